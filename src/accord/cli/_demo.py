@@ -1,0 +1,51 @@
+"""``accord demo``: the main job on the bundled example data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from ._app import app
+from ._common import OutputFormat, fail, user_errors
+
+
+@app.command("demo", epilog="Example: accord demo --examples-dir examples")
+def demo(
+    examples_dir: Path = typer.Option(
+        Path("examples"), "--examples-dir", help="Folder with the bundled example files."
+    ),
+) -> None:
+    """Run accord on the bundled examples (Fleiss' diagnoses; the BI-RADS readings)."""
+    from .. import read_ratings
+    from ._agree import agreement_rows, render
+
+    jobs = [
+        (
+            "diagnoses.csv",
+            "patient",
+            "rater",
+            "diagnosis",
+            "nominal",
+            "Fleiss (1971): 30 patients, 6 psychiatrists, 5 diagnoses",
+        ),
+        (
+            "birads.csv",
+            "finding",
+            "modality",
+            "birads",
+            "ordinal",
+            "Casagrande et al. (2020) Table 2: 186 findings, US vs ABVS, BI-RADS 1-5",
+        ),
+    ]
+    for name, item, rater, label, level, title in jobs:
+        path = examples_dir / name
+        if not path.exists():
+            raise fail(f"example file not found: {path} (run from the project folder)")
+        typer.echo(
+            f"\n== {title}\n$ accord agree {path} --item {item} --rater {rater} "
+            f"--label {label} --level {level}"
+        )
+        with user_errors():
+            ratings = read_ratings(path, item=item, rater=rater, label=label, level=level)  # type: ignore[arg-type]
+            render(ratings.report, agreement_rows(ratings), OutputFormat.table, None)

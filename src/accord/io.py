@@ -1,0 +1,158 @@
+"""Readers: ratings from CSV/TSV, Parquet and JSON Lines files."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import pandas as pd
+
+from ._errors import ColumnNotFoundError, InvalidInputError, require
+from ._types import Duplicates, Level, Missing
+from .ratings import Ratings, _missing_column_message
+
+__all__ = ["read_ratings", "read_table"]
+
+FileFormat = Literal["csv", "tsv", "parquet", "jsonl"]
+
+_SUFFIXES: dict[str, FileFormat] = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".txt": "tsv",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "jsonl",
+}
+
+
+def _format_of(path: Path, file_format: FileFormat | None) -> FileFormat:
+    if file_format is not None:
+        if file_format not in ("csv", "tsv", "parquet", "jsonl"):
+            raise InvalidInputError(
+                "The 'file_format' parameter of read_ratings must be one of "
+                f"{{'csv', 'tsv', 'parquet', 'jsonl'}}. Got {file_format!r} instead."
+            )
+        return file_format
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] in (".gz", ".bz2", ".zst", ".xz", ".zip"):
+        suffixes = suffixes[:-1]
+    if suffixes and suffixes[-1] in _SUFFIXES:
+        return _SUFFIXES[suffixes[-1]]
+    raise InvalidInputError(
+        f"{path}: cannot tell the file format from the name; pass file_format='csv', 'tsv', "
+        "'parquet' or 'jsonl'"
+    )
+
+
+def read_table(
+    path: str | Path,
+    columns: Sequence[str],
+    *,
+    file_format: FileFormat | None = None,
+    sep: str | None = None,
+) -> pd.DataFrame:
+    """Read the named columns of a CSV/TSV, Parquet or JSON Lines file into pandas.
+
+    Raises :class:`ColumnNotFoundError` listing the columns the file has, and
+    ``FileNotFoundError`` when there is no such file.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(2, "No such file", str(p))
+    if p.is_dir():
+        raise IsADirectoryError(21, "Is a directory", str(p))
+    fmt = _format_of(p, file_format)
+    wanted = list(dict.fromkeys(columns))
+    if fmt in ("csv", "tsv"):
+        delimiter = sep if sep is not None else ("\t" if fmt == "tsv" else ",")
+        try:
+            header = pd.read_csv(p, sep=delimiter, nrows=0)
+        except pd.errors.EmptyDataError:
+            raise InvalidInputError(f"{p}: the file is empty") from None
+        available = list(header.columns)
+        for name in wanted:
+            if name not in available:
+                raise ColumnNotFoundError(f"{p}: {_missing_column_message(name, available)}")
+        frame = pd.read_csv(p, sep=delimiter, usecols=wanted, keep_default_na=True)
+    elif fmt == "parquet":
+        pq: Any = require("pyarrow.parquet", "parquet")
+        schema_names = list(pq.read_schema(p).names)
+        for name in wanted:
+            if name not in schema_names:
+                raise ColumnNotFoundError(f"{p}: {_missing_column_message(name, schema_names)}")
+        frame = pq.read_table(p, columns=wanted).to_pandas()
+    else:
+        try:
+            frame = pd.read_json(p, lines=True, dtype=False)
+        except ValueError as exc:
+            raise InvalidInputError(f"{p}: not valid JSON Lines ({exc})") from None
+        available = list(frame.columns)
+        for name in wanted:
+            if name not in available:
+                raise ColumnNotFoundError(f"{p}: {_missing_column_message(name, available)}")
+        frame = frame[wanted]
+    return frame
+
+
+def read_ratings(
+    path: str | Path,
+    *,
+    item: str,
+    rater: str,
+    label: str,
+    level: Level = "nominal",
+    categories: Sequence[Any] | None = None,
+    missing: Missing = "omit",
+    duplicates: Duplicates = "raise",
+    file_format: FileFormat | None = None,
+    sep: str | None = None,
+) -> Ratings:
+    """Read long ratings (one row per rating) from a file.
+
+    Parameters
+    ----------
+    path : str or Path
+        A ``.csv``, ``.tsv``, ``.parquet`` or ``.jsonl`` file (compressed CSV works too).
+    item, rater, label : str
+        Column names.
+    level, categories, missing, duplicates
+        As in :meth:`accord.Ratings.from_long`.
+    file_format : {"csv", "tsv", "parquet", "jsonl"}, optional
+        Overrides the format guessed from the suffix.
+    sep : str, optional
+        Field separator for CSV/TSV.
+
+    Returns
+    -------
+    Ratings
+        With ``report.source`` set to the path.
+
+    Examples
+    --------
+    >>> import accord, tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "r.csv").write_text("item,rater,label\\n1,a,x\\n1,b,x\\n2,a,y\\n2,b,\\n")
+    >>> r = accord.read_ratings(d / "r.csv", item="item", rater="rater", label="label")
+    >>> print(r.report)  # doctest: +ELLIPSIS
+    read 4 rows: 3 ratings of 2 items by 2 raters; dropped 1 (1 missing label)
+    """
+    frame = read_table(path, (item, rater, label), file_format=file_format, sep=sep)
+    ratings = Ratings.from_long(
+        frame,
+        item=item,
+        rater=rater,
+        label=label,
+        level=level,
+        categories=categories,
+        missing=missing,
+        duplicates=duplicates,
+    )
+    import dataclasses
+
+    return dataclasses.replace(
+        ratings, report=dataclasses.replace(ratings.report, source=str(path))
+    )

@@ -1,0 +1,996 @@
+"""The data model: :class:`Ratings` (long, encoded) and :class:`ContingencyTable` (two raters).
+
+A :class:`Ratings` is built once from whatever the user has (a long frame, a wide items x raters
+frame or array, a file) and holds the ratings encoded to integer codes, the decode tables, the
+level of measurement and the category domain, and a :class:`ReadReport` that says what was read
+and what was dropped and why. Every statistic is computed from the codes.
+
+Row numbers in error messages count data rows from 1 (the header line of a file is not counted).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from ._errors import ColumnNotFoundError, DuplicateRatingError, InvalidInputError
+from ._types import LEVELS, BoolArray, Duplicates, FloatArray, IntArray, Level, Missing
+
+__all__ = ["ContingencyTable", "Ratings", "ReadReport"]
+
+_SHOW = 5  # how many offending rows an error message lists
+
+
+def _rows(positions: npt.ArrayLike) -> str:
+    """Format 0-based positions as 1-based row numbers for messages."""
+    pos = np.asarray(positions, dtype=np.int64)
+    shown = ", ".join(str(int(p) + 1) for p in pos[:_SHOW])
+    more = f" and {pos.size - _SHOW} more" if pos.size > _SHOW else ""
+    return f"{shown}{more}"
+
+
+def _check_choice(name: str, value: object, allowed: Sequence[object], owner: str) -> None:
+    if value not in allowed:
+        options = ", ".join(repr(a) for a in allowed)
+        raise InvalidInputError(
+            f"The {name!r} parameter of {owner} must be one of {{{options}}}. "
+            f"Got {value!r} instead."
+        )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ReadReport:
+    """What was read, what was kept, and what was dropped and why.
+
+    Attributes
+    ----------
+    rows : int
+        Rows (long input) or cells (wide input) seen.
+    ratings : int
+        Ratings kept.
+    items, raters : int
+        Distinct items and raters among the kept ratings.
+    missing : int
+        Rows or cells with a missing label (omitted, never a category).
+    dropped : int
+        Rows or cells not kept, for any reason (``missing`` included).
+    reasons : mapping of str to int
+        Each reason for dropping and how many rows or cells it dropped.
+    source : str or None
+        Where the data came from (a path, or the kind of object).
+    """
+
+    rows: int
+    ratings: int
+    items: int
+    raters: int
+    missing: int
+    dropped: int
+    reasons: Mapping[str, int]
+    source: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of the report."""
+        return {
+            "source": self.source,
+            "rows": self.rows,
+            "ratings": self.ratings,
+            "items": self.items,
+            "raters": self.raters,
+            "missing": self.missing,
+            "dropped": self.dropped,
+            "reasons": dict(self.reasons),
+        }
+
+    def __str__(self) -> str:
+        head = (
+            f"read {self.rows} rows: {self.ratings} ratings of {self.items} items by "
+            f"{self.raters} raters"
+        )
+        if not self.dropped:
+            return head + "; nothing dropped"
+        why = "; ".join(f"{n} {reason}" for reason, n in self.reasons.items())
+        return f"{head}; dropped {self.dropped} ({why})"
+
+
+def _is_missing(values: npt.NDArray[Any]) -> BoolArray:
+    """Missing = None, NaN, NaT, pd.NA, or an empty/blank string."""
+    miss = np.asarray(pd.isna(values), dtype=bool)
+    if values.dtype == object:
+        strs = np.fromiter(
+            (isinstance(v, str) and not v.strip() for v in values), dtype=bool, count=values.size
+        )
+        miss |= strs
+    return miss
+
+
+def _integral_floats(values: FloatArray) -> bool:
+    finite = values[np.isfinite(values)]
+    return (
+        bool(finite.size)
+        and bool(np.all(finite == np.round(finite)))
+        and bool(np.all(np.abs(finite) < 2**53))
+    )
+
+
+def _tidy_scalar(value: Any) -> Any:
+    """Plain Python scalar for decode tables (numpy scalars to Python, 2.0 stays 2.0)."""
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _numeric_labels(labels: npt.NDArray[Any], positions: IntArray, column: str) -> FloatArray:
+    """Convert labels to floats at interval/ratio level, naming the first unparseable row."""
+    if labels.dtype.kind in "biuf":
+        return labels.astype(np.float64)
+    if labels.dtype.kind == "b":
+        return labels.astype(np.float64)
+    converted = pd.to_numeric(pd.Series(labels, dtype=object), errors="coerce").to_numpy(
+        dtype=np.float64, na_value=np.nan
+    )
+    bad = np.flatnonzero(np.isnan(converted))
+    if bad.size:
+        first = int(bad[0])
+        raise InvalidInputError(
+            f"column {column!r}: label {labels[first]!r} at row {int(positions[first]) + 1} is not "
+            f"a number, but the level is interval or ratio ({bad.size} such rows: "
+            f"{_rows(positions[bad])}); use level='nominal' or 'ordinal' for text labels"
+        )
+    if not np.all(np.isfinite(converted)):
+        first = int(np.flatnonzero(~np.isfinite(converted))[0])
+        raise InvalidInputError(
+            f"column {column!r}: label {labels[first]!r} at row {int(positions[first]) + 1} is "
+            "not finite"
+        )
+    return converted
+
+
+def _encode_labels(
+    labels: npt.NDArray[Any],
+    positions: IntArray,
+    *,
+    level: Level,
+    categories: Sequence[Any] | None,
+    column: str,
+) -> tuple[IntArray, tuple[Any, ...], FloatArray | None]:
+    """Encode present labels to codes into the category domain.
+
+    Returns
+    -------
+    codes : ndarray of int64, shape (n,)
+    categories : tuple, the ordered domain
+    values : ndarray of float64, shape (n,), or None
+        Numeric values of the labels at interval/ratio level.
+    """
+    numeric = level in ("interval", "ratio")
+    values: FloatArray | None = None
+    if numeric:
+        values = _numeric_labels(labels, positions, column)
+        if level == "ratio" and np.any(values < 0):
+            first = int(np.flatnonzero(values < 0)[0])
+            raise InvalidInputError(
+                f"column {column!r}: label {labels[first]!r} at row {int(positions[first]) + 1} "
+                "is negative, but the ratio level needs values >= 0"
+            )
+        labels = values
+    elif labels.dtype.kind == "f" and _integral_floats(labels):
+        # 1.0, 2.0 read from a CSV column that has blanks: the labels are the integers.
+        labels = labels.astype(np.int64)
+
+    if categories is not None:
+        domain = list(categories)
+        if len(domain) == 0:
+            raise InvalidInputError("categories: the declared domain is empty")
+        if len(set(map(repr, domain))) != len(domain):
+            raise InvalidInputError(f"categories: the declared domain has repeats: {domain!r}")
+        if numeric:
+            try:
+                domain_values = np.asarray(domain, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise InvalidInputError(
+                    f"categories: the level is {level}, so every category must be a number; "
+                    f"got {domain!r}"
+                ) from None
+            index = pd.Index(domain_values)
+        else:
+            index = pd.Index(domain, dtype=object)
+        codes = np.asarray(index.get_indexer(pd.Index(labels, dtype=index.dtype)), np.int64)
+        if np.any(codes < 0) and not numeric:
+            # Numbers read from a file against categories declared as text, or the reverse.
+            as_text = pd.Index([str(c) for c in domain], dtype=object)
+            retry = np.asarray(as_text.get_indexer(pd.Index(labels.astype(str), dtype=object)))
+            codes = np.where(codes < 0, retry, codes).astype(np.int64)
+        bad = np.flatnonzero(codes < 0)
+        if bad.size:
+            first = int(bad[0])
+            raise InvalidInputError(
+                f"column {column!r}: label {_tidy_scalar(labels[first])!r} at row "
+                f"{int(positions[first]) + 1} is not among the declared categories {domain!r} "
+                f"({bad.size} such rows: {_rows(positions[bad])})"
+            )
+        return codes, tuple(_tidy_scalar(c) for c in domain), values
+
+    codes_raw, uniques = pd.factorize(labels, sort=False)
+    uniq = np.asarray(uniques, dtype=object if labels.dtype == object else uniques.dtype)
+    try:
+        order = np.argsort(uniq, kind="stable")
+    except TypeError:
+        if level == "ordinal":
+            raise InvalidInputError(
+                f"column {column!r}: the labels mix types that cannot be ordered "
+                f"({sorted({type(v).__name__ for v in uniq})}); declare categories=[...] in order"
+            ) from None
+        order = np.arange(uniq.size)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    codes = rank[codes_raw].astype(np.int64)
+    domain_t = tuple(_tidy_scalar(v) for v in uniq[order])
+    return codes, domain_t, values
+
+
+def _factorize_ids(
+    ids: npt.NDArray[Any], positions: IntArray, column: str, what: str
+) -> tuple[IntArray, npt.NDArray[Any]]:
+    codes, uniques = pd.factorize(ids, sort=False, use_na_sentinel=True)
+    bad = np.flatnonzero(codes < 0)
+    if bad.size:
+        raise InvalidInputError(
+            f"column {column!r}: {bad.size} rows have no {what} id (rows {_rows(positions[bad])})"
+        )
+    decode = np.asarray(uniques, dtype=object)
+    return codes.astype(np.int64), np.array([_tidy_scalar(v) for v in decode], dtype=object)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class Ratings:
+    """Ratings in long form, encoded once to integer codes.
+
+    Build with :meth:`from_long`, :meth:`from_wide` or :func:`accord.read_ratings`.
+
+    Attributes
+    ----------
+    item_codes, rater_codes, label_codes : ndarray of int64, shape (n_ratings,)
+        Codes into ``items``, ``raters`` and ``categories``.
+    items, raters : ndarray of object
+        Decode tables: ``items[item_codes]`` gives the original ids.
+    categories : tuple
+        The ordered category domain (declared, or the observed sorted labels).
+    level : {"nominal", "ordinal", "interval", "ratio"}
+    values : ndarray of float64 or None
+        The numeric value of each rating at interval/ratio level.
+    report : ReadReport
+        What was read, kept and dropped.
+    categories_declared : bool
+        Whether ``categories`` was declared by the user.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b", "a", "b"],
+    ...                       "label": ["yes", "yes", "no", "yes"]})
+    >>> r = Ratings.from_long(frame, item="item", rater="rater", label="label")
+    >>> r.n_items, r.n_raters, r.categories
+    (2, 2, ('no', 'yes'))
+    >>> print(r.report)
+    read 4 rows: 4 ratings of 2 items by 2 raters; nothing dropped
+    """
+
+    item_codes: IntArray
+    rater_codes: IntArray
+    label_codes: IntArray
+    items: npt.NDArray[Any]
+    raters: npt.NDArray[Any]
+    categories: tuple[Any, ...]
+    level: Level
+    values: FloatArray | None
+    report: ReadReport
+    categories_declared: bool = False
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n_ratings(self) -> int:
+        """Number of ratings."""
+        return int(self.item_codes.size)
+
+    @property
+    def n_items(self) -> int:
+        """Number of items in the decode table."""
+        return int(self.items.size)
+
+    @property
+    def n_raters(self) -> int:
+        """Number of raters in the decode table."""
+        return int(self.raters.size)
+
+    @property
+    def n_categories(self) -> int:
+        """Number of categories in the domain."""
+        return len(self.categories)
+
+    @property
+    def category_values(self) -> FloatArray:
+        """Numeric scale of the categories: their values if numbers, else positions 0..q-1."""
+        try:
+            vals = np.asarray(self.categories, dtype=np.float64)
+        except (TypeError, ValueError):
+            return np.arange(self.n_categories, dtype=np.float64)
+        if vals.ndim != 1 or not np.all(np.isfinite(vals)):
+            return np.arange(self.n_categories, dtype=np.float64)
+        return vals
+
+    def __repr__(self) -> str:
+        return (
+            f"Ratings({self.n_ratings} ratings, {self.n_items} items, {self.n_raters} raters, "
+            f"{self.n_categories} categories, level={self.level!r})"
+        )
+
+    # ----------------------------------------------------------- construction
+    @classmethod
+    def from_arrays(
+        cls,
+        items: npt.ArrayLike,
+        raters: npt.ArrayLike,
+        labels: npt.ArrayLike,
+        *,
+        level: Level = "nominal",
+        categories: Sequence[Any] | None = None,
+        missing: Missing = "omit",
+        duplicates: Duplicates = "raise",
+        columns: tuple[str, str, str] = ("item", "rater", "label"),
+        source: str | None = None,
+    ) -> Ratings:
+        """Build from three aligned vectors (one entry per rating).
+
+        Parameters are those of :meth:`from_long`; ``columns`` names the vectors in messages.
+        """
+        _check_choice("level", level, LEVELS, "Ratings")
+        _check_choice("missing", missing, ("omit", "raise"), "Ratings")
+        _check_choice("duplicates", duplicates, ("raise", "first", "last", "mean"), "Ratings")
+        item_col, rater_col, label_col = columns
+        item_arr = np.asarray(items)
+        rater_arr = np.asarray(raters)
+        label_arr = np.asarray(labels)
+        if label_arr.dtype.kind in "US":
+            label_arr = label_arr.astype(object)
+        n_rows = int(item_arr.shape[0]) if item_arr.ndim else 0
+        if item_arr.ndim != 1 or rater_arr.shape != item_arr.shape or label_arr.shape != (n_rows,):
+            raise InvalidInputError(
+                f"{item_col!r}, {rater_col!r} and {label_col!r} must be 1-D and of equal length; "
+                f"got shapes {item_arr.shape}, {rater_arr.shape}, {label_arr.shape}"
+            )
+        if n_rows == 0:
+            raise InvalidInputError("the input is empty: there are no ratings to read")
+        if duplicates == "mean" and level not in ("interval", "ratio"):
+            raise InvalidInputError(
+                "duplicates='mean' averages labels, which needs level='interval' or 'ratio'; "
+                f"the level is {level!r} (use 'raise', 'first' or 'last')"
+            )
+
+        reasons: dict[str, int] = {}
+        positions = np.arange(n_rows, dtype=np.int64)
+        miss = _is_missing(label_arr)
+        n_missing = int(miss.sum())
+        if n_missing:
+            if missing == "raise":
+                raise InvalidInputError(
+                    f"column {label_col!r}: {n_missing} rows have a missing label "
+                    f"(rows {_rows(positions[miss])}); pass missing='omit' to leave them out"
+                )
+            reasons["missing label"] = n_missing
+            keep = ~miss
+            item_arr, rater_arr, label_arr = item_arr[keep], rater_arr[keep], label_arr[keep]
+            positions = positions[keep]
+        if positions.size == 0:
+            raise InvalidInputError(
+                f"column {label_col!r}: all {n_rows} rows have a missing label; nothing to rate"
+            )
+
+        item_codes, item_decode = _factorize_ids(item_arr, positions, item_col, "item")
+        rater_codes, rater_decode = _factorize_ids(rater_arr, positions, rater_col, "rater")
+        label_codes, domain, values = _encode_labels(
+            label_arr, positions, level=level, categories=categories, column=label_col
+        )
+
+        # Duplicate (item, rater) pairs.
+        key = item_codes * max(rater_decode.size, 1) + rater_codes
+        order = np.argsort(key, kind="stable")
+        sorted_key = key[order]
+        dup_next = sorted_key[1:] == sorted_key[:-1]
+        if np.any(dup_next):
+            is_dup_sorted = np.zeros(key.size, dtype=bool)
+            is_dup_sorted[1:] |= dup_next
+            is_dup_sorted[:-1] |= dup_next
+            if duplicates == "raise":
+                dup_rows = np.sort(order[is_dup_sorted])
+                pairs: list[str] = []
+                seen: set[int] = set()
+                for r in dup_rows:
+                    k = int(key[r])
+                    if k in seen:
+                        continue
+                    seen.add(k)
+                    rows_k = positions[key == k]
+                    pairs.append(
+                        f"({_tidy_scalar(item_decode[item_codes[r]])!r}, "
+                        f"{_tidy_scalar(rater_decode[rater_codes[r]])!r}) at rows {_rows(rows_k)}"
+                    )
+                    if len(pairs) == _SHOW:
+                        break
+                n_pairs = int(np.unique(key[order[is_dup_sorted]]).size)
+                raise DuplicateRatingError(
+                    f"{n_pairs} (item, rater) pairs are rated more than once: "
+                    + "; ".join(pairs)
+                    + ("; ..." if n_pairs > _SHOW else "")
+                    + ". Pass duplicates='first', 'last' or 'mean' (interval/ratio) to resolve"
+                )
+            starts = np.flatnonzero(np.r_[True, ~dup_next])
+            if duplicates in ("first", "last"):
+                if duplicates == "first":
+                    chosen = order[starts]
+                else:
+                    ends = np.r_[starts[1:], key.size] - 1
+                    chosen = order[ends]
+                chosen = np.sort(chosen)
+                n_drop = key.size - chosen.size
+                reasons[f"duplicate (item, rater): kept the {duplicates}"] = n_drop
+                item_codes, rater_codes = item_codes[chosen], rater_codes[chosen]
+                label_codes = label_codes[chosen]
+                values = None if values is None else values[chosen]
+            else:  # mean
+                assert values is not None
+                group = np.cumsum(np.r_[True, ~dup_next]) - 1
+                sums = np.bincount(group, weights=values[order])
+                counts = np.bincount(group)
+                means = sums / counts
+                first = order[starts]
+                reasons["duplicate (item, rater): averaged"] = key.size - first.size
+                reindex = np.argsort(first, kind="stable")
+                item_codes = item_codes[first][reindex]
+                rater_codes = rater_codes[first][reindex]
+                values = means[reindex]
+                label_codes, domain, values = _encode_labels(
+                    values,
+                    positions[first][reindex],
+                    level=level,
+                    categories=categories,
+                    column=label_col,
+                )
+
+        n_kept = int(item_codes.size)
+        # Items or raters whose every row was dropped are not part of the data.
+        item_codes, item_decode = _compact(item_codes, item_decode)
+        rater_codes, rater_decode = _compact(rater_codes, rater_decode)
+        report = ReadReport(
+            rows=n_rows,
+            ratings=n_kept,
+            items=int(item_decode.size),
+            raters=int(rater_decode.size),
+            missing=n_missing,
+            dropped=n_rows - n_kept,
+            reasons=reasons,
+            source=source,
+        )
+        return cls(
+            item_codes=item_codes,
+            rater_codes=rater_codes,
+            label_codes=label_codes,
+            items=item_decode,
+            raters=rater_decode,
+            categories=domain,
+            level=level,
+            values=values,
+            report=report,
+            categories_declared=categories is not None,
+        )
+
+    @classmethod
+    def from_long(
+        cls,
+        frame: Any,
+        *,
+        item: str,
+        rater: str,
+        label: str,
+        level: Level = "nominal",
+        categories: Sequence[Any] | None = None,
+        missing: Missing = "omit",
+        duplicates: Duplicates = "raise",
+    ) -> Ratings:
+        """Build from a long table with one row per rating.
+
+        Parameters
+        ----------
+        frame : DataFrame-like
+            pandas or polars DataFrame, pyarrow Table, DuckDB relation, or anything narwhals
+            reads.
+        item, rater, label : str
+            Column names.
+        level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
+            Level of measurement of the labels. At interval and ratio level every label must
+            be a number (the first row that is not is named in the error).
+        categories : sequence, optional
+            The declared, ordered category domain. Labels outside it are an error. Default:
+            the observed labels, sorted (an ordered pandas Categorical gives its own order).
+        missing : {"omit", "raise"}, default "omit"
+            Missing labels (None, NaN, empty text) are left out and counted in ``report``, or
+            raise.
+        duplicates : {"raise", "first", "last", "mean"}, default "raise"
+            One rater rating one item twice: raise (listing the first pairs and their rows),
+            keep the first or last, or average (interval/ratio only). Resolved rows are counted
+            in ``report``.
+
+        Returns
+        -------
+        Ratings
+
+        Raises
+        ------
+        ColumnNotFoundError
+            A column is not in the frame (the message lists the columns there are).
+        InvalidInputError
+            Empty input, missing ids, unparseable or undeclared labels, duplicates.
+        """
+        columns = (item, rater, label)
+        cols, native_label, source = _columns_of(frame, columns)
+        return cls.from_arrays(
+            cols[0],
+            cols[1],
+            cols[2],
+            level=level,
+            categories=categories if categories is not None else native_label,
+            missing=missing,
+            duplicates=duplicates,
+            columns=columns,
+            source=source,
+        )
+
+    @classmethod
+    def from_wide(
+        cls,
+        data: Any,
+        *,
+        item: str | None = None,
+        level: Level = "nominal",
+        categories: Sequence[Any] | None = None,
+        missing: Missing = "omit",
+    ) -> Ratings:
+        """Build from a wide table: one row per item, one column per rater.
+
+        Parameters
+        ----------
+        data : DataFrame-like or 2-D array_like
+            Cells are labels; missing cells (None, NaN, empty text) are ratings not given.
+            For a pandas frame the index gives the item ids (unless ``item`` is given) and
+            the column names the raters; for an array, items and raters are numbered from 0.
+        item : str, optional
+            A column holding the item ids; every other column is a rater.
+        level, categories, missing
+            As in :meth:`from_long`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> r = Ratings.from_wide(np.array([[1, 1], [2, np.nan], [2, 3]]), level="ordinal")
+        >>> r.n_ratings, r.report.missing, r.categories
+        (5, 1, (1, 2, 3))
+        """
+        if isinstance(data, np.ndarray | list | tuple):
+            arr = np.asarray(data, dtype=object if not isinstance(data, np.ndarray) else None)
+            if arr.ndim != 2:
+                raise InvalidInputError(
+                    f"wide ratings must be 2-D (items x raters); got shape {arr.shape}"
+                )
+            frame = pd.DataFrame(arr)
+            source = "array"
+        elif isinstance(data, pd.DataFrame):
+            frame = data
+            source = "pandas.DataFrame"
+        else:
+            frame = _to_pandas(data)
+            source = type(data).__module__.split(".")[0] + " frame"
+        if item is not None:
+            if item not in frame.columns:
+                raise ColumnNotFoundError(_missing_column_message(item, list(frame.columns)))
+            ids = frame[item].to_numpy()
+            frame = frame.drop(columns=[item])
+        else:
+            ids = frame.index.to_numpy()
+        if frame.shape[1] == 0 or frame.shape[0] == 0:
+            raise InvalidInputError(
+                f"the input is empty: {frame.shape[0]} items x {frame.shape[1]} raters"
+            )
+        native = _ordered_categories(frame.iloc[:, 0]) if frame.shape[1] else None
+        n_items, n_raters = frame.shape
+        cells = np.empty(n_items * n_raters, dtype=object)
+        for j in range(n_raters):  # one pass per rater column, not per cell
+            cells[j::n_raters] = frame.iloc[:, j].to_numpy(dtype=object)
+        labels = _coerce_object_labels(cells)
+        return cls.from_arrays(
+            np.repeat(ids, n_raters),
+            np.tile(np.asarray(frame.columns, dtype=object), n_items),
+            labels,
+            level=level,
+            categories=categories if categories is not None else native,
+            missing=missing,
+            duplicates="raise",
+            columns=("item (row)", "rater (column)", "label (cell)"),
+            source=source,
+        )
+
+    # -------------------------------------------------------------- views
+    def subset(self, mask: npt.ArrayLike) -> Ratings:
+        """The ratings selected by a boolean mask or index array, keeping the decode tables.
+
+        The codes stay valid, so statistics of subsets merge into those of the whole.
+        """
+        sel = np.asarray(mask)
+        values = None if self.values is None else self.values[sel]
+        item_codes = self.item_codes[sel]
+        report = dataclasses.replace(
+            self.report,
+            rows=int(item_codes.size),
+            ratings=int(item_codes.size),
+            items=int(np.unique(item_codes).size),
+            raters=int(np.unique(self.rater_codes[sel]).size),
+            missing=0,
+            dropped=0,
+            reasons={},
+            source="subset",
+        )
+        return dataclasses.replace(
+            self,
+            item_codes=item_codes,
+            rater_codes=self.rater_codes[sel],
+            label_codes=self.label_codes[sel],
+            values=values,
+            report=report,
+        )
+
+    def to_pandas(self) -> pd.DataFrame:
+        """Decoded long frame with columns item, rater, label."""
+        cats = np.empty(self.n_categories, dtype=object)
+        cats[:] = list(self.categories)
+        return pd.DataFrame(
+            {
+                "item": self.items[self.item_codes],
+                "rater": self.raters[self.rater_codes],
+                "label": cats[self.label_codes],
+            }
+        )
+
+    def to_wide(self) -> pd.DataFrame:
+        """Items x raters frame of labels (None where a rater did not rate an item)."""
+        cells = np.full((self.n_items, self.n_raters), None, dtype=object)
+        cats = np.empty(self.n_categories, dtype=object)
+        cats[:] = list(self.categories)
+        cells[self.item_codes, self.rater_codes] = cats[self.label_codes]
+        return pd.DataFrame(
+            cells,
+            index=pd.Index(self.items, name="item"),
+            columns=pd.Index(self.raters, name="rater"),
+        )
+
+    def code_matrix(self) -> IntArray:
+        """Items x raters matrix of label codes, -1 where no rating."""
+        out = np.full((self.n_items, self.n_raters), -1, dtype=np.int64)
+        out[self.item_codes, self.rater_codes] = self.label_codes
+        return out
+
+
+def _compact(codes: IntArray, decode: npt.NDArray[Any]) -> tuple[IntArray, npt.NDArray[Any]]:
+    """Drop decode entries no code refers to (after rows were dropped)."""
+    used = np.zeros(decode.size, dtype=bool)
+    used[codes] = True
+    if used.all():
+        return codes, decode
+    new = np.cumsum(used) - 1
+    return new[codes].astype(np.int64), decode[used]
+
+
+def _coerce_object_labels(cells: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """Object cells that are all numbers become a float array (so 1 and 1.0 are one label)."""
+    present = cells[~np.asarray(pd.isna(cells), dtype=bool)]
+    if present.size and all(
+        isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool)
+        for v in present
+    ):
+        return pd.to_numeric(pd.Series(cells, dtype=object)).to_numpy(dtype=np.float64)
+    return cells
+
+
+def _missing_column_message(name: str, available: Sequence[Any]) -> str:
+    return f"column {name!r} not found; the columns are: {', '.join(map(repr, available))}"
+
+
+def _ordered_categories(series: Any) -> tuple[Any, ...] | None:
+    """The categories of an ordered pandas Categorical, else None."""
+    dtype = getattr(series, "dtype", None)
+    if isinstance(dtype, pd.CategoricalDtype) and dtype.ordered:
+        return tuple(_tidy_scalar(c) for c in dtype.categories)
+    return None
+
+
+def _to_pandas(data: Any) -> pd.DataFrame:
+    import narwhals as nw
+
+    try:
+        frame = nw.from_native(data)
+    except TypeError:
+        raise InvalidInputError(
+            f"cannot read ratings from a {type(data).__name__}; pass a pandas, polars, pyarrow "
+            "or DuckDB table, or a 2-D array"
+        ) from None
+    if isinstance(frame, nw.LazyFrame):
+        frame = frame.collect()
+    return cast(pd.DataFrame, frame.to_pandas())
+
+
+def _columns_of(
+    data: Any, names: tuple[str, ...]
+) -> tuple[list[npt.NDArray[Any]], tuple[Any, ...] | None, str]:
+    """Pull named columns out of any frame as numpy arrays (via narwhals)."""
+    if isinstance(data, pd.DataFrame):
+        available = list(data.columns)
+        for name in names:
+            if name not in available:
+                raise ColumnNotFoundError(_missing_column_message(name, available))
+        return (
+            [data[name].to_numpy() for name in names],
+            _ordered_categories(data[names[-1]]),
+            "pandas.DataFrame",
+        )
+    import narwhals as nw
+
+    try:
+        frame = nw.from_native(data)
+    except TypeError:
+        raise InvalidInputError(
+            f"cannot read ratings from a {type(data).__name__}; pass a pandas, polars, pyarrow "
+            "or DuckDB table (or use Ratings.from_arrays)"
+        ) from None
+    if isinstance(frame, nw.LazyFrame):
+        available = list(frame.collect_schema().names())
+    else:
+        available = list(frame.columns)
+    for name in names:
+        if name not in available:
+            raise ColumnNotFoundError(_missing_column_message(name, available))
+    eager = frame.select(list(dict.fromkeys(names)))
+    if isinstance(eager, nw.LazyFrame):
+        eager = eager.collect()
+    arrays = [eager.get_column(name).to_numpy() for name in names]
+    source = type(data).__module__.split(".")[0] + " frame"
+    return arrays, None, source
+
+
+# ---------------------------------------------------------------------- two raters
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class ContingencyTable:
+    """Two raters' q x q table of counts: rows rater X, columns rater Y.
+
+    Parameters
+    ----------
+    counts : array_like, shape (q, q)
+        Non-negative counts (or proportions) in the categories' declared order.
+    categories : sequence, optional
+        The category domain (default ``0 .. q-1``).
+    raters : pair of str, optional
+        Names of the row and column raters.
+
+    Attributes
+    ----------
+    n_unpaired : int
+        Items rated by only one of the two raters (not in the table), when built from ratings.
+
+    Examples
+    --------
+    >>> t = ContingencyTable([[20, 5], [5, 20]], categories=["yes", "no"])
+    >>> t.n, t.q, t.observed_agreement
+    (50.0, 2, 0.8)
+    >>> ContingencyTable.from_labels(["a", "b", "b"], ["a", "b", "a"]).counts
+    array([[1., 0.],
+           [1., 1.]])
+    """
+
+    counts: FloatArray
+    categories: tuple[Any, ...]
+    raters: tuple[str, str] = ("X", "Y")
+    n_unpaired: int = 0
+
+    def __init__(
+        self,
+        counts: npt.ArrayLike,
+        categories: Sequence[Any] | None = None,
+        *,
+        raters: tuple[str, str] = ("X", "Y"),
+        n_unpaired: int = 0,
+    ) -> None:
+        try:
+            arr = np.array(counts, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise InvalidInputError("a contingency table must hold numbers") from None
+        if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+            raise InvalidInputError(
+                f"a contingency table must be square (q x q); got shape {arr.shape}"
+            )
+        if arr.shape[0] < 2:
+            raise InvalidInputError(
+                f"a contingency table needs at least 2 categories; got {arr.shape[0]}"
+            )
+        if not np.all(np.isfinite(arr)):
+            r, c = np.argwhere(~np.isfinite(arr))[0]
+            raise InvalidInputError(f"contingency table cell ({r}, {c}) is not finite")
+        if np.any(arr < 0):
+            r, c = np.argwhere(arr < 0)[0]
+            raise InvalidInputError(
+                f"contingency table cell ({r}, {c}) is negative ({arr[r, c]:g}); counts must "
+                "be >= 0"
+            )
+        if arr.sum() <= 0:
+            raise InvalidInputError("the contingency table is empty (all cells are 0)")
+        cats = tuple(range(arr.shape[0])) if categories is None else tuple(categories)
+        if len(cats) != arr.shape[0]:
+            raise InvalidInputError(
+                f"{len(cats)} categories given for a {arr.shape[0]} x {arr.shape[0]} table"
+            )
+        arr.flags.writeable = False
+        object.__setattr__(self, "counts", arr)
+        object.__setattr__(self, "categories", cats)
+        object.__setattr__(self, "raters", (str(raters[0]), str(raters[1])))
+        object.__setattr__(self, "n_unpaired", int(n_unpaired))
+
+    @property
+    def q(self) -> int:
+        """Number of categories."""
+        return int(self.counts.shape[0])
+
+    @property
+    def n(self) -> float:
+        """Total count (items rated by both raters)."""
+        return float(self.counts.sum())
+
+    @property
+    def proportions(self) -> FloatArray:
+        """Joint proportions ``p[x, y] = n[x, y] / n``."""
+        out: FloatArray = self.counts / self.counts.sum()
+        return out
+
+    @property
+    def observed_agreement(self) -> float:
+        """Proportion on the diagonal."""
+        return float(np.trace(self.counts) / self.counts.sum())
+
+    def to_frame(self) -> pd.DataFrame:
+        """The table as a labelled pandas frame."""
+        return pd.DataFrame(
+            self.counts,
+            index=pd.Index(self.categories, name=self.raters[0]),
+            columns=pd.Index(self.categories, name=self.raters[1]),
+        )
+
+    @classmethod
+    def from_labels(
+        cls,
+        x: npt.ArrayLike,
+        y: npt.ArrayLike,
+        *,
+        categories: Sequence[Any] | None = None,
+        raters: tuple[str, str] = ("X", "Y"),
+    ) -> ContingencyTable:
+        """Cross-tabulate two aligned label vectors (pairs with a missing label are left out
+        and counted in ``n_unpaired``)."""
+        xa = np.asarray(x, dtype=object)
+        ya = np.asarray(y, dtype=object)
+        if xa.shape != ya.shape or xa.ndim != 1:
+            raise InvalidInputError(
+                f"the two label vectors must be 1-D and of equal length; got {xa.shape} and "
+                f"{ya.shape}"
+            )
+        n = xa.size
+        ratings = Ratings.from_arrays(
+            np.r_[np.arange(n), np.arange(n)],
+            np.r_[np.zeros(n, dtype=np.int64), np.ones(n, dtype=np.int64)],
+            _coerce_object_labels(np.r_[xa, ya]),
+            categories=categories,
+            level="nominal",
+        )
+        table = cls.from_ratings(ratings, raters=(0, 1))
+        return cls(table.counts, table.categories, raters=raters, n_unpaired=table.n_unpaired)
+
+    @classmethod
+    def from_ratings(
+        cls, ratings: Ratings, *, raters: tuple[Any, Any] | None = None
+    ) -> ContingencyTable:
+        """The table of two raters of a :class:`Ratings` (items rated by both).
+
+        Parameters
+        ----------
+        ratings : Ratings
+        raters : pair of rater ids, optional
+            Which two raters; required when there are more than two.
+        """
+        if raters is None:
+            if ratings.n_raters != 2:
+                raise InvalidInputError(
+                    f"a contingency table needs exactly two raters; the data has "
+                    f"{ratings.n_raters}: pass raters=(A, B) to choose two"
+                )
+            ca, cb = 0, 1
+        else:
+            lookup = {_tidy_scalar(r): i for i, r in enumerate(ratings.raters)}
+            lookup_text = {str(r): i for i, r in enumerate(ratings.raters)}
+            codes = []
+            for r in raters:
+                code = lookup.get(r, lookup_text.get(str(r)))
+                if code is None:
+                    raise InvalidInputError(
+                        f"rater {r!r} not found; the raters are: "
+                        f"{', '.join(map(repr, ratings.raters[:20]))}"
+                    )
+                codes.append(code)
+            ca, cb = codes
+            if ca == cb:
+                raise InvalidInputError(f"choose two different raters, got {raters!r} twice")
+        q = ratings.n_categories
+        ni = ratings.n_items
+        lab_a = np.full(ni, -1, dtype=np.int64)
+        lab_b = np.full(ni, -1, dtype=np.int64)
+        sel_a = ratings.rater_codes == ca
+        sel_b = ratings.rater_codes == cb
+        lab_a[ratings.item_codes[sel_a]] = ratings.label_codes[sel_a]
+        lab_b[ratings.item_codes[sel_b]] = ratings.label_codes[sel_b]
+        both = (lab_a >= 0) & (lab_b >= 0)
+        either = (lab_a >= 0) | (lab_b >= 0)
+        counts = np.bincount(lab_a[both] * q + lab_b[both], minlength=q * q).reshape(q, q)
+        if counts.sum() == 0:
+            raise InvalidInputError(
+                f"raters {ratings.raters[ca]!r} and {ratings.raters[cb]!r} rated no item in common"
+            )
+        return cls(
+            counts,
+            ratings.categories,
+            raters=(str(ratings.raters[ca]), str(ratings.raters[cb])),
+            n_unpaired=int(either.sum() - both.sum()),
+        )
+
+    @classmethod
+    def read_csv(cls, path: str | Path, **kwargs: Any) -> ContingencyTable:
+        """Read a q x q table from CSV: a header row of categories and a first column of
+        categories (rows rater X, columns rater Y), or a bare grid of numbers."""
+        p = Path(path)
+        if not p.exists():
+            raise FileNotFoundError(2, "No such file", str(p))
+        raw = pd.read_csv(p, header=None, dtype=str, **kwargs)
+        if raw.empty:
+            raise InvalidInputError(f"{p}: the table is empty")
+        grid = raw.to_numpy()
+
+        def numeric(block: npt.NDArray[Any]) -> bool:
+            return bool(pd.to_numeric(pd.Series(block.ravel()), errors="coerce").notna().all())
+
+        if numeric(grid):
+            body, cats = grid, None
+        elif grid.shape[0] > 1 and grid.shape[1] > 1 and numeric(grid[1:, 1:]):
+            body, cats = grid[1:, 1:], [str(c).strip() for c in grid[0, 1:]]
+        else:
+            raise InvalidInputError(
+                f"{p}: cannot read a table of counts: expect a grid of numbers, optionally with "
+                "a header row and a first column of category names"
+            )
+        values = pd.to_numeric(pd.Series(body.ravel())).to_numpy(dtype=np.float64)
+        try:
+            return cls(values.reshape(body.shape), cats)
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"{p}: {exc}") from None
+
+    def __repr__(self) -> str:
+        return f"ContingencyTable(q={self.q}, n={self.n:g}, categories={self.categories!r})"

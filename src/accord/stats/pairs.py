@@ -1,0 +1,191 @@
+"""Rater-pair contingency tables, for the pairs of raters that co-rated at least one item."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from .._errors import InvalidInputError
+from .._types import IntArray
+from ..ratings import ContingencyTable, Ratings
+
+__all__ = ["PairTables"]
+
+#: Pair rows generated per chunk of items (bounds the memory of the pair expansion).
+CHUNK_PAIRS = 4_000_000
+#: Dense accumulator (raters^2 x q^2 cells) allowed up to this size.
+DENSE_CELLS = 20_000_000
+
+
+def _pairs_in_chunk(
+    rater: IntArray, label: IntArray, starts: IntArray, sizes: IntArray, offset: int
+) -> tuple[IntArray, IntArray, IntArray]:
+    """All within-item pairs (a, b) with a before b, for ratings sorted by (item, rater).
+
+    Parameters
+    ----------
+    rater, label : ndarray, shape (n,)
+        Codes of the ratings of the chunk, sorted by item then rater.
+    starts, sizes : ndarray, shape (items,)
+        Start (relative to ``offset``) and size of each item's run.
+
+    Returns
+    -------
+    rater_a, rater_b : ndarray, shape (pairs,)
+        Rater codes of each pair (``rater_a < rater_b``).
+    positions : ndarray, shape (2, pairs)
+        Positions of the two ratings of each pair within the chunk.
+    """
+    n = int(sizes.sum())
+    ends = np.repeat(starts - offset + sizes, sizes)
+    pos = np.arange(n)
+    n_partners = ends - 1 - pos
+    total = int(n_partners.sum())
+    left = np.repeat(pos, n_partners)
+    first_of = np.repeat(np.cumsum(n_partners) - n_partners, n_partners)
+    right = left + 1 + (np.arange(total) - first_of)
+    return rater[left], rater[right], np.stack([left, right])
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class PairTables:
+    """Contingency tables of every rater pair that co-rated an item.
+
+    Attributes
+    ----------
+    pairs : ndarray of int64, shape (n_pairs, 2)
+        Rater codes ``(a, b)`` with ``a < b``, sorted.
+    tables : ndarray of int64, shape (n_pairs, q, q)
+        ``tables[p, x, y]`` = items that rater ``a`` labelled ``x`` and rater ``b`` labelled
+        ``y``.
+    raters : ndarray of object
+        The rater decode table.
+    categories : tuple
+        The category domain.
+
+    Examples
+    --------
+    >>> import accord
+    >>> r = accord.Ratings.from_wide([["y", "y", "n"], ["n", "n", "n"]])
+    >>> pt = PairTables.from_ratings(r)
+    >>> pt.pairs.tolist()
+    [[0, 1], [0, 2], [1, 2]]
+    >>> pt.table(0, 2).counts.tolist()
+    [[1.0, 0.0], [1.0, 0.0]]
+    """
+
+    pairs: IntArray
+    tables: IntArray
+    raters: Any
+    categories: tuple[Any, ...]
+
+    @property
+    def n_pairs(self) -> int:
+        """Number of rater pairs that co-rated at least one item."""
+        return int(self.pairs.shape[0])
+
+    def table(self, a: int, b: int) -> ContingencyTable:
+        """The :class:`~accord.ContingencyTable` of raters with codes ``a`` and ``b``."""
+        lo, hi = (a, b) if a < b else (b, a)
+        hit = np.flatnonzero((self.pairs[:, 0] == lo) & (self.pairs[:, 1] == hi))
+        if hit.size == 0:
+            raise InvalidInputError(
+                f"raters {self.raters[a]!r} and {self.raters[b]!r} rated no item in common"
+            )
+        counts = self.tables[hit[0]]
+        if a > b:
+            counts = counts.T
+        return ContingencyTable(
+            counts, self.categories, raters=(str(self.raters[a]), str(self.raters[b]))
+        )
+
+    def merge(self, other: PairTables) -> PairTables:
+        """Tables of the union of the ratings (same dictionaries; each item's ratings must all
+        be on one side, since pairs are formed within items)."""
+        if other.categories != self.categories:
+            raise InvalidInputError("cannot merge pair tables over different category domains")
+        n_raters = max(len(self.raters), len(other.raters))
+        raters = self.raters if len(self.raters) >= len(other.raters) else other.raters
+        keys = np.r_[
+            self.pairs[:, 0] * n_raters + self.pairs[:, 1],
+            other.pairs[:, 0] * n_raters + other.pairs[:, 1],
+        ]
+        stacked = np.concatenate([self.tables, other.tables])
+        uniq, inv = np.unique(keys, return_inverse=True)
+        q = len(self.categories)
+        tables = np.zeros((uniq.size, q, q), dtype=np.int64)
+        np.add.at(tables, inv, stacked)
+        pairs = np.stack([uniq // n_raters, uniq % n_raters], axis=1).astype(np.int64)
+        return PairTables(pairs, tables, raters, self.categories)
+
+    def equals(self, other: PairTables) -> bool:
+        """Exact equality of pairs, tables and categories."""
+        return (
+            self.categories == other.categories
+            and np.array_equal(self.pairs, other.pairs)
+            and np.array_equal(self.tables, other.tables)
+        )
+
+    @classmethod
+    def from_ratings(cls, ratings: Ratings) -> PairTables:
+        """Build every co-rating pair's table in vectorised passes over items (chunked)."""
+        q = ratings.n_categories
+        n_r = ratings.n_raters
+        qq = q * q
+        order = np.lexsort((ratings.rater_codes, ratings.item_codes))
+        item = ratings.item_codes[order]
+        rater = ratings.rater_codes[order]
+        label = ratings.label_codes[order]
+        if item.size == 0:
+            return cls(
+                np.zeros((0, 2), np.int64),
+                np.zeros((0, q, q), np.int64),
+                ratings.raters,
+                ratings.categories,
+            )
+        starts = np.flatnonzero(np.r_[True, item[1:] != item[:-1]])
+        sizes = np.diff(np.r_[starts, item.size])
+        pair_counts = sizes * (sizes - 1) // 2
+        cum = np.cumsum(pair_counts)
+        dense = n_r * n_r * qq <= DENSE_CELLS
+        acc = np.zeros(n_r * n_r * qq if dense else 0, dtype=np.int64)
+        keys_parts: list[IntArray] = []
+        counts_parts: list[IntArray] = []
+        lo = 0
+        n_items = starts.size
+        while lo < n_items:
+            base = int(cum[lo - 1]) if lo else 0
+            hi = int(np.searchsorted(cum, base + CHUNK_PAIRS, side="right"))
+            hi = max(hi, lo + 1)
+            s = starts[lo:hi]
+            z = sizes[lo:hi]
+            a0 = int(s[0])
+            a1 = int(s[-1] + z[-1])
+            ra, rb, pos = _pairs_in_chunk(rater[a0:a1], label[a0:a1], s, z, a0)
+            lab = label[a0:a1]
+            key = (ra * n_r + rb) * qq + lab[pos[0]] * q + lab[pos[1]]
+            if dense:
+                acc += np.bincount(key, minlength=acc.size)
+            else:
+                u, c = np.unique(key, return_counts=True)
+                keys_parts.append(u)
+                counts_parts.append(c)
+            lo = hi
+        if dense:
+            nz_pairs = np.flatnonzero(acc.reshape(n_r * n_r, qq).any(axis=1))
+            tables = acc.reshape(n_r * n_r, q, q)[nz_pairs]
+            pair_keys = nz_pairs
+        else:
+            allk = np.concatenate(keys_parts)
+            allc = np.concatenate(counts_parts)
+            uk, inv = np.unique(allk, return_inverse=True)
+            summed = np.bincount(inv, weights=allc).astype(np.int64)
+            pk, pinv = np.unique(uk // qq, return_inverse=True)
+            tables = np.zeros((pk.size, qq), dtype=np.int64)
+            tables[pinv, uk % qq] = summed
+            tables = tables.reshape(pk.size, q, q)
+            pair_keys = pk
+        pairs = np.stack([pair_keys // n_r, pair_keys % n_r], axis=1).astype(np.int64)
+        return cls(pairs, np.ascontiguousarray(tables), ratings.raters, ratings.categories)
