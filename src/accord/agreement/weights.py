@@ -1,0 +1,169 @@
+"""Agreement weights for the weighted coefficients (Gwet 2014, ch. 3; as in irrCAC).
+
+All schemes are computed on the **declared category scale**: the categories' numeric values
+when they are numbers, else their positions 1..q. Agreement weights are 1 on the diagonal
+and in [0, 1] elsewhere; disagreement weights are ``1 - w``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, Literal, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from .._errors import InvalidInputError
+from .._types import FloatArray
+
+__all__ = ["WEIGHT_SCHEMES", "WeightScheme", "agreement_weights", "category_scale"]
+
+WeightScheme: TypeAlias = Literal[
+    "identity", "linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar"
+]
+WEIGHT_SCHEMES: tuple[str, ...] = (
+    "identity",
+    "linear",
+    "quadratic",
+    "ordinal",
+    "radical",
+    "ratio",
+    "circular",
+    "bipolar",
+)
+
+
+def category_scale(categories: Sequence[Any]) -> FloatArray:
+    """Numeric scale of a category domain: the values if all are numbers, else 1..q.
+
+    Examples
+    --------
+    >>> category_scale([1, 2, 5]).tolist()
+    [1.0, 2.0, 5.0]
+    >>> category_scale(["low", "mid", "high"]).tolist()
+    [1.0, 2.0, 3.0]
+    """
+    cats = list(categories)
+    if cats and all(
+        isinstance(c, int | float | np.integer | np.floating) and not isinstance(c, bool)
+        for c in cats
+    ):
+        vals = np.asarray(cats, dtype=np.float64)
+        if np.all(np.isfinite(vals)):
+            return vals
+    return np.arange(1, len(cats) + 1, dtype=np.float64)
+
+
+def agreement_weights(
+    scheme: WeightScheme | npt.ArrayLike,
+    categories: Sequence[Any],
+    *,
+    owner: str = "agreement_weights",
+) -> FloatArray:
+    r"""The q x q agreement-weight matrix of a named scheme, or a validated explicit matrix.
+
+    With :math:`x_k` the category scale (:func:`category_scale`), ``x_min``/``x_max`` its ends:
+
+    - identity: :math:`w_{kl} = [k = l]`
+    - linear: :math:`1 - |x_k - x_l| / (x_{max} - x_{min})`
+    - quadratic: :math:`1 - (x_k - x_l)^2 / (x_{max} - x_{min})^2`
+    - ordinal: :math:`1 - \binom{m_{kl}}{2} / \max \binom{m_{kl}}{2}`, :math:`m_{kl} = |k - l| + 1`
+      (positions)
+    - radical: :math:`1 - \sqrt{|x_k - x_l|} / \sqrt{x_{max} - x_{min}}`
+    - ratio: :math:`1 - [(x_k - x_l)/(x_k + x_l)]^2 / [(x_{max} - x_{min})/(x_{max} + x_{min})]^2`
+    - circular: :math:`1 - \sin^2(\pi (x_k - x_l)/U) / \max`, :math:`U = x_{max} - x_{min} + 1`
+    - bipolar: :math:`1 - \frac{(x_k - x_l)^2}{(x_k + x_l - 2x_{min})(2x_{max} - x_k - x_l)}
+      / \max` (0 on the diagonal)
+
+    Parameters
+    ----------
+    scheme : str or array_like of shape (q, q)
+        A scheme name, or an explicit agreement-weight matrix (1 on the diagonal, values in
+        [0, 1]).
+    categories : sequence
+        The ordered category domain.
+    owner : str
+        Function name used in error messages.
+
+    Returns
+    -------
+    ndarray, shape (q, q)
+
+    References
+    ----------
+    .. [1] Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed., ch. 3.
+       Advanced Analytics.
+
+    Examples
+    --------
+    >>> agreement_weights("quadratic", [1, 2, 3]).tolist()
+    [[1.0, 0.75, 0.0], [0.75, 1.0, 0.75], [0.0, 0.75, 1.0]]
+    >>> agreement_weights("linear", ["A", "B", "C"]).tolist()
+    [[1.0, 0.5, 0.0], [0.5, 1.0, 0.5], [0.0, 0.5, 1.0]]
+    """
+    q = len(categories)
+    if not isinstance(scheme, str):
+        w = np.asarray(scheme, dtype=np.float64)
+        if w.shape != (q, q):
+            raise InvalidInputError(
+                f"The weight matrix of {owner} must be {q} x {q} (one row and column per "
+                f"category); got shape {w.shape}"
+            )
+        if not np.all(np.isfinite(w)):
+            raise InvalidInputError(f"The weight matrix of {owner} has non-finite entries")
+        if np.any(w < 0) or np.any(w > 1):
+            raise InvalidInputError(
+                f"agreement weights of {owner} must lie in [0, 1]; got values from "
+                f"{w.min():g} to {w.max():g}"
+            )
+        if not np.allclose(np.diag(w), 1.0):
+            raise InvalidInputError(
+                f"agreement weights of {owner} must be 1 on the diagonal (perfect agreement); "
+                "for disagreement weights (0 on the diagonal) pass 1 - W"
+            )
+        return w
+    if scheme not in WEIGHT_SCHEMES:
+        raise InvalidInputError(
+            f"The 'weights' parameter of {owner} must be one of "
+            f"{{{', '.join(repr(s) for s in WEIGHT_SCHEMES)}}} or a q x q matrix. "
+            f"Got {scheme!r} instead."
+        )
+    if scheme == "identity" or q == 1:
+        return np.eye(q)
+    x = category_scale(categories)
+    xmin, xmax = float(x.min()), float(x.max())
+    span = xmax - xmin
+    d = x[:, None] - x[None, :]
+    if scheme == "ordinal":
+        pos = np.arange(1, q + 1, dtype=np.float64)
+        m = np.abs(pos[:, None] - pos[None, :]) + 1.0
+        raw = m * (m - 1.0) / 2.0
+        return 1.0 - raw / raw.max()
+    if span <= 0:
+        raise InvalidInputError(f"{scheme} weights need at least two distinct category values")
+    if scheme == "linear":
+        return 1.0 - np.abs(d) / span
+    if scheme == "quadratic":
+        return 1.0 - d**2 / span**2
+    if scheme == "radical":
+        return 1.0 - np.sqrt(np.abs(d)) / math.sqrt(span)
+    if scheme == "ratio":
+        if xmin < 0:
+            raise InvalidInputError("ratio weights need non-negative category values")
+        s = x[:, None] + x[None, :]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            r = np.where(s > 0, (d / np.where(s > 0, s, 1.0)) ** 2, 0.0)
+        return 1.0 - r / ((span / (xmax + xmin)) ** 2)
+    if scheme == "circular":
+        u = span + 1.0
+        raw = np.sin(np.pi * d / u) ** 2
+        return 1.0 - raw / raw.max()
+    # bipolar
+    s = x[:, None] + x[None, :]
+    den = (s - 2.0 * xmin) * (2.0 * xmax - s)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        raw = np.where(den > 0, d**2 / np.where(den > 0, den, 1.0), 0.0)
+    np.fill_diagonal(raw, 0.0)
+    out: FloatArray = 1.0 - raw / raw.max()
+    return out
