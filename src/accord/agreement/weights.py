@@ -34,6 +34,11 @@ WEIGHT_SCHEMES: tuple[str, ...] = (
 )
 
 
+def _f(a: Any) -> FloatArray:
+    out: FloatArray = np.asarray(a, dtype=np.float64)
+    return out
+
+
 def category_scale(categories: Sequence[Any]) -> FloatArray:
     """Numeric scale of a category domain: the values if all are numbers, else 1..q.
 
@@ -139,26 +144,26 @@ def agreement_weights(
         pos = np.arange(1, q + 1, dtype=np.float64)
         m = np.abs(pos[:, None] - pos[None, :]) + 1.0
         raw = m * (m - 1.0) / 2.0
-        return 1.0 - raw / raw.max()
+        return _f(1.0 - raw / raw.max())
     if span <= 0:
         raise InvalidInputError(f"{scheme} weights need at least two distinct category values")
     if scheme == "linear":
-        return 1.0 - np.abs(d) / span
+        return _f(1.0 - np.abs(d) / span)
     if scheme == "quadratic":
-        return 1.0 - d**2 / span**2
+        return _f(1.0 - d**2 / span**2)
     if scheme == "radical":
-        return 1.0 - np.sqrt(np.abs(d)) / math.sqrt(span)
+        return _f(1.0 - np.sqrt(np.abs(d)) / math.sqrt(span))
     if scheme == "ratio":
         if xmin < 0:
             raise InvalidInputError("ratio weights need non-negative category values")
         s = x[:, None] + x[None, :]
         with np.errstate(invalid="ignore", divide="ignore"):
             r = np.where(s > 0, (d / np.where(s > 0, s, 1.0)) ** 2, 0.0)
-        return 1.0 - r / ((span / (xmax + xmin)) ** 2)
+        return _f(1.0 - r / ((span / (xmax + xmin)) ** 2))
     if scheme == "circular":
         u = span + 1.0
         raw = np.sin(np.pi * d / u) ** 2
-        return 1.0 - raw / raw.max()
+        return _f(1.0 - raw / raw.max())
     # bipolar
     s = x[:, None] + x[None, :]
     den = (s - 2.0 * xmin) * (2.0 * xmax - s)
