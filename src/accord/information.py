@@ -68,6 +68,8 @@ def entropy(p: npt.ArrayLike, *, base: float = 2.0, axis: int | None = -1) -> Fl
     lb = _log_base(base)
     probs = _as_distribution(p, axis)
     h = -_plogp(probs).sum(axis=axis) / lb
+    empty = np.asarray(p, dtype=float).sum(axis=axis) == 0
+    h = np.where(empty, np.nan, h)
     if np.ndim(h) == 0:
         return float(h) + 0.0
     out: FloatArray = np.asarray(h, dtype=float) + 0.0

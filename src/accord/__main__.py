@@ -1,0 +1,5 @@
+"""``python -m accord``: the command-line interface."""
+
+from accord.cli import main
+
+main()
