@@ -88,8 +88,9 @@ def test_wikipedia_krippendorff_vector() -> None:
     r = accord.Ratings.from_wide(coders.T)
     res = krippendorff_alpha(r)
     assert_allclose(res.statistic, 0.691358, atol=5e-7)
-    # Units 2 and 14 have no value (not items); unit 1 has one value (not pairable).
-    assert r.n_items == 13
+    # Units 2 and 14 have no value (items without a rating, not counted); unit 1 has one
+    # value (not pairable).
+    assert r.n_items == 15 and r.report.items == 13
     assert res.n_items_unpairable == 1
     assert_allclose(krippendorff_alpha(r, level="interval").statistic, 0.810845, atol=5e-7)
 
@@ -98,7 +99,10 @@ def test_alpha_matches_krippendorff_package(diagnoses: accord.Ratings) -> None:
     import krippendorff  # peer, installed with the 'peers' group
 
     rng = np.random.default_rng(42)
-    cases = [(diagnoses, ("nominal",)), (_random_incomplete(rng), ("nominal", "ordinal", "interval"))]
+    cases = [
+        (diagnoses, ("nominal",)),
+        (_random_incomplete(rng), ("nominal", "ordinal", "interval")),
+    ]
     for ratings, levels in cases:
         data = ratings.code_matrix().T.astype(float)
         data[data < 0] = np.nan

@@ -57,6 +57,15 @@ def test_empty_input() -> None:
         Ratings.from_long(long_frame().iloc[:0], item="item", rater="rater", label="label")
 
 
+def test_item_with_only_missing_labels_stays_without_ratings() -> None:
+    frame = pd.DataFrame(
+        {"i": [1, 1, 2, 2], "r": ["a", "b", "a", "b"], "s": ["x", "y", None, None]}
+    )
+    r = Ratings.from_long(frame, item="i", rater="r", label="s")
+    assert r.n_items == 2 and r.report.items == 1 and r.report.missing == 2
+    assert accord.ItemCategoryCounts.from_ratings(r).totals().tolist() == [2, 0]
+
+
 def test_all_missing_labels() -> None:
     frame = long_frame().assign(label=None)
     with pytest.raises(InvalidInputError, match="all 8 rows have a missing label"):
@@ -157,6 +166,9 @@ def test_from_wide_frame_and_array() -> None:
     assert list(r.raters) == ["r1", "r2"]
     assert list(r.items) == ["i1", "i2", "i3"]
     assert r.report.missing == 1
+    # the missing cell is kept as an assignment without a label: (i3, r1)
+    assert r.items[r.missing_item_codes].tolist() == ["i3"]
+    assert r.raters[r.missing_rater_codes].tolist() == ["r1"]
     arr = Ratings.from_wide(np.array([[1.0, np.nan], [2.0, 2.0]]))
     assert arr.n_ratings == 3
     with pytest.raises(InvalidInputError, match="2-D"):

@@ -269,6 +269,10 @@ class Ratings:
         What was read, kept and dropped.
     categories_declared : bool
         Whether ``categories`` was declared by the user.
+    missing_item_codes, missing_rater_codes : ndarray of int64
+        Assignments without a label (rows with a missing label under ``missing="omit"``):
+        not ratings, but kept for diagnostics that treat "no label" as an answer. Items whose
+        every label is missing stay in ``items`` with no rating.
 
     Examples
     --------
@@ -292,6 +296,12 @@ class Ratings:
     values: FloatArray | None
     report: ReadReport
     categories_declared: bool = False
+    missing_item_codes: IntArray = dataclasses.field(
+        default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False
+    )
+    missing_rater_codes: IntArray = dataclasses.field(
+        default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False
+    )
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -375,8 +385,14 @@ class Ratings:
 
         reasons: dict[str, int] = {}
         positions = np.arange(n_rows, dtype=np.int64)
+        # Ids are encoded over every row, so a rater assigned an item without labelling it
+        # is kept as an assignment (``missing_item_codes``, ``missing_rater_codes``).
+        item_codes, item_decode = _factorize_ids(item_arr, positions, item_col, "item")
+        rater_codes, rater_decode = _factorize_ids(rater_arr, positions, rater_col, "rater")
         miss = _is_missing(label_arr)
         n_missing = int(miss.sum())
+        miss_items = np.zeros(0, dtype=np.int64)
+        miss_raters = np.zeros(0, dtype=np.int64)
         if n_missing:
             if missing == "raise":
                 raise InvalidInputError(
@@ -385,15 +401,15 @@ class Ratings:
                 )
             reasons["missing label"] = n_missing
             keep = ~miss
-            item_arr, rater_arr, label_arr = item_arr[keep], rater_arr[keep], label_arr[keep]
+            miss_items, miss_raters = item_codes[miss], rater_codes[miss]
+            item_codes, rater_codes = item_codes[keep], rater_codes[keep]
+            label_arr = label_arr[keep]
             positions = positions[keep]
         if positions.size == 0:
             raise InvalidInputError(
                 f"column {label_col!r}: all {n_rows} rows have a missing label; nothing to rate"
             )
 
-        item_codes, item_decode = _factorize_ids(item_arr, positions, item_col, "item")
-        rater_codes, rater_decode = _factorize_ids(rater_arr, positions, rater_col, "rater")
         label_codes, domain, values = _encode_labels(
             label_arr, positions, level=level, categories=categories, column=label_col
         )
@@ -464,14 +480,15 @@ class Ratings:
                 )
 
         n_kept = int(item_codes.size)
-        # Items or raters whose every row was dropped are not part of the data.
-        item_codes, item_decode = _compact(item_codes, item_decode)
-        rater_codes, rater_decode = _compact(rater_codes, rater_decode)
+        # Items or raters that no row refers to any more (every row dropped as a duplicate)
+        # leave the decode tables; items whose every label is missing stay, with no rating.
+        item_codes, miss_items, item_decode = _compact(item_codes, miss_items, item_decode)
+        rater_codes, miss_raters, rater_decode = _compact(rater_codes, miss_raters, rater_decode)
         report = ReadReport(
             rows=n_rows,
             ratings=n_kept,
-            items=int(item_decode.size),
-            raters=int(rater_decode.size),
+            items=int(np.unique(item_codes).size),
+            raters=int(np.unique(rater_codes).size),
             missing=n_missing,
             dropped=n_rows - n_kept,
             reasons=reasons,
@@ -488,6 +505,8 @@ class Ratings:
             values=values,
             report=report,
             categories_declared=categories is not None,
+            missing_item_codes=miss_items,
+            missing_rater_codes=miss_raters,
         )
 
     @classmethod
@@ -629,6 +648,7 @@ class Ratings:
         """The ratings selected by a boolean mask or index array, keeping the decode tables.
 
         The codes stay valid, so statistics of subsets merge into those of the whole.
+        Assignments without a label are not ratings and are not carried over.
         """
         sel = np.asarray(mask)
         values = None if self.values is None else self.values[sel]
@@ -651,6 +671,8 @@ class Ratings:
             label_codes=self.label_codes[sel],
             values=values,
             report=report,
+            missing_item_codes=np.zeros(0, dtype=np.int64),
+            missing_rater_codes=np.zeros(0, dtype=np.int64),
         )
 
     def to_pandas(self) -> pd.DataFrame:
@@ -684,14 +706,17 @@ class Ratings:
         return out
 
 
-def _compact(codes: IntArray, decode: npt.NDArray[Any]) -> tuple[IntArray, npt.NDArray[Any]]:
-    """Drop decode entries no code refers to (after rows were dropped)."""
+def _compact(
+    codes: IntArray, other: IntArray, decode: npt.NDArray[Any]
+) -> tuple[IntArray, IntArray, npt.NDArray[Any]]:
+    """Drop decode entries that neither ``codes`` nor ``other`` refers to."""
     used = np.zeros(decode.size, dtype=bool)
     used[codes] = True
+    used[other] = True
     if used.all():
-        return codes, decode
+        return codes, other, decode
     new = np.cumsum(used) - 1
-    return new[codes].astype(np.int64), decode[used]
+    return new[codes].astype(np.int64), new[other].astype(np.int64), decode[used]
 
 
 def _coerce_object_labels(cells: npt.NDArray[Any]) -> npt.NDArray[Any]:
