@@ -1,0 +1,242 @@
+"""``accord spans``: agreement on text markup (pairwise F1 across annotators)."""
+
+from __future__ import annotations
+
+import enum
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from ._app import app
+from ._common import FORMAT_OPTION, OUTPUT_OPTION, OutputFormat, print_table, write_text
+
+
+class InputFormat(enum.StrEnum):
+    """How ``accord spans`` reads PATH."""
+
+    auto = "auto"
+    brat = "brat"
+    bio = "bio"
+    table = "table"
+
+
+BIO_SUFFIXES = (".bio", ".iob", ".iob2", ".bioes", ".conll")
+
+
+def resolve_input_format(path: Path, fmt: InputFormat) -> InputFormat:
+    """``auto``: a folder is brat, a ``.bio/.iob/.iob2/.bioes/.conll`` file BIO, else a table."""
+    if fmt is not InputFormat.auto:
+        return fmt
+    if path.is_dir():
+        return InputFormat.brat
+    if path.suffix.lower() in BIO_SUFFIXES:
+        return InputFormat.bio
+    return InputFormat.table
+
+
+def read_input(
+    path: Path,
+    fmt: InputFormat,
+    *,
+    discontinuous: str,
+    annotators: str | None,
+    header: bool,
+    columns: dict[str, str],
+    texts: Path | None,
+) -> Any:
+    """Read PATH as brat, BIO or a table into :class:`accord.Spans`."""
+    from .. import read_bio, read_brat, read_spans
+
+    fmt = resolve_input_format(path, fmt)
+    if fmt is InputFormat.brat:
+        return read_brat(path, discontinuous=discontinuous)  # type: ignore[arg-type]
+    if fmt is InputFormat.bio:
+        names = [a.strip() for a in annotators.split(",")] if annotators else None
+        return read_bio(path, annotators=names, header=header)
+    label = columns["label"] or None
+    return read_spans(
+        path,
+        annotator=columns["annotator"],
+        document=columns["document"],
+        start=columns["start"],
+        end=columns["end"],
+        label=label,
+        texts=texts,
+    )
+
+
+def _pair_rows(table: Any, scope: str, mean: float, sd: float, pooled: float) -> list[Any]:
+    rows: list[dict[str, Any]] = []
+    for rec in table.to_dict(orient="records"):
+        rows.append(
+            {
+                "scope": scope,
+                "pair": f"{rec['annotator_a']} ~ {rec['annotator_b']}",
+                "n_a": rec["n_a"],
+                "n_b": rec["n_b"],
+                "matched": rec["matched"],
+                "precision": rec["precision"],
+                "recall": rec["recall"],
+                "F1": rec["f1"],
+            }
+        )
+    rows.append({"scope": scope, "pair": "mean over pairs", "F1": mean, "SD": sd})
+    rows.append({"scope": scope, "pair": "pooled", "F1": pooled})
+    return rows
+
+
+def render(result: Any, fmt: OutputFormat, output: Path | None) -> None:
+    """Print or write a :class:`accord.SpanAgreement` in the chosen format."""
+    from .._results import dumps
+
+    if fmt is OutputFormat.json:
+        write_text(dumps(result.to_dict()), output)
+        return
+    summary = [
+        {
+            "scope": "overall",
+            "n_pairs": result.n_pairs,
+            "n_pairs_defined": result.n_pairs_defined,
+            "mean_f1": result.statistic,
+            "sd_f1": result.sd,
+            "pooled_f1": result.pooled,
+            "n_units": result.n_units,
+            "reason": result.reason,
+        }
+    ]
+    if result.groups is not None:
+        for rec in result.groups.to_dict(orient="records"):
+            summary.append(
+                {
+                    "scope": f"{result.by} {rec[result.by]}",
+                    **{k: rec[k] for k in list(summary[0])[1:]},
+                }
+            )
+    if fmt is OutputFormat.csv:
+        import pandas as pd
+
+        text = pd.DataFrame(summary).to_csv(index=False, float_format="%.10g")
+        write_text(text, output)
+        return
+    rows = _pair_rows(result.pairs, "overall", result.statistic, result.sd, result.pooled)
+    if result.groups is not None and result.group_pairs is not None:
+        for rec in result.groups.to_dict(orient="records"):
+            key = rec[result.by]
+            table = result.group_pairs[result.group_pairs[result.by] == key]
+            rows += _pair_rows(
+                table, f"{result.by} {key}", rec["mean_f1"], rec["sd_f1"], rec["pooled_f1"]
+            )
+    unit = "tokens" if result.match == "token" else "spans"
+    title = (
+        f"span agreement: {result.n_annotators} annotators, {result.n_documents} documents, "
+        f"{result.n_spans} spans; {result.match} matching"
+        + (", labels ignored" if result.ignore_label else "")
+    )
+    caption = [
+        f"n_a, n_b: {unit} each annotator marked; matched: one-to-one matches (TP); "
+        "precision = matched / n_a, recall = matched / n_b; F1 = 2 TP / (n_a + n_b) = positive "
+        "specific agreement; SD: population SD over pairs; pooled: sum 2 TP / sum (n_a + n_b)."
+    ]
+    if result.annotators_without_spans:
+        caption.append(f"Annotators with no spans: {', '.join(result.annotators_without_spans)}.")
+    caption += list(result.notes)
+    if result.reason:
+        caption.append(result.reason)
+    print_table(
+        rows,
+        ["scope", "pair", "n_a", "n_b", "matched", "precision", "recall", "F1", "SD"],
+        title=title,
+        caption="\n".join(caption),
+        output=output,
+    )
+
+
+@app.command(
+    "spans",
+    epilog=(
+        "Example: accord spans examples/spans --match overlap --by label "
+        "(PATH is a brat folder with one subfolder per annotator)"
+    ),
+)
+def spans(
+    path: Path = typer.Argument(
+        ...,
+        help="A brat folder (one subfolder of .ann files per annotator), a BIO/CoNLL file, or "
+        "a table (CSV, TSV, Parquet, JSON Lines) with one row per span.",
+    ),
+    input_format: InputFormat = typer.Option(
+        InputFormat.auto,
+        "--input-format",
+        "-i",
+        help="brat, bio or table; auto: a folder is brat, .bio/.iob/.iob2/.bioes/.conll is "
+        "BIO, anything else a table.",
+    ),
+    match: str = typer.Option(
+        "exact", "--match", help="exact (same offsets), overlap (one-to-one) or token."
+    ),
+    ignore_label: bool = typer.Option(
+        False, "--ignore-label", help="Match on position only (span-only agreement)."
+    ),
+    by: str | None = typer.Option(
+        None,
+        "--by",
+        help="Breakdown: label, document or none (default: label, or none with --ignore-label).",
+    ),
+    discontinuous: str = typer.Option(
+        "raise", "--discontinuous", help="brat spans in fragments: raise, split or hull."
+    ),
+    annotators: str | None = typer.Option(
+        None, "--annotators", help="BIO: names of the tag columns, comma-separated."
+    ),
+    header: bool = typer.Option(False, "--header", help="BIO: the first line names the columns."),
+    annotator: str = typer.Option("annotator", "--annotator", help="Table: annotator column."),
+    document: str = typer.Option("document", "--document", help="Table: document column."),
+    start: str = typer.Option("start", "--start", help="Table: start offset column."),
+    end: str = typer.Option("end", "--end", help="Table: end offset column (exclusive)."),
+    label: str = typer.Option(
+        "label", "--label", help="Table: label column ('' when spans have no label)."
+    ),
+    texts: Path | None = typer.Option(
+        None, "--texts", help="Table: a folder of <document>.txt files (offset check, tokens)."
+    ),
+    fmt: OutputFormat = FORMAT_OPTION,
+    output: Path | None = OUTPUT_OPTION,
+) -> None:
+    """Agreement on text markup: pairwise F1 (= positive specific agreement) across annotators.
+
+    Negatives (phrases nobody marked) cannot be counted, so kappa is unavailable; the mean
+    pairwise F1, its SD over pairs and the pooled F1 are reported, overall and per label.
+    """
+    import warnings
+
+    from .. import span_agreement
+    from ._common import user_errors
+
+    chosen_by = by if by is not None else ("none" if ignore_label else "label")
+    with user_errors(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        data = read_input(
+            path,
+            input_format,
+            discontinuous=discontinuous,
+            annotators=annotators,
+            header=header,
+            columns={
+                "annotator": annotator,
+                "document": document,
+                "start": start,
+                "end": end,
+                "label": label,
+            },
+            texts=texts,
+        )
+        result = span_agreement(
+            data,
+            match=match,  # type: ignore[arg-type]
+            ignore_label=ignore_label,
+            by=None if chosen_by == "none" else chosen_by,  # type: ignore[arg-type]
+        )
+        render(result, fmt, output)
+    for w in caught:
+        typer.echo(f"accord: warning: {w.message}", err=True)

@@ -1,0 +1,494 @@
+"""Readers for span annotations: long tables, brat standoff folders and BIO token columns.
+
+Each reader returns a validated :class:`accord.Spans`; what a reader skipped or interpreted is
+listed in ``Spans.notes``. Errors name the file and line (brat, BIO) or the row (tables).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal, TypeAlias
+
+import numpy as np
+
+from ._errors import InvalidInputError
+from .io import FileFormat, read_table
+from .ratings import _check_choice
+from .spans import Spans
+
+__all__ = ["Discontinuous", "read_bio", "read_brat", "read_spans", "read_texts"]
+
+Discontinuous: TypeAlias = Literal["raise", "split", "hull"]
+"""What to do with a brat span made of several fragments."""
+
+
+def read_texts(folder: str | Path, *, encoding: str = "utf-8") -> dict[str, str]:
+    """Document texts from a folder of ``<document>.txt`` files (searched recursively).
+
+    The document name is the path below ``folder`` without the ``.txt`` suffix, with ``/``
+    separators. Line ends are kept as they are in the file, so offsets count ``\\r\\n`` as two
+    characters, as brat does.
+    """
+    root = Path(folder)
+    if not root.is_dir():
+        raise FileNotFoundError(2, "No such folder", str(root))
+    return {
+        p.relative_to(root).with_suffix("").as_posix(): _read_text(p, encoding)
+        for p in sorted(root.rglob("*.txt"))
+    }
+
+
+def _read_text(path: Path, encoding: str) -> str:
+    with path.open(encoding=encoding, newline="") as fh:
+        return fh.read()
+
+
+def read_spans(
+    path: str | Path,
+    *,
+    annotator: str = "annotator",
+    document: str = "document",
+    start: str = "start",
+    end: str = "end",
+    label: str | None = "label",
+    texts: str | Path | None = None,
+    file_format: FileFormat | None = None,
+    sep: str | None = None,
+) -> Spans:
+    """Read spans from a long table (CSV, TSV, Parquet or JSON Lines), one row per span.
+
+    Parameters
+    ----------
+    path : str or Path
+        The table.
+    annotator, document, start, end, label : str
+        Column names; ``label=None`` when spans carry no label. Offsets are 0-based,
+        ``end`` exclusive.
+    texts : str or Path, optional
+        A folder of ``<document>.txt`` files (see :func:`read_texts`): offsets are checked
+        against the texts, and ``match="token"`` tokenises them.
+    file_format, sep
+        As in :func:`accord.read_ratings`.
+
+    Returns
+    -------
+    Spans
+        Rows with both offsets missing declare an annotator who marked nothing in a
+        document (see :meth:`accord.Spans.from_frame`).
+
+    Examples
+    --------
+    >>> import accord, tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "s.csv").write_text("annotator,document,start,end,label\\n"
+    ...     "a,d1,0,7,DRUG\\nb,d1,0,7,DRUG\\nb,d1,8,12,DRUG\\n")
+    >>> accord.read_spans(d / "s.csv")
+    Spans(3 spans by 2 annotators in 1 documents, 1 labels, character offsets)
+    """
+    columns = [annotator, document, start, end] + ([label] if label is not None else [])
+    frame = read_table(path, columns, file_format=file_format, sep=sep)
+    text_map = read_texts(texts) if texts is not None else None
+    return Spans.from_frame(
+        frame,
+        annotator=annotator,
+        document=document,
+        start=start,
+        end=end,
+        label=label,
+        texts=text_map,
+        source=str(path),
+    )
+
+
+_OFFSETS = re.compile(r"^\d+ \d+(;\d+ \d+)*$")
+
+
+def read_brat(
+    path: str | Path,
+    *,
+    discontinuous: Discontinuous = "raise",
+    encoding: str = "utf-8",
+) -> Spans:
+    """Read brat standoff annotations: a folder per annotator of ``.ann`` files.
+
+    ``path/<annotator>/<document>.ann`` (documents may sit in subfolders); the text-bound
+    ``T`` lines are the spans (``T1<TAB>Label START END<TAB>text``). Texts are taken from
+    ``<document>.txt`` beside the ``.ann`` file or at ``path/<document>.txt``.
+
+    Parameters
+    ----------
+    path : str or Path
+        The folder that holds one subfolder per annotator.
+    discontinuous : {"raise", "split", "hull"}, default "raise"
+        A ``T`` line with several fragments (``0 5;9 14``): ``"raise"`` names it in an
+        error; ``"split"`` makes each fragment a span; ``"hull"`` makes one span from the
+        first start to the last end. Both alternatives are counted in ``Spans.notes``.
+    encoding : str, default "utf-8"
+
+    Returns
+    -------
+    Spans
+        Character offsets; annotators are the subfolder names (sorted), documents the
+        ``.ann`` paths below each annotator folder without the suffix. ``texts`` holds the
+        texts found.
+
+    Raises
+    ------
+    InvalidInputError
+        Annotator folders with different sets of documents, a malformed ``T`` line,
+        ``end <= start``, an offset past the end of the text, a discontinuous span with
+        ``discontinuous="raise"``, texts of one document that differ between annotators,
+        or fewer than one annotator folder.
+
+    Notes
+    -----
+    Lines that are not text-bound annotations (relations ``R``, events ``E``, attributes
+    ``A``/``M``, normalisations ``N``, notes ``#``, equivalences ``*``) are skipped and
+    counted in ``notes``; the ``T`` lines that events use as triggers are read as spans.
+    An annotator whose ``.ann`` files hold no ``T`` line is kept as an annotator with no
+    spans. Subfolders with no ``.ann`` file are not annotators; ``notes`` names them.
+
+    Examples
+    --------
+    >>> import accord
+    >>> s = accord.read_brat("examples/spans")
+    >>> s.annotators, s.documents
+    (('ann1', 'ann2', 'ann3'), ('note1', 'note2'))
+    """
+    _check_choice("discontinuous", discontinuous, ("raise", "split", "hull"), "read_brat")
+    root = Path(path)
+    if not root.exists():
+        raise FileNotFoundError(2, "No such folder", str(root))
+    if not root.is_dir():
+        raise InvalidInputError(f"{root}: brat input is a folder with one subfolder per annotator")
+    notes: list[str] = []
+    folders = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+    ann_files = {f.name: sorted(f.rglob("*.ann")) for f in folders}
+    skipped = [name for name, files in ann_files.items() if not files]
+    if skipped:
+        notes.append(f"subfolders without .ann files, not read as annotators: {skipped}")
+    annotators = [name for name, files in ann_files.items() if files]
+    if not annotators:
+        raise InvalidInputError(
+            f"{root}: no annotator folders with .ann files (expected {root}/<annotator>/*.ann)"
+        )
+    docs_of = {
+        a: {p.relative_to(root / a).with_suffix("").as_posix(): p for p in ann_files[a]}
+        for a in annotators
+    }
+    all_docs = sorted(set().union(*(set(d) for d in docs_of.values())))
+    for a in annotators:
+        missing = [d for d in all_docs if d not in docs_of[a]]
+        if missing:
+            shown = ", ".join(missing[:5]) + (
+                f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+            )
+            raise InvalidInputError(
+                f"{root}: annotator {a!r} has no .ann file for documents {shown}; every "
+                "annotator folder must hold the same documents (an empty .ann file means "
+                "nothing marked)"
+            )
+    texts: dict[str, str] = {}
+    for d in all_docs:
+        found: dict[str, str] = {}
+        for a in annotators:
+            candidate = docs_of[a][d].with_suffix(".txt")
+            if candidate.is_file():
+                found[str(candidate)] = _read_text(candidate, encoding)
+        shared = root / f"{d}.txt"
+        if shared.is_file():
+            found[str(shared)] = _read_text(shared, encoding)
+        if len(set(found.values())) > 1:
+            raise InvalidInputError(
+                f"the texts of document {d!r} differ between {sorted(found)}; offsets would "
+                "point at different characters"
+            )
+        if found:
+            texts[d] = next(iter(found.values()))
+    no_text = [d for d in all_docs if d not in texts]
+    if no_text:
+        notes.append(f"{len(no_text)} documents without a .txt file: offsets not checked")
+
+    ann_col: list[str] = []
+    doc_col: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    labs: list[str] = []
+    n_split = n_hull = n_other = 0
+    for a in annotators:
+        for d in all_docs:
+            file = docs_of[a][d]
+            limit = len(texts[d]) if d in texts else None
+            with file.open(encoding=encoding, newline="") as fh:
+                lines = fh.read().splitlines()
+            for number, line in enumerate(lines, start=1):
+                if not line.strip():
+                    continue
+                if not line.startswith("T"):
+                    n_other += 1
+                    continue
+                where = f"{file}, line {number}"
+                fields = line.split("\t")
+                if len(fields) < 2 or " " not in fields[1]:
+                    raise InvalidInputError(
+                        f"{where}: a text-bound annotation needs 'ID<TAB>Label START END', got "
+                        f"{line!r}"
+                    )
+                kind, offsets = fields[1].split(" ", 1)
+                if not _OFFSETS.match(offsets):
+                    raise InvalidInputError(
+                        f"{where}: offsets must be 'START END' or 'START END;START END...', "
+                        f"got {offsets!r}"
+                    )
+                fragments = [tuple(map(int, f.split(" "))) for f in offsets.split(";")]
+                for s, e in fragments:
+                    if e <= s:
+                        raise InvalidInputError(
+                            f"{where}: span with end <= start ({s} {e}); end is exclusive"
+                        )
+                    if limit is not None and e > limit:
+                        raise InvalidInputError(
+                            f"{where}: span {s}-{e} ends past the end of the text of "
+                            f"{d!r} ({limit} characters)"
+                        )
+                if len(fragments) > 1:
+                    if discontinuous == "raise":
+                        raise InvalidInputError(
+                            f"{where}: discontinuous span {fields[0]} ({offsets}); pass "
+                            "discontinuous='split' (one span per fragment) or 'hull' (first "
+                            "start to last end)"
+                        )
+                    if discontinuous == "hull":
+                        fragments = [(fragments[0][0], max(e for _, e in fragments))]
+                        n_hull += 1
+                    else:
+                        n_split += 1
+                for s, e in fragments:
+                    ann_col.append(a)
+                    doc_col.append(d)
+                    starts.append(s)
+                    ends.append(e)
+                    labs.append(kind)
+    if n_other:
+        notes.append(
+            f"skipped {n_other} line{' that is' if n_other == 1 else 's that are'} not "
+            f"{'a ' if n_other == 1 else ''}text-bound (T) annotation{'' if n_other == 1 else 's'}"
+        )
+    if n_split:
+        notes.append(
+            f"split {n_split} discontinuous span{'' if n_split == 1 else 's'} into one span "
+            "per fragment"
+        )
+    if n_hull:
+        notes.append(
+            f"read {n_hull} discontinuous span{'' if n_hull == 1 else 's'} as first start to "
+            "last end"
+        )
+    return Spans._build(
+        np.array(ann_col, dtype=object),
+        np.array(doc_col, dtype=object),
+        np.array(starts, dtype=np.int64),
+        np.array(ends, dtype=np.int64),
+        np.array(labs, dtype=object),
+        annotator_names=tuple(annotators),
+        document_names=tuple(all_docs),
+        rows=np.arange(len(starts)),
+        unit="character",
+        texts=texts,
+        lengths={d: len(t) for d, t in texts.items()},
+        source=str(root),
+        notes=tuple(notes),
+    )
+
+
+_TAG = re.compile(r"^([BIESLU])-(.+)$")
+
+
+def read_bio(
+    path: str | Path,
+    *,
+    annotators: Sequence[str] | None = None,
+    header: bool = False,
+    sep: str | None = None,
+    encoding: str = "utf-8",
+) -> Spans:
+    """Read CoNLL-style token columns: a token, then one BIO tag column per annotator.
+
+    One token per line; a blank line ends a sentence; a line starting with ``-DOCSTART-``
+    starts a new document. Tags are ``O``, ``B-X`` (begin a span of label X) and ``I-X``
+    (inside); ``E-``/``L-`` (last) and ``S-``/``U-`` (single) from BIOES and BILOU are read too.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+    annotators : sequence of str, optional
+        Names of the tag columns, in order; default ``annotator_1``, ``annotator_2``, ...
+        (or the header).
+    header : bool, default False
+        The first non-blank line names the columns (the token column's name is ignored).
+    sep : str, optional
+        Column separator; default any run of whitespace.
+    encoding : str, default "utf-8"
+
+    Returns
+    -------
+    Spans
+        Token offsets (``unit="token"``): ``start`` is the index of the first token of the
+        span in its document, ``end`` one past the last. Documents are named ``1``, ``2``,
+        ... in file order after ``-DOCSTART-`` lines, or by the file name without suffix when
+        there are none. Every document's length in tokens is known.
+
+    Raises
+    ------
+    InvalidInputError
+        A line with the wrong number of columns, or a tag that is not O or PREFIX-LABEL.
+
+    Notes
+    -----
+    A span never crosses a sentence or document boundary. An ``I-X`` (or ``E-X``) that does
+    not continue a span of label X starts a new span, as the CoNLL evaluation script
+    ``conlleval`` reads it; ``notes`` counts such spans. A column of ``O`` only is an
+    annotator with no spans.
+
+    Examples
+    --------
+    >>> import accord, tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "x.bio").write_text("Aspirin B-DRUG B-DRUG\\nreduces O O\\nfever B-DIS O\\n")
+    >>> s = accord.read_bio(d / "x.bio", annotators=["ann1", "ann2"])
+    >>> s.to_frame()
+      annotator document  start  end label
+    0      ann1        x      0    1  DRUG
+    1      ann1        x      2    3   DIS
+    2      ann2        x      0    1  DRUG
+    """
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(2, "No such file", str(p))
+    with p.open(encoding=encoding) as fh:
+        lines = fh.read().splitlines()
+    names: list[str] | None = list(annotators) if annotators is not None else None
+    n_cols: int | None = None
+    doc_index = 0
+    has_docstart = any(line.startswith("-DOCSTART-") for line in lines)
+    doc_name = "1" if has_docstart else p.stem
+    documents: list[str] = [] if has_docstart else [doc_name]
+    lengths: dict[str, int] = {} if has_docstart else {doc_name: 0}
+    position = 0
+    ann_col: list[int] = []
+    doc_col: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    labs: list[str] = []
+    open_spans: list[tuple[str, int] | None] = []
+    n_from_inside = 0
+    header_pending = header
+
+    def close(k: int, at: int | None = None) -> None:
+        current = open_spans[k]
+        if current is not None:
+            ann_col.append(k)
+            doc_col.append(doc_name)
+            starts.append(current[1])
+            ends.append(position if at is None else at)
+            labs.append(current[0])
+            open_spans[k] = None
+
+    def close_all() -> None:
+        for k in range(len(open_spans)):
+            close(k)
+
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            close_all()
+            continue
+        if line.startswith("-DOCSTART-"):
+            close_all()
+            if has_docstart:
+                doc_index += 1
+                doc_name = str(doc_index)
+                documents.append(doc_name)
+                lengths[doc_name] = 0
+                position = 0
+            continue
+        fields = line.split(sep) if sep is not None else line.split()
+        if header_pending:
+            header_pending = False
+            if names is None:
+                names = [f.strip() for f in fields[1:]]
+            n_cols = len(fields)
+            open_spans = [None] * (n_cols - 1)
+            continue
+        if n_cols is None:
+            n_cols = len(fields)
+            if n_cols < 2:
+                raise InvalidInputError(
+                    f"{p}, line {number}: expected a token and one tag column per annotator, "
+                    f"got {n_cols} column"
+                )
+            open_spans = [None] * (n_cols - 1)
+        if len(fields) != n_cols:
+            raise InvalidInputError(
+                f"{p}, line {number}: expected {n_cols} columns (a token and one tag per "
+                f"annotator), got {len(fields)}"
+            )
+        if has_docstart and not documents:
+            raise InvalidInputError(f"{p}, line {number}: a token before the first -DOCSTART-")
+        for k, raw in enumerate(fields[1:]):
+            tag = raw.strip()
+            if tag == "O":
+                close(k)
+                continue
+            m = _TAG.match(tag)
+            if m is None:
+                raise InvalidInputError(
+                    f"{p}, line {number}, column {k + 2}: {tag!r} is not a tag (O, B-X, I-X; "
+                    "E-, L-, S-, U- also read)"
+                )
+            prefix, lab = m.group(1), m.group(2)
+            current = open_spans[k]
+            continues = prefix in "IEL" and current is not None and current[0] == lab
+            if not continues:
+                close(k)
+                if prefix in "IEL":
+                    n_from_inside += 1
+                open_spans[k] = (lab, position)
+            if prefix in "ESLU":
+                close(k, at=position + 1)
+        position += 1
+        lengths[doc_name] = position
+    close_all()
+    if n_cols is None:
+        raise InvalidInputError(f"{p}: no token lines")
+    n_ann = n_cols - 1
+    if names is None:
+        names = [f"annotator_{k + 1}" for k in range(n_ann)]
+    if len(names) != n_ann:
+        raise InvalidInputError(
+            f"{p}: {n_ann} tag columns but {len(names)} annotator names ({names})"
+        )
+    if len(set(names)) != len(names):
+        raise InvalidInputError(f"{p}: annotator names repeat: {names}")
+    notes = []
+    if n_from_inside:
+        notes.append(
+            f"{n_from_inside} spans begin with I-, E- or L- (read as a new span, as conlleval does)"
+        )
+    return Spans._build(
+        np.array([names[k] for k in ann_col], dtype=object),
+        np.array(doc_col, dtype=object),
+        np.array(starts, dtype=np.int64),
+        np.array(ends, dtype=np.int64),
+        np.array(labs, dtype=object),
+        annotator_names=tuple(sorted(names)),
+        document_names=tuple(sorted(documents)),
+        rows=np.arange(len(starts)),
+        unit="token",
+        texts={},
+        lengths=lengths,
+        source=str(p),
+        notes=tuple(notes),
+    )
