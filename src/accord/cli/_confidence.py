@@ -1,0 +1,341 @@
+"""``accord confidence``: are a system's confidence scores honest? NCE and companions."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any, cast
+
+import typer
+
+from ._app import app
+from ._common import (
+    FORMAT_OPTION,
+    OUTPUT_OPTION,
+    OutputFormat,
+    fail,
+    format_number,
+    user_errors,
+    write_text,
+)
+
+EPILOG = (
+    "Examples: accord confidence words.csv --correct correct --confidence confidence "
+    "--group speaker --recalibrate isotonic;  accord confidence --sclite-sgml run.sgml"
+)
+
+
+def compute(
+    frame: Any,
+    *,
+    grouped: bool,
+    bins: int,
+    binning: str,
+    recalibrate: str | None,
+    folds: int,
+    seed: int | None,
+    out_of_range: str,
+) -> dict[str, Any]:
+    """The results ``accord confidence`` reports, as library result objects."""
+    import warnings
+
+    from .. import calibration_metrics, normalized_cross_entropy, reliability_diagram
+    from .. import recalibrate as recalibrate_fn
+    from ..confidence import Binning, OutOfRange, RecalibrationMethod
+
+    groups = frame["group"] if grouped else None
+    oor = cast(OutOfRange, out_of_range)
+    bin_kind = cast(Binning, binning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # degenerate cases are reported as reasons
+        results: dict[str, Any] = {
+            "nce": normalized_cross_entropy(
+                frame["correct"], frame["confidence"], groups=groups, out_of_range=oor
+            ),
+            "calibration": calibration_metrics(
+                frame["correct"], frame["confidence"], bins=bins, out_of_range=oor
+            ),
+            "reliability": reliability_diagram(
+                frame["correct"],
+                frame["confidence"],
+                bins=bins,
+                binning=bin_kind,
+                out_of_range=oor,
+            ),
+            "recalibration": None,
+        }
+        if recalibrate is not None:
+            results["recalibration"] = recalibrate_fn(
+                frame["correct"],
+                frame["confidence"],
+                groups=groups,
+                method=cast(RecalibrationMethod, recalibrate),
+                folds=folds,
+                bins=bins,
+                binning=bin_kind,
+                rng=seed,
+                out_of_range=oor,
+            )
+    return results
+
+
+def _long_rows(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every number as ``metric, group, value`` rows (the CSV output)."""
+    nce = results["nce"]
+    rows: list[dict[str, Any]] = []
+    for row in nce.groups.to_dict(orient="records"):
+        for key in ("n", "n_correct", "p_correct", "h_max", "nce"):
+            rows.append({"metric": key, "group": row["group"], "value": row[key]})
+    for key in ("statistic", "mean", "sd", "median"):
+        name = "nce" if key == "statistic" else f"nce_{key}"
+        rows.append({"metric": name, "group": "pooled", "value": getattr(nce, key)})
+    cal = results["calibration"].to_dict()
+    for key, value in cal.items():
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            rows.append({"metric": key, "group": "pooled", "value": value})
+    recal = results["recalibration"]
+    if recal is not None:
+        for when, res in (("before", recal.before), ("after_crossfitted", recal.after)):
+            for row in res.groups.to_dict(orient="records"):
+                rows.append({"metric": f"nce_{when}", "group": row["group"], "value": row["nce"]})
+            rows.append({"metric": f"nce_{when}", "group": "pooled", "value": res.statistic})
+    return rows
+
+
+def _table(title: str, columns: list[str], rows: list[list[Any]], caption: str = "") -> Any:
+    from rich.table import Table
+
+    table = Table(title=title, caption=caption or None, caption_justify="left")
+    for i, col in enumerate(columns):
+        table.add_column(col, justify="left" if i == 0 else "right")
+    for row in rows:
+        table.add_row(*(format_number(v) if not isinstance(v, str) else v for v in row))
+    return table
+
+
+def _ci(low: float, high: float) -> str:
+    if low != low or high != high:
+        return ""
+    return f"[{low:.3f}, {high:.3f}]"
+
+
+def render_tables(results: dict[str, Any], source: str) -> list[Any]:
+    """Rich tables for people: NCE per group, calibration, reliability, recalibration."""
+    nce = results["nce"]
+    rows: list[list[Any]] = [
+        [
+            str(r["group"]),
+            r["n"],
+            r["n_correct"],
+            r["p_correct"],
+            r["h_max"],
+            r["nce"],
+            r["reason"] or "",
+        ]
+        for r in nce.groups.to_dict(orient="records")
+    ]
+    rows += [
+        ["pooled", nce.n, nce.n_correct, nce.p_correct, nce.h_max, nce.statistic, nce.reason or ""],
+        ["mean", "", "", "", "", nce.mean, f"over {nce.n_groups_defined} group(s)"],
+        ["sd", "", "", "", "", nce.sd, "sample SD (n - 1)"],
+        ["median", "", "", "", "", nce.median, ""],
+    ]
+    clip_note = f"{nce.n_clipped} confidence(s) clipped to [1e-7, 0.9999999] before the logs" + (
+        f"; {nce.n_out_of_range} outside [0, 1] clipped" if nce.n_out_of_range else ""
+    )
+    tables = [
+        _table(
+            f"Normalized cross-entropy (as NIST sclite): {source}",
+            ["group", "n", "correct", "p_c", "H_max", "NCE", "note"],
+            rows,
+            "pooled: from the totals (sclite's Sum/Avg); " + clip_note,
+        )
+    ]
+    cal = results["calibration"]
+    tables.append(
+        _table(
+            "Calibration and discrimination",
+            ["metric", "value", "note"],
+            [
+                ["accuracy (p_c)", cal.accuracy, ""],
+                ["mean confidence", cal.mean_confidence, ""],
+                ["Brier score", cal.brier_score, "mean (c - y)^2"],
+                ["log loss (bits)", cal.log_loss_bits, "clipped as sclite"],
+                ["log loss (nats)", cal.log_loss_nats, ""],
+                ["AUROC", cal.auroc, cal.reason or "discrimination, ties count 1/2"],
+                [
+                    "ECE, equal-width bins",
+                    cal.ece_width,
+                    f"{cal.n_bins} bins, {cal.n_empty_bins_width} empty",
+                ],
+                ["MCE, equal-width bins", cal.mce_width, ""],
+                [
+                    "ECE, equal-mass bins",
+                    cal.ece_mass,
+                    f"{cal.n_bins} bins, {cal.n_empty_bins_mass} empty",
+                ],
+                ["MCE, equal-mass bins", cal.mce_mass, ""],
+            ],
+        )
+    )
+    rel = results["reliability"]
+    bin_rows = []
+    for b in rel.bins.to_dict(orient="records"):
+        closing = "]" if (rel.binning == "mass" or b["bin"] == rel.n_bins - 1) else ")"
+        span = "" if b["low"] != b["low"] else f"[{b['low']:.3f}, {b['high']:.3f}{closing}"
+        bin_rows.append(
+            [
+                str(b["bin"]),
+                span,
+                b["count"],
+                b["mean_confidence"],
+                b["accuracy"],
+                _ci(b["ci_low"], b["ci_high"]),
+                "empty" if b["empty"] else "",
+            ]
+        )
+    tables.append(
+        _table(
+            f"Reliability diagram ({rel.binning} bins)",
+            ["bin", "confidences", "count", "mean conf.", "accuracy", "95% Wilson CI", "note"],
+            bin_rows,
+            "empty bins are reported as empty, not as 0% correct",
+        )
+    )
+    recal = results["recalibration"]
+    if recal is not None:
+        before = {r["group"]: r["nce"] for r in recal.before.groups.to_dict(orient="records")}
+        rec_rows: list[list[Any]] = [
+            [str(r["group"]), before[r["group"]], r["nce"], r["nce"] - before[r["group"]]]
+            for r in recal.after.groups.to_dict(orient="records")
+        ]
+        rec_rows.append(
+            ["pooled", recal.before.statistic, recal.after.statistic, recal.improvement]
+        )
+        tables.append(
+            _table(
+                "Recalibration: NCE before and after (cross-fitted, out of sample)",
+                ["group", "NCE before", "NCE after", "change"],
+                rec_rows,
+                recal.method,
+            )
+        )
+    return tables
+
+
+def render(results: dict[str, Any], source: str, fmt: OutputFormat, output: Path | None) -> None:
+    """Print or write the results in the chosen format."""
+    if fmt is OutputFormat.json:
+        from .._results import dumps
+
+        payload = {
+            "source": source,
+            "nce": results["nce"].to_dict(),
+            "calibration": results["calibration"].to_dict(),
+            "reliability": results["reliability"].to_dict(),
+            "recalibration": (
+                None if results["recalibration"] is None else results["recalibration"].to_dict()
+            ),
+        }
+        write_text(dumps(payload), output)
+        return
+    if fmt is OutputFormat.csv:
+        import pandas as pd
+
+        frame = pd.DataFrame(_long_rows(results), columns=["metric", "group", "value"])
+        write_text(frame.to_csv(index=False, float_format="%.10g"), output)
+        return
+    import shutil
+
+    from rich.console import Console
+
+    tables = render_tables(results, source)
+    if output is None:
+        console = Console(width=max(shutil.get_terminal_size().columns, 120), soft_wrap=False)
+        for table in tables:
+            console.print(table)
+        return
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=200, no_color=True)
+    for table in tables:
+        console.print(table)
+    write_text(buffer.getvalue(), output)
+
+
+@app.command("confidence", epilog=EPILOG)
+def confidence(
+    path: Path | None = typer.Argument(
+        None, help="Scored units, one row each: CSV, TSV, Parquet or JSON Lines."
+    ),
+    correct: str | None = typer.Option(
+        None, "--correct", help="Column saying whether the unit is correct (0/1, true/false)."
+    ),
+    confidence_column: str | None = typer.Option(
+        None, "--confidence", help="Column with the confidence in [0, 1]."
+    ),
+    group: str | None = typer.Option(
+        None, "--group", help="Column with the group (speaker, system): NCE per group too."
+    ),
+    sclite_sgml: Path | None = typer.Option(
+        None,
+        "--sclite-sgml",
+        help="Read the scored words of sclite's SGML alignment (sclite -o sgml) instead; "
+        "groups are the speakers.",
+    ),
+    bins: int = typer.Option(10, "--bins", help="Bins for ECE, MCE and the reliability diagram."),
+    binning: str = typer.Option(
+        "width", "--binning", help="Reliability diagram bins: width (equal-width) or mass."
+    ),
+    recalibrate: str | None = typer.Option(
+        None,
+        "--recalibrate",
+        help="Also report cross-fitted NCE after recalibration: bins or isotonic.",
+    ),
+    folds: int = typer.Option(5, "--folds", help="Cross-fitting folds for --recalibrate."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the random fold assignment."),
+    out_of_range: str = typer.Option(
+        "raise", "--out-of-range", help="Confidences outside [0, 1]: raise or clip (as sclite)."
+    ),
+    fmt: OutputFormat = FORMAT_OPTION,
+    output: Path | None = OUTPUT_OPTION,
+) -> None:
+    """Are the confidence scores honest? NCE (exactly as NIST sclite), Brier, log loss, AUROC,
+    ECE/MCE, a reliability diagram and cross-fitted recalibration."""
+    from .. import read_confidences, read_sclite_sgml
+
+    if binning not in ("width", "mass"):
+        raise fail(f"--binning must be width or mass, got {binning!r}")
+    if recalibrate is not None and recalibrate not in ("bins", "isotonic"):
+        raise fail(f"--recalibrate must be bins or isotonic, got {recalibrate!r}")
+    if out_of_range not in ("raise", "clip"):
+        raise fail(f"--out-of-range must be raise or clip, got {out_of_range!r}")
+    with user_errors():
+        if sclite_sgml is not None:
+            if path is not None or correct or confidence_column or group:
+                raise fail(
+                    "--sclite-sgml reads its own columns; give no FILE, --correct, "
+                    "--confidence or --group with it"
+                )
+            words = read_sclite_sgml(sclite_sgml)
+            frame = words.rename(columns={"speaker": "group"})
+            grouped, source = True, str(sclite_sgml)
+        else:
+            if path is None:
+                raise fail("give a FILE with --correct and --confidence, or --sclite-sgml FILE")
+            if correct is None or confidence_column is None:
+                raise fail("--correct and --confidence are required with a FILE")
+            frame = read_confidences(
+                path, correct=correct, confidence=confidence_column, group=group
+            )
+            grouped, source = group is not None, str(path)
+        results = compute(
+            frame,
+            grouped=grouped,
+            bins=bins,
+            binning=binning,
+            recalibrate=recalibrate,
+            folds=folds,
+            seed=seed,
+            out_of_range=out_of_range,
+        )
+        render(results, source, fmt, output)

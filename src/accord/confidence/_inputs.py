@@ -1,0 +1,243 @@
+"""Validation of scored units: ``correct`` (0/1), ``confidence`` in [0, 1], optional groups.
+
+Every public function of :mod:`accord.confidence` and the readers go through these helpers, so
+bad input is rejected once, at the boundary, with a message naming the column (or parameter),
+the 1-based row and the value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from .._errors import InvalidInputError
+from .._types import BoolArray, FloatArray, IntArray
+
+__all__ = [
+    "SCLITE_CEILING",
+    "SCLITE_FLOOR",
+    "Binning",
+    "OutOfRange",
+    "RecalibrationMethod",
+    "ScoredUnits",
+    "check_choice",
+    "coerce_confidence",
+    "coerce_correct",
+    "prepare",
+]
+
+OutOfRange: TypeAlias = Literal["raise", "clip"]
+"""What to do with a confidence outside [0, 1]: raise, or clip it to the interval and count it."""
+
+Binning: TypeAlias = Literal["width", "mass"]
+"""Equal-width bins on [0, 1] or equal-mass bins cut from the sorted confidences."""
+
+RecalibrationMethod: TypeAlias = Literal["bins", "isotonic"]
+"""Binned recalibration (each bin's observed proportion correct) or isotonic regression."""
+
+#: sclite's clipping of confidences before the logarithms (SCTK ``scores.c``).
+SCLITE_FLOOR = 0.0000001
+SCLITE_CEILING = 0.9999999
+
+_SHOW = 5
+_TRUE = frozenset({"1", "true", "t", "yes", "y", "1.0"})
+_FALSE = frozenset({"0", "false", "f", "no", "n", "0.0"})
+
+
+def check_choice(name: str, value: object, allowed: tuple[object, ...], owner: str) -> None:
+    """Raise the house error for an option outside ``allowed``."""
+    if value not in allowed:
+        options = ", ".join(repr(a) for a in allowed)
+        raise InvalidInputError(
+            f"The {name!r} parameter of {owner} must be one of {{{options}}}. "
+            f"Got {value!r} instead."
+        )
+
+
+def _rows(mask: BoolArray) -> str:
+    pos = np.flatnonzero(mask)
+    shown = ", ".join(str(int(p) + 1) for p in pos[:_SHOW])
+    more = f" and {pos.size - _SHOW} more" if pos.size > _SHOW else ""
+    return f"row{'s' if pos.size > 1 else ''} {shown}{more}"
+
+
+def _first_value(values: npt.NDArray[Any], mask: BoolArray) -> Any:
+    value = values[int(np.flatnonzero(mask)[0])]
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def coerce_correct(values: npt.ArrayLike | pd.Series[Any], name: str = "correct") -> BoolArray:
+    """Correctness as a bool array: accepts bools, 0/1 numbers and the strings 0/1/true/false.
+
+    Parameters
+    ----------
+    values : array_like, shape (n,)
+    name : str
+        Column or parameter name used in error messages.
+
+    Raises
+    ------
+    InvalidInputError
+        On a missing value or anything else than 0/1/true/false, naming the first rows.
+    """
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise InvalidInputError(f"{name} must be one-dimensional; got shape {arr.shape}")
+    if arr.dtype == np.bool_:
+        return arr
+    if arr.dtype.kind in "iuf":
+        num = arr.astype(np.float64, copy=False)
+        missing = np.isnan(num)
+        if missing.any():
+            raise InvalidInputError(f"{name}: missing value at {_rows(missing)}")
+        bad = (num != 0.0) & (num != 1.0)
+        if bad.any():
+            raise InvalidInputError(
+                f"{name} must be 0/1 or true/false; found {_first_value(arr, bad)!r} at "
+                f"{_rows(bad)}"
+            )
+        out: BoolArray = num == 1.0
+        return out
+    obj = pd.Series(arr, dtype=object)
+    missing = obj.isna().to_numpy()
+    if missing.any():
+        raise InvalidInputError(f"{name}: missing value at {_rows(missing)}")
+    text = obj.map(lambda v: str(v).strip().lower())
+    is_true = text.isin(_TRUE).to_numpy()
+    is_false = text.isin(_FALSE).to_numpy()
+    bad = ~(is_true | is_false)
+    if bad.any():
+        raise InvalidInputError(
+            f"{name} must be 0/1 or true/false; found {_first_value(arr, bad)!r} at {_rows(bad)}"
+        )
+    return is_true
+
+
+def coerce_confidence(
+    values: npt.ArrayLike | pd.Series[Any], name: str = "confidence"
+) -> FloatArray:
+    """Confidences as a float64 array; rejects missing and non-numeric values (not the range).
+
+    Raises
+    ------
+    InvalidInputError
+        Naming the first offending rows and value.
+    """
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise InvalidInputError(f"{name} must be one-dimensional; got shape {arr.shape}")
+    if arr.dtype.kind in "iufb":
+        num: FloatArray = arr.astype(np.float64, copy=False)
+    else:
+        parsed = pd.to_numeric(pd.Series(arr, dtype=object), errors="coerce").to_numpy(
+            dtype=np.float64
+        )
+        present = ~pd.Series(arr, dtype=object).isna().to_numpy()
+        bad = np.isnan(parsed) & present
+        if bad.any():
+            raise InvalidInputError(
+                f"{name} must be numbers; found {_first_value(arr, bad)!r} at {_rows(bad)}"
+            )
+        num = parsed
+    missing = np.isnan(num)
+    if missing.any():
+        raise InvalidInputError(f"{name}: missing value at {_rows(missing)}")
+    infinite = np.isinf(num)
+    if infinite.any():
+        raise InvalidInputError(
+            f"{name} must be finite; found {_first_value(num, infinite)!r} at {_rows(infinite)}"
+        )
+    return num
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class ScoredUnits:
+    """Validated scored units, encoded.
+
+    Attributes
+    ----------
+    correct : ndarray of bool, shape (n,)
+    confidence : ndarray of float64, shape (n,)
+        In [0, 1] (out-of-range values already clipped when ``out_of_range="clip"``).
+    group_codes : ndarray of int64, shape (n,)
+        Code of each unit's group (all 0 without groups).
+    group_labels : tuple
+        Group label of each code.
+    out_of_range : ndarray of int64, shape (n_groups,)
+        Per group, confidences that were outside [0, 1] and were clipped.
+    """
+
+    correct: BoolArray
+    confidence: FloatArray
+    group_codes: IntArray
+    group_labels: tuple[Any, ...]
+    out_of_range: IntArray
+
+
+def _encode_groups(
+    groups: npt.ArrayLike | pd.Series[Any], n: int
+) -> tuple[IntArray, tuple[Any, ...]]:
+    series = pd.Series(
+        np.asarray(groups, dtype=object) if not isinstance(groups, pd.Series) else groups
+    )
+    if series.size != n:
+        raise InvalidInputError(
+            f"groups has {series.size} values but there are {n} scored units; they must align"
+        )
+    missing = series.isna().to_numpy()
+    if missing.any():
+        raise InvalidInputError(f"groups: missing value at {_rows(missing)}")
+    try:
+        codes, uniques = pd.factorize(series, sort=True)
+    except TypeError:  # labels of mixed types that cannot be sorted: first appearance
+        codes, uniques = pd.factorize(series, sort=False)
+    labels = tuple(v.item() if isinstance(v, np.generic) else v for v in uniques)
+    return codes.astype(np.int64, copy=False), labels
+
+
+def prepare(
+    correct: npt.ArrayLike | pd.Series[Any],
+    confidence: npt.ArrayLike | pd.Series[Any],
+    groups: npt.ArrayLike | pd.Series[Any] | None,
+    out_of_range: OutOfRange,
+    owner: str,
+) -> ScoredUnits:
+    """Validate and encode the inputs of every confidence function.
+
+    Parameters
+    ----------
+    correct, confidence : array_like, shape (n,)
+    groups : array_like, shape (n,), optional
+    out_of_range : {"raise", "clip"}
+    owner : str
+        The public function's name, for option errors.
+    """
+    check_choice("out_of_range", out_of_range, ("raise", "clip"), owner)
+    y = coerce_correct(correct)
+    c = coerce_confidence(confidence)
+    if y.size != c.size:
+        raise InvalidInputError(
+            f"correct has {y.size} values and confidence has {c.size}; they must align"
+        )
+    if y.size == 0:
+        raise InvalidInputError("the input is empty: no scored units")
+    outside = (c < 0.0) | (c > 1.0)
+    if groups is None:
+        codes = np.zeros(y.size, dtype=np.int64)
+        labels: tuple[Any, ...] = ("all",)
+    else:
+        codes, labels = _encode_groups(groups, y.size)
+    n_outside = np.zeros(len(labels), dtype=np.int64)
+    if outside.any():
+        if out_of_range == "raise":
+            raise InvalidInputError(
+                f"confidence must be in [0, 1]; found {_first_value(c, outside)!r} at "
+                f"{_rows(outside)}; pass out_of_range='clip' to clip to [0, 1] as sclite does"
+            )
+        n_outside = np.bincount(codes[outside], minlength=len(labels)).astype(np.int64)
+        c = np.clip(c, 0.0, 1.0)
+    return ScoredUnits(y, c, codes, labels, n_outside)
