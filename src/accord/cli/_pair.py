@@ -1,0 +1,411 @@
+"""``accord pair``: agreement between two raters (kappa, IA, specific agreement)."""
+
+from __future__ import annotations
+
+import io
+import warnings
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from ._app import app
+from ._common import (
+    FORMAT_OPTION,
+    OUTPUT_OPTION,
+    OutputFormat,
+    fail,
+    format_number,
+    user_errors,
+    write_text,
+)
+
+EPILOG = (
+    "Examples: accord pair --table examples/birads-table.csv --dichotomize  |  "
+    "accord pair examples/birads.csv --item finding --rater modality --label birads "
+    "--raters ABVS US --weights linear --format json"
+)
+
+
+def _numeric_categories(categories: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Header categories read as text become numbers when every one of them is a number."""
+    texts = [str(c).strip() for c in categories]
+    for kind in (int, float):
+        try:
+            return tuple(kind(t) for t in texts)
+        except ValueError:
+            continue
+    return categories
+
+
+def _read_table(path: Path) -> Any:
+    import pandas as pd
+
+    from .. import ContingencyTable
+
+    try:
+        table = ContingencyTable.read_csv(path)
+    except pd.errors.EmptyDataError:
+        raise fail(f"{path}: the table is empty") from None
+    except pd.errors.ParserError:
+        raise fail(
+            f"{path}: the rows have different numbers of cells; a table must be square (q x q)"
+        ) from None
+    names = table.raters
+    with path.open(encoding="utf-8") as fh:
+        corner = fh.readline().split(",", 1)[0].strip().strip('"')
+    for sep in ("\\", "/"):
+        parts = [part.strip() for part in corner.split(sep)]
+        if len(parts) == 2 and all(parts) and table.categories != tuple(range(table.q)):
+            names = (parts[0], parts[1])
+            break
+    return ContingencyTable(table.counts, _numeric_categories(table.categories), raters=names)
+
+
+def _count(value: float) -> Any:
+    """Whole counts display as integers."""
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def _ci(low: float, high: float) -> str:
+    if low != low or high != high:
+        return ""
+    return f"[{low:.4f}, {high:.4f}]"
+
+
+def compute(
+    table: Any, *, weights: str | None, dichotomize: bool, n_boot: int, seed: int | None
+) -> dict[str, Any]:
+    """Every result ``accord pair`` reports, as result objects keyed by name."""
+    from .. import (
+        best_dichotomization,
+        cohen_kappa,
+        informational_agreement,
+        scott_pi,
+        specific_agreement,
+    )
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out: dict[str, Any] = {"cohen_kappa": cohen_kappa(table)}
+        if weights is not None and weights != "identity":
+            out["weighted_kappa"] = cohen_kappa(table, weights=weights)
+        out["scott_pi"] = scott_pi(table)
+        out["informational_agreement"] = informational_agreement(table, n_boot=n_boot, rng=seed)
+        out["specific_agreement"] = specific_agreement(table)
+        if dichotomize:
+            out["dichotomization"] = best_dichotomization(table)
+    return out
+
+
+def _summary_rows(table: Any, results: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per measure: name, estimate, SE, interval, note."""
+    kappa = results["cohen_kappa"]
+    ia = results["informational_agreement"]
+    rows: list[dict[str, Any]] = [
+        {"measure": "percent agreement", "estimate": kappa.percent_agreement},
+    ]
+
+    def coef(label: str, res: Any) -> dict[str, Any]:
+        d = res.to_dict()
+        return {
+            "measure": label,
+            "estimate": d["statistic"],
+            "SE": d["standard_error"],
+            "95% CI": _ci(d["ci_low"], d["ci_high"]),
+            "note": d["reason"] or "",
+        }
+
+    rows.append(coef("Cohen's kappa", kappa))
+    if "weighted_kappa" in results:
+        wk = results["weighted_kappa"]
+        rows.append(coef(f"Cohen's kappa ({wk.weights} weights)", wk))
+        rows.append({"measure": "kappa_max (weighted)", "estimate": wk.kappa_max})
+    rows.append(coef("Scott's pi", results["scott_pi"]))
+    rows.append({"measure": "PABAK", "estimate": kappa.pabak})
+    rows.append({"measure": "kappa_max", "estimate": kappa.kappa_max})
+    if table.q == 2:
+        rows.append({"measure": "prevalence index", "estimate": kappa.prevalence_index})
+        rows.append({"measure": "bias index", "estimate": kappa.bias_index})
+    d = ia.to_dict()
+    rows.append(
+        {
+            "measure": "informational agreement (IA)",
+            "estimate": d["statistic"],
+            "SE": d["standard_error"],
+            "95% CI": _ci(d["ci_low"], d["ci_high"]),
+            "note": "bootstrap over items" if ia.n_boot else "",
+        }
+    )
+    rows += [
+        {"measure": "mutual information (bits)", "estimate": ia.mutual_information},
+        {"measure": "mutual information (base q)", "estimate": ia.mutual_information_base_q},
+        {"measure": "H(X) (bits)", "estimate": ia.entropy_x},
+        {"measure": "H(Y) (bits)", "estimate": ia.entropy_y},
+        {"measure": "H(Y|X) (bits)", "estimate": ia.conditional_entropy_y_given_x},
+        {"measure": "H(X|Y) (bits)", "estimate": ia.conditional_entropy_x_given_y},
+    ]
+    return rows
+
+
+def _rich_table(
+    rows: list[dict[str, Any]], columns: list[str], title: str | None, caption: str | None
+) -> Any:
+    from rich.table import Table
+
+    shown = [c for c in columns if any(row.get(c) not in (None, "") for row in rows)]
+    out = Table(title=title, caption=caption, caption_justify="left")
+    for col in shown:
+        out.add_column(col, justify="left" if col in ("measure", "category", "split") else "right")
+    for row in rows:
+        out.add_row(*(format_number(row.get(c)) for c in shown))
+    return out
+
+
+def render_table(table: Any, results: dict[str, Any], output: Path | None) -> None:
+    """Print the summary, the per-category table and the cut table (if any) for people."""
+    import shutil
+
+    from rich.console import Console
+
+    x, y = table.raters
+    title = (
+        f"{x} (rows) vs {y} (columns): {table.n:g} items rated by both, {table.q} categories"
+        + (f", {table.n_unpaired} rated by only one" if table.n_unpaired else "")
+    )
+    ia = results["informational_agreement"]
+    caption = (
+        "SE: general standard error (kappa: Fleiss, Cohen & Everitt 1969); CI: t interval on "
+        "items - 1 df; IA: bootstrap "
+        + ("BCa" if ia.default_ci_method == "bca" else "percentile")
+        + f" interval ({ia.n_boot} replicates). IA measures dependence, not agreement on the "
+        "diagonal: read it beside kappa."
+    )
+    tables = [
+        _rich_table(
+            _summary_rows(table, results),
+            ["measure", "estimate", "SE", "95% CI", "note"],
+            title,
+            caption,
+        )
+    ]
+    sa = results["specific_agreement"].per_category
+    tables.append(
+        _rich_table(
+            [
+                {
+                    "category": str(r.category),
+                    "rater X": _count(r.n_x),
+                    "rater Y": _count(r.n_y),
+                    "both": _count(r.n_both),
+                    "specific agreement": r.specific_agreement,
+                    "SE": r.standard_error,
+                    "95% CI": _ci(r.ci_low, r.ci_high),
+                }
+                for r in sa.itertuples()
+            ],
+            ["category", "rater X", "rater Y", "both", "specific agreement", "SE", "95% CI"],
+            "Specific agreement per category: 2 n_kk / (n_k. + n_.k)",
+            "For two categories: PSA (= F1) and NSA. SE: delta method; CI: Wilson-type.",
+        )
+    )
+    if "dichotomization" in results:
+        dich = results["dichotomization"]
+        rows = []
+        for r in dich.cuts.itertuples():
+            best = []
+            if r.cut == dich.best_kappa:
+                best.append("kappa")
+            if r.cut == dich.best_informational_agreement:
+                best.append("IA")
+            rows.append(
+                {
+                    "split": r.split,
+                    "kappa": r.kappa,
+                    "IA": r.informational_agreement,
+                    "agreement": r.observed_agreement,
+                    "best for": ", ".join(best),
+                }
+            )
+        tables.append(
+            _rich_table(
+                rows,
+                ["split", "kappa", "IA", "agreement", "best for"],
+                "Dichotomisations of the ordered scale (low | high)",
+                None,
+            )
+        )
+    if output is None:
+        console = Console(width=max(shutil.get_terminal_size().columns, 120), soft_wrap=False)
+        for t in tables:
+            console.print(t)
+        return
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=200, no_color=True)
+    for t in tables:
+        console.print(t)
+    write_text(buffer.getvalue(), output)
+
+
+def render_json(table: Any, results: dict[str, Any], source: str, output: Path | None) -> None:
+    """Write every result as one JSON object (keys are the result fields)."""
+    from .._results import dumps
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        payload: dict[str, Any] = {
+            "input": {
+                "source": source,
+                "raters": list(table.raters),
+                "categories": list(table.categories),
+                "n_items": table.n,
+                "n_unpaired": table.n_unpaired,
+                "table": table.counts,
+            },
+            "percent_agreement": table.observed_agreement,
+        }
+        payload.update({name: res.to_dict() for name, res in results.items()})
+    write_text(dumps(payload), output)
+
+
+def render_csv(table: Any, results: dict[str, Any], output: Path | None) -> None:
+    """Write one long CSV: measure, category (or split), statistic, SE, interval, note."""
+    import pandas as pd
+
+    columns = ["measure", "category", "statistic", "standard_error", "ci_low", "ci_high", "note"]
+    rows: list[dict[str, Any]] = [
+        {"measure": "percent_agreement", "statistic": table.observed_agreement}
+    ]
+    for name in ("cohen_kappa", "weighted_kappa", "scott_pi", "informational_agreement"):
+        if name not in results:
+            continue
+        d = results[name].to_dict()
+        rows.append(
+            {
+                "measure": name if name != "weighted_kappa" else f"cohen_kappa_{d['weights']}",
+                "statistic": d["statistic"],
+                "standard_error": d["standard_error"],
+                "ci_low": d["ci_low"],
+                "ci_high": d["ci_high"],
+                "note": d["reason"],
+            }
+        )
+    kappa = results["cohen_kappa"]
+    ia = results["informational_agreement"]
+    extra = {
+        "pabak": kappa.pabak,
+        "kappa_max": kappa.kappa_max,
+        "prevalence_index": kappa.prevalence_index,
+        "bias_index": kappa.bias_index,
+        "mutual_information_bits": ia.mutual_information,
+        "mutual_information_base_q": ia.mutual_information_base_q,
+        "entropy_x_bits": ia.entropy_x,
+        "entropy_y_bits": ia.entropy_y,
+        "conditional_entropy_y_given_x_bits": ia.conditional_entropy_y_given_x,
+        "conditional_entropy_x_given_y_bits": ia.conditional_entropy_x_given_y,
+    }
+    rows += [{"measure": k, "statistic": v} for k, v in extra.items()]
+    for r in results["specific_agreement"].per_category.itertuples():
+        rows.append(
+            {
+                "measure": "specific_agreement",
+                "category": r.category,
+                "statistic": r.specific_agreement,
+                "standard_error": r.standard_error,
+                "ci_low": r.ci_low,
+                "ci_high": r.ci_high,
+            }
+        )
+    if "dichotomization" in results:
+        for r in results["dichotomization"].cuts.itertuples():
+            rows.append(
+                {"measure": "dichotomized_kappa", "category": r.split, "statistic": r.kappa}
+            )
+            rows.append(
+                {
+                    "measure": "dichotomized_informational_agreement",
+                    "category": r.split,
+                    "statistic": r.informational_agreement,
+                }
+            )
+    text = pd.DataFrame(rows, columns=columns).to_csv(index=False, float_format="%.10g")
+    write_text(text, output)
+
+
+@app.command("pair", epilog=EPILOG)
+def pair(
+    path: Path | None = typer.Argument(
+        None, help="Long ratings file (CSV, TSV, Parquet, JSON Lines); or use --table."
+    ),
+    table_path: Path | None = typer.Option(
+        None,
+        "--table",
+        help="A q x q table of counts as CSV (rows rater X, columns rater Y; optional header "
+        "row and first column of category names).",
+    ),
+    item: str | None = typer.Option(None, "--item", help="Column holding the item ids."),
+    rater: str | None = typer.Option(None, "--rater", help="Column holding the rater ids."),
+    label: str | None = typer.Option(None, "--label", help="Column holding the labels."),
+    raters: tuple[str, str] | None = typer.Option(
+        None, "--raters", help="The two raters to compare: X (rows) then Y (columns)."
+    ),
+    categories: str | None = typer.Option(
+        None, "--categories", help="Declared categories in order, comma-separated."
+    ),
+    weights: str | None = typer.Option(
+        None,
+        "--weights",
+        help="Also report weighted kappa: linear, quadratic, ordinal, radical, ratio, "
+        "circular or bipolar (on the declared category scale).",
+    ),
+    dichotomize: bool = typer.Option(
+        False, "--dichotomize", help="Kappa and IA at every cut of the ordered scale."
+    ),
+    n_boot: int = typer.Option(
+        2000, "--n-boot", help="Bootstrap replicates for the IA interval (0: none)."
+    ),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the bootstrap."),
+    fmt: OutputFormat = FORMAT_OPTION,
+    output: Path | None = OUTPUT_OPTION,
+) -> None:
+    """Two raters: Cohen's kappa, Scott's pi, informational agreement, specific agreement."""
+    from .. import ContingencyTable, read_ratings
+    from ._agree import parse_categories
+
+    with user_errors():
+        if (path is None) == (table_path is None):
+            raise fail("give either a ratings file or --table FILE (one of the two)")
+        if table_path is not None:
+            if any(v is not None for v in (item, rater, label, raters)):
+                raise fail("--item, --rater, --label and --raters apply to a ratings file only")
+            table = _read_table(table_path)
+            if categories is not None:
+                table = ContingencyTable(
+                    table.counts, parse_categories(categories), raters=table.raters
+                )
+            source = str(table_path)
+        elif path is not None:
+            missing = [
+                f"--{name}"
+                for name, value in (("item", item), ("rater", rater), ("label", label))
+                if value is None
+            ]
+            if missing:
+                raise fail(f"a ratings file needs {', '.join(missing)}")
+            ratings = read_ratings(
+                path,
+                item=str(item),
+                rater=str(rater),
+                label=str(label),
+                level="ordinal" if dichotomize or weights else "nominal",
+                categories=parse_categories(categories),
+            )
+            table = ContingencyTable.from_ratings(ratings, raters=raters)
+            source = str(path)
+        results = compute(table, weights=weights, dichotomize=dichotomize, n_boot=n_boot, seed=seed)
+        if fmt is OutputFormat.json:
+            render_json(table, results, source, output)
+        elif fmt is OutputFormat.csv:
+            render_csv(table, results, output)
+        else:
+            render_table(table, results, output)
