@@ -293,7 +293,23 @@ def test_contingency_table_from_ratings_and_labels(examples) -> None:  # type: i
 def test_contingency_table_read_csv(examples, tmp_path) -> None:  # type: ignore[no-untyped-def]
     t = ContingencyTable.read_csv(examples / "birads-table.csv")
     assert t.categories == ("BR1", "BR2", "BR3", "BR4", "BR5")
+    assert t.raters == ("ABVS", "US")
     assert t.n == 186
+    numeric = tmp_path / "numeric.csv"
+    numeric.write_text(",1,2,5\n1,3,1,0\n2,0,2,1\n5,0,0,4\n")
+    assert ContingencyTable.read_csv(numeric).categories == (1, 2, 5)
+    mismatch = tmp_path / "mismatch.csv"
+    mismatch.write_text(",a,b\nb,1,2\na,3,4\n")
+    with pytest.raises(InvalidInputError, match="row categories"):
+        ContingencyTable.read_csv(mismatch)
+    ragged = tmp_path / "ragged.csv"
+    ragged.write_text("1,2\n3,4,5,6\n")
+    with pytest.raises(InvalidInputError, match="square"):
+        ContingencyTable.read_csv(ragged)
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    with pytest.raises(InvalidInputError, match="empty"):
+        ContingencyTable.read_csv(empty)
     bare = tmp_path / "bare.csv"
     bare.write_text("3,1\n2,4\n")
     assert ContingencyTable.read_csv(bare).counts.tolist() == [[3, 1], [2, 4]]

@@ -37,8 +37,8 @@ def bootstrap_interval(
 
     if replicates is None:
         raise InvalidInputError(
-            f"a {method} interval needs bootstrap replicates: compute the coefficient with "
-            "ci='bootstrap' (or n_boot=...) first"
+            f"a {method} interval needs bootstrap replicates, and this result has none: "
+            "compute the coefficient with its bootstrap option (n_boot=...) first"
         )
     reps = np.asarray(replicates, dtype=float)
     reps = reps[np.isfinite(reps)]

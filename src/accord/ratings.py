@@ -989,31 +989,65 @@ class ContingencyTable:
 
     @classmethod
     def read_csv(cls, path: str | Path, **kwargs: Any) -> ContingencyTable:
-        """Read a q x q table from CSV: a header row of categories and a first column of
-        categories (rows rater X, columns rater Y), or a bare grid of numbers."""
+        """Read a q x q table from CSV (rows rater X, columns rater Y).
+
+        Either a bare grid of numbers, or a header row of categories and a first column of
+        categories (the same, in the same order). Categories that are all numbers are read
+        as numbers (so weights use their values). A corner cell such as ``ABVS \\ US`` or
+        ``ABVS / US`` names the two raters.
+        """
         p = Path(path)
         if not p.exists():
             raise FileNotFoundError(2, "No such file", str(p))
-        raw = pd.read_csv(p, header=None, dtype=str, **kwargs)
+        try:
+            raw = pd.read_csv(p, header=None, dtype=str, keep_default_na=False, **kwargs)
+        except pd.errors.EmptyDataError:
+            raise InvalidInputError(f"{p}: the table is empty") from None
+        except pd.errors.ParserError as exc:
+            raise InvalidInputError(
+                f"{p}: the rows have different numbers of cells; a table must be square (q x q)"
+            ) from exc
         if raw.empty:
             raise InvalidInputError(f"{p}: the table is empty")
-        grid = raw.to_numpy()
+        grid = raw.to_numpy(dtype=object)
 
         def numeric(block: npt.NDArray[Any]) -> bool:
-            return bool(pd.to_numeric(pd.Series(block.ravel()), errors="coerce").notna().all())
+            vals = pd.Series([str(v).strip() for v in block.ravel()], dtype=object)
+            return bool(pd.to_numeric(vals, errors="coerce").notna().all())
 
+        raters: tuple[str, str] = ("X", "Y")
+        cats: list[Any] | None
         if numeric(grid):
             body, cats = grid, None
         elif grid.shape[0] > 1 and grid.shape[1] > 1 and numeric(grid[1:, 1:]):
-            body, cats = grid[1:, 1:], [str(c).strip() for c in grid[0, 1:]]
+            body = grid[1:, 1:]
+            cats = [str(c).strip() for c in grid[0, 1:]]
+            row_cats = [str(c).strip() for c in grid[1:, 0]]
+            if any(row_cats) and row_cats != cats:
+                raise InvalidInputError(
+                    f"{p}: the row categories {row_cats} differ from the column categories "
+                    f"{cats}; a contingency table lists the same categories in the same order"
+                )
+            if numeric(np.asarray(cats, dtype=object)):
+                as_num = [float(c) for c in cats]
+                cats = [int(v) if v.is_integer() else v for v in as_num]
+            corner = str(grid[0, 0]).strip()
+            for sep in ("\\", "/", "|"):
+                if sep in corner:
+                    left, right = (part.strip() for part in corner.split(sep, 1))
+                    if left and right:
+                        raters = (left, right)
+                    break
         else:
             raise InvalidInputError(
                 f"{p}: cannot read a table of counts: expect a grid of numbers, optionally with "
                 "a header row and a first column of category names"
             )
-        values = pd.to_numeric(pd.Series(body.ravel())).to_numpy(dtype=np.float64)
+        values = pd.to_numeric(
+            pd.Series([str(v).strip() for v in body.ravel()], dtype=object)
+        ).to_numpy(dtype=np.float64)
         try:
-            return cls(values.reshape(body.shape), cats)
+            return cls(values.reshape(body.shape), cats, raters=raters)
         except InvalidInputError as exc:
             raise InvalidInputError(f"{p}: {exc}") from None
 

@@ -27,39 +27,10 @@ EPILOG = (
 )
 
 
-def _numeric_categories(categories: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Header categories read as text become numbers when every one of them is a number."""
-    texts = [str(c).strip() for c in categories]
-    for kind in (int, float):
-        try:
-            return tuple(kind(t) for t in texts)
-        except ValueError:
-            continue
-    return categories
-
-
 def _read_table(path: Path) -> Any:
-    import pandas as pd
-
     from .. import ContingencyTable
 
-    try:
-        table = ContingencyTable.read_csv(path)
-    except pd.errors.EmptyDataError:
-        raise fail(f"{path}: the table is empty") from None
-    except pd.errors.ParserError:
-        raise fail(
-            f"{path}: the rows have different numbers of cells; a table must be square (q x q)"
-        ) from None
-    names = table.raters
-    with path.open(encoding="utf-8") as fh:
-        corner = fh.readline().split(",", 1)[0].strip().strip('"')
-    for sep in ("\\", "/"):
-        parts = [part.strip() for part in corner.split(sep)]
-        if len(parts) == 2 and all(parts) and table.categories != tuple(range(table.q)):
-            names = (parts[0], parts[1])
-            break
-    return ContingencyTable(table.counts, _numeric_categories(table.categories), raters=names)
+    return ContingencyTable.read_csv(path)
 
 
 def _count(value: float) -> Any:
