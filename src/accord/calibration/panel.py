@@ -1,0 +1,883 @@
+"""Calibration with confidence: item values and rater biases from a panel's scores.
+
+MacKay, Kenna, Low & Parker (2017). Every rater ``a`` scores some items ``o`` with
+``s_ao = v_o + b_a + sigma_ao * eps`` and confidence ``c_ao = 1 / sigma_ao^2``; the values and
+biases minimise ``sum c_ao (s_ao - v_o - b_a)^2`` subject to a gauge.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from typing import Any, Literal, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from .._errors import DroppedDataWarning, InvalidInputError, warn_degenerate
+from .._results import to_plain
+from .._types import FloatArray, IntArray, Missing, RngLike, as_generator
+from ..ratings import _check_choice, _columns_of, _is_missing, _rows, _tidy_scalar
+from . import _linalg
+
+__all__ = ["PanelCalibration", "calibrate_panel"]
+
+Gauge: TypeAlias = Literal["sum", "weighted"]
+Reliability: TypeAlias = Literal["declared", "estimate"]
+Uncertainty: TypeAlias = Literal["auto", "exact", "sample", "none"]
+Solver: TypeAlias = Literal["auto", "full", "schur-raters", "schur-items"]
+RangeConvention: TypeAlias = Literal["central95", "sd"]
+
+EXACT_LIMIT = 2000
+"""``uncertainty="auto"`` inverts exactly when the smaller side has at most this many members."""
+
+_SHOW = 5
+_LEVEL_NAMES = {"h": 0, "high": 0, "m": 1, "medium": 1, "med": 1, "l": 2, "low": 2}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PanelCalibration:
+    """Result of :func:`calibrate_panel`.
+
+    Attributes
+    ----------
+    values : pandas.DataFrame
+        One row per item: ``item``, ``value`` (calibrated), ``sd`` (posterior standard
+        deviation), ``confidence`` (``C_o``, the summed confidence), ``plain_mean`` (the
+        unweighted mean score, the baseline), ``n`` (assessments), ``component``.
+    biases : pandas.DataFrame
+        One row per rater: ``rater``, ``bias``, ``sd``, ``confidence`` (``C_a``), ``n``,
+        ``residual_rms`` (root mean square raw residual, score units), ``chi2`` (sum of
+        ``c r^2`` divided by ``variance_scale``), ``expected_chi2`` (sum of ``1 - leverage``:
+        what ``chi2`` would be on average if the rater's declared confidences were right),
+        ``misfit`` (``chi2 / expected_chi2``; well above 1: residuals larger than the declared
+        confidence allows), ``misfit_pvalue`` (upper tail of chi-square with
+        ``expected_chi2`` degrees of freedom; a screening figure), ``component``.
+    residuals : pandas.DataFrame
+        One row per assessment, in input order (kept rows): ``item``, ``rater``, ``score``,
+        ``confidence`` (``c`` as used), ``fitted`` (``v_o + b_a``), ``residual``,
+        ``leverage`` (``c Var(v_o + b_a)``, unscaled) and ``standardized``
+        (``residual sqrt(c) / sqrt(variance_scale (1 - leverage))``, NaN where leverage is 1
+        or no uncertainty was computed).
+    n_items, n_raters, n_assessments, n_components : int
+    algebraic_connectivity : float
+        Second-smallest eigenvalue of the normalised Laplacian of the confidence-weighted
+        rater-item graph, in ``[0, 2]``: 0 for a disconnected design, near 0 for a design held
+        together by few links (values then rest on long chains of comparisons). NaN with
+        ``connectivity=False``.
+    residual : float
+        ``R = sum c (s - v - b)^2``.
+    dof : int
+        ``E - n_items - n_raters + n_components``.
+    residual_per_dof : float
+        ``R / dof``: near 1 when declared (absolute) confidences are right; well above 1 means
+        raters are over-confident or the additive model does not fit.
+    variance_scale : float
+        Factor applied to the unscaled variances (``R / dof`` when confidences are relative,
+        else 1).
+    confidence_source : str
+        ``"confidence"``, ``"sigma"``, ``"range"``, ``"levels"`` or ``"equal"``.
+    relative : bool
+        Whether confidences were treated as relative (variances scaled by ``R / dof``).
+    gauge : str
+        ``"sum"`` (``sum b = 0``), ``"weighted"`` (``sum C_a b = 0``), or ``"prior"`` when a
+        bias prior fixes the location (then ``sum b = 0`` holds in every component).
+    per_component : bool
+    reliability : str
+    reliability_iterations : int
+        Reweighting rounds for ``reliability="estimate"`` (0 otherwise).
+    bias_prior : float or None
+        The prior standard deviation of the biases, in score units.
+    uncertainty : str
+        ``"exact"``, ``"sample"`` (perturb and solve, ``n_samples`` draws) or ``"none"``.
+    n_samples : int
+    solver : str
+        ``"full"``, ``"schur-raters"`` or ``"schur-items"``.
+    iterations : int
+        Conjugate-gradient iterations of the final solve.
+    converged : bool
+        Always True on return (the solver raises otherwise); kept for reports.
+    solver_residual : float
+        ``||rhs - N x|| / ||rhs||`` at the returned solution.
+    n_dropped : int
+        Rows dropped for a missing score or confidence (``missing="omit"``).
+    method : str
+        The variant, in words.
+    """
+
+    values: pd.DataFrame
+    biases: pd.DataFrame
+    residuals: pd.DataFrame
+    n_items: int
+    n_raters: int
+    n_assessments: int
+    n_components: int
+    algebraic_connectivity: float
+    residual: float
+    dof: int
+    residual_per_dof: float
+    variance_scale: float
+    confidence_source: str
+    relative: bool
+    gauge: str
+    per_component: bool
+    reliability: str
+    reliability_iterations: int
+    bias_prior: float | None
+    uncertainty: str
+    n_samples: int
+    solver: str
+    iterations: int
+    converged: bool
+    solver_residual: float
+    n_dropped: int
+    method: str
+
+    def to_dict(self, *, residuals: bool = False) -> dict[str, Any]:
+        """Plain-Python dict of every field (the per-assessment table only if asked)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.name == "residuals" and not residuals:
+                continue
+            out[f.name] = to_plain(getattr(self, f.name))
+        return out
+
+    def __str__(self) -> str:
+        return (
+            f"panel calibration: {self.n_items} items, {self.n_raters} raters, "
+            f"{self.n_assessments} assessments, {self.n_components} component(s); "
+            f"R/dof = {self.residual_per_dof:.4g} on {self.dof} dof"
+        )
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Panel:
+    """Validated, encoded assessments (kept rows only)."""
+
+    item_codes: IntArray
+    rater_codes: IntArray
+    score: FloatArray
+    confidence: FloatArray
+    items: npt.NDArray[Any]
+    raters: npt.NDArray[Any]
+    source: str
+    relative: bool
+    n_dropped: int
+
+    @property
+    def n_items(self) -> int:
+        return int(self.items.size)
+
+    @property
+    def n_raters(self) -> int:
+        return int(self.raters.size)
+
+
+# --------------------------------------------------------------------------- input
+
+
+def _numeric(values: npt.NDArray[Any], positions: IntArray, column: str) -> FloatArray:
+    """Floats from a column, naming the first row that is not a number."""
+    if values.dtype.kind in "biuf":
+        return values.astype(np.float64)
+    converted = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(
+        dtype=np.float64, na_value=np.nan
+    )
+    bad = np.flatnonzero(np.isnan(converted))
+    if bad.size:
+        first = int(bad[0])
+        raise InvalidInputError(
+            f"column {column!r}: {values[first]!r} at row {int(positions[first]) + 1} is not a "
+            f"number ({bad.size} such rows: {_rows(positions[bad])})"
+        )
+    return converted
+
+
+def _check_finite(x: FloatArray, positions: IntArray, column: str, positive: bool) -> None:
+    bad = ~np.isfinite(x)
+    what = "finite"
+    if positive:
+        bad |= ~(x > 0)
+        what = "positive and finite"
+    idx = np.flatnonzero(bad)
+    if idx.size:
+        first = int(idx[0])
+        raise InvalidInputError(
+            f"column {column!r}: {x[first]!r} at row {int(positions[first]) + 1} must be {what} "
+            f"({idx.size} such rows: {_rows(positions[idx])})"
+        )
+
+
+def _factorize(ids: npt.NDArray[Any], positions: IntArray, column: str) -> tuple[IntArray, Any]:
+    try:
+        codes, uniques = pd.factorize(ids, sort=True, use_na_sentinel=True)
+    except TypeError:  # mixed types cannot be sorted
+        codes, uniques = pd.factorize(ids, sort=False, use_na_sentinel=True)
+    bad = np.flatnonzero(codes < 0)
+    if bad.size:
+        raise InvalidInputError(
+            f"column {column!r}: {bad.size} rows have no id (rows {_rows(positions[bad])})"
+        )
+    decode = np.array([_tidy_scalar(v) for v in np.asarray(uniques, dtype=object)], dtype=object)
+    return codes.astype(np.int64), decode
+
+
+def _read_panel(
+    data: Any,
+    *,
+    item: str,
+    rater: str,
+    score: str,
+    confidence: str | None,
+    sigma: str | None,
+    score_range: Sequence[str] | None,
+    levels: str | None,
+    confidence_factor: float,
+    range_convention: RangeConvention,
+    relative: bool | None,
+    missing: Missing,
+) -> _Panel:
+    given = [
+        name
+        for name, value in (
+            ("confidence", confidence),
+            ("sigma", sigma),
+            ("score_range", score_range),
+            ("levels", levels),
+        )
+        if value is not None
+    ]
+    if len(given) > 1:
+        raise InvalidInputError(
+            "give at most one of confidence, sigma, score_range and levels; got "
+            + " and ".join(given)
+        )
+    _check_choice("missing", missing, ("omit", "raise"), "calibrate_panel")
+    _check_choice("range_convention", range_convention, ("central95", "sd"), "calibrate_panel")
+    extra: list[str] = []
+    if confidence is not None:
+        extra, source = [confidence], "confidence"
+    elif sigma is not None:
+        extra, source = [sigma], "sigma"
+    elif score_range is not None:
+        if isinstance(score_range, str) or len(score_range) != 2:
+            raise InvalidInputError(
+                "score_range must name two columns (low, high); got " + repr(score_range)
+            )
+        extra, source = [score_range[0], score_range[1]], "range"
+    elif levels is not None:
+        extra, source = [levels], "levels"
+    else:
+        source = "equal"
+    if not (math.isfinite(confidence_factor) and confidence_factor > 0):
+        raise InvalidInputError(
+            f"confidence_factor must be positive and finite, got {confidence_factor!r}"
+        )
+    arrays, _, _ = _columns_of(data, (item, rater, score, *extra))
+    n_rows = arrays[0].size
+    positions = np.arange(n_rows, dtype=np.int64)
+    check = [arrays[2], *arrays[3:]]
+    names = [score, *extra]
+    miss = np.zeros(n_rows, dtype=bool)
+    for arr, name in zip(check, names, strict=True):
+        m = _is_missing(arr)
+        if m.any() and missing == "raise":
+            raise InvalidInputError(
+                f"column {name!r}: {int(m.sum())} rows are missing (rows "
+                f"{_rows(np.flatnonzero(m))}); pass missing='omit' to drop them"
+            )
+        miss |= m
+    n_dropped = int(miss.sum())
+    if n_dropped:
+        import warnings
+
+        warnings.warn(
+            f"calibrate_panel dropped {n_dropped} rows with a missing score or confidence "
+            f"(rows {_rows(np.flatnonzero(miss))})",
+            DroppedDataWarning,
+            stacklevel=3,
+        )
+        keep = ~miss
+        arrays = [a[keep] for a in arrays]
+        positions = positions[keep]
+    if positions.size == 0:
+        raise InvalidInputError("no assessments to calibrate: the input has no complete rows")
+    s = _numeric(arrays[2], positions, score)
+    _check_finite(s, positions, score, positive=False)
+    if source == "confidence":
+        c = _numeric(arrays[3], positions, extra[0])
+        _check_finite(c, positions, extra[0], positive=True)
+    elif source == "sigma":
+        sd = _numeric(arrays[3], positions, extra[0])
+        _check_finite(sd, positions, extra[0], positive=True)
+        c = 1.0 / sd**2
+    elif source == "range":
+        lo = _numeric(arrays[3], positions, extra[0])
+        hi = _numeric(arrays[4], positions, extra[1])
+        _check_finite(lo, positions, extra[0], positive=False)
+        _check_finite(hi, positions, extra[1], positive=False)
+        width = hi - lo
+        bad = np.flatnonzero(~(width > 0))
+        if bad.size:
+            first = int(bad[0])
+            raise InvalidInputError(
+                f"columns {extra[0]!r}, {extra[1]!r}: the range [{lo[first]!r}, {hi[first]!r}] "
+                f"at row {int(positions[first]) + 1} is empty or reversed ({bad.size} such rows: "
+                f"{_rows(positions[bad])})"
+            )
+        sd = width / (3.92 if range_convention == "central95" else 2.0)
+        c = 1.0 / sd**2
+    elif source == "levels":
+        c = _level_confidence(arrays[3], positions, extra[0], confidence_factor)
+    else:
+        c = np.ones_like(s)
+    item_codes, items = _factorize(arrays[0], positions, item)
+    rater_codes, raters = _factorize(arrays[1], positions, rater)
+    rel = source in ("levels", "equal") if relative is None else bool(relative)
+    return _Panel(item_codes, rater_codes, s, c, items, raters, source, rel, n_dropped)
+
+
+def _level_confidence(
+    values: npt.NDArray[Any], positions: IntArray, column: str, factor: float
+) -> FloatArray:
+    """H/M/L (or high/medium/low, any case) to ``factor^2, 1, factor^-2``."""
+    table = np.array([factor**2, 1.0, factor**-2])
+    keys = pd.Series(values, dtype=object).astype(str).str.strip().str.lower()
+    codes = keys.map(_LEVEL_NAMES)
+    bad = np.flatnonzero(codes.isna().to_numpy())
+    if bad.size:
+        first = int(bad[0])
+        raise InvalidInputError(
+            f"column {column!r}: level {values[first]!r} at row {int(positions[first]) + 1} is "
+            f"not one of H, M, L (high, medium, low) ({bad.size} such rows: "
+            f"{_rows(positions[bad])})"
+        )
+    return np.asarray(table[codes.to_numpy(dtype=np.int64)])
+
+
+def _describe_components(
+    panel: _Panel, n_components: int, item_comp: IntArray, rater_comp: IntArray
+) -> str:
+    parts = []
+    for k in range(min(n_components, _SHOW)):
+        raters = panel.raters[rater_comp == k]
+        items = panel.items[item_comp == k]
+        parts.append(f"component {k + 1}: raters {_names(raters)}; items {_names(items)}")
+    more = f" | and {n_components - _SHOW} more components" if n_components > _SHOW else ""
+    return " | ".join(parts) + more
+
+
+def _names(values: npt.NDArray[Any]) -> str:
+    shown = ", ".join(str(v) for v in values[:_SHOW])
+    return shown + (f" and {values.size - _SHOW} more" if values.size > _SHOW else "")
+
+
+# --------------------------------------------------------------------------- main
+
+
+def calibrate_panel(
+    data: Any,
+    *,
+    item: str,
+    rater: str,
+    score: str,
+    confidence: str | None = None,
+    sigma: str | None = None,
+    score_range: Sequence[str] | None = None,
+    levels: str | None = None,
+    confidence_factor: float = 1.75,
+    range_convention: RangeConvention = "central95",
+    relative: bool | None = None,
+    gauge: Gauge = "sum",
+    per_component: bool = False,
+    reliability: Reliability = "declared",
+    bias_prior: float | None = None,
+    uncertainty: Uncertainty = "auto",
+    n_samples: int = 32,
+    connectivity: bool = True,
+    solver: Solver = "auto",
+    tol: float = 1e-10,
+    max_iter: int = 5000,
+    missing: Missing = "omit",
+    rng: RngLike = None,
+) -> PanelCalibration:
+    """Calibrate a panel: item values and rater biases, with confidence (MacKay et al. 2017).
+
+    Each rater ``a`` scores some items ``o``; the model is
+
+    .. math::
+
+        s_{ao} = v_o + b_a + \\sigma_{ao}\\,\\varepsilon, \\qquad
+        \\varepsilon \\sim N(0, 1), \\qquad c_{ao} = 1 / \\sigma_{ao}^2,
+
+    and the estimates minimise :math:`\\sum_{(a,o)} c_{ao} (s_{ao} - v_o - b_a)^2` subject to a
+    gauge (by default :math:`\\sum_a b_a = 0`). They solve the normal equations
+
+    .. math::
+
+        C_o v_o + \\sum_a c_{ao} b_a = \\sum_a c_{ao} s_{ao}, \\qquad
+        \\sum_o c_{ao} v_o + C_a b_a = \\sum_o c_{ao} s_{ao},
+
+    which have a unique solution in the gauge if and only if the rater-item graph is connected.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Long table, one row per assessment (pandas, polars, pyarrow, DuckDB; anything narwhals
+        reads).
+    item, rater, score : str
+        Columns of item ids, rater ids and numeric scores.
+    confidence : str, optional
+        Column of confidences ``c > 0`` (inverse variances, absolute by default).
+    sigma : str, optional
+        Column of standard deviations ``sigma > 0``; ``c = 1 / sigma^2``.
+    score_range : pair of str, optional
+        Columns ``(low, high)`` of a range given with each score; see ``range_convention``.
+    levels : str, optional
+        Column of confidence levels H, M, L (or high, medium, low, any case), mapped to
+        ``c = confidence_factor^2, 1, confidence_factor^-2``.
+    confidence_factor : float, default 1.75
+        The ratio of standard deviations between adjacent levels.
+    range_convention : {"central95", "sd"}, default "central95"
+        ``"central95"``: the range is a central 95% interval, ``sigma = (high - low) / 3.92``;
+        ``"sd"``: the range is plus or minus one standard deviation, ``sigma = (high - low) / 2``.
+    relative : bool, optional
+        Whether confidences are relative (known up to a common factor): variances are then
+        scaled by ``R / dof``. Default: True for ``levels`` and for no confidences at all, False
+        for ``confidence``, ``sigma`` and ``score_range``.
+    gauge : {"sum", "weighted"}, default "sum"
+        ``"sum"``: ``sum_a b_a = 0``; ``"weighted"``: ``sum_a C_a b_a = 0``. The gauge shifts all
+        values by one constant (per component), never their differences.
+    per_component : bool, default False
+        For a disconnected design: calibrate each component with its own gauge (values are
+        comparable only within a component) instead of raising.
+    reliability : {"declared", "estimate"}, default "declared"
+        ``"estimate"``: multiply each rater's declared confidences by a precision estimated from
+        their residuals, iterating to a fixed point (see Notes); variances are then absolute.
+    bias_prior : float, optional
+        Standard deviation ``tau`` (score units) of a Gaussian prior ``b ~ N(0, tau^2)`` on the
+        biases. It shrinks biases that the design cannot pin down, keeps weakly connected panels
+        from amplifying noise and links disconnected ones. With relative confidences the noise
+        scale is first estimated as ``R / dof`` of the fit without the prior.
+    uncertainty : {"auto", "exact", "sample", "none"}, default "auto"
+        Posterior standard deviations: ``"exact"`` inverts the Schur complement on the smaller
+        side (dense, ``m x m``); ``"sample"`` perturbs and re-solves ``n_samples`` times;
+        ``"auto"`` is exact when the smaller side has at most 2000 members and the work is
+        moderate, else sampled; ``"none"`` skips them (sd, leverage and misfit are NaN).
+    n_samples : int, default 32
+        Draws for ``uncertainty="sample"`` (sd relative error about ``1 / sqrt(2 n_samples)``).
+    connectivity : bool, default True
+        Compute the algebraic connectivity (a Lanczos eigenvalue: tens of sparse products on a
+        large panel, the slowest part of a large calibration without sds); False leaves it NaN.
+        Components are always found.
+    solver : {"auto", "full", "schur-raters", "schur-items"}, default "auto"
+        Conjugate gradients on the full normal equations, or on the Schur complement on raters
+        (items eliminated) or on items. ``"auto"`` uses a Schur complement when one side has at
+        most a quarter as many members as the other.
+    tol : float, default 1e-10
+        Relative residual at which conjugate gradients stop.
+    max_iter : int, default 5000
+        Iterations before :class:`~accord.ConvergenceError`.
+    missing : {"omit", "raise"}, default "omit"
+        Rows with a missing score or confidence: dropped (with a ``DroppedDataWarning``), or an
+        error.
+    rng : numpy.random.Generator, int or None
+        Randomness for ``uncertainty="sample"``.
+
+    Returns
+    -------
+    PanelCalibration
+        Values and biases tables, per-assessment residuals, connectivity and fit; see
+        :class:`PanelCalibration` for every field.
+
+    Raises
+    ------
+    InvalidInputError
+        A missing column; a score that is not a number (the row is named); a confidence or
+        sigma that is not positive; an unknown level; a disconnected design (the components
+        are named) without ``per_component`` or ``bias_prior``; ``dof < 1``.
+    ConvergenceError
+        Conjugate gradients (or the reliability reweighting) did not converge.
+
+    Notes
+    -----
+    *Uncertainty.* The posterior covariance (flat prior on values and biases, Gaussian noise)
+    is the inverse of the normal matrix restricted to the gauge, i.e. the top-left block of the
+    inverse of the matrix bordered with the gauge row. ``1 / sqrt(C_o)`` is only a lower bound
+    for the sd of ``v_o``. With relative confidences the covariance is multiplied by
+    ``R / dof``, ``dof = E - n_items - n_raters + n_components``. With equal confidences the
+    estimates are Fisher's intra-block analysis of an incomplete block design (Yates 1940):
+    raters are blocks, items treatments.
+
+    *Perturb and solve.* For ``uncertainty="sample"``, each draw perturbs every score by
+    ``N(0, 1/c)``, re-solves and applies the gauge; the change is an exact draw from the
+    posterior around its mean, so ``n_samples`` draws estimate every variance with
+    ``n_samples`` degrees of freedom. The cost is that of ``n_samples`` solves (each stopped at
+    a relative residual of 1e-6, far below the sampling error).
+
+    *Estimated reliability* (``reliability="estimate"``), in the spirit of model PG1 of Piech
+    et al. (2013): each rater's precision multiplier is
+    ``w_a = (n_a f + nu_0) / (sum_o c_ao r_ao^2 + nu_0 s_0^2)`` with ``f = dof / E`` the
+    average residual degrees of freedom per assessment, ``s_0^2`` the panel's ``R / dof`` from
+    the declared fit and ``nu_0 = 2`` pseudo-assessments of prior weight; the fit and the
+    multipliers are iterated until no multiplier moves by more than 1e-8 (relative). The
+    reported sds treat the multipliers as known.
+
+    *Residuals.* ``leverage = c Var(v_o + b_a)`` in units of ``1/c``; a rater's
+    ``expected_chi2`` is the sum of ``1 - leverage`` over their assessments. Misfit p-values
+    treat a rater's residuals as independent, which they are not quite: use them to rank raters
+    for a look, not as tests.
+
+    References
+    ----------
+    .. [1] MacKay, R. S., Kenna, R., Low, R. J. and Parker, S. (2017). Calibration with
+       confidence: a principled method for panel assessment. Royal Society Open Science 4,
+       160760. doi:10.1098/rsos.160760
+    .. [2] Yates, F. (1940). The recovery of inter-block information in balanced incomplete
+       block designs. Annals of Eugenics 10, 317-325. doi:10.1111/j.1469-1809.1940.tb02257.x
+    .. [3] Piech, C., Huang, J., Chen, Z., Do, C., Ng, A. and Koller, D. (2013). Tuned models
+       of peer assessment in MOOCs. Proceedings of Educational Data Mining 2013.
+       arXiv:1307.2579
+
+    Examples
+    --------
+    The chain from the specification: rater A scores items 1-3, rater B items 2-4, and B is two
+    points more generous. Plain means are biased at the ends of the chain; calibration is not.
+
+    >>> import pandas as pd, accord
+    >>> frame = pd.DataFrame({
+    ...     "item": ["O1", "O2", "O3", "O2", "O3", "O4"],
+    ...     "rater": ["A", "A", "A", "B", "B", "B"],
+    ...     "score": [4, 5, 6, 7, 8, 9],
+    ...     "c": [1.0] * 6})
+    >>> result = accord.calibrate_panel(frame, item="item", rater="rater", score="score",
+    ...                                 confidence="c")
+    >>> result.values[["item", "value", "sd", "plain_mean"]].round(4)
+      item  value      sd  plain_mean
+    0   O1    5.0  1.1180         4.0
+    1   O2    6.0  0.7071         6.0
+    2   O3    7.0  0.7071         7.0
+    3   O4    8.0  1.1180         9.0
+    >>> result.biases["bias"].round(4).tolist()
+    [-1.0, 1.0]
+    """
+    _check_choice("gauge", gauge, ("sum", "weighted"), "calibrate_panel")
+    _check_choice("reliability", reliability, ("declared", "estimate"), "calibrate_panel")
+    _check_choice(
+        "uncertainty", uncertainty, ("auto", "exact", "sample", "none"), "calibrate_panel"
+    )
+    _check_choice(
+        "solver", solver, ("auto", "full", "schur-raters", "schur-items"), "calibrate_panel"
+    )
+    if bias_prior is not None and not (math.isfinite(bias_prior) and bias_prior > 0):
+        raise InvalidInputError(f"bias_prior must be positive and finite, got {bias_prior!r}")
+    if bias_prior is not None and gauge != "sum":
+        raise InvalidInputError(
+            "a bias prior fixes the location itself (sum of biases 0 in every component); "
+            "leave gauge='sum'"
+        )
+    if n_samples < 2:
+        raise InvalidInputError(f"n_samples must be at least 2, got {n_samples}")
+    if not (0 < tol < 1):
+        raise InvalidInputError(f"tol must be strictly between 0 and 1, got {tol!r}")
+    panel = _read_panel(
+        data,
+        item=item,
+        rater=rater,
+        score=score,
+        confidence=confidence,
+        sigma=sigma,
+        score_range=score_range,
+        levels=levels,
+        confidence_factor=confidence_factor,
+        range_convention=range_convention,
+        relative=relative,
+        missing=missing,
+    )
+    return _calibrate(
+        panel,
+        gauge=gauge,
+        per_component=per_component,
+        reliability=reliability,
+        bias_prior=bias_prior,
+        uncertainty=uncertainty,
+        n_samples=n_samples,
+        connectivity=connectivity,
+        solver=solver,
+        tol=tol,
+        max_iter=max_iter,
+        rng=rng,
+    )
+
+
+def _calibrate(
+    panel: _Panel,
+    *,
+    gauge: Gauge,
+    per_component: bool,
+    reliability: Reliability,
+    bias_prior: float | None,
+    uncertainty: Uncertainty,
+    n_samples: int,
+    connectivity: bool,
+    solver: Solver,
+    tol: float,
+    max_iter: int,
+    rng: RngLike,
+) -> PanelCalibration:
+    O, A, E = panel.n_items, panel.n_raters, int(panel.score.size)  # noqa: E741
+    ic, rc = panel.item_codes, panel.rater_codes
+    k, item_comp, rater_comp = _linalg.components(ic, rc, O, A)
+    if k > 1 and not per_component and bias_prior is None:
+        raise InvalidInputError(
+            f"the panel is disconnected: {k} components, and values in different components "
+            "cannot be compared: "
+            + _describe_components(panel, k, item_comp, rater_comp)
+            + ". Pass per_component=True (--per-component) to calibrate each component on its "
+            "own, or bias_prior=tau (--bias-prior) to link them by shrinking the biases"
+        )
+    dof = E - O - A + k
+    if dof < 1 and (bias_prior is None or panel.relative):
+        raise InvalidInputError(
+            f"too few assessments: {E} assessments of {O} items by {A} raters in {k} "
+            f"component(s) leave dof = {E} - {O} - {A} + {k} = {dof} < 1; the residual "
+            "cannot be estimated (each item and rater needs more assessments)"
+        )
+    method: Literal["full", "schur-raters", "schur-items"]
+    if solver == "auto":
+        if 4 * A <= O:
+            method = "schur-raters"
+        elif 4 * O <= A:
+            method = "schur-items"
+        else:
+            method = "full"
+    else:
+        method = solver
+    c = panel.confidence.copy()
+    s = panel.score
+
+    def fit(weights: FloatArray, prior: float) -> tuple[Any, FloatArray, FloatArray, int, float]:
+        system = _linalg.build_system(ic, rc, weights, O, A, prior)
+        r_o, r_a = _linalg.right_hand_side(ic, rc, weights * s, O, A)
+        v, b, it, rel = _linalg.solve(system, r_o, r_a, method=method, tol=tol, max_iter=max_iter)
+        return system, v, b, it, rel
+
+    def chi2(weights: FloatArray, v: FloatArray, b: FloatArray) -> FloatArray:
+        r = s - v[ic] - b[rc]
+        return np.asarray(weights * r * r)
+
+    # 1. declared fit (no prior): residual scale, and the starting point for reweighting
+    scale = 1.0
+    reliability_iterations = 0
+    need_plain = panel.relative or reliability == "estimate"
+    if need_plain:
+        _, v, b, _, _ = fit(c, 0.0)
+        r0 = float(chi2(c, v, b).sum())
+        s0 = r0 / dof if dof >= 1 else math.nan
+        if reliability == "estimate":
+            if not (s0 > 0):
+                warn_degenerate(
+                    "reliability='estimate': the declared fit has no residual; confidences kept"
+                )
+            else:
+                nu0 = 2.0
+                f = dof / E
+                n_a = np.bincount(rc, minlength=A).astype(np.float64)
+                w = np.ones(A)
+                for reliability_iterations in range(1, 501):  # noqa: B007
+                    ca = np.bincount(rc, weights=chi2(c, v, b), minlength=A)
+                    w_new = (n_a * f + nu0) / (ca + nu0 * s0)
+                    change = float(np.max(np.abs(w_new / w - 1.0)))
+                    w = w_new
+                    _, v, b, _, _ = fit(c * w[rc], 0.0)
+                    if change <= 1e-8:
+                        break
+                else:
+                    from .._errors import ConvergenceError
+
+                    raise ConvergenceError(
+                        "reliability='estimate': the precision multipliers did not settle in "
+                        f"500 rounds (last relative change {change:.3g})"
+                    )
+                c = c * w[rc]
+        elif panel.relative:
+            scale = s0
+    prior = 0.0 if bias_prior is None else scale / bias_prior**2
+    system, v, b, iterations, solver_residual = fit(c, prior)
+    h = None
+    if bias_prior is None:
+        h = _linalg.gauge_weights(system.rater_weight, rater_comp, k, gauge)
+        v, b = _linalg.apply_gauge(v, b, h, item_comp, rater_comp, k)
+    per_edge = chi2(c, v, b)
+    R = float(per_edge.sum())
+    if panel.relative and bias_prior is None and reliability != "estimate":
+        scale = R / dof
+    exact_fit = bool(R <= 1e-24 * float(np.sum(c * s * s)))  # noqa: SIM300
+    if exact_fit and panel.relative:
+        warn_degenerate(
+            "the scores fit the additive model exactly (R = 0 up to rounding): with relative "
+            "confidences every sd is 0 and rater misfits are undefined"
+        )
+    fiedler = _linalg.algebraic_connectivity(system, k) if connectivity else math.nan
+
+    # 2. uncertainty
+    m = min(O, A)
+    used = uncertainty
+    if uncertainty == "auto":
+        work = float(system.C.nnz) * m
+        used = "exact" if m <= EXACT_LIMIT and work <= 2e9 else "sample"
+    nan_o, nan_a, nan_e = np.full(O, np.nan), np.full(A, np.nan), np.full(E, np.nan)
+    if used == "exact":
+        var_o, var_a, var_f = _linalg.exact_variances(
+            system,
+            side="raters" if A <= O else "items",
+            h=h,
+            item_component=item_comp,
+            rater_component=rater_comp,
+            n_components=k,
+            item_codes=ic,
+            rater_codes=rc,
+        )
+    elif used == "sample":
+        var_o, var_a, var_f, _ = _linalg.sampled_variances(
+            system,
+            method=method,
+            h=h,
+            item_component=item_comp,
+            rater_component=rater_comp,
+            n_components=k,
+            item_codes=ic,
+            rater_codes=rc,
+            confidence=c,
+            n_samples=n_samples,
+            rng=as_generator(rng),
+            tol=max(tol, 1e-6),
+            max_iter=max_iter,
+        )
+    else:
+        var_o, var_a, var_f = nan_o, nan_a, nan_e
+    # 3. tables
+    count_o = np.bincount(ic, minlength=O)
+    count_a = np.bincount(rc, minlength=A)
+    plain = np.bincount(ic, weights=s, minlength=O) / count_o
+    values = pd.DataFrame(
+        {
+            "item": panel.items,
+            "value": v,
+            "sd": np.sqrt(scale * var_o),
+            "confidence": system.item_weight,
+            "plain_mean": plain,
+            "n": count_o,
+            "component": item_comp,
+        }
+    )
+    resid = s - v[ic] - b[rc]
+    leverage = c * var_f
+    with np.errstate(divide="ignore", invalid="ignore"):
+        one_minus = 1.0 - leverage
+        standardized = np.where(
+            one_minus > 1e-9, resid * np.sqrt(c) / np.sqrt(scale * one_minus), np.nan
+        )
+        chi = np.bincount(rc, weights=per_edge, minlength=A) / scale
+        if exact_fit and panel.relative:
+            chi = nan_a
+        expected = _linalg.wsum(rc, np.clip(one_minus, 0.0, None), A)
+        if used == "none":
+            expected = nan_a
+        misfit = np.where(expected > 1e-9, chi / expected, np.nan)
+    pvalue = _chi2_upper(chi, expected)
+    biases = pd.DataFrame(
+        {
+            "rater": panel.raters,
+            "bias": b,
+            "sd": np.sqrt(scale * var_a),
+            "confidence": system.rater_weight,
+            "n": count_a,
+            "residual_rms": np.sqrt(np.bincount(rc, weights=resid**2, minlength=A) / count_a),
+            "chi2": chi,
+            "expected_chi2": expected,
+            "misfit": misfit,
+            "misfit_pvalue": pvalue,
+            "component": rater_comp,
+        }
+    )
+    residuals = pd.DataFrame(
+        {
+            "item": panel.items[ic],
+            "rater": panel.raters[rc],
+            "score": s,
+            "confidence": c,
+            "fitted": v[ic] + b[rc],
+            "residual": resid,
+            "leverage": leverage,
+            "standardized": standardized,
+        }
+    )
+    gauge_used = "prior" if bias_prior is not None else gauge
+    words = [
+        "calibration with confidence (MacKay et al. 2017)",
+        f"confidences from {panel.source}" + (" (relative)" if panel.relative else ""),
+        {
+            "sum": "gauge sum of biases = 0",
+            "weighted": "gauge sum of C_a * bias = 0",
+            "prior": f"bias prior N(0, {bias_prior}^2)",
+        }[gauge_used],
+    ]
+    if k > 1:
+        words.append(
+            f"{k} components calibrated separately"
+            if bias_prior is None
+            else f"{k} components linked by the bias prior"
+        )
+    if reliability == "estimate":
+        words.append(f"rater precisions estimated ({reliability_iterations} rounds)")
+    words.append(
+        {
+            "exact": "exact posterior sd",
+            "sample": f"posterior sd from {n_samples} draws",
+            "none": "no posterior sd",
+        }[used]
+    )
+    if panel.relative and bias_prior is None and reliability != "estimate":
+        words.append("variances scaled by R/dof")
+    return PanelCalibration(
+        values=values,
+        biases=biases,
+        residuals=residuals,
+        n_items=O,
+        n_raters=A,
+        n_assessments=E,
+        n_components=k,
+        algebraic_connectivity=fiedler,
+        residual=R,
+        dof=int(dof),
+        residual_per_dof=R / dof if dof >= 1 else math.nan,
+        variance_scale=float(scale),
+        confidence_source=panel.source,
+        relative=panel.relative,
+        gauge=gauge_used,
+        per_component=per_component,
+        reliability=reliability,
+        reliability_iterations=reliability_iterations,
+        bias_prior=bias_prior,
+        uncertainty=used,
+        n_samples=n_samples if used == "sample" else 0,
+        solver=method,
+        iterations=iterations,
+        converged=True,
+        solver_residual=solver_residual,
+        n_dropped=panel.n_dropped,
+        method="; ".join(words),
+    )
+
+
+def _chi2_upper(chi: FloatArray, dof: FloatArray) -> FloatArray:
+    from scipy import special
+
+    with np.errstate(invalid="ignore"):
+        out = np.where(
+            dof > 1e-9, special.gammaincc(np.maximum(dof, 1e-9) / 2.0, chi / 2.0), np.nan
+        )
+    return np.asarray(out, dtype=np.float64)

@@ -1,0 +1,173 @@
+"""``accord calibrate``: calibrated item values and rater biases from a panel's scores."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from ._app import app
+from ._common import FORMAT_OPTION, OutputFormat, print_table, user_errors, write_text
+
+EPILOG = (
+    "Example: accord calibrate panel.csv --item proposal --rater reviewer --score score "
+    "--levels confidence --output calibrated.csv --biases biases.csv"
+)
+
+_SHOWN = 30  # rows of the values table printed in table format
+
+VALUE_COLUMNS = ["item", "value", "sd", "confidence", "plain_mean", "n", "component"]
+BIAS_COLUMNS = [
+    "rater",
+    "bias",
+    "sd",
+    "confidence",
+    "n",
+    "residual_rms",
+    "chi2",
+    "expected_chi2",
+    "misfit",
+    "misfit_pvalue",
+    "component",
+]
+
+
+def summary_rows(result: Any) -> list[dict[str, Any]]:
+    """The scalar fields of a :class:`~accord.PanelCalibration`, as table rows."""
+    names = [
+        "n_items",
+        "n_raters",
+        "n_assessments",
+        "n_components",
+        "algebraic_connectivity",
+        "residual",
+        "dof",
+        "residual_per_dof",
+        "variance_scale",
+        "uncertainty",
+        "solver",
+        "iterations",
+        "solver_residual",
+    ]
+    return [{"name": n, "value": getattr(result, n)} for n in names]
+
+
+@app.command("calibrate", epilog=EPILOG)
+def calibrate(
+    path: Path = typer.Argument(..., help="Assessments file: CSV, TSV, Parquet or JSON Lines."),
+    item: str = typer.Option(..., "--item", help="Column holding the item ids."),
+    rater: str = typer.Option(..., "--rater", help="Column holding the rater ids."),
+    score: str = typer.Option(..., "--score", help="Column holding the numeric scores."),
+    confidence: str | None = typer.Option(
+        None, "--confidence", help="Column of confidences c > 0 (inverse variances)."
+    ),
+    sigma: str | None = typer.Option(
+        None, "--sigma", help="Column of standard deviations (c = 1 / sigma^2)."
+    ),
+    score_range: tuple[str, str] | None = typer.Option(
+        None, "--range", help="Two columns LO HI: a range given with each score."
+    ),
+    range_convention: str = typer.Option(
+        "central95",
+        "--range-convention",
+        help="central95: the range is a central 95% interval; sd: it is +-1 sd.",
+    ),
+    levels: str | None = typer.Option(
+        None, "--levels", help="Column of confidence levels H, M, L (or high, medium, low)."
+    ),
+    confidence_factor: float = typer.Option(
+        1.75, "--confidence-factor", help="Ratio of sds between adjacent levels."
+    ),
+    gauge: str = typer.Option("sum", "--gauge", help="sum (biases sum to 0) or weighted."),
+    per_component: bool = typer.Option(
+        False, "--per-component", help="Calibrate each component of a disconnected design."
+    ),
+    bias_prior: float | None = typer.Option(
+        None, "--bias-prior", help="Prior sd of the rater biases (score units)."
+    ),
+    reliability: str = typer.Option(
+        "declared", "--reliability", help="declared, or estimate rater precisions."
+    ),
+    uncertainty: str = typer.Option("auto", "--uncertainty", help="auto, exact, sample or none."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed for sampled uncertainty."),
+    fmt: OutputFormat = FORMAT_OPTION,
+    output: Path | None = typer.Option(
+        None,
+        "--output",
+        "-o",
+        help="Write the values table here (CSV; the whole result as JSON with --format json).",
+    ),
+    biases: Path | None = typer.Option(
+        None, "--biases", help="Write the rater biases table here (CSV)."
+    ),
+) -> None:
+    """Calibrate a panel: item values and rater biases with confidence (MacKay et al. 2017)."""
+    import warnings
+
+    from ..calibration import calibrate_panel
+    from ..io import read_table
+
+    with user_errors():
+        columns = [item, rater, score]
+        for col in (confidence, sigma, levels):
+            if col is not None:
+                columns.append(col)
+        if score_range is not None:
+            columns.extend(score_range)
+        frame = read_table(path, columns)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = calibrate_panel(
+                frame,
+                item=item,
+                rater=rater,
+                score=score,
+                confidence=confidence,
+                sigma=sigma,
+                score_range=score_range,
+                levels=levels,
+                confidence_factor=confidence_factor,
+                range_convention=range_convention,  # type: ignore[arg-type]
+                gauge=gauge,  # type: ignore[arg-type]
+                per_component=per_component,
+                bias_prior=bias_prior,
+                reliability=reliability,  # type: ignore[arg-type]
+                uncertainty=uncertainty,  # type: ignore[arg-type]
+                rng=seed,
+            )
+        for w in caught:
+            typer.echo(f"accord: warning: {w.message}", err=True)
+        render(result, fmt, output, biases)
+
+
+def render(result: Any, fmt: OutputFormat, output: Path | None, biases: Path | None) -> None:
+    """Print or write a :class:`~accord.PanelCalibration` in the chosen format."""
+    from .._results import dumps
+
+    values_csv = result.values[VALUE_COLUMNS].to_csv(index=False, float_format="%.10g")
+    if biases is not None:
+        write_text(result.biases[BIAS_COLUMNS].to_csv(index=False, float_format="%.10g"), biases)
+    if fmt is OutputFormat.json:
+        write_text(dumps(result.to_dict()), output)
+        return
+    if fmt is OutputFormat.csv:
+        write_text(values_csv, output)
+        return
+    if output is not None:
+        write_text(values_csv, output)
+    print_table(summary_rows(result), ["name", "value"], title=str(result), caption=result.method)
+    shown = result.values.sort_values("value", ascending=False, kind="stable").head(_SHOWN)
+    more = len(result.values) - len(shown)
+    print_table(
+        shown[VALUE_COLUMNS].to_dict(orient="records"),
+        VALUE_COLUMNS,
+        title="items, highest calibrated value first",
+        caption=(f"... and {more} more rows (use --output or --format csv)" if more else None),
+    )
+    worst = result.biases.sort_values("misfit", ascending=False, kind="stable").head(_SHOWN)
+    print_table(
+        worst[BIAS_COLUMNS].to_dict(orient="records"),
+        BIAS_COLUMNS,
+        title="raters, largest misfit first",
+    )
