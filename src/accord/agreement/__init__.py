@@ -2,6 +2,60 @@
 
 from __future__ import annotations
 
-from .many_raters import FleissKappa, fleiss_kappa, krippendorff_alpha
+from .icc import ICCResult, IntraclassCorrelation, icc
+from .many_raters import (
+    FleissKappa,
+    brennan_prediger,
+    conger_kappa,
+    fleiss_kappa,
+    gwet_ac1,
+    gwet_ac2,
+    krippendorff_alpha,
+    percent_agreement,
+)
+from .pairwise import PairwiseAgreement, light_kappa, pairwise_agreement
+from .specific import KappaCurve, SpecificAgreement, kappa_vs_negatives, specific_agreement
+from .summary import AgreementTable, agreement
+from .two_raters import (
+    CohenKappa,
+    Dichotomization,
+    InformationalAgreement,
+    as_table,
+    best_dichotomization,
+    cohen_kappa,
+    informational_agreement,
+    scott_pi,
+)
+from .weights import agreement_weights
 
-__all__ = ["FleissKappa", "fleiss_kappa", "krippendorff_alpha"]
+__all__ = [
+    "AgreementTable",
+    "CohenKappa",
+    "Dichotomization",
+    "FleissKappa",
+    "ICCResult",
+    "InformationalAgreement",
+    "IntraclassCorrelation",
+    "KappaCurve",
+    "PairwiseAgreement",
+    "SpecificAgreement",
+    "agreement",
+    "agreement_weights",
+    "as_table",
+    "best_dichotomization",
+    "brennan_prediger",
+    "cohen_kappa",
+    "conger_kappa",
+    "fleiss_kappa",
+    "gwet_ac1",
+    "gwet_ac2",
+    "icc",
+    "informational_agreement",
+    "kappa_vs_negatives",
+    "krippendorff_alpha",
+    "light_kappa",
+    "pairwise_agreement",
+    "percent_agreement",
+    "scott_pi",
+    "specific_agreement",
+]

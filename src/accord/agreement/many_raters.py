@@ -3,13 +3,19 @@
 Every coefficient has an entry point on ratings (:class:`~accord.Ratings`) and one on the
 sufficient statistic (an items x categories array of counts, or
 :class:`~accord.stats.ItemCategoryCounts`). Missing ratings are missing, never a category.
+
+The family shares one shape, :math:`(p_a - p_e)/(1 - p_e)`, and one body of inference: the
+linearisation variances of Gwet (2014) as implemented by the R package irrCAC 1.4, a t
+interval on ``n_items - 1`` degrees of freedom, and a bootstrap over items computed on the
+counts (:mod:`accord.agreement.inference`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -17,60 +23,386 @@ import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Coefficient
-from .._types import FloatArray, Level
+from .._types import FloatArray, IntArray, Level, RngLike
 from ..ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
+from .inference import CIKind, bootstrap, check_ci, population_factor
+from .weights import WeightScheme, agreement_weights
 
-__all__ = ["FleissKappa", "fleiss_kappa", "krippendorff_alpha"]
+__all__ = [
+    "FleissKappa",
+    "brennan_prediger",
+    "conger_kappa",
+    "fleiss_kappa",
+    "gwet_ac1",
+    "gwet_ac2",
+    "krippendorff_alpha",
+    "percent_agreement",
+]
 
 CountsLike = Ratings | ItemCategoryCounts | npt.ArrayLike
+WeightsLike = WeightScheme | npt.ArrayLike
+Distance = Callable[[FloatArray, FloatArray], FloatArray]
+_Kind = Literal["percent", "fleiss", "gwet", "bp", "conger"]
+
+_NO_PAIRS = "no item has two or more ratings, so there is no agreement to measure"
+_TSV = "SE: Gwet (2014) linearisation as in irrCAC 1.4"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class _CountData:
-    """Item x category counts of the rated items, and what they came from."""
+class _Data:
+    """Item x category counts of the rated items, and what they came from.
 
-    counts: FloatArray  # (n_rated_items, q)
+    Attributes
+    ----------
+    counts : ndarray, shape (n_items, q)
+        Counts of the items with at least one rating.
+    item_row : ndarray of int64, shape (n_items_in_decode_table,) or None
+        Row of ``counts`` of each item code of ``ratings`` (-1 when the item has no rating).
+    """
+
+    counts: FloatArray
     categories: tuple[Any, ...]
     n_raters: int
     level: Level
     category_values: FloatArray
+    ratings: Ratings | None
+    item_row: IntArray | None
 
 
-def _count_data(data: CountsLike, categories: Any = None) -> _CountData:
+def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
     """Item x category counts (float, rated items only) from ratings or counts."""
+    if isinstance(data, _Data):
+        return data
     if isinstance(data, Ratings):
+        if categories is not None and tuple(categories) != data.categories:
+            raise InvalidInputError(
+                f"categories= of {owner} applies to counts; for ratings declare the categories "
+                "when building them (Ratings.from_long(..., categories=[...]))"
+            )
         stat = ItemCategoryCounts.from_ratings(data)
-        n_raters = data.n_raters
-        level = data.level
-        values = data.category_values
-    else:
-        stat = (
-            data
-            if isinstance(data, ItemCategoryCounts)
-            else ItemCategoryCounts.from_array(data, categories)
+        full = stat.dense().astype(np.float64)
+        rated = full.sum(axis=1) > 0
+        item_row = np.where(rated, np.cumsum(rated) - 1, -1).astype(np.int64)
+        counts = full if rated.all() else full[rated]
+        n_raters = int(np.count_nonzero(np.bincount(data.rater_codes, minlength=data.n_raters)))
+        return _Data(
+            counts, data.categories, n_raters, data.level, data.category_values, data, item_row
         )
-        totals = stat.totals()
-        n_raters = int(totals.max()) if totals.size else 0
-        level = "nominal"
-        try:
-            values = np.asarray(stat.categories, dtype=np.float64)
-        except (TypeError, ValueError):
-            values = np.arange(len(stat.categories), dtype=np.float64)
-    counts = stat.dense().astype(np.float64)
-    counts = counts[counts.sum(axis=1) > 0]
-    return _CountData(counts, stat.categories, n_raters, level, values)
+    stat = (
+        data
+        if isinstance(data, ItemCategoryCounts)
+        else ItemCategoryCounts.from_array(data, categories)
+    )
+    full = stat.dense().astype(np.float64)
+    counts = full[full.sum(axis=1) > 0]
+    n_raters = int(counts.sum(axis=1).max()) if counts.size else 0
+    try:
+        values = np.asarray(stat.categories, dtype=np.float64)
+    except (TypeError, ValueError):
+        values = np.arange(len(stat.categories), dtype=np.float64)
+    return _Data(counts, stat.categories, n_raters, "nominal", values, None, None)
 
 
-def _population_factor(n: int, population_size: float | None) -> float:
-    """Gwet's finite-population correction factor ``1 - n/N`` (1 when N is infinite)."""
-    if population_size is None or math.isinf(population_size):
-        return 1.0
-    if population_size < n:
+def _weight_matrix(weights: Any, categories: tuple[Any, ...], owner: str) -> tuple[FloatArray, str]:
+    """The agreement-weight matrix and its name ("custom" for an explicit matrix)."""
+    w = agreement_weights(weights, categories, owner=owner)
+    if isinstance(weights, str):
+        return w, weights
+    return w, "identity" if np.array_equal(w, np.eye(len(categories))) else "custom"
+
+
+def _base(
+    name: str, d: _Data, n: int, n2: int, population_size: float | None, wname: str
+) -> dict[str, Any]:
+    return dict(
+        name=name,
+        n_items=n,
+        n_raters=d.n_raters,
+        categories=d.categories,
+        n_items_unpairable=n - n2,
+        population_size=math.inf if population_size is None else float(population_size),
+        weights=wname,
+    )
+
+
+def _undefined_pe_reason(d: _Data, label: str) -> str:
+    used = int(np.count_nonzero(d.counts.sum(axis=0)))
+    if used <= 1:
+        return (
+            f"every rating is in one category: chance agreement is 1 and {label} is 0/0 (undefined)"
+        )
+    return f"chance agreement is 1, so {label} is 0/0 (undefined)"
+
+
+# --------------------------------------------------------------------------- the family
+
+
+def _conger_parts(
+    d: _Data, w: FloatArray, features: bool = False
+) -> tuple[FloatArray, FloatArray, float, Any]:
+    """Conger's chance agreement per item (irrCAC conger.kappa.raw, vectorised).
+
+    Returns
+    -------
+    pe_i : ndarray, shape (n_items,)
+        Item terms of the linearised chance agreement.
+    p : ndarray, shape (r, q)
+        Each rater's category proportions.
+    pe : float
+    rater_features : scipy sparse array, shape (n_items, r * q)
+        Rater x category indicators per item (bootstrap features).
+    """
+    from scipy import sparse
+
+    r_obj = d.ratings
+    if r_obj is None or d.item_row is None:
         raise InvalidInputError(
-            f"population_size ({population_size:g}) is smaller than the number of items rated ({n})"
+            "conger_kappa needs ratings with rater ids (Ratings), not item x category counts: "
+            "counts do not say who gave which rating"
         )
-    return 1.0 - n / population_size
+    n, q = d.counts.shape
+    present = np.bincount(r_obj.rater_codes, minlength=r_obj.n_raters) > 0
+    rater = (np.cumsum(present) - 1)[r_obj.rater_codes]
+    n_r = int(present.sum())
+    rows = d.item_row[r_obj.item_codes]
+    labels = r_obj.label_codes
+    classif = np.bincount(rater * q + labels, minlength=n_r * q).reshape(n_r, q).astype(float)
+    n_g = classif.sum(axis=1)
+    p = classif / n_g[:, None]
+    pbar = p.mean(axis=0)
+    if n_r >= 2:
+        s2 = (p.T @ p - n_r * np.outer(pbar, pbar)) / (n_r - 1)
+        pe = float(np.sum(w * (np.outer(pbar, pbar) - s2 / n_r)))
+    else:
+        pe = math.nan
+    c = n_r * pbar[None, :] - p  # (r, q)
+    a = c @ w  # a[g, l] = sum_k c[g, k] w[k, l]
+    b = np.sum(c * (p @ w.T), axis=1)  # b[g] = sum_k c[g, k] (W p_g)_k
+    contrib = (n / n_g[rater]) * (a[rater, labels] - b[rater])
+    lam = np.bincount(rows, weights=contrib, minlength=n) + b.sum()
+    pe_i = lam / (n_r * (n_r - 1)) if n_r >= 2 else np.full(n, math.nan)
+    feats = None
+    if features:
+        feats = sparse.csr_array(
+            (np.ones(rows.size), (rows, rater * q + labels)), shape=(n, n_r * q), dtype=np.float64
+        )
+    return pe_i, p, pe, feats
+
+
+def _family(
+    kind: _Kind,
+    d: _Data,
+    weights: Any,
+    *,
+    name: str,
+    label: str,
+    method: str,
+    population_size: float | None,
+    ci: CIKind,
+    n_boot: int,
+    rng: RngLike,
+) -> dict[str, Any]:
+    """Statistic, general SE and bootstrap of one member of the (p_a - p_e)/(1 - p_e) family.
+
+    Follows irrCAC 1.4 (``pa.coeff.raw``, ``fleiss.kappa.raw``, ``gwet.ac1.raw``,
+    ``bp.coeff.raw``, ``conger.kappa.raw``): observed agreement over items with two or more
+    ratings, chance agreement over all rated items, and the item-level linearisation
+    ``kappa_i* = kappa_i - 2 (1 - kappa) (pe_i - pe) / (1 - pe)``.
+    """
+    check_ci(ci, n_boot, name)
+    counts = d.counts
+    n, q = counts.shape
+    w, wname = _weight_matrix(weights, d.categories, name)
+    r = counts.sum(axis=1)
+    two = r >= 2
+    n2 = int(two.sum())
+    base = _base(name, d, n, n2, population_size, wname)
+    base["method"] = method
+    f = population_factor(n, population_size)
+    if kind == "percent":
+        base["bounds"] = (0.0, 1.0)
+    else:
+        base["bounds"] = (-math.inf, 1.0)
+    if n2 == 0:
+        warn_degenerate(_NO_PAIRS, stacklevel=4)
+        return dict(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
+
+    sumq = np.einsum("ik,ik->i", counts, counts @ w.T - 1.0)
+    den = np.where(two, r * (r - 1.0), 1.0)
+    pa_i = np.where(two, sumq / den, 0.0)
+    pa = float(pa_i.sum() / n2)
+    share = counts / r[:, None]
+    pi = share.mean(axis=0)
+    t_w = float(w.sum())
+    conger_feats = None
+    if kind == "percent":
+        pe = 0.0
+        pe_i = np.zeros(n)
+    elif kind == "fleiss":
+        pe = float(pi @ w @ pi)
+        pe_i = counts @ ((w @ pi + w.T @ pi) / 2.0) / r
+    elif kind == "gwet":
+        scale = t_w / (q * (q - 1)) if q >= 2 else math.nan
+        pe = scale * float(np.sum(pi * (1.0 - pi)))
+        pe_i = scale * (counts @ (1.0 - pi)) / r
+    elif kind == "bp":
+        pe = t_w / q**2
+        pe_i = np.full(n, pe)
+    else:
+        pe_i, _, pe, conger_feats = _conger_parts(d, w, features=ci == "bootstrap")
+    base.update(observed_agreement=pa, chance_agreement=pe)
+    if not math.isfinite(pe) or pe >= 1.0 - 1e-12:
+        if kind == "gwet" and q < 2:
+            reason = f"the category domain has one category, so {label} is undefined"
+        elif kind == "conger" and d.n_raters < 2:
+            reason = _NO_PAIRS
+        else:
+            reason = _undefined_pe_reason(d, label)
+        warn_degenerate(reason, stacklevel=4)
+        return dict(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
+    kappa = (pa - pe) / (1.0 - pe)
+    se = math.nan
+    if n >= 2:
+        kappa_i = (n / n2) * (pa_i - pe * two) / (1.0 - pe)
+        kappa_ix = kappa_i - 2.0 * (1.0 - kappa) * (pe_i - pe) / (1.0 - pe)
+        se = math.sqrt(f / (n * (n - 1)) * float(np.sum((kappa_ix - kappa) ** 2)))
+    out: dict[str, Any] = dict(statistic=kappa, standard_error=se, **base)
+    if ci == "bootstrap":
+        feats: Any = np.column_stack([pa_i, two.astype(float), np.ones(n), share])
+        if conger_feats is not None:
+            from scipy import sparse
+
+            feats = sparse.hstack([sparse.csr_array(feats), conger_feats], format="csr")
+        stat = _family_from_totals(kind, w, q)
+        reps, jk = bootstrap(feats, stat, n_boot=n_boot, rng=rng)
+        out.update(replicates=reps, jackknife=jk)
+    return out
+
+
+def _family_from_totals(kind: _Kind, w: FloatArray, q: int) -> Callable[[FloatArray], FloatArray]:
+    """The statistic as a function of item totals ``[sum pa_i, n2, n, sum shares, ...]``."""
+    t_w = float(w.sum())
+
+    def stat(t: FloatArray) -> FloatArray:
+        pa = t[:, 0] / t[:, 1]
+        if kind == "percent":
+            out: FloatArray = pa
+            return out
+        pi = t[:, 3 : 3 + q] / t[:, 2:3]
+        if kind == "fleiss":
+            pe = np.einsum("bk,kl,bl->b", pi, w, pi)
+        elif kind == "gwet":
+            pe = t_w / (q * (q - 1)) * np.sum(pi * (1.0 - pi), axis=1)
+        elif kind == "bp":
+            pe = np.full(t.shape[0], t_w / q**2)
+        else:
+            classif = t[:, 3 + q :].reshape(t.shape[0], -1, q)
+            n_r = classif.shape[1]
+            p = classif / classif.sum(axis=2, keepdims=True)
+            pbar = p.mean(axis=1)
+            outer = pbar[:, :, None] * pbar[:, None, :]
+            s2 = (np.einsum("bgk,bgl->bkl", p, p) - n_r * outer) / (n_r - 1)
+            pe = np.sum(w[None] * (outer - s2 / n_r), axis=(1, 2))
+        res: FloatArray = (pa - pe) / (1.0 - pe)
+        return res
+
+    return stat
+
+
+# --------------------------------------------------------------------------- public API
+
+_COMMON_PARAMS = """    categories : sequence, optional
+        Category names (the domain, in order) for an array of counts.
+    population_size : float, optional
+        Number of items in the population, for Gwet's finite-population correction
+        ``(1 - n/N)`` of the variance. Default: infinite.
+    ci : {"analytic", "bootstrap"}, default "analytic"
+        ``"bootstrap"`` also resamples items ``n_boot`` times (on the counts) and stores the
+        replicates, for ``confidence_interval(method="percentile" | "bca")``.
+    n_boot : int, default 2000
+        Bootstrap replicates.
+    rng : Generator, int or None
+        Random source of the bootstrap."""
+
+
+def percent_agreement(
+    data: CountsLike,
+    *,
+    weights: WeightsLike = "identity",
+    categories: Any = None,
+    population_size: float | None = None,
+    ci: CIKind = "analytic",
+    n_boot: int = 2000,
+    rng: RngLike = None,
+) -> Coefficient:
+    r"""Percent agreement among many raters: the share of agreeing rating pairs within items.
+
+    .. math::
+
+        p_a = \frac{1}{n'}\sum_{i: r_i \ge 2}
+              \sum_k \frac{r_{ik}(r^\star_{ik} - 1)}{r_i (r_i - 1)},
+        \quad r^\star_{ik} = \sum_l w_{kl} r_{il}
+
+    Parameters
+    ----------
+    data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
+        Ratings, or the item x category counts.
+    weights : str or array_like of shape (q, q), default "identity"
+        Agreement weights (:func:`~accord.agreement.weights.agreement_weights`).
+    """
+    d = _prepare(data, categories, "percent_agreement")
+    return Coefficient(
+        **_family(
+            "percent",
+            d,
+            weights,
+            name="percent_agreement",
+            label="percent agreement",
+            method="percent agreement over items with two or more ratings; no chance "
+            f"correction; {_TSV}",
+            population_size=population_size,
+            ci=ci,
+            n_boot=n_boot,
+            rng=rng,
+        )
+    )
+
+
+percent_agreement.__doc__ = (
+    (percent_agreement.__doc__ or "").rstrip()
+    + "\n"
+    + _COMMON_PARAMS
+    + """
+
+    Returns
+    -------
+    Coefficient
+        ``statistic`` (p_a), ``standard_error`` (Gwet 2014 / irrCAC ``pa.coeff.raw``), the
+        interval on [0, 1], and the fields of :class:`~accord.Coefficient`.
+
+    Notes
+    -----
+    Items with one rating hold no pair; they are counted in ``n_items_unpairable`` and enter
+    the variance with a zero term, as in irrCAC.
+
+    References
+    ----------
+    .. [1] Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed., ch. 2 and 5.
+       Advanced Analytics.
+
+    Examples
+    --------
+    irrCAC's ``distrib.6raters`` (15 items, 6 raters, 5 categories):
+
+    >>> counts = [[0,0,0,6,0],[0,3,0,0,3],[0,1,4,0,1],[0,0,0,0,6],[0,3,0,3,0],[2,0,4,0,0],
+    ...           [0,0,4,0,2],[2,0,3,1,0],[2,0,0,4,0],[0,0,0,0,6],[1,0,0,5,0],[1,1,0,4,0],
+    ...           [0,3,3,0,0],[1,0,0,5,0],[0,2,0,3,1]]
+    >>> res = percent_agreement(counts)
+    >>> round(res.statistic, 7), round(res.standard_error, 8)
+    (0.5511111, 0.06649714)
+"""
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -82,54 +414,123 @@ class FleissKappa(Coefficient):
     per_category : pandas.DataFrame
         One row per category: ``category``, ``proportion`` (pi_k, the mean share of the
         category in an item's ratings) and ``kappa`` (Fleiss 1971, eq. 16: the kappa of the
-        category against all others; NaN when the category is never or always used).
+        category against all others, unweighted; NaN when the category is never or always
+        used).
     """
 
     per_category: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
 
 
+def _per_category(d: _Data) -> pd.DataFrame:
+    counts = d.counts
+    r = counts.sum(axis=1)
+    two = r >= 2
+    if not two.any():
+        return pd.DataFrame(
+            {"category": list(d.categories), "proportion": math.nan, "kappa": math.nan}
+        )
+    pi = (counts / r[:, None]).mean(axis=0)
+    pair_den = np.where(two, r * (r - 1), 1.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        disagree = np.where(two[:, None], counts * (r[:, None] - counts) / pair_den[:, None], 0.0)
+        kappa_k = 1.0 - disagree[two].mean(axis=0) / (pi * (1.0 - pi))
+    kappa_k = np.where((pi > 0) & (pi < 1), kappa_k, math.nan)
+    return pd.DataFrame({"category": list(d.categories), "proportion": pi, "kappa": kappa_k})
+
+
+def _fleiss_null_se(d: _Data, f: float) -> float:
+    """SE under kappa = 0 (Fleiss, Nee & Landis 1979), complete unweighted designs only."""
+    counts = d.counts
+    r = counts.sum(axis=1)
+    n = counts.shape[0]
+    if n == 0:
+        return math.nan
+    m = float(r[0])
+    if not (np.all(r == m) and m >= 2):
+        return math.nan
+    pi = counts.sum(axis=0) / (n * m)
+    pq = pi * (1.0 - pi)
+    s = float(pq.sum())
+    inner = s**2 - float(np.sum(pq * (1.0 - 2.0 * pi)))
+    if s <= 0 or inner < 0:
+        return math.nan
+    return math.sqrt(2.0) / (s * math.sqrt(n * m * (m - 1))) * math.sqrt(inner) * math.sqrt(f)
+
+
 def fleiss_kappa(
     data: CountsLike,
     *,
+    weights: WeightsLike = "identity",
     categories: Any = None,
     population_size: float | None = None,
+    ci: CIKind = "analytic",
+    n_boot: int = 2000,
+    rng: RngLike = None,
 ) -> FleissKappa:
     r"""Fleiss' kappa for many raters, on complete or incomplete designs.
 
     .. math::
 
         \kappa = \frac{p_a - p_e}{1 - p_e}, \quad
-        p_a = \frac{1}{n'}\sum_{i: r_i \ge 2} \sum_k \frac{r_{ik}(r_{ik} - 1)}{r_i (r_i - 1)},
-        \quad p_e = \sum_k \pi_k^2, \quad \pi_k = \frac{1}{n}\sum_i \frac{r_{ik}}{r_i}
+        p_a = \frac{1}{n'}\sum_{i: r_i \ge 2}
+              \sum_k \frac{r_{ik}(r^\star_{ik} - 1)}{r_i (r_i - 1)},
+        \quad p_e = \sum_{k,l} w_{kl}\,\pi_k \pi_l, \quad
+        \pi_k = \frac{1}{n}\sum_i \frac{r_{ik}}{r_i}
 
     with :math:`r_{ik}` the ratings of item *i* in category *k*, :math:`r_i` the ratings of
-    item *i*, *n* the items with a rating and *n'* those with two or more.
+    item *i*, :math:`r^\star_{ik} = \sum_l w_{kl} r_{il}`, *n* the items with a rating and
+    *n'* those with two or more.
 
     Parameters
     ----------
     data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
         Ratings, or the item x category counts.
-    categories : sequence, optional
-        Category names for an array of counts.
-    population_size : float, optional
-        Number of items in the population, for the finite-population correction of the
-        variance (Gwet 2014). Default: infinite.
+    weights : str or array_like of shape (q, q), default "identity"
+        Agreement weights for the weighted kappa (Gwet 2014, ch. 3).
+    """
+    d = _prepare(data, categories, "fleiss_kappa")
+    fields = _family(
+        "fleiss",
+        d,
+        weights,
+        name="fleiss_kappa",
+        label="kappa",
+        method="Fleiss' kappa (Fleiss 1971; incomplete designs and weights: Gwet 2014); "
+        f"chance agreement from the pooled category proportions; {_TSV}; null SE: Fleiss, "
+        "Nee & Landis (1979), complete unweighted designs",
+        population_size=population_size,
+        ci=ci,
+        n_boot=n_boot,
+        rng=rng,
+    )
+    if fields["weights"] == "identity" and math.isfinite(fields["statistic"]):
+        n = d.counts.shape[0]
+        fields["standard_error_null"] = _fleiss_null_se(d, population_factor(n, population_size))
+    return FleissKappa(per_category=_per_category(d), **fields)
+
+
+fleiss_kappa.__doc__ = (
+    (fleiss_kappa.__doc__ or "").rstrip()
+    + "\n"
+    + _COMMON_PARAMS
+    + """
 
     Returns
     -------
     FleissKappa
-        ``statistic``, ``standard_error`` (general, Gwet 2014 / irrCAC),
-        ``standard_error_null`` (under kappa = 0, Fleiss, Nee & Landis 1979; complete designs
-        only), ``observed_agreement`` (p_a), ``chance_agreement`` (p_e), ``per_category``, and
-        the fields of :class:`~accord.Coefficient`.
+        ``statistic``, ``standard_error`` (general, Gwet 2014 / irrCAC 1.4),
+        ``standard_error_null`` (under kappa = 0, Fleiss, Nee & Landis 1979; complete
+        unweighted designs only, else NaN), ``observed_agreement`` (p_a),
+        ``chance_agreement`` (p_e), ``per_category`` (unweighted), and the fields of
+        :class:`~accord.Coefficient`.
 
     Notes
     -----
     With the same number of ratings per item this is Fleiss (1971). For incomplete designs
-    it is the generalisation of Gwet (2014, ch. 5), as in the R package irrCAC: observed
-    agreement over items with two or more ratings, chance agreement over all rated items.
-    When every rating is in one category, p_e = 1 and kappa is undefined: NaN with a reason
-    and a :class:`~accord.DegenerateDataWarning`.
+    it is the generalisation of Gwet (2014, ch. 5), as in irrCAC: observed agreement over
+    items with two or more ratings, chance agreement over all rated items. When every rating
+    is in one category, p_e = 1 and kappa is undefined: NaN with a reason and a
+    :class:`~accord.DegenerateDataWarning`. With two raters it equals Scott's pi.
 
     References
     ----------
@@ -151,103 +552,322 @@ def fleiss_kappa(
     >>> res = fleiss_kappa(counts)
     >>> round(res.statistic, 6), round(res.standard_error, 6)
     (0.209931, 0.092371)
+"""
+)
+
+
+def gwet_ac1(
+    data: CountsLike,
+    *,
+    categories: Any = None,
+    population_size: float | None = None,
+    ci: CIKind = "analytic",
+    n_boot: int = 2000,
+    rng: RngLike = None,
+) -> Coefficient:
+    r"""Gwet's AC1: chance agreement from the propensity to classify at random.
+
+    .. math::
+
+        AC_1 = \frac{p_a - p_e}{1 - p_e}, \quad
+        p_e = \frac{1}{q - 1}\sum_k \pi_k (1 - \pi_k)
+
+    with :math:`p_a` and :math:`\pi_k` as in :func:`fleiss_kappa` and *q* the number of
+    categories in the domain (declared, else observed).
+
+    Parameters
+    ----------
+    data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
+        Ratings, or the item x category counts.
     """
-    cd = _count_data(data, categories)
-    counts = cd.counts
-    n = int(counts.shape[0])
-    r = counts.sum(axis=1)
-    two = r >= 2
-    n2 = int(two.sum())
-    base: dict[str, Any] = dict(
-        name="fleiss_kappa",
-        n_items=n,
-        n_raters=cd.n_raters,
-        categories=cd.categories,
-        n_items_unpairable=n - n2,
-        population_size=math.inf if population_size is None else float(population_size),
-    )
-    method = (
-        "Fleiss' kappa (Fleiss 1971; incomplete designs: Gwet 2014); chance agreement from the "
-        "pooled category proportions; SE: Gwet (2014) linearisation as in irrCAC"
-    )
-    empty_table = pd.DataFrame({"category": list(cd.categories)})
-    if n2 == 0:
-        reason = "no item has two or more ratings, so there is no agreement to measure"
-        warn_degenerate(reason)
-        return FleissKappa(
-            statistic=math.nan,
-            standard_error=math.nan,
-            method=method,
-            reason=reason,
-            per_category=empty_table,
-            **base,
+    d = _prepare(data, categories, "gwet_ac1")
+    return Coefficient(
+        **_family(
+            "gwet",
+            d,
+            "identity",
+            name="gwet_ac1",
+            label="AC1",
+            method=f"Gwet's AC1 (Gwet 2008); chance agreement from the category domain; {_TSV}",
+            population_size=population_size,
+            ci=ci,
+            n_boot=n_boot,
+            rng=rng,
         )
-    f = _population_factor(n, population_size)
-    pair_den = np.where(two, r * (r - 1), 1.0)
-    pa_i = np.where(two, (counts * (counts - 1)).sum(axis=1) / pair_den, 0.0)
-    pa = float(pa_i[two].mean())
-    share = counts / r[:, None]
-    pi = share.mean(axis=0)
-    pe = float(np.sum(pi**2))
-
-    # Per-category kappas: the kappa of "k" vs "not k" (Fleiss 1971, eq. 16).
-    with np.errstate(invalid="ignore", divide="ignore"):
-        disagree = np.where(two[:, None], counts * (r[:, None] - counts) / pair_den[:, None], 0.0)
-        kappa_k = 1.0 - disagree[two].mean(axis=0) / (pi * (1.0 - pi))
-    kappa_k = np.where((pi > 0) & (pi < 1), kappa_k, math.nan)
-    per_category = pd.DataFrame(
-        {"category": list(cd.categories), "proportion": pi, "kappa": kappa_k}
-    )
-
-    if pe >= 1.0 - 1e-15:
-        reason = (
-            "every rating is in one category: chance agreement is 1 and kappa is 0/0 (undefined)"
-        )
-        warn_degenerate(reason)
-        return FleissKappa(
-            statistic=math.nan,
-            standard_error=math.nan,
-            method=method,
-            reason=reason,
-            observed_agreement=pa,
-            chance_agreement=pe,
-            per_category=per_category,
-            **base,
-        )
-    kappa = (pa - pe) / (1.0 - pe)
-
-    # General variance (Gwet 2014, eq. 5.x; irrCAC fleiss.kappa.raw).
-    se = math.nan
-    if n >= 2:
-        kappa_i = (n / n2) * (pa_i - pe * two) / (1.0 - pe)
-        pe_i = (counts @ pi) / r
-        kappa_ix = kappa_i - 2.0 * (1.0 - kappa) * (pe_i - pe) / (1.0 - pe)
-        var = f / (n * (n - 1)) * float(np.sum((kappa_ix - kappa) ** 2))
-        se = math.sqrt(var)
-
-    # Null variance for complete designs (Fleiss, Nee & Landis 1979).
-    se0 = math.nan
-    m = r[0]
-    if np.all(r == m) and m >= 2:
-        pq = pi * (1.0 - pi)
-        s = float(pq.sum())
-        inner = s**2 - float(np.sum(pq * (1.0 - 2.0 * pi)))
-        if s > 0 and inner >= 0:
-            se0 = math.sqrt(2.0) / (s * math.sqrt(n * m * (m - 1))) * math.sqrt(inner)
-            se0 *= math.sqrt(f)
-    return FleissKappa(
-        statistic=kappa,
-        standard_error=se,
-        standard_error_null=se0,
-        method=method,
-        observed_agreement=pa,
-        chance_agreement=pe,
-        per_category=per_category,
-        **base,
     )
 
 
-def _squared_distance(level: str, values: FloatArray, totals: FloatArray) -> FloatArray:
+_GWET_TAIL = """
+
+    Returns
+    -------
+    Coefficient
+        ``statistic``, ``standard_error`` (Gwet 2008 / irrCAC 1.4 ``gwet.ac1.raw``),
+        ``observed_agreement``, ``chance_agreement`` and the fields of
+        :class:`~accord.Coefficient`.
+
+    Notes
+    -----
+    The category domain (``q``) enters the chance term, so declare unused categories.
+    With one category in the domain AC1 is undefined (NaN with a reason).
+
+    References
+    ----------
+    .. [1] Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
+       presence of high agreement. British Journal of Mathematical and Statistical
+       Psychology, 61(1), 29-48. https://doi.org/10.1348/000711006X126600
+    .. [2] Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed. Advanced
+       Analytics.
+"""
+
+gwet_ac1.__doc__ = (
+    (gwet_ac1.__doc__ or "").rstrip()
+    + "\n"
+    + _COMMON_PARAMS
+    + _GWET_TAIL
+    + """
+    Examples
+    --------
+    >>> counts = [[0,0,0,6,0],[0,3,0,0,3],[0,1,4,0,1],[0,0,0,0,6],[0,3,0,3,0],[2,0,4,0,0],
+    ...           [0,0,4,0,2],[2,0,3,1,0],[2,0,0,4,0],[0,0,0,0,6],[1,0,0,5,0],[1,1,0,4,0],
+    ...           [0,3,3,0,0],[1,0,0,5,0],[0,2,0,3,1]]
+    >>> res = gwet_ac1(counts)
+    >>> round(res.statistic, 7), round(res.standard_error, 8)
+    (0.4448007, 0.08418757)
+"""
+)
+
+
+def gwet_ac2(
+    data: CountsLike,
+    *,
+    weights: WeightsLike = "quadratic",
+    categories: Any = None,
+    population_size: float | None = None,
+    ci: CIKind = "analytic",
+    n_boot: int = 2000,
+    rng: RngLike = None,
+) -> Coefficient:
+    r"""Gwet's AC2: the weighted AC1 for ordered categories.
+
+    .. math::
+
+        AC_2 = \frac{p_a - p_e}{1 - p_e}, \quad
+        p_e = \frac{T_w}{q (q - 1)}\sum_k \pi_k (1 - \pi_k), \quad T_w = \sum_{k,l} w_{kl}
+
+    Parameters
+    ----------
+    data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
+        Ratings, or the item x category counts.
+    weights : str or array_like of shape (q, q), default "quadratic"
+        Agreement weights (Gwet 2014, ch. 3).
+    """
+    d = _prepare(data, categories, "gwet_ac2")
+    return Coefficient(
+        **_family(
+            "gwet",
+            d,
+            weights,
+            name="gwet_ac2",
+            label="AC2",
+            method=f"Gwet's AC2 (Gwet 2014, ch. 3): weighted AC1; {_TSV}",
+            population_size=population_size,
+            ci=ci,
+            n_boot=n_boot,
+            rng=rng,
+        )
+    )
+
+
+gwet_ac2.__doc__ = (
+    (gwet_ac2.__doc__ or "").rstrip()
+    + "\n"
+    + _COMMON_PARAMS
+    + _GWET_TAIL
+    + """
+    Examples
+    --------
+    irrCAC's ``cont3x3abstractors`` as two raters' ratings (quadratic weights):
+
+    >>> import accord, numpy as np
+    >>> table = np.array([[13, 0, 0], [0, 20, 7], [0, 4, 56]])
+    >>> x, y = np.nonzero(table)
+    >>> pairs = np.repeat(np.c_[x, y], table[x, y], axis=0)
+    >>> r = accord.Ratings.from_wide(pairs + 1)
+    >>> round(gwet_ac2(r).statistic, 7)
+    0.9402369
+"""
+)
+
+
+def brennan_prediger(
+    data: CountsLike,
+    *,
+    weights: WeightsLike = "identity",
+    categories: Any = None,
+    population_size: float | None = None,
+    ci: CIKind = "analytic",
+    n_boot: int = 2000,
+    rng: RngLike = None,
+) -> Coefficient:
+    r"""Brennan-Prediger coefficient (Bennett's S, Randolph's free-marginal kappa).
+
+    .. math::
+
+        BP = \frac{p_a - p_e}{1 - p_e}, \quad p_e = \frac{T_w}{q^2},
+        \quad T_w = \sum_{k,l} w_{kl}
+
+    Parameters
+    ----------
+    data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
+        Ratings, or the item x category counts.
+    weights : str or array_like of shape (q, q), default "identity"
+        Agreement weights (Gwet 2014, ch. 3).
+    """
+    d = _prepare(data, categories, "brennan_prediger")
+    return Coefficient(
+        **_family(
+            "bp",
+            d,
+            weights,
+            name="brennan_prediger",
+            label="the Brennan-Prediger coefficient",
+            method="Brennan-Prediger (1981) / Randolph free-marginal kappa: uniform chance "
+            f"agreement over the category domain; {_TSV}",
+            population_size=population_size,
+            ci=ci,
+            n_boot=n_boot,
+            rng=rng,
+        )
+    )
+
+
+brennan_prediger.__doc__ = (
+    (brennan_prediger.__doc__ or "").rstrip()
+    + "\n"
+    + _COMMON_PARAMS
+    + """
+
+    Returns
+    -------
+    Coefficient
+        ``statistic``, ``standard_error`` (irrCAC 1.4 ``bp.coeff.raw``) and the fields of
+        :class:`~accord.Coefficient`.
+
+    Notes
+    -----
+    The chance term depends only on the number of categories ``q`` in the domain: declare
+    the categories the raters could use. With one category it is undefined.
+
+    References
+    ----------
+    .. [1] Brennan, R. L., & Prediger, D. J. (1981). Coefficient kappa: some uses, misuses,
+       and alternatives. Educational and Psychological Measurement, 41(3), 687-699.
+       https://doi.org/10.1177/001316448104100307
+    .. [2] Randolph, J. J. (2005). Free-marginal multirater kappa. Joensuu Learning and
+       Instruction Symposium.
+
+    Examples
+    --------
+    >>> round(brennan_prediger([[6, 1, 0], [0, 7, 0]]).statistic, 6)
+    0.785714
+"""
+)
+
+
+def conger_kappa(
+    data: Ratings,
+    *,
+    weights: WeightsLike = "identity",
+    population_size: float | None = None,
+    ci: CIKind = "analytic",
+    n_boot: int = 2000,
+    rng: RngLike = None,
+) -> Coefficient:
+    r"""Conger's kappa: Cohen's kappa generalised to many raters.
+
+    .. math::
+
+        \kappa_C = \frac{p_a - p_e}{1 - p_e}, \quad
+        p_e = \sum_{k,l} w_{kl}\left(\bar p_k \bar p_l - \frac{s^2_{kl}}{r}\right)
+
+    with :math:`p_{gk}` the share of rater *g*'s ratings in category *k*,
+    :math:`\bar p_k` its mean over the *r* raters and :math:`s^2_{kl}` their covariance.
+
+    Parameters
+    ----------
+    data : Ratings
+        Ratings with rater ids (counts do not say who rated what).
+    weights : str or array_like of shape (q, q), default "identity"
+        Agreement weights (Gwet 2014, ch. 3).
+    """
+    if not isinstance(data, Ratings | _Data):
+        raise InvalidInputError(
+            "conger_kappa needs ratings with rater ids (Ratings), not item x category counts: "
+            "counts do not say who gave which rating"
+        )
+    d = _prepare(data, None, "conger_kappa")
+    return Coefficient(
+        **_family(
+            "conger",
+            d,
+            weights,
+            name="conger_kappa",
+            label="kappa",
+            method="Conger's kappa (Conger 1980; 'exact' kappa): chance agreement from each "
+            f"rater's own marginals; {_TSV}",
+            population_size=population_size,
+            ci=ci,
+            n_boot=n_boot,
+            rng=rng,
+        )
+    )
+
+
+conger_kappa.__doc__ = (
+    (conger_kappa.__doc__ or "").rstrip()
+    + "\n"
+    + """    population_size : float, optional
+        Number of items in the population (finite-population correction).
+    ci : {"analytic", "bootstrap"}, default "analytic"
+    n_boot : int, default 2000
+    rng : Generator, int or None
+
+    Returns
+    -------
+    Coefficient
+        ``statistic``, ``standard_error`` (irrCAC 1.4 ``conger.kappa.raw``, vectorised) and
+        the fields of :class:`~accord.Coefficient`.
+
+    Notes
+    -----
+    With two raters it equals Cohen's kappa. On incomplete designs each rater's marginals
+    come from the items that rater rated (irrCAC's convention).
+
+    References
+    ----------
+    .. [1] Conger, A. J. (1980). Integration and generalization of kappas for multiple
+       raters. Psychological Bulletin, 88(2), 322-328. https://doi.org/10.1037/0033-2909.88.2.322
+
+    Examples
+    --------
+    Gwet (2014), Table 3.5 (11 items, 2 raters, one rating missing each):
+
+    >>> import accord
+    >>> rows = [["A",None],["B","C"],["C","C"],["C","C"],["B","B"],["B",None],["A","A"],
+    ...         ["A","B"],["B","B"],["B","B"],[None,"C"]]
+    >>> r = accord.Ratings.from_wide(rows, level="ordinal")
+    >>> res = conger_kappa(r, weights="quadratic")
+    >>> round(res.statistic, 5), round(res.standard_error, 5)
+    (0.77723, 0.19546)
+"""
+)
+
+
+# --------------------------------------------------------------------------- Krippendorff
+
+
+def _krippendorff_delta(level: str, values: FloatArray, totals: FloatArray) -> FloatArray:
     """Krippendorff's squared difference ``delta^2[c, k]`` for a level of measurement.
 
     Parameters
@@ -262,46 +882,131 @@ def _squared_distance(level: str, values: FloatArray, totals: FloatArray) -> Flo
     if level == "nominal":
         out: FloatArray = 1.0 - np.eye(q)
         return out
-    if level == "ordinal":
-        cum = np.cumsum(totals)
-        # sum_{g=c}^{k} n_g - (n_c + n_k)/2 for c <= k
-        lo = np.minimum.outer(np.arange(q), np.arange(q))
-        hi = np.maximum.outer(np.arange(q), np.arange(q))
-        between = cum[hi] - cum[lo] + totals[lo]
-        d = between - (totals[:, None] + totals[None, :]) / 2.0
-        res: FloatArray = d**2
-        return res
-    diff = values[:, None] - values[None, :]
-    if level == "interval":
+    x = _ordinal_positions(totals) if level == "ordinal" else values
+    diff = x[:, None] - x[None, :]
+    if level in ("ordinal", "interval"):
         sq: FloatArray = diff**2
         return sq
-    if level == "ratio":
-        s = values[:, None] + values[None, :]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rat: FloatArray = np.where(s != 0, (diff / np.where(s != 0, s, 1.0)) ** 2, 0.0)
-        return rat
-    raise InvalidInputError(
-        "The 'level' parameter of krippendorff_alpha must be one of "
-        f"{{'nominal', 'ordinal', 'interval', 'ratio'}}. Got {level!r} instead."
-    )
+    s = values[:, None] + values[None, :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rat: FloatArray = np.where(s != 0, (diff / np.where(s != 0, s, 1.0)) ** 2, 0.0)
+    return rat
+
+
+def _ordinal_positions(totals: FloatArray) -> FloatArray:
+    """Krippendorff's ordinal metric as positions: ``delta_ck = (R_k - R_c)^2`` with
+    ``R_c = sum_{g <= c} n_g - n_c / 2`` (cumulative counts of the sorted values)."""
+    out: FloatArray = np.cumsum(totals) - totals / 2.0
+    return out
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _AlphaParts:
+    """Per pairable item terms of Gwet's alpha linearisation (irrCAC 1.4 krippen.alpha.raw).
+
+    m : ratings per item; sumq : sum_{a != b} w(x_a, x_b); pe_num : counts_i . pi_w.
+    """
+
+    m: FloatArray
+    sumq: FloatArray
+    pe_num: FloatArray
+    pe: float
+    undefined: bool
+
+
+def _alpha_parts_matrix(counts: FloatArray, w: FloatArray) -> _AlphaParts:
+    m = counts.sum(axis=1)
+    big_n = float(m.sum())
+    pi = counts.sum(axis=0) / big_n
+    pe = float(pi @ w @ pi)
+    sumq = np.einsum("ik,ik->i", counts, counts @ w.T - 1.0)
+    pe_num = counts @ ((w @ pi + w.T @ pi) / 2.0)
+    return _AlphaParts(m, sumq, pe_num, pe, False)
+
+
+def _alpha_parts_sums(m: FloatArray, s1: FloatArray, s2: FloatArray, dmax: float) -> _AlphaParts:
+    """The same terms for the squared-difference metric from per-item sums (no V x V)."""
+    big_n = float(m.sum())
+    q1 = float(s1.sum()) / big_n
+    q2 = float(s2.sum()) / big_n
+    if dmax <= 0:
+        return _AlphaParts(m, m, m, 1.0, True)
+    d_i = 2.0 * (m * s2 - s1**2)
+    sumq = m**2 - m - d_i / dmax
+    pe = 1.0 - 2.0 * (q2 - q1**2) / dmax
+    pe_num = m - (s2 - 2.0 * s1 * q1 + m * q2) / dmax
+    return _AlphaParts(m, sumq, pe_num, pe, False)
+
+
+def _alpha_finish(
+    parts: _AlphaParts, n_rated: int, f_pop: float
+) -> tuple[float, float, float, float]:
+    """alpha, its SE, p_a and p_e from the item terms (irrCAC 1.4 formulas).
+
+    p_a = (1 - 1/N) p_a' + 1/N, p_a' = sum_i sumq_i / (rbar (m_i - 1)) / n; the variance
+    uses the 1.4 item term ``pa_i = sumq_i / (rbar (m_i - 1)) - p_a (m_i - rbar) / rbar``.
+    """
+    m = parts.m
+    n = m.size
+    big_n = float(m.sum())
+    rbar = big_n / n
+    pe = parts.pe
+    a_i = parts.sumq / (rbar * (m - 1.0))
+    paprime = float(a_i.sum()) / n
+    pa = (1.0 - 1.0 / big_n) * paprime + 1.0 / big_n
+    alpha = (pa - pe) / (1.0 - pe)
+    alpha_p = (paprime - pe) / (1.0 - pe)
+    se = math.nan
+    if n >= 2:
+        pa_i = a_i - pa * (m - rbar) / rbar
+        k_i = (pa_i - pe) / (1.0 - pe)
+        pe_i = parts.pe_num / rbar - pe * (m - rbar) / rbar
+        k_ix = k_i - 2.0 * (1.0 - alpha_p) * (pe_i - pe) / (1.0 - pe)
+        se = math.sqrt(f_pop / (n * (n - 1)) * float(np.sum((k_ix - alpha_p) ** 2)))
+    return alpha, se, pa, pe
+
+
+def _item_sums(
+    d: _Data, x: FloatArray, keep: npt.NDArray[np.bool_]
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Per pairable item: ratings, sum and sum of squares of the category scale ``x``."""
+    if d.ratings is not None and d.item_row is not None and d.counts.shape[1] > 64:
+        r_obj = d.ratings
+        rows = d.item_row[r_obj.item_codes]
+        v = x[r_obj.label_codes]
+        n = d.counts.shape[0]
+        m = np.bincount(rows, minlength=n).astype(np.float64)
+        b1: FloatArray = np.bincount(rows, weights=v, minlength=n).astype(np.float64)
+        b2: FloatArray = np.bincount(rows, weights=v * v, minlength=n).astype(np.float64)
+        return m[keep], b1[keep], b2[keep]
+    c = d.counts[keep]
+    s1: FloatArray = c @ x
+    s2: FloatArray = c @ (x * x)
+    return c.sum(axis=1), s1, s2
 
 
 def krippendorff_alpha(
     data: CountsLike,
     *,
     level: Level | None = None,
+    weights: WeightsLike | None = None,
+    distance: Distance | None = None,
     categories: Any = None,
+    population_size: float | None = None,
+    ci: CIKind = "analytic",
+    n_boot: int = 2000,
+    rng: RngLike = None,
 ) -> Coefficient:
-    r"""Krippendorff's alpha, from the coincidence matrix of the pairable items.
+    r"""Krippendorff's alpha, from the coincidences of the pairable items.
 
     .. math::
 
         \alpha = 1 - \frac{D_o}{D_e}, \quad
-        D_o = \frac{1}{n}\sum_{c,k} o_{ck}\,\delta^2_{ck}, \quad
-        D_e = \frac{1}{n(n-1)}\sum_{c,k} n_c n_k\,\delta^2_{ck},
+        D_o = \frac{1}{N}\sum_{c,k} o_{ck}\,\delta^2_{ck}, \quad
+        D_e = \frac{1}{N(N-1)}\sum_{c,k} n_c n_k\,\delta^2_{ck},
 
     with coincidences :math:`o_{ck} = \sum_i r_{ic}(r_{ik} - [c = k])/(r_i - 1)` over items
-    with two or more ratings, :math:`n_c = \sum_k o_{ck}` and :math:`n = \sum_c n_c`.
+    with two or more ratings, :math:`n_c = \sum_k o_{ck}` and :math:`N = \sum_c n_c`.
 
     Parameters
     ----------
@@ -309,25 +1014,49 @@ def krippendorff_alpha(
         Ratings, or the item x category counts.
     level : {"nominal", "ordinal", "interval", "ratio"}, optional
         The metric :math:`\delta^2`. Default: the level of the ratings (nominal for counts).
-        Ordinal uses Krippendorff's rank-frequency metric; interval and ratio use the
-        categories' numeric values.
+        Ordinal is Krippendorff's rank-frequency metric (not Gwet's ordinal weights);
+        interval and ratio use the categories' numeric values.
+    weights : str or array_like of shape (q, q), optional
+        Gwet's agreement weights instead of a level: :math:`\delta^2 = 1 - w`
+        (``"quadratic"`` gives the interval metric on the category scale).
+    distance : callable, optional
+        A user metric: ``distance(x, y)`` returns :math:`\delta^2` for arrays of category
+        values ``x`` and ``y`` (broadcast to q x q); >= 0 with zeros on the diagonal.
     categories : sequence, optional
         Category names (values, at interval/ratio level) for an array of counts.
+    population_size : float, optional
+        Items in the population (finite-population correction of the variance).
+    ci : {"analytic", "bootstrap"}, default "analytic"
+    n_boot : int, default 2000
+    rng : Generator, int or None
 
     Returns
     -------
     Coefficient
-        ``statistic``; ``observed_agreement`` = 1 - D_o and ``chance_agreement`` = 1 - D_e on
-        the normalised metric; ``standard_error`` is NaN in this version (``method`` says
-        so; bootstrap and the Gwet linearisation come with the many-raters release).
+        ``statistic``; ``standard_error`` (Gwet 2014 linearisation as in irrCAC 1.4
+        ``krippen.alpha.raw``); ``observed_agreement`` and ``chance_agreement`` are irrCAC's
+        p_a and p_e on the agreement scale ``w = 1 - delta^2 / max delta^2``, so that
+        alpha = (p_a - p_e)/(1 - p_e); ``weights`` names the metric; ``n_items`` counts the
+        pairable items.
 
     Notes
     -----
     Items with fewer than two ratings are not pairable and do not enter alpha; they are
     counted in ``n_items_unpairable``. ``[["A", "B"], ["B", "A"]]`` gives alpha = -0.5,
-    not a bug: with two items and perfect systematic disagreement the observed disagreement
-    exceeds what chance predicts for so few values. When all pairable values are in one
-    category, D_e = 0 and alpha is undefined (NaN with a reason).
+    not a bug: alpha compares disagreement within items with disagreement among all
+    pairable values, and among four values (two A, two B) drawn without replacement a
+    random pair disagrees with probability 2/3, not 1; observed disagreement 1 against an
+    expected 2/3 gives 1 - 1/(2/3) = -0.5. When all pairable values are in one category,
+    D_e = 0 and alpha is undefined (NaN with a reason).
+
+    At interval level (and ordinal, through the rank positions
+    :math:`R_c = \sum_{g \le c} n_g - n_c/2`, for which
+    :math:`\delta^2_{ck} = (R_k - R_c)^2`) alpha and its SE come from per-item sums of
+    values and squares, in O(N) memory: no V x V matrix for continuous scores.
+
+    The SE is irrCAC 1.4's; its 2021 revision replaced :math:`p_a` by :math:`p_a'` in the
+    item term (a difference of order 1/N). For the ordinal metric the weights depend on the
+    marginals; the SE treats them as fixed, the bootstrap does not.
 
     References
     ----------
@@ -335,6 +1064,8 @@ def krippendorff_alpha(
        2nd ed. Sage.
     .. [2] Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability.
        https://repository.upenn.edu/asc_papers/43
+    .. [3] Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed., ch. 2 and 5.
+       Advanced Analytics.
 
     Examples
     --------
@@ -351,85 +1082,253 @@ def krippendorff_alpha(
     >>> round(krippendorff_alpha(r, level="interval").statistic, 6)
     0.810845
     """
-    cd = _count_data(data, categories)
-    lvl: Level = cd.level if level is None else level
-    if lvl not in ("nominal", "ordinal", "interval", "ratio"):
-        raise InvalidInputError(
-            "The 'level' parameter of krippendorff_alpha must be one of "
-            f"{{'nominal', 'ordinal', 'interval', 'ratio'}}. Got {lvl!r} instead."
-        )
+    check_ci(ci, n_boot, "krippendorff_alpha")
     if (
-        lvl in ("interval", "ratio")
-        and isinstance(data, Ratings)
-        and data.level
-        in (
-            "nominal",
-            "ordinal",
-        )
+        isinstance(data, Ratings)
+        and data.n_categories > _MANY_VALUES
+        and weights is None
+        and distance is None
+        and (level or data.level) in ("interval", "ordinal")
     ):
-        try:
-            np.asarray(data.categories, dtype=np.float64)
-        except (TypeError, ValueError):
+        return _alpha_many_values(
+            data,
+            level or data.level,
+            population_size,
+            ci,
+            n_boot,
+            rng,
+        )
+    d = _prepare(data, categories, "krippendorff_alpha")
+    if sum(x is not None for x in (level, weights, distance)) > 1:
+        raise InvalidInputError(
+            "krippendorff_alpha takes one of level=, weights= or distance=, not several"
+        )
+    lvl: str
+    if weights is not None:
+        lvl = weights if isinstance(weights, str) else "custom"
+    elif distance is not None:
+        lvl = "distance"
+    else:
+        lvl = d.level if level is None else level
+        if lvl not in ("nominal", "ordinal", "interval", "ratio"):
             raise InvalidInputError(
-                f"level={lvl!r} needs numeric labels; the categories are {data.categories!r}"
-            ) from None
-    counts = cd.counts
+                "The 'level' parameter of krippendorff_alpha must be one of "
+                f"{{'nominal', 'ordinal', 'interval', 'ratio'}}. Got {lvl!r} instead."
+            )
+        if lvl in ("interval", "ratio") and isinstance(data, Ratings):
+            try:
+                np.asarray(data.categories, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise InvalidInputError(
+                    f"level={lvl!r} needs numeric labels; the categories are {data.categories!r}"
+                ) from None
+    counts = d.counts
     r = counts.sum(axis=1)
     pairable = r >= 2
-    n_items = int(counts.shape[0])
-    pc = counts[pairable]
-    rp = r[pairable]
+    n_rated = int(counts.shape[0])
+    n_pair = int(pairable.sum())
     method = (
         f"Krippendorff's alpha, {lvl} metric"
         + (" (Krippendorff's rank-frequency ordinal metric)" if lvl == "ordinal" else "")
-        + ", coincidence matrix over pairable items; standard error not computed in this "
-        "version"
+        + f", coincidences over pairable items; {_TSV} (krippen.alpha.raw)"
     )
     base: dict[str, Any] = dict(
         name="krippendorff_alpha",
-        n_items=int(pairable.sum()),
-        n_raters=cd.n_raters,
-        categories=cd.categories,
-        n_items_unpairable=n_items - int(pairable.sum()),
+        n_items=n_pair,
+        n_raters=d.n_raters,
+        categories=d.categories,
+        n_items_unpairable=n_rated - n_pair,
         weights=lvl,
         bounds=(-math.inf, 1.0),
+        method=method,
+        population_size=math.inf if population_size is None else float(population_size),
     )
-    if pc.shape[0] == 0:
-        reason = "no item has two or more ratings, so there is no agreement to measure"
-        warn_degenerate(reason)
-        return Coefficient(
-            statistic=math.nan,
-            standard_error=math.nan,
-            method=method,
-            reason=reason,
-            **base,
-        )
-    coincidence = (pc / (rp - 1)[:, None]).T @ pc - np.diag((pc / (rp - 1)[:, None]).sum(axis=0))
-    n_c = coincidence.sum(axis=1)
-    n_total = float(n_c.sum())
-    delta2 = _squared_distance(lvl, cd.category_values, n_c)
-    d_o = float(np.sum(coincidence * delta2)) / n_total
-    d_e = float(np.sum(np.outer(n_c, n_c) * delta2)) / (n_total * (n_total - 1.0))
-    dmax = float(delta2.max()) if delta2.size else 0.0
-    if d_e <= 0.0 or dmax <= 0.0:
+    f_pop = population_factor(n_rated, population_size)
+    if n_pair == 0:
+        warn_degenerate(_NO_PAIRS)
+        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
+    pc = counts[pairable]
+    totals = pc.sum(axis=0)
+    q = counts.shape[1]
+    scale = d.category_values
+    sums_path = lvl in ("interval", "ordinal") and weights is None and distance is None
+    w: FloatArray | None = None
+    if sums_path:
+        x = _ordinal_positions(totals) if lvl == "ordinal" else scale
+        used = totals > 0
+        x = x - float(np.sum(x * totals) / totals.sum())  # centre for numerical accuracy
+        dmax = float((x[used].max() - x[used].min()) ** 2)
+        m_i, s1, s2 = _item_sums(d, x, pairable)
+        parts = _alpha_parts_sums(m_i, s1, s2, dmax)
+    else:
+        if weights is not None:
+            w, _ = _weight_matrix(weights, d.categories, "krippendorff_alpha")
+        else:
+            if distance is not None:
+                delta = np.asarray(distance(scale[:, None], scale[None, :]), dtype=np.float64)
+                if delta.shape != (q, q) or not np.all(np.isfinite(delta)) or np.any(delta < 0):
+                    raise InvalidInputError(
+                        "distance(x, y) must return finite values >= 0 of shape (q, q) for "
+                        f"q = {q} categories; got shape {delta.shape}"
+                    )
+                if np.any(np.diag(delta) != 0):
+                    raise InvalidInputError("distance(x, x) must be 0 for every category")
+            else:
+                delta = _krippendorff_delta(lvl, scale, totals)
+            used = totals > 0
+            dmax = float(delta[np.ix_(used, used)].max()) if used.any() else 0.0
+            w = 1.0 - delta / dmax if dmax > 0 else np.ones((q, q))
+        parts = _alpha_parts_matrix(pc, w)
+        parts = dataclasses.replace(parts, undefined=parts.pe >= 1.0 - 1e-12)
+    if parts.undefined or parts.pe >= 1.0 - 1e-12:
         reason = (
             "all pairable ratings are in one category: expected disagreement is 0 and alpha "
             "is 0/0 (undefined)"
         )
         warn_degenerate(reason)
-        return Coefficient(
-            statistic=math.nan,
-            standard_error=math.nan,
-            method=method,
-            reason=reason,
-            **base,
-        )
-    alpha = 1.0 - d_o / d_e
-    return Coefficient(
-        statistic=alpha,
-        standard_error=math.nan,
-        method=method,
-        observed_agreement=1.0 - d_o / dmax,
-        chance_agreement=1.0 - d_e / dmax,
-        **base,
+        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
+    alpha, se, pa, pe = _alpha_finish(parts, n_rated, f_pop)
+    out: dict[str, Any] = dict(
+        statistic=alpha, standard_error=se, observed_agreement=pa, chance_agreement=pe, **base
     )
+    if ci == "bootstrap":
+        reps, jk = _alpha_bootstrap(d, pairable, lvl, w, n_boot, rng)
+        out.update(replicates=reps, jackknife=jk)
+    return Coefficient(**out)
+
+
+#: Above this many distinct values, interval/ordinal alpha on ratings skips item x category counts.
+_MANY_VALUES = 512
+
+
+def _alpha_many_values(
+    r: Ratings,
+    lvl: Level,
+    population_size: float | None,
+    ci: CIKind,
+    n_boot: int,
+    rng: RngLike,
+) -> Coefficient:
+    """Interval or ordinal alpha on many distinct values, from per-rating sums only: O(N)
+    memory, no items x values counts and no values x values matrix."""
+    if lvl == "interval":
+        try:
+            np.asarray(r.categories, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise InvalidInputError(
+                f"level='interval' needs numeric labels; the categories are {r.categories!r}"
+            ) from None
+    m_all = np.bincount(r.item_codes, minlength=r.n_items).astype(np.float64)
+    pairable_item = m_all >= 2
+    n_rated = int(np.count_nonzero(m_all))
+    n_pair = int(pairable_item.sum())
+    base: dict[str, Any] = dict(
+        name="krippendorff_alpha",
+        n_items=n_pair,
+        n_raters=int(np.count_nonzero(np.bincount(r.rater_codes, minlength=r.n_raters))),
+        categories=r.categories,
+        n_items_unpairable=n_rated - n_pair,
+        weights=lvl,
+        bounds=(-math.inf, 1.0),
+        method=f"Krippendorff's alpha, {lvl} metric"
+        + (" (Krippendorff's rank-frequency ordinal metric)" if lvl == "ordinal" else "")
+        + f", from per-item sums of values and squares (no V x V matrix); {_TSV} "
+        "(krippen.alpha.raw)",
+        population_size=math.inf if population_size is None else float(population_size),
+    )
+    f_pop = population_factor(n_rated, population_size)
+    if n_pair == 0:
+        warn_degenerate(_NO_PAIRS)
+        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
+    keep = pairable_item[r.item_codes]
+    totals = np.bincount(r.label_codes[keep], minlength=r.n_categories).astype(np.float64)
+    x = _ordinal_positions(totals) if lvl == "ordinal" else r.category_values
+    x = x - float(np.sum(x * totals) / totals.sum())
+    used = totals > 0
+    dmax = float((x[used].max() - x[used].min()) ** 2)
+    v = x[r.label_codes]
+    s1: FloatArray = np.bincount(r.item_codes, weights=v, minlength=r.n_items).astype(float)
+    s2: FloatArray = np.bincount(r.item_codes, weights=v * v, minlength=r.n_items).astype(float)
+    s1, s2 = s1[pairable_item], s2[pairable_item]
+    m_i = m_all[pairable_item]
+    parts = _alpha_parts_sums(m_i, s1, s2, dmax)
+    if parts.undefined or parts.pe >= 1.0 - 1e-12:
+        reason = (
+            "all pairable ratings are in one category: expected disagreement is 0 and alpha "
+            "is 0/0 (undefined)"
+        )
+        warn_degenerate(reason)
+        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
+    alpha, se, pa, pe = _alpha_finish(parts, n_rated, f_pop)
+    out: dict[str, Any] = dict(
+        statistic=alpha, standard_error=se, observed_agreement=pa, chance_agreement=pe, **base
+    )
+    if ci == "bootstrap":
+        feats = np.column_stack([2.0 * (m_i * s2 - s1**2) / (m_i - 1.0), m_i, s1, s2])
+        reps, jk = bootstrap(feats, _alpha_from_sums, n_boot=n_boot, rng=rng)
+        out.update(replicates=reps, jackknife=jk)
+    return Coefficient(**out)
+
+
+def _alpha_from_sums(t: FloatArray) -> FloatArray:
+    """Squared-difference alpha from totals ``[sum D_i/(m_i-1), N, sum x, sum x^2]``."""
+    big_n = t[:, 1]
+    d_o = t[:, 0] / big_n
+    d_e = 2.0 * (big_n * t[:, 3] - t[:, 2] ** 2) / (big_n * (big_n - 1.0))
+    res: FloatArray = 1.0 - d_o / d_e
+    return res
+
+
+def _alpha_bootstrap(
+    d: _Data,
+    pairable: npt.NDArray[np.bool_],
+    lvl: str,
+    w: FloatArray | None,
+    n_boot: int,
+    rng: RngLike,
+) -> tuple[FloatArray, FloatArray | None]:
+    """Bootstrap of alpha over pairable items, on per-item totals."""
+    pc = d.counts[pairable]
+    m = pc.sum(axis=1)
+    q = pc.shape[1]
+    if w is not None:
+        # Fixed weights: alpha from [sum sumq/(m-1), N, counts].
+        sumq = np.einsum("ik,ik->i", pc, pc @ w.T - 1.0)
+        feats = np.column_stack([sumq / (m - 1.0), m, pc])
+
+        def stat_fixed(t: FloatArray) -> FloatArray:
+            big_n = t[:, 1]
+            pa = (1.0 - 1.0 / big_n) * t[:, 0] / big_n + 1.0 / big_n
+            pi = t[:, 2:] / big_n[:, None]
+            pe = np.einsum("bk,kl,bl->b", pi, w, pi)
+            res: FloatArray = (pa - pe) / (1.0 - pe)
+            return res
+
+        return bootstrap(feats, stat_fixed, n_boot=n_boot, rng=rng)
+    if lvl == "interval" or q > 64:
+        # Interval (and ordinal with many values, on the full-data positions): D_o and D_e
+        # from per-item sums.
+        totals = pc.sum(axis=0)
+        x = _ordinal_positions(totals) if lvl == "ordinal" else d.category_values
+        x = x - float(np.sum(x * totals) / totals.sum())
+        m_i, s1, s2 = _item_sums(d, x, pairable)
+        feats = np.column_stack([2.0 * (m_i * s2 - s1**2) / (m_i - 1.0), m_i, s1, s2])
+        return bootstrap(feats, _alpha_from_sums, n_boot=n_boot, rng=rng)
+    # Ordinal with few categories: coincidences, metric recomputed per replicate.
+    coinc = (pc[:, :, None] * pc[:, None, :] - pc[:, :, None] * np.eye(q)[None]) / (m - 1.0)[
+        :, None, None
+    ]
+    feats = coinc.reshape(pc.shape[0], q * q)
+
+    def stat_ord(t: FloatArray) -> FloatArray:
+        o = t.reshape(-1, q, q)
+        n_c = o.sum(axis=2)
+        big_n = n_c.sum(axis=1)
+        pos = np.cumsum(n_c, axis=1) - n_c / 2.0
+        delta = (pos[:, :, None] - pos[:, None, :]) ** 2
+        d_o = np.sum(o * delta, axis=(1, 2)) / big_n
+        d_e = np.einsum("bk,bkl,bl->b", n_c, delta, n_c) / (big_n * (big_n - 1.0))
+        res: FloatArray = 1.0 - d_o / d_e
+        return res
+
+    return bootstrap(feats, stat_ord, n_boot=n_boot, rng=rng)

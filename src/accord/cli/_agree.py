@@ -35,25 +35,55 @@ def parse_categories(text: str | None) -> list[Any] | None:
         return parts
 
 
-def agreement_rows(ratings: Any) -> list[Any]:
-    """The coefficients ``accord agree`` reports for these ratings."""
-    from .. import fleiss_kappa, krippendorff_alpha
+def agreement_rows(
+    ratings: Any,
+    *,
+    coefficients: list[str] | None = None,
+    weights: str | None = None,
+    ci: str = "analytic",
+    n_boot: int = 2000,
+    seed: int | None = None,
+    population_size: float | None = None,
+) -> list[Any]:
+    """The coefficients ``accord agree`` reports for these ratings (see ``accord.agreement``)."""
+    from ..agreement import agreement
 
-    results = [fleiss_kappa(ratings), krippendorff_alpha(ratings, level="nominal")]
-    if ratings.level != "nominal":
-        results.append(krippendorff_alpha(ratings))
-    return results
+    table = agreement(
+        ratings,
+        coefficients=coefficients,
+        weights=weights,
+        population_size=population_size,
+        ci=ci,  # type: ignore[arg-type]
+        n_boot=n_boot,
+        rng=seed,
+    )
+    return list(table.coefficients)
 
 
-def render(report: Any, results: list[Any], fmt: OutputFormat, output: Path | None) -> None:
+def render(
+    report: Any,
+    results: list[Any],
+    fmt: OutputFormat,
+    output: Path | None,
+    *,
+    ci: str = "analytic",
+    level: float = 0.95,
+) -> None:
     """Print or write the report and coefficient table in the chosen format."""
     import warnings
 
     from .._results import dumps
+    from ..agreement.summary import AgreementTable
 
+    table = AgreementTable(tuple(results), "", ci)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        dicts = [r.to_dict() for r in results]
+        dicts = []
+        for r in results:
+            d = r.to_dict(level)
+            low, high, how = table.interval(r, level)
+            d.update(ci_low=low, ci_high=high, ci_method=how)
+            dicts.append(d)
     if fmt is OutputFormat.json:
         write_text(dumps({"report": report.to_dict(), "coefficients": dicts}), output)
         return
@@ -64,12 +94,17 @@ def render(report: Any, results: list[Any], fmt: OutputFormat, output: Path | No
         "standard_error",
         "ci_low",
         "ci_high",
+        "ci_method",
         "pvalue",
+        "standard_error_null",
         "n_items",
         "n_raters",
         "n_categories",
+        "n_items_unpairable",
         "observed_agreement",
         "chance_agreement",
+        "population_size",
+        "method",
         "reason",
     ]
     if fmt is OutputFormat.csv:
@@ -83,20 +118,26 @@ def render(report: Any, results: list[Any], fmt: OutputFormat, output: Path | No
         rows.append(
             {
                 "coefficient": d["name"]
-                + ("" if d["weights"] == "identity" else f" ({d['weights']})"),
+                + ("" if d["weights"] in ("identity", None) else f" ({d['weights']})"),
                 "estimate": d["statistic"],
                 "SE": d["standard_error"],
-                "95% CI": _ci(d["ci_low"], d["ci_high"]),
+                f"{level:.0%} CI": _ci(d["ci_low"], d["ci_high"]),
                 "p": d["pvalue"],
                 "items": d["n_items"],
                 "note": d["reason"] or "",
             }
         )
+    how = (
+        "BCa bootstrap over items"
+        if ci == "bootstrap"
+        else "t interval on items - 1 df (ICC: F interval)"
+    )
     print_table(
         rows,
-        ["coefficient", "estimate", "SE", "95% CI", "p", "items", "note"],
+        ["coefficient", "estimate", "SE", f"{level:.0%} CI", "p", "items", "note"],
         title=str(report),
-        caption="SE: general (non-null) standard error; CI: t interval on items - 1 df.",
+        caption=f"SE: general (non-null) standard error (Gwet 2014 / irrCAC 1.4); CI: {how}; "
+        "p: two-sided test of 0 (ICC: F test).",
         output=output,
     )
 
@@ -111,7 +152,7 @@ def _ci(low: float, high: float) -> str:
     "agree",
     epilog=(
         "Example: accord agree examples/diagnoses.csv --item patient --rater rater "
-        "--label diagnosis --format json"
+        "--label diagnosis --ci bootstrap --seed 1 --format json"
     ),
 )
 def agree(
@@ -126,10 +167,28 @@ def agree(
     duplicates: str = typer.Option(
         "raise", "--duplicates", help="raise, first, last or mean (interval/ratio)."
     ),
+    coefficients: str | None = typer.Option(
+        None,
+        "--coefficients",
+        help="Comma-separated subset: percent_agreement, fleiss_kappa, conger_kappa, "
+        "light_kappa, brennan_prediger, gwet_ac1, gwet_ac2, krippendorff_alpha, icc.",
+    ),
+    weights: str | None = typer.Option(
+        None,
+        "--weights",
+        help="Weights of the weighted rows: linear, quadratic, ordinal, radical, ratio, "
+        "circular, bipolar (default quadratic above nominal level).",
+    ),
+    ci: str = typer.Option("analytic", "--ci", help="analytic (t interval) or bootstrap (BCa)."),
+    n_boot: int = typer.Option(2000, "--n-boot", help="Bootstrap replicates."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the bootstrap."),
+    population_size: float | None = typer.Option(
+        None, "--population-size", help="Items in the population (finite-population correction)."
+    ),
     fmt: OutputFormat = FORMAT_OPTION,
     output: Path | None = OUTPUT_OPTION,
 ) -> None:
-    """Agreement among raters beyond chance: Fleiss' kappa and Krippendorff's alpha."""
+    """Agreement among raters beyond chance: every coefficient that applies, with SEs."""
     from .. import read_ratings
 
     with user_errors():
@@ -142,5 +201,14 @@ def agree(
             categories=parse_categories(categories),
             duplicates=duplicates,  # type: ignore[arg-type]
         )
-        results = agreement_rows(ratings)
-        render(ratings.report, results, fmt, output)
+        chosen = None if coefficients is None else [c.strip() for c in coefficients.split(",")]
+        results = agreement_rows(
+            ratings,
+            coefficients=chosen,
+            weights=weights,
+            ci=ci,
+            n_boot=n_boot,
+            seed=seed,
+            population_size=population_size,
+        )
+        render(ratings.report, results, fmt, output, ci=ci)

@@ -1,0 +1,126 @@
+"""Inference shared by the agreement coefficients: finite-population factor and the bootstrap.
+
+Every coefficient of the many-raters family is a smooth function ``g`` of **item totals**:
+``statistic = g(sum_i F[i])`` where ``F`` (items x m) holds per-item features (pair
+agreement, number of ratings, category shares, coincidences, ...). Resampling items with
+replacement multiplies the rows of ``F`` by multiplicities, so a bootstrap replicate is one row
+of ``M @ F`` with ``M`` (replicates x items) the multinomial multiplicities: one matrix product
+per chunk of replicates, no loop over items. Leave-one-item-out (jackknife) values, needed for
+BCa, are ``g(T - F[i])``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, Literal, TypeAlias
+
+import numpy as np
+
+from .._errors import InvalidInputError
+from .._types import FloatArray, RngLike, as_generator
+
+__all__ = ["CIKind", "bootstrap", "check_ci", "population_factor"]
+
+CIKind: TypeAlias = Literal["analytic", "bootstrap"]
+
+#: Multiplicity cells (replicates x items) generated per chunk.
+CHUNK_CELLS = 8_000_000
+
+Totals: TypeAlias = Callable[[FloatArray], FloatArray]
+
+
+def check_ci(ci: str, n_boot: int, owner: str) -> None:
+    """Validate the ``ci`` and ``n_boot`` options."""
+    if ci not in ("analytic", "bootstrap"):
+        raise InvalidInputError(
+            f"The 'ci' parameter of {owner} must be one of {{'analytic', 'bootstrap'}}. "
+            f"Got {ci!r} instead."
+        )
+    if ci == "bootstrap" and (not isinstance(n_boot, int | np.integer) or n_boot < 1):
+        raise InvalidInputError(
+            f"The 'n_boot' parameter of {owner} must be a positive integer. Got {n_boot!r} instead."
+        )
+
+
+def population_factor(n: int, population_size: float | None) -> float:
+    """Gwet's finite-population correction ``1 - n/N`` of the variance (1 when N is infinite).
+
+    Parameters
+    ----------
+    n : int
+        Items in the sample.
+    population_size : float or None
+        Items in the population ``N``; None or ``inf`` for an infinite population.
+    """
+    if population_size is None or math.isinf(population_size):
+        return 1.0
+    if not population_size > 0:
+        raise InvalidInputError(
+            f"population_size must be a positive number of items; got {population_size!r}"
+        )
+    if population_size < n:
+        raise InvalidInputError(
+            f"population_size ({population_size:g}) is smaller than the number of items rated ({n})"
+        )
+    return 1.0 - n / population_size
+
+
+def _matmul(mult: FloatArray, features: Any) -> FloatArray:
+    """``mult @ features`` for dense or scipy-sparse features, shape (B, m)."""
+    if isinstance(features, np.ndarray):
+        out: FloatArray = mult @ features
+        return out
+    dense: FloatArray = np.asarray((features.T @ mult.T).T, dtype=np.float64)
+    return dense
+
+
+def bootstrap(
+    features: Any,
+    statistic: Totals,
+    *,
+    n_boot: int,
+    rng: RngLike,
+    jackknife: bool = True,
+) -> tuple[FloatArray, FloatArray | None]:
+    """Bootstrap replicates over items (and jackknife values) of ``statistic(totals)``.
+
+    Parameters
+    ----------
+    features : ndarray or scipy sparse array, shape (n_items, m)
+        Per-item features whose column sums are the statistic's sufficient totals.
+    statistic : callable
+        Maps totals of shape (B, m) to statistics of shape (B,) (vectorised over rows).
+    n_boot : int
+        Number of replicates B.
+    rng : Generator, int or None
+        Random source (``numpy.random.default_rng`` seed).
+    jackknife : bool
+        Also return the leave-one-item-out values (for BCa).
+
+    Returns
+    -------
+    replicates : ndarray, shape (n_boot,)
+    jackknife : ndarray, shape (n_items,) or None
+    """
+    gen = as_generator(rng)
+    n = int(features.shape[0])
+    probs = np.full(n, 1.0 / n)
+    chunk = max(1, CHUNK_CELLS // max(n, 1))
+    out = np.empty(n_boot, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for lo in range(0, n_boot, chunk):
+            hi = min(n_boot, lo + chunk)
+            mult = gen.multinomial(n, probs, size=hi - lo).astype(np.float64)
+            out[lo:hi] = statistic(_matmul(mult, features))
+        jk: FloatArray | None = None
+        if jackknife and n >= 2:
+            total = np.asarray(features.sum(axis=0), dtype=np.float64).ravel()
+            jk = np.empty(n, dtype=np.float64)
+            step = max(1, CHUNK_CELLS // max(total.size, 1))
+            for lo in range(0, n, step):
+                hi = min(n, lo + step)
+                rows = features[lo:hi]
+                dense = rows if isinstance(rows, np.ndarray) else rows.toarray()
+                jk[lo:hi] = statistic(total[None, :] - np.asarray(dense, dtype=np.float64))
+    return out, jk

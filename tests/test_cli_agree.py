@@ -1,0 +1,76 @@
+"""``accord agree``: the full coefficient table, options, formats and errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from numpy.testing import assert_allclose
+from typer.testing import CliRunner
+
+from accord.cli import app
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+BASE = ["agree", str(EXAMPLES / "diagnoses.csv"), "--item", "patient", "--rater", "rater",
+        "--label", "diagnosis"]  # fmt: skip
+runner = CliRunner()
+
+
+def test_table_lists_every_nominal_coefficient() -> None:
+    res = runner.invoke(app, BASE)
+    assert res.exit_code == 0, res.output
+    for name in ("percent_agreement", "fleiss_kappa", "conger_kappa", "light_kappa",
+                 "brennan_prediger", "gwet_ac1", "krippendorff_alpha"):  # fmt: skip
+        assert name in res.output
+
+
+def test_json_values_and_options() -> None:
+    res = runner.invoke(app, [*BASE, "--format", "json", "--coefficients", "fleiss_kappa"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    (row,) = out["coefficients"]
+    # Fleiss (1971) diagnoses: kappa = 0.4302445 (R irr kappam.fleiss)
+    assert_allclose(row["statistic"], 0.4302445, atol=5e-8)
+    assert row["ci_low"] < row["statistic"] < row["ci_high"]
+    assert "t interval" in row["ci_method"]
+    fpc = runner.invoke(
+        app, [*BASE, "-f", "json", "--coefficients", "fleiss_kappa", "--population-size", "60"]
+    )
+    row2 = json.loads(fpc.output)["coefficients"][0]
+    assert_allclose(row2["standard_error"], row["standard_error"] * (1 - 30 / 60) ** 0.5)
+
+
+def test_bootstrap_is_reproducible_with_seed() -> None:
+    args = [*BASE, "-f", "json", "--coefficients", "gwet_ac1", "--ci", "bootstrap",
+            "--n-boot", "200", "--seed", "3"]  # fmt: skip
+    a = json.loads(runner.invoke(app, args).output)["coefficients"][0]
+    b = json.loads(runner.invoke(app, args).output)["coefficients"][0]
+    assert a["ci_low"] == b["ci_low"] and "BCa" in a["ci_method"]
+
+
+def test_weights_and_csv(tmp_path: Path) -> None:
+    out = tmp_path / "agree.csv"
+    res = runner.invoke(
+        app,
+        ["agree", str(EXAMPLES / "birads.csv"), "--item", "finding", "--rater", "modality",
+         "--label", "birads", "--level", "ordinal", "--weights", "linear", "-f", "csv",
+         "-o", str(out)],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    text = out.read_text()
+    assert "gwet_ac2,linear" in text and "krippendorff_alpha,ordinal" in text
+
+
+def test_errors_are_one_line() -> None:
+    res = runner.invoke(app, [*BASE, "--coefficients", "kapa"])
+    assert res.exit_code == 2 and "coefficients" in res.output
+    res = runner.invoke(app, [*BASE, "--weights", "quadatic"])
+    assert res.exit_code == 2 and "'weights' parameter" in res.output
+    res = runner.invoke(app, [*BASE, "--ci", "jackknife"])
+    assert res.exit_code == 2 and "'ci' parameter" in res.output
+
+
+def test_demo_still_renders() -> None:
+    res = runner.invoke(app, ["demo", "--examples-dir", str(EXAMPLES)])
+    assert res.exit_code == 0, res.output
+    assert "krippendorff_alpha (ordinal)" in res.output

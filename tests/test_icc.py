@@ -1,0 +1,76 @@
+"""Intraclass correlations: Shrout & Fleiss (1979) values and pingouin side by side."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from numpy.testing import assert_allclose
+
+import accord
+from accord import DegenerateDataWarning, DroppedDataWarning, icc
+
+REF = json.loads((Path(__file__).parent / "reference" / "many_raters.json").read_text())["icc"]
+
+
+def test_shrout_fleiss_table() -> None:
+    res = icc(REF["scores"])  # source: REF["source"] (Shrout & Fleiss 1979)
+    for form, value in REF["expected"].items():
+        assert_allclose(res[form].statistic, value, atol=REF["atol"], err_msg=form)
+    assert res["ICC(A,1)"] is res["ICC(2,1)"]
+
+
+@pytest.mark.parametrize("level", [0.95, 0.9])
+def test_matches_pingouin(level: float) -> None:
+    import warnings
+
+    import pingouin as pg  # peer: pg.intraclass_corr(data, targets, raters, ratings)
+
+    rng = np.random.default_rng(4)
+    scores = rng.normal(size=(20, 1)) + rng.normal(scale=0.7, size=(20, 5)) + np.arange(5) * 0.3
+    frame = pd.DataFrame(
+        [(i, j, v) for i, row in enumerate(scores) for j, v in enumerate(row)],
+        columns=["t", "r", "v"],
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = pg.intraclass_corr(frame, "t", "r", "v").set_index("Type")
+    ours = icc(scores)
+    for f in ours.forms:
+        key = {"ICC(1)": "ICC(1,1)", "ICC(k)": "ICC(1,k)"}.get(f.alias, f.alias)
+        row = theirs.loc[key]
+        assert_allclose(f.statistic, row["ICC"], rtol=1e-10)
+        assert_allclose(f.f_statistic, row["F"], rtol=1e-10)
+        assert_allclose(f.pvalue, row["pval"], rtol=1e-8)
+        # pingouin's interval is fixed at 95% and rounded to 2 decimals
+        if level == 0.95:
+            assert_allclose(f.confidence_interval(level), row["CI95"], atol=0.005 + 1e-12)
+        else:
+            lo, hi = f.confidence_interval(level)
+            assert row["CI95"][0] - 0.005 <= lo <= f.statistic <= hi <= row["CI95"][1] + 0.005
+
+
+def test_incomplete_items_are_left_out_with_a_warning() -> None:
+    scores = np.asarray(REF["scores"], dtype=float)
+    with_gap = np.vstack([scores, [1.0, np.nan, 3.0, 4.0]])
+    with pytest.warns(DroppedDataWarning, match="1 of 7 items"):
+        res = icc(with_gap)
+    assert res.n_items == 6 and res.n_items_incomplete == 1
+    assert_allclose(res["ICC(3,1)"].statistic, REF["expected"]["ICC(3,1)"], atol=REF["atol"])
+    assert "complete-case" in res["ICC(3,1)"].method
+
+
+def test_ratings_input_and_degenerate() -> None:
+    r = accord.Ratings.from_wide(np.asarray(REF["scores"], float), level="interval")
+    assert_allclose(icc(r)["ICC(2,1)"].statistic, REF["expected"]["ICC(2,1)"], atol=REF["atol"])
+    with pytest.warns(DegenerateDataWarning):
+        flat = icc(np.ones((4, 3)))
+    assert all(math.isnan(f.statistic) and f.reason for f in flat.forms)
+    with pytest.warns(DegenerateDataWarning):
+        icc([[1.0, 2.0]])
+    d = icc(REF["scores"]).to_dict()
+    assert d["forms"][0]["form"] == "ICC(1,1)" and "ci_low" in d["forms"][0]

@@ -1,0 +1,470 @@
+"""Many-raters coefficients: reference vectors, inference, degenerate data, properties."""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from numpy.testing import assert_allclose
+
+import accord
+from accord import (
+    DegenerateDataWarning,
+    brennan_prediger,
+    conger_kappa,
+    fleiss_kappa,
+    gwet_ac1,
+    gwet_ac2,
+    krippendorff_alpha,
+    light_kappa,
+    pairwise_agreement,
+    percent_agreement,
+)
+from accord.stats import ItemCategoryCounts
+
+from .strategies import long_ratings, ratings_of, splits
+
+REF = json.loads((Path(__file__).parent / "reference" / "many_raters.json").read_text())
+FUNCS: dict[str, Callable[..., Any]] = {
+    "percent_agreement": percent_agreement,
+    "fleiss_kappa": fleiss_kappa,
+    "gwet_ac1": gwet_ac1,
+    "gwet_ac2": gwet_ac2,
+    "brennan_prediger": brennan_prediger,
+    "krippendorff_alpha": krippendorff_alpha,
+    "conger_kappa": conger_kappa,
+}
+
+
+def _quiet(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        return fn(*args, **kwargs)
+
+
+def _table_to_ratings(table: list[list[int]]) -> accord.Ratings:
+    t = np.asarray(table)
+    x, y = np.nonzero(t)
+    pairs = np.repeat(np.c_[x, y], t[x, y], axis=0) + 1
+    return accord.Ratings.from_wide(pairs, level="ordinal")
+
+
+# ------------------------------------------------------------------ reference vectors
+
+
+@pytest.mark.parametrize("case", REF["counts"], ids=lambda c: c["name"])
+def test_count_vectors(case: dict[str, Any]) -> None:
+    # Source: each case's "source" field in tests/reference/many_raters.json.
+    for name, fields in case["expected"].items():
+        res = FUNCS[name](case["counts"])
+        for field, value in fields.items():
+            assert_allclose(getattr(res, field), value, atol=case["atol"], err_msg=name + field)
+
+
+@pytest.mark.parametrize("case", REF["count_tables"]["cases"])
+def test_count_tables(case: dict[str, Any]) -> None:
+    # spec many-raters.md count tables (Fleiss / Randolph free-marginal / Krippendorff).
+    for name in ("fleiss_kappa", "brennan_prediger", "krippendorff_alpha"):
+        res = _quiet(FUNCS[name], case["counts"])
+        if case[name] is None:
+            assert math.isnan(res.statistic) and res.reason
+        else:
+            assert_allclose(res.statistic, case[name], atol=5e-7)
+
+
+def test_abstractors_two_raters() -> None:
+    ref = REF["abstractors"]  # irrCAC cont3x3abstractors, see "source"
+    r = accord.Ratings.from_wide(_wide(ref["table"]))  # nominal level
+    for name, value in ref["identity"].items():
+        assert_allclose(FUNCS[name](r).statistic, value, atol=ref["atol"])
+    for name, value in ref["quadratic"].items():
+        res = FUNCS[name](r, weights="quadratic")
+        assert_allclose(res.statistic, value, atol=ref["atol"])
+    # Interval alpha equals quadratic-weighted alpha on an equally spaced scale.
+    assert_allclose(
+        krippendorff_alpha(accord.Ratings.from_wide(np.asarray(_wide(ref["table"]), float),
+                                                    level="interval")).statistic,
+        ref["quadratic"]["krippendorff_alpha"],
+        atol=ref["atol"],
+    )  # fmt: skip
+
+
+def _wide(table: list[list[int]]) -> list[list[int]]:
+    t = np.asarray(table)
+    x, y = np.nonzero(t)
+    return (np.repeat(np.c_[x, y], t[x, y], axis=0) + 1).tolist()
+
+
+def test_gwet_table_3_5_with_standard_errors() -> None:
+    ref = REF["gwet_table_3_5"]  # Gwet (2014) Table 3.5, irrCAC 1.4 raw functions
+    r = accord.Ratings.from_wide(ref["rows"], level="ordinal")
+    for name, fields in ref["expected"].items():
+        res = FUNCS[name](r, weights="quadratic")
+        assert_allclose(res.statistic, fields["statistic"], atol=ref["atol"], err_msg=name)
+        assert_allclose(res.standard_error, fields["standard_error"], atol=ref["atol"])
+    # 11 items, one rating missing on three of them: unpairable items are counted.
+    assert fleiss_kappa(r).n_items_unpairable == 3
+    assert krippendorff_alpha(r, weights="quadratic").n_items == 8
+
+
+def test_alpha_se_follows_irrcac_14_not_2021() -> None:
+    # irrCAC 1.4 krippen.alpha.raw: pa.ivec uses pa; the 2021 revision uses pa'. Recompute
+    # both by hand (transcribing the R code) on the Wikipedia Krippendorff example (items
+    # with 2 and 3 ratings, so the two differ) and check we give the 1.4 one.
+    nan = np.nan
+    coders = np.array([[nan, nan, nan, nan, nan, 3, 4, 1, 2, 1, 1, 3, 3, nan, 3],
+                       [1, nan, 2, 1, 3, 3, 4, 3, nan, nan, nan, nan, nan, nan, nan],
+                       [nan, nan, 2, 1, 3, 4, 4, nan, 2, 1, 1, 3, 3, nan, 4]])  # fmt: skip
+    r = accord.Ratings.from_wide(coders.T)
+    counts = ItemCategoryCounts.from_ratings(r).dense().astype(float)
+    w = np.eye(r.n_categories)
+    ri = counts.sum(1)
+    c, ri = counts[ri >= 2], ri[ri >= 2]
+    n, rbar, eps = len(ri), ri.mean(), 1 / ri.sum()
+    sumq = (c * (c @ w.T - 1)).sum(1)
+    paprime = np.sum(sumq / (rbar * (ri - 1))) / n
+    pa = (1 - eps) * paprime + eps
+    pi = (c / rbar).mean(0)
+    pe = pi @ w @ pi
+    alpha_p = (paprime - pe) / (1 - pe)
+    pe_i = c @ ((w @ pi + w.T @ pi) / 2) / rbar - pe * (ri - rbar) / rbar
+
+    def se(term: float) -> float:
+        pa_i = sumq / (rbar * (ri - 1)) - term * (ri - rbar) / rbar
+        k = (pa_i - pe) / (1 - pe) - 2 * (1 - alpha_p) * (pe_i - pe) / (1 - pe)
+        return float(np.sqrt(np.sum((k - alpha_p) ** 2) / (n * (n - 1))))
+
+    ours = krippendorff_alpha(r).standard_error
+    assert_allclose(ours, se(pa), rtol=1e-12)
+    assert abs(se(pa) - se(paprime)) > 1e-6
+
+
+def test_fleiss_diagnoses_null_se_and_per_category() -> None:
+    r = accord.read_ratings(
+        Path(__file__).parents[1] / "examples" / "diagnoses.csv",
+        item="patient", rater="rater", label="diagnosis",
+    )  # fmt: skip
+    res = fleiss_kappa(r)
+    # Fleiss (1971): kappa = .430; R irr kappam.fleiss(diagnoses): z = 17.65183.
+    assert_allclose(res.statistic, 0.4302445, atol=5e-8)
+    assert_allclose(res.statistic / res.standard_error_null, 17.65183, rtol=1e-6)
+    assert math.isnan(fleiss_kappa(r, weights="linear").standard_error_null)
+
+
+def test_conger_equals_cohen_and_fleiss_equals_scott_on_two_raters() -> None:
+    rng = np.random.default_rng(3)
+    wide = rng.integers(0, 4, size=(40, 2)).astype(float)
+    wide[rng.random(40) < 0.2, 0] = np.nan
+    r = accord.Ratings.from_wide(wide)
+    complete = r.subset(np.isin(r.item_codes, np.flatnonzero(~np.isnan(wide).any(1))))
+    # Conger = Cohen on the items both rated (on incomplete designs Conger's marginals use
+    # every item a rater rated, Cohen's only the co-rated ones).
+    table = accord.ContingencyTable.from_ratings(complete)
+    assert_allclose(
+        conger_kappa(complete).statistic, accord.cohen_kappa(table).statistic, rtol=1e-12
+    )
+    cohen_all = accord.cohen_kappa(accord.ContingencyTable.from_ratings(r)).statistic
+    assert_allclose(light_kappa(r, ci="analytic").statistic, cohen_all)
+    assert_allclose(
+        fleiss_kappa(complete).statistic,
+        accord.scott_pi(accord.ContingencyTable.from_ratings(complete)).statistic,
+        rtol=1e-12,
+    )
+
+
+def test_alpha_interval_and_ordinal_match_krippendorff_package_on_continuous() -> None:
+    import krippendorff  # peer
+
+    rng = np.random.default_rng(7)
+    wide = rng.normal(size=(150, 3)).round(3)
+    wide[rng.random(wide.shape) < 0.2] = np.nan
+    r = accord.Ratings.from_wide(wide, level="interval")
+    assert r.n_categories > 64  # exercises the per-rating sums path
+    for level in ("interval", "ordinal", "ratio"):
+        data = wide.T if level != "ratio" else np.abs(wide.T)
+        rr = r if level != "ratio" else accord.Ratings.from_wide(np.abs(wide), level="ratio")
+        theirs = krippendorff.alpha(reliability_data=data, level_of_measurement=level)
+        assert_allclose(krippendorff_alpha(rr, level=level).statistic, theirs, rtol=1e-9)
+
+
+def test_alpha_sums_path_se_equals_matrix_path_se() -> None:
+    # Interval metric from per-item sums (no V x V) = quadratic weights on the category
+    # matrix: same alpha and SE (both are irrCAC 1.4's formula).
+    rng = np.random.default_rng(11)
+    wide = rng.integers(1, 6, size=(80, 4)).astype(float)
+    wide[rng.random(wide.shape) < 0.3] = np.nan
+    r = accord.Ratings.from_wide(wide, level="interval", categories=[1, 2, 3, 4, 5])
+    a = krippendorff_alpha(r, level="interval")
+    b = krippendorff_alpha(r, weights="quadratic")
+    assert_allclose([a.statistic, a.standard_error], [b.statistic, b.standard_error])
+
+
+def test_user_distance_equals_level() -> None:
+    r = _table_to_ratings(REF["abstractors"]["table"])
+    res = krippendorff_alpha(r, distance=lambda x, y: (x - y) ** 2)
+    # spec: quadratic / interval alpha on cont3x3abstractors 0.8926487
+    assert_allclose(res.statistic, 0.8926487, atol=5e-8)
+    with pytest.raises(accord.InvalidInputError, match="must be 0"):
+        krippendorff_alpha(r, distance=lambda x, y: np.ones(np.broadcast(x, y).shape))
+
+
+# ------------------------------------------------------------------ inference
+
+
+def test_population_correction_scales_variance() -> None:
+    counts = REF["counts"][1]["counts"]  # 15 items
+    full = gwet_ac1(counts)
+    fpc = gwet_ac1(counts, population_size=30)
+    assert_allclose(fpc.standard_error, full.standard_error * math.sqrt(1 - 15 / 30))
+    with pytest.raises(accord.InvalidInputError, match="smaller than"):
+        gwet_ac1(counts, population_size=10)
+
+
+def test_interval_and_pvalue_are_t_based() -> None:
+    from scipy import stats
+
+    res = fleiss_kappa(REF["counts"][0]["counts"])  # 10 items -> 9 df
+    half = stats.t.ppf(0.975, 9) * res.standard_error
+    assert_allclose(res.confidence_interval(0.95), (res.statistic - half, res.statistic + half))
+    assert_allclose(res.pvalue, 2 * stats.t.sf(res.statistic / res.standard_error, 9))
+    assert res.confidence_interval(0.5).high < res.confidence_interval(0.99).high
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["percent_agreement", "fleiss_kappa", "gwet_ac1", "brennan_prediger", "krippendorff_alpha",
+     "conger_kappa"],
+)  # fmt: skip
+def test_bootstrap_matches_loop_over_replicates(name: str) -> None:
+    # The vectorised bootstrap (totals of per-item features) equals recomputing the
+    # coefficient on each resample of items, drawn with the same multinomial generator.
+    rng = np.random.default_rng(5)
+    wide = rng.integers(0, 3, size=(25, 4)).astype(float)
+    wide[rng.random(wide.shape) < 0.15] = np.nan
+    r = accord.Ratings.from_wide(wide)
+    res = FUNCS[name](r, ci="bootstrap", n_boot=30, rng=123)
+    gen = np.random.default_rng(123)
+    n = r.n_items
+    items = np.arange(n)
+    for b in range(30):
+        mult = gen.multinomial(n, np.full(n, 1 / n))
+        chosen = np.repeat(items, mult)
+        # Resampled ratings: copy each item's ratings once per draw, as a new item.
+        parts = []
+        for new_id, it in enumerate(chosen):
+            sel = r.item_codes == it
+            parts.append(pd.DataFrame({"item": new_id, "rater": r.rater_codes[sel],
+                                       "label": r.label_codes[sel]}))  # fmt: skip
+        frame = pd.concat(parts)
+        rb = accord.Ratings.from_long(frame, item="item", rater="rater", label="label",
+                                      categories=list(range(r.n_categories)))  # fmt: skip
+        assert_allclose(res.replicates[b], _quiet(FUNCS[name], rb).statistic, rtol=1e-10,
+                        equal_nan=True)  # fmt: skip
+    assert res.jackknife is not None and res.jackknife.size == n
+    lo, hi = res.confidence_interval(0.9, method="bca")
+    assert lo <= hi
+
+
+def test_jackknife_values_are_leave_one_out() -> None:
+    counts = np.asarray(REF["counts"][1]["counts"])
+    res = fleiss_kappa(counts, ci="bootstrap", n_boot=10, rng=0)
+    for i in (0, 7):
+        assert_allclose(res.jackknife[i], fleiss_kappa(np.delete(counts, i, 0)).statistic)
+
+
+def test_light_kappa_bootstrap_default() -> None:
+    rng = np.random.default_rng(9)
+    r = accord.Ratings.from_wide(rng.integers(0, 3, size=(30, 3)))
+    res = light_kappa(r, n_boot=200, rng=1)
+    assert res.replicates is not None and math.isfinite(res.standard_error)
+    assert "bootstrap" in res.method
+
+
+# ------------------------------------------------------------------ pairwise
+
+
+def test_pairwise_matrix_against_cohen_per_pair() -> None:
+    rng = np.random.default_rng(2)
+    wide = rng.integers(0, 3, size=(30, 4)).astype(float)
+    wide[rng.random(wide.shape) < 0.25] = np.nan
+    r = accord.Ratings.from_wide(wide)
+    pw = pairwise_agreement(r)
+    custom = pairwise_agreement(r, measure=accord.cohen_kappa)
+    for a, b in [(0, 1), (1, 3), (2, 3)]:
+        expected = accord.cohen_kappa(accord.ContingencyTable.from_ratings(r, raters=(a, b)))
+        assert_allclose(pw.matrix.iloc[a, b], expected.statistic, rtol=1e-12)
+        assert_allclose(custom.matrix.iloc[b, a], expected.statistic, rtol=1e-12)
+    assert pw.n_pairs == 6
+    assert_allclose(pw.mean, light_kappa(r, ci="analytic").statistic)
+    with pytest.warns(DegenerateDataWarning):
+        strict = pairwise_agreement(r, measure="percent_agreement", min_items=1000)
+    assert strict.n_pairs == 0
+    with pytest.raises(accord.InvalidInputError, match="'measure'"):
+        pairwise_agreement(r, measure="kapa")
+
+
+# ------------------------------------------------------------------ degenerate data
+
+
+ALL = ["percent_agreement", "fleiss_kappa", "gwet_ac1", "brennan_prediger",
+       "krippendorff_alpha", "conger_kappa"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_no_pairable_item_is_nan_with_reason_everywhere(name: str) -> None:
+    r = accord.Ratings.from_wide([["a", None], [None, "b"]])
+    with pytest.warns(DegenerateDataWarning):
+        res = FUNCS[name](r)
+    assert math.isnan(res.statistic) and "two or more ratings" in res.reason
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_single_rater_is_nan_with_reason(name: str) -> None:
+    r = accord.Ratings.from_wide([["a"], ["b"], ["a"]])
+    with pytest.warns(DegenerateDataWarning):
+        res = FUNCS[name](r)
+    assert math.isnan(res.statistic) and res.reason
+
+
+def test_one_category_everywhere() -> None:
+    r = accord.Ratings.from_wide([["a", "a"], ["a", "a"], ["a", "a"]])
+    for name in ("fleiss_kappa", "krippendorff_alpha", "conger_kappa", "brennan_prediger",
+                 "gwet_ac1"):  # fmt: skip
+        with pytest.warns(DegenerateDataWarning):
+            res = FUNCS[name](r)
+        assert math.isnan(res.statistic) and "one category" in res.reason, name
+    assert percent_agreement(r).statistic == 1.0
+
+
+def test_perfect_agreement_two_categories_is_one() -> None:
+    r = accord.Ratings.from_wide([["a", "a"], ["b", "b"], ["a", "a"]])
+    for name in ALL:
+        assert_allclose(FUNCS[name](r).statistic, 1.0)
+
+
+def test_systematic_disagreement() -> None:
+    # spec: [["A","B"],["B","A"]] -> alpha = -0.5 (expected disagreement among 4 values
+    # drawn without replacement is 2/3; observed is 1; 1 - 1/(2/3) = -0.5).
+    r = accord.Ratings.from_wide([["A", "B"], ["B", "A"]])
+    assert_allclose(krippendorff_alpha(r).statistic, -0.5)
+    assert_allclose(fleiss_kappa(r).statistic, -1.0)  # Scott's pi: (0 - 1/2)/(1 - 1/2)
+
+
+def test_option_errors() -> None:
+    with pytest.raises(accord.InvalidInputError, match="'weights' parameter of fleiss_kappa"):
+        fleiss_kappa([[1, 1], [2, 0]], weights="quadatic")  # type: ignore[arg-type]
+    with pytest.raises(accord.InvalidInputError, match="'ci' parameter"):
+        gwet_ac1([[1, 1], [2, 0]], ci="bootsrap")  # type: ignore[arg-type]
+    with pytest.raises(accord.InvalidInputError, match="Ratings"):
+        conger_kappa([[1, 1], [2, 0]])  # type: ignore[arg-type]
+    with pytest.raises(accord.InvalidInputError, match="one of level="):
+        krippendorff_alpha([[1, 1], [2, 0]], level="nominal", weights="linear")
+
+
+# ------------------------------------------------------------------ properties (registry)
+
+#: name -> (function, bounds, nominal relabelling invariant)
+REGISTRY: dict[str, tuple[Callable[..., Any], tuple[float, float], bool]] = {
+    "percent_agreement": (percent_agreement, (0.0, 1.0), True),
+    "fleiss_kappa": (fleiss_kappa, (-math.inf, 1.0), True),
+    "conger_kappa": (conger_kappa, (-math.inf, 1.0), True),
+    "light_kappa": (lambda r: light_kappa(r, ci="analytic"), (-1.0, 1.0), True),
+    "brennan_prediger": (brennan_prediger, (-math.inf, 1.0), True),
+    "gwet_ac1": (gwet_ac1, (-math.inf, 1.0), True),
+    "krippendorff_alpha": (krippendorff_alpha, (-math.inf, 1.0), True),
+}
+
+
+def _values(r: accord.Ratings) -> list[float]:
+    return [_quiet(fn, r).statistic for fn, _, _ in REGISTRY.values()]
+
+
+@given(long_ratings())
+def test_registry_bounds(frame: pd.DataFrame) -> None:
+    r = ratings_of(frame)
+    for (_name, (_, (lo, hi), _)), value in zip(REGISTRY.items(), _values(r), strict=True):
+        if not math.isnan(value):
+            assert lo - 1e-12 <= value <= hi + 1e-12
+
+
+@given(long_ratings())
+def test_registry_invariances(frame: pd.DataFrame) -> None:
+    base = _values(ratings_of(frame))
+    shuffled = frame.sample(frac=1.0, random_state=1).reset_index(drop=True)
+    renamed = frame.assign(
+        label=frame["label"].map(lambda s: "z" + s[::-1]),
+        rater=frame["rater"].map(lambda s: "R" + s[::-1]),
+        item=frame["item"].map(lambda s: s + "x"),
+    )
+    for other in (shuffled, renamed):
+        assert_allclose(_values(ratings_of(other)), base, rtol=1e-9, atol=1e-12)
+
+
+@given(long_ratings(max_items=10), splits(10))
+def test_memory_equals_merged_partial_statistics(frame: pd.DataFrame, mask: Any) -> None:
+    # Split items in two, count each half with the same dictionaries, merge the counts:
+    # every count-based coefficient equals the in-memory one.
+    r = ratings_of(frame)
+    side = mask[: r.n_items][r.item_codes] if r.n_items <= mask.size else r.item_codes % 2 == 0
+    a = ItemCategoryCounts.from_ratings(r.subset(side))
+    b = ItemCategoryCounts.from_ratings(r.subset(~side))
+    merged = a.merge(b)
+    for fn in (percent_agreement, fleiss_kappa, gwet_ac1, brennan_prediger, krippendorff_alpha):
+        whole = _quiet(fn, r)
+        parts = _quiet(fn, merged)
+        assert_allclose(parts.statistic, whole.statistic, rtol=1e-12, equal_nan=True)
+        assert_allclose(parts.standard_error, whole.standard_error, rtol=1e-12, equal_nan=True)
+
+
+# ------------------------------------------------------------------ agreement()
+
+
+def test_agreement_table_levels() -> None:
+    r = _table_to_ratings(REF["abstractors"]["table"])
+    table = accord.agreement(r)
+    frame = table.to_frame()
+    names = list(zip(frame["name"], frame["weights"], strict=True))
+    assert ("gwet_ac2", "quadratic") in names and ("krippendorff_alpha", "ordinal") in names
+    row = frame[(frame["name"] == "gwet_ac2")].iloc[0]
+    assert_allclose(row["statistic"], 0.9402369, atol=5e-8)  # spec cont3x3abstractors AC2
+    nominal = accord.agreement(accord.Ratings.from_wide(_wide(REF["abstractors"]["table"])))
+    assert {c.weights for c in nominal.coefficients} == {"identity", "nominal"}
+    counts_only = accord.agreement(REF["counts"][1]["counts"])
+    assert "conger_kappa" not in {c.name for c in counts_only.coefficients}
+    scores = accord.Ratings.from_wide(np.asarray(REF["icc"]["scores"], float), level="interval")
+    with_icc = accord.agreement(scores, coefficients=["icc", "krippendorff_alpha"])
+    assert [c.name for c in with_icc.coefficients].count("icc") == 3
+    boot = accord.agreement(r, coefficients=["fleiss_kappa"], ci="bootstrap", n_boot=50, rng=0)
+    assert "BCa" in boot.to_frame()["ci_method"].iloc[0]
+    with pytest.raises(accord.InvalidInputError, match="'coefficients'"):
+        accord.agreement(r, coefficients=["kappa"])
+
+
+def test_many_values_path_matches_peer_and_matrix(monkeypatch: pytest.MonkeyPatch) -> None:
+    import krippendorff  # peer
+
+    from accord.agreement import many_raters
+
+    rng = np.random.default_rng(8)
+    wide = rng.normal(size=(120, 3)).round(3)
+    wide[rng.random(wide.shape) < 0.2] = np.nan
+    r = accord.Ratings.from_wide(wide, level="interval")
+    matrix = krippendorff_alpha(r, weights="quadratic")  # q x q route, same SE formula
+    monkeypatch.setattr(many_raters, "_MANY_VALUES", 8)  # force the O(N) per-rating route
+    for level in ("interval", "ordinal"):
+        ours = krippendorff_alpha(r, level=level)
+        assert "no V x V" in ours.method
+        theirs = krippendorff.alpha(reliability_data=wide.T, level_of_measurement=level)
+        assert_allclose(ours.statistic, theirs, rtol=1e-9)
+    fast = krippendorff_alpha(r, level="interval", ci="bootstrap", n_boot=20, rng=0)
+    assert_allclose([fast.statistic, fast.standard_error],
+                    [matrix.statistic, matrix.standard_error], rtol=1e-9)  # fmt: skip
+    assert fast.replicates is not None and np.isfinite(fast.replicates).all()
