@@ -49,3 +49,7 @@ def demo(
         with user_errors():
             ratings = read_ratings(path, item=item, rater=rater, label=label, level=level)  # type: ignore[arg-type]
             render(ratings.report, agreement_rows(ratings), OutputFormat.table, None)
+
+    from ._report import write_demo_reports
+
+    write_demo_reports(examples_dir, jobs)

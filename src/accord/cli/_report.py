@@ -1,0 +1,109 @@
+"""``accord report``: one self-contained HTML page that answers "can I trust these raters?"."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from ._app import app
+from ._common import fail, user_errors
+
+EPILOG = (
+    "Example: accord report examples/birads.csv --item finding --rater modality --label birads "
+    "--level ordinal -o out/birads.html"
+)
+
+
+@app.command("report", epilog=EPILOG)
+def report_command(
+    path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
+    item: str = typer.Option(..., "--item", help="Column holding the item ids."),
+    rater: str = typer.Option(..., "--rater", help="Column holding the rater ids."),
+    label: str | None = typer.Option(
+        None, "--label", help="Column holding the labels (the agreement sections)."
+    ),
+    level: str = typer.Option(
+        "nominal", "--level", help="Level of measurement: nominal, ordinal, interval or ratio."
+    ),
+    categories: str | None = typer.Option(
+        None, "--categories", help="Declared categories in order, comma-separated."
+    ),
+    duplicates: str = typer.Option(
+        "raise", "--duplicates", help="raise, first, last or mean (interval/ratio)."
+    ),
+    score: list[str] = typer.Option(
+        [], "--score", help="Numeric score column to calibrate over the panel (repeatable)."
+    ),
+    confidence: str | None = typer.Option(
+        None, "--confidence", help="Confidence column in [0, 1] (with --correct)."
+    ),
+    correct: str | None = typer.Option(
+        None, "--correct", help="Correctness column, 0/1 or true/false (with --confidence)."
+    ),
+    title: str | None = typer.Option(None, "--title", help="Title of the page."),
+    output: Path = typer.Option(
+        Path("report.html"), "--output", "-o", help="Where to write the page."
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bootstraps (same seed, same page)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary line."),
+) -> None:
+    """Write one self-contained HTML page: agreement, contested items, raters, calibration."""
+    from ..report import report
+    from ._agree import parse_categories
+
+    if not (label or score or confidence):
+        raise fail("nothing to report on: give --label, --score, or --confidence with --correct")
+    with user_errors():
+        page = report(
+            path,
+            item=item,
+            rater=rater,
+            label=label,
+            level=level,  # type: ignore[arg-type]
+            categories=parse_categories(categories),
+            duplicates=duplicates,  # type: ignore[arg-type]
+            scores=tuple(score),
+            confidence=confidence,
+            correct=correct,
+            title=title,
+            output=output,
+            seed=seed,
+            progress=not quiet and sys.stderr.isatty(),
+        )
+    if not quiet:
+        typer.echo(f"wrote {page.path} ({', '.join(page.sections)})")
+        for name, reason in page.skipped.items():
+            typer.echo(f"accord: note: section {name!r} left out: {reason}", err=True)
+
+
+def write_demo_reports(
+    examples_dir: Path, jobs: list[tuple[str, str, str, str, str, str]], folder: Path = Path("out")
+) -> list[Path]:
+    """Write the report of each bundled example under ``folder`` and print the paths.
+
+    ``jobs`` holds ``(file, item, rater, label, level, title)`` as ``accord demo`` lists them.
+    """
+    from ..report import report
+
+    written: list[Path] = []
+    for name, item, rater, label, level, title in jobs:
+        target = folder / f"report-{Path(name).stem}.html"
+        with user_errors():
+            page = report(
+                examples_dir / name,
+                item=item,
+                rater=rater,
+                label=label,
+                level=level,  # type: ignore[arg-type]
+                title=title,
+                output=target,
+                progress=sys.stderr.isatty(),
+            )
+        assert page.path is not None
+        written.append(page.path)
+    typer.echo("\n== HTML reports (open in a browser)")
+    for path in written:
+        typer.echo(f"wrote {path}")
+    return written

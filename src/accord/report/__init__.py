@@ -1,0 +1,356 @@
+"""One self-contained HTML page that answers "can I trust these raters?".
+
+:func:`report` reads the data (a file, a frame or :class:`~accord.Ratings`), runs every
+analysis that applies to it and renders the page: the headline coefficient read against the
+usual benchmarks, what was read, the coefficient table with a forest plot, the two-rater view
+(kappa beside informational agreement, specific agreement, dichotomisation cuts, kappa against
+the number of negatives), the pairwise heatmap, contested items, raters against the consensus,
+panel calibration of scores, confidence calibration, and a methods section naming every
+estimator, convention and reference used.
+
+The page has inline SVG figures and inline CSS, no script and no external request (its
+Content-Security-Policy forbids both), escapes every user string, and is byte-for-byte the
+same for the same input. matplotlib and jinja2 (the ``report`` extra) are imported inside.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .._errors import InvalidInputError, require
+from .._types import Duplicates, Level
+from ..ratings import Ratings
+from ._blocks import Section
+from ._context import Context, SectionUnavailable
+
+__all__ = ["HtmlReport", "report"]
+
+TEMPLATE = "report.html.j2"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HtmlReport:
+    """A rendered report.
+
+    Attributes
+    ----------
+    html : str
+        The page.
+    sections : tuple of str
+        Ids of the sections shown, in page order.
+    skipped : mapping of str to str
+        Sections whose data was present but whose capability was not available, and why.
+    path : Path or None
+        Where the page was written, when it was.
+    """
+
+    html: str = dataclasses.field(repr=False)
+    sections: tuple[str, ...]
+    skipped: Mapping[str, str]
+    path: Path | None = None
+
+    def write(self, path: str | os.PathLike[str]) -> Path:
+        """Write the page to ``path`` (UTF-8), creating the folder; return the path."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(self.html, encoding="utf-8")
+        return target
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+
+def _as_pandas(data: Any) -> pd.DataFrame:
+    """A pandas frame from pandas, polars, pyarrow or a DuckDB relation."""
+    if isinstance(data, pd.DataFrame):
+        return data
+    for attr in ("to_pandas", "df"):
+        convert = getattr(data, attr, None)
+        if callable(convert):
+            out = convert()
+            if isinstance(out, pd.DataFrame):
+                return out
+    raise InvalidInputError(
+        f"report needs a file path, a data frame or Ratings; got a {type(data).__name__}"
+    )
+
+
+def _read(
+    data: Any,
+    *,
+    item: str | None,
+    rater: str | None,
+    label: str | None,
+    level: Level,
+    categories: Sequence[Any] | None,
+    duplicates: Duplicates,
+    extra: Sequence[str],
+) -> tuple[Ratings | None, pd.DataFrame | None, str]:
+    """The ratings (when a label column is given) and the rows read, and the source name."""
+    if isinstance(data, Ratings):
+        if extra:
+            raise InvalidInputError(
+                "score, confidence and correctness columns need the rows: pass a file or a "
+                "data frame rather than Ratings"
+            )
+        return data, None, data.report.source or "ratings"
+    columns = [c for c in (item, rater, label, *extra) if c]
+    if isinstance(data, str | os.PathLike):
+        from ..io import read_table
+
+        frame = read_table(Path(data), columns)
+        source = str(data)
+    else:
+        frame = _as_pandas(data)
+        missing = [c for c in columns if c not in frame.columns]
+        if missing:
+            from .._errors import ColumnNotFoundError
+
+            raise ColumnNotFoundError(
+                f"column {missing[0]!r} not found; the frame has {list(map(str, frame.columns))}"
+            )
+        source = "pandas.DataFrame"
+    ratings = None
+    if label is not None:
+        if item is None or rater is None:
+            raise InvalidInputError("a label column needs the item and rater columns too")
+        ratings = Ratings.from_long(
+            frame,
+            item=item,
+            rater=rater,
+            label=label,
+            level=level,
+            categories=categories,
+            duplicates=duplicates,
+        )
+        ratings = dataclasses.replace(
+            ratings, report=dataclasses.replace(ratings.report, source=source)
+        )
+    return ratings, frame, source
+
+
+class _Steps:
+    """A rich progress bar on stderr over the report's steps (or nothing)."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.progress: Any = None
+        self.task: Any = None
+        if enabled:
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.progress = Progress(
+                TextColumn("[progress.description]{task.description}"),
+                BarColumn(),
+                TextColumn("{task.completed}/{task.total}"),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self.progress.start()
+            self.task = self.progress.add_task("report", total=total)
+
+    def step(self, description: str, run: Callable[[], Any]) -> Any:
+        if self.progress is not None:
+            self.progress.update(self.task, description=description)
+        try:
+            return run()
+        finally:
+            if self.progress is not None:
+                self.progress.advance(self.task)
+
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+
+def render(sections: Sequence[Section], *, title: str, subtitle: str) -> str:
+    """The page for these sections (jinja2 with autoescape: user strings are escaped)."""
+    require("jinja2", "report")
+    import jinja2
+
+    from .. import __version__
+
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("accord.report", ""),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=False,
+        lstrip_blocks=False,
+        keep_trailing_newline=True,
+    )
+    template = env.get_template(TEMPLATE)
+    return template.render(sections=sections, title=title, subtitle=subtitle, version=__version__)
+
+
+def report(
+    data: Any,
+    *,
+    item: str | None = None,
+    rater: str | None = None,
+    label: str | None = None,
+    level: Level = "nominal",
+    categories: Sequence[Any] | None = None,
+    duplicates: Duplicates = "raise",
+    scores: str | Sequence[str] = (),
+    confidence: str | None = None,
+    correct: str | None = None,
+    positive: Any = None,
+    title: str | None = None,
+    output: str | os.PathLike[str] | None = None,
+    confidence_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int = 0,
+    progress: bool | None = None,
+) -> HtmlReport:
+    """Build the HTML report that answers "can I trust these raters?".
+
+    Each section appears when its data is present: labels give the agreement sections,
+    ``scores`` the panel calibration, ``confidence`` with ``correct`` the confidence
+    calibration.
+
+    Parameters
+    ----------
+    data : str, path, DataFrame or Ratings
+        A ratings file (CSV, TSV, Parquet, JSON Lines), a long frame (one row per rating:
+        pandas, polars, pyarrow, DuckDB), or :class:`~accord.Ratings`.
+    item, rater, label : str, optional
+        Column names. ``label`` is needed for the agreement sections; ``item`` and ``rater``
+        for everything but the confidence section.
+    level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
+        Level of measurement of the labels.
+    categories : sequence, optional
+        The declared category domain, in order.
+    duplicates : {"raise", "first", "last", "mean"}, default "raise"
+        As in :meth:`accord.Ratings.from_long`.
+    scores : str or sequence of str, optional
+        Numeric score columns; each is calibrated over the panel (item values and rater
+        biases, :func:`accord.calibrate_panel`).
+    confidence, correct : str, optional
+        A confidence column in [0, 1] and a correctness column (0/1, true/false): NCE, the
+        reliability diagram and the calibration metrics, per rater and pooled.
+    positive : category, optional
+        The positive class of a two-category scale (default: the last category, e.g. 1,
+        True or "yes").
+    title : str, optional
+        Title of the page (default: the name of the source).
+    output : str or path, optional
+        Also write the page there (the folder is created).
+    confidence_level : float, default 0.95
+        Level of every interval.
+    n_boot : int, default 2000
+        Bootstrap replicates where a statistic has no analytic SE (informational agreement).
+    seed : int, default 0
+        Seed of every bootstrap: the same input gives the same page.
+    progress : bool, optional
+        Show a progress bar on stderr; default: when stderr is a terminal.
+
+    Returns
+    -------
+    HtmlReport
+        ``html``, the ids of the ``sections`` shown, the ``skipped`` sections with their
+        reason, and ``path`` when written.
+
+    Raises
+    ------
+    InvalidInputError
+        Unknown columns, bad labels or scores (as the readers raise), or no column to report
+        on.
+
+    Examples
+    --------
+    >>> import accord
+    >>> r = accord.Ratings.from_wide([["a", "a", "b"], ["b", "b", "b"], ["a", "a", "a"]])
+    >>> page = accord.report(r, title="Three raters", progress=False)
+    >>> page.sections[:3]
+    ('summary', 'read', 'coefficients')
+    >>> "<svg" in page.html and "<script" not in page.html
+    True
+    """
+    from ._blocks import fmt_int
+    from .sections import SECTIONS, build_methods
+
+    score_cols = (scores,) if isinstance(scores, str) else tuple(scores)
+    if (confidence is None) != (correct is None):
+        raise InvalidInputError("confidence and correct go together: give both columns or neither")
+    if label is None and not score_cols and confidence is None and not isinstance(data, Ratings):
+        raise InvalidInputError(
+            "nothing to report on: give a label column, score columns, or confidence and "
+            "correct columns"
+        )
+    extra = [*score_cols, *([confidence, correct] if confidence and correct else [])]
+    enabled = sys.stderr.isatty() if progress is None else progress
+    steps = _Steps(len(SECTIONS) + 2, enabled)
+    try:
+        ratings, frame, source = steps.step(
+            "reading",
+            lambda: _read(
+                data,
+                item=item,
+                rater=rater,
+                label=label,
+                level=level,
+                categories=categories,
+                duplicates=duplicates,
+                extra=extra,
+            ),
+        )
+        ctx = Context(
+            ratings=ratings,
+            frame=frame,
+            item=item,
+            rater=rater,
+            label=label,
+            scores=score_cols,
+            confidence=confidence,
+            correct=correct,
+            positive=positive,
+            confidence_level=confidence_level,
+            n_boot=n_boot,
+            seed=seed,
+            source=source,
+        )
+        built: list[Section] = []
+        skipped: dict[str, str] = {}
+        for name, builder in SECTIONS:
+
+            def run(
+                builder: Callable[[Context], Section | None] = builder, key: str = name
+            ) -> Section | None:
+                try:
+                    return builder(ctx)
+                except SectionUnavailable as exc:
+                    skipped[key] = str(exc)
+                    return None
+
+            section = steps.step(name, run)
+            if section is not None:
+                built.append(section)
+        built.append(build_methods(built))
+        name = Path(source).name if source else "ratings"
+        if ratings is not None:
+            rep = ratings.report
+            subtitle = (
+                f"{name}: {fmt_int(rep.ratings)} ratings of {fmt_int(rep.items)} items by "
+                f"{fmt_int(rep.raters)} raters, {ratings.n_categories} categories "
+                f"({ratings.level})"
+            )
+        else:
+            subtitle = f"{name}: {fmt_int(0 if frame is None else len(frame))} rows"
+        html = steps.step(
+            "rendering",
+            lambda: render(built, title=title or f"Rater agreement: {name}", subtitle=subtitle),
+        )
+    finally:
+        steps.close()
+    result = HtmlReport(html, tuple(s.id for s in built), skipped)
+    if output is not None:
+        result = dataclasses.replace(result, path=result.write(output))
+    return result

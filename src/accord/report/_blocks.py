@@ -1,0 +1,216 @@
+"""The pieces a report is made of: sections of blocks (text, key figures, tables, figures).
+
+Section builders return these plain dataclasses; the template renders any of them, so a new
+section needs no template change. Every string here is user-visible text and is escaped by the
+template, except :attr:`Figure.svg`, which is markup produced by :mod:`accord.report.figures`.
+Numbers arrive already formatted for display (the library never rounds; the report rounds
+only here, for the reader).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from typing import Any, Literal
+
+Tone = Literal["good", "fair", "poor", "neutral"]
+
+__all__ = [
+    "Block",
+    "Details",
+    "Figure",
+    "KeyFigure",
+    "KeyFigures",
+    "MethodNote",
+    "Note",
+    "Paragraph",
+    "Section",
+    "Table",
+    "fmt",
+    "fmt_ci",
+    "fmt_int",
+    "fmt_pct",
+]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Paragraph:
+    """A paragraph of plain text."""
+
+    text: str
+    kind: str = "paragraph"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Note:
+    """A highlighted remark: a caveat, or why something is undefined."""
+
+    text: str
+    tone: Tone = "neutral"
+    kind: str = "note"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class KeyFigure:
+    """One headline number with its label and a line of context."""
+
+    label: str
+    value: str
+    detail: str = ""
+    tone: Tone = "neutral"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class KeyFigures:
+    """A row of headline numbers."""
+
+    items: tuple[KeyFigure, ...]
+    kind: str = "keyfigures"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Table:
+    """A table of display strings.
+
+    Attributes
+    ----------
+    columns : tuple of str
+        Column headers.
+    rows : tuple of tuple of str
+        Cells, already formatted.
+    numeric : tuple of bool
+        Which columns hold numbers (right-aligned, tabular figures).
+    caption : str
+        Shown under the table.
+    row_tones : tuple of Tone
+        Optional emphasis per row (empty: none).
+    """
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    numeric: tuple[bool, ...] = ()
+    caption: str = ""
+    row_tones: tuple[Tone, ...] = ()
+    kind: str = "table"
+
+    def is_numeric(self, index: int) -> bool:
+        """Whether column ``index`` holds numbers."""
+        return index < len(self.numeric) and self.numeric[index]
+
+    def tone(self, index: int) -> str:
+        """Tone of row ``index`` ("" when none)."""
+        return self.row_tones[index] if index < len(self.row_tones) else ""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Figure:
+    """An inline SVG figure with its caption and a text alternative."""
+
+    svg: str
+    caption: str
+    alt: str
+    kind: str = "figure"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Details:
+    """Blocks folded under a summary line (opened by the reader, no script needed)."""
+
+    summary: str
+    blocks: tuple[Block, ...]
+    kind: str = "details"
+
+
+Block = Paragraph | Note | KeyFigures | Table | Figure | Details
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MethodNote:
+    """What the methods section says about one estimator or convention.
+
+    Attributes
+    ----------
+    topic : str
+        The estimator or convention, e.g. "Fleiss' kappa".
+    text : str
+        How it was computed, in words (usually the result's ``method``).
+    references : tuple of str
+        Full references (author, year, title, venue, DOI); numbered in the report.
+    """
+
+    topic: str
+    text: str
+    references: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Section:
+    """One section of the report.
+
+    Attributes
+    ----------
+    id : str
+        Anchor of the section (letters, digits and dashes).
+    title : str
+    lead : str
+        The section's answer in one or two sentences, shown first.
+    blocks : tuple of Block
+    methods : tuple of MethodNote
+        What the methods section must name for this section.
+    """
+
+    id: str
+    title: str
+    lead: str
+    blocks: tuple[Block, ...]
+    methods: tuple[MethodNote, ...] = ()
+
+
+# ------------------------------------------------------------------ display formatting
+
+
+def _finite(value: Any) -> bool:
+    try:
+        return math.isfinite(float(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def fmt(value: Any, digits: int = 3) -> str:
+    """A number rounded for display; an en dash when undefined."""
+    if value is None or not _finite(value):
+        if isinstance(value, float) and math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return "\u2013"
+    out = f"{float(value):.{digits}f}"
+    return "0." + "0" * digits if out == "-0." + "0" * digits else out
+
+
+def fmt_int(value: Any) -> str:
+    """A count with thousands separators."""
+    if value is None or not _finite(value):
+        return "\u2013"
+    return f"{int(value):,}"
+
+
+def fmt_pct(value: Any, digits: int = 1) -> str:
+    """A proportion as a percentage."""
+    if value is None or not _finite(value):
+        return "\u2013"
+    return f"{100.0 * float(value):.{digits}f}%"
+
+
+def fmt_ci(low: Any, high: Any, digits: int = 3) -> str:
+    """An interval ``low to high``; an en dash when undefined."""
+    if not (_finite(low) and _finite(high)):
+        return "\u2013"
+    return f"{fmt(low, digits)} to {fmt(high, digits)}"
+
+
+def join_words(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = [w for w in words if w]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
