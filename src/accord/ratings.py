@@ -180,9 +180,11 @@ def _encode_labels(
                 "is negative, but the ratio level needs values >= 0"
             )
         labels = values
-    elif labels.dtype.kind == "f" and _integral_floats(labels):
-        # 1.0, 2.0 read from a CSV column that has blanks: the labels are the integers.
-        labels = labels.astype(np.int64)
+    integral = False
+    if not numeric and labels.dtype.kind == "f":
+        # 1.0, 2.0 read from a CSV column that has blanks: the labels are the integers
+        # (checked on the distinct values, not on every rating).
+        integral = _integral_floats(np.asarray(pd.unique(labels), dtype=np.float64))
 
     if categories is not None:
         domain = list(categories)
@@ -219,6 +221,8 @@ def _encode_labels(
 
     codes_raw, uniques = pd.factorize(labels, sort=False)
     uniq = np.asarray(uniques, dtype=object if labels.dtype == object else uniques.dtype)
+    if integral:
+        uniq = uniq.astype(np.int64)
     try:
         order = np.argsort(uniq, kind="stable")
     except TypeError:
@@ -244,8 +248,10 @@ def _factorize_ids(
         raise InvalidInputError(
             f"column {column!r}: {bad.size} rows have no {what} id (rows {_rows(positions[bad])})"
         )
-    decode = np.asarray(uniques, dtype=object)
-    return codes.astype(np.int64), np.array([_tidy_scalar(v) for v in decode], dtype=object)
+    values = uniques.tolist() if hasattr(uniques, "tolist") else list(uniques)
+    decode = np.empty(len(values), dtype=object)
+    decode[:] = values  # plain Python scalars (numpy scalars become int, float, str)
+    return codes.astype(np.int64, copy=False), decode
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -414,11 +420,20 @@ class Ratings:
             label_arr, positions, level=level, categories=categories, column=label_col
         )
 
-        # Duplicate (item, rater) pairs.
+        # Duplicate (item, rater) pairs: a bincount over the keys finds whether there are
+        # any; only then are they sorted to be listed or resolved.
         key = item_codes * max(rater_decode.size, 1) + rater_codes
-        order = np.argsort(key, kind="stable")
-        sorted_key = key[order]
-        dup_next = sorted_key[1:] == sorted_key[:-1]
+        key_range = int(item_decode.size) * max(int(rater_decode.size), 1)
+        if key_range <= 4 * key.size + 1_000_000:
+            any_dup = bool(key.size) and int(np.bincount(key, minlength=key_range).max()) > 1
+        else:
+            any_dup = True  # sparse design: decide by sorting below
+        if any_dup:
+            order = np.argsort(key, kind="stable")
+            sorted_key = key[order]
+            dup_next = sorted_key[1:] == sorted_key[:-1]
+        else:
+            dup_next = np.zeros(0, dtype=bool)
         if np.any(dup_next):
             is_dup_sorted = np.zeros(key.size, dtype=bool)
             is_dup_sorted[1:] |= dup_next
@@ -487,8 +502,8 @@ class Ratings:
         report = ReadReport(
             rows=n_rows,
             ratings=n_kept,
-            items=int(np.unique(item_codes).size),
-            raters=int(np.unique(rater_codes).size),
+            items=_n_distinct(item_codes, item_decode.size),
+            raters=_n_distinct(rater_codes, rater_decode.size),
             missing=n_missing,
             dropped=n_rows - n_kept,
             reasons=reasons,
@@ -657,8 +672,8 @@ class Ratings:
             self.report,
             rows=int(item_codes.size),
             ratings=int(item_codes.size),
-            items=int(np.unique(item_codes).size),
-            raters=int(np.unique(self.rater_codes[sel]).size),
+            items=_n_distinct(item_codes, self.n_items),
+            raters=_n_distinct(self.rater_codes[sel], self.n_raters),
             missing=0,
             dropped=0,
             reasons={},
@@ -704,6 +719,11 @@ class Ratings:
         out = np.full((self.n_items, self.n_raters), -1, dtype=np.int64)
         out[self.item_codes, self.rater_codes] = self.label_codes
         return out
+
+
+def _n_distinct(codes: IntArray, size: int) -> int:
+    """Number of distinct codes in ``0 .. size-1`` (a bincount, not a sort)."""
+    return int(np.count_nonzero(np.bincount(codes, minlength=size)))
 
 
 def _compact(
