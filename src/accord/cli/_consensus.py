@@ -1,0 +1,274 @@
+"""``accord consensus``: contested items and the raters who stray from the consensus."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from ._agree import LEVEL_HELP, parse_categories
+from ._app import app
+from ._common import (
+    FORMAT_OPTION,
+    OUTPUT_OPTION,
+    OutputFormat,
+    fail,
+    format_number,
+    user_errors,
+    write_text,
+)
+
+CAUTION = (
+    "Agreement with the consensus is not correctness: a lone dissenter may be the one who is "
+    "right (Simon 2010). Pass --gold where a gold label is known."
+)
+
+ITEM_COLUMNS = ["contested_rank", "item", "n_ratings", "mode", "modal_share", "entropy"]
+RATER_COLUMNS = [
+    "rank",
+    "rater",
+    "n_ratings",
+    "mean_deviation",
+    "median_deviation",
+    "share_poor",
+    "share_very_poor",
+    "consensus_agreement",
+    "consensus_kappa",
+    "gold_accuracy",
+    "gold_kappa",
+]
+
+
+def parse_bands(text: str) -> tuple[float, ...]:
+    """``"0,1,2"`` -> ``(0.0, 1.0, 2.0)``, naming the part that is not a number."""
+    parts = [p.strip() for p in text.split(",")]
+    out = []
+    for part in parts:
+        try:
+            out.append(float(part))
+        except ValueError:
+            raise fail(f"--bands: {part!r} is not a number (expected e.g. 0,1,2)") from None
+    return tuple(out)
+
+
+def read_with_gold(
+    path: Path, *, item: str, rater: str, label: str, gold: str | None, **options: Any
+) -> tuple[Any, Any]:
+    """The ratings of ``path`` and, when ``gold`` names a column, the gold label per item.
+
+    The gold column must hold one label per item (repeated on the item's rows, or given on
+    some of them); an item with two different gold labels is an error naming it.
+    """
+    from .. import read_ratings
+    from .._errors import InvalidInputError
+    from ..io import read_table
+    from ..ratings import Ratings
+
+    if gold is None:
+        return read_ratings(path, item=item, rater=rater, label=label, **options), None
+    frame = read_table(path, (item, rater, label, gold))
+    ratings = Ratings.from_long(frame, item=item, rater=rater, label=label, **options)
+    ratings = dataclasses.replace(
+        ratings, report=dataclasses.replace(ratings.report, source=str(path))
+    )
+    given = frame[[item, gold]].dropna(subset=[gold])
+    n_labels = given.groupby(item, sort=False)[gold].nunique()
+    conflicting = n_labels[n_labels > 1]
+    if len(conflicting):
+        first = conflicting.index[0]
+        values = sorted(map(str, given.loc[given[item] == first, gold].unique()))
+        first_id = first.item() if hasattr(first, "item") else first
+        raise InvalidInputError(
+            f"column {gold!r}: item {first_id!r} has {len(values)} different gold labels "
+            f"({', '.join(values)}); items with more than one: {len(conflicting)}"
+        )
+    return ratings, given.drop_duplicates(subset=[item]).set_index(item)[gold]
+
+
+def _rows(frame: Any, columns: list[str]) -> list[dict[str, Any]]:
+    from .._results import to_plain
+
+    keep = [c for c in columns if c in frame.columns]
+    rows: list[dict[str, Any]] = to_plain(frame[keep])
+    return rows
+
+
+def render(result: Any, report: Any, fmt: OutputFormat, output: Path | None, top: int) -> None:
+    """Print or write the most contested items and the raters who stray most."""
+    from .._results import dumps
+
+    contested = result.most_contested(top)
+    raters = result.raters.head(top)
+    if fmt is OutputFormat.json:
+        payload = {
+            "report": report.to_dict(),
+            "method": result.method,
+            "summary": result.summary.to_dict(),
+            "most_contested": _rows(contested, list(contested.columns)),
+            "raters": _rows(raters, list(raters.columns)),
+            "caution": CAUTION,
+        }
+        write_text(dumps(payload), output)
+        return
+    if fmt is OutputFormat.csv:
+        write_text(result.raters.to_csv(index=False, float_format="%.10g"), output)
+        return
+    _print_tables(result, report, contested, raters, output)
+
+
+#: Short headers for the printed tables (the CSV and JSON keep the result's column names).
+HEADERS = {
+    "contested_rank": "rank",
+    "n_ratings": "ratings",
+    "modal_share": "modal share",
+    "mean_deviation": "mean dev",
+    "median_deviation": "median dev",
+    "share_poor": "poor",
+    "share_very_poor": "very poor",
+    "consensus_agreement": "agrees w/ consensus",
+    "consensus_kappa": "kappa vs consensus",
+    "gold_accuracy": "gold accuracy",
+    "gold_kappa": "kappa vs gold",
+}
+
+
+def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Any:
+    from rich.table import Table
+
+    columns = [c for c in columns if any(row.get(c) not in (None, "") for row in rows)]
+    table = Table(title=title, title_justify="left")
+    for col in columns:
+        table.add_column(
+            HEADERS.get(col, col), justify="left" if col in ("item", "rater", "mode") else "right"
+        )
+    for row in rows:
+        table.add_row(*(format_number(row.get(c)) for c in columns))
+    return table
+
+
+def _print_tables(
+    result: Any, report: Any, contested: Any, raters: Any, output: Path | None
+) -> None:
+    import shutil
+
+    from rich.console import Console
+
+    s = result.summary
+    shares = ", ".join(f"{k} {v:.1%}" for k, v in s.class_shares.items() if v == v)
+    lines = [
+        str(report),
+        f"mean item entropy {format_number(s.mean_entropy)} (base {result.base:g}); "
+        f"normalised {format_number(s.mean_normalized_entropy)}; ratings: {shares}",
+    ]
+    item_rows = _rows(contested, ITEM_COLUMNS)
+    rater_rows = _rows(raters, RATER_COLUMNS)
+
+    def emit(console: Console) -> None:
+        for line in lines:
+            console.print(line, markup=False, highlight=False)
+        console.print(
+            _table(f"Most contested items (top {len(item_rows)})", item_rows, ITEM_COLUMNS)
+        )
+        console.print(
+            _table(f"Raters who stray most (top {len(rater_rows)})", rater_rows, RATER_COLUMNS)
+        )
+        console.print(
+            "deviation = surprisal - item entropy (> 0: more surprising than the item's average "
+            "rating); consensus: the leave-one-out modal label of the item. " + CAUTION,
+            markup=False,
+            highlight=False,
+        )
+
+    if output is None:
+        emit(Console(width=max(shutil.get_terminal_size().columns, 120), soft_wrap=False))
+    else:
+        with output.open("w", encoding="utf-8") as fh:
+            emit(Console(file=fh, width=200, no_color=True))
+
+
+def write_tables(result: Any, directory: Path) -> None:
+    """Write items.csv, ratings.csv and raters.csv into ``directory`` (created if needed)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for name in ("items", "ratings", "raters"):
+        frame = getattr(result, name)
+        frame.to_csv(directory / f"{name}.csv", index=False, float_format="%.10g")
+
+
+@app.command(
+    "consensus",
+    epilog=(
+        "Example: accord consensus examples/diagnoses.csv --item patient --rater rater "
+        "--label diagnosis --output-dir consensus-out"
+    ),
+)
+def consensus_command(
+    path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
+    item: str = typer.Option(..., "--item", help="Column holding the item ids."),
+    rater: str = typer.Option(..., "--rater", help="Column holding the rater ids."),
+    label: str = typer.Option(
+        ..., "--label", help="Column holding the labels (an empty cell: assigned, no label)."
+    ),
+    reference: str = typer.Option(
+        "all",
+        "--reference",
+        help="all: p from every rating of the item; others: leave the scored rating out.",
+    ),
+    missing: str = typer.Option(
+        "omit",
+        "--missing",
+        help="omit: an empty label is not a rating; category: it is the category '(no label)'.",
+    ),
+    bands: str = typer.Option(
+        "0,1,2", "--bands", help="Upper edges of good, acceptable and poor on the deviation."
+    ),
+    base: float = typer.Option(2.0, "--base", help="Logarithm base (2: bits)."),
+    gold: str | None = typer.Option(
+        None, "--gold", help="Column holding a gold label per item: accuracy and kappa."
+    ),
+    ordinal: bool = typer.Option(
+        False, "--ordinal", help="Also ordinal entropy and surprisal (needs --level ordinal)."
+    ),
+    level: str = typer.Option("nominal", "--level", help=LEVEL_HELP),
+    categories: str | None = typer.Option(
+        None, "--categories", help="Declared categories in order, comma-separated."
+    ),
+    duplicates: str = typer.Option(
+        "raise", "--duplicates", help="raise, first or last (one rater rating an item twice)."
+    ),
+    top: int = typer.Option(10, "--top", min=1, help="How many items and raters to print."),
+    output_dir: Path | None = typer.Option(
+        None, "--output-dir", help="Write items.csv, ratings.csv and raters.csv here."
+    ),
+    fmt: OutputFormat = FORMAT_OPTION,
+    output: Path | None = OUTPUT_OPTION,
+) -> None:
+    """Which items are contested and which raters stray from the consensus (entropy and
+    surprisal, Simon 2010). --format csv prints the whole raters table."""
+    from ..consensus import consensus
+
+    band_values = parse_bands(bands)
+    with user_errors():
+        ratings, gold_labels = read_with_gold(
+            path,
+            item=item,
+            rater=rater,
+            label=label,
+            gold=gold,
+            level=level,
+            categories=parse_categories(categories),
+            duplicates=duplicates,
+        )
+        result = consensus(
+            ratings,
+            reference=reference,  # type: ignore[arg-type]
+            missing=missing,  # type: ignore[arg-type]
+            bands=band_values,
+            base=base,
+            gold=gold_labels,
+            ordinal=ordinal,
+        )
+        if output_dir is not None:
+            write_tables(result, output_dir)
+        render(result, ratings.report, fmt, output, top)
