@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from numpy.testing import assert_allclose
 from typer.testing import CliRunner
 
@@ -70,7 +71,8 @@ def test_errors_are_one_line() -> None:
     assert res.exit_code == 2 and "'ci' parameter" in res.output
 
 
-def test_demo_still_renders() -> None:
+def test_demo_still_renders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the demo writes its reports under ./out
     res = runner.invoke(app, ["demo", "--examples-dir", str(EXAMPLES)])
     assert res.exit_code == 0, res.output
     assert "krippendorff_alpha (ordinal)" in res.output

@@ -11,6 +11,11 @@ confidence and confidence calibration, with uncertainty, from ten rows to hundre
 
 from __future__ import annotations
 
+import importlib
+import sys
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
 from ._errors import (
     AccordError,
     AccordWarning,
@@ -22,40 +27,252 @@ from ._errors import (
     InvalidInputError,
     MissingDependencyError,
 )
-from ._results import Coefficient, ConfidenceInterval
-from .agreement import FleissKappa, fleiss_kappa, krippendorff_alpha
-from .information import conditional_entropy, entropy, mutual_information, surprisal
-from .io import read_ratings
-from .ratings import ContingencyTable, Ratings, ReadReport
-from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
+
+if TYPE_CHECKING:
+    from ._results import Coefficient, ConfidenceInterval
+    from .agreement import (
+        AgreementTable,
+        CohenKappa,
+        Dichotomization,
+        FleissKappa,
+        ICCResult,
+        InformationalAgreement,
+        IntraclassCorrelation,
+        KappaCurve,
+        PairwiseAgreement,
+        SpecificAgreement,
+        agreement,
+        best_dichotomization,
+        brennan_prediger,
+        cohen_kappa,
+        conger_kappa,
+        fleiss_kappa,
+        gwet_ac1,
+        gwet_ac2,
+        icc,
+        informational_agreement,
+        kappa_vs_negatives,
+        krippendorff_alpha,
+        light_kappa,
+        pairwise_agreement,
+        percent_agreement,
+        scott_pi,
+        specific_agreement,
+    )
+    from .calibration import (
+        HodgeRank,
+        PanelCalibration,
+        SimulatedPanel,
+        calibrate_panel,
+        hodge_rank,
+        simulate_panel,
+    )
+    from .confidence import (
+        CalibrationMetrics,
+        NormalizedCrossEntropy,
+        Recalibration,
+        ReliabilityDiagram,
+        calibration_metrics,
+        normalized_cross_entropy,
+        recalibrate,
+        reliability_diagram,
+    )
+    from .consensus import Consensus, ConsensusSummary, consensus
+    from .engines import RatingStatistics, dask_statistics, stream_statistics
+    from .information import conditional_entropy, entropy, mutual_information, surprisal
+    from .io import read_ratings
+    from .io_confidence import read_confidences, read_sclite_sgml
+    from .io_spans import read_bio, read_brat, read_spans
+    from .ratings import ContingencyTable, Ratings, ReadReport
+    from .report import HtmlReport, report
+    from .spans import SpanAgreement, Spans, span_agreement
+    from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
 
 __version__ = "0.1.0"
+
+# Public names and the module that defines each. They are imported on first use, so that
+# `import accord` stays light (no pandas, pyarrow, scipy.stats, dask or matplotlib).
+_EXPORTS: dict[str, str] = {
+    "AgreementTable": ".agreement",
+    "CalibrationMetrics": ".confidence",
+    "Coefficient": "._results",
+    "CohenKappa": ".agreement",
+    "ConfidenceInterval": "._results",
+    "Consensus": ".consensus",
+    "ConsensusSummary": ".consensus",
+    "ContingencyTable": ".ratings",
+    "Dichotomization": ".agreement",
+    "FleissKappa": ".agreement",
+    "HodgeRank": ".calibration",
+    "HtmlReport": ".report",
+    "ICCResult": ".agreement",
+    "InformationalAgreement": ".agreement",
+    "IntraclassCorrelation": ".agreement",
+    "ItemCategoryCounts": ".stats",
+    "KappaCurve": ".agreement",
+    "NormalizedCrossEntropy": ".confidence",
+    "PairTables": ".stats",
+    "PairwiseAgreement": ".agreement",
+    "PanelCalibration": ".calibration",
+    "RaterCategoryCounts": ".stats",
+    "RatingStatistics": ".engines",
+    "Ratings": ".ratings",
+    "ReadReport": ".ratings",
+    "Recalibration": ".confidence",
+    "ReliabilityDiagram": ".confidence",
+    "SimulatedPanel": ".calibration",
+    "SpanAgreement": ".spans",
+    "Spans": ".spans",
+    "SpecificAgreement": ".agreement",
+    "agreement": ".agreement",
+    "best_dichotomization": ".agreement",
+    "brennan_prediger": ".agreement",
+    "calibrate_panel": ".calibration",
+    "calibration_metrics": ".confidence",
+    "cohen_kappa": ".agreement",
+    "conditional_entropy": ".information",
+    "conger_kappa": ".agreement",
+    "consensus": ".consensus",
+    "dask_statistics": ".engines",
+    "entropy": ".information",
+    "fleiss_kappa": ".agreement",
+    "gwet_ac1": ".agreement",
+    "gwet_ac2": ".agreement",
+    "hodge_rank": ".calibration",
+    "icc": ".agreement",
+    "informational_agreement": ".agreement",
+    "kappa_vs_negatives": ".agreement",
+    "krippendorff_alpha": ".agreement",
+    "light_kappa": ".agreement",
+    "mutual_information": ".information",
+    "normalized_cross_entropy": ".confidence",
+    "pairwise_agreement": ".agreement",
+    "percent_agreement": ".agreement",
+    "read_bio": ".io_spans",
+    "read_brat": ".io_spans",
+    "read_confidences": ".io_confidence",
+    "read_ratings": ".io",
+    "read_sclite_sgml": ".io_confidence",
+    "read_spans": ".io_spans",
+    "recalibrate": ".confidence",
+    "reliability_diagram": ".confidence",
+    "report": ".report",
+    "scott_pi": ".agreement",
+    "simulate_panel": ".calibration",
+    "span_agreement": ".spans",
+    "specific_agreement": ".agreement",
+    "stream_statistics": ".engines",
+    "surprisal": ".information",
+}
+
+# Functions that share their name with a module of the package: `accord.consensus` is the
+# function; the module is reached with `from accord.consensus import ...`.
+_SHADOWED = frozenset({"agreement", "consensus", "report"})
+
+
+class _Package(ModuleType):
+    """The package module: importing a submodule must not rebind a public function's name."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SHADOWED and isinstance(value, ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "AccordError",
     "AccordWarning",
+    "AgreementTable",
+    "CalibrationMetrics",
     "Coefficient",
+    "CohenKappa",
     "ColumnNotFoundError",
     "ConfidenceInterval",
+    "Consensus",
+    "ConsensusSummary",
     "ContingencyTable",
     "ConvergenceError",
     "DegenerateDataWarning",
+    "Dichotomization",
     "DroppedDataWarning",
     "DuplicateRatingError",
     "FleissKappa",
+    "HodgeRank",
+    "HtmlReport",
+    "ICCResult",
+    "InformationalAgreement",
+    "IntraclassCorrelation",
     "InvalidInputError",
     "ItemCategoryCounts",
+    "KappaCurve",
     "MissingDependencyError",
+    "NormalizedCrossEntropy",
     "PairTables",
+    "PairwiseAgreement",
+    "PanelCalibration",
     "RaterCategoryCounts",
+    "RatingStatistics",
     "Ratings",
     "ReadReport",
+    "Recalibration",
+    "ReliabilityDiagram",
+    "SimulatedPanel",
+    "SpanAgreement",
+    "Spans",
+    "SpecificAgreement",
     "__version__",
+    "agreement",
+    "best_dichotomization",
+    "brennan_prediger",
+    "calibrate_panel",
+    "calibration_metrics",
+    "cohen_kappa",
     "conditional_entropy",
+    "conger_kappa",
+    "consensus",
+    "dask_statistics",
     "entropy",
     "fleiss_kappa",
+    "gwet_ac1",
+    "gwet_ac2",
+    "hodge_rank",
+    "icc",
+    "informational_agreement",
+    "kappa_vs_negatives",
     "krippendorff_alpha",
+    "light_kappa",
     "mutual_information",
+    "normalized_cross_entropy",
+    "pairwise_agreement",
+    "percent_agreement",
+    "read_bio",
+    "read_brat",
+    "read_confidences",
     "read_ratings",
+    "read_sclite_sgml",
+    "read_spans",
+    "recalibrate",
+    "reliability_diagram",
+    "report",
+    "scott_pi",
+    "simulate_panel",
+    "span_agreement",
+    "specific_agreement",
+    "stream_statistics",
     "surprisal",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'accord' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -6,8 +6,14 @@ happen inside the commands so that ``accord --help`` stays fast.
 
 from __future__ import annotations
 
-from . import _agree, _demo  # noqa: F401  (registers the commands)
+import importlib
+
 from ._app import app
+
+# Importing a command module registers its command; this order is the order of `accord --help`.
+COMMANDS = ("agree", "pair", "consensus", "calibrate", "confidence", "spans", "report", "demo")
+for _command in COMMANDS:
+    importlib.import_module(f"._{_command}", __name__)
 
 __all__ = ["app", "main"]
 
