@@ -1,0 +1,19 @@
+"""Engines beyond memory: the same sufficient statistics from batches and from partitions.
+
+``stream_statistics`` reads Parquet/CSV files in batches with pyarrow; ``dask_statistics``
+counts each partition of a Dask DataFrame and tree-reduces the partial statistics. Both return
+a :class:`RatingStatistics` holding exactly the codes and integer counts the memory engine
+computes from ``Ratings.from_long`` on the whole input, so every estimator that accepts an
+:class:`~accord.ItemCategoryCounts` (or the rater counts, or the pair tables) gives the same
+numbers on all three engines.
+
+pyarrow and dask are imported inside the functions that use them.
+"""
+
+from __future__ import annotations
+
+from ._blocks import STATISTICS, RatingStatistics
+from .dask import dask_statistics
+from .stream import stream_statistics
+
+__all__ = ["STATISTICS", "RatingStatistics", "dask_statistics", "stream_statistics"]

@@ -1,0 +1,328 @@
+"""Statistics of blocks of items, shared by the stream and dask engines.
+
+A *block* holds every rating of a set of items (pairs are formed within items, so a block
+never splits an item). Blocks come either as long codes (item, rater, label, row) or as a
+slice of the items x raters code matrix the stream engine keeps; both give the same partial
+statistics, which merge into those of the whole input.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._types import IntArray
+from ..ratings import Ratings, ReadReport
+from ..stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
+from ..stats.counts import SPARSE_CELLS
+
+__all__ = ["STATISTICS", "DuplicateInfo", "LongPartial", "RatingStatistics", "long_partial"]
+
+#: The statistics an engine can compute, by name.
+STATISTICS = ("items", "raters", "pairs")
+
+_SHOW = 5
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class RatingStatistics:
+    """The sufficient statistics of a set of ratings, computed by an engine.
+
+    Every field holds exactly what the memory engine computes from
+    ``Ratings.from_long(whole_input, ...)``: the same codes, the same category order, the
+    same integer counts.
+
+    Attributes
+    ----------
+    item_counts : ItemCategoryCounts or None
+        Items x categories counts (``None`` unless ``"items"`` was requested). Feeds
+        Fleiss, Krippendorff, Gwet, Brennan-Prediger, percent agreement, entropy per item.
+    rater_counts : RaterCategoryCounts or None
+        Raters x categories counts (``None`` unless ``"raters"`` was requested).
+    pair_tables : PairTables or None
+        Every co-rating rater pair's q x q table (``None`` unless ``"pairs"`` was requested).
+    items, raters : ndarray
+        Decode tables: ``items[code]`` is the item id of code ``code`` (numbered by first
+        appearance, as :class:`accord.Ratings` numbers them). Kept in the column's own dtype
+        (int64 ids stay int64) to keep them small.
+    categories : tuple
+        The ordered category domain.
+    level : {"nominal", "ordinal", "interval", "ratio"}
+    categories_declared : bool
+        Whether the domain was declared by the user.
+    report : ReadReport
+        Rows read, ratings kept, missing labels and duplicates dropped.
+    engine : {"stream", "dask"}
+    passes : int
+        How many times the input was read.
+    """
+
+    item_counts: ItemCategoryCounts | None
+    rater_counts: RaterCategoryCounts | None
+    pair_tables: PairTables | None
+    items: npt.NDArray[Any]
+    raters: npt.NDArray[Any]
+    categories: tuple[Any, ...]
+    level: str
+    categories_declared: bool
+    report: ReadReport
+    engine: str
+    passes: int = 1
+
+    @property
+    def n_items(self) -> int:
+        """Number of items in the decode table (items whose every label is missing count)."""
+        return int(self.items.size)
+
+    @property
+    def n_raters(self) -> int:
+        """Number of raters in the decode table."""
+        return int(self.raters.size)
+
+    @property
+    def n_categories(self) -> int:
+        """Number of categories in the domain."""
+        return len(self.categories)
+
+    @property
+    def n_ratings(self) -> int:
+        """Number of ratings kept."""
+        return int(self.report.ratings)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain summary: sizes, categories, the report and which statistics are present."""
+        return {
+            "engine": self.engine,
+            "passes": self.passes,
+            "n_items": self.n_items,
+            "n_raters": self.n_raters,
+            "n_ratings": self.n_ratings,
+            "categories": list(self.categories),
+            "level": self.level,
+            "statistics": [
+                name
+                for name, stat in zip(
+                    STATISTICS, (self.item_counts, self.rater_counts, self.pair_tables), strict=True
+                )
+                if stat is not None
+            ],
+            "report": self.report.to_dict(),
+        }
+
+    def __repr__(self) -> str:
+        have = [k for k in self.to_dict()["statistics"]]
+        return (
+            f"RatingStatistics({self.n_ratings} ratings, {self.n_items} items, "
+            f"{self.n_raters} raters, {self.n_categories} categories, engine={self.engine!r}, "
+            f"statistics={have!r})"
+        )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DuplicateInfo:
+    """(item, rater) pairs rated more than once: the first few, and how many there are."""
+
+    examples: tuple[tuple[int, int, tuple[int, ...]], ...]  # item code, rater code, rows
+    n_pairs: int
+
+    def merge(self, other: DuplicateInfo | None) -> DuplicateInfo:
+        if other is None:
+            return self
+        return DuplicateInfo((self.examples + other.examples)[:_SHOW], self.n_pairs + other.n_pairs)
+
+
+def _stub_ratings(
+    item: IntArray, rater: IntArray, label: IntArray, raters: Any, categories: tuple[Any, ...]
+) -> Ratings:
+    """A Ratings holding only codes, enough for :meth:`PairTables.from_ratings`."""
+    n = int(item.size)
+    return Ratings(
+        item_codes=item,
+        rater_codes=rater,
+        label_codes=label,
+        items=np.zeros(0, dtype=object),
+        raters=raters,
+        categories=categories,
+        level="nominal",
+        values=None,
+        report=ReadReport(n, n, 0, 0, 0, 0, {}),
+    )
+
+
+def empty_pairs(raters: Any, categories: tuple[Any, ...]) -> PairTables:
+    q = len(categories)
+    return PairTables(np.zeros((0, 2), np.int64), np.zeros((0, q, q), np.int64), raters, categories)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class LongPartial:
+    """Partial statistics of one block of long codes (see :func:`long_partial`)."""
+
+    item_counts: Any  # (n_groups, q) dense int64 or sparse CSR, or None
+    rater_counts: IntArray | None  # (n_raters, q)
+    pair_tables: PairTables | None
+    kept: int
+    dropped: int
+    duplicates: DuplicateInfo | None
+
+    def merge(self, other: LongPartial) -> LongPartial:
+        """Sum two partials over disjoint sets of items (same dictionaries)."""
+        return LongPartial(
+            item_counts=_add(self.item_counts, other.item_counts),
+            rater_counts=_add(self.rater_counts, other.rater_counts),
+            pair_tables=(
+                None
+                if self.pair_tables is None or other.pair_tables is None
+                else self.pair_tables.merge(other.pair_tables)
+            ),
+            kept=self.kept + other.kept,
+            dropped=self.dropped + other.dropped,
+            duplicates=(
+                other.duplicates
+                if self.duplicates is None
+                else self.duplicates.merge(other.duplicates)
+            ),
+        )
+
+
+def _add(a: Any, b: Any) -> Any:
+    if a is None or b is None:
+        return None
+    return a + b
+
+
+def dedupe(
+    key: IntArray, row: IntArray, duplicates: str
+) -> tuple[IntArray | None, int, tuple[IntArray, IntArray] | None]:
+    """Resolve (item, rater) repeats among long codes.
+
+    Parameters
+    ----------
+    key : ndarray of int64, shape (n,)
+        ``item * n_raters + rater``.
+    row : ndarray of int64, shape (n,)
+        Input row of each rating (its order decides "first" and "last").
+    duplicates : {"raise", "first", "last"}
+
+    Returns
+    -------
+    chosen : ndarray of int64 or None
+        Positions kept (None when there is no repeat: keep all).
+    dropped : int
+    repeats : (keys, rows) or None
+        Under ``"raise"``, the repeated keys and the rows of each repeat, sorted by key.
+    """
+    order = np.lexsort((row, key))
+    sorted_key = key[order]
+    dup_next = sorted_key[1:] == sorted_key[:-1]
+    if not dup_next.any():
+        return None, 0, None
+    if duplicates == "raise":
+        involved = np.zeros(key.size, dtype=bool)
+        involved[1:] |= dup_next
+        involved[:-1] |= dup_next
+        return None, 0, (sorted_key[involved], row[order][involved])
+    starts = np.flatnonzero(np.r_[True, ~dup_next])
+    ends = np.r_[starts[1:], key.size] - 1
+    chosen = order[starts] if duplicates == "first" else order[ends]
+    return np.sort(chosen), int(key.size - chosen.size), None
+
+
+def repeats_info(keys: IntArray, rows: IntArray, n_raters: int) -> DuplicateInfo:
+    """Examples of repeated (item, rater) keys (sorted by key) with their rows."""
+    uniq, starts = np.unique(keys, return_index=True)
+    ends = np.r_[starts[1:], keys.size]
+    order = np.argsort(rows[starts], kind="stable")  # the earliest repeats first
+    examples = []
+    for j in order[:_SHOW]:
+        k = int(uniq[j])
+        examples.append(
+            (k // n_raters, k % n_raters, tuple(int(r) for r in np.sort(rows[starts[j] : ends[j]])))
+        )
+    return DuplicateInfo(tuple(examples), int(uniq.size))
+
+
+def long_partial(
+    item: IntArray,
+    rater: IntArray,
+    label: IntArray,
+    row: IntArray,
+    *,
+    n_groups: int,
+    raters: Any,
+    categories: tuple[Any, ...],
+    duplicates: str,
+    statistics: Sequence[str],
+    sparse: bool,
+) -> LongPartial:
+    """Partial statistics of a block of ratings holding every rating of its items.
+
+    Parameters
+    ----------
+    item : ndarray of int64, shape (n,)
+        Item codes, relative to the block (``0 .. n_groups-1``).
+    rater, label : ndarray of int64, shape (n,)
+        Global rater codes and domain label codes (no missing labels).
+    row : ndarray of int64, shape (n,)
+        Input row of each rating.
+    n_groups : int
+        Rows of the block's item counts.
+    raters : ndarray
+        The rater decode table (its size is the number of raters).
+    duplicates : {"raise", "first", "last"}
+    statistics : sequence of {"items", "raters", "pairs"}
+    sparse : bool
+        Item counts as a sparse CSR array (else dense).
+    """
+    n_raters = len(raters)
+    q = len(categories)
+    key = item * max(n_raters, 1) + rater
+    chosen, dropped, repeats = dedupe(key, row, duplicates)
+    if repeats is not None:
+        return LongPartial(None, None, None, 0, 0, repeats_info(*repeats, max(n_raters, 1)))
+    if chosen is not None:
+        item, rater, label = item[chosen], rater[chosen], label[chosen]
+    item_counts = None
+    rater_counts = None
+    pairs = None
+    if "items" in statistics:
+        item_counts = ItemCategoryCounts.from_codes(
+            item, label, n_groups=n_groups, categories=categories, sparse=sparse
+        ).counts
+    if "raters" in statistics:
+        rater_counts = np.bincount(rater * q + label, minlength=n_raters * q).reshape(n_raters, q)
+    if "pairs" in statistics:
+        pairs = PairTables.from_ratings(_stub_ratings(item, rater, label, raters, categories))
+    return LongPartial(item_counts, rater_counts, pairs, int(item.size), dropped, None)
+
+
+def use_sparse(n_items: int, q: int) -> bool:
+    """The memory engine's choice of representation for item counts."""
+    return n_items * q > SPARSE_CELLS
+
+
+def as_item_counts(counts: Any, categories: tuple[Any, ...], n_items: int) -> ItemCategoryCounts:
+    """Wrap counts in the representation the memory engine would choose."""
+    q = len(categories)
+    sparse = use_sparse(n_items, q)
+    if sparse and isinstance(counts, np.ndarray):
+        from scipy import sparse as sp
+
+        counts = sp.csr_array(counts, dtype=np.int64)
+    elif not sparse and not isinstance(counts, np.ndarray):
+        counts = np.asarray(counts.toarray(), dtype=np.int64)
+    return ItemCategoryCounts(counts, categories)
+
+
+def as_rater_counts(counts: IntArray, categories: tuple[Any, ...]) -> RaterCategoryCounts:
+    """Wrap rater counts in the representation the memory engine would choose."""
+    out: Any = counts
+    if use_sparse(counts.shape[0], len(categories)):
+        from scipy import sparse as sp
+
+        out = sp.csr_array(counts, dtype=np.int64)
+    return RaterCategoryCounts(out, categories)

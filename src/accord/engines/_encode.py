@@ -1,0 +1,330 @@
+"""Consistent codes across batches and partitions.
+
+A :class:`GrowingDictionary` turns each batch of a column into integer codes that stay valid
+for the whole input: values are numbered in order of first appearance, exactly as
+``pandas.factorize`` numbers them over the whole column (which is how :class:`accord.Ratings`
+numbers items and raters). Labels are first numbered the same way ("raw" codes); once every
+batch has been seen, :func:`label_domain` orders the distinct labels as :class:`accord.Ratings`
+orders them (numeric sort for numbers, the declared categories when given) and returns the
+relabelling from raw codes to domain codes.
+
+pyarrow is imported inside the functions that need it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from .._errors import InvalidInputError
+from .._types import BoolArray, IntArray, Level
+from ..ratings import _encode_labels, _is_missing, _tidy_scalar
+
+__all__ = ["GrowingDictionary", "as_numpy", "infer_text", "label_domain"]
+
+#: A direct lookup table (value - min -> code) is used for integer ids while the range of the
+#: values seen is at most this many entries, or at most 8 times the number of distinct values.
+DIRECT_RANGE = 1 << 24
+
+#: Values treated as missing in CSV files (the same list pandas uses).
+CSV_NULLS = [
+    "",
+    "#N/A",
+    "#N/A N/A",
+    "#NA",
+    "-1.#IND",
+    "-1.#QNAN",
+    "-NaN",
+    "-nan",
+    "1.#IND",
+    "1.#QNAN",
+    "<NA>",
+    "N/A",
+    "NA",
+    "NULL",
+    "NaN",
+    "None",
+    "n/a",
+    "nan",
+    "null",
+]
+
+
+def as_numpy(array: Any) -> npt.NDArray[Any]:
+    """A pyarrow array (no nulls) as a numpy array of its natural dtype."""
+    out: npt.NDArray[Any] = array.to_numpy(zero_copy_only=False)
+    return out
+
+
+def _plain(array: Any) -> Any:
+    """Decode dictionary arrays and turn float NaN into null (NaN is a missing label)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    if pa.types.is_dictionary(array.type):
+        array = array.dictionary_decode()
+    if pa.types.is_floating(array.type) and array.null_count < len(array):
+        nan = pc.is_nan(array)
+        if pc.any(nan).as_py():
+            array = pc.if_else(nan, pa.scalar(None, array.type), array)
+    return array
+
+
+class GrowingDictionary:
+    """Values to codes in order of first appearance, growing as batches arrive.
+
+    Integer columns whose values stay in a compact range use a direct lookup table (a gather
+    per batch); anything else is dictionary-encoded by pyarrow per batch and the batch's
+    distinct values are looked up in a Python dict (one lookup per distinct value per batch).
+
+    Attributes
+    ----------
+    size : int
+        Number of distinct values seen so far.
+    """
+
+    def __init__(self, *, track_rows: bool = False) -> None:
+        self.track_rows = track_rows
+        self.size = 0
+        self._chunks: list[Any] = []  # new values of each batch, in code order
+        self._first_rows: list[IntArray] = []
+        self._table: npt.NDArray[np.int32] | None = None  # direct lookup, value - lo -> code
+        self._lo = 0
+        self._hashed: dict[Any, int] | None = None
+        self._type: Any = None
+
+    # -------------------------------------------------------------- lookup modes
+    def _direct_fits(self, lo: int, hi: int, n_new: int) -> bool:
+        span = hi - lo + 1
+        return span <= DIRECT_RANGE or span <= 8 * (self.size + n_new)
+
+    def _to_hashed(self) -> None:
+        values = self.values()
+        self._hashed = {_tidy_scalar(v): i for i, v in enumerate(values)}
+        self._table = None
+
+    def _encode_direct(
+        self, values: npt.NDArray[Any], row0: int, rows: IntArray | None
+    ) -> IntArray | None:
+        """Codes through the lookup table, or None when the range is too wide for it.
+
+        ``rows`` gives the input row of each value (default ``row0 + position``).
+        """
+        if values.size == 0:
+            return np.zeros(0, dtype=np.int64)
+        vmin, vmax = int(values.min()), int(values.max())
+        if self._table is None:
+            if self.size:
+                return None  # already hashed
+            if not self._direct_fits(vmin, vmax, values.size):
+                return None
+            span = vmax - vmin + 1
+            self._lo = vmin
+            self._table = np.full(span, -1, dtype=np.int32)
+        lo = min(self._lo, vmin)
+        hi = max(self._lo + self._table.size - 1, vmax)
+        if lo < self._lo or hi >= self._lo + self._table.size:
+            if not self._direct_fits(lo, hi, values.size):
+                return None
+            # Grow with room to spare so that ids arriving in increasing order do not
+            # reallocate on every batch.
+            old_lo, old = self._lo, self._table
+            span = hi - lo + 1
+            extra = span // 2 if hi > old_lo + old.size - 1 else 0
+            new_lo = lo - (span // 2 if lo < old_lo else 0)
+            if not self._direct_fits(new_lo, hi + extra, values.size):
+                new_lo, extra = lo, 0
+            table = np.full(hi + extra - new_lo + 1, -1, dtype=np.int32)
+            table[old_lo - new_lo : old_lo - new_lo + old.size] = old
+            self._lo, self._table = new_lo, table
+        offsets = values.astype(np.int64, copy=False) - self._lo
+        codes = self._table[offsets]
+        new = codes < 0
+        if new.any():
+            where_new = np.flatnonzero(new)
+            fresh = offsets[where_new]
+            if fresh.size > 1 and bool(np.all(fresh[1:] >= fresh[:-1])):
+                # Ids in increasing order (files sorted by item): runs, no hashing.
+                starts: IntArray | None = np.flatnonzero(np.r_[True, fresh[1:] != fresh[:-1]])
+                uniq = fresh[np.asarray(starts)]
+            else:
+                # Hash-based, in order of first appearance (no sort).
+                first_codes, uniq = pd.factorize(fresh, sort=False)
+                starts = _first_positions(first_codes, int(uniq.size)) if self.track_rows else None
+            self._table[uniq] = np.arange(self.size, self.size + uniq.size, dtype=np.int32)
+            self._chunks.append((uniq + self._lo).astype(values.dtype))
+            if self.track_rows and starts is not None:
+                at = where_new[starts]
+                self._first_rows.append(row0 + at if rows is None else rows[at])
+            self.size += int(uniq.size)
+            codes = self._table[offsets]
+        return codes.astype(np.int64)
+
+    def encode(self, array: Any, row0: int) -> IntArray:
+        """Codes of one batch of a column (pyarrow array); -1 where the value is null.
+
+        Parameters
+        ----------
+        array : pyarrow.Array
+        row0 : int
+            Row number (0-based, over the whole input) of the batch's first row, to record
+            where each value first appeared.
+        """
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        array = _plain(array)
+        if self._type is None:
+            self._type = array.type
+        elif array.type != self._type and not array.type.equals(pa.null()):
+            try:
+                array = array.cast(self._type)
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                raise InvalidInputError(
+                    f"the column's type changes between batches ({self._type} then "
+                    f"{array.type}); write the files with one schema"
+                ) from None
+        n = len(array)
+        if pa.types.is_integer(array.type) and self._hashed is None:
+            if array.null_count:
+                valid = np.asarray(pc.is_valid(array).to_numpy(zero_copy_only=False))
+                present = np.asarray(pc.fill_null(array, 0).to_numpy())[valid]
+                rows = row0 + np.flatnonzero(valid)
+            else:
+                valid = None
+                present = np.asarray(array.to_numpy())
+                rows = None
+            direct = self._encode_direct(present, row0, rows)
+            if direct is not None:
+                if valid is None:
+                    return direct
+                out = np.full(n, -1, dtype=np.int64)
+                out[valid] = direct
+                return out
+            self._to_hashed()
+        if self._hashed is None:
+            self._hashed = {}
+        encoded = pc.dictionary_encode(array)
+        batch_values = encoded.dictionary
+        indices = encoded.indices
+        idx = np.asarray(pc.fill_null(indices, -1).to_numpy(), dtype=np.int64)
+        lookup = np.empty(len(batch_values), dtype=np.int64)
+        new_positions: list[int] = []
+        for j, v in enumerate(batch_values.to_pylist()):
+            code = self._hashed.get(v)
+            if code is None:
+                code = self.size + len(new_positions)
+                self._hashed[v] = code
+                new_positions.append(j)
+            lookup[j] = code
+        if new_positions:
+            take = np.asarray(new_positions, dtype=np.int64)
+            self._chunks.append(batch_values.take(pa.array(take)))
+            if self.track_rows:
+                # Dictionary indices number values by first appearance within the batch.
+                valid_idx = np.flatnonzero(idx >= 0)
+                first = _first_positions(idx[valid_idx], len(batch_values))
+                self._first_rows.append(row0 + valid_idx[first][take])
+            self.size += take.size
+        codes = np.where(idx >= 0, lookup[np.maximum(idx, 0)], -1) if idx.size else idx
+        return codes
+
+    # ------------------------------------------------------------------ decode
+    def values(self) -> npt.NDArray[Any]:
+        """The distinct values in code order (numpy, natural dtype)."""
+        import pyarrow as pa
+
+        if not self._chunks:
+            return np.zeros(0, dtype=object)
+        if all(isinstance(c, np.ndarray) for c in self._chunks):
+            return np.concatenate(self._chunks)
+        if not any(isinstance(c, np.ndarray) for c in self._chunks):
+            return as_numpy(pa.concat_arrays(self._chunks))
+        return np.concatenate(
+            [c if isinstance(c, np.ndarray) else as_numpy(c) for c in self._chunks]
+        )
+
+    def first_rows(self) -> IntArray:
+        """Row (0-based, over the whole input) where each value first appeared (only when
+        built with ``track_rows=True``)."""
+        if not self._first_rows:
+            return np.zeros(0, dtype=np.int64)
+        return np.concatenate(self._first_rows).astype(np.int64)
+
+
+def _first_positions(codes: IntArray, k: int) -> IntArray:
+    """Position of the first occurrence of each code ``0 .. k-1`` (each occurs)."""
+    if k <= 16:
+        return np.asarray([int(np.argmax(codes == j)) for j in range(k)], dtype=np.int64)
+    _, first = np.unique(codes, return_index=True)
+    return first.astype(np.int64)
+
+
+def infer_text(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """Numbers, booleans or text from distinct CSV cells, as ``pandas.read_csv`` infers them.
+
+    Applied to the distinct values of a column read as text, this gives the values pandas
+    would have read (int64 when every value is an integer, float64 when every value is a
+    number, bool for True/False, else the text).
+    """
+    if values.size == 0:
+        return values
+    series = pd.Series(values, dtype=object)
+    lowered = {str(v).strip().lower() for v in values}
+    if lowered <= {"true", "false"}:
+        return np.asarray([str(v).strip().lower() == "true" for v in values], dtype=bool)
+    try:
+        numbers = pd.to_numeric(series)
+    except (ValueError, TypeError):
+        return np.asarray(values, dtype=object)
+    out: npt.NDArray[Any] = numbers.to_numpy()
+    return out
+
+
+def label_domain(
+    raw: npt.NDArray[Any],
+    first_rows: IntArray,
+    *,
+    level: Level,
+    categories: Sequence[Any] | None,
+    column: str,
+) -> tuple[IntArray, tuple[Any, ...], BoolArray]:
+    """Order the distinct labels as :class:`accord.Ratings` does.
+
+    Parameters
+    ----------
+    raw : ndarray, shape (k,)
+        The distinct labels in order of first appearance (raw codes ``0 .. k-1``).
+    first_rows : ndarray of int64, shape (k,)
+        Row (0-based) where each label first appeared, for messages.
+    level, categories, column
+        As in :meth:`accord.Ratings.from_long`.
+
+    Returns
+    -------
+    remap : ndarray of int64, shape (k,)
+        Domain code of each raw code (-1 for a missing label: blank text, NaN).
+    domain : tuple
+        The ordered category domain.
+    missing : ndarray of bool, shape (k,)
+        Which raw labels are missing values.
+    """
+    missing = _is_missing(raw) if raw.size else np.zeros(0, dtype=bool)
+    present = np.flatnonzero(~missing)
+    remap = np.full(raw.size, -1, dtype=np.int64)
+    if present.size == 0:
+        raise InvalidInputError(f"column {column!r}: every label is missing; nothing to rate")
+    labels = raw[present]
+    if labels.dtype.kind in "US":
+        labels = labels.astype(object)
+    codes, domain, _ = _encode_labels(
+        labels, first_rows[present], level=level, categories=categories, column=column
+    )
+    remap[present] = codes
+    return remap, domain, missing

@@ -1,0 +1,287 @@
+"""The stream engine's items x raters matrix of label codes.
+
+Pairs need every rating of an item, and the ratings of one item may be spread over the whole
+input. When ``items x raters`` cells fit in the memory limit, the stream engine keeps one small
+integer per cell (the raw label code, -1 for "not rated"): one byte per cell while there are
+fewer than 128 distinct labels. The matrix is filled batch by batch; it detects (item, rater)
+repeats across and within batches, and at the end every statistic is counted from it in
+slices of items.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._types import IntArray
+from ..stats import PairTables
+from ._blocks import DuplicateInfo, empty_pairs, long_partial, repeats_info
+
+__all__ = ["CodeMatrix"]
+
+#: Cells counted per slice when the statistics are taken from the matrix.
+SLICE_CELLS = 4_000_000
+_MARK = 127  # markers written to detect repeats within a batch fit in int8
+
+
+def _dtype_for(n_labels: int) -> npt.DTypeLike:
+    if n_labels < 127:
+        return np.int8
+    if n_labels < 32_767:
+        return np.int16
+    return np.int32
+
+
+class CodeMatrix:
+    """Items x raters label codes, growing with the dictionaries.
+
+    Parameters
+    ----------
+    limit : int
+        Bytes the matrix may take; :meth:`reserve` returns False beyond it.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.mat: npt.NDArray[Any] = np.full((0, 0), -1, dtype=np.int8)
+        self.n_items = 0
+        self.n_raters = 0
+        self.written = 0
+
+    def reserve(self, n_items: int, n_raters: int, n_labels: int) -> bool:
+        """Make room for the codes; False when the matrix would pass the limit."""
+        dtype = np.dtype(_dtype_for(n_labels))
+        rows, cols = self.mat.shape
+        need_rows = n_items > rows
+        need_cols = n_raters > cols
+        if not (need_rows or need_cols or dtype.itemsize > self.mat.dtype.itemsize):
+            self.n_items, self.n_raters = n_items, n_raters
+            return True
+        new_rows = max(rows, n_items + n_items // 2 if need_rows else rows, 1024)
+        new_cols = max(cols, n_raters + n_raters // 4 if need_cols else cols, 4)
+        if new_rows * new_cols * dtype.itemsize > self.limit:
+            new_rows, new_cols = max(rows, n_items), max(cols, n_raters)
+            if new_rows * new_cols * dtype.itemsize > self.limit:
+                return False
+        grown = np.full((new_rows, new_cols), -1, dtype=dtype)
+        grown[:rows, :cols] = self.mat
+        self.mat = grown
+        self.n_items, self.n_raters = n_items, n_raters
+        return True
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the matrix."""
+        return int(self.mat.nbytes)
+
+    # ------------------------------------------------------------------ filling
+    def _within_batch_repeats(self, flat: IntArray, flat_view: npt.NDArray[Any]) -> Any:
+        """Mask of the rows that share a cell with another row of the same batch.
+
+        A counting pass when the cells of the batch are close together (files ordered by
+        item), else markers: each round writes ``position // 127**k % 127`` into the cells and
+        reads it back; a row that reads another row's marker shares its cell. Two rows share
+        every marker only if their positions are equal, so ``ceil(log_127(n))`` rounds find
+        every repeat. The caller restores the cells afterwards.
+        """
+        n = flat.size
+        lo, hi = int(flat.min()), int(flat.max())
+        if hi - lo + 1 <= 8 * n:
+            counts = np.bincount(flat - lo, minlength=hi - lo + 1)
+            return counts[flat - lo] > 1
+        positions = np.arange(n, dtype=np.int64)
+        loser = np.zeros(n, dtype=bool)
+        scale = 1
+        while scale < n:
+            marker = ((positions // scale) % _MARK).astype(flat_view.dtype)
+            flat_view[flat] = marker
+            loser |= flat_view[flat] != marker
+            scale *= _MARK
+        if not loser.any():
+            return loser
+        return np.isin(flat, flat[loser])
+
+    def put(
+        self,
+        item: IntArray,
+        rater: IntArray,
+        label: IntArray,
+        row: IntArray,
+        duplicates: str,
+    ) -> tuple[int, DuplicateInfo | None]:
+        """Write one batch of ratings (raw label codes, no missing labels).
+
+        Returns
+        -------
+        dropped : int
+            Ratings dropped as repeats under ``"first"``/``"last"`` (including earlier
+            ratings replaced under ``"last"``).
+        repeats : DuplicateInfo or None
+            Under ``"raise"``, the repeats found (the matrix is left unchanged).
+        """
+        if item.size == 0:
+            return 0, None
+        cols = self.mat.shape[1]
+        flat = item * cols + rater
+        view = self.mat.reshape(-1)
+        existing = view[flat]
+        involved = self._within_batch_repeats(flat, view)
+        view[flat] = existing  # undo the markers
+        earlier = existing >= 0
+        involved = involved | earlier
+        if not involved.any():
+            view[flat] = label.astype(view.dtype, copy=False)
+            self.written += int(flat.size)
+            return 0, None
+        if duplicates == "raise":
+            # Rows of the batch in a repeated cell; an earlier batch's rating has no row here.
+            keys = flat[involved]
+            rows = row[involved]
+            info = repeats_info(np.sort(keys), rows[np.argsort(keys, kind="stable")], cols)
+            return 0, info
+        sub = np.flatnonzero(involved)
+        order = sub[np.lexsort((row[sub], flat[sub]))]
+        keys = flat[order]
+        starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+        ends = np.r_[starts[1:], keys.size] - 1
+        had = earlier[order[starts]]
+        if duplicates == "first":
+            chosen = order[starts[~had]]
+            dropped = int(sub.size - chosen.size)
+        else:
+            chosen = order[ends]
+            dropped = int(sub.size - chosen.size + had.sum())
+        keep = ~involved
+        keep[chosen] = True
+        view[flat[keep]] = label[keep].astype(view.dtype, copy=False)
+        self.written += int(keep.sum()) - int(had.sum() if duplicates == "last" else 0)
+        return dropped, None
+
+    # ---------------------------------------------------------------- counting
+    def filled(self) -> int:
+        """Cells holding a rating."""
+        total = 0
+        for lo, hi in self._slices():
+            total += int(np.count_nonzero(self.mat[lo:hi, : self.n_raters] >= 0))
+        return total
+
+    def _slices(self) -> Iterator[tuple[int, int]]:
+        step = max(1, SLICE_CELLS // max(self.n_raters, 1))
+        for lo in range(0, self.n_items, step):
+            yield lo, min(self.n_items, lo + step)
+
+    def statistics(
+        self,
+        remap: IntArray,
+        *,
+        raters: Any,
+        categories: tuple[Any, ...],
+        statistics: Sequence[str],
+        sparse: bool,
+    ) -> tuple[Any, IntArray | None, PairTables | None]:
+        """Item counts, rater counts and pair tables from the matrix.
+
+        Parameters
+        ----------
+        remap : ndarray of int64, shape (n_raw_labels,)
+            Domain code of each raw label code.
+
+        Returns
+        -------
+        item_counts : ndarray (n_items, q) or sparse CSR, or None
+        rater_counts : ndarray (n_raters, q) or None
+        pair_tables : PairTables or None
+        """
+        q = len(categories)
+        r = self.n_raters
+        lookup = np.r_[-1, remap].astype(np.int64)
+        item_blocks: list[Any] = []
+        # Dense item counts are written in place (no list of blocks to concatenate).
+        dense_items = (
+            np.zeros((self.n_items, q), dtype=np.int64)
+            if "items" in statistics and not sparse
+            else None
+        )
+        rater_acc = np.zeros(r * (q + 1), dtype=np.int64)
+        want_pairs = "pairs" in statistics
+        by_columns = want_pairs and self._pairs_by_columns(q)
+        pair_acc = np.zeros((r, r, (q + 1) * (q + 1)), dtype=np.int64) if by_columns else None
+        pairs: PairTables | None = empty_pairs(raters, categories) if want_pairs else None
+        for lo, hi in self._slices():
+            block = lookup[self.mat[lo:hi, :r].astype(np.int64) + 1]  # -1 = not rated
+            rows = hi - lo
+            if "items" in statistics:
+                keys = (np.arange(rows, dtype=np.int64)[:, None] * (q + 1) + block + 1).ravel()
+                counts = np.bincount(keys, minlength=rows * (q + 1)).reshape(rows, q + 1)[:, 1:]
+                if sparse:
+                    from scipy import sparse as sp
+
+                    item_blocks.append(sp.csr_array(counts, dtype=np.int64))
+                elif dense_items is not None:
+                    dense_items[lo:hi] = counts
+            if "raters" in statistics:
+                keys = (np.arange(r, dtype=np.int64)[None, :] * (q + 1) + block + 1).ravel()
+                rater_acc += np.bincount(keys, minlength=r * (q + 1))
+            if pair_acc is not None:
+                shifted = block + 1
+                for a in range(r - 1):
+                    left = shifted[:, a] * (q + 1)
+                    for b in range(a + 1, r):
+                        pair_acc[a, b] += np.bincount(
+                            left + shifted[:, b], minlength=(q + 1) * (q + 1)
+                        )
+            elif want_pairs and pairs is not None:
+                it, rt = np.nonzero(block >= 0)
+                part = long_partial(
+                    it.astype(np.int64),
+                    rt.astype(np.int64),
+                    block[it, rt],
+                    np.zeros(it.size, dtype=np.int64),
+                    n_groups=rows,
+                    raters=raters,
+                    categories=categories,
+                    duplicates="raise",
+                    statistics=("pairs",),
+                    sparse=False,
+                )
+                assert part.pair_tables is not None  # no repeats in a matrix
+                pairs = pairs.merge(part.pair_tables)
+        item_counts: Any = None
+        if "items" in statistics:
+            if sparse:
+                from scipy import sparse as sp
+
+                item_counts = (
+                    sp.vstack(item_blocks, format="csr", dtype=np.int64)
+                    if item_blocks
+                    else sp.csr_array((0, q), dtype=np.int64)
+                )
+            else:
+                item_counts = dense_items
+        rater_counts = rater_acc.reshape(r, q + 1)[:, 1:].copy() if "raters" in statistics else None
+        if pair_acc is not None:
+            tables = pair_acc.reshape(r, r, q + 1, q + 1)[:, :, 1:, 1:].reshape(r * r, q, q)
+            nz = np.flatnonzero(tables.any(axis=(1, 2)))
+            pairs_idx = np.stack([nz // max(r, 1), nz % max(r, 1)], axis=1).astype(np.int64)
+            pairs = PairTables(pairs_idx, np.ascontiguousarray(tables[nz]), raters, categories)
+        return item_counts, rater_counts, pairs
+
+    #: Force the pair method (None: choose by cost); tests set it to check both.
+    pair_method: str | None = None
+
+    def _pairs_by_columns(self, q: int) -> bool:
+        """Count pairs column by column (cost raters^2/2 per item) or from long codes (cost
+        about 4 x the pairs of co-rating raters); the cheaper wins."""
+        if self.pair_method is not None:
+            return self.pair_method == "columns"
+        r = self.n_raters
+        if r * r * (q + 1) * (q + 1) > 4_000_000:
+            return False
+        total_pairs = 0
+        for lo, hi in self._slices():
+            per_item = np.count_nonzero(self.mat[lo:hi, :r] >= 0, axis=1).astype(np.int64)
+            total_pairs += int((per_item * (per_item - 1) // 2).sum())
+        return self.n_items * r * (r - 1) // 2 <= 4 * total_pairs

@@ -1,0 +1,165 @@
+"""Where the ratings come from: paths, globs and lists of Parquet/CSV files."""
+
+from __future__ import annotations
+
+import glob
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._errors import ColumnNotFoundError, DuplicateRatingError, InvalidInputError
+from ..io import _format_of
+from ..ratings import _missing_column_message, _tidy_scalar
+from ._blocks import DuplicateInfo
+from ._encode import CSV_NULLS
+
+__all__ = ["Locator", "SourceLike", "dataset_of", "resolve_files"]
+
+SourceLike = str | Path | Sequence[str | Path]
+_STREAMABLE = ("parquet", "csv", "tsv")
+_SHOW = 5
+
+
+def resolve_files(source: Any, file_format: str | None) -> tuple[list[str], str]:
+    """Expand a path, a directory, a glob or a list of paths to files and their format.
+
+    A directory is read as every Parquet/CSV/TSV file under it, and a glob as every match,
+    in sorted order; a list is read in the order given.
+    """
+    if isinstance(source, str | Path):
+        text = str(source)
+        if any(ch in text for ch in "*?["):
+            files = sorted(glob.glob(text, recursive=True))
+            if not files:
+                raise FileNotFoundError(2, "No file matches the pattern", text)
+        elif Path(text).is_dir():
+            files = sorted(
+                str(p)
+                for p in Path(text).rglob("*")
+                if p.is_file() and not p.name.startswith((".", "_"))
+            )
+            if not files:
+                raise FileNotFoundError(2, "No file in the folder", text)
+        else:
+            files = [text]
+    elif isinstance(source, Sequence):
+        files = [str(p) for p in source]
+        if not files:
+            raise InvalidInputError("the list of files is empty")
+    else:
+        raise InvalidInputError(
+            f"cannot stream ratings from a {type(source).__name__}; pass a path, a glob or a "
+            "list of paths to Parquet or CSV files"
+        )
+    for f in files:
+        if not Path(f).exists():
+            raise FileNotFoundError(2, "No such file", f)
+    formats = {_format_of(Path(f), file_format) for f in files}  # type: ignore[arg-type]
+    if len(formats) > 1:
+        raise InvalidInputError(
+            f"the files mix formats ({', '.join(sorted(formats))}); stream one format at a time"
+        )
+    fmt = formats.pop()
+    if fmt not in _STREAMABLE:
+        raise InvalidInputError(
+            f"the stream engine reads Parquet, CSV and TSV files; got {fmt!r} "
+            f"({files[0]}). Read it with accord.read_ratings (memory engine) instead"
+        )
+    return files, fmt
+
+
+def dataset_of(
+    files: list[str], fmt: str, columns: Sequence[str], *, sep: str | None, block_bytes: int
+) -> Any:
+    """A pyarrow dataset over the files, checking that the columns are there.
+
+    CSV columns are read as text and typed afterwards from their distinct values, so that a
+    value far down a file cannot contradict a type guessed from the first block.
+    """
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    if fmt == "parquet":
+        file_format: Any = ds.ParquetFileFormat()
+    else:
+        import pyarrow.csv as pacsv
+
+        file_format = ds.CsvFileFormat(
+            parse_options=pacsv.ParseOptions(
+                delimiter=sep if sep is not None else ("\t" if fmt == "tsv" else ",")
+            ),
+            convert_options=pacsv.ConvertOptions(
+                column_types={c: pa.string() for c in columns},
+                strings_can_be_null=True,
+                quoted_strings_can_be_null=True,
+                null_values=CSV_NULLS,
+            ),
+            read_options=pacsv.ReadOptions(block_size=block_bytes),
+        )
+    try:
+        dataset = ds.dataset(files, format=file_format)
+    except pa.ArrowInvalid as exc:
+        raise InvalidInputError(f"cannot read {files[0]}: {exc}") from None
+    available = list(dataset.schema.names)
+    for name in columns:
+        if name not in available:
+            where = files[0] if len(files) == 1 else f"{files[0]} (and {len(files) - 1} more)"
+            raise ColumnNotFoundError(f"{where}: {_missing_column_message(name, available)}")
+    return dataset
+
+
+class Locator:
+    """Turns row numbers over the whole input into "row N of FILE" for messages."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.files: list[str] = []
+
+    def add(self, start: int, file: str) -> None:
+        if not self.files or self.files[-1] != file:
+            self.starts.append(start)
+            self.files.append(file)
+
+    def _at(self, row: int) -> str:
+        if len(self.files) <= 1:
+            return f"{row + 1}"
+        k = int(np.searchsorted(self.starts, row, side="right")) - 1
+        return f"{row + 1} (row {row - self.starts[k] + 1} of {self.files[k]})"
+
+    def where(self, row: int) -> str:
+        """ "row N", with the file and its own row number when there are several files."""
+        return f"row {self._at(row)}"
+
+    def rows(self, rows: Sequence[int] | np.ndarray[Any, Any]) -> str:
+        """ "row N" or "rows N, M, ..." (the first few)."""
+        listed = [int(r) for r in list(rows)]
+        shown = ", ".join(self._at(r) for r in listed[:_SHOW])
+        more = f" and {len(listed) - _SHOW} more" if len(listed) > _SHOW else ""
+        return f"{'row' if len(listed) == 1 else 'rows'} {shown}{more}"
+
+
+def raise_duplicates(
+    info: DuplicateInfo,
+    items: Any,
+    raters: Any,
+    locator: Locator,
+    *,
+    complete: bool,
+) -> None:
+    """Raise :class:`DuplicateRatingError` naming the first repeated pairs and their rows."""
+    parts = []
+    for item_code, rater_code, rows in info.examples:
+        parts.append(
+            f"({_tidy_scalar(items[item_code])!r}, {_tidy_scalar(raters[rater_code])!r}) at "
+            f"{locator.rows(rows)}"
+        )
+    count = f"{info.n_pairs}" if complete else f"at least {info.n_pairs}"
+    raise DuplicateRatingError(
+        f"{count} (item, rater) pairs are rated more than once: "
+        + "; ".join(parts)
+        + ("; ..." if info.n_pairs > len(parts) else "")
+        + ("" if complete else " (rows of the earlier ratings in other batches are not listed)")
+        + ". Pass duplicates='first' or 'last' to resolve"
+    )

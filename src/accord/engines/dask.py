@@ -1,0 +1,458 @@
+"""The dask engine: partial statistics per partition, tree-reduced with ``merge``.
+
+Two passes over the partitions:
+
+1. a cheap pass collects, per partition, its length and the distinct items, raters and labels
+   in order of first appearance; concatenated in partition order they give the dictionaries
+   the memory engine builds (first appearance over the whole frame), and the label domain;
+2. each partition is encoded with those dictionaries (so codes agree everywhere), the codes
+   are shuffled by item so that every rating of an item lands in one partition (pairs and
+   repeated (item, rater) pairs are found within items), each partition is counted, and the
+   partial statistics are merged pairwise in a tree.
+
+dask and distributed are imported inside the functions that use them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from .._errors import ColumnNotFoundError, InvalidInputError, require
+from .._types import IntArray, Level, Missing
+from ..ratings import ReadReport, _missing_column_message
+from ._blocks import (
+    STATISTICS,
+    DuplicateInfo,
+    LongPartial,
+    RatingStatistics,
+    as_item_counts,
+    as_rater_counts,
+    empty_pairs,
+    long_partial,
+)
+from ._encode import infer_text, label_domain
+from ._source import Locator, raise_duplicates, resolve_files
+from .stream import check_options
+
+__all__ = ["dask_statistics"]
+
+_SHOW = 5
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Distinct:
+    """What pass 1 learns from one partition."""
+
+    rows: int
+    items: npt.NDArray[Any]
+    raters: npt.NDArray[Any]
+    labels: npt.NDArray[Any]
+    label_first: IntArray  # position in the partition of each label's first appearance
+    null_ids: tuple[tuple[str, IntArray], ...]  # (column, positions) of missing ids
+
+
+def _values(series: pd.Series) -> npt.NDArray[Any]:
+    """Column values as numpy (nullable and text dtypes as object, NA as NaN)."""
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        series = series.astype(series.dtype.categories.dtype)
+    if series.dtype.kind in "biuf":
+        out: npt.NDArray[Any] = series.to_numpy()
+        return out
+    return series.to_numpy(dtype=object, na_value=np.nan)
+
+
+def _distinct(part: pd.DataFrame, columns: tuple[str, str, str]) -> _Distinct:
+    item, rater, label = columns
+    nulls = []
+    uniques = []
+    for col in (item, rater):
+        codes, uniq = pd.factorize(_values(part[col]), use_na_sentinel=True)
+        bad = np.flatnonzero(codes < 0)
+        if bad.size:
+            nulls.append((col, bad[:_SHOW].astype(np.int64)))
+        uniques.append(np.asarray(uniq))
+    codes, uniq = pd.factorize(_values(part[label]), use_na_sentinel=True)
+    present = np.flatnonzero(codes >= 0)
+    _, first = np.unique(codes[present], return_index=True)
+    return _Distinct(
+        rows=len(part),
+        items=uniques[0],
+        raters=uniques[1],
+        labels=np.asarray(uniq),
+        label_first=present[first].astype(np.int64),
+        null_ids=tuple(nulls),
+    )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Dictionaries:
+    """The global dictionaries, sent once to every worker."""
+
+    items: pd.Index
+    raters: pd.Index
+    labels: pd.Index
+    remap: IntArray  # raw label position -> domain code (-1 missing), shifted by one
+
+
+def _encode(
+    part: pd.DataFrame, offset: int, dicts: _Dictionaries, columns: tuple[str, str, str]
+) -> pd.DataFrame:
+    item, rater, label = columns
+    n = len(part)
+    return pd.DataFrame(
+        {
+            "i": dicts.items.get_indexer(pd.Index(_values(part[item]))).astype(np.int64),
+            "r": dicts.raters.get_indexer(pd.Index(_values(part[rater]))).astype(np.int64),
+            "c": dicts.remap[dicts.labels.get_indexer(pd.Index(_values(part[label]))) + 1],
+            "row": np.arange(offset, offset + n, dtype=np.int64),
+        }
+    )
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Partial:
+    stats: LongPartial
+    missing: int
+    missing_rows: IntArray
+
+
+def _count(
+    codes: pd.DataFrame,
+    *,
+    n_items: int,
+    raters: Any,
+    categories: tuple[Any, ...],
+    duplicates: str,
+    statistics: tuple[str, ...],
+) -> _Partial:
+    c = codes["c"].to_numpy(dtype=np.int64)
+    miss = c < 0
+    keep = ~miss
+    rows = codes["row"].to_numpy(dtype=np.int64)
+    stats = long_partial(
+        codes["i"].to_numpy(dtype=np.int64)[keep],
+        codes["r"].to_numpy(dtype=np.int64)[keep],
+        c[keep],
+        rows[keep],
+        n_groups=n_items,
+        raters=raters,
+        categories=categories,
+        duplicates=duplicates,
+        statistics=statistics,
+        sparse=True,
+    )
+    return _Partial(stats, int(miss.sum()), np.sort(rows[miss])[:_SHOW])
+
+
+def _merge(a: _Partial, b: _Partial) -> _Partial:
+    return _Partial(
+        a.stats.merge(b.stats),
+        a.missing + b.missing,
+        np.sort(np.r_[a.missing_rows, b.missing_rows])[:_SHOW],
+    )
+
+
+def _tree(values: list[Any], combine: Any) -> Any:
+    """Pairwise reduction of delayed values: depth log2(n)."""
+    dask: Any = require("dask", "dask")
+    level = list(values)
+    while len(level) > 1:
+        nxt = [
+            dask.delayed(combine)(level[k], level[k + 1], dask_key_name=None)
+            for k in range(0, len(level) - 1, 2)
+        ]
+        if len(level) % 2:
+            nxt.append(level[-1])
+        level = nxt
+    return level[0]
+
+
+def _frame_of(
+    data: Any,
+    columns: tuple[str, str, str],
+    *,
+    file_format: str | None,
+    sep: str | None,
+    blocksize: str | int | None,
+) -> tuple[Any, bool, str]:
+    """A dask DataFrame of the three columns, whether its cells are CSV text, and a source."""
+    dd: Any = require("dask.dataframe", "dask")
+    if isinstance(data, str | Path) or (
+        isinstance(data, Sequence) and not isinstance(data, str | bytes)
+    ):
+        files, fmt = resolve_files(data, file_format)
+        source = files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files"
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            names = list(pq.read_schema(files[0]).names)
+            for name in columns:
+                if name not in names:
+                    raise ColumnNotFoundError(f"{files[0]}: {_missing_column_message(name, names)}")
+            frame = dd.read_parquet(files, columns=list(columns))
+            return frame, False, source
+        delimiter = sep if sep is not None else ("\t" if fmt == "tsv" else ",")
+        header = list(pd.read_csv(files[0], sep=delimiter, nrows=0).columns)
+        for name in columns:
+            if name not in header:
+                raise ColumnNotFoundError(f"{files[0]}: {_missing_column_message(name, header)}")
+        frame = dd.read_csv(
+            files,
+            sep=delimiter,
+            usecols=list(columns),
+            dtype=dict.fromkeys(columns, object),
+            blocksize=blocksize if blocksize is not None else "64MB",
+        )
+        return frame, True, source
+    if not isinstance(data, dd.DataFrame):
+        raise InvalidInputError(
+            f"dask_statistics takes a dask DataFrame, a path, a glob or a list of paths; got a "
+            f"{type(data).__name__}"
+        )
+    available = list(data.columns)
+    for name in columns:
+        if name not in available:
+            raise ColumnNotFoundError(_missing_column_message(name, available))
+    return data[list(columns)], False, "dask DataFrame"
+
+
+def _compute(scheduler: Any, *values: Any) -> tuple[Any, ...]:
+    dask: Any = require("dask", "dask")
+    if isinstance(scheduler, str) and "://" in scheduler:
+        distributed: Any = require("distributed", "dask")
+        with distributed.Client(scheduler) as client:
+            return tuple(dask.compute(*values, scheduler=client))
+    return tuple(dask.compute(*values, scheduler=scheduler))
+
+
+def dask_statistics(
+    data: Any,
+    *,
+    item: str,
+    rater: str,
+    label: str,
+    level: Level = "nominal",
+    categories: Sequence[Any] | None = None,
+    missing: Missing = "omit",
+    duplicates: str = "raise",
+    statistics: Sequence[str] = STATISTICS,
+    scheduler: Any = None,
+    file_format: str | None = None,
+    sep: str | None = None,
+    blocksize: str | int | None = None,
+) -> RatingStatistics:
+    """Sufficient statistics of ratings in a Dask DataFrame (or Parquet/CSV files).
+
+    Each partition is encoded with global dictionaries and counted; the partial statistics
+    are tree-reduced with ``merge``. The numbers, codes and decode tables are those of the
+    memory engine on the whole frame (partitions concatenated in order).
+
+    Parameters
+    ----------
+    data : dask DataFrame, path, glob or list of paths
+        Files are read with ``dask.dataframe.read_parquet`` / ``read_csv`` (CSV cells as
+        text, typed from their distinct values as pandas types a column).
+    item, rater, label : str
+        Column names.
+    level, categories, missing
+        As in :func:`stream_statistics`.
+    duplicates : {"raise", "first", "last"}, default "raise"
+        Repeated (item, rater) pairs anywhere in the frame; "first"/"last" follow the row
+        order of the frame.
+    statistics : sequence of {"items", "raters", "pairs"}
+        Which statistics to return.
+    scheduler : str, distributed.Client or None
+        ``None`` for dask's default (the active ``distributed.Client`` if there is one), a
+        scheduler name (``"threads"``, ``"processes"``, ``"synchronous"``), a
+        ``distributed.Client``, or a scheduler address such as ``"tcp://10.0.0.5:8786"``.
+    file_format, sep
+        For paths: the format (default from the suffix) and the CSV separator.
+    blocksize : str or int, optional
+        CSV bytes per partition (default ``"64MB"``).
+
+    Returns
+    -------
+    RatingStatistics
+        As from :func:`stream_statistics`, with ``engine="dask"`` and ``passes=2``.
+
+    Raises
+    ------
+    ColumnNotFoundError, InvalidInputError, DuplicateRatingError
+        As :func:`stream_statistics`; rows are counted over the partitions in order.
+
+    Notes
+    -----
+    Pass 1 moves only distinct values to the client; pass 2 shuffles the integer codes
+    (four int64 per rating) by item, so that each item's ratings are counted together:
+    pairs are formed within items and repeats are found within (item, rater). Partial item
+    counts are sparse until the end, so a partition never holds an items x categories
+    dense array.
+    """
+    wanted = check_options("dask_statistics", level, missing, duplicates, statistics)
+    columns = (item, rater, label)
+    if len(set(columns)) != 3:
+        raise InvalidInputError(
+            f"item, rater and label must be three different columns; got {list(columns)!r}"
+        )
+    dask: Any = require("dask", "dask")
+    frame, text, source = _frame_of(
+        data, columns, file_format=file_format, sep=sep, blocksize=blocksize
+    )
+    parts = frame.to_delayed()
+    firsts: tuple[_Distinct, ...] = _compute(
+        scheduler, *[dask.delayed(_distinct)(p, columns) for p in parts]
+    )
+    lengths = np.array([d.rows for d in firsts], dtype=np.int64)
+    offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
+    rows = int(lengths.sum())
+    locator = Locator()
+    if rows == 0:
+        raise InvalidInputError(f"the input is empty: {source} has no rows to read")
+    for k, d in enumerate(firsts):
+        for col, positions in d.null_ids:
+            what = "item" if col == item else "rater"
+            raise InvalidInputError(
+                f"column {col!r}: rows have no {what} id ({locator.rows(offsets[k] + positions)})"
+            )
+    items_raw = pd.unique(_concat([d.items for d in firsts]))
+    raters_raw = pd.unique(_concat([d.raters for d in firsts]))
+    labels_all = _concat([d.labels for d in firsts])
+    label_rows = np.concatenate([offsets[k] + d.label_first for k, d in enumerate(firsts)]).astype(
+        np.int64
+    )
+    labels_raw, first_at = np.unique(pd.factorize(labels_all)[0], return_index=True)
+    order = np.argsort(first_at, kind="stable")
+    keep_first = first_at[order]
+    labels_raw = labels_all[keep_first]
+    label_first_rows = label_rows[keep_first]
+    if labels_raw.size == 0:
+        raise InvalidInputError(
+            f"column {label!r}: all {rows} rows have a missing label; nothing to rate"
+        )
+    remap, domain, _ = label_domain(
+        infer_text(labels_raw) if text else labels_raw,
+        label_first_rows,
+        level=level,
+        categories=categories,
+        column=label,
+    )
+    if not (remap >= 0).any():
+        raise InvalidInputError(
+            f"column {label!r}: all {rows} rows have a missing label; nothing to rate"
+        )
+    items_decode = _decode(items_raw, text)
+    raters_decode = _decode(raters_raw, text)
+    dicts = dask.delayed(
+        _Dictionaries(
+            pd.Index(items_raw, dtype=object if items_raw.dtype == object else None),
+            pd.Index(raters_raw, dtype=object if raters_raw.dtype == object else None),
+            pd.Index(labels_raw, dtype=object if labels_raw.dtype == object else None),
+            np.r_[-1, remap].astype(np.int64),
+        ),
+        pure=True,
+    )
+    dd: Any = require("dask.dataframe", "dask")
+    meta = pd.DataFrame(
+        {
+            "i": np.zeros(0, np.int64),
+            "r": np.zeros(0, np.int64),
+            "c": np.zeros(0, np.int64),
+            "row": np.zeros(0, np.int64),
+        }
+    )
+    encoded = dd.from_delayed(
+        [dask.delayed(_encode)(p, int(offsets[k]), dicts, columns) for k, p in enumerate(parts)],
+        meta=meta,
+        verify_meta=False,
+    )
+    if encoded.npartitions > 1:
+        encoded = encoded.shuffle(on="i", npartitions=encoded.npartitions)
+    n_items = int(items_raw.size)
+    stat_names = ("items", "raters", *(("pairs",) if "pairs" in wanted else ()))
+    partials = [
+        dask.delayed(_count)(
+            p,
+            n_items=n_items,
+            raters=raters_decode,
+            categories=domain,
+            duplicates=duplicates,
+            statistics=stat_names,
+        )
+        for p in encoded.to_delayed()
+    ]
+    (total,) = _compute(scheduler, _tree(partials, _merge))
+    if missing == "raise" and total.missing:
+        raise InvalidInputError(
+            f"column {label!r}: {total.missing} rows have a missing label "
+            f"({locator.rows(total.missing_rows)}); pass missing='omit' to leave them out"
+        )
+    stats: LongPartial = total.stats
+    if stats.duplicates is not None:
+        raise_duplicates(
+            _sorted_info(stats.duplicates), items_decode, raters_decode, locator, complete=True
+        )
+    assert stats.rater_counts is not None
+    kept = int(stats.rater_counts.sum())
+    reasons: dict[str, int] = {}
+    if total.missing:
+        reasons["missing label"] = int(total.missing)
+    if stats.dropped:
+        reasons[f"duplicate (item, rater): kept the {duplicates}"] = int(stats.dropped)
+    item_stat = as_item_counts(stats.item_counts, domain, n_items)
+    report = ReadReport(
+        rows=rows,
+        ratings=kept,
+        items=int(np.count_nonzero(item_stat.totals())),
+        raters=int(np.count_nonzero(stats.rater_counts.sum(axis=1))),
+        missing=int(total.missing),
+        dropped=rows - kept,
+        reasons=reasons,
+        source=source,
+    )
+    pairs = stats.pair_tables
+    return RatingStatistics(
+        item_counts=item_stat if "items" in wanted else None,
+        rater_counts=as_rater_counts(stats.rater_counts, domain) if "raters" in wanted else None,
+        pair_tables=(pairs if pairs is not None else empty_pairs(raters_decode, domain))
+        if "pairs" in wanted
+        else None,
+        items=items_decode,
+        raters=raters_decode,
+        categories=domain,
+        level=level,
+        categories_declared=categories is not None,
+        report=report,
+        engine="dask",
+        passes=2,
+    )
+
+
+def _sorted_info(info: DuplicateInfo) -> DuplicateInfo:
+    """Order the examples by their first row (partitions finish in any order)."""
+    examples = tuple(sorted(info.examples, key=lambda e: e[2][0] if e[2] else 0))
+    return DuplicateInfo(examples[:_SHOW], info.n_pairs)
+
+
+def _concat(arrays: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
+    arrays = [a for a in arrays if a.size]
+    if not arrays:
+        return np.zeros(0, dtype=object)
+    kinds = {a.dtype.kind for a in arrays}
+    if len(kinds) > 1:
+        arrays = [a.astype(object) for a in arrays]
+    return np.concatenate(arrays)
+
+
+def _decode(values: npt.NDArray[Any], text: bool) -> npt.NDArray[Any]:
+    if text and values.size:
+        typed = infer_text(values)
+        if np.unique(typed).size == values.size:
+            return typed
+    return values

@@ -1,0 +1,484 @@
+"""The stream engine: sufficient statistics of Parquet/CSV files read in batches.
+
+Each batch is encoded with dictionaries that grow as batches arrive (so codes are those the
+memory engine gives the whole input), and its ratings are written into a compact
+items x raters matrix of label codes. When the last batch is in, the category domain is
+ordered as :class:`accord.Ratings` orders it and every statistic is counted from the matrix.
+Memory is bounded by the size of the statistics (and the matrix: one byte per item x rater
+cell), never by the number of rows.
+
+When the matrix would pass ``memory_limit``, the engine reads the input again in passes over
+ranges of items, keeping only the ratings of the items in range (bucketed passes).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from .._errors import InvalidInputError
+from .._types import LEVELS, IntArray, Level, Missing
+from ..ratings import ReadReport, _check_choice, _is_missing
+from ._blocks import (
+    STATISTICS,
+    LongPartial,
+    RatingStatistics,
+    as_item_counts,
+    as_rater_counts,
+    empty_pairs,
+    long_partial,
+    use_sparse,
+)
+from ._encode import GrowingDictionary, infer_text, label_domain
+from ._matrix import CodeMatrix
+from ._source import Locator, SourceLike, dataset_of, raise_duplicates, resolve_files
+
+__all__ = ["Progress", "stream_statistics"]
+
+Progress = Callable[[int, int | None], None]
+"""Called after each batch with (rows read so far, total rows or None when unknown)."""
+
+#: Bytes per kept rating held by a bucketed pass (codes, rows and sort scratch).
+BUCKET_BYTES_PER_RATING = 64
+
+
+def check_options(
+    owner: str,
+    level: str,
+    missing: str,
+    duplicates: str,
+    statistics: Sequence[str],
+) -> tuple[str, ...]:
+    """Validate the shared options of the engines; return the statistics as a tuple."""
+    _check_choice("level", level, LEVELS, owner)
+    _check_choice("missing", missing, ("omit", "raise"), owner)
+    if duplicates == "mean":
+        raise InvalidInputError(
+            f"duplicates='mean' is not available in {owner}: averaging repeated ratings can "
+            "create labels that were never seen, which needs every value in memory. Use the "
+            "memory engine (accord.Ratings.from_long) or duplicates='raise', 'first' or 'last'"
+        )
+    _check_choice("duplicates", duplicates, ("raise", "first", "last"), owner)
+    if isinstance(statistics, str):
+        statistics = (statistics,)
+    for name in statistics:
+        _check_choice("statistics", name, STATISTICS, owner)
+    return tuple(statistics)
+
+
+def _batches(
+    dataset: Any, columns: list[str], batch_size: int, locator: Locator, row0: int
+) -> Iterator[tuple[int, Any]]:
+    """(first row, batch) over the dataset's files in order."""
+    row = row0
+    scanner = dataset.scanner(columns=columns, batch_size=batch_size)
+    for tagged in scanner.scan_batches():
+        batch = tagged.record_batch
+        if batch.num_rows == 0:
+            continue
+        locator.add(row, tagged.fragment.path)
+        yield row, batch
+        row += batch.num_rows
+
+
+class _Encoder:
+    """Dictionaries of one input: items, raters and raw labels, with the missing-label flags."""
+
+    def __init__(
+        self,
+        columns: tuple[str, str, str],
+        *,
+        text: bool,
+        level: Level,
+        categories: Sequence[Any] | None,
+        missing: Missing,
+        locator: Locator,
+    ) -> None:
+        self.columns = columns
+        self.items = GrowingDictionary()
+        self.raters = GrowingDictionary()
+        self.labels = GrowingDictionary(track_rows=True)
+        self.text = text
+        self.level = level
+        self.categories = categories
+        self.missing = missing
+        self.locator = locator
+        self.label_missing = np.zeros(0, dtype=bool)
+
+    def encode(self, row0: int, batch: Any) -> tuple[IntArray, IntArray, IntArray, Any]:
+        """Codes of a batch: items, raters, raw labels, and the mask of missing labels."""
+        item_col, rater_col, label_col = self.columns
+        item = self.items.encode(batch.column(0), row0)
+        rater = self.raters.encode(batch.column(1), row0)
+        for codes, column, what in ((item, item_col, "item"), (rater, rater_col, "rater")):
+            bad = np.flatnonzero(codes < 0)
+            if bad.size:
+                raise InvalidInputError(
+                    f"column {column!r}: {bad.size} rows have no {what} id "
+                    f"({self.locator.rows(row0 + bad)})"
+                )
+        known = self.label_missing.size
+        label = self.labels.encode(batch.column(2), row0)
+        if self.labels.size > known:
+            self._new_labels(known)
+        miss = (label < 0) | self.label_missing[np.maximum(label, 0)]
+        if self.missing == "raise" and miss.any():
+            rows = row0 + np.flatnonzero(miss)
+            raise InvalidInputError(
+                f"column {label_col!r}: rows have a missing label ({self.locator.rows(rows)}); "
+                "pass missing='omit' to leave them out"
+            )
+        return item, rater, label, miss
+
+    def _new_labels(self, known: int) -> None:
+        """Flag new labels that are missing values, and check new labels early against the
+        declared categories or the numeric level (the final check runs on all labels)."""
+        new = self.labels.values()[known:]
+        flags = _is_missing(new) if new.size else np.zeros(0, dtype=bool)
+        self.label_missing = np.r_[self.label_missing, flags]
+        strict = self.categories is not None or self.level in ("interval", "ratio")
+        present = new[~flags]
+        if strict and present.size:
+            rows = self.labels.first_rows()[known:][~flags]
+            values = infer_text(present) if self.text else present
+            try:
+                label_domain(
+                    values,
+                    rows,
+                    level=self.level,
+                    categories=self.categories,
+                    column=self.columns[2],
+                )
+            except InvalidInputError as exc:
+                if len(self.locator.files) <= 1:
+                    raise
+                where = self.locator.where(int(rows[0]))
+                raise InvalidInputError(f"{exc} [first seen at {where}]") from None
+
+    def decode(self, dictionary: GrowingDictionary) -> Any:
+        """Decode table of ids, typed as pandas would read them from a CSV."""
+        values = dictionary.values()
+        if self.text and values.size:
+            typed = infer_text(values)
+            if np.unique(typed).size == values.size:
+                return typed
+        return values
+
+    def domain(self) -> tuple[IntArray, tuple[Any, ...]]:
+        raw = self.labels.values()
+        values = infer_text(raw) if self.text else raw
+        remap, domain, _ = label_domain(
+            values,
+            self.labels.first_rows(),
+            level=self.level,
+            categories=self.categories,
+            column=self.columns[2],
+        )
+        return remap, domain
+
+
+def stream_statistics(
+    source: SourceLike,
+    *,
+    item: str,
+    rater: str,
+    label: str,
+    level: Level = "nominal",
+    categories: Sequence[Any] | None = None,
+    missing: Missing = "omit",
+    duplicates: str = "raise",
+    statistics: Sequence[str] = STATISTICS,
+    batch_size: int = 1_000_000,
+    memory_limit: int = 1 << 30,
+    file_format: str | None = None,
+    sep: str | None = None,
+    progress: Progress | None = None,
+) -> RatingStatistics:
+    """Sufficient statistics of ratings in Parquet or CSV files, read in batches.
+
+    The numbers are those of the memory engine on the whole input
+    (``ItemCategoryCounts.from_ratings(Ratings.from_long(frame, ...))`` and so on), with the
+    same item, rater and category codes; memory stays bounded by the size of the statistics.
+
+    Parameters
+    ----------
+    source : path, glob or list of paths
+        Parquet, CSV or TSV files (one format), read in order: a list as given, a glob or a
+        folder sorted by name. Row numbers in messages count data rows across the files.
+    item, rater, label : str
+        Column names.
+    level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
+    categories : sequence, optional
+        The declared, ordered category domain; a label outside it is an error naming the
+        value and its first row. Default: the observed labels sorted as
+        :class:`accord.Ratings` sorts them.
+    missing : {"omit", "raise"}, default "omit"
+        Missing labels (null, NaN, blank text) are left out and counted, or raise.
+    duplicates : {"raise", "first", "last"}, default "raise"
+        One rater rating one item more than once, anywhere in the input: raise naming the
+        pair and its rows, or keep the first or last in input order. (``"mean"`` needs the
+        memory engine.)
+    statistics : sequence of {"items", "raters", "pairs"}
+        Which statistics to return. Item and rater counts are cheap; pairs cost
+        ``raters^2 / 2`` per item.
+    batch_size : int, default 1_000_000
+        Rows per batch (Parquet; CSV batches are about this many rows).
+    memory_limit : int, default 1 GiB
+        Bytes for the items x raters code matrix (one byte per cell for fewer than 127
+        labels). Beyond it the input is read again in passes over ranges of items, each
+        holding at most this many bytes of ratings.
+    file_format : {"parquet", "csv", "tsv"}, optional
+        Overrides the format guessed from the suffix.
+    sep : str, optional
+        Field separator for CSV/TSV.
+    progress : callable, optional
+        ``progress(rows_read, total_rows)`` after each batch (``total_rows`` is None for
+        CSV, whose length is not known in advance).
+
+    Returns
+    -------
+    RatingStatistics
+        ``item_counts``, ``rater_counts``, ``pair_tables`` (None where not requested), the
+        decode tables ``items``, ``raters``, ``categories``, and ``report``.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A column is not in the files (the message lists the columns there are).
+    InvalidInputError
+        A row without an item or rater id, an undeclared or non-numeric label (naming the
+        value and its row), duplicates under ``"raise"``, no label at all.
+    DuplicateRatingError
+        Under ``duplicates="raise"``, naming the first repeated pairs and their rows.
+
+    Notes
+    -----
+    Items and raters are numbered by first appearance, categories sorted (numbers
+    numerically), as in :class:`accord.Ratings`, so every code and count equals the memory
+    engine's. CSV cells are read as text and typed from the distinct values the way pandas
+    types a column (integers, then floats, then text); ids that differ as text but not as
+    numbers (``"01"`` and ``"1"``) stay distinct items here, where pandas would merge them.
+    An ordered pandas Categorical label column saved to Parquet is read as its values: pass
+    ``categories=`` to keep its order.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> import pandas as pd
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": list("ababab"),
+    ...               "label": ["y", "y", "n", "y", "n", None]}).to_csv(d / "r.csv", index=False)
+    >>> s = stream_statistics(d / "r.csv", item="item", rater="rater", label="label")
+    >>> s.categories, s.item_counts.counts.tolist()
+    (('n', 'y'), [[0, 2], [1, 1], [1, 0]])
+    >>> print(s.report)
+    read 6 rows: 5 ratings of 3 items by 2 raters; dropped 1 (1 missing label)
+    """
+    wanted = check_options("stream_statistics", level, missing, duplicates, statistics)
+    if batch_size < 1:
+        raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
+    files, fmt = resolve_files(source, file_format)
+    columns = [item, rater, label]
+    if len(set(columns)) != 3:
+        raise InvalidInputError(
+            f"item, rater and label must be three different columns; got {columns!r}"
+        )
+    block_bytes = int(min(max(batch_size * 16, 1 << 12), 1 << 28))
+    dataset = dataset_of(files, fmt, columns, sep=sep, block_bytes=block_bytes)
+    total = int(dataset.count_rows()) if fmt == "parquet" else None
+    locator = Locator()
+    enc = _Encoder(
+        (item, rater, label),
+        text=fmt != "parquet",
+        level=level,
+        categories=categories,
+        missing=missing,
+        locator=locator,
+    )
+    matrix: CodeMatrix | None = CodeMatrix(memory_limit)
+    rows = 0
+    n_missing = 0
+    dropped_dups = 0
+    for row0, batch in _batches(dataset, columns, batch_size, locator, 0):
+        codes_item, codes_rater, codes_label, miss = enc.encode(row0, batch)
+        n = batch.num_rows
+        rows = row0 + n
+        n_miss = int(miss.sum())
+        n_missing += n_miss
+        if matrix is not None and not matrix.reserve(
+            enc.items.size, enc.raters.size, enc.labels.size
+        ):
+            matrix = None  # too big: statistics come from bucketed passes below
+        if matrix is not None:
+            if n_miss:
+                keep = np.flatnonzero(~miss)
+                codes_item, codes_rater = codes_item[keep], codes_rater[keep]
+                codes_label, positions = codes_label[keep], row0 + keep
+            else:
+                positions = row0 + np.arange(n, dtype=np.int64)
+            dropped, repeats = matrix.put(
+                codes_item, codes_rater, codes_label, positions, duplicates
+            )
+            if repeats is not None:
+                raise_duplicates(
+                    repeats, enc.items.values(), enc.raters.values(), locator, complete=False
+                )
+            dropped_dups += dropped
+        if progress is not None:
+            progress(rows, total)
+    if rows == 0:
+        raise InvalidInputError(f"the input is empty: {files[0]} has no rows to read")
+    if n_missing == rows:
+        raise InvalidInputError(
+            f"column {label!r}: all {rows} rows have a missing label; nothing to rate"
+        )
+    remap, domain = enc.domain()
+    items_decode = enc.decode(enc.items)
+    raters_decode = enc.decode(enc.raters)
+    n_items, q = enc.items.size, len(domain)
+    sparse = use_sparse(n_items, q)
+    passes = 1
+    if matrix is not None:
+        item_counts, rater_counts, pairs = matrix.statistics(
+            remap,
+            raters=raters_decode,
+            categories=domain,
+            statistics=("items", "raters", *(("pairs",) if "pairs" in wanted else ())),
+            sparse=sparse,
+        )
+    else:
+        part, passes = _bucketed(
+            dataset,
+            columns,
+            enc,
+            remap,
+            rows=rows,
+            n_missing=n_missing,
+            raters_decode=raters_decode,
+            domain=domain,
+            duplicates=duplicates,
+            pairs="pairs" in wanted,
+            sparse=sparse,
+            memory_limit=memory_limit,
+            batch_size=batch_size,
+            progress=progress,
+            total=total,
+        )
+        item_counts, rater_counts, pairs = part.item_counts, part.rater_counts, part.pair_tables
+        dropped_dups = part.dropped
+    assert rater_counts is not None and item_counts is not None  # always counted
+    kept = int(rater_counts.sum())
+    reasons: dict[str, int] = {}
+    if n_missing:
+        reasons["missing label"] = n_missing
+    if dropped_dups:
+        reasons[f"duplicate (item, rater): kept the {duplicates}"] = dropped_dups
+    item_stat = as_item_counts(item_counts, domain, n_items)
+    report = ReadReport(
+        rows=rows,
+        ratings=kept,
+        items=int(np.count_nonzero(item_stat.totals())),
+        raters=int(np.count_nonzero(rater_counts.sum(axis=1))),
+        missing=n_missing,
+        dropped=rows - kept,
+        reasons=reasons,
+        source=files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files",
+    )
+    return RatingStatistics(
+        item_counts=item_stat if "items" in wanted else None,
+        rater_counts=as_rater_counts(rater_counts, domain) if "raters" in wanted else None,
+        pair_tables=(pairs if pairs is not None else empty_pairs(raters_decode, domain))
+        if "pairs" in wanted
+        else None,
+        items=items_decode,
+        raters=raters_decode,
+        categories=domain,
+        level=level,
+        categories_declared=categories is not None,
+        report=report,
+        engine="stream",
+        passes=passes,
+    )
+
+
+def _bucketed(
+    dataset: Any,
+    columns: list[str],
+    enc: _Encoder,
+    remap: IntArray,
+    *,
+    rows: int,
+    n_missing: int,
+    raters_decode: Any,
+    domain: tuple[Any, ...],
+    duplicates: str,
+    pairs: bool,
+    sparse: bool,
+    memory_limit: int,
+    batch_size: int,
+    progress: Progress | None,
+    total: int | None,
+) -> tuple[LongPartial, int]:
+    """Statistics from passes over ranges of items (when the code matrix does not fit)."""
+    n_items = enc.items.size
+    k = max(1, math.ceil((rows - n_missing) * BUCKET_BYTES_PER_RATING / memory_limit))
+    k = min(k, n_items)
+    bounds = np.linspace(0, n_items, k + 1).round().astype(np.int64)
+    wanted = ("items", "raters", *(("pairs",) if pairs else ()))
+    result: LongPartial | None = None
+    blocks: list[Any] = []
+    done = rows
+    for lo, hi in itertools.pairwise(bounds):
+        parts: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
+        for row0, batch in _batches(dataset, columns, batch_size, Locator(), 0):
+            it, rt, lb, miss = enc.encode(row0, batch)
+            sel = np.flatnonzero(~miss & (it >= lo) & (it < hi))
+            if sel.size:
+                parts.append((it[sel] - lo, rt[sel], remap[lb[sel]], row0 + sel))
+            done += batch.num_rows
+            if progress is not None:
+                progress(done, None if total is None else total * (k + 1))
+        if parts:
+            it, rt, lb, rw = (np.concatenate(x) for x in zip(*parts, strict=True))
+        else:
+            it = rt = lb = rw = np.zeros(0, dtype=np.int64)
+        part = long_partial(
+            it,
+            rt,
+            lb,
+            rw,
+            n_groups=int(hi - lo),
+            raters=raters_decode,
+            categories=domain,
+            duplicates=duplicates,
+            statistics=wanted,
+            sparse=sparse,
+        )
+        if part.duplicates is not None:
+            info = part.duplicates
+            shifted = type(info)(
+                tuple((i + int(lo), r, rw_) for i, r, rw_ in info.examples), info.n_pairs
+            )
+            raise_duplicates(
+                shifted, enc.items.values(), enc.raters.values(), enc.locator, complete=True
+            )
+        blocks.append(part.item_counts)
+        part = LongPartial(None, part.rater_counts, part.pair_tables, part.kept, part.dropped, None)
+        result = part if result is None else result.merge(part)
+    assert result is not None
+    if sparse:
+        from scipy import sparse as sp
+
+        item_counts: Any = sp.vstack(blocks, format="csr", dtype=np.int64)
+    else:
+        item_counts = np.concatenate(blocks)
+    return (
+        LongPartial(
+            item_counts, result.rater_counts, result.pair_tables, result.kept, result.dropped, None
+        ),
+        k + 1,
+    )

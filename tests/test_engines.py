@@ -1,0 +1,407 @@
+"""Stream and dask engines: the same codes and integer statistics as the memory engine."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import accord
+from accord import (
+    ColumnNotFoundError,
+    DuplicateRatingError,
+    InvalidInputError,
+    ItemCategoryCounts,
+    PairTables,
+    RaterCategoryCounts,
+)
+from accord.engines import RatingStatistics, _matrix, dask_statistics, stream_statistics
+
+COLS = {"item": "item", "rater": "rater", "label": "label"}
+
+
+def make_frame(seed: int = 0, n_items: int = 240, n_raters: int = 7) -> pd.DataFrame:
+    """Long ratings, shuffled, with missing labels (None and blank text) and a category that
+    first appears in the last tenth of the rows."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(n_items):
+        k = int(rng.integers(1, n_raters + 1))
+        for r in rng.choice(n_raters, size=k, replace=False):
+            rows.append((f"item-{i:03d}", f"r{r}", str(rng.choice(["low", "mid", "high"]))))
+    frame = pd.DataFrame(rows, columns=["item", "rater", "label"], dtype=object)
+    frame = frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+    n = len(frame)
+    late = np.arange(n - n // 10, n)
+    frame.loc[late[::3], "label"] = "zzz-late"
+    frame.loc[frame.index[5::23], "label"] = None
+    frame.loc[frame.index[11::41], "label"] = "  "
+    return frame
+
+
+def numeric_frame(seed: int = 1) -> pd.DataFrame:
+    """Integer ids and integer labels 1..4, label 9 only near the end."""
+    rng = np.random.default_rng(seed)
+    n_items, n_raters = 150, 5
+    full = pd.DataFrame(
+        {
+            "item": np.repeat(np.arange(1000, 1000 + n_items), n_raters),
+            "rater": np.tile(np.arange(n_raters) * 10, n_items),
+            "label": rng.integers(1, 5, n_items * n_raters).astype(float),
+        }
+    )
+    full = full.sample(frac=0.8, random_state=seed).reset_index(drop=True)
+    full.loc[full.index[-7:], "label"] = 9.0
+    full.loc[full.index[3::29], "label"] = np.nan
+    return full
+
+
+def write_parquet(frame: pd.DataFrame, folder: Path, cuts: tuple[int, ...]) -> list[Path]:
+    """Split the frame at ``cuts`` into files with small, uneven row groups."""
+    paths = []
+    bounds = [0, *cuts, len(frame)]
+    for k, (lo, hi) in enumerate(itertools.pairwise(bounds)):
+        path = folder / f"part-{k}.parquet"
+        table = pa.Table.from_pandas(frame.iloc[lo:hi], preserve_index=False)
+        pq.write_table(table, path, row_group_size=37 + 11 * k)
+        paths.append(path)
+    return paths
+
+
+def write_csv(frame: pd.DataFrame, folder: Path, cuts: tuple[int, ...]) -> list[Path]:
+    paths = []
+    bounds = [0, *cuts, len(frame)]
+    for k, (lo, hi) in enumerate(itertools.pairwise(bounds)):
+        path = folder / f"part-{k}.csv"
+        frame.iloc[lo:hi].to_csv(path, index=False)
+        paths.append(path)
+    return paths
+
+
+def assert_same(stats: RatingStatistics, ratings: accord.Ratings) -> None:
+    """Codes, decode tables, integer statistics and report equal the memory engine's."""
+    assert stats.categories == ratings.categories
+    assert [type(c) for c in stats.categories] == [type(c) for c in ratings.categories]
+    assert list(stats.items) == list(ratings.items)
+    assert list(stats.raters) == list(ratings.raters)
+    assert stats.item_counts is not None and stats.rater_counts is not None
+    assert stats.pair_tables is not None
+    assert stats.item_counts.equals(ItemCategoryCounts.from_ratings(ratings))
+    assert stats.rater_counts.equals(RaterCategoryCounts.from_ratings(ratings))
+    assert stats.pair_tables.equals(PairTables.from_ratings(ratings))
+    assert stats.item_counts.counts.dtype == np.int64
+    mine = dataclasses.replace(stats.report, source=None)
+    assert mine == dataclasses.replace(ratings.report, source=None)
+
+
+@pytest.fixture
+def frame() -> pd.DataFrame:
+    return make_frame()
+
+
+@pytest.fixture
+def memory(frame: pd.DataFrame) -> accord.Ratings:
+    return accord.Ratings.from_long(frame, **COLS)
+
+
+@pytest.fixture
+def parquet_files(frame: pd.DataFrame, tmp_path: Path) -> list[Path]:
+    return write_parquet(frame, tmp_path, (101, 130))
+
+
+@pytest.fixture
+def local_client() -> Iterator[Any]:
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
+# ------------------------------------------------------------------------ stream
+
+
+@pytest.mark.parametrize("batch_size", [13, 100, 10_000])
+@pytest.mark.parametrize("pair_method", ["columns", "long"])
+def test_stream_parquet_matches_memory(
+    parquet_files: list[Path],
+    memory: accord.Ratings,
+    batch_size: int,
+    pair_method: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_matrix.CodeMatrix, "pair_method", pair_method)
+    stats = stream_statistics(parquet_files, **COLS, batch_size=batch_size)
+    assert stats.passes == 1
+    assert "zzz-late" in stats.categories and stats.report.missing > 0
+    assert_same(stats, memory)
+
+
+def test_stream_bucketed_passes_match_memory(
+    parquet_files: list[Path], memory: accord.Ratings
+) -> None:
+    # A limit far below items x raters forces passes over ranges of items.
+    stats = stream_statistics(parquet_files, **COLS, batch_size=50, memory_limit=1_500)
+    assert stats.passes > 2
+    assert_same(stats, memory)
+
+
+def test_stream_glob_and_folder_read_files_in_name_order(
+    parquet_files: list[Path], memory: accord.Ratings
+) -> None:
+    folder = parquet_files[0].parent
+    assert_same(stream_statistics(str(folder / "part-*.parquet"), **COLS, batch_size=64), memory)
+    assert_same(stream_statistics(folder, **COLS, batch_size=64), memory)
+
+
+def test_stream_csv_matches_pandas_read(frame: pd.DataFrame, tmp_path: Path) -> None:
+    paths = write_csv(frame, tmp_path, (77, 300))
+    whole = pd.concat([pd.read_csv(p) for p in paths], ignore_index=True)
+    memory = accord.Ratings.from_long(whole, **COLS)
+    stats = stream_statistics(paths, **COLS, batch_size=40)
+    assert_same(stats, memory)
+
+
+def test_stream_numeric_ids_and_labels_csv_and_parquet(tmp_path: Path) -> None:
+    frame = numeric_frame()
+    pq_paths = write_parquet(frame, tmp_path, (200, 201, 480))
+    csv_paths = write_csv(frame, tmp_path, (333,))
+    from_pq = accord.Ratings.from_long(frame, **COLS, level="ordinal")
+    whole_csv = pd.concat([pd.read_csv(p) for p in csv_paths], ignore_index=True)
+    from_csv = accord.Ratings.from_long(whole_csv, **COLS, level="ordinal")
+    assert from_pq.categories == (1, 2, 3, 4, 9)  # integral floats are integer labels
+    s_pq = stream_statistics(pq_paths, **COLS, level="ordinal", batch_size=33)
+    s_csv = stream_statistics(csv_paths, **COLS, level="ordinal", batch_size=33)
+    assert s_pq.items.dtype == np.int64  # ids keep their dtype
+    assert_same(s_pq, from_pq)
+    assert_same(s_csv, from_csv)
+
+
+def test_stream_declared_categories(parquet_files: list[Path], frame: pd.DataFrame) -> None:
+    declared = ["zzz-late", "high", "mid", "low", "unused"]
+    memory = accord.Ratings.from_long(frame, **COLS, categories=declared)
+    stats = stream_statistics(parquet_files, **COLS, categories=declared, batch_size=29)
+    assert stats.categories == tuple(declared) and stats.categories_declared
+    assert_same(stats, memory)
+
+
+def test_stream_undeclared_label_names_value_and_row(parquet_files: list[Path]) -> None:
+    with pytest.raises(InvalidInputError, match=r"'zzz-late' at row \d+ is not among"):
+        stream_statistics(parquet_files, **COLS, categories=["low", "mid", "high"])
+
+
+def test_stream_interval_level_rejects_text(parquet_files: list[Path]) -> None:
+    with pytest.raises(InvalidInputError, match="is not a number"):
+        stream_statistics(parquet_files, **COLS, level="interval")
+
+
+def test_stream_interval_floats(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(
+        {
+            "item": np.repeat(np.arange(60), 3),
+            "rater": np.tile(["a", "b", "c"], 60),
+            "label": np.round(rng.normal(size=180), 1),
+        }
+    )
+    paths = write_parquet(frame, tmp_path, (50,))
+    memory = accord.Ratings.from_long(frame, **COLS, level="interval")
+    stats = stream_statistics(paths, **COLS, level="interval", batch_size=17)
+    assert_same(stats, memory)
+
+
+@pytest.mark.parametrize("policy", ["first", "last"])
+@pytest.mark.parametrize("memory_limit", [1 << 30, 1_000])
+def test_stream_duplicates_first_last_match_memory(
+    frame: pd.DataFrame, tmp_path: Path, policy: str, memory_limit: int
+) -> None:
+    # Repeats within one batch and across batches, with different labels.
+    extra = frame.dropna().iloc[[0, 1, 2, 3, 0, 50]].copy()
+    extra["label"] = ["low", "mid", "high", "low", "high", "mid"]
+    doubled = pd.concat([frame, extra, frame.iloc[:4]], ignore_index=True)
+    paths = write_parquet(doubled, tmp_path, (60, 400))
+    memory = accord.Ratings.from_long(doubled, **COLS, duplicates=policy)  # type: ignore[arg-type]
+    stats = stream_statistics(
+        paths, **COLS, duplicates=policy, batch_size=45, memory_limit=memory_limit
+    )
+    assert any(k.startswith("duplicate") for k in stats.report.reasons)
+    assert_same(stats, memory)
+
+
+def test_stream_within_batch_repeats_far_apart_are_found(tmp_path: Path) -> None:
+    # Many items so that a batch's cells are spread out: the marker rounds do the work.
+    n = 3000
+    frame = pd.DataFrame(
+        {"item": np.arange(n) * 7, "rater": np.zeros(n, np.int64), "label": np.ones(n, np.int64)}
+    )
+    frame = pd.concat([frame, frame.iloc[[5]]], ignore_index=True)  # row 3001 repeats row 6
+    frame = frame.iloc[np.r_[0:1000, 3000, 1000:3000]].reset_index(drop=True)
+    frame["rater"] = np.tile([0, 1, 2], n // 3 + 1)[: n + 1]
+    frame.loc[1000, "rater"] = frame.loc[5, "rater"]
+    path = tmp_path / "r.parquet"
+    frame.to_parquet(path)
+    with pytest.raises(DuplicateRatingError, match=r"\(35, 2\) at row"):
+        stream_statistics(path, **COLS, batch_size=100_000)
+    memory = accord.Ratings.from_long(frame, **COLS, duplicates="last")
+    assert_same(stream_statistics(path, **COLS, duplicates="last"), memory)
+
+
+def test_stream_duplicates_raise_across_batches(parquet_files: list[Path], tmp_path: Path) -> None:
+    frame = pd.concat([pq.read_table(p).to_pandas() for p in parquet_files], ignore_index=True)
+    row = frame.dropna().iloc[3]
+    repeated = pd.concat([frame, frame.iloc[[row.name]]], ignore_index=True)
+    path = tmp_path / "dup.parquet"
+    repeated.to_parquet(path)
+    expected = rf"\({row['item']!r}, {row['rater']!r}\) at row {len(frame) + 1}"
+    with pytest.raises(DuplicateRatingError, match=expected):
+        stream_statistics(path, **COLS, batch_size=64)
+    with pytest.raises(DuplicateRatingError, match=rf"rows {row.name + 1}, {len(frame) + 1}"):
+        stream_statistics(path, **COLS, batch_size=64, memory_limit=1_000)
+
+
+def test_stream_bad_input_messages(parquet_files: list[Path], tmp_path: Path) -> None:
+    with pytest.raises(ColumnNotFoundError, match="'score' not found; the columns are: 'item'"):
+        stream_statistics(parquet_files, item="item", rater="rater", label="score")
+    frame = numeric_frame()
+    frame["item"] = frame["item"].astype("Int64")
+    frame.loc[4, "item"] = pd.NA
+    path = tmp_path / "noid.parquet"
+    frame.to_parquet(path)
+    with pytest.raises(InvalidInputError, match=r"column 'item': 1 rows have no item id \(row 5\)"):
+        stream_statistics(path, **COLS)
+    with pytest.raises(InvalidInputError, match="duplicates='mean' is not available"):
+        stream_statistics(parquet_files, **COLS, duplicates="mean")
+    with pytest.raises(InvalidInputError, match="The 'statistics' parameter"):
+        stream_statistics(parquet_files, **COLS, statistics=("items", "kappa"))
+    with pytest.raises(InvalidInputError, match="missing label"):
+        stream_statistics(parquet_files, **COLS, missing="raise")
+    with pytest.raises(FileNotFoundError):
+        stream_statistics(tmp_path / "nope.parquet", **COLS)
+
+
+def test_stream_progress_and_partial_statistics(parquet_files: list[Path]) -> None:
+    seen: list[tuple[int, int | None]] = []
+    stats = stream_statistics(
+        parquet_files,
+        **COLS,
+        batch_size=90,
+        statistics=("items",),
+        progress=lambda done, total: seen.append((done, total)),
+    )
+    total = stats.report.rows
+    assert seen[-1] == (total, total)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen) and len(seen) >= 4
+    assert stats.rater_counts is None and stats.pair_tables is None
+    assert stats.to_dict()["statistics"] == ["items"]
+
+
+def test_coefficients_from_streamed_counts(
+    parquet_files: list[Path], memory: accord.Ratings
+) -> None:
+    stats = stream_statistics(parquet_files, **COLS, batch_size=31)
+    assert stats.item_counts is not None
+    for fn in (accord.fleiss_kappa, accord.krippendorff_alpha):
+        assert fn(stats.item_counts).statistic == pytest.approx(
+            fn(memory).statistic, abs=1e-12, rel=0
+        )
+
+
+def test_ordinal_krippendorff_from_streamed_counts(tmp_path: Path) -> None:
+    frame = numeric_frame(seed=4)
+    paths = write_parquet(frame, tmp_path, (120,))
+    memory = accord.Ratings.from_long(frame, **COLS, level="ordinal")
+    stats = stream_statistics(paths, **COLS, level="ordinal", batch_size=50)
+    assert stats.item_counts is not None
+    a = accord.krippendorff_alpha(stats.item_counts, level="ordinal").statistic
+    b = accord.krippendorff_alpha(memory, level="ordinal").statistic
+    assert np.isfinite(a) and abs(a - b) <= 1e-12
+
+
+def test_import_accord_does_not_import_dask() -> None:
+    code = "import sys, accord, accord.engines; print('dask' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+# -------------------------------------------------------------------------- dask
+
+
+def test_dask_local_cluster_matches_memory(
+    frame: pd.DataFrame, memory: accord.Ratings, local_client: Any
+) -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    # Uneven partitions: the late category lands in the last one only.
+    ddf = dd.from_pandas(frame, npartitions=1).repartition(divisions=[0, 9, 300, len(frame) - 1])
+    stats = dask_statistics(ddf, **COLS)
+    assert stats.engine == "dask"
+    assert_same(stats, memory)
+    fk = accord.fleiss_kappa(stats.item_counts).statistic  # type: ignore[arg-type]
+    assert abs(fk - accord.fleiss_kappa(memory).statistic) <= 1e-12
+
+
+def test_dask_from_paths_matches_memory(
+    parquet_files: list[Path], frame: pd.DataFrame, memory: accord.Ratings, tmp_path: Path
+) -> None:
+    assert_same(dask_statistics(parquet_files, **COLS, scheduler="threads"), memory)
+    csv_dir = tmp_path / "csv"
+    csv_dir.mkdir()
+    paths = write_csv(frame, csv_dir, (150, 151))
+    whole = pd.concat([pd.read_csv(p) for p in paths], ignore_index=True)
+    stats = dask_statistics(str(csv_dir / "*.csv"), **COLS, scheduler="synchronous")
+    assert_same(stats, accord.Ratings.from_long(whole, **COLS))
+
+
+@pytest.mark.parametrize("policy", ["first", "last"])
+def test_dask_duplicates_match_memory(frame: pd.DataFrame, policy: str) -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    extra = frame.dropna().iloc[[0, 1, 2, 0]].copy()
+    extra["label"] = ["low", "mid", "high", "mid"]
+    doubled = pd.concat([frame, extra], ignore_index=True)
+    memory = accord.Ratings.from_long(doubled, **COLS, duplicates=policy)  # type: ignore[arg-type]
+    stats = dask_statistics(
+        dd.from_pandas(doubled, npartitions=3), **COLS, duplicates=policy, scheduler="sync"
+    )
+    assert_same(stats, memory)
+
+
+def test_dask_bad_input_messages(frame: pd.DataFrame) -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    ddf = dd.from_pandas(frame, npartitions=2)
+    with pytest.raises(ColumnNotFoundError, match="'who' not found; the columns are"):
+        dask_statistics(ddf, item="item", rater="who", label="label")
+    with pytest.raises(InvalidInputError, match="'zzz-late' at row"):
+        dask_statistics(ddf, **COLS, categories=["low", "mid", "high"], scheduler="sync")
+    doubled = pd.concat([frame, frame.dropna().iloc[[2]]], ignore_index=True)
+    with pytest.raises(DuplicateRatingError, match=rf"at rows \d+, {len(frame) + 1}"):
+        dask_statistics(dd.from_pandas(doubled, npartitions=3), **COLS, scheduler="sync")
+    with pytest.raises(InvalidInputError, match="takes a dask DataFrame"):
+        dask_statistics(frame, **COLS)
+
+
+@pytest.mark.slow
+def test_dask_worker_processes_match_memory(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    frame = make_frame(seed=7, n_items=120, n_raters=5)
+    paths = write_parquet(frame, tmp_path, (80, 333))
+    memory = accord.Ratings.from_long(frame, **COLS)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        stats = dask_statistics(paths, **COLS, scheduler=client)
+    assert_same(stats, memory)
