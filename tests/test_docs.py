@@ -12,9 +12,16 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted(p for p in (ROOT / "docs").glob("*.md") if ">>>" in p.read_text(encoding="utf-8"))
 
 
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A scratch folder that sees the bundled examples, so pages that write files write there."""
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
-def test_doc_examples_run(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
+def test_doc_examples_run(page: Path, workdir: Path) -> None:
     os.environ.setdefault("COLUMNS", "120")
     result = doctest.testfile(
         str(page),
@@ -25,8 +32,7 @@ def test_doc_examples_run(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert result.failed == 0, f"{result.failed} example(s) failed in {page.name}"
 
 
-def test_readme_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
+def test_readme_examples_run(workdir: Path) -> None:
     result = doctest.testfile(
         str(ROOT / "README.md"),
         module_relative=False,
