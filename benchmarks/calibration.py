@@ -91,7 +91,9 @@ def main() -> None:
 
     system, (r_o, r_a) = stage("assemble normal equations (sparse C)", build, rows)
     k, item_comp, rater_comp = stage(
-        "connectivity: components", lambda: _linalg.components(ic, rc, O, A), rows
+        "connectivity: components (CSR graph of C)",
+        lambda: _linalg.components(None, None, O, A, pattern=system.CT),
+        rows,
     )
     fiedler = stage(
         "connectivity: algebraic connectivity",
@@ -105,7 +107,7 @@ def main() -> None:
     )
     h = _linalg.gauge_weights(system.rater_weight, rater_comp, k, "sum")
     v, b = _linalg.apply_gauge(v, b, h, item_comp, rater_comp, k)
-    var_o, _var_b, _, it_s = stage(
+    var_o, _var_b, _, it_s, rel_s = stage(
         f"posterior sds: perturb and solve ({args.samples} draws)",
         lambda: _linalg.sampled_variances(
             system,
@@ -116,11 +118,24 @@ def main() -> None:
             n_components=k,
             item_codes=ic,
             rater_codes=rc,
-            confidence=c,
             n_samples=args.samples,
             rng=np.random.default_rng(2),
             tol=1e-6,
             max_iter=5000,
+        ),
+        rows,
+    )
+    stage(
+        "calibrate_panel end to end (with sds, no eigenvalue)",
+        lambda: accord.calibrate_panel(
+            frame,
+            item="item",
+            rater="rater",
+            score="score",
+            confidence="confidence",
+            n_samples=args.samples,
+            connectivity=False,
+            rng=3,
         ),
         rows,
     )
@@ -149,7 +164,8 @@ def main() -> None:
     z = np.abs(v - sim.values[panel.items.astype(np.int64)]) / np.sqrt(var_o)
     print(
         f"\ncomponents {k}, algebraic connectivity {fiedler:.4f}; CG iterations {it} "
-        f"(relative residual {rel:.2e}), {it_s} per sd batch; R/dof {result.residual_per_dof:.4f}"
+        f"(relative residual {rel:.2e}); sd draws: at most {it_s} iterations, relative "
+        f"residual at most {rel_s:.1e}; R/dof {result.residual_per_dof:.4f}"
     )
     print(
         f"RMS error of values: calibrated {err_cal:.4f}, plain mean {err_avg:.4f}; "

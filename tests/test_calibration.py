@@ -594,3 +594,119 @@ def test_cli_calibrate(tmp_path: Path) -> None:
         ["calibrate", str(path), "--item", "item", "--rater", "rater", "--score", "level"],
     )
     assert res.exit_code == 2 and "'H' at row 1 is not a number" in res.output
+
+
+# ------------------------------------------------------------------ scale paths and streaming
+
+
+def _panel_frame(duplicates: int = 40) -> pd.DataFrame:
+    sim = accord.simulate_panel(
+        240, 30, raters_per_item=4, bias_sd=1.0, noise_sd=0.5, confidence_spread=0.5, rng=5
+    )
+    frame = sim.assessments[["item", "rater", "score", "confidence"]]
+    repeated = frame.iloc[:duplicates].assign(score=frame["score"].iloc[:duplicates] + 0.25)
+    both = pd.concat([frame, repeated], ignore_index=True)
+    return both.sample(frac=1.0, random_state=2).reset_index(drop=True)
+
+
+@pytest.mark.parametrize("solver", ["schur-raters", "schur-items"])
+@pytest.mark.parametrize("kwargs", [{"gauge": "sum"}, {"gauge": "weighted"}, {"bias_prior": 0.7}])
+def test_sampled_sds_match_exact_on_either_side(solver: str, kwargs: dict[str, object]) -> None:
+    # reference: the exact (dense Schur complement) posterior sds of the same panel
+    f = _panel_frame(0)
+    common = {"item": "item", "rater": "rater", "score": "score", "confidence": "confidence"}
+    exact = calibrate_panel(f, uncertainty="exact", **common, **kwargs)  # type: ignore[arg-type]
+    sampled = calibrate_panel(
+        f, uncertainty="sample", n_samples=400, rng=7, solver=solver, **common, **kwargs
+    )  # type: ignore[arg-type]
+    for table in ("values", "biases"):
+        ratio = getattr(sampled, table)["sd"] / getattr(exact, table)["sd"]
+        # 400 draws: sd relative error about 1/sqrt(800) = 3.5% per entry
+        assert abs(float(ratio.mean()) - 1.0) < 0.02
+        assert float(np.abs(ratio - 1.0).max()) < 0.15
+    lev = sampled.residuals["leverage"] / exact.residuals["leverage"]
+    assert abs(float(lev.mean()) - 1.0) < 0.02
+
+
+def test_components_from_matrix_pattern_equal_components_from_codes() -> None:
+    # reference: the codes path (a COO graph of every assessment)
+    f = _panel_frame()
+    ic, rc = f["item"].to_numpy(), f["rater"].to_numpy()
+    system = _linalg.build_system(ic, rc, f["confidence"].to_numpy(), 240, 30)
+    by_codes = _linalg.components(ic, rc, 240, 30)
+    by_pattern = _linalg.components(None, None, 240, 30, pattern=system.CT)
+    assert by_codes[0] == by_pattern[0]
+    assert_allclose(by_codes[1], by_pattern[1])
+    assert_allclose(by_codes[2], by_pattern[2])
+
+
+@pytest.mark.parametrize("uncertainty", ["exact", "sample"])
+def test_stream_engine_equals_memory(tmp_path: Path, uncertainty: str) -> None:
+    # reference: calibrate_panel on the same rows in memory (engine="memory")
+    f = _panel_frame()
+    f.iloc[:700].to_parquet(tmp_path / "a.parquet")
+    f.iloc[700:].to_parquet(tmp_path / "b.parquet")
+    common = {
+        "item": "item",
+        "rater": "rater",
+        "score": "score",
+        "confidence": "confidence",
+        "uncertainty": uncertainty,
+        "rng": 3,
+    }
+    memory = calibrate_panel(f, **common)  # type: ignore[arg-type]
+    stream = calibrate_panel(
+        [tmp_path / "a.parquet", tmp_path / "b.parquet"],
+        engine="stream",
+        batch_size=137,  # uneven batches that straddle the files
+        **common,  # type: ignore[arg-type]
+    )
+    assert list(stream.values["item"]) == list(memory.values["item"])
+    assert list(stream.biases["rater"]) == list(memory.biases["rater"])
+    for col in ("value", "sd", "confidence", "plain_mean", "n"):
+        assert_allclose(stream.values[col], memory.values[col], rtol=0, atol=1e-10)
+    for col in ("bias", "sd", "n", "residual_rms", "chi2", "expected_chi2", "misfit"):
+        assert_allclose(stream.biases[col], memory.biases[col], rtol=0, atol=1e-10)
+    assert stream.residual == pytest.approx(memory.residual, rel=1e-12)
+    assert (stream.dof, stream.n_assessments) == (memory.dof, memory.n_assessments)
+    assert int(stream.residuals["n"].sum()) == len(f)
+
+
+def test_stream_engine_csv_levels_and_merge(tmp_path: Path) -> None:
+    # reference: the memory engine on the frame pandas reads back from the CSV
+    f = _panel_frame()
+    f["level"] = np.array(["H", "M", "L"])[np.arange(len(f)) % 3]
+    f["item"] = "p" + f["item"].astype(str)
+    f.to_csv(tmp_path / "p.csv", index=False)
+    back = pd.read_csv(tmp_path / "p.csv")
+    common = {"item": "item", "rater": "rater", "score": "score", "levels": "level"}
+    memory = calibrate_panel(back, **common)  # type: ignore[arg-type]
+    stream = calibrate_panel(tmp_path / "p.csv", engine="stream", batch_size=101, **common)  # type: ignore[arg-type]
+    assert list(stream.values["item"]) == list(memory.values["item"])
+    assert_allclose(stream.values["value"], memory.values["value"], rtol=0, atol=1e-10)
+    assert_allclose(stream.values["sd"], memory.values["sd"], rtol=0, atol=1e-10)
+    assert stream.residual_per_dof == pytest.approx(memory.residual_per_dof, rel=1e-12)
+    # merging the statistics of two halves equals the statistics of the whole
+    codes = {"item_codes": back["item"].factorize()[0], "rater_codes": back["rater"].to_numpy()}
+    meta = {
+        "items": np.zeros(0),
+        "raters": np.zeros(0),
+        "source": "confidence",
+        "relative": False,
+        "n_dropped": 0,
+    }
+    s, c = back["score"].to_numpy(float), np.linspace(0.5, 2.0, len(back))
+    whole = accord.PanelStatistics.from_codes(
+        codes["item_codes"], codes["rater_codes"], s, c, **meta
+    )
+    half = len(back) // 3
+    parts = [
+        accord.PanelStatistics.from_codes(
+            codes["item_codes"][sl], codes["rater_codes"][sl], s[sl], c[sl], **meta
+        )
+        for sl in (slice(0, half), slice(half, None))
+    ]
+    merged = parts[0].merge(parts[1])
+    for name in ("item_codes", "rater_codes", "count", "weight", "mean", "within", "raw_sum"):
+        assert_allclose(getattr(merged, name), getattr(whole, name), rtol=1e-12, atol=1e-12)
+    assert_allclose(merged.raw_within, whole.raw_within, rtol=1e-10, atol=1e-12)

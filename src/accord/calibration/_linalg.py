@@ -221,7 +221,7 @@ def solve(
         else:
             B, BT, d_y, d_x, r_y, r_x = CT, C, d_o, d_a, _col(r_items), _col(r_raters)
         inv_x = (1.0 / d_x)[:, None]
-        schur_diag = d_y - B.multiply(B) @ (1.0 / d_x)
+        schur_diag = d_y - _squared(B) @ (1.0 / d_x)
 
         def apply_schur(y: FloatArray) -> FloatArray:
             return np.asarray(d_y[:, None] * y - B @ (inv_x * (BT @ y)))
@@ -234,6 +234,13 @@ def solve(
     if r_items.ndim == 1:
         v, b = v[:, 0], b[:, 0]
     return v, b, it, rel
+
+
+def _squared(B: Any) -> Any:
+    """The CSR matrix with every stored entry squared (same structure, no re-indexing)."""
+    from scipy import sparse
+
+    return sparse.csr_matrix((B.data * B.data, B.indices, B.indptr), shape=B.shape)
 
 
 def _col(a: FloatArray) -> FloatArray:
@@ -384,75 +391,195 @@ def sampled_variances(
     n_components: int,
     item_codes: IntArray,
     rater_codes: IntArray,
-    confidence: FloatArray,
+    confidence: FloatArray | None = None,
     n_samples: int,
     rng: np.random.Generator,
     tol: float,
     max_iter: int,
-    batch: int = 8,
-) -> tuple[FloatArray, FloatArray, FloatArray, int]:
-    """Posterior variances by perturb-and-solve (units of 1/c).
+    workers: int | None = None,
+) -> tuple[FloatArray, FloatArray, FloatArray, int, float]:
+    """Posterior variances by perturb-and-solve on a Schur complement (units of 1/c).
 
-    Each draw adds ``N(0, 1/c)`` noise to every score (and ``N(0, 1/p)`` to the prior mean of
-    every bias), solves the normal equations for the change only, and fixes the gauge. The
-    changes are exact draws from the posterior minus its mean, so their mean square estimates
-    each variance with ``n_samples`` degrees of freedom.
+    Each draw puts ``N(0, C_ao)`` noise on every rater-item pair's summed confidence (and
+    ``N(0, p)`` on every rater's prior), which gives the Schur right-hand side ``g ~ N(0, S)``;
+    solving ``S dy = g`` gives an exact posterior draw of the kept side ``Y`` (minus its mean).
+    The eliminated side is never sampled: given ``y`` it is ``N(D_X^{-1}(r_X - B^T y),
+    D_X^{-1})``, so its variance is ``1 / d_x`` exactly plus the sampled variance of
+    ``W y`` (Rao-Blackwellised; the same for every fitted ``v_o + b_a``). The gauge
+    ``(v + t, b - t)`` is a linear function of ``y`` and the eliminated side's own noise, and
+    is applied in closed form.
 
-    Returns ``(var_items, var_raters, var_fitted, iterations)``; iterations of the slowest batch.
+    ``Y`` is the side the solver eliminates to (``method``), else the smaller side. Draws are
+    independent single-vector solves, spread over ``workers`` threads (sparse products release
+    the interpreter lock); draw ``j`` uses its own generator spawned from ``rng``, so results do
+    not depend on the number of threads. ``item_codes``/``rater_codes`` (shape (E,)) are the
+    assessments whose fitted variances are returned; ``confidence`` is unused (the noise is put
+    on the summed confidences of the pairs).
+
+    Returns ``(var_items, var_raters, var_fitted, iterations, relative_residual)``: the most
+    iterations of any draw and the largest relative residual ``||g - S dy|| / ||g||``.
     """
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    from scipy import sparse
+
+    del confidence
     n_o, n_a = system.n_items, system.n_raters
-    sum_v = np.zeros(n_o)
-    sum_b = np.zeros(n_a)
-    sum_f = np.zeros(item_codes.size)
-    root_c = np.sqrt(confidence)
-    worst = 0
-    done = 0
-    while done < n_samples:
-        k = min(batch, n_samples - done)
-        r_o = np.empty((n_o, k))
-        r_a = np.empty((n_a, k))
-        for j in range(k):
-            w = root_c * rng.standard_normal(item_codes.size)
-            r_o[:, j] = np.bincount(item_codes, weights=w, minlength=n_o)
-            r_a[:, j] = np.bincount(rater_codes, weights=w, minlength=n_a)
-        if system.prior_precision > 0:
-            r_a += np.sqrt(system.prior_precision) * rng.standard_normal((n_a, k))
-        dv, db, it, _ = solve(system, r_o, r_a, method=method, tol=tol, max_iter=max_iter)
-        worst = max(worst, it)
-        for j in range(k):
-            sum_f += (dv[item_codes, j] + db[rater_codes, j]) ** 2
-        if h is not None:
-            dv, db = apply_gauge(dv, db, h, item_component, rater_component, n_components)
-        sum_v += np.einsum("ij,ij->i", dv, dv)
-        sum_b += np.einsum("ij,ij->i", db, db)
-        done += k
-    return sum_v / n_samples, sum_b / n_samples, sum_f / n_samples, worst
+    if method == "schur-raters":
+        side: Side = "raters"
+    elif method == "schur-items":
+        side = "items"
+    else:
+        side = "raters" if n_a <= n_o else "items"
+    C = system.C
+    root = np.sqrt(C.data)
+    nnz = int(C.nnz)
+    # noise per pair -> sums per rater (rows of C) and per item (columns of C)
+    G_a = sparse.csr_matrix((root, np.arange(nnz), C.indptr), shape=(n_a, nnz))
+    G_o = sparse.csc_matrix((root, C.indices, np.arange(nnz + 1)), shape=(n_o, nnz))
+    p = system.prior_precision
+    if side == "raters":
+        B, BT, d_y, d_x = C, system.CT, system.rater_diagonal, system.item_weight
+        G_y, G_x, comp_y, comp_x = G_a, G_o, rater_component, item_component
+        ye, xe = rater_codes, item_codes
+    else:
+        B, BT, d_y, d_x = system.CT, C, system.item_weight, system.rater_diagonal
+        G_y, G_x, comp_y, comp_x = G_o, G_a, item_component, rater_component
+        ye, xe = item_codes, rater_codes
+    m, n_x = d_y.size, d_x.size
+    inv_x = 1.0 / d_x
+    schur_diag = d_y - _squared(B) @ inv_x
+    inv_s = np.divide(1.0, schur_diag, out=np.zeros_like(schur_diag), where=schur_diag > 0)
+    P = None
+    if h is not None:
+        P = sparse.csr_matrix((h, (rater_component, np.arange(n_a))), shape=(n_components, n_a))
+
+    def apply_schur(y: FloatArray) -> FloatArray:
+        y1 = y[:, 0]
+        return np.asarray(d_y * y1 - B @ (inv_x * (BT @ y1)))[:, None]
+
+    keys = rng.integers(0, np.iinfo(np.int64).max, size=(n_samples, 2))
+
+    def draw(j: int) -> tuple[FloatArray, FloatArray, int, float]:
+        """One posterior draw: (dy, u = W dy) and the solver's iterations and residual."""
+        gen = np.random.Generator(np.random.SFC64(np.random.SeedSequence(keys[j].tolist())))
+        z = gen.standard_normal(nnz)
+        g_y = np.asarray(G_y @ z)
+        g_x = np.asarray(G_x @ z)
+        if p > 0:
+            prior_noise = np.sqrt(p) * gen.standard_normal(n_a)
+            if side == "raters":
+                g_y += prior_noise
+            else:
+                g_x += prior_noise
+        g = g_y - B @ (inv_x * g_x)
+        dy, it, rel = pcg(apply_schur, inv_s, g[:, None], tol=tol, max_iter=max_iter)
+        dy = dy[:, 0]
+        return dy, inv_x * (BT @ dy), it, rel
+
+    def work(js: list[int]) -> tuple[FloatArray, FloatArray, FloatArray, int, float]:
+        acc_y, acc_x, acc_f = np.zeros(m), np.zeros(n_x), np.zeros(ye.size)
+        worst_it, worst_rel = 0, 0.0
+        for j in js:
+            dy, u, it, rel = draw(j)
+            worst_it, worst_rel = max(worst_it, it), max(worst_rel, rel)
+            f = dy[ye] - u[xe]
+            acc_f += f * f
+            if P is None:
+                ty, tx = dy, u
+            elif side == "raters":
+                t = P @ dy
+                ty, tx = dy - t[comp_y], u - t[comp_x]
+            else:
+                t = P @ u
+                ty, tx = dy - t[comp_y], u - t[comp_x]
+            acc_y += ty * ty
+            acc_x += tx * tx
+        return acc_y, acc_x, acc_f, worst_it, worst_rel
+
+    if workers is None:
+        try:
+            workers = len(os.sched_getaffinity(0))
+        except AttributeError:  # pragma: no cover - not on Linux
+            workers = os.cpu_count() or 1
+    workers = max(1, min(workers, n_samples, 8))
+    shares = [list(range(w, n_samples, workers)) for w in range(workers)]
+    if workers == 1:
+        parts = [work(shares[0])]
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            parts = list(pool.map(work, shares))
+    sum_y = np.sum([q[0] for q in parts], axis=0)
+    sum_x = np.sum([q[1] for q in parts], axis=0)
+    sum_f = np.sum([q[2] for q in parts], axis=0)
+    iterations = max(q[3] for q in parts)
+    residual = max(q[4] for q in parts)
+    var_y = sum_y / n_samples
+    var_x = inv_x + sum_x / n_samples
+    var_f = inv_x[xe] + sum_f / n_samples
+    if h is not None and side == "items":
+        # the eliminated raters' own noise enters the gauge shift t = h^T b
+        q = np.bincount(rater_component, weights=h * h * inv_x, minlength=n_components)
+        var_y = var_y + q[comp_y]
+        var_x = var_x - 2.0 * h * inv_x + q[comp_x]
+    var_items, var_raters = (var_x, var_y) if side == "raters" else (var_y, var_x)
+    return (
+        np.maximum(var_items, 0.0),
+        np.maximum(var_raters, 0.0),
+        np.maximum(var_f, 0.0),
+        iterations,
+        residual,
+    )
 
 
 # --------------------------------------------------------------------------- connectivity
 
 
 def components(
-    item_codes: IntArray, rater_codes: IntArray, n_items: int, n_raters: int
+    item_codes: IntArray | None,
+    rater_codes: IntArray | None,
+    n_items: int,
+    n_raters: int,
+    *,
+    pattern: Any = None,
 ) -> tuple[int, IntArray, IntArray]:
     """Connected components of the bipartite rater-item graph.
 
+    The graph is given by per-assessment codes, or by ``pattern``: any items x raters CSR
+    matrix with an entry for every assessed pair (such as :attr:`PanelSystem.CT`), whose
+    index arrays are then used as they are (no copy of the edges, no sort).
+
     Returns ``(n_components, item_component, rater_component)``; components are numbered by
-    decreasing size (items + raters), ties by first appearance.
+    decreasing size (items + raters), ties by first appearance (items first, then raters).
     """
     from scipy import sparse
     from scipy.sparse import csgraph
 
     n = n_items + n_raters
-    graph = sparse.csr_matrix(
-        (np.ones(item_codes.size, dtype=np.int8), (item_codes, rater_codes + n_items)),
-        shape=(n, n),
+    if pattern is None:
+        assert item_codes is not None and rater_codes is not None
+        pattern = sparse.csr_matrix(
+            (np.ones(item_codes.size, dtype=np.int8), (item_codes, rater_codes)),
+            shape=(n_items, n_raters),
+        )
+    # One triangle of the adjacency matrix: item o -> node n_items + a. Weak connectivity of
+    # this directed graph is connectivity of the undirected one.
+    indptr = np.concatenate(
+        [pattern.indptr, np.full(n_raters, pattern.indptr[-1], dtype=pattern.indptr.dtype)]
     )
-    k, labels = csgraph.connected_components(graph, directed=False)
+    graph = sparse.csr_matrix(
+        (np.ones(pattern.indices.size), pattern.indices + n_items, indptr), shape=(n, n)
+    )
+    k, labels = csgraph.connected_components(graph, directed=True, connection="weak")
     sizes = np.bincount(labels, minlength=k)
-    first = np.full(k, n, dtype=np.int64)
-    np.minimum.at(first, labels, np.arange(n))
-    rank = np.lexsort((first, -sizes))
+    # first appearance of every label (labels usually come numbered in that order already)
+    running = np.maximum.accumulate(labels)
+    if labels[0] == 0 and bool(np.all(labels[1:] <= running[:-1] + 1)):
+        rank = np.argsort(-sizes, kind="stable")
+    else:
+        _, first = np.unique(labels, return_index=True)
+        rank = np.lexsort((first, -sizes))
     relabel = np.empty(k, dtype=np.int64)
     relabel[rank] = np.arange(k)
     labels = relabel[labels]

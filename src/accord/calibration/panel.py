@@ -33,6 +33,9 @@ RangeConvention: TypeAlias = Literal["central95", "sd"]
 EXACT_LIMIT = 2000
 """``uncertainty="auto"`` inverts exactly when the smaller side has at most this many members."""
 
+FIEDLER_LIMIT = 1_000_000
+"""``connectivity="auto"`` computes the algebraic connectivity up to this many rater-item pairs."""
+
 _SHOW = 5
 _LEVEL_NAMES = {"h": 0, "high": 0, "m": 1, "medium": 1, "med": 1, "l": 2, "low": 2}
 
@@ -66,7 +69,7 @@ class PanelCalibration:
         Second-smallest eigenvalue of the normalised Laplacian of the confidence-weighted
         rater-item graph, in ``[0, 2]``: 0 for a disconnected design, near 0 for a design held
         together by few links (values then rest on long chains of comparisons). NaN with
-        ``connectivity=False``.
+        ``connectivity=False`` (and with ``"auto"`` above 1M rater-item pairs).
     residual : float
         ``R = sum c (s - v - b)^2``.
     dof : int
@@ -165,6 +168,20 @@ class _Panel:
     source: str
     relative: bool
     n_dropped: int
+    # Rows aggregated per (item, rater) pair (the stream engine): number of assessments,
+    # unweighted sum of their scores, and the within-pair sums of squares about the weighted
+    # mean (``sum c (s - score)^2``) and about the unweighted mean. None: one row per
+    # assessment.
+    count: FloatArray | None = None
+    raw_sum: FloatArray | None = None
+    within: FloatArray | None = None
+    raw_within: FloatArray | None = None
+
+    @property
+    def n_assessments(self) -> int:
+        if self.count is None:
+            return int(self.score.size)
+        return round(float(self.count.sum()))
 
     @property
     def n_items(self) -> int:
@@ -220,6 +237,9 @@ def _factorize(ids: npt.NDArray[Any], positions: IntArray, column: str) -> tuple
         raise InvalidInputError(
             f"column {column!r}: {bad.size} rows have no id (rows {_rows(positions[bad])})"
         )
+    plain = np.asarray(uniques)
+    if plain.dtype.kind in "biuf":
+        return codes.astype(np.int64), plain  # numbers stay a numeric array (no objects)
     decode = np.array([_tidy_scalar(v) for v in np.asarray(uniques, dtype=object)], dtype=object)
     return codes.astype(np.int64), decode
 
@@ -339,6 +359,25 @@ def _read_panel(
     return _Panel(item_codes, rater_codes, s, c, items, raters, source, rel, n_dropped)
 
 
+def _panel_of_statistics(stats: Any) -> _Panel:
+    """A panel of one pseudo-assessment per (item, rater) pair, with the pair's totals."""
+    return _Panel(
+        stats.item_codes,
+        stats.rater_codes,
+        stats.mean,
+        stats.weight,
+        stats.items,
+        stats.raters,
+        stats.source,
+        stats.relative,
+        stats.n_dropped,
+        count=stats.count,
+        raw_sum=stats.raw_sum,
+        within=stats.within,
+        raw_within=stats.raw_within,
+    )
+
+
 def _level_confidence(
     values: npt.NDArray[Any], positions: IntArray, column: str, factor: float
 ) -> FloatArray:
@@ -396,12 +435,16 @@ def calibrate_panel(
     bias_prior: float | None = None,
     uncertainty: Uncertainty = "auto",
     n_samples: int = 32,
-    connectivity: bool = True,
+    connectivity: bool | Literal["auto"] = "auto",
     solver: Solver = "auto",
     tol: float = 1e-10,
     max_iter: int = 5000,
     missing: Missing = "omit",
     rng: RngLike = None,
+    engine: Literal["memory", "stream"] = "memory",
+    batch_size: int = 1_000_000,
+    file_format: str | None = None,
+    sep: str | None = None,
 ) -> PanelCalibration:
     """Calibrate a panel: item values and rater biases, with confidence (MacKay et al. 2017).
 
@@ -468,10 +511,11 @@ def calibrate_panel(
         moderate, else sampled; ``"none"`` skips them (sd, leverage and misfit are NaN).
     n_samples : int, default 32
         Draws for ``uncertainty="sample"`` (sd relative error about ``1 / sqrt(2 n_samples)``).
-    connectivity : bool, default True
-        Compute the algebraic connectivity (a Lanczos eigenvalue: tens of sparse products on a
-        large panel, the slowest part of a large calibration without sds); False leaves it NaN.
-        Components are always found.
+    connectivity : bool or "auto", default "auto"
+        Compute the algebraic connectivity (a Lanczos eigenvalue: hundreds of sparse products
+        on a large panel, about 2 s at 5M rater-item pairs on one core); False leaves it NaN.
+        ``"auto"`` computes it up to 1M rater-item pairs (``FIEDLER_LIMIT``) and leaves it NaN
+        above. Components are always found.
     solver : {"auto", "full", "schur-raters", "schur-items"}, default "auto"
         Conjugate gradients on the full normal equations, or on the Schur complement on raters
         (items eliminated) or on items. ``"auto"`` uses a Schur complement when one side has at
@@ -485,6 +529,15 @@ def calibrate_panel(
         error.
     rng : numpy.random.Generator, int or None
         Randomness for ``uncertainty="sample"``.
+    engine : {"memory", "stream"}, default "memory"
+        ``"stream"``: ``data`` is a path, glob or list of Parquet/CSV files, read in batches of
+        ``batch_size`` rows with pyarrow and aggregated to one row per (item, rater) pair
+        (:func:`accord.panel_statistics`); the values, biases, sds and fit are those of the
+        memory engine. ``residuals`` then has one row per pair (``score`` the
+        confidence-weighted mean of its scores, ``confidence`` their sum, ``n`` their count),
+        equal to the memory engine's when no rater scores an item twice.
+    batch_size, file_format, sep
+        Rows per batch, format override and CSV separator for ``engine="stream"``.
 
     Returns
     -------
@@ -511,11 +564,14 @@ def calibrate_panel(
     estimates are Fisher's intra-block analysis of an incomplete block design (Yates 1940):
     raters are blocks, items treatments.
 
-    *Perturb and solve.* For ``uncertainty="sample"``, each draw perturbs every score by
-    ``N(0, 1/c)``, re-solves and applies the gauge; the change is an exact draw from the
-    posterior around its mean, so ``n_samples`` draws estimate every variance with
-    ``n_samples`` degrees of freedom. The cost is that of ``n_samples`` solves (each stopped at
-    a relative residual of 1e-6, far below the sampling error).
+    *Perturb and solve.* For ``uncertainty="sample"``, each draw puts ``N(0, C_ao)`` noise on
+    every rater-item pair and solves the Schur complement of the smaller side (to a relative
+    residual of 1e-6); the result is an exact posterior draw of that side around its mean.
+    The other side's variances (and every fitted value's) are the exact conditional variance
+    plus the sampled part propagated from the kept side (Rao-Blackwellised), so they are far
+    more accurate than the kept side's, whose sds have relative error about
+    ``1 / sqrt(2 n_samples)``. Draws run on threads, each with its own generator seeded from
+    ``rng``.
 
     *Estimated reliability* (``reliability="estimate"``), in the spirit of model PG1 of Piech
     et al. (2013): each rater's precision multiplier is
@@ -582,6 +638,41 @@ def calibrate_panel(
         raise InvalidInputError(f"n_samples must be at least 2, got {n_samples}")
     if not (0 < tol < 1):
         raise InvalidInputError(f"tol must be strictly between 0 and 1, got {tol!r}")
+    _check_choice("engine", engine, ("memory", "stream"), "calibrate_panel")
+    if engine == "stream":
+        from .stream import panel_statistics
+
+        stats = panel_statistics(
+            data,
+            item=item,
+            rater=rater,
+            score=score,
+            confidence=confidence,
+            sigma=sigma,
+            score_range=score_range,
+            levels=levels,
+            confidence_factor=confidence_factor,
+            range_convention=range_convention,
+            relative=relative,
+            missing=missing,
+            batch_size=batch_size,
+            file_format=file_format,
+            sep=sep,
+        )
+        return _calibrate(
+            _panel_of_statistics(stats),
+            gauge=gauge,
+            per_component=per_component,
+            reliability=reliability,
+            bias_prior=bias_prior,
+            uncertainty=uncertainty,
+            n_samples=n_samples,
+            connectivity=connectivity,
+            solver=solver,
+            tol=tol,
+            max_iter=max_iter,
+            rng=rng,
+        )
     panel = _read_panel(
         data,
         item=item,
@@ -621,15 +712,16 @@ def _calibrate(
     bias_prior: float | None,
     uncertainty: Uncertainty,
     n_samples: int,
-    connectivity: bool,
+    connectivity: bool | Literal["auto"],
     solver: Solver,
     tol: float,
     max_iter: int,
     rng: RngLike,
 ) -> PanelCalibration:
-    O, A, E = panel.n_items, panel.n_raters, int(panel.score.size)  # noqa: E741
+    O, A, E = panel.n_items, panel.n_raters, panel.n_assessments  # noqa: E741
     ic, rc = panel.item_codes, panel.rater_codes
-    k, item_comp, rater_comp = _linalg.components(ic, rc, O, A)
+    declared = _linalg.build_system(ic, rc, panel.confidence, O, A, 0.0)
+    k, item_comp, rater_comp = _linalg.components(None, None, O, A, pattern=declared.CT)
     if k > 1 and not per_component and bias_prior is None:
         raise InvalidInputError(
             f"the panel is disconnected: {k} components, and values in different components "
@@ -657,23 +749,30 @@ def _calibrate(
         method = solver
     c = panel.confidence.copy()
     s = panel.score
+    within = panel.within
 
     def fit(weights: FloatArray, prior: float) -> tuple[Any, FloatArray, FloatArray, int, float]:
-        system = _linalg.build_system(ic, rc, weights, O, A, prior)
+        if prior == 0.0 and weights is panel.confidence:
+            system = declared
+        else:
+            system = _linalg.build_system(ic, rc, weights, O, A, prior)
         r_o, r_a = _linalg.right_hand_side(ic, rc, weights * s, O, A)
         v, b, it, rel = _linalg.solve(system, r_o, r_a, method=method, tol=tol, max_iter=max_iter)
         return system, v, b, it, rel
 
     def chi2(weights: FloatArray, v: FloatArray, b: FloatArray) -> FloatArray:
         r = s - v[ic] - b[rc]
-        return np.asarray(weights * r * r)
+        out = weights * r * r
+        if within is not None:  # sum c (s - f)^2 over a pair = within + C (mean - f)^2
+            out += within * (weights / panel.confidence)
+        return np.asarray(out)
 
     # 1. declared fit (no prior): residual scale, and the starting point for reweighting
     scale = 1.0
     reliability_iterations = 0
     need_plain = panel.relative or reliability == "estimate"
     if need_plain:
-        _, v, b, _, _ = fit(c, 0.0)
+        _, v, b, _, _ = fit(panel.confidence, 0.0)
         r0 = float(chi2(c, v, b).sum())
         s0 = r0 / dof if dof >= 1 else math.nan
         if reliability == "estimate":
@@ -684,7 +783,7 @@ def _calibrate(
             else:
                 nu0 = 2.0
                 f = dof / E
-                n_a = np.bincount(rc, minlength=A).astype(np.float64)
+                n_a = np.bincount(rc, weights=panel.count, minlength=A).astype(np.float64)
                 w = np.ones(A)
                 for reliability_iterations in range(1, 501):  # noqa: B007
                     ca = np.bincount(rc, weights=chi2(c, v, b), minlength=A)
@@ -705,7 +804,9 @@ def _calibrate(
         elif panel.relative:
             scale = s0
     prior = 0.0 if bias_prior is None else scale / bias_prior**2
-    system, v, b, iterations, solver_residual = fit(c, prior)
+    system, v, b, iterations, solver_residual = fit(
+        panel.confidence if reliability != "estimate" else c, prior
+    )
     h = None
     if bias_prior is None:
         h = _linalg.gauge_weights(system.rater_weight, rater_comp, k, gauge)
@@ -714,13 +815,16 @@ def _calibrate(
     R = float(per_edge.sum())
     if panel.relative and bias_prior is None and reliability != "estimate":
         scale = R / dof
-    exact_fit = bool(R <= 1e-24 * float(np.sum(c * s * s)))  # noqa: SIM300
+    total_ss = float(np.sum(c * s * s)) + (0.0 if within is None else float(per_edge.sum()))
+    exact_fit = bool(R <= 1e-24 * total_ss)  # noqa: SIM300
     if exact_fit and panel.relative:
         warn_degenerate(
             "the scores fit the additive model exactly (R = 0 up to rounding): with relative "
             "confidences every sd is 0 and rater misfits are undefined"
         )
-    fiedler = _linalg.algebraic_connectivity(system, k) if connectivity else math.nan
+    auto = connectivity == "auto"
+    want_fiedler = system.C.nnz <= FIEDLER_LIMIT if auto else bool(connectivity)
+    fiedler = _linalg.algebraic_connectivity(system, k) if want_fiedler else math.nan
 
     # 2. uncertainty
     m = min(O, A)
@@ -741,7 +845,7 @@ def _calibrate(
             rater_codes=rc,
         )
     elif used == "sample":
-        var_o, var_a, var_f, _ = _linalg.sampled_variances(
+        var_o, var_a, var_f, _, _ = _linalg.sampled_variances(
             system,
             method=method,
             h=h,
@@ -750,7 +854,6 @@ def _calibrate(
             n_components=k,
             item_codes=ic,
             rater_codes=rc,
-            confidence=c,
             n_samples=n_samples,
             rng=as_generator(rng),
             tol=max(tol, 1e-6),
@@ -759,9 +862,14 @@ def _calibrate(
     else:
         var_o, var_a, var_f = nan_o, nan_a, nan_e
     # 3. tables
-    count_o = np.bincount(ic, minlength=O)
-    count_a = np.bincount(rc, minlength=A)
-    plain = np.bincount(ic, weights=s, minlength=O) / count_o
+    if panel.count is None:
+        count_o = np.bincount(ic, minlength=O)
+        count_a = np.bincount(rc, minlength=A)
+        plain = np.bincount(ic, weights=s, minlength=O) / count_o
+    else:
+        count_o = np.rint(np.bincount(ic, weights=panel.count, minlength=O)).astype(np.int64)
+        count_a = np.rint(np.bincount(rc, weights=panel.count, minlength=A)).astype(np.int64)
+        plain = np.bincount(ic, weights=panel.raw_sum, minlength=O) / count_o
     values = pd.DataFrame(
         {
             "item": panel.items,
@@ -771,7 +879,8 @@ def _calibrate(
             "plain_mean": plain,
             "n": count_o,
             "component": item_comp,
-        }
+        },
+        copy=False,
     )
     resid = s - v[ic] - b[rc]
     leverage = c * var_f
@@ -783,11 +892,19 @@ def _calibrate(
         chi = np.bincount(rc, weights=per_edge, minlength=A) / scale
         if exact_fit and panel.relative:
             chi = nan_a
-        expected = _linalg.wsum(rc, np.clip(one_minus, 0.0, None), A)
+        if panel.count is None:
+            expected = _linalg.wsum(rc, np.clip(one_minus, 0.0, None), A)
+        else:  # sum of 1 - c var_f over the pair's assessments
+            expected = _linalg.wsum(rc, np.clip(panel.count - leverage, 0.0, None), A)
         if used == "none":
             expected = nan_a
         misfit = np.where(expected > 1e-9, chi / expected, np.nan)
     pvalue = _chi2_upper(chi, expected)
+    if panel.count is None:
+        raw_ss = resid**2
+    else:  # unweighted sum of squared residuals over each pair's assessments
+        assert panel.raw_sum is not None and panel.raw_within is not None
+        raw_ss = panel.raw_within + panel.count * (panel.raw_sum / panel.count - v[ic] - b[rc]) ** 2
     biases = pd.DataFrame(
         {
             "rater": panel.raters,
@@ -795,26 +912,28 @@ def _calibrate(
             "sd": np.sqrt(scale * var_a),
             "confidence": system.rater_weight,
             "n": count_a,
-            "residual_rms": np.sqrt(np.bincount(rc, weights=resid**2, minlength=A) / count_a),
+            "residual_rms": np.sqrt(np.bincount(rc, weights=raw_ss, minlength=A) / count_a),
             "chi2": chi,
             "expected_chi2": expected,
             "misfit": misfit,
             "misfit_pvalue": pvalue,
             "component": rater_comp,
-        }
+        },
+        copy=False,
     )
-    residuals = pd.DataFrame(
-        {
-            "item": panel.items[ic],
-            "rater": panel.raters[rc],
-            "score": s,
-            "confidence": c,
-            "fitted": v[ic] + b[rc],
-            "residual": resid,
-            "leverage": leverage,
-            "standardized": standardized,
-        }
-    )
+    columns: dict[str, Any] = {
+        "item": panel.items[ic],
+        "rater": panel.raters[rc],
+        "score": s,
+        "confidence": c,
+        "fitted": v[ic] + b[rc],
+        "residual": resid,
+        "leverage": leverage,
+        "standardized": standardized,
+    }
+    if panel.count is not None:
+        columns["n"] = np.rint(panel.count).astype(np.int64)
+    residuals = pd.DataFrame(columns, copy=False)
     gauge_used = "prior" if bias_prior is not None else gauge
     words = [
         "calibration with confidence (MacKay et al. 2017)",
