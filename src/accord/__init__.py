@@ -62,9 +62,11 @@ if TYPE_CHECKING:
     from .calibration import (
         HodgeRank,
         PanelCalibration,
+        PanelStatistics,
         SimulatedPanel,
         calibrate_panel,
         hodge_rank,
+        panel_statistics,
         simulate_panel,
     )
     from .confidence import (
@@ -114,6 +116,7 @@ _EXPORTS: dict[str, str] = {
     "PairTables": ".stats",
     "PairwiseAgreement": ".agreement",
     "PanelCalibration": ".calibration",
+    "PanelStatistics": ".calibration",
     "RaterCategoryCounts": ".stats",
     "RatingStatistics": ".engines",
     "Ratings": ".ratings",
@@ -128,6 +131,7 @@ _EXPORTS: dict[str, str] = {
     "best_dichotomization": ".agreement",
     "brennan_prediger": ".agreement",
     "calibrate_panel": ".calibration",
+    "panel_statistics": ".calibration",
     "calibration_metrics": ".confidence",
     "cohen_kappa": ".agreement",
     "conditional_entropy": ".information",
@@ -212,6 +216,7 @@ __all__ = [
     "PairTables",
     "PairwiseAgreement",
     "PanelCalibration",
+    "PanelStatistics",
     "RaterCategoryCounts",
     "RatingStatistics",
     "Ratings",
@@ -246,6 +251,7 @@ __all__ = [
     "mutual_information",
     "normalized_cross_entropy",
     "pairwise_agreement",
+    "panel_statistics",
     "percent_agreement",
     "read_bio",
     "read_brat",
