@@ -7,10 +7,17 @@ own process so that peak memory is measured per phase:
 - ``bare``: the floor on this machine, a pass that only reads the three columns in batches
   and bincounts them;
 - ``stream``: ``accord.engines.stream_statistics`` (item counts, rater counts and every rater
-  pair's table), then every coefficient that takes item x category counts.
+  pair's table), then every coefficient that takes item x category counts;
+- ``agreement``: ``accord.agreement(folder, engine="stream", ...)``, the user-facing call:
+  every nominal coefficient (Conger's SE reads the files a second time, Light's kappa needs
+  the pair tables);
+- ``consensus``: ``accord.consensus(folder, engine="stream", ...)``: item counts, then a
+  second pass summing each rater's surprisals and deviations;
+- ``bare-units`` and ``nce``: scored units (correct, confidence; as many rows as ratings)
+  read and bincounted, then ``accord.normalized_cross_entropy(..., engine="stream")``.
 
-Prints seconds, ratings per second, peak RSS and the ratio to the bare pass. Targets: peak
-RSS under 2 GB, stream within 3x of the bare pass.
+Prints seconds, rows per second, peak RSS and the ratio to the bare pass of the same data.
+Targets: peak RSS under 2 GB, stream within 3x of the bare pass.
 
     uv run --no-sync python benchmarks/scale.py                  # 100M ratings
     uv run --no-sync python benchmarks/scale.py --ratings 10_000_000
@@ -20,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import resource
 import shutil
 import subprocess
@@ -60,6 +68,27 @@ def generate(folder: Path, n_ratings: int, n_raters: int, missing: float, seed: 
             }
         )
         pq.write_table(table, folder / f"ratings-{k:04d}.parquet", row_group_size=1_000_000)
+
+
+def generate_units(folder: Path, n_units: int, seed: int) -> None:
+    """Scored units for NCE: about 70% correct, confidences that lean the right way."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    per_file = 10_000_000
+    for k, lo in enumerate(range(0, n_units, per_file)):
+        n = min(per_file, n_units - lo)
+        correct = rng.random(n) < 0.7
+        confidence = np.clip(rng.beta(2, 2, n) * 0.6 + 0.35 * correct, 0.0, 1.0)
+        table = pa.table({"correct": pa.array(correct), "confidence": pa.array(confidence)})
+        pq.write_table(table, folder / f"units-{k:04d}.parquet", row_group_size=1_000_000)
+
+
+def units_dir(folder: Path) -> Path:
+    """The scored units sit beside the ratings (a folder of their own)."""
+    return folder.with_name(folder.name + "-units")
 
 
 def peak_rss_mb() -> float:
@@ -121,6 +150,86 @@ def stream(folder: Path, batch_size: int) -> dict[str, Any]:
     }
 
 
+def agreement_phase(folder: Path, batch_size: int) -> dict[str, Any]:
+    """``accord.agreement(engine="stream")``: every nominal coefficient."""
+    import accord
+
+    start = time.perf_counter()
+    table = accord.agreement(folder, engine="stream", **COLS, batch_size=batch_size)
+    assert table.report is not None
+    return {
+        "phase": "agreement",
+        "rows": table.report.rows,
+        "seconds": time.perf_counter() - start,
+        "peak_rss_mb": peak_rss_mb(),
+        "coefficients": {c.name: float(c.statistic) for c in table.coefficients},
+    }
+
+
+def consensus_phase(folder: Path, batch_size: int) -> dict[str, Any]:
+    """``accord.consensus(engine="stream")``: two passes."""
+    import accord
+
+    start = time.perf_counter()
+    result = accord.consensus(folder, engine="stream", **COLS, batch_size=batch_size)
+    assert result.report is not None
+    return {
+        "phase": "consensus",
+        "rows": result.report.rows,
+        "seconds": time.perf_counter() - start,
+        "peak_rss_mb": peak_rss_mb(),
+        "coefficients": {"mean_entropy": result.summary.mean_entropy},
+    }
+
+
+def bare_units(folder: Path, batch_size: int) -> dict[str, Any]:
+    """Read correct and confidence in batches, count and histogram them: the floor."""
+    import pyarrow.dataset as ds
+
+    start = time.perf_counter()
+    dataset = ds.dataset(sorted(str(p) for p in units_dir(folder).glob("*.parquet")))
+    rows = 0
+    hist = np.zeros(2 * 1001, dtype=np.int64)
+    for batch in dataset.to_batches(columns=["correct", "confidence"], batch_size=batch_size):
+        y = batch.column(0).to_numpy(zero_copy_only=False).astype(np.int64)
+        c = (batch.column(1).to_numpy() * 1000).astype(np.int64)
+        hist += np.bincount(y * 1001 + c, minlength=hist.size)
+        rows += batch.num_rows
+    seconds = time.perf_counter() - start
+    return {"phase": "bare-units", "rows": rows, "seconds": seconds, "peak_rss_mb": peak_rss_mb()}
+
+
+def nce_phase(folder: Path, batch_size: int) -> dict[str, Any]:
+    """``accord.normalized_cross_entropy(engine="stream")``."""
+    import accord
+
+    start = time.perf_counter()
+    res = accord.normalized_cross_entropy(
+        "correct",
+        "confidence",
+        source=units_dir(folder),
+        engine="stream",
+        batch_size=batch_size,
+    )
+    return {
+        "phase": "nce",
+        "rows": res.n,
+        "seconds": time.perf_counter() - start,
+        "peak_rss_mb": peak_rss_mb(),
+        "coefficients": {"nce": res.statistic},
+    }
+
+
+PHASES = {
+    "bare": bare,
+    "stream": stream,
+    "agreement": agreement_phase,
+    "consensus": consensus_phase,
+    "bare-units": bare_units,
+    "nce": nce_phase,
+}
+
+
 def run_phase(phase: str, folder: Path, batch_size: int) -> dict[str, Any]:
     out = subprocess.run(
         [
@@ -148,11 +257,15 @@ def main() -> None:
     parser.add_argument("--missing", type=float, default=0.02)
     parser.add_argument("--batch-size", type=int, default=1_000_000)
     parser.add_argument("--dir", type=Path, default=None, help="reuse or keep the data here")
-    parser.add_argument("--phase", choices=["bare", "stream"], default=None)
+    parser.add_argument("--phase", choices=list(PHASES), default=None)
+    parser.add_argument(
+        "--phases",
+        default=",".join(PHASES),
+        help="comma-separated phases to run (default all)",
+    )
     args = parser.parse_args()
     if args.phase is not None:
-        fn = bare if args.phase == "bare" else stream
-        print(json.dumps(fn(args.dir, args.batch_size)))
+        print(json.dumps(PHASES[args.phase](args.dir, args.batch_size)))
         return
     folder = args.dir or Path(tempfile.mkdtemp(prefix="accord-scale-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -161,28 +274,37 @@ def main() -> None:
             start = time.perf_counter()
             generate(folder, args.ratings, args.raters, args.missing, seed=0)
             print(f"generated {args.ratings:,} ratings in {time.perf_counter() - start:.1f} s")
+        wanted = [p.strip() for p in args.phases.split(",") if p.strip()]
+        if {"bare-units", "nce"} & set(wanted) and not units_dir(folder).is_dir():
+            generate_units(units_dir(folder), args.ratings, seed=1)
         size = sum(p.stat().st_size for p in folder.glob("*.parquet")) / 1e6
-        print(f"data: {folder} ({size:.0f} MB of Parquet)")
-        results = [run_phase(p, folder, args.batch_size) for p in ("bare", "stream")]
-        floor = results[0]["seconds"]
-        print(f"{'phase':<8} {'seconds':>9} {'M rows/s':>9} {'peak RSS MB':>12} {'x bare':>7}")
-        for r in results:
+        print(f"data: {folder} ({size:.0f} MB of Parquet ratings)")
+        results = {p: run_phase(p, folder, args.batch_size) for p in wanted}
+        print(f"{'phase':<11} {'seconds':>9} {'M rows/s':>9} {'peak RSS MB':>12} {'x bare':>7}")
+        for name, r in results.items():
+            floor_phase = "bare-units" if name in ("bare-units", "nce") else "bare"
+            floor = results[floor_phase]["seconds"] if floor_phase in results else math.nan
             print(
-                f"{r['phase']:<8} {r['seconds']:>9.2f} {r['rows'] / r['seconds'] / 1e6:>9.2f} "
+                f"{name:<11} {r['seconds']:>9.2f} {r['rows'] / r['seconds'] / 1e6:>9.2f} "
                 f"{r['peak_rss_mb']:>12.0f} {r['seconds'] / floor:>7.2f}"
             )
-        s = results[1]
+        for name, r in results.items():
+            for key, value in r.get("coefficients", {}).items():
+                print(f"  {name}: {key:<20} {value:.6f}")
+        if "stream" not in results:
+            return
+        floor = results["bare"]["seconds"] if "bare" in results else math.nan
+        s = results["stream"]
         print(
             f"stream: {s['ratings']:,} ratings kept of {s['rows']:,} rows, {s['pairs']} rater "
             f"pairs; statistics alone {s['statistics_seconds']:.2f} s "
             f"({s['statistics_seconds'] / floor:.2f}x bare), peak RSS "
             f"{s['statistics_peak_rss_mb']:.0f} MB before the coefficients"
         )
-        for name, value in s["coefficients"].items():
-            print(f"  {name:<20} {value:.6f}")
     finally:
         if args.dir is None:
             shutil.rmtree(folder, ignore_errors=True)
+            shutil.rmtree(units_dir(folder), ignore_errors=True)
 
 
 if __name__ == "__main__":

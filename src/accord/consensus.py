@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, NamedTuple, TypeAlias
 
 import numpy as np
@@ -30,8 +30,9 @@ import pandas as pd
 
 from ._errors import InvalidInputError
 from ._results import to_plain
-from ._types import FloatArray, IntArray
-from .ratings import Ratings
+from ._types import FloatArray, IntArray, Level
+from .engines._run import Engine, check_engine
+from .ratings import Ratings, ReadReport
 from .stats.counts import SPARSE_CELLS, ItemCategoryCounts
 
 __all__ = [
@@ -144,6 +145,9 @@ class Consensus:
     ordinal : bool
     method : str
         The conventions used, in words.
+    report : ReadReport or None
+        What the stream or dask engine read (rows, ratings, missing labels); None when the
+        ratings were given in memory (their report is on the :class:`~accord.Ratings`).
     """
 
     items: pd.DataFrame
@@ -158,6 +162,7 @@ class Consensus:
     base: float
     ordinal: bool
     method: str
+    report: ReadReport | None = None
 
     def to_dict(self, *, ratings: bool = False) -> dict[str, Any]:
         """Plain-Python dict: the options, the summary and the item and rater tables.
@@ -321,14 +326,38 @@ def _pair_agreement(
     extension ``1 - m / q`` (``m``: non-empty categories of the other rater). Each group's
     q x q table is never formed when it would be large: counts are taken over non-empty cells.
     """
-    n = np.bincount(group, minlength=n_groups).astype(np.int64)
+    return pair_agreement_from_cells(_cells((group * q + x) * q + y, n_groups * q * q), n_groups, q)
+
+
+def _aggregate(keys: IntArray, counts: IntArray, size: int) -> _Cells:
+    """Cells of ``keys`` in ``[0, size)`` weighted by ``counts`` (keys may repeat)."""
+    if size <= SPARSE_CELLS:
+        flat = np.bincount(keys, weights=counts, minlength=size).astype(np.int64)
+        nz = np.flatnonzero(flat).astype(np.int64, copy=False)
+        return _Cells(nz, flat[nz], flat)
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    summed = np.bincount(inverse, weights=counts, minlength=uniq.size).astype(np.int64)
+    return _Cells(uniq.astype(np.int64, copy=False), summed, None)
+
+
+def pair_agreement_from_cells(xy_cells: _Cells, n_groups: int, q: int) -> _PairAgreement:
+    """:func:`_pair_agreement` from the counts of ``(group * q + x) * q + y`` (sorted cells):
+    the statistics are sums, so counts merged from batches give the same numbers."""
+    group = xy_cells.keys // (q * q)
+    x = (xy_cells.keys // q) % q
+    y = xy_cells.keys % q
+    cnt = xy_cells.counts
+    cntf = cnt.astype(np.float64)
+    n = np.bincount(group, weights=cntf, minlength=n_groups).astype(np.int64)
     nf = n.astype(np.float64)
-    agree = np.bincount(group, weights=(x == y).astype(np.float64), minlength=n_groups)
-    x_cells = _cells(group * q + x, n_groups * q)
-    y_cells = _cells(group * q + y, n_groups * q)
+    agree = np.bincount(group, weights=cntf * (x == y), minlength=n_groups)
+    x_cells = _aggregate(group * q + x, cnt, n_groups * q)
+    y_cells = _aggregate(group * q + y, cnt, n_groups * q)
     # sum_k n_x[g, k] n_y[g, k] = sum over pairs of n_y[g, x]
     cross = np.bincount(
-        group, weights=_count_of(y_cells, group * q + x).astype(np.float64), minlength=n_groups
+        group,
+        weights=_count_of(y_cells, group * q + x).astype(np.float64) * cntf,
+        minlength=n_groups,
     )
     with np.errstate(divide="ignore", invalid="ignore"):
         p_o = agree / nf
@@ -339,7 +368,6 @@ def _pair_agreement(
 
     hx, mx = _group_entropy(x_cells, q, n_groups)
     hy, my = _group_entropy(y_cells, q, n_groups)
-    xy_cells = _cells((group * q + x) * q + y, n_groups * q * q)
     hxy, _ = _group_entropy(xy_cells, q * q, n_groups)
     mi = np.maximum(hx + hy - hxy, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -562,11 +590,177 @@ def _ordinal(
     return _Ordinal(item_entropy, surprisal, entropy)
 
 
+def _cell_scores(
+    cells: _Cells,
+    st: _ItemStats,
+    q: int,
+    reference: ConsensusReference,
+    lb: float,
+    band_edges: tuple[float, float, float],
+) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.int8], IntArray]:
+    """Pass 2 per non-empty (item, category) cell: p, surprisal, deviation, class and the
+    leave-one-out modal category (every rating of a cell shares them). Shapes (n_cells,)."""
+    cell_item = cells.keys // q
+    n_c = cells.counts.astype(np.float64)
+    n_i = st.n[cell_item]
+    if reference == "all":
+        p_cell = n_c / n_i
+        s_cell = (np.log2(n_i) - np.log2(n_c)) / lb
+        d_cell = (st.slog[cell_item] / n_i - np.log2(n_c)) / lb  # s - e, in one step
+        d_cell[n_c == n_i] = 0.0  # a unanimous item: exactly 0, not 0 up to rounding
+    else:
+        m = n_i - 1.0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p_cell = (n_c - 1.0) / m
+            s_cell = -np.log2(p_cell) / lb
+            slog_others = st.slog[cell_item] - _xlogx(n_c) + _xlogx(n_c - 1.0)
+            e_others = (np.log2(m) - slog_others / m) / lb
+            e_others = np.where(n_c == n_i, 0.0, np.maximum(e_others, 0.0))
+            d_cell = s_cell - e_others
+        single = m <= 0
+        p_cell[single] = np.nan
+        s_cell[single] = np.nan
+        d_cell[single] = np.nan
+    cls_cell = _classes(d_cell, band_edges)
+    loo_cell = _leave_one_out_mode(
+        cells.keys % q, cells.counts, st, cell_item
+    )  # the others' unique modal category, -1 if none
+    return p_cell, s_cell, d_cell, cls_cell, loo_cell
+
+
+def _assemble(
+    rater_cols: dict[str, Any],
+    *,
+    mean_dev: FloatArray,
+    median_dev: FloatArray,
+    n_items: int,
+    n_raters: int,
+    categories: tuple[Any, ...],
+    items: npt.NDArray[Any],
+    cells: _Cells,
+    st: _ItemStats,
+    item_entropy: FloatArray,
+    lb: float,
+    ordinal_item_entropy: FloatArray | None,
+    gold_code: IntArray | None,
+    ratings_table: pd.DataFrame,
+    n_scored: int,
+    n_missing: int,
+    n_defined: int,
+    class_total: IntArray,
+    counts: ItemCategoryCounts,
+    reference: ConsensusReference,
+    missing: ConsensusMissing,
+    band_edges: tuple[float, float, float],
+    base: float,
+    ordinal: bool,
+    note: str,
+    report: ReadReport | None = None,
+) -> Consensus:
+    """The rater and item tables, the summary and the method, from the per-rater columns
+    and the per-item statistics (shared by the memory and the stream/dask engines)."""
+    q = len(categories)
+    raters_table = pd.DataFrame(rater_cols)
+    order = np.lexsort(
+        (
+            np.arange(n_raters),
+            -np.nan_to_num(median_dev, nan=-np.inf),
+            -np.nan_to_num(mean_dev, nan=-np.inf, posinf=np.inf),
+        )
+    )
+    raters_table = raters_table.iloc[order].reset_index(drop=True)
+    raters_table.insert(0, "rank", np.arange(1, n_raters + 1))
+
+    # ---- items table
+    cat_array = np.empty(q, dtype=object)
+    cat_array[:] = list(categories)
+    rated = st.n > 0
+    item_cols: dict[str, Any] = {"item": items, "n_ratings": st.n.astype(np.int64)}
+    if cells.dense is not None:
+        dense_counts = cells.dense.reshape(n_items, q)
+        for c in range(q):
+            item_cols[f"count_{categories[c]}"] = dense_counts[:, c]
+    mode = np.empty(n_items, dtype=object)
+    mode[rated] = cat_array[st.k1[rated]]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        normalized = item_entropy * lb / math.log2(q) if q > 1 else np.full(n_items, np.nan)
+        modal_share = np.where(rated, st.m1 / st.n, np.nan)
+    item_cols.update(
+        mode=mode,
+        n_modes=st.t1,
+        modal_share=modal_share,
+        entropy=item_entropy,
+        normalized_entropy=normalized,
+    )
+    contested = pd.Series(item_entropy).rank(method="min", ascending=False)
+    item_cols["contested_rank"] = contested.astype("Int64").array
+    if ordinal_item_entropy is not None:
+        item_cols["ordinal_entropy"] = ordinal_item_entropy
+    if gold_code is not None:
+        gold_labels = np.empty(n_items, dtype=object)
+        gold_labels[gold_code >= 0] = cat_array[gold_code[gold_code >= 0]]
+        item_cols["gold"] = gold_labels
+    items_table = pd.DataFrame(item_cols)
+
+    summary = ConsensusSummary(
+        n_items=n_items,
+        n_raters=n_raters,
+        n_ratings=n_scored,
+        n_missing_as_category=n_missing,
+        n_undefined=n_scored - n_defined,
+        mean_entropy=float(np.nanmean(item_entropy)) if rated.any() else math.nan,
+        mean_normalized_entropy=(
+            float(np.nanmean(normalized)) if rated.any() and q > 1 else math.nan
+        ),
+        class_shares={
+            name: (float(class_total[k]) / n_defined if n_defined else math.nan)
+            for k, name in enumerate(CLASSES)
+        },
+        mean_ordinal_entropy=(
+            float(np.nanmean(ordinal_item_entropy))
+            if ordinal_item_entropy is not None
+            else math.nan
+        ),
+    )
+    method = (
+        f"entropy and surprisal in base {base:g} (Simon 2010); p from "
+        + (
+            "all ratings of the item"
+            if reference == "all"
+            else "the other ratings of the item (leave-one-out)"
+        )
+        + "; "
+        + (
+            "assignments without a label omitted"
+            if missing == "omit"
+            else f"assignments without a label scored as the category {MISSING_CATEGORY!r}"
+        )
+        + f"; classes good <= {band_edges[0]:g} < acceptable <= {band_edges[1]:g} < poor <= "
+        f"{band_edges[2]:g} < very poor on the deviation; raters against the unique "
+        "leave-one-out modal label (Cohen's kappa, informational agreement)" + note
+    )
+    return Consensus(
+        items=items_table,
+        ratings=ratings_table,
+        raters=raters_table,
+        summary=summary,
+        counts=counts,
+        categories=categories,
+        reference=reference,
+        missing=missing,
+        bands=band_edges,
+        base=float(base),
+        ordinal=bool(ordinal),
+        method=method,
+        report=report,
+    )
+
+
 # ----------------------------------------------------------------------------- entry point
 
 
 def consensus(
-    ratings: Ratings,
+    ratings: Ratings | Any,
     *,
     reference: ConsensusReference = "all",
     missing: ConsensusMissing = "omit",
@@ -574,6 +768,15 @@ def consensus(
     base: float = 2.0,
     gold: Mapping[Any, Any] | pd.Series | Sequence[Any] | npt.ArrayLike | None = None,
     ordinal: bool = False,
+    engine: Engine = "memory",
+    item: str | None = None,
+    rater: str | None = None,
+    label: str | None = None,
+    level: Level = "nominal",
+    categories: Sequence[Any] | None = None,
+    scheduler: Any = None,
+    progress: Callable[[int, int | None], None] | None = None,
+    batch_size: int = 1_000_000,
 ) -> Consensus:
     r"""Which items are contested, which ratings and raters stray from the consensus.
 
@@ -592,8 +795,10 @@ def consensus(
 
     Parameters
     ----------
-    ratings : Ratings
-        The ratings (any level; the labels are treated as categories).
+    ratings : Ratings, or where the ratings are
+        The ratings (any level; the labels are treated as categories). With
+        ``engine="stream"``: Parquet/CSV paths, a glob or a folder; with ``engine="dask"``
+        also a dask DataFrame (pass ``item``, ``rater``, ``label``).
     reference : {"all", "others"}, default "all"
         ``"all"``: the rating being scored counts in ``p`` (Simon 2010). ``"others"``:
         leave-one-out, ``p`` is the share of the *other* raters of the item who chose the same
@@ -616,6 +821,23 @@ def consensus(
     ordinal : bool, default False
         Also compute Simon's ordinal entropy and ordinal surprisal (the categories in their
         order; needs level ordinal, interval or ratio and ``missing="omit"``).
+    engine : {"memory", "stream", "dask"}, default "memory"
+        ``"stream"`` and ``"dask"`` count the items from files (or partitions), then read the
+        ratings a second time to sum each rater's surprisals and deviations, without
+        collecting them: the ``ratings`` table is then empty (it has one row per rating; use
+        the memory engine to get it), every other table is the memory engine's.
+    item, rater, label : str, optional
+        Column names (stream and dask engines).
+    level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
+        Level of the labels read from files (stream and dask engines).
+    categories : sequence, optional
+        The declared category domain of labels read from files.
+    scheduler : str or distributed.Client, optional
+        ``engine="dask"``: a scheduler name, a client or an address.
+    progress : callable, optional
+        ``engine="stream"``: ``progress(rows_read, total_rows_or_None)`` after each batch.
+    batch_size : int, default 1_000_000
+        ``engine="stream"``: rows per batch.
 
     Returns
     -------
@@ -702,6 +924,50 @@ def consensus(
     """
     _choice("reference", reference, ("all", "others"))
     _choice("missing", missing, ("omit", "category"))
+    check_engine(engine, "consensus")
+    if engine != "memory":
+        from .engines._consensus import consensus_from_engine
+
+        return consensus_from_engine(
+            ratings,
+            engine,
+            reference=reference,
+            missing=missing,
+            bands=bands,
+            base=base,
+            gold=gold,
+            ordinal=ordinal,
+            item=item,
+            rater=rater,
+            label=label,
+            level=level,
+            categories=categories,
+            scheduler=scheduler,
+            progress=progress,
+            batch_size=batch_size,
+        )
+    return _consensus_in_memory(
+        ratings,
+        reference=reference,
+        missing=missing,
+        bands=bands,
+        base=base,
+        gold=gold,
+        ordinal=ordinal,
+    )
+
+
+def _consensus_in_memory(
+    ratings: Ratings,
+    *,
+    reference: ConsensusReference,
+    missing: ConsensusMissing,
+    bands: Sequence[float],
+    base: float,
+    gold: Mapping[Any, Any] | pd.Series | Sequence[Any] | npt.ArrayLike | None,
+    ordinal: bool,
+) -> Consensus:
+    """:func:`consensus` on ratings in memory."""
     if not isinstance(ratings, Ratings):
         raise InvalidInputError(
             f"consensus needs a Ratings (see Ratings.from_long, Ratings.from_wide, "
@@ -765,31 +1031,9 @@ def consensus(
     # non-empty cell, then hand them to the ratings through each rating's cell.
     cell = _position_of(cells, key)
     del key
-    cell_item = cells.keys // q
-    n_c = cells.counts.astype(np.float64)
-    n_i = st.n[cell_item]
-    if reference == "all":
-        p_cell = n_c / n_i
-        s_cell = (np.log2(n_i) - np.log2(n_c)) / lb
-        d_cell = (st.slog[cell_item] / n_i - np.log2(n_c)) / lb  # s - e, in one step
-        d_cell[n_c == n_i] = 0.0  # a unanimous item: exactly 0, not 0 up to rounding
-    else:
-        m = n_i - 1.0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            p_cell = (n_c - 1.0) / m
-            s_cell = -np.log2(p_cell) / lb
-            slog_others = st.slog[cell_item] - _xlogx(n_c) + _xlogx(n_c - 1.0)
-            e_others = (np.log2(m) - slog_others / m) / lb
-            e_others = np.where(n_c == n_i, 0.0, np.maximum(e_others, 0.0))
-            d_cell = s_cell - e_others
-        single = m <= 0
-        p_cell[single] = np.nan
-        s_cell[single] = np.nan
-        d_cell[single] = np.nan
-    cls_cell = _classes(d_cell, band_edges)
-    loo_cell = _leave_one_out_mode(
-        cells.keys % q, cells.counts, st, cell_item
-    )  # the others' unique modal category, -1 if none
+    p_cell, s_cell, d_cell, cls_cell, loo_cell = _cell_scores(
+        cells, st, q, reference, lb, band_edges
+    )
     p = p_cell[cell]
     surprisal = s_cell[cell]
     deviation = d_cell[cell]
@@ -850,49 +1094,9 @@ def consensus(
         rater_cols.update(
             gold_n=vs_gold.n, gold_accuracy=vs_gold.agreement, gold_kappa=vs_gold.kappa
         )
-    raters_table = pd.DataFrame(rater_cols)
-    order = np.lexsort(
-        (
-            np.arange(n_raters),
-            -np.nan_to_num(median_dev, nan=-np.inf),
-            -np.nan_to_num(mean_dev, nan=-np.inf, posinf=np.inf),
-        )
-    )
-    raters_table = raters_table.iloc[order].reset_index(drop=True)
-    raters_table.insert(0, "rank", np.arange(1, n_raters + 1))
-
-    # ---- items table
+    # ---- ratings table (categoricals: codes, not copies of the ids)
     cat_array = np.empty(q, dtype=object)
     cat_array[:] = list(categories)
-    rated = st.n > 0
-    item_cols: dict[str, Any] = {"item": ratings.items, "n_ratings": st.n.astype(np.int64)}
-    if cells.dense is not None:
-        dense_counts = cells.dense.reshape(n_items, q)
-        for c in range(q):
-            item_cols[f"count_{categories[c]}"] = dense_counts[:, c]
-    mode = np.empty(n_items, dtype=object)
-    mode[rated] = cat_array[st.k1[rated]]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        normalized = item_entropy * lb / math.log2(q) if q > 1 else np.full(n_items, np.nan)
-        modal_share = np.where(rated, st.m1 / st.n, np.nan)
-    item_cols.update(
-        mode=mode,
-        n_modes=st.t1,
-        modal_share=modal_share,
-        entropy=item_entropy,
-        normalized_entropy=normalized,
-    )
-    contested = pd.Series(item_entropy).rank(method="min", ascending=False)
-    item_cols["contested_rank"] = contested.astype("Int64").array
-    if ordinal_result is not None:
-        item_cols["ordinal_entropy"] = ordinal_result.item_entropy
-    if gold_code is not None:
-        gold_labels = np.empty(n_items, dtype=object)
-        gold_labels[gold_code >= 0] = cat_array[gold_code[gold_code >= 0]]
-        item_cols["gold"] = gold_labels
-    items_table = pd.DataFrame(item_cols)
-
-    # ---- ratings table (categoricals: codes, not copies of the ids)
     rating_cols: dict[str, Any] = {
         "item": pd.Categorical.from_codes(item, categories=_index(ratings.items)),
         "rater": pd.Categorical.from_codes(rater, categories=_index(ratings.raters)),
@@ -909,58 +1113,32 @@ def consensus(
         rating_cols["ordinal_deviation"] = ordinal_result.surprisal - ordinal_result.entropy
     ratings_table = pd.DataFrame(rating_cols, copy=False)
 
-    n_defined = int(defined.sum())
-    class_total = np.bincount(cls[defined], minlength=4)
-    summary = ConsensusSummary(
+    return _assemble(
+        rater_cols,
+        mean_dev=mean_dev,
+        median_dev=median_dev,
         n_items=n_items,
         n_raters=n_raters,
-        n_ratings=int(item.size),
-        n_missing_as_category=n_missing,
-        n_undefined=int(item.size) - n_defined,
-        mean_entropy=float(np.nanmean(item_entropy)) if rated.any() else math.nan,
-        mean_normalized_entropy=(
-            float(np.nanmean(normalized)) if rated.any() and q > 1 else math.nan
-        ),
-        class_shares={
-            name: (float(class_total[k]) / n_defined if n_defined else math.nan)
-            for k, name in enumerate(CLASSES)
-        },
-        mean_ordinal_entropy=(
-            float(np.nanmean(ordinal_result.item_entropy))
-            if ordinal_result is not None
-            else math.nan
-        ),
-    )
-    method = (
-        f"entropy and surprisal in base {base:g} (Simon 2010); p from "
-        + (
-            "all ratings of the item"
-            if reference == "all"
-            else "the other ratings of the item (leave-one-out)"
-        )
-        + "; "
-        + (
-            "assignments without a label omitted"
-            if missing == "omit"
-            else f"assignments without a label scored as the category {MISSING_CATEGORY!r}"
-        )
-        + f"; classes good <= {band_edges[0]:g} < acceptable <= {band_edges[1]:g} < poor <= "
-        f"{band_edges[2]:g} < very poor on the deviation; raters against the unique "
-        "leave-one-out modal label (Cohen's kappa, informational agreement)"
-    )
-    return Consensus(
-        items=items_table,
-        ratings=ratings_table,
-        raters=raters_table,
-        summary=summary,
-        counts=counts,
         categories=categories,
+        items=ratings.items,
+        cells=cells,
+        st=st,
+        item_entropy=item_entropy,
+        lb=lb,
+        ordinal_item_entropy=(ordinal_result.item_entropy if ordinal_result is not None else None),
+        gold_code=gold_code,
+        ratings_table=ratings_table,
+        n_scored=int(item.size),
+        n_missing=n_missing,
+        n_defined=int(defined.sum()),
+        class_total=np.bincount(cls[defined], minlength=4),
+        counts=counts,
         reference=reference,
         missing=missing,
-        bands=band_edges,
-        base=float(base),
-        ordinal=bool(ordinal),
-        method=method,
+        band_edges=band_edges,
+        base=base,
+        ordinal=ordinal,
+        note="",
     )
 
 

@@ -26,6 +26,7 @@ from .._results import Coefficient
 from .._types import FloatArray, IntArray, Level, RngLike
 from ..ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
+from ._shared import code_rows, cols_dot, item_terms, pair_sums, rater_category, rows_dot
 from .inference import CIKind, bootstrap, check_ci, population_factor
 from .weights import WeightScheme, agreement_weights
 
@@ -55,23 +56,31 @@ class _Data:
 
     Attributes
     ----------
-    counts : ndarray, shape (n_items, q)
-        Counts of the items with at least one rating.
+    counts : ndarray of int64, shape (n_items, q)
+        Counts of the items with at least one rating (the statistic's own integers: no
+        float copy; operations promote to float64 where needed).
     item_row : ndarray of int64, shape (n_items_in_decode_table,) or None
         Row of ``counts`` of each item code of ``ratings`` (-1 when the item has no rating).
+    conger : callable, optional
+        ``conger(w) -> (pe_i, p, pe)``: Conger's chance-agreement terms computed by an engine
+        from rater marginals and a second pass over the ratings (when ``ratings`` is None).
+    cache : dict
+        Statistics shared by the coefficients computed on this data (:mod:`._shared`).
     """
 
-    counts: FloatArray
+    counts: npt.NDArray[Any]
     categories: tuple[Any, ...]
     n_raters: int
     level: Level
     category_values: FloatArray
     ratings: Ratings | None
     item_row: IntArray | None
+    conger: Callable[[FloatArray], tuple[FloatArray, FloatArray, float]] | None = None
+    cache: dict[Any, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
 
 def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
-    """Item x category counts (float, rated items only) from ratings or counts."""
+    """Item x category counts (int64, rated items only) from ratings or counts."""
     if isinstance(data, _Data):
         return data
     if isinstance(data, Ratings):
@@ -81,8 +90,8 @@ def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
                 "when building them (Ratings.from_long(..., categories=[...]))"
             )
         stat = ItemCategoryCounts.from_ratings(data)
-        full = stat.dense().astype(np.float64)
-        rated = full.sum(axis=1) > 0
+        full = stat.dense()
+        rated = np.einsum("ik->i", full) > 0  # a row sum without numpy's slow short-axis reduce
         item_row = np.where(rated, np.cumsum(rated) - 1, -1).astype(np.int64)
         counts = full if rated.all() else full[rated]
         n_raters = int(np.count_nonzero(np.bincount(data.rater_codes, minlength=data.n_raters)))
@@ -94,8 +103,9 @@ def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
         if isinstance(data, ItemCategoryCounts)
         else ItemCategoryCounts.from_array(data, categories)
     )
-    full = stat.dense().astype(np.float64)
-    counts = full[full.sum(axis=1) > 0]
+    full = stat.dense()
+    rated = full.sum(axis=1) > 0
+    counts = full if rated.all() else full[rated]
     n_raters = int(counts.sum(axis=1).max()) if counts.size else 0
     try:
         values = np.asarray(stat.categories, dtype=np.float64)
@@ -153,8 +163,9 @@ def _conger_parts(
     rater_features : scipy sparse array, shape (n_items, r * q)
         Rater x category indicators per item (bootstrap features).
     """
-    from scipy import sparse
-
+    if d.ratings is None and d.conger is not None:
+        pe_i, p, pe = d.conger(w)
+        return pe_i, p, pe, None
     r_obj = d.ratings
     if r_obj is None or d.item_row is None:
         raise InvalidInputError(
@@ -162,12 +173,11 @@ def _conger_parts(
             "counts do not say who gave which rating"
         )
     n, q = d.counts.shape
-    present = np.bincount(r_obj.rater_codes, minlength=r_obj.n_raters) > 0
-    rater = (np.cumsum(present) - 1)[r_obj.rater_codes]
+    code_mat = None if features else code_rows(d)
+    by_rater = rater_category(d)
+    present = by_rater.sum(axis=1) > 0
     n_r = int(present.sum())
-    rows = d.item_row[r_obj.item_codes]
-    labels = r_obj.label_codes
-    classif = np.bincount(rater * q + labels, minlength=n_r * q).reshape(n_r, q).astype(float)
+    classif = by_rater[present].astype(float)
     n_g = classif.sum(axis=1)
     p = classif / n_g[:, None]
     pbar = p.mean(axis=0)
@@ -179,11 +189,28 @@ def _conger_parts(
     c = n_r * pbar[None, :] - p  # (r, q)
     a = c @ w  # a[g, l] = sum_k c[g, k] w[k, l]
     b = np.sum(c * (p @ w.T), axis=1)  # b[g] = sum_k c[g, k] (W p_g)_k
-    contrib = (n / n_g[rater]) * (a[rater, labels] - b[rater])
+    # Item i's term: sum over its ratings (g, l) of (n / n_g) (a[g, l] - b[g]).
+    coef = (n / n_g)[:, None] * (a - b[:, None])
+    if code_mat is not None:
+        # One gather per rater over the raters x items code matrix (q = no rating: 0).
+        lookup = np.zeros((n_r, q + 1))
+        lookup[:, :q] = coef
+        lam_all = np.zeros(code_mat.shape[1])
+        for g, row in enumerate(code_mat[present]):
+            lam_all += lookup[g].take(row)
+        lam = (lam_all if n == lam_all.size else lam_all[d.item_row >= 0]) + b.sum()
+        pe_i = lam / (n_r * (n_r - 1)) if n_r >= 2 else np.full(n, math.nan)
+        return pe_i, p, pe, None
+    rater = (np.cumsum(present) - 1)[r_obj.rater_codes]
+    rows = d.item_row[r_obj.item_codes]
+    labels = r_obj.label_codes
+    contrib = coef[rater, labels]
     lam = np.bincount(rows, weights=contrib, minlength=n) + b.sum()
     pe_i = lam / (n_r * (n_r - 1)) if n_r >= 2 else np.full(n, math.nan)
     feats = None
     if features:
+        from scipy import sparse
+
         feats = sparse.csr_array(
             (np.ones(rows.size), (rows, rater * q + labels)), shape=(n, n_r * q), dtype=np.float64
         )
@@ -211,12 +238,11 @@ def _family(
     ``kappa_i* = kappa_i - 2 (1 - kappa) (pe_i - pe) / (1 - pe)``.
     """
     check_ci(ci, n_boot, name)
-    counts = d.counts
+    it = item_terms(d)
+    counts = it.counts
     n, q = counts.shape
     w, wname = _weight_matrix(weights, d.categories, name)
-    r = counts.sum(axis=1)
-    two = r >= 2
-    n2 = int(two.sum())
+    r, two, n2 = it.r, it.two, it.n2
     base = _base(name, d, n, n2, population_size, wname)
     base["method"] = method
     f = population_factor(n, population_size)
@@ -228,12 +254,11 @@ def _family(
         warn_degenerate(_NO_PAIRS, stacklevel=4)
         return dict(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
 
-    sumq = np.einsum("ik,ik->i", counts, counts @ w.T - 1.0)
+    sumq = pair_sums(d, w)
     den = np.where(two, r * (r - 1.0), 1.0)
     pa_i = np.where(two, sumq / den, 0.0)
     pa = float(pa_i.sum() / n2)
-    share = counts / r[:, None]
-    pi = share.mean(axis=0)
+    pi = it.pi
     t_w = float(w.sum())
     conger_feats = None
     if kind == "percent":
@@ -241,11 +266,11 @@ def _family(
         pe_i = np.zeros(n)
     elif kind == "fleiss":
         pe = float(pi @ w @ pi)
-        pe_i = counts @ ((w @ pi + w.T @ pi) / 2.0) / r
+        pe_i = rows_dot(counts, (w @ pi + w.T @ pi) / 2.0) / r
     elif kind == "gwet":
         scale = t_w / (q * (q - 1)) if q >= 2 else math.nan
         pe = scale * float(np.sum(pi * (1.0 - pi)))
-        pe_i = scale * (counts @ (1.0 - pi)) / r
+        pe_i = scale * rows_dot(counts, 1.0 - pi) / r
     elif kind == "bp":
         pe = t_w / q**2
         pe_i = np.full(n, pe)
@@ -269,7 +294,7 @@ def _family(
         se = math.sqrt(f / (n * (n - 1)) * float(np.sum((kappa_ix - kappa) ** 2)))
     out: dict[str, Any] = dict(statistic=kappa, standard_error=se, **base)
     if ci == "bootstrap":
-        feats: Any = np.column_stack([pa_i, two.astype(float), np.ones(n), share])
+        feats: Any = np.column_stack([pa_i, two.astype(float), np.ones(n), counts / r[:, None]])
         if conger_feats is not None:
             from scipy import sparse
 
@@ -422,26 +447,26 @@ class FleissKappa(Coefficient):
 
 
 def _per_category(d: _Data) -> pd.DataFrame:
-    counts = d.counts
-    r = counts.sum(axis=1)
-    two = r >= 2
-    if not two.any():
+    it = item_terms(d)
+    counts, r, two = it.counts, it.r, it.two
+    if not it.n2:
         return pd.DataFrame(
             {"category": list(d.categories), "proportion": math.nan, "kappa": math.nan}
         )
-    pi = (counts / r[:, None]).mean(axis=0)
-    pair_den = np.where(two, r * (r - 1), 1.0)
+    pi = it.pi
+    # Mean over pairable items of r_ik (r_i - r_ik) / (r_i (r_i - 1)), one category at a time.
+    inv_pairs = np.where(two, 1.0 / np.where(two, r * (r - 1.0), 1.0), 0.0)
+    disagree = cols_dot(counts * (r[:, None] - counts), inv_pairs)
     with np.errstate(invalid="ignore", divide="ignore"):
-        disagree = np.where(two[:, None], counts * (r[:, None] - counts) / pair_den[:, None], 0.0)
-        kappa_k = 1.0 - disagree[two].mean(axis=0) / (pi * (1.0 - pi))
+        kappa_k = 1.0 - (disagree / it.n2) / (pi * (1.0 - pi))
     kappa_k = np.where((pi > 0) & (pi < 1), kappa_k, math.nan)
     return pd.DataFrame({"category": list(d.categories), "proportion": pi, "kappa": kappa_k})
 
 
 def _fleiss_null_se(d: _Data, f: float) -> float:
     """SE under kappa = 0 (Fleiss, Nee & Landis 1979), complete unweighted designs only."""
-    counts = d.counts
-    r = counts.sum(axis=1)
+    it = item_terms(d)
+    counts, r = it.counts, it.r
     n = counts.shape[0]
     if n == 0:
         return math.nan
@@ -914,13 +939,20 @@ class _AlphaParts:
     undefined: bool
 
 
-def _alpha_parts_matrix(counts: FloatArray, w: FloatArray) -> _AlphaParts:
-    m = counts.sum(axis=1)
+def _alpha_parts_matrix(d: _Data, w: FloatArray) -> _AlphaParts:
+    """The item terms of the pairable items under agreement weights ``w``, from the shared
+    item counts (:func:`._shared.item_terms`, :func:`._shared.pair_sums`)."""
+    it = item_terms(d)
+    counts, keep = it.counts, it.two
+    every = it.n2 == keep.size
+    m = it.r if every else it.r[keep]
     big_n = float(m.sum())
-    pi = counts.sum(axis=0) / big_n
+    pi = cols_dot(counts, keep.astype(np.float64)) / big_n
     pe = float(pi @ w @ pi)
-    sumq = np.einsum("ik,ik->i", counts, counts @ w.T - 1.0)
-    pe_num = counts @ ((w @ pi + w.T @ pi) / 2.0)
+    sumq = pair_sums(d, w)
+    pe_num = rows_dot(counts, (w @ pi + w.T @ pi) / 2.0)
+    if not every:
+        sumq, pe_num = sumq[keep], pe_num[keep]
     return _AlphaParts(m, sumq, pe_num, pe, False)
 
 
@@ -979,10 +1011,12 @@ def _item_sums(
         b1: FloatArray = np.bincount(rows, weights=v, minlength=n).astype(np.float64)
         b2: FloatArray = np.bincount(rows, weights=v * v, minlength=n).astype(np.float64)
         return m[keep], b1[keep], b2[keep]
-    c = d.counts[keep]
-    s1: FloatArray = c @ x
-    s2: FloatArray = c @ (x * x)
-    return c.sum(axis=1), s1, s2
+    it = item_terms(d)
+    s1 = rows_dot(it.counts, x)
+    s2 = rows_dot(it.counts, x * x)
+    if it.n2 == keep.size and keep is it.two:
+        return it.r, s1, s2
+    return it.r[keep], s1[keep], s2[keep]
 
 
 def krippendorff_alpha(
@@ -1122,11 +1156,11 @@ def krippendorff_alpha(
                 raise InvalidInputError(
                     f"level={lvl!r} needs numeric labels; the categories are {data.categories!r}"
                 ) from None
-    counts = d.counts
-    r = counts.sum(axis=1)
-    pairable = r >= 2
+    it = item_terms(d)
+    counts = it.counts
+    pairable = it.two
     n_rated = int(counts.shape[0])
-    n_pair = int(pairable.sum())
+    n_pair = it.n2
     method = (
         f"Krippendorff's alpha, {lvl} metric"
         + (" (Krippendorff's rank-frequency ordinal metric)" if lvl == "ordinal" else "")
@@ -1147,8 +1181,7 @@ def krippendorff_alpha(
     if n_pair == 0:
         warn_degenerate(_NO_PAIRS)
         return Coefficient(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
-    pc = counts[pairable]
-    totals = pc.sum(axis=0)
+    totals = cols_dot(counts, pairable.astype(np.float64))  # pairable values per category
     q = counts.shape[1]
     scale = d.category_values
     sums_path = lvl in ("interval", "ordinal") and weights is None and distance is None
@@ -1178,7 +1211,7 @@ def krippendorff_alpha(
             used = totals > 0
             dmax = float(delta[np.ix_(used, used)].max()) if used.any() else 0.0
             w = 1.0 - delta / dmax if dmax > 0 else np.ones((q, q))
-        parts = _alpha_parts_matrix(pc, w)
+        parts = _alpha_parts_matrix(d, w)
         parts = dataclasses.replace(parts, undefined=parts.pe >= 1.0 - 1e-12)
     if parts.undefined or parts.pe >= 1.0 - 1e-12:
         reason = (

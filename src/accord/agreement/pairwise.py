@@ -16,12 +16,17 @@ from .._results import Coefficient, to_plain
 from .._types import FloatArray, IntArray, RngLike
 from ..ratings import ContingencyTable, Ratings
 from ..stats.pairs import PairTables, _pairs_in_chunk
+from ._shared import item_terms, pair_tables
 from .inference import CIKind, bootstrap, check_ci
+from .many_raters import _Data
 
 __all__ = ["PairwiseAgreement", "light_kappa", "pairwise_agreement"]
 
 Measure = Callable[[ContingencyTable], Any]
 BUILTIN_MEASURES = ("cohen_kappa", "percent_agreement")
+
+#: The note of Light's kappa when its standard error is NaN because none was asked for.
+LIGHT_NO_ANALYTIC_SE = "no analytic SE: ci='bootstrap' (--ci bootstrap) gives one"
 
 
 def _percent_tables(tables: FloatArray) -> FloatArray:
@@ -263,7 +268,8 @@ def light_kappa(
     ci : {"bootstrap", "analytic"}, default "bootstrap"
         There is no analytic SE for Light's kappa: the default bootstraps items (``n_boot``
         replicates, on the per-item pair tables) and reports the replicates' standard
-        deviation as ``standard_error``; ``"analytic"`` returns a NaN SE.
+        deviation as ``standard_error``; ``"analytic"`` returns a NaN SE, with a ``reason``
+        saying so.
     n_boot : int, default 2000
     rng : Generator, int or None
 
@@ -277,7 +283,8 @@ def light_kappa(
     Notes
     -----
     Pairs whose kappa is undefined (one category used by both) are left out of the mean.
-    With two raters it is Cohen's kappa.
+    With two raters it is Cohen's kappa. Every pair's kappa comes from its contingency
+    table (:class:`~accord.PairTables`) in one vectorised pass over the stacked tables.
 
     References
     ----------
@@ -297,22 +304,32 @@ def light_kappa(
     0.4
     """
     check_ci(ci, n_boot, "light_kappa")
+    shared: _Data | None = None
+    if isinstance(data, _Data) and data.ratings is not None:  # agreement()'s prepared data
+        shared, data = data, data.ratings
     if not isinstance(data, Ratings):
         raise InvalidInputError(
             "light_kappa needs ratings with rater ids (Ratings), not item x category counts"
         )
-    pt = PairTables.from_ratings(data)
+    pt = PairTables.from_ratings(data) if shared is None else pair_tables(shared)
     n_items_pair = pt.tables.sum(axis=(1, 2))
     keep = n_items_pair >= min_items
     kappas = _cohen_tables(pt.tables[keep].astype(np.float64))
-    per_item = np.bincount(data.item_codes, minlength=data.n_items)
-    n_pairable = int((per_item >= 2).sum())
+    if shared is None:
+        per_item = np.bincount(data.item_codes, minlength=data.n_items)
+        n_pairable = int((per_item >= 2).sum())
+        n_single = int((per_item == 1).sum())
+        n_raters = int(np.count_nonzero(np.bincount(data.rater_codes, minlength=data.n_raters)))
+    else:
+        it = item_terms(shared)
+        n_pairable, n_single = it.n2, int(np.count_nonzero(it.r == 1))
+        n_raters = shared.n_raters
     base: dict[str, Any] = dict(
         name="light_kappa",
         n_items=n_pairable,
-        n_raters=int(np.unique(data.rater_codes).size),
+        n_raters=n_raters,
         categories=data.categories,
-        n_items_unpairable=int((per_item == 1).sum()),
+        n_items_unpairable=n_single,
         bounds=(-1.0, 1.0),
         method="Light's kappa (Light 1971): mean of Cohen's kappa over rater pairs with "
         f">= {min_items} co-rated items; "
@@ -332,9 +349,11 @@ def light_kappa(
         return Coefficient(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
     value = float(kappas[finite].mean())
     out: dict[str, Any] = dict(statistic=value, standard_error=math.nan, **base)
+    if ci == "analytic":
+        out["reason"] = LIGHT_NO_ANALYTIC_SE
     if ci == "bootstrap":
         feats = _pair_features(data, pt, np.flatnonzero(keep))
-        rated = per_item > 0
+        rated = np.bincount(data.item_codes, minlength=data.n_items) > 0
         feats = feats[rated]
         q = data.n_categories
         n_kept = int(keep.sum())

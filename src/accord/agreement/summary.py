@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import warnings
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -12,9 +13,11 @@ import pandas as pd
 
 from .._errors import InvalidInputError
 from .._results import Coefficient
-from .._types import RngLike
-from ..ratings import Ratings
+from .._types import Level, Missing, RngLike
+from ..engines._run import Engine, Progress, check_engine, columns_for
+from ..ratings import Ratings, ReadReport
 from . import many_raters as mr
+from ._engine import light_from_statistics
 from .icc import icc
 from .inference import CIKind, check_ci
 from .pairwise import light_kappa
@@ -47,11 +50,15 @@ class AgreementTable:
         The level of measurement of the data.
     ci : {"analytic", "bootstrap"}
         How the intervals of :meth:`to_frame` are computed (bootstrap: BCa).
+    report : ReadReport or None
+        What the stream or dask engine read (rows, ratings, missing labels); None when the
+        data were given in memory (their report is on the :class:`~accord.Ratings`).
     """
 
     coefficients: tuple[Coefficient, ...]
     level: str
     ci: str = "analytic"
+    report: ReadReport | None = None
 
     def interval(self, coef: Coefficient, level: float = 0.95) -> tuple[float, float, str]:
         """The interval of one coefficient under this table's ``ci`` choice, and its name."""
@@ -91,14 +98,26 @@ def agreement(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    engine: Engine = "memory",
+    item: str | None = None,
+    rater: str | None = None,
+    label: str | None = None,
+    level: Level = "nominal",
+    missing: Missing = "omit",
+    scheduler: Any = None,
+    progress: Progress | None = None,
+    batch_size: int = 1_000_000,
 ) -> AgreementTable:
     """Every agreement coefficient that applies to the data's level, in one table.
 
     Parameters
     ----------
-    data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
+    data : Ratings, ItemCategoryCounts, array_like of shape (n_items, q), or where the ratings are
         Ratings (all coefficients), or item x category counts (those computable from counts:
-        not Conger, Light or the ICC).
+        not Conger, Light or the ICC). With ``engine="stream"``: a Parquet/CSV path, glob,
+        folder or list of paths; with ``engine="dask"`` also a dask DataFrame (then pass
+        ``item``, ``rater`` and ``label``). A path with the memory engine is read with
+        :func:`accord.read_ratings`.
     coefficients : sequence of str, optional
         A subset of :data:`COEFFICIENTS`; default all that apply.
     weights : str or array_like of shape (q, q), optional
@@ -113,6 +132,22 @@ def agreement(
         table's intervals become BCa intervals.
     n_boot : int, default 2000
     rng : Generator, int or None
+    engine : {"memory", "stream", "dask"}, default "memory"
+        Where the sufficient statistics are computed: from data in memory, from files read
+        in batches (memory bounded by the statistics), or per dask partition and
+        tree-reduced. The numbers are the same (see the engines page of the docs).
+    item, rater, label : str, optional
+        Column names, for data that is not yet a :class:`~accord.Ratings`.
+    level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
+        Level of measurement of data read from files (``categories`` declares the domain).
+    missing : {"omit", "raise"}, default "omit"
+        Rows without a label, for data read from files.
+    scheduler : str or distributed.Client, optional
+        ``engine="dask"``: a scheduler name, a client or an address (``"tcp://host:8786"``).
+    progress : callable, optional
+        ``engine="stream"``: ``progress(rows_read, total_rows_or_None)`` after each batch.
+    batch_size : int, default 1_000_000
+        ``engine="stream"``: rows per batch.
 
     Returns
     -------
@@ -126,6 +161,13 @@ def agreement(
     agreement, Fleiss, Conger and Brennan-Prediger, AC2 and alpha at the data's level;
     interval and ratio add the single-rater ICCs (complete items only). The item counts are
     computed once and shared.
+
+    With ``engine="stream"`` or ``"dask"`` the coefficients come from the engine's statistics:
+    the item counts (and the rater counts), the rater-pair tables only when Light's kappa is
+    asked for, and one more pass over the ratings for the standard error of Conger's kappa.
+    The ICC (two-way ANOVA on complete items) and bootstrap intervals of Conger's and
+    Light's kappa need the ratings in memory: they are left out of the default set there, and
+    asking for them is an error.
 
     Examples
     --------
@@ -142,8 +184,45 @@ def agreement(
             f"The 'coefficients' parameter of agreement must name some of "
             f"{{{', '.join(repr(c) for c in COEFFICIENTS)}}}. Got {sorted(unknown)!r} instead."
         )
-    is_ratings = isinstance(data, Ratings)
-    d: Any = mr._prepare(data, categories, "agreement")
+    check_engine(engine, "agreement")
+    stats = None
+    if engine != "memory":
+        stats, d = _from_engine(
+            data,
+            engine,
+            wanted=wanted,
+            explicit=coefficients is not None,
+            ci=ci,
+            item=item,
+            rater=rater,
+            label=label,
+            level=level,
+            categories=categories,
+            missing=missing,
+            scheduler=scheduler,
+            progress=progress,
+            batch_size=batch_size,
+        )
+        if ci == "bootstrap":
+            wanted -= {"conger_kappa", "light_kappa"}
+        wanted.discard("icc")
+    elif isinstance(data, str | Path):
+        from ..io import read_ratings
+
+        columns_for("agreement", item=item, rater=rater, label=label)
+        data = read_ratings(
+            data,
+            item=item,  # type: ignore[arg-type]
+            rater=rater,  # type: ignore[arg-type]
+            label=label,  # type: ignore[arg-type]
+            level=level,
+            categories=categories,
+            missing=missing,
+        )
+        categories = None
+    is_ratings = isinstance(data, Ratings) or stats is not None
+    if stats is None:
+        d = mr._prepare(data, categories, "agreement")
     level = d.level
     if weights is None and level != "nominal":
         weights = "quadratic"
@@ -160,7 +239,10 @@ def agreement(
         if "conger_kappa" in wanted and is_ratings:
             out.append(mr.conger_kappa(d, weights=w, **opts))
         if "light_kappa" in wanted and is_ratings and not weighted:
-            out.append(light_kappa(data, ci=ci, n_boot=n_boot, rng=gen))
+            if stats is not None:
+                out.append(light_from_statistics(stats))
+            else:
+                out.append(light_kappa(d, ci=ci, n_boot=n_boot, rng=gen))  # shared stats
         if "brennan_prediger" in wanted:
             out.append(mr.brennan_prediger(d, weights=w, **opts))
         if "gwet_ac1" in wanted and not weighted:
@@ -174,4 +256,35 @@ def agreement(
     if "icc" in wanted and is_ratings and level in ("interval", "ratio"):
         res = icc(data)
         out.extend(res.forms[:3])
-    return AgreementTable(tuple(out), level, ci)
+    return AgreementTable(tuple(out), level, ci, stats.report if stats is not None else None)
+
+
+def _from_engine(
+    data: Any,
+    engine: str,
+    *,
+    wanted: set[str],
+    explicit: bool,
+    ci: str,
+    **options: Any,
+) -> tuple[Any, Any]:
+    """Statistics from the stream or dask engine, and the estimators' view of them."""
+    from ..engines._run import scan_ratings
+    from ._engine import data_from_statistics
+
+    if explicit:
+        if "icc" in wanted:
+            raise InvalidInputError(
+                f"the ICC needs the ratings in memory (a two-way ANOVA over complete items); "
+                f"leave 'icc' out of coefficients= with engine={engine!r}, or use the memory "
+                "engine"
+            )
+        if ci == "bootstrap" and wanted & {"conger_kappa", "light_kappa"}:
+            raise InvalidInputError(
+                f"ci='bootstrap' with engine={engine!r} resamples items from their counts, "
+                "which Conger's and Light's kappa cannot use; leave them out of "
+                "coefficients= or use ci='analytic'"
+            )
+    statistics = ("items", "raters") + (("pairs",) if "light_kappa" in wanted else ())
+    stats, rescan = scan_ratings(data, engine, owner="agreement", statistics=statistics, **options)
+    return stats, data_from_statistics(stats, rescan)

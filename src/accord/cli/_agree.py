@@ -9,11 +9,18 @@ import typer
 
 from ._app import app
 from ._common import (
+    ENGINE_OPTION,
     FORMAT_OPTION,
     OUTPUT_OPTION,
+    QUIET_OPTION,
+    SCHEDULER_OPTION,
+    EngineName,
     OutputFormat,
+    fail,
     print_table,
+    progress_bar,
     user_errors,
+    wants_progress,
     write_text,
 )
 
@@ -152,7 +159,8 @@ def _ci(low: float, high: float) -> str:
     "agree",
     epilog=(
         "Example: accord agree examples/diagnoses.csv --item patient --rater rater "
-        "--label diagnosis --ci bootstrap --seed 1 --format json"
+        "--label diagnosis --ci bootstrap --seed 1 --format json;  accord agree "
+        "'exports/*.parquet' --item item --rater rater --label label --engine stream"
     ),
 )
 def agree(
@@ -185,12 +193,50 @@ def agree(
     population_size: float | None = typer.Option(
         None, "--population-size", help="Items in the population (finite-population correction)."
     ),
+    engine: EngineName = ENGINE_OPTION,
+    scheduler: str | None = SCHEDULER_OPTION,
+    quiet: bool = QUIET_OPTION,
     fmt: OutputFormat = FORMAT_OPTION,
     output: Path | None = OUTPUT_OPTION,
 ) -> None:
     """Agreement among raters beyond chance: every coefficient that applies, with SEs."""
     from .. import read_ratings
 
+    chosen = None if coefficients is None else [c.strip() for c in coefficients.split(",")]
+    if engine is not EngineName.memory:
+        if duplicates != "raise":
+            raise fail(
+                "--duplicates applies to --engine memory; the files must rate each "
+                "(item, rater) pair once"
+            )
+        from ..agreement import agreement
+
+        with (
+            user_errors(),
+            progress_bar(wants_progress(fmt, quiet), "reading ratings") as progress,
+        ):
+            table = agreement(
+                str(path),
+                engine=engine.value,  # type: ignore[arg-type]
+                item=item,
+                rater=rater,
+                label=label,
+                level=level,  # type: ignore[arg-type]
+                categories=parse_categories(categories),
+                coefficients=chosen,
+                weights=weights,
+                population_size=population_size,
+                ci=ci,  # type: ignore[arg-type]
+                n_boot=n_boot,
+                rng=seed,
+                scheduler=scheduler,
+                progress=progress,
+            )
+        with user_errors():
+            render(table.report, list(table.coefficients), fmt, output, ci=ci)
+        return
+    if scheduler is not None:
+        raise fail("--scheduler applies to --engine dask")
     with user_errors():
         ratings = read_ratings(
             path,
@@ -201,7 +247,6 @@ def agree(
             categories=parse_categories(categories),
             duplicates=duplicates,  # type: ignore[arg-type]
         )
-        chosen = None if coefficients is None else [c.strip() for c in coefficients.split(",")]
         results = agreement_rows(
             ratings,
             coefficients=chosen,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,62 @@ FORMAT_OPTION = typer.Option(
 OUTPUT_OPTION = typer.Option(
     None, "--output", "-o", help="Write to this file instead of standard output."
 )
+
+
+class EngineName(enum.StrEnum):
+    """Where the statistics are computed (see ``docs/engines.md``)."""
+
+    memory = "memory"
+    stream = "stream"
+    dask = "dask"
+
+
+ENGINE_OPTION = typer.Option(
+    EngineName.memory,
+    "--engine",
+    help="memory (read the file whole), stream (Parquet/CSV files, a glob or a folder, in "
+    "batches: memory bounded by the statistics) or dask (per partition).",
+)
+SCHEDULER_OPTION = typer.Option(
+    None,
+    "--scheduler",
+    help="With --engine dask: a scheduler address (tcp://host:8786) or threads, processes, "
+    "synchronous. Default: dask's own.",
+)
+QUIET_OPTION = typer.Option(False, "--quiet", "-q", help="No progress bar on standard error.")
+
+
+@contextlib.contextmanager
+def progress_bar(
+    show: bool, description: str
+) -> Iterator[Callable[[int, int | None], None] | None]:
+    """A rich progress bar on standard error, fed ``(rows_read, total_rows)``; None when not
+    shown (``show`` False, or standard error is not a terminal)."""
+    if not (show and sys.stderr.isatty()):
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed:,} rows"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task(description, total=None)
+
+        def update(rows: int, total: int | None) -> None:
+            bar.update(task, completed=rows, total=total)
+
+        yield update
+
+
+def wants_progress(fmt: OutputFormat, quiet: bool) -> bool:
+    """Progress only for people: not with --format json or --quiet."""
+    return not quiet and fmt is not OutputFormat.json
 
 
 def fail(message: str) -> typer.Exit:

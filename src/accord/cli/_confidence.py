@@ -10,19 +10,77 @@ import typer
 
 from ._app import app
 from ._common import (
+    ENGINE_OPTION,
     FORMAT_OPTION,
     OUTPUT_OPTION,
+    QUIET_OPTION,
+    SCHEDULER_OPTION,
+    EngineName,
     OutputFormat,
     fail,
     format_number,
+    progress_bar,
     user_errors,
+    wants_progress,
     write_text,
 )
 
 EPILOG = (
     "Examples: accord confidence words.csv --correct correct --confidence confidence "
-    "--group speaker --recalibrate isotonic;  accord confidence --sclite-sgml run.sgml"
+    "--group speaker --recalibrate isotonic;  accord confidence --sclite-sgml run.sgml;  "
+    "accord confidence 'runs/*.parquet' --correct correct --confidence confidence "
+    "--engine stream"
 )
+
+
+def compute_engine(
+    source: str,
+    *,
+    engine: str,
+    correct: str,
+    confidence: str,
+    group: str | None,
+    bins: int,
+    binning: str,
+    out_of_range: str,
+    scheduler: str | None,
+    progress: Any,
+) -> dict[str, Any]:
+    """What ``accord confidence`` reports, from one stream or dask pass over the files: the
+    merged sums give NCE, the value counts the calibration metrics and the diagram."""
+    import warnings
+
+    from ..confidence import (
+        Binning,
+        calibration_from_statistics,
+        nce_from_sums,
+        reliability_from_value_counts,
+    )
+    from ..confidence._engine import confidence_statistics
+
+    sums, table = confidence_statistics(
+        source,
+        engine,
+        owner="accord confidence",
+        correct=correct,
+        confidence=confidence,
+        groups=group,
+        out_of_range=out_of_range,
+        table=True,
+        scheduler=scheduler,
+        progress=progress,
+    )
+    assert table is not None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # degenerate cases are reported as reasons
+        return {
+            "nce": nce_from_sums(sums),
+            "calibration": calibration_from_statistics(sums, table, bins=bins),
+            "reliability": reliability_from_value_counts(
+                table, bins=bins, binning=cast(Binning, binning)
+            ),
+            "recalibration": None,
+        }
 
 
 def compute(
@@ -296,6 +354,9 @@ def confidence(
     out_of_range: str = typer.Option(
         "raise", "--out-of-range", help="Confidences outside [0, 1]: raise or clip (as sclite)."
     ),
+    engine: EngineName = ENGINE_OPTION,
+    scheduler: str | None = SCHEDULER_OPTION,
+    quiet: bool = QUIET_OPTION,
     fmt: OutputFormat = FORMAT_OPTION,
     output: Path | None = OUTPUT_OPTION,
 ) -> None:
@@ -309,6 +370,36 @@ def confidence(
         raise fail(f"--recalibrate must be bins or isotonic, got {recalibrate!r}")
     if out_of_range not in ("raise", "clip"):
         raise fail(f"--out-of-range must be raise or clip, got {out_of_range!r}")
+    if engine is not EngineName.memory:
+        if sclite_sgml is not None or recalibrate is not None:
+            raise fail(
+                "--sclite-sgml and --recalibrate need the units in memory: use --engine memory"
+            )
+        if path is None or correct is None or confidence_column is None:
+            raise fail(
+                "--engine stream/dask needs a FILE (or glob) with --correct and --confidence"
+            )
+        with (
+            user_errors(),
+            progress_bar(wants_progress(fmt, quiet), "reading units") as progress,
+        ):
+            results = compute_engine(
+                str(path),
+                engine=engine.value,
+                correct=correct,
+                confidence=confidence_column,
+                group=group,
+                bins=bins,
+                binning=binning,
+                out_of_range=out_of_range,
+                scheduler=scheduler,
+                progress=progress,
+            )
+        with user_errors():
+            render(results, str(path), fmt, output)
+        return
+    if scheduler is not None:
+        raise fail("--scheduler applies to --engine dask")
     with user_errors():
         if sclite_sgml is not None:
             if path is not None or correct or confidence_column or group:

@@ -11,12 +11,18 @@ import typer
 from ._agree import LEVEL_HELP, parse_categories
 from ._app import app
 from ._common import (
+    ENGINE_OPTION,
     FORMAT_OPTION,
     OUTPUT_OPTION,
+    QUIET_OPTION,
+    SCHEDULER_OPTION,
+    EngineName,
     OutputFormat,
     fail,
     format_number,
+    progress_bar,
     user_errors,
+    wants_progress,
     write_text,
 )
 
@@ -200,7 +206,8 @@ def write_tables(result: Any, directory: Path) -> None:
     "consensus",
     epilog=(
         "Example: accord consensus examples/diagnoses.csv --item patient --rater rater "
-        "--label diagnosis --output-dir consensus-out"
+        "--label diagnosis --output-dir consensus-out;  accord consensus 'exports/*.parquet' "
+        "--item item --rater rater --label label --engine stream"
     ),
 )
 def consensus_command(
@@ -241,6 +248,9 @@ def consensus_command(
     output_dir: Path | None = typer.Option(
         None, "--output-dir", help="Write items.csv, ratings.csv and raters.csv here."
     ),
+    engine: EngineName = ENGINE_OPTION,
+    scheduler: str | None = SCHEDULER_OPTION,
+    quiet: bool = QUIET_OPTION,
     fmt: OutputFormat = FORMAT_OPTION,
     output: Path | None = OUTPUT_OPTION,
 ) -> None:
@@ -249,6 +259,42 @@ def consensus_command(
     from ..consensus import consensus
 
     band_values = parse_bands(bands)
+    if engine is not EngineName.memory:
+        if gold is not None or duplicates != "raise":
+            raise fail(
+                "--gold and --duplicates apply to --engine memory (the library's "
+                "consensus(gold=...) takes a gold mapping with every engine)"
+            )
+        if output_dir is not None:
+            raise fail(
+                "--output-dir writes the per-rating table, which --engine stream/dask does "
+                "not produce; use --format csv for the raters"
+            )
+        with (
+            user_errors(),
+            progress_bar(wants_progress(fmt, quiet), "reading ratings") as progress,
+        ):
+            result = consensus(
+                str(path),
+                engine=engine.value,  # type: ignore[arg-type]
+                item=item,
+                rater=rater,
+                label=label,
+                level=level,  # type: ignore[arg-type]
+                categories=parse_categories(categories),
+                reference=reference,  # type: ignore[arg-type]
+                missing=missing,  # type: ignore[arg-type]
+                bands=band_values,
+                base=base,
+                ordinal=ordinal,
+                scheduler=scheduler,
+                progress=progress,
+            )
+        with user_errors():
+            render(result, result.report, fmt, output, top)
+        return
+    if scheduler is not None:
+        raise fail("--scheduler applies to --engine dask")
     with user_errors():
         ratings, gold_labels = read_with_gold(
             path,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,7 @@ import pandas as pd
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import check_level, to_plain
 from .._types import FloatArray, IntArray
+from ..engines._run import Engine, check_engine
 from ._inputs import Binning, OutOfRange, check_choice, prepare
 from ._stats import ConfidenceSums, ConfidenceValueCounts
 
@@ -451,6 +453,11 @@ def calibration_metrics(
     *,
     bins: int = 10,
     out_of_range: OutOfRange = "raise",
+    source: Any = None,
+    engine: Engine = "memory",
+    scheduler: Any = None,
+    progress: Callable[[int, int | None], None] | None = None,
+    batch_size: int = 1_000_000,
 ) -> CalibrationMetrics:
     """Brier score, log loss, AUROC, and ECE/MCE with equal-width and equal-mass bins.
 
@@ -468,6 +475,20 @@ def calibration_metrics(
         Number of bins for ECE and MCE (both binnings).
     out_of_range : {"raise", "clip"}, default "raise"
         As in :func:`normalized_cross_entropy`.
+    source : path, glob, list of paths or dask DataFrame, optional
+        Where the units are stored; then ``correct``, ``confidence`` (and ``groups``) are
+        column names. Read whole with ``engine="memory"``, in batches with ``"stream"``
+        (Parquet/CSV; memory bounded by the statistics), per partition with ``"dask"``.
+    engine : {"memory", "stream", "dask"}, default "memory"
+        The stream and dask engines sum each batch or partition into the mergeable
+        statistics (:class:`ConfidenceSums`, :class:`ConfidenceValueCounts`) and estimate
+        once: the numbers are the memory engine's (sums up to rounding).
+    scheduler : str or distributed.Client, optional
+        ``engine="dask"``: a scheduler name, a client or an address.
+    progress : callable, optional
+        ``engine="stream"``: ``progress(rows_read, total_rows_or_None)`` after each batch.
+    batch_size : int, default 1_000_000
+        ``engine="stream"``: rows per batch.
 
     Returns
     -------
@@ -508,7 +529,37 @@ def calibration_metrics(
     >>> r.auroc, round(r.brier_score, 6), round(r.ece_width, 6)
     (1.0, 0.0525, 0.18)
     """
-    units = prepare(correct, confidence, None, out_of_range, "calibration_metrics")
+    owner = "calibration_metrics"
+    check_engine(engine, owner)
+    if engine != "memory":
+        if source is None:
+            raise InvalidInputError(
+                f"{owner}(engine={engine!r}) reads the units where they are stored: pass "
+                "source= (paths, a glob or a folder) and the column names as correct= and "
+                "confidence="
+            )
+        from ._engine import confidence_statistics
+
+        merged, counts = confidence_statistics(
+            source,
+            engine,
+            owner=owner,
+            correct=correct,
+            confidence=confidence,
+            groups=None,
+            out_of_range=out_of_range,
+            table=True,
+            scheduler=scheduler,
+            progress=progress,
+            batch_size=batch_size,
+        )
+        assert counts is not None
+        return calibration_from_statistics(merged, counts, bins=bins)
+    if source is not None:
+        from ._engine import read_in_memory
+
+        correct, confidence, _ = read_in_memory(source, owner, correct, confidence, None)
+    units = prepare(correct, confidence, None, out_of_range, owner)
     sums = ConfidenceSums.from_units(units)
     table = ConfidenceValueCounts.from_units(units)
     return calibration_from_statistics(sums, table, bins=bins)

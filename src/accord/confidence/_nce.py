@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import warn_degenerate
+from .._errors import InvalidInputError, warn_degenerate
 from .._results import to_plain
 from .._types import FloatArray
+from ..engines._run import Engine, check_engine
 from ._inputs import OutOfRange, prepare
 from ._stats import ConfidenceSums
 
@@ -196,8 +198,13 @@ def normalized_cross_entropy(
     correct: npt.ArrayLike | pd.Series[Any],
     confidence: npt.ArrayLike | pd.Series[Any],
     *,
-    groups: npt.ArrayLike | pd.Series[Any] | None = None,
+    groups: npt.ArrayLike | pd.Series[Any] | str | None = None,
     out_of_range: OutOfRange = "raise",
+    source: Any = None,
+    engine: Engine = "memory",
+    scheduler: Any = None,
+    progress: Callable[[int, int | None], None] | None = None,
+    batch_size: int = 1_000_000,
 ) -> NormalizedCrossEntropy:
     """Normalized cross-entropy of confidence scores, exactly as NIST sclite computes it.
 
@@ -225,6 +232,20 @@ def normalized_cross_entropy(
     out_of_range : {"raise", "clip"}, default "raise"
         Confidences outside [0, 1] raise, or (``"clip"``, sclite's behaviour) are clipped to
         [0, 1] and counted in ``n_out_of_range``.
+    source : path, glob, list of paths or dask DataFrame, optional
+        Where the units are stored; then ``correct``, ``confidence`` (and ``groups``) are
+        column names. Read whole with ``engine="memory"``, in batches with ``"stream"``
+        (Parquet/CSV; memory bounded by the statistics), per partition with ``"dask"``.
+    engine : {"memory", "stream", "dask"}, default "memory"
+        The stream and dask engines sum each batch or partition into the mergeable
+        statistics (:class:`ConfidenceSums`, :class:`ConfidenceValueCounts`) and estimate
+        once: the numbers are the memory engine's (sums up to rounding).
+    scheduler : str or distributed.Client, optional
+        ``engine="dask"``: a scheduler name, a client or an address.
+    progress : callable, optional
+        ``engine="stream"``: ``progress(rows_read, total_rows_or_None)`` after each batch.
+    batch_size : int, default 1_000_000
+        ``engine="stream"``: rows per batch.
 
     Returns
     -------
@@ -285,5 +306,34 @@ def normalized_cross_entropy(
     >>> round(accord.normalized_cross_entropy(correct, [0.7] * 10).statistic, 12)
     0.0
     """
-    units = prepare(correct, confidence, groups, out_of_range, "normalized_cross_entropy")
+    owner = "normalized_cross_entropy"
+    check_engine(engine, owner)
+    if engine != "memory":
+        if source is None:
+            raise InvalidInputError(
+                f"{owner}(engine={engine!r}) reads the units where they are stored: pass "
+                "source= (paths, a glob or a folder) and the column names as correct= and "
+                "confidence="
+            )
+        from ._engine import confidence_statistics
+
+        sums, _ = confidence_statistics(
+            source,
+            engine,
+            owner=owner,
+            correct=correct,
+            confidence=confidence,
+            groups=groups,
+            out_of_range=out_of_range,
+            table=False,
+            scheduler=scheduler,
+            progress=progress,
+            batch_size=batch_size,
+        )
+        return nce_from_sums(sums)
+    if source is not None:
+        from ._engine import read_in_memory
+
+        correct, confidence, groups = read_in_memory(source, owner, correct, confidence, groups)
+    units = prepare(correct, confidence, groups, out_of_range, owner)
     return nce_from_sums(ConfidenceSums.from_units(units))

@@ -136,15 +136,21 @@ class DuplicateInfo:
 
 
 def _stub_ratings(
-    item: IntArray, rater: IntArray, label: IntArray, raters: Any, categories: tuple[Any, ...]
+    item: IntArray,
+    rater: IntArray,
+    label: IntArray,
+    raters: Any,
+    categories: tuple[Any, ...],
+    n_groups: int,
 ) -> Ratings:
-    """A Ratings holding only codes, enough for :meth:`PairTables.from_ratings`."""
+    """A Ratings holding only codes, enough for :meth:`PairTables.from_ratings` (the item
+    decode table is a placeholder of the right size: ``n_items`` is ``n_groups``)."""
     n = int(item.size)
     return Ratings(
         item_codes=item,
         rater_codes=rater,
         label_codes=label,
-        items=np.zeros(0, dtype=object),
+        items=np.zeros(n_groups, dtype=np.int8),
         raters=raters,
         categories=categories,
         level="nominal",
@@ -296,7 +302,9 @@ def long_partial(
     if "raters" in statistics:
         rater_counts = np.bincount(rater * q + label, minlength=n_raters * q).reshape(n_raters, q)
     if "pairs" in statistics:
-        pairs = PairTables.from_ratings(_stub_ratings(item, rater, label, raters, categories))
+        pairs = PairTables.from_ratings(
+            _stub_ratings(item, rater, label, raters, categories, n_groups)
+        )
     return LongPartial(item_counts, rater_counts, pairs, int(item.size), dropped, None)
 
 

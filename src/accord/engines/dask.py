@@ -16,7 +16,7 @@ dask and distributed are imported inside the functions that use them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,9 +39,9 @@ from ._blocks import (
 )
 from ._encode import infer_text, label_domain
 from ._source import Locator, raise_duplicates, resolve_files
-from .stream import check_options
+from .stream import check_options, require_unique
 
-__all__ = ["dask_statistics"]
+__all__ = ["DaskRescan", "dask_scan", "dask_statistics"]
 
 _SHOW = 5
 
@@ -295,6 +295,40 @@ def dask_statistics(
     counts are sparse until the end, so a partition never holds an items x categories
     dense array.
     """
+    return dask_scan(
+        data,
+        item=item,
+        rater=rater,
+        label=label,
+        level=level,
+        categories=categories,
+        missing=missing,
+        duplicates=duplicates,
+        statistics=statistics,
+        scheduler=scheduler,
+        file_format=file_format,
+        sep=sep,
+        blocksize=blocksize,
+    )[0]
+
+
+def dask_scan(
+    data: Any,
+    *,
+    item: str,
+    rater: str,
+    label: str,
+    level: Level = "nominal",
+    categories: Sequence[Any] | None = None,
+    missing: Missing = "omit",
+    duplicates: str = "raise",
+    statistics: Sequence[str] = STATISTICS,
+    scheduler: Any = None,
+    file_format: str | None = None,
+    sep: str | None = None,
+    blocksize: str | int | None = None,
+) -> tuple[RatingStatistics, DaskRescan]:
+    """:func:`dask_statistics`, and what a second pass over the partitions needs."""
     wanted = check_options("dask_statistics", level, missing, duplicates, statistics)
     columns = (item, rater, label)
     if len(set(columns)) != 3:
@@ -417,7 +451,7 @@ def dask_statistics(
         source=source,
     )
     pairs = stats.pair_tables
-    return RatingStatistics(
+    result = RatingStatistics(
         item_counts=item_stat if "items" in wanted else None,
         rater_counts=as_rater_counts(stats.rater_counts, domain) if "raters" in wanted else None,
         pair_tables=(pairs if pairs is not None else empty_pairs(raters_decode, domain))
@@ -432,6 +466,62 @@ def dask_statistics(
         engine="dask",
         passes=2,
     )
+    return result, DaskRescan(parts, offsets, dicts, columns, scheduler, int(stats.dropped))
+
+
+def _apply(codes: pd.DataFrame, fn: Any, context: Any) -> Any:
+    c = codes["c"].to_numpy(dtype=np.int64)
+    keep = c >= 0
+    return fn(
+        context,
+        codes["i"].to_numpy(dtype=np.int64)[keep],
+        codes["r"].to_numpy(dtype=np.int64)[keep],
+        c[keep],
+    )
+
+
+class DaskRescan:
+    """Another pass over the partitions of a :func:`dask_scan`, with the same dictionaries:
+    ``fn`` runs on each encoded partition and the results are tree-reduced with ``merge``."""
+
+    def __init__(
+        self,
+        parts: list[Any],
+        offsets: IntArray,
+        dicts: Any,
+        columns: tuple[str, str, str],
+        scheduler: Any,
+        dropped: int,
+    ) -> None:
+        self.parts = parts
+        self.offsets = offsets
+        self.dicts = dicts
+        self.columns = columns
+        self.scheduler = scheduler
+        self.dropped = dropped
+
+    def map_reduce(
+        self,
+        fn: Callable[[Any, IntArray, IntArray, IntArray], Any],
+        context: Any,
+        merge: Callable[[Any, Any], Any],
+    ) -> Any:
+        """``merge`` of ``fn(context, item, rater, label)`` over the partitions (codes of the
+        kept ratings). ``fn``, ``merge`` and ``context`` must pickle (module-level functions)
+        for process and cluster schedulers; ``context`` is sent once."""
+        require_unique(self.dropped, "the dask engine")
+        dask: Any = require("dask", "dask")
+        shared = dask.delayed(context, pure=True)
+        partials = [
+            dask.delayed(_apply)(
+                dask.delayed(_encode)(p, int(self.offsets[k]), self.dicts, self.columns),
+                fn,
+                shared,
+            )
+            for k, p in enumerate(self.parts)
+        ]
+        (total,) = _compute(self.scheduler, _tree(partials, merge))
+        return total
 
 
 def _sorted_info(info: DuplicateInfo) -> DuplicateInfo:

@@ -37,7 +37,7 @@ from ._encode import GrowingDictionary, infer_text, label_domain
 from ._matrix import CodeMatrix
 from ._source import Locator, SourceLike, dataset_of, raise_duplicates, resolve_files
 
-__all__ = ["Progress", "stream_statistics"]
+__all__ = ["Progress", "StreamRescan", "stream_scan", "stream_statistics"]
 
 Progress = Callable[[int, int | None], None]
 """Called after each batch with (rows read so far, total rows or None when unknown)."""
@@ -278,6 +278,42 @@ def stream_statistics(
     >>> print(s.report)
     read 6 rows: 5 ratings of 3 items by 2 raters; dropped 1 (1 missing label)
     """
+    return stream_scan(
+        source,
+        item=item,
+        rater=rater,
+        label=label,
+        level=level,
+        categories=categories,
+        missing=missing,
+        duplicates=duplicates,
+        statistics=statistics,
+        batch_size=batch_size,
+        memory_limit=memory_limit,
+        file_format=file_format,
+        sep=sep,
+        progress=progress,
+    )[0]
+
+
+def stream_scan(
+    source: SourceLike,
+    *,
+    item: str,
+    rater: str,
+    label: str,
+    level: Level = "nominal",
+    categories: Sequence[Any] | None = None,
+    missing: Missing = "omit",
+    duplicates: str = "raise",
+    statistics: Sequence[str] = STATISTICS,
+    batch_size: int = 1_000_000,
+    memory_limit: int = 1 << 30,
+    file_format: str | None = None,
+    sep: str | None = None,
+    progress: Progress | None = None,
+) -> tuple[RatingStatistics, StreamRescan]:
+    """:func:`stream_statistics`, and what a second pass over the same batches needs."""
     wanted = check_options("stream_statistics", level, missing, duplicates, statistics)
     if batch_size < 1:
         raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
@@ -388,7 +424,7 @@ def stream_statistics(
         reasons=reasons,
         source=files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files",
     )
-    return RatingStatistics(
+    stats = RatingStatistics(
         item_counts=item_stat if "items" in wanted else None,
         rater_counts=as_rater_counts(rater_counts, domain) if "raters" in wanted else None,
         pair_tables=(pairs if pairs is not None else empty_pairs(raters_decode, domain))
@@ -403,6 +439,76 @@ def stream_statistics(
         engine="stream",
         passes=passes,
     )
+    rescan = StreamRescan(
+        dataset, columns, batch_size, enc, remap, dropped_dups, rows, passes, progress
+    )
+    return stats, rescan
+
+
+class StreamRescan:
+    """Another pass over the batches of a :func:`stream_scan`, with the same codes.
+
+    The dictionaries are complete after the first pass, so every batch encodes to the codes
+    of the statistics. Used by two-pass methods (consensus, Conger's standard error), which
+    sum a function of each rating given statistics of the first pass, without collecting the
+    ratings.
+    """
+
+    def __init__(
+        self,
+        dataset: Any,
+        columns: list[str],
+        batch_size: int,
+        enc: _Encoder,
+        remap: IntArray,
+        dropped: int,
+        rows: int,
+        passes: int,
+        progress: Progress | None,
+    ) -> None:
+        self.dataset = dataset
+        self.columns = columns
+        self.batch_size = batch_size
+        self.enc = enc
+        self.remap = remap
+        self.dropped = dropped
+        self.rows = rows
+        self.passes = passes
+        self.progress = progress
+
+    def map_reduce(
+        self,
+        fn: Callable[[Any, IntArray, IntArray, IntArray], Any],
+        context: Any,
+        merge: Callable[[Any, Any], Any],
+    ) -> Any:
+        """``merge`` of ``fn(context, item, rater, label)`` over the batches (codes of the
+        kept ratings: missing labels left out). Returns None for an input without ratings."""
+        require_unique(self.dropped, "the stream engine")
+        total: Any = None
+        done = self.rows * self.passes
+        for row0, batch in _batches(self.dataset, self.columns, self.batch_size, Locator(), 0):
+            item, rater, raw, miss = self.enc.encode(row0, batch)
+            keep = np.flatnonzero(~miss)
+            label = self.remap[raw[keep]]
+            ok = label >= 0
+            part = fn(context, item[keep][ok], rater[keep][ok], label[ok])
+            total = part if total is None else merge(total, part)
+            done += batch.num_rows
+            if self.progress is not None:
+                self.progress(done, self.rows * (self.passes + 1))
+        self.passes += 1
+        return total
+
+
+def require_unique(dropped: int, engine: str) -> None:
+    """Two-pass methods read the ratings again: every (item, rater) pair must be rated once."""
+    if dropped:
+        raise InvalidInputError(
+            f"{dropped} repeated (item, rater) ratings were dropped by duplicates='first'/'last'; "
+            f"methods that read the ratings twice with {engine} need each (item, rater) pair "
+            "rated once. Remove the repeats from the files, or use the memory engine"
+        )
 
 
 def _bucketed(

@@ -6,12 +6,13 @@ import dataclasses
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .._errors import InvalidInputError
 from .._types import IntArray
 from ..ratings import ContingencyTable, Ratings
 
-__all__ = ["PairTables"]
+__all__ = ["PairTables", "rater_code_rows"]
 
 #: Pair rows generated per chunk of items (bounds the memory of the pair expansion).
 CHUNK_PAIRS = 4_000_000
@@ -47,6 +48,40 @@ def _pairs_in_chunk(
     first_of = np.repeat(np.cumsum(n_partners) - n_partners, n_partners)
     right = left + 1 + (np.arange(total) - first_of)
     return rater[left], rater[right], np.stack([left, right])
+
+
+#: Per-pair overhead of the code-row path, in item-equivalents (one bincount call).
+_CALL_COST = 5_000
+
+
+def rater_code_rows(
+    ratings: Ratings, *, check_cost: bool = True
+) -> npt.NDArray[np.signedinteger[Any]] | None:
+    """Raters x items matrix of label codes, ``q`` where a rater did not rate an item.
+
+    The smallest integer type that holds ``q`` (int8 for up to 126 categories). Returns
+    None for fewer than two raters, a sparse design (over four cells per rating), when an
+    (item, rater) pair is rated twice (a :class:`~accord.Ratings` built by its constructors
+    never has one), and with ``check_cost`` when the per-pair passes would cost more than
+    expanding the pairs of ratings (many raters on few items, or small data).
+    """
+    n_i, n_r, q = ratings.n_items, ratings.n_raters, ratings.n_categories
+    big_n = ratings.n_ratings
+    cells = n_i * n_r
+    if n_r < 2 or n_i == 0 or big_n == 0 or cells > 4 * big_n + 1_000_000:
+        return None
+    # Row path: one bincount over the items per rater pair. Pair expansion: one row per
+    # co-rated pair of ratings, at least N^2/n_i - N of them, each some 20 times dearer.
+    pair_passes = n_r * (n_r - 1) // 2 * (n_i + _CALL_COST)
+    if check_cost and pair_passes > 10 * (big_n * big_n / n_i - big_n):
+        return None
+    dtype: np.dtype[Any] = np.dtype(np.int8 if q < 127 else np.int16 if q < 32767 else np.int32)
+    flat = np.full(cells, q, dtype=dtype)
+    flat[ratings.rater_codes * n_i + ratings.item_codes] = ratings.label_codes
+    if int(np.count_nonzero(flat != q)) != big_n:
+        return None
+    rows: npt.NDArray[np.signedinteger[Any]] = flat.reshape(n_r, n_i)
+    return rows
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -129,8 +164,52 @@ class PairTables:
         )
 
     @classmethod
+    def from_code_rows(
+        cls,
+        rows: npt.NDArray[np.signedinteger[Any]],
+        raters: Any,
+        categories: tuple[Any, ...],
+    ) -> PairTables:
+        """Every co-rating pair's table from a raters x items code matrix (``q`` = no rating).
+
+        One ``bincount`` over the items per pair of raters (:func:`rater_code_rows`).
+        """
+        n_r = int(rows.shape[0])
+        q = len(categories)
+        width = q + 1
+        rated = np.flatnonzero((rows != q).any(axis=1))
+        keys: list[int] = []
+        tables: list[IntArray] = []
+        for i, a in enumerate(rated[:-1]):
+            row_a = rows[a].astype(np.intp) * width
+            for b in rated[i + 1 :]:
+                full = np.bincount(row_a + rows[b], minlength=width * width)
+                table = full.reshape(width, width)[:q, :q]
+                if table.any():
+                    keys.append(int(a) * n_r + int(b))
+                    tables.append(table)
+        key_arr = np.asarray(keys, dtype=np.int64)
+        pairs = np.stack([key_arr // max(n_r, 1), key_arr % max(n_r, 1)], axis=1)
+        stacked = (
+            np.stack(tables).astype(np.int64, copy=False)
+            if tables
+            else np.zeros((0, q, q), np.int64)
+        )
+        return cls(pairs.astype(np.int64), np.ascontiguousarray(stacked), raters, categories)
+
+    @classmethod
     def from_ratings(cls, ratings: Ratings) -> PairTables:
-        """Build every co-rating pair's table in vectorised passes over items (chunked)."""
+        """Build every co-rating pair's table: from the raters x items code matrix when the
+        design is dense enough (:func:`rater_code_rows`), else by expanding the pairs of
+        ratings within items (chunked)."""
+        rows = rater_code_rows(ratings)
+        if rows is not None:
+            return cls.from_code_rows(rows, ratings.raters, ratings.categories)
+        return cls._from_pair_expansion(ratings)
+
+    @classmethod
+    def _from_pair_expansion(cls, ratings: Ratings) -> PairTables:
+        """Every co-rating pair's table in vectorised passes over items (chunked)."""
         q = ratings.n_categories
         n_r = ratings.n_raters
         qq = q * q

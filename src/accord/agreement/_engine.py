@@ -1,0 +1,157 @@
+"""Agreement coefficients from an engine's statistics (stream and dask engines).
+
+Fleiss, Krippendorff (every level), Gwet AC1/AC2, Brennan-Prediger and percent agreement
+are functions of the item x category counts; Conger's kappa adds the rater marginals for its
+statistic and one more pass over the ratings for the item terms of its standard error;
+Light's kappa is a function of the rater-pair tables. Each is computed by the same code as
+on :class:`~accord.Ratings`, so the numbers agree with the memory engine.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import numpy as np
+
+from .._errors import warn_degenerate
+from .._results import Coefficient
+from .._types import FloatArray, IntArray
+from ..engines._blocks import RatingStatistics
+from ..engines._run import Rescan
+from . import many_raters as mr
+from .pairwise import LIGHT_NO_ANALYTIC_SE, _cohen_tables
+
+__all__ = ["data_from_statistics", "light_from_statistics"]
+
+
+def _category_values(categories: tuple[Any, ...]) -> FloatArray:
+    """As :attr:`accord.Ratings.category_values`: the values if numbers, else positions."""
+    try:
+        vals = np.asarray(categories, dtype=np.float64)
+    except (TypeError, ValueError):
+        return np.arange(len(categories), dtype=np.float64)
+    if vals.ndim != 1 or not np.all(np.isfinite(vals)):
+        return np.arange(len(categories), dtype=np.float64)
+    return vals
+
+
+def _conger_pass(
+    context: tuple[IntArray, IntArray, FloatArray, int],
+    item: IntArray,
+    rater: IntArray,
+    label: IntArray,
+) -> FloatArray:
+    """Per rated item, the sum over its ratings of ``K[rater, label]`` (one batch)."""
+    item_row, rater_row, k, n = context
+    sums = np.bincount(item_row[item], weights=k[rater_row[rater], label], minlength=n)
+    return np.asarray(sums, dtype=np.float64)
+
+
+def _add(a: FloatArray, b: FloatArray) -> FloatArray:
+    out: FloatArray = a + b
+    return out
+
+
+def _conger_terms(
+    w: FloatArray,
+    *,
+    rater_counts: IntArray,
+    item_row: IntArray,
+    n: int,
+    rescan: Rescan,
+) -> tuple[FloatArray, FloatArray, float]:
+    """Conger's chance agreement per item, as ``many_raters._conger_parts`` computes it on
+    ratings: the rater marginals give ``p`` and ``pe``; a pass over the ratings sums each
+    item's terms ``(n / n_g) (a[g, label] - b[g])``."""
+    present = rater_counts.sum(axis=1) > 0
+    rater_row = (np.cumsum(present) - 1).astype(np.int64)
+    n_r = int(present.sum())
+    classif = rater_counts[present].astype(float)
+    n_g = classif.sum(axis=1)
+    p = classif / n_g[:, None]
+    pbar = p.mean(axis=0)
+    if n_r >= 2:
+        s2 = (p.T @ p - n_r * np.outer(pbar, pbar)) / (n_r - 1)
+        pe = float(np.sum(w * (np.outer(pbar, pbar) - s2 / n_r)))
+    else:
+        pe = math.nan
+    c = n_r * pbar[None, :] - p
+    a = c @ w
+    b = np.sum(c * (p @ w.T), axis=1)
+    k = (n / n_g)[:, None] * (a - b[:, None])
+    sums = rescan.map_reduce(_conger_pass, (item_row, rater_row, k, n), _add)
+    lam = (np.zeros(n) if sums is None else sums) + b.sum()
+    pe_i = lam / (n_r * (n_r - 1)) if n_r >= 2 else np.full(n, math.nan)
+    return pe_i, p, pe
+
+
+def data_from_statistics(stats: RatingStatistics, rescan: Rescan | None) -> Any:
+    """The estimators' view of an engine's statistics (what ``_prepare`` gives on ratings).
+
+    The item counts are used as they are (int64, no float copy); with ``rescan``, Conger's
+    kappa can be computed too.
+    """
+    assert stats.item_counts is not None and stats.rater_counts is not None
+    full = stats.item_counts.dense()
+    rated = full.sum(axis=1) > 0
+    counts = full if rated.all() else full[rated]
+    item_row = np.where(rated, np.cumsum(rated) - 1, -1).astype(np.int64)
+    raters = stats.rater_counts.dense()
+    n_raters = int(np.count_nonzero(raters.sum(axis=1)))
+    conger = None
+    if rescan is not None:
+        conger = functools.partial(
+            _conger_terms,
+            rater_counts=raters,
+            item_row=item_row,
+            n=int(counts.shape[0]),
+            rescan=rescan,
+        )
+    return mr._Data(
+        counts,
+        stats.categories,
+        n_raters,
+        stats.level,  # type: ignore[arg-type]
+        _category_values(stats.categories),
+        None,
+        None,
+        conger,
+    )
+
+
+def light_from_statistics(stats: RatingStatistics, *, min_items: int = 1) -> Coefficient:
+    """Light's kappa from the rater-pair tables, as :func:`accord.light_kappa` with
+    ``ci="analytic"`` computes it on ratings."""
+    assert stats.pair_tables is not None and stats.item_counts is not None
+    assert stats.rater_counts is not None
+    pt = stats.pair_tables
+    n_items_pair = pt.tables.sum(axis=(1, 2))
+    keep = n_items_pair >= min_items
+    kappas = _cohen_tables(pt.tables[keep].astype(np.float64))
+    per_item = stats.item_counts.totals()
+    base: dict[str, Any] = dict(
+        name="light_kappa",
+        n_items=int((per_item >= 2).sum()),
+        n_raters=int(np.count_nonzero(stats.rater_counts.totals())),
+        categories=stats.categories,
+        n_items_unpairable=int((per_item == 1).sum()),
+        bounds=(-1.0, 1.0),
+        method="Light's kappa (Light 1971): mean of Cohen's kappa over rater pairs with "
+        f">= {min_items} co-rated items; no analytic SE (use ci='bootstrap')",
+    )
+    finite = np.isfinite(kappas)
+    if not finite.any():
+        reason = (
+            "no rater pair has a defined Cohen's kappa (no co-rated items, or every pair "
+            "used one category)"
+        )
+        warn_degenerate(reason)
+        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
+    return Coefficient(
+        statistic=float(kappas[finite].mean()),
+        standard_error=math.nan,
+        reason=LIGHT_NO_ANALYTIC_SE,
+        **base,
+    )

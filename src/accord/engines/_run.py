@@ -1,0 +1,134 @@
+"""Choosing an engine from the user-facing functions (``agreement``, ``consensus``, ...).
+
+With ``engine="memory"`` the functions take data in memory; with ``"stream"`` or ``"dask"``
+they take where the data is (paths, a glob, a dask DataFrame) and the column names, and work
+from the engine's statistics plus, for two-pass methods, a :class:`Rescan` over the same
+batches or partitions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Literal, Protocol, TypeAlias
+
+from .._errors import InvalidInputError
+from .._types import IntArray
+from ._blocks import RatingStatistics
+
+__all__ = ["ENGINES", "Engine", "Rescan", "check_engine", "columns_for", "scan_ratings"]
+
+Engine: TypeAlias = Literal["memory", "stream", "dask"]
+ENGINES: tuple[str, ...] = ("memory", "stream", "dask")
+
+Progress = Callable[[int, int | None], None]
+
+
+class Rescan(Protocol):
+    """Another pass over the ratings of an engine run, with the codes of its statistics."""
+
+    def map_reduce(
+        self,
+        fn: Callable[[Any, IntArray, IntArray, IntArray], Any],
+        context: Any,
+        merge: Callable[[Any, Any], Any],
+    ) -> Any: ...
+
+
+def check_engine(engine: str, owner: str) -> None:
+    """Raise the house option error unless ``engine`` is one of :data:`ENGINES`."""
+    if engine not in ENGINES:
+        raise InvalidInputError(
+            f"The 'engine' parameter of {owner} must be one of "
+            f"{{{', '.join(repr(e) for e in ENGINES)}}}. Got {engine!r} instead."
+        )
+
+
+def _is_dask_frame(data: Any) -> bool:
+    module = type(data).__module__
+    return module.startswith(("dask.", "dask_expr"))
+
+
+def check_source(data: Any, engine: str, owner: str) -> None:
+    """One-line explanation when data in memory is given to the stream or dask engine."""
+    if isinstance(data, str | Path):
+        return
+    if (
+        isinstance(data, Sequence)
+        and not isinstance(data, bytes)
+        and data
+        and all(isinstance(x, str | Path) for x in data)
+    ):
+        return
+    if engine == "dask" and _is_dask_frame(data):
+        return
+    what = "paths, a glob or a folder" + (" or a dask DataFrame" if engine == "dask" else "")
+    raise InvalidInputError(
+        f"{owner}(engine={engine!r}) reads the data where it is stored: pass {what} with the "
+        f"column names; got a {type(data).__name__} (data already in memory: use "
+        "engine='memory')"
+    )
+
+
+def columns_for(owner: str, **columns: str | None) -> None:
+    """The stream and dask engines need the column names."""
+    missing = [name for name, value in columns.items() if value is None]
+    if missing:
+        raise InvalidInputError(
+            f"{owner} with the stream or dask engine needs the column names: pass "
+            + ", ".join(f"{name}=" for name in missing)
+        )
+
+
+def scan_ratings(
+    data: Any,
+    engine: str,
+    *,
+    owner: str,
+    item: str | None,
+    rater: str | None,
+    label: str | None,
+    level: Any = "nominal",
+    categories: Sequence[Any] | None = None,
+    missing: Any = "omit",
+    statistics: Sequence[str] = ("items", "raters"),
+    scheduler: Any = None,
+    progress: Progress | None = None,
+    batch_size: int = 1_000_000,
+) -> tuple[RatingStatistics, Rescan]:
+    """Statistics of the ratings at ``data`` with the stream or dask engine, and a rescan."""
+    check_source(data, engine, owner)
+    columns_for(owner, item=item, rater=rater, label=label)
+    assert item is not None and rater is not None and label is not None
+    if engine == "stream":
+        from .stream import stream_scan
+
+        if scheduler is not None:
+            raise InvalidInputError(
+                f"scheduler= applies to engine='dask'; {owner}(engine='stream') runs here"
+            )
+        return stream_scan(
+            data,
+            item=item,
+            rater=rater,
+            label=label,
+            level=level,
+            categories=categories,
+            missing=missing,
+            statistics=statistics,
+            batch_size=batch_size,
+            progress=progress,
+        )
+    from .dask import dask_scan
+
+    return dask_scan(
+        data,
+        item=item,
+        rater=rater,
+        label=label,
+        level=level,
+        categories=categories,
+        missing=missing,
+        statistics=statistics,
+        scheduler=scheduler,
+    )
