@@ -58,6 +58,13 @@ def entropy(p: npt.ArrayLike, *, base: float = 2.0, axis: int | None = -1) -> Fl
     float or ndarray
         Entropy per distribution; NaN for an all-zero distribution.
 
+    References
+    ----------
+    .. [1] Shannon, C. E. (1948). A mathematical theory of communication. Bell System
+       Technical Journal, 27(3), 379-423. https://doi.org/10.1002/j.1538-7305.1948.tb01338.x
+    .. [2] Cover, T. M., & Thomas, J. A. (2006). Elements of Information Theory, 2nd ed.,
+       ch. 2. Wiley. https://doi.org/10.1002/047174882X
+
     Examples
     --------
     >>> entropy([1, 1])
@@ -79,7 +86,23 @@ def entropy(p: npt.ArrayLike, *, base: float = 2.0, axis: int | None = -1) -> Fl
 def surprisal(p: npt.ArrayLike, *, base: float = 2.0) -> FloatArray | float:
     r"""Surprisal (self-information) :math:`-\log_b p` of an outcome of probability ``p``.
 
-    ``p = 0`` gives ``inf``.
+    Parameters
+    ----------
+    p : float or array_like
+        Probabilities in [0, 1]; ``p = 0`` gives ``inf``.
+    base : float, default 2
+        Logarithm base (2: bits).
+
+    Returns
+    -------
+    float or ndarray
+
+    References
+    ----------
+    .. [1] Shannon, C. E. (1948). A mathematical theory of communication. Bell System
+       Technical Journal, 27(3), 379-423. https://doi.org/10.1002/j.1538-7305.1948.tb01338.x
+    .. [2] Cover, T. M., & Thomas, J. A. (2006). Elements of Information Theory, 2nd ed.,
+       ch. 2. Wiley. https://doi.org/10.1002/047174882X
 
     Examples
     --------
@@ -107,6 +130,18 @@ def mutual_information(table: npt.ArrayLike, *, base: float = 2.0) -> float:
         Joint counts or probabilities, rows X and columns Y.
     base : float, default 2
 
+    Returns
+    -------
+    float
+        ``I(X;Y) >= 0`` (rounding below 0 is clipped to 0).
+
+    References
+    ----------
+    .. [1] Shannon, C. E. (1948). A mathematical theory of communication. Bell System
+       Technical Journal, 27(3), 379-423. https://doi.org/10.1002/j.1538-7305.1948.tb01338.x
+    .. [2] Cover, T. M., & Thomas, J. A. (2006). Elements of Information Theory, 2nd ed.,
+       ch. 2. Wiley. https://doi.org/10.1002/047174882X
+
     Examples
     --------
     >>> mutual_information([[10, 0], [0, 10]])
@@ -125,6 +160,23 @@ def mutual_information(table: npt.ArrayLike, *, base: float = 2.0) -> float:
 
 def conditional_entropy(table: npt.ArrayLike, *, base: float = 2.0) -> float:
     r"""Conditional entropy :math:`H(Y \mid X) = H(X,Y) - H(X)` (rows X, columns Y).
+
+    Parameters
+    ----------
+    table : array_like, shape (q_x, q_y)
+        Joint counts or probabilities, rows X and columns Y.
+    base : float, default 2
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    .. [1] Shannon, C. E. (1948). A mathematical theory of communication. Bell System
+       Technical Journal, 27(3), 379-423. https://doi.org/10.1002/j.1538-7305.1948.tb01338.x
+    .. [2] Cover, T. M., & Thomas, J. A. (2006). Elements of Information Theory, 2nd ed.,
+       ch. 2. Wiley. https://doi.org/10.1002/047174882X
 
     Examples
     --------
