@@ -15,6 +15,12 @@ from .many_raters import (
 )
 from .pairwise import PairwiseAgreement, light_kappa, pairwise_agreement
 from .specific import KappaCurve, SpecificAgreement, kappa_vs_negatives, specific_agreement
+from .specific_many import (
+    PairwiseSpecificAgreement,
+    PooledSpecificAgreement,
+    pairwise_specific_agreement,
+    pooled_specific_agreement,
+)
 from .summary import AgreementTable, agreement
 from .two_raters import (
     CohenKappa,
@@ -38,6 +44,8 @@ __all__ = [
     "IntraclassCorrelation",
     "KappaCurve",
     "PairwiseAgreement",
+    "PairwiseSpecificAgreement",
+    "PooledSpecificAgreement",
     "SpecificAgreement",
     "agreement",
     "agreement_weights",
@@ -55,7 +63,9 @@ __all__ = [
     "krippendorff_alpha",
     "light_kappa",
     "pairwise_agreement",
+    "pairwise_specific_agreement",
     "percent_agreement",
+    "pooled_specific_agreement",
     "scott_pi",
     "specific_agreement",
 ]

@@ -90,7 +90,8 @@ def bootstrap(
     features : ndarray or scipy sparse array, shape (n_items, m)
         Per-item features whose column sums are the statistic's sufficient totals.
     statistic : callable
-        Maps totals of shape (B, m) to statistics of shape (B,) (vectorised over rows).
+        Maps totals of shape (B, m) to statistics of shape (B,) (vectorised over rows), or
+        to shape (B, k) for k statistics from the same resamples.
     n_boot : int
         Number of replicates B.
     rng : Generator, int or None
@@ -100,23 +101,28 @@ def bootstrap(
 
     Returns
     -------
-    replicates : ndarray, shape (n_boot,)
-    jackknife : ndarray, shape (n_items,) or None
+    replicates : ndarray, shape (n_boot,) or (n_boot, k)
+    jackknife : ndarray, shape (n_items,) or (n_items, k), or None
     """
     gen = as_generator(rng)
     n = int(features.shape[0])
     probs = np.full(n, 1.0 / n)
     chunk = max(1, CHUNK_CELLS // max(n, 1))
-    out = np.empty(n_boot, dtype=np.float64)
+    out: FloatArray | None = None
     with np.errstate(invalid="ignore", divide="ignore"):
         for lo in range(0, n_boot, chunk):
             hi = min(n_boot, lo + chunk)
             mult = gen.multinomial(n, probs, size=hi - lo).astype(np.float64)
-            out[lo:hi] = statistic(_matmul(mult, features))
+            values = statistic(_matmul(mult, features))
+            if out is None:
+                out = np.empty((n_boot, *values.shape[1:]), dtype=np.float64)
+            out[lo:hi] = values
+        if out is None:
+            out = np.empty(0, dtype=np.float64)
         jk: FloatArray | None = None
         if jackknife and n >= 2:
             total = np.asarray(features.sum(axis=0), dtype=np.float64).ravel()
-            jk = np.empty(n, dtype=np.float64)
+            jk = np.empty((n, *out.shape[1:]), dtype=np.float64)
             step = max(1, CHUNK_CELLS // max(total.size, 1))
             for lo in range(0, n, step):
                 hi = min(n, lo + step)

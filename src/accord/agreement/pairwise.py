@@ -23,7 +23,7 @@ from .many_raters import _Data
 __all__ = ["PairwiseAgreement", "light_kappa", "pairwise_agreement"]
 
 Measure = Callable[[ContingencyTable], Any]
-BUILTIN_MEASURES = ("cohen_kappa", "percent_agreement")
+BUILTIN_MEASURES = ("cohen_kappa", "percent_agreement", "specific_agreement")
 
 #: The note of Light's kappa when its standard error is NaN because none was asked for.
 LIGHT_NO_ANALYTIC_SE = "no analytic SE: ci='bootstrap' (--ci bootstrap) gives one"
@@ -51,16 +51,29 @@ def _cohen_tables(tables: FloatArray) -> FloatArray:
 
 def _resolve_measure(
     measure: str | Measure,
+    positive: Any = None,
+    categories: tuple[Any, ...] = (),
 ) -> tuple[str, Callable[[FloatArray], FloatArray] | None]:
+    if positive is not None and measure != "specific_agreement":
+        raise InvalidInputError(
+            "The 'positive' parameter of pairwise_agreement applies to "
+            f"measure='specific_agreement' only. Got measure={measure!r}."
+        )
     if callable(measure):
         return getattr(measure, "__name__", "custom"), None
     if measure == "cohen_kappa":
         return measure, _cohen_tables
     if measure == "percent_agreement":
         return measure, _percent_tables
+    if measure == "specific_agreement":
+        from .specific_many import pair_specific, positive_index
+
+        k = positive_index(categories, positive, "pairwise_agreement")
+        return measure, lambda tables: pair_specific(tables, k)[1]
     raise InvalidInputError(
         "The 'measure' parameter of pairwise_agreement must be one of "
-        f"{{'cohen_kappa', 'percent_agreement'}} or a callable. Got {measure!r} instead."
+        f"{{'cohen_kappa', 'percent_agreement', 'specific_agreement'}} or a callable. "
+        f"Got {measure!r} instead."
     )
 
 
@@ -126,6 +139,7 @@ def pairwise_agreement(
     *,
     measure: str | Measure = "cohen_kappa",
     min_items: int = 1,
+    positive: Any = None,
 ) -> PairwiseAgreement:
     """A two-rater measure over every rater pair that co-rated at least ``min_items`` items.
 
@@ -133,12 +147,17 @@ def pairwise_agreement(
     ----------
     data : Ratings or PairTables
         Ratings, or the rater-pair contingency tables (:class:`~accord.PairTables`).
-    measure : {"cohen_kappa", "percent_agreement"} or callable, default "cohen_kappa"
+    measure : {"cohen_kappa", "percent_agreement", "specific_agreement"} or callable
         A built-in measure (computed on all pair tables at once), or any callable that takes
         a :class:`~accord.ContingencyTable` and returns an object with a ``.statistic``
         (e.g. ``accord.cohen_kappa``, ``accord.informational_agreement``) or a number.
+        Default ``"cohen_kappa"``. ``"specific_agreement"`` is the positive specific
+        agreement ``2a / (2a + b + c)`` (= F1) of the ``positive`` category.
     min_items : int, default 1
         Pairs that co-rated fewer items are left out (NaN in the matrix).
+    positive : category, optional
+        The positive category of ``measure="specific_agreement"`` (default: the first
+        category); an error with any other measure.
 
     Returns
     -------
@@ -149,7 +168,10 @@ def pairwise_agreement(
     Notes
     -----
     Each pair uses only the items both raters rated (missing is missing). The mean of
-    Cohen's kappa over pairs is Light's (1971) kappa (:func:`light_kappa`).
+    Cohen's kappa over pairs is Light's (1971) kappa (:func:`light_kappa`). The mean of
+    specific agreement over pairs is :func:`~accord.pairwise_specific_agreement`, which adds
+    NSA, every category and a bootstrap SE; its SD over pairs is the population SD (ddof=0),
+    where ``sd`` here is the sample SD (ddof=1).
 
     Examples
     --------
@@ -165,8 +187,8 @@ def pairwise_agreement(
             f"The 'min_items' parameter of pairwise_agreement must be an integer >= 1. "
             f"Got {min_items!r} instead."
         )
-    name, vectorised = _resolve_measure(measure)
     pt = _pair_tables(data)
+    name, vectorised = _resolve_measure(measure, positive, pt.categories)
     raters = np.asarray(pt.raters, dtype=object)
     n_r = raters.size
     n_items = pt.tables.sum(axis=(1, 2))
