@@ -710,3 +710,151 @@ def test_stream_engine_csv_levels_and_merge(tmp_path: Path) -> None:
     for name in ("item_codes", "rater_codes", "count", "weight", "mean", "within", "raw_sum"):
         assert_allclose(getattr(merged, name), getattr(whole, name), rtol=1e-12, atol=1e-12)
     assert_allclose(merged.raw_within, whole.raw_within, rtol=1e-10, atol=1e-12)
+
+
+# ------------------------------------------------------------------ dask engine
+
+
+def _uneven_dask_frame(f: pd.DataFrame) -> object:
+    dd = pytest.importorskip("dask.dataframe")
+    # partitions of 7, 293, 11, 589 and the rest rows
+    return dd.from_pandas(f, npartitions=1).repartition(divisions=[0, 7, 300, 311, 900, len(f) - 1])
+
+
+@pytest.mark.parametrize("scheduler", ["synchronous", "local-cluster"])
+def test_dask_engine_equals_stream_and_memory(tmp_path: Path, scheduler: str) -> None:
+    # reference: calibrate_panel on the same rows in memory (engine="memory") and streamed
+    f = _panel_frame()
+    f["rater"] = "r" + f["rater"].astype(str)  # text ids, sorted as text by every engine
+    f.iloc[:700].to_parquet(tmp_path / "a.parquet")
+    f.iloc[700:].to_parquet(tmp_path / "b.parquet")
+    common = {
+        "item": "item",
+        "rater": "rater",
+        "score": "score",
+        "confidence": "confidence",
+        "uncertainty": "exact",
+    }
+    memory = calibrate_panel(f, **common)  # type: ignore[arg-type]
+    stream = calibrate_panel(
+        [tmp_path / "a.parquet", tmp_path / "b.parquet"],
+        engine="stream",
+        batch_size=137,
+        **common,  # type: ignore[arg-type]
+    )
+    ddf = _uneven_dask_frame(f)
+    assert ddf.npartitions == 5  # type: ignore[attr-defined]
+    if scheduler == "local-cluster":
+        distributed = pytest.importorskip("distributed")
+        with (
+            distributed.LocalCluster(
+                n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0"
+            ) as cluster,
+            distributed.Client(cluster) as client,
+        ):
+            dasked = calibrate_panel(ddf, engine="dask", scheduler=client, **common)  # type: ignore[arg-type]
+    else:
+        dasked = calibrate_panel(ddf, engine="dask", scheduler=scheduler, **common)  # type: ignore[arg-type]
+    for other in (stream, dasked):
+        assert list(other.values["item"]) == list(memory.values["item"])
+        assert list(other.biases["rater"]) == list(memory.biases["rater"])
+        for col in ("value", "sd", "confidence", "plain_mean", "n"):
+            assert_allclose(other.values[col], memory.values[col], rtol=0, atol=1e-10)
+        for col in ("bias", "sd", "n", "residual_rms", "chi2", "expected_chi2", "misfit"):
+            assert_allclose(other.biases[col], memory.biases[col], rtol=0, atol=1e-10)
+        assert other.residual == pytest.approx(memory.residual, rel=1e-12)
+        assert (other.dof, other.n_assessments) == (memory.dof, memory.n_assessments)
+        assert int(other.residuals["n"].sum()) == len(f)
+    assert_allclose(dasked.residuals["score"], stream.residuals["score"], rtol=0, atol=1e-12)
+
+
+def test_dask_engine_from_csv_files_with_levels_and_missing(tmp_path: Path) -> None:
+    # reference: the memory engine on the frame pandas reads back from the CSV files
+    f = _panel_frame()
+    f["level"] = np.array(["H", "M", "L"])[np.arange(len(f)) % 3]
+    f["item"] = "p" + f["item"].astype(str)
+    f.loc[[3, 500, 501], "score"] = np.nan
+    f.iloc[:400].to_csv(tmp_path / "a.csv", index=False)
+    f.iloc[400:].to_csv(tmp_path / "b.csv", index=False)
+    back = pd.concat([pd.read_csv(tmp_path / n) for n in ("a.csv", "b.csv")], ignore_index=True)
+    common = {"item": "item", "rater": "rater", "score": "score", "levels": "level"}
+    with pytest.warns(accord.DroppedDataWarning, match="dropped 3 rows"):
+        memory = calibrate_panel(back, **common)  # type: ignore[arg-type]
+    with pytest.warns(accord.DroppedDataWarning, match="dropped 3 rows"):
+        dasked = calibrate_panel(
+            str(tmp_path / "*.csv"),
+            engine="dask",
+            scheduler="synchronous",
+            **common,  # type: ignore[arg-type]
+        )
+    assert list(dasked.values["item"]) == list(memory.values["item"])
+    assert list(dasked.biases["rater"]) == list(memory.biases["rater"])  # integers, typed
+    assert_allclose(dasked.values["value"], memory.values["value"], rtol=0, atol=1e-10)
+    assert_allclose(dasked.biases["sd"], memory.biases["sd"], rtol=0, atol=1e-10)
+    assert dasked.n_dropped == 3 and dasked.confidence_source == "levels"
+
+
+def test_dask_engine_errors_name_rows_of_the_whole_input() -> None:
+    f = _panel_frame()
+    f["confidence"] = f["confidence"].astype(object)
+    # data row 306; partition 3 of the uneven frame holds rows 301-311, so it is its row 6
+    f.loc[305, "confidence"] = "high"
+    with pytest.raises(InvalidInputError) as info:
+        calibrate_panel(
+            _uneven_dask_frame(f),
+            item="item",
+            rater="rater",
+            score="score",
+            confidence="confidence",
+            engine="dask",
+            scheduler="synchronous",
+        )
+    message = str(info.value)
+    assert "'high' at row 6 is not a number" in message
+    assert "count from row 301 of the input, where partition 3 starts" in message
+    with pytest.raises(InvalidInputError, match="give at most one of confidence, sigma"):
+        calibrate_panel(
+            _uneven_dask_frame(_panel_frame()),
+            item="item",
+            rater="rater",
+            score="score",
+            confidence="confidence",
+            sigma="confidence",
+            engine="dask",
+        )
+    with pytest.raises(InvalidInputError, match="takes a dask DataFrame"):
+        calibrate_panel(_panel_frame(), item="item", rater="rater", score="score", engine="dask")
+    with pytest.raises(InvalidInputError, match="scheduler applies to engine='dask'"):
+        calibrate_panel(
+            _panel_frame(), item="item", rater="rater", score="score", scheduler="threads"
+        )
+    with pytest.raises(accord.ColumnNotFoundError, match="'who'"):
+        calibrate_panel(
+            _uneven_dask_frame(_panel_frame()),
+            item="item",
+            rater="who",
+            score="score",
+            engine="dask",
+        )
+
+
+@pytest.mark.parametrize("engine", ["stream", "dask"])
+def test_cli_calibrate_engines_write_the_memory_csv(tmp_path: Path, engine: str) -> None:
+    from accord.cli import app
+
+    f = _panel_frame()
+    path = tmp_path / "panel.parquet"
+    f.to_parquet(path)
+    args = ["--item", "item", "--rater", "rater", "--score", "score"]
+    args += ["--confidence", "confidence", "--uncertainty", "exact", "--format", "csv"]
+    runner = CliRunner()
+    memory = runner.invoke(app, ["calibrate", str(path), *args])
+    extra = ["--scheduler", "synchronous"] if engine == "dask" else []
+    other = runner.invoke(app, ["calibrate", str(path), *args, "--engine", engine, *extra])
+    assert memory.exit_code == 0 and other.exit_code == 0, other.output
+    assert other.stdout == memory.stdout
+    assert memory.stdout.startswith("item,value,sd,confidence,plain_mean,n,component\n")
+    bad = runner.invoke(app, ["calibrate", str(path), *args, "--scheduler", "threads"])
+    assert (
+        bad.exit_code == 2 and bad.stderr == "accord: error: --scheduler applies to --engine dask\n"
+    )

@@ -221,6 +221,172 @@ def test_scores_and_confidence_sections() -> None:
     assert "10.1098/rsos.160760" in methods and "sclite" in methods
 
 
+def section_of(page: str, section_id: str) -> str:
+    """The HTML of one section of the page."""
+    return page.split(f'id="{section_id}"', 1)[1].split("</section>", 1)[0]
+
+
+def weighted_panel_frame() -> pd.DataFrame:
+    """Four raters score ten items, three per item (an incomplete design); rater D is noisy and
+    says so (low certainty), so weighting by certainty moves the estimates away from the
+    equal-confidence ones."""
+    rng = np.random.default_rng(11)
+    bias = {"A": -1.0, "B": 0.0, "C": 0.5, "D": 0.5}
+    noise = {"A": 0.2, "B": 0.2, "C": 0.2, "D": 2.0}
+    rows = []
+    for i in range(10):
+        for k, (rater, b) in enumerate(bias.items()):
+            if k == i % 4:
+                continue
+            rows.append(
+                {
+                    "item": f"o{i}",
+                    "rater": rater,
+                    "score": i + b + float(rng.normal(0, noise[rater])),
+                    "novelty": float(rng.normal(i, 1.0)) + b,
+                    "certainty": 1.0 / noise[rater] ** 2,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_score_confidence_weights_the_panel_calibration() -> None:
+    frame = weighted_panel_frame()
+    page = accord.report(
+        frame,
+        item="item",
+        rater="rater",
+        scores=["score", "novelty"],
+        score_confidence={"score": "certainty"},
+        progress=False,
+    )
+    # reference: calibrate_panel with and without the confidence column
+    weighted = accord.calibrate_panel(
+        frame, item="item", rater="rater", score="score", confidence="certainty", rng=0
+    )
+    equal = accord.calibrate_panel(frame, item="item", rater="rater", score="score", rng=0)
+    w_bias = weighted.biases.set_index("rater")["bias"]
+    e_bias = equal.biases.set_index("rater")["bias"]
+    assert f"{w_bias['A']:.2f}" != f"{e_bias['A']:.2f}"  # the weighting shows at 2 decimals
+    scores = section_of(page.html, "scores")
+    cells = row_values(scores, "A")  # the first rater-A row: the weighted score's biases table
+    assert cells[1] == f"{w_bias['A']:.2f}"
+    assert cells[-1] == f"{weighted.biases.set_index('rater')['confidence']['A']:.3f}"
+    assert "weighted by the confidences in certainty" in scores
+    assert "novelty: 10 items by 4 raters, equal confidences" in scores
+    assert "column certainty: c = 1/sigma^2 (absolute)" in scores
+    read = section_of(page.html, "read")
+    assert "confidence of score: certainty" in read
+    methods = section_of(page.html, "methods")
+    assert "confidences from column certainty (c = 1/sigma^2, absolute)" in methods
+    assert "equal confidences (no confidence column" in methods
+    # one column for every score
+    both = accord.report(
+        frame,
+        item="item",
+        rater="rater",
+        scores=["score", "novelty"],
+        score_confidence="certainty",
+        progress=False,
+    )
+    assert section_of(both.html, "scores").count("weighted by the confidences in certainty") == 2
+
+
+def test_score_confidence_errors() -> None:
+    frame = weighted_panel_frame()
+    with pytest.raises(accord.InvalidInputError, match="not one of the score columns"):
+        accord.report(
+            frame,
+            item="item",
+            rater="rater",
+            scores="score",
+            score_confidence={"novelty": "certainty"},
+            progress=False,
+        )
+    with pytest.raises(accord.InvalidInputError, match="give the score columns too"):
+        accord.report(
+            frame, item="item", rater="rater", label="score", score_confidence="certainty"
+        )
+    bad = frame.assign(certainty=frame["certainty"].where(frame.index != 5, -1.0))
+    with pytest.raises(accord.InvalidInputError, match=r"'certainty'.*row 6 must be positive"):
+        accord.report(
+            bad,
+            item="item",
+            rater="rater",
+            scores="score",
+            score_confidence="certainty",
+            progress=False,
+        )
+
+
+def gold_frame() -> pd.DataFrame:
+    """Four raters label twelve items; the gold label is given on some rows of each item
+    (missing on the others) and is missing for two items."""
+    truth = ["a", "b", "c"] * 4
+    wrong = {"R1": set(), "R2": {0}, "R3": {0, 1, 2}, "R4": {0, 1, 2, 3, 4, 5}}
+    rows = []
+    for i, t in enumerate(truth):
+        for k, (rater, misses) in enumerate(wrong.items()):
+            label = {"a": "b", "b": "c", "c": "a"}[t] if i in misses else t
+            rows.append(
+                {
+                    "item": f"i{i}",
+                    "rater": rater,
+                    "label": label,
+                    "truth": t if (k % 2 == 0 and i < 10) else None,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_gold_column_adds_accuracy_and_kappa_to_the_raters_section() -> None:
+    frame = gold_frame()
+    page = accord.report(
+        frame, item="item", rater="rater", label="label", gold="truth", progress=False
+    )
+    # reference: accord.consensus with the gold labels of the ten items that have one
+    ratings = accord.Ratings.from_long(frame, item="item", rater="rater", label="label")
+    gold = frame.dropna(subset=["truth"]).drop_duplicates("item").set_index("item")["truth"]
+    assert len(gold) == 10
+    expected = accord.consensus(ratings, gold=gold).raters.set_index("rater")
+    raters = section_of(page.html, "raters")
+    assert "Raters against the consensus and the gold labels" in raters
+    for rater in ("R1", "R2", "R3", "R4"):
+        cells = row_values(raters, rater)
+        assert cells[-3:] == [
+            "10",
+            f"{100 * expected.loc[rater, 'gold_accuracy']:.0f}%",
+            f"{expected.loc[rater, 'gold_kappa']:.3f}",
+        ]
+    # R1 is always right, R4 wrong on 6 of the 10 gold items (4 right: 40%)
+    assert expected.loc["R1", "gold_accuracy"] == 1.0
+    assert expected.loc["R4", "gold_accuracy"] == pytest.approx(0.4)
+    assert "R1 is the most accurate (100%" in raters and "R4 the least (40%" in raters
+    assert "accuracy vs gold" in raters and "kappa vs gold" in raters
+    assert "gold: truth" in section_of(page.html, "read")
+    assert "Raters against the gold labels" in section_of(page.html, "methods")
+    # without gold: no gold columns
+    plain = accord.report(frame, item="item", rater="rater", label="label", progress=False)
+    assert "accuracy vs gold" not in plain.html
+
+
+def test_gold_with_two_raters_and_gold_errors() -> None:
+    frame = gold_frame()
+    two = frame[frame["rater"].isin(["R1", "R3"])].assign(
+        truth=lambda f: f.groupby("item")["truth"].transform("first")
+    )
+    page = accord.report(two, item="item", rater="rater", label="label", gold="truth")
+    assert "raters" in page.sections  # with two raters the section is about the gold labels
+    without = accord.report(two, item="item", rater="rater", label="label", progress=False)
+    assert "raters" not in without.sections
+    clash = frame.copy()
+    clash.loc[(clash["item"] == "i3") & (clash["rater"] == "R3"), "truth"] = "c"
+    with pytest.raises(accord.InvalidInputError, match="item 'i3' has 2 different gold labels"):
+        accord.report(clash, item="item", rater="rater", label="label", gold="truth")
+    with pytest.raises(accord.InvalidInputError, match="give the label column too"):
+        accord.report(frame, item="item", rater="rater", scores="label", gold="truth")
+
+
 def test_confidence_without_correct_is_an_error() -> None:
     with pytest.raises(accord.InvalidInputError, match="confidence and correct"):
         accord.report(xss_frame(), item="item", rater="rater", confidence="x", progress=False)
@@ -299,6 +465,43 @@ def test_cli_report_bad_column_is_one_line(tmp_path: Path, examples_dir: Path) -
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and "'nope'" in result.stderr
     assert not (tmp_path / "r.html").exists()
+
+
+def test_cli_report_score_confidence_and_gold(tmp_path: Path) -> None:
+    panel = tmp_path / "panel.csv"
+    weighted_panel_frame().to_csv(panel, index=False)
+    target = tmp_path / "panel.html"
+    base = ["report", str(panel), "--item", "item", "--rater", "rater", "-o", str(target)]
+    result = CliRunner().invoke(
+        app, [*base, "--score", "score", "--score-confidence", "certainty", "--quiet"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "weighted by the confidences in certainty" in target.read_text(encoding="utf-8")
+    result = CliRunner().invoke(
+        app,
+        [*base, "--score", "score", "--score", "novelty", "--score-confidence", "certainty",
+         "--score-confidence", "certainty", "--score-confidence", "certainty"],
+    )  # fmt: skip
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert "got 3 for 2 scores" in result.stderr
+    result = CliRunner().invoke(app, [*base, "--label", "rater", "--score-confidence", "x"])
+    assert result.exit_code == 2 and "give --score too" in result.stderr
+    labels = tmp_path / "labels.csv"
+    gold_frame().to_csv(labels, index=False)
+    page = tmp_path / "labels.html"
+    result = CliRunner().invoke(
+        app,
+        ["report", str(labels), "--item", "item", "--rater", "rater", "--label", "label",
+         "--gold", "truth", "-o", str(page), "--quiet"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "accuracy vs gold" in page.read_text(encoding="utf-8")
+    result = CliRunner().invoke(
+        app,
+        ["report", str(labels), "--item", "item", "--rater", "rater", "--score", "label",
+         "--gold", "truth", "-o", str(page)],
+    )  # fmt: skip
+    assert result.exit_code == 2 and "give --label too" in result.stderr
 
 
 # ------------------------------------------------------------------- browser

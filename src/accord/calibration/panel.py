@@ -258,6 +258,7 @@ def _read_panel(
     range_convention: RangeConvention,
     relative: bool | None,
     missing: Missing,
+    warn: bool = True,
 ) -> _Panel:
     given = [
         name
@@ -310,7 +311,7 @@ def _read_panel(
             )
         miss |= m
     n_dropped = int(miss.sum())
-    if n_dropped:
+    if n_dropped and warn:
         import warnings
 
         warnings.warn(
@@ -319,6 +320,7 @@ def _read_panel(
             DroppedDataWarning,
             stacklevel=3,
         )
+    if n_dropped:
         keep = ~miss
         arrays = [a[keep] for a in arrays]
         positions = positions[keep]
@@ -441,7 +443,8 @@ def calibrate_panel(
     max_iter: int = 5000,
     missing: Missing = "omit",
     rng: RngLike = None,
-    engine: Literal["memory", "stream"] = "memory",
+    engine: Literal["memory", "stream", "dask"] = "memory",
+    scheduler: Any = None,
     batch_size: int = 1_000_000,
     file_format: str | None = None,
     sep: str | None = None,
@@ -529,15 +532,23 @@ def calibrate_panel(
         error.
     rng : numpy.random.Generator, int or None
         Randomness for ``uncertainty="sample"``.
-    engine : {"memory", "stream"}, default "memory"
+    engine : {"memory", "stream", "dask"}, default "memory"
         ``"stream"``: ``data`` is a path, glob or list of Parquet/CSV files, read in batches of
         ``batch_size`` rows with pyarrow and aggregated to one row per (item, rater) pair
-        (:func:`accord.panel_statistics`); the values, biases, sds and fit are those of the
-        memory engine. ``residuals`` then has one row per pair (``score`` the
-        confidence-weighted mean of its scores, ``confidence`` their sum, ``n`` their count),
-        equal to the memory engine's when no rater scores an item twice.
-    batch_size, file_format, sep
-        Rows per batch, format override and CSV separator for ``engine="stream"``.
+        (:func:`accord.panel_statistics`). ``"dask"``: ``data`` is a Dask DataFrame, or
+        Parquet/CSV files read with ``dask.dataframe``; each partition is aggregated the same
+        way and the partial statistics are tree-reduced. Either way the values, biases, sds and
+        fit are those of the memory engine. ``residuals`` then has one row per pair (``score``
+        the confidence-weighted mean of its scores, ``confidence`` their sum, ``n`` their
+        count), equal to the memory engine's when no rater scores an item twice.
+    scheduler : str, distributed.Client or None
+        ``engine="dask"``: ``None`` for dask's default (the active ``distributed.Client`` if
+        there is one), a scheduler name (``"threads"``, ``"processes"``, ``"synchronous"``), a
+        ``distributed.Client``, or a scheduler address such as ``"tcp://10.0.0.5:8786"``.
+    batch_size : int, default 1_000_000
+        Rows per batch for ``engine="stream"``.
+    file_format, sep
+        Format override and CSV separator for files (``engine="stream"`` or ``"dask"``).
 
     Returns
     -------
@@ -638,41 +649,49 @@ def calibrate_panel(
         raise InvalidInputError(f"n_samples must be at least 2, got {n_samples}")
     if not (0 < tol < 1):
         raise InvalidInputError(f"tol must be strictly between 0 and 1, got {tol!r}")
-    _check_choice("engine", engine, ("memory", "stream"), "calibrate_panel")
-    if engine == "stream":
-        from .stream import panel_statistics
+    _check_choice("engine", engine, ("memory", "stream", "dask"), "calibrate_panel")
+    if scheduler is not None and engine != "dask":
+        raise InvalidInputError(
+            f"scheduler applies to engine='dask'; got engine={engine!r} with a scheduler"
+        )
+    options: dict[str, Any] = {
+        "gauge": gauge,
+        "per_component": per_component,
+        "reliability": reliability,
+        "bias_prior": bias_prior,
+        "uncertainty": uncertainty,
+        "n_samples": n_samples,
+        "connectivity": connectivity,
+        "solver": solver,
+        "tol": tol,
+        "max_iter": max_iter,
+        "rng": rng,
+    }
+    if engine != "memory":
+        read: dict[str, Any] = {
+            "item": item,
+            "rater": rater,
+            "score": score,
+            "confidence": confidence,
+            "sigma": sigma,
+            "score_range": score_range,
+            "levels": levels,
+            "confidence_factor": confidence_factor,
+            "range_convention": range_convention,
+            "relative": relative,
+            "missing": missing,
+            "file_format": file_format,
+            "sep": sep,
+        }
+        if engine == "stream":
+            from .stream import panel_statistics
 
-        stats = panel_statistics(
-            data,
-            item=item,
-            rater=rater,
-            score=score,
-            confidence=confidence,
-            sigma=sigma,
-            score_range=score_range,
-            levels=levels,
-            confidence_factor=confidence_factor,
-            range_convention=range_convention,
-            relative=relative,
-            missing=missing,
-            batch_size=batch_size,
-            file_format=file_format,
-            sep=sep,
-        )
-        return _calibrate(
-            _panel_of_statistics(stats),
-            gauge=gauge,
-            per_component=per_component,
-            reliability=reliability,
-            bias_prior=bias_prior,
-            uncertainty=uncertainty,
-            n_samples=n_samples,
-            connectivity=connectivity,
-            solver=solver,
-            tol=tol,
-            max_iter=max_iter,
-            rng=rng,
-        )
+            stats = panel_statistics(data, batch_size=batch_size, **read)
+        else:
+            from ._dask import dask_panel_statistics
+
+            stats = dask_panel_statistics(data, scheduler=scheduler, **read)
+        return _calibrate(_panel_of_statistics(stats), **options)
     panel = _read_panel(
         data,
         item=item,
@@ -687,20 +706,7 @@ def calibrate_panel(
         relative=relative,
         missing=missing,
     )
-    return _calibrate(
-        panel,
-        gauge=gauge,
-        per_component=per_component,
-        reliability=reliability,
-        bias_prior=bias_prior,
-        uncertainty=uncertainty,
-        n_samples=n_samples,
-        connectivity=connectivity,
-        solver=solver,
-        tol=tol,
-        max_iter=max_iter,
-        rng=rng,
-    )
+    return _calibrate(panel, **options)
 
 
 def _calibrate(

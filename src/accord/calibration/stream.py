@@ -191,10 +191,10 @@ def panel_statistics(
     """
     import pyarrow as pa
 
-    from ..engines._encode import GrowingDictionary, infer_text
+    from ..engines._encode import GrowingDictionary
     from ..engines._source import Locator, dataset_of, resolve_files
     from ..engines.stream import _batches
-    from .panel import _factorize, _read_panel
+    from .panel import _read_panel
 
     if batch_size < 1:
         raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
@@ -270,10 +270,38 @@ def panel_statistics(
             DroppedDataWarning,
             stacklevel=3,
         )
-    text = fmt != "parquet"
+    return finish(
+        merged,
+        items.values(),
+        raters.values(),
+        text=fmt != "parquet",
+        item=item,
+        rater=rater,
+        n_dropped=n_dropped,
+    )
+
+
+def finish(
+    merged: PanelStatistics,
+    item_values: npt.NDArray[Any],
+    rater_values: npt.NDArray[Any],
+    *,
+    text: bool,
+    item: str,
+    rater: str,
+    n_dropped: int,
+) -> PanelStatistics:
+    """Sort the codes and decode tables as the memory engine sorts them.
+
+    ``item_values`` and ``rater_values`` are the decode tables of ``merged``'s codes, in any
+    order; ``text`` says that they are CSV cells, typed here from their distinct values as
+    pandas types a column read whole.
+    """
+    from ..engines._encode import infer_text
+    from .panel import _factorize
+
     decoded = []
-    for dictionary, column in ((items, item), (raters, rater)):
-        values = dictionary.values()
+    for values, column in ((item_values, item), (rater_values, rater)):
         if text and values.size:
             typed = infer_text(values)
             if np.unique(typed).size == values.size:

@@ -8,11 +8,22 @@ from typing import Any
 import typer
 
 from ._app import app
-from ._common import FORMAT_OPTION, OutputFormat, print_table, user_errors, write_text
+from ._common import (
+    ENGINE_OPTION,
+    FORMAT_OPTION,
+    SCHEDULER_OPTION,
+    EngineName,
+    OutputFormat,
+    fail,
+    print_table,
+    user_errors,
+    write_text,
+)
 
 EPILOG = (
     "Example: accord calibrate panel.csv --item proposal --rater reviewer --score score "
-    "--levels confidence --output calibrated.csv --biases biases.csv"
+    "--levels confidence --output calibrated.csv --biases biases.csv;  accord calibrate "
+    "'marks/*.parquet' --item script --rater marker --score mark --engine stream -o values.csv"
 )
 
 _SHOWN = 30  # rows of the values table printed in table format
@@ -55,7 +66,11 @@ def summary_rows(result: Any) -> list[dict[str, Any]]:
 
 @app.command("calibrate", epilog=EPILOG)
 def calibrate(
-    path: Path = typer.Argument(..., help="Assessments file: CSV, TSV, Parquet or JSON Lines."),
+    path: Path = typer.Argument(
+        ...,
+        help="Assessments file: CSV, TSV, Parquet or JSON Lines; with --engine stream or dask, "
+        "Parquet/CSV files as a glob or a folder too.",
+    ),
     item: str = typer.Option(..., "--item", help="Column holding the item ids."),
     rater: str = typer.Option(..., "--rater", help="Column holding the rater ids."),
     score: str = typer.Option(..., "--score", help="Column holding the numeric scores."),
@@ -91,6 +106,8 @@ def calibrate(
     ),
     uncertainty: str = typer.Option("auto", "--uncertainty", help="auto, exact, sample or none."),
     seed: int | None = typer.Option(None, "--seed", help="Seed for sampled uncertainty."),
+    engine: EngineName = ENGINE_OPTION,
+    scheduler: str | None = SCHEDULER_OPTION,
     fmt: OutputFormat = FORMAT_OPTION,
     output: Path | None = typer.Option(
         None,
@@ -108,18 +125,22 @@ def calibrate(
     from ..calibration import calibrate_panel
     from ..io import read_table
 
+    if scheduler is not None and engine is not EngineName.dask:
+        raise fail("--scheduler applies to --engine dask")
     with user_errors():
-        columns = [item, rater, score]
-        for col in (confidence, sigma, levels):
-            if col is not None:
-                columns.append(col)
-        if score_range is not None:
-            columns.extend(score_range)
-        frame = read_table(path, columns)
+        data: Any = str(path)
+        if engine is EngineName.memory:
+            columns = [item, rater, score]
+            for col in (confidence, sigma, levels):
+                if col is not None:
+                    columns.append(col)
+            if score_range is not None:
+                columns.extend(score_range)
+            data = read_table(path, columns)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             result = calibrate_panel(
-                frame,
+                data,
                 item=item,
                 rater=rater,
                 score=score,
@@ -135,6 +156,8 @@ def calibrate(
                 reliability=reliability,  # type: ignore[arg-type]
                 uncertainty=uncertainty,  # type: ignore[arg-type]
                 rng=seed,
+                engine=engine.value,
+                scheduler=scheduler,
             )
         for w in caught:
             typer.echo(f"accord: warning: {w.message}", err=True)

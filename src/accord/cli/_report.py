@@ -12,7 +12,8 @@ from ._common import fail, user_errors
 
 EPILOG = (
     "Example: accord report examples/birads.csv --item finding --rater modality --label birads "
-    "--level ordinal -o out/birads.html"
+    "--level ordinal -o out/birads.html;  accord report panel.csv --item proposal --rater "
+    "reviewer --score score --score-confidence certainty -o panel.html"
 )
 
 
@@ -36,6 +37,17 @@ def report_command(
     score: list[str] = typer.Option(
         [], "--score", help="Numeric score column to calibrate over the panel (repeatable)."
     ),
+    score_confidence: list[str] = typer.Option(
+        [],
+        "--score-confidence",
+        help="Confidence column of the scores, c > 0 (inverse variances): once for every "
+        "--score, or once per --score in the same order.",
+    ),
+    gold: str | None = typer.Option(
+        None,
+        "--gold",
+        help="Column holding a gold label per item: each rater's accuracy and kappa against it.",
+    ),
     confidence: str | None = typer.Option(
         None, "--confidence", help="Confidence column in [0, 1] (with --correct)."
     ),
@@ -55,6 +67,21 @@ def report_command(
 
     if not (label or score or confidence):
         raise fail("nothing to report on: give --label, --score, or --confidence with --correct")
+    weights: str | dict[str, str] | None = None
+    if score_confidence:
+        if not score:
+            raise fail("--score-confidence weights the scores: give --score too")
+        if len(score_confidence) == 1:
+            weights = score_confidence[0]
+        elif len(score_confidence) == len(score):
+            weights = dict(zip(score, score_confidence, strict=True))
+        else:
+            raise fail(
+                "give --score-confidence once (for every --score) or once per --score, in the "
+                f"same order; got {len(score_confidence)} for {len(score)} scores"
+            )
+    if gold is not None and label is None:
+        raise fail("--gold is compared with the raters' labels: give --label too")
     with user_errors():
         page = report(
             path,
@@ -65,6 +92,8 @@ def report_command(
             categories=parse_categories(categories),
             duplicates=duplicates,  # type: ignore[arg-type]
             scores=tuple(score),
+            score_confidence=weights,
+            gold=gold,
             confidence=confidence,
             correct=correct,
             title=title,

@@ -171,6 +171,47 @@ class _Steps:
             self.progress.stop()
 
 
+def _score_confidence(
+    scores: tuple[str, ...], given: str | Mapping[str, str] | None
+) -> dict[str, str]:
+    """The confidence column of each score column that has one."""
+    if given is None:
+        return {}
+    if not scores:
+        raise InvalidInputError(
+            "score_confidence weights the score columns: give the score columns too"
+        )
+    if isinstance(given, str):
+        return dict.fromkeys(scores, given)
+    unknown = [k for k in given if k not in scores]
+    if unknown:
+        raise InvalidInputError(
+            f"score_confidence names {unknown[0]!r}, which is not one of the score columns "
+            f"{list(scores)!r}"
+        )
+    return {k: str(v) for k, v in given.items()}
+
+
+def _gold_labels(frame: pd.DataFrame | None, item: str | None, gold: str) -> pd.Series:
+    """The gold label of each item that has one, indexed by item id."""
+    assert frame is not None and item is not None
+    given = frame[[item, gold]].dropna(subset=[gold])
+    if given.empty:
+        raise InvalidInputError(f"column {gold!r}: no row has a gold label")
+    n_labels = given.groupby(item, sort=False)[gold].nunique()
+    conflicting = n_labels[n_labels > 1]
+    if len(conflicting):
+        first = conflicting.index[0]
+        values = sorted(map(str, given.loc[given[item] == first, gold].unique()))
+        name = first.item() if hasattr(first, "item") else first
+        raise InvalidInputError(
+            f"column {gold!r}: item {name!r} has {len(values)} different gold labels "
+            f"({', '.join(values)}); items with more than one: {len(conflicting)}"
+        )
+    labels: pd.Series = given.drop_duplicates(subset=[item]).set_index(item)[gold]
+    return labels
+
+
 def render(sections: Sequence[Section], *, title: str, subtitle: str) -> str:
     """The page for these sections (jinja2 with autoescape: user strings are escaped)."""
     require("jinja2", "report")
@@ -200,6 +241,8 @@ def report(
     categories: Sequence[Any] | None = None,
     duplicates: Duplicates = "raise",
     scores: str | Sequence[str] = (),
+    score_confidence: str | Mapping[str, str] | None = None,
+    gold: str | None = None,
     confidence: str | None = None,
     correct: str | None = None,
     positive: Any = None,
@@ -212,9 +255,10 @@ def report(
 ) -> HtmlReport:
     """Build the HTML report that answers "can I trust these raters?".
 
-    Each section appears when its data is present: labels give the agreement sections,
-    ``scores`` the panel calibration, ``confidence`` with ``correct`` the confidence
-    calibration.
+    Each section appears when its data is present: labels give the agreement sections
+    (``gold`` adds each rater's accuracy and kappa against the gold labels), ``scores`` the
+    panel calibration (weighted by ``score_confidence`` when given), ``confidence`` with
+    ``correct`` the confidence calibration.
 
     Parameters
     ----------
@@ -233,6 +277,17 @@ def report(
     scores : str or sequence of str, optional
         Numeric score columns; each is calibrated over the panel (item values and rater
         biases, :func:`accord.calibrate_panel`).
+    score_confidence : str or mapping of str to str, optional
+        Confidence columns for the scores: ``c > 0``, the inverse variance of each score
+        (absolute, as ``calibrate_panel(confidence=...)`` takes them; not the probabilities of
+        ``confidence``). A column name applies to every score column; a mapping gives the
+        column of each score that has one. Scores without one are calibrated with equal
+        confidences (relative: variances scaled by the residual).
+    gold : str, optional
+        A column holding a gold label per item (repeated on the item's rows, or given on some
+        of them; two different gold labels for one item are an error). The raters section
+        then shows each rater's accuracy and Cohen's kappa against it
+        (:func:`accord.consensus` with ``gold``). Needs ``label``.
     confidence, correct : str, optional
         A confidence column in [0, 1] and a correctness column (0/1, true/false): NCE, the
         reliability diagram and the calibration metrics, per rater and pooled.
@@ -278,6 +333,11 @@ def report(
     from .sections import SECTIONS, build_methods
 
     score_cols = (scores,) if isinstance(scores, str) else tuple(scores)
+    score_conf = _score_confidence(score_cols, score_confidence)
+    if gold is not None and label is None:
+        raise InvalidInputError(
+            "a gold column is compared with the raters' labels: give the label column too"
+        )
     if (confidence is None) != (correct is None):
         raise InvalidInputError("confidence and correct go together: give both columns or neither")
     if label is None and not score_cols and confidence is None and not isinstance(data, Ratings):
@@ -285,7 +345,12 @@ def report(
             "nothing to report on: give a label column, score columns, or confidence and "
             "correct columns"
         )
-    extra = [*score_cols, *([confidence, correct] if confidence and correct else [])]
+    extra = [
+        *score_cols,
+        *dict.fromkeys(score_conf.values()),
+        *([confidence, correct] if confidence and correct else []),
+        *([gold] if gold else []),
+    ]
     enabled = sys.stderr.isatty() if progress is None else progress
     steps = _Steps(len(SECTIONS) + 2, enabled)
     try:
@@ -309,6 +374,7 @@ def report(
             rater=rater,
             label=label,
             scores=score_cols,
+            score_confidence=score_conf,
             confidence=confidence,
             correct=correct,
             positive=positive,
@@ -316,6 +382,8 @@ def report(
             n_boot=n_boot,
             seed=seed,
             source=source,
+            gold=gold,
+            gold_labels=None if gold is None else _gold_labels(frame, item, gold),
         )
         built: list[Section] = []
         skipped: dict[str, str] = {}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pandas as pd
@@ -75,6 +75,8 @@ class Context:
         Column names.
     scores : tuple of str
         Score columns for panel calibration.
+    score_confidence : mapping of str to str
+        The confidence column (``c > 0``, inverse variances) of each score column that has one.
     confidence, correct : str or None
         Confidence and correctness columns for confidence calibration.
     positive : object
@@ -86,6 +88,10 @@ class Context:
         Seed of every bootstrap (the report is deterministic).
     source : str
         Where the data came from.
+    gold : str or None
+        The gold-label column.
+    gold_labels : pandas.Series or None
+        The gold label of each item that has one, indexed by item id.
     """
 
     ratings: Ratings | None
@@ -94,6 +100,7 @@ class Context:
     rater: str | None
     label: str | None
     scores: tuple[str, ...] = ()
+    score_confidence: Mapping[str, str] = dataclasses.field(default_factory=dict)
     confidence: str | None = None
     correct: str | None = None
     positive: Any = None
@@ -101,6 +108,8 @@ class Context:
     n_boot: int = 2000
     seed: int = 0
     source: str = ""
+    gold: str | None = None
+    gold_labels: pd.Series | None = None
     _cache: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:

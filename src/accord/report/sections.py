@@ -266,7 +266,9 @@ def consensus_result(ctx: Context) -> Any | None:
     fn = _api("consensus")
     if fn is None or ctx.ratings is None:
         return None
-    return ctx.cached("consensus", lambda: fn(ctx.ratings))
+    if ctx.gold_labels is None:
+        return ctx.cached("consensus", lambda: fn(ctx.ratings))
+    return ctx.cached("consensus", lambda: fn(ctx.ratings, gold=ctx.gold_labels))
 
 
 # ----------------------------------------------------------------------- the sections
@@ -443,9 +445,14 @@ def build_read(ctx: Context) -> Section | None:
             ("label", ctx.label),
             ("confidence", ctx.confidence),
             ("correct", ctx.correct),
+            ("gold", ctx.gold),
         )
         if name
-    ] + [("score", s) for s in ctx.scores]
+    ]
+    for score in ctx.scores:
+        columns.append(("score", score))
+        if score in ctx.score_confidence:
+            columns.append((f"confidence of {score}", ctx.score_confidence[score]))
     rows.append(("columns", ", ".join(f"{role}: {name}" for role, name in columns)))
     blocks.insert(0, Table(("", ""), tuple(rows), (False, False)))
     return Section(
@@ -1069,7 +1076,9 @@ def build_items(ctx: Context) -> Section | None:
 def build_raters(ctx: Context) -> Section | None:
     """Raters ranked by how far their ratings stray from the consensus, with profiles."""
     ratings = ctx.ratings
-    if ratings is None or ratings.n_raters < 3:  # with two raters the pair is the consensus
+    gold = ctx.gold_labels is not None
+    # with two raters the pair is the consensus: the section is then only about the gold labels
+    if ratings is None or ratings.n_raters < (2 if gold else 3):
         return None
     cons = consensus_result(ctx)
     if cons is None:
@@ -1096,6 +1105,15 @@ def build_raters(ctx: Context) -> Section | None:
             fmt(r.get("consensus_kappa", math.nan)),
             fmt(r.get("consensus_ia", math.nan)),
         )
+        + (
+            (
+                fmt_int(r.get("gold_n", 0)),
+                fmt_pct(r.get("gold_accuracy", math.nan), 0),
+                fmt(r.get("gold_kappa", math.nan)),
+            )
+            if gold
+            else ()
+        )
         for r in shown.to_dict(orient="records")
     )
     tones: tuple[Tone, ...] = tuple(
@@ -1119,12 +1137,19 @@ def build_raters(ctx: Context) -> Section | None:
                 "agrees with consensus",
                 "kappa vs consensus",
                 "IA vs consensus",
-            ),
+            )
+            + (("items with gold", "accuracy vs gold", "kappa vs gold") if gold else ()),
             rows,
-            (True, False, True, True, True, True, True, True),
+            (True, False, True, True, True, True, True, True) + ((True,) * 3 if gold else ()),
             caption="Deviation = surprisal of the rating minus the entropy of its item: above "
             "0, the rater's choices are more surprising than the panel's average choice. "
-            "Consensus: the unique modal label of the other raters of the item.",
+            "Consensus: the unique modal label of the other raters of the item."
+            + (
+                f" Gold: the label in column {ctx.gold} (accuracy: share of the rater's "
+                "ratings of gold items equal to it; kappa: Cohen's kappa against it)."
+                if gold
+                else ""
+            ),
             row_tones=tones,
         ),
     ]
@@ -1163,24 +1188,54 @@ def build_raters(ctx: Context) -> Section | None:
         if worst is not None
         else "No rater could be scored."
     )
+    if gold and "gold_accuracy" in raters:
+        lead += " " + _gold_lead(ctx, raters)
     if len(raters) > limit:
         blocks.insert(0, Note(f"Showing the {limit} raters who stray most of {len(raters)}."))
+    methods = [
+        MethodNote(
+            "Rater deviation",
+            "Surprisal s = -log2 p of each rating, p the share of the item's ratings in the "
+            "same category; deviation d = s - e, e the item's entropy; classes on d: good "
+            "<= 0 < acceptable <= 1 < poor <= 2 < very poor (bits). Raters ranked by mean "
+            "deviation; each rater also compared with the leave-one-out consensus label "
+            "(percent agreement, Cohen's kappa, informational agreement).",
+            (REF["simon2010"], REF["cohen1960"], REF["cfg2020"]),
+        ),
+    ]
+    if gold:
+        methods.append(
+            MethodNote(
+                "Raters against the gold labels",
+                f"Each rater's ratings of the items with a gold label (column {ctx.gold}) "
+                "against that label: accuracy (share equal) and Cohen's kappa (chance from "
+                "the rater's and the gold labels' marginal shares).",
+                (REF["cohen1960"],),
+            )
+        )
     return Section(
         "raters",
-        "Raters against the consensus",
+        "Raters against the consensus" + (" and the gold labels" if gold else ""),
         lead,
         tuple(blocks),
-        (
-            MethodNote(
-                "Rater deviation",
-                "Surprisal s = -log2 p of each rating, p the share of the item's ratings in the "
-                "same category; deviation d = s - e, e the item's entropy; classes on d: good "
-                "<= 0 < acceptable <= 1 < poor <= 2 < very poor (bits). Raters ranked by mean "
-                "deviation; each rater also compared with the leave-one-out consensus label "
-                "(percent agreement, Cohen's kappa, informational agreement).",
-                (REF["simon2010"], REF["cohen1960"], REF["cfg2020"]),
-            ),
-        ),
+        tuple(methods),
+    )
+
+
+def _gold_lead(ctx: Context, raters: pd.DataFrame) -> str:
+    """One sentence on the raters' accuracy against the gold labels."""
+    scored = raters[raters["gold_n"] > 0].sort_values(
+        ["gold_accuracy", "rater"], ascending=[False, True], kind="stable"
+    )
+    n_gold = 0 if ctx.gold_labels is None else len(ctx.gold_labels)
+    if scored.empty:
+        return f"No rater rated an item with a gold label ({fmt_int(n_gold)} items have one)."
+    best, worst = scored.iloc[0], scored.iloc[-1]
+    return (
+        f"Against the gold labels ({fmt_int(n_gold)} items): {best['rater']} is the most "
+        f"accurate ({fmt_pct(best['gold_accuracy'], 0)}, kappa {fmt(best['gold_kappa'])}), "
+        f"{worst['rater']} the least ({fmt_pct(worst['gold_accuracy'], 0)}, kappa "
+        f"{fmt(worst['gold_kappa'])})."
     )
 
 
@@ -1195,18 +1250,36 @@ def build_scores(ctx: Context) -> Section | None:
     methods: list[MethodNote] = []
     leads: list[str] = []
     for column in ctx.scores:
+        weights = ctx.score_confidence.get(column)
 
-        def calibrate(column: str = column) -> Any:
-            return fn(ctx.frame, item=ctx.item, rater=ctx.rater, score=column, rng=ctx.seed)
+        def calibrate(column: str = column, weights: str | None = weights) -> Any:
+            return fn(
+                ctx.frame,
+                item=ctx.item,
+                rater=ctx.rater,
+                score=column,
+                confidence=weights,
+                rng=ctx.seed,
+            )
 
         result = ctx.cached(f"panel:{column}", calibrate)
-        blocks.extend(_score_blocks(ctx, column, result))
+        blocks.extend(_score_blocks(ctx, column, result, weights))
+        how = (
+            f"confidences from column {weights} (c = 1/sigma^2, absolute)"
+            if weights
+            else "equal confidences (no confidence column; variances scaled by R/dof)"
+        )
         methods.append(
-            MethodNote(f"Panel calibration ({column})", str(result.method), (REF["mackay2017"],))
+            MethodNote(
+                f"Panel calibration ({column})",
+                f"{result.method}; {how}",
+                (REF["mackay2017"],),
+            )
         )
         leads.append(
             f"{column}: {fmt_int(result.n_items)} items by {fmt_int(result.n_raters)} raters, "
-            f"residual per degree of freedom {fmt(result.residual_per_dof, 2)}"
+            + (f"weighted by the confidences in {weights}" if weights else "equal confidences")
+            + f", residual per degree of freedom {fmt(result.residual_per_dof, 2)}"
         )
     lead = (
         "Each score is modelled as the item's value plus the rater's bias plus noise; the "
@@ -1217,7 +1290,7 @@ def build_scores(ctx: Context) -> Section | None:
     )
 
 
-def _score_blocks(ctx: Context, column: str, result: Any) -> list[Block]:
+def _score_blocks(ctx: Context, column: str, result: Any, weights: str | None) -> list[Block]:
     values = result.values.sort_values("value", ascending=False, kind="stable")
     biases = result.biases.sort_values("bias", ascending=False, kind="stable")
     limit = 40
@@ -1236,9 +1309,19 @@ def _score_blocks(ctx: Context, column: str, result: Any) -> list[Block]:
                     f"bias spread (SD) {fmt(float(result.biases['bias'].std(ddof=1)), 2)}",
                 ),
                 KeyFigure(
+                    "Confidences",
+                    "per score" if weights else "equal",
+                    f"column {weights}: c = 1/sigma^2 (absolute)"
+                    if weights
+                    else "no confidence column: relative, scaled by the residual",
+                    "neutral",
+                ),
+                KeyFigure(
                     "Fit",
                     fmt(result.residual_per_dof, 2),
-                    "residual per degree of freedom (about 1 when confidences are right)",
+                    "residual per degree of freedom (about 1 when the confidences are right)"
+                    if weights
+                    else "residual per degree of freedom (the noise variance, in score units)",
                     "neutral",
                 ),
                 KeyFigure(
@@ -1278,7 +1361,8 @@ def _score_blocks(ctx: Context, column: str, result: Any) -> list[Block]:
             f"Rater biases and misfit ({column})",
             (
                 Table(
-                    ("rater", "scores", "bias", "SD", "misfit", "RMS residual"),
+                    ("rater", "scores", "bias", "SD", "misfit", "RMS residual")
+                    + (("summed confidence",) if weights else ()),
                     tuple(
                         (
                             str(r["rater"]),
@@ -1288,9 +1372,10 @@ def _score_blocks(ctx: Context, column: str, result: Any) -> list[Block]:
                             fmt(r["misfit"], 2),
                             fmt(r["residual_rms"], 2),
                         )
+                        + ((fmt(r["confidence"], 3),) if weights else ())
                         for r in biases.to_dict(orient="records")
                     ),
-                    (False, True, True, True, True, True),
+                    (False, True, True, True, True, True) + ((True,) if weights else ()),
                     caption="Misfit: chi-square of the rater's residuals over its expectation; "
                     "well above 1, the rater is noisier than their confidence says.",
                 ),
