@@ -405,3 +405,111 @@ def test_dask_worker_processes_match_memory(tmp_path: Path) -> None:
     ):
         stats = dask_statistics(paths, **COLS, scheduler=client)
     assert_same(stats, memory)
+
+
+# ------------------------------------------------------------------------ duckdb
+
+
+@pytest.mark.parametrize("batch_size", [17, 10_000])
+def test_stream_duckdb_reader_matches_memory(
+    parquet_files: list[Path], frame: pd.DataFrame, memory: accord.Ratings, batch_size: int
+) -> None:
+    pytest.importorskip("duckdb")
+    stats = stream_statistics(parquet_files, **COLS, reader="duckdb", batch_size=batch_size)
+    assert_same(stats, memory)
+    # CSV read by DuckDB as text is typed like the pyarrow reader and pandas type it.
+    csv = write_csv(frame, parquet_files[0].parent, (90, 200))
+    assert_same(
+        stream_statistics(csv, **COLS, reader="duckdb"),
+        accord.Ratings.from_long(
+            pd.concat([pd.read_csv(p) for p in csv], ignore_index=True), **COLS
+        ),
+    )
+
+
+def test_stream_duckdb_relation_matches_memory(
+    parquet_files: list[Path], memory: accord.Ratings
+) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    con = duckdb.connect()
+    listed = ", ".join(f"'{p}'" for p in parquet_files)
+    relation = con.sql(f"SELECT label, rater, item, 1 AS extra FROM read_parquet([{listed}])")
+    stats = stream_statistics(relation, **COLS, batch_size=50)
+    assert_same(stats, memory)
+    # Bucketed passes run the query again.
+    assert_same(stream_statistics(relation, **COLS, batch_size=50, memory_limit=1_500), memory)
+    with pytest.raises(ColumnNotFoundError, match="labels"):
+        stream_statistics(relation, item="item", rater="rater", label="labels")
+    with pytest.raises(InvalidInputError, match="'reader' parameter"):
+        stream_statistics(parquet_files, **COLS, reader="polars")
+
+
+def test_agreement_and_consensus_from_duckdb_relation(
+    parquet_files: list[Path], memory: accord.Ratings
+) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    listed = ", ".join(f"'{p}'" for p in parquet_files)
+    relation = duckdb.connect().sql(f"SELECT * FROM read_parquet([{listed}])")
+    got = accord.agreement(relation, engine="stream", **COLS)
+    expected = accord.agreement(memory)
+    by_name = {c.name: c.statistic for c in expected.coefficients}
+    for c in got.coefficients:
+        assert c.statistic == pytest.approx(by_name[c.name], rel=1e-12, abs=1e-15), c.name
+    result = accord.consensus(relation, engine="stream", **COLS)
+    pd.testing.assert_frame_equal(
+        result.raters, accord.consensus(memory).raters, rtol=1e-12, atol=1e-12
+    )
+
+
+def test_stream_second_pass_from_files_equals_pass_from_matrix(
+    parquet_files: list[Path],
+) -> None:
+    # Two-pass methods read the code matrix when it fits, else the files again: the same sums.
+    from accord.engines.stream import stream_scan
+
+    def per_rater(ctx: int, item: Any, rater: Any, label: Any) -> Any:
+        return np.bincount(rater * ctx + label, minlength=7 * ctx)
+
+    def add(a: Any, b: Any) -> Any:
+        return a + b
+
+    stats, matrix_pass = stream_scan(parquet_files, **COLS, batch_size=29)
+    assert matrix_pass.matrix is not None
+    matrix_pass.matrix, file_pass = None, matrix_pass
+    _, matrix_pass = stream_scan(parquet_files, **COLS, batch_size=29)
+    q = len(stats.categories)
+    got = matrix_pass.map_reduce(per_rater, q, add)
+    assert np.array_equal(got, file_pass.map_reduce(per_rater, q, add))
+    assert stats.rater_counts is not None
+    assert np.array_equal(got.reshape(-1, q)[: stats.n_raters], stats.rater_counts.counts)
+
+
+# ------------------------------------------------------------------ dask progress
+
+
+def _progress_run(frame: pd.DataFrame, scheduler: Any) -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    ddf = dd.from_pandas(frame, npartitions=3)
+    calls: list[tuple[int, int | None]] = []
+    stats = dask_statistics(
+        ddf, **COLS, scheduler=scheduler, progress=lambda d, t: calls.append((d, t))
+    )
+    n = ddf.npartitions
+    assert [d for d, _ in calls] == list(range(1, 2 * n + 1))
+    assert {t for _, t in calls} == {2 * n}
+    assert_same(stats, accord.Ratings.from_long(frame, **COLS))
+    # A method that reads the ratings again reports a third pass.
+    calls.clear()
+    accord.consensus(
+        ddf, engine="dask", **COLS, scheduler=scheduler, progress=lambda d, t: calls.append((d, t))
+    )
+    assert calls[-1] == (3 * n, 3 * n)
+
+
+@pytest.mark.parametrize("scheduler", ["synchronous", "threads"])
+def test_dask_progress_local_schedulers(frame: pd.DataFrame, scheduler: str) -> None:
+    _progress_run(frame, scheduler)
+
+
+def test_dask_progress_with_client(frame: pd.DataFrame, local_client: Any) -> None:
+    _progress_run(frame, local_client)

@@ -63,6 +63,17 @@ def _item_cells(counts: Any, n_items: int, q: int) -> _Cells:
     return _Cells(keys[present], vals[present], None)
 
 
+def _unique_inverse(values: FloatArray) -> tuple[FloatArray, IntArray]:
+    """``np.unique(values, return_inverse=True)`` by hashing: the distinct values are few
+    (deviations take a handful of values per item size), so sorting them beats sorting every
+    cell."""
+    codes, uniq = pd.factorize(values, use_na_sentinel=False)
+    order = np.argsort(uniq, kind="stable")
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size, dtype=np.int64)
+    return np.asarray(uniq, dtype=np.float64)[order], rank[codes]
+
+
 # ------------------------------------------------------------------ counts that merge
 
 
@@ -226,7 +237,7 @@ def consensus_from_engine(
     item_entropy = np.where(st.m1 == st.n, 0.0, np.maximum(item_entropy, 0.0)) / lb
     item_entropy[st.n == 0] = np.nan
     _, s_cell, d_cell, cls_cell, loo_cell = _cell_scores(cells, st, q, reference, lb, band_edges)
-    d_values, d_codes = np.unique(d_cell[cls_cell >= 0], return_inverse=True)
+    d_values, d_codes = _unique_inverse(d_cell[cls_cell >= 0])
     d_code_cell = np.full(d_cell.size, -1, dtype=np.int64)
     d_code_cell[cls_cell >= 0] = d_codes
     ordinal_item_entropy = None

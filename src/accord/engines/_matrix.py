@@ -35,6 +35,24 @@ def _dtype_for(n_labels: int) -> npt.DTypeLike:
     return np.int32
 
 
+def _count_pairs_by_columns(block: npt.NDArray[Any], q: int, acc: IntArray) -> None:
+    """Add every rater pair's (q+1) x (q+1) table of a slice to ``acc`` (r, r, (q+1)^2).
+
+    Codes are shifted by one (0 = not rated). For each rater ``a``, the keys of all pairs
+    ``(a, b > a)`` are formed at once (``b``'s offset, ``a``'s code, ``b``'s code) and counted
+    in one ``bincount``; the keys are 16-bit when they fit, which halves the memory traffic.
+    """
+    r = block.shape[1]
+    cells = (q + 1) * (q + 1)
+    dtype = np.uint16 if (r - 1) * cells < (1 << 16) else np.int64
+    shifted = np.ascontiguousarray((block + 1).T.astype(dtype))  # raters x items
+    for a in range(r - 1):
+        m = r - a - 1
+        offsets = (np.arange(m, dtype=dtype) * dtype(cells))[:, None]
+        keys = shifted[a] * dtype(q + 1) + shifted[a + 1 :] + offsets
+        acc[a, a + 1 :] += np.bincount(keys.ravel(), minlength=m * cells).reshape(m, cells)
+
+
 class CodeMatrix:
     """Items x raters label codes, growing with the dictionaries.
 
@@ -173,6 +191,16 @@ class CodeMatrix:
         for lo in range(0, self.n_items, step):
             yield lo, min(self.n_items, lo + step)
 
+    def ratings(self, remap: IntArray) -> Iterator[tuple[IntArray, IntArray, IntArray, int]]:
+        """(item, rater, domain label, end of slice) codes of the ratings, slice by slice."""
+        q = int(remap.max(initial=-1)) + 1
+        lut = np.r_[remap, -1].astype(np.int8 if q < 127 else np.int32)
+        for lo, hi in self._slices():
+            block = lut[self.mat[lo:hi, : self.n_raters]]
+            it, rt = np.nonzero(block >= 0)
+            label = block[it, rt].astype(np.int64)
+            yield it.astype(np.int64) + lo, rt.astype(np.int64), label, hi
+
     def statistics(
         self,
         remap: IntArray,
@@ -197,7 +225,9 @@ class CodeMatrix:
         """
         q = len(categories)
         r = self.n_raters
-        lookup = np.r_[-1, remap].astype(np.int64)
+        # Raw code -> domain code, indexed by the matrix's own small integers (-1, "not
+        # rated", reads the last entry and stays -1): no int64 copy of the matrix.
+        lut = np.r_[remap, -1].astype(np.int8 if q < 127 else np.int32)
         item_blocks: list[Any] = []
         # Dense item counts are written in place (no list of blocks to concatenate).
         dense_items = (
@@ -211,10 +241,11 @@ class CodeMatrix:
         pair_acc = np.zeros((r, r, (q + 1) * (q + 1)), dtype=np.int64) if by_columns else None
         pairs: PairTables | None = empty_pairs(raters, categories) if want_pairs else None
         for lo, hi in self._slices():
-            block = lookup[self.mat[lo:hi, :r].astype(np.int64) + 1]  # -1 = not rated
+            block = lut[self.mat[lo:hi, :r]]  # domain codes, -1 = not rated
             rows = hi - lo
             if "items" in statistics:
-                keys = (np.arange(rows, dtype=np.int64)[:, None] * (q + 1) + block + 1).ravel()
+                base = np.arange(1, rows * (q + 1), q + 1, dtype=np.int64)
+                keys = (base[:, None] + block).ravel()
                 counts = np.bincount(keys, minlength=rows * (q + 1)).reshape(rows, q + 1)[:, 1:]
                 if sparse:
                     from scipy import sparse as sp
@@ -222,23 +253,17 @@ class CodeMatrix:
                     item_blocks.append(sp.csr_array(counts, dtype=np.int64))
                 elif dense_items is not None:
                     dense_items[lo:hi] = counts
-            if "raters" in statistics:
-                keys = (np.arange(r, dtype=np.int64)[None, :] * (q + 1) + block + 1).ravel()
-                rater_acc += np.bincount(keys, minlength=r * (q + 1))
+            if "raters" in statistics and pair_acc is None:
+                base = np.arange(1, r * (q + 1), q + 1, dtype=np.int64)
+                rater_acc += np.bincount((base[None, :] + block).ravel(), minlength=r * (q + 1))
             if pair_acc is not None:
-                shifted = block + 1
-                for a in range(r - 1):
-                    left = shifted[:, a] * (q + 1)
-                    for b in range(a + 1, r):
-                        pair_acc[a, b] += np.bincount(
-                            left + shifted[:, b], minlength=(q + 1) * (q + 1)
-                        )
+                _count_pairs_by_columns(block, q, pair_acc)
             elif want_pairs and pairs is not None:
                 it, rt = np.nonzero(block >= 0)
                 part = long_partial(
                     it.astype(np.int64),
                     rt.astype(np.int64),
-                    block[it, rt],
+                    block[it, rt].astype(np.int64),
                     np.zeros(it.size, dtype=np.int64),
                     n_groups=rows,
                     raters=raters,
@@ -261,6 +286,18 @@ class CodeMatrix:
                 )
             else:
                 item_counts = dense_items
+        if pair_acc is not None and "raters" in statistics and r >= 2:
+            # A pair's table with "not rated" (code 0) kept holds each rater's whole
+            # distribution in its margins: rater a from (a, a+1), the last from (r-2, r-1).
+            full = pair_acc.reshape(r, r, q + 1, q + 1)
+            margins = rater_acc.reshape(r, q + 1)  # a view: fills rater_acc
+            margins[:-1] = full[np.arange(r - 1), np.arange(1, r)].sum(axis=2)
+            margins[-1] = full[r - 2, r - 1].sum(axis=0)
+        elif pair_acc is not None and "raters" in statistics:
+            for lo, hi in self._slices():
+                block = lut[self.mat[lo:hi, :r]]
+                base = np.arange(1, r * (q + 1), q + 1, dtype=np.int64)
+                rater_acc += np.bincount((base[None, :] + block).ravel(), minlength=r * (q + 1))
         rater_counts = rater_acc.reshape(r, q + 1)[:, 1:].copy() if "raters" in statistics else None
         if pair_acc is not None:
             tables = pair_acc.reshape(r, r, q + 1, q + 1)[:, :, 1:, 1:].reshape(r * r, q, q)
@@ -280,8 +317,14 @@ class CodeMatrix:
         r = self.n_raters
         if r * r * (q + 1) * (q + 1) > 4_000_000:
             return False
+        by_columns = self.n_items * r * (r - 1) // 2
+        # Fewest co-rating pairs the ratings can make (equal numbers per item): when the
+        # columns win even against that, the matrix need not be scanned.
+        per_item = self.written / max(self.n_items, 1)
+        if by_columns <= 4 * self.n_items * per_item * (per_item - 1) / 2:
+            return True
         total_pairs = 0
         for lo, hi in self._slices():
             per_item = np.count_nonzero(self.mat[lo:hi, :r] >= 0, axis=1).astype(np.int64)
             total_pairs += int((per_item * (per_item - 1) // 2).sum())
-        return self.n_items * r * (r - 1) // 2 <= 4 * total_pairs
+        return by_columns <= 4 * total_pairs

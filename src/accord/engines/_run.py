@@ -15,6 +15,7 @@ from typing import Any, Literal, Protocol, TypeAlias
 from .._errors import InvalidInputError
 from .._types import IntArray
 from ._blocks import RatingStatistics
+from ._source import is_duckdb_relation
 
 __all__ = ["ENGINES", "Engine", "Rescan", "check_engine", "columns_for", "scan_ratings"]
 
@@ -62,7 +63,11 @@ def check_source(data: Any, engine: str, owner: str) -> None:
         return
     if engine == "dask" and _is_dask_frame(data):
         return
-    what = "paths, a glob or a folder" + (" or a dask DataFrame" if engine == "dask" else "")
+    if engine == "stream" and is_duckdb_relation(data):
+        return
+    what = "paths, a glob or a folder" + (
+        " or a dask DataFrame" if engine == "dask" else " or a DuckDB relation"
+    )
     raise InvalidInputError(
         f"{owner}(engine={engine!r}) reads the data where it is stored: pass {what} with the "
         f"column names; got a {type(data).__name__} (data already in memory: use "
@@ -131,4 +136,5 @@ def scan_ratings(
         missing=missing,
         statistics=statistics,
         scheduler=scheduler,
+        progress=progress,
     )

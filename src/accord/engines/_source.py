@@ -9,13 +9,20 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import ColumnNotFoundError, DuplicateRatingError, InvalidInputError
+from .._errors import ColumnNotFoundError, DuplicateRatingError, InvalidInputError, require
 from ..io import _format_of
 from ..ratings import _missing_column_message, _tidy_scalar
 from ._blocks import DuplicateInfo
 from ._encode import CSV_NULLS
 
-__all__ = ["Locator", "SourceLike", "dataset_of", "resolve_files"]
+__all__ = [
+    "DuckSource",
+    "Locator",
+    "SourceLike",
+    "dataset_of",
+    "is_duckdb_relation",
+    "resolve_files",
+]
 
 SourceLike = str | Path | Sequence[str | Path]
 _STREAMABLE = ("parquet", "csv", "tsv")
@@ -163,3 +170,69 @@ def raise_duplicates(
         + ("" if complete else " (rows of the earlier ratings in other batches are not listed)")
         + ". Pass duplicates='first' or 'last' to resolve"
     )
+
+
+def _sql_text(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _sql_name(value: str) -> str:
+    return '"' + value.replace('"', '""') + '"'
+
+
+def is_duckdb_relation(source: Any) -> bool:
+    """Whether ``source`` is a DuckDB relation (``duckdb.sql(...)``, ``con.table(...)``)."""
+    return type(source).__name__ == "DuckDBPyRelation" and type(source).__module__.startswith(
+        "duckdb"
+    )
+
+
+class DuckSource:
+    """Batches of the three columns of a DuckDB query, in the query's row order.
+
+    Built from a DuckDB relation (any query: a join, a filter, a view over a database) or from
+    Parquet/CSV files that DuckDB reads (``read_parquet`` / ``read_csv``, in the order of the
+    list). Each pass runs the query again and streams its result as Arrow record batches;
+    DuckDB keeps the row order of a plain scan (``preserve_insertion_order``), so codes and
+    row numbers are those of the files read in order.
+    """
+
+    def __init__(self, relation: Any, columns: Sequence[str], name: str) -> None:
+        available = list(relation.columns)
+        for column in columns:
+            if column not in available:
+                raise ColumnNotFoundError(f"{name}: {_missing_column_message(column, available)}")
+        self.relation = relation.select(*(_sql_name(c) for c in columns))
+        self.name = name
+
+    @classmethod
+    def from_files(
+        cls, files: list[str], fmt: str, columns: Sequence[str], *, sep: str | None
+    ) -> DuckSource:
+        duckdb: Any = require("duckdb", "duckdb")
+        con = duckdb.connect()
+        listed = "[" + ", ".join(_sql_text(f) for f in files) + "]"
+        if fmt == "parquet":
+            query = f"SELECT * FROM read_parquet({listed})"
+        else:
+            delimiter = sep if sep is not None else ("\t" if fmt == "tsv" else ",")
+            nulls = "[" + ", ".join(_sql_text(v) for v in CSV_NULLS) + "]"
+            # Text cells, typed afterwards from their distinct values as the pyarrow reader
+            # and pandas type them.
+            query = (
+                f"SELECT * FROM read_csv({listed}, all_varchar = true, header = true, "
+                f"delim = {_sql_text(delimiter)}, nullstr = {nulls})"
+            )
+        try:
+            relation = con.sql(query)
+        except duckdb.Error as exc:
+            raise InvalidInputError(f"cannot read {files[0]}: {exc}") from None
+        name = files[0] if len(files) == 1 else f"{files[0]} (and {len(files) - 1} more)"
+        return cls(relation, columns, name)
+
+    def batches(self, batch_size: int) -> Any:
+        """The query's result as Arrow record batches of about ``batch_size`` rows."""
+        reader = getattr(self.relation, "to_arrow_reader", None)
+        if reader is None:  # older DuckDB
+            return self.relation.fetch_record_batch(batch_size)
+        return reader(batch_size)

@@ -232,6 +232,84 @@ def _compute(scheduler: Any, *values: Any) -> tuple[Any, ...]:
     return tuple(dask.compute(*values, scheduler=scheduler))
 
 
+Progress = Callable[[int, int | None], None]
+
+
+def _client_of(scheduler: Any) -> tuple[Any, bool]:
+    """The ``distributed.Client`` that will run the work (and whether it was opened here),
+    or (None, False) for dask's local schedulers."""
+    import sys
+
+    if isinstance(scheduler, str) and "://" in scheduler:
+        distributed: Any = require("distributed", "dask")
+        return distributed.Client(scheduler), True
+    if scheduler is not None and type(scheduler).__name__ == "Client":
+        return scheduler, False
+    if scheduler is None and "distributed" in sys.modules:
+        try:
+            return sys.modules["distributed"].default_client(), False
+        except ValueError:
+            return None, False
+    return None, False
+
+
+def _run_parts(
+    scheduler: Any,
+    partials: list[Any],
+    combine: Callable[[Any, Any], Any] | None,
+    progress: Progress | None,
+    done: int,
+    total: int,
+) -> Any:
+    """Compute one delayed value per partition and reduce them with ``combine``, calling
+    ``progress(done, total)`` as each partition's value is ready.
+
+    With a ``distributed.Client``, the partitions are futures reported in completion order
+    (``as_completed``) and reduced pairwise on the workers; with the local schedulers, a
+    ``dask.diagnostics.Callback`` counts the partitions' tasks as they finish.
+    """
+    if progress is None:
+        if combine is None:
+            return list(_compute(scheduler, *partials))
+        (out,) = _compute(scheduler, _tree(partials, combine))
+        return out
+    client, opened = _client_of(scheduler)
+    if client is not None:
+        distributed: Any = require("distributed", "dask")
+        try:
+            futures = client.compute(partials)
+            for _ in distributed.as_completed(futures):
+                done += 1
+                progress(done, total)
+            if combine is None:
+                return client.gather(futures)
+            level = list(futures)
+            while len(level) > 1:
+                nxt = [
+                    client.submit(combine, level[k], level[k + 1], pure=False)
+                    for k in range(0, len(level) - 1, 2)
+                ]
+                level = nxt + ([level[-1]] if len(level) % 2 else [])
+            return level[0].result()
+        finally:
+            if opened:
+                client.close()
+    diagnostics: Any = require("dask.diagnostics", "dask")
+    keys = {p.key for p in partials}
+    counter = [done]
+
+    def posttask(key: Any, result: Any, dsk: Any, state: Any, worker_id: Any) -> None:
+        if key in keys:
+            counter[0] += 1
+            progress(counter[0], total)
+
+    with diagnostics.Callback(posttask=posttask):
+        if combine is None:
+            return list(_compute(scheduler, *partials))
+        (out,) = _compute(scheduler, _tree(partials, combine))
+    return out
+
+
 def dask_statistics(
     data: Any,
     *,
@@ -247,6 +325,7 @@ def dask_statistics(
     file_format: str | None = None,
     sep: str | None = None,
     blocksize: str | int | None = None,
+    progress: Progress | None = None,
 ) -> RatingStatistics:
     """Sufficient statistics of ratings in a Dask DataFrame (or Parquet/CSV files).
 
@@ -276,6 +355,11 @@ def dask_statistics(
         For paths: the format (default from the suffix) and the CSV separator.
     blocksize : str or int, optional
         CSV bytes per partition (default ``"64MB"``).
+    progress : callable, optional
+        ``progress(partitions_done, partitions_total)`` as each partition of each pass is
+        done (two passes; a method that reads the ratings again adds a third). With a
+        ``distributed.Client`` the partitions are reported as their futures complete; with
+        the local schedulers, through a ``dask.diagnostics.Callback``.
 
     Returns
     -------
@@ -309,6 +393,7 @@ def dask_statistics(
         file_format=file_format,
         sep=sep,
         blocksize=blocksize,
+        progress=progress,
     )[0]
 
 
@@ -327,6 +412,7 @@ def dask_scan(
     file_format: str | None = None,
     sep: str | None = None,
     blocksize: str | int | None = None,
+    progress: Progress | None = None,
 ) -> tuple[RatingStatistics, DaskRescan]:
     """:func:`dask_statistics`, and what a second pass over the partitions needs."""
     wanted = check_options("dask_statistics", level, missing, duplicates, statistics)
@@ -340,8 +426,14 @@ def dask_scan(
         data, columns, file_format=file_format, sep=sep, blocksize=blocksize
     )
     parts = frame.to_delayed()
-    firsts: tuple[_Distinct, ...] = _compute(
-        scheduler, *[dask.delayed(_distinct)(p, columns) for p in parts]
+    n_parts = len(parts)
+    firsts: list[_Distinct] = _run_parts(
+        scheduler,
+        [dask.delayed(_distinct)(p, columns) for p in parts],
+        None,
+        progress,
+        0,
+        2 * n_parts,
     )
     lengths = np.array([d.rows for d in firsts], dtype=np.int64)
     offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
@@ -421,7 +513,7 @@ def dask_scan(
         )
         for p in encoded.to_delayed()
     ]
-    (total,) = _compute(scheduler, _tree(partials, _merge))
+    total = _run_parts(scheduler, partials, _merge, progress, n_parts, n_parts + len(partials))
     if missing == "raise" and total.missing:
         raise InvalidInputError(
             f"column {label!r}: {total.missing} rows have a missing label "
@@ -466,7 +558,9 @@ def dask_scan(
         engine="dask",
         passes=2,
     )
-    return result, DaskRescan(parts, offsets, dicts, columns, scheduler, int(stats.dropped))
+    return result, DaskRescan(
+        parts, offsets, dicts, columns, scheduler, int(stats.dropped), progress
+    )
 
 
 def _apply(codes: pd.DataFrame, fn: Any, context: Any) -> Any:
@@ -492,6 +586,7 @@ class DaskRescan:
         columns: tuple[str, str, str],
         scheduler: Any,
         dropped: int,
+        progress: Progress | None = None,
     ) -> None:
         self.parts = parts
         self.offsets = offsets
@@ -499,6 +594,7 @@ class DaskRescan:
         self.columns = columns
         self.scheduler = scheduler
         self.dropped = dropped
+        self.progress = progress
 
     def map_reduce(
         self,
@@ -520,8 +616,8 @@ class DaskRescan:
             )
             for k, p in enumerate(self.parts)
         ]
-        (total,) = _compute(self.scheduler, _tree(partials, merge))
-        return total
+        n = len(partials)
+        return _run_parts(self.scheduler, partials, merge, self.progress, 2 * n, 3 * n)
 
 
 def _sorted_info(info: DuplicateInfo) -> DuplicateInfo:

@@ -35,7 +35,15 @@ from ._blocks import (
 )
 from ._encode import GrowingDictionary, infer_text, label_domain
 from ._matrix import CodeMatrix
-from ._source import Locator, SourceLike, dataset_of, raise_duplicates, resolve_files
+from ._source import (
+    DuckSource,
+    Locator,
+    SourceLike,
+    dataset_of,
+    is_duckdb_relation,
+    raise_duplicates,
+    resolve_files,
+)
 
 __all__ = ["Progress", "StreamRescan", "stream_scan", "stream_statistics"]
 
@@ -75,6 +83,14 @@ def _batches(
 ) -> Iterator[tuple[int, Any]]:
     """(first row, batch) over the dataset's files in order."""
     row = row0
+    if isinstance(dataset, DuckSource):
+        for batch in dataset.batches(batch_size):
+            if batch.num_rows == 0:
+                continue
+            locator.add(row, dataset.name)
+            yield row, batch
+            row += batch.num_rows
+        return
     scanner = dataset.scanner(columns=columns, batch_size=batch_size)
     for tagged in scanner.scan_batches():
         batch = tagged.record_batch
@@ -197,6 +213,7 @@ def stream_statistics(
     file_format: str | None = None,
     sep: str | None = None,
     progress: Progress | None = None,
+    reader: str = "pyarrow",
 ) -> RatingStatistics:
     """Sufficient statistics of ratings in Parquet or CSV files, read in batches.
 
@@ -206,9 +223,11 @@ def stream_statistics(
 
     Parameters
     ----------
-    source : path, glob or list of paths
+    source : path, glob, list of paths, or a DuckDB relation
         Parquet, CSV or TSV files (one format), read in order: a list as given, a glob or a
         folder sorted by name. Row numbers in messages count data rows across the files.
+        A DuckDB relation (``duckdb.sql("SELECT ...")``, ``con.table("ratings")``) is run
+        and its result streamed in the query's row order.
     item, rater, label : str
         Column names.
     level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
@@ -237,7 +256,11 @@ def stream_statistics(
         Field separator for CSV/TSV.
     progress : callable, optional
         ``progress(rows_read, total_rows)`` after each batch (``total_rows`` is None for
-        CSV, whose length is not known in advance).
+        CSV and DuckDB, whose length is not known in advance).
+    reader : {"pyarrow", "duckdb"}, default "pyarrow"
+        What reads the files: pyarrow's dataset scanner, or DuckDB (``read_parquet`` /
+        ``read_csv``), which streams the three columns as Arrow batches. A DuckDB relation
+        as ``source`` is always read by DuckDB.
 
     Returns
     -------
@@ -293,6 +316,7 @@ def stream_statistics(
         file_format=file_format,
         sep=sep,
         progress=progress,
+        reader=reader,
     )[0]
 
 
@@ -312,24 +336,35 @@ def stream_scan(
     file_format: str | None = None,
     sep: str | None = None,
     progress: Progress | None = None,
+    reader: str = "pyarrow",
 ) -> tuple[RatingStatistics, StreamRescan]:
     """:func:`stream_statistics`, and what a second pass over the same batches needs."""
     wanted = check_options("stream_statistics", level, missing, duplicates, statistics)
     if batch_size < 1:
         raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
-    files, fmt = resolve_files(source, file_format)
+    _check_choice("reader", reader, ("pyarrow", "duckdb"), "stream_statistics")
     columns = [item, rater, label]
     if len(set(columns)) != 3:
         raise InvalidInputError(
             f"item, rater and label must be three different columns; got {columns!r}"
         )
-    block_bytes = int(min(max(batch_size * 16, 1 << 12), 1 << 28))
-    dataset = dataset_of(files, fmt, columns, sep=sep, block_bytes=block_bytes)
-    total = int(dataset.count_rows()) if fmt == "parquet" else None
+    dataset: Any
+    if is_duckdb_relation(source):
+        files, fmt = ["DuckDB query"], "duckdb"
+        dataset = DuckSource(source, columns, "DuckDB query")
+    else:
+        files, fmt = resolve_files(source, file_format)
+        if reader == "duckdb":
+            dataset = DuckSource.from_files(files, fmt, columns, sep=sep)
+        else:
+            block_bytes = int(min(max(batch_size * 16, 1 << 12), 1 << 28))
+            dataset = dataset_of(files, fmt, columns, sep=sep, block_bytes=block_bytes)
+    text = fmt in ("csv", "tsv")
+    total = int(dataset.count_rows()) if fmt == "parquet" and reader == "pyarrow" else None
     locator = Locator()
     enc = _Encoder(
         (item, rater, label),
-        text=fmt != "parquet",
+        text=text,
         level=level,
         categories=categories,
         missing=missing,
@@ -442,6 +477,9 @@ def stream_scan(
     rescan = StreamRescan(
         dataset, columns, batch_size, enc, remap, dropped_dups, rows, passes, progress
     )
+    if matrix is not None:
+        # Every kept rating is in the matrix: a second pass reads it, not the files.
+        rescan.matrix = matrix
     return stats, rescan
 
 
@@ -475,6 +513,7 @@ class StreamRescan:
         self.rows = rows
         self.passes = passes
         self.progress = progress
+        self.matrix: CodeMatrix | None = None
 
     def map_reduce(
         self,
@@ -485,6 +524,8 @@ class StreamRescan:
         """``merge`` of ``fn(context, item, rater, label)`` over the batches (codes of the
         kept ratings: missing labels left out). Returns None for an input without ratings."""
         require_unique(self.dropped, "the stream engine")
+        if self.matrix is not None:
+            return self._from_matrix(self.matrix, fn, context, merge)
         total: Any = None
         done = self.rows * self.passes
         for row0, batch in _batches(self.dataset, self.columns, self.batch_size, Locator(), 0):
@@ -498,6 +539,23 @@ class StreamRescan:
             if self.progress is not None:
                 self.progress(done, self.rows * (self.passes + 1))
         self.passes += 1
+        return total
+
+    def _from_matrix(
+        self,
+        matrix: CodeMatrix,
+        fn: Callable[[Any, IntArray, IntArray, IntArray], Any],
+        context: Any,
+        merge: Callable[[Any, Any], Any],
+    ) -> Any:
+        """The ratings of the code matrix, slice by slice (items in code order)."""
+        total: Any = None
+        n_items = max(matrix.n_items, 1)
+        for item, rater, label, hi in matrix.ratings(self.remap):
+            part = fn(context, item, rater, label)
+            total = part if total is None else merge(total, part)
+            if self.progress is not None:
+                self.progress(self.rows * hi // n_items, self.rows)
         return total
 
 
