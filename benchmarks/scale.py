@@ -118,13 +118,19 @@ def bare(folder: Path, batch_size: int) -> dict[str, Any]:
     import pyarrow.compute as pc
     import pyarrow.dataset as ds
 
+    from accord.engines.stream import READAHEAD
+
     start = time.perf_counter()
     dataset = ds.dataset(sorted(str(p) for p in folder.glob("*.parquet")), format="parquet")
     rows = 0
     labels = np.zeros(256, dtype=np.int64)
     raters = np.zeros(0, dtype=np.int64)
     per_item = 0
-    for batch in dataset.to_batches(columns=["item", "rater", "label"], batch_size=batch_size):
+    # The stream engine's read-ahead (one file and 4 batches ahead), so the floor reads alike.
+    scanner = dataset.scanner(
+        columns=["item", "rater", "label"], batch_size=batch_size, **READAHEAD
+    )
+    for batch in scanner.to_batches():
         item = batch.column(0).to_numpy()
         rater = batch.column(1).to_numpy()
         label = pc.fill_null(batch.column(2), 0).to_numpy().astype(np.int64)
@@ -204,11 +210,14 @@ def bare_units(folder: Path, batch_size: int) -> dict[str, Any]:
     """Read correct and confidence in batches, count and histogram them: the floor."""
     import pyarrow.dataset as ds
 
+    from accord.engines.stream import READAHEAD
+
     start = time.perf_counter()
     dataset = ds.dataset(sorted(str(p) for p in units_dir(folder).glob("*.parquet")))
     rows = 0
     hist = np.zeros(2 * 1001, dtype=np.int64)
-    for batch in dataset.to_batches(columns=["correct", "confidence"], batch_size=batch_size):
+    scanner = dataset.scanner(columns=["correct", "confidence"], batch_size=batch_size, **READAHEAD)
+    for batch in scanner.to_batches():
         y = batch.column(0).to_numpy(zero_copy_only=False).astype(np.int64)
         c = (batch.column(1).to_numpy() * 1000).astype(np.int64)
         hist += np.bincount(y * 1001 + c, minlength=hist.size)

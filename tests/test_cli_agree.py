@@ -76,3 +76,15 @@ def test_demo_still_renders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     res = runner.invoke(app, ["demo", "--examples-dir", str(EXAMPLES)])
     assert res.exit_code == 0, res.output
     assert "krippendorff_alpha (ordinal)" in res.output
+
+
+def test_degenerate_data_warns_in_one_line_each(tmp_path: Path) -> None:
+    path = tmp_path / "one.csv"
+    path.write_text("item,rater,label\n1,a,x\n2,b,y\n", encoding="utf-8")
+    res = runner.invoke(
+        app, ["agree", str(path), "--item", "item", "--rater", "rater", "--label", "label"]
+    )
+    assert res.exit_code == 0, res.output
+    warned = [line for line in res.stderr.splitlines() if line.startswith("accord: warning:")]
+    assert warned and len(warned) == len(set(warned))
+    assert "DegenerateDataWarning" not in res.stderr

@@ -131,6 +131,33 @@ def test_agreement_stream_and_dask_match_memory(
     assert streamed.report.missing == ratings.report.missing > 0
 
 
+def test_chunked_item_terms_match_unchunked(
+    frame: pd.DataFrame, files: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The estimators sum per-item terms a chunk of items at a time, and consensus scores
+    items and ratings by chunks: tiny chunks (several per file and batch, uneven) give the
+    one-chunk numbers to 1e-12 (float sums in another order), and integers exactly."""
+    from accord.agreement import _shared
+    from accord.engines import _consensus
+
+    ratings = accord.Ratings.from_long(frame, **COLS, level="ordinal")
+    whole = accord.agreement(ratings).to_frame()
+    assert len(frame) > 7 * 50  # many chunks
+    whole_stream = accord.agreement(files, engine="stream", **COLS, level="ordinal")
+    opts: dict[str, Any] = dict(reference="others", ordinal=True)
+    cons = accord.consensus(files, engine="stream", **COLS, level="ordinal", **opts)
+    monkeypatch.setattr(_shared, "CHUNK_ITEMS", 7)
+    monkeypatch.setattr(_consensus, "CHUNK_CELLS", 11)
+    monkeypatch.setattr(_consensus, "RATINGS_PER_CALL", 13)
+    assert _close(whole.to_dict("list"), accord.agreement(ratings).to_frame().to_dict("list"))
+    chunked = accord.agreement(files, engine="stream", **COLS, level="ordinal", batch_size=50)
+    assert _close(whole_stream.to_frame().to_dict("list"), chunked.to_frame().to_dict("list"))
+    small = accord.consensus(files, engine="stream", **COLS, level="ordinal", **opts)
+    pd.testing.assert_frame_equal(small.items, cons.items, rtol=1e-12, atol=1e-12)
+    pd.testing.assert_frame_equal(small.raters, cons.raters, rtol=1e-12, atol=1e-12)
+    assert small.summary.class_shares == cons.summary.class_shares
+
+
 def test_agreement_from_statistics_keeps_integer_counts(files: list[Path]) -> None:
     from accord.agreement._engine import data_from_statistics
 

@@ -123,7 +123,8 @@ LIGHT = textwrap.dedent(
     """
     import sys
     {body}
-    heavy = [m for m in ("scipy.stats", "pyarrow", "dask", "matplotlib") if m in sys.modules]
+    names = ("pandas", "scipy.stats", "pyarrow", "dask", "matplotlib")
+    heavy = [m for m in names if m in sys.modules]
     print(",".join(heavy))
     """
 )

@@ -34,6 +34,7 @@ def test_surprisal_and_mi() -> None:
     # Independent table: MI = 0; identity: MI = H.
     assert_allclose(mutual_information([[2, 4], [3, 6]]), 0.0, atol=1e-15)
     assert_allclose(mutual_information(np.eye(4)), 2.0)
+    # By hand: H(X,Y) = H(1/4, 1/4, 1/2) = 1.5 bits, H(X) = H(1/2, 1/2) = 1 bit.
     assert_allclose(conditional_entropy([[1, 1], [0, 2]]), 0.5)
 
 
@@ -42,6 +43,14 @@ def test_bad_inputs() -> None:
         entropy([1, -1])
     with pytest.raises(InvalidInputError, match="log base"):
         entropy([1, 1], base=1)
+    with pytest.raises(InvalidInputError, match="must be numbers"):
+        entropy(["a", "b"])
+    with pytest.raises(InvalidInputError, match="axis 2"):
+        entropy([[1, 1]], axis=2)
+    with pytest.raises(InvalidInputError, match="2-D"):
+        conditional_entropy([1, 2])
+    with pytest.raises(InvalidInputError, match="got nan"):
+        surprisal(math.nan)
 
 
 tables = st.lists(

@@ -30,6 +30,7 @@ from accord import (
     cohen_kappa,
     informational_agreement,
     scott_pi,
+    specific_agreement,
 )
 from accord.agreement.two_raters import _information_core, _kappa_core, bootstrap_table
 
@@ -340,6 +341,41 @@ def test_bad_tables_raise(bad: list, message: str) -> None:
     for fn in (cohen_kappa, informational_agreement, scott_pi, best_dichotomization):
         with pytest.raises(InvalidInputError, match=message):
             fn(bad)
+
+
+@pytest.mark.parametrize("n_boot", [-1, 2.5, "100", True])
+def test_bad_n_boot_raises(n_boot: object) -> None:
+    for fn in (informational_agreement, specific_agreement):
+        with pytest.raises(InvalidInputError, match="'n_boot' parameter"):
+            fn([[3, 1], [1, 3]], n_boot=n_boot)  # type: ignore[arg-type]
+
+
+def test_bad_interval_and_test_options_raise() -> None:
+    kappa = cohen_kappa([[3, 1], [1, 3]])
+    with pytest.raises(InvalidInputError, match="'method' parameter"):
+        kappa.confidence_interval(method="wald")  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="'alternative' parameter"):
+        kappa.test("bigger")  # type: ignore[arg-type]
+    with pytest.warns(DegenerateDataWarning):
+        undefined = cohen_kappa([[7, 0], [0, 0]])
+    with pytest.raises(InvalidInputError, match="'alternative' parameter"):
+        undefined.test("bigger")  # type: ignore[arg-type]
+
+
+def test_ci_method_names_the_default_interval() -> None:
+    """``to_dict()["ci_method"]`` is the result's ``ci_description``, for every result kind."""
+    results = [
+        cohen_kappa(BIRADS),
+        informational_agreement(BIRADS, n_boot=0),
+        informational_agreement(BIRADS, n_boot=20, rng=0),
+        specific_agreement([[40, 5], [10, 45]]),
+    ]
+    for res in results:
+        assert res.to_dict()["ci_method"] == res.ci_description
+    assert results[0].ci_description.startswith("t interval")
+    assert results[1].ci_description.startswith("none")
+    assert results[2].ci_description == "bootstrap BCa over items, 20 replicates"
+    assert results[3].ci_description.startswith("Wilson")
 
 
 def test_one_label_vector_is_an_error() -> None:

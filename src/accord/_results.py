@@ -16,6 +16,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 import pandas as pd
 
+from ._errors import InvalidInputError
 from ._types import Alternative, FloatArray
 
 CIMethod = Literal["analytic", "percentile", "bca"]
@@ -68,6 +69,11 @@ def t_pvalue(
     statistic: float, standard_error: float, df: float, alternative: Alternative = "two-sided"
 ) -> float:
     """p-value of the test ``statistic = 0`` with a t reference on ``df`` degrees of freedom."""
+    if alternative not in ("two-sided", "greater", "less"):
+        raise InvalidInputError(
+            "The 'alternative' parameter must be one of {'two-sided', 'greater', 'less'}. "
+            f"Got {alternative!r} instead."
+        )
     if not (math.isfinite(statistic) and math.isfinite(standard_error)) or df < 1:
         return math.nan
     if standard_error == 0.0:
@@ -75,20 +81,11 @@ def t_pvalue(
     t = statistic / standard_error
     if alternative == "two-sided":
         return min(1.0, 2.0 * t_sf(abs(t), df))
-    if alternative == "greater":
-        return t_sf(t, df)
-    if alternative == "less":
-        return t_sf(-t, df)
-    raise ValueError(
-        "The 'alternative' parameter must be one of {'two-sided', 'greater', 'less'}. "
-        f"Got {alternative!r} instead."
-    )
+    return t_sf(t if alternative == "greater" else -t, df)
 
 
 def check_level(level: float) -> None:
     """Raise unless ``0 < level < 1``."""
-    from ._errors import InvalidInputError
-
     if not (0.0 < level < 1.0):
         raise InvalidInputError(f"confidence level must be strictly between 0 and 1, got {level}")
 
@@ -209,6 +206,14 @@ class Coefficient:
         """Two-sided p-value of ``statistic = 0`` (t reference, ``n_items - 1`` df)."""
         return self.test("two-sided")
 
+    @property
+    def ci_description(self) -> str:
+        """How the interval of :meth:`to_dict` is computed, in words (its ``ci_method``).
+
+        Results whose default interval is not the t interval override this property.
+        """
+        return f"t interval, {self.df} df, truncated to {list(self.bounds)}"
+
     def test(self, alternative: Alternative = "two-sided") -> float:
         """p-value of ``statistic = 0`` against ``alternative`` with the general SE."""
         return t_pvalue(self.statistic, self.standard_error, self.df, alternative)
@@ -235,7 +240,7 @@ class Coefficient:
             return bootstrap_interval(
                 self.statistic, self.replicates, self.jackknife, level=level, method=method
             )
-        raise ValueError(
+        raise InvalidInputError(
             "The 'method' parameter of confidence_interval must be one of "
             f"{{'analytic', 'percentile', 'bca'}}. Got {method!r} instead."
         )
@@ -254,7 +259,7 @@ class Coefficient:
             pvalue=self.pvalue,
             alternative="two-sided",
             confidence_level=level,
-            ci_method=f"t interval, {self.df} df, truncated to {list(self.bounds)}",
+            ci_method=self.ci_description,
             ci_low=ci.low,
             ci_high=ci.high,
         )

@@ -489,6 +489,30 @@ def _group_median(
     return out
 
 
+def gold_labels(frame: pd.DataFrame, item: str, gold: str) -> pd.Series:
+    """The gold label of each item that has one, indexed by item id, from a long table.
+
+    The ``gold`` column holds one label per item (repeated on the item's rows, or given on
+    some of them); an item with two different gold labels, or no gold label at all, is an
+    error naming the column (and the item).
+    """
+    given = frame[[item, gold]].dropna(subset=[gold])
+    if given.empty:
+        raise InvalidInputError(f"column {gold!r}: no row has a gold label")
+    n_labels = given.groupby(item, sort=False)[gold].nunique()
+    conflicting = n_labels[n_labels > 1]
+    if len(conflicting):
+        first = conflicting.index[0]
+        values = sorted(map(str, given.loc[given[item] == first, gold].unique()))
+        name = first.item() if hasattr(first, "item") else first
+        raise InvalidInputError(
+            f"column {gold!r}: item {name!r} has {len(values)} different gold labels "
+            f"({', '.join(values)}); items with more than one: {len(conflicting)}"
+        )
+    labels: pd.Series = given.drop_duplicates(subset=[item]).set_index(item)[gold]
+    return labels
+
+
 def _gold_codes(gold: Any, ratings: Ratings, categories: tuple[Any, ...]) -> IntArray:
     """Gold category code per item (-1 where none), shape (n_items,)."""
     if isinstance(gold, pd.Series):
@@ -656,9 +680,11 @@ def _assemble(
     ordinal: bool,
     note: str,
     report: ReadReport | None = None,
+    copy_items: bool = True,
 ) -> Consensus:
     """The rater and item tables, the summary and the method, from the per-rater columns
-    and the per-item statistics (shared by the memory and the stream/dask engines)."""
+    and the per-item statistics (shared by the memory and the stream/dask engines).
+    ``copy_items=False`` puts ``items`` in the table as it is (a caller's own array)."""
     q = len(categories)
     raters_table = pd.DataFrame(rater_cols)
     order = np.lexsort(
@@ -675,16 +701,29 @@ def _assemble(
     cat_array = np.empty(q, dtype=object)
     cat_array[:] = list(categories)
     rated = st.n > 0
-    item_cols: dict[str, Any] = {"item": items, "n_ratings": st.n.astype(np.int64)}
+    # The ranks first: sorting 10M entropies takes a few temporary arrays, which are gone
+    # before the table's own columns are made.
+    contested = pd.Series(item_entropy).rank(method="min", ascending=False)
+    contested_rank = contested.astype("Int64").array
+    del contested
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if q > 1:
+            normalized = item_entropy * lb
+            normalized /= math.log2(q)  # in place: (entropy * lb) / log2(q)
+        else:
+            normalized = np.full(n_items, np.nan)
+    # The means too, while the table's columns are not there yet (nanmean copies).
+    mean_entropy = float(np.nanmean(item_entropy)) if rated.any() else math.nan
+    mean_normalized = float(np.nanmean(normalized)) if rated.any() and q > 1 else math.nan
+    item_cols: dict[str, Any] = {"item": items, "n_ratings": st.n.astype(np.int64, copy=False)}
     if cells.dense is not None:
         dense_counts = cells.dense.reshape(n_items, q)
         for c in range(q):
-            item_cols[f"count_{categories[c]}"] = dense_counts[:, c]
-    mode = np.empty(n_items, dtype=object)
-    mode[rated] = cat_array[st.k1[rated]]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        normalized = item_entropy * lb / math.log2(q) if q > 1 else np.full(n_items, np.nan)
-        modal_share = np.where(rated, st.m1 / st.n, np.nan)
+            item_cols[f"count_{categories[c]}"] = np.ascontiguousarray(dense_counts[:, c])
+    mode = cat_array.take(np.maximum(st.k1, 0))
+    mode[~rated] = None
+    modal_share = np.full(n_items, np.nan)
+    np.divide(st.m1, st.n, out=modal_share, where=rated)
     item_cols.update(
         mode=mode,
         n_modes=st.t1,
@@ -692,15 +731,18 @@ def _assemble(
         entropy=item_entropy,
         normalized_entropy=normalized,
     )
-    contested = pd.Series(item_entropy).rank(method="min", ascending=False)
-    item_cols["contested_rank"] = contested.astype("Int64").array
+    item_cols["contested_rank"] = contested_rank
     if ordinal_item_entropy is not None:
         item_cols["ordinal_entropy"] = ordinal_item_entropy
     if gold_code is not None:
         gold_labels = np.empty(n_items, dtype=object)
         gold_labels[gold_code >= 0] = cat_array[gold_code[gold_code >= 0]]
         item_cols["gold"] = gold_labels
-    items_table = pd.DataFrame(item_cols)
+    # Every column is a fresh array (the item ids copied): no second, consolidated copy of
+    # the table while it is built (millions of items with the stream and dask engines).
+    if copy_items and isinstance(items, np.ndarray):
+        item_cols["item"] = items.copy()
+    items_table = pd.DataFrame(item_cols, copy=False)
 
     summary = ConsensusSummary(
         n_items=n_items,
@@ -708,10 +750,8 @@ def _assemble(
         n_ratings=n_scored,
         n_missing_as_category=n_missing,
         n_undefined=n_scored - n_defined,
-        mean_entropy=float(np.nanmean(item_entropy)) if rated.any() else math.nan,
-        mean_normalized_entropy=(
-            float(np.nanmean(normalized)) if rated.any() and q > 1 else math.nan
-        ),
+        mean_entropy=mean_entropy,
+        mean_normalized_entropy=mean_normalized,
         class_shares={
             name: (float(class_total[k]) / n_defined if n_defined else math.nan)
             for k, name in enumerate(CLASSES)

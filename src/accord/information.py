@@ -24,14 +24,32 @@ def _log_base(base: float) -> float:
     return math.log(base)
 
 
+def _as_floats(p: npt.ArrayLike, what: str) -> FloatArray:
+    try:
+        arr: FloatArray = np.asarray(p, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"{what} must be numbers, got {p!r:.60}") from None
+    return arr
+
+
 def _as_distribution(p: npt.ArrayLike, axis: int | None) -> FloatArray:
-    arr = np.asarray(p, dtype=float)
+    arr = _as_floats(p, "probabilities or counts")
+    if axis is not None and not -arr.ndim <= axis < arr.ndim:
+        raise InvalidInputError(f"axis {axis} is out of range for an array of shape {arr.shape}")
     if arr.size and (np.any(arr < 0) or not np.all(np.isfinite(arr))):
         raise InvalidInputError("probabilities or counts must be finite and non-negative")
     total = arr.sum(axis=axis, keepdims=axis is not None)
     with np.errstate(invalid="ignore", divide="ignore"):
         out: FloatArray = arr / total
     return out
+
+
+def _as_joint(table: npt.ArrayLike) -> FloatArray:
+    """A joint table of shape (q_x, q_y), normalised to probabilities."""
+    joint = _as_distribution(table, None)
+    if joint.ndim != 2:
+        raise InvalidInputError(f"a joint table must be 2-D, got shape {joint.shape}")
+    return joint
 
 
 def _plogp(p: FloatArray) -> FloatArray:
@@ -110,9 +128,11 @@ def surprisal(p: npt.ArrayLike, *, base: float = 2.0) -> FloatArray | float:
     2.0
     """
     lb = _log_base(base)
-    arr = np.asarray(p, dtype=float)
-    if np.any((arr < 0) | (arr > 1)):
-        raise InvalidInputError("probabilities must lie in [0, 1]")
+    arr = _as_floats(p, "probabilities")
+    inside = (arr >= 0) & (arr <= 1)
+    if not np.all(inside):
+        bad = arr[~inside].flat[0] if arr.ndim else arr
+        raise InvalidInputError(f"probabilities must lie in [0, 1], got {float(bad)}")
     with np.errstate(divide="ignore"):
         s = -np.log(arr) / lb
     if np.ndim(s) == 0:
@@ -149,9 +169,7 @@ def mutual_information(table: npt.ArrayLike, *, base: float = 2.0) -> float:
     >>> mutual_information([[5, 5], [5, 5]])
     0.0
     """
-    joint = _as_distribution(table, None)
-    if joint.ndim != 2:
-        raise InvalidInputError(f"a joint table must be 2-D, got shape {joint.shape}")
+    joint = _as_joint(table)
     hx = entropy(joint.sum(axis=1), base=base)
     hy = entropy(joint.sum(axis=0), base=base)
     hxy = entropy(joint, base=base, axis=None)
@@ -183,7 +201,7 @@ def conditional_entropy(table: npt.ArrayLike, *, base: float = 2.0) -> float:
     >>> conditional_entropy([[10, 0], [0, 10]])
     0.0
     """
-    joint = _as_distribution(table, None)
+    joint = _as_joint(table)
     hxy = entropy(joint, base=base, axis=None)
     hx = entropy(joint.sum(axis=1), base=base)
     return max(float(hxy) - float(hx), 0.0)

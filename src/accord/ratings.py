@@ -967,7 +967,8 @@ class ContingencyTable:
             if ratings.n_raters != 2:
                 raise InvalidInputError(
                     f"a contingency table needs exactly two raters; the data has "
-                    f"{ratings.n_raters}: pass raters=(A, B) to choose two"
+                    f"{ratings.n_raters}: choose two (raters=(A, B) in Python, "
+                    "--raters A B on the command line)"
                 )
             ca, cb = 0, 1
         else:

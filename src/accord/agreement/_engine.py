@@ -37,28 +37,50 @@ def _category_values(categories: tuple[Any, ...]) -> FloatArray:
     return vals
 
 
+#: Sums over a range of item rows: (first row, sums of rows first, first + 1, ...).
+_Segments = list[tuple[int, FloatArray]]
+
+
 def _conger_pass(
-    context: tuple[IntArray, IntArray, FloatArray, int],
+    context: tuple[IntArray | None, IntArray, FloatArray, int],
     item: IntArray,
     rater: IntArray,
     label: IntArray,
-) -> FloatArray:
-    """Per rated item, the sum over its ratings of ``K[rater, label]`` (one batch)."""
-    item_row, rater_row, k, n = context
-    sums = np.bincount(item_row[item], weights=k[rater_row[rater], label], minlength=n)
-    return np.asarray(sums, dtype=np.float64)
+) -> _Segments:
+    """Per rated item, the sum over its ratings of ``K[rater, label]`` (one batch), over the
+    range of item rows the batch touches only (a slice of the code matrix holds a slice of
+    the items: no array as long as all the items per batch)."""
+    item_row, rater_row, k, _ = context
+    rows = item if item_row is None else item_row[item]
+    if rows.size == 0:
+        return []
+    lo = int(rows.min())
+    hi = int(rows.max()) + 1
+    sums = np.bincount(rows - lo, weights=k[rater_row[rater], label], minlength=hi - lo)
+    return [(lo, np.asarray(sums, dtype=np.float64))]
 
 
-def _add(a: FloatArray, b: FloatArray) -> FloatArray:
-    out: FloatArray = a + b
-    return out
+def _add(a: _Segments, b: _Segments) -> _Segments:
+    """Both lists of segments; summed into one segment once they overlap much (batches
+    whose items are spread over the whole range, as the dask engine's partitions are)."""
+    parts = a + b
+    if not parts:
+        return parts
+    lo = min(p[0] for p in parts)
+    hi = max(p[0] + p[1].size for p in parts)
+    if sum(p[1].size for p in parts) <= 2 * (hi - lo):
+        return parts
+    out = np.zeros(hi - lo, dtype=np.float64)
+    for start, sums in parts:
+        out[start - lo : start - lo + sums.size] += sums
+    return [(lo, out)]
 
 
 def _conger_terms(
     w: FloatArray,
     *,
     rater_counts: IntArray,
-    item_row: IntArray,
+    item_row: IntArray | None,
     n: int,
     rescan: Rescan,
 ) -> tuple[FloatArray, FloatArray, float]:
@@ -81,10 +103,15 @@ def _conger_terms(
     a = c @ w
     b = np.sum(c * (p @ w.T), axis=1)
     k = (n / n_g)[:, None] * (a - b[:, None])
-    sums = rescan.map_reduce(_conger_pass, (item_row, rater_row, k, n), _add)
-    lam = (np.zeros(n) if sums is None else sums) + b.sum()
-    pe_i = lam / (n_r * (n_r - 1)) if n_r >= 2 else np.full(n, math.nan)
-    return pe_i, p, pe
+    segments = rescan.map_reduce(_conger_pass, (item_row, rater_row, k, n), _add)
+    lam = np.zeros(n)
+    for start, sums in segments or []:
+        lam[start : start + sums.size] += sums
+    lam += b.sum()
+    if n_r < 2:
+        return np.full(n, math.nan), p, pe
+    lam /= n_r * (n_r - 1)  # in place: pe_i
+    return lam, p, pe
 
 
 def data_from_statistics(stats: RatingStatistics, rescan: Rescan | None) -> Any:
@@ -105,7 +132,7 @@ def data_from_statistics(stats: RatingStatistics, rescan: Rescan | None) -> Any:
         conger = functools.partial(
             _conger_terms,
             rater_counts=raters,
-            item_row=item_row,
+            item_row=None if rated.all() else item_row,  # None: item code = row
             n=int(counts.shape[0]),
             rescan=rescan,
         )

@@ -11,7 +11,7 @@ data, so nothing is shared across calls.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -24,7 +24,9 @@ if TYPE_CHECKING:
     from .many_raters import _Data
 
 __all__ = [
+    "CHUNK_ITEMS",
     "ItemTerms",
+    "chunks",
     "code_rows",
     "cols_dot",
     "item_terms",
@@ -36,20 +38,43 @@ __all__ = [
 
 T = TypeVar("T")
 
+#: Items per chunk of the per-item computations: an (n_items, q) float temporary is made one
+#: chunk at a time (40 MB at q = 5), so 10M items cost no more than 1M.
+CHUNK_ITEMS = 1_000_000
 
-def rows_dot(c: FloatArray, v: FloatArray) -> FloatArray:
-    """``c @ v`` for a tall (n, q) matrix, in one single-threaded pass.
+
+def chunks(n: int, size: int | None = None) -> Iterator[slice]:
+    """Consecutive slices of ``range(n)`` of at most ``size`` (default
+    :data:`CHUNK_ITEMS`) items."""
+    size = CHUNK_ITEMS if size is None else size
+    for lo in range(0, n, size):
+        yield slice(lo, min(n, lo + size))
+
+
+def rows_dot(c: npt.NDArray[Any], v: FloatArray) -> FloatArray:
+    """``c @ v`` for a tall (n, q) matrix (integer counts or float), single-threaded.
 
     A threaded BLAS call spends more on waking its threads than on this product when the
-    cores are busy (10x slower on a loaded two-core machine).
+    cores are busy (10x slower on a loaded two-core machine). Integer counts are promoted to
+    float64 one chunk of rows at a time; each row's value does not depend on the chunking.
     """
-    out: FloatArray = np.einsum("ik,k->i", c, v)
+    if c.shape[0] <= CHUNK_ITEMS:
+        out: FloatArray = np.einsum("ik,k->i", np.asarray(c, dtype=np.float64), v)
+        return out
+    out = np.empty(c.shape[0], dtype=np.float64)
+    for s in chunks(c.shape[0]):
+        out[s] = np.einsum("ik,k->i", np.asarray(c[s], dtype=np.float64), v)
     return out
 
 
-def cols_dot(c: FloatArray, v: FloatArray) -> FloatArray:
-    """``c.T @ v`` for a tall (n, q) matrix, in one single-threaded pass."""
-    out: FloatArray = np.einsum("ik,i->k", c, v)
+def cols_dot(c: npt.NDArray[Any], v: FloatArray) -> FloatArray:
+    """``c.T @ v`` for a tall (n, q) matrix, single-threaded, summed by chunks of rows."""
+    out: FloatArray = np.zeros(c.shape[1], dtype=np.float64)
+    if c.shape[0] <= CHUNK_ITEMS:
+        out = np.einsum("ik,i->k", np.asarray(c, dtype=np.float64), v)
+        return out
+    for s in chunks(c.shape[0]):
+        out += np.einsum("ik,i->k", np.asarray(c[s], dtype=np.float64), v[s])
     return out
 
 
@@ -68,8 +93,9 @@ class ItemTerms:
 
     Attributes
     ----------
-    counts : ndarray of float64, shape (n_items, q)
-        The item x category counts, converted to float once.
+    counts : ndarray, shape (n_items, q)
+        The item x category counts as the data holds them (int64: no float copy; the
+        helpers here promote them chunk by chunk).
     r : ndarray of float64, shape (n_items,)
         Ratings per item.
     two : ndarray of bool, shape (n_items,)
@@ -91,7 +117,7 @@ def item_terms(d: _Data) -> ItemTerms:
     """The :class:`ItemTerms` of prepared data (computed once)."""
 
     def make() -> ItemTerms:
-        counts = np.asarray(d.counts, dtype=np.float64)
+        counts = d.counts
         n, q = counts.shape
         r = rows_dot(counts, np.ones(q))  # exact: sums of small integers
         two = r >= 2
@@ -108,10 +134,12 @@ def pair_sums(d: _Data, w: FloatArray) -> FloatArray:
 
     def make() -> FloatArray:
         it = item_terms(d)
-        c = it.counts
-        q = c.shape[1]
-        weighted = c if np.array_equal(w, np.eye(q)) else np.einsum("il,kl->ik", c, w)
-        out: FloatArray = np.einsum("ik,ik->i", c, weighted) - it.r
+        identity = np.array_equal(w, np.eye(it.counts.shape[1]))
+        out: FloatArray = np.empty(it.counts.shape[0], dtype=np.float64)
+        for s in chunks(it.counts.shape[0]):
+            c = np.asarray(it.counts[s], dtype=np.float64)
+            weighted = c if identity else np.einsum("il,kl->ik", c, w)
+            out[s] = np.einsum("ik,ik->i", c, weighted) - it.r[s]
         return out
 
     return cached(d, ("pair_sums", w.shape, w.tobytes()), make)

@@ -94,10 +94,14 @@ class IntraclassCorrelation(Coefficient):
         return _interval(self.form, self.statistic, msr, msw, msc, mse, self.n_items,
                          self.n_columns, level)  # fmt: skip
 
+    @property
+    def ci_description(self) -> str:
+        """The interval of :meth:`to_dict`: the classical F-based interval."""
+        return "F-based interval (Shrout & Fleiss 1979; McGraw & Wong 1996)"
+
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the fields, the F test and the interval."""
         out = Coefficient.to_dict(self, level)
-        out["ci_method"] = "F-based interval (Shrout & Fleiss 1979; McGraw & Wong 1996)"
         out["alternative"] = "greater"
         return out
 

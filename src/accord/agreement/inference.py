@@ -43,6 +43,14 @@ def check_ci(ci: str, n_boot: int, owner: str) -> None:
         )
 
 
+def check_n_boot(n_boot: Any, owner: str) -> None:
+    """Validate an ``n_boot`` option that may be 0 (no bootstrap): an integer >= 0."""
+    if not isinstance(n_boot, int | np.integer) or isinstance(n_boot, bool) or n_boot < 0:
+        raise InvalidInputError(
+            f"The 'n_boot' parameter of {owner} must be an integer >= 0. Got {n_boot!r} instead."
+        )
+
+
 def population_factor(n: int, population_size: float | None) -> float:
     """Gwet's finite-population correction ``1 - n/N`` of the variance (1 when N is infinite).
 

@@ -26,7 +26,7 @@ from .._results import Coefficient
 from .._types import FloatArray, IntArray, Level, RngLike
 from ..ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
-from ._shared import code_rows, cols_dot, item_terms, pair_sums, rater_category, rows_dot
+from ._shared import chunks, code_rows, cols_dot, item_terms, pair_sums, rater_category, rows_dot
 from .inference import CIKind, bootstrap, check_ci, population_factor
 from .weights import WeightScheme, agreement_weights
 
@@ -257,6 +257,7 @@ def _family(
     sumq = pair_sums(d, w)
     den = np.where(two, r * (r - 1.0), 1.0)
     pa_i = np.where(two, sumq / den, 0.0)
+    del den
     pa = float(pa_i.sum() / n2)
     pi = it.pi
     t_w = float(w.sum())
@@ -289,9 +290,13 @@ def _family(
     kappa = (pa - pe) / (1.0 - pe)
     se = math.nan
     if n >= 2:
-        kappa_i = (n / n2) * (pa_i - pe * two) / (1.0 - pe)
-        kappa_ix = kappa_i - 2.0 * (1.0 - kappa) * (pe_i - pe) / (1.0 - pe)
-        se = math.sqrt(f / (n * (n - 1)) * float(np.sum((kappa_ix - kappa) ** 2)))
+        # Sum of squared item terms, a chunk of items at a time (no n-long temporaries).
+        total = 0.0
+        for s in chunks(n):
+            kappa_i = (n / n2) * (pa_i[s] - pe * two[s]) / (1.0 - pe)
+            kappa_ix = kappa_i - 2.0 * (1.0 - kappa) * (pe_i[s] - pe) / (1.0 - pe)
+            total += float(np.sum((kappa_ix - kappa) ** 2))
+        se = math.sqrt(f / (n * (n - 1)) * total)
     out: dict[str, Any] = dict(statistic=kappa, standard_error=se, **base)
     if ci == "bootstrap":
         feats: Any = np.column_stack([pa_i, two.astype(float), np.ones(n), counts / r[:, None]])
@@ -456,7 +461,10 @@ def _per_category(d: _Data) -> pd.DataFrame:
     pi = it.pi
     # Mean over pairable items of r_ik (r_i - r_ik) / (r_i (r_i - 1)), one category at a time.
     inv_pairs = np.where(two, 1.0 / np.where(two, r * (r - 1.0), 1.0), 0.0)
-    disagree = cols_dot(counts * (r[:, None] - counts), inv_pairs)
+    disagree = np.zeros(counts.shape[1])
+    for s in chunks(counts.shape[0]):  # (items, q) float temporaries one chunk at a time
+        c = np.asarray(counts[s], dtype=np.float64)
+        disagree += cols_dot(c * (r[s, None] - c), inv_pairs[s])
     with np.errstate(invalid="ignore", divide="ignore"):
         kappa_k = 1.0 - (disagree / it.n2) / (pi * (1.0 - pi))
     kappa_k = np.where((pi > 0) & (pi < 1), kappa_k, math.nan)
@@ -990,11 +998,14 @@ def _alpha_finish(
     alpha_p = (paprime - pe) / (1.0 - pe)
     se = math.nan
     if n >= 2:
-        pa_i = a_i - pa * (m - rbar) / rbar
-        k_i = (pa_i - pe) / (1.0 - pe)
-        pe_i = parts.pe_num / rbar - pe * (m - rbar) / rbar
-        k_ix = k_i - 2.0 * (1.0 - alpha_p) * (pe_i - pe) / (1.0 - pe)
-        se = math.sqrt(f_pop / (n * (n - 1)) * float(np.sum((k_ix - alpha_p) ** 2)))
+        total = 0.0
+        for s in chunks(n):  # item terms a chunk of items at a time
+            pa_i = a_i[s] - pa * (m[s] - rbar) / rbar
+            k_i = (pa_i - pe) / (1.0 - pe)
+            pe_i = parts.pe_num[s] / rbar - pe * (m[s] - rbar) / rbar
+            k_ix = k_i - 2.0 * (1.0 - alpha_p) * (pe_i - pe) / (1.0 - pe)
+            total += float(np.sum((k_ix - alpha_p) ** 2))
+        se = math.sqrt(f_pop / (n * (n - 1)) * total)
     return alpha, se, pa, pe
 
 

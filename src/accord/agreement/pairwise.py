@@ -173,6 +173,14 @@ def pairwise_agreement(
     NSA, every category and a bootstrap SE; its SD over pairs is the population SD (ddof=0),
     where ``sd`` here is the sample SD (ddof=1).
 
+    References
+    ----------
+    .. [1] Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and
+       Psychological Measurement, 20(1), 37-46. https://doi.org/10.1177/001316446002000104
+    .. [2] Light, R. J. (1971). Measures of response agreement for qualitative data: some
+       generalizations and alternatives. Psychological Bulletin, 76(5), 365-377.
+       https://doi.org/10.1037/h0031643
+
     Examples
     --------
     >>> import accord

@@ -20,9 +20,13 @@ from .._errors import InvalidInputError, warn_degenerate
 from .._results import Coefficient, ConfidenceInterval, check_level, t_quantile, to_plain
 from .._types import FloatArray, RngLike, as_generator
 from ..ratings import ContingencyTable, Ratings
+from .inference import check_n_boot
 from .two_raters import TwoRaterData, as_table, bootstrap_table
 
 __all__ = ["KappaCurve", "SpecificAgreement", "kappa_vs_negatives", "specific_agreement"]
+
+#: ``ci_method`` of the default (Wilson-type) intervals of specific agreement.
+WILSON_DESCRIPTION = "Wilson score interval on the delta-method effective number of ratings"
 
 SpecificCI: TypeAlias = Literal["wilson", "wald", "percentile", "bca"]
 Which: TypeAlias = Literal["positive", "negative"]
@@ -263,6 +267,11 @@ class SpecificAgreement(Coefficient):
             f"{{'wilson', 'wald', 'percentile', 'bca'}}. Got {method!r} instead."
         )
 
+    @property
+    def ci_description(self) -> str:
+        """The intervals of :meth:`to_dict`: Wilson-type."""
+        return WILSON_DESCRIPTION
+
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the result with Wilson-type intervals for PSA and NSA."""
         out: dict[str, Any] = {}
@@ -275,7 +284,7 @@ class SpecificAgreement(Coefficient):
         out.update(
             n_categories=self.n_categories,
             confidence_level=level,
-            ci_method="Wilson score interval on the delta-method effective number of ratings",
+            ci_method=self.ci_description,
             ci_low=pos.low,
             ci_high=pos.high,
             negative_ci_low=neg.low,
@@ -428,6 +437,7 @@ def specific_agreement(
     (0.842105, 0.8888888888888888, 0.8)
     """
     owner = "specific_agreement"
+    check_n_boot(n_boot, owner)
     bn = _binary(data, y, positive=positive, categories=categories, raters=raters, owner=owner)
     a, b, c, d = bn.a, bn.b, bn.c, bn.d
     psa = float(_specific(a, b + c))
@@ -446,7 +456,7 @@ def specific_agreement(
         warn_degenerate(reason)
     per_category = _per_category(bn.table) if bn.table is not None else pd.DataFrame()
     reps = jack = nreps = njack = None
-    if n_boot and n_boot > 0:
+    if n_boot > 0:
         if bn.table is not None:
             k = list(bn.categories).index(bn.positive)
             reps, jack, nreps, njack = _binary_bootstrap(bn.table, k, n_boot, rng)

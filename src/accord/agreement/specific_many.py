@@ -31,8 +31,8 @@ from ..ratings import Ratings
 from ..stats.pairs import PairTables
 from . import many_raters as mr
 from ._shared import item_terms
-from .inference import bootstrap
-from .specific import _specific, _wald, _wilson
+from .inference import bootstrap, check_n_boot
+from .specific import WILSON_DESCRIPTION, _specific, _wald, _wilson
 
 __all__ = [
     "PairwiseSpecificAgreement",
@@ -100,13 +100,6 @@ def _check_which(which: str, owner: str) -> None:
         raise InvalidInputError(
             f"The 'which' parameter of {owner} must be one of {{'positive', 'negative'}}. "
             f"Got {which!r} instead."
-        )
-
-
-def _check_n_boot(n_boot: Any, owner: str) -> None:
-    if not isinstance(n_boot, int | np.integer) or isinstance(n_boot, bool) or n_boot < 0:
-        raise InvalidInputError(
-            f"The 'n_boot' parameter of {owner} must be an integer >= 0. Got {n_boot!r} instead."
         )
 
 
@@ -198,6 +191,14 @@ class PairwiseSpecificAgreement(Coefficient):
         """``"bca"`` when leave-one-out values are available, else ``"percentile"``."""
         return "bca" if self.jackknife is not None else "percentile"
 
+    @property
+    def ci_description(self) -> str:
+        """The intervals of :meth:`to_dict`: the default bootstrap interval, or none."""
+        if self.replicates is None:
+            return "none (no bootstrap replicates; n_boot=0)"
+        name = "BCa" if self.default_ci_method == "bca" else "percentile"
+        return f"bootstrap {name} over items, {self.n_boot} replicates"
+
     def confidence_interval(  # type: ignore[override]
         self, level: float = 0.95, method: BootCI | None = None, *, which: Which = "positive"
     ) -> ConfidenceInterval:
@@ -238,7 +239,7 @@ class PairwiseSpecificAgreement(Coefficient):
         out.update(n_categories=self.n_categories, confidence_level=level)
         if self.replicates is None:
             out.update(
-                ci_method="none (no bootstrap replicates; n_boot=0)",
+                ci_method=self.ci_description,
                 ci_low=math.nan,
                 ci_high=math.nan,
                 negative_ci_low=math.nan,
@@ -247,9 +248,8 @@ class PairwiseSpecificAgreement(Coefficient):
             return out
         pos = self.confidence_interval(level)
         neg = self.confidence_interval(level, which="negative")
-        name = "BCa" if self.default_ci_method == "bca" else "percentile"
         out.update(
-            ci_method=f"bootstrap {name} over items, {self.n_boot} replicates",
+            ci_method=self.ci_description,
             ci_low=pos.low,
             ci_high=pos.high,
             negative_ci_low=neg.low,
@@ -364,7 +364,7 @@ def pairwise_specific_agreement(
             f"The 'min_items' parameter of {owner} must be an integer >= 1. "
             f"Got {min_items!r} instead."
         )
-    _check_n_boot(n_boot, owner)
+    check_n_boot(n_boot, owner)
     categories = data.categories
     q = len(categories)
     k = positive_index(categories, positive, owner)
@@ -582,6 +582,11 @@ class PooledSpecificAgreement(Coefficient):
             f"of {{'wilson', 'wald', 'percentile', 'bca'}}. Got {method!r} instead."
         )
 
+    @property
+    def ci_description(self) -> str:
+        """The intervals of :meth:`to_dict`: Wilson-type."""
+        return WILSON_DESCRIPTION
+
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the result with Wilson-type intervals for PSA and NSA."""
         out = _plain_fields(self, _ARRAYS)
@@ -590,7 +595,7 @@ class PooledSpecificAgreement(Coefficient):
         out.update(
             n_categories=self.n_categories,
             confidence_level=level,
-            ci_method="Wilson score interval on the delta-method effective number of ratings",
+            ci_method=self.ci_description,
             ci_low=pos.low,
             ci_high=pos.high,
             negative_ci_low=neg.low,
@@ -711,7 +716,7 @@ def pooled_specific_agreement(
     (24.0, 36.0)
     """
     owner = "pooled_specific_agreement"
-    _check_n_boot(n_boot, owner)
+    check_n_boot(n_boot, owner)
     d = mr._prepare(data, categories, owner)
     cats = d.categories
     q = len(cats)

@@ -66,20 +66,25 @@ class AgreementTable:
             ci = coef.confidence_interval(level, method="bca")
             return ci.low, ci.high, f"BCa bootstrap over items ({coef.replicates.size} replicates)"
         ci = coef.confidence_interval(level)
-        d = coef.to_dict(level)
-        return ci.low, ci.high, str(d["ci_method"])
+        return ci.low, ci.high, coef.ci_description
 
-    def to_frame(self, level: float = 0.95) -> pd.DataFrame:
-        """One row per coefficient: name, weights, statistic, SE, interval, p-value, sizes."""
+    def rows(self, level: float = 0.95) -> list[dict[str, Any]]:
+        """One plain dict per coefficient (:meth:`Coefficient.to_dict`), with the interval of
+        this table's ``ci`` choice."""
         rows = []
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             for c in self.coefficients:
                 d = c.to_dict(level)
-                low, high, how = self.interval(c, level)
-                d.update(ci_low=low, ci_high=high, ci_method=how)
+                if self.ci == "bootstrap" and c.replicates is not None:
+                    low, high, how = self.interval(c, level)
+                    d.update(ci_low=low, ci_high=high, ci_method=how)
                 rows.append(d)
-        return pd.DataFrame(rows)
+        return rows
+
+    def to_frame(self, level: float = 0.95) -> pd.DataFrame:
+        """One row per coefficient: name, weights, statistic, SE, interval, p-value, sizes."""
+        return pd.DataFrame(self.rows(level))
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict: the level and one dict per coefficient."""
@@ -169,12 +174,24 @@ def agreement(
     Light's kappa need the ratings in memory: they are left out of the default set there, and
     asking for them is an error.
 
+    References
+    ----------
+    .. [1] Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
+       Psychological Bulletin, 76(5), 378-382. https://doi.org/10.1037/h0031619
+    .. [2] Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed. Advanced
+       Analytics.
+
     Examples
     --------
+    Fleiss' (1971) psychiatric diagnoses (30 patients, 6 raters each): kappa = 0.430, as
+    published there.
+
     >>> import accord
     >>> r = accord.read_ratings("examples/diagnoses.csv", item="patient", rater="rater",
-    ...                         label="diagnosis")  # doctest: +SKIP
-    >>> agreement(r).to_frame()[["name", "statistic"]]  # doctest: +SKIP
+    ...                         label="diagnosis")
+    >>> table = agreement(r, coefficients=["fleiss_kappa", "percent_agreement"])
+    >>> [(c.name, round(c.statistic, 3)) for c in table.coefficients]
+    [('percent_agreement', 0.556), ('fleiss_kappa', 0.43)]
     """
     check_ci(ci, n_boot, "agreement")
     wanted = set(COEFFICIENTS if coefficients is None else coefficients)

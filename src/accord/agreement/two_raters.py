@@ -26,6 +26,7 @@ from .._results import Coefficient, ConfidenceInterval, check_level
 from .._types import Alternative, FloatArray, RngLike, as_generator
 from ..information import entropy
 from ..ratings import ContingencyTable, Ratings
+from .inference import check_n_boot
 from .weights import WEIGHT_SCHEMES, agreement_weights
 
 __all__ = [
@@ -834,21 +835,23 @@ class InformationalAgreement(Coefficient):
         """``"bca"`` when leave-one-out values are available, else ``"percentile"``."""
         return "bca" if self.jackknife is not None else "percentile"
 
+    @property
+    def ci_description(self) -> str:
+        """The interval of :meth:`to_dict`: the default bootstrap interval, or none."""
+        if self.replicates is None:
+            return "none (no bootstrap replicates)"
+        name = "BCa" if self.default_ci_method == "bca" else "percentile"
+        return f"bootstrap {name} over items, {self.n_boot} replicates"
+
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the result, with the default bootstrap interval."""
         out = _coefficient_dict_without_ci(self, level)
-        if self.replicates is None:
-            out.update(
-                ci_method="none (no bootstrap replicates)", ci_low=math.nan, ci_high=math.nan
-            )
-            return out
-        ci = self.confidence_interval(level)
-        name = "BCa" if self.default_ci_method == "bca" else "percentile"
-        out.update(
-            ci_method=f"bootstrap {name} over items, {self.n_boot} replicates",
-            ci_low=ci.low,
-            ci_high=ci.high,
+        ci = (
+            ConfidenceInterval(math.nan, math.nan)
+            if self.replicates is None
+            else self.confidence_interval(level)
         )
+        out.update(ci_method=self.ci_description, ci_low=ci.low, ci_high=ci.high)
         return out
 
 
@@ -970,6 +973,7 @@ def informational_agreement(
     (1.0, -1.0)
     """
     owner = "informational_agreement"
+    check_n_boot(n_boot, owner)
     table = as_table(data, y, categories=categories, raters=raters, owner=owner)
     p = table.proportions
     q = table.q
@@ -996,7 +1000,7 @@ def informational_agreement(
     )
     replicates = jackknife = None
     boot = 0
-    if n_boot and n_boot > 0 and _integer_counts(table):
+    if n_boot > 0 and _integer_counts(table):
         replicates, jackknife = bootstrap_table(table, _ia_values, n_boot=n_boot, rng=rng)
         boot = n_boot
         se = float(np.std(replicates[np.isfinite(replicates)], ddof=1)) if n_boot > 1 else math.nan

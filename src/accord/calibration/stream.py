@@ -177,6 +177,35 @@ def panel_statistics(
     batches. The result's codes and decode tables are sorted as the memory engine sorts them,
     so :func:`accord.calibrate_panel` gives the same numbers from it.
 
+    Parameters
+    ----------
+    source : path, glob or list of paths
+        Parquet or CSV/TSV files, one row per assessment.
+    item, rater, score : str
+        Columns of item ids, rater ids and numeric scores.
+    confidence, sigma, score_range, levels : optional
+        Where the confidences come from, as in :func:`accord.calibrate_panel`.
+    confidence_factor, range_convention, relative, missing
+        As in :func:`accord.calibrate_panel`.
+    batch_size : int, default 1_000_000
+        Rows per batch.
+    file_format : {"parquet", "csv", "tsv"}, optional
+        Overrides the format guessed from the suffix.
+    sep : str, optional
+        Field separator for CSV/TSV.
+
+    Returns
+    -------
+    PanelStatistics
+        One row per (item, rater) pair: counts, summed confidences, weighted means and
+        within-pair sums of squares, with the decode tables; partial statistics ``merge``.
+
+    References
+    ----------
+    .. [1] MacKay, R. S., Kenna, R., Low, R. J. and Parker, S. (2017). Calibration with
+       confidence: a principled method for panel assessment. Royal Society Open Science 4,
+       160760. doi:10.1098/rsos.160760
+
     Examples
     --------
     >>> import pathlib, tempfile

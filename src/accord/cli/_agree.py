@@ -11,35 +11,22 @@ from ._app import app
 from ._common import (
     ENGINE_OPTION,
     FORMAT_OPTION,
+    LEVEL_HELP,
     OUTPUT_OPTION,
     QUIET_OPTION,
     SCHEDULER_OPTION,
     EngineName,
     OutputFormat,
+    echo_warnings,
     fail,
+    format_ci,
+    parse_categories,
     print_table,
     progress_bar,
     user_errors,
     wants_progress,
     write_text,
 )
-
-LEVEL_HELP = "Level of measurement: nominal, ordinal, interval or ratio."
-
-
-def parse_categories(text: str | None) -> list[Any] | None:
-    """``"1,2,3"`` -> ``[1, 2, 3]``; ``"low,mid,high"`` -> strings, in the order given."""
-    if text is None:
-        return None
-    parts = [p.strip() for p in text.split(",") if p.strip()]
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        pass
-    try:
-        return [float(p) for p in parts]
-    except ValueError:
-        return parts
 
 
 def agreement_rows(
@@ -77,20 +64,10 @@ def render(
     level: float = 0.95,
 ) -> None:
     """Print or write the report and coefficient table in the chosen format."""
-    import warnings
-
     from .._results import dumps
     from ..agreement.summary import AgreementTable
 
-    table = AgreementTable(tuple(results), "", ci)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        dicts = []
-        for r in results:
-            d = r.to_dict(level)
-            low, high, how = table.interval(r, level)
-            d.update(ci_low=low, ci_high=high, ci_method=how)
-            dicts.append(d)
+    dicts = AgreementTable(tuple(results), "", ci).rows(level)
     if fmt is OutputFormat.json:
         write_text(dumps({"report": report.to_dict(), "coefficients": dicts}), output)
         return
@@ -128,7 +105,7 @@ def render(
                 + ("" if d["weights"] in ("identity", None) else f" ({d['weights']})"),
                 "estimate": d["statistic"],
                 "SE": d["standard_error"],
-                f"{level:.0%} CI": _ci(d["ci_low"], d["ci_high"]),
+                f"{level:.0%} CI": format_ci(d["ci_low"], d["ci_high"]),
                 "p": d["pvalue"],
                 "items": d["n_items"],
                 "note": d["reason"] or "",
@@ -147,12 +124,6 @@ def render(
         "p: two-sided test of 0 (ICC: F test).",
         output=output,
     )
-
-
-def _ci(low: float, high: float) -> str:
-    if low != low or high != high:
-        return ""
-    return f"[{low:.4f}, {high:.4f}]"
 
 
 @app.command(
@@ -213,6 +184,7 @@ def agree(
 
         with (
             user_errors(),
+            echo_warnings(),
             progress_bar(wants_progress(fmt, quiet), "reading ratings") as progress,
         ):
             table = agreement(
@@ -237,7 +209,7 @@ def agree(
         return
     if scheduler is not None:
         raise fail("--scheduler applies to --engine dask")
-    with user_errors():
+    with user_errors(), echo_warnings():
         ratings = read_ratings(
             path,
             item=item,

@@ -14,6 +14,7 @@ from ._common import (
     SCHEDULER_OPTION,
     EngineName,
     OutputFormat,
+    echo_warnings,
     fail,
     print_table,
     user_errors,
@@ -120,8 +121,6 @@ def calibrate(
     ),
 ) -> None:
     """Calibrate a panel: item values and rater biases with confidence (MacKay et al. 2017)."""
-    import warnings
-
     from ..calibration import calibrate_panel
     from ..io import read_table
 
@@ -137,8 +136,7 @@ def calibrate(
             if score_range is not None:
                 columns.extend(score_range)
             data = read_table(path, columns)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with echo_warnings():
             result = calibrate_panel(
                 data,
                 item=item,
@@ -159,8 +157,6 @@ def calibrate(
                 engine=engine.value,
                 scheduler=scheduler,
             )
-        for w in caught:
-            typer.echo(f"accord: warning: {w.message}", err=True)
         render(result, fmt, output, biases)
 
 

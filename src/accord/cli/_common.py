@@ -8,14 +8,21 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import io
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from .._errors import AccordError
+
+if TYPE_CHECKING:
+    from rich.console import Console, JustifyMethod
+    from rich.table import Table
+
+LEVEL_HELP = "Level of measurement: nominal, ordinal, interval or ratio."
 
 
 class OutputFormat(enum.StrEnum):
@@ -110,6 +117,19 @@ def user_errors() -> Iterator[None]:
         raise fail(str(exc)) from None
 
 
+@contextlib.contextmanager
+def echo_warnings() -> Iterator[None]:
+    """Show the library's warnings raised in the block as one ``accord: warning: ...`` line
+    each on standard error (each distinct message once), after the block succeeds."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        typer.echo(f"accord: warning: {message}", err=True)
+
+
 def write_text(text: str, output: Path | None) -> None:
     """Write ``text`` to ``output`` or to standard output."""
     if output is None:
@@ -129,6 +149,73 @@ def format_number(value: Any, digits: int = 4) -> str:
     return str(value)
 
 
+def format_ci(low: float, high: float, digits: int = 4) -> str:
+    """``[low, high]`` rounded for display; empty when either end is NaN."""
+    if low != low or high != high:
+        return ""
+    return f"[{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def parse_categories(text: str | None) -> list[Any] | None:
+    """``"1,2,3"`` -> ``[1, 2, 3]``; ``"low,mid,high"`` -> strings, in the order given."""
+    if text is None:
+        return None
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        pass
+    try:
+        return [float(p) for p in parts]
+    except ValueError:
+        return parts
+
+
+def rich_table(
+    rows: list[dict[str, Any]],
+    columns: list[str],
+    *,
+    title: str | None = None,
+    caption: str | None = None,
+    left: Sequence[str] = ("coefficient", "name"),
+    headers: dict[str, str] | None = None,
+    title_justify: JustifyMethod = "center",
+) -> Table:
+    """A rich table of ``rows`` (dicts): columns empty in every row are left out, numbers
+    are rounded for display, ``left`` columns are left-aligned and ``headers`` renames."""
+    from rich.table import Table
+
+    headers = headers or {}
+    shown = [c for c in columns if any(row.get(c) not in (None, "") for row in rows)]
+    table = Table(
+        title=title,
+        caption=caption,
+        caption_justify="left",
+        title_justify=title_justify,
+    )
+    for col in shown:
+        table.add_column(headers.get(col, col), justify="left" if col in left else "right")
+    for row in rows:
+        table.add_row(*(format_number(row.get(c)) for c in shown))
+    return table
+
+
+@contextlib.contextmanager
+def output_console(output: Path | None) -> Iterator[Console]:
+    """A rich console printing to standard output (at least 120 columns wide), or to a
+    buffer written as plain text to ``output`` when the block ends."""
+    from rich.console import Console
+
+    if output is None:
+        import shutil
+
+        yield Console(width=max(shutil.get_terminal_size().columns, 120), soft_wrap=False)
+        return
+    buffer = io.StringIO()
+    yield Console(file=buffer, width=200, no_color=True)
+    write_text(buffer.getvalue(), output)
+
+
 def print_table(
     rows: list[dict[str, Any]],
     columns: list[str],
@@ -138,19 +225,5 @@ def print_table(
     output: Path | None = None,
 ) -> None:
     """Render rows as a rich table (to stdout, or plain text to ``output``)."""
-    from rich.console import Console
-    from rich.table import Table
-
-    columns = [c for c in columns if any(row.get(c) not in (None, "") for row in rows)]
-    table = Table(title=title, caption=caption, caption_justify="left")
-    for col in columns:
-        table.add_column(col, justify="left" if col in ("coefficient", "name") else "right")
-    for row in rows:
-        table.add_row(*(format_number(row.get(c)) for c in columns))
-    if output is None:
-        import shutil
-
-        Console(width=max(shutil.get_terminal_size().columns, 120), soft_wrap=False).print(table)
-    else:
-        with output.open("w", encoding="utf-8") as fh:
-            Console(file=fh, width=200, no_color=True).print(table)
+    with output_console(output) as console:
+        console.print(rich_table(rows, columns, title=title, caption=caption))

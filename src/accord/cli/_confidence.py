@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any, cast
 
@@ -18,7 +17,9 @@ from ._common import (
     EngineName,
     OutputFormat,
     fail,
+    format_ci,
     format_number,
+    output_console,
     progress_bar,
     user_errors,
     wants_progress,
@@ -171,12 +172,6 @@ def _table(title: str, columns: list[str], rows: list[list[Any]], caption: str =
     return table
 
 
-def _ci(low: float, high: float) -> str:
-    if low != low or high != high:
-        return ""
-    return f"[{low:.3f}, {high:.3f}]"
-
-
 def render_tables(results: dict[str, Any], source: str) -> list[Any]:
     """Rich tables for people: NCE per group, calibration, reliability, recalibration."""
     nce = results["nce"]
@@ -248,7 +243,7 @@ def render_tables(results: dict[str, Any], source: str) -> list[Any]:
                 b["count"],
                 b["mean_confidence"],
                 b["accuracy"],
-                _ci(b["ci_low"], b["ci_high"]),
+                format_ci(b["ci_low"], b["ci_high"], 3),
                 "empty" if b["empty"] else "",
             ]
         )
@@ -303,21 +298,9 @@ def render(results: dict[str, Any], source: str, fmt: OutputFormat, output: Path
         frame = pd.DataFrame(_long_rows(results), columns=["metric", "group", "value"])
         write_text(frame.to_csv(index=False, float_format="%.10g"), output)
         return
-    import shutil
-
-    from rich.console import Console
-
-    tables = render_tables(results, source)
-    if output is None:
-        console = Console(width=max(shutil.get_terminal_size().columns, 120), soft_wrap=False)
-        for table in tables:
+    with output_console(output) as console:
+        for table in render_tables(results, source):
             console.print(table)
-        return
-    buffer = io.StringIO()
-    console = Console(file=buffer, width=200, no_color=True)
-    for table in tables:
-        console.print(table)
-    write_text(buffer.getvalue(), output)
 
 
 @app.command("confidence", epilog=EPILOG)

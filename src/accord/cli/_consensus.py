@@ -8,19 +8,23 @@ from typing import Any
 
 import typer
 
-from ._agree import LEVEL_HELP, parse_categories
 from ._app import app
 from ._common import (
     ENGINE_OPTION,
     FORMAT_OPTION,
+    LEVEL_HELP,
     OUTPUT_OPTION,
     QUIET_OPTION,
     SCHEDULER_OPTION,
     EngineName,
     OutputFormat,
+    echo_warnings,
     fail,
     format_number,
+    output_console,
+    parse_categories,
     progress_bar,
+    rich_table,
     user_errors,
     wants_progress,
     write_text,
@@ -68,7 +72,7 @@ def read_with_gold(
     some of them); an item with two different gold labels is an error naming it.
     """
     from .. import read_ratings
-    from .._errors import InvalidInputError
+    from ..consensus import gold_labels
     from ..io import read_table
     from ..ratings import Ratings
 
@@ -79,18 +83,7 @@ def read_with_gold(
     ratings = dataclasses.replace(
         ratings, report=dataclasses.replace(ratings.report, source=str(path))
     )
-    given = frame[[item, gold]].dropna(subset=[gold])
-    n_labels = given.groupby(item, sort=False)[gold].nunique()
-    conflicting = n_labels[n_labels > 1]
-    if len(conflicting):
-        first = conflicting.index[0]
-        values = sorted(map(str, given.loc[given[item] == first, gold].unique()))
-        first_id = first.item() if hasattr(first, "item") else first
-        raise InvalidInputError(
-            f"column {gold!r}: item {first_id!r} has {len(values)} different gold labels "
-            f"({', '.join(values)}); items with more than one: {len(conflicting)}"
-        )
-    return ratings, given.drop_duplicates(subset=[item]).set_index(item)[gold]
+    return ratings, gold_labels(frame, item, gold)
 
 
 def _rows(frame: Any, columns: list[str]) -> list[dict[str, Any]]:
@@ -141,26 +134,19 @@ HEADERS = {
 
 
 def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Any:
-    from rich.table import Table
-
-    columns = [c for c in columns if any(row.get(c) not in (None, "") for row in rows)]
-    table = Table(title=title, title_justify="left")
-    for col in columns:
-        table.add_column(
-            HEADERS.get(col, col), justify="left" if col in ("item", "rater", "mode") else "right"
-        )
-    for row in rows:
-        table.add_row(*(format_number(row.get(c)) for c in columns))
-    return table
+    return rich_table(
+        rows,
+        columns,
+        title=title,
+        title_justify="left",
+        left=("item", "rater", "mode"),
+        headers=HEADERS,
+    )
 
 
 def _print_tables(
     result: Any, report: Any, contested: Any, raters: Any, output: Path | None
 ) -> None:
-    import shutil
-
-    from rich.console import Console
-
     s = result.summary
     shares = ", ".join(f"{k} {v:.1%}" for k, v in s.class_shares.items() if v == v)
     lines = [
@@ -171,7 +157,7 @@ def _print_tables(
     item_rows = _rows(contested, ITEM_COLUMNS)
     rater_rows = _rows(raters, RATER_COLUMNS)
 
-    def emit(console: Console) -> None:
+    with output_console(output) as console:
         for line in lines:
             console.print(line, markup=False, highlight=False)
         console.print(
@@ -186,12 +172,6 @@ def _print_tables(
             markup=False,
             highlight=False,
         )
-
-    if output is None:
-        emit(Console(width=max(shutil.get_terminal_size().columns, 120), soft_wrap=False))
-    else:
-        with output.open("w", encoding="utf-8") as fh:
-            emit(Console(file=fh, width=200, no_color=True))
 
 
 def write_tables(result: Any, directory: Path) -> None:
@@ -272,6 +252,7 @@ def consensus_command(
             )
         with (
             user_errors(),
+            echo_warnings(),
             progress_bar(wants_progress(fmt, quiet), "reading ratings") as progress,
         ):
             result = consensus(
@@ -295,7 +276,7 @@ def consensus_command(
         return
     if scheduler is not None:
         raise fail("--scheduler applies to --engine dask")
-    with user_errors():
+    with user_errors(), echo_warnings():
         ratings, gold_labels = read_with_gold(
             path,
             item=item,

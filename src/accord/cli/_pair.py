@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import warnings
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,10 @@ from ._common import (
     OUTPUT_OPTION,
     OutputFormat,
     fail,
-    format_number,
+    format_ci,
+    output_console,
+    parse_categories,
+    rich_table,
     user_errors,
     write_text,
 )
@@ -36,12 +38,6 @@ def _read_table(path: Path) -> Any:
 def _count(value: float) -> Any:
     """Whole counts display as integers."""
     return int(value) if float(value).is_integer() else float(value)
-
-
-def _ci(low: float, high: float) -> str:
-    if low != low or high != high:
-        return ""
-    return f"[{low:.4f}, {high:.4f}]"
 
 
 def compute(
@@ -83,7 +79,7 @@ def _summary_rows(table: Any, results: dict[str, Any]) -> list[dict[str, Any]]:
             "measure": label,
             "estimate": d["statistic"],
             "SE": d["standard_error"],
-            "95% CI": _ci(d["ci_low"], d["ci_high"]),
+            "95% CI": format_ci(d["ci_low"], d["ci_high"]),
             "note": d["reason"] or "",
         }
 
@@ -104,7 +100,7 @@ def _summary_rows(table: Any, results: dict[str, Any]) -> list[dict[str, Any]]:
             "measure": "informational agreement (IA)",
             "estimate": d["statistic"],
             "SE": d["standard_error"],
-            "95% CI": _ci(d["ci_low"], d["ci_high"]),
+            "95% CI": format_ci(d["ci_low"], d["ci_high"]),
             "note": "bootstrap over items" if ia.n_boot else "",
         }
     )
@@ -122,23 +118,13 @@ def _summary_rows(table: Any, results: dict[str, Any]) -> list[dict[str, Any]]:
 def _rich_table(
     rows: list[dict[str, Any]], columns: list[str], title: str | None, caption: str | None
 ) -> Any:
-    from rich.table import Table
-
-    shown = [c for c in columns if any(row.get(c) not in (None, "") for row in rows)]
-    out = Table(title=title, caption=caption, caption_justify="left")
-    for col in shown:
-        out.add_column(col, justify="left" if col in ("measure", "category", "split") else "right")
-    for row in rows:
-        out.add_row(*(format_number(row.get(c)) for c in shown))
-    return out
+    return rich_table(
+        rows, columns, title=title, caption=caption, left=("measure", "category", "split")
+    )
 
 
 def render_table(table: Any, results: dict[str, Any], output: Path | None) -> None:
     """Print the summary, the per-category table and the cut table (if any) for people."""
-    import shutil
-
-    from rich.console import Console
-
     x, y = table.raters
     title = (
         f"{x} (rows) vs {y} (columns): {table.n:g} items rated by both, {table.q} categories"
@@ -171,7 +157,7 @@ def render_table(table: Any, results: dict[str, Any], output: Path | None) -> No
                     "both": _count(r.n_both),
                     "specific agreement": r.specific_agreement,
                     "SE": r.standard_error,
-                    "95% CI": _ci(r.ci_low, r.ci_high),
+                    "95% CI": format_ci(r.ci_low, r.ci_high),
                 }
                 for r in sa.itertuples()
             ],
@@ -206,16 +192,9 @@ def render_table(table: Any, results: dict[str, Any], output: Path | None) -> No
                 None,
             )
         )
-    if output is None:
-        console = Console(width=max(shutil.get_terminal_size().columns, 120), soft_wrap=False)
+    with output_console(output) as console:
         for t in tables:
             console.print(t)
-        return
-    buffer = io.StringIO()
-    console = Console(file=buffer, width=200, no_color=True)
-    for t in tables:
-        console.print(t)
-    write_text(buffer.getvalue(), output)
 
 
 def render_json(table: Any, results: dict[str, Any], source: str, output: Path | None) -> None:
@@ -341,7 +320,6 @@ def pair(
 ) -> None:
     """Two raters: Cohen's kappa, Scott's pi, informational agreement, specific agreement."""
     from .. import ContingencyTable, read_ratings
-    from ._agree import parse_categories
 
     with user_errors():
         if (path is None) == (table_path is None):

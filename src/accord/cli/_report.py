@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from ._app import app
-from ._common import fail, user_errors
+from ._common import LEVEL_HELP, fail, parse_categories, user_errors
 
 EPILOG = (
     "Example: accord report examples/birads.csv --item finding --rater modality --label birads "
@@ -25,9 +25,7 @@ def report_command(
     label: str | None = typer.Option(
         None, "--label", help="Column holding the labels (the agreement sections)."
     ),
-    level: str = typer.Option(
-        "nominal", "--level", help="Level of measurement: nominal, ordinal, interval or ratio."
-    ),
+    level: str = typer.Option("nominal", "--level", help=LEVEL_HELP),
     categories: str | None = typer.Option(
         None, "--categories", help="Declared categories in order, comma-separated."
     ),
@@ -63,7 +61,6 @@ def report_command(
 ) -> None:
     """Write one self-contained HTML page: agreement, contested items, raters, calibration."""
     from ..report import report
-    from ._agree import parse_categories
 
     if not (label or score or confidence):
         raise fail("nothing to report on: give --label, --score, or --confidence with --correct")

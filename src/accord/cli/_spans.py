@@ -208,14 +208,11 @@ def spans(
     Negatives (phrases nobody marked) cannot be counted, so kappa is unavailable; the mean
     pairwise F1, its SD over pairs and the pooled F1 are reported, overall and per label.
     """
-    import warnings
-
     from .. import span_agreement
-    from ._common import user_errors
+    from ._common import echo_warnings, user_errors
 
     chosen_by = by if by is not None else ("none" if ignore_label else "label")
-    with user_errors(), warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with user_errors(), echo_warnings():
         data = read_input(
             path,
             input_format,
@@ -238,5 +235,3 @@ def spans(
             by=None if chosen_by == "none" else chosen_by,  # type: ignore[arg-type]
         )
         render(result, fmt, output)
-    for w in caught:
-        typer.echo(f"accord: warning: {w.message}", err=True)

@@ -30,6 +30,7 @@ from ..consensus import (
     _check_bands,
     _gold_codes,
     _item_stats,
+    _ItemStats,
     _ordinal,
     pair_agreement_from_cells,
 )
@@ -47,14 +48,22 @@ NOTE = (
 )
 
 
-def _item_cells(counts: Any, n_items: int, q: int) -> _Cells:
-    """The non-empty (item, category) cells of the item counts, as pass 1 of consensus."""
-    if n_items * q <= SPARSE_CELLS:
-        flat = np.asarray(counts.toarray() if hasattr(counts, "toarray") else counts)
-        flat = flat.astype(np.int64, copy=False).reshape(-1)
+#: (item, category) cells per chunk of items in pass 1: per-cell temporaries stay at a few
+#: tens of MB however many items there are.
+CHUNK_CELLS = 500_000
+
+
+#: Ratings scored per call in pass 2 (longer batches are split).
+RATINGS_PER_CALL = 200_000
+
+
+def _chunk_cells(counts: Any, lo: int, hi: int, q: int) -> _Cells:
+    """The non-empty (item, category) cells of item rows ``lo:hi`` (keys local to the chunk)."""
+    if isinstance(counts, np.ndarray):
+        flat = counts[lo:hi].reshape(-1)
         nz = np.flatnonzero(flat).astype(np.int64, copy=False)
-        return _Cells(nz, flat[nz], flat)
-    coo = counts.tocoo()
+        return _Cells(nz, flat[nz].astype(np.int64, copy=False), None)
+    coo = counts[lo:hi].tocoo()
     keys = coo.row.astype(np.int64) * q + coo.col.astype(np.int64)
     order = np.argsort(keys, kind="stable")
     vals = np.asarray(coo.data, dtype=np.int64)[order]
@@ -63,15 +72,19 @@ def _item_cells(counts: Any, n_items: int, q: int) -> _Cells:
     return _Cells(keys[present], vals[present], None)
 
 
-def _unique_inverse(values: FloatArray) -> tuple[FloatArray, IntArray]:
-    """``np.unique(values, return_inverse=True)`` by hashing: the distinct values are few
-    (deviations take a handful of values per item size), so sorting them beats sorting every
-    cell."""
-    codes, uniq = pd.factorize(values, use_na_sentinel=False)
-    order = np.argsort(uniq, kind="stable")
-    rank = np.empty(order.size, dtype=np.int64)
-    rank[order] = np.arange(order.size, dtype=np.int64)
-    return np.asarray(uniq, dtype=np.float64)[order], rank[codes]
+def _cell_counts(counts: Any, item: IntArray, label: IntArray) -> IntArray:
+    """``counts[item, label]`` of each rating (dense or sparse item counts)."""
+    if isinstance(counts, np.ndarray):
+        return counts[item, label].astype(np.int64, copy=False)
+    return np.asarray(counts[item, label], dtype=np.int64).reshape(-1)
+
+
+def _dense_rows(counts: Any, rows: IntArray) -> IntArray:
+    """Rows of the item counts as a dense int64 array."""
+    if isinstance(counts, np.ndarray) and rows.size == counts.shape[0]:
+        return counts.astype(np.int64, copy=False)  # every row, in order: no copy
+    out = counts[rows]
+    return np.asarray(out if isinstance(out, np.ndarray) else out.toarray(), dtype=np.int64)
 
 
 # ------------------------------------------------------------------ counts that merge
@@ -107,30 +120,46 @@ def _as_cells(counts: Any) -> tuple[IntArray, IntArray]:
 
 
 def _rater_pass(ctx: dict[str, Any], item: IntArray, rater: IntArray, label: IntArray) -> Any:
-    """Per-rater sums of one batch (``ctx``: the per-cell scores of pass 1)."""
+    """Per-rater sums of one batch. Each rating's surprisal, deviation, class and
+    leave-one-out mode are those of its (item, category) cell, computed from the per-item
+    statistics of pass 1 by the formulas pass 1 would apply to the cell (elementwise: the
+    same numbers)."""
+    if item.size > RATINGS_PER_CALL:  # bound the per-rating temporaries
+        parts = [
+            _rater_pass(ctx, item[s], rater[s], label[s])
+            for s in (
+                slice(lo, lo + RATINGS_PER_CALL) for lo in range(0, item.size, RATINGS_PER_CALL)
+            )
+        ]
+        out_all = parts[0]
+        for part in parts[1:]:
+            out_all = _merge(out_all, part)
+        return out_all
     q = ctx["q"]
     n_r = ctx["n_raters"]
-    key = item * q + label
-    lookup = ctx["lookup"]
-    cell = lookup[key] if lookup is not None else np.searchsorted(ctx["keys"], key)
-    cls = ctx["cls"][cell]
+    cells = _Cells(item * q + label, _cell_counts(ctx["counts"], item, label), None)
+    _, sur, dev, cls, loo = _cell_scores(
+        cells, ctx["st"], q, ctx["reference"], ctx["lb"], ctx["bands"]
+    )
     defined = cls >= 0
     r_def = rater[defined]
     out: dict[str, Any] = {
         "n": np.bincount(rater, minlength=n_r).astype(np.int64),
         "n_def": np.bincount(r_def, minlength=n_r).astype(np.int64),
-        "dev": np.bincount(r_def, weights=ctx["dev"][cell][defined], minlength=n_r),
-        "sur": np.bincount(r_def, weights=ctx["sur"][cell][defined], minlength=n_r),
+        "dev": np.bincount(r_def, weights=dev[defined], minlength=n_r),
+        "sur": np.bincount(r_def, weights=sur[defined], minlength=n_r),
         "cls": np.bincount(r_def * 4 + cls[defined], minlength=n_r * 4).astype(np.int64),
         "median": _count(
-            r_def * ctx["n_values"] + ctx["dcode"][cell][defined], n_r * ctx["n_values"]
+            r_def * ctx["n_values"] + np.searchsorted(ctx["d_values"], dev[defined]),
+            n_r * ctx["n_values"],
         ),
     }
-    loo = ctx["loo"][cell]
     has = loo >= 0
     out["cons"] = _count((rater[has] * q + label[has]) * q + loo[has], n_r * q * q)
-    if ctx["od"] is not None:
-        od = ctx["od"][cell]
+    if ctx["ordinal"]:
+        rows, local = np.unique(item, return_inverse=True)
+        res = _ordinal(_dense_rows(ctx["counts"], rows), local, label, ctx["reference"], ctx["lb"])
+        od = res.surprisal - res.entropy
         ok = ~np.isnan(od)
         out["od"] = np.bincount(rater[ok], weights=od[ok], minlength=n_r)
         out["od_n"] = np.bincount(rater[ok], minlength=n_r).astype(np.int64)
@@ -229,48 +258,75 @@ def consensus_from_engine(
     q = len(cats)
     n_items, n_raters = stats.n_items, stats.n_raters
 
-    # ---- pass 1, from the engine's counts
-    cells = _item_cells(stats.item_counts.counts, n_items, q)
-    st = _item_stats(cells, q, n_items)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        item_entropy = np.log2(st.n) - st.slog / st.n
-    item_entropy = np.where(st.m1 == st.n, 0.0, np.maximum(item_entropy, 0.0)) / lb
-    item_entropy[st.n == 0] = np.nan
-    _, s_cell, d_cell, cls_cell, loo_cell = _cell_scores(cells, st, q, reference, lb, band_edges)
-    d_values, d_codes = _unique_inverse(d_cell[cls_cell >= 0])
-    d_code_cell = np.full(d_cell.size, -1, dtype=np.int64)
-    d_code_cell[cls_cell >= 0] = d_codes
-    ordinal_item_entropy = None
-    od_cell = None
-    if ordinal:
-        res = _ordinal(stats.item_counts.dense(), cells.keys // q, cells.keys % q, reference, lb)
-        ordinal_item_entropy = res.item_entropy
-        od_cell = res.surprisal - res.entropy
+    # ---- pass 1, from the engine's counts, a chunk of items at a time: per-item statistics,
+    # entropies and the distinct deviations (no per-cell table is kept)
+    counts = stats.item_counts.counts
+    nf = np.zeros(n_items)
+    slog = np.zeros(n_items)
+    # Modal counts (at most one rating per item and rater) and category codes in the
+    # smallest integers that hold them.
+    small_n = np.int16 if n_raters < np.iinfo(np.int16).max else np.int64
+    small_q = np.int8 if q < np.iinfo(np.int8).max else np.int64
+    ints = [np.zeros(n_items, dtype=small_n) for _ in range(3)] + [
+        np.full(n_items, -1, dtype=small_q) for _ in range(2)
+    ]
+    item_entropy = np.full(n_items, np.nan)
+    ordinal_item_entropy = np.full(n_items, np.nan) if ordinal else None
+    distinct: list[FloatArray] = []
+    step = max(1, CHUNK_CELLS // max(q, 1))
+    for lo in range(0, n_items, step):
+        hi = min(n_items, lo + step)
+        part = _chunk_cells(counts, lo, hi, q)
+        sc = _item_stats(part, q, hi - lo)
+        nf[lo:hi], slog[lo:hi] = sc.n, sc.slog
+        for target, value in zip(ints, (sc.m1, sc.t1, sc.m2, sc.k1, sc.k1b), strict=True):
+            target[lo:hi] = value
+        with np.errstate(divide="ignore", invalid="ignore"):
+            h = np.log2(sc.n) - sc.slog / sc.n
+        h = np.where(sc.m1 == sc.n, 0.0, np.maximum(h, 0.0)) / lb
+        h[sc.n == 0] = np.nan
+        item_entropy[lo:hi] = h
+        _, _, d_part, cls_part, _ = _cell_scores(part, sc, q, reference, lb, band_edges)
+        distinct.append(np.asarray(pd.unique(d_part[cls_part >= 0]), dtype=np.float64))
+        if ordinal_item_entropy is not None:
+            res = _ordinal(
+                _dense_rows(counts, np.arange(lo, hi)), part.keys // q, part.keys % q, reference, lb
+            )
+            ordinal_item_entropy[lo:hi] = res.item_entropy
+    m1, t1, m2, k1, k1b = ints
+    st = _ItemStats(nf, slog, m1, t1, k1, k1b, m2)  # type: ignore[arg-type]
+    d_values = np.unique(np.concatenate(distinct)) if distinct else np.zeros(0)
     gold_code = None
     if gold is not None:
         holder: Any = types.SimpleNamespace(items=stats.items, n_items=n_items)
         gold_code = _gold_codes(gold, holder, cats)
-    lookup = None
-    if cells.dense is not None:
-        lookup = np.full(cells.dense.size, -1, dtype=np.int32)
-        lookup[cells.keys] = np.arange(cells.keys.size, dtype=np.int32)
     ctx = {
         "q": q,
         "n_raters": n_raters,
-        "lookup": lookup,
-        "keys": cells.keys,
-        "cls": cls_cell,
-        "dev": d_cell,
-        "sur": s_cell,
+        "counts": counts,
+        "st": st,
+        "reference": reference,
+        "lb": lb,
+        "bands": band_edges,
         "n_values": max(d_values.size, 1),
-        "dcode": d_code_cell,
-        "loo": loo_cell,
-        "od": od_cell,
+        "d_values": d_values,
+        "ordinal": ordinal,
         "gold": gold_code,
     }
 
     # ---- pass 2: per-rater sums
     sums = rescan.map_reduce(_rater_pass, ctx, _merge)
+    # Free what the tables do not need: the stream engine's code matrix (held by the
+    # rescan), pass 1's last chunk and the per-item statistics only pass 2 used.
+    del rescan, ctx, distinct, ints, slog, k1b, m2
+    if n_items:
+        del part, sc, h, d_part, cls_part
+    unused = np.zeros(0, dtype=np.int64)
+    st = st._replace(slog=np.zeros(0), k1b=unused, m2=unused)
+    # Ratings per item as integers (the table's n_ratings, not copied), then n_modes
+    st = st._replace(n=st.n.astype(np.int64))
+    st = st._replace(t1=st.t1.astype(np.int64))
+    del nf
     n_def = sums["n_def"].astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         mean_dev = sums["dev"] / n_def
@@ -296,7 +352,7 @@ def consensus_from_engine(
         consensus_kappa=cons.kappa,
         consensus_ia=cons.ia,
     )
-    if od_cell is not None:
+    if ordinal:
         with np.errstate(divide="ignore", invalid="ignore"):
             rater_cols["mean_ordinal_deviation"] = sums["od"] / sums["od_n"]
     if gold_code is not None:
@@ -319,7 +375,14 @@ def consensus_from_engine(
         n_raters=n_raters,
         categories=cats,
         items=stats.items,
-        cells=cells,
+        copy_items=False,  # the engine's decode table: the result's own
+        cells=_Cells(
+            np.zeros(0, dtype=np.int64),
+            np.zeros(0, dtype=np.int64),
+            _dense_rows(counts, np.arange(n_items)).reshape(-1)
+            if n_items * q <= SPARSE_CELLS
+            else None,
+        ),
         st=st,
         item_entropy=item_entropy,
         lb=lb,

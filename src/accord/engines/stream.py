@@ -78,10 +78,74 @@ def check_options(
     return tuple(statistics)
 
 
+#: Read-ahead of pyarrow's dataset scanner (CSV/TSV files): one file and 4 batches ahead
+#: rather than 4 files and 16 batches.
+READAHEAD = {"batch_readahead": 4, "fragment_readahead": 1}
+
+#: Parquet batches decoded ahead of the one being counted.
+PARQUET_AHEAD = 2
+
+
+def _parquet_batches(files: list[str], columns: list[str], batch_size: int) -> Iterator[Any]:
+    """(path, batch) of Parquet files in order, decoded ``PARQUET_AHEAD`` batches ahead on a
+    thread.
+
+    pyarrow's dataset scanner keeps decoding while the batches wait to be counted: with a
+    consumer slower than the reader it held about 1 GB of decoded batches for 100M ratings
+    in ten files, whatever its read-ahead options. ``ParquetFile.iter_batches`` decodes one
+    batch when asked, so a small queue bounds the batches in memory and still overlaps
+    reading with counting.
+    """
+    import queue
+    import threading
+
+    import pyarrow.parquet as pq
+
+    out: queue.Queue[Any] = queue.Queue(maxsize=PARQUET_AHEAD)
+    stop = threading.Event()
+    done = object()
+
+    def put(value: Any) -> bool:
+        while not stop.is_set():
+            try:
+                out.put(value, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def read() -> None:
+        try:
+            for path in files:
+                parquet = pq.ParquetFile(path)
+                for batch in parquet.iter_batches(batch_size=batch_size, columns=columns):
+                    if not put((path, batch)):
+                        return
+            put(done)
+        except BaseException as exc:  # handed to the consumer
+            put(exc)
+
+    thread = threading.Thread(target=read, name="accord-parquet-reader", daemon=True)
+    thread.start()
+    try:
+        while True:
+            value = out.get()
+            if value is done:
+                return
+            if isinstance(value, BaseException):
+                raise value
+            yield value
+    finally:
+        stop.set()
+        thread.join()
+
+
 def _batches(
     dataset: Any, columns: list[str], batch_size: int, locator: Locator, row0: int
 ) -> Iterator[tuple[int, Any]]:
     """(first row, batch) over the dataset's files in order."""
+    import pyarrow.dataset as ds
+
     row = row0
     if isinstance(dataset, DuckSource):
         for batch in dataset.batches(batch_size):
@@ -91,12 +155,17 @@ def _batches(
             yield row, batch
             row += batch.num_rows
         return
-    scanner = dataset.scanner(columns=columns, batch_size=batch_size)
-    for tagged in scanner.scan_batches():
-        batch = tagged.record_batch
+    if isinstance(dataset, ds.FileSystemDataset) and isinstance(
+        dataset.format, ds.ParquetFileFormat
+    ):
+        tagged: Iterator[tuple[str, Any]] = _parquet_batches(dataset.files, columns, batch_size)
+    else:
+        scanner = dataset.scanner(columns=columns, batch_size=batch_size, **READAHEAD)
+        tagged = ((t.fragment.path, t.record_batch) for t in scanner.scan_batches())
+    for path, batch in tagged:
         if batch.num_rows == 0:
             continue
-        locator.add(row, tagged.fragment.path)
+        locator.add(row, path)
         yield row, batch
         row += batch.num_rows
 

@@ -194,22 +194,10 @@ def _score_confidence(
 
 def _gold_labels(frame: pd.DataFrame | None, item: str | None, gold: str) -> pd.Series:
     """The gold label of each item that has one, indexed by item id."""
+    from ..consensus import gold_labels
+
     assert frame is not None and item is not None
-    given = frame[[item, gold]].dropna(subset=[gold])
-    if given.empty:
-        raise InvalidInputError(f"column {gold!r}: no row has a gold label")
-    n_labels = given.groupby(item, sort=False)[gold].nunique()
-    conflicting = n_labels[n_labels > 1]
-    if len(conflicting):
-        first = conflicting.index[0]
-        values = sorted(map(str, given.loc[given[item] == first, gold].unique()))
-        name = first.item() if hasattr(first, "item") else first
-        raise InvalidInputError(
-            f"column {gold!r}: item {name!r} has {len(values)} different gold labels "
-            f"({', '.join(values)}); items with more than one: {len(conflicting)}"
-        )
-    labels: pd.Series = given.drop_duplicates(subset=[item]).set_index(item)[gold]
-    return labels
+    return gold_labels(frame, item, gold)
 
 
 def render(sections: Sequence[Section], *, title: str, subtitle: str) -> str:

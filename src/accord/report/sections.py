@@ -186,8 +186,7 @@ def _interval(ctx: Context, coef: Any) -> tuple[float, float, str]:
         low, high, how = table.interval(coef, ctx.confidence_level)
         return float(low), float(high), str(how)
     ci = coef.confidence_interval(ctx.confidence_level)
-    how = str(coef.to_dict(ctx.confidence_level).get("ci_method", ""))
-    return float(ci.low), float(ci.high), how
+    return float(ci.low), float(ci.high), str(getattr(coef, "ci_description", ""))
 
 
 def coefficients(ctx: Context) -> list[Any]:
