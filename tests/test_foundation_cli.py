@@ -146,3 +146,11 @@ def test_import_and_help_stay_light(body: str) -> None:
         check=True,
     ).stdout.strip()
     assert out == "", f"heavy modules imported: {out}"
+
+
+def test_error_output_into_missing_folder(examples: Path, tmp_path: Path) -> None:
+    _one_line_error(
+        ["agree", str(examples / "diagnoses.csv"), "--item", "patient", "--rater", "rater",
+         "--label", "diagnosis", "--output", str(tmp_path / "nowhere" / "out.txt")],
+        "folder not found",
+    )  # fmt: skip

@@ -110,6 +110,9 @@ def user_errors() -> Iterator[None]:
         yield
     except FileNotFoundError as exc:
         name = exc.filename if exc.filename is not None else str(exc)
+        folder = Path(str(name)).parent
+        if exc.filename is not None and not folder.exists():
+            raise fail(f"folder not found: {folder} (for {name})") from None
         raise fail(f"file not found: {name}") from None
     except IsADirectoryError as exc:
         raise fail(f"expected a file, got a directory: {exc.filename}") from None
