@@ -484,6 +484,47 @@ def test_stream_second_pass_from_files_equals_pass_from_matrix(
     assert np.array_equal(got.reshape(-1, q)[: stats.n_raters], stats.rater_counts.counts)
 
 
+def test_stream_rating_sums_equal_sums_over_the_ratings(parquet_files: list[Path]) -> None:
+    # Conger's item terms: per item, the sum of table[rater, label] over its ratings, read
+    # column by column from the code matrix, equal a bincount over the ratings themselves.
+    from accord.engines.stream import stream_scan
+
+    def per_item(ctx: Any, item: Any, rater: Any, label: Any) -> Any:
+        n_items, table = ctx
+        return np.bincount(item, weights=table[rater, label], minlength=n_items)
+
+    def add(a: Any, b: Any) -> Any:
+        return a + b
+
+    stats, rescan = stream_scan(parquet_files, **COLS, batch_size=29)
+    assert rescan.matrix is not None
+    q = len(stats.categories)
+    table = np.random.default_rng(0).random((stats.n_raters, q))
+    got = rescan.rating_sums(table)
+    assert got is not None
+    expected = rescan.map_reduce(per_item, (got.size, table), add)
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+    rescan.matrix = None  # no matrix: the caller reads the ratings again
+    assert rescan.rating_sums(table) is None
+
+
+def test_pair_counter_equals_pairs_counted_one_by_one() -> None:
+    # Pair tables from joint tables of groups of raters equal those counted pair by pair,
+    # across slices, for few and many raters and categories (some too many to group).
+    from accord.engines._matrix import _count_pairs_one_by_one, _PairCounter
+
+    rng = np.random.default_rng(3)
+    for r in (1, 2, 3, 5, 10, 13):
+        for q in (1, 2, 5, 15, 40):
+            counter = _PairCounter(r, q)
+            expected = np.zeros((r, r, (q + 1) ** 2), dtype=np.int64)
+            for _ in range(3):
+                block = rng.integers(-1, q, (50, r)).astype(np.int8)
+                counter.add(block)
+                _count_pairs_one_by_one(block, q, expected)
+            assert np.array_equal(counter.tables(), expected), (r, q)
+
+
 # ------------------------------------------------------------------ dask progress
 
 

@@ -103,10 +103,20 @@ def _conger_terms(
     a = c @ w
     b = np.sum(c * (p @ w.T), axis=1)
     k = (n / n_g)[:, None] * (a - b[:, None])
-    segments = rescan.map_reduce(_conger_pass, (item_row, rater_row, k, n), _add)
     lam = np.zeros(n)
-    for start, sums in segments or []:
-        lam[start : start + sums.size] += sums
+    # The stream engine's code matrix sums each item's terms column by column.
+    rating_sums = getattr(rescan, "rating_sums", None)
+    by_code = None
+    if rating_sums is not None:
+        table = np.zeros((rater_counts.shape[0], k.shape[1]), dtype=np.float64)
+        table[present] = k
+        by_code = rating_sums(table)
+    if by_code is not None:
+        lam += by_code if item_row is None else by_code[item_row >= 0]
+    else:
+        segments = rescan.map_reduce(_conger_pass, (item_row, rater_row, k, n), _add)
+        for start, sums in segments or []:
+            lam[start : start + sums.size] += sums
     lam += b.sum()
     if n_r < 2:
         return np.full(n, math.nan), p, pe

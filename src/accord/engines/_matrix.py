@@ -10,6 +10,7 @@ slices of items.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -35,12 +36,85 @@ def _dtype_for(n_labels: int) -> npt.DTypeLike:
     return np.int32
 
 
-def _count_pairs_by_columns(block: npt.NDArray[Any], q: int, acc: IntArray) -> None:
+#: Most cells of one joint table of a group of raters (16-bit keys).
+JOINT_CELLS = 1 << 16
+
+
+class _PairCounter:
+    """Every rater pair's (q+1) x (q+1) table, counted slice by slice from the matrix.
+
+    Codes are shifted by one (0 = not rated). The raters are split into groups of ``g``
+    with ``(q+1)^(2g)`` at most :data:`JOINT_CELLS`; for each two groups, the joint table of
+    their raters' codes is counted in one ``bincount`` of 16-bit keys, and at the end every
+    pair's table is a margin of one joint table. With 10 raters and 5 categories that is 6
+    counts of one key per item instead of 45 (one per pair). Without room for two raters
+    per group, the pairs are counted one rater against the later ones at a time.
+    """
+
+    def __init__(self, r: int, q: int) -> None:
+        self.r, self.q = r, q
+        base = q + 1
+        g = 1
+        while base ** (2 * (g + 1)) <= JOINT_CELLS:
+            g += 1
+        self.grouped = g > 1
+        self.groups = [list(range(lo, min(r, lo + g))) for lo in range(0, r, g)]
+        n = len(self.groups)
+        self.combos = [(0, 0)] if n == 1 else list(itertools.combinations(range(n), 2))
+        self.joints: list[IntArray] = []
+        if self.grouped:
+            for i, j in self.combos:
+                k = len(self.groups[i]) + (len(self.groups[j]) if j != i else 0)
+                self.joints.append(np.zeros(base**k, dtype=np.int64))
+        self.acc = np.zeros((r, r, base * base), dtype=np.int64)
+
+    def add(self, block: npt.NDArray[Any]) -> None:
+        """Count the pairs of one slice of domain codes (-1 = not rated)."""
+        if not self.grouped:
+            _count_pairs_one_by_one(block, self.q, self.acc)
+            return
+        base = self.q + 1
+        shifted = np.ascontiguousarray((block + 1).T.astype(np.uint16))  # raters x items
+        codes = []  # each group's raters as one code, first rater most significant
+        for members in self.groups:
+            code = shifted[members[0]].copy()
+            for a in members[1:]:
+                code *= np.uint16(base)
+                code += shifted[a]
+            codes.append(code)
+        for (i, j), joint in zip(self.combos, self.joints, strict=True):
+            if j == i:
+                keys = codes[i]
+            else:
+                keys = codes[i] * np.uint16(base ** len(self.groups[j])) + codes[j]
+            joint += np.bincount(keys, minlength=joint.size)
+
+    def tables(self) -> IntArray:
+        """The counts, shape (r, r, (q+1)^2), filled for ``a < b``."""
+        if not self.grouped:
+            return self.acc
+        base = self.q + 1
+        done = np.zeros((self.r, self.r), dtype=bool)
+        for (i, j), joint in zip(self.combos, self.joints, strict=True):
+            members = self.groups[i] + (self.groups[j] if j != i else [])
+            k = len(members)
+            table = joint.reshape((base,) * k)
+            for x, y in itertools.combinations(range(k), 2):
+                a, b = members[x], members[y]
+                if done[a, b]:
+                    continue
+                done[a, b] = True
+                other = tuple(axis for axis in range(k) if axis not in (x, y))
+                self.acc[a, b] += table.sum(axis=other).reshape(-1)
+        return self.acc
+
+
+def _count_pairs_one_by_one(block: npt.NDArray[Any], q: int, acc: IntArray) -> None:
     """Add every rater pair's (q+1) x (q+1) table of a slice to ``acc`` (r, r, (q+1)^2).
 
-    Codes are shifted by one (0 = not rated). For each rater ``a``, the keys of all pairs
-    ``(a, b > a)`` are formed at once (``b``'s offset, ``a``'s code, ``b``'s code) and counted
-    in one ``bincount``; the keys are 16-bit when they fit, which halves the memory traffic.
+    For each rater ``a``, the keys of all pairs ``(a, b > a)`` are formed at once (``b``'s
+    offset, ``a``'s code, ``b``'s code) and counted in one ``bincount``; the keys are 16-bit
+    when they fit, which halves the memory traffic.
     """
     r = block.shape[1]
     cells = (q + 1) * (q + 1)
@@ -69,8 +143,12 @@ class CodeMatrix:
         self.n_raters = 0
         self.written = 0
 
-    def reserve(self, n_items: int, n_raters: int, n_labels: int) -> bool:
-        """Make room for the codes; False when the matrix would pass the limit."""
+    def reserve(self, n_items: int, n_raters: int, n_labels: int, expect_items: int = 0) -> bool:
+        """Make room for the codes; False when the matrix would pass the limit.
+
+        ``expect_items`` is a guess of the final number of items: when the matrix grows, it
+        grows to that many rows at once (if it fits), saving copies of the matrix.
+        """
         dtype = np.dtype(_dtype_for(n_labels))
         rows, cols = self.mat.shape
         need_rows = n_items > rows
@@ -79,6 +157,10 @@ class CodeMatrix:
             self.n_items, self.n_raters = n_items, n_raters
             return True
         new_rows = max(rows, n_items + n_items // 2 if need_rows else rows, 1024)
+        if need_rows and expect_items > new_rows:
+            new_cols_guess = max(cols, n_raters)
+            if expect_items * new_cols_guess * dtype.itemsize <= self.limit:
+                new_rows = expect_items
         new_cols = max(cols, n_raters + n_raters // 4 if need_cols else cols, 4)
         if new_rows * new_cols * dtype.itemsize > self.limit:
             new_rows, new_cols = max(rows, n_items), max(cols, n_raters)
@@ -96,8 +178,11 @@ class CodeMatrix:
         return int(self.mat.nbytes)
 
     # ------------------------------------------------------------------ filling
-    def _within_batch_repeats(self, flat: IntArray, flat_view: npt.NDArray[Any]) -> Any:
-        """Mask of the rows that share a cell with another row of the same batch.
+    def _within_batch_repeats(
+        self, flat: IntArray, flat_view: npt.NDArray[Any]
+    ) -> tuple[Any, bool]:
+        """Mask of the rows that share a cell with another row of the same batch, and
+        whether markers were written into the cells.
 
         A counting pass when the cells of the batch are close together (files ordered by
         item), else markers: each round writes ``position // 127**k % 127`` into the cells and
@@ -108,8 +193,11 @@ class CodeMatrix:
         n = flat.size
         lo, hi = int(flat.min()), int(flat.max())
         if hi - lo + 1 <= 8 * n:
-            counts = np.bincount(flat - lo, minlength=hi - lo + 1)
-            return counts[flat - lo] > 1
+            offsets = flat - lo
+            counts = np.bincount(offsets, minlength=hi - lo + 1)
+            if int(counts.max()) <= 1:
+                return np.zeros(n, dtype=bool), False
+            return counts[offsets] > 1, False
         positions = np.arange(n, dtype=np.int64)
         loser = np.zeros(n, dtype=bool)
         scale = 1
@@ -119,8 +207,8 @@ class CodeMatrix:
             loser |= flat_view[flat] != marker
             scale *= _MARK
         if not loser.any():
-            return loser
-        return np.isin(flat, flat[loser])
+            return loser, True
+        return np.isin(flat, flat[loser]), True
 
     def put(
         self,
@@ -146,8 +234,9 @@ class CodeMatrix:
         flat = item * cols + rater
         view = self.mat.reshape(-1)
         existing = view[flat]
-        involved = self._within_batch_repeats(flat, view)
-        view[flat] = existing  # undo the markers
+        involved, marked = self._within_batch_repeats(flat, view)
+        if marked:
+            view[flat] = existing  # undo the markers
         earlier = existing >= 0
         involved = involved | earlier
         if not involved.any():
@@ -201,6 +290,29 @@ class CodeMatrix:
             label = block[it, rt].astype(np.int64)
             yield it.astype(np.int64) + lo, rt.astype(np.int64), label, hi
 
+    def rating_sums(self, remap: IntArray, table: npt.NDArray[np.float64]) -> Any:
+        """Per item code, the sum over its ratings of ``table[rater, domain label]``.
+
+        Column by column: each rater's values are gathered through a row of raw codes (the
+        matrix's own small integers; "not rated" reads an added 0.0), so no long arrays of
+        codes are formed. The terms of an item are added in rater order, as a ``bincount``
+        over the ratings in item-major order adds them.
+        """
+        r = self.n_raters
+        n_raw = remap.size
+        # values[rater, raw code]; the last column (raw code -1, "not rated") stays 0.
+        values = np.zeros((r, n_raw + 1), dtype=np.float64)
+        rated = remap >= 0
+        if r:
+            values[:, :n_raw][:, rated] = table[:r][:, remap[rated]]
+        out = np.zeros(self.n_items, dtype=np.float64)
+        for lo, hi in self._slices():
+            block = self.mat[lo:hi, :r]
+            part = out[lo:hi]
+            for j in range(r):
+                part += values[j][block[:, j]]
+        return out
+
     def statistics(
         self,
         remap: IntArray,
@@ -238,7 +350,7 @@ class CodeMatrix:
         rater_acc = np.zeros(r * (q + 1), dtype=np.int64)
         want_pairs = "pairs" in statistics
         by_columns = want_pairs and self._pairs_by_columns(q)
-        pair_acc = np.zeros((r, r, (q + 1) * (q + 1)), dtype=np.int64) if by_columns else None
+        counter = _PairCounter(r, q) if by_columns else None
         pairs: PairTables | None = empty_pairs(raters, categories) if want_pairs else None
         for lo, hi in self._slices():
             block = lut[self.mat[lo:hi, :r]]  # domain codes, -1 = not rated
@@ -253,11 +365,11 @@ class CodeMatrix:
                     item_blocks.append(sp.csr_array(counts, dtype=np.int64))
                 elif dense_items is not None:
                     dense_items[lo:hi] = counts
-            if "raters" in statistics and pair_acc is None:
+            if "raters" in statistics and counter is None:
                 base = np.arange(1, r * (q + 1), q + 1, dtype=np.int64)
                 rater_acc += np.bincount((base[None, :] + block).ravel(), minlength=r * (q + 1))
-            if pair_acc is not None:
-                _count_pairs_by_columns(block, q, pair_acc)
+            if counter is not None:
+                counter.add(block)
             elif want_pairs and pairs is not None:
                 it, rt = np.nonzero(block >= 0)
                 part = long_partial(
@@ -274,6 +386,7 @@ class CodeMatrix:
                 )
                 assert part.pair_tables is not None  # no repeats in a matrix
                 pairs = pairs.merge(part.pair_tables)
+        pair_acc = counter.tables() if counter is not None else None
         item_counts: Any = None
         if "items" in statistics:
             if sparse:

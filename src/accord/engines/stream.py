@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .._errors import InvalidInputError
 from .._types import LEVELS, IntArray, Level, Missing
@@ -196,10 +197,17 @@ class _Encoder:
 
     def encode(self, row0: int, batch: Any) -> tuple[IntArray, IntArray, IntArray, Any]:
         """Codes of a batch: items, raters, raw labels, and the mask of missing labels."""
+        import pyarrow as pa
+
         item_col, rater_col, label_col = self.columns
         item = self.items.encode(batch.column(0), row0)
         rater = self.raters.encode(batch.column(1), row0)
-        for codes, column, what in ((item, item_col, "item"), (rater, rater_col, "rater")):
+        for codes, column, what, array in (
+            (item, item_col, "item", batch.column(0)),
+            (rater, rater_col, "rater", batch.column(1)),
+        ):
+            if array.null_count == 0 and pa.types.is_integer(array.type):
+                continue  # only a null (or a NaN) has no code
             bad = np.flatnonzero(codes < 0)
             if bad.size:
                 raise InvalidInputError(
@@ -210,7 +218,8 @@ class _Encoder:
         label = self.labels.encode(batch.column(2), row0)
         if self.labels.size > known:
             self._new_labels(known)
-        miss = (label < 0) | self.label_missing[np.maximum(label, 0)]
+        # One gather: raw code -1 (null) reads the appended True.
+        miss = np.r_[self.label_missing, True][label]
         if self.missing == "raise" and miss.any():
             rows = row0 + np.flatnonzero(miss)
             raise InvalidInputError(
@@ -443,14 +452,26 @@ def stream_scan(
     rows = 0
     n_missing = 0
     dropped_dups = 0
+    guess_before = items_before = items_two_back = 0
     for row0, batch in _batches(dataset, columns, batch_size, locator, 0):
         codes_item, codes_rater, codes_label, miss = enc.encode(row0, batch)
         n = batch.num_rows
         rows = row0 + n
-        n_miss = int(miss.sum())
+        n_miss = int(np.count_nonzero(miss))
         n_missing += n_miss
+        expect = 0
+        if total is not None and codes_item.size:
+            # Items per row so far, extrapolated to the whole input. Trusted only for input
+            # ordered by item: the batch touches no item seen before the previous batch, and
+            # two batches in a row give the same guess. Else the matrix grows by half.
+            guess = enc.items.size * total // max(rows, 1)
+            local = int(codes_item.min()) >= items_two_back
+            if local and guess > 0 and abs(guess - guess_before) * 10 <= guess:
+                expect = guess + guess // 50
+            guess_before = guess
+        items_two_back, items_before = items_before, enc.items.size
         if matrix is not None and not matrix.reserve(
-            enc.items.size, enc.raters.size, enc.labels.size
+            enc.items.size, enc.raters.size, enc.labels.size, expect
         ):
             matrix = None  # too big: statistics come from bucketed passes below
         if matrix is not None:
@@ -609,6 +630,17 @@ class StreamRescan:
                 self.progress(done, self.rows * (self.passes + 1))
         self.passes += 1
         return total
+
+    def rating_sums(self, table: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | None:
+        """Per item code, the sum over its kept ratings of ``table[rater, label]``, read from
+        the code matrix; None when there is no matrix (use :meth:`map_reduce`)."""
+        if self.matrix is None:
+            return None
+        require_unique(self.dropped, "the stream engine")
+        out: npt.NDArray[np.float64] = self.matrix.rating_sums(self.remap, table)
+        if self.progress is not None:
+            self.progress(self.rows, self.rows)
+        return out
 
     def _from_matrix(
         self,
