@@ -26,7 +26,7 @@ from .._results import Coefficient, ConfidenceInterval, check_level
 from .._types import Alternative, FloatArray, RngLike, as_generator
 from ..information import entropy
 from ..ratings import ContingencyTable, Ratings
-from .inference import check_n_boot
+from .inference import check_n_boot, population_factor
 from .weights import WEIGHT_SCHEMES, agreement_weights
 
 __all__ = [
@@ -431,16 +431,6 @@ class CohenKappa(Coefficient):
     raters: tuple[str, str] = ("X", "Y")
 
 
-def _population_factor(n: int, population_size: float | None) -> float:
-    if population_size is None or math.isinf(population_size):
-        return 1.0
-    if population_size < n:
-        raise InvalidInputError(
-            f"population_size ({population_size:g}) is smaller than the number of items rated ({n})"
-        )
-    return 1.0 - n / population_size
-
-
 def cohen_kappa(
     data: TwoRaterData,
     y: npt.ArrayLike | None = None,
@@ -574,7 +564,7 @@ def cohen_kappa(
     w, wname = _weight_matrix(table, weights, agreement_weights, disagreement_weights, owner)
     p = table.proportions
     n = _n_items(table)
-    factor = _population_factor(n, population_size)
+    factor = population_factor(n, population_size)
     kappa_a, po_a, pe_a = _kappa_core(p, w)
     kappa, po, pe = float(kappa_a), float(po_a), float(pe_a)
     px, py = _marginals(p)
@@ -699,7 +689,7 @@ population_size
     w, wname = _weight_matrix(table, weights, agreement_weights, disagreement_weights, owner)
     p = table.proportions
     n = _n_items(table)
-    factor = _population_factor(n, population_size)
+    factor = population_factor(n, population_size)
     pi_a, po_a, pe_a = _scott_core(p, w)
     pi, po, pe = float(pi_a), float(po_a), float(pe_a)
     label = "unweighted" if wname == "identity" else f"{wname} weights"
