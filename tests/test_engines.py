@@ -6,6 +6,7 @@ import dataclasses
 import itertools
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import accord
 from accord import (
@@ -521,7 +524,8 @@ def test_pair_counter_equals_pairs_counted_one_by_one() -> None:
             for _ in range(3):
                 block = rng.integers(-1, q, (50, r)).astype(np.int8)
                 counter.add(block)
-                _count_pairs_one_by_one(block, q, expected)
+                shifted = np.ascontiguousarray((block + 1).T.astype(np.uint16))
+                _count_pairs_one_by_one(shifted, q, expected)
             assert np.array_equal(counter.tables(), expected), (r, q)
 
 
@@ -554,3 +558,183 @@ def test_dask_progress_local_schedulers(frame: pd.DataFrame, scheduler: str) -> 
 
 def test_dask_progress_with_client(frame: pd.DataFrame, local_client: Any) -> None:
     _progress_run(frame, local_client)
+
+
+# ---------------------------------------------------- integer ids sorted by item, patterns
+
+
+def sorted_numeric_frame(seed: int = 4, n_items: int = 400, n_raters: int = 6) -> pd.DataFrame:
+    """Integer ids in item order (as exports sorted by item are), int8 labels with nulls,
+    label 7 only in the last rows, raters in a shuffled order within each item."""
+    rng = np.random.default_rng(seed)
+    item = np.repeat(np.arange(5, 5 + n_items, dtype=np.int64), n_raters)
+    rater = np.argsort(rng.random((n_items, n_raters)), axis=1).ravel().astype(np.int32)
+    label = pd.array(rng.integers(1, 5, item.size), dtype="Int8")
+    frame = pd.DataFrame({"item": item, "rater": rater * 3, "label": label})
+    frame = frame.iloc[rng.random(len(frame)) > 0.15].reset_index(drop=True)  # unrated cells
+    frame.loc[frame.index[-9:], "label"] = 7
+    frame.loc[frame.index[2::17], "label"] = pd.NA
+    return frame
+
+
+def assert_patterns_match(stats: RatingStatistics, ratings: accord.Ratings) -> None:
+    """The item patterns give back the memory engine's item counts, item by item."""
+    patterns = stats.item_patterns
+    assert patterns is not None
+    expected = ItemCategoryCounts.from_ratings(ratings).dense()
+    rows = np.vstack([patterns.rows, np.zeros((1, patterns.rows.shape[1]), np.int64)])
+    index = np.where(patterns.item_pattern < 0, len(patterns.rows), patterns.item_pattern)
+    assert np.array_equal(rows[index], expected)
+    # Distinct rows, none empty, multiplicities that count the rated items.
+    assert len(np.unique(patterns.rows, axis=0)) == len(patterns.rows)
+    assert (patterns.rows.sum(axis=1) >= 1).all()
+    assert patterns.n_rated == int((expected.sum(axis=1) > 0).sum())
+
+
+@pytest.mark.parametrize("batch_size", [7, 64, 1000, 100_000])
+def test_stream_sorted_integer_ids_match_memory(tmp_path: Path, batch_size: int) -> None:
+    frame = sorted_numeric_frame()
+    path = tmp_path / "r.parquet"
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), path, row_group_size=300)
+    memory = accord.Ratings.from_long(frame, **COLS)
+    stats = stream_statistics(
+        path, **COLS, batch_size=batch_size, statistics=("items", "raters", "pairs", "patterns")
+    )
+    assert 7 in stats.categories and stats.report.missing > 0
+    assert_same(stats, memory)
+    assert_patterns_match(stats, memory)
+
+
+def test_stream_patterns_alone_give_the_report(tmp_path: Path) -> None:
+    frame = sorted_numeric_frame(seed=5)
+    path = tmp_path / "r.parquet"
+    frame.to_parquet(path)
+    memory = accord.Ratings.from_long(frame, **COLS)
+    stats = stream_statistics(path, **COLS, statistics=("patterns", "raters"))
+    assert stats.item_counts is None and stats.pair_tables is None
+    assert_patterns_match(stats, memory)
+    assert stats.report == dataclasses.replace(memory.report, source=stats.report.source)
+
+
+@pytest.mark.parametrize("policy", ["first", "last"])
+def test_stream_sorted_repeats_within_and_across_batches(tmp_path: Path, policy: str) -> None:
+    # Item-ordered integer input: a repeat inside one batch (found by counting the cells the
+    # batch fills) and one across two batches (found by reading the cells before writing).
+    frame = sorted_numeric_frame(seed=6, n_items=60, n_raters=4).dropna().reset_index(drop=True)
+    within = frame.iloc[[10]].assign(label=np.int8(3))
+    across = frame.iloc[[3]].assign(label=np.int8(2))
+    doubled = pd.concat(
+        [frame.iloc[:12], within, frame.iloc[12:], across], ignore_index=True
+    ).astype({"label": "Int8"})
+    path = tmp_path / "r.parquet"
+    doubled.to_parquet(path)
+    with pytest.raises(DuplicateRatingError):
+        stream_statistics(path, **COLS, batch_size=40)
+    memory = accord.Ratings.from_long(doubled, **COLS, duplicates=policy)  # type: ignore[arg-type]
+    stats = stream_statistics(path, **COLS, duplicates=policy, batch_size=40)
+    assert stats.report.reasons  # the repeats are reported
+    assert_same(stats, memory)
+
+
+def test_stream_patterns_without_room_for_keys(tmp_path: Path) -> None:
+    # 40 categories rated by 8 raters: 9 ** 40 keys do not fit in 64 bits, so the engine
+    # counts the item counts per cell and reports them in place of the patterns.
+    rng = np.random.default_rng(8)
+    frame = pd.DataFrame(
+        {
+            "item": np.repeat(np.arange(300), 8),
+            "rater": np.tile(np.arange(8), 300),
+            "label": rng.integers(0, 40, 2400),
+        }
+    )
+    path = tmp_path / "r.parquet"
+    frame.to_parquet(path)
+    memory = accord.Ratings.from_long(frame, **COLS)
+    stats = stream_statistics(path, **COLS, statistics=("patterns", "raters"))
+    assert stats.item_patterns is None
+    assert stats.item_counts is not None
+    assert stats.item_counts.equals(ItemCategoryCounts.from_ratings(memory))
+
+
+@settings(max_examples=25)
+@given(
+    n_items=st.integers(1, 40),
+    n_raters=st.integers(1, 6),
+    q=st.integers(1, 5),
+    fill=st.floats(0.2, 1.0),
+    shuffle=st.booleans(),
+    batch_size=st.integers(1, 50),
+    seed=st.integers(0, 2**16),
+)
+def test_stream_integer_input_property(
+    n_items: int,
+    n_raters: int,
+    q: int,
+    fill: float,
+    shuffle: bool,
+    batch_size: int,
+    seed: int,
+) -> None:
+    # Any integer input, ordered by item or not, in any batch size: the stream engine's
+    # codes, counts and patterns are the memory engine's.
+    rng = np.random.default_rng(seed)
+    item = np.repeat(np.arange(n_items) * 3 + 100, n_raters)
+    rater = np.tile(np.arange(n_raters), n_items)
+    keep = rng.random(item.size) < fill
+    keep[0] = True
+    label = pd.array(rng.integers(0, q, item.size), dtype="Int16")
+    label[rng.random(item.size) < 0.1] = pd.NA
+    label[0] = 0
+    frame = pd.DataFrame({"item": item, "rater": rater, "label": label})[keep]
+    if shuffle:
+        frame = frame.sample(frac=1.0, random_state=seed)
+    frame = frame.reset_index(drop=True)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "r.parquet"
+        frame.to_parquet(path)
+        stats = stream_statistics(
+            path,
+            **COLS,
+            batch_size=batch_size,
+            statistics=("items", "raters", "pairs", "patterns"),
+        )
+    memory = accord.Ratings.from_long(frame, **COLS)
+    assert_same(stats, memory)
+    assert_patterns_match(stats, memory)
+
+
+@pytest.mark.parametrize("memory_limit", [1 << 30, 1_500])
+def test_stream_index_label_counts_equal_counts_of_the_ratings(
+    parquet_files: list[Path], memory: accord.Ratings, memory_limit: int
+) -> None:
+    # From the code matrix, and (with a tiny memory limit) from a pass over the files.
+    from accord.engines._run import index_label_counts
+    from accord.engines.stream import stream_scan
+
+    stats, rescan = stream_scan(parquet_files, **COLS, batch_size=50, memory_limit=memory_limit)
+    assert (rescan.matrix is None) == (memory_limit < 10_000)
+    rng = np.random.default_rng(0)
+    index = rng.integers(-1, 4, stats.n_items)
+    got = index_label_counts(rescan, index, 4, n_raters=stats.n_raters, q=stats.n_categories)
+    expected = np.zeros((stats.n_raters, 4, stats.n_categories), dtype=np.int64)
+    group = index[memory.item_codes]
+    ok = group >= 0
+    np.add.at(expected, (memory.rater_codes[ok], group[ok], memory.label_codes[ok]), 1)
+    assert np.array_equal(got, expected)
+
+
+def test_dask_index_label_counts_equal_counts_of_the_ratings(
+    frame: pd.DataFrame, memory: accord.Ratings
+) -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    from accord.engines._run import index_label_counts
+    from accord.engines.dask import dask_scan
+
+    stats, rescan = dask_scan(dd.from_pandas(frame, npartitions=3), **COLS, scheduler="sync")
+    index = np.random.default_rng(1).integers(-1, 3, stats.n_items)
+    got = index_label_counts(rescan, index, 3, n_raters=stats.n_raters, q=stats.n_categories)
+    expected = np.zeros((stats.n_raters, 3, stats.n_categories), dtype=np.int64)
+    group = index[memory.item_codes]
+    ok = group >= 0
+    np.add.at(expected, (memory.rater_codes[ok], group[ok], memory.label_codes[ok]), 1)
+    assert np.array_equal(got, expected)

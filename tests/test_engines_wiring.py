@@ -101,6 +101,17 @@ def assert_same_table(expected: pd.DataFrame, got: pd.DataFrame) -> None:
         for a, b in zip(expected[col], got[col], strict=True):
             if isinstance(a, pd.DataFrame):
                 pd.testing.assert_frame_equal(a, b, rtol=1e-12, atol=1e-12)
+            elif isinstance(a, list) and a and isinstance(a[0], dict):
+                # Per-category rows: the same keys, numbers to 1e-12.
+                assert [list(x) for x in a] == [list(y) for y in b], col
+                for x, y in zip(a, b, strict=True):
+                    for key, value in x.items():
+                        if isinstance(value, float):
+                            assert (math.isnan(value) and math.isnan(y[key])) or math.isclose(
+                                value, y[key], rel_tol=1e-12, abs_tol=1e-12
+                            ), (col, key)
+                        else:
+                            assert value == y[key], (col, key)
             elif isinstance(a, float) or a is None:
                 # NaN and None both mean "not given" in an object column of to_frame()
                 assert (pd.isna(a) and pd.isna(b)) or a == pytest.approx(b, rel=1e-12), col

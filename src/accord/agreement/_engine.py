@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -127,23 +127,39 @@ def _conger_terms(
 def data_from_statistics(stats: RatingStatistics, rescan: Rescan | None) -> Any:
     """The estimators' view of an engine's statistics (what ``_prepare`` gives on ratings).
 
-    The item counts are used as they are (int64, no float copy); with ``rescan``, Conger's
-    kappa can be computed too.
+    With the stream engine's item patterns, the estimators get the distinct count rows and
+    their multiplicities (a few thousand rows however many items); else the item counts
+    as they are (int64, no float copy). With ``rescan``, Conger's kappa can be computed too.
     """
-    assert stats.item_counts is not None and stats.rater_counts is not None
-    full = stats.item_counts.dense()
-    rated = full.sum(axis=1) > 0
-    counts = full if rated.all() else full[rated]
-    item_row = np.where(rated, np.cumsum(rated) - 1, -1).astype(np.int64)
+    assert stats.rater_counts is not None
     raters = stats.rater_counts.dense()
     n_raters = int(np.count_nonzero(raters.sum(axis=1)))
+    patterns = stats.item_patterns
+    if patterns is not None:
+        item_pattern = patterns.item_pattern
+        rated = item_pattern >= 0
+        every = bool(rated.all())
+        n = patterns.n_rated
+        counts = patterns.rows
+        weights: FloatArray | None = patterns.weights.astype(np.float64)
+        # int32 indices (any integer dtype indexes): no int64 copy of 10M entries
+        per_item = cast(IntArray, item_pattern if every else item_pattern[rated])
+    else:
+        assert stats.item_counts is not None
+        full = stats.item_counts.dense()
+        rated = full.sum(axis=1) > 0
+        every = bool(rated.all())
+        counts = full if every else full[rated]
+        n = int(counts.shape[0])
+        weights, per_item = None, None
     conger = None
     if rescan is not None:
+        item_row = None if every else np.where(rated, np.cumsum(rated) - 1, -1).astype(np.int64)
         conger = functools.partial(
             _conger_terms,
             rater_counts=raters,
-            item_row=None if rated.all() else item_row,  # None: item code = row
-            n=int(counts.shape[0]),
+            item_row=item_row,  # None: item code = row
+            n=n,
             rescan=rescan,
         )
     return mr._Data(
@@ -155,25 +171,40 @@ def data_from_statistics(stats: RatingStatistics, rescan: Rescan | None) -> Any:
         None,
         None,
         conger,
+        weights=weights,
+        item_pattern=per_item,
     )
+
+
+def _items_by_total(stats: RatingStatistics) -> tuple[int, int]:
+    """Items with two or more ratings, and items with exactly one."""
+    patterns = stats.item_patterns
+    if patterns is not None:
+        totals = patterns.rows.sum(axis=1)
+        return (
+            int(patterns.weights[totals >= 2].sum()),
+            int(patterns.weights[totals == 1].sum()),
+        )
+    assert stats.item_counts is not None
+    per_item = stats.item_counts.totals()
+    return int((per_item >= 2).sum()), int((per_item == 1).sum())
 
 
 def light_from_statistics(stats: RatingStatistics, *, min_items: int = 1) -> Coefficient:
     """Light's kappa from the rater-pair tables, as :func:`accord.light_kappa` with
     ``ci="analytic"`` computes it on ratings."""
-    assert stats.pair_tables is not None and stats.item_counts is not None
-    assert stats.rater_counts is not None
+    assert stats.pair_tables is not None and stats.rater_counts is not None
     pt = stats.pair_tables
     n_items_pair = pt.tables.sum(axis=(1, 2))
     keep = n_items_pair >= min_items
     kappas = _cohen_tables(pt.tables[keep].astype(np.float64))
-    per_item = stats.item_counts.totals()
+    pairable, single = _items_by_total(stats)
     base: dict[str, Any] = dict(
         name="light_kappa",
-        n_items=int((per_item >= 2).sum()),
+        n_items=pairable,
         n_raters=int(np.count_nonzero(stats.rater_counts.totals())),
         categories=stats.categories,
-        n_items_unpairable=int((per_item == 1).sum()),
+        n_items_unpairable=single,
         bounds=(-1.0, 1.0),
         method="Light's kappa (Light 1971): mean of Cohen's kappa over rater pairs with "
         f">= {min_items} co-rated items; no analytic SE (use ci='bootstrap')",

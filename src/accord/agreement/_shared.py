@@ -30,6 +30,7 @@ __all__ = [
     "code_rows",
     "cols_dot",
     "item_terms",
+    "item_weights",
     "pair_sums",
     "pair_tables",
     "rater_category",
@@ -91,19 +92,26 @@ def cached(d: _Data, key: Any, make: Callable[[], T]) -> T:
 class ItemTerms:
     """Per-item totals of the rated items.
 
+    With compressed data (``_Data.weights`` set) the rows are the distinct count patterns
+    and every per-row array below is per pattern; ``n`` and ``n2`` count items (weighted).
+
     Attributes
     ----------
-    counts : ndarray, shape (n_items, q)
+    counts : ndarray, shape (n_rows, q)
         The item x category counts as the data holds them (int64: no float copy; the
         helpers here promote them chunk by chunk).
-    r : ndarray of float64, shape (n_items,)
-        Ratings per item.
-    two : ndarray of bool, shape (n_items,)
-        Items with two or more ratings (pairable).
+    r : ndarray of float64, shape (n_rows,)
+        Ratings per item (per row).
+    two : ndarray of bool, shape (n_rows,)
+        Items (rows) with two or more ratings (pairable).
     n2 : int
         Number of pairable items.
     pi : ndarray of float64, shape (q,)
         Mean over items of each category's share of the item's ratings.
+    n : int
+        Number of rated items (``n_rows`` without weights, else the sum of the weights).
+    weights : ndarray of float64, shape (n_rows,) or None
+        Items per row (``_Data.weights``); None when every row is one item.
     """
 
     counts: FloatArray
@@ -111,6 +119,8 @@ class ItemTerms:
     two: BoolArray
     n2: int
     pi: FloatArray
+    n: int
+    weights: FloatArray | None = None
 
 
 def item_terms(d: _Data) -> ItemTerms:
@@ -118,14 +128,50 @@ def item_terms(d: _Data) -> ItemTerms:
 
     def make() -> ItemTerms:
         counts = d.counts
-        n, q = counts.shape
+        rows, q = counts.shape
         r = rows_dot(counts, np.ones(q))  # exact: sums of small integers
         two = r >= 2
-        with np.errstate(invalid="ignore", divide="ignore"):
-            pi = cols_dot(counts, 1.0 / r) / n if n else np.full(q, np.nan)
-        return ItemTerms(counts, r, two, int(np.count_nonzero(two)), pi)
+        wt = item_weights(d)
+        if wt is None:
+            n, n2 = rows, int(np.count_nonzero(two))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                pi = cols_dot(counts, 1.0 / r) / n if n else np.full(q, np.nan)
+        else:
+            n, n2 = round(float(wt.sum())), round(float(wt[two].sum()))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                pi = cols_dot(counts, wt / r) / n if n else np.full(q, np.nan)
+        return ItemTerms(counts, r, two, n2, pi, n, wt)
 
     return cached(d, "items", make)
+
+
+def item_weights(d: _Data) -> FloatArray | None:
+    """The items per row of compressed data (``_Data.weights``) as float64, checked, or None.
+
+    Raises
+    ------
+    ValueError
+        When the weights do not give one positive whole number per row of the counts (an
+        internal error: the weights come from :func:`.many_raters._compress` or an engine).
+    """
+    wt = d.weights
+    if wt is None:
+        return None
+    out = np.asarray(wt, dtype=np.float64)
+    rows = d.counts.shape[0]
+    if (
+        out.shape != (rows,)
+        or not np.all(out >= 1)
+        or not np.all(np.isfinite(out))
+        or not np.array_equal(out, np.round(out))
+    ):
+        raise ValueError(
+            f"internal error: _Data.weights must hold one whole number >= 1 per row of the "
+            f"counts ({rows} rows); got shape {out.shape}"
+        )
+    if rows and np.any(d.counts.sum(axis=1) < 1):
+        raise ValueError("internal error: compressed counts hold a row with no rating")
+    return out
 
 
 def pair_sums(d: _Data, w: FloatArray) -> FloatArray:

@@ -63,7 +63,15 @@ class _Data:
         Row of ``counts`` of each item code of ``ratings`` (-1 when the item has no rating).
     conger : callable, optional
         ``conger(w) -> (pe_i, p, pe)``: Conger's chance-agreement terms computed by an engine
-        from rater marginals and a second pass over the ratings (when ``ratings`` is None).
+        from rater marginals and a second pass over the ratings (when ``ratings`` is None);
+        ``pe_i`` has one value per rated item, in item-code order.
+    weights : ndarray of float64, shape (n_rows,) or None
+        Compressed data: ``counts`` holds distinct count patterns (every row total >= 1) and
+        row ``p`` stands for ``weights[p]`` items (whole numbers >= 1); the number of items
+        is ``weights.sum()``. None: every row of ``counts`` is one item.
+    item_pattern : ndarray of int64, shape (n_items,) or None
+        With ``weights``: the row of ``counts`` of each rated item, in item-code order (what
+        Conger's kappa needs to pair an engine's per-item ``pe_i`` with its pattern).
     cache : dict
         Statistics shared by the coefficients computed on this data (:mod:`._shared`).
     """
@@ -76,6 +84,8 @@ class _Data:
     ratings: Ratings | None
     item_row: IntArray | None
     conger: Callable[[FloatArray], tuple[FloatArray, FloatArray, float]] | None = None
+    weights: FloatArray | None = None
+    item_pattern: IntArray | None = None
     cache: dict[Any, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
 
@@ -112,6 +122,44 @@ def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
     except (TypeError, ValueError):
         values = np.arange(len(stat.categories), dtype=np.float64)
     return _Data(counts, stat.categories, n_raters, "nominal", values, None, None)
+
+
+def _compress(d: _Data) -> _Data:
+    """The same data as distinct count patterns with their multiplicities.
+
+    Parameters
+    ----------
+    d : _Data
+        Prepared data, one row per rated item (``weights`` None); compressed data is
+        returned as it is.
+
+    Returns
+    -------
+    _Data
+        ``counts`` the distinct rows of ``d.counts`` (same dtype, sorted), ``weights`` the
+        items per row (float64), ``item_pattern`` the row of each item (int64); categories,
+        raters, level, category values and ``conger`` carried over; ``ratings`` and
+        ``item_row`` None (rater ids do not survive the compression).
+    """
+    if d.weights is not None:
+        return d
+    counts = np.asarray(d.counts)
+    if counts.shape[0] == 0:
+        patterns, inverse, mult = counts, np.zeros(0, np.int64), np.zeros(0, np.int64)
+    else:
+        patterns, inverse, mult = np.unique(counts, axis=0, return_inverse=True, return_counts=True)
+    return _Data(
+        patterns,
+        d.categories,
+        d.n_raters,
+        d.level,
+        d.category_values,
+        None,
+        None,
+        d.conger,
+        weights=np.asarray(mult, dtype=np.float64),
+        item_pattern=np.asarray(inverse, dtype=np.int64).reshape(-1),
+    )
 
 
 def _weight_matrix(weights: Any, categories: tuple[Any, ...], owner: str) -> tuple[FloatArray, str]:
@@ -156,13 +204,34 @@ def _conger_parts(
     Returns
     -------
     pe_i : ndarray, shape (n_items,)
-        Item terms of the linearised chance agreement.
+        Item terms of the linearised chance agreement, one per rated item (also on
+        compressed data, where ``d.item_pattern`` gives each item's row).
     p : ndarray, shape (r, q)
         Each rater's category proportions.
     pe : float
     rater_features : scipy sparse array, shape (n_items, r * q)
         Rater x category indicators per item (bootstrap features).
     """
+    if d.weights is not None:
+        # Compressed data: the engine's per-item terms, paired with patterns by the caller.
+        if d.conger is None:
+            raise InvalidInputError(
+                "conger_kappa needs ratings with rater ids (Ratings), not item x category "
+                "counts: counts do not say who gave which rating"
+            )
+        n_items = item_terms(d).n
+        if d.item_pattern is None or d.item_pattern.shape != (n_items,):
+            raise ValueError(
+                "internal error: Conger's kappa on compressed counts needs _Data.item_pattern, "
+                f"the count pattern of each of the {n_items} rated items"
+            )
+        pe_i, p, pe = d.conger(w)
+        if np.shape(pe_i) != (n_items,):
+            raise ValueError(
+                f"internal error: the engine's Conger terms have shape {np.shape(pe_i)}; "
+                f"expected one per rated item ({n_items})"
+            )
+        return pe_i, p, pe, None
     if d.ratings is None and d.conger is not None:
         pe_i, p, pe = d.conger(w)
         return pe_i, p, pe, None
@@ -238,9 +307,11 @@ def _family(
     ``kappa_i* = kappa_i - 2 (1 - kappa) (pe_i - pe) / (1 - pe)``.
     """
     check_ci(ci, n_boot, name)
+    _check_bootstrap(d, ci, name)
     it = item_terms(d)
     counts = it.counts
-    n, q = counts.shape
+    n_rows, q = counts.shape
+    n, wt = it.n, it.weights  # items; items per row (None: one)
     w, wname = _weight_matrix(weights, d.categories, name)
     r, two, n2 = it.r, it.two, it.n2
     base = _base(name, d, n, n2, population_size, wname)
@@ -258,13 +329,13 @@ def _family(
     den = np.where(two, r * (r - 1.0), 1.0)
     pa_i = np.where(two, sumq / den, 0.0)
     del den
-    pa = float(pa_i.sum() / n2)
+    pa = float(pa_i.sum() / n2) if wt is None else float(np.dot(wt, pa_i) / n2)
     pi = it.pi
     t_w = float(w.sum())
     conger_feats = None
     if kind == "percent":
         pe = 0.0
-        pe_i = np.zeros(n)
+        pe_i = np.zeros(n_rows)
     elif kind == "fleiss":
         pe = float(pi @ w @ pi)
         pe_i = rows_dot(counts, (w @ pi + w.T @ pi) / 2.0) / r
@@ -274,7 +345,7 @@ def _family(
         pe_i = scale * rows_dot(counts, 1.0 - pi) / r
     elif kind == "bp":
         pe = t_w / q**2
-        pe_i = np.full(n, pe)
+        pe_i = np.full(n_rows, pe)
     else:
         pe_i, _, pe, conger_feats = _conger_parts(d, w, features=ci == "bootstrap")
     base.update(observed_agreement=pa, chance_agreement=pe)
@@ -289,14 +360,22 @@ def _family(
         return dict(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
     kappa = (pa - pe) / (1.0 - pe)
     se = math.nan
-    if n >= 2:
+    if n >= 2 and (wt is None or kind == "conger"):
         # Sum of squared item terms, a chunk of items at a time (no n-long temporaries).
+        # On compressed data Conger's pe_i is per item: the pattern terms are gathered.
+        rows = None if wt is None else d.item_pattern
         total = 0.0
         for s in chunks(n):
-            kappa_i = (n / n2) * (pa_i[s] - pe * two[s]) / (1.0 - pe)
+            g = s if rows is None else rows[s]
+            kappa_i = (n / n2) * (pa_i[g] - pe * two[g]) / (1.0 - pe)
             kappa_ix = kappa_i - 2.0 * (1.0 - kappa) * (pe_i[s] - pe) / (1.0 - pe)
             total += float(np.sum((kappa_ix - kappa) ** 2))
         se = math.sqrt(f / (n * (n - 1)) * total)
+    elif n >= 2 and wt is not None:
+        # Compressed data: every term is a function of the pattern, weighted by its items.
+        kappa_i = (n / n2) * (pa_i - pe * two) / (1.0 - pe)
+        kappa_ix = kappa_i - 2.0 * (1.0 - kappa) * (pe_i - pe) / (1.0 - pe)
+        se = math.sqrt(f / (n * (n - 1)) * float(np.dot(wt, (kappa_ix - kappa) ** 2)))
     out: dict[str, Any] = dict(statistic=kappa, standard_error=se, **base)
     if ci == "bootstrap":
         feats: Any = np.column_stack([pa_i, two.astype(float), np.ones(n), counts / r[:, None]])
@@ -308,6 +387,16 @@ def _family(
         reps, jk = bootstrap(feats, stat, n_boot=n_boot, rng=rng)
         out.update(replicates=reps, jackknife=jk)
     return out
+
+
+def _check_bootstrap(d: _Data, ci: str, owner: str) -> None:
+    """Refuse ``ci="bootstrap"`` on compressed counts (the bootstrap resamples items)."""
+    if ci == "bootstrap" and d.weights is not None:
+        raise InvalidInputError(
+            f"ci='bootstrap' of {owner} resamples items and needs uncompressed item counts "
+            "(one row per item); these counts are compressed into count patterns with "
+            "multiplicities: use ci='analytic'"
+        )
 
 
 def _family_from_totals(kind: _Kind, w: FloatArray, q: int) -> Callable[[FloatArray], FloatArray]:
@@ -461,6 +550,8 @@ def _per_category(d: _Data) -> pd.DataFrame:
     pi = it.pi
     # Mean over pairable items of r_ik (r_i - r_ik) / (r_i (r_i - 1)), one category at a time.
     inv_pairs = np.where(two, 1.0 / np.where(two, r * (r - 1.0), 1.0), 0.0)
+    if it.weights is not None:
+        inv_pairs = inv_pairs * it.weights  # items per pattern
     disagree = np.zeros(counts.shape[1])
     for s in chunks(counts.shape[0]):  # (items, q) float temporaries one chunk at a time
         c = np.asarray(counts[s], dtype=np.float64)
@@ -475,13 +566,14 @@ def _fleiss_null_se(d: _Data, f: float) -> float:
     """SE under kappa = 0 (Fleiss, Nee & Landis 1979), complete unweighted designs only."""
     it = item_terms(d)
     counts, r = it.counts, it.r
-    n = counts.shape[0]
+    n = it.n
     if n == 0:
         return math.nan
     m = float(r[0])
     if not (np.all(r == m) and m >= 2):
         return math.nan
-    pi = counts.sum(axis=0) / (n * m)
+    totals = counts.sum(axis=0) if it.weights is None else cols_dot(counts, it.weights)
+    pi = totals / (n * m)
     pq = pi * (1.0 - pi)
     s = float(pq.sum())
     inner = s**2 - float(np.sum(pq * (1.0 - 2.0 * pi)))
@@ -537,7 +629,7 @@ def fleiss_kappa(
         rng=rng,
     )
     if fields["weights"] == "identity" and math.isfinite(fields["statistic"]):
-        n = d.counts.shape[0]
+        n = item_terms(d).n
         fields["standard_error_null"] = _fleiss_null_se(d, population_factor(n, population_size))
     return FleissKappa(per_category=_per_category(d), **fields)
 
@@ -937,7 +1029,8 @@ def _ordinal_positions(totals: FloatArray) -> FloatArray:
 class _AlphaParts:
     """Per pairable item terms of Gwet's alpha linearisation (irrCAC 1.4 krippen.alpha.raw).
 
-    m : ratings per item; sumq : sum_{a != b} w(x_a, x_b); pe_num : counts_i . pi_w.
+    m : ratings per item; sumq : sum_{a != b} w(x_a, x_b); pe_num : counts_i . pi_w;
+    weights : items per row on compressed data (rows are count patterns), else None.
     """
 
     m: FloatArray
@@ -945,6 +1038,7 @@ class _AlphaParts:
     pe_num: FloatArray
     pe: float
     undefined: bool
+    weights: FloatArray | None = None
 
 
 def _alpha_parts_matrix(d: _Data, w: FloatArray) -> _AlphaParts:
@@ -952,6 +1046,14 @@ def _alpha_parts_matrix(d: _Data, w: FloatArray) -> _AlphaParts:
     item counts (:func:`._shared.item_terms`, :func:`._shared.pair_sums`)."""
     it = item_terms(d)
     counts, keep = it.counts, it.two
+    wt = it.weights
+    if wt is not None:  # compressed data: count patterns, each standing for wt items
+        m = it.r[keep]
+        pi = cols_dot(counts, keep * wt) / float(np.dot(wt[keep], m))
+        pe = float(pi @ w @ pi)
+        sumq = pair_sums(d, w)[keep]
+        pe_num = rows_dot(counts, (w @ pi + w.T @ pi) / 2.0)[keep]
+        return _AlphaParts(m, sumq, pe_num, pe, False, wt[keep])
     every = it.n2 == keep.size
     m = it.r if every else it.r[keep]
     big_n = float(m.sum())
@@ -964,18 +1066,30 @@ def _alpha_parts_matrix(d: _Data, w: FloatArray) -> _AlphaParts:
     return _AlphaParts(m, sumq, pe_num, pe, False)
 
 
-def _alpha_parts_sums(m: FloatArray, s1: FloatArray, s2: FloatArray, dmax: float) -> _AlphaParts:
-    """The same terms for the squared-difference metric from per-item sums (no V x V)."""
-    big_n = float(m.sum())
-    q1 = float(s1.sum()) / big_n
-    q2 = float(s2.sum()) / big_n
+def _alpha_parts_sums(
+    m: FloatArray,
+    s1: FloatArray,
+    s2: FloatArray,
+    dmax: float,
+    weights: FloatArray | None = None,
+) -> _AlphaParts:
+    """The same terms for the squared-difference metric from per-item sums (no V x V);
+    ``weights``: items per row when the rows are count patterns."""
+    if weights is None:
+        big_n = float(m.sum())
+        q1 = float(s1.sum()) / big_n
+        q2 = float(s2.sum()) / big_n
+    else:
+        big_n = float(np.dot(weights, m))
+        q1 = float(np.dot(weights, s1)) / big_n
+        q2 = float(np.dot(weights, s2)) / big_n
     if dmax <= 0:
-        return _AlphaParts(m, m, m, 1.0, True)
+        return _AlphaParts(m, m, m, 1.0, True, weights)
     d_i = 2.0 * (m * s2 - s1**2)
     sumq = m**2 - m - d_i / dmax
     pe = 1.0 - 2.0 * (q2 - q1**2) / dmax
     pe_num = m - (s2 - 2.0 * s1 * q1 + m * q2) / dmax
-    return _AlphaParts(m, sumq, pe_num, pe, False)
+    return _AlphaParts(m, sumq, pe_num, pe, False, weights)
 
 
 def _alpha_finish(
@@ -987,17 +1101,28 @@ def _alpha_finish(
     uses the 1.4 item term ``pa_i = sumq_i / (rbar (m_i - 1)) - p_a (m_i - rbar) / rbar``.
     """
     m = parts.m
-    n = m.size
-    big_n = float(m.sum())
+    wt = parts.weights
+    if wt is None:
+        n = m.size
+        big_n = float(m.sum())
+    else:  # rows are count patterns standing for wt items each
+        n = round(float(wt.sum()))
+        big_n = float(np.dot(wt, m))
     rbar = big_n / n
     pe = parts.pe
     a_i = parts.sumq / (rbar * (m - 1.0))
-    paprime = float(a_i.sum()) / n
+    paprime = (float(a_i.sum()) if wt is None else float(np.dot(wt, a_i))) / n
     pa = (1.0 - 1.0 / big_n) * paprime + 1.0 / big_n
     alpha = (pa - pe) / (1.0 - pe)
     alpha_p = (paprime - pe) / (1.0 - pe)
     se = math.nan
-    if n >= 2:
+    if n >= 2 and wt is not None:
+        pa_w = a_i - pa * (m - rbar) / rbar
+        k_w = (pa_w - pe) / (1.0 - pe)
+        pe_w = parts.pe_num / rbar - pe * (m - rbar) / rbar
+        k_wx = k_w - 2.0 * (1.0 - alpha_p) * (pe_w - pe) / (1.0 - pe)
+        se = math.sqrt(f_pop / (n * (n - 1)) * float(np.dot(wt, (k_wx - alpha_p) ** 2)))
+    elif n >= 2:
         total = 0.0
         for s in chunks(n):  # item terms a chunk of items at a time
             pa_i = a_i[s] - pa * (m[s] - rbar) / rbar
@@ -1013,7 +1138,12 @@ def _item_sums(
     d: _Data, x: FloatArray, keep: npt.NDArray[np.bool_]
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Per pairable item: ratings, sum and sum of squares of the category scale ``x``."""
-    if d.ratings is not None and d.item_row is not None and d.counts.shape[1] > 64:
+    if (
+        d.ratings is not None
+        and d.item_row is not None
+        and d.weights is None
+        and d.counts.shape[1] > 64
+    ):
         r_obj = d.ratings
         rows = d.item_row[r_obj.item_codes]
         v = x[r_obj.label_codes]
@@ -1025,7 +1155,7 @@ def _item_sums(
     it = item_terms(d)
     s1 = rows_dot(it.counts, x)
     s2 = rows_dot(it.counts, x * x)
-    if it.n2 == keep.size and keep is it.two:
+    if it.weights is None and it.n2 == keep.size and keep is it.two:
         return it.r, s1, s2
     return it.r[keep], s1[keep], s2[keep]
 
@@ -1167,10 +1297,11 @@ def krippendorff_alpha(
                 raise InvalidInputError(
                     f"level={lvl!r} needs numeric labels; the categories are {data.categories!r}"
                 ) from None
+    _check_bootstrap(d, ci, "krippendorff_alpha")
     it = item_terms(d)
     counts = it.counts
     pairable = it.two
-    n_rated = int(counts.shape[0])
+    n_rated = it.n
     n_pair = it.n2
     method = (
         f"Krippendorff's alpha, {lvl} metric"
@@ -1192,7 +1323,10 @@ def krippendorff_alpha(
     if n_pair == 0:
         warn_degenerate(_NO_PAIRS)
         return Coefficient(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
-    totals = cols_dot(counts, pairable.astype(np.float64))  # pairable values per category
+    # Pairable values per category (on compressed data, items per pattern).
+    totals = cols_dot(
+        counts, pairable.astype(np.float64) if it.weights is None else pairable * it.weights
+    )
     q = counts.shape[1]
     scale = d.category_values
     sums_path = lvl in ("interval", "ordinal") and weights is None and distance is None
@@ -1203,7 +1337,9 @@ def krippendorff_alpha(
         x = x - float(np.sum(x * totals) / totals.sum())  # centre for numerical accuracy
         dmax = float((x[used].max() - x[used].min()) ** 2)
         m_i, s1, s2 = _item_sums(d, x, pairable)
-        parts = _alpha_parts_sums(m_i, s1, s2, dmax)
+        parts = _alpha_parts_sums(
+            m_i, s1, s2, dmax, None if it.weights is None else it.weights[pairable]
+        )
     else:
         if weights is not None:
             w, _ = _weight_matrix(weights, d.categories, "krippendorff_alpha")

@@ -718,6 +718,10 @@ def pooled_specific_agreement(
     owner = "pooled_specific_agreement"
     check_n_boot(n_boot, owner)
     d = mr._prepare(data, categories, owner)
+    if d.weights is not None:
+        raise InvalidInputError(
+            f"{owner} takes one row of counts per item, not distinct rows with multiplicities"
+        )
     cats = d.categories
     q = len(cats)
     k = positive_index(cats, positive, owner)

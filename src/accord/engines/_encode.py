@@ -110,23 +110,30 @@ class GrowingDictionary:
         self._table = None
 
     def _encode_direct(
-        self, values: npt.NDArray[Any], row0: int, rows: IntArray | None
-    ) -> IntArray | None:
-        """Codes through the lookup table, or None when the range is too wide for it.
+        self,
+        values: npt.NDArray[Any],
+        row0: int,
+        rows: IntArray | None,
+        valid: BoolArray | None = None,
+    ) -> npt.NDArray[np.int32] | None:
+        """Codes (int32) through the lookup table, or None when the range is too wide for it.
 
-        ``rows`` gives the input row of each value (default ``row0 + position``).
+        ``rows`` gives the input row of each value (default ``row0 + position``); ``valid``,
+        when given, marks the values that count (the others are fill values standing in for
+        nulls: they are coded but never recorded as a first appearance).
         """
         if values.size == 0:
-            return np.zeros(0, dtype=np.int64)
+            return np.zeros(0, dtype=np.int32)
         vmin, vmax = int(values.min()), int(values.max())
         if self._table is None:
             if self.size:
                 return None  # already hashed
-            if not self._direct_fits(vmin, vmax, values.size):
+            # Ids from 0 up index the table as they are (no subtraction per batch).
+            lo = 0 if vmin >= 0 and self._direct_fits(0, vmax, values.size) else vmin
+            if not self._direct_fits(lo, vmax, values.size):
                 return None
-            span = vmax - vmin + 1
-            self._lo = vmin
-            self._table = np.full(span, -1, dtype=np.int32)
+            self._lo = lo
+            self._table = np.full(vmax - lo + 1, -1, dtype=np.int32)
         lo = min(self._lo, vmin)
         hi = max(self._lo + self._table.size - 1, vmax)
         if lo < self._lo or hi >= self._lo + self._table.size:
@@ -143,12 +150,21 @@ class GrowingDictionary:
             table = np.full(hi + extra - new_lo + 1, -1, dtype=np.int32)
             table[old_lo - new_lo : old_lo - new_lo + old.size] = old
             self._lo, self._table = new_lo, table
-        offsets = values.astype(np.int64, copy=False) - self._lo
-        codes = self._table[offsets]
-        new = codes < 0
-        if new.any():
-            where_new = np.flatnonzero(new)
-            fresh = offsets[where_new]
+        if self._lo == 0 and values.dtype.itemsize >= 4:
+            offsets: npt.NDArray[Any] = values
+        else:
+            # Narrow ids are widened once here (take would widen them more slowly).
+            offsets = values.astype(np.intp)
+            if self._lo:
+                offsets -= self._lo
+        codes: npt.NDArray[np.int32] = self._table.take(offsets)
+        has_new = int(codes.min()) < 0
+        if has_new and valid is None and self._add_sorted(offsets, row0, values.dtype):
+            codes = self._table.take(offsets)
+        elif has_new:
+            new = codes < 0
+            where_new = np.flatnonzero(new if valid is None else new & valid)
+            fresh = offsets[where_new].astype(np.int64)
             if fresh.size > 1 and bool(np.all(fresh[1:] >= fresh[:-1])):
                 # Ids in increasing order (files sorted by item): runs, no hashing.
                 starts: IntArray | None = np.flatnonzero(np.r_[True, fresh[1:] != fresh[:-1]])
@@ -163,10 +179,42 @@ class GrowingDictionary:
                 at = where_new[starts]
                 self._first_rows.append(row0 + at if rows is None else rows[at])
             self.size += int(uniq.size)
-            codes = self._table[offsets]
-        return codes.astype(np.int64)
+            where = np.flatnonzero(new)
+            codes[where] = self._table.take(offsets[where])
+        return codes
 
-    def encode(self, array: Any, row0: int) -> IntArray:
+    def _add_sorted(self, offsets: npt.NDArray[Any], row0: int, dtype: Any) -> bool:
+        """Number the new values of a batch whose values never decrease (files sorted by
+        item); False, doing nothing, when the batch is not sorted.
+
+        The distinct values are the starts of runs, already in order of first appearance:
+        no hashing, and no per-row work beyond one difference.
+        """
+        assert self._table is not None
+        step = np.diff(offsets)
+        if step.size and int(step.min()) < 0:
+            return False
+        starts = np.flatnonzero(step != 0)  # on booleans: several times faster
+        starts += 1
+        starts = np.r_[0, starts]
+        distinct = offsets[starts]
+        fresh = self._table.take(distinct) < 0
+        uniq = distinct[fresh].astype(np.int64)
+        self._table[uniq] = np.arange(self.size, self.size + uniq.size, dtype=np.int32)
+        self._chunks.append((uniq + self._lo).astype(dtype))
+        if self.track_rows:
+            self._first_rows.append(row0 + starts[fresh])
+        self.size += int(uniq.size)
+        return True
+
+    def _known_value(self) -> Any:
+        """A value already in the dictionary (None when it is empty)."""
+        if not self.size:
+            return None
+        first = self._chunks[0]
+        return first[0].item() if isinstance(first, np.ndarray) else first[0].as_py()
+
+    def encode(self, array: Any, row0: int, *, wide: bool = True) -> npt.NDArray[Any]:
         """Codes of one batch of a column (pyarrow array); -1 where the value is null.
 
         Parameters
@@ -175,6 +223,9 @@ class GrowingDictionary:
         row0 : int
             Row number (0-based, over the whole input) of the batch's first row, to record
             where each value first appeared.
+        wide : bool, default True
+            Codes as int64; False gives int32 codes where the lookup table makes them (a
+            copy less per batch; int64 otherwise).
         """
         import pyarrow as pa
         import pyarrow.compute as pc
@@ -192,21 +243,24 @@ class GrowingDictionary:
                 ) from None
         n = len(array)
         if pa.types.is_integer(array.type) and self._hashed is None:
+            valid: BoolArray | None = None
+            if array.null_count == n:
+                return np.full(n, -1, dtype=np.int64 if wide else np.int32)
             if array.null_count:
-                valid = np.asarray(pc.is_valid(array).to_numpy(zero_copy_only=False))
-                present = np.asarray(pc.fill_null(array, 0).to_numpy())[valid]
-                rows = row0 + np.flatnonzero(valid)
+                valid = _validity(array)
+                # Nulls read as a value of the column (one known already, else the batch's
+                # smallest), so the codes are one gather; they are set to -1 after.
+                fill = self._known_value()
+                if fill is None:
+                    fill = pc.min(array).as_py()
+                present = np.asarray(pc.fill_null(array, fill).to_numpy())
             else:
-                valid = None
                 present = np.asarray(array.to_numpy())
-                rows = None
-            direct = self._encode_direct(present, row0, rows)
+            direct = self._encode_direct(present, row0, None, valid)
             if direct is not None:
-                if valid is None:
-                    return direct
-                out = np.full(n, -1, dtype=np.int64)
-                out[valid] = direct
-                return out
+                if valid is not None:
+                    direct[np.flatnonzero(~valid)] = -1
+                return direct.astype(np.int64) if wide else direct
             self._to_hashed()
         if self._hashed is None:
             self._hashed = {}
@@ -256,6 +310,19 @@ class GrowingDictionary:
         if not self._first_rows:
             return np.zeros(0, dtype=np.int64)
         return np.concatenate(self._first_rows).astype(np.int64)
+
+
+def _validity(array: Any) -> BoolArray:
+    """The validity bitmap of a pyarrow array as numpy booleans (True = not null)."""
+    bitmap = array.buffers()[0]
+    n = len(array)
+    if bitmap is None:
+        return np.ones(n, dtype=bool)
+    bits = np.frombuffer(bitmap, dtype=np.uint8)
+    out: BoolArray = np.unpackbits(bits, bitorder="little", count=array.offset + n)[
+        array.offset :
+    ].view(bool)
+    return out
 
 
 def _first_positions(codes: IntArray, k: int) -> IntArray:

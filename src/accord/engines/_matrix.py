@@ -11,6 +11,7 @@ slices of items.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -19,13 +20,15 @@ import numpy.typing as npt
 
 from .._types import IntArray
 from ..stats import PairTables
-from ._blocks import DuplicateInfo, empty_pairs, long_partial, repeats_info
+from ._blocks import DuplicateInfo, ItemPatterns, empty_pairs, long_partial, repeats_info
 
 __all__ = ["CodeMatrix"]
 
 #: Cells counted per slice when the statistics are taken from the matrix.
 SLICE_CELLS = 4_000_000
 _MARK = 127  # markers written to detect repeats within a batch fit in int8
+#: Cells after the matrix that take the rows of a batch without a rating (missing labels).
+SCRATCH = 1 << 20
 
 
 def _dtype_for(n_labels: int) -> npt.DTypeLike:
@@ -69,12 +72,15 @@ class _PairCounter:
         self.acc = np.zeros((r, r, base * base), dtype=np.int64)
 
     def add(self, block: npt.NDArray[Any]) -> None:
-        """Count the pairs of one slice of domain codes (-1 = not rated)."""
+        """Count the pairs of one slice of codes (items x raters, -1 = not rated)."""
+        self.add_shifted(np.ascontiguousarray((block + 1).T.astype(np.uint16)))
+
+    def add_shifted(self, shifted: npt.NDArray[np.uint16]) -> None:
+        """Count the pairs of one slice of codes + 1 (raters x items, 0 = not rated)."""
         if not self.grouped:
-            _count_pairs_one_by_one(block, self.q, self.acc)
+            _count_pairs_one_by_one(shifted, self.q, self.acc)
             return
         base = self.q + 1
-        shifted = np.ascontiguousarray((block + 1).T.astype(np.uint16))  # raters x items
         codes = []  # each group's raters as one code, first rater most significant
         for members in self.groups:
             code = shifted[members[0]].copy()
@@ -109,17 +115,18 @@ class _PairCounter:
         return self.acc
 
 
-def _count_pairs_one_by_one(block: npt.NDArray[Any], q: int, acc: IntArray) -> None:
+def _count_pairs_one_by_one(shifted: npt.NDArray[Any], q: int, acc: IntArray) -> None:
     """Add every rater pair's (q+1) x (q+1) table of a slice to ``acc`` (r, r, (q+1)^2).
 
-    For each rater ``a``, the keys of all pairs ``(a, b > a)`` are formed at once (``b``'s
-    offset, ``a``'s code, ``b``'s code) and counted in one ``bincount``; the keys are 16-bit
-    when they fit, which halves the memory traffic.
+    ``shifted`` holds the codes + 1 (raters x items, 0 = not rated). For each rater ``a``,
+    the keys of all pairs ``(a, b > a)`` are formed at once (``b``'s offset, ``a``'s code,
+    ``b``'s code) and counted in one ``bincount``; the keys are 16-bit when they fit, which
+    halves the memory traffic.
     """
-    r = block.shape[1]
+    r = shifted.shape[0]
     cells = (q + 1) * (q + 1)
     dtype = np.uint16 if (r - 1) * cells < (1 << 16) else np.int64
-    shifted = np.ascontiguousarray((block + 1).T.astype(dtype))  # raters x items
+    shifted = shifted.astype(dtype, copy=False)
     for a in range(r - 1):
         m = r - a - 1
         offsets = (np.arange(m, dtype=dtype) * dtype(cells))[:, None]
@@ -138,7 +145,10 @@ class CodeMatrix:
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self.mat: npt.NDArray[Any] = np.full((0, 0), -1, dtype=np.int8)
+        # The cells, then SCRATCH cells where the rows of a batch without a rating (missing
+        # label) are written, so a batch is written in one scatter without compressing it.
+        self._buf: npt.NDArray[Any] = np.full(SCRATCH, -1, dtype=np.int8)
+        self.mat: npt.NDArray[Any] = self._buf[:0].reshape(0, 0)
         self.n_items = 0
         self.n_raters = 0
         self.written = 0
@@ -166,9 +176,10 @@ class CodeMatrix:
             new_rows, new_cols = max(rows, n_items), max(cols, n_raters)
             if new_rows * new_cols * dtype.itemsize > self.limit:
                 return False
-        grown = np.full((new_rows, new_cols), -1, dtype=dtype)
+        buf = np.full(new_rows * new_cols + SCRATCH, -1, dtype=dtype)
+        grown = buf[: new_rows * new_cols].reshape(new_rows, new_cols)
         grown[:rows, :cols] = self.mat
-        self.mat = grown
+        self._buf, self.mat = buf, grown
         self.n_items, self.n_raters = n_items, n_raters
         return True
 
@@ -210,6 +221,72 @@ class CodeMatrix:
             return loser, True
         return np.isin(flat, flat[loser]), True
 
+    def put_batch(
+        self,
+        item: npt.NDArray[Any],
+        rater: npt.NDArray[Any],
+        label: npt.NDArray[Any],
+        miss: IntArray,
+        row0: int,
+        duplicates: str,
+    ) -> tuple[int, DuplicateInfo | None]:
+        """Write one batch of ratings: codes of every row, ``miss`` the positions of the rows
+        without a rating (missing label), which are left out.
+
+        The common case (no (item, rater) cell written twice) costs one gather, one scatter
+        and a count of the filled cells of the rows the batch touches; anything else goes
+        through :meth:`put`. Returns as :meth:`put`.
+        """
+        n = int(item.size)
+        if n == 0:
+            return 0, None
+        cols = self.mat.shape[1]
+        cells = self.mat.size
+        n_miss = int(miss.size)
+        i_lo, i_hi = int(item.min()), int(item.max()) + 1
+        lo, hi = i_lo * cols, i_hi * cols
+        local = hi - lo <= 8 * n
+        if n_miss > SCRATCH or n_miss == n or not local:
+            return self._put_rows(item, rater, label, miss, row0, duplicates)
+        wide = cells + SCRATCH >= 1 << 31
+        flat = np.multiply(item, cols, dtype=np.int64 if wide else np.int32)
+        flat += rater
+        if n_miss:
+            flat[miss] = cells + np.arange(n_miss, dtype=flat.dtype)
+        view = self._buf
+        if int(view.take(flat).max()) >= 0:  # a cell rated by an earlier batch
+            return self._put_rows(item, rater, label, miss, row0, duplicates)
+        before = int(np.count_nonzero(view[lo:hi] >= 0))
+        view[flat] = label
+        if n_miss:
+            view[cells : cells + n_miss] = -1
+        if int(np.count_nonzero(view[lo:hi] >= 0)) - before != n - n_miss:
+            # Two rows of the batch in one cell: undo, and sort it out row by row.
+            view[flat] = -1
+            return self._put_rows(item, rater, label, miss, row0, duplicates)
+        self.written += n - n_miss
+        return 0, None
+
+    def _put_rows(
+        self,
+        item: npt.NDArray[Any],
+        rater: npt.NDArray[Any],
+        label: npt.NDArray[Any],
+        miss: IntArray,
+        row0: int,
+        duplicates: str,
+    ) -> tuple[int, DuplicateInfo | None]:
+        keep = np.ones(item.size, dtype=bool)
+        keep[miss] = False
+        at = np.flatnonzero(keep)
+        return self.put(
+            item[at].astype(np.int64),
+            rater[at].astype(np.int64),
+            label[at].astype(np.int64),
+            row0 + at,
+            duplicates,
+        )
+
     def put(
         self,
         item: IntArray,
@@ -232,7 +309,7 @@ class CodeMatrix:
             return 0, None
         cols = self.mat.shape[1]
         flat = item * cols + rater
-        view = self.mat.reshape(-1)
+        view = self._buf
         existing = view[flat]
         involved, marked = self._within_batch_repeats(flat, view)
         if marked:
@@ -293,24 +370,59 @@ class CodeMatrix:
     def rating_sums(self, remap: IntArray, table: npt.NDArray[np.float64]) -> Any:
         """Per item code, the sum over its ratings of ``table[rater, domain label]``.
 
-        Column by column: each rater's values are gathered through a row of raw codes (the
-        matrix's own small integers; "not rated" reads an added 0.0), so no long arrays of
-        codes are formed. The terms of an item are added in rater order, as a ``bincount``
-        over the ratings in item-major order adds them.
+        Rater by rater: each rater's values are gathered through a row of raw codes + 1
+        (``values[rater, 0]``, "not rated", is 0.0), so no long arrays of codes are formed.
+        The terms of an item are added in rater order, as a ``bincount`` over the ratings in
+        item-major order adds them.
         """
         r = self.n_raters
         n_raw = remap.size
-        # values[rater, raw code]; the last column (raw code -1, "not rated") stays 0.
+        # values[rater, raw code + 1]; column 0 (not rated) stays 0.
         values = np.zeros((r, n_raw + 1), dtype=np.float64)
-        rated = remap >= 0
+        rated = np.flatnonzero(remap >= 0)
         if r:
-            values[:, :n_raw][:, rated] = table[:r][:, remap[rated]]
+            values[:, 1 + rated] = table[:r][:, remap[rated]]
         out = np.zeros(self.n_items, dtype=np.float64)
         for lo, hi in self._slices():
-            block = self.mat[lo:hi, :r]
+            shifted = np.ascontiguousarray((self.mat[lo:hi, :r] + 1).T.astype(np.uint16))
             part = out[lo:hi]
             for j in range(r):
-                part += values[j][block[:, j]]
+                part += values[j].take(shifted[j])
+        return out
+
+    def index_label_counts(self, remap: IntArray, index: IntArray, n_index: int, q: int) -> Any:
+        """Ratings counted by (rater, ``index`` of their item, domain label).
+
+        Parameters
+        ----------
+        remap : ndarray of int64, shape (n_raw_labels,)
+            Domain code of each raw label code.
+        index : ndarray of int, shape (n_items,)
+            A group of each item code in ``[0, n_index)`` (-1: leave the item out), e.g.
+            its count pattern.
+        n_index : int
+        q : int
+            Number of domain categories.
+
+        Returns
+        -------
+        ndarray of int64, shape (n_raters, n_index, q)
+        """
+        r = self.n_raters
+        n_raw = int(remap.size)
+        width = n_raw + 1
+        size = (n_index + 1) * width  # the last group takes the items left out
+        acc = np.zeros((r, size), dtype=np.int64)
+        for lo, hi in self._slices():
+            shifted = np.ascontiguousarray((self.mat[lo:hi, :r] + 1).T.astype(np.uint16))
+            group = np.asarray(index[lo:hi], dtype=np.int64)
+            group = np.where(group < 0, n_index, group) * width
+            for j in range(r):
+                acc[j] += np.bincount(group + shifted[j], minlength=size)
+        table = acc.reshape(r, n_index + 1, width)[:, :n_index]
+        present = np.flatnonzero(remap >= 0)
+        out = np.zeros((r, n_index, q), dtype=np.int64)
+        out[:, :, remap[present]] = table[:, :, 1 + present]
         return out
 
     def statistics(
@@ -321,103 +433,135 @@ class CodeMatrix:
         categories: tuple[Any, ...],
         statistics: Sequence[str],
         sparse: bool,
-    ) -> tuple[Any, IntArray | None, PairTables | None]:
-        """Item counts, rater counts and pair tables from the matrix.
+    ) -> tuple[Any, IntArray | None, PairTables | None, ItemPatterns | None]:
+        """Item counts, rater counts, pair tables and item patterns from the matrix.
+
+        The cells hold raw label codes; they are counted as they are and the tables are put
+        in domain order at the end (no per-cell relabelling). Each item's counts are
+        summarised by one integer key (its count of each category as the digits of a number
+        in base ``raters + 1``); the distinct keys are the item patterns, and dense item
+        counts are the patterns gathered back to the items. When the keys would not fit in
+        64 bits, item counts are counted per cell instead (and there are no patterns).
 
         Parameters
         ----------
         remap : ndarray of int64, shape (n_raw_labels,)
             Domain code of each raw label code.
+        statistics : sequence of {"items", "raters", "pairs", "patterns"}
 
         Returns
         -------
         item_counts : ndarray (n_items, q) or sparse CSR, or None
         rater_counts : ndarray (n_raters, q) or None
         pair_tables : PairTables or None
+        patterns : ItemPatterns or None
         """
         q = len(categories)
         r = self.n_raters
-        # Raw code -> domain code, indexed by the matrix's own small integers (-1, "not
-        # rated", reads the last entry and stays -1): no int64 copy of the matrix.
-        lut = np.r_[remap, -1].astype(np.int8 if q < 127 else np.int32)
+        n_raw = int(remap.size)
+        present = np.flatnonzero(remap >= 0)
+        # Column of each domain code among the shifted raw codes (0 = not rated); a declared
+        # category never seen reads an added column of zeros (n_raw + 1).
+        cols = np.full(q, n_raw + 1, dtype=np.int64)
+        cols[remap[present]] = 1 + present
+        base = r + 1  # an item's count of one category is at most the number of raters
+        digits = q * math.log2(base) if q else 0.0
+        want_items = "items" in statistics
+        want_patterns = "patterns" in statistics
+        by_key = (want_items or want_patterns) and digits < 62
+        want_items = want_items or (want_patterns and not by_key)
+        key_dtype = np.int32 if digits < 31 else np.int64
+        # Shifted raw code -> the item key's part (base ** domain code).
+        place = np.zeros(n_raw + 1, dtype=key_dtype)
+        place[1 + present] = np.asarray(base, dtype=key_dtype) ** remap[present].astype(key_dtype)
+        keys = np.zeros(self.n_items, dtype=key_dtype) if by_key else None
+        want_pairs = "pairs" in statistics
+        by_columns = want_pairs and self._pairs_by_columns(n_raw)
+        counter = _PairCounter(r, n_raw) if by_columns else None
+        rater_acc = np.zeros((r, n_raw + 2), dtype=np.int64)
+        count_raters = "raters" in statistics and counter is None
         item_blocks: list[Any] = []
-        # Dense item counts are written in place (no list of blocks to concatenate).
         dense_items = (
             np.zeros((self.n_items, q), dtype=np.int64)
-            if "items" in statistics and not sparse
+            if want_items and not sparse and not by_key
             else None
         )
-        rater_acc = np.zeros(r * (q + 1), dtype=np.int64)
-        want_pairs = "pairs" in statistics
-        by_columns = want_pairs and self._pairs_by_columns(q)
-        counter = _PairCounter(r, q) if by_columns else None
+        lut = np.r_[remap, -1].astype(np.int8 if q < 127 else np.int32)
         pairs: PairTables | None = empty_pairs(raters, categories) if want_pairs else None
         for lo, hi in self._slices():
-            block = lut[self.mat[lo:hi, :r]]  # domain codes, -1 = not rated
-            rows = hi - lo
-            if "items" in statistics:
-                base = np.arange(1, rows * (q + 1), q + 1, dtype=np.int64)
-                keys = (base[:, None] + block).ravel()
-                counts = np.bincount(keys, minlength=rows * (q + 1)).reshape(rows, q + 1)[:, 1:]
-                if sparse:
-                    from scipy import sparse as sp
-
-                    item_blocks.append(sp.csr_array(counts, dtype=np.int64))
-                elif dense_items is not None:
-                    dense_items[lo:hi] = counts
-            if "raters" in statistics and counter is None:
-                base = np.arange(1, r * (q + 1), q + 1, dtype=np.int64)
-                rater_acc += np.bincount((base[None, :] + block).ravel(), minlength=r * (q + 1))
+            sub = self.mat[lo:hi, :r]
+            # raters x items, raw code + 1 (0 = not rated)
+            shifted = np.ascontiguousarray((sub + 1).T.astype(np.uint16))
+            if keys is not None:
+                part: npt.NDArray[Any] = keys[lo:hi]
+                for row in shifted:
+                    part += place.take(row)
+            if count_raters:
+                for a in range(r):
+                    rater_acc[a, :-1] += np.bincount(shifted[a], minlength=n_raw + 1)
             if counter is not None:
-                counter.add(block)
+                counter.add_shifted(shifted)
             elif want_pairs and pairs is not None:
+                block = lut[sub]
                 it, rt = np.nonzero(block >= 0)
-                part = long_partial(
+                part_stats = long_partial(
                     it.astype(np.int64),
                     rt.astype(np.int64),
                     block[it, rt].astype(np.int64),
                     np.zeros(it.size, dtype=np.int64),
-                    n_groups=rows,
+                    n_groups=hi - lo,
                     raters=raters,
                     categories=categories,
                     duplicates="raise",
                     statistics=("pairs",),
                     sparse=False,
                 )
-                assert part.pair_tables is not None  # no repeats in a matrix
-                pairs = pairs.merge(part.pair_tables)
-        pair_acc = counter.tables() if counter is not None else None
-        item_counts: Any = None
-        if "items" in statistics:
-            if sparse:
-                from scipy import sparse as sp
+                assert part_stats.pair_tables is not None  # no repeats in a matrix
+                pairs = pairs.merge(part_stats.pair_tables)
+            if want_items and not by_key:
+                block = lut[sub]
+                rows = hi - lo
+                offsets = np.arange(1, rows * (q + 1), q + 1, dtype=np.int64)
+                counts = np.bincount((offsets[:, None] + block).ravel(), minlength=rows * (q + 1))
+                counts = counts.reshape(rows, q + 1)[:, 1:]
+                if sparse:
+                    from scipy import sparse as sp
 
-                item_counts = (
-                    sp.vstack(item_blocks, format="csr", dtype=np.int64)
-                    if item_blocks
-                    else sp.csr_array((0, q), dtype=np.int64)
-                )
-            else:
-                item_counts = dense_items
-        if pair_acc is not None and "raters" in statistics and r >= 2:
-            # A pair's table with "not rated" (code 0) kept holds each rater's whole
-            # distribution in its margins: rater a from (a, a+1), the last from (r-2, r-1).
-            full = pair_acc.reshape(r, r, q + 1, q + 1)
-            margins = rater_acc.reshape(r, q + 1)  # a view: fills rater_acc
-            margins[:-1] = full[np.arange(r - 1), np.arange(1, r)].sum(axis=2)
-            margins[-1] = full[r - 2, r - 1].sum(axis=0)
-        elif pair_acc is not None and "raters" in statistics:
-            for lo, hi in self._slices():
-                block = lut[self.mat[lo:hi, :r]]
-                base = np.arange(1, r * (q + 1), q + 1, dtype=np.int64)
-                rater_acc += np.bincount((base[None, :] + block).ravel(), minlength=r * (q + 1))
-        rater_counts = rater_acc.reshape(r, q + 1)[:, 1:].copy() if "raters" in statistics else None
-        if pair_acc is not None:
-            tables = pair_acc.reshape(r, r, q + 1, q + 1)[:, :, 1:, 1:].reshape(r * r, q, q)
+                    item_blocks.append(sp.csr_array(counts, dtype=np.int64))
+                elif dense_items is not None:
+                    dense_items[lo:hi] = counts
+        patterns = _patterns(keys, base, q) if keys is not None else None
+        item_counts: Any = None
+        if want_items and patterns is not None:
+            item_counts = patterns.item_counts(sparse)
+        elif want_items and sparse:
+            from scipy import sparse as sp
+
+            item_counts = (
+                sp.vstack(item_blocks, format="csr", dtype=np.int64)
+                if item_blocks
+                else sp.csr_array((0, q), dtype=np.int64)
+            )
+        elif want_items:
+            item_counts = dense_items
+        if counter is not None:
+            full = counter.tables().reshape(r, r, n_raw + 1, n_raw + 1)
+            if r >= 2:
+                # A pair's table with "not rated" (code 0) kept holds each rater's whole
+                # distribution in its margins: rater a from (a, a+1), the last from (r-2, r-1).
+                rater_acc[:-1, :-1] = full[np.arange(r - 1), np.arange(1, r)].sum(axis=2)
+                rater_acc[-1, :-1] = full[r - 2, r - 1].sum(axis=0)
+            elif "raters" in statistics:
+                for lo, hi in self._slices():
+                    shifted = (self.mat[lo:hi, :r] + 1).astype(np.uint16)
+                    rater_acc[0, :-1] += np.bincount(shifted[:, 0], minlength=n_raw + 1)
+            full = np.pad(full, ((0, 0), (0, 0), (0, 1), (0, 1)))
+            tables = full[:, :, cols][:, :, :, cols].reshape(r * r, q, q)
             nz = np.flatnonzero(tables.any(axis=(1, 2)))
             pairs_idx = np.stack([nz // max(r, 1), nz % max(r, 1)], axis=1).astype(np.int64)
             pairs = PairTables(pairs_idx, np.ascontiguousarray(tables[nz]), raters, categories)
-        return item_counts, rater_counts, pairs
+        rater_counts = np.ascontiguousarray(rater_acc[:, cols]) if "raters" in statistics else None
+        return item_counts, rater_counts, pairs, patterns if want_patterns else None
 
     #: Force the pair method (None: choose by cost); tests set it to check both.
     pair_method: str | None = None
@@ -441,3 +585,26 @@ class CodeMatrix:
             per_item = np.count_nonzero(self.mat[lo:hi, :r] >= 0, axis=1).astype(np.int64)
             total_pairs += int((per_item * (per_item - 1) // 2).sum())
         return by_columns <= 4 * total_pairs
+
+
+def _patterns(keys: npt.NDArray[Any], base: int, q: int) -> ItemPatterns:
+    """The distinct item keys as count rows, their multiplicities and each item's pattern."""
+    n = int(keys.size)
+    space = base**q if q else 1
+    if space <= max(1 << 22, 4 * n):
+        mult = np.bincount(keys, minlength=space)
+        uniq = np.flatnonzero(mult)
+        weights = mult[uniq]
+        lookup = np.full(space, -1, dtype=np.int32)
+        lookup[uniq] = np.arange(uniq.size, dtype=np.int32)
+        index = lookup.take(keys)
+    else:
+        uniq, inverse, weights = np.unique(keys, return_inverse=True, return_counts=True)
+        index = inverse.astype(np.int32)
+    uniq = uniq.astype(np.int64)
+    if uniq.size and uniq[0] == 0:  # items without a rating: no pattern
+        uniq, weights = uniq[1:], weights[1:]
+        index -= 1
+    powers = np.asarray(base, dtype=np.int64) ** np.arange(q, dtype=np.int64)
+    rows = (uniq[:, None] // powers[None, :]) % base
+    return ItemPatterns(rows.astype(np.int64), weights.astype(np.int64), index)

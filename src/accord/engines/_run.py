@@ -12,12 +12,22 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias
 
+import numpy as np
+
 from .._errors import InvalidInputError
 from .._types import IntArray
 from ._blocks import RatingStatistics
 from ._source import is_duckdb_relation
 
-__all__ = ["ENGINES", "Engine", "Rescan", "check_engine", "columns_for", "scan_ratings"]
+__all__ = [
+    "ENGINES",
+    "Engine",
+    "Rescan",
+    "check_engine",
+    "columns_for",
+    "index_label_counts",
+    "scan_ratings",
+]
 
 Engine: TypeAlias = Literal["memory", "stream", "dask"]
 ENGINES: tuple[str, ...] = ("memory", "stream", "dask")
@@ -138,3 +148,41 @@ def scan_ratings(
         scheduler=scheduler,
         progress=progress,
     )
+
+
+def _index_label_pass(
+    ctx: tuple[IntArray, int, int, int], item: IntArray, rater: IntArray, label: IntArray
+) -> IntArray:
+    """Counts of one batch by (rater, group of the item, label); group -1 counts last."""
+    index, n_index, q, n_raters = ctx
+    group = np.asarray(index, dtype=np.int64)[item]
+    group = np.where(group < 0, n_index, group)
+    keys = (rater * (n_index + 1) + group) * q + label
+    out: IntArray = np.bincount(keys, minlength=n_raters * (n_index + 1) * q)
+    return out
+
+
+def _add(a: IntArray, b: IntArray) -> IntArray:
+    return a + b
+
+
+def index_label_counts(
+    rescan: Rescan, index: IntArray, n_index: int, *, n_raters: int, q: int
+) -> IntArray:
+    """The kept ratings counted by (rater, ``index[item]``, label), shape
+    (n_raters, n_index, q), in one more pass; items with ``index`` -1 are left out.
+
+    ``index`` groups the item codes (e.g. by count pattern), so per-rating quantities that
+    depend only on the item's group and the label are summed per rater from this table.
+    The stream engine counts it from its code matrix; otherwise the ratings are read again.
+    """
+    fast = getattr(rescan, "index_label_counts", None)
+    if fast is not None:
+        out: IntArray | None = fast(index, n_index)
+        if out is not None:
+            return out
+    total = rescan.map_reduce(_index_label_pass, (index, n_index, q, n_raters), _add)
+    if total is None:
+        return np.zeros((n_raters, n_index, q), dtype=np.int64)
+    result: IntArray = np.asarray(total).reshape(n_raters, n_index + 1, q)[:, :n_index]
+    return result

@@ -13,9 +13,10 @@ ranges of items, keeping only the ratings of the items in range (bucketed passes
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ from .._types import LEVELS, IntArray, Level, Missing
 from ..ratings import ReadReport, _check_choice, _is_missing
 from ._blocks import (
     STATISTICS,
+    STREAM_STATISTICS,
     LongPartial,
     RatingStatistics,
     as_item_counts,
@@ -61,6 +63,7 @@ def check_options(
     missing: str,
     duplicates: str,
     statistics: Sequence[str],
+    allowed: Sequence[str] = STATISTICS,
 ) -> tuple[str, ...]:
     """Validate the shared options of the engines; return the statistics as a tuple."""
     _check_choice("level", level, LEVELS, owner)
@@ -75,7 +78,7 @@ def check_options(
     if isinstance(statistics, str):
         statistics = (statistics,)
     for name in statistics:
-        _check_choice("statistics", name, STATISTICS, owner)
+        _check_choice("statistics", name, allowed, owner)
     return tuple(statistics)
 
 
@@ -83,26 +86,21 @@ def check_options(
 #: rather than 4 files and 16 batches.
 READAHEAD = {"batch_readahead": 4, "fragment_readahead": 1}
 
-#: Parquet batches decoded ahead of the one being counted.
+#: Parquet batches decoded ahead of the one being encoded.
 PARQUET_AHEAD = 2
 
+#: Batches encoded ahead of the one being counted.
+ENCODE_AHEAD = 1
 
-def _parquet_batches(files: list[str], columns: list[str], batch_size: int) -> Iterator[Any]:
-    """(path, batch) of Parquet files in order, decoded ``PARQUET_AHEAD`` batches ahead on a
-    thread.
 
-    pyarrow's dataset scanner keeps decoding while the batches wait to be counted: with a
-    consumer slower than the reader it held about 1 GB of decoded batches for 100M ratings
-    in ten files, whatever its read-ahead options. ``ParquetFile.iter_batches`` decodes one
-    batch when asked, so a small queue bounds the batches in memory and still overlaps
-    reading with counting.
-    """
+def ahead(make: Callable[[], Iterator[Any]], depth: int, name: str) -> Generator[Any]:
+    """The items of ``make()``, produced on a thread up to ``depth`` items ahead of the
+    consumer (exceptions are raised in the consumer; closing the generator stops the
+    thread)."""
     import queue
     import threading
 
-    import pyarrow.parquet as pq
-
-    out: queue.Queue[Any] = queue.Queue(maxsize=PARQUET_AHEAD)
+    out: queue.Queue[Any] = queue.Queue(maxsize=depth)
     stop = threading.Event()
     done = object()
 
@@ -115,18 +113,16 @@ def _parquet_batches(files: list[str], columns: list[str], batch_size: int) -> I
                 continue
         return False
 
-    def read() -> None:
+    def produce() -> None:
         try:
-            for path in files:
-                parquet = pq.ParquetFile(path)
-                for batch in parquet.iter_batches(batch_size=batch_size, columns=columns):
-                    if not put((path, batch)):
-                        return
+            for value in make():
+                if not put(value):
+                    return
             put(done)
         except BaseException as exc:  # handed to the consumer
             put(exc)
 
-    thread = threading.Thread(target=read, name="accord-parquet-reader", daemon=True)
+    thread = threading.Thread(target=produce, name=name, daemon=True)
     thread.start()
     try:
         while True:
@@ -139,6 +135,27 @@ def _parquet_batches(files: list[str], columns: list[str], batch_size: int) -> I
     finally:
         stop.set()
         thread.join()
+
+
+def _parquet_batches(files: list[str], columns: list[str], batch_size: int) -> Iterator[Any]:
+    """(path, batch) of Parquet files in order, decoded ``PARQUET_AHEAD`` batches ahead on a
+    thread.
+
+    pyarrow's dataset scanner keeps decoding while the batches wait to be counted: with a
+    consumer slower than the reader it held about 1 GB of decoded batches for 100M ratings
+    in ten files, whatever its read-ahead options. ``ParquetFile.iter_batches`` decodes one
+    batch when asked, so a small queue bounds the batches in memory and still overlaps
+    reading with counting.
+    """
+    import pyarrow.parquet as pq
+
+    def read() -> Iterator[Any]:
+        for path in files:
+            parquet = pq.ParquetFile(path)
+            for batch in parquet.iter_batches(batch_size=batch_size, columns=columns):
+                yield path, batch
+
+    return ahead(read, PARQUET_AHEAD, "accord-parquet-reader")
 
 
 def _batches(
@@ -195,13 +212,19 @@ class _Encoder:
         self.locator = locator
         self.label_missing = np.zeros(0, dtype=bool)
 
-    def encode(self, row0: int, batch: Any) -> tuple[IntArray, IntArray, IntArray, Any]:
-        """Codes of a batch: items, raters, raw labels, and the mask of missing labels."""
+    def encode(
+        self, row0: int, batch: Any, *, wide: bool = True
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], IntArray]:
+        """Codes of a batch: items, raters, raw labels, and the positions of missing labels.
+
+        ``wide=False`` gives int32 codes where the dictionaries make them (see
+        :meth:`GrowingDictionary.encode`).
+        """
         import pyarrow as pa
 
         item_col, rater_col, label_col = self.columns
-        item = self.items.encode(batch.column(0), row0)
-        rater = self.raters.encode(batch.column(1), row0)
+        item = self.items.encode(batch.column(0), row0, wide=wide)
+        rater = self.raters.encode(batch.column(1), row0, wide=wide)
         for codes, column, what, array in (
             (item, item_col, "item", batch.column(0)),
             (rater, rater_col, "rater", batch.column(1)),
@@ -215,18 +238,32 @@ class _Encoder:
                     f"({self.locator.rows(row0 + bad)})"
                 )
         known = self.label_missing.size
-        label = self.labels.encode(batch.column(2), row0)
+        label = self.labels.encode(batch.column(2), row0, wide=wide)
         if self.labels.size > known:
             self._new_labels(known)
-        # One gather: raw code -1 (null) reads the appended True.
-        miss = np.r_[self.label_missing, True][label]
-        if self.missing == "raise" and miss.any():
-            rows = row0 + np.flatnonzero(miss)
+        if self.label_missing.any():
+            # One gather: raw code -1 (null) reads the appended True.
+            miss = np.flatnonzero(np.r_[self.label_missing, True].take(label))
+        else:
+            miss = np.flatnonzero(label < 0)
+        if self.missing == "raise" and miss.size:
             raise InvalidInputError(
-                f"column {label_col!r}: rows have a missing label ({self.locator.rows(rows)}); "
-                "pass missing='omit' to leave them out"
+                f"column {label_col!r}: rows have a missing label "
+                f"({self.locator.rows(row0 + miss)}); pass missing='omit' to leave them out"
             )
         return item, rater, label, miss
+
+    def kept(
+        self, row0: int, batch: Any, remap: IntArray
+    ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+        """Codes of the kept ratings of a batch (int64): item, rater, domain label, and their
+        positions in the batch."""
+        item, rater, raw, miss = self.encode(row0, batch)
+        keep = np.ones(item.size, dtype=bool)
+        keep[miss] = False
+        keep &= remap[np.maximum(raw, 0)] >= 0
+        at = np.flatnonzero(keep)
+        return item[at], rater[at], remap[raw[at]], at
 
     def _new_labels(self, known: int) -> None:
         """Flag new labels that are missing values, and check new labels early against the
@@ -319,9 +356,11 @@ def stream_statistics(
         One rater rating one item more than once, anywhere in the input: raise naming the
         pair and its rows, or keep the first or last in input order. (``"mean"`` needs the
         memory engine.)
-    statistics : sequence of {"items", "raters", "pairs"}
+    statistics : sequence of {"items", "raters", "pairs", "patterns"}
         Which statistics to return. Item and rater counts are cheap; pairs cost
-        ``raters^2 / 2`` per item.
+        ``raters^2 / 2`` per item. ``"patterns"`` gives the item counts as their distinct
+        rows and multiplicities (``item_patterns``), which is all the item-count
+        coefficients need.
     batch_size : int, default 1_000_000
         Rows per batch (Parquet; CSV batches are about this many rows).
     memory_limit : int, default 1 GiB
@@ -417,7 +456,9 @@ def stream_scan(
     reader: str = "pyarrow",
 ) -> tuple[RatingStatistics, StreamRescan]:
     """:func:`stream_statistics`, and what a second pass over the same batches needs."""
-    wanted = check_options("stream_statistics", level, missing, duplicates, statistics)
+    wanted = check_options(
+        "stream_statistics", level, missing, duplicates, statistics, STREAM_STATISTICS
+    )
     if batch_size < 1:
         raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
     _check_choice("reader", reader, ("pyarrow", "duckdb"), "stream_statistics")
@@ -453,44 +494,49 @@ def stream_scan(
     n_missing = 0
     dropped_dups = 0
     guess_before = items_before = items_two_back = 0
-    for row0, batch in _batches(dataset, columns, batch_size, locator, 0):
-        codes_item, codes_rater, codes_label, miss = enc.encode(row0, batch)
-        n = batch.num_rows
-        rows = row0 + n
-        n_miss = int(np.count_nonzero(miss))
-        n_missing += n_miss
-        expect = 0
-        if total is not None and codes_item.size:
-            # Items per row so far, extrapolated to the whole input. Trusted only for input
-            # ordered by item: the batch touches no item seen before the previous batch, and
-            # two batches in a row give the same guess. Else the matrix grows by half.
-            guess = enc.items.size * total // max(rows, 1)
-            local = int(codes_item.min()) >= items_two_back
-            if local and guess > 0 and abs(guess - guess_before) * 10 <= guess:
-                expect = guess + guess // 50
-            guess_before = guess
-        items_two_back, items_before = items_before, enc.items.size
-        if matrix is not None and not matrix.reserve(
-            enc.items.size, enc.raters.size, enc.labels.size, expect
-        ):
-            matrix = None  # too big: statistics come from bucketed passes below
-        if matrix is not None:
-            if n_miss:
-                keep = np.flatnonzero(~miss)
-                codes_item, codes_rater = codes_item[keep], codes_rater[keep]
-                codes_label, positions = codes_label[keep], row0 + keep
-            else:
-                positions = row0 + np.arange(n, dtype=np.int64)
-            dropped, repeats = matrix.put(
-                codes_item, codes_rater, codes_label, positions, duplicates
-            )
-            if repeats is not None:
-                raise_duplicates(
-                    repeats, enc.items.values(), enc.raters.values(), locator, complete=False
+
+    def encoded() -> Iterator[tuple[int, int, Any, tuple[int, int, int]]]:
+        # Batches encoded on a thread of their own, one ahead of the counting here: the
+        # dictionaries are only touched by that thread, which hands over their sizes.
+        for row0, batch in _batches(dataset, columns, batch_size, locator, 0):
+            codes = enc.encode(row0, batch, wide=False)
+            yield row0, batch.num_rows, codes, (enc.items.size, enc.raters.size, enc.labels.size)
+
+    # Closed on the way out, also on an error: the threads stop before the dictionaries
+    # are read for a message.
+    with contextlib.closing(ahead(encoded, ENCODE_AHEAD, "accord-encoder")) as pipeline:
+        for row0, n, codes, sizes in pipeline:
+            codes_item, codes_rater, codes_label, miss = codes
+            n_items_now, n_raters_now, n_labels_now = sizes
+            rows = row0 + n
+            n_missing += int(miss.size)
+            expect = 0
+            if total is not None and codes_item.size:
+                # Items per row so far, extrapolated to the whole input. Trusted only for input
+                # ordered by item: the batch touches no item seen before the previous batch, and
+                # two batches in a row give the same guess. Else the matrix grows by half.
+                guess = n_items_now * total // max(rows, 1)
+                local = int(codes_item.min()) >= items_two_back
+                if local and guess > 0 and abs(guess - guess_before) * 10 <= guess:
+                    expect = guess + guess // 50
+                guess_before = guess
+            items_two_back, items_before = items_before, n_items_now
+            if matrix is not None and not matrix.reserve(
+                n_items_now, n_raters_now, n_labels_now, expect
+            ):
+                matrix = None  # too big: statistics come from bucketed passes below
+            if matrix is not None:
+                dropped, repeats = matrix.put_batch(
+                    codes_item, codes_rater, codes_label, miss, row0, duplicates
                 )
-            dropped_dups += dropped
-        if progress is not None:
-            progress(rows, total)
+                if repeats is not None:
+                    pipeline.close()  # the encoder stops before its dictionaries are read
+                    raise_duplicates(
+                        repeats, enc.items.values(), enc.raters.values(), locator, complete=False
+                    )
+                dropped_dups += dropped
+            if progress is not None:
+                progress(rows, total)
     if rows == 0:
         raise InvalidInputError(f"the input is empty: {files[0]} has no rows to read")
     if n_missing == rows:
@@ -503,12 +549,18 @@ def stream_scan(
     n_items, q = enc.items.size, len(domain)
     sparse = use_sparse(n_items, q)
     passes = 1
+    patterns = None
     if matrix is not None:
-        item_counts, rater_counts, pairs = matrix.statistics(
+        item_counts, rater_counts, pairs, patterns = matrix.statistics(
             remap,
             raters=raters_decode,
             categories=domain,
-            statistics=("items", "raters", *(("pairs",) if "pairs" in wanted else ())),
+            statistics=(
+                "raters",
+                *(("items",) if "items" in wanted or "patterns" not in wanted else ()),
+                *(("pairs",) if "pairs" in wanted else ()),
+                *(("patterns",) if "patterns" in wanted else ()),
+            ),
             sparse=sparse,
         )
     else:
@@ -531,18 +583,25 @@ def stream_scan(
         )
         item_counts, rater_counts, pairs = part.item_counts, part.rater_counts, part.pair_tables
         dropped_dups = part.dropped
-    assert rater_counts is not None and item_counts is not None  # always counted
+    assert rater_counts is not None  # always counted
+    assert item_counts is not None or patterns is not None
     kept = int(rater_counts.sum())
     reasons: dict[str, int] = {}
     if n_missing:
         reasons["missing label"] = n_missing
     if dropped_dups:
         reasons[f"duplicate (item, rater): kept the {duplicates}"] = dropped_dups
-    item_stat = as_item_counts(item_counts, domain, n_items)
+    item_stat = None if item_counts is None else as_item_counts(item_counts, domain, n_items)
     report = ReadReport(
         rows=rows,
         ratings=kept,
-        items=int(np.count_nonzero(item_stat.totals())),
+        items=(
+            patterns.n_rated
+            if item_stat is None and patterns is not None
+            else int(np.count_nonzero(item_stat.totals()))
+            if item_stat is not None
+            else 0
+        ),
         raters=int(np.count_nonzero(rater_counts.sum(axis=1))),
         missing=n_missing,
         dropped=rows - kept,
@@ -550,7 +609,8 @@ def stream_scan(
         source=files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files",
     )
     stats = RatingStatistics(
-        item_counts=item_stat if "items" in wanted else None,
+        # Item counts stand in for patterns when the patterns could not be formed.
+        item_counts=item_stat if "items" in wanted or patterns is None else None,
         rater_counts=as_rater_counts(rater_counts, domain) if "raters" in wanted else None,
         pair_tables=(pairs if pairs is not None else empty_pairs(raters_decode, domain))
         if "pairs" in wanted
@@ -563,6 +623,7 @@ def stream_scan(
         report=report,
         engine="stream",
         passes=passes,
+        item_patterns=patterns,
     )
     rescan = StreamRescan(
         dataset, columns, batch_size, enc, remap, dropped_dups, rows, passes, progress
@@ -619,11 +680,8 @@ class StreamRescan:
         total: Any = None
         done = self.rows * self.passes
         for row0, batch in _batches(self.dataset, self.columns, self.batch_size, Locator(), 0):
-            item, rater, raw, miss = self.enc.encode(row0, batch)
-            keep = np.flatnonzero(~miss)
-            label = self.remap[raw[keep]]
-            ok = label >= 0
-            part = fn(context, item[keep][ok], rater[keep][ok], label[ok])
+            item, rater, label, _ = self.enc.kept(row0, batch, self.remap)
+            part = fn(context, item, rater, label)
             total = part if total is None else merge(total, part)
             done += batch.num_rows
             if self.progress is not None:
@@ -638,6 +696,19 @@ class StreamRescan:
             return None
         require_unique(self.dropped, "the stream engine")
         out: npt.NDArray[np.float64] = self.matrix.rating_sums(self.remap, table)
+        if self.progress is not None:
+            self.progress(self.rows, self.rows)
+        return out
+
+    def index_label_counts(self, index: IntArray, n_index: int) -> IntArray | None:
+        """Kept ratings counted by (rater, ``index[item]``, domain label), shape
+        (n_raters, n_index, q), from the code matrix; None without one (see
+        :func:`accord.engines._run.index_label_counts`)."""
+        if self.matrix is None:
+            return None
+        require_unique(self.dropped, "the stream engine")
+        q = int(self.remap.max(initial=-1)) + 1
+        out: IntArray = self.matrix.index_label_counts(self.remap, index, n_index, q)
         if self.progress is not None:
             self.progress(self.rows, self.rows)
         return out
@@ -700,10 +771,10 @@ def _bucketed(
     for lo, hi in itertools.pairwise(bounds):
         parts: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
         for row0, batch in _batches(dataset, columns, batch_size, Locator(), 0):
-            it, rt, lb, miss = enc.encode(row0, batch)
-            sel = np.flatnonzero(~miss & (it >= lo) & (it < hi))
+            it, rt, lb, at = enc.kept(row0, batch, remap)
+            sel = np.flatnonzero((it >= lo) & (it < hi))
             if sel.size:
-                parts.append((it[sel] - lo, rt[sel], remap[lb[sel]], row0 + sel))
+                parts.append((it[sel] - lo, rt[sel], lb[sel], row0 + at[sel]))
             done += batch.num_rows
             if progress is not None:
                 progress(done, None if total is None else total * (k + 1))
