@@ -738,3 +738,31 @@ def test_dask_index_label_counts_equal_counts_of_the_ratings(
     ok = group >= 0
     np.add.at(expected, (memory.rater_codes[ok], group[ok], memory.label_codes[ok]), 1)
     assert np.array_equal(got, expected)
+
+
+def test_patterns_from_counts_equal_the_stream_engines(tmp_path: Path) -> None:
+    # Patterns made from item counts (dense or sparse; the dask engine's route) are those
+    # the stream engine counts from its code matrix.
+    from scipy import sparse as sp
+
+    from accord.engines._matrix import patterns_from_counts
+
+    frame = sorted_numeric_frame(seed=9)
+    path = tmp_path / "r.parquet"
+    frame.to_parquet(path)
+    stats = stream_statistics(path, **COLS, statistics=("items", "raters", "patterns"))
+    assert stats.item_counts is not None and stats.item_patterns is not None
+    dense = stats.item_counts.dense()
+    for counts in (dense, sp.csr_array(dense)):
+        made = patterns_from_counts(counts)
+        assert made is not None
+        assert np.array_equal(made.item_counts(sparse=False), dense)
+        assert (made.item_pattern < 0).sum() == (stats.item_patterns.item_pattern < 0).sum()
+        mine = {tuple(r): w for r, w in zip(made.rows, made.weights, strict=True)}
+        theirs = {
+            tuple(r): w
+            for r, w in zip(stats.item_patterns.rows, stats.item_patterns.weights, strict=True)
+        }
+        assert mine == theirs
+    assert patterns_from_counts(np.zeros((0, 3), np.int64)) is None
+    assert patterns_from_counts(np.full((2, 40), 500, np.int64)) is None  # keys too wide

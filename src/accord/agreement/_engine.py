@@ -19,6 +19,7 @@ from .._errors import warn_degenerate
 from .._results import Coefficient
 from .._types import FloatArray, IntArray
 from ..engines._blocks import RatingStatistics
+from ..engines._matrix import patterns_from_counts
 from ..engines._run import Rescan
 from . import many_raters as mr
 from .pairwise import LIGHT_NO_ANALYTIC_SE, _cohen_tables
@@ -124,17 +125,22 @@ def _conger_terms(
     return lam, p, pe
 
 
-def data_from_statistics(stats: RatingStatistics, rescan: Rescan | None) -> Any:
+def data_from_statistics(
+    stats: RatingStatistics, rescan: Rescan | None, *, compress: bool = False
+) -> Any:
     """The estimators' view of an engine's statistics (what ``_prepare`` gives on ratings).
 
-    With the stream engine's item patterns, the estimators get the distinct count rows and
-    their multiplicities (a few thousand rows however many items); else the item counts
-    as they are (int64, no float copy). With ``rescan``, Conger's kappa can be computed too.
+    With item patterns (the stream engine's, or made from the item counts when
+    ``compress``), the estimators get the distinct count rows and their multiplicities (a
+    few thousand rows however many items); else the item counts as they are (int64, no
+    float copy). With ``rescan``, Conger's kappa can be computed too.
     """
     assert stats.rater_counts is not None
     raters = stats.rater_counts.dense()
     n_raters = int(np.count_nonzero(raters.sum(axis=1)))
     patterns = stats.item_patterns
+    if patterns is None and compress and stats.item_counts is not None:
+        patterns = patterns_from_counts(stats.item_counts.counts)
     if patterns is not None:
         item_pattern = patterns.item_pattern
         rated = item_pattern >= 0

@@ -302,10 +302,11 @@ def _from_engine(
                 "which Conger's and Light's kappa cannot use; leave them out of "
                 "coefficients= or use ci='analytic'"
             )
-    # The stream engine summarises the item counts by their distinct rows (all the analytic
-    # estimators need); the bootstrap resamples items, so it keeps one row per item.
+    # The analytic estimators need only the distinct item count rows and how many items
+    # have each (the stream engine counts them directly; the dask engine's item counts are
+    # summarised after); the bootstrap resamples items, so it keeps one row per item.
     by_pattern = engine == "stream" and ci == "analytic"
     statistics: tuple[str, ...] = (("patterns",) if by_pattern else ("items",)) + ("raters",)
     statistics += ("pairs",) if "light_kappa" in wanted else ()
     stats, rescan = scan_ratings(data, engine, owner="agreement", statistics=statistics, **options)
-    return stats, data_from_statistics(stats, rescan)
+    return stats, data_from_statistics(stats, rescan, compress=ci == "analytic")

@@ -98,6 +98,9 @@ class GrowingDictionary:
         self._lo = 0
         self._hashed: dict[Any, int] | None = None
         self._type: Any = None
+        self._sorted = False  # the last batch with new values was sorted
+        #: Positions of the nulls of the last batch encoded, when the encoding found them.
+        self.nulls: IntArray | None = None
 
     # -------------------------------------------------------------- lookup modes
     def _direct_fits(self, lo: int, hi: int, n_new: int) -> bool:
@@ -157,11 +160,18 @@ class GrowingDictionary:
             offsets = values.astype(np.intp)
             if self._lo:
                 offsets -= self._lo
+        if self._sorted and valid is None and self._add_sorted(offsets, row0, values.dtype):
+            # Sorted like the batches before (ids in increasing order bring new values in
+            # every batch): new values numbered first, then one gather.
+            out: npt.NDArray[np.int32] = self._table.take(offsets)
+            return out
         codes: npt.NDArray[np.int32] = self._table.take(offsets)
         has_new = int(codes.min()) < 0
         if has_new and valid is None and self._add_sorted(offsets, row0, values.dtype):
+            self._sorted = True
             codes = self._table.take(offsets)
         elif has_new:
+            self._sorted = False
             new = codes < 0
             where_new = np.flatnonzero(new if valid is None else new & valid)
             fresh = offsets[where_new].astype(np.int64)
@@ -193,6 +203,7 @@ class GrowingDictionary:
         assert self._table is not None
         step = np.diff(offsets)
         if step.size and int(step.min()) < 0:
+            self._sorted = False
             return False
         starts = np.flatnonzero(step != 0)  # on booleans: several times faster
         starts += 1
@@ -242,24 +253,31 @@ class GrowingDictionary:
                     f"{array.type}); write the files with one schema"
                 ) from None
         n = len(array)
+        self.nulls = None
         if pa.types.is_integer(array.type) and self._hashed is None:
             valid: BoolArray | None = None
+            nulls = np.zeros(0, dtype=np.int64)
             if array.null_count == n:
+                self.nulls = np.arange(n, dtype=np.int64)
                 return np.full(n, -1, dtype=np.int64 if wide else np.int32)
             if array.null_count:
                 valid = _validity(array)
+                nulls = np.flatnonzero(~valid)
                 # Nulls read as a value of the column (one known already, else the batch's
                 # smallest), so the codes are one gather; they are set to -1 after.
                 fill = self._known_value()
                 if fill is None:
                     fill = pc.min(array).as_py()
-                present = np.asarray(pc.fill_null(array, fill).to_numpy())
+                dtype = np.dtype(array.type.to_pandas_dtype())
+                present = np.frombuffer(array.buffers()[1], dtype=dtype)
+                present = present[array.offset : array.offset + n].copy()
+                present[nulls] = fill
             else:
                 present = np.asarray(array.to_numpy())
             direct = self._encode_direct(present, row0, None, valid)
             if direct is not None:
-                if valid is not None:
-                    direct[np.flatnonzero(~valid)] = -1
+                direct[nulls] = -1
+                self.nulls = nulls
                 return direct.astype(np.int64) if wide else direct
             self._to_hashed()
         if self._hashed is None:

@@ -3,9 +3,12 @@
 Pairs need every rating of an item, and the ratings of one item may be spread over the whole
 input. When ``items x raters`` cells fit in the memory limit, the stream engine keeps one small
 integer per cell (the raw label code, -1 for "not rated"): one byte per cell while there are
-fewer than 128 distinct labels. The matrix is filled batch by batch; it detects (item, rater)
-repeats across and within batches, and at the end every statistic is counted from it in
-slices of items.
+fewer than 128 distinct labels. The matrix is filled batch by batch (one gather and one
+scatter per batch in the common case); it detects (item, rater) repeats across and within
+batches. At the end every statistic is counted from it in slices of items, in raw codes (the
+tables are put in domain order once, at the end): rater-pair tables from joint codes of
+groups of raters, rater counts from their margins, and each item's counts summarised by one
+integer key whose distinct values are the item count patterns.
 """
 
 from __future__ import annotations
@@ -585,6 +588,21 @@ class CodeMatrix:
             per_item = np.count_nonzero(self.mat[lo:hi, :r] >= 0, axis=1).astype(np.int64)
             total_pairs += int((per_item * (per_item - 1) // 2).sum())
         return by_columns <= 4 * total_pairs
+
+
+def patterns_from_counts(counts: Any) -> ItemPatterns | None:
+    """The :class:`ItemPatterns` of item x category counts (dense or sparse), or None when
+    the item keys would not fit in 64 bits."""
+    n, q = counts.shape
+    if n == 0:
+        return None
+    totals = np.asarray(counts.sum(axis=1)).reshape(-1)
+    base = int(totals.max()) + 1
+    if q and q * math.log2(base) >= 62:
+        return None
+    powers = np.asarray(base, dtype=np.int64) ** np.arange(q, dtype=np.int64)
+    keys = np.asarray(counts @ powers, dtype=np.int64).reshape(-1)
+    return _patterns(keys, base, q)
 
 
 def _patterns(keys: npt.NDArray[Any], base: int, q: int) -> ItemPatterns:

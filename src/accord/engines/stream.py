@@ -1,11 +1,12 @@
 """The stream engine: sufficient statistics of Parquet/CSV files read in batches.
 
-Each batch is encoded with dictionaries that grow as batches arrive (so codes are those the
-memory engine gives the whole input), and its ratings are written into a compact
-items x raters matrix of label codes. When the last batch is in, the category domain is
-ordered as :class:`accord.Ratings` orders it and every statistic is counted from the matrix.
-Memory is bounded by the size of the statistics (and the matrix: one byte per item x rater
-cell), never by the number of rows.
+Three stages overlap on three threads: pyarrow decodes the next batches, the encoder turns
+each batch into codes with dictionaries that grow as batches arrive (so codes are those the
+memory engine gives the whole input), and the counting thread writes the codes into a
+compact items x raters matrix of label codes. When the last batch is in, the category domain
+is ordered as :class:`accord.Ratings` orders it and every statistic is counted from the
+matrix. Memory is bounded by the size of the statistics (and the matrix: one byte per
+item x rater cell), never by the number of rows.
 
 When the matrix would pass ``memory_limit``, the engine reads the input again in passes over
 ranges of items, keeping only the ratings of the items in range (bucketed passes).
@@ -244,6 +245,8 @@ class _Encoder:
         if self.label_missing.any():
             # One gather: raw code -1 (null) reads the appended True.
             miss = np.flatnonzero(np.r_[self.label_missing, True].take(label))
+        elif self.labels.nulls is not None:
+            miss = self.labels.nulls  # no label is a missing value: the nulls are missing
         else:
             miss = np.flatnonzero(label < 0)
         if self.missing == "raise" and miss.size:
