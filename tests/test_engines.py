@@ -766,3 +766,20 @@ def test_patterns_from_counts_equal_the_stream_engines(tmp_path: Path) -> None:
         assert mine == theirs
     assert patterns_from_counts(np.zeros((0, 3), np.int64)) is None
     assert patterns_from_counts(np.full((2, 40), 500, np.int64)) is None  # keys too wide
+
+
+@pytest.mark.parametrize("dtype", ["object", "Int8"])
+def test_stream_batches_whose_labels_are_all_missing(tmp_path: Path, dtype: str) -> None:
+    # A batch of nulls only (text labels: the dictionary path; integers: the lookup table)
+    # is counted as missing labels, before and after the first label is seen.
+    labels = [None, "a", "b", None, None] if dtype == "object" else [None, 2, 3, None, None]
+    frame = pd.DataFrame(
+        {"item": [1, 1, 2, 2, 3], "rater": [1, 2, 1, 2, 1], "label": pd.array(labels, dtype=dtype)}
+    )
+    path = tmp_path / "r.parquet"
+    frame.to_parquet(path)
+    memory = accord.Ratings.from_long(frame, **COLS)
+    for batch_size in (1, 2, 100):
+        stats = stream_statistics(path, **COLS, batch_size=batch_size)
+        assert stats.report.missing == 3
+        assert_same(stats, memory)

@@ -681,10 +681,13 @@ def _assemble(
     note: str,
     report: ReadReport | None = None,
     copy_items: bool = True,
+    contested_rank: Any = None,
 ) -> Consensus:
     """The rater and item tables, the summary and the method, from the per-rater columns
     and the per-item statistics (shared by the memory and the stream/dask engines).
-    ``copy_items=False`` puts ``items`` in the table as it is (a caller's own array)."""
+    ``copy_items=False`` puts ``items`` in the table as it is (a caller's own array);
+    ``contested_rank`` (an Int64 array) is the ranks of ``item_entropy`` when the caller has
+    them (the engines rank the count patterns), else they are ranked here."""
     q = len(categories)
     raters_table = pd.DataFrame(rater_cols)
     order = np.lexsort(
@@ -703,9 +706,10 @@ def _assemble(
     rated = st.n > 0
     # The ranks first: sorting 10M entropies takes a few temporary arrays, which are gone
     # before the table's own columns are made.
-    contested = pd.Series(item_entropy).rank(method="min", ascending=False)
-    contested_rank = contested.astype("Int64").array
-    del contested
+    if contested_rank is None:
+        contested = pd.Series(item_entropy).rank(method="min", ascending=False)
+        contested_rank = contested.astype("Int64").array
+        del contested
     with np.errstate(divide="ignore", invalid="ignore"):
         if q > 1:
             normalized = item_entropy * lb

@@ -1,12 +1,30 @@
-"""Consensus diagnostics with the stream and dask engines: two passes, no ratings collected.
+"""Consensus diagnostics with the stream and dask engines: by count pattern, no ratings kept.
 
-Pass 1 is the engine's item x category counts: every item's entropy, mode and leave-one-out
-mode follow, and every rating's surprisal, deviation and class depend only on its (item,
-category) cell. Pass 2 reads the ratings again (batches or partitions, same codes) and sums
-per rater: ratings, deviations, surprisals, class counts, counts per distinct deviation (for
-the median), and the rater x label x reference tables behind the agreement with the
-leave-one-out consensus and with a gold label. Those sums merge, so the rater table equals
-the memory engine's; the per-rating table is not produced.
+Every per-rating quantity of :func:`accord.consensus` (surprisal, deviation, class, the
+leave-one-out modal label, the ordinal surprisal and deviation) is a function of the rating's
+label and of its item's *count row*, the item's counts per category; the comparison with a
+gold label adds the item's gold label. So the work is done per distinct count row, a
+*pattern* (with 10 raters and 5 categories there are at most 3,003 of them, however many
+items there are):
+
+1. Pass 1 is the engine's item x category counts, as distinct rows and each item's row:
+   :class:`~accord.engines._blocks.ItemPatterns` from the stream engine, or derived here from
+   the item counts (the dask engine; the stream engine when it could not form them, e.g.
+   with many categories). The per-item statistics (ratings, modal counts, modes, entropy,
+   ordinal entropy) and the distinct deviations are computed once per pattern.
+2. Pass 2 counts the ratings by (rater, group, label), the group being the item's pattern
+   (with a gold label, the pair (pattern, gold label)): the stream engine counts this table
+   from its code matrix, otherwise the ratings are read again. Every per-rater sum (ratings,
+   ratings with a defined deviation, deviations, surprisals, class counts, the counts per
+   distinct deviation behind the median, the rater x label x leave-one-out consensus and
+   rater x label x gold tables, ordinal deviations) is a weighted sum over the cells of this
+   table, each (group, label) cell scored once by the formulas the memory engine applies to
+   each rating: the memory engine's numbers up to the order of float sums. When the table
+   would be large (very many patterns), pass 2 scores each rating's (group, label) cell
+   instead, batch by batch, and sums the same quantities; the sums merge.
+3. The items table gathers each item's columns from its pattern's values.
+
+The per-rating table is not produced.
 """
 
 from __future__ import annotations
@@ -14,9 +32,10 @@ from __future__ import annotations
 import math
 import types
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError
@@ -35,7 +54,7 @@ from ..consensus import (
     pair_agreement_from_cells,
 )
 from ..stats.counts import SPARSE_CELLS
-from ._run import scan_ratings
+from ._run import index_label_counts, scan_ratings
 
 __all__ = ["consensus_from_engine"]
 
@@ -48,17 +67,22 @@ NOTE = (
 )
 
 
-#: (item, category) cells per chunk of items in pass 1: per-cell temporaries stay at a few
-#: tens of MB however many items there are.
+#: (pattern, category) cells per chunk of patterns in pass 1, and (item, category) cells
+#: per chunk when patterns are formed or gathered: per-cell temporaries stay at a few tens
+#: of MB however many items there are.
 CHUNK_CELLS = 500_000
 
 
-#: Ratings scored per call in pass 2 (longer batches are split).
+#: Cells (or ratings) scored per call in pass 2 (longer runs are split).
 RATINGS_PER_CALL = 200_000
 
 
+#: Largest (rater, group, label) table pass 2 counts; beyond, each rating is scored.
+GROUP_CELLS = 4_000_000
+
+
 def _chunk_cells(counts: Any, lo: int, hi: int, q: int) -> _Cells:
-    """The non-empty (item, category) cells of item rows ``lo:hi`` (keys local to the chunk)."""
+    """The non-empty (row, category) cells of rows ``lo:hi`` (keys local to the chunk)."""
     if isinstance(counts, np.ndarray):
         flat = counts[lo:hi].reshape(-1)
         nz = np.flatnonzero(flat).astype(np.int64, copy=False)
@@ -72,29 +96,230 @@ def _chunk_cells(counts: Any, lo: int, hi: int, q: int) -> _Cells:
     return _Cells(keys[present], vals[present], None)
 
 
-def _cell_counts(counts: Any, item: IntArray, label: IntArray) -> IntArray:
-    """``counts[item, label]`` of each rating (dense or sparse item counts)."""
+def _cell_counts(counts: Any, row: IntArray, label: IntArray) -> IntArray:
+    """``counts[row, label]`` of each entry (dense or sparse counts)."""
     if isinstance(counts, np.ndarray):
-        return counts[item, label].astype(np.int64, copy=False)
-    return np.asarray(counts[item, label], dtype=np.int64).reshape(-1)
+        return counts[row, label].astype(np.int64, copy=False)
+    return np.asarray(counts[row, label], dtype=np.int64).reshape(-1)
 
 
 def _dense_rows(counts: Any, rows: IntArray) -> IntArray:
-    """Rows of the item counts as a dense int64 array."""
+    """Rows of the counts as a dense int64 array."""
     if isinstance(counts, np.ndarray) and rows.size == counts.shape[0]:
         return counts.astype(np.int64, copy=False)  # every row, in order: no copy
     out = counts[rows]
     return np.asarray(out if isinstance(out, np.ndarray) else out.toarray(), dtype=np.int64)
 
 
+def _index_dtype(n: int) -> type[np.signedinteger[Any]]:
+    """The smallest of int32 and int64 that holds indices below ``n`` (and -1)."""
+    return np.int32 if n < np.iinfo(np.int32).max else np.int64
+
+
+# ------------------------------------------------------------------ patterns
+
+
+class _Patterns(NamedTuple):
+    """Item counts as distinct rows.
+
+    counts : int64 ndarray or sparse CSR, shape (n_patterns, q)
+        The distinct count rows (an empty row may be among them).
+    item_pattern : int ndarray, shape (n_items,)
+        Each item's row in ``counts``; -1 for an item without a rating (whose row is then
+        not among them).
+    weights : int64 ndarray, shape (n_patterns,)
+        Items per row.
+    """
+
+    counts: Any
+    item_pattern: npt.NDArray[np.signedinteger[Any]]
+    weights: IntArray
+
+
+def _row_hashes(counts: Any, mult: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """``sum_c counts[i, c] * mult[c]`` modulo 2**64 of every row, shape (n_rows,)."""
+    n, q = counts.shape
+    if isinstance(counts, np.ndarray):
+        out = np.empty(n, dtype=np.uint64)
+        step = max(1, CHUNK_CELLS // max(q, 1))
+        for lo in range(0, n, step):
+            block = counts[lo : lo + step].astype(np.uint64)
+            out[lo : lo + step] = (block * mult).sum(axis=1, dtype=np.uint64)
+        return out
+    csr = counts.tocsr()
+    prod = np.asarray(csr.data).astype(np.uint64) * mult[np.asarray(csr.indices)]
+    cum = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(prod, dtype=np.uint64)])
+    indptr = np.asarray(csr.indptr)
+    hashes: npt.NDArray[np.uint64] = cum[indptr[1:]] - cum[indptr[:-1]]  # wraps: still exact
+    return hashes
+
+
+def _rows_match(counts: Any, rows: Any, inverse: IntArray) -> bool:
+    """Whether every row of ``counts`` equals ``rows[inverse[i]]``."""
+    n, q = counts.shape
+    step = max(1, CHUNK_CELLS // max(q, 1))
+    for lo in range(0, n, step):
+        got = counts[lo : lo + step]
+        want = rows[inverse[lo : lo + step]]
+        if isinstance(got, np.ndarray):
+            if not np.array_equal(got, want):
+                return False
+        elif (got != want).nnz:
+            return False
+    return True
+
+
+def _patterns_from_counts(counts: Any) -> _Patterns:
+    """The distinct rows of item counts (dense or sparse CSR) and each item's row.
+
+    Each row is summarised by one integer, ``sum_c n_c b**c`` with ``b`` one more than the
+    largest count, when that fits in 63 bits (distinct rows, distinct integers); otherwise by
+    a 64-bit hash with random odd multipliers, and the rows are then checked against their
+    pattern (on a collision each item is its own pattern).
+    """
+    n, q = counts.shape
+    dtype = _index_dtype(max(n, 1))
+    if n == 0:
+        return _Patterns(
+            np.zeros((0, q), dtype=np.int64), np.zeros(0, dtype=dtype), np.zeros(0, np.int64)
+        )
+    base = int(counts.max()) + 1
+    exact = q * math.log2(base) < 63
+    if exact:
+        mult = np.asarray(base, dtype=np.uint64) ** np.arange(q, dtype=np.uint64)
+    else:
+        rng = np.random.default_rng(20100411)
+        mult = rng.integers(0, np.iinfo(np.uint64).max, size=q, dtype=np.uint64) | np.uint64(1)
+    _, first, inverse, weights = np.unique(
+        _row_hashes(counts, mult), return_index=True, return_inverse=True, return_counts=True
+    )
+    inverse = inverse.reshape(-1)
+    rows = counts[first]
+    if not exact and not _rows_match(counts, rows, inverse):
+        # each item its own pattern
+        return _Patterns(counts, np.arange(n, dtype=dtype), np.ones(n, dtype=np.int64))
+    return _Patterns(rows, inverse.astype(dtype), weights.astype(np.int64))
+
+
+def _group_index(
+    item_pattern: npt.NDArray[np.signedinteger[Any]], gold_code: IntArray, n_patterns: int, q: int
+) -> tuple[npt.NDArray[np.signedinteger[Any]], IntArray, IntArray]:
+    """Groups of the items by (pattern, gold label): each item's group (-1 for an item
+    without a rating) and each group's pattern and gold code (-1: no gold label)."""
+    width = q + 1
+    space = n_patterns * width  # the key ``space`` stands for the items without a rating
+    n = item_pattern.size
+    key = np.empty(n, dtype=np.int64)
+    step = max(1, CHUNK_CELLS)
+    for lo in range(0, n, step):
+        p = item_pattern[lo : lo + step].astype(np.int64)
+        k = p * width + gold_code[lo : lo + step] + 1
+        k[p < 0] = space
+        key[lo : lo + step] = k
+    if space <= max(1 << 22, 4 * n):
+        used = np.flatnonzero(np.bincount(key, minlength=space + 1)[:space])
+        lookup = np.full(space + 1, -1, dtype=_index_dtype(used.size))
+        lookup[used] = np.arange(used.size, dtype=lookup.dtype)
+        index = lookup.take(key)
+    else:
+        used, inverse = np.unique(key, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        if used.size and used[-1] == space:
+            used = used[:-1]
+            inverse[inverse == used.size] = -1
+        index = inverse.astype(_index_dtype(used.size))
+    used = used.astype(np.int64)
+    return index, used // width, used % width - 1
+
+
+class _PatternStats(NamedTuple):
+    """Pass 1, per pattern: arrays of shape (n_patterns + 1,), the last entry that of an
+    item without a rating (so that an item's pattern -1 reads it)."""
+
+    st: _ItemStats
+    entropy: FloatArray
+    ordinal_entropy: FloatArray | None
+    d_values: FloatArray
+
+
+def _pattern_stats(
+    counts: Any,
+    n_raters: int,
+    *,
+    reference: Any,
+    lb: float,
+    bands: tuple[float, float, float],
+    ordinal: bool,
+) -> _PatternStats:
+    """Per-pattern statistics, entropies and the sorted distinct deviations, a chunk of
+    patterns at a time (no per-cell table is kept)."""
+    n_pat, q = counts.shape
+    size = n_pat + 1
+    nf = np.zeros(size)
+    slog = np.zeros(size)
+    # Modal counts (at most one rating per item and rater) and category codes in the
+    # smallest integers that hold them.
+    small_n = np.int16 if n_raters < np.iinfo(np.int16).max else np.int64
+    small_q = np.int8 if q < np.iinfo(np.int8).max else np.int64
+    ints = [np.zeros(size, dtype=small_n) for _ in range(3)] + [
+        np.full(size, -1, dtype=small_q) for _ in range(2)
+    ]
+    entropy = np.full(size, np.nan)
+    ordinal_entropy = np.full(size, np.nan) if ordinal else None
+    distinct: list[FloatArray] = []
+    step = max(1, CHUNK_CELLS // max(q, 1))
+    for lo in range(0, n_pat, step):
+        hi = min(n_pat, lo + step)
+        part = _chunk_cells(counts, lo, hi, q)
+        sc = _item_stats(part, q, hi - lo)
+        nf[lo:hi], slog[lo:hi] = sc.n, sc.slog
+        for target, value in zip(ints, (sc.m1, sc.t1, sc.m2, sc.k1, sc.k1b), strict=True):
+            target[lo:hi] = value
+        with np.errstate(divide="ignore", invalid="ignore"):
+            h = np.log2(sc.n) - sc.slog / sc.n
+        h = np.where(sc.m1 == sc.n, 0.0, np.maximum(h, 0.0)) / lb
+        h[sc.n == 0] = np.nan
+        entropy[lo:hi] = h
+        _, _, d_part, cls_part, _ = _cell_scores(part, sc, q, reference, lb, bands)
+        distinct.append(np.asarray(pd.unique(d_part[cls_part >= 0]), dtype=np.float64))
+        if ordinal_entropy is not None:
+            res = _ordinal(
+                _dense_rows(counts, np.arange(lo, hi)), part.keys // q, part.keys % q, reference, lb
+            )
+            ordinal_entropy[lo:hi] = res.item_entropy
+    m1, t1, m2, k1, k1b = ints
+    st = _ItemStats(nf, slog, m1, t1, k1, k1b, m2)
+    d_values = np.unique(np.concatenate(distinct)) if distinct else np.zeros(0)
+    return _PatternStats(st, entropy, ordinal_entropy, d_values)
+
+
+def _pattern_ranks(
+    entropy: FloatArray, weights: IntArray
+) -> tuple[IntArray, npt.NDArray[np.bool_]]:
+    """Each pattern's ``contested_rank``: 1 + the number of items with a strictly higher
+    entropy (pandas' ``rank(method="min", ascending=False)`` over the items), and whether it
+    is missing (NaN entropy). ``entropy`` has the shape of :class:`_PatternStats`' arrays,
+    ``weights`` one entry less (no items read the last entry)."""
+    w = np.r_[weights, 0].astype(np.float64)
+    ok = ~np.isnan(entropy) & (w > 0)
+    values, inverse = np.unique(entropy[ok], return_inverse=True)
+    per_value = np.bincount(inverse.reshape(-1), weights=w[ok], minlength=values.size)
+    above = (per_value.sum() - np.cumsum(per_value)).astype(np.int64)
+    rank = np.zeros(entropy.size, dtype=np.int64)
+    rank[ok] = 1 + above[inverse.reshape(-1)]
+    return rank, ~ok
+
+
 # ------------------------------------------------------------------ counts that merge
 
 
-def _count(keys: IntArray, size: int) -> Any:
-    """Counts of ``keys`` in ``[0, size)``: dense, or sorted (keys, counts) when large."""
+def _count(keys: IntArray, size: int, weights: FloatArray | None = None) -> Any:
+    """Counts of ``keys`` in ``[0, size)`` (each counted ``weights`` times, else once):
+    dense, or sorted (keys, counts) when large."""
     if size <= DENSE_CELLS:
-        return np.bincount(keys, minlength=size).astype(np.int64, copy=False)
-    uniq, counts = np.unique(keys, return_counts=True)
+        return np.bincount(keys, weights=weights, minlength=size).astype(np.int64, copy=False)
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    counts = np.bincount(inverse.reshape(-1), weights=weights, minlength=uniq.size)
     return uniq.astype(np.int64), counts.astype(np.int64)
 
 
@@ -119,55 +344,85 @@ def _as_cells(counts: Any) -> tuple[IntArray, IntArray]:
 # ------------------------------------------------------------------------- pass 2
 
 
-def _rater_pass(ctx: dict[str, Any], item: IntArray, rater: IntArray, label: IntArray) -> Any:
-    """Per-rater sums of one batch. Each rating's surprisal, deviation, class and
-    leave-one-out mode are those of its (item, category) cell, computed from the per-item
-    statistics of pass 1 by the formulas pass 1 would apply to the cell (elementwise: the
-    same numbers)."""
-    if item.size > RATINGS_PER_CALL:  # bound the per-rating temporaries
-        parts = [
-            _rater_pass(ctx, item[s], rater[s], label[s])
-            for s in (
-                slice(lo, lo + RATINGS_PER_CALL) for lo in range(0, item.size, RATINGS_PER_CALL)
-            )
-        ]
-        out_all = parts[0]
-        for part in parts[1:]:
-            out_all = _merge(out_all, part)
+def _sums(
+    ctx: dict[str, Any],
+    rater: IntArray,
+    group: IntArray,
+    label: IntArray,
+    weight: IntArray | None,
+) -> dict[str, Any]:
+    """Per-rater sums over (rater, group, label) entries, each standing for ``weight``
+    ratings (one when None). Each entry's surprisal, deviation, class and leave-one-out mode
+    are those of its (pattern, category) cell, computed from the per-pattern statistics of
+    pass 1 by the formulas the memory engine applies to each rating (the same numbers)."""
+    if rater.size > RATINGS_PER_CALL:  # bound the per-entry temporaries
+        out_all: dict[str, Any] | None = None
+        for lo in range(0, rater.size, RATINGS_PER_CALL):
+            s = slice(lo, lo + RATINGS_PER_CALL)
+            part = _sums(ctx, rater[s], group[s], label[s], None if weight is None else weight[s])
+            out_all = part if out_all is None else _merge(out_all, part)
+        assert out_all is not None
         return out_all
     q = ctx["q"]
     n_r = ctx["n_raters"]
-    cells = _Cells(item * q + label, _cell_counts(ctx["counts"], item, label), None)
+    rater = rater.astype(np.int64, copy=False)
+    label = label.astype(np.int64, copy=False)
+    group = group.astype(np.int64, copy=False)
+    pattern = group if ctx["group_pattern"] is None else ctx["group_pattern"][group]
+    w = None if weight is None else weight.astype(np.float64)
+    cells = _Cells(pattern * q + label, _cell_counts(ctx["counts"], pattern, label), None)
     _, sur, dev, cls, loo = _cell_scores(
         cells, ctx["st"], q, ctx["reference"], ctx["lb"], ctx["bands"]
     )
     defined = cls >= 0
     r_def = rater[defined]
+    w_def = None if w is None else w[defined]
     out: dict[str, Any] = {
-        "n": np.bincount(rater, minlength=n_r).astype(np.int64),
-        "n_def": np.bincount(r_def, minlength=n_r).astype(np.int64),
-        "dev": np.bincount(r_def, weights=dev[defined], minlength=n_r),
-        "sur": np.bincount(r_def, weights=sur[defined], minlength=n_r),
-        "cls": np.bincount(r_def * 4 + cls[defined], minlength=n_r * 4).astype(np.int64),
+        "n": _count(rater, n_r, w),
+        "n_def": _count(r_def, n_r, w_def),
+        "dev": np.bincount(
+            r_def, weights=dev[defined] if w_def is None else dev[defined] * w_def, minlength=n_r
+        ),
+        "sur": np.bincount(
+            r_def, weights=sur[defined] if w_def is None else sur[defined] * w_def, minlength=n_r
+        ),
+        "cls": _count(r_def * 4 + cls[defined], n_r * 4, w_def),
         "median": _count(
             r_def * ctx["n_values"] + np.searchsorted(ctx["d_values"], dev[defined]),
             n_r * ctx["n_values"],
+            w_def,
         ),
     }
     has = loo >= 0
-    out["cons"] = _count((rater[has] * q + label[has]) * q + loo[has], n_r * q * q)
+    out["cons"] = _count(
+        (rater[has] * q + label[has]) * q + loo[has], n_r * q * q, None if w is None else w[has]
+    )
     if ctx["ordinal"]:
-        rows, local = np.unique(item, return_inverse=True)
-        res = _ordinal(_dense_rows(ctx["counts"], rows), local, label, ctx["reference"], ctx["lb"])
+        rows, local = np.unique(pattern, return_inverse=True)
+        res = _ordinal(
+            _dense_rows(ctx["counts"], rows), local.reshape(-1), label, ctx["reference"], ctx["lb"]
+        )
         od = res.surprisal - res.entropy
         ok = ~np.isnan(od)
-        out["od"] = np.bincount(rater[ok], weights=od[ok], minlength=n_r)
-        out["od_n"] = np.bincount(rater[ok], minlength=n_r).astype(np.int64)
-    if ctx["gold"] is not None:
-        g = ctx["gold"][item]
+        w_ok = None if w is None else w[ok]
+        out["od"] = np.bincount(
+            rater[ok], weights=od[ok] if w_ok is None else od[ok] * w_ok, minlength=n_r
+        )
+        out["od_n"] = _count(rater[ok], n_r, w_ok)
+    if ctx["group_gold"] is not None:
+        g = ctx["group_gold"][group]
         has_g = g >= 0
-        out["gold"] = _count((rater[has_g] * q + label[has_g]) * q + g[has_g], n_r * q * q)
+        out["gold"] = _count(
+            (rater[has_g] * q + label[has_g]) * q + g[has_g],
+            n_r * q * q,
+            None if w is None else w[has_g],
+        )
     return out
+
+
+def _rater_pass(ctx: dict[str, Any], item: IntArray, rater: IntArray, label: IntArray) -> Any:
+    """Per-rater sums of one batch of ratings, each scored by its item's group."""
+    return _sums(ctx, rater, ctx["index"][item], label, None)
 
 
 def _merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
@@ -178,6 +433,17 @@ def _merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         else:
             out[key] = value + b[key]
     return out
+
+
+def _table_sums(ctx: dict[str, Any], table: IntArray) -> dict[str, Any]:
+    """Per-rater sums from the (n_raters, n_groups, q) counts of the ratings."""
+    _, n_groups, q = table.shape
+    flat = table.reshape(-1)
+    nz = np.flatnonzero(flat)
+    weight = flat[nz]
+    rater, rest = np.divmod(nz, n_groups * q)
+    group, label = np.divmod(rest, q)
+    return _sums(ctx, rater, group, label, weight)
 
 
 def _median_from_counts(
@@ -201,6 +467,22 @@ def _median_from_counts(
     return out
 
 
+def _gather(
+    values: npt.NDArray[Any],
+    index: npt.NDArray[np.signedinteger[Any]],
+    out: npt.NDArray[Any] | None = None,
+) -> Any:
+    """``values[index]`` per item (index -1 reads the last entry), a chunk at a time, into
+    ``out`` when given (shape of ``index``, dtype of ``values``)."""
+    if out is None:
+        out = np.empty(index.size, dtype=values.dtype)
+    step = max(1, CHUNK_CELLS * 8)
+    for lo in range(0, index.size, step):
+        # "wrap": -1 reads the last entry, and the output is not buffered as with "raise"
+        np.take(values, index[lo : lo + step], out=out[lo : lo + step], mode="wrap")
+    return out
+
+
 def consensus_from_engine(
     data: Any,
     engine: str,
@@ -220,7 +502,31 @@ def consensus_from_engine(
     progress: Callable[[int, int | None], None] | None,
     batch_size: int,
 ) -> Consensus:
-    """:func:`accord.consensus` with the stream or dask engine (see the module notes)."""
+    """:func:`accord.consensus` with the stream or dask engine (see the module notes).
+
+    Parameters
+    ----------
+    data : paths, a glob, a folder, a DuckDB relation or a dask DataFrame
+        Where the ratings are.
+    engine : {"stream", "dask"}
+    reference, missing, bands, base, gold, ordinal
+        As :func:`accord.consensus`.
+    item, rater, label : str
+        Column names.
+    level, categories, scheduler, progress, batch_size
+        As :func:`accord.consensus`.
+
+    Returns
+    -------
+    Consensus
+        The memory engine's tables (to 1e-12), except the per-rating table, which is empty.
+
+    Raises
+    ------
+    InvalidInputError
+        ``missing="category"``, a base not above 1, ``ordinal=True`` on nominal labels, bad
+        bands, or repeated (item, rater) ratings dropped by the engine.
+    """
     if missing == "category":
         raise InvalidInputError(
             f"missing='category' scores the assignments without a label, which "
@@ -248,7 +554,7 @@ def consensus_from_engine(
         label=label,
         level=level,
         categories=categories,
-        statistics=("items", "raters"),
+        statistics=("items", "raters", *(("patterns",) if engine == "stream" else ())),
         scheduler=scheduler,
         progress=progress,
         batch_size=batch_size,
@@ -257,76 +563,110 @@ def consensus_from_engine(
     cats: tuple[Any, ...] = tuple(stats.categories)
     q = len(cats)
     n_items, n_raters = stats.n_items, stats.n_raters
-
-    # ---- pass 1, from the engine's counts, a chunk of items at a time: per-item statistics,
-    # entropies and the distinct deviations (no per-cell table is kept)
     counts = stats.item_counts.counts
-    nf = np.zeros(n_items)
-    slog = np.zeros(n_items)
-    # Modal counts (at most one rating per item and rater) and category codes in the
-    # smallest integers that hold them.
-    small_n = np.int16 if n_raters < np.iinfo(np.int16).max else np.int64
-    small_q = np.int8 if q < np.iinfo(np.int8).max else np.int64
-    ints = [np.zeros(n_items, dtype=small_n) for _ in range(3)] + [
-        np.full(n_items, -1, dtype=small_q) for _ in range(2)
-    ]
-    item_entropy = np.full(n_items, np.nan)
-    ordinal_item_entropy = np.full(n_items, np.nan) if ordinal else None
-    distinct: list[FloatArray] = []
-    step = max(1, CHUNK_CELLS // max(q, 1))
-    for lo in range(0, n_items, step):
-        hi = min(n_items, lo + step)
-        part = _chunk_cells(counts, lo, hi, q)
-        sc = _item_stats(part, q, hi - lo)
-        nf[lo:hi], slog[lo:hi] = sc.n, sc.slog
-        for target, value in zip(ints, (sc.m1, sc.t1, sc.m2, sc.k1, sc.k1b), strict=True):
-            target[lo:hi] = value
-        with np.errstate(divide="ignore", invalid="ignore"):
-            h = np.log2(sc.n) - sc.slog / sc.n
-        h = np.where(sc.m1 == sc.n, 0.0, np.maximum(h, 0.0)) / lb
-        h[sc.n == 0] = np.nan
-        item_entropy[lo:hi] = h
-        _, _, d_part, cls_part, _ = _cell_scores(part, sc, q, reference, lb, band_edges)
-        distinct.append(np.asarray(pd.unique(d_part[cls_part >= 0]), dtype=np.float64))
-        if ordinal_item_entropy is not None:
-            res = _ordinal(
-                _dense_rows(counts, np.arange(lo, hi)), part.keys // q, part.keys % q, reference, lb
-            )
-            ordinal_item_entropy[lo:hi] = res.item_entropy
-    m1, t1, m2, k1, k1b = ints
-    st = _ItemStats(nf, slog, m1, t1, k1, k1b, m2)  # type: ignore[arg-type]
-    d_values = np.unique(np.concatenate(distinct)) if distinct else np.zeros(0)
+
+    # ---- pass 1: the distinct count rows, and their statistics
+    if stats.item_patterns is not None:
+        given = stats.item_patterns
+        patterns = _Patterns(given.rows, given.item_pattern, given.weights)
+        del given
+    else:
+        patterns = _patterns_from_counts(counts)
+    # Only these are kept from the engine's statistics (not its copy of the item patterns).
+    items_decode, raters_decode, report, item_counts = (
+        stats.items,
+        stats.raters,
+        stats.report,
+        stats.item_counts,
+    )
+    del stats
+    n_patterns = int(patterns.counts.shape[0])
+    ps = _pattern_stats(
+        patterns.counts,
+        n_raters,
+        reference=reference,
+        lb=lb,
+        bands=band_edges,
+        ordinal=ordinal,
+    )
     gold_code = None
     if gold is not None:
-        holder: Any = types.SimpleNamespace(items=stats.items, n_items=n_items)
+        holder: Any = types.SimpleNamespace(items=items_decode, n_items=n_items)
         gold_code = _gold_codes(gold, holder, cats)
-    ctx = {
+
+    # ---- pass 2: the ratings by (rater, group, label), or rating by rating
+    if gold_code is not None:
+        index, group_pattern, group_gold = _group_index(
+            patterns.item_pattern, gold_code, n_patterns, q
+        )
+        n_groups = int(group_pattern.size)
+    else:
+        index, group_pattern, group_gold = patterns.item_pattern, None, None
+        n_groups = n_patterns
+    ctx: dict[str, Any] = {
         "q": q,
         "n_raters": n_raters,
-        "counts": counts,
-        "st": st,
+        "counts": patterns.counts,
+        "st": ps.st,
         "reference": reference,
         "lb": lb,
         "bands": band_edges,
-        "n_values": max(d_values.size, 1),
-        "d_values": d_values,
+        "n_values": max(ps.d_values.size, 1),
+        "d_values": ps.d_values,
         "ordinal": ordinal,
-        "gold": gold_code,
+        "group_pattern": group_pattern,
+        "group_gold": group_gold,
     }
+    if n_raters * n_groups * q <= GROUP_CELLS:
+        table = index_label_counts(rescan, index, n_groups, n_raters=n_raters, q=q)
+        sums = _table_sums(ctx, table)
+        del table
+    else:
+        sums = rescan.map_reduce(_rater_pass, ctx | {"index": index}, _merge)
+        if sums is None:  # no rating read
+            empty_codes = np.zeros(0, dtype=np.int64)
+            sums = _sums(ctx, empty_codes, empty_codes, empty_codes, None)
+    # Free the stream engine's code matrix (held by the rescan) and the group index.
+    del rescan, ctx, index
 
-    # ---- pass 2: per-rater sums
-    sums = rescan.map_reduce(_rater_pass, ctx, _merge)
-    # Free what the tables do not need: the stream engine's code matrix (held by the
-    # rescan), pass 1's last chunk and the per-item statistics only pass 2 used.
-    del rescan, ctx, distinct, ints, slog, k1b, m2
-    if n_items:
-        del part, sc, h, d_part, cls_part
+    # ---- the items' columns, gathered from their patterns
+    item_pattern = patterns.item_pattern
+    st_p = ps.st
     unused = np.zeros(0, dtype=np.int64)
-    st = st._replace(slog=np.zeros(0), k1b=unused, m2=unused)
-    # Ratings per item as integers (the table's n_ratings, not copied), then n_modes
-    st = st._replace(n=st.n.astype(np.int64))
-    st = st._replace(t1=st.t1.astype(np.int64))
-    del nf
+    st = _ItemStats(
+        _gather(st_p.n.astype(np.int64), item_pattern),
+        np.zeros(0),
+        _gather(st_p.m1, item_pattern),
+        _gather(st_p.t1.astype(np.int64), item_pattern),
+        _gather(st_p.k1, item_pattern),
+        unused,
+        unused,
+    )
+    item_entropy = _gather(ps.entropy, item_pattern)
+    ordinal_item_entropy = (
+        _gather(ps.ordinal_entropy, item_pattern) if ps.ordinal_entropy is not None else None
+    )
+    # The count columns, gathered into the columns of an items x categories array in
+    # column-major order: the table's columns are views of it, not copies (the item counts
+    # of the result are the engine's, apart).
+    count_columns = None
+    if n_items * q <= SPARSE_CELLS:
+        by_category = np.ascontiguousarray(
+            np.vstack(
+                [_dense_rows(patterns.counts, np.arange(n_patterns)), np.zeros((1, q), np.int64)]
+            ).T,
+            dtype=np.int64,
+        )
+        count_columns = np.empty((n_items, q), dtype=np.int64, order="F")
+        for c in range(q):
+            _gather(by_category[c], item_pattern, out=count_columns[:, c])
+    rank, no_rank = _pattern_ranks(ps.entropy, patterns.weights)
+    contested_rank = pd.arrays.IntegerArray(
+        _gather(rank, item_pattern), _gather(no_rank, item_pattern)
+    )
+    del patterns, item_pattern
+
+    # ---- raters
     n_def = sums["n_def"].astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         mean_dev = sums["dev"] / n_def
@@ -334,11 +674,11 @@ def consensus_from_engine(
         class_counts = sums["cls"].reshape(n_raters, 4)
         shares = class_counts / n_def[:, None]
     median_keys, median_counts = _as_cells(sums["median"])
-    median_dev = _median_from_counts(median_keys, median_counts, n_raters, d_values)
+    median_dev = _median_from_counts(median_keys, median_counts, n_raters, ps.d_values)
     cons_keys, cons_counts = _as_cells(sums["cons"])
     cons = pair_agreement_from_cells(_Cells(cons_keys, cons_counts, None), n_raters, q)
     rater_cols: dict[str, Any] = {
-        "rater": stats.raters,
+        "rater": raters_decode,
         "n_ratings": sums["n"],
         "mean_deviation": mean_dev,
         "median_deviation": median_dev,
@@ -374,15 +714,10 @@ def consensus_from_engine(
         n_items=n_items,
         n_raters=n_raters,
         categories=cats,
-        items=stats.items,
+        items=items_decode,
         copy_items=False,  # the engine's decode table: the result's own
-        cells=_Cells(
-            np.zeros(0, dtype=np.int64),
-            np.zeros(0, dtype=np.int64),
-            _dense_rows(counts, np.arange(n_items)).reshape(-1)
-            if n_items * q <= SPARSE_CELLS
-            else None,
-        ),
+        # Two-dimensional: _assemble's reshape to (n_items, q) keeps the column-major view.
+        cells=_Cells(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), count_columns),
         st=st,
         item_entropy=item_entropy,
         lb=lb,
@@ -393,12 +728,13 @@ def consensus_from_engine(
         n_missing=0,
         n_defined=n_defined,
         class_total=class_total,
-        counts=stats.item_counts,
+        counts=item_counts,
         reference=reference,
         missing=missing,
         band_edges=band_edges,
         base=base,
         ordinal=ordinal,
         note=NOTE.format(engine=engine),
-        report=stats.report,
+        report=report,
+        contested_rank=contested_rank,
     )

@@ -304,6 +304,8 @@ class GrowingDictionary:
                 first = _first_positions(idx[valid_idx], len(batch_values))
                 self._first_rows.append(row0 + valid_idx[first][take])
             self.size += take.size
+        if not len(batch_values):  # every value of the batch is null
+            return np.full(n, -1, dtype=np.int64)
         codes = np.where(idx >= 0, lookup[np.maximum(idx, 0)], -1) if idx.size else idx
         return codes
 

@@ -155,7 +155,7 @@ def _index_label_pass(
 ) -> IntArray:
     """Counts of one batch by (rater, group of the item, label); group -1 counts last."""
     index, n_index, q, n_raters = ctx
-    group = np.asarray(index, dtype=np.int64)[item]
+    group = np.asarray(index)[item].astype(np.int64)  # gather first: no int64 copy of index
     group = np.where(group < 0, n_index, group)
     keys = (rater * (n_index + 1) + group) * q + label
     out: IntArray = np.bincount(keys, minlength=n_raters * (n_index + 1) * q)
