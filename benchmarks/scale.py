@@ -257,6 +257,15 @@ PHASES = {
 }
 
 
+def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The run with the median wall time (its other figures with it); peak RSS is the
+    largest of all runs."""
+    ordered = sorted(runs, key=lambda r: r["seconds"])
+    out = dict(ordered[(len(ordered) - 1) // 2])
+    out["peak_rss_mb"] = max(r["peak_rss_mb"] for r in runs)
+    return out
+
+
 def run_phase(phase: str, folder: Path, batch_size: int) -> dict[str, Any]:
     out = subprocess.run(
         [
@@ -284,6 +293,13 @@ def main() -> None:
     parser.add_argument("--missing", type=float, default=0.02)
     parser.add_argument("--batch-size", type=int, default=1_000_000)
     parser.add_argument("--dir", type=Path, default=None, help="reuse or keep the data here")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="run the phases this many times, interleaved, and report the median of each "
+        "(a shared machine's noise moves single runs by 30%%)",
+    )
     parser.add_argument("--phase", choices=list(PHASES), default=None)
     parser.add_argument(
         "--phases",
@@ -311,7 +327,16 @@ def main() -> None:
             generate_units(units_dir(folder), args.ratings, seed=1)
         size = sum(p.stat().st_size for p in folder.glob("*.parquet")) / 1e6
         print(f"data: {folder} ({size:.0f} MB of Parquet ratings)")
-        results = {p: run_phase(p, folder, args.batch_size) for p in wanted}
+        runs: dict[str, list[dict[str, Any]]] = {p: [] for p in wanted}
+        for _ in range(max(1, args.repeat)):
+            for p in wanted:
+                runs[p].append(run_phase(p, folder, args.batch_size))
+        results = {p: median_run(r) for p, r in runs.items()}
+        if args.repeat > 1:
+            print(f"median of {args.repeat} runs per phase (seconds of each run in brackets)")
+            for p, r in runs.items():
+                times = ", ".join(f"{x['seconds']:.2f}" for x in r)
+                print(f"  {p:<11} [{times}]")
         print(
             f"{'phase':<11} {'seconds':>9} {'M rows/s':>9} {'peak RSS MB':>12} {'x bare':>7} "
             f"{'CPU s':>7} {'CPU x bare':>10}"

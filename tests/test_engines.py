@@ -507,6 +507,12 @@ def test_stream_rating_sums_equal_sums_over_the_ratings(parquet_files: list[Path
     assert got is not None
     expected = rescan.map_reduce(per_item, (got.size, table), add)
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+    # From the group codes kept when the pairs were counted, and rater by rater without them.
+    assert rescan.matrix._codes is not None
+    rescan.matrix._codes = None
+    by_rater = rescan.rating_sums(table)
+    assert by_rater is not None
+    np.testing.assert_allclose(by_rater, expected, rtol=1e-12, atol=1e-12)
     rescan.matrix = None  # no matrix: the caller reads the ratings again
     assert rescan.rating_sums(table) is None
 
@@ -689,15 +695,21 @@ def test_stream_integer_input_property(
     if shuffle:
         frame = frame.sample(frac=1.0, random_state=seed)
     frame = frame.reset_index(drop=True)
+    slice_cells = _matrix.SLICE_CELLS
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "r.parquet"
         frame.to_parquet(path)
-        stats = stream_statistics(
-            path,
-            **COLS,
-            batch_size=batch_size,
-            statistics=("items", "raters", "pairs", "patterns"),
-        )
+        try:
+            # Slices of a few items: statistics counted while the batches come in.
+            _matrix.SLICE_CELLS = 3 * max(n_raters, 1)
+            stats = stream_statistics(
+                path,
+                **COLS,
+                batch_size=batch_size,
+                statistics=("items", "raters", "pairs", "patterns"),
+            )
+        finally:
+            _matrix.SLICE_CELLS = slice_cells
     memory = accord.Ratings.from_long(frame, **COLS)
     assert_same(stats, memory)
     assert_patterns_match(stats, memory)
@@ -783,3 +795,100 @@ def test_stream_batches_whose_labels_are_all_missing(tmp_path: Path, dtype: str)
         stats = stream_statistics(path, **COLS, batch_size=batch_size)
         assert stats.report.missing == 3
         assert_same(stats, memory)
+
+
+@pytest.mark.parametrize("order", ["sorted", "shuffled", "late-rater", "late-label", "repeat"])
+def test_stream_statistics_counted_during_the_input_equal_memory(
+    tmp_path: Path, order: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With slices of a few items, the statistics of the items behind each batch are counted
+    # while batches come in. Input not ordered by item, a rater or label first seen late, or
+    # a repeat written below the counted items drop that tally: the numbers never change.
+    monkeypatch.setattr(_matrix, "SLICE_CELLS", 24)
+    frame = sorted_numeric_frame(seed=11, n_items=200, n_raters=6)
+    if order == "shuffled":
+        frame = frame.sample(frac=1.0, random_state=1).reset_index(drop=True)
+    elif order == "late-rater":
+        extra = frame.iloc[[len(frame) - 1]].assign(rater=99)
+        frame = pd.concat([frame, extra], ignore_index=True)
+    elif order == "late-label":
+        frame.loc[frame.index[-1], "label"] = 42
+    elif order == "repeat":
+        extra = frame.iloc[[3]].assign(label=np.int8(1))
+        frame = pd.concat([frame, extra], ignore_index=True)
+    frame = frame.astype({"label": "Int8"})
+    path = tmp_path / "r.parquet"
+    frame.to_parquet(path)
+    duplicates = "last" if order == "repeat" else "raise"
+    memory = accord.Ratings.from_long(frame, **COLS, duplicates=duplicates)  # type: ignore[arg-type]
+    for statistics in (("items", "raters", "pairs", "patterns"), ("patterns", "raters")):
+        stats = stream_statistics(
+            path, **COLS, batch_size=37, duplicates=duplicates, statistics=statistics
+        )
+        assert_patterns_match(stats, memory)
+        if "items" in statistics:
+            assert_same(stats, memory)
+        else:
+            assert stats.rater_counts is not None
+            assert stats.rater_counts.equals(RaterCategoryCounts.from_ratings(memory))
+
+
+def test_stream_tally_runs_during_the_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The tally does count during the input when it is ordered by item (not only at the end).
+    monkeypatch.setattr(_matrix, "SLICE_CELLS", 24)
+    seen: list[int] = []
+    original = _matrix._Tally.count
+
+    def spy(self: Any, mat: Any, lo: int, hi: int) -> None:
+        seen.append(hi - lo)
+        original(self, mat, lo, hi)
+
+    monkeypatch.setattr(_matrix._Tally, "count", spy)
+    frame = sorted_numeric_frame(seed=12, n_items=200, n_raters=6)
+    path = tmp_path / "r.parquet"
+    frame.to_parquet(path)
+    stream_statistics(path, **COLS, batch_size=37, statistics=("patterns", "raters", "pairs"))
+    assert len(seen) > 5 and seen[-1] < sum(seen)  # many steps before the final one
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        np.repeat(np.arange(40, 140), 3),  # one run of consecutive ids, in order
+        np.r_[np.repeat(np.arange(0, 50), 3), np.repeat(np.arange(60, 80), 3)],  # a gap
+        np.r_[np.repeat(np.arange(0, 50), 3), np.repeat(np.arange(10, 30), 3)],  # back
+        np.r_[np.repeat(np.arange(5, 50), 3), np.repeat(np.arange(0, 5), 3)],  # below start
+    ],
+)
+def test_dictionary_run_of_consecutive_ids(ids: np.ndarray) -> None:
+    # Consecutive ids in order are coded without a table; a gap, a step back or an id below
+    # the first leaves that mode for the lookup table with the same codes.
+    from accord.engines._encode import GrowingDictionary
+
+    expected, uniques = pd.factorize(ids)
+    for batch in (1, 7, 64, 1000):
+        d = GrowingDictionary(track_rows=True)
+        codes = np.concatenate(
+            [
+                d.encode(pa.array(ids[lo : lo + batch]), lo, wide=False)
+                for lo in range(0, ids.size, batch)
+            ]
+        )
+        assert np.array_equal(codes, expected)
+        assert np.array_equal(d.values(), uniques)
+        first = [int(np.argmax(ids == u)) for u in uniques]
+        assert d.first_rows().tolist() == first
+
+
+def test_dictionary_run_then_nulls() -> None:
+    # A run of consecutive values, then a batch with nulls: the table takes over.
+    from accord.engines._encode import GrowingDictionary
+
+    d = GrowingDictionary(track_rows=True)
+    first = d.encode(pa.array([1, 1, 2, 3], type=pa.int8()), 0, wide=False)
+    second = d.encode(pa.array([None, 4, 2, None], type=pa.int8()), 4, wide=False)
+    assert first.tolist() == [0, 0, 1, 2] and second.tolist() == [-1, 3, 1, -1]
+    assert d.values().tolist() == [1, 2, 3, 4] and d.first_rows().tolist() == [0, 2, 3, 5]
+    assert d.nulls is not None and d.nulls.tolist() == [0, 3]

@@ -99,6 +99,10 @@ class GrowingDictionary:
         self._hashed: dict[Any, int] | None = None
         self._type: Any = None
         self._sorted = False  # the last batch with new values was sorted
+        # Ids seen so far are exactly start, start + 1, ... in this order (auto-increment ids
+        # in files sorted by id): the code is the id minus ``start``, no table at all.
+        self._run: int | None = None
+        self._run_dtype: Any = None
         #: Positions of the nulls of the last batch encoded, when the encoding found them.
         self.nulls: IntArray | None = None
 
@@ -127,6 +131,12 @@ class GrowingDictionary:
         """
         if values.size == 0:
             return np.zeros(0, dtype=np.int32)
+        if self._run is not None and valid is not None:
+            self._leave_run()  # nulls: the lookup table handles them
+        if valid is None and (self._run is not None or (self.size == 0 and self._table is None)):
+            run = self._encode_run(values, row0)
+            if run is not None:
+                return run
         vmin, vmax = int(values.min()), int(values.max())
         if self._table is None:
             if self.size:
@@ -193,6 +203,47 @@ class GrowingDictionary:
             codes[where] = self._table.take(offsets[where])
         return codes
 
+    def _encode_run(self, values: npt.NDArray[Any], row0: int) -> npt.NDArray[np.int32] | None:
+        """Codes of a batch while the ids are one run of consecutive integers in increasing
+        order (codes are the ids minus the first id); None, leaving that mode for the lookup
+        table, as soon as a batch breaks the run."""
+        start = int(values[0]) if self._run is None else self._run
+        first, last = int(values[0]), int(values[-1])
+        end = start + self.size  # the next new id
+        step = np.diff(values) if values.size > 1 else np.zeros(0, dtype=np.int64)
+        broken = (
+            values.dtype.kind not in "iu"
+            or first < start
+            or first > end
+            or (step.size and (int(step.min()) < 0 or int(step.max()) > 1))
+            or last - start >= 1 << 31
+        )
+        if broken:
+            self._leave_run()
+            return None
+        if self._run is None:
+            self._run, self._run_dtype = start, values.dtype
+        if last >= end:
+            if self.track_rows:
+                # First row of each new id: where its run starts.
+                fresh = np.arange(end, last + 1, dtype=np.int64)
+                self._first_rows.append(row0 + np.searchsorted(values, fresh))
+            self.size += last + 1 - end
+        codes: npt.NDArray[np.int32] = np.subtract(values, start, dtype=np.int32)
+        return codes
+
+    def _leave_run(self) -> None:
+        """Turn the run of ids into the lookup table and the decode table's first chunk."""
+        if self._run is None:
+            return
+        start, n = self._run, self.size
+        self._run = None
+        self._chunks.insert(0, np.arange(start, start + n).astype(self._run_dtype))
+        lo = 0 if start >= 0 else start
+        self._lo = lo
+        self._table = np.full(start + n - lo, -1, dtype=np.int32)
+        self._table[start - lo :] = np.arange(n, dtype=np.int32)
+
     def _add_sorted(self, offsets: npt.NDArray[Any], row0: int, dtype: Any) -> bool:
         """Number the new values of a batch whose values never decrease (files sorted by
         item); False, doing nothing, when the batch is not sorted.
@@ -222,6 +273,8 @@ class GrowingDictionary:
         """A value already in the dictionary (None when it is empty)."""
         if not self.size:
             return None
+        if self._run is not None:
+            return self._run
         first = self._chunks[0]
         return first[0].item() if isinstance(first, np.ndarray) else first[0].as_py()
 
@@ -314,6 +367,11 @@ class GrowingDictionary:
         """The distinct values in code order (numpy, natural dtype)."""
         import pyarrow as pa
 
+        if self._run is not None:
+            out: npt.NDArray[Any] = np.arange(self._run, self._run + self.size).astype(
+                self._run_dtype
+            )
+            return out
         if not self._chunks:
             return np.zeros(0, dtype=object)
         if all(isinstance(c, np.ndarray) for c in self._chunks):

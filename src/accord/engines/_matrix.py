@@ -73,6 +73,41 @@ class _PairCounter:
                 k = len(self.groups[i]) + (len(self.groups[j]) if j != i else 0)
                 self.joints.append(np.zeros(base**k, dtype=np.int64))
         self.acc = np.zeros((r, r, base * base), dtype=np.int64)
+        #: Each group's codes, slice by slice, when kept (:meth:`keep_codes`).
+        self.kept: list[list[npt.NDArray[np.uint16]]] | None = None
+
+    def keep_codes(self) -> None:
+        """Keep each item's group codes (two bytes per item and group of raters) for sums
+        over each item's ratings later (:meth:`group_sums`)."""
+        if self.grouped:
+            self.kept = [[] for _ in self.groups]
+
+    def group_sums(self, values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | None:
+        """Per item, the sum over its raters of ``values[rater, code + 1]`` (0 = not rated
+        adds ``values[rater, 0]``), from the kept group codes: one gather per group of
+        raters and slice; None when the codes were not kept."""
+        if self.kept is None:
+            return None
+        base = self.q + 1
+        tables = []
+        for members in self.groups:
+            # The sum of the group's values for every joint code, first rater most
+            # significant (as the codes are formed).
+            table = np.zeros(base ** len(members), dtype=np.float64)
+            for k, a in enumerate(members):
+                digit = (np.arange(table.size) // base ** (len(members) - 1 - k)) % base
+                table += values[a].take(digit)
+            tables.append(table)
+        n = sum(int(part.size) for part in self.kept[0])
+        out = np.zeros(n, dtype=np.float64)
+        lo = 0
+        for slices in zip(*self.kept, strict=True):  # slice by slice: small temporaries
+            hi = lo + int(slices[0].size)
+            part = out[lo:hi]
+            for table, codes in zip(tables, slices, strict=True):
+                part += table.take(codes)
+            lo = hi
+        return out
 
     def add(self, block: npt.NDArray[Any]) -> None:
         """Count the pairs of one slice of codes (items x raters, -1 = not rated)."""
@@ -91,6 +126,9 @@ class _PairCounter:
                 code *= np.uint16(base)
                 code += shifted[a]
             codes.append(code)
+        if self.kept is not None:
+            for kept, code in zip(self.kept, codes, strict=True):
+                kept.append(code)
         for (i, j), joint in zip(self.combos, self.joints, strict=True):
             if j == i:
                 keys = codes[i]
@@ -137,6 +175,114 @@ def _count_pairs_one_by_one(shifted: npt.NDArray[Any], q: int, acc: IntArray) ->
         acc[a, a + 1 :] += np.bincount(keys.ravel(), minlength=m * cells).reshape(m, cells)
 
 
+class _Tally:
+    """Item keys, rater-pair tables and rater counts of the leading items of the matrix, in
+    raw label codes, counted slice by slice.
+
+    Each item's key holds its count of each raw label as the digits of a number in base
+    ``raters + 1``; the pair tables and rater counts are those of :class:`_PairCounter` (or
+    per-rater counts). The tally can start while batches are still coming (items that no
+    later batch touches, when the input is ordered by item): the matrix drops it if a later
+    batch writes below ``upto`` or the raters, labels or cell type change.
+    """
+
+    def __init__(self, r: int, n_raw: int, *, keys: bool, pairs: bool, raters: bool) -> None:
+        self.r, self.n_raw = r, n_raw
+        self.with_keys = keys
+        self.base = r + 1
+        self.key_dtype: type[np.signedinteger[Any]] = (
+            np.int32 if n_raw * math.log2(self.base) < 31 else np.int64
+        )
+        # Shifted raw code -> the key's part (base ** raw code); 0 = not rated adds nothing.
+        self.place = np.zeros(n_raw + 1 if keys else 0, dtype=self.key_dtype)
+        if keys:
+            self.place[1:] = np.power(np.int64(self.base), np.arange(n_raw, dtype=np.int64))
+        self.keys: list[npt.NDArray[Any]] = []
+        # Small key spaces: patterns numbered as they are first seen, slice by slice (no keys
+        # kept; at the end nothing is left to do). Else the keys are kept for the end.
+        space = self.base**n_raw if keys else 0
+        self.lookup = np.full(space, -1, dtype=np.int32) if 0 < space <= 1 << 22 else None
+        self.found: list[npt.NDArray[Any]] = []  # keys of the patterns, in pattern order
+        self.n_found = 0
+        self.weights = np.zeros(0, dtype=np.int64)
+        self.index: list[npt.NDArray[np.int32]] = []
+        self.counter = _PairCounter(r, n_raw) if pairs else None
+        if self.counter is not None:
+            self.counter.keep_codes()
+        self.rater_acc = np.zeros((r, n_raw + 1), dtype=np.int64) if raters else None
+        self.upto = 0
+
+    @staticmethod
+    def fits(r: int, n_raw: int) -> bool:
+        """Whether the item keys fit in 64 bits."""
+        return n_raw * math.log2(r + 1) < 62
+
+    def count(self, mat: npt.NDArray[Any], lo: int, hi: int) -> None:
+        """Count items ``lo:hi`` (``lo`` is where the tally stands)."""
+        assert lo == self.upto
+        r = self.r
+        for a, b in _steps(lo, hi, max(1, SLICE_CELLS // max(r, 1))):
+            # raters x items, raw code + 1 (0 = not rated)
+            shifted = np.ascontiguousarray((mat[a:b, :r] + 1).T.astype(np.uint16))
+            if self.with_keys:
+                keys: npt.NDArray[Any] = np.zeros(b - a, dtype=self.key_dtype)
+                for row in shifted:
+                    keys += self.place.take(row)
+                if self.lookup is None:
+                    self.keys.append(keys)
+                else:
+                    self._number(keys)
+            if self.counter is not None:
+                self.counter.add_shifted(shifted)
+            if self.rater_acc is not None:
+                for j in range(r):
+                    self.rater_acc[j] += np.bincount(shifted[j], minlength=self.n_raw + 1)
+        self.upto = hi
+
+    def _number(self, keys: npt.NDArray[Any]) -> None:
+        """Pattern numbers of one slice's keys (new keys numbered in order of value)."""
+        assert self.lookup is not None
+        mult = np.bincount(keys, minlength=self.lookup.size)
+        seen = np.flatnonzero(mult)
+        new = seen[self.lookup[seen] < 0]
+        if new.size:
+            self.lookup[new] = np.arange(self.n_found, self.n_found + new.size, dtype=np.int32)
+            self.found.append(new)
+            self.n_found += int(new.size)
+            self.weights = np.r_[self.weights, np.zeros(new.size, dtype=np.int64)]
+        self.weights[self.lookup[seen]] += mult[seen]
+        self.index.append(self.lookup.take(keys))
+
+    def patterns(self, n_raw: int) -> ItemPatterns:
+        """The item patterns of the items counted (rows in raw label order)."""
+        if self.lookup is None:
+            keys = (
+                np.concatenate(self.keys)
+                if len(self.keys) > 1
+                else self.keys[0]
+                if self.keys
+                else np.zeros(0, dtype=self.key_dtype)
+            )
+            return _patterns(keys, self.base, n_raw)
+        found = np.concatenate(self.found) if self.found else np.zeros(0, dtype=np.int64)
+        index = np.concatenate(self.index) if len(self.index) > 1 else self.index[0]
+        weights = self.weights
+        empty = int(self.lookup[0]) if self.lookup.size else -1
+        if empty >= 0:  # items without a rating (key 0): no pattern, index -1
+            numbers = np.arange(found.size, dtype=np.int32)
+            renumber = numbers - (numbers > empty).astype(np.int32)
+            renumber[empty] = -1
+            index = renumber.take(index)
+            keep = np.flatnonzero(numbers != empty)
+            found, weights = found[keep], weights[keep]
+        return ItemPatterns(_digits(found, self.base, n_raw), weights, index)
+
+
+def _steps(lo: int, hi: int, step: int) -> Iterator[tuple[int, int]]:
+    for a in range(lo, hi, step):
+        yield a, min(hi, a + step)
+
+
 class CodeMatrix:
     """Items x raters label codes, growing with the dictionaries.
 
@@ -154,7 +300,52 @@ class CodeMatrix:
         self.mat: npt.NDArray[Any] = self._buf[:0].reshape(0, 0)
         self.n_items = 0
         self.n_raters = 0
+        self.n_labels = 0
         self.written = 0
+        # Statistics counted while batches come in (see :meth:`advance`).
+        self._tally: _Tally | None = None
+        self._codes: _PairCounter | None = None  # kept group codes, for :meth:`rating_sums`
+        self._tally_plan: tuple[bool, bool] | None = None  # (pairs, raters) or None: off
+        self._tally_dropped = False
+
+    def plan_tally(self, *, pairs: bool, raters: bool) -> None:
+        """Count item keys (and pairs, rater counts) of finished items during the input:
+        see :meth:`advance`."""
+        self._tally_plan = (pairs, raters)
+
+    def _drop_tally(self) -> None:
+        self._tally = None
+        self._tally_dropped = True
+
+    def advance(self, upto: int) -> None:
+        """Count the items below ``upto`` (which no later batch should touch: the current
+        batch's smallest item code when the input is ordered by item) a slice at a time.
+
+        A guess: a later batch that writes below the tally drops it, and everything is
+        counted at the end as without it.
+        """
+        if self._tally_plan is None or self._tally_dropped:
+            return
+        step = max(1, SLICE_CELLS // max(self.n_raters, 1))
+        tally = self._tally
+        if tally is None:
+            if upto < step or not _Tally.fits(self.n_raters, self.n_labels):
+                return
+            pairs, raters = self._tally_plan
+            by_columns = pairs and self._pairs_by_columns(self.n_labels)
+            if pairs and not by_columns:
+                self._drop_tally()  # pairs are counted from long codes at the end
+                return
+            tally = self._tally = _Tally(
+                self.n_raters,
+                self.n_labels,
+                keys=True,
+                pairs=by_columns,
+                raters=raters and not by_columns,
+            )
+        upto = min(upto, self.n_items)
+        if upto - tally.upto >= step:
+            tally.count(self.mat, tally.upto, tally.upto + (upto - tally.upto) // step * step)
 
     def reserve(self, n_items: int, n_raters: int, n_labels: int, expect_items: int = 0) -> bool:
         """Make room for the codes; False when the matrix would pass the limit.
@@ -166,9 +357,16 @@ class CodeMatrix:
         rows, cols = self.mat.shape
         need_rows = n_items > rows
         need_cols = n_raters > cols
+        if self._tally is not None and (
+            n_raters != self._tally.r or n_labels != self._tally.n_raw or need_cols
+        ):
+            self._drop_tally()  # new raters or labels: the tally's tables no longer fit
+        self.n_labels = n_labels
         if not (need_rows or need_cols or dtype.itemsize > self.mat.dtype.itemsize):
             self.n_items, self.n_raters = n_items, n_raters
             return True
+        if self._tally is not None and dtype.itemsize > self.mat.dtype.itemsize:
+            self._drop_tally()
         new_rows = max(rows, n_items + n_items // 2 if need_rows else rows, 1024)
         if need_rows and expect_items > new_rows:
             new_cols_guess = max(cols, n_raters)
@@ -247,6 +445,8 @@ class CodeMatrix:
         cells = self.mat.size
         n_miss = int(miss.size)
         i_lo, i_hi = int(item.min()), int(item.max()) + 1
+        if self._tally is not None and i_lo < self._tally.upto:
+            self._drop_tally()  # the input is not ordered by item: count at the end
         lo, hi = i_lo * cols, i_hi * cols
         local = hi - lo <= 8 * n
         if n_miss > SCRATCH or n_miss == n or not local:
@@ -310,6 +510,8 @@ class CodeMatrix:
         """
         if item.size == 0:
             return 0, None
+        if self._tally is not None and int(item.min()) < self._tally.upto:
+            self._drop_tally()
         cols = self.mat.shape[1]
         flat = item * cols + rater
         view = self._buf
@@ -385,6 +587,13 @@ class CodeMatrix:
         rated = np.flatnonzero(remap >= 0)
         if r:
             values[:, 1 + rated] = table[:r][:, remap[rated]]
+        codes = self._codes
+        if codes is not None and codes.r == r and codes.q == n_raw:
+            # Every item's group codes were kept when the pairs were counted: one gather
+            # per group of raters instead of one per rater.
+            summed = codes.group_sums(values)
+            if summed is not None and summed.size == self.n_items:
+                return summed
         out = np.zeros(self.n_items, dtype=np.float64)
         for lo, hi in self._slices():
             shifted = np.ascontiguousarray((self.mat[lo:hi, :r] + 1).T.astype(np.uint16))
@@ -439,12 +648,13 @@ class CodeMatrix:
     ) -> tuple[Any, IntArray | None, PairTables | None, ItemPatterns | None]:
         """Item counts, rater counts, pair tables and item patterns from the matrix.
 
-        The cells hold raw label codes; they are counted as they are and the tables are put
-        in domain order at the end (no per-cell relabelling). Each item's counts are
-        summarised by one integer key (its count of each category as the digits of a number
-        in base ``raters + 1``); the distinct keys are the item patterns, and dense item
-        counts are the patterns gathered back to the items. When the keys would not fit in
-        64 bits, item counts are counted per cell instead (and there are no patterns).
+        The cells hold raw label codes; they are counted as they are (a :class:`_Tally`,
+        possibly begun while the batches came in) and the tables are put in domain order at
+        the end (no per-cell relabelling). Each item's counts are summarised by one integer
+        key; the distinct keys are the item patterns, and dense item counts are the patterns
+        gathered back to the items. When the keys would not fit in 64 bits, item counts are
+        counted per cell instead (and there are no patterns); pairs are counted from long
+        codes when there are too many raters or labels to count them column by column.
 
         Parameters
         ----------
@@ -467,45 +677,41 @@ class CodeMatrix:
         # category never seen reads an added column of zeros (n_raw + 1).
         cols = np.full(q, n_raw + 1, dtype=np.int64)
         cols[remap[present]] = 1 + present
-        base = r + 1  # an item's count of one category is at most the number of raters
-        digits = q * math.log2(base) if q else 0.0
         want_items = "items" in statistics
         want_patterns = "patterns" in statistics
-        by_key = (want_items or want_patterns) and digits < 62
-        want_items = want_items or (want_patterns and not by_key)
-        key_dtype = np.int32 if digits < 31 else np.int64
-        # Shifted raw code -> the item key's part (base ** domain code).
-        place = np.zeros(n_raw + 1, dtype=key_dtype)
-        place[1 + present] = np.asarray(base, dtype=key_dtype) ** remap[present].astype(key_dtype)
-        keys = np.zeros(self.n_items, dtype=key_dtype) if by_key else None
         want_pairs = "pairs" in statistics
+        want_raters = "raters" in statistics
+        by_key = (want_items or want_patterns) and _Tally.fits(r, n_raw)
+        want_items = want_items or (want_patterns and not by_key)
         by_columns = want_pairs and self._pairs_by_columns(n_raw)
-        counter = _PairCounter(r, n_raw) if by_columns else None
-        rater_acc = np.zeros((r, n_raw + 2), dtype=np.int64)
-        count_raters = "raters" in statistics and counter is None
-        item_blocks: list[Any] = []
-        dense_items = (
-            np.zeros((self.n_items, q), dtype=np.int64)
-            if want_items and not sparse and not by_key
-            else None
+        long_pairs = want_pairs and not by_columns
+        cell_items = want_items and not by_key
+        tally = self._tally
+        self._tally = None
+        reuse = (
+            tally is not None
+            and not (long_pairs or cell_items)
+            and by_key
+            and (tally.r, tally.n_raw) == (r, n_raw)
+            and (tally.counter is not None) == by_columns
+            and (tally.rater_acc is not None) == (want_raters and not by_columns)
         )
+        if not reuse or tally is None:
+            tally = _Tally(
+                r, n_raw, keys=by_key, pairs=by_columns, raters=want_raters and not by_columns
+            )
+        tally.count(self.mat, tally.upto, self.n_items)
+        if tally.counter is not None and tally.counter.kept is not None:
+            self._codes = tally.counter
         lut = np.r_[remap, -1].astype(np.int8 if q < 127 else np.int32)
         pairs: PairTables | None = empty_pairs(raters, categories) if want_pairs else None
-        for lo, hi in self._slices():
-            sub = self.mat[lo:hi, :r]
-            # raters x items, raw code + 1 (0 = not rated)
-            shifted = np.ascontiguousarray((sub + 1).T.astype(np.uint16))
-            if keys is not None:
-                part: npt.NDArray[Any] = keys[lo:hi]
-                for row in shifted:
-                    part += place.take(row)
-            if count_raters:
-                for a in range(r):
-                    rater_acc[a, :-1] += np.bincount(shifted[a], minlength=n_raw + 1)
-            if counter is not None:
-                counter.add_shifted(shifted)
-            elif want_pairs and pairs is not None:
-                block = lut[sub]
+        item_blocks: list[Any] = []
+        dense_items = (
+            np.zeros((self.n_items, q), dtype=np.int64) if cell_items and not sparse else None
+        )
+        for lo, hi in self._slices() if long_pairs or cell_items else ():
+            block = lut[self.mat[lo:hi, :r]]  # domain codes, -1 = not rated
+            if long_pairs and pairs is not None:
                 it, rt = np.nonzero(block >= 0)
                 part_stats = long_partial(
                     it.astype(np.int64),
@@ -521,8 +727,7 @@ class CodeMatrix:
                 )
                 assert part_stats.pair_tables is not None  # no repeats in a matrix
                 pairs = pairs.merge(part_stats.pair_tables)
-            if want_items and not by_key:
-                block = lut[sub]
+            if cell_items:
                 rows = hi - lo
                 offsets = np.arange(1, rows * (q + 1), q + 1, dtype=np.int64)
                 counts = np.bincount((offsets[:, None] + block).ravel(), minlength=rows * (q + 1))
@@ -533,7 +738,12 @@ class CodeMatrix:
                     item_blocks.append(sp.csr_array(counts, dtype=np.int64))
                 elif dense_items is not None:
                     dense_items[lo:hi] = counts
-        patterns = _patterns(keys, base, q) if keys is not None else None
+        patterns = None
+        if by_key:
+            raw = tally.patterns(n_raw)
+            rows_domain = np.zeros((raw.rows.shape[0], q), dtype=np.int64)
+            rows_domain[:, remap[present]] = raw.rows[:, present]
+            patterns = ItemPatterns(rows_domain, raw.weights, raw.item_pattern)
         item_counts: Any = None
         if want_items and patterns is not None:
             item_counts = patterns.item_counts(sparse)
@@ -547,14 +757,17 @@ class CodeMatrix:
             )
         elif want_items:
             item_counts = dense_items
-        if counter is not None:
-            full = counter.tables().reshape(r, r, n_raw + 1, n_raw + 1)
+        rater_acc = np.zeros((r, n_raw + 2), dtype=np.int64)
+        if tally.rater_acc is not None:
+            rater_acc[:, :-1] = tally.rater_acc
+        if tally.counter is not None:
+            full = tally.counter.tables().reshape(r, r, n_raw + 1, n_raw + 1)
             if r >= 2:
                 # A pair's table with "not rated" (code 0) kept holds each rater's whole
                 # distribution in its margins: rater a from (a, a+1), the last from (r-2, r-1).
                 rater_acc[:-1, :-1] = full[np.arange(r - 1), np.arange(1, r)].sum(axis=2)
                 rater_acc[-1, :-1] = full[r - 2, r - 1].sum(axis=0)
-            elif "raters" in statistics:
+            elif want_raters:
                 for lo, hi in self._slices():
                     shifted = (self.mat[lo:hi, :r] + 1).astype(np.uint16)
                     rater_acc[0, :-1] += np.bincount(shifted[:, 0], minlength=n_raw + 1)
@@ -563,7 +776,7 @@ class CodeMatrix:
             nz = np.flatnonzero(tables.any(axis=(1, 2)))
             pairs_idx = np.stack([nz // max(r, 1), nz % max(r, 1)], axis=1).astype(np.int64)
             pairs = PairTables(pairs_idx, np.ascontiguousarray(tables[nz]), raters, categories)
-        rater_counts = np.ascontiguousarray(rater_acc[:, cols]) if "raters" in statistics else None
+        rater_counts = np.ascontiguousarray(rater_acc[:, cols]) if want_raters else None
         return item_counts, rater_counts, pairs, patterns if want_patterns else None
 
     #: Force the pair method (None: choose by cost); tests set it to check both.
@@ -623,6 +836,11 @@ def _patterns(keys: npt.NDArray[Any], base: int, q: int) -> ItemPatterns:
     if uniq.size and uniq[0] == 0:  # items without a rating: no pattern
         uniq, weights = uniq[1:], weights[1:]
         index -= 1
+    return ItemPatterns(_digits(uniq, base, q), weights.astype(np.int64), index)
+
+
+def _digits(keys: npt.NDArray[Any], base: int, q: int) -> IntArray:
+    """Count rows of item keys: digit ``c`` of the key in ``base`` is the count of code c."""
     powers = np.asarray(base, dtype=np.int64) ** np.arange(q, dtype=np.int64)
-    rows = (uniq[:, None] // powers[None, :]) % base
-    return ItemPatterns(rows.astype(np.int64), weights.astype(np.int64), index)
+    rows: IntArray = (keys.astype(np.int64)[:, None] // powers[None, :]) % base
+    return rows

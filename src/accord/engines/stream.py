@@ -492,7 +492,12 @@ def stream_scan(
         missing=missing,
         locator=locator,
     )
-    matrix: CodeMatrix | None = CodeMatrix(memory_limit)
+    first = CodeMatrix(memory_limit)
+    if "items" in wanted or "patterns" in wanted:
+        # Items behind the current batch are counted while the next ones are read (input
+        # ordered by item); anything else is counted at the end.
+        first.plan_tally(pairs="pairs" in wanted, raters=True)
+    matrix: CodeMatrix | None = first
     rows = 0
     n_missing = 0
     dropped_dups = 0
@@ -538,6 +543,8 @@ def stream_scan(
                         repeats, enc.items.values(), enc.raters.values(), locator, complete=False
                     )
                 dropped_dups += dropped
+                if codes_item.size:
+                    matrix.advance(int(codes_item.min()))
             if progress is not None:
                 progress(rows, total)
     if rows == 0:
