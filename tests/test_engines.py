@@ -892,3 +892,40 @@ def test_dictionary_run_then_nulls() -> None:
     assert first.tolist() == [0, 0, 1, 2] and second.tolist() == [-1, 3, 1, -1]
     assert d.values().tolist() == [1, 2, 3, 4] and d.first_rows().tolist() == [0, 2, 3, 5]
     assert d.nulls is not None and d.nulls.tolist() == [0, 3]
+
+
+def test_engines_run_without_huge_page_advice(parquet_files: list[Path]) -> None:
+    # numpy's huge-page advice is off while an engine runs (nested and repeated runs
+    # restore it once) and back as it was after; the memory engine leaves it alone.
+    from accord.engines import _pages
+
+    setter = _pages._setter()
+    if setter is None:
+        pytest.skip("this numpy has no huge-page setting")
+    seen: list[bool] = []
+
+    def probe(ctx: Any, item: Any, rater: Any, label: Any) -> int:
+        now = setter(False)  # reading the setting means setting it: put it back
+        setter(now)
+        seen.append(now)
+        return 0
+
+    before = setter(True)
+    try:
+        with _pages.small_pages():
+            with _pages.small_pages():
+                assert setter(False) is False
+            assert setter(False) is False  # still off after the inner exit
+        assert setter(True) is True  # restored after the outer exit
+        from accord.engines.stream import stream_scan
+
+        with _pages.small_pages():
+            _, rescan = stream_scan(parquet_files, **COLS)
+            rescan.matrix = None  # read the files again: the probe runs per batch
+            rescan.map_reduce(probe, None, lambda a, b: a)
+        assert seen and not any(seen)
+        table = accord.agreement(parquet_files, engine="stream", **COLS)
+        assert table.coefficients
+        assert setter(True) is True  # restored after agreement(engine="stream")
+    finally:
+        setter(before)

@@ -34,6 +34,7 @@ from ._types import FloatArray, IntArray, Level
 from .engines._run import Engine, check_engine
 from .ratings import Ratings, ReadReport
 from .stats.counts import SPARSE_CELLS, ItemCategoryCounts
+from .engines._pages import engine_pages
 
 __all__ = [
     "CLASSES",
@@ -803,6 +804,7 @@ def _assemble(
 # ----------------------------------------------------------------------------- entry point
 
 
+@engine_pages
 def consensus(
     ratings: Ratings | Any,
     *,

@@ -21,6 +21,7 @@ from ._engine import light_from_statistics
 from .icc import icc
 from .inference import CIKind, check_ci
 from .pairwise import light_kappa
+from ..engines._pages import engine_pages
 
 __all__ = ["COEFFICIENTS", "AgreementTable", "agreement"]
 
@@ -93,6 +94,7 @@ class AgreementTable:
         return {"level": self.level, "ci": self.ci, "coefficients": to_plain(self.to_frame(level))}
 
 
+@engine_pages
 def agreement(
     data: Ratings | Any,
     *,

@@ -21,6 +21,7 @@ from .._results import to_plain
 from .._types import FloatArray, IntArray, Missing, RngLike, as_generator
 from ..ratings import _check_choice, _columns_of, _is_missing, _rows, _tidy_scalar
 from . import _linalg
+from ..engines._pages import engine_pages
 
 __all__ = ["PanelCalibration", "calibrate_panel"]
 
@@ -418,6 +419,7 @@ def _names(values: npt.NDArray[Any]) -> str:
 # --------------------------------------------------------------------------- main
 
 
+@engine_pages
 def calibrate_panel(
     data: Any,
     *,

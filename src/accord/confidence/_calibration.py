@@ -17,6 +17,7 @@ from .._types import FloatArray, IntArray
 from ..engines._run import Engine, check_engine
 from ._inputs import Binning, OutOfRange, check_choice, prepare
 from ._stats import ConfidenceSums, ConfidenceValueCounts
+from ..engines._pages import engine_pages
 
 __all__ = [
     "CalibrationMetrics",
@@ -447,6 +448,7 @@ def calibration_from_statistics(
     )
 
 
+@engine_pages
 def calibration_metrics(
     correct: npt.ArrayLike | pd.Series[Any],
     confidence: npt.ArrayLike | pd.Series[Any],

@@ -17,6 +17,7 @@ from .._types import FloatArray
 from ..engines._run import Engine, check_engine
 from ._inputs import OutOfRange, prepare
 from ._stats import ConfidenceSums
+from ..engines._pages import engine_pages
 
 __all__ = ["NormalizedCrossEntropy", "nce_from_sums", "normalized_cross_entropy"]
 
@@ -194,6 +195,7 @@ def nce_from_sums(sums: ConfidenceSums) -> NormalizedCrossEntropy:
     )
 
 
+@engine_pages
 def normalized_cross_entropy(
     correct: npt.ArrayLike | pd.Series[Any],
     confidence: npt.ArrayLike | pd.Series[Any],

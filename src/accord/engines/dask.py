@@ -38,6 +38,7 @@ from ._blocks import (
     long_partial,
 )
 from ._encode import infer_text, label_domain
+from ._pages import small_pages
 from ._source import Locator, raise_duplicates, resolve_files
 from .stream import check_options, require_unique
 
@@ -379,22 +380,23 @@ def dask_statistics(
     counts are sparse until the end, so a partition never holds an items x categories
     dense array.
     """
-    return dask_scan(
-        data,
-        item=item,
-        rater=rater,
-        label=label,
-        level=level,
-        categories=categories,
-        missing=missing,
-        duplicates=duplicates,
-        statistics=statistics,
-        scheduler=scheduler,
-        file_format=file_format,
-        sep=sep,
-        blocksize=blocksize,
-        progress=progress,
-    )[0]
+    with small_pages():
+        return dask_scan(
+            data,
+            item=item,
+            rater=rater,
+            label=label,
+            level=level,
+            categories=categories,
+            missing=missing,
+            duplicates=duplicates,
+            statistics=statistics,
+            scheduler=scheduler,
+            file_format=file_format,
+            sep=sep,
+            blocksize=blocksize,
+            progress=progress,
+        )[0]
 
 
 def dask_scan(

@@ -39,6 +39,7 @@ from ._blocks import (
 )
 from ._encode import GrowingDictionary, infer_text, label_domain
 from ._matrix import CodeMatrix
+from ._pages import small_pages
 from ._source import (
     DuckSource,
     Locator,
@@ -421,23 +422,28 @@ def stream_statistics(
     >>> print(s.report)
     read 6 rows: 5 ratings of 3 items by 2 raters; dropped 1 (1 missing label)
     """
-    return stream_scan(
-        source,
-        item=item,
-        rater=rater,
-        label=label,
-        level=level,
-        categories=categories,
-        missing=missing,
-        duplicates=duplicates,
-        statistics=statistics,
-        batch_size=batch_size,
-        memory_limit=memory_limit,
-        file_format=file_format,
-        sep=sep,
-        progress=progress,
-        reader=reader,
-    )[0]
+    with small_pages():
+        return _stream_statistics(
+            source,
+            item=item,
+            rater=rater,
+            label=label,
+            level=level,
+            categories=categories,
+            missing=missing,
+            duplicates=duplicates,
+            statistics=statistics,
+            batch_size=batch_size,
+            memory_limit=memory_limit,
+            file_format=file_format,
+            sep=sep,
+            progress=progress,
+            reader=reader,
+        )
+
+
+def _stream_statistics(source: SourceLike, **options: Any) -> RatingStatistics:
+    return stream_scan(source, **options)[0]
 
 
 def stream_scan(
