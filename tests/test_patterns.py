@@ -330,3 +330,32 @@ def test_malformed_weights_are_an_internal_error(weights: np.ndarray) -> None:
     )
     with pytest.raises(ValueError, match="internal error"):
         mr.fleiss_kappa(d)
+
+
+def test_large_counts_are_summarised_for_the_analytic_estimators(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Counts of many items (here: above a lowered threshold) are summarised by their
+    # distinct rows before the analytic estimators run: same numbers to 1e-12; the
+    # bootstrap keeps one row per item.
+    rng = np.random.default_rng(5)
+    counts = rng.multinomial(6, [0.5, 0.3, 0.2], size=400)
+    counts[::7] = rng.multinomial(3, [0.2, 0.3, 0.5], size=counts[::7].shape[0])
+    plain = {
+        name: getattr(mr, name)(counts)
+        for name in ("percent_agreement", "fleiss_kappa", "gwet_ac1", "brennan_prediger")
+    }
+    plain["krippendorff_alpha"] = mr.krippendorff_alpha(counts)
+    monkeypatch.setattr(mr, "COMPRESS_ITEMS", 50)
+    d = mr._prepare(counts)
+    view = mr._analytic_view(d, "analytic")
+    assert view.weights is not None and view.counts.shape[0] < 100
+    assert mr._analytic_view(d, "bootstrap") is d
+    assert mr._analytic_view(d, "analytic") is view  # summarised once per data
+    for name, expected in plain.items():
+        got = getattr(mr, name)(counts)
+        assert got.n_items == expected.n_items == 400, name
+        assert math.isclose(got.statistic, expected.statistic, rel_tol=1e-12), name
+        assert math.isclose(got.standard_error, expected.standard_error, rel_tol=1e-12), name
+    boot = mr.fleiss_kappa(counts, ci="bootstrap", n_boot=50, rng=0)
+    assert math.isclose(boot.statistic, plain["fleiss_kappa"].statistic, rel_tol=1e-12)

@@ -31,10 +31,10 @@ import pandas as pd
 from ._errors import InvalidInputError
 from ._results import to_plain
 from ._types import FloatArray, IntArray, Level
+from .engines._pages import engine_pages
 from .engines._run import Engine, check_engine
 from .ratings import Ratings, ReadReport
 from .stats.counts import SPARSE_CELLS, ItemCategoryCounts
-from .engines._pages import engine_pages
 
 __all__ = [
     "CLASSES",

@@ -26,7 +26,16 @@ from .._results import Coefficient
 from .._types import FloatArray, IntArray, Level, RngLike
 from ..ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
-from ._shared import chunks, code_rows, cols_dot, item_terms, pair_sums, rater_category, rows_dot
+from ._shared import (
+    cached,
+    chunks,
+    code_rows,
+    cols_dot,
+    item_terms,
+    pair_sums,
+    rater_category,
+    rows_dot,
+)
 from .inference import CIKind, bootstrap, check_ci, population_factor
 from .weights import WeightScheme, agreement_weights
 
@@ -160,6 +169,44 @@ def _compress(d: _Data) -> _Data:
         weights=np.asarray(mult, dtype=np.float64),
         item_pattern=np.asarray(inverse, dtype=np.int64).reshape(-1),
     )
+
+
+#: Counts of at least this many items (and no ratings behind them) are summarised by their
+#: distinct rows for the analytic estimators (:func:`_analytic_view`).
+COMPRESS_ITEMS = 1_000_000
+
+
+def _analytic_view(d: _Data, ci: str) -> _Data:
+    """The data the analytic estimators need: large item x category counts given as counts
+    (not ratings) are summarised by their distinct rows and multiplicities, once per data
+    (every item-count estimator is a function of those; at 10M items of 10 raters there
+    are at most 3,003 rows). Anything else, and the bootstrap (which resamples items), use
+    the data as it is."""
+    if (
+        ci != "analytic"
+        or d.weights is not None
+        or d.ratings is not None
+        or d.conger is not None
+        or d.counts.shape[0] < COMPRESS_ITEMS
+    ):
+        return d
+
+    def make() -> _Data:
+        from ..engines._matrix import patterns_from_counts
+
+        patterns = patterns_from_counts(d.counts)
+        if patterns is None:
+            return d
+        return dataclasses.replace(
+            d,
+            counts=patterns.rows,
+            weights=patterns.weights.astype(np.float64),
+            item_pattern=patterns.item_pattern.astype(np.int64),
+            cache={},
+        )
+
+    out: _Data = cached(d, "analytic_view", make)
+    return out
 
 
 def _weight_matrix(weights: Any, categories: tuple[Any, ...], owner: str) -> tuple[FloatArray, str]:
@@ -471,6 +518,7 @@ def percent_agreement(
         Agreement weights (:func:`~accord.agreement.weights.agreement_weights`).
     """
     d = _prepare(data, categories, "percent_agreement")
+    d = _analytic_view(d, ci)
     return Coefficient(
         **_family(
             "percent",
@@ -614,6 +662,7 @@ def fleiss_kappa(
         Agreement weights for the weighted kappa (Gwet 2014, ch. 3).
     """
     d = _prepare(data, categories, "fleiss_kappa")
+    d = _analytic_view(d, ci)
     fields = _family(
         "fleiss",
         d,
@@ -706,6 +755,7 @@ def gwet_ac1(
         Ratings, or the item x category counts.
     """
     d = _prepare(data, categories, "gwet_ac1")
+    d = _analytic_view(d, ci)
     return Coefficient(
         **_family(
             "gwet",
@@ -788,6 +838,7 @@ def gwet_ac2(
         Agreement weights (Gwet 2014, ch. 3).
     """
     d = _prepare(data, categories, "gwet_ac2")
+    d = _analytic_view(d, ci)
     return Coefficient(
         **_family(
             "gwet",
@@ -850,6 +901,7 @@ def brennan_prediger(
         Agreement weights (Gwet 2014, ch. 3).
     """
     d = _prepare(data, categories, "brennan_prediger")
+    d = _analytic_view(d, ci)
     return Coefficient(
         **_family(
             "bp",
@@ -1274,6 +1326,7 @@ def krippendorff_alpha(
             rng,
         )
     d = _prepare(data, categories, "krippendorff_alpha")
+    d = _analytic_view(d, ci)
     if sum(x is not None for x in (level, weights, distance)) > 1:
         raise InvalidInputError(
             "krippendorff_alpha takes one of level=, weights= or distance=, not several"

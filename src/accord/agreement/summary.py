@@ -14,6 +14,7 @@ import pandas as pd
 from .._errors import InvalidInputError
 from .._results import Coefficient
 from .._types import Level, Missing, RngLike
+from ..engines._pages import engine_pages
 from ..engines._run import Engine, Progress, check_engine, columns_for
 from ..ratings import Ratings, ReadReport
 from . import many_raters as mr
@@ -21,7 +22,6 @@ from ._engine import light_from_statistics
 from .icc import icc
 from .inference import CIKind, check_ci
 from .pairwise import light_kappa
-from ..engines._pages import engine_pages
 
 __all__ = ["COEFFICIENTS", "AgreementTable", "agreement"]
 

@@ -19,9 +19,9 @@ import pandas as pd
 from .._errors import DroppedDataWarning, InvalidInputError, warn_degenerate
 from .._results import to_plain
 from .._types import FloatArray, IntArray, Missing, RngLike, as_generator
+from ..engines._pages import engine_pages
 from ..ratings import _check_choice, _columns_of, _is_missing, _rows, _tidy_scalar
 from . import _linalg
-from ..engines._pages import engine_pages
 
 __all__ = ["PanelCalibration", "calibrate_panel"]
 

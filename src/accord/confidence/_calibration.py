@@ -14,10 +14,10 @@ import pandas as pd
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import check_level, to_plain
 from .._types import FloatArray, IntArray
+from ..engines._pages import engine_pages
 from ..engines._run import Engine, check_engine
 from ._inputs import Binning, OutOfRange, check_choice, prepare
 from ._stats import ConfidenceSums, ConfidenceValueCounts
-from ..engines._pages import engine_pages
 
 __all__ = [
     "CalibrationMetrics",
