@@ -469,3 +469,43 @@ def test_isotonic_map_matches_scikit_learn():
     peer = isotonic.IsotonicRegression(out_of_bounds="clip").fit(c, y.astype(float))
     grid = np.linspace(0, 1, 201)
     assert_allclose(r.mapping(grid), peer.predict(grid), rtol=1e-10, atol=1e-12)
+
+
+def test_one_group_sums_by_hand() -> None:
+    # y = [1, 0, 1, 0], c = [0.8, 0.3, 0, 1]: log2 of the probability given to what
+    # happened, with sclite's clipping to [1e-7, 0.9999999] (two values moved).
+    from accord.confidence._stats import ConfidenceSums
+
+    units = prepare([1, 0, 1, 0], [0.8, 0.3, 0.0, 1.0], None, "raise", "test")
+    s = ConfidenceSums.from_units(units)
+    assert s.n.tolist() == [4] and s.n_correct.tolist() == [2] and s.n_clipped.tolist() == [2]
+    assert math.isclose(s.sum_log2_correct[0], math.log2(0.8) + math.log2(1e-7), rel_tol=1e-15)
+    assert math.isclose(
+        s.sum_log2_incorrect[0], math.log2(0.7) + math.log2(1 - 0.9999999), rel_tol=1e-12
+    )
+    assert math.isclose(s.sum_squared_error[0], 0.04 + 0.09 + 1.0 + 1.0, rel_tol=1e-15)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.booleans(),
+            st.one_of(st.floats(0.0, 1.0), st.sampled_from([0.0, 1.0, 1e-8, 0.99999999])),
+        ),
+        min_size=2,
+        max_size=60,
+    )
+)
+def test_one_group_sums_equal_the_grouped_computation(units: list[tuple[bool, float]]) -> None:
+    # The one-group shortcut (sums and dot products) equals the per-group bincounts pooled.
+    from accord.confidence._stats import ConfidenceSums
+
+    y = [u[0] for u in units]
+    c = [u[1] for u in units]
+    one = ConfidenceSums.from_units(prepare(y, c, None, "raise", "test"))
+    groups = ["a" if k % 2 else "b" for k in range(len(units))]
+    pooled = ConfidenceSums.from_units(prepare(y, c, groups, "raise", "test")).pooled()
+    for field in ("n", "n_correct", "n_clipped", "n_out_of_range"):
+        assert getattr(one, field).tolist() == getattr(pooled, field).tolist(), field
+    for field in ("sum_log2_correct", "sum_log2_incorrect", "sum_squared_error"):
+        assert_allclose(getattr(one, field), getattr(pooled, field), rtol=1e-12, atol=1e-9)

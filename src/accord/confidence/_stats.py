@@ -76,6 +76,8 @@ class ConfidenceSums:
         y = units.correct
         c = units.confidence
         g = len(units.group_labels)
+        if g == 1:
+            return cls._one_group(units)
         key = units.group_codes * 2 + y  # (group, correct) cell
         clipped = np.clip(c, SCLITE_FLOOR, SCLITE_CEILING)
         # log2 of the probability given to what happened: c if correct, 1 - c if not
@@ -93,6 +95,38 @@ class ConfidenceSums:
             sum_log2_incorrect=logs[:, 0].astype(np.float64),
             sum_squared_error=sq.astype(np.float64),
             n_clipped=n_moved.astype(np.int64),
+            n_out_of_range=units.out_of_range.astype(np.int64),
+        )
+
+    @classmethod
+    def _one_group(cls, units: ScoredUnits) -> ConfidenceSums:
+        """:meth:`from_units` for units of one group: sums and dot products instead of
+        bincounts, and no branch per unit (masks of random outcomes are slow to apply)."""
+        y = np.asarray(units.correct, dtype=bool)
+        c = units.confidence
+        n = int(y.size)
+        n_correct = int(np.count_nonzero(y))
+        yf = y.astype(np.float64)
+        # The probability given to what happened, c if correct and 1 - c if not, with c
+        # clipped as sclite clips it: |(y - 1) + c| is exactly c for y = 1 and exactly
+        # 1 - c for y = 0.
+        p = np.maximum(c, SCLITE_FLOOR)
+        np.minimum(p, SCLITE_CEILING, out=p)
+        np.add(p, yf - 1.0, out=p)
+        np.abs(p, out=p)
+        np.log2(p, out=p)
+        log_correct = float(np.dot(p, yf))
+        log_incorrect = float(np.dot(p, 1.0 - yf))
+        error = c - yf
+        moved = int(np.count_nonzero(c < SCLITE_FLOOR)) + int(np.count_nonzero(c > SCLITE_CEILING))
+        return cls(
+            groups=units.group_labels,
+            n=np.array([n], dtype=np.int64),
+            n_correct=np.array([n_correct], dtype=np.int64),
+            sum_log2_correct=np.array([log_correct]),
+            sum_log2_incorrect=np.array([log_incorrect]),
+            sum_squared_error=np.array([float(np.dot(error, error))]),
+            n_clipped=np.array([moved], dtype=np.int64),
             n_out_of_range=units.out_of_range.astype(np.int64),
         )
 
