@@ -289,3 +289,24 @@ def test_pattern_ranks_equal_pandas_rank() -> None:
     expected = pd.Series(entropy[per_item]).rank(method="min", ascending=False)
     got = pd.Series(np.where(missing[per_item], np.nan, rank[per_item]))
     pd.testing.assert_series_equal(got, expected, check_dtype=False)
+
+
+def test_stream_item_counts_shared_with_the_items_table(tmp_path: Path) -> None:
+    # The result's item counts are the items table's count columns (one array, read-only):
+    # changing the table leaves the counts as they were.
+    frame = pd.DataFrame(
+        {
+            "item": ["a", "a", "b", "b", "c"],
+            "rater": ["x", "y", "x", "y", "x"],
+            "label": [1, 2, 2, 2, 1],
+        }
+    )
+    path = tmp_path / "r.parquet"
+    frame.to_parquet(path)
+    got = accord.consensus(path, engine="stream", **COLS)
+    expected = accord.consensus(accord.Ratings.from_long(frame, **COLS))
+    assert got.counts.equals(expected.counts)
+    column = next(c for c in got.items.columns if str(c).startswith("count_"))
+    got.items[column] = got.items[column] + 10
+    assert got.counts.equals(expected.counts)
+    assert got.items[column].tolist() == [x + 10 for x in expected.items[column].tolist()]

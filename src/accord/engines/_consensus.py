@@ -53,7 +53,8 @@ from ..consensus import (
     _ordinal,
     pair_agreement_from_cells,
 )
-from ..stats.counts import SPARSE_CELLS
+from ..stats.counts import SPARSE_CELLS, ItemCategoryCounts
+from ._blocks import ItemPatterns
 from ._run import index_label_counts, scan_ratings
 
 __all__ = ["consensus_from_engine"]
@@ -554,24 +555,29 @@ def consensus_from_engine(
         label=label,
         level=level,
         categories=categories,
-        statistics=("items", "raters", *(("patterns",) if engine == "stream" else ())),
+        # The stream engine's patterns are all pass 1 needs; the item counts of the result
+        # are then built once, from the patterns, and shared with the items table.
+        statistics=("patterns", "raters") if engine == "stream" else ("items", "raters"),
         scheduler=scheduler,
         progress=progress,
         batch_size=batch_size,
     )
-    assert stats.item_counts is not None
+    assert stats.item_counts is not None or stats.item_patterns is not None
     cats: tuple[Any, ...] = tuple(stats.categories)
     q = len(cats)
     n_items, n_raters = stats.n_items, stats.n_raters
-    counts = stats.item_counts.counts
 
     # ---- pass 1: the distinct count rows, and their statistics
     if stats.item_patterns is not None:
         given = stats.item_patterns
         patterns = _Patterns(given.rows, given.item_pattern, given.weights)
+        # The result's item counts when the table does not hold them (sparse counts).
+        engine_patterns: ItemPatterns | None = given
         del given
     else:
-        patterns = _patterns_from_counts(counts)
+        assert stats.item_counts is not None
+        patterns = _patterns_from_counts(stats.item_counts.counts)
+        engine_patterns = None
     # Only these are kept from the engine's statistics (not its copy of the item patterns).
     items_decode, raters_decode, report, item_counts = (
         stats.items,
@@ -665,6 +671,15 @@ def consensus_from_engine(
         _gather(rank, item_pattern), _gather(no_rank, item_pattern)
     )
     del patterns, item_pattern
+    if item_counts is None and count_columns is not None:
+        # The items table's count columns are the result's item counts (one array; read-only,
+        # so that a change to the table copies rather than changes the counts).
+        count_columns.flags.writeable = False
+        item_counts = ItemCategoryCounts(count_columns, cats)
+    elif item_counts is None:
+        assert engine_patterns is not None
+        item_counts = ItemCategoryCounts(engine_patterns.item_counts(sparse=True), cats)
+    del engine_patterns
 
     # ---- raters
     n_def = sums["n_def"].astype(np.float64)
