@@ -123,9 +123,10 @@ def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
         else ItemCategoryCounts.from_array(data, categories)
     )
     full = stat.dense()
-    rated = full.sum(axis=1) > 0
+    totals = np.einsum("ik->i", full)  # row sums without numpy's slow short-axis reduce
+    rated = totals > 0
     counts = full if rated.all() else full[rated]
-    n_raters = int(counts.sum(axis=1).max()) if counts.size else 0
+    n_raters = int(totals.max()) if counts.size else 0
     try:
         values = np.asarray(stat.categories, dtype=np.float64)
     except (TypeError, ValueError):

@@ -809,7 +809,11 @@ def patterns_from_counts(counts: Any) -> ItemPatterns | None:
     n, q = counts.shape
     if n == 0:
         return None
-    totals = np.asarray(counts.sum(axis=1)).reshape(-1)
+    totals = (
+        np.einsum("ik->i", counts)  # row sums without numpy's slow short-axis reduce
+        if isinstance(counts, np.ndarray)
+        else np.asarray(counts.sum(axis=1)).reshape(-1)
+    )
     base = int(totals.max()) + 1
     if q and q * math.log2(base) >= 62:
         return None

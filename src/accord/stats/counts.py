@@ -180,6 +180,18 @@ class ItemCategoryCounts(CategoryCounts):
             )
         if arr.size == 0:
             raise InvalidInputError("item x category counts are empty")
+        cats = tuple(range(arr.shape[1])) if categories is None else tuple(categories)
+        if len(cats) != arr.shape[1]:
+            raise InvalidInputError(
+                f"{len(cats)} categories given for counts with {arr.shape[1]} columns"
+            )
+        if arr.dtype.kind in "iu":  # whole numbers already: only the sign to check
+            if arr.dtype.kind == "i" and int(arr.min()) < 0:
+                i, c = np.argwhere(arr < 0)[0]
+                raise InvalidInputError(
+                    f"item x category counts: cell ({i}, {c}) is negative ({arr[i, c]})"
+                )
+            return cls(arr.astype(np.int64, copy=False), cats)
         try:
             as_float: FloatArray = arr.astype(np.float64)
         except (TypeError, ValueError):
@@ -197,11 +209,6 @@ class ItemCategoryCounts(CategoryCounts):
             raise InvalidInputError(
                 f"item x category counts: cell ({i}, {c}) is not a whole number "
                 f"({as_float[i, c]:g})"
-            )
-        cats = tuple(range(arr.shape[1])) if categories is None else tuple(categories)
-        if len(cats) != arr.shape[1]:
-            raise InvalidInputError(
-                f"{len(cats)} categories given for counts with {arr.shape[1]} columns"
             )
         return cls(as_float.astype(np.int64), cats)
 
