@@ -17,9 +17,11 @@ own process so that peak memory is measured per phase:
   read and bincounted, then ``accord.normalized_cross_entropy(..., engine="stream")``.
 
 Prints seconds, rows per second, peak RSS and the ratio to the bare pass of the same data.
-Targets: peak RSS under 2 GB, stream within 3x of the bare pass.
+Targets: peak RSS under 2 GB, stream within 3x of the bare pass. On a shared machine single
+runs move by 30%: ``--repeat 5`` runs the phases five times, interleaved, and reports the
+median run of each.
 
-    uv run --no-sync python benchmarks/scale.py                  # 100M ratings
+    uv run --no-sync python benchmarks/scale.py --repeat 5       # 100M ratings
     uv run --no-sync python benchmarks/scale.py --ratings 10_000_000
 """
 
