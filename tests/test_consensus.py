@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 import accord
@@ -501,3 +502,35 @@ def test_items_without_any_label_stay_with_nan() -> None:
     row = c.items.set_index("item").loc[2]
     assert row["n_ratings"] == 0 and np.isnan(row["entropy"]) and pd.isna(row["contested_rank"])
     assert c.items.set_index("item").loc[1, "contested_rank"] == 1
+
+
+def test_gold_values_match_ids_exactly_then_as_text() -> None:
+    # An id is looked up as itself first, then as text (gold keyed by "17" for item 17);
+    # an exact key wins even when its label is missing; ids without a key get None.
+    from accord.consensus import _gold_values
+
+    items = np.array([17, 18, 19, 20], dtype=np.int64)
+    got = _gold_values({17: "a", "18": "b", 20: None, "20": "c"}, items)
+    assert got.tolist() == ["a", "b", None, None]
+    text_items = np.array(["1", "2", "x"], dtype=object)
+    assert _gold_values({1: "p", "2": "q"}, text_items).tolist() == ["p", "q", None]
+    mixed = np.array([1, "1", 2.0], dtype=object)
+    assert _gold_values({1: "p", "1": "t", 2: "r"}, mixed).tolist() == ["p", "t", "r"]
+    assert _gold_values({}, items).tolist() == [None] * 4
+
+
+@given(
+    st.dictionaries(st.integers(0, 30), st.sampled_from(["a", "b", None]), max_size=20),
+    st.lists(st.integers(0, 40), min_size=1, max_size=30, unique=True),
+    st.booleans(),
+)
+def test_gold_values_equal_dictionary_lookups(
+    gold: dict[int, str | None], ids: list[int], as_text: bool
+) -> None:
+    # The vectorised match equals looking each id up in the mapping, then its text form.
+    from accord.consensus import _gold_values
+
+    mapping: dict[Any, Any] = {str(k): v for k, v in gold.items()} if as_text else dict(gold)
+    by_text = {str(k): v for k, v in mapping.items()}
+    expected = [mapping[i] if i in mapping else by_text.get(str(i)) for i in ids]
+    assert _gold_values(mapping, np.asarray(ids, dtype=np.int64)).tolist() == expected

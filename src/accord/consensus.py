@@ -514,6 +514,45 @@ def gold_labels(frame: pd.DataFrame, item: str, gold: str) -> pd.Series:
     return labels
 
 
+def _gold_values(mapping: Mapping[Any, Any], items: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """The gold label of each item id (None where there is none): the id itself as a key,
+    else a key equal to it as text (gold read from a file keyed by ``"17"`` for item 17).
+    Matched by hashing both sides at once, not one lookup per item."""
+    keys = list(mapping)
+    labels = np.empty(len(keys), dtype=object)
+    labels[:] = list(mapping.values())
+    values = np.full(items.size, None, dtype=object)
+    if not keys or not items.size:
+        return values
+    try:
+        at = np.asarray(pd.Index(keys).get_indexer(pd.Index(items)), dtype=np.int64)
+        found = at >= 0
+        values[found] = labels[at[found]]
+    except (TypeError, ValueError):  # ids that pandas cannot match as an index: one by one
+        found = np.zeros(items.size, dtype=bool)
+        for k, item in enumerate(items.tolist()):
+            if item in mapping:
+                values[k], found[k] = mapping[item], True
+    missing = np.flatnonzero(~found)
+    kinds = {
+        pd.api.types.infer_dtype(keys, skipna=True),
+        pd.api.types.infer_dtype(items, skipna=True),
+    }
+    if len(kinds) == 1 and not next(iter(kinds)).startswith("mixed"):
+        # Ids and keys of one type: equal as text only when equal, so no second look.
+        return values
+    if missing.size:
+        text = pd.Index([str(k) for k in keys])
+        if text.has_duplicates:  # later keys win, as in a dict built from them
+            keep = ~text.duplicated(keep="last")
+            text, labels = text[keep], labels[keep]
+        wanted = pd.Index([str(i) for i in items[missing].tolist()])
+        again = np.asarray(text.get_indexer(wanted), dtype=np.int64)
+        hit = again >= 0
+        values[missing[hit]] = labels[again[hit]]
+    return values
+
+
 def _gold_codes(gold: Any, ratings: Ratings, categories: tuple[Any, ...]) -> IntArray:
     """Gold category code per item (-1 where none), shape (n_items,)."""
     if isinstance(gold, pd.Series):
@@ -529,10 +568,7 @@ def _gold_codes(gold: Any, ratings: Ratings, categories: tuple[Any, ...]) -> Int
                 f"shape {arr.shape}"
             )
         mapping = dict(zip(ratings.items.tolist(), arr.tolist(), strict=True))
-    by_item = {k: v for k, v in mapping.items()}
-    by_text = {str(k): v for k, v in mapping.items()}
-    values = np.empty(ratings.n_items, dtype=object)
-    values[:] = [by_item.get(i, by_text.get(str(i))) for i in ratings.items.tolist()]
+    values = _gold_values(mapping, ratings.items)
     present = ~np.asarray(pd.isna(values), dtype=bool)
     if not present.any():
         raise InvalidInputError(
