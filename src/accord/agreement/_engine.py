@@ -22,9 +22,15 @@ from ..engines._blocks import RatingStatistics
 from ..engines._matrix import patterns_from_counts
 from ..engines._run import Rescan
 from . import many_raters as mr
-from .pairwise import LIGHT_NO_ANALYTIC_SE, _cohen_tables
+from .pairwise import _cohen_tables
 
 __all__ = ["data_from_statistics", "light_from_statistics"]
+
+#: Light's kappa has no analytic SE; its bootstrap resamples items with their ratings, which
+#: the stream and dask engines do not keep.
+LIGHT_NO_ANALYTIC_SE_ENGINE = (
+    "no analytic SE: a bootstrap interval (ci='bootstrap') needs the memory engine"
+)
 
 
 def _category_values(categories: tuple[Any, ...]) -> FloatArray:
@@ -226,6 +232,6 @@ def light_from_statistics(stats: RatingStatistics, *, min_items: int = 1) -> Coe
     return Coefficient(
         statistic=float(kappas[finite].mean()),
         standard_error=math.nan,
-        reason=LIGHT_NO_ANALYTIC_SE,
+        reason=LIGHT_NO_ANALYTIC_SE_ENGINE,
         **base,
     )
