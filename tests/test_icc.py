@@ -12,7 +12,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 import accord
-from accord import DegenerateDataWarning, DroppedDataWarning, icc
+from accord import DegenerateDataWarning, DroppedDataWarning, InvalidInputError, icc
 
 REF = json.loads((Path(__file__).parent / "reference" / "many_raters.json").read_text())["icc"]
 
@@ -74,3 +74,10 @@ def test_ratings_input_and_degenerate() -> None:
         icc([[1.0, 2.0]])
     d = icc(REF["scores"]).to_dict()
     assert d["forms"][0]["form"] == "ICC(1,1)" and "ci_low" in d["forms"][0]
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (4, 0)])
+def test_icc_empty_input_is_an_error(shape: tuple[int, int]) -> None:
+    # An empty array is bad input (as for every coefficient), not an undefined ICC.
+    with pytest.raises(InvalidInputError, match="the input is empty"):
+        accord.icc(np.zeros(shape))

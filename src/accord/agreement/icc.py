@@ -225,6 +225,11 @@ def _score_matrix(data: Ratings | npt.ArrayLike) -> FloatArray:
         raise InvalidInputError("icc needs numeric scores (items x raters)") from None
     if arr.ndim != 2:
         raise InvalidInputError(f"icc needs an items x raters array; got shape {arr.shape}")
+    if arr.size == 0:
+        raise InvalidInputError(
+            f"the input is empty: {arr.shape[0]} items x {arr.shape[1]} raters; icc needs an "
+            "items x raters array of scores"
+        )
     if np.any(np.isinf(arr)):
         raise InvalidInputError("icc: scores must be finite (NaN marks a missing score)")
     return arr
@@ -276,7 +281,7 @@ def icc(data: Ratings | npt.ArrayLike) -> ICCResult:
     Raises
     ------
     InvalidInputError
-        Non-numeric scores, or not a 2-D design.
+        Non-numeric scores, not a 2-D design, or an empty one.
 
     Notes
     -----
