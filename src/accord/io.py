@@ -59,6 +59,16 @@ def read_table(
 
     Raises :class:`ColumnNotFoundError` listing the columns the file has, and
     ``FileNotFoundError`` when there is no such file.
+
+    References
+    ----------
+    .. [1] Shafranovich, Y. (2005). Common Format and MIME Type for Comma-Separated Values
+       (CSV) Files. RFC 4180. IETF. https://doi.org/10.17487/RFC4180
+    .. [2] IANA. Media type registration: text/tab-separated-values.
+       https://www.iana.org/assignments/media-types/text/tab-separated-values
+    .. [3] The Apache Software Foundation. Apache Parquet file format.
+       https://parquet.apache.org/docs/file-format/
+    .. [4] JSON Lines. https://jsonlines.org/
     """
     p = Path(path)
     if not p.exists():
@@ -130,6 +140,16 @@ def read_ratings(
     -------
     Ratings
         With ``report.source`` set to the path.
+
+    References
+    ----------
+    .. [1] Shafranovich, Y. (2005). Common Format and MIME Type for Comma-Separated Values
+       (CSV) Files. RFC 4180. IETF. https://doi.org/10.17487/RFC4180
+    .. [2] IANA. Media type registration: text/tab-separated-values.
+       https://www.iana.org/assignments/media-types/text/tab-separated-values
+    .. [3] The Apache Software Foundation. Apache Parquet file format.
+       https://parquet.apache.org/docs/file-format/
+    .. [4] JSON Lines. https://jsonlines.org/
 
     Examples
     --------

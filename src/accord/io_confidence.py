@@ -56,6 +56,16 @@ def read_confidences(
         On a missing value or a value that is not 0/1/true/false or a number, naming the
         column and the 1-based data rows.
 
+    References
+    ----------
+    .. [1] Shafranovich, Y. (2005). Common Format and MIME Type for Comma-Separated Values
+       (CSV) Files. RFC 4180. IETF. https://doi.org/10.17487/RFC4180
+    .. [2] IANA. Media type registration: text/tab-separated-values.
+       https://www.iana.org/assignments/media-types/text/tab-separated-values
+    .. [3] The Apache Software Foundation. Apache Parquet file format.
+       https://parquet.apache.org/docs/file-format/
+    .. [4] JSON Lines. https://jsonlines.org/
+
     Examples
     --------
     >>> import accord, tempfile, pathlib
@@ -160,6 +170,12 @@ def read_sclite_sgml(path: str | Path) -> pd.DataFrame:
     As in sclite's NCE (``compute_SCORE_nce`` in SCTK ``scores.c``): correct words,
     substitutions and insertions are scored; deletions (``D``) have no hypothesis word and
     are left out, as is any word whose hypothesis text is empty.
+
+    References
+    ----------
+    .. [1] NIST. SCTK, the NIST Scoring Toolkit: sclite and its documentation
+       (``doc/sclite.htm``; the ``sgml`` output format in ``doc/outputs.htm``), and
+       ``src/sclite/scores.c`` (``compute_SCORE_nce``). https://github.com/usnistgov/SCTK
 
     Examples
     --------

@@ -30,6 +30,13 @@ def read_texts(folder: str | Path, *, encoding: str = "utf-8") -> dict[str, str]
     The document name is the path below ``folder`` without the ``.txt`` suffix, with ``/``
     separators. Line ends are kept as they are in the file, so offsets count ``\\r\\n`` as two
     characters, as brat does.
+
+    References
+    ----------
+    .. [1] brat standoff format. https://brat.nlplab.org/standoff.html
+    .. [2] Stenetorp, P., Pyysalo, S., Topić, G., Ohta, T., Ananiadou, S., & Tsujii, J.
+       (2012). brat: a web-based tool for NLP-assisted text annotation. Proceedings of the
+       Demonstrations at EACL 2012, 102-107. https://aclanthology.org/E12-2021/
     """
     root = Path(folder)
     if not root.is_dir():
@@ -77,6 +84,16 @@ def read_spans(
     Spans
         Rows with both offsets missing declare an annotator who marked nothing in a
         document (see :meth:`accord.Spans.from_frame`).
+
+    References
+    ----------
+    .. [1] Shafranovich, Y. (2005). Common Format and MIME Type for Comma-Separated Values
+       (CSV) Files. RFC 4180. IETF. https://doi.org/10.17487/RFC4180
+    .. [2] IANA. Media type registration: text/tab-separated-values.
+       https://www.iana.org/assignments/media-types/text/tab-separated-values
+    .. [3] The Apache Software Foundation. Apache Parquet file format.
+       https://parquet.apache.org/docs/file-format/
+    .. [4] JSON Lines. https://jsonlines.org/
 
     Examples
     --------
@@ -149,6 +166,13 @@ def read_brat(
     counted in ``notes``; the ``T`` lines that events use as triggers are read as spans.
     An annotator whose ``.ann`` files hold no ``T`` line is kept as an annotator with no
     spans. Subfolders with no ``.ann`` file are not annotators; ``notes`` names them.
+
+    References
+    ----------
+    .. [1] brat standoff format. https://brat.nlplab.org/standoff.html
+    .. [2] Stenetorp, P., Pyysalo, S., Topić, G., Ohta, T., Ananiadou, S., & Tsujii, J.
+       (2012). brat: a web-based tool for NLP-assisted text annotation. Proceedings of the
+       Demonstrations at EACL 2012, 102-107. https://aclanthology.org/E12-2021/
 
     Examples
     --------
@@ -352,6 +376,21 @@ def read_bio(
     not continue a span of label X starts a new span, as the CoNLL evaluation script
     ``conlleval`` reads it; ``notes`` counts such spans. A column of ``O`` only is an
     annotator with no spans.
+
+    References
+    ----------
+    .. [1] Ramshaw, L. A., & Marcus, M. P. (1995). Text chunking using transformation-based
+       learning. Third Workshop on Very Large Corpora. https://aclanthology.org/W95-0107/
+    .. [2] Tjong Kim Sang, E. F., & Veenstra, J. (1999). Representing text chunks.
+       Proceedings of EACL 1999. (The IOB1/IOB2 naming.)
+    .. [3] Tjong Kim Sang, E. F., & Buchholz, S. (2000). Introduction to the CoNLL-2000 shared
+       task: chunking. Proceedings of CoNLL-2000 and LLL-2000, 127-132. (``conlleval``.)
+    .. [4] Tjong Kim Sang, E. F., & De Meulder, F. (2003). Introduction to the CoNLL-2003
+       shared task: language-independent named entity recognition. Proceedings of CoNLL-2003,
+       142-147. https://aclanthology.org/W03-0419/
+    .. [5] Ratinov, L., & Roth, D. (2009). Design challenges and misconceptions in named
+       entity recognition. Proceedings of CoNLL-2009, 147-155.
+       https://doi.org/10.3115/1596374.1596399 (BILOU.)
 
     Examples
     --------

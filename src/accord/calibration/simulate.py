@@ -128,6 +128,12 @@ def simulate_panel(
     -------
     SimulatedPanel
 
+    References
+    ----------
+    .. [1] MacKay, R. S., Kenna, R., Low, R. J. and Parker, S. (2017). Calibration with
+       confidence: a principled method for panel assessment. Royal Society Open Science 4,
+       160760. doi:10.1098/rsos.160760
+
     Examples
     --------
     >>> import accord

@@ -379,6 +379,16 @@ def dask_statistics(
     pairs are formed within items and repeats are found within (item, rater). Partial item
     counts are sparse until the end, so a partition never holds an items x categories
     dense array.
+
+    References
+    ----------
+    .. [1] Rocklin, M. (2015). Dask: parallel computation with blocked algorithms and task
+       scheduling. Proceedings of the 14th Python in Science Conference (SciPy 2015),
+       130-136. https://doi.org/10.25080/Majora-7b98e3ed-013
+    .. [2] The Apache Software Foundation. Apache Parquet file format.
+       https://parquet.apache.org/docs/file-format/
+    .. [3] Shafranovich, Y. (2005). Common Format and MIME Type for Comma-Separated Values
+       (CSV) Files. RFC 4180. IETF. https://doi.org/10.17487/RFC4180
     """
     with small_pages():
         return dask_scan(

@@ -409,6 +409,20 @@ def stream_statistics(
     An ordered pandas Categorical label column saved to Parquet is read as its values: pass
     ``categories=`` to keep its order.
 
+    References
+    ----------
+    .. [1] The Apache Software Foundation. Apache Parquet file format.
+       https://parquet.apache.org/docs/file-format/
+    .. [2] Shafranovich, Y. (2005). Common Format and MIME Type for Comma-Separated Values
+       (CSV) Files. RFC 4180. IETF. https://doi.org/10.17487/RFC4180
+    .. [3] The Apache Software Foundation. Apache Arrow columnar format.
+       https://arrow.apache.org/docs/format/Columnar.html
+    .. [4] Apache Arrow. Tabular datasets (``pyarrow.dataset``).
+       https://arrow.apache.org/docs/python/dataset.html
+    .. [5] Raasveldt, M., & Mühleisen, H. (2019). DuckDB: an embeddable analytical
+       database. Proceedings of the 2019 International Conference on Management of Data
+       (SIGMOD '19), 1981-1984. https://doi.org/10.1145/3299869.3320212
+
     Examples
     --------
     >>> import pathlib, tempfile

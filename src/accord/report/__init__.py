@@ -307,6 +307,16 @@ def report(
         Unknown columns, bad labels or scores (as the readers raise), or no column to report
         on.
 
+    References
+    ----------
+    Every estimator's own references are listed on the page, in its Methods section. The
+    headline's interpretation bands and thresholds come from:
+
+    .. [1] Landis, J. R., & Koch, G. G. (1977). The measurement of observer agreement for
+       categorical data. Biometrics, 33(1), 159-174. https://doi.org/10.2307/2529310
+    .. [2] Krippendorff, K. (2004). Content Analysis: An Introduction to Its Methodology,
+       2nd ed. Sage.
+
     Examples
     --------
     >>> import accord
