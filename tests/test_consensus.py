@@ -534,3 +534,13 @@ def test_gold_values_equal_dictionary_lookups(
     by_text = {str(k): v for k, v in mapping.items()}
     expected = [mapping[i] if i in mapping else by_text.get(str(i)) for i in ids]
     assert _gold_values(mapping, np.asarray(ids, dtype=np.int64)).tolist() == expected
+
+
+def test_gold_values_with_tuple_ids() -> None:
+    # Tuple ids of different lengths are ids, matched as wholes.
+    from accord.consensus import _gold_values
+
+    items = np.empty(3, dtype=object)
+    items[:] = [(1, 2), (1, 2, 3), 7]
+    got = _gold_values({(1, 2): "a", (1, 2, 3): "b", (9,): "c"}, items)
+    assert got.tolist() == ["a", "b", None]

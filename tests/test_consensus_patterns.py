@@ -207,7 +207,9 @@ def test_hash_collision_falls_back_to_one_pattern_per_item(
         checks.append(counts.shape[0])
         return False
 
-    monkeypatch.setattr(engine_consensus, "_rows_match", collision)
+    from accord.engines import _patterns
+
+    monkeypatch.setattr(_patterns, "rows_match", collision)
     opts: dict[str, Any] = dict(gold=wide_gold(wide_frame))
     expected = accord.consensus(accord.Ratings.from_long(wide_frame, **COLS), **opts)
     got = accord.consensus(wide_files, engine="stream", **COLS, **opts)

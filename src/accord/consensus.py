@@ -524,15 +524,13 @@ def _gold_values(mapping: Mapping[Any, Any], items: npt.NDArray[Any]) -> npt.NDA
     values = np.full(items.size, None, dtype=object)
     if not keys or not items.size:
         return values
-    try:
-        at = np.asarray(pd.Index(keys).get_indexer(pd.Index(items)), dtype=np.int64)
-        found = at >= 0
-        values[found] = labels[at[found]]
-    except (TypeError, ValueError):  # ids that pandas cannot match as an index: one by one
-        found = np.zeros(items.size, dtype=bool)
-        for k, item in enumerate(items.tolist()):
-            if item in mapping:
-                values[k], found[k] = mapping[item], True
+    # tupleize_cols=False: tuple ids stay ids (not the levels of a MultiIndex)
+    at = np.asarray(
+        pd.Index(keys, tupleize_cols=False).get_indexer(pd.Index(items, tupleize_cols=False)),
+        dtype=np.int64,
+    )
+    found = at >= 0
+    values[found] = labels[at[found]]
     missing = np.flatnonzero(~found)
     kinds = {
         pd.api.types.infer_dtype(keys, skipna=True),
@@ -542,7 +540,7 @@ def _gold_values(mapping: Mapping[Any, Any], items: npt.NDArray[Any]) -> npt.NDA
         # Ids and keys of one type: equal as text only when equal, so no second look.
         return values
     if missing.size:
-        text = pd.Index([str(k) for k in keys])
+        text = pd.Index([str(k) for k in keys], dtype=object)
         if text.has_duplicates:  # later keys win, as in a dict built from them
             keep = ~text.duplicated(keep="last")
             text, labels = text[keep], labels[keep]

@@ -8,7 +8,7 @@ gold label adds the item's gold label. So the work is done per distinct count ro
 items there are):
 
 1. Pass 1 is the engine's item x category counts, as distinct rows and each item's row:
-   :class:`~accord.engines._blocks.ItemPatterns` from the stream engine, or derived here from
+   :class:`~accord.engines._blocks.ItemPatterns` from the stream engine, or derived from
    the item counts (the dask engine; the stream engine when it could not form them, e.g.
    with many categories). The per-item statistics (ratings, modal counts, modes, entropy,
    ordinal entropy) and the distinct deviations are computed once per pattern.
@@ -55,6 +55,9 @@ from ..consensus import (
 )
 from ..stats.counts import SPARSE_CELLS, ItemCategoryCounts
 from ._blocks import ItemPatterns
+from ._patterns import RowPatterns as _Patterns
+from ._patterns import count_patterns as _patterns_from_counts
+from ._patterns import index_dtype as _index_dtype
 from ._run import index_label_counts, scan_ratings
 
 __all__ = ["consensus_from_engine"]
@@ -110,96 +113,6 @@ def _dense_rows(counts: Any, rows: IntArray) -> IntArray:
         return counts.astype(np.int64, copy=False)  # every row, in order: no copy
     out = counts[rows]
     return np.asarray(out if isinstance(out, np.ndarray) else out.toarray(), dtype=np.int64)
-
-
-def _index_dtype(n: int) -> type[np.signedinteger[Any]]:
-    """The smallest of int32 and int64 that holds indices below ``n`` (and -1)."""
-    return np.int32 if n < np.iinfo(np.int32).max else np.int64
-
-
-# ------------------------------------------------------------------ patterns
-
-
-class _Patterns(NamedTuple):
-    """Item counts as distinct rows.
-
-    counts : int64 ndarray or sparse CSR, shape (n_patterns, q)
-        The distinct count rows (an empty row may be among them).
-    item_pattern : int ndarray, shape (n_items,)
-        Each item's row in ``counts``; -1 for an item without a rating (whose row is then
-        not among them).
-    weights : int64 ndarray, shape (n_patterns,)
-        Items per row.
-    """
-
-    counts: Any
-    item_pattern: npt.NDArray[np.signedinteger[Any]]
-    weights: IntArray
-
-
-def _row_hashes(counts: Any, mult: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
-    """``sum_c counts[i, c] * mult[c]`` modulo 2**64 of every row, shape (n_rows,)."""
-    n, q = counts.shape
-    if isinstance(counts, np.ndarray):
-        out = np.empty(n, dtype=np.uint64)
-        step = max(1, CHUNK_CELLS // max(q, 1))
-        for lo in range(0, n, step):
-            block = counts[lo : lo + step].astype(np.uint64)
-            out[lo : lo + step] = (block * mult).sum(axis=1, dtype=np.uint64)
-        return out
-    csr = counts.tocsr()
-    prod = np.asarray(csr.data).astype(np.uint64) * mult[np.asarray(csr.indices)]
-    cum = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(prod, dtype=np.uint64)])
-    indptr = np.asarray(csr.indptr)
-    hashes: npt.NDArray[np.uint64] = cum[indptr[1:]] - cum[indptr[:-1]]  # wraps: still exact
-    return hashes
-
-
-def _rows_match(counts: Any, rows: Any, inverse: IntArray) -> bool:
-    """Whether every row of ``counts`` equals ``rows[inverse[i]]``."""
-    n, q = counts.shape
-    step = max(1, CHUNK_CELLS // max(q, 1))
-    for lo in range(0, n, step):
-        got = counts[lo : lo + step]
-        want = rows[inverse[lo : lo + step]]
-        if isinstance(got, np.ndarray):
-            if not np.array_equal(got, want):
-                return False
-        elif (got != want).nnz:
-            return False
-    return True
-
-
-def _patterns_from_counts(counts: Any) -> _Patterns:
-    """The distinct rows of item counts (dense or sparse CSR) and each item's row.
-
-    Each row is summarised by one integer, ``sum_c n_c b**c`` with ``b`` one more than the
-    largest count, when that fits in 63 bits (distinct rows, distinct integers); otherwise by
-    a 64-bit hash with random odd multipliers, and the rows are then checked against their
-    pattern (on a collision each item is its own pattern).
-    """
-    n, q = counts.shape
-    dtype = _index_dtype(max(n, 1))
-    if n == 0:
-        return _Patterns(
-            np.zeros((0, q), dtype=np.int64), np.zeros(0, dtype=dtype), np.zeros(0, np.int64)
-        )
-    base = int(counts.max()) + 1
-    exact = q * math.log2(base) < 63
-    if exact:
-        mult = np.asarray(base, dtype=np.uint64) ** np.arange(q, dtype=np.uint64)
-    else:
-        rng = np.random.default_rng(20100411)
-        mult = rng.integers(0, np.iinfo(np.uint64).max, size=q, dtype=np.uint64) | np.uint64(1)
-    _, first, inverse, weights = np.unique(
-        _row_hashes(counts, mult), return_index=True, return_inverse=True, return_counts=True
-    )
-    inverse = inverse.reshape(-1)
-    rows = counts[first]
-    if not exact and not _rows_match(counts, rows, inverse):
-        # each item its own pattern
-        return _Patterns(counts, np.arange(n, dtype=dtype), np.ones(n, dtype=np.int64))
-    return _Patterns(rows, inverse.astype(dtype), weights.astype(np.int64))
 
 
 def _group_index(

@@ -24,6 +24,7 @@ import numpy.typing as npt
 from .._types import IntArray
 from ..stats import PairTables
 from ._blocks import DuplicateInfo, ItemPatterns, empty_pairs, long_partial, repeats_info
+from ._patterns import count_patterns, digits, distinct_keys
 
 __all__ = ["CodeMatrix"]
 
@@ -40,6 +41,13 @@ def _dtype_for(n_labels: int) -> npt.DTypeLike:
     if n_labels < 32_767:
         return np.int16
     return np.int32
+
+
+def _shifted(block: npt.NDArray[Any]) -> npt.NDArray[np.uint16]:
+    """A slice of the matrix (items x raters, -1 = not rated) as codes + 1, raters x items,
+    contiguous (0 = not rated): what every count from the matrix reads."""
+    out: npt.NDArray[np.uint16] = np.ascontiguousarray((block + 1).T.astype(np.uint16))
+    return out
 
 
 #: Most cells of one joint table of a group of raters (16-bit keys).
@@ -111,7 +119,7 @@ class _PairCounter:
 
     def add(self, block: npt.NDArray[Any]) -> None:
         """Count the pairs of one slice of codes (items x raters, -1 = not rated)."""
-        self.add_shifted(np.ascontiguousarray((block + 1).T.astype(np.uint16)))
+        self.add_shifted(_shifted(block))
 
     def add_shifted(self, shifted: npt.NDArray[np.uint16]) -> None:
         """Count the pairs of one slice of codes + 1 (raters x items, 0 = not rated)."""
@@ -223,7 +231,7 @@ class _Tally:
         r = self.r
         for a, b in _steps(lo, hi, max(1, SLICE_CELLS // max(r, 1))):
             # raters x items, raw code + 1 (0 = not rated)
-            shifted = np.ascontiguousarray((mat[a:b, :r] + 1).T.astype(np.uint16))
+            shifted = _shifted(mat[a:b, :r])
             if self.with_keys:
                 keys: npt.NDArray[Any] = np.zeros(b - a, dtype=self.key_dtype)
                 for row in shifted:
@@ -269,13 +277,20 @@ class _Tally:
         weights = self.weights
         empty = int(self.lookup[0]) if self.lookup.size else -1
         if empty >= 0:  # items without a rating (key 0): no pattern, index -1
-            numbers = np.arange(found.size, dtype=np.int32)
-            renumber = numbers - (numbers > empty).astype(np.int32)
-            renumber[empty] = -1
-            index = renumber.take(index)
-            keep = np.flatnonzero(numbers != empty)
+            index, keep = _drop_pattern(index, found.size, empty)
             found, weights = found[keep], weights[keep]
-        return ItemPatterns(_digits(found, self.base, n_raw), weights, index)
+        return ItemPatterns(digits(found, self.base, n_raw), weights, index)
+
+
+def _drop_pattern(
+    index: npt.NDArray[np.signedinteger[Any]], n_patterns: int, drop: int
+) -> tuple[npt.NDArray[np.signedinteger[Any]], npt.NDArray[np.bool_]]:
+    """Each item's pattern once pattern ``drop`` (the empty row) is removed (its items get
+    -1), and the mask of the patterns kept."""
+    numbers = np.arange(n_patterns, dtype=index.dtype)
+    renumber = numbers - (numbers > drop).astype(index.dtype)
+    renumber[drop] = -1
+    return renumber.take(index), numbers != drop
 
 
 def _steps(lo: int, hi: int, step: int) -> Iterator[tuple[int, int]]:
@@ -596,7 +611,7 @@ class CodeMatrix:
                 return summed
         out = np.zeros(self.n_items, dtype=np.float64)
         for lo, hi in self._slices():
-            shifted = np.ascontiguousarray((self.mat[lo:hi, :r] + 1).T.astype(np.uint16))
+            shifted = _shifted(self.mat[lo:hi, :r])
             part = out[lo:hi]
             for j in range(r):
                 part += values[j].take(shifted[j])
@@ -626,7 +641,7 @@ class CodeMatrix:
         size = (n_index + 1) * width  # the last group takes the items left out
         acc = np.zeros((r, size), dtype=np.int64)
         for lo, hi in self._slices():
-            shifted = np.ascontiguousarray((self.mat[lo:hi, :r] + 1).T.astype(np.uint16))
+            shifted = _shifted(self.mat[lo:hi, :r])
             group = np.asarray(index[lo:hi], dtype=np.int64)
             group = np.where(group < 0, n_index, group) * width
             for j in range(r):
@@ -769,8 +784,8 @@ class CodeMatrix:
                 rater_acc[-1, :-1] = full[r - 2, r - 1].sum(axis=0)
             elif want_raters:
                 for lo, hi in self._slices():
-                    shifted = (self.mat[lo:hi, :r] + 1).astype(np.uint16)
-                    rater_acc[0, :-1] += np.bincount(shifted[:, 0], minlength=n_raw + 1)
+                    shifted = _shifted(self.mat[lo:hi, :r])
+                    rater_acc[0, :-1] += np.bincount(shifted[0], minlength=n_raw + 1)
             full = np.pad(full, ((0, 0), (0, 0), (0, 1), (0, 1)))
             tables = full[:, :, cols][:, :, :, cols].reshape(r * r, q, q)
             nz = np.flatnonzero(tables.any(axis=(1, 2)))
@@ -805,46 +820,29 @@ class CodeMatrix:
 
 def patterns_from_counts(counts: Any) -> ItemPatterns | None:
     """The :class:`ItemPatterns` of item x category counts (dense or sparse), or None when
-    the item keys would not fit in 64 bits."""
+    the rows' keys would not fit in 63 bits or summarising would not pay (distinct rows for
+    more than half of the items)."""
     n, q = counts.shape
-    if n == 0:
+    if n == 0 or q * math.log2(int(counts.max()) + 1) >= 63:
         return None
-    totals = (
-        np.einsum("ik->i", counts)  # row sums without numpy's slow short-axis reduce
-        if isinstance(counts, np.ndarray)
-        else np.asarray(counts.sum(axis=1)).reshape(-1)
-    )
-    base = int(totals.max()) + 1
-    if q and q * math.log2(base) >= 62:
+    found = count_patterns(counts)
+    if n == 0 or found.weights.size > n // 2:
         return None
-    powers = np.asarray(base, dtype=np.int64) ** np.arange(q, dtype=np.int64)
-    keys = np.asarray(counts @ powers, dtype=np.int64).reshape(-1)
-    return _patterns(keys, base, q)
+    rows = found.counts if isinstance(found.counts, np.ndarray) else found.counts.toarray()
+    rows = np.asarray(rows, dtype=np.int64)
+    index, weights = found.item_pattern.astype(np.int32), found.weights
+    empty = np.flatnonzero(rows.sum(axis=1) == 0)
+    if empty.size:  # items without a rating: no pattern
+        index, keep = _drop_pattern(index, rows.shape[0], int(empty[0]))
+        rows, weights = rows[keep], weights[keep]
+    return ItemPatterns(rows, weights.astype(np.int64), index)
 
 
 def _patterns(keys: npt.NDArray[Any], base: int, q: int) -> ItemPatterns:
     """The distinct item keys as count rows, their multiplicities and each item's pattern."""
-    n = int(keys.size)
-    space = base**q if q else 1
-    if space <= max(1 << 22, 4 * n):
-        mult = np.bincount(keys, minlength=space)
-        uniq = np.flatnonzero(mult)
-        weights = mult[uniq]
-        lookup = np.full(space, -1, dtype=np.int32)
-        lookup[uniq] = np.arange(uniq.size, dtype=np.int32)
-        index = lookup.take(keys)
-    else:
-        uniq, inverse, weights = np.unique(keys, return_inverse=True, return_counts=True)
-        index = inverse.astype(np.int32)
+    uniq, index, weights = distinct_keys(keys, base**q if q else 1)
     uniq = uniq.astype(np.int64)
     if uniq.size and uniq[0] == 0:  # items without a rating: no pattern
         uniq, weights = uniq[1:], weights[1:]
         index -= 1
-    return ItemPatterns(_digits(uniq, base, q), weights.astype(np.int64), index)
-
-
-def _digits(keys: npt.NDArray[Any], base: int, q: int) -> IntArray:
-    """Count rows of item keys: digit ``c`` of the key in ``base`` is the count of code c."""
-    powers = np.asarray(base, dtype=np.int64) ** np.arange(q, dtype=np.int64)
-    rows: IntArray = (keys.astype(np.int64)[:, None] // powers[None, :]) % base
-    return rows
+    return ItemPatterns(digits(uniq, base, q), weights, index)
