@@ -437,7 +437,7 @@ def stream_statistics(
     read 6 rows: 5 ratings of 3 items by 2 raters; dropped 1 (1 missing label)
     """
     with small_pages():
-        return _stream_statistics(
+        return stream_scan(
             source,
             item=item,
             rater=rater,
@@ -453,11 +453,7 @@ def stream_statistics(
             sep=sep,
             progress=progress,
             reader=reader,
-        )
-
-
-def _stream_statistics(source: SourceLike, **options: Any) -> RatingStatistics:
-    return stream_scan(source, **options)[0]
+        )[0]
 
 
 def stream_scan(
