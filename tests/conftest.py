@@ -1,4 +1,4 @@
-"""Shared test configuration: hypothesis profiles, paths to shared reference data."""
+"""Shared test configuration: hypothesis profiles, paths to bundled reference data."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
-SHARED_DATA = ROOT.parent / "shared" / "data"
+SCLITE = ROOT / "tests" / "reference" / "sclite"
 
 
 @pytest.fixture
@@ -26,8 +26,6 @@ def examples() -> Path:
 
 
 @pytest.fixture
-def shared_data() -> Path:
-    """Reference data shared beside the checkout (../shared/data), read in place."""
-    if not SHARED_DATA.exists():
-        pytest.fail(f"reference data not found at {SHARED_DATA}; CI clones ../shared beside it")
-    return SHARED_DATA
+def sclite_data() -> Path:
+    """NIST SCTK sclite test3b files bundled under tests/reference/sclite (see its README)."""
+    return SCLITE

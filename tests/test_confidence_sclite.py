@@ -22,8 +22,8 @@ REFERENCE = json.loads(
 
 
 @pytest.fixture
-def sgml(shared_data: Path) -> Path:
-    return shared_data / "sclite-test3b.sgml"
+def sgml(sclite_data: Path) -> Path:
+    return sclite_data / "sclite-test3b.sgml"
 
 
 def _sys_nce(path: Path) -> dict[str, float]:
@@ -36,10 +36,10 @@ def _sys_nce(path: Path) -> dict[str, float]:
     return out
 
 
-def test_reader_matches_the_extracted_words(sgml: Path, shared_data: Path):
+def test_reader_matches_the_extracted_words(sgml: Path, sclite_data: Path):
     words = accord.read_sclite_sgml(sgml)
-    # source: ../shared/data/sclite-test3b-words.csv, extracted from the same SGML
-    ref = pd.read_csv(shared_data / "sclite-test3b-words.csv")
+    # source: tests/reference/sclite/sclite-test3b-words.csv, extracted from the same SGML
+    ref = pd.read_csv(sclite_data / "sclite-test3b-words.csv")
     assert len(words) == len(ref) == REFERENCE["n"]
     assert_array_equal(words["speaker"], ref["speaker"])
     assert_array_equal(words["eval"], ref["eval"])
@@ -50,7 +50,7 @@ def test_reader_matches_the_extracted_words(sgml: Path, shared_data: Path):
     assert "a;s;tag1;" in set(words["ref"])
 
 
-def test_nce_reproduces_sclite(sgml: Path, shared_data: Path):
+def test_nce_reproduces_sclite(sgml: Path, sclite_data: Path):
     words = accord.read_sclite_sgml(sgml)
     r = accord.normalized_cross_entropy(
         words["correct"], words["confidence"], groups=words["speaker"]
@@ -62,11 +62,11 @@ def test_nce_reproduces_sclite(sgml: Path, shared_data: Path):
     assert round(r.mean, 3) == REFERENCE["mean_printed"]
     assert round(r.sd, 3) == REFERENCE["sd_printed"]
     assert round(r.median, 3) == REFERENCE["median_printed"]
-    # source: ../shared/data/README.md, the same at 4 decimals
+    # source: tests/reference/sclite/README.md, the same at 4 decimals
     assert_allclose(r.groups["nce"], REFERENCE["nce_4dp"], atol=5e-5)
     assert_allclose(r.statistic, REFERENCE["pooled_4dp"], atol=5e-5)
     # and the .sys file itself, read in place
-    sys_nce = _sys_nce(shared_data / "sclite-test3b.sys")
+    sys_nce = _sys_nce(sclite_data / "sclite-test3b.sys")
     for speaker, value in zip(REFERENCE["speakers"], r.groups["nce"], strict=True):
         assert round(value, 3) == sys_nce[speaker]
     assert round(r.statistic, 3) == sys_nce["Sum/Avg"]
