@@ -19,6 +19,7 @@ matplotlib.rcParams["svg.hashsalt"] = "which-coefficient"
 matplotlib.rcParams["font.family"] = "sans-serif"
 
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.patches import FancyBboxPatch  # noqa: E402
 
 BLUE = "#dbe8f6"
@@ -82,9 +83,7 @@ ANSWERS = [
 ANSWER_X, ANSWER_W = 81, 33
 
 
-def box(
-    ax: plt.Axes, x: float, y: float, w: float, text: str, colour: str, code: str = ""
-) -> None:
+def box(ax: Axes, x: float, y: float, w: float, text: str, colour: str, code: str = "") -> None:
     lines = text.count("\n") + 1 + (1 if code else 0)
     h = 2.2 * lines + 1.6
     ax.add_patch(
@@ -114,7 +113,7 @@ def box(
         ax.text(x, y, text, ha="center", va="center", fontsize=8.5, linespacing=1.25)
 
 
-def arrow(ax: plt.Axes, start: tuple[float, float], end: tuple[float, float]) -> None:
+def arrow(ax: Axes, start: tuple[float, float], end: tuple[float, float]) -> None:
     ax.annotate(
         "",
         xy=end,
@@ -123,7 +122,7 @@ def arrow(ax: plt.Axes, start: tuple[float, float], end: tuple[float, float]) ->
     )
 
 
-def main() -> None:
+def main(out: Path | None = None) -> None:
     fig, ax = plt.subplots(figsize=(10, 6.2))
     ax.set_xlim(0, 100)
     ax.set_ylim(-3.5, 66)
@@ -160,7 +159,7 @@ def main() -> None:
         linespacing=1.3,
     )
     fig.subplots_adjust(left=0.01, right=0.99, top=0.99, bottom=0.01)
-    out = Path(__file__).with_name("which-coefficient.svg")
+    out = out or Path(__file__).with_name("which-coefficient.svg")
     fig.savefig(out, metadata={"Date": None})
     print(f"wrote {out}")
 
