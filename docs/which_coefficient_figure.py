@@ -50,7 +50,7 @@ ANSWERS = [
     (
         "two",
         61,
-        "nominal: Cohen's kappa + informational agreement\nordinal: quadratic-weighted kappa",
+        "nominal: Cohen's kappa, informational agreement\nordinal: quadratic-weighted kappa",
         "cohen_kappa, informational_agreement",
     ),
     (
@@ -80,7 +80,7 @@ ANSWERS = [
     ),
     ("spans", 6, "span F1 between annotators\n(exact or overlap matching)", "span_agreement"),
 ]
-ANSWER_X, ANSWER_W = 81, 33
+ANSWER_X, ANSWER_W = 81.5, 35
 
 
 def box(ax: Axes, x: float, y: float, w: float, text: str, colour: str, code: str = "") -> None:
@@ -98,19 +98,19 @@ def box(ax: Axes, x: float, y: float, w: float, text: str, colour: str, code: st
         )
     )
     if code:
-        ax.text(x, y + 1.1, text, ha="center", va="center", fontsize=8.5, linespacing=1.25)
+        ax.text(x, y + 1.1, text, ha="center", va="center", fontsize=9.5, linespacing=1.2)
         ax.text(
             x,
             y - h / 2 + 1.7,
             code,
             ha="center",
             va="center",
-            fontsize=8,
+            fontsize=8.5,
             family="monospace",
             color="#2b4f7a",
         )
     else:
-        ax.text(x, y, text, ha="center", va="center", fontsize=8.5, linespacing=1.25)
+        ax.text(x, y, text, ha="center", va="center", fontsize=9.5, linespacing=1.2)
 
 
 def arrow(ax: Axes, start: tuple[float, float], end: tuple[float, float]) -> None:
@@ -123,9 +123,9 @@ def arrow(ax: Axes, start: tuple[float, float], end: tuple[float, float]) -> Non
 
 
 def main(out: Path | None = None) -> None:
-    fig, ax = plt.subplots(figsize=(10, 6.2))
+    fig, ax = plt.subplots(figsize=(10, 6.0))
     ax.set_xlim(0, 100)
-    ax.set_ylim(-3.5, 66)
+    ax.set_ylim(-2.8, 65.5)
     ax.axis("off")
 
     rx, ry, rw, rtext, rcol = ROOT
