@@ -7,7 +7,7 @@ export UV_PYTHON := $(PYTHON)
 VENV := .venv
 RUN := $(UV) run --no-sync
 
-.PHONY: demo test lint typecheck pytest bench env uv clean
+.PHONY: demo test lint typecheck pytest docs bench env uv clean
 
 uv:
 	@$(UV) --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv
@@ -22,8 +22,8 @@ demo: env
 	$(RUN) accord demo
 
 lint: env
-	$(RUN) ruff check src tests benchmarks
-	$(RUN) ruff format --check src tests benchmarks
+	$(RUN) ruff check src tests benchmarks docs/hooks docs/*.py
+	$(RUN) ruff format --check src tests benchmarks docs/hooks docs/*.py
 
 typecheck: env
 	$(RUN) mypy --strict src/accord
@@ -31,10 +31,15 @@ typecheck: env
 pytest: env
 	$(RUN) pytest -q
 
-test: lint typecheck pytest
+# The documentation site (mkdocs.yml): warnings are errors, so a broken link, a page missing
+# from the navigation or a docstring the API reference cannot render fails the build.
+docs: env
+	NO_MKDOCS_2_WARNING=1 $(RUN) mkdocs build --strict --quiet
+
+test: lint typecheck pytest docs
 
 bench: env
 	$(RUN) python benchmarks/agreement.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/docs
