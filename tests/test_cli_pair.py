@@ -144,7 +144,7 @@ def test_dichotomize_nominal_labels_sets_each_category_against_the_rest(
     code, out, _ = run(str(examples / "diagnoses.csv"), *args, "--format", "json")
     dich = json.loads(out)["dichotomization"]
     assert dich["kind"] == "one-vs-rest"
-    assert [r["split"] for r in dich["cuts"]][0] == "Depression | rest"
+    assert dich["cuts"][0]["split"] == "Depression | rest"
     # Peer side by side: sklearn's kappa of the binarised diagnoses of raters 1 and 2.
     import pandas as pd
     from sklearn.metrics import cohen_kappa_score
