@@ -733,9 +733,8 @@ def calibrate_panel(
         (:func:`accord.panel_statistics`). ``"dask"``: ``data`` is a Dask DataFrame, or
         Parquet/CSV files read with ``dask.dataframe``; each partition is aggregated the same
         way and the partial statistics are tree-reduced. Either way the values, biases, sds and
-        fit are those of the memory engine. ``residuals`` then has one row per pair (``score``
-        the confidence-weighted mean of its scores, ``confidence`` their sum, ``n`` their
-        count), equal to the memory engine's when no rater scores an item twice.
+        fit are those of the memory engine. ``residuals`` then has one row per pair, with its
+        count ``n`` (1: ``duplicates`` leaves one assessment per pair).
     scheduler : str, distributed.Client or None
         ``engine="dask"``: ``None`` for dask's default (the active ``distributed.Client`` if
         there is one), a scheduler name (``"threads"``, ``"processes"``, ``"synchronous"``), a
