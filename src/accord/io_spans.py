@@ -237,8 +237,8 @@ def read_brat(
     fragments of a discontinuous span are joined by a space, as brat writes them). Offsets
     that do not point at the quoted text are counted in ``notes`` with the first few, and an
     :class:`~accord.AccordWarning` says so; when most of the quoted texts differ, the offsets
-    are taken to be wrong and an error names the first ones. A ``.txt`` file with ``\r\n``
-    line ends read with offsets made on ``\n`` text is the usual cause, and the message says
+    are taken to be wrong and an error names the first ones. A ``.txt`` file with ``\\r\\n``
+    line ends read with offsets made on ``\\n`` text is the usual cause, and the message says
     so when it is. A span given twice by one annotator is counted once (see
     :meth:`accord.Spans.from_frame`).
 
@@ -356,7 +356,7 @@ def read_brat(
                         )
                 if check_text and d in texts and len(fields) > 2:
                     n_checked += 1
-                    at = " ".join(texts[d][s:e] for s, e in fragments)
+                    at = _fragment_text(texts[d], offsets)
                     quoted = "\t".join(fields[2:])
                     if at.split() != quoted.split():
                         mismatches.append(_Mismatch(where, fields[0], offsets, at, quoted, d))
