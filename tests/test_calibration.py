@@ -996,3 +996,25 @@ def test_cli_calibrate_duplicates_and_the_read_line(tmp_path: Path) -> None:
     res = runner.invoke(app, [*args, "--duplicates", "mean", "--format", "json"])
     report = json.loads(res.stdout)["report"]
     assert report["rows"] == 8 and report["ratings"] == 6 and report["dropped"] == 2
+
+
+@pytest.mark.parametrize("policy", ["first", "last", "mean"])
+def test_duplicates_policy_equals_the_frame_resolved_by_pandas(policy: str) -> None:
+    # reference: pandas resolves the 40 repeated pairs (drop_duplicates keep=first/last, or a
+    # groupby mean of score and confidence), then the panel has one row per pair
+    f = _panel_frame()
+    cols = {"item": "item", "rater": "rater", "score": "score", "confidence": "confidence"}
+    if policy == "mean":
+        by_pandas = f.groupby(["item", "rater"], as_index=False, sort=False)[
+            ["score", "confidence"]
+        ].mean()
+    else:
+        by_pandas = f.drop_duplicates(["item", "rater"], keep=policy)
+    assert len(by_pandas) == len(f) - 40
+    ours = calibrate_panel(f, duplicates=policy, uncertainty="exact", **cols)  # type: ignore[arg-type]
+    ref = calibrate_panel(by_pandas, uncertainty="exact", **cols)  # type: ignore[arg-type]
+    for col in ("value", "sd", "confidence", "plain_mean", "n"):
+        assert_allclose(ours.values[col], ref.values[col], rtol=0, atol=1e-10)
+    assert_allclose(ours.biases["bias"], ref.biases["bias"], rtol=0, atol=1e-10)
+    assert ours.residual == pytest.approx(ref.residual, rel=1e-12)
+    assert ours.report is not None and ours.report.dropped == 40

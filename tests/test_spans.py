@@ -466,3 +466,21 @@ def test_invariant_to_row_order_and_symmetric(df: pd.DataFrame, match: str) -> N
     if match == "overlap":
         exact = accord.span_agreement(df, match="exact").pairs["matched"]
         assert (exact <= res.pairs["matched"]).all()
+
+
+@given(span_frames(), st.sampled_from(["exact", "overlap", "token"]), st.data())
+def test_repeating_an_annotators_spans_changes_nothing(
+    df: pd.DataFrame, match: str, data: st.DataObject
+) -> None:
+    # a span given again by the same annotator is the same mark: counted once
+    texts = {"d1": "ab " * 20, "d2": "cd " * 20}
+    repeats = data.draw(st.lists(st.integers(0, len(df) - 1), min_size=1, max_size=5))
+    doubled = pd.concat([df, df.iloc[repeats]], ignore_index=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = accord.span_agreement(accord.Spans.from_frame(df, texts=texts), match=match)  # type: ignore[arg-type]
+        with pytest.warns(accord.DroppedDataWarning, match="duplicate span"):
+            spans = accord.Spans.from_frame(doubled, texts=texts)
+        again = accord.span_agreement(spans, match=match)  # type: ignore[arg-type]
+    pd.testing.assert_frame_equal(res.pairs, again.pairs)
+    assert again.n_spans == res.n_spans
