@@ -177,6 +177,11 @@ def test_dichotomize_cuts_declared_and_numeric_scales(examples: Path) -> None:
     assert dich["kind"] == "cuts" and dich["best_kappa"] == 2  # numbers are ordered
     code, out, _ = run(str(examples / "birads.csv"), *args, "--level", "nominal")
     assert json.loads(out)["dichotomization"]["kind"] == "one-vs-rest"
+    args = ("--item", "patient", "--rater", "rater", "--label", "diagnosis", "--dichotomize")
+    args += ("--raters", "rater1", "rater2", "--level", "ordinal")
+    code, out, err = run(str(examples / "diagnoses.csv"), *args)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "--categories" in err and "Traceback" not in err  # no cut of the alphabetical order
     code, out, err = run("--table", table, "--dichotomize", "--level", "ordered")
     assert code == 2 and out == "" and "Traceback" not in err
     assert err.strip() == (

@@ -403,6 +403,14 @@ def pair(
             )
             table = ContingencyTable.from_ratings(ratings, raters=raters)
             source = str(path)
+            text = [c for c in table.categories if isinstance(c, str)]
+            if dichotomize and level not in (None, "nominal") and categories is None and text:
+                shown = ", ".join(map(str, table.categories))
+                raise fail(
+                    f"--level {level} cuts the labels in their order on the scale, but the text "
+                    f"labels ({shown}) are only sorted alphabetically: declare their order with "
+                    "--categories (the labels comma-separated, lowest first)"
+                )
         # Declared categories are an order on the scale; otherwise the categories decide.
         scale = level or ("ordinal" if categories is not None else None)
         results = compute(
