@@ -653,6 +653,7 @@ def test_stream_engine_equals_memory(tmp_path: Path, uncertainty: str) -> None:
         "confidence": "confidence",
         "uncertainty": uncertainty,
         "rng": 3,
+        "duplicates": "mean",  # the 40 repeated (item, rater) pairs, averaged by every engine
     }
     memory = calibrate_panel(f, **common)  # type: ignore[arg-type]
     stream = calibrate_panel(
@@ -669,7 +670,10 @@ def test_stream_engine_equals_memory(tmp_path: Path, uncertainty: str) -> None:
         assert_allclose(stream.biases[col], memory.biases[col], rtol=0, atol=1e-10)
     assert stream.residual == pytest.approx(memory.residual, rel=1e-12)
     assert (stream.dof, stream.n_assessments) == (memory.dof, memory.n_assessments)
-    assert int(stream.residuals["n"].sum()) == len(f)
+    assert int(stream.residuals["n"].sum()) == len(f) - 40 == memory.n_assessments
+    assert stream.report == memory.report
+    assert memory.report is not None and memory.report.rows == len(f)
+    assert dict(memory.report.reasons) == {"duplicate (item, rater): averaged": 40}
 
 
 def test_stream_engine_csv_levels_and_merge(tmp_path: Path) -> None:
@@ -679,7 +683,13 @@ def test_stream_engine_csv_levels_and_merge(tmp_path: Path) -> None:
     f["item"] = "p" + f["item"].astype(str)
     f.to_csv(tmp_path / "p.csv", index=False)
     back = pd.read_csv(tmp_path / "p.csv")
-    common = {"item": "item", "rater": "rater", "score": "score", "levels": "level"}
+    common = {
+        "item": "item",
+        "rater": "rater",
+        "score": "score",
+        "levels": "level",
+        "duplicates": "mean",
+    }
     memory = calibrate_panel(back, **common)  # type: ignore[arg-type]
     stream = calibrate_panel(tmp_path / "p.csv", engine="stream", batch_size=101, **common)  # type: ignore[arg-type]
     assert list(stream.values["item"]) == list(memory.values["item"])
@@ -734,6 +744,7 @@ def test_dask_engine_equals_stream_and_memory(tmp_path: Path, scheduler: str) ->
         "score": "score",
         "confidence": "confidence",
         "uncertainty": "exact",
+        "duplicates": "mean",
     }
     memory = calibrate_panel(f, **common)  # type: ignore[arg-type]
     stream = calibrate_panel(
@@ -764,7 +775,8 @@ def test_dask_engine_equals_stream_and_memory(tmp_path: Path, scheduler: str) ->
             assert_allclose(other.biases[col], memory.biases[col], rtol=0, atol=1e-10)
         assert other.residual == pytest.approx(memory.residual, rel=1e-12)
         assert (other.dof, other.n_assessments) == (memory.dof, memory.n_assessments)
-        assert int(other.residuals["n"].sum()) == len(f)
+        assert int(other.residuals["n"].sum()) == len(f) - 40
+        assert other.report == memory.report
     assert_allclose(dasked.residuals["score"], stream.residuals["score"], rtol=0, atol=1e-12)
 
 
@@ -777,7 +789,13 @@ def test_dask_engine_from_csv_files_with_levels_and_missing(tmp_path: Path) -> N
     f.iloc[:400].to_csv(tmp_path / "a.csv", index=False)
     f.iloc[400:].to_csv(tmp_path / "b.csv", index=False)
     back = pd.concat([pd.read_csv(tmp_path / n) for n in ("a.csv", "b.csv")], ignore_index=True)
-    common = {"item": "item", "rater": "rater", "score": "score", "levels": "level"}
+    common = {
+        "item": "item",
+        "rater": "rater",
+        "score": "score",
+        "levels": "level",
+        "duplicates": "mean",
+    }
     with pytest.warns(accord.DroppedDataWarning, match="dropped 3 rows"):
         memory = calibrate_panel(back, **common)  # type: ignore[arg-type]
     with pytest.warns(accord.DroppedDataWarning, match="dropped 3 rows"):
@@ -792,6 +810,8 @@ def test_dask_engine_from_csv_files_with_levels_and_missing(tmp_path: Path) -> N
     assert_allclose(dasked.values["value"], memory.values["value"], rtol=0, atol=1e-10)
     assert_allclose(dasked.biases["sd"], memory.biases["sd"], rtol=0, atol=1e-10)
     assert dasked.n_dropped == 3 and dasked.confidence_source == "levels"
+    assert dasked.report == memory.report
+    assert memory.report is not None and memory.report.missing == 3
 
 
 def test_dask_engine_errors_name_rows_of_the_whole_input() -> None:
@@ -847,6 +867,7 @@ def test_cli_calibrate_engines_write_the_memory_csv(tmp_path: Path, engine: str)
     f.to_parquet(path)
     args = ["--item", "item", "--rater", "rater", "--score", "score"]
     args += ["--confidence", "confidence", "--uncertainty", "exact", "--format", "csv"]
+    args += ["--duplicates", "mean"]
     runner = CliRunner()
     memory = runner.invoke(app, ["calibrate", str(path), *args])
     extra = ["--scheduler", "synchronous"] if engine == "dask" else []
@@ -858,3 +879,142 @@ def test_cli_calibrate_engines_write_the_memory_csv(tmp_path: Path, engine: str)
     assert (
         bad.exit_code == 2 and bad.stderr == "accord: error: --scheduler applies to --engine dask\n"
     )
+
+
+# ------------------------------------------------------------------ repeated (item, rater) pairs
+
+
+def _chain_with_a_repeat() -> pd.DataFrame:
+    """The chain of the docstring (A scores O1-O3, B O2-O4, B two points more generous), with
+    A's score of O1 given twice: 4 at row 1 and 5 at row 7."""
+    return pd.DataFrame(
+        {
+            "item": ["O1", "O2", "O3", "O2", "O3", "O4", "O1"],
+            "rater": ["A", "A", "A", "B", "B", "B", "A"],
+            "score": [4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 5.0],
+            "c": [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 3.0],
+        }
+    )
+
+
+CHAIN = {"item": "item", "rater": "rater", "score": "score", "confidence": "c"}
+
+
+def test_a_repeated_pair_is_an_error_by_default() -> None:
+    # Before, the two scores of (O1, A) counted as two assessments; Ratings refuses them.
+    with pytest.raises(accord.DuplicateRatingError) as info:
+        calibrate_panel(_chain_with_a_repeat(), **CHAIN)  # type: ignore[arg-type]
+    assert str(info.value) == (
+        "1 (item, rater) pair is scored more than once: ('O1', 'A') at rows 1, 7. "
+        "calibrate_panel takes one assessment per rater and item: pass duplicates='first', "
+        "'last' or 'mean' to resolve"
+    )
+    with pytest.raises(InvalidInputError, match="'duplicates' parameter of calibrate_panel"):
+        calibrate_panel(_chain_with_a_repeat(), duplicates="sum", **CHAIN)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("policy", "o1", "kept"),
+    [
+        # by hand: O2 and O3 give b_B - b_A = 2, so b_A = -1 (sum gauge) and v_O1 = s_A,O1 + 1
+        ("first", 5.0, "kept the first"),  # s = 4: the docstring's values 5, 6, 7, 8
+        ("last", 6.0, "kept the last"),  # s = 5
+        ("mean", 5.5, "averaged"),  # s = (4 + 5) / 2
+    ],
+)
+def test_duplicates_policy_keeps_one_assessment_per_pair(policy: str, o1: float, kept: str) -> None:
+    res = calibrate_panel(_chain_with_a_repeat(), duplicates=policy, **CHAIN)  # type: ignore[arg-type]
+    assert_allclose(res.values["value"], [o1, 6.0, 7.0, 8.0], atol=1e-9)
+    assert_allclose(res.biases["bias"], [-1.0, 1.0], atol=1e-9)
+    assert res.n_assessments == 6 and len(res.residuals) == 6
+    assert res.report is not None
+    assert str(res.report) == (
+        f"read 7 rows: 6 ratings of 4 items by 2 raters; dropped 1 (1 duplicate (item, rater): "
+        f"{kept})"
+    )
+    # the confidence of the kept assessment: first 1, last 3, mean (1 + 3) / 2
+    c_o1 = res.residuals.loc[res.residuals["item"] == "O1", "confidence"].iloc[0]
+    assert c_o1 == {"first": 1.0, "last": 3.0, "mean": 2.0}[policy]
+    assert res.to_dict()["report"]["reasons"] == {f"duplicate (item, rater): {kept}": 1}
+
+
+def test_duplicates_policy_on_the_stream_engine(tmp_path: Path) -> None:
+    frame = _chain_with_a_repeat()
+    frame.to_parquet(tmp_path / "chain.parquet")
+    path = tmp_path / "chain.parquet"
+    with pytest.raises(accord.DuplicateRatingError, match=r"\('O1', 'A'\) 2 times"):
+        calibrate_panel(path, engine="stream", **CHAIN)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="duplicates='first' keeps one row"):
+        calibrate_panel(path, engine="stream", duplicates="first", **CHAIN)  # type: ignore[arg-type]
+    stream = calibrate_panel(path, engine="stream", duplicates="mean", **CHAIN)  # type: ignore[arg-type]
+    memory = calibrate_panel(frame, duplicates="mean", **CHAIN)  # type: ignore[arg-type]
+    assert_allclose(stream.values["value"], [5.5, 6.0, 7.0, 8.0], atol=1e-9)
+    assert_allclose(stream.values["sd"], memory.values["sd"], atol=1e-10)
+    assert stream.report == memory.report
+
+
+def test_hodge_rank_applies_the_same_duplicates_policy() -> None:
+    frame = _chain_with_a_repeat()
+    cols = {"item": "item", "rater": "rater", "score": "score", "confidence": "c"}
+    with pytest.raises(accord.DuplicateRatingError, match=r"hodge_rank takes one assessment"):
+        hodge_rank(frame, **cols)
+    # reference: the same panel with the repeat resolved by hand (mean score 4.5, mean c 2)
+    by_hand = frame.iloc[:6].copy()
+    by_hand.loc[0, ["score", "c"]] = [4.5, 2.0]
+    assert_allclose(
+        hodge_rank(frame, duplicates="mean", **cols).scores["score"],
+        hodge_rank(by_hand, **cols).scores["score"],
+    )
+    last = frame.iloc[1:].reset_index(drop=True)  # row 1 dropped: the last (O1, A) kept
+    assert_allclose(
+        hodge_rank(frame, duplicates="last", **cols).scores["score"],
+        hodge_rank(last, **cols).scores["score"],
+    )
+
+
+def test_cli_calibrate_duplicates_and_the_read_line(tmp_path: Path) -> None:
+    from accord.cli import app
+
+    path = tmp_path / "chain.csv"
+    frame = _chain_with_a_repeat()
+    frame.loc[len(frame)] = ["O4", "A", np.nan, 1.0]  # a row with no score
+    frame.to_csv(path, index=False)
+    args = ["calibrate", str(path), "--item", "item", "--rater", "rater", "--score", "score"]
+    args += ["--confidence", "c"]
+    runner = CliRunner()
+    res = runner.invoke(app, args)
+    assert res.exit_code == 2 and res.stdout == "" and "Traceback" not in res.stderr
+    assert res.stderr.startswith("accord: error: 1 (item, rater) pair is scored more than once")
+    assert len(res.stderr.strip().splitlines()) == 1
+    res = runner.invoke(app, [*args, "--duplicates", "first"])
+    assert res.exit_code == 0, res.output
+    line = (
+        "read 8 rows: 6 ratings of 4 items by 2 raters; dropped 2 (1 missing score or "
+        "confidence; 1 duplicate (item, rater): kept the first)"
+    )
+    assert line in " ".join(res.stdout.split())
+    res = runner.invoke(app, [*args, "--duplicates", "mean", "--format", "json"])
+    report = json.loads(res.stdout)["report"]
+    assert report["rows"] == 8 and report["ratings"] == 6 and report["dropped"] == 2
+
+
+@pytest.mark.parametrize("policy", ["first", "last", "mean"])
+def test_duplicates_policy_equals_the_frame_resolved_by_pandas(policy: str) -> None:
+    # reference: pandas resolves the 40 repeated pairs (drop_duplicates keep=first/last, or a
+    # groupby mean of score and confidence), then the panel has one row per pair
+    f = _panel_frame()
+    cols = {"item": "item", "rater": "rater", "score": "score", "confidence": "confidence"}
+    if policy == "mean":
+        by_pandas = f.groupby(["item", "rater"], as_index=False, sort=False)[
+            ["score", "confidence"]
+        ].mean()
+    else:
+        by_pandas = f.drop_duplicates(["item", "rater"], keep=policy)
+    assert len(by_pandas) == len(f) - 40
+    ours = calibrate_panel(f, duplicates=policy, uncertainty="exact", **cols)  # type: ignore[arg-type]
+    ref = calibrate_panel(by_pandas, uncertainty="exact", **cols)  # type: ignore[arg-type]
+    for col in ("value", "sd", "confidence", "plain_mean", "n"):
+        assert_allclose(ours.values[col], ref.values[col], rtol=0, atol=1e-10)
+    assert_allclose(ours.biases["bias"], ref.biases["bias"], rtol=0, atol=1e-10)
+    assert ours.residual == pytest.approx(ref.residual, rel=1e-12)
+    assert ours.report is not None and ours.report.dropped == 40

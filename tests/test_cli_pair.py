@@ -42,6 +42,8 @@ def test_birads_json_is_stable_and_complete(examples: Path) -> None:
         "--seed",
         "2",
         "--dichotomize",
+        "--level",
+        "ordinal",
     )
     assert code == 0
     data = json.loads(out)
@@ -66,6 +68,8 @@ def test_birads_json_is_stable_and_complete(examples: Path) -> None:
             "--seed",
             "2",
             "--dichotomize",
+            "--level",
+            "ordinal",
         )[1]
     )
     assert again == data
@@ -109,6 +113,8 @@ def test_dichotomize_table_output_marks_the_best_cut(examples: Path, tmp_path: P
         "--table",
         str(examples / "birads-table.csv"),
         "--dichotomize",
+        "--level",
+        "ordinal",
         "--n-boot",
         "0",
         "--output",
@@ -118,6 +124,69 @@ def test_dichotomize_table_output_marks_the_best_cut(examples: Path, tmp_path: P
     text = target.read_text(encoding="utf-8")
     line = next(ln for ln in text.splitlines() if "BR1-BR2 | BR3-BR5" in ln)
     assert "0.9438" in line and "0.8364" in line and "kappa, IA" in line
+    assert "Cuts of the ordered scale BR1, BR2, BR3, BR4, BR5 (level ordinal)" in " ".join(
+        text.split()
+    )
+
+
+def test_dichotomize_nominal_labels_sets_each_category_against_the_rest(
+    examples: Path,
+) -> None:
+    args = ("--item", "patient", "--rater", "rater", "--label", "diagnosis")
+    args += ("--raters", "rater1", "rater2", "--dichotomize", "--n-boot", "0")
+    code, out, err = run(str(examples / "diagnoses.csv"), *args)
+    assert code == 0, err
+    # Not a cut of the alphabetical order of the diagnoses.
+    assert "Depression-Neurosis" not in out and "low | high" not in out
+    assert "Each category against the rest" in out
+    assert "Schizophrenia | rest" in out and "specific agreement" in out
+    assert "--categories" in " ".join(out.split())
+    code, out, _ = run(str(examples / "diagnoses.csv"), *args, "--format", "json")
+    dich = json.loads(out)["dichotomization"]
+    assert dich["kind"] == "one-vs-rest"
+    assert dich["cuts"][0]["split"] == "Depression | rest"
+    # Peer side by side: sklearn's kappa of the binarised diagnoses of raters 1 and 2.
+    import pandas as pd
+    from sklearn.metrics import cohen_kappa_score
+
+    wide = pd.read_csv(examples / "diagnoses.csv").pivot(
+        index="patient", columns="rater", values="diagnosis"
+    )
+    for row in dich["cuts"]:
+        expected = cohen_kappa_score(
+            wide["rater1"] == row["category"], wide["rater2"] == row["category"]
+        )
+        assert abs(row["kappa"] - expected) < 1e-12
+    code, out, _ = run(str(examples / "diagnoses.csv"), *args, "--format", "csv")
+    assert "dichotomized_specific_agreement,Depression | rest" in out
+
+
+def test_dichotomize_cuts_declared_and_numeric_scales(examples: Path) -> None:
+    table = str(examples / "birads-table.csv")
+    order = "BR1,BR2,BR3,BR4,BR5"
+    for extra in (("--categories", order), ("--level", "ordinal")):
+        code, out, _ = run("--table", table, "--dichotomize", "--format", "json", *extra)
+        assert code == 0
+        assert json.loads(out)["dichotomization"]["kind"] == "cuts"
+    code, out, _ = run("--table", table, "--dichotomize", "--format", "json", "--n-boot", "0")
+    assert json.loads(out)["dichotomization"]["kind"] == "one-vs-rest"
+    args = ("--item", "finding", "--rater", "modality", "--label", "birads")
+    args += ("--raters", "ABVS", "US", "--dichotomize", "--n-boot", "0", "--format", "json")
+    code, out, _ = run(str(examples / "birads.csv"), *args)
+    dich = json.loads(out)["dichotomization"]
+    assert dich["kind"] == "cuts" and dich["best_kappa"] == 2  # numbers are ordered
+    code, out, _ = run(str(examples / "birads.csv"), *args, "--level", "nominal")
+    assert json.loads(out)["dichotomization"]["kind"] == "one-vs-rest"
+    args = ("--item", "patient", "--rater", "rater", "--label", "diagnosis", "--dichotomize")
+    args += ("--raters", "rater1", "rater2", "--level", "ordinal")
+    code, out, err = run(str(examples / "diagnoses.csv"), *args)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "--categories" in err and "Traceback" not in err  # no cut of the alphabetical order
+    code, out, err = run("--table", table, "--dichotomize", "--level", "ordered")
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.strip() == (
+        "accord: error: --level must be nominal, ordinal, interval or ratio; got 'ordered'"
+    )
 
 
 @pytest.mark.parametrize(

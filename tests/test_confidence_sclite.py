@@ -258,3 +258,29 @@ def test_cli_clip_and_conflicting_inputs(tmp_path: Path, sgml: Path):
     assert result.exit_code == 2 and "--sclite-sgml reads its own columns" in result.output
     result = runner.invoke(app, ["confidence"])
     assert result.exit_code == 2 and "--sclite-sgml FILE" in result.output
+
+
+def test_cli_prints_the_read_line(sgml: Path, sclite_data: Path, tmp_path: Path):
+    # the bundled word list is the alignment's scored words, one row each (1724 of them)
+    words = pd.read_csv(sclite_data / "sclite-test3b-words.csv")
+    n, speakers = len(words), words["speaker"].nunique()
+    result = runner.invoke(app, ["confidence", "--sclite-sgml", str(sgml)])
+    line = (
+        f"read {n} hypothesis words: {n} scored words (C, S, I; deletions are not scored) in "
+        f"{speakers} speakers; nothing dropped"
+    )
+    assert line in " ".join(result.stdout.split())
+    data = tmp_path / "units.csv"
+    data.write_text("ok,conf,g\n1,0.9,a\n0,0.2,a\n1,1.5,b\n")
+    args = ["confidence", str(data), "--correct", "ok", "--confidence", "conf", "--group", "g"]
+    result = runner.invoke(app, [*args, "--out-of-range", "clip"])
+    assert result.exit_code == 0, result.output
+    line = (
+        "read 3 rows: 3 scored units in 2 groups; nothing dropped; 1 confidence outside "
+        "[0, 1] clipped"
+    )
+    assert line in " ".join(result.stdout.split())
+    result = runner.invoke(app, [*args, "--out-of-range", "clip", "--format", "json"])
+    report = json.loads(result.stdout)["report"]
+    assert (report["rows"], report["units"], report["dropped"]) == (3, 3, 0)
+    assert report["out_of_range_clipped"] == 1

@@ -177,11 +177,24 @@ def test_overlap_ties_go_to_more_pairs() -> None:
     assert accord.span_agreement(df, match="overlap").pairs["matched"].tolist() == [2]
 
 
-def test_exact_duplicates_are_a_multiset() -> None:
-    df = frame([("a", "X", 0, 5), ("a", "X", 0, 5), ("b", "X", 0, 5)])
-    res = accord.span_agreement(df)
+def test_a_span_given_twice_by_one_annotator_counts_once() -> None:
+    # a marked [0, 5) X twice, b once: one span each, one match, F1 = 2 * 1 / (1 + 1) = 1
+    # (counted twice it would be 2 * 1 / (2 + 1) = 2/3)
+    df = frame([("a", "X", 0, 5), ("a", "X", 0, 5), ("b", "X", 0, 5), ("b", "Y", 0, 5)])
+    with pytest.warns(accord.DroppedDataWarning, match="dropped 1 duplicate span"):
+        spans = accord.Spans.from_frame(df)
+    assert spans.n_spans == 3
+    assert spans.notes == (
+        "dropped 1 duplicate span (the same annotator, document, offsets and label given "
+        "again; each counted once); first: annotator 'a', document 'd1', 0-5 'X'",
+    )
+    res = accord.span_agreement(spans, by=None)
     assert res.pairs["matched"].tolist() == [1]
-    assert_allclose(res.statistic, 2 / 3)
+    assert_allclose(res.statistic, 2 * 1 / (1 + 2))  # b also marked [0, 5) as Y
+    assert res.notes == spans.notes
+    with pytest.warns(accord.DroppedDataWarning):
+        res = accord.span_agreement(frame([("a", "X", 0, 5), ("a", "X", 0, 5), ("b", "X", 0, 5)]))
+    assert res.statistic == 1.0
 
 
 def test_f1_is_micro_within_pair_over_documents() -> None:
@@ -453,3 +466,21 @@ def test_invariant_to_row_order_and_symmetric(df: pd.DataFrame, match: str) -> N
     if match == "overlap":
         exact = accord.span_agreement(df, match="exact").pairs["matched"]
         assert (exact <= res.pairs["matched"]).all()
+
+
+@given(span_frames(), st.sampled_from(["exact", "overlap", "token"]), st.data())
+def test_repeating_an_annotators_spans_changes_nothing(
+    df: pd.DataFrame, match: str, data: st.DataObject
+) -> None:
+    # a span given again by the same annotator is the same mark: counted once
+    texts = {"d1": "ab " * 20, "d2": "cd " * 20}
+    repeats = data.draw(st.lists(st.integers(0, len(df) - 1), min_size=1, max_size=5))
+    doubled = pd.concat([df, df.iloc[repeats]], ignore_index=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = accord.span_agreement(accord.Spans.from_frame(df, texts=texts), match=match)  # type: ignore[arg-type]
+        with pytest.warns(accord.DroppedDataWarning, match="duplicate span"):
+            spans = accord.Spans.from_frame(doubled, texts=texts)
+        again = accord.span_agreement(spans, match=match)  # type: ignore[arg-type]
+    pd.testing.assert_frame_equal(res.pairs, again.pairs)
+    assert again.n_spans == res.n_spans

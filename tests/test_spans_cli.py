@@ -98,3 +98,35 @@ def test_spans_warns_about_annotators_without_spans(tmp_path: Path) -> None:
     assert code == 0
     assert "annotators with no spans: 'c'" in err
     assert "Annotators with no spans: c" in out
+
+
+def _brat(root: Path, files: dict[str, str], text: bytes) -> Path:
+    for annotator, content in files.items():
+        (root / annotator).mkdir(parents=True)
+        (root / annotator / "d.ann").write_text(content)
+    (root / "d.txt").write_bytes(text)
+    return root
+
+
+def test_spans_brat_duplicate_is_counted_once_and_said(tmp_path: Path) -> None:
+    line = "T1\tDRUG 0 7\tAspirin\n"
+    root = _brat(tmp_path, {"a": line + line.replace("T1", "T2"), "b": line}, b"Aspirin daily")
+    code, out, err = invoke("spans", str(root), "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["statistic"] == 1.0  # 2 * 1 / (1 + 1); counted twice it was 2/3
+    assert any("dropped 1 duplicate span" in n for n in data["notes"])
+    assert err.startswith("accord: warning: ") and "dropped 1 duplicate span" in err
+
+
+def test_spans_brat_shifted_offsets_exit_2(tmp_path: Path) -> None:
+    lf = "Patient one\nAspirin daily\n"
+    ann = "T1\tDRUG 12 19\tAspirin\n"
+    root = _brat(tmp_path, {"a": ann, "b": ann}, lf.replace("\n", "\r\n").encode())
+    code, out, err = invoke("spans", str(root))
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert err.startswith("accord: error: 2 of 2 text-bound annotations quote a text other")
+    assert "--no-text-check" in err and "line ends" in err
+    code, out, err = invoke("spans", str(root), "--no-text-check", "--format", "json")
+    assert code == 0 and json.loads(out)["statistic"] == 1.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import pytest
@@ -140,6 +141,67 @@ def test_brat_crlf_offsets_count_both_characters(tmp_path: Path) -> None:
     spans = accord.read_brat(root)
     assert spans.lengths == {"d": 17}
     assert spans.texts["d"][10:17] == "Aspirin"
+
+
+def test_brat_same_span_twice_in_one_file_counts_once(tmp_path: Path) -> None:
+    twice = ann(("DRUG", 0, 7), ("DISEASE", 16, 21)) + "T3\tDRUG 0 7\tAspirin\n"
+    root = write_brat(tmp_path, {"a": {"d": twice}, "b": {"d": ann(("DRUG", 0, 7))}}, {"d": TEXT})
+    with pytest.warns(accord.DroppedDataWarning, match="dropped 1 duplicate span"):
+        spans = accord.read_brat(root)
+    assert spans.n_spans == 3
+    assert any("first: annotator 'a', document 'd', 0-7 'DRUG'" in n for n in spans.notes)
+    # by hand: a {DRUG 0-7, DISEASE 16-21}, b {DRUG 0-7}: TP 1, F1 = 2 / (2 + 1)
+    res = accord.span_agreement(spans, by=None)
+    assert_allclose(res.statistic, 2 / 3)
+    content = {"a": {"d": ann(("DRUG", 0, 7)) * 2}, "b": {"d": ann(("DRUG", 0, 7))}}
+    with pytest.warns(accord.DroppedDataWarning):
+        res = accord.span_agreement(accord.read_brat(write_brat(tmp_path / "2", content, {})))
+    assert res.statistic == 1.0  # the case: 0.667 when counted twice
+
+
+def test_brat_quoted_text_is_checked_against_the_txt(tmp_path: Path) -> None:
+    right = ann(("DRUG", 0, 7), ("DISEASE", 16, 21), ("DRUG", 26, 33))
+    wrong = right + "T4\tDISEASE 44 50\tWrongtext\n"
+    root = write_brat(tmp_path, {"a": {"d": wrong}, "b": {"d": right}}, {"d": TEXT})
+    with pytest.warns(accord.AccordWarning, match="1 of 7 text-bound annotations quote"):
+        spans = accord.read_brat(root)
+    note = next(n for n in spans.notes if "quote a text" in n)
+    assert "a/d.ann, line 4: T4 44 50 is 'ulcers' in the text but the .ann quotes 'Wrongtext'" in (
+        note.replace("\\", "/")
+    )
+    # white space runs count as one space; a discontinuous span's fragments are joined by one
+    spaced = "T1\tDRUG 0 7;16 21\tAspirin  fever\n"
+    root = write_brat(tmp_path / "2", {"a": {"d": spaced}, "b": {"d": ""}}, {"d": TEXT})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", accord.AccordWarning)
+        spans = accord.read_brat(root, discontinuous="split")
+    assert not any("quote" in n for n in spans.notes)
+
+
+def test_brat_offsets_that_miss_the_text_are_an_error(tmp_path: Path) -> None:
+    # Offsets made on \n text, read against a .txt with \r\n line ends: every span after the
+    # first line end is shifted by one character per line end above it.
+    lf = "Patient one\nAspirin daily\nNo fever\n"
+    crlf = lf.replace("\n", "\r\n")
+    spans_lf = [("DRUG", 12, 19), ("DISEASE", 29, 34)]
+    content = "".join(
+        f"T{k}\t{lab} {s} {e}\t{lf[s:e]}\n" for k, (lab, s, e) in enumerate(spans_lf, 1)
+    )
+    root = write_brat(tmp_path, {"a": {"d": content}, "b": {"d": content}}, {})
+    (root / "d.txt").write_bytes(crlf.encode())
+    with pytest.raises(accord.InvalidInputError) as err:
+        accord.read_brat(root)
+    message = str(err.value)
+    assert message.startswith("4 of 4 text-bound annotations quote a text other than")
+    assert "T1 12 19 is '\\nAspiri' in the text but the .ann quotes 'Aspirin'" in message
+    assert "4 of them match when each \\r\\n line end counts as one character" in message
+    assert "check_text=False" in message and "\n" not in message
+    spans = accord.read_brat(root, check_text=False)
+    assert spans.n_spans == 4 and not any("quote" in n for n in spans.notes)
+    (root / "d.txt").write_bytes(lf.encode())  # the text the offsets were made on
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", accord.AccordWarning)
+        assert accord.read_brat(root).n_spans == 4
 
 
 # --- BIO -------------------------------------------------------------------------------------

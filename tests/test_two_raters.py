@@ -110,6 +110,111 @@ def test_best_dichotomization_reproduces_figure_two_and_table_three() -> None:
     assert res.to_dict()["best_kappa"] == 2
 
 
+def _diagnoses_pair(examples: Path) -> tuple[np.ndarray, np.ndarray]:
+    """Raters 1 and 2 of the bundled psychiatric diagnoses (nominal text labels)."""
+    frame = pd.read_csv(examples / "diagnoses.csv")
+    wide = frame.pivot(index="patient", columns="rater", values="diagnosis")
+    return wide["rater1"].to_numpy(dtype=object), wide["rater2"].to_numpy(dtype=object)
+
+
+def test_dichotomization_of_nominal_text_labels_is_one_vs_rest(examples: Path) -> None:
+    from sklearn.metrics import cohen_kappa_score, f1_score, mutual_info_score
+
+    x, y = _diagnoses_pair(examples)
+    res = best_dichotomization(x, y)
+    # No cut of the alphabetical order ("Depression-Neurosis | Other-Schizophrenia"): each
+    # diagnosis against the rest.
+    assert res.kind == "one-vs-rest"
+    assert "against the rest" in res.method and "no declared order" in res.method
+    cats = sorted(set(x) | set(y))
+    assert list(res.cuts["category"]) == cats
+    assert list(res.cuts["split"]) == [f"{c} | rest" for c in cats]
+    for row in res.cuts.itertuples():
+        xb, yb = x == row.category, y == row.category
+        # Peers side by side: sklearn's kappa and F1 (= specific agreement) of the binarised
+        # labels, and IA written out as MI / min(H) with sklearn's mutual information.
+        assert_allclose(row.kappa, cohen_kappa_score(xb, yb), rtol=1e-12)
+        assert_allclose(row.specific_agreement, f1_score(xb, yb), rtol=1e-12)
+        hx = -sum(p * math.log(p) for p in (xb.mean(), 1 - xb.mean()) if p > 0)
+        hy = -sum(p * math.log(p) for p in (yb.mean(), 1 - yb.mean()) if p > 0)
+        assert_allclose(row.informational_agreement, mutual_info_score(xb, yb) / min(hx, hy))
+        assert row.n_in_in == np.sum(xb & yb) and row.n_in_rest == np.sum(xb & ~yb)
+        assert row.n_rest_in == np.sum(~xb & yb) and row.n_rest_rest == np.sum(~xb & ~yb)
+    assert res.cuts.loc[res.cuts["cut"] == res.best_kappa, "kappa"].iloc[0] == max(
+        res.cuts["kappa"]
+    )
+    assert res.to_dict()["kind"] == "one-vs-rest"
+    per_category = specific_agreement(x, y).per_category
+    assert_allclose(res.cuts["specific_agreement"], per_category["specific_agreement"])
+
+
+def test_dichotomization_cuts_only_an_ordered_scale() -> None:
+    table = ContingencyTable(BIRADS, categories=["BR1", "BR2", "BR3", "BR4", "BR5"])
+    # A table with text categories carries no level: nominal unless told otherwise.
+    assert best_dichotomization(table).kind == "one-vs-rest"
+    ordinal = best_dichotomization(table, level="ordinal")
+    assert ordinal.kind == "cuts" and ordinal.best_kappa == 2
+    assert "level ordinal" in ordinal.method
+    assert ordinal.cuts["split"].iloc[1] == "BR1-BR2 | BR3-BR5"
+    # Numbers are ordered; a bare array's categories are its positions 0 .. q-1.
+    assert best_dichotomization(BIRADS).kind == "cuts"
+    assert best_dichotomization(BIRADS, categories=[1, 2, 3, 4, 5]).kind == "cuts"
+    assert best_dichotomization(BIRADS, level="nominal").kind == "one-vs-rest"
+    # Declared text categories are an order.
+    x = ["low", "high", "medium", "low", "high"]
+    y = ["low", "medium", "medium", "low", "high"]
+    declared = best_dichotomization(x, y, categories=["low", "medium", "high"])
+    assert declared.kind == "cuts" and list(declared.cuts["split"]) == [
+        "low | medium-high",
+        "low-medium | high",
+    ]
+    assert "declared order" in declared.method
+    assert best_dichotomization(x, y).kind == "one-vs-rest"
+    # An ordered level on text sorted alphabetically would cut high | low-medium: refused.
+    with pytest.raises(InvalidInputError, match=r"sorted alphabetically.*categories=\["):
+        best_dichotomization(x, y, level="ordinal")
+    with pytest.raises(InvalidInputError, match="'level' parameter of best_dichotomization"):
+        best_dichotomization(x, y, level="ordered")  # type: ignore[arg-type]
+
+
+def test_dichotomization_follows_the_level_of_ratings() -> None:
+    items = [1, 1, 2, 2, 3, 3, 4, 4]
+    raters = ["a", "b"] * 4
+    labels = ["low", "low", "high", "medium", "medium", "medium", "low", "high"]
+    order = ["low", "medium", "high"]
+    ordinal = Ratings.from_arrays(items, raters, labels, level="ordinal", categories=order)
+    assert best_dichotomization(ordinal).kind == "cuts"
+    nominal = Ratings.from_arrays(items, raters, labels)
+    assert best_dichotomization(nominal).kind == "one-vs-rest"
+    with pytest.raises(InvalidInputError, match="sorted alphabetically"):
+        best_dichotomization(nominal, level="ordinal")
+    declared = Ratings.from_arrays(items, raters, labels, categories=order)
+    assert best_dichotomization(declared).kind == "cuts"
+    numeric = Ratings.from_arrays(items, raters, [1, 1, 3, 2, 2, 2, 1, 3])
+    assert best_dichotomization(numeric).kind == "cuts"
+
+
+@given(
+    st.lists(st.lists(st.integers(0, 6), min_size=3, max_size=3), min_size=3, max_size=3),
+    st.permutations(range(3)),
+)
+def test_one_vs_rest_rows_follow_a_renaming_of_the_categories(
+    cells: list[list[int]], perm: list[int]
+) -> None:
+    assume(sum(map(sum, cells)) > 0)
+    counts = np.asarray(cells, dtype=float)
+    names = ["a", "b", "c"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        base = best_dichotomization(ContingencyTable(counts, names)).cuts
+        moved = best_dichotomization(
+            ContingencyTable(counts[np.ix_(perm, perm)], [names[i] for i in perm])
+        ).cuts
+    by_category = moved.set_index("category").loc[names]
+    for column in ("kappa", "specific_agreement", "informational_agreement", "n_in_in"):
+        assert_allclose(by_category[column].to_numpy(), base[column].to_numpy())
+
+
 # ------------------------------------------------------------------ peers side by side
 
 

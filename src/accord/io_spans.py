@@ -6,14 +6,16 @@ listed in ``Spans.notes``. Errors name the file and line (brat, BIO) or the row 
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal, TypeAlias
 
 import numpy as np
 
-from ._errors import InvalidInputError
+from ._errors import AccordWarning, InvalidInputError
 from .io import FileFormat, read_table
 from .ratings import _check_choice
 from .spans import Spans
@@ -121,12 +123,71 @@ def read_spans(
 
 _OFFSETS = re.compile(r"^\d+ \d+(;\d+ \d+)*$")
 
+#: Mismatched texts named in a message.
+_SHOWN = 3
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Mismatch:
+    """A ``T`` line whose quoted text differs from the document text at its offsets."""
+
+    where: str
+    ident: str
+    offsets: str
+    at: str
+    quoted: str
+    document: str
+
+
+def _fragment_text(text: str, offsets: str) -> str:
+    """The text at brat offsets ``"S E;S E"``, fragments joined by a space."""
+    pairs = (fragment.split(" ") for fragment in offsets.split(";"))
+    return " ".join(text[int(s) : int(e)] for s, e in pairs)
+
+
+def _text_mismatch_message(
+    mismatches: list[_Mismatch], n_checked: int, texts: dict[str, str]
+) -> str:
+    """The count and first few mismatches, and why when it can tell; raises when most of
+    the checked lines mismatch, warns otherwise."""
+    k = len(mismatches)
+    shown = "; ".join(
+        f"{m.where}: {m.ident} {m.offsets} is {m.at!r} in the text but the .ann quotes {m.quoted!r}"
+        for m in mismatches[:_SHOWN]
+    )
+    more = f" and {k - _SHOWN} more" if k > _SHOWN else ""
+    n_lf = sum(
+        "\r\n" in texts[m.document]
+        and _fragment_text(texts[m.document].replace("\r\n", "\n"), m.offsets).split()
+        == m.quoted.split()
+        for m in mismatches
+    )
+    hint = (
+        f"; {n_lf} of them match when each \\r\\n line end counts as one character: the "
+        ".txt files have \\r\\n (Windows) line ends but the offsets were made on \\n "
+        "text, so convert the .txt files to \\n line ends"
+        if n_lf
+        else ""
+    )
+    message = (
+        f"{k} of {n_checked} text-bound annotation{'' if n_checked == 1 else 's'} quote a text "
+        f"other than the one at their offsets (first: {shown}{more}){hint}"
+    )
+    if 2 * k > n_checked:
+        raise InvalidInputError(
+            message + "; the offsets do not point at the annotated text (to read them anyway, "
+            "skip the check: check_text=False, or --no-text-check on the command line)"
+        )
+    warnings.warn(message, AccordWarning, stacklevel=3)
+    return message
+
 
 def read_brat(
     path: str | Path,
     *,
     discontinuous: Discontinuous = "raise",
     encoding: str = "utf-8",
+    check_text: bool = True,
 ) -> Spans:
     """Read brat standoff annotations: a folder per annotator of ``.ann`` files.
 
@@ -143,6 +204,9 @@ def read_brat(
         error; ``"split"`` makes each fragment a span; ``"hull"`` makes one span from the
         first start to the last end. Both alternatives are counted in ``Spans.notes``.
     encoding : str, default "utf-8"
+    check_text : bool, default True
+        Compare the text each ``T`` line quotes with the document text at its offsets (see
+        Notes); False skips the comparison.
 
     Returns
     -------
@@ -157,7 +221,8 @@ def read_brat(
         Annotator folders with different sets of documents, a malformed ``T`` line,
         ``end <= start``, an offset past the end of the text, a discontinuous span with
         ``discontinuous="raise"``, texts of one document that differ between annotators,
-        or fewer than one annotator folder.
+        fewer than one annotator folder, or (with ``check_text``) most ``T`` lines quoting a
+        text other than the one at their offsets.
 
     Notes
     -----
@@ -166,6 +231,16 @@ def read_brat(
     counted in ``notes``; the ``T`` lines that events use as triggers are read as spans.
     An annotator whose ``.ann`` files hold no ``T`` line is kept as an annotator with no
     spans. Subfolders with no ``.ann`` file are not annotators; ``notes`` names them.
+
+    Where the document text is known, the text a ``T`` line quotes after its offsets is
+    compared with the text at those offsets (runs of white space count as one space, and the
+    fragments of a discontinuous span are joined by a space, as brat writes them). Offsets
+    that do not point at the quoted text are counted in ``notes`` with the first few, and an
+    :class:`~accord.AccordWarning` says so; when most of the quoted texts differ, the offsets
+    are taken to be wrong and an error names the first ones. A ``.txt`` file with ``\\r\\n``
+    line ends read with offsets made on ``\\n`` text is the usual cause, and the message says
+    so when it is. A span given twice by one annotator is counted once (see
+    :meth:`accord.Spans.from_frame`).
 
     References
     ----------
@@ -235,6 +310,8 @@ def read_brat(
     if no_text:
         notes.append(f"{len(no_text)} documents without a .txt file: offsets not checked")
 
+    mismatches: list[_Mismatch] = []
+    n_checked = 0
     ann_col: list[str] = []
     doc_col: list[str] = []
     starts: list[int] = []
@@ -277,6 +354,12 @@ def read_brat(
                             f"{where}: span {s}-{e} ends past the end of the text of "
                             f"{d!r} ({limit} characters)"
                         )
+                if check_text and d in texts and len(fields) > 2:
+                    n_checked += 1
+                    at = _fragment_text(texts[d], offsets)
+                    quoted = "\t".join(fields[2:])
+                    if at.split() != quoted.split():
+                        mismatches.append(_Mismatch(where, fields[0], offsets, at, quoted, d))
                 if len(fragments) > 1:
                     if discontinuous == "raise":
                         raise InvalidInputError(
@@ -295,6 +378,8 @@ def read_brat(
                     starts.append(s)
                     ends.append(e)
                     labs.append(kind)
+    if mismatches:
+        notes.append(_text_mismatch_message(mismatches, n_checked, texts))
     if n_other:
         notes.append(
             f"skipped {n_other} line{' that is' if n_other == 1 else 's that are'} not "

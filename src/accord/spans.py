@@ -25,7 +25,13 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._errors import AccordWarning, ColumnNotFoundError, InvalidInputError, warn_degenerate
+from ._errors import (
+    AccordWarning,
+    ColumnNotFoundError,
+    DroppedDataWarning,
+    InvalidInputError,
+    warn_degenerate,
+)
 from ._results import to_plain
 from ._types import FloatArray, IntArray
 from .ratings import _check_choice, _missing_column_message, _rows, _to_pandas
@@ -77,7 +83,8 @@ class Spans:
     source : str or None
         Where the spans came from.
     notes : tuple of str
-        What a reader skipped or interpreted, in words (e.g. discontinuous spans split).
+        What a reader skipped or interpreted, in words (e.g. discontinuous spans split,
+        duplicate spans counted once, covered texts that differ from the document text).
     """
 
     annotator: IntArray
@@ -185,7 +192,9 @@ class Spans:
         -----
         A row whose ``start`` and ``end`` are both missing declares that the annotator saw the
         document and marked nothing in it; it adds the annotator and the document without a
-        span. Every annotator is taken to have annotated every document in the input.
+        span. Every annotator is taken to have annotated every document in the input. A span
+        given twice by one annotator (same document, offsets and label) is counted once; the
+        repeats are counted in ``notes`` and a :class:`~accord.DroppedDataWarning` says so.
 
         Examples
         --------
@@ -311,6 +320,18 @@ class Spans:
         lab_codes = _encode(labs, label_names)
         s_int, e_int = s.astype(np.int64), e.astype(np.int64)
         order = np.lexsort((lab_codes, e_int, s_int, doc_codes, ann_codes))
+        keep, duplicate_note = _drop_duplicates(
+            ann_codes[order],
+            doc_codes[order],
+            s_int[order],
+            e_int[order],
+            lab_codes[order],
+            names=(annotator_names, document_names, label_names),
+            where=where,
+        )
+        if duplicate_note:
+            notes = (*notes, duplicate_note)
+        order = order[keep]
         return cls(
             annotator=ann_codes[order],
             document=doc_codes[order],
@@ -326,6 +347,48 @@ class Spans:
             source=source,
             notes=notes,
         )
+
+
+def _drop_duplicates(
+    ann: IntArray,
+    doc: IntArray,
+    start: IntArray,
+    end: IntArray,
+    lab: IntArray,
+    *,
+    names: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]],
+    where: str,
+) -> tuple[npt.NDArray[np.bool_], str | None]:
+    """Which of the sorted spans to keep (the first of each run of identical spans), and a
+    note on those dropped (also a :class:`~accord.DroppedDataWarning`).
+
+    One annotator cannot mark the same stretch with the same label twice: a repeat (a line
+    copied twice in a .ann file, a duplicated row) would be counted as a second span and
+    lower every F1 that involves the annotator.
+    """
+    keep = np.ones(ann.size, dtype=bool)
+    if ann.size > 1:
+        keep[1:] = (
+            (ann[1:] != ann[:-1])
+            | (doc[1:] != doc[:-1])
+            | (start[1:] != start[:-1])
+            | (end[1:] != end[:-1])
+            | (lab[1:] != lab[:-1])
+        )
+    n_dropped = int(ann.size - keep.sum())
+    if n_dropped == 0:
+        return keep, None
+    annotators, documents, labels = names
+    first = int(np.flatnonzero(~keep)[0])
+    label = f" {labels[lab[first]]!r}" if labels[lab[first]] else ""
+    note = (
+        f"dropped {n_dropped} duplicate span{'' if n_dropped == 1 else 's'} (the same "
+        "annotator, document, offsets and label given again; each counted once); first: "
+        f"annotator {annotators[ann[first]]!r}, document {documents[doc[first]]!r}, "
+        f"{start[first]}-{end[first]}{label}"
+    )
+    warnings.warn(where + note, DroppedDataWarning, stacklevel=4)
+    return keep, note
 
 
 def _encode(values: npt.NDArray[Any], names: tuple[str, ...]) -> IntArray:

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -23,7 +24,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Coefficient, ConfidenceInterval, check_level
-from .._types import Alternative, FloatArray, RngLike, as_generator
+from .._types import LEVELS, Alternative, FloatArray, Level, RngLike, as_generator
 from ..information import entropy
 from ..ratings import ContingencyTable, Ratings
 from .inference import check_n_boot, population_factor
@@ -32,6 +33,7 @@ from .weights import WEIGHT_SCHEMES, agreement_weights
 __all__ = [
     "CohenKappa",
     "Dichotomization",
+    "DichotomyKind",
     "InformationalAgreement",
     "as_table",
     "best_dichotomization",
@@ -1036,25 +1038,42 @@ def informational_agreement(
 
 # ------------------------------------------------------------------ dichotomisation
 
+DichotomyKind: TypeAlias = Literal["cuts", "one-vs-rest"]
+"""How a scale is split in two: cuts of its order, or each category against the rest."""
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Dichotomization:
-    """Kappa and IA of every cut of an ordered scale into low | high.
+    r"""Kappa and IA of every two-way split of the categories.
+
+    On an ordered scale the splits are its cuts into low | high; on nominal labels, each
+    category against the rest (``kind`` says which).
 
     Attributes
     ----------
+    kind : {"cuts", "one-vs-rest"}
+        ``"cuts"``: every cut of the ordered scale into low | high; ``"one-vs-rest"``: each
+        category against all the others (nominal labels have no order to cut).
     cuts : pandas.DataFrame
-        One row per cut ``c = 1 .. q-1``: ``cut`` (categories in the low group), ``last_low``
-        (the highest category of the low group), ``split`` (e.g. ``"1-2 | 3-5"``), the 2 x 2
-        counts ``n_low_low``, ``n_low_high``, ``n_high_low``, ``n_high_high`` (rater X
-        first), ``observed_agreement``, ``kappa`` and ``informational_agreement``.
+        One row per split. Both kinds: ``cut`` (the split's number: for cuts, the number of
+        categories in the low group, ``1 .. q-1``; for one-vs-rest, the category's position,
+        ``1 .. q``), ``split`` (e.g. ``"1-2 | 3-5"`` or ``"Depression | rest"``),
+        ``observed_agreement``, ``kappa`` and ``informational_agreement`` of the 2 x 2 table.
+        Cuts add ``last_low`` (the highest category of the low group) and the 2 x 2 counts
+        ``n_low_low``, ``n_low_high``, ``n_high_low``, ``n_high_high`` (rater X first).
+        One-vs-rest adds ``category``, the counts ``n_in_in``, ``n_in_rest``, ``n_rest_in``,
+        ``n_rest_rest`` (rater X first) and ``specific_agreement`` (the category's
+        :math:`2 n_{kk} / (n_{k\cdot} + n_{\cdot k})`, as :func:`~accord.specific_agreement`).
     best_kappa, best_informational_agreement : int or None
-        The cut (value of ``cut``) that maximises each index (the first on ties; None if the
-        index is undefined at every cut).
+        The split (value of ``cut``) that maximises each index (the first on ties; None if the
+        index is undefined at every split).
     categories : tuple
-        The ordered categories.
+        The categories, in the order used.
     n_items : int
         Items in the table.
+    method : str
+        Which splits were made and why (the order used, or why the labels were read as
+        nominal).
     """
 
     cuts: pd.DataFrame
@@ -1062,12 +1081,16 @@ class Dichotomization:
     best_informational_agreement: int | None
     categories: tuple[Any, ...]
     n_items: int
+    kind: DichotomyKind = "cuts"
+    method: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the result."""
         from .._results import to_plain
 
         return {
+            "kind": self.kind,
+            "method": self.method,
             "cuts": to_plain(self.cuts),
             "best_kappa": self.best_kappa,
             "best_informational_agreement": self.best_informational_agreement,
@@ -1081,6 +1104,144 @@ def _span(categories: Sequence[Any]) -> str:
     return first if len(categories) == 1 else f"{first}-{last}"
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
+
+
+def _dichotomy_kind(
+    data: TwoRaterData,
+    y: npt.ArrayLike | None,
+    categories: Sequence[Any] | None,
+    level: Level | None,
+    table: ContingencyTable,
+) -> tuple[DichotomyKind, str]:
+    """Cuts or one-vs-rest, and the reason, from the declared level and the categories.
+
+    An ordered scale (cuts) is: an explicit ordered ``level``; ratings at an ordered level or
+    with declared categories; categories passed here; or categories that are all numbers.
+    Anything else is nominal (one-vs-rest).
+    """
+    if level is not None and level not in LEVELS:
+        raise InvalidInputError(
+            "The 'level' parameter of best_dichotomization must be one of "
+            f"{{{', '.join(map(repr, LEVELS))}}} or None. Got {level!r} instead."
+        )
+    order = ", ".join(map(str, table.categories))
+    all_numbers = all(_is_number(c) for c in table.categories)
+    if level == "nominal":
+        return "one-vs-rest", "each category against the rest (level nominal)"
+    if level is not None:
+        sorted_labels = (
+            categories is None
+            and not all_numbers
+            and (
+                (isinstance(data, Ratings) and not data.categories_declared)
+                or (y is not None and not isinstance(data, ContingencyTable | Ratings))
+            )
+        )
+        if sorted_labels:
+            raise InvalidInputError(
+                f"best_dichotomization: level {level!r} cuts the scale in its order, but the "
+                f"text labels ({order}) are only sorted alphabetically; declare their order "
+                "on the scale (categories=[...])"
+            )
+        return "cuts", f"cuts of the ordered scale {order} (level {level})"
+    if isinstance(data, Ratings) and data.level != "nominal":
+        return "cuts", f"cuts of the ordered scale {order} (level {data.level})"
+    if categories is not None or (isinstance(data, Ratings) and data.categories_declared):
+        return "cuts", f"cuts of the declared order {order}"
+    if all_numbers:
+        return "cuts", f"cuts of the numeric scale {order}"
+    return "one-vs-rest", (
+        f"each category against the rest: the labels ({order}) are text with no declared "
+        "order, so there is no scale to cut (declare the order, categories=[...], or pass "
+        "level='ordinal' to cut a table in its row order)"
+    )
+
+
+def _two_by_two(
+    n11: FloatArray, n12: FloatArray, n21: FloatArray, n22: FloatArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Kappa, observed agreement and IA of a stack of 2 x 2 tables given by their cells."""
+    tables = np.stack([n11, n12, n21, n22], axis=-1).reshape(-1, 2, 2)
+    props = tables / tables.sum(axis=(-2, -1), keepdims=True)
+    kappa, po, _ = _kappa_core(props, np.eye(2))
+    return kappa, po, _ia_values(props)
+
+
+def _cut_table(table: ContingencyTable) -> pd.DataFrame:
+    """Every cut of the ordered scale into low | high (one row per cut)."""
+    counts = table.counts
+    q = table.q
+    cum = counts.cumsum(axis=0).cumsum(axis=1)  # cum[i, j] = sum of counts[:i+1, :j+1]
+    total = float(counts.sum())
+    cut_idx = np.arange(q - 1)
+    low_low = cum[cut_idx, cut_idx]
+    row_low = cum[cut_idx, q - 1]
+    col_low = cum[q - 1, cut_idx]
+    low_high = row_low - low_low
+    high_low = col_low - low_low
+    high_high = total - row_low - col_low + low_low
+    kappa, po, ia = _two_by_two(low_low, low_high, high_low, high_high)
+    cats = table.categories
+    for c in np.flatnonzero(np.isnan(kappa)):
+        warn_degenerate(
+            f"cut after {cats[c]!r}: both raters put every item on one side, so "
+            "kappa is 0/0 (undefined)"
+        )
+    return pd.DataFrame(
+        {
+            "cut": cut_idx + 1,
+            "last_low": [cats[c] for c in cut_idx],
+            "split": [f"{_span(cats[: c + 1])} | {_span(cats[c + 1 :])}" for c in cut_idx],
+            "n_low_low": low_low,
+            "n_low_high": low_high,
+            "n_high_low": high_low,
+            "n_high_high": high_high,
+            "observed_agreement": po,
+            "kappa": kappa,
+            "informational_agreement": ia,
+        }
+    )
+
+
+def _one_vs_rest_table(table: ContingencyTable) -> pd.DataFrame:
+    """Each category against the rest (one row per category)."""
+    from .specific import _specific  # specific imports this module
+
+    counts = table.counts
+    total = float(counts.sum())
+    in_in = np.diag(counts).astype(np.float64)
+    row = counts.sum(axis=1)
+    col = counts.sum(axis=0)
+    in_rest = row - in_in
+    rest_in = col - in_in
+    rest_rest = total - row - col + in_in
+    kappa, po, ia = _two_by_two(in_in, in_rest, rest_in, rest_rest)
+    sa = _specific(in_in, in_rest + rest_in)
+    cats = table.categories
+    for k in np.flatnonzero(np.isnan(kappa)):
+        warn_degenerate(
+            f"{cats[k]!r} against the rest: both raters put every item on one side, so "
+            "kappa is 0/0 (undefined)"
+        )
+    return pd.DataFrame(
+        {
+            "cut": np.arange(1, table.q + 1),
+            "category": list(cats),
+            "split": [f"{c} | rest" for c in cats],
+            "n_in_in": in_in,
+            "n_in_rest": in_rest,
+            "n_rest_in": rest_in,
+            "n_rest_rest": rest_rest,
+            "observed_agreement": po,
+            "kappa": kappa,
+            "specific_agreement": sa,
+            "informational_agreement": ia,
+        }
+    )
+
+
 def best_dichotomization(
     data: TwoRaterData,
     y: npt.ArrayLike | None = None,
@@ -1088,27 +1249,45 @@ def best_dichotomization(
     *,
     categories: Sequence[Any] | None = None,
     raters: tuple[Any, Any] | None = None,
+    level: Level | None = None,
 ) -> Dichotomization:
-    r"""Kappa and IA at every cut of an ordinal scale, and the cut that maximises each.
+    r"""Kappa and IA at every two-way split of the scale, and the split that maximises each.
 
-    For each cut :math:`c = 1, \dots, q-1`, categories :math:`\le c` become "low" and
-    :math:`> c` "high" for both raters; Cohen's kappa and the informational agreement are
-    computed on the 2 x 2 table (Casagrande, Fabris & Girometti 2020, Fig. 2).
+    On an ordered scale, for each cut :math:`c = 1, \dots, q-1`, categories :math:`\le c`
+    become "low" and :math:`> c` "high" for both raters; Cohen's kappa and the informational
+    agreement are computed on the 2 x 2 table (Casagrande, Fabris & Girometti 2020, Fig. 2).
+    Nominal labels have no order to cut: each category is set against the rest instead, with
+    its kappa, specific agreement and IA (``kind="one-vs-rest"``).
 
     Parameters
     ----------
     data, y, categories, raters
-        As for :func:`cohen_kappa`; the categories must be in their order on the scale.
+        As for :func:`cohen_kappa`; ``categories`` declares the order on the scale.
+    level : {"nominal", "ordinal", "interval", "ratio"}, optional
+        ``"nominal"``: one-vs-rest; an ordered level: cuts of the categories in the table's
+        order. By default the scale is ordered when the ratings are at an ordered level,
+        the categories are declared (``categories=`` here or when the ratings were built), or
+        the categories are all numbers; otherwise (text labels with no declared order) it is
+        nominal.
 
     Returns
     -------
     Dichotomization
-        ``cuts`` (a table, one row per cut), ``best_kappa``, ``best_informational_agreement``.
+        ``kind`` (``"cuts"`` or ``"one-vs-rest"``), ``cuts`` (a table, one row per split),
+        ``best_kappa``, ``best_informational_agreement`` and ``method`` (which splits, why).
+
+    Raises
+    ------
+    InvalidInputError
+        An ordered ``level`` for text labels whose order is only alphabetical (two label
+        vectors, or ratings, without declared categories).
 
     Notes
     -----
-    A cut where both raters put every item on one side leaves kappa undefined (NaN, with a
-    :class:`~accord.DegenerateDataWarning`) and IA at its continuity value.
+    A split where both raters put every item on one side leaves kappa undefined (NaN, with a
+    :class:`~accord.DegenerateDataWarning`) and IA at its continuity value. A table of counts
+    with text categories (from :meth:`~accord.ContingencyTable.read_csv`, say) carries no
+    level: pass ``level="ordinal"`` to cut it in its row order.
 
     References
     ----------
@@ -1124,61 +1303,45 @@ def best_dichotomization(
     >>> birads = [[51, 4, 0, 1, 1], [3, 78, 1, 0, 0], [0, 0, 13, 4, 0],
     ...           [0, 1, 1, 16, 7], [0, 0, 0, 0, 5]]
     >>> res = best_dichotomization(birads, categories=[1, 2, 3, 4, 5])
-    >>> res.best_kappa, res.best_informational_agreement
-    (2, 2)
+    >>> res.kind, res.best_kappa, res.best_informational_agreement
+    ('cuts', 2, 2)
     >>> res.cuts[["split", "kappa", "informational_agreement"]].round(4)
          split   kappa  informational_agreement
     0  1 | 2-5  0.8845                   0.7017
     1  1-2 | 3-5  0.9438                   0.8364
     2  1-3 | 4-5  0.8491                   0.6776
     3  1-4 | 5  0.5376                   0.6236
+
+    Text labels with no declared order are nominal: each category against the rest.
+
+    >>> x = ["flu", "flu", "cold", "cold", "covid", "flu"]
+    >>> y = ["flu", "cold", "cold", "cold", "covid", "flu"]
+    >>> res = best_dichotomization(x, y)
+    >>> res.kind
+    'one-vs-rest'
+    >>> res.cuts[["split", "kappa", "specific_agreement"]].round(4)
+             split   kappa  specific_agreement
+    0   cold | rest  0.6667                 0.8
+    1  covid | rest  1.0000                 1.0
+    2    flu | rest  0.6667                 0.8
     """
     table = as_table(data, y, categories=categories, raters=raters, owner="best_dichotomization")
-    counts = table.counts
-    q = table.q
-    cum = counts.cumsum(axis=0).cumsum(axis=1)  # cum[i, j] = sum of counts[:i+1, :j+1]
-    total = float(counts.sum())
-    cut_idx = np.arange(q - 1)
-    low_low = cum[cut_idx, cut_idx]
-    row_low = cum[cut_idx, q - 1]
-    col_low = cum[q - 1, cut_idx]
-    low_high = row_low - low_low
-    high_low = col_low - low_low
-    high_high = total - row_low - col_low + low_low
-    tables = np.stack([low_low, low_high, high_low, high_high], axis=-1).reshape(q - 1, 2, 2)
-    props = tables / total
-    kappa, po, _ = _kappa_core(props, np.eye(2))
-    ia = _ia_values(props)
-    for c in np.flatnonzero(np.isnan(kappa)):
-        warn_degenerate(
-            f"cut after {table.categories[c]!r}: both raters put every item on one side, so "
-            "kappa is 0/0 (undefined)"
-        )
-    cats = table.categories
-    cuts = pd.DataFrame(
-        {
-            "cut": cut_idx + 1,
-            "last_low": [cats[c] for c in cut_idx],
-            "split": [f"{_span(cats[: c + 1])} | {_span(cats[c + 1 :])}" for c in cut_idx],
-            "n_low_low": low_low,
-            "n_low_high": low_high,
-            "n_high_low": high_low,
-            "n_high_high": high_high,
-            "observed_agreement": po,
-            "kappa": kappa,
-            "informational_agreement": ia,
-        }
-    )
+    kind, method = _dichotomy_kind(data, y, categories, level, table)
+    cuts = _cut_table(table) if kind == "cuts" else _one_vs_rest_table(table)
 
     def best(values: FloatArray) -> int | None:
         if np.all(np.isnan(values)):
             return None
-        return int(np.nanargmax(values)) + 1
+        return int(cuts["cut"].iloc[int(np.nanargmax(values))])
 
     return Dichotomization(
         cuts=cuts,
-        best_kappa=best(kappa),
-        best_informational_agreement=best(ia),
-        categories=cats,
+        best_kappa=best(cuts["kappa"].to_numpy(dtype=np.float64)),
+        best_informational_agreement=best(
+            cuts["informational_agreement"].to_numpy(dtype=np.float64)
+        ),
+        categories=table.categories,
         n_items=_n_items(table),
+        kind=kind,
+        method=method,
     )

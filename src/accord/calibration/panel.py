@@ -16,11 +16,11 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import DroppedDataWarning, InvalidInputError, warn_degenerate
+from .._errors import DroppedDataWarning, DuplicateRatingError, InvalidInputError, warn_degenerate
 from .._results import to_plain
-from .._types import FloatArray, IntArray, Missing, RngLike, as_generator
+from .._types import Duplicates, FloatArray, IntArray, Missing, RngLike, as_generator
 from ..engines._pages import engine_pages
-from ..ratings import _check_choice, _columns_of, _is_missing, _rows, _tidy_scalar
+from ..ratings import ReadReport, _check_choice, _columns_of, _is_missing, _rows, _tidy_scalar
 from . import _linalg
 
 __all__ = ["PanelCalibration", "calibrate_panel"]
@@ -109,6 +109,10 @@ class PanelCalibration:
         Rows dropped for a missing score or confidence (``missing="omit"``).
     method : str
         The variant, in words.
+    report : ReadReport or None
+        What was read, used and dropped and why (rows, assessments used, items, raters,
+        rows with a missing score or confidence, repeated (item, rater) pairs resolved by
+        ``duplicates``), as :attr:`accord.Ratings.report` says it for ratings.
     """
 
     values: pd.DataFrame
@@ -138,6 +142,7 @@ class PanelCalibration:
     solver_residual: float
     n_dropped: int
     method: str
+    report: ReadReport | None = None
 
     def to_dict(self, *, residuals: bool = False) -> dict[str, Any]:
         """Plain-Python dict of every field (the per-assessment table only if asked)."""
@@ -169,6 +174,9 @@ class _Panel:
     source: str
     relative: bool
     n_dropped: int
+    # What was read: rows seen, and each reason for dropping rows with its count.
+    n_rows: int = 0
+    reasons: dict[str, int] = dataclasses.field(default_factory=dict)
     # Rows aggregated per (item, rater) pair (the stream engine): number of assessments,
     # unweighted sum of their scores, and the within-pair sums of squares about the weighted
     # mean (``sum c (s - score)^2``) and about the unweighted mean. None: one row per
@@ -191,6 +199,19 @@ class _Panel:
     @property
     def n_raters(self) -> int:
         return int(self.raters.size)
+
+    def report(self) -> ReadReport:
+        """The read report of the kept assessments."""
+        kept = self.n_assessments
+        return ReadReport(
+            rows=self.n_rows,
+            ratings=kept,
+            items=self.n_items,
+            raters=self.n_raters,
+            missing=self.n_dropped,
+            dropped=self.n_rows - kept,
+            reasons=dict(self.reasons),
+        )
 
 
 # --------------------------------------------------------------------------- input
@@ -260,7 +281,14 @@ def _read_panel(
     relative: bool | None,
     missing: Missing,
     warn: bool = True,
+    duplicates: Duplicates | None = None,
 ) -> _Panel:
+    """Validate and encode the assessments of one table.
+
+    ``duplicates`` resolves an (item, rater) pair scored more than once (see
+    :func:`calibrate_panel`); None keeps every row (the stream and dask engines read batches
+    and resolve repeated pairs once the batches are merged).
+    """
     given = [
         name
         for name, value in (
@@ -277,6 +305,10 @@ def _read_panel(
             + " and ".join(given)
         )
     _check_choice("missing", missing, ("omit", "raise"), "calibrate_panel")
+    if duplicates is not None:
+        _check_choice(
+            "duplicates", duplicates, ("raise", "first", "last", "mean"), "calibrate_panel"
+        )
     _check_choice("range_convention", range_convention, ("central95", "sd"), "calibrate_panel")
     extra: list[str] = []
     if confidence is not None:
@@ -359,10 +391,161 @@ def _read_panel(
     item_codes, items = _factorize(arrays[0], positions, item)
     rater_codes, raters = _factorize(arrays[1], positions, rater)
     rel = source in ("levels", "equal") if relative is None else bool(relative)
-    return _Panel(item_codes, rater_codes, s, c, items, raters, source, rel, n_dropped)
+    reasons = {"missing score or confidence": n_dropped} if n_dropped else {}
+    if duplicates is not None:
+        item_codes, rater_codes, s, c, resolved = _resolve_duplicates(
+            item_codes,
+            rater_codes,
+            positions,
+            s,
+            c,
+            duplicates=duplicates,
+            items=items,
+            raters=raters,
+        )
+        reasons.update(resolved)
+    return _Panel(
+        item_codes,
+        rater_codes,
+        s,
+        c,
+        items,
+        raters,
+        source,
+        rel,
+        n_dropped,
+        n_rows=n_rows,
+        reasons=reasons,
+    )
 
 
-def _panel_of_statistics(stats: Any) -> _Panel:
+def _pair_names(items: npt.NDArray[Any], raters: npt.NDArray[Any], i: int, r: int) -> str:
+    return f"({_tidy_scalar(items[i])!r}, {_tidy_scalar(raters[r])!r})"
+
+
+def _resolve_duplicates(
+    item_codes: IntArray,
+    rater_codes: IntArray,
+    positions: IntArray,
+    score: FloatArray,
+    confidence: FloatArray,
+    *,
+    duplicates: Duplicates,
+    items: npt.NDArray[Any],
+    raters: npt.NDArray[Any],
+    owner: str = "calibrate_panel",
+) -> tuple[IntArray, IntArray, FloatArray, FloatArray, dict[str, int]]:
+    """One assessment per (item, rater) pair, as :class:`accord.Ratings` resolves repeats.
+
+    ``"raise"``: a :class:`~accord.DuplicateRatingError` naming the first pairs and their rows;
+    ``"first"`` / ``"last"``: the pair's first / last row in input order; ``"mean"``: the mean
+    score and the mean confidence of the pair's rows, at its first row. Returns the kept
+    arrays (in input order) and the reason for the dropped rows with its count.
+    """
+    n_raters = max(int(raters.size), 1)
+    key = item_codes.astype(np.int64) * n_raters + rater_codes
+    order = np.argsort(key, kind="stable")
+    same_next = key[order][1:] == key[order][:-1]
+    if not same_next.any():
+        return item_codes, rater_codes, score, confidence, {}
+    starts = np.flatnonzero(np.r_[True, ~same_next])
+    sizes = np.diff(np.r_[starts, key.size])
+    if duplicates == "raise":
+        repeated = starts[sizes > 1]
+        firsts = np.sort(order[repeated])  # the pairs in order of their first row
+        shown = []
+        for row in firsts[:_SHOW]:
+            rows = positions[key == key[row]]
+            shown.append(
+                f"{_pair_names(items, raters, int(item_codes[row]), int(rater_codes[row]))} at "
+                f"rows {_rows(rows)}"
+            )
+        n_pairs = int(repeated.size)
+        raise DuplicateRatingError(
+            f"{n_pairs} (item, rater) pair{'s are' if n_pairs > 1 else ' is'} scored more than "
+            "once: "
+            + "; ".join(shown)
+            + (f"; and {n_pairs - _SHOW} more" if n_pairs > _SHOW else "")
+            + f". {owner} takes one assessment per rater and item: pass duplicates='first', "
+            "'last' or 'mean' to resolve"
+        )
+    n_drop = int(key.size - starts.size)
+    if duplicates in ("first", "last"):
+        chosen = np.sort(order[starts] if duplicates == "first" else order[starts + sizes - 1])
+        reason = f"duplicate (item, rater): kept the {duplicates}"
+        return (
+            item_codes[chosen],
+            rater_codes[chosen],
+            score[chosen],
+            confidence[chosen],
+            {reason: n_drop},
+        )
+    group = np.cumsum(np.r_[True, ~same_next]) - 1
+    mean_score = np.bincount(group, weights=score[order]) / sizes
+    mean_confidence = np.bincount(group, weights=confidence[order]) / sizes
+    first = order[starts]
+    by_row = np.argsort(first, kind="stable")
+    chosen = first[by_row]
+    return (
+        item_codes[chosen],
+        rater_codes[chosen],
+        mean_score[by_row],
+        mean_confidence[by_row],
+        {"duplicate (item, rater): averaged": n_drop},
+    )
+
+
+def _resolve_pair_statistics(stats: Any, duplicates: Duplicates, engine: str) -> Any:
+    """Apply the ``duplicates`` policy to per-pair statistics (stream and dask engines)."""
+    from .stream import PanelStatistics
+
+    repeated = np.flatnonzero(stats.count > 1)
+    if repeated.size == 0:
+        return stats, {}
+    n_pairs = int(repeated.size)
+    if duplicates == "raise":
+        codes = zip(stats.item_codes[repeated], stats.rater_codes[repeated], strict=True)
+        shown = "; ".join(
+            f"{_pair_names(stats.items, stats.raters, int(i), int(r))} {int(n)} times"
+            for (i, r), n in zip(list(codes)[:_SHOW], stats.count[repeated], strict=False)
+        )
+        more = f"; and {n_pairs - _SHOW} more" if n_pairs > _SHOW else ""
+        raise DuplicateRatingError(
+            f"{n_pairs} (item, rater) pair{'s are' if n_pairs > 1 else ' is'} scored more than "
+            f"once: {shown}{more}. calibrate_panel takes one "
+            "assessment per rater and item: pass duplicates='mean' to resolve (or 'first' or "
+            "'last' with engine='memory')"
+        )
+    if duplicates in ("first", "last"):
+        raise InvalidInputError(
+            f"duplicates={duplicates!r} keeps one row of each repeated (item, rater) pair by "
+            f"its place in the input, which engine={engine!r} does not keep ({n_pairs} pairs "
+            "are scored more than once): use engine='memory', or duplicates='mean'"
+        )
+    n = stats.count
+    ones = np.ones_like(n)
+    mean = stats.raw_sum / n
+    resolved = PanelStatistics(
+        stats.item_codes,
+        stats.rater_codes,
+        ones,
+        stats.weight / n,
+        mean,
+        np.zeros_like(n),
+        mean,
+        np.zeros_like(n),
+        items=stats.items,
+        raters=stats.raters,
+        source=stats.source,
+        relative=stats.relative,
+        n_dropped=stats.n_dropped,
+    )
+    return resolved, {"duplicate (item, rater): averaged": round(float(n.sum() - n.size))}
+
+
+def _panel_of_statistics(
+    stats: Any, *, n_rows: int = 0, reasons: dict[str, int] | None = None
+) -> _Panel:
     """A panel of one pseudo-assessment per (item, rater) pair, with the pair's totals."""
     return _Panel(
         stats.item_codes,
@@ -374,6 +557,8 @@ def _panel_of_statistics(stats: Any) -> _Panel:
         stats.source,
         stats.relative,
         stats.n_dropped,
+        n_rows=n_rows,
+        reasons=dict(reasons or {}),
         count=stats.count,
         raw_sum=stats.raw_sum,
         within=stats.within,
@@ -444,6 +629,7 @@ def calibrate_panel(
     tol: float = 1e-10,
     max_iter: int = 5000,
     missing: Missing = "omit",
+    duplicates: Duplicates = "raise",
     rng: RngLike = None,
     engine: Literal["memory", "stream", "dask"] = "memory",
     scheduler: Any = None,
@@ -532,6 +718,13 @@ def calibrate_panel(
     missing : {"omit", "raise"}, default "omit"
         Rows with a missing score or confidence: dropped (with a ``DroppedDataWarning``), or an
         error.
+    duplicates : {"raise", "first", "last", "mean"}, default "raise"
+        A rater who scored one item more than once, as :class:`accord.Ratings` treats a
+        repeated rating: ``"raise"`` names the pairs and their rows; ``"first"`` / ``"last"``
+        keep the pair's first / last row in input order (memory engine only: the stream and
+        dask engines do not keep the order); ``"mean"`` keeps one assessment with the mean
+        of the pair's scores and the mean of its confidences. The resolved rows are counted
+        in ``report``.
     rng : numpy.random.Generator, int or None
         Randomness for ``uncertainty="sample"``.
     engine : {"memory", "stream", "dask"}, default "memory"
@@ -540,9 +733,8 @@ def calibrate_panel(
         (:func:`accord.panel_statistics`). ``"dask"``: ``data`` is a Dask DataFrame, or
         Parquet/CSV files read with ``dask.dataframe``; each partition is aggregated the same
         way and the partial statistics are tree-reduced. Either way the values, biases, sds and
-        fit are those of the memory engine. ``residuals`` then has one row per pair (``score``
-        the confidence-weighted mean of its scores, ``confidence`` their sum, ``n`` their
-        count), equal to the memory engine's when no rater scores an item twice.
+        fit are those of the memory engine. ``residuals`` then has one row per pair, with its
+        count ``n`` (1: ``duplicates`` leaves one assessment per pair).
     scheduler : str, distributed.Client or None
         ``engine="dask"``: ``None`` for dask's default (the active ``distributed.Client`` if
         there is one), a scheduler name (``"threads"``, ``"processes"``, ``"synchronous"``), a
@@ -563,7 +755,9 @@ def calibrate_panel(
     InvalidInputError
         A missing column; a score that is not a number (the row is named); a confidence or
         sigma that is not positive; an unknown level; a disconnected design (the components
-        are named) without ``per_component`` or ``bias_prior``; ``dof < 1``.
+        are named) without ``per_component`` or ``bias_prior``; ``dof < 1``; a repeated
+        (item, rater) pair with ``duplicates="raise"`` (a
+        :class:`~accord.DuplicateRatingError`).
     ConvergenceError
         Conjugate gradients (or the reliability reweighting) did not converge.
 
@@ -652,6 +846,7 @@ def calibrate_panel(
     if not (0 < tol < 1):
         raise InvalidInputError(f"tol must be strictly between 0 and 1, got {tol!r}")
     _check_choice("engine", engine, ("memory", "stream", "dask"), "calibrate_panel")
+    _check_choice("duplicates", duplicates, ("raise", "first", "last", "mean"), "calibrate_panel")
     if scheduler is not None and engine != "dask":
         raise InvalidInputError(
             f"scheduler applies to engine='dask'; got engine={engine!r} with a scheduler"
@@ -693,7 +888,11 @@ def calibrate_panel(
             from ._dask import dask_panel_statistics
 
             stats = dask_panel_statistics(data, scheduler=scheduler, **read)
-        return _calibrate(_panel_of_statistics(stats), **options)
+        n_rows = stats.n_assessments + stats.n_dropped
+        reasons = {"missing score or confidence": stats.n_dropped} if stats.n_dropped else {}
+        stats, resolved = _resolve_pair_statistics(stats, duplicates, engine)
+        reasons.update(resolved)
+        return _calibrate(_panel_of_statistics(stats, n_rows=n_rows, reasons=reasons), **options)
     panel = _read_panel(
         data,
         item=item,
@@ -707,6 +906,7 @@ def calibrate_panel(
         range_convention=range_convention,
         relative=relative,
         missing=missing,
+        duplicates=duplicates,
     )
     return _calibrate(panel, **options)
 
@@ -997,6 +1197,7 @@ def _calibrate(
         solver_residual=solver_residual,
         n_dropped=panel.n_dropped,
         method="; ".join(words),
+        report=panel.report(),
     )
 
 

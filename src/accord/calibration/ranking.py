@@ -22,10 +22,10 @@ import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import to_plain
-from .._types import FloatArray, IntArray
-from ..ratings import _columns_of, _is_missing, _rows
+from .._types import Duplicates, FloatArray, IntArray
+from ..ratings import _check_choice, _columns_of, _is_missing, _rows
 from . import _linalg
-from .panel import _check_finite, _factorize, _names, _numeric
+from .panel import _check_finite, _factorize, _names, _numeric, _resolve_duplicates
 
 __all__ = ["HodgeRank", "hodge_rank"]
 
@@ -98,6 +98,7 @@ def hodge_rank(
     score: str | None = None,
     confidence: str | None = None,
     higher_is_better: bool = True,
+    duplicates: Duplicates = "raise",
     tol: float = 1e-10,
     max_iter: int = 5000,
 ) -> HodgeRank:
@@ -128,6 +129,9 @@ def hodge_rank(
         Columns for per-rater scores.
     higher_is_better : bool, default True
         Whether a larger ``score`` is better (False for ranks).
+    duplicates : {"raise", "first", "last", "mean"}, default "raise"
+        Per-rater scores: a rater who scored one item more than once, as in
+        :func:`accord.calibrate_panel` (``"mean"`` averages the scores and the confidences).
     tol, max_iter
         Conjugate-gradient settings.
 
@@ -139,7 +143,8 @@ def hodge_rank(
     ------
     InvalidInputError
         Neither or both kinds of columns; non-numeric margins or scores; non-positive weights;
-        a comparison of an item with itself; a disconnected comparison graph (components named).
+        a comparison of an item with itself; a disconnected comparison graph (components named);
+        a rater who scored one item twice with ``duplicates="raise"``.
 
     Notes
     -----
@@ -175,6 +180,7 @@ def hodge_rank(
     >>> r.scores["score"].round(12).abs().tolist(), r.inconsistency
     ([0.0, 0.0, 0.0], 1.0)
     """
+    _check_choice("duplicates", duplicates, ("raise", "first", "last", "mean"), "hodge_rank")
     pairwise = first is not None or second is not None
     scored = item is not None or rater is not None or score is not None
     if pairwise == scored:
@@ -232,7 +238,18 @@ def hodge_rank(
         else:
             c = np.ones_like(s)
         codes, items = _factorize(arrays[0], positions, item)
-        rcodes, _ = _factorize(arrays[1], positions, rater)
+        rcodes, rater_names = _factorize(arrays[1], positions, rater)
+        codes, rcodes, s, c, _ = _resolve_duplicates(
+            codes,
+            rcodes,
+            positions,
+            s,
+            c,
+            duplicates=duplicates,
+            items=items,
+            raters=rater_names,
+            owner="hodge_rank",
+        )
         ea, eb = _within_rater_pairs(rcodes)
         C_a = np.bincount(rcodes, weights=c)
         i, j = codes[ea], codes[eb]

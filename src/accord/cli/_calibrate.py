@@ -95,6 +95,12 @@ def calibrate(
     confidence_factor: float = typer.Option(
         1.75, "--confidence-factor", help="Ratio of sds between adjacent levels."
     ),
+    duplicates: str = typer.Option(
+        "raise",
+        "--duplicates",
+        help="A rater who scored an item more than once: raise, first, last (memory engine) "
+        "or mean (of the scores and of the confidences).",
+    ),
     gauge: str = typer.Option("sum", "--gauge", help="sum (biases sum to 0) or weighted."),
     per_component: bool = typer.Option(
         False, "--per-component", help="Calibrate each component of a disconnected design."
@@ -148,6 +154,7 @@ def calibrate(
                 levels=levels,
                 confidence_factor=confidence_factor,
                 range_convention=range_convention,  # type: ignore[arg-type]
+                duplicates=duplicates,  # type: ignore[arg-type]
                 gauge=gauge,  # type: ignore[arg-type]
                 per_component=per_component,
                 bias_prior=bias_prior,
@@ -175,7 +182,12 @@ def render(result: Any, fmt: OutputFormat, output: Path | None, biases: Path | N
         return
     if output is not None:
         write_text(values_csv, output)
-    print_table(summary_rows(result), ["name", "value"], title=str(result), caption=result.method)
+    print_table(
+        summary_rows(result),
+        ["name", "value"],
+        title=str(result.report) if result.report is not None else str(result),
+        caption=result.method,
+    )
     shown = result.values.sort_values("value", ascending=False, kind="stable").head(_SHOWN)
     more = len(result.values) - len(shown)
     print_table(

@@ -161,6 +161,37 @@ def _long_rows(results: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def read_report(results: dict[str, Any], source: str, *, sclite: bool = False) -> dict[str, Any]:
+    """What was read, used and dropped: every scored unit read is used (a missing or bad value
+    is an error, not a dropped row), so nothing is dropped; clipped confidences are counted."""
+    nce = results["nce"]
+    return {
+        "source": source,
+        "rows": int(nce.n),
+        "units": int(nce.n),
+        "groups": int(nce.n_groups),
+        "dropped": 0,
+        "reasons": {},
+        "out_of_range_clipped": int(nce.n_out_of_range),
+        "read": "hypothesis words" if sclite else "rows",
+        "unit": "scored words (C, S, I; deletions are not scored)" if sclite else "scored units",
+        "groups_are": "speakers" if sclite else "groups",
+    }
+
+
+def read_line(report: dict[str, Any]) -> str:
+    """The read/used/dropped line, worded as ``accord agree`` words its read report."""
+    groups = report["groups"]
+    line = (
+        f"read {report['rows']} {report['read']}: {report['units']} {report['unit']} in "
+        f"{groups} {report['groups_are']}; nothing dropped"
+    )
+    clipped = report["out_of_range_clipped"]
+    if clipped:
+        line += f"; {clipped} confidence{'' if clipped == 1 else 's'} outside [0, 1] clipped"
+    return line
+
+
 def _table(title: str, columns: list[str], rows: list[list[Any]], caption: str = "") -> Any:
     from rich.table import Table
 
@@ -172,8 +203,11 @@ def _table(title: str, columns: list[str], rows: list[list[Any]], caption: str =
     return table
 
 
-def render_tables(results: dict[str, Any], source: str) -> list[Any]:
-    """Rich tables for people: NCE per group, calibration, reliability, recalibration."""
+def render_tables(
+    results: dict[str, Any], source: str, report: dict[str, Any] | None = None
+) -> list[Any]:
+    """Rich tables for people: NCE per group, calibration, reliability, recalibration; the
+    read report line heads the first."""
     nce = results["nce"]
     rows: list[list[Any]] = [
         [
@@ -198,7 +232,8 @@ def render_tables(results: dict[str, Any], source: str) -> list[Any]:
     )
     tables = [
         _table(
-            f"Normalized cross-entropy (as NIST sclite): {source}",
+            (f"{read_line(report)}\n" if report is not None else "")
+            + f"Normalized cross-entropy (as NIST sclite): {source}",
             ["group", "n", "correct", "p_c", "H_max", "NCE", "note"],
             rows,
             "pooled: from the totals (sclite's Sum/Avg); " + clip_note,
@@ -276,13 +311,22 @@ def render_tables(results: dict[str, Any], source: str) -> list[Any]:
     return tables
 
 
-def render(results: dict[str, Any], source: str, fmt: OutputFormat, output: Path | None) -> None:
+def render(
+    results: dict[str, Any],
+    source: str,
+    fmt: OutputFormat,
+    output: Path | None,
+    *,
+    sclite: bool = False,
+) -> None:
     """Print or write the results in the chosen format."""
+    report = read_report(results, source, sclite=sclite)
     if fmt is OutputFormat.json:
         from .._results import dumps
 
         payload = {
             "source": source,
+            "report": report,
             "nce": results["nce"].to_dict(),
             "calibration": results["calibration"].to_dict(),
             "reliability": results["reliability"].to_dict(),
@@ -299,7 +343,7 @@ def render(results: dict[str, Any], source: str, fmt: OutputFormat, output: Path
         write_text(frame.to_csv(index=False, float_format="%.10g"), output)
         return
     with output_console(output) as console:
-        for table in render_tables(results, source):
+        for table in render_tables(results, source, report):
             console.print(table)
 
 
@@ -392,7 +436,7 @@ def confidence(
                 )
             words = read_sclite_sgml(sclite_sgml)
             frame = words.rename(columns={"speaker": "group"})
-            grouped, source = True, str(sclite_sgml)
+            grouped, source, sclite = True, str(sclite_sgml), True
         else:
             if path is None:
                 raise fail("give a FILE with --correct and --confidence, or --sclite-sgml FILE")
@@ -401,7 +445,7 @@ def confidence(
             frame = read_confidences(
                 path, correct=correct, confidence=confidence_column, group=group
             )
-            grouped, source = group is not None, str(path)
+            grouped, source, sclite = group is not None, str(path), False
         results = compute(
             frame,
             grouped=grouped,
@@ -412,4 +456,4 @@ def confidence(
             seed=seed,
             out_of_range=out_of_range,
         )
-        render(results, source, fmt, output)
+        render(results, source, fmt, output, sclite=sclite)

@@ -23,7 +23,7 @@ from ._common import (
 )
 
 EPILOG = (
-    "Examples: accord pair --table examples/birads-table.csv --dichotomize  |  "
+    "Examples: accord pair --table examples/birads-table.csv --dichotomize --level ordinal  |  "
     "accord pair examples/birads.csv --item finding --rater modality --label birads "
     "--raters ABVS US --weights linear --format json"
 )
@@ -41,9 +41,19 @@ def _count(value: float) -> Any:
 
 
 def compute(
-    table: Any, *, weights: str | None, dichotomize: bool, n_boot: int, seed: int | None
+    table: Any,
+    *,
+    weights: str | None,
+    dichotomize: bool,
+    n_boot: int,
+    seed: int | None,
+    level: str | None = None,
 ) -> dict[str, Any]:
-    """Every result ``accord pair`` reports, as result objects keyed by name."""
+    """Every result ``accord pair`` reports, as result objects keyed by name.
+
+    ``level`` is the scale's level for the dichotomisation (None: ordered when the categories
+    are numbers, nominal when they are text).
+    """
     from .. import (
         best_dichotomization,
         cohen_kappa,
@@ -61,7 +71,7 @@ def compute(
         out["informational_agreement"] = informational_agreement(table, n_boot=n_boot, rng=seed)
         out["specific_agreement"] = specific_agreement(table)
         if dichotomize:
-            out["dichotomization"] = best_dichotomization(table)
+            out["dichotomization"] = best_dichotomization(table, level=level)  # type: ignore[arg-type]
     return out
 
 
@@ -168,28 +178,41 @@ def render_table(table: Any, results: dict[str, Any], output: Path | None) -> No
     )
     if "dichotomization" in results:
         dich = results["dichotomization"]
+        one_vs_rest = dich.kind == "one-vs-rest"
         rows = []
-        for r in dich.cuts.itertuples():
+        for r in dich.cuts.to_dict("records"):
             best = []
-            if r.cut == dich.best_kappa:
+            if r["cut"] == dich.best_kappa:
                 best.append("kappa")
-            if r.cut == dich.best_informational_agreement:
+            if r["cut"] == dich.best_informational_agreement:
                 best.append("IA")
             rows.append(
                 {
-                    "split": r.split,
-                    "kappa": r.kappa,
-                    "IA": r.informational_agreement,
-                    "agreement": r.observed_agreement,
+                    "split": r["split"],
+                    "kappa": r["kappa"],
+                    "specific agreement": r.get("specific_agreement"),
+                    "IA": r["informational_agreement"],
+                    "agreement": r["observed_agreement"],
                     "best for": ", ".join(best),
                 }
             )
+        columns = ["split", "kappa", "IA", "agreement", "best for"]
+        if one_vs_rest:
+            columns.insert(2, "specific agreement")
         tables.append(
             _rich_table(
                 rows,
-                ["split", "kappa", "IA", "agreement", "best for"],
-                "Dichotomisations of the ordered scale (low | high)",
-                None,
+                columns,
+                "Each category against the rest (nominal labels: no order to cut)"
+                if one_vs_rest
+                else "Dichotomisations of the ordered scale (low | high)",
+                (
+                    "Labels read as nominal (text with no declared order, or --level nominal) "
+                    "have no order to cut. For cuts of an ordered scale, declare the order with "
+                    "--categories, or pass --level ordinal to cut a table in its row order."
+                )
+                if one_vs_rest
+                else dich.method[0].upper() + dich.method[1:] + ".",
             )
         )
     with output_console(output) as console:
@@ -267,15 +290,31 @@ def render_csv(table: Any, results: dict[str, Any], output: Path | None) -> None
             }
         )
     if "dichotomization" in results:
-        for r in results["dichotomization"].cuts.itertuples():
+        dich = results["dichotomization"]
+        for r in dich.cuts.to_dict("records"):
             rows.append(
-                {"measure": "dichotomized_kappa", "category": r.split, "statistic": r.kappa}
+                {
+                    "measure": "dichotomized_kappa",
+                    "category": r["split"],
+                    "statistic": r["kappa"],
+                    "note": dich.kind,
+                }
             )
+            if "specific_agreement" in r:
+                rows.append(
+                    {
+                        "measure": "dichotomized_specific_agreement",
+                        "category": r["split"],
+                        "statistic": r["specific_agreement"],
+                        "note": dich.kind,
+                    }
+                )
             rows.append(
                 {
                     "measure": "dichotomized_informational_agreement",
-                    "category": r.split,
-                    "statistic": r.informational_agreement,
+                    "category": r["split"],
+                    "statistic": r["informational_agreement"],
+                    "note": dich.kind,
                 }
             )
     text = pd.DataFrame(rows, columns=columns).to_csv(index=False, float_format="%.10g")
@@ -302,6 +341,13 @@ def pair(
     categories: str | None = typer.Option(
         None, "--categories", help="Declared categories in order, comma-separated."
     ),
+    level: str | None = typer.Option(
+        None,
+        "--level",
+        help="Level of measurement: nominal, ordinal, interval or ratio. --dichotomize cuts an "
+        "ordered scale (an ordered level, --categories, or numeric categories) and sets each "
+        "category against the rest on nominal labels.",
+    ),
     weights: str | None = typer.Option(
         None,
         "--weights",
@@ -309,7 +355,10 @@ def pair(
         "circular or bipolar (on the declared category scale).",
     ),
     dichotomize: bool = typer.Option(
-        False, "--dichotomize", help="Kappa and IA at every cut of the ordered scale."
+        False,
+        "--dichotomize",
+        help="Kappa and IA at every cut of an ordered scale (low | high); on nominal labels, "
+        "kappa, specific agreement and IA of each category against the rest.",
     ),
     n_boot: int = typer.Option(
         2000, "--n-boot", help="Bootstrap replicates for the IA interval (0: none)."
@@ -320,8 +369,11 @@ def pair(
 ) -> None:
     """Two raters: Cohen's kappa, Scott's pi, informational agreement, specific agreement."""
     from .. import ContingencyTable, read_ratings
+    from .._types import LEVELS
 
     with user_errors():
+        if level is not None and level not in LEVELS:
+            raise fail(f"--level must be nominal, ordinal, interval or ratio; got {level!r}")
         if (path is None) == (table_path is None):
             raise fail("give either a ratings file or --table FILE (one of the two)")
         if table_path is not None:
@@ -346,12 +398,24 @@ def pair(
                 item=str(item),
                 rater=str(rater),
                 label=str(label),
-                level="ordinal" if dichotomize or weights else "nominal",
+                level=level or ("ordinal" if weights else "nominal"),
                 categories=parse_categories(categories),
             )
             table = ContingencyTable.from_ratings(ratings, raters=raters)
             source = str(path)
-        results = compute(table, weights=weights, dichotomize=dichotomize, n_boot=n_boot, seed=seed)
+            text = [c for c in table.categories if isinstance(c, str)]
+            if dichotomize and level not in (None, "nominal") and categories is None and text:
+                shown = ", ".join(map(str, table.categories))
+                raise fail(
+                    f"--level {level} cuts the labels in their order on the scale, but the text "
+                    f"labels ({shown}) are only sorted alphabetically: declare their order with "
+                    "--categories (the labels comma-separated, lowest first)"
+                )
+        # Declared categories are an order on the scale; otherwise the categories decide.
+        scale = level or ("ordinal" if categories is not None else None)
+        results = compute(
+            table, weights=weights, dichotomize=dichotomize, n_boot=n_boot, seed=seed, level=scale
+        )
         if fmt is OutputFormat.json:
             render_json(table, results, source, output)
         elif fmt is OutputFormat.csv:

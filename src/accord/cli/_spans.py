@@ -41,6 +41,7 @@ def read_input(
     *,
     discontinuous: str,
     annotators: str | None,
+    check_text: bool = True,
     header: bool,
     columns: dict[str, str],
     texts: Path | None,
@@ -50,7 +51,11 @@ def read_input(
 
     fmt = resolve_input_format(path, fmt)
     if fmt is InputFormat.brat:
-        return read_brat(path, discontinuous=discontinuous)  # type: ignore[arg-type]
+        return read_brat(
+            path,
+            discontinuous=discontinuous,  # type: ignore[arg-type]
+            check_text=check_text,
+        )
     if fmt is InputFormat.bio:
         names = [a.strip() for a in annotators.split(",")] if annotators else None
         return read_bio(path, annotators=names, header=header)
@@ -186,6 +191,11 @@ def spans(
     discontinuous: str = typer.Option(
         "raise", "--discontinuous", help="brat spans in fragments: raise, split or hull."
     ),
+    no_text_check: bool = typer.Option(
+        False,
+        "--no-text-check",
+        help="brat: do not compare the text each T line quotes with the .txt at its offsets.",
+    ),
     annotators: str | None = typer.Option(
         None, "--annotators", help="BIO: names of the tag columns, comma-separated."
     ),
@@ -218,6 +228,7 @@ def spans(
             input_format,
             discontinuous=discontinuous,
             annotators=annotators,
+            check_text=not no_text_check,
             header=header,
             columns={
                 "annotator": annotator,
