@@ -22,7 +22,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._results import Coefficient, ConfidenceInterval, check_level
+from .._results import Coefficient, ConfidenceInterval, Result, check_level
 from .._types import Alternative, FloatArray, RngLike, as_generator
 from ..information import entropy
 from ..ratings import ContingencyTable, Ratings
@@ -1038,7 +1038,7 @@ def informational_agreement(
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Dichotomization:
+class Dichotomization(Result):
     """Kappa and IA of every cut of an ordered scale into low | high.
 
     Attributes

@@ -25,6 +25,7 @@ from typing import Any
 import pandas as pd
 
 from .._errors import InvalidInputError, require
+from .._results import Result
 from .._types import Duplicates, Level
 from ..ratings import Ratings
 from ._blocks import Section
@@ -36,7 +37,7 @@ TEMPLATE = "report.html.j2"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class HtmlReport:
+class HtmlReport(Result):
     """A rendered report.
 
     Attributes
