@@ -50,12 +50,16 @@ class HtmlReport(Result):
         Sections whose data was present but whose capability was not available, and why.
     path : Path or None
         Where the page was written, when it was.
+    inline : str
+        The same report as an HTML fragment for a notebook cell (its styles scoped to the
+        report, no page-wide rules); what ``_repr_html_`` shows.
     """
 
     html: str = dataclasses.field(repr=False)
     sections: tuple[str, ...]
     skipped: Mapping[str, str]
     path: Path | None = None
+    inline: str = dataclasses.field(default="", repr=False)
 
     def write(self, path: str | os.PathLike[str]) -> Path:
         """Write the page to ``path`` (UTF-8), creating the folder; return the path."""
@@ -65,7 +69,7 @@ class HtmlReport(Result):
         return target
 
     def _repr_html_(self) -> str:
-        return self.html
+        return self.inline or self.html
 
 
 def _as_pandas(data: Any) -> pd.DataFrame:
@@ -201,8 +205,11 @@ def _gold_labels(frame: pd.DataFrame | None, item: str | None, gold: str) -> pd.
     return gold_labels(frame, item, gold)
 
 
-def render(sections: Sequence[Section], *, title: str, subtitle: str) -> str:
-    """The page for these sections (jinja2 with autoescape: user strings are escaped)."""
+def render(
+    sections: Sequence[Section], *, title: str, subtitle: str, fragment: bool = False
+) -> str:
+    """The page for these sections (jinja2 with autoescape: user strings are escaped); with
+    ``fragment``, a ``<div>`` for a notebook cell instead of a whole page."""
     require("jinja2", "report")
     import jinja2
 
@@ -217,7 +224,9 @@ def render(sections: Sequence[Section], *, title: str, subtitle: str) -> str:
         keep_trailing_newline=True,
     )
     template = env.get_template(TEMPLATE)
-    return template.render(sections=sections, title=title, subtitle=subtitle, version=__version__)
+    return template.render(
+        sections=sections, title=title, subtitle=subtitle, version=__version__, fragment=fragment
+    )
 
 
 def report(
@@ -404,20 +413,23 @@ def report(
         name = Path(source).name if source else "ratings"
         if ratings is not None:
             rep = ratings.report
+            what = (
+                "measurements"
+                if ratings.level in ("interval", "ratio")
+                else f"ratings in {ratings.n_categories} categories"
+            )
             subtitle = (
-                f"{name}: {fmt_int(rep.ratings)} ratings of {fmt_int(rep.items)} items by "
-                f"{fmt_int(rep.raters)} raters, {ratings.n_categories} categories "
-                f"({ratings.level})"
+                f"{name}: {fmt_int(rep.ratings)} {what} of {fmt_int(rep.items)} items by "
+                f"{fmt_int(rep.raters)} raters ({ratings.level})"
             )
         else:
             subtitle = f"{name}: {fmt_int(0 if frame is None else len(frame))} rows"
-        html = steps.step(
-            "rendering",
-            lambda: render(built, title=title or f"Rater agreement: {name}", subtitle=subtitle),
-        )
+        heading = title or f"Rater agreement: {name}"
+        html = steps.step("rendering", lambda: render(built, title=heading, subtitle=subtitle))
+        inline = render(built, title=heading, subtitle=subtitle, fragment=True)
     finally:
         steps.close()
-    result = HtmlReport(html, tuple(s.id for s in built), skipped)
+    result = HtmlReport(html, tuple(s.id for s in built), skipped, inline=inline)
     if output is not None:
         result = dataclasses.replace(result, path=result.write(output))
     return result

@@ -36,6 +36,9 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "normalized_cross_entropy": ("accord.confidence",),
     "calibration_metrics": ("accord.confidence",),
     "reliability_diagram": ("accord.confidence",),
+    "rater_differences": ("accord.agreement.raters",),
+    "rater_permutation_test": ("accord.agreement.raters",),
+    "wilson_interval": ("accord.confidence",),
 }
 
 
@@ -120,6 +123,11 @@ class Context:
                 warnings.simplefilter("ignore")
                 self._cache[key] = compute()
         return self._cache[key]
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the labels are measurements (interval or ratio level)."""
+        return self.ratings is not None and self.ratings.level in ("interval", "ratio")
 
     @property
     def level_pct(self) -> str:
