@@ -196,7 +196,13 @@ class Result:
             cls.__repr__ = Result.__repr__  # type: ignore[method-assign]
 
     def _headline(self) -> str:
-        """The class's one-line answer (empty: none); subclasses override."""
+        """The class's one-line answer: its ``str`` when it defines one, else empty;
+        subclasses override."""
+        for klass in type(self).__mro__:
+            if klass is Result or klass is object:
+                break
+            if "__str__" in klass.__dict__:
+                return str(self)
         return ""
 
     def _fields(self) -> list[tuple[str, Any]]:

@@ -132,8 +132,8 @@ class RatingStatistics(Result):
         have = [k for k in self.to_dict()["statistics"]]
         return (
             f"RatingStatistics({self.n_ratings} ratings, {self.n_items} items, "
-            f"{self.n_raters} raters, {self.n_categories} categories, engine={self.engine!r}, "
-            f"statistics={have!r})"
+            f"{self.n_raters} raters, {self.n_categories} categories,\n"
+            f"                 engine={self.engine!r}, statistics={have!r})"
         )
 
 

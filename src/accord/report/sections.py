@@ -153,6 +153,15 @@ _PRETTY = {
 }
 
 
+def short_label(coef: Any) -> str:
+    """A coefficient's name short enough for a figure's axis: an ICC by its form only."""
+    form = str(getattr(coef, "form", "") or "")
+    if getattr(coef, "name", "") == "icc" and form:
+        alias = str(getattr(coef, "alias", "") or form)
+        return f"{alias} [{form}]" if alias != form else form
+    return coefficient_label(coef)
+
+
 def coefficient_label(coef: Any) -> str:
     """Display name of a coefficient result, with its weights or level; an ICC by its form
     (McGraw & Wong's name first, Shrout & Fleiss's in brackets)."""
@@ -796,7 +805,7 @@ def build_coefficients(ctx: Context) -> Section | None:
         low, high, how = _interval(ctx, c)
         label = coefficient_label(c)
         if c.name != "percent_agreement":  # not chance-corrected: off the kappa scale
-            labels.append(label)
+            labels.append(short_label(c))
             est.append(float(c.statistic))
             lows.append(low)
             highs.append(high)
@@ -807,8 +816,8 @@ def build_coefficients(ctx: Context) -> Section | None:
             if "no analytic SE" in c.method
             else "no interval"
         )
-        if c.name == "icc" and not c.reason and not math.isfinite(c.standard_error):
-            note = "the F-based interval is the ICC's inference"
+        if c.name == "icc" and not c.reason:
+            note = ""  # no SE: the caption says the F-based interval is the ICC's inference
         rows.append(
             (
                 label,
@@ -867,7 +876,8 @@ def build_coefficients(ctx: Context) -> Section | None:
         caption=(
             "ICC forms as McGraw & Wong (1996) name them, Shrout & Fleiss (1979) in brackets; "
             "A: absolute agreement, C: consistency (a constant offset between raters is not "
-            "counted), 1: a single rater's measurement. "
+            "counted), 1: a single rater's measurement. An ICC has no SE here: its "
+            "inference is the F-based interval. "
             if numeric
             else "SE: general (non-null) standard error. Observed and chance: p_a and p_e of "
             "(p_a - p_e) / (1 - p_e). "
