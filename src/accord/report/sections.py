@@ -776,10 +776,15 @@ def build_read(ctx: Context) -> Section | None:
             MethodNote(
                 "Reading",
                 "One row per rating (item, rater, label). Missing labels (empty, NaN, None) "
-                "are not ratings: they are left out and counted, never made a category. Items "
-                "with fewer than two ratings enter no agreement pair and are counted as "
-                "unpairable. Categories are the declared domain when given, else the observed "
-                "labels in sorted order.",
+                "are not ratings: they are left out and counted"
+                + (
+                    ". Labels are read as numbers (measurements). Items with fewer than two "
+                    "ratings enter no comparison."
+                    if ctx.numeric
+                    else ", never made a category. Items with fewer than two ratings enter no "
+                    "agreement pair and are counted as unpairable. Categories are the declared "
+                    "domain when given, else the observed labels in sorted order."
+                ),
             ),
         ),
     )
@@ -1632,7 +1637,9 @@ def _numeric_raters(ctx: Context) -> Section | None:
                 f"CI {fmt_ci(r.ci_low, r.ci_high, 2)}, adjusted p {fmt_p(r.pvalue_adjusted)})"
                 for r in flagged.head(5).itertuples(index=False)
             )
-            + ". The absolute-agreement ICC counts such an offset as disagreement."
+            + ". The absolute-agreement ICC counts such an offset as disagreement. One "
+            "rater's offset moves the others' differences the other way (by its share in "
+            "their reference), so read the largest first."
         )
     blocks: list[Block] = [
         Figure(
