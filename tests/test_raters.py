@@ -106,7 +106,7 @@ def test_rater_differences_need_numbers() -> None:
 
 def _z_by_hand(wide: np.ndarray) -> tuple[np.ndarray, dict[tuple[int, int], float]]:
     """The rater and pair statistics from their definitions, one item at a time."""
-    n_items, k = wide.shape
+    k = wide.shape[1]
     s = np.zeros(k)
     v = np.zeros(k)
     agree: dict[tuple[int, int], float] = {}

@@ -279,8 +279,7 @@ def test_report_reads_on_a_phone_on_a_desktop_and_on_paper(
             tab.load(host, width=1280, height=900)
             alone = tab.evaluate(probe_host)
             host.write_text(
-                f"<!DOCTYPE html><html><body>{host_body}{lesion_page._repr_html_()}"
-                "</body></html>"
+                f"<!DOCTYPE html><html><body>{host_body}{lesion_page._repr_html_()}</body></html>"
             )
             tab.load(host, width=1280, height=900)
             beside = tab.evaluate(probe_host)
