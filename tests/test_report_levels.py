@@ -302,3 +302,27 @@ def test_report_reads_on_a_phone_on_a_desktop_and_on_paper(
     assert 4 <= printed["diagnoses"][0] <= 8, printed["diagnoses"][0]
     # the report shown in a notebook leaves the notebook's own table and text as they were
     assert beside == alone
+
+
+# ------------------------------------------------------------------ spans
+
+
+def test_span_report_has_a_headline_and_the_pairs() -> None:
+    spans = accord.read_brat(EXAMPLES / "spans")
+    page = accord.report(spans, progress=False)
+    assert page.sections == ("summary", "read", "spans", "methods")
+    # by hand from the brat files: ann1 marks 9 spans, ann2 8, ann3 8; ann1-ann2 and ann1-ann3
+    # share 5 exact (document, start, end, label) spans, ann2-ann3 share 3
+    f1 = [2 * 5 / (9 + 8), 2 * 5 / (9 + 8), 2 * 3 / (8 + 8)]
+    mean = sum(f1) / 3
+    pooled = 2 * (5 + 5 + 3) / (17 + 17 + 16)
+    summary = text_of(section_of(page.html, "summary"))
+    assert f"mean pairwise F1 {mean:.3f} over 3 pairs" in summary
+    assert f"Pooled F1 {pooled:.3f}" in summary
+    spans_section = section_of(page.html, "spans")
+    row = re.search(r"<td>ann2</td><td>ann3</td>((?:<td[^>]*>[^<]*</td>)+)</tr>", spans_section)
+    assert row is not None
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", row.group(1))
+    assert cells == ["8", "8", "3", "0.375", "0.375", "0.375"]
+    assert "no pair is singled out" in text_of(spans_section)
+    assert "Span agreement" in section_of(page.html, "methods")

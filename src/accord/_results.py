@@ -203,6 +203,9 @@ class Result:
                 break
             if "__str__" in klass.__dict__:
                 return str(self)
+        statistic = getattr(self, "statistic", None)
+        if isinstance(statistic, float | int) and not isinstance(statistic, bool):
+            return f"{getattr(self, 'name', 'statistic')} = {statistic:.4g}"
         return ""
 
     def _fields(self) -> list[tuple[str, Any]]:

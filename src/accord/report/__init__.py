@@ -16,6 +16,7 @@ same for the same input. matplotlib and jinja2 (the ``report`` extra) are import
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -229,6 +230,45 @@ def render(
     )
 
 
+def _span_report(
+    spans: Any,
+    *,
+    title: str | None,
+    output: str | os.PathLike[str] | None,
+    enabled: bool | None,
+) -> HtmlReport:
+    """The report of span annotations: the headline, what was read, the span agreement."""
+    from .sections import build_methods, build_spans, build_spans_read, build_spans_summary
+
+    ctx = Context(ratings=None, frame=None, item=None, rater=None, label=None, spans=spans)
+    steps = _Steps(4, sys.stderr.isatty() if enabled is None else enabled)
+    try:
+        built: list[Section] = []
+        for name, builder in (
+            ("summary", build_spans_summary),
+            ("read", build_spans_read),
+            ("spans", build_spans),
+        ):
+            section = steps.step(name, functools.partial(builder, ctx))
+            if section is not None:
+                built.append(section)
+        built.append(build_methods(built))
+        name = Path(spans.source).name if spans.source else "spans"
+        subtitle = (
+            f"{name}: {spans.n_spans:,} spans by {spans.n_annotators:,} annotators in "
+            f"{spans.n_documents:,} documents"
+        )
+        heading = title or f"Span agreement: {name}"
+        html = steps.step("rendering", lambda: render(built, title=heading, subtitle=subtitle))
+        inline = render(built, title=heading, subtitle=subtitle, fragment=True)
+    finally:
+        steps.close()
+    result = HtmlReport(html, tuple(s.id for s in built), {}, inline=inline)
+    if output is not None:
+        result = dataclasses.replace(result, path=result.write(output))
+    return result
+
+
 def report(
     data: Any,
     *,
@@ -260,9 +300,11 @@ def report(
 
     Parameters
     ----------
-    data : str, path, DataFrame or Ratings
+    data : str, path, DataFrame, Ratings or Spans
         A ratings file (CSV, TSV, Parquet, JSON Lines), a long frame (one row per rating:
-        pandas, polars, pyarrow, DuckDB), or :class:`~accord.Ratings`.
+        pandas, polars, pyarrow, DuckDB), or :class:`~accord.Ratings`; or
+        :class:`~accord.Spans` (from :func:`accord.read_brat` and the other span readers)
+        for a report on span agreement (the column options do not apply).
     item, rater, label : str, optional
         Column names. ``label`` is needed for the agreement sections; ``item`` and ``rater``
         for everything but the confidence section.
@@ -348,6 +390,10 @@ def report(
         )
     if (confidence is None) != (correct is None):
         raise InvalidInputError("confidence and correct go together: give both columns or neither")
+    from ..spans import Spans
+
+    if isinstance(data, Spans):
+        return _span_report(data, title=title, output=output, enabled=progress)
     if label is None and not score_cols and confidence is None and not isinstance(data, Ratings):
         raise InvalidInputError(
             "nothing to report on: give a label column, score columns, or confidence and "

@@ -39,6 +39,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "rater_differences": ("accord.agreement.raters",),
     "rater_permutation_test": ("accord.agreement.raters",),
     "wilson_interval": ("accord.confidence",),
+    "span_agreement": ("accord.spans",),
 }
 
 
@@ -95,6 +96,8 @@ class Context:
         The gold-label column.
     gold_labels : pandas.Series or None
         The gold label of each item that has one, indexed by item id.
+    spans : Spans or None
+        Span annotations, when the report is about spans.
     """
 
     ratings: Ratings | None
@@ -113,6 +116,7 @@ class Context:
     source: str = ""
     gold: str | None = None
     gold_labels: pd.Series | None = None
+    spans: Any = None
     _cache: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
