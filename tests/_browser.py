@@ -204,8 +204,8 @@ def visit(
     def wire_fds() -> None:  # in the child: fd 3 reads commands, fd 4 writes answers
         import fcntl
 
-        high_r = fcntl.fcntl(to_browser_r, fcntl.F_DUPFD, 10)
-        high_w = fcntl.fcntl(from_browser_w, fcntl.F_DUPFD, 10)
+        high_r = fcntl.fcntl(to_browser_r, fcntl.F_DUPFD, 100)
+        high_w = fcntl.fcntl(from_browser_w, fcntl.F_DUPFD, 100)
         os.dup2(high_r, 3)
         os.dup2(high_w, 4)
 
@@ -376,26 +376,36 @@ class Tab:
 def browser() -> Any:
     """A headless Chromium with one tab, closed on exit (one launch for many checks)."""
     binary = ensure_chromium()
+    # The browser reads commands on fd 3 and answers on fd 4. They are set up in this process
+    # around the launch (no preexec hook, which fails with inherited descriptors in some
+    # interpreters): fds 3 and 4 are held first so that the pipes land elsewhere, pointed at
+    # the pipes for the launch, then given back.
+    held = []
+    for fd in (3, 4):
+        try:
+            os.fstat(fd)
+        except OSError:
+            held.append(os.open(os.devnull, os.O_RDONLY))
     to_browser_r, to_browser_w = os.pipe()
     from_browser_r, from_browser_w = os.pipe()
     profile = tempfile.mkdtemp(prefix="accord-chromium-")
-
-    def wire_fds() -> None:  # in the child: fd 3 reads commands, fd 4 writes answers
-        import fcntl
-
-        high_r = fcntl.fcntl(to_browser_r, fcntl.F_DUPFD, 10)
-        high_w = fcntl.fcntl(from_browser_w, fcntl.F_DUPFD, 10)
-        os.dup2(high_r, 3)
-        os.dup2(high_w, 4)
-
-    proc = subprocess.Popen(
-        [str(binary), *FLAGS, f"--user-data-dir={profile}", "--window-size=1280,900"],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        preexec_fn=wire_fds,
-        pass_fds=(3, 4, to_browser_r, from_browser_w),
-    )
+    saved = {fd: os.dup(fd) for fd in (3, 4)}
+    try:
+        os.dup2(to_browser_r, 3)
+        os.dup2(from_browser_w, 4)
+        proc = subprocess.Popen(
+            [str(binary), *FLAGS, f"--user-data-dir={profile}", "--window-size=1280,900"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(3, 4),
+        )
+    finally:
+        for fd, copy in saved.items():
+            os.dup2(copy, fd, inheritable=False)
+            os.close(copy)
+        for fd in held:
+            os.close(fd)
     os.close(to_browser_r)
     os.close(from_browser_w)
     cdp = _Pipe(proc, to_browser_w, from_browser_r)

@@ -1,12 +1,19 @@
 """One self-contained HTML page that answers "can I trust these raters?".
 
-:func:`report` reads the data (a file, a frame or :class:`~accord.Ratings`), runs every
-analysis that applies to it and renders the page: the headline coefficient read against the
-usual benchmarks, what was read, the coefficient table with a forest plot, the two-rater view
-(kappa beside informational agreement, specific agreement, dichotomisation cuts, kappa against
-the number of negatives), the pairwise heatmap, contested items, raters against the consensus,
-panel calibration of scores, confidence calibration, and a methods section naming every
-estimator, convention and reference used.
+:func:`report` reads the data (a file, a frame, :class:`~accord.Ratings` or
+:class:`~accord.Spans`), runs every analysis that applies to it and renders the page, following
+the level of measurement: the headline coefficient read against the usual benchmarks (a
+weighted one for ordinal data, the ICC for measurements), what was read, the coefficient table
+with a forest plot, the two-rater view (kappa beside informational agreement, specific
+agreement, dichotomisation cuts, kappa against the number of negatives), the pairwise heatmap,
+contested items, raters against the consensus (named only beyond a permutation test) or, for
+measurements, each rater's mean difference from the others, panel calibration of scores,
+confidence calibration, span agreement, and a methods section naming every estimator,
+convention and reference used.
+
+The styles are scoped under one root class, so the page shown inline in a notebook
+(:attr:`HtmlReport.inline`) restyles nothing around it; the layout adapts to phones and has a
+print stylesheet.
 
 The page has inline SVG figures and inline CSS, no script and no external request (its
 Content-Security-Policy forbids both), escapes every user string, and is byte-for-byte the
@@ -459,14 +466,12 @@ def report(
         name = Path(source).name if source else "ratings"
         if ratings is not None:
             rep = ratings.report
-            what = (
-                "measurements"
-                if ratings.level in ("interval", "ratio")
-                else f"ratings in {ratings.n_categories} categories"
-            )
+            numeric = ratings.level in ("interval", "ratio")
             subtitle = (
-                f"{name}: {fmt_int(rep.ratings)} {what} of {fmt_int(rep.items)} items by "
-                f"{fmt_int(rep.raters)} raters ({ratings.level})"
+                f"{name}: {fmt_int(rep.ratings)} {'measurements' if numeric else 'ratings'} "
+                f"of {fmt_int(rep.items)} items by {fmt_int(rep.raters)} raters"
+                + ("" if numeric else f" in {ratings.n_categories} categories")
+                + f" ({ratings.level})"
             )
         else:
             subtitle = f"{name}: {fmt_int(0 if frame is None else len(frame))} rows"

@@ -346,7 +346,8 @@ def primary(ctx: Context) -> Any | None:
     else:
         wanted = ["icc:ICC(A,1)", "icc:ICC(2,1)", f"krippendorff_alpha:{level}"]
     for key in wanted:
-        if key in by_name:
+        # an ICC undefined for these data (too few complete items) gives way to alpha
+        if key in by_name and (not key.startswith("icc:") or math.isfinite(by_name[key].statistic)):
             return by_name[key]
     return coefs[0]
 
