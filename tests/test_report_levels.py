@@ -90,6 +90,20 @@ def test_interval_report_compares_readers_in_millimetres(lesion_page: HtmlReport
     assert "Holm" in lead
 
 
+def test_two_readers_are_compared_with_each_other() -> None:
+    frame = lesion_frame(offsets={"a": 0.0, "b": 1.0})
+    page = accord.report(
+        frame, item="lesion", rater="reader", label="diameter_mm", level="interval",
+        progress=False,
+    )  # fmt: skip
+    assert page.sections == ("summary", "read", "coefficients", "raters", "methods")
+    wide = frame.pivot(index="lesion", columns="reader", values="diameter_mm")
+    d = (wide["b"] - wide["a"]).mean()  # Bland & Altman (1986): the mean difference
+    lead = text_of(section_of(page.html, "raters"))
+    assert f"b measures higher than a by {d:.2f} on average (the Bland-Altman" in lead
+    assert "a measures lower" not in lead
+
+
 def test_interval_report_names_no_reader_without_an_offset() -> None:
     calm = lesion_frame(offsets={"a": 0.0, "b": 0.0, "c": 0.0}, seed=5)
     page = accord.report(

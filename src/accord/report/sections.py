@@ -1624,7 +1624,18 @@ def _numeric_raters(ctx: Context) -> Section | None:
     )
     tones: tuple[Tone, ...] = tuple("poor" if bool(x) else "neutral" for x in shown["stands_out"])
     flagged = table[table["stands_out"]]
-    if flagged.empty:
+    if ratings.n_raters == 2 and not flagged.empty:  # one offset, seen from either side
+        first = flagged.sort_values("mean_difference", ascending=False, kind="stable").iloc[0]
+        other = next(str(x) for x in table["rater"] if x != first["rater"])
+        lead = (
+            f"{first['rater']} measures {'higher' if first['mean_difference'] > 0 else 'lower'}"
+            f" than {other} by {fmt(abs(first['mean_difference']), 2)} on average (the "
+            f"Bland-Altman mean difference; {ctx.level_pct} CI "
+            f"{fmt_ci(first['ci_low'], first['ci_high'], 2)}, adjusted p "
+            f"{fmt_p(first['pvalue_adjusted'])}). The absolute-agreement ICC counts such an "
+            "offset as disagreement."
+        )
+    elif flagged.empty:
         lead = (
             f"No rater measures systematically higher or lower than the others beyond the "
             f"noise: every {ctx.level_pct} interval of a mean difference is wide enough to "
