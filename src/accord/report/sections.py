@@ -882,8 +882,12 @@ def build_coefficients(ctx: Context) -> Section | None:
         caption=(
             "ICC forms as McGraw & Wong (1996) name them, Shrout & Fleiss (1979) in brackets; "
             "A: absolute agreement, C: consistency (a constant offset between raters is not "
-            "counted), 1: a single rater's measurement. An ICC has no SE here: its "
-            "inference is the F-based interval. "
+            "counted), 1: a single rater's measurement. "
+            + (
+                "An ICC has no SE here: its inference is the F-based interval. "
+                if all(not math.isfinite(c.standard_error) for c in coefs if c.name == "icc")
+                else ""
+            )
             if numeric
             else "SE: general (non-null) standard error. Observed and chance: p_a and p_e of "
             "(p_a - p_e) / (1 - p_e). "
@@ -1662,8 +1666,8 @@ def _numeric_raters(ctx: Context) -> Section | None:
                 None,
                 lows=shown["ci_low"].tolist(),
                 highs=shown["ci_high"].tolist(),
-                xlabel="mean difference from the other raters (the data's units; above 0: "
-                "measures high)",
+                xlabel=f"mean difference from the other raters ({ctx.label or 'the data'}"
+                "'s units; above 0: measures high)",
             ),
             f"Each rater's mean difference from the mean of the other raters of the same "
             f"item, with its {ctx.level_pct} interval; an interval that excludes 0 marks a "
