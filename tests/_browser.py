@@ -204,8 +204,8 @@ def visit(
     def wire_fds() -> None:  # in the child: fd 3 reads commands, fd 4 writes answers
         import fcntl
 
-        high_r = fcntl.fcntl(to_browser_r, fcntl.F_DUPFD, 10)
-        high_w = fcntl.fcntl(from_browser_w, fcntl.F_DUPFD, 10)
+        high_r = fcntl.fcntl(to_browser_r, fcntl.F_DUPFD, 100)
+        high_w = fcntl.fcntl(from_browser_w, fcntl.F_DUPFD, 100)
         os.dup2(high_r, 3)
         os.dup2(high_w, 4)
 
@@ -310,3 +310,182 @@ def visit(
         os.close(from_browser_r)
         shutil.rmtree(profile, ignore_errors=True)
     return result
+
+
+class Tab:
+    """One page in a running Chromium: load files at a size and media, evaluate, capture."""
+
+    def __init__(self, cdp: _Pipe, session: str) -> None:
+        self.cdp = cdp
+        self.session = session
+
+    def load(self, path: Path, *, width: int, height: int, media: str = "screen") -> None:
+        """Open ``path`` in a viewport of ``width`` x ``height`` CSS pixels (a phone at 390)."""
+        self.cdp.send(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+            session=self.session,
+        )
+        self.cdp.send("Emulation.setEmulatedMedia", {"media": media}, session=self.session)
+        self.cdp.send("Page.navigate", {"url": path.resolve().as_uri()}, session=self.session)
+        self.cdp.wait_for("Page.loadEventFired", timeout=30.0)
+        self.cdp.drain(0.2)
+
+    def evaluate(self, expression: str) -> Any:
+        """The JSON value of ``expression`` in the page."""
+        value = self.cdp.send(
+            "Runtime.evaluate",
+            {"expression": expression, "returnByValue": True},
+            session=self.session,
+        )
+        if "exceptionDetails" in value:
+            raise RuntimeError(f"page script failed: {value['exceptionDetails']}")
+        return value["result"].get("value")
+
+    def screenshot(self, *, full_page: bool = True, max_height: float = 16000.0) -> bytes:
+        """PNG of the page (its full height, capped, or the viewport)."""
+        params: dict[str, Any] = {"format": "png"}
+        if full_page:
+            metrics = self.cdp.send("Page.getLayoutMetrics", session=self.session)
+            size = metrics.get("cssContentSize") or metrics["contentSize"]
+            width = float(metrics.get("cssLayoutViewport", {}).get("clientWidth", size["width"]))
+            params.update(
+                captureBeyondViewport=True,
+                clip={
+                    "x": 0,
+                    "y": 0,
+                    "width": width,
+                    "height": min(float(size["height"]), max_height),
+                    "scale": 1,
+                },
+            )
+        shot = self.cdp.send("Page.captureScreenshot", params, session=self.session)
+        return base64.b64decode(shot["data"])
+
+    def pdf(self) -> bytes:
+        """The page printed to PDF (A4, the page's own print stylesheet and margins)."""
+        answer = self.cdp.send(
+            "Page.printToPDF",
+            {"printBackground": True, "preferCSSPageSize": True},
+            session=self.session,
+        )
+        return base64.b64decode(answer["data"])
+
+
+@contextlib.contextmanager
+def browser() -> Any:
+    """A headless Chromium with one tab, closed on exit (one launch for many checks)."""
+    binary = ensure_chromium()
+    # The browser reads commands on fd 3 and answers on fd 4. They are set up in this process
+    # around the launch (no preexec hook, which fails with inherited descriptors in some
+    # interpreters): fds 3 and 4 are held first so that the pipes land elsewhere, pointed at
+    # the pipes for the launch, then given back.
+    held = []
+    for fd in (3, 4):
+        try:
+            os.fstat(fd)
+        except OSError:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+    to_browser_r, to_browser_w = os.pipe()
+    from_browser_r, from_browser_w = os.pipe()
+    profile = tempfile.mkdtemp(prefix="accord-chromium-")
+    saved = {fd: os.dup(fd) for fd in (3, 4)}
+    try:
+        os.dup2(to_browser_r, 3)
+        os.dup2(from_browser_w, 4)
+        proc = subprocess.Popen(
+            [str(binary), *FLAGS, f"--user-data-dir={profile}", "--window-size=1280,900"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(3, 4),
+        )
+    finally:
+        for fd, copy in saved.items():
+            os.dup2(copy, fd, inheritable=False)
+            os.close(copy)
+        for fd in held:
+            os.close(fd)
+    os.close(to_browser_r)
+    os.close(from_browser_w)
+    cdp = _Pipe(proc, to_browser_w, from_browser_r)
+    try:
+        target = cdp.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = cdp.send("Target.attachToTarget", {"targetId": target, "flatten": True})[
+            "sessionId"
+        ]
+        for domain in ("Page", "Runtime"):
+            cdp.send(f"{domain}.enable", session=session)
+        yield Tab(cdp, session)
+    finally:
+        with contextlib.suppress(RuntimeError, TimeoutError, OSError):
+            cdp.send("Browser.close")
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        os.close(to_browser_w)
+        os.close(from_browser_r)
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+#: Measures a loaded report: the navigation bar, the smallest figure text as shown (CSS px),
+#: the page's width against the viewport, words broken across two lines (outside figures;
+#: hyphens and slashes are break points), and boxes whose content is clipped or scrolls.
+LAYOUT_PROBE = r"""
+(() => {
+  const out = {viewport: [innerWidth, innerHeight],
+               docWidth: document.documentElement.scrollWidth};
+  const nav = document.querySelector('nav.toc');
+  out.navHeight = nav ? nav.getBoundingClientRect().height : 0;
+  out.navPosition = nav ? getComputedStyle(nav).position : '';
+  let minFont = Infinity;
+  for (const svg of document.querySelectorAll('svg.fig')) {
+    const vb = svg.viewBox && svg.viewBox.baseVal;
+    const shown = svg.getBoundingClientRect().width;
+    if (!vb || !vb.width || !shown) continue;
+    const scale = shown / vb.width;
+    for (const t of svg.querySelectorAll('text')) {
+      const size = parseFloat(getComputedStyle(t).fontSize);
+      if (size) minFont = Math.min(minFont, size * scale);
+    }
+  }
+  out.minFigureFont = minFont === Infinity ? null : minFont;
+  const broken = [];
+  const root = document.querySelector('.accord-report') || document.body;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  let node;
+  while ((node = walker.nextNode())) {
+    const el = node.parentElement;
+    if (!el || el.closest('svg') || el.closest('style')) continue;
+    if (el.closest('details:not([open])')) continue;
+    const text = node.textContent;
+    const word = /[^\s\-\/\u2013\u2014]{2,}/g;
+    let m;
+    while ((m = word.exec(text))) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set(Array.from(range.getClientRects())
+        .filter(r => r.width > 0).map(r => Math.round(r.top)));
+      if (tops.size > 1) broken.push(m[0]);
+    }
+  }
+  out.broken = broken;
+  out.clipped = Array.from(document.querySelectorAll('.tablewrap, .figscroll, table'))
+    .filter(e => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')
+    .map(e => (e.closest('section') || {}).id || e.className);
+  out.scrolling = Array.from(document.querySelectorAll('.tablewrap, .figscroll'))
+    .filter(e => e.scrollWidth > e.clientWidth + 1)
+    .map(e => (e.closest('section') || {}).id || e.className);
+  return out;
+})()
+"""
+
+
+def pdf_pages(pdf: bytes) -> int:
+    """Number of pages in a PDF (its ``/Type /Page`` objects)."""
+    import re
+
+    return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf))

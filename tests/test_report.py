@@ -351,17 +351,25 @@ def test_gold_column_adds_accuracy_and_kappa_to_the_raters_section() -> None:
     expected = accord.consensus(ratings, gold=gold).raters.set_index("rater")
     raters = section_of(page.html, "raters")
     assert "Raters against the consensus and the gold labels" in raters
+    from statsmodels.stats.proportion import proportion_confint
+
     for rater in ("R1", "R2", "R3", "R4"):
         cells = row_values(raters, rater)
-        assert cells[-3:] == [
+        n_right = round(10 * expected.loc[rater, "gold_accuracy"])
+        # the accuracy's interval: Wilson (1927), as statsmodels computes it
+        low, high = proportion_confint(n_right, 10, alpha=0.05, method="wilson")
+        assert cells[-4:] == [
             "10",
             f"{100 * expected.loc[rater, 'gold_accuracy']:.0f}%",
+            f"{low:.2f} to {high:.2f}",
             f"{expected.loc[rater, 'gold_kappa']:.3f}",
         ]
-    # R1 is always right, R4 wrong on 6 of the 10 gold items (4 right: 40%)
+    # R1 is always right, R4 wrong on 6 of the 10 gold items (4 right: 40%); their Wilson
+    # intervals (0.72 to 1 and 0.17 to 0.69) do not overlap, so both are named
     assert expected.loc["R1", "gold_accuracy"] == 1.0
     assert expected.loc["R4", "gold_accuracy"] == pytest.approx(0.4)
-    assert "R1 is the most accurate (100%" in raters and "R4 the least (40%" in raters
+    assert "R1 is the most accurate (100%, 95% CI 72% to 100%" in raters
+    assert "R4 the least (40%, 95% CI 17% to 69%" in raters
     assert "accuracy vs gold" in raters and "kappa vs gold" in raters
     assert "gold: truth" in section_of(page.html, "read")
     assert "Raters against the gold labels" in section_of(page.html, "methods")

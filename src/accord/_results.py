@@ -8,6 +8,7 @@ never print; presenters call :meth:`Coefficient.to_dict`.
 from __future__ import annotations
 
 import dataclasses
+import html
 import json
 import math
 from collections.abc import Mapping
@@ -20,6 +21,10 @@ from ._errors import InvalidInputError
 from ._types import Alternative, FloatArray
 
 CIMethod = Literal["analytic", "percentile", "bca"]
+
+#: Longest line and most lines of a result's ``repr``.
+REPR_WIDTH = 100
+REPR_LINES = 10
 
 
 class ConfidenceInterval(NamedTuple):
@@ -131,8 +136,149 @@ def dumps(value: Any, *, indent: int | None = 2) -> str:
     return json.dumps(_nan_to_none(to_plain(value)), indent=indent, allow_nan=False)
 
 
+def _short_value(value: Any) -> str:
+    """One short display string for a field value: numbers to 4 significant digits, tables
+    and arrays by their shape, long sequences by their length."""
+    if isinstance(value, Result):
+        head = value._headline() or type(value).__name__
+        return head if len(head) <= 60 else head[:59] + "\u2026"
+    if isinstance(value, bool | np.bool_):
+        return str(bool(value))
+    if isinstance(value, int | np.integer):
+        return f"{int(value):,}" if abs(int(value)) >= 10_000 else str(int(value))
+    if isinstance(value, float | np.floating):
+        return f"{float(value):.4g}"
+    if isinstance(value, pd.DataFrame):
+        cols = ", ".join(map(str, value.columns[:6])) + (", ..." if value.shape[1] > 6 else "")
+        return f"DataFrame {value.shape[0]} x {value.shape[1]} [{cols}]"
+    if isinstance(value, pd.Series):
+        return f"Series of {len(value)}"
+    if isinstance(value, np.ndarray):
+        return f"array {' x '.join(map(str, value.shape)) or 'scalar'} {value.dtype}"
+    if isinstance(value, tuple | list) and len(value) > 6:
+        head = ", ".join(_short_value(v) for v in value[:3])
+        return f"({head}, ... {len(value)} in all)"
+    if isinstance(value, tuple | list):
+        return (
+            "(" + ", ".join(_short_value(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+        )
+    if isinstance(value, Mapping):
+        return f"{type(value).__name__} of {len(value)}"
+    if value is None:
+        return "None"
+    return str(value)
+
+
+def _clip(line: str, width: int = REPR_WIDTH) -> str:
+    line = " ".join(line.split()) if "\n" in line else line
+    return line if len(line) <= width else line[: width - 1] + "\u2026"
+
+
+class Result:
+    """What every result shares for display: a short ``repr`` and an HTML table.
+
+    ``repr`` is at most :data:`REPR_LINES` lines of at most :data:`REPR_WIDTH` characters:
+    the class and its headline, then one line per field (tables and arrays by their shape).
+    Notebooks show :meth:`_repr_html_`: the same fields as a table, and the result's table
+    (``to_frame()``, or its first table field) under it. The fields themselves are unchanged;
+    ``to_dict()`` gives all of them.
+
+    A subclass that is a dataclass keeps this ``repr``: it is set on the subclass before
+    the dataclass decorator runs, and a dataclass never replaces a ``__repr__`` the class
+    already has.
+    """
+
+    __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "__repr__" not in cls.__dict__:
+            cls.__repr__ = Result.__repr__  # type: ignore[method-assign]
+
+    def _headline(self) -> str:
+        """The class's one-line answer: its ``str`` when it defines one, else empty;
+        subclasses override."""
+        for klass in type(self).__mro__:
+            if klass is Result or klass is object:
+                break
+            if "__str__" in klass.__dict__:
+                return str(self)
+        statistic = getattr(self, "statistic", None)
+        if isinstance(statistic, float | int) and not isinstance(statistic, bool):
+            return f"{getattr(self, 'name', 'statistic')} = {statistic:.4g}"
+        return ""
+
+    def _fields(self) -> list[tuple[str, Any]]:
+        """The (name, value) pairs shown: the dataclass fields a plain repr would show."""
+        if not dataclasses.is_dataclass(self):
+            return []
+        return [(f.name, getattr(self, f.name)) for f in dataclasses.fields(self) if f.repr]
+
+    def _repr_lines(self) -> list[str]:
+        head = type(self).__name__
+        headline = self._headline()
+        lines = [_clip(f"{head}: {headline}" if headline else head)]
+        body: list[str] = []
+        for name, value in self._fields():
+            if (
+                isinstance(value, tuple | list)
+                and value
+                and all(isinstance(v, Result) for v in value)
+            ):
+                body.append(f"  {name}: {len(value)}")
+                body += [_clip(f"    {v._headline() or type(v).__name__}") for v in value]
+            else:
+                body.append(_clip(f"  {name}: {_short_value(value)}"))
+        room = REPR_LINES - 1
+        if len(body) > room:
+            rest = len(body) - (room - 1)
+            body = [*body[: room - 1], f"  ... {rest} more lines (all fields in to_dict())"]
+        return lines + body
+
+    def __repr__(self) -> str:
+        return "\n".join(self._repr_lines())
+
+    def _table(self) -> pd.DataFrame | None:
+        """The table a notebook shows under the fields: ``to_frame()`` or the first frame."""
+        to_frame = getattr(self, "to_frame", None)
+        if callable(to_frame):
+            try:
+                frame = to_frame()
+            except Exception:  # a result whose table needs arguments shows its fields only
+                frame = None
+            if isinstance(frame, pd.DataFrame):
+                return frame
+        for _, value in self._fields():
+            if isinstance(value, pd.DataFrame):
+                return value
+        return None
+
+    def _repr_html_(self) -> str:
+        """An HTML table of the fields and the result's table (first 20 rows)."""
+        esc = html.escape
+        headline = self._headline()
+        rows = "".join(
+            f"<tr><th style='text-align:left'>{esc(name)}</th>"
+            f"<td style='text-align:left'>{esc(_short_value(value))}</td></tr>"
+            for name, value in self._fields()
+        )
+        out = (
+            f"<div class='accord-result'><table><caption style='text-align:left'>"
+            f"<b>{esc(type(self).__name__)}</b>"
+            + (f": {esc(headline)}" if headline else "")
+            + f"</caption><tbody>{rows}</tbody></table>"
+        )
+        table = self._table()
+        if table is not None:
+            more = len(table) - 20
+            out += table.head(20).to_html(index=False, na_rep="NaN", float_format="{:.4g}".format)
+            if more > 0:
+                out += f"<p>... {more} more rows</p>"
+        return out + "</div>"
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
-class Coefficient:
+class Coefficient(Result):
     """A chance-corrected agreement coefficient with what is needed for inference.
 
     Attributes
@@ -190,6 +336,38 @@ class Coefficient:
     bounds: tuple[float, float] = (-1.0, 1.0)
     replicates: FloatArray | None = dataclasses.field(default=None, repr=False, compare=False)
     jackknife: FloatArray | None = dataclasses.field(default=None, repr=False, compare=False)
+
+    def _headline(self) -> str:
+        form = getattr(self, "form", "")
+        if form:
+            name = f"{self.name} {form}"
+        elif self.weights not in ("identity", ""):
+            name = f"{self.name} ({self.weights})"
+        else:
+            name = self.name
+        try:
+            ci = self.confidence_interval()
+            interval = (
+                f" (95% CI {ci.low:.4g} to {ci.high:.4g})"
+                if math.isfinite(ci.low) and math.isfinite(ci.high)
+                else ""
+            )
+        except Exception:  # an interval that needs what the result lacks is left out
+            interval = ""
+        return f"{name} = {self.statistic:.4g}{interval}"
+
+    def _fields(self) -> list[tuple[str, Any]]:
+        shown: list[tuple[str, Any]] = [
+            ("standard_error", self.standard_error),
+            ("n_items", self.n_items),
+            ("n_raters", self.n_raters),
+            ("categories", self.categories),
+            ("weights", self.weights),
+            ("method", self.method),
+        ]
+        if self.reason:
+            shown.insert(0, ("reason", self.reason))
+        return shown
 
     @property
     def df(self) -> int:

@@ -29,7 +29,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from ._errors import InvalidInputError
-from ._results import to_plain
+from ._results import Result, to_plain
 from ._types import FloatArray, IntArray, Level
 from .engines._pages import engine_pages
 from .engines._run import Engine, check_engine
@@ -67,7 +67,7 @@ _EDGE = 1e-12
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class ConsensusSummary:
+class ConsensusSummary(Result):
     """Whole-data figures of a :func:`consensus` analysis.
 
     Attributes
@@ -109,7 +109,7 @@ class ConsensusSummary:
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class Consensus:
+class Consensus(Result):
     """The result of :func:`consensus`: per-item, per-rating and per-rater tables.
 
     Attributes

@@ -20,6 +20,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from ._errors import ColumnNotFoundError, DuplicateRatingError, InvalidInputError
+from ._results import Result
 from ._types import LEVELS, BoolArray, Duplicates, FloatArray, IntArray, Level, Missing
 
 __all__ = ["ContingencyTable", "Ratings", "ReadReport"]
@@ -45,7 +46,7 @@ def _check_choice(name: str, value: object, allowed: Sequence[object], owner: st
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class ReadReport:
+class ReadReport(Result):
     """What was read, what was kept, and what was dropped and why.
 
     Attributes

@@ -32,7 +32,7 @@ from ._errors import (
     InvalidInputError,
     warn_degenerate,
 )
-from ._results import to_plain
+from ._results import Result, to_plain
 from ._types import FloatArray, IntArray
 from .ratings import _check_choice, _missing_column_message, _rows, _to_pandas
 
@@ -57,7 +57,7 @@ def _as_str_tuple(values: npt.NDArray[Any]) -> tuple[str, ...]:
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class Spans:
+class Spans(Result):
     """Validated span annotations: who marked which stretch of which document with what label.
 
     Build one with :meth:`Spans.from_frame`, :func:`accord.read_spans`,
@@ -582,7 +582,7 @@ def _token_units(data: Spans) -> tuple[IntArray, IntArray, IntArray, IntArray]:
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class SpanAgreement:
+class SpanAgreement(Result):
     """Pairwise F1 (= positive specific agreement) between annotators of spans.
 
     Attributes

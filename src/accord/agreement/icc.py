@@ -12,7 +12,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import DroppedDataWarning, InvalidInputError, warn_degenerate
-from .._results import CIMethod, Coefficient, ConfidenceInterval, check_level
+from .._results import CIMethod, Coefficient, ConfidenceInterval, Result, check_level
 from .._types import Alternative, FloatArray
 from ..ratings import Ratings
 
@@ -147,7 +147,7 @@ def _interval(
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class ICCResult:
+class ICCResult(Result):
     """The six ICC forms for one items x raters design.
 
     Attributes

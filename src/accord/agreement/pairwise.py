@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._results import Coefficient, to_plain
+from .._results import Coefficient, Result, to_plain
 from .._types import FloatArray, IntArray, RngLike
 from ..ratings import ContingencyTable, Ratings
 from ..stats.pairs import PairTables, _pairs_in_chunk
@@ -78,7 +78,7 @@ def _resolve_measure(
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class PairwiseAgreement:
+class PairwiseAgreement(Result):
     """A two-rater measure for every pair of raters that co-rated enough items.
 
     Attributes

@@ -17,7 +17,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._results import Coefficient, ConfidenceInterval, check_level, t_quantile, to_plain
+from .._results import Coefficient, ConfidenceInterval, Result, check_level, t_quantile, to_plain
 from .._types import FloatArray, RngLike, as_generator
 from ..ratings import ContingencyTable, Ratings
 from .inference import check_n_boot
@@ -506,7 +506,7 @@ def specific_agreement(
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class KappaCurve:
+class KappaCurve(Result):
     """Cohen's kappa as a function of the number of negatives ``d``, beside PSA.
 
     Attributes

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import InvalidInputError
-from .._results import Coefficient
+from .._results import Coefficient, Result
 from .._types import Level, Missing, RngLike
 from ..engines._pages import engine_pages
 from ..engines._run import Engine, Progress, check_engine, columns_for
@@ -40,7 +40,7 @@ COEFFICIENTS: tuple[str, ...] = (
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class AgreementTable:
+class AgreementTable(Result):
     """Every applicable coefficient for one data set.
 
     Attributes

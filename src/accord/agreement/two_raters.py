@@ -23,7 +23,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._results import Coefficient, ConfidenceInterval, check_level
+from .._results import Coefficient, ConfidenceInterval, Result, check_level
 from .._types import LEVELS, Alternative, FloatArray, Level, RngLike, as_generator
 from ..information import entropy
 from ..ratings import ContingencyTable, Ratings
@@ -1043,7 +1043,7 @@ DichotomyKind: TypeAlias = Literal["cuts", "one-vs-rest"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Dichotomization:
+class Dichotomization(Result):
     r"""Kappa and IA of every two-way split of the categories.
 
     On an ordered scale the splits are its cuts into low | high; on nominal labels, each

@@ -17,7 +17,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import DroppedDataWarning, DuplicateRatingError, InvalidInputError, warn_degenerate
-from .._results import to_plain
+from .._results import Result, to_plain
 from .._types import Duplicates, FloatArray, IntArray, Missing, RngLike, as_generator
 from ..engines._pages import engine_pages
 from ..ratings import ReadReport, _check_choice, _columns_of, _is_missing, _rows, _tidy_scalar
@@ -42,7 +42,7 @@ _LEVEL_NAMES = {"h": 0, "high": 0, "m": 1, "medium": 1, "med": 1, "l": 2, "low":
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class PanelCalibration:
+class PanelCalibration(Result):
     """Result of :func:`calibrate_panel`.
 
     Attributes

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._results import to_plain
+from .._results import Result, to_plain
 from .._types import Duplicates, FloatArray, IntArray
 from ..ratings import _check_choice, _columns_of, _is_missing, _rows
 from . import _linalg
@@ -31,7 +31,7 @@ __all__ = ["HodgeRank", "hodge_rank"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class HodgeRank:
+class HodgeRank(Result):
     """Result of :func:`hodge_rank`.
 
     Attributes

@@ -10,14 +10,14 @@ import numpy as np
 import pandas as pd
 
 from .._errors import InvalidInputError
-from .._results import to_plain
+from .._results import Result, to_plain
 from .._types import FloatArray, IntArray, RngLike, as_generator
 
 __all__ = ["SimulatedPanel", "simulate_panel"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class SimulatedPanel:
+class SimulatedPanel(Result):
     """Result of :func:`simulate_panel`.
 
     Attributes

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._errors import DroppedDataWarning, InvalidInputError
+from .._results import Result
 from .._types import FloatArray, IntArray, Missing
 
 __all__ = ["PanelStatistics", "panel_statistics"]
@@ -28,7 +29,7 @@ _SHIFT = np.int64(1 << 31)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class PanelStatistics:
+class PanelStatistics(Result):
     """Mergeable sufficient statistics of a panel: one row per (item, rater) pair.
 
     Attributes

@@ -12,7 +12,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._results import check_level, to_plain
+from .._results import Result, check_level, to_plain
 from .._types import FloatArray, IntArray
 from ..engines._pages import engine_pages
 from ..engines._run import Engine, check_engine
@@ -127,7 +127,7 @@ def wilson_interval(
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class ReliabilityDiagram:
+class ReliabilityDiagram(Result):
     """Data of a reliability diagram: per bin, how often units were correct vs how confident.
 
     Attributes
@@ -323,7 +323,7 @@ def auroc_from_value_counts(table: ConfidenceValueCounts) -> float:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class CalibrationMetrics:
+class CalibrationMetrics(Result):
     """Calibration and discrimination of confidence scores, every convention named.
 
     Attributes

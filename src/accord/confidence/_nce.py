@@ -12,7 +12,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._results import to_plain
+from .._results import Result, to_plain
 from .._types import FloatArray
 from ..engines._pages import engine_pages
 from ..engines._run import Engine, check_engine
@@ -32,7 +32,7 @@ _UNDEFINED = "p_c is {p}: every unit is {what}, so H_max = 0 and NCE is undefine
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class NormalizedCrossEntropy:
+class NormalizedCrossEntropy(Result):
     """Normalized cross-entropy of confidence scores, pooled and per group.
 
     Attributes

@@ -10,7 +10,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError
-from .._results import to_plain
+from .._results import Result, to_plain
 from .._types import BoolArray, FloatArray, RngLike, as_generator
 from ._calibration import _check_bins, bin_codes
 from ._inputs import (
@@ -29,7 +29,7 @@ __all__ = ["CalibrationMap", "Recalibration", "fit_calibration_map", "recalibrat
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class CalibrationMap:
+class CalibrationMap(Result):
     """A monotone map from confidence to recalibrated confidence, fitted on scored units.
 
     Attributes
@@ -97,7 +97,7 @@ def fit_calibration_map(
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Recalibration:
+class Recalibration(Result):
     """NCE before and after recalibration, the after value cross-fitted (out of sample).
 
     Attributes

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._results import Result
 from .._types import IntArray
 from ..ratings import Ratings, ReadReport
 from ..stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
@@ -38,7 +39,7 @@ _SHOW = 5
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class RatingStatistics:
+class RatingStatistics(Result):
     """The sufficient statistics of a set of ratings, computed by an engine.
 
     Every field holds exactly what the memory engine computes from
@@ -131,8 +132,8 @@ class RatingStatistics:
         have = [k for k in self.to_dict()["statistics"]]
         return (
             f"RatingStatistics({self.n_ratings} ratings, {self.n_items} items, "
-            f"{self.n_raters} raters, {self.n_categories} categories, engine={self.engine!r}, "
-            f"statistics={have!r})"
+            f"{self.n_raters} raters, {self.n_categories} categories,\n"
+            f"                 engine={self.engine!r}, statistics={have!r})"
         )
 
 

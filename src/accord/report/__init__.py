@@ -1,12 +1,19 @@
 """One self-contained HTML page that answers "can I trust these raters?".
 
-:func:`report` reads the data (a file, a frame or :class:`~accord.Ratings`), runs every
-analysis that applies to it and renders the page: the headline coefficient read against the
-usual benchmarks, what was read, the coefficient table with a forest plot, the two-rater view
-(kappa beside informational agreement, specific agreement, dichotomisation cuts, kappa against
-the number of negatives), the pairwise heatmap, contested items, raters against the consensus,
-panel calibration of scores, confidence calibration, and a methods section naming every
-estimator, convention and reference used.
+:func:`report` reads the data (a file, a frame, :class:`~accord.Ratings` or
+:class:`~accord.Spans`), runs every analysis that applies to it and renders the page, following
+the level of measurement: the headline coefficient read against the usual benchmarks (a
+weighted one for ordinal data, the ICC for measurements), what was read, the coefficient table
+with a forest plot, the two-rater view (kappa beside informational agreement, specific
+agreement, dichotomisation cuts, kappa against the number of negatives), the pairwise heatmap,
+contested items, raters against the consensus (named only beyond a permutation test) or, for
+measurements, each rater's mean difference from the others, panel calibration of scores,
+confidence calibration, span agreement, and a methods section naming every estimator,
+convention and reference used.
+
+The styles are scoped under one root class, so the page shown inline in a notebook
+(:attr:`HtmlReport.inline`) restyles nothing around it; the layout adapts to phones and has a
+print stylesheet.
 
 The page has inline SVG figures and inline CSS, no script and no external request (its
 Content-Security-Policy forbids both), escapes every user string, and is byte-for-byte the
@@ -16,6 +23,7 @@ same for the same input. matplotlib and jinja2 (the ``report`` extra) are import
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -25,6 +33,7 @@ from typing import Any
 import pandas as pd
 
 from .._errors import InvalidInputError, require
+from .._results import Result
 from .._types import Duplicates, Level
 from ..ratings import Ratings
 from ._blocks import Section
@@ -36,7 +45,7 @@ TEMPLATE = "report.html.j2"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class HtmlReport:
+class HtmlReport(Result):
     """A rendered report.
 
     Attributes
@@ -49,12 +58,16 @@ class HtmlReport:
         Sections whose data was present but whose capability was not available, and why.
     path : Path or None
         Where the page was written, when it was.
+    inline : str
+        The same report as an HTML fragment for a notebook cell (its styles scoped to the
+        report, no page-wide rules); what ``_repr_html_`` shows.
     """
 
     html: str = dataclasses.field(repr=False)
     sections: tuple[str, ...]
     skipped: Mapping[str, str]
     path: Path | None = None
+    inline: str = dataclasses.field(default="", repr=False)
 
     def write(self, path: str | os.PathLike[str]) -> Path:
         """Write the page to ``path`` (UTF-8), creating the folder; return the path."""
@@ -64,7 +77,7 @@ class HtmlReport:
         return target
 
     def _repr_html_(self) -> str:
-        return self.html
+        return self.inline or self.html
 
 
 def _as_pandas(data: Any) -> pd.DataFrame:
@@ -200,8 +213,11 @@ def _gold_labels(frame: pd.DataFrame | None, item: str | None, gold: str) -> pd.
     return gold_labels(frame, item, gold)
 
 
-def render(sections: Sequence[Section], *, title: str, subtitle: str) -> str:
-    """The page for these sections (jinja2 with autoescape: user strings are escaped)."""
+def render(
+    sections: Sequence[Section], *, title: str, subtitle: str, fragment: bool = False
+) -> str:
+    """The page for these sections (jinja2 with autoescape: user strings are escaped); with
+    ``fragment``, a ``<div>`` for a notebook cell instead of a whole page."""
     require("jinja2", "report")
     import jinja2
 
@@ -216,7 +232,48 @@ def render(sections: Sequence[Section], *, title: str, subtitle: str) -> str:
         keep_trailing_newline=True,
     )
     template = env.get_template(TEMPLATE)
-    return template.render(sections=sections, title=title, subtitle=subtitle, version=__version__)
+    return template.render(
+        sections=sections, title=title, subtitle=subtitle, version=__version__, fragment=fragment
+    )
+
+
+def _span_report(
+    spans: Any,
+    *,
+    title: str | None,
+    output: str | os.PathLike[str] | None,
+    enabled: bool | None,
+) -> HtmlReport:
+    """The report of span annotations: the headline, what was read, the span agreement."""
+    from .sections import build_methods, build_spans, build_spans_read, build_spans_summary
+
+    ctx = Context(ratings=None, frame=None, item=None, rater=None, label=None, spans=spans)
+    steps = _Steps(4, sys.stderr.isatty() if enabled is None else enabled)
+    try:
+        built: list[Section] = []
+        for name, builder in (
+            ("summary", build_spans_summary),
+            ("read", build_spans_read),
+            ("spans", build_spans),
+        ):
+            section = steps.step(name, functools.partial(builder, ctx))
+            if section is not None:
+                built.append(section)
+        built.append(build_methods(built))
+        name = Path(spans.source).name if spans.source else "spans"
+        subtitle = (
+            f"{name}: {spans.n_spans:,} spans by {spans.n_annotators:,} annotators in "
+            f"{spans.n_documents:,} documents"
+        )
+        heading = title or f"Span agreement: {name}"
+        html = steps.step("rendering", lambda: render(built, title=heading, subtitle=subtitle))
+        inline = render(built, title=heading, subtitle=subtitle, fragment=True)
+    finally:
+        steps.close()
+    result = HtmlReport(html, tuple(s.id for s in built), {}, inline=inline)
+    if output is not None:
+        result = dataclasses.replace(result, path=result.write(output))
+    return result
 
 
 def report(
@@ -250,9 +307,11 @@ def report(
 
     Parameters
     ----------
-    data : str, path, DataFrame or Ratings
+    data : str, path, DataFrame, Ratings or Spans
         A ratings file (CSV, TSV, Parquet, JSON Lines), a long frame (one row per rating:
-        pandas, polars, pyarrow, DuckDB), or :class:`~accord.Ratings`.
+        pandas, polars, pyarrow, DuckDB), or :class:`~accord.Ratings`; or
+        :class:`~accord.Spans` (from :func:`accord.read_brat` and the other span readers)
+        for a report on span agreement (the column options do not apply).
     item, rater, label : str, optional
         Column names. ``label`` is needed for the agreement sections; ``item`` and ``rater``
         for everything but the confidence section.
@@ -338,6 +397,10 @@ def report(
         )
     if (confidence is None) != (correct is None):
         raise InvalidInputError("confidence and correct go together: give both columns or neither")
+    from ..spans import Spans
+
+    if isinstance(data, Spans):
+        return _span_report(data, title=title, output=output, enabled=progress)
     if label is None and not score_cols and confidence is None and not isinstance(data, Ratings):
         raise InvalidInputError(
             "nothing to report on: give a label column, score columns, or confidence and "
@@ -403,20 +466,21 @@ def report(
         name = Path(source).name if source else "ratings"
         if ratings is not None:
             rep = ratings.report
+            numeric = ratings.level in ("interval", "ratio")
             subtitle = (
-                f"{name}: {fmt_int(rep.ratings)} ratings of {fmt_int(rep.items)} items by "
-                f"{fmt_int(rep.raters)} raters, {ratings.n_categories} categories "
-                f"({ratings.level})"
+                f"{name}: {fmt_int(rep.ratings)} {'measurements' if numeric else 'ratings'} "
+                f"of {fmt_int(rep.items)} items by {fmt_int(rep.raters)} raters"
+                + ("" if numeric else f" in {ratings.n_categories} categories")
+                + f" ({ratings.level})"
             )
         else:
             subtitle = f"{name}: {fmt_int(0 if frame is None else len(frame))} rows"
-        html = steps.step(
-            "rendering",
-            lambda: render(built, title=title or f"Rater agreement: {name}", subtitle=subtitle),
-        )
+        heading = title or f"Rater agreement: {name}"
+        html = steps.step("rendering", lambda: render(built, title=heading, subtitle=subtitle))
+        inline = render(built, title=heading, subtitle=subtitle, fragment=True)
     finally:
         steps.close()
-    result = HtmlReport(html, tuple(s.id for s in built), skipped)
+    result = HtmlReport(html, tuple(s.id for s in built), skipped, inline=inline)
     if output is not None:
         result = dataclasses.replace(result, path=result.write(output))
     return result

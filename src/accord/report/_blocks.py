@@ -30,6 +30,7 @@ __all__ = [
     "fmt",
     "fmt_ci",
     "fmt_int",
+    "fmt_p",
     "fmt_pct",
 ]
 
@@ -199,6 +200,13 @@ def fmt_pct(value: Any, digits: int = 1) -> str:
     if value is None or not _finite(value):
         return "\u2013"
     return f"{100.0 * float(value):.{digits}f}%"
+
+
+def fmt_p(value: Any) -> str:
+    """A p-value: three decimals, or ``< 0.001``; an en dash when undefined."""
+    if value is None or not _finite(value):
+        return "\u2013"
+    return "< 0.001" if float(value) < 0.001 else fmt(value)
 
 
 def fmt_ci(low: Any, high: Any, digits: int = 3) -> str:

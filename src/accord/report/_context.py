@@ -36,6 +36,10 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "normalized_cross_entropy": ("accord.confidence",),
     "calibration_metrics": ("accord.confidence",),
     "reliability_diagram": ("accord.confidence",),
+    "rater_differences": ("accord.agreement.raters",),
+    "rater_permutation_test": ("accord.agreement.raters",),
+    "wilson_interval": ("accord.confidence",),
+    "span_agreement": ("accord.spans",),
 }
 
 
@@ -92,6 +96,8 @@ class Context:
         The gold-label column.
     gold_labels : pandas.Series or None
         The gold label of each item that has one, indexed by item id.
+    spans : Spans or None
+        Span annotations, when the report is about spans.
     """
 
     ratings: Ratings | None
@@ -110,6 +116,7 @@ class Context:
     source: str = ""
     gold: str | None = None
     gold_labels: pd.Series | None = None
+    spans: Any = None
     _cache: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
@@ -120,6 +127,11 @@ class Context:
                 warnings.simplefilter("ignore")
                 self._cache[key] = compute()
         return self._cache[key]
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the labels are measurements (interval or ratio level)."""
+        return self.ratings is not None and self.ratings.level in ("interval", "ratio")
 
     @property
     def level_pct(self) -> str:

@@ -449,21 +449,30 @@ def bar_with_errors(
     key: str,
     labels: Sequence[Any],
     values: Sequence[float],
-    sds: Sequence[float],
+    sds: Sequence[float] | None,
     *,
     xlabel: str,
+    lows: Sequence[float] | None = None,
+    highs: Sequence[float] | None = None,
 ) -> str:
-    """Horizontal bars (e.g. rater biases) with 95% bars, centred on zero."""
+    """Horizontal bars (e.g. rater biases) with 95% bars (1.96 ``sds``, or the interval
+    ``lows`` to ``highs`` when given), centred on zero."""
     n = len(labels)
     v = np.asarray(values, dtype=np.float64)
-    s = np.asarray(sds, dtype=np.float64)
     with _figure(key, 7.2, 0.3 * n + 1.1) as (fig, _):
         ax = fig.add_subplot(1, 1, 1)
         y = np.arange(n)[::-1]
         colors = [POOR if x > 0 else ACCENT for x in np.nan_to_num(v)]
-        half = np.where(np.isfinite(s), 1.96 * s, 0.0)
+        if lows is not None and highs is not None:
+            lo = np.asarray(lows, dtype=np.float64)
+            hi = np.asarray(highs, dtype=np.float64)
+            ok = np.isfinite(lo) & np.isfinite(hi)
+            err = np.vstack([np.where(ok, v - lo, 0.0), np.where(ok, hi - v, 0.0)])
+        else:
+            s = np.asarray(sds, dtype=np.float64)
+            err = np.where(np.isfinite(s), 1.96 * s, 0.0)
         ax.barh(y, np.nan_to_num(v), color=colors, alpha=0.85, height=0.6)
-        ax.errorbar(v, y, xerr=half, fmt="none", ecolor=INK, lw=1.0, capsize=2)
+        ax.errorbar(v, y, xerr=err, fmt="none", ecolor=INK, lw=1.0, capsize=2)
         ax.axvline(0.0, color=MUTED, lw=0.8)
         ax.set_yticks(y)
         ax.set_yticklabels([short(x, 24) for x in labels], fontsize=8)

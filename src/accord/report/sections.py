@@ -37,6 +37,7 @@ from ._blocks import (
     fmt,
     fmt_ci,
     fmt_int,
+    fmt_p,
     fmt_pct,
 )
 from ._context import Context, SectionUnavailable
@@ -104,6 +105,22 @@ REF = {
     "https://doi.org/10.1175/1520-0493(1950)078<0001:VOFEIT>2.0.CO;2",
     "efron1987": "Efron, B. (1987). Better bootstrap confidence intervals. JASA, 82(397), "
     "171-185. https://doi.org/10.1080/01621459.1987.10478410",
+    "sf1979": "Shrout, P. E., & Fleiss, J. L. (1979). Intraclass correlations: uses in "
+    "assessing rater reliability. Psychological Bulletin, 86(2), 420-428. "
+    "https://doi.org/10.1037/0033-2909.86.2.420",
+    "mw1996": "McGraw, K. O., & Wong, S. P. (1996). Forming inferences about some intraclass "
+    "correlation coefficients. Psychological Methods, 1(1), 30-46. "
+    "https://doi.org/10.1037/1082-989X.1.1.30",
+    "kl2016": "Koo, T. K., & Li, M. Y. (2016). A guideline of selecting and reporting "
+    "intraclass correlation coefficients for reliability research. Journal of Chiropractic "
+    "Medicine, 15(2), 155-163. https://doi.org/10.1016/j.jcm.2016.02.012",
+    "ba1986": "Bland, J. M., & Altman, D. G. (1986). Statistical methods for assessing "
+    "agreement between two methods of clinical measurement. The Lancet, 327(8476), 307-310. "
+    "https://doi.org/10.1016/S0140-6736(86)90837-8",
+    "holm1979": "Holm, S. (1979). A simple sequentially rejective multiple test procedure. "
+    "Scandinavian Journal of Statistics, 6(2), 65-70.",
+    "wy1993": "Westfall, P. H., & Young, S. S. (1993). Resampling-Based Multiple Testing: "
+    "Examples and Methods for p-Value Adjustment. Wiley.",
 }
 
 _CITES = {
@@ -118,6 +135,7 @@ _CITES = {
     "krippendorff_alpha": ("kripp2004", "kripp2011", "gwet2014"),
     "percent_agreement": ("gwet2014",),
     "informational_agreement": ("cfg2020", "efron1987"),
+    "icc": ("sf1979", "mw1996"),
 }
 
 _PRETTY = {
@@ -135,9 +153,29 @@ _PRETTY = {
 }
 
 
+def short_label(coef: Any) -> str:
+    """A coefficient's name short enough for a figure's axis: an ICC by its form only."""
+    form = str(getattr(coef, "form", "") or "")
+    if getattr(coef, "name", "") == "icc" and form:
+        alias = str(getattr(coef, "alias", "") or form)
+        return f"{alias} [{form}]" if alias != form else form
+    return coefficient_label(coef)
+
+
 def coefficient_label(coef: Any) -> str:
-    """Display name of a coefficient result, with its weights or level."""
+    """Display name of a coefficient result, with its weights or level; an ICC by its form
+    (McGraw & Wong's name first, Shrout & Fleiss's in brackets)."""
     name = str(getattr(coef, "name", "coefficient"))
+    form = str(getattr(coef, "form", "") or "")
+    if name == "icc" and form:
+        alias = str(getattr(coef, "alias", "") or form)
+        kind = (
+            str(getattr(coef, "description", "") or "")
+            .replace(" effects", "")
+            .replace(", single rater", "")
+            .replace(", mean of k raters", ", mean of k raters")
+        )
+        return (f"{alias} [{form}]" if alias != form else form) + (f": {kind}" if kind else "")
     base = _PRETTY.get(name, name.replace("_", " "))
     weights = str(getattr(coef, "weights", "identity"))
     if name == "krippendorff_alpha":
@@ -161,6 +199,30 @@ def landis_koch(value: float) -> str:
         if value >= edge:
             name = label
     return name
+
+
+#: Koo & Li (2016) bands for the ICC: (lower edge, name).
+KOO_LI = ((0.5, "moderate"), (0.75, "good"), (0.9, "excellent"))
+
+
+def koo_li(value: float) -> str:
+    """The Koo & Li (2016) name of an ICC value."""
+    if not math.isfinite(value):
+        return "undefined"
+    name = "poor"
+    for edge, label in KOO_LI:
+        if value >= edge:
+            name = label
+    return name
+
+
+def icc_tone(low: float, estimate: float) -> Tone:
+    """Good when the lower end of the interval reaches 0.75 (Koo & Li's "good"), fair from
+    0.5, poor below."""
+    anchor = low if math.isfinite(low) else estimate
+    if not math.isfinite(anchor):
+        return "neutral"
+    return "good" if anchor >= 0.75 else "fair" if anchor >= 0.5 else "poor"
 
 
 def tone_of(low: float, estimate: float) -> Tone:
@@ -199,6 +261,17 @@ def coefficients(ctx: Context) -> list[Any]:
     def compute() -> list[Any]:
         out: list[Any] = []
         agreement = _api("agreement")
+        if agreement is not None and ctx.numeric:
+            # measurements: the ICC and alpha at the data's level; coefficients that count
+            # exact matches of values (kappas, percent agreement) mean nothing here
+            table = agreement(ratings, coefficients=["krippendorff_alpha", "icc"])
+            ctx._cache["agreement"] = table
+            out.extend(
+                c
+                for c in table.coefficients
+                if not (c.name == "krippendorff_alpha" and c.weights == "nominal")
+            )
+            return out
         if agreement is not None:
             table = agreement(ratings)
             ctx._cache["agreement"] = table
@@ -238,26 +311,61 @@ def two_raters(ctx: Context) -> bool:
     return ctx.ratings is not None and ctx.ratings.n_raters == 2
 
 
+def _by_key(ctx: Context) -> dict[str, Any]:
+    """Each coefficient by ``name:weights`` (an ICC by ``icc:<form>``), first one kept."""
+    by_name: dict[str, Any] = {}
+    for c in coefficients(ctx):
+        key = f"{c.name}:{getattr(c, 'weights', 'identity')}"
+        by_name.setdefault(key, c)
+        if getattr(c, "form", ""):
+            by_name.setdefault(f"{c.name}:{c.form}", c)
+            by_name.setdefault(f"{c.name}:{getattr(c, 'alias', '')}", c)
+    return by_name
+
+
 def primary(ctx: Context) -> Any | None:
-    """The headline coefficient: Cohen's kappa for two raters; Fleiss' kappa for nominal
-    data; Krippendorff's alpha at the data's level otherwise."""
+    """The headline coefficient, following the level of measurement.
+
+    Nominal: Cohen's kappa for two raters, else Fleiss' kappa. Ordinal: a weighted statistic,
+    so that a far disagreement weighs more than a near one (quadratic-weighted Cohen's kappa
+    for two raters, else ordinal alpha). Interval and ratio: the ICC for absolute agreement
+    of single ratings, ICC(A,1), else alpha at the data's level.
+    """
     coefs = coefficients(ctx)
     if ctx.ratings is None or not coefs:
         return None
-    by_name: dict[str, Any] = {}
-    for c in coefs:
-        key = f"{c.name}:{getattr(c, 'weights', 'identity')}"
-        by_name.setdefault(key, c)
+    by_name = _by_key(ctx)
     level = ctx.ratings.level
-    wanted = ["cohen_kappa:identity"] if two_raters(ctx) else []
+    two = two_raters(ctx)
     if level == "nominal":
-        wanted += ["fleiss_kappa:identity", "krippendorff_alpha:nominal"]
+        wanted = [*(["cohen_kappa:identity"] if two else []), "fleiss_kappa:identity",
+                  "krippendorff_alpha:nominal"]  # fmt: skip
+    elif level == "ordinal":
+        wanted = [*(["cohen_kappa:quadratic"] if two else []), "krippendorff_alpha:ordinal",
+                  "fleiss_kappa:quadratic", "fleiss_kappa:identity"]  # fmt: skip
     else:
-        wanted += [f"krippendorff_alpha:{level}", "fleiss_kappa:identity"]
+        wanted = ["icc:ICC(A,1)", "icc:ICC(2,1)", f"krippendorff_alpha:{level}"]
     for key in wanted:
-        if key in by_name:
+        # an ICC undefined for these data (too few complete items) gives way to alpha
+        if key in by_name and (not key.startswith("icc:") or math.isfinite(by_name[key].statistic)):
             return by_name[key]
     return coefs[0]
+
+
+def rater_test(ctx: Context) -> Any | None:
+    """``rater_permutation_test(ratings)``, computed once (None when not available)."""
+    fn = _api("rater_permutation_test")
+    if fn is None or ctx.ratings is None or ctx.numeric:
+        return None
+    return ctx.cached("rater_test", lambda: fn(ctx.ratings, rng=ctx.seed))
+
+
+def _rater_test_note(test: Any) -> MethodNote:
+    return MethodNote(
+        "Which rater or pair stands out",
+        f"Permutation test: {test.method}.",
+        (REF["wy1993"], REF["simon2010"]),
+    )
 
 
 def consensus_result(ctx: Context) -> Any | None:
@@ -278,10 +386,16 @@ def build_summary(ctx: Context) -> Section | None:
     against the usual benchmarks."""
     ratings = ctx.ratings
     if ratings is None:
+        if ctx.scores and ctx.frame is not None:
+            return _panel_summary(ctx)
+        if ctx.confidence is not None:
+            return _confidence_summary(ctx)
         return None
     head = primary(ctx)
     if head is None:
         raise SectionUnavailable("the summary needs an agreement coefficient")
+    if ctx.numeric:
+        return _numeric_summary(ctx, head)
     rep = ratings.report
     low, high, _ = _interval(ctx, head)
     label = coefficient_label(head)
@@ -295,13 +409,21 @@ def build_summary(ctx: Context) -> Section | None:
         )
     ]
     coefs = coefficients(ctx)
-    extra = [
-        c
-        for c in coefs
-        if c is not head
-        and getattr(c, "weights", "identity") in ("identity", "nominal")
-        and c.name in ("informational_agreement", "krippendorff_alpha", "fleiss_kappa")
-    ]
+    if ratings.level == "ordinal":  # a second weighted statistic; unweighted ones in the table
+        by_key = _by_key(ctx)
+        extra = [
+            by_key[k]
+            for k in ("krippendorff_alpha:ordinal", "fleiss_kappa:quadratic")
+            if k in by_key and by_key[k] is not head
+        ]
+    else:
+        extra = [
+            c
+            for c in coefs
+            if c is not head
+            and getattr(c, "weights", "identity") in ("identity", "nominal")
+            and c.name in ("informational_agreement", "krippendorff_alpha", "fleiss_kappa")
+        ]
     for c in extra[:1]:
         c_low, c_high, _ = _interval(ctx, c)
         items.append(
@@ -333,9 +455,16 @@ def build_summary(ctx: Context) -> Section | None:
             if math.isfinite(low) and math.isfinite(high)
             else ""
         )
+        weighted = (
+            " Weighted: a disagreement counts by how far apart the two categories are, so "
+            f"{ratings.categories[0]} against {ratings.categories[-1]} weighs more than "
+            "neighbours; the unweighted coefficients are in the table."
+            if ratings.level == "ordinal" and getattr(head, "weights", "identity") != "identity"
+            else ""
+        )
         lead = (
             f"Agreement beyond chance is {band}: {label} = {fmt(head.statistic)} on "
-            f"{fmt_int(head.n_items)} items (Landis & Koch 1977 benchmarks).{span}"
+            f"{fmt_int(head.n_items)} items (Landis & Koch 1977 benchmarks).{span}{weighted}"
         )
     else:
         lead = f"{label} is undefined for these data: {head.reason or 'see the coefficient table'}."
@@ -388,6 +517,179 @@ def build_summary(ctx: Context) -> Section | None:
     )
 
 
+def _numeric_summary(ctx: Context, head: Any) -> Section:
+    """The headline for measurements: the ICC (absolute agreement, single rater) and alpha at
+    the data's level, read against Koo & Li's (2016) bands; no percent agreement."""
+    ratings = ctx.ratings
+    assert ratings is not None
+    rep = ratings.report
+    low, high, _ = _interval(ctx, head)
+    label = coefficient_label(head)
+    is_icc = head.name == "icc"
+    items = [
+        KeyFigure(
+            label,
+            fmt(head.statistic),
+            f"{ctx.level_pct} CI {fmt_ci(low, high)}",
+            icc_tone(low, head.statistic) if is_icc else tone_of(low, head.statistic),
+        )
+    ]
+    alpha = _by_key(ctx).get(f"krippendorff_alpha:{ratings.level}")
+    if alpha is not None and alpha is not head:
+        a_low, a_high, _ = _interval(ctx, alpha)
+        items.append(
+            KeyFigure(
+                coefficient_label(alpha),
+                fmt(alpha.statistic),
+                f"{ctx.level_pct} CI {fmt_ci(a_low, a_high)}",
+                tone_of(a_low, alpha.statistic),
+            )
+        )
+    items.append(
+        KeyFigure(
+            "Data",
+            f"{fmt_int(rep.items)} items",
+            f"{fmt_int(rep.ratings)} measurements by {fmt_int(rep.raters)} raters",
+        )
+    )
+    if math.isfinite(head.statistic):
+        span = (
+            f" The {ctx.level_pct} interval runs from {fmt(low)} ({koo_li(low)}) to "
+            f"{fmt(high)} ({koo_li(high)})."
+            if math.isfinite(low) and math.isfinite(high)
+            else ""
+        )
+        lead = (
+            f"Reliability of a single measurement is {koo_li(head.statistic)}: {label} = "
+            f"{fmt(head.statistic)} on {fmt_int(head.n_items)} items (Koo & Li 2016 "
+            f"benchmarks).{span}"
+            if is_icc
+            else f"{label} = {fmt(head.statistic)} on {fmt_int(head.n_items)} items."
+        )
+    else:
+        lead = f"{label} is undefined for these data: {head.reason or 'see the coefficient table'}."
+    blocks: list[Block] = [
+        KeyFigures(tuple(items)),
+        Paragraph(
+            "The ICC for absolute agreement counts a rater who measures systematically high "
+            "or low as disagreement; the consistency form (C,1), in the table, does not. "
+            "Each rater's mean difference from the others, in the data's units, is in the "
+            "raters section."
+        ),
+        Note(
+            "Agreement is not accuracy: raters who share a bias agree. Where a reference "
+            "measurement exists, compare each rater with it as well."
+        ),
+    ]
+    return Section(
+        "summary",
+        "Can I trust these raters?",
+        lead,
+        tuple(blocks),
+        (
+            MethodNote(
+                "Benchmarks",
+                "ICC values are named with the bands of Koo & Li (2016): below 0.5 poor, "
+                "0.5-0.75 moderate, 0.75-0.9 good, above 0.9 excellent; both ends of the "
+                "interval are named. The colour of the ICC figure follows the lower end of "
+                "its interval: at least 0.75 green, at least 0.5 amber, else red. "
+                "Benchmarks are conventions, not tests.",
+                (REF["kl2016"],),
+            ),
+        ),
+    )
+
+
+def _panel_summary(ctx: Context) -> Section | None:
+    """The headline of a page with scores only: what the calibration found, in one line."""
+    fn = _api("calibrate_panel")
+    if fn is None or not (ctx.item and ctx.rater):
+        return None
+    column = ctx.scores[0]
+    weights = ctx.score_confidence.get(column)
+    result = ctx.cached(
+        f"panel:{column}",
+        lambda: fn(
+            ctx.frame,
+            item=ctx.item,
+            rater=ctx.rater,
+            score=column,
+            confidence=weights,
+            rng=ctx.seed,
+        ),
+    )
+    spread = float(result.biases["bias"].std(ddof=1)) if len(result.biases) > 1 else math.nan
+    fit = result.residual_per_dof
+    lead = (
+        f"{fmt_int(result.n_items)} items scored by {fmt_int(result.n_raters)} raters on "
+        f"{column}: the raters' biases spread by {fmt(spread, 2)} score units (SD), and the "
+        "calibrated values below remove them. "
+        + (
+            f"Residual per degree of freedom {fmt(fit, 2)}: about 1 when the stated "
+            "confidences are right, above 1 when the raters are noisier than they say."
+            if weights
+            else f"The noise left after removing the biases has variance {fmt(fit, 2)} "
+            "(squared score units)."
+        )
+    )
+    figs = (
+        KeyFigure("Bias spread (SD)", fmt(spread, 2), f"{column} units, across raters"),
+        KeyFigure("Items", fmt_int(result.n_items), f"{fmt_int(result.n_assessments)} scores"),
+        KeyFigure("Raters", fmt_int(result.n_raters), f"{result.n_components} component(s)"),
+    )
+    return Section("summary", "What do the scores say?", lead, (KeyFigures(figs),))
+
+
+def _nce_reading(nce: Any) -> tuple[str, Tone]:
+    """What an NCE value means against its baseline, a constant confidence."""
+    value = float(nce.statistic)
+    const = f"always stating the overall accuracy ({fmt_pct(nce.p_correct)}), which scores NCE 0"
+    if not math.isfinite(value):
+        return f"NCE is undefined: {getattr(nce, 'reason', None) or 'see the table'}.", "neutral"
+    if value < 0:
+        return (
+            f"The confidences are worse than a constant: NCE {fmt(value)} is below 0, the "
+            f"score of {const}. Their log loss, {fmt(nce.log_loss_bits)} bits per unit, is "
+            f"above the constant's {fmt(nce.h_max)} bits: they mislead more than they inform.",
+            "poor",
+        )
+    if value < 0.1:
+        return (
+            f"The confidences barely beat a constant: NCE {fmt(value)}, where 0 is {const} "
+            "and 1 a perfect confidence (1 when right, 0 when wrong).",
+            "fair",
+        )
+    return (
+        f"The confidences carry information about correctness: NCE {fmt(value)}, where 0 is "
+        f"{const} and 1 a perfect confidence (1 when right, 0 when wrong).",
+        "good" if value >= 0.3 else "fair",
+    )
+
+
+def _confidence_summary(ctx: Context) -> Section | None:
+    """The headline of a page with confidences only: NCE against its baseline."""
+    fn = _api("normalized_cross_entropy")
+    if fn is None or ctx.frame is None or ctx.correct is None or ctx.confidence is None:
+        return None
+    nce = _nce_result(ctx, fn)
+    text, tone = _nce_reading(nce)
+    figs = (
+        KeyFigure("NCE", fmt(nce.statistic), "0 = a constant confidence; 1 = perfect", tone),
+        KeyFigure("Accuracy", fmt_pct(nce.p_correct), f"of {fmt_int(nce.n)} scored units"),
+    )
+    return Section("summary", "Can I trust these confidences?", text, (KeyFigures(figs),))
+
+
+def _nce_result(ctx: Context, fn: Callable[..., Any]) -> Any:
+    """``normalized_cross_entropy`` on the rows with a confidence and a correctness value."""
+    frame = ctx.frame
+    assert frame is not None and ctx.confidence is not None and ctx.correct is not None
+    keep = frame[ctx.confidence].notna() & frame[ctx.correct].notna()
+    sub = frame.loc[keep]
+    groups = sub[ctx.rater] if ctx.rater and ctx.rater in sub.columns else None
+    return ctx.cached("nce", lambda: fn(sub[ctx.correct], sub[ctx.confidence], groups=groups))
+
+
 def build_read(ctx: Context) -> Section | None:
     """What was read: rows, items, raters, missing, dropped and why."""
     ratings = ctx.ratings
@@ -407,11 +709,23 @@ def build_read(ctx: Context) -> Section | None:
             ("missing labels", fmt_int(rep.missing)),
             ("rows dropped", fmt_int(rep.dropped)),
             ("level of measurement", ratings.level),
-            (
-                "categories" + (" (declared)" if ratings.categories_declared else " (observed)"),
-                ", ".join(str(c) for c in ratings.categories),
-            ),
         ]
+        if ctx.numeric:  # measurements: their range, not a list of "categories"
+            rows.append(
+                (
+                    "values",
+                    f"{ratings.categories[0]} to {ratings.categories[-1]} "
+                    f"({fmt_int(ratings.n_categories)} distinct)",
+                )
+            )
+        else:
+            rows.append(
+                (
+                    "categories"
+                    + (" (declared)" if ratings.categories_declared else " (observed)"),
+                    ", ".join(str(c) for c in ratings.categories),
+                )
+            )
         counts = np.bincount(ratings.item_codes, minlength=ratings.n_items)
         rated = counts[counts > 0]
         if rated.size:
@@ -463,10 +777,15 @@ def build_read(ctx: Context) -> Section | None:
             MethodNote(
                 "Reading",
                 "One row per rating (item, rater, label). Missing labels (empty, NaN, None) "
-                "are not ratings: they are left out and counted, never made a category. Items "
-                "with fewer than two ratings enter no agreement pair and are counted as "
-                "unpairable. Categories are the declared domain when given, else the observed "
-                "labels in sorted order.",
+                "are not ratings: they are left out and counted"
+                + (
+                    ". Labels are read as numbers (measurements). Items with fewer than two "
+                    "ratings enter no comparison."
+                    if ctx.numeric
+                    else ", never made a category. Items with fewer than two ratings enter no "
+                    "agreement pair and are counted as unpairable. Categories are the declared "
+                    "domain when given, else the observed labels in sorted order."
+                ),
             ),
         ),
     )
@@ -487,11 +806,12 @@ def build_coefficients(ctx: Context) -> Section | None:
     methods: list[MethodNote] = []
     ci_methods: list[str] = []
     seen: set[str] = set()
+    numeric = ctx.numeric
     for c in coefs:
         low, high, how = _interval(ctx, c)
         label = coefficient_label(c)
         if c.name != "percent_agreement":  # not chance-corrected: off the kappa scale
-            labels.append(label)
+            labels.append(short_label(c))
             est.append(float(c.statistic))
             lows.append(low)
             highs.append(high)
@@ -502,6 +822,8 @@ def build_coefficients(ctx: Context) -> Section | None:
             if "no analytic SE" in c.method
             else "no interval"
         )
+        if c.name == "icc" and not c.reason:
+            note = ""  # no SE: the caption says the F-based interval is the ICC's inference
         rows.append(
             (
                 label,
@@ -509,10 +831,16 @@ def build_coefficients(ctx: Context) -> Section | None:
                 fmt(c.standard_error),
                 fmt_ci(low, high),
                 fmt_int(c.n_items),
-                fmt(getattr(c, "observed_agreement", math.nan)),
-                fmt(getattr(c, "chance_agreement", math.nan)),
-                note,
             )
+            + (
+                ()
+                if numeric
+                else (
+                    fmt(getattr(c, "observed_agreement", math.nan)),
+                    fmt(getattr(c, "chance_agreement", math.nan)),
+                )
+            )
+            + (note,)
         )
         how = re.sub(r", truncated to \[[^\]]*\]", "", how)
         if how and math.isfinite(low) and how not in ci_methods:
@@ -533,37 +861,49 @@ def build_coefficients(ctx: Context) -> Section | None:
         est,
         lows,
         highs,
-        xlabel=f"coefficient and {ctx.level_pct} interval (shaded: Landis & Koch bands)",
+        xlabel=f"coefficient and {ctx.level_pct} interval"
+        + ("" if numeric else " (shaded: Landis & Koch bands)"),
+        benchmarks=not numeric,
     )
     head = primary(ctx)
     lead = (
-        f"{len(coefs)} coefficients; they differ in how they model chance agreement, so read "
-        "them together. "
-        + (f"The headline is {coefficient_label(head)}." if head is not None else "")
-    )
+        f"{len(coefs)} coefficients for measurements: the intraclass correlations (each "
+        "row names its form) and Krippendorff's alpha at the data's level. "
+        if numeric
+        else f"{len(coefs)} coefficients; they differ in how they model chance agreement, "
+        "so read them together. "
+    ) + (f"The headline is {coefficient_label(head)}." if head is not None else "")
     table = Table(
-        (
-            "coefficient",
-            "estimate",
-            "SE",
-            f"{ctx.level_pct} CI",
-            "items",
-            "observed",
-            "chance",
-            "note",
-        ),
+        ("coefficient", "estimate", "SE", f"{ctx.level_pct} CI", "items")
+        + (() if numeric else ("observed", "chance"))
+        + ("note",),
         tuple(rows),
-        (False, True, True, True, True, True, True, False),
-        caption="SE: general (non-null) standard error. Observed and chance: p_a and p_e of "
-        "(p_a - p_e) / (1 - p_e). Intervals: "
+        (False, True, True, True, True) + (() if numeric else (True, True)) + (False,),
+        caption=(
+            "ICC forms as McGraw & Wong (1996) name them, Shrout & Fleiss (1979) in brackets; "
+            "A: absolute agreement, C: consistency (a constant offset between raters is not "
+            "counted), 1: a single rater's measurement. "
+            + (
+                "An ICC has no SE here: its inference is the F-based interval. "
+                if all(not math.isfinite(c.standard_error) for c in coefs if c.name == "icc")
+                else ""
+            )
+            if numeric
+            else "SE: general (non-null) standard error. Observed and chance: p_a and p_e of "
+            "(p_a - p_e) / (1 - p_e). "
+        )
+        + "Intervals: "
         + "; ".join(ci_methods)
-        + ", truncated to each coefficient's range.",
+        + ("." if numeric else ", truncated to each coefficient's range."),
     )
     blocks: list[Block] = [
         Figure(
             svg,
-            "Each chance-corrected coefficient with its interval (percent agreement, which is "
-            "not corrected for chance, is in the table). Shaded bands: Landis & Koch (1977).",
+            "Each coefficient with its interval."
+            if numeric
+            else "Each chance-corrected coefficient with its interval (percent agreement, "
+            "which is not corrected for chance, is in the table). Shaded bands: Landis & Koch "
+            "(1977).",
             "Forest plot of "
             + "; ".join(f"{lab} {fmt(e)}" for lab, e in zip(labels, est, strict=True)),
         ),
@@ -571,7 +911,12 @@ def build_coefficients(ctx: Context) -> Section | None:
     ]
     fleiss = next((c for c in coefs if c.name == "fleiss_kappa" and c.weights == "identity"), None)
     per_cat = getattr(fleiss, "per_category", None)
-    if isinstance(per_cat, pd.DataFrame) and not per_cat.empty and not two_raters(ctx):
+    if (
+        isinstance(per_cat, pd.DataFrame)
+        and not per_cat.empty
+        and not two_raters(ctx)
+        and not numeric
+    ):
         blocks.append(
             Details(
                 "Agreement per category (Fleiss 1971)",
@@ -597,8 +942,14 @@ def build_coefficients(ctx: Context) -> Section | None:
             + ". Analytic intervals are statistic +- t(1 - alpha/2, n_items - 1) x SE, "
             "truncated to the coefficient's range; bootstrap intervals resample items (the "
             f"unit of analysis) with replacement, seeded with {ctx.seed} so the report is "
-            "reproducible.",
-            (REF["gwet2014"], REF["efron1987"]),
+            "reproducible."
+            + (
+                " ICC intervals are the classical F-based ones (Satterthwaite degrees of "
+                "freedom for the two-way random forms)."
+                if numeric
+                else ""
+            ),
+            (REF["gwet2014"], REF["efron1987"]) + ((REF["mw1996"],) if numeric else ()),
         )
     )
     return Section("coefficients", "Agreement coefficients", lead, tuple(blocks), tuple(methods))
@@ -608,7 +959,7 @@ def build_two_raters(ctx: Context) -> Section | None:
     """Two raters: the table, kappa beside IA, specific agreement, the kappa-vs-negatives
     curve and the dichotomisation cuts."""
     ratings = ctx.ratings
-    if ratings is None or not two_raters(ctx):
+    if ratings is None or not two_raters(ctx) or ctx.numeric:
         return None
     cohen = ctx.need("cohen_kappa", "the two-rater section")
     kappa = ctx.cached("cohen", lambda: cohen(ratings))
@@ -871,28 +1222,17 @@ def _kappa_curve_blocks(ctx: Context, methods: list[MethodNote]) -> list[Block]:
 def build_pairwise(ctx: Context) -> Section | None:
     """Heatmap of a two-rater measure over every pair of raters (three raters or more)."""
     ratings = ctx.ratings
-    if ratings is None or ratings.n_raters < 3:
+    if ratings is None or ratings.n_raters < 3 or ctx.numeric:
         return None
     limit = 40
-    fn = _api("pairwise_agreement")
-    if fn is not None:
-        result = ctx.cached("pairwise", lambda: fn(ratings))
-        matrix = result.matrix
-        names = [str(r) for r in matrix.index]
-        values = matrix.to_numpy(dtype=np.float64)
-        n_common = result.n_common.to_numpy(dtype=np.float64)
-        measure = "Cohen's kappa" if result.measure == "cohen_kappa" else str(result.measure)
-        mean, sd, n_pairs = float(result.mean), float(result.sd), int(result.n_pairs)
-        how = "accord.pairwise_agreement (Cohen's kappa of each pair's contingency table)"
-    else:
-        names, values, n_common = _pair_percent(ctx)
-        measure = "percent agreement"
-        upper = values[np.triu_indices(len(names), 1)]
-        upper = upper[np.isfinite(upper)]
-        mean = float(upper.mean()) if upper.size else math.nan
-        sd = float(upper.std(ddof=1)) if upper.size > 1 else math.nan
-        n_pairs = int(upper.size)
-        how = "percent agreement on the diagonal of each pair's contingency table (PairTables)"
+    fn = ctx.need("pairwise_agreement", "the pairs section")
+    result = ctx.cached("pairwise", lambda: fn(ratings))
+    matrix = result.matrix
+    names = [str(r) for r in matrix.index]
+    values = matrix.to_numpy(dtype=np.float64)
+    measure = "Cohen's kappa" if result.measure == "cohen_kappa" else str(result.measure)
+    mean, sd, n_pairs = float(result.mean), float(result.sd), int(result.n_pairs)
+    how = "accord.pairwise_agreement (Cohen's kappa of each pair's contingency table)"
     shown = list(range(len(names)))
     note: list[Block] = []
     if len(names) > limit:
@@ -913,19 +1253,12 @@ def build_pairwise(ctx: Context) -> Section | None:
         cmap="RdBu" if vmin < 0 else "Blues",
         colorbar_label=measure,
     )
-    finite = np.where(np.isfinite(values), values, np.nan)
-    np.fill_diagonal(finite, np.nan)
     blocks: list[Block] = [*note]
-    if np.isfinite(finite).any():
-        lo = np.unravel_index(np.nanargmin(finite), finite.shape)
-        hi = np.unravel_index(np.nanargmax(finite), finite.shape)
-        blocks.append(
-            Paragraph(
-                f"Lowest pair: {names[lo[0]]} and {names[lo[1]]} ({fmt(finite[lo])} on "
-                f"{fmt_int(n_common[lo])} common items); highest: {names[hi[0]]} and "
-                f"{names[hi[1]]} ({fmt(finite[hi])} on {fmt_int(n_common[hi])})."
-            )
-        )
+    extra_methods: tuple[MethodNote, ...] = ()
+    test = rater_test(ctx)
+    if test is not None:
+        extra_methods = (_rater_test_note(test),)
+        blocks.append(Paragraph(_pairs_text(test)))
     blocks.append(
         Figure(
             svg,
@@ -949,34 +1282,43 @@ def build_pairwise(ctx: Context) -> Section | None:
                 f"{measure} per pair: {how}; mean and SD over pairs.",
                 (REF["cohen1960"], REF["light1971"]),
             ),
+            *extra_methods,
         ),
     )
 
 
-def _pair_percent(ctx: Context) -> tuple[list[str], Any, Any]:
-    """Percent agreement of every rater pair from the pair contingency tables."""
-    from ..stats import PairTables
-
-    ratings = ctx.ratings
-    assert ratings is not None
-    pt = ctx.cached("pair_tables", lambda: PairTables.from_ratings(ratings))
-    n = ratings.n_raters
-    values = np.full((n, n), np.nan)
-    common = np.zeros((n, n))
-    totals = pt.tables.sum(axis=(1, 2)).astype(np.float64)
-    agree = np.trace(pt.tables, axis1=1, axis2=2).astype(np.float64)
-    a, b = pt.pairs[:, 0], pt.pairs[:, 1]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        share = np.where(totals > 0, agree / np.where(totals > 0, totals, 1.0), np.nan)
-    values[a, b] = values[b, a] = share
-    common[a, b] = common[b, a] = totals
-    return [str(r) for r in ratings.raters], values, common
+def _pairs_text(test: Any) -> str:
+    """Which pairs agree less than interchangeable raters would, or that none does."""
+    pairs = test.pairs
+    tested = int(pairs["pvalue"].notna().sum())
+    if test.reason:
+        return f"No pair is singled out: {test.reason}."
+    flagged = pairs[pairs["stands_out"]]
+    if flagged.empty:
+        return (
+            f"No pair of raters agrees less than the others beyond the noise: of {tested} "
+            f"pairs sharing at least {test.min_items} items, none falls below what "
+            f"interchangeable raters give (permutation test, adjusted p >= "
+            f"{fmt(test.significance, 2)}). The heatmap's palest cell is not a finding."
+        )
+    shown = flagged.head(5)
+    names = "; ".join(
+        f"{r.rater_a} and {r.rater_b} ({fmt_pct(r.agreement, 0)} agreement on "
+        f"{fmt_int(r.n_items)} shared items where {fmt_pct(r.expected_agreement, 0)} was "
+        f"expected; adjusted p {fmt_p(r.pvalue)})"
+        for r in shown.itertuples(index=False)
+    )
+    return (
+        f"{len(flagged)} of {tested} pairs agree less than interchangeable raters would "
+        f"(permutation test, adjusted for all pairs): {names}."
+    )
 
 
 def build_items(ctx: Context) -> Section | None:
-    """The distribution of item entropy and the most contested items."""
+    """The distribution of item entropy and the most contested items (categories only: for
+    measurements, exact matches of values mean nothing)."""
     ratings = ctx.ratings
-    if ratings is None:
+    if ratings is None or ctx.numeric:
         return None
     cons = consensus_result(ctx)
     cats = list(ratings.categories)
@@ -1076,6 +1418,8 @@ def build_raters(ctx: Context) -> Section | None:
     """Raters ranked by how far their ratings stray from the consensus, with profiles."""
     ratings = ctx.ratings
     gold = ctx.gold_labels is not None
+    if ratings is not None and ctx.numeric:
+        return _numeric_raters(ctx)
     # with two raters the pair is the consensus: the section is then only about the gold labels
     if ratings is None or ratings.n_raters < (2 if gold else 3):
         return None
@@ -1085,6 +1429,21 @@ def build_raters(ctx: Context) -> Section | None:
     raters = cons.raters
     limit = 40
     shown = raters.head(limit)
+    test = rater_test(ctx) if ratings.n_raters >= 3 else None
+    tested: dict[Any, tuple[float, float, bool]] = (
+        {r.rater: (r.z, r.pvalue, bool(r.stands_out)) for r in test.raters.itertuples(index=False)}
+        if test is not None
+        else {}
+    )
+    gold_ci: dict[Any, tuple[float, float]] = {}
+    wilson = _api("wilson_interval")
+    if gold and wilson is not None and "gold_accuracy" in raters:
+        n_gold = raters["gold_n"].to_numpy(dtype=np.float64)
+        acc = raters["gold_accuracy"].to_numpy(dtype=np.float64)
+        g_low, g_high = wilson(acc * n_gold, n_gold, ctx.confidence_level)
+        gold_ci = {
+            r: (float(a), float(b)) for r, a, b in zip(raters["rater"], g_low, g_high, strict=True)
+        }
     classes = ("good", "acceptable", "poor", "very poor")
     share_cols = [f"share_{c.replace(' ', '_')}" for c in classes]
     svg = figures.class_bars(
@@ -1106,8 +1465,19 @@ def build_raters(ctx: Context) -> Section | None:
         )
         + (
             (
+                fmt(tested.get(r["rater"], (math.nan,) * 2)[0], 2),
+                fmt_p(tested.get(r["rater"], (math.nan,) * 2)[1]),
+            )
+            if test is not None
+            else ()
+        )
+        + (
+            (
                 fmt_int(r.get("gold_n", 0)),
                 fmt_pct(r.get("gold_accuracy", math.nan), 0),
+                fmt_ci(*gold_ci.get(r["rater"], (math.nan, math.nan)), digits=2)
+                if gold_ci
+                else "\u2013",
                 fmt(r.get("gold_kappa", math.nan)),
             )
             if gold
@@ -1116,8 +1486,7 @@ def build_raters(ctx: Context) -> Section | None:
         for r in shown.to_dict(orient="records")
     )
     tones: tuple[Tone, ...] = tuple(
-        "poor" if float(m) > 0.5 else "fair" if float(m) > 0 else "neutral"
-        for m in shown["mean_deviation"]
+        "poor" if tested.get(r, (0.0, 1.0, False))[2] else "neutral" for r in shown["rater"]
     )
     blocks: list[Block] = [
         Figure(
@@ -1137,15 +1506,29 @@ def build_raters(ctx: Context) -> Section | None:
                 "kappa vs consensus",
                 "IA vs consensus",
             )
-            + (("items with gold", "accuracy vs gold", "kappa vs gold") if gold else ()),
+            + (("z", "adjusted p") if test is not None else ())
+            + (
+                ("items with gold", "accuracy vs gold", f"{ctx.level_pct} CI", "kappa vs gold")
+                if gold
+                else ()
+            ),
             rows,
-            (True, False, True, True, True, True, True, True) + ((True,) * 3 if gold else ()),
+            (True, False, True, True, True, True, True, True)
+            + ((True, True) if test is not None else ())
+            + ((True,) * 4 if gold else ()),
             caption="Deviation = surprisal of the rating minus the entropy of its item: above "
             "0, the rater's choices are more surprising than the panel's average choice. "
             "Consensus: the unique modal label of the other raters of the item."
             + (
+                " z and adjusted p: the permutation test of whether the rater strays more "
+                "than interchangeable raters would (a highlighted row does)."
+                if test is not None
+                else ""
+            )
+            + (
                 f" Gold: the label in column {ctx.gold} (accuracy: share of the rater's "
-                "ratings of gold items equal to it; kappa: Cohen's kappa against it)."
+                "ratings of gold items equal to it, with its Wilson interval; kappa: Cohen's "
+                "kappa against it)."
                 if gold
                 else ""
             ),
@@ -1179,19 +1562,16 @@ def build_raters(ctx: Context) -> Section | None:
                 "Rater profiles over the categories",
             )
         )
-    worst = raters.iloc[0] if len(raters) else None
-    lead = (
-        f"{worst['rater']} strays most (mean deviation {fmt(worst['mean_deviation'])} bits). "
-        "Agreement with the consensus is not correctness: the lone dissenter may be the one "
-        "who is right."
-        if worst is not None
-        else "No rater could be scored."
+    lead = _stray_text(test, raters) + (
+        " Agreement with the consensus is not correctness: the lone dissenter may be the "
+        "one who is right."
     )
     if gold and "gold_accuracy" in raters:
-        lead += " " + _gold_lead(ctx, raters)
+        lead += " " + _gold_lead(ctx, raters, gold_ci)
     if len(raters) > limit:
         blocks.insert(0, Note(f"Showing the {limit} raters who stray most of {len(raters)}."))
     methods = [
+        *((_rater_test_note(test),) if test is not None else ()),
         MethodNote(
             "Rater deviation",
             "Surprisal s = -log2 p of each rating, p the share of the item's ratings in the "
@@ -1207,9 +1587,10 @@ def build_raters(ctx: Context) -> Section | None:
             MethodNote(
                 "Raters against the gold labels",
                 f"Each rater's ratings of the items with a gold label (column {ctx.gold}) "
-                "against that label: accuracy (share equal) and Cohen's kappa (chance from "
-                "the rater's and the gold labels' marginal shares).",
-                (REF["cohen1960"],),
+                "against that label: accuracy (share equal) with its Wilson score interval, "
+                "and Cohen's kappa (chance from the rater's and the gold labels' marginal "
+                "shares).",
+                (REF["cohen1960"], REF["wilson1927"]),
             )
         )
     return Section(
@@ -1221,8 +1602,151 @@ def build_raters(ctx: Context) -> Section | None:
     )
 
 
-def _gold_lead(ctx: Context, raters: pd.DataFrame) -> str:
-    """One sentence on the raters' accuracy against the gold labels."""
+def _numeric_raters(ctx: Context) -> Section | None:
+    """Measurements: each rater's mean difference from the others, in the data's units."""
+    ratings = ctx.ratings
+    assert ratings is not None
+    fn = ctx.need("rater_differences", "the raters section")
+    diff = ctx.cached(
+        "rater_differences",
+        lambda: fn(ratings, confidence_level=ctx.confidence_level),
+    )
+    table = diff.table
+    limit = 40
+    shown = table.head(limit)
+    rows = tuple(
+        (
+            str(r.rater),
+            fmt_int(r.n_items),
+            fmt(r.mean_difference, 2),
+            fmt_ci(r.ci_low, r.ci_high, 2),
+            fmt(r.mean_absolute_difference, 2),
+            fmt(r.sd, 2),
+            fmt_p(r.pvalue_adjusted),
+        )
+        for r in shown.itertuples(index=False)
+    )
+    tones: tuple[Tone, ...] = tuple("poor" if bool(x) else "neutral" for x in shown["stands_out"])
+    flagged = table[table["stands_out"]]
+    if ratings.n_raters == 2 and not flagged.empty:  # one offset, seen from either side
+        first = flagged.sort_values("mean_difference", ascending=False, kind="stable").iloc[0]
+        other = next(str(x) for x in table["rater"] if x != first["rater"])
+        lead = (
+            f"{first['rater']} measures {'higher' if first['mean_difference'] > 0 else 'lower'}"
+            f" than {other} by {fmt(abs(first['mean_difference']), 2)} on average (the "
+            f"Bland-Altman mean difference; {ctx.level_pct} CI "
+            f"{fmt_ci(first['ci_low'], first['ci_high'], 2)}, adjusted p "
+            f"{fmt_p(first['pvalue_adjusted'])}). The absolute-agreement ICC counts such an "
+            "offset as disagreement."
+        )
+    elif flagged.empty:
+        lead = (
+            f"No rater measures systematically higher or lower than the others beyond the "
+            f"noise: every {ctx.level_pct} interval of a mean difference is wide enough to "
+            f"hold it, or its Holm-adjusted p-value is at least {fmt(diff.significance, 2)}."
+        )
+    else:
+        lead = (
+            "; ".join(
+                f"{r.rater} measures {'higher' if r.mean_difference > 0 else 'lower'} than "
+                f"the others by {fmt(abs(r.mean_difference), 2)} on average ({ctx.level_pct} "
+                f"CI {fmt_ci(r.ci_low, r.ci_high, 2)}, adjusted p {fmt_p(r.pvalue_adjusted)})"
+                for r in flagged.head(5).itertuples(index=False)
+            )
+            + ". The absolute-agreement ICC counts such an offset as disagreement. One "
+            "rater's offset moves the others' differences the other way (by its share in "
+            "their reference), so read the largest first."
+        )
+    blocks: list[Block] = [
+        Figure(
+            figures.bar_with_errors(
+                "rater-differences",
+                [str(x) for x in shown["rater"]],
+                shown["mean_difference"].tolist(),
+                None,
+                lows=shown["ci_low"].tolist(),
+                highs=shown["ci_high"].tolist(),
+                xlabel=f"mean difference from the other raters ({ctx.label or 'the data'}"
+                "'s units; above 0: measures high)",
+            ),
+            f"Each rater's mean difference from the mean of the other raters of the same "
+            f"item, with its {ctx.level_pct} interval; an interval that excludes 0 marks a "
+            "systematic offset.",
+            "Mean difference of each rater from the others",
+        ),
+        Table(
+            (
+                "rater",
+                "items",
+                "mean difference",
+                f"{ctx.level_pct} CI",
+                "mean absolute difference",
+                "SD",
+                "adjusted p",
+            ),
+            rows,
+            (False, True, True, True, True, True, True),
+            caption="Difference: the rater's measurement minus the mean of the other raters' "
+            "measurements of the item, in the data's units. Adjusted p: two-sided t test of "
+            "a zero mean, Holm-adjusted over the raters (a highlighted row stands out).",
+            row_tones=tones,
+        ),
+    ]
+    if len(table) > limit:
+        blocks.insert(
+            0, Note(f"Showing the {limit} raters with the largest offsets of {len(table)}.")
+        )
+    return Section(
+        "raters",
+        "Raters compared with each other",
+        lead,
+        tuple(blocks),
+        (
+            MethodNote(
+                "Rater differences",
+                f"{diff.method[0].upper()}{diff.method[1:]} (with two raters, the Bland-Altman "
+                "mean difference).",
+                (REF["ba1986"], REF["holm1979"]),
+            ),
+        ),
+    )
+
+
+def _stray_text(test: Any, raters: pd.DataFrame) -> str:
+    """Which raters stray beyond the noise, or that none does (with two raters, or without
+    the test, nothing is named)."""
+    if len(raters) == 0:
+        return "No rater could be scored."
+    if test is None:
+        return (
+            "With two raters, neither can be said to stray from the other: the table compares "
+            "each with the gold labels."
+        )
+    tested = int(test.raters["pvalue"].notna().sum())
+    flagged = test.raters[test.raters["stands_out"]]
+    if flagged.empty:
+        return (
+            f"No rater strays beyond the noise: of {tested} raters with at least "
+            f"{test.min_items} items, none has ratings more surprising than interchangeable "
+            f"raters give (permutation test, adjusted p >= {fmt(test.significance, 2)}). The "
+            "ranking below is by mean deviation, for reference, not a finding."
+        )
+    names = "; ".join(
+        f"{r.rater} (mean deviation {fmt(r.mean_deviation)} bits, adjusted p {fmt_p(r.pvalue)})"
+        for r in flagged.head(5).itertuples(index=False)
+    )
+    verb = "strays" if len(flagged) == 1 else "stray"
+    return (
+        f"{names} {verb} from the consensus beyond the noise: more surprising ratings than "
+        f"interchangeable raters give (permutation test over {tested} raters)."
+    )
+
+
+def _gold_lead(
+    ctx: Context, raters: pd.DataFrame, intervals: dict[Any, tuple[float, float]]
+) -> str:
+    """One sentence on the raters' accuracy against the gold labels: the most and least
+    accurate are named only when their Wilson intervals do not overlap."""
     scored = raters[raters["gold_n"] > 0].sort_values(
         ["gold_accuracy", "rater"], ascending=[False, True], kind="stable"
     )
@@ -1230,11 +1754,29 @@ def _gold_lead(ctx: Context, raters: pd.DataFrame) -> str:
     if scored.empty:
         return f"No rater rated an item with a gold label ({fmt_int(n_gold)} items have one)."
     best, worst = scored.iloc[0], scored.iloc[-1]
+    b_ci = intervals.get(best["rater"], (math.nan, math.nan))
+    w_ci = intervals.get(worst["rater"], (math.nan, math.nan))
+
+    def say(row: Any, ci: tuple[float, float]) -> str:
+        return (
+            f"{fmt_pct(row['gold_accuracy'], 0)}, {ctx.level_pct} CI "
+            f"{fmt_pct(ci[0], 0)} to {fmt_pct(ci[1], 0)}, kappa {fmt(row['gold_kappa'])}"
+        )
+
+    if len(scored) > 1 and w_ci[1] < b_ci[0]:
+        return (
+            f"Against the gold labels ({fmt_int(n_gold)} items): {best['rater']} is the most "
+            f"accurate ({say(best, b_ci)}), {worst['rater']} the least ({say(worst, w_ci)}); "
+            "their Wilson intervals do not overlap."
+        )
     return (
-        f"Against the gold labels ({fmt_int(n_gold)} items): {best['rater']} is the most "
-        f"accurate ({fmt_pct(best['gold_accuracy'], 0)}, kappa {fmt(best['gold_kappa'])}), "
-        f"{worst['rater']} the least ({fmt_pct(worst['gold_accuracy'], 0)}, kappa "
-        f"{fmt(worst['gold_kappa'])})."
+        f"Against the gold labels ({fmt_int(n_gold)} items): accuracy runs from "
+        f"{fmt_pct(worst['gold_accuracy'], 0)} to {fmt_pct(best['gold_accuracy'], 0)}, and "
+        "the Wilson intervals of the most and least accurate overlap: no rater is singled "
+        "out."
+        if len(scored) > 1
+        else f"Against the gold labels ({fmt_int(n_gold)} items): {best['rater']} "
+        f"({say(best, b_ci)})."
     )
 
 
@@ -1396,7 +1938,7 @@ def build_confidence(ctx: Context) -> Section | None:
     dropped = int((~keep).sum())
     sub = frame.loc[keep]
     groups = sub[ctx.rater] if ctx.rater and ctx.rater in sub.columns else None
-    nce = ctx.cached("nce", lambda: nce_fn(sub[ctx.correct], sub[ctx.confidence], groups=groups))
+    nce = _nce_result(ctx, nce_fn)
     diagram = ctx.cached("reliability", lambda: diagram_fn(sub[ctx.correct], sub[ctx.confidence]))
     metrics = (
         ctx.cached("calibration_metrics", lambda: metrics_fn(sub[ctx.correct], sub[ctx.confidence]))
@@ -1408,7 +1950,7 @@ def build_confidence(ctx: Context) -> Section | None:
             "NCE",
             fmt(nce.statistic),
             "1 is perfect, 0 no better than a constant, below 0 worse",
-            "good" if nce.statistic >= 0.3 else "fair" if nce.statistic > 0 else "poor",
+            _nce_reading(nce)[1],
         ),
         KeyFigure("ECE", fmt(diagram.ece), f"{diagram.n_bins} {diagram.binning} bins"),
         KeyFigure("Accuracy", fmt_pct(nce.p_correct), f"of {fmt_int(nce.n)} scored units"),
@@ -1475,10 +2017,163 @@ def build_confidence(ctx: Context) -> Section | None:
             )
         )
     lead = (
-        f"Confidences predict correctness with NCE {fmt(nce.statistic)} and ECE "
-        f"{fmt(diagram.ece)}; accuracy {fmt_pct(nce.p_correct)} on {fmt_int(nce.n)} units."
+        _nce_reading(nce)[0]
+        + f" ECE {fmt(diagram.ece)}: the mean gap between stated confidence and observed "
+        f"accuracy; accuracy {fmt_pct(nce.p_correct)} on {fmt_int(nce.n)} units."
     )
     return Section("confidence", "Confidence calibration", lead, tuple(blocks), tuple(methods))
+
+
+def _span_result(ctx: Context) -> Any:
+    """``span_agreement(spans)`` (exact matches, per label), computed once."""
+    fn = ctx.need("span_agreement", "the span sections")
+    return ctx.cached("span_agreement", lambda: fn(ctx.spans))
+
+
+def _span_f1_reading(result: Any) -> str:
+    """What the mean pairwise F1 says, in one sentence."""
+    if not math.isfinite(result.statistic):
+        return f"Span agreement is undefined: {result.reason or 'no pair marked a span'}."
+    return (
+        f"Annotators agree on {fmt_pct(result.statistic, 0)} of the spans they mark: mean "
+        f"pairwise F1 {fmt(result.statistic)} over {fmt_int(result.n_pairs_defined)} pairs "
+        f"({result.match} match{'' if result.ignore_label else ', label included'}). F1 is "
+        "positive specific agreement: the share of one annotator's spans that the other "
+        "marked too, averaged both ways; 1 is identical annotation, and there is no chance "
+        "correction (what would chance agreement on a span be?)."
+    )
+
+
+def build_spans_summary(ctx: Context) -> Section | None:
+    """The headline of a span report: mean pairwise F1 and pooled F1."""
+    if ctx.spans is None:
+        return None
+    result = _span_result(ctx)
+    tone: Tone = (
+        "neutral"
+        if not math.isfinite(result.statistic)
+        else "good"
+        if result.statistic >= 0.8
+        else "fair"
+        if result.statistic >= 0.6
+        else "poor"
+    )
+    figs = (
+        KeyFigure(
+            "Mean pairwise F1",
+            fmt(result.statistic),
+            f"SD {fmt(result.sd)} over {fmt_int(result.n_pairs_defined)} pairs",
+            tone,
+        ),
+        KeyFigure("Pooled F1", fmt(result.pooled), "2 matched / spans marked, all pairs"),
+        KeyFigure(
+            "Data",
+            f"{fmt_int(result.n_spans)} spans",
+            f"by {fmt_int(result.n_annotators)} annotators in {fmt_int(result.n_documents)} "
+            "documents",
+        ),
+    )
+    return Section(
+        "summary",
+        "Can I trust these annotators?",
+        _span_f1_reading(result),
+        (KeyFigures(figs),),
+    )
+
+
+def build_spans_read(ctx: Context) -> Section | None:
+    """What was read: annotators, documents, spans, labels and the reader's notes."""
+    spans = ctx.spans
+    if spans is None:
+        return None
+    rows = (
+        ("source", str(spans.source or "(in memory)")),
+        ("annotators", f"{fmt_int(spans.n_annotators)}: " + ", ".join(spans.annotators)),
+        ("documents", fmt_int(spans.n_documents)),
+        ("spans", fmt_int(spans.n_spans)),
+        ("labels", ", ".join(spans.labels)),
+        ("offsets", f"{spans.unit}s, 0-based, end exclusive"),
+    )
+    blocks: list[Block] = [Table(("", ""), rows, (False, False))]
+    if spans.annotators_without_spans:
+        blocks.append(
+            Note(
+                "Marked nothing (kept; their pairs have F1 0): "
+                + ", ".join(spans.annotators_without_spans),
+                "fair",
+            )
+        )
+    blocks.extend(Note(note) for note in spans.notes)
+    lead = (
+        f"Read {fmt_int(spans.n_spans)} spans by {fmt_int(spans.n_annotators)} annotators in "
+        f"{fmt_int(spans.n_documents)} documents"
+        + (f"; {len(spans.notes)} note(s) from the reader below." if spans.notes else ".")
+    )
+    return Section("read", "What was read", lead, tuple(blocks))
+
+
+def build_spans(ctx: Context) -> Section | None:
+    """Span agreement: F1 of every pair of annotators and per label."""
+    if ctx.spans is None:
+        return None
+    result = _span_result(ctx)
+    pairs = result.pairs
+    blocks: list[Block] = [
+        Table(
+            ("annotator", "against", "spans", "spans", "matched", "precision", "recall", "F1"),
+            tuple(
+                (
+                    str(r.annotator_a),
+                    str(r.annotator_b),
+                    fmt_int(r.n_a),
+                    fmt_int(r.n_b),
+                    fmt_int(r.matched),
+                    fmt(r.precision),
+                    fmt(r.recall),
+                    fmt(r.f1),
+                )
+                for r in pairs.itertuples(index=False)
+            ),
+            (False, False, True, True, True, True, True, True),
+            caption="Each pair of annotators: the spans each marked, those both marked "
+            "(matched), precision and recall of the first against the second as reference, "
+            "and F1 = 2 matched / (spans of both).",
+        )
+    ]
+    groups = result.groups
+    if isinstance(groups, pd.DataFrame) and not groups.empty and result.by is not None:
+        blocks.append(
+            Table(
+                (str(result.by), "spans", "mean F1", "SD", "pooled F1", "note"),
+                tuple(
+                    (
+                        str(r[result.by]),
+                        fmt_int(r["n_units"]),
+                        fmt(r["mean_f1"]),
+                        fmt(r["sd_f1"]),
+                        fmt(r["pooled_f1"]),
+                        str(r["reason"] or ""),
+                    )
+                    for r in groups.to_dict(orient="records")
+                ),
+                (False, True, True, True, True, False),
+                caption=f"Agreement per {result.by}: a low one marks what the annotation "
+                "guidelines leave open.",
+            )
+        )
+    lead = (
+        f"F1 of each of the {fmt_int(result.n_pairs)} pairs of annotators"
+        + (f" and per {result.by}" if result.by is not None else "")
+        + ". Span F1 comes without an interval here, so no pair is singled out: read the "
+        "spread of the pairs as the noise."
+    )
+    return Section(
+        "spans",
+        "Span agreement",
+        lead,
+        tuple(blocks),
+        (MethodNote("Span agreement", str(result.method), (REF["hr2005"],)),),
+    )
 
 
 def build_methods(sections: Sequence[Section]) -> Section:

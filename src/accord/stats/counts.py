@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._errors import InvalidInputError
+from .._results import Result
 from .._types import FloatArray, IntArray
 from ..ratings import Ratings
 
@@ -31,7 +32,7 @@ def _bincount_2d(rows: IntArray, cols: IntArray, n_rows: int, q: int, sparse: bo
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class CategoryCounts:
+class CategoryCounts(Result):
     """Counts of ratings per (group, category): the base of item and rater counts.
 
     Attributes

@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._errors import InvalidInputError
+from .._results import Result
 from .._types import IntArray
 from ..ratings import ContingencyTable, Ratings
 
@@ -85,7 +86,7 @@ def rater_code_rows(
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class PairTables:
+class PairTables(Result):
     """Contingency tables of every rater pair that co-rated an item.
 
     Attributes

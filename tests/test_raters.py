@@ -1,0 +1,198 @@
+"""Raters and pairs named only beyond the noise: rater_differences (measurements) and
+rater_permutation_test (categories)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import accord
+from accord.agreement.raters import rater_differences, rater_permutation_test
+
+
+def lesion_frame(seed: int = 22, offsets: dict[str, float] | None = None) -> pd.DataFrame:
+    """40 lesions measured in mm by 3 readers (synthetic: lognormal sizes around 18 mm, reader
+    offsets, measurement noise SD 0.8 mm, rounded to 0.1 mm)."""
+    offsets = offsets or {"reader_a": 0.0, "reader_b": 1.5, "reader_c": -0.2}
+    gen = np.random.default_rng(seed)
+    size = np.round(gen.lognormal(np.log(18), 0.45, 40), 1)
+    rows = [
+        (f"L{i + 1:02d}", r, round(float(s + o + gen.normal(0, 0.8)), 1))
+        for i, s in enumerate(size)
+        for r, o in offsets.items()
+    ]
+    return pd.DataFrame(rows, columns=["lesion", "reader", "diameter_mm"])
+
+
+# ------------------------------------------------------------------ rater_differences
+
+
+def test_rater_differences_match_a_hand_computation_and_scipy() -> None:
+    frame = lesion_frame()
+    # drop a few measurements: an incomplete design
+    frame = frame.drop(index=[4, 17, 50]).reset_index(drop=True)
+    ratings = accord.Ratings.from_long(
+        frame, item="lesion", rater="reader", label="diameter_mm", level="interval"
+    )
+    result = rater_differences(ratings)
+    table = result.table.set_index("rater")
+    # by hand: each measurement minus the mean of the other readers of the lesion
+    totals = frame.groupby("lesion")["diameter_mm"].agg(["sum", "count"])
+    f = frame.join(totals, on="lesion")
+    f = f[f["count"] >= 2]
+    f["d"] = f["diameter_mm"] - (f["sum"] - f["diameter_mm"]) / (f["count"] - 1)
+    raw_p = {}
+    for reader, d in f.groupby("reader")["d"]:
+        row = table.loc[reader]
+        assert row["n_items"] == len(d)
+        assert row["mean_difference"] == pytest.approx(d.mean(), rel=1e-12)
+        assert row["sd"] == pytest.approx(d.std(ddof=1), rel=1e-12)
+        test = stats.ttest_1samp(d, 0.0)
+        ci = test.confidence_interval(0.95)
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((ci.low, ci.high), rel=1e-10)
+        assert row["pvalue"] == pytest.approx(test.pvalue, rel=1e-9)
+        assert row["mean_absolute_difference"] == pytest.approx(d.abs().mean(), rel=1e-12)
+        raw_p[reader] = test.pvalue
+    # Holm (1979), as statsmodels computes it
+    from statsmodels.stats.multitest import multipletests
+
+    names = sorted(raw_p)
+    holm = multipletests([raw_p[n] for n in names], method="holm")[1]
+    for name, adjusted in zip(names, holm, strict=True):
+        assert table.loc[name, "pvalue_adjusted"] == pytest.approx(adjusted, rel=1e-12)
+
+
+def test_rater_differences_name_the_planted_offset_only() -> None:
+    # reader_b measures 2 mm high; the others agree (no offset)
+    frame = lesion_frame(offsets={"reader_a": 0.0, "reader_b": 2.0, "reader_c": 0.0, "d": 0.0})
+    ratings = accord.Ratings.from_long(
+        frame, item="lesion", rater="reader", label="diameter_mm", level="interval"
+    )
+    result = rater_differences(ratings)
+    assert result.stands_out[0] == "reader_b"  # the largest offset comes first
+    table = result.table.set_index("rater")
+    b = table.loc["reader_b"]
+    assert b["ci_low"] < 2.0 < b["ci_high"]
+    # the others' reference holds reader_b, so theirs move the other way by a third of it
+    for other in ("reader_a", "reader_c", "d"):
+        row = table.loc[other]
+        assert row["ci_low"] < -2.0 / 3 < row["ci_high"]
+    # no offset at all: nobody named
+    calm = lesion_frame(offsets={"a": 0.0, "b": 0.0, "c": 0.0, "d": 0.0, "e": 0.0}, seed=5)
+    ratings = accord.Ratings.from_long(
+        calm, item="lesion", rater="reader", label="diameter_mm", level="interval"
+    )
+    assert rater_differences(ratings).stands_out == ()
+
+
+def test_rater_differences_need_numbers() -> None:
+    r = accord.Ratings.from_wide([["a", "b"], ["a", "a"]])
+    with pytest.raises(accord.InvalidInputError, match="interval or ratio"):
+        rater_differences(r)
+    m = accord.Ratings.from_wide([[1.0, 2.0], [3.0, 3.5]], level="interval")
+    with pytest.raises(accord.InvalidInputError, match="'significance'"):
+        rater_differences(m, significance=1.5)
+    with pytest.raises(accord.InvalidInputError, match="'min_items'"):
+        rater_differences(m, min_items=0)
+
+
+# ------------------------------------------------------------------ permutation test
+
+
+def _z_by_hand(wide: np.ndarray) -> tuple[np.ndarray, dict[tuple[int, int], float]]:
+    """The rater and pair statistics from their definitions, one item at a time."""
+    k = wide.shape[1]
+    s = np.zeros(k)
+    v = np.zeros(k)
+    agree: dict[tuple[int, int], float] = {}
+    expect: dict[tuple[int, int], float] = {}
+    var: dict[tuple[int, int], float] = {}
+    for row in wide:
+        labels, counts = np.unique(row, return_counts=True)
+        share = dict(zip(labels, counts / len(row), strict=True))
+        h = -sum(p * math.log2(p) for p in share.values())
+        d = np.array([-math.log2(share[x]) - h for x in row])
+        s += d
+        v += np.mean(d**2)
+        m = len(row)
+        pi = sum(c * (c - 1) for c in counts) / (m * (m - 1))
+        for a, b in itertools.combinations(range(k), 2):
+            agree[(a, b)] = agree.get((a, b), 0.0) + float(row[a] == row[b])
+            expect[(a, b)] = expect.get((a, b), 0.0) + pi
+            var[(a, b)] = var.get((a, b), 0.0) + pi * (1 - pi)
+    z_pair = {p: (agree[p] - expect[p]) / math.sqrt(var[p]) for p in agree}
+    return s / np.sqrt(v), z_pair
+
+
+def test_statistics_match_their_definitions() -> None:
+    gen = np.random.default_rng(4)
+    wide = gen.integers(0, 3, (25, 5))
+    result = rater_permutation_test(accord.Ratings.from_wide(wide), min_items=1)
+    z_r, z_pair = _z_by_hand(wide)
+    got = result.raters.set_index("rater")["z"]
+    for j in range(5):
+        assert got.loc[j] == pytest.approx(z_r[j], rel=1e-10)
+    pairs = result.pairs.set_index(["rater_a", "rater_b"])["z"]
+    for (a, b), z in z_pair.items():
+        assert pairs.loc[(a, b)] == pytest.approx(z, rel=1e-10)
+
+
+def test_permutation_pvalue_matches_the_exact_distribution() -> None:
+    # 5 items x 3 raters: every within-item permutation of the labels (6^5 = 7776) enumerated;
+    # the max-T p-value of the most deviant rater, exact, against the Monte Carlo one
+    wide = np.array([[0, 0, 1], [1, 1, 0], [2, 2, 1], [0, 0, 2], [1, 1, 1]])
+    z_obs, _ = _z_by_hand(wide)
+    perms = list(itertools.permutations(range(3)))
+    hits = 0
+    total = 0
+    top = z_obs.max()
+    for choice in itertools.product(perms, repeat=len(wide)):
+        shuffled = np.array([row[list(p)] for row, p in zip(wide, choice, strict=True)])
+        z, _ = _z_by_hand(shuffled)
+        hits += z.max() >= top - 1e-9
+        total += 1
+    exact = hits / total
+    result = rater_permutation_test(
+        accord.Ratings.from_wide(wide), min_items=1, n_permutations=9999, rng=3
+    )
+    assert result.raters["pvalue"].iloc[0] == pytest.approx(exact, abs=0.015)
+
+
+def test_random_raters_are_not_named() -> None:
+    # 8 interchangeable raters labelling 200 items at random: no rater strays, no pair is low
+    gen = np.random.default_rng(0)
+    wide = gen.integers(0, 3, (200, 8))
+    result = rater_permutation_test(accord.Ratings.from_wide(wide))
+    assert result.stray_raters == ()
+    assert result.low_pairs == ()
+    assert result.raters["pvalue"].min() > 0.05
+
+
+def test_a_planted_bad_rater_is_named() -> None:
+    gen = np.random.default_rng(1)
+    truth = gen.integers(0, 4, 120)
+    wide = np.column_stack(
+        [np.where(gen.uniform(size=120) < 0.8, truth, gen.integers(0, 4, 120)) for _ in range(6)]
+        + [gen.integers(0, 4, 120)]  # rater 6 answers at random
+    )
+    result = rater_permutation_test(accord.Ratings.from_wide(wide))
+    assert result.stray_raters == (6,)
+    assert all(6 in pair for pair in result.low_pairs) and result.low_pairs
+    # one item shared is not enough to test a pair (min_items)
+    few = rater_permutation_test(accord.Ratings.from_wide(wide[:5]), min_items=10)
+    assert few.pairs["pvalue"].isna().all() and few.low_pairs == ()
+
+
+def test_permutation_test_is_reproducible_and_checks_options() -> None:
+    wide = np.random.default_rng(2).integers(0, 3, (30, 4))
+    r = accord.Ratings.from_wide(wide)
+    a = rater_permutation_test(r, n_permutations=99, rng=7)
+    b = rater_permutation_test(r, n_permutations=99, rng=7)
+    pd.testing.assert_frame_equal(a.raters, b.raters)
+    with pytest.raises(accord.InvalidInputError, match="'n_permutations'"):
+        rater_permutation_test(r, n_permutations=5)

@@ -1,0 +1,342 @@
+"""The report follows the level of measurement, names raters only beyond the noise, has a
+headline on every page, stays inside its own box in a notebook, and reads on a phone and on
+paper (headless Chromium)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import accord
+from accord.report import HtmlReport
+from tests.test_raters import lesion_frame
+from tests.test_report import esc, row_values, section_of
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def text_of(html: str) -> str:
+    """The visible text of a piece of the page (figures and styles left out)."""
+    html = re.sub(r"<svg.*?</svg>|<style>.*?</style>", " ", html, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#39;", "'")
+
+
+@pytest.fixture(scope="module")
+def lesion_page() -> HtmlReport:
+    """40 lesions x 3 readers in mm (synthetic, see lesion_frame); reader_b measures 1.5 mm
+    high."""
+    return accord.report(
+        lesion_frame(),
+        item="lesion",
+        rater="reader",
+        label="diameter_mm",
+        level="interval",
+        title="Lesion diameters",
+        progress=False,
+    )
+
+
+# ------------------------------------------------------------------ measurements
+
+
+def test_interval_report_headlines_the_icc(lesion_page: HtmlReport) -> None:
+    import pingouin
+
+    page = lesion_page.html
+    assert lesion_page.sections == ("summary", "read", "coefficients", "raters", "methods")
+    # ICC(A,1) = Shrout-Fleiss ICC(2,1), as pingouin 0.7 computes it (its "ICC(A,1)" row)
+    frame = lesion_frame()
+    peer = pingouin.intraclass_corr(
+        frame, targets="lesion", raters="reader", ratings="diameter_mm"
+    ).set_index("Type")
+    summary = section_of(page, "summary")
+    label = "ICC(A,1) [ICC(2,1)]: two-way random, absolute agreement"
+    assert f'<div class="label">{label}</div>' in summary
+    value = re.search(r'<div class="value">([^<]+)</div>', summary)
+    assert value is not None and value.group(1) == f"{peer.loc['ICC(A,1)', 'ICC']:.3f}"
+    low, high = peer.loc["ICC(A,1)", "CI95"]  # pingouin rounds its interval to 2 decimals
+    shown = re.search(r"95% CI (-?\d\.\d+) to (-?\d\.\d+)", summary)
+    assert shown is not None
+    assert float(shown.group(1)) == pytest.approx(low, abs=0.006)
+    assert float(shown.group(2)) == pytest.approx(high, abs=0.006)
+    assert "Krippendorff&#39;s alpha (interval)" in summary
+    assert "Koo &amp; Li 2016" in summary
+    # every ICC row is labelled by its form
+    for form in ("ICC(1) [ICC(1,1)]", "ICC(A,1) [ICC(2,1)]", "ICC(C,1) [ICC(3,1)]"):
+        assert form in section_of(page, "coefficients")
+    assert "weights)" not in page
+    # nothing that counts exact matches of values, no category list
+    words = text_of(page).lower()
+    for absent in ("percent agreement", "raw agreement", "categor", "kappa", "contested"):
+        assert absent not in words, absent
+    lo, hi = frame["diameter_mm"].min(), frame["diameter_mm"].max()
+    distinct = frame["diameter_mm"].nunique()
+    assert row_values(page, "values") == [f"{lo} to {hi} ({distinct} distinct)"]  # a range
+
+
+def test_interval_report_compares_readers_in_millimetres(lesion_page: HtmlReport) -> None:
+    frame = lesion_frame()
+    wide = frame.pivot(index="lesion", columns="reader", values="diameter_mm")
+    # by hand: reader_b minus the mean of the other two readers, per lesion
+    d = wide["reader_b"] - wide[["reader_a", "reader_c"]].mean(axis=1)
+    raters = section_of(lesion_page.html, "raters")
+    assert row_values(raters, "reader_b")[:2] == ["40", f"{d.mean():.2f}"]
+    lead = text_of(raters)
+    assert f"reader_b measures higher than the others by {d.mean():.2f} on average" in lead
+    assert "Holm" in lead
+
+
+def test_two_readers_are_compared_with_each_other() -> None:
+    frame = lesion_frame(offsets={"a": 0.0, "b": 1.0})
+    page = accord.report(
+        frame, item="lesion", rater="reader", label="diameter_mm", level="interval",
+        progress=False,
+    )  # fmt: skip
+    assert page.sections == ("summary", "read", "coefficients", "raters", "methods")
+    wide = frame.pivot(index="lesion", columns="reader", values="diameter_mm")
+    d = (wide["b"] - wide["a"]).mean()  # Bland & Altman (1986): the mean difference
+    lead = text_of(section_of(page.html, "raters"))
+    assert f"b measures higher than a by {d:.2f} on average (the Bland-Altman" in lead
+    assert "a measures lower" not in lead
+
+
+def test_interval_report_names_no_reader_without_an_offset() -> None:
+    calm = lesion_frame(offsets={"a": 0.0, "b": 0.0, "c": 0.0}, seed=5)
+    page = accord.report(
+        calm, item="lesion", rater="reader", label="diameter_mm", level="interval", progress=False
+    )
+    lead = text_of(section_of(page.html, "raters"))
+    assert "No rater measures systematically higher or lower than the others" in lead
+    assert "measures higher" not in lead and "measures lower" not in lead
+
+
+# ------------------------------------------------------------------ ordinal
+
+
+def test_ordinal_two_raters_headline_a_weighted_kappa() -> None:
+    from sklearn.metrics import cohen_kappa_score
+
+    page = accord.report(
+        EXAMPLES / "birads.csv",
+        item="finding",
+        rater="modality",
+        label="birads",
+        level="ordinal",
+        progress=False,
+    ).html
+    frame = pd.read_csv(EXAMPLES / "birads.csv")
+    wide = frame.pivot(index="finding", columns="modality", values="birads")
+    quadratic = cohen_kappa_score(wide["ABVS"], wide["US"], weights="quadratic")
+    summary = section_of(page, "summary")
+    first = re.search(r'<div class="label">([^<]+)</div><div class="value">([^<]+)</div>', summary)
+    assert first is not None
+    assert first.groups() == (esc("Cohen's kappa (quadratic weights)"), f"{quadratic:.3f}")
+    assert "1 against 5 weighs more" in text_of(summary)
+    # the unweighted kappa stays in the table: 0.821 (Casagrande et al. 2020, Table 2)
+    assert row_values(page, "Cohen's kappa")[0] == "0.821"
+
+
+def test_ordinal_many_raters_headline_ordinal_alpha() -> None:
+    import krippendorff
+
+    gen = np.random.default_rng(3)
+    truth = gen.integers(1, 6, 60)
+    wide = np.clip(truth[:, None] + gen.integers(-1, 2, (60, 4)), 1, 5)
+    frame = pd.DataFrame(
+        [(i, f"r{j}", int(wide[i, j])) for i in range(60) for j in range(4)],
+        columns=["item", "rater", "grade"],
+    )
+    page = accord.report(
+        frame, item="item", rater="rater", label="grade", level="ordinal", progress=False
+    ).html
+    peer = krippendorff.alpha(reliability_data=wide.T, level_of_measurement="ordinal")
+    summary = section_of(page, "summary")
+    first = re.search(r'<div class="label">([^<]+)</div><div class="value">([^<]+)</div>', summary)
+    assert first is not None
+    assert first.groups() == (esc("Krippendorff's alpha (ordinal)"), f"{peer:.3f}")
+    assert row_values(page, "Fleiss' kappa")  # unweighted, in the table
+
+
+# ------------------------------------------------------------------ raters and noise
+
+
+def _long(wide: np.ndarray) -> pd.DataFrame:
+    return pd.DataFrame(
+        [(i, f"r{j}", str(wide[i, j])) for i in range(wide.shape[0]) for j in range(wide.shape[1])],
+        columns=["item", "rater", "label"],
+    )
+
+
+def test_random_raters_are_not_named_in_the_report() -> None:
+    gen = np.random.default_rng(0)
+    page = accord.report(
+        _long(gen.integers(0, 3, (200, 8))), item="item", rater="rater", label="label",
+        progress=False,
+    ).html  # fmt: skip
+    raters = text_of(section_of(page, "raters"))
+    assert "Raters against the consensus No rater strays beyond the noise" in raters
+    assert "strays most" not in page and "Lowest pair" not in page
+    assert "No pair of raters agrees less than the others" in text_of(section_of(page, "pairwise"))
+    assert 'class="poor"' not in section_of(page, "raters")  # no row highlighted
+
+
+def test_a_planted_bad_rater_is_named_in_the_report() -> None:
+    gen = np.random.default_rng(1)
+    truth = gen.integers(0, 4, 120)
+    wide = np.column_stack(
+        [np.where(gen.uniform(size=120) < 0.8, truth, gen.integers(0, 4, 120)) for _ in range(6)]
+        + [gen.integers(0, 4, 120)]
+    )
+    page = accord.report(_long(wide), item="item", rater="rater", label="label", progress=False)
+    raters = text_of(section_of(page.html, "raters"))
+    assert re.search(r"r6 \(mean deviation [\d.]+ bits, adjusted p [<\d. ]+\) strays", raters)
+    assert "permutation test" in raters
+    assert "r6" in text_of(section_of(page.html, "pairwise")).split("pairs agree less")[1]
+    assert "Which rater or pair stands out" in section_of(page.html, "methods")
+
+
+# ------------------------------------------------------------------ headlines
+
+
+def test_confidence_only_page_has_a_headline_against_its_baseline() -> None:
+    gen = np.random.default_rng(0)
+    conf = gen.uniform(0.6, 1.0, 400)
+    correct = gen.uniform(size=400) < 0.5  # confident and right half the time: misleading
+    frame = pd.DataFrame({"c": conf, "ok": correct.astype(int)})
+    page = accord.report(frame, confidence="c", correct="ok", progress=False)
+    assert page.sections[0] == "summary"
+    nce = accord.normalized_cross_entropy(frame["ok"], frame["c"])
+    assert nce.statistic < 0
+    lead = text_of(section_of(page.html, "summary"))
+    assert f"The confidences are worse than a constant: NCE {nce.statistic:.3f} is below 0" in lead
+    assert f"always stating the overall accuracy ({100 * nce.p_correct:.1f}%)" in lead
+    assert "predict correctness with" not in page.html
+
+
+def test_panel_only_page_has_a_headline() -> None:
+    sim = accord.simulate_panel(30, 6, raters_per_item=3, rng=1)
+    page = accord.report(
+        sim.assessments, item="item", rater="rater", scores="score", progress=False
+    )
+    assert page.sections[:2] == ("summary", "read")
+    lead = text_of(section_of(page.html, "summary"))
+    assert "30 items scored by 6 raters on score" in lead
+
+
+# ------------------------------------------------------------------ notebooks
+
+
+def test_inline_report_styles_only_itself(lesion_page: HtmlReport) -> None:
+    inline = lesion_page._repr_html_()
+    assert inline.startswith('<div class="accord-report accord-inline">')
+    assert "<html" not in inline and "<body" not in inline and "<meta" not in inline
+    css = re.search(r"<style>(.*?)</style>", inline, re.S)
+    assert css is not None
+    body = re.sub(r"/\*.*?\*/", "", css.group(1), flags=re.S)
+    body = re.sub(r"@(media|page)[^{]*\{", "", body)  # unwrap at-rules
+    for selectors in re.findall(r"([^{}]+)\{[^{}]*\}", body):
+        for selector in selectors.split(","):
+            selector = selector.strip()
+            if not selector or selector.startswith("@"):
+                continue
+            assert selector.startswith((".accord-report", "body.accord-page")), selector
+
+
+# ------------------------------------------------------------------ browser
+
+
+@pytest.mark.slow
+def test_report_reads_on_a_phone_on_a_desktop_and_on_paper(
+    tmp_path: Path, lesion_page: HtmlReport
+) -> None:
+    from tests._browser import LAYOUT_PROBE, BrowserUnavailable, browser, pdf_pages
+
+    diagnoses = accord.report(
+        EXAMPLES / "diagnoses.csv", item="patient", rater="rater", label="diagnosis",
+        progress=False,
+    )  # fmt: skip
+    pages = {
+        "lesions": lesion_page.write(tmp_path / "lesions.html"),
+        "diagnoses": diagnoses.write(tmp_path / "diagnoses.html"),
+    }
+    host = tmp_path / "notebook.html"
+    host_body = (
+        '<table id="host"><tr><td id="cell">Depression</td></tr></table>'
+        '<p id="para">Text before the report.</p>'
+    )
+    probe_host = (
+        "(() => { const c = getComputedStyle(document.getElementById('cell'));"
+        " const t = getComputedStyle(document.getElementById('host'));"
+        " const p = getComputedStyle(document.getElementById('para'));"
+        " const b = getComputedStyle(document.body);"
+        " return [c.padding, c.borderBottomWidth, c.fontSize, t.borderCollapse, t.fontSize,"
+        " p.margin, p.maxWidth, b.backgroundColor, b.fontFamily, b.margin]; })()"
+    )
+    try:
+        with browser() as tab:
+            seen: dict[tuple[str, int], dict[str, object]] = {}
+            for name, path in pages.items():
+                for width, height in ((390, 844), (1280, 900)):
+                    tab.load(path, width=width, height=height)
+                    seen[(name, width)] = tab.evaluate(LAYOUT_PROBE)
+                    (tmp_path / f"{name}-{width}.png").write_bytes(tab.screenshot())
+            printed: dict[str, tuple[int, object]] = {}
+            for name, path in pages.items():
+                tab.load(path, width=1280, height=900, media="print")
+                clipped = tab.evaluate(LAYOUT_PROBE)["clipped"]
+                printed[name] = (pdf_pages(tab.pdf()), clipped)
+            host.write_text(f"<!DOCTYPE html><html><body>{host_body}</body></html>")
+            tab.load(host, width=1280, height=900)
+            alone = tab.evaluate(probe_host)
+            host.write_text(
+                f"<!DOCTYPE html><html><body>{host_body}{lesion_page._repr_html_()}</body></html>"
+            )
+            tab.load(host, width=1280, height=900)
+            beside = tab.evaluate(probe_host)
+    except BrowserUnavailable as exc:
+        pytest.fail(f"the browser test needs Chromium: {exc}")
+    for (name, width), m in seen.items():
+        where = f"{name} at {width} px"
+        assert m["docWidth"] == width, f"{where}: the page scrolls sideways"
+        assert m["broken"] == [], f"{where}: words broken across lines: {m['broken']}"
+        # the navigation takes one line (and does not stick on a phone)
+        assert float(m["navHeight"]) <= 48, where  # type: ignore[arg-type]
+        if width == 390:
+            assert m["navPosition"] == "static", where
+        # figure labels stay readable: at least 7.5 CSS px on a phone, 9.5 on a desktop
+        smallest = float(m["minFigureFont"])  # type: ignore[arg-type]
+        assert smallest >= (7.5 if width == 390 else 9.5), f"{where}: {smallest:.1f} px labels"
+    # print: no table or figure clipped or scrolled, and few pages
+    assert printed["lesions"][1] == [] and printed["diagnoses"][1] == []
+    assert 2 <= printed["lesions"][0] <= 5, printed["lesions"][0]
+    assert 4 <= printed["diagnoses"][0] <= 8, printed["diagnoses"][0]
+    # the report shown in a notebook leaves the notebook's own table and text as they were
+    assert beside == alone
+
+
+# ------------------------------------------------------------------ spans
+
+
+def test_span_report_has_a_headline_and_the_pairs() -> None:
+    spans = accord.read_brat(EXAMPLES / "spans")
+    page = accord.report(spans, progress=False)
+    assert page.sections == ("summary", "read", "spans", "methods")
+    # by hand from the brat files: ann1 marks 9 spans, ann2 8, ann3 8; ann1-ann2 and ann1-ann3
+    # share 5 exact (document, start, end, label) spans, ann2-ann3 share 3
+    f1 = [2 * 5 / (9 + 8), 2 * 5 / (9 + 8), 2 * 3 / (8 + 8)]
+    mean = sum(f1) / 3
+    pooled = 2 * (5 + 5 + 3) / (17 + 17 + 16)
+    summary = text_of(section_of(page.html, "summary"))
+    assert f"mean pairwise F1 {mean:.3f} over 3 pairs" in summary
+    assert f"Pooled F1 {pooled:.3f}" in summary
+    spans_section = section_of(page.html, "spans")
+    row = re.search(r"<td>ann2</td><td>ann3</td>((?:<td[^>]*>[^<]*</td>)+)</tr>", spans_section)
+    assert row is not None
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", row.group(1))
+    assert cells == ["8", "8", "3", "0.375", "0.375", "0.375"]
+    assert "no pair is singled out" in text_of(spans_section)
+    assert "Span agreement" in section_of(page.html, "methods")

@@ -1,0 +1,168 @@
+"""Results print short: every public result type has a repr of at most 10 lines of at most 100
+characters, and an HTML table for notebooks."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import accord
+from accord._results import REPR_LINES, REPR_WIDTH, Result
+from accord.agreement.raters import rater_differences, rater_permutation_test
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def _diagnoses() -> accord.Ratings:
+    return accord.read_ratings(
+        EXAMPLES / "diagnoses.csv", item="patient", rater="rater", label="diagnosis"
+    )
+
+
+def _birads() -> accord.Ratings:
+    return accord.read_ratings(
+        EXAMPLES / "birads.csv", item="finding", rater="modality", label="birads", level="ordinal"
+    )
+
+
+def _measurements() -> accord.Ratings:
+    gen = np.random.default_rng(0)
+    return accord.Ratings.from_wide(
+        gen.normal(20, 5, (12, 1)) + gen.normal(0, 1, (12, 3)), level="interval"
+    )
+
+
+def _panel_frame() -> pd.DataFrame:
+    sim = accord.simulate_panel(30, 6, raters_per_item=3, rng=1)
+    return sim.assessments
+
+
+def _confidence() -> tuple[np.ndarray, np.ndarray]:
+    gen = np.random.default_rng(2)
+    conf = gen.uniform(0.5, 1.0, 300)
+    return (gen.uniform(size=300) < conf).astype(int), conf
+
+
+def _spans() -> accord.Spans:
+    return accord.read_brat(EXAMPLES / "spans")
+
+
+def _write(frame: pd.DataFrame, path: Path) -> Path:
+    frame.to_csv(path, index=False)
+    return path
+
+
+def _rating_statistics(tmp: Path) -> Any:
+    path = tmp / "d.csv"
+    pd.read_csv(EXAMPLES / "diagnoses.csv").to_csv(path, index=False)
+    return accord.stream_statistics(path, item="patient", rater="rater", label="diagnosis")
+
+
+#: One instance of every public result type (a new public type fails the test below until it
+#: is added here).
+FACTORIES: dict[str, Callable[[Path], Any]] = {
+    "AgreementTable": lambda _: accord.agreement(_diagnoses()),
+    "CalibrationMetrics": lambda _: accord.calibration_metrics(*_confidence()),
+    "Coefficient": lambda _: accord.conger_kappa(_diagnoses()),
+    "CohenKappa": lambda _: accord.cohen_kappa(_birads()),
+    "ConfidenceInterval": lambda _: accord.fleiss_kappa(_diagnoses()).confidence_interval(),
+    "Consensus": lambda _: accord.consensus(_diagnoses()),
+    "ConsensusSummary": lambda _: accord.consensus(_diagnoses()).summary,
+    "ContingencyTable": lambda _: accord.ContingencyTable.from_ratings(_birads()),
+    "Dichotomization": lambda _: accord.best_dichotomization(_birads()),
+    "FleissKappa": lambda _: accord.fleiss_kappa(_diagnoses()),
+    "HodgeRank": lambda _: accord.hodge_rank(
+        _panel_frame(), item="item", rater="rater", score="score"
+    ),
+    "HtmlReport": lambda _: accord.report(_diagnoses(), progress=False),
+    "ICCResult": lambda _: accord.icc(_measurements()),
+    "InformationalAgreement": lambda _: accord.informational_agreement(_birads(), n_boot=50, rng=0),
+    "IntraclassCorrelation": lambda _: accord.icc(_measurements())["ICC(A,1)"],
+    "ItemCategoryCounts": lambda _: accord.ItemCategoryCounts.from_ratings(_diagnoses()),
+    "KappaCurve": lambda _: accord.kappa_vs_negatives(_birads(), positive=5),
+    "NormalizedCrossEntropy": lambda _: accord.normalized_cross_entropy(*_confidence()),
+    "PairTables": lambda _: accord.PairTables.from_ratings(_diagnoses()),
+    "PairwiseAgreement": lambda _: accord.pairwise_agreement(_diagnoses()),
+    "PairwiseSpecificAgreement": lambda _: accord.pairwise_specific_agreement(_diagnoses()),
+    "PanelCalibration": lambda _: accord.calibrate_panel(
+        _panel_frame(), item="item", rater="rater", score="score", rng=0
+    ),
+    "PanelStatistics": lambda tmp: accord.panel_statistics(
+        _write(_panel_frame(), tmp / "panel.csv"), item="item", rater="rater", score="score"
+    ),
+    "PooledSpecificAgreement": lambda _: accord.pooled_specific_agreement(_diagnoses()),
+    "RaterCategoryCounts": lambda _: accord.RaterCategoryCounts.from_ratings(_diagnoses()),
+    "RatingStatistics": _rating_statistics,
+    "Ratings": lambda _: _diagnoses(),
+    "ReadReport": lambda _: _diagnoses().report,
+    "Recalibration": lambda _: accord.recalibrate(*_confidence(), rng=0),
+    "ReliabilityDiagram": lambda _: accord.reliability_diagram(*_confidence()),
+    "SimulatedPanel": lambda _: accord.simulate_panel(30, 6, rng=1),
+    "SpanAgreement": lambda _: accord.span_agreement(_spans()),
+    "Spans": lambda _: _spans(),
+    "SpecificAgreement": lambda _: accord.specific_agreement(_birads()),
+    "RaterDifferences": lambda _: rater_differences(_measurements()),
+    "RaterPermutationTest": lambda _: rater_permutation_test(_diagnoses(), n_permutations=99),
+}
+
+
+def _public_types() -> set[str]:
+    out = set()
+    for name in accord.__all__:
+        obj = getattr(accord, name)
+        if isinstance(obj, type) and not issubclass(obj, BaseException | Warning):
+            out.add(name)
+    return out
+
+
+def test_every_public_result_type_is_covered() -> None:
+    missing = _public_types() - set(FACTORIES)
+    assert not missing, f"add a factory for {sorted(missing)}"
+
+
+@pytest.mark.parametrize("name", sorted(FACTORIES))
+def test_repr_is_short(name: str, tmp_path: Path) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        obj = FACTORIES[name](tmp_path)
+    text = repr(obj)
+    lines = text.splitlines()
+    assert 1 <= len(lines) <= REPR_LINES, text
+    assert max(map(len, lines)) <= REPR_WIDTH, text
+    assert type(obj).__name__ in lines[0]
+    if isinstance(obj, Result):
+        html = obj._repr_html_()
+        assert html.startswith("<div") and "<table" in html
+        assert "<style" not in html or "accord-report" in html
+
+
+def test_repr_names_the_estimate_and_interval() -> None:
+    r = _diagnoses()
+    kappa = accord.fleiss_kappa(r)
+    ci = kappa.confidence_interval()
+    first = repr(kappa).splitlines()[0]
+    assert first == (
+        f"FleissKappa: fleiss_kappa = {kappa.statistic:.4g} (95% CI {ci.low:.4g} to {ci.high:.4g})"
+    )
+    # a table of coefficients lists each on its own line
+    table = repr(accord.agreement(r, coefficients=["fleiss_kappa", "percent_agreement"]))
+    assert "    fleiss_kappa = 0.4302" in table and "    percent_agreement = 0.5556" in table
+
+
+def test_html_table_of_a_result_shows_its_frame() -> None:
+    table = accord.agreement(_diagnoses(), coefficients=["fleiss_kappa"])
+    html = table._repr_html_()
+    assert "<b>AgreementTable</b>" in html
+    assert "fleiss_kappa" in html and "0.4302" in html  # the to_frame() rows
+
+
+def test_long_repr_is_cut_and_says_so() -> None:
+    text = repr(accord.icc(_measurements()))
+    assert len(text.splitlines()) == REPR_LINES
+    assert text.splitlines()[-1].startswith("  ... ") and "to_dict()" in text
