@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -162,7 +161,7 @@ def read_ratings(
     >>> print(r.report)  # doctest: +ELLIPSIS
     read 4 rows: 3 ratings of 2 items by 2 raters; dropped 1 (1 missing label)
     """
-    if not isinstance(path, str | os.PathLike):  # a frame in memory: no file to read
+    if not isinstance(path, str | Path):  # a frame in memory: no file to read
         return Ratings.from_long(
             path, item=item, rater=rater, label=label, level=level, categories=categories,
             missing=missing, duplicates=duplicates,

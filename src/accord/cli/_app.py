@@ -4,11 +4,11 @@ how the library's messages name options while it runs."""
 from __future__ import annotations
 
 import shlex
+import textwrap
 from typing import Any
 
 import typer
 from typer.core import TyperCommand, TyperGroup
-
 
 #: Width of the example commands in ``--help`` (continued with `` \\`` as a shell would read).
 EXAMPLE_WIDTH = 76
@@ -33,9 +33,18 @@ class AccordGroup(TyperGroup):
             command = self.get_command(ctx, name)
             if command is not None and not command.hidden:
                 rows.append((name, _summary(command)))
-        if rows:
-            with formatter.section("Commands"):
-                formatter.write_dl(rows)
+        if not rows:
+            return
+        with formatter.section("Commands"):
+            indent = " " * formatter.current_indent
+            col = max(len(name) for name, _ in rows) + 2
+            width = max(formatter.width - formatter.current_indent - col, 20)
+            for name, text in rows:
+                # Words whole: "BI-RADS" and "cross-fitted" are not broken at their hyphens.
+                lines = textwrap.wrap(text, width, break_on_hyphens=False) or [""]
+                formatter.write(f"{indent}{name:<{col}}{lines[0]}\n")
+                for line in lines[1:]:
+                    formatter.write(f"{indent}{'':<{col}}{line}\n")
 
 
 def _lines(command: str) -> list[str]:
@@ -108,8 +117,30 @@ class AccordCommand(TyperCommand):
     def invoke(self, ctx: Any) -> Any:
         from .._errors import speaking
 
-        with speaking(CommandLineDialect(ctx)):
-            return super().invoke(ctx)
+        dialect = CommandLineDialect(ctx)
+        try:
+            with speaking(dialect):
+                return super().invoke(ctx)
+        except MemoryError as exc:
+            typer.echo(f"accord: error: {out_of_memory(exc, dialect.flag('engine'))}", err=True)
+            raise typer.Exit(code=2) from None
+
+
+def out_of_memory(exc: MemoryError, engine_flag: str | None) -> str:
+    """One line for a command that ran out of memory: what did not fit, and the way out.
+
+    >>> print(out_of_memory(MemoryError("Unable to allocate 7.45 GiB for an array"), "--engine"))
+    out of memory: unable to allocate 7.45 GiB for an array; --engine stream reads the data
+    in batches, in memory bounded by the statistics
+    """
+    detail = str(exc).strip().rstrip(".")
+    what = f"out of memory: {detail[:1].lower()}{detail[1:]}" if detail else "out of memory"
+    if engine_flag is None:
+        return what + "; try a smaller input or a machine with more memory"
+    return (
+        f"{what}; {engine_flag} stream reads the data in batches, in memory bounded by the "
+        "statistics"
+    )
 
 
 app = typer.Typer(

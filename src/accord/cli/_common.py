@@ -230,8 +230,11 @@ def parse_categories(text: str | None) -> list[Any] | None:
         return parts
 
 
-#: Columns of free text (notes, names) wrap at words to fit; the numbers never do.
-TEXT_COLUMNS = frozenset({"note", "notes", "reason", "method", "split", "measure"})
+#: Columns of text (notes, names, ids) are left-aligned and wrap at words to fit; the numbers
+#: never do.
+TEXT_COLUMNS = frozenset(
+    {"note", "notes", "reason", "method", "split", "measure", "item", "rater", "group", "pair"}
+)
 
 #: Colour of table titles (rich drops it under ``NO_COLOR`` or when not printing to a terminal).
 TITLE_STYLE = "bold cyan"
