@@ -212,6 +212,7 @@ def _help_examples(*command: str) -> list[list[str]]:
     return [shlex.split(c) for c in commands]
 
 
+@pytest.mark.slow
 def test_every_help_example_runs_as_shown_after_accord_demo_anywhere(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -335,3 +336,41 @@ def test_read_ratings_accepts_a_frame() -> None:
     ratings = accord.read_ratings(frame, item="patient", rater="rater", label="diagnosis")
     assert ratings.n_ratings == 180
     assert round(accord.fleiss_kappa(ratings).statistic, 4) == 0.4302
+
+
+def _page_commands() -> list[tuple[str, str]]:
+    """Every ``accord ...`` command in a fenced block of README.md and docs/*.md (shell lines
+    continued with `` \\`` joined), with its page."""
+    found = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        for block in re.findall(r"^```[a-z]*\n(.*?)^```", text, re.M | re.S):
+            if ">>>" in block:
+                continue
+            command = ""
+            for line in block.splitlines():
+                stripped = line.strip()
+                if not stripped:
+                    continue
+                command += (" " if command else "") + stripped.removesuffix("\\").strip()
+                if not stripped.endswith("\\"):
+                    if command.startswith("accord "):
+                        found.append((page.name, command))
+                    command = ""
+    return found
+
+
+@pytest.mark.slow
+def test_every_command_a_page_shows_runs_as_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: README named scores.csv and system.sgml, the pages panel.csv, units.csv,
+    # ratings.parquet and marks/*.parquet, none of which existed.
+    commands = _page_commands()
+    assert len(commands) >= 15
+    monkeypatch.chdir(tmp_path)
+    datasets.copy_to(tmp_path / "examples")
+    for page, command in commands:
+        result = runner.invoke(app, shlex.split(command)[1:])
+        assert result.exit_code == 0, f"{page}: {command}: {result.stderr}"
+        assert "Traceback" not in result.output
