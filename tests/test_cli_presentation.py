@@ -374,3 +374,15 @@ def test_every_command_a_page_shows_runs_as_shown(
         result = runner.invoke(app, shlex.split(command)[1:])
         assert result.exit_code == 0, f"{page}: {command}: {result.stderr}"
         assert "Traceback" not in result.output
+
+
+def test_values_in_messages_as_the_user_wrote_them(tmp_path: Path) -> None:
+    # Before: "column 'c': np.float64(-1.0) at row 1 must be positive and finite".
+    data = tmp_path / "p.csv"
+    data.write_text("item,rater,score,c\n1,a,1,-1.0\n1,b,2,1\n2,a,2,1\n2,b,3,1\n")
+    code, _, err = run("calibrate", str(data), "--item", "item", "--rater", "rater", "--score",
+                       "score", "--confidence", "c")  # fmt: skip
+    assert code == 2
+    assert err.strip() == (
+        "accord: error: column 'c': -1.0 at row 1 must be positive and finite (1 such rows: 1)"
+    )
