@@ -260,15 +260,6 @@ def test_messages_name_flags_not_python_keywords(tmp_path: Path) -> None:
     assert err.strip().endswith("got 4")
 
 
-def test_duplicates_hint_names_the_flag_on_the_stream_engine(tmp_path: Path) -> None:
-    data = tmp_path / "d.csv"
-    data.write_text("item,rater,label\n1,a,x\n1,a,y\n1,b,x\n2,a,x\n2,b,y\n")
-    code, _, err = run("consensus", str(data), "--item", "item", "--rater", "rater", "--label",
-                       "label", "--engine", "stream")  # fmt: skip
-    assert code == 2
-    assert "Pass --duplicates first or last" in err and "duplicates=" not in err
-
-
 def test_python_callers_keep_python_keywords_after_a_cli_run(tmp_path: Path) -> None:
     units = tmp_path / "units.csv"
     units.write_text("correct,confidence\n1,0.5\n0,1.5\n")
