@@ -146,6 +146,12 @@ def test_interval_at_the_bound_is_starred_and_footnoted(tmp_path: Path) -> None:
     )
     code, out, _ = run(*AGREE)
     assert "*" not in out  # no interval of the diagnoses reaches 1: no star, no footnote
+    # A Wilson interval of a bin where every unit is correct ends at 1 without truncation.
+    units = tmp_path / "units.csv"
+    units.write_text("correct,confidence\n1,0.95\n1,0.96\n1,0.97\n0,0.1\n")
+    code, out, _ = run("confidence", str(units), "--correct", "correct", "--confidence",
+                       "confidence")  # fmt: skip
+    assert code == 0 and "1.000]" in out and "*" not in out
 
 
 def test_pair_json_counts_are_integers_and_runs_are_byte_identical() -> None:

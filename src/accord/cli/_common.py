@@ -191,21 +191,25 @@ def format_pvalue(value: Any, digits: int = 4) -> str:
     return format_number(value, digits)
 
 
-def format_ci(low: float, high: float, digits: int = 4) -> str:
-    """``[low, high]`` rounded for display; empty when either end is NaN. An end at the
-    coefficient's bound (1 or -1, where t intervals are truncated) is starred, and the table
-    says why in a footnote.
+def format_ci(low: float, high: float, digits: int = 4, *, star_bounds: bool = True) -> str:
+    """``[low, high]`` rounded for display; empty when either end is NaN. With
+    ``star_bounds``, an end at the coefficient's bound (1 or -1, where t intervals are
+    truncated) is starred, and a table built by :func:`rich_table` says why in a footnote.
 
     >>> format_ci(0.31937, 0.54106)
     '[0.3194, 0.5411]'
     >>> cell = format_ci(0.9, 1.0)
     >>> cell, cell.footnote is not None
     ('[0.9000, 1.0000*]', True)
+    >>> format_ci(0.439, 1.0, 3, star_bounds=False)  # a Wilson interval, not truncated
+    '[0.439, 1.000]'
     """
     if low != low or high != high:
         return ""
     lo, hi = f"{low:.{digits}f}", f"{high:.{digits}f}"
     notes = []
+    if not star_bounds:
+        return f"[{lo}, {hi}]"
     if high == 1.0:
         hi += "*"
         notes.append(AT_BOUND_NOTE.format(bound=1, which="largest"))

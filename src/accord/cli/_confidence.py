@@ -244,7 +244,7 @@ def render_tables(results: dict[str, Any], source: str) -> list[Any]:
                 b["count"],
                 b["mean_confidence"],
                 b["accuracy"],
-                format_ci(b["ci_low"], b["ci_high"], 3),
+                format_ci(b["ci_low"], b["ci_high"], 3, star_bounds=False),
                 "empty" if b["empty"] else "",
             ]
         )
