@@ -264,6 +264,10 @@ def test_messages_name_flags_not_python_keywords(tmp_path: Path) -> None:
     )
     code, _, err = run(*base, "--out-of-range", "clip", "--recalibrate", "bins", "--folds", "4")
     assert err.strip().endswith("got 4")
+    code, _, err = run(*base, "--out-of-range", "clip", "--bins", "0")
+    assert err.strip() == "accord: error: --bins must be a positive integer; got 0"
+    code, _, err = run("consensus", *AGREE[1:], "--reference", "al")
+    assert err.strip() == "accord: error: --reference must be one of all, others; got al"
 
 
 def test_python_callers_keep_python_keywords_after_a_cli_run(tmp_path: Path) -> None:

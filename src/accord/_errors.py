@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from typing import Protocol
 
@@ -136,6 +136,21 @@ def option(keyword: str, *values: object) -> str:
     if flag is None:
         return f"{keyword}=" + " or ".join(repr(shown(v)) for v in values)
     return f"{flag} " + " or ".join(str(shown(v)) for v in values)
+
+
+def bad_choice(owner: str, keyword: str, choices: Sequence[object], value: object) -> str:
+    """The message for a keyword argument that is none of ``choices``.
+
+    >>> print(bad_choice("consensus", "reference", ("all", "others"), "al"))
+    The 'reference' parameter of consensus must be one of {'all', 'others'}. Got 'al' instead.
+
+    On the command line: ``--reference must be one of all, others; got al``.
+    """
+    if _flag(keyword) is None:
+        listed = "{" + ", ".join(repr(shown(c)) for c in choices) + "}"
+    else:
+        listed = ", ".join(str(shown(c)) for c in choices)
+    return bad_parameter(owner, keyword, f"one of {listed}", value)
 
 
 def bad_parameter(owner: str, keyword: str, requirement: str, value: object) -> str:

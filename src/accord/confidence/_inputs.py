@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError, bad_parameter, option
+from .._errors import InvalidInputError, bad_choice, option
 from .._types import BoolArray, FloatArray, IntArray
 
 __all__ = [
@@ -51,8 +51,7 @@ _FALSE = frozenset({"0", "false", "f", "no", "n", "0.0"})
 def check_choice(name: str, value: object, allowed: tuple[object, ...], owner: str) -> None:
     """Raise the house error for an option outside ``allowed``."""
     if value not in allowed:
-        options = ", ".join(repr(a) for a in allowed)
-        raise InvalidInputError(bad_parameter(owner, name, f"one of {{{options}}}", value))
+        raise InvalidInputError(bad_choice(owner, name, allowed, value))
 
 
 def _rows(mask: BoolArray) -> str:
