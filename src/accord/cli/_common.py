@@ -272,11 +272,6 @@ class FittedTable:
         self.header, self.rows, self.left = header, rows, left
         self.title, self.caption, self.title_justify = title, caption, title_justify
 
-    @property
-    def columns(self) -> list[str]:
-        """The headers, in order (all of them, whatever the width)."""
-        return list(self.header)
-
     def _natural(self, j: int) -> int:
         from rich.cells import cell_len
 
