@@ -387,3 +387,25 @@ def test_values_in_messages_as_the_user_wrote_them(tmp_path: Path) -> None:
     assert err.strip() == (
         "accord: error: column 'c': -1.0 at row 1 must be positive and finite (1 such rows: 1)"
     )
+
+
+def test_the_dialect_renders_hints_for_each_caller_and_ends_with_its_block() -> None:
+    from accord._errors import bad_parameter, option, speaking
+
+    class Flags:
+        def flag(self, keyword: str) -> str | None:
+            return None if keyword == "rng" else "--" + keyword.replace("_", "-")
+
+        def given(self, keyword: str) -> bool:
+            return keyword != "folds"
+
+    assert option("duplicates", "first", "last") == "duplicates='first' or 'last'"
+    with speaking(Flags()):
+        assert option("duplicates", "first", "last") == "--duplicates first or last"
+        assert option("per_component", True) == "--per-component"
+        assert option("rng", 3) == "rng=3"  # no flag for it: the Python spelling
+        assert bad_parameter("f", "folds", "at most 3", np.int64(5)) == (
+            "--folds must be at most 3; got 5 (the default; set --folds)"
+        )
+        assert bad_parameter("f", "bins", "positive", 0) == "--bins must be positive; got 0"
+    assert option("out_of_range", "clip") == "out_of_range='clip'"

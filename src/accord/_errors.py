@@ -135,6 +135,8 @@ def option(keyword: str, *values: object) -> str:
     flag = _flag(keyword)
     if flag is None:
         return f"{keyword}=" + " or ".join(repr(shown(v)) for v in values)
+    if values == (True,):  # a switch takes no value
+        return flag
     return f"{flag} " + " or ".join(str(shown(v)) for v in values)
 
 
