@@ -366,7 +366,7 @@ def test_cli_engine_errors_are_one_line(files: list[Path]) -> None:
     res = runner.invoke(app, [*base, "--engine", "stream", "--duplicates", "first"])
     assert res.exit_code == 2 and "--duplicates applies to --engine memory" in res.output
     res = runner.invoke(app, ["agree", "--help"])
-    assert "--engine" in res.output and "Example:" in res.output
+    assert "--engine" in res.output and "Examples" in res.output
 
 
 # ------------------------------------------------------------------ dask processes

@@ -24,7 +24,7 @@ def invoke(*args: str) -> tuple[int, str, str]:
 def test_help_shows_an_example_for_every_command() -> None:
     code, out, _ = invoke("--help")
     assert code == 0
-    assert "Example:" in out
+    assert "Examples" in out
     commands = [c.name for c in app.registered_commands]
     assert "agree" in commands
     for name in commands:

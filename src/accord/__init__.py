@@ -177,6 +177,9 @@ _EXPORTS: dict[str, str] = {
     "surprisal": ".information",
 }
 
+# Submodules reached as attributes without an import: `accord.datasets.load_diagnoses()`.
+_SUBMODULES = frozenset({"datasets"})
+
 # Functions that share their name with a module of the package: `accord.consensus` is the
 # function; the module is reached with `from accord.consensus import ...`.
 _SHADOWED = frozenset({"agreement", "consensus", "report"})
@@ -248,6 +251,7 @@ __all__ = [
     "conger_kappa",
     "consensus",
     "dask_statistics",
+    "datasets",
     "entropy",
     "fleiss_kappa",
     "gwet_ac1",
@@ -284,6 +288,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'accord' has no attribute {name!r}")
@@ -293,4 +299,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    return sorted(set(globals()) | set(_EXPORTS) | _SUBMODULES)

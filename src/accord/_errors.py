@@ -7,7 +7,11 @@ with a reason, and a :class:`DegenerateDataWarning` is emitted.
 
 from __future__ import annotations
 
+import contextlib
 import warnings
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
+from typing import Protocol
 
 
 class AccordError(Exception):
@@ -72,3 +76,100 @@ def require(module: str, extra: str) -> object:
         raise MissingDependencyError(
             f"{module} is needed for this; install it with `pip install 'accord[{extra}]'`"
         ) from exc
+
+
+class Dialect(Protocol):
+    """How the caller names accord's keyword arguments, for messages that tell the user what
+    to pass. Python (no dialect) writes ``duplicates='first'``; the command line installs one
+    that writes ``--duplicates first`` (see :func:`speaking`)."""
+
+    def flag(self, keyword: str) -> str | None:
+        """The caller's name for ``keyword`` (``"--out-of-range"``), or None when it has none."""
+
+    def given(self, keyword: str) -> bool:
+        """Whether the user set ``keyword`` (False: its default was used)."""
+
+
+_DIALECT: ContextVar[Dialect | None] = ContextVar("accord_dialect", default=None)
+
+
+@contextlib.contextmanager
+def speaking(dialect: Dialect) -> Iterator[None]:
+    """Within the block, :func:`option` and :func:`bad_parameter` name keywords as
+    ``dialect`` does."""
+    token = _DIALECT.set(dialect)
+    try:
+        yield
+    finally:
+        _DIALECT.reset(token)
+
+
+def shown(value: object) -> object:
+    """A value as the user wrote it: numpy scalars as Python numbers (``-1.0``, not
+    ``np.float64(-1.0)``).
+
+    >>> import numpy as np
+    >>> repr(shown(np.float64(-1.0))), repr(shown(np.int64(3))), shown("a")
+    ('-1.0', '3', 'a')
+    """
+    item = getattr(value, "item", None)
+    if callable(item) and getattr(value, "shape", None) == ():
+        return item()
+    return value
+
+
+def _flag(keyword: str) -> str | None:
+    dialect = _DIALECT.get()
+    return None if dialect is None else dialect.flag(keyword)
+
+
+def option(keyword: str, *values: object) -> str:
+    """How to tell accord to set ``keyword`` to one of ``values``, in the caller's words.
+
+    >>> option("duplicates", "first", "last")
+    "duplicates='first' or 'last'"
+
+    On the command line (with a dialect that maps the keyword to its flag) the same call
+    gives ``--duplicates first or last``.
+    """
+    flag = _flag(keyword)
+    if flag is None:
+        return f"{keyword}=" + " or ".join(repr(shown(v)) for v in values)
+    if values == (True,):  # a switch takes no value
+        return flag
+    return f"{flag} " + " or ".join(str(shown(v)) for v in values)
+
+
+def bad_choice(owner: str, keyword: str, choices: Sequence[object], value: object) -> str:
+    """The message for a keyword argument that is none of ``choices``.
+
+    >>> print(bad_choice("consensus", "reference", ("all", "others"), "al"))
+    The 'reference' parameter of consensus must be one of {'all', 'others'}. Got 'al' instead.
+
+    On the command line: ``--reference must be one of all, others; got al``.
+    """
+    if _flag(keyword) is None:
+        listed = "{" + ", ".join(repr(shown(c)) for c in choices) + "}"
+    else:
+        listed = ", ".join(str(shown(c)) for c in choices)
+    return bad_parameter(owner, keyword, f"one of {listed}", value)
+
+
+def bad_parameter(owner: str, keyword: str, requirement: str, value: object) -> str:
+    """The message for a keyword argument outside what ``owner`` accepts.
+
+    >>> print(bad_parameter("recalibrate", "folds", "an integer from 2 to 3", 5))
+    The 'folds' parameter of recalibrate must be an integer from 2 to 3. Got 5 instead.
+
+    On the command line it names the flag, and says so when the value was its default:
+    ``--folds must be an integer from 2 to 3; got 5 (the default; set --folds)``.
+    """
+    flag = _flag(keyword)
+    value = shown(value)
+    if flag is None:
+        return f"The {keyword!r} parameter of {owner} must be {requirement}. Got {value!r} instead."
+    dialect = _DIALECT.get()
+    default = dialect is not None and not dialect.given(keyword)
+    return f"{flag} must be {requirement}; got {value}" + (
+        f" (the default; set {flag})" if default else ""
+    )

@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._errors import InvalidInputError
+from ._errors import InvalidInputError, bad_choice
 from ._results import Result, to_plain
 from ._types import FloatArray, IntArray, Level
 from .engines._pages import engine_pages
@@ -207,11 +207,7 @@ class Consensus(Result):
 
 def _choice(name: str, value: object, allowed: Sequence[object]) -> None:
     if value not in allowed:
-        options = ", ".join(repr(a) for a in allowed)
-        raise InvalidInputError(
-            f"The {name!r} parameter of consensus must be one of {{{options}}}. "
-            f"Got {value!r} instead."
-        )
+        raise InvalidInputError(bad_choice("consensus", name, allowed, value))
 
 
 def _check_bands(bands: Sequence[float]) -> tuple[float, float, float]:

@@ -109,7 +109,7 @@ def read_table(
 
 
 def read_ratings(
-    path: str | Path,
+    path: str | Path | Any,
     *,
     item: str,
     rater: str,
@@ -125,8 +125,9 @@ def read_ratings(
 
     Parameters
     ----------
-    path : str or Path
-        A ``.csv``, ``.tsv``, ``.parquet`` or ``.jsonl`` file (compressed CSV works too).
+    path : str, Path or DataFrame-like
+        A ``.csv``, ``.tsv``, ``.parquet`` or ``.jsonl`` file (compressed CSV works too); a
+        frame already in memory is read by :meth:`accord.Ratings.from_long`.
     item, rater, label : str
         Column names.
     level, categories, missing, duplicates
@@ -160,6 +161,11 @@ def read_ratings(
     >>> print(r.report)  # doctest: +ELLIPSIS
     read 4 rows: 3 ratings of 2 items by 2 raters; dropped 1 (1 missing label)
     """
+    if not isinstance(path, str | Path):  # a frame in memory: no file to read
+        return Ratings.from_long(
+            path, item=item, rater=rater, label=label, level=level, categories=categories,
+            missing=missing, duplicates=duplicates,
+        )  # fmt: skip
     frame = read_table(path, (item, rater, label), file_format=file_format, sep=sep)
     ratings = Ratings.from_long(
         frame,

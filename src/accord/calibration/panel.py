@@ -16,7 +16,13 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import DroppedDataWarning, DuplicateRatingError, InvalidInputError, warn_degenerate
+from .._errors import (
+    DroppedDataWarning,
+    DuplicateRatingError,
+    InvalidInputError,
+    shown,
+    warn_degenerate,
+)
 from .._results import Result, to_plain
 from .._types import Duplicates, FloatArray, IntArray, Missing, RngLike, as_generator
 from ..engines._pages import engine_pages
@@ -228,8 +234,8 @@ def _numeric(values: npt.NDArray[Any], positions: IntArray, column: str) -> Floa
     if bad.size:
         first = int(bad[0])
         raise InvalidInputError(
-            f"column {column!r}: {values[first]!r} at row {int(positions[first]) + 1} is not a "
-            f"number ({bad.size} such rows: {_rows(positions[bad])})"
+            f"column {column!r}: {shown(values[first])!r} at row {int(positions[first]) + 1} "
+            f"is not a number ({bad.size} such rows: {_rows(positions[bad])})"
         )
     return converted
 
@@ -244,8 +250,8 @@ def _check_finite(x: FloatArray, positions: IntArray, column: str, positive: boo
     if idx.size:
         first = int(idx[0])
         raise InvalidInputError(
-            f"column {column!r}: {x[first]!r} at row {int(positions[first]) + 1} must be {what} "
-            f"({idx.size} such rows: {_rows(positions[idx])})"
+            f"column {column!r}: {shown(x[first])!r} at row {int(positions[first]) + 1} "
+            f"must be {what} ({idx.size} such rows: {_rows(positions[idx])})"
         )
 
 

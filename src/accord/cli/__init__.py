@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import importlib
 
-from ._app import app
+from ._app import AccordCommand, app
 
 # Importing a command module registers its command; this order is the order of `accord --help`.
 COMMANDS = ("agree", "pair", "consensus", "calibrate", "confidence", "spans", "report", "demo")
 for _command in COMMANDS:
     importlib.import_module(f"._{_command}", __name__)
+for _info in app.registered_commands:
+    _info.cls = AccordCommand
 
 __all__ = ["app", "main"]
 

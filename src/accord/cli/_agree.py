@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from ._app import app
+from ._app import app, examples
 from ._common import (
     ENGINE_OPTION,
     FORMAT_OPTION,
@@ -128,10 +128,12 @@ def render(
 
 @app.command(
     "agree",
-    epilog=(
-        "Example: accord agree examples/diagnoses.csv --item patient --rater rater "
-        "--label diagnosis --ci bootstrap --seed 1 --format json;  accord agree "
-        "'exports/*.parquet' --item item --rater rater --label label --engine stream"
+    epilog=examples(
+        "accord agree examples/diagnoses.csv --item patient --rater rater --label diagnosis",
+        "accord agree examples/birads.csv --item finding --rater modality --label birads "
+        "--level ordinal --ci bootstrap --format json",
+        "accord agree examples/diagnoses.csv --item patient --rater rater --label diagnosis "
+        "--engine stream",
     ),
 )
 def agree(
@@ -160,7 +162,9 @@ def agree(
     ),
     ci: str = typer.Option("analytic", "--ci", help="analytic (t interval) or bootstrap (BCa)."),
     n_boot: int = typer.Option(2000, "--n-boot", help="Bootstrap replicates."),
-    seed: int | None = typer.Option(None, "--seed", help="Seed of the bootstrap."),
+    seed: int = typer.Option(
+        0, "--seed", help="Seed of the bootstrap (the same seed prints the same interval)."
+    ),
     population_size: float | None = typer.Option(
         None, "--population-size", help="Items in the population (finite-population correction)."
     ),

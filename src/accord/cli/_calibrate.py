@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from ._app import app
+from ._app import app, examples
 from ._common import (
     ENGINE_OPTION,
     FORMAT_OPTION,
@@ -21,10 +21,13 @@ from ._common import (
     write_text,
 )
 
-EPILOG = (
-    "Example: accord calibrate panel.csv --item proposal --rater reviewer --score score "
-    "--levels confidence --output calibrated.csv --biases biases.csv;  accord calibrate "
-    "'marks/*.parquet' --item script --rater marker --score mark --engine stream -o values.csv"
+EPILOG = examples(
+    "accord calibrate examples/panel.csv --item proposal --rater reviewer --score score "
+    "--confidence confidence",
+    "accord calibrate examples/panel.csv --item proposal --rater reviewer --score score "
+    "--levels level --output calibrated.csv --biases biases.csv",
+    "accord calibrate examples/panel.csv --item proposal --rater reviewer --score score "
+    "--engine stream -o values.csv",
 )
 
 _SHOWN = 30  # rows of the values table printed in table format
@@ -112,7 +115,9 @@ def calibrate(
         "declared", "--reliability", help="declared, or estimate rater precisions."
     ),
     uncertainty: str = typer.Option("auto", "--uncertainty", help="auto, exact, sample or none."),
-    seed: int | None = typer.Option(None, "--seed", help="Seed for sampled uncertainty."),
+    seed: int = typer.Option(
+        0, "--seed", help="Seed for sampled uncertainty (the same seed prints the same sds)."
+    ),
     engine: EngineName = ENGINE_OPTION,
     scheduler: str | None = SCHEDULER_OPTION,
     fmt: OutputFormat = FORMAT_OPTION,

@@ -19,7 +19,7 @@ import typer
 from .._errors import AccordError
 
 if TYPE_CHECKING:
-    from rich.console import Console, JustifyMethod
+    from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
     from rich.table import Table
 
 LEVEL_HELP = "Level of measurement: nominal, ordinal, interval or ratio."
@@ -141,8 +141,36 @@ def write_text(text: str, output: Path | None) -> None:
         output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
 
 
+#: Columns of p-values: printed as ``<0.0001`` below that, never as ``0.0000``.
+P_VALUE_COLUMNS = frozenset({"p", "p-value", "pvalue", "p_value", "misfit_pvalue"})
+
+#: The footnote of an interval that reaches a bound of its coefficient.
+AT_BOUND_NOTE = (
+    "*: the interval reaches {bound}, the {which} value the coefficient can take "
+    "(a t interval is truncated there)."
+)
+
+
+class Cell(str):
+    """A printed cell with a footnote: tables built by :func:`rich_table` list each distinct
+    ``footnote`` of their cells once under the table."""
+
+    footnote: str | None
+
+    def __new__(cls, text: str, footnote: str | None = None) -> Cell:
+        cell = super().__new__(cls, text)
+        cell.footnote = footnote
+        return cell
+
+
 def format_number(value: Any, digits: int = 4) -> str:
-    """Round for display only (the library never rounds)."""
+    """Round for display only (the library never rounds).
+
+    >>> format_number(0.123456), format_number(float("nan")), format_number(3)
+    ('0.1235', 'NaN', '3')
+    """
+    if isinstance(value, str):
+        return value
     if isinstance(value, float):
         if value != value:
             return "NaN"
@@ -152,11 +180,43 @@ def format_number(value: Any, digits: int = 4) -> str:
     return str(value)
 
 
-def format_ci(low: float, high: float, digits: int = 4) -> str:
-    """``[low, high]`` rounded for display; empty when either end is NaN."""
+def format_pvalue(value: Any, digits: int = 4) -> str:
+    """A p-value for display: below ``10**-digits`` it prints as ``<0.0001``, not ``0.0000``.
+
+    >>> format_pvalue(3e-12), format_pvalue(0.04321), format_pvalue(float("nan"))
+    ('<0.0001', '0.0432', 'NaN')
+    """
+    if isinstance(value, float) and value == value and value < 10.0**-digits:
+        return f"<{10.0**-digits:.{digits}f}"
+    return format_number(value, digits)
+
+
+def format_ci(low: float, high: float, digits: int = 4, *, star_bounds: bool = True) -> str:
+    """``[low, high]`` rounded for display; empty when either end is NaN. With
+    ``star_bounds``, an end at the coefficient's bound (1 or -1, where t intervals are
+    truncated) is starred, and a table built by :func:`rich_table` says why in a footnote.
+
+    >>> format_ci(0.31937, 0.54106)
+    '[0.3194, 0.5411]'
+    >>> cell = format_ci(0.9, 1.0)
+    >>> cell, cell.footnote is not None
+    ('[0.9000, 1.0000*]', True)
+    >>> format_ci(0.439, 1.0, 3, star_bounds=False)  # a Wilson interval, not truncated
+    '[0.439, 1.000]'
+    """
     if low != low or high != high:
         return ""
-    return f"[{low:.{digits}f}, {high:.{digits}f}]"
+    lo, hi = f"{low:.{digits}f}", f"{high:.{digits}f}"
+    notes = []
+    if not star_bounds:
+        return f"[{lo}, {hi}]"
+    if high == 1.0:
+        hi += "*"
+        notes.append(AT_BOUND_NOTE.format(bound=1, which="largest"))
+    if low == -1.0:
+        lo += "*"
+        notes.append(AT_BOUND_NOTE.format(bound=-1, which="smallest"))
+    return Cell(f"[{lo}, {hi}]", " ".join(notes) or None)
 
 
 def parse_categories(text: str | None) -> list[Any] | None:
@@ -174,6 +234,118 @@ def parse_categories(text: str | None) -> list[Any] | None:
         return parts
 
 
+#: Columns of text (notes, names, ids) are left-aligned and wrap at words to fit; the numbers
+#: never do.
+TEXT_COLUMNS = frozenset(
+    {"note", "notes", "reason", "method", "split", "measure", "item", "rater", "group", "pair"}
+)
+
+#: Colour of table titles (rich drops it under ``NO_COLOR`` or when not printing to a terminal).
+TITLE_STYLE = "bold cyan"
+
+
+def terminal_width() -> int:
+    """Columns of the terminal (``COLUMNS`` wins; 120 when standard output is not a terminal)."""
+    import shutil
+
+    return shutil.get_terminal_size(fallback=(120, 24)).columns
+
+
+class FittedTable:
+    """A table that fits the console it is printed on.
+
+    Numbers and ids are never cut: text columns (``left`` and notes) wrap at words, and when
+    even that does not fit, numeric columns are left out from the right, the footnote naming
+    them. The title and the footnotes are lines of their own, wrapped at the console's width.
+    """
+
+    def __init__(
+        self,
+        header: list[str],
+        rows: list[list[str]],
+        *,
+        left: list[bool],
+        title: str | None,
+        caption: str | None,
+        title_justify: JustifyMethod,
+    ) -> None:
+        self.header, self.rows, self.left = header, rows, left
+        self.title, self.caption, self.title_justify = title, caption, title_justify
+
+    def _natural(self, j: int) -> int:
+        from rich.cells import cell_len
+
+        return max([cell_len(self.header[j]), *(cell_len(r[j]) for r in self.rows)])
+
+    def _narrowest(self, j: int) -> int:
+        """The width a wrapping column can shrink to: its longest word, at most 14."""
+        from rich.cells import cell_len
+
+        words = [w for text in (self.header[j], *(r[j] for r in self.rows)) for w in text.split()]
+        return min(self._natural(j), max([4, *(min(cell_len(w), 14) for w in words)]))
+
+    def _fit(self, width: int) -> tuple[list[int], list[str]]:
+        """Indices of the columns shown at ``width`` and the headers left out."""
+        shown = list(range(len(self.header)))
+        left_out: list[str] = []
+
+        def needed(cols: list[int]) -> int:
+            borders = 3 * len(cols) + 1  # "│ " before each column, " │" after the last
+            return borders + sum(
+                self._narrowest(j) if self.left[j] else self._natural(j) for j in cols
+            )
+
+        while len(shown) > 1 and needed(shown) > width:
+            rigid = [j for j in shown[1:] if not self.left[j]]
+            drop = rigid[-1] if rigid else shown[-1]
+            shown.remove(drop)
+            left_out.append(self.header[drop])
+        return shown, left_out
+
+    def build(self, width: int) -> tuple[Table, list[str]]:
+        """The rich table of the columns that fit ``width``, and the lines under it."""
+        from rich.table import Table
+
+        shown, left_out = self._fit(width)
+        table = Table(header_style="bold")
+        for j in shown:
+            if self.left[j]:
+                table.add_column(self.header[j], justify="left", overflow="fold")
+            else:
+                natural = self._natural(j)
+                table.add_column(self.header[j], justify="right", no_wrap=True, min_width=natural)
+        for row in self.rows:
+            table.add_row(*(row[j] for j in shown))
+        notes = [self.caption] if self.caption else []
+        footnotes = {
+            cell.footnote: None
+            for row in self.rows
+            for j in shown
+            if isinstance(cell := row[j], Cell) and cell.footnote
+        }
+        notes += list(footnotes)
+        if left_out:
+            notes.append(
+                f"Left out to fit {width} columns: {', '.join(left_out)} "
+                "(a wider terminal, COLUMNS=..., or --format csv shows them)."
+            )
+        return table, notes
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.text import Text
+
+        table, notes = self.build(options.max_width)
+        if self.title:
+            yield Text(
+                self.title,
+                style=TITLE_STYLE,
+                justify="default" if self.title_justify == "left" else self.title_justify,
+            )
+        yield table
+        for note in notes:
+            yield Text(note, style="dim")
+
+
 def rich_table(
     rows: list[dict[str, Any]],
     columns: list[str],
@@ -182,37 +354,36 @@ def rich_table(
     caption: str | None = None,
     left: Sequence[str] = ("coefficient", "name"),
     headers: dict[str, str] | None = None,
-    title_justify: JustifyMethod = "center",
-) -> Table:
-    """A rich table of ``rows`` (dicts): columns empty in every row are left out, numbers
-    are rounded for display, ``left`` columns are left-aligned and ``headers`` renames."""
-    from rich.table import Table
-
+    title_justify: JustifyMethod = "left",
+) -> FittedTable:
+    """A table of ``rows`` (dicts) that fits the console it is printed on: columns empty in
+    every row are left out, numbers are rounded for display (p-values down to ``<0.0001``),
+    ``left`` columns are left-aligned text and ``headers`` renames. See :class:`FittedTable`."""
     headers = headers or {}
     shown = [c for c in columns if any(row.get(c) not in (None, "") for row in rows)]
-    table = Table(
+
+    def cell(col: str, value: Any) -> str:
+        return format_pvalue(value) if col in P_VALUE_COLUMNS else format_number(value)
+
+    return FittedTable(
+        [headers.get(c, c) for c in shown],
+        [[cell(c, row.get(c)) for c in shown] for row in rows],
+        left=[c in left or c in TEXT_COLUMNS for c in shown],
         title=title,
         caption=caption,
-        caption_justify="left",
         title_justify=title_justify,
     )
-    for col in shown:
-        table.add_column(headers.get(col, col), justify="left" if col in left else "right")
-    for row in rows:
-        table.add_row(*(format_number(row.get(c)) for c in shown))
-    return table
 
 
 @contextlib.contextmanager
 def output_console(output: Path | None) -> Iterator[Console]:
-    """A rich console printing to standard output (at least 120 columns wide), or to a
-    buffer written as plain text to ``output`` when the block ends."""
+    """A rich console printing to standard output at the terminal's width (colour as the
+    terminal and ``NO_COLOR`` allow), or to a buffer written as plain text to ``output`` when
+    the block ends."""
     from rich.console import Console
 
     if output is None:
-        import shutil
-
-        yield Console(width=max(shutil.get_terminal_size().columns, 120), soft_wrap=False)
+        yield Console(width=terminal_width(), soft_wrap=False)
         return
     buffer = io.StringIO()
     yield Console(file=buffer, width=200, no_color=True)
@@ -227,6 +398,7 @@ def print_table(
     caption: str | None = None,
     output: Path | None = None,
 ) -> None:
-    """Render rows as a rich table (to stdout, or plain text to ``output``)."""
+    """Render rows as a table that fits the terminal (to stdout, or plain text to
+    ``output``)."""
     with output_console(output) as console:
         console.print(rich_table(rows, columns, title=title, caption=caption))

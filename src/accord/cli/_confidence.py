@@ -7,7 +7,7 @@ from typing import Any, cast
 
 import typer
 
-from ._app import app
+from ._app import app, examples
 from ._common import (
     ENGINE_OPTION,
     FORMAT_OPTION,
@@ -26,11 +26,12 @@ from ._common import (
     write_text,
 )
 
-EPILOG = (
-    "Examples: accord confidence words.csv --correct correct --confidence confidence "
-    "--group speaker --recalibrate isotonic;  accord confidence --sclite-sgml run.sgml;  "
-    "accord confidence 'runs/*.parquet' --correct correct --confidence confidence "
-    "--engine stream"
+EPILOG = examples(
+    "accord confidence examples/sclite-test3b-words.csv --correct correct "
+    "--confidence confidence --group speaker --recalibrate isotonic",
+    "accord confidence --sclite-sgml examples/sclite-test3b.sgml",
+    "accord confidence examples/sclite-test3b-words.csv --correct correct "
+    "--confidence confidence --engine stream",
 )
 
 
@@ -278,7 +279,7 @@ def render_tables(
                 b["count"],
                 b["mean_confidence"],
                 b["accuracy"],
-                format_ci(b["ci_low"], b["ci_high"], 3),
+                format_ci(b["ci_low"], b["ci_high"], 3, star_bounds=False),
                 "empty" if b["empty"] else "",
             ]
         )

@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from ._app import app
+from ._app import app, examples
 from ._common import (
     ENGINE_OPTION,
     FORMAT_OPTION,
@@ -184,10 +184,11 @@ def write_tables(result: Any, directory: Path) -> None:
 
 @app.command(
     "consensus",
-    epilog=(
-        "Example: accord consensus examples/diagnoses.csv --item patient --rater rater "
-        "--label diagnosis --output-dir consensus-out;  accord consensus 'exports/*.parquet' "
-        "--item item --rater rater --label label --engine stream"
+    epilog=examples(
+        "accord consensus examples/diagnoses.csv --item patient --rater rater "
+        "--label diagnosis --output-dir consensus-out",
+        "accord consensus examples/diagnoses.csv --item patient --rater rater "
+        "--label diagnosis --engine stream",
     ),
 )
 def consensus_command(

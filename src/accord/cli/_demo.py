@@ -6,18 +6,30 @@ from pathlib import Path
 
 import typer
 
-from ._app import app
-from ._common import OutputFormat, fail, user_errors
+from ._app import app, examples
+from ._common import OutputFormat, user_errors
 
 
-@app.command("demo", epilog="Example: accord demo --examples-dir examples")
+@app.command("demo", epilog=examples("accord demo", "accord demo --examples-dir examples"))
 def demo(
     examples_dir: Path = typer.Option(
-        Path("examples"), "--examples-dir", help="Folder with the bundled example files."
+        Path("examples"),
+        "--examples-dir",
+        help="Folder of the example files: the ones bundled with accord are copied there first "
+        "when missing (a file already there is left as it is).",
     ),
 ) -> None:
-    """Run accord on the bundled examples (Fleiss' diagnoses; the BI-RADS readings)."""
-    from .. import read_ratings
+    """Run accord on the bundled examples (Fleiss' diagnoses; the BI-RADS readings), from any
+    folder: the example files are copied to ./examples, the reports written to ./out."""
+    from .. import datasets, read_ratings
+
+    with user_errors():
+        copied = datasets.copy_to(examples_dir)
+    if copied:
+        typer.echo(
+            f"copied the example files bundled with accord to {examples_dir}/: "
+            + ", ".join(p.name for p in copied)
+        )
     from ._agree import agreement_rows, render
 
     jobs = [
@@ -40,8 +52,6 @@ def demo(
     ]
     for name, item, rater, label, level, title in jobs:
         path = examples_dir / name
-        if not path.exists():
-            raise fail(f"example file not found: {path} (run from the project folder)")
         typer.echo(
             f"\n== {title}\n$ accord agree {path} --item {item} --rater {rater} "
             f"--label {label} --level {level}"

@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from ._app import app
+from ._app import app, examples
 from ._common import (
     FORMAT_OPTION,
     OUTPUT_OPTION,
@@ -22,10 +22,10 @@ from ._common import (
     write_text,
 )
 
-EPILOG = (
-    "Examples: accord pair --table examples/birads-table.csv --dichotomize --level ordinal  |  "
+EPILOG = examples(
+    "accord pair --table examples/birads-table.csv --dichotomize --level ordinal",
     "accord pair examples/birads.csv --item finding --rater modality --label birads "
-    "--raters ABVS US --weights linear --format json"
+    "--raters ABVS US --weights linear --format json",
 )
 
 
@@ -231,9 +231,9 @@ def render_json(table: Any, results: dict[str, Any], source: str, output: Path |
                 "source": source,
                 "raters": list(table.raters),
                 "categories": list(table.categories),
-                "n_items": table.n,
-                "n_unpaired": table.n_unpaired,
-                "table": table.counts,
+                "n_items": _count(table.n),
+                "n_unpaired": _count(table.n_unpaired),
+                "table": [[_count(v) for v in row] for row in table.counts],
             },
             "percent_agreement": table.observed_agreement,
         }
@@ -363,7 +363,9 @@ def pair(
     n_boot: int = typer.Option(
         2000, "--n-boot", help="Bootstrap replicates for the IA interval (0: none)."
     ),
-    seed: int | None = typer.Option(None, "--seed", help="Seed of the bootstrap."),
+    seed: int = typer.Option(
+        0, "--seed", help="Seed of the bootstrap (the same seed prints the same interval)."
+    ),
     fmt: OutputFormat = FORMAT_OPTION,
     output: Path | None = OUTPUT_OPTION,
 ) -> None:

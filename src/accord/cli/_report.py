@@ -7,13 +7,14 @@ from pathlib import Path
 
 import typer
 
-from ._app import app
+from ._app import app, examples
 from ._common import LEVEL_HELP, fail, parse_categories, user_errors
 
-EPILOG = (
-    "Example: accord report examples/birads.csv --item finding --rater modality --label birads "
-    "--level ordinal -o out/birads.html;  accord report panel.csv --item proposal --rater "
-    "reviewer --score score --score-confidence certainty -o panel.html"
+EPILOG = examples(
+    "accord report examples/birads.csv --item finding --rater modality --label birads "
+    "--level ordinal -o out/birads.html",
+    "accord report examples/panel.csv --item proposal --rater reviewer --score score "
+    "--score-confidence confidence -o out/panel.html",
 )
 
 

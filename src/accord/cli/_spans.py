@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from ._app import app
+from ._app import app, examples
 from ._common import FORMAT_OPTION, OUTPUT_OPTION, OutputFormat, print_table, write_text
 
 
@@ -159,9 +159,9 @@ def render(result: Any, fmt: OutputFormat, output: Path | None) -> None:
 
 @app.command(
     "spans",
-    epilog=(
-        "Example: accord spans examples/spans --match overlap --by label "
-        "(PATH is a brat folder with one subfolder per annotator)"
+    epilog=examples(
+        "accord spans examples/spans --match overlap --by label",
+        "accord spans examples/spans --format json",
     ),
 )
 def spans(

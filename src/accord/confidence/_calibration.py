@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError, warn_degenerate
+from .._errors import InvalidInputError, bad_parameter, warn_degenerate
 from .._results import Result, check_level, to_plain
 from .._types import FloatArray, IntArray
 from ..engines._pages import engine_pages
@@ -60,9 +60,7 @@ AUROC_CONVENTION = (
 
 def _check_bins(bins: int, owner: str) -> int:
     if isinstance(bins, bool) or not isinstance(bins, int | np.integer) or bins < 1:
-        raise InvalidInputError(
-            f"The 'bins' parameter of {owner} must be a positive integer. Got {bins!r} instead."
-        )
+        raise InvalidInputError(bad_parameter(owner, "bins", "a positive integer", bins))
     return int(bins)
 
 

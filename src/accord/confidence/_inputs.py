@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, bad_choice, option
 from .._types import BoolArray, FloatArray, IntArray
 
 __all__ = [
@@ -51,11 +51,7 @@ _FALSE = frozenset({"0", "false", "f", "no", "n", "0.0"})
 def check_choice(name: str, value: object, allowed: tuple[object, ...], owner: str) -> None:
     """Raise the house error for an option outside ``allowed``."""
     if value not in allowed:
-        options = ", ".join(repr(a) for a in allowed)
-        raise InvalidInputError(
-            f"The {name!r} parameter of {owner} must be one of {{{options}}}. "
-            f"Got {value!r} instead."
-        )
+        raise InvalidInputError(bad_choice(owner, name, allowed, value))
 
 
 def _rows(mask: BoolArray) -> str:
@@ -236,7 +232,8 @@ def prepare(
         if out_of_range == "raise":
             raise InvalidInputError(
                 f"confidence must be in [0, 1]; found {_first_value(c, outside)!r} at "
-                f"{_rows(outside)}; pass out_of_range='clip' to clip to [0, 1] as sclite does"
+                f"{_rows(outside)}; pass {option('out_of_range', 'clip')} to clip to [0, 1] as "
+                "sclite does"
             )
         n_outside = np.bincount(codes[outside], minlength=len(labels)).astype(np.int64)
         c = np.clip(c, 0.0, 1.0)

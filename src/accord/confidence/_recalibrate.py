@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, bad_parameter
 from .._results import Result, to_plain
 from .._types import BoolArray, FloatArray, RngLike, as_generator
 from ._calibration import _check_bins, bin_codes
@@ -241,8 +241,9 @@ def recalibrate(
     n = units.correct.size
     if isinstance(folds, bool) or not isinstance(folds, int | np.integer) or not 2 <= folds <= n:
         raise InvalidInputError(
-            f"The 'folds' parameter of recalibrate must be an integer from 2 to the number of "
-            f"units ({n}). Got {folds!r} instead."
+            bad_parameter(
+                "recalibrate", "folds", f"an integer from 2 to the number of units ({n})", folds
+            )
         )
     generator = as_generator(rng)
     fold = np.empty(n, dtype=np.int64)

@@ -9,7 +9,13 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import ColumnNotFoundError, DuplicateRatingError, InvalidInputError, require
+from .._errors import (
+    ColumnNotFoundError,
+    DuplicateRatingError,
+    InvalidInputError,
+    option,
+    require,
+)
 from ..io import _format_of
 from ..ratings import _missing_column_message, _tidy_scalar
 from ._blocks import DuplicateInfo
@@ -168,7 +174,7 @@ def raise_duplicates(
         + "; ".join(parts)
         + ("; ..." if info.n_pairs > len(parts) else "")
         + ("" if complete else " (rows of the earlier ratings in other batches are not listed)")
-        + ". Pass duplicates='first' or 'last' to resolve"
+        + f". Pass {option('duplicates', 'first', 'last')} to resolve"
     )
 
 
