@@ -1151,7 +1151,9 @@ def _alpha_finish(
     """alpha, its SE, p_a and p_e from the item terms (irrCAC 1.4 formulas).
 
     p_a = (1 - 1/N) p_a' + 1/N, p_a' = sum_i sumq_i / (rbar (m_i - 1)) / n; the variance
-    uses the 1.4 item term ``pa_i = sumq_i / (rbar (m_i - 1)) - p_a (m_i - rbar) / rbar``.
+    uses the item term ``pa_i = sumq_i / (rbar (m_i - 1)) - p_a' (m_i - rbar) / rbar``, the
+    linearisation of p_a' (a ratio of two means) about its own value, so that the terms
+    average to p_a' and the variance is the delta method's.
     """
     m = parts.m
     wt = parts.weights
@@ -1170,7 +1172,7 @@ def _alpha_finish(
     alpha_p = (paprime - pe) / (1.0 - pe)
     se = math.nan
     if n >= 2 and wt is not None:
-        pa_w = a_i - pa * (m - rbar) / rbar
+        pa_w = a_i - paprime * (m - rbar) / rbar
         k_w = (pa_w - pe) / (1.0 - pe)
         pe_w = parts.pe_num / rbar - pe * (m - rbar) / rbar
         k_wx = k_w - 2.0 * (1.0 - alpha_p) * (pe_w - pe) / (1.0 - pe)
@@ -1178,7 +1180,7 @@ def _alpha_finish(
     elif n >= 2:
         total = 0.0
         for s in chunks(n):  # item terms a chunk of items at a time
-            pa_i = a_i[s] - pa * (m[s] - rbar) / rbar
+            pa_i = a_i[s] - paprime * (m[s] - rbar) / rbar
             k_i = (pa_i - pe) / (1.0 - pe)
             pe_i = parts.pe_num[s] / rbar - pe * (m[s] - rbar) / rbar
             k_ix = k_i - 2.0 * (1.0 - alpha_p) * (pe_i - pe) / (1.0 - pe)
@@ -1282,9 +1284,13 @@ def krippendorff_alpha(
     :math:`\delta^2_{ck} = (R_k - R_c)^2`) alpha and its SE come from per-item sums of
     values and squares, in O(N) memory: no V x V matrix for continuous scores.
 
-    The SE is irrCAC 1.4's; its 2021 revision replaced :math:`p_a` by :math:`p_a'` in the
-    item term (a difference of order 1/N). For the ordinal metric the weights depend on the
-    marginals; the SE treats them as fixed, the bootstrap does not.
+    The SE is the linearisation of Gwet (2014) as irrCAC computes it since its 2021 revision
+    (R irrCAC 1.2 and later): the item term centres on :math:`p_a'`, which makes it the
+    delta-method variance of :math:`p_a'` as a ratio of two means (irrCAC 1.0 and the Python
+    port 0.4.4 centre on :math:`p_a`, a difference of order 1/N). The t interval uses the
+    pairable items (two or more ratings) for its degrees of freedom, as the variance does.
+    For the ordinal metric the weights depend on the marginals; the SE treats them as fixed,
+    the bootstrap does not.
 
     References
     ----------
