@@ -81,6 +81,9 @@ class _Data:
     item_pattern : ndarray of int64, shape (n_items,) or None
         With ``weights``: the row of ``counts`` of each rated item, in item-code order (what
         Conger's kappa needs to pair an engine's per-item ``pe_i`` with its pattern).
+    declared : bool
+        False when the categories are the default 0..q-1 of an array of counts given without
+        ``categories=`` (weights that depend on where 0 is are then an error).
     cache : dict
         Statistics shared by the coefficients computed on this data (:mod:`._shared`).
     """
@@ -95,6 +98,7 @@ class _Data:
     conger: Callable[[FloatArray], tuple[FloatArray, FloatArray, float]] | None = None
     weights: FloatArray | None = None
     item_pattern: IntArray | None = None
+    declared: bool = True
     cache: dict[Any, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
 
@@ -131,7 +135,10 @@ def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
         values = np.asarray(stat.categories, dtype=np.float64)
     except (TypeError, ValueError):
         values = np.arange(len(stat.categories), dtype=np.float64)
-    return _Data(counts, stat.categories, n_raters, "nominal", values, None, None)
+    declared = categories is not None or stat.declared
+    return _Data(
+        counts, stat.categories, n_raters, "nominal", values, None, None, declared=declared
+    )
 
 
 def _compress(d: _Data) -> _Data:
@@ -169,6 +176,7 @@ def _compress(d: _Data) -> _Data:
         d.conger,
         weights=np.asarray(mult, dtype=np.float64),
         item_pattern=np.asarray(inverse, dtype=np.int64).reshape(-1),
+        declared=d.declared,
     )
 
 
@@ -210,12 +218,15 @@ def _analytic_view(d: _Data, ci: str) -> _Data:
     return out
 
 
-def _weight_matrix(weights: Any, categories: tuple[Any, ...], owner: str) -> tuple[FloatArray, str]:
-    """The agreement-weight matrix and its name ("custom" for an explicit matrix)."""
-    w = agreement_weights(weights, categories, owner=owner)
+def _weight_matrix(weights: Any, d: _Data, owner: str) -> tuple[FloatArray, str]:
+    """The agreement-weight matrix and its name ("custom" for an explicit matrix); None
+    means unweighted (identity), as everywhere in the package."""
+    if weights is None:
+        weights = "identity"
+    w = agreement_weights(weights, d.categories, owner=owner, declared=d.declared)
     if isinstance(weights, str):
         return w, weights
-    return w, "identity" if np.array_equal(w, np.eye(len(categories))) else "custom"
+    return w, "identity" if np.array_equal(w, np.eye(len(d.categories))) else "custom"
 
 
 def _base(
@@ -360,7 +371,7 @@ def _family(
     counts = it.counts
     n_rows, q = counts.shape
     n, wt = it.n, it.weights  # items; items per row (None: one)
-    w, wname = _weight_matrix(weights, d.categories, name)
+    w, wname = _weight_matrix(weights, d, name)
     r, two, n2 = it.r, it.two, it.n2
     base = _base(name, d, n, n2, population_size, wname)
     base["method"] = method
@@ -496,7 +507,7 @@ _COMMON_PARAMS = """    categories : sequence, optional
 def percent_agreement(
     data: CountsLike,
     *,
-    weights: WeightsLike = "identity",
+    weights: WeightsLike | None = "identity",
     categories: Any = None,
     population_size: float | None = None,
     ci: CIKind = "analytic",
@@ -515,8 +526,9 @@ def percent_agreement(
     ----------
     data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
         Ratings, or the item x category counts.
-    weights : str or array_like of shape (q, q), default "identity"
+    weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights (:func:`~accord.agreement.weights.agreement_weights`).
+        None: unweighted.
     """
     d = _prepare(data, categories, "percent_agreement")
     d = _analytic_view(d, ci)
@@ -634,7 +646,7 @@ def _fleiss_null_se(d: _Data, f: float) -> float:
 def fleiss_kappa(
     data: CountsLike,
     *,
-    weights: WeightsLike = "identity",
+    weights: WeightsLike | None = "identity",
     categories: Any = None,
     population_size: float | None = None,
     ci: CIKind = "analytic",
@@ -659,8 +671,8 @@ def fleiss_kappa(
     ----------
     data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
         Ratings, or the item x category counts.
-    weights : str or array_like of shape (q, q), default "identity"
-        Agreement weights for the weighted kappa (Gwet 2014, ch. 3).
+    weights : str, array_like of shape (q, q) or None, default "identity"
+        Agreement weights for the weighted kappa (Gwet 2014, ch. 3). None: unweighted.
     """
     d = _prepare(data, categories, "fleiss_kappa")
     d = _analytic_view(d, ci)
@@ -817,7 +829,7 @@ gwet_ac1.__doc__ = (
 def gwet_ac2(
     data: CountsLike,
     *,
-    weights: WeightsLike = "quadratic",
+    weights: WeightsLike | None = "quadratic",
     categories: Any = None,
     population_size: float | None = None,
     ci: CIKind = "analytic",
@@ -835,8 +847,8 @@ def gwet_ac2(
     ----------
     data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
         Ratings, or the item x category counts.
-    weights : str or array_like of shape (q, q), default "quadratic"
-        Agreement weights (Gwet 2014, ch. 3).
+    weights : str, array_like of shape (q, q) or None, default "quadratic"
+        Agreement weights (Gwet 2014, ch. 3). None: unweighted.
     """
     d = _prepare(data, categories, "gwet_ac2")
     d = _analytic_view(d, ci)
@@ -880,7 +892,7 @@ gwet_ac2.__doc__ = (
 def brennan_prediger(
     data: CountsLike,
     *,
-    weights: WeightsLike = "identity",
+    weights: WeightsLike | None = "identity",
     categories: Any = None,
     population_size: float | None = None,
     ci: CIKind = "analytic",
@@ -898,8 +910,8 @@ def brennan_prediger(
     ----------
     data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
         Ratings, or the item x category counts.
-    weights : str or array_like of shape (q, q), default "identity"
-        Agreement weights (Gwet 2014, ch. 3).
+    weights : str, array_like of shape (q, q) or None, default "identity"
+        Agreement weights (Gwet 2014, ch. 3). None: unweighted.
     """
     d = _prepare(data, categories, "brennan_prediger")
     d = _analytic_view(d, ci)
@@ -956,7 +968,7 @@ brennan_prediger.__doc__ = (
 def conger_kappa(
     data: Ratings,
     *,
-    weights: WeightsLike = "identity",
+    weights: WeightsLike | None = "identity",
     population_size: float | None = None,
     ci: CIKind = "analytic",
     n_boot: int = 2000,
@@ -976,8 +988,8 @@ def conger_kappa(
     ----------
     data : Ratings
         Ratings with rater ids (counts do not say who rated what).
-    weights : str or array_like of shape (q, q), default "identity"
-        Agreement weights (Gwet 2014, ch. 3).
+    weights : str, array_like of shape (q, q) or None, default "identity"
+        Agreement weights (Gwet 2014, ch. 3). None: unweighted.
     """
     if not isinstance(data, Ratings | _Data):
         raise InvalidInputError(
@@ -1402,7 +1414,7 @@ def krippendorff_alpha(
         )
     else:
         if weights is not None:
-            w, _ = _weight_matrix(weights, d.categories, "krippendorff_alpha")
+            w, _ = _weight_matrix(weights, d, "krippendorff_alpha")
         else:
             if distance is not None:
                 delta = np.asarray(distance(scale[:, None], scale[None, :]), dtype=np.float64)
