@@ -32,7 +32,7 @@ from ._errors import InvalidInputError
 from ._results import to_plain
 from ._types import FloatArray, IntArray, Level
 from .engines._pages import engine_pages
-from .engines._run import Engine, check_engine
+from .engines._run import Engine, check_engine, ratings_in_memory
 from .ratings import Ratings, ReadReport
 from .stats.counts import SPARSE_CELLS, ItemCategoryCounts
 
@@ -876,9 +876,11 @@ def consensus(
     Parameters
     ----------
     ratings : Ratings, or where the ratings are
-        The ratings (any level; the labels are treated as categories). With
-        ``engine="stream"``: Parquet/CSV paths, a glob or a folder; with ``engine="dask"``
-        also a dask DataFrame (pass ``item``, ``rater``, ``label``).
+        The ratings (any level; the labels are treated as categories); with the memory
+        engine also a long data frame (pandas, polars, pyarrow, DuckDB) or a file path, with
+        ``item``, ``rater`` and ``label``. With ``engine="stream"``: Parquet/CSV paths, a
+        glob or a folder; with ``engine="dask"`` also a dask DataFrame (pass ``item``,
+        ``rater``, ``label``).
     reference : {"all", "others"}, default "all"
         ``"all"``: the rating being scored counts in ``p`` (Simon 2010). ``"others"``:
         leave-one-out, ``p`` is the share of the *other* raters of the item who chose the same
@@ -1026,6 +1028,15 @@ def consensus(
             progress=progress,
             batch_size=batch_size,
         )
+    ratings = ratings_in_memory(
+        ratings,
+        owner="consensus",
+        item=item,
+        rater=rater,
+        label=label,
+        level=level,
+        categories=categories,
+    )
     return _consensus_in_memory(
         ratings,
         reference=reference,
