@@ -466,7 +466,7 @@ def test_agreement_table_levels() -> None:
     assert "conger_kappa" not in {c.name for c in counts_only.coefficients}
     scores = accord.Ratings.from_wide(np.asarray(REF["icc"]["scores"], float), level="interval")
     with_icc = accord.agreement(scores, coefficients=["icc", "krippendorff_alpha"])
-    assert [c.name for c in with_icc.coefficients].count("icc") == 3
+    assert [c.name for c in with_icc.coefficients].count("icc") == 6  # single and average
     boot = accord.agreement(r, coefficients=["fleiss_kappa"], ci="bootstrap", n_boot=50, rng=0)
     assert "BCa" in boot.to_frame()["ci_method"].iloc[0]
     with pytest.raises(accord.InvalidInputError, match="'coefficients'"):

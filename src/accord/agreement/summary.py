@@ -167,7 +167,8 @@ def agreement(
     Nominal: percent agreement, Fleiss, Conger, Light, Brennan-Prediger, AC1 and
     Krippendorff's alpha (nominal). Ordinal, interval and ratio add the weighted percent
     agreement, Fleiss, Conger and Brennan-Prediger, AC2 and alpha at the data's level;
-    interval and ratio add the single-rater ICCs (complete items only). The item counts are
+    interval and ratio add the six ICCs, single rater and mean of k raters: ICC(1,1),
+    ICC(A,1), ICC(C,1), ICC(1,k), ICC(A,k), ICC(C,k) (complete items only). The item counts are
     computed once and shared.
 
     With ``engine="stream"`` or ``"dask"`` the coefficients come from the engine's statistics:
@@ -274,8 +275,7 @@ def agreement(
         if level != "nominal":
             out.append(mr.krippendorff_alpha(d, level=level, **opts))
     if "icc" in wanted and is_ratings and level in ("interval", "ratio"):
-        res = icc(data)
-        out.extend(res.forms[:3])
+        out.extend(icc(data).forms)  # single and average measures, six forms
     return AgreementTable(tuple(out), level, ci, stats.report if stats is not None else None)
 
 

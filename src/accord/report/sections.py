@@ -138,6 +138,8 @@ _PRETTY = {
 def coefficient_label(coef: Any) -> str:
     """Display name of a coefficient result, with its weights or level."""
     name = str(getattr(coef, "name", "coefficient"))
+    if name == "icc":  # the form says what it measures: ICC(A,1), ICC(C,k), ...
+        return str(getattr(coef, "label", getattr(coef, "weights", "ICC")))
     base = _PRETTY.get(name, name.replace("_", " "))
     weights = str(getattr(coef, "weights", "identity"))
     if name == "krippendorff_alpha":
