@@ -113,3 +113,15 @@ def test_interval_scores_show_all_six_iccs_labelled_by_form(tmp_path: Path) -> N
     labels = [line.split("│")[1].strip() for line in res.output.splitlines() if "ICC(" in line]
     assert labels == ["ICC(1,1)", "ICC(A,1)", "ICC(C,1)", "ICC(1,k)", "ICC(A,k)", "ICC(C,k)"]
     assert "icc (" not in res.output
+
+
+def test_one_item_rows_say_why_se_and_p_are_nan(tmp_path: Path) -> None:
+    path = tmp_path / "one.csv"
+    path.write_text("item,rater,label\n1,a,x\n1,b,x\n1,c,y\n")
+    res = runner.invoke(app, ["agree", str(path), "--item", "item", "--rater", "rater",
+                              "--label", "label", "-f", "json"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    for row in json.loads(res.output)["coefficients"]:
+        assert row["standard_error"] is None and row["reason"], row["name"]
+        if row["name"] != "light_kappa":
+            assert "df = 0" in row["reason"]

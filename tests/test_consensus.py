@@ -544,3 +544,12 @@ def test_gold_values_with_tuple_ids() -> None:
     items[:] = [(1, 2), (1, 2, 3), 7]
     got = _gold_values({(1, 2): "a", (1, 2, 3): "b", (9,): "c"}, items)
     assert got.tolist() == ["a", "b", None]
+
+
+def test_single_category_says_why_the_normalised_entropy_is_nan() -> None:
+    r = accord.Ratings.from_wide([["x", "x"], ["x", "x"]])
+    s = accord.consensus(r).summary
+    assert math.isnan(s.mean_normalized_entropy)
+    assert s.reason is not None and "one category (x)" in s.reason and "0/0" in s.reason
+    assert s.to_dict()["reason"] == s.reason
+    assert accord.consensus(accord.Ratings.from_wide([["x", "y"]])).summary.reason is None

@@ -493,3 +493,24 @@ def test_many_values_path_matches_peer_and_matrix(monkeypatch: pytest.MonkeyPatc
     assert_allclose([fast.statistic, fast.standard_error],
                     [matrix.statistic, matrix.standard_error], rtol=1e-9)  # fmt: skip
     assert fast.replicates is not None and np.isfinite(fast.replicates).all()
+
+
+def test_one_item_says_why_there_is_no_standard_error() -> None:
+    # One item rated by three raters: every coefficient is defined, but a variance over
+    # items needs two (df = 0). The NaN SE carries its reason.
+    r = accord.Ratings.from_long(
+        pd.DataFrame({"i": [1, 1, 1], "r": ["a", "b", "c"], "y": ["x", "x", "y"]}),
+        item="i", rater="r", label="y",
+    )  # fmt: skip
+    from accord.agreement.summary import COEFFICIENTS
+
+    wanted = [n for n in COEFFICIENTS if n not in ("icc", "light_kappa")]  # Light: no SE
+    table = accord.agreement(r, coefficients=wanted)
+    assert len(table.coefficients) >= 6
+    for c in table.coefficients:
+        assert math.isfinite(c.statistic), c.name
+        assert math.isnan(c.standard_error) and math.isnan(c.pvalue)
+        assert c.reason is not None and "df = 0" in c.reason, c.name
+    # Two items: an SE, and no reason.
+    r2 = accord.Ratings.from_wide([["x", "x", "y"], ["y", "y", "y"]])
+    assert accord.fleiss_kappa(r2).reason is None

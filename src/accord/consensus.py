@@ -90,6 +90,9 @@ class ConsensusSummary:
         Share of the ratings with a defined deviation in each class.
     mean_ordinal_entropy : float
         Mean ordinal entropy over the rated items (NaN unless ``ordinal=True``).
+    reason : str or None
+        Why a summary value is NaN, when one is for these data (one category: no normalised
+        entropy).
     """
 
     n_items: int
@@ -101,6 +104,7 @@ class ConsensusSummary:
     mean_normalized_entropy: float
     class_shares: Mapping[str, float]
     mean_ordinal_entropy: float = math.nan
+    reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the summary."""
@@ -784,6 +788,11 @@ def _assemble(
     items_table = pd.DataFrame(item_cols, copy=False)
 
     summary = ConsensusSummary(
+        reason=(
+            f"one category ({categories[0]!s}): the normalised entropy, entropy / log q, is 0/0"
+            if q == 1
+            else None
+        ),
         n_items=n_items,
         n_raters=n_raters,
         n_ratings=n_scored,

@@ -57,6 +57,7 @@ _Kind = Literal["percent", "fleiss", "gwet", "bp", "conger"]
 
 _NO_PAIRS = "no item has two or more ratings, so there is no agreement to measure"
 _TSV = "SE: Gwet (2014) linearisation as in irrCAC 1.4"
+_ONE_ITEM = "one item: no SE or interval (they need two or more items; df = 0)"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -436,6 +437,8 @@ def _family(
         kappa_ix = kappa_i - 2.0 * (1.0 - kappa) * (pe_i - pe) / (1.0 - pe)
         se = math.sqrt(f / (n * (n - 1)) * float(np.dot(wt, (kappa_ix - kappa) ** 2)))
     out: dict[str, Any] = dict(statistic=kappa, standard_error=se, **base)
+    if n < 2:
+        out["reason"] = _ONE_ITEM
     if ci == "bootstrap":
         feats: Any = np.column_stack([pa_i, two.astype(float), np.ones(n), counts / r[:, None]])
         if conger_feats is not None:
@@ -1443,6 +1446,8 @@ def krippendorff_alpha(
     out: dict[str, Any] = dict(
         statistic=alpha, standard_error=se, observed_agreement=pa, chance_agreement=pe, **base
     )
+    if base["n_items"] < 2:
+        out["reason"] = _ONE_ITEM
     if ci == "bootstrap":
         reps, jk = _alpha_bootstrap(d, pairable, lvl, w, n_boot, rng)
         out.update(replicates=reps, jackknife=jk)
@@ -1515,6 +1520,8 @@ def _alpha_many_values(
     out: dict[str, Any] = dict(
         statistic=alpha, standard_error=se, observed_agreement=pa, chance_agreement=pe, **base
     )
+    if base["n_items"] < 2:
+        out["reason"] = _ONE_ITEM
     if ci == "bootstrap":
         feats = np.column_stack([2.0 * (m_i * s2 - s1**2) / (m_i - 1.0), m_i, s1, s2])
         reps, jk = bootstrap(feats, _alpha_from_sums, n_boot=n_boot, rng=rng)
