@@ -474,7 +474,10 @@ def test_bad_options(kwargs: dict[str, Any], message: str) -> None:
 
 def test_not_ratings() -> None:
     with pytest.raises(accord.InvalidInputError, match="consensus needs a Ratings"):
-        consensus(pd.DataFrame({"a": [1]}))  # type: ignore[arg-type]
+        consensus([[1, 2]])
+    # A frame is read with its column names; without them, the error names the missing ones.
+    with pytest.raises(accord.InvalidInputError, match="pass item=, rater=, label="):
+        consensus(pd.DataFrame({"a": [1]}))
 
 
 def test_ordinal_with_missing_category_is_refused() -> None:

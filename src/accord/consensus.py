@@ -1071,7 +1071,8 @@ def _consensus_in_memory(
     if not isinstance(ratings, Ratings):
         raise InvalidInputError(
             f"consensus needs a Ratings (see Ratings.from_long, Ratings.from_wide, "
-            f"read_ratings); got a {type(ratings).__name__}"
+            f"read_ratings), or a data frame or path with item=, rater= and label=; got a "
+            f"{type(ratings).__name__}"
         )
     band_edges = _check_bands(bands)
     try:
