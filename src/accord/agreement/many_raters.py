@@ -31,6 +31,9 @@ from ._shared import (
     chunks,
     code_rows,
     cols_dot,
+    identity_weights,
+    is_identity,
+    is_sparse,
     item_terms,
     pair_sums,
     rater_category,
@@ -66,9 +69,11 @@ class _Data:
 
     Attributes
     ----------
-    counts : ndarray of int64, shape (n_items, q)
+    counts : ndarray of int64, shape (n_items, q), or scipy sparse CSR array
         Counts of the items with at least one rating (the statistic's own integers: no
-        float copy; operations promote to float64 where needed).
+        float copy; operations promote to float64 where needed). Sparse when there are
+        many categories and few of them per item (:func:`_sparse_counts`): memory then
+        follows the ratings, not items x categories.
     item_row : ndarray of int64, shape (n_items_in_decode_table,) or None
         Row of ``counts`` of each item code of ``ratings`` (-1 when the item has no rating).
     conger : callable, optional
@@ -89,7 +94,7 @@ class _Data:
         Statistics shared by the coefficients computed on this data (:mod:`._shared`).
     """
 
-    counts: npt.NDArray[Any]
+    counts: Any
     categories: tuple[Any, ...]
     n_raters: int
     level: Level
@@ -103,6 +108,25 @@ class _Data:
     cache: dict[Any, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
 
+#: Item x category counts are kept sparse above this many categories when the dense matrix
+#: would hold more than :data:`SPARSE_CELLS_PER_RATING` cells per rating.
+SPARSE_Q = 256
+SPARSE_CELLS_PER_RATING = 16
+
+
+def _sparse_counts(n_items: int, q: int, n_ratings: int) -> bool:
+    """Whether item x category counts of this shape are kept sparse (many categories, few
+    per item: an unweighted coefficient then touches only the ratings' cells)."""
+    return q > SPARSE_Q and n_items * q > SPARSE_CELLS_PER_RATING * max(n_ratings, 1)
+
+
+def _row_sums(full: Any) -> Any:
+    """Ratings per row of dense or sparse counts."""
+    if is_sparse(full):
+        return np.asarray(full.sum(axis=1)).ravel()
+    return np.einsum("ik->i", full)  # a row sum without numpy's slow short-axis reduce
+
+
 def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
     """Item x category counts (int64, rated items only) from ratings or counts."""
     if isinstance(data, _Data):
@@ -113,9 +137,10 @@ def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
                 f"categories= of {owner} applies to counts; for ratings declare the categories "
                 "when building them (Ratings.from_long(..., categories=[...]))"
             )
-        stat = ItemCategoryCounts.from_ratings(data)
-        full = stat.dense()
-        rated = np.einsum("ik->i", full) > 0  # a row sum without numpy's slow short-axis reduce
+        sparse = _sparse_counts(data.n_items, data.n_categories, data.n_ratings)
+        stat = ItemCategoryCounts.from_ratings(data, sparse=sparse)
+        full = stat.counts if sparse else stat.dense()
+        rated = _row_sums(full) > 0
         item_row = np.where(rated, np.cumsum(rated) - 1, -1).astype(np.int64)
         counts = full if rated.all() else full[rated]
         n_raters = int(np.count_nonzero(np.bincount(data.rater_codes, minlength=data.n_raters)))
@@ -127,11 +152,11 @@ def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
         if isinstance(data, ItemCategoryCounts)
         else ItemCategoryCounts.from_array(data, categories)
     )
-    full = stat.dense()
-    totals = np.einsum("ik->i", full)  # row sums without numpy's slow short-axis reduce
+    full = stat.counts.tocsr() if stat.is_sparse else stat.dense()
+    totals = _row_sums(full)
     rated = totals > 0
     counts = full if rated.all() else full[rated]
-    n_raters = int(totals.max()) if counts.size else 0
+    n_raters = int(totals.max()) if counts.shape[0] * counts.shape[1] else 0
     try:
         values = np.asarray(stat.categories, dtype=np.float64)
     except (TypeError, ValueError):
@@ -198,6 +223,7 @@ def _analytic_view(d: _Data, ci: str) -> _Data:
         or d.ratings is not None
         or d.conger is not None
         or d.counts.shape[0] < COMPRESS_ITEMS
+        or is_sparse(d.counts)
     ):
         return d
 
@@ -222,12 +248,12 @@ def _analytic_view(d: _Data, ci: str) -> _Data:
 def _weight_matrix(weights: Any, d: _Data, owner: str) -> tuple[FloatArray, str]:
     """The agreement-weight matrix and its name ("custom" for an explicit matrix); None
     means unweighted (identity), as everywhere in the package."""
-    if weights is None:
-        weights = "identity"
+    if weights is None or (isinstance(weights, str) and weights == "identity"):
+        return identity_weights(len(d.categories)), "identity"  # nothing q x q when q is large
     w = agreement_weights(weights, d.categories, owner=owner, declared=d.declared)
     if isinstance(weights, str):
         return w, weights
-    return w, "identity" if np.array_equal(w, np.eye(len(d.categories))) else "custom"
+    return w, "identity" if is_identity(w) else "custom"
 
 
 def _base(
@@ -245,7 +271,7 @@ def _base(
 
 
 def _undefined_pe_reason(d: _Data, label: str) -> str:
-    used = int(np.count_nonzero(d.counts.sum(axis=0)))
+    used = int(np.count_nonzero(np.asarray(d.counts.sum(axis=0)).ravel()))
     if used <= 1:
         return (
             f"every rating is in one category: chance agreement is 1 and {label} is 0/0 (undefined)"
@@ -254,6 +280,19 @@ def _undefined_pe_reason(d: _Data, label: str) -> str:
 
 
 # --------------------------------------------------------------------------- the family
+
+
+def _conger_pe(p: FloatArray, pbar: FloatArray, w: Any) -> float:
+    """Conger's chance agreement ``sum_kl w_kl (pbar_k pbar_l - s2_kl / r)`` from the raters'
+    category proportions ``p`` (r, q); unweighted, only the diagonal of ``s2`` (no q x q)."""
+    n_r = p.shape[0]
+    if n_r < 2:
+        return math.nan
+    if is_identity(w):
+        s2_diag = (np.einsum("gk,gk->k", p, p) - n_r * pbar**2) / (n_r - 1)
+        return float(np.sum(pbar**2 - s2_diag / n_r))
+    s2 = (p.T @ p - n_r * np.outer(pbar, pbar)) / (n_r - 1)
+    return float(np.sum(w * (np.outer(pbar, pbar) - s2 / n_r)))
 
 
 def _conger_parts(
@@ -310,14 +349,10 @@ def _conger_parts(
     n_g = classif.sum(axis=1)
     p = classif / n_g[:, None]
     pbar = p.mean(axis=0)
-    if n_r >= 2:
-        s2 = (p.T @ p - n_r * np.outer(pbar, pbar)) / (n_r - 1)
-        pe = float(np.sum(w * (np.outer(pbar, pbar) - s2 / n_r)))
-    else:
-        pe = math.nan
+    pe = _conger_pe(p, pbar, w)
     c = n_r * pbar[None, :] - p  # (r, q)
-    a = c @ w  # a[g, l] = sum_k c[g, k] w[k, l]
-    b = np.sum(c * (p @ w.T), axis=1)  # b[g] = sum_k c[g, k] (W p_g)_k
+    a = np.asarray(c @ w)  # a[g, l] = sum_k c[g, k] w[k, l]
+    b = np.sum(c * np.asarray(p @ w.T), axis=1)  # b[g] = sum_k c[g, k] (W p_g)_k
     # Item i's term: sum over its ratings (g, l) of (n / n_g) (a[g, l] - b[g]).
     coef = (n / n_g)[:, None] * (a - b[:, None])
     if code_mat is not None:
@@ -440,11 +475,20 @@ def _family(
     if n < 2:
         out["reason"] = _ONE_ITEM
     if ci == "bootstrap":
-        feats: Any = np.column_stack([pa_i, two.astype(float), np.ones(n), counts / r[:, None]])
-        if conger_feats is not None:
+        head = np.column_stack([pa_i, two.astype(float), np.ones(n)])
+        if is_sparse(counts) or conger_feats is not None:
             from scipy import sparse
 
-            feats = sparse.hstack([sparse.csr_array(feats), conger_feats], format="csr")
+            shares = (
+                sparse.csr_array(counts.multiply((1.0 / r)[:, None]))
+                if is_sparse(counts)
+                else sparse.csr_array(counts / r[:, None])
+            )
+            parts = [sparse.csr_array(head), shares]
+            parts += [conger_feats] if conger_feats is not None else []
+            feats: Any = sparse.hstack(parts, format="csr")
+        else:
+            feats = np.column_stack([head, counts / r[:, None]])
         stat = _family_from_totals(kind, w, q)
         reps, jk = bootstrap(feats, stat, n_boot=n_boot, rng=rng)
         out.update(replicates=reps, jackknife=jk)
@@ -472,7 +516,7 @@ def _family_from_totals(kind: _Kind, w: FloatArray, q: int) -> Callable[[FloatAr
             return out
         pi = t[:, 3 : 3 + q] / t[:, 2:3]
         if kind == "fleiss":
-            pe = np.einsum("bk,kl,bl->b", pi, w, pi)
+            pe = np.sum(pi * np.asarray(pi @ w), axis=1)
         elif kind == "gwet":
             pe = t_w / (q * (q - 1)) * np.sum(pi * (1.0 - pi), axis=1)
         elif kind == "bp":
@@ -482,9 +526,12 @@ def _family_from_totals(kind: _Kind, w: FloatArray, q: int) -> Callable[[FloatAr
             n_r = classif.shape[1]
             p = classif / classif.sum(axis=2, keepdims=True)
             pbar = p.mean(axis=1)
-            outer = pbar[:, :, None] * pbar[:, None, :]
-            s2 = (np.einsum("bgk,bgl->bkl", p, p) - n_r * outer) / (n_r - 1)
-            pe = np.sum(w[None] * (outer - s2 / n_r), axis=(1, 2))
+            if is_sparse(w):  # many categories, unweighted: no q x q per replicate
+                pe = np.array([_conger_pe(p[j], pbar[j], w) for j in range(t.shape[0])])
+            else:
+                outer = pbar[:, :, None] * pbar[:, None, :]
+                s2 = (np.einsum("bgk,bgl->bkl", p, p) - n_r * outer) / (n_r - 1)
+                pe = np.sum(w[None] * (outer - s2 / n_r), axis=(1, 2))
         res: FloatArray = (pa - pe) / (1.0 - pe)
         return res
 
@@ -617,9 +664,13 @@ def _per_category(d: _Data) -> pd.DataFrame:
     if it.weights is not None:
         inv_pairs = inv_pairs * it.weights  # items per pattern
     disagree = np.zeros(counts.shape[1])
-    for s in chunks(counts.shape[0]):  # (items, q) float temporaries one chunk at a time
-        c = np.asarray(counts[s], dtype=np.float64)
-        disagree += cols_dot(c * (r[s, None] - c), inv_pairs[s])
+    if is_sparse(counts):  # r_ik (r_i - r_ik) on the ratings' cells only
+        c = counts.astype(np.float64)
+        disagree += cols_dot(c.multiply(r[:, None]) - c.multiply(c), inv_pairs)
+    else:
+        for s in chunks(counts.shape[0]):  # (items, q) float temporaries one chunk at a time
+            c = np.asarray(counts[s], dtype=np.float64)
+            disagree += cols_dot(c * (r[s, None] - c), inv_pairs[s])
     with np.errstate(invalid="ignore", divide="ignore"):
         kappa_k = 1.0 - (disagree / it.n2) / (pi * (1.0 - pi))
     kappa_k = np.where((pi > 0) & (pi < 1), kappa_k, math.nan)
@@ -636,7 +687,7 @@ def _fleiss_null_se(d: _Data, f: float) -> float:
     m = float(r[0])
     if not (np.all(r == m) and m >= 2):
         return math.nan
-    totals = counts.sum(axis=0) if it.weights is None else cols_dot(counts, it.weights)
+    totals = cols_dot(counts, np.ones(counts.shape[0]) if it.weights is None else it.weights)
     pi = totals / (n * m)
     pq = pi * (1.0 - pi)
     s = float(pq.sum())
@@ -1428,11 +1479,16 @@ def krippendorff_alpha(
                     )
                 if np.any(np.diag(delta) != 0):
                     raise InvalidInputError("distance(x, x) must be 0 for every category")
+            elif lvl == "nominal":  # delta = 1 - I, so w = I: nothing q x q when q is large
+                delta = None
             else:
                 delta = _krippendorff_delta(lvl, scale, totals)
-            used = totals > 0
-            dmax = float(delta[np.ix_(used, used)].max()) if used.any() else 0.0
-            w = 1.0 - delta / dmax if dmax > 0 else np.ones((q, q))
+            if delta is None:
+                w = identity_weights(q)
+            else:
+                used = totals > 0
+                dmax = float(delta[np.ix_(used, used)].max()) if used.any() else 0.0
+                w = 1.0 - delta / dmax if dmax > 0 else np.ones((q, q))
         parts = _alpha_parts_matrix(d, w)
         parts = dataclasses.replace(parts, undefined=parts.pe >= 1.0 - 1e-12)
     if parts.undefined or parts.pe >= 1.0 - 1e-12:
@@ -1548,26 +1604,33 @@ def _alpha_bootstrap(
 ) -> tuple[FloatArray, FloatArray | None]:
     """Bootstrap of alpha over pairable items, on per-item totals."""
     pc = d.counts[pairable]
-    m = pc.sum(axis=1)
-    q = pc.shape[1]
     if w is not None:
         # Fixed weights: alpha from [sum sumq/(m-1), N, counts].
-        sumq = np.einsum("ik,ik->i", pc, pc @ w.T - 1.0)
-        feats = np.column_stack([sumq / (m - 1.0), m, pc])
+        m = _row_sums(pc).astype(np.float64)
+        sumq = pair_sums(d, w)[pairable]
+        if is_sparse(pc):
+            from scipy import sparse
+
+            head = sparse.csr_array(np.column_stack([sumq / (m - 1.0), m]))
+            feats: Any = sparse.hstack([head, pc.astype(np.float64)], format="csr")
+        else:
+            feats = np.column_stack([sumq / (m - 1.0), m, pc])
 
         def stat_fixed(t: FloatArray) -> FloatArray:
             big_n = t[:, 1]
             pa = (1.0 - 1.0 / big_n) * t[:, 0] / big_n + 1.0 / big_n
             pi = t[:, 2:] / big_n[:, None]
-            pe = np.einsum("bk,kl,bl->b", pi, w, pi)
+            pe = np.sum(pi * np.asarray(pi @ w), axis=1)
             res: FloatArray = (pa - pe) / (1.0 - pe)
             return res
 
         return bootstrap(feats, stat_fixed, n_boot=n_boot, rng=rng)
+    m = _row_sums(pc)
+    q = pc.shape[1]
     if lvl == "interval" or q > 64:
         # Interval (and ordinal with many values, on the full-data positions): D_o and D_e
         # from per-item sums.
-        totals = pc.sum(axis=0)
+        totals = np.asarray(pc.sum(axis=0)).ravel()
         x = _ordinal_positions(totals) if lvl == "ordinal" else d.category_values
         x = x - float(np.sum(x * totals) / totals.sum())
         m_i, s1, s2 = _item_sums(d, x, pairable)
