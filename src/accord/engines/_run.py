@@ -117,11 +117,14 @@ def ratings_in_memory(
     InvalidInputError
         A path or a frame without the three column names (the missing ones are named).
     """
-    from narwhals.dependencies import is_into_dataframe
-
     is_path = isinstance(data, str | Path)
-    if not (is_path or is_into_dataframe(data) or is_duckdb_relation(data)):
-        return data
+    if not is_path:
+        if isinstance(data, np.ndarray | list | tuple) or hasattr(data, "label_codes"):
+            return data  # arrays and Ratings: no frame library to ask
+        from narwhals.dependencies import is_into_dataframe
+
+        if not (is_into_dataframe(data) or is_duckdb_relation(data)):
+            return data
     absent = [n for n, v in (("item", item), ("rater", rater), ("label", label)) if v is None]
     if absent:
         what = "a file" if is_path else f"a {type(data).__name__}"
