@@ -27,6 +27,7 @@ from .._types import FloatArray, IntArray, Level, RngLike
 from ..ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
 from ._shared import (
+    CHUNK_ITEMS,
     cached,
     chunks,
     code_rows,
@@ -140,6 +141,10 @@ def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
         sparse = _sparse_counts(data.n_items, data.n_categories, data.n_ratings)
         stat = ItemCategoryCounts.from_ratings(data, sparse=sparse)
         full = stat.counts if sparse else stat.dense()
+        if not sparse and full.shape[0] <= CHUNK_ITEMS:
+            # Our own array, small enough to hold once as float64 (exact for counts): every
+            # coefficient's pass then reads it as it is, instead of converting it each time.
+            full = full.astype(np.float64)
         rated = _row_sums(full) > 0
         item_row = np.where(rated, np.cumsum(rated) - 1, -1).astype(np.int64)
         counts = full if rated.all() else full[rated]
@@ -670,7 +675,8 @@ def _per_category(d: _Data) -> pd.DataFrame:
     else:
         for s in chunks(counts.shape[0]):  # (items, q) float temporaries one chunk at a time
             c = np.asarray(counts[s], dtype=np.float64)
-            disagree += cols_dot(c * (r[s, None] - c), inv_pairs[s])
+            disagree += cols_dot(c, r[s] * inv_pairs[s])
+            disagree -= np.einsum("ik,ik,i->k", c, c, inv_pairs[s])
     with np.errstate(invalid="ignore", divide="ignore"):
         kappa_k = 1.0 - (disagree / it.n2) / (pi * (1.0 - pi))
     kappa_k = np.where((pi > 0) & (pi < 1), kappa_k, math.nan)
