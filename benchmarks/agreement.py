@@ -322,8 +322,10 @@ def bench_floor(n: int, r: int, q: int) -> list[Row]:
 def bench_many_categories(n: int = 5000, r: int = 3, q: int = 7700) -> list[Row]:
     """Thousands of categories, few per item: ``agreement()`` time and traced peak memory
     beside a single q x q float array (what a dense unweighted path would allocate per
-    rater pair, and more)."""
+    rater pair, and more). A first call on 400 items (over 256 categories: the sparse
+    route) imports scipy.sparse beforehand."""
     ratings = ratings_from_wide(make_wide(n, r, q, missing=0.0))
+    accord.agreement(ratings_from_wide(make_wide(400, r, q, missing=0.0)))  # imports scipy.sparse
     secs, mb, _ = measure(lambda: accord.agreement(ratings))
     qq_mb = ratings.n_categories**2 * 8 / 2**20
     return [
