@@ -70,9 +70,11 @@ class _Data:
 
     Attributes
     ----------
-    counts : ndarray of int64, shape (n_items, q), or scipy sparse CSR array
-        Counts of the items with at least one rating (the statistic's own integers: no
-        float copy; operations promote to float64 where needed). Sparse when there are
+    counts : ndarray of int64 or float64, shape (n_items, q), or scipy sparse CSR array
+        Counts of the items with at least one rating: the statistic's own integers, no
+        float copy (operations promote to float64 a chunk at a time), except counts made
+        from ratings of up to :data:`._shared.CHUNK_ITEMS` items, held once as float64
+        (exact) so that no coefficient converts them again. Sparse when there are
         many categories and few of them per item (:func:`_sparse_counts`): memory then
         follows the ratings, not items x categories.
     item_row : ndarray of int64, shape (n_items_in_decode_table,) or None
@@ -129,7 +131,7 @@ def _row_sums(full: Any) -> Any:
 
 
 def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
-    """Item x category counts (int64, rated items only) from ratings or counts."""
+    """Item x category counts (rated items only) from ratings or counts."""
     if isinstance(data, _Data):
         return data
     if isinstance(data, Ratings):
