@@ -81,3 +81,24 @@ def test_five_thousand_categories_allocate_nothing_q_by_q() -> None:
     assert names >= {"fleiss_kappa", "light_kappa", "conger_kappa", "krippendorff_alpha"}
     for c in table.coefficients:
         assert math.isfinite(c.statistic), c.name
+
+
+def test_every_entry_point_takes_the_sparse_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    r = _ratings(200, 4, 500, seed=3)
+    assert _shared.is_sparse(many_raters._prepare(r).counts)
+    code = int(r.label_codes[0])
+    positive = r.categories[code]
+
+    def run() -> list[float]:
+        return [
+            accord.pooled_specific_agreement(r, positive=positive).statistic,
+            accord.fleiss_kappa(r, ci="bootstrap", n_boot=30, rng=1).standard_error,
+            accord.conger_kappa(r, ci="bootstrap", n_boot=30, rng=1).standard_error,
+            accord.krippendorff_alpha(r, ci="bootstrap", n_boot=30, rng=1).standard_error,
+            accord.gwet_ac2(r, weights="linear").statistic,
+        ]
+
+    sparse = run()
+    monkeypatch.setattr(many_raters, "SPARSE_Q", 10**9)
+    monkeypatch.setattr(_shared, "DENSE_IDENTITY_Q", 10**9)
+    assert_allclose(sparse, run(), rtol=1e-10)
