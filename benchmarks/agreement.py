@@ -296,14 +296,74 @@ def show_ratios(summary: list[Row]) -> None:
         print(f"  {row['coefficient']:<20} {row['accord_s']:8.4f} s  {least:<10} ({peers})")
 
 
+def bench_floor(n: int, r: int, q: int) -> list[Row]:
+    """``agreement()`` (all coefficients, all but Light's kappa, Fleiss alone) beside its
+    floor, one ``np.bincount`` of the encoded ratings, best of 3 each in the same run."""
+    ratings = ratings_from_wide(make_wide(n, r, q, missing=0.2))
+    floor, _, _ = measure(
+        lambda: np.bincount(ratings.item_codes * q + ratings.label_codes, minlength=n * q), 3
+    )
+    rows: list[Row] = [{"task": "floor: one np.bincount", "lib": "numpy", "s": floor, "MB": 0.0}]
+    no_light = [c for c in COEFS if c != "light_kappa"]
+    runs: list[tuple[str, Callable[[], Any]]] = [
+        ("agreement(): every coefficient", lambda: accord.agreement(ratings)),
+        ("agreement(): all but Light's kappa",
+         lambda: accord.agreement(ratings, coefficients=no_light)),
+        ("agreement(coefficients=[fleiss_kappa])",
+         lambda: accord.agreement(ratings, coefficients=["fleiss_kappa"])),
+        ("fleiss_kappa alone", lambda: accord.fleiss_kappa(ratings)),
+    ]  # fmt: skip
+    for task, fn in runs:
+        secs, mb, _ = measure(fn, 3)
+        rows.append({"task": task, "lib": "accord", "s": secs, "MB": mb, "floor": secs / floor})
+    return rows
+
+
+def bench_many_categories(n: int = 5000, r: int = 3, q: int = 7700) -> list[Row]:
+    """Thousands of categories, few per item: ``agreement()`` time and traced peak memory
+    beside a single q x q float array (what a dense unweighted path would allocate per
+    rater pair, and more). A first call on 400 items (over 256 categories: the sparse
+    route) imports scipy.sparse beforehand."""
+    ratings = ratings_from_wide(make_wide(n, r, q, missing=0.0))
+    accord.agreement(ratings_from_wide(make_wide(400, r, q, missing=0.0)))  # imports scipy.sparse
+    secs, mb, _ = measure(lambda: accord.agreement(ratings))
+    qq_mb = ratings.n_categories**2 * 8 / 2**20
+    return [
+        {"task": f"agreement(), {ratings.n_categories} categories", "lib": "accord", "s": secs,
+         "MB": mb},
+        {"task": "one q x q float64 array (not made)", "lib": "-", "s": math.nan, "MB": qq_mb},
+    ]  # fmt: skip
+
+
+def show_floor(title: str, rows: list[Row]) -> None:
+    show(title, rows)
+    for row in rows:
+        if "floor" in row:
+            print(f"  {row['task']:<42} {row['floor']:5.1f}x the bincount floor")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     p.add_argument("--sizes", default="100000,1000000")
     p.add_argument("--raters", type=int, default=10)
     p.add_argument("--categories", type=int, default=5)
     p.add_argument("--continuous", type=int, default=100_000)
+    p.add_argument(
+        "--floor-only",
+        action="store_true",
+        help="only agreement() beside its bincount floor, and the many-categories case",
+    )
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
+    for n in sizes:
+        show_floor(
+            f"agreement() vs floor: {n} items x {args.raters} raters x {args.categories} "
+            "categories, 20% missing (best of 3)",
+            bench_floor(n, args.raters, args.categories),
+        )
+    show("many categories: 5,000 items x 3 raters", bench_many_categories())
+    if args.floor_only:
+        return 0
     for n in sizes:
         rows, summary = bench_categorical(n, args.raters, args.categories)
         show(f"{n} items x {args.raters} raters x {args.categories} categories, 20% missing", rows)

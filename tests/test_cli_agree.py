@@ -88,3 +88,40 @@ def test_degenerate_data_warns_in_one_line_each(tmp_path: Path) -> None:
     warned = [line for line in res.stderr.splitlines() if line.startswith("accord: warning:")]
     assert warned and len(warned) == len(set(warned))
     assert "DegenerateDataWarning" not in res.stderr
+
+
+def test_interval_scores_show_all_six_iccs_labelled_by_form(tmp_path: Path) -> None:
+    # Shrout & Fleiss (1979) Table 1 data (6 targets x 4 judges); Table 2 values (to 8
+    # decimals as R psych::ICC prints them), in tests/reference/many_raters.json.
+    ref = json.loads((Path(__file__).parent / "reference" / "many_raters.json").read_text())["icc"]
+    path = tmp_path / "sf.csv"
+    lines = ["item,rater,score"] + [
+        f"t{i},j{j},{v}" for i, row in enumerate(ref["scores"]) for j, v in enumerate(row)
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    args = ["agree", str(path), "--item", "item", "--rater", "rater", "--label", "score",
+            "--level", "interval"]  # fmt: skip
+    out = json.loads(runner.invoke(app, [*args, "-f", "json"]).output)["coefficients"]
+    iccs = {r["form"]: r for r in out if r["name"] == "icc"}
+    assert list(iccs) == ["ICC(1,1)", "ICC(2,1)", "ICC(3,1)", "ICC(1,k)", "ICC(2,k)", "ICC(3,k)"]
+    for form, value in ref["expected"].items():
+        assert_allclose(iccs[form]["statistic"], value, atol=ref["atol"], err_msg=form)
+        # No SE is published for the ICC: the NaN says why (the F interval is its inference).
+        assert iccs[form]["standard_error"] is None and "F interval" in iccs[form]["reason"]
+    res = runner.invoke(app, [*args], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    labels = [line.split("│")[1].strip() for line in res.output.splitlines() if "ICC(" in line]
+    assert labels == ["ICC(1,1)", "ICC(A,1)", "ICC(C,1)", "ICC(1,k)", "ICC(A,k)", "ICC(C,k)"]
+    assert "icc (" not in res.output
+
+
+def test_one_item_rows_say_why_se_and_p_are_nan(tmp_path: Path) -> None:
+    path = tmp_path / "one.csv"
+    path.write_text("item,rater,label\n1,a,x\n1,b,x\n1,c,y\n")
+    res = runner.invoke(app, ["agree", str(path), "--item", "item", "--rater", "rater",
+                              "--label", "label", "-f", "json"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    for row in json.loads(res.output)["coefficients"]:
+        assert row["standard_error"] is None and row["reason"], row["name"]
+        if row["name"] != "light_kappa":
+            assert "df = 0" in row["reason"]

@@ -474,7 +474,10 @@ def test_bad_options(kwargs: dict[str, Any], message: str) -> None:
 
 def test_not_ratings() -> None:
     with pytest.raises(accord.InvalidInputError, match="consensus needs a Ratings"):
-        consensus(pd.DataFrame({"a": [1]}))  # type: ignore[arg-type]
+        consensus([[1, 2]])
+    # A frame is read with its column names; without them, the error names the missing ones.
+    with pytest.raises(accord.InvalidInputError, match="pass item=, rater=, label="):
+        consensus(pd.DataFrame({"a": [1]}))
 
 
 def test_ordinal_with_missing_category_is_refused() -> None:
@@ -544,3 +547,12 @@ def test_gold_values_with_tuple_ids() -> None:
     items[:] = [(1, 2), (1, 2, 3), 7]
     got = _gold_values({(1, 2): "a", (1, 2, 3): "b", (9,): "c"}, items)
     assert got.tolist() == ["a", "b", None]
+
+
+def test_single_category_says_why_the_normalised_entropy_is_nan() -> None:
+    r = accord.Ratings.from_wide([["x", "x"], ["x", "x"]])
+    s = accord.consensus(r).summary
+    assert math.isnan(s.mean_normalized_entropy)
+    assert s.reason is not None and "one category (x)" in s.reason and "0/0" in s.reason
+    assert s.to_dict()["reason"] == s.reason
+    assert accord.consensus(accord.Ratings.from_wide([["x", "y"]])).summary.reason is None

@@ -101,3 +101,12 @@ def test_errors_are_one_line(tmp_path: Path, examples: Path) -> None:
     code, _, err = invoke("consensus", str(tmp_path / "nope.csv"), *args[2:])
     assert code == 2 and "file not found" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_single_category_states_why_normalised_is_nan(tmp_path: Path) -> None:
+    path = tmp_path / "one.csv"
+    path.write_text("item,rater,label\n1,a,x\n1,b,x\n2,a,x\n2,b,x\n")
+    code, out, _ = invoke("consensus", str(path), "--item", "item", "--rater", "rater",
+                          "--label", "label")  # fmt: skip
+    assert code == 0
+    assert "normalised NaN (one category (x)" in " ".join(out.split())

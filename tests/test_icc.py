@@ -81,3 +81,26 @@ def test_icc_empty_input_is_an_error(shape: tuple[int, int]) -> None:
     # An empty array is bad input (as for every coefficient), not an undefined ICC.
     with pytest.raises(InvalidInputError, match="the input is empty"):
         accord.icc(np.zeros(shape))
+
+
+def test_agreement_reports_the_six_forms_as_pingouin() -> None:
+    import warnings
+
+    import pingouin as pg  # peer: pg.intraclass_corr(data, targets, raters, ratings)
+
+    rng = np.random.default_rng(7)
+    scores = rng.normal(size=(15, 1)) + rng.normal(scale=0.6, size=(15, 4)) + np.arange(4) * 0.2
+    frame = pd.DataFrame(
+        [(i, j, v) for i, row in enumerate(scores) for j, v in enumerate(row)],
+        columns=["t", "r", "v"],
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = pg.intraclass_corr(frame, "t", "r", "v").set_index("Type")["ICC"]
+    table = accord.agreement(frame, item="t", rater="r", label="v", level="interval",
+                             coefficients=["icc"])  # fmt: skip
+    ours = {c.label: c.statistic for c in table.coefficients}  # type: ignore[attr-defined]
+    assert list(ours) == ["ICC(1,1)", "ICC(A,1)", "ICC(C,1)", "ICC(1,k)", "ICC(A,k)", "ICC(C,k)"]
+    # pingouin 0.7 labels its rows the same way (its "Type" column).
+    for label, value in ours.items():
+        assert_allclose(value, theirs[label], rtol=1e-10, err_msg=label)

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from hypothesis import given
 from numpy.testing import assert_allclose
+from scipy import stats
 
 import accord
 from accord import (
@@ -115,10 +116,31 @@ def test_gwet_table_3_5_with_standard_errors() -> None:
     assert krippendorff_alpha(r, weights="quadratic").n_items == 8
 
 
-def test_alpha_se_follows_irrcac_14_not_2021() -> None:
-    # irrCAC 1.4 krippen.alpha.raw: pa.ivec uses pa; the 2021 revision uses pa'. Recompute
-    # both by hand (transcribing the R code) on the Wikipedia Krippendorff example (items
-    # with 2 and 3 ratings, so the two differ) and check we give the 1.4 one.
+def test_alpha_se_is_the_consistent_linearisation_of_irrcac_14() -> None:
+    # R irrCAC 1.4 (since its 2021 revision, 1.2), krippen.alpha.raw(cac.raw4raters):
+    # coeff.se = 0.145479 on Krippendorff's canonical reliability data (4 coders, 12 units;
+    # Krippendorff 2011, "Computing Krippendorff's alpha-reliability", p. 3). irrCAC 1.0 and
+    # the Python port 0.4.4 centre the item term on p_a instead and give 0.145574.
+    nan = np.nan
+    coders = np.array([[1, 2, 3, 3, 2, 1, 4, 1, 2, nan, nan, nan],
+                       [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, nan, 3],
+                       [nan, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, nan],
+                       [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan]])  # fmt: skip
+    r = accord.Ratings.from_wide(coders.T)
+    res = krippendorff_alpha(r)
+    assert_allclose(res.statistic, 0.7434211, atol=5e-8)  # Krippendorff (2011): 0.743
+    assert_allclose(res.standard_error, 0.145479, atol=5e-7)
+    # Degrees of freedom: the pairable items (11 of 12), which the variance averages over.
+    assert res.n_items == 11
+    low, high = res.confidence_interval()
+    t = stats.t.ppf(0.975, 10)
+    assert_allclose([low, high], [res.statistic - t * 0.1454787, 1.0], atol=1e-6)
+
+
+def test_alpha_se_centres_the_item_term_on_pa_prime() -> None:
+    # The p_a' linearisation by hand (transcribing irrCAC 1.4's krippen.alpha.raw) on the
+    # Wikipedia Krippendorff example, whose items have 2 and 3 ratings, so that centring on
+    # p_a or on p_a' differs.
     nan = np.nan
     coders = np.array([[nan, nan, nan, nan, nan, 3, 4, 1, 2, 1, 1, 3, 3, nan, 3],
                        [1, nan, 2, 1, 3, 3, 4, 3, nan, nan, nan, nan, nan, nan, nan],
@@ -143,8 +165,12 @@ def test_alpha_se_follows_irrcac_14_not_2021() -> None:
         return float(np.sqrt(np.sum((k - alpha_p) ** 2) / (n * (n - 1))))
 
     ours = krippendorff_alpha(r).standard_error
-    assert_allclose(ours, se(pa), rtol=1e-12)
+    assert_allclose(ours, se(paprime), rtol=1e-12)
     assert abs(se(pa) - se(paprime)) > 1e-6
+    # Same formula on the per-item-sums path (interval metric) and the q x q path.
+    a = krippendorff_alpha(r, level="interval")
+    b = krippendorff_alpha(r, weights="quadratic")
+    assert_allclose(a.standard_error, b.standard_error, rtol=1e-10)
 
 
 def test_fleiss_diagnoses_null_se_and_per_category() -> None:
@@ -229,7 +255,6 @@ def test_population_correction_scales_variance() -> None:
 
 
 def test_interval_and_pvalue_are_t_based() -> None:
-    from scipy import stats
 
     res = fleiss_kappa(REF["counts"][0]["counts"])  # 10 items -> 9 df
     half = stats.t.ppf(0.975, 9) * res.standard_error
@@ -441,7 +466,7 @@ def test_agreement_table_levels() -> None:
     assert "conger_kappa" not in {c.name for c in counts_only.coefficients}
     scores = accord.Ratings.from_wide(np.asarray(REF["icc"]["scores"], float), level="interval")
     with_icc = accord.agreement(scores, coefficients=["icc", "krippendorff_alpha"])
-    assert [c.name for c in with_icc.coefficients].count("icc") == 3
+    assert [c.name for c in with_icc.coefficients].count("icc") == 6  # single and average
     boot = accord.agreement(r, coefficients=["fleiss_kappa"], ci="bootstrap", n_boot=50, rng=0)
     assert "BCa" in boot.to_frame()["ci_method"].iloc[0]
     with pytest.raises(accord.InvalidInputError, match="'coefficients'"):
@@ -468,3 +493,24 @@ def test_many_values_path_matches_peer_and_matrix(monkeypatch: pytest.MonkeyPatc
     assert_allclose([fast.statistic, fast.standard_error],
                     [matrix.statistic, matrix.standard_error], rtol=1e-9)  # fmt: skip
     assert fast.replicates is not None and np.isfinite(fast.replicates).all()
+
+
+def test_one_item_says_why_there_is_no_standard_error() -> None:
+    # One item rated by three raters: every coefficient is defined, but a variance over
+    # items needs two (df = 0). The NaN SE carries its reason.
+    r = accord.Ratings.from_long(
+        pd.DataFrame({"i": [1, 1, 1], "r": ["a", "b", "c"], "y": ["x", "x", "y"]}),
+        item="i", rater="r", label="y",
+    )  # fmt: skip
+    from accord.agreement.summary import COEFFICIENTS
+
+    wanted = [n for n in COEFFICIENTS if n not in ("icc", "light_kappa")]  # Light: no SE
+    table = accord.agreement(r, coefficients=wanted)
+    assert len(table.coefficients) >= 6
+    for c in table.coefficients:
+        assert math.isfinite(c.statistic), c.name
+        assert math.isnan(c.standard_error) and math.isnan(c.pvalue)
+        assert c.reason is not None and "df = 0" in c.reason, c.name
+    # Two items: an SE, and no reason.
+    r2 = accord.Ratings.from_wide([["x", "x", "y"], ["y", "y", "y"]])
+    assert accord.fleiss_kappa(r2).reason is None

@@ -32,7 +32,7 @@ from ._errors import InvalidInputError, bad_choice
 from ._results import Result, to_plain
 from ._types import FloatArray, IntArray, Level
 from .engines._pages import engine_pages
-from .engines._run import Engine, check_engine
+from .engines._run import Engine, check_engine, ratings_in_memory
 from .ratings import Ratings, ReadReport
 from .stats.counts import SPARSE_CELLS, ItemCategoryCounts
 
@@ -90,6 +90,9 @@ class ConsensusSummary(Result):
         Share of the ratings with a defined deviation in each class.
     mean_ordinal_entropy : float
         Mean ordinal entropy over the rated items (NaN unless ``ordinal=True``).
+    reason : str or None
+        Why a summary value is NaN, when one is for these data (one category: no normalised
+        entropy).
     """
 
     n_items: int
@@ -101,6 +104,7 @@ class ConsensusSummary(Result):
     mean_normalized_entropy: float
     class_shares: Mapping[str, float]
     mean_ordinal_entropy: float = math.nan
+    reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the summary."""
@@ -780,6 +784,11 @@ def _assemble(
     items_table = pd.DataFrame(item_cols, copy=False)
 
     summary = ConsensusSummary(
+        reason=(
+            f"one category ({categories[0]!s}): the normalised entropy, entropy / log q, is 0/0"
+            if q == 1
+            else None
+        ),
         n_items=n_items,
         n_raters=n_raters,
         n_ratings=n_scored,
@@ -872,9 +881,11 @@ def consensus(
     Parameters
     ----------
     ratings : Ratings, or where the ratings are
-        The ratings (any level; the labels are treated as categories). With
-        ``engine="stream"``: Parquet/CSV paths, a glob or a folder; with ``engine="dask"``
-        also a dask DataFrame (pass ``item``, ``rater``, ``label``).
+        The ratings (any level; the labels are treated as categories); with the memory
+        engine also a long data frame (pandas, polars, pyarrow, DuckDB) or a file path, with
+        ``item``, ``rater`` and ``label``. With ``engine="stream"``: Parquet/CSV paths, a
+        glob or a folder; with ``engine="dask"`` also a dask DataFrame (pass ``item``,
+        ``rater``, ``label``).
     reference : {"all", "others"}, default "all"
         ``"all"``: the rating being scored counts in ``p`` (Simon 2010). ``"others"``:
         leave-one-out, ``p`` is the share of the *other* raters of the item who chose the same
@@ -1022,6 +1033,15 @@ def consensus(
             progress=progress,
             batch_size=batch_size,
         )
+    ratings = ratings_in_memory(
+        ratings,
+        owner="consensus",
+        item=item,
+        rater=rater,
+        label=label,
+        level=level,
+        categories=categories,
+    )
     return _consensus_in_memory(
         ratings,
         reference=reference,
@@ -1047,7 +1067,8 @@ def _consensus_in_memory(
     if not isinstance(ratings, Ratings):
         raise InvalidInputError(
             f"consensus needs a Ratings (see Ratings.from_long, Ratings.from_wide, "
-            f"read_ratings); got a {type(ratings).__name__}"
+            f"read_ratings), or a data frame or path with item=, rater= and label=; got a "
+            f"{type(ratings).__name__}"
         )
     band_edges = _check_bands(bands)
     try:

@@ -25,10 +25,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHUNK_ITEMS",
+    "DENSE_IDENTITY_Q",
     "ItemTerms",
     "chunks",
     "code_rows",
     "cols_dot",
+    "identity_weights",
+    "is_identity",
+    "is_sparse",
     "item_terms",
     "item_weights",
     "pair_sums",
@@ -52,13 +56,47 @@ def chunks(n: int, size: int | None = None) -> Iterator[slice]:
         yield slice(lo, min(n, lo + size))
 
 
-def rows_dot(c: npt.NDArray[Any], v: FloatArray) -> FloatArray:
+#: Up to this many categories the identity weights are a dense q x q array; above, a sparse
+#: identity (a q x q float array of 7,700 categories would take 474 MB for nothing).
+DENSE_IDENTITY_Q = 256
+
+
+def is_sparse(c: Any) -> bool:
+    """Whether ``c`` is a scipy sparse array (item x category counts kept sparse)."""
+    return not isinstance(c, np.ndarray) and hasattr(c, "tocsr")
+
+
+def identity_weights(q: int) -> Any:
+    """The identity agreement weights of ``q`` categories: ``np.eye(q)``, or above
+    :data:`DENSE_IDENTITY_Q` categories a scipy sparse identity (``@``, ``.T`` and ``.sum()``
+    behave the same; nothing q x q is allocated)."""
+    if q <= DENSE_IDENTITY_Q:
+        return np.eye(q)
+    from scipy import sparse
+
+    return sparse.eye_array(q, format="csr")
+
+
+def is_identity(w: Any) -> bool:
+    """Whether the agreement weights ``w`` are the identity (unweighted)."""
+    q = w.shape[0]
+    if is_sparse(w):
+        diag = w.diagonal()
+        return bool(w.nnz == q and np.all(diag == 1.0))
+    return bool(np.array_equal(w, np.eye(q)))
+
+
+def rows_dot(c: Any, v: FloatArray) -> FloatArray:
     """``c @ v`` for a tall (n, q) matrix (integer counts or float), single-threaded.
 
     A threaded BLAS call spends more on waking its threads than on this product when the
     cores are busy (10x slower on a loaded two-core machine). Integer counts are promoted to
     float64 one chunk of rows at a time; each row's value does not depend on the chunking.
+    Sparse counts are multiplied as they are.
     """
+    if is_sparse(c):
+        sp_out: FloatArray = np.asarray(c @ np.asarray(v, dtype=np.float64), dtype=np.float64)
+        return sp_out
     if c.shape[0] <= CHUNK_ITEMS:
         out: FloatArray = np.einsum("ik,k->i", np.asarray(c, dtype=np.float64), v)
         return out
@@ -68,8 +106,11 @@ def rows_dot(c: npt.NDArray[Any], v: FloatArray) -> FloatArray:
     return out
 
 
-def cols_dot(c: npt.NDArray[Any], v: FloatArray) -> FloatArray:
+def cols_dot(c: Any, v: FloatArray) -> FloatArray:
     """``c.T @ v`` for a tall (n, q) matrix, single-threaded, summed by chunks of rows."""
+    if is_sparse(c):
+        sp_out: FloatArray = np.asarray(c.T @ np.asarray(v, dtype=np.float64), dtype=np.float64)
+        return sp_out
     out: FloatArray = np.zeros(c.shape[1], dtype=np.float64)
     if c.shape[0] <= CHUNK_ITEMS:
         out = np.einsum("ik,i->k", np.asarray(c, dtype=np.float64), v)
@@ -97,7 +138,7 @@ class ItemTerms:
 
     Attributes
     ----------
-    counts : ndarray, shape (n_rows, q)
+    counts : ndarray or scipy sparse CSR array, shape (n_rows, q)
         The item x category counts as the data holds them (int64: no float copy; the
         helpers here promote them chunk by chunk).
     r : ndarray of float64, shape (n_rows,)
@@ -114,7 +155,7 @@ class ItemTerms:
         Items per row (``_Data.weights``); None when every row is one item.
     """
 
-    counts: FloatArray
+    counts: Any
     r: FloatArray
     two: BoolArray
     n2: int
@@ -174,21 +215,35 @@ def item_weights(d: _Data) -> FloatArray | None:
     return out
 
 
-def pair_sums(d: _Data, w: FloatArray) -> FloatArray:
+def pair_sums(d: _Data, w: Any) -> FloatArray:
     """Per item, ``sum_{a != b} w(x_a, x_b)`` over its ordered pairs of ratings:
     ``sum_k r_ik (r*_ik - 1)`` with ``r*_ik = sum_l w_kl r_il`` (computed once per ``w``)."""
 
+    identity = is_identity(w)
+
     def make() -> FloatArray:
         it = item_terms(d)
-        identity = np.array_equal(w, np.eye(it.counts.shape[1]))
-        out: FloatArray = np.empty(it.counts.shape[0], dtype=np.float64)
-        for s in chunks(it.counts.shape[0]):
-            c = np.asarray(it.counts[s], dtype=np.float64)
+        counts = it.counts
+        out: FloatArray = np.empty(counts.shape[0], dtype=np.float64)
+        if is_sparse(counts):  # only the ratings' cells: sum_k r_ik (W r_i)_k
+            if identity:
+                sq = counts.multiply(counts).sum(axis=1)
+                out[:] = np.asarray(sq, dtype=np.float64).ravel() - it.r
+                return out
+            dense_w = w.toarray() if is_sparse(w) else w
+            for s in chunks(counts.shape[0], 20_000):  # (chunk, q) float temporaries
+                c = counts[s]
+                prod = np.asarray(c.multiply(np.asarray(c @ dense_w.T)).sum(axis=1))
+                out[s] = prod.ravel() - it.r[s]
+            return out
+        for s in chunks(counts.shape[0]):
+            c = np.asarray(counts[s], dtype=np.float64)
             weighted = c if identity else np.einsum("il,kl->ik", c, w)
             out[s] = np.einsum("ik,ik->i", c, weighted) - it.r[s]
         return out
 
-    return cached(d, ("pair_sums", w.shape, w.tobytes()), make)
+    key = ("identity", w.shape) if identity else (w.shape, np.asarray(w).tobytes())
+    return cached(d, ("pair_sums", key), make)
 
 
 def code_rows(d: _Data) -> npt.NDArray[np.signedinteger[Any]] | None:

@@ -16,7 +16,11 @@ from .._results import CIMethod, Coefficient, ConfidenceInterval, Result, check_
 from .._types import Alternative, FloatArray
 from ..ratings import Ratings
 
-__all__ = ["ICC_FORMS", "ICCResult", "IntraclassCorrelation", "icc"]
+__all__ = ["ICC_FORMS", "ICC_NO_SE", "ICCResult", "IntraclassCorrelation", "icc"]
+
+#: Why an ICC has no standard error: none is published for every form, and the F test and
+#: the exact F-based interval are the ICC's inference.
+ICC_NO_SE = "no SE: inference by the F test and F interval (Shrout & Fleiss 1979)"
 
 #: (form, McGraw-Wong name, description)
 ICC_FORMS: tuple[tuple[str, str, str], ...] = (
@@ -49,6 +53,9 @@ class IntraclassCorrelation(Coefficient):
         Shrout & Fleiss name, e.g. ``"ICC(2,1)"``; ``alias`` is McGraw & Wong's.
     f_statistic, df1, df2 : float
         The F test of ICC = 0 (``MSR/MSW`` one-way, ``MSR/MSE`` two-way).
+
+    ``standard_error`` is NaN and ``reason`` says why (:data:`ICC_NO_SE`): the inference is
+    the F test and the F-based interval.
     """
 
     form: str = ""
@@ -59,6 +66,13 @@ class IntraclassCorrelation(Coefficient):
     df2: float = math.nan
     mean_squares: tuple[float, float, float, float] = (math.nan,) * 4
     n_columns: int = 0
+
+    @property
+    def label(self) -> str:
+        """Display name: ``ICC(1,1)`` / ``ICC(1,k)`` for the one-way forms, McGraw & Wong's
+        ``ICC(A,1)``, ``ICC(C,1)``, ``ICC(A,k)``, ``ICC(C,k)`` for the two-way ones (which
+        say absolute agreement or consistency)."""
+        return self.form if self.form.startswith("ICC(1,") else self.alias
 
     @property
     def pvalue(self) -> float:
@@ -366,7 +380,7 @@ def icc(data: Ratings | npt.ArrayLike) -> ICCResult:
                 method=f"{form} = {alias} (Shrout & Fleiss 1979; McGraw & Wong 1996): "
                 f"{description}; {method_tail}",
                 weights=form,
-                reason=reason,
+                reason=reason or ICC_NO_SE,
                 bounds=(-math.inf, 1.0),
                 form=form,
                 alias=alias,

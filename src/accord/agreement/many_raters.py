@@ -27,10 +27,14 @@ from .._types import FloatArray, IntArray, Level, RngLike
 from ..ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
 from ._shared import (
+    CHUNK_ITEMS,
     cached,
     chunks,
     code_rows,
     cols_dot,
+    identity_weights,
+    is_identity,
+    is_sparse,
     item_terms,
     pair_sums,
     rater_category,
@@ -57,6 +61,7 @@ _Kind = Literal["percent", "fleiss", "gwet", "bp", "conger"]
 
 _NO_PAIRS = "no item has two or more ratings, so there is no agreement to measure"
 _TSV = "SE: Gwet (2014) linearisation as in irrCAC 1.4"
+_ONE_ITEM = "one item: no SE or interval (they need two or more items; df = 0)"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -65,9 +70,13 @@ class _Data:
 
     Attributes
     ----------
-    counts : ndarray of int64, shape (n_items, q)
-        Counts of the items with at least one rating (the statistic's own integers: no
-        float copy; operations promote to float64 where needed).
+    counts : ndarray of int64 or float64, shape (n_items, q), or scipy sparse CSR array
+        Counts of the items with at least one rating: the statistic's own integers, no
+        float copy (operations promote to float64 a chunk at a time), except counts made
+        from ratings of up to :data:`._shared.CHUNK_ITEMS` items, held once as float64
+        (exact) so that no coefficient converts them again. Sparse when there are
+        many categories and few of them per item (:func:`_sparse_counts`): memory then
+        follows the ratings, not items x categories.
     item_row : ndarray of int64, shape (n_items_in_decode_table,) or None
         Row of ``counts`` of each item code of ``ratings`` (-1 when the item has no rating).
     conger : callable, optional
@@ -81,11 +90,14 @@ class _Data:
     item_pattern : ndarray of int64, shape (n_items,) or None
         With ``weights``: the row of ``counts`` of each rated item, in item-code order (what
         Conger's kappa needs to pair an engine's per-item ``pe_i`` with its pattern).
+    declared : bool
+        False when the categories are the default 0..q-1 of an array of counts given without
+        ``categories=`` (weights that depend on where 0 is are then an error).
     cache : dict
         Statistics shared by the coefficients computed on this data (:mod:`._shared`).
     """
 
-    counts: npt.NDArray[Any]
+    counts: Any
     categories: tuple[Any, ...]
     n_raters: int
     level: Level
@@ -95,11 +107,31 @@ class _Data:
     conger: Callable[[FloatArray], tuple[FloatArray, FloatArray, float]] | None = None
     weights: FloatArray | None = None
     item_pattern: IntArray | None = None
+    declared: bool = True
     cache: dict[Any, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
 
+#: Item x category counts are kept sparse above this many categories when the dense matrix
+#: would hold more than :data:`SPARSE_CELLS_PER_RATING` cells per rating.
+SPARSE_Q = 256
+SPARSE_CELLS_PER_RATING = 16
+
+
+def _sparse_counts(n_items: int, q: int, n_ratings: int) -> bool:
+    """Whether item x category counts of this shape are kept sparse (many categories, few
+    per item: an unweighted coefficient then touches only the ratings' cells)."""
+    return q > SPARSE_Q and n_items * q > SPARSE_CELLS_PER_RATING * max(n_ratings, 1)
+
+
+def _row_sums(full: Any) -> Any:
+    """Ratings per row of dense or sparse counts."""
+    if is_sparse(full):
+        return np.asarray(full.sum(axis=1)).ravel()
+    return np.einsum("ik->i", full)  # a row sum without numpy's slow short-axis reduce
+
+
 def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
-    """Item x category counts (int64, rated items only) from ratings or counts."""
+    """Item x category counts (rated items only) from ratings or counts."""
     if isinstance(data, _Data):
         return data
     if isinstance(data, Ratings):
@@ -108,9 +140,14 @@ def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
                 f"categories= of {owner} applies to counts; for ratings declare the categories "
                 "when building them (Ratings.from_long(..., categories=[...]))"
             )
-        stat = ItemCategoryCounts.from_ratings(data)
-        full = stat.dense()
-        rated = np.einsum("ik->i", full) > 0  # a row sum without numpy's slow short-axis reduce
+        sparse = _sparse_counts(data.n_items, data.n_categories, data.n_ratings)
+        stat = ItemCategoryCounts.from_ratings(data, sparse=sparse)
+        full = stat.counts if sparse else stat.dense()
+        if not sparse and full.shape[0] <= CHUNK_ITEMS:
+            # Our own array, small enough to hold once as float64 (exact for counts): every
+            # coefficient's pass then reads it as it is, instead of converting it each time.
+            full = full.astype(np.float64)
+        rated = _row_sums(full) > 0
         item_row = np.where(rated, np.cumsum(rated) - 1, -1).astype(np.int64)
         counts = full if rated.all() else full[rated]
         n_raters = int(np.count_nonzero(np.bincount(data.rater_codes, minlength=data.n_raters)))
@@ -122,16 +159,19 @@ def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
         if isinstance(data, ItemCategoryCounts)
         else ItemCategoryCounts.from_array(data, categories)
     )
-    full = stat.dense()
-    totals = np.einsum("ik->i", full)  # row sums without numpy's slow short-axis reduce
+    full = stat.counts.tocsr() if stat.is_sparse else stat.dense()
+    totals = _row_sums(full)
     rated = totals > 0
     counts = full if rated.all() else full[rated]
-    n_raters = int(totals.max()) if counts.size else 0
+    n_raters = int(totals.max()) if counts.shape[0] * counts.shape[1] else 0
     try:
         values = np.asarray(stat.categories, dtype=np.float64)
     except (TypeError, ValueError):
         values = np.arange(len(stat.categories), dtype=np.float64)
-    return _Data(counts, stat.categories, n_raters, "nominal", values, None, None)
+    declared = categories is not None or stat.declared
+    return _Data(
+        counts, stat.categories, n_raters, "nominal", values, None, None, declared=declared
+    )
 
 
 def _compress(d: _Data) -> _Data:
@@ -169,6 +209,7 @@ def _compress(d: _Data) -> _Data:
         d.conger,
         weights=np.asarray(mult, dtype=np.float64),
         item_pattern=np.asarray(inverse, dtype=np.int64).reshape(-1),
+        declared=d.declared,
     )
 
 
@@ -189,6 +230,7 @@ def _analytic_view(d: _Data, ci: str) -> _Data:
         or d.ratings is not None
         or d.conger is not None
         or d.counts.shape[0] < COMPRESS_ITEMS
+        or is_sparse(d.counts)
     ):
         return d
 
@@ -210,12 +252,15 @@ def _analytic_view(d: _Data, ci: str) -> _Data:
     return out
 
 
-def _weight_matrix(weights: Any, categories: tuple[Any, ...], owner: str) -> tuple[FloatArray, str]:
-    """The agreement-weight matrix and its name ("custom" for an explicit matrix)."""
-    w = agreement_weights(weights, categories, owner=owner)
+def _weight_matrix(weights: Any, d: _Data, owner: str) -> tuple[FloatArray, str]:
+    """The agreement-weight matrix and its name ("custom" for an explicit matrix); None
+    means unweighted (identity), as everywhere in the package."""
+    if weights is None or (isinstance(weights, str) and weights == "identity"):
+        return identity_weights(len(d.categories)), "identity"  # nothing q x q when q is large
+    w = agreement_weights(weights, d.categories, owner=owner, declared=d.declared)
     if isinstance(weights, str):
         return w, weights
-    return w, "identity" if np.array_equal(w, np.eye(len(categories))) else "custom"
+    return w, "identity" if is_identity(w) else "custom"
 
 
 def _base(
@@ -233,7 +278,7 @@ def _base(
 
 
 def _undefined_pe_reason(d: _Data, label: str) -> str:
-    used = int(np.count_nonzero(d.counts.sum(axis=0)))
+    used = int(np.count_nonzero(np.asarray(d.counts.sum(axis=0)).ravel()))
     if used <= 1:
         return (
             f"every rating is in one category: chance agreement is 1 and {label} is 0/0 (undefined)"
@@ -242,6 +287,19 @@ def _undefined_pe_reason(d: _Data, label: str) -> str:
 
 
 # --------------------------------------------------------------------------- the family
+
+
+def _conger_pe(p: FloatArray, pbar: FloatArray, w: Any) -> float:
+    """Conger's chance agreement ``sum_kl w_kl (pbar_k pbar_l - s2_kl / r)`` from the raters'
+    category proportions ``p`` (r, q); unweighted, only the diagonal of ``s2`` (no q x q)."""
+    n_r = p.shape[0]
+    if n_r < 2:
+        return math.nan
+    if is_identity(w):
+        s2_diag = (np.einsum("gk,gk->k", p, p) - n_r * pbar**2) / (n_r - 1)
+        return float(np.sum(pbar**2 - s2_diag / n_r))
+    s2 = (p.T @ p - n_r * np.outer(pbar, pbar)) / (n_r - 1)
+    return float(np.sum(w * (np.outer(pbar, pbar) - s2 / n_r)))
 
 
 def _conger_parts(
@@ -298,14 +356,10 @@ def _conger_parts(
     n_g = classif.sum(axis=1)
     p = classif / n_g[:, None]
     pbar = p.mean(axis=0)
-    if n_r >= 2:
-        s2 = (p.T @ p - n_r * np.outer(pbar, pbar)) / (n_r - 1)
-        pe = float(np.sum(w * (np.outer(pbar, pbar) - s2 / n_r)))
-    else:
-        pe = math.nan
+    pe = _conger_pe(p, pbar, w)
     c = n_r * pbar[None, :] - p  # (r, q)
-    a = c @ w  # a[g, l] = sum_k c[g, k] w[k, l]
-    b = np.sum(c * (p @ w.T), axis=1)  # b[g] = sum_k c[g, k] (W p_g)_k
+    a = np.asarray(c @ w)  # a[g, l] = sum_k c[g, k] w[k, l]
+    b = np.sum(c * np.asarray(p @ w.T), axis=1)  # b[g] = sum_k c[g, k] (W p_g)_k
     # Item i's term: sum over its ratings (g, l) of (n / n_g) (a[g, l] - b[g]).
     coef = (n / n_g)[:, None] * (a - b[:, None])
     if code_mat is not None:
@@ -360,7 +414,7 @@ def _family(
     counts = it.counts
     n_rows, q = counts.shape
     n, wt = it.n, it.weights  # items; items per row (None: one)
-    w, wname = _weight_matrix(weights, d.categories, name)
+    w, wname = _weight_matrix(weights, d, name)
     r, two, n2 = it.r, it.two, it.n2
     base = _base(name, d, n, n2, population_size, wname)
     base["method"] = method
@@ -425,12 +479,23 @@ def _family(
         kappa_ix = kappa_i - 2.0 * (1.0 - kappa) * (pe_i - pe) / (1.0 - pe)
         se = math.sqrt(f / (n * (n - 1)) * float(np.dot(wt, (kappa_ix - kappa) ** 2)))
     out: dict[str, Any] = dict(statistic=kappa, standard_error=se, **base)
+    if n < 2:
+        out["reason"] = _ONE_ITEM
     if ci == "bootstrap":
-        feats: Any = np.column_stack([pa_i, two.astype(float), np.ones(n), counts / r[:, None]])
-        if conger_feats is not None:
+        head = np.column_stack([pa_i, two.astype(float), np.ones(n)])
+        if is_sparse(counts) or conger_feats is not None:
             from scipy import sparse
 
-            feats = sparse.hstack([sparse.csr_array(feats), conger_feats], format="csr")
+            shares = (
+                sparse.csr_array(counts.multiply((1.0 / r)[:, None]))
+                if is_sparse(counts)
+                else sparse.csr_array(counts / r[:, None])
+            )
+            parts = [sparse.csr_array(head), shares]
+            parts += [conger_feats] if conger_feats is not None else []
+            feats: Any = sparse.hstack(parts, format="csr")
+        else:
+            feats = np.column_stack([head, counts / r[:, None]])
         stat = _family_from_totals(kind, w, q)
         reps, jk = bootstrap(feats, stat, n_boot=n_boot, rng=rng)
         out.update(replicates=reps, jackknife=jk)
@@ -458,7 +523,7 @@ def _family_from_totals(kind: _Kind, w: FloatArray, q: int) -> Callable[[FloatAr
             return out
         pi = t[:, 3 : 3 + q] / t[:, 2:3]
         if kind == "fleiss":
-            pe = np.einsum("bk,kl,bl->b", pi, w, pi)
+            pe = np.sum(pi * np.asarray(pi @ w), axis=1)
         elif kind == "gwet":
             pe = t_w / (q * (q - 1)) * np.sum(pi * (1.0 - pi), axis=1)
         elif kind == "bp":
@@ -468,9 +533,12 @@ def _family_from_totals(kind: _Kind, w: FloatArray, q: int) -> Callable[[FloatAr
             n_r = classif.shape[1]
             p = classif / classif.sum(axis=2, keepdims=True)
             pbar = p.mean(axis=1)
-            outer = pbar[:, :, None] * pbar[:, None, :]
-            s2 = (np.einsum("bgk,bgl->bkl", p, p) - n_r * outer) / (n_r - 1)
-            pe = np.sum(w[None] * (outer - s2 / n_r), axis=(1, 2))
+            if is_sparse(w):  # many categories, unweighted: no q x q per replicate
+                pe = np.array([_conger_pe(p[j], pbar[j], w) for j in range(t.shape[0])])
+            else:
+                outer = pbar[:, :, None] * pbar[:, None, :]
+                s2 = (np.einsum("bgk,bgl->bkl", p, p) - n_r * outer) / (n_r - 1)
+                pe = np.sum(w[None] * (outer - s2 / n_r), axis=(1, 2))
         res: FloatArray = (pa - pe) / (1.0 - pe)
         return res
 
@@ -496,7 +564,7 @@ _COMMON_PARAMS = """    categories : sequence, optional
 def percent_agreement(
     data: CountsLike,
     *,
-    weights: WeightsLike = "identity",
+    weights: WeightsLike | None = "identity",
     categories: Any = None,
     population_size: float | None = None,
     ci: CIKind = "analytic",
@@ -515,8 +583,9 @@ def percent_agreement(
     ----------
     data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
         Ratings, or the item x category counts.
-    weights : str or array_like of shape (q, q), default "identity"
+    weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights (:func:`~accord.agreement.weights.agreement_weights`).
+        None: unweighted.
     """
     d = _prepare(data, categories, "percent_agreement")
     d = _analytic_view(d, ci)
@@ -602,9 +671,14 @@ def _per_category(d: _Data) -> pd.DataFrame:
     if it.weights is not None:
         inv_pairs = inv_pairs * it.weights  # items per pattern
     disagree = np.zeros(counts.shape[1])
-    for s in chunks(counts.shape[0]):  # (items, q) float temporaries one chunk at a time
-        c = np.asarray(counts[s], dtype=np.float64)
-        disagree += cols_dot(c * (r[s, None] - c), inv_pairs[s])
+    if is_sparse(counts):  # r_ik (r_i - r_ik) on the ratings' cells only
+        c = counts.astype(np.float64)
+        disagree += cols_dot(c.multiply(r[:, None]) - c.multiply(c), inv_pairs)
+    else:
+        for s in chunks(counts.shape[0]):  # (items, q) float temporaries one chunk at a time
+            c = np.asarray(counts[s], dtype=np.float64)
+            disagree += cols_dot(c, r[s] * inv_pairs[s])
+            disagree -= np.einsum("ik,ik,i->k", c, c, inv_pairs[s])
     with np.errstate(invalid="ignore", divide="ignore"):
         kappa_k = 1.0 - (disagree / it.n2) / (pi * (1.0 - pi))
     kappa_k = np.where((pi > 0) & (pi < 1), kappa_k, math.nan)
@@ -621,7 +695,7 @@ def _fleiss_null_se(d: _Data, f: float) -> float:
     m = float(r[0])
     if not (np.all(r == m) and m >= 2):
         return math.nan
-    totals = counts.sum(axis=0) if it.weights is None else cols_dot(counts, it.weights)
+    totals = cols_dot(counts, np.ones(counts.shape[0]) if it.weights is None else it.weights)
     pi = totals / (n * m)
     pq = pi * (1.0 - pi)
     s = float(pq.sum())
@@ -634,7 +708,7 @@ def _fleiss_null_se(d: _Data, f: float) -> float:
 def fleiss_kappa(
     data: CountsLike,
     *,
-    weights: WeightsLike = "identity",
+    weights: WeightsLike | None = "identity",
     categories: Any = None,
     population_size: float | None = None,
     ci: CIKind = "analytic",
@@ -659,8 +733,8 @@ def fleiss_kappa(
     ----------
     data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
         Ratings, or the item x category counts.
-    weights : str or array_like of shape (q, q), default "identity"
-        Agreement weights for the weighted kappa (Gwet 2014, ch. 3).
+    weights : str, array_like of shape (q, q) or None, default "identity"
+        Agreement weights for the weighted kappa (Gwet 2014, ch. 3). None: unweighted.
     """
     d = _prepare(data, categories, "fleiss_kappa")
     d = _analytic_view(d, ci)
@@ -817,7 +891,7 @@ gwet_ac1.__doc__ = (
 def gwet_ac2(
     data: CountsLike,
     *,
-    weights: WeightsLike = "quadratic",
+    weights: WeightsLike | None = "quadratic",
     categories: Any = None,
     population_size: float | None = None,
     ci: CIKind = "analytic",
@@ -835,8 +909,8 @@ def gwet_ac2(
     ----------
     data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
         Ratings, or the item x category counts.
-    weights : str or array_like of shape (q, q), default "quadratic"
-        Agreement weights (Gwet 2014, ch. 3).
+    weights : str, array_like of shape (q, q) or None, default "quadratic"
+        Agreement weights (Gwet 2014, ch. 3). None: unweighted.
     """
     d = _prepare(data, categories, "gwet_ac2")
     d = _analytic_view(d, ci)
@@ -880,7 +954,7 @@ gwet_ac2.__doc__ = (
 def brennan_prediger(
     data: CountsLike,
     *,
-    weights: WeightsLike = "identity",
+    weights: WeightsLike | None = "identity",
     categories: Any = None,
     population_size: float | None = None,
     ci: CIKind = "analytic",
@@ -898,8 +972,8 @@ def brennan_prediger(
     ----------
     data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
         Ratings, or the item x category counts.
-    weights : str or array_like of shape (q, q), default "identity"
-        Agreement weights (Gwet 2014, ch. 3).
+    weights : str, array_like of shape (q, q) or None, default "identity"
+        Agreement weights (Gwet 2014, ch. 3). None: unweighted.
     """
     d = _prepare(data, categories, "brennan_prediger")
     d = _analytic_view(d, ci)
@@ -956,7 +1030,7 @@ brennan_prediger.__doc__ = (
 def conger_kappa(
     data: Ratings,
     *,
-    weights: WeightsLike = "identity",
+    weights: WeightsLike | None = "identity",
     population_size: float | None = None,
     ci: CIKind = "analytic",
     n_boot: int = 2000,
@@ -976,8 +1050,8 @@ def conger_kappa(
     ----------
     data : Ratings
         Ratings with rater ids (counts do not say who rated what).
-    weights : str or array_like of shape (q, q), default "identity"
-        Agreement weights (Gwet 2014, ch. 3).
+    weights : str, array_like of shape (q, q) or None, default "identity"
+        Agreement weights (Gwet 2014, ch. 3). None: unweighted.
     """
     if not isinstance(data, Ratings | _Data):
         raise InvalidInputError(
@@ -1151,7 +1225,9 @@ def _alpha_finish(
     """alpha, its SE, p_a and p_e from the item terms (irrCAC 1.4 formulas).
 
     p_a = (1 - 1/N) p_a' + 1/N, p_a' = sum_i sumq_i / (rbar (m_i - 1)) / n; the variance
-    uses the 1.4 item term ``pa_i = sumq_i / (rbar (m_i - 1)) - p_a (m_i - rbar) / rbar``.
+    uses the item term ``pa_i = sumq_i / (rbar (m_i - 1)) - p_a' (m_i - rbar) / rbar``, the
+    linearisation of p_a' (a ratio of two means) about its own value, so that the terms
+    average to p_a' and the variance is the delta method's.
     """
     m = parts.m
     wt = parts.weights
@@ -1170,7 +1246,7 @@ def _alpha_finish(
     alpha_p = (paprime - pe) / (1.0 - pe)
     se = math.nan
     if n >= 2 and wt is not None:
-        pa_w = a_i - pa * (m - rbar) / rbar
+        pa_w = a_i - paprime * (m - rbar) / rbar
         k_w = (pa_w - pe) / (1.0 - pe)
         pe_w = parts.pe_num / rbar - pe * (m - rbar) / rbar
         k_wx = k_w - 2.0 * (1.0 - alpha_p) * (pe_w - pe) / (1.0 - pe)
@@ -1178,7 +1254,7 @@ def _alpha_finish(
     elif n >= 2:
         total = 0.0
         for s in chunks(n):  # item terms a chunk of items at a time
-            pa_i = a_i[s] - pa * (m[s] - rbar) / rbar
+            pa_i = a_i[s] - paprime * (m[s] - rbar) / rbar
             k_i = (pa_i - pe) / (1.0 - pe)
             pe_i = parts.pe_num[s] / rbar - pe * (m[s] - rbar) / rbar
             k_ix = k_i - 2.0 * (1.0 - alpha_p) * (pe_i - pe) / (1.0 - pe)
@@ -1282,9 +1358,13 @@ def krippendorff_alpha(
     :math:`\delta^2_{ck} = (R_k - R_c)^2`) alpha and its SE come from per-item sums of
     values and squares, in O(N) memory: no V x V matrix for continuous scores.
 
-    The SE is irrCAC 1.4's; its 2021 revision replaced :math:`p_a` by :math:`p_a'` in the
-    item term (a difference of order 1/N). For the ordinal metric the weights depend on the
-    marginals; the SE treats them as fixed, the bootstrap does not.
+    The SE is the linearisation of Gwet (2014) as irrCAC computes it since its 2021 revision
+    (R irrCAC 1.2 and later): the item term centres on :math:`p_a'`, which makes it the
+    delta-method variance of :math:`p_a'` as a ratio of two means (irrCAC 1.0 and the Python
+    port 0.4.4 centre on :math:`p_a`, a difference of order 1/N). The t interval uses the
+    pairable items (two or more ratings) for its degrees of freedom, as the variance does.
+    For the ordinal metric the weights depend on the marginals; the SE treats them as fixed,
+    the bootstrap does not.
 
     References
     ----------
@@ -1396,7 +1476,7 @@ def krippendorff_alpha(
         )
     else:
         if weights is not None:
-            w, _ = _weight_matrix(weights, d.categories, "krippendorff_alpha")
+            w, _ = _weight_matrix(weights, d, "krippendorff_alpha")
         else:
             if distance is not None:
                 delta = np.asarray(distance(scale[:, None], scale[None, :]), dtype=np.float64)
@@ -1407,11 +1487,16 @@ def krippendorff_alpha(
                     )
                 if np.any(np.diag(delta) != 0):
                     raise InvalidInputError("distance(x, x) must be 0 for every category")
+            elif lvl == "nominal":  # delta = 1 - I, so w = I: nothing q x q when q is large
+                delta = None
             else:
                 delta = _krippendorff_delta(lvl, scale, totals)
-            used = totals > 0
-            dmax = float(delta[np.ix_(used, used)].max()) if used.any() else 0.0
-            w = 1.0 - delta / dmax if dmax > 0 else np.ones((q, q))
+            if delta is None:
+                w = identity_weights(q)
+            else:
+                used = totals > 0
+                dmax = float(delta[np.ix_(used, used)].max()) if used.any() else 0.0
+                w = 1.0 - delta / dmax if dmax > 0 else np.ones((q, q))
         parts = _alpha_parts_matrix(d, w)
         parts = dataclasses.replace(parts, undefined=parts.pe >= 1.0 - 1e-12)
     if parts.undefined or parts.pe >= 1.0 - 1e-12:
@@ -1425,6 +1510,8 @@ def krippendorff_alpha(
     out: dict[str, Any] = dict(
         statistic=alpha, standard_error=se, observed_agreement=pa, chance_agreement=pe, **base
     )
+    if base["n_items"] < 2:
+        out["reason"] = _ONE_ITEM
     if ci == "bootstrap":
         reps, jk = _alpha_bootstrap(d, pairable, lvl, w, n_boot, rng)
         out.update(replicates=reps, jackknife=jk)
@@ -1497,6 +1584,8 @@ def _alpha_many_values(
     out: dict[str, Any] = dict(
         statistic=alpha, standard_error=se, observed_agreement=pa, chance_agreement=pe, **base
     )
+    if base["n_items"] < 2:
+        out["reason"] = _ONE_ITEM
     if ci == "bootstrap":
         feats = np.column_stack([2.0 * (m_i * s2 - s1**2) / (m_i - 1.0), m_i, s1, s2])
         reps, jk = bootstrap(feats, _alpha_from_sums, n_boot=n_boot, rng=rng)
@@ -1523,26 +1612,33 @@ def _alpha_bootstrap(
 ) -> tuple[FloatArray, FloatArray | None]:
     """Bootstrap of alpha over pairable items, on per-item totals."""
     pc = d.counts[pairable]
-    m = pc.sum(axis=1)
-    q = pc.shape[1]
     if w is not None:
         # Fixed weights: alpha from [sum sumq/(m-1), N, counts].
-        sumq = np.einsum("ik,ik->i", pc, pc @ w.T - 1.0)
-        feats = np.column_stack([sumq / (m - 1.0), m, pc])
+        m = _row_sums(pc).astype(np.float64)
+        sumq = pair_sums(d, w)[pairable]
+        if is_sparse(pc):
+            from scipy import sparse
+
+            head = sparse.csr_array(np.column_stack([sumq / (m - 1.0), m]))
+            feats: Any = sparse.hstack([head, pc.astype(np.float64)], format="csr")
+        else:
+            feats = np.column_stack([sumq / (m - 1.0), m, pc])
 
         def stat_fixed(t: FloatArray) -> FloatArray:
             big_n = t[:, 1]
             pa = (1.0 - 1.0 / big_n) * t[:, 0] / big_n + 1.0 / big_n
             pi = t[:, 2:] / big_n[:, None]
-            pe = np.einsum("bk,kl,bl->b", pi, w, pi)
+            pe = np.sum(pi * np.asarray(pi @ w), axis=1)
             res: FloatArray = (pa - pe) / (1.0 - pe)
             return res
 
         return bootstrap(feats, stat_fixed, n_boot=n_boot, rng=rng)
+    m = _row_sums(pc)
+    q = pc.shape[1]
     if lvl == "interval" or q > 64:
         # Interval (and ordinal with many values, on the full-data positions): D_o and D_e
         # from per-item sums.
-        totals = pc.sum(axis=0)
+        totals = np.asarray(pc.sum(axis=0)).ravel()
         x = _ordinal_positions(totals) if lvl == "ordinal" else d.category_values
         x = x - float(np.sum(x * totals) / totals.sum())
         m_i, s1, s2 = _item_sums(d, x, pairable)

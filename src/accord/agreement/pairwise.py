@@ -15,7 +15,7 @@ from .._errors import InvalidInputError, warn_degenerate
 from .._results import Coefficient, Result, to_plain
 from .._types import FloatArray, IntArray, RngLike
 from ..ratings import ContingencyTable, Ratings
-from ..stats.pairs import PairTables, _pairs_in_chunk
+from ..stats.pairs import PAIR_TABLE_CELLS, PairTables, _pairs_in_chunk, pair_agreement
 from ._shared import item_terms, pair_tables
 from .inference import CIKind, bootstrap, check_ci
 from .many_raters import _Data
@@ -341,10 +341,23 @@ def light_kappa(
         raise InvalidInputError(
             "light_kappa needs ratings with rater ids (Ratings), not item x category counts"
         )
-    pt = PairTables.from_ratings(data) if shared is None else pair_tables(shared)
-    n_items_pair = pt.tables.sum(axis=(1, 2))
-    keep = n_items_pair >= min_items
-    kappas = _cohen_tables(pt.tables[keep].astype(np.float64))
+    n_r, q = data.n_raters, data.n_categories
+    pt: PairTables | None = None
+    if ci == "analytic" and n_r * (n_r - 1) // 2 * q * q > PAIR_TABLE_CELLS:
+        # Many categories: each pair's kappa from its trace and marginal products, with
+        # memory proportional to the pairs of ratings (no q x q table per rater pair).
+        terms = pair_agreement(data)
+        keep = terms.n >= min_items
+        n_p = terms.n[keep].astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            po = terms.agree[keep] / n_p
+            pe = terms.chance[keep] / n_p**2
+            kappas = np.where(pe < 1.0 - 1e-12, (po - pe) / (1.0 - pe), np.nan)
+    else:
+        pt = PairTables.from_ratings(data) if shared is None else pair_tables(shared)
+        n_items_pair = pt.tables.sum(axis=(1, 2))
+        keep = n_items_pair >= min_items
+        kappas = _cohen_tables(pt.tables[keep].astype(np.float64))
     if shared is None:
         per_item = np.bincount(data.item_codes, minlength=data.n_items)
         n_pairable = int((per_item >= 2).sum())
@@ -382,6 +395,7 @@ def light_kappa(
     if ci == "analytic":
         out["reason"] = LIGHT_NO_ANALYTIC_SE
     if ci == "bootstrap":
+        assert pt is not None  # the bootstrap resamples the per-item pair tables
         feats = _pair_features(data, pt, np.flatnonzero(keep))
         rated = np.bincount(data.item_codes, minlength=data.n_items) > 0
         feats = feats[rated]

@@ -727,6 +727,8 @@ def pooled_specific_agreement(
     k = positive_index(cats, positive, owner)
     it = item_terms(d)
     counts = it.counts[it.two]
+    if not isinstance(counts, np.ndarray):  # sparse (many categories): a table per category
+        counts = counts.toarray()
     r = it.r[it.two]
     x = counts * (counts - 1.0)
     y = counts * (r - 1.0)[:, None]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import warnings
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -15,7 +14,7 @@ from .._errors import InvalidInputError
 from .._results import Coefficient, Result
 from .._types import Level, Missing, RngLike
 from ..engines._pages import engine_pages
-from ..engines._run import Engine, Progress, check_engine, columns_for
+from ..engines._run import Engine, Progress, check_engine, ratings_in_memory
 from ..ratings import Ratings, ReadReport
 from . import many_raters as mr
 from ._engine import light_from_statistics
@@ -123,8 +122,9 @@ def agreement(
         Ratings (all coefficients), or item x category counts (those computable from counts:
         not Conger, Light or the ICC). With ``engine="stream"``: a Parquet/CSV path, glob,
         folder or list of paths; with ``engine="dask"`` also a dask DataFrame (then pass
-        ``item``, ``rater`` and ``label``). A path with the memory engine is read with
-        :func:`accord.read_ratings`.
+        ``item``, ``rater`` and ``label``). With the memory engine a path is read with
+        :func:`accord.read_ratings`, and a long data frame (pandas, polars, pyarrow, DuckDB)
+        with one row per rating is read from its ``item``, ``rater`` and ``label`` columns.
     coefficients : sequence of str, optional
         A subset of :data:`COEFFICIENTS`; default all that apply.
     weights : str or array_like of shape (q, q), optional
@@ -144,11 +144,12 @@ def agreement(
         in batches (memory bounded by the statistics), or per dask partition and
         tree-reduced. The numbers are the same (see the engines page of the docs).
     item, rater, label : str, optional
-        Column names, for data that is not yet a :class:`~accord.Ratings`.
+        Column names, for data that is not yet a :class:`~accord.Ratings` (a path or a frame).
     level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
-        Level of measurement of data read from files (``categories`` declares the domain).
+        Level of measurement of data given as a path or a frame (``categories`` declares the
+        domain).
     missing : {"omit", "raise"}, default "omit"
-        Rows without a label, for data read from files.
+        Rows without a label, for data given as a path or a frame.
     scheduler : str or distributed.Client, optional
         ``engine="dask"``: a scheduler name, a client or an address (``"tcp://host:8786"``).
     progress : callable, optional
@@ -166,7 +167,8 @@ def agreement(
     Nominal: percent agreement, Fleiss, Conger, Light, Brennan-Prediger, AC1 and
     Krippendorff's alpha (nominal). Ordinal, interval and ratio add the weighted percent
     agreement, Fleiss, Conger and Brennan-Prediger, AC2 and alpha at the data's level;
-    interval and ratio add the single-rater ICCs (complete items only). The item counts are
+    interval and ratio add the six ICCs, single rater and mean of k raters: ICC(1,1),
+    ICC(A,1), ICC(C,1), ICC(1,k), ICC(A,k), ICC(C,k) (complete items only). The item counts are
     computed once and shared.
 
     With ``engine="stream"`` or ``"dask"`` the coefficients come from the engine's statistics:
@@ -225,20 +227,20 @@ def agreement(
         if ci == "bootstrap":
             wanted -= {"conger_kappa", "light_kappa"}
         wanted.discard("icc")
-    elif isinstance(data, str | Path):
-        from ..io import read_ratings
-
-        columns_for("agreement", item=item, rater=rater, label=label)
-        data = read_ratings(
+    else:
+        given = data
+        data = ratings_in_memory(
             data,
-            item=item,  # type: ignore[arg-type]
-            rater=rater,  # type: ignore[arg-type]
-            label=label,  # type: ignore[arg-type]
+            owner="agreement",
+            item=item,
+            rater=rater,
+            label=label,
             level=level,
             categories=categories,
             missing=missing,
         )
-        categories = None
+        if data is not given:  # the categories went into the Ratings
+            categories = None
     is_ratings = isinstance(data, Ratings) or stats is not None
     if stats is None:
         d = mr._prepare(data, categories, "agreement")
@@ -273,8 +275,7 @@ def agreement(
         if level != "nominal":
             out.append(mr.krippendorff_alpha(d, level=level, **opts))
     if "icc" in wanted and is_ratings and level in ("interval", "ratio"):
-        res = icc(data)
-        out.extend(res.forms[:3])
+        out.extend(icc(data).forms)  # single and average measures, six forms
     return AgreementTable(tuple(out), level, ci, stats.report if stats is not None else None)
 
 

@@ -318,8 +318,10 @@ def _weight_matrix(
     agreement: npt.ArrayLike | None,
     disagreement: npt.ArrayLike | None,
     owner: str,
+    declared: bool = True,
 ) -> tuple[FloatArray, str]:
-    """The agreement-weight matrix and its name, from exactly one way of giving it."""
+    """The agreement-weight matrix and its name, from exactly one way of giving it;
+    ``declared`` False for a bare q x q array given without ``categories=``."""
     given = sum(v is not None for v in (weights, agreement, disagreement))
     if given > 1:
         raise InvalidInputError(
@@ -364,7 +366,13 @@ def _weight_matrix(
             f"The 'weights' parameter of {owner} must be one of {{{options}}}. "
             f"Got {weights!r} instead."
         )
-    return agreement_weights(weights, table.categories, owner=owner), weights
+    return agreement_weights(weights, table.categories, owner=owner, declared=declared), weights
+
+
+def _declared(data: Any, y: Any, categories: Sequence[Any] | None) -> bool:
+    """Whether the categories of the table ``as_table`` makes are values someone gave (False
+    for a bare q x q array without ``categories=``, whose categories default to 0..q-1)."""
+    return categories is not None or y is not None or isinstance(data, ContingencyTable | Ratings)
 
 
 def _kappa_max(px: FloatArray, py: FloatArray, w: FloatArray, pe: float) -> float:
@@ -563,7 +571,14 @@ def cohen_kappa(
     """
     owner = "cohen_kappa"
     table = as_table(data, y, categories=categories, raters=raters, owner=owner)
-    w, wname = _weight_matrix(table, weights, agreement_weights, disagreement_weights, owner)
+    w, wname = _weight_matrix(
+        table,
+        weights,
+        agreement_weights,
+        disagreement_weights,
+        owner,
+        _declared(data, y, categories),
+    )
     p = table.proportions
     n = _n_items(table)
     factor = population_factor(n, population_size)
@@ -688,7 +703,14 @@ population_size
     """
     owner = "scott_pi"
     table = as_table(data, y, categories=categories, raters=raters, owner=owner)
-    w, wname = _weight_matrix(table, weights, agreement_weights, disagreement_weights, owner)
+    w, wname = _weight_matrix(
+        table,
+        weights,
+        agreement_weights,
+        disagreement_weights,
+        owner,
+        _declared(data, y, categories),
+    )
     p = table.proportions
     n = _n_items(table)
     factor = population_factor(n, population_size)

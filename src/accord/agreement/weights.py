@@ -17,7 +17,13 @@ import numpy.typing as npt
 from .._errors import InvalidInputError
 from .._types import FloatArray
 
-__all__ = ["WEIGHT_SCHEMES", "WeightScheme", "agreement_weights", "category_scale"]
+__all__ = [
+    "ORIGIN_SCHEMES",
+    "WEIGHT_SCHEMES",
+    "WeightScheme",
+    "agreement_weights",
+    "category_scale",
+]
 
 WeightScheme: TypeAlias = Literal[
     "identity", "linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar"
@@ -32,6 +38,12 @@ WEIGHT_SCHEMES: tuple[str, ...] = (
     "circular",
     "bipolar",
 )
+
+#: Schemes whose weights change when the category values are shifted (they depend on where 0
+#: is): on categories nobody declared (a bare table's 0..q-1) they would measure nothing.
+#: Linear, quadratic, radical, circular and bipolar weights depend only on differences and
+#: on the two ends of the scale, so a shift leaves them unchanged.
+ORIGIN_SCHEMES: tuple[str, ...] = ("ratio",)
 
 
 def _f(a: Any) -> FloatArray:
@@ -65,6 +77,7 @@ def agreement_weights(
     categories: Sequence[Any],
     *,
     owner: str = "agreement_weights",
+    declared: bool = True,
 ) -> FloatArray:
     r"""The q x q agreement-weight matrix of a named scheme, or a validated explicit matrix.
 
@@ -90,6 +103,10 @@ def agreement_weights(
         The ordered category domain.
     owner : str
         Function name used in error messages.
+    declared : bool, default True
+        False when ``categories`` are the default 0..q-1 of a bare array of counts rather
+        than values someone gave: then the schemes of :data:`ORIGIN_SCHEMES` (ratio), whose
+        weights depend on where 0 is, are an error asking for ``categories=``.
 
     Returns
     -------
@@ -133,6 +150,12 @@ def agreement_weights(
             f"The 'weights' parameter of {owner} must be one of "
             f"{{{', '.join(repr(s) for s in WEIGHT_SCHEMES)}}} or a q x q matrix. "
             f"Got {scheme!r} instead."
+        )
+    if scheme in ORIGIN_SCHEMES and not declared:
+        raise InvalidInputError(
+            f"{scheme} weights depend on where 0 is on the category scale, and the categories "
+            f"of this table were not declared (they default to 0..{q - 1}); pass the category "
+            f"values to {owner} as categories=, e.g. categories={list(range(1, q + 1))}"
         )
     if scheme == "identity" or q == 1:
         return np.eye(q)

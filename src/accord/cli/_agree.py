@@ -98,11 +98,12 @@ def render(
         write_text(text, output)
         return
     rows = []
-    for d in dicts:
+    for coef, d in zip(results, dicts, strict=True):
+        label = getattr(coef, "label", None)  # the ICC's form, e.g. ICC(A,1)
         rows.append(
             {
-                "coefficient": d["name"]
-                + ("" if d["weights"] in ("identity", None) else f" ({d['weights']})"),
+                "coefficient": label
+                or d["name"] + ("" if d["weights"] in ("identity", None) else f" ({d['weights']})"),
                 "estimate": d["statistic"],
                 "SE": d["standard_error"],
                 f"{level:.0%} CI": format_ci(d["ci_low"], d["ci_high"]),

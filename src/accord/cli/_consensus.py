@@ -152,7 +152,9 @@ def _print_tables(
     lines = [
         str(report),
         f"mean item entropy {format_number(s.mean_entropy)} (base {result.base:g}); "
-        f"normalised {format_number(s.mean_normalized_entropy)}; ratings: {shares}",
+        f"normalised {format_number(s.mean_normalized_entropy)}"
+        + (f" ({s.reason})" if s.reason else "")
+        + f"; ratings: {shares}",
     ]
     item_rows = _rows(contested, ITEM_COLUMNS)
     rater_rows = _rows(raters, RATER_COLUMNS)

@@ -26,6 +26,7 @@ __all__ = [
     "check_engine",
     "columns_for",
     "index_label_counts",
+    "ratings_in_memory",
     "scan_ratings",
 ]
 
@@ -93,6 +94,67 @@ def columns_for(owner: str, **columns: str | None) -> None:
             f"{owner} with the stream or dask engine needs the column names: pass "
             + ", ".join(f"{name}=" for name in missing)
         )
+
+
+def ratings_in_memory(
+    data: Any,
+    *,
+    owner: str,
+    item: str | None,
+    rater: str | None,
+    label: str | None,
+    level: Any = "nominal",
+    categories: Sequence[Any] | None = None,
+    missing: Any = "omit",
+) -> Any:
+    """What the memory engine works on: a path is read with :func:`accord.read_ratings`, a
+    data frame (pandas, polars, pyarrow, DuckDB, anything narwhals reads) becomes
+    :meth:`accord.Ratings.from_long` of its ``item``, ``rater`` and ``label`` columns;
+    anything else (Ratings, counts, arrays) is returned as it is.
+
+    Raises
+    ------
+    InvalidInputError
+        A path or a frame without the three column names (the missing ones are named).
+    """
+    is_path = isinstance(data, str | Path)
+    if not is_path:
+        if isinstance(data, np.ndarray | list | tuple) or hasattr(data, "label_codes"):
+            return data  # arrays and Ratings: no frame library to ask
+        from narwhals.dependencies import is_into_dataframe
+
+        if not (is_into_dataframe(data) or is_duckdb_relation(data)):
+            return data
+    absent = [n for n, v in (("item", item), ("rater", rater), ("label", label)) if v is None]
+    if absent:
+        what = "a file" if is_path else f"a {type(data).__name__}"
+        raise InvalidInputError(
+            f"{owner} on {what} needs the column names: pass "
+            + ", ".join(f"{name}=" for name in absent)
+        )
+    if is_path:
+        from ..io import read_ratings
+
+        return read_ratings(
+            data,
+            item=item,  # type: ignore[arg-type]
+            rater=rater,  # type: ignore[arg-type]
+            label=label,  # type: ignore[arg-type]
+            level=level,
+            categories=categories,
+            missing=missing,
+        )
+    from ..ratings import Ratings
+
+    return Ratings.from_long(
+        data,
+        item=item,  # type: ignore[arg-type]
+        rater=rater,  # type: ignore[arg-type]
+        label=label,  # type: ignore[arg-type]
+        level=level,
+        categories=categories,
+        missing=missing,
+    )
 
 
 def scan_ratings(

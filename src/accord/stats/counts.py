@@ -41,10 +41,14 @@ class CategoryCounts(Result):
         ``counts[g, c]`` = number of ratings in group ``g`` with category ``c``.
     categories : tuple
         The category domain, in order.
+    declared : bool
+        False when ``categories`` are the default 0..q-1 of an array given without
+        categories (positions, not values anyone gave).
     """
 
     counts: Any
     categories: tuple[Any, ...]
+    declared: bool = True
 
     @property
     def is_sparse(self) -> bool:
@@ -192,7 +196,7 @@ class ItemCategoryCounts(CategoryCounts):
                 raise InvalidInputError(
                     f"item x category counts: cell ({i}, {c}) is negative ({arr[i, c]})"
                 )
-            return cls(arr.astype(np.int64, copy=False), cats)
+            return cls(arr.astype(np.int64, copy=False), cats, categories is not None)
         try:
             as_float: FloatArray = arr.astype(np.float64)
         except (TypeError, ValueError):
@@ -211,7 +215,7 @@ class ItemCategoryCounts(CategoryCounts):
                 f"item x category counts: cell ({i}, {c}) is not a whole number "
                 f"({as_float[i, c]:g})"
             )
-        return cls(as_float.astype(np.int64), cats)
+        return cls(as_float.astype(np.int64), cats, categories is not None)
 
 
 class RaterCategoryCounts(CategoryCounts):

@@ -13,12 +13,16 @@ from .._results import Result
 from .._types import IntArray
 from ..ratings import ContingencyTable, Ratings
 
-__all__ = ["PairTables", "rater_code_rows"]
+__all__ = ["PAIR_TABLE_CELLS", "PairAgreement", "PairTables", "pair_agreement", "rater_code_rows"]
 
 #: Pair rows generated per chunk of items (bounds the memory of the pair expansion).
 CHUNK_PAIRS = 4_000_000
 #: Dense accumulator (raters^2 x q^2 cells) allowed up to this size.
 DENSE_CELLS = 20_000_000
+
+#: Above this many cells (rater pairs x q x q), unweighted pairwise statistics come from
+#: :func:`pair_agreement` (memory proportional to the ratings) instead of dense tables.
+PAIR_TABLE_CELLS = 20_000_000
 
 
 def _pairs_in_chunk(
@@ -269,3 +273,101 @@ class PairTables(Result):
             pair_keys = pk
         pairs = np.stack([pair_keys // n_r, pair_keys % n_r], axis=1).astype(np.int64)
         return cls(pairs, np.ascontiguousarray(tables), ratings.raters, ratings.categories)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class PairAgreement:
+    """What unweighted agreement of each rater pair needs, without its q x q table.
+
+    Attributes
+    ----------
+    pairs : ndarray of int64, shape (n_pairs, 2)
+        Rater codes ``(a, b)`` with ``a < b`` of the pairs that co-rated an item, sorted.
+    n : ndarray of int64, shape (n_pairs,)
+        Items both raters rated (the table's total).
+    agree : ndarray of int64, shape (n_pairs,)
+        Of those, items they gave the same label (the table's trace).
+    chance : ndarray of float64, shape (n_pairs,)
+        ``sum_k R_k C_k``: the products of the two raters' category counts on their common
+        items (the table's row and column sums), so that chance agreement is
+        ``chance / n**2``.
+    """
+
+    pairs: IntArray
+    n: IntArray
+    agree: IntArray
+    chance: npt.NDArray[np.float64]
+
+
+def pair_agreement(ratings: Ratings) -> PairAgreement:
+    """The trace, total and marginal products of every co-rating pair's table, from the
+    pairs of ratings within items (chunked): memory follows the pairs of ratings, never
+    q x q per rater pair, so many categories cost nothing extra.
+
+    Examples
+    --------
+    >>> import accord
+    >>> r = accord.Ratings.from_wide([["y", "y", "n"], ["n", "n", "n"]])
+    >>> pa = pair_agreement(r)
+    >>> pa.pairs.tolist(), pa.n.tolist(), pa.agree.tolist(), pa.chance.tolist()
+    ([[0, 1], [0, 2], [1, 2]], [2, 2, 2], [2, 1, 1], [2.0, 2.0, 2.0])
+    """
+    q = ratings.n_categories
+    n_r = ratings.n_raters
+    order = np.lexsort((ratings.rater_codes, ratings.item_codes))
+    item = ratings.item_codes[order]
+    rater = ratings.rater_codes[order]
+    label = ratings.label_codes[order]
+    empty = np.zeros(0, np.int64)
+    if item.size == 0:
+        return PairAgreement(np.zeros((0, 2), np.int64), empty, empty, np.zeros(0))
+    starts = np.flatnonzero(np.r_[True, item[1:] != item[:-1]])
+    sizes = np.diff(np.r_[starts, item.size])
+    cum = np.cumsum(sizes * (sizes - 1) // 2)
+    size = n_r * n_r
+    n = np.zeros(size, np.int64)
+    agree = np.zeros(size, np.int64)
+    row_parts: list[tuple[IntArray, IntArray]] = []
+    col_parts: list[tuple[IntArray, IntArray]] = []
+    lo = 0
+    while lo < starts.size:
+        base = int(cum[lo - 1]) if lo else 0
+        hi = max(int(np.searchsorted(cum, base + CHUNK_PAIRS, side="right")), lo + 1)
+        s, z = starts[lo:hi], sizes[lo:hi]
+        a0, a1 = int(s[0]), int(s[-1] + z[-1])
+        ra, rb, pos = _pairs_in_chunk(rater[a0:a1], label[a0:a1], s, z, a0)
+        lab = label[a0:a1]
+        la, lb = lab[pos[0]], lab[pos[1]]
+        key = ra.astype(np.int64) * n_r + rb
+        n += np.bincount(key, minlength=size)
+        agree += np.bincount(key[la == lb], minlength=size)
+        # (pair, category) cells of the two margins: as many as the pairs of ratings.
+        row_parts.append(np.unique(key * q + la, return_counts=True))
+        col_parts.append(np.unique(key * q + lb, return_counts=True))
+        lo = hi
+    row_keys, row_counts = _merge_cells(row_parts)
+    col_keys, col_counts = _merge_cells(col_parts)
+    common, i_row, i_col = np.intersect1d(row_keys, col_keys, assume_unique=True,
+                                          return_indices=True)  # fmt: skip
+    chance = np.asarray(
+        np.bincount(
+            common // q,
+            weights=row_counts[i_row].astype(np.float64) * col_counts[i_col],
+            minlength=size,
+        ),
+        dtype=np.float64,
+    )
+    used = np.flatnonzero(n)
+    pairs = np.stack([used // n_r, used % n_r], axis=1).astype(np.int64)
+    return PairAgreement(pairs, n[used], agree[used], chance[used])
+
+
+def _merge_cells(parts: list[tuple[IntArray, IntArray]]) -> tuple[IntArray, IntArray]:
+    """Sorted distinct keys and summed counts of several ``np.unique`` results."""
+    if len(parts) == 1:
+        return parts[0]
+    keys = np.concatenate([k for k, _ in parts])
+    counts = np.concatenate([c for _, c in parts])
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    summed: IntArray = np.bincount(inverse, weights=counts, minlength=uniq.size).astype(np.int64)
+    return uniq, summed
