@@ -13,7 +13,7 @@ uv:
 	@$(UV) --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv
 
 $(VENV)/.synced: pyproject.toml uv.lock | uv
-	$(UV) sync --locked --all-extras --group dev --group peers
+	$(UV) sync --locked --compile-bytecode --all-extras --group dev --group peers
 	@touch $@
 
 env: $(VENV)/.synced

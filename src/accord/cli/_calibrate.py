@@ -190,7 +190,7 @@ def render(result: Any, fmt: OutputFormat, output: Path | None, biases: Path | N
     print_table(
         summary_rows(result),
         ["name", "value"],
-        title=str(result.report) if result.report is not None else str(result),
+        title=str(result) if result.report is None else f"{result}\n{result.report}",
         caption=result.method,
     )
     shown = result.values.sort_values("value", ascending=False, kind="stable").head(_SHOWN)
