@@ -32,11 +32,14 @@ __all__ = [
     "Compression",
     "CsvDialect",
     "TextSniff",
+    "check_encoding",
     "check_file",
     "check_json_lines",
     "decode_error_message",
     "open_binary",
     "parse_separator",
+    "read_csv_columns",
+    "read_text_file",
     "reading",
     "sniff_csv",
     "sniff_text",
@@ -107,7 +110,7 @@ def open_binary(path: Path, compression: Compression | None) -> IO[bytes]:
     if compression is None:
         return path.open("rb")
     if compression == "gzip":
-        return gzip.open(path, "rb")
+        return gzip.GzipFile(path, "rb")  # type: ignore[return-value]
     if compression == "bz2":
         return bz2.open(path, "rb")
     if compression == "xz":
@@ -145,7 +148,8 @@ class TextSniff:
         return open_binary(self.path, self.compression)
 
 
-def _check_encoding(encoding: str) -> str:
+def check_encoding(encoding: str) -> str:
+    """The codec's canonical name, or :class:`InvalidInputError` for an unknown encoding."""
     try:
         return codecs.lookup(encoding).name
     except LookupError:
@@ -159,13 +163,15 @@ def decode_error_message(path: Path, encoding: str, offset: int, byte: int) -> s
     """The one-line message for a byte that ``encoding`` cannot decode."""
     name = codecs.lookup(encoding).name
     suggestion = (
-        "; if it is a spreadsheet export, try encoding='latin-1' (--encoding latin-1) or "
-        "'cp1252'"
+        "; if it is a spreadsheet export, try encoding='latin-1' (--encoding latin-1) or 'cp1252'"
         if name in ("utf-8", "utf-8-sig")
         else ""
     )
     what = "UTF-8" if name in ("utf-8", "utf-8-sig") else name
-    return f"{path} is not {what} text: byte 0x{byte:02x} at offset {offset} cannot be decoded{suggestion}"
+    return (
+        f"{path} is not {what} text: byte 0x{byte:02x} at offset {offset} cannot be "
+        f"decoded{suggestion}"
+    )
 
 
 def _decode_head(raw: bytes, path: Path, encoding: str, complete: bool) -> str:
@@ -205,13 +211,13 @@ def sniff_text(path: str | Path, *, encoding: str | None = None, what: str = "te
     >>> sniff_text(p)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    accord._errors.FileReadError: ...latin1.csv is not UTF-8 text: byte 0xe9 at offset 17 cannot be decoded; ...
+    accord._errors.FileReadError: ...latin1.csv is not UTF-8 text: byte 0xe9 at offset 16 ...
     >>> sniff_text(p, encoding="latin-1").head
     'item,label\\n1,café\\n'
     """
     p = check_file(path)
     if encoding is not None:
-        encoding = _check_encoding(encoding)
+        encoding = check_encoding(encoding)
     with p.open("rb") as fh:
         magic = fh.read(8)
     compression = _compression_of(magic)
@@ -223,7 +229,7 @@ def sniff_text(path: str | Path, *, encoding: str | None = None, what: str = "te
     complete = len(raw) <= _HEAD
     raw = raw[:_HEAD]
     bom = next((name for sign, name in _BOMS if raw.startswith(sign)), None)
-    if bom is not None and (encoding is None or encoding.startswith(bom.split("-sig")[0][:6])):
+    if bom is not None and encoding is None:
         encoding = bom
     encoding = encoding or "utf-8"
     if "16" not in encoding and "32" not in encoding and b"\x00" in raw:
@@ -233,6 +239,35 @@ def sniff_text(path: str | Path, *, encoding: str | None = None, what: str = "te
         )
     head = _decode_head(raw, p, encoding, complete)
     return TextSniff(p, encoding, compression, head)
+
+
+def read_text_file(path: str | Path, *, encoding: str | None = None, what: str = "text") -> str:
+    """The whole text of a (possibly compressed) file, line ends kept as they are.
+
+    Raises what :func:`sniff_text` raises, and :class:`FileReadError` naming the byte offset
+    of the first byte ``encoding`` cannot decode.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = p.write_bytes(b"ok\\r\\n\\xff")
+    >>> read_text_file(p)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    accord._errors.FileReadError: ...a.txt is not UTF-8 text: byte 0xff at offset 4 cannot ...
+    >>> read_text_file(p, encoding="latin-1")
+    'ok\\r\\nÿ'
+    """
+    sniff = sniff_text(path, encoding=encoding, what=what)
+    with reading(sniff.path, what, sniff), sniff.open() as fh:
+        data = fh.read()
+    try:
+        return data.decode(sniff.encoding)
+    except UnicodeDecodeError as exc:
+        raise FileReadError(
+            decode_error_message(sniff.path, sniff.encoding, exc.start, data[exc.start])
+        ) from None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -321,7 +356,7 @@ def parse_separator(text: str | None) -> str | None:
         return None
     named = {"\\t": "\t", "tab": "\t", "comma": ",", "semicolon": ";", "pipe": "|", "space": " "}
     sep = named.get(text.lower(), text)
-    if len(sep) != 1 or sep in "\r\n\"":
+    if len(sep) != 1 or sep in '\r\n"':
         raise InvalidInputError(
             f"the separator must be one character (such as , ; | or \\t for a tab); got {text!r}"
         )
@@ -366,7 +401,7 @@ def sniff_csv(
     >>> sniff_csv(p).require(["item", "rater", "label"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    accord._errors.ColumnNotFoundError: ...r.csv: column 'item' not found: the header is one column ('item;rater;label'); the file looks separated by ';' (semicolon), not ',': give sep=';' (--sep ';')
+    accord._errors.ColumnNotFoundError: ...r.csv: column 'item' not found: ...separated by ';'...
     >>> sniff_csv(p, sep=";").header
     ('item', 'rater', 'label')
     """
@@ -491,7 +526,7 @@ def reading(
     ...     pq.read_table(p)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    accord._errors.FileReadError: cannot read ...broken.parquet as Parquet (damaged, truncated or another format): ...
+    accord._errors.FileReadError: cannot read ...broken.parquet as Parquet (damaged, ...
     """
     from ._errors import AccordError
 
@@ -542,7 +577,7 @@ def read_csv_columns(
     >>> read_csv_columns(sniff_csv(p), ["item", "label"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    accord._errors.FileReadError: ...r.csv, line 3: an extra field where the header has 2 ('2,y,z'); quote fields that hold ','
+    accord._errors.FileReadError: ...r.csv, line 3: an extra field where the header has 2 ...
     """
     import pyarrow as pa
     import pyarrow.csv as pacsv

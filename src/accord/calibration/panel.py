@@ -207,7 +207,8 @@ def _numeric(values: npt.NDArray[Any], positions: IntArray, column: str) -> Floa
     if bad.size:
         first = int(bad[0])
         raise InvalidInputError(
-            f"column {column!r}: {values[first]!r} at row {int(positions[first]) + 1} is not a "
+            f"column {column!r}: {_tidy_scalar(values[first])!r} at row "
+            f"{int(positions[first]) + 1} is not a "
             f"number ({bad.size} such rows: {_rows(positions[bad])})"
         )
     return converted
@@ -223,7 +224,8 @@ def _check_finite(x: FloatArray, positions: IntArray, column: str, positive: boo
     if idx.size:
         first = int(idx[0])
         raise InvalidInputError(
-            f"column {column!r}: {x[first]!r} at row {int(positions[first]) + 1} must be {what} "
+            f"column {column!r}: {_tidy_scalar(x[first])!r} at row "
+            f"{int(positions[first]) + 1} must be {what} "
             f"({idx.size} such rows: {_rows(positions[idx])})"
         )
 
@@ -346,7 +348,8 @@ def _read_panel(
         if bad.size:
             first = int(bad[0])
             raise InvalidInputError(
-                f"columns {extra[0]!r}, {extra[1]!r}: the range [{lo[first]!r}, {hi[first]!r}] "
+                f"columns {extra[0]!r}, {extra[1]!r}: the range "
+                f"[{_tidy_scalar(lo[first])!r}, {_tidy_scalar(hi[first])!r}] "
                 f"at row {int(positions[first]) + 1} is empty or reversed ({bad.size} such rows: "
                 f"{_rows(positions[bad])})"
             )
@@ -392,7 +395,8 @@ def _level_confidence(
     if bad.size:
         first = int(bad[0])
         raise InvalidInputError(
-            f"column {column!r}: level {values[first]!r} at row {int(positions[first]) + 1} is "
+            f"column {column!r}: level {_tidy_scalar(values[first])!r} at row "
+            f"{int(positions[first]) + 1} is "
             f"not one of H, M, L (high, medium, low) ({bad.size} such rows: "
             f"{_rows(positions[bad])})"
         )
