@@ -304,7 +304,7 @@ def test_confidence_names_the_first_row_at_fault(tmp_path: Path) -> None:
     path.write_text("ok,conf\n1,0.5\n0,1.5\n1,\n")
     line = one_line_error("confidence", str(path), "--correct", "ok", "--confidence", "conf")
     assert "found 1.5 at row 2" in line
-    with pytest.raises(InvalidInputError, match="found 1.5 at row 2"):
+    with pytest.raises(InvalidInputError, match=r"found 1\.5 at row 2"):
         accord.normalized_cross_entropy([1, 0, 1], [0.5, 1.5, float("nan")])
     with pytest.raises(InvalidInputError, match="missing value at row 1"):
         accord.normalized_cross_entropy([float("nan"), 0, 1], [0.5, 1.5, 0.2])

@@ -210,18 +210,24 @@ def user_errors() -> Iterator[None]:
         raise fail(str(exc)) from None
     except OSError as exc:
         raise fail(_os_message(exc)) from None
+    except ImportError as exc:  # an optional package a reader needs (pandas' zstandard, ...)
+        raise fail(str(exc) or f"missing package: {exc.name}") from None
     except Exception as exc:
         if _is_read_error(exc):
             raise fail(f"cannot read the input: {str(exc).strip() or type(exc).__name__}") from None
         raise
 
 
-def check_output(path: Path | None, *, folder: bool = False) -> None:
+def check_output(path: Path | None, *, folder: bool = False, creates: bool = False) -> None:
     """Fail early (before any work) when ``path`` cannot be written: it is a folder (or,
-    with ``folder``, a file), or the nearest folder above it that exists is not writable."""
+    with ``folder``, a file), its folder does not exist (unless the command ``creates`` it),
+    or the nearest folder above it that exists is not writable."""
     if path is None:
         return
     import os
+
+    if not (folder or creates) and not path.parent.exists():
+        raise fail(f"folder not found: {path.parent} (for {path})")
 
     if folder:
         if path.exists() and not path.is_dir():
@@ -269,6 +275,8 @@ def write_text(text: str, output: Path | None) -> None:
     try:
         output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
     except OSError as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise fail(_os_message(exc)) from None
         raise fail(f"cannot write {output}: {_os_reason(exc)}") from None
 
 

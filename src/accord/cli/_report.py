@@ -91,7 +91,7 @@ def report_command(
             )
     if gold is not None and label is None:
         raise fail("--gold is compared with the raters' labels: give --label too")
-    check_output(output)
+    check_output(output, creates=True)
     files = file_options(sep, encoding)
     with user_errors():
         data: Any = path
