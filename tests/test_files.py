@@ -382,3 +382,11 @@ def test_a_failing_write_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(pathlib.Path, "write_text", refuse)
     line = one_line_error("agree", str(path), *AGREE, "-o", str(target))
     assert line == f"accord: error: cannot write {target}: permission denied"
+
+
+def test_span_offsets_show_values_as_written(tmp_path: Path) -> None:
+    # Before: "(first: np.float64(1.5))".
+    path = tmp_path / "spans.csv"
+    path.write_text("annotator,document,start,end,label\na,d,1.5,3,X\nb,d,1,3,X\n")
+    line = one_line_error("spans", str(path))
+    assert line.endswith("(first: 1.5)")

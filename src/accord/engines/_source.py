@@ -103,9 +103,9 @@ def dataset_of(
         compressed = [d for d in dialects if d.compression not in (None, "gzip", "bz2")]
         if compressed or encodings:
             raise InvalidInputError(
-                f"{(compressed or dialects)[0].path}: the stream engine reads CSV files in "
-                "UTF-8, plain or compressed with gzip or bz2 (named .gz / .bz2); read this one "
-                "with the memory engine (accord.read_ratings, encoding=...)"
+                f"{(compressed or dialects)[0].path}: the stream engine reads UTF-8 CSV files, "
+                "plain or compressed with gzip or bz2 (named .gz / .bz2); read this one with "
+                "the memory engine"
             )
         file_format = ds.CsvFileFormat(
             parse_options=pacsv.ParseOptions(delimiter=dialect.delimiter),
