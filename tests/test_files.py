@@ -390,3 +390,12 @@ def test_span_offsets_show_values_as_written(tmp_path: Path) -> None:
     path.write_text("annotator,document,start,end,label\na,d,1.5,3,X\nb,d,1,3,X\n")
     line = one_line_error("spans", str(path))
     assert line.endswith("(first: 1.5)")
+
+
+def test_a_truncated_gzip_file_is_one_line(tmp_path: Path) -> None:
+    rows = "".join(f"{i},a,x\n{i},b,y\n" for i in range(5_000))
+    whole = gzip.compress(("item,rater,label\n" + rows).encode())
+    path = tmp_path / "cut.csv.gz"
+    path.write_bytes(whole[: len(whole) // 2])
+    line = one_line_error("agree", str(path), *AGREE)
+    assert f"cannot read {path} as CSV (damaged, truncated or another format)" in line

@@ -482,6 +482,18 @@ def check_json_lines(sniff: TextSniff) -> str | None:
     return None
 
 
+def _diagnose(p: Path, what: str, source: CsvDialect | TextSniff | None) -> str | None:
+    """A second look at a file a parser failed on: the byte, line or row at fault."""
+    if isinstance(source, CsvDialect):
+        return _bad_byte(p, source.encoding, source.compression) or _ragged_line(source)
+    if isinstance(source, TextSniff):
+        found = _bad_byte(p, source.encoding, source.compression)
+        if found is None and what == "JSON Lines":
+            found = check_json_lines(source)
+        return found
+    return None
+
+
 def _read_errors() -> tuple[type[BaseException], ...]:
     errors: list[type[BaseException]] = [
         UnicodeError,
@@ -538,13 +550,10 @@ def reading(
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
         raise
     except _read_errors() as exc:
-        found: str | None = None
-        if isinstance(source, CsvDialect):
-            found = _bad_byte(p, source.encoding, source.compression) or _ragged_line(source)
-        elif isinstance(source, TextSniff):
-            found = _bad_byte(p, source.encoding, source.compression)
-            if found is None and what == "JSON Lines":
-                found = check_json_lines(source)
+        try:
+            found = _diagnose(p, what, source)
+        except _read_errors():  # the second look fails too: say what the parser said
+            found = None
         if found is None and isinstance(exc, UnicodeDecodeError):
             found = decode_error_message(p, exc.encoding, exc.start, exc.object[exc.start])
         if found is None:
