@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import ColumnNotFoundError, DuplicateRatingError, InvalidInputError, require
-from .._files import check_file, reading, sniff_csv
+from .._files import check_file, reading, sniff_csv, sniff_text
 from ..io import _format_of
 from ..ratings import _missing_column_message, _tidy_scalar
 from ._blocks import DuplicateInfo
@@ -34,7 +34,8 @@ def resolve_files(source: Any, file_format: str | None) -> tuple[list[str], str]
     """Expand a path, a directory, a glob or a list of paths to files and their format.
 
     A directory is read as every Parquet/CSV/TSV file under it, and a glob as every match,
-    in sorted order; a list is read in the order given.
+    in sorted order; a list is read in the order given. Each file must be readable, and the
+    first block of a CSV/TSV file text (:func:`accord._files.sniff_text`).
     """
     if isinstance(source, str | Path):
         text = str(source)
@@ -74,6 +75,9 @@ def resolve_files(source: Any, file_format: str | None) -> tuple[list[str], str]
             f"the stream engine reads Parquet, CSV and TSV files; got {fmt!r} "
             f"({files[0]}). Read it with accord.read_ratings (memory engine) instead"
         )
+    if fmt != "parquet":
+        for f in files:  # binary content or another encoding, named before any engine reads
+            sniff_text(f, what=fmt.upper())
     return files, fmt
 
 
