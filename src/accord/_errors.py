@@ -29,6 +29,12 @@ class ColumnNotFoundError(InvalidInputError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class FileReadError(InvalidInputError):
+    """A file cannot be read as the format it should have: binary or damaged content, a
+    truncated file, text in another encoding, a row with the wrong number of fields. The
+    message names the file and, where it can, the line or byte offset."""
+
+
 class DuplicateRatingError(InvalidInputError):
     """One rater rated one item more than once and ``duplicates="raise"``."""
 

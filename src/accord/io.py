@@ -6,9 +6,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from ._errors import ColumnNotFoundError, InvalidInputError, require
+from ._files import check_file, read_csv_columns, reading, sniff_csv, sniff_text
 from ._types import Duplicates, Level, Missing
 from .ratings import Ratings, _missing_column_message
 
@@ -54,11 +57,21 @@ def read_table(
     *,
     file_format: FileFormat | None = None,
     sep: str | None = None,
+    encoding: str | None = None,
 ) -> pd.DataFrame:
     """Read the named columns of a CSV/TSV, Parquet or JSON Lines file into pandas.
 
-    Raises :class:`ColumnNotFoundError` listing the columns the file has, and
-    ``FileNotFoundError`` when there is no such file.
+    CSV/TSV files may be compressed (gzip, bz2, zstd, xz: told by their first bytes) and
+    start with a byte-order mark; ``encoding`` (a Python codec name, default UTF-8) reads
+    other encodings, such as ``"latin-1"``.
+
+    Raises :class:`ColumnNotFoundError` listing the columns the file has (and, when a CSV
+    header is one cell holding ``;``, a tab or ``|``, the separator it looks like), and
+    ``FileNotFoundError``, ``IsADirectoryError`` or ``PermissionError`` when the file cannot
+    be opened. A damaged or truncated file, binary content, a byte the encoding cannot
+    decode (named by its offset), a row with more or fewer fields than the header (named by
+    its line) and a column named twice in the header raise
+    :class:`~accord._errors.FileReadError` / :class:`InvalidInputError`.
 
     References
     ----------
@@ -70,42 +83,57 @@ def read_table(
        https://parquet.apache.org/docs/file-format/
     .. [4] JSON Lines. https://jsonlines.org/
     """
-    p = Path(path)
-    if not p.exists():
-        raise FileNotFoundError(2, "No such file", str(p))
-    if p.is_dir():
-        raise IsADirectoryError(21, "Is a directory", str(p))
+    p = check_file(path)
     fmt = _format_of(p, file_format)
     wanted = list(dict.fromkeys(columns))
     if fmt in ("csv", "tsv"):
-        delimiter = sep if sep is not None else ("\t" if fmt == "tsv" else ",")
-        try:
-            header = pd.read_csv(p, sep=delimiter, nrows=0)
-        except pd.errors.EmptyDataError:
-            raise InvalidInputError(f"{p}: the file is empty") from None
-        available = list(header.columns)
-        for name in wanted:
-            if name not in available:
-                raise ColumnNotFoundError(f"{p}: {_missing_column_message(name, available)}")
-        frame = pd.read_csv(p, sep=delimiter, usecols=wanted, keep_default_na=True)
+        dialect = sniff_csv(
+            p, sep=sep, encoding=encoding, default_sep="\t" if fmt == "tsv" else ","
+        )
+        dialect.require(wanted)
+        from .engines._encode import CSV_NULLS, infer_text
+
+        table = read_csv_columns(dialect, wanted, null_values=CSV_NULLS)
+        frame = pd.DataFrame(
+            {name: _typed(table.column(name), infer_text) for name in wanted}, columns=wanted
+        )
     elif fmt == "parquet":
         pq: Any = require("pyarrow.parquet", "parquet")
-        schema_names = list(pq.read_schema(p).names)
+        with reading(p, "Parquet"):
+            schema_names = list(pq.read_schema(p).names)
         for name in wanted:
             if name not in schema_names:
                 raise ColumnNotFoundError(f"{p}: {_missing_column_message(name, schema_names)}")
-        frame = pq.read_table(p, columns=wanted).to_pandas()
+        with reading(p, "Parquet"):
+            frame = pq.read_table(p, columns=wanted).to_pandas()
     else:
-        try:
-            frame = pd.read_json(p, lines=True, dtype=False)
-        except ValueError as exc:
-            raise InvalidInputError(f"{p}: not valid JSON Lines ({exc})") from None
+        sniff = sniff_text(p, encoding=encoding, what="JSON Lines")
+        with reading(p, "JSON Lines", sniff), sniff.open() as fh:
+            frame = pd.read_json(fh, lines=True, dtype=False, encoding=sniff.encoding)
         available = list(frame.columns)
         for name in wanted:
             if name not in available:
                 raise ColumnNotFoundError(f"{p}: {_missing_column_message(name, available)}")
         frame = frame[wanted]
     return frame
+
+
+def _typed(column: Any, infer: Any) -> npt.NDArray[Any]:
+    """A text column typed from its distinct values (numbers, booleans or text), as
+    ``pandas.read_csv`` would type it with the whole column at once; null cells are NaN."""
+    encoded = column.dictionary_encode().combine_chunks()
+    nulls = encoded.indices.is_null().to_numpy(zero_copy_only=False)
+    if len(encoded.dictionary) == 0:
+        return np.full(len(encoded), np.nan)
+    values = infer(encoded.dictionary.to_numpy(zero_copy_only=False))
+    indices = encoded.indices.fill_null(0).to_numpy(zero_copy_only=False)
+    if not nulls.any():
+        out: npt.NDArray[Any] = values[indices]
+        return out
+    kind = np.float64 if values.dtype.kind in "iuf" else object
+    out = values.astype(kind)[indices]
+    out[nulls] = np.nan
+    return out
 
 
 def read_ratings(
@@ -120,6 +148,7 @@ def read_ratings(
     duplicates: Duplicates = "raise",
     file_format: FileFormat | None = None,
     sep: str | None = None,
+    encoding: str | None = None,
 ) -> Ratings:
     """Read long ratings (one row per rating) from a file.
 
@@ -135,7 +164,10 @@ def read_ratings(
     file_format : {"csv", "tsv", "parquet", "jsonl"}, optional
         Overrides the format guessed from the suffix.
     sep : str, optional
-        Field separator for CSV/TSV.
+        Field separator for CSV/TSV (one character; default ``,``, a tab for ``.tsv``).
+    encoding : str, optional
+        Text encoding of a CSV/TSV or JSON Lines file (a Python codec name such as
+        ``"latin-1"`` or ``"cp1252"``); default UTF-8, with or without a byte-order mark.
 
     Returns
     -------
@@ -166,7 +198,9 @@ def read_ratings(
             path, item=item, rater=rater, label=label, level=level, categories=categories,
             missing=missing, duplicates=duplicates,
         )  # fmt: skip
-    frame = read_table(path, (item, rater, label), file_format=file_format, sep=sep)
+    frame = read_table(
+        path, (item, rater, label), file_format=file_format, sep=sep, encoding=encoding
+    )
     ratings = Ratings.from_long(
         frame,
         item=item,

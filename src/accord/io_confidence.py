@@ -10,7 +10,8 @@ from typing import Any
 import pandas as pd
 
 from ._errors import InvalidInputError
-from .confidence._inputs import coerce_confidence, coerce_correct
+from ._files import read_text_file
+from .confidence._inputs import OutOfRange, coerce_units
 from .io import FileFormat, read_table
 
 __all__ = ["read_confidences", "read_sclite_sgml"]
@@ -24,6 +25,8 @@ def read_confidences(
     group: str | None = None,
     file_format: FileFormat | None = None,
     sep: str | None = None,
+    encoding: str | None = None,
+    out_of_range: OutOfRange | None = None,
 ) -> pd.DataFrame:
     """Read scored units (one row each) from a CSV/TSV, Parquet or JSON Lines file.
 
@@ -40,8 +43,14 @@ def read_confidences(
         Column with the group (speaker, system, data set).
     file_format : {"csv", "tsv", "parquet", "jsonl"}, optional
         Overrides the format guessed from the suffix.
-    sep : str, optional
-        Field separator for CSV/TSV.
+    sep, encoding : str, optional
+        Field separator and text encoding of a CSV/TSV file, as in
+        :func:`accord.read_ratings`.
+
+    out_of_range : {"raise", "clip"}, optional
+        With ``"raise"``, a confidence outside [0, 1] is an error here too, so that the
+        message names the first row at fault in file order whatever its fault; by default
+        the range is left to the functions that use the confidences.
 
     Returns
     -------
@@ -75,13 +84,14 @@ def read_confidences(
     [True, False, True]
     """
     columns = [correct, confidence] + ([group] if group is not None else [])
-    frame = read_table(path, columns, file_format=file_format, sep=sep)
-    out = pd.DataFrame(
-        {
-            "correct": coerce_correct(frame[correct].to_numpy(), f"column {correct!r}"),
-            "confidence": coerce_confidence(frame[confidence].to_numpy(), f"column {confidence!r}"),
-        }
+    frame = read_table(path, columns, file_format=file_format, sep=sep, encoding=encoding)
+    y, c = coerce_units(
+        frame[correct].to_numpy(),
+        frame[confidence].to_numpy(),
+        names=(f"column {correct!r}", f"column {confidence!r}"),
+        out_of_range=out_of_range,
     )
+    out = pd.DataFrame({"correct": y, "confidence": c})
     if group is not None:
         values = frame[group]
         missing = values.isna().to_numpy()
@@ -197,11 +207,7 @@ def read_sclite_sgml(path: str | Path) -> pd.DataFrame:
          s1    I   e         0.2    False
     """
     p = Path(path)
-    if not p.exists():
-        raise FileNotFoundError(2, "No such file", str(p))
-    if p.is_dir():
-        raise IsADirectoryError(21, "Is a directory", str(p))
-    text = p.read_text(encoding="utf-8", errors="replace")
+    text = read_text_file(p, what="sclite SGML")
     rows: dict[str, list[Any]] = {
         k: [] for k in ("speaker", "segment", "eval", "ref", "hyp", "t1", "t2", "confidence")
     }

@@ -16,6 +16,7 @@ from typing import Literal, TypeAlias
 import numpy as np
 
 from ._errors import AccordWarning, InvalidInputError
+from ._files import read_text_file
 from .io import FileFormat, read_table
 from .ratings import _check_choice
 from .spans import Spans
@@ -50,8 +51,7 @@ def read_texts(folder: str | Path, *, encoding: str = "utf-8") -> dict[str, str]
 
 
 def _read_text(path: Path, encoding: str) -> str:
-    with path.open(encoding=encoding, newline="") as fh:
-        return fh.read()
+    return read_text_file(path, encoding=encoding)
 
 
 def read_spans(
@@ -65,6 +65,7 @@ def read_spans(
     texts: str | Path | None = None,
     file_format: FileFormat | None = None,
     sep: str | None = None,
+    encoding: str | None = None,
 ) -> Spans:
     """Read spans from a long table (CSV, TSV, Parquet or JSON Lines), one row per span.
 
@@ -78,7 +79,7 @@ def read_spans(
     texts : str or Path, optional
         A folder of ``<document>.txt`` files (see :func:`read_texts`): offsets are checked
         against the texts, and ``match="token"`` tokenises them.
-    file_format, sep
+    file_format, sep, encoding
         As in :func:`accord.read_ratings`.
 
     Returns
@@ -107,8 +108,8 @@ def read_spans(
     Spans(3 spans by 2 annotators in 1 documents, 1 labels, character offsets)
     """
     columns = [annotator, document, start, end] + ([label] if label is not None else [])
-    frame = read_table(path, columns, file_format=file_format, sep=sep)
-    text_map = read_texts(texts) if texts is not None else None
+    frame = read_table(path, columns, file_format=file_format, sep=sep, encoding=encoding)
+    text_map = read_texts(texts, encoding=encoding or "utf-8") if texts is not None else None
     return Spans.from_frame(
         frame,
         annotator=annotator,
@@ -322,8 +323,7 @@ def read_brat(
         for d in all_docs:
             file = docs_of[a][d]
             limit = len(texts[d]) if d in texts else None
-            with file.open(encoding=encoding, newline="") as fh:
-                lines = fh.read().splitlines()
+            lines = _read_text(file, encoding).splitlines()
             for number, line in enumerate(lines, start=1):
                 if not line.strip():
                     continue
@@ -490,10 +490,7 @@ def read_bio(
     2      ann2        x      0    1  DRUG
     """
     p = Path(path)
-    if not p.exists():
-        raise FileNotFoundError(2, "No such file", str(p))
-    with p.open(encoding=encoding) as fh:
-        lines = fh.read().splitlines()
+    lines = read_text_file(p, encoding=encoding, what="BIO").splitlines()
     names: list[str] | None = list(annotators) if annotators is not None else None
     n_cols: int | None = None
     doc_index = 0

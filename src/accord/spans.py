@@ -414,7 +414,7 @@ def _offsets(column: Any, name: str) -> FloatArray:
     if bad.size:
         raise InvalidInputError(
             f"column {name!r} must hold integer offsets; rows {_rows(bad)} do not "
-            f"(first: {values[bad[0]]!r})"
+            f"(first: {float(values[bad[0]])!r})"
         )
     return values
 

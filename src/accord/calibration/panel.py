@@ -384,7 +384,8 @@ def _read_panel(
         if bad.size:
             first = int(bad[0])
             raise InvalidInputError(
-                f"columns {extra[0]!r}, {extra[1]!r}: the range [{lo[first]!r}, {hi[first]!r}] "
+                f"columns {extra[0]!r}, {extra[1]!r}: the range "
+                f"[{_tidy_scalar(lo[first])!r}, {_tidy_scalar(hi[first])!r}] "
                 f"at row {int(positions[first]) + 1} is empty or reversed ({bad.size} such rows: "
                 f"{_rows(positions[bad])})"
             )
@@ -583,7 +584,8 @@ def _level_confidence(
     if bad.size:
         first = int(bad[0])
         raise InvalidInputError(
-            f"column {column!r}: level {values[first]!r} at row {int(positions[first]) + 1} is "
+            f"column {column!r}: level {_tidy_scalar(values[first])!r} at row "
+            f"{int(positions[first]) + 1} is "
             f"not one of H, M, L (high, medium, low) ({bad.size} such rows: "
             f"{_rows(positions[bad])})"
         )

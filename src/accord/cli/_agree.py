@@ -9,16 +9,20 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    ENCODING_OPTION,
     ENGINE_OPTION,
     FORMAT_OPTION,
     LEVEL_HELP,
     OUTPUT_OPTION,
     QUIET_OPTION,
     SCHEDULER_OPTION,
+    SEP_OPTION,
     EngineName,
     OutputFormat,
+    check_output,
     echo_warnings,
     fail,
+    file_options,
     format_ci,
     parse_categories,
     print_table,
@@ -169,6 +173,8 @@ def agree(
     population_size: float | None = typer.Option(
         None, "--population-size", help="Items in the population (finite-population correction)."
     ),
+    sep: str | None = SEP_OPTION,
+    encoding: str | None = ENCODING_OPTION,
     engine: EngineName = ENGINE_OPTION,
     scheduler: str | None = SCHEDULER_OPTION,
     quiet: bool = QUIET_OPTION,
@@ -178,6 +184,8 @@ def agree(
     """Agreement among raters beyond chance: every coefficient that applies, with SEs."""
     from .. import read_ratings
 
+    check_output(output)
+    files = file_options(sep, encoding, engine)
     chosen = None if coefficients is None else [c.strip() for c in coefficients.split(",")]
     if engine is not EngineName.memory:
         if duplicates != "raise":
@@ -223,6 +231,7 @@ def agree(
             level=level,  # type: ignore[arg-type]
             categories=parse_categories(categories),
             duplicates=duplicates,  # type: ignore[arg-type]
+            **files,
         )
         results = agreement_rows(
             ratings,

@@ -9,13 +9,17 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    ENCODING_OPTION,
     ENGINE_OPTION,
     FORMAT_OPTION,
     SCHEDULER_OPTION,
+    SEP_OPTION,
     EngineName,
     OutputFormat,
+    check_output,
     echo_warnings,
     fail,
+    file_options,
     print_table,
     user_errors,
     write_text,
@@ -118,6 +122,8 @@ def calibrate(
     seed: int = typer.Option(
         0, "--seed", help="Seed for sampled uncertainty (the same seed prints the same sds)."
     ),
+    sep: str | None = SEP_OPTION,
+    encoding: str | None = ENCODING_OPTION,
     engine: EngineName = ENGINE_OPTION,
     scheduler: str | None = SCHEDULER_OPTION,
     fmt: OutputFormat = FORMAT_OPTION,
@@ -137,6 +143,9 @@ def calibrate(
 
     if scheduler is not None and engine is not EngineName.dask:
         raise fail("--scheduler applies to --engine dask")
+    check_output(output)
+    check_output(biases)
+    files = file_options(sep, encoding, engine)
     with user_errors():
         data: Any = str(path)
         if engine is EngineName.memory:
@@ -146,7 +155,7 @@ def calibrate(
                     columns.append(col)
             if score_range is not None:
                 columns.extend(score_range)
-            data = read_table(path, columns)
+            data = read_table(path, columns, **files)
         with echo_warnings():
             result = calibrate_panel(
                 data,

@@ -12,7 +12,7 @@ import io
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import typer
 
@@ -97,27 +97,160 @@ def wants_progress(fmt: OutputFormat, quiet: bool) -> bool:
     return not quiet and fmt is not OutputFormat.json
 
 
+SEP_OPTION = typer.Option(
+    None,
+    "--sep",
+    help="Field separator of a CSV/TSV file: one character, or \\t (tab); default , "
+    "(a tab for .tsv).",
+)
+ENCODING_OPTION = typer.Option(
+    None,
+    "--encoding",
+    help="Text encoding of the file, e.g. latin-1 or cp1252; default UTF-8 (with or without "
+    "a byte-order mark).",
+)
+
+
+class FileOptions(TypedDict):
+    """The readers' ``sep=`` and ``encoding=`` from ``--sep`` and ``--encoding``."""
+
+    sep: str | None
+    encoding: str | None
+
+
+def file_options(
+    sep: str | None, encoding: str | None, engine: EngineName = EngineName.memory
+) -> FileOptions:
+    """``--sep`` and ``--encoding`` as the readers' ``sep=`` and ``encoding=``, checked."""
+    from .._errors import InvalidInputError
+    from .._files import check_encoding, parse_separator
+
+    if engine is not EngineName.memory and (sep is not None or encoding is not None):
+        raise fail(
+            "--sep and --encoding apply to --engine memory; the stream and dask engines read "
+            "UTF-8 files separated by , (a tab for .tsv)"
+        )
+    try:
+        separator = parse_separator(sep)
+    except InvalidInputError as exc:
+        raise fail(f"--sep: {exc}") from None
+    try:
+        codec = None if encoding is None else check_encoding(encoding)
+    except InvalidInputError as exc:
+        raise fail(f"--encoding: {exc}") from None
+    return {"sep": separator, "encoding": codec}
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: line breaks and runs of spaces become one space."""
+    return " ".join(text.split())
+
+
 def fail(message: str) -> typer.Exit:
     """Print one line to stderr and return the exit to raise (status 2)."""
-    typer.echo(f"accord: error: {message}", err=True)
+    typer.echo(f"accord: error: {one_line(message)}", err=True)
     return typer.Exit(code=2)
+
+
+def _os_message(exc: OSError) -> str:
+    """What went wrong with a path, in words (the operating system's reason, the path)."""
+    name = exc.filename if exc.filename is not None else ""
+    if isinstance(exc, FileNotFoundError):
+        folder = Path(str(name)).parent
+        if exc.filename is not None and not folder.exists():
+            return f"folder not found: {folder} (for {name})"
+        return f"file not found: {name or exc}"
+    if isinstance(exc, IsADirectoryError):
+        return f"expected a file, got a directory: {name}"
+    if isinstance(exc, NotADirectoryError):
+        return f"not a folder: a part of {name} is a file"
+    if isinstance(exc, FileExistsError):
+        return f"{name} exists and is not a folder"
+    if isinstance(exc, PermissionError):
+        return f"permission denied: {name}"
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    return f"{name}: {reason}" if name else reason
+
+
+def _os_reason(exc: OSError) -> str:
+    """The operating system's reason, in lower case (``permission denied``)."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    return reason[:1].lower() + reason[1:]
+
+
+def _is_read_error(exc: BaseException) -> bool:
+    """Errors of the parsers and decompressors that a damaged input can raise."""
+    import csv
+    import json
+    import lzma
+    import zlib
+
+    if isinstance(
+        exc,
+        UnicodeError | EOFError | zlib.error | lzma.LZMAError | csv.Error | json.JSONDecodeError,
+    ):
+        return True
+    module = type(exc).__module__
+    if module.startswith("pyarrow"):
+        return True
+    if module.startswith("pandas"):
+        import pandas as pd
+
+        return isinstance(exc, pd.errors.ParserError | pd.errors.EmptyDataError)
+    return False
 
 
 @contextlib.contextmanager
 def user_errors() -> Iterator[None]:
-    """Turn accord's errors and missing files into one line on stderr and exit status 2."""
+    """Turn accord's errors, files that cannot be read or written and the errors of a
+    damaged input into one line on stderr and exit status 2 (never a traceback)."""
     try:
         yield
-    except FileNotFoundError as exc:
-        name = exc.filename if exc.filename is not None else str(exc)
-        folder = Path(str(name)).parent
-        if exc.filename is not None and not folder.exists():
-            raise fail(f"folder not found: {folder} (for {name})") from None
-        raise fail(f"file not found: {name}") from None
-    except IsADirectoryError as exc:
-        raise fail(f"expected a file, got a directory: {exc.filename}") from None
     except AccordError as exc:
         raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(_os_message(exc)) from None
+    except ImportError as exc:  # an optional package a reader needs (pandas' zstandard, ...)
+        raise fail(str(exc) or f"missing package: {exc.name}") from None
+    except Exception as exc:
+        if _is_read_error(exc):
+            raise fail(f"cannot read the input: {str(exc).strip() or type(exc).__name__}") from None
+        raise
+
+
+def check_output(path: Path | None, *, folder: bool = False, creates: bool = False) -> None:
+    """Fail early (before any work) when ``path`` cannot be written: it is a folder (or,
+    with ``folder``, a file), its folder does not exist (unless the command ``creates`` it),
+    or the nearest folder above it that exists is not writable."""
+    if path is None:
+        return
+    import os
+
+    if not (folder or creates) and not path.parent.exists():
+        raise fail(f"folder not found: {path.parent} (for {path})")
+
+    if folder:
+        if path.exists() and not path.is_dir():
+            raise fail(f"--output-dir {path} exists and is not a folder")
+    elif path.is_dir():
+        raise fail(f"cannot write {path}: it is a folder; give a file name")
+    parent = path if folder else path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise fail(f"cannot write {path}: {parent} is a file, not a folder")
+    if not os.access(parent, os.W_OK):
+        raise fail(f"cannot write {path}: permission denied in {parent}")
+
+
+def prepare_output_dir(directory: Path) -> Path:
+    """Create ``directory`` (and its parents) for output files, or fail in one line."""
+    check_output(directory, folder=True)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise fail(f"cannot create the folder {directory}: {_os_reason(exc)}") from None
+    return directory
 
 
 @contextlib.contextmanager
@@ -134,11 +267,17 @@ def echo_warnings() -> Iterator[None]:
 
 
 def write_text(text: str, output: Path | None) -> None:
-    """Write ``text`` to ``output`` or to standard output."""
+    """Write ``text`` to ``output`` or to standard output (a path that cannot be written is
+    a one-line error)."""
     if output is None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
-    else:
+        return
+    try:
         output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    except OSError as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise fail(_os_message(exc)) from None
+        raise fail(f"cannot write {output}: {_os_reason(exc)}") from None
 
 
 #: Columns of p-values: printed as ``<0.0001`` below that, never as ``0.0000``.

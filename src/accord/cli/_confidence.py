@@ -9,14 +9,18 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    ENCODING_OPTION,
     ENGINE_OPTION,
     FORMAT_OPTION,
     OUTPUT_OPTION,
     QUIET_OPTION,
     SCHEDULER_OPTION,
+    SEP_OPTION,
     EngineName,
     OutputFormat,
+    check_output,
     fail,
+    file_options,
     format_ci,
     format_number,
     output_console,
@@ -382,6 +386,8 @@ def confidence(
     out_of_range: str = typer.Option(
         "raise", "--out-of-range", help="Confidences outside [0, 1]: raise or clip (as sclite)."
     ),
+    sep: str | None = SEP_OPTION,
+    encoding: str | None = ENCODING_OPTION,
     engine: EngineName = ENGINE_OPTION,
     scheduler: str | None = SCHEDULER_OPTION,
     quiet: bool = QUIET_OPTION,
@@ -391,6 +397,7 @@ def confidence(
     """Are the confidence scores honest? NCE (exactly as NIST sclite), Brier, log loss, AUROC,
     ECE/MCE, a reliability diagram and cross-fitted recalibration."""
     from .. import read_confidences, read_sclite_sgml
+    from ..confidence import OutOfRange
 
     if binning not in ("width", "mass"):
         raise fail(f"--binning must be width or mass, got {binning!r}")
@@ -398,6 +405,8 @@ def confidence(
         raise fail(f"--recalibrate must be bins or isotonic, got {recalibrate!r}")
     if out_of_range not in ("raise", "clip"):
         raise fail(f"--out-of-range must be raise or clip, got {out_of_range!r}")
+    check_output(output)
+    files = file_options(sep, encoding, engine)
     if engine is not EngineName.memory:
         if sclite_sgml is not None or recalibrate is not None:
             raise fail(
@@ -444,7 +453,12 @@ def confidence(
             if correct is None or confidence_column is None:
                 raise fail("--correct and --confidence are required with a FILE")
             frame = read_confidences(
-                path, correct=correct, confidence=confidence_column, group=group
+                path,
+                correct=correct,
+                confidence=confidence_column,
+                group=group,
+                out_of_range=cast(OutOfRange, out_of_range),
+                **files,
             )
             grouped, source, sclite = group is not None, str(path), False
         results = compute(

@@ -10,19 +10,24 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    ENCODING_OPTION,
     ENGINE_OPTION,
     FORMAT_OPTION,
     LEVEL_HELP,
     OUTPUT_OPTION,
     QUIET_OPTION,
     SCHEDULER_OPTION,
+    SEP_OPTION,
     EngineName,
     OutputFormat,
+    check_output,
     echo_warnings,
     fail,
+    file_options,
     format_number,
     output_console,
     parse_categories,
+    prepare_output_dir,
     progress_bar,
     rich_table,
     user_errors,
@@ -64,7 +69,15 @@ def parse_bands(text: str) -> tuple[float, ...]:
 
 
 def read_with_gold(
-    path: Path, *, item: str, rater: str, label: str, gold: str | None, **options: Any
+    path: Path,
+    *,
+    item: str,
+    rater: str,
+    label: str,
+    gold: str | None,
+    sep: str | None = None,
+    encoding: str | None = None,
+    **options: Any,
 ) -> tuple[Any, Any]:
     """The ratings of ``path`` and, when ``gold`` names a column, the gold label per item.
 
@@ -77,8 +90,11 @@ def read_with_gold(
     from ..ratings import Ratings
 
     if gold is None:
-        return read_ratings(path, item=item, rater=rater, label=label, **options), None
-    frame = read_table(path, (item, rater, label, gold))
+        ratings = read_ratings(
+            path, item=item, rater=rater, label=label, sep=sep, encoding=encoding, **options
+        )
+        return ratings, None
+    frame = read_table(path, (item, rater, label, gold), sep=sep, encoding=encoding)
     ratings = Ratings.from_long(frame, item=item, rater=rater, label=label, **options)
     ratings = dataclasses.replace(
         ratings, report=dataclasses.replace(ratings.report, source=str(path))
@@ -178,10 +194,10 @@ def _print_tables(
 
 def write_tables(result: Any, directory: Path) -> None:
     """Write items.csv, ratings.csv and raters.csv into ``directory`` (created if needed)."""
-    directory.mkdir(parents=True, exist_ok=True)
+    prepare_output_dir(directory)
     for name in ("items", "ratings", "raters"):
         frame = getattr(result, name)
-        frame.to_csv(directory / f"{name}.csv", index=False, float_format="%.10g")
+        write_text(frame.to_csv(index=False, float_format="%.10g"), directory / f"{name}.csv")
 
 
 @app.command(
@@ -231,6 +247,8 @@ def consensus_command(
     output_dir: Path | None = typer.Option(
         None, "--output-dir", help="Write items.csv, ratings.csv and raters.csv here."
     ),
+    sep: str | None = SEP_OPTION,
+    encoding: str | None = ENCODING_OPTION,
     engine: EngineName = ENGINE_OPTION,
     scheduler: str | None = SCHEDULER_OPTION,
     quiet: bool = QUIET_OPTION,
@@ -242,6 +260,9 @@ def consensus_command(
     from ..consensus import consensus
 
     band_values = parse_bands(bands)
+    check_output(output)
+    check_output(output_dir, folder=True)
+    files = file_options(sep, encoding, engine)
     if engine is not EngineName.memory:
         if gold is not None or duplicates != "raise":
             raise fail(
@@ -289,6 +310,7 @@ def consensus_command(
             level=level,
             categories=parse_categories(categories),
             duplicates=duplicates,
+            **files,
         )
         result = consensus(
             ratings,

@@ -10,10 +10,14 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    ENCODING_OPTION,
     FORMAT_OPTION,
     OUTPUT_OPTION,
+    SEP_OPTION,
     OutputFormat,
+    check_output,
     fail,
+    file_options,
     format_ci,
     output_console,
     parse_categories,
@@ -29,10 +33,15 @@ EPILOG = examples(
 )
 
 
-def _read_table(path: Path) -> Any:
+def _read_table(path: Path, sep: str | None = None, encoding: str | None = None) -> Any:
     from .. import ContingencyTable
+    from .._files import reading, sniff_text
 
-    return ContingencyTable.read_csv(path)
+    sniff = sniff_text(path, encoding=encoding, what="CSV")
+    with reading(path, "CSV", sniff):
+        return ContingencyTable.read_csv(
+            path, sep=sep or ",", encoding=sniff.encoding, compression=sniff.compression
+        )
 
 
 def _count(value: float) -> Any:
@@ -366,6 +375,8 @@ def pair(
     seed: int = typer.Option(
         0, "--seed", help="Seed of the bootstrap (the same seed prints the same interval)."
     ),
+    sep: str | None = SEP_OPTION,
+    encoding: str | None = ENCODING_OPTION,
     fmt: OutputFormat = FORMAT_OPTION,
     output: Path | None = OUTPUT_OPTION,
 ) -> None:
@@ -373,6 +384,8 @@ def pair(
     from .. import ContingencyTable, read_ratings
     from .._types import LEVELS
 
+    check_output(output)
+    files = file_options(sep, encoding)
     with user_errors():
         if level is not None and level not in LEVELS:
             raise fail(f"--level must be nominal, ordinal, interval or ratio; got {level!r}")
@@ -381,7 +394,7 @@ def pair(
         if table_path is not None:
             if any(v is not None for v in (item, rater, label, raters)):
                 raise fail("--item, --rater, --label and --raters apply to a ratings file only")
-            table = _read_table(table_path)
+            table = _read_table(table_path, **files)
             if categories is not None:
                 table = ContingencyTable(
                     table.counts, parse_categories(categories), raters=table.raters
@@ -402,6 +415,7 @@ def pair(
                 label=str(label),
                 level=level or ("ordinal" if weights else "nominal"),
                 categories=parse_categories(categories),
+                **files,
             )
             table = ContingencyTable.from_ratings(ratings, raters=raters)
             source = str(path)

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from ._app import app, examples
-from ._common import LEVEL_HELP, fail, parse_categories, user_errors
+from ._common import (
+    ENCODING_OPTION,
+    LEVEL_HELP,
+    SEP_OPTION,
+    check_output,
+    fail,
+    file_options,
+    parse_categories,
+    user_errors,
+)
 
 EPILOG = examples(
     "accord report examples/birads.csv --item finding --rater modality --label birads "
@@ -58,6 +68,8 @@ def report_command(
         Path("report.html"), "--output", "-o", help="Where to write the page."
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstraps (same seed, same page)."),
+    sep: str | None = SEP_OPTION,
+    encoding: str | None = ENCODING_OPTION,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary line."),
 ) -> None:
     """Write one self-contained HTML page: agreement, contested items, raters, calibration."""
@@ -80,9 +92,18 @@ def report_command(
             )
     if gold is not None and label is None:
         raise fail("--gold is compared with the raters' labels: give --label too")
+    check_output(output, creates=True)
+    files = file_options(sep, encoding)
     with user_errors():
+        data: Any = path
+        if files["sep"] is not None or files["encoding"] is not None:
+            from ..io import read_table
+
+            wanted = [item, rater, label, *score, *score_confidence, gold, confidence, correct]
+            data = read_table(path, [c for c in wanted if c], **files)
+            title = title or f"Rater agreement: {path}"
         page = report(
-            path,
+            data,
             item=item,
             rater=rater,
             label=label,

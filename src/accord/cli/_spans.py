@@ -9,7 +9,17 @@ from typing import Any
 import typer
 
 from ._app import app, examples
-from ._common import FORMAT_OPTION, OUTPUT_OPTION, OutputFormat, print_table, write_text
+from ._common import (
+    ENCODING_OPTION,
+    FORMAT_OPTION,
+    OUTPUT_OPTION,
+    SEP_OPTION,
+    OutputFormat,
+    check_output,
+    file_options,
+    print_table,
+    write_text,
+)
 
 
 class InputFormat(enum.StrEnum):
@@ -45,6 +55,8 @@ def read_input(
     header: bool,
     columns: dict[str, str],
     texts: Path | None,
+    sep: str | None = None,
+    encoding: str | None = None,
 ) -> Any:
     """Read PATH as brat, BIO or a table into :class:`accord.Spans`."""
     from .. import read_bio, read_brat, read_spans
@@ -55,10 +67,13 @@ def read_input(
             path,
             discontinuous=discontinuous,  # type: ignore[arg-type]
             check_text=check_text,
+            encoding=encoding or "utf-8",
         )
     if fmt is InputFormat.bio:
         names = [a.strip() for a in annotators.split(",")] if annotators else None
-        return read_bio(path, annotators=names, header=header)
+        return read_bio(
+            path, annotators=names, header=header, sep=sep, encoding=encoding or "utf-8"
+        )
     label = columns["label"] or None
     return read_spans(
         path,
@@ -68,6 +83,8 @@ def read_input(
         end=columns["end"],
         label=label,
         texts=texts,
+        sep=sep,
+        encoding=encoding,
     )
 
 
@@ -210,6 +227,8 @@ def spans(
     texts: Path | None = typer.Option(
         None, "--texts", help="Table: a folder of <document>.txt files (offset check, tokens)."
     ),
+    sep: str | None = SEP_OPTION,
+    encoding: str | None = ENCODING_OPTION,
     fmt: OutputFormat = FORMAT_OPTION,
     output: Path | None = OUTPUT_OPTION,
 ) -> None:
@@ -222,6 +241,8 @@ def spans(
     from ._common import echo_warnings, user_errors
 
     chosen_by = by if by is not None else ("none" if ignore_label else "label")
+    check_output(output)
+    files = file_options(sep, encoding)
     with user_errors(), echo_warnings():
         data = read_input(
             path,
@@ -238,6 +259,7 @@ def spans(
                 "label": label,
             },
             texts=texts,
+            **files,
         )
         result = span_agreement(
             data,

@@ -27,6 +27,7 @@ __all__ = [
     "check_choice",
     "coerce_confidence",
     "coerce_correct",
+    "coerce_units",
     "prepare",
 ]
 
@@ -66,6 +67,101 @@ def _first_value(values: npt.NDArray[Any], mask: BoolArray) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Fault:
+    """The first bad row (0-based) of a column and the message that names it."""
+
+    row: int
+    message: str
+
+
+def _earliest(*faults: _Fault | None) -> _Fault | None:
+    found = [f for f in faults if f is not None]
+    return min(found, key=lambda f: f.row) if found else None
+
+
+def _fault(mask: BoolArray, message: str) -> _Fault | None:
+    return _Fault(int(np.flatnonzero(mask)[0]), message) if mask.any() else None
+
+
+def _correct(values: npt.ArrayLike | pd.Series[Any], name: str) -> tuple[BoolArray, _Fault | None]:
+    """Correctness as bools, and the first bad row (missing, or not 0/1/true/false)."""
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise InvalidInputError(f"{name} must be one-dimensional; got shape {arr.shape}")
+    if arr.dtype == np.bool_:
+        return arr, None
+    if arr.dtype.kind in "iuf":
+        num = arr.astype(np.float64, copy=False)
+        missing = np.isnan(num)
+        bad = ~missing & (num != 0.0) & (num != 1.0)
+        out: BoolArray = num == 1.0
+    else:
+        obj = pd.Series(arr, dtype=object)
+        missing = obj.isna().to_numpy()
+        text = obj.map(lambda v: str(v).strip().lower())
+        out = text.isin(_TRUE).to_numpy()
+        bad = ~missing & ~(out | text.isin(_FALSE).to_numpy())
+    first = _earliest(
+        _fault(missing, f"{name}: missing value at {_rows(missing)}"),
+        None
+        if not bad.any()
+        else _fault(
+            bad,
+            f"{name} must be 0/1 or true/false; found {_first_value(arr, bad)!r} at {_rows(bad)}",
+        ),
+    )
+    return out, first
+
+
+def _confidence(
+    values: npt.ArrayLike | pd.Series[Any], name: str, out_of_range: OutOfRange | None
+) -> tuple[FloatArray, _Fault | None]:
+    """Confidences as floats, and the first bad row: not a number, missing, infinite, or
+    (with ``out_of_range="raise"``) outside [0, 1]."""
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise InvalidInputError(f"{name} must be one-dimensional; got shape {arr.shape}")
+    bad = np.zeros(arr.shape, dtype=bool)
+    if arr.dtype.kind in "iufb":
+        num: FloatArray = arr.astype(np.float64, copy=False)
+    else:
+        num = pd.to_numeric(pd.Series(arr, dtype=object), errors="coerce").to_numpy(
+            dtype=np.float64
+        )
+        bad = np.isnan(num) & ~pd.Series(arr, dtype=object).isna().to_numpy()
+    missing = np.isnan(num) & ~bad
+    infinite = np.isinf(num)
+    outside = (
+        np.isfinite(num) & ((num < 0.0) | (num > 1.0))
+        if out_of_range == "raise"
+        else np.zeros(arr.shape, dtype=bool)
+    )
+    faults = [_fault(missing, f"{name}: missing value at {_rows(missing)}")]
+    if bad.any():
+        faults.append(
+            _fault(bad, f"{name} must be numbers; found {_first_value(arr, bad)!r} at {_rows(bad)}")
+        )
+    if infinite.any():
+        faults.append(
+            _fault(
+                infinite,
+                f"{name} must be finite; found {_first_value(num, infinite)!r} at "
+                f"{_rows(infinite)}",
+            )
+        )
+    if outside.any():
+        faults.append(
+            _fault(
+                outside,
+                f"{name} must be in [0, 1]; found {_first_value(num, outside)!r} at "
+                f"{_rows(outside)}; pass out_of_range='clip' (--out-of-range clip) to clip to "
+                "[0, 1] as sclite does",
+            )
+        )
+    return num, _earliest(*faults)
+
+
 def coerce_correct(values: npt.ArrayLike | pd.Series[Any], name: str = "correct") -> BoolArray:
     """Correctness as a bool array: accepts bools, 0/1 numbers and the strings 0/1/true/false.
 
@@ -78,76 +174,58 @@ def coerce_correct(values: npt.ArrayLike | pd.Series[Any], name: str = "correct"
     Raises
     ------
     InvalidInputError
-        On a missing value or anything else than 0/1/true/false, naming the first rows.
+        On a missing value or anything else than 0/1/true/false, naming the first row at
+        fault in row order.
     """
-    arr = np.asarray(values)
-    if arr.ndim != 1:
-        raise InvalidInputError(f"{name} must be one-dimensional; got shape {arr.shape}")
-    if arr.dtype == np.bool_:
-        return arr
-    if arr.dtype.kind in "iuf":
-        num = arr.astype(np.float64, copy=False)
-        missing = np.isnan(num)
-        if missing.any():
-            raise InvalidInputError(f"{name}: missing value at {_rows(missing)}")
-        bad = (num != 0.0) & (num != 1.0)
-        if bad.any():
-            raise InvalidInputError(
-                f"{name} must be 0/1 or true/false; found {_first_value(arr, bad)!r} at "
-                f"{_rows(bad)}"
-            )
-        out: BoolArray = num == 1.0
-        return out
-    obj = pd.Series(arr, dtype=object)
-    missing = obj.isna().to_numpy()
-    if missing.any():
-        raise InvalidInputError(f"{name}: missing value at {_rows(missing)}")
-    text = obj.map(lambda v: str(v).strip().lower())
-    is_true = text.isin(_TRUE).to_numpy()
-    is_false = text.isin(_FALSE).to_numpy()
-    bad = ~(is_true | is_false)
-    if bad.any():
-        raise InvalidInputError(
-            f"{name} must be 0/1 or true/false; found {_first_value(arr, bad)!r} at {_rows(bad)}"
-        )
-    return is_true
+    out, fault = _correct(values, name)
+    if fault is not None:
+        raise InvalidInputError(fault.message)
+    return out
 
 
 def coerce_confidence(
-    values: npt.ArrayLike | pd.Series[Any], name: str = "confidence"
+    values: npt.ArrayLike | pd.Series[Any],
+    name: str = "confidence",
+    *,
+    out_of_range: OutOfRange | None = None,
 ) -> FloatArray:
-    """Confidences as a float64 array; rejects missing and non-numeric values (not the range).
+    """Confidences as a float64 array; rejects missing and non-numeric values, and, with
+    ``out_of_range="raise"``, values outside [0, 1].
 
     Raises
     ------
     InvalidInputError
-        Naming the first offending rows and value.
+        Naming the first offending row in row order (whatever its fault) and value.
     """
-    arr = np.asarray(values)
-    if arr.ndim != 1:
-        raise InvalidInputError(f"{name} must be one-dimensional; got shape {arr.shape}")
-    if arr.dtype.kind in "iufb":
-        num: FloatArray = arr.astype(np.float64, copy=False)
-    else:
-        parsed = pd.to_numeric(pd.Series(arr, dtype=object), errors="coerce").to_numpy(
-            dtype=np.float64
-        )
-        present = ~pd.Series(arr, dtype=object).isna().to_numpy()
-        bad = np.isnan(parsed) & present
-        if bad.any():
-            raise InvalidInputError(
-                f"{name} must be numbers; found {_first_value(arr, bad)!r} at {_rows(bad)}"
-            )
-        num = parsed
-    missing = np.isnan(num)
-    if missing.any():
-        raise InvalidInputError(f"{name}: missing value at {_rows(missing)}")
-    infinite = np.isinf(num)
-    if infinite.any():
-        raise InvalidInputError(
-            f"{name} must be finite; found {_first_value(num, infinite)!r} at {_rows(infinite)}"
-        )
-    return num
+    out, fault = _confidence(values, name, out_of_range)
+    if fault is not None:
+        raise InvalidInputError(fault.message)
+    return out
+
+
+def coerce_units(
+    correct: npt.ArrayLike | pd.Series[Any],
+    confidence: npt.ArrayLike | pd.Series[Any],
+    *,
+    names: tuple[str, str] = ("correct", "confidence"),
+    out_of_range: OutOfRange | None = None,
+) -> tuple[BoolArray, FloatArray]:
+    """Both columns of scored units, checked together: the error names the first row in row
+    order that has a fault in either column.
+
+    Examples
+    --------
+    >>> coerce_units([1, 0, 1], [0.5, 1.5, None], out_of_range="raise")
+    Traceback (most recent call last):
+    ...
+    accord._errors.InvalidInputError: confidence must be in [0, 1]; found 1.5 at row 2; ...
+    """
+    y, fault_y = _correct(correct, names[0])
+    c, fault_c = _confidence(confidence, names[1], out_of_range)
+    fault = _earliest(fault_y, fault_c)
+    if fault is not None:
+        raise InvalidInputError(fault.message)
+    return y, c
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -213,8 +291,12 @@ def prepare(
         The public function's name, for option errors.
     """
     check_choice("out_of_range", out_of_range, ("raise", "clip"), owner)
-    y = coerce_correct(correct)
-    c = coerce_confidence(confidence)
+    y, fault_y = _correct(correct, "correct")
+    c, fault_c = _confidence(confidence, "confidence", out_of_range)
+    if y.size == c.size:
+        fault = _earliest(fault_y, fault_c)
+        if fault is not None:
+            raise InvalidInputError(fault.message)
     if y.size != c.size:
         raise InvalidInputError(
             f"correct has {y.size} values and confidence has {c.size}; they must align"

@@ -16,6 +16,7 @@ from .._errors import (
     option,
     require,
 )
+from .._files import check_file, reading, sniff_csv, sniff_text
 from ..io import _format_of
 from ..ratings import _missing_column_message, _tidy_scalar
 from ._blocks import DuplicateInfo
@@ -39,7 +40,8 @@ def resolve_files(source: Any, file_format: str | None) -> tuple[list[str], str]
     """Expand a path, a directory, a glob or a list of paths to files and their format.
 
     A directory is read as every Parquet/CSV/TSV file under it, and a glob as every match,
-    in sorted order; a list is read in the order given.
+    in sorted order; a list is read in the order given. Each file must be readable, and the
+    first block of a CSV/TSV file text (:func:`accord._files.sniff_text`).
     """
     if isinstance(source, str | Path):
         text = str(source)
@@ -67,8 +69,7 @@ def resolve_files(source: Any, file_format: str | None) -> tuple[list[str], str]
             "list of paths to Parquet or CSV files"
         )
     for f in files:
-        if not Path(f).exists():
-            raise FileNotFoundError(2, "No such file", f)
+        check_file(f)
     formats = {_format_of(Path(f), file_format) for f in files}  # type: ignore[arg-type]
     if len(formats) > 1:
         raise InvalidInputError(
@@ -80,6 +81,9 @@ def resolve_files(source: Any, file_format: str | None) -> tuple[list[str], str]
             f"the stream engine reads Parquet, CSV and TSV files; got {fmt!r} "
             f"({files[0]}). Read it with accord.read_ratings (memory engine) instead"
         )
+    if fmt != "parquet":
+        for f in files:  # binary content or another encoding, named before any engine reads
+            sniff_text(f, what=fmt.upper())
     return files, fmt
 
 
@@ -94,15 +98,27 @@ def dataset_of(
     import pyarrow as pa
     import pyarrow.dataset as ds
 
+    dialect = None
     if fmt == "parquet":
         file_format: Any = ds.ParquetFileFormat()
     else:
         import pyarrow.csv as pacsv
 
+        default = "\t" if fmt == "tsv" else ","
+        dialects = [sniff_csv(f, sep=sep, default_sep=default) for f in files]
+        for d in dialects:
+            d.require(columns)
+        dialect = dialects[0]
+        encodings = {d.encoding for d in dialects} - {"utf-8", "utf-8-sig"}
+        compressed = [d for d in dialects if d.compression not in (None, "gzip", "bz2")]
+        if compressed or encodings:
+            raise InvalidInputError(
+                f"{(compressed or dialects)[0].path}: the stream engine reads UTF-8 CSV files, "
+                "plain or compressed with gzip or bz2 (named .gz / .bz2); read this one with "
+                "the memory engine"
+            )
         file_format = ds.CsvFileFormat(
-            parse_options=pacsv.ParseOptions(
-                delimiter=sep if sep is not None else ("\t" if fmt == "tsv" else ",")
-            ),
+            parse_options=pacsv.ParseOptions(delimiter=dialect.delimiter),
             convert_options=pacsv.ConvertOptions(
                 column_types={c: pa.string() for c in columns},
                 strings_can_be_null=True,
@@ -111,10 +127,8 @@ def dataset_of(
             ),
             read_options=pacsv.ReadOptions(block_size=block_bytes),
         )
-    try:
+    with reading(files[0], "Parquet" if fmt == "parquet" else "CSV", dialect):
         dataset = ds.dataset(files, format=file_format)
-    except pa.ArrowInvalid as exc:
-        raise InvalidInputError(f"cannot read {files[0]}: {exc}") from None
     available = list(dataset.schema.names)
     for name in columns:
         if name not in available:

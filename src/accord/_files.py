@@ -1,0 +1,620 @@
+"""Files as users have them: checks before a read, and one-line errors when a read fails.
+
+Before a file is parsed, :func:`check_file` makes sure it is there, is a file and can be
+opened; :func:`sniff_text` looks at its first bytes to tell compression (by magic number, not
+by name), a byte-order mark, binary content and the text encoding; :func:`sniff_csv` also
+reads the header (duplicate names, a separator that looks wrong). When a parser fails anyway,
+:func:`reading` turns its error (pyarrow, pandas, a decoder, a decompressor) into one
+:class:`~accord._errors.FileReadError` that names the file and, where it can be found by a
+second look at the file, the line or byte at fault. Nothing here runs on the success path
+beyond reading the first block of the file.
+"""
+
+from __future__ import annotations
+
+import bz2
+import codecs
+import contextlib
+import csv
+import dataclasses
+import gzip
+import io
+import json
+import lzma
+import zlib
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any, Literal, TypeAlias
+
+from ._errors import ColumnNotFoundError, FileReadError, InvalidInputError
+
+__all__ = [
+    "Compression",
+    "CsvDialect",
+    "TextSniff",
+    "check_encoding",
+    "check_file",
+    "check_json_lines",
+    "decode_error_message",
+    "open_binary",
+    "parse_separator",
+    "read_csv_columns",
+    "read_text_file",
+    "reading",
+    "sniff_csv",
+    "sniff_text",
+]
+
+Compression: TypeAlias = Literal["gzip", "bz2", "zstd", "xz"]
+"""Compressions read transparently, told by the file's magic number."""
+
+_HEAD = 1 << 16  # bytes looked at before a read
+_MAGIC: tuple[tuple[bytes, Compression], ...] = (
+    (b"\x1f\x8b", "gzip"),
+    (b"BZh", "bz2"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+    (b"\xfd7zXZ\x00", "xz"),
+)
+_OTHER_FORMATS: tuple[tuple[bytes, str], ...] = (
+    (b"PAR1", "a Parquet file"),
+    (b"PK\x03\x04", "a zip archive (unzip it first)"),
+    (b"\x89PNG", "a PNG image"),
+    (b"%PDF", "a PDF document"),
+    (b"\xd0\xcf\x11\xe0", "an old Excel/Office file (export it as CSV)"),
+)
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+#: Separators a header of one cell is checked for.
+_SEPARATORS = (",", ";", "\t", "|")
+_SEPARATOR_NAMES = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe", " ": "space"}
+
+
+def check_file(path: str | Path) -> Path:
+    """``path`` as a :class:`~pathlib.Path`, after checking it is a file that can be read.
+
+    Raises the operating system's own errors, each naming the path:
+    ``FileNotFoundError``, ``IsADirectoryError`` or ``PermissionError``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> check_file(tempfile.gettempdir())
+    Traceback (most recent call last):
+    ...
+    IsADirectoryError: [Errno 21] Is a directory: '...'
+    """
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(2, "No such file", str(p))
+    if p.is_dir():
+        raise IsADirectoryError(21, "Is a directory", str(p))
+    with p.open("rb"):  # PermissionError (with the file name) when it cannot be read
+        pass
+    return p
+
+
+def _compression_of(head: bytes) -> Compression | None:
+    for magic, name in _MAGIC:
+        if head.startswith(magic):
+            return name
+    return None
+
+
+def open_binary(path: Path, compression: Compression | None) -> IO[bytes]:
+    """The file's bytes, decompressed when ``compression`` says so."""
+    if compression is None:
+        return path.open("rb")
+    if compression == "gzip":
+        return gzip.GzipFile(path, "rb")  # type: ignore[return-value]
+    if compression == "bz2":
+        return bz2.open(path, "rb")
+    if compression == "xz":
+        return lzma.open(path, "rb")
+    import pyarrow as pa
+
+    stream: IO[bytes] = pa.input_stream(str(path), compression="zstd")
+    return stream
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TextSniff:
+    """What the first block of a text file says about it.
+
+    Attributes
+    ----------
+    path : Path
+        The file.
+    encoding : str
+        A Python codec name: the one given, or the one a byte-order mark names
+        (``utf-8-sig`` for a UTF-8 BOM), else ``utf-8``.
+    compression : {"gzip", "bz2", "zstd", "xz"} or None
+        Told by the magic number.
+    head : str
+        The first block of text, decoded (a partial last character left out).
+    """
+
+    path: Path
+    encoding: str
+    compression: Compression | None
+    head: str
+
+    def open(self) -> IO[bytes]:
+        """The file's bytes, decompressed (the byte-order mark, if any, included)."""
+        return open_binary(self.path, self.compression)
+
+
+def check_encoding(encoding: str) -> str:
+    """The codec's canonical name, or :class:`InvalidInputError` for an unknown encoding."""
+    try:
+        return codecs.lookup(encoding).name
+    except LookupError:
+        raise InvalidInputError(
+            f"unknown encoding {encoding!r}: give a Python codec name such as utf-8, latin-1, "
+            "cp1252 or utf-16"
+        ) from None
+
+
+def decode_error_message(path: Path, encoding: str, offset: int, byte: int) -> str:
+    """The one-line message for a byte that ``encoding`` cannot decode."""
+    name = codecs.lookup(encoding).name
+    suggestion = (
+        "; if it is a spreadsheet export, try encoding='latin-1' (--encoding latin-1) or 'cp1252'"
+        if name in ("utf-8", "utf-8-sig")
+        else ""
+    )
+    what = "UTF-8" if name in ("utf-8", "utf-8-sig") else name
+    return (
+        f"{path} is not {what} text: byte 0x{byte:02x} at offset {offset} cannot be "
+        f"decoded{suggestion}"
+    )
+
+
+def _decode_head(raw: bytes, path: Path, encoding: str, complete: bool) -> str:
+    decoder = codecs.getincrementaldecoder(encoding)()
+    try:
+        return str(decoder.decode(raw, final=complete))
+    except UnicodeDecodeError as exc:
+        raise FileReadError(
+            decode_error_message(path, encoding, exc.start, raw[exc.start])
+        ) from None
+
+
+def sniff_text(path: str | Path, *, encoding: str | None = None, what: str = "text") -> TextSniff:
+    """Check a text file's first block: compression, byte-order mark, binary content, encoding.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file (``FileNotFoundError``, ``IsADirectoryError``, ``PermissionError`` as in
+        :func:`check_file`).
+    encoding : str, optional
+        A Python codec name; default UTF-8, or what a byte-order mark says.
+    what : str
+        The kind of file expected, for messages ("CSV", "JSON Lines").
+
+    Raises
+    ------
+    FileReadError
+        The file is another kind of file (Parquet, zip, an image), holds binary content (a
+        NUL byte), or its first block cannot be decoded (the message names the byte offset).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "latin1.csv"
+    >>> _ = p.write_bytes("item,label\\n1,café\\n".encode("latin-1"))
+    >>> sniff_text(p)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    accord._errors.FileReadError: ...latin1.csv is not UTF-8 text: byte 0xe9 at offset 16 ...
+    >>> sniff_text(p, encoding="latin-1").head
+    'item,label\\n1,café\\n'
+    """
+    p = check_file(path)
+    if encoding is not None:
+        encoding = check_encoding(encoding)
+    with p.open("rb") as fh:
+        magic = fh.read(8)
+    compression = _compression_of(magic)
+    for sign, kind in _OTHER_FORMATS:
+        if compression is None and magic.startswith(sign):
+            raise FileReadError(f"{p} is {kind}, not a {what} file")
+    with reading(p, what), open_binary(p, compression) as fh:
+        raw = fh.read(_HEAD + 1)
+    complete = len(raw) <= _HEAD
+    raw = raw[:_HEAD]
+    bom = next((name for sign, name in _BOMS if raw.startswith(sign)), None)
+    if bom is not None and encoding is None:
+        encoding = bom
+    encoding = encoding or "utf-8"
+    if "16" not in encoding and "32" not in encoding and b"\x00" in raw:
+        at = raw.index(b"\x00")
+        raise FileReadError(
+            f"{p} is not a {what} file: it holds binary content (a NUL byte at offset {at})"
+        )
+    head = _decode_head(raw, p, encoding, complete)
+    return TextSniff(p, encoding, compression, head)
+
+
+def read_text_file(path: str | Path, *, encoding: str | None = None, what: str = "text") -> str:
+    """The whole text of a (possibly compressed) file, line ends kept as they are.
+
+    Raises what :func:`sniff_text` raises, and :class:`FileReadError` naming the byte offset
+    of the first byte ``encoding`` cannot decode.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = p.write_bytes(b"ok\\r\\n\\xff")
+    >>> read_text_file(p)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    accord._errors.FileReadError: ...a.txt is not UTF-8 text: byte 0xff at offset 4 cannot ...
+    >>> read_text_file(p, encoding="latin-1")
+    'ok\\r\\nÿ'
+    """
+    sniff = sniff_text(path, encoding=encoding, what=what)
+    with reading(sniff.path, what, sniff), sniff.open() as fh:
+        data = fh.read()
+    try:
+        return data.decode(sniff.encoding)
+    except UnicodeDecodeError as exc:
+        raise FileReadError(
+            decode_error_message(sniff.path, sniff.encoding, exc.start, data[exc.start])
+        ) from None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CsvDialect:
+    """How to read a delimited text file: what :func:`sniff_csv` found.
+
+    Attributes
+    ----------
+    path : Path
+        The file.
+    delimiter : str
+        One character.
+    encoding : str
+        A Python codec name (``utf-8-sig`` when the file starts with a UTF-8 byte-order mark).
+    compression : {"gzip", "bz2", "zstd", "xz"} or None
+        Told by the magic number.
+    header : tuple of str
+        The column names of the first line.
+    """
+
+    path: Path
+    delimiter: str
+    encoding: str
+    compression: Compression | None
+    header: tuple[str, ...]
+
+    def open(self) -> IO[bytes]:
+        """The file's bytes, decompressed."""
+        return open_binary(self.path, self.compression)
+
+    def require(self, columns: Sequence[str]) -> None:
+        """Check that each of ``columns`` is in the header once.
+
+        Raises
+        ------
+        ColumnNotFoundError
+            A column is missing; when the header is one cell that holds another separator,
+            the message says which separator the file looks like it uses.
+        InvalidInputError
+            A column's name appears twice in the header.
+        """
+        for name in dict.fromkeys(columns):
+            places = [i + 1 for i, h in enumerate(self.header) if h == name]
+            if len(places) > 1:
+                raise InvalidInputError(
+                    f"{self.path}: the header names column {name!r} {len(places)} times "
+                    f"(columns {', '.join(map(str, places))}); rename all but one"
+                )
+            if not places:
+                raise ColumnNotFoundError(f"{self.path}: {self.missing_message(name)}")
+
+    def missing_message(self, name: str) -> str:
+        """Why column ``name`` is not found, with a separator hint when one applies."""
+        if len(self.header) == 1:
+            cell = self.header[0]
+            for sep in _SEPARATORS:
+                if sep != self.delimiter and sep in cell:
+                    return (
+                        f"column {name!r} not found: the header is one column "
+                        f"({_shorten(cell, 60)!r}); "
+                        f"the file looks separated by {sep!r} ({_SEPARATOR_NAMES[sep]}), "
+                        f"not {self.delimiter!r}: give sep={sep!r} (--sep {_cli_sep(sep)})"
+                    )
+        listed = ", ".join(repr(_shorten(h, 40)) for h in self.header[:30])
+        more = f" and {len(self.header) - 30} more" if len(self.header) > 30 else ""
+        return f"column {name!r} not found; the columns are: {listed}{more}"
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _cli_sep(sep: str) -> str:
+    return "'\\t'" if sep == "\t" else f"'{sep}'"
+
+
+def parse_separator(text: str | None) -> str | None:
+    """A separator as given on a command line: one character, or ``\\t`` / ``tab`` for a tab.
+
+    Examples
+    --------
+    >>> parse_separator("\\\\t"), parse_separator(";"), parse_separator(None)
+    ('\\t', ';', None)
+    """
+    if text is None:
+        return None
+    named = {"\\t": "\t", "tab": "\t", "comma": ",", "semicolon": ";", "pipe": "|", "space": " "}
+    sep = named.get(text.lower(), text)
+    if len(sep) != 1 or sep in '\r\n"':
+        raise InvalidInputError(
+            f"the separator must be one character (such as , ; | or \\t for a tab); got {text!r}"
+        )
+    return sep
+
+
+def sniff_csv(
+    path: str | Path,
+    *,
+    sep: str | None = None,
+    encoding: str | None = None,
+    default_sep: str = ",",
+) -> CsvDialect:
+    """Check a delimited text file before it is parsed and read its header.
+
+    Parameters
+    ----------
+    path : str or Path
+        A CSV/TSV file, possibly compressed (gzip, bz2, zstd or xz, told by its magic
+        number whatever its name).
+    sep : str, optional
+        The separator (one character); default ``default_sep``.
+    encoding : str, optional
+        A Python codec name; default UTF-8, or what a byte-order mark says.
+    default_sep : str, default ","
+        The separator when ``sep`` is None (``"\\t"`` for a ``.tsv`` file).
+
+    Returns
+    -------
+    CsvDialect
+
+    Raises
+    ------
+    FileReadError
+        As :func:`sniff_text`, or the file is empty.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "r.csv"
+    >>> _ = p.write_text("item;rater;label\\n1;a;x\\n")
+    >>> sniff_csv(p).require(["item", "rater", "label"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    accord._errors.ColumnNotFoundError: ...r.csv: column 'item' not found: ...separated by ';'...
+    >>> sniff_csv(p, sep=";").header
+    ('item', 'rater', 'label')
+    """
+    delimiter = parse_separator(sep) if sep is not None else default_sep
+    assert delimiter is not None
+    sniff = sniff_text(path, encoding=encoding, what="CSV")
+    text = sniff.head.lstrip("\ufeff")
+    if not text.strip():
+        raise FileReadError(f"{sniff.path}: the file is empty")
+    try:
+        header = next(csv.reader(io.StringIO(text), delimiter=delimiter))
+    except (csv.Error, StopIteration) as exc:
+        raise FileReadError(f"{sniff.path}: cannot read the header line ({exc})") from None
+    return CsvDialect(sniff.path, delimiter, sniff.encoding, sniff.compression, tuple(header))
+
+
+def _first_line(text: object) -> str:
+    lines = [line.strip() for line in str(text).splitlines() if line.strip()]
+    return _shorten(lines[0] if lines else type(text).__name__, 200)
+
+
+def _ragged_line(dialect: CsvDialect) -> str | None:
+    """The first record whose number of fields differs from the header's, as a message."""
+    n = len(dialect.header)
+    with dialect.open() as raw:
+        text = io.TextIOWrapper(raw, encoding=dialect.encoding, errors="replace", newline="")
+        reader = csv.reader(text, delimiter=dialect.delimiter)
+        try:
+            for row in reader:
+                if reader.line_num > 1 and row and len(row) != n:
+                    extra = "an extra field" if len(row) == n + 1 else f"{len(row)} fields"
+                    shown = _shorten(dialect.delimiter.join(row), 80)
+                    return (
+                        f"{dialect.path}, line {reader.line_num}: {extra} where the header "
+                        f"has {n} ({shown!r}); quote fields that hold {dialect.delimiter!r}"
+                    )
+        except csv.Error as exc:
+            return f"{dialect.path}, line {reader.line_num}: {exc}"
+    return None
+
+
+def _bad_byte(path: Path, encoding: str, compression: Compression | None) -> str | None:
+    """The message for the first byte that ``encoding`` cannot decode, if there is one."""
+    decoder = codecs.getincrementaldecoder(encoding)()
+    offset = 0  # bytes of the file before ``block``
+    with open_binary(path, compression) as fh:
+        while True:
+            block = fh.read(1 << 20)
+            state = decoder.getstate()
+            pending = state[0] if isinstance(state, tuple) and isinstance(state[0], bytes) else b""
+            try:
+                decoder.decode(block, final=not block)
+            except UnicodeDecodeError as exc:
+                at = offset - len(pending) + exc.start
+                return decode_error_message(path, encoding, at, exc.object[exc.start])
+            if not block:
+                return None
+            offset += len(block)
+
+
+def check_json_lines(sniff: TextSniff) -> str | None:
+    """The first line of a JSON Lines file that is not one JSON object, as a message."""
+    with sniff.open() as raw:
+        text = io.TextIOWrapper(raw, encoding=sniff.encoding, errors="replace")
+        for number, line in enumerate(text, start=1):
+            line = line.strip().lstrip("\ufeff")
+            if not line:
+                continue
+            try:
+                value = json.loads(line)
+            except ValueError as exc:
+                return f"{sniff.path}, line {number}: not valid JSON ({exc})"
+            if not isinstance(value, dict):
+                return (
+                    f"{sniff.path}, line {number}: each line of a JSON Lines file must be an "
+                    f"object ({{...}}), got {type(value).__name__}"
+                )
+    return None
+
+
+def _diagnose(p: Path, what: str, source: CsvDialect | TextSniff | None) -> str | None:
+    """A second look at a file a parser failed on: the byte, line or row at fault."""
+    if isinstance(source, CsvDialect):
+        return _bad_byte(p, source.encoding, source.compression) or _ragged_line(source)
+    if isinstance(source, TextSniff):
+        found = _bad_byte(p, source.encoding, source.compression)
+        if found is None and what == "JSON Lines":
+            found = check_json_lines(source)
+        return found
+    return None
+
+
+def _read_errors() -> tuple[type[BaseException], ...]:
+    errors: list[type[BaseException]] = [
+        UnicodeError,
+        EOFError,
+        zlib.error,
+        lzma.LZMAError,
+        csv.Error,
+        OSError,
+        ValueError,
+    ]
+    import pandas as pd
+
+    errors += [pd.errors.ParserError, pd.errors.EmptyDataError]
+    try:
+        import pyarrow as pa
+    except ImportError:  # pragma: no cover - pyarrow is an extra
+        pass
+    else:
+        errors.append(pa.ArrowException)
+    return tuple(errors)
+
+
+@contextlib.contextmanager
+def reading(
+    path: str | Path, what: str, source: CsvDialect | TextSniff | None = None
+) -> Iterator[None]:
+    """Turn what a parser raises while reading ``path`` into one :class:`FileReadError`.
+
+    Errors accord raises on purpose (:class:`~accord._errors.AccordError`), a missing file
+    and a file that cannot be opened (``FileNotFoundError``, ``IsADirectoryError``,
+    ``PermissionError``) pass through. With ``source`` (what :func:`sniff_csv` or
+    :func:`sniff_text` found), the file is looked at again to name the line with the wrong
+    number of fields, the first byte that cannot be decoded or the first line that is not
+    JSON.
+
+    Examples
+    --------
+    >>> import pyarrow.parquet as pq, tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "broken.parquet"
+    >>> _ = p.write_bytes(b"PAR1 and then nothing")
+    >>> with reading(p, "Parquet"):
+    ...     pq.read_table(p)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    accord._errors.FileReadError: cannot read ...broken.parquet as Parquet (damaged, ...
+    """
+    from ._errors import AccordError
+
+    p = Path(path)
+    try:
+        yield
+    except AccordError:
+        raise
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
+        raise
+    except _read_errors() as exc:
+        try:
+            found = _diagnose(p, what, source)
+        except _read_errors():  # the second look fails too: say what the parser said
+            found = None
+        if found is None and isinstance(exc, UnicodeDecodeError):
+            found = decode_error_message(p, exc.encoding, exc.start, exc.object[exc.start])
+        if found is None:
+            found = (
+                f"cannot read {p} as {what} (damaged, truncated or another format): "
+                f"{_first_line(exc)}"
+            )
+        raise FileReadError(found) from None
+
+
+def read_csv_columns(
+    dialect: CsvDialect, columns: Sequence[str], *, null_values: Sequence[str] = ("",)
+) -> Any:
+    """The named columns of a delimited file as text, read by ``pyarrow.csv`` (threaded).
+
+    Each column is a ``pyarrow`` string column (null where the cell is one of
+    ``null_values``); typing is left to the caller. Call :meth:`CsvDialect.require` first.
+
+    Raises
+    ------
+    FileReadError
+        A row with more or fewer fields than the header (naming its line), a byte the
+        encoding cannot decode (naming its offset), or a file that is damaged.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "r.csv"
+    >>> _ = p.write_text("item,label\\n1,x\\n2,y,z\\n")
+    >>> read_csv_columns(sniff_csv(p), ["item", "label"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    accord._errors.FileReadError: ...r.csv, line 3: an extra field where the header has 2 ...
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    wanted = list(dict.fromkeys(columns))
+    codec = codecs.lookup(dialect.encoding).name
+    read_options = pacsv.ReadOptions(
+        encoding="utf8" if codec in ("utf-8", "utf-8-sig") else dialect.encoding
+    )
+    source: Any = str(dialect.path)
+    with reading(dialect.path, "CSV", dialect):
+        if dialect.compression in ("gzip", "bz2", "zstd"):
+            source = pa.input_stream(str(dialect.path), compression=dialect.compression)
+        elif dialect.compression is not None:
+            source = dialect.open()
+        try:
+            return pacsv.read_csv(
+                source,
+                read_options=read_options,
+                parse_options=pacsv.ParseOptions(delimiter=dialect.delimiter),
+                convert_options=pacsv.ConvertOptions(
+                    include_columns=wanted,
+                    column_types=dict.fromkeys(wanted, pa.string()),
+                    strings_can_be_null=True,
+                    quoted_strings_can_be_null=True,
+                    null_values=list(null_values),
+                ),
+            )
+        finally:
+            if not isinstance(source, str):
+                source.close()
