@@ -14,6 +14,12 @@ from .many_raters import (
     percent_agreement,
 )
 from .pairwise import PairwiseAgreement, light_kappa, pairwise_agreement
+from .raters import (
+    RaterDifferences,
+    RaterPermutationTest,
+    rater_differences,
+    rater_permutation_test,
+)
 from .specific import KappaCurve, SpecificAgreement, kappa_vs_negatives, specific_agreement
 from .specific_many import (
     PairwiseSpecificAgreement,
@@ -46,6 +52,8 @@ __all__ = [
     "PairwiseAgreement",
     "PairwiseSpecificAgreement",
     "PooledSpecificAgreement",
+    "RaterDifferences",
+    "RaterPermutationTest",
     "SpecificAgreement",
     "agreement",
     "agreement_weights",
@@ -66,6 +74,8 @@ __all__ = [
     "pairwise_specific_agreement",
     "percent_agreement",
     "pooled_specific_agreement",
+    "rater_differences",
+    "rater_permutation_test",
     "scott_pi",
     "specific_agreement",
 ]

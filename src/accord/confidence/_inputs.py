@@ -155,8 +155,8 @@ def _confidence(
             _fault(
                 outside,
                 f"{name} must be in [0, 1]; found {_first_value(num, outside)!r} at "
-                f"{_rows(outside)}; pass out_of_range='clip' (--out-of-range clip) to clip to "
-                "[0, 1] as sclite does",
+                f"{_rows(outside)}; pass {option('out_of_range', 'clip')} to clip to [0, 1] as "
+                "sclite does",
             )
         )
     return num, _earliest(*faults)
