@@ -16,11 +16,12 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from .._encoder import missing_mask
 from .._errors import DroppedDataWarning, InvalidInputError, warn_degenerate
 from .._results import to_plain
 from .._types import FloatArray, IntArray, Missing, RngLike, as_generator
 from ..engines._pages import engine_pages
-from ..ratings import _check_choice, _columns_of, _is_missing, _rows, _tidy_scalar
+from ..ratings import _check_choice, _columns_of, _rows, _tidy_scalar
 from . import _linalg
 
 __all__ = ["PanelCalibration", "calibrate_panel"]
@@ -304,7 +305,7 @@ def _read_panel(
     names = [score, *extra]
     miss = np.zeros(n_rows, dtype=bool)
     for arr, name in zip(check, names, strict=True):
-        m = _is_missing(arr)
+        m = missing_mask(arr)
         if m.any() and missing == "raise":
             raise InvalidInputError(
                 f"column {name!r}: {int(m.sum())} rows are missing (rows "
