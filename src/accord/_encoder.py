@@ -601,6 +601,7 @@ def label_domain(
                 "ratio level needs values >= 0"
             )
         remap, uniq = _sorted_domain(nums)
+        domain_t: tuple[Any, ...]
         if _integral_floats(uniq):
             domain_t = tuple(int(v) for v in uniq)
         else:

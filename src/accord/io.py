@@ -80,7 +80,8 @@ def read_table(
         )
     import pyarrow as pa
 
-    return pa.table(dict(zip(wanted, columns_read, strict=True))).to_pandas()
+    frame: pd.DataFrame = pa.table(dict(zip(wanted, columns_read, strict=True))).to_pandas()
+    return frame
 
 
 def read_columns(
