@@ -49,6 +49,7 @@ __all__ = [
     "label_domain",
     "missing_mask",
     "missing_of",
+    "order_line",
     "rows_in",
     "tidy_scalar",
     "typed_column",
@@ -656,12 +657,14 @@ def label_domain(
     if level == "ordinal":
         shown = ", ".join(str(v) for v in domain_text[:20])
         more = f" and {len(domain_text) - 20} more" if len(domain_text) > 20 else ""
-        example = ", ".join(repr(str(v)) for v in domain_text[:3])
+        listed = [str(v) for v in domain_text[:6]]
+        etc = ", ..." if len(domain_text) > 6 else ""
         raise InvalidInputError(
             f"column {column!r}: the labels are text ({shown}{more}), and an ordinal level "
-            f"needs their order: declare it, e.g. categories=[{example}, ...] "
-            f"(--categories {','.join(str(v) for v in domain_text[:3])},...) from lowest to "
-            "highest"
+            "needs their order: declare it from lowest to highest, as "
+            f"categories=[{', '.join(repr(v) for v in listed)}{etc}] in Python or "
+            f"--categories {','.join(listed)}{etc.strip(', ')} on the command line, "
+            "in your order"
         )
     return (
         remap,
@@ -670,6 +673,23 @@ def label_domain(
         "alphabetical (nominal: the order does not matter)",
         tuple(notes),
     )
+
+
+def order_line(level: str, domain: Sequence[Any], order: str) -> str | None:
+    """The order of the categories, in words, for the read report (ordered levels only).
+
+    Examples
+    --------
+    >>> order_line("ordinal", ("low", "medium", "high"), "as declared")
+    'categories in order (as declared): low < medium < high'
+    >>> order_line("nominal", ("a", "b"), "alphabetical") is None
+    True
+    """
+    if level == "nominal":
+        return None
+    shown = " < ".join(str(tidy_scalar(c)) for c in list(domain)[:12])
+    more = " < ..." if len(domain) > 12 else ""
+    return f"categories in order ({order}): {shown}{more}"
 
 
 def _is_number_text(text: Any) -> bool:

@@ -30,6 +30,7 @@ from ._encoder import (
     format_rows,
     label_domain,
     missing_of,
+    order_line,
     rows_in,
     tidy_scalar,
 )
@@ -75,6 +76,9 @@ class ReadReport:
     notes : tuple of str
         Warnings about how the data was read (labels that are the same number spelled
         differently, for instance).
+    order : str or None
+        At an ordered level (ordinal, interval, ratio), the order of the categories used
+        and where it came from (declared, numeric, an ordered Categorical).
     """
 
     rows: int
@@ -86,6 +90,7 @@ class ReadReport:
     reasons: Mapping[str, int]
     source: str | None = None
     notes: tuple[str, ...] = ()
+    order: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the report."""
@@ -99,6 +104,7 @@ class ReadReport:
             "dropped": self.dropped,
             "reasons": dict(self.reasons),
             "notes": list(self.notes),
+            "order": self.order,
         }
 
     def __str__(self) -> str:
@@ -107,6 +113,8 @@ class ReadReport:
             f"{self.raters} raters"
         )
         notes = "".join(f"\nwarning: {note}" for note in self.notes)
+        if self.order is not None:
+            notes = f"\n{self.order}" + notes
         if not self.dropped:
             return head + "; nothing dropped" + notes
         why = "; ".join(f"{n} {reason}" for reason, n in self.reasons.items())
@@ -689,6 +697,7 @@ def encode_ratings(
         reasons=reasons,
         source=source,
         notes=notes,
+        order=order_line(level, domain, category_order if category_order is not None else order),
     )
     return Ratings(
         item_codes=item_codes,

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._encoder import LabelsAs
 from .._errors import InvalidInputError
 from .._results import Coefficient
 from .._types import Level, Missing, RngLike
@@ -114,6 +115,8 @@ def agreement(
     scheduler: Any = None,
     progress: Progress | None = None,
     batch_size: int = 1_000_000,
+    na_values: Sequence[str] | None = None,
+    labels_as: LabelsAs = "auto",
 ) -> AgreementTable:
     """Every agreement coefficient that applies to the data's level, in one table.
 
@@ -149,6 +152,9 @@ def agreement(
         Level of measurement of data read from files (``categories`` declares the domain).
     missing : {"omit", "raise"}, default "omit"
         Rows without a label, for data read from files.
+    na_values, labels_as
+        For data read from files: what counts as a missing label and how a text file's
+        labels are typed, as in :meth:`accord.Ratings.from_long`.
     scheduler : str or distributed.Client, optional
         ``engine="dask"``: a scheduler name, a client or an address (``"tcp://host:8786"``).
     progress : callable, optional
@@ -221,6 +227,8 @@ def agreement(
             scheduler=scheduler,
             progress=progress,
             batch_size=batch_size,
+            na_values=na_values,
+            labels_as=labels_as,
         )
         if ci == "bootstrap":
             wanted -= {"conger_kappa", "light_kappa"}
@@ -237,6 +245,8 @@ def agreement(
             level=level,
             categories=categories,
             missing=missing,
+            na_values=na_values,
+            labels_as=labels_as,
         )
         categories = None
     is_ratings = isinstance(data, Ratings) or stats is not None

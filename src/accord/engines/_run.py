@@ -110,6 +110,8 @@ def scan_ratings(
     scheduler: Any = None,
     progress: Progress | None = None,
     batch_size: int = 1_000_000,
+    na_values: Sequence[str] | None = None,
+    labels_as: Any = "auto",
 ) -> tuple[RatingStatistics, Rescan]:
     """Statistics of the ratings at ``data`` with the stream or dask engine, and a rescan."""
     check_source(data, engine, owner)
@@ -133,6 +135,8 @@ def scan_ratings(
             statistics=statistics,
             batch_size=batch_size,
             progress=progress,
+            na_values=na_values,
+            labels_as=labels_as,
         )
     from .dask import dask_scan
 
@@ -147,6 +151,8 @@ def scan_ratings(
         statistics=statistics,
         scheduler=scheduler,
         progress=progress,
+        na_values=na_values,
+        labels_as=labels_as,
     )
 
 

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._encoder import LabelsAs, check_na_values, missing_mask
+from .._encoder import LabelsAs, check_na_values, missing_mask, order_line
 from .._errors import ColumnNotFoundError, InvalidInputError, require
 from .._types import IntArray, Level, Missing
 from ..ratings import ReadReport, _missing_column_message
@@ -490,7 +490,7 @@ def dask_scan(
         raise InvalidInputError(
             f"column {label!r}: all {rows} rows have a missing label; nothing to rate"
         )
-    remap, domain, _, _, notes = label_domain(
+    remap, domain, _, order, notes = label_domain(
         labels_raw,
         label_first_rows,
         level=level,
@@ -573,6 +573,7 @@ def dask_scan(
         reasons=reasons,
         source=source,
         notes=notes,
+        order=order_line(level, domain, order),
     )
     pairs = stats.pair_tables
     result = RatingStatistics(

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._encoder import LabelsAs, check_na_values, missing_of
+from .._encoder import LabelsAs, check_na_values, missing_of, order_line
 from .._errors import InvalidInputError
 from .._types import LEVELS, IntArray, Level, Missing
 from ..ratings import ReadReport, _check_choice
@@ -669,6 +669,7 @@ def stream_scan(
         reasons=reasons,
         source=files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files",
         notes=enc.notes,
+        order=order_line(level, domain, enc.order),
     )
     stats = RatingStatistics(
         # Item counts stand in for patterns when the patterns could not be formed.
