@@ -429,3 +429,15 @@ def test_parquet_dictionary_columns(tmp_path: Path) -> None:
     d = Ratings.from_long(dict_table, **COLS)
     assert list(d.items) == ["i2", "i1"] and np.array_equal(d.item_codes, r.item_codes)
     assert dataclasses.replace(d.report, source=None) == dataclasses.replace(r.report, source=None)
+
+
+def test_integer_labels_take_the_lookup_path_with_the_same_table() -> None:
+    rng = np.random.default_rng(5)
+    x = rng.choice([-3, 7, 9, 4000], 500)
+    y = rng.choice([-3, 7, 9], 500)
+    direct = ContingencyTable.from_labels(x, y)
+    hashed = ContingencyTable.from_labels(x.astype(object), y.astype(object))
+    assert direct.categories == hashed.categories == (-3, 7, 9, 4000)
+    assert np.array_equal(direct.counts, hashed.counts)
+    # Independent count of one cell.
+    assert direct.counts[1, 2] == np.count_nonzero((x == 7) & (y == 9))

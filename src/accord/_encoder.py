@@ -198,7 +198,7 @@ def dictionary_of(array: Any) -> tuple[npt.NDArray[np.int32], Any]:
         used_order = pd.unique(idx[idx >= 0])
         remap = np.full(len(dictionary) + 1, -1, dtype=np.int32)
         remap[used_order] = np.arange(used_order.size, dtype=np.int32)
-        out: npt.NDArray[np.int32] = remap.take(idx)
+        out: npt.NDArray[np.int32] = remap[idx]
         return out, dictionary.take(pa.array(used_order, type=pa.int64()))
     if array.num_chunks == 0:
         return np.zeros(0, dtype=np.int32), pa.array([], type=array.type)
@@ -305,7 +305,7 @@ def missing_mask(
     if len(arr) == 0:
         return np.zeros(0, dtype=bool)
     idx, dictionary = dictionary_of(arr)
-    out: BoolArray = np.r_[missing_of(dictionary, na_values, keep), True].take(idx)
+    out: BoolArray = np.r_[missing_of(dictionary, na_values, keep), True][idx]
     return out
 
 
@@ -405,7 +405,7 @@ def typed_column(values: Any, na_values: Sequence[str] | None = None) -> npt.NDA
     if has_missing:
         table[:] = fill
     table[present] = typed
-    out: npt.NDArray[Any] = table.take(idx)
+    out: npt.NDArray[Any] = table[idx]
     return out
 
 
@@ -440,7 +440,7 @@ def encode_ids(
     idx, dictionary = dictionary_of(arrow_of(values))
     miss = missing_of(dictionary, na_values)
     if (idx < 0).any() or miss.any():
-        bad = np.flatnonzero(np.r_[miss, True].take(idx))
+        bad = np.flatnonzero(np.r_[miss, True][idx])
         raise InvalidInputError(
             f"column {column!r}: {bad.size} rows have no {what} id (rows {format_rows(bad)})"
         )

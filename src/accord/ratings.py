@@ -570,7 +570,7 @@ def encode_ratings(
     )
     full = np.full(len(dictionary) + 1, -1, dtype=np.int64)
     full[present] = remap
-    label_codes = full.take(idx)
+    label_codes = full[idx]
     miss = label_codes < 0
     n_missing = int(np.count_nonzero(miss))
     miss_items = np.zeros(0, dtype=np.int64)
@@ -732,6 +732,33 @@ def _compact(
         return codes, other, decode
     new = np.cumsum(used) - 1
     return new[codes].astype(np.int64), new[other].astype(np.int64), decode[used]
+
+
+def _small_integer_table(x: Any, y: Any) -> tuple[IntArray, tuple[int, ...]] | None:
+    """The q x q table of two integer label arrays whose values span a small range (a
+    lookup table and one bincount, no hashing); None for anything else."""
+    if not (isinstance(x, np.ndarray) and isinstance(y, np.ndarray)):
+        return None
+    if x.dtype.kind not in "iu" or y.dtype.kind not in "iu" or x.ndim != 1 or x.shape != y.shape:
+        return None
+    if x.size == 0:
+        return None
+    lo = min(int(x.min()), int(y.min()))
+    hi = max(int(x.max()), int(y.max()))
+    if hi - lo >= 1 << 12:
+        return None
+    span = hi - lo + 1
+    xs = x - lo if lo else x
+    ys = y - lo if lo else y
+    seen = (np.bincount(xs, minlength=span) + np.bincount(ys, minlength=span)) > 0
+    used = np.flatnonzero(seen)
+    q = int(used.size)
+    if q < 2:
+        return None  # the general path words the error
+    rank = np.cumsum(seen) - 1
+    pairs = xs * q + ys if q == span else rank[xs] * q + rank[ys]
+    counts = np.bincount(pairs, minlength=q * q).reshape(q, q)
+    return counts, tuple(int(v) + lo for v in used)
 
 
 def _chunks(array: Any) -> list[Any]:
@@ -980,6 +1007,10 @@ class ContingencyTable:
         and counted in ``n_unpaired``)."""
         import pyarrow as pa
 
+        direct = _small_integer_table(x, y) if categories is None else None
+        if direct is not None:
+            counts_d, domain_d = direct
+            return cls(counts_d, domain_d, raters=raters)
         try:
             xa, ya = arrow_of(x), arrow_of(y)
         except InvalidInputError:
@@ -1019,7 +1050,7 @@ class ContingencyTable:
         )
         full = np.full(len(dictionary) + 1, -1, dtype=np.int64)
         full[present] = remap
-        codes = full.take(idx)
+        codes = full[idx]
         cx, cy = codes[:n], codes[n:]
         both = (cx >= 0) & (cy >= 0)
         q = len(domain)
