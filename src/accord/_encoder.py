@@ -53,6 +53,7 @@ __all__ = [
     "rows_in",
     "tidy_scalar",
     "typed_column",
+    "typed_ids",
     "typed_text",
 ]
 
@@ -409,6 +410,16 @@ def typed_column(values: Any, na_values: Sequence[str] | None = None) -> npt.NDA
     return out
 
 
+def typed_ids(values: Any) -> npt.NDArray[Any]:
+    """Decode table of a text file's ids: typed (:func:`typed_text`) when no two ids spell
+    the same number, else the text as written (ids are compared as written)."""
+    typed = typed_text(values)
+    if typed.dtype == object or np.unique(typed).size == typed.size:
+        return typed
+    out: npt.NDArray[Any] = np.asarray(arrow_of(values).to_numpy(zero_copy_only=False), object)
+    return out
+
+
 def distinct_values(dictionary: Any, *, text: bool) -> npt.NDArray[Any]:
     """Distinct values as numpy: typed from the whole column when ``text`` (a text file's
     column), else in their own type (text as an object array)."""
@@ -446,9 +457,7 @@ def encode_ids(
         )
     decode = distinct_values(dictionary, text=False)
     if text and decode.size:
-        typed = typed_text(dictionary)
-        if np.unique(typed).size == decode.size:
-            decode = typed
+        decode = typed_ids(dictionary)
     if decode.dtype != object:
         # Decode tables hold plain Python scalars (int, float, str, dates).
         if decode.dtype.kind in "biuf":

@@ -395,10 +395,13 @@ class Ratings:
             )
         native = _ordered_categories(frame.iloc[:, 0]) if frame.shape[1] else None
         n_items, n_raters = frame.shape
-        cells = np.empty(n_items * n_raters, dtype=object)
-        for j in range(n_raters):  # one pass per rater column, not per cell
-            cells[j::n_raters] = frame.iloc[:, j].to_numpy(dtype=object)
-        labels = _coerce_object_labels(cells)
+        kinds = {dtype.kind for dtype in frame.dtypes if isinstance(dtype, np.dtype)}
+        if len(kinds) == 1 and kinds <= set("biuf") and len(frame.dtypes) == n_raters:
+            labels: npt.NDArray[Any] = frame.to_numpy().reshape(-1)  # numbers: no objects
+        else:
+            labels = np.empty(n_items * n_raters, dtype=object)
+            for j in range(n_raters):  # one pass per rater column, not per cell
+                labels[j::n_raters] = frame.iloc[:, j].to_numpy(dtype=object)
         return cls.from_arrays(
             np.repeat(ids, n_raters),
             np.tile(np.asarray(frame.columns, dtype=object), n_items),
@@ -764,17 +767,6 @@ def _small_integer_table(x: Any, y: Any) -> tuple[IntArray, tuple[int, ...]] | N
 def _chunks(array: Any) -> list[Any]:
     """The chunks of a pyarrow Array or ChunkedArray."""
     return list(array.chunks) if hasattr(array, "chunks") else [array]
-
-
-def _coerce_object_labels(cells: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """Object cells that are all numbers become a float array (so 1 and 1.0 are one label)."""
-    present = cells[~np.asarray(pd.isna(cells), dtype=bool)]
-    if present.size and all(
-        isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool)
-        for v in present
-    ):
-        return pd.to_numeric(pd.Series(cells, dtype=object)).to_numpy(dtype=np.float64)
-    return cells
 
 
 def _missing_column_message(name: str, available: Sequence[Any]) -> str:

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._encoder import LabelsAs, check_na_values, missing_mask, order_line
+from .._encoder import LabelsAs, check_na_values, missing_mask, order_line, typed_ids
 from .._errors import ColumnNotFoundError, InvalidInputError, require
 from .._types import IntArray, Level, Missing
 from ..ratings import ReadReport, _missing_column_message
@@ -38,7 +38,7 @@ from ._blocks import (
     empty_pairs,
     long_partial,
 )
-from ._encode import infer_text, label_domain
+from ._encode import label_domain
 from ._pages import small_pages
 from ._source import Locator, raise_duplicates, resolve_files
 from .stream import check_options, require_unique
@@ -671,7 +671,5 @@ def _concat(arrays: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
 
 def _decode(values: npt.NDArray[Any], text: bool) -> npt.NDArray[Any]:
     if text and values.size:
-        typed = infer_text(values)
-        if np.unique(typed).size == values.size:
-            return typed
+        return typed_ids(values)
     return values

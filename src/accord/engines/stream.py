@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._encoder import LabelsAs, check_na_values, missing_of, order_line
+from .._encoder import LabelsAs, check_na_values, missing_of, order_line, typed_ids
 from .._errors import InvalidInputError
 from .._types import LEVELS, IntArray, Level, Missing
 from ..ratings import ReadReport, _check_choice
@@ -38,7 +38,7 @@ from ._blocks import (
     long_partial,
     use_sparse,
 )
-from ._encode import GrowingDictionary, infer_text, label_domain
+from ._encode import GrowingDictionary, label_domain
 from ._matrix import CodeMatrix
 from ._pages import small_pages
 from ._source import (
@@ -318,9 +318,7 @@ class _Encoder:
         every id of a text file is a number and no two spell the same number)."""
         values = dictionary.values()
         if self.text and values.size:
-            typed = infer_text(values)
-            if np.unique(typed).size == values.size:
-                return typed
+            return typed_ids(values)
         return values
 
     def domain(self) -> tuple[IntArray, tuple[Any, ...]]:
