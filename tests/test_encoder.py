@@ -441,3 +441,58 @@ def test_integer_labels_take_the_lookup_path_with_the_same_table() -> None:
     assert np.array_equal(direct.counts, hashed.counts)
     # Independent count of one cell.
     assert direct.counts[1, 2] == np.count_nonzero((x == 7) & (y == 9))
+
+
+# ----------------------------------------------------------------------------- command line
+
+
+def _agree(path: Path, *extra: str) -> Any:
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+
+    args = ["agree", str(path), "--item", "item", "--rater", "rater", "--label", "label"]
+    return CliRunner().invoke(app, [*args, *extra])
+
+
+def test_cli_ordinal_text_labels_ask_for_their_order(tmp_path: Path) -> None:
+    path = tmp_path / "lmh.csv"
+    rows = ["1,a,low", "1,b,low", "2,a,medium", "2,b,high", "3,a,high", "3,b,high"]
+    path.write_text("item,rater,label\n" + "\n".join(rows) + "\n")
+    res = _agree(path, "--level", "ordinal")
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "--categories high,low,medium" in res.output
+    res = _agree(path, "--level", "ordinal", "--categories", "low,medium,high")
+    assert res.exit_code == 0, res.output
+    assert "categories in order (as declared): low < medium < high" in res.output
+    res = _agree(path, "--level", "ordinal", "--categories", "low,medium,high", "--format", "json")
+    assert json.loads(res.output)["report"]["order"].endswith("low < medium < high")
+
+
+def test_cli_na_values_and_labels_as(tmp_path: Path) -> None:
+    path = tmp_path / "n.csv"
+    path.write_text("item,rater,label\n1,a,None\n1,b,None\n2,a,2\n2,b,2.0\n3,a,x\n3,b,x\n")
+    res = _agree(path, "--format", "json")
+    report = json.loads(res.output)["report"]
+    assert report["missing"] == 2 and "'2' and '2.0'" in report["notes"][0]
+    res = _agree(path, "--format", "json", "--na-values", "")
+    assert json.loads(res.output)["report"]["missing"] == 0
+    res = _agree(path, "--labels-as", "number")
+    assert res.exit_code == 2 and "label 'x' at row 5 is not a number" in res.output
+    assert "Traceback" not in res.output
+
+
+def test_read_table_types_each_column_from_all_its_rows(tmp_path: Path) -> None:
+    import warnings
+
+    from accord.io import read_table
+
+    n = 150_000
+    gold = np.r_[np.ones(n - 1, dtype=np.int64).astype(str), ["x"]]
+    path = tmp_path / "gold.csv"
+    pd.DataFrame({"item": np.arange(n), "gold": gold, "score": 0.5}).to_csv(path, index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no DtypeWarning: one type per column
+        frame = read_table(path, ["item", "gold", "score"])
+    assert frame["gold"].map(type).eq(str).all() and set(frame["gold"]) == {"1", "x"}
+    assert frame["item"].dtype == np.int64 and frame["score"].dtype == np.float64

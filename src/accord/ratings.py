@@ -688,8 +688,9 @@ def encode_ratings(
     n_kept = int(item_codes.size)
     # Items or raters that no row refers to any more (every row dropped as a duplicate)
     # leave the decode tables; items whose every label is missing stay, with no rating.
-    item_codes, miss_items, item_decode = _compact(item_codes, miss_items, item_decode)
-    rater_codes, miss_raters, rater_decode = _compact(rater_codes, miss_raters, rater_decode)
+    if n_kept + miss_items.size < n_rows:  # some rows were resolved away as duplicates
+        item_codes, miss_items, item_decode = _compact(item_codes, miss_items, item_decode)
+        rater_codes, miss_raters, rater_decode = _compact(rater_codes, miss_raters, rater_decode)
     report = ReadReport(
         rows=n_rows,
         ratings=n_kept,
