@@ -666,13 +666,13 @@ def label_domain(
     if level == "ordinal":
         shown = ", ".join(str(v) for v in domain_text[:20])
         more = f" and {len(domain_text) - 20} more" if len(domain_text) > 20 else ""
-        listed = [str(v) for v in domain_text[:6]]
+        names = [str(v) for v in domain_text[:6]]
         etc = ", ..." if len(domain_text) > 6 else ""
         raise InvalidInputError(
             f"column {column!r}: the labels are text ({shown}{more}), and an ordinal level "
             "needs their order: declare it from lowest to highest, as "
-            f"categories=[{', '.join(repr(v) for v in listed)}{etc}] in Python or "
-            f"--categories {','.join(listed)}{etc.strip(', ')} on the command line, "
+            f"categories=[{', '.join(repr(v) for v in names)}{etc}] in Python or "
+            f"--categories {','.join(names)}{etc.strip(', ')} on the command line, "
             "in your order"
         )
     return (

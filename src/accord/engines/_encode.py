@@ -20,8 +20,8 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .. import _encoder
 from .._encoder import LabelsAs, missing_of, typed_text
+from .._encoder import label_domain as encoder_label_domain
 from .._encoder import tidy_scalar as _tidy_scalar
 from .._errors import InvalidInputError
 from .._types import BoolArray, IntArray, Level
@@ -479,7 +479,7 @@ def label_domain(
         order = np.argsort(at, kind="stable")
         return at[order], int(positions[order[0]])
 
-    codes, domain, _, order, notes = _encoder.label_domain(
+    codes, domain, _, order, notes = encoder_label_domain(
         labels, rows_of, level=level, categories=categories, column=column, labels_as=labels_as
     )
     remap[present] = codes

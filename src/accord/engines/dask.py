@@ -490,7 +490,7 @@ def dask_scan(
         raise InvalidInputError(
             f"column {label!r}: all {rows} rows have a missing label; nothing to rate"
         )
-    remap, domain, _, order, notes = label_domain(
+    remap, domain, _, category_order, notes = label_domain(
         labels_raw,
         label_first_rows,
         level=level,
@@ -573,7 +573,7 @@ def dask_scan(
         reasons=reasons,
         source=source,
         notes=notes,
-        order=order_line(level, domain, order),
+        order=order_line(level, domain, category_order),
     )
     pairs = stats.pair_tables
     result = RatingStatistics(
