@@ -48,7 +48,18 @@ def columns(monkeypatch: pytest.MonkeyPatch) -> object:
 
 COMMANDS = {
     "agree": AGREE,
-    "agree-ordinal": [*AGREE, "--level", "ordinal"],
+    "agree-ordinal": [
+        "agree",
+        str(EXAMPLES / "birads.csv"),
+        "--item",
+        "finding",
+        "--rater",
+        "modality",
+        "--label",
+        "birads",
+        "--level",
+        "ordinal",
+    ],
     "pair": ["pair", "--table", str(EXAMPLES / "birads-table.csv"), "--dichotomize"],
     "consensus": ["consensus", *AGREE[1:]],
     "calibrate": PANEL,
@@ -409,3 +420,14 @@ def test_the_dialect_renders_hints_for_each_caller_and_ends_with_its_block() -> 
         )
         assert bad_parameter("f", "bins", "positive", 0) == "--bins must be positive; got 0"
     assert option("out_of_range", "clip") == "out_of_range='clip'"
+
+
+def test_duplicate_ratings_name_the_flag_on_the_command_line(tmp_path: Path) -> None:
+    # Before: "Pass duplicates='first', 'last' or 'mean'" from `accord agree`.
+    data = tmp_path / "dup.csv"
+    data.write_text("item,rater,label\n1,a,x\n1,a,y\n2,b,x\n")
+    code, _, err = run("agree", str(data), "--item", "item", "--rater", "rater", "--label", "label")
+    assert code == 2
+    assert "--duplicates first or last or mean" in err and "duplicates=" not in err
+    with pytest.raises(accord.DuplicateRatingError, match="duplicates='first'"):
+        accord.read_ratings(data, item="item", rater="rater", label="label")

@@ -106,7 +106,7 @@ def _wide(table: list[list[int]]) -> list[list[int]]:
 
 def test_gwet_table_3_5_with_standard_errors() -> None:
     ref = REF["gwet_table_3_5"]  # Gwet (2014) Table 3.5, irrCAC 1.4 raw functions
-    r = accord.Ratings.from_wide(ref["rows"], level="ordinal")
+    r = accord.Ratings.from_wide(ref["rows"], level="ordinal", categories=["A", "B", "C"])
     for name, fields in ref["expected"].items():
         res = FUNCS[name](r, weights="quadratic")
         assert_allclose(res.statistic, fields["statistic"], atol=ref["atol"], err_msg=name)

@@ -6,16 +6,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-import numpy as np
-import numpy.typing as npt
 import pandas as pd
 
+from ._encoder import LabelsAs, arrow_of, typed_column
 from ._errors import ColumnNotFoundError, InvalidInputError, require
 from ._files import check_file, read_csv_columns, reading, sniff_csv, sniff_text
 from ._types import Duplicates, Level, Missing
-from .ratings import Ratings, _missing_column_message
+from .ratings import Ratings, _missing_column_message, encode_ratings
 
-__all__ = ["read_ratings", "read_table"]
+__all__ = ["read_columns", "read_ratings", "read_table"]
 
 FileFormat = Literal["csv", "tsv", "parquet", "jsonl"]
 
@@ -83,6 +82,42 @@ def read_table(
        https://parquet.apache.org/docs/file-format/
     .. [4] JSON Lines. https://jsonlines.org/
     """
+    columns_read, text = read_columns(
+        path, columns, file_format=file_format, sep=sep, encoding=encoding
+    )
+    wanted = list(dict.fromkeys(columns))
+    if text:
+        # Each column typed from all its values (numbers, booleans or text), never by block.
+        return pd.DataFrame(
+            {name: typed_column(col) for name, col in zip(wanted, columns_read, strict=True)}
+        )
+    import pyarrow as pa
+
+    frame: pd.DataFrame = pa.table(dict(zip(wanted, columns_read, strict=True))).to_pandas()
+    return frame
+
+
+def read_columns(
+    path: str | Path,
+    columns: Sequence[str],
+    *,
+    file_format: FileFormat | None = None,
+    sep: str | None = None,
+    encoding: str | None = None,
+) -> tuple[list[Any], bool]:
+    """Read the named columns of a file as Arrow arrays, one per distinct name.
+
+    CSV/TSV files are read by ``pyarrow.csv`` (multi-threaded) with every named column as
+    text, so that no value far down a file can contradict a type guessed from its first
+    rows; the second value returned is True then, and the columns are typed afterwards
+    from all their values (:func:`accord._encoder.typed_text`). Only empty cells are null;
+    every other missing-value spelling is left to the encoder's rule. Parquet columns keep
+    their types; JSON Lines values keep theirs, and a column that mixes numbers and text is
+    text.
+
+    Raises :class:`ColumnNotFoundError` listing the columns the file has, and
+    ``FileNotFoundError`` when there is no such file.
+    """
     p = check_file(path)
     fmt = _format_of(p, file_format)
     wanted = list(dict.fromkeys(columns))
@@ -91,13 +126,9 @@ def read_table(
             p, sep=sep, encoding=encoding, default_sep="\t" if fmt == "tsv" else ","
         )
         dialect.require(wanted)
-        from .engines._encode import CSV_NULLS, infer_text
-
-        table = read_csv_columns(dialect, wanted, null_values=CSV_NULLS)
-        frame = pd.DataFrame(
-            {name: _typed(table.column(name), infer_text) for name in wanted}, columns=wanted
-        )
-    elif fmt == "parquet":
+        table = read_csv_columns(dialect, wanted, null_values=[""])
+        return [table.column(name) for name in wanted], True
+    if fmt == "parquet":
         pq: Any = require("pyarrow.parquet", "parquet")
         with reading(p, "Parquet"):
             schema_names = list(pq.read_schema(p).names)
@@ -105,39 +136,20 @@ def read_table(
             if name not in schema_names:
                 raise ColumnNotFoundError(f"{p}: {_missing_column_message(name, schema_names)}")
         with reading(p, "Parquet"):
-            frame = pq.read_table(p, columns=wanted).to_pandas()
-    else:
-        sniff = sniff_text(p, encoding=encoding, what="JSON Lines")
-        with reading(p, "JSON Lines", sniff), sniff.open() as fh:
-            frame = pd.read_json(fh, lines=True, dtype=False, encoding=sniff.encoding)
-        available = list(frame.columns)
-        for name in wanted:
-            if name not in available:
-                raise ColumnNotFoundError(f"{p}: {_missing_column_message(name, available)}")
-        frame = frame[wanted]
-    return frame
-
-
-def _typed(column: Any, infer: Any) -> npt.NDArray[Any]:
-    """A text column typed from its distinct values (numbers, booleans or text), as
-    ``pandas.read_csv`` would type it with the whole column at once; null cells are NaN."""
-    encoded = column.dictionary_encode().combine_chunks()
-    nulls = encoded.indices.is_null().to_numpy(zero_copy_only=False)
-    if len(encoded.dictionary) == 0:
-        return np.full(len(encoded), np.nan)
-    values = infer(encoded.dictionary.to_numpy(zero_copy_only=False))
-    indices = encoded.indices.fill_null(0).to_numpy(zero_copy_only=False)
-    if not nulls.any():
-        out: npt.NDArray[Any] = values[indices]
-        return out
-    kind = np.float64 if values.dtype.kind in "iuf" else object
-    out = values.astype(kind)[indices]
-    out[nulls] = np.nan
-    return out
+            table = pq.read_table(p, columns=wanted)
+        return [table.column(name) for name in wanted], False
+    sniff = sniff_text(p, encoding=encoding, what="JSON Lines")
+    with reading(p, "JSON Lines", sniff), sniff.open() as fh:
+        frame = pd.read_json(fh, lines=True, dtype=False, encoding=sniff.encoding)
+    available = list(frame.columns)
+    for name in wanted:
+        if name not in available:
+            raise ColumnNotFoundError(f"{p}: {_missing_column_message(name, available)}")
+    return [arrow_of(frame[name]) for name in wanted], False
 
 
 def read_ratings(
-    path: str | Path | Any,
+    path: str | Path,
     *,
     item: str,
     rater: str,
@@ -149,6 +161,8 @@ def read_ratings(
     file_format: FileFormat | None = None,
     sep: str | None = None,
     encoding: str | None = None,
+    na_values: Sequence[str] | None = None,
+    labels_as: LabelsAs = "auto",
 ) -> Ratings:
     """Read long ratings (one row per rating) from a file.
 
@@ -159,12 +173,15 @@ def read_ratings(
         frame already in memory is read by :meth:`accord.Ratings.from_long`.
     item, rater, label : str
         Column names.
-    level, categories, missing, duplicates
-        As in :meth:`accord.Ratings.from_long`.
+    level, categories, missing, duplicates, na_values, labels_as
+        As in :meth:`accord.Ratings.from_long`. The columns of a CSV/TSV file are read as
+        text and each is typed from all its values: numbers when every value is a number,
+        else text (``labels_as`` overrides this for the labels). Ids are compared as
+        written: ``001`` and ``1`` are two items.
     file_format : {"csv", "tsv", "parquet", "jsonl"}, optional
         Overrides the format guessed from the suffix.
     sep : str, optional
-        Field separator for CSV/TSV (one character; default ``,``, a tab for ``.tsv``).
+        Field separator for CSV/TSV.
     encoding : str, optional
         Text encoding of a CSV/TSV or JSON Lines file (a Python codec name such as
         ``"latin-1"`` or ``"cp1252"``); default UTF-8, with or without a byte-order mark.
@@ -196,23 +213,23 @@ def read_ratings(
     if not isinstance(path, str | Path):  # a frame in memory: no file to read
         return Ratings.from_long(
             path, item=item, rater=rater, label=label, level=level, categories=categories,
-            missing=missing, duplicates=duplicates,
+            missing=missing, duplicates=duplicates, na_values=na_values, labels_as=labels_as,
         )  # fmt: skip
-    frame = read_table(
-        path, (item, rater, label), file_format=file_format, sep=sep, encoding=encoding
-    )
-    ratings = Ratings.from_long(
-        frame,
-        item=item,
-        rater=rater,
-        label=label,
+    names = list(dict.fromkeys((item, rater, label)))
+    read, text = read_columns(path, names, file_format=file_format, sep=sep, encoding=encoding)
+    by_name = dict(zip(names, read, strict=True))
+    del read
+    return encode_ratings(
+        by_name[item],
+        by_name[rater],
+        by_name.pop(label),
         level=level,
         categories=categories,
         missing=missing,
         duplicates=duplicates,
-    )
-    import dataclasses
-
-    return dataclasses.replace(
-        ratings, report=dataclasses.replace(ratings.report, source=str(path))
+        columns=(item, rater, label),
+        source=str(path),
+        na_values=na_values,
+        labels_as=labels_as,
+        text=text,
     )

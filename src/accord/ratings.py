@@ -19,30 +19,41 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._errors import ColumnNotFoundError, DuplicateRatingError, InvalidInputError
+from ._encoder import (
+    LABELS_AS,
+    LabelsAs,
+    arrow_of,
+    check_na_values,
+    dictionary_of,
+    distinct_values,
+    encode_ids,
+    format_rows,
+    label_domain,
+    missing_of,
+    order_line,
+    rows_in,
+    tidy_scalar,
+)
+from ._errors import (
+    ColumnNotFoundError,
+    DuplicateRatingError,
+    InvalidInputError,
+    bad_choice,
+    option,
+)
 from ._results import Result
-from ._types import LEVELS, BoolArray, Duplicates, FloatArray, IntArray, Level, Missing
+from ._types import LEVELS, Duplicates, FloatArray, IntArray, Level, Missing
 
-__all__ = ["ContingencyTable", "Ratings", "ReadReport"]
+__all__ = ["ContingencyTable", "Ratings", "ReadReport", "encode_ratings"]
 
 _SHOW = 5  # how many offending rows an error message lists
-
-
-def _rows(positions: npt.ArrayLike) -> str:
-    """Format 0-based positions as 1-based row numbers for messages."""
-    pos = np.asarray(positions, dtype=np.int64)
-    shown = ", ".join(str(int(p) + 1) for p in pos[:_SHOW])
-    more = f" and {pos.size - _SHOW} more" if pos.size > _SHOW else ""
-    return f"{shown}{more}"
+_rows = format_rows
+_tidy_scalar = tidy_scalar
 
 
 def _check_choice(name: str, value: object, allowed: Sequence[object], owner: str) -> None:
     if value not in allowed:
-        options = ", ".join(repr(a) for a in allowed)
-        raise InvalidInputError(
-            f"The {name!r} parameter of {owner} must be one of {{{options}}}. "
-            f"Got {value!r} instead."
-        )
+        raise InvalidInputError(bad_choice(owner, name, allowed, value))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -65,6 +76,12 @@ class ReadReport(Result):
         Each reason for dropping and how many rows or cells it dropped.
     source : str or None
         Where the data came from (a path, or the kind of object).
+    notes : tuple of str
+        Warnings about how the data was read (labels that are the same number spelled
+        differently, for instance).
+    order : str or None
+        At an ordered level (ordinal, interval, ratio), the order of the categories used
+        and where it came from (declared, numeric, an ordered Categorical).
     """
 
     rows: int
@@ -75,6 +92,8 @@ class ReadReport(Result):
     dropped: int
     reasons: Mapping[str, int]
     source: str | None = None
+    notes: tuple[str, ...] = ()
+    order: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the report."""
@@ -87,6 +106,8 @@ class ReadReport(Result):
             "missing": self.missing,
             "dropped": self.dropped,
             "reasons": dict(self.reasons),
+            "notes": list(self.notes),
+            "order": self.order,
         }
 
     def __str__(self) -> str:
@@ -94,165 +115,13 @@ class ReadReport(Result):
             f"read {self.rows} rows: {self.ratings} ratings of {self.items} items by "
             f"{self.raters} raters"
         )
+        notes = "".join(f"\nwarning: {note}" for note in self.notes)
+        if self.order is not None:
+            notes = f"\n{self.order}" + notes
         if not self.dropped:
-            return head + "; nothing dropped"
+            return head + "; nothing dropped" + notes
         why = "; ".join(f"{n} {reason}" for reason, n in self.reasons.items())
-        return f"{head}; dropped {self.dropped} ({why})"
-
-
-def _is_missing(values: npt.NDArray[Any]) -> BoolArray:
-    """Missing = None, NaN, NaT, pd.NA, or an empty/blank string."""
-    miss = np.asarray(pd.isna(values), dtype=bool)
-    if values.dtype == object:
-        strs = np.fromiter(
-            (isinstance(v, str) and not v.strip() for v in values), dtype=bool, count=values.size
-        )
-        miss |= strs
-    return miss
-
-
-def _integral_floats(values: FloatArray) -> bool:
-    finite = values[np.isfinite(values)]
-    return (
-        bool(finite.size)
-        and bool(np.all(finite == np.round(finite)))
-        and bool(np.all(np.abs(finite) < 2**53))
-    )
-
-
-def _tidy_scalar(value: Any) -> Any:
-    """Plain Python scalar for decode tables (numpy scalars to Python, 2.0 stays 2.0)."""
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
-def _numeric_labels(labels: npt.NDArray[Any], positions: IntArray, column: str) -> FloatArray:
-    """Convert labels to floats at interval/ratio level, naming the first unparseable row."""
-    if labels.dtype.kind in "biuf":
-        return labels.astype(np.float64)
-    if labels.dtype.kind == "b":
-        return labels.astype(np.float64)
-    converted = pd.to_numeric(pd.Series(labels, dtype=object), errors="coerce").to_numpy(
-        dtype=np.float64, na_value=np.nan
-    )
-    bad = np.flatnonzero(np.isnan(converted))
-    if bad.size:
-        first = int(bad[0])
-        raise InvalidInputError(
-            f"column {column!r}: label {labels[first]!r} at row {int(positions[first]) + 1} is not "
-            f"a number, but the level is interval or ratio ({bad.size} such rows: "
-            f"{_rows(positions[bad])}); use level='nominal' or 'ordinal' for text labels"
-        )
-    if not np.all(np.isfinite(converted)):
-        first = int(np.flatnonzero(~np.isfinite(converted))[0])
-        raise InvalidInputError(
-            f"column {column!r}: label {labels[first]!r} at row {int(positions[first]) + 1} is "
-            "not finite"
-        )
-    return converted
-
-
-def _encode_labels(
-    labels: npt.NDArray[Any],
-    positions: IntArray,
-    *,
-    level: Level,
-    categories: Sequence[Any] | None,
-    column: str,
-) -> tuple[IntArray, tuple[Any, ...], FloatArray | None]:
-    """Encode present labels to codes into the category domain.
-
-    Returns
-    -------
-    codes : ndarray of int64, shape (n,)
-    categories : tuple, the ordered domain
-    values : ndarray of float64, shape (n,), or None
-        Numeric values of the labels at interval/ratio level.
-    """
-    numeric = level in ("interval", "ratio")
-    values: FloatArray | None = None
-    if numeric:
-        values = _numeric_labels(labels, positions, column)
-        if level == "ratio" and np.any(values < 0):
-            first = int(np.flatnonzero(values < 0)[0])
-            raise InvalidInputError(
-                f"column {column!r}: label {labels[first]!r} at row {int(positions[first]) + 1} "
-                "is negative, but the ratio level needs values >= 0"
-            )
-        labels = values
-    integral = False
-    if not numeric and labels.dtype.kind == "f":
-        # 1.0, 2.0 read from a CSV column that has blanks: the labels are the integers
-        # (checked on the distinct values, not on every rating).
-        integral = _integral_floats(np.asarray(pd.unique(labels), dtype=np.float64))
-
-    if categories is not None:
-        domain = list(categories)
-        if len(domain) == 0:
-            raise InvalidInputError("categories: the declared domain is empty")
-        if len(set(map(repr, domain))) != len(domain):
-            raise InvalidInputError(f"categories: the declared domain has repeats: {domain!r}")
-        if numeric:
-            try:
-                domain_values = np.asarray(domain, dtype=np.float64)
-            except (TypeError, ValueError):
-                raise InvalidInputError(
-                    f"categories: the level is {level}, so every category must be a number; "
-                    f"got {domain!r}"
-                ) from None
-            index = pd.Index(domain_values)
-        else:
-            index = pd.Index(domain, dtype=object)
-        codes = np.asarray(index.get_indexer(pd.Index(labels, dtype=index.dtype)), np.int64)
-        if np.any(codes < 0) and not numeric:
-            # Numbers read from a file against categories declared as text, or the reverse.
-            as_text = pd.Index([str(c) for c in domain], dtype=object)
-            retry = np.asarray(as_text.get_indexer(pd.Index(labels.astype(str), dtype=object)))
-            codes = np.where(codes < 0, retry, codes).astype(np.int64)
-        bad = np.flatnonzero(codes < 0)
-        if bad.size:
-            first = int(bad[0])
-            raise InvalidInputError(
-                f"column {column!r}: label {_tidy_scalar(labels[first])!r} at row "
-                f"{int(positions[first]) + 1} is not among the declared categories {domain!r} "
-                f"({bad.size} such rows: {_rows(positions[bad])})"
-            )
-        return codes, tuple(_tidy_scalar(c) for c in domain), values
-
-    codes_raw, uniques = pd.factorize(labels, sort=False)
-    uniq = np.asarray(uniques, dtype=object if labels.dtype == object else uniques.dtype)
-    if integral:
-        uniq = uniq.astype(np.int64)
-    try:
-        order = np.argsort(uniq, kind="stable")
-    except TypeError:
-        if level == "ordinal":
-            raise InvalidInputError(
-                f"column {column!r}: the labels mix types that cannot be ordered "
-                f"({sorted({type(v).__name__ for v in uniq})}); declare categories=[...] in order"
-            ) from None
-        order = np.arange(uniq.size)
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.size)
-    codes = rank[codes_raw].astype(np.int64)
-    domain_t = tuple(_tidy_scalar(v) for v in uniq[order])
-    return codes, domain_t, values
-
-
-def _factorize_ids(
-    ids: npt.NDArray[Any], positions: IntArray, column: str, what: str
-) -> tuple[IntArray, npt.NDArray[Any]]:
-    codes, uniques = pd.factorize(ids, sort=False, use_na_sentinel=True)
-    bad = np.flatnonzero(codes < 0)
-    if bad.size:
-        raise InvalidInputError(
-            f"column {column!r}: {bad.size} rows have no {what} id (rows {_rows(positions[bad])})"
-        )
-    values = uniques.tolist() if hasattr(uniques, "tolist") else list(uniques)
-    decode = np.empty(len(values), dtype=object)
-    decode[:] = values  # plain Python scalars (numpy scalars become int, float, str)
-    return codes.astype(np.int64, copy=False), decode
+        return f"{head}; dropped {self.dropped} ({why})" + notes
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -280,6 +149,9 @@ class Ratings:
         Assignments without a label (rows with a missing label under ``missing="omit"``):
         not ratings, but kept for diagnostics that treat "no label" as an answer. Items whose
         every label is missing stay in ``items`` with no rating.
+    category_order : str
+        How ``categories`` is ordered, in words: ``"as declared"``, ``"numeric"``,
+        ``"alphabetical (nominal: the order does not matter)"``, ...
 
     Examples
     --------
@@ -309,6 +181,7 @@ class Ratings:
     missing_rater_codes: IntArray = dataclasses.field(
         default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False
     )
+    category_order: str = "as given"
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -362,167 +235,25 @@ class Ratings:
         duplicates: Duplicates = "raise",
         columns: tuple[str, str, str] = ("item", "rater", "label"),
         source: str | None = None,
+        na_values: Sequence[str] | None = None,
+        labels_as: LabelsAs = "auto",
     ) -> Ratings:
         """Build from three aligned vectors (one entry per rating).
 
         Parameters are those of :meth:`from_long`; ``columns`` names the vectors in messages.
         """
-        _check_choice("level", level, LEVELS, "Ratings")
-        _check_choice("missing", missing, ("omit", "raise"), "Ratings")
-        _check_choice("duplicates", duplicates, ("raise", "first", "last", "mean"), "Ratings")
-        item_col, rater_col, label_col = columns
-        item_arr = np.asarray(items)
-        rater_arr = np.asarray(raters)
-        label_arr = np.asarray(labels)
-        if label_arr.dtype.kind in "US":
-            label_arr = label_arr.astype(object)
-        n_rows = int(item_arr.shape[0]) if item_arr.ndim else 0
-        if item_arr.ndim != 1 or rater_arr.shape != item_arr.shape or label_arr.shape != (n_rows,):
-            raise InvalidInputError(
-                f"{item_col!r}, {rater_col!r} and {label_col!r} must be 1-D and of equal length; "
-                f"got shapes {item_arr.shape}, {rater_arr.shape}, {label_arr.shape}"
-            )
-        if n_rows == 0:
-            raise InvalidInputError("the input is empty: there are no ratings to read")
-        if duplicates == "mean" and level not in ("interval", "ratio"):
-            raise InvalidInputError(
-                "duplicates='mean' averages labels, which needs level='interval' or 'ratio'; "
-                f"the level is {level!r} (use 'raise', 'first' or 'last')"
-            )
-
-        reasons: dict[str, int] = {}
-        positions = np.arange(n_rows, dtype=np.int64)
-        # Ids are encoded over every row, so a rater assigned an item without labelling it
-        # is kept as an assignment (``missing_item_codes``, ``missing_rater_codes``).
-        item_codes, item_decode = _factorize_ids(item_arr, positions, item_col, "item")
-        rater_codes, rater_decode = _factorize_ids(rater_arr, positions, rater_col, "rater")
-        miss = _is_missing(label_arr)
-        n_missing = int(miss.sum())
-        miss_items = np.zeros(0, dtype=np.int64)
-        miss_raters = np.zeros(0, dtype=np.int64)
-        if n_missing:
-            if missing == "raise":
-                raise InvalidInputError(
-                    f"column {label_col!r}: {n_missing} rows have a missing label "
-                    f"(rows {_rows(positions[miss])}); pass missing='omit' to leave them out"
-                )
-            reasons["missing label"] = n_missing
-            keep = ~miss
-            miss_items, miss_raters = item_codes[miss], rater_codes[miss]
-            item_codes, rater_codes = item_codes[keep], rater_codes[keep]
-            label_arr = label_arr[keep]
-            positions = positions[keep]
-        if positions.size == 0:
-            raise InvalidInputError(
-                f"column {label_col!r}: all {n_rows} rows have a missing label; nothing to rate"
-            )
-
-        label_codes, domain, values = _encode_labels(
-            label_arr, positions, level=level, categories=categories, column=label_col
-        )
-
-        # Duplicate (item, rater) pairs: a bincount over the keys finds whether there are
-        # any; only then are they sorted to be listed or resolved.
-        key = item_codes * max(rater_decode.size, 1) + rater_codes
-        key_range = int(item_decode.size) * max(int(rater_decode.size), 1)
-        if key_range <= 4 * key.size + 1_000_000:
-            any_dup = bool(key.size) and int(np.bincount(key, minlength=key_range).max()) > 1
-        else:
-            any_dup = True  # sparse design: decide by sorting below
-        if any_dup:
-            order = np.argsort(key, kind="stable")
-            sorted_key = key[order]
-            dup_next = sorted_key[1:] == sorted_key[:-1]
-        else:
-            dup_next = np.zeros(0, dtype=bool)
-        if np.any(dup_next):
-            is_dup_sorted = np.zeros(key.size, dtype=bool)
-            is_dup_sorted[1:] |= dup_next
-            is_dup_sorted[:-1] |= dup_next
-            if duplicates == "raise":
-                dup_rows = np.sort(order[is_dup_sorted])
-                pairs: list[str] = []
-                seen: set[int] = set()
-                for r in dup_rows:
-                    k = int(key[r])
-                    if k in seen:
-                        continue
-                    seen.add(k)
-                    rows_k = positions[key == k]
-                    pairs.append(
-                        f"({_tidy_scalar(item_decode[item_codes[r]])!r}, "
-                        f"{_tidy_scalar(rater_decode[rater_codes[r]])!r}) at rows {_rows(rows_k)}"
-                    )
-                    if len(pairs) == _SHOW:
-                        break
-                n_pairs = int(np.unique(key[order[is_dup_sorted]]).size)
-                raise DuplicateRatingError(
-                    f"{n_pairs} (item, rater) pairs are rated more than once: "
-                    + "; ".join(pairs)
-                    + ("; ..." if n_pairs > _SHOW else "")
-                    + ". Pass duplicates='first', 'last' or 'mean' (interval/ratio) to resolve"
-                )
-            starts = np.flatnonzero(np.r_[True, ~dup_next])
-            if duplicates in ("first", "last"):
-                if duplicates == "first":
-                    chosen = order[starts]
-                else:
-                    ends = np.r_[starts[1:], key.size] - 1
-                    chosen = order[ends]
-                chosen = np.sort(chosen)
-                n_drop = key.size - chosen.size
-                reasons[f"duplicate (item, rater): kept the {duplicates}"] = n_drop
-                item_codes, rater_codes = item_codes[chosen], rater_codes[chosen]
-                label_codes = label_codes[chosen]
-                values = None if values is None else values[chosen]
-            else:  # mean
-                assert values is not None
-                group = np.cumsum(np.r_[True, ~dup_next]) - 1
-                sums = np.bincount(group, weights=values[order])
-                counts = np.bincount(group)
-                means = sums / counts
-                first = order[starts]
-                reasons["duplicate (item, rater): averaged"] = key.size - first.size
-                reindex = np.argsort(first, kind="stable")
-                item_codes = item_codes[first][reindex]
-                rater_codes = rater_codes[first][reindex]
-                values = means[reindex]
-                label_codes, domain, values = _encode_labels(
-                    values,
-                    positions[first][reindex],
-                    level=level,
-                    categories=categories,
-                    column=label_col,
-                )
-
-        n_kept = int(item_codes.size)
-        # Items or raters that no row refers to any more (every row dropped as a duplicate)
-        # leave the decode tables; items whose every label is missing stay, with no rating.
-        item_codes, miss_items, item_decode = _compact(item_codes, miss_items, item_decode)
-        rater_codes, miss_raters, rater_decode = _compact(rater_codes, miss_raters, rater_decode)
-        report = ReadReport(
-            rows=n_rows,
-            ratings=n_kept,
-            items=_n_distinct(item_codes, item_decode.size),
-            raters=_n_distinct(rater_codes, rater_decode.size),
-            missing=n_missing,
-            dropped=n_rows - n_kept,
-            reasons=reasons,
-            source=source,
-        )
-        return cls(
-            item_codes=item_codes,
-            rater_codes=rater_codes,
-            label_codes=label_codes,
-            items=item_decode,
-            raters=rater_decode,
-            categories=domain,
+        return encode_ratings(
+            items,
+            raters,
+            labels,
             level=level,
-            values=values,
-            report=report,
-            categories_declared=categories is not None,
-            missing_item_codes=miss_items,
-            missing_rater_codes=miss_raters,
+            categories=categories,
+            missing=missing,
+            duplicates=duplicates,
+            columns=columns,
+            source=source,
+            na_values=na_values,
+            labels_as=labels_as,
         )
 
     @classmethod
@@ -537,6 +268,8 @@ class Ratings:
         categories: Sequence[Any] | None = None,
         missing: Missing = "omit",
         duplicates: Duplicates = "raise",
+        na_values: Sequence[str] | None = None,
+        labels_as: LabelsAs = "auto",
     ) -> Ratings:
         """Build from a long table with one row per rating.
 
@@ -549,17 +282,32 @@ class Ratings:
             Column names.
         level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
             Level of measurement of the labels. At interval and ratio level every label must
-            be a number (the first row that is not is named in the error).
+            be a number (the first rows that are not are named in the error). At ordinal
+            level, text labels need ``categories`` (their order); numbers keep their numeric
+            order.
         categories : sequence, optional
-            The declared, ordered category domain. Labels outside it are an error. Default:
-            the observed labels, sorted (an ordered pandas Categorical gives its own order).
+            The declared, ordered category domain. Labels outside it are an error; a label
+            listed here is never missing, even if spelled ``"None"`` or ``"NA"``. Default:
+            the observed labels, sorted (numbers numerically; an ordered pandas Categorical
+            gives its own order). :attr:`Ratings.category_order` says which order was used.
         missing : {"omit", "raise"}, default "omit"
-            Missing labels (None, NaN, empty text) are left out and counted in ``report``, or
+            Missing labels (see ``na_values``) are left out and counted in ``report``, or
             raise.
         duplicates : {"raise", "first", "last", "mean"}, default "raise"
             One rater rating one item twice: raise (listing the first pairs and their rows),
             keep the first or last, or average (interval/ratio only). Resolved rows are counted
             in ``report``.
+        na_values : sequence of str, optional
+            Text that counts as a missing value, besides null, NaN and empty or blank text
+            (compared with surrounding spaces removed). Default: the spellings ``pandas``
+            treats as missing (``NA``, ``N/A``, ``NaN``, ``null``, ``None``, ...; see
+            :doc:`/data-model`); ``[]`` keeps every text value. Declared ``categories`` win.
+        labels_as : {"auto", "number", "text"}, default "auto"
+            ``"number"`` reads every label as a number, so ``2`` and ``2.0`` are one
+            category; ``"text"`` keeps the labels of a text file as written (``01`` and
+            ``1`` two categories). ``"auto"`` types a text file's label column from all its
+            values (numbers when every value is one, else text) and warns in ``report``
+            when two text labels are the same number spelled differently.
 
         Returns
         -------
@@ -573,8 +321,8 @@ class Ratings:
             Empty input, missing ids, unparseable or undeclared labels, duplicates.
         """
         columns = (item, rater, label)
-        cols, native_label, source = _columns_of(frame, columns)
-        return cls.from_arrays(
+        cols, native_label, source = _arrow_columns_of(frame, columns)
+        return encode_ratings(
             cols[0],
             cols[1],
             cols[2],
@@ -584,6 +332,13 @@ class Ratings:
             duplicates=duplicates,
             columns=columns,
             source=source,
+            na_values=na_values,
+            labels_as=labels_as,
+            category_order=(
+                "the ordered Categorical's order"
+                if categories is None and native_label is not None
+                else None
+            ),
         )
 
     @classmethod
@@ -643,10 +398,13 @@ class Ratings:
             )
         native = _ordered_categories(frame.iloc[:, 0]) if frame.shape[1] else None
         n_items, n_raters = frame.shape
-        cells = np.empty(n_items * n_raters, dtype=object)
-        for j in range(n_raters):  # one pass per rater column, not per cell
-            cells[j::n_raters] = frame.iloc[:, j].to_numpy(dtype=object)
-        labels = _coerce_object_labels(cells)
+        kinds = {dtype.kind for dtype in frame.dtypes if isinstance(dtype, np.dtype)}
+        if len(kinds) == 1 and kinds <= set("biuf") and len(frame.dtypes) == n_raters:
+            labels: npt.NDArray[Any] = frame.to_numpy().reshape(-1)  # numbers: no objects
+        else:
+            labels = np.empty(n_items * n_raters, dtype=object)
+            for j in range(n_raters):  # one pass per rater column, not per cell
+                labels[j::n_raters] = frame.iloc[:, j].to_numpy(dtype=object)
         return cls.from_arrays(
             np.repeat(ids, n_raters),
             np.tile(np.asarray(frame.columns, dtype=object), n_items),
@@ -722,6 +480,250 @@ class Ratings:
         return out
 
 
+def encode_ratings(
+    items: Any,
+    raters: Any,
+    labels: Any,
+    *,
+    level: Level = "nominal",
+    categories: Sequence[Any] | None = None,
+    missing: Missing = "omit",
+    duplicates: Duplicates = "raise",
+    columns: tuple[str, str, str] = ("item", "rater", "label"),
+    source: str | None = None,
+    na_values: Sequence[str] | None = None,
+    labels_as: LabelsAs = "auto",
+    text: bool = False,
+    category_order: str | None = None,
+) -> Ratings:
+    """Encode three aligned columns (numpy, pandas, polars or pyarrow) into a :class:`Ratings`.
+
+    The work of :meth:`Ratings.from_arrays`; ``text=True`` says the columns are the text
+    cells of a file, whose type is decided from the whole column (see
+    :func:`accord._encoder.typed_text`). ``category_order`` names the order of declared
+    categories that came from the data (an ordered Categorical).
+    """
+    import pyarrow as pa
+
+    _check_choice("level", level, LEVELS, "Ratings")
+    _check_choice("missing", missing, ("omit", "raise"), "Ratings")
+    _check_choice("duplicates", duplicates, ("raise", "first", "last", "mean"), "Ratings")
+    _check_choice("labels_as", labels_as, LABELS_AS, "Ratings")
+    spellings = check_na_values(na_values)
+    item_col, rater_col, label_col = columns
+    shapes = [
+        np.shape(x) if not hasattr(x, "__arrow_c_stream__") else None
+        for x in (items, raters, labels)
+    ]
+    flat = [s is None or len(s) == 1 for s in shapes]
+    try:
+        arrays = [arrow_of(x) for x in (items, raters, labels)] if all(flat) else []
+    except InvalidInputError:
+        arrays = []
+    lengths = {len(a) for a in arrays}
+    if not arrays or len(lengths) != 1:
+        got = [
+            s if s is not None else (len(a),)
+            for s, a in zip(shapes, arrays or [()] * 3, strict=True)
+        ]
+        raise InvalidInputError(
+            f"{item_col!r}, {rater_col!r} and {label_col!r} must be 1-D and of equal length; "
+            f"got shapes {', '.join(str(tuple(g)) for g in got)}"
+        )
+    item_arr, rater_arr, label_arr = arrays
+    n_rows = lengths.pop()
+    if n_rows == 0:
+        raise InvalidInputError("the input is empty: there are no ratings to read")
+    if duplicates == "mean" and level not in ("interval", "ratio"):
+        raise InvalidInputError(
+            "duplicates='mean' averages labels, which needs level='interval' or 'ratio'; "
+            f"the level is {level!r} (use 'raise', 'first' or 'last')"
+        )
+
+    reasons: dict[str, int] = {}
+    # Ids are encoded over every row, so a rater assigned an item without labelling it
+    # is kept as an assignment (``missing_item_codes``, ``missing_rater_codes``).
+    item_codes, item_decode = encode_ids(
+        item_arr, column=item_col, what="item", text=text, na_values=spellings
+    )
+    rater_codes, rater_decode = encode_ids(
+        rater_arr, column=rater_col, what="rater", text=text, na_values=spellings
+    )
+    idx, dictionary = dictionary_of(label_arr)
+    del item_arr, rater_arr, label_arr, arrays
+    present = np.flatnonzero(~missing_of(dictionary, spellings, keep=categories))
+    if present.size == 0:
+        raise InvalidInputError(
+            f"column {label_col!r}: all {n_rows} rows have a missing label; nothing to rate"
+        )
+    raw = distinct_values(
+        dictionary.take(pa.array(present, type=pa.int64())), text=text and labels_as != "text"
+    )
+    raw_of = np.full(len(dictionary) + 1, -1, dtype=np.int64)
+    raw_of[present] = np.arange(present.size)
+
+    def rows_of(positions: IntArray) -> tuple[IntArray, int]:
+        rows, at = rows_in(idx, present[positions])
+        return rows, int(raw_of[at])
+
+    remap, domain, domain_values, order, notes = label_domain(
+        raw,
+        rows_of,
+        level=level,
+        categories=categories,
+        column=label_col,
+        labels_as=labels_as,
+    )
+    full = np.full(len(dictionary) + 1, -1, dtype=np.int64)
+    full[present] = remap
+    label_codes = full[idx]
+    miss = label_codes < 0
+    n_missing = int(np.count_nonzero(miss))
+    miss_items = np.zeros(0, dtype=np.int64)
+    miss_raters = np.zeros(0, dtype=np.int64)
+    kept_rows: IntArray | None = None
+    if n_missing:
+        if missing == "raise":
+            raise InvalidInputError(
+                f"column {label_col!r}: {n_missing} rows have a missing label "
+                f"(rows {_rows(np.flatnonzero(miss))}); pass missing='omit' to leave them out"
+            )
+        reasons["missing label"] = n_missing
+        miss_items, miss_raters = item_codes[miss], rater_codes[miss]
+        keep = np.flatnonzero(~miss)
+        kept_rows = keep
+        item_codes, rater_codes = item_codes[keep], rater_codes[keep]
+        label_codes = label_codes[keep]
+    del miss
+
+    def positions() -> IntArray:
+        return np.arange(n_rows, dtype=np.int64) if kept_rows is None else kept_rows
+
+    values = None if domain_values is None else domain_values[label_codes]
+
+    # Duplicate (item, rater) pairs: a table of the pairs seen finds whether there are any;
+    # only then are they sorted to be listed or resolved.
+    n_raters_all = max(int(rater_decode.size), 1)
+    key = item_codes * n_raters_all + rater_codes
+    key_range = int(item_decode.size) * n_raters_all
+    if key_range <= 8 * key.size + (1 << 24):
+        seen_pairs = np.zeros(key_range, dtype=bool)
+        seen_pairs[key] = True
+        any_dup = int(np.count_nonzero(seen_pairs)) < key.size
+        del seen_pairs
+    else:
+        any_dup = True  # sparse design: decide by sorting below
+    if any_dup:
+        order_k = np.argsort(key, kind="stable")
+        sorted_key = key[order_k]
+        dup_next = sorted_key[1:] == sorted_key[:-1]
+    else:
+        dup_next = np.zeros(0, dtype=bool)
+    if np.any(dup_next):
+        is_dup_sorted = np.zeros(key.size, dtype=bool)
+        is_dup_sorted[1:] |= dup_next
+        is_dup_sorted[:-1] |= dup_next
+        pos = positions()
+        if duplicates == "raise":
+            dup_rows = np.sort(order_k[is_dup_sorted])
+            pairs: list[str] = []
+            seen: set[int] = set()
+            for r in dup_rows:
+                k = int(key[r])
+                if k in seen:
+                    continue
+                seen.add(k)
+                rows_k = pos[key == k]
+                pairs.append(
+                    f"({_tidy_scalar(item_decode[item_codes[r]])!r}, "
+                    f"{_tidy_scalar(rater_decode[rater_codes[r]])!r}) at rows {_rows(rows_k)}"
+                )
+                if len(pairs) == _SHOW:
+                    break
+            n_pairs = int(np.unique(key[order_k[is_dup_sorted]]).size)
+            raise DuplicateRatingError(
+                f"{n_pairs} (item, rater) pairs are rated more than once: "
+                + "; ".join(pairs)
+                + ("; ..." if n_pairs > _SHOW else "")
+                + f". Pass {option('duplicates', 'first', 'last', 'mean')} (mean: interval/ratio) "
+                + "to resolve"
+            )
+        starts = np.flatnonzero(np.r_[True, ~dup_next])
+        if duplicates in ("first", "last"):
+            if duplicates == "first":
+                chosen = order_k[starts]
+            else:
+                ends = np.r_[starts[1:], key.size] - 1
+                chosen = order_k[ends]
+            chosen = np.sort(chosen)
+            n_drop = key.size - chosen.size
+            reasons[f"duplicate (item, rater): kept the {duplicates}"] = n_drop
+            item_codes, rater_codes = item_codes[chosen], rater_codes[chosen]
+            label_codes = label_codes[chosen]
+            values = None if values is None else values[chosen]
+        else:  # mean
+            assert values is not None
+            group = np.cumsum(np.r_[True, ~dup_next]) - 1
+            sums = np.bincount(group, weights=values[order_k])
+            counts = np.bincount(group)
+            means = sums / counts
+            first = order_k[starts]
+            reasons["duplicate (item, rater): averaged"] = key.size - first.size
+            reindex = np.argsort(first, kind="stable")
+            item_codes = item_codes[first][reindex]
+            rater_codes = rater_codes[first][reindex]
+            values = means[reindex]
+            first_rows = pos[first][reindex]
+            uniq, inverse = np.unique(values, return_inverse=True)
+
+            def mean_rows(at: IntArray) -> tuple[IntArray, int]:
+                rows = np.flatnonzero(np.isin(inverse, at))
+                return first_rows[rows], int(inverse[rows[0]])
+
+            remap, domain, domain_values, order, _ = label_domain(
+                uniq, mean_rows, level=level, categories=categories, column=label_col
+            )
+            label_codes = remap[inverse.reshape(-1)]
+    del key
+
+    # The Arrow memory pool keeps freed blocks for reuse: hand them back now that the
+    # columns are encoded, so that they do not add to what the statistics need next.
+    pa.default_memory_pool().release_unused()
+    n_kept = int(item_codes.size)
+    # Items or raters that no row refers to any more (every row dropped as a duplicate)
+    # leave the decode tables; items whose every label is missing stay, with no rating.
+    if n_kept + miss_items.size < n_rows:  # some rows were resolved away as duplicates
+        item_codes, miss_items, item_decode = _compact(item_codes, miss_items, item_decode)
+        rater_codes, miss_raters, rater_decode = _compact(rater_codes, miss_raters, rater_decode)
+    report = ReadReport(
+        rows=n_rows,
+        ratings=n_kept,
+        items=_n_distinct(item_codes, item_decode.size),
+        raters=_n_distinct(rater_codes, rater_decode.size),
+        missing=n_missing,
+        dropped=n_rows - n_kept,
+        reasons=reasons,
+        source=source,
+        notes=notes,
+        order=order_line(level, domain, category_order if category_order is not None else order),
+    )
+    return Ratings(
+        item_codes=item_codes,
+        rater_codes=rater_codes,
+        label_codes=label_codes,
+        items=item_decode,
+        raters=rater_decode,
+        categories=domain,
+        level=level,
+        values=values,
+        report=report,
+        categories_declared=categories is not None,
+        missing_item_codes=miss_items,
+        missing_rater_codes=miss_raters,
+        category_order=category_order if category_order is not None else order,
+    )
+
+
 def _n_distinct(codes: IntArray, size: int) -> int:
     """Number of distinct codes in ``0 .. size-1`` (a bincount, not a sort)."""
     return int(np.count_nonzero(np.bincount(codes, minlength=size)))
@@ -740,15 +742,36 @@ def _compact(
     return new[codes].astype(np.int64), new[other].astype(np.int64), decode[used]
 
 
-def _coerce_object_labels(cells: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """Object cells that are all numbers become a float array (so 1 and 1.0 are one label)."""
-    present = cells[~np.asarray(pd.isna(cells), dtype=bool)]
-    if present.size and all(
-        isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool)
-        for v in present
-    ):
-        return pd.to_numeric(pd.Series(cells, dtype=object)).to_numpy(dtype=np.float64)
-    return cells
+def _small_integer_table(x: Any, y: Any) -> tuple[IntArray, tuple[int, ...]] | None:
+    """The q x q table of two integer label arrays whose values span a small range (a
+    lookup table and one bincount, no hashing); None for anything else."""
+    if not (isinstance(x, np.ndarray) and isinstance(y, np.ndarray)):
+        return None
+    if x.dtype.kind not in "iu" or y.dtype.kind not in "iu" or x.ndim != 1 or x.shape != y.shape:
+        return None
+    if x.size == 0:
+        return None
+    lo = min(int(x.min()), int(y.min()))
+    hi = max(int(x.max()), int(y.max()))
+    if hi - lo >= 1 << 12:
+        return None
+    span = hi - lo + 1
+    xs = x - lo if lo else x
+    ys = y - lo if lo else y
+    seen = (np.bincount(xs, minlength=span) + np.bincount(ys, minlength=span)) > 0
+    used = np.flatnonzero(seen)
+    q = int(used.size)
+    if q < 2:
+        return None  # the general path words the error
+    rank = np.cumsum(seen) - 1
+    pairs = xs * q + ys if q == span else rank[xs] * q + rank[ys]
+    counts = np.bincount(pairs, minlength=q * q).reshape(q, q)
+    return counts, tuple(int(v) + lo for v in used)
+
+
+def _chunks(array: Any) -> list[Any]:
+    """The chunks of a pyarrow Array or ChunkedArray."""
+    return list(array.chunks) if hasattr(array, "chunks") else [array]
 
 
 def _missing_column_message(name: str, available: Sequence[Any]) -> str:
@@ -814,6 +837,51 @@ def _columns_of(
     arrays = [eager.get_column(name).to_numpy() for name in names]
     source = type(data).__module__.split(".")[0] + " frame"
     return arrays, None, source
+
+
+def _arrow_columns_of(data: Any, names: tuple[str, ...]) -> tuple[list[Any], Any, str]:
+    """Named columns of any frame as Arrow arrays (without copies where the storage allows),
+    the categories of an ordered pandas Categorical label column, and the kind of source."""
+    import pyarrow as pa
+
+    if isinstance(data, pd.DataFrame):
+        available = list(data.columns)
+        for name in names:
+            if name not in available:
+                raise ColumnNotFoundError(_missing_column_message(name, available))
+        return (
+            [data[name] for name in names],
+            _ordered_categories(data[names[-1]]),
+            "pandas.DataFrame",
+        )
+    if isinstance(data, pa.Table | pa.RecordBatch):
+        available = list(data.column_names)
+        for name in names:
+            if name not in available:
+                raise ColumnNotFoundError(_missing_column_message(name, available))
+        return [data.column(name) for name in names], None, "pyarrow frame"
+    import narwhals as nw
+
+    try:
+        frame = nw.from_native(data)
+    except TypeError:
+        raise InvalidInputError(
+            f"cannot read ratings from a {type(data).__name__}; pass a pandas, polars, pyarrow "
+            "or DuckDB table (or use Ratings.from_arrays)"
+        ) from None
+    if isinstance(frame, nw.LazyFrame):
+        available = list(frame.collect_schema().names())
+    else:
+        available = list(frame.columns)
+    for name in names:
+        if name not in available:
+            raise ColumnNotFoundError(_missing_column_message(name, available))
+    eager = frame.select(list(dict.fromkeys(names)))
+    if isinstance(eager, nw.LazyFrame):
+        eager = eager.collect()
+    table = eager.to_arrow()
+    source = type(data).__module__.split(".")[0] + " frame"
+    return [table.column(name) for name in names], None, source
 
 
 # ---------------------------------------------------------------------- two raters
@@ -934,23 +1002,63 @@ class ContingencyTable:
     ) -> ContingencyTable:
         """Cross-tabulate two aligned label vectors (pairs with a missing label are left out
         and counted in ``n_unpaired``)."""
-        xa = np.asarray(x, dtype=object)
-        ya = np.asarray(y, dtype=object)
-        if xa.shape != ya.shape or xa.ndim != 1:
+        import pyarrow as pa
+
+        direct = _small_integer_table(x, y) if categories is None else None
+        if direct is not None:
+            counts_d, domain_d = direct
+            return cls(counts_d, domain_d, raters=raters)
+        try:
+            xa, ya = arrow_of(x), arrow_of(y)
+        except InvalidInputError:
+            xa = ya = None
+        if xa is None or ya is None or len(xa) != len(ya):
             raise InvalidInputError(
-                f"the two label vectors must be 1-D and of equal length; got {xa.shape} and "
-                f"{ya.shape}"
+                f"the two label vectors must be 1-D and of equal length; got {np.shape(x)} and "
+                f"{np.shape(y)}"
             )
-        n = xa.size
-        ratings = Ratings.from_arrays(
-            np.r_[np.arange(n), np.arange(n)],
-            np.r_[np.zeros(n, dtype=np.int64), np.ones(n, dtype=np.int64)],
-            _coerce_object_labels(np.r_[xa, ya]),
-            categories=categories,
-            level="nominal",
+        n = len(xa)
+        if n == 0:
+            raise InvalidInputError("the input is empty: there are no ratings to read")
+        if xa.type != ya.type:
+            try:
+                common = pa.chunked_array(
+                    [*_chunks(xa.cast(pa.float64())), *_chunks(ya.cast(pa.float64()))]
+                )
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
+                common = arrow_of(np.r_[np.asarray(x, dtype=object), np.asarray(y, dtype=object)])
+        else:
+            common = pa.chunked_array([*_chunks(xa), *_chunks(ya)], type=xa.type)
+        # One encoding of both vectors, then one bincount of the pairs.
+        idx, dictionary = dictionary_of(common)
+        present = np.flatnonzero(~missing_of(dictionary, keep=categories))
+        if present.size == 0:
+            raise InvalidInputError("column 'label': every label is missing; nothing to rate")
+        raw = distinct_values(dictionary.take(pa.array(present, type=pa.int64())), text=False)
+        raw_of = np.full(len(dictionary) + 1, -1, dtype=np.int64)
+        raw_of[present] = np.arange(present.size)
+
+        def rows_of(positions: IntArray) -> tuple[IntArray, int]:
+            rows, at = rows_in(idx, present[positions])
+            return rows % n, int(raw_of[at])
+
+        remap, domain, _, _, _ = label_domain(
+            raw, rows_of, level="nominal", categories=categories, column="label"
         )
-        table = cls.from_ratings(ratings, raters=(0, 1))
-        return cls(table.counts, table.categories, raters=raters, n_unpaired=table.n_unpaired)
+        full = np.full(len(dictionary) + 1, -1, dtype=np.int64)
+        full[present] = remap
+        codes = full[idx]
+        cx, cy = codes[:n], codes[n:]
+        both = (cx >= 0) & (cy >= 0)
+        q = len(domain)
+        pairs = cx[both] * q + cy[both] if q > 1 else cx[both]
+        counts = np.bincount(pairs, minlength=q * q).reshape(q, q)
+        if counts.sum() == 0:
+            raise InvalidInputError(
+                f"raters {raters[0]!r} and {raters[1]!r} rated no item in common"
+            )
+        n_unpaired = int(np.count_nonzero((cx >= 0) | (cy >= 0))) - int(np.count_nonzero(both))
+        return cls(counts, domain, raters=raters, n_unpaired=n_unpaired)
 
     @classmethod
     def from_ratings(

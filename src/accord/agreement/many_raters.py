@@ -1108,7 +1108,7 @@ conger_kappa.__doc__ = (
     >>> import accord
     >>> rows = [["A",None],["B","C"],["C","C"],["C","C"],["B","B"],["B",None],["A","A"],
     ...         ["A","B"],["B","B"],["B","B"],[None,"C"]]
-    >>> r = accord.Ratings.from_wide(rows, level="ordinal")
+    >>> r = accord.Ratings.from_wide(rows, level="ordinal", categories=["A", "B", "C"])
     >>> res = conger_kappa(r, weights="quadratic")
     >>> round(res.statistic, 5), round(res.standard_error, 5)
     (0.77723, 0.19546)

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._encoder import LabelsAs
 from .._errors import InvalidInputError
 from .._results import Coefficient, Result
 from .._types import Level, Missing, RngLike
@@ -113,6 +114,8 @@ def agreement(
     scheduler: Any = None,
     progress: Progress | None = None,
     batch_size: int = 1_000_000,
+    na_values: Sequence[str] | None = None,
+    labels_as: LabelsAs = "auto",
 ) -> AgreementTable:
     """Every agreement coefficient that applies to the data's level, in one table.
 
@@ -150,6 +153,9 @@ def agreement(
         domain).
     missing : {"omit", "raise"}, default "omit"
         Rows without a label, for data given as a path or a frame.
+    na_values, labels_as
+        For data read from files or frames: what counts as a missing label and how a text
+        file's labels are typed, as in :meth:`accord.Ratings.from_long`.
     scheduler : str or distributed.Client, optional
         ``engine="dask"``: a scheduler name, a client or an address (``"tcp://host:8786"``).
     progress : callable, optional
@@ -223,6 +229,8 @@ def agreement(
             scheduler=scheduler,
             progress=progress,
             batch_size=batch_size,
+            na_values=na_values,
+            labels_as=labels_as,
         )
         if ci == "bootstrap":
             wanted -= {"conger_kappa", "light_kappa"}
@@ -238,6 +246,8 @@ def agreement(
             level=level,
             categories=categories,
             missing=missing,
+            na_values=na_values,
+            labels_as=labels_as,
         )
         if data is not given:  # the categories went into the Ratings
             categories = None

@@ -16,17 +16,19 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from .._encoder import missing_mask
 from .._errors import (
     DroppedDataWarning,
     DuplicateRatingError,
     InvalidInputError,
+    option,
     shown,
     warn_degenerate,
 )
 from .._results import Result, to_plain
 from .._types import Duplicates, FloatArray, IntArray, Missing, RngLike, as_generator
 from ..engines._pages import engine_pages
-from ..ratings import ReadReport, _check_choice, _columns_of, _is_missing, _rows, _tidy_scalar
+from ..ratings import ReadReport, _check_choice, _columns_of, _rows, _tidy_scalar
 from . import _linalg
 
 __all__ = ["PanelCalibration", "calibrate_panel"]
@@ -342,7 +344,7 @@ def _read_panel(
     names = [score, *extra]
     miss = np.zeros(n_rows, dtype=bool)
     for arr, name in zip(check, names, strict=True):
-        m = _is_missing(arr)
+        m = missing_mask(arr)
         if m.any() and missing == "raise":
             raise InvalidInputError(
                 f"column {name!r}: {int(m.sum())} rows are missing (rows "
@@ -473,8 +475,8 @@ def _resolve_duplicates(
             "once: "
             + "; ".join(shown)
             + (f"; and {n_pairs - _SHOW} more" if n_pairs > _SHOW else "")
-            + f". {owner} takes one assessment per rater and item: pass duplicates='first', "
-            "'last' or 'mean' to resolve"
+            + f". {owner} takes one assessment per rater and item: pass "
+            + f"{option('duplicates', 'first', 'last', 'mean')} to resolve"
         )
     n_drop = int(key.size - starts.size)
     if duplicates in ("first", "last"):

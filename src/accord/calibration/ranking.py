@@ -20,10 +20,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._encoder import missing_mask
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Result, to_plain
 from .._types import Duplicates, FloatArray, IntArray
-from ..ratings import _check_choice, _columns_of, _is_missing, _rows
+from ..ratings import _check_choice, _columns_of, _rows
 from . import _linalg
 from .panel import _check_finite, _factorize, _names, _numeric, _resolve_duplicates
 
@@ -222,7 +223,7 @@ def hodge_rank(
         names = [item, rater, score] + ([confidence] if confidence is not None else [])
         arrays, _, _ = _columns_of(data, tuple(names))
         positions = np.arange(arrays[0].size, dtype=np.int64)
-        miss = _is_missing(arrays[2])
+        miss = missing_mask(arrays[2])
         if miss.any():
             raise InvalidInputError(
                 f"column {score!r}: {int(miss.sum())} rows are missing (rows "

@@ -58,6 +58,13 @@ def agreement_rows(
     return list(table.coefficients)
 
 
+def _na_values(text: str | None) -> list[str] | None:
+    """``--na-values a,b``: the spellings; an empty value: empty cells only."""
+    if text is None:
+        return None
+    return [v.strip() for v in text.split(",") if v.strip()]
+
+
 def render(
     report: Any,
     results: list[Any],
@@ -150,6 +157,18 @@ def agree(
     categories: str | None = typer.Option(
         None, "--categories", help="Declared categories in order, comma-separated."
     ),
+    na_values: str | None = typer.Option(
+        None,
+        "--na-values",
+        help="Comma-separated text that counts as a missing label (default: empty cells and "
+        "NA, N/A, NaN, null, None, ...; '' for empty cells only). Declared --categories win.",
+    ),
+    labels_as: str = typer.Option(
+        "auto",
+        "--labels-as",
+        help="auto (a text file's labels are numbers when every one is), number (2 and 2.0 "
+        "are one category) or text (labels as written).",
+    ),
     duplicates: str = typer.Option(
         "raise", "--duplicates", help="raise, first, last or mean (interval/ratio)."
     ),
@@ -208,6 +227,8 @@ def agree(
                 label=label,
                 level=level,  # type: ignore[arg-type]
                 categories=parse_categories(categories),
+                na_values=_na_values(na_values),
+                labels_as=labels_as,  # type: ignore[arg-type]
                 coefficients=chosen,
                 weights=weights,
                 population_size=population_size,
@@ -232,6 +253,8 @@ def agree(
             categories=parse_categories(categories),
             duplicates=duplicates,  # type: ignore[arg-type]
             **files,
+            na_values=_na_values(na_values),
+            labels_as=labels_as,  # type: ignore[arg-type]
         )
         results = agreement_rows(
             ratings,

@@ -20,38 +20,22 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from .._encoder import LabelsAs, missing_of, typed_text
+from .._encoder import label_domain as encoder_label_domain
+from .._encoder import tidy_scalar as _tidy_scalar
 from .._errors import InvalidInputError
 from .._types import BoolArray, IntArray, Level
-from ..ratings import _encode_labels, _is_missing, _tidy_scalar
 
-__all__ = ["GrowingDictionary", "as_numpy", "infer_text", "label_domain"]
+__all__ = ["CSV_NULLS", "GrowingDictionary", "as_numpy", "infer_text", "label_domain"]
 
 #: A direct lookup table (value - min -> code) is used for integer ids while the range of the
 #: values seen is at most this many entries, or at most 8 times the number of distinct values.
 DIRECT_RANGE = 1 << 24
 
-#: Values treated as missing in CSV files (the same list pandas uses).
-CSV_NULLS = [
-    "",
-    "#N/A",
-    "#N/A N/A",
-    "#NA",
-    "-1.#IND",
-    "-1.#QNAN",
-    "-NaN",
-    "-nan",
-    "1.#IND",
-    "1.#QNAN",
-    "<NA>",
-    "N/A",
-    "NA",
-    "NULL",
-    "NaN",
-    "None",
-    "n/a",
-    "nan",
-    "null",
-]
+#: Cells read as null from CSV files: empty ones only. Every other missing-value spelling
+#: (``NA``, ``null``, ...) is read as text and judged by the one rule of
+#: :func:`accord._encoder.missing_of`, where declared categories win.
+CSV_NULLS = [""]
 
 
 def as_numpy(array: Any) -> npt.NDArray[Any]:
@@ -382,6 +366,29 @@ class GrowingDictionary:
             [c if isinstance(c, np.ndarray) else as_numpy(c) for c in self._chunks]
         )
 
+    def values_since(self, known: int) -> npt.NDArray[Any]:
+        """The values numbered ``known`` and after (those new since the dictionary held
+        ``known`` values), reading only the chunks that hold them."""
+        if self._run is not None or known == 0:
+            return self.values()[known:]
+        import pyarrow as pa
+
+        tail: list[Any] = []
+        held = self.size
+        for chunk in reversed(self._chunks):
+            if held <= known:
+                break
+            tail.insert(0, chunk)
+            held -= len(chunk)
+        parts = [c if isinstance(c, np.ndarray) else as_numpy(c) for c in tail]
+        if not parts:
+            return np.zeros(0, dtype=object)
+        kinds = {p.dtype.kind for p in parts}
+        if len(kinds) > 1:
+            parts = [p.astype(object) for p in parts]
+        del pa
+        return np.concatenate(parts)[known - held :]
+
     def first_rows(self) -> IntArray:
         """Row (0-based, over the whole input) where each value first appeared (only when
         built with ``track_rows=True``)."""
@@ -412,24 +419,9 @@ def _first_positions(codes: IntArray, k: int) -> IntArray:
 
 
 def infer_text(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """Numbers, booleans or text from distinct CSV cells, as ``pandas.read_csv`` infers them.
-
-    Applied to the distinct values of a column read as text, this gives the values pandas
-    would have read (int64 when every value is an integer, float64 when every value is a
-    number, bool for True/False, else the text).
-    """
-    if values.size == 0:
-        return values
-    series = pd.Series(values, dtype=object)
-    lowered = {str(v).strip().lower() for v in values}
-    if lowered <= {"true", "false"}:
-        return np.asarray([str(v).strip().lower() == "true" for v in values], dtype=bool)
-    try:
-        numbers = pd.to_numeric(series)
-    except (ValueError, TypeError):
-        return np.asarray(values, dtype=object)
-    out: npt.NDArray[Any] = numbers.to_numpy()
-    return out
+    """The type of a text column from its distinct present values
+    (:func:`accord._encoder.typed_text`)."""
+    return typed_text(values)
 
 
 def label_domain(
@@ -439,37 +431,56 @@ def label_domain(
     level: Level,
     categories: Sequence[Any] | None,
     column: str,
-) -> tuple[IntArray, tuple[Any, ...], BoolArray]:
-    """Order the distinct labels as :class:`accord.Ratings` does.
+    text: bool = False,
+    na_values: Sequence[str] | None = None,
+    labels_as: LabelsAs = "auto",
+) -> tuple[IntArray, tuple[Any, ...], BoolArray, str, tuple[str, ...]]:
+    """Order the distinct labels as :class:`accord.Ratings` does (the same function).
 
     Parameters
     ----------
     raw : ndarray, shape (k,)
-        The distinct labels in order of first appearance (raw codes ``0 .. k-1``).
+        The distinct labels as read (missing values among them), in order of first
+        appearance (raw codes ``0 .. k-1``).
     first_rows : ndarray of int64, shape (k,)
         Row (0-based) where each label first appeared, for messages.
-    level, categories, column
+    level, categories, column, na_values, labels_as
         As in :meth:`accord.Ratings.from_long`.
+    text : bool
+        The labels are a text file's cells: their type is decided from all of them.
 
     Returns
     -------
     remap : ndarray of int64, shape (k,)
-        Domain code of each raw code (-1 for a missing label: blank text, NaN).
+        Domain code of each raw code (-1 for a missing label).
     domain : tuple
         The ordered category domain.
     missing : ndarray of bool, shape (k,)
         Which raw labels are missing values.
+    order : str
+        How the domain is ordered, in words.
+    notes : tuple of str
+        Warnings for the read report.
     """
-    missing = _is_missing(raw) if raw.size else np.zeros(0, dtype=bool)
+    if raw.dtype.kind in "US":
+        raw = raw.astype(object)
+    missing = missing_of(raw, na_values, keep=categories) if raw.size else np.zeros(0, bool)
     present = np.flatnonzero(~missing)
     remap = np.full(raw.size, -1, dtype=np.int64)
     if present.size == 0:
         raise InvalidInputError(f"column {column!r}: every label is missing; nothing to rate")
     labels = raw[present]
-    if labels.dtype.kind in "US":
-        labels = labels.astype(object)
-    codes, domain, _ = _encode_labels(
-        labels, first_rows[present], level=level, categories=categories, column=column
+    if text and labels_as != "text":
+        labels = typed_text(labels)
+    rows = np.asarray(first_rows, dtype=np.int64)[present]
+
+    def rows_of(positions: IntArray) -> tuple[IntArray, int]:
+        at = rows[positions]
+        order = np.argsort(at, kind="stable")
+        return at[order], int(positions[order[0]])
+
+    codes, domain, _, order, notes = encoder_label_domain(
+        labels, rows_of, level=level, categories=categories, column=column, labels_as=labels_as
     )
     remap[present] = codes
-    return remap, domain, missing
+    return remap, domain, missing, order, notes

@@ -577,6 +577,27 @@ class CodeMatrix:
         for lo in range(0, self.n_items, step):
             yield lo, min(self.n_items, lo + step)
 
+    def merge_labels(self, remap: IntArray) -> IntArray:
+        """Make ``remap`` one-to-one on the labels present: raw labels that are one category
+        (``"01"`` and ``"1"`` read as numbers) are rewritten in the cells as the first of
+        them, and the others leave the remap (-1). Returns the remap to count with."""
+        present = np.flatnonzero(remap >= 0)
+        domain = remap[present]
+        if np.unique(domain).size == domain.size:
+            return remap
+        canon = np.full(int(domain.max()) + 1, -1, dtype=np.int64)
+        canon[domain[::-1]] = present[::-1]  # the first raw code of each category
+        lut = np.arange(remap.size + 1, dtype=np.int64)
+        lut[present] = canon[domain]
+        lut[-1] = -1  # an empty cell (-1) stays empty
+        lut = lut.astype(self.mat.dtype)
+        for lo, hi in self._slices():
+            self.mat[lo:hi, : self.n_raters] = lut[self.mat[lo:hi, : self.n_raters]]
+        self._drop_tally()  # counted before the merge: count again from the cells
+        out = remap.copy()
+        out[np.setdiff1d(present, canon[canon >= 0])] = -1
+        return out
+
     def ratings(self, remap: IntArray) -> Iterator[tuple[IntArray, IntArray, IntArray, int]]:
         """(item, rater, domain label, end of slice) codes of the ratings, slice by slice."""
         q = int(remap.max(initial=-1)) + 1

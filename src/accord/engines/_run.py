@@ -106,6 +106,8 @@ def ratings_in_memory(
     level: Any = "nominal",
     categories: Sequence[Any] | None = None,
     missing: Any = "omit",
+    na_values: Sequence[str] | None = None,
+    labels_as: Any = "auto",
 ) -> Any:
     """What the memory engine works on: a path is read with :func:`accord.read_ratings`, a
     data frame (pandas, polars, pyarrow, DuckDB, anything narwhals reads) becomes
@@ -143,6 +145,8 @@ def ratings_in_memory(
             level=level,
             categories=categories,
             missing=missing,
+            na_values=na_values,
+            labels_as=labels_as,
         )
     from ..ratings import Ratings
 
@@ -154,6 +158,8 @@ def ratings_in_memory(
         level=level,
         categories=categories,
         missing=missing,
+        na_values=na_values,
+        labels_as=labels_as,
     )
 
 
@@ -172,6 +178,8 @@ def scan_ratings(
     scheduler: Any = None,
     progress: Progress | None = None,
     batch_size: int = 1_000_000,
+    na_values: Sequence[str] | None = None,
+    labels_as: Any = "auto",
 ) -> tuple[RatingStatistics, Rescan]:
     """Statistics of the ratings at ``data`` with the stream or dask engine, and a rescan."""
     check_source(data, engine, owner)
@@ -195,6 +203,8 @@ def scan_ratings(
             statistics=statistics,
             batch_size=batch_size,
             progress=progress,
+            na_values=na_values,
+            labels_as=labels_as,
         )
     from .dask import dask_scan
 
@@ -209,6 +219,8 @@ def scan_ratings(
         statistics=statistics,
         scheduler=scheduler,
         progress=progress,
+        na_values=na_values,
+        labels_as=labels_as,
     )
 
 

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from .._encoder import LabelsAs, check_na_values, missing_mask, order_line, typed_ids
 from .._errors import ColumnNotFoundError, InvalidInputError, require
 from .._types import IntArray, Level, Missing
 from ..ratings import ReadReport, _missing_column_message
@@ -37,7 +38,7 @@ from ._blocks import (
     empty_pairs,
     long_partial,
 )
-from ._encode import infer_text, label_domain
+from ._encode import label_domain
 from ._pages import small_pages
 from ._source import Locator, raise_duplicates, resolve_files
 from .stream import check_options, require_unique
@@ -69,13 +70,16 @@ def _values(series: pd.Series) -> npt.NDArray[Any]:
     return series.to_numpy(dtype=object, na_value=np.nan)
 
 
-def _distinct(part: pd.DataFrame, columns: tuple[str, str, str]) -> _Distinct:
+def _distinct(
+    part: pd.DataFrame, columns: tuple[str, str, str], na_values: tuple[str, ...]
+) -> _Distinct:
     item, rater, label = columns
     nulls = []
     uniques = []
     for col in (item, rater):
-        codes, uniq = pd.factorize(_values(part[col]), use_na_sentinel=True)
-        bad = np.flatnonzero(codes < 0)
+        values = _values(part[col])
+        codes, uniq = pd.factorize(values, use_na_sentinel=True)
+        bad = np.flatnonzero(missing_mask(values, na_values)) if len(values) else codes[:0]
         if bad.size:
             nulls.append((col, bad[:_SHOW].astype(np.int64)))
         uniques.append(np.asarray(uniq))
@@ -209,6 +213,8 @@ def _frame_of(
             sep=delimiter,
             usecols=list(columns),
             dtype=dict.fromkeys(columns, object),
+            keep_default_na=False,
+            na_values=[""],
             blocksize=blocksize if blocksize is not None else "64MB",
         )
         return frame, True, source
@@ -327,6 +333,8 @@ def dask_statistics(
     sep: str | None = None,
     blocksize: str | int | None = None,
     progress: Progress | None = None,
+    na_values: Sequence[str] | None = None,
+    labels_as: LabelsAs = "auto",
 ) -> RatingStatistics:
     """Sufficient statistics of ratings in a Dask DataFrame (or Parquet/CSV files).
 
@@ -361,6 +369,9 @@ def dask_statistics(
         done (two passes; a method that reads the ratings again adds a third). With a
         ``distributed.Client`` the partitions are reported as their futures complete; with
         the local schedulers, through a ``dask.diagnostics.Callback``.
+    na_values, labels_as
+        As in :meth:`accord.Ratings.from_long` (one missing-value rule, one typing of a
+        text file's columns for every engine).
 
     Returns
     -------
@@ -406,6 +417,8 @@ def dask_statistics(
             sep=sep,
             blocksize=blocksize,
             progress=progress,
+            na_values=na_values,
+            labels_as=labels_as,
         )[0]
 
 
@@ -425,6 +438,8 @@ def dask_scan(
     sep: str | None = None,
     blocksize: str | int | None = None,
     progress: Progress | None = None,
+    na_values: Sequence[str] | None = None,
+    labels_as: LabelsAs = "auto",
 ) -> tuple[RatingStatistics, DaskRescan]:
     """:func:`dask_statistics`, and what a second pass over the partitions needs."""
     wanted = check_options("dask_statistics", level, missing, duplicates, statistics)
@@ -434,6 +449,7 @@ def dask_scan(
             f"item, rater and label must be three different columns; got {list(columns)!r}"
         )
     dask: Any = require("dask", "dask")
+    spellings = check_na_values(na_values)
     frame, text, source = _frame_of(
         data, columns, file_format=file_format, sep=sep, blocksize=blocksize
     )
@@ -441,7 +457,7 @@ def dask_scan(
     n_parts = len(parts)
     firsts: list[_Distinct] = _run_parts(
         scheduler,
-        [dask.delayed(_distinct)(p, columns) for p in parts],
+        [dask.delayed(_distinct)(p, columns, spellings) for p in parts],
         None,
         progress,
         0,
@@ -474,12 +490,15 @@ def dask_scan(
         raise InvalidInputError(
             f"column {label!r}: all {rows} rows have a missing label; nothing to rate"
         )
-    remap, domain, _ = label_domain(
-        infer_text(labels_raw) if text else labels_raw,
+    remap, domain, _, category_order, notes = label_domain(
+        labels_raw,
         label_first_rows,
         level=level,
         categories=categories,
         column=label,
+        text=text,
+        na_values=spellings,
+        labels_as=labels_as,
     )
     if not (remap >= 0).any():
         raise InvalidInputError(
@@ -553,6 +572,8 @@ def dask_scan(
         dropped=rows - kept,
         reasons=reasons,
         source=source,
+        notes=notes,
+        order=order_line(level, domain, category_order),
     )
     pairs = stats.pair_tables
     result = RatingStatistics(
@@ -650,7 +671,5 @@ def _concat(arrays: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
 
 def _decode(values: npt.NDArray[Any], text: bool) -> npt.NDArray[Any]:
     if text and values.size:
-        typed = infer_text(values)
-        if np.unique(typed).size == values.size:
-            return typed
+        return typed_ids(values)
     return values

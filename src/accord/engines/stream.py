@@ -23,9 +23,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._encoder import LabelsAs, check_na_values, missing_of, order_line, typed_ids
 from .._errors import InvalidInputError
 from .._types import LEVELS, IntArray, Level, Missing
-from ..ratings import ReadReport, _check_choice, _is_missing
+from ..ratings import ReadReport, _check_choice
 from ._blocks import (
     STATISTICS,
     STREAM_STATISTICS,
@@ -37,7 +38,7 @@ from ._blocks import (
     long_partial,
     use_sparse,
 )
-from ._encode import GrowingDictionary, infer_text, label_domain
+from ._encode import GrowingDictionary, label_domain
 from ._matrix import CodeMatrix
 from ._pages import small_pages
 from ._source import (
@@ -202,6 +203,8 @@ class _Encoder:
         categories: Sequence[Any] | None,
         missing: Missing,
         locator: Locator,
+        na_values: Sequence[str] | None = None,
+        labels_as: LabelsAs = "auto",
     ) -> None:
         self.columns = columns
         self.items = GrowingDictionary()
@@ -212,7 +215,11 @@ class _Encoder:
         self.categories = categories
         self.missing = missing
         self.locator = locator
+        self.na_values = check_na_values(na_values)
+        self.labels_as: LabelsAs = labels_as
         self.label_missing = np.zeros(0, dtype=bool)
+        self.notes: tuple[str, ...] = ()
+        self.order = ""
 
     def encode(
         self, row0: int, batch: Any, *, wide: bool = True
@@ -225,14 +232,20 @@ class _Encoder:
         import pyarrow as pa
 
         item_col, rater_col, label_col = self.columns
+        known_items, known_raters = self.items.size, self.raters.size
         item = self.items.encode(batch.column(0), row0, wide=wide)
         rater = self.raters.encode(batch.column(1), row0, wide=wide)
-        for codes, column, what, array in (
-            (item, item_col, "item", batch.column(0)),
-            (rater, rater_col, "rater", batch.column(1)),
+        for codes, column, what, array, ids, known in (
+            (item, item_col, "item", batch.column(0), self.items, known_items),
+            (rater, rater_col, "rater", batch.column(1), self.raters, known_raters),
         ):
             if array.null_count == 0 and pa.types.is_integer(array.type):
                 continue  # only a null (or a NaN) has no code
+            if ids.size > known and not pa.types.is_integer(array.type):
+                # New ids that are missing values by the one rule (blank, NA, ...).
+                blank = np.flatnonzero(missing_of(ids.values_since(known), self.na_values))
+                if blank.size:
+                    codes = np.where(np.isin(codes, blank + known), -1, codes)
             bad = np.flatnonzero(codes < 0)
             if bad.size:
                 raise InvalidInputError(
@@ -272,21 +285,27 @@ class _Encoder:
     def _new_labels(self, known: int) -> None:
         """Flag new labels that are missing values, and check new labels early against the
         declared categories or the numeric level (the final check runs on all labels)."""
-        new = self.labels.values()[known:]
-        flags = _is_missing(new) if new.size else np.zeros(0, dtype=bool)
+        new = self.labels.values_since(known)
+        flags = (
+            missing_of(new, self.na_values, keep=self.categories)
+            if new.size
+            else np.zeros(0, dtype=bool)
+        )
         self.label_missing = np.r_[self.label_missing, flags]
         strict = self.categories is not None or self.level in ("interval", "ratio")
         present = new[~flags]
         if strict and present.size:
             rows = self.labels.first_rows()[known:][~flags]
-            values = infer_text(present) if self.text else present
             try:
                 label_domain(
-                    values,
+                    present,
                     rows,
                     level=self.level,
                     categories=self.categories,
                     column=self.columns[2],
+                    text=self.text,
+                    na_values=self.na_values,
+                    labels_as=self.labels_as,
                 )
             except InvalidInputError as exc:
                 if len(self.locator.files) <= 1:
@@ -295,23 +314,23 @@ class _Encoder:
                 raise InvalidInputError(f"{exc} [first seen at {where}]") from None
 
     def decode(self, dictionary: GrowingDictionary) -> Any:
-        """Decode table of ids, typed as pandas would read them from a CSV."""
+        """Decode table of ids, typed as :class:`accord.Ratings` types them (numbers when
+        every id of a text file is a number and no two spell the same number)."""
         values = dictionary.values()
         if self.text and values.size:
-            typed = infer_text(values)
-            if np.unique(typed).size == values.size:
-                return typed
+            return typed_ids(values)
         return values
 
     def domain(self) -> tuple[IntArray, tuple[Any, ...]]:
-        raw = self.labels.values()
-        values = infer_text(raw) if self.text else raw
-        remap, domain, _ = label_domain(
-            values,
+        remap, domain, _, self.order, self.notes = label_domain(
+            self.labels.values(),
             self.labels.first_rows(),
             level=self.level,
             categories=self.categories,
             column=self.columns[2],
+            text=self.text,
+            na_values=self.na_values,
+            labels_as=self.labels_as,
         )
         return remap, domain
 
@@ -333,6 +352,8 @@ def stream_statistics(
     sep: str | None = None,
     progress: Progress | None = None,
     reader: str = "pyarrow",
+    na_values: Sequence[str] | None = None,
+    labels_as: LabelsAs = "auto",
 ) -> RatingStatistics:
     """Sufficient statistics of ratings in Parquet or CSV files, read in batches.
 
@@ -382,6 +403,9 @@ def stream_statistics(
         What reads the files: pyarrow's dataset scanner, or DuckDB (``read_parquet`` /
         ``read_csv``), which streams the three columns as Arrow batches. A DuckDB relation
         as ``source`` is always read by DuckDB.
+    na_values, labels_as
+        As in :meth:`accord.Ratings.from_long`: the same missing-value rule and the same
+        typing of a text file's columns.
 
     Returns
     -------
@@ -403,9 +427,10 @@ def stream_statistics(
     -----
     Items and raters are numbered by first appearance, categories sorted (numbers
     numerically), as in :class:`accord.Ratings`, so every code and count equals the memory
-    engine's. CSV cells are read as text and typed from the distinct values the way pandas
-    types a column (integers, then floats, then text); ids that differ as text but not as
-    numbers (``"01"`` and ``"1"``) stay distinct items here, where pandas would merge them.
+    engine's. CSV cells are read as text and typed from the distinct values of the whole
+    column, by the encoder :class:`accord.Ratings` uses (numbers when every value is one,
+    else text); ids are compared as written (``"01"`` and ``"1"`` are two items), as in
+    :func:`accord.read_ratings`.
     An ordered pandas Categorical label column saved to Parquet is read as its values: pass
     ``categories=`` to keep its order.
 
@@ -453,6 +478,8 @@ def stream_statistics(
             sep=sep,
             progress=progress,
             reader=reader,
+            na_values=na_values,
+            labels_as=labels_as,
         )[0]
 
 
@@ -473,6 +500,8 @@ def stream_scan(
     sep: str | None = None,
     progress: Progress | None = None,
     reader: str = "pyarrow",
+    na_values: Sequence[str] | None = None,
+    labels_as: LabelsAs = "auto",
 ) -> tuple[RatingStatistics, StreamRescan]:
     """:func:`stream_statistics`, and what a second pass over the same batches needs."""
     wanted = check_options(
@@ -507,6 +536,8 @@ def stream_scan(
         categories=categories,
         missing=missing,
         locator=locator,
+        na_values=na_values,
+        labels_as=labels_as,
     )
     first = CodeMatrix(memory_limit)
     if "items" in wanted or "patterns" in wanted:
@@ -570,6 +601,8 @@ def stream_scan(
             f"column {label!r}: all {rows} rows have a missing label; nothing to rate"
         )
     remap, domain = enc.domain()
+    if matrix is not None:
+        remap = matrix.merge_labels(remap)
     items_decode = enc.decode(enc.items)
     raters_decode = enc.decode(enc.raters)
     n_items, q = enc.items.size, len(domain)
@@ -633,6 +666,8 @@ def stream_scan(
         dropped=rows - kept,
         reasons=reasons,
         source=files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files",
+        notes=enc.notes,
+        order=order_line(level, domain, enc.order),
     )
     stats = RatingStatistics(
         # Item counts stand in for patterns when the patterns could not be formed.

@@ -1,0 +1,713 @@
+"""The one encoder: columns of any type to integer codes, without Python objects per row.
+
+Every reader and every engine turns item ids, rater ids and labels into codes here:
+
+- :func:`arrow_of` takes a column as the user has it (numpy, pandas with numpy or Arrow
+  storage, polars, pyarrow, a list) to Arrow, without a copy where the storage allows;
+- :func:`dictionary_of` hashes it once (``pyarrow.compute.dictionary_encode``): one index per
+  row and the distinct values in order of first appearance;
+- everything else (what counts as missing, the type of a text column, the order of the
+  categories) is decided on the distinct values, never row by row.
+
+The missing-value rule (:func:`missing_of`), applied to ids and labels alike: a value is
+missing when it is null (``None``, ``NaN``, ``NaT``, ``pd.NA``, an Arrow null), or text that
+is empty or blank, or text that, with surrounding spaces removed, is one of ``na_values``
+(default :data:`DEFAULT_NA_VALUES`) -- unless it is one of the declared categories, which
+always win.
+
+Text read from a file (CSV) has no type of its own: the type of the whole column is decided
+from its distinct values (:func:`typed_text`): numbers when every value is a number, booleans
+when every value is ``true``/``false``, else text. A column that mixes numbers and text is
+text.
+
+pyarrow is imported inside the functions that need it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from ._errors import InvalidInputError
+from ._types import BoolArray, FloatArray, IntArray, Level
+
+__all__ = [
+    "DEFAULT_NA_VALUES",
+    "LABELS_AS",
+    "LabelsAs",
+    "arrow_of",
+    "categories_as_text",
+    "check_na_values",
+    "dictionary_of",
+    "distinct_values",
+    "encode_ids",
+    "format_rows",
+    "label_domain",
+    "missing_mask",
+    "missing_of",
+    "order_line",
+    "rows_in",
+    "tidy_scalar",
+    "typed_column",
+    "typed_ids",
+    "typed_text",
+]
+
+#: Text that counts as a missing value by default (the spellings ``pandas.read_csv`` treats as
+#: missing), besides empty and blank text. Declared categories always win over this list.
+DEFAULT_NA_VALUES: tuple[str, ...] = (
+    "#N/A",
+    "#N/A N/A",
+    "#NA",
+    "-1.#IND",
+    "-1.#QNAN",
+    "-NaN",
+    "-nan",
+    "1.#IND",
+    "1.#QNAN",
+    "<NA>",
+    "N/A",
+    "NA",
+    "NULL",
+    "NaN",
+    "None",
+    "n/a",
+    "nan",
+    "null",
+)
+
+LabelsAs = Literal["auto", "number", "text"]
+LABELS_AS: tuple[str, ...] = ("auto", "number", "text")
+
+_SHOW = 5  # how many offending rows a message lists
+
+
+def tidy_scalar(value: Any) -> Any:
+    """Plain Python scalar for decode tables and messages (numpy scalars to Python)."""
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def format_rows(positions: npt.ArrayLike) -> str:
+    """0-based positions as 1-based row numbers for messages (the first few)."""
+    pos = np.asarray(positions, dtype=np.int64)
+    shown = ", ".join(str(int(p) + 1) for p in pos[:_SHOW])
+    more = f" and {pos.size - _SHOW} more" if pos.size > _SHOW else ""
+    return f"{shown}{more}"
+
+
+def check_na_values(na_values: Sequence[str] | None) -> tuple[str, ...]:
+    """The missing-value spellings to use (``None``: :data:`DEFAULT_NA_VALUES`)."""
+    if na_values is None:
+        return DEFAULT_NA_VALUES
+    if isinstance(na_values, str):
+        na_values = [na_values]
+    out = []
+    for v in na_values:
+        if not isinstance(v, str):
+            raise InvalidInputError(
+                f"na_values: each missing-value spelling must be text; got {v!r}"
+            )
+        out.append(v.strip())
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- to Arrow
+
+
+def _object_to_arrow(values: npt.NDArray[Any]) -> Any:
+    """An object array to Arrow: its own type when the values share one, else text."""
+    import pyarrow as pa
+
+    try:
+        return pa.array(values, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError):
+        pass
+    # Values of several types (numbers and text): read as text, missing values kept missing.
+    nulls = np.asarray(pd.isna(values), dtype=bool)
+    text = values.astype(str)
+    return pa.array(text, mask=nulls, type=pa.large_string())
+
+
+def arrow_of(values: Any) -> Any:
+    """A column as a pyarrow Array or ChunkedArray, without a copy where possible.
+
+    numpy arrays of numbers and pandas/polars/pyarrow columns with Arrow storage are wrapped,
+    not copied (a float NaN becomes a null). A column of Python objects of one type is
+    converted by pyarrow; one that mixes types (numbers and text) becomes text.
+    """
+    import pyarrow as pa
+
+    if isinstance(values, pa.Array | pa.ChunkedArray):
+        arr: Any = values
+    elif isinstance(values, pd.Series | pd.Index | pd.api.extensions.ExtensionArray):
+        if pd.api.types.is_object_dtype(values.dtype):
+            arr = _object_to_arrow(np.asarray(values, dtype=object))
+        else:
+            arr = pa.array(values, from_pandas=True)
+    elif isinstance(values, np.ndarray):
+        if values.ndim != 1:
+            raise InvalidInputError(f"a column must be 1-D; got shape {values.shape}")
+        arr = (
+            _object_to_arrow(values)
+            if values.dtype == object
+            else pa.array(values, from_pandas=True)
+        )
+    elif hasattr(values, "to_arrow"):  # polars Series, narwhals Series
+        arr = values.to_arrow()
+    else:
+        arr = _object_to_arrow(np.asarray(values, dtype=object))
+    if pa.types.is_string_view(arr.type):
+        arr = arr.cast(pa.large_string())
+    return arr
+
+
+def dictionary_of(array: Any) -> tuple[npt.NDArray[np.int32], Any]:
+    """Indices (-1 for null) and distinct values of a column, in order of first appearance.
+
+    Parameters
+    ----------
+    array : pyarrow Array or ChunkedArray
+
+    Returns
+    -------
+    indices : ndarray of int32, shape (n,)
+    dictionary : pyarrow Array
+        The distinct values (float NaN among them, if any; nulls are not).
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(array, pa.Array):
+        array = pa.chunked_array([array], type=array.type)
+    if pa.types.is_dictionary(array.type):
+        # Already encoded (a pandas Categorical, a Parquet dictionary column): one dictionary
+        # for every chunk, then only the values used, in order of first appearance.
+        if array.num_chunks > 1:
+            array = array.unify_dictionaries()
+        dictionary = (
+            array.chunk(0).dictionary
+            if array.num_chunks
+            else pa.array([], type=array.type.value_type)
+        )
+        idx = _indices(array)
+        used_order = pd.unique(idx[idx >= 0])
+        remap = np.full(len(dictionary) + 1, -1, dtype=np.int32)
+        remap[used_order] = np.arange(used_order.size, dtype=np.int32)
+        out: npt.NDArray[np.int32] = remap[idx]
+        return out, dictionary.take(pa.array(used_order, type=pa.int64()))
+    if array.num_chunks == 0:
+        return np.zeros(0, dtype=np.int32), pa.array([], type=array.type)
+    encoded = pc.dictionary_encode(array)
+    # The hash table is shared by the chunks: the last chunk's dictionary holds every value.
+    dictionary = encoded.chunk(encoded.num_chunks - 1).dictionary
+    return _indices(encoded), dictionary
+
+
+def _indices(encoded: Any) -> npt.NDArray[np.int32]:
+    """The indices of a chunked dictionary array as int32, -1 for null."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    parts = []
+    for chunk in encoded.chunks:
+        ind = chunk.indices
+        if ind.null_count:
+            ind = pc.fill_null(ind, -1)
+        parts.append(np.asarray(ind.to_numpy(zero_copy_only=False)).astype(np.int32, copy=False))
+    if not parts:
+        return np.zeros(0, dtype=np.int32)
+    out: npt.NDArray[np.int32] = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    if not out.flags.writeable:
+        out = out.copy()
+    del pa
+    return out
+
+
+def rows_in(indices: npt.NDArray[Any], which: npt.ArrayLike) -> tuple[IntArray, int]:
+    """Rows (0-based) whose index is one of ``which``, and the index at the first of them
+    (a scan, for messages only)."""
+    sel = np.asarray(which, dtype=np.int64)
+    wanted = np.zeros(max(int(indices.max(initial=-1)), int(sel.max(initial=-1))) + 2, bool)
+    wanted[sel] = True
+    rows = np.flatnonzero(wanted[indices]).astype(np.int64)
+    return rows, int(indices[rows[0]]) if rows.size else int(sel[0])
+
+
+# --------------------------------------------------------------------------- missing
+
+
+def categories_as_text(categories: Sequence[Any] | None) -> list[str]:
+    """The declared categories as text (how they are matched against text cells)."""
+    return [] if categories is None else [str(tidy_scalar(c)).strip() for c in categories]
+
+
+def missing_of(
+    dictionary: Any,
+    na_values: Sequence[str] | None = None,
+    keep: Sequence[Any] | None = None,
+) -> BoolArray:
+    """Which distinct values are missing (the rule in the module's docstring).
+
+    Parameters
+    ----------
+    dictionary : pyarrow Array or ndarray
+        Distinct values.
+    na_values : sequence of str, optional
+        Text that counts as missing (default :data:`DEFAULT_NA_VALUES`).
+    keep : sequence, optional
+        Declared categories: text equal to one of them is never missing.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> missing_of(np.array(["a", " ", "NA", None, "None"], dtype=object), keep=["None"])
+    array([False,  True,  True,  True, False])
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    spellings = check_na_values(na_values)
+    arr = arrow_of(dictionary) if not isinstance(dictionary, pa.Array) else dictionary
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    if len(arr) == 0:
+        return np.zeros(0, dtype=bool)
+    miss = pc.is_null(arr, nan_is_null=True)
+    if pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type):
+        trimmed = pc.utf8_trim_whitespace(arr)
+        listed = pc.is_in(trimmed, value_set=pa.array(list(spellings), type=arr.type))
+        kept = categories_as_text(keep)
+        if kept:
+            listed = pc.and_(listed, pc.invert(pc.is_in(trimmed, pa.array(kept, arr.type))))
+        blank = pc.equal(pc.utf8_length(trimmed), 0)
+        miss = pc.or_kleene(miss, pc.or_kleene(blank, listed))
+    out: BoolArray = np.asarray(pc.fill_null(miss, True).to_numpy(zero_copy_only=False), bool)
+    return out
+
+
+def missing_mask(
+    values: Any, na_values: Sequence[str] | None = None, keep: Sequence[Any] | None = None
+) -> BoolArray:
+    """Which entries of a column are missing (the rule of :func:`missing_of`, per row).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> missing_mask(np.array([1.0, np.nan, 2.0]))
+    array([False,  True, False])
+    """
+    arr = arrow_of(values)
+    if len(arr) == 0:
+        return np.zeros(0, dtype=bool)
+    idx, dictionary = dictionary_of(arr)
+    out: BoolArray = np.r_[missing_of(dictionary, na_values, keep), True][idx]
+    return out
+
+
+# --------------------------------------------------------------------------- typing text
+
+
+def _text_numbers(arr: Any) -> npt.NDArray[Any] | None:
+    """The numbers of text values when every one is a number (ints when all are integers)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    trimmed = pc.utf8_trim_whitespace(arr)
+    try:
+        floats = np.asarray(
+            pc.cast(trimmed, pa.float64()).to_numpy(zero_copy_only=False), np.float64
+        )
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    finite = np.isfinite(floats)
+    if np.all(finite) and np.all(floats == np.round(floats)):
+        try:
+            ints: npt.NDArray[Any] = np.asarray(
+                pc.cast(trimmed, pa.int64()).to_numpy(zero_copy_only=False), np.int64
+            )
+            return ints
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            if np.all(np.abs(floats) < 2**53):
+                return floats.astype(np.int64)
+    return floats
+
+
+def typed_text(values: Any) -> npt.NDArray[Any]:
+    """The type of a text column, decided from its distinct (present) values.
+
+    Numbers when every value is a number (int64 when every one is an integer, else
+    float64), booleans when every value is ``true`` or ``false`` (any case), else the
+    text (object array). Surrounding spaces are ignored.
+
+    Examples
+    --------
+    >>> typed_text(["01", "2", " 3"])
+    array([1, 2, 3])
+    >>> typed_text(["1", "2.5"])
+    array([1. , 2.5])
+    >>> typed_text(["1", "one"])
+    array(['1', 'one'], dtype=object)
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    arr = arrow_of(values if not isinstance(values, list | tuple) else np.asarray(values, object))
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+        out: npt.NDArray[Any] = np.asarray(arr.to_numpy(zero_copy_only=False))
+        return out
+    if len(arr) == 0:
+        return np.zeros(0, dtype=object)
+    numbers = _text_numbers(arr)
+    if numbers is not None:
+        return numbers
+    lowered = pc.utf8_lower(pc.utf8_trim_whitespace(arr))
+    is_true = pc.equal(lowered, "true")
+    if pc.all(pc.or_(is_true, pc.equal(lowered, "false"))).as_py():
+        return np.asarray(is_true.to_numpy(zero_copy_only=False), dtype=bool)
+    text: npt.NDArray[Any] = np.asarray(arr.to_numpy(zero_copy_only=False), dtype=object)
+    return text
+
+
+def typed_column(values: Any, na_values: Sequence[str] | None = None) -> npt.NDArray[Any]:
+    """A text column as numpy, typed from all its values (:func:`typed_text`).
+
+    Missing values (the rule of :func:`missing_of`) are NaN; a column of integers with a
+    missing value is float64, as ``pandas.read_csv`` reads it.
+
+    Examples
+    --------
+    >>> typed_column(["1", "", "3"])
+    array([ 1., nan,  3.])
+    >>> typed_column(["1", "x", "NA"])
+    array(['1', 'x', nan], dtype=object)
+    """
+    import pyarrow as pa
+
+    arr = arrow_of(values if not isinstance(values, list | tuple) else np.asarray(values, object))
+    idx, dictionary = dictionary_of(arr)
+    miss = missing_of(dictionary, na_values)
+    present = np.flatnonzero(~miss)
+    typed = typed_text(dictionary.take(pa.array(present, type=pa.int64())))
+    has_missing = bool(miss.any()) or bool((idx < 0).any())
+    if typed.dtype.kind in "iu" and has_missing:
+        typed = typed.astype(np.float64)
+    if typed.dtype.kind == "b" and has_missing:
+        typed = typed.astype(object)
+    fill: Any = np.nan
+    table = np.empty(len(dictionary) + 1, dtype=typed.dtype if typed.size else object)
+    if has_missing:
+        table[:] = fill
+    table[present] = typed
+    out: npt.NDArray[Any] = table[idx]
+    return out
+
+
+def typed_ids(values: Any) -> npt.NDArray[Any]:
+    """Decode table of a text file's ids: typed (:func:`typed_text`) when no two ids spell
+    the same number, else the text as written (ids are compared as written)."""
+    typed = typed_text(values)
+    if typed.dtype == object or np.unique(typed).size == typed.size:
+        return typed
+    out: npt.NDArray[Any] = np.asarray(arrow_of(values).to_numpy(zero_copy_only=False), object)
+    return out
+
+
+def distinct_values(dictionary: Any, *, text: bool) -> npt.NDArray[Any]:
+    """Distinct values as numpy: typed from the whole column when ``text`` (a text file's
+    column), else in their own type (text as an object array)."""
+    if text:
+        return typed_text(dictionary)
+    out: npt.NDArray[Any] = np.asarray(dictionary.to_numpy(zero_copy_only=False))
+    if out.dtype.kind in "US":
+        out = out.astype(object)
+    return out
+
+
+# --------------------------------------------------------------------------- ids
+
+
+def encode_ids(
+    values: Any,
+    *,
+    column: str,
+    what: str,
+    text: bool = False,
+    na_values: Sequence[str] | None = None,
+) -> tuple[IntArray, npt.NDArray[Any]]:
+    """Codes of an id column, numbered in order of first appearance, and the decode table.
+
+    Ids are compared as they are written: in a text file ``001`` and ``1`` are two ids
+    (the decode table shows numbers only when every id is a number and no two ids spell
+    the same number). A missing id is an error naming its rows.
+    """
+    idx, dictionary = dictionary_of(arrow_of(values))
+    miss = missing_of(dictionary, na_values)
+    if (idx < 0).any() or miss.any():
+        bad = np.flatnonzero(np.r_[miss, True][idx])
+        raise InvalidInputError(
+            f"column {column!r}: {bad.size} rows have no {what} id (rows {format_rows(bad)})"
+        )
+    decode = distinct_values(dictionary, text=False)
+    if text and decode.size:
+        decode = typed_ids(dictionary)
+    if decode.dtype != object:
+        # Decode tables hold plain Python scalars (int, float, str, dates).
+        if decode.dtype.kind in "biuf":
+            decode = decode.astype(object)
+        else:
+            boxed = np.empty(decode.size, dtype=object)
+            boxed[:] = dictionary.to_pylist()
+            decode = boxed
+    return idx.astype(np.int64), decode
+
+
+# --------------------------------------------------------------------------- labels
+
+
+def _integral_floats(values: FloatArray) -> bool:
+    finite = values[np.isfinite(values)]
+    return (
+        bool(finite.size)
+        and bool(np.all(finite == np.round(finite)))
+        and bool(np.all(np.abs(finite) < 2**53))
+    )
+
+
+def _numbers_of(values: npt.NDArray[Any]) -> FloatArray:
+    """Numbers of distinct labels (NaN where a label is not a number)."""
+    if values.dtype.kind in "biuf":
+        return values.astype(np.float64)
+    out: FloatArray = pd.to_numeric(
+        pd.Series([v.strip() if isinstance(v, str) else v for v in values], dtype=object),
+        errors="coerce",
+    ).to_numpy(dtype=np.float64, na_value=np.nan)
+    return out
+
+
+def _sorted_domain(values: npt.NDArray[Any]) -> tuple[IntArray, npt.NDArray[Any]]:
+    """Codes into the sorted distinct values, and those values."""
+    uniq, inverse = np.unique(values, return_inverse=True)
+    return inverse.astype(np.int64).reshape(-1), uniq
+
+
+def label_domain(
+    raw: npt.NDArray[Any],
+    rows_of: Callable[[IntArray], tuple[IntArray, int]],
+    *,
+    level: Level,
+    categories: Sequence[Any] | None,
+    column: str,
+    labels_as: LabelsAs = "auto",
+) -> tuple[IntArray, tuple[Any, ...], FloatArray | None, str, tuple[str, ...]]:
+    """Order the distinct present labels into the category domain.
+
+    Parameters
+    ----------
+    raw : ndarray, shape (k,)
+        The distinct labels (none missing), in any order; several may be the same number.
+    rows_of : callable
+        ``rows_of(positions in raw)`` gives the rows (0-based, in order) holding those
+        labels and the position in ``raw`` of the label at the first of them, for messages.
+    level, categories, column, labels_as
+        As in :meth:`accord.Ratings.from_long`.
+
+    Returns
+    -------
+    remap : ndarray of int64, shape (k,)
+        Domain code of each distinct label.
+    domain : tuple
+        The ordered categories.
+    values : ndarray of float64 or None
+        Numeric value of each category at interval/ratio level.
+    order : str
+        How the domain is ordered, in words.
+    notes : tuple of str
+        Warnings for the read report.
+    """
+    k = raw.size
+    if raw.dtype.kind in "US":
+        raw = raw.astype(object)
+    notes: list[str] = []
+
+    def at(positions: IntArray) -> tuple[int, str, int, Any]:
+        rows, which = rows_of(positions)
+        return int(rows[0]), format_rows(rows), int(rows.size), tidy_scalar(raw[which])
+
+    numeric = level in ("interval", "ratio")
+    if categories is not None:
+        domain = [tidy_scalar(c) for c in categories]
+        if len(domain) == 0:
+            raise InvalidInputError("categories: the declared domain is empty")
+        if len(set(map(repr, domain))) != len(domain):
+            raise InvalidInputError(f"categories: the declared domain has repeats: {domain!r}")
+        dom_values: FloatArray | None = None
+        if numeric:
+            try:
+                dom_values = np.asarray(domain, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise InvalidInputError(
+                    f"categories: the level is {level}, so every category must be a number; "
+                    f"got {domain!r}"
+                ) from None
+        remap = np.full(k, -1, dtype=np.int64)
+        # Exact matches, then by number (1 and 1.0), then by text ("1" and 1).
+        if raw.dtype == object or raw.dtype.kind == "b":
+            exact = pd.Index(domain, dtype=object).get_indexer(pd.Index(raw, dtype=object))
+            remap = np.where(exact >= 0, exact, remap)
+        nums_dom = _numbers_of(np.asarray(domain, dtype=object))
+        if np.all(np.isfinite(nums_dom)) and not any(isinstance(c, bool) for c in domain):
+            nums = _numbers_of(raw) if raw.dtype.kind != "b" else np.full(k, np.nan)
+            by_num = pd.Index(nums_dom).get_indexer(pd.Index(nums))
+            remap = np.where((remap < 0) & (by_num >= 0) & np.isfinite(nums), by_num, remap)
+        if (remap < 0).any():
+            as_text = pd.Index(categories_as_text(domain), dtype=object)
+            texts = pd.Index([str(tidy_scalar(v)).strip() for v in raw], dtype=object)
+            remap = np.where(remap < 0, as_text.get_indexer(texts), remap)
+        bad = np.flatnonzero(remap < 0)
+        if bad.size:
+            first, listed, count, label = at(bad)
+            raise InvalidInputError(
+                f"column {column!r}: label {label!r} at row {first + 1} is not "
+                f"among the declared categories {domain!r} ({count} such rows: {listed})"
+            )
+        if numeric:
+            assert dom_values is not None
+            if level == "ratio" and np.any(dom_values < 0):
+                raise InvalidInputError(
+                    f"categories: the level is ratio, so every category must be >= 0; "
+                    f"got {domain!r}"
+                )
+        return remap, tuple(domain), dom_values, "as declared", tuple(notes)
+
+    if numeric or labels_as == "number":
+        nums = _numbers_of(raw)
+        bad = np.flatnonzero(~np.isfinite(nums))
+        if bad.size:
+            first, listed, count, shown = at(bad)
+            why = (
+                f"the level is {level}"
+                if numeric
+                else "labels_as='number' (--labels-as number) reads every label as a number"
+            )
+            not_a = "is not finite" if _is_number_text(shown) else "is not a number"
+            raise InvalidInputError(
+                f"column {column!r}: label {shown!r} at row {first + 1} {not_a}, but {why} "
+                f"({count} such rows: {listed})"
+                + ("; use level='nominal' or 'ordinal' for text labels" if numeric else "")
+            )
+        if level == "ratio" and np.any(nums < 0):
+            neg = np.flatnonzero(nums < 0)
+            first, _, _, shown = at(neg)
+            raise InvalidInputError(
+                f"column {column!r}: label {shown!r} at row {first + 1} is negative, but the "
+                "ratio level needs values >= 0"
+            )
+        remap, uniq = _sorted_domain(nums)
+        domain_t: tuple[Any, ...]
+        if _integral_floats(uniq):
+            domain_t = tuple(int(v) for v in uniq)
+        else:
+            domain_t = tuple(float(v) for v in uniq)
+        values = uniq.astype(np.float64) if numeric else None
+        return remap, domain_t, values, "numeric", tuple(notes)
+
+    if raw.dtype.kind == "f":
+        if _integral_floats(raw):
+            raw = raw.astype(np.int64)
+        remap, uniq = _sorted_domain(raw)
+        return remap, tuple(tidy_scalar(v) for v in uniq), None, "numeric", tuple(notes)
+    if raw.dtype.kind in "biu":
+        remap, uniq = _sorted_domain(raw)
+        order = "numeric" if raw.dtype.kind != "b" else "False < True"
+        return remap, tuple(tidy_scalar(v) for v in uniq), None, order, tuple(notes)
+
+    # Text (or values of another type).
+    if labels_as == "auto" and all(isinstance(v, str) for v in raw):
+        nums = _numbers_of(raw)
+        spelled = np.isfinite(nums)
+        if spelled.any():
+            _, counts = np.unique(nums[spelled], return_counts=True)
+            if (counts > 1).any():
+                groups: dict[float, list[str]] = {}
+                for v, x in zip(raw[spelled], nums[spelled], strict=True):
+                    groups.setdefault(float(x), []).append(str(v))
+                same = [sorted(g) for g in groups.values() if len(g) > 1]
+                listed = "; ".join(" and ".join(repr(s) for s in g) for g in same[:3])
+                notes.append(
+                    f"column {column!r}: labels {listed} are the same number spelled "
+                    "differently and are read as different categories; pass "
+                    "labels_as='number' (--labels-as number) to read them as one"
+                )
+        if level == "ordinal" and spelled.all():
+            # Every label is a number written as text: ordered by its number.
+            return label_domain(
+                raw, rows_of, level=level, categories=None, column=column, labels_as="number"
+            )
+    try:
+        remap, uniq = _sorted_domain(raw)
+    except TypeError:
+        if level == "ordinal":
+            raise InvalidInputError(
+                f"column {column!r}: the labels mix types that cannot be ordered "
+                f"({sorted({type(v).__name__ for v in raw})}); declare categories=[...] in "
+                "order"
+            ) from None
+        order_idx = np.arange(k)
+        return order_idx, tuple(tidy_scalar(v) for v in raw), None, "as read", tuple(notes)
+    domain_text = tuple(tidy_scalar(v) for v in uniq)
+    if level == "ordinal":
+        shown = ", ".join(str(v) for v in domain_text[:20])
+        more = f" and {len(domain_text) - 20} more" if len(domain_text) > 20 else ""
+        names = [str(v) for v in domain_text[:6]]
+        etc = ", ..." if len(domain_text) > 6 else ""
+        raise InvalidInputError(
+            f"column {column!r}: the labels are text ({shown}{more}), and an ordinal level "
+            "needs their order: declare it from lowest to highest, as "
+            f"categories=[{', '.join(repr(v) for v in names)}{etc}] in Python or "
+            f"--categories {','.join(names)}{etc.strip(', ')} on the command line, "
+            "in your order"
+        )
+    return (
+        remap,
+        domain_text,
+        None,
+        "alphabetical (nominal: the order does not matter)",
+        tuple(notes),
+    )
+
+
+def order_line(level: str, domain: Sequence[Any], order: str) -> str | None:
+    """The order of the categories, in words, for the read report (ordinal level only:
+    nominal categories have no order, and interval or ratio values are numbers, whose order
+    needs no saying).
+
+    Examples
+    --------
+    >>> order_line("ordinal", ("low", "medium", "high"), "as declared")
+    'categories in order (as declared): low < medium < high'
+    >>> order_line("nominal", ("a", "b"), "alphabetical") is None
+    True
+    >>> order_line("interval", (5.7, 6.9), "numeric") is None
+    True
+    """
+    if level != "ordinal":
+        return None
+    shown = " < ".join(str(tidy_scalar(c)) for c in list(domain)[:12])
+    more = " < ..." if len(domain) > 12 else ""
+    return f"categories in order ({order}): {shown}{more}"
+
+
+def _is_number_text(text: Any) -> bool:
+    try:
+        float(text)
+    except (TypeError, ValueError):
+        return False
+    return True
