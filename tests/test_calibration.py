@@ -906,8 +906,8 @@ def test_a_repeated_pair_is_an_error_by_default() -> None:
         calibrate_panel(_chain_with_a_repeat(), **CHAIN)  # type: ignore[arg-type]
     assert str(info.value) == (
         "1 (item, rater) pair is scored more than once: ('O1', 'A') at rows 1, 7. "
-        "calibrate_panel takes one assessment per rater and item: pass duplicates='first', "
-        "'last' or 'mean' to resolve"
+        "calibrate_panel takes one assessment per rater and item: pass duplicates='first' "
+        "or 'last' or 'mean' to resolve"
     )
     with pytest.raises(InvalidInputError, match="'duplicates' parameter of calibrate_panel"):
         calibrate_panel(_chain_with_a_repeat(), duplicates="sum", **CHAIN)  # type: ignore[arg-type]

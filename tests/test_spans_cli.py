@@ -88,7 +88,7 @@ def test_spans_errors_are_one_line(tmp_path: Path, examples: Path) -> None:
     code, _, err = invoke("spans", str(examples / "spans"), "--ignore-label", "--by", "label")
     assert code == 2 and "by='label' needs labels" in err
     code, _, err = invoke("spans", str(examples / "spans"), "--match", "fuzzy")
-    assert code == 2 and "'match' parameter" in err
+    assert code == 2 and "--match must be one of exact, overlap, token; got fuzzy" in err
 
 
 def test_spans_warns_about_annotators_without_spans(tmp_path: Path) -> None:
