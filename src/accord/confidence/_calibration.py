@@ -193,9 +193,10 @@ def reliability_from_value_counts(
     bins = _check_bins(bins, "reliability_diagram")
     check_choice("binning", binning, ("width", "mass"), "reliability_diagram")
     code = bin_codes(table, bins, binning)
-    count = np.bincount(code, weights=table.counts, minlength=bins)
+    units = table.counts
+    count = np.bincount(code, weights=units, minlength=bins)
     n_correct = np.bincount(code, weights=table.n_correct, minlength=bins)
-    sum_conf = np.bincount(code, weights=table.values * table.counts, minlength=bins)
+    sum_conf = np.bincount(code, weights=table.values * units, minlength=bins)
     empty = count == 0
     with np.errstate(divide="ignore", invalid="ignore"):
         mean_conf = np.where(empty, np.nan, sum_conf / count)
@@ -562,6 +563,6 @@ def calibration_metrics(
 
         correct, confidence, _ = read_in_memory(source, owner, correct, confidence, None)
     units = prepare(correct, confidence, None, out_of_range, owner)
-    sums = ConfidenceSums.from_units(units)
+    # One sort tabulates the units; every sum then runs over the distinct confidences.
     table = ConfidenceValueCounts.from_units(units)
-    return calibration_from_statistics(sums, table, bins=bins)
+    return calibration_from_statistics(ConfidenceSums.from_value_counts(table), table, bins=bins)
