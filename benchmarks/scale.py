@@ -30,16 +30,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import resource
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _common import median_run, peak_rss_mb, run_child, warm_imports
 
 COLS = {"item": "item", "rater": "rater", "label": "label"}
 
@@ -91,28 +89,6 @@ def generate_units(folder: Path, n_units: int, seed: int) -> None:
 def units_dir(folder: Path) -> Path:
     """The scored units sit beside the ratings (a folder of their own)."""
     return folder.with_name(folder.name + "-units")
-
-
-def warm_imports() -> None:
-    """Import what every phase uses before its clock starts.
-
-    Importing pyarrow.dataset takes more than a second on a busy machine; it is paid once
-    per process, not per rating, so no phase is charged for it.
-    """
-    import pyarrow.compute
-    import pyarrow.csv
-    import pyarrow.dataset
-    import pyarrow.parquet
-    import scipy.sparse
-    import scipy.stats
-
-    import accord
-
-    del pyarrow, scipy, accord
-
-
-def peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
 
 
 def bare(folder: Path, batch_size: int) -> dict[str, Any]:
@@ -259,33 +235,8 @@ PHASES = {
 }
 
 
-def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    """The run with the median wall time (its other figures with it); peak RSS is the
-    largest of all runs."""
-    ordered = sorted(runs, key=lambda r: r["seconds"])
-    out = dict(ordered[(len(ordered) - 1) // 2])
-    out["peak_rss_mb"] = max(r["peak_rss_mb"] for r in runs)
-    return out
-
-
 def run_phase(phase: str, folder: Path, batch_size: int) -> dict[str, Any]:
-    out = subprocess.run(
-        [
-            sys.executable,
-            __file__,
-            "--phase",
-            phase,
-            "--dir",
-            str(folder),
-            "--batch-size",
-            str(batch_size),
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return result
+    return run_child(__file__, phase, ["--dir", str(folder), "--batch-size", str(batch_size)])
 
 
 def main() -> None:
