@@ -385,7 +385,7 @@ def main() -> None:
     results = run_phases(__file__, wanted, ["--dir", str(folder)], args.repeat)
     print(
         f"\n{'path':<20} {'seconds':>8} {'CPU s':>7} {'+MB':>7}  "
-        f"{'floor':<20} {'seconds':>8} {'+MB':>7} {'ratio':>7}  target"
+        f"{'floor':<20} {'seconds':>8} {'+MB':>7} {'ratio':>7} {'CPU ratio':>9}  target"
     )
     for path, floors, target in REPORT:
         if path not in results:
@@ -404,7 +404,8 @@ def main() -> None:
             mark = verdict(r["seconds"], fl["seconds"], target) if first else ""
             print(
                 f"{head}  {f:<20} {fl['seconds']:>8.2f} {fl['extra_mb']:>7.0f} "
-                f"{ratio(r['seconds'], fl['seconds']):>7}  {mark}"
+                f"{ratio(r['seconds'], fl['seconds']):>7} "
+                f"{ratio(r['cpu_seconds'], fl['cpu_seconds']):>9}  {mark}"
             )
             first = False
         if first:
