@@ -42,6 +42,26 @@ def rss_mb() -> float:
     return pages * resource.getpagesize() / 2**20
 
 
+def reset_peak_rss() -> bool:
+    """Reset this process's peak RSS (Linux ``clear_refs``) so that the next reading of
+    :func:`peak_rss_since_reset_mb` is the peak of what follows; False where unsupported."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def peak_rss_since_reset_mb() -> float:
+    """Peak RSS since :func:`reset_peak_rss` (``VmHWM``), MB."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return peak_rss_mb()
+
+
 def children_peak_rss_mb() -> float:
     """Largest peak resident memory of the waited-for children of this process, MB."""
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
@@ -64,8 +84,8 @@ def warm_imports() -> None:
 
 
 def measure(fn: Callable[[], Any], warm_up: Callable[[], Any] | None = None) -> tuple[Any, Result]:
-    """Run ``fn`` once: its result, and seconds, CPU seconds, peak RSS and the peak above the
-    RSS before the call (MB; the call's own memory when nothing before it peaked higher).
+    """Run ``fn`` once: its result, and seconds, CPU seconds, the peak RSS during the call
+    and that peak above the RSS before the call (``extra_mb``: the memory the call adds).
 
     ``warm_up`` runs first, off the clock: the same call on a few rows, so that the modules
     a function imports on its first call are not charged to the data.
@@ -73,12 +93,14 @@ def measure(fn: Callable[[], Any], warm_up: Callable[[], Any] | None = None) -> 
     if warm_up is not None:
         warm_up()
     before = rss_mb()
+    # the imports and the loading of the data may have peaked higher than the call will
+    resettable = reset_peak_rss()
     cpu = time.process_time()
     start = time.perf_counter()
     out = fn()
     seconds = time.perf_counter() - start
     cpu_seconds = time.process_time() - cpu
-    peak = peak_rss_mb()
+    peak = peak_rss_since_reset_mb() if resettable else peak_rss_mb()
     return out, {
         "seconds": seconds,
         "cpu_seconds": cpu_seconds,
