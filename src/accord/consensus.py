@@ -1311,7 +1311,11 @@ def _consensus_in_memory(
     cells = _cells(key, n_items * q)
     del key
     if cells.dense is not None:
-        counts_any: Any = cells.dense.reshape(n_items, q)
+        # Column-major, and read-only: the items table's count columns are views of the
+        # result's item counts, not copies (a change to the table copies them).
+        counts_any: Any = np.asfortranarray(cells.dense.reshape(n_items, q))
+        counts_any.flags.writeable = False
+        cells = _Cells(cells.keys, cells.counts, counts_any)
     else:
         from scipy import sparse as sp
 
