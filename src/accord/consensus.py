@@ -31,7 +31,7 @@ import pandas as pd
 from ._errors import InvalidInputError
 from ._results import to_plain
 from ._types import FloatArray, IntArray, Level
-from .engines._pages import engine_pages
+from .engines._pages import engine_pages, small_pages
 from .engines._patterns import count_patterns, index_dtype
 from .engines._run import Engine, check_engine
 from .ratings import Ratings, ReadReport
@@ -1243,15 +1243,18 @@ def consensus(
             progress=progress,
             batch_size=batch_size,
         )
-    return _consensus_in_memory(
-        ratings,
-        reference=reference,
-        missing=missing,
-        bands=bands,
-        base=base,
-        gold=gold,
-        ordinal=ordinal,
-    )
+    # Its large arrays (the ratings table's columns) are written once, a chunk at a time:
+    # without numpy's huge-page advice, as with the other engines (engines/_pages.py).
+    with small_pages():
+        return _consensus_in_memory(
+            ratings,
+            reference=reference,
+            missing=missing,
+            bands=bands,
+            base=base,
+            gold=gold,
+            ordinal=ordinal,
+        )
 
 
 def _consensus_in_memory(
@@ -1358,10 +1361,11 @@ def _consensus_in_memory(
     for lo in range(0, n, step):
         part = slice(lo, lo + step)
         at = tables.locate(item_pattern.take(item[part]).astype(np.int64) * q + label[part])
-        np.take(tables.p, at, out=p[part])
-        np.take(tables.surprisal, at, out=surprisal[part])
-        np.take(tables.deviation, at, out=deviation[part])
-        np.take(tables.cls, at, out=cls[part])
+        # mode="clip" (every slot is valid): with the default, numpy buffers ``out``
+        np.take(tables.p, at, out=p[part], mode="clip")
+        np.take(tables.surprisal, at, out=surprisal[part], mode="clip")
+        np.take(tables.deviation, at, out=deviation[part], mode="clip")
+        np.take(tables.cls, at, out=cls[part], mode="clip")
         r = rater[part]
         keys = r * (n_values + 1)
         keys += tables.d_code1.take(at)
