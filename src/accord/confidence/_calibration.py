@@ -14,7 +14,7 @@ import pandas as pd
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import check_level, to_plain
 from .._types import FloatArray, IntArray
-from ..engines._pages import engine_pages
+from ..engines._pages import engine_pages, small_pages
 from ..engines._run import Engine, check_engine
 from ._inputs import Binning, OutOfRange, check_choice, prepare
 from ._stats import ConfidenceSums, ConfidenceValueCounts
@@ -563,6 +563,8 @@ def calibration_metrics(
 
         correct, confidence, _ = read_in_memory(source, owner, correct, confidence, None)
     units = prepare(correct, confidence, None, out_of_range, owner)
-    # One sort tabulates the units; every sum then runs over the distinct confidences.
-    table = ConfidenceValueCounts.from_units(units)
+    # One sort tabulates the units; every sum then runs over the distinct confidences. The
+    # sort keys are written once: without numpy's huge-page advice (engines/_pages.py).
+    with small_pages():
+        table = ConfidenceValueCounts.from_units(units)
     return calibration_from_statistics(ConfidenceSums.from_value_counts(table), table, bins=bins)
