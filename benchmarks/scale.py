@@ -13,6 +13,8 @@ own process so that peak memory is measured per phase:
   the pair tables);
 - ``consensus``: ``accord.consensus(folder, engine="stream", ...)``: item counts, then a
   second pass summing each rater's surprisals and deviations;
+- ``dask`` (only when asked for): ``accord.agreement(folder, engine="dask", ...)`` on a
+  local cluster of two worker processes, the cluster's start timed apart;
 - ``bare-units`` and ``nce``: scored units (correct, confidence; as many rows as ratings)
   read and bincounted, then ``accord.normalized_cross_entropy(..., engine="stream")``.
 
@@ -30,16 +32,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import resource
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _common import median_run, peak_rss_mb, run_child, warm_imports
 
 COLS = {"item": "item", "rater": "rater", "label": "label"}
 
@@ -91,28 +91,6 @@ def generate_units(folder: Path, n_units: int, seed: int) -> None:
 def units_dir(folder: Path) -> Path:
     """The scored units sit beside the ratings (a folder of their own)."""
     return folder.with_name(folder.name + "-units")
-
-
-def warm_imports() -> None:
-    """Import what every phase uses before its clock starts.
-
-    Importing pyarrow.dataset takes more than a second on a busy machine; it is paid once
-    per process, not per rating, so no phase is charged for it.
-    """
-    import pyarrow.compute
-    import pyarrow.csv
-    import pyarrow.dataset
-    import pyarrow.parquet
-    import scipy.sparse
-    import scipy.stats
-
-    import accord
-
-    del pyarrow, scipy, accord
-
-
-def peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
 
 
 def bare(folder: Path, batch_size: int) -> dict[str, Any]:
@@ -208,6 +186,36 @@ def consensus_phase(folder: Path, batch_size: int) -> dict[str, Any]:
     }
 
 
+def dask_phase(folder: Path, batch_size: int) -> dict[str, Any]:
+    """``accord.agreement(engine="dask")`` on a local cluster of two single-threaded worker
+    processes (one per core of the benchmark machine); the cluster's start is timed apart.
+    Peak RSS is the client's (the workers hold the partitions)."""
+    from distributed import Client, LocalCluster
+
+    import accord
+
+    start = time.perf_counter()
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None)
+    client = Client(cluster)
+    startup = time.perf_counter() - start
+    try:
+        start = time.perf_counter()
+        table = accord.agreement(folder, engine="dask", **COLS, scheduler=client)
+        seconds = time.perf_counter() - start
+    finally:
+        client.close()
+        cluster.close()
+    assert table.report is not None
+    return {
+        "phase": "dask",
+        "rows": table.report.rows,
+        "seconds": seconds,
+        "startup_seconds": startup,
+        "peak_rss_mb": peak_rss_mb(),
+        "coefficients": {c.name: float(c.statistic) for c in table.coefficients},
+    }
+
+
 def bare_units(folder: Path, batch_size: int) -> dict[str, Any]:
     """Read correct and confidence in batches, count and histogram them: the floor."""
     import pyarrow.dataset as ds
@@ -254,38 +262,14 @@ PHASES = {
     "stream": stream,
     "agreement": agreement_phase,
     "consensus": consensus_phase,
+    "dask": dask_phase,
     "bare-units": bare_units,
     "nce": nce_phase,
 }
 
 
-def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    """The run with the median wall time (its other figures with it); peak RSS is the
-    largest of all runs."""
-    ordered = sorted(runs, key=lambda r: r["seconds"])
-    out = dict(ordered[(len(ordered) - 1) // 2])
-    out["peak_rss_mb"] = max(r["peak_rss_mb"] for r in runs)
-    return out
-
-
 def run_phase(phase: str, folder: Path, batch_size: int) -> dict[str, Any]:
-    out = subprocess.run(
-        [
-            sys.executable,
-            __file__,
-            "--phase",
-            phase,
-            "--dir",
-            str(folder),
-            "--batch-size",
-            str(batch_size),
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return result
+    return run_child(__file__, phase, ["--dir", str(folder), "--batch-size", str(batch_size)])
 
 
 def main() -> None:
@@ -305,8 +289,8 @@ def main() -> None:
     parser.add_argument("--phase", choices=list(PHASES), default=None)
     parser.add_argument(
         "--phases",
-        default=",".join(PHASES),
-        help="comma-separated phases to run (default all)",
+        default=",".join(p for p in PHASES if p != "dask"),
+        help="comma-separated phases to run (default all but dask)",
     )
     args = parser.parse_args()
     if args.phase is not None:
@@ -355,6 +339,11 @@ def main() -> None:
         for name, r in results.items():
             for key, value in r.get("coefficients", {}).items():
                 print(f"  {name}: {key:<20} {value:.6f}")
+        if "dask" in results:
+            print(
+                f"dask: the local cluster (2 worker processes) started in "
+                f"{results['dask']['startup_seconds']:.2f} s, not counted in its time"
+            )
         if "stream" not in results:
             return
         floor = results["bare"]["seconds"] if "bare" in results else math.nan

@@ -339,22 +339,62 @@ def test_consensus_columns_match_cohen_kappa_and_ia(frame: pd.DataFrame) -> None
         assert_allclose(row["consensus_ia"], ia, atol=1e-12, equal_nan=True)
 
 
-@given(long_ratings(max_items=10, max_raters=5, max_categories=4))
-def test_sparse_path_equals_dense_path(frame: pd.DataFrame) -> None:
+@pytest.mark.parametrize(
+    "limits",
+    [
+        # sparse counts, cells located by search, per-rater counts as sorted pairs
+        {"SPARSE_CELLS": 0, "DENSE_CELLS": 0},
+        # dense counts, cells located through a slot table instead of laid out densely
+        {"TABLE_CELLS": 0},
+        # one chunk per rating
+        {"RATING_CHUNK": 1, "DENSE_CELLS": 0},
+    ],
+)
+@given(frame=long_ratings(max_items=10, max_raters=5, max_categories=4))
+def test_sparse_path_equals_dense_path(frame: pd.DataFrame, limits: dict[str, int]) -> None:
     r = ratings_of(frame)
     dense = consensus(r, reference="others")
-    # sparse counts, and medians by sorting instead of a groups x values table
-    old = consensus_module.SPARSE_CELLS, consensus_module._MEDIAN_CELLS
-    consensus_module.SPARSE_CELLS = consensus_module._MEDIAN_CELLS = 0
+    old = {name: getattr(consensus_module, name) for name in limits}
+    for name, value in limits.items():
+        setattr(consensus_module, name, value)
     try:
         sparse = consensus(r, reference="others")
     finally:
-        consensus_module.SPARSE_CELLS, consensus_module._MEDIAN_CELLS = old
-    assert sparse.counts.is_sparse
+        for name, value in old.items():
+            setattr(consensus_module, name, value)
+    assert sparse.counts.is_sparse == ("SPARSE_CELLS" in limits)
     pd.testing.assert_frame_equal(dense.ratings, sparse.ratings)
     pd.testing.assert_frame_equal(dense.raters, sparse.raters)
     cols = [c for c in dense.items.columns if not c.startswith("count_")]
     pd.testing.assert_frame_equal(dense.items[cols], sparse.items[cols])
+
+
+@given(long_ratings(max_items=10, max_raters=6, max_categories=4))
+def test_rating_scores_match_the_counts_of_their_item(frame: pd.DataFrame) -> None:
+    # p, surprisal and deviation of every rating from its item's labels, by brute force
+    r = ratings_of(frame)
+    for reference in ("all", "others"):
+        c = consensus(r, reference=reference)  # type: ignore[arg-type]
+        entropy = c.items.set_index("item")["entropy"]
+        for row in c.ratings.itertuples(index=False):
+            labels = frame.loc[frame["item"] == row.item, "label"].tolist()
+            same, n = labels.count(row.label), len(labels)
+            if reference == "others":
+                same, n = same - 1, n - 1
+            if n == 0:
+                assert np.isnan(row.p) and np.isnan(row.deviation)
+                continue
+            others = labels.copy()
+            if reference == "others":
+                others.remove(row.label)
+            shares = np.array(list(Counter(others).values()), dtype=float) / n
+            e = float(-(shares * np.log2(shares)).sum())
+            assert_allclose(row.p, same / n, atol=1e-12)
+            with np.errstate(divide="ignore"):
+                assert_allclose(row.surprisal, -np.log2(same / n), atol=1e-12)
+                assert_allclose(row.deviation, -np.log2(same / n) - e, atol=1e-12)
+            if reference == "all":
+                assert_allclose(entropy.loc[row.item], e, atol=1e-12)
 
 
 # --------------------------------------------------------------------------- raters

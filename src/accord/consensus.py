@@ -31,7 +31,8 @@ import pandas as pd
 from ._errors import InvalidInputError, bad_choice
 from ._results import Result, to_plain
 from ._types import FloatArray, IntArray, Level
-from .engines._pages import engine_pages
+from .engines._pages import engine_pages, small_pages
+from .engines._patterns import count_patterns, index_dtype
 from .engines._run import Engine, check_engine, ratings_in_memory
 from .ratings import Ratings, ReadReport
 from .stats.counts import SPARSE_CELLS, ItemCategoryCounts
@@ -278,16 +279,6 @@ def _count_of(cells: _Cells, query: IntArray) -> IntArray:
     return np.where(found, cells.counts[pos_c], 0).astype(np.int64)
 
 
-def _position_of(cells: _Cells, query: IntArray) -> IntArray:
-    """Index into ``cells.keys`` of each key in ``query`` (every key must be present)."""
-    if cells.dense is not None:
-        lookup = np.zeros(cells.dense.size, dtype=np.int64)
-        lookup[cells.keys] = np.arange(cells.keys.size, dtype=np.int64)
-        out: IntArray = lookup[query]
-        return out
-    return np.searchsorted(cells.keys, query).astype(np.int64)
-
-
 def _group_entropy(cells: _Cells, width: int, n_groups: int) -> tuple[FloatArray, IntArray]:
     """Entropy (bits) of each group's distribution over ``width`` codes, and the number of
     non-empty codes per group. Shapes (n_groups,); NaN entropy for an empty group."""
@@ -451,43 +442,6 @@ def _classes(d: FloatArray, bands: tuple[float, float, float]) -> npt.NDArray[np
         cls += d > edge + _EDGE
     cls[np.isnan(d)] = -1
     return cls
-
-
-#: Largest groups x distinct-values table :func:`_group_median` counts in (else it sorts).
-_MEDIAN_CELLS = 5_000_000
-
-
-def _group_median(
-    group: IntArray, codes: IntArray, values: FloatArray, n_groups: int
-) -> FloatArray:
-    """Median within each group of ``values[codes]`` (NaN for an empty group).
-
-    ``group`` and ``codes`` have shape (n,): each entry's group and the index of its value in
-    the sorted distinct ``values`` (shape (n_values,)). Counted in a groups x values table when
-    it is small, else sorted (by value, then stably by group). Returns shape (n_groups,).
-    """
-    counts = np.bincount(group, minlength=n_groups)
-    has = counts > 0
-    lo = (counts - 1) // 2  # 0-based ranks of the two middle entries
-    hi = counts // 2
-    out = np.full(n_groups, np.nan)
-    n_values = values.size
-    if n_groups * n_values <= _MEDIAN_CELLS:
-        table = np.bincount(group * n_values + codes, minlength=n_groups * n_values)
-        cum = np.cumsum(table.reshape(n_groups, n_values), axis=1)
-        # the k-th smallest (0-based) is the first value whose cumulative count exceeds k
-        lo_at = (cum <= lo[:, None]).sum(axis=1)
-        hi_at = (cum <= hi[:, None]).sum(axis=1)
-        out[has] = (values[lo_at[has]] + values[hi_at[has]]) / 2.0
-        return out
-    by_value = np.argsort(codes, kind="stable")
-    keys = group[by_value]
-    if n_groups <= np.iinfo(np.uint16).max:
-        keys = keys.astype(np.uint16)
-    sorted_vals = values[codes[by_value[np.argsort(keys, kind="stable")]]]
-    starts = np.r_[0, np.cumsum(counts)[:-1]]
-    out[has] = (sorted_vals[(starts + lo)[has]] + sorted_vals[(starts + hi)[has]]) / 2.0
-    return out
 
 
 def gold_labels(frame: pd.DataFrame, item: str, gold: str) -> pd.Series:
@@ -840,6 +794,269 @@ def _assemble(
     )
 
 
+# ----------------------------------------------------------------------------- count patterns
+
+
+#: Dense accumulators per rater up to this many cells; beyond, sorted (key, count) pairs.
+DENSE_CELLS = 20_000_000
+
+
+#: (pattern, category) cells per chunk of patterns in pass 1, and (item, category) cells
+#: per chunk when patterns are formed or gathered: per-cell temporaries stay at a few tens
+#: of MB however many items there are.
+CHUNK_CELLS = 500_000
+
+
+def _chunk_cells(counts: Any, lo: int, hi: int, q: int) -> _Cells:
+    """The non-empty (row, category) cells of rows ``lo:hi`` (keys local to the chunk)."""
+    if isinstance(counts, np.ndarray):
+        flat = counts[lo:hi].reshape(-1)
+        nz = np.flatnonzero(flat).astype(np.int64, copy=False)
+        return _Cells(nz, flat[nz].astype(np.int64, copy=False), None)
+    coo = counts[lo:hi].tocoo()
+    keys = coo.row.astype(np.int64) * q + coo.col.astype(np.int64)
+    order = np.argsort(keys, kind="stable")
+    vals = np.asarray(coo.data, dtype=np.int64)[order]
+    keys = keys[order]
+    present = vals > 0
+    return _Cells(keys[present], vals[present], None)
+
+
+def _dense_rows(counts: Any, rows: IntArray) -> IntArray:
+    """Rows of the counts as a dense int64 array."""
+    if isinstance(counts, np.ndarray) and rows.size == counts.shape[0]:
+        return counts.astype(np.int64, copy=False)  # every row, in order: no copy
+    out = counts[rows]
+    return np.asarray(out if isinstance(out, np.ndarray) else out.toarray(), dtype=np.int64)
+
+
+class _PatternStats(NamedTuple):
+    """Pass 1, per pattern: arrays of shape (n_patterns + 1,), the last entry that of an
+    item without a rating (so that an item's pattern -1 reads it)."""
+
+    st: _ItemStats
+    entropy: FloatArray
+    ordinal_entropy: FloatArray | None
+    d_values: FloatArray
+
+
+def _pattern_stats(
+    counts: Any,
+    n_raters: int,
+    *,
+    reference: Any,
+    lb: float,
+    bands: tuple[float, float, float],
+    ordinal: bool,
+) -> _PatternStats:
+    """Per-pattern statistics, entropies and the sorted distinct deviations, a chunk of
+    patterns at a time (no per-cell table is kept)."""
+    n_pat, q = counts.shape
+    size = n_pat + 1
+    nf = np.zeros(size)
+    slog = np.zeros(size)
+    # Modal counts (at most one rating per item and rater) and category codes in the
+    # smallest integers that hold them.
+    small_n = np.int16 if n_raters < np.iinfo(np.int16).max else np.int64
+    small_q = np.int8 if q < np.iinfo(np.int8).max else np.int64
+    ints = [np.zeros(size, dtype=small_n) for _ in range(3)] + [
+        np.full(size, -1, dtype=small_q) for _ in range(2)
+    ]
+    entropy = np.full(size, np.nan)
+    ordinal_entropy = np.full(size, np.nan) if ordinal else None
+    distinct: list[FloatArray] = []
+    step = max(1, CHUNK_CELLS // max(q, 1))
+    for lo in range(0, n_pat, step):
+        hi = min(n_pat, lo + step)
+        part = _chunk_cells(counts, lo, hi, q)
+        sc = _item_stats(part, q, hi - lo)
+        nf[lo:hi], slog[lo:hi] = sc.n, sc.slog
+        for target, value in zip(ints, (sc.m1, sc.t1, sc.m2, sc.k1, sc.k1b), strict=True):
+            target[lo:hi] = value
+        with np.errstate(divide="ignore", invalid="ignore"):
+            h = np.log2(sc.n) - sc.slog / sc.n
+        h = np.where(sc.m1 == sc.n, 0.0, np.maximum(h, 0.0)) / lb
+        h[sc.n == 0] = np.nan
+        entropy[lo:hi] = h
+        _, _, d_part, cls_part, _ = _cell_scores(part, sc, q, reference, lb, bands)
+        distinct.append(np.asarray(pd.unique(d_part[cls_part >= 0]), dtype=np.float64))
+        if ordinal_entropy is not None:
+            res = _ordinal(
+                _dense_rows(counts, np.arange(lo, hi)), part.keys // q, part.keys % q, reference, lb
+            )
+            ordinal_entropy[lo:hi] = res.item_entropy
+    m1, t1, m2, k1, k1b = ints
+    st = _ItemStats(nf, slog, m1, t1, k1, k1b, m2)
+    d_values = np.unique(np.concatenate(distinct)) if distinct else np.zeros(0)
+    return _PatternStats(st, entropy, ordinal_entropy, d_values)
+
+
+def _pattern_ranks(
+    entropy: FloatArray, weights: IntArray
+) -> tuple[IntArray, npt.NDArray[np.bool_]]:
+    """Each pattern's ``contested_rank``: 1 + the number of items with a strictly higher
+    entropy (pandas' ``rank(method="min", ascending=False)`` over the items), and whether it
+    is missing (NaN entropy). ``entropy`` has the shape of :class:`_PatternStats`' arrays,
+    ``weights`` one entry less (no items read the last entry)."""
+    w = np.r_[weights, 0].astype(np.float64)
+    ok = ~np.isnan(entropy) & (w > 0)
+    values, inverse = np.unique(entropy[ok], return_inverse=True)
+    per_value = np.bincount(inverse.reshape(-1), weights=w[ok], minlength=values.size)
+    above = (per_value.sum() - np.cumsum(per_value)).astype(np.int64)
+    rank = np.zeros(entropy.size, dtype=np.int64)
+    rank[ok] = 1 + above[inverse.reshape(-1)]
+    return rank, ~ok
+
+
+def _count(keys: IntArray, size: int, weights: FloatArray | None = None) -> Any:
+    """Counts of ``keys`` in ``[0, size)`` (each counted ``weights`` times, else once):
+    dense, or sorted (keys, counts) when large."""
+    if size <= DENSE_CELLS:
+        return np.bincount(keys, weights=weights, minlength=size).astype(np.int64, copy=False)
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    counts = np.bincount(inverse.reshape(-1), weights=weights, minlength=uniq.size)
+    return uniq.astype(np.int64), counts.astype(np.int64)
+
+
+def _merge_counts(a: Any, b: Any) -> Any:
+    if isinstance(a, np.ndarray):
+        return a + b
+    keys = np.concatenate([a[0], b[0]])
+    counts = np.concatenate([a[1], b[1]])
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    return uniq, np.bincount(inverse, weights=counts, minlength=uniq.size).astype(np.int64)
+
+
+def _as_cells(counts: Any) -> tuple[IntArray, IntArray]:
+    """Sorted non-empty (keys, counts)."""
+    if isinstance(counts, np.ndarray):
+        nz = np.flatnonzero(counts).astype(np.int64)
+        return nz, counts[nz]
+    keys, vals = counts
+    return keys, vals
+
+
+def _median_from_counts(
+    keys: IntArray, counts: IntArray, n_groups: int, values: FloatArray
+) -> FloatArray:
+    """Median per group from counts of sorted ``group * n_values + code`` keys, ``code``
+    the index of a value in the sorted distinct ``values``; NaN for an empty group."""
+    n_values = max(values.size, 1)
+    group = keys // n_values
+    code = keys % n_values
+    total = np.bincount(group, weights=counts, minlength=n_groups).astype(np.int64)
+    has = total > 0
+    lo = (total - 1) // 2
+    hi = total // 2
+    before = np.cumsum(total) - total
+    cum = np.cumsum(counts)
+    out = np.full(n_groups, np.nan)
+    at_lo = np.searchsorted(cum, (before + lo)[has], side="right")
+    at_hi = np.searchsorted(cum, (before + hi)[has], side="right")
+    out[has] = (values[code[at_lo]] + values[code[at_hi]]) / 2.0
+    return out
+
+
+def _gather(
+    values: npt.NDArray[Any],
+    index: npt.NDArray[np.signedinteger[Any]],
+    out: npt.NDArray[Any] | None = None,
+) -> Any:
+    """``values[index]`` per item (index -1 reads the last entry), a chunk at a time, into
+    ``out`` when given (shape of ``index``, dtype of ``values``)."""
+    if out is None:
+        out = np.empty(index.size, dtype=values.dtype)
+    step = max(1, CHUNK_CELLS * 8)
+    for lo in range(0, index.size, step):
+        # "wrap": -1 reads the last entry, and the output is not buffered as with "raise"
+        np.take(values, index[lo : lo + step], out=out[lo : lo + step], mode="wrap")
+    return out
+
+
+#: Ratings per chunk of the memory engine's per-rating pass (longer when a per-rater
+#: accumulator is larger, so that adding it once per chunk costs less than the chunk).
+RATING_CHUNK = 1 << 20
+
+#: (pattern, category) cells up to which the cell scores are laid out densely, so that a
+#: rating's key ``pattern * q + category`` is its slot; beyond, the key is located among
+#: the non-empty cells.
+TABLE_CELLS = 1 << 22
+
+
+class _CellTables(NamedTuple):
+    """Scores of the (pattern, category) cells, one slot per cell, and ``locate``, which maps
+    keys ``pattern * q + category`` to slots.
+
+    p, surprisal, deviation : float64; cls : int8 (-1: undefined); loo1 : int64, one more
+    than the leave-one-out modal category (0: none); d_code1 : int64, one more than the
+    index of the deviation among the sorted distinct deviations (0: undefined). Shifted by
+    one, a code needs no mask: the undefined ones are counted apart, in slot 0.
+    """
+
+    p: FloatArray
+    surprisal: FloatArray
+    deviation: FloatArray
+    cls: npt.NDArray[np.int8]
+    loo1: IntArray
+    d_code1: IntArray
+    locate: Callable[[IntArray], IntArray]
+
+
+def _unshift(keys: IntArray, counts: IntArray, width: int) -> tuple[IntArray, IntArray]:
+    """Counts of keys ``g * (width + 1) + code + 1`` as counts of ``g * width + code``, the
+    entries of slot 0 (no code) left out; ``keys`` sorted, and so is the result."""
+    g, slot = np.divmod(keys, width + 1)
+    coded = slot > 0
+    out: IntArray = g[coded] * width + slot[coded] - 1
+    return out, counts[coded]
+
+
+def _cell_tables(
+    counts: Any,
+    ps: _PatternStats,
+    q: int,
+    reference: ConsensusReference,
+    lb: float,
+    bands: tuple[float, float, float],
+) -> _CellTables:
+    """Every non-empty (pattern, category) cell scored once (:func:`_cell_scores`)."""
+    n_pat = int(counts.shape[0])
+    cells = _chunk_cells(counts, 0, n_pat, q)
+    p, s, d, cls, loo = _cell_scores(cells, ps.st, q, reference, lb, bands)
+    d_code1 = np.where(cls >= 0, np.searchsorted(ps.d_values, d) + 1, 0).astype(np.int64)
+    loo1 = loo + 1
+    space = n_pat * q
+    if space <= TABLE_CELLS:
+
+        def spread(values: npt.NDArray[Any], fill: float) -> npt.NDArray[Any]:
+            out = np.full(space, fill, dtype=values.dtype)
+            out[cells.keys] = values
+            return out
+
+        return _CellTables(
+            spread(p, np.nan),
+            spread(s, np.nan),
+            spread(d, np.nan),
+            spread(cls, -1),
+            spread(loo1, 0),
+            spread(d_code1, 0),
+            lambda keys: keys,
+        )
+    locate: Callable[[IntArray], IntArray]
+    if space <= SPARSE_CELLS:
+        slot = np.full(space, -1, dtype=index_dtype(cells.keys.size))
+        slot[cells.keys] = np.arange(cells.keys.size, dtype=slot.dtype)
+        locate = slot.take
+    else:
+        keys = cells.keys
+
+        def locate(wanted: IntArray) -> IntArray:
+            found: IntArray = np.searchsorted(keys, wanted)
+            return found
+
+    return _CellTables(p, s, d, cls, loo1, d_code1, locate)
+
+
 # ----------------------------------------------------------------------------- entry point
 
 
@@ -1042,15 +1259,18 @@ def consensus(
         level=level,
         categories=categories,
     )
-    return _consensus_in_memory(
-        ratings,
-        reference=reference,
-        missing=missing,
-        bands=bands,
-        base=base,
-        gold=gold,
-        ordinal=ordinal,
-    )
+    # Its large arrays (the ratings table's columns) are written once, a chunk at a time:
+    # without numpy's huge-page advice, as with the other engines (engines/_pages.py).
+    with small_pages():
+        return _consensus_in_memory(
+            ratings,
+            reference=reference,
+            missing=missing,
+            bands=bands,
+            base=base,
+            gold=gold,
+            ordinal=ordinal,
+        )
 
 
 def _consensus_in_memory(
@@ -1106,12 +1326,16 @@ def _consensus_in_memory(
     q = len(categories)
     n_items, n_raters = ratings.n_items, ratings.n_raters
 
-    # ---- pass 1: item x category counts and per-item statistics
+    # ---- pass 1: item x category counts, and their distinct rows (count patterns)
     key = item * q + label
     cells = _cells(key, n_items * q)
-    st = _item_stats(cells, q, n_items)
+    del key
     if cells.dense is not None:
-        counts_any: Any = cells.dense.reshape(n_items, q)
+        # Column-major, and read-only: the items table's count columns are views of the
+        # result's item counts, not copies (a change to the table copies them).
+        counts_any: Any = np.asfortranarray(cells.dense.reshape(n_items, q))
+        counts_any.flags.writeable = False
+        cells = _Cells(cells.keys, cells.counts, counts_any)
     else:
         from scipy import sparse as sp
 
@@ -1119,46 +1343,90 @@ def _consensus_in_memory(
             (cells.counts, (cells.keys // q, cells.keys % q)), shape=(n_items, q), dtype=np.int64
         )
     counts = ItemCategoryCounts(counts_any, categories)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        item_entropy = np.log2(st.n) - st.slog / st.n
-    item_entropy = np.where(st.m1 == st.n, 0.0, np.maximum(item_entropy, 0.0)) / lb
-    item_entropy[st.n == 0] = np.nan
-
-    # ---- pass 2: surprisal and deviation depend on (item, category) only: compute them per
-    # non-empty cell, then hand them to the ratings through each rating's cell.
-    cell = _position_of(cells, key)
-    del key
-    p_cell, s_cell, d_cell, cls_cell, loo_cell = _cell_scores(
-        cells, st, q, reference, lb, band_edges
+    # Every per-item and per-rating score is a function of the item's row of counts: scored
+    # once per distinct row (with 10 raters and 5 categories, at most 1,001 of them).
+    patterns = count_patterns(counts_any)
+    largest = int(cells.counts.max()) if cells.counts.size else 0
+    ps = _pattern_stats(
+        patterns.counts,
+        max(n_raters, largest),
+        reference=reference,
+        lb=lb,
+        bands=band_edges,
+        ordinal=False,
     )
-    p = p_cell[cell]
-    surprisal = s_cell[cell]
-    deviation = d_cell[cell]
-    cls = cls_cell[cell]
-    defined = cls >= 0
+    tables = _cell_tables(patterns.counts, ps, q, reference, lb, band_edges)
+
+    # ---- pass 2, a chunk of ratings at a time: each rating's scores are its (pattern,
+    # category) cell's, written into the columns of the ratings table; the per-rater
+    # counts (deviation values, leave-one-out agreement) are summed chunk by chunk.
+    n = int(item.size)
+    p = np.empty(n)
+    surprisal = np.empty(n)
+    deviation = np.empty(n)
+    cls = np.empty(n, dtype=np.int8)
+    n_values = max(ps.d_values.size, 1)
+    median_size = n_raters * (n_values + 1)
+    cons_size = n_raters * q * (q + 1)
+    # Dense accumulators are added once per chunk: a chunk is at least as long as them.
+    dense = [s for s in (median_size, cons_size) if s <= DENSE_CELLS]
+    step = max(RATING_CHUNK, min(n, max(dense, default=0)))
+    no_codes = np.zeros(0, dtype=np.int64)
+    median_counts = _count(no_codes, median_size)
+    cons_counts = _count(no_codes, cons_size)
+    item_pattern = patterns.item_pattern
+    for lo in range(0, n, step):
+        part = slice(lo, lo + step)
+        at = tables.locate(item_pattern.take(item[part]).astype(np.int64) * q + label[part])
+        # mode="clip" (every slot is valid): with the default, numpy buffers ``out``
+        np.take(tables.p, at, out=p[part], mode="clip")
+        np.take(tables.surprisal, at, out=surprisal[part], mode="clip")
+        np.take(tables.deviation, at, out=deviation[part], mode="clip")
+        np.take(tables.cls, at, out=cls[part], mode="clip")
+        r = rater[part]
+        keys = r * (n_values + 1)
+        keys += tables.d_code1.take(at)
+        median_counts = _merge_counts(median_counts, _count(keys, median_size))
+        keys = r * q
+        keys += label[part]
+        keys *= q + 1
+        keys += tables.loo1.take(at)
+        cons_counts = _merge_counts(cons_counts, _count(keys, cons_size))
+        del at, keys
+    del tables
 
     ordinal_result: _Ordinal | None = None
     if ordinal:
         ordinal_result = _ordinal(counts.dense(), item, label, reference, lb)
 
-    # ---- raters: bincount aggregates
-    r_def = rater[defined]
-    n_def = np.bincount(r_def, minlength=n_raters).astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mean_dev = np.bincount(r_def, weights=deviation[defined], minlength=n_raters) / n_def
-        mean_sur = np.bincount(r_def, weights=surprisal[defined], minlength=n_raters) / n_def
-        class_counts = np.bincount(r_def * 4 + cls[defined], minlength=n_raters * 4).reshape(
-            n_raters, 4
+    # ---- raters: sums over the ratings in their order (the undefined ones add 0)
+    median_keys, median_n = _unshift(*_as_cells(median_counts), n_values)
+    value_class = _classes(ps.d_values, band_edges).astype(np.int64)
+    class_counts = (
+        np.bincount(
+            (median_keys // n_values) * 4 + value_class[median_keys % n_values],
+            weights=median_n,
+            minlength=n_raters * 4,
         )
+        .astype(np.int64)
+        .reshape(n_raters, 4)
+    )
+    n_def = class_counts.sum(axis=1).astype(np.float64)
+    if n_def.sum() == n:
+        dev_sum = np.bincount(rater, weights=deviation, minlength=n_raters)
+        sur_sum = np.bincount(rater, weights=surprisal, minlength=n_raters)
+    else:
+        undefined = cls < 0
+        dev_sum = np.bincount(rater, np.where(undefined, 0.0, deviation), minlength=n_raters)
+        sur_sum = np.bincount(rater, np.where(undefined, 0.0, surprisal), minlength=n_raters)
+        del undefined
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean_dev = dev_sum / n_def
+        mean_sur = sur_sum / n_def
         shares = class_counts / n_def[:, None]
-    d_values, d_codes = np.unique(d_cell[cls_cell >= 0], return_inverse=True)
-    d_code_cell = np.full(d_cell.size, -1, dtype=np.int64)
-    d_code_cell[cls_cell >= 0] = d_codes
-    median_dev = _group_median(r_def, d_code_cell[cell[defined]], d_values, n_raters)
-
-    loo = loo_cell[cell]
-    has_loo = loo >= 0
-    cons = _pair_agreement(rater[has_loo], label[has_loo], loo[has_loo], n_raters, q)
+    median_dev = _median_from_counts(median_keys, median_n, n_raters, ps.d_values)
+    cons_keys, cons_n = _unshift(*_as_cells(cons_counts), q)
+    cons = pair_agreement_from_cells(_Cells(cons_keys, cons_n, None), n_raters, q)
 
     rater_cols: dict[str, Any] = {
         "rater": ratings.raters,
@@ -1191,18 +1459,21 @@ def _consensus_in_memory(
         rater_cols.update(
             gold_n=vs_gold.n, gold_accuracy=vs_gold.agreement, gold_kappa=vs_gold.kappa
         )
-    # ---- ratings table (categoricals: codes, not copies of the ids)
+    # ---- ratings table (categoricals: codes, not copies of the ids; the codes are valid
+    # by construction, so pandas need not check them)
     cat_array = np.empty(q, dtype=object)
     cat_array[:] = list(categories)
     rating_cols: dict[str, Any] = {
-        "item": pd.Categorical.from_codes(item, categories=_index(ratings.items)),
-        "rater": pd.Categorical.from_codes(rater, categories=_index(ratings.raters)),
-        "label": pd.Categorical.from_codes(label, categories=_index(cat_array)),
+        "item": pd.Categorical.from_codes(item, categories=_index(ratings.items), validate=False),
+        "rater": pd.Categorical.from_codes(
+            rater, categories=_index(ratings.raters), validate=False
+        ),
+        "label": pd.Categorical.from_codes(label, categories=_index(cat_array), validate=False),
         "p": p,
         "surprisal": surprisal,
         "deviation": deviation,
         "class": pd.Categorical.from_codes(
-            cls, dtype=pd.CategoricalDtype(list(CLASSES), ordered=True)
+            cls, dtype=pd.CategoricalDtype(list(CLASSES), ordered=True), validate=False
         ),
     }
     if ordinal_result is not None:
@@ -1210,6 +1481,24 @@ def _consensus_in_memory(
         rating_cols["ordinal_deviation"] = ordinal_result.surprisal - ordinal_result.entropy
     ratings_table = pd.DataFrame(rating_cols, copy=False)
 
+    # ---- the items' columns, gathered from their patterns
+    st_p = ps.st
+    unused = np.zeros(0, dtype=np.int64)
+    st = _ItemStats(
+        _gather(st_p.n.astype(np.int64), item_pattern),
+        np.zeros(0),
+        _gather(st_p.m1, item_pattern),
+        _gather(st_p.t1.astype(np.int64), item_pattern),
+        _gather(st_p.k1, item_pattern),
+        unused,
+        unused,
+    )
+    rank, no_rank = _pattern_ranks(ps.entropy, patterns.weights)
+    contested_rank = pd.arrays.IntegerArray(
+        _gather(rank, item_pattern), _gather(no_rank, item_pattern)
+    )
+    item_entropy = _gather(ps.entropy, item_pattern)
+    del patterns, item_pattern, ps
     return _assemble(
         rater_cols,
         mean_dev=mean_dev,
@@ -1225,10 +1514,10 @@ def _consensus_in_memory(
         ordinal_item_entropy=(ordinal_result.item_entropy if ordinal_result is not None else None),
         gold_code=gold_code,
         ratings_table=ratings_table,
-        n_scored=int(item.size),
+        n_scored=n,
         n_missing=n_missing,
-        n_defined=int(defined.sum()),
-        class_total=np.bincount(cls[defined], minlength=4),
+        n_defined=int(n_def.sum()),
+        class_total=class_counts.sum(axis=0),
         counts=counts,
         reference=reference,
         missing=missing,
@@ -1236,11 +1525,12 @@ def _consensus_in_memory(
         base=base,
         ordinal=ordinal,
         note="",
+        contested_rank=contested_rank,
     )
 
 
 def _index(values: npt.NDArray[Any]) -> pd.Index:
-    """A pandas Index of decode-table values that keeps their types (ints stay ints)."""
-    data: Any = values.tolist() if values.dtype == object else values
-    out: pd.Index = pd.Index(data, dtype=object if values.dtype == object else None)
+    """A pandas Index of decode-table values that keeps their types (ints stay ints): an
+    object array stays one (a copy, without a round trip through a list)."""
+    out: pd.Index = pd.Index(values, dtype=object if values.dtype == object else None, copy=True)
     return out

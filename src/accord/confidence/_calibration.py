@@ -14,7 +14,7 @@ import pandas as pd
 from .._errors import InvalidInputError, bad_parameter, warn_degenerate
 from .._results import Result, check_level, to_plain
 from .._types import FloatArray, IntArray
-from ..engines._pages import engine_pages
+from ..engines._pages import engine_pages, small_pages
 from ..engines._run import Engine, check_engine
 from ._inputs import Binning, OutOfRange, check_choice, prepare
 from ._stats import ConfidenceSums, ConfidenceValueCounts
@@ -191,9 +191,10 @@ def reliability_from_value_counts(
     bins = _check_bins(bins, "reliability_diagram")
     check_choice("binning", binning, ("width", "mass"), "reliability_diagram")
     code = bin_codes(table, bins, binning)
-    count = np.bincount(code, weights=table.counts, minlength=bins)
+    units = table.counts
+    count = np.bincount(code, weights=units, minlength=bins)
     n_correct = np.bincount(code, weights=table.n_correct, minlength=bins)
-    sum_conf = np.bincount(code, weights=table.values * table.counts, minlength=bins)
+    sum_conf = np.bincount(code, weights=table.values * units, minlength=bins)
     empty = count == 0
     with np.errstate(divide="ignore", invalid="ignore"):
         mean_conf = np.where(empty, np.nan, sum_conf / count)
@@ -560,6 +561,8 @@ def calibration_metrics(
 
         correct, confidence, _ = read_in_memory(source, owner, correct, confidence, None)
     units = prepare(correct, confidence, None, out_of_range, owner)
-    sums = ConfidenceSums.from_units(units)
-    table = ConfidenceValueCounts.from_units(units)
-    return calibration_from_statistics(sums, table, bins=bins)
+    # One sort tabulates the units; every sum then runs over the distinct confidences. The
+    # sort keys are written once: without numpy's huge-page advice (engines/_pages.py).
+    with small_pages():
+        table = ConfidenceValueCounts.from_units(units)
+    return calibration_from_statistics(ConfidenceSums.from_value_counts(table), table, bins=bins)

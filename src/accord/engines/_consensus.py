@@ -32,25 +32,33 @@ from __future__ import annotations
 import math
 import types
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError
-from .._types import FloatArray, IntArray
+from .._types import IntArray
 from ..consensus import (
+    CHUNK_CELLS,
     CLASSES,
     Consensus,
+    _as_cells,
     _assemble,
     _cell_scores,
     _Cells,
     _check_bands,
+    _count,
+    _dense_rows,
+    _gather,
     _gold_codes,
-    _item_stats,
     _ItemStats,
+    _median_from_counts,
+    _merge_counts,
     _ordinal,
+    _pattern_ranks,
+    _pattern_stats,
     pair_agreement_from_cells,
 )
 from ..stats.counts import SPARSE_CELLS, ItemCategoryCounts
@@ -62,19 +70,10 @@ from ._run import index_label_counts, scan_ratings
 
 __all__ = ["consensus_from_engine"]
 
-#: Dense accumulators per rater up to this many cells; beyond, sorted (key, count) pairs.
-DENSE_CELLS = 20_000_000
-
 NOTE = (
     "; computed by the {engine} engine in two passes over the ratings: the per-rating "
     "table is not produced (use the memory engine for it)"
 )
-
-
-#: (pattern, category) cells per chunk of patterns in pass 1, and (item, category) cells
-#: per chunk when patterns are formed or gathered: per-cell temporaries stay at a few tens
-#: of MB however many items there are.
-CHUNK_CELLS = 500_000
 
 
 #: Cells (or ratings) scored per call in pass 2 (longer runs are split).
@@ -85,34 +84,11 @@ RATINGS_PER_CALL = 200_000
 GROUP_CELLS = 4_000_000
 
 
-def _chunk_cells(counts: Any, lo: int, hi: int, q: int) -> _Cells:
-    """The non-empty (row, category) cells of rows ``lo:hi`` (keys local to the chunk)."""
-    if isinstance(counts, np.ndarray):
-        flat = counts[lo:hi].reshape(-1)
-        nz = np.flatnonzero(flat).astype(np.int64, copy=False)
-        return _Cells(nz, flat[nz].astype(np.int64, copy=False), None)
-    coo = counts[lo:hi].tocoo()
-    keys = coo.row.astype(np.int64) * q + coo.col.astype(np.int64)
-    order = np.argsort(keys, kind="stable")
-    vals = np.asarray(coo.data, dtype=np.int64)[order]
-    keys = keys[order]
-    present = vals > 0
-    return _Cells(keys[present], vals[present], None)
-
-
 def _cell_counts(counts: Any, row: IntArray, label: IntArray) -> IntArray:
     """``counts[row, label]`` of each entry (dense or sparse counts)."""
     if isinstance(counts, np.ndarray):
         return counts[row, label].astype(np.int64, copy=False)
     return np.asarray(counts[row, label], dtype=np.int64).reshape(-1)
-
-
-def _dense_rows(counts: Any, rows: IntArray) -> IntArray:
-    """Rows of the counts as a dense int64 array."""
-    if isinstance(counts, np.ndarray) and rows.size == counts.shape[0]:
-        return counts.astype(np.int64, copy=False)  # every row, in order: no copy
-    out = counts[rows]
-    return np.asarray(out if isinstance(out, np.ndarray) else out.toarray(), dtype=np.int64)
 
 
 def _group_index(
@@ -146,113 +122,7 @@ def _group_index(
     return index, used // width, used % width - 1
 
 
-class _PatternStats(NamedTuple):
-    """Pass 1, per pattern: arrays of shape (n_patterns + 1,), the last entry that of an
-    item without a rating (so that an item's pattern -1 reads it)."""
-
-    st: _ItemStats
-    entropy: FloatArray
-    ordinal_entropy: FloatArray | None
-    d_values: FloatArray
-
-
-def _pattern_stats(
-    counts: Any,
-    n_raters: int,
-    *,
-    reference: Any,
-    lb: float,
-    bands: tuple[float, float, float],
-    ordinal: bool,
-) -> _PatternStats:
-    """Per-pattern statistics, entropies and the sorted distinct deviations, a chunk of
-    patterns at a time (no per-cell table is kept)."""
-    n_pat, q = counts.shape
-    size = n_pat + 1
-    nf = np.zeros(size)
-    slog = np.zeros(size)
-    # Modal counts (at most one rating per item and rater) and category codes in the
-    # smallest integers that hold them.
-    small_n = np.int16 if n_raters < np.iinfo(np.int16).max else np.int64
-    small_q = np.int8 if q < np.iinfo(np.int8).max else np.int64
-    ints = [np.zeros(size, dtype=small_n) for _ in range(3)] + [
-        np.full(size, -1, dtype=small_q) for _ in range(2)
-    ]
-    entropy = np.full(size, np.nan)
-    ordinal_entropy = np.full(size, np.nan) if ordinal else None
-    distinct: list[FloatArray] = []
-    step = max(1, CHUNK_CELLS // max(q, 1))
-    for lo in range(0, n_pat, step):
-        hi = min(n_pat, lo + step)
-        part = _chunk_cells(counts, lo, hi, q)
-        sc = _item_stats(part, q, hi - lo)
-        nf[lo:hi], slog[lo:hi] = sc.n, sc.slog
-        for target, value in zip(ints, (sc.m1, sc.t1, sc.m2, sc.k1, sc.k1b), strict=True):
-            target[lo:hi] = value
-        with np.errstate(divide="ignore", invalid="ignore"):
-            h = np.log2(sc.n) - sc.slog / sc.n
-        h = np.where(sc.m1 == sc.n, 0.0, np.maximum(h, 0.0)) / lb
-        h[sc.n == 0] = np.nan
-        entropy[lo:hi] = h
-        _, _, d_part, cls_part, _ = _cell_scores(part, sc, q, reference, lb, bands)
-        distinct.append(np.asarray(pd.unique(d_part[cls_part >= 0]), dtype=np.float64))
-        if ordinal_entropy is not None:
-            res = _ordinal(
-                _dense_rows(counts, np.arange(lo, hi)), part.keys // q, part.keys % q, reference, lb
-            )
-            ordinal_entropy[lo:hi] = res.item_entropy
-    m1, t1, m2, k1, k1b = ints
-    st = _ItemStats(nf, slog, m1, t1, k1, k1b, m2)
-    d_values = np.unique(np.concatenate(distinct)) if distinct else np.zeros(0)
-    return _PatternStats(st, entropy, ordinal_entropy, d_values)
-
-
-def _pattern_ranks(
-    entropy: FloatArray, weights: IntArray
-) -> tuple[IntArray, npt.NDArray[np.bool_]]:
-    """Each pattern's ``contested_rank``: 1 + the number of items with a strictly higher
-    entropy (pandas' ``rank(method="min", ascending=False)`` over the items), and whether it
-    is missing (NaN entropy). ``entropy`` has the shape of :class:`_PatternStats`' arrays,
-    ``weights`` one entry less (no items read the last entry)."""
-    w = np.r_[weights, 0].astype(np.float64)
-    ok = ~np.isnan(entropy) & (w > 0)
-    values, inverse = np.unique(entropy[ok], return_inverse=True)
-    per_value = np.bincount(inverse.reshape(-1), weights=w[ok], minlength=values.size)
-    above = (per_value.sum() - np.cumsum(per_value)).astype(np.int64)
-    rank = np.zeros(entropy.size, dtype=np.int64)
-    rank[ok] = 1 + above[inverse.reshape(-1)]
-    return rank, ~ok
-
-
 # ------------------------------------------------------------------ counts that merge
-
-
-def _count(keys: IntArray, size: int, weights: FloatArray | None = None) -> Any:
-    """Counts of ``keys`` in ``[0, size)`` (each counted ``weights`` times, else once):
-    dense, or sorted (keys, counts) when large."""
-    if size <= DENSE_CELLS:
-        return np.bincount(keys, weights=weights, minlength=size).astype(np.int64, copy=False)
-    uniq, inverse = np.unique(keys, return_inverse=True)
-    counts = np.bincount(inverse.reshape(-1), weights=weights, minlength=uniq.size)
-    return uniq.astype(np.int64), counts.astype(np.int64)
-
-
-def _merge_counts(a: Any, b: Any) -> Any:
-    if isinstance(a, np.ndarray):
-        return a + b
-    keys = np.concatenate([a[0], b[0]])
-    counts = np.concatenate([a[1], b[1]])
-    uniq, inverse = np.unique(keys, return_inverse=True)
-    return uniq, np.bincount(inverse, weights=counts, minlength=uniq.size).astype(np.int64)
-
-
-def _as_cells(counts: Any) -> tuple[IntArray, IntArray]:
-    """Sorted non-empty (keys, counts)."""
-    if isinstance(counts, np.ndarray):
-        nz = np.flatnonzero(counts).astype(np.int64)
-        return nz, counts[nz]
-    keys, vals = counts
-    return keys, vals
 
 
 # ------------------------------------------------------------------------- pass 2
@@ -358,43 +228,6 @@ def _table_sums(ctx: dict[str, Any], table: IntArray) -> dict[str, Any]:
     rater, rest = np.divmod(nz, n_groups * q)
     group, label = np.divmod(rest, q)
     return _sums(ctx, rater, group, label, weight)
-
-
-def _median_from_counts(
-    keys: IntArray, counts: IntArray, n_groups: int, values: FloatArray
-) -> FloatArray:
-    """Median per group from counts of sorted ``group * n_values + code`` keys (as
-    ``consensus._group_median`` computes it from the values themselves)."""
-    n_values = max(values.size, 1)
-    group = keys // n_values
-    code = keys % n_values
-    total = np.bincount(group, weights=counts, minlength=n_groups).astype(np.int64)
-    has = total > 0
-    lo = (total - 1) // 2
-    hi = total // 2
-    before = np.cumsum(total) - total
-    cum = np.cumsum(counts)
-    out = np.full(n_groups, np.nan)
-    at_lo = np.searchsorted(cum, (before + lo)[has], side="right")
-    at_hi = np.searchsorted(cum, (before + hi)[has], side="right")
-    out[has] = (values[code[at_lo]] + values[code[at_hi]]) / 2.0
-    return out
-
-
-def _gather(
-    values: npt.NDArray[Any],
-    index: npt.NDArray[np.signedinteger[Any]],
-    out: npt.NDArray[Any] | None = None,
-) -> Any:
-    """``values[index]`` per item (index -1 reads the last entry), a chunk at a time, into
-    ``out`` when given (shape of ``index``, dtype of ``values``)."""
-    if out is None:
-        out = np.empty(index.size, dtype=values.dtype)
-    step = max(1, CHUNK_CELLS * 8)
-    for lo in range(0, index.size, step):
-        # "wrap": -1 reads the last entry, and the output is not buffered as with "raise"
-        np.take(values, index[lo : lo + step], out=out[lo : lo + step], mode="wrap")
-    return out
 
 
 def consensus_from_engine(
