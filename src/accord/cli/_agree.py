@@ -73,12 +73,17 @@ def render(
     *,
     ci: str = "analytic",
     level: float = 0.95,
+    measurement: str = "nominal",
 ) -> None:
-    """Print or write the report and coefficient table in the chosen format."""
+    """Print or write the report and coefficient table in the chosen format (the table
+    format starts with the verdict: the headline coefficient at the ``measurement`` level
+    read against its benchmarks)."""
     from .._results import dumps
+    from .._verdict import table_verdict
     from ..agreement.summary import AgreementTable
 
-    dicts = AgreementTable(tuple(results), "", ci).rows(level)
+    table = AgreementTable(tuple(results), measurement, ci)
+    dicts = table.rows(level)
     if fmt is OutputFormat.json:
         write_text(dumps({"report": report.to_dict(), "coefficients": dicts}), output)
         return
@@ -135,6 +140,7 @@ def render(
         caption=f"SE: general (non-null) standard error (Gwet 2014 / irrCAC 1.4); CI: {how}; "
         "p: two-sided test of 0 (ICC: F test).",
         output=output,
+        lead=table_verdict(table, level),
     )
 
 
@@ -239,7 +245,14 @@ def agree(
                 progress=progress,
             )
         with user_errors():
-            render(table.report, list(table.coefficients), fmt, output, ci=ci)
+            render(
+                table.report,
+                list(table.coefficients),
+                fmt,
+                output,
+                ci=ci,
+                measurement=table.level,
+            )
         return
     if scheduler is not None:
         raise fail("--scheduler applies to --engine dask")
@@ -265,4 +278,4 @@ def agree(
             seed=seed,
             population_size=population_size,
         )
-        render(ratings.report, results, fmt, output, ci=ci)
+        render(ratings.report, results, fmt, output, ci=ci, measurement=ratings.level)

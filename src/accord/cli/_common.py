@@ -536,8 +536,18 @@ def print_table(
     title: str | None = None,
     caption: str | None = None,
     output: Path | None = None,
+    lead: str | None = None,
 ) -> None:
     """Render rows as a table that fits the terminal (to stdout, or plain text to
-    ``output``)."""
+    ``output``), after the ``lead`` line (the verdict) when given."""
     with output_console(output) as console:
+        if lead:
+            print_lead(console, lead)
         console.print(rich_table(rows, columns, title=title, caption=caption))
+
+
+def print_lead(console: Console, lead: str) -> None:
+    """The verdict line, in bold, wrapped at words to the console's width."""
+    from rich.text import Text
+
+    console.print(Text(lead, style="bold"))
