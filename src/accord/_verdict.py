@@ -142,12 +142,14 @@ def headline(coefs: Sequence[Any], level: str, *, two_raters: bool = False) -> A
     return coefs[0]
 
 
-def verdict(coef: Any, low: float, high: float, confidence_level: float = 0.95) -> str:
+def verdict(
+    coef: Any, low: float, high: float, confidence_level: float = 0.95, digits: int = 2
+) -> str:
     """The headline coefficient in one sentence: its value, its interval and what it means.
 
     Kappa-type values are named with the bands of Landis & Koch (1977), the ICC with those
     of Koo & Li (2016); Krippendorff's alpha at an interval or ratio level is given without
-    a band.
+    a band. ``digits`` after the decimal point.
 
     Examples
     --------
@@ -166,11 +168,11 @@ def verdict(coef: Any, low: float, high: float, confidence_level: float = 0.95) 
         reason = getattr(coef, "reason", None) or "see the coefficient table"
         return f"{label} is undefined for these data: {reason}"
     interval = (
-        f" ({100 * confidence_level:g}% CI {low:.2f} to {high:.2f})"
+        f" ({100 * confidence_level:g}% CI {low:.{digits}f} to {high:.{digits}f})"
         if math.isfinite(low) and math.isfinite(high)
         else ""
     )
-    head = f"{label} {value:.2f}{interval}"
+    head = f"{label} {value:.{digits}f}{interval}"
     if coef.name == "icc":
         return f"{head}: {koo_li(value)} reliability of a single measurement (Koo & Li)"
     if coef.name == "krippendorff_alpha" and getattr(coef, "weights", "") in ("interval", "ratio"):
@@ -189,7 +191,10 @@ def panel_verdict(result: Any, column: str = "score") -> str:
     fit = float(result.residual_per_dof)
     weighted = result.confidence_source != "equal"
     spread_text = f"{spread:.2f}" if math.isfinite(spread) else "undefined (one rater)"
-    head = f"The {result.n_raters:,} raters' biases on {column} spread by {spread_text} (SD)"
+    head = (
+        f"{result.n_items:,} items scored by {result.n_raters:,} raters on {column}: their "
+        f"biases spread by {spread_text} (SD)"
+    )
     if not math.isfinite(fit):
         return head
     if weighted:

@@ -369,7 +369,7 @@ def build_summary(ctx: Context) -> Section | None:
             else ""
         )
         lead = (
-            f"{verdict(head, low, high, ctx.confidence_level)}, on "
+            f"{verdict(head, low, high, ctx.confidence_level, 3)}, on "
             f"{fmt_int(head.n_items)} items.{span}{weighted}"
         )
     else:
@@ -466,7 +466,7 @@ def _numeric_summary(ctx: Context, head: Any) -> Section:
             else ""
         )
         lead = (
-            f"{verdict(head, low, high, ctx.confidence_level)}, on "
+            f"{verdict(head, low, high, ctx.confidence_level, 3)}, on "
             f"{fmt_int(head.n_items)} items.{span}"
         )
     else:
