@@ -213,3 +213,15 @@ def table_verdict(table: Any, confidence_level: float = 0.95, *, two_raters: boo
         return "no agreement coefficient applies to these data"
     low, high, _ = table.interval(head, confidence_level)
     return verdict(head, float(low), float(high), confidence_level)
+
+
+def headline_coefficients(level: str, *, in_memory: bool = True) -> list[str]:
+    """The coefficients of :func:`accord.agreement` that :func:`headline` chooses from at
+    this level (the ICC only for measurements in memory).
+
+    >>> headline_coefficients("nominal"), headline_coefficients("ratio")
+    (['fleiss_kappa', 'krippendorff_alpha'], ['krippendorff_alpha', 'icc'])
+    """
+    if level in ("interval", "ratio") and in_memory:
+        return ["krippendorff_alpha", "icc"]
+    return ["fleiss_kappa", "krippendorff_alpha"]

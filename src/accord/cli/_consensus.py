@@ -28,6 +28,7 @@ from ._common import (
     output_console,
     parse_categories,
     prepare_output_dir,
+    print_lead,
     progress_bar,
     rich_table,
     user_errors,
@@ -110,8 +111,16 @@ def _rows(frame: Any, columns: list[str]) -> list[dict[str, Any]]:
     return rows
 
 
-def render(result: Any, report: Any, fmt: OutputFormat, output: Path | None, top: int) -> None:
-    """Print or write the most contested items and the raters who stray most."""
+def render(
+    result: Any,
+    report: Any,
+    fmt: OutputFormat,
+    output: Path | None,
+    top: int,
+    lead: str | None = None,
+) -> None:
+    """Print or write the most contested items and the raters who stray most (the table
+    format after the ``lead``, the verdict on the agreement)."""
     from .._results import dumps
 
     contested = result.most_contested(top)
@@ -130,7 +139,7 @@ def render(result: Any, report: Any, fmt: OutputFormat, output: Path | None, top
     if fmt is OutputFormat.csv:
         write_text(result.raters.to_csv(index=False, float_format="%.10g"), output)
         return
-    _print_tables(result, report, contested, raters, output)
+    _print_tables(result, report, contested, raters, output, lead)
 
 
 #: Short headers for the printed tables (the CSV and JSON keep the result's column names).
@@ -161,7 +170,12 @@ def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Any:
 
 
 def _print_tables(
-    result: Any, report: Any, contested: Any, raters: Any, output: Path | None
+    result: Any,
+    report: Any,
+    contested: Any,
+    raters: Any,
+    output: Path | None,
+    lead: str | None = None,
 ) -> None:
     s = result.summary
     shares = ", ".join(f"{k} {v:.1%}" for k, v in s.class_shares.items() if v == v)
@@ -176,6 +190,8 @@ def _print_tables(
     rater_rows = _rows(raters, RATER_COLUMNS)
 
     with output_console(output) as console:
+        if lead:
+            print_lead(console, lead)
         for line in lines:
             console.print(line, markup=False, highlight=False)
         console.print(
@@ -295,8 +311,26 @@ def consensus_command(
                 scheduler=scheduler,
                 progress=progress,
             )
+            lead = None
+            if fmt is OutputFormat.table:
+                from .._verdict import headline_coefficients, table_verdict
+                from ..agreement import agreement
+
+                lead = table_verdict(
+                    agreement(
+                        str(path),
+                        engine=engine.value,  # type: ignore[arg-type]
+                        item=item,
+                        rater=rater,
+                        label=label,
+                        level=level,  # type: ignore[arg-type]
+                        categories=parse_categories(categories),
+                        coefficients=headline_coefficients(level, in_memory=False),
+                        scheduler=scheduler,
+                    )
+                )
         with user_errors():
-            render(result, result.report, fmt, output, top)
+            render(result, result.report, fmt, output, top, lead)
         return
     if scheduler is not None:
         raise fail("--scheduler applies to --engine dask")
@@ -321,6 +355,14 @@ def consensus_command(
             gold=gold_labels,
             ordinal=ordinal,
         )
+        lead = None
+        if fmt is OutputFormat.table:
+            from .._verdict import headline_coefficients, table_verdict
+            from ..agreement import agreement
+
+            lead = table_verdict(
+                agreement(ratings, coefficients=headline_coefficients(ratings.level))
+            )
         if output_dir is not None:
             write_tables(result, output_dir)
-        render(result, ratings.report, fmt, output, top)
+        render(result, ratings.report, fmt, output, top, lead)
