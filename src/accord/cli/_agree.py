@@ -12,7 +12,9 @@ from ._common import (
     ENCODING_OPTION,
     ENGINE_OPTION,
     FORMAT_OPTION,
+    LABELS_AS_OPTION,
     LEVEL_HELP,
+    NA_VALUES_OPTION,
     OUTPUT_OPTION,
     QUIET_OPTION,
     SCHEDULER_OPTION,
@@ -25,6 +27,7 @@ from ._common import (
     file_options,
     format_ci,
     parse_categories,
+    parse_na_values,
     print_table,
     progress_bar,
     user_errors,
@@ -56,13 +59,6 @@ def agreement_rows(
         rng=seed,
     )
     return list(table.coefficients)
-
-
-def _na_values(text: str | None) -> list[str] | None:
-    """``--na-values a,b``: the spellings; an empty value: empty cells only."""
-    if text is None:
-        return None
-    return [v.strip() for v in text.split(",") if v.strip()]
 
 
 def render(
@@ -163,18 +159,8 @@ def agree(
     categories: str | None = typer.Option(
         None, "--categories", help="Declared categories in order, comma-separated."
     ),
-    na_values: str | None = typer.Option(
-        None,
-        "--na-values",
-        help="Comma-separated text that counts as a missing label (default: empty cells and "
-        "NA, N/A, NaN, null, None, ...; '' for empty cells only). Declared --categories win.",
-    ),
-    labels_as: str = typer.Option(
-        "auto",
-        "--labels-as",
-        help="auto (a text file's labels are numbers when every one is), number (2 and 2.0 "
-        "are one category) or text (labels as written).",
-    ),
+    na_values: str | None = NA_VALUES_OPTION,
+    labels_as: str = LABELS_AS_OPTION,
     duplicates: str = typer.Option(
         "raise", "--duplicates", help="raise, first, last or mean (interval/ratio)."
     ),
@@ -233,7 +219,7 @@ def agree(
                 label=label,
                 level=level,  # type: ignore[arg-type]
                 categories=parse_categories(categories),
-                na_values=_na_values(na_values),
+                na_values=parse_na_values(na_values),
                 labels_as=labels_as,  # type: ignore[arg-type]
                 coefficients=chosen,
                 weights=weights,
@@ -266,7 +252,7 @@ def agree(
             categories=parse_categories(categories),
             duplicates=duplicates,  # type: ignore[arg-type]
             **files,
-            na_values=_na_values(na_values),
+            na_values=parse_na_values(na_values),
             labels_as=labels_as,  # type: ignore[arg-type]
         )
         results = agreement_rows(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,9 @@ from ._common import (
     ENCODING_OPTION,
     ENGINE_OPTION,
     FORMAT_OPTION,
+    LABELS_AS_OPTION,
     LEVEL_HELP,
+    NA_VALUES_OPTION,
     OUTPUT_OPTION,
     QUIET_OPTION,
     SCHEDULER_OPTION,
@@ -27,6 +28,7 @@ from ._common import (
     format_number,
     output_console,
     parse_categories,
+    parse_na_values,
     prepare_output_dir,
     print_lead,
     progress_bar,
@@ -88,18 +90,13 @@ def read_with_gold(
     from .. import read_ratings
     from ..consensus import gold_labels
     from ..io import read_table
-    from ..ratings import Ratings
 
-    if gold is None:
-        ratings = read_ratings(
-            path, item=item, rater=rater, label=label, sep=sep, encoding=encoding, **options
-        )
-        return ratings, None
-    frame = read_table(path, (item, rater, label, gold), sep=sep, encoding=encoding)
-    ratings = Ratings.from_long(frame, item=item, rater=rater, label=label, **options)
-    ratings = dataclasses.replace(
-        ratings, report=dataclasses.replace(ratings.report, source=str(path))
+    ratings = read_ratings(
+        path, item=item, rater=rater, label=label, sep=sep, encoding=encoding, **options
     )
+    if gold is None:
+        return ratings, None
+    frame = read_table(path, (item, gold), sep=sep, encoding=encoding)
     return ratings, gold_labels(frame, item, gold)
 
 
@@ -259,6 +256,8 @@ def consensus_command(
     duplicates: str = typer.Option(
         "raise", "--duplicates", help="raise, first or last (one rater rating an item twice)."
     ),
+    na_values: str | None = NA_VALUES_OPTION,
+    labels_as: str = LABELS_AS_OPTION,
     top: int = typer.Option(10, "--top", min=1, help="How many items and raters to print."),
     output_dir: Path | None = typer.Option(
         None, "--output-dir", help="Write items.csv, ratings.csv and raters.csv here."
@@ -310,6 +309,8 @@ def consensus_command(
                 ordinal=ordinal,
                 scheduler=scheduler,
                 progress=progress,
+                na_values=parse_na_values(na_values),
+                labels_as=labels_as,  # type: ignore[arg-type]
             )
             lead = None
             if fmt is OutputFormat.table:
@@ -327,6 +328,8 @@ def consensus_command(
                         categories=parse_categories(categories),
                         coefficients=headline_coefficients(level, in_memory=False),
                         scheduler=scheduler,
+                        na_values=parse_na_values(na_values),
+                        labels_as=labels_as,  # type: ignore[arg-type]
                     )
                 )
         with user_errors():
@@ -344,6 +347,8 @@ def consensus_command(
             level=level,
             categories=parse_categories(categories),
             duplicates=duplicates,
+            na_values=parse_na_values(na_values),
+            labels_as=labels_as,
             **files,
         )
         result = consensus(
