@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
@@ -75,7 +76,16 @@ def test_ordinal_verdict_is_weighted(monkeypatch: pytest.MonkeyPatch) -> None:
         ],
     )
     assert result.exit_code == 0, result.stderr
-    assert words(result.stdout).startswith("Krippendorff's alpha (ordinal) 0.")
+    # two raters on an ordinal scale: quadratic-weighted Cohen's kappa, as the report
+    # headlines it; the value side by side with scikit-learn
+    from sklearn.metrics import cohen_kappa_score
+
+    wide = pd.read_csv(EXAMPLES / "birads.csv").pivot(
+        index="finding", columns="modality", values="birads"
+    )
+    peer = cohen_kappa_score(wide["ABVS"], wide["US"], weights="quadratic")
+    assert words(result.stdout).startswith(f"Cohen's kappa (quadratic weights) {peer:.2f} (95% CI ")
+    assert "agreement beyond chance (Landis & Koch)" in words(result.stdout)
 
 
 def test_calibrate_verdict_is_the_first_line(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -86,8 +96,6 @@ def test_calibrate_verdict_is_the_first_line(monkeypatch: pytest.MonkeyPatch) ->
     assert words(out).startswith("40 items scored by 12 raters on score: their biases spread by ")
     assert max(len(line) for line in out.splitlines()) <= 80
     # the SD of the printed biases, computed here from the library's table
-    import pandas as pd
-
     frame = pd.read_csv(EXAMPLES / "panel.csv")
     panel = accord.calibrate_panel(
         frame, item="proposal", rater="reviewer", score="score", confidence="confidence"

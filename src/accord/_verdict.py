@@ -225,3 +225,16 @@ def headline_coefficients(level: str, *, in_memory: bool = True) -> list[str]:
     if level in ("interval", "ratio") and in_memory:
         return ["krippendorff_alpha", "icc"]
     return ["fleiss_kappa", "krippendorff_alpha"]
+
+
+def ratings_verdict(ratings: Any, table: Any, confidence_level: float = 0.95) -> str:
+    """The verdict on ``ratings`` given their :class:`~accord.agreement.summary.AgreementTable`:
+    for two raters on categories the report's headline is Cohen's kappa (quadratic-weighted on
+    an ordinal scale), which the table does not hold; otherwise :func:`table_verdict`."""
+    if ratings.n_raters != 2 or ratings.level not in ("nominal", "ordinal"):
+        return table_verdict(table, confidence_level)
+    from .agreement import cohen_kappa
+
+    kappa = cohen_kappa(ratings, weights="quadratic" if ratings.level == "ordinal" else None)
+    ci = kappa.confidence_interval(confidence_level)
+    return verdict(kappa, float(ci.low), float(ci.high), confidence_level)

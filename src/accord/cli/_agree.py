@@ -70,12 +70,14 @@ def render(
     ci: str = "analytic",
     level: float = 0.95,
     measurement: str = "nominal",
+    ratings: Any = None,
 ) -> None:
     """Print or write the report and coefficient table in the chosen format (the table
     format starts with the verdict: the headline coefficient at the ``measurement`` level
-    read against its benchmarks)."""
+    read against its benchmarks; with the ``ratings``, Cohen's kappa for two raters, as the
+    report)."""
     from .._results import dumps
-    from .._verdict import table_verdict
+    from .._verdict import ratings_verdict, table_verdict
     from ..agreement.summary import AgreementTable
 
     table = AgreementTable(tuple(results), measurement, ci)
@@ -136,7 +138,9 @@ def render(
         caption=f"SE: general (non-null) standard error (Gwet 2014 / irrCAC 1.4); CI: {how}; "
         "p: two-sided test of 0 (ICC: F test).",
         output=output,
-        lead=table_verdict(table, level),
+        lead=table_verdict(table, level)
+        if ratings is None
+        else ratings_verdict(ratings, table, level),
     )
 
 
@@ -264,4 +268,12 @@ def agree(
             seed=seed,
             population_size=population_size,
         )
-        render(ratings.report, results, fmt, output, ci=ci, measurement=ratings.level)
+        render(
+            ratings.report,
+            results,
+            fmt,
+            output,
+            ci=ci,
+            measurement=ratings.level,
+            ratings=ratings,
+        )

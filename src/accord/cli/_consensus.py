@@ -362,11 +362,11 @@ def consensus_command(
         )
         lead = None
         if fmt is OutputFormat.table:
-            from .._verdict import headline_coefficients, table_verdict
+            from .._verdict import headline_coefficients, ratings_verdict
             from ..agreement import agreement
 
-            lead = table_verdict(
-                agreement(ratings, coefficients=headline_coefficients(ratings.level))
+            lead = ratings_verdict(
+                ratings, agreement(ratings, coefficients=headline_coefficients(ratings.level))
             )
         if output_dir is not None:
             write_tables(result, output_dir)
