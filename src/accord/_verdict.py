@@ -230,11 +230,16 @@ def headline_coefficients(level: str, *, in_memory: bool = True) -> list[str]:
 def ratings_verdict(ratings: Any, table: Any, confidence_level: float = 0.95) -> str:
     """The verdict on ``ratings`` given their :class:`~accord.agreement.summary.AgreementTable`:
     for two raters on categories the report's headline is Cohen's kappa (quadratic-weighted on
-    an ordinal scale), which the table does not hold; otherwise :func:`table_verdict`."""
+    an ordinal scale), which the table does not hold; otherwise, or when Cohen's kappa cannot
+    be computed (no item rated by both), :func:`table_verdict`."""
     if ratings.n_raters != 2 or ratings.level not in ("nominal", "ordinal"):
         return table_verdict(table, confidence_level)
+    from ._errors import AccordError
     from .agreement import cohen_kappa
 
-    kappa = cohen_kappa(ratings, weights="quadratic" if ratings.level == "ordinal" else None)
+    try:
+        kappa = cohen_kappa(ratings, weights="quadratic" if ratings.level == "ordinal" else None)
+    except AccordError:  # no item rated by both, one category: the table's headline says why
+        return table_verdict(table, confidence_level)
     ci = kappa.confidence_interval(confidence_level)
     return verdict(kappa, float(ci.low), float(ci.high), confidence_level)
