@@ -232,3 +232,32 @@ def test_usage_errors(examples: Path) -> None:
     assert code == 2 and "file not found" in err
     code, _, err = run("--table", str(examples / "birads-table.csv"), "--weights", "quadatic")
     assert code == 2 and "Got 'quadatic' instead" in err
+
+
+def test_table_format_prints_the_contingency_table_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    path = Path(__file__).resolve().parents[1] / "examples" / "birads-table.csv"
+    code, out, _ = run("--table", str(path))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "Counts: ABVS in rows, US in columns"
+    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in lines if "│" in line]
+    # the file's counts, cell for cell, read here with the csv module
+    import csv
+
+    with path.open(newline="") as f:
+        given = list(csv.reader(f))
+    header = next(line for line in lines if "┃" in line)
+    assert [c.strip() for c in header.split("┃")[1:-1]] == ["ABVS \\ US", *given[0][1:], "total"]
+    body = rows[: len(given) - 1]
+    for row, g in zip(body, given[1:], strict=True):
+        assert row[:-1] == g  # the category, then the counts
+        assert int(row[-1]) == sum(int(v) for v in g[1:])  # the row margin
+    totals = rows[len(given) - 1]
+    assert totals[0] == "total"
+    assert [int(v) for v in totals[1:-1]] == [
+        sum(int(g[j]) for g in given[1:]) for j in range(1, len(given[0]))
+    ]
+    assert int(totals[-1]) == 186  # Casagrande et al. (2020): 186 findings
+    # before the coefficients
+    assert out.index("Counts:") < out.index("Cohen's kappa")

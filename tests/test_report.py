@@ -91,7 +91,9 @@ def test_diagnoses_report_shows_fleiss_published_kappa(diagnoses_page: HtmlRepor
     page = diagnoses_page.html
     # Fleiss (1971), Table 1 data: kappa = 0.430 (examples/README.md).
     assert row_values(page, "Fleiss' kappa")[0] == "0.430"
-    assert "Fleiss&#39; kappa = 0.430 on 30 items" in page  # the summary's lead
+    # the summary's lead: the verdict the CLI prints too
+    assert "Fleiss&#39; kappa 0.430 (95% CI 0.3" in page
+    assert "moderate agreement beyond chance (Landis &amp; Koch), on 30 items" in page
     assert diagnoses_page.sections[:3] == ("summary", "read", "coefficients")
     for section in ("pairwise", "items", "methods"):
         assert section in diagnoses_page.sections

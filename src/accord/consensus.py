@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from ._encoder import LabelsAs
 from ._errors import InvalidInputError, bad_choice
 from ._results import Result, to_plain
 from ._types import FloatArray, IntArray, Level
@@ -1079,6 +1080,8 @@ def consensus(
     scheduler: Any = None,
     progress: Callable[[int, int | None], None] | None = None,
     batch_size: int = 1_000_000,
+    na_values: Sequence[str] | None = None,
+    labels_as: LabelsAs = "auto",
 ) -> Consensus:
     r"""Which items are contested, which ratings and raters stray from the consensus.
 
@@ -1142,6 +1145,9 @@ def consensus(
         ``engine="stream"``: ``progress(rows_read, total_rows_or_None)`` after each batch.
     batch_size : int, default 1_000_000
         ``engine="stream"``: rows per batch.
+    na_values, labels_as
+        For ratings read from files or frames: what counts as a missing label and how a text
+        file's labels are typed, as in :meth:`accord.Ratings.from_long`.
 
     Returns
     -------
@@ -1249,6 +1255,8 @@ def consensus(
             scheduler=scheduler,
             progress=progress,
             batch_size=batch_size,
+            na_values=na_values,
+            labels_as=labels_as,
         )
     ratings = ratings_in_memory(
         ratings,
@@ -1258,6 +1266,8 @@ def consensus(
         label=label,
         level=level,
         categories=categories,
+        na_values=na_values,
+        labels_as=labels_as,
     )
     # Its large arrays (the ratings table's columns) are written once, a chunk at a time:
     # without numpy's huge-page advice, as with the other engines (engines/_pages.py).

@@ -57,8 +57,12 @@ def read_table(
     file_format: FileFormat | None = None,
     sep: str | None = None,
     encoding: str | None = None,
+    na_values: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Read the named columns of a CSV/TSV, Parquet or JSON Lines file into pandas.
+
+    The text of a CSV/TSV file is missing (NaN) when empty or one of ``na_values`` (default
+    :data:`accord._encoder.DEFAULT_NA_VALUES`; ``[]``: empty cells only).
 
     CSV/TSV files may be compressed (gzip, bz2, zstd, xz: told by their first bytes) and
     start with a byte-order mark; ``encoding`` (a Python codec name, default UTF-8) reads
@@ -89,7 +93,10 @@ def read_table(
     if text:
         # Each column typed from all its values (numbers, booleans or text), never by block.
         return pd.DataFrame(
-            {name: typed_column(col) for name, col in zip(wanted, columns_read, strict=True)}
+            {
+                name: typed_column(col, na_values)
+                for name, col in zip(wanted, columns_read, strict=True)
+            }
         )
     import pyarrow as pa
 

@@ -12,7 +12,9 @@ from ._common import (
     ENCODING_OPTION,
     ENGINE_OPTION,
     FORMAT_OPTION,
+    LABELS_AS_OPTION,
     LEVEL_HELP,
+    NA_VALUES_OPTION,
     OUTPUT_OPTION,
     QUIET_OPTION,
     SCHEDULER_OPTION,
@@ -25,6 +27,7 @@ from ._common import (
     file_options,
     format_ci,
     parse_categories,
+    parse_na_values,
     print_table,
     progress_bar,
     user_errors,
@@ -58,13 +61,6 @@ def agreement_rows(
     return list(table.coefficients)
 
 
-def _na_values(text: str | None) -> list[str] | None:
-    """``--na-values a,b``: the spellings; an empty value: empty cells only."""
-    if text is None:
-        return None
-    return [v.strip() for v in text.split(",") if v.strip()]
-
-
 def render(
     report: Any,
     results: list[Any],
@@ -73,12 +69,19 @@ def render(
     *,
     ci: str = "analytic",
     level: float = 0.95,
+    measurement: str = "nominal",
+    ratings: Any = None,
 ) -> None:
-    """Print or write the report and coefficient table in the chosen format."""
+    """Print or write the report and coefficient table in the chosen format (the table
+    format starts with the verdict: the headline coefficient at the ``measurement`` level
+    read against its benchmarks; with the ``ratings``, Cohen's kappa for two raters, as the
+    report)."""
     from .._results import dumps
+    from .._verdict import ratings_verdict, table_verdict
     from ..agreement.summary import AgreementTable
 
-    dicts = AgreementTable(tuple(results), "", ci).rows(level)
+    table = AgreementTable(tuple(results), measurement, ci)
+    dicts = table.rows(level)
     if fmt is OutputFormat.json:
         write_text(dumps({"report": report.to_dict(), "coefficients": dicts}), output)
         return
@@ -135,6 +138,9 @@ def render(
         caption=f"SE: general (non-null) standard error (Gwet 2014 / irrCAC 1.4); CI: {how}; "
         "p: two-sided test of 0 (ICC: F test).",
         output=output,
+        lead=table_verdict(table, level)
+        if ratings is None
+        else ratings_verdict(ratings, table, level),
     )
 
 
@@ -157,18 +163,8 @@ def agree(
     categories: str | None = typer.Option(
         None, "--categories", help="Declared categories in order, comma-separated."
     ),
-    na_values: str | None = typer.Option(
-        None,
-        "--na-values",
-        help="Comma-separated text that counts as a missing label (default: empty cells and "
-        "NA, N/A, NaN, null, None, ...; '' for empty cells only). Declared --categories win.",
-    ),
-    labels_as: str = typer.Option(
-        "auto",
-        "--labels-as",
-        help="auto (a text file's labels are numbers when every one is), number (2 and 2.0 "
-        "are one category) or text (labels as written).",
-    ),
+    na_values: str | None = NA_VALUES_OPTION,
+    labels_as: str = LABELS_AS_OPTION,
     duplicates: str = typer.Option(
         "raise", "--duplicates", help="raise, first, last or mean (interval/ratio)."
     ),
@@ -227,7 +223,7 @@ def agree(
                 label=label,
                 level=level,  # type: ignore[arg-type]
                 categories=parse_categories(categories),
-                na_values=_na_values(na_values),
+                na_values=parse_na_values(na_values),
                 labels_as=labels_as,  # type: ignore[arg-type]
                 coefficients=chosen,
                 weights=weights,
@@ -239,7 +235,14 @@ def agree(
                 progress=progress,
             )
         with user_errors():
-            render(table.report, list(table.coefficients), fmt, output, ci=ci)
+            render(
+                table.report,
+                list(table.coefficients),
+                fmt,
+                output,
+                ci=ci,
+                measurement=table.level,
+            )
         return
     if scheduler is not None:
         raise fail("--scheduler applies to --engine dask")
@@ -253,7 +256,7 @@ def agree(
             categories=parse_categories(categories),
             duplicates=duplicates,  # type: ignore[arg-type]
             **files,
-            na_values=_na_values(na_values),
+            na_values=parse_na_values(na_values),
             labels_as=labels_as,  # type: ignore[arg-type]
         )
         results = agreement_rows(
@@ -265,4 +268,12 @@ def agree(
             seed=seed,
             population_size=population_size,
         )
-        render(ratings.report, results, fmt, output, ci=ci)
+        render(
+            ratings.report,
+            results,
+            fmt,
+            output,
+            ci=ci,
+            measurement=ratings.level,
+            ratings=ratings,
+        )

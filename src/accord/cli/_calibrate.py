@@ -178,12 +178,21 @@ def calibrate(
                 engine=engine.value,
                 scheduler=scheduler,
             )
-        render(result, fmt, output, biases)
+        render(result, fmt, output, biases, column=score)
 
 
-def render(result: Any, fmt: OutputFormat, output: Path | None, biases: Path | None) -> None:
-    """Print or write a :class:`~accord.PanelCalibration` in the chosen format."""
+def render(
+    result: Any,
+    fmt: OutputFormat,
+    output: Path | None,
+    biases: Path | None,
+    *,
+    column: str = "score",
+) -> None:
+    """Print or write a :class:`~accord.PanelCalibration` in the chosen format (the table
+    format starts with the verdict on the ``column`` scores)."""
     from .._results import dumps
+    from .._verdict import panel_verdict
 
     values_csv = result.values[VALUE_COLUMNS].to_csv(index=False, float_format="%.10g")
     if biases is not None:
@@ -201,6 +210,7 @@ def render(result: Any, fmt: OutputFormat, output: Path | None, biases: Path | N
         ["name", "value"],
         title=str(result) if result.report is None else f"{result}\n{result.report}",
         caption=result.method,
+        lead=panel_verdict(result, column),
     )
     shown = result.values.sort_values("value", ascending=False, kind="stable").head(_SHOWN)
     more = len(result.values) - len(shown)

@@ -62,6 +62,29 @@ SCHEDULER_OPTION = typer.Option(
     "synchronous. Default: dask's own.",
 )
 QUIET_OPTION = typer.Option(False, "--quiet", "-q", help="No progress bar on standard error.")
+NA_VALUES_OPTION = typer.Option(
+    None,
+    "--na-values",
+    help="Comma-separated text that counts as a missing label (default: empty cells and "
+    "NA, N/A, NaN, null, None, ...; '' for empty cells only). Declared --categories win.",
+)
+LABELS_AS_OPTION = typer.Option(
+    "auto",
+    "--labels-as",
+    help="auto (a text file's labels are numbers when every one is), number (2 and 2.0 "
+    "are one category) or text (labels as written).",
+)
+
+
+def parse_na_values(text: str | None) -> list[str] | None:
+    """``--na-values a,b``: the spellings; an empty value: empty cells only.
+
+    >>> parse_na_values("NA, -"), parse_na_values(""), parse_na_values(None)
+    (['NA', '-'], [], None)
+    """
+    if text is None:
+        return None
+    return [v.strip() for v in text.split(",") if v.strip()]
 
 
 @contextlib.contextmanager
@@ -536,8 +559,18 @@ def print_table(
     title: str | None = None,
     caption: str | None = None,
     output: Path | None = None,
+    lead: str | None = None,
 ) -> None:
     """Render rows as a table that fits the terminal (to stdout, or plain text to
-    ``output``)."""
+    ``output``), after the ``lead`` line (the verdict) when given."""
     with output_console(output) as console:
+        if lead:
+            print_lead(console, lead)
         console.print(rich_table(rows, columns, title=title, caption=caption))
+
+
+def print_lead(console: Console, lead: str) -> None:
+    """The verdict line, in bold, wrapped at words to the console's width."""
+    from rich.text import Text
+
+    console.print(Text(lead, style="bold"))

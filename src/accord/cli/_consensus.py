@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,9 @@ from ._common import (
     ENCODING_OPTION,
     ENGINE_OPTION,
     FORMAT_OPTION,
+    LABELS_AS_OPTION,
     LEVEL_HELP,
+    NA_VALUES_OPTION,
     OUTPUT_OPTION,
     QUIET_OPTION,
     SCHEDULER_OPTION,
@@ -27,7 +28,9 @@ from ._common import (
     format_number,
     output_console,
     parse_categories,
+    parse_na_values,
     prepare_output_dir,
+    print_lead,
     progress_bar,
     rich_table,
     user_errors,
@@ -87,18 +90,13 @@ def read_with_gold(
     from .. import read_ratings
     from ..consensus import gold_labels
     from ..io import read_table
-    from ..ratings import Ratings
 
-    if gold is None:
-        ratings = read_ratings(
-            path, item=item, rater=rater, label=label, sep=sep, encoding=encoding, **options
-        )
-        return ratings, None
-    frame = read_table(path, (item, rater, label, gold), sep=sep, encoding=encoding)
-    ratings = Ratings.from_long(frame, item=item, rater=rater, label=label, **options)
-    ratings = dataclasses.replace(
-        ratings, report=dataclasses.replace(ratings.report, source=str(path))
+    ratings = read_ratings(
+        path, item=item, rater=rater, label=label, sep=sep, encoding=encoding, **options
     )
+    if gold is None:
+        return ratings, None
+    frame = read_table(path, (item, gold), sep=sep, encoding=encoding)
     return ratings, gold_labels(frame, item, gold)
 
 
@@ -110,8 +108,16 @@ def _rows(frame: Any, columns: list[str]) -> list[dict[str, Any]]:
     return rows
 
 
-def render(result: Any, report: Any, fmt: OutputFormat, output: Path | None, top: int) -> None:
-    """Print or write the most contested items and the raters who stray most."""
+def render(
+    result: Any,
+    report: Any,
+    fmt: OutputFormat,
+    output: Path | None,
+    top: int,
+    lead: str | None = None,
+) -> None:
+    """Print or write the most contested items and the raters who stray most (the table
+    format after the ``lead``, the verdict on the agreement)."""
     from .._results import dumps
 
     contested = result.most_contested(top)
@@ -130,7 +136,7 @@ def render(result: Any, report: Any, fmt: OutputFormat, output: Path | None, top
     if fmt is OutputFormat.csv:
         write_text(result.raters.to_csv(index=False, float_format="%.10g"), output)
         return
-    _print_tables(result, report, contested, raters, output)
+    _print_tables(result, report, contested, raters, output, lead)
 
 
 #: Short headers for the printed tables (the CSV and JSON keep the result's column names).
@@ -161,7 +167,12 @@ def _table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> Any:
 
 
 def _print_tables(
-    result: Any, report: Any, contested: Any, raters: Any, output: Path | None
+    result: Any,
+    report: Any,
+    contested: Any,
+    raters: Any,
+    output: Path | None,
+    lead: str | None = None,
 ) -> None:
     s = result.summary
     shares = ", ".join(f"{k} {v:.1%}" for k, v in s.class_shares.items() if v == v)
@@ -176,6 +187,8 @@ def _print_tables(
     rater_rows = _rows(raters, RATER_COLUMNS)
 
     with output_console(output) as console:
+        if lead:
+            print_lead(console, lead)
         for line in lines:
             console.print(line, markup=False, highlight=False)
         console.print(
@@ -243,6 +256,8 @@ def consensus_command(
     duplicates: str = typer.Option(
         "raise", "--duplicates", help="raise, first or last (one rater rating an item twice)."
     ),
+    na_values: str | None = NA_VALUES_OPTION,
+    labels_as: str = LABELS_AS_OPTION,
     top: int = typer.Option(10, "--top", min=1, help="How many items and raters to print."),
     output_dir: Path | None = typer.Option(
         None, "--output-dir", help="Write items.csv, ratings.csv and raters.csv here."
@@ -294,9 +309,31 @@ def consensus_command(
                 ordinal=ordinal,
                 scheduler=scheduler,
                 progress=progress,
+                na_values=parse_na_values(na_values),
+                labels_as=labels_as,  # type: ignore[arg-type]
             )
+            lead = None
+            if fmt is OutputFormat.table:
+                from .._verdict import headline_coefficients, table_verdict
+                from ..agreement import agreement
+
+                lead = table_verdict(
+                    agreement(
+                        str(path),
+                        engine=engine.value,  # type: ignore[arg-type]
+                        item=item,
+                        rater=rater,
+                        label=label,
+                        level=level,  # type: ignore[arg-type]
+                        categories=parse_categories(categories),
+                        coefficients=headline_coefficients(level, in_memory=False),
+                        scheduler=scheduler,
+                        na_values=parse_na_values(na_values),
+                        labels_as=labels_as,  # type: ignore[arg-type]
+                    )
+                )
         with user_errors():
-            render(result, result.report, fmt, output, top)
+            render(result, result.report, fmt, output, top, lead)
         return
     if scheduler is not None:
         raise fail("--scheduler applies to --engine dask")
@@ -310,6 +347,8 @@ def consensus_command(
             level=level,
             categories=parse_categories(categories),
             duplicates=duplicates,
+            na_values=parse_na_values(na_values),
+            labels_as=labels_as,
             **files,
         )
         result = consensus(
@@ -321,6 +360,14 @@ def consensus_command(
             gold=gold_labels,
             ordinal=ordinal,
         )
+        lead = None
+        if fmt is OutputFormat.table:
+            from .._verdict import headline_coefficients, ratings_verdict
+            from ..agreement import agreement
+
+            lead = ratings_verdict(
+                ratings, agreement(ratings, coefficients=headline_coefficients(ratings.level))
+            )
         if output_dir is not None:
             write_tables(result, output_dir)
-        render(result, ratings.report, fmt, output, top)
+        render(result, ratings.report, fmt, output, top, lead)

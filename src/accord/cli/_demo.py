@@ -58,7 +58,13 @@ def demo(
         )
         with user_errors():
             ratings = read_ratings(path, item=item, rater=rater, label=label, level=level)  # type: ignore[arg-type]
-            render(ratings.report, agreement_rows(ratings), OutputFormat.table, None)
+            render(
+                ratings.report,
+                agreement_rows(ratings),
+                OutputFormat.table,
+                None,
+                measurement=ratings.level,
+            )
 
     from ._report import write_demo_reports
 

@@ -142,8 +142,38 @@ def _rich_table(
     )
 
 
+def _contingency(table: Any, results: dict[str, Any]) -> Any:
+    """The table of counts, rows rater X and columns rater Y, with its margins (the raters'
+    category counts of the specific agreement table)."""
+    x, y = table.raters
+    sa = results["specific_agreement"].per_category
+    keys = [f"c{j}" for j in range(table.q)]  # category names may repeat as text
+    rows: list[dict[str, Any]] = []
+    for i, category in enumerate(table.categories):
+        row: dict[str, Any] = {"category": str(category)}
+        row.update({k: _count(v) for k, v in zip(keys, table.counts[i], strict=True)})
+        row["total"] = _count(sa["n_x"].iloc[i])
+        rows.append(row)
+    totals: dict[str, Any] = {"category": "total"}
+    totals.update({k: _count(v) for k, v in zip(keys, sa["n_y"], strict=True)})
+    totals["total"] = _count(table.n)
+    rows.append(totals)
+    headers = {
+        "category": f"{x} \\ {y}",
+        **dict(zip(keys, map(str, table.categories), strict=True)),
+    }
+    return rich_table(
+        rows,
+        ["category", *keys, "total"],
+        title=f"Counts: {x} in rows, {y} in columns",
+        left=("category",),
+        headers=headers,
+    )
+
+
 def render_table(table: Any, results: dict[str, Any], output: Path | None) -> None:
-    """Print the summary, the per-category table and the cut table (if any) for people."""
+    """Print the table of counts, the summary, the per-category table and the cut table (if
+    any) for people."""
     x, y = table.raters
     title = (
         f"{x} (rows) vs {y} (columns): {table.n:g} items rated by both, {table.q} categories"
@@ -158,12 +188,13 @@ def render_table(table: Any, results: dict[str, Any], output: Path | None) -> No
         "diagonal: read it beside kappa."
     )
     tables = [
+        _contingency(table, results),
         _rich_table(
             _summary_rows(table, results),
             ["measure", "estimate", "SE", "95% CI", "note"],
             title,
             caption,
-        )
+        ),
     ]
     sa = results["specific_agreement"].per_category
     tables.append(

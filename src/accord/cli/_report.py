@@ -11,12 +11,15 @@ import typer
 from ._app import app, examples
 from ._common import (
     ENCODING_OPTION,
+    LABELS_AS_OPTION,
     LEVEL_HELP,
+    NA_VALUES_OPTION,
     SEP_OPTION,
     check_output,
     fail,
     file_options,
     parse_categories,
+    parse_na_values,
     user_errors,
 )
 
@@ -43,6 +46,8 @@ def report_command(
     duplicates: str = typer.Option(
         "raise", "--duplicates", help="raise, first, last or mean (interval/ratio)."
     ),
+    na_values: str | None = NA_VALUES_OPTION,
+    labels_as: str = LABELS_AS_OPTION,
     score: list[str] = typer.Option(
         [], "--score", help="Numeric score column to calibrate over the panel (repeatable)."
     ),
@@ -100,7 +105,9 @@ def report_command(
             from ..io import read_table
 
             wanted = [item, rater, label, *score, *score_confidence, gold, confidence, correct]
-            data = read_table(path, [c for c in wanted if c], **files)
+            data = read_table(
+                path, [c for c in wanted if c], **files, na_values=parse_na_values(na_values)
+            )
             title = title or f"Rater agreement: {path}"
         page = report(
             data,
@@ -119,6 +126,8 @@ def report_command(
             output=output,
             seed=seed,
             progress=not quiet and sys.stderr.isatty(),
+            na_values=parse_na_values(na_values),
+            labels_as=labels_as,  # type: ignore[arg-type]
         )
     if not quiet:
         typer.echo(f"wrote {page.path} ({', '.join(page.sections)})")

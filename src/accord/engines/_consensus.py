@@ -248,6 +248,8 @@ def consensus_from_engine(
     scheduler: Any,
     progress: Callable[[int, int | None], None] | None,
     batch_size: int,
+    na_values: Sequence[str] | None = None,
+    labels_as: Any = "auto",
 ) -> Consensus:
     """:func:`accord.consensus` with the stream or dask engine (see the module notes).
 
@@ -260,7 +262,7 @@ def consensus_from_engine(
         As :func:`accord.consensus`.
     item, rater, label : str
         Column names.
-    level, categories, scheduler, progress, batch_size
+    level, categories, scheduler, progress, batch_size, na_values, labels_as
         As :func:`accord.consensus`.
 
     Returns
@@ -307,6 +309,8 @@ def consensus_from_engine(
         scheduler=scheduler,
         progress=progress,
         batch_size=batch_size,
+        na_values=na_values,
+        labels_as=labels_as,
     )
     assert stats.item_counts is not None or stats.item_patterns is not None
     cats: tuple[Any, ...] = tuple(stats.categories)

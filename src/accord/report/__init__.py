@@ -32,6 +32,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._encoder import LabelsAs
 from .._errors import InvalidInputError, require
 from .._results import Result
 from .._types import Duplicates, Level
@@ -105,6 +106,8 @@ def _read(
     categories: Sequence[Any] | None,
     duplicates: Duplicates,
     extra: Sequence[str],
+    na_values: Sequence[str] | None = None,
+    labels_as: LabelsAs = "auto",
 ) -> tuple[Ratings | None, pd.DataFrame | None, str]:
     """The ratings (when a label column is given) and the rows read, and the source name."""
     if isinstance(data, Ratings):
@@ -134,15 +137,23 @@ def _read(
     if label is not None:
         if item is None or rater is None:
             raise InvalidInputError("a label column needs the item and rater columns too")
-        ratings = Ratings.from_long(
-            frame,
-            item=item,
-            rater=rater,
-            label=label,
-            level=level,
-            categories=categories,
-            duplicates=duplicates,
-        )
+        options: dict[str, Any] = {
+            "item": item,
+            "rater": rater,
+            "label": label,
+            "level": level,
+            "categories": categories,
+            "duplicates": duplicates,
+            "na_values": na_values,
+            "labels_as": labels_as,
+        }
+        if isinstance(data, str | os.PathLike):
+            # the labels as the file has them: the frame's columns are typed already
+            from ..io import read_ratings
+
+            ratings = read_ratings(Path(data), **options)
+        else:
+            ratings = Ratings.from_long(frame, **options)
         ratings = dataclasses.replace(
             ratings, report=dataclasses.replace(ratings.report, source=source)
         )
@@ -297,6 +308,8 @@ def report(
     n_boot: int = 2000,
     seed: int = 0,
     progress: bool | None = None,
+    na_values: Sequence[str] | None = None,
+    labels_as: LabelsAs = "auto",
 ) -> HtmlReport:
     """Build the HTML report that answers "can I trust these raters?".
 
@@ -353,6 +366,10 @@ def report(
         Seed of every bootstrap: the same input gives the same page.
     progress : bool, optional
         Show a progress bar on stderr; default: when stderr is a terminal.
+    na_values, labels_as
+        What counts as a missing label and how a text file's labels are typed, as in
+        :meth:`accord.Ratings.from_long` (e.g. ``na_values=[]`` keeps a category named
+        ``"None"``).
 
     Returns
     -------
@@ -426,6 +443,8 @@ def report(
                 categories=categories,
                 duplicates=duplicates,
                 extra=extra,
+                na_values=na_values,
+                labels_as=labels_as,
             ),
         )
         ctx = Context(

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._errors import require
+from .._verdict import LANDIS_KOCH
 
 __all__ = [
     "bar_with_errors",
@@ -42,15 +43,6 @@ ACCENT = "#2563eb"
 SECOND = "#d97706"
 GOOD = "#15803d"
 POOR = "#b91c1c"
-
-#: Landis & Koch (1977) benchmarks: (lower edge, name).
-LANDIS_KOCH = (
-    (0.0, "slight"),
-    (0.2, "fair"),
-    (0.4, "moderate"),
-    (0.6, "substantial"),
-    (0.8, "almost perfect"),
-)
 
 _STYLE = {
     "svg.fonttype": "none",

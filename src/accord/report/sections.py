@@ -21,6 +21,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._verdict import by_key as _keyed
+from .._verdict import (
+    coefficient_label,
+    headline,
+    koo_li,
+    landis_koch,
+    panel_verdict,
+    short_label,
+    verdict,
+)
 from . import figures
 from ._blocks import (
     Block,
@@ -138,82 +148,7 @@ _CITES = {
     "icc": ("sf1979", "mw1996"),
 }
 
-_PRETTY = {
-    "percent_agreement": "Percent agreement",
-    "fleiss_kappa": "Fleiss' kappa",
-    "conger_kappa": "Conger's kappa",
-    "light_kappa": "Light's kappa",
-    "brennan_prediger": "Brennan-Prediger",
-    "gwet_ac1": "Gwet's AC1",
-    "gwet_ac2": "Gwet's AC2",
-    "krippendorff_alpha": "Krippendorff's alpha",
-    "cohen_kappa": "Cohen's kappa",
-    "scott_pi": "Scott's pi",
-    "informational_agreement": "Informational agreement (IA)",
-}
-
-
-def short_label(coef: Any) -> str:
-    """A coefficient's name short enough for a figure's axis: an ICC by its form only."""
-    form = str(getattr(coef, "form", "") or "")
-    if getattr(coef, "name", "") == "icc" and form:
-        alias = str(getattr(coef, "alias", "") or form)
-        return f"{alias} [{form}]" if alias != form else form
-    return coefficient_label(coef)
-
-
-def coefficient_label(coef: Any) -> str:
-    """Display name of a coefficient result, with its weights or level; an ICC by its form
-    (McGraw & Wong's name first, Shrout & Fleiss's in brackets)."""
-    name = str(getattr(coef, "name", "coefficient"))
-    form = str(getattr(coef, "form", "") or "")
-    if name == "icc" and form:
-        alias = str(getattr(coef, "alias", "") or form)
-        kind = (
-            str(getattr(coef, "description", "") or "")
-            .replace(" effects", "")
-            .replace(", single rater", "")
-            .replace(", mean of k raters", ", mean of k raters")
-        )
-        return (f"{alias} [{form}]" if alias != form else form) + (f": {kind}" if kind else "")
-    base = _PRETTY.get(name, name.replace("_", " "))
-    weights = str(getattr(coef, "weights", "identity"))
-    if name == "krippendorff_alpha":
-        return f"{base} ({weights})"
-    if weights not in ("identity", ""):
-        return f"{base} ({weights} weights)"
-    return base
-
-
 # ------------------------------------------------------------------------ benchmarks
-
-
-def landis_koch(value: float) -> str:
-    """The Landis & Koch (1977) name of a kappa-type value."""
-    if not math.isfinite(value):
-        return "undefined"
-    if value < 0:
-        return "poor"
-    name = "slight"
-    for edge, label in figures.LANDIS_KOCH:
-        if value >= edge:
-            name = label
-    return name
-
-
-#: Koo & Li (2016) bands for the ICC: (lower edge, name).
-KOO_LI = ((0.5, "moderate"), (0.75, "good"), (0.9, "excellent"))
-
-
-def koo_li(value: float) -> str:
-    """The Koo & Li (2016) name of an ICC value."""
-    if not math.isfinite(value):
-        return "undefined"
-    name = "poor"
-    for edge, label in KOO_LI:
-        if value >= edge:
-            name = label
-    return name
 
 
 def icc_tone(low: float, estimate: float) -> Tone:
@@ -313,43 +248,15 @@ def two_raters(ctx: Context) -> bool:
 
 def _by_key(ctx: Context) -> dict[str, Any]:
     """Each coefficient by ``name:weights`` (an ICC by ``icc:<form>``), first one kept."""
-    by_name: dict[str, Any] = {}
-    for c in coefficients(ctx):
-        key = f"{c.name}:{getattr(c, 'weights', 'identity')}"
-        by_name.setdefault(key, c)
-        if getattr(c, "form", ""):
-            by_name.setdefault(f"{c.name}:{c.form}", c)
-            by_name.setdefault(f"{c.name}:{getattr(c, 'alias', '')}", c)
-    return by_name
+    return _keyed(coefficients(ctx))
 
 
 def primary(ctx: Context) -> Any | None:
-    """The headline coefficient, following the level of measurement.
-
-    Nominal: Cohen's kappa for two raters, else Fleiss' kappa. Ordinal: a weighted statistic,
-    so that a far disagreement weighs more than a near one (quadratic-weighted Cohen's kappa
-    for two raters, else ordinal alpha). Interval and ratio: the ICC for absolute agreement
-    of single ratings, ICC(A,1), else alpha at the data's level.
-    """
-    coefs = coefficients(ctx)
-    if ctx.ratings is None or not coefs:
+    """The headline coefficient, following the level of measurement
+    (:func:`accord._verdict.headline`)."""
+    if ctx.ratings is None:
         return None
-    by_name = _by_key(ctx)
-    level = ctx.ratings.level
-    two = two_raters(ctx)
-    if level == "nominal":
-        wanted = [*(["cohen_kappa:identity"] if two else []), "fleiss_kappa:identity",
-                  "krippendorff_alpha:nominal"]  # fmt: skip
-    elif level == "ordinal":
-        wanted = [*(["cohen_kappa:quadratic"] if two else []), "krippendorff_alpha:ordinal",
-                  "fleiss_kappa:quadratic", "fleiss_kappa:identity"]  # fmt: skip
-    else:
-        wanted = ["icc:ICC(A,1)", "icc:ICC(2,1)", f"krippendorff_alpha:{level}"]
-    for key in wanted:
-        # an ICC undefined for these data (too few complete items) gives way to alpha
-        if key in by_name and (not key.startswith("icc:") or math.isfinite(by_name[key].statistic)):
-            return by_name[key]
-    return coefs[0]
+    return headline(coefficients(ctx), ctx.ratings.level, two_raters=two_raters(ctx))
 
 
 def rater_test(ctx: Context) -> Any | None:
@@ -449,7 +356,6 @@ def build_summary(ctx: Context) -> Section | None:
         )
     )
     if math.isfinite(head.statistic):
-        band = landis_koch(head.statistic)
         span = (
             f" The {ctx.level_pct} interval runs from {landis_koch(low)} to {landis_koch(high)}."
             if math.isfinite(low) and math.isfinite(high)
@@ -463,8 +369,8 @@ def build_summary(ctx: Context) -> Section | None:
             else ""
         )
         lead = (
-            f"Agreement beyond chance is {band}: {label} = {fmt(head.statistic)} on "
-            f"{fmt_int(head.n_items)} items (Landis & Koch 1977 benchmarks).{span}{weighted}"
+            f"{verdict(head, low, high, ctx.confidence_level, 3)}, on "
+            f"{fmt_int(head.n_items)} items.{span}{weighted}"
         )
     else:
         lead = f"{label} is undefined for these data: {head.reason or 'see the coefficient table'}."
@@ -475,7 +381,7 @@ def build_summary(ctx: Context) -> Section | None:
             None,
         )
         if alpha is not None and math.isfinite(alpha.statistic):
-            verdict = (
+            reading = (
                 "meets it"
                 if alpha.statistic >= 0.8
                 else "allows only tentative conclusions"
@@ -486,7 +392,7 @@ def build_summary(ctx: Context) -> Section | None:
                 Paragraph(
                     f"Krippendorff (2004) asks for alpha of at least 0.800 before relying on "
                     f"coded data (0.667 for tentative conclusions); {coefficient_label(alpha)} "
-                    f"= {fmt(alpha.statistic)} {verdict}."
+                    f"= {fmt(alpha.statistic)} {reading}."
                 )
             )
     blocks.append(
@@ -560,11 +466,8 @@ def _numeric_summary(ctx: Context, head: Any) -> Section:
             else ""
         )
         lead = (
-            f"Reliability of a single measurement is {koo_li(head.statistic)}: {label} = "
-            f"{fmt(head.statistic)} on {fmt_int(head.n_items)} items (Koo & Li 2016 "
-            f"benchmarks).{span}"
-            if is_icc
-            else f"{label} = {fmt(head.statistic)} on {fmt_int(head.n_items)} items."
+            f"{verdict(head, low, high, ctx.confidence_level, 3)}, on "
+            f"{fmt_int(head.n_items)} items.{span}"
         )
     else:
         lead = f"{label} is undefined for these data: {head.reason or 'see the coefficient table'}."
@@ -619,19 +522,7 @@ def _panel_summary(ctx: Context) -> Section | None:
         ),
     )
     spread = float(result.biases["bias"].std(ddof=1)) if len(result.biases) > 1 else math.nan
-    fit = result.residual_per_dof
-    lead = (
-        f"{fmt_int(result.n_items)} items scored by {fmt_int(result.n_raters)} raters on "
-        f"{column}: the raters' biases spread by {fmt(spread, 2)} score units (SD), and the "
-        "calibrated values below remove them. "
-        + (
-            f"Residual per degree of freedom {fmt(fit, 2)}: about 1 when the stated "
-            "confidences are right, above 1 when the raters are noisier than they say."
-            if weights
-            else f"The noise left after removing the biases has variance {fmt(fit, 2)} "
-            "(squared score units)."
-        )
-    )
+    lead = f"{panel_verdict(result, column)}. The calibrated values below remove the biases."
     figs = (
         KeyFigure("Bias spread (SD)", fmt(spread, 2), f"{column} units, across raters"),
         KeyFigure("Items", fmt_int(result.n_items), f"{fmt_int(result.n_assessments)} scores"),

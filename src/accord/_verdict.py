@@ -1,0 +1,245 @@
+"""The verdict: which coefficient headlines a result, and the words that read it.
+
+One place for the headline that the HTML report and the command line both print: the
+coefficient chosen by the level of measurement (:func:`headline`), its name
+(:func:`coefficient_label`), the benchmark bands it is read against (:func:`landis_koch`,
+:func:`koo_li`) and the one-sentence verdict (:func:`verdict`, :func:`panel_verdict`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+#: Landis & Koch (1977) benchmarks: (lower edge, name).
+LANDIS_KOCH = (
+    (0.0, "slight"),
+    (0.2, "fair"),
+    (0.4, "moderate"),
+    (0.6, "substantial"),
+    (0.8, "almost perfect"),
+)
+
+#: Koo & Li (2016) bands for the ICC: (lower edge, name).
+KOO_LI = ((0.5, "moderate"), (0.75, "good"), (0.9, "excellent"))
+
+_PRETTY = {
+    "percent_agreement": "Percent agreement",
+    "fleiss_kappa": "Fleiss' kappa",
+    "conger_kappa": "Conger's kappa",
+    "light_kappa": "Light's kappa",
+    "brennan_prediger": "Brennan-Prediger",
+    "gwet_ac1": "Gwet's AC1",
+    "gwet_ac2": "Gwet's AC2",
+    "krippendorff_alpha": "Krippendorff's alpha",
+    "cohen_kappa": "Cohen's kappa",
+    "scott_pi": "Scott's pi",
+    "informational_agreement": "Informational agreement (IA)",
+}
+
+
+def landis_koch(value: float) -> str:
+    """The Landis & Koch (1977) name of a kappa-type value.
+
+    >>> landis_koch(0.43), landis_koch(-0.1), landis_koch(float("nan"))
+    ('moderate', 'poor', 'undefined')
+    """
+    if not math.isfinite(value):
+        return "undefined"
+    if value < 0:
+        return "poor"
+    name = "slight"
+    for edge, label in LANDIS_KOCH:
+        if value >= edge:
+            name = label
+    return name
+
+
+def koo_li(value: float) -> str:
+    """The Koo & Li (2016) name of an ICC value.
+
+    >>> koo_li(0.3), koo_li(0.8), koo_li(0.95)
+    ('poor', 'good', 'excellent')
+    """
+    if not math.isfinite(value):
+        return "undefined"
+    name = "poor"
+    for edge, label in KOO_LI:
+        if value >= edge:
+            name = label
+    return name
+
+
+def coefficient_label(coef: Any) -> str:
+    """Display name of a coefficient result, with its weights or level; an ICC by its form
+    (McGraw & Wong's name first, Shrout & Fleiss's in brackets)."""
+    name = str(getattr(coef, "name", "coefficient"))
+    form = str(getattr(coef, "form", "") or "")
+    if name == "icc" and form:
+        alias = str(getattr(coef, "alias", "") or form)
+        kind = (
+            str(getattr(coef, "description", "") or "")
+            .replace(" effects", "")
+            .replace(", single rater", "")
+        )
+        return (f"{alias} [{form}]" if alias != form else form) + (f": {kind}" if kind else "")
+    base = _PRETTY.get(name, name.replace("_", " "))
+    weights = str(getattr(coef, "weights", "identity"))
+    if name == "krippendorff_alpha":
+        return f"{base} ({weights})"
+    if weights not in ("identity", ""):
+        return f"{base} ({weights} weights)"
+    return base
+
+
+def short_label(coef: Any) -> str:
+    """A coefficient's name short enough for a verdict or a figure's axis: an ICC by its
+    form only."""
+    form = str(getattr(coef, "form", "") or "")
+    if getattr(coef, "name", "") == "icc" and form:
+        alias = str(getattr(coef, "alias", "") or form)
+        return f"{alias} [{form}]" if alias != form else form
+    return coefficient_label(coef)
+
+
+def by_key(coefs: Sequence[Any]) -> dict[str, Any]:
+    """Each coefficient by ``name:weights`` (an ICC by ``icc:<form>``), first one kept."""
+    out: dict[str, Any] = {}
+    for c in coefs:
+        out.setdefault(f"{c.name}:{getattr(c, 'weights', 'identity')}", c)
+        if getattr(c, "form", ""):
+            out.setdefault(f"{c.name}:{c.form}", c)
+            out.setdefault(f"{c.name}:{getattr(c, 'alias', '')}", c)
+    return out
+
+
+def headline(coefs: Sequence[Any], level: str, *, two_raters: bool = False) -> Any | None:
+    """The headline coefficient of ``coefs``, following the level of measurement.
+
+    Nominal: Cohen's kappa for two raters, else Fleiss' kappa. Ordinal: a weighted statistic,
+    so that a far disagreement weighs more than a near one (quadratic-weighted Cohen's kappa
+    for two raters, else ordinal alpha). Interval and ratio: the ICC for absolute agreement
+    of single ratings, ICC(A,1), else alpha at the data's level. The first coefficient when
+    none of these is there; None for no coefficient.
+    """
+    if not coefs:
+        return None
+    keyed = by_key(coefs)
+    if level == "nominal":
+        wanted = [*(["cohen_kappa:identity"] if two_raters else []), "fleiss_kappa:identity",
+                  "krippendorff_alpha:nominal"]  # fmt: skip
+    elif level == "ordinal":
+        wanted = [*(["cohen_kappa:quadratic"] if two_raters else []),
+                  "krippendorff_alpha:ordinal", "fleiss_kappa:quadratic",
+                  "fleiss_kappa:identity"]  # fmt: skip
+    else:
+        wanted = ["icc:ICC(A,1)", "icc:ICC(2,1)", f"krippendorff_alpha:{level}"]
+    for key in wanted:
+        # an ICC undefined for these data (too few complete items) gives way to alpha
+        if key in keyed and (not key.startswith("icc:") or math.isfinite(keyed[key].statistic)):
+            return keyed[key]
+    return coefs[0]
+
+
+def verdict(
+    coef: Any, low: float, high: float, confidence_level: float = 0.95, digits: int = 2
+) -> str:
+    """The headline coefficient in one sentence: its value, its interval and what it means.
+
+    Kappa-type values are named with the bands of Landis & Koch (1977), the ICC with those
+    of Koo & Li (2016); Krippendorff's alpha at an interval or ratio level is given without
+    a band. ``digits`` after the decimal point.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as C
+    >>> verdict(C(name="fleiss_kappa", weights="identity", statistic=0.4302), 0.32, 0.54)
+    "Fleiss' kappa 0.43 (95% CI 0.32 to 0.54): moderate agreement beyond chance (Landis & Koch)"
+    >>> verdict(C(name="icc", form="ICC(A,1)", statistic=0.912), 0.85, 0.95)
+    'ICC(A,1) 0.91 (95% CI 0.85 to 0.95): excellent reliability of a single measurement (Koo & Li)'
+    >>> verdict(C(name="fleiss_kappa", weights="identity", statistic=float("nan"),
+    ...           reason="one category"), float("nan"), float("nan"))
+    "Fleiss' kappa is undefined for these data: one category"
+    """
+    label = short_label(coef)
+    value = float(coef.statistic)
+    if not math.isfinite(value):
+        reason = getattr(coef, "reason", None) or "see the coefficient table"
+        return f"{label} is undefined for these data: {reason}"
+    interval = (
+        f" ({100 * confidence_level:g}% CI {low:.{digits}f} to {high:.{digits}f})"
+        if math.isfinite(low) and math.isfinite(high)
+        else ""
+    )
+    head = f"{label} {value:.{digits}f}{interval}"
+    if coef.name == "icc":
+        return f"{head}: {koo_li(value)} reliability of a single measurement (Koo & Li)"
+    if coef.name == "krippendorff_alpha" and getattr(coef, "weights", "") in ("interval", "ratio"):
+        return head
+    return f"{head}: {landis_koch(value)} agreement beyond chance (Landis & Koch)"
+
+
+def panel_verdict(result: Any, column: str = "score") -> str:
+    """A panel calibration in one sentence: how far the raters' biases spread, and how well
+    the model fits.
+
+    ``result`` is a :class:`~accord.PanelCalibration`; ``column`` names the scores.
+    """
+    biases = result.biases["bias"]
+    spread = float(biases.std(ddof=1)) if len(biases) > 1 else math.nan
+    fit = float(result.residual_per_dof)
+    weighted = result.confidence_source != "equal"
+    spread_text = f"{spread:.2f}" if math.isfinite(spread) else "undefined (one rater)"
+    head = (
+        f"{result.n_items:,} items scored by {result.n_raters:,} raters on {column}: their "
+        f"biases spread by {spread_text} (SD)"
+    )
+    if not math.isfinite(fit):
+        return head
+    if weighted:
+        return (
+            f"{head}; residual per degree of freedom {fit:.2f} (about 1 when the stated "
+            "confidences are right)"
+        )
+    return f"{head}; the noise left after removing them has variance {fit:.2f}"
+
+
+def table_verdict(table: Any, confidence_level: float = 0.95, *, two_raters: bool = False) -> str:
+    """The verdict of an :class:`~accord.agreement.summary.AgreementTable`: its headline
+    coefficient (:func:`headline`, at the table's level) with the table's interval."""
+    head = headline(table.coefficients, table.level, two_raters=two_raters)
+    if head is None:
+        return "no agreement coefficient applies to these data"
+    low, high, _ = table.interval(head, confidence_level)
+    return verdict(head, float(low), float(high), confidence_level)
+
+
+def headline_coefficients(level: str, *, in_memory: bool = True) -> list[str]:
+    """The coefficients of :func:`accord.agreement` that :func:`headline` chooses from at
+    this level (the ICC only for measurements in memory).
+
+    >>> headline_coefficients("nominal"), headline_coefficients("ratio")
+    (['fleiss_kappa', 'krippendorff_alpha'], ['krippendorff_alpha', 'icc'])
+    """
+    if level in ("interval", "ratio") and in_memory:
+        return ["krippendorff_alpha", "icc"]
+    return ["fleiss_kappa", "krippendorff_alpha"]
+
+
+def ratings_verdict(ratings: Any, table: Any, confidence_level: float = 0.95) -> str:
+    """The verdict on ``ratings`` given their :class:`~accord.agreement.summary.AgreementTable`:
+    for two raters on categories the report's headline is Cohen's kappa (quadratic-weighted on
+    an ordinal scale), which the table does not hold; otherwise, or when Cohen's kappa cannot
+    be computed (no item rated by both), :func:`table_verdict`."""
+    if ratings.n_raters != 2 or ratings.level not in ("nominal", "ordinal"):
+        return table_verdict(table, confidence_level)
+    from ._errors import AccordError
+    from .agreement import cohen_kappa
+
+    try:
+        kappa = cohen_kappa(ratings, weights="quadratic" if ratings.level == "ordinal" else None)
+    except AccordError:  # no item rated by both, one category: the table's headline says why
+        return table_verdict(table, confidence_level)
+    ci = kappa.confidence_interval(confidence_level)
+    return verdict(kappa, float(ci.low), float(ci.high), confidence_level)
