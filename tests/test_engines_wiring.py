@@ -386,3 +386,25 @@ def test_agreement_dask_worker_processes_match_memory(
     ):
         got = accord.agreement(files, engine="dask", **COLS, scheduler=c)
     assert_same_table(expected, engine_frame(got, expected))
+
+
+def test_progress_false_means_no_progress_and_true_is_a_clear_error(tmp_path: Path) -> None:
+    # Before: progress=False (as accord.report takes it) crashed the stream engine with
+    # "TypeError: 'bool' object is not callable" after its first batch.
+    import pandas as pd
+
+    import accord
+    from accord._errors import InvalidInputError
+
+    path = tmp_path / "r.csv"
+    pd.DataFrame(
+        {"item": [1, 1, 2, 2], "rater": ["a", "b", "a", "b"], "label": ["x", "x", "y", "x"]}
+    ).to_csv(path, index=False)
+    names = {"item": "item", "rater": "rater", "label": "label"}
+    quiet = accord.agreement(path, engine="stream", progress=False, **names)
+    memory = accord.agreement(accord.read_ratings(path, **names))
+    assert quiet.to_frame()["statistic"].tolist() == pytest.approx(
+        memory.to_frame()["statistic"].tolist(), nan_ok=True
+    )
+    with pytest.raises(InvalidInputError, match="progress of agreement must be a function"):
+        accord.agreement(path, engine="stream", progress=True, **names)

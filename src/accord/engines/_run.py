@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias, cast
 
 import numpy as np
 
@@ -163,6 +163,25 @@ def ratings_in_memory(
     )
 
 
+def progress_callback(progress: Any, owner: str) -> Progress | None:
+    """``progress`` as the engines take it: a callable ``(rows_read, total_or_None)`` or None.
+
+    ``False`` (as :func:`accord.report` takes it) means none; anything else that is not
+    callable is an error naming the parameter.
+
+    >>> progress_callback(False, "agreement") is None
+    True
+    """
+    if progress is None or progress is False:
+        return None
+    if not callable(progress):
+        raise InvalidInputError(
+            f"progress of {owner} must be a function called as progress(rows_read, total_rows) "
+            f"after each batch, or None; got {progress!r}"
+        )
+    return cast(Progress, progress)
+
+
 def scan_ratings(
     data: Any,
     engine: str,
@@ -183,6 +202,7 @@ def scan_ratings(
 ) -> tuple[RatingStatistics, Rescan]:
     """Statistics of the ratings at ``data`` with the stream or dask engine, and a rescan."""
     check_source(data, engine, owner)
+    progress = progress_callback(progress, owner)
     columns_for(owner, item=item, rater=rater, label=label)
     assert item is not None and rater is not None and label is not None
     if engine == "stream":
