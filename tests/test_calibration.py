@@ -92,7 +92,7 @@ def rational_calibration(
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_reference_vectors_match_exact_rational_solution(name: str) -> None:
-    # source: tests/reference/panel_calibration.json (spec vectors) and the rational
+    # source: tests/reference/panel_calibration.json (hand-worked vectors) and the rational
     # elimination above, computed here from the data.
     case = CASES[name]
     v, b, var_v, var_b, R = rational_calibration(case["assessments"])
@@ -179,7 +179,7 @@ def test_disconnected_per_component() -> None:
     )
     assert result.n_components == 2
     assert result.algebraic_connectivity == 0.0
-    # component 1 is the chain (spec vector); component 2 is one rater, so b_C = 0 and the
+    # component 1 is the chain (a hand-worked vector); component 2 is one rater, so b_C = 0 and the
     # values are C's scores (hand computation)
     assert_allclose(result.values["value"], [5, 6, 7, 8, 3, 5], atol=1e-9)
     assert_allclose(result.biases["bias"], [-1, 1, 0], atol=1e-9)

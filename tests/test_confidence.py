@@ -39,11 +39,11 @@ def _units(correct, confidence, groups=None, out_of_range="raise"):
     return prepare(correct, confidence, groups, out_of_range, "test")
 
 
-# ---------------------------------------------------------------- NCE: the spec's vector
+# ------------------------------------------------------- NCE: a hand-checked vector
 
 
 def test_spec_vector_reproduces():
-    # source: tests/reference/confidence.json "spec_vector" (spec/confidence.md, seed 004)
+    # source: tests/reference/confidence.json "spec_vector" (computed from sclite's NCE formula)
     r = accord.normalized_cross_entropy(Y, C)
     assert_allclose(r.p_correct, SPEC["p_correct"], rtol=1e-12)
     assert_allclose(r.h_max, SPEC["h_max"], atol=5e-7)
@@ -68,7 +68,7 @@ def test_spec_vector_hand_computation():
 
 @pytest.mark.parametrize("variant", SPEC["variants"], ids=lambda v: v["change"])
 def test_spec_variants(variant):
-    # source: tests/reference/confidence.json "variants" (spec/confidence.md)
+    # source: tests/reference/confidence.json "variants"
     c = C.copy()
     if variant["change"].startswith("last confidence 1.0"):
         c[-1] = 1.0
@@ -294,7 +294,7 @@ def test_calibration_metrics_on_spec_vector_by_hand():
     r = accord.calibration_metrics(Y, C, bins=5)
     # hand: squared errors .0025 .04 .16 .16 .01 .09 .04 .0225 0 0 sum to .525
     assert_allclose(r.brier_score, 0.0525, rtol=1e-12)
-    # every correct unit (>= .6) outranks every incorrect one (<= .4): AUROC 1 (spec)
+    # every correct unit (>= .6) outranks every incorrect one (<= .4): AUROC 1 by definition
     assert r.auroc == 1.0
     # hand, 5 equal-width bins [0,.2) [.2,.4) [.4,.6) [.6,.8) [.8,1]: counts 1 1 1 2 5,
     # |acc - conf| = 0, .2, .4, .35, .1 -> ECE = (0 + .2 + .4 + .7 + .5) / 10 = .18, MCE .4

@@ -40,12 +40,12 @@ def from_counts(counts: dict[str, int]) -> accord.Ratings:
     return accord.Ratings.from_wide([labels])
 
 
-# --------------------------------------------------------------------------- the seed
+# ------------------------------------------------------------------ Simon (2010)
 
 
 @pytest.mark.parametrize("case", ["seed_four_categories", "seed_seven_of_eight"])
 def test_seed_examples(case: str) -> None:
-    ref = REFERENCE[case]  # Simon (2010), seed 000
+    ref = REFERENCE[case]  # Simon (2010)
     c = one_item(ref["labels"])
     assert_allclose(c.items["entropy"].iloc[0], ref["entropy"], atol=1e-6)
     assert_allclose(c.ratings["surprisal"], ref["surprisal"], atol=1e-6)
@@ -54,7 +54,7 @@ def test_seed_examples(case: str) -> None:
 
 
 def test_seed_four_categories_p_and_classes() -> None:
-    # Simon (2010): p = 0.5, 0.25, 0.125, 0.125; deviations -0.75, +0.25, +1.25 (spec bands)
+    # Simon (2010): p = 0.5, 0.25, 0.125, 0.125; deviations -0.75, +0.25, +1.25 (accord's bands)
     c = one_item(list("AAAABBCD"))
     assert c.ratings["p"].tolist() == [0.5] * 4 + [0.25] * 2 + [0.125] * 2
     assert (
@@ -63,7 +63,7 @@ def test_seed_four_categories_p_and_classes() -> None:
 
 
 def test_spec_panel() -> None:
-    ref = REFERENCE["spec_panel"]  # ../shared/spec/consensus.md
+    ref = REFERENCE["spec_panel"]  # 3 items x 4 raters, in bits by Simon (2010)
     frame = pd.DataFrame(ref["wide"], columns=ref["raters"], index=["u1", "u2", "u3"])
     c = consensus(accord.Ratings.from_wide(frame))
     assert_allclose(c.items["entropy"], ref["entropy"], atol=1e-6)
@@ -88,7 +88,7 @@ def test_spec_panel() -> None:
 
 @pytest.mark.parametrize("case", REFERENCE["classes"]["cases"], ids=lambda c: c["what"])
 def test_classes_reproduce_the_seed_examples(case: dict[str, Any]) -> None:
-    # Simon (2010) figures 2, 3-5, 6, 9; bands (0, 1, 2) bits from ../shared/spec/consensus.md
+    # Simon (2010) figures 2, 3-5, 6, 9; bands (0, 1, 2) bits as docs/consensus.md sets them
     c = consensus(from_counts(case["counts"]))
     row = c.ratings[c.ratings["label"] == case["label"]].iloc[0]
     assert_allclose(row["deviation"], case["deviation"], atol=case["atol"])
@@ -137,7 +137,7 @@ def test_others_reference_by_hand() -> None:
     # the lone C: no other rater chose C -> p = 0, infinite surprisal, very poor
     lone = c.ratings.iloc[6]
     assert lone["p"] == 0.0 and math.isinf(lone["surprisal"]) and lone["class"] == "very poor"
-    # the seed's wording: "agreeing with more than 80% of the other raters" -> good
+    # Simon (2010)'s wording: "agreeing with more than 80% of the other raters" -> good
     d = consensus(from_counts({"A": 6, "B": 1}), reference="others")
     assert_allclose(d.ratings["p"].iloc[0], 5 / 6)
     assert d.ratings["class"].iloc[0] == "good"
@@ -209,7 +209,7 @@ def test_missing_as_category_counts_a_rater_with_only_missing_labels() -> None:
 
 @pytest.mark.parametrize("case", REFERENCE["ordinal"]["cases"], ids=lambda c: str(c["counts"]))
 def test_ordinal_entropy_and_surprisal(case: dict[str, Any]) -> None:
-    # ../shared/spec/consensus.md (Simon 2010, ordinal surprisals)
+    # Simon (2010), "ordinal surprisals": cumulative entropy and ordinal surprisal
     labels = [k + 1 for k, n in enumerate(case["counts"]) for _ in range(n)]
     r = accord.Ratings.from_wide([labels], level="ordinal")
     c = consensus(r, ordinal=True)

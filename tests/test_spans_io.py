@@ -120,15 +120,15 @@ def test_brat_annotator_without_spans_and_other_lines(tmp_path: Path) -> None:
         "c": {"d": "A1\tNegated T1\n"},
     }
     root = write_brat(tmp_path, content, {})
-    (root / "shared").mkdir()
-    (root / "shared" / "d.txt").write_text(TEXT)  # not an annotator: no .ann files
+    (root / "notes").mkdir()
+    (root / "notes" / "d.txt").write_text(TEXT)  # not an annotator: no .ann files
     (root / "d.txt").write_text(TEXT)  # the text at the top of the folder is used
     spans = accord.read_brat(root)
     assert spans.annotators == ("a", "b", "c")
     assert spans.annotators_without_spans == ("c",)
     assert spans.texts == {"d": TEXT}
     assert any("skipped 3 lines" in n for n in spans.notes)
-    assert any("['shared']" in n for n in spans.notes)
+    assert any("['notes']" in n for n in spans.notes)
     with pytest.warns(accord.AccordWarning, match="annotators with no spans: 'c'"):
         res = accord.span_agreement(spans)
     assert res.pairs["f1"].tolist() == [1.0, 0.0, 0.0]

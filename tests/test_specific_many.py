@@ -1,7 +1,7 @@
 """Specific agreement among many raters: mean over rater pairs and pooled (Uebersax).
 
-Expected numbers come from tests/reference/two_raters.json (the spec's vector, sources cited
-there), from the two-rater ``specific_agreement`` (itself checked against the spec and
+Expected numbers come from tests/reference/two_raters.json (sources cited
+there), from the two-rater ``specific_agreement`` (itself checked against published values and
 scikit-learn in test_specific.py), or from hand computations written out in the tests.
 """
 
@@ -70,11 +70,11 @@ def _two_rater_ratings(table: list[list[int]]) -> tuple[Ratings, np.ndarray, np.
     return Ratings.from_wide(np.stack([x, y], axis=1)), x, y
 
 
-# ------------------------------------------------------------------ the spec's vector
+# ------------------------------------------------------------ the reference vector
 
 
 def test_spec_vector_mean_over_pairs() -> None:
-    # ../shared/spec/two-raters.md; Hripcsak & Rothschild (2005): average pairwise F1 = PSA.
+    # Hripcsak & Rothschild (2005): average pairwise F1 = PSA.
     res = pairwise_specific_agreement(_spec_ratings(), positive=1, n_boot=0)
     assert_allclose(res.pairs["specific_agreement"], SPEC["pair_psa"], atol=SPEC["atol"])
     assert_allclose(res.statistic, SPEC["mean_pair_psa"], atol=SPEC["atol"])
@@ -86,7 +86,7 @@ def test_spec_vector_mean_over_pairs() -> None:
 
 
 def test_spec_vector_pooled() -> None:
-    # ../shared/spec/two-raters.md (Uebersax pooled specific agreement).
+    # Uebersax pooled specific agreement (tests/reference/two_raters.json).
     res = pooled_specific_agreement(_spec_ratings(), positive=1)
     assert_allclose(res.statistic, SPEC["pooled_psa"], atol=SPEC["atol"])
     assert_allclose(res.negative_agreement, SPEC["pooled_nsa"], atol=SPEC["atol"])

@@ -317,7 +317,7 @@ def test_kappa_interval_and_pvalue_use_t_on_items_minus_one() -> None:
     from scipy import stats
 
     res = cohen_kappa([[0, 4, 1], [0, 8, 0], [0, 1, 5]])
-    t = stats.t.ppf(0.975, 18)  # 19 items -> 18 df (../shared/spec/inference.md)
+    t = stats.t.ppf(0.975, 18)  # 19 items -> 18 df (t interval on n - 1 df)
     low, high = res.confidence_interval()
     assert_allclose(
         [low, high],
@@ -503,7 +503,7 @@ def test_single_category_kappa_is_nan_with_reason_and_warning() -> None:
 
 
 def test_perfect_disagreement_has_ia_one_and_kappa_minus_one() -> None:
-    # ../shared/spec/two-raters.md: IA measures dependence, not diagonal agreement.
+    # IA measures dependence, not diagonal agreement.
     res = informational_agreement([[0, 10], [10, 0]], n_boot=0)
     assert res.statistic == 1.0 and res.kappa == -1.0
     merged = informational_agreement([[10, 0, 0], [0, 10, 0], [0, 10, 0]], n_boot=0)

@@ -14,7 +14,7 @@ every item's entropy, mode and leave-one-out mode follow; (2) per-rating surpris
 deviation, aggregated per rater with ``np.bincount``. No Python loop runs over items or raters.
 
 Reference: Simon, S. (2010). Using entropy and the surprisal value to measure the degree of
-agreement with the consensus finding. http://www.pmean.com/ (seed 000).
+agreement with the consensus finding. http://www.pmean.com/.
 """
 
 from __future__ import annotations
@@ -1163,7 +1163,7 @@ def consensus(
 
     Notes
     -----
-    *Classes.* The bands are accord's documented choice; the seed gives examples, not
+    *Classes.* The bands are accord's documented choice; Simon (2010) gives examples, not
     thresholds. With the default bands they reproduce every example of Simon (2010): agreeing
     with 80% of the raters (:math:`d = -0.40`) is good; a category chosen by 35% while 55% chose
     the mode (:math:`d \approx 0.18`) acceptable; 20% against 80% (:math:`d = 1.60`) poor;
@@ -1218,7 +1218,7 @@ def consensus(
     >>> c.raters[["rater", "mean_deviation"]].round(4).values.tolist()
     [[3, 0.7925], [0, -0.2642], [1, -0.2642], [2, -0.2642]]
 
-    The seed's eight raters, four A, two B, one C and one D: entropy 1.75 bits, surprisals
+    Simon (2010)'s eight raters, four A, two B, one C and one D: entropy 1.75 bits, surprisals
     1, 2, 3, 3, deviations -0.75, 0.25, 1.25, 1.25.
 
     >>> r = accord.Ratings.from_wide([list("AAAABBCD")])

@@ -591,7 +591,8 @@ class SpanAgreement(Result):
         ``"span_agreement"``.
     statistic : float
         Mean over annotator pairs of the pairwise F1 (all labels and documents): the
-        seed's "average F-measure". NaN when no pair has a span (see ``reason``).
+        "average F-measure" of Hripcsak & Rothschild (2005). NaN when no pair has a span
+        (see ``reason``).
     sd : float
         Population standard deviation of the pairwise F1 over pairs (divisor = number of
         pairs with a defined F1; 0 with a single pair).
@@ -742,7 +743,7 @@ def span_agreement(
     annotated every document in the input, so an annotator with no spans disagrees with
     every span of the others. TP, ``|A|`` and ``|B|`` are summed over documents before
     dividing (micro-averaging within a pair); the pair F1 is then averaged over pairs with
-    equal weight and the population SD reported (the seed's "average F-measure among
+    equal weight and the population SD reported (the "average F-measure among
     pairs"), as the bratiaa tool computes it [4]_. Pairs where neither annotator marked
     anything have a NaN F1 (0/0) and are left out of the mean and SD, which
     ``n_pairs_defined`` counts (bratiaa's ``np.mean`` returns NaN instead). The

@@ -816,7 +816,7 @@ def calibrate_panel(
 
     Examples
     --------
-    The chain from the specification: rater A scores items 1-3, rater B items 2-4, and B is two
+    A small chain: rater A scores items 1-3, rater B items 2-4, and B is two
     points more generous. Plain means are biased at the ends of the chain; calibration is not.
 
     >>> import pandas as pd, accord
