@@ -804,39 +804,16 @@ def _to_pandas(data: Any) -> pd.DataFrame:
 def _columns_of(
     data: Any, names: tuple[str, ...]
 ) -> tuple[list[npt.NDArray[Any]], tuple[Any, ...] | None, str]:
-    """Pull named columns out of any frame as numpy arrays (via narwhals)."""
-    if isinstance(data, pd.DataFrame):
-        available = list(data.columns)
-        for name in names:
-            if name not in available:
-                raise ColumnNotFoundError(_missing_column_message(name, available))
-        return (
-            [data[name].to_numpy() for name in names],
-            _ordered_categories(data[names[-1]]),
-            "pandas.DataFrame",
-        )
-    import narwhals as nw
+    """Named columns of any frame as numpy arrays (:func:`_arrow_columns_of`, converted)."""
+    columns, native, source = _arrow_columns_of(data, names)
+    return [np.asarray(column.to_numpy()) for column in columns], native, source
 
-    try:
-        frame = nw.from_native(data)
-    except TypeError:
-        raise InvalidInputError(
-            f"cannot read ratings from a {type(data).__name__}; pass a pandas, polars, pyarrow "
-            "or DuckDB table (or use Ratings.from_arrays)"
-        ) from None
-    if isinstance(frame, nw.LazyFrame):
-        available = list(frame.collect_schema().names())
-    else:
-        available = list(frame.columns)
+
+def _require_columns(names: Sequence[str], available: Sequence[Any]) -> None:
+    """Raise :class:`ColumnNotFoundError` for the first of ``names`` not ``available``."""
     for name in names:
         if name not in available:
             raise ColumnNotFoundError(_missing_column_message(name, available))
-    eager = frame.select(list(dict.fromkeys(names)))
-    if isinstance(eager, nw.LazyFrame):
-        eager = eager.collect()
-    arrays = [eager.get_column(name).to_numpy() for name in names]
-    source = type(data).__module__.split(".")[0] + " frame"
-    return arrays, None, source
 
 
 def _arrow_columns_of(data: Any, names: tuple[str, ...]) -> tuple[list[Any], Any, str]:
@@ -846,9 +823,7 @@ def _arrow_columns_of(data: Any, names: tuple[str, ...]) -> tuple[list[Any], Any
 
     if isinstance(data, pd.DataFrame):
         available = list(data.columns)
-        for name in names:
-            if name not in available:
-                raise ColumnNotFoundError(_missing_column_message(name, available))
+        _require_columns(names, available)
         return (
             [data[name] for name in names],
             _ordered_categories(data[names[-1]]),
@@ -856,9 +831,7 @@ def _arrow_columns_of(data: Any, names: tuple[str, ...]) -> tuple[list[Any], Any
         )
     if isinstance(data, pa.Table | pa.RecordBatch):
         available = list(data.column_names)
-        for name in names:
-            if name not in available:
-                raise ColumnNotFoundError(_missing_column_message(name, available))
+        _require_columns(names, available)
         return [data.column(name) for name in names], None, "pyarrow frame"
     import narwhals as nw
 
@@ -873,9 +846,7 @@ def _arrow_columns_of(data: Any, names: tuple[str, ...]) -> tuple[list[Any], Any
         available = list(frame.collect_schema().names())
     else:
         available = list(frame.columns)
-    for name in names:
-        if name not in available:
-            raise ColumnNotFoundError(_missing_column_message(name, available))
+    _require_columns(names, available)
     eager = frame.select(list(dict.fromkeys(names)))
     if isinstance(eager, nw.LazyFrame):
         eager = eager.collect()
