@@ -287,7 +287,7 @@ def test_pattern_ranks_equal_pandas_rank() -> None:
     rng = np.random.default_rng(0)
     entropy = np.r_[rng.choice([0.0, 0.5, 1.0, 1.5, np.nan], 30), np.nan]
     weights = rng.integers(0, 4, 30)
-    rank, missing = engine_consensus._pattern_ranks(entropy, weights)
+    rank, missing = consensus_module._pattern_ranks(entropy, weights)
     per_item = np.repeat(np.arange(30), weights)
     expected = pd.Series(entropy[per_item]).rank(method="min", ascending=False)
     got = pd.Series(np.where(missing[per_item], np.nan, rank[per_item]))

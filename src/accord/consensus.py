@@ -974,6 +974,29 @@ def _gather(
     return out
 
 
+def _item_columns(
+    ps: Any, weights: npt.NDArray[Any], item_pattern: npt.NDArray[np.signedinteger[Any]]
+) -> tuple[_ItemStats, FloatArray, Any]:
+    """The items' statistics, entropies and contested ranks, gathered from their count
+    patterns' (``ps``: the per-pattern statistics; ``weights``: items per pattern)."""
+    st_p = ps.st
+    unused = np.zeros(0, dtype=np.int64)
+    st = _ItemStats(
+        _gather(st_p.n.astype(np.int64), item_pattern),
+        np.zeros(0),
+        _gather(st_p.m1, item_pattern),
+        _gather(st_p.t1.astype(np.int64), item_pattern),
+        _gather(st_p.k1, item_pattern),
+        unused,
+        unused,
+    )
+    rank, no_rank = _pattern_ranks(ps.entropy, weights)
+    contested_rank = pd.arrays.IntegerArray(
+        _gather(rank, item_pattern), _gather(no_rank, item_pattern)
+    )
+    return st, _gather(ps.entropy, item_pattern), contested_rank
+
+
 #: Ratings per chunk of the memory engine's per-rating pass (longer when a per-rater
 #: accumulator is larger, so that adding it once per chunk costs less than the chunk).
 RATING_CHUNK = 1 << 20
@@ -1492,22 +1515,7 @@ def _consensus_in_memory(
     ratings_table = pd.DataFrame(rating_cols, copy=False)
 
     # ---- the items' columns, gathered from their patterns
-    st_p = ps.st
-    unused = np.zeros(0, dtype=np.int64)
-    st = _ItemStats(
-        _gather(st_p.n.astype(np.int64), item_pattern),
-        np.zeros(0),
-        _gather(st_p.m1, item_pattern),
-        _gather(st_p.t1.astype(np.int64), item_pattern),
-        _gather(st_p.k1, item_pattern),
-        unused,
-        unused,
-    )
-    rank, no_rank = _pattern_ranks(ps.entropy, patterns.weights)
-    contested_rank = pd.arrays.IntegerArray(
-        _gather(rank, item_pattern), _gather(no_rank, item_pattern)
-    )
-    item_entropy = _gather(ps.entropy, item_pattern)
+    st, item_entropy, contested_rank = _item_columns(ps, patterns.weights, item_pattern)
     del patterns, item_pattern, ps
     return _assemble(
         rater_cols,

@@ -53,11 +53,10 @@ from ..consensus import (
     _dense_rows,
     _gather,
     _gold_codes,
-    _ItemStats,
+    _item_columns,
     _median_from_counts,
     _merge_counts,
     _ordinal,
-    _pattern_ranks,
     _pattern_stats,
     pair_agreement_from_cells,
 )
@@ -387,18 +386,7 @@ def consensus_from_engine(
 
     # ---- the items' columns, gathered from their patterns
     item_pattern = patterns.item_pattern
-    st_p = ps.st
-    unused = np.zeros(0, dtype=np.int64)
-    st = _ItemStats(
-        _gather(st_p.n.astype(np.int64), item_pattern),
-        np.zeros(0),
-        _gather(st_p.m1, item_pattern),
-        _gather(st_p.t1.astype(np.int64), item_pattern),
-        _gather(st_p.k1, item_pattern),
-        unused,
-        unused,
-    )
-    item_entropy = _gather(ps.entropy, item_pattern)
+    st, item_entropy, contested_rank = _item_columns(ps, patterns.weights, item_pattern)
     ordinal_item_entropy = (
         _gather(ps.ordinal_entropy, item_pattern) if ps.ordinal_entropy is not None else None
     )
@@ -416,10 +404,6 @@ def consensus_from_engine(
         count_columns = np.empty((n_items, q), dtype=np.int64, order="F")
         for c in range(q):
             _gather(by_category[c], item_pattern, out=count_columns[:, c])
-    rank, no_rank = _pattern_ranks(ps.entropy, patterns.weights)
-    contested_rank = pd.arrays.IntegerArray(
-        _gather(rank, item_pattern), _gather(no_rank, item_pattern)
-    )
     del patterns, item_pattern
     if item_counts is None and count_columns is not None:
         # The items table's count columns are the result's item counts (one array; read-only,
