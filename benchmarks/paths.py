@@ -87,7 +87,7 @@ def load(folder: Path, *names: str) -> list[np.ndarray]:
 
 def encoded_ratings(folder: Path) -> Any:
     """The ratings as :class:`accord.Ratings` built from their codes (no encoding)."""
-    from accord.ratings import Ratings, ReadReport
+    from accord.data.ratings import Ratings, ReadReport
 
     item, rater, label = load(folder, "item", "rater", "label")
     n_items = int(item.max()) + 1

@@ -26,7 +26,7 @@ from accord import (
     RaterCategoryCounts,
     Ratings,
 )
-from accord._encoder import (
+from accord.data.encoder import (
     DEFAULT_NA_VALUES,
     arrow_of,
     dictionary_of,
@@ -485,7 +485,7 @@ def test_cli_na_values_and_labels_as(tmp_path: Path) -> None:
 def test_read_table_types_each_column_from_all_its_rows(tmp_path: Path) -> None:
     import warnings
 
-    from accord.io import read_table
+    from accord.io.ratings import read_table
 
     n = 150_000
     gold = np.r_[np.ones(n - 1, dtype=np.int64).astype(str), ["x"]]

@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 
 import accord
 from accord._errors import ColumnNotFoundError, FileReadError, InvalidInputError
-from accord._files import parse_separator, sniff_csv
 from accord.cli import app
-from accord.io import read_table
+from accord.io.files import parse_separator, sniff_csv
+from accord.io.ratings import read_table
 
 runner = CliRunner()
 

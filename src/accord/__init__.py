@@ -88,12 +88,13 @@ if TYPE_CHECKING:
         reliability_diagram,
     )
     from .consensus import Consensus, ConsensusSummary, consensus
+    from .data.ratings import Ratings, ReadReport
+    from .data.table import ContingencyTable
     from .engines import RatingStatistics, dask_statistics, stream_statistics
     from .information import conditional_entropy, entropy, mutual_information, surprisal
-    from .io import read_ratings
-    from .io_confidence import read_confidences, read_sclite_sgml
-    from .io_spans import read_bio, read_brat, read_spans
-    from .ratings import ContingencyTable, Ratings, ReadReport
+    from .io.confidence import read_confidences, read_sclite_sgml
+    from .io.ratings import read_ratings
+    from .io.spans import read_bio, read_brat, read_spans
     from .report import HtmlReport, report
     from .spans import SpanAgreement, Spans, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
@@ -110,7 +111,7 @@ _EXPORTS: dict[str, str] = {
     "ConfidenceInterval": "._results",
     "Consensus": ".consensus",
     "ConsensusSummary": ".consensus",
-    "ContingencyTable": ".ratings",
+    "ContingencyTable": ".data.table",
     "Dichotomization": ".agreement",
     "FleissKappa": ".agreement",
     "RaterDifferences": ".agreement",
@@ -133,8 +134,8 @@ _EXPORTS: dict[str, str] = {
     "PooledSpecificAgreement": ".agreement",
     "RaterCategoryCounts": ".stats",
     "RatingStatistics": ".engines",
-    "Ratings": ".ratings",
-    "ReadReport": ".ratings",
+    "Ratings": ".data.ratings",
+    "ReadReport": ".data.ratings",
     "Recalibration": ".confidence",
     "ReliabilityDiagram": ".confidence",
     "SimulatedPanel": ".calibration",
@@ -168,12 +169,12 @@ _EXPORTS: dict[str, str] = {
     "pairwise_specific_agreement": ".agreement",
     "percent_agreement": ".agreement",
     "pooled_specific_agreement": ".agreement",
-    "read_bio": ".io_spans",
-    "read_brat": ".io_spans",
-    "read_confidences": ".io_confidence",
-    "read_ratings": ".io",
-    "read_sclite_sgml": ".io_confidence",
-    "read_spans": ".io_spans",
+    "read_bio": ".io.spans",
+    "read_brat": ".io.spans",
+    "read_confidences": ".io.confidence",
+    "read_ratings": ".io.ratings",
+    "read_sclite_sgml": ".io.confidence",
+    "read_spans": ".io.spans",
     "recalibrate": ".confidence",
     "reliability_diagram": ".confidence",
     "report": ".report",

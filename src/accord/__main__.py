@@ -1,5 +1,5 @@
 """``python -m accord``: the command-line interface."""
 
-from accord.cli import main
+from .cli import main
 
 main()

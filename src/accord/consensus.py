@@ -28,14 +28,14 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._encoder import LabelsAs
 from ._errors import InvalidInputError, bad_choice
 from ._results import Result, to_plain
 from ._types import FloatArray, IntArray, Level
+from .data.encoder import LabelsAs
+from .data.ratings import Ratings, ReadReport
 from .engines._pages import engine_pages, small_pages
 from .engines._patterns import count_patterns, index_dtype
 from .engines._run import Engine, check_engine, ratings_in_memory
-from .ratings import Ratings, ReadReport
 from .stats.counts import SPARSE_CELLS, ItemCategoryCounts
 
 __all__ = [

@@ -34,7 +34,7 @@ from ._errors import (
 )
 from ._results import Result, to_plain
 from ._types import FloatArray, IntArray
-from .ratings import _check_choice, _missing_column_message, _rows, _to_pandas
+from .data.ratings import _check_choice, _missing_column_message, _rows, _to_pandas
 
 __all__ = ["SpanAgreement", "SpanBy", "SpanMatch", "SpanUnit", "Spans", "span_agreement"]
 

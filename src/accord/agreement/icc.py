@@ -14,7 +14,7 @@ import pandas as pd
 from .._errors import DroppedDataWarning, InvalidInputError, warn_degenerate
 from .._results import CIMethod, Coefficient, ConfidenceInterval, Result, check_level
 from .._types import Alternative, FloatArray
-from ..ratings import Ratings
+from ..data.ratings import Ratings
 
 __all__ = ["ICC_FORMS", "ICC_NO_SE", "ICCResult", "IntraclassCorrelation", "icc"]
 

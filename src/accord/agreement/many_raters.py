@@ -24,7 +24,7 @@ import pandas as pd
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Coefficient
 from .._types import FloatArray, IntArray, Level, RngLike
-from ..ratings import Ratings
+from ..data.ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
 from ._shared import (
     CHUNK_ITEMS,

@@ -14,7 +14,8 @@ import pandas as pd
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Coefficient, Result, to_plain
 from .._types import FloatArray, IntArray, RngLike
-from ..ratings import ContingencyTable, Ratings
+from ..data.ratings import Ratings
+from ..data.table import ContingencyTable
 from ..stats.pairs import PAIR_TABLE_CELLS, PairTables, _pairs_in_chunk, pair_agreement
 from ._shared import item_terms, pair_tables
 from .inference import CIKind, bootstrap, check_ci

@@ -28,7 +28,7 @@ import pandas as pd
 from .._errors import InvalidInputError
 from .._results import Result, check_level, t_quantile, t_sf, to_plain
 from .._types import FloatArray, IntArray, RngLike, as_generator
-from ..ratings import Ratings
+from ..data.ratings import Ratings
 
 __all__ = [
     "RaterDifferences",

@@ -19,7 +19,8 @@ import pandas as pd
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Coefficient, ConfidenceInterval, Result, check_level, t_quantile, to_plain
 from .._types import FloatArray, RngLike, as_generator
-from ..ratings import ContingencyTable, Ratings
+from ..data.ratings import Ratings
+from ..data.table import ContingencyTable
 from .inference import check_n_boot
 from .two_raters import TwoRaterData, as_table, bootstrap_table
 

@@ -27,7 +27,7 @@ import pandas as pd
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Coefficient, ConfidenceInterval, check_level, to_plain
 from .._types import FloatArray, RngLike
-from ..ratings import Ratings
+from ..data.ratings import Ratings
 from ..stats.pairs import PairTables
 from . import many_raters as mr
 from ._shared import item_terms

@@ -10,13 +10,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._encoder import LabelsAs
 from .._errors import InvalidInputError
 from .._results import Coefficient, Result
 from .._types import Level, Missing, RngLike
+from ..data.encoder import LabelsAs
+from ..data.ratings import Ratings, ReadReport
 from ..engines._pages import engine_pages
 from ..engines._run import Engine, Progress, check_engine, ratings_in_memory
-from ..ratings import Ratings, ReadReport
 from . import many_raters as mr
 from ._engine import light_from_statistics
 from .icc import icc

@@ -25,8 +25,9 @@ import pandas as pd
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Coefficient, ConfidenceInterval, Result, check_level
 from .._types import LEVELS, Alternative, FloatArray, Level, RngLike, as_generator
+from ..data.ratings import Ratings
+from ..data.table import ContingencyTable
 from ..information import entropy
-from ..ratings import ContingencyTable, Ratings
 from .inference import check_n_boot, population_factor
 from .weights import WEIGHT_SCHEMES, agreement_weights
 

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import ColumnNotFoundError, DroppedDataWarning, InvalidInputError, require
-from ..ratings import _missing_column_message
+from ..data.ratings import _missing_column_message
 from .stream import PanelStatistics, finish
 
 __all__ = ["dask_panel_statistics"]

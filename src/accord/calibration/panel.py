@@ -16,7 +16,6 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._encoder import missing_mask
 from .._errors import (
     DroppedDataWarning,
     DuplicateRatingError,
@@ -27,8 +26,9 @@ from .._errors import (
 )
 from .._results import Result, to_plain
 from .._types import Duplicates, FloatArray, IntArray, Missing, RngLike, as_generator
+from ..data.encoder import missing_mask
+from ..data.ratings import ReadReport, _check_choice, _columns_of, _rows, _tidy_scalar
 from ..engines._pages import engine_pages
-from ..ratings import ReadReport, _check_choice, _columns_of, _rows, _tidy_scalar
 from . import _linalg
 
 __all__ = ["PanelCalibration", "calibrate_panel"]

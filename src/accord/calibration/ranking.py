@@ -20,11 +20,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._encoder import missing_mask
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Result, to_plain
 from .._types import Duplicates, FloatArray, IntArray
-from ..ratings import _check_choice, _columns_of, _rows
+from ..data.encoder import missing_mask
+from ..data.ratings import _check_choice, _columns_of, _rows
 from . import _linalg
 from .panel import _check_finite, _factorize, _names, _numeric, _resolve_duplicates
 

@@ -146,7 +146,7 @@ def file_options(
 ) -> FileOptions:
     """``--sep`` and ``--encoding`` as the readers' ``sep=`` and ``encoding=``, checked."""
     from .._errors import InvalidInputError
-    from .._files import check_encoding, parse_separator
+    from ..io.files import check_encoding, parse_separator
 
     if engine is not EngineName.memory and (sep is not None or encoding is not None):
         raise fail(

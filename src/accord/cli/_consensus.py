@@ -89,7 +89,7 @@ def read_with_gold(
     """
     from .. import read_ratings
     from ..consensus import gold_labels
-    from ..io import read_table
+    from ..io.ratings import read_table
 
     ratings = read_ratings(
         path, item=item, rater=rater, label=label, sep=sep, encoding=encoding, **options

@@ -35,7 +35,7 @@ EPILOG = examples(
 
 def _read_table(path: Path, sep: str | None = None, encoding: str | None = None) -> Any:
     from .. import ContingencyTable
-    from .._files import reading, sniff_text
+    from ..io.files import reading, sniff_text
 
     sniff = sniff_text(path, encoding=encoding, what="CSV")
     with reading(path, "CSV", sniff):

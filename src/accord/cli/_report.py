@@ -102,7 +102,7 @@ def report_command(
     with user_errors():
         data: Any = path
         if files["sep"] is not None or files["encoding"] is not None:
-            from ..io import read_table
+            from ..io.ratings import read_table
 
             wanted = [item, rater, label, *score, *score_confidence, gold, confidence, correct]
             data = read_table(

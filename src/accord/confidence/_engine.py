@@ -45,7 +45,7 @@ def read_in_memory(
     source: Any, owner: str, correct: Any, confidence: Any, groups: Any
 ) -> tuple[Any, Any, Any]:
     """The columns of a file read whole (memory engine with ``source=``)."""
-    from ..io_confidence import read_confidences
+    from ..io.confidence import read_confidences
 
     _check_columns(owner, correct, confidence, groups)
     frame = read_confidences(source, correct=correct, confidence=confidence, group=groups)

@@ -24,7 +24,8 @@ from .._errors import InvalidInputError
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ..ratings import ContingencyTable, Ratings
+    from ..data.ratings import Ratings
+    from ..data.table import ContingencyTable
     from ..spans import Spans
 
 #: The bundled files and folders, by name.
@@ -98,7 +99,7 @@ def load_diagnoses() -> Ratings:
     >>> round(accord.fleiss_kappa(ratings).statistic, 3)
     0.43
     """
-    from ..io import read_ratings
+    from ..io.ratings import read_ratings
 
     return read_ratings(path("diagnoses.csv"), item="patient", rater="rater", label="diagnosis")
 
@@ -123,7 +124,7 @@ def load_birads() -> Ratings:
     >>> round(accord.cohen_kappa(ratings).statistic, 3)
     0.821
     """
-    from ..io import read_ratings
+    from ..io.ratings import read_ratings
 
     return read_ratings(
         path("birads.csv"), item="finding", rater="modality", label="birads", level="ordinal"
@@ -139,7 +140,7 @@ def load_birads_table() -> ContingencyTable:
     >>> table.n, round(accord.informational_agreement(table, n_boot=0).statistic, 3)
     (186.0, 0.729)
     """
-    from ..ratings import ContingencyTable
+    from ..data.table import ContingencyTable
 
     return ContingencyTable.read_csv(path("birads-table.csv"))
 
@@ -209,7 +210,7 @@ def load_spans() -> Spans:
     >>> result.n_annotators, result.n_documents
     (3, 2)
     """
-    from ..io_spans import read_brat
+    from ..io.spans import read_brat
 
     return read_brat(path("spans"))
 

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from .._results import Result
 from .._types import IntArray
-from ..ratings import Ratings, ReadReport
+from ..data.ratings import Ratings, ReadReport
 from ..stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
 from ..stats.counts import SPARSE_CELLS
 

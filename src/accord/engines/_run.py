@@ -135,7 +135,7 @@ def ratings_in_memory(
             + ", ".join(f"{name}=" for name in absent)
         )
     if is_path:
-        from ..io import read_ratings
+        from ..io.ratings import read_ratings
 
         return read_ratings(
             data,
@@ -148,7 +148,7 @@ def ratings_in_memory(
             na_values=na_values,
             labels_as=labels_as,
         )
-    from ..ratings import Ratings
+    from ..data.ratings import Ratings
 
     return Ratings.from_long(
         data,

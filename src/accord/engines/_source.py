@@ -16,9 +16,9 @@ from .._errors import (
     option,
     require,
 )
-from .._files import check_file, reading, sniff_csv, sniff_text
-from ..io import _format_of
-from ..ratings import _missing_column_message, _tidy_scalar
+from ..data.ratings import _missing_column_message, _tidy_scalar
+from ..io.files import check_file, reading, sniff_csv, sniff_text
+from ..io.ratings import _format_of
 from ._blocks import DuplicateInfo
 from ._encode import CSV_NULLS
 

@@ -24,10 +24,10 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._encoder import LabelsAs, check_na_values, missing_mask, order_line, typed_ids
 from .._errors import ColumnNotFoundError, InvalidInputError, require
 from .._types import IntArray, Level, Missing
-from ..ratings import ReadReport, _missing_column_message
+from ..data.encoder import LabelsAs, check_na_values, missing_mask, order_line, typed_ids
+from ..data.ratings import ReadReport, _missing_column_message
 from ._blocks import (
     STATISTICS,
     DuplicateInfo,

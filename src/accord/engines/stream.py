@@ -23,10 +23,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._encoder import LabelsAs, check_na_values, missing_of, order_line, typed_ids
 from .._errors import InvalidInputError
 from .._types import LEVELS, IntArray, Level, Missing
-from ..ratings import ReadReport, _check_choice
+from ..data.encoder import LabelsAs, check_na_values, missing_of, order_line, typed_ids
+from ..data.ratings import ReadReport, _check_choice
 from ._blocks import (
     STATISTICS,
     STREAM_STATISTICS,

@@ -32,11 +32,11 @@ from typing import Any
 
 import pandas as pd
 
-from .._encoder import LabelsAs
 from .._errors import InvalidInputError, require
 from .._results import Result
 from .._types import Duplicates, Level
-from ..ratings import Ratings
+from ..data.encoder import LabelsAs
+from ..data.ratings import Ratings
 from ._blocks import Section
 from ._context import Context, SectionUnavailable
 
@@ -119,7 +119,7 @@ def _read(
         return data, None, data.report.source or "ratings"
     columns = [c for c in (item, rater, label, *extra) if c]
     if isinstance(data, str | os.PathLike):
-        from ..io import read_table
+        from ..io.ratings import read_table
 
         frame = read_table(Path(data), columns)
         source = str(data)
@@ -149,7 +149,7 @@ def _read(
         }
         if isinstance(data, str | os.PathLike):
             # the labels as the file has them: the frame's columns are typed already
-            from ..io import read_ratings
+            from ..io.ratings import read_ratings
 
             ratings = read_ratings(Path(data), **options)
         else:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..ratings import Ratings
+from ..data.ratings import Ratings
 
 __all__ = ["Context", "SectionUnavailable", "api"]
 

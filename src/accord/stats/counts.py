@@ -11,7 +11,7 @@ import numpy.typing as npt
 from .._errors import InvalidInputError
 from .._results import Result
 from .._types import FloatArray, IntArray
-from ..ratings import Ratings
+from ..data.ratings import Ratings
 
 __all__ = ["CategoryCounts", "ItemCategoryCounts", "RaterCategoryCounts"]
 

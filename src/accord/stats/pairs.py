@@ -11,7 +11,8 @@ import numpy.typing as npt
 from .._errors import InvalidInputError
 from .._results import Result
 from .._types import IntArray
-from ..ratings import ContingencyTable, Ratings
+from ..data.ratings import Ratings
+from ..data.table import ContingencyTable
 
 __all__ = ["PAIR_TABLE_CELLS", "PairAgreement", "PairTables", "pair_agreement", "rater_code_rows"]
 

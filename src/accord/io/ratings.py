@@ -8,11 +8,11 @@ from typing import Any, Literal
 
 import pandas as pd
 
-from ._encoder import LabelsAs, arrow_of, typed_column
-from ._errors import ColumnNotFoundError, InvalidInputError, require
-from ._files import check_file, read_csv_columns, reading, sniff_csv, sniff_text
-from ._types import Duplicates, Level, Missing
-from .ratings import Ratings, _missing_column_message, encode_ratings
+from .._errors import ColumnNotFoundError, InvalidInputError, require
+from .._types import Duplicates, Level, Missing
+from ..data.encoder import LabelsAs, arrow_of, typed_column
+from ..data.ratings import Ratings, _missing_column_message, encode_ratings
+from .files import check_file, read_csv_columns, reading, sniff_csv, sniff_text
 
 __all__ = ["read_columns", "read_ratings", "read_table"]
 

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Literal, TypeAlias
 
-from ._errors import ColumnNotFoundError, FileReadError, InvalidInputError
+from .._errors import ColumnNotFoundError, FileReadError, InvalidInputError
 
 __all__ = [
     "Compression",
@@ -540,7 +540,7 @@ def reading(
     ...
     accord._errors.FileReadError: cannot read ...broken.parquet as Parquet (damaged, ...
     """
-    from ._errors import AccordError
+    from .._errors import AccordError
 
     p = Path(path)
     try:

@@ -32,8 +32,8 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._errors import InvalidInputError
-from ._types import BoolArray, FloatArray, IntArray, Level
+from .._errors import InvalidInputError
+from .._types import BoolArray, FloatArray, IntArray, Level
 
 __all__ = [
     "DEFAULT_NA_VALUES",

@@ -9,10 +9,10 @@ from typing import Any
 
 import pandas as pd
 
-from ._errors import InvalidInputError
-from ._files import read_text_file
-from .confidence._inputs import OutOfRange, coerce_units
-from .io import FileFormat, read_table
+from .._errors import InvalidInputError
+from ..confidence._inputs import OutOfRange, coerce_units
+from .files import read_text_file
+from .ratings import FileFormat, read_table
 
 __all__ = ["read_confidences", "read_sclite_sgml"]
 

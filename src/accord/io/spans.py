@@ -15,11 +15,11 @@ from typing import Literal, TypeAlias
 
 import numpy as np
 
-from ._errors import AccordWarning, InvalidInputError
-from ._files import read_text_file
-from .io import FileFormat, read_table
-from .ratings import _check_choice
-from .spans import Spans
+from .._errors import AccordWarning, InvalidInputError
+from ..data.ratings import _check_choice
+from ..spans import Spans
+from .files import read_text_file
+from .ratings import FileFormat, read_table
 
 __all__ = ["Discontinuous", "read_bio", "read_brat", "read_spans", "read_texts"]
 
