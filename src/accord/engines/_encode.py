@@ -24,7 +24,7 @@ from .._errors import InvalidInputError
 from .._types import BoolArray, IntArray, Level
 from ..data.encoder import LabelsAs, missing_of, typed_text
 from ..data.encoder import label_domain as encoder_label_domain
-from ..data.encoder import tidy_scalar as _tidy_scalar
+from .._validate import tidy_scalar as _tidy_scalar
 
 __all__ = ["CSV_NULLS", "GrowingDictionary", "as_numpy", "infer_text", "label_domain"]
 
