@@ -27,6 +27,7 @@ import pandas as pd
 from .._errors import InvalidInputError, require
 from .._types import IntArray, Level, Missing
 from .._validate import check_na_values, require_columns
+from ..data.dictionary import raw_label_domain as label_domain
 from ..data.encoder import LabelsAs, missing_mask, order_line, typed_ids
 from ..data.ratings import ReadReport
 from ._blocks import (
@@ -39,7 +40,6 @@ from ._blocks import (
     empty_pairs,
     long_partial,
 )
-from ._encode import label_domain
 from ._pages import small_pages
 from ._source import Locator, raise_duplicates, resolve_files
 from .stream import check_options, require_unique

@@ -26,6 +26,8 @@ import numpy.typing as npt
 from .._errors import InvalidInputError
 from .._types import LEVELS, IntArray, Level, Missing
 from .._validate import check_choice, check_na_values
+from ..data.dictionary import GrowingDictionary
+from ..data.dictionary import raw_label_domain as label_domain
 from ..data.encoder import LabelsAs, missing_of, order_line, typed_ids
 from ..data.ratings import ReadReport
 from ._blocks import (
@@ -39,7 +41,6 @@ from ._blocks import (
     long_partial,
     use_sparse,
 )
-from ._encode import GrowingDictionary, label_domain
 from ._matrix import CodeMatrix
 from ._pages import small_pages
 from ._source import (
