@@ -12,6 +12,7 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from accord import Ratings
 from accord.data.dictionary import GrowingDictionary
 
 
@@ -73,3 +74,33 @@ def test_sorted_runs_then_scattered_ids_then_text_like_hashing() -> None:
     np.testing.assert_array_equal(got, codes)
     assert list(dictionary.values()) == uniques
     np.testing.assert_array_equal(dictionary.first_rows(), first)
+
+
+id_arrays = st.one_of(
+    st.lists(st.integers(-3, 30), min_size=1, max_size=80),  # compact: a table over the range
+    st.lists(st.integers(0, 30), min_size=1, max_size=80).map(sorted),  # sorted: runs
+    st.lists(st.sampled_from([0, 7, 2**40, -(2**50)]), min_size=1, max_size=30),  # wide: hashed
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(ids=id_arrays, dtype=st.sampled_from([np.int64, np.int32, np.uint16]))
+def test_integer_ids_are_numbered_as_factorize_numbers_them(ids: list[int], dtype: Any) -> None:
+    """Codes and decode tables of integer ids (direct, sorted and hashed paths alike) are those
+    of ``pandas.factorize``, the numbering every engine uses."""
+    values = np.asarray(ids)
+    if not np.all(values == values.astype(dtype)):
+        values = values.astype(np.int64)
+    else:
+        values = values.astype(dtype)
+    raters = np.arange(values.size) % 3
+    ratings = Ratings.from_arrays(
+        values, raters, np.ones(values.size, dtype=np.int64), duplicates="first"
+    )
+    codes, uniques = pd.factorize(values)
+    kept = np.sort(
+        pd.DataFrame({"k": values, "r": raters}).drop_duplicates(keep="first").index.to_numpy()
+    )
+    np.testing.assert_array_equal(ratings.item_codes, codes[kept])
+    assert list(ratings.items) == [int(u) for u in uniques]
+    assert all(type(v) is int for v in ratings.items)

@@ -213,9 +213,7 @@ class GrowingDictionary:
                 self._first_rows.append(row0 + np.searchsorted(values, fresh))
             self.size += last + 1 - end
         # ``start`` in the ids' own type: a Python int past int32 would not cast.
-        codes: npt.NDArray[np.int32] = np.subtract(
-            values, values.dtype.type(start), dtype=np.int32
-        )
+        codes: npt.NDArray[np.int32] = np.subtract(values, values.dtype.type(start), dtype=np.int32)
         return codes
 
     def _leave_run(self) -> None:

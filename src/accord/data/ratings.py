@@ -600,8 +600,10 @@ def encode_ratings(
         seen_pairs[key] = True
         any_dup = int(np.count_nonzero(seen_pairs)) < key.size
         del seen_pairs
-    else:
-        any_dup = True  # sparse design: decide by sorting below
+    else:  # sparse design: a sort of the keys (not an argsort) tells
+        sorted_key = np.sort(key)
+        any_dup = bool(np.any(sorted_key[1:] == sorted_key[:-1]))
+        del sorted_key
     if any_dup:
         order_k = np.argsort(key, kind="stable")
         sorted_key = key[order_k]
