@@ -140,11 +140,15 @@ def read_columns(
         return [table.column(name) for name in wanted], True
     if fmt == "parquet":
         pq: Any = require("pyarrow.parquet", "parquet")
+        import pyarrow as pa
+
         with reading(p, "Parquet"):
             schema_names = list(pq.read_schema(p).names)
         require_columns(wanted, schema_names, where=str(p))
         with reading(p, "Parquet"):
             table = pq.read_table(p, columns=wanted)
+        # Decompression buffers go back to the system, not to the pool's free lists.
+        pa.default_memory_pool().release_unused()
         return [table.column(name) for name in wanted], False
     sniff = sniff_text(p, encoding=encoding, what="JSON Lines")
     with reading(p, "JSON Lines", sniff), sniff.open() as fh:
@@ -223,11 +227,14 @@ def read_ratings(
     names = list(dict.fromkeys((item, rater, label)))
     read, text = read_columns(path, names, file_format=file_format, sep=sep, encoding=encoding)
     by_name = dict(zip(names, read, strict=True))
-    del read
+    # The encoder is handed the only references to the columns, so that each is let go as
+    # soon as it is encoded.
+    columns = [by_name[item], by_name[rater], by_name[label]]
+    del read, by_name
     return encode_ratings(
-        by_name[item],
-        by_name[rater],
-        by_name.pop(label),
+        columns.pop(0),
+        columns.pop(0),
+        columns.pop(0),
         level=level,
         categories=categories,
         missing=missing,
