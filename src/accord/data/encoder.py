@@ -536,125 +536,170 @@ def label_domain(
     notes : tuple of str
         Warnings for the read report.
     """
-    k = raw.size
     if raw.dtype.kind in "US":
         raw = raw.astype(object)
-    notes: list[str] = []
-
-    def at(positions: IntArray) -> tuple[int, str, int, Any]:
-        rows, which = rows_of(positions)
-        return int(rows[0]), format_rows(rows), int(rows.size), tidy_scalar(raw[which])
-
-    numeric = level in ("interval", "ratio")
+    where = _Where(raw, rows_of)
     if categories is not None:
-        domain = [tidy_scalar(c) for c in categories]
-        if len(domain) == 0:
-            raise InvalidInputError("categories: the declared domain is empty")
-        if len(set(map(repr, domain))) != len(domain):
-            raise InvalidInputError(f"categories: the declared domain has repeats: {domain!r}")
-        dom_values: FloatArray | None = None
-        if numeric:
-            try:
-                dom_values = np.asarray(domain, dtype=np.float64)
-            except (TypeError, ValueError):
-                raise InvalidInputError(
-                    f"categories: the level is {level}, so every category must be a number; "
-                    f"got {domain!r}"
-                ) from None
-        remap = np.full(k, -1, dtype=np.int64)
-        # Exact matches, then by number (1 and 1.0), then by text ("1" and 1).
-        if raw.dtype == object or raw.dtype.kind == "b":
-            exact = pd.Index(domain, dtype=object).get_indexer(pd.Index(raw, dtype=object))
-            remap = np.where(exact >= 0, exact, remap)
-        nums_dom = _numbers_of(np.asarray(domain, dtype=object))
-        if np.all(np.isfinite(nums_dom)) and not any(isinstance(c, bool) for c in domain):
-            nums = _numbers_of(raw) if raw.dtype.kind != "b" else np.full(k, np.nan)
-            by_num = pd.Index(nums_dom).get_indexer(pd.Index(nums))
-            remap = np.where((remap < 0) & (by_num >= 0) & np.isfinite(nums), by_num, remap)
-        if (remap < 0).any():
-            as_text = pd.Index(categories_as_text(domain), dtype=object)
-            texts = pd.Index([str(tidy_scalar(v)).strip() for v in raw], dtype=object)
-            remap = np.where(remap < 0, as_text.get_indexer(texts), remap)
-        bad = np.flatnonzero(remap < 0)
-        if bad.size:
-            first, listed, count, label = at(bad)
-            raise InvalidInputError(
-                f"column {column!r}: label {label!r} at row {first + 1} is not "
-                f"among the declared categories {domain!r} ({count} such rows: {listed})"
-            )
-        if numeric:
-            assert dom_values is not None
-            if level == "ratio" and np.any(dom_values < 0):
-                raise InvalidInputError(
-                    f"categories: the level is ratio, so every category must be >= 0; "
-                    f"got {domain!r}"
-                )
-        return remap, tuple(domain), dom_values, "as declared", tuple(notes)
+        return _declared_domain(raw, where, categories, level=level, column=column)
+    if level in ("interval", "ratio") or labels_as == "number":
+        return _numeric_domain(raw, where, level=level, column=column)
+    if raw.dtype.kind in "fbiu":
+        return _number_domain(raw)
+    notes: tuple[str, ...] = ()
+    if labels_as == "auto" and all(isinstance(v, str) for v in raw):
+        if level == "ordinal" and bool(np.all(np.isfinite(_numbers_of(raw)))):
+            # Every label is a number written as text: ordered by its number.
+            return _numeric_domain(raw, where, level=level, column=column)
+        notes = _same_number_notes(raw, column)
+    return _text_domain(raw, level=level, column=column, notes=notes)
 
-    if numeric or labels_as == "number":
-        nums = _numbers_of(raw)
-        bad = np.flatnonzero(~np.isfinite(nums))
-        if bad.size:
-            first, listed, count, shown = at(bad)
-            why = (
-                f"the level is {level}"
-                if numeric
-                else "labels_as='number' (--labels-as number) reads every label as a number"
-            )
-            not_a = "is not finite" if _is_number_text(shown) else "is not a number"
-            raise InvalidInputError(
-                f"column {column!r}: label {shown!r} at row {first + 1} {not_a}, but {why} "
-                f"({count} such rows: {listed})"
-                + ("; use level='nominal' or 'ordinal' for text labels" if numeric else "")
-            )
-        if level == "ratio" and np.any(nums < 0):
-            neg = np.flatnonzero(nums < 0)
-            first, _, _, shown = at(neg)
-            raise InvalidInputError(
-                f"column {column!r}: label {shown!r} at row {first + 1} is negative, but the "
-                "ratio level needs values >= 0"
-            )
-        remap, uniq = _sorted_domain(nums)
-        domain_t: tuple[Any, ...]
-        if _integral_floats(uniq):
-            domain_t = tuple(int(v) for v in uniq)
-        else:
-            domain_t = tuple(float(v) for v in uniq)
-        values = uniq.astype(np.float64) if numeric else None
-        return remap, domain_t, values, "numeric", tuple(notes)
 
+Domain = tuple[IntArray, tuple[Any, ...], FloatArray | None, str, tuple[str, ...]]
+
+
+class _Where:
+    """Where labels are, for messages: the first row, the rows listed, how many, and the
+    label at the first row."""
+
+    def __init__(
+        self, raw: npt.NDArray[Any], rows_of: Callable[[IntArray], tuple[IntArray, int]]
+    ) -> None:
+        self.raw = raw
+        self.rows_of = rows_of
+
+    def __call__(self, positions: IntArray) -> tuple[int, str, int, Any]:
+        rows, which = self.rows_of(positions)
+        return int(rows[0]), format_rows(rows), int(rows.size), tidy_scalar(self.raw[which])
+
+
+def _declared_domain(
+    raw: npt.NDArray[Any],
+    where: _Where,
+    categories: Sequence[Any],
+    *,
+    level: Level,
+    column: str,
+) -> Domain:
+    """The declared categories: each label matched exactly, then by number (1 and 1.0),
+    then by text ("1" and 1); a label outside them is an error."""
+    k = raw.size
+    numeric = level in ("interval", "ratio")
+    domain = [tidy_scalar(c) for c in categories]
+    if len(domain) == 0:
+        raise InvalidInputError("categories: the declared domain is empty")
+    if len(set(map(repr, domain))) != len(domain):
+        raise InvalidInputError(f"categories: the declared domain has repeats: {domain!r}")
+    dom_values: FloatArray | None = None
+    if numeric:
+        try:
+            dom_values = np.asarray(domain, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise InvalidInputError(
+                f"categories: the level is {level}, so every category must be a number; "
+                f"got {domain!r}"
+            ) from None
+    remap = np.full(k, -1, dtype=np.int64)
+    if raw.dtype == object or raw.dtype.kind == "b":
+        exact = pd.Index(domain, dtype=object).get_indexer(pd.Index(raw, dtype=object))
+        remap = np.where(exact >= 0, exact, remap)
+    nums_dom = _numbers_of(np.asarray(domain, dtype=object))
+    if np.all(np.isfinite(nums_dom)) and not any(isinstance(c, bool) for c in domain):
+        nums = _numbers_of(raw) if raw.dtype.kind != "b" else np.full(k, np.nan)
+        by_num = pd.Index(nums_dom).get_indexer(pd.Index(nums))
+        remap = np.where((remap < 0) & (by_num >= 0) & np.isfinite(nums), by_num, remap)
+    if (remap < 0).any():
+        as_text = pd.Index(categories_as_text(domain), dtype=object)
+        texts = pd.Index([str(tidy_scalar(v)).strip() for v in raw], dtype=object)
+        remap = np.where(remap < 0, as_text.get_indexer(texts), remap)
+    bad = np.flatnonzero(remap < 0)
+    if bad.size:
+        first, listed, count, label = where(bad)
+        raise InvalidInputError(
+            f"column {column!r}: label {label!r} at row {first + 1} is not "
+            f"among the declared categories {domain!r} ({count} such rows: {listed})"
+        )
+    if level == "ratio" and dom_values is not None and np.any(dom_values < 0):
+        raise InvalidInputError(
+            f"categories: the level is ratio, so every category must be >= 0; got {domain!r}"
+        )
+    return remap, tuple(domain), dom_values, "as declared", ()
+
+
+def _numeric_domain(raw: npt.NDArray[Any], where: _Where, *, level: Level, column: str) -> Domain:
+    """Every label read as a number (interval/ratio level, or ``labels_as="number"``),
+    sorted; a label that is not a finite number (or, at ratio level, is negative) is an
+    error."""
+    numeric = level in ("interval", "ratio")
+    nums = _numbers_of(raw)
+    bad = np.flatnonzero(~np.isfinite(nums))
+    if bad.size:
+        first, listed, count, shown = where(bad)
+        why = (
+            f"the level is {level}"
+            if numeric
+            else "labels_as='number' (--labels-as number) reads every label as a number"
+        )
+        not_a = "is not finite" if _is_number_text(shown) else "is not a number"
+        raise InvalidInputError(
+            f"column {column!r}: label {shown!r} at row {first + 1} {not_a}, but {why} "
+            f"({count} such rows: {listed})"
+            + ("; use level='nominal' or 'ordinal' for text labels" if numeric else "")
+        )
+    if level == "ratio" and np.any(nums < 0):
+        first, _, _, shown = where(np.flatnonzero(nums < 0))
+        raise InvalidInputError(
+            f"column {column!r}: label {shown!r} at row {first + 1} is negative, but the "
+            "ratio level needs values >= 0"
+        )
+    remap, uniq = _sorted_domain(nums)
+    domain: tuple[Any, ...]
+    if _integral_floats(uniq):
+        domain = tuple(int(v) for v in uniq)
+    else:
+        domain = tuple(float(v) for v in uniq)
+    values = uniq.astype(np.float64) if numeric else None
+    return remap, domain, values, "numeric", ()
+
+
+def _number_domain(raw: npt.NDArray[Any]) -> Domain:
+    """Labels that are numbers or booleans in their own type, in their order (floats that
+    are all integers become integers)."""
     if raw.dtype.kind == "f":
         if _integral_floats(raw):
             raw = raw.astype(np.int64)
         remap, uniq = _sorted_domain(raw)
-        return remap, tuple(tidy_scalar(v) for v in uniq), None, "numeric", tuple(notes)
-    if raw.dtype.kind in "biu":
-        remap, uniq = _sorted_domain(raw)
-        order = "numeric" if raw.dtype.kind != "b" else "False < True"
-        return remap, tuple(tidy_scalar(v) for v in uniq), None, order, tuple(notes)
+        return remap, tuple(tidy_scalar(v) for v in uniq), None, "numeric", ()
+    remap, uniq = _sorted_domain(raw)
+    order = "numeric" if raw.dtype.kind != "b" else "False < True"
+    return remap, tuple(tidy_scalar(v) for v in uniq), None, order, ()
 
-    # Text (or values of another type).
-    if labels_as == "auto" and all(isinstance(v, str) for v in raw):
-        nums = _numbers_of(raw)
-        spelled = np.isfinite(nums)
-        if spelled.any():
-            _, counts = np.unique(nums[spelled], return_counts=True)
-            if (counts > 1).any():
-                groups: dict[float, list[str]] = {}
-                for v, x in zip(raw[spelled], nums[spelled], strict=True):
-                    groups.setdefault(float(x), []).append(str(v))
-                same = [sorted(g) for g in groups.values() if len(g) > 1]
-                listed = "; ".join(" and ".join(repr(s) for s in g) for g in same[:3])
-                notes.append(
-                    f"column {column!r}: labels {listed} are the same number spelled "
-                    "differently and are read as different categories; pass "
-                    "labels_as='number' (--labels-as number) to read them as one"
-                )
-        if level == "ordinal" and spelled.all():
-            # Every label is a number written as text: ordered by its number.
-            return label_domain(
-                raw, rows_of, level=level, categories=None, column=column, labels_as="number"
-            )
+
+def _same_number_notes(raw: npt.NDArray[Any], column: str) -> tuple[str, ...]:
+    """A warning when text labels spell one number differently (``1`` and ``01``)."""
+    nums = _numbers_of(raw)
+    spelled = np.isfinite(nums)
+    if not spelled.any():
+        return ()
+    _, counts = np.unique(nums[spelled], return_counts=True)
+    if not (counts > 1).any():
+        return ()
+    groups: dict[float, list[str]] = {}
+    for v, x in zip(raw[spelled], nums[spelled], strict=True):
+        groups.setdefault(float(x), []).append(str(v))
+    same = [sorted(g) for g in groups.values() if len(g) > 1]
+    listed = "; ".join(" and ".join(repr(s) for s in g) for g in same[:3])
+    return (
+        f"column {column!r}: labels {listed} are the same number spelled "
+        "differently and are read as different categories; pass "
+        "labels_as='number' (--labels-as number) to read them as one",
+    )
+
+
+def _text_domain(
+    raw: npt.NDArray[Any], *, level: Level, column: str, notes: tuple[str, ...]
+) -> Domain:
+    """Text labels (or values of another type): nominal in alphabetical order, as read when
+    the types cannot be ordered; an ordinal level needs the order declared."""
     try:
         remap, uniq = _sorted_domain(raw)
     except TypeError:
@@ -664,14 +709,13 @@ def label_domain(
                 f"({sorted({type(v).__name__ for v in raw})}); declare categories=[...] in "
                 "order"
             ) from None
-        order_idx = np.arange(k)
-        return order_idx, tuple(tidy_scalar(v) for v in raw), None, "as read", tuple(notes)
-    domain_text = tuple(tidy_scalar(v) for v in uniq)
+        return np.arange(raw.size), tuple(tidy_scalar(v) for v in raw), None, "as read", notes
+    domain = tuple(tidy_scalar(v) for v in uniq)
     if level == "ordinal":
-        shown = ", ".join(str(v) for v in domain_text[:20])
-        more = f" and {len(domain_text) - 20} more" if len(domain_text) > 20 else ""
-        names = [str(v) for v in domain_text[:6]]
-        etc = ", ..." if len(domain_text) > 6 else ""
+        shown = ", ".join(str(v) for v in domain[:20])
+        more = f" and {len(domain) - 20} more" if len(domain) > 20 else ""
+        names = [str(v) for v in domain[:6]]
+        etc = ", ..." if len(domain) > 6 else ""
         raise InvalidInputError(
             f"column {column!r}: the labels are text ({shown}{more}), and an ordinal level "
             "needs their order: declare it from lowest to highest, as "
@@ -679,13 +723,7 @@ def label_domain(
             f"--categories {','.join(names)}{etc.strip(', ')} on the command line, "
             "in your order"
         )
-    return (
-        remap,
-        domain_text,
-        None,
-        "alphabetical (nominal: the order does not matter)",
-        tuple(notes),
-    )
+    return remap, domain, None, "alphabetical (nominal: the order does not matter)", notes
 
 
 def order_line(level: str, domain: Sequence[Any], order: str) -> str | None:

@@ -545,6 +545,34 @@ def encode_ratings(
         column=label_col,
     )
     codes, values, labelled = resolved
+    return _assemble(
+        codes,
+        values,
+        labelled,
+        item_decode,
+        rater_decode,
+        n_rows=n_rows,
+        level=level,
+        declared=categories is not None,
+        source=source,
+        category_order=category_order,
+    )
+
+
+def _assemble(
+    codes: _Codes,
+    values: FloatArray | None,
+    labelled: _Labels,
+    item_decode: npt.NDArray[Any],
+    rater_decode: npt.NDArray[Any],
+    *,
+    n_rows: int,
+    level: Level,
+    declared: bool,
+    source: str | None,
+    category_order: str | None,
+) -> Ratings:
+    """The :class:`Ratings` and its :class:`ReadReport` from the rows kept."""
     n_kept = int(codes.items.size)
     # Items or raters that no row refers to any more (every row dropped as a duplicate)
     # leave the decode tables; items whose every label is missing stay, with no rating.
@@ -576,7 +604,7 @@ def encode_ratings(
         level=level,
         values=values,
         report=report,
-        categories_declared=categories is not None,
+        categories_declared=declared,
         missing_item_codes=miss_items,
         missing_rater_codes=miss_raters,
         category_order=order,
