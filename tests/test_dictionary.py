@@ -104,3 +104,14 @@ def test_integer_ids_are_numbered_as_factorize_numbers_them(ids: list[int], dtyp
     np.testing.assert_array_equal(ratings.item_codes, codes[kept])
     assert list(ratings.items) == [int(u) for u in uniques]
     assert all(type(v) is int for v in ratings.items)
+
+
+def test_sorted_ids_past_int32_then_a_small_id() -> None:
+    """Ids in increasing order from 2**40 (a run), then id 0: the run's codes do not overflow
+    int32 and leaving the run does not ask for a table from 0 to 2**40."""
+    values: list[Any] = [2**40, 2**40, 2**40 + 1, 2**40 + 2, 0, 2**40 + 1]
+    dictionary, got = encode_in_batches(values, [4], pa.int64())
+    codes, uniques, first = reference(values)
+    np.testing.assert_array_equal(got, codes)
+    assert list(dictionary.values()) == uniques
+    np.testing.assert_array_equal(dictionary.first_rows(), first)
