@@ -12,8 +12,8 @@ Every reader and every engine turns item ids, rater ids and labels into codes he
 The missing-value rule (:func:`missing_of`), applied to ids and labels alike: a value is
 missing when it is null (``None``, ``NaN``, ``NaT``, ``pd.NA``, an Arrow null), or text that
 is empty or blank, or text that, with surrounding spaces removed, is one of ``na_values``
-(default :data:`DEFAULT_NA_VALUES`) -- unless it is one of the declared categories, which
-always win.
+(default :data:`accord._validate.DEFAULT_NA_VALUES`) -- unless it is one of the declared
+categories, which always win.
 
 Text read from a file (CSV) has no type of its own: the type of the whole column is decided
 from its distinct values (:func:`typed_text`): numbers when every value is a number, booleans
@@ -34,88 +34,29 @@ import pandas as pd
 
 from .._errors import InvalidInputError
 from .._types import BoolArray, FloatArray, IntArray, Level
+from .._validate import check_na_values, format_rows, tidy_scalar
 
 __all__ = [
-    "DEFAULT_NA_VALUES",
     "LABELS_AS",
     "LabelsAs",
     "arrow_of",
     "categories_as_text",
-    "check_na_values",
+    "compact_integer_codes",
     "dictionary_of",
     "distinct_values",
     "encode_ids",
-    "format_rows",
     "label_domain",
     "missing_mask",
     "missing_of",
     "order_line",
     "rows_in",
-    "tidy_scalar",
     "typed_column",
     "typed_ids",
     "typed_text",
 ]
 
-#: Text that counts as a missing value by default (the spellings ``pandas.read_csv`` treats as
-#: missing), besides empty and blank text. Declared categories always win over this list.
-DEFAULT_NA_VALUES: tuple[str, ...] = (
-    "#N/A",
-    "#N/A N/A",
-    "#NA",
-    "-1.#IND",
-    "-1.#QNAN",
-    "-NaN",
-    "-nan",
-    "1.#IND",
-    "1.#QNAN",
-    "<NA>",
-    "N/A",
-    "NA",
-    "NULL",
-    "NaN",
-    "None",
-    "n/a",
-    "nan",
-    "null",
-)
-
 LabelsAs = Literal["auto", "number", "text"]
 LABELS_AS: tuple[str, ...] = ("auto", "number", "text")
-
-_SHOW = 5  # how many offending rows a message lists
-
-
-def tidy_scalar(value: Any) -> Any:
-    """Plain Python scalar for decode tables and messages (numpy scalars to Python)."""
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
-def format_rows(positions: npt.ArrayLike) -> str:
-    """0-based positions as 1-based row numbers for messages (the first few)."""
-    pos = np.asarray(positions, dtype=np.int64)
-    shown = ", ".join(str(int(p) + 1) for p in pos[:_SHOW])
-    more = f" and {pos.size - _SHOW} more" if pos.size > _SHOW else ""
-    return f"{shown}{more}"
-
-
-def check_na_values(na_values: Sequence[str] | None) -> tuple[str, ...]:
-    """The missing-value spellings to use (``None``: :data:`DEFAULT_NA_VALUES`)."""
-    if na_values is None:
-        return DEFAULT_NA_VALUES
-    if isinstance(na_values, str):
-        na_values = [na_values]
-    out = []
-    for v in na_values:
-        if not isinstance(v, str):
-            raise InvalidInputError(
-                f"na_values: each missing-value spelling must be text; got {v!r}"
-            )
-        out.append(v.strip())
-    return tuple(out)
-
 
 # --------------------------------------------------------------------------- to Arrow
 
@@ -259,7 +200,7 @@ def missing_of(
     dictionary : pyarrow Array or ndarray
         Distinct values.
     na_values : sequence of str, optional
-        Text that counts as missing (default :data:`DEFAULT_NA_VALUES`).
+        Text that counts as missing (default :data:`accord._validate.DEFAULT_NA_VALUES`).
     keep : sequence, optional
         Declared categories: text equal to one of them is never missing.
 
@@ -448,6 +389,12 @@ def encode_ids(
     (the decode table shows numbers only when every id is a number and no two ids spell
     the same number). A missing id is an error naming its rows.
     """
+    integers = None if text else _integer_column(values)
+    if integers is not None:
+        direct = compact_integer_codes(integers)
+        if direct is not None:
+            codes, distinct = direct
+            return codes, distinct.astype(object)
     idx, dictionary = dictionary_of(arrow_of(values))
     miss = missing_of(dictionary, na_values)
     if (idx < 0).any() or miss.any():
@@ -467,6 +414,63 @@ def encode_ids(
             boxed[:] = dictionary.to_pylist()
             decode = boxed
     return idx.astype(np.int64), decode
+
+
+def _integer_column(values: Any) -> npt.NDArray[Any] | None:
+    """The column as a 1-D numpy integer array when it is one (numpy, or Arrow integers
+    without nulls, not copied where the storage allows), else None."""
+    import pyarrow as pa
+
+    if isinstance(values, pa.Array | pa.ChunkedArray):
+        if not pa.types.is_integer(values.type) or values.null_count:
+            return None
+        values = values.to_numpy()
+    if not isinstance(values, np.ndarray) or values.ndim != 1 or values.dtype.kind not in "iu":
+        return None
+    return values
+
+
+def compact_integer_codes(values: npt.NDArray[Any]) -> tuple[IntArray, npt.NDArray[Any]] | None:
+    """Codes of integer ids in order of first appearance and the distinct ids, through a table
+    over their range (no hashing, no sort of the rows); None when the range is wider than
+    twice the number of ids (or a million).
+
+    The first row of each id is a ``minimum.at`` over the table; the ids sorted by it are the
+    decode table, numbered as ``pandas.factorize`` numbers them.
+
+    >>> codes, ids = compact_integer_codes(np.array([7, 5, 7, 9, 5]))
+    >>> codes, ids
+    (array([0, 1, 0, 2, 1]), array([7, 5, 9]))
+    """
+    n = values.size
+    if n == 0:
+        return None
+    lo, hi = int(values.min()), int(values.max())
+    span = hi - lo + 1
+    if span > max(1 << 20, 2 * n) or hi >= 1 << 63:
+        return None
+    step = values[1:] != values[:-1]
+    if bool(np.all(values[1:] >= values[:-1])):
+        # Sorted ids (a file in id order): each run is a new id, no table.
+        codes_sorted: IntArray = np.empty(n, dtype=np.int64)
+        codes_sorted[0] = 0
+        np.cumsum(step, out=codes_sorted[1:])
+        return codes_sorted, values[np.r_[0, np.flatnonzero(step) + 1]]
+    del step
+    offsets = values.astype(np.intp)
+    if lo:
+        offsets -= lo
+    row: Any = np.int32 if n < 1 << 31 else np.intp  # half the memory for the row numbers
+    first: npt.NDArray[np.signedinteger[Any]] = np.full(span, n, dtype=row)
+    np.minimum.at(first, offsets, np.arange(n, dtype=row))
+    present = np.flatnonzero(first < n)
+    distinct = present[np.argsort(first[present], kind="stable")]
+    del first, present
+    table = np.empty(span, dtype=np.int64)
+    table[distinct] = np.arange(distinct.size, dtype=np.int64)
+    codes: IntArray = table[offsets]
+    ids: npt.NDArray[Any] = (distinct + lo).astype(values.dtype)
+    return codes, ids
 
 
 # --------------------------------------------------------------------------- labels
@@ -532,125 +536,170 @@ def label_domain(
     notes : tuple of str
         Warnings for the read report.
     """
-    k = raw.size
     if raw.dtype.kind in "US":
         raw = raw.astype(object)
-    notes: list[str] = []
-
-    def at(positions: IntArray) -> tuple[int, str, int, Any]:
-        rows, which = rows_of(positions)
-        return int(rows[0]), format_rows(rows), int(rows.size), tidy_scalar(raw[which])
-
-    numeric = level in ("interval", "ratio")
+    where = _Where(raw, rows_of)
     if categories is not None:
-        domain = [tidy_scalar(c) for c in categories]
-        if len(domain) == 0:
-            raise InvalidInputError("categories: the declared domain is empty")
-        if len(set(map(repr, domain))) != len(domain):
-            raise InvalidInputError(f"categories: the declared domain has repeats: {domain!r}")
-        dom_values: FloatArray | None = None
-        if numeric:
-            try:
-                dom_values = np.asarray(domain, dtype=np.float64)
-            except (TypeError, ValueError):
-                raise InvalidInputError(
-                    f"categories: the level is {level}, so every category must be a number; "
-                    f"got {domain!r}"
-                ) from None
-        remap = np.full(k, -1, dtype=np.int64)
-        # Exact matches, then by number (1 and 1.0), then by text ("1" and 1).
-        if raw.dtype == object or raw.dtype.kind == "b":
-            exact = pd.Index(domain, dtype=object).get_indexer(pd.Index(raw, dtype=object))
-            remap = np.where(exact >= 0, exact, remap)
-        nums_dom = _numbers_of(np.asarray(domain, dtype=object))
-        if np.all(np.isfinite(nums_dom)) and not any(isinstance(c, bool) for c in domain):
-            nums = _numbers_of(raw) if raw.dtype.kind != "b" else np.full(k, np.nan)
-            by_num = pd.Index(nums_dom).get_indexer(pd.Index(nums))
-            remap = np.where((remap < 0) & (by_num >= 0) & np.isfinite(nums), by_num, remap)
-        if (remap < 0).any():
-            as_text = pd.Index(categories_as_text(domain), dtype=object)
-            texts = pd.Index([str(tidy_scalar(v)).strip() for v in raw], dtype=object)
-            remap = np.where(remap < 0, as_text.get_indexer(texts), remap)
-        bad = np.flatnonzero(remap < 0)
-        if bad.size:
-            first, listed, count, label = at(bad)
-            raise InvalidInputError(
-                f"column {column!r}: label {label!r} at row {first + 1} is not "
-                f"among the declared categories {domain!r} ({count} such rows: {listed})"
-            )
-        if numeric:
-            assert dom_values is not None
-            if level == "ratio" and np.any(dom_values < 0):
-                raise InvalidInputError(
-                    f"categories: the level is ratio, so every category must be >= 0; "
-                    f"got {domain!r}"
-                )
-        return remap, tuple(domain), dom_values, "as declared", tuple(notes)
+        return _declared_domain(raw, where, categories, level=level, column=column)
+    if level in ("interval", "ratio") or labels_as == "number":
+        return _numeric_domain(raw, where, level=level, column=column)
+    if raw.dtype.kind in "fbiu":
+        return _number_domain(raw)
+    notes: tuple[str, ...] = ()
+    if labels_as == "auto" and all(isinstance(v, str) for v in raw):
+        if level == "ordinal" and bool(np.all(np.isfinite(_numbers_of(raw)))):
+            # Every label is a number written as text: ordered by its number.
+            return _numeric_domain(raw, where, level=level, column=column)
+        notes = _same_number_notes(raw, column)
+    return _text_domain(raw, level=level, column=column, notes=notes)
 
-    if numeric or labels_as == "number":
-        nums = _numbers_of(raw)
-        bad = np.flatnonzero(~np.isfinite(nums))
-        if bad.size:
-            first, listed, count, shown = at(bad)
-            why = (
-                f"the level is {level}"
-                if numeric
-                else "labels_as='number' (--labels-as number) reads every label as a number"
-            )
-            not_a = "is not finite" if _is_number_text(shown) else "is not a number"
-            raise InvalidInputError(
-                f"column {column!r}: label {shown!r} at row {first + 1} {not_a}, but {why} "
-                f"({count} such rows: {listed})"
-                + ("; use level='nominal' or 'ordinal' for text labels" if numeric else "")
-            )
-        if level == "ratio" and np.any(nums < 0):
-            neg = np.flatnonzero(nums < 0)
-            first, _, _, shown = at(neg)
-            raise InvalidInputError(
-                f"column {column!r}: label {shown!r} at row {first + 1} is negative, but the "
-                "ratio level needs values >= 0"
-            )
-        remap, uniq = _sorted_domain(nums)
-        domain_t: tuple[Any, ...]
-        if _integral_floats(uniq):
-            domain_t = tuple(int(v) for v in uniq)
-        else:
-            domain_t = tuple(float(v) for v in uniq)
-        values = uniq.astype(np.float64) if numeric else None
-        return remap, domain_t, values, "numeric", tuple(notes)
 
+Domain = tuple[IntArray, tuple[Any, ...], FloatArray | None, str, tuple[str, ...]]
+
+
+class _Where:
+    """Where labels are, for messages: the first row, the rows listed, how many, and the
+    label at the first row."""
+
+    def __init__(
+        self, raw: npt.NDArray[Any], rows_of: Callable[[IntArray], tuple[IntArray, int]]
+    ) -> None:
+        self.raw = raw
+        self.rows_of = rows_of
+
+    def __call__(self, positions: IntArray) -> tuple[int, str, int, Any]:
+        rows, which = self.rows_of(positions)
+        return int(rows[0]), format_rows(rows), int(rows.size), tidy_scalar(self.raw[which])
+
+
+def _declared_domain(
+    raw: npt.NDArray[Any],
+    where: _Where,
+    categories: Sequence[Any],
+    *,
+    level: Level,
+    column: str,
+) -> Domain:
+    """The declared categories: each label matched exactly, then by number (1 and 1.0),
+    then by text ("1" and 1); a label outside them is an error."""
+    k = raw.size
+    numeric = level in ("interval", "ratio")
+    domain = [tidy_scalar(c) for c in categories]
+    if len(domain) == 0:
+        raise InvalidInputError("categories: the declared domain is empty")
+    if len(set(map(repr, domain))) != len(domain):
+        raise InvalidInputError(f"categories: the declared domain has repeats: {domain!r}")
+    dom_values: FloatArray | None = None
+    if numeric:
+        try:
+            dom_values = np.asarray(domain, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise InvalidInputError(
+                f"categories: the level is {level}, so every category must be a number; "
+                f"got {domain!r}"
+            ) from None
+    remap = np.full(k, -1, dtype=np.int64)
+    if raw.dtype == object or raw.dtype.kind == "b":
+        exact = pd.Index(domain, dtype=object).get_indexer(pd.Index(raw, dtype=object))
+        remap = np.where(exact >= 0, exact, remap)
+    nums_dom = _numbers_of(np.asarray(domain, dtype=object))
+    if np.all(np.isfinite(nums_dom)) and not any(isinstance(c, bool) for c in domain):
+        nums = _numbers_of(raw) if raw.dtype.kind != "b" else np.full(k, np.nan)
+        by_num = pd.Index(nums_dom).get_indexer(pd.Index(nums))
+        remap = np.where((remap < 0) & (by_num >= 0) & np.isfinite(nums), by_num, remap)
+    if (remap < 0).any():
+        as_text = pd.Index(categories_as_text(domain), dtype=object)
+        texts = pd.Index([str(tidy_scalar(v)).strip() for v in raw], dtype=object)
+        remap = np.where(remap < 0, as_text.get_indexer(texts), remap)
+    bad = np.flatnonzero(remap < 0)
+    if bad.size:
+        first, listed, count, label = where(bad)
+        raise InvalidInputError(
+            f"column {column!r}: label {label!r} at row {first + 1} is not "
+            f"among the declared categories {domain!r} ({count} such rows: {listed})"
+        )
+    if level == "ratio" and dom_values is not None and np.any(dom_values < 0):
+        raise InvalidInputError(
+            f"categories: the level is ratio, so every category must be >= 0; got {domain!r}"
+        )
+    return remap, tuple(domain), dom_values, "as declared", ()
+
+
+def _numeric_domain(raw: npt.NDArray[Any], where: _Where, *, level: Level, column: str) -> Domain:
+    """Every label read as a number (interval/ratio level, or ``labels_as="number"``),
+    sorted; a label that is not a finite number (or, at ratio level, is negative) is an
+    error."""
+    numeric = level in ("interval", "ratio")
+    nums = _numbers_of(raw)
+    bad = np.flatnonzero(~np.isfinite(nums))
+    if bad.size:
+        first, listed, count, shown = where(bad)
+        why = (
+            f"the level is {level}"
+            if numeric
+            else "labels_as='number' (--labels-as number) reads every label as a number"
+        )
+        not_a = "is not finite" if _is_number_text(shown) else "is not a number"
+        raise InvalidInputError(
+            f"column {column!r}: label {shown!r} at row {first + 1} {not_a}, but {why} "
+            f"({count} such rows: {listed})"
+            + ("; use level='nominal' or 'ordinal' for text labels" if numeric else "")
+        )
+    if level == "ratio" and np.any(nums < 0):
+        first, _, _, shown = where(np.flatnonzero(nums < 0))
+        raise InvalidInputError(
+            f"column {column!r}: label {shown!r} at row {first + 1} is negative, but the "
+            "ratio level needs values >= 0"
+        )
+    remap, uniq = _sorted_domain(nums)
+    domain: tuple[Any, ...]
+    if _integral_floats(uniq):
+        domain = tuple(int(v) for v in uniq)
+    else:
+        domain = tuple(float(v) for v in uniq)
+    values = uniq.astype(np.float64) if numeric else None
+    return remap, domain, values, "numeric", ()
+
+
+def _number_domain(raw: npt.NDArray[Any]) -> Domain:
+    """Labels that are numbers or booleans in their own type, in their order (floats that
+    are all integers become integers)."""
     if raw.dtype.kind == "f":
         if _integral_floats(raw):
             raw = raw.astype(np.int64)
         remap, uniq = _sorted_domain(raw)
-        return remap, tuple(tidy_scalar(v) for v in uniq), None, "numeric", tuple(notes)
-    if raw.dtype.kind in "biu":
-        remap, uniq = _sorted_domain(raw)
-        order = "numeric" if raw.dtype.kind != "b" else "False < True"
-        return remap, tuple(tidy_scalar(v) for v in uniq), None, order, tuple(notes)
+        return remap, tuple(tidy_scalar(v) for v in uniq), None, "numeric", ()
+    remap, uniq = _sorted_domain(raw)
+    order = "numeric" if raw.dtype.kind != "b" else "False < True"
+    return remap, tuple(tidy_scalar(v) for v in uniq), None, order, ()
 
-    # Text (or values of another type).
-    if labels_as == "auto" and all(isinstance(v, str) for v in raw):
-        nums = _numbers_of(raw)
-        spelled = np.isfinite(nums)
-        if spelled.any():
-            _, counts = np.unique(nums[spelled], return_counts=True)
-            if (counts > 1).any():
-                groups: dict[float, list[str]] = {}
-                for v, x in zip(raw[spelled], nums[spelled], strict=True):
-                    groups.setdefault(float(x), []).append(str(v))
-                same = [sorted(g) for g in groups.values() if len(g) > 1]
-                listed = "; ".join(" and ".join(repr(s) for s in g) for g in same[:3])
-                notes.append(
-                    f"column {column!r}: labels {listed} are the same number spelled "
-                    "differently and are read as different categories; pass "
-                    "labels_as='number' (--labels-as number) to read them as one"
-                )
-        if level == "ordinal" and spelled.all():
-            # Every label is a number written as text: ordered by its number.
-            return label_domain(
-                raw, rows_of, level=level, categories=None, column=column, labels_as="number"
-            )
+
+def _same_number_notes(raw: npt.NDArray[Any], column: str) -> tuple[str, ...]:
+    """A warning when text labels spell one number differently (``1`` and ``01``)."""
+    nums = _numbers_of(raw)
+    spelled = np.isfinite(nums)
+    if not spelled.any():
+        return ()
+    _, counts = np.unique(nums[spelled], return_counts=True)
+    if not (counts > 1).any():
+        return ()
+    groups: dict[float, list[str]] = {}
+    for v, x in zip(raw[spelled], nums[spelled], strict=True):
+        groups.setdefault(float(x), []).append(str(v))
+    same = [sorted(g) for g in groups.values() if len(g) > 1]
+    listed = "; ".join(" and ".join(repr(s) for s in g) for g in same[:3])
+    return (
+        f"column {column!r}: labels {listed} are the same number spelled "
+        "differently and are read as different categories; pass "
+        "labels_as='number' (--labels-as number) to read them as one",
+    )
+
+
+def _text_domain(
+    raw: npt.NDArray[Any], *, level: Level, column: str, notes: tuple[str, ...]
+) -> Domain:
+    """Text labels (or values of another type): nominal in alphabetical order, as read when
+    the types cannot be ordered; an ordinal level needs the order declared."""
     try:
         remap, uniq = _sorted_domain(raw)
     except TypeError:
@@ -660,14 +709,13 @@ def label_domain(
                 f"({sorted({type(v).__name__ for v in raw})}); declare categories=[...] in "
                 "order"
             ) from None
-        order_idx = np.arange(k)
-        return order_idx, tuple(tidy_scalar(v) for v in raw), None, "as read", tuple(notes)
-    domain_text = tuple(tidy_scalar(v) for v in uniq)
+        return np.arange(raw.size), tuple(tidy_scalar(v) for v in raw), None, "as read", notes
+    domain = tuple(tidy_scalar(v) for v in uniq)
     if level == "ordinal":
-        shown = ", ".join(str(v) for v in domain_text[:20])
-        more = f" and {len(domain_text) - 20} more" if len(domain_text) > 20 else ""
-        names = [str(v) for v in domain_text[:6]]
-        etc = ", ..." if len(domain_text) > 6 else ""
+        shown = ", ".join(str(v) for v in domain[:20])
+        more = f" and {len(domain) - 20} more" if len(domain) > 20 else ""
+        names = [str(v) for v in domain[:6]]
+        etc = ", ..." if len(domain) > 6 else ""
         raise InvalidInputError(
             f"column {column!r}: the labels are text ({shown}{more}), and an ordinal level "
             "needs their order: declare it from lowest to highest, as "
@@ -675,13 +723,7 @@ def label_domain(
             f"--categories {','.join(names)}{etc.strip(', ')} on the command line, "
             "in your order"
         )
-    return (
-        remap,
-        domain_text,
-        None,
-        "alphabetical (nominal: the order does not matter)",
-        tuple(notes),
-    )
+    return remap, domain, None, "alphabetical (nominal: the order does not matter)", notes
 
 
 def order_line(level: str, domain: Sequence[Any], order: str) -> str | None:

@@ -12,47 +12,38 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import (
-    ColumnNotFoundError,
-    DuplicateRatingError,
-    InvalidInputError,
-    bad_choice,
-    option,
-)
+from .._errors import DuplicateRatingError, InvalidInputError, option
 from .._results import Result
 from .._types import LEVELS, Duplicates, FloatArray, IntArray, Level, Missing
+from .._validate import (
+    SHOW,
+    check_choice,
+    check_na_values,
+    format_rows,
+    require_columns,
+    tidy_scalar,
+)
 from .encoder import (
     LABELS_AS,
     LabelsAs,
     arrow_of,
-    check_na_values,
     dictionary_of,
     distinct_values,
     encode_ids,
-    format_rows,
     label_domain,
     missing_of,
     order_line,
     rows_in,
-    tidy_scalar,
 )
+from .frames import arrow_columns_of, frame_to_pandas, ordered_categories
 
 __all__ = ["Ratings", "ReadReport", "encode_ratings"]
-
-_SHOW = 5  # how many offending rows an error message lists
-_rows = format_rows
-_tidy_scalar = tidy_scalar
-
-
-def _check_choice(name: str, value: object, allowed: Sequence[object], owner: str) -> None:
-    if value not in allowed:
-        raise InvalidInputError(bad_choice(owner, name, allowed, value))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -320,7 +311,7 @@ class Ratings:
             Empty input, missing ids, unparseable or undeclared labels, duplicates.
         """
         columns = (item, rater, label)
-        cols, native_label, source = _arrow_columns_of(frame, columns)
+        cols, native_label, source = arrow_columns_of(frame, columns)
         return encode_ratings(
             cols[0],
             cols[1],
@@ -382,11 +373,10 @@ class Ratings:
             frame = data
             source = "pandas.DataFrame"
         else:
-            frame = _to_pandas(data)
+            frame = frame_to_pandas(data)
             source = type(data).__module__.split(".")[0] + " frame"
         if item is not None:
-            if item not in frame.columns:
-                raise ColumnNotFoundError(_missing_column_message(item, list(frame.columns)))
+            require_columns([item], list(frame.columns))
             ids = frame[item].to_numpy()
             frame = frame.drop(columns=[item])
         else:
@@ -395,7 +385,7 @@ class Ratings:
             raise InvalidInputError(
                 f"the input is empty: {frame.shape[0]} items x {frame.shape[1]} raters"
             )
-        native = _ordered_categories(frame.iloc[:, 0]) if frame.shape[1] else None
+        native = ordered_categories(frame.iloc[:, 0]) if frame.shape[1] else None
         n_items, n_raters = frame.shape
         kinds = {dtype.kind for dtype in frame.dtypes if isinstance(dtype, np.dtype)}
         if len(kinds) == 1 and kinds <= set("biuf") and len(frame.dtypes) == n_raters:
@@ -499,17 +489,139 @@ def encode_ratings(
 
     The work of :meth:`Ratings.from_arrays`; ``text=True`` says the columns are the text
     cells of a file, whose type is decided from the whole column (see
-    :func:`accord._encoder.typed_text`). ``category_order`` names the order of declared
+    :func:`accord.data.encoder.typed_text`). ``category_order`` names the order of declared
     categories that came from the data (an ordered Categorical).
+
+    Each column is let go as soon as it is encoded: a caller that hands over its only
+    reference (a file's columns) holds one column less at each step.
     """
     import pyarrow as pa
 
-    _check_choice("level", level, LEVELS, "Ratings")
-    _check_choice("missing", missing, ("omit", "raise"), "Ratings")
-    _check_choice("duplicates", duplicates, ("raise", "first", "last", "mean"), "Ratings")
-    _check_choice("labels_as", labels_as, LABELS_AS, "Ratings")
+    _check_options(level, missing, duplicates, labels_as)
     spellings = check_na_values(na_values)
     item_col, rater_col, label_col = columns
+    arrays = _aligned(items, raters, labels, columns)
+    del items, raters, labels
+    n_rows = len(arrays[0])
+    if duplicates == "mean" and level not in ("interval", "ratio"):
+        raise InvalidInputError(
+            "duplicates='mean' averages labels, which needs level='interval' or 'ratio'; "
+            f"the level is {level!r} (use 'raise', 'first' or 'last')"
+        )
+    # Ids are encoded over every row, so a rater assigned an item without labelling it
+    # is kept as an assignment (``missing_item_codes``, ``missing_rater_codes``).
+    item_codes, item_decode = encode_ids(
+        arrays.pop(0), column=item_col, what="item", text=text, na_values=spellings
+    )
+    rater_codes, rater_decode = encode_ids(
+        arrays.pop(0), column=rater_col, what="rater", text=text, na_values=spellings
+    )
+    label_codes, labelled = _encode_labels(
+        arrays.pop(0),
+        spellings,
+        level=level,
+        categories=categories,
+        column_name=label_col,
+        labels_as=labels_as,
+        text=text,
+    )
+    # The Arrow memory pool keeps freed blocks for reuse: hand them back now that the
+    # columns are encoded, so that they do not add to what comes next.
+    pa.default_memory_pool().release_unused()
+    codes = _omit_missing(label_codes, item_codes, rater_codes, missing, label_col)
+    del item_codes, rater_codes, label_codes
+    values = None if labelled.values is None else labelled.values[codes.labels]
+    resolved = _resolve_duplicates(
+        codes,
+        values,
+        labelled,
+        n_raters=int(rater_decode.size),
+        n_items=int(item_decode.size),
+        item_decode=item_decode,
+        rater_decode=rater_decode,
+        duplicates=duplicates,
+        level=level,
+        categories=categories,
+        column=label_col,
+    )
+    codes, values, labelled = resolved
+    return _assemble(
+        codes,
+        values,
+        labelled,
+        item_decode,
+        rater_decode,
+        n_rows=n_rows,
+        level=level,
+        declared=categories is not None,
+        source=source,
+        category_order=category_order,
+    )
+
+
+def _assemble(
+    codes: _Codes,
+    values: FloatArray | None,
+    labelled: _Labels,
+    item_decode: npt.NDArray[Any],
+    rater_decode: npt.NDArray[Any],
+    *,
+    n_rows: int,
+    level: Level,
+    declared: bool,
+    source: str | None,
+    category_order: str | None,
+) -> Ratings:
+    """The :class:`Ratings` and its :class:`ReadReport` from the rows kept."""
+    n_kept = int(codes.items.size)
+    # Items or raters that no row refers to any more (every row dropped as a duplicate)
+    # leave the decode tables; items whose every label is missing stay, with no rating.
+    miss_items, miss_raters = codes.missing_items, codes.missing_raters
+    item_codes, rater_codes = codes.items, codes.raters
+    if n_kept + miss_items.size < n_rows:  # some rows were resolved away as duplicates
+        item_codes, miss_items, item_decode = _compact(item_codes, miss_items, item_decode)
+        rater_codes, miss_raters, rater_decode = _compact(rater_codes, miss_raters, rater_decode)
+    order = category_order if category_order is not None else labelled.order
+    report = ReadReport(
+        rows=n_rows,
+        ratings=n_kept,
+        items=_n_distinct(item_codes, item_decode.size),
+        raters=_n_distinct(rater_codes, rater_decode.size),
+        missing=codes.n_missing,
+        dropped=n_rows - n_kept,
+        reasons=codes.reasons,
+        source=source,
+        notes=labelled.notes,
+        order=order_line(level, labelled.domain, order),
+    )
+    return Ratings(
+        item_codes=item_codes,
+        rater_codes=rater_codes,
+        label_codes=codes.labels,
+        items=item_decode,
+        raters=rater_decode,
+        categories=labelled.domain,
+        level=level,
+        values=values,
+        report=report,
+        categories_declared=declared,
+        missing_item_codes=miss_items,
+        missing_rater_codes=miss_raters,
+        category_order=order,
+    )
+
+
+def _check_options(level: str, missing: str, duplicates: str, labels_as: str) -> None:
+    """The options of :func:`encode_ratings`, each one of its choices, and ``mean`` only
+    where labels are numbers."""
+    check_choice("level", level, LEVELS, "Ratings")
+    check_choice("missing", missing, ("omit", "raise"), "Ratings")
+    check_choice("duplicates", duplicates, ("raise", "first", "last", "mean"), "Ratings")
+    check_choice("labels_as", labels_as, LABELS_AS, "Ratings")
+
+
+def _aligned(items: Any, raters: Any, labels: Any, columns: tuple[str, str, str]) -> list[Any]:
+    """The three columns as Arrow arrays, checked 1-D, of one length, and not empty."""
     shapes = [
         np.shape(x) if not hasattr(x, "__arrow_c_stream__") else None
         for x in (items, raters, labels)
@@ -525,35 +637,48 @@ def encode_ratings(
             s if s is not None else (len(a),)
             for s, a in zip(shapes, arrays or [()] * 3, strict=True)
         ]
+        item_col, rater_col, label_col = columns
         raise InvalidInputError(
             f"{item_col!r}, {rater_col!r} and {label_col!r} must be 1-D and of equal length; "
             f"got shapes {', '.join(str(tuple(g)) for g in got)}"
         )
-    item_arr, rater_arr, label_arr = arrays
-    n_rows = lengths.pop()
-    if n_rows == 0:
+    if lengths.pop() == 0:
         raise InvalidInputError("the input is empty: there are no ratings to read")
-    if duplicates == "mean" and level not in ("interval", "ratio"):
-        raise InvalidInputError(
-            "duplicates='mean' averages labels, which needs level='interval' or 'ratio'; "
-            f"the level is {level!r} (use 'raise', 'first' or 'last')"
-        )
+    return arrays
 
-    reasons: dict[str, int] = {}
-    # Ids are encoded over every row, so a rater assigned an item without labelling it
-    # is kept as an assignment (``missing_item_codes``, ``missing_rater_codes``).
-    item_codes, item_decode = encode_ids(
-        item_arr, column=item_col, what="item", text=text, na_values=spellings
-    )
-    rater_codes, rater_decode = encode_ids(
-        rater_arr, column=rater_col, what="rater", text=text, na_values=spellings
-    )
-    idx, dictionary = dictionary_of(label_arr)
-    del item_arr, rater_arr, label_arr, arrays
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Labels:
+    """The category domain of the labels, in order, and how it was made."""
+
+    domain: tuple[Any, ...]
+    values: FloatArray | None
+    order: str
+    notes: tuple[str, ...]
+
+
+def _encode_labels(
+    column: Any,
+    spellings: tuple[str, ...],
+    *,
+    level: Level,
+    categories: Sequence[Any] | None,
+    column_name: str,
+    labels_as: LabelsAs,
+    text: bool,
+) -> tuple[IntArray, _Labels]:
+    """Hash the label column once, decide on its distinct values what is missing and how
+    they order into the domain (:func:`accord.data.encoder.label_domain`), and give each row
+    its domain code (-1 where missing)."""
+    import pyarrow as pa
+
+    idx, dictionary = dictionary_of(column)
+    n_rows = len(column)
+    del column
     present = np.flatnonzero(~missing_of(dictionary, spellings, keep=categories))
     if present.size == 0:
         raise InvalidInputError(
-            f"column {label_col!r}: all {n_rows} rows have a missing label; nothing to rate"
+            f"column {column_name!r}: all {n_rows} rows have a missing label; nothing to rate"
         )
     raw = distinct_values(
         dictionary.take(pa.array(present, type=pa.int64())), text=text and labels_as != "text"
@@ -566,161 +691,193 @@ def encode_ratings(
         return rows, int(raw_of[at])
 
     remap, domain, domain_values, order, notes = label_domain(
-        raw,
-        rows_of,
-        level=level,
-        categories=categories,
-        column=label_col,
-        labels_as=labels_as,
+        raw, rows_of, level=level, categories=categories, column=column_name, labels_as=labels_as
     )
     full = np.full(len(dictionary) + 1, -1, dtype=np.int64)
     full[present] = remap
-    label_codes = full[idx]
-    miss = label_codes < 0
+    return full[idx], _Labels(domain, domain_values, order, notes)
+
+
+@dataclasses.dataclass(slots=True)
+class _Codes:
+    """The rows kept: their item, rater and label codes and input rows (None: every row),
+    the assignments without a label, and the reasons rows were dropped."""
+
+    items: IntArray
+    raters: IntArray
+    labels: IntArray
+    rows: IntArray | None
+    missing_items: IntArray
+    missing_raters: IntArray
+    n_missing: int
+    reasons: dict[str, int]
+
+    def positions(self) -> IntArray:
+        """The input row (0-based) of each kept row."""
+        return np.arange(self.items.size, dtype=np.int64) if self.rows is None else self.rows
+
+
+def _omit_missing(
+    labels: IntArray, items: IntArray, raters: IntArray, missing: str, column: str
+) -> _Codes:
+    """Leave out the rows without a label (or raise, under ``missing="raise"``), keeping
+    their (item, rater) assignments."""
+    miss = labels < 0
     n_missing = int(np.count_nonzero(miss))
-    miss_items = np.zeros(0, dtype=np.int64)
-    miss_raters = np.zeros(0, dtype=np.int64)
-    kept_rows: IntArray | None = None
-    if n_missing:
-        if missing == "raise":
-            raise InvalidInputError(
-                f"column {label_col!r}: {n_missing} rows have a missing label "
-                f"(rows {_rows(np.flatnonzero(miss))}); pass missing='omit' to leave them out"
-            )
-        reasons["missing label"] = n_missing
-        miss_items, miss_raters = item_codes[miss], rater_codes[miss]
-        keep = np.flatnonzero(~miss)
-        kept_rows = keep
-        item_codes, rater_codes = item_codes[keep], rater_codes[keep]
-        label_codes = label_codes[keep]
-    del miss
+    empty = np.zeros(0, dtype=np.int64)
+    if not n_missing:
+        return _Codes(items, raters, labels, None, empty, empty, 0, {})
+    if missing == "raise":
+        raise InvalidInputError(
+            f"column {column!r}: {n_missing} rows have a missing label "
+            f"(rows {format_rows(np.flatnonzero(miss))}); pass missing='omit' to leave them out"
+        )
+    keep = np.flatnonzero(~miss)
+    return _Codes(
+        items[keep],
+        raters[keep],
+        labels[keep],
+        keep,
+        items[miss],
+        raters[miss],
+        n_missing,
+        {"missing label": n_missing},
+    )
 
-    def positions() -> IntArray:
-        return np.arange(n_rows, dtype=np.int64) if kept_rows is None else kept_rows
 
-    values = None if domain_values is None else domain_values[label_codes]
-
-    # Duplicate (item, rater) pairs: a table of the pairs seen finds whether there are any;
-    # only then are they sorted to be listed or resolved.
-    n_raters_all = max(int(rater_decode.size), 1)
-    key = item_codes * n_raters_all + rater_codes
-    key_range = int(item_decode.size) * n_raters_all
+def _any_repeated(key: IntArray, key_range: int) -> bool:
+    """Whether a key occurs twice: a table of the keys seen when their range is small, else
+    a sort of the keys (not an argsort)."""
     if key_range <= 8 * key.size + (1 << 24):
         seen_pairs = np.zeros(key_range, dtype=bool)
         seen_pairs[key] = True
-        any_dup = int(np.count_nonzero(seen_pairs)) < key.size
-        del seen_pairs
-    else:
-        any_dup = True  # sparse design: decide by sorting below
-    if any_dup:
-        order_k = np.argsort(key, kind="stable")
-        sorted_key = key[order_k]
-        dup_next = sorted_key[1:] == sorted_key[:-1]
-    else:
-        dup_next = np.zeros(0, dtype=bool)
-    if np.any(dup_next):
-        is_dup_sorted = np.zeros(key.size, dtype=bool)
-        is_dup_sorted[1:] |= dup_next
-        is_dup_sorted[:-1] |= dup_next
-        pos = positions()
-        if duplicates == "raise":
-            dup_rows = np.sort(order_k[is_dup_sorted])
-            pairs: list[str] = []
-            seen: set[int] = set()
-            for r in dup_rows:
-                k = int(key[r])
-                if k in seen:
-                    continue
-                seen.add(k)
-                rows_k = pos[key == k]
-                pairs.append(
-                    f"({_tidy_scalar(item_decode[item_codes[r]])!r}, "
-                    f"{_tidy_scalar(rater_decode[rater_codes[r]])!r}) at rows {_rows(rows_k)}"
-                )
-                if len(pairs) == _SHOW:
-                    break
-            n_pairs = int(np.unique(key[order_k[is_dup_sorted]]).size)
-            raise DuplicateRatingError(
-                f"{n_pairs} (item, rater) pairs are rated more than once: "
-                + "; ".join(pairs)
-                + ("; ..." if n_pairs > _SHOW else "")
-                + f". Pass {option('duplicates', 'first', 'last', 'mean')} (mean: interval/ratio) "
-                + "to resolve"
-            )
+        return int(np.count_nonzero(seen_pairs)) < key.size
+    sorted_key = np.sort(key)
+    return bool(np.any(sorted_key[1:] == sorted_key[:-1]))
+
+
+def _resolve_duplicates(
+    codes: _Codes,
+    values: FloatArray | None,
+    labelled: _Labels,
+    *,
+    n_items: int,
+    n_raters: int,
+    item_decode: npt.NDArray[Any],
+    rater_decode: npt.NDArray[Any],
+    duplicates: str,
+    level: Level,
+    categories: Sequence[Any] | None,
+    column: str,
+) -> tuple[_Codes, FloatArray | None, _Labels]:
+    """Find the (item, rater) pairs rated more than once and list them (``"raise"``), keep
+    one of each (``"first"``, ``"last"``) or average them (``"mean"``)."""
+    n_raters_all = max(n_raters, 1)
+    key = codes.items * n_raters_all + codes.raters
+    if not _any_repeated(key, n_items * n_raters_all):
+        return codes, values, labelled
+    order_k = np.argsort(key, kind="stable")
+    sorted_key = key[order_k]
+    dup_next = sorted_key[1:] == sorted_key[:-1]
+    del sorted_key
+    if duplicates == "raise":
+        _raise_duplicates(codes, key, order_k, dup_next, item_decode, rater_decode)
+    if duplicates in ("first", "last"):
         starts = np.flatnonzero(np.r_[True, ~dup_next])
-        if duplicates in ("first", "last"):
-            if duplicates == "first":
-                chosen = order_k[starts]
-            else:
-                ends = np.r_[starts[1:], key.size] - 1
-                chosen = order_k[ends]
-            chosen = np.sort(chosen)
-            n_drop = key.size - chosen.size
-            reasons[f"duplicate (item, rater): kept the {duplicates}"] = n_drop
-            item_codes, rater_codes = item_codes[chosen], rater_codes[chosen]
-            label_codes = label_codes[chosen]
-            values = None if values is None else values[chosen]
-        else:  # mean
-            assert values is not None
-            group = np.cumsum(np.r_[True, ~dup_next]) - 1
-            sums = np.bincount(group, weights=values[order_k])
-            counts = np.bincount(group)
-            means = sums / counts
-            first = order_k[starts]
-            reasons["duplicate (item, rater): averaged"] = key.size - first.size
-            reindex = np.argsort(first, kind="stable")
-            item_codes = item_codes[first][reindex]
-            rater_codes = rater_codes[first][reindex]
-            values = means[reindex]
-            first_rows = pos[first][reindex]
-            uniq, inverse = np.unique(values, return_inverse=True)
-
-            def mean_rows(at: IntArray) -> tuple[IntArray, int]:
-                rows = np.flatnonzero(np.isin(inverse, at))
-                return first_rows[rows], int(inverse[rows[0]])
-
-            remap, domain, domain_values, order, _ = label_domain(
-                uniq, mean_rows, level=level, categories=categories, column=label_col
-            )
-            label_codes = remap[inverse.reshape(-1)]
-    del key
-
-    # The Arrow memory pool keeps freed blocks for reuse: hand them back now that the
-    # columns are encoded, so that they do not add to what the statistics need next.
-    pa.default_memory_pool().release_unused()
-    n_kept = int(item_codes.size)
-    # Items or raters that no row refers to any more (every row dropped as a duplicate)
-    # leave the decode tables; items whose every label is missing stay, with no rating.
-    if n_kept + miss_items.size < n_rows:  # some rows were resolved away as duplicates
-        item_codes, miss_items, item_decode = _compact(item_codes, miss_items, item_decode)
-        rater_codes, miss_raters, rater_decode = _compact(rater_codes, miss_raters, rater_decode)
-    report = ReadReport(
-        rows=n_rows,
-        ratings=n_kept,
-        items=_n_distinct(item_codes, item_decode.size),
-        raters=_n_distinct(rater_codes, rater_decode.size),
-        missing=n_missing,
-        dropped=n_rows - n_kept,
-        reasons=reasons,
-        source=source,
-        notes=notes,
-        order=order_line(level, domain, category_order if category_order is not None else order),
-    )
-    return Ratings(
-        item_codes=item_codes,
-        rater_codes=rater_codes,
-        label_codes=label_codes,
-        items=item_decode,
-        raters=rater_decode,
-        categories=domain,
+        if duplicates == "first":
+            chosen = order_k[starts]
+        else:
+            chosen = order_k[np.r_[starts[1:], key.size] - 1]
+        chosen = np.sort(chosen)
+        codes.reasons[f"duplicate (item, rater): kept the {duplicates}"] = key.size - chosen.size
+        codes.rows = codes.positions()[chosen]
+        codes.items, codes.raters = codes.items[chosen], codes.raters[chosen]
+        codes.labels = codes.labels[chosen]
+        return codes, None if values is None else values[chosen], labelled
+    assert values is not None
+    return _average_duplicates(
+        codes,
+        values,
+        labelled,
+        order_k,
+        dup_next,
         level=level,
-        values=values,
-        report=report,
-        categories_declared=categories is not None,
-        missing_item_codes=miss_items,
-        missing_rater_codes=miss_raters,
-        category_order=category_order if category_order is not None else order,
+        categories=categories,
+        column=column,
     )
+
+
+def _raise_duplicates(
+    codes: _Codes,
+    key: IntArray,
+    order_k: IntArray,
+    dup_next: npt.NDArray[np.bool_],
+    item_decode: npt.NDArray[Any],
+    rater_decode: npt.NDArray[Any],
+) -> None:
+    """Raise :class:`DuplicateRatingError` naming the first pairs rated twice and their rows."""
+    is_dup_sorted = np.zeros(key.size, dtype=bool)
+    is_dup_sorted[1:] |= dup_next
+    is_dup_sorted[:-1] |= dup_next
+    pos = codes.positions()
+    pairs: list[str] = []
+    seen: set[int] = set()
+    for r in np.sort(order_k[is_dup_sorted]):
+        k = int(key[r])
+        if k in seen:
+            continue
+        seen.add(k)
+        pairs.append(
+            f"({tidy_scalar(item_decode[codes.items[r]])!r}, "
+            f"{tidy_scalar(rater_decode[codes.raters[r]])!r}) at rows "
+            f"{format_rows(pos[key == k])}"
+        )
+        if len(pairs) == SHOW:
+            break
+    n_pairs = int(np.unique(key[order_k[is_dup_sorted]]).size)
+    raise DuplicateRatingError(
+        f"{n_pairs} (item, rater) pairs are rated more than once: "
+        + "; ".join(pairs)
+        + ("; ..." if n_pairs > SHOW else "")
+        + f". Pass {option('duplicates', 'first', 'last', 'mean')} (mean: interval/ratio) "
+        + "to resolve"
+    )
+
+
+def _average_duplicates(
+    codes: _Codes,
+    values: FloatArray,
+    labelled: _Labels,
+    order_k: IntArray,
+    dup_next: npt.NDArray[np.bool_],
+    *,
+    level: Level,
+    categories: Sequence[Any] | None,
+    column: str,
+) -> tuple[_Codes, FloatArray, _Labels]:
+    """One rating per (item, rater) pair: the mean of its values, the domain made again from
+    the means."""
+    group = np.cumsum(np.r_[True, ~dup_next]) - 1
+    means = np.bincount(group, weights=values[order_k]) / np.bincount(group)
+    first = order_k[np.flatnonzero(np.r_[True, ~dup_next])]
+    codes.reasons["duplicate (item, rater): averaged"] = order_k.size - first.size
+    reindex = np.argsort(first, kind="stable")
+    first_rows = codes.positions()[first][reindex]
+    codes.items = codes.items[first][reindex]
+    codes.raters = codes.raters[first][reindex]
+    codes.rows = first_rows
+    averaged = means[reindex]
+    uniq, inverse = np.unique(averaged, return_inverse=True)
+
+    def mean_rows(at: IntArray) -> tuple[IntArray, int]:
+        rows = np.flatnonzero(np.isin(inverse, at))
+        return first_rows[rows], int(inverse[rows[0]])
+
+    remap, domain, domain_values, order, _ = label_domain(
+        uniq, mean_rows, level=level, categories=categories, column=column
+    )
+    codes.labels = remap[inverse.reshape(-1)]
+    return codes, averaged, _Labels(domain, domain_values, order, labelled.notes)
 
 
 def _n_distinct(codes: IntArray, size: int) -> int:
@@ -739,84 +896,3 @@ def _compact(
         return codes, other, decode
     new = np.cumsum(used) - 1
     return new[codes].astype(np.int64), new[other].astype(np.int64), decode[used]
-
-
-def _missing_column_message(name: str, available: Sequence[Any]) -> str:
-    return f"column {name!r} not found; the columns are: {', '.join(map(repr, available))}"
-
-
-def _ordered_categories(series: Any) -> tuple[Any, ...] | None:
-    """The categories of an ordered pandas Categorical, else None."""
-    dtype = getattr(series, "dtype", None)
-    if isinstance(dtype, pd.CategoricalDtype) and dtype.ordered:
-        return tuple(_tidy_scalar(c) for c in dtype.categories)
-    return None
-
-
-def _to_pandas(data: Any) -> pd.DataFrame:
-    import narwhals as nw
-
-    try:
-        frame = nw.from_native(data)
-    except TypeError:
-        raise InvalidInputError(
-            f"cannot read ratings from a {type(data).__name__}; pass a pandas, polars, pyarrow "
-            "or DuckDB table, or a 2-D array"
-        ) from None
-    if isinstance(frame, nw.LazyFrame):
-        frame = frame.collect()
-    return cast(pd.DataFrame, frame.to_pandas())
-
-
-def _columns_of(
-    data: Any, names: tuple[str, ...]
-) -> tuple[list[npt.NDArray[Any]], tuple[Any, ...] | None, str]:
-    """Named columns of any frame as numpy arrays (:func:`_arrow_columns_of`, converted)."""
-    columns, native, source = _arrow_columns_of(data, names)
-    return [np.asarray(column.to_numpy()) for column in columns], native, source
-
-
-def _require_columns(names: Sequence[str], available: Sequence[Any]) -> None:
-    """Raise :class:`ColumnNotFoundError` for the first of ``names`` not ``available``."""
-    for name in names:
-        if name not in available:
-            raise ColumnNotFoundError(_missing_column_message(name, available))
-
-
-def _arrow_columns_of(data: Any, names: tuple[str, ...]) -> tuple[list[Any], Any, str]:
-    """Named columns of any frame as Arrow arrays (without copies where the storage allows),
-    the categories of an ordered pandas Categorical label column, and the kind of source."""
-    import pyarrow as pa
-
-    if isinstance(data, pd.DataFrame):
-        available = list(data.columns)
-        _require_columns(names, available)
-        return (
-            [data[name] for name in names],
-            _ordered_categories(data[names[-1]]),
-            "pandas.DataFrame",
-        )
-    if isinstance(data, pa.Table | pa.RecordBatch):
-        available = list(data.column_names)
-        _require_columns(names, available)
-        return [data.column(name) for name in names], None, "pyarrow frame"
-    import narwhals as nw
-
-    try:
-        frame = nw.from_native(data)
-    except TypeError:
-        raise InvalidInputError(
-            f"cannot read ratings from a {type(data).__name__}; pass a pandas, polars, pyarrow "
-            "or DuckDB table (or use Ratings.from_arrays)"
-        ) from None
-    if isinstance(frame, nw.LazyFrame):
-        available = list(frame.collect_schema().names())
-    else:
-        available = list(frame.columns)
-    _require_columns(names, available)
-    eager = frame.select(list(dict.fromkeys(names)))
-    if isinstance(eager, nw.LazyFrame):
-        eager = eager.collect()
-    table = eager.to_arrow()
-    source = type(data).__module__.split(".")[0] + " frame"
-    return [table.column(name) for name in names], None, source
