@@ -272,7 +272,7 @@ def consensus_command(
 ) -> None:
     """Which items are contested and which raters stray from the consensus (entropy and
     surprisal, Simon 2010). --format csv prints the whole raters table."""
-    from ..consensus import consensus
+    from ..front.consensus import consensus
 
     band_values = parse_bands(bands)
     check_output(output)
