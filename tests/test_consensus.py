@@ -601,3 +601,23 @@ def test_single_category_says_why_the_normalised_entropy_is_nan() -> None:
     assert s.reason is not None and "one category (x)" in s.reason and "0/0" in s.reason
     assert s.to_dict()["reason"] == s.reason
     assert accord.consensus(accord.Ratings.from_wide([["x", "y"]])).summary.reason is None
+
+
+def test_the_public_name_is_the_function_beside_the_package_of_estimators() -> None:
+    # `accord.consensus` is the function in every import order (in a fresh interpreter the
+    # package of estimators imported first); the estimators stay importable from the package.
+    import subprocess
+    import sys
+
+    code = (
+        "import accord.consensus, accord\n"
+        "from accord import consensus\n"
+        "from accord.consensus import Consensus, consensus_from_ratings\n"
+        "import accord.front.consensus as front\n"
+        "assert accord.consensus is consensus is front.consensus, accord.consensus\n"
+        "r = accord.Ratings.from_wide([list('AAAABBCD')])\n"
+        "assert isinstance(accord.consensus(r), Consensus)\n"
+        "assert consensus_from_ratings(r).items.equals(consensus(r).items)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
