@@ -297,8 +297,25 @@ def consensus_from_ratings(
     gold: Mapping[Any, Any] | pd.Series | Sequence[Any] | npt.ArrayLike | None = None,
     ordinal: bool = False,
 ) -> Consensus:
-    """:func:`accord.consensus` of ratings in memory (see the module notes): the options
-    as :func:`accord.consensus` takes them.
+    """:func:`accord.consensus` of ratings in memory (see the module notes).
+
+    Parameters
+    ----------
+    ratings : Ratings
+    reference, missing, bands, base, gold, ordinal
+        As :func:`accord.consensus` takes them.
+
+    Returns
+    -------
+    Consensus
+        The per-item, per-rating and per-rater tables (``report`` None: the ratings' own
+        report is on the :class:`~accord.Ratings`).
+
+    Raises
+    ------
+    InvalidInputError
+        Not a Ratings, an option outside its domain, bad bands or base, ``ordinal=True`` on
+        nominal ratings or with ``missing="category"``, a gold label outside the categories.
 
     Examples
     --------
