@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import warnings
@@ -18,12 +17,10 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 import accord
-from accord.consensus import CLASSES, MISSING_CATEGORY, consensus
+from accord.consensus import CLASSES, MISSING_CATEGORY, _cells, _ratings, _scores
+from accord.front.consensus import consensus
 
 from .strategies import long_ratings, ratings_of
-
-# ``accord.consensus`` is the function; the module holds the dense/sparse threshold.
-consensus_module = importlib.import_module("accord.consensus")
 
 REFERENCE = json.loads(
     (Path(__file__).parent / "reference" / "consensus.json").read_text(encoding="utf-8")
@@ -354,14 +351,22 @@ def test_consensus_columns_match_cohen_kappa_and_ia(frame: pd.DataFrame) -> None
 def test_sparse_path_equals_dense_path(frame: pd.DataFrame, limits: dict[str, int]) -> None:
     r = ratings_of(frame)
     dense = consensus(r, reference="others")
-    old = {name: getattr(consensus_module, name) for name in limits}
+    # the modules that read each limit
+    holders = {
+        "SPARSE_CELLS": (_cells, _scores),
+        "DENSE_CELLS": (_cells, _ratings),
+        "TABLE_CELLS": (_scores,),
+        "RATING_CHUNK": (_ratings,),
+    }
+    old = {(m, name): getattr(m, name) for name in limits for m in holders[name]}
     for name, value in limits.items():
-        setattr(consensus_module, name, value)
+        for m in holders[name]:
+            setattr(m, name, value)
     try:
         sparse = consensus(r, reference="others")
     finally:
-        for name, value in old.items():
-            setattr(consensus_module, name, value)
+        for (m, name), value in old.items():
+            setattr(m, name, value)
     assert sparse.counts.is_sparse == ("SPARSE_CELLS" in limits)
     pd.testing.assert_frame_equal(dense.ratings, sparse.ratings)
     pd.testing.assert_frame_equal(dense.raters, sparse.raters)
@@ -550,7 +555,7 @@ def test_items_without_any_label_stay_with_nan() -> None:
 def test_gold_values_match_ids_exactly_then_as_text() -> None:
     # An id is looked up as itself first, then as text (gold keyed by "17" for item 17);
     # an exact key wins even when its label is missing; ids without a key get None.
-    from accord.consensus import _gold_values
+    from accord.consensus.gold import gold_values as _gold_values
 
     items = np.array([17, 18, 19, 20], dtype=np.int64)
     got = _gold_values({17: "a", "18": "b", 20: None, "20": "c"}, items)
@@ -571,7 +576,7 @@ def test_gold_values_equal_dictionary_lookups(
     gold: dict[int, str | None], ids: list[int], as_text: bool
 ) -> None:
     # The vectorised match equals looking each id up in the mapping, then its text form.
-    from accord.consensus import _gold_values
+    from accord.consensus.gold import gold_values as _gold_values
 
     mapping: dict[Any, Any] = {str(k): v for k, v in gold.items()} if as_text else dict(gold)
     by_text = {str(k): v for k, v in mapping.items()}
@@ -581,7 +586,7 @@ def test_gold_values_equal_dictionary_lookups(
 
 def test_gold_values_with_tuple_ids() -> None:
     # Tuple ids of different lengths are ids, matched as wholes.
-    from accord.consensus import _gold_values
+    from accord.consensus.gold import gold_values as _gold_values
 
     items = np.empty(3, dtype=object)
     items[:] = [(1, 2), (1, 2, 3), 7]
@@ -596,3 +601,23 @@ def test_single_category_says_why_the_normalised_entropy_is_nan() -> None:
     assert s.reason is not None and "one category (x)" in s.reason and "0/0" in s.reason
     assert s.to_dict()["reason"] == s.reason
     assert accord.consensus(accord.Ratings.from_wide([["x", "y"]])).summary.reason is None
+
+
+def test_the_public_name_is_the_function_beside_the_package_of_estimators() -> None:
+    # `accord.consensus` is the function in every import order (in a fresh interpreter the
+    # package of estimators imported first); the estimators stay importable from the package.
+    import subprocess
+    import sys
+
+    code = (
+        "import accord.consensus, accord\n"
+        "from accord import consensus\n"
+        "from accord.consensus import Consensus, consensus_from_ratings\n"
+        "import accord.front.consensus as front\n"
+        "assert accord.consensus is consensus is front.consensus, accord.consensus\n"
+        "r = accord.Ratings.from_wide([list('AAAABBCD')])\n"
+        "assert isinstance(accord.consensus(r), Consensus)\n"
+        "assert consensus_from_ratings(r).items.equals(consensus(r).items)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -11,7 +11,6 @@ counts, and a hash collision.
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import tempfile
 from pathlib import Path
@@ -24,12 +23,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import accord
+from accord.consensus import _cells, _items, _scores, _statistics
 from accord.engines import _blocks
-from accord.engines import _consensus as engine_consensus
+from accord.front import consensus as front_consensus
+from accord.stats.patterns import count_patterns
 
 COLS = {"item": "item", "rater": "rater", "label": "label"}
-# ``accord.consensus`` is the function; the module holds the dense/sparse threshold.
-consensus_module = importlib.import_module("accord.consensus")
 
 
 @st.composite
@@ -177,8 +176,8 @@ def test_many_categories_without_engine_patterns(
     stats = accord.stream_statistics(wide_files, **COLS, statistics=("patterns", "raters"))
     assert stats.item_patterns is None and stats.item_counts is not None  # none formed
     if per_rating:  # the (rater, group, label) table counts as too large: rating by rating
-        monkeypatch.setattr(engine_consensus, "GROUP_CELLS", 0)
-        monkeypatch.setattr(engine_consensus, "RATINGS_PER_CALL", 17)
+        monkeypatch.setattr(_statistics, "GROUP_CELLS", 0)
+        monkeypatch.setattr(_statistics, "RATINGS_PER_CALL", 17)
     opts: dict[str, Any] = dict(reference=reference, ordinal=True, gold=wide_gold(wide_frame))
     ratings = accord.Ratings.from_long(wide_frame, **COLS, level="ordinal")
     expected = accord.consensus(ratings, **opts)
@@ -207,9 +206,12 @@ def test_hash_collision_falls_back_to_one_pattern_per_item(
         checks.append(counts.shape[0])
         return False
 
-    from accord.engines import _patterns
+    from accord.engines import _patterns as engine_patterns
+    from accord.stats import patterns as _patterns
 
     monkeypatch.setattr(_patterns, "rows_match", collision)
+    # the engines' earlier copy of the count patterns, where it still has its own
+    monkeypatch.setattr(engine_patterns, "rows_match", collision, raising=False)
     opts: dict[str, Any] = dict(gold=wide_gold(wide_frame))
     expected = accord.consensus(accord.Ratings.from_long(wide_frame, **COLS), **opts)
     got = accord.consensus(wide_files, engine="stream", **COLS, **opts)
@@ -226,7 +228,7 @@ def test_sparse_item_counts(
     # patterns come from the engine (5 categories) or from the sparse counts (40).
     frame = wide_frame if wide else five_categories()
     files = write(frame, tmp_path)
-    for module in (consensus_module, _blocks, engine_consensus):
+    for module in (_cells, _scores, _statistics, _blocks):
         monkeypatch.setattr(module, "SPARSE_CELLS", 0)
     opts: dict[str, Any] = dict(reference="others", gold=wide_gold(frame))
     expected = accord.consensus(accord.Ratings.from_long(frame, **COLS), **opts)
@@ -254,7 +256,7 @@ def test_stream_without_code_matrix(
         scans.append((stats, rescan))
         return stats, rescan
 
-    monkeypatch.setattr(engine_consensus, "scan_ratings", small_scan)
+    monkeypatch.setattr(front_consensus, "scan_ratings", small_scan)
     opts: dict[str, Any] = dict(reference="all", ordinal=True, gold=wide_gold(frame))
     expected = accord.consensus(accord.Ratings.from_long(frame, **COLS, level="ordinal"), **opts)
     got = accord.consensus(files, engine="stream", **COLS, level="ordinal", batch_size=23, **opts)
@@ -276,7 +278,7 @@ def test_patterns_from_counts(sparse: bool, q: int) -> None:
     dense = base[rng.integers(0, 7, 500)]
     dense[::50] = 0  # items without a rating
     counts: Any = sp.csr_array(dense) if sparse else dense
-    got = engine_consensus._patterns_from_counts(counts)
+    got = count_patterns(counts)
     rows = got.counts.toarray() if sparse else got.counts
     assert np.array_equal(rows[got.item_pattern], dense)
     assert len({tuple(r) for r in rows.tolist()}) == rows.shape[0] <= 8
@@ -287,7 +289,7 @@ def test_pattern_ranks_equal_pandas_rank() -> None:
     rng = np.random.default_rng(0)
     entropy = np.r_[rng.choice([0.0, 0.5, 1.0, 1.5, np.nan], 30), np.nan]
     weights = rng.integers(0, 4, 30)
-    rank, missing = consensus_module._pattern_ranks(entropy, weights)
+    rank, missing = _items.pattern_ranks(entropy, weights)
     per_item = np.repeat(np.arange(30), weights)
     expected = pd.Series(entropy[per_item]).rank(method="min", ascending=False)
     got = pd.Series(np.where(missing[per_item], np.nan, rank[per_item]))

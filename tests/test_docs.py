@@ -155,7 +155,7 @@ def test_docstring_markup_becomes_markdown() -> None:
         "[`accord.Ratings.from_long`][accord.Ratings.from_long]"
     )
     assert markdown(":func:`accord.consensus`") == (
-        "[`accord.consensus`][accord.consensus.consensus]"
+        "[`accord.consensus`][accord.front.consensus.consensus]"
     )
     # a private or module name has no page of its own: inline code
     assert markdown(":func:`~accord.agreement.weights.agreement_weights`") == "`agreement_weights`"

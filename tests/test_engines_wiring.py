@@ -162,7 +162,7 @@ def test_chunked_item_terms_match_unchunked(
     items and ratings by chunks: tiny chunks (several per file and batch, uneven) give the
     one-chunk numbers to 1e-12 (float sums in another order), and integers exactly."""
     from accord.agreement import _shared
-    from accord.engines import _consensus
+    from accord.consensus import _cells, _items, _statistics
 
     ratings = accord.Ratings.from_long(frame, **COLS, level="ordinal")
     whole = accord.agreement(ratings).to_frame()
@@ -171,8 +171,10 @@ def test_chunked_item_terms_match_unchunked(
     opts: dict[str, Any] = dict(reference="others", ordinal=True)
     cons = accord.consensus(files, engine="stream", **COLS, level="ordinal", **opts)
     monkeypatch.setattr(_shared, "CHUNK_ITEMS", 7)
-    monkeypatch.setattr(_consensus, "CHUNK_CELLS", 11)
-    monkeypatch.setattr(_consensus, "RATINGS_PER_CALL", 13)
+    monkeypatch.setattr(_cells, "CHUNK_CELLS", 11)
+    monkeypatch.setattr(_items, "CHUNK_CELLS", 11)
+    monkeypatch.setattr(_statistics, "CHUNK_CELLS", 11)
+    monkeypatch.setattr(_statistics, "RATINGS_PER_CALL", 13)
     assert _close(whole.to_dict("list"), accord.agreement(ratings).to_frame().to_dict("list"))
     chunked = accord.agreement(files, engine="stream", **COLS, level="ordinal", batch_size=50)
     assert _close(whole_stream.to_frame().to_dict("list"), chunked.to_frame().to_dict("list"))

@@ -28,7 +28,7 @@ PUBLIC = frozenset(accord.__all__)
 # the module that defines them (docs/api/*.md names them so too).
 SHADOWED = {
     "agreement": "accord.agreement.summary.agreement",
-    "consensus": "accord.consensus.consensus",
+    "consensus": "accord.front.consensus.consensus",
     "icc": "accord.agreement.icc.icc",
     "report": "accord.report.report",
 }

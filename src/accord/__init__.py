@@ -88,10 +88,11 @@ if TYPE_CHECKING:
         recalibrate,
         reliability_diagram,
     )
-    from .consensus import Consensus, ConsensusSummary, consensus
+    from .consensus import Consensus, ConsensusSummary
     from .data.ratings import Ratings, ReadReport
     from .data.table import ContingencyTable
     from .engines import RatingStatistics, dask_statistics, stream_statistics
+    from .front.consensus import consensus
     from .information import conditional_entropy, entropy, mutual_information, surprisal
     from .io.confidence import read_confidences, read_sclite_sgml
     from .io.ratings import read_ratings
@@ -152,7 +153,7 @@ _EXPORTS: dict[str, str] = {
     "cohen_kappa": ".agreement",
     "conditional_entropy": ".information",
     "conger_kappa": ".agreement",
-    "consensus": ".consensus",
+    "consensus": ".front.consensus",
     "dask_statistics": ".engines",
     "entropy": ".information",
     "fleiss_kappa": ".agreement",
@@ -191,7 +192,8 @@ _EXPORTS: dict[str, str] = {
 _SUBMODULES = frozenset({"datasets"})
 
 # Functions that share their name with a module of the package: `accord.consensus` is the
-# function; the module is reached with `from accord.consensus import ...`.
+# function (defined in accord.front.consensus); the package of its estimators is reached
+# with `from accord.consensus import ...`.
 _SHADOWED = frozenset({"agreement", "consensus", "report"})
 
 

@@ -272,12 +272,27 @@ def consensus_command(
 ) -> None:
     """Which items are contested and which raters stray from the consensus (entropy and
     surprisal, Simon 2010). --format csv prints the whole raters table."""
-    from ..consensus import consensus
+    options: dict[str, Any] = {
+        "reference": reference,
+        "missing": missing,
+        "bands": parse_bands(bands),
+        "base": base,
+        "ordinal": ordinal,
+    }
+    from ..front.consensus import consensus
 
-    band_values = parse_bands(bands)
     check_output(output)
     check_output(output_dir, folder=True)
     files = file_options(sep, encoding, engine)
+    read: dict[str, Any] = {
+        "item": item,
+        "rater": rater,
+        "label": label,
+        "level": level,
+        "categories": parse_categories(categories),
+        "na_values": parse_na_values(na_values),
+        "labels_as": labels_as,
+    }
     if engine is not EngineName.memory:
         if gold is not None or duplicates != "raise":
             raise fail(
@@ -289,77 +304,16 @@ def consensus_command(
                 "--output-dir writes the per-rating table, which --engine stream/dask does "
                 "not produce; use --format csv for the raters"
             )
-        with (
-            user_errors(),
-            echo_warnings(),
-            progress_bar(wants_progress(fmt, quiet), "reading ratings") as progress,
-        ):
-            result = consensus(
-                str(path),
-                engine=engine.value,  # type: ignore[arg-type]
-                item=item,
-                rater=rater,
-                label=label,
-                level=level,  # type: ignore[arg-type]
-                categories=parse_categories(categories),
-                reference=reference,  # type: ignore[arg-type]
-                missing=missing,  # type: ignore[arg-type]
-                bands=band_values,
-                base=base,
-                ordinal=ordinal,
-                scheduler=scheduler,
-                progress=progress,
-                na_values=parse_na_values(na_values),
-                labels_as=labels_as,  # type: ignore[arg-type]
-            )
-            lead = None
-            if fmt is OutputFormat.table:
-                from .._verdict import headline_coefficients, table_verdict
-                from ..agreement import agreement
-
-                lead = table_verdict(
-                    agreement(
-                        str(path),
-                        engine=engine.value,  # type: ignore[arg-type]
-                        item=item,
-                        rater=rater,
-                        label=label,
-                        level=level,  # type: ignore[arg-type]
-                        categories=parse_categories(categories),
-                        coefficients=headline_coefficients(level, in_memory=False),
-                        scheduler=scheduler,
-                        na_values=parse_na_values(na_values),
-                        labels_as=labels_as,  # type: ignore[arg-type]
-                    )
-                )
-        with user_errors():
-            render(result, result.report, fmt, output, top, lead)
+        progress = wants_progress(fmt, quiet)
+        _from_engine(path, engine, scheduler, read, options, progress, fmt, output, top)
         return
     if scheduler is not None:
         raise fail("--scheduler applies to --engine dask")
     with user_errors(), echo_warnings():
         ratings, gold_labels = read_with_gold(
-            path,
-            item=item,
-            rater=rater,
-            label=label,
-            gold=gold,
-            level=level,
-            categories=parse_categories(categories),
-            duplicates=duplicates,
-            na_values=parse_na_values(na_values),
-            labels_as=labels_as,
-            **files,
+            path, gold=gold, duplicates=duplicates, **read, **files
         )
-        result = consensus(
-            ratings,
-            reference=reference,  # type: ignore[arg-type]
-            missing=missing,  # type: ignore[arg-type]
-            bands=band_values,
-            base=base,
-            gold=gold_labels,
-            ordinal=ordinal,
-        )
+        result = consensus(ratings, gold=gold_labels, **options)
         lead = None
         if fmt is OutputFormat.table:
             from .._verdict import headline_coefficients, ratings_verdict
@@ -371,3 +325,50 @@ def consensus_command(
         if output_dir is not None:
             write_tables(result, output_dir)
         render(result, ratings.report, fmt, output, top, lead)
+
+
+def _from_engine(
+    path: Path,
+    engine: EngineName,
+    scheduler: str | None,
+    read: dict[str, Any],
+    options: dict[str, Any],
+    progress: bool,
+    fmt: OutputFormat,
+    output: Path | None,
+    top: int,
+) -> None:
+    """``accord consensus --engine stream|dask``: the library's consensus of the file where
+    it is, and (table format) the verdict on the agreement from the same engine."""
+    from ..front.consensus import consensus
+
+    with (
+        user_errors(),
+        echo_warnings(),
+        progress_bar(progress, "reading ratings") as callback,
+    ):
+        result = consensus(
+            str(path),
+            engine=engine.value,
+            scheduler=scheduler,
+            progress=callback,
+            **read,
+            **options,
+        )
+        lead = None
+        if fmt is OutputFormat.table:
+            from .._verdict import headline_coefficients, table_verdict
+            from ..agreement import agreement
+
+            coefficients = headline_coefficients(read["level"], in_memory=False)
+            lead = table_verdict(
+                agreement(
+                    str(path),
+                    engine=engine.value,
+                    coefficients=coefficients,
+                    scheduler=scheduler,
+                    **read,
+                )
+            )
+    with user_errors():
+        render(result, result.report, fmt, output, top, lead)
