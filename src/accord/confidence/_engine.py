@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import InvalidInputError, require
-from ..engines._encode import infer_text
+from ..data.encoder import typed_text as infer_text
 from ._inputs import prepare
 from ._stats import ConfidenceSums, ConfidenceValueCounts
 

@@ -16,7 +16,7 @@ from typing import Literal, TypeAlias
 import numpy as np
 
 from .._errors import AccordWarning, InvalidInputError
-from ..data.ratings import _check_choice
+from .._validate import check_choice
 from ..spans import Spans
 from .files import read_text_file
 from .ratings import FileFormat, read_table
@@ -257,7 +257,7 @@ def read_brat(
     >>> s.annotators, s.documents
     (('ann1', 'ann2', 'ann3'), ('note1', 'note2'))
     """
-    _check_choice("discontinuous", discontinuous, ("raise", "split", "hull"), "read_brat")
+    check_choice("discontinuous", discontinuous, ("raise", "split", "hull"), "read_brat")
     root = Path(path)
     if not root.exists():
         raise FileNotFoundError(2, "No such folder", str(root))

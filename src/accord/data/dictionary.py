@@ -1,10 +1,10 @@
-"""Consistent codes across batches and partitions.
+"""Consistent codes across batches and partitions: the encoder of the stream and dask engines.
 
 A :class:`GrowingDictionary` turns each batch of a column into integer codes that stay valid
 for the whole input: values are numbered in order of first appearance, exactly as
 ``pandas.factorize`` numbers them over the whole column (which is how :class:`accord.Ratings`
 numbers items and raters). Labels are first numbered the same way ("raw" codes); once every
-batch has been seen, :func:`label_domain` orders the distinct labels as :class:`accord.Ratings`
+batch has been seen, :func:`raw_label_domain` orders the distinct labels as :class:`accord.Ratings`
 orders them (numeric sort for numbers, the declared categories when given) and returns the
 relabelling from raw codes to domain codes.
 
@@ -22,20 +22,14 @@ import pandas as pd
 
 from .._errors import InvalidInputError
 from .._types import BoolArray, IntArray, Level
-from ..data.encoder import LabelsAs, missing_of, typed_text
-from ..data.encoder import label_domain as encoder_label_domain
-from ..data.encoder import tidy_scalar as _tidy_scalar
+from .._validate import tidy_scalar
+from .encoder import LabelsAs, label_domain, missing_of, typed_text
 
-__all__ = ["CSV_NULLS", "GrowingDictionary", "as_numpy", "infer_text", "label_domain"]
+__all__ = ["GrowingDictionary", "as_numpy", "raw_label_domain"]
 
 #: A direct lookup table (value - min -> code) is used for integer ids while the range of the
 #: values seen is at most this many entries, or at most 8 times the number of distinct values.
 DIRECT_RANGE = 1 << 24
-
-#: Cells read as null from CSV files: empty ones only. Every other missing-value spelling
-#: (``NA``, ``null``, ...) is read as text and judged by the one rule of
-#: :func:`accord._encoder.missing_of`, where declared categories win.
-CSV_NULLS = [""]
 
 
 def as_numpy(array: Any) -> npt.NDArray[Any]:
@@ -97,7 +91,7 @@ class GrowingDictionary:
 
     def _to_hashed(self) -> None:
         values = self.values()
-        self._hashed = {_tidy_scalar(v): i for i, v in enumerate(values)}
+        self._hashed = {tidy_scalar(v): i for i, v in enumerate(values)}
         self._table = None
 
     def _encode_direct(
@@ -418,13 +412,7 @@ def _first_positions(codes: IntArray, k: int) -> IntArray:
     return first.astype(np.int64)
 
 
-def infer_text(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """The type of a text column from its distinct present values
-    (:func:`accord._encoder.typed_text`)."""
-    return typed_text(values)
-
-
-def label_domain(
+def raw_label_domain(
     raw: npt.NDArray[Any],
     first_rows: IntArray,
     *,
@@ -479,7 +467,7 @@ def label_domain(
         order = np.argsort(at, kind="stable")
         return at[order], int(positions[order[0]])
 
-    codes, domain, _, order, notes = encoder_label_domain(
+    codes, domain, _, order, notes = label_domain(
         labels, rows_of, level=level, categories=categories, column=column, labels_as=labels_as
     )
     remap[present] = codes
