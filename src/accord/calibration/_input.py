@@ -19,13 +19,14 @@ import pandas as pd
 
 from .._errors import DroppedDataWarning, DuplicateRatingError, InvalidInputError, option, shown
 from .._types import Duplicates, FloatArray, IntArray
-from ..data.encoder import format_rows, missing_mask, tidy_scalar
-from ..data.ratings import ReadReport, _columns_of
+from .._validate import SHOW, format_rows, tidy_scalar
+from ..data.encoder import missing_mask
+from ..data.frames import columns_of
+from ..data.ratings import ReadReport
 from ..stats.panel import PanelStatistics
 from ._spec import OWNER, EmptyPanelError, PanelSpec
 
 __all__ = [
-    "SHOW",
     "Assessments",
     "check_finite",
     "factorize_ids",
@@ -36,9 +37,6 @@ __all__ = [
     "repeated_pairs_error",
     "resolve_duplicates",
 ]
-
-SHOW = 5
-"""How many offending pairs, components or names a message lists."""
 
 _LEVEL_NAMES = {"h": 0, "high": 0, "m": 1, "medium": 1, "med": 1, "l": 2, "low": 2}
 MISSING_REASON = "missing score or confidence"
@@ -131,7 +129,7 @@ def read_panel(data: Any, spec: PanelSpec, *, batch: bool = False) -> Assessment
     kept (the engines resolve them once the batches are merged); otherwise ``spec.duplicates``
     resolves them. Raises :class:`EmptyPanelError` when no row is complete.
     """
-    arrays, _, _ = _columns_of(data, spec.columns)
+    arrays, _, _ = columns_of(data, spec.columns)
     n_rows = arrays[0].size
     arrays, positions, n_dropped = _complete_rows(arrays, spec, warn=not batch)
     s = numeric_column(arrays[2], positions, spec.score)

@@ -17,7 +17,7 @@ from typing import Literal, TypeAlias
 
 from .._errors import InvalidInputError
 from .._types import Duplicates, Missing, RngLike
-from ..data.ratings import _check_choice
+from .._validate import check_choice
 
 __all__ = [
     "NO_ASSESSMENTS",
@@ -98,9 +98,9 @@ class PanelSpec:
                 "give at most one of confidence, sigma, score_range and levels; got "
                 + " and ".join(given)
             )
-        _check_choice("missing", self.missing, ("omit", "raise"), OWNER)
-        _check_choice("duplicates", self.duplicates, ("raise", "first", "last", "mean"), OWNER)
-        _check_choice("range_convention", self.range_convention, ("central95", "sd"), OWNER)
+        check_choice("missing", self.missing, ("omit", "raise"), OWNER)
+        check_choice("duplicates", self.duplicates, ("raise", "first", "last", "mean"), OWNER)
+        check_choice("range_convention", self.range_convention, ("central95", "sd"), OWNER)
         if self.score_range is not None:
             if isinstance(self.score_range, str) or len(self.score_range) != 2:
                 raise InvalidInputError(
@@ -162,10 +162,10 @@ class FitOptions:
     rng: RngLike = None
 
     def __post_init__(self) -> None:
-        _check_choice("gauge", self.gauge, ("sum", "weighted"), OWNER)
-        _check_choice("reliability", self.reliability, ("declared", "estimate"), OWNER)
-        _check_choice("uncertainty", self.uncertainty, ("auto", "exact", "sample", "none"), OWNER)
-        _check_choice("solver", self.solver, ("auto", "full", "schur-raters", "schur-items"), OWNER)
+        check_choice("gauge", self.gauge, ("sum", "weighted"), OWNER)
+        check_choice("reliability", self.reliability, ("declared", "estimate"), OWNER)
+        check_choice("uncertainty", self.uncertainty, ("auto", "exact", "sample", "none"), OWNER)
+        check_choice("solver", self.solver, ("auto", "full", "schur-raters", "schur-items"), OWNER)
         prior = self.bias_prior
         if prior is not None and not (math.isfinite(prior) and prior > 0):
             raise InvalidInputError(f"bias_prior must be positive and finite, got {prior!r}")

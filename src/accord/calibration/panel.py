@@ -25,10 +25,11 @@ import pandas as pd
 from .._errors import ConvergenceError, InvalidInputError, warn_degenerate
 from .._results import Result, to_plain
 from .._types import FloatArray, IntArray, as_generator
+from .._validate import SHOW
 from ..data.ratings import ReadReport
 from ..stats.panel import PanelStatistics
 from . import _linalg
-from ._input import SHOW, Assessments, listed
+from ._input import Assessments, listed
 from ._spec import FitOptions
 
 __all__ = [

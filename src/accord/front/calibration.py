@@ -22,8 +22,8 @@ import pandas as pd
 
 from .._errors import DroppedDataWarning, InvalidInputError, require
 from .._types import Duplicates, Missing, RngLike
+from .._validate import SHOW
 from ..calibration._input import (
-    SHOW,
     factorize_ids,
     pair_name,
     read_panel,
@@ -45,8 +45,8 @@ from ..calibration.panel import (
     calibrate_assessments,
     calibrate_panel_from_statistics,
 )
+from ..data.dictionary import GrowingDictionary
 from ..data.encoder import typed_ids
-from ..engines._encode import GrowingDictionary
 from ..engines._pages import engine_pages
 from ..engines._run import check_engine
 from ..engines._source import Locator, dataset_of, resolve_files
