@@ -27,6 +27,7 @@ from ..stats.panel import PanelStatistics
 from ._spec import OWNER, EmptyPanelError, PanelSpec
 
 __all__ = [
+    "MISSING_REASON",
     "Assessments",
     "check_finite",
     "factorize_ids",
@@ -40,6 +41,7 @@ __all__ = [
 
 _LEVEL_NAMES = {"h": 0, "high": 0, "m": 1, "medium": 1, "med": 1, "l": 2, "low": 2}
 MISSING_REASON = "missing score or confidence"
+"""The reason in the read report for rows without a score or a confidence."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)

@@ -24,6 +24,7 @@ from .._errors import DroppedDataWarning, InvalidInputError, require
 from .._types import Duplicates, Missing, RngLike
 from .._validate import SHOW
 from ..calibration._input import (
+    MISSING_REASON,
     factorize_ids,
     pair_name,
     read_panel,
@@ -55,8 +56,6 @@ from ..engines.stream import _batches
 from ..stats.panel import PanelStatistics
 
 __all__ = ["calibrate_panel", "panel_statistics"]
-
-_MISSING_REASON = "missing score or confidence"
 
 
 @engine_pages
@@ -322,7 +321,7 @@ def calibrate_panel(
     else:
         stats = _dask_statistics(data, spec, scheduler=scheduler, file_format=file_format, sep=sep)
     n_rows = stats.n_assessments + stats.n_dropped
-    reasons = {_MISSING_REASON: stats.n_dropped} if stats.n_dropped else {}
+    reasons = {MISSING_REASON: stats.n_dropped} if stats.n_dropped else {}
     stats, resolved = _one_per_pair(stats, spec.duplicates, engine)
     reasons.update(resolved)
     return calibrate_panel_from_statistics(stats, options, n_rows=n_rows, reasons=reasons)
