@@ -84,6 +84,23 @@ def test_a_batch_without_complete_rows_is_counted_as_dropped(
     assert_allclose(other.values["value"], [5.0, 6.0, 7.0, 8.0], rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize(("engine", "extra"), ENGINES)
+def test_the_dropped_rows_warning_points_at_the_callers_line(
+    tmp_path: Path, engine: str, extra: dict[str, object]
+) -> None:
+    if engine == "dask":
+        pytest.importorskip("dask.dataframe")
+    frame = pd.concat([_frame().iloc[:1].assign(score=np.nan), _frame()], ignore_index=True)
+    source = _source(engine, frame, tmp_path)
+    with pytest.warns(accord.DroppedDataWarning) as caught:
+        calibrate_panel(source, engine=engine, **COLUMNS, **extra)  # type: ignore[arg-type]
+    assert [w.filename for w in caught] == [__file__]
+    if engine == "stream":
+        with pytest.warns(accord.DroppedDataWarning) as caught:
+            accord.panel_statistics(source, **COLUMNS)
+        assert [w.filename for w in caught] == [__file__]
+
+
 @pytest.mark.parametrize(
     ("option", "message"),
     [

@@ -436,11 +436,19 @@ def panel_statistics(
         relative=relative,
         missing=missing,
     )
-    return _stream_statistics(source, spec, batch_size=batch_size, file_format=file_format, sep=sep)
+    return _stream_statistics(
+        source, spec, batch_size=batch_size, file_format=file_format, sep=sep, stacklevel=4
+    )
 
 
 def _stream_statistics(
-    source: Any, spec: PanelSpec, *, batch_size: int, file_format: str | None, sep: str | None
+    source: Any,
+    spec: PanelSpec,
+    *,
+    batch_size: int,
+    file_format: str | None,
+    sep: str | None,
+    stacklevel: int = 5,
 ) -> PanelStatistics:
     """Batches of the files, each checked and folded into statistics; the statistics merged
     as they grow (memory bounded by the number of distinct pairs, not of rows)."""
@@ -468,7 +476,7 @@ def _stream_statistics(
         raise EmptyPanelError
     if pending:
         merged = merged.merge(*pending)
-    _warn_dropped(n_dropped)
+    _warn_dropped(n_dropped, stacklevel)
     item_values, rater_values = ids[0].values(), ids[1].values()
     return _sorted_like_memory(merged, item_values, rater_values, fmt != "parquet", spec, n_dropped)
 
@@ -504,12 +512,13 @@ def _batch_statistics(
     return part, panel.n_dropped
 
 
-def _warn_dropped(n_dropped: int) -> None:
+def _warn_dropped(n_dropped: int, stacklevel: int) -> None:
+    """Warn of the rows dropped, at the user's call (``stacklevel`` frames up from here)."""
     if n_dropped:
         warnings.warn(
             f"calibrate_panel dropped {n_dropped} rows with a missing score or confidence",
             DroppedDataWarning,
-            stacklevel=5,
+            stacklevel=stacklevel,
         )
 
 
@@ -577,7 +586,7 @@ def _dask_statistics(
         )
     if total.stats is None:
         raise EmptyPanelError
-    _warn_dropped(total.n_dropped)
+    _warn_dropped(total.n_dropped, 5)
     stats: PanelStatistics = total.stats
     items, raters = np.asarray(stats.items), np.asarray(stats.raters)
     return _sorted_like_memory(stats, items, raters, text, spec, total.n_dropped)
