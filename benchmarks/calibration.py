@@ -23,7 +23,8 @@ import numpy as np
 
 import accord
 from accord.calibration import _linalg
-from accord.calibration.panel import _read_panel
+from accord.calibration._input import read_panel
+from accord.calibration._spec import PanelSpec
 
 
 def stage(name: str, fn: Callable[[], Any], rows: list[tuple[str, float, float]]) -> Any:
@@ -66,19 +67,10 @@ def main() -> None:
     tracemalloc.start()
     panel = stage(
         "read and encode (factorize ids, validate)",
-        lambda: _read_panel(
+        lambda: read_panel(  # batch=True: no check for repeated pairs, as before
             frame,
-            item="item",
-            rater="rater",
-            score="score",
-            confidence="confidence",
-            sigma=None,
-            score_range=None,
-            levels=None,
-            confidence_factor=1.75,
-            range_convention="central95",
-            relative=None,
-            missing="omit",
+            PanelSpec(item="item", rater="rater", score="score", confidence="confidence"),
+            batch=True,
         ),
         rows,
     )

@@ -71,11 +71,8 @@ if TYPE_CHECKING:
     from .calibration import (
         HodgeRank,
         PanelCalibration,
-        PanelStatistics,
         SimulatedPanel,
-        calibrate_panel,
         hodge_rank,
-        panel_statistics,
         simulate_panel,
     )
     from .confidence import (
@@ -92,6 +89,7 @@ if TYPE_CHECKING:
     from .data.ratings import Ratings, ReadReport
     from .data.table import ContingencyTable
     from .engines import RatingStatistics, dask_statistics, stream_statistics
+    from .front.calibration import calibrate_panel, panel_statistics
     from .front.consensus import consensus
     from .information import conditional_entropy, entropy, mutual_information, surprisal
     from .io.confidence import read_confidences, read_sclite_sgml
@@ -100,6 +98,7 @@ if TYPE_CHECKING:
     from .report import HtmlReport, report
     from .spans import SpanAgreement, Spans, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
+    from .stats.panel import PanelStatistics
 
 __version__ = "0.1.0"
 
@@ -132,7 +131,7 @@ _EXPORTS: dict[str, str] = {
     "PairwiseAgreement": ".agreement",
     "PairwiseSpecificAgreement": ".agreement",
     "PanelCalibration": ".calibration",
-    "PanelStatistics": ".calibration",
+    "PanelStatistics": ".stats.panel",
     "PooledSpecificAgreement": ".agreement",
     "RaterCategoryCounts": ".stats",
     "RatingStatistics": ".engines",
@@ -147,8 +146,8 @@ _EXPORTS: dict[str, str] = {
     "agreement": ".agreement",
     "best_dichotomization": ".agreement",
     "brennan_prediger": ".agreement",
-    "calibrate_panel": ".calibration",
-    "panel_statistics": ".calibration",
+    "calibrate_panel": ".front.calibration",
+    "panel_statistics": ".front.calibration",
     "calibration_metrics": ".confidence",
     "cohen_kappa": ".agreement",
     "conditional_entropy": ".information",

@@ -221,19 +221,28 @@ def solve(
         else:
             B, BT, d_y, d_x, r_y, r_x = CT, C, d_o, d_a, _col(r_items), _col(r_raters)
         inv_x = (1.0 / d_x)[:, None]
-        schur_diag = d_y - _squared(B) @ (1.0 / d_x)
 
         def apply_schur(y: FloatArray) -> FloatArray:
             return np.asarray(d_y[:, None] * y - B @ (inv_x * (BT @ y)))
 
         rhs = r_y - B @ (inv_x * r_x)
-        inv_s = np.divide(1.0, schur_diag, out=np.zeros_like(schur_diag), where=schur_diag > 0)
+        inv_s = _schur_inverse_diagonal(B, d_y, d_x)
         y, it, rel = pcg(apply_schur, inv_s, rhs, tol=tol, max_iter=max_iter)
         x = inv_x * (r_x - BT @ y)
         v, b = (x, y) if method == "schur-raters" else (y, x)
     if r_items.ndim == 1:
         v, b = v[:, 0], b[:, 0]
     return v, b, it, rel
+
+
+def _schur_inverse_diagonal(B: Any, d_y: FloatArray, d_x: FloatArray) -> FloatArray:
+    """``1 / diag(S)`` of ``S = D_Y - B D_X^{-1} B^T`` (0 where the diagonal is not positive),
+    the Jacobi preconditioner of the Schur complement."""
+    schur_diag = d_y - _squared(B) @ (1.0 / d_x)
+    out: FloatArray = np.divide(
+        1.0, schur_diag, out=np.zeros_like(schur_diag), where=schur_diag > 0
+    )
+    return out
 
 
 def _squared(B: Any) -> Any:
@@ -279,6 +288,72 @@ def apply_gauge(
     return v + t[item_component], b - t[rater_component]
 
 
+# --------------------------------------------------------------------------- the two sides
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Sides:
+    """The kept side ``Y`` and the eliminated side ``X`` of the normal equations.
+
+    ``B`` is the ``Y x X`` block of confidences (``BT`` its transpose), ``d_y`` and ``d_x``
+    the diagonals, ``comp_y`` and ``comp_x`` the component of each member, ``ye`` and ``xe``
+    the codes of every assessment on each side.
+    """
+
+    B: Any
+    BT: Any
+    d_y: FloatArray
+    d_x: FloatArray
+    comp_y: IntArray
+    comp_x: IntArray
+    ye: IntArray
+    xe: IntArray
+
+
+def _sides(
+    system: PanelSystem,
+    side: Side,
+    item_component: IntArray,
+    rater_component: IntArray,
+    item_codes: IntArray,
+    rater_codes: IntArray,
+) -> _Sides:
+    """The blocks of ``system`` with ``side`` kept."""
+    if side == "raters":
+        return _Sides(
+            system.C,
+            system.CT,
+            system.rater_diagonal,
+            system.item_weight,
+            rater_component,
+            item_component,
+            rater_codes,
+            item_codes,
+        )
+    return _Sides(
+        system.CT,
+        system.C,
+        system.item_weight,
+        system.rater_diagonal,
+        item_component,
+        rater_component,
+        item_codes,
+        rater_codes,
+    )
+
+
+def _as_items_raters(
+    side: Side, var_y: FloatArray, var_x: FloatArray, var_fitted: FloatArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Variances of the kept and eliminated sides as (items, raters, fitted), clipped at 0."""
+    var_items, var_raters = (var_x, var_y) if side == "raters" else (var_y, var_x)
+    return (
+        np.maximum(var_items, 0.0),
+        np.maximum(var_raters, 0.0),
+        np.maximum(var_fitted, 0.0),
+    )
+
+
 # --------------------------------------------------------------------------- exact inverse
 
 
@@ -315,18 +390,40 @@ def exact_variances(
     gauge "the ``Y`` values sum to zero in each component". It is then moved to the requested
     gauge by the exact linear map ``(v + t, b - t)``. With a prior ``Sigma = S^{-1}``.
     """
+    sides = _sides(system, side, item_component, rater_component, item_codes, rater_codes)
+    inv_dx = 1.0 / sides.d_x
+    Sigma = _schur_covariance(sides, inv_dx, h, n_components)
+    W, wsw, cross = _propagated(sides, inv_dx, Sigma)
+    diag = np.diag(Sigma).copy()
+    var_fitted = inv_dx[sides.xe] + wsw[sides.xe] - 2.0 * cross + diag[sides.ye]
+    comp_y, comp_x = sides.comp_y, sides.comp_x
+    if h is None:
+        var_y, var_x = diag, inv_dx + wsw
+    elif side == "raters":
+        sh = Sigma @ h
+        q = np.bincount(comp_y, weights=h * sh, minlength=n_components)
+        var_y = diag - 2.0 * sh + q[comp_y]
+        var_x = inv_dx + wsw - 2.0 * (W @ sh) + q[comp_x]
+    else:
+        u = np.asarray(sides.B @ (h * inv_dx))
+        su = Sigma @ u
+        t = np.bincount(comp_y, weights=u * su, minlength=n_components) + np.bincount(
+            comp_x, weights=h * h * inv_dx, minlength=n_components
+        )
+        var_y = diag - 2.0 * su + t[comp_y]
+        var_x = inv_dx + wsw - 2.0 * (W @ su) - 2.0 * h * inv_dx + t[comp_x]
+    return _as_items_raters(side, var_y, var_x, var_fitted)
+
+
+def _schur_covariance(
+    sides: _Sides, inv_dx: FloatArray, h: FloatArray | None, n_components: int
+) -> FloatArray:
+    """``Sigma``, shape (m, m): ``S^{-1}`` with a prior, else ``S^+`` (see
+    :func:`exact_variances`)."""
     from scipy import sparse
 
-    if side == "raters":
-        B, d_y, d_x = system.C, system.rater_diagonal, system.item_weight
-        comp_y, comp_x = rater_component, item_component
-        ye, xe = rater_codes, item_codes
-    else:
-        B, d_y, d_x = system.CT, system.item_weight, system.rater_diagonal
-        comp_y, comp_x = item_component, rater_component
-        ye, xe = item_codes, rater_codes
+    B, d_y, comp_y = sides.B, sides.d_y, sides.comp_y
     m = d_y.size
-    inv_dx = 1.0 / d_x
     S = np.diag(d_y) - (B @ sparse.diags(inv_dx) @ B.T).toarray()
     S = 0.5 * (S + S.T)
     if h is None:
@@ -337,9 +434,20 @@ def exact_variances(
         U[np.arange(m), comp_y] = 1.0 / np.sqrt(sizes[comp_y])
         UU = U @ U.T
         Sigma = np.linalg.inv(S + UU) - UU
-    Sigma = 0.5 * (Sigma + Sigma.T)
-    W = (sparse.diags(inv_dx) @ B.T).tocsr()  # X x Y
-    n_x = d_x.size
+    return np.asarray(0.5 * (Sigma + Sigma.T))
+
+
+def _propagated(
+    sides: _Sides, inv_dx: FloatArray, Sigma: FloatArray
+) -> tuple[Any, FloatArray, FloatArray]:
+    """``W = D_X^{-1} B^T`` (X x Y), ``diag(W Sigma W^T)`` (shape (n_x,)) and
+    ``(W Sigma)[x_e, y_e]`` of every assessment, in dense chunks of ``W Sigma``."""
+    from scipy import sparse
+
+    ye, xe = sides.ye, sides.xe
+    m = sides.d_y.size
+    W = (sparse.diags(inv_dx) @ sides.B.T).tocsr()  # X x Y
+    n_x = sides.d_x.size
     wsw = np.empty(n_x)
     cross = np.empty(ye.size)  # (W Sigma)[x_e, y_e]
     order = np.argsort(xe, kind="stable")
@@ -353,29 +461,7 @@ def exact_variances(
         lo, hi = np.searchsorted(xs, [r0, r1])
         idx = order[lo:hi]
         cross[idx] = WS[xe[idx] - r0, ye[idx]]
-    diag = np.diag(Sigma).copy()
-    var_fitted = inv_dx[xe] + wsw[xe] - 2.0 * cross + diag[ye]
-    if h is None:
-        var_y, var_x = diag, inv_dx + wsw
-    elif side == "raters":
-        sh = Sigma @ h
-        q = np.bincount(comp_y, weights=h * sh, minlength=n_components)
-        var_y = diag - 2.0 * sh + q[comp_y]
-        var_x = inv_dx + wsw - 2.0 * (W @ sh) + q[comp_x]
-    else:
-        u = np.asarray(B @ (h * inv_dx))
-        su = Sigma @ u
-        t = np.bincount(comp_y, weights=u * su, minlength=n_components) + np.bincount(
-            comp_x, weights=h * h * inv_dx, minlength=n_components
-        )
-        var_y = diag - 2.0 * su + t[comp_y]
-        var_x = inv_dx + wsw - 2.0 * (W @ su) - 2.0 * h * inv_dx + t[comp_x]
-    var_items, var_raters = (var_x, var_y) if side == "raters" else (var_y, var_x)
-    return (
-        np.maximum(var_items, 0.0),
-        np.maximum(var_raters, 0.0),
-        np.maximum(var_fitted, 0.0),
-    )
+    return W, wsw, cross
 
 
 # --------------------------------------------------------------------------- perturb and solve
@@ -419,84 +505,56 @@ def sampled_variances(
     Returns ``(var_items, var_raters, var_fitted, iterations, relative_residual)``: the most
     iterations of any draw and the largest relative residual ``||g - S dy|| / ||g||``.
     """
-    import os
-    from concurrent.futures import ThreadPoolExecutor
-
-    from scipy import sparse
-
     del confidence
-    n_o, n_a = system.n_items, system.n_raters
+    side: Side
     if method == "schur-raters":
-        side: Side = "raters"
+        side = "raters"
     elif method == "schur-items":
         side = "items"
     else:
-        side = "raters" if n_a <= n_o else "items"
-    C = system.C
-    root = np.sqrt(C.data)
-    nnz = int(C.nnz)
-    # noise per pair -> sums per rater (rows of C) and per item (columns of C)
-    G_a = sparse.csr_matrix((root, np.arange(nnz), C.indptr), shape=(n_a, nnz))
-    G_o = sparse.csc_matrix((root, C.indices, np.arange(nnz + 1)), shape=(n_o, nnz))
-    p = system.prior_precision
-    if side == "raters":
-        B, BT, d_y, d_x = C, system.CT, system.rater_diagonal, system.item_weight
-        G_y, G_x, comp_y, comp_x = G_a, G_o, rater_component, item_component
-        ye, xe = rater_codes, item_codes
-    else:
-        B, BT, d_y, d_x = system.CT, C, system.item_weight, system.rater_diagonal
-        G_y, G_x, comp_y, comp_x = G_o, G_a, item_component, rater_component
-        ye, xe = item_codes, rater_codes
-    m, n_x = d_y.size, d_x.size
-    inv_x = 1.0 / d_x
-    schur_diag = d_y - _squared(B) @ inv_x
-    inv_s = np.divide(1.0, schur_diag, out=np.zeros_like(schur_diag), where=schur_diag > 0)
-    P = None
-    if h is not None:
-        P = sparse.csr_matrix((h, (rater_component, np.arange(n_a))), shape=(n_components, n_a))
-
-    def apply_schur(y: FloatArray) -> FloatArray:
-        y1 = y[:, 0]
-        return np.asarray(d_y * y1 - B @ (inv_x * (BT @ y1)))[:, None]
-
+        side = "raters" if system.n_raters <= system.n_items else "items"
+    sides = _sides(system, side, item_component, rater_component, item_codes, rater_codes)
     keys = rng.integers(0, np.iinfo(np.int64).max, size=(n_samples, 2))
+    draws = _PosteriorDraws(system, sides, side, keys, tol=tol, max_iter=max_iter)
+    gauge = None
+    if h is not None:
+        gauge = _gauge_matrix(h, rater_component, n_components)
+    shares = _shares(n_samples, workers)
+    if len(shares) == 1:
+        parts = [draws.accumulate(shares[0], gauge)]
+    else:
+        from concurrent.futures import ThreadPoolExecutor
 
-    def draw(j: int) -> tuple[FloatArray, FloatArray, int, float]:
-        """One posterior draw: (dy, u = W dy) and the solver's iterations and residual."""
-        gen = np.random.Generator(np.random.SFC64(np.random.SeedSequence(keys[j].tolist())))
-        z = gen.standard_normal(nnz)
-        g_y = np.asarray(G_y @ z)
-        g_x = np.asarray(G_x @ z)
-        if p > 0:
-            prior_noise = np.sqrt(p) * gen.standard_normal(n_a)
-            if side == "raters":
-                g_y += prior_noise
-            else:
-                g_x += prior_noise
-        g = g_y - B @ (inv_x * g_x)
-        dy, it, rel = pcg(apply_schur, inv_s, g[:, None], tol=tol, max_iter=max_iter)
-        dy = dy[:, 0]
-        return dy, inv_x * (BT @ dy), it, rel
+        with ThreadPoolExecutor(max_workers=len(shares)) as pool:
+            parts = list(pool.map(lambda js: draws.accumulate(js, gauge), shares))
+    sum_y = np.sum([q[0] for q in parts], axis=0)
+    sum_x = np.sum([q[1] for q in parts], axis=0)
+    sum_f = np.sum([q[2] for q in parts], axis=0)
+    inv_x = draws.inv_x
+    var_y = sum_y / n_samples
+    var_x = inv_x + sum_x / n_samples
+    var_f = inv_x[sides.xe] + sum_f / n_samples
+    if h is not None and side == "items":
+        # the eliminated raters' own noise enters the gauge shift t = h^T b
+        q = np.bincount(rater_component, weights=h * h * inv_x, minlength=n_components)
+        var_y = var_y + q[sides.comp_y]
+        var_x = var_x - 2.0 * h * inv_x + q[sides.comp_x]
+    iterations = max(q[3] for q in parts)
+    residual = max(q[4] for q in parts)
+    return (*_as_items_raters(side, var_y, var_x, var_f), iterations, residual)
 
-    def work(js: list[int]) -> tuple[FloatArray, FloatArray, FloatArray, int, float]:
-        acc_y, acc_x, acc_f = np.zeros(m), np.zeros(n_x), np.zeros(ye.size)
-        worst_it, worst_rel = 0, 0.0
-        for j in js:
-            dy, u, it, rel = draw(j)
-            worst_it, worst_rel = max(worst_it, it), max(worst_rel, rel)
-            f = dy[ye] - u[xe]
-            acc_f += f * f
-            if P is None:
-                ty, tx = dy, u
-            elif side == "raters":
-                t = P @ dy
-                ty, tx = dy - t[comp_y], u - t[comp_x]
-            else:
-                t = P @ u
-                ty, tx = dy - t[comp_y], u - t[comp_x]
-            acc_y += ty * ty
-            acc_x += tx * tx
-        return acc_y, acc_x, acc_f, worst_it, worst_rel
+
+def _gauge_matrix(h: FloatArray, rater_component: IntArray, n_components: int) -> Any:
+    """The components x raters matrix of gauge weights: ``t = P @ b``."""
+    from scipy import sparse
+
+    n_a = h.size
+    return sparse.csr_matrix((h, (rater_component, np.arange(n_a))), shape=(n_components, n_a))
+
+
+def _shares(n_samples: int, workers: int | None) -> list[list[int]]:
+    """The draws of each thread (at most 8, at most the CPUs this process may use)."""
+    import os
 
     if workers is None:
         try:
@@ -504,33 +562,83 @@ def sampled_variances(
         except AttributeError:  # pragma: no cover - not on Linux
             workers = os.cpu_count() or 1
     workers = max(1, min(workers, n_samples, 8))
-    shares = [list(range(w, n_samples, workers)) for w in range(workers)]
-    if workers == 1:
-        parts = [work(shares[0])]
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            parts = list(pool.map(work, shares))
-    sum_y = np.sum([q[0] for q in parts], axis=0)
-    sum_x = np.sum([q[1] for q in parts], axis=0)
-    sum_f = np.sum([q[2] for q in parts], axis=0)
-    iterations = max(q[3] for q in parts)
-    residual = max(q[4] for q in parts)
-    var_y = sum_y / n_samples
-    var_x = inv_x + sum_x / n_samples
-    var_f = inv_x[xe] + sum_f / n_samples
-    if h is not None and side == "items":
-        # the eliminated raters' own noise enters the gauge shift t = h^T b
-        q = np.bincount(rater_component, weights=h * h * inv_x, minlength=n_components)
-        var_y = var_y + q[comp_y]
-        var_x = var_x - 2.0 * h * inv_x + q[comp_x]
-    var_items, var_raters = (var_x, var_y) if side == "raters" else (var_y, var_x)
-    return (
-        np.maximum(var_items, 0.0),
-        np.maximum(var_raters, 0.0),
-        np.maximum(var_f, 0.0),
-        iterations,
-        residual,
-    )
+    return [list(range(w, n_samples, workers)) for w in range(workers)]
+
+
+class _PosteriorDraws:
+    """Posterior draws of the kept side by perturb-and-solve (see :func:`sampled_variances`)."""
+
+    def __init__(
+        self,
+        system: PanelSystem,
+        sides: _Sides,
+        side: Side,
+        keys: npt.NDArray[np.int64],
+        *,
+        tol: float,
+        max_iter: int,
+    ) -> None:
+        from scipy import sparse
+
+        C = system.C
+        n_o, n_a = system.n_items, system.n_raters
+        root = np.sqrt(C.data)
+        self.nnz = nnz = int(C.nnz)
+        # noise per pair -> sums per rater (rows of C) and per item (columns of C)
+        G_a = sparse.csr_matrix((root, np.arange(nnz), C.indptr), shape=(n_a, nnz))
+        G_o = sparse.csc_matrix((root, C.indices, np.arange(nnz + 1)), shape=(n_o, nnz))
+        self.G_y, self.G_x = (G_a, G_o) if side == "raters" else (G_o, G_a)
+        self.sides, self.side, self.keys = sides, side, keys
+        self.prior, self.n_raters = system.prior_precision, n_a
+        self.inv_x = 1.0 / sides.d_x
+        self.inv_s = _schur_inverse_diagonal(sides.B, sides.d_y, sides.d_x)
+        self.tol, self.max_iter = tol, max_iter
+
+    def _apply_schur(self, y: FloatArray) -> FloatArray:
+        s, y1 = self.sides, y[:, 0]
+        return np.asarray(s.d_y * y1 - s.B @ (self.inv_x * (s.BT @ y1)))[:, None]
+
+    def draw(self, j: int) -> tuple[FloatArray, FloatArray, int, float]:
+        """One posterior draw: (dy, u = W dy) and the solver's iterations and residual."""
+        seed = np.random.SeedSequence(self.keys[j].tolist())
+        gen = np.random.Generator(np.random.SFC64(seed))
+        z = gen.standard_normal(self.nnz)
+        g_y = np.asarray(self.G_y @ z)
+        g_x = np.asarray(self.G_x @ z)
+        if self.prior > 0:
+            prior_noise = np.sqrt(self.prior) * gen.standard_normal(self.n_raters)
+            if self.side == "raters":
+                g_y += prior_noise
+            else:
+                g_x += prior_noise
+        g = g_y - self.sides.B @ (self.inv_x * g_x)
+        dy, it, rel = pcg(
+            self._apply_schur, self.inv_s, g[:, None], tol=self.tol, max_iter=self.max_iter
+        )
+        dy = dy[:, 0]
+        return dy, self.inv_x * (self.sides.BT @ dy), it, rel
+
+    def accumulate(
+        self, js: list[int], gauge: Any
+    ) -> tuple[FloatArray, FloatArray, FloatArray, int, float]:
+        """Sums of squares of draws ``js`` (kept side, eliminated side, fitted values, in the
+        gauge ``t = gauge @ b`` when given), the most iterations and the largest residual."""
+        s = self.sides
+        acc_y, acc_x, acc_f = np.zeros(s.d_y.size), np.zeros(s.d_x.size), np.zeros(s.ye.size)
+        worst_it, worst_rel = 0, 0.0
+        for j in js:
+            dy, u, it, rel = self.draw(j)
+            worst_it, worst_rel = max(worst_it, it), max(worst_rel, rel)
+            f = dy[s.ye] - u[s.xe]
+            acc_f += f * f
+            if gauge is None:
+                ty, tx = dy, u
+            else:
+                t = gauge @ (dy if self.side == "raters" else u)
+                ty, tx = dy - t[s.comp_y], u - t[s.comp_x]
+            acc_y += ty * ty
+            acc_x += tx * tx
+        return acc_y, acc_x, acc_f, worst_it, worst_rel
 
 
 # --------------------------------------------------------------------------- connectivity

@@ -27,7 +27,7 @@ from .._validate import check_choice, format_rows
 from ..data.encoder import missing_mask
 from ..data.frames import columns_of
 from . import _linalg
-from .panel import _check_finite, _factorize, _names, _numeric, _resolve_duplicates
+from ._input import check_finite, factorize_ids, listed, numeric_column, resolve_duplicates
 
 __all__ = ["HodgeRank", "hodge_rank"]
 
@@ -197,18 +197,18 @@ def hodge_rank(
         arrays, _, _ = columns_of(data, tuple(names))
         positions = np.arange(arrays[0].size, dtype=np.int64)
         both = np.concatenate([arrays[0], arrays[1]])
-        codes, items = _factorize(both, np.concatenate([positions, positions]), first)
+        codes, items = factorize_ids(both, np.concatenate([positions, positions]), first)
         i, j = codes[: positions.size], codes[positions.size :]
         col = 2
         if margin is not None:
-            y = _numeric(arrays[col], positions, margin)
-            _check_finite(y, positions, margin, positive=False)
+            y = numeric_column(arrays[col], positions, margin)
+            check_finite(y, positions, margin, positive=False)
             col += 1
         else:
             y = np.ones(positions.size)
         if weight is not None:
-            w = _numeric(arrays[col], positions, weight)
-            _check_finite(w, positions, weight, positive=True)
+            w = numeric_column(arrays[col], positions, weight)
+            check_finite(w, positions, weight, positive=True)
         else:
             w = np.ones(positions.size)
         same = np.flatnonzero(i == j)
@@ -230,26 +230,25 @@ def hodge_rank(
                 f"column {score!r}: {int(miss.sum())} rows are missing (rows "
                 f"{format_rows(np.flatnonzero(miss))})"
             )
-        s = _numeric(arrays[2], positions, score)
-        _check_finite(s, positions, score, positive=False)
+        s = numeric_column(arrays[2], positions, score)
+        check_finite(s, positions, score, positive=False)
         if not higher_is_better:
             s = -s
         if confidence is not None:
-            c = _numeric(arrays[3], positions, confidence)
-            _check_finite(c, positions, confidence, positive=True)
+            c = numeric_column(arrays[3], positions, confidence)
+            check_finite(c, positions, confidence, positive=True)
         else:
             c = np.ones_like(s)
-        codes, items = _factorize(arrays[0], positions, item)
-        rcodes, rater_names = _factorize(arrays[1], positions, rater)
-        codes, rcodes, s, c, _ = _resolve_duplicates(
+        codes, items = factorize_ids(arrays[0], positions, item)
+        rcodes, rater_names = factorize_ids(arrays[1], positions, rater)
+        codes, rcodes, s, c, _ = resolve_duplicates(
             codes,
             rcodes,
             positions,
             s,
             c,
             duplicates=duplicates,
-            items=items,
-            raters=rater_names,
+            ids=(items, rater_names),
             owner="hodge_rank",
         )
         ea, eb = _within_rater_pairs(rcodes)
@@ -284,7 +283,7 @@ def _hodge(
         sizes = np.bincount(labels)
         order = np.argsort(-sizes, kind="stable")
         parts = [
-            f"component {r + 1}: items {_names(np.asarray(items)[labels == comp])}"
+            f"component {r + 1}: items {listed(np.asarray(items)[labels == comp])}"
             for r, comp in enumerate(order[:5])
         ]
         raise InvalidInputError(

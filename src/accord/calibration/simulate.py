@@ -171,36 +171,7 @@ def simulate_panel(
         raise InvalidInputError(f"noise_sd must be positive, got {noise_sd!r}")
     if n_groups > min(n_items, n_raters):
         raise InvalidInputError("n_groups cannot exceed the number of items or raters")
-    group_raters = [np.arange(g, n_raters, n_groups) for g in range(n_groups)]
-    smallest = min(r.size for r in group_raters)
-    if raters_per_item > smallest:
-        raise InvalidInputError(
-            f"raters_per_item={raters_per_item} exceeds the {smallest} raters of the smallest group"
-        )
-    item_group = np.arange(n_items) % n_groups
-    items_l: list[IntArray] = []
-    raters_l: list[IntArray] = []
-    for g in range(n_groups):
-        its = np.flatnonzero(item_group == g)
-        picks = _distinct_draws(its.size, group_raters[g].size, raters_per_item, gen)
-        items_l.append(np.repeat(its, raters_per_item))
-        raters_l.append(group_raters[g][picks].ravel())
-    if bridges:
-        its = gen.integers(0, n_items, size=bridges)
-        if n_groups > 1:
-            other = (item_group[its] + gen.integers(1, n_groups, size=bridges)) % n_groups
-            # the first n_groups - 1 bridges chain the communities g -> g + 1
-            chain = min(bridges, n_groups - 1)
-            for g in range(chain):
-                its[g] = g + n_groups * gen.integers(0, (n_items - g - 1) // n_groups + 1)
-                other[g] = g + 1
-            rs = np.array([gen.choice(group_raters[g]) for g in other], dtype=np.int64)
-        else:
-            rs = gen.integers(0, n_raters, size=bridges)
-        items_l.append(its.astype(np.int64))
-        raters_l.append(rs.astype(np.int64))
-    item_codes = np.concatenate(items_l)
-    rater_codes = np.concatenate(raters_l)
+    item_codes, rater_codes = _design(n_items, n_raters, raters_per_item, n_groups, bridges, gen)
     values = value_mean + value_sd * gen.standard_normal(n_items)
     biases = bias_sd * gen.standard_normal(n_raters)
     biases -= biases.mean()
@@ -230,3 +201,44 @@ def simulate_panel(
         n_groups=int(n_groups),
         bridges=int(bridges),
     )
+
+
+def _design(
+    n_items: int,
+    n_raters: int,
+    raters_per_item: int,
+    n_groups: int,
+    bridges: int,
+    gen: np.random.Generator,
+) -> tuple[IntArray, IntArray]:
+    """Item and rater codes of every assessment: ``raters_per_item`` distinct raters of each
+    item's community, then the ``bridges`` (see :func:`simulate_panel`)."""
+    group_raters = [np.arange(g, n_raters, n_groups) for g in range(n_groups)]
+    smallest = min(r.size for r in group_raters)
+    if raters_per_item > smallest:
+        raise InvalidInputError(
+            f"raters_per_item={raters_per_item} exceeds the {smallest} raters of the smallest group"
+        )
+    item_group = np.arange(n_items) % n_groups
+    items_l: list[IntArray] = []
+    raters_l: list[IntArray] = []
+    for g in range(n_groups):
+        its = np.flatnonzero(item_group == g)
+        picks = _distinct_draws(its.size, group_raters[g].size, raters_per_item, gen)
+        items_l.append(np.repeat(its, raters_per_item))
+        raters_l.append(group_raters[g][picks].ravel())
+    if bridges:
+        its = gen.integers(0, n_items, size=bridges)
+        if n_groups > 1:
+            other = (item_group[its] + gen.integers(1, n_groups, size=bridges)) % n_groups
+            # the first n_groups - 1 bridges chain the communities g -> g + 1
+            chain = min(bridges, n_groups - 1)
+            for g in range(chain):
+                its[g] = g + n_groups * gen.integers(0, (n_items - g - 1) // n_groups + 1)
+                other[g] = g + 1
+            rs = np.array([gen.choice(group_raters[g]) for g in other], dtype=np.int64)
+        else:
+            rs = gen.integers(0, n_raters, size=bridges)
+        items_l.append(its.astype(np.int64))
+        raters_l.append(rs.astype(np.int64))
+    return np.concatenate(items_l), np.concatenate(raters_l)

@@ -138,7 +138,7 @@ def calibrate(
     ),
 ) -> None:
     """Calibrate a panel: item values and rater biases with confidence (MacKay et al. 2017)."""
-    from ..calibration import calibrate_panel
+    from ..front.calibration import calibrate_panel
     from ..io.ratings import read_table
 
     if scheduler is not None and engine is not EngineName.dask:

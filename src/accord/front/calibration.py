@@ -1,0 +1,656 @@
+"""The front door of panel calibration: :func:`calibrate_panel` and :func:`panel_statistics`.
+
+Here the engine is chosen. The arguments become a :class:`~accord.calibration._spec.PanelSpec`
+(what to read) and :class:`~accord.calibration._spec.FitOptions` (how to fit), checked once.
+``engine="memory"`` reads the table whole; ``"stream"`` reads Parquet/CSV files in batches with
+pyarrow and ``"dask"`` reads the partitions of a Dask DataFrame; both fold each batch or
+partition into :class:`~accord.PanelStatistics` (one row per (item, rater) pair) and merge
+them. The estimator then fits the assessments, or the merged statistics.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal, cast
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from .._errors import DroppedDataWarning, InvalidInputError, require
+from .._types import Duplicates, Missing, RngLike
+from .._validate import SHOW
+from ..calibration._input import (
+    MISSING_REASON,
+    factorize_ids,
+    pair_name,
+    read_panel,
+    repeated_pairs_error,
+)
+from ..calibration._spec import (
+    OWNER,
+    EmptyPanelError,
+    FitOptions,
+    Gauge,
+    PanelSpec,
+    RangeConvention,
+    Reliability,
+    Solver,
+    Uncertainty,
+)
+from ..calibration.panel import (
+    PanelCalibration,
+    calibrate_assessments,
+    calibrate_panel_from_statistics,
+)
+from ..data.dictionary import GrowingDictionary
+from ..data.encoder import typed_ids
+from ..engines._pages import engine_pages
+from ..engines._run import check_engine
+from ..engines._source import Locator, dataset_of, resolve_files
+from ..engines.dask import _compute, _concat, _frame_of, _tree
+from ..engines.stream import _batches
+from ..stats.panel import PanelStatistics
+
+__all__ = ["calibrate_panel", "panel_statistics"]
+
+
+@engine_pages
+def calibrate_panel(
+    data: Any,
+    *,
+    item: str,
+    rater: str,
+    score: str,
+    confidence: str | None = None,
+    sigma: str | None = None,
+    score_range: Sequence[str] | None = None,
+    levels: str | None = None,
+    confidence_factor: float = 1.75,
+    range_convention: RangeConvention = "central95",
+    relative: bool | None = None,
+    gauge: Gauge = "sum",
+    per_component: bool = False,
+    reliability: Reliability = "declared",
+    bias_prior: float | None = None,
+    uncertainty: Uncertainty = "auto",
+    n_samples: int = 32,
+    connectivity: bool | Literal["auto"] = "auto",
+    solver: Solver = "auto",
+    tol: float = 1e-10,
+    max_iter: int = 5000,
+    missing: Missing = "omit",
+    duplicates: Duplicates = "raise",
+    rng: RngLike = None,
+    engine: Literal["memory", "stream", "dask"] = "memory",
+    scheduler: Any = None,
+    batch_size: int = 1_000_000,
+    file_format: str | None = None,
+    sep: str | None = None,
+) -> PanelCalibration:
+    """Calibrate a panel: item values and rater biases, with confidence (MacKay et al. 2017).
+
+    Each rater ``a`` scores some items ``o``; the model is
+
+    .. math::
+
+        s_{ao} = v_o + b_a + \\sigma_{ao}\\,\\varepsilon, \\qquad
+        \\varepsilon \\sim N(0, 1), \\qquad c_{ao} = 1 / \\sigma_{ao}^2,
+
+    and the estimates minimise :math:`\\sum_{(a,o)} c_{ao} (s_{ao} - v_o - b_a)^2` subject to a
+    gauge (by default :math:`\\sum_a b_a = 0`). They solve the normal equations
+
+    .. math::
+
+        C_o v_o + \\sum_a c_{ao} b_a = \\sum_a c_{ao} s_{ao}, \\qquad
+        \\sum_o c_{ao} v_o + C_a b_a = \\sum_o c_{ao} s_{ao},
+
+    which have a unique solution in the gauge if and only if the rater-item graph is connected.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Long table, one row per assessment (pandas, polars, pyarrow, DuckDB; anything narwhals
+        reads).
+    item, rater, score : str
+        Columns of item ids, rater ids and numeric scores.
+    confidence : str, optional
+        Column of confidences ``c > 0`` (inverse variances, absolute by default).
+    sigma : str, optional
+        Column of standard deviations ``sigma > 0``; ``c = 1 / sigma^2``.
+    score_range : pair of str, optional
+        Columns ``(low, high)`` of a range given with each score; see ``range_convention``.
+    levels : str, optional
+        Column of confidence levels H, M, L (or high, medium, low, any case), mapped to
+        ``c = confidence_factor^2, 1, confidence_factor^-2``.
+    confidence_factor : float, default 1.75
+        The ratio of standard deviations between adjacent levels.
+    range_convention : {"central95", "sd"}, default "central95"
+        ``"central95"``: the range is a central 95% interval, ``sigma = (high - low) / 3.92``;
+        ``"sd"``: the range is plus or minus one standard deviation, ``sigma = (high - low) / 2``.
+    relative : bool, optional
+        Whether confidences are relative (known up to a common factor): variances are then
+        scaled by ``R / dof``. Default: True for ``levels`` and for no confidences at all, False
+        for ``confidence``, ``sigma`` and ``score_range``.
+    gauge : {"sum", "weighted"}, default "sum"
+        ``"sum"``: ``sum_a b_a = 0``; ``"weighted"``: ``sum_a C_a b_a = 0``. The gauge shifts all
+        values by one constant (per component), never their differences.
+    per_component : bool, default False
+        For a disconnected design: calibrate each component with its own gauge (values are
+        comparable only within a component) instead of raising.
+    reliability : {"declared", "estimate"}, default "declared"
+        ``"estimate"``: multiply each rater's declared confidences by a precision estimated from
+        their residuals, iterating to a fixed point (see Notes); variances are then absolute.
+    bias_prior : float, optional
+        Standard deviation ``tau`` (score units) of a Gaussian prior ``b ~ N(0, tau^2)`` on the
+        biases. It shrinks biases that the design cannot pin down, keeps weakly connected panels
+        from amplifying noise and links disconnected ones. With relative confidences the noise
+        scale is first estimated as ``R / dof`` of the fit without the prior.
+    uncertainty : {"auto", "exact", "sample", "none"}, default "auto"
+        Posterior standard deviations: ``"exact"`` inverts the Schur complement on the smaller
+        side (dense, ``m x m``); ``"sample"`` perturbs and re-solves ``n_samples`` times;
+        ``"auto"`` is exact when the smaller side has at most 2000 members and the work is
+        moderate, else sampled; ``"none"`` skips them (sd, leverage and misfit are NaN).
+    n_samples : int, default 32
+        Draws for ``uncertainty="sample"`` (sd relative error about ``1 / sqrt(2 n_samples)``).
+    connectivity : bool or "auto", default "auto"
+        Compute the algebraic connectivity (a Lanczos eigenvalue: hundreds of sparse products
+        on a large panel, about 2 s at 5M rater-item pairs on one core); False leaves it NaN.
+        ``"auto"`` computes it up to 1M rater-item pairs (``FIEDLER_LIMIT``) and leaves it NaN
+        above. Components are always found.
+    solver : {"auto", "full", "schur-raters", "schur-items"}, default "auto"
+        Conjugate gradients on the full normal equations, or on the Schur complement on raters
+        (items eliminated) or on items. ``"auto"`` uses a Schur complement when one side has at
+        most a quarter as many members as the other.
+    tol : float, default 1e-10
+        Relative residual at which conjugate gradients stop.
+    max_iter : int, default 5000
+        Iterations before :class:`~accord.ConvergenceError`.
+    missing : {"omit", "raise"}, default "omit"
+        Rows with a missing score or confidence: dropped (with a ``DroppedDataWarning``), or an
+        error.
+    duplicates : {"raise", "first", "last", "mean"}, default "raise"
+        A rater who scored one item more than once, as :class:`accord.Ratings` treats a
+        repeated rating: ``"raise"`` names the pairs and their rows; ``"first"`` / ``"last"``
+        keep the pair's first / last row in input order (memory engine only: the stream and
+        dask engines do not keep the order); ``"mean"`` keeps one assessment with the mean
+        of the pair's scores and the mean of its confidences. The resolved rows are counted
+        in ``report``.
+    rng : numpy.random.Generator, int or None
+        Randomness for ``uncertainty="sample"``.
+    engine : {"memory", "stream", "dask"}, default "memory"
+        ``"stream"``: ``data`` is a path, glob or list of Parquet/CSV files, read in batches of
+        ``batch_size`` rows with pyarrow and aggregated to one row per (item, rater) pair
+        (:func:`accord.panel_statistics`). ``"dask"``: ``data`` is a Dask DataFrame, or
+        Parquet/CSV files read with ``dask.dataframe``; each partition is aggregated the same
+        way and the partial statistics are tree-reduced. Either way the values, biases, sds and
+        fit are those of the memory engine. ``residuals`` then has one row per pair, with its
+        count ``n`` (1: ``duplicates`` leaves one assessment per pair).
+    scheduler : str, distributed.Client or None
+        ``engine="dask"``: ``None`` for dask's default (the active ``distributed.Client`` if
+        there is one), a scheduler name (``"threads"``, ``"processes"``, ``"synchronous"``), a
+        ``distributed.Client``, or a scheduler address such as ``"tcp://10.0.0.5:8786"``.
+    batch_size : int, default 1_000_000
+        Rows per batch for ``engine="stream"``.
+    file_format, sep
+        Format override and CSV separator for files (``engine="stream"`` or ``"dask"``).
+
+    Returns
+    -------
+    PanelCalibration
+        Values and biases tables, per-assessment residuals, connectivity and fit; see
+        :class:`PanelCalibration` for every field.
+
+    Raises
+    ------
+    InvalidInputError
+        A missing column; a score that is not a number (the row is named); a confidence or
+        sigma that is not positive; an unknown level; a disconnected design (the components
+        are named) without ``per_component`` or ``bias_prior``; ``dof < 1``; a repeated
+        (item, rater) pair with ``duplicates="raise"`` (a
+        :class:`~accord.DuplicateRatingError`).
+    ConvergenceError
+        Conjugate gradients (or the reliability reweighting) did not converge.
+
+    Notes
+    -----
+    *Uncertainty.* The posterior covariance (flat prior on values and biases, Gaussian noise)
+    is the inverse of the normal matrix restricted to the gauge, i.e. the top-left block of the
+    inverse of the matrix bordered with the gauge row. ``1 / sqrt(C_o)`` is only a lower bound
+    for the sd of ``v_o``. With relative confidences the covariance is multiplied by
+    ``R / dof``, ``dof = E - n_items - n_raters + n_components``. With equal confidences the
+    estimates are Fisher's intra-block analysis of an incomplete block design (Yates 1940):
+    raters are blocks, items treatments.
+
+    *Perturb and solve.* For ``uncertainty="sample"``, each draw puts ``N(0, C_ao)`` noise on
+    every rater-item pair and solves the Schur complement of the smaller side (to a relative
+    residual of 1e-6); the result is an exact posterior draw of that side around its mean.
+    The other side's variances (and every fitted value's) are the exact conditional variance
+    plus the sampled part propagated from the kept side (Rao-Blackwellised), so they are far
+    more accurate than the kept side's, whose sds have relative error about
+    ``1 / sqrt(2 n_samples)``. Draws run on threads, each with its own generator seeded from
+    ``rng``.
+
+    *Estimated reliability* (``reliability="estimate"``), in the spirit of model PG1 of Piech
+    et al. (2013): each rater's precision multiplier is
+    ``w_a = (n_a f + nu_0) / (sum_o c_ao r_ao^2 + nu_0 s_0^2)`` with ``f = dof / E`` the
+    average residual degrees of freedom per assessment, ``s_0^2`` the panel's ``R / dof`` from
+    the declared fit and ``nu_0 = 2`` pseudo-assessments of prior weight; the fit and the
+    multipliers are iterated until no multiplier moves by more than 1e-8 (relative). The
+    reported sds treat the multipliers as known.
+
+    *Residuals.* ``leverage = c Var(v_o + b_a)`` in units of ``1/c``; a rater's
+    ``expected_chi2`` is the sum of ``1 - leverage`` over their assessments. Misfit p-values
+    treat a rater's residuals as independent, which they are not quite: use them to rank raters
+    for a look, not as tests.
+
+    References
+    ----------
+    .. [1] MacKay, R. S., Kenna, R., Low, R. J. and Parker, S. (2017). Calibration with
+       confidence: a principled method for panel assessment. Royal Society Open Science 4,
+       160760. doi:10.1098/rsos.160760
+    .. [2] Yates, F. (1940). The recovery of inter-block information in balanced incomplete
+       block designs. Annals of Eugenics 10, 317-325. doi:10.1111/j.1469-1809.1940.tb02257.x
+    .. [3] Piech, C., Huang, J., Chen, Z., Do, C., Ng, A. and Koller, D. (2013). Tuned models
+       of peer assessment in MOOCs. Proceedings of Educational Data Mining 2013.
+       arXiv:1307.2579
+
+    Examples
+    --------
+    A small chain: rater A scores items 1-3, rater B items 2-4, and B is two
+    points more generous. Plain means are biased at the ends of the chain; calibration is not.
+
+    >>> import pandas as pd, accord
+    >>> frame = pd.DataFrame({
+    ...     "item": ["O1", "O2", "O3", "O2", "O3", "O4"],
+    ...     "rater": ["A", "A", "A", "B", "B", "B"],
+    ...     "score": [4, 5, 6, 7, 8, 9],
+    ...     "c": [1.0] * 6})
+    >>> result = accord.calibrate_panel(frame, item="item", rater="rater", score="score",
+    ...                                 confidence="c")
+    >>> result.values[["item", "value", "sd", "plain_mean"]].round(4)
+      item  value      sd  plain_mean
+    0   O1    5.0  1.1180         4.0
+    1   O2    6.0  0.7071         6.0
+    2   O3    7.0  0.7071         7.0
+    3   O4    8.0  1.1180         9.0
+    >>> result.biases["bias"].round(4).tolist()
+    [-1.0, 1.0]
+    """
+    options = FitOptions(
+        gauge=gauge,
+        per_component=per_component,
+        reliability=reliability,
+        bias_prior=bias_prior,
+        uncertainty=uncertainty,
+        n_samples=n_samples,
+        connectivity=connectivity,
+        solver=solver,
+        tol=tol,
+        max_iter=max_iter,
+        rng=rng,
+    )
+    check_engine(engine, OWNER)
+    spec = PanelSpec(
+        item=item,
+        rater=rater,
+        score=score,
+        confidence=confidence,
+        sigma=sigma,
+        score_range=score_range,
+        levels=levels,
+        confidence_factor=confidence_factor,
+        range_convention=range_convention,
+        relative=relative,
+        missing=missing,
+        duplicates=duplicates,
+    )
+    if scheduler is not None and engine != "dask":
+        raise InvalidInputError(
+            f"scheduler applies to engine='dask'; got engine={engine!r} with a scheduler"
+        )
+    if engine == "memory":
+        return calibrate_assessments(read_panel(data, spec), options)
+    if engine == "stream":
+        stats = _stream_statistics(
+            data, spec, batch_size=batch_size, file_format=file_format, sep=sep
+        )
+    else:
+        stats = _dask_statistics(data, spec, scheduler=scheduler, file_format=file_format, sep=sep)
+    n_rows = stats.n_assessments + stats.n_dropped
+    reasons = {MISSING_REASON: stats.n_dropped} if stats.n_dropped else {}
+    stats, resolved = _one_per_pair(stats, spec.duplicates, engine)
+    reasons.update(resolved)
+    return calibrate_panel_from_statistics(stats, options, n_rows=n_rows, reasons=reasons)
+
+
+def _one_per_pair(
+    stats: PanelStatistics, duplicates: Duplicates, engine: str
+) -> tuple[PanelStatistics, dict[str, int]]:
+    """Apply the ``duplicates`` policy to merged per-pair statistics: the statistics with
+    one assessment per pair, and the reason for the rows resolved with their count."""
+    repeated = np.flatnonzero(stats.count > 1)
+    if repeated.size == 0:
+        return stats, {}
+    n_pairs = int(repeated.size)
+    if duplicates == "raise":
+        codes = list(zip(stats.item_codes[repeated], stats.rater_codes[repeated], strict=True))
+        named = [
+            f"{pair_name(stats.items, stats.raters, int(i), int(r))} {int(n)} times"
+            for (i, r), n in zip(codes[:SHOW], stats.count[repeated], strict=False)
+        ]
+        remedy = "duplicates='mean' to resolve (or 'first' or 'last' with engine='memory')"
+        raise repeated_pairs_error(n_pairs, named, remedy)
+    if duplicates in ("first", "last"):
+        raise InvalidInputError(
+            f"duplicates={duplicates!r} keeps one row of each repeated (item, rater) pair by "
+            f"its place in the input, which engine={engine!r} does not keep ({n_pairs} pairs "
+            "are scored more than once): use engine='memory', or duplicates='mean'"
+        )
+    n = stats.count
+    return stats.averaged(), {"duplicate (item, rater): averaged": round(float(n.sum() - n.size))}
+
+
+# --------------------------------------------------------------------------- stream
+
+
+def panel_statistics(
+    source: Any,
+    *,
+    item: str,
+    rater: str,
+    score: str,
+    confidence: str | None = None,
+    sigma: str | None = None,
+    score_range: Sequence[str] | None = None,
+    levels: str | None = None,
+    confidence_factor: float = 1.75,
+    range_convention: str = "central95",
+    relative: bool | None = None,
+    missing: Missing = "omit",
+    batch_size: int = 1_000_000,
+    file_format: str | None = None,
+    sep: str | None = None,
+) -> PanelStatistics:
+    """The per-pair statistics of a panel in Parquet/CSV files, read in batches.
+
+    Every batch is validated and converted exactly as :func:`accord.calibrate_panel` converts
+    a whole table (the options mean the same); item and rater ids keep one code across
+    batches. The result's codes and decode tables are sorted as the memory engine sorts them,
+    so :func:`accord.calibrate_panel` gives the same numbers from it.
+
+    Parameters
+    ----------
+    source : path, glob or list of paths
+        Parquet or CSV/TSV files, one row per assessment.
+    item, rater, score : str
+        Columns of item ids, rater ids and numeric scores.
+    confidence, sigma, score_range, levels : optional
+        Where the confidences come from, as in :func:`accord.calibrate_panel`.
+    confidence_factor, range_convention, relative, missing
+        As in :func:`accord.calibrate_panel`.
+    batch_size : int, default 1_000_000
+        Rows per batch.
+    file_format : {"parquet", "csv", "tsv"}, optional
+        Overrides the format guessed from the suffix.
+    sep : str, optional
+        Field separator for CSV/TSV.
+
+    Returns
+    -------
+    PanelStatistics
+        One row per (item, rater) pair: counts, summed confidences, weighted means and
+        within-pair sums of squares, with the decode tables; partial statistics ``merge``.
+
+    References
+    ----------
+    .. [1] MacKay, R. S., Kenna, R., Low, R. J. and Parker, S. (2017). Calibration with
+       confidence: a principled method for panel assessment. Royal Society Open Science 4,
+       160760. doi:10.1098/rsos.160760
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> import pandas as pd
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> pd.DataFrame({"item": [1, 2, 3, 2, 3, 4], "rater": list("AAABBB"),
+    ...               "score": [4, 5, 6, 7, 8, 9]}).to_parquet(d / "p.parquet")
+    >>> stats = panel_statistics(d / "p.parquet", item="item", rater="rater", score="score",
+    ...                          batch_size=4)
+    >>> stats.n_pairs, stats.n_assessments, stats.weight.tolist()
+    (6, 6, [1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+    """
+    spec = PanelSpec(
+        item=item,
+        rater=rater,
+        score=score,
+        confidence=confidence,
+        sigma=sigma,
+        score_range=score_range,
+        levels=levels,
+        confidence_factor=confidence_factor,
+        range_convention=cast(RangeConvention, range_convention),
+        relative=relative,
+        missing=missing,
+    )
+    return _stream_statistics(
+        source, spec, batch_size=batch_size, file_format=file_format, sep=sep, stacklevel=4
+    )
+
+
+def _stream_statistics(
+    source: Any,
+    spec: PanelSpec,
+    *,
+    batch_size: int,
+    file_format: str | None,
+    sep: str | None,
+    stacklevel: int = 5,
+) -> PanelStatistics:
+    """Batches of the files, each checked and folded into statistics; the statistics merged
+    as they grow (memory bounded by the number of distinct pairs, not of rows)."""
+    if batch_size < 1:
+        raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
+    files, fmt = resolve_files(source, file_format)
+    columns = spec.file_columns
+    block_bytes = int(min(max(batch_size * 16, 1 << 12), 1 << 28))
+    dataset = dataset_of(files, fmt, columns, sep=sep, block_bytes=block_bytes)
+    ids = (GrowingDictionary(), GrowingDictionary())
+    merged: PanelStatistics | None = None
+    pending: list[PanelStatistics] = []
+    pending_pairs = n_dropped = 0
+    for row0, batch in _batches(dataset, columns, batch_size, Locator(), 0):
+        part, dropped = _batch_statistics(batch, spec, row0, ids)
+        n_dropped += dropped
+        if part is None:
+            continue
+        pending.append(part)
+        pending_pairs += part.n_pairs
+        if merged is None or pending_pairs > 2 * merged.n_pairs:
+            merged = pending[0].merge(*pending[1:]) if merged is None else merged.merge(*pending)
+            pending, pending_pairs = [], 0
+    if merged is None:
+        raise EmptyPanelError
+    if pending:
+        merged = merged.merge(*pending)
+    _warn_dropped(n_dropped, stacklevel)
+    item_values, rater_values = ids[0].values(), ids[1].values()
+    return _sorted_like_memory(merged, item_values, rater_values, fmt != "parquet", spec, n_dropped)
+
+
+def _batch_statistics(
+    batch: Any, spec: PanelSpec, row0: int, ids: tuple[GrowingDictionary, GrowingDictionary]
+) -> tuple[PanelStatistics | None, int]:
+    """The statistics of one batch (None when no row is complete) with codes into the
+    growing dictionaries ``ids``, and the rows dropped."""
+    import pyarrow as pa
+
+    try:
+        panel = read_panel(batch.to_pandas(), spec, batch=True)
+    except EmptyPanelError:
+        return None, batch.num_rows
+    except InvalidInputError as exc:
+        raise InvalidInputError(
+            f"{exc} [row numbers count from row {row0 + 1} of the input, where this batch starts]"
+        ) from None
+    item_map = ids[0].encode(pa.array(panel.items), row0)
+    rater_map = ids[1].encode(pa.array(panel.raters), row0)
+    part = PanelStatistics.from_codes(
+        item_map[panel.item_codes],
+        rater_map[panel.rater_codes],
+        panel.score,
+        panel.confidence,
+        items=np.zeros(0),
+        raters=np.zeros(0),
+        source=panel.source,
+        relative=panel.relative,
+        n_dropped=0,
+    )
+    return part, panel.n_dropped
+
+
+def _warn_dropped(n_dropped: int, stacklevel: int) -> None:
+    """Warn of the rows dropped, at the user's call (``stacklevel`` frames up from here)."""
+    if n_dropped:
+        warnings.warn(
+            f"calibrate_panel dropped {n_dropped} rows with a missing score or confidence",
+            DroppedDataWarning,
+            stacklevel=stacklevel,
+        )
+
+
+def _sorted_like_memory(
+    merged: PanelStatistics,
+    item_values: npt.NDArray[Any],
+    rater_values: npt.NDArray[Any],
+    text: bool,
+    spec: PanelSpec,
+    n_dropped: int,
+) -> PanelStatistics:
+    """The codes and decode tables sorted as the memory engine sorts them.
+
+    ``item_values`` and ``rater_values`` are the decode tables of ``merged``'s codes, in any
+    order; ``text`` says that they are CSV cells, typed here from their distinct values as
+    pandas types a column read whole.
+    """
+    decoded = []
+    for values, column in ((item_values, spec.item), (rater_values, spec.rater)):
+        if text and values.size:
+            values = typed_ids(values)
+        if values.dtype.kind in "OUS":
+            values = np.asarray(values, dtype=object)
+        decoded.append(factorize_ids(values, np.arange(values.size, dtype=np.int64), column))
+    (item_rank, items), (rater_rank, raters) = decoded
+    recoded = merged.recoded(item_rank, rater_rank, items=items, raters=raters)
+    return dataclasses.replace(recoded.sorted_pairs(), n_dropped=n_dropped)
+
+
+# --------------------------------------------------------------------------- dask
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Partial:
+    """The statistics of some partitions (codes into ``stats.items`` / ``stats.raters``), or
+    the first error met in them (partition number and message)."""
+
+    stats: PanelStatistics | None
+    n_dropped: int
+    error: tuple[int, str] | None = None
+
+
+def _dask_statistics(
+    data: Any, spec: PanelSpec, *, scheduler: Any, file_format: str | None, sep: str | None
+) -> PanelStatistics:
+    """One pass: every partition checked and folded into statistics with its own decode
+    tables, the partial statistics tree-reduced (each merge recodes both sides into the
+    union of their decode tables). Only when a partition holds bad input does a second,
+    cheap pass count the rows of the partitions before it, so that the error names rows of
+    the whole input."""
+    dask: Any = require("dask", "dask")
+    frame, text = _dask_frame(data, spec, file_format=file_format, sep=sep)
+    parts = frame.to_delayed()
+    shared = dask.delayed(spec, pure=True)
+    partials = [dask.delayed(_summarise)(p, k, shared) for k, p in enumerate(parts)]
+    (total,) = _compute(scheduler, _tree(partials, _merge))
+    if total.error is not None:
+        index, message = total.error
+        if index == 0:
+            raise InvalidInputError(message)
+        lengths = _compute(scheduler, *[dask.delayed(len)(p) for p in parts[:index]])
+        raise InvalidInputError(
+            f"{message} [row numbers count from row {int(sum(lengths)) + 1} of the input, "
+            f"where partition {index + 1} starts]"
+        )
+    if total.stats is None:
+        raise EmptyPanelError
+    _warn_dropped(total.n_dropped, 5)
+    stats: PanelStatistics = total.stats
+    items, raters = np.asarray(stats.items), np.asarray(stats.raters)
+    return _sorted_like_memory(stats, items, raters, text, spec, total.n_dropped)
+
+
+def _dask_frame(
+    data: Any, spec: PanelSpec, *, file_format: str | None, sep: str | None
+) -> tuple[Any, bool]:
+    """A dask DataFrame of the spec's columns, and whether its cells are CSV text."""
+    dd: Any = require("dask.dataframe", "dask")
+    paths = isinstance(data, str | Path) or (
+        isinstance(data, Sequence) and not isinstance(data, str | bytes)
+    )
+    if not paths and not isinstance(data, dd.DataFrame):
+        raise InvalidInputError(
+            f"{OWNER}(engine='dask') takes a dask DataFrame, a path, a glob or a list of "
+            f"paths; got a {type(data).__name__}"
+        )
+    columns = cast(Any, tuple(spec.file_columns))
+    frame, text, _ = _frame_of(data, columns, file_format=file_format, sep=sep, blocksize=None)
+    return frame, text
+
+
+def _summarise(part: pd.DataFrame, index: int, spec: PanelSpec) -> _Partial:
+    """The statistics of partition ``index``, its rows dropped, or its error."""
+    if len(part) == 0:
+        return _Partial(None, 0)
+    try:
+        panel = read_panel(part, spec, batch=True)
+    except EmptyPanelError:
+        return _Partial(None, len(part))
+    except InvalidInputError as exc:
+        return _Partial(None, 0, (index, str(exc)))
+    stats = PanelStatistics.from_codes(
+        panel.item_codes,
+        panel.rater_codes,
+        panel.score,
+        panel.confidence,
+        items=panel.items,
+        raters=panel.raters,
+        source=panel.source,
+        relative=panel.relative,
+        n_dropped=0,
+    )
+    return _Partial(stats, panel.n_dropped)
+
+
+def _union(a: Any, b: Any) -> tuple[Any, Any, Any]:
+    """The union of two decode tables (a's values first) and each side's codes into it."""
+    values = pd.unique(_concat([a, b]))
+    index = pd.Index(values, dtype=object if values.dtype == object else None)
+    return values, index.get_indexer(pd.Index(a)), index.get_indexer(pd.Index(b))
+
+
+def _merge(a: _Partial, b: _Partial) -> _Partial:
+    errors = [e for e in (a.error, b.error) if e is not None]
+    dropped = a.n_dropped + b.n_dropped
+    if errors:
+        return _Partial(None, dropped, min(errors))
+    if a.stats is None or b.stats is None:
+        return _Partial(a.stats if b.stats is None else b.stats, dropped)
+    sa, sb = a.stats, b.stats
+    items, ia, ib = _union(sa.items, sb.items)
+    raters, ra, rb = _union(sa.raters, sb.raters)
+    left = sa.recoded(ia, ra, items=items, raters=raters)
+    right = sb.recoded(ib, rb, items=items, raters=raters)
+    return _Partial(left.merge(right), dropped)
