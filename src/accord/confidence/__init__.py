@@ -10,6 +10,13 @@ NCE exactly as NIST sclite computes it (:func:`normalized_cross_entropy`), its c
 
 from __future__ import annotations
 
+from ..data.scored import OutOfRange
+from ..stats.confidence import (
+    SCLITE_CEILING,
+    SCLITE_FLOOR,
+    ConfidenceSums,
+    ConfidenceValueCounts,
+)
 from ._calibration import (
     CalibrationMetrics,
     ReliabilityDiagram,
@@ -19,10 +26,9 @@ from ._calibration import (
     reliability_from_value_counts,
     wilson_interval,
 )
-from ._inputs import SCLITE_CEILING, SCLITE_FLOOR, Binning, OutOfRange, RecalibrationMethod
 from ._nce import NormalizedCrossEntropy, nce_from_sums, normalized_cross_entropy
+from ._options import Binning, RecalibrationMethod
 from ._recalibrate import CalibrationMap, Recalibration, fit_calibration_map, recalibrate
-from ._stats import ConfidenceSums, ConfidenceValueCounts
 
 __all__ = [
     "SCLITE_CEILING",

@@ -14,10 +14,11 @@ import pandas as pd
 from .._errors import InvalidInputError, bad_parameter, warn_degenerate
 from .._results import Result, check_level, to_plain
 from .._types import FloatArray, IntArray
+from ..data.scored import OutOfRange, prepare
 from ..engines._pages import engine_pages, small_pages
 from ..engines._run import Engine, check_engine
-from ._inputs import Binning, OutOfRange, check_choice, prepare
-from ._stats import ConfidenceSums, ConfidenceValueCounts
+from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts
+from ._options import Binning, check_choice
 
 __all__ = [
     "CalibrationMetrics",

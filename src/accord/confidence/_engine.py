@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 
 from .._errors import InvalidInputError, require
+from ..data.scored import prepare
 from ..engines._encode import infer_text
-from ._inputs import prepare
-from ._stats import ConfidenceSums, ConfidenceValueCounts
+from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts
 
 __all__ = ["confidence_statistics", "read_in_memory"]
 

@@ -14,10 +14,10 @@ import pandas as pd
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Result, to_plain
 from .._types import FloatArray
+from ..data.scored import OutOfRange, prepare
 from ..engines._pages import engine_pages
 from ..engines._run import Engine, check_engine
-from ._inputs import OutOfRange, prepare
-from ._stats import ConfidenceSums
+from ..stats.confidence import ConfidenceSums
 
 __all__ = ["NormalizedCrossEntropy", "nce_from_sums", "normalized_cross_entropy"]
 

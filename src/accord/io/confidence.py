@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from .._errors import InvalidInputError
-from ..confidence._inputs import OutOfRange, coerce_units
+from ..data.scored import OutOfRange, coerce_units
 from .files import read_text_file
 from .ratings import FileFormat, read_table
 
