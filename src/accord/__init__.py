@@ -82,8 +82,6 @@ if TYPE_CHECKING:
         NormalizedCrossEntropy,
         Recalibration,
         ReliabilityDiagram,
-        calibration_metrics,
-        normalized_cross_entropy,
         recalibrate,
         reliability_diagram,
     )
@@ -91,6 +89,7 @@ if TYPE_CHECKING:
     from .data.ratings import Ratings, ReadReport
     from .data.table import ContingencyTable
     from .engines import RatingStatistics, dask_statistics, stream_statistics
+    from .front.confidence import calibration_metrics, normalized_cross_entropy
     from .information import conditional_entropy, entropy, mutual_information, surprisal
     from .io.confidence import read_confidences, read_sclite_sgml
     from .io.ratings import read_ratings
@@ -147,7 +146,7 @@ _EXPORTS: dict[str, str] = {
     "brennan_prediger": ".agreement",
     "calibrate_panel": ".calibration",
     "panel_statistics": ".calibration",
-    "calibration_metrics": ".confidence",
+    "calibration_metrics": ".front.confidence",
     "cohen_kappa": ".agreement",
     "conditional_entropy": ".information",
     "conger_kappa": ".agreement",
@@ -164,7 +163,7 @@ _EXPORTS: dict[str, str] = {
     "krippendorff_alpha": ".agreement",
     "light_kappa": ".agreement",
     "mutual_information": ".information",
-    "normalized_cross_entropy": ".confidence",
+    "normalized_cross_entropy": ".front.confidence",
     "pairwise_agreement": ".agreement",
     "pairwise_specific_agreement": ".agreement",
     "percent_agreement": ".agreement",

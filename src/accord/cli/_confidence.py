@@ -62,7 +62,7 @@ def compute_engine(
         nce_from_sums,
         reliability_from_value_counts,
     )
-    from ..confidence._engine import confidence_statistics
+    from ..front.confidence import confidence_statistics
 
     sums, table = confidence_statistics(
         source,
