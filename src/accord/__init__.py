@@ -87,6 +87,7 @@ if TYPE_CHECKING:
     )
     from .consensus import Consensus, ConsensusSummary, consensus
     from .data.ratings import Ratings, ReadReport
+    from .data.spans import Spans
     from .data.table import ContingencyTable
     from .engines import RatingStatistics, dask_statistics, stream_statistics
     from .front.confidence import calibration_metrics, normalized_cross_entropy
@@ -95,7 +96,7 @@ if TYPE_CHECKING:
     from .io.ratings import read_ratings
     from .io.spans import read_bio, read_brat, read_spans
     from .report import HtmlReport, report
-    from .spans import SpanAgreement, Spans, span_agreement
+    from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
 
 __version__ = "0.1.0"
@@ -139,7 +140,7 @@ _EXPORTS: dict[str, str] = {
     "ReliabilityDiagram": ".confidence",
     "SimulatedPanel": ".calibration",
     "SpanAgreement": ".spans",
-    "Spans": ".spans",
+    "Spans": ".data.spans",
     "SpecificAgreement": ".agreement",
     "agreement": ".agreement",
     "best_dichotomization": ".agreement",

@@ -17,7 +17,7 @@ import numpy as np
 
 from .._errors import AccordWarning, InvalidInputError
 from ..data.ratings import _check_choice
-from ..spans import Spans
+from ..data.spans import Spans, encode_spans
 from .files import read_text_file
 from .ratings import FileFormat, read_table
 
@@ -395,7 +395,7 @@ def read_brat(
             f"read {n_hull} discontinuous span{'' if n_hull == 1 else 's'} as first start to "
             "last end"
         )
-    return Spans._build(
+    return encode_spans(
         np.array(ann_col, dtype=object),
         np.array(doc_col, dtype=object),
         np.array(starts, dtype=np.int64),
@@ -598,7 +598,7 @@ def read_bio(
         notes.append(
             f"{n_from_inside} spans begin with I-, E- or L- (read as a new span, as conlleval does)"
         )
-    return Spans._build(
+    return encode_spans(
         np.array([names[k] for k in ann_col], dtype=object),
         np.array(doc_col, dtype=object),
         np.array(starts, dtype=np.int64),
