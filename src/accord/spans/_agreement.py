@@ -249,31 +249,16 @@ def span_agreement(
     >>> round(res.statistic, 6), round(res.pooled, 6)
     (0.785185, 0.785714)
     """
-    owner = "span_agreement"
-    _check_choice("match", match, ("exact", "overlap", "token"), owner)
-    _check_choice("by", by, ("label", "document", None), owner)
-    _check_choice("ignore_label", ignore_label, (False, True), owner)
-    if ignore_label and by == "label":
-        raise InvalidInputError(
-            "by='label' needs labels, but ignore_label=True matches spans across labels; "
-            "pass by=None or by='document'"
-        )
-    if isinstance(spans, Spans):
-        if texts is not None:
-            raise InvalidInputError(
-                "texts is for a table; a Spans carries its own texts (Spans.from_frame(texts=))"
-            )
-        data = spans
-    else:
-        data = Spans.from_frame(
-            spans,
-            annotator=annotator,
-            document=document,
-            start=start,
-            end=end,
-            label=label,
-            texts=texts,
-        )
+    _check_options(match, by, ignore_label)
+    data = _spans_of(
+        spans,
+        texts,
+        annotator=annotator,
+        document=document,
+        start=start,
+        end=end,
+        label=label,
+    )
     n_ann = data.n_annotators
     if n_ann < 2:
         raise InvalidInputError(
@@ -288,38 +273,9 @@ def span_agreement(
             AccordWarning,
             stacklevel=2,
         )
-
-    # units to match: spans, or (span, token) units
-    if match == "token":
-        span_of, doc_u, start_u, end_u = token_units(data)
-    else:
-        span_of = np.arange(data.n_spans)
-        doc_u, start_u, end_u = data.document, data.start, data.end
-    ann_u = data.annotator[span_of]
-    lab_u = np.zeros(span_of.size, np.int64) if ignore_label else data.label[span_of]
-    if by == "label":
-        group_u, group_names = lab_u, data.labels
-    elif by == "document":
-        group_u, group_names = doc_u, data.documents
-    else:
-        group_u, group_names = np.zeros(span_of.size, np.int64), ("",)
-    n_groups = len(group_names)
-
-    sizes = np.bincount(ann_u * n_groups + group_u, minlength=n_ann * n_groups).reshape(
-        n_ann, n_groups
-    )
+    units = _units(data, match, ignore_label, by)
     pair_list = [(i, j) for i in range(n_ann) for j in range(i + 1, n_ann)]
-    matched = np.zeros((len(pair_list), n_groups), dtype=np.int64)
-    matcher = match_overlap if match == "overlap" else match_exact
-    sides = []
-    for i in range(n_ann):
-        sel = ann_u == i
-        sides.append(Side(doc_u[sel], lab_u[sel], start_u[sel], end_u[sel]))
-    group_of = [group_u[ann_u == i] for i in range(n_ann)]
-    for p, (i, j) in enumerate(pair_list):
-        ia, _ = matcher(sides[i], sides[j])
-        matched[p] = np.bincount(group_of[i][ia], minlength=n_groups)
-
+    sizes, matched = _count_matches(units, n_ann, pair_list, match)
     names = data.annotators
     size_a = sizes[[i for i, _ in pair_list]]
     size_b = sizes[[j for _, j in pair_list]]
@@ -329,27 +285,9 @@ def span_agreement(
         warn_degenerate(reason)
     groups = group_pairs = None
     if by is not None:
-        tables = []
-        rows = []
-        for g, gname in enumerate(group_names):
-            table = _pair_table(names, pair_list, size_a[:, g], size_b[:, g], matched[:, g])
-            g_mean, g_sd, g_pooled, g_defined, g_reason = _summarise(table)
-            rows.append(
-                {
-                    by: gname,
-                    "n_units": int(sizes[:, g].sum()),
-                    "n_pairs": len(pair_list),
-                    "n_pairs_defined": g_defined,
-                    "mean_f1": g_mean,
-                    "sd_f1": g_sd,
-                    "pooled_f1": g_pooled,
-                    "reason": g_reason,
-                }
-            )
-            table.insert(0, by, gname)
-            tables.append(table)
-        groups = pd.DataFrame(rows)
-        group_pairs = pd.concat(tables, ignore_index=True)
+        groups, group_pairs = _group_tables(
+            by, units.group_names, names, pair_list, sizes, size_a, size_b, matched
+        )
     return SpanAgreement(
         name="span_agreement",
         statistic=mean,
@@ -360,7 +298,7 @@ def span_agreement(
         n_annotators=n_ann,
         n_documents=data.n_documents,
         n_spans=data.n_spans,
-        n_units=int(span_of.size),
+        n_units=units.n,
         annotators=data.annotators,
         labels=() if ignore_label else data.labels,
         annotators_without_spans=silent,
@@ -375,6 +313,140 @@ def span_agreement(
         group_pairs=group_pairs,
         notes=data.notes,
     )
+
+
+def _check_options(match: Any, by: Any, ignore_label: Any) -> None:
+    owner = "span_agreement"
+    _check_choice("match", match, ("exact", "overlap", "token"), owner)
+    _check_choice("by", by, ("label", "document", None), owner)
+    _check_choice("ignore_label", ignore_label, (False, True), owner)
+    if ignore_label and by == "label":
+        raise InvalidInputError(
+            "by='label' needs labels, but ignore_label=True matches spans across labels; "
+            "pass by=None or by='document'"
+        )
+
+
+def _spans_of(
+    spans: Spans | Any,
+    texts: Mapping[Any, str] | None,
+    *,
+    annotator: str,
+    document: str,
+    start: str,
+    end: str,
+    label: str | None,
+) -> Spans:
+    """``spans`` itself, or the spans of a table read with the column names."""
+    if isinstance(spans, Spans):
+        if texts is not None:
+            raise InvalidInputError(
+                "texts is for a table; a Spans carries its own texts (Spans.from_frame(texts=))"
+            )
+        return spans
+    return Spans.from_frame(
+        spans,
+        annotator=annotator,
+        document=document,
+        start=start,
+        end=end,
+        label=label,
+        texts=texts,
+    )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Units:
+    """What is matched: spans, or (span, token) units; shapes (n,) each.
+
+    ``group`` codes the ``by`` breakdown (label, document, or 0 for all), into
+    ``group_names``.
+    """
+
+    annotator: IntArray
+    document: IntArray
+    start: IntArray
+    end: IntArray
+    label: IntArray
+    group: IntArray
+    group_names: tuple[str, ...]
+
+    @property
+    def n(self) -> int:
+        return int(self.annotator.size)
+
+
+def _units(data: Spans, match: SpanMatch, ignore_label: bool, by: SpanBy | None) -> _Units:
+    """The units to match: the spans, or each span's tokens (``match="token"``)."""
+    if match == "token":
+        span_of, doc_u, start_u, end_u = token_units(data)
+    else:
+        span_of = np.arange(data.n_spans)
+        doc_u, start_u, end_u = data.document, data.start, data.end
+    lab_u = np.zeros(span_of.size, np.int64) if ignore_label else data.label[span_of]
+    if by == "label":
+        group_u, group_names = lab_u, data.labels
+    elif by == "document":
+        group_u, group_names = doc_u, data.documents
+    else:
+        group_u, group_names = np.zeros(span_of.size, np.int64), ("",)
+    return _Units(data.annotator[span_of], doc_u, start_u, end_u, lab_u, group_u, group_names)
+
+
+def _count_matches(
+    units: _Units, n_ann: int, pair_list: list[tuple[int, int]], match: SpanMatch
+) -> tuple[IntArray, IntArray]:
+    """Units per annotator and group, shape (n_ann, n_groups), and matched units per pair
+    and group (counted on the first annotator's side), shape (n_pairs, n_groups)."""
+    n_groups = len(units.group_names)
+    ann_u, group_u = units.annotator, units.group
+    sizes = np.bincount(ann_u * n_groups + group_u, minlength=n_ann * n_groups).reshape(
+        n_ann, n_groups
+    )
+    matched = np.zeros((len(pair_list), n_groups), dtype=np.int64)
+    matcher = match_overlap if match == "overlap" else match_exact
+    sides = []
+    for i in range(n_ann):
+        sel = ann_u == i
+        sides.append(Side(units.document[sel], units.label[sel], units.start[sel], units.end[sel]))
+    group_of = [group_u[ann_u == i] for i in range(n_ann)]
+    for p, (i, j) in enumerate(pair_list):
+        ia, _ = matcher(sides[i], sides[j])
+        matched[p] = np.bincount(group_of[i][ia], minlength=n_groups)
+    return sizes, matched
+
+
+def _group_tables(
+    by: SpanBy,
+    group_names: tuple[str, ...],
+    names: tuple[str, ...],
+    pair_list: list[tuple[int, int]],
+    sizes: IntArray,
+    size_a: IntArray,
+    size_b: IntArray,
+    matched: IntArray,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The ``groups`` summary (one row per label or document) and the ``group_pairs`` table."""
+    tables = []
+    rows = []
+    for g, gname in enumerate(group_names):
+        table = _pair_table(names, pair_list, size_a[:, g], size_b[:, g], matched[:, g])
+        g_mean, g_sd, g_pooled, g_defined, g_reason = _summarise(table)
+        rows.append(
+            {
+                by: gname,
+                "n_units": int(sizes[:, g].sum()),
+                "n_pairs": len(pair_list),
+                "n_pairs_defined": g_defined,
+                "mean_f1": g_mean,
+                "sd_f1": g_sd,
+                "pooled_f1": g_pooled,
+                "reason": g_reason,
+            }
+        )
+        table.insert(0, by, gname)
+        tables.append(table)
+    return pd.DataFrame(rows), pd.concat(tables, ignore_index=True)
 
 
 def _pair_table(
