@@ -38,10 +38,7 @@ def read_texts(folder: str | Path, *, encoding: str = "utf-8") -> dict[str, str]
 
     References
     ----------
-    .. [1] brat standoff format. https://brat.nlplab.org/standoff.html
-    .. [2] Stenetorp, P., Pyysalo, S., Topić, G., Ohta, T., Ananiadou, S., & Tsujii, J.
-       (2012). brat: a web-based tool for NLP-assisted text annotation. Proceedings of the
-       Demonstrations at EACL 2012, 102-107. https://aclanthology.org/E12-2021/
+    .. [1] brat standoff format (see :func:`read_brat`). https://brat.nlplab.org/standoff.html
     """
     root = Path(folder)
     if not root.is_dir():
@@ -82,23 +79,14 @@ def read_spans(
         A folder of ``<document>.txt`` files (see :func:`read_texts`): offsets are checked
         against the texts, and ``match="token"`` tokenises them.
     file_format, sep, encoding
-        As in :func:`accord.read_ratings`.
+        As in :func:`accord.read_ratings` (which cites the formats: CSV, TSV, Parquet, JSON
+        Lines).
 
     Returns
     -------
     Spans
         Rows with both offsets missing declare an annotator who marked nothing in a
         document (see :meth:`accord.Spans.from_frame`).
-
-    References
-    ----------
-    .. [1] Shafranovich, Y. (2005). Common Format and MIME Type for Comma-Separated Values
-       (CSV) Files. RFC 4180. IETF. https://doi.org/10.17487/RFC4180
-    .. [2] IANA. Media type registration: text/tab-separated-values.
-       https://www.iana.org/assignments/media-types/text/tab-separated-values
-    .. [3] The Apache Software Foundation. Apache Parquet file format.
-       https://parquet.apache.org/docs/file-format/
-    .. [4] JSON Lines. https://jsonlines.org/
 
     Examples
     --------
