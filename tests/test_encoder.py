@@ -26,8 +26,8 @@ from accord import (
     RaterCategoryCounts,
     Ratings,
 )
+from accord._validate import DEFAULT_NA_VALUES
 from accord.data.encoder import (
-    DEFAULT_NA_VALUES,
     arrow_of,
     dictionary_of,
     missing_mask,

@@ -865,7 +865,7 @@ def test_stream_tally_runs_during_the_input(
 def test_dictionary_run_of_consecutive_ids(ids: np.ndarray) -> None:
     # Consecutive ids in order are coded without a table; a gap, a step back or an id below
     # the first leaves that mode for the lookup table with the same codes.
-    from accord.engines._encode import GrowingDictionary
+    from accord.data.dictionary import GrowingDictionary
 
     expected, uniques = pd.factorize(ids)
     for batch in (1, 7, 64, 1000):
@@ -884,7 +884,7 @@ def test_dictionary_run_of_consecutive_ids(ids: np.ndarray) -> None:
 
 def test_dictionary_run_then_nulls() -> None:
     # A run of consecutive values, then a batch with nulls: the table takes over.
-    from accord.engines._encode import GrowingDictionary
+    from accord.data.dictionary import GrowingDictionary
 
     d = GrowingDictionary(track_rows=True)
     first = d.encode(pa.array([1, 1, 2, 3], type=pa.int8()), 0, wide=False)

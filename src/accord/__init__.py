@@ -29,7 +29,8 @@ from ._errors import (
 )
 
 if TYPE_CHECKING:
-    from ._results import Coefficient, ConfidenceInterval
+    from ._interval import ConfidenceInterval
+    from ._results import Coefficient
     from .agreement import (
         AgreementTable,
         CohenKappa,
@@ -108,7 +109,7 @@ _EXPORTS: dict[str, str] = {
     "CalibrationMetrics": ".confidence",
     "Coefficient": "._results",
     "CohenKappa": ".agreement",
-    "ConfidenceInterval": "._results",
+    "ConfidenceInterval": "._interval",
     "Consensus": ".consensus",
     "ConsensusSummary": ".consensus",
     "ContingencyTable": ".data.table",

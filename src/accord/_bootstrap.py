@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from ._errors import InvalidInputError
-from ._results import ConfidenceInterval
+from ._interval import ConfidenceInterval
 from ._types import FloatArray
 
 

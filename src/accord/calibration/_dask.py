@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._errors import ColumnNotFoundError, DroppedDataWarning, InvalidInputError, require
-from ..data.ratings import _missing_column_message
+from .._errors import DroppedDataWarning, InvalidInputError, require
+from .._validate import require_columns
 from .stream import PanelStatistics, finish
 
 __all__ = ["dask_panel_statistics"]
@@ -108,9 +108,7 @@ def _frame(
         else:
             sep = sep if sep is not None else ("\t" if fmt == "tsv" else ",")
             names = list(pd.read_csv(files[0], sep=sep, nrows=0).columns)
-        for name in columns:
-            if name not in names:
-                raise ColumnNotFoundError(f"{files[0]}: {_missing_column_message(name, names)}")
+        require_columns(columns, names, where=files[0])
         if fmt == "parquet":
             return dd.read_parquet(files, columns=columns), False
         frame = dd.read_csv(files, sep=sep, usecols=columns, dtype=dict.fromkeys(columns, object))
@@ -120,10 +118,7 @@ def _frame(
             "calibrate_panel(engine='dask') takes a dask DataFrame, a path, a glob or a list of "
             f"paths; got a {type(data).__name__}"
         )
-    available = list(data.columns)
-    for name in columns:
-        if name not in available:
-            raise ColumnNotFoundError(_missing_column_message(name, available))
+    require_columns(columns, list(data.columns))
     return data[columns], False
 
 

@@ -26,8 +26,10 @@ from .._errors import (
 )
 from .._results import Result, to_plain
 from .._types import Duplicates, FloatArray, IntArray, Missing, RngLike, as_generator
+from .._validate import check_choice, format_rows, tidy_scalar
 from ..data.encoder import missing_mask
-from ..data.ratings import ReadReport, _check_choice, _columns_of, _rows, _tidy_scalar
+from ..data.frames import columns_of
+from ..data.ratings import ReadReport
 from ..engines._pages import engine_pages
 from . import _linalg
 
@@ -237,7 +239,7 @@ def _numeric(values: npt.NDArray[Any], positions: IntArray, column: str) -> Floa
         first = int(bad[0])
         raise InvalidInputError(
             f"column {column!r}: {shown(values[first])!r} at row {int(positions[first]) + 1} "
-            f"is not a number ({bad.size} such rows: {_rows(positions[bad])})"
+            f"is not a number ({bad.size} such rows: {format_rows(positions[bad])})"
         )
     return converted
 
@@ -253,7 +255,7 @@ def _check_finite(x: FloatArray, positions: IntArray, column: str, positive: boo
         first = int(idx[0])
         raise InvalidInputError(
             f"column {column!r}: {shown(x[first])!r} at row {int(positions[first]) + 1} "
-            f"must be {what} ({idx.size} such rows: {_rows(positions[idx])})"
+            f"must be {what} ({idx.size} such rows: {format_rows(positions[idx])})"
         )
 
 
@@ -265,12 +267,12 @@ def _factorize(ids: npt.NDArray[Any], positions: IntArray, column: str) -> tuple
     bad = np.flatnonzero(codes < 0)
     if bad.size:
         raise InvalidInputError(
-            f"column {column!r}: {bad.size} rows have no id (rows {_rows(positions[bad])})"
+            f"column {column!r}: {bad.size} rows have no id (rows {format_rows(positions[bad])})"
         )
     plain = np.asarray(uniques)
     if plain.dtype.kind in "biuf":
         return codes.astype(np.int64), plain  # numbers stay a numeric array (no objects)
-    decode = np.array([_tidy_scalar(v) for v in np.asarray(uniques, dtype=object)], dtype=object)
+    decode = np.array([tidy_scalar(v) for v in np.asarray(uniques, dtype=object)], dtype=object)
     return codes.astype(np.int64), decode
 
 
@@ -312,12 +314,12 @@ def _read_panel(
             "give at most one of confidence, sigma, score_range and levels; got "
             + " and ".join(given)
         )
-    _check_choice("missing", missing, ("omit", "raise"), "calibrate_panel")
+    check_choice("missing", missing, ("omit", "raise"), "calibrate_panel")
     if duplicates is not None:
-        _check_choice(
+        check_choice(
             "duplicates", duplicates, ("raise", "first", "last", "mean"), "calibrate_panel"
         )
-    _check_choice("range_convention", range_convention, ("central95", "sd"), "calibrate_panel")
+    check_choice("range_convention", range_convention, ("central95", "sd"), "calibrate_panel")
     extra: list[str] = []
     if confidence is not None:
         extra, source = [confidence], "confidence"
@@ -337,7 +339,7 @@ def _read_panel(
         raise InvalidInputError(
             f"confidence_factor must be positive and finite, got {confidence_factor!r}"
         )
-    arrays, _, _ = _columns_of(data, (item, rater, score, *extra))
+    arrays, _, _ = columns_of(data, (item, rater, score, *extra))
     n_rows = arrays[0].size
     positions = np.arange(n_rows, dtype=np.int64)
     check = [arrays[2], *arrays[3:]]
@@ -348,7 +350,7 @@ def _read_panel(
         if m.any() and missing == "raise":
             raise InvalidInputError(
                 f"column {name!r}: {int(m.sum())} rows are missing (rows "
-                f"{_rows(np.flatnonzero(m))}); pass missing='omit' to drop them"
+                f"{format_rows(np.flatnonzero(m))}); pass missing='omit' to drop them"
             )
         miss |= m
     n_dropped = int(miss.sum())
@@ -357,7 +359,7 @@ def _read_panel(
 
         warnings.warn(
             f"calibrate_panel dropped {n_dropped} rows with a missing score or confidence "
-            f"(rows {_rows(np.flatnonzero(miss))})",
+            f"(rows {format_rows(np.flatnonzero(miss))})",
             DroppedDataWarning,
             stacklevel=3,
         )
@@ -387,9 +389,9 @@ def _read_panel(
             first = int(bad[0])
             raise InvalidInputError(
                 f"columns {extra[0]!r}, {extra[1]!r}: the range "
-                f"[{_tidy_scalar(lo[first])!r}, {_tidy_scalar(hi[first])!r}] "
+                f"[{tidy_scalar(lo[first])!r}, {tidy_scalar(hi[first])!r}] "
                 f"at row {int(positions[first]) + 1} is empty or reversed ({bad.size} such rows: "
-                f"{_rows(positions[bad])})"
+                f"{format_rows(positions[bad])})"
             )
         sd = width / (3.92 if range_convention == "central95" else 2.0)
         c = 1.0 / sd**2
@@ -429,7 +431,7 @@ def _read_panel(
 
 
 def _pair_names(items: npt.NDArray[Any], raters: npt.NDArray[Any], i: int, r: int) -> str:
-    return f"({_tidy_scalar(items[i])!r}, {_tidy_scalar(raters[r])!r})"
+    return f"({tidy_scalar(items[i])!r}, {tidy_scalar(raters[r])!r})"
 
 
 def _resolve_duplicates(
@@ -467,7 +469,7 @@ def _resolve_duplicates(
             rows = positions[key == key[row]]
             shown.append(
                 f"{_pair_names(items, raters, int(item_codes[row]), int(rater_codes[row]))} at "
-                f"rows {_rows(rows)}"
+                f"rows {format_rows(rows)}"
             )
         n_pairs = int(repeated.size)
         raise DuplicateRatingError(
@@ -586,10 +588,10 @@ def _level_confidence(
     if bad.size:
         first = int(bad[0])
         raise InvalidInputError(
-            f"column {column!r}: level {_tidy_scalar(values[first])!r} at row "
+            f"column {column!r}: level {tidy_scalar(values[first])!r} at row "
             f"{int(positions[first]) + 1} is "
             f"not one of H, M, L (high, medium, low) ({bad.size} such rows: "
-            f"{_rows(positions[bad])})"
+            f"{format_rows(positions[bad])})"
         )
     return np.asarray(table[codes.to_numpy(dtype=np.int64)])
 
@@ -836,12 +838,10 @@ def calibrate_panel(
     >>> result.biases["bias"].round(4).tolist()
     [-1.0, 1.0]
     """
-    _check_choice("gauge", gauge, ("sum", "weighted"), "calibrate_panel")
-    _check_choice("reliability", reliability, ("declared", "estimate"), "calibrate_panel")
-    _check_choice(
-        "uncertainty", uncertainty, ("auto", "exact", "sample", "none"), "calibrate_panel"
-    )
-    _check_choice(
+    check_choice("gauge", gauge, ("sum", "weighted"), "calibrate_panel")
+    check_choice("reliability", reliability, ("declared", "estimate"), "calibrate_panel")
+    check_choice("uncertainty", uncertainty, ("auto", "exact", "sample", "none"), "calibrate_panel")
+    check_choice(
         "solver", solver, ("auto", "full", "schur-raters", "schur-items"), "calibrate_panel"
     )
     if bias_prior is not None and not (math.isfinite(bias_prior) and bias_prior > 0):
@@ -855,8 +855,8 @@ def calibrate_panel(
         raise InvalidInputError(f"n_samples must be at least 2, got {n_samples}")
     if not (0 < tol < 1):
         raise InvalidInputError(f"tol must be strictly between 0 and 1, got {tol!r}")
-    _check_choice("engine", engine, ("memory", "stream", "dask"), "calibrate_panel")
-    _check_choice("duplicates", duplicates, ("raise", "first", "last", "mean"), "calibrate_panel")
+    check_choice("engine", engine, ("memory", "stream", "dask"), "calibrate_panel")
+    check_choice("duplicates", duplicates, ("raise", "first", "last", "mean"), "calibrate_panel")
     if scheduler is not None and engine != "dask":
         raise InvalidInputError(
             f"scheduler applies to engine='dask'; got engine={engine!r} with a scheduler"

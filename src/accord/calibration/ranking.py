@@ -23,8 +23,9 @@ import pandas as pd
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Result, to_plain
 from .._types import Duplicates, FloatArray, IntArray
+from .._validate import check_choice, format_rows
 from ..data.encoder import missing_mask
-from ..data.ratings import _check_choice, _columns_of, _rows
+from ..data.frames import columns_of
 from . import _linalg
 from .panel import _check_finite, _factorize, _names, _numeric, _resolve_duplicates
 
@@ -181,7 +182,7 @@ def hodge_rank(
     >>> r.scores["score"].round(12).abs().tolist(), r.inconsistency
     ([0.0, 0.0, 0.0], 1.0)
     """
-    _check_choice("duplicates", duplicates, ("raise", "first", "last", "mean"), "hodge_rank")
+    check_choice("duplicates", duplicates, ("raise", "first", "last", "mean"), "hodge_rank")
     pairwise = first is not None or second is not None
     scored = item is not None or rater is not None or score is not None
     if pairwise == scored:
@@ -193,7 +194,7 @@ def hodge_rank(
         if first is None or second is None:
             raise InvalidInputError("pairwise comparisons need both first and second columns")
         names = [first, second] + [c for c in (margin, weight) if c is not None]
-        arrays, _, _ = _columns_of(data, tuple(names))
+        arrays, _, _ = columns_of(data, tuple(names))
         positions = np.arange(arrays[0].size, dtype=np.int64)
         both = np.concatenate([arrays[0], arrays[1]])
         codes, items = _factorize(both, np.concatenate([positions, positions]), first)
@@ -214,20 +215,20 @@ def hodge_rank(
         if same.size:
             raise InvalidInputError(
                 f"an item cannot be compared with itself: {items[i[same[0]]]!r} at row "
-                f"{int(same[0]) + 1} ({same.size} such rows: {_rows(same)})"
+                f"{int(same[0]) + 1} ({same.size} such rows: {format_rows(same)})"
             )
         how = "pairwise comparisons"
     else:
         if item is None or rater is None or score is None:
             raise InvalidInputError("per-rater scores need item, rater and score columns")
         names = [item, rater, score] + ([confidence] if confidence is not None else [])
-        arrays, _, _ = _columns_of(data, tuple(names))
+        arrays, _, _ = columns_of(data, tuple(names))
         positions = np.arange(arrays[0].size, dtype=np.int64)
         miss = missing_mask(arrays[2])
         if miss.any():
             raise InvalidInputError(
                 f"column {score!r}: {int(miss.sum())} rows are missing (rows "
-                f"{_rows(np.flatnonzero(miss))})"
+                f"{format_rows(np.flatnonzero(miss))})"
             )
         s = _numeric(arrays[2], positions, score)
         _check_finite(s, positions, score, positive=False)

@@ -5,7 +5,7 @@ per (item, rater) pair is enough: the number of assessments, their summed confid
 confidence-weighted mean score and the within-pair sums of squares (weighted and unweighted,
 merged with Chan's update so that no variance is formed by subtracting large sums). Files are
 read with pyarrow in batches; item and rater codes stay consistent across batches
-(:class:`accord.engines._encode.GrowingDictionary`), and partial statistics are merged as they
+(:class:`accord.data.dictionary.GrowingDictionary`), and partial statistics are merged as they
 grow, so memory is bounded by the number of distinct pairs, not of rows.
 """
 
@@ -221,7 +221,7 @@ def panel_statistics(
     """
     import pyarrow as pa
 
-    from ..engines._encode import GrowingDictionary
+    from ..data.dictionary import GrowingDictionary
     from ..engines._source import Locator, dataset_of, resolve_files
     from ..engines.stream import _batches
     from .panel import _read_panel
@@ -327,7 +327,7 @@ def finish(
     order; ``text`` says that they are CSV cells, typed here from their distinct values as
     pandas types a column read whole.
     """
-    from ..engines._encode import infer_text
+    from ..data.encoder import typed_text as infer_text
     from .panel import _factorize
 
     decoded = []

@@ -13,9 +13,10 @@ import pandas as pd
 from .._errors import InvalidInputError, bad_parameter, warn_degenerate
 from .._results import Result, check_level, to_plain
 from .._types import FloatArray, IntArray
+from .._validate import check_choice
 from ..data.scored import OutOfRange, prepare
 from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts
-from ._options import Binning, check_choice
+from ._options import Binning
 
 __all__ = [
     "CalibrationMetrics",

@@ -12,8 +12,8 @@ Every reader and every engine turns item ids, rater ids and labels into codes he
 The missing-value rule (:func:`missing_of`), applied to ids and labels alike: a value is
 missing when it is null (``None``, ``NaN``, ``NaT``, ``pd.NA``, an Arrow null), or text that
 is empty or blank, or text that, with surrounding spaces removed, is one of ``na_values``
-(default :data:`DEFAULT_NA_VALUES`) -- unless it is one of the declared categories, which
-always win.
+(default :data:`accord._validate.DEFAULT_NA_VALUES`) -- unless it is one of the declared
+categories, which always win.
 
 Text read from a file (CSV) has no type of its own: the type of the whole column is decided
 from its distinct values (:func:`typed_text`): numbers when every value is a number, booleans
@@ -34,88 +34,28 @@ import pandas as pd
 
 from .._errors import InvalidInputError
 from .._types import BoolArray, FloatArray, IntArray, Level
+from .._validate import check_na_values, format_rows, tidy_scalar
 
 __all__ = [
-    "DEFAULT_NA_VALUES",
     "LABELS_AS",
     "LabelsAs",
     "arrow_of",
     "categories_as_text",
-    "check_na_values",
     "dictionary_of",
     "distinct_values",
     "encode_ids",
-    "format_rows",
     "label_domain",
     "missing_mask",
     "missing_of",
     "order_line",
     "rows_in",
-    "tidy_scalar",
     "typed_column",
     "typed_ids",
     "typed_text",
 ]
 
-#: Text that counts as a missing value by default (the spellings ``pandas.read_csv`` treats as
-#: missing), besides empty and blank text. Declared categories always win over this list.
-DEFAULT_NA_VALUES: tuple[str, ...] = (
-    "#N/A",
-    "#N/A N/A",
-    "#NA",
-    "-1.#IND",
-    "-1.#QNAN",
-    "-NaN",
-    "-nan",
-    "1.#IND",
-    "1.#QNAN",
-    "<NA>",
-    "N/A",
-    "NA",
-    "NULL",
-    "NaN",
-    "None",
-    "n/a",
-    "nan",
-    "null",
-)
-
 LabelsAs = Literal["auto", "number", "text"]
 LABELS_AS: tuple[str, ...] = ("auto", "number", "text")
-
-_SHOW = 5  # how many offending rows a message lists
-
-
-def tidy_scalar(value: Any) -> Any:
-    """Plain Python scalar for decode tables and messages (numpy scalars to Python)."""
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
-def format_rows(positions: npt.ArrayLike) -> str:
-    """0-based positions as 1-based row numbers for messages (the first few)."""
-    pos = np.asarray(positions, dtype=np.int64)
-    shown = ", ".join(str(int(p) + 1) for p in pos[:_SHOW])
-    more = f" and {pos.size - _SHOW} more" if pos.size > _SHOW else ""
-    return f"{shown}{more}"
-
-
-def check_na_values(na_values: Sequence[str] | None) -> tuple[str, ...]:
-    """The missing-value spellings to use (``None``: :data:`DEFAULT_NA_VALUES`)."""
-    if na_values is None:
-        return DEFAULT_NA_VALUES
-    if isinstance(na_values, str):
-        na_values = [na_values]
-    out = []
-    for v in na_values:
-        if not isinstance(v, str):
-            raise InvalidInputError(
-                f"na_values: each missing-value spelling must be text; got {v!r}"
-            )
-        out.append(v.strip())
-    return tuple(out)
-
 
 # --------------------------------------------------------------------------- to Arrow
 
@@ -259,7 +199,7 @@ def missing_of(
     dictionary : pyarrow Array or ndarray
         Distinct values.
     na_values : sequence of str, optional
-        Text that counts as missing (default :data:`DEFAULT_NA_VALUES`).
+        Text that counts as missing (default :data:`accord._validate.DEFAULT_NA_VALUES`).
     keep : sequence, optional
         Declared categories: text equal to one of them is never missing.
 

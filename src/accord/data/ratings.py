@@ -12,47 +12,38 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import (
-    ColumnNotFoundError,
-    DuplicateRatingError,
-    InvalidInputError,
-    bad_choice,
-    option,
-)
+from .._errors import DuplicateRatingError, InvalidInputError, option
 from .._results import Result
 from .._types import LEVELS, Duplicates, FloatArray, IntArray, Level, Missing
+from .._validate import (
+    SHOW,
+    check_choice,
+    check_na_values,
+    format_rows,
+    require_columns,
+    tidy_scalar,
+)
 from .encoder import (
     LABELS_AS,
     LabelsAs,
     arrow_of,
-    check_na_values,
     dictionary_of,
     distinct_values,
     encode_ids,
-    format_rows,
     label_domain,
     missing_of,
     order_line,
     rows_in,
-    tidy_scalar,
 )
+from .frames import arrow_columns_of, frame_to_pandas, ordered_categories
 
 __all__ = ["Ratings", "ReadReport", "encode_ratings"]
-
-_SHOW = 5  # how many offending rows an error message lists
-_rows = format_rows
-_tidy_scalar = tidy_scalar
-
-
-def _check_choice(name: str, value: object, allowed: Sequence[object], owner: str) -> None:
-    if value not in allowed:
-        raise InvalidInputError(bad_choice(owner, name, allowed, value))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -320,7 +311,7 @@ class Ratings:
             Empty input, missing ids, unparseable or undeclared labels, duplicates.
         """
         columns = (item, rater, label)
-        cols, native_label, source = _arrow_columns_of(frame, columns)
+        cols, native_label, source = arrow_columns_of(frame, columns)
         return encode_ratings(
             cols[0],
             cols[1],
@@ -382,11 +373,10 @@ class Ratings:
             frame = data
             source = "pandas.DataFrame"
         else:
-            frame = _to_pandas(data)
+            frame = frame_to_pandas(data)
             source = type(data).__module__.split(".")[0] + " frame"
         if item is not None:
-            if item not in frame.columns:
-                raise ColumnNotFoundError(_missing_column_message(item, list(frame.columns)))
+            require_columns([item], list(frame.columns))
             ids = frame[item].to_numpy()
             frame = frame.drop(columns=[item])
         else:
@@ -395,7 +385,7 @@ class Ratings:
             raise InvalidInputError(
                 f"the input is empty: {frame.shape[0]} items x {frame.shape[1]} raters"
             )
-        native = _ordered_categories(frame.iloc[:, 0]) if frame.shape[1] else None
+        native = ordered_categories(frame.iloc[:, 0]) if frame.shape[1] else None
         n_items, n_raters = frame.shape
         kinds = {dtype.kind for dtype in frame.dtypes if isinstance(dtype, np.dtype)}
         if len(kinds) == 1 and kinds <= set("biuf") and len(frame.dtypes) == n_raters:
@@ -499,15 +489,15 @@ def encode_ratings(
 
     The work of :meth:`Ratings.from_arrays`; ``text=True`` says the columns are the text
     cells of a file, whose type is decided from the whole column (see
-    :func:`accord._encoder.typed_text`). ``category_order`` names the order of declared
+    :func:`accord.data.encoder.typed_text`). ``category_order`` names the order of declared
     categories that came from the data (an ordered Categorical).
     """
     import pyarrow as pa
 
-    _check_choice("level", level, LEVELS, "Ratings")
-    _check_choice("missing", missing, ("omit", "raise"), "Ratings")
-    _check_choice("duplicates", duplicates, ("raise", "first", "last", "mean"), "Ratings")
-    _check_choice("labels_as", labels_as, LABELS_AS, "Ratings")
+    check_choice("level", level, LEVELS, "Ratings")
+    check_choice("missing", missing, ("omit", "raise"), "Ratings")
+    check_choice("duplicates", duplicates, ("raise", "first", "last", "mean"), "Ratings")
+    check_choice("labels_as", labels_as, LABELS_AS, "Ratings")
     spellings = check_na_values(na_values)
     item_col, rater_col, label_col = columns
     shapes = [
@@ -585,7 +575,7 @@ def encode_ratings(
         if missing == "raise":
             raise InvalidInputError(
                 f"column {label_col!r}: {n_missing} rows have a missing label "
-                f"(rows {_rows(np.flatnonzero(miss))}); pass missing='omit' to leave them out"
+                f"(rows {format_rows(np.flatnonzero(miss))}); pass missing='omit' to leave them out"
             )
         reasons["missing label"] = n_missing
         miss_items, miss_raters = item_codes[miss], rater_codes[miss]
@@ -634,16 +624,16 @@ def encode_ratings(
                 seen.add(k)
                 rows_k = pos[key == k]
                 pairs.append(
-                    f"({_tidy_scalar(item_decode[item_codes[r]])!r}, "
-                    f"{_tidy_scalar(rater_decode[rater_codes[r]])!r}) at rows {_rows(rows_k)}"
+                    f"({tidy_scalar(item_decode[item_codes[r]])!r}, "
+                    f"{tidy_scalar(rater_decode[rater_codes[r]])!r}) at rows {format_rows(rows_k)}"
                 )
-                if len(pairs) == _SHOW:
+                if len(pairs) == SHOW:
                     break
             n_pairs = int(np.unique(key[order_k[is_dup_sorted]]).size)
             raise DuplicateRatingError(
                 f"{n_pairs} (item, rater) pairs are rated more than once: "
                 + "; ".join(pairs)
-                + ("; ..." if n_pairs > _SHOW else "")
+                + ("; ..." if n_pairs > SHOW else "")
                 + f". Pass {option('duplicates', 'first', 'last', 'mean')} (mean: interval/ratio) "
                 + "to resolve"
             )
@@ -739,84 +729,3 @@ def _compact(
         return codes, other, decode
     new = np.cumsum(used) - 1
     return new[codes].astype(np.int64), new[other].astype(np.int64), decode[used]
-
-
-def _missing_column_message(name: str, available: Sequence[Any]) -> str:
-    return f"column {name!r} not found; the columns are: {', '.join(map(repr, available))}"
-
-
-def _ordered_categories(series: Any) -> tuple[Any, ...] | None:
-    """The categories of an ordered pandas Categorical, else None."""
-    dtype = getattr(series, "dtype", None)
-    if isinstance(dtype, pd.CategoricalDtype) and dtype.ordered:
-        return tuple(_tidy_scalar(c) for c in dtype.categories)
-    return None
-
-
-def _to_pandas(data: Any) -> pd.DataFrame:
-    import narwhals as nw
-
-    try:
-        frame = nw.from_native(data)
-    except TypeError:
-        raise InvalidInputError(
-            f"cannot read ratings from a {type(data).__name__}; pass a pandas, polars, pyarrow "
-            "or DuckDB table, or a 2-D array"
-        ) from None
-    if isinstance(frame, nw.LazyFrame):
-        frame = frame.collect()
-    return cast(pd.DataFrame, frame.to_pandas())
-
-
-def _columns_of(
-    data: Any, names: tuple[str, ...]
-) -> tuple[list[npt.NDArray[Any]], tuple[Any, ...] | None, str]:
-    """Named columns of any frame as numpy arrays (:func:`_arrow_columns_of`, converted)."""
-    columns, native, source = _arrow_columns_of(data, names)
-    return [np.asarray(column.to_numpy()) for column in columns], native, source
-
-
-def _require_columns(names: Sequence[str], available: Sequence[Any]) -> None:
-    """Raise :class:`ColumnNotFoundError` for the first of ``names`` not ``available``."""
-    for name in names:
-        if name not in available:
-            raise ColumnNotFoundError(_missing_column_message(name, available))
-
-
-def _arrow_columns_of(data: Any, names: tuple[str, ...]) -> tuple[list[Any], Any, str]:
-    """Named columns of any frame as Arrow arrays (without copies where the storage allows),
-    the categories of an ordered pandas Categorical label column, and the kind of source."""
-    import pyarrow as pa
-
-    if isinstance(data, pd.DataFrame):
-        available = list(data.columns)
-        _require_columns(names, available)
-        return (
-            [data[name] for name in names],
-            _ordered_categories(data[names[-1]]),
-            "pandas.DataFrame",
-        )
-    if isinstance(data, pa.Table | pa.RecordBatch):
-        available = list(data.column_names)
-        _require_columns(names, available)
-        return [data.column(name) for name in names], None, "pyarrow frame"
-    import narwhals as nw
-
-    try:
-        frame = nw.from_native(data)
-    except TypeError:
-        raise InvalidInputError(
-            f"cannot read ratings from a {type(data).__name__}; pass a pandas, polars, pyarrow "
-            "or DuckDB table (or use Ratings.from_arrays)"
-        ) from None
-    if isinstance(frame, nw.LazyFrame):
-        available = list(frame.collect_schema().names())
-    else:
-        available = list(frame.columns)
-    _require_columns(names, available)
-    eager = frame.select(list(dict.fromkeys(names)))
-    if isinstance(eager, nw.LazyFrame):
-        eager = eager.collect()
-    table = eager.to_arrow()
-    source = type(data).__module__.split(".")[0] + " frame"
-    return [table.column(name) for name in names], None, source

@@ -16,8 +16,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError, option
 from .._types import BoolArray, FloatArray, IntArray
-from .encoder import format_rows, tidy_scalar
-from .ratings import _check_choice
+from .._validate import check_choice, format_rows, tidy_scalar
 
 __all__ = [
     "OutOfRange",
@@ -267,7 +266,7 @@ def prepare(
     owner : str
         The public function's name, for option errors.
     """
-    _check_choice("out_of_range", out_of_range, ("raise", "clip"), owner)
+    check_choice("out_of_range", out_of_range, ("raise", "clip"), owner)
     y, fault_y = _correct(correct, "correct")
     c, fault_c = _confidence(confidence, "confidence", out_of_range)
     if y.size == c.size:

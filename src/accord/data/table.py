@@ -13,6 +13,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError
 from .._types import FloatArray, IntArray
+from .._validate import tidy_scalar
 from .encoder import (
     arrow_of,
     dictionary_of,
@@ -20,15 +21,12 @@ from .encoder import (
     label_domain,
     missing_of,
     rows_in,
-    tidy_scalar,
 )
 
 if TYPE_CHECKING:
     from .ratings import Ratings
 
 __all__ = ["ContingencyTable"]
-
-_tidy_scalar = tidy_scalar
 
 
 def _small_integer_table(x: Any, y: Any) -> tuple[IntArray, tuple[int, ...]] | None:
@@ -257,7 +255,7 @@ class ContingencyTable:
                 )
             ca, cb = 0, 1
         else:
-            lookup = {_tidy_scalar(r): i for i, r in enumerate(ratings.raters)}
+            lookup = {tidy_scalar(r): i for i, r in enumerate(ratings.raters)}
             lookup_text = {str(r): i for i, r in enumerate(ratings.raters)}
             codes = []
             for r in raters:

@@ -10,17 +10,15 @@ from typing import Any
 import numpy as np
 
 from .._errors import (
-    ColumnNotFoundError,
     DuplicateRatingError,
     InvalidInputError,
     option,
     require,
 )
-from ..data.ratings import _missing_column_message, _tidy_scalar
+from .._validate import CSV_NULLS, SHOW, require_columns, tidy_scalar
 from ..io.files import check_file, reading, sniff_csv, sniff_text
-from ..io.ratings import _format_of
+from ..io.ratings import format_of
 from ._blocks import DuplicateInfo
-from ._encode import CSV_NULLS
 
 __all__ = [
     "DuckSource",
@@ -33,7 +31,6 @@ __all__ = [
 
 SourceLike = str | Path | Sequence[str | Path]
 _STREAMABLE = ("parquet", "csv", "tsv")
-_SHOW = 5
 
 
 def resolve_files(source: Any, file_format: str | None) -> tuple[list[str], str]:
@@ -70,7 +67,7 @@ def resolve_files(source: Any, file_format: str | None) -> tuple[list[str], str]
         )
     for f in files:
         check_file(f)
-    formats = {_format_of(Path(f), file_format) for f in files}  # type: ignore[arg-type]
+    formats = {format_of(Path(f), file_format) for f in files}  # type: ignore[arg-type]
     if len(formats) > 1:
         raise InvalidInputError(
             f"the files mix formats ({', '.join(sorted(formats))}); stream one format at a time"
@@ -129,11 +126,8 @@ def dataset_of(
         )
     with reading(files[0], "Parquet" if fmt == "parquet" else "CSV", dialect):
         dataset = ds.dataset(files, format=file_format)
-    available = list(dataset.schema.names)
-    for name in columns:
-        if name not in available:
-            where = files[0] if len(files) == 1 else f"{files[0]} (and {len(files) - 1} more)"
-            raise ColumnNotFoundError(f"{where}: {_missing_column_message(name, available)}")
+    where = files[0] if len(files) == 1 else f"{files[0]} (and {len(files) - 1} more)"
+    require_columns(columns, dataset.schema.names, where=where)
     return dataset
 
 
@@ -162,8 +156,8 @@ class Locator:
     def rows(self, rows: Sequence[int] | np.ndarray[Any, Any]) -> str:
         """ "row N" or "rows N, M, ..." (the first few)."""
         listed = [int(r) for r in list(rows)]
-        shown = ", ".join(self._at(r) for r in listed[:_SHOW])
-        more = f" and {len(listed) - _SHOW} more" if len(listed) > _SHOW else ""
+        shown = ", ".join(self._at(r) for r in listed[:SHOW])
+        more = f" and {len(listed) - SHOW} more" if len(listed) > SHOW else ""
         return f"{'row' if len(listed) == 1 else 'rows'} {shown}{more}"
 
 
@@ -179,7 +173,7 @@ def raise_duplicates(
     parts = []
     for item_code, rater_code, rows in info.examples:
         parts.append(
-            f"({_tidy_scalar(items[item_code])!r}, {_tidy_scalar(raters[rater_code])!r}) at "
+            f"({tidy_scalar(items[item_code])!r}, {tidy_scalar(raters[rater_code])!r}) at "
             f"{locator.rows(rows)}"
         )
     count = f"{info.n_pairs}" if complete else f"at least {info.n_pairs}"
@@ -218,10 +212,7 @@ class DuckSource:
     """
 
     def __init__(self, relation: Any, columns: Sequence[str], name: str) -> None:
-        available = list(relation.columns)
-        for column in columns:
-            if column not in available:
-                raise ColumnNotFoundError(f"{name}: {_missing_column_message(column, available)}")
+        require_columns(columns, relation.columns, where=name)
         self.relation = relation.select(*(_sql_name(c) for c in columns))
         self.name = name
 

@@ -24,10 +24,12 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import ColumnNotFoundError, InvalidInputError, require
+from .._errors import InvalidInputError, require
 from .._types import IntArray, Level, Missing
-from ..data.encoder import LabelsAs, check_na_values, missing_mask, order_line, typed_ids
-from ..data.ratings import ReadReport, _missing_column_message
+from .._validate import check_na_values, require_columns
+from ..data.dictionary import raw_label_domain as label_domain
+from ..data.encoder import LabelsAs, missing_mask, order_line, typed_ids
+from ..data.ratings import ReadReport
 from ._blocks import (
     STATISTICS,
     DuplicateInfo,
@@ -38,7 +40,6 @@ from ._blocks import (
     empty_pairs,
     long_partial,
 )
-from ._encode import label_domain
 from ._pages import small_pages
 from ._source import Locator, raise_duplicates, resolve_files
 from .stream import check_options, require_unique
@@ -197,17 +198,12 @@ def _frame_of(
         if fmt == "parquet":
             import pyarrow.parquet as pq
 
-            names = list(pq.read_schema(files[0]).names)
-            for name in columns:
-                if name not in names:
-                    raise ColumnNotFoundError(f"{files[0]}: {_missing_column_message(name, names)}")
+            require_columns(columns, pq.read_schema(files[0]).names, where=files[0])
             frame = dd.read_parquet(files, columns=list(columns))
             return frame, False, source
         delimiter = sep if sep is not None else ("\t" if fmt == "tsv" else ",")
         header = list(pd.read_csv(files[0], sep=delimiter, nrows=0).columns)
-        for name in columns:
-            if name not in header:
-                raise ColumnNotFoundError(f"{files[0]}: {_missing_column_message(name, header)}")
+        require_columns(columns, header, where=files[0])
         frame = dd.read_csv(
             files,
             sep=delimiter,
@@ -223,10 +219,7 @@ def _frame_of(
             f"dask_statistics takes a dask DataFrame, a path, a glob or a list of paths; got a "
             f"{type(data).__name__}"
         )
-    available = list(data.columns)
-    for name in columns:
-        if name not in available:
-            raise ColumnNotFoundError(_missing_column_message(name, available))
+    require_columns(columns, list(data.columns))
     return data[list(columns)], False, "dask DataFrame"
 
 

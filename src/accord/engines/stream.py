@@ -25,8 +25,11 @@ import numpy.typing as npt
 
 from .._errors import InvalidInputError
 from .._types import LEVELS, IntArray, Level, Missing
-from ..data.encoder import LabelsAs, check_na_values, missing_of, order_line, typed_ids
-from ..data.ratings import ReadReport, _check_choice
+from .._validate import check_choice, check_na_values
+from ..data.dictionary import GrowingDictionary
+from ..data.dictionary import raw_label_domain as label_domain
+from ..data.encoder import LabelsAs, missing_of, order_line, typed_ids
+from ..data.ratings import ReadReport
 from ._blocks import (
     STATISTICS,
     STREAM_STATISTICS,
@@ -38,7 +41,6 @@ from ._blocks import (
     long_partial,
     use_sparse,
 )
-from ._encode import GrowingDictionary, label_domain
 from ._matrix import CodeMatrix
 from ._pages import small_pages
 from ._source import (
@@ -69,19 +71,19 @@ def check_options(
     allowed: Sequence[str] = STATISTICS,
 ) -> tuple[str, ...]:
     """Validate the shared options of the engines; return the statistics as a tuple."""
-    _check_choice("level", level, LEVELS, owner)
-    _check_choice("missing", missing, ("omit", "raise"), owner)
+    check_choice("level", level, LEVELS, owner)
+    check_choice("missing", missing, ("omit", "raise"), owner)
     if duplicates == "mean":
         raise InvalidInputError(
             f"duplicates='mean' is not available in {owner}: averaging repeated ratings can "
             "create labels that were never seen, which needs every value in memory. Use the "
             "memory engine (accord.Ratings.from_long) or duplicates='raise', 'first' or 'last'"
         )
-    _check_choice("duplicates", duplicates, ("raise", "first", "last"), owner)
+    check_choice("duplicates", duplicates, ("raise", "first", "last"), owner)
     if isinstance(statistics, str):
         statistics = (statistics,)
     for name in statistics:
-        _check_choice("statistics", name, allowed, owner)
+        check_choice("statistics", name, allowed, owner)
     return tuple(statistics)
 
 
@@ -509,7 +511,7 @@ def stream_scan(
     )
     if batch_size < 1:
         raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
-    _check_choice("reader", reader, ("pyarrow", "duckdb"), "stream_statistics")
+    check_choice("reader", reader, ("pyarrow", "duckdb"), "stream_statistics")
     columns = [item, rater, label]
     if len(set(columns)) != 3:
         raise InvalidInputError(

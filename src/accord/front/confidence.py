@@ -27,8 +27,8 @@ from ..confidence import (
     calibration_from_statistics,
     nce_from_sums,
 )
+from ..data.encoder import typed_text as infer_text
 from ..data.scored import OutOfRange, prepare
-from ..engines._encode import infer_text
 from ..engines._pages import engine_pages, small_pages
 from ..engines._run import Engine, check_engine, check_source
 from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts

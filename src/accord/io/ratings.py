@@ -8,13 +8,14 @@ from typing import Any, Literal
 
 import pandas as pd
 
-from .._errors import ColumnNotFoundError, InvalidInputError, require
+from .._errors import InvalidInputError, require
 from .._types import Duplicates, Level, Missing
+from .._validate import CSV_NULLS, check_choice, require_columns
 from ..data.encoder import LabelsAs, arrow_of, typed_column
-from ..data.ratings import Ratings, _missing_column_message, encode_ratings
+from ..data.ratings import Ratings, encode_ratings
 from .files import check_file, read_csv_columns, reading, sniff_csv, sniff_text
 
-__all__ = ["read_columns", "read_ratings", "read_table"]
+__all__ = ["FileFormat", "format_of", "read_columns", "read_ratings", "read_table"]
 
 FileFormat = Literal["csv", "tsv", "parquet", "jsonl"]
 
@@ -31,13 +32,15 @@ _SUFFIXES: dict[str, FileFormat] = {
 }
 
 
-def _format_of(path: Path, file_format: FileFormat | None) -> FileFormat:
+def format_of(path: Path, file_format: FileFormat | None) -> FileFormat:
+    """The format of a file: ``file_format`` when given, else told by the name's suffix
+    (a compression suffix is looked through).
+
+    >>> format_of(Path("ratings.csv.gz"), None)
+    'csv'
+    """
     if file_format is not None:
-        if file_format not in ("csv", "tsv", "parquet", "jsonl"):
-            raise InvalidInputError(
-                "The 'file_format' parameter of read_ratings must be one of "
-                f"{{'csv', 'tsv', 'parquet', 'jsonl'}}. Got {file_format!r} instead."
-            )
+        check_choice("file_format", file_format, ("csv", "tsv", "parquet", "jsonl"), "read_ratings")
         return file_format
     suffixes = [s.lower() for s in path.suffixes]
     if suffixes and suffixes[-1] in (".gz", ".bz2", ".zst", ".xz", ".zip"):
@@ -62,7 +65,7 @@ def read_table(
     """Read the named columns of a CSV/TSV, Parquet or JSON Lines file into pandas.
 
     The text of a CSV/TSV file is missing (NaN) when empty or one of ``na_values`` (default
-    :data:`accord._encoder.DEFAULT_NA_VALUES`; ``[]``: empty cells only).
+    :data:`accord._validate.DEFAULT_NA_VALUES`; ``[]``: empty cells only).
 
     CSV/TSV files may be compressed (gzip, bz2, zstd, xz: told by their first bytes) and
     start with a byte-order mark; ``encoding`` (a Python codec name, default UTF-8) reads
@@ -117,7 +120,7 @@ def read_columns(
     CSV/TSV files are read by ``pyarrow.csv`` (multi-threaded) with every named column as
     text, so that no value far down a file can contradict a type guessed from its first
     rows; the second value returned is True then, and the columns are typed afterwards
-    from all their values (:func:`accord._encoder.typed_text`). Only empty cells are null;
+    from all their values (:func:`accord.data.encoder.typed_text`). Only empty cells are null;
     every other missing-value spelling is left to the encoder's rule. Parquet columns keep
     their types; JSON Lines values keep theirs, and a column that mixes numbers and text is
     text.
@@ -126,32 +129,27 @@ def read_columns(
     ``FileNotFoundError`` when there is no such file.
     """
     p = check_file(path)
-    fmt = _format_of(p, file_format)
+    fmt = format_of(p, file_format)
     wanted = list(dict.fromkeys(columns))
     if fmt in ("csv", "tsv"):
         dialect = sniff_csv(
             p, sep=sep, encoding=encoding, default_sep="\t" if fmt == "tsv" else ","
         )
         dialect.require(wanted)
-        table = read_csv_columns(dialect, wanted, null_values=[""])
+        table = read_csv_columns(dialect, wanted, null_values=CSV_NULLS)
         return [table.column(name) for name in wanted], True
     if fmt == "parquet":
         pq: Any = require("pyarrow.parquet", "parquet")
         with reading(p, "Parquet"):
             schema_names = list(pq.read_schema(p).names)
-        for name in wanted:
-            if name not in schema_names:
-                raise ColumnNotFoundError(f"{p}: {_missing_column_message(name, schema_names)}")
+        require_columns(wanted, schema_names, where=str(p))
         with reading(p, "Parquet"):
             table = pq.read_table(p, columns=wanted)
         return [table.column(name) for name in wanted], False
     sniff = sniff_text(p, encoding=encoding, what="JSON Lines")
     with reading(p, "JSON Lines", sniff), sniff.open() as fh:
         frame = pd.read_json(fh, lines=True, dtype=False, encoding=sniff.encoding)
-    available = list(frame.columns)
-    for name in wanted:
-        if name not in available:
-            raise ColumnNotFoundError(f"{p}: {_missing_column_message(name, available)}")
+    require_columns(wanted, list(frame.columns), where=str(p))
     return [arrow_of(frame[name]) for name in wanted], False
 
 

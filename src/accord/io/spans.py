@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from .._errors import AccordWarning, InvalidInputError
 from .._types import IntArray
-from ..data.ratings import _check_choice
+from .._validate import check_choice
 from ..data.spans import Spans, encode_spans
 from .files import read_text_file
 from .ratings import FileFormat, read_table
@@ -283,7 +283,7 @@ def read_brat(
     >>> s.annotators, s.documents
     (('ann1', 'ann2', 'ann3'), ('note1', 'note2'))
     """
-    _check_choice("discontinuous", discontinuous, ("raise", "split", "hull"), "read_brat")
+    check_choice("discontinuous", discontinuous, ("raise", "split", "hull"), "read_brat")
     root = Path(path)
     if not root.exists():
         raise FileNotFoundError(2, "No such folder", str(root))

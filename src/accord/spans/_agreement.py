@@ -14,7 +14,7 @@ import pandas as pd
 from .._errors import AccordWarning, InvalidInputError, warn_degenerate
 from .._results import Result, to_plain
 from .._types import IntArray
-from ..data.ratings import _check_choice
+from .._validate import check_choice
 from ..data.spans import Spans, SpanUnit
 from ._match import Side, match_exact, match_overlap, token_units
 
@@ -317,9 +317,9 @@ def span_agreement(
 
 def _check_options(match: Any, by: Any, ignore_label: Any) -> None:
     owner = "span_agreement"
-    _check_choice("match", match, ("exact", "overlap", "token"), owner)
-    _check_choice("by", by, ("label", "document", None), owner)
-    _check_choice("ignore_label", ignore_label, (False, True), owner)
+    check_choice("match", match, ("exact", "overlap", "token"), owner)
+    check_choice("by", by, ("label", "document", None), owner)
+    check_choice("ignore_label", ignore_label, (False, True), owner)
     if ignore_label and by == "label":
         raise InvalidInputError(
             "by='label' needs labels, but ignore_label=True matches spans across labels; "

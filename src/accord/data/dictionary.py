@@ -1,10 +1,10 @@
-"""Consistent codes across batches and partitions.
+"""Consistent codes across batches and partitions: the encoder of the stream and dask engines.
 
 A :class:`GrowingDictionary` turns each batch of a column into integer codes that stay valid
 for the whole input: values are numbered in order of first appearance, exactly as
 ``pandas.factorize`` numbers them over the whole column (which is how :class:`accord.Ratings`
 numbers items and raters). Labels are first numbered the same way ("raw" codes); once every
-batch has been seen, :func:`label_domain` orders the distinct labels as :class:`accord.Ratings`
+batch has been seen, :func:`raw_label_domain` orders the distinct labels as :class:`accord.Ratings`
 orders them (numeric sort for numbers, the declared categories when given) and returns the
 relabelling from raw codes to domain codes.
 
@@ -22,20 +22,13 @@ import pandas as pd
 
 from .._errors import InvalidInputError
 from .._types import BoolArray, IntArray, Level
-from ..data.encoder import LabelsAs, missing_of, typed_text
-from ..data.encoder import label_domain as encoder_label_domain
-from ..data.encoder import tidy_scalar as _tidy_scalar
+from .encoder import LabelsAs, label_domain, missing_of, typed_text
 
-__all__ = ["CSV_NULLS", "GrowingDictionary", "as_numpy", "infer_text", "label_domain"]
+__all__ = ["GrowingDictionary", "as_numpy", "raw_label_domain"]
 
 #: A direct lookup table (value - min -> code) is used for integer ids while the range of the
 #: values seen is at most this many entries, or at most 8 times the number of distinct values.
 DIRECT_RANGE = 1 << 24
-
-#: Cells read as null from CSV files: empty ones only. Every other missing-value spelling
-#: (``NA``, ``null``, ...) is read as text and judged by the one rule of
-#: :func:`accord._encoder.missing_of`, where declared categories win.
-CSV_NULLS = [""]
 
 
 def as_numpy(array: Any) -> npt.NDArray[Any]:
@@ -65,7 +58,9 @@ class GrowingDictionary:
 
     Integer columns whose values stay in a compact range use a direct lookup table (a gather
     per batch); anything else is dictionary-encoded by pyarrow per batch and the batch's
-    distinct values are looked up in a Python dict (one lookup per distinct value per batch).
+    distinct values are looked up among the values seen before with one
+    ``pyarrow.compute.index_in`` (a hash of the known values in Arrow, no Python object per
+    value); the new ones are appended in order of first appearance.
 
     Attributes
     ----------
@@ -80,7 +75,8 @@ class GrowingDictionary:
         self._first_rows: list[IntArray] = []
         self._table: npt.NDArray[np.int32] | None = None  # direct lookup, value - lo -> code
         self._lo = 0
-        self._hashed: dict[Any, int] | None = None
+        # Hashed mode: the values seen so far as Arrow arrays (None: not hashed yet).
+        self._known: list[Any] | None = None
         self._type: Any = None
         self._sorted = False  # the last batch with new values was sorted
         # Ids seen so far are exactly start, start + 1, ... in this order (auto-increment ids
@@ -96,8 +92,11 @@ class GrowingDictionary:
         return span <= DIRECT_RANGE or span <= 8 * (self.size + n_new)
 
     def _to_hashed(self) -> None:
-        values = self.values()
-        self._hashed = {_tidy_scalar(v): i for i, v in enumerate(values)}
+        """Leave the integer lookup modes: the values seen so far become the Arrow value set."""
+        import pyarrow as pa
+
+        self._leave_run()
+        self._known = [pa.array(self.values(), type=self._type)] if self.size else []
         self._table = None
 
     def _encode_direct(
@@ -176,7 +175,7 @@ class GrowingDictionary:
             else:
                 # Hash-based, in order of first appearance (no sort).
                 first_codes, uniq = pd.factorize(fresh, sort=False)
-                starts = _first_positions(first_codes, int(uniq.size)) if self.track_rows else None
+                starts = _first_positions(first_codes) if self.track_rows else None
             self._table[uniq] = np.arange(self.size, self.size + uniq.size, dtype=np.int32)
             self._chunks.append((uniq + self._lo).astype(values.dtype))
             if self.track_rows and starts is not None:
@@ -213,7 +212,10 @@ class GrowingDictionary:
                 fresh = np.arange(end, last + 1, dtype=np.int64)
                 self._first_rows.append(row0 + np.searchsorted(values, fresh))
             self.size += last + 1 - end
-        codes: npt.NDArray[np.int32] = np.subtract(values, start, dtype=np.int32)
+        # ``start`` in the ids' own type: a Python int past int32 would not cast.
+        codes: npt.NDArray[np.int32] = np.subtract(
+            values, values.dtype.type(start), dtype=np.int32
+        )
         return codes
 
     def _leave_run(self) -> None:
@@ -223,7 +225,8 @@ class GrowingDictionary:
         start, n = self._run, self.size
         self._run = None
         self._chunks.insert(0, np.arange(start, start + n).astype(self._run_dtype))
-        lo = 0 if start >= 0 else start
+        # Ids from 0 up index the table as they are, when the range from 0 is not too wide.
+        lo = 0 if start >= 0 and self._direct_fits(0, start + n - 1, 0) else start
         self._lo = lo
         self._table = np.full(start + n - lo, -1, dtype=np.int32)
         self._table[start - lo :] = np.arange(n, dtype=np.int32)
@@ -276,7 +279,21 @@ class GrowingDictionary:
             copy less per batch; int64 otherwise).
         """
         import pyarrow as pa
-        import pyarrow.compute as pc
+
+        array = self._conform(array)
+        self.nulls = None
+        if pa.types.is_integer(array.type) and self._known is None:
+            codes = self._encode_integers(array, row0, wide=wide)
+            if codes is not None:
+                return codes
+            self._to_hashed()
+        if self._known is None:
+            self._known = []
+        return self._encode_hashed(array, row0)
+
+    def _conform(self, array: Any) -> Any:
+        """The batch as a plain Arrow array of the column's type (that of the first batch)."""
+        import pyarrow as pa
 
         array = _plain(array)
         if self._type is None:
@@ -289,61 +306,70 @@ class GrowingDictionary:
                     f"the column's type changes between batches ({self._type} then "
                     f"{array.type}); write the files with one schema"
                 ) from None
+        return array
+
+    def _encode_integers(self, array: Any, row0: int, *, wide: bool) -> npt.NDArray[Any] | None:
+        """Codes of an integer batch through a run or the lookup table; None when the values
+        spread too wide for a table (the caller then hashes)."""
+        import pyarrow.compute as pc
+
         n = len(array)
-        self.nulls = None
-        if pa.types.is_integer(array.type) and self._hashed is None:
-            valid: BoolArray | None = None
-            nulls = np.zeros(0, dtype=np.int64)
-            if array.null_count == n:
-                self.nulls = np.arange(n, dtype=np.int64)
-                return np.full(n, -1, dtype=np.int64 if wide else np.int32)
-            if array.null_count:
-                valid = _validity(array)
-                nulls = np.flatnonzero(~valid)
-                # Nulls read as a value of the column (one known already, else the batch's
-                # smallest), so the codes are one gather; they are set to -1 after.
-                fill = self._known_value()
-                if fill is None:
-                    fill = pc.min(array).as_py()
-                dtype = np.dtype(array.type.to_pandas_dtype())
-                present = np.frombuffer(array.buffers()[1], dtype=dtype)
-                present = present[array.offset : array.offset + n].copy()
-                present[nulls] = fill
-            else:
-                present = np.asarray(array.to_numpy())
-            direct = self._encode_direct(present, row0, None, valid)
-            if direct is not None:
-                direct[nulls] = -1
-                self.nulls = nulls
-                return direct.astype(np.int64) if wide else direct
-            self._to_hashed()
-        if self._hashed is None:
-            self._hashed = {}
+        valid: BoolArray | None = None
+        nulls = np.zeros(0, dtype=np.int64)
+        if array.null_count == n:
+            self.nulls = np.arange(n, dtype=np.int64)
+            return np.full(n, -1, dtype=np.int64 if wide else np.int32)
+        if array.null_count:
+            valid = _validity(array)
+            nulls = np.flatnonzero(~valid)
+            # Nulls read as a value of the column (one known already, else the batch's
+            # smallest), so the codes are one gather; they are set to -1 after.
+            fill = self._known_value()
+            if fill is None:
+                fill = pc.min(array).as_py()
+            dtype = np.dtype(array.type.to_pandas_dtype())
+            present = np.frombuffer(array.buffers()[1], dtype=dtype)
+            present = present[array.offset : array.offset + n].copy()
+            present[nulls] = fill
+        else:
+            present = np.asarray(array.to_numpy())
+        direct = self._encode_direct(present, row0, None, valid)
+        if direct is None:
+            return None
+        direct[nulls] = -1
+        self.nulls = nulls
+        return direct.astype(np.int64) if wide else direct
+
+    def _encode_hashed(self, array: Any, row0: int) -> IntArray:
+        """Codes of a batch of any type: the batch's distinct values (pyarrow
+        ``dictionary_encode``, in order of first appearance) are looked up among the known
+        values in one ``index_in``; the new ones are numbered next, in that order."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        assert self._known is not None
         encoded = pc.dictionary_encode(array)
         batch_values = encoded.dictionary
-        indices = encoded.indices
-        idx = np.asarray(pc.fill_null(indices, -1).to_numpy(), dtype=np.int64)
-        lookup = np.empty(len(batch_values), dtype=np.int64)
-        new_positions: list[int] = []
-        for j, v in enumerate(batch_values.to_pylist()):
-            code = self._hashed.get(v)
-            if code is None:
-                code = self.size + len(new_positions)
-                self._hashed[v] = code
-                new_positions.append(j)
-            lookup[j] = code
-        if new_positions:
-            take = np.asarray(new_positions, dtype=np.int64)
-            self._chunks.append(batch_values.take(pa.array(take)))
+        idx = np.asarray(pc.fill_null(encoded.indices, -1).to_numpy(), dtype=np.int64)
+        k = len(batch_values)
+        if k == 0:  # every value of the batch is null
+            return np.full(len(array), -1, dtype=np.int64)
+        lookup = np.full(k + 1, -1, dtype=np.int64)  # the last entry codes a null
+        if self.size:
+            known = pa.chunked_array(self._known, type=batch_values.type)
+            found = pc.index_in(batch_values, value_set=known)
+            lookup[:k] = np.asarray(pc.fill_null(found, -1).to_numpy(), dtype=np.int64)
+        new = np.flatnonzero(lookup[:k] < 0)
+        if new.size:
+            lookup[new] = np.arange(self.size, self.size + new.size, dtype=np.int64)
+            fresh = batch_values.take(pa.array(new, type=pa.int64()))
+            self._chunks.append(fresh)
+            self._known.append(fresh)
             if self.track_rows:
-                # Dictionary indices number values by first appearance within the batch.
-                valid_idx = np.flatnonzero(idx >= 0)
-                first = _first_positions(idx[valid_idx], len(batch_values))
-                self._first_rows.append(row0 + valid_idx[first][take])
-            self.size += take.size
-        if not len(batch_values):  # every value of the batch is null
-            return np.full(n, -1, dtype=np.int64)
-        codes = np.where(idx >= 0, lookup[np.maximum(idx, 0)], -1) if idx.size else idx
+                # Dictionary indices number the values by first appearance in the batch.
+                self._first_rows.append(row0 + _first_positions(idx)[new])
+            self.size += int(new.size)
+        codes: IntArray = lookup[idx]
         return codes
 
     # ------------------------------------------------------------------ decode
@@ -410,21 +436,21 @@ def _validity(array: Any) -> BoolArray:
     return out
 
 
-def _first_positions(codes: IntArray, k: int) -> IntArray:
-    """Position of the first occurrence of each code ``0 .. k-1`` (each occurs)."""
-    if k <= 16:
-        return np.asarray([int(np.argmax(codes == j)) for j in range(k)], dtype=np.int64)
-    _, first = np.unique(codes, return_index=True)
-    return first.astype(np.int64)
+def _first_positions(codes: npt.NDArray[Any]) -> IntArray:
+    """Position of the first occurrence of each code ``0 .. k-1``, for codes numbered in order
+    of first appearance (-1, a null, is skipped): the positions where a code passes every
+    code before it (one running maximum, no sort).
+
+    >>> _first_positions(np.array([0, 1, 0, -1, 2, 1, 3]))
+    array([0, 1, 4, 6])
+    """
+    if codes.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    before = np.maximum.accumulate(codes)
+    return np.flatnonzero(codes > np.r_[-1, before[:-1]]).astype(np.int64)
 
 
-def infer_text(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """The type of a text column from its distinct present values
-    (:func:`accord._encoder.typed_text`)."""
-    return typed_text(values)
-
-
-def label_domain(
+def raw_label_domain(
     raw: npt.NDArray[Any],
     first_rows: IntArray,
     *,
@@ -479,7 +505,7 @@ def label_domain(
         order = np.argsort(at, kind="stable")
         return at[order], int(positions[order[0]])
 
-    codes, domain, _, order, notes = encoder_label_domain(
+    codes, domain, _, order, notes = label_domain(
         labels, rows_of, level=level, categories=categories, column=column, labels_as=labels_as
     )
     remap[present] = codes
