@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from ..data.ratings import Ratings
     from ..data.table import ContingencyTable
-    from ..spans import Spans
+    from ..data.spans import Spans
 
 #: The bundled files and folders, by name.
 NAMES = (
