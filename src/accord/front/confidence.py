@@ -21,13 +21,14 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, require
+from .._validate import tidy_scalar
 from ..confidence import (
     CalibrationMetrics,
     NormalizedCrossEntropy,
     calibration_from_statistics,
     nce_from_sums,
 )
-from ..data.encoder import typed_text as infer_text
+from ..data.encoder import typed_text
 from ..data.scored import OutOfRange, prepare
 from ..engines._pages import engine_pages, small_pages
 from ..engines._run import Engine, check_engine, check_source
@@ -350,10 +351,10 @@ def _sorted_groups(sums: ConfidenceSums, text: bool) -> ConfidenceSums:
     labels = np.empty(len(sums.groups), dtype=object)
     labels[:] = list(sums.groups)
     if text and labels.size:
-        typed = infer_text(labels)
+        typed = typed_text(labels)
         if np.unique(typed).size == labels.size:
             labels = np.asarray(typed, dtype=object)
-    values = [v.item() if isinstance(v, np.generic) else v for v in labels]
+    values = [tidy_scalar(v) for v in labels]
     try:
         order = sorted(range(len(values)), key=lambda k: values[k])
     except TypeError:
