@@ -25,7 +25,7 @@ from accord.confidence import (
     wilson_interval,
 )
 from accord.confidence._calibration import bin_codes
-from accord.confidence._inputs import prepare
+from accord.data.scored import prepare
 
 REFERENCE = json.loads(
     (Path(__file__).parent / "reference" / "confidence.json").read_text(encoding="utf-8")
@@ -474,7 +474,7 @@ def test_isotonic_map_matches_scikit_learn():
 def test_one_group_sums_by_hand() -> None:
     # y = [1, 0, 1, 0], c = [0.8, 0.3, 0, 1]: log2 of the probability given to what
     # happened, with sclite's clipping to [1e-7, 0.9999999] (two values moved).
-    from accord.confidence._stats import ConfidenceSums
+    from accord.stats.confidence import ConfidenceSums
 
     units = prepare([1, 0, 1, 0], [0.8, 0.3, 0.0, 1.0], None, "raise", "test")
     s = ConfidenceSums.from_units(units)
@@ -498,7 +498,7 @@ def test_one_group_sums_by_hand() -> None:
 )
 def test_one_group_sums_equal_the_grouped_computation(units: list[tuple[bool, float]]) -> None:
     # The one-group shortcut (sums and dot products) equals the per-group bincounts pooled.
-    from accord.confidence._stats import ConfidenceSums
+    from accord.stats.confidence import ConfidenceSums
 
     y = [u[0] for u in units]
     c = [u[1] for u in units]

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
 import accord
-from accord.confidence._inputs import prepare
-from accord.confidence._stats import ConfidenceSums, ConfidenceValueCounts
+from accord.data.scored import prepare
+from accord.stats.confidence import ConfidenceSums, ConfidenceValueCounts
 
 SUM_FIELDS = (
     "n",

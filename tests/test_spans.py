@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 import accord
-from accord.spans import _match_exact, _match_overlap, _Side
+from accord.spans._match import Side, match_exact, match_overlap
 
 REFERENCE = json.loads((Path(__file__).parent / "reference" / "spans.json").read_text())
 VECTOR = REFERENCE["spec_vector"]
@@ -333,17 +333,17 @@ def test_result_to_dict_and_dumps() -> None:
 
 
 @st.composite
-def span_sets(draw: st.DrawFn, max_spans: int = 7) -> tuple[_Side, _Side]:
+def span_sets(draw: st.DrawFn, max_spans: int = 7) -> tuple[Side, Side]:
     """Two annotators' spans over 2 documents, 2 labels, offsets in [0, 20)."""
 
-    def side() -> _Side:
+    def side() -> Side:
         n = draw(st.integers(0, max_spans))
         doc = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
         lab = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
         starts = draw(st.lists(st.integers(0, 18), min_size=n, max_size=n))
         widths = draw(st.lists(st.integers(1, 8), min_size=n, max_size=n))
         arr = np.array
-        return _Side(
+        return Side(
             arr(doc, dtype=np.int64),
             arr(lab, dtype=np.int64),
             arr(starts, dtype=np.int64),
@@ -353,13 +353,13 @@ def span_sets(draw: st.DrawFn, max_spans: int = 7) -> tuple[_Side, _Side]:
     return side(), side()
 
 
-def _overlap(a: _Side, i: int, b: _Side, j: int) -> int:
+def _overlap(a: Side, i: int, b: Side, j: int) -> int:
     if a.document[i] != b.document[j] or a.label[i] != b.label[j]:
         return 0
     return max(0, int(min(a.end[i], b.end[j]) - max(a.start[i], b.start[j])))
 
 
-def _best_by_brute_force(a: _Side, b: _Side) -> tuple[int, int]:
+def _best_by_brute_force(a: Side, b: Side) -> tuple[int, int]:
     """(total overlap, pairs) of the lexicographically best one-to-one matching."""
     n_a, n_b = a.start.size, b.start.size
     best = (0, 0)
@@ -373,9 +373,9 @@ def _best_by_brute_force(a: _Side, b: _Side) -> tuple[int, int]:
 
 
 @given(span_sets())
-def test_overlap_matching_is_one_to_one_and_valid(sides: tuple[_Side, _Side]) -> None:
+def test_overlap_matching_is_one_to_one_and_valid(sides: tuple[Side, Side]) -> None:
     a, b = sides
-    ia, ib = _match_overlap(a, b)
+    ia, ib = match_overlap(a, b)
     assert len(set(ia.tolist())) == ia.size  # no span of a used twice
     assert len(set(ib.tolist())) == ib.size  # no span of b used twice
     assert ia.size == ib.size <= min(a.start.size, b.start.size)
@@ -385,21 +385,21 @@ def test_overlap_matching_is_one_to_one_and_valid(sides: tuple[_Side, _Side]) ->
     free_b = set(range(b.start.size)) - set(ib.tolist())
     assert not any(_overlap(a, i, b, j) for i in free_a for j in free_b)
     # at least as many pairs as exact matching
-    assert _match_exact(a, b)[0].size <= ia.size
+    assert match_exact(a, b)[0].size <= ia.size
 
 
 @given(span_sets(max_spans=4))
-def test_overlap_matching_is_optimal(sides: tuple[_Side, _Side]) -> None:
+def test_overlap_matching_is_optimal(sides: tuple[Side, Side]) -> None:
     a, b = sides
-    ia, ib = _match_overlap(a, b)
+    ia, ib = match_overlap(a, b)
     total = sum(_overlap(a, i, b, j) for i, j in zip(ia, ib, strict=True))
     assert (total, ia.size) == _best_by_brute_force(a, b)
 
 
 @given(span_sets())
-def test_exact_matching_is_one_to_one(sides: tuple[_Side, _Side]) -> None:
+def test_exact_matching_is_one_to_one(sides: tuple[Side, Side]) -> None:
     a, b = sides
-    ia, ib = _match_exact(a, b)
+    ia, ib = match_exact(a, b)
     assert len(set(ia.tolist())) == ia.size and len(set(ib.tolist())) == ib.size
     for i, j in zip(ia, ib, strict=True):
         assert (a.document[i], a.label[i], a.start[i], a.end[i]) == (

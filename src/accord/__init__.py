@@ -80,23 +80,23 @@ if TYPE_CHECKING:
         NormalizedCrossEntropy,
         Recalibration,
         ReliabilityDiagram,
-        calibration_metrics,
-        normalized_cross_entropy,
         recalibrate,
         reliability_diagram,
     )
     from .consensus import Consensus, ConsensusSummary
     from .data.ratings import Ratings, ReadReport
+    from .data.spans import Spans
     from .data.table import ContingencyTable
     from .engines import RatingStatistics, dask_statistics, stream_statistics
     from .front.calibration import calibrate_panel, panel_statistics
+    from .front.confidence import calibration_metrics, normalized_cross_entropy
     from .front.consensus import consensus
     from .information import conditional_entropy, entropy, mutual_information, surprisal
     from .io.confidence import read_confidences, read_sclite_sgml
     from .io.ratings import read_ratings
     from .io.spans import read_bio, read_brat, read_spans
     from .report import HtmlReport, report
-    from .spans import SpanAgreement, Spans, span_agreement
+    from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
     from .stats.panel import PanelStatistics
 
@@ -141,14 +141,17 @@ _EXPORTS: dict[str, str] = {
     "ReliabilityDiagram": ".confidence",
     "SimulatedPanel": ".calibration",
     "SpanAgreement": ".spans",
-    "Spans": ".spans",
+    "Spans": ".data.spans",
     "SpecificAgreement": ".agreement",
     "agreement": ".agreement",
     "best_dichotomization": ".agreement",
     "brennan_prediger": ".agreement",
+    "calibrate_panel": ".calibration",
     "calibrate_panel": ".front.calibration",
-    "panel_statistics": ".front.calibration",
     "calibration_metrics": ".confidence",
+    "calibration_metrics": ".front.confidence",
+    "panel_statistics": ".calibration",
+    "panel_statistics": ".front.calibration",
     "cohen_kappa": ".agreement",
     "conditional_entropy": ".information",
     "conger_kappa": ".agreement",
@@ -165,7 +168,7 @@ _EXPORTS: dict[str, str] = {
     "krippendorff_alpha": ".agreement",
     "light_kappa": ".agreement",
     "mutual_information": ".information",
-    "normalized_cross_entropy": ".confidence",
+    "normalized_cross_entropy": ".front.confidence",
     "pairwise_agreement": ".agreement",
     "pairwise_specific_agreement": ".agreement",
     "percent_agreement": ".agreement",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
 
@@ -29,6 +29,14 @@ from ._common import (
     wants_progress,
     write_text,
 )
+
+if TYPE_CHECKING:
+    from ..confidence import (
+        CalibrationMetrics,
+        NormalizedCrossEntropy,
+        Recalibration,
+        ReliabilityDiagram,
+    )
 
 EPILOG = examples(
     "accord confidence examples/sclite-test3b-words.csv --correct correct "
@@ -62,7 +70,7 @@ def compute_engine(
         nce_from_sums,
         reliability_from_value_counts,
     )
-    from ..confidence._engine import confidence_statistics
+    from ..front.confidence import confidence_statistics
 
     sums, table = confidence_statistics(
         source,
@@ -213,7 +221,17 @@ def render_tables(
 ) -> list[Any]:
     """Rich tables for people: NCE per group, calibration, reliability, recalibration; the
     read report line heads the first."""
-    nce = results["nce"]
+    tables = [
+        _nce_table(results["nce"], source, report),
+        _calibration_table(results["calibration"]),
+        _reliability_table(results["reliability"]),
+    ]
+    if results["recalibration"] is not None:
+        tables.append(_recalibration_table(results["recalibration"]))
+    return tables
+
+
+def _nce_table(nce: NormalizedCrossEntropy, source: str, report: dict[str, Any] | None) -> Any:
     rows: list[list[Any]] = [
         [
             str(r["group"]),
@@ -235,43 +253,43 @@ def render_tables(
     clip_note = f"{nce.n_clipped} confidence(s) clipped to [1e-7, 0.9999999] before the logs" + (
         f"; {nce.n_out_of_range} outside [0, 1] clipped" if nce.n_out_of_range else ""
     )
-    tables = [
-        _table(
-            (f"{read_line(report)}\n" if report is not None else "")
-            + f"Normalized cross-entropy (as NIST sclite): {source}",
-            ["group", "n", "correct", "p_c", "H_max", "NCE", "note"],
-            rows,
-            "pooled: from the totals (sclite's Sum/Avg); " + clip_note,
-        )
-    ]
-    cal = results["calibration"]
-    tables.append(
-        _table(
-            "Calibration and discrimination",
-            ["metric", "value", "note"],
-            [
-                ["accuracy (p_c)", cal.accuracy, ""],
-                ["mean confidence", cal.mean_confidence, ""],
-                ["Brier score", cal.brier_score, "mean (c - y)^2"],
-                ["log loss (bits)", cal.log_loss_bits, "clipped as sclite"],
-                ["log loss (nats)", cal.log_loss_nats, ""],
-                ["AUROC", cal.auroc, cal.reason or "discrimination, ties count 1/2"],
-                [
-                    "ECE, equal-width bins",
-                    cal.ece_width,
-                    f"{cal.n_bins} bins, {cal.n_empty_bins_width} empty",
-                ],
-                ["MCE, equal-width bins", cal.mce_width, ""],
-                [
-                    "ECE, equal-mass bins",
-                    cal.ece_mass,
-                    f"{cal.n_bins} bins, {cal.n_empty_bins_mass} empty",
-                ],
-                ["MCE, equal-mass bins", cal.mce_mass, ""],
-            ],
-        )
+    return _table(
+        (f"{read_line(report)}\n" if report is not None else "")
+        + f"Normalized cross-entropy (as NIST sclite): {source}",
+        ["group", "n", "correct", "p_c", "H_max", "NCE", "note"],
+        rows,
+        "pooled: from the totals (sclite's Sum/Avg); " + clip_note,
     )
-    rel = results["reliability"]
+
+
+def _calibration_table(cal: CalibrationMetrics) -> Any:
+    return _table(
+        "Calibration and discrimination",
+        ["metric", "value", "note"],
+        [
+            ["accuracy (p_c)", cal.accuracy, ""],
+            ["mean confidence", cal.mean_confidence, ""],
+            ["Brier score", cal.brier_score, "mean (c - y)^2"],
+            ["log loss (bits)", cal.log_loss_bits, "clipped as sclite"],
+            ["log loss (nats)", cal.log_loss_nats, ""],
+            ["AUROC", cal.auroc, cal.reason or "discrimination, ties count 1/2"],
+            [
+                "ECE, equal-width bins",
+                cal.ece_width,
+                f"{cal.n_bins} bins, {cal.n_empty_bins_width} empty",
+            ],
+            ["MCE, equal-width bins", cal.mce_width, ""],
+            [
+                "ECE, equal-mass bins",
+                cal.ece_mass,
+                f"{cal.n_bins} bins, {cal.n_empty_bins_mass} empty",
+            ],
+            ["MCE, equal-mass bins", cal.mce_mass, ""],
+        ],
+    )
+
+
+def _reliability_table(rel: ReliabilityDiagram) -> Any:
     bin_rows = []
     for b in rel.bins.to_dict(orient="records"):
         closing = "]" if (rel.binning == "mass" or b["bin"] == rel.n_bins - 1) else ")"
@@ -287,33 +305,27 @@ def render_tables(
                 "empty" if b["empty"] else "",
             ]
         )
-    tables.append(
-        _table(
-            f"Reliability diagram ({rel.binning} bins)",
-            ["bin", "confidences", "count", "mean conf.", "accuracy", "95% Wilson CI", "note"],
-            bin_rows,
-            "empty bins are reported as empty, not as 0% correct",
-        )
+    return _table(
+        f"Reliability diagram ({rel.binning} bins)",
+        ["bin", "confidences", "count", "mean conf.", "accuracy", "95% Wilson CI", "note"],
+        bin_rows,
+        "empty bins are reported as empty, not as 0% correct",
     )
-    recal = results["recalibration"]
-    if recal is not None:
-        before = {r["group"]: r["nce"] for r in recal.before.groups.to_dict(orient="records")}
-        rec_rows: list[list[Any]] = [
-            [str(r["group"]), before[r["group"]], r["nce"], r["nce"] - before[r["group"]]]
-            for r in recal.after.groups.to_dict(orient="records")
-        ]
-        rec_rows.append(
-            ["pooled", recal.before.statistic, recal.after.statistic, recal.improvement]
-        )
-        tables.append(
-            _table(
-                "Recalibration: NCE before and after (cross-fitted, out of sample)",
-                ["group", "NCE before", "NCE after", "change"],
-                rec_rows,
-                recal.method,
-            )
-        )
-    return tables
+
+
+def _recalibration_table(recal: Recalibration) -> Any:
+    before = {r["group"]: r["nce"] for r in recal.before.groups.to_dict(orient="records")}
+    rec_rows: list[list[Any]] = [
+        [str(r["group"]), before[r["group"]], r["nce"], r["nce"] - before[r["group"]]]
+        for r in recal.after.groups.to_dict(orient="records")
+    ]
+    rec_rows.append(["pooled", recal.before.statistic, recal.after.statistic, recal.improvement])
+    return _table(
+        "Recalibration: NCE before and after (cross-fitted, out of sample)",
+        ["group", "NCE before", "NCE after", "change"],
+        rec_rows,
+        recal.method,
+    )
 
 
 def render(

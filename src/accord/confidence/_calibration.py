@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -14,10 +13,10 @@ import pandas as pd
 from .._errors import InvalidInputError, bad_parameter, warn_degenerate
 from .._results import Result, check_level, to_plain
 from .._types import FloatArray, IntArray
-from ..engines._pages import engine_pages, small_pages
-from ..engines._run import Engine, check_engine
-from ._inputs import Binning, OutOfRange, check_choice, prepare
-from ._stats import ConfidenceSums, ConfidenceValueCounts
+from .._validate import check_choice
+from ..data.scored import OutOfRange, prepare
+from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts
+from ._options import Binning
 
 __all__ = [
     "CalibrationMetrics",
@@ -25,7 +24,6 @@ __all__ = [
     "auroc_from_value_counts",
     "bin_codes",
     "calibration_from_statistics",
-    "calibration_metrics",
     "reliability_diagram",
     "reliability_from_value_counts",
     "wilson_interval",
@@ -445,124 +443,3 @@ def calibration_from_statistics(
         },
         reason=reason,
     )
-
-
-@engine_pages
-def calibration_metrics(
-    correct: npt.ArrayLike | pd.Series[Any],
-    confidence: npt.ArrayLike | pd.Series[Any],
-    *,
-    bins: int = 10,
-    out_of_range: OutOfRange = "raise",
-    source: Any = None,
-    engine: Engine = "memory",
-    scheduler: Any = None,
-    progress: Callable[[int, int | None], None] | None = None,
-    batch_size: int = 1_000_000,
-) -> CalibrationMetrics:
-    """Brier score, log loss, AUROC, and ECE/MCE with equal-width and equal-mass bins.
-
-    .. math::
-
-        \\mathrm{Brier} = \\frac{1}{M}\\sum (c - y)^2, \\qquad
-        \\mathrm{ECE} = \\sum_b \\frac{n_b}{M} \\left|\\bar y_b - \\bar c_b\\right|, \\qquad
-        \\mathrm{MCE} = \\max_b \\left|\\bar y_b - \\bar c_b\\right|
-
-    Parameters
-    ----------
-    correct : array_like of bool or 0/1, shape (n,)
-    confidence : array_like of float in [0, 1], shape (n,)
-    bins : int, default 10
-        Number of bins for ECE and MCE (both binnings).
-    out_of_range : {"raise", "clip"}, default "raise"
-        As in :func:`normalized_cross_entropy`.
-    source : path, glob, list of paths or dask DataFrame, optional
-        Where the units are stored; then ``correct``, ``confidence`` (and ``groups``) are
-        column names. Read whole with ``engine="memory"``, in batches with ``"stream"``
-        (Parquet/CSV; memory bounded by the statistics), per partition with ``"dask"``.
-    engine : {"memory", "stream", "dask"}, default "memory"
-        The stream and dask engines sum each batch or partition into the mergeable
-        statistics (:class:`ConfidenceSums`, :class:`ConfidenceValueCounts`) and estimate
-        once: the numbers are the memory engine's (sums up to rounding).
-    scheduler : str or distributed.Client, optional
-        ``engine="dask"``: a scheduler name, a client or an address.
-    progress : callable, optional
-        ``engine="stream"``: ``progress(rows_read, total_rows_or_None)`` after each batch.
-    batch_size : int, default 1_000_000
-        ``engine="stream"``: rows per batch.
-
-    Returns
-    -------
-    CalibrationMetrics
-        Every statistic, the counts behind them and ``conventions`` (each convention in words).
-
-    Raises
-    ------
-    InvalidInputError
-        On bad input (see :func:`normalized_cross_entropy`) or ``bins`` < 1.
-
-    Notes
-    -----
-    AUROC measures discrimination (are correct units more confident?), the others
-    calibration: a system can have AUROC 1 and a positive ECE (the example below). ECE depends
-    on the binning and the side each bin edge is closed on; peers differ, so both binnings are
-    reported and the conventions are named in ``conventions``. The log loss clips as sclite
-    does for NCE so that ``NCE = 1 - M * log_loss_bits / H_max`` holds exactly.
-
-    References
-    ----------
-    .. [1] G. W. Brier (1950), "Verification of forecasts expressed in terms of probability",
-       Monthly Weather Review 78(1), 1-3.
-       doi:10.1175/1520-0493(1950)078<0001:VOFEIT>2.0.CO;2
-    .. [2] M. P. Naeini, G. F. Cooper, M. Hauskrecht (2015), "Obtaining well calibrated
-       probabilities using Bayesian binning", Proc. AAAI 29, 2901-2907.
-       doi:10.1609/aaai.v29i1.9602
-    .. [3] J. A. Hanley, B. J. McNeil (1982), "The meaning and use of the area under a
-       receiver operating characteristic (ROC) curve", Radiology 143(1), 29-36.
-       doi:10.1148/radiology.143.1.7063747
-
-    Examples
-    --------
-    >>> import accord
-    >>> correct = [1, 1, 1, 0, 1, 1, 0, 1, 1, 0]
-    >>> confidence = [0.95, 0.80, 0.60, 0.40, 0.90, 0.70, 0.20, 0.85, 1.0, 0.0]
-    >>> r = accord.calibration_metrics(correct, confidence, bins=5)
-    >>> r.auroc, round(r.brier_score, 6), round(r.ece_width, 6)
-    (1.0, 0.0525, 0.18)
-    """
-    owner = "calibration_metrics"
-    check_engine(engine, owner)
-    if engine != "memory":
-        if source is None:
-            raise InvalidInputError(
-                f"{owner}(engine={engine!r}) reads the units where they are stored: pass "
-                "source= (paths, a glob or a folder) and the column names as correct= and "
-                "confidence="
-            )
-        from ._engine import confidence_statistics
-
-        merged, counts = confidence_statistics(
-            source,
-            engine,
-            owner=owner,
-            correct=correct,
-            confidence=confidence,
-            groups=None,
-            out_of_range=out_of_range,
-            table=True,
-            scheduler=scheduler,
-            progress=progress,
-            batch_size=batch_size,
-        )
-        assert counts is not None
-        return calibration_from_statistics(merged, counts, bins=bins)
-    if source is not None:
-        from ._engine import read_in_memory
-
-        correct, confidence, _ = read_in_memory(source, owner, correct, confidence, None)
-    units = prepare(correct, confidence, None, out_of_range, owner)
-    # One sort tabulates the units; every sum then runs over the distinct confidences. The
-    # sort keys are written once: without numpy's huge-page advice (engines/_pages.py).
-    with small_pages():
-        table = ConfidenceValueCounts.from_units(units)
-    return calibration_from_statistics(ConfidenceSums.from_value_counts(table), table, bins=bins)

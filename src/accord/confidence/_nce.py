@@ -4,22 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError, warn_degenerate
+from .._errors import warn_degenerate
 from .._results import Result, to_plain
 from .._types import FloatArray
-from ..engines._pages import engine_pages
-from ..engines._run import Engine, check_engine
-from ._inputs import OutOfRange, prepare
-from ._stats import ConfidenceSums
+from ..stats.confidence import ConfidenceSums
 
-__all__ = ["NormalizedCrossEntropy", "nce_from_sums", "normalized_cross_entropy"]
+__all__ = ["NormalizedCrossEntropy", "nce_from_sums"]
 
 NCE_METHOD = (
     "NCE as NIST SCTK sclite computes it (compute_SCORE_nce in scores.c): "
@@ -193,149 +189,3 @@ def nce_from_sums(sums: ConfidenceSums) -> NormalizedCrossEntropy:
         n_out_of_range=int(total.n_out_of_range[0]),
         reason=pooled_reason,
     )
-
-
-@engine_pages
-def normalized_cross_entropy(
-    correct: npt.ArrayLike | pd.Series[Any],
-    confidence: npt.ArrayLike | pd.Series[Any],
-    *,
-    groups: npt.ArrayLike | pd.Series[Any] | str | None = None,
-    out_of_range: OutOfRange = "raise",
-    source: Any = None,
-    engine: Engine = "memory",
-    scheduler: Any = None,
-    progress: Callable[[int, int | None], None] | None = None,
-    batch_size: int = 1_000_000,
-) -> NormalizedCrossEntropy:
-    """Normalized cross-entropy of confidence scores, exactly as NIST sclite computes it.
-
-    How much better than a constant the confidences predict correctness, in units of the
-    uncertainty there is to remove:
-
-    .. math::
-
-        \\mathrm{NCE} = \\frac{H_{max} + \\sum_{correct} \\log_2 c
-        + \\sum_{incorrect} \\log_2 (1 - c)}{H_{max}},
-        \\qquad H_{max} = -\\left(m \\log_2 p_c + (M - m) \\log_2 (1 - p_c)\\right),
-
-    with ``M`` scored units, ``m`` of them correct and ``p_c = m / M``. Equivalently
-    ``NCE = 1 - M * L / H_max`` with ``L`` the mean log loss in bits.
-
-    Parameters
-    ----------
-    correct : array_like of bool or 0/1, shape (n,)
-        Whether each scored unit (a recognised word, an answer, a verdict) is correct.
-    confidence : array_like of float, shape (n,)
-        The system's confidence that the unit is correct, in [0, 1].
-    groups : array_like, shape (n,), optional
-        Group of each unit (speaker, system, data set): NCE is also reported per group, with
-        the group's own ``p_c``, and summarised by mean, SD and median over groups.
-    out_of_range : {"raise", "clip"}, default "raise"
-        Confidences outside [0, 1] raise, or (``"clip"``, sclite's behaviour) are clipped to
-        [0, 1] and counted in ``n_out_of_range``.
-    source : path, glob, list of paths or dask DataFrame, optional
-        Where the units are stored; then ``correct``, ``confidence`` (and ``groups``) are
-        column names. Read whole with ``engine="memory"``, in batches with ``"stream"``
-        (Parquet/CSV; memory bounded by the statistics), per partition with ``"dask"``.
-    engine : {"memory", "stream", "dask"}, default "memory"
-        The stream and dask engines sum each batch or partition into the mergeable
-        statistics (:class:`ConfidenceSums`, :class:`ConfidenceValueCounts`) and estimate
-        once: the numbers are the memory engine's (sums up to rounding).
-    scheduler : str or distributed.Client, optional
-        ``engine="dask"``: a scheduler name, a client or an address.
-    progress : callable, optional
-        ``engine="stream"``: ``progress(rows_read, total_rows_or_None)`` after each batch.
-    batch_size : int, default 1_000_000
-        ``engine="stream"``: rows per batch.
-
-    Returns
-    -------
-    NormalizedCrossEntropy
-        ``statistic`` (pooled NCE), ``groups`` (per-group table), ``mean``, ``sd``,
-        ``median``, the sums behind the number and the clipping counts.
-
-    Raises
-    ------
-    InvalidInputError
-        On missing or non-numeric values, ``correct`` other than 0/1/true/false, lengths
-        that differ, an empty input, or (``out_of_range="raise"``) a confidence outside [0, 1].
-
-    Warns
-    -----
-    DegenerateDataWarning
-        When ``p_c`` is 0 or 1 (overall or in some group): NCE is NaN there, with a reason.
-
-    Notes
-    -----
-    The formula follows sclite's code (``compute_SCORE_nce`` in SCTK ``src/sclite/scores.c``),
-    not the typeset formula of sclite's HTML documentation. Confidences are clipped to
-    ``[1e-7, 0.9999999]`` before the logarithms, sclite's constants, so one confidently wrong
-    unit costs at most ``-log2(1e-7) = 23.25`` bits; ``n_clipped`` counts the values moved.
-    NCE is at most 1 (perfect confidences, up to the clipping), exactly 0 when every unit gets
-    the constant ``p_c``, and negative when the confidences are worse than that constant.
-
-    The pooled NCE uses the totals over all units (sclite's "Sum/Avg" row), which differs from
-    the mean of the groups' NCE (sclite's "Mean" row). Where ``p_c`` is 0 or 1, ``H_max`` is 0
-    and NCE is undefined: NaN with a reason (sclite prints -2147483.648 there), and the group
-    is left out of the mean, SD and median.
-
-    In sclite's alignments, correct words, substitutions and insertions are scored units;
-    deletions have no hypothesis word and are not scored (see
-    :func:`accord.read_sclite_sgml`).
-
-    References
-    ----------
-    .. [1] NIST, "SCTK, the NIST Scoring Toolkit", sclite, ``src/sclite/scores.c``,
-       https://github.com/usnistgov/SCTK
-    .. [2] M. Siu, H. Gish, F. Richardson, "Improved estimation, evaluation and applications
-       of confidence measures for speech recognition", Proc. Eurospeech 1997 (where the
-       normalized cross-entropy was proposed).
-
-    Examples
-    --------
-    Ten recognised words, seven correct (p_c = 0.7):
-
-    >>> import accord
-    >>> correct = [1, 1, 1, 0, 1, 1, 0, 1, 1, 0]
-    >>> confidence = [0.95, 0.80, 0.60, 0.40, 0.90, 0.70, 0.20, 0.85, 1.0, 0.0]
-    >>> r = accord.normalized_cross_entropy(correct, confidence)
-    >>> round(r.statistic, 6), round(r.h_max, 6), r.n_clipped
-    (0.649057, 8.812909, 2)
-
-    The constant p_c scores exactly 0:
-
-    >>> round(accord.normalized_cross_entropy(correct, [0.7] * 10).statistic, 12)
-    0.0
-    """
-    owner = "normalized_cross_entropy"
-    check_engine(engine, owner)
-    if engine != "memory":
-        if source is None:
-            raise InvalidInputError(
-                f"{owner}(engine={engine!r}) reads the units where they are stored: pass "
-                "source= (paths, a glob or a folder) and the column names as correct= and "
-                "confidence="
-            )
-        from ._engine import confidence_statistics
-
-        sums, _ = confidence_statistics(
-            source,
-            engine,
-            owner=owner,
-            correct=correct,
-            confidence=confidence,
-            groups=groups,
-            out_of_range=out_of_range,
-            table=False,
-            scheduler=scheduler,
-            progress=progress,
-            batch_size=batch_size,
-        )
-        return nce_from_sums(sums)
-    if source is not None:
-        from ._engine import read_in_memory
-
-        correct, confidence, groups = read_in_memory(source, owner, correct, confidence, groups)
-    units = prepare(correct, confidence, groups, out_of_range, owner)
-    return nce_from_sums(ConfidenceSums.from_units(units))

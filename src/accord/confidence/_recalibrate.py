@@ -12,18 +12,12 @@ import pandas as pd
 from .._errors import InvalidInputError, bad_parameter
 from .._results import Result, to_plain
 from .._types import BoolArray, FloatArray, RngLike, as_generator
+from .._validate import check_choice
+from ..data.scored import OutOfRange, ScoredUnits, coerce_confidence, prepare
+from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts
 from ._calibration import _check_bins, bin_codes
-from ._inputs import (
-    Binning,
-    OutOfRange,
-    RecalibrationMethod,
-    ScoredUnits,
-    check_choice,
-    coerce_confidence,
-    prepare,
-)
 from ._nce import NormalizedCrossEntropy, nce_from_sums
-from ._stats import ConfidenceSums, ConfidenceValueCounts
+from ._options import Binning, RecalibrationMethod
 
 __all__ = ["CalibrationMap", "Recalibration", "fit_calibration_map", "recalibrate"]
 

@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ..data.ratings import Ratings
+    from ..data.spans import Spans
     from ..data.table import ContingencyTable
-    from ..spans import Spans
 
 #: The bundled files and folders, by name.
 NAMES = (

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from .._errors import InvalidInputError
-from ..confidence._inputs import OutOfRange, coerce_units
+from ..data.scored import OutOfRange, coerce_units
 from .files import read_text_file
 from .ratings import FileFormat, read_table
 
@@ -42,7 +42,8 @@ def read_confidences(
     group : str, optional
         Column with the group (speaker, system, data set).
     file_format : {"csv", "tsv", "parquet", "jsonl"}, optional
-        Overrides the format guessed from the suffix.
+        Overrides the format guessed from the suffix (the formats are cited by
+        :func:`accord.read_ratings`).
     sep, encoding : str, optional
         Field separator and text encoding of a CSV/TSV file, as in
         :func:`accord.read_ratings`.
@@ -64,16 +65,6 @@ def read_confidences(
     InvalidInputError
         On a missing value or a value that is not 0/1/true/false or a number, naming the
         column and the 1-based data rows.
-
-    References
-    ----------
-    .. [1] Shafranovich, Y. (2005). Common Format and MIME Type for Comma-Separated Values
-       (CSV) Files. RFC 4180. IETF. https://doi.org/10.17487/RFC4180
-    .. [2] IANA. Media type registration: text/tab-separated-values.
-       https://www.iana.org/assignments/media-types/text/tab-separated-values
-    .. [3] The Apache Software Foundation. Apache Parquet file format.
-       https://parquet.apache.org/docs/file-format/
-    .. [4] JSON Lines. https://jsonlines.org/
 
     Examples
     --------

@@ -11,13 +11,15 @@ import re
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 
 from .._errors import AccordWarning, InvalidInputError
+from .._types import IntArray
 from .._validate import check_choice
-from ..spans import Spans
+from ..data.spans import Spans, encode_spans
 from .files import read_text_file
 from .ratings import FileFormat, read_table
 
@@ -36,10 +38,7 @@ def read_texts(folder: str | Path, *, encoding: str = "utf-8") -> dict[str, str]
 
     References
     ----------
-    .. [1] brat standoff format. https://brat.nlplab.org/standoff.html
-    .. [2] Stenetorp, P., Pyysalo, S., Topić, G., Ohta, T., Ananiadou, S., & Tsujii, J.
-       (2012). brat: a web-based tool for NLP-assisted text annotation. Proceedings of the
-       Demonstrations at EACL 2012, 102-107. https://aclanthology.org/E12-2021/
+    .. [1] brat standoff format (see :func:`read_brat`). https://brat.nlplab.org/standoff.html
     """
     root = Path(folder)
     if not root.is_dir():
@@ -80,23 +79,14 @@ def read_spans(
         A folder of ``<document>.txt`` files (see :func:`read_texts`): offsets are checked
         against the texts, and ``match="token"`` tokenises them.
     file_format, sep, encoding
-        As in :func:`accord.read_ratings`.
+        As in :func:`accord.read_ratings` (which cites the formats: CSV, TSV, Parquet, JSON
+        Lines).
 
     Returns
     -------
     Spans
         Rows with both offsets missing declare an annotator who marked nothing in a
         document (see :meth:`accord.Spans.from_frame`).
-
-    References
-    ----------
-    .. [1] Shafranovich, Y. (2005). Common Format and MIME Type for Comma-Separated Values
-       (CSV) Files. RFC 4180. IETF. https://doi.org/10.17487/RFC4180
-    .. [2] IANA. Media type registration: text/tab-separated-values.
-       https://www.iana.org/assignments/media-types/text/tab-separated-values
-    .. [3] The Apache Software Foundation. Apache Parquet file format.
-       https://parquet.apache.org/docs/file-format/
-    .. [4] JSON Lines. https://jsonlines.org/
 
     Examples
     --------
@@ -120,6 +110,42 @@ def read_spans(
         texts=text_map,
         source=str(path),
     )
+
+
+@dataclasses.dataclass
+class _Columns:
+    """The spans a reader gathers line by line, one list per column."""
+
+    annotator: list[Any] = dataclasses.field(default_factory=list)
+    document: list[str] = dataclasses.field(default_factory=list)
+    start: list[int] = dataclasses.field(default_factory=list)
+    end: list[int] = dataclasses.field(default_factory=list)
+    label: list[str] = dataclasses.field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        """Spans gathered."""
+        return len(self.start)
+
+    def add(self, annotator: Any, document: str, start: int, end: int, label: str) -> None:
+        """One more span."""
+        self.annotator.append(annotator)
+        self.document.append(document)
+        self.start.append(start)
+        self.end.append(end)
+        self.label.append(label)
+
+    def arrays(
+        self,
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[Any], IntArray, IntArray, npt.NDArray[Any]]:
+        """The columns as arrays, in the order :func:`accord.data.spans.encode_spans` takes."""
+        return (
+            np.array(self.annotator, dtype=object),
+            np.array(self.document, dtype=object),
+            np.array(self.start, dtype=np.int64),
+            np.array(self.end, dtype=np.int64),
+            np.array(self.label, dtype=object),
+        )
 
 
 _OFFSETS = re.compile(r"^\d+ \d+(;\d+ \d+)*$")
@@ -179,7 +205,7 @@ def _text_mismatch_message(
             message + "; the offsets do not point at the annotated text (to read them anyway, "
             "skip the check: check_text=False, or --no-text-check on the command line)"
         )
-    warnings.warn(message, AccordWarning, stacklevel=3)
+    warnings.warn(message, AccordWarning, stacklevel=4)
     return message
 
 
@@ -264,6 +290,35 @@ def read_brat(
     if not root.is_dir():
         raise InvalidInputError(f"{root}: brat input is a folder with one subfolder per annotator")
     notes: list[str] = []
+    docs_of = _brat_annotators(root, notes)
+    annotators = list(docs_of)
+    all_docs = sorted(set().union(*(set(d) for d in docs_of.values())))
+    _check_same_documents(root, docs_of, all_docs)
+    texts = _brat_texts(root, docs_of, all_docs, encoding)
+    no_text = [d for d in all_docs if d not in texts]
+    if no_text:
+        notes.append(f"{len(no_text)} documents without a .txt file: offsets not checked")
+    reader = _AnnReader(texts, encoding, discontinuous, check_text)
+    for a in annotators:
+        for d in all_docs:
+            reader.read(docs_of[a][d], a, d)
+    notes.extend(reader.notes())
+    columns = reader.columns
+    return encode_spans(
+        *columns.arrays(),
+        annotator_names=tuple(annotators),
+        document_names=tuple(all_docs),
+        rows=np.arange(columns.n),
+        unit="character",
+        texts=texts,
+        lengths={d: len(t) for d, t in texts.items()},
+        source=str(root),
+        notes=tuple(notes),
+    )
+
+
+def _brat_annotators(root: Path, notes: list[str]) -> dict[str, dict[str, Path]]:
+    """Per annotator folder (sorted) holding .ann files: document name -> .ann file."""
     folders = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
     ann_files = {f.name: sorted(f.rglob("*.ann")) for f in folders}
     skipped = [name for name, files in ann_files.items() if not files]
@@ -274,13 +329,17 @@ def read_brat(
         raise InvalidInputError(
             f"{root}: no annotator folders with .ann files (expected {root}/<annotator>/*.ann)"
         )
-    docs_of = {
+    return {
         a: {p.relative_to(root / a).with_suffix("").as_posix(): p for p in ann_files[a]}
         for a in annotators
     }
-    all_docs = sorted(set().union(*(set(d) for d in docs_of.values())))
-    for a in annotators:
-        missing = [d for d in all_docs if d not in docs_of[a]]
+
+
+def _check_same_documents(
+    root: Path, docs_of: dict[str, dict[str, Path]], all_docs: list[str]
+) -> None:
+    for a, docs in docs_of.items():
+        missing = [d for d in all_docs if d not in docs]
         if missing:
             shown = ", ".join(missing[:5]) + (
                 f" and {len(missing) - 5} more" if len(missing) > 5 else ""
@@ -290,11 +349,18 @@ def read_brat(
                 "annotator folder must hold the same documents (an empty .ann file means "
                 "nothing marked)"
             )
+
+
+def _brat_texts(
+    root: Path, docs_of: dict[str, dict[str, Path]], all_docs: list[str], encoding: str
+) -> dict[str, str]:
+    """The text of each document that has one: ``<document>.txt`` beside an annotator's
+    .ann file or at ``root``; the copies must agree."""
     texts: dict[str, str] = {}
     for d in all_docs:
         found: dict[str, str] = {}
-        for a in annotators:
-            candidate = docs_of[a][d].with_suffix(".txt")
+        for docs in docs_of.values():
+            candidate = docs[d].with_suffix(".txt")
             if candidate.is_file():
                 found[str(candidate)] = _read_text(candidate, encoding)
         shared = root / f"{d}.txt"
@@ -307,109 +373,114 @@ def read_brat(
             )
         if found:
             texts[d] = next(iter(found.values()))
-    no_text = [d for d in all_docs if d not in texts]
-    if no_text:
-        notes.append(f"{len(no_text)} documents without a .txt file: offsets not checked")
+    return texts
 
-    mismatches: list[_Mismatch] = []
-    n_checked = 0
-    ann_col: list[str] = []
-    doc_col: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    labs: list[str] = []
-    n_split = n_hull = n_other = 0
-    for a in annotators:
-        for d in all_docs:
-            file = docs_of[a][d]
-            limit = len(texts[d]) if d in texts else None
-            lines = _read_text(file, encoding).splitlines()
-            for number, line in enumerate(lines, start=1):
-                if not line.strip():
-                    continue
-                if not line.startswith("T"):
-                    n_other += 1
-                    continue
-                where = f"{file}, line {number}"
-                fields = line.split("\t")
-                if len(fields) < 2 or " " not in fields[1]:
-                    raise InvalidInputError(
-                        f"{where}: a text-bound annotation needs 'ID<TAB>Label START END', got "
-                        f"{line!r}"
+
+@dataclasses.dataclass
+class _AnnReader:
+    """Reads the ``T`` lines of .ann files into span columns, and tallies what else the
+    files held, for ``Spans.notes``."""
+
+    texts: dict[str, str]
+    encoding: str
+    discontinuous: Discontinuous
+    check_text: bool
+    columns: _Columns = dataclasses.field(default_factory=lambda: _Columns())
+    mismatches: list[_Mismatch] = dataclasses.field(default_factory=list)
+    n_checked: int = 0
+    n_split: int = 0
+    n_hull: int = 0
+    n_other: int = 0
+
+    def read(self, file: Path, annotator: str, document: str) -> None:
+        """Add the spans of the ``T`` lines of one .ann file."""
+        text = self.texts.get(document)
+        for number, line in enumerate(_read_text(file, self.encoding).splitlines(), start=1):
+            if not line.strip():
+                continue
+            if not line.startswith("T"):
+                self.n_other += 1
+                continue
+            where = f"{file}, line {number}"
+            fields = line.split("\t")
+            kind, offsets, fragments = _text_bound(where, line, fields, document, text)
+            if self.check_text and text is not None and len(fields) > 2:
+                self.n_checked += 1
+                at = _fragment_text(text, offsets)
+                quoted = "\t".join(fields[2:])
+                if at.split() != quoted.split():
+                    self.mismatches.append(
+                        _Mismatch(where, fields[0], offsets, at, quoted, document)
                     )
-                kind, offsets = fields[1].split(" ", 1)
-                if not _OFFSETS.match(offsets):
-                    raise InvalidInputError(
-                        f"{where}: offsets must be 'START END' or 'START END;START END...', "
-                        f"got {offsets!r}"
-                    )
-                fragments = [tuple(map(int, f.split(" "))) for f in offsets.split(";")]
-                for s, e in fragments:
-                    if e <= s:
-                        raise InvalidInputError(
-                            f"{where}: span with end <= start ({s} {e}); end is exclusive"
-                        )
-                    if limit is not None and e > limit:
-                        raise InvalidInputError(
-                            f"{where}: span {s}-{e} ends past the end of the text of "
-                            f"{d!r} ({limit} characters)"
-                        )
-                if check_text and d in texts and len(fields) > 2:
-                    n_checked += 1
-                    at = _fragment_text(texts[d], offsets)
-                    quoted = "\t".join(fields[2:])
-                    if at.split() != quoted.split():
-                        mismatches.append(_Mismatch(where, fields[0], offsets, at, quoted, d))
-                if len(fragments) > 1:
-                    if discontinuous == "raise":
-                        raise InvalidInputError(
-                            f"{where}: discontinuous span {fields[0]} ({offsets}); pass "
-                            "discontinuous='split' (one span per fragment) or 'hull' (first "
-                            "start to last end)"
-                        )
-                    if discontinuous == "hull":
-                        fragments = [(fragments[0][0], max(e for _, e in fragments))]
-                        n_hull += 1
-                    else:
-                        n_split += 1
-                for s, e in fragments:
-                    ann_col.append(a)
-                    doc_col.append(d)
-                    starts.append(s)
-                    ends.append(e)
-                    labs.append(kind)
-    if mismatches:
-        notes.append(_text_mismatch_message(mismatches, n_checked, texts))
-    if n_other:
-        notes.append(
-            f"skipped {n_other} line{' that is' if n_other == 1 else 's that are'} not "
-            f"{'a ' if n_other == 1 else ''}text-bound (T) annotation{'' if n_other == 1 else 's'}"
+            for s, e in self._joined(fragments, where, fields[0], offsets):
+                self.columns.add(annotator, document, s, e, kind)
+
+    def _joined(
+        self, fragments: list[tuple[int, int]], where: str, ident: str, offsets: str
+    ) -> list[tuple[int, int]]:
+        """The spans of a line's fragments, as ``discontinuous`` says."""
+        if len(fragments) == 1:
+            return fragments
+        if self.discontinuous == "raise":
+            raise InvalidInputError(
+                f"{where}: discontinuous span {ident} ({offsets}); pass "
+                "discontinuous='split' (one span per fragment) or 'hull' (first "
+                "start to last end)"
+            )
+        if self.discontinuous == "hull":
+            self.n_hull += 1
+            return [(fragments[0][0], max(e for _, e in fragments))]
+        self.n_split += 1
+        return fragments
+
+    def notes(self) -> list[str]:
+        """The notes, in words (the text check warns or raises, see
+        :func:`_text_mismatch_message`)."""
+        notes = []
+        if self.mismatches:
+            notes.append(_text_mismatch_message(self.mismatches, self.n_checked, self.texts))
+        n = self.n_other
+        if n:
+            notes.append(
+                f"skipped {n} line{' that is' if n == 1 else 's that are'} not "
+                f"{'a ' if n == 1 else ''}text-bound (T) annotation{'' if n == 1 else 's'}"
+            )
+        if self.n_split:
+            notes.append(
+                f"split {self.n_split} discontinuous span{'' if self.n_split == 1 else 's'} "
+                "into one span per fragment"
+            )
+        if self.n_hull:
+            notes.append(
+                f"read {self.n_hull} discontinuous span{'' if self.n_hull == 1 else 's'} as "
+                "first start to last end"
+            )
+        return notes
+
+
+def _text_bound(
+    where: str, line: str, fields: list[str], document: str, text: str | None
+) -> tuple[str, str, list[tuple[int, int]]]:
+    """Label, offsets as written and fragments ``(start, end)`` of a ``T`` line, checked."""
+    if len(fields) < 2 or " " not in fields[1]:
+        raise InvalidInputError(
+            f"{where}: a text-bound annotation needs 'ID<TAB>Label START END', got {line!r}"
         )
-    if n_split:
-        notes.append(
-            f"split {n_split} discontinuous span{'' if n_split == 1 else 's'} into one span "
-            "per fragment"
+    kind, offsets = fields[1].split(" ", 1)
+    if not _OFFSETS.match(offsets):
+        raise InvalidInputError(
+            f"{where}: offsets must be 'START END' or 'START END;START END...', got {offsets!r}"
         )
-    if n_hull:
-        notes.append(
-            f"read {n_hull} discontinuous span{'' if n_hull == 1 else 's'} as first start to "
-            "last end"
-        )
-    return Spans._build(
-        np.array(ann_col, dtype=object),
-        np.array(doc_col, dtype=object),
-        np.array(starts, dtype=np.int64),
-        np.array(ends, dtype=np.int64),
-        np.array(labs, dtype=object),
-        annotator_names=tuple(annotators),
-        document_names=tuple(all_docs),
-        rows=np.arange(len(starts)),
-        unit="character",
-        texts=texts,
-        lengths={d: len(t) for d, t in texts.items()},
-        source=str(root),
-        notes=tuple(notes),
-    )
+    fragments = [(int(s), int(e)) for s, e in (f.split(" ") for f in offsets.split(";"))]
+    for s, e in fragments:
+        if e <= s:
+            raise InvalidInputError(f"{where}: span with end <= start ({s} {e}); end is exclusive")
+        if text is not None and e > len(text):
+            raise InvalidInputError(
+                f"{where}: span {s}-{e} ends past the end of the text of "
+                f"{document!r} ({len(text)} characters)"
+            )
+    return kind, offsets, fragments
 
 
 _TAG = re.compile(r"^([BIESLU])-(.+)$")
@@ -492,96 +563,48 @@ def read_bio(
     p = Path(path)
     lines = read_text_file(p, encoding=encoding, what="BIO").splitlines()
     names: list[str] | None = list(annotators) if annotators is not None else None
-    n_cols: int | None = None
-    doc_index = 0
-    has_docstart = any(line.startswith("-DOCSTART-") for line in lines)
-    doc_name = "1" if has_docstart else p.stem
-    documents: list[str] = [] if has_docstart else [doc_name]
-    lengths: dict[str, int] = {} if has_docstart else {doc_name: 0}
-    position = 0
-    ann_col: list[int] = []
-    doc_col: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    labs: list[str] = []
-    open_spans: list[tuple[str, int] | None] = []
-    n_from_inside = 0
+    reader = _BioReader.of(p, lines)
     header_pending = header
-
-    def close(k: int, at: int | None = None) -> None:
-        current = open_spans[k]
-        if current is not None:
-            ann_col.append(k)
-            doc_col.append(doc_name)
-            starts.append(current[1])
-            ends.append(position if at is None else at)
-            labs.append(current[0])
-            open_spans[k] = None
-
-    def close_all() -> None:
-        for k in range(len(open_spans)):
-            close(k)
-
     for number, line in enumerate(lines, start=1):
         if not line.strip():
-            close_all()
+            reader.close_all()
             continue
         if line.startswith("-DOCSTART-"):
-            close_all()
-            if has_docstart:
-                doc_index += 1
-                doc_name = str(doc_index)
-                documents.append(doc_name)
-                lengths[doc_name] = 0
-                position = 0
+            reader.new_document()
             continue
         fields = line.split(sep) if sep is not None else line.split()
         if header_pending:
             header_pending = False
             if names is None:
                 names = [f.strip() for f in fields[1:]]
-            n_cols = len(fields)
-            open_spans = [None] * (n_cols - 1)
+            reader.set_columns(len(fields))
             continue
-        if n_cols is None:
-            n_cols = len(fields)
-            if n_cols < 2:
-                raise InvalidInputError(
-                    f"{p}, line {number}: expected a token and one tag column per annotator, "
-                    f"got {n_cols} column"
-                )
-            open_spans = [None] * (n_cols - 1)
-        if len(fields) != n_cols:
-            raise InvalidInputError(
-                f"{p}, line {number}: expected {n_cols} columns (a token and one tag per "
-                f"annotator), got {len(fields)}"
-            )
-        if has_docstart and not documents:
-            raise InvalidInputError(f"{p}, line {number}: a token before the first -DOCSTART-")
-        for k, raw in enumerate(fields[1:]):
-            tag = raw.strip()
-            if tag == "O":
-                close(k)
-                continue
-            m = _TAG.match(tag)
-            if m is None:
-                raise InvalidInputError(
-                    f"{p}, line {number}, column {k + 2}: {tag!r} is not a tag (O, B-X, I-X; "
-                    "E-, L-, S-, U- also read)"
-                )
-            prefix, lab = m.group(1), m.group(2)
-            current = open_spans[k]
-            continues = prefix in "IEL" and current is not None and current[0] == lab
-            if not continues:
-                close(k)
-                if prefix in "IEL":
-                    n_from_inside += 1
-                open_spans[k] = (lab, position)
-            if prefix in "ESLU":
-                close(k, at=position + 1)
-        position += 1
-        lengths[doc_name] = position
-    close_all()
+        reader.read(number, fields)
+    reader.close_all()
+    names = _tag_column_names(p, reader.n_cols, names)
+    columns = reader.columns
+    columns.annotator = [names[k] for k in columns.annotator]
+    notes = []
+    if reader.n_from_inside:
+        notes.append(
+            f"{reader.n_from_inside} spans begin with I-, E- or L- (read as a new span, as "
+            "conlleval does)"
+        )
+    return encode_spans(
+        *columns.arrays(),
+        annotator_names=tuple(sorted(names)),
+        document_names=tuple(sorted(reader.documents)),
+        rows=np.arange(columns.n),
+        unit="token",
+        texts={},
+        lengths=reader.lengths,
+        source=str(p),
+        notes=tuple(notes),
+    )
+
+
+def _tag_column_names(p: Path, n_cols: int | None, names: list[str] | None) -> list[str]:
+    """The annotators' names, checked against the tag columns read."""
     if n_cols is None:
         raise InvalidInputError(f"{p}: no token lines")
     n_ann = n_cols - 1
@@ -593,23 +616,103 @@ def read_bio(
         )
     if len(set(names)) != len(names):
         raise InvalidInputError(f"{p}: annotator names repeat: {names}")
-    notes = []
-    if n_from_inside:
-        notes.append(
-            f"{n_from_inside} spans begin with I-, E- or L- (read as a new span, as conlleval does)"
-        )
-    return Spans._build(
-        np.array([names[k] for k in ann_col], dtype=object),
-        np.array(doc_col, dtype=object),
-        np.array(starts, dtype=np.int64),
-        np.array(ends, dtype=np.int64),
-        np.array(labs, dtype=object),
-        annotator_names=tuple(sorted(names)),
-        document_names=tuple(sorted(documents)),
-        rows=np.arange(len(starts)),
-        unit="token",
-        texts={},
-        lengths=lengths,
-        source=str(p),
-        notes=tuple(notes),
-    )
+    return names
+
+
+@dataclasses.dataclass
+class _BioReader:
+    """Reads token lines into span columns: per tag column, the span open at ``position``
+    (its label and first token), closed by ``O``, a new ``B-``, a blank line or a document
+    boundary. Annotators are tag column indices until the names are known."""
+
+    path: Path
+    has_docstart: bool
+    doc_name: str
+    documents: list[str]
+    lengths: dict[str, int]
+    columns: _Columns = dataclasses.field(default_factory=lambda: _Columns())
+    open_spans: list[tuple[str, int] | None] = dataclasses.field(default_factory=list)
+    n_cols: int | None = None
+    position: int = 0
+    doc_index: int = 0
+    n_from_inside: int = 0
+
+    @classmethod
+    def of(cls, path: Path, lines: list[str]) -> _BioReader:
+        """A reader for ``lines``: documents after ``-DOCSTART-`` lines, else one document
+        named after the file."""
+        has_docstart = any(line.startswith("-DOCSTART-") for line in lines)
+        if has_docstart:
+            return cls(path, True, "1", [], {})
+        return cls(path, False, path.stem, [path.stem], {path.stem: 0})
+
+    def set_columns(self, n_cols: int) -> None:
+        """The number of columns: a token and one tag per annotator."""
+        self.n_cols = n_cols
+        self.open_spans = [None] * (n_cols - 1)
+
+    def close(self, k: int, at: int | None = None) -> None:
+        """End the span open in tag column ``k`` (if any) before token ``at``."""
+        current = self.open_spans[k]
+        if current is not None:
+            end = self.position if at is None else at
+            self.columns.add(k, self.doc_name, current[1], end, current[0])
+            self.open_spans[k] = None
+
+    def close_all(self) -> None:
+        """End every open span (a sentence or document boundary)."""
+        for k in range(len(self.open_spans)):
+            self.close(k)
+
+    def new_document(self) -> None:
+        """A ``-DOCSTART-`` line."""
+        self.close_all()
+        if self.has_docstart:
+            self.doc_index += 1
+            self.doc_name = str(self.doc_index)
+            self.documents.append(self.doc_name)
+            self.lengths[self.doc_name] = 0
+            self.position = 0
+
+    def read(self, number: int, fields: list[str]) -> None:
+        """One token line (1-based ``number``): its tags open, continue or close spans."""
+        p = self.path
+        if self.n_cols is None:
+            if len(fields) < 2:
+                raise InvalidInputError(
+                    f"{p}, line {number}: expected a token and one tag column per annotator, "
+                    f"got {len(fields)} column"
+                )
+            self.set_columns(len(fields))
+        if len(fields) != self.n_cols:
+            raise InvalidInputError(
+                f"{p}, line {number}: expected {self.n_cols} columns (a token and one tag per "
+                f"annotator), got {len(fields)}"
+            )
+        if self.has_docstart and not self.documents:
+            raise InvalidInputError(f"{p}, line {number}: a token before the first -DOCSTART-")
+        for k, raw in enumerate(fields[1:]):
+            self._tag(number, k, raw.strip())
+        self.position += 1
+        self.lengths[self.doc_name] = self.position
+
+    def _tag(self, number: int, k: int, tag: str) -> None:
+        if tag == "O":
+            self.close(k)
+            return
+        m = _TAG.match(tag)
+        if m is None:
+            raise InvalidInputError(
+                f"{self.path}, line {number}, column {k + 2}: {tag!r} is not a tag (O, B-X, "
+                "I-X; E-, L-, S-, U- also read)"
+            )
+        prefix, lab = m.group(1), m.group(2)
+        current = self.open_spans[k]
+        continues = prefix in "IEL" and current is not None and current[0] == lab
+        if not continues:
+            self.close(k)
+            if prefix in "IEL":
+                self.n_from_inside += 1
+            self.open_spans[k] = (lab, self.position)
+        if prefix in "ESLU":
+            self.close(k, at=self.position + 1)

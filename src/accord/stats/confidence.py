@@ -25,9 +25,13 @@ import numpy.typing as npt
 
 from .._errors import InvalidInputError
 from .._types import FloatArray, IntArray
-from ._inputs import SCLITE_CEILING, SCLITE_FLOOR, ScoredUnits
+from ..data.scored import ScoredUnits
 
-__all__ = ["ConfidenceSums", "ConfidenceValueCounts"]
+__all__ = ["SCLITE_CEILING", "SCLITE_FLOOR", "ConfidenceSums", "ConfidenceValueCounts"]
+
+#: sclite's clipping of confidences before the logarithms (SCTK ``scores.c``).
+SCLITE_FLOOR = 0.0000001
+SCLITE_CEILING = 0.9999999
 
 
 def _pad(a: npt.NDArray[Any], size: int) -> npt.NDArray[Any]:

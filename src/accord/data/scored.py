@@ -1,8 +1,8 @@
-"""Validation of scored units: ``correct`` (0/1), ``confidence`` in [0, 1], optional groups.
+"""Scored units: ``correct`` (0/1), ``confidence`` in [0, 1], optional groups, validated.
 
-Every public function of :mod:`accord.confidence` and the readers go through these helpers, so
-bad input is rejected once, at the boundary, with a message naming the column (or parameter),
-the 1-based row and the value.
+The data model of confidence calibration. Every public function of :mod:`accord.confidence`
+and the readers go through these helpers, so bad input is rejected once, at the boundary, with
+a message naming the column (or parameter), the 1-based row and the value.
 """
 
 from __future__ import annotations
@@ -14,17 +14,13 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError, bad_choice, option
+from .._errors import InvalidInputError, option
 from .._types import BoolArray, FloatArray, IntArray
+from .._validate import check_choice, format_rows, tidy_scalar
 
 __all__ = [
-    "SCLITE_CEILING",
-    "SCLITE_FLOOR",
-    "Binning",
     "OutOfRange",
-    "RecalibrationMethod",
     "ScoredUnits",
-    "check_choice",
     "coerce_confidence",
     "coerce_correct",
     "coerce_units",
@@ -34,37 +30,17 @@ __all__ = [
 OutOfRange: TypeAlias = Literal["raise", "clip"]
 """What to do with a confidence outside [0, 1]: raise, or clip it to the interval and count it."""
 
-Binning: TypeAlias = Literal["width", "mass"]
-"""Equal-width bins on [0, 1] or equal-mass bins cut from the sorted confidences."""
-
-RecalibrationMethod: TypeAlias = Literal["bins", "isotonic"]
-"""Binned recalibration (each bin's observed proportion correct) or isotonic regression."""
-
-#: sclite's clipping of confidences before the logarithms (SCTK ``scores.c``).
-SCLITE_FLOOR = 0.0000001
-SCLITE_CEILING = 0.9999999
-
-_SHOW = 5
 _TRUE = frozenset({"1", "true", "t", "yes", "y", "1.0"})
 _FALSE = frozenset({"0", "false", "f", "no", "n", "0.0"})
 
 
-def check_choice(name: str, value: object, allowed: tuple[object, ...], owner: str) -> None:
-    """Raise the house error for an option outside ``allowed``."""
-    if value not in allowed:
-        raise InvalidInputError(bad_choice(owner, name, allowed, value))
-
-
 def _rows(mask: BoolArray) -> str:
     pos = np.flatnonzero(mask)
-    shown = ", ".join(str(int(p) + 1) for p in pos[:_SHOW])
-    more = f" and {pos.size - _SHOW} more" if pos.size > _SHOW else ""
-    return f"row{'s' if pos.size > 1 else ''} {shown}{more}"
+    return f"row{'s' if pos.size > 1 else ''} {format_rows(pos)}"
 
 
 def _first_value(values: npt.NDArray[Any], mask: BoolArray) -> Any:
-    value = values[int(np.flatnonzero(mask)[0])]
-    return value.item() if isinstance(value, np.generic) else value
+    return tidy_scalar(values[int(np.flatnonzero(mask)[0])])
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

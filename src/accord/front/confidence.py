@@ -1,0 +1,495 @@
+"""The front door of confidence calibration: NCE and its companions from arrays or files.
+
+:func:`normalized_cross_entropy` and :func:`calibration_metrics` take the units in memory, or
+where they are stored (``source=``) with an engine: the memory engine reads the file whole;
+the stream and dask engines validate each batch (stream) or partition (dask) of the
+correct / confidence [/ group] columns and sum it into :class:`ConfidenceSums` and
+:class:`ConfidenceValueCounts` (:mod:`accord.stats.confidence`). The partial statistics merge
+(integer counts exactly, float sums up to rounding), and the estimators of
+:mod:`accord.confidence` run once on the merged statistics. Memory is bounded by the
+statistics: groups, and the distinct confidence values for the calibration metrics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from .._errors import InvalidInputError, require
+from .._validate import tidy_scalar
+from ..confidence import (
+    CalibrationMetrics,
+    NormalizedCrossEntropy,
+    calibration_from_statistics,
+    nce_from_sums,
+)
+from ..data.encoder import typed_text
+from ..data.scored import OutOfRange, prepare
+from ..engines._pages import engine_pages, small_pages
+from ..engines._run import Engine, check_engine, check_source
+from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts
+
+__all__ = ["calibration_metrics", "confidence_statistics", "normalized_cross_entropy"]
+
+Statistics = tuple[ConfidenceSums, ConfidenceValueCounts | None]
+
+
+@engine_pages
+def normalized_cross_entropy(
+    correct: npt.ArrayLike | pd.Series[Any],
+    confidence: npt.ArrayLike | pd.Series[Any],
+    *,
+    groups: npt.ArrayLike | pd.Series[Any] | str | None = None,
+    out_of_range: OutOfRange = "raise",
+    source: Any = None,
+    engine: Engine = "memory",
+    scheduler: Any = None,
+    progress: Callable[[int, int | None], None] | None = None,
+    batch_size: int = 1_000_000,
+) -> NormalizedCrossEntropy:
+    """Normalized cross-entropy of confidence scores, exactly as NIST sclite computes it.
+
+    How much better than a constant the confidences predict correctness, in units of the
+    uncertainty there is to remove:
+
+    .. math::
+
+        \\mathrm{NCE} = \\frac{H_{max} + \\sum_{correct} \\log_2 c
+        + \\sum_{incorrect} \\log_2 (1 - c)}{H_{max}},
+        \\qquad H_{max} = -\\left(m \\log_2 p_c + (M - m) \\log_2 (1 - p_c)\\right),
+
+    with ``M`` scored units, ``m`` of them correct and ``p_c = m / M``. Equivalently
+    ``NCE = 1 - M * L / H_max`` with ``L`` the mean log loss in bits.
+
+    Parameters
+    ----------
+    correct : array_like of bool or 0/1, shape (n,)
+        Whether each scored unit (a recognised word, an answer, a verdict) is correct.
+    confidence : array_like of float, shape (n,)
+        The system's confidence that the unit is correct, in [0, 1].
+    groups : array_like, shape (n,), optional
+        Group of each unit (speaker, system, data set): NCE is also reported per group, with
+        the group's own ``p_c``, and summarised by mean, SD and median over groups.
+    out_of_range : {"raise", "clip"}, default "raise"
+        Confidences outside [0, 1] raise, or (``"clip"``, sclite's behaviour) are clipped to
+        [0, 1] and counted in ``n_out_of_range``.
+    source : path, glob, list of paths or dask DataFrame, optional
+        Where the units are stored; then ``correct``, ``confidence`` (and ``groups``) are
+        column names. Read whole with ``engine="memory"``, in batches with ``"stream"``
+        (Parquet/CSV; memory bounded by the statistics), per partition with ``"dask"``.
+    engine : {"memory", "stream", "dask"}, default "memory"
+        The stream and dask engines sum each batch or partition into the mergeable
+        statistics (:class:`ConfidenceSums`, :class:`ConfidenceValueCounts`) and estimate
+        once: the numbers are the memory engine's (sums up to rounding).
+    scheduler : str or distributed.Client, optional
+        ``engine="dask"``: a scheduler name, a client or an address.
+    progress : callable, optional
+        ``engine="stream"``: ``progress(rows_read, total_rows_or_None)`` after each batch.
+    batch_size : int, default 1_000_000
+        ``engine="stream"``: rows per batch.
+
+    Returns
+    -------
+    NormalizedCrossEntropy
+        ``statistic`` (pooled NCE), ``groups`` (per-group table), ``mean``, ``sd``,
+        ``median``, the sums behind the number and the clipping counts.
+
+    Raises
+    ------
+    InvalidInputError
+        On missing or non-numeric values, ``correct`` other than 0/1/true/false, lengths
+        that differ, an empty input, or (``out_of_range="raise"``) a confidence outside [0, 1].
+
+    Warns
+    -----
+    DegenerateDataWarning
+        When ``p_c`` is 0 or 1 (overall or in some group): NCE is NaN there, with a reason.
+
+    Notes
+    -----
+    The formula follows sclite's code (``compute_SCORE_nce`` in SCTK ``src/sclite/scores.c``),
+    not the typeset formula of sclite's HTML documentation. Confidences are clipped to
+    ``[1e-7, 0.9999999]`` before the logarithms, sclite's constants, so one confidently wrong
+    unit costs at most ``-log2(1e-7) = 23.25`` bits; ``n_clipped`` counts the values moved.
+    NCE is at most 1 (perfect confidences, up to the clipping), exactly 0 when every unit gets
+    the constant ``p_c``, and negative when the confidences are worse than that constant.
+
+    The pooled NCE uses the totals over all units (sclite's "Sum/Avg" row), which differs from
+    the mean of the groups' NCE (sclite's "Mean" row). Where ``p_c`` is 0 or 1, ``H_max`` is 0
+    and NCE is undefined: NaN with a reason (sclite prints -2147483.648 there), and the group
+    is left out of the mean, SD and median.
+
+    In sclite's alignments, correct words, substitutions and insertions are scored units;
+    deletions have no hypothesis word and are not scored (see
+    :func:`accord.read_sclite_sgml`).
+
+    References
+    ----------
+    .. [1] NIST, "SCTK, the NIST Scoring Toolkit", sclite, ``src/sclite/scores.c``,
+       https://github.com/usnistgov/SCTK
+    .. [2] M. Siu, H. Gish, F. Richardson, "Improved estimation, evaluation and applications
+       of confidence measures for speech recognition", Proc. Eurospeech 1997 (where the
+       normalized cross-entropy was proposed).
+
+    Examples
+    --------
+    Ten recognised words, seven correct (p_c = 0.7):
+
+    >>> import accord
+    >>> correct = [1, 1, 1, 0, 1, 1, 0, 1, 1, 0]
+    >>> confidence = [0.95, 0.80, 0.60, 0.40, 0.90, 0.70, 0.20, 0.85, 1.0, 0.0]
+    >>> r = accord.normalized_cross_entropy(correct, confidence)
+    >>> round(r.statistic, 6), round(r.h_max, 6), r.n_clipped
+    (0.649057, 8.812909, 2)
+
+    The constant p_c scores exactly 0:
+
+    >>> round(accord.normalized_cross_entropy(correct, [0.7] * 10).statistic, 12)
+    0.0
+    """
+    owner = "normalized_cross_entropy"
+    check_engine(engine, owner)
+    if engine != "memory":
+        _needs_source(owner, engine, source)
+        sums, _ = confidence_statistics(
+            source,
+            engine,
+            owner=owner,
+            correct=correct,
+            confidence=confidence,
+            groups=groups,
+            out_of_range=out_of_range,
+            table=False,
+            scheduler=scheduler,
+            progress=progress,
+            batch_size=batch_size,
+        )
+        return nce_from_sums(sums)
+    if source is not None:
+        correct, confidence, groups = _read_in_memory(source, owner, correct, confidence, groups)
+    units = prepare(correct, confidence, groups, out_of_range, owner)
+    return nce_from_sums(ConfidenceSums.from_units(units))
+
+
+@engine_pages
+def calibration_metrics(
+    correct: npt.ArrayLike | pd.Series[Any],
+    confidence: npt.ArrayLike | pd.Series[Any],
+    *,
+    bins: int = 10,
+    out_of_range: OutOfRange = "raise",
+    source: Any = None,
+    engine: Engine = "memory",
+    scheduler: Any = None,
+    progress: Callable[[int, int | None], None] | None = None,
+    batch_size: int = 1_000_000,
+) -> CalibrationMetrics:
+    """Brier score, log loss, AUROC, and ECE/MCE with equal-width and equal-mass bins.
+
+    .. math::
+
+        \\mathrm{Brier} = \\frac{1}{M}\\sum (c - y)^2, \\qquad
+        \\mathrm{ECE} = \\sum_b \\frac{n_b}{M} \\left|\\bar y_b - \\bar c_b\\right|, \\qquad
+        \\mathrm{MCE} = \\max_b \\left|\\bar y_b - \\bar c_b\\right|
+
+    Parameters
+    ----------
+    correct : array_like of bool or 0/1, shape (n,)
+    confidence : array_like of float in [0, 1], shape (n,)
+    bins : int, default 10
+        Number of bins for ECE and MCE (both binnings).
+    out_of_range : {"raise", "clip"}, default "raise"
+        As in :func:`normalized_cross_entropy`.
+    source : path, glob, list of paths or dask DataFrame, optional
+        Where the units are stored; then ``correct``, ``confidence`` (and ``groups``) are
+        column names. Read whole with ``engine="memory"``, in batches with ``"stream"``
+        (Parquet/CSV; memory bounded by the statistics), per partition with ``"dask"``.
+    engine : {"memory", "stream", "dask"}, default "memory"
+        The stream and dask engines sum each batch or partition into the mergeable
+        statistics (:class:`ConfidenceSums`, :class:`ConfidenceValueCounts`) and estimate
+        once: the numbers are the memory engine's (sums up to rounding).
+    scheduler : str or distributed.Client, optional
+        ``engine="dask"``: a scheduler name, a client or an address.
+    progress : callable, optional
+        ``engine="stream"``: ``progress(rows_read, total_rows_or_None)`` after each batch.
+    batch_size : int, default 1_000_000
+        ``engine="stream"``: rows per batch.
+
+    Returns
+    -------
+    CalibrationMetrics
+        Every statistic, the counts behind them and ``conventions`` (each convention in words).
+
+    Raises
+    ------
+    InvalidInputError
+        On bad input (see :func:`normalized_cross_entropy`) or ``bins`` < 1.
+
+    Notes
+    -----
+    AUROC measures discrimination (are correct units more confident?), the others
+    calibration: a system can have AUROC 1 and a positive ECE (the example below). ECE depends
+    on the binning and the side each bin edge is closed on; peers differ, so both binnings are
+    reported and the conventions are named in ``conventions``. The log loss clips as sclite
+    does for NCE so that ``NCE = 1 - M * log_loss_bits / H_max`` holds exactly.
+
+    References
+    ----------
+    .. [1] G. W. Brier (1950), "Verification of forecasts expressed in terms of probability",
+       Monthly Weather Review 78(1), 1-3.
+       doi:10.1175/1520-0493(1950)078<0001:VOFEIT>2.0.CO;2
+    .. [2] M. P. Naeini, G. F. Cooper, M. Hauskrecht (2015), "Obtaining well calibrated
+       probabilities using Bayesian binning", Proc. AAAI 29, 2901-2907.
+       doi:10.1609/aaai.v29i1.9602
+    .. [3] J. A. Hanley, B. J. McNeil (1982), "The meaning and use of the area under a
+       receiver operating characteristic (ROC) curve", Radiology 143(1), 29-36.
+       doi:10.1148/radiology.143.1.7063747
+
+    Examples
+    --------
+    >>> import accord
+    >>> correct = [1, 1, 1, 0, 1, 1, 0, 1, 1, 0]
+    >>> confidence = [0.95, 0.80, 0.60, 0.40, 0.90, 0.70, 0.20, 0.85, 1.0, 0.0]
+    >>> r = accord.calibration_metrics(correct, confidence, bins=5)
+    >>> r.auroc, round(r.brier_score, 6), round(r.ece_width, 6)
+    (1.0, 0.0525, 0.18)
+    """
+    owner = "calibration_metrics"
+    check_engine(engine, owner)
+    if engine != "memory":
+        _needs_source(owner, engine, source)
+        merged, counts = confidence_statistics(
+            source,
+            engine,
+            owner=owner,
+            correct=correct,
+            confidence=confidence,
+            groups=None,
+            out_of_range=out_of_range,
+            table=True,
+            scheduler=scheduler,
+            progress=progress,
+            batch_size=batch_size,
+        )
+        assert counts is not None
+        return calibration_from_statistics(merged, counts, bins=bins)
+    if source is not None:
+        correct, confidence, _ = _read_in_memory(source, owner, correct, confidence, None)
+    units = prepare(correct, confidence, None, out_of_range, owner)
+    # One sort tabulates the units; every sum then runs over the distinct confidences. The
+    # sort keys are written once: without numpy's huge-page advice (engines/_pages.py).
+    with small_pages():
+        table = ConfidenceValueCounts.from_units(units)
+    return calibration_from_statistics(ConfidenceSums.from_value_counts(table), table, bins=bins)
+
+
+def _check_columns(owner: str, correct: Any, confidence: Any, groups: Any) -> list[str]:
+    if not isinstance(correct, str) or not isinstance(confidence, str):
+        raise InvalidInputError(
+            f"{owner} with source= takes column names: correct= and confidence= must name "
+            f"columns (and groups= a column, or None); got {type(correct).__name__} and "
+            f"{type(confidence).__name__}"
+        )
+    if groups is not None and not isinstance(groups, str):
+        raise InvalidInputError(
+            f"{owner} with source= takes column names: groups= must name a column; got a "
+            f"{type(groups).__name__}"
+        )
+    return [correct, confidence] + ([groups] if groups is not None else [])
+
+
+def _needs_source(owner: str, engine: str, source: Any) -> None:
+    if source is None:
+        raise InvalidInputError(
+            f"{owner}(engine={engine!r}) reads the units where they are stored: pass "
+            "source= (paths, a glob or a folder) and the column names as correct= and "
+            "confidence="
+        )
+
+
+def _read_in_memory(
+    source: Any, owner: str, correct: Any, confidence: Any, groups: Any
+) -> tuple[Any, Any, Any]:
+    """The columns of a file read whole (memory engine with ``source=``)."""
+    from ..io.confidence import read_confidences
+
+    _check_columns(owner, correct, confidence, groups)
+    frame = read_confidences(source, correct=correct, confidence=confidence, group=groups)
+    return frame["correct"], frame["confidence"], frame["group"] if groups is not None else None
+
+
+def _units_stats(
+    y: Any, c: Any, g: Any, out_of_range: Any, owner: str, table: bool, where: str
+) -> Statistics:
+    try:
+        units = prepare(y, c, g, out_of_range, owner)
+    except InvalidInputError as exc:
+        raise InvalidInputError(
+            f"{exc} (rows counted within the batch that starts at {where})"
+        ) from None
+    return (
+        ConfidenceSums.from_units(units),
+        ConfidenceValueCounts.from_units(units) if table else None,
+    )
+
+
+def _merge(a: Statistics, b: Statistics) -> Statistics:
+    return (
+        a[0].merge(b[0]),
+        None if a[1] is None or b[1] is None else a[1].merge(b[1]),
+    )
+
+
+def _sorted_groups(sums: ConfidenceSums, text: bool) -> ConfidenceSums:
+    """Groups typed as pandas reads them (CSV text) and sorted, as the memory engine orders
+    them (first appearance when the labels cannot be sorted)."""
+    labels = np.empty(len(sums.groups), dtype=object)
+    labels[:] = list(sums.groups)
+    if text and labels.size:
+        typed = typed_text(labels)
+        if np.unique(typed).size == labels.size:
+            labels = np.asarray(typed, dtype=object)
+    values = [tidy_scalar(v) for v in labels]
+    try:
+        order = sorted(range(len(values)), key=lambda k: values[k])
+    except TypeError:
+        order = list(range(len(values)))
+    idx = np.asarray(order, dtype=np.int64)
+    return ConfidenceSums(
+        groups=tuple(values[k] for k in order),
+        n=sums.n[idx],
+        n_correct=sums.n_correct[idx],
+        sum_log2_correct=sums.sum_log2_correct[idx],
+        sum_log2_incorrect=sums.sum_log2_incorrect[idx],
+        sum_squared_error=sums.sum_squared_error[idx],
+        n_clipped=sums.n_clipped[idx],
+        n_out_of_range=sums.n_out_of_range[idx],
+    )
+
+
+def _partition(
+    frame: pd.DataFrame, columns: list[str], out_of_range: Any, owner: str, table: bool
+) -> Statistics:
+    g = frame[columns[2]].to_numpy(dtype=object) if len(columns) == 3 else None
+    return _units_stats(
+        frame[columns[0]].to_numpy(),
+        frame[columns[1]].to_numpy(),
+        g,
+        out_of_range,
+        owner,
+        table,
+        "row 1 of a dask partition",
+    )
+
+
+def _dask_statistics(
+    source: Any, columns: list[str], out_of_range: Any, owner: str, table: bool, scheduler: Any
+) -> Statistics:
+    """One statistic per dask partition, merged by a tree reduction."""
+    from ..engines.dask import _compute, _frame_of, _tree
+
+    dask: Any = require("dask", "dask")
+    frame, text, _ = _frame_of(
+        source,
+        tuple(columns),  # type: ignore[arg-type]
+        file_format=None,
+        sep=None,
+        blocksize=None,
+    )
+    parts = [
+        dask.delayed(_partition)(p, columns, out_of_range, owner, table) for p in frame.to_delayed()
+    ]
+    (result,) = _compute(scheduler, _tree(parts, _merge))
+    sums, counts = result
+    return _sorted_groups(sums, text), counts
+
+
+def _stream_statistics(
+    source: Any,
+    columns: list[str],
+    out_of_range: Any,
+    owner: str,
+    table: bool,
+    progress: Callable[[int, int | None], None] | None,
+    batch_size: int,
+) -> Statistics:
+    """One statistic per batch of rows read from the files, merged as they come."""
+    from ..engines._source import Locator, dataset_of, resolve_files
+    from ..engines.stream import _batches
+
+    if batch_size < 1:
+        raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
+    files, fmt = resolve_files(source if isinstance(source, str | Path) else list(source), None)
+    block_bytes = int(min(max(batch_size * 16, 1 << 12), 1 << 28))
+    dataset = dataset_of(files, fmt, columns, sep=None, block_bytes=block_bytes)
+    total_rows = int(dataset.count_rows()) if fmt == "parquet" else None
+    locator = Locator()
+    result: Statistics | None = None
+    for row0, batch in _batches(dataset, columns, batch_size, locator, 0):
+        arrays = [batch.column(k).to_numpy(zero_copy_only=False) for k in range(len(columns))]
+        part = _units_stats(
+            arrays[0],
+            arrays[1],
+            np.asarray(arrays[2], dtype=object) if len(arrays) == 3 else None,
+            out_of_range,
+            owner,
+            table,
+            locator.where(row0),
+        )
+        result = part if result is None else _merge(result, part)
+        if progress is not None:
+            progress(row0 + batch.num_rows, total_rows)
+    if result is None:
+        raise InvalidInputError(f"the input is empty: {files[0]} has no rows to read")
+    sums, counts = result
+    return _sorted_groups(sums, fmt != "parquet"), counts
+
+
+def confidence_statistics(
+    source: Any,
+    engine: str,
+    *,
+    owner: str,
+    correct: Any,
+    confidence: Any,
+    groups: Any,
+    out_of_range: Any,
+    table: bool,
+    scheduler: Any = None,
+    progress: Callable[[int, int | None], None] | None = None,
+    batch_size: int = 1_000_000,
+) -> Statistics:
+    """Merged sums (and value counts when ``table``) of the units at ``source``, read by the
+    stream or dask engine.
+
+    Parameters
+    ----------
+    source : path, glob, list of paths or dask DataFrame
+        Where the units are stored.
+    engine : {"stream", "dask"}
+    owner : str
+        The public function or command, for messages.
+    correct, confidence, groups : str
+        Column names (``groups`` None without groups).
+    out_of_range : {"raise", "clip"}
+    table : bool
+        Also count the distinct confidences (:class:`ConfidenceValueCounts`).
+    scheduler, progress, batch_size
+        As in :func:`normalized_cross_entropy`.
+
+    Returns
+    -------
+    tuple of ConfidenceSums and ConfidenceValueCounts or None
+    """
+    columns = _check_columns(owner, correct, confidence, groups)
+    check_source(source, engine, owner)
+    if engine == "dask":
+        return _dask_statistics(source, columns, out_of_range, owner, table, scheduler)
+    if scheduler is not None:
+        raise InvalidInputError(f"scheduler= applies to engine='dask'; {owner} streams here")
+    return _stream_statistics(source, columns, out_of_range, owner, table, progress, batch_size)
