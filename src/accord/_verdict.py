@@ -180,14 +180,20 @@ def verdict(
     return f"{head}: {landis_koch(value)} agreement beyond chance (Landis & Koch)"
 
 
+def bias_spread(result: Any) -> float:
+    """How far the raters' biases of a :class:`~accord.PanelCalibration` spread: their
+    standard deviation (NaN for one rater)."""
+    biases = result.biases["bias"]
+    return float(biases.std(ddof=1)) if len(biases) > 1 else math.nan
+
+
 def panel_verdict(result: Any, column: str = "score") -> str:
     """A panel calibration in one sentence: how far the raters' biases spread, and how well
     the model fits.
 
     ``result`` is a :class:`~accord.PanelCalibration`; ``column`` names the scores.
     """
-    biases = result.biases["bias"]
-    spread = float(biases.std(ddof=1)) if len(biases) > 1 else math.nan
+    spread = bias_spread(result)
     fit = float(result.residual_per_dof)
     weighted = result.confidence_source != "equal"
     spread_text = f"{spread:.2f}" if math.isfinite(spread) else "undefined (one rater)"
