@@ -4,6 +4,13 @@ One place for the headline that the HTML report and the command line both print:
 coefficient chosen by the level of measurement (:func:`headline`), its name
 (:func:`coefficient_label`), the benchmark bands it is read against (:func:`landis_koch`,
 :func:`koo_li`) and the one-sentence verdict (:func:`verdict`, :func:`panel_verdict`).
+
+It belongs to the presenters (``accord.report`` and ``accord.cli`` import it; nothing below
+them does) but lives beside the package root rather than inside either: importing it loads
+no third-party module (the standard library only; Cohen's kappa is fetched from
+``accord``'s public names when a verdict needs it), so the command line reaches it without
+importing the report's dependencies (pandas through ``accord.report``, matplotlib, jinja2),
+and the report reaches it without importing typer.
 """
 
 from __future__ import annotations
@@ -11,6 +18,23 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from typing import Any
+
+__all__ = [
+    "KOO_LI",
+    "LANDIS_KOCH",
+    "bias_spread",
+    "by_key",
+    "coefficient_label",
+    "headline",
+    "headline_coefficients",
+    "koo_li",
+    "landis_koch",
+    "panel_verdict",
+    "ratings_verdict",
+    "short_label",
+    "table_verdict",
+    "verdict",
+]
 
 #: Landis & Koch (1977) benchmarks: (lower edge, name).
 LANDIS_KOCH = (
@@ -240,8 +264,8 @@ def ratings_verdict(ratings: Any, table: Any, confidence_level: float = 0.95) ->
     be computed (no item rated by both), :func:`table_verdict`."""
     if ratings.n_raters != 2 or ratings.level not in ("nominal", "ordinal"):
         return table_verdict(table, confidence_level)
+    from . import cohen_kappa
     from ._errors import AccordError
-    from .agreement import cohen_kappa
 
     try:
         kappa = cohen_kappa(ratings, weights="quadratic" if ratings.level == "ordinal" else None)
