@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -17,7 +18,7 @@ from accord.report import HtmlReport
 from tests.test_report import row_values, section_of
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-DIAGNOSES = {"item": "patient", "rater": "rater", "label": "diagnosis"}
+DIAGNOSES: dict[str, Any] = {"item": "patient", "rater": "rater", "label": "diagnosis"}
 UNAVAILABLE = "Not available with the stream engine: needs per-rating data"
 #: The sections computed from the engine's statistics, the same as in memory.
 SHARED = ("summary", "read", "items")
@@ -83,7 +84,7 @@ def test_stream_report_of_two_raters_leaves_the_two_rater_view_to_memory(
     tmp_path: Path,
 ) -> None:
     path = two_rater_file(tmp_path)
-    cols = {"item": "item", "rater": "rater", "label": "grade", "level": "ordinal"}
+    cols: dict[str, Any] = {"item": "item", "rater": "rater", "label": "grade", "level": "ordinal"}
     memory = accord.report(path, **cols, progress=False)
     stream = accord.report(path, **cols, engine="stream", progress=False)
     assert "two-raters" in memory.sections and "two-raters" in stream.sections
