@@ -148,7 +148,7 @@ def _read(
         }
         if isinstance(data, str | os.PathLike):
             # the labels as the file has them: the frame's columns are typed already
-            from ..io.ratings import read_ratings
+            from .. import read_ratings
 
             ratings = read_ratings(Path(data), **options)
         else:
@@ -462,7 +462,7 @@ def report(
     score_cols = (scores,) if isinstance(scores, str) else tuple(scores)
     score_conf = _score_confidence(score_cols, score_confidence)
     _check(data, label, score_cols, gold, confidence, correct, engine, duplicates)
-    from ..spans import Spans
+    from .. import Spans
 
     if isinstance(data, Spans):
         return _span_report(data, title=title, output=output, enabled=progress)
@@ -535,7 +535,7 @@ def _check(
     if (confidence is None) != (correct is None):
         raise InvalidInputError("confidence and correct go together: give both columns or neither")
     if label is None and not scores and confidence is None and not isinstance(data, Ratings):
-        from ..spans import Spans
+        from .. import Spans
 
         if not isinstance(data, Spans):
             raise InvalidInputError(

@@ -144,7 +144,7 @@ def tone_of(low: float, estimate: float) -> Tone:
 def interval(ctx: Context, coef: Any) -> tuple[float, float, str]:
     """The interval of a coefficient at the report's level and how it was computed (the
     agreement table's choice for the coefficients it holds)."""
-    table = ctx._cache.get("agreement")
+    table = ctx.agreement_table() if ctx.has_labels else None
     if table is not None and coef in table.coefficients:
         low, high, how = table.interval(coef, ctx.confidence_level)
         return float(low), float(high), str(how)
