@@ -63,21 +63,25 @@ _PRETTY = {
 }
 
 
+def _band(value: float, bands: Sequence[tuple[float, str]], below: str) -> str:
+    """The name of the highest band whose lower edge ``value`` reaches (``below`` under the
+    first edge, "undefined" for NaN)."""
+    if not math.isfinite(value):
+        return "undefined"
+    name = below
+    for edge, label in bands:
+        if value >= edge:
+            name = label
+    return name
+
+
 def landis_koch(value: float) -> str:
     """The Landis & Koch (1977) name of a kappa-type value.
 
     >>> landis_koch(0.43), landis_koch(-0.1), landis_koch(float("nan"))
     ('moderate', 'poor', 'undefined')
     """
-    if not math.isfinite(value):
-        return "undefined"
-    if value < 0:
-        return "poor"
-    name = "slight"
-    for edge, label in LANDIS_KOCH:
-        if value >= edge:
-            name = label
-    return name
+    return _band(value, LANDIS_KOCH, "poor")
 
 
 def koo_li(value: float) -> str:
@@ -86,13 +90,7 @@ def koo_li(value: float) -> str:
     >>> koo_li(0.3), koo_li(0.8), koo_li(0.95)
     ('poor', 'good', 'excellent')
     """
-    if not math.isfinite(value):
-        return "undefined"
-    name = "poor"
-    for edge, label in KOO_LI:
-        if value >= edge:
-            name = label
-    return name
+    return _band(value, KOO_LI, "poor")
 
 
 def coefficient_label(coef: Any) -> str:

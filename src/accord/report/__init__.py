@@ -96,19 +96,15 @@ def _as_pandas(data: Any) -> pd.DataFrame:
 
 
 def _read(
-    data: Any,
-    *,
-    item: str | None,
-    rater: str | None,
-    label: str | None,
-    level: Level,
-    categories: Sequence[Any] | None,
-    duplicates: Duplicates,
-    extra: Sequence[str],
-    na_values: Sequence[str] | None = None,
-    labels_as: LabelsAs = "auto",
+    data: Any, options: Mapping[str, Any], *, duplicates: Duplicates, extra: Sequence[str]
 ) -> tuple[Ratings | None, pd.DataFrame | None, str]:
-    """The ratings (when a label column is given) and the rows read, and the source name."""
+    """The ratings (when a label column is given) and the rows read, and the source name.
+
+    ``options`` holds the columns (``item``, ``rater``, ``label``) and how the labels are read
+    (``level``, ``categories``, ``na_values``, ``labels_as``), as
+    :meth:`accord.Ratings.from_long` takes them.
+    """
+    item, rater, label = options["item"], options["rater"], options["label"]
     if isinstance(data, Ratings):
         if extra:
             raise InvalidInputError(
@@ -136,23 +132,13 @@ def _read(
     if label is not None:
         if item is None or rater is None:
             raise InvalidInputError("a label column needs the item and rater columns too")
-        options: dict[str, Any] = {
-            "item": item,
-            "rater": rater,
-            "label": label,
-            "level": level,
-            "categories": categories,
-            "duplicates": duplicates,
-            "na_values": na_values,
-            "labels_as": labels_as,
-        }
         if isinstance(data, str | os.PathLike):
             # the labels as the file has them: the frame's columns are typed already
             from .. import read_ratings
 
-            ratings = read_ratings(Path(data), **options)
+            ratings = read_ratings(Path(data), duplicates=duplicates, **options)
         else:
-            ratings = Ratings.from_long(frame, **options)
+            ratings = Ratings.from_long(frame, duplicates=duplicates, **options)
         ratings = dataclasses.replace(
             ratings, report=dataclasses.replace(ratings.report, source=source)
         )
@@ -485,7 +471,7 @@ def report(
     try:
         if engine == "memory":
             ratings, frame, source = steps.step(
-                "reading", lambda: _read(data, duplicates=duplicates, extra=extra, **options)
+                "reading", lambda: _read(data, options, duplicates=duplicates, extra=extra)
             )
         else:  # the engine reads the file(s) itself, section by section
             ratings, frame, source = None, None, str(data)
