@@ -30,7 +30,8 @@ EPILOG = examples(
     "--level ordinal -o out/birads.html",
     "accord report examples/panel.csv --item proposal --rater reviewer --score score "
     "--score-confidence confidence -o out/panel.html",
-    "accord report 'ratings/*.parquet' --item item --rater rater --label label --engine stream",
+    "accord report examples/diagnoses.csv --item patient --rater rater --label diagnosis "
+    "--engine stream -o out/diagnoses-stream.html",
 )
 
 
