@@ -4,6 +4,13 @@ One place for the headline that the HTML report and the command line both print:
 coefficient chosen by the level of measurement (:func:`headline`), its name
 (:func:`coefficient_label`), the benchmark bands it is read against (:func:`landis_koch`,
 :func:`koo_li`) and the one-sentence verdict (:func:`verdict`, :func:`panel_verdict`).
+
+It belongs to the presenters (``accord.report`` and ``accord.cli`` import it; nothing below
+them does) but lives beside the package root rather than inside either: importing it loads
+no third-party module (the standard library only; Cohen's kappa is fetched from
+``accord``'s public names when a verdict needs it), so the command line reaches it without
+importing the report's dependencies (pandas through ``accord.report``, matplotlib, jinja2),
+and the report reaches it without importing typer.
 """
 
 from __future__ import annotations
@@ -11,6 +18,23 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from typing import Any
+
+__all__ = [
+    "KOO_LI",
+    "LANDIS_KOCH",
+    "bias_spread",
+    "by_key",
+    "coefficient_label",
+    "headline",
+    "headline_coefficients",
+    "koo_li",
+    "landis_koch",
+    "panel_verdict",
+    "ratings_verdict",
+    "short_label",
+    "table_verdict",
+    "verdict",
+]
 
 #: Landis & Koch (1977) benchmarks: (lower edge, name).
 LANDIS_KOCH = (
@@ -39,21 +63,25 @@ _PRETTY = {
 }
 
 
+def _band(value: float, bands: Sequence[tuple[float, str]], below: str) -> str:
+    """The name of the highest band whose lower edge ``value`` reaches (``below`` under the
+    first edge, "undefined" for NaN)."""
+    if not math.isfinite(value):
+        return "undefined"
+    name = below
+    for edge, label in bands:
+        if value >= edge:
+            name = label
+    return name
+
+
 def landis_koch(value: float) -> str:
     """The Landis & Koch (1977) name of a kappa-type value.
 
     >>> landis_koch(0.43), landis_koch(-0.1), landis_koch(float("nan"))
     ('moderate', 'poor', 'undefined')
     """
-    if not math.isfinite(value):
-        return "undefined"
-    if value < 0:
-        return "poor"
-    name = "slight"
-    for edge, label in LANDIS_KOCH:
-        if value >= edge:
-            name = label
-    return name
+    return _band(value, LANDIS_KOCH, "poor")
 
 
 def koo_li(value: float) -> str:
@@ -62,13 +90,7 @@ def koo_li(value: float) -> str:
     >>> koo_li(0.3), koo_li(0.8), koo_li(0.95)
     ('poor', 'good', 'excellent')
     """
-    if not math.isfinite(value):
-        return "undefined"
-    name = "poor"
-    for edge, label in KOO_LI:
-        if value >= edge:
-            name = label
-    return name
+    return _band(value, KOO_LI, "poor")
 
 
 def coefficient_label(coef: Any) -> str:
@@ -180,14 +202,20 @@ def verdict(
     return f"{head}: {landis_koch(value)} agreement beyond chance (Landis & Koch)"
 
 
+def bias_spread(result: Any) -> float:
+    """How far the raters' biases of a :class:`~accord.PanelCalibration` spread: their
+    standard deviation (NaN for one rater)."""
+    biases = result.biases["bias"]
+    return float(biases.std(ddof=1)) if len(biases) > 1 else math.nan
+
+
 def panel_verdict(result: Any, column: str = "score") -> str:
     """A panel calibration in one sentence: how far the raters' biases spread, and how well
     the model fits.
 
     ``result`` is a :class:`~accord.PanelCalibration`; ``column`` names the scores.
     """
-    biases = result.biases["bias"]
-    spread = float(biases.std(ddof=1)) if len(biases) > 1 else math.nan
+    spread = bias_spread(result)
     fit = float(result.residual_per_dof)
     weighted = result.confidence_source != "equal"
     spread_text = f"{spread:.2f}" if math.isfinite(spread) else "undefined (one rater)"
@@ -234,8 +262,8 @@ def ratings_verdict(ratings: Any, table: Any, confidence_level: float = 0.95) ->
     be computed (no item rated by both), :func:`table_verdict`."""
     if ratings.n_raters != 2 or ratings.level not in ("nominal", "ordinal"):
         return table_verdict(table, confidence_level)
+    from . import cohen_kappa
     from ._errors import AccordError
-    from .agreement import cohen_kappa
 
     try:
         kappa = cohen_kappa(ratings, weights="quadratic" if ratings.level == "ordinal" else None)

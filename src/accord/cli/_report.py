@@ -11,10 +11,12 @@ import typer
 from ._app import app, examples
 from ._common import (
     ENCODING_OPTION,
+    ENGINE_OPTION,
     LABELS_AS_OPTION,
     LEVEL_HELP,
     NA_VALUES_OPTION,
     SEP_OPTION,
+    EngineName,
     check_output,
     fail,
     file_options,
@@ -28,6 +30,8 @@ EPILOG = examples(
     "--level ordinal -o out/birads.html",
     "accord report examples/panel.csv --item proposal --rater reviewer --score score "
     "--score-confidence confidence -o out/panel.html",
+    "accord report examples/diagnoses.csv --item patient --rater rater --label diagnosis "
+    "--engine stream -o out/diagnoses-stream.html",
 )
 
 
@@ -75,6 +79,7 @@ def report_command(
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstraps (same seed, same page)."),
     sep: str | None = SEP_OPTION,
     encoding: str | None = ENCODING_OPTION,
+    engine: EngineName = ENGINE_OPTION,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary line."),
 ) -> None:
     """Write one self-contained HTML page: agreement, contested items, raters, calibration."""
@@ -98,7 +103,7 @@ def report_command(
     if gold is not None and label is None:
         raise fail("--gold is compared with the raters' labels: give --label too")
     check_output(output, creates=True)
-    files = file_options(sep, encoding)
+    files = file_options(sep, encoding, engine)
     with user_errors():
         data: Any = path
         if files["sep"] is not None or files["encoding"] is not None:
@@ -128,6 +133,7 @@ def report_command(
             progress=not quiet and sys.stderr.isatty(),
             na_values=parse_na_values(na_values),
             labels_as=labels_as,  # type: ignore[arg-type]
+            engine=engine.value,
         )
     if not quiet:
         typer.echo(f"wrote {page.path} ({', '.join(page.sections)})")

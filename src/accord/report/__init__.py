@@ -23,12 +23,11 @@ same for the same input. matplotlib and jinja2 (the ``report`` extra) are import
 from __future__ import annotations
 
 import dataclasses
-import functools
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 
@@ -37,7 +36,7 @@ from .._results import Result
 from .._types import Duplicates, Level
 from ..data.encoder import LabelsAs
 from ..data.ratings import Ratings
-from ._blocks import Section
+from ._blocks import Section, fmt_int
 from ._context import Context, SectionUnavailable
 
 __all__ = ["HtmlReport", "report"]
@@ -97,19 +96,15 @@ def _as_pandas(data: Any) -> pd.DataFrame:
 
 
 def _read(
-    data: Any,
-    *,
-    item: str | None,
-    rater: str | None,
-    label: str | None,
-    level: Level,
-    categories: Sequence[Any] | None,
-    duplicates: Duplicates,
-    extra: Sequence[str],
-    na_values: Sequence[str] | None = None,
-    labels_as: LabelsAs = "auto",
+    data: Any, options: Mapping[str, Any], *, duplicates: Duplicates, extra: Sequence[str]
 ) -> tuple[Ratings | None, pd.DataFrame | None, str]:
-    """The ratings (when a label column is given) and the rows read, and the source name."""
+    """The ratings (when a label column is given) and the rows read, and the source name.
+
+    ``options`` holds the columns (``item``, ``rater``, ``label``) and how the labels are read
+    (``level``, ``categories``, ``na_values``, ``labels_as``), as
+    :meth:`accord.Ratings.from_long` takes them.
+    """
+    item, rater, label = options["item"], options["rater"], options["label"]
     if isinstance(data, Ratings):
         if extra:
             raise InvalidInputError(
@@ -137,23 +132,13 @@ def _read(
     if label is not None:
         if item is None or rater is None:
             raise InvalidInputError("a label column needs the item and rater columns too")
-        options: dict[str, Any] = {
-            "item": item,
-            "rater": rater,
-            "label": label,
-            "level": level,
-            "categories": categories,
-            "duplicates": duplicates,
-            "na_values": na_values,
-            "labels_as": labels_as,
-        }
         if isinstance(data, str | os.PathLike):
             # the labels as the file has them: the frame's columns are typed already
-            from ..io.ratings import read_ratings
+            from .. import read_ratings
 
-            ratings = read_ratings(Path(data), **options)
+            ratings = read_ratings(Path(data), duplicates=duplicates, **options)
         else:
-            ratings = Ratings.from_long(frame, **options)
+            ratings = Ratings.from_long(frame, duplicates=duplicates, **options)
         ratings = dataclasses.replace(
             ratings, report=dataclasses.replace(ratings.report, source=source)
         )
@@ -248,6 +233,52 @@ def render(
     )
 
 
+def _build(
+    ctx: Context, sections: Sequence[tuple[str, Any]], steps: _Steps
+) -> tuple[list[Section], dict[str, str]]:
+    """Each section that applies, in page order, then the methods section; and the sections
+    left out, with why."""
+    from .sections import build_methods
+
+    built: list[Section] = []
+    skipped: dict[str, str] = {}
+    for name, builder in sections:
+
+        def run(builder: Callable[[Context], Section | None] = builder, key: str = name) -> Any:
+            try:
+                return builder(ctx)
+            except SectionUnavailable as exc:
+                skipped[key] = str(exc)
+                return None
+
+        section = steps.step(name, run)
+        if section is not None:
+            built.append(section)
+    built.append(build_methods(built))
+    return built, skipped
+
+
+def _finish(
+    built: list[Section],
+    skipped: dict[str, str],
+    *,
+    heading: str,
+    subtitle: str,
+    steps: _Steps,
+    output: str | os.PathLike[str] | None,
+) -> HtmlReport:
+    """Render the page and its notebook fragment, and write the page when asked."""
+    try:
+        html = steps.step("rendering", lambda: render(built, title=heading, subtitle=subtitle))
+        inline = render(built, title=heading, subtitle=subtitle, fragment=True)
+    finally:
+        steps.close()
+    result = HtmlReport(html, tuple(s.id for s in built), skipped, inline=inline)
+    if output is not None:
+        result = dataclasses.replace(result, path=result.write(output))
+    return result
+
+
 def _span_report(
     spans: Any,
     *,
@@ -256,35 +287,37 @@ def _span_report(
     enabled: bool | None,
 ) -> HtmlReport:
     """The report of span annotations: the headline, what was read, the span agreement."""
-    from .sections import build_methods, build_spans, build_spans_read, build_spans_summary
+    from .sections import SPAN_SECTIONS
 
     ctx = Context(ratings=None, frame=None, item=None, rater=None, label=None, spans=spans)
     steps = _Steps(4, sys.stderr.isatty() if enabled is None else enabled)
     try:
-        built: list[Section] = []
-        for name, builder in (
-            ("summary", build_spans_summary),
-            ("read", build_spans_read),
-            ("spans", build_spans),
-        ):
-            section = steps.step(name, functools.partial(builder, ctx))
-            if section is not None:
-                built.append(section)
-        built.append(build_methods(built))
-        name = Path(spans.source).name if spans.source else "spans"
-        subtitle = (
-            f"{name}: {spans.n_spans:,} spans by {spans.n_annotators:,} annotators in "
-            f"{spans.n_documents:,} documents"
-        )
-        heading = title or f"Span agreement: {name}"
-        html = steps.step("rendering", lambda: render(built, title=heading, subtitle=subtitle))
-        inline = render(built, title=heading, subtitle=subtitle, fragment=True)
-    finally:
+        built, skipped = _build(ctx, SPAN_SECTIONS, steps)
+    except BaseException:
         steps.close()
-    result = HtmlReport(html, tuple(s.id for s in built), {}, inline=inline)
-    if output is not None:
-        result = dataclasses.replace(result, path=result.write(output))
-    return result
+        raise
+    name = Path(spans.source).name if spans.source else "spans"
+    subtitle = (
+        f"{name}: {spans.n_spans:,} spans by {spans.n_annotators:,} annotators in "
+        f"{spans.n_documents:,} documents"
+    )
+    heading = title or f"Span agreement: {name}"
+    return _finish(built, skipped, heading=heading, subtitle=subtitle, steps=steps, output=output)
+
+
+def _subtitle(ctx: Context) -> str:
+    """What the page is about, in one line: the source, the ratings, items and raters."""
+    name = Path(ctx.source).name if ctx.source else "ratings"
+    if not ctx.has_labels:
+        return f"{name}: {fmt_int(0 if ctx.frame is None else len(ctx.frame))} rows"
+    rep = ctx.read_report
+    numeric = ctx.numeric
+    return (
+        f"{name}: {fmt_int(rep.ratings)} {'measurements' if numeric else 'ratings'} "
+        f"of {fmt_int(rep.items)} items by {fmt_int(rep.raters)} raters"
+        + ("" if numeric else f" in {len(ctx.label_categories)} categories")
+        + f" ({ctx.level})"
+    )
 
 
 def report(
@@ -310,6 +343,7 @@ def report(
     progress: bool | None = None,
     na_values: Sequence[str] | None = None,
     labels_as: LabelsAs = "auto",
+    engine: Literal["memory", "stream", "dask"] = "memory",
 ) -> HtmlReport:
     """Build the HTML report that answers "can I trust these raters?".
 
@@ -370,6 +404,12 @@ def report(
         What counts as a missing label and how a text file's labels are typed, as in
         :meth:`accord.Ratings.from_long` (e.g. ``na_values=[]`` keeps a category named
         ``"None"``).
+    engine : {"memory", "stream", "dask"}, default "memory"
+        Where the statistics are computed (see the engines page of the docs). With
+        ``"stream"`` or ``"dask"`` the ratings are read from ``data``, a path, by the engine
+        and never held in memory: the coefficients, what was read and the contested items are
+        computed as with the memory engine; the sections that need per-rating data (two
+        raters, pairs of raters, raters, scores, confidence) say so in one sentence instead.
 
     Returns
     -------
@@ -403,56 +443,41 @@ def report(
     >>> "<svg" in page.html and "<script" not in page.html
     True
     """
-    from ._blocks import fmt_int
-    from .sections import SECTIONS, build_methods
+    from .sections import SECTIONS
 
     score_cols = (scores,) if isinstance(scores, str) else tuple(scores)
     score_conf = _score_confidence(score_cols, score_confidence)
-    if gold is not None and label is None:
-        raise InvalidInputError(
-            "a gold column is compared with the raters' labels: give the label column too"
-        )
-    if (confidence is None) != (correct is None):
-        raise InvalidInputError("confidence and correct go together: give both columns or neither")
-    from ..spans import Spans
+    _check(data, label, score_cols, gold, confidence, correct, engine, duplicates)
+    from .. import Spans
 
     if isinstance(data, Spans):
         return _span_report(data, title=title, output=output, enabled=progress)
-    if label is None and not score_cols and confidence is None and not isinstance(data, Ratings):
-        raise InvalidInputError(
-            "nothing to report on: give a label column, score columns, or confidence and "
-            "correct columns"
-        )
+    options: dict[str, Any] = {
+        "item": item,
+        "rater": rater,
+        "label": label,
+        "level": level,
+        "categories": categories,
+        "na_values": na_values,
+        "labels_as": labels_as,
+    }
     extra = [
         *score_cols,
         *dict.fromkeys(score_conf.values()),
         *([confidence, correct] if confidence and correct else []),
         *([gold] if gold else []),
     ]
-    enabled = sys.stderr.isatty() if progress is None else progress
-    steps = _Steps(len(SECTIONS) + 2, enabled)
+    steps = _Steps(len(SECTIONS) + 2, sys.stderr.isatty() if progress is None else progress)
     try:
-        ratings, frame, source = steps.step(
-            "reading",
-            lambda: _read(
-                data,
-                item=item,
-                rater=rater,
-                label=label,
-                level=level,
-                categories=categories,
-                duplicates=duplicates,
-                extra=extra,
-                na_values=na_values,
-                labels_as=labels_as,
-            ),
-        )
+        if engine == "memory":
+            ratings, frame, source = steps.step(
+                "reading", lambda: _read(data, options, duplicates=duplicates, extra=extra)
+            )
+        else:  # the engine reads the file(s) itself, section by section
+            ratings, frame, source = None, None, str(data)
         ctx = Context(
             ratings=ratings,
             frame=frame,
-            item=item,
-            rater=rater,
-            label=label,
             scores=score_cols,
             score_confidence=score_conf,
             confidence=confidence,
@@ -463,43 +488,56 @@ def report(
             seed=seed,
             source=source,
             gold=gold,
-            gold_labels=None if gold is None else _gold_labels(frame, item, gold),
+            gold_labels=None if gold is None or frame is None else _gold_labels(frame, item, gold),
+            engine=engine,
+            path=None if engine == "memory" else data,
+            **options,
         )
-        built: list[Section] = []
-        skipped: dict[str, str] = {}
-        for name, builder in SECTIONS:
-
-            def run(
-                builder: Callable[[Context], Section | None] = builder, key: str = name
-            ) -> Section | None:
-                try:
-                    return builder(ctx)
-                except SectionUnavailable as exc:
-                    skipped[key] = str(exc)
-                    return None
-
-            section = steps.step(name, run)
-            if section is not None:
-                built.append(section)
-        built.append(build_methods(built))
-        name = Path(source).name if source else "ratings"
-        if ratings is not None:
-            rep = ratings.report
-            numeric = ratings.level in ("interval", "ratio")
-            subtitle = (
-                f"{name}: {fmt_int(rep.ratings)} {'measurements' if numeric else 'ratings'} "
-                f"of {fmt_int(rep.items)} items by {fmt_int(rep.raters)} raters"
-                + ("" if numeric else f" in {ratings.n_categories} categories")
-                + f" ({ratings.level})"
-            )
-        else:
-            subtitle = f"{name}: {fmt_int(0 if frame is None else len(frame))} rows"
-        heading = title or f"Rater agreement: {name}"
-        html = steps.step("rendering", lambda: render(built, title=heading, subtitle=subtitle))
-        inline = render(built, title=heading, subtitle=subtitle, fragment=True)
-    finally:
+        built, skipped = _build(ctx, SECTIONS, steps)
+        subtitle = _subtitle(ctx)
+    except BaseException:
         steps.close()
-    result = HtmlReport(html, tuple(s.id for s in built), skipped, inline=inline)
-    if output is not None:
-        result = dataclasses.replace(result, path=result.write(output))
-    return result
+        raise
+    name = Path(source).name if source else "ratings"
+    heading = title or f"Rater agreement: {name}"
+    return _finish(built, skipped, heading=heading, subtitle=subtitle, steps=steps, output=output)
+
+
+def _check(
+    data: Any,
+    label: str | None,
+    scores: tuple[str, ...],
+    gold: str | None,
+    confidence: str | None,
+    correct: str | None,
+    engine: str,
+    duplicates: str,
+) -> None:
+    """The options of :func:`report` that go together, and the engine's needs."""
+    if gold is not None and label is None:
+        raise InvalidInputError(
+            "a gold column is compared with the raters' labels: give the label column too"
+        )
+    if (confidence is None) != (correct is None):
+        raise InvalidInputError("confidence and correct go together: give both columns or neither")
+    if label is None and not scores and confidence is None and not isinstance(data, Ratings):
+        from .. import Spans
+
+        if not isinstance(data, Spans):
+            raise InvalidInputError(
+                "nothing to report on: give a label column, score columns, or confidence and "
+                "correct columns"
+            )
+    if engine not in ("memory", "stream", "dask"):
+        raise InvalidInputError(f"engine must be 'memory', 'stream' or 'dask'; got {engine!r}")
+    if engine != "memory":
+        if not isinstance(data, str | os.PathLike):
+            raise InvalidInputError(
+                f"engine={engine!r} reads the ratings from files: pass a path, or use the "
+                "memory engine"
+            )
+        if duplicates != "raise":
+            raise InvalidInputError(
+                f"duplicates applies to the memory engine; with engine={engine!r} the files "
+                "must rate each (item, rater) pair once"
+            )

@@ -1,68 +1,24 @@
-"""What the section builders share: the input, the options, a cache of results, and a way
-to reach each capability by its public name (a section appears only when its capability is
-importable)."""
+"""What the section builders share: the input, the options, and the results computed once
+(each from the library's public functions, with the engine the report was asked for)."""
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
+import os
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
-from ..data.ratings import Ratings
+from ..data.ratings import Ratings, ReadReport
+from ._blocks import Section
 
-__all__ = ["Context", "SectionUnavailable", "api"]
-
-#: Where each public name lives, tried after ``accord.<name>``.
-_HOMES: dict[str, tuple[str, ...]] = {
-    "agreement": ("accord.agreement.summary", "accord.agreement"),
-    "pairwise_agreement": ("accord.agreement.pairwise", "accord.agreement"),
-    "cohen_kappa": ("accord.agreement.two_raters", "accord.agreement"),
-    "scott_pi": ("accord.agreement.two_raters", "accord.agreement"),
-    "informational_agreement": ("accord.agreement.two_raters", "accord.agreement"),
-    "best_dichotomization": ("accord.agreement.two_raters", "accord.agreement"),
-    "specific_agreement": ("accord.agreement.specific", "accord.agreement"),
-    "kappa_vs_negatives": ("accord.agreement.specific", "accord.agreement"),
-    "fleiss_kappa": ("accord.agreement.many_raters",),
-    "krippendorff_alpha": ("accord.agreement.many_raters",),
-    "percent_agreement": ("accord.agreement.many_raters",),
-    "gwet_ac1": ("accord.agreement.many_raters",),
-    "brennan_prediger": ("accord.agreement.many_raters",),
-    "consensus": ("accord.consensus",),
-    "calibrate_panel": ("accord.calibration", "accord.calibration.panel"),
-    "normalized_cross_entropy": ("accord.confidence",),
-    "calibration_metrics": ("accord.confidence",),
-    "reliability_diagram": ("accord.confidence",),
-    "rater_differences": ("accord.agreement.raters",),
-    "rater_permutation_test": ("accord.agreement.raters",),
-    "wilson_interval": ("accord.confidence",),
-    "span_agreement": ("accord.spans",),
-}
-
-
-def api(name: str) -> Callable[..., Any] | None:
-    """The public function ``name`` (``accord.<name>`` or its module), or None when absent."""
-    import accord
-
-    found = getattr(accord, name, None)
-    if callable(found):
-        return found  # type: ignore[no-any-return]
-    for module in _HOMES.get(name, ()):
-        try:
-            mod = importlib.import_module(module)
-        except Exception:  # a capability that does not import is a capability not present
-            continue
-        found = getattr(mod, name, None)
-        if callable(found):
-            return found  # type: ignore[no-any-return]
-    return None
+__all__ = ["Context", "SectionUnavailable"]
 
 
 class SectionUnavailable(Exception):
-    """A section whose data is present but whose capability is not (the reason says which)."""
+    """A section whose data is present but which cannot be built (the reason says why)."""
 
 
 @dataclasses.dataclass
@@ -72,9 +28,9 @@ class Context:
     Attributes
     ----------
     ratings : Ratings or None
-        The labels, when a label column was given.
+        The labels, when a label column was given and the engine is the memory one.
     frame : pandas.DataFrame or None
-        The rows read (for score, confidence and correctness columns).
+        The rows read (for score, confidence and correctness columns; memory engine).
     item, rater, label : str or None
         Column names.
     scores : tuple of str
@@ -98,6 +54,15 @@ class Context:
         The gold label of each item that has one, indexed by item id.
     spans : Spans or None
         Span annotations, when the report is about spans.
+    engine : {"memory", "stream", "dask"}
+        Where the statistics are computed; with "stream" or "dask" the ratings are read from
+        ``path`` by the engine and never held in memory.
+    path : str or path or None
+        The ratings file(s), for the stream and dask engines.
+    level : str
+        Level of measurement of the labels.
+    categories, na_values, labels_as
+        How the engines read the labels (as :meth:`accord.Ratings.from_long`).
     """
 
     ratings: Ratings | None
@@ -117,7 +82,17 @@ class Context:
     gold: str | None = None
     gold_labels: pd.Series | None = None
     spans: Any = None
+    engine: str = "memory"
+    path: str | os.PathLike[str] | None = None
+    level: str = "nominal"
+    categories: Sequence[Any] | None = None
+    na_values: Sequence[str] | None = None
+    labels_as: str = "auto"
     _cache: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.ratings is not None:
+            self.level = self.ratings.level
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
         """``compute()`` once per report, degenerate-data warnings silenced (the report
@@ -129,18 +104,95 @@ class Context:
         return self._cache[key]
 
     @property
+    def in_memory(self) -> bool:
+        """Whether the ratings are held in memory (the memory engine)."""
+        return self.engine == "memory"
+
+    @property
+    def has_labels(self) -> bool:
+        """Whether the report is on labels (a label column, or ratings given)."""
+        return self.ratings is not None or (not self.in_memory and self.label is not None)
+
+    @property
     def numeric(self) -> bool:
         """Whether the labels are measurements (interval or ratio level)."""
-        return self.ratings is not None and self.ratings.level in ("interval", "ratio")
+        return self.has_labels and self.level in ("interval", "ratio")
 
     @property
     def level_pct(self) -> str:
         """The confidence level as a percentage, e.g. ``"95%"``."""
         return f"{100 * self.confidence_level:g}%"
 
-    def need(self, name: str, what: str) -> Callable[..., Any]:
-        """The public function ``name``, or :class:`SectionUnavailable` naming ``what``."""
-        found = api(name)
-        if found is None:
-            raise SectionUnavailable(f"{what} needs accord.{name}, which is not available")
-        return found
+    def source_options(self) -> dict[str, Any]:
+        """The arguments that point a public function at the ratings: the ratings in
+        memory, or the path, columns and engine."""
+        if self.in_memory:
+            return {}
+        return {
+            "engine": self.engine,
+            "item": self.item,
+            "rater": self.rater,
+            "label": self.label,
+            "level": self.level,
+            "categories": self.categories,
+            "na_values": self.na_values,
+            "labels_as": self.labels_as,
+        }
+
+    @property
+    def data(self) -> Any:
+        """What the public functions take as their data: the ratings or the path."""
+        return self.ratings if self.in_memory else str(self.path)
+
+    def agreement_table(self) -> Any:
+        """``accord.agreement`` on the ratings, computed once (for measurements: the ICC, in
+        memory, and alpha at the data's level)."""
+        from .. import agreement
+
+        wanted = None
+        if self.numeric:
+            wanted = ["krippendorff_alpha", "icc"] if self.in_memory else ["krippendorff_alpha"]
+        return self.cached(
+            "agreement",
+            lambda: agreement(self.data, coefficients=wanted, **self.source_options()),
+        )
+
+    def consensus_result(self) -> Any:
+        """``accord.consensus`` on the ratings (with the gold labels when given), computed
+        once."""
+        from .. import consensus
+
+        gold: dict[str, Any] = {} if self.gold_labels is None else {"gold": self.gold_labels}
+        return self.cached(
+            "consensus", lambda: consensus(self.data, **gold, **self.source_options())
+        )
+
+    @property
+    def read_report(self) -> ReadReport:
+        """What was read: the ratings' report, or the engine's."""
+        if self.ratings is not None:
+            return self.ratings.report
+        report: ReadReport = self.agreement_table().report
+        return report
+
+    @property
+    def n_raters(self) -> int:
+        """The number of raters."""
+        return self.ratings.n_raters if self.ratings is not None else self.read_report.raters
+
+    @property
+    def label_categories(self) -> tuple[Any, ...]:
+        """The categories of the labels, in order."""
+        if self.ratings is not None:
+            return tuple(self.ratings.categories)
+        return tuple(self.consensus_result().categories)
+
+    def unavailable(self, section: str, title: str) -> Section:
+        """The section as the stream and dask engines show it: one sentence saying why."""
+        return Section(
+            section,
+            title,
+            f"Not available with the {self.engine} engine: needs per-rating data (run the "
+            "report with the memory engine for this section).",
+            (),
+        )

@@ -1,0 +1,50 @@
+"""The sections of the report, one module each.
+
+A builder takes the shared :class:`~accord.report._context.Context` and returns a
+:class:`~accord.report._blocks.Section`, or None when its data is not present (no labels, no
+score column, two raters only...). A section that needs the ratings in memory, run with the
+stream or dask engine, returns the section with one sentence saying so. Every number shown
+comes from a result object of the library, computed through its public functions; builders
+only choose and format.
+
+To add a section: write ``build_<name>(ctx) -> Section | None`` in a module of its own and
+add it to :data:`SECTIONS` (the methods section collects each section's
+:class:`~accord.report._blocks.MethodNote`).
+"""
+
+from __future__ import annotations
+
+from .coefficients import build_coefficients
+from .common import Builder
+from .confidence import build_confidence
+from .items import build_items
+from .methods import build_methods
+from .pairwise import build_pairwise
+from .raters import build_raters
+from .read import build_read
+from .scores import build_scores
+from .spans import build_spans, build_spans_read, build_spans_summary
+from .summary import build_summary
+from .two_raters import build_two_raters
+
+__all__ = ["SECTIONS", "SPAN_SECTIONS", "build_methods"]
+
+#: The sections in page order (the methods section is added last, from the others).
+SECTIONS: tuple[tuple[str, Builder], ...] = (
+    ("summary", build_summary),
+    ("read", build_read),
+    ("coefficients", build_coefficients),
+    ("two-raters", build_two_raters),
+    ("pairwise", build_pairwise),
+    ("items", build_items),
+    ("raters", build_raters),
+    ("scores", build_scores),
+    ("confidence", build_confidence),
+)
+
+#: The sections of a report on span annotations, in page order.
+SPAN_SECTIONS: tuple[tuple[str, Builder], ...] = (
+    ("summary", build_spans_summary),
+    ("read", build_spans_read),
+    ("spans", build_spans),
+)

@@ -1,0 +1,201 @@
+"""The coefficient table with intervals, and the forest plot."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import pandas as pd
+
+from ..._verdict import coefficient_label, short_label
+from .. import figures
+from .._blocks import (
+    Block,
+    Details,
+    Figure,
+    MethodNote,
+    Section,
+    Table,
+    fmt,
+    fmt_ci,
+    fmt_int,
+    fmt_pct,
+)
+from .._context import Context, SectionUnavailable
+from .common import CITES, REF, coefficients, interval, primary, two_raters
+
+__all__ = ["build_coefficients"]
+
+
+def build_coefficients(ctx: Context) -> Section | None:
+    """The coefficient table with intervals, and the forest plot."""
+    if not ctx.has_labels:
+        return None
+    coefs = coefficients(ctx)
+    if not coefs:
+        raise SectionUnavailable("no agreement coefficient applies to these data")
+    numeric = ctx.numeric
+    rows: list[tuple[str, ...]] = []
+    ci_methods: list[str] = []
+    methods: list[MethodNote] = []
+    seen: set[str] = set()
+    for c in coefs:
+        low, high, how = interval(ctx, c)
+        rows.append(_row(c, low, high, numeric))
+        how = re.sub(r", truncated to \[[^\]]*\]", "", how)
+        if how and math.isfinite(low) and how not in ci_methods:
+            ci_methods.append(how)
+        if f"{c.name}:{c.method}" not in seen:
+            seen.add(f"{c.name}:{c.method}")
+            methods.append(
+                MethodNote(
+                    coefficient_label(c),
+                    str(c.method),
+                    tuple(REF[k] for k in CITES.get(c.name, ())),
+                )
+            )
+    head = primary(ctx)
+    lead = (
+        f"{len(coefs)} coefficients for measurements: the intraclass correlations (each "
+        "row names its form) and Krippendorff's alpha at the data's level. "
+        if numeric
+        else f"{len(coefs)} coefficients; they differ in how they model chance agreement, "
+        "so read them together. "
+    ) + (f"The headline is {coefficient_label(head)}." if head is not None else "")
+    blocks: list[Block] = [_forest(ctx, coefs), _table(ctx, coefs, rows, ci_methods)]
+    blocks.extend(_per_category(ctx, coefs))
+    methods.append(_intervals_note(ctx, ci_methods))
+    return Section("coefficients", "Agreement coefficients", lead, tuple(blocks), tuple(methods))
+
+
+def _row(c: Any, low: float, high: float, numeric: bool) -> tuple[str, ...]:
+    """One coefficient's row: estimate, SE, interval, items (observed and chance agreement
+    for categories) and a note."""
+    note = c.reason or (
+        ""
+        if math.isfinite(low)
+        else "no analytic SE"
+        if "no analytic SE" in c.method
+        else "no interval"
+    )
+    if c.name == "icc" and not c.reason:
+        note = ""  # no SE: the caption says the F-based interval is the ICC's inference
+    agreement = (
+        ()
+        if numeric
+        else (
+            fmt(getattr(c, "observed_agreement", math.nan)),
+            fmt(getattr(c, "chance_agreement", math.nan)),
+        )
+    )
+    return (
+        coefficient_label(c),
+        fmt(c.statistic),
+        fmt(c.standard_error),
+        fmt_ci(low, high),
+        fmt_int(c.n_items),
+        *agreement,
+        note,
+    )
+
+
+def _forest(ctx: Context, coefs: list[Any]) -> Figure:
+    """Every chance-corrected coefficient with its interval (percent agreement is off the
+    kappa scale)."""
+    shown = [c for c in coefs if c.name != "percent_agreement"]
+    labels = [short_label(c) for c in shown]
+    est = [float(c.statistic) for c in shown]
+    bounds = [interval(ctx, c)[:2] for c in shown]
+    numeric = ctx.numeric
+    svg = figures.forest_plot(
+        "forest",
+        labels,
+        est,
+        [b[0] for b in bounds],
+        [b[1] for b in bounds],
+        xlabel=f"coefficient and {ctx.level_pct} interval"
+        + ("" if numeric else " (shaded: Landis & Koch bands)"),
+        benchmarks=not numeric,
+    )
+    return Figure(
+        svg,
+        "Each coefficient with its interval."
+        if numeric
+        else "Each chance-corrected coefficient with its interval (percent agreement, "
+        "which is not corrected for chance, is in the table). Shaded bands: Landis & Koch "
+        "(1977).",
+        "Forest plot of "
+        + "; ".join(f"{lab} {fmt(e)}" for lab, e in zip(labels, est, strict=True)),
+    )
+
+
+def _table(
+    ctx: Context, coefs: list[Any], rows: list[tuple[str, ...]], ci_methods: list[str]
+) -> Table:
+    numeric = ctx.numeric
+    if numeric:
+        caption = (
+            "ICC forms as McGraw & Wong (1996) name them, Shrout & Fleiss (1979) in brackets; "
+            "A: absolute agreement, C: consistency (a constant offset between raters is not "
+            "counted), 1: a single rater's measurement. "
+        ) + (
+            "An ICC has no SE here: its inference is the F-based interval. "
+            if all(not math.isfinite(c.standard_error) for c in coefs if c.name == "icc")
+            else ""
+        )
+    else:
+        caption = (
+            "SE: general (non-null) standard error. Observed and chance: p_a and p_e of "
+            "(p_a - p_e) / (1 - p_e). "
+        )
+    return Table(
+        ("coefficient", "estimate", "SE", f"{ctx.level_pct} CI", "items")
+        + (() if numeric else ("observed", "chance"))
+        + ("note",),
+        tuple(rows),
+        (False, True, True, True, True) + (() if numeric else (True, True)) + (False,),
+        caption=caption
+        + "Intervals: "
+        + "; ".join(ci_methods)
+        + ("." if numeric else ", truncated to each coefficient's range."),
+    )
+
+
+def _per_category(ctx: Context, coefs: list[Any]) -> list[Block]:
+    """Fleiss' kappa of each category against all others (three raters or more)."""
+    fleiss = next((c for c in coefs if c.name == "fleiss_kappa" and c.weights == "identity"), None)
+    per_cat = getattr(fleiss, "per_category", None)
+    if not isinstance(per_cat, pd.DataFrame) or per_cat.empty or two_raters(ctx) or ctx.numeric:
+        return []
+    table = Table(
+        ("category", "share of ratings", "kappa of the category"),
+        tuple(
+            (str(r.category), fmt_pct(r.proportion), fmt(r.kappa))
+            for r in per_cat.itertuples(index=False)
+        ),
+        (False, True, True),
+        caption="Each category against all others (Fleiss 1971, eq. 16): low "
+        "values mark the categories raters confuse.",
+    )
+    return [Details("Agreement per category (Fleiss 1971)", (table,))]
+
+
+def _intervals_note(ctx: Context, ci_methods: list[str]) -> MethodNote:
+    numeric = ctx.numeric
+    return MethodNote(
+        "Intervals and p-values",
+        f"{ctx.level_pct} intervals: "
+        + "; ".join(ci_methods)
+        + ". Analytic intervals are statistic +- t(1 - alpha/2, n_items - 1) x SE, "
+        "truncated to the coefficient's range; bootstrap intervals resample items (the "
+        f"unit of analysis) with replacement, seeded with {ctx.seed} so the report is "
+        "reproducible."
+        + (
+            " ICC intervals are the classical F-based ones (Satterthwaite degrees of "
+            "freedom for the two-way random forms)."
+            if numeric
+            else ""
+        ),
+        (REF["gwet2014"], REF["efron1987"]) + ((REF["mw1996"],) if numeric else ()),
+    )

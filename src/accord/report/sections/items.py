@@ -1,0 +1,86 @@
+"""Contested items: the distribution of item entropy and the most contested items
+(categories only: for measurements, exact matches of values mean nothing)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .. import figures
+from .._blocks import Block, Figure, MethodNote, Section, Table, fmt, fmt_int, fmt_pct
+from .._context import Context
+from .common import REF
+
+__all__ = ["build_items"]
+
+#: Contested items listed.
+TOP = 10
+
+
+def build_items(ctx: Context) -> Section | None:
+    """The distribution of item entropy and the most contested items."""
+    if not ctx.has_labels or ctx.numeric:
+        return None
+    cons = ctx.consensus_result()
+    entropy = cons.items["entropy"].to_numpy(dtype=np.float64)
+    finite = entropy[np.isfinite(entropy)]
+    if finite.size == 0:
+        return None
+    mean_entropy = float(cons.summary.mean_entropy)
+    q = len(ctx.label_categories)
+    unanimous = int(np.sum(finite <= 1e-12))
+    top_h = math.log2(q) if q > 1 else 1.0
+    svg = figures.histogram(
+        "entropy",
+        finite,
+        bins=np.linspace(0.0, top_h, 21) if top_h > 0 else 10,
+        xlabel=f"entropy of the item's ratings (bits; 0 = unanimous, {top_h:.2f} = evenly spread)",
+        marker=mean_entropy,
+        marker_label=f"mean {mean_entropy:.2f}",
+    )
+    lead = (
+        f"{unanimous} of {finite.size} items are unanimous; the mean entropy is "
+        f"{fmt(mean_entropy)} bits of a possible {fmt(top_h)}."
+    )
+    rows = _contested_rows(cons)
+    blocks: list[Block] = [
+        Figure(
+            svg,
+            "How contested the items are: the entropy of each item's ratings.",
+            f"Histogram of item entropy; {unanimous} unanimous items of {finite.size}",
+        ),
+        Table(
+            ("item", "ratings", "labels given", "modal label", "entropy (bits)"),
+            rows,
+            (False, True, False, False, True),
+            caption=f"The {len(rows)} most contested items, highest entropy first.",
+        ),
+    ]
+    method = MethodNote(
+        "Consensus diagnostics", str(cons.method), (REF["simon2010"], REF["shannon1948"])
+    )
+    return Section("items", "Contested items", lead, tuple(blocks), (method,))
+
+
+def _contested_rows(cons: Any) -> tuple[tuple[str, ...], ...]:
+    """The most contested items: their ratings, the labels given, the mode, the entropy."""
+    count_cols = [f"count_{c}" for c in cons.categories]
+    rows = []
+    for r in cons.most_contested(TOP).to_dict(orient="records"):
+        spread = " \u00b7 ".join(
+            f"{c} \u00d7{int(r[col])}"
+            for c, col in zip(cons.categories, count_cols, strict=True)
+            if r.get(col)
+        )
+        rows.append(
+            (
+                str(r["item"]),
+                fmt_int(r["n_ratings"]),
+                spread,
+                f"{r['mode']} ({fmt_pct(r['modal_share'], 0)})",
+                fmt(r["entropy"]),
+            )
+        )
+    return tuple(rows)

@@ -1,0 +1,50 @@
+"""The methods section: every estimator, convention and reference the report used."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .._blocks import Block, Section, Table
+
+__all__ = ["build_methods"]
+
+
+def build_methods(sections: Sequence[Section]) -> Section:
+    """Every estimator, convention and reference the report used, references numbered."""
+    numbers: dict[str, int] = {}
+    rows: list[tuple[str, str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    for section in sections:
+        for note in section.methods:
+            if (note.topic, note.text) in seen:
+                continue
+            seen.add((note.topic, note.text))
+            cites = []
+            for ref in note.references:
+                numbers.setdefault(ref, len(numbers) + 1)
+                cites.append(f"[{numbers[ref]}]")
+            rows.append((note.topic, note.text, " ".join(cites)))
+    rows.append(
+        (
+            "Display",
+            "Numbers are rounded for display only (3 decimals for coefficients); the library "
+            "computes at full precision. The same input gives the same report, byte for byte.",
+            "",
+        )
+    )
+    refs = sorted(numbers.items(), key=lambda kv: kv[1])
+    blocks: list[Block] = [
+        Table(("topic", "how it was computed", "refs"), tuple(rows), (False, False, False)),
+        Table(
+            ("", "reference"),
+            tuple((f"[{n}]", ref) for ref, n in refs),
+            (False, False),
+            caption="References.",
+        ),
+    ]
+    return Section(
+        "methods",
+        "Methods",
+        "Every estimator, convention and reference behind the numbers above.",
+        tuple(blocks),
+    )

@@ -1,0 +1,113 @@
+"""Pairs of raters: a heatmap of Cohen's kappa over every pair (three raters or more)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import figures
+from .._blocks import (
+    Block,
+    Figure,
+    MethodNote,
+    Note,
+    Paragraph,
+    Section,
+    fmt,
+    fmt_int,
+    fmt_p,
+    fmt_pct,
+)
+from .._context import Context
+from .common import REF, rater_test, rater_test_note
+
+__all__ = ["build_pairwise"]
+
+#: Raters shown in the heatmap.
+LIMIT = 40
+
+
+def build_pairwise(ctx: Context) -> Section | None:
+    """Heatmap of a two-rater measure over every pair of raters (three raters or more)."""
+    if not ctx.has_labels or ctx.numeric or ctx.n_raters < 3:
+        return None
+    ratings = ctx.ratings
+    if ratings is None:
+        return ctx.unavailable("pairwise", "Pairs of raters")
+    from ... import RaterCategoryCounts, pairwise_agreement
+
+    result = ctx.cached("pairwise", lambda: pairwise_agreement(ratings))
+    names = [str(r) for r in result.matrix.index]
+    values = result.matrix.to_numpy(dtype=np.float64)
+    measure = "Cohen's kappa" if result.measure == "cohen_kappa" else str(result.measure)
+    shown = list(range(len(names)))
+    blocks: list[Block] = []
+    if len(names) > LIMIT:  # the raters with the most ratings
+        per_rater = RaterCategoryCounts.from_ratings(ratings).totals()
+        shown = sorted(int(i) for i in np.argsort(-per_rater, kind="stable")[:LIMIT])
+        blocks.append(Note(f"Showing the {LIMIT} raters with the most ratings of {len(names)}."))
+    labels = [names[i] for i in shown]
+    vmin = -1.0 if measure == "Cohen's kappa" else 0.0
+    svg = figures.heatmap(
+        "pairwise",
+        values[np.ix_(shown, shown)],
+        labels,
+        labels,
+        vmin=vmin,
+        vmax=1.0,
+        cmap="RdBu" if vmin < 0 else "Blues",
+        colorbar_label=measure,
+    )
+    methods = [
+        MethodNote(
+            "Pairwise agreement",
+            f"{measure} per pair: accord.pairwise_agreement (Cohen's kappa of each pair's "
+            "contingency table); mean and SD over pairs.",
+            (REF["cohen1960"], REF["light1971"]),
+        )
+    ]
+    test = rater_test(ctx)
+    if test is not None:
+        methods.append(rater_test_note(test))
+        blocks.append(Paragraph(_pairs_text(test)))
+    blocks.append(
+        Figure(
+            svg,
+            f"{measure} of every pair of raters that rated items in common (blank: no common "
+            "items).",
+            f"Heatmap of pairwise {measure} among {len(labels)} raters",
+        )
+    )
+    lead = (
+        f"Mean {measure} over {int(result.n_pairs)} pairs of raters: {fmt(float(result.mean))} "
+        f"(SD {fmt(float(result.sd))}). A rater whose row is pale agrees with nobody in "
+        "particular."
+    )
+    return Section("pairwise", "Pairs of raters", lead, tuple(blocks), tuple(methods))
+
+
+def _pairs_text(test: Any) -> str:
+    """Which pairs agree less than interchangeable raters would, or that none does."""
+    pairs = test.pairs
+    tested = int(pairs["pvalue"].notna().sum())
+    if test.reason:
+        return f"No pair is singled out: {test.reason}."
+    flagged = pairs[pairs["stands_out"]]
+    if flagged.empty:
+        return (
+            f"No pair of raters agrees less than the others beyond the noise: of {tested} "
+            f"pairs sharing at least {test.min_items} items, none falls below what "
+            f"interchangeable raters give (permutation test, adjusted p >= "
+            f"{fmt(test.significance, 2)}). The heatmap's palest cell is not a finding."
+        )
+    names = "; ".join(
+        f"{r.rater_a} and {r.rater_b} ({fmt_pct(r.agreement, 0)} agreement on "
+        f"{fmt_int(r.n_items)} shared items where {fmt_pct(r.expected_agreement, 0)} was "
+        f"expected; adjusted p {fmt_p(r.pvalue)})"
+        for r in flagged.head(5).itertuples(index=False)
+    )
+    return (
+        f"{len(flagged)} of {tested} pairs agree less than interchangeable raters would "
+        f"(permutation test, adjusted for all pairs): {names}."
+    )

@@ -1,0 +1,180 @@
+"""Span agreement: the headline (mean pairwise and pooled F1), what was read, and F1 of
+every pair of annotators and per label."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from .._blocks import (
+    Block,
+    KeyFigure,
+    KeyFigures,
+    MethodNote,
+    Note,
+    Section,
+    Table,
+    Tone,
+    fmt,
+    fmt_int,
+    fmt_pct,
+)
+from .._context import Context
+from .common import REF
+
+__all__ = ["build_spans", "build_spans_read", "build_spans_summary"]
+
+
+def _span_result(ctx: Context) -> Any:
+    """``span_agreement(spans)`` (exact matches, per label), computed once."""
+    from ... import span_agreement
+
+    return ctx.cached("span_agreement", lambda: span_agreement(ctx.spans))
+
+
+def _span_f1_reading(result: Any) -> str:
+    """What the mean pairwise F1 says, in one sentence."""
+    if not math.isfinite(result.statistic):
+        return f"Span agreement is undefined: {result.reason or 'no pair marked a span'}."
+    return (
+        f"Annotators agree on {fmt_pct(result.statistic, 0)} of the spans they mark: mean "
+        f"pairwise F1 {fmt(result.statistic)} over {fmt_int(result.n_pairs_defined)} pairs "
+        f"({result.match} match{'' if result.ignore_label else ', label included'}). F1 is "
+        "positive specific agreement: the share of one annotator's spans that the other "
+        "marked too, averaged both ways; 1 is identical annotation, and there is no chance "
+        "correction (what would chance agreement on a span be?)."
+    )
+
+
+def build_spans_summary(ctx: Context) -> Section | None:
+    """The headline of a span report: mean pairwise F1 and pooled F1."""
+    if ctx.spans is None:
+        return None
+    result = _span_result(ctx)
+    tone: Tone = (
+        "neutral"
+        if not math.isfinite(result.statistic)
+        else "good"
+        if result.statistic >= 0.8
+        else "fair"
+        if result.statistic >= 0.6
+        else "poor"
+    )
+    figs = (
+        KeyFigure(
+            "Mean pairwise F1",
+            fmt(result.statistic),
+            f"SD {fmt(result.sd)} over {fmt_int(result.n_pairs_defined)} pairs",
+            tone,
+        ),
+        KeyFigure("Pooled F1", fmt(result.pooled), "2 matched / spans marked, all pairs"),
+        KeyFigure(
+            "Data",
+            f"{fmt_int(result.n_spans)} spans",
+            f"by {fmt_int(result.n_annotators)} annotators in {fmt_int(result.n_documents)} "
+            "documents",
+        ),
+    )
+    return Section(
+        "summary",
+        "Can I trust these annotators?",
+        _span_f1_reading(result),
+        (KeyFigures(figs),),
+    )
+
+
+def build_spans_read(ctx: Context) -> Section | None:
+    """What was read: annotators, documents, spans, labels and the reader's notes."""
+    spans = ctx.spans
+    if spans is None:
+        return None
+    rows = (
+        ("source", str(spans.source or "(in memory)")),
+        ("annotators", f"{fmt_int(spans.n_annotators)}: " + ", ".join(spans.annotators)),
+        ("documents", fmt_int(spans.n_documents)),
+        ("spans", fmt_int(spans.n_spans)),
+        ("labels", ", ".join(spans.labels)),
+        ("offsets", f"{spans.unit}s, 0-based, end exclusive"),
+    )
+    blocks: list[Block] = [Table(("", ""), rows, (False, False))]
+    if spans.annotators_without_spans:
+        blocks.append(
+            Note(
+                "Marked nothing (kept; their pairs have F1 0): "
+                + ", ".join(spans.annotators_without_spans),
+                "fair",
+            )
+        )
+    blocks.extend(Note(note) for note in spans.notes)
+    lead = (
+        f"Read {fmt_int(spans.n_spans)} spans by {fmt_int(spans.n_annotators)} annotators in "
+        f"{fmt_int(spans.n_documents)} documents"
+        + (f"; {len(spans.notes)} note(s) from the reader below." if spans.notes else ".")
+    )
+    return Section("read", "What was read", lead, tuple(blocks))
+
+
+def build_spans(ctx: Context) -> Section | None:
+    """Span agreement: F1 of every pair of annotators and per label."""
+    if ctx.spans is None:
+        return None
+    result = _span_result(ctx)
+    pairs = result.pairs
+    blocks: list[Block] = [
+        Table(
+            ("annotator", "against", "spans", "spans", "matched", "precision", "recall", "F1"),
+            tuple(
+                (
+                    str(r.annotator_a),
+                    str(r.annotator_b),
+                    fmt_int(r.n_a),
+                    fmt_int(r.n_b),
+                    fmt_int(r.matched),
+                    fmt(r.precision),
+                    fmt(r.recall),
+                    fmt(r.f1),
+                )
+                for r in pairs.itertuples(index=False)
+            ),
+            (False, False, True, True, True, True, True, True),
+            caption="Each pair of annotators: the spans each marked, those both marked "
+            "(matched), precision and recall of the first against the second as reference, "
+            "and F1 = 2 matched / (spans of both).",
+        )
+    ]
+    groups = result.groups
+    if isinstance(groups, pd.DataFrame) and not groups.empty and result.by is not None:
+        blocks.append(
+            Table(
+                (str(result.by), "spans", "mean F1", "SD", "pooled F1", "note"),
+                tuple(
+                    (
+                        str(r[result.by]),
+                        fmt_int(r["n_units"]),
+                        fmt(r["mean_f1"]),
+                        fmt(r["sd_f1"]),
+                        fmt(r["pooled_f1"]),
+                        str(r["reason"] or ""),
+                    )
+                    for r in groups.to_dict(orient="records")
+                ),
+                (False, True, True, True, True, False),
+                caption=f"Agreement per {result.by}: a low one marks what the annotation "
+                "guidelines leave open.",
+            )
+        )
+    lead = (
+        f"F1 of each of the {fmt_int(result.n_pairs)} pairs of annotators"
+        + (f" and per {result.by}" if result.by is not None else "")
+        + ". Span F1 comes without an interval here, so no pair is singled out: read the "
+        "spread of the pairs as the noise."
+    )
+    return Section(
+        "spans",
+        "Span agreement",
+        lead,
+        tuple(blocks),
+        (MethodNote("Span agreement", str(result.method), (REF["hr2005"],)),),
+    )

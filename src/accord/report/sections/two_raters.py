@@ -1,0 +1,312 @@
+"""Two raters: the table, kappa beside informational agreement, specific agreement, the
+dichotomisation cuts and kappa against the number of negatives."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import figures
+from .._blocks import (
+    Block,
+    Figure,
+    KeyFigure,
+    KeyFigures,
+    MethodNote,
+    Paragraph,
+    Section,
+    Table,
+    Tone,
+    fmt,
+    fmt_ci,
+    fmt_int,
+    fmt_pct,
+)
+from .._context import Context
+from .common import CITES, REF, interval, tone_of, two_raters
+
+__all__ = ["build_two_raters"]
+
+TITLE = "Two raters"
+
+IA_READING = (
+    "IA is the share of the less spread rater's information that the other "
+    "rater's label carries (mutual information over the smaller entropy). It "
+    "measures dependence, not agreement on the diagonal: two raters who always "
+    "disagree in a fixed way have IA = 1 and kappa = -1, so read it beside kappa."
+)
+
+
+def build_two_raters(ctx: Context) -> Section | None:
+    """Two raters: the table, kappa beside IA, specific agreement, the kappa-vs-negatives
+    curve and the dichotomisation cuts."""
+    if not two_raters(ctx) or ctx.numeric:
+        return None
+    ratings = ctx.ratings
+    if ratings is None:
+        return ctx.unavailable("two-raters", TITLE)
+    from ... import cohen_kappa, informational_agreement
+
+    kappa = ctx.cached("cohen", lambda: cohen_kappa(ratings))
+    ia = ctx.cached("ia", lambda: informational_agreement(ratings, n_boot=ctx.n_boot, rng=ctx.seed))
+    methods: list[MethodNote] = [
+        MethodNote("Cohen's kappa", str(kappa.method), tuple(REF[k] for k in CITES["cohen_kappa"])),
+        MethodNote(
+            "Informational agreement",
+            f"{ia.method}. Interval: bootstrap over items ({ia.n_boot} replicates, "
+            f"{ia.default_ci_method}), seeded with {ctx.seed}.",
+            (REF["cfg2020"], REF["shannon1948"], REF["efron1987"]),
+        ),
+    ]
+    blocks: list[Block] = [
+        KeyFigures(_key_figures(ctx, kappa, ia)),
+        Paragraph(IA_READING),
+        _table_figure(ctx, kappa),
+        *_specific_blocks(ctx, kappa, methods),
+        *_dichotomization_blocks(ctx, methods),
+        *_kappa_curve_blocks(ctx, methods),
+    ]
+    x_name, y_name = (str(r) for r in kappa.raters)
+    lead = (
+        f"{x_name} and {y_name} agree on {fmt_pct(kappa.percent_agreement)} of "
+        f"{fmt_int(kappa.n_items)} items; Cohen's kappa {fmt(kappa.statistic)}, "
+        f"informational agreement {fmt(ia.statistic)}."
+    )
+    return Section("two-raters", TITLE, lead, tuple(blocks), tuple(methods))
+
+
+def _key_figures(ctx: Context, kappa: Any, ia: Any) -> tuple[KeyFigure, ...]:
+    k_low, k_high, _ = interval(ctx, kappa)
+    i_ci = ia.confidence_interval(ctx.confidence_level) if ia.replicates is not None else None
+    return (
+        KeyFigure(
+            "Cohen's kappa",
+            fmt(kappa.statistic),
+            f"{ctx.level_pct} CI {fmt_ci(k_low, k_high)}",
+            tone_of(k_low, kappa.statistic),
+        ),
+        KeyFigure(
+            "Informational agreement",
+            fmt(ia.statistic),
+            f"{ctx.level_pct} CI {fmt_ci(i_ci.low, i_ci.high)}" if i_ci else "",
+            tone_of(i_ci.low if i_ci else math.nan, ia.statistic),
+        ),
+        KeyFigure(
+            "Raw agreement",
+            fmt_pct(kappa.percent_agreement),
+            f"kappa max {fmt(kappa.kappa_max)} given the marginals",
+        ),
+    )
+
+
+def _table_figure(ctx: Context, kappa: Any) -> Figure:
+    """The two raters' contingency table as a heatmap."""
+    x_name, y_name = (str(r) for r in kappa.raters)
+    table = np.asarray(kappa.table, dtype=np.float64)
+    cats = [str(c) for c in ctx.label_categories]
+    return Figure(
+        figures.heatmap(
+            "table2",
+            table,
+            cats,
+            cats,
+            vmin=0.0,
+            vmax=float(np.nanmax(table)) if table.size else 1.0,
+            cmap="Blues",
+            colorbar_label="items",
+            xlabel=y_name,
+            ylabel=x_name,
+            integer=True,
+        ),
+        f"Contingency table: rows {x_name}, columns {y_name}; the diagonal is agreement.",
+        f"Contingency table of {x_name} against {y_name}",
+    )
+
+
+def _specific_blocks(ctx: Context, kappa: Any, methods: list[MethodNote]) -> list[Block]:
+    """Specific agreement per category, with its interval."""
+    from ... import specific_agreement
+
+    ratings = ctx.ratings
+    assert ratings is not None
+    spec = ctx.cached("specific", lambda: specific_agreement(ratings))
+    per_cat = spec.per_category
+    if not isinstance(per_cat, pd.DataFrame) or per_cat.empty:
+        return []
+    x_name, y_name = (str(r) for r in kappa.raters)
+    methods.append(
+        MethodNote(
+            "Specific agreement",
+            str(spec.method),
+            (REF["hr2005"], REF["gb1998"], REF["wilson1927"]),
+        )
+    )
+    return [
+        Table(
+            (
+                "category",
+                f"both {x_name} and {y_name}",
+                x_name,
+                y_name,
+                "specific agreement",
+                f"{ctx.level_pct} CI",
+            ),
+            tuple(
+                (
+                    str(r.category),
+                    fmt_int(r.n_both),
+                    fmt_int(r.n_x),
+                    fmt_int(r.n_y),
+                    fmt(r.specific_agreement),
+                    fmt_ci(r.ci_low, r.ci_high),
+                )
+                for r in per_cat.itertuples(index=False)
+            ),
+            (False, True, True, True, True, True),
+            caption="Specific agreement per category, 2 n_kk / (n_k. + n_.k): how often "
+            "a label given by one rater is confirmed by the other.",
+        )
+    ]
+
+
+def _dichotomization(ctx: Context) -> Any | None:
+    """``accord.best_dichotomization`` of an ordered scale of three categories or more,
+    computed once (None otherwise)."""
+    ratings = ctx.ratings
+    if ratings is None or ratings.level == "nominal" or ratings.n_categories < 3:
+        return None
+    from ... import best_dichotomization
+
+    return ctx.cached("dichotomization", lambda: best_dichotomization(ratings))
+
+
+def _dichotomization_blocks(ctx: Context, methods: list[MethodNote]) -> list[Block]:
+    result = _dichotomization(ctx)
+    if result is None:
+        return []
+    cuts = result.cuts
+    best = result.best_kappa
+    best_row = cuts.loc[cuts["cut"] == best].iloc[0] if best is not None else None
+    methods.append(
+        MethodNote(
+            "Dichotomisation",
+            "Each cut c = 1..q-1 of the ordered scale collapses categories <= c against > c "
+            "for both raters; Cohen's kappa and IA are computed on the 2 x 2 table "
+            "(Casagrande, Fabris & Girometti 2020, Fig. 2).",
+            (REF["cfg2020"],),
+        )
+    )
+    text = (
+        f"Split {best_row['split']} gives the highest kappa ({fmt(best_row['kappa'])}, IA "
+        f"{fmt(best_row['informational_agreement'])}): the scale is read most reliably as "
+        "that two-way decision."
+        if best_row is not None
+        else "Kappa is undefined at every cut."
+    )
+    return [Paragraph(text), _cuts_figure(cuts, best), _cuts_table(cuts, best)]
+
+
+def _cuts_figure(cuts: pd.DataFrame, best: Any) -> Figure:
+    svg = figures.dichotomization_plot(
+        "cuts",
+        [str(s) for s in cuts["split"]],
+        cuts["kappa"].tolist(),
+        cuts["informational_agreement"].tolist(),
+        best=None if best is None else int(best) - 1,
+    )
+    return Figure(
+        svg,
+        "Kappa and IA at every cut of the ordered scale into low | high; the best cut is shaded.",
+        "Dichotomisation: "
+        + "; ".join(
+            f"{s} kappa {fmt(k)}" for s, k in zip(cuts["split"], cuts["kappa"], strict=True)
+        ),
+    )
+
+
+def _cuts_table(cuts: pd.DataFrame, best: Any) -> Table:
+    rows = tuple(
+        (
+            str(r.split),
+            fmt_int(r.n_low_low),
+            fmt_int(r.n_low_high),
+            fmt_int(r.n_high_low),
+            fmt_int(r.n_high_high),
+            fmt(r.kappa),
+            fmt(r.informational_agreement),
+        )
+        for r in cuts.itertuples(index=False)
+    )
+    tones: tuple[Tone, ...] = tuple(
+        "good" if best is not None and int(c) == best else "neutral" for c in cuts["cut"]
+    )
+    return Table(
+        ("cut", "low, low", "low, high", "high, low", "high, high", "kappa", "IA"),
+        rows,
+        (False, True, True, True, True, True, True),
+        caption="The 2 x 2 table of each cut (first rater first) with its kappa and IA.",
+        row_tones=tones,
+    )
+
+
+def _kappa_curve(ctx: Context) -> tuple[Any, str] | None:
+    """``accord.kappa_vs_negatives`` for two categories, or for the best cut of an ordered
+    scale (its high side as the positive class), computed once; and what is positive."""
+    from ... import kappa_vs_negatives
+
+    ratings = ctx.ratings
+    assert ratings is not None
+    if ratings.n_categories == 2:
+        positive = ratings.categories[-1] if ctx.positive is None else ctx.positive
+        curve = ctx.cached("kappa_curve", lambda: kappa_vs_negatives(ratings, positive=positive))
+        return curve, f"positive class {positive}"
+    cut = _dichotomization(ctx)
+    if cut is None or cut.best_kappa is None:
+        return None
+    row = cut.cuts.loc[cut.cuts["cut"] == cut.best_kappa].iloc[0]
+    two_by_two = [
+        [float(row["n_high_high"]), float(row["n_high_low"])],
+        [float(row["n_low_high"]), float(row["n_low_low"])],
+    ]
+    curve = ctx.cached("kappa_curve", lambda: kappa_vs_negatives(two_by_two))
+    return curve, f"positive class: the high side of {row['split']}"
+
+
+def _kappa_curve_blocks(ctx: Context, methods: list[MethodNote]) -> list[Block]:
+    """Kappa against the number of negatives, with its limit, the positive specific
+    agreement."""
+    found = _kappa_curve(ctx)
+    if found is None:
+        return []
+    curve, what = found
+    data = curve.curve
+    observed = data.loc[data["d"] == curve.observed_d, "kappa"]
+    methods.append(
+        MethodNote(
+            "Kappa and the number of negatives",
+            "Cohen's kappa of [[a, b], [c, d]] evaluated as the number d of items both raters "
+            "call negative grows, with a, b, c fixed; its limit is the positive specific "
+            "agreement PSA = 2a / (2a + b + c), the F-measure (Hripcsak & Rothschild 2005).",
+            (REF["hr2005"],),
+        )
+    )
+    svg = figures.kappa_curve(
+        "kappa-curve",
+        data["d"].to_numpy(),
+        data["kappa"].to_numpy(),
+        psa=float(curve.positive_agreement),
+        observed_d=float(curve.observed_d),
+        observed_kappa=float(observed.iloc[0]) if len(observed) else math.nan,
+    )
+    return [
+        Figure(
+            svg,
+            f"Kappa as the number of agreed negatives d grows ({what}; a = {fmt_int(curve.a)}, "
+            f"b = {fmt_int(curve.b)}, c = {fmt_int(curve.c)}). Kappa depends on how many easy "
+            "negatives were counted; PSA does not.",
+            f"Kappa against negatives, limit PSA {fmt(curve.positive_agreement)}",
+        )
+    ]
