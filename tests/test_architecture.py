@@ -116,7 +116,6 @@ LONG_FUNCTIONS_TO_SPLIT = frozenset(
         "accord.calibration.simulate:simulate_panel",
         "accord.calibration.stream:panel_statistics",
         "accord.cli._confidence:render_tables",
-        "accord.cli._consensus:consensus_command",
         "accord.cli._pair:render_table",
         "accord.consensus:_assemble",
         "accord.consensus:_consensus_in_memory",
