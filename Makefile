@@ -7,7 +7,7 @@ export UV_PYTHON := $(PYTHON)
 VENV := .venv
 RUN := $(UV) run --no-sync
 
-.PHONY: demo test lint typecheck pytest docs bench env uv clean
+.PHONY: demo test lint lint-imports typecheck pytest docs bench env uv clean
 
 uv:
 	@$(UV) --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv
@@ -25,6 +25,12 @@ lint: env
 	$(RUN) ruff check src tests benchmarks docs/hooks docs/*.py
 	$(RUN) ruff format --check src tests benchmarks docs/hooks docs/*.py
 
+# The import contracts of pyproject.toml ([tool.importlinter]): the one-way layers of
+# docs/architecture.md. The other architecture rules (no import cycles, no private names across
+# packages, short functions) are tests/test_architecture.py, run by `pytest`.
+lint-imports: env
+	$(RUN) lint-imports --no-cache --no-logo
+
 typecheck: env
 	$(RUN) mypy --strict src/accord
 
@@ -36,7 +42,7 @@ pytest: env
 docs: env
 	NO_MKDOCS_2_WARNING=1 $(RUN) mkdocs build --strict --quiet
 
-test: lint typecheck pytest docs
+test: lint lint-imports typecheck pytest docs
 
 bench: env
 	$(RUN) python benchmarks/agreement.py

@@ -9,29 +9,30 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    CATEGORIES_OPTION,
     ENCODING_OPTION,
     ENGINE_OPTION,
     FORMAT_OPTION,
+    ITEM_OPTION,
     LABELS_AS_OPTION,
-    LEVEL_HELP,
+    LEVEL_OPTION,
     NA_VALUES_OPTION,
     OUTPUT_OPTION,
     QUIET_OPTION,
+    RATER_OPTION,
     SCHEDULER_OPTION,
     SEP_OPTION,
     EngineName,
     OutputFormat,
+    check_engine_options,
     check_output,
     echo_warnings,
-    fail,
     file_options,
     format_ci,
-    parse_categories,
-    parse_na_values,
     print_table,
-    progress_bar,
+    ratings_keywords,
+    running,
     user_errors,
-    wants_progress,
     write_text,
 )
 
@@ -156,13 +157,11 @@ def render(
 )
 def agree(
     path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
-    item: str = typer.Option(..., "--item", help="Column holding the item ids."),
-    rater: str = typer.Option(..., "--rater", help="Column holding the rater ids."),
+    item: str = ITEM_OPTION,
+    rater: str = RATER_OPTION,
     label: str = typer.Option(..., "--label", help="Column holding the labels."),
-    level: str = typer.Option("nominal", "--level", help=LEVEL_HELP),
-    categories: str | None = typer.Option(
-        None, "--categories", help="Declared categories in order, comma-separated."
-    ),
+    level: str = LEVEL_OPTION,
+    categories: str | None = CATEGORIES_OPTION,
     na_values: str | None = NA_VALUES_OPTION,
     labels_as: str = LABELS_AS_OPTION,
     duplicates: str = typer.Option(
@@ -201,30 +200,22 @@ def agree(
 
     check_output(output)
     files = file_options(sep, encoding, engine)
+    check_engine_options(
+        engine,
+        scheduler,
+        {"--duplicates": duplicates != "raise"},
+        "; the files must rate each (item, rater) pair once",
+    )
+    read = ratings_keywords()
     chosen = None if coefficients is None else [c.strip() for c in coefficients.split(",")]
     if engine is not EngineName.memory:
-        if duplicates != "raise":
-            raise fail(
-                "--duplicates applies to --engine memory; the files must rate each "
-                "(item, rater) pair once"
-            )
         from ..agreement import agreement
 
-        with (
-            user_errors(),
-            echo_warnings(),
-            progress_bar(wants_progress(fmt, quiet), "reading ratings") as progress,
-        ):
+        with running(fmt, quiet, "reading ratings") as progress:
             table = agreement(
                 str(path),
                 engine=engine.value,  # type: ignore[arg-type]
-                item=item,
-                rater=rater,
-                label=label,
-                level=level,  # type: ignore[arg-type]
-                categories=parse_categories(categories),
-                na_values=parse_na_values(na_values),
-                labels_as=labels_as,  # type: ignore[arg-type]
+                **read,
                 coefficients=chosen,
                 weights=weights,
                 population_size=population_size,
@@ -244,21 +235,8 @@ def agree(
                 measurement=table.level,
             )
         return
-    if scheduler is not None:
-        raise fail("--scheduler applies to --engine dask")
     with user_errors(), echo_warnings():
-        ratings = read_ratings(
-            path,
-            item=item,
-            rater=rater,
-            label=label,
-            level=level,  # type: ignore[arg-type]
-            categories=parse_categories(categories),
-            duplicates=duplicates,  # type: ignore[arg-type]
-            **files,
-            na_values=parse_na_values(na_values),
-            labels_as=labels_as,  # type: ignore[arg-type]
-        )
+        ratings = read_ratings(path, **read, duplicates=duplicates, **files)  # type: ignore[arg-type]
         results = agreement_rows(
             ratings,
             coefficients=chosen,

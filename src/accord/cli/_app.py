@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import shlex
 import textwrap
+from collections.abc import Mapping
+from contextvars import ContextVar
 from typing import Any
 
 import typer
@@ -15,6 +17,9 @@ EXAMPLE_WIDTH = 76
 
 #: Library keywords whose command-line option has another name (the option's parameter).
 KEYWORD_OPTIONS = {"rng": "seed"}
+
+#: The options of the running command by parameter name, as parsed (set while it runs).
+COMMAND_OPTIONS: ContextVar[Mapping[str, Any]] = ContextVar("accord_command_options")
 
 
 def _summary(command: Any) -> str:
@@ -112,18 +117,22 @@ class CommandLineDialect:
 
 class AccordCommand(TyperCommand):
     """A subcommand whose run speaks command line: the library's messages name its options
-    (``--out-of-range clip``), not Python keywords."""
+    (``--out-of-range clip``), not Python keywords; its options are :data:`COMMAND_OPTIONS`
+    while it runs."""
 
     def invoke(self, ctx: Any) -> Any:
         from .._errors import speaking
 
         dialect = CommandLineDialect(ctx)
+        token = COMMAND_OPTIONS.set(ctx.params)
         try:
             with speaking(dialect):
                 return super().invoke(ctx)
         except MemoryError as exc:
             typer.echo(f"accord: error: {out_of_memory(exc, dialect.flag('engine'))}", err=True)
             raise typer.Exit(code=2) from None
+        finally:
+            COMMAND_OPTIONS.reset(token)
 
 
 def out_of_memory(exc: MemoryError, engine_flag: str | None) -> str:

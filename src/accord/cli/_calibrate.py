@@ -12,13 +12,15 @@ from ._common import (
     ENCODING_OPTION,
     ENGINE_OPTION,
     FORMAT_OPTION,
+    ITEM_OPTION,
+    RATER_OPTION,
     SCHEDULER_OPTION,
     SEP_OPTION,
     EngineName,
     OutputFormat,
+    check_engine_options,
     check_output,
     echo_warnings,
-    fail,
     file_options,
     print_table,
     user_errors,
@@ -79,8 +81,8 @@ def calibrate(
         help="Assessments file: CSV, TSV, Parquet or JSON Lines; with --engine stream or dask, "
         "Parquet/CSV files as a glob or a folder too.",
     ),
-    item: str = typer.Option(..., "--item", help="Column holding the item ids."),
-    rater: str = typer.Option(..., "--rater", help="Column holding the rater ids."),
+    item: str = ITEM_OPTION,
+    rater: str = RATER_OPTION,
     score: str = typer.Option(..., "--score", help="Column holding the numeric scores."),
     confidence: str | None = typer.Option(
         None, "--confidence", help="Column of confidences c > 0 (inverse variances)."
@@ -141,8 +143,7 @@ def calibrate(
     from ..front.calibration import calibrate_panel
     from ..io.ratings import read_table
 
-    if scheduler is not None and engine is not EngineName.dask:
-        raise fail("--scheduler applies to --engine dask")
+    check_engine_options(engine, scheduler)
     check_output(output)
     check_output(biases)
     files = file_options(sep, encoding, engine)

@@ -24,6 +24,16 @@ if TYPE_CHECKING:
 
 LEVEL_HELP = "Level of measurement: nominal, ordinal, interval or ratio."
 
+# Options shared by the commands that read ratings from a file. A command whose option means
+# something of its own (an optional --label, a --duplicates with other policies) defines it
+# in its module.
+ITEM_OPTION = typer.Option(..., "--item", help="Column holding the item ids.")
+RATER_OPTION = typer.Option(..., "--rater", help="Column holding the rater ids.")
+LEVEL_OPTION = typer.Option("nominal", "--level", help=LEVEL_HELP)
+CATEGORIES_OPTION = typer.Option(
+    None, "--categories", help="Declared categories in order, comma-separated."
+)
+
 
 class OutputFormat(enum.StrEnum):
     """Output formats shared by every subcommand."""
@@ -74,6 +84,75 @@ LABELS_AS_OPTION = typer.Option(
     help="auto (a text file's labels are numbers when every one is), number (2 and 2.0 "
     "are one category) or text (labels as written).",
 )
+
+
+def ratings_keywords() -> dict[str, Any]:
+    """The keywords every reader of ratings takes (``read_ratings``, and ``agreement``,
+    ``consensus`` or ``report`` given a path), from the options of the running command
+    (:data:`~accord.cli._app.COMMAND_OPTIONS`): its ``item``, ``rater`` and ``label``
+    columns, ``level``, and ``--categories``, ``--na-values`` and ``--labels-as`` (parsed)
+    when it has them.
+
+    >>> from accord.cli._app import COMMAND_OPTIONS
+    >>> token = COMMAND_OPTIONS.set(dict(item="i", rater="r", label="l", level="ordinal",
+    ...                                  categories="1,2,3", na_values="NA", labels_as="auto"))
+    >>> ratings_keywords()  # doctest: +NORMALIZE_WHITESPACE
+    {'item': 'i', 'rater': 'r', 'label': 'l', 'level': 'ordinal', 'categories': [1, 2, 3],
+     'na_values': ['NA'], 'labels_as': 'auto'}
+    >>> COMMAND_OPTIONS.reset(token)
+    """
+    from ._app import COMMAND_OPTIONS
+
+    given = COMMAND_OPTIONS.get()
+    return {
+        "item": given["item"],
+        "rater": given["rater"],
+        "label": given.get("label"),
+        "level": given.get("level", "nominal"),
+        "categories": parse_categories(given.get("categories")),
+        "na_values": parse_na_values(given.get("na_values")),
+        "labels_as": given.get("labels_as", "auto"),
+    }
+
+
+def check_engine_options(
+    engine: EngineName,
+    scheduler: str | None,
+    memory_only: dict[str, bool] | None = None,
+    why: str = "",
+) -> None:
+    """Fail before any work when an option is given that the chosen engine does not use:
+    ``--scheduler`` (dask only) and the options of ``memory_only`` (flag -> given), with
+    ``why`` after the message.
+
+    >>> check_engine_options(EngineName.dask, "threads", {"--duplicates": False})
+    >>> try:  # prints "accord: error: --gold applies to --engine memory" on stderr
+    ...     check_engine_options(EngineName.stream, None, {"--gold": True})
+    ... except typer.Exit as stop:
+    ...     print(stop.exit_code)
+    2
+    """
+    if scheduler is not None and engine is not EngineName.dask:
+        raise fail("--scheduler applies to --engine dask")
+    given = [flag for flag, on in (memory_only or {}).items() if on]
+    if given and engine is not EngineName.memory:
+        verb = "applies" if len(given) == 1 else "apply"
+        raise fail(f"{' and '.join(given)} {verb} to --engine memory{why}")
+
+
+@contextlib.contextmanager
+def running(
+    fmt: OutputFormat, quiet: bool, description: str
+) -> Iterator[Callable[[int, int | None], None] | None]:
+    """The block of a command that reads and computes: the library's errors and a broken
+    input as one line (:func:`user_errors`), its warnings echoed (:func:`echo_warnings`), and
+    the progress callback of a bar shown to people (:func:`progress_bar`), or None."""
+    with (
+        user_errors(),
+        echo_warnings(),
+        progress_bar(wants_progress(fmt, quiet), description) as progress,
+    ):
+        yield progress
 
 
 def parse_na_values(text: str | None) -> list[str] | None:

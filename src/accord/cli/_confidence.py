@@ -18,6 +18,7 @@ from ._common import (
     SEP_OPTION,
     EngineName,
     OutputFormat,
+    check_engine_options,
     check_output,
     fail,
     file_options,
@@ -419,6 +420,7 @@ def confidence(
         raise fail(f"--out-of-range must be raise or clip, got {out_of_range!r}")
     check_output(output)
     files = file_options(sep, encoding, engine)
+    check_engine_options(engine, scheduler)
     if engine is not EngineName.memory:
         if sclite_sgml is not None or recalibrate is not None:
             raise fail(
@@ -447,8 +449,6 @@ def confidence(
         with user_errors():
             render(results, str(path), fmt, output)
         return
-    if scheduler is not None:
-        raise fail("--scheduler applies to --engine dask")
     with user_errors():
         if sclite_sgml is not None:
             if path is not None or correct or confidence_column or group:

@@ -9,32 +9,34 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    CATEGORIES_OPTION,
     ENCODING_OPTION,
     ENGINE_OPTION,
     FORMAT_OPTION,
+    ITEM_OPTION,
     LABELS_AS_OPTION,
-    LEVEL_HELP,
+    LEVEL_OPTION,
     NA_VALUES_OPTION,
     OUTPUT_OPTION,
     QUIET_OPTION,
+    RATER_OPTION,
     SCHEDULER_OPTION,
     SEP_OPTION,
     EngineName,
     OutputFormat,
+    check_engine_options,
     check_output,
     echo_warnings,
     fail,
     file_options,
     format_number,
     output_console,
-    parse_categories,
-    parse_na_values,
     prepare_output_dir,
     print_lead,
-    progress_bar,
+    ratings_keywords,
     rich_table,
+    running,
     user_errors,
-    wants_progress,
     write_text,
 )
 
@@ -98,6 +100,24 @@ def read_with_gold(
         return ratings, None
     frame = read_table(path, (item, gold), sep=sep, encoding=encoding)
     return ratings, gold_labels(frame, item, gold)
+
+
+def engine_verdict(
+    path: Path, engine: EngineName, read: dict[str, Any], scheduler: str | None
+) -> str:
+    """The verdict line with the stream or dask engine: the headline coefficients of the same
+    files (``read``: the reading keywords of :func:`~accord.cli._common.ratings_keywords`)."""
+    from .._verdict import headline_coefficients, table_verdict
+    from ..agreement import agreement
+
+    table = agreement(
+        str(path),
+        engine=engine.value,
+        **read,
+        coefficients=headline_coefficients(read["level"], in_memory=False),
+        scheduler=scheduler,
+    )
+    return table_verdict(table)
 
 
 def _rows(frame: Any, columns: list[str]) -> list[dict[str, Any]]:
@@ -224,8 +244,8 @@ def write_tables(result: Any, directory: Path) -> None:
 )
 def consensus_command(
     path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
-    item: str = typer.Option(..., "--item", help="Column holding the item ids."),
-    rater: str = typer.Option(..., "--rater", help="Column holding the rater ids."),
+    item: str = ITEM_OPTION,
+    rater: str = RATER_OPTION,
     label: str = typer.Option(
         ..., "--label", help="Column holding the labels (an empty cell: assigned, no label)."
     ),
@@ -249,10 +269,8 @@ def consensus_command(
     ordinal: bool = typer.Option(
         False, "--ordinal", help="Also ordinal entropy and surprisal (needs --level ordinal)."
     ),
-    level: str = typer.Option("nominal", "--level", help=LEVEL_HELP),
-    categories: str | None = typer.Option(
-        None, "--categories", help="Declared categories in order, comma-separated."
-    ),
+    level: str = LEVEL_OPTION,
+    categories: str | None = CATEGORIES_OPTION,
     duplicates: str = typer.Option(
         "raise", "--duplicates", help="raise, first or last (one rater rating an item twice)."
     ),
@@ -284,31 +302,21 @@ def consensus_command(
     check_output(output)
     check_output(output_dir, folder=True)
     files = file_options(sep, encoding, engine)
-    read: dict[str, Any] = {
-        "item": item,
-        "rater": rater,
-        "label": label,
-        "level": level,
-        "categories": parse_categories(categories),
-        "na_values": parse_na_values(na_values),
-        "labels_as": labels_as,
-    }
+    check_engine_options(
+        engine,
+        scheduler,
+        {"--gold": gold is not None, "--duplicates": duplicates != "raise"},
+        " (the library's consensus(gold=...) takes a gold mapping with every engine)",
+    )
+    read = ratings_keywords()
     if engine is not EngineName.memory:
-        if gold is not None or duplicates != "raise":
-            raise fail(
-                "--gold and --duplicates apply to --engine memory (the library's "
-                "consensus(gold=...) takes a gold mapping with every engine)"
-            )
         if output_dir is not None:
             raise fail(
                 "--output-dir writes the per-rating table, which --engine stream/dask does "
                 "not produce; use --format csv for the raters"
             )
-        progress = wants_progress(fmt, quiet)
-        _from_engine(path, engine, scheduler, read, options, progress, fmt, output, top)
+        _from_engine(path, engine, scheduler, read, options, quiet, fmt, output, top)
         return
-    if scheduler is not None:
-        raise fail("--scheduler applies to --engine dask")
     with user_errors(), echo_warnings():
         ratings, gold_labels = read_with_gold(
             path, gold=gold, duplicates=duplicates, **read, **files
@@ -333,7 +341,7 @@ def _from_engine(
     scheduler: str | None,
     read: dict[str, Any],
     options: dict[str, Any],
-    progress: bool,
+    quiet: bool,
     fmt: OutputFormat,
     output: Path | None,
     top: int,
@@ -342,11 +350,7 @@ def _from_engine(
     it is, and (table format) the verdict on the agreement from the same engine."""
     from ..front.consensus import consensus
 
-    with (
-        user_errors(),
-        echo_warnings(),
-        progress_bar(progress, "reading ratings") as callback,
-    ):
+    with running(fmt, quiet, "reading ratings") as callback:
         result = consensus(
             str(path),
             engine=engine.value,

@@ -10,18 +10,20 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    CATEGORIES_OPTION,
     ENCODING_OPTION,
     ENGINE_OPTION,
+    ITEM_OPTION,
     LABELS_AS_OPTION,
-    LEVEL_HELP,
+    LEVEL_OPTION,
     NA_VALUES_OPTION,
+    RATER_OPTION,
     SEP_OPTION,
     EngineName,
     check_output,
     fail,
     file_options,
-    parse_categories,
-    parse_na_values,
+    ratings_keywords,
     user_errors,
 )
 
@@ -38,15 +40,13 @@ EPILOG = examples(
 @app.command("report", epilog=EPILOG)
 def report_command(
     path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
-    item: str = typer.Option(..., "--item", help="Column holding the item ids."),
-    rater: str = typer.Option(..., "--rater", help="Column holding the rater ids."),
+    item: str = ITEM_OPTION,
+    rater: str = RATER_OPTION,
     label: str | None = typer.Option(
         None, "--label", help="Column holding the labels (the agreement sections)."
     ),
-    level: str = typer.Option("nominal", "--level", help=LEVEL_HELP),
-    categories: str | None = typer.Option(
-        None, "--categories", help="Declared categories in order, comma-separated."
-    ),
+    level: str = LEVEL_OPTION,
+    categories: str | None = CATEGORIES_OPTION,
     duplicates: str = typer.Option(
         "raise", "--duplicates", help="raise, first, last or mean (interval/ratio)."
     ),
@@ -104,23 +104,18 @@ def report_command(
         raise fail("--gold is compared with the raters' labels: give --label too")
     check_output(output, creates=True)
     files = file_options(sep, encoding, engine)
+    read = ratings_keywords()
     with user_errors():
         data: Any = path
         if files["sep"] is not None or files["encoding"] is not None:
             from ..io.ratings import read_table
 
             wanted = [item, rater, label, *score, *score_confidence, gold, confidence, correct]
-            data = read_table(
-                path, [c for c in wanted if c], **files, na_values=parse_na_values(na_values)
-            )
+            data = read_table(path, [c for c in wanted if c], **files, na_values=read["na_values"])
             title = title or f"Rater agreement: {path}"
         page = report(
             data,
-            item=item,
-            rater=rater,
-            label=label,
-            level=level,  # type: ignore[arg-type]
-            categories=parse_categories(categories),
+            **read,
             duplicates=duplicates,  # type: ignore[arg-type]
             scores=tuple(score),
             score_confidence=weights,
@@ -131,8 +126,6 @@ def report_command(
             output=output,
             seed=seed,
             progress=not quiet and sys.stderr.isatty(),
-            na_values=parse_na_values(na_values),
-            labels_as=labels_as,  # type: ignore[arg-type]
             engine=engine.value,
         )
     if not quiet:

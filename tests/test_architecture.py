@@ -1,0 +1,535 @@
+"""The architecture rules that the import contracts of pyproject.toml cannot state.
+
+docs/architecture.md describes the layers; `make lint-imports` checks which package may import
+which. This module reads the source of ``src/accord`` with :mod:`ast` and checks three more rules:
+
+* no import cycles between the modules of accord;
+* no module imports an underscore name from another package (what packages share is a public
+  name of an internal module);
+* no function body (docstring excluded) is over 80 lines, unless a ``# long: <why>`` comment on
+  the ``def`` line or just above it says why.
+
+Each rule has one list of today's exceptions, named ``..._TO_REMOVE`` / ``..._TO_SPLIT``. An entry
+is a piece of work, not a permission: the lists only shrink, and an entry that no longer applies
+fails :func:`test_exception_lists_are_current` until it is deleted.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+#: The longest function body (docstring excluded) without a ``# long: <why>`` comment.
+MAX_BODY_LINES = 80
+
+#: Imports that close an import cycle today, as "importer -> imported": the one edge of each
+#: cycle that the layout removes. The graph without them has no cycle.
+CYCLE_IMPORTS_TO_REMOVE = frozenset(
+    {
+        # ConfidenceInterval moves below the bootstrap (accord._interval).
+        "accord._bootstrap -> accord._results",
+        # The `_Data` type named under TYPE_CHECKING moves into _shared.
+        "accord.agreement._shared -> accord.agreement.many_raters",
+        # `_specific` (the one-vs-rest table's statistic) moves below both.
+        "accord.agreement.two_raters -> accord.agreement.specific",
+        # `_pair_features` moves below both.
+        "accord.agreement.specific_many -> accord.agreement.pairwise",
+        # Engine choice leaves the estimator (accord.front.calibration).
+        "accord.calibration.panel -> accord.calibration.stream",
+        "accord.calibration.panel -> accord.calibration._dask",
+        # The consensus engine code moves into the consensus package.
+        "accord.consensus -> accord.engines._consensus",
+    }
+)
+
+#: Underscore names imported from another package today, as "importer -> module.name".
+PRIVATE_IMPORTS_TO_REMOVE = frozenset(
+    {
+        "accord.agreement.pairwise -> accord.stats.pairs._pairs_in_chunk",
+        "accord.calibration._dask -> accord.data.ratings._missing_column_message",
+        "accord.calibration._dask -> accord.engines.dask._compute",
+        "accord.calibration._dask -> accord.engines.dask._concat",
+        "accord.calibration._dask -> accord.engines.dask._tree",
+        "accord.calibration.panel -> accord.data.ratings._check_choice",
+        "accord.calibration.panel -> accord.data.ratings._columns_of",
+        "accord.calibration.panel -> accord.data.ratings._rows",
+        "accord.calibration.panel -> accord.data.ratings._tidy_scalar",
+        "accord.calibration.ranking -> accord.data.ratings._check_choice",
+        "accord.calibration.ranking -> accord.data.ratings._columns_of",
+        "accord.calibration.ranking -> accord.data.ratings._rows",
+        "accord.calibration.stream -> accord.engines.stream._batches",
+        "accord.confidence._engine -> accord.engines.dask._compute",
+        "accord.confidence._engine -> accord.engines.dask._frame_of",
+        "accord.confidence._engine -> accord.engines.dask._tree",
+        "accord.confidence._engine -> accord.engines.stream._batches",
+        "accord.engines._consensus -> accord.consensus._Cells",
+        "accord.engines._consensus -> accord.consensus._as_cells",
+        "accord.engines._consensus -> accord.consensus._assemble",
+        "accord.engines._consensus -> accord.consensus._cell_scores",
+        "accord.engines._consensus -> accord.consensus._check_bands",
+        "accord.engines._consensus -> accord.consensus._count",
+        "accord.engines._consensus -> accord.consensus._dense_rows",
+        "accord.engines._consensus -> accord.consensus._gather",
+        "accord.engines._consensus -> accord.consensus._gold_codes",
+        "accord.engines._consensus -> accord.consensus._item_columns",
+        "accord.engines._consensus -> accord.consensus._median_from_counts",
+        "accord.engines._consensus -> accord.consensus._merge_counts",
+        "accord.engines._consensus -> accord.consensus._ordinal",
+        "accord.engines._consensus -> accord.consensus._pattern_stats",
+        "accord.engines._source -> accord.data.ratings._missing_column_message",
+        "accord.engines._source -> accord.data.ratings._tidy_scalar",
+        "accord.engines._source -> accord.io.ratings._format_of",
+        "accord.engines.dask -> accord.data.ratings._missing_column_message",
+        "accord.engines.stream -> accord.data.ratings._check_choice",
+        "accord.io.ratings -> accord.data.ratings._missing_column_message",
+        "accord.io.spans -> accord.data.ratings._check_choice",
+        "accord.spans -> accord.data.ratings._check_choice",
+        "accord.spans -> accord.data.ratings._missing_column_message",
+        "accord.spans -> accord.data.ratings._rows",
+        "accord.spans -> accord.data.ratings._to_pandas",
+    }
+)
+
+#: Functions whose body is over MAX_BODY_LINES lines today, as "module:qualified name".
+LONG_FUNCTIONS_TO_SPLIT = frozenset(
+    {
+        "accord.agreement.many_raters:_family",
+        "accord.agreement.many_raters:krippendorff_alpha",
+        "accord.agreement.pairwise:light_kappa",
+        "accord.agreement.raters:rater_permutation_test",
+        "accord.agreement.specific_many:pairwise_specific_agreement",
+        "accord.agreement.specific_many:pooled_specific_agreement",
+        "accord.agreement.summary:agreement",
+        "accord.calibration._linalg:sampled_variances",
+        "accord.calibration.panel:_calibrate",
+        "accord.calibration.panel:_read_panel",
+        "accord.calibration.panel:calibrate_panel",
+        "accord.calibration.simulate:simulate_panel",
+        "accord.calibration.stream:panel_statistics",
+        "accord.cli._confidence:render_tables",
+        "accord.cli._pair:render_table",
+        "accord.consensus:_assemble",
+        "accord.consensus:_consensus_in_memory",
+        "accord.data.encoder:label_domain",
+        "accord.data.ratings:encode_ratings",
+        "accord.engines._consensus:consensus_from_engine",
+        "accord.engines._matrix:CodeMatrix.statistics",
+        "accord.engines.dask:dask_scan",
+        "accord.engines.stream:stream_scan",
+        "accord.io.spans:read_bio",
+        "accord.io.spans:read_brat",
+        "accord.report.sections:_numeric_raters",
+        "accord.report.sections:_score_blocks",
+        "accord.report.sections:build_coefficients",
+        "accord.report.sections:build_confidence",
+        "accord.report.sections:build_items",
+        "accord.report.sections:build_raters",
+        "accord.report.sections:build_read",
+        "accord.report.sections:build_summary",
+        "accord.report.sections:build_two_raters",
+        "accord.report:report",
+        "accord.spans:span_agreement",
+    }
+)
+
+
+# --- the source tree -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Module:
+    """One module of the source tree: its dotted name, text and whether it is a package."""
+
+    name: str
+    source: str
+    is_package: bool = False
+
+    @functools.cached_property
+    def tree(self) -> ast.Module:
+        return ast.parse(self.source, filename=self.name)
+
+    @property
+    def package(self) -> str:
+        """The unit the module belongs to: ``accord.<x>`` for a subpackage and its modules at
+        any depth, and for a public top-level module (``accord.information``); ``accord`` for
+        the underscore top-level modules (the core) and the root itself."""
+        parts = self.name.split(".")
+        if len(parts) > 2 or (
+            len(parts) == 2 and (self.is_package or not parts[1].startswith("_"))
+        ):
+            return ".".join(parts[:2])
+        return parts[0]
+
+
+def read_tree(root: Path) -> dict[str, Module]:
+    """The modules under ``root`` (a folder holding the ``accord`` package), by dotted name."""
+    modules = {}
+    for path in sorted((root / "accord").rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        name = ".".join(parts[:-1] if is_package else parts)
+        modules[name] = Module(name, path.read_text(encoding="utf-8"), is_package)
+    return modules
+
+
+@functools.cache
+def accord_modules() -> Mapping[str, Module]:
+    return read_tree(SRC)
+
+
+@dataclass(frozen=True)
+class Import:
+    """One imported name: ``module`` is the module it comes from; ``name`` is None when the
+    statement imports ``module`` itself."""
+
+    importer: str
+    module: str
+    name: str | None
+    line: int
+    local: str | None = None  # the name a module import binds (`from pkg import mod as local`)
+
+
+def statements(tree: ast.AST) -> Iterator[ast.stmt]:
+    """Every statement of ``tree`` at any depth (expressions hold no imports: not walked)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt):
+                yield child
+                todo.append(child)
+            elif isinstance(child, ast.excepthandler | ast.match_case):
+                todo.append(child)
+
+
+def imports_of(module: Module, modules: Mapping[str, Module]) -> Iterator[Import]:
+    """Every import of another accord module anywhere in ``module``: at the top, inside
+    functions and under ``TYPE_CHECKING``, relative imports resolved."""
+    here = module.name.split(".") if module.is_package else module.name.split(".")[:-1]
+    for node in statements(module.tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in modules:
+                    local = alias.asname  # `import a.b` binds `a`: its attributes are modules
+                    yield Import(module.name, alias.name, None, node.lineno, local)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[: len(here) - node.level + 1]
+                source = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                source = node.module or ""
+            if source not in modules:
+                continue
+            for alias in node.names:
+                sub = f"{source}.{alias.name}"
+                if sub in modules:  # `from package import module`
+                    local = alias.asname or alias.name
+                    yield Import(module.name, sub, None, node.lineno, local)
+                else:
+                    yield Import(module.name, source, alias.name, node.lineno)
+
+
+# --- rule 1: no import cycles --------------------------------------------------------------------
+
+
+def import_graph(modules: Mapping[str, Module]) -> dict[str, dict[str, int]]:
+    """importer -> {imported module: first line}, for every import that makes one accord module
+    depend on another: at the top of the module, inside a function (a deferred import is still a
+    dependency, and deferring one is how a cycle hides) and under ``TYPE_CHECKING`` (a cycle of
+    types is a cycle of design). The root package ``accord`` is left out as an importer: it
+    re-exports every public name, so each import of it would otherwise close a cycle."""
+    graph: dict[str, dict[str, int]] = {name: {} for name in modules}
+    for name, module in modules.items():
+        if name == "accord":
+            continue
+        for imp in imports_of(module, modules):
+            if imp.module != name:
+                graph[name].setdefault(imp.module, imp.line)
+    return graph
+
+
+def cycles(graph: Mapping[str, Mapping[str, int]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, {}):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def without(
+    graph: Mapping[str, Mapping[str, int]], edges: frozenset[str]
+) -> dict[str, dict[str, int]]:
+    """``graph`` less the "importer -> imported" ``edges``."""
+    return {
+        a: {b: line for b, line in out.items() if f"{a} -> {b}" not in edges}
+        for a, out in graph.items()
+    }
+
+
+def reaches(graph: Mapping[str, Mapping[str, int]], start: str, goal: str) -> bool:
+    seen, todo = {start}, [start]
+    while todo:
+        for w in graph.get(todo.pop(), {}):
+            if w == goal:
+                return True
+            if w not in seen:
+                seen.add(w)
+                todo.append(w)
+    return False
+
+
+def describe(graph: Mapping[str, Mapping[str, int]], component: list[str]) -> str:
+    """The shortest cycle through the first module of ``component``, with import lines."""
+    inside, start = set(component), component[0]
+    came: dict[str, str] = {}
+    todo = [start]
+    while todo and start not in came:
+        v = todo.pop(0)
+        for w in sorted(graph[v]):
+            if w in inside and w not in came:
+                came[w] = v
+                todo.append(w)
+    path = [start]
+    while len(path) == 1 or path[-1] != start:
+        path.append(came[path[-1]])
+    path.reverse()
+    steps = (f"{b} (line {graph[a][b]} of {a})" for a, b in pairwise(path))
+    return f"{start} -> " + " -> ".join(steps)
+
+
+# --- rule 2: no underscore names from another package --------------------------------------------
+
+
+def private_imports(modules: Mapping[str, Module]) -> dict[str, int]:
+    """ "importer -> module.name" -> line, for each underscore name (dunders aside) that a module
+    takes from a module of another package: imported by name, or read as an attribute of a
+    module imported from another package (``mod._name``)."""
+    found: dict[str, int] = {}
+    for name, module in modules.items():
+        aliases: dict[str, str] = {}  # local name -> module of another package
+        for imp in imports_of(module, modules):
+            if modules[imp.module].package == module.package:
+                continue
+            if imp.name is None:
+                if imp.local:
+                    aliases[imp.local] = imp.module
+            elif imp.name.startswith("_") and not imp.name.startswith("__"):
+                found.setdefault(f"{name} -> {imp.module}.{imp.name}", imp.line)
+        for node in ast.walk(module.tree) if aliases else ():
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in aliases
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
+                found.setdefault(f"{name} -> {aliases[node.value.id]}.{node.attr}", node.lineno)
+    return found
+
+
+# --- rule 3: short functions ---------------------------------------------------------------------
+
+_LONG_REASON = re.compile(r"#[ \t]*long:[ \t]*\S")
+
+
+def long_functions(modules: Mapping[str, Module], limit: int = MAX_BODY_LINES) -> dict[str, int]:
+    """ "module:qualified name" -> body lines, for each function whose body (docstring excluded)
+    spans more than ``limit`` lines with no ``# long: <why>`` on its ``def`` line or the two
+    lines above it."""
+    found: dict[str, int] = {}
+    for name, module in modules.items():
+        lines = module.source.split("\n")
+
+        def visit(node: ast.AST, prefix: str, lines: list[str] = lines, name: str = name) -> None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.ClassDef):
+                    visit(child, f"{prefix}{child.name}.")
+                elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                    qualified = f"{prefix}{child.name}"
+                    body = child.body
+                    if (
+                        isinstance(body[0], ast.Expr)
+                        and isinstance(body[0].value, ast.Constant)
+                        and isinstance(body[0].value.value, str)
+                    ):
+                        body = body[1:]
+                    if body:
+                        length = (child.end_lineno or child.lineno) - body[0].lineno + 1
+                        head = "\n".join(lines[max(0, child.lineno - 3) : child.lineno])
+                        if length > limit and not _LONG_REASON.search(head):
+                            found[f"{name}:{qualified}"] = length
+                    visit(child, f"{qualified}.")
+                else:
+                    visit(child, prefix)
+
+        visit(module.tree, "")
+    return found
+
+
+# --- the rules on accord -------------------------------------------------------------------------
+
+
+def test_no_import_cycles() -> None:
+    graph = without(import_graph(accord_modules()), CYCLE_IMPORTS_TO_REMOVE)
+    found = [describe(graph, c) for c in cycles(graph)]
+    assert not found, "import cycles: " + " | ".join(found)
+
+
+def test_no_private_names_across_packages() -> None:
+    found = private_imports(accord_modules())
+    new = sorted(
+        f"{k} (line {line})" for k, line in found.items() if k not in PRIVATE_IMPORTS_TO_REMOVE
+    )
+    assert not new, (
+        "underscore names imported from another package (share a public name of an internal "
+        "module with __all__ instead): " + "; ".join(new)
+    )
+
+
+def test_function_bodies_are_short() -> None:
+    found = long_functions(accord_modules())
+    new = sorted(f"{k} ({n} lines)" for k, n in found.items() if k not in LONG_FUNCTIONS_TO_SPLIT)
+    assert not new, (
+        f"function bodies over {MAX_BODY_LINES} lines (split them, or say why in a "
+        "'# long: <why>' comment on or just above the def): " + "; ".join(new)
+    )
+
+
+def test_exception_lists_are_current() -> None:
+    """Each entry of the lists above still names something to fix; delete it once fixed."""
+    modules = accord_modules()
+    graph = import_graph(modules)
+    stale = [
+        edge
+        for edge in sorted(CYCLE_IMPORTS_TO_REMOVE)
+        if (parts := edge.split(" -> "))[1] not in graph.get(parts[0], {})
+        or not reaches(graph, parts[1], parts[0])
+    ]
+    stale += sorted(PRIVATE_IMPORTS_TO_REMOVE - private_imports(modules).keys())
+    stale += sorted(LONG_FUNCTIONS_TO_SPLIT - long_functions(modules).keys())
+    assert not stale, "fixed, delete from the exception lists: " + "; ".join(stale)
+
+
+# --- the checkers on small made-up packages ------------------------------------------------------
+
+
+def _tree(**files: str) -> dict[str, Module]:
+    """Modules from keyword arguments: ``accord__x__init`` is the package ``accord.x``."""
+    out = {"accord": Module("accord", "", is_package=True)}
+    for key, source in files.items():
+        parts = key.split("__")
+        is_package = parts[-1] == "init"
+        name = ".".join(parts[:-1] if is_package else parts)
+        out[name] = Module(name, source, is_package)
+    return out
+
+
+def test_cycle_checker_sees_deferred_and_type_checking_imports() -> None:
+    modules = _tree(
+        accord__a__init="",
+        accord__a__one="from .two import f\n",
+        accord__a__two="def g():\n    from .one import h\n",
+        accord__b__init="",
+        accord__b__one=(
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .two import T\n"
+        ),
+        accord__b__two="from . import one\n",
+        accord__c="from .a import one\n",
+    )
+    graph = import_graph(modules)
+    assert cycles(graph) == [["accord.a.one", "accord.a.two"], ["accord.b.one", "accord.b.two"]]
+    assert cycles(without(graph, frozenset({"accord.a.two -> accord.a.one"}))) == [
+        ["accord.b.one", "accord.b.two"]
+    ]
+    assert describe(graph, ["accord.a.one", "accord.a.two"]) == (
+        "accord.a.one -> accord.a.two (line 1 of accord.a.one)"
+        " -> accord.a.one (line 2 of accord.a.two)"
+    )
+    assert reaches(graph, "accord.c", "accord.a.two")
+    assert not reaches(graph, "accord.a.two", "accord.c")
+
+
+def test_private_name_checker() -> None:
+    modules = _tree(
+        accord___core="def _shared(): ...\n",
+        accord___other="from ._core import _shared\n",  # the core is one package: allowed
+        accord__public="from ._core import _shared\n",  # a public top-level module is not core
+        accord__x__init="",
+        accord__x___impl="def _helper(): ...\ndef _other(): ...\ndef public(): ...\n",
+        accord__x__mod="from ._impl import _helper\n",  # same package: allowed
+        accord__x__sub__init="",
+        accord__x__sub__deep="from .._impl import _helper\n",  # a subpackage: allowed
+        accord__y__init="",
+        accord__y__use=(
+            "from ..x._impl import _helper, public\n"
+            "from ..x import _impl as impl\n"
+            "def f():\n"
+            "    from accord._core import _shared\n"
+            "    return impl._other, impl.public, _shared, __name__\n"
+        ),
+    )
+    assert private_imports(modules) == {
+        "accord.public -> accord._core._shared": 1,
+        "accord.y.use -> accord.x._impl._helper": 1,
+        "accord.y.use -> accord._core._shared": 4,
+        "accord.y.use -> accord.x._impl._other": 5,
+    }
+
+
+def _function(name: str, lines: int, head: str = "", indent: str = "") -> str:
+    body = "".join(f"{indent}    x{i} = {i}\n" for i in range(lines))
+    return f'{head}{indent}def {name}():\n{indent}    """Doc."""\n{body}'
+
+
+@pytest.mark.parametrize(
+    ("head", "flagged"),
+    [
+        ("", True),
+        ("# long: one table of cases, clearer whole\n", False),
+        ("# long:\n", True),  # a reason is required
+        ("# long: reads as one recipe\n@decorator\n", False),
+        ("# long: too far above\n\n\n", True),
+    ],
+)
+def test_long_function_checker(head: str, flagged: bool) -> None:
+    source = _function("f", MAX_BODY_LINES + 1, head) + _function("g", MAX_BODY_LINES)
+    found = long_functions(_tree(accord__m=source))
+    assert found == ({"accord.m:f": MAX_BODY_LINES + 1} if flagged else {})
+    method = "class C:\n" + _function("f", MAX_BODY_LINES + 1, indent="    ")
+    assert list(long_functions(_tree(accord__m=method))) == ["accord.m:C.f"]
