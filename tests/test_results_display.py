@@ -108,6 +108,12 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
     "Spans": lambda _: _spans(),
     "SpecificAgreement": lambda _: accord.specific_agreement(_birads()),
     "RaterDifferences": lambda _: rater_differences(_measurements()),
+    "AltTest": lambda _: accord.alt_test(
+        _diagnoses(), "rater6", epsilon=0.15, min_items_per_rater=20
+    ),
+    "AltTestRanking": lambda _: accord.alt_test(
+        _diagnoses(), ["rater5", "rater6"], epsilon=0.15, min_items_per_rater=20
+    ),
     "RaterPermutationTest": lambda _: rater_permutation_test(_diagnoses(), n_permutations=99),
 }
 

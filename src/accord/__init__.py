@@ -95,6 +95,7 @@ if TYPE_CHECKING:
     from .io.confidence import read_confidences, read_sclite_sgml
     from .io.ratings import read_ratings
     from .io.spans import read_bio, read_brat, read_spans
+    from .judges import AltTest, AltTestRanking, alt_test
     from .report import HtmlReport, report
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
@@ -136,6 +137,9 @@ _EXPORTS: dict[str, str] = {
     "RaterCategoryCounts": ".stats",
     "RatingStatistics": ".engines",
     "Ratings": ".data.ratings",
+    "AltTest": ".judges",
+    "AltTestRanking": ".judges",
+    "alt_test": ".judges",
     "ReadReport": ".data.ratings",
     "Recalibration": ".confidence",
     "ReliabilityDiagram": ".confidence",
@@ -214,6 +218,8 @@ __all__ = [
     "AccordError",
     "AccordWarning",
     "AgreementTable",
+    "AltTest",
+    "AltTestRanking",
     "CalibrationMetrics",
     "Coefficient",
     "CohenKappa",
@@ -258,6 +264,7 @@ __all__ = [
     "SpecificAgreement",
     "__version__",
     "agreement",
+    "alt_test",
     "best_dichotomization",
     "brennan_prediger",
     "calibrate_panel",

@@ -11,7 +11,17 @@ import importlib
 from ._app import AccordCommand, app
 
 # Importing a command module registers its command; this order is the order of `accord --help`.
-COMMANDS = ("agree", "pair", "consensus", "calibrate", "confidence", "spans", "report", "demo")
+COMMANDS = (
+    "agree",
+    "pair",
+    "judge",
+    "consensus",
+    "calibrate",
+    "confidence",
+    "spans",
+    "report",
+    "demo",
+)
 for _command in COMMANDS:
     importlib.import_module(f"._{_command}", __name__)
 for _info in app.registered_commands:
