@@ -262,7 +262,7 @@ def ratings_verdict(ratings: Any, table: Any, confidence_level: float = 0.95) ->
     be computed (no item rated by both), :func:`table_verdict`."""
     if ratings.n_raters != 2 or ratings.level not in ("nominal", "ordinal"):
         return table_verdict(table, confidence_level)
-    from . import cohen_kappa
+    from .agreement import cohen_kappa
     from ._errors import AccordError
 
     try:
