@@ -21,8 +21,8 @@ from .._types import FloatArray, IntArray
 from ..engines._blocks import RatingStatistics
 from ..engines._matrix import patterns_from_counts
 from ..engines._run import Rescan
-from . import many_raters as mr
-from .pairwise import _cohen_tables
+from ._shared import _Data
+from ._tables import cohen_tables
 
 __all__ = ["data_from_statistics", "light_from_statistics"]
 
@@ -174,7 +174,7 @@ def data_from_statistics(
             n=n,
             rescan=rescan,
         )
-    return mr._Data(
+    return _Data(
         counts,
         stats.categories,
         n_raters,
@@ -209,7 +209,7 @@ def light_from_statistics(stats: RatingStatistics, *, min_items: int = 1) -> Coe
     pt = stats.pair_tables
     n_items_pair = pt.tables.sum(axis=(1, 2))
     keep = n_items_pair >= min_items
-    kappas = _cohen_tables(pt.tables[keep].astype(np.float64))
+    kappas = cohen_tables(pt.tables[keep].astype(np.float64))
     pairable, single = _items_by_total(stats)
     base: dict[str, Any] = dict(
         name="light_kappa",

@@ -23,11 +23,12 @@ import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Coefficient
-from .._types import FloatArray, IntArray, Level, RngLike
+from .._types import FloatArray, Level, RngLike
 from ..data.ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
 from ._shared import (
     CHUNK_ITEMS,
+    _Data,
     cached,
     chunks,
     code_rows,
@@ -62,53 +63,6 @@ _Kind = Literal["percent", "fleiss", "gwet", "bp", "conger"]
 _NO_PAIRS = "no item has two or more ratings, so there is no agreement to measure"
 _TSV = "SE: Gwet (2014) linearisation as in irrCAC 1.4"
 _ONE_ITEM = "one item: no SE or interval (they need two or more items; df = 0)"
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class _Data:
-    """Item x category counts of the rated items, and what they came from.
-
-    Attributes
-    ----------
-    counts : ndarray of int64 or float64, shape (n_items, q), or scipy sparse CSR array
-        Counts of the items with at least one rating: the statistic's own integers, no
-        float copy (operations promote to float64 a chunk at a time), except counts made
-        from ratings of up to :data:`._shared.CHUNK_ITEMS` items, held once as float64
-        (exact) so that no coefficient converts them again. Sparse when there are
-        many categories and few of them per item (:func:`_sparse_counts`): memory then
-        follows the ratings, not items x categories.
-    item_row : ndarray of int64, shape (n_items_in_decode_table,) or None
-        Row of ``counts`` of each item code of ``ratings`` (-1 when the item has no rating).
-    conger : callable, optional
-        ``conger(w) -> (pe_i, p, pe)``: Conger's chance-agreement terms computed by an engine
-        from rater marginals and a second pass over the ratings (when ``ratings`` is None);
-        ``pe_i`` has one value per rated item, in item-code order.
-    weights : ndarray of float64, shape (n_rows,) or None
-        Compressed data: ``counts`` holds distinct count patterns (every row total >= 1) and
-        row ``p`` stands for ``weights[p]`` items (whole numbers >= 1); the number of items
-        is ``weights.sum()``. None: every row of ``counts`` is one item.
-    item_pattern : ndarray of int64, shape (n_items,) or None
-        With ``weights``: the row of ``counts`` of each rated item, in item-code order (what
-        Conger's kappa needs to pair an engine's per-item ``pe_i`` with its pattern).
-    declared : bool
-        False when the categories are the default 0..q-1 of an array of counts given without
-        ``categories=`` (weights that depend on where 0 is are then an error).
-    cache : dict
-        Statistics shared by the coefficients computed on this data (:mod:`._shared`).
-    """
-
-    counts: Any
-    categories: tuple[Any, ...]
-    n_raters: int
-    level: Level
-    category_values: FloatArray
-    ratings: Ratings | None
-    item_row: IntArray | None
-    conger: Callable[[FloatArray], tuple[FloatArray, FloatArray, float]] | None = None
-    weights: FloatArray | None = None
-    item_pattern: IntArray | None = None
-    declared: bool = True
-    cache: dict[Any, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
 
 #: Item x category counts are kept sparse above this many categories when the dense matrix

@@ -21,6 +21,7 @@ from .._results import Coefficient, ConfidenceInterval, Result, check_level, t_q
 from .._types import FloatArray, RngLike, as_generator
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
+from ._tables import specific_ratio
 from .inference import check_n_boot
 from .two_raters import TwoRaterData, as_table, bootstrap_table
 
@@ -118,15 +119,6 @@ def _binary(
 
 
 # ------------------------------------------------------------------- formulas
-
-
-def _specific(agree: FloatArray | float, b_plus_c: FloatArray | float) -> FloatArray:
-    """``2a / (2a + b + c)`` (NaN when the denominator is 0); broadcasts."""
-    a2 = 2.0 * np.asarray(agree, dtype=np.float64)
-    den = a2 + np.asarray(b_plus_c, dtype=np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out: FloatArray = np.where(den > 0, a2 / np.where(den > 0, den, 1.0), np.nan)
-    return out
 
 
 def _specific_se(agree: FloatArray | float, b_plus_c: FloatArray | float) -> FloatArray:
@@ -300,7 +292,7 @@ def _per_category(table: ContingencyTable) -> pd.DataFrame:
     n_x = counts.sum(axis=1)
     n_y = counts.sum(axis=0)
     off = n_x + n_y - 2.0 * both
-    sa = _specific(both, off)
+    sa = specific_ratio(both, off)
     se = _specific_se(both, off)
     lows, highs = [], []
     for agree, rest, value in zip(both, off, sa, strict=True):
@@ -330,7 +322,7 @@ def _binary_bootstrap(
         a = p[:, k, k]
         bc = p[:, k, :].sum(axis=-1) + p[:, :, k].sum(axis=-1) - 2.0 * a
         d = 1.0 - a - bc
-        return np.stack([_specific(a, bc), _specific(d, bc)], axis=-1).ravel()
+        return np.stack([specific_ratio(a, bc), specific_ratio(d, bc)], axis=-1).ravel()
 
     # One call per statistic keeps the interface of bootstrap_table (values per table); the
     # generator is re-seeded identically so PSA and NSA come from the same resamples.
@@ -441,9 +433,9 @@ def specific_agreement(
     check_n_boot(n_boot, owner)
     bn = _binary(data, y, positive=positive, categories=categories, raters=raters, owner=owner)
     a, b, c, d = bn.a, bn.b, bn.c, bn.d
-    psa = float(_specific(a, b + c))
+    psa = float(specific_ratio(a, b + c))
     se = float(_specific_se(a, b + c))
-    nsa = float(_specific(d, b + c)) if bn.d_known else math.nan
+    nsa = float(specific_ratio(d, b + c)) if bn.d_known else math.nan
     nse = float(_specific_se(d, b + c)) if bn.d_known else math.nan
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = a / (a + b) if a + b > 0 else math.nan
@@ -631,7 +623,7 @@ def kappa_vs_negatives(
                 "negatives must be a non-empty list of finite counts >= 0; got "
                 f"{np.asarray(negatives).tolist()!r}"
             )
-    psa = float(_specific(a, b + c))
+    psa = float(specific_ratio(a, b + c))
     total = a + b + c + d
     with np.errstate(invalid="ignore", divide="ignore"):
         agreement = np.where(total > 0, (a + d) / np.where(total > 0, total, 1.0), np.nan)

@@ -31,8 +31,9 @@ from ..data.ratings import Ratings
 from ..stats.pairs import PairTables
 from . import many_raters as mr
 from ._shared import item_terms
+from ._tables import pair_features, pair_specific, positive_index
 from .inference import bootstrap, check_n_boot
-from .specific import WILSON_DESCRIPTION, _specific, _wald, _wilson
+from .specific import WILSON_DESCRIPTION, _wald, _wilson
 
 __all__ = [
     "PairwiseSpecificAgreement",
@@ -47,37 +48,6 @@ PooledCI: TypeAlias = Literal["wilson", "wald", "percentile", "bca"]
 
 
 # ------------------------------------------------------------------ shared helpers
-
-
-def positive_index(categories: tuple[Any, ...], positive: Any, owner: str) -> int:
-    """Index of the positive category (the first one when ``positive`` is None)."""
-    if positive is None:
-        return 0
-    matches = [
-        i for i, cat in enumerate(categories) if cat == positive or str(cat) == str(positive)
-    ]
-    if not matches:
-        raise InvalidInputError(
-            f"{owner}: positive={positive!r} is not among the categories {list(categories)!r}"
-        )
-    return matches[0]
-
-
-def pair_specific(tables: FloatArray, k: int) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Specific agreement of stacked q x q pair tables, shape (..., P, q, q).
-
-    Returns the per-category values ``2 n_cc / (n_c. + n_.c)`` (shape (..., P, q)), PSA of
-    category ``k`` (shape (..., P)) and NSA of ``k`` against the other categories pooled
-    (shape (..., P)); NaN where a denominator is 0.
-    """
-    both = np.diagonal(tables, axis1=-2, axis2=-1)
-    rows = tables.sum(axis=-1)
-    cols = tables.sum(axis=-2)
-    per_category = _specific(both, rows + cols - 2.0 * both)
-    a = both[..., k]
-    b_plus_c = rows[..., k] + cols[..., k] - 2.0 * a
-    d = tables.sum(axis=(-2, -1)) - a - b_plus_c
-    return per_category, per_category[..., k], _specific(d, b_plus_c)
 
 
 def _nanmean(values: FloatArray, axis: int) -> FloatArray:
@@ -260,9 +230,7 @@ class PairwiseSpecificAgreement(Coefficient):
 
 def _pairable_features(ratings: Ratings, pt: PairTables, kept: Any) -> Any:
     """Per-item contributions to the kept pair tables, rows of items with two ratings."""
-    from .pairwise import _pair_features
-
-    feats = _pair_features(ratings, pt, kept)
+    feats = pair_features(ratings, pt, kept)
     per_item = np.bincount(ratings.item_codes, minlength=ratings.n_items)
     return feats[per_item >= 2]
 

@@ -28,6 +28,7 @@ from .._types import LEVELS, Alternative, FloatArray, Level, RngLike, as_generat
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
 from ..information import entropy
+from ._tables import specific_ratio
 from .inference import check_n_boot, population_factor
 from .weights import WEIGHT_SCHEMES, agreement_weights
 
@@ -1230,8 +1231,6 @@ def _cut_table(table: ContingencyTable) -> pd.DataFrame:
 
 def _one_vs_rest_table(table: ContingencyTable) -> pd.DataFrame:
     """Each category against the rest (one row per category)."""
-    from .specific import _specific  # specific imports this module
-
     counts = table.counts
     total = float(counts.sum())
     in_in = np.diag(counts).astype(np.float64)
@@ -1241,7 +1240,7 @@ def _one_vs_rest_table(table: ContingencyTable) -> pd.DataFrame:
     rest_in = col - in_in
     rest_rest = total - row - col + in_in
     kappa, po, ia = _two_by_two(in_in, in_rest, rest_in, rest_rest)
-    sa = _specific(in_in, in_rest + rest_in)
+    sa = specific_ratio(in_in, in_rest + rest_in)
     cats = table.categories
     for k in np.flatnonzero(np.isnan(kappa)):
         warn_degenerate(

@@ -14,7 +14,14 @@ from .._types import IntArray
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
 
-__all__ = ["PAIR_TABLE_CELLS", "PairAgreement", "PairTables", "pair_agreement", "rater_code_rows"]
+__all__ = [
+    "PAIR_TABLE_CELLS",
+    "PairAgreement",
+    "PairTables",
+    "pair_agreement",
+    "pairs_within_items",
+    "rater_code_rows",
+]
 
 #: Pair rows generated per chunk of items (bounds the memory of the pair expansion).
 CHUNK_PAIRS = 4_000_000
@@ -26,7 +33,7 @@ DENSE_CELLS = 20_000_000
 PAIR_TABLE_CELLS = 20_000_000
 
 
-def _pairs_in_chunk(
+def pairs_within_items(
     rater: IntArray, label: IntArray, starts: IntArray, sizes: IntArray, offset: int
 ) -> tuple[IntArray, IntArray, IntArray]:
     """All within-item pairs (a, b) with a before b, for ratings sorted by (item, rater).
@@ -248,7 +255,7 @@ class PairTables(Result):
             z = sizes[lo:hi]
             a0 = int(s[0])
             a1 = int(s[-1] + z[-1])
-            ra, rb, pos = _pairs_in_chunk(rater[a0:a1], label[a0:a1], s, z, a0)
+            ra, rb, pos = pairs_within_items(rater[a0:a1], label[a0:a1], s, z, a0)
             lab = label[a0:a1]
             key = (ra * n_r + rb) * qq + lab[pos[0]] * q + lab[pos[1]]
             if dense:
@@ -336,7 +343,7 @@ def pair_agreement(ratings: Ratings) -> PairAgreement:
         hi = max(int(np.searchsorted(cum, base + CHUNK_PAIRS, side="right")), lo + 1)
         s, z = starts[lo:hi], sizes[lo:hi]
         a0, a1 = int(s[0]), int(s[-1] + z[-1])
-        ra, rb, pos = _pairs_in_chunk(rater[a0:a1], label[a0:a1], s, z, a0)
+        ra, rb, pos = pairs_within_items(rater[a0:a1], label[a0:a1], s, z, a0)
         lab = label[a0:a1]
         la, lb = lab[pos[0]], lab[pos[1]]
         key = ra.astype(np.int64) * n_r + rb
