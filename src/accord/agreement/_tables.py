@@ -11,7 +11,7 @@ import numpy as np
 from .._errors import InvalidInputError
 from .._types import FloatArray, IntArray
 from ..data.ratings import Ratings
-from ..stats.pairs import PairTables, pairs_within_items
+from ..stats.pairs import ItemGroups, PairTables
 
 __all__ = [
     "cohen_tables",
@@ -90,14 +90,13 @@ def pair_features(ratings: Ratings, pt: PairTables, keep: IntArray) -> Any:
     q = ratings.n_categories
     qq = q * q
     n_r = ratings.n_raters
-    order = np.lexsort((ratings.rater_codes, ratings.item_codes))
-    item = ratings.item_codes[order]
-    rater = ratings.rater_codes[order]
-    label = ratings.label_codes[order]
-    starts = np.flatnonzero(np.r_[True, item[1:] != item[:-1]])
-    sizes = np.diff(np.r_[starts, item.size])
-    ra, rb, pos = pairs_within_items(rater, label, starts, sizes, 0)
-    pair_item = item[pos[0]]
+    groups = ItemGroups.from_ratings(ratings)
+    pos = [np.concatenate(side) for side in zip(*groups.pairs(), strict=True)] or [
+        np.zeros(0, np.int64)
+    ] * 2
+    ra, rb = groups.rater[pos[0]], groups.rater[pos[1]]
+    label = groups.label
+    pair_item = groups.item[pos[0]]
     lookup = np.full(n_r * n_r, -1, dtype=np.int64)
     kept_pairs = pt.pairs[keep]
     lookup[kept_pairs[:, 0] * n_r + kept_pairs[:, 1]] = np.arange(kept_pairs.shape[0])
