@@ -45,7 +45,6 @@ if TYPE_CHECKING:
         RaterDifferences,
         RaterPermutationTest,
         SpecificAgreement,
-        agreement,
         best_dichotomization,
         brennan_prediger,
         cohen_kappa,
@@ -91,6 +90,7 @@ if TYPE_CHECKING:
     from .data.ratings import Ratings, ReadReport
     from .data.table import ContingencyTable
     from .engines import RatingStatistics, dask_statistics, stream_statistics
+    from .front.agreement import agreement
     from .information import conditional_entropy, entropy, mutual_information, surprisal
     from .io.confidence import read_confidences, read_sclite_sgml
     from .io.ratings import read_ratings
@@ -142,7 +142,7 @@ _EXPORTS: dict[str, str] = {
     "SpanAgreement": ".spans",
     "Spans": ".spans",
     "SpecificAgreement": ".agreement",
-    "agreement": ".agreement",
+    "agreement": ".front.agreement",
     "best_dichotomization": ".agreement",
     "brennan_prediger": ".agreement",
     "calibrate_panel": ".calibration",

@@ -47,7 +47,7 @@ def agreement_rows(
     population_size: float | None = None,
 ) -> list[Any]:
     """The coefficients ``accord agree`` reports for these ratings (see ``accord.agreement``)."""
-    from ..agreement import agreement
+    from ..front.agreement import agreement
 
     table = agreement(
         ratings,
@@ -198,82 +198,56 @@ def agree(
 ) -> None:
     """Agreement among raters beyond chance: every coefficient that applies, with SEs."""
     from .. import read_ratings
+    from ..front.agreement import agreement
 
     check_output(output)
     files = file_options(sep, encoding, engine)
     chosen = None if coefficients is None else [c.strip() for c in coefficients.split(",")]
-    if engine is not EngineName.memory:
-        if duplicates != "raise":
-            raise fail(
-                "--duplicates applies to --engine memory; the files must rate each "
-                "(item, rater) pair once"
-            )
-        from ..agreement import agreement
-
-        with (
-            user_errors(),
-            echo_warnings(),
-            progress_bar(wants_progress(fmt, quiet), "reading ratings") as progress,
-        ):
-            table = agreement(
-                str(path),
-                engine=engine.value,  # type: ignore[arg-type]
-                item=item,
-                rater=rater,
-                label=label,
-                level=level,  # type: ignore[arg-type]
-                categories=parse_categories(categories),
-                na_values=parse_na_values(na_values),
-                labels_as=labels_as,  # type: ignore[arg-type]
-                coefficients=chosen,
-                weights=weights,
-                population_size=population_size,
-                ci=ci,  # type: ignore[arg-type]
-                n_boot=n_boot,
-                rng=seed,
-                scheduler=scheduler,
-                progress=progress,
-            )
-        with user_errors():
-            render(
-                table.report,
-                list(table.coefficients),
-                fmt,
-                output,
-                ci=ci,
-                measurement=table.level,
-            )
-        return
-    if scheduler is not None:
-        raise fail("--scheduler applies to --engine dask")
-    with user_errors(), echo_warnings():
-        ratings = read_ratings(
-            path,
-            item=item,
-            rater=rater,
-            label=label,
-            level=level,  # type: ignore[arg-type]
-            categories=parse_categories(categories),
-            duplicates=duplicates,  # type: ignore[arg-type]
-            **files,
-            na_values=parse_na_values(na_values),
-            labels_as=labels_as,  # type: ignore[arg-type]
+    in_memory = engine is EngineName.memory
+    if not in_memory and duplicates != "raise":
+        raise fail(
+            "--duplicates applies to --engine memory; the files must rate each "
+            "(item, rater) pair once"
         )
-        results = agreement_rows(
-            ratings,
+    if in_memory and scheduler is not None:
+        raise fail("--scheduler applies to --engine dask")
+    reading: dict[str, Any] = dict(
+        item=item,
+        rater=rater,
+        label=label,
+        level=level,
+        categories=parse_categories(categories),
+        na_values=parse_na_values(na_values),
+        labels_as=labels_as,
+    )
+    ratings = None
+    with (
+        user_errors(),
+        echo_warnings(),
+        progress_bar(wants_progress(fmt, quiet) and not in_memory, "reading ratings") as progress,
+    ):
+        if in_memory:  # read here: the memory engine takes the file's duplicates policy
+            ratings = read_ratings(path, duplicates=duplicates, **files, **reading)  # type: ignore[arg-type]
+            source: dict[str, Any] = {}
+        else:
+            source = dict(reading, scheduler=scheduler, progress=progress)
+        table = agreement(
+            str(path) if ratings is None else ratings,
+            engine=engine.value,
             coefficients=chosen,
             weights=weights,
-            ci=ci,
-            n_boot=n_boot,
-            seed=seed,
             population_size=population_size,
+            ci=ci,  # type: ignore[arg-type]
+            n_boot=n_boot,
+            rng=seed,
+            **source,
         )
         render(
-            ratings.report,
-            results,
+            table.report if ratings is None else ratings.report,
+            list(table.coefficients),
             fmt,
             output,
             ci=ci,
-            measurement=ratings.level,
+            measurement=table.level,
             ratings=ratings,
         )

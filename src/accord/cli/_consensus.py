@@ -315,7 +315,7 @@ def consensus_command(
             lead = None
             if fmt is OutputFormat.table:
                 from .._verdict import headline_coefficients, table_verdict
-                from ..agreement import agreement
+                from ..front.agreement import agreement
 
                 lead = table_verdict(
                     agreement(
@@ -363,7 +363,7 @@ def consensus_command(
         lead = None
         if fmt is OutputFormat.table:
             from .._verdict import headline_coefficients, ratings_verdict
-            from ..agreement import agreement
+            from ..front.agreement import agreement
 
             lead = ratings_verdict(
                 ratings, agreement(ratings, coefficients=headline_coefficients(ratings.level))

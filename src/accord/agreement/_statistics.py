@@ -1,36 +1,81 @@
-"""Agreement coefficients from an engine's statistics (stream and dask engines).
+"""Agreement coefficients from count statistics (what the stream and dask engines compute).
 
 Fleiss, Krippendorff (every level), Gwet AC1/AC2, Brennan-Prediger and percent agreement
 are functions of the item x category counts; Conger's kappa adds the rater marginals for its
-statistic and one more pass over the ratings for the item terms of its standard error;
-Light's kappa is a function of the rater-pair tables. Each is computed by the same code as
-on :class:`~accord.Ratings`, so the numbers agree with the memory engine.
+statistic and one more pass over the ratings for the item terms of its standard error
+(:class:`ItemSums`, given by the caller); Light's kappa is a function of the rater-pair
+tables. Each is computed by the same code as on :class:`~accord.Ratings`, so the numbers
+agree with the memory engine.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from .._errors import warn_degenerate
 from .._results import Coefficient
 from .._types import FloatArray, IntArray
-from ..engines._blocks import RatingStatistics
-from ..engines._matrix import patterns_from_counts
-from ..engines._run import Rescan
+from ..stats.counts import ItemCategoryCounts, RaterCategoryCounts
+from ..stats.pairs import PairTables
 from ._shared import _Data
 from ._tables import cohen_tables
 
-__all__ = ["data_from_statistics", "light_from_statistics"]
+__all__ = [
+    "LIGHT_NO_ANALYTIC_SE_ENGINE",
+    "CountPatterns",
+    "CountStatistics",
+    "ItemSums",
+    "data_from_statistics",
+    "light_from_statistics",
+]
 
 #: Light's kappa has no analytic SE; its bootstrap resamples items with their ratings, which
 #: the stream and dask engines do not keep.
 LIGHT_NO_ANALYTIC_SE_ENGINE = (
     "no analytic SE: a bootstrap interval (ci='bootstrap') needs the memory engine"
 )
+
+
+class CountPatterns(Protocol):
+    """Item x category counts as their distinct rows and multiplicities."""
+
+    @property
+    def rows(self) -> Any: ...
+    @property
+    def weights(self) -> IntArray: ...
+    @property
+    def item_pattern(self) -> npt.NDArray[np.signedinteger[Any]]: ...
+    @property
+    def n_rated(self) -> int: ...
+
+
+class CountStatistics(Protocol):
+    """The sufficient statistics of a set of ratings that the coefficients read."""
+
+    @property
+    def item_counts(self) -> ItemCategoryCounts | None: ...
+    @property
+    def rater_counts(self) -> RaterCategoryCounts | None: ...
+    @property
+    def pair_tables(self) -> PairTables | None: ...
+    @property
+    def item_patterns(self) -> Any: ...
+    @property
+    def categories(self) -> tuple[Any, ...]: ...
+    @property
+    def level(self) -> Any: ...
+
+
+class ItemSums(Protocol):
+    """One more pass over the ratings: per item code, the sum over the item's ratings of
+    ``table[rater code, label code]`` (``table`` of shape (n_rater_codes, q))."""
+
+    def __call__(self, table: FloatArray) -> FloatArray: ...
 
 
 def _category_values(categories: tuple[Any, ...]) -> FloatArray:
@@ -44,58 +89,18 @@ def _category_values(categories: tuple[Any, ...]) -> FloatArray:
     return vals
 
 
-#: Sums over a range of item rows: (first row, sums of rows first, first + 1, ...).
-_Segments = list[tuple[int, FloatArray]]
-
-
-def _conger_pass(
-    context: tuple[IntArray | None, IntArray, FloatArray, int],
-    item: IntArray,
-    rater: IntArray,
-    label: IntArray,
-) -> _Segments:
-    """Per rated item, the sum over its ratings of ``K[rater, label]`` (one batch), over the
-    range of item rows the batch touches only (a slice of the code matrix holds a slice of
-    the items: no array as long as all the items per batch)."""
-    item_row, rater_row, k, _ = context
-    rows = item if item_row is None else item_row[item]
-    if rows.size == 0:
-        return []
-    lo = int(rows.min())
-    hi = int(rows.max()) + 1
-    sums = np.bincount(rows - lo, weights=k[rater_row[rater], label], minlength=hi - lo)
-    return [(lo, np.asarray(sums, dtype=np.float64))]
-
-
-def _add(a: _Segments, b: _Segments) -> _Segments:
-    """Both lists of segments; summed into one segment once they overlap much (batches
-    whose items are spread over the whole range, as the dask engine's partitions are)."""
-    parts = a + b
-    if not parts:
-        return parts
-    lo = min(p[0] for p in parts)
-    hi = max(p[0] + p[1].size for p in parts)
-    if sum(p[1].size for p in parts) <= 2 * (hi - lo):
-        return parts
-    out = np.zeros(hi - lo, dtype=np.float64)
-    for start, sums in parts:
-        out[start - lo : start - lo + sums.size] += sums
-    return [(lo, out)]
-
-
 def _conger_terms(
     w: FloatArray,
     *,
     rater_counts: IntArray,
     item_row: IntArray | None,
     n: int,
-    rescan: Rescan,
+    item_sums: ItemSums,
 ) -> tuple[FloatArray, FloatArray, float]:
     """Conger's chance agreement per item, as ``many_raters._conger_parts`` computes it on
     ratings: the rater marginals give ``p`` and ``pe``; a pass over the ratings sums each
     item's terms ``(n / n_g) (a[g, label] - b[g])``."""
     present = rater_counts.sum(axis=1) > 0
-    rater_row = (np.cumsum(present) - 1).astype(np.int64)
     n_r = int(present.sum())
     classif = rater_counts[present].astype(float)
     n_g = classif.sum(axis=1)
@@ -110,20 +115,13 @@ def _conger_terms(
     a = c @ w
     b = np.sum(c * (p @ w.T), axis=1)
     k = (n / n_g)[:, None] * (a - b[:, None])
-    lam = np.zeros(n)
-    # The stream engine's code matrix sums each item's terms column by column.
-    rating_sums = getattr(rescan, "rating_sums", None)
-    by_code = None
-    if rating_sums is not None:
-        table = np.zeros((rater_counts.shape[0], k.shape[1]), dtype=np.float64)
-        table[present] = k
-        by_code = rating_sums(table)
-    if by_code is not None:
-        lam += by_code if item_row is None else by_code[item_row >= 0]
-    else:
-        segments = rescan.map_reduce(_conger_pass, (item_row, rater_row, k, n), _add)
-        for start, sums in segments or []:
-            lam[start : start + sums.size] += sums
+    table = np.zeros((rater_counts.shape[0], k.shape[1]), dtype=np.float64)
+    table[present] = k
+    by_code = item_sums(table)  # per item code; codes past the last rated one may be absent
+    lam = np.zeros(n if item_row is None else item_row.size, dtype=np.float64)
+    lam[: by_code.size] += by_code
+    if item_row is not None:
+        lam = lam[item_row >= 0]
     lam += b.sum()
     if n_r < 2:
         return np.full(n, math.nan), p, pe
@@ -132,21 +130,23 @@ def _conger_terms(
 
 
 def data_from_statistics(
-    stats: RatingStatistics, rescan: Rescan | None, *, compress: bool = False
-) -> Any:
-    """The estimators' view of an engine's statistics (what ``_prepare`` gives on ratings).
+    stats: CountStatistics,
+    item_sums: ItemSums | None,
+    *,
+    patterns: CountPatterns | None = None,
+) -> _Data:
+    """The estimators' view of count statistics (what ``_prepare`` gives on ratings).
 
-    With item patterns (the stream engine's, or made from the item counts when
-    ``compress``), the estimators get the distinct count rows and their multiplicities (a
-    few thousand rows however many items); else the item counts as they are (int64, no
-    float copy). With ``rescan``, Conger's kappa can be computed too.
+    With item patterns (``stats.item_patterns``, else ``patterns``), the estimators get the
+    distinct count rows and their multiplicities (a few thousand rows however many items);
+    else the item counts as they are (int64, no float copy). With ``item_sums``, Conger's
+    kappa can be computed too.
     """
     assert stats.rater_counts is not None
     raters = stats.rater_counts.dense()
     n_raters = int(np.count_nonzero(raters.sum(axis=1)))
-    patterns = stats.item_patterns
-    if patterns is None and compress and stats.item_counts is not None:
-        patterns = patterns_from_counts(stats.item_counts.counts)
+    if stats.item_patterns is not None:
+        patterns = stats.item_patterns
     if patterns is not None:
         item_pattern = patterns.item_pattern
         rated = item_pattern >= 0
@@ -165,20 +165,20 @@ def data_from_statistics(
         n = int(counts.shape[0])
         weights, per_item = None, None
     conger = None
-    if rescan is not None:
+    if item_sums is not None:
         item_row = None if every else np.where(rated, np.cumsum(rated) - 1, -1).astype(np.int64)
         conger = functools.partial(
             _conger_terms,
             rater_counts=raters,
             item_row=item_row,  # None: item code = row
             n=n,
-            rescan=rescan,
+            item_sums=item_sums,
         )
     return _Data(
         counts,
         stats.categories,
         n_raters,
-        stats.level,  # type: ignore[arg-type]
+        stats.level,
         _category_values(stats.categories),
         None,
         None,
@@ -188,7 +188,7 @@ def data_from_statistics(
     )
 
 
-def _items_by_total(stats: RatingStatistics) -> tuple[int, int]:
+def _items_by_total(stats: CountStatistics) -> tuple[int, int]:
     """Items with two or more ratings, and items with exactly one."""
     patterns = stats.item_patterns
     if patterns is not None:
@@ -202,7 +202,7 @@ def _items_by_total(stats: RatingStatistics) -> tuple[int, int]:
     return int((per_item >= 2).sum()), int((per_item == 1).sum())
 
 
-def light_from_statistics(stats: RatingStatistics, *, min_items: int = 1) -> Coefficient:
+def light_from_statistics(stats: CountStatistics, *, min_items: int = 1) -> Coefficient:
     """Light's kappa from the rater-pair tables, as :func:`accord.light_kappa` with
     ``ci="analytic"`` computes it on ratings."""
     assert stats.pair_tables is not None and stats.rater_counts is not None
