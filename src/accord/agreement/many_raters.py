@@ -28,6 +28,7 @@ from ..data.ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
 from ._shared import (
     CHUNK_ITEMS,
+    ItemTerms,
     _Data,
     cached,
     chunks,
@@ -342,14 +343,84 @@ def _conger_parts(
     return pe_i, p, pe, feats
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Member:
+    """One member of the family: its chance term, name, name in messages and method."""
+
+    kind: _Kind
+    name: str
+    label: str
+    method: str
+
+
+_PERCENT_AGREEMENT = _Member(
+    "percent",
+    "percent_agreement",
+    "percent agreement",
+    f"percent agreement over items with two or more ratings; no chance correction; {_TSV}",
+)
+_FLEISS_KAPPA = _Member(
+    "fleiss",
+    "fleiss_kappa",
+    "kappa",
+    "Fleiss' kappa (Fleiss 1971; incomplete designs and weights: Gwet 2014); "
+    f"chance agreement from the pooled category proportions; {_TSV}; null SE: Fleiss, "
+    "Nee & Landis (1979), complete unweighted designs",
+)
+_GWET_AC1 = _Member(
+    "gwet",
+    "gwet_ac1",
+    "AC1",
+    f"Gwet's AC1 (Gwet 2008); chance agreement from the category domain; {_TSV}",
+)
+_GWET_AC2 = _Member(
+    "gwet",
+    "gwet_ac2",
+    "AC2",
+    f"Gwet's AC2 (Gwet 2014, ch. 3): weighted AC1; {_TSV}",
+)
+_BRENNAN_PREDIGER = _Member(
+    "bp",
+    "brennan_prediger",
+    "the Brennan-Prediger coefficient",
+    "Brennan-Prediger (1981) / Randolph free-marginal kappa: uniform chance "
+    f"agreement over the category domain; {_TSV}",
+)
+_CONGER_KAPPA = _Member(
+    "conger",
+    "conger_kappa",
+    "kappa",
+    "Conger's kappa (Conger 1980; 'exact' kappa): chance agreement from each "
+    f"rater's own marginals; {_TSV}",
+)
+
+
+def _estimate(
+    member: _Member,
+    data: Any,
+    categories: Any,
+    weights: Any,
+    population_size: float | None,
+    ci: CIKind,
+    n_boot: int,
+    rng: RngLike,
+) -> tuple[_Data, dict[str, Any]]:
+    """The prepared data and the fields of one member's result (Conger's kappa reads the
+    ratings; the others the analytic view of the item counts)."""
+    d = _prepare(data, categories, member.name)
+    if member.kind != "conger":
+        d = _analytic_view(d, ci)
+    fields = _family(
+        member, d, weights, population_size=population_size, ci=ci, n_boot=n_boot, rng=rng
+    )
+    return d, fields
+
+
 def _family(
-    kind: _Kind,
+    member: _Member,
     d: _Data,
     weights: Any,
     *,
-    name: str,
-    label: str,
-    method: str,
     population_size: float | None,
     ci: CIKind,
     n_boot: int,
@@ -362,23 +433,23 @@ def _family(
     ratings, chance agreement over all rated items, and the item-level linearisation
     ``kappa_i* = kappa_i - 2 (1 - kappa) (pe_i - pe) / (1 - pe)``.
     """
+    kind, name, label = member.kind, member.name, member.label
     check_ci(ci, n_boot, name)
     _check_bootstrap(d, ci, name)
     it = item_terms(d)
-    counts = it.counts
-    n_rows, q = counts.shape
+    q = it.counts.shape[1]
     n, wt = it.n, it.weights  # items; items per row (None: one)
     w, wname = _weight_matrix(weights, d, name)
     r, two, n2 = it.r, it.two, it.n2
     base = _base(name, d, n, n2, population_size, wname)
-    base["method"] = method
+    base["method"] = member.method
     f = population_factor(n, population_size)
     if kind == "percent":
         base["bounds"] = (0.0, 1.0)
     else:
         base["bounds"] = (-math.inf, 1.0)
     if n2 == 0:
-        warn_degenerate(_NO_PAIRS, stacklevel=4)
+        warn_degenerate(_NO_PAIRS, stacklevel=5)
         return dict(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
 
     sumq = pair_sums(d, w)
@@ -386,24 +457,7 @@ def _family(
     pa_i = np.where(two, sumq / den, 0.0)
     del den
     pa = float(pa_i.sum() / n2) if wt is None else float(np.dot(wt, pa_i) / n2)
-    pi = it.pi
-    t_w = float(w.sum())
-    conger_feats = None
-    if kind == "percent":
-        pe = 0.0
-        pe_i = np.zeros(n_rows)
-    elif kind == "fleiss":
-        pe = float(pi @ w @ pi)
-        pe_i = rows_dot(counts, (w @ pi + w.T @ pi) / 2.0) / r
-    elif kind == "gwet":
-        scale = t_w / (q * (q - 1)) if q >= 2 else math.nan
-        pe = scale * float(np.sum(pi * (1.0 - pi)))
-        pe_i = scale * rows_dot(counts, 1.0 - pi) / r
-    elif kind == "bp":
-        pe = t_w / q**2
-        pe_i = np.full(n_rows, pe)
-    else:
-        pe_i, _, pe, conger_feats = _conger_parts(d, w, features=ci == "bootstrap")
+    pe, pe_i, conger_feats = _chance(kind, d, w, ci)
     base.update(observed_agreement=pa, chance_agreement=pe)
     if not math.isfinite(pe) or pe >= 1.0 - 1e-12:
         if kind == "gwet" and q < 2:
@@ -412,11 +466,55 @@ def _family(
             reason = _NO_PAIRS
         else:
             reason = _undefined_pe_reason(d, label)
-        warn_degenerate(reason, stacklevel=4)
+        warn_degenerate(reason, stacklevel=5)
         return dict(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
     kappa = (pa - pe) / (1.0 - pe)
-    se = math.nan
-    if n >= 2 and (wt is None or kind == "conger"):
+    se = _linearised_se(d, pa_i, pe_i, pe, kappa, f, kind == "conger") if n >= 2 else math.nan
+    out: dict[str, Any] = dict(statistic=kappa, standard_error=se, **base)
+    if n < 2:
+        out["reason"] = _ONE_ITEM
+    if ci == "bootstrap":
+        feats = _bootstrap_features(it, pa_i, conger_feats)
+        stat = _family_from_totals(kind, w, q)
+        reps, jk = bootstrap(feats, stat, n_boot=n_boot, rng=rng)
+        out.update(replicates=reps, jackknife=jk)
+    return out
+
+
+def _chance(kind: _Kind, d: _Data, w: Any, ci: str) -> tuple[float, FloatArray, Any]:
+    """The member's chance agreement ``pe``, its item terms ``pe_i`` (per row; Conger's: per
+    item) and, for Conger's bootstrap, the rater x category features of each item."""
+    it = item_terms(d)
+    counts, r, pi = it.counts, it.r, it.pi
+    n_rows, q = counts.shape
+    t_w = float(w.sum())
+    if kind == "percent":
+        return 0.0, np.zeros(n_rows), None
+    if kind == "fleiss":
+        return float(pi @ w @ pi), rows_dot(counts, (w @ pi + w.T @ pi) / 2.0) / r, None
+    if kind == "gwet":
+        scale = t_w / (q * (q - 1)) if q >= 2 else math.nan
+        return scale * float(np.sum(pi * (1.0 - pi))), scale * rows_dot(counts, 1.0 - pi) / r, None
+    if kind == "bp":
+        return t_w / q**2, np.full(n_rows, t_w / q**2), None
+    pe_i, _, pe, feats = _conger_parts(d, w, features=ci == "bootstrap")
+    return pe, pe_i, feats
+
+
+def _linearised_se(
+    d: _Data,
+    pa_i: FloatArray,
+    pe_i: FloatArray,
+    pe: float,
+    kappa: float,
+    f: float,
+    pe_per_item: bool,
+) -> float:
+    """Gwet's linearisation SE from the item terms (two or more items); ``pe_per_item``:
+    ``pe_i`` has one term per item also on compressed data (Conger's)."""
+    it = item_terms(d)
+    n, n2, two, wt = it.n, it.n2, it.two, it.weights
+    if wt is None or pe_per_item:
         # Sum of squared item terms, a chunk of items at a time (no n-long temporaries).
         # On compressed data Conger's pe_i is per item: the pattern terms are gathered.
         rows = None if wt is None else d.item_pattern
@@ -426,34 +524,30 @@ def _family(
             kappa_i = (n / n2) * (pa_i[g] - pe * two[g]) / (1.0 - pe)
             kappa_ix = kappa_i - 2.0 * (1.0 - kappa) * (pe_i[s] - pe) / (1.0 - pe)
             total += float(np.sum((kappa_ix - kappa) ** 2))
-        se = math.sqrt(f / (n * (n - 1)) * total)
-    elif n >= 2 and wt is not None:
-        # Compressed data: every term is a function of the pattern, weighted by its items.
-        kappa_i = (n / n2) * (pa_i - pe * two) / (1.0 - pe)
-        kappa_ix = kappa_i - 2.0 * (1.0 - kappa) * (pe_i - pe) / (1.0 - pe)
-        se = math.sqrt(f / (n * (n - 1)) * float(np.dot(wt, (kappa_ix - kappa) ** 2)))
-    out: dict[str, Any] = dict(statistic=kappa, standard_error=se, **base)
-    if n < 2:
-        out["reason"] = _ONE_ITEM
-    if ci == "bootstrap":
-        head = np.column_stack([pa_i, two.astype(float), np.ones(n)])
-        if is_sparse(counts) or conger_feats is not None:
-            from scipy import sparse
+        return math.sqrt(f / (n * (n - 1)) * total)
+    # Compressed data: every term is a function of the pattern, weighted by its items.
+    kappa_i = (n / n2) * (pa_i - pe * two) / (1.0 - pe)
+    kappa_ix = kappa_i - 2.0 * (1.0 - kappa) * (pe_i - pe) / (1.0 - pe)
+    return math.sqrt(f / (n * (n - 1)) * float(np.dot(wt, (kappa_ix - kappa) ** 2)))
 
-            shares = (
-                sparse.csr_array(counts.multiply((1.0 / r)[:, None]))
-                if is_sparse(counts)
-                else sparse.csr_array(counts / r[:, None])
-            )
-            parts = [sparse.csr_array(head), shares]
-            parts += [conger_feats] if conger_feats is not None else []
-            feats: Any = sparse.hstack(parts, format="csr")
-        else:
-            feats = np.column_stack([head, counts / r[:, None]])
-        stat = _family_from_totals(kind, w, q)
-        reps, jk = bootstrap(feats, stat, n_boot=n_boot, rng=rng)
-        out.update(replicates=reps, jackknife=jk)
-    return out
+
+def _bootstrap_features(it: ItemTerms, pa_i: FloatArray, conger_feats: Any) -> Any:
+    """Per item: ``[pa_i, pairable, 1, shares of each category, (Conger: rater x category
+    indicators)]``, whose totals give every member's statistic (:func:`_family_from_totals`)."""
+    counts, r = it.counts, it.r
+    head = np.column_stack([pa_i, it.two.astype(float), np.ones(it.n)])
+    if not is_sparse(counts) and conger_feats is None:
+        return np.column_stack([head, counts / r[:, None]])
+    from scipy import sparse
+
+    shares = (
+        sparse.csr_array(counts.multiply((1.0 / r)[:, None]))
+        if is_sparse(counts)
+        else sparse.csr_array(counts / r[:, None])
+    )
+    parts = [sparse.csr_array(head), shares]
+    parts += [conger_feats] if conger_feats is not None else []
+    return sparse.hstack(parts, format="csr")
 
 
 def _check_bootstrap(d: _Data, ci: str, owner: str) -> None:
@@ -501,6 +595,12 @@ def _family_from_totals(kind: _Kind, w: FloatArray, q: int) -> Callable[[FloatAr
 
 # --------------------------------------------------------------------------- public API
 
+
+def _document(fn: Callable[..., Any], *parts: str) -> None:
+    """Complete the docstring of ``fn`` with the shared parts."""
+    fn.__doc__ = (fn.__doc__ or "").rstrip() + "\n" + "".join(parts)
+
+
 _COMMON_PARAMS = """    categories : sequence, optional
         Category names (the domain, in order) for an array of counts.
     population_size : float, optional
@@ -541,30 +641,16 @@ def percent_agreement(
         Agreement weights (:func:`~accord.agreement.weights.agreement_weights`).
         None: unweighted.
     """
-    d = _prepare(data, categories, "percent_agreement")
-    d = _analytic_view(d, ci)
-    return Coefficient(
-        **_family(
-            "percent",
-            d,
-            weights,
-            name="percent_agreement",
-            label="percent agreement",
-            method="percent agreement over items with two or more ratings; no chance "
-            f"correction; {_TSV}",
-            population_size=population_size,
-            ci=ci,
-            n_boot=n_boot,
-            rng=rng,
-        )
+    _, fields = _estimate(
+        _PERCENT_AGREEMENT, data, categories, weights, population_size, ci, n_boot, rng
     )
+    return Coefficient(**fields)
 
 
-percent_agreement.__doc__ = (
-    (percent_agreement.__doc__ or "").rstrip()
-    + "\n"
-    + _COMMON_PARAMS
-    + """
+_document(
+    percent_agreement,
+    _COMMON_PARAMS,
+    """
 
     Returns
     -------
@@ -592,7 +678,7 @@ percent_agreement.__doc__ = (
     >>> res = percent_agreement(counts)
     >>> round(res.statistic, 7), round(res.standard_error, 8)
     (0.5511111, 0.06649714)
-"""
+""",
 )
 
 
@@ -690,21 +776,8 @@ def fleiss_kappa(
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights for the weighted kappa (Gwet 2014, ch. 3). None: unweighted.
     """
-    d = _prepare(data, categories, "fleiss_kappa")
-    d = _analytic_view(d, ci)
-    fields = _family(
-        "fleiss",
-        d,
-        weights,
-        name="fleiss_kappa",
-        label="kappa",
-        method="Fleiss' kappa (Fleiss 1971; incomplete designs and weights: Gwet 2014); "
-        f"chance agreement from the pooled category proportions; {_TSV}; null SE: Fleiss, "
-        "Nee & Landis (1979), complete unweighted designs",
-        population_size=population_size,
-        ci=ci,
-        n_boot=n_boot,
-        rng=rng,
+    d, fields = _estimate(
+        _FLEISS_KAPPA, data, categories, weights, population_size, ci, n_boot, rng
     )
     if fields["weights"] == "identity" and math.isfinite(fields["statistic"]):
         n = item_terms(d).n
@@ -712,11 +785,10 @@ def fleiss_kappa(
     return FleissKappa(per_category=_per_category(d), **fields)
 
 
-fleiss_kappa.__doc__ = (
-    (fleiss_kappa.__doc__ or "").rstrip()
-    + "\n"
-    + _COMMON_PARAMS
-    + """
+_document(
+    fleiss_kappa,
+    _COMMON_PARAMS,
+    """
 
     Returns
     -------
@@ -755,7 +827,7 @@ fleiss_kappa.__doc__ = (
     >>> res = fleiss_kappa(counts)
     >>> round(res.statistic, 6), round(res.standard_error, 6)
     (0.209931, 0.092371)
-"""
+""",
 )
 
 
@@ -783,22 +855,8 @@ def gwet_ac1(
     data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
         Ratings, or the item x category counts.
     """
-    d = _prepare(data, categories, "gwet_ac1")
-    d = _analytic_view(d, ci)
-    return Coefficient(
-        **_family(
-            "gwet",
-            d,
-            "identity",
-            name="gwet_ac1",
-            label="AC1",
-            method=f"Gwet's AC1 (Gwet 2008); chance agreement from the category domain; {_TSV}",
-            population_size=population_size,
-            ci=ci,
-            n_boot=n_boot,
-            rng=rng,
-        )
-    )
+    _, fields = _estimate(_GWET_AC1, data, categories, "identity", population_size, ci, n_boot, rng)
+    return Coefficient(**fields)
 
 
 _GWET_TAIL = """
@@ -824,12 +882,11 @@ _GWET_TAIL = """
        Analytics.
 """
 
-gwet_ac1.__doc__ = (
-    (gwet_ac1.__doc__ or "").rstrip()
-    + "\n"
-    + _COMMON_PARAMS
-    + _GWET_TAIL
-    + """
+_document(
+    gwet_ac1,
+    _COMMON_PARAMS,
+    _GWET_TAIL,
+    """
     Examples
     --------
     >>> counts = [[0,0,0,6,0],[0,3,0,0,3],[0,1,4,0,1],[0,0,0,0,6],[0,3,0,3,0],[2,0,4,0,0],
@@ -838,7 +895,7 @@ gwet_ac1.__doc__ = (
     >>> res = gwet_ac1(counts)
     >>> round(res.statistic, 7), round(res.standard_error, 8)
     (0.4448007, 0.08418757)
-"""
+""",
 )
 
 
@@ -866,30 +923,15 @@ def gwet_ac2(
     weights : str, array_like of shape (q, q) or None, default "quadratic"
         Agreement weights (Gwet 2014, ch. 3). None: unweighted.
     """
-    d = _prepare(data, categories, "gwet_ac2")
-    d = _analytic_view(d, ci)
-    return Coefficient(
-        **_family(
-            "gwet",
-            d,
-            weights,
-            name="gwet_ac2",
-            label="AC2",
-            method=f"Gwet's AC2 (Gwet 2014, ch. 3): weighted AC1; {_TSV}",
-            population_size=population_size,
-            ci=ci,
-            n_boot=n_boot,
-            rng=rng,
-        )
-    )
+    _, fields = _estimate(_GWET_AC2, data, categories, weights, population_size, ci, n_boot, rng)
+    return Coefficient(**fields)
 
 
-gwet_ac2.__doc__ = (
-    (gwet_ac2.__doc__ or "").rstrip()
-    + "\n"
-    + _COMMON_PARAMS
-    + _GWET_TAIL
-    + """
+_document(
+    gwet_ac2,
+    _COMMON_PARAMS,
+    _GWET_TAIL,
+    """
     Examples
     --------
     irrCAC's ``cont3x3abstractors`` as two raters' ratings (quadratic weights):
@@ -901,7 +943,7 @@ gwet_ac2.__doc__ = (
     >>> r = accord.Ratings.from_wide(pairs + 1)
     >>> round(gwet_ac2(r).statistic, 7)
     0.9402369
-"""
+""",
 )
 
 
@@ -929,30 +971,16 @@ def brennan_prediger(
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights (Gwet 2014, ch. 3). None: unweighted.
     """
-    d = _prepare(data, categories, "brennan_prediger")
-    d = _analytic_view(d, ci)
-    return Coefficient(
-        **_family(
-            "bp",
-            d,
-            weights,
-            name="brennan_prediger",
-            label="the Brennan-Prediger coefficient",
-            method="Brennan-Prediger (1981) / Randolph free-marginal kappa: uniform chance "
-            f"agreement over the category domain; {_TSV}",
-            population_size=population_size,
-            ci=ci,
-            n_boot=n_boot,
-            rng=rng,
-        )
+    _, fields = _estimate(
+        _BRENNAN_PREDIGER, data, categories, weights, population_size, ci, n_boot, rng
     )
+    return Coefficient(**fields)
 
 
-brennan_prediger.__doc__ = (
-    (brennan_prediger.__doc__ or "").rstrip()
-    + "\n"
-    + _COMMON_PARAMS
-    + """
+_document(
+    brennan_prediger,
+    _COMMON_PARAMS,
+    """
 
     Returns
     -------
@@ -977,7 +1005,7 @@ brennan_prediger.__doc__ = (
     --------
     >>> round(brennan_prediger([[6, 1, 0], [0, 7, 0]]).statistic, 6)
     0.785714
-"""
+""",
 )
 
 
@@ -1012,28 +1040,13 @@ def conger_kappa(
             "conger_kappa needs ratings with rater ids (Ratings), not item x category counts: "
             "counts do not say who gave which rating"
         )
-    d = _prepare(data, None, "conger_kappa")
-    return Coefficient(
-        **_family(
-            "conger",
-            d,
-            weights,
-            name="conger_kappa",
-            label="kappa",
-            method="Conger's kappa (Conger 1980; 'exact' kappa): chance agreement from each "
-            f"rater's own marginals; {_TSV}",
-            population_size=population_size,
-            ci=ci,
-            n_boot=n_boot,
-            rng=rng,
-        )
-    )
+    _, fields = _estimate(_CONGER_KAPPA, data, None, weights, population_size, ci, n_boot, rng)
+    return Coefficient(**fields)
 
 
-conger_kappa.__doc__ = (
-    (conger_kappa.__doc__ or "").rstrip()
-    + "\n"
-    + """    population_size : float, optional
+_document(
+    conger_kappa,
+    """    population_size : float, optional
         Number of items in the population (finite-population correction).
     ci : {"analytic", "bootstrap"}, default "analytic"
     n_boot : int, default 2000
@@ -1066,7 +1079,7 @@ conger_kappa.__doc__ = (
     >>> res = conger_kappa(r, weights="quadratic")
     >>> round(res.statistic, 5), round(res.standard_error, 5)
     (0.77723, 0.19546)
-"""
+""",
 )
 
 
