@@ -1375,41 +1375,74 @@ def krippendorff_alpha(
         )
     d = _prepare(data, categories, "krippendorff_alpha")
     d = _analytic_view(d, ci)
+    lvl = _alpha_metric(d, data, level, weights, distance)
+    _check_bootstrap(d, ci, "krippendorff_alpha")
+    it = item_terms(d)
+    pairable = it.two
+    base = _alpha_base(lvl, d, it.n, it.n2, population_size, ", coincidences over pairable items")
+    if it.n2 == 0:
+        warn_degenerate(_NO_PAIRS)
+        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
+    # Pairable values per category (on compressed data, items per pattern).
+    totals = cols_dot(
+        it.counts, pairable.astype(np.float64) if it.weights is None else pairable * it.weights
+    )
+    w: FloatArray | None = None
+    if lvl in ("interval", "ordinal") and weights is None and distance is None:
+        x = _ordinal_positions(totals) if lvl == "ordinal" else d.category_values
+        x, dmax = _centred(x, totals)
+        m_i, s1, s2 = _item_sums(d, x, pairable)
+        parts = _alpha_parts_sums(
+            m_i, s1, s2, dmax, None if it.weights is None else it.weights[pairable]
+        )
+    else:
+        w = _alpha_weights(d, lvl, weights, distance, totals)
+        parts = _alpha_parts_matrix(d, w)
+        parts = dataclasses.replace(parts, undefined=parts.pe >= 1.0 - 1e-12)
+    out = _alpha_fields(parts, it.n, population_factor(it.n, population_size), base)
+    if ci == "bootstrap" and "observed_agreement" in out:  # alpha is defined
+        reps, jk = _alpha_bootstrap(d, pairable, lvl, w, n_boot, rng)
+        out.update(replicates=reps, jackknife=jk)
+    return Coefficient(**out)
+
+
+def _alpha_metric(
+    d: _Data, data: Any, level: Level | None, weights: Any, distance: Distance | None
+) -> str:
+    """The name of alpha's metric: the level, the weights' name, or "distance"."""
     if sum(x is not None for x in (level, weights, distance)) > 1:
         raise InvalidInputError(
             "krippendorff_alpha takes one of level=, weights= or distance=, not several"
         )
-    lvl: str
     if weights is not None:
-        lvl = weights if isinstance(weights, str) else "custom"
-    elif distance is not None:
-        lvl = "distance"
-    else:
-        lvl = d.level if level is None else level
-        if lvl not in ("nominal", "ordinal", "interval", "ratio"):
-            raise InvalidInputError(
-                "The 'level' parameter of krippendorff_alpha must be one of "
-                f"{{'nominal', 'ordinal', 'interval', 'ratio'}}. Got {lvl!r} instead."
-            )
-        if lvl in ("interval", "ratio") and isinstance(data, Ratings):
-            try:
-                np.asarray(data.categories, dtype=np.float64)
-            except (TypeError, ValueError):
-                raise InvalidInputError(
-                    f"level={lvl!r} needs numeric labels; the categories are {data.categories!r}"
-                ) from None
-    _check_bootstrap(d, ci, "krippendorff_alpha")
-    it = item_terms(d)
-    counts = it.counts
-    pairable = it.two
-    n_rated = it.n
-    n_pair = it.n2
-    method = (
-        f"Krippendorff's alpha, {lvl} metric"
-        + (" (Krippendorff's rank-frequency ordinal metric)" if lvl == "ordinal" else "")
-        + f", coincidences over pairable items; {_TSV} (krippen.alpha.raw)"
-    )
-    base: dict[str, Any] = dict(
+        return weights if isinstance(weights, str) else "custom"
+    if distance is not None:
+        return "distance"
+    lvl = d.level if level is None else level
+    if lvl not in ("nominal", "ordinal", "interval", "ratio"):
+        raise InvalidInputError(
+            "The 'level' parameter of krippendorff_alpha must be one of "
+            f"{{'nominal', 'ordinal', 'interval', 'ratio'}}. Got {lvl!r} instead."
+        )
+    if lvl in ("interval", "ratio") and isinstance(data, Ratings):
+        _check_numeric(lvl, data.categories)
+    return lvl
+
+
+def _check_numeric(lvl: str, categories: tuple[Any, ...]) -> None:
+    try:
+        np.asarray(categories, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidInputError(
+            f"level={lvl!r} needs numeric labels; the categories are {categories!r}"
+        ) from None
+
+
+def _alpha_base(
+    lvl: str, d: Any, n_rated: int, n_pair: int, population_size: float | None, how: str
+) -> dict[str, Any]:
+    """The fields of an alpha result other than its numbers."""
+    return dict(
         name="krippendorff_alpha",
         n_items=n_pair,
         n_raters=d.n_raters,
@@ -1417,72 +1450,68 @@ def krippendorff_alpha(
         n_items_unpairable=n_rated - n_pair,
         weights=lvl,
         bounds=(-math.inf, 1.0),
-        method=method,
+        method=f"Krippendorff's alpha, {lvl} metric"
+        + (" (Krippendorff's rank-frequency ordinal metric)" if lvl == "ordinal" else "")
+        + f"{how}; {_TSV} (krippen.alpha.raw)",
         population_size=math.inf if population_size is None else float(population_size),
     )
-    f_pop = population_factor(n_rated, population_size)
-    if n_pair == 0:
-        warn_degenerate(_NO_PAIRS)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
-    # Pairable values per category (on compressed data, items per pattern).
-    totals = cols_dot(
-        counts, pairable.astype(np.float64) if it.weights is None else pairable * it.weights
-    )
-    q = counts.shape[1]
+
+
+def _centred(x: FloatArray, totals: FloatArray) -> tuple[FloatArray, float]:
+    """Category values centred on their mean over the pairable values (for numerical
+    accuracy), and the largest squared difference among the used ones."""
+    used = totals > 0
+    x = x - float(np.sum(x * totals) / totals.sum())
+    return x, float((x[used].max() - x[used].min()) ** 2)
+
+
+def _alpha_weights(
+    d: _Data, lvl: str, weights: Any, distance: Distance | None, totals: FloatArray
+) -> FloatArray:
+    """Agreement weights ``w = 1 - delta^2 / max delta^2`` of alpha's metric."""
+    if weights is not None:
+        return _weight_matrix(weights, d, "krippendorff_alpha")[0]
     scale = d.category_values
-    sums_path = lvl in ("interval", "ordinal") and weights is None and distance is None
-    w: FloatArray | None = None
-    if sums_path:
-        x = _ordinal_positions(totals) if lvl == "ordinal" else scale
-        used = totals > 0
-        x = x - float(np.sum(x * totals) / totals.sum())  # centre for numerical accuracy
-        dmax = float((x[used].max() - x[used].min()) ** 2)
-        m_i, s1, s2 = _item_sums(d, x, pairable)
-        parts = _alpha_parts_sums(
-            m_i, s1, s2, dmax, None if it.weights is None else it.weights[pairable]
-        )
+    q = scale.size
+    if distance is not None:
+        delta = np.asarray(distance(scale[:, None], scale[None, :]), dtype=np.float64)
+        if delta.shape != (q, q) or not np.all(np.isfinite(delta)) or np.any(delta < 0):
+            raise InvalidInputError(
+                "distance(x, y) must return finite values >= 0 of shape (q, q) for "
+                f"q = {q} categories; got shape {delta.shape}"
+            )
+        if np.any(np.diag(delta) != 0):
+            raise InvalidInputError("distance(x, x) must be 0 for every category")
+    elif lvl == "nominal":  # delta = 1 - I, so w = I: nothing q x q when q is large
+        out: FloatArray = identity_weights(q)
+        return out
     else:
-        if weights is not None:
-            w, _ = _weight_matrix(weights, d, "krippendorff_alpha")
-        else:
-            if distance is not None:
-                delta = np.asarray(distance(scale[:, None], scale[None, :]), dtype=np.float64)
-                if delta.shape != (q, q) or not np.all(np.isfinite(delta)) or np.any(delta < 0):
-                    raise InvalidInputError(
-                        "distance(x, y) must return finite values >= 0 of shape (q, q) for "
-                        f"q = {q} categories; got shape {delta.shape}"
-                    )
-                if np.any(np.diag(delta) != 0):
-                    raise InvalidInputError("distance(x, x) must be 0 for every category")
-            elif lvl == "nominal":  # delta = 1 - I, so w = I: nothing q x q when q is large
-                delta = None
-            else:
-                delta = _krippendorff_delta(lvl, scale, totals)
-            if delta is None:
-                w = identity_weights(q)
-            else:
-                used = totals > 0
-                dmax = float(delta[np.ix_(used, used)].max()) if used.any() else 0.0
-                w = 1.0 - delta / dmax if dmax > 0 else np.ones((q, q))
-        parts = _alpha_parts_matrix(d, w)
-        parts = dataclasses.replace(parts, undefined=parts.pe >= 1.0 - 1e-12)
+        delta = _krippendorff_delta(lvl, scale, totals)
+    used = totals > 0
+    dmax = float(delta[np.ix_(used, used)].max()) if used.any() else 0.0
+    w: FloatArray = 1.0 - delta / dmax if dmax > 0 else np.ones((q, q))
+    return w
+
+
+def _alpha_fields(
+    parts: _AlphaParts, n_rated: int, f_pop: float, base: dict[str, Any]
+) -> dict[str, Any]:
+    """Alpha, its SE, p_a and p_e from the item terms, or NaN with the reason (and a
+    warning) when every pairable rating is in one category."""
     if parts.undefined or parts.pe >= 1.0 - 1e-12:
         reason = (
             "all pairable ratings are in one category: expected disagreement is 0 and alpha "
             "is 0/0 (undefined)"
         )
-        warn_degenerate(reason)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
+        warn_degenerate(reason, stacklevel=4)
+        return dict(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
     alpha, se, pa, pe = _alpha_finish(parts, n_rated, f_pop)
     out: dict[str, Any] = dict(
         statistic=alpha, standard_error=se, observed_agreement=pa, chance_agreement=pe, **base
     )
     if base["n_items"] < 2:
         out["reason"] = _ONE_ITEM
-    if ci == "bootstrap":
-        reps, jk = _alpha_bootstrap(d, pairable, lvl, w, n_boot, rng)
-        out.update(replicates=reps, jackknife=jk)
-    return Coefficient(**out)
+    return out
 
 
 #: Above this many distinct values, interval/ordinal alpha on ratings skips item x category counts.
@@ -1500,64 +1529,47 @@ def _alpha_many_values(
     """Interval or ordinal alpha on many distinct values, from per-rating sums only: O(N)
     memory, no items x values counts and no values x values matrix."""
     if lvl == "interval":
-        try:
-            np.asarray(r.categories, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise InvalidInputError(
-                f"level='interval' needs numeric labels; the categories are {r.categories!r}"
-            ) from None
+        _check_numeric(lvl, r.categories)
     m_all = np.bincount(r.item_codes, minlength=r.n_items).astype(np.float64)
     pairable_item = m_all >= 2
     n_rated = int(np.count_nonzero(m_all))
     n_pair = int(pairable_item.sum())
-    base: dict[str, Any] = dict(
-        name="krippendorff_alpha",
-        n_items=n_pair,
-        n_raters=int(np.count_nonzero(np.bincount(r.rater_codes, minlength=r.n_raters))),
-        categories=r.categories,
-        n_items_unpairable=n_rated - n_pair,
-        weights=lvl,
-        bounds=(-math.inf, 1.0),
-        method=f"Krippendorff's alpha, {lvl} metric"
-        + (" (Krippendorff's rank-frequency ordinal metric)" if lvl == "ordinal" else "")
-        + f", from per-item sums of values and squares (no V x V matrix); {_TSV} "
-        "(krippen.alpha.raw)",
-        population_size=math.inf if population_size is None else float(population_size),
+    n_raters = int(np.count_nonzero(np.bincount(r.rater_codes, minlength=r.n_raters)))
+    base = _alpha_base(
+        lvl,
+        _RaterView(n_raters, r.categories),
+        n_rated,
+        n_pair,
+        population_size,
+        ", from per-item sums of values and squares (no V x V matrix)",
     )
-    f_pop = population_factor(n_rated, population_size)
     if n_pair == 0:
         warn_degenerate(_NO_PAIRS)
         return Coefficient(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
     keep = pairable_item[r.item_codes]
     totals = np.bincount(r.label_codes[keep], minlength=r.n_categories).astype(np.float64)
     x = _ordinal_positions(totals) if lvl == "ordinal" else r.category_values
-    x = x - float(np.sum(x * totals) / totals.sum())
-    used = totals > 0
-    dmax = float((x[used].max() - x[used].min()) ** 2)
+    x, dmax = _centred(x, totals)
     v = x[r.label_codes]
     s1: FloatArray = np.bincount(r.item_codes, weights=v, minlength=r.n_items).astype(float)
     s2: FloatArray = np.bincount(r.item_codes, weights=v * v, minlength=r.n_items).astype(float)
     s1, s2 = s1[pairable_item], s2[pairable_item]
     m_i = m_all[pairable_item]
     parts = _alpha_parts_sums(m_i, s1, s2, dmax)
-    if parts.undefined or parts.pe >= 1.0 - 1e-12:
-        reason = (
-            "all pairable ratings are in one category: expected disagreement is 0 and alpha "
-            "is 0/0 (undefined)"
-        )
-        warn_degenerate(reason)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
-    alpha, se, pa, pe = _alpha_finish(parts, n_rated, f_pop)
-    out: dict[str, Any] = dict(
-        statistic=alpha, standard_error=se, observed_agreement=pa, chance_agreement=pe, **base
-    )
-    if base["n_items"] < 2:
-        out["reason"] = _ONE_ITEM
-    if ci == "bootstrap":
+    out = _alpha_fields(parts, n_rated, population_factor(n_rated, population_size), base)
+    if ci == "bootstrap" and "observed_agreement" in out:  # alpha is defined
         feats = np.column_stack([2.0 * (m_i * s2 - s1**2) / (m_i - 1.0), m_i, s1, s2])
         reps, jk = bootstrap(feats, _alpha_from_sums, n_boot=n_boot, rng=rng)
         out.update(replicates=reps, jackknife=jk)
     return Coefficient(**out)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _RaterView:
+    """The raters and categories an alpha result reports (ratings without counts)."""
+
+    n_raters: int
+    categories: tuple[Any, ...]
 
 
 def _alpha_from_sums(t: FloatArray) -> FloatArray:
