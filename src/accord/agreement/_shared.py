@@ -36,6 +36,7 @@ __all__ = [
     "pair_sums",
     "pair_tables",
     "rater_category",
+    "rating_counts",
     "rows_dot",
 ]
 
@@ -334,3 +335,10 @@ def pair_tables(d: _Data) -> PairTables:
         return PairTables.from_ratings(ratings)
 
     return cached(d, "pair_tables", make)
+
+
+def rating_counts(ratings: Ratings) -> tuple[int, int, int]:
+    """Items with two or more ratings, items with exactly one, and raters with a rating."""
+    per_item = np.bincount(ratings.item_codes, minlength=ratings.n_items)
+    n_raters = int(np.count_nonzero(np.bincount(ratings.rater_codes, minlength=ratings.n_raters)))
+    return int((per_item >= 2).sum()), int((per_item == 1).sum()), n_raters

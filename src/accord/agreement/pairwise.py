@@ -17,7 +17,7 @@ from .._types import FloatArray, RngLike
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
 from ..stats.pairs import PAIR_TABLE_CELLS, PairTables, pair_agreement
-from ._shared import _Data, item_terms, pair_tables
+from ._shared import _Data, item_terms, pair_tables, rating_counts
 from ._tables import cohen_tables, pair_features, pair_specific, percent_tables, positive_index
 from .inference import CIKind, bootstrap, check_ci
 
@@ -311,10 +311,7 @@ def light_kappa(
         keep = n_items_pair >= min_items
         kappas = cohen_tables(pt.tables[keep].astype(np.float64))
     if shared is None:
-        per_item = np.bincount(data.item_codes, minlength=data.n_items)
-        n_pairable = int((per_item >= 2).sum())
-        n_single = int((per_item == 1).sum())
-        n_raters = int(np.count_nonzero(np.bincount(data.rater_codes, minlength=data.n_raters)))
+        n_pairable, n_single, n_raters = rating_counts(data)
     else:
         it = item_terms(shared)
         n_pairable, n_single = it.n2, int(np.count_nonzero(it.r == 1))
@@ -348,21 +345,29 @@ def light_kappa(
         out["reason"] = LIGHT_NO_ANALYTIC_SE
     if ci == "bootstrap":
         assert pt is not None  # the bootstrap resamples the per-item pair tables
-        feats = pair_features(data, pt, np.flatnonzero(keep))
-        rated = np.bincount(data.item_codes, minlength=data.n_items) > 0
-        feats = feats[rated]
-        q = data.n_categories
-        n_kept = int(keep.sum())
-
-        def stat(t: FloatArray) -> FloatArray:
-            k = cohen_tables(t.reshape(t.shape[0], n_kept, q, q))
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                res: FloatArray = np.nanmean(k, axis=1)
-            return res
-
-        reps, jk = bootstrap(feats, stat, n_boot=n_boot, rng=rng)
+        reps, jk = _light_bootstrap(data, pt, keep, n_boot, rng)
         good = reps[np.isfinite(reps)]
         se = float(good.std(ddof=1)) if good.size >= 2 else math.nan
         out.update(standard_error=se, replicates=reps, jackknife=jk)
     return Coefficient(**out)
+
+
+def _light_bootstrap(
+    data: Ratings, pt: PairTables, keep: Any, n_boot: int, rng: RngLike
+) -> tuple[FloatArray, FloatArray | None]:
+    """Replicates of Light's kappa over items, from the per-item pair tables of the kept
+    pairs (their jackknife too)."""
+    feats = pair_features(data, pt, np.flatnonzero(keep))
+    rated = np.bincount(data.item_codes, minlength=data.n_items) > 0
+    feats = feats[rated]
+    q = data.n_categories
+    n_kept = int(keep.sum())
+
+    def stat(t: FloatArray) -> FloatArray:
+        k = cohen_tables(t.reshape(t.shape[0], n_kept, q, q))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            res: FloatArray = np.nanmean(k, axis=1)
+        return res
+
+    return bootstrap(feats, stat, n_boot=n_boot, rng=rng)

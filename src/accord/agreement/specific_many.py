@@ -30,7 +30,7 @@ from .._types import FloatArray, RngLike
 from ..data.ratings import Ratings
 from ..stats.pairs import PairTables
 from . import many_raters as mr
-from ._shared import item_terms
+from ._shared import item_terms, rating_counts
 from ._tables import pair_features, pair_specific, positive_index
 from .inference import bootstrap, check_n_boot
 from .specific import WILSON_DESCRIPTION, _wald, _wilson
@@ -235,6 +235,103 @@ def _pairable_features(ratings: Ratings, pt: PairTables, kept: Any) -> Any:
     return feats[per_item >= 2]
 
 
+def _pair_frames(
+    pt: PairTables, keep: Any, tables: FloatArray, k: int, psa: FloatArray, nsa: FloatArray
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The long table of the kept pairs (a, b, c, d of the positive category, PSA, NSA) and
+    the rater x rater matrix of PSA."""
+    raters = np.asarray(pt.raters, dtype=object)
+    labels = pd.Index([str(x) for x in raters], name="rater")
+    mat = np.full((raters.size, raters.size), np.nan)
+    idx = pt.pairs[keep]
+    mat[idx[:, 0], idx[:, 1]] = psa
+    mat[idx[:, 1], idx[:, 0]] = psa
+    a = tables[:, k, k]
+    row_k = tables[:, k, :].sum(axis=-1)
+    col_k = tables[:, :, k].sum(axis=-1)
+    pairs = pd.DataFrame(
+        {
+            "rater_a": [str(raters[i]) for i in idx[:, 0]],
+            "rater_b": [str(raters[j]) for j in idx[:, 1]],
+            "n_items": pt.tables.sum(axis=(1, 2))[keep],
+            "a": a,
+            "b": row_k - a,
+            "c": col_k - a,
+            "d": tables.sum(axis=(1, 2)) - row_k - col_k + a,
+            "specific_agreement": psa,
+            "negative_agreement": nsa,
+        }
+    )
+    return pairs, pd.DataFrame(mat, index=labels, columns=labels)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _PairBootstrap:
+    """The bootstrap over items of the mean over pairs: replicates of PSA (``reps``) and NSA
+    (``nreps``), their SEs, and each category's SE and interval."""
+
+    reps: FloatArray | None
+    jack: FloatArray | None
+    nreps: FloatArray | None
+    njack: FloatArray | None
+    se: float
+    nse: float
+    cat_se: FloatArray
+    low: FloatArray
+    high: FloatArray
+
+    @classmethod
+    def none(cls, q: int) -> _PairBootstrap:
+        nan = np.full(q, np.nan)
+        return cls(None, None, None, None, math.nan, math.nan, nan, nan.copy(), nan.copy())
+
+    @classmethod
+    def run(
+        cls,
+        data: Ratings,
+        pt: PairTables,
+        kept: Any,
+        k: int,
+        mean_cat: FloatArray,
+        n_boot: int,
+        rng: RngLike,
+    ) -> _PairBootstrap:
+        q = len(data.categories)
+        feats = _pairable_features(data, pt, kept)
+        n_kept = kept.size
+
+        def stat(t: FloatArray) -> FloatArray:
+            cat, _, neg = pair_specific(t.reshape(t.shape[0], n_kept, q, q), k)
+            return np.concatenate([_nanmean(cat, 1), _nanmean(neg, 1)[:, None]], axis=1)
+
+        all_reps, all_jack = bootstrap(feats, stat, n_boot=n_boot, rng=rng)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            sds = np.nanstd(all_reps, axis=0, ddof=1)
+        low, high = np.full(q, np.nan), np.full(q, np.nan)
+        for c in range(q):
+            if np.isfinite(mean_cat[c]):
+                ci = _boot_ci(
+                    float(mean_cat[c]),
+                    all_reps[:, c],
+                    None if all_jack is None else all_jack[:, c],
+                    0.95,
+                    "bca" if all_jack is not None else "percentile",
+                )
+                low[c], high[c] = ci.low, ci.high
+        return cls(
+            all_reps[:, k],
+            None if all_jack is None else all_jack[:, k],
+            all_reps[:, q],
+            None if all_jack is None else all_jack[:, q],
+            float(sds[k]),
+            float(sds[q]),
+            sds[:q],
+            low,
+            high,
+        )
+
+
 def pairwise_specific_agreement(
     data: Ratings,
     /,
@@ -342,33 +439,8 @@ def pairwise_specific_agreement(
     kept = np.flatnonzero(keep)
     tables = pt.tables[keep].astype(np.float64)
     per_cat, psa, nsa = pair_specific(tables, k)
-    raters = np.asarray(pt.raters, dtype=object)
-    labels = pd.Index([str(x) for x in raters], name="rater")
-    mat = np.full((raters.size, raters.size), np.nan)
-    idx = pt.pairs[keep]
-    mat[idx[:, 0], idx[:, 1]] = psa
-    mat[idx[:, 1], idx[:, 0]] = psa
-    a = tables[:, k, k]
-    pairs = pd.DataFrame(
-        {
-            "rater_a": [str(raters[i]) for i in idx[:, 0]],
-            "rater_b": [str(raters[j]) for j in idx[:, 1]],
-            "n_items": n_common[keep],
-            "a": a,
-            "b": tables[:, k, :].sum(axis=-1) - a,
-            "c": tables[:, :, k].sum(axis=-1) - a,
-            "d": tables.sum(axis=(1, 2))
-            - tables[:, k, :].sum(axis=-1)
-            - tables[:, :, k].sum(axis=-1)
-            + a,
-            "specific_agreement": psa,
-            "negative_agreement": nsa,
-        }
-    )
-    per_item = np.bincount(data.item_codes, minlength=data.n_items)
-    n_pairable = int((per_item >= 2).sum())
-    n_single = int((per_item == 1).sum())
-    n_raters = int(np.count_nonzero(np.bincount(data.rater_codes, minlength=data.n_raters)))
+    pairs, matrix = _pair_frames(pt, keep, tables, k, psa, nsa)
+    n_pairable, n_single, n_raters = rating_counts(data)
     mean_cat = _nanmean(per_cat, 0) if kept.size else np.full(q, np.nan)
     sd_cat = _nanstd0(per_cat, 0) if kept.size else np.full(q, np.nan)
     defined_cat = np.isfinite(per_cat).sum(axis=0) if kept.size else np.zeros(q, np.int64)
@@ -383,38 +455,11 @@ def pairwise_specific_agreement(
             else f"no rater pair co-rated {min_items} or more items"
         )
         warn_degenerate(reason)
-    reps = jack = nreps = njack = None
-    se = nse = math.nan
-    cat_se = np.full(q, np.nan)
-    cat_low = np.full(q, np.nan)
-    cat_high = np.full(q, np.nan)
+    boot = _PairBootstrap.none(q)
     if n_boot > 0 and kept.size and n_pairable >= 1:
-        feats = _pairable_features(data, pt, kept)
-        n_kept = kept.size
-
-        def stat(t: FloatArray) -> FloatArray:
-            cat, _, neg = pair_specific(t.reshape(t.shape[0], n_kept, q, q), k)
-            return np.concatenate([_nanmean(cat, 1), _nanmean(neg, 1)[:, None]], axis=1)
-
-        all_reps, all_jack = bootstrap(feats, stat, n_boot=int(n_boot), rng=rng)
-        reps, nreps = all_reps[:, k], all_reps[:, q]
-        if all_jack is not None:
-            jack, njack = all_jack[:, k], all_jack[:, q]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            sds = np.nanstd(all_reps, axis=0, ddof=1)
-        se, nse = float(sds[k]), float(sds[q])
-        cat_se = sds[:q]
-        for c in range(q):
-            if np.isfinite(mean_cat[c]):
-                ci = _boot_ci(
-                    float(mean_cat[c]),
-                    all_reps[:, c],
-                    None if all_jack is None else all_jack[:, c],
-                    0.95,
-                    "bca" if all_jack is not None else "percentile",
-                )
-                cat_low[c], cat_high[c] = ci.low, ci.high
+        boot = _PairBootstrap.run(data, pt, kept, k, mean_cat, int(n_boot), rng)
+    reps, jack, nreps, njack = boot.reps, boot.jack, boot.nreps, boot.njack
+    se, nse, cat_se, cat_low, cat_high = boot.se, boot.nse, boot.cat_se, boot.low, boot.high
     per_category = pd.DataFrame(
         {
             "category": list(categories),
@@ -458,7 +503,7 @@ def pairwise_specific_agreement(
         n_pairs_defined=int(defined_cat[k]),
         min_items=int(min_items),
         pairs=pairs,
-        matrix=pd.DataFrame(mat, index=labels, columns=labels),
+        matrix=matrix,
         per_category=per_category,
         n_boot=int(n_boot) if reps is not None else 0,
         negative_replicates=nreps,
