@@ -339,6 +339,102 @@ def _pair_cells(item_sorted: IntArray) -> tuple[IntArray, IntArray]:
     return a, b
 
 
+def _check_permutations(n_permutations: int | None, n: int) -> int:
+    """The number of permutations (default from the number of ratings), checked."""
+    if n_permutations is None:
+        n_permutations = _default_permutations(n)
+    if (
+        isinstance(n_permutations, bool)
+        or not isinstance(n_permutations, int | np.integer)
+        or n_permutations < 19
+    ):
+        raise InvalidInputError(
+            "The 'n_permutations' parameter of rater_permutation_test must be an integer of "
+            f"at least 19. Got {n_permutations!r} instead."
+        )
+    return int(n_permutations)
+
+
+def _max_t_pvalues(z: FloatArray, tested: Any, null: FloatArray, *, upper: bool) -> FloatArray:
+    """Adjusted p-values of the tested ``z`` against the permutation distribution of their
+    largest (``upper``) or smallest value."""
+    tol = 1e-9
+    out = np.full(z.size, np.nan)
+    for j in np.flatnonzero(tested):
+        beyond = null >= z[j] - tol if upper else null <= z[j] + tol
+        out[j] = (1 + np.count_nonzero(beyond)) / (null.size + 1)
+    return out
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _PairCells:
+    """The (item, pair of raters) cells of the pair test and each rater pair's totals."""
+
+    keys: IntArray
+    index: IntArray
+    a_pos: IntArray
+    b_pos: IntArray
+    n_common: IntArray
+    expected: Any  # float64 sums (bincount with weights)
+    var_pair: Any
+    agree: Any
+    tested: Any
+    z: FloatArray
+    reason: str | None
+
+    @classmethod
+    def of(
+        cls,
+        m: FloatArray,
+        item_sorted: IntArray,
+        rater_sorted: IntArray,
+        label_sorted: IntArray,
+        pi_item: FloatArray,
+        k: int,
+        min_items: int,
+    ) -> _PairCells:
+        """Cells of the ratings sorted by item; none (with the reason) beyond
+        :data:`MAX_PAIR_CELLS`."""
+        per_item = m[m >= 2]
+        cells = int(np.sum(per_item * (per_item - 1) / 2))
+        reason = None
+        if cells > MAX_PAIR_CELLS:
+            reason = (
+                f"the pair test was left out: {cells:,} (item, pair of raters) cells is more "
+                f"than {MAX_PAIR_CELLS:,}"
+            )
+            a_pos = b_pos = np.zeros(0, np.int64)
+        else:
+            a_pos, b_pos = _pair_cells(item_sorted)
+        ra, rb = rater_sorted[a_pos], rater_sorted[b_pos]
+        lo, hi = np.minimum(ra, rb), np.maximum(ra, rb)
+        pair_keys, pair_index = np.unique(lo * k + hi, return_inverse=True)
+        n_pairs = pair_keys.size
+        pi_cell = pi_item[item_sorted[a_pos]]
+        n_common = np.bincount(pair_index, minlength=n_pairs)
+        expected = np.bincount(pair_index, weights=pi_cell, minlength=n_pairs)
+        var_pair = np.bincount(pair_index, weights=pi_cell * (1 - pi_cell), minlength=n_pairs)
+        agree = np.bincount(
+            pair_index, weights=label_sorted[a_pos] == label_sorted[b_pos], minlength=n_pairs
+        )
+        tested = (n_common >= min_items) & (var_pair > 1e-12)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            z = np.where(var_pair > 1e-12, (agree - expected) / np.sqrt(var_pair), np.nan)
+        return cls(
+            pair_keys,
+            pair_index,
+            a_pos,
+            b_pos,
+            n_common,
+            expected,
+            var_pair,
+            agree,
+            tested,
+            z,
+            reason,
+        )
+
+
 def rater_permutation_test(
     ratings: Ratings,
     *,
@@ -404,17 +500,7 @@ def rater_permutation_test(
     """
     _check_common(significance, min_items, "rater_permutation_test")
     n = ratings.n_ratings
-    if n_permutations is None:
-        n_permutations = _default_permutations(n)
-    if (
-        isinstance(n_permutations, bool)
-        or not isinstance(n_permutations, int | np.integer)
-        or n_permutations < 19
-    ):
-        raise InvalidInputError(
-            "The 'n_permutations' parameter of rater_permutation_test must be an integer of "
-            f"at least 19. Got {n_permutations!r} instead."
-        )
+    n_permutations = _check_permutations(n_permutations, n)
     gen = as_generator(rng)
     item, rater, label = ratings.item_codes, ratings.rater_codes, ratings.label_codes
     q = max(ratings.n_categories, 1)
@@ -440,35 +526,16 @@ def rater_permutation_test(
 
     order = np.argsort(item, kind="stable")
     item_sorted = item[order]
-    per_item = m[m >= 2]
-    cells = int(np.sum(per_item * (per_item - 1) / 2))
-    reason = None
-    if cells > MAX_PAIR_CELLS:
-        reason = (
-            f"the pair test was left out: {cells:,} (item, pair of raters) cells is more "
-            f"than {MAX_PAIR_CELLS:,}"
-        )
-        a_pos = b_pos = np.zeros(0, np.int64)
-    else:
-        a_pos, b_pos = _pair_cells(item_sorted)
-    ra, rb = rater[order][a_pos], rater[order][b_pos]
-    lo, hi = np.minimum(ra, rb), np.maximum(ra, rb)
-    pair_keys, pair_index = np.unique(lo * k + hi, return_inverse=True)
-    n_pairs = pair_keys.size
+    label_sorted = label[order]
     # chance agreement of two ratings of the item
     same = np.bincount(item, weights=(cell_count[inverse] - 1) / (mi - 1), minlength=n_items)
     pi_item = same / np.maximum(m, 1)
-    pi_cell = pi_item[item_sorted[a_pos]]
-    n_common = np.bincount(pair_index, minlength=n_pairs)
-    expected = np.bincount(pair_index, weights=pi_cell, minlength=n_pairs)
-    var_pair = np.bincount(pair_index, weights=pi_cell * (1 - pi_cell), minlength=n_pairs)
-    label_sorted = label[order]
-    agree = np.bincount(
-        pair_index, weights=label_sorted[a_pos] == label_sorted[b_pos], minlength=n_pairs
-    )
-    pair_tested = (n_common >= min_items) & (var_pair > 1e-12)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        z_pair = np.where(var_pair > 1e-12, (agree - expected) / np.sqrt(var_pair), np.nan)
+    pairs_of = _PairCells.of(m, item_sorted, rater[order], label_sorted, pi_item, k, min_items)
+    reason = pairs_of.reason
+    pair_keys, pair_index, n_pairs = pairs_of.keys, pairs_of.index, pairs_of.keys.size
+    a_pos, b_pos = pairs_of.a_pos, pairs_of.b_pos
+    n_common, expected, var_pair = pairs_of.n_common, pairs_of.expected, pairs_of.var_pair
+    agree, pair_tested, z_pair = pairs_of.agree, pairs_of.tested, pairs_of.z
 
     max_z = np.full(n_permutations, -np.inf)
     min_z = np.full(n_permutations, np.inf)
@@ -486,13 +553,8 @@ def rater_permutation_test(
             lab = label_sorted[shuffle]
             hits = np.bincount(pair_index, weights=lab[a_pos] == lab[b_pos], minlength=n_pairs)
             min_z[b] = np.min(((hits - expected) / sd_pair)[pair_tested])
-    tol = 1e-9
-    p_r = np.full(k, np.nan)
-    for j in np.flatnonzero(tested):
-        p_r[j] = (1 + np.count_nonzero(max_z >= z_r[j] - tol)) / (n_permutations + 1)
-    p_pair = np.full(n_pairs, np.nan)
-    for j in np.flatnonzero(pair_tested):
-        p_pair[j] = (1 + np.count_nonzero(min_z <= z_pair[j] + tol)) / (n_permutations + 1)
+    p_r = _max_t_pvalues(z_r, tested, max_z, upper=True)
+    p_pair = _max_t_pvalues(z_pair, pair_tested, min_z, upper=False)
 
     raters = pd.DataFrame(
         {

@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
+from collections.abc import Callable
 from typing import Any, Literal, TypeAlias
 
 import numpy as np
@@ -764,33 +765,11 @@ def pooled_specific_agreement(
     reps = jack = nreps = njack = None
     if n_boot > 0 and counts.shape[0] >= 1:
         feats = np.hstack([x, y, xn[:, None], yn[:, None]])
-
-        def stat(t: FloatArray) -> FloatArray:
-            num = np.concatenate([t[:, :q], t[:, 2 * q : 2 * q + 1]], axis=1)
-            den = np.concatenate([t[:, q : 2 * q], t[:, 2 * q + 1 :]], axis=1)
-            out: FloatArray = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-            return out
-
-        all_reps, all_jack = bootstrap(feats, stat, n_boot=int(n_boot), rng=rng)
+        all_reps, all_jack = bootstrap(feats, _pooled_ratios(q), n_boot=int(n_boot), rng=rng)
         reps, nreps = all_reps[:, k], all_reps[:, q]
         if all_jack is not None:
             jack, njack = all_jack[:, k], all_jack[:, q]
-    lows, highs = [], []
-    for value, s in zip(per, per_se, strict=True):
-        ci = _wilson(float(value), _effective_n(float(value), float(s)), 0.95)
-        lows.append(ci.low)
-        highs.append(ci.high)
-    per_category = pd.DataFrame(
-        {
-            "category": list(cats),
-            "agreeing_pairs": x.sum(axis=0),
-            "positive_pairs": y.sum(axis=0),
-            "specific_agreement": per,
-            "standard_error": per_se,
-            "ci_low": lows,
-            "ci_high": highs,
-        }
-    )
+    per_category = _pooled_per_category(cats, x, y, per, per_se)
     method = (
         "pooled specific agreement sum_i n_ic(n_ic-1) / sum_i n_ic(n_i-1) (Uebersax); SE by "
         "the delta method for a ratio of item totals; default interval Wilson-type on the "
@@ -820,4 +799,38 @@ def pooled_specific_agreement(
         n_boot=int(n_boot) if reps is not None else 0,
         negative_replicates=nreps,
         negative_jackknife=njack,
+    )
+
+
+def _pooled_ratios(q: int) -> Callable[[FloatArray], FloatArray]:
+    """Per category and for NSA, the ratio of the item totals ``[x (q), y (q), xn, yn]``."""
+
+    def stat(t: FloatArray) -> FloatArray:
+        num = np.concatenate([t[:, :q], t[:, 2 * q : 2 * q + 1]], axis=1)
+        den = np.concatenate([t[:, q : 2 * q], t[:, 2 * q + 1 :]], axis=1)
+        out: FloatArray = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+        return out
+
+    return stat
+
+
+def _pooled_per_category(
+    cats: tuple[Any, ...], x: FloatArray, y: FloatArray, per: FloatArray, per_se: FloatArray
+) -> pd.DataFrame:
+    """Each category's pooled specific agreement with its SE and Wilson-type interval."""
+    lows, highs = [], []
+    for value, s in zip(per, per_se, strict=True):
+        ci = _wilson(float(value), _effective_n(float(value), float(s)), 0.95)
+        lows.append(ci.low)
+        highs.append(ci.high)
+    return pd.DataFrame(
+        {
+            "category": list(cats),
+            "agreeing_pairs": x.sum(axis=0),
+            "positive_pairs": y.sum(axis=0),
+            "specific_agreement": per,
+            "standard_error": per_se,
+            "ci_low": lows,
+            "ci_high": highs,
+        }
     )
