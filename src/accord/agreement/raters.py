@@ -339,6 +339,21 @@ def _pair_cells(item_sorted: IntArray) -> tuple[IntArray, IntArray]:
     return a, b
 
 
+def _deviations(
+    item: IntArray, rater: IntArray, mi: FloatArray, in_cell: Any, n_items: int, k: int
+) -> tuple[FloatArray, Any, Any, Any]:
+    """Each rating's surprisal minus its item's entropy (bits), and per rater: ratings, the
+    sum of those deviations and its variance under permutation within items."""
+    surprisal = -np.log2(in_cell / mi)
+    entropy = np.bincount(item, weights=surprisal / mi, minlength=n_items)
+    d = surprisal - entropy[item]
+    var_item = np.bincount(item, weights=d * d / mi, minlength=n_items)
+    n_r = np.bincount(rater, minlength=k)
+    s_r = np.bincount(rater, weights=d, minlength=k)
+    v_r = np.bincount(rater, weights=var_item[item], minlength=k)
+    return d, n_r, s_r, v_r
+
+
 def _check_permutations(n_permutations: int | None, n: int) -> int:
     """The number of permutations (default from the number of ratings), checked."""
     if n_permutations is None:
@@ -434,6 +449,26 @@ class _PairCells:
             reason,
         )
 
+    def frame(self, names: Any, k: int, pvalue: FloatArray, significance: float) -> pd.DataFrame:
+        """One row per rater pair, the pairs that agree least beyond chance first."""
+        n_pairs = self.keys.size
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share = self.agree / self.n_common
+            share_expected = self.expected / self.n_common
+        pairs = pd.DataFrame(
+            {
+                "rater_a": names[self.keys // k] if n_pairs else [],
+                "rater_b": names[self.keys % k] if n_pairs else [],
+                "n_items": self.n_common.astype(np.int64),
+                "agreement": share,
+                "expected_agreement": share_expected,
+                "z": self.z,
+                "pvalue": pvalue,
+                "stands_out": (np.nan_to_num(pvalue, nan=1.0) < significance) & (self.z < 0),
+            }
+        )
+        return pairs.iloc[np.argsort(np.nan_to_num(self.z, nan=np.inf), kind="stable")]
+
 
 def rater_permutation_test(
     ratings: Ratings,
@@ -511,14 +546,7 @@ def rater_permutation_test(
     cell = item * q + label
     _, inverse, cell_count = np.unique(cell, return_inverse=True, return_counts=True)
     mi = m[item]
-    p = cell_count[inverse] / mi
-    surprisal = -np.log2(p)
-    entropy = np.bincount(item, weights=surprisal / mi, minlength=n_items)
-    d = surprisal - entropy[item]
-    var_item = np.bincount(item, weights=d * d / mi, minlength=n_items)
-    n_r = np.bincount(rater, minlength=k)
-    s_r = np.bincount(rater, weights=d, minlength=k)
-    v_r = np.bincount(rater, weights=var_item[item], minlength=k)
+    d, n_r, s_r, v_r = _deviations(item, rater, mi, cell_count[inverse], n_items, k)
     tested = (n_r >= min_items) & (v_r > 1e-12)
     with np.errstate(invalid="ignore", divide="ignore"):
         z_r = np.where(v_r > 1e-12, s_r / np.sqrt(v_r), np.nan)
@@ -532,10 +560,10 @@ def rater_permutation_test(
     pi_item = same / np.maximum(m, 1)
     pairs_of = _PairCells.of(m, item_sorted, rater[order], label_sorted, pi_item, k, min_items)
     reason = pairs_of.reason
-    pair_keys, pair_index, n_pairs = pairs_of.keys, pairs_of.index, pairs_of.keys.size
+    pair_index, n_pairs = pairs_of.index, pairs_of.keys.size
     a_pos, b_pos = pairs_of.a_pos, pairs_of.b_pos
-    n_common, expected, var_pair = pairs_of.n_common, pairs_of.expected, pairs_of.var_pair
-    agree, pair_tested, z_pair = pairs_of.agree, pairs_of.tested, pairs_of.z
+    expected, var_pair = pairs_of.expected, pairs_of.var_pair
+    pair_tested, z_pair = pairs_of.tested, pairs_of.z
 
     max_z = np.full(n_permutations, -np.inf)
     min_z = np.full(n_permutations, np.inf)
@@ -567,22 +595,7 @@ def rater_permutation_test(
         }
     )
     raters = raters.iloc[np.argsort(-np.nan_to_num(z_r, nan=-np.inf), kind="stable")]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        share = agree / n_common
-        share_expected = expected / n_common
-    pairs = pd.DataFrame(
-        {
-            "rater_a": ratings.raters[pair_keys // k] if n_pairs else [],
-            "rater_b": ratings.raters[pair_keys % k] if n_pairs else [],
-            "n_items": n_common.astype(np.int64),
-            "agreement": share,
-            "expected_agreement": share_expected,
-            "z": z_pair,
-            "pvalue": p_pair,
-            "stands_out": (np.nan_to_num(p_pair, nan=1.0) < significance) & (z_pair < 0),
-        }
-    )
-    pairs = pairs.iloc[np.argsort(np.nan_to_num(z_pair, nan=np.inf), kind="stable")]
+    pairs = pairs_of.frame(ratings.raters, k, p_pair, significance)
     method = (
         f"labels permuted among the raters of each item, {n_permutations} permutations; "
         "raters: summed deviation (surprisal minus item entropy, bits) over its SD under "

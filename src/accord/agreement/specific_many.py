@@ -333,6 +333,20 @@ class _PairBootstrap:
         )
 
 
+def _check_pairwise(data: Any, min_items: Any, n_boot: Any, owner: str) -> None:
+    if not isinstance(data, Ratings):
+        raise InvalidInputError(
+            f"{owner} needs ratings with rater ids (Ratings); got a {type(data).__name__}. "
+            "For rater-pair tables use pairwise_agreement(..., measure='specific_agreement')."
+        )
+    if not isinstance(min_items, int | np.integer) or min_items < 1:
+        raise InvalidInputError(
+            f"The 'min_items' parameter of {owner} must be an integer >= 1. "
+            f"Got {min_items!r} instead."
+        )
+    check_n_boot(n_boot, owner)
+
+
 def pairwise_specific_agreement(
     data: Ratings,
     /,
@@ -420,17 +434,7 @@ def pairwise_specific_agreement(
     (0.665446, 0.040385)
     """
     owner = "pairwise_specific_agreement"
-    if not isinstance(data, Ratings):
-        raise InvalidInputError(
-            f"{owner} needs ratings with rater ids (Ratings); got a {type(data).__name__}. "
-            "For rater-pair tables use pairwise_agreement(..., measure='specific_agreement')."
-        )
-    if not isinstance(min_items, int | np.integer) or min_items < 1:
-        raise InvalidInputError(
-            f"The 'min_items' parameter of {owner} must be an integer >= 1. "
-            f"Got {min_items!r} instead."
-        )
-    check_n_boot(n_boot, owner)
+    _check_pairwise(data, min_items, n_boot, owner)
     categories = data.categories
     q = len(categories)
     k = positive_index(categories, positive, owner)
@@ -462,15 +466,8 @@ def pairwise_specific_agreement(
     reps, jack, nreps, njack = boot.reps, boot.jack, boot.nreps, boot.njack
     se, nse, cat_se, cat_low, cat_high = boot.se, boot.nse, boot.cat_se, boot.low, boot.high
     per_category = pd.DataFrame(
-        {
-            "category": list(categories),
-            "mean": mean_cat,
-            "sd_over_pairs": sd_cat,
-            "n_pairs": defined_cat,
-            "standard_error": cat_se,
-            "ci_low": cat_low,
-            "ci_high": cat_high,
-        }
+        dict(category=list(categories), mean=mean_cat, sd_over_pairs=sd_cat, n_pairs=defined_cat)
+        | dict(standard_error=cat_se, ci_low=cat_low, ci_high=cat_high)
     )
     method = (
         "mean over rater pairs of positive specific agreement 2a/(2a+b+c) = F1 (Hripcsak & "
