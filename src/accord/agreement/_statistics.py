@@ -17,13 +17,13 @@ from typing import Any, Protocol, cast
 import numpy as np
 import numpy.typing as npt
 
-from .._errors import warn_degenerate
 from .._results import Coefficient
 from .._types import FloatArray, IntArray
 from ..stats.counts import ItemCategoryCounts, RaterCategoryCounts
 from ..stats.pairs import PairTables
 from ._shared import _Data
-from ._tables import cohen_tables
+from ._tables import cohen_tables, light_fields
+from .many_raters import conger_rater_terms
 
 __all__ = [
     "LIGHT_NO_ANALYTIC_SE_ENGINE",
@@ -100,21 +100,8 @@ def _conger_terms(
     """Conger's chance agreement per item, as ``many_raters._conger_parts`` computes it on
     ratings: the rater marginals give ``p`` and ``pe``; a pass over the ratings sums each
     item's terms ``(n / n_g) (a[g, label] - b[g])``."""
-    present = rater_counts.sum(axis=1) > 0
+    present, p, pe, k, b = conger_rater_terms(rater_counts, w, n)
     n_r = int(present.sum())
-    classif = rater_counts[present].astype(float)
-    n_g = classif.sum(axis=1)
-    p = classif / n_g[:, None]
-    pbar = p.mean(axis=0)
-    if n_r >= 2:
-        s2 = (p.T @ p - n_r * np.outer(pbar, pbar)) / (n_r - 1)
-        pe = float(np.sum(w * (np.outer(pbar, pbar) - s2 / n_r)))
-    else:
-        pe = math.nan
-    c = n_r * pbar[None, :] - p
-    a = c @ w
-    b = np.sum(c * (p @ w.T), axis=1)
-    k = (n / n_g)[:, None] * (a - b[:, None])
     table = np.zeros((rater_counts.shape[0], k.shape[1]), dtype=np.float64)
     table[present] = k
     by_code = item_sums(table)  # per item code; codes past the last rated one may be absent
@@ -211,27 +198,15 @@ def light_from_statistics(stats: CountStatistics, *, min_items: int = 1) -> Coef
     keep = n_items_pair >= min_items
     kappas = cohen_tables(pt.tables[keep].astype(np.float64))
     pairable, single = _items_by_total(stats)
-    base: dict[str, Any] = dict(
-        name="light_kappa",
+    out = light_fields(
+        kappas,
+        "no analytic SE (use ci='bootstrap')",
+        min_items=min_items,
         n_items=pairable,
         n_raters=int(np.count_nonzero(stats.rater_counts.totals())),
         categories=stats.categories,
         n_items_unpairable=single,
-        bounds=(-1.0, 1.0),
-        method="Light's kappa (Light 1971): mean of Cohen's kappa over rater pairs with "
-        f">= {min_items} co-rated items; no analytic SE (use ci='bootstrap')",
     )
-    finite = np.isfinite(kappas)
-    if not finite.any():
-        reason = (
-            "no rater pair has a defined Cohen's kappa (no co-rated items, or every pair "
-            "used one category)"
-        )
-        warn_degenerate(reason)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
-    return Coefficient(
-        statistic=float(kappas[finite].mean()),
-        standard_error=math.nan,
-        reason=LIGHT_NO_ANALYTIC_SE_ENGINE,
-        **base,
-    )
+    if "reason" not in out:
+        out["reason"] = LIGHT_NO_ANALYTIC_SE_ENGINE
+    return Coefficient(**out)

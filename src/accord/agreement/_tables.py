@@ -4,17 +4,19 @@ per-item contributions to rater-pair tables that their bootstrap resamples."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, warn_degenerate
 from .._types import FloatArray, IntArray
 from ..data.ratings import Ratings
 from ..stats.pairs import ItemGroups, PairTables
 
 __all__ = [
     "cohen_tables",
+    "light_fields",
     "pair_features",
     "pair_specific",
     "percent_tables",
@@ -107,3 +109,27 @@ def pair_features(ratings: Ratings, pt: PairTables, keep: IntArray) -> Any:
         (np.ones(int(ok.sum())), (pair_item[ok], cols)),
         shape=(ratings.n_items, kept_pairs.shape[0] * qq),
     )
+
+
+def light_fields(
+    kappas: FloatArray, se_note: str, *, min_items: int, **sizes: Any
+) -> dict[str, Any]:
+    """Light's kappa, the mean of the pairs' defined kappas, with the fields of its result
+    (``sizes``: ``n_items``, ``n_raters``, ``categories``, ``n_items_unpairable``); NaN with
+    the reason, and a warning, when no pair has a defined kappa."""
+    base: dict[str, Any] = dict(
+        name="light_kappa",
+        bounds=(-1.0, 1.0),
+        method="Light's kappa (Light 1971): mean of Cohen's kappa over rater pairs with "
+        f">= {min_items} co-rated items; {se_note}",
+        **sizes,
+    )
+    finite = np.isfinite(kappas)
+    if not finite.any():
+        reason = (
+            "no rater pair has a defined Cohen's kappa (no co-rated items, or every pair "
+            "used one category)"
+        )
+        warn_degenerate(reason, stacklevel=4)
+        return dict(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
+    return dict(statistic=float(kappas[finite].mean()), standard_error=math.nan, **base)

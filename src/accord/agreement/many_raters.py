@@ -23,7 +23,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Coefficient
-from .._types import FloatArray, Level, RngLike
+from .._types import BoolArray, FloatArray, IntArray, Level, RngLike
 from ..data.ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
 from ._shared import (
@@ -49,6 +49,7 @@ __all__ = [
     "FleissKappa",
     "brennan_prediger",
     "conger_kappa",
+    "conger_rater_terms",
     "fleiss_kappa",
     "gwet_ac1",
     "gwet_ac2",
@@ -257,6 +258,37 @@ def _conger_pe(p: FloatArray, pbar: FloatArray, w: Any) -> float:
     return float(np.sum(w * (np.outer(pbar, pbar) - s2 / n_r)))
 
 
+def conger_rater_terms(
+    by_rater: IntArray, w: Any, n: int
+) -> tuple[BoolArray, FloatArray, float, FloatArray, FloatArray]:
+    """Conger's terms from the rater x category counts ``by_rater`` over ``n`` rated items.
+
+    Returns
+    -------
+    present : ndarray of bool, shape (n_rater_codes,)
+        The raters with a rating.
+    p : ndarray, shape (r, q)
+        Each rater's category proportions.
+    pe : float
+        Chance agreement (NaN with fewer than two raters).
+    coef, b : ndarray, shapes (r, q) and (r,)
+        Item ``i``'s term is ``sum b + sum over its ratings (g, l) of coef[g, l]``, with
+        ``coef[g, l] = (n / n_g) (a[g, l] - b[g])``.
+    """
+    present = by_rater.sum(axis=1) > 0
+    n_r = int(present.sum())
+    classif = by_rater[present].astype(float)
+    n_g = classif.sum(axis=1)
+    p = classif / n_g[:, None]
+    pbar = p.mean(axis=0)
+    pe = _conger_pe(p, pbar, w)
+    c = n_r * pbar[None, :] - p  # (r, q)
+    a = np.asarray(c @ w)  # a[g, l] = sum_k c[g, k] w[k, l]
+    b = np.sum(c * np.asarray(p @ w.T), axis=1)  # b[g] = sum_k c[g, k] (W p_g)_k
+    coef = (n / n_g)[:, None] * (a - b[:, None])
+    return present, p, pe, coef, b
+
+
 def _conger_parts(
     d: _Data, w: FloatArray, features: bool = False
 ) -> tuple[FloatArray, FloatArray, float, Any]:
@@ -304,19 +336,8 @@ def _conger_parts(
         )
     n, q = d.counts.shape
     code_mat = None if features else code_rows(d)
-    by_rater = rater_category(d)
-    present = by_rater.sum(axis=1) > 0
+    present, p, pe, coef, b = conger_rater_terms(rater_category(d), w, n)
     n_r = int(present.sum())
-    classif = by_rater[present].astype(float)
-    n_g = classif.sum(axis=1)
-    p = classif / n_g[:, None]
-    pbar = p.mean(axis=0)
-    pe = _conger_pe(p, pbar, w)
-    c = n_r * pbar[None, :] - p  # (r, q)
-    a = np.asarray(c @ w)  # a[g, l] = sum_k c[g, k] w[k, l]
-    b = np.sum(c * np.asarray(p @ w.T), axis=1)  # b[g] = sum_k c[g, k] (W p_g)_k
-    # Item i's term: sum over its ratings (g, l) of (n / n_g) (a[g, l] - b[g]).
-    coef = (n / n_g)[:, None] * (a - b[:, None])
     if code_mat is not None:
         # One gather per rater over the raters x items code matrix (q = no rating: 0).
         lookup = np.zeros((n_r, q + 1))

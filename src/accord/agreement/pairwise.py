@@ -18,7 +18,14 @@ from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
 from ..stats.pairs import PAIR_TABLE_CELLS, PairTables, pair_agreement
 from ._shared import _Data, item_terms, pair_tables, rating_counts
-from ._tables import cohen_tables, pair_features, pair_specific, percent_tables, positive_index
+from ._tables import (
+    cohen_tables,
+    light_fields,
+    pair_features,
+    pair_specific,
+    percent_tables,
+    positive_index,
+)
 from .inference import CIKind, bootstrap, check_ci
 
 __all__ = ["PairwiseAgreement", "light_kappa", "pairwise_agreement"]
@@ -316,31 +323,19 @@ def light_kappa(
         it = item_terms(shared)
         n_pairable, n_single = it.n2, int(np.count_nonzero(it.r == 1))
         n_raters = shared.n_raters
-    base: dict[str, Any] = dict(
-        name="light_kappa",
+    out = light_fields(
+        kappas,
+        f"SE: bootstrap over items ({n_boot} replicates)"
+        if ci == "bootstrap"
+        else "no analytic SE (use ci='bootstrap')",
+        min_items=min_items,
         n_items=n_pairable,
         n_raters=n_raters,
         categories=data.categories,
         n_items_unpairable=n_single,
-        bounds=(-1.0, 1.0),
-        method="Light's kappa (Light 1971): mean of Cohen's kappa over rater pairs with "
-        f">= {min_items} co-rated items; "
-        + (
-            f"SE: bootstrap over items ({n_boot} replicates)"
-            if ci == "bootstrap"
-            else "no analytic SE (use ci='bootstrap')"
-        ),
     )
-    finite = np.isfinite(kappas)
-    if not finite.any():
-        reason = (
-            "no rater pair has a defined Cohen's kappa (no co-rated items, or every pair "
-            "used one category)"
-        )
-        warn_degenerate(reason)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
-    value = float(kappas[finite].mean())
-    out: dict[str, Any] = dict(statistic=value, standard_error=math.nan, **base)
+    if "reason" in out:  # no pair with a defined kappa
+        return Coefficient(**out)
     if ci == "analytic":
         out["reason"] = LIGHT_NO_ANALYTIC_SE
     if ci == "bootstrap":
