@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeAlias
 
 import numpy as np
@@ -159,6 +159,48 @@ def _wald(p: float, se: float, level: float) -> ConfidenceInterval:
     return ConfidenceInterval(max(0.0, p - half), min(1.0, p + half))
 
 
+def check_which(which: str, owner: str) -> None:
+    """Raise the house option error unless ``which`` is "positive" or "negative"."""
+    if which not in ("positive", "negative"):
+        raise InvalidInputError(
+            f"The 'which' parameter of {owner} must be one of {{'positive', 'negative'}}. "
+            f"Got {which!r} instead."
+        )
+
+
+def which_interval(
+    result: Any,
+    owner: str,
+    level: float,
+    method: str,
+    which: str,
+    n_eff: Callable[[float, float], float],
+) -> ConfidenceInterval:
+    """The interval of PSA (``which="positive"``) or NSA of a specific-agreement result:
+    Wilson-type on ``n_eff(value, se)`` effective ratings, Wald on the delta-method SE, or
+    from the bootstrap replicates."""
+    check_level(level)
+    check_which(which, owner)
+    if which == "positive":
+        value, se = result.statistic, result.standard_error
+        reps, jack = result.replicates, result.jackknife
+    else:
+        value, se = result.negative_agreement, result.negative_standard_error
+        reps, jack = result.negative_replicates, result.negative_jackknife
+    if method == "wilson":
+        return _wilson(value, n_eff(value, se), level)
+    if method == "wald":
+        return _wald(value, se, level)
+    if method in ("percentile", "bca"):
+        from .._bootstrap import bootstrap_interval
+
+        return bootstrap_interval(value, reps, jack, level=level, method=method)
+    raise InvalidInputError(
+        f"The 'method' parameter of {owner} must be one of "
+        f"{{'wilson', 'wald', 'percentile', 'bca'}}. Got {method!r} instead."
+    )
+
+
 # -------------------------------------------------------------------- results
 
 
@@ -235,29 +277,14 @@ class SpecificAgreement(Coefficient):
             with ``n_boot > 0``).
         which : {"positive", "negative"}
         """
-        check_level(level)
-        if which not in ("positive", "negative"):
-            raise InvalidInputError(
-                "The 'which' parameter of SpecificAgreement.confidence_interval must be one of "
-                f"{{'positive', 'negative'}}. Got {which!r} instead."
-            )
-        if which == "positive":
-            value, se, agree = self.statistic, self.standard_error, self.a
-            reps, jack = self.replicates, self.jackknife
-        else:
-            value, se, agree = self.negative_agreement, self.negative_standard_error, self.d
-            reps, jack = self.negative_replicates, self.negative_jackknife
-        if method == "wilson":
-            return _wilson(value, _effective_n(agree, self.b + self.c), level)
-        if method == "wald":
-            return _wald(value, se, level)
-        if method in ("percentile", "bca"):
-            from .._bootstrap import bootstrap_interval
-
-            return bootstrap_interval(value, reps, jack, level=level, method=method)
-        raise InvalidInputError(
-            "The 'method' parameter of SpecificAgreement.confidence_interval must be one of "
-            f"{{'wilson', 'wald', 'percentile', 'bca'}}. Got {method!r} instead."
+        agree = self.a if which == "positive" else self.d
+        return which_interval(
+            self,
+            "SpecificAgreement.confidence_interval",
+            level,
+            method,
+            which,
+            lambda value, se: _effective_n(agree, self.b + self.c),
         )
 
     @property

@@ -34,7 +34,7 @@ from . import many_raters as mr
 from ._shared import item_terms, rating_counts
 from ._tables import pair_features, pair_specific, positive_index
 from .inference import bootstrap, check_n_boot
-from .specific import WILSON_DESCRIPTION, _wald, _wilson
+from .specific import WILSON_DESCRIPTION, _wilson, check_which, which_interval
 
 __all__ = [
     "PairwiseSpecificAgreement",
@@ -64,14 +64,6 @@ def _nanstd0(values: FloatArray, axis: int) -> FloatArray:
         warnings.simplefilter("ignore", RuntimeWarning)
         out: FloatArray = np.nanstd(values, axis=axis, ddof=0)
     return out
-
-
-def _check_which(which: str, owner: str) -> None:
-    if which not in ("positive", "negative"):
-        raise InvalidInputError(
-            f"The 'which' parameter of {owner} must be one of {{'positive', 'negative'}}. "
-            f"Got {which!r} instead."
-        )
 
 
 def _boot_ci(
@@ -185,7 +177,7 @@ class PairwiseSpecificAgreement(Coefficient):
         which : {"positive", "negative"}
         """
         check_level(level)
-        _check_which(which, "PairwiseSpecificAgreement.confidence_interval")
+        check_which(which, "PairwiseSpecificAgreement.confidence_interval")
         chosen = self.default_ci_method if method is None else method
         if chosen not in ("percentile", "bca"):
             raise InvalidInputError(
@@ -574,23 +566,8 @@ class PooledSpecificAgreement(Coefficient):
             bootstrap over items (computed with ``n_boot > 0``).
         which : {"positive", "negative"}
         """
-        check_level(level)
-        _check_which(which, "PooledSpecificAgreement.confidence_interval")
-        if which == "positive":
-            value, se = self.statistic, self.standard_error
-            reps, jack = self.replicates, self.jackknife
-        else:
-            value, se = self.negative_agreement, self.negative_standard_error
-            reps, jack = self.negative_replicates, self.negative_jackknife
-        if method == "wilson":
-            return _wilson(value, _effective_n(value, se), level)
-        if method == "wald":
-            return _wald(value, se, level)
-        if method in ("percentile", "bca"):
-            return _boot_ci(value, reps, jack, level, method)
-        raise InvalidInputError(
-            "The 'method' parameter of PooledSpecificAgreement.confidence_interval must be one "
-            f"of {{'wilson', 'wald', 'percentile', 'bca'}}. Got {method!r} instead."
+        return which_interval(
+            self, "PooledSpecificAgreement.confidence_interval", level, method, which, _effective_n
         )
 
     @property

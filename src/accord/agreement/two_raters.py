@@ -443,6 +443,29 @@ class CohenKappa(Coefficient):
     raters: tuple[str, str] = ("X", "Y")
 
 
+def _weighted_table(
+    owner: str,
+    data: TwoRaterData,
+    y: npt.ArrayLike | None,
+    categories: Sequence[Any] | None,
+    raters: tuple[Any, Any] | None,
+    weights: str | None,
+    agreement_weights: npt.ArrayLike | None,
+    disagreement_weights: npt.ArrayLike | None,
+) -> tuple[ContingencyTable, FloatArray, str]:
+    """The two raters' table and the agreement weights with their name."""
+    table = as_table(data, y, categories=categories, raters=raters, owner=owner)
+    w, wname = _weight_matrix(
+        table,
+        weights,
+        agreement_weights,
+        disagreement_weights,
+        owner,
+        _declared(data, y, categories),
+    )
+    return table, w, wname
+
+
 def cohen_kappa(
     data: TwoRaterData,
     y: npt.ArrayLike | None = None,
@@ -572,14 +595,8 @@ def cohen_kappa(
     0.3478
     """
     owner = "cohen_kappa"
-    table = as_table(data, y, categories=categories, raters=raters, owner=owner)
-    w, wname = _weight_matrix(
-        table,
-        weights,
-        agreement_weights,
-        disagreement_weights,
-        owner,
-        _declared(data, y, categories),
+    table, w, wname = _weighted_table(
+        owner, data, y, categories, raters, weights, agreement_weights, disagreement_weights
     )
     p = table.proportions
     n = _n_items(table)
@@ -704,14 +721,8 @@ population_size
     0.799532
     """
     owner = "scott_pi"
-    table = as_table(data, y, categories=categories, raters=raters, owner=owner)
-    w, wname = _weight_matrix(
-        table,
-        weights,
-        agreement_weights,
-        disagreement_weights,
-        owner,
-        _declared(data, y, categories),
+    table, w, wname = _weighted_table(
+        owner, data, y, categories, raters, weights, agreement_weights, disagreement_weights
     )
     p = table.proportions
     n = _n_items(table)
