@@ -200,17 +200,10 @@ class PairwiseSpecificAgreement(Coefficient):
         out["raters"] = [str(r) for r in self.matrix.index]
         out["matrix"] = to_plain(self.matrix.to_numpy())
         out.update(n_categories=self.n_categories, confidence_level=level)
-        if self.replicates is None:
-            out.update(
-                ci_method=self.ci_description,
-                ci_low=math.nan,
-                ci_high=math.nan,
-                negative_ci_low=math.nan,
-                negative_ci_high=math.nan,
-            )
-            return out
-        pos = self.confidence_interval(level)
-        neg = self.confidence_interval(level, which="negative")
+        pos = neg = ConfidenceInterval(math.nan, math.nan)
+        if self.replicates is not None:
+            pos = self.confidence_interval(level)
+            neg = self.confidence_interval(level, which="negative")
         out.update(
             ci_method=self.ci_description,
             ci_low=pos.low,
