@@ -8,7 +8,6 @@ import filecmp
 import json
 import re
 import shlex
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -304,7 +303,8 @@ def test_out_of_memory_is_one_line_naming_the_size_and_the_stream_engine(
             "type float64"
         )
 
-    package = sys.modules["accord.agreement"]  # `accord.agreement` is the function
+    from accord.front import agreement as package  # the module of the public function
+
     monkeypatch.setattr(package, "agreement", exhausted)
     code, out, err = run(*AGREE)
     assert code == 2

@@ -25,7 +25,7 @@ import pytest
 from typer.testing import CliRunner
 
 import accord
-from accord.agreement._engine import LIGHT_NO_ANALYTIC_SE_ENGINE
+from accord.agreement._statistics import LIGHT_NO_ANALYTIC_SE_ENGINE
 from accord.cli import app
 
 COLS = {"item": "item", "rater": "rater", "label": "label"}
@@ -185,7 +185,7 @@ def test_chunked_item_terms_match_unchunked(
 
 
 def test_agreement_from_statistics_keeps_integer_counts(files: list[Path]) -> None:
-    from accord.agreement._engine import data_from_statistics
+    from accord.agreement._statistics import data_from_statistics
 
     stats = accord.stream_statistics(files, **COLS)
     d = data_from_statistics(stats, None)

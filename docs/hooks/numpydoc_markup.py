@@ -27,7 +27,7 @@ PUBLIC = frozenset(accord.__all__)
 # Public functions that share their name with a module: the reference documents them under
 # the module that defines them (docs/api/*.md names them so too).
 SHADOWED = {
-    "agreement": "accord.agreement.summary.agreement",
+    "agreement": "accord.front.agreement.agreement",
     "consensus": "accord.front.consensus.consensus",
     "icc": "accord.agreement.icc.icc",
     "report": "accord.report.report",

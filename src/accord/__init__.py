@@ -46,7 +46,6 @@ if TYPE_CHECKING:
         RaterDifferences,
         RaterPermutationTest,
         SpecificAgreement,
-        agreement,
         best_dichotomization,
         brennan_prediger,
         cohen_kappa,
@@ -88,6 +87,7 @@ if TYPE_CHECKING:
     from .data.spans import Spans
     from .data.table import ContingencyTable
     from .engines import RatingStatistics, dask_statistics, stream_statistics
+    from .front.agreement import agreement
     from .front.calibration import calibrate_panel, panel_statistics
     from .front.confidence import calibration_metrics, normalized_cross_entropy
     from .front.consensus import consensus
@@ -147,7 +147,7 @@ _EXPORTS: dict[str, str] = {
     "SpanAgreement": ".spans",
     "Spans": ".data.spans",
     "SpecificAgreement": ".agreement",
-    "agreement": ".agreement",
+    "agreement": ".front.agreement",
     "best_dichotomization": ".agreement",
     "brennan_prediger": ".agreement",
     "calibrate_panel": ".front.calibration",

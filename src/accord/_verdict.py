@@ -262,8 +262,8 @@ def ratings_verdict(ratings: Any, table: Any, confidence_level: float = 0.95) ->
     be computed (no item rated by both), :func:`table_verdict`."""
     if ratings.n_raters != 2 or ratings.level not in ("nominal", "ordinal"):
         return table_verdict(table, confidence_level)
-    from .agreement import cohen_kappa
     from ._errors import AccordError
+    from .agreement import cohen_kappa
 
     try:
         kappa = cohen_kappa(ratings, weights="quadratic" if ratings.level == "ordinal" else None)

@@ -27,7 +27,7 @@ from .specific_many import (
     pairwise_specific_agreement,
     pooled_specific_agreement,
 )
-from .summary import AgreementTable, agreement
+from .summary import AgreementTable, agreement_from_statistics, agreement_table
 from .two_raters import (
     CohenKappa,
     Dichotomization,
@@ -55,7 +55,8 @@ __all__ = [
     "RaterDifferences",
     "RaterPermutationTest",
     "SpecificAgreement",
-    "agreement",
+    "agreement_from_statistics",
+    "agreement_table",
     "agreement_weights",
     "as_table",
     "best_dichotomization",

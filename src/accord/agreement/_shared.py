@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from .._types import BoolArray, FloatArray, IntArray
+from .._types import BoolArray, FloatArray, IntArray, Level
+from ..data.ratings import Ratings
 from ..stats.pairs import PairTables, rater_code_rows
-
-if TYPE_CHECKING:
-    from .many_raters import _Data
 
 __all__ = [
     "CHUNK_ITEMS",
@@ -38,6 +36,7 @@ __all__ = [
     "pair_sums",
     "pair_tables",
     "rater_category",
+    "rating_counts",
     "rows_dot",
 ]
 
@@ -118,6 +117,53 @@ def cols_dot(c: Any, v: FloatArray) -> FloatArray:
     for s in chunks(c.shape[0]):
         out += np.einsum("ik,i->k", np.asarray(c[s], dtype=np.float64), v[s])
     return out
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Data:
+    """Item x category counts of the rated items, and what they came from.
+
+    Attributes
+    ----------
+    counts : ndarray of int64 or float64, shape (n_items, q), or scipy sparse CSR array
+        Counts of the items with at least one rating: the statistic's own integers, no
+        float copy (operations promote to float64 a chunk at a time), except counts made
+        from ratings of up to :data:`CHUNK_ITEMS` items, held once as float64
+        (exact) so that no coefficient converts them again. Sparse when there are
+        many categories and few of them per item (:func:`.many_raters._sparse_counts`): memory then
+        follows the ratings, not items x categories.
+    item_row : ndarray of int64, shape (n_items_in_decode_table,) or None
+        Row of ``counts`` of each item code of ``ratings`` (-1 when the item has no rating).
+    conger : callable, optional
+        ``conger(w) -> (pe_i, p, pe)``: Conger's chance-agreement terms computed by an engine
+        from rater marginals and a second pass over the ratings (when ``ratings`` is None);
+        ``pe_i`` has one value per rated item, in item-code order.
+    weights : ndarray of float64, shape (n_rows,) or None
+        Compressed data: ``counts`` holds distinct count patterns (every row total >= 1) and
+        row ``p`` stands for ``weights[p]`` items (whole numbers >= 1); the number of items
+        is ``weights.sum()``. None: every row of ``counts`` is one item.
+    item_pattern : ndarray of int64, shape (n_items,) or None
+        With ``weights``: the row of ``counts`` of each rated item, in item-code order (what
+        Conger's kappa needs to pair an engine's per-item ``pe_i`` with its pattern).
+    declared : bool
+        False when the categories are the default 0..q-1 of an array of counts given without
+        ``categories=`` (weights that depend on where 0 is are then an error).
+    cache : dict
+        Statistics shared by the coefficients computed on this data (this module).
+    """
+
+    counts: Any
+    categories: tuple[Any, ...]
+    n_raters: int
+    level: Level
+    category_values: FloatArray
+    ratings: Ratings | None
+    item_row: IntArray | None
+    conger: Callable[[FloatArray], tuple[FloatArray, FloatArray, float]] | None = None
+    weights: FloatArray | None = None
+    item_pattern: IntArray | None = None
+    declared: bool = True
+    cache: dict[Any, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
 
 def cached(d: _Data, key: Any, make: Callable[[], T]) -> T:
@@ -289,3 +335,10 @@ def pair_tables(d: _Data) -> PairTables:
         return PairTables.from_ratings(ratings)
 
     return cached(d, "pair_tables", make)
+
+
+def rating_counts(ratings: Ratings) -> tuple[int, int, int]:
+    """Items with two or more ratings, items with exactly one, and raters with a rating."""
+    per_item = np.bincount(ratings.item_codes, minlength=ratings.n_items)
+    n_raters = int(np.count_nonzero(np.bincount(ratings.rater_codes, minlength=ratings.n_raters)))
+    return int((per_item >= 2).sum()), int((per_item == 1).sum()), n_raters

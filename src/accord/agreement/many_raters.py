@@ -23,11 +23,13 @@ import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Coefficient
-from .._types import FloatArray, IntArray, Level, RngLike
+from .._types import BoolArray, FloatArray, IntArray, Level, RngLike
 from ..data.ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
 from ._shared import (
     CHUNK_ITEMS,
+    ItemTerms,
+    _Data,
     cached,
     chunks,
     code_rows,
@@ -47,6 +49,7 @@ __all__ = [
     "FleissKappa",
     "brennan_prediger",
     "conger_kappa",
+    "conger_rater_terms",
     "fleiss_kappa",
     "gwet_ac1",
     "gwet_ac2",
@@ -62,53 +65,6 @@ _Kind = Literal["percent", "fleiss", "gwet", "bp", "conger"]
 _NO_PAIRS = "no item has two or more ratings, so there is no agreement to measure"
 _TSV = "SE: Gwet (2014) linearisation as in irrCAC 1.4"
 _ONE_ITEM = "one item: no SE or interval (they need two or more items; df = 0)"
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class _Data:
-    """Item x category counts of the rated items, and what they came from.
-
-    Attributes
-    ----------
-    counts : ndarray of int64 or float64, shape (n_items, q), or scipy sparse CSR array
-        Counts of the items with at least one rating: the statistic's own integers, no
-        float copy (operations promote to float64 a chunk at a time), except counts made
-        from ratings of up to :data:`._shared.CHUNK_ITEMS` items, held once as float64
-        (exact) so that no coefficient converts them again. Sparse when there are
-        many categories and few of them per item (:func:`_sparse_counts`): memory then
-        follows the ratings, not items x categories.
-    item_row : ndarray of int64, shape (n_items_in_decode_table,) or None
-        Row of ``counts`` of each item code of ``ratings`` (-1 when the item has no rating).
-    conger : callable, optional
-        ``conger(w) -> (pe_i, p, pe)``: Conger's chance-agreement terms computed by an engine
-        from rater marginals and a second pass over the ratings (when ``ratings`` is None);
-        ``pe_i`` has one value per rated item, in item-code order.
-    weights : ndarray of float64, shape (n_rows,) or None
-        Compressed data: ``counts`` holds distinct count patterns (every row total >= 1) and
-        row ``p`` stands for ``weights[p]`` items (whole numbers >= 1); the number of items
-        is ``weights.sum()``. None: every row of ``counts`` is one item.
-    item_pattern : ndarray of int64, shape (n_items,) or None
-        With ``weights``: the row of ``counts`` of each rated item, in item-code order (what
-        Conger's kappa needs to pair an engine's per-item ``pe_i`` with its pattern).
-    declared : bool
-        False when the categories are the default 0..q-1 of an array of counts given without
-        ``categories=`` (weights that depend on where 0 is are then an error).
-    cache : dict
-        Statistics shared by the coefficients computed on this data (:mod:`._shared`).
-    """
-
-    counts: Any
-    categories: tuple[Any, ...]
-    n_raters: int
-    level: Level
-    category_values: FloatArray
-    ratings: Ratings | None
-    item_row: IntArray | None
-    conger: Callable[[FloatArray], tuple[FloatArray, FloatArray, float]] | None = None
-    weights: FloatArray | None = None
-    item_pattern: IntArray | None = None
-    declared: bool = True
-    cache: dict[Any, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
 
 #: Item x category counts are kept sparse above this many categories when the dense matrix
@@ -302,6 +258,37 @@ def _conger_pe(p: FloatArray, pbar: FloatArray, w: Any) -> float:
     return float(np.sum(w * (np.outer(pbar, pbar) - s2 / n_r)))
 
 
+def conger_rater_terms(
+    by_rater: IntArray, w: Any, n: int
+) -> tuple[BoolArray, FloatArray, float, FloatArray, FloatArray]:
+    """Conger's terms from the rater x category counts ``by_rater`` over ``n`` rated items.
+
+    Returns
+    -------
+    present : ndarray of bool, shape (n_rater_codes,)
+        The raters with a rating.
+    p : ndarray, shape (r, q)
+        Each rater's category proportions.
+    pe : float
+        Chance agreement (NaN with fewer than two raters).
+    coef, b : ndarray, shapes (r, q) and (r,)
+        Item ``i``'s term is ``sum b + sum over its ratings (g, l) of coef[g, l]``, with
+        ``coef[g, l] = (n / n_g) (a[g, l] - b[g])``.
+    """
+    present = by_rater.sum(axis=1) > 0
+    n_r = int(present.sum())
+    classif = by_rater[present].astype(float)
+    n_g = classif.sum(axis=1)
+    p = classif / n_g[:, None]
+    pbar = p.mean(axis=0)
+    pe = _conger_pe(p, pbar, w)
+    c = n_r * pbar[None, :] - p  # (r, q)
+    a = np.asarray(c @ w)  # a[g, l] = sum_k c[g, k] w[k, l]
+    b = np.sum(c * np.asarray(p @ w.T), axis=1)  # b[g] = sum_k c[g, k] (W p_g)_k
+    coef = (n / n_g)[:, None] * (a - b[:, None])
+    return present, p, pe, coef, b
+
+
 def _conger_parts(
     d: _Data, w: FloatArray, features: bool = False
 ) -> tuple[FloatArray, FloatArray, float, Any]:
@@ -349,19 +336,8 @@ def _conger_parts(
         )
     n, q = d.counts.shape
     code_mat = None if features else code_rows(d)
-    by_rater = rater_category(d)
-    present = by_rater.sum(axis=1) > 0
+    present, p, pe, coef, b = conger_rater_terms(rater_category(d), w, n)
     n_r = int(present.sum())
-    classif = by_rater[present].astype(float)
-    n_g = classif.sum(axis=1)
-    p = classif / n_g[:, None]
-    pbar = p.mean(axis=0)
-    pe = _conger_pe(p, pbar, w)
-    c = n_r * pbar[None, :] - p  # (r, q)
-    a = np.asarray(c @ w)  # a[g, l] = sum_k c[g, k] w[k, l]
-    b = np.sum(c * np.asarray(p @ w.T), axis=1)  # b[g] = sum_k c[g, k] (W p_g)_k
-    # Item i's term: sum over its ratings (g, l) of (n / n_g) (a[g, l] - b[g]).
-    coef = (n / n_g)[:, None] * (a - b[:, None])
     if code_mat is not None:
         # One gather per rater over the raters x items code matrix (q = no rating: 0).
         lookup = np.zeros((n_r, q + 1))
@@ -388,14 +364,84 @@ def _conger_parts(
     return pe_i, p, pe, feats
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Member:
+    """One member of the family: its chance term, name, name in messages and method."""
+
+    kind: _Kind
+    name: str
+    label: str
+    method: str
+
+
+_PERCENT_AGREEMENT = _Member(
+    "percent",
+    "percent_agreement",
+    "percent agreement",
+    f"percent agreement over items with two or more ratings; no chance correction; {_TSV}",
+)
+_FLEISS_KAPPA = _Member(
+    "fleiss",
+    "fleiss_kappa",
+    "kappa",
+    "Fleiss' kappa (Fleiss 1971; incomplete designs and weights: Gwet 2014); "
+    f"chance agreement from the pooled category proportions; {_TSV}; null SE: Fleiss, "
+    "Nee & Landis (1979), complete unweighted designs",
+)
+_GWET_AC1 = _Member(
+    "gwet",
+    "gwet_ac1",
+    "AC1",
+    f"Gwet's AC1 (Gwet 2008); chance agreement from the category domain; {_TSV}",
+)
+_GWET_AC2 = _Member(
+    "gwet",
+    "gwet_ac2",
+    "AC2",
+    f"Gwet's AC2 (Gwet 2014, ch. 3): weighted AC1; {_TSV}",
+)
+_BRENNAN_PREDIGER = _Member(
+    "bp",
+    "brennan_prediger",
+    "the Brennan-Prediger coefficient",
+    "Brennan-Prediger (1981) / Randolph free-marginal kappa: uniform chance "
+    f"agreement over the category domain; {_TSV}",
+)
+_CONGER_KAPPA = _Member(
+    "conger",
+    "conger_kappa",
+    "kappa",
+    "Conger's kappa (Conger 1980; 'exact' kappa): chance agreement from each "
+    f"rater's own marginals; {_TSV}",
+)
+
+
+def _estimate(
+    member: _Member,
+    data: Any,
+    categories: Any,
+    weights: Any,
+    population_size: float | None,
+    ci: CIKind,
+    n_boot: int,
+    rng: RngLike,
+) -> tuple[_Data, dict[str, Any]]:
+    """The prepared data and the fields of one member's result (Conger's kappa reads the
+    ratings; the others the analytic view of the item counts)."""
+    d = _prepare(data, categories, member.name)
+    if member.kind != "conger":
+        d = _analytic_view(d, ci)
+    fields = _family(
+        member, d, weights, population_size=population_size, ci=ci, n_boot=n_boot, rng=rng
+    )
+    return d, fields
+
+
 def _family(
-    kind: _Kind,
+    member: _Member,
     d: _Data,
     weights: Any,
     *,
-    name: str,
-    label: str,
-    method: str,
     population_size: float | None,
     ci: CIKind,
     n_boot: int,
@@ -408,23 +454,23 @@ def _family(
     ratings, chance agreement over all rated items, and the item-level linearisation
     ``kappa_i* = kappa_i - 2 (1 - kappa) (pe_i - pe) / (1 - pe)``.
     """
+    kind, name, label = member.kind, member.name, member.label
     check_ci(ci, n_boot, name)
     _check_bootstrap(d, ci, name)
     it = item_terms(d)
-    counts = it.counts
-    n_rows, q = counts.shape
+    q = it.counts.shape[1]
     n, wt = it.n, it.weights  # items; items per row (None: one)
     w, wname = _weight_matrix(weights, d, name)
     r, two, n2 = it.r, it.two, it.n2
     base = _base(name, d, n, n2, population_size, wname)
-    base["method"] = method
+    base["method"] = member.method
     f = population_factor(n, population_size)
     if kind == "percent":
         base["bounds"] = (0.0, 1.0)
     else:
         base["bounds"] = (-math.inf, 1.0)
     if n2 == 0:
-        warn_degenerate(_NO_PAIRS, stacklevel=4)
+        warn_degenerate(_NO_PAIRS, stacklevel=5)
         return dict(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
 
     sumq = pair_sums(d, w)
@@ -432,24 +478,7 @@ def _family(
     pa_i = np.where(two, sumq / den, 0.0)
     del den
     pa = float(pa_i.sum() / n2) if wt is None else float(np.dot(wt, pa_i) / n2)
-    pi = it.pi
-    t_w = float(w.sum())
-    conger_feats = None
-    if kind == "percent":
-        pe = 0.0
-        pe_i = np.zeros(n_rows)
-    elif kind == "fleiss":
-        pe = float(pi @ w @ pi)
-        pe_i = rows_dot(counts, (w @ pi + w.T @ pi) / 2.0) / r
-    elif kind == "gwet":
-        scale = t_w / (q * (q - 1)) if q >= 2 else math.nan
-        pe = scale * float(np.sum(pi * (1.0 - pi)))
-        pe_i = scale * rows_dot(counts, 1.0 - pi) / r
-    elif kind == "bp":
-        pe = t_w / q**2
-        pe_i = np.full(n_rows, pe)
-    else:
-        pe_i, _, pe, conger_feats = _conger_parts(d, w, features=ci == "bootstrap")
+    pe, pe_i, conger_feats = _chance(kind, d, w, ci)
     base.update(observed_agreement=pa, chance_agreement=pe)
     if not math.isfinite(pe) or pe >= 1.0 - 1e-12:
         if kind == "gwet" and q < 2:
@@ -458,11 +487,55 @@ def _family(
             reason = _NO_PAIRS
         else:
             reason = _undefined_pe_reason(d, label)
-        warn_degenerate(reason, stacklevel=4)
+        warn_degenerate(reason, stacklevel=5)
         return dict(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
     kappa = (pa - pe) / (1.0 - pe)
-    se = math.nan
-    if n >= 2 and (wt is None or kind == "conger"):
+    se = _linearised_se(d, pa_i, pe_i, pe, kappa, f, kind == "conger") if n >= 2 else math.nan
+    out: dict[str, Any] = dict(statistic=kappa, standard_error=se, **base)
+    if n < 2:
+        out["reason"] = _ONE_ITEM
+    if ci == "bootstrap":
+        feats = _bootstrap_features(it, pa_i, conger_feats)
+        stat = _family_from_totals(kind, w, q)
+        reps, jk = bootstrap(feats, stat, n_boot=n_boot, rng=rng)
+        out.update(replicates=reps, jackknife=jk)
+    return out
+
+
+def _chance(kind: _Kind, d: _Data, w: Any, ci: str) -> tuple[float, FloatArray, Any]:
+    """The member's chance agreement ``pe``, its item terms ``pe_i`` (per row; Conger's: per
+    item) and, for Conger's bootstrap, the rater x category features of each item."""
+    it = item_terms(d)
+    counts, r, pi = it.counts, it.r, it.pi
+    n_rows, q = counts.shape
+    t_w = float(w.sum())
+    if kind == "percent":
+        return 0.0, np.zeros(n_rows), None
+    if kind == "fleiss":
+        return float(pi @ w @ pi), rows_dot(counts, (w @ pi + w.T @ pi) / 2.0) / r, None
+    if kind == "gwet":
+        scale = t_w / (q * (q - 1)) if q >= 2 else math.nan
+        return scale * float(np.sum(pi * (1.0 - pi))), scale * rows_dot(counts, 1.0 - pi) / r, None
+    if kind == "bp":
+        return t_w / q**2, np.full(n_rows, t_w / q**2), None
+    pe_i, _, pe, feats = _conger_parts(d, w, features=ci == "bootstrap")
+    return pe, pe_i, feats
+
+
+def _linearised_se(
+    d: _Data,
+    pa_i: FloatArray,
+    pe_i: FloatArray,
+    pe: float,
+    kappa: float,
+    f: float,
+    pe_per_item: bool,
+) -> float:
+    """Gwet's linearisation SE from the item terms (two or more items); ``pe_per_item``:
+    ``pe_i`` has one term per item also on compressed data (Conger's)."""
+    it = item_terms(d)
+    n, n2, two, wt = it.n, it.n2, it.two, it.weights
+    if wt is None or pe_per_item:
         # Sum of squared item terms, a chunk of items at a time (no n-long temporaries).
         # On compressed data Conger's pe_i is per item: the pattern terms are gathered.
         rows = None if wt is None else d.item_pattern
@@ -472,34 +545,30 @@ def _family(
             kappa_i = (n / n2) * (pa_i[g] - pe * two[g]) / (1.0 - pe)
             kappa_ix = kappa_i - 2.0 * (1.0 - kappa) * (pe_i[s] - pe) / (1.0 - pe)
             total += float(np.sum((kappa_ix - kappa) ** 2))
-        se = math.sqrt(f / (n * (n - 1)) * total)
-    elif n >= 2 and wt is not None:
-        # Compressed data: every term is a function of the pattern, weighted by its items.
-        kappa_i = (n / n2) * (pa_i - pe * two) / (1.0 - pe)
-        kappa_ix = kappa_i - 2.0 * (1.0 - kappa) * (pe_i - pe) / (1.0 - pe)
-        se = math.sqrt(f / (n * (n - 1)) * float(np.dot(wt, (kappa_ix - kappa) ** 2)))
-    out: dict[str, Any] = dict(statistic=kappa, standard_error=se, **base)
-    if n < 2:
-        out["reason"] = _ONE_ITEM
-    if ci == "bootstrap":
-        head = np.column_stack([pa_i, two.astype(float), np.ones(n)])
-        if is_sparse(counts) or conger_feats is not None:
-            from scipy import sparse
+        return math.sqrt(f / (n * (n - 1)) * total)
+    # Compressed data: every term is a function of the pattern, weighted by its items.
+    kappa_i = (n / n2) * (pa_i - pe * two) / (1.0 - pe)
+    kappa_ix = kappa_i - 2.0 * (1.0 - kappa) * (pe_i - pe) / (1.0 - pe)
+    return math.sqrt(f / (n * (n - 1)) * float(np.dot(wt, (kappa_ix - kappa) ** 2)))
 
-            shares = (
-                sparse.csr_array(counts.multiply((1.0 / r)[:, None]))
-                if is_sparse(counts)
-                else sparse.csr_array(counts / r[:, None])
-            )
-            parts = [sparse.csr_array(head), shares]
-            parts += [conger_feats] if conger_feats is not None else []
-            feats: Any = sparse.hstack(parts, format="csr")
-        else:
-            feats = np.column_stack([head, counts / r[:, None]])
-        stat = _family_from_totals(kind, w, q)
-        reps, jk = bootstrap(feats, stat, n_boot=n_boot, rng=rng)
-        out.update(replicates=reps, jackknife=jk)
-    return out
+
+def _bootstrap_features(it: ItemTerms, pa_i: FloatArray, conger_feats: Any) -> Any:
+    """Per item: ``[pa_i, pairable, 1, shares of each category, (Conger: rater x category
+    indicators)]``, whose totals give every member's statistic (:func:`_family_from_totals`)."""
+    counts, r = it.counts, it.r
+    head = np.column_stack([pa_i, it.two.astype(float), np.ones(it.n)])
+    if not is_sparse(counts) and conger_feats is None:
+        return np.column_stack([head, counts / r[:, None]])
+    from scipy import sparse
+
+    shares = (
+        sparse.csr_array(counts.multiply((1.0 / r)[:, None]))
+        if is_sparse(counts)
+        else sparse.csr_array(counts / r[:, None])
+    )
+    parts = [sparse.csr_array(head), shares]
+    parts += [conger_feats] if conger_feats is not None else []
+    return sparse.hstack(parts, format="csr")
 
 
 def _check_bootstrap(d: _Data, ci: str, owner: str) -> None:
@@ -547,6 +616,12 @@ def _family_from_totals(kind: _Kind, w: FloatArray, q: int) -> Callable[[FloatAr
 
 # --------------------------------------------------------------------------- public API
 
+
+def _document(fn: Callable[..., Any], *parts: str) -> None:
+    """Complete the docstring of ``fn`` with the shared parts."""
+    fn.__doc__ = (fn.__doc__ or "").rstrip() + "\n" + "".join(parts)
+
+
 _COMMON_PARAMS = """    categories : sequence, optional
         Category names (the domain, in order) for an array of counts.
     population_size : float, optional
@@ -587,30 +662,16 @@ def percent_agreement(
         Agreement weights (:func:`~accord.agreement.weights.agreement_weights`).
         None: unweighted.
     """
-    d = _prepare(data, categories, "percent_agreement")
-    d = _analytic_view(d, ci)
-    return Coefficient(
-        **_family(
-            "percent",
-            d,
-            weights,
-            name="percent_agreement",
-            label="percent agreement",
-            method="percent agreement over items with two or more ratings; no chance "
-            f"correction; {_TSV}",
-            population_size=population_size,
-            ci=ci,
-            n_boot=n_boot,
-            rng=rng,
-        )
+    _, fields = _estimate(
+        _PERCENT_AGREEMENT, data, categories, weights, population_size, ci, n_boot, rng
     )
+    return Coefficient(**fields)
 
 
-percent_agreement.__doc__ = (
-    (percent_agreement.__doc__ or "").rstrip()
-    + "\n"
-    + _COMMON_PARAMS
-    + """
+_document(
+    percent_agreement,
+    _COMMON_PARAMS,
+    """
 
     Returns
     -------
@@ -638,7 +699,7 @@ percent_agreement.__doc__ = (
     >>> res = percent_agreement(counts)
     >>> round(res.statistic, 7), round(res.standard_error, 8)
     (0.5511111, 0.06649714)
-"""
+""",
 )
 
 
@@ -736,21 +797,8 @@ def fleiss_kappa(
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights for the weighted kappa (Gwet 2014, ch. 3). None: unweighted.
     """
-    d = _prepare(data, categories, "fleiss_kappa")
-    d = _analytic_view(d, ci)
-    fields = _family(
-        "fleiss",
-        d,
-        weights,
-        name="fleiss_kappa",
-        label="kappa",
-        method="Fleiss' kappa (Fleiss 1971; incomplete designs and weights: Gwet 2014); "
-        f"chance agreement from the pooled category proportions; {_TSV}; null SE: Fleiss, "
-        "Nee & Landis (1979), complete unweighted designs",
-        population_size=population_size,
-        ci=ci,
-        n_boot=n_boot,
-        rng=rng,
+    d, fields = _estimate(
+        _FLEISS_KAPPA, data, categories, weights, population_size, ci, n_boot, rng
     )
     if fields["weights"] == "identity" and math.isfinite(fields["statistic"]):
         n = item_terms(d).n
@@ -758,11 +806,10 @@ def fleiss_kappa(
     return FleissKappa(per_category=_per_category(d), **fields)
 
 
-fleiss_kappa.__doc__ = (
-    (fleiss_kappa.__doc__ or "").rstrip()
-    + "\n"
-    + _COMMON_PARAMS
-    + """
+_document(
+    fleiss_kappa,
+    _COMMON_PARAMS,
+    """
 
     Returns
     -------
@@ -801,7 +848,7 @@ fleiss_kappa.__doc__ = (
     >>> res = fleiss_kappa(counts)
     >>> round(res.statistic, 6), round(res.standard_error, 6)
     (0.209931, 0.092371)
-"""
+""",
 )
 
 
@@ -829,22 +876,8 @@ def gwet_ac1(
     data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
         Ratings, or the item x category counts.
     """
-    d = _prepare(data, categories, "gwet_ac1")
-    d = _analytic_view(d, ci)
-    return Coefficient(
-        **_family(
-            "gwet",
-            d,
-            "identity",
-            name="gwet_ac1",
-            label="AC1",
-            method=f"Gwet's AC1 (Gwet 2008); chance agreement from the category domain; {_TSV}",
-            population_size=population_size,
-            ci=ci,
-            n_boot=n_boot,
-            rng=rng,
-        )
-    )
+    _, fields = _estimate(_GWET_AC1, data, categories, "identity", population_size, ci, n_boot, rng)
+    return Coefficient(**fields)
 
 
 _GWET_TAIL = """
@@ -870,12 +903,11 @@ _GWET_TAIL = """
        Analytics.
 """
 
-gwet_ac1.__doc__ = (
-    (gwet_ac1.__doc__ or "").rstrip()
-    + "\n"
-    + _COMMON_PARAMS
-    + _GWET_TAIL
-    + """
+_document(
+    gwet_ac1,
+    _COMMON_PARAMS,
+    _GWET_TAIL,
+    """
     Examples
     --------
     >>> counts = [[0,0,0,6,0],[0,3,0,0,3],[0,1,4,0,1],[0,0,0,0,6],[0,3,0,3,0],[2,0,4,0,0],
@@ -884,7 +916,7 @@ gwet_ac1.__doc__ = (
     >>> res = gwet_ac1(counts)
     >>> round(res.statistic, 7), round(res.standard_error, 8)
     (0.4448007, 0.08418757)
-"""
+""",
 )
 
 
@@ -912,30 +944,15 @@ def gwet_ac2(
     weights : str, array_like of shape (q, q) or None, default "quadratic"
         Agreement weights (Gwet 2014, ch. 3). None: unweighted.
     """
-    d = _prepare(data, categories, "gwet_ac2")
-    d = _analytic_view(d, ci)
-    return Coefficient(
-        **_family(
-            "gwet",
-            d,
-            weights,
-            name="gwet_ac2",
-            label="AC2",
-            method=f"Gwet's AC2 (Gwet 2014, ch. 3): weighted AC1; {_TSV}",
-            population_size=population_size,
-            ci=ci,
-            n_boot=n_boot,
-            rng=rng,
-        )
-    )
+    _, fields = _estimate(_GWET_AC2, data, categories, weights, population_size, ci, n_boot, rng)
+    return Coefficient(**fields)
 
 
-gwet_ac2.__doc__ = (
-    (gwet_ac2.__doc__ or "").rstrip()
-    + "\n"
-    + _COMMON_PARAMS
-    + _GWET_TAIL
-    + """
+_document(
+    gwet_ac2,
+    _COMMON_PARAMS,
+    _GWET_TAIL,
+    """
     Examples
     --------
     irrCAC's ``cont3x3abstractors`` as two raters' ratings (quadratic weights):
@@ -947,7 +964,7 @@ gwet_ac2.__doc__ = (
     >>> r = accord.Ratings.from_wide(pairs + 1)
     >>> round(gwet_ac2(r).statistic, 7)
     0.9402369
-"""
+""",
 )
 
 
@@ -975,30 +992,16 @@ def brennan_prediger(
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights (Gwet 2014, ch. 3). None: unweighted.
     """
-    d = _prepare(data, categories, "brennan_prediger")
-    d = _analytic_view(d, ci)
-    return Coefficient(
-        **_family(
-            "bp",
-            d,
-            weights,
-            name="brennan_prediger",
-            label="the Brennan-Prediger coefficient",
-            method="Brennan-Prediger (1981) / Randolph free-marginal kappa: uniform chance "
-            f"agreement over the category domain; {_TSV}",
-            population_size=population_size,
-            ci=ci,
-            n_boot=n_boot,
-            rng=rng,
-        )
+    _, fields = _estimate(
+        _BRENNAN_PREDIGER, data, categories, weights, population_size, ci, n_boot, rng
     )
+    return Coefficient(**fields)
 
 
-brennan_prediger.__doc__ = (
-    (brennan_prediger.__doc__ or "").rstrip()
-    + "\n"
-    + _COMMON_PARAMS
-    + """
+_document(
+    brennan_prediger,
+    _COMMON_PARAMS,
+    """
 
     Returns
     -------
@@ -1023,7 +1026,7 @@ brennan_prediger.__doc__ = (
     --------
     >>> round(brennan_prediger([[6, 1, 0], [0, 7, 0]]).statistic, 6)
     0.785714
-"""
+""",
 )
 
 
@@ -1058,28 +1061,13 @@ def conger_kappa(
             "conger_kappa needs ratings with rater ids (Ratings), not item x category counts: "
             "counts do not say who gave which rating"
         )
-    d = _prepare(data, None, "conger_kappa")
-    return Coefficient(
-        **_family(
-            "conger",
-            d,
-            weights,
-            name="conger_kappa",
-            label="kappa",
-            method="Conger's kappa (Conger 1980; 'exact' kappa): chance agreement from each "
-            f"rater's own marginals; {_TSV}",
-            population_size=population_size,
-            ci=ci,
-            n_boot=n_boot,
-            rng=rng,
-        )
-    )
+    _, fields = _estimate(_CONGER_KAPPA, data, None, weights, population_size, ci, n_boot, rng)
+    return Coefficient(**fields)
 
 
-conger_kappa.__doc__ = (
-    (conger_kappa.__doc__ or "").rstrip()
-    + "\n"
-    + """    population_size : float, optional
+_document(
+    conger_kappa,
+    """    population_size : float, optional
         Number of items in the population (finite-population correction).
     ci : {"analytic", "bootstrap"}, default "analytic"
     n_boot : int, default 2000
@@ -1112,7 +1100,7 @@ conger_kappa.__doc__ = (
     >>> res = conger_kappa(r, weights="quadratic")
     >>> round(res.statistic, 5), round(res.standard_error, 5)
     (0.77723, 0.19546)
-"""
+""",
 )
 
 
@@ -1408,41 +1396,74 @@ def krippendorff_alpha(
         )
     d = _prepare(data, categories, "krippendorff_alpha")
     d = _analytic_view(d, ci)
+    lvl = _alpha_metric(d, data, level, weights, distance)
+    _check_bootstrap(d, ci, "krippendorff_alpha")
+    it = item_terms(d)
+    pairable = it.two
+    base = _alpha_base(lvl, d, it.n, it.n2, population_size, ", coincidences over pairable items")
+    if it.n2 == 0:
+        warn_degenerate(_NO_PAIRS)
+        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
+    # Pairable values per category (on compressed data, items per pattern).
+    totals = cols_dot(
+        it.counts, pairable.astype(np.float64) if it.weights is None else pairable * it.weights
+    )
+    w: FloatArray | None = None
+    if lvl in ("interval", "ordinal") and weights is None and distance is None:
+        x = _ordinal_positions(totals) if lvl == "ordinal" else d.category_values
+        x, dmax = _centred(x, totals)
+        m_i, s1, s2 = _item_sums(d, x, pairable)
+        parts = _alpha_parts_sums(
+            m_i, s1, s2, dmax, None if it.weights is None else it.weights[pairable]
+        )
+    else:
+        w = _alpha_weights(d, lvl, weights, distance, totals)
+        parts = _alpha_parts_matrix(d, w)
+        parts = dataclasses.replace(parts, undefined=parts.pe >= 1.0 - 1e-12)
+    out = _alpha_fields(parts, it.n, population_factor(it.n, population_size), base)
+    if ci == "bootstrap" and "observed_agreement" in out:  # alpha is defined
+        reps, jk = _alpha_bootstrap(d, pairable, lvl, w, n_boot, rng)
+        out.update(replicates=reps, jackknife=jk)
+    return Coefficient(**out)
+
+
+def _alpha_metric(
+    d: _Data, data: Any, level: Level | None, weights: Any, distance: Distance | None
+) -> str:
+    """The name of alpha's metric: the level, the weights' name, or "distance"."""
     if sum(x is not None for x in (level, weights, distance)) > 1:
         raise InvalidInputError(
             "krippendorff_alpha takes one of level=, weights= or distance=, not several"
         )
-    lvl: str
     if weights is not None:
-        lvl = weights if isinstance(weights, str) else "custom"
-    elif distance is not None:
-        lvl = "distance"
-    else:
-        lvl = d.level if level is None else level
-        if lvl not in ("nominal", "ordinal", "interval", "ratio"):
-            raise InvalidInputError(
-                "The 'level' parameter of krippendorff_alpha must be one of "
-                f"{{'nominal', 'ordinal', 'interval', 'ratio'}}. Got {lvl!r} instead."
-            )
-        if lvl in ("interval", "ratio") and isinstance(data, Ratings):
-            try:
-                np.asarray(data.categories, dtype=np.float64)
-            except (TypeError, ValueError):
-                raise InvalidInputError(
-                    f"level={lvl!r} needs numeric labels; the categories are {data.categories!r}"
-                ) from None
-    _check_bootstrap(d, ci, "krippendorff_alpha")
-    it = item_terms(d)
-    counts = it.counts
-    pairable = it.two
-    n_rated = it.n
-    n_pair = it.n2
-    method = (
-        f"Krippendorff's alpha, {lvl} metric"
-        + (" (Krippendorff's rank-frequency ordinal metric)" if lvl == "ordinal" else "")
-        + f", coincidences over pairable items; {_TSV} (krippen.alpha.raw)"
-    )
-    base: dict[str, Any] = dict(
+        return weights if isinstance(weights, str) else "custom"
+    if distance is not None:
+        return "distance"
+    lvl = d.level if level is None else level
+    if lvl not in ("nominal", "ordinal", "interval", "ratio"):
+        raise InvalidInputError(
+            "The 'level' parameter of krippendorff_alpha must be one of "
+            f"{{'nominal', 'ordinal', 'interval', 'ratio'}}. Got {lvl!r} instead."
+        )
+    if lvl in ("interval", "ratio") and isinstance(data, Ratings):
+        _check_numeric(lvl, data.categories)
+    return lvl
+
+
+def _check_numeric(lvl: str, categories: tuple[Any, ...]) -> None:
+    try:
+        np.asarray(categories, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidInputError(
+            f"level={lvl!r} needs numeric labels; the categories are {categories!r}"
+        ) from None
+
+
+def _alpha_base(
+    lvl: str, d: Any, n_rated: int, n_pair: int, population_size: float | None, how: str
+) -> dict[str, Any]:
+    """The fields of an alpha result other than its numbers."""
+    return dict(
         name="krippendorff_alpha",
         n_items=n_pair,
         n_raters=d.n_raters,
@@ -1450,72 +1471,68 @@ def krippendorff_alpha(
         n_items_unpairable=n_rated - n_pair,
         weights=lvl,
         bounds=(-math.inf, 1.0),
-        method=method,
+        method=f"Krippendorff's alpha, {lvl} metric"
+        + (" (Krippendorff's rank-frequency ordinal metric)" if lvl == "ordinal" else "")
+        + f"{how}; {_TSV} (krippen.alpha.raw)",
         population_size=math.inf if population_size is None else float(population_size),
     )
-    f_pop = population_factor(n_rated, population_size)
-    if n_pair == 0:
-        warn_degenerate(_NO_PAIRS)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
-    # Pairable values per category (on compressed data, items per pattern).
-    totals = cols_dot(
-        counts, pairable.astype(np.float64) if it.weights is None else pairable * it.weights
-    )
-    q = counts.shape[1]
+
+
+def _centred(x: FloatArray, totals: FloatArray) -> tuple[FloatArray, float]:
+    """Category values centred on their mean over the pairable values (for numerical
+    accuracy), and the largest squared difference among the used ones."""
+    used = totals > 0
+    x = x - float(np.sum(x * totals) / totals.sum())
+    return x, float((x[used].max() - x[used].min()) ** 2)
+
+
+def _alpha_weights(
+    d: _Data, lvl: str, weights: Any, distance: Distance | None, totals: FloatArray
+) -> FloatArray:
+    """Agreement weights ``w = 1 - delta^2 / max delta^2`` of alpha's metric."""
+    if weights is not None:
+        return _weight_matrix(weights, d, "krippendorff_alpha")[0]
     scale = d.category_values
-    sums_path = lvl in ("interval", "ordinal") and weights is None and distance is None
-    w: FloatArray | None = None
-    if sums_path:
-        x = _ordinal_positions(totals) if lvl == "ordinal" else scale
-        used = totals > 0
-        x = x - float(np.sum(x * totals) / totals.sum())  # centre for numerical accuracy
-        dmax = float((x[used].max() - x[used].min()) ** 2)
-        m_i, s1, s2 = _item_sums(d, x, pairable)
-        parts = _alpha_parts_sums(
-            m_i, s1, s2, dmax, None if it.weights is None else it.weights[pairable]
-        )
+    q = scale.size
+    if distance is not None:
+        delta = np.asarray(distance(scale[:, None], scale[None, :]), dtype=np.float64)
+        if delta.shape != (q, q) or not np.all(np.isfinite(delta)) or np.any(delta < 0):
+            raise InvalidInputError(
+                "distance(x, y) must return finite values >= 0 of shape (q, q) for "
+                f"q = {q} categories; got shape {delta.shape}"
+            )
+        if np.any(np.diag(delta) != 0):
+            raise InvalidInputError("distance(x, x) must be 0 for every category")
+    elif lvl == "nominal":  # delta = 1 - I, so w = I: nothing q x q when q is large
+        out: FloatArray = identity_weights(q)
+        return out
     else:
-        if weights is not None:
-            w, _ = _weight_matrix(weights, d, "krippendorff_alpha")
-        else:
-            if distance is not None:
-                delta = np.asarray(distance(scale[:, None], scale[None, :]), dtype=np.float64)
-                if delta.shape != (q, q) or not np.all(np.isfinite(delta)) or np.any(delta < 0):
-                    raise InvalidInputError(
-                        "distance(x, y) must return finite values >= 0 of shape (q, q) for "
-                        f"q = {q} categories; got shape {delta.shape}"
-                    )
-                if np.any(np.diag(delta) != 0):
-                    raise InvalidInputError("distance(x, x) must be 0 for every category")
-            elif lvl == "nominal":  # delta = 1 - I, so w = I: nothing q x q when q is large
-                delta = None
-            else:
-                delta = _krippendorff_delta(lvl, scale, totals)
-            if delta is None:
-                w = identity_weights(q)
-            else:
-                used = totals > 0
-                dmax = float(delta[np.ix_(used, used)].max()) if used.any() else 0.0
-                w = 1.0 - delta / dmax if dmax > 0 else np.ones((q, q))
-        parts = _alpha_parts_matrix(d, w)
-        parts = dataclasses.replace(parts, undefined=parts.pe >= 1.0 - 1e-12)
+        delta = _krippendorff_delta(lvl, scale, totals)
+    used = totals > 0
+    dmax = float(delta[np.ix_(used, used)].max()) if used.any() else 0.0
+    w: FloatArray = 1.0 - delta / dmax if dmax > 0 else np.ones((q, q))
+    return w
+
+
+def _alpha_fields(
+    parts: _AlphaParts, n_rated: int, f_pop: float, base: dict[str, Any]
+) -> dict[str, Any]:
+    """Alpha, its SE, p_a and p_e from the item terms, or NaN with the reason (and a
+    warning) when every pairable rating is in one category."""
     if parts.undefined or parts.pe >= 1.0 - 1e-12:
         reason = (
             "all pairable ratings are in one category: expected disagreement is 0 and alpha "
             "is 0/0 (undefined)"
         )
-        warn_degenerate(reason)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
+        warn_degenerate(reason, stacklevel=4)
+        return dict(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
     alpha, se, pa, pe = _alpha_finish(parts, n_rated, f_pop)
     out: dict[str, Any] = dict(
         statistic=alpha, standard_error=se, observed_agreement=pa, chance_agreement=pe, **base
     )
     if base["n_items"] < 2:
         out["reason"] = _ONE_ITEM
-    if ci == "bootstrap":
-        reps, jk = _alpha_bootstrap(d, pairable, lvl, w, n_boot, rng)
-        out.update(replicates=reps, jackknife=jk)
-    return Coefficient(**out)
+    return out
 
 
 #: Above this many distinct values, interval/ordinal alpha on ratings skips item x category counts.
@@ -1533,64 +1550,47 @@ def _alpha_many_values(
     """Interval or ordinal alpha on many distinct values, from per-rating sums only: O(N)
     memory, no items x values counts and no values x values matrix."""
     if lvl == "interval":
-        try:
-            np.asarray(r.categories, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise InvalidInputError(
-                f"level='interval' needs numeric labels; the categories are {r.categories!r}"
-            ) from None
+        _check_numeric(lvl, r.categories)
     m_all = np.bincount(r.item_codes, minlength=r.n_items).astype(np.float64)
     pairable_item = m_all >= 2
     n_rated = int(np.count_nonzero(m_all))
     n_pair = int(pairable_item.sum())
-    base: dict[str, Any] = dict(
-        name="krippendorff_alpha",
-        n_items=n_pair,
-        n_raters=int(np.count_nonzero(np.bincount(r.rater_codes, minlength=r.n_raters))),
-        categories=r.categories,
-        n_items_unpairable=n_rated - n_pair,
-        weights=lvl,
-        bounds=(-math.inf, 1.0),
-        method=f"Krippendorff's alpha, {lvl} metric"
-        + (" (Krippendorff's rank-frequency ordinal metric)" if lvl == "ordinal" else "")
-        + f", from per-item sums of values and squares (no V x V matrix); {_TSV} "
-        "(krippen.alpha.raw)",
-        population_size=math.inf if population_size is None else float(population_size),
+    n_raters = int(np.count_nonzero(np.bincount(r.rater_codes, minlength=r.n_raters)))
+    base = _alpha_base(
+        lvl,
+        _RaterView(n_raters, r.categories),
+        n_rated,
+        n_pair,
+        population_size,
+        ", from per-item sums of values and squares (no V x V matrix)",
     )
-    f_pop = population_factor(n_rated, population_size)
     if n_pair == 0:
         warn_degenerate(_NO_PAIRS)
         return Coefficient(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
     keep = pairable_item[r.item_codes]
     totals = np.bincount(r.label_codes[keep], minlength=r.n_categories).astype(np.float64)
     x = _ordinal_positions(totals) if lvl == "ordinal" else r.category_values
-    x = x - float(np.sum(x * totals) / totals.sum())
-    used = totals > 0
-    dmax = float((x[used].max() - x[used].min()) ** 2)
+    x, dmax = _centred(x, totals)
     v = x[r.label_codes]
     s1: FloatArray = np.bincount(r.item_codes, weights=v, minlength=r.n_items).astype(float)
     s2: FloatArray = np.bincount(r.item_codes, weights=v * v, minlength=r.n_items).astype(float)
     s1, s2 = s1[pairable_item], s2[pairable_item]
     m_i = m_all[pairable_item]
     parts = _alpha_parts_sums(m_i, s1, s2, dmax)
-    if parts.undefined or parts.pe >= 1.0 - 1e-12:
-        reason = (
-            "all pairable ratings are in one category: expected disagreement is 0 and alpha "
-            "is 0/0 (undefined)"
-        )
-        warn_degenerate(reason)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
-    alpha, se, pa, pe = _alpha_finish(parts, n_rated, f_pop)
-    out: dict[str, Any] = dict(
-        statistic=alpha, standard_error=se, observed_agreement=pa, chance_agreement=pe, **base
-    )
-    if base["n_items"] < 2:
-        out["reason"] = _ONE_ITEM
-    if ci == "bootstrap":
+    out = _alpha_fields(parts, n_rated, population_factor(n_rated, population_size), base)
+    if ci == "bootstrap" and "observed_agreement" in out:  # alpha is defined
         feats = np.column_stack([2.0 * (m_i * s2 - s1**2) / (m_i - 1.0), m_i, s1, s2])
         reps, jk = bootstrap(feats, _alpha_from_sums, n_boot=n_boot, rng=rng)
         out.update(replicates=reps, jackknife=jk)
     return Coefficient(**out)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _RaterView:
+    """The raters and categories an alpha result reports (ratings without counts)."""
+
+    n_raters: int
+    categories: tuple[Any, ...]
 
 
 def _alpha_from_sums(t: FloatArray) -> FloatArray:

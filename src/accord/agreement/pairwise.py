@@ -13,13 +13,20 @@ import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Coefficient, Result, to_plain
-from .._types import FloatArray, IntArray, RngLike
+from .._types import FloatArray, RngLike
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
-from ..stats.pairs import PAIR_TABLE_CELLS, PairTables, _pairs_in_chunk, pair_agreement
-from ._shared import item_terms, pair_tables
+from ..stats.pairs import PAIR_TABLE_CELLS, PairTables, pair_agreement
+from ._shared import _Data, item_terms, pair_tables, rating_counts
+from ._tables import (
+    cohen_tables,
+    light_fields,
+    pair_features,
+    pair_specific,
+    percent_tables,
+    positive_index,
+)
 from .inference import CIKind, bootstrap, check_ci
-from .many_raters import _Data
 
 __all__ = ["PairwiseAgreement", "light_kappa", "pairwise_agreement"]
 
@@ -28,26 +35,6 @@ BUILTIN_MEASURES = ("cohen_kappa", "percent_agreement", "specific_agreement")
 
 #: The note of Light's kappa when its standard error is NaN because none was asked for.
 LIGHT_NO_ANALYTIC_SE = "no analytic SE: ci='bootstrap' (--ci bootstrap) gives one"
-
-
-def _percent_tables(tables: FloatArray) -> FloatArray:
-    """Observed agreement of stacked q x q tables, shape (..., q, q) -> (...)."""
-    n = tables.sum(axis=(-2, -1))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out: FloatArray = np.trace(tables, axis1=-2, axis2=-1) / n
-    return out
-
-
-def _cohen_tables(tables: FloatArray) -> FloatArray:
-    """Cohen's kappa of stacked q x q tables (NaN where chance agreement is 1)."""
-    n = tables.sum(axis=(-2, -1))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        po = np.trace(tables, axis1=-2, axis2=-1) / n
-        rows = tables.sum(axis=-1) / n[..., None]
-        cols = tables.sum(axis=-2) / n[..., None]
-        pe = np.sum(rows * cols, axis=-1)
-        out: FloatArray = np.where(pe < 1.0 - 1e-12, (po - pe) / (1.0 - pe), np.nan)
-    return out
 
 
 def _resolve_measure(
@@ -63,12 +50,10 @@ def _resolve_measure(
     if callable(measure):
         return getattr(measure, "__name__", "custom"), None
     if measure == "cohen_kappa":
-        return measure, _cohen_tables
+        return measure, cohen_tables
     if measure == "percent_agreement":
-        return measure, _percent_tables
+        return measure, percent_tables
     if measure == "specific_agreement":
-        from .specific_many import pair_specific, positive_index
-
         k = positive_index(categories, positive, "pairwise_agreement")
         return measure, lambda tables: pair_specific(tables, k)[1]
     raise InvalidInputError(
@@ -246,33 +231,6 @@ def pairwise_agreement(
     )
 
 
-def _pair_features(ratings: Ratings, pt: PairTables, keep: IntArray) -> Any:
-    """Per-item contributions to the kept pair tables: sparse (n_items, n_kept * q * q)."""
-    from scipy import sparse
-
-    q = ratings.n_categories
-    qq = q * q
-    n_r = ratings.n_raters
-    order = np.lexsort((ratings.rater_codes, ratings.item_codes))
-    item = ratings.item_codes[order]
-    rater = ratings.rater_codes[order]
-    label = ratings.label_codes[order]
-    starts = np.flatnonzero(np.r_[True, item[1:] != item[:-1]])
-    sizes = np.diff(np.r_[starts, item.size])
-    ra, rb, pos = _pairs_in_chunk(rater, label, starts, sizes, 0)
-    pair_item = item[pos[0]]
-    lookup = np.full(n_r * n_r, -1, dtype=np.int64)
-    kept_pairs = pt.pairs[keep]
-    lookup[kept_pairs[:, 0] * n_r + kept_pairs[:, 1]] = np.arange(kept_pairs.shape[0])
-    idx = lookup[ra * n_r + rb]
-    ok = idx >= 0
-    cols = idx[ok] * qq + label[pos[0]][ok] * q + label[pos[1]][ok]
-    return sparse.csr_array(
-        (np.ones(int(ok.sum())), (pair_item[ok], cols)),
-        shape=(ratings.n_items, kept_pairs.shape[0] * qq),
-    )
-
-
 def light_kappa(
     data: Ratings,
     *,
@@ -358,60 +316,53 @@ def light_kappa(
         pt = PairTables.from_ratings(data) if shared is None else pair_tables(shared)
         n_items_pair = pt.tables.sum(axis=(1, 2))
         keep = n_items_pair >= min_items
-        kappas = _cohen_tables(pt.tables[keep].astype(np.float64))
+        kappas = cohen_tables(pt.tables[keep].astype(np.float64))
     if shared is None:
-        per_item = np.bincount(data.item_codes, minlength=data.n_items)
-        n_pairable = int((per_item >= 2).sum())
-        n_single = int((per_item == 1).sum())
-        n_raters = int(np.count_nonzero(np.bincount(data.rater_codes, minlength=data.n_raters)))
+        n_pairable, n_single, n_raters = rating_counts(data)
     else:
         it = item_terms(shared)
         n_pairable, n_single = it.n2, int(np.count_nonzero(it.r == 1))
         n_raters = shared.n_raters
-    base: dict[str, Any] = dict(
-        name="light_kappa",
+    out = light_fields(
+        kappas,
+        f"SE: bootstrap over items ({n_boot} replicates)"
+        if ci == "bootstrap"
+        else "no analytic SE (use ci='bootstrap')",
+        min_items=min_items,
         n_items=n_pairable,
         n_raters=n_raters,
         categories=data.categories,
         n_items_unpairable=n_single,
-        bounds=(-1.0, 1.0),
-        method="Light's kappa (Light 1971): mean of Cohen's kappa over rater pairs with "
-        f">= {min_items} co-rated items; "
-        + (
-            f"SE: bootstrap over items ({n_boot} replicates)"
-            if ci == "bootstrap"
-            else "no analytic SE (use ci='bootstrap')"
-        ),
     )
-    finite = np.isfinite(kappas)
-    if not finite.any():
-        reason = (
-            "no rater pair has a defined Cohen's kappa (no co-rated items, or every pair "
-            "used one category)"
-        )
-        warn_degenerate(reason)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
-    value = float(kappas[finite].mean())
-    out: dict[str, Any] = dict(statistic=value, standard_error=math.nan, **base)
+    if "reason" in out:  # no pair with a defined kappa
+        return Coefficient(**out)
     if ci == "analytic":
         out["reason"] = LIGHT_NO_ANALYTIC_SE
     if ci == "bootstrap":
         assert pt is not None  # the bootstrap resamples the per-item pair tables
-        feats = _pair_features(data, pt, np.flatnonzero(keep))
-        rated = np.bincount(data.item_codes, minlength=data.n_items) > 0
-        feats = feats[rated]
-        q = data.n_categories
-        n_kept = int(keep.sum())
-
-        def stat(t: FloatArray) -> FloatArray:
-            k = _cohen_tables(t.reshape(t.shape[0], n_kept, q, q))
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                res: FloatArray = np.nanmean(k, axis=1)
-            return res
-
-        reps, jk = bootstrap(feats, stat, n_boot=n_boot, rng=rng)
+        reps, jk = _light_bootstrap(data, pt, keep, n_boot, rng)
         good = reps[np.isfinite(reps)]
         se = float(good.std(ddof=1)) if good.size >= 2 else math.nan
         out.update(standard_error=se, replicates=reps, jackknife=jk)
     return Coefficient(**out)
+
+
+def _light_bootstrap(
+    data: Ratings, pt: PairTables, keep: Any, n_boot: int, rng: RngLike
+) -> tuple[FloatArray, FloatArray | None]:
+    """Replicates of Light's kappa over items, from the per-item pair tables of the kept
+    pairs (their jackknife too)."""
+    feats = pair_features(data, pt, np.flatnonzero(keep))
+    rated = np.bincount(data.item_codes, minlength=data.n_items) > 0
+    feats = feats[rated]
+    q = data.n_categories
+    n_kept = int(keep.sum())
+
+    def stat(t: FloatArray) -> FloatArray:
+        k = cohen_tables(t.reshape(t.shape[0], n_kept, q, q))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            res: FloatArray = np.nanmean(k, axis=1)
+        return res
+
+    return bootstrap(feats, stat, n_boot=n_boot, rng=rng)

@@ -339,6 +339,137 @@ def _pair_cells(item_sorted: IntArray) -> tuple[IntArray, IntArray]:
     return a, b
 
 
+def _deviations(
+    item: IntArray, rater: IntArray, mi: FloatArray, in_cell: Any, n_items: int, k: int
+) -> tuple[FloatArray, Any, Any, Any]:
+    """Each rating's surprisal minus its item's entropy (bits), and per rater: ratings, the
+    sum of those deviations and its variance under permutation within items."""
+    surprisal = -np.log2(in_cell / mi)
+    entropy = np.bincount(item, weights=surprisal / mi, minlength=n_items)
+    d = surprisal - entropy[item]
+    var_item = np.bincount(item, weights=d * d / mi, minlength=n_items)
+    n_r = np.bincount(rater, minlength=k)
+    s_r = np.bincount(rater, weights=d, minlength=k)
+    v_r = np.bincount(rater, weights=var_item[item], minlength=k)
+    return d, n_r, s_r, v_r
+
+
+def _check_permutations(n_permutations: int | None, n: int) -> int:
+    """The number of permutations (default from the number of ratings), checked."""
+    if n_permutations is None:
+        n_permutations = _default_permutations(n)
+    if (
+        isinstance(n_permutations, bool)
+        or not isinstance(n_permutations, int | np.integer)
+        or n_permutations < 19
+    ):
+        raise InvalidInputError(
+            "The 'n_permutations' parameter of rater_permutation_test must be an integer of "
+            f"at least 19. Got {n_permutations!r} instead."
+        )
+    return int(n_permutations)
+
+
+def _max_t_pvalues(z: FloatArray, tested: Any, null: FloatArray, *, upper: bool) -> FloatArray:
+    """Adjusted p-values of the tested ``z`` against the permutation distribution of their
+    largest (``upper``) or smallest value."""
+    tol = 1e-9
+    out = np.full(z.size, np.nan)
+    for j in np.flatnonzero(tested):
+        beyond = null >= z[j] - tol if upper else null <= z[j] + tol
+        out[j] = (1 + np.count_nonzero(beyond)) / (null.size + 1)
+    return out
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _PairCells:
+    """The (item, pair of raters) cells of the pair test and each rater pair's totals."""
+
+    keys: IntArray
+    index: IntArray
+    a_pos: IntArray
+    b_pos: IntArray
+    n_common: IntArray
+    expected: Any  # float64 sums (bincount with weights)
+    var_pair: Any
+    agree: Any
+    tested: Any
+    z: FloatArray
+    reason: str | None
+
+    @classmethod
+    def of(
+        cls,
+        m: FloatArray,
+        item_sorted: IntArray,
+        rater_sorted: IntArray,
+        label_sorted: IntArray,
+        pi_item: FloatArray,
+        k: int,
+        min_items: int,
+    ) -> _PairCells:
+        """Cells of the ratings sorted by item; none (with the reason) beyond
+        :data:`MAX_PAIR_CELLS`."""
+        per_item = m[m >= 2]
+        cells = int(np.sum(per_item * (per_item - 1) / 2))
+        reason = None
+        if cells > MAX_PAIR_CELLS:
+            reason = (
+                f"the pair test was left out: {cells:,} (item, pair of raters) cells is more "
+                f"than {MAX_PAIR_CELLS:,}"
+            )
+            a_pos = b_pos = np.zeros(0, np.int64)
+        else:
+            a_pos, b_pos = _pair_cells(item_sorted)
+        ra, rb = rater_sorted[a_pos], rater_sorted[b_pos]
+        lo, hi = np.minimum(ra, rb), np.maximum(ra, rb)
+        pair_keys, pair_index = np.unique(lo * k + hi, return_inverse=True)
+        n_pairs = pair_keys.size
+        pi_cell = pi_item[item_sorted[a_pos]]
+        n_common = np.bincount(pair_index, minlength=n_pairs)
+        expected = np.bincount(pair_index, weights=pi_cell, minlength=n_pairs)
+        var_pair = np.bincount(pair_index, weights=pi_cell * (1 - pi_cell), minlength=n_pairs)
+        agree = np.bincount(
+            pair_index, weights=label_sorted[a_pos] == label_sorted[b_pos], minlength=n_pairs
+        )
+        tested = (n_common >= min_items) & (var_pair > 1e-12)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            z = np.where(var_pair > 1e-12, (agree - expected) / np.sqrt(var_pair), np.nan)
+        return cls(
+            pair_keys,
+            pair_index,
+            a_pos,
+            b_pos,
+            n_common,
+            expected,
+            var_pair,
+            agree,
+            tested,
+            z,
+            reason,
+        )
+
+    def frame(self, names: Any, k: int, pvalue: FloatArray, significance: float) -> pd.DataFrame:
+        """One row per rater pair, the pairs that agree least beyond chance first."""
+        n_pairs = self.keys.size
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share = self.agree / self.n_common
+            share_expected = self.expected / self.n_common
+        pairs = pd.DataFrame(
+            {
+                "rater_a": names[self.keys // k] if n_pairs else [],
+                "rater_b": names[self.keys % k] if n_pairs else [],
+                "n_items": self.n_common.astype(np.int64),
+                "agreement": share,
+                "expected_agreement": share_expected,
+                "z": self.z,
+                "pvalue": pvalue,
+                "stands_out": (np.nan_to_num(pvalue, nan=1.0) < significance) & (self.z < 0),
+            }
+        )
+        return pairs.iloc[np.argsort(np.nan_to_num(self.z, nan=np.inf), kind="stable")]
+
+
 def rater_permutation_test(
     ratings: Ratings,
     *,
@@ -404,17 +535,7 @@ def rater_permutation_test(
     """
     _check_common(significance, min_items, "rater_permutation_test")
     n = ratings.n_ratings
-    if n_permutations is None:
-        n_permutations = _default_permutations(n)
-    if (
-        isinstance(n_permutations, bool)
-        or not isinstance(n_permutations, int | np.integer)
-        or n_permutations < 19
-    ):
-        raise InvalidInputError(
-            "The 'n_permutations' parameter of rater_permutation_test must be an integer of "
-            f"at least 19. Got {n_permutations!r} instead."
-        )
+    n_permutations = _check_permutations(n_permutations, n)
     gen = as_generator(rng)
     item, rater, label = ratings.item_codes, ratings.rater_codes, ratings.label_codes
     q = max(ratings.n_categories, 1)
@@ -425,14 +546,7 @@ def rater_permutation_test(
     cell = item * q + label
     _, inverse, cell_count = np.unique(cell, return_inverse=True, return_counts=True)
     mi = m[item]
-    p = cell_count[inverse] / mi
-    surprisal = -np.log2(p)
-    entropy = np.bincount(item, weights=surprisal / mi, minlength=n_items)
-    d = surprisal - entropy[item]
-    var_item = np.bincount(item, weights=d * d / mi, minlength=n_items)
-    n_r = np.bincount(rater, minlength=k)
-    s_r = np.bincount(rater, weights=d, minlength=k)
-    v_r = np.bincount(rater, weights=var_item[item], minlength=k)
+    d, n_r, s_r, v_r = _deviations(item, rater, mi, cell_count[inverse], n_items, k)
     tested = (n_r >= min_items) & (v_r > 1e-12)
     with np.errstate(invalid="ignore", divide="ignore"):
         z_r = np.where(v_r > 1e-12, s_r / np.sqrt(v_r), np.nan)
@@ -440,35 +554,16 @@ def rater_permutation_test(
 
     order = np.argsort(item, kind="stable")
     item_sorted = item[order]
-    per_item = m[m >= 2]
-    cells = int(np.sum(per_item * (per_item - 1) / 2))
-    reason = None
-    if cells > MAX_PAIR_CELLS:
-        reason = (
-            f"the pair test was left out: {cells:,} (item, pair of raters) cells is more "
-            f"than {MAX_PAIR_CELLS:,}"
-        )
-        a_pos = b_pos = np.zeros(0, np.int64)
-    else:
-        a_pos, b_pos = _pair_cells(item_sorted)
-    ra, rb = rater[order][a_pos], rater[order][b_pos]
-    lo, hi = np.minimum(ra, rb), np.maximum(ra, rb)
-    pair_keys, pair_index = np.unique(lo * k + hi, return_inverse=True)
-    n_pairs = pair_keys.size
+    label_sorted = label[order]
     # chance agreement of two ratings of the item
     same = np.bincount(item, weights=(cell_count[inverse] - 1) / (mi - 1), minlength=n_items)
     pi_item = same / np.maximum(m, 1)
-    pi_cell = pi_item[item_sorted[a_pos]]
-    n_common = np.bincount(pair_index, minlength=n_pairs)
-    expected = np.bincount(pair_index, weights=pi_cell, minlength=n_pairs)
-    var_pair = np.bincount(pair_index, weights=pi_cell * (1 - pi_cell), minlength=n_pairs)
-    label_sorted = label[order]
-    agree = np.bincount(
-        pair_index, weights=label_sorted[a_pos] == label_sorted[b_pos], minlength=n_pairs
-    )
-    pair_tested = (n_common >= min_items) & (var_pair > 1e-12)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        z_pair = np.where(var_pair > 1e-12, (agree - expected) / np.sqrt(var_pair), np.nan)
+    pairs_of = _PairCells.of(m, item_sorted, rater[order], label_sorted, pi_item, k, min_items)
+    reason = pairs_of.reason
+    pair_index, n_pairs = pairs_of.index, pairs_of.keys.size
+    a_pos, b_pos = pairs_of.a_pos, pairs_of.b_pos
+    expected, var_pair = pairs_of.expected, pairs_of.var_pair
+    pair_tested, z_pair = pairs_of.tested, pairs_of.z
 
     max_z = np.full(n_permutations, -np.inf)
     min_z = np.full(n_permutations, np.inf)
@@ -486,13 +581,8 @@ def rater_permutation_test(
             lab = label_sorted[shuffle]
             hits = np.bincount(pair_index, weights=lab[a_pos] == lab[b_pos], minlength=n_pairs)
             min_z[b] = np.min(((hits - expected) / sd_pair)[pair_tested])
-    tol = 1e-9
-    p_r = np.full(k, np.nan)
-    for j in np.flatnonzero(tested):
-        p_r[j] = (1 + np.count_nonzero(max_z >= z_r[j] - tol)) / (n_permutations + 1)
-    p_pair = np.full(n_pairs, np.nan)
-    for j in np.flatnonzero(pair_tested):
-        p_pair[j] = (1 + np.count_nonzero(min_z <= z_pair[j] + tol)) / (n_permutations + 1)
+    p_r = _max_t_pvalues(z_r, tested, max_z, upper=True)
+    p_pair = _max_t_pvalues(z_pair, pair_tested, min_z, upper=False)
 
     raters = pd.DataFrame(
         {
@@ -505,22 +595,7 @@ def rater_permutation_test(
         }
     )
     raters = raters.iloc[np.argsort(-np.nan_to_num(z_r, nan=-np.inf), kind="stable")]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        share = agree / n_common
-        share_expected = expected / n_common
-    pairs = pd.DataFrame(
-        {
-            "rater_a": ratings.raters[pair_keys // k] if n_pairs else [],
-            "rater_b": ratings.raters[pair_keys % k] if n_pairs else [],
-            "n_items": n_common.astype(np.int64),
-            "agreement": share,
-            "expected_agreement": share_expected,
-            "z": z_pair,
-            "pvalue": p_pair,
-            "stands_out": (np.nan_to_num(p_pair, nan=1.0) < significance) & (z_pair < 0),
-        }
-    )
-    pairs = pairs.iloc[np.argsort(np.nan_to_num(z_pair, nan=np.inf), kind="stable")]
+    pairs = pairs_of.frame(ratings.raters, k, p_pair, significance)
     method = (
         f"labels permuted among the raters of each item, {n_permutations} permutations; "
         "raters: summed deviation (surprisal minus item entropy, bits) over its SD under "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeAlias
 
 import numpy as np
@@ -21,6 +21,7 @@ from .._results import Coefficient, ConfidenceInterval, Result, check_level, t_q
 from .._types import FloatArray, RngLike, as_generator
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
+from ._tables import specific_ratio
 from .inference import check_n_boot
 from .two_raters import TwoRaterData, as_table, bootstrap_table
 
@@ -120,15 +121,6 @@ def _binary(
 # ------------------------------------------------------------------- formulas
 
 
-def _specific(agree: FloatArray | float, b_plus_c: FloatArray | float) -> FloatArray:
-    """``2a / (2a + b + c)`` (NaN when the denominator is 0); broadcasts."""
-    a2 = 2.0 * np.asarray(agree, dtype=np.float64)
-    den = a2 + np.asarray(b_plus_c, dtype=np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out: FloatArray = np.where(den > 0, a2 / np.where(den > 0, den, 1.0), np.nan)
-    return out
-
-
 def _specific_se(agree: FloatArray | float, b_plus_c: FloatArray | float) -> FloatArray:
     """Delta-method SE: ``sqrt(4a(b+c)(a+b+c)) / (2a+b+c)^2`` (Graham & Bull 1998)."""
     a = np.asarray(agree, dtype=np.float64)
@@ -165,6 +157,48 @@ def _wald(p: float, se: float, level: float) -> ConfidenceInterval:
         return ConfidenceInterval(math.nan, math.nan)
     half = t_quantile(0.5 + level / 2.0, math.inf) * se
     return ConfidenceInterval(max(0.0, p - half), min(1.0, p + half))
+
+
+def check_which(which: str, owner: str) -> None:
+    """Raise the house option error unless ``which`` is "positive" or "negative"."""
+    if which not in ("positive", "negative"):
+        raise InvalidInputError(
+            f"The 'which' parameter of {owner} must be one of {{'positive', 'negative'}}. "
+            f"Got {which!r} instead."
+        )
+
+
+def which_interval(
+    result: Any,
+    owner: str,
+    level: float,
+    method: str,
+    which: str,
+    n_eff: Callable[[float, float], float],
+) -> ConfidenceInterval:
+    """The interval of PSA (``which="positive"``) or NSA of a specific-agreement result:
+    Wilson-type on ``n_eff(value, se)`` effective ratings, Wald on the delta-method SE, or
+    from the bootstrap replicates."""
+    check_level(level)
+    check_which(which, owner)
+    if which == "positive":
+        value, se = result.statistic, result.standard_error
+        reps, jack = result.replicates, result.jackknife
+    else:
+        value, se = result.negative_agreement, result.negative_standard_error
+        reps, jack = result.negative_replicates, result.negative_jackknife
+    if method == "wilson":
+        return _wilson(value, n_eff(value, se), level)
+    if method == "wald":
+        return _wald(value, se, level)
+    if method in ("percentile", "bca"):
+        from .._bootstrap import bootstrap_interval
+
+        return bootstrap_interval(value, reps, jack, level=level, method=method)
+    raise InvalidInputError(
+        f"The 'method' parameter of {owner} must be one of "
+        f"{{'wilson', 'wald', 'percentile', 'bca'}}. Got {method!r} instead."
+    )
 
 
 # -------------------------------------------------------------------- results
@@ -243,29 +277,14 @@ class SpecificAgreement(Coefficient):
             with ``n_boot > 0``).
         which : {"positive", "negative"}
         """
-        check_level(level)
-        if which not in ("positive", "negative"):
-            raise InvalidInputError(
-                "The 'which' parameter of SpecificAgreement.confidence_interval must be one of "
-                f"{{'positive', 'negative'}}. Got {which!r} instead."
-            )
-        if which == "positive":
-            value, se, agree = self.statistic, self.standard_error, self.a
-            reps, jack = self.replicates, self.jackknife
-        else:
-            value, se, agree = self.negative_agreement, self.negative_standard_error, self.d
-            reps, jack = self.negative_replicates, self.negative_jackknife
-        if method == "wilson":
-            return _wilson(value, _effective_n(agree, self.b + self.c), level)
-        if method == "wald":
-            return _wald(value, se, level)
-        if method in ("percentile", "bca"):
-            from .._bootstrap import bootstrap_interval
-
-            return bootstrap_interval(value, reps, jack, level=level, method=method)
-        raise InvalidInputError(
-            "The 'method' parameter of SpecificAgreement.confidence_interval must be one of "
-            f"{{'wilson', 'wald', 'percentile', 'bca'}}. Got {method!r} instead."
+        agree = self.a if which == "positive" else self.d
+        return which_interval(
+            self,
+            "SpecificAgreement.confidence_interval",
+            level,
+            method,
+            which,
+            lambda value, se: _effective_n(agree, self.b + self.c),
         )
 
     @property
@@ -300,7 +319,7 @@ def _per_category(table: ContingencyTable) -> pd.DataFrame:
     n_x = counts.sum(axis=1)
     n_y = counts.sum(axis=0)
     off = n_x + n_y - 2.0 * both
-    sa = _specific(both, off)
+    sa = specific_ratio(both, off)
     se = _specific_se(both, off)
     lows, highs = [], []
     for agree, rest, value in zip(both, off, sa, strict=True):
@@ -330,7 +349,7 @@ def _binary_bootstrap(
         a = p[:, k, k]
         bc = p[:, k, :].sum(axis=-1) + p[:, :, k].sum(axis=-1) - 2.0 * a
         d = 1.0 - a - bc
-        return np.stack([_specific(a, bc), _specific(d, bc)], axis=-1).ravel()
+        return np.stack([specific_ratio(a, bc), specific_ratio(d, bc)], axis=-1).ravel()
 
     # One call per statistic keeps the interface of bootstrap_table (values per table); the
     # generator is re-seeded identically so PSA and NSA come from the same resamples.
@@ -441,9 +460,9 @@ def specific_agreement(
     check_n_boot(n_boot, owner)
     bn = _binary(data, y, positive=positive, categories=categories, raters=raters, owner=owner)
     a, b, c, d = bn.a, bn.b, bn.c, bn.d
-    psa = float(_specific(a, b + c))
+    psa = float(specific_ratio(a, b + c))
     se = float(_specific_se(a, b + c))
-    nsa = float(_specific(d, b + c)) if bn.d_known else math.nan
+    nsa = float(specific_ratio(d, b + c)) if bn.d_known else math.nan
     nse = float(_specific_se(d, b + c)) if bn.d_known else math.nan
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = a / (a + b) if a + b > 0 else math.nan
@@ -631,7 +650,7 @@ def kappa_vs_negatives(
                 "negatives must be a non-empty list of finite counts >= 0; got "
                 f"{np.asarray(negatives).tolist()!r}"
             )
-    psa = float(_specific(a, b + c))
+    psa = float(specific_ratio(a, b + c))
     total = a + b + c + d
     with np.errstate(invalid="ignore", divide="ignore"):
         agreement = np.where(total > 0, (a + d) / np.where(total > 0, total, 1.0), np.nan)

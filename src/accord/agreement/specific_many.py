@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
+from collections.abc import Callable
 from typing import Any, Literal, TypeAlias
 
 import numpy as np
@@ -30,9 +31,10 @@ from .._types import FloatArray, RngLike
 from ..data.ratings import Ratings
 from ..stats.pairs import PairTables
 from . import many_raters as mr
-from ._shared import item_terms
+from ._shared import item_terms, rating_counts
+from ._tables import pair_features, pair_specific, positive_index
 from .inference import bootstrap, check_n_boot
-from .specific import WILSON_DESCRIPTION, _specific, _wald, _wilson
+from .specific import WILSON_DESCRIPTION, _wilson, check_which, which_interval
 
 __all__ = [
     "PairwiseSpecificAgreement",
@@ -49,37 +51,6 @@ PooledCI: TypeAlias = Literal["wilson", "wald", "percentile", "bca"]
 # ------------------------------------------------------------------ shared helpers
 
 
-def positive_index(categories: tuple[Any, ...], positive: Any, owner: str) -> int:
-    """Index of the positive category (the first one when ``positive`` is None)."""
-    if positive is None:
-        return 0
-    matches = [
-        i for i, cat in enumerate(categories) if cat == positive or str(cat) == str(positive)
-    ]
-    if not matches:
-        raise InvalidInputError(
-            f"{owner}: positive={positive!r} is not among the categories {list(categories)!r}"
-        )
-    return matches[0]
-
-
-def pair_specific(tables: FloatArray, k: int) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Specific agreement of stacked q x q pair tables, shape (..., P, q, q).
-
-    Returns the per-category values ``2 n_cc / (n_c. + n_.c)`` (shape (..., P, q)), PSA of
-    category ``k`` (shape (..., P)) and NSA of ``k`` against the other categories pooled
-    (shape (..., P)); NaN where a denominator is 0.
-    """
-    both = np.diagonal(tables, axis1=-2, axis2=-1)
-    rows = tables.sum(axis=-1)
-    cols = tables.sum(axis=-2)
-    per_category = _specific(both, rows + cols - 2.0 * both)
-    a = both[..., k]
-    b_plus_c = rows[..., k] + cols[..., k] - 2.0 * a
-    d = tables.sum(axis=(-2, -1)) - a - b_plus_c
-    return per_category, per_category[..., k], _specific(d, b_plus_c)
-
-
 def _nanmean(values: FloatArray, axis: int) -> FloatArray:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
@@ -93,14 +64,6 @@ def _nanstd0(values: FloatArray, axis: int) -> FloatArray:
         warnings.simplefilter("ignore", RuntimeWarning)
         out: FloatArray = np.nanstd(values, axis=axis, ddof=0)
     return out
-
-
-def _check_which(which: str, owner: str) -> None:
-    if which not in ("positive", "negative"):
-        raise InvalidInputError(
-            f"The 'which' parameter of {owner} must be one of {{'positive', 'negative'}}. "
-            f"Got {which!r} instead."
-        )
 
 
 def _boot_ci(
@@ -214,7 +177,7 @@ class PairwiseSpecificAgreement(Coefficient):
         which : {"positive", "negative"}
         """
         check_level(level)
-        _check_which(which, "PairwiseSpecificAgreement.confidence_interval")
+        check_which(which, "PairwiseSpecificAgreement.confidence_interval")
         chosen = self.default_ci_method if method is None else method
         if chosen not in ("percentile", "bca"):
             raise InvalidInputError(
@@ -237,17 +200,10 @@ class PairwiseSpecificAgreement(Coefficient):
         out["raters"] = [str(r) for r in self.matrix.index]
         out["matrix"] = to_plain(self.matrix.to_numpy())
         out.update(n_categories=self.n_categories, confidence_level=level)
-        if self.replicates is None:
-            out.update(
-                ci_method=self.ci_description,
-                ci_low=math.nan,
-                ci_high=math.nan,
-                negative_ci_low=math.nan,
-                negative_ci_high=math.nan,
-            )
-            return out
-        pos = self.confidence_interval(level)
-        neg = self.confidence_interval(level, which="negative")
+        pos = neg = ConfidenceInterval(math.nan, math.nan)
+        if self.replicates is not None:
+            pos = self.confidence_interval(level)
+            neg = self.confidence_interval(level, which="negative")
         out.update(
             ci_method=self.ci_description,
             ci_low=pos.low,
@@ -260,11 +216,120 @@ class PairwiseSpecificAgreement(Coefficient):
 
 def _pairable_features(ratings: Ratings, pt: PairTables, kept: Any) -> Any:
     """Per-item contributions to the kept pair tables, rows of items with two ratings."""
-    from .pairwise import _pair_features
-
-    feats = _pair_features(ratings, pt, kept)
+    feats = pair_features(ratings, pt, kept)
     per_item = np.bincount(ratings.item_codes, minlength=ratings.n_items)
     return feats[per_item >= 2]
+
+
+def _pair_frames(
+    pt: PairTables, keep: Any, tables: FloatArray, k: int, psa: FloatArray, nsa: FloatArray
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The long table of the kept pairs (a, b, c, d of the positive category, PSA, NSA) and
+    the rater x rater matrix of PSA."""
+    raters = np.asarray(pt.raters, dtype=object)
+    labels = pd.Index([str(x) for x in raters], name="rater")
+    mat = np.full((raters.size, raters.size), np.nan)
+    idx = pt.pairs[keep]
+    mat[idx[:, 0], idx[:, 1]] = psa
+    mat[idx[:, 1], idx[:, 0]] = psa
+    a = tables[:, k, k]
+    row_k = tables[:, k, :].sum(axis=-1)
+    col_k = tables[:, :, k].sum(axis=-1)
+    pairs = pd.DataFrame(
+        {
+            "rater_a": [str(raters[i]) for i in idx[:, 0]],
+            "rater_b": [str(raters[j]) for j in idx[:, 1]],
+            "n_items": pt.tables.sum(axis=(1, 2))[keep],
+            "a": a,
+            "b": row_k - a,
+            "c": col_k - a,
+            "d": tables.sum(axis=(1, 2)) - row_k - col_k + a,
+            "specific_agreement": psa,
+            "negative_agreement": nsa,
+        }
+    )
+    return pairs, pd.DataFrame(mat, index=labels, columns=labels)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _PairBootstrap:
+    """The bootstrap over items of the mean over pairs: replicates of PSA (``reps``) and NSA
+    (``nreps``), their SEs, and each category's SE and interval."""
+
+    reps: FloatArray | None
+    jack: FloatArray | None
+    nreps: FloatArray | None
+    njack: FloatArray | None
+    se: float
+    nse: float
+    cat_se: FloatArray
+    low: FloatArray
+    high: FloatArray
+
+    @classmethod
+    def none(cls, q: int) -> _PairBootstrap:
+        nan = np.full(q, np.nan)
+        return cls(None, None, None, None, math.nan, math.nan, nan, nan.copy(), nan.copy())
+
+    @classmethod
+    def run(
+        cls,
+        data: Ratings,
+        pt: PairTables,
+        kept: Any,
+        k: int,
+        mean_cat: FloatArray,
+        n_boot: int,
+        rng: RngLike,
+    ) -> _PairBootstrap:
+        q = len(data.categories)
+        feats = _pairable_features(data, pt, kept)
+        n_kept = kept.size
+
+        def stat(t: FloatArray) -> FloatArray:
+            cat, _, neg = pair_specific(t.reshape(t.shape[0], n_kept, q, q), k)
+            return np.concatenate([_nanmean(cat, 1), _nanmean(neg, 1)[:, None]], axis=1)
+
+        all_reps, all_jack = bootstrap(feats, stat, n_boot=n_boot, rng=rng)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            sds = np.nanstd(all_reps, axis=0, ddof=1)
+        low, high = np.full(q, np.nan), np.full(q, np.nan)
+        for c in range(q):
+            if np.isfinite(mean_cat[c]):
+                ci = _boot_ci(
+                    float(mean_cat[c]),
+                    all_reps[:, c],
+                    None if all_jack is None else all_jack[:, c],
+                    0.95,
+                    "bca" if all_jack is not None else "percentile",
+                )
+                low[c], high[c] = ci.low, ci.high
+        return cls(
+            all_reps[:, k],
+            None if all_jack is None else all_jack[:, k],
+            all_reps[:, q],
+            None if all_jack is None else all_jack[:, q],
+            float(sds[k]),
+            float(sds[q]),
+            sds[:q],
+            low,
+            high,
+        )
+
+
+def _check_pairwise(data: Any, min_items: Any, n_boot: Any, owner: str) -> None:
+    if not isinstance(data, Ratings):
+        raise InvalidInputError(
+            f"{owner} needs ratings with rater ids (Ratings); got a {type(data).__name__}. "
+            "For rater-pair tables use pairwise_agreement(..., measure='specific_agreement')."
+        )
+    if not isinstance(min_items, int | np.integer) or min_items < 1:
+        raise InvalidInputError(
+            f"The 'min_items' parameter of {owner} must be an integer >= 1. "
+            f"Got {min_items!r} instead."
+        )
+    check_n_boot(n_boot, owner)
 
 
 def pairwise_specific_agreement(
@@ -354,17 +419,7 @@ def pairwise_specific_agreement(
     (0.665446, 0.040385)
     """
     owner = "pairwise_specific_agreement"
-    if not isinstance(data, Ratings):
-        raise InvalidInputError(
-            f"{owner} needs ratings with rater ids (Ratings); got a {type(data).__name__}. "
-            "For rater-pair tables use pairwise_agreement(..., measure='specific_agreement')."
-        )
-    if not isinstance(min_items, int | np.integer) or min_items < 1:
-        raise InvalidInputError(
-            f"The 'min_items' parameter of {owner} must be an integer >= 1. "
-            f"Got {min_items!r} instead."
-        )
-    check_n_boot(n_boot, owner)
+    _check_pairwise(data, min_items, n_boot, owner)
     categories = data.categories
     q = len(categories)
     k = positive_index(categories, positive, owner)
@@ -374,33 +429,8 @@ def pairwise_specific_agreement(
     kept = np.flatnonzero(keep)
     tables = pt.tables[keep].astype(np.float64)
     per_cat, psa, nsa = pair_specific(tables, k)
-    raters = np.asarray(pt.raters, dtype=object)
-    labels = pd.Index([str(x) for x in raters], name="rater")
-    mat = np.full((raters.size, raters.size), np.nan)
-    idx = pt.pairs[keep]
-    mat[idx[:, 0], idx[:, 1]] = psa
-    mat[idx[:, 1], idx[:, 0]] = psa
-    a = tables[:, k, k]
-    pairs = pd.DataFrame(
-        {
-            "rater_a": [str(raters[i]) for i in idx[:, 0]],
-            "rater_b": [str(raters[j]) for j in idx[:, 1]],
-            "n_items": n_common[keep],
-            "a": a,
-            "b": tables[:, k, :].sum(axis=-1) - a,
-            "c": tables[:, :, k].sum(axis=-1) - a,
-            "d": tables.sum(axis=(1, 2))
-            - tables[:, k, :].sum(axis=-1)
-            - tables[:, :, k].sum(axis=-1)
-            + a,
-            "specific_agreement": psa,
-            "negative_agreement": nsa,
-        }
-    )
-    per_item = np.bincount(data.item_codes, minlength=data.n_items)
-    n_pairable = int((per_item >= 2).sum())
-    n_single = int((per_item == 1).sum())
-    n_raters = int(np.count_nonzero(np.bincount(data.rater_codes, minlength=data.n_raters)))
+    pairs, matrix = _pair_frames(pt, keep, tables, k, psa, nsa)
+    n_pairable, n_single, n_raters = rating_counts(data)
     mean_cat = _nanmean(per_cat, 0) if kept.size else np.full(q, np.nan)
     sd_cat = _nanstd0(per_cat, 0) if kept.size else np.full(q, np.nan)
     defined_cat = np.isfinite(per_cat).sum(axis=0) if kept.size else np.zeros(q, np.int64)
@@ -415,48 +445,14 @@ def pairwise_specific_agreement(
             else f"no rater pair co-rated {min_items} or more items"
         )
         warn_degenerate(reason)
-    reps = jack = nreps = njack = None
-    se = nse = math.nan
-    cat_se = np.full(q, np.nan)
-    cat_low = np.full(q, np.nan)
-    cat_high = np.full(q, np.nan)
+    boot = _PairBootstrap.none(q)
     if n_boot > 0 and kept.size and n_pairable >= 1:
-        feats = _pairable_features(data, pt, kept)
-        n_kept = kept.size
-
-        def stat(t: FloatArray) -> FloatArray:
-            cat, _, neg = pair_specific(t.reshape(t.shape[0], n_kept, q, q), k)
-            return np.concatenate([_nanmean(cat, 1), _nanmean(neg, 1)[:, None]], axis=1)
-
-        all_reps, all_jack = bootstrap(feats, stat, n_boot=int(n_boot), rng=rng)
-        reps, nreps = all_reps[:, k], all_reps[:, q]
-        if all_jack is not None:
-            jack, njack = all_jack[:, k], all_jack[:, q]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            sds = np.nanstd(all_reps, axis=0, ddof=1)
-        se, nse = float(sds[k]), float(sds[q])
-        cat_se = sds[:q]
-        for c in range(q):
-            if np.isfinite(mean_cat[c]):
-                ci = _boot_ci(
-                    float(mean_cat[c]),
-                    all_reps[:, c],
-                    None if all_jack is None else all_jack[:, c],
-                    0.95,
-                    "bca" if all_jack is not None else "percentile",
-                )
-                cat_low[c], cat_high[c] = ci.low, ci.high
+        boot = _PairBootstrap.run(data, pt, kept, k, mean_cat, int(n_boot), rng)
+    reps, jack, nreps, njack = boot.reps, boot.jack, boot.nreps, boot.njack
+    se, nse, cat_se, cat_low, cat_high = boot.se, boot.nse, boot.cat_se, boot.low, boot.high
     per_category = pd.DataFrame(
-        {
-            "category": list(categories),
-            "mean": mean_cat,
-            "sd_over_pairs": sd_cat,
-            "n_pairs": defined_cat,
-            "standard_error": cat_se,
-            "ci_low": cat_low,
-            "ci_high": cat_high,
-        }
+        dict(category=list(categories), mean=mean_cat, sd_over_pairs=sd_cat, n_pairs=defined_cat)
+        | dict(standard_error=cat_se, ci_low=cat_low, ci_high=cat_high)
     )
     method = (
         "mean over rater pairs of positive specific agreement 2a/(2a+b+c) = F1 (Hripcsak & "
@@ -490,7 +486,7 @@ def pairwise_specific_agreement(
         n_pairs_defined=int(defined_cat[k]),
         min_items=int(min_items),
         pairs=pairs,
-        matrix=pd.DataFrame(mat, index=labels, columns=labels),
+        matrix=matrix,
         per_category=per_category,
         n_boot=int(n_boot) if reps is not None else 0,
         negative_replicates=nreps,
@@ -563,23 +559,8 @@ class PooledSpecificAgreement(Coefficient):
             bootstrap over items (computed with ``n_boot > 0``).
         which : {"positive", "negative"}
         """
-        check_level(level)
-        _check_which(which, "PooledSpecificAgreement.confidence_interval")
-        if which == "positive":
-            value, se = self.statistic, self.standard_error
-            reps, jack = self.replicates, self.jackknife
-        else:
-            value, se = self.negative_agreement, self.negative_standard_error
-            reps, jack = self.negative_replicates, self.negative_jackknife
-        if method == "wilson":
-            return _wilson(value, _effective_n(value, se), level)
-        if method == "wald":
-            return _wald(value, se, level)
-        if method in ("percentile", "bca"):
-            return _boot_ci(value, reps, jack, level, method)
-        raise InvalidInputError(
-            "The 'method' parameter of PooledSpecificAgreement.confidence_interval must be one "
-            f"of {{'wilson', 'wald', 'percentile', 'bca'}}. Got {method!r} instead."
+        return which_interval(
+            self, "PooledSpecificAgreement.confidence_interval", level, method, which, _effective_n
         )
 
     @property
@@ -751,33 +732,11 @@ def pooled_specific_agreement(
     reps = jack = nreps = njack = None
     if n_boot > 0 and counts.shape[0] >= 1:
         feats = np.hstack([x, y, xn[:, None], yn[:, None]])
-
-        def stat(t: FloatArray) -> FloatArray:
-            num = np.concatenate([t[:, :q], t[:, 2 * q : 2 * q + 1]], axis=1)
-            den = np.concatenate([t[:, q : 2 * q], t[:, 2 * q + 1 :]], axis=1)
-            out: FloatArray = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-            return out
-
-        all_reps, all_jack = bootstrap(feats, stat, n_boot=int(n_boot), rng=rng)
+        all_reps, all_jack = bootstrap(feats, _pooled_ratios(q), n_boot=int(n_boot), rng=rng)
         reps, nreps = all_reps[:, k], all_reps[:, q]
         if all_jack is not None:
             jack, njack = all_jack[:, k], all_jack[:, q]
-    lows, highs = [], []
-    for value, s in zip(per, per_se, strict=True):
-        ci = _wilson(float(value), _effective_n(float(value), float(s)), 0.95)
-        lows.append(ci.low)
-        highs.append(ci.high)
-    per_category = pd.DataFrame(
-        {
-            "category": list(cats),
-            "agreeing_pairs": x.sum(axis=0),
-            "positive_pairs": y.sum(axis=0),
-            "specific_agreement": per,
-            "standard_error": per_se,
-            "ci_low": lows,
-            "ci_high": highs,
-        }
-    )
+    per_category = _pooled_per_category(cats, x, y, per, per_se)
     method = (
         "pooled specific agreement sum_i n_ic(n_ic-1) / sum_i n_ic(n_i-1) (Uebersax); SE by "
         "the delta method for a ratio of item totals; default interval Wilson-type on the "
@@ -807,4 +766,38 @@ def pooled_specific_agreement(
         n_boot=int(n_boot) if reps is not None else 0,
         negative_replicates=nreps,
         negative_jackknife=njack,
+    )
+
+
+def _pooled_ratios(q: int) -> Callable[[FloatArray], FloatArray]:
+    """Per category and for NSA, the ratio of the item totals ``[x (q), y (q), xn, yn]``."""
+
+    def stat(t: FloatArray) -> FloatArray:
+        num = np.concatenate([t[:, :q], t[:, 2 * q : 2 * q + 1]], axis=1)
+        den = np.concatenate([t[:, q : 2 * q], t[:, 2 * q + 1 :]], axis=1)
+        out: FloatArray = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+        return out
+
+    return stat
+
+
+def _pooled_per_category(
+    cats: tuple[Any, ...], x: FloatArray, y: FloatArray, per: FloatArray, per_se: FloatArray
+) -> pd.DataFrame:
+    """Each category's pooled specific agreement with its SE and Wilson-type interval."""
+    lows, highs = [], []
+    for value, s in zip(per, per_se, strict=True):
+        ci = _wilson(float(value), _effective_n(float(value), float(s)), 0.95)
+        lows.append(ci.low)
+        highs.append(ci.high)
+    return pd.DataFrame(
+        {
+            "category": list(cats),
+            "agreeing_pairs": x.sum(axis=0),
+            "positive_pairs": y.sum(axis=0),
+            "specific_agreement": per,
+            "standard_error": per_se,
+            "ci_low": lows,
+            "ci_high": highs,
+        }
     )

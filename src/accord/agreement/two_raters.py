@@ -28,6 +28,7 @@ from .._types import LEVELS, Alternative, FloatArray, Level, RngLike, as_generat
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
 from ..information import entropy
+from ._tables import specific_ratio
 from .inference import check_n_boot, population_factor
 from .weights import WEIGHT_SCHEMES, agreement_weights
 
@@ -442,6 +443,29 @@ class CohenKappa(Coefficient):
     raters: tuple[str, str] = ("X", "Y")
 
 
+def _weighted_table(
+    owner: str,
+    data: TwoRaterData,
+    y: npt.ArrayLike | None,
+    categories: Sequence[Any] | None,
+    raters: tuple[Any, Any] | None,
+    weights: str | None,
+    agreement_weights: npt.ArrayLike | None,
+    disagreement_weights: npt.ArrayLike | None,
+) -> tuple[ContingencyTable, FloatArray, str]:
+    """The two raters' table and the agreement weights with their name."""
+    table = as_table(data, y, categories=categories, raters=raters, owner=owner)
+    w, wname = _weight_matrix(
+        table,
+        weights,
+        agreement_weights,
+        disagreement_weights,
+        owner,
+        _declared(data, y, categories),
+    )
+    return table, w, wname
+
+
 def cohen_kappa(
     data: TwoRaterData,
     y: npt.ArrayLike | None = None,
@@ -571,14 +595,8 @@ def cohen_kappa(
     0.3478
     """
     owner = "cohen_kappa"
-    table = as_table(data, y, categories=categories, raters=raters, owner=owner)
-    w, wname = _weight_matrix(
-        table,
-        weights,
-        agreement_weights,
-        disagreement_weights,
-        owner,
-        _declared(data, y, categories),
+    table, w, wname = _weighted_table(
+        owner, data, y, categories, raters, weights, agreement_weights, disagreement_weights
     )
     p = table.proportions
     n = _n_items(table)
@@ -703,14 +721,8 @@ population_size
     0.799532
     """
     owner = "scott_pi"
-    table = as_table(data, y, categories=categories, raters=raters, owner=owner)
-    w, wname = _weight_matrix(
-        table,
-        weights,
-        agreement_weights,
-        disagreement_weights,
-        owner,
-        _declared(data, y, categories),
+    table, w, wname = _weighted_table(
+        owner, data, y, categories, raters, weights, agreement_weights, disagreement_weights
     )
     p = table.proportions
     n = _n_items(table)
@@ -1230,8 +1242,6 @@ def _cut_table(table: ContingencyTable) -> pd.DataFrame:
 
 def _one_vs_rest_table(table: ContingencyTable) -> pd.DataFrame:
     """Each category against the rest (one row per category)."""
-    from .specific import _specific  # specific imports this module
-
     counts = table.counts
     total = float(counts.sum())
     in_in = np.diag(counts).astype(np.float64)
@@ -1241,7 +1251,7 @@ def _one_vs_rest_table(table: ContingencyTable) -> pd.DataFrame:
     rest_in = col - in_in
     rest_rest = total - row - col + in_in
     kappa, po, ia = _two_by_two(in_in, in_rest, rest_in, rest_rest)
-    sa = _specific(in_in, in_rest + rest_in)
+    sa = specific_ratio(in_in, in_rest + rest_in)
     cats = table.categories
     for k in np.flatnonzero(np.isnan(kappa)):
         warn_degenerate(

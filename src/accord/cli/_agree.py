@@ -26,13 +26,11 @@ from ._common import (
     OutputFormat,
     check_engine_options,
     check_output,
-    echo_warnings,
     file_options,
     format_ci,
     print_table,
     ratings_keywords,
     running,
-    user_errors,
     write_text,
 )
 
@@ -48,7 +46,7 @@ def agreement_rows(
     population_size: float | None = None,
 ) -> list[Any]:
     """The coefficients ``accord agree`` reports for these ratings (see ``accord.agreement``)."""
-    from ..agreement import agreement
+    from ..front.agreement import agreement
 
     table = agreement(
         ratings,
@@ -197,6 +195,7 @@ def agree(
 ) -> None:
     """Agreement among raters beyond chance: every coefficient that applies, with SEs."""
     from .. import read_ratings
+    from ..front.agreement import agreement
 
     check_output(output)
     files = file_options(sep, encoding, engine)
@@ -208,50 +207,31 @@ def agree(
     )
     read = ratings_keywords()
     chosen = None if coefficients is None else [c.strip() for c in coefficients.split(",")]
-    if engine is not EngineName.memory:
-        from ..agreement import agreement
-
-        with running(fmt, quiet, "reading ratings") as progress:
-            table = agreement(
-                str(path),
-                engine=engine.value,  # type: ignore[arg-type]
-                **read,
-                coefficients=chosen,
-                weights=weights,
-                population_size=population_size,
-                ci=ci,  # type: ignore[arg-type]
-                n_boot=n_boot,
-                rng=seed,
-                scheduler=scheduler,
-                progress=progress,
-            )
-        with user_errors():
-            render(
-                table.report,
-                list(table.coefficients),
-                fmt,
-                output,
-                ci=ci,
-                measurement=table.level,
-            )
-        return
-    with user_errors(), echo_warnings():
-        ratings = read_ratings(path, **read, duplicates=duplicates, **files)  # type: ignore[arg-type]
-        results = agreement_rows(
-            ratings,
+    in_memory = engine is EngineName.memory
+    ratings = None
+    with running(fmt, quiet or in_memory, "reading ratings") as progress:
+        if in_memory:  # read here: the memory engine takes the file's duplicates policy
+            ratings = read_ratings(path, **read, duplicates=duplicates, **files)  # type: ignore[arg-type]
+            source: dict[str, Any] = {}
+        else:
+            source = dict(read, scheduler=scheduler, progress=progress)
+        table = agreement(
+            str(path) if ratings is None else ratings,
+            engine=engine.value,
             coefficients=chosen,
             weights=weights,
-            ci=ci,
-            n_boot=n_boot,
-            seed=seed,
             population_size=population_size,
+            ci=ci,  # type: ignore[arg-type]
+            n_boot=n_boot,
+            rng=seed,
+            **source,
         )
         render(
-            ratings.report,
-            results,
+            table.report if ratings is None else ratings.report,
+            list(table.coefficients),
             fmt,
             output,
             ci=ci,
-            measurement=ratings.level,
+            measurement=table.level,
             ratings=ratings,
         )

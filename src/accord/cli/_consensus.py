@@ -108,7 +108,7 @@ def engine_verdict(
     """The verdict line with the stream or dask engine: the headline coefficients of the same
     files (``read``: the reading keywords of :func:`~accord.cli._common.ratings_keywords`)."""
     from .._verdict import headline_coefficients, table_verdict
-    from ..agreement import agreement
+    from ..front.agreement import agreement
 
     table = agreement(
         str(path),
@@ -325,7 +325,7 @@ def consensus_command(
         lead = None
         if fmt is OutputFormat.table:
             from .._verdict import headline_coefficients, ratings_verdict
-            from ..agreement import agreement
+            from ..front.agreement import agreement
 
             lead = ratings_verdict(
                 ratings, agreement(ratings, coefficients=headline_coefficients(ratings.level))
@@ -362,7 +362,7 @@ def _from_engine(
         lead = None
         if fmt is OutputFormat.table:
             from .._verdict import headline_coefficients, table_verdict
-            from ..agreement import agreement
+            from ..front.agreement import agreement
 
             coefficients = headline_coefficients(read["level"], in_memory=False)
             lead = table_verdict(

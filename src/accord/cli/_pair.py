@@ -171,6 +171,66 @@ def _contingency(table: Any, results: dict[str, Any]) -> Any:
     )
 
 
+def _specific_table(sa: Any) -> Any:
+    """Specific agreement per category."""
+    return _rich_table(
+        [
+            {
+                "category": str(r.category),
+                "rater X": _count(r.n_x),
+                "rater Y": _count(r.n_y),
+                "both": _count(r.n_both),
+                "specific agreement": r.specific_agreement,
+                "SE": r.standard_error,
+                "95% CI": format_ci(r.ci_low, r.ci_high),
+            }
+            for r in sa.itertuples()
+        ],
+        ["category", "rater X", "rater Y", "both", "specific agreement", "SE", "95% CI"],
+        "Specific agreement per category: 2 n_kk / (n_k. + n_.k)",
+        "For two categories: PSA (= F1) and NSA. SE: delta method; CI: Wilson-type.",
+    )
+
+
+def _cuts_table(dich: Any) -> Any:
+    """The dichotomisations (or each category against the rest) and the best cuts."""
+    one_vs_rest = dich.kind == "one-vs-rest"
+    rows = []
+    for r in dich.cuts.to_dict("records"):
+        best = []
+        if r["cut"] == dich.best_kappa:
+            best.append("kappa")
+        if r["cut"] == dich.best_informational_agreement:
+            best.append("IA")
+        rows.append(
+            {
+                "split": r["split"],
+                "kappa": r["kappa"],
+                "specific agreement": r.get("specific_agreement"),
+                "IA": r["informational_agreement"],
+                "agreement": r["observed_agreement"],
+                "best for": ", ".join(best),
+            }
+        )
+    columns = ["split", "kappa", "IA", "agreement", "best for"]
+    if one_vs_rest:
+        columns.insert(2, "specific agreement")
+    return _rich_table(
+        rows,
+        columns,
+        "Each category against the rest (nominal labels: no order to cut)"
+        if one_vs_rest
+        else "Dichotomisations of the ordered scale (low | high)",
+        (
+            "Labels read as nominal (text with no declared order, or --level nominal) "
+            "have no order to cut. For cuts of an ordered scale, declare the order with "
+            "--categories, or pass --level ordinal to cut a table in its row order."
+        )
+        if one_vs_rest
+        else dich.method[0].upper() + dich.method[1:] + ".",
+    )
+
+
 def render_table(table: Any, results: dict[str, Any], output: Path | None) -> None:
     """Print the table of counts, the summary, the per-category table and the cut table (if
     any) for people."""
@@ -196,65 +256,9 @@ def render_table(table: Any, results: dict[str, Any], output: Path | None) -> No
             caption,
         ),
     ]
-    sa = results["specific_agreement"].per_category
-    tables.append(
-        _rich_table(
-            [
-                {
-                    "category": str(r.category),
-                    "rater X": _count(r.n_x),
-                    "rater Y": _count(r.n_y),
-                    "both": _count(r.n_both),
-                    "specific agreement": r.specific_agreement,
-                    "SE": r.standard_error,
-                    "95% CI": format_ci(r.ci_low, r.ci_high),
-                }
-                for r in sa.itertuples()
-            ],
-            ["category", "rater X", "rater Y", "both", "specific agreement", "SE", "95% CI"],
-            "Specific agreement per category: 2 n_kk / (n_k. + n_.k)",
-            "For two categories: PSA (= F1) and NSA. SE: delta method; CI: Wilson-type.",
-        )
-    )
+    tables.append(_specific_table(results["specific_agreement"].per_category))
     if "dichotomization" in results:
-        dich = results["dichotomization"]
-        one_vs_rest = dich.kind == "one-vs-rest"
-        rows = []
-        for r in dich.cuts.to_dict("records"):
-            best = []
-            if r["cut"] == dich.best_kappa:
-                best.append("kappa")
-            if r["cut"] == dich.best_informational_agreement:
-                best.append("IA")
-            rows.append(
-                {
-                    "split": r["split"],
-                    "kappa": r["kappa"],
-                    "specific agreement": r.get("specific_agreement"),
-                    "IA": r["informational_agreement"],
-                    "agreement": r["observed_agreement"],
-                    "best for": ", ".join(best),
-                }
-            )
-        columns = ["split", "kappa", "IA", "agreement", "best for"]
-        if one_vs_rest:
-            columns.insert(2, "specific agreement")
-        tables.append(
-            _rich_table(
-                rows,
-                columns,
-                "Each category against the rest (nominal labels: no order to cut)"
-                if one_vs_rest
-                else "Dichotomisations of the ordered scale (low | high)",
-                (
-                    "Labels read as nominal (text with no declared order, or --level nominal) "
-                    "have no order to cut. For cuts of an ordered scale, declare the order with "
-                    "--categories, or pass --level ordinal to cut a table in its row order."
-                )
-                if one_vs_rest
-                else dich.method[0].upper() + dich.method[1:] + ".",
-            )
-        )
+        tables.append(_cuts_table(results["dichotomization"]))
     with output_console(output) as console:
         for t in tables:
             console.print(t)

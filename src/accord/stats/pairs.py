@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -14,9 +15,16 @@ from .._types import IntArray
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
 
-__all__ = ["PAIR_TABLE_CELLS", "PairAgreement", "PairTables", "pair_agreement", "rater_code_rows"]
+__all__ = [
+    "PAIR_TABLE_CELLS",
+    "ItemGroups",
+    "PairAgreement",
+    "PairTables",
+    "pair_agreement",
+    "rater_code_rows",
+]
 
-#: Pair rows generated per chunk of items (bounds the memory of the pair expansion).
+#: Pairs of ratings per batch of the pair passes (bounds their memory).
 CHUNK_PAIRS = 4_000_000
 #: Dense accumulator (raters^2 x q^2 cells) allowed up to this size.
 DENSE_CELLS = 20_000_000
@@ -26,34 +34,124 @@ DENSE_CELLS = 20_000_000
 PAIR_TABLE_CELLS = 20_000_000
 
 
-def _pairs_in_chunk(
-    rater: IntArray, label: IntArray, starts: IntArray, sizes: IntArray, offset: int
-) -> tuple[IntArray, IntArray, IntArray]:
-    """All within-item pairs (a, b) with a before b, for ratings sorted by (item, rater).
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class ItemGroups:
+    """The ratings grouped by item, raters in increasing order within each item.
 
-    Parameters
+    Attributes
     ----------
-    rater, label : ndarray, shape (n,)
-        Codes of the ratings of the chunk, sorted by item then rater.
-    starts, sizes : ndarray, shape (items,)
-        Start (relative to ``offset``) and size of each item's run.
-
-    Returns
-    -------
-    rater_a, rater_b : ndarray, shape (pairs,)
-        Rater codes of each pair (``rater_a < rater_b``).
-    positions : ndarray, shape (2, pairs)
-        Positions of the two ratings of each pair within the chunk.
+    item, rater, label : ndarray, shape (n_ratings,)
+        Codes of the ratings in that order.
+    rest : ndarray of int64, shape (n_ratings,)
+        How many ratings of the same item follow each one.
     """
-    n = int(sizes.sum())
-    ends = np.repeat(starts - offset + sizes, sizes)
-    pos = np.arange(n)
-    n_partners = ends - 1 - pos
-    total = int(n_partners.sum())
-    left = np.repeat(pos, n_partners)
-    first_of = np.repeat(np.cumsum(n_partners) - n_partners, n_partners)
-    right = left + 1 + (np.arange(total) - first_of)
-    return rater[left], rater[right], np.stack([left, right])
+
+    item: IntArray
+    rater: IntArray
+    label: IntArray
+    rest: IntArray
+
+    @classmethod
+    def from_ratings(cls, ratings: Ratings) -> ItemGroups:
+        """Group by a counting sort on the items (each item's few raters sorted in place);
+        a full sort only when an (item, rater) pair is rated twice."""
+        from scipy import sparse
+
+        n = ratings.n_ratings
+        by_item = sparse.csr_array(
+            (
+                ratings.label_codes.astype(np.int64) + 1,
+                (ratings.item_codes, ratings.rater_codes),
+            ),
+            shape=(ratings.n_items, ratings.n_raters),
+        )
+        if by_item.nnz == n:  # canonical: raters sorted within each item
+            sizes = np.diff(by_item.indptr)
+            item = np.repeat(np.arange(ratings.n_items, dtype=np.int64), sizes)
+            rater = by_item.indices.astype(np.int64)
+            label = by_item.data - 1
+            ends = np.repeat(by_item.indptr[1:].astype(np.int64), sizes)
+        else:
+            order = np.lexsort((ratings.rater_codes, ratings.item_codes))
+            item = ratings.item_codes[order].astype(np.int64)
+            rater = ratings.rater_codes[order].astype(np.int64)
+            label = ratings.label_codes[order].astype(np.int64)
+            ends = np.searchsorted(item, item, side="right")
+        return cls(item, rater, label, ends - np.arange(n) - 1)
+
+    def pairs(self) -> Iterator[tuple[IntArray, IntArray]]:
+        """Positions ``(left, right)`` of every pair of ratings within an item, ``left``
+        first, in batches of about :data:`CHUNK_PAIRS` pairs.
+
+        One pass per distance between the two ratings of a pair, over the ratings that have
+        a partner that far: every step reads the ratings in order (no array of pairs of
+        every item at once).
+        """
+        left = np.flatnonzero(self.rest >= 1)
+        gap = 1
+        lefts: list[IntArray] = []  # small passes, joined into one batch
+        held = 0
+        while left.size:
+            for lo in range(0, left.size, CHUNK_PAIRS):
+                part = left[lo : lo + CHUNK_PAIRS]
+                if 4 * part.size >= CHUNK_PAIRS:
+                    yield part, part + gap
+                    continue
+                lefts.append(part)
+                lefts.append(part + gap)
+                held += part.size
+                if held >= CHUNK_PAIRS // 4:
+                    yield _joined(lefts[::2]), _joined(lefts[1::2])
+                    lefts, held = [], 0
+            gap += 1
+            left = left[self.rest[left] >= gap]
+        if held:
+            yield _joined(lefts[::2]), _joined(lefts[1::2])
+
+    def pair_keys(self, n_raters: int) -> tuple[IntArray, IntArray]:
+        """The rater pairs that co-rated an item, as increasing keys ``a * n_raters + b``
+        (``a < b``), and how many items each co-rated."""
+        size = n_raters * n_raters
+        if size <= DENSE_CELLS:
+            acc = np.zeros(size, dtype=np.int64)
+            for left, right in self.pairs():
+                acc += np.bincount(self.rater[left] * n_raters + self.rater[right], minlength=size)
+            keys = np.flatnonzero(acc).astype(np.int64)
+            return keys, acc[keys]
+        parts = [
+            np.unique(self.rater[left] * n_raters + self.rater[right], return_counts=True)
+            for left, right in self.pairs()
+        ]
+        if not parts:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return _merge_cells(parts)
+
+    def pair_index(self, keys: IntArray, n_raters: int) -> Callable[[IntArray, IntArray], IntArray]:
+        """``index(left, right)``: the position in ``keys`` of the rater pair of each pair of
+        ratings (``keys`` from :meth:`pair_keys`)."""
+        size = n_raters * n_raters
+        if size <= DENSE_CELLS:
+            lookup = np.zeros(size, dtype=np.int64)
+            lookup[keys] = np.arange(keys.size)
+            return lambda left, right: lookup[self.rater[left] * n_raters + self.rater[right]]
+        return lambda left, right: np.searchsorted(
+            keys, self.rater[left] * n_raters + self.rater[right]
+        )
+
+
+def _joined(parts: list[IntArray]) -> IntArray:
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+def _merge_cells(parts: list[tuple[IntArray, IntArray]]) -> tuple[IntArray, IntArray]:
+    """Sorted distinct keys and summed counts of several ``np.unique`` results."""
+    if len(parts) == 1:
+        return parts[0][0].astype(np.int64), parts[0][1].astype(np.int64)
+    keys = np.concatenate([k for k, _ in parts])
+    counts = np.concatenate([c for _, c in parts])
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    summed: IntArray = np.bincount(inverse, weights=counts, minlength=uniq.size).astype(np.int64)
+    return uniq.astype(np.int64), summed
 
 
 #: Per-pair overhead of the code-row path, in item-equivalents (one bincount call).
@@ -215,65 +313,20 @@ class PairTables(Result):
 
     @classmethod
     def _from_pair_expansion(cls, ratings: Ratings) -> PairTables:
-        """Every co-rating pair's table in vectorised passes over items (chunked)."""
-        q = ratings.n_categories
-        n_r = ratings.n_raters
+        """Every co-rating pair's table from the pairs of ratings within items, in batches
+        (:meth:`ItemGroups.pairs`): one cell per rater pair that co-rated and label pair."""
+        q, n_r = ratings.n_categories, ratings.n_raters
         qq = q * q
-        order = np.lexsort((ratings.rater_codes, ratings.item_codes))
-        item = ratings.item_codes[order]
-        rater = ratings.rater_codes[order]
-        label = ratings.label_codes[order]
-        if item.size == 0:
-            return cls(
-                np.zeros((0, 2), np.int64),
-                np.zeros((0, q, q), np.int64),
-                ratings.raters,
-                ratings.categories,
-            )
-        starts = np.flatnonzero(np.r_[True, item[1:] != item[:-1]])
-        sizes = np.diff(np.r_[starts, item.size])
-        pair_counts = sizes * (sizes - 1) // 2
-        cum = np.cumsum(pair_counts)
-        dense = n_r * n_r * qq <= DENSE_CELLS
-        acc = np.zeros(n_r * n_r * qq if dense else 0, dtype=np.int64)
-        keys_parts: list[IntArray] = []
-        counts_parts: list[IntArray] = []
-        lo = 0
-        n_items = starts.size
-        while lo < n_items:
-            base = int(cum[lo - 1]) if lo else 0
-            hi = int(np.searchsorted(cum, base + CHUNK_PAIRS, side="right"))
-            hi = max(hi, lo + 1)
-            s = starts[lo:hi]
-            z = sizes[lo:hi]
-            a0 = int(s[0])
-            a1 = int(s[-1] + z[-1])
-            ra, rb, pos = _pairs_in_chunk(rater[a0:a1], label[a0:a1], s, z, a0)
-            lab = label[a0:a1]
-            key = (ra * n_r + rb) * qq + lab[pos[0]] * q + lab[pos[1]]
-            if dense:
-                acc += np.bincount(key, minlength=acc.size)
-            else:
-                u, c = np.unique(key, return_counts=True)
-                keys_parts.append(u)
-                counts_parts.append(c)
-            lo = hi
-        if dense:
-            nz_pairs = np.flatnonzero(acc.reshape(n_r * n_r, qq).any(axis=1))
-            tables = acc.reshape(n_r * n_r, q, q)[nz_pairs]
-            pair_keys = nz_pairs
-        else:
-            allk = np.concatenate(keys_parts)
-            allc = np.concatenate(counts_parts)
-            uk, inv = np.unique(allk, return_inverse=True)
-            summed = np.bincount(inv, weights=allc).astype(np.int64)
-            pk, pinv = np.unique(uk // qq, return_inverse=True)
-            tables = np.zeros((pk.size, qq), dtype=np.int64)
-            tables[pinv, uk % qq] = summed
-            tables = tables.reshape(pk.size, q, q)
-            pair_keys = pk
-        pairs = np.stack([pair_keys // n_r, pair_keys % n_r], axis=1).astype(np.int64)
-        return cls(pairs, np.ascontiguousarray(tables), ratings.raters, ratings.categories)
+        groups = ItemGroups.from_ratings(ratings)
+        keys, _ = groups.pair_keys(n_r)
+        index = groups.pair_index(keys, n_r)
+        tables = np.zeros(keys.size * qq, dtype=np.int64)
+        label = groups.label
+        for left, right in groups.pairs():
+            cell = index(left, right) * qq + label[left] * q + label[right]
+            tables += np.bincount(cell, minlength=tables.size)
+        pairs = np.stack([keys // max(n_r, 1), keys % max(n_r, 1)], axis=1).astype(np.int64)
+        return cls(pairs, tables.reshape(keys.size, q, q), ratings.raters, ratings.categories)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -301,9 +354,14 @@ class PairAgreement:
 
 
 def pair_agreement(ratings: Ratings) -> PairAgreement:
-    """The trace, total and marginal products of every co-rating pair's table, from the
-    pairs of ratings within items (chunked): memory follows the pairs of ratings, never
-    q x q per rater pair, so many categories cost nothing extra.
+    """The trace, total and marginal products of every co-rating pair's table: memory
+    follows the rater pairs that co-rated times the categories (the two margins of each
+    table), never q x q per rater pair, so many categories cost nothing extra.
+
+    The pairs of ratings within items are visited in batches (:meth:`ItemGroups.pairs`) and
+    counted by rater pair with ``bincount``: the co-rated items ``n``, those with the same
+    label ``agree``, and the margins ``R[p, k]`` (items rater ``a`` of pair ``p`` labelled
+    ``k``) and ``C[p, k]`` (rater ``b``), so that ``chance[p] = sum_k R[p, k] C[p, k]``.
 
     Examples
     --------
@@ -313,62 +371,20 @@ def pair_agreement(ratings: Ratings) -> PairAgreement:
     >>> pa.pairs.tolist(), pa.n.tolist(), pa.agree.tolist(), pa.chance.tolist()
     ([[0, 1], [0, 2], [1, 2]], [2, 2, 2], [2, 1, 1], [2.0, 2.0, 2.0])
     """
-    q = ratings.n_categories
-    n_r = ratings.n_raters
-    order = np.lexsort((ratings.rater_codes, ratings.item_codes))
-    item = ratings.item_codes[order]
-    rater = ratings.rater_codes[order]
-    label = ratings.label_codes[order]
-    empty = np.zeros(0, np.int64)
-    if item.size == 0:
-        return PairAgreement(np.zeros((0, 2), np.int64), empty, empty, np.zeros(0))
-    starts = np.flatnonzero(np.r_[True, item[1:] != item[:-1]])
-    sizes = np.diff(np.r_[starts, item.size])
-    cum = np.cumsum(sizes * (sizes - 1) // 2)
-    size = n_r * n_r
-    n = np.zeros(size, np.int64)
-    agree = np.zeros(size, np.int64)
-    row_parts: list[tuple[IntArray, IntArray]] = []
-    col_parts: list[tuple[IntArray, IntArray]] = []
-    lo = 0
-    while lo < starts.size:
-        base = int(cum[lo - 1]) if lo else 0
-        hi = max(int(np.searchsorted(cum, base + CHUNK_PAIRS, side="right")), lo + 1)
-        s, z = starts[lo:hi], sizes[lo:hi]
-        a0, a1 = int(s[0]), int(s[-1] + z[-1])
-        ra, rb, pos = _pairs_in_chunk(rater[a0:a1], label[a0:a1], s, z, a0)
-        lab = label[a0:a1]
-        la, lb = lab[pos[0]], lab[pos[1]]
-        key = ra.astype(np.int64) * n_r + rb
-        n += np.bincount(key, minlength=size)
-        agree += np.bincount(key[la == lb], minlength=size)
-        # (pair, category) cells of the two margins: as many as the pairs of ratings.
-        row_parts.append(np.unique(key * q + la, return_counts=True))
-        col_parts.append(np.unique(key * q + lb, return_counts=True))
-        lo = hi
-    row_keys, row_counts = _merge_cells(row_parts)
-    col_keys, col_counts = _merge_cells(col_parts)
-    common, i_row, i_col = np.intersect1d(row_keys, col_keys, assume_unique=True,
-                                          return_indices=True)  # fmt: skip
-    chance = np.asarray(
-        np.bincount(
-            common // q,
-            weights=row_counts[i_row].astype(np.float64) * col_counts[i_col],
-            minlength=size,
-        ),
-        dtype=np.float64,
-    )
-    used = np.flatnonzero(n)
-    pairs = np.stack([used // n_r, used % n_r], axis=1).astype(np.int64)
-    return PairAgreement(pairs, n[used], agree[used], chance[used])
-
-
-def _merge_cells(parts: list[tuple[IntArray, IntArray]]) -> tuple[IntArray, IntArray]:
-    """Sorted distinct keys and summed counts of several ``np.unique`` results."""
-    if len(parts) == 1:
-        return parts[0]
-    keys = np.concatenate([k for k, _ in parts])
-    counts = np.concatenate([c for _, c in parts])
-    uniq, inverse = np.unique(keys, return_inverse=True)
-    summed: IntArray = np.bincount(inverse, weights=counts, minlength=uniq.size).astype(np.int64)
-    return uniq, summed
+    q, n_r = ratings.n_categories, ratings.n_raters
+    groups = ItemGroups.from_ratings(ratings)
+    keys, n = groups.pair_keys(n_r)
+    index = groups.pair_index(keys, n_r)
+    agree = np.zeros(keys.size, dtype=np.int64)
+    rows = np.zeros(keys.size * q, dtype=np.int64)  # (pair, category) margins of each table
+    cols = np.zeros(keys.size * q, dtype=np.int64)
+    label = groups.label
+    for left, right in groups.pairs():
+        pair = index(left, right)
+        la, lb = label[left], label[right]
+        agree += np.bincount(pair[la == lb], minlength=keys.size)
+        rows += np.bincount(pair * q + la, minlength=rows.size)
+        cols += np.bincount(pair * q + lb, minlength=cols.size)
+    chance = (rows * cols).reshape(keys.size, q).sum(axis=1).astype(np.float64)
+    pairs = np.stack([keys // max(n_r, 1), keys % max(n_r, 1)], axis=1).astype(np.int64)
+    return PairAgreement(pairs, n, agree, chance)

@@ -1,0 +1,135 @@
+"""Measures of stacked contingency tables, shared by the two-rater and the pairwise
+estimators: percent agreement, Cohen's kappa and specific agreement of each table, and the
+per-item contributions to rater-pair tables that their bootstrap resamples."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._errors import InvalidInputError, warn_degenerate
+from .._types import FloatArray, IntArray
+from ..data.ratings import Ratings
+from ..stats.pairs import ItemGroups, PairTables
+
+__all__ = [
+    "cohen_tables",
+    "light_fields",
+    "pair_features",
+    "pair_specific",
+    "percent_tables",
+    "positive_index",
+    "specific_ratio",
+]
+
+
+def specific_ratio(agree: FloatArray | float, b_plus_c: FloatArray | float) -> FloatArray:
+    """``2a / (2a + b + c)`` (NaN when the denominator is 0); broadcasts."""
+    a2 = 2.0 * np.asarray(agree, dtype=np.float64)
+    den = a2 + np.asarray(b_plus_c, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: FloatArray = np.where(den > 0, a2 / np.where(den > 0, den, 1.0), np.nan)
+    return out
+
+
+def percent_tables(tables: FloatArray) -> FloatArray:
+    """Observed agreement of stacked q x q tables, shape (..., q, q) -> (...)."""
+    n = tables.sum(axis=(-2, -1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: FloatArray = np.trace(tables, axis1=-2, axis2=-1) / n
+    return out
+
+
+def cohen_tables(tables: FloatArray) -> FloatArray:
+    """Cohen's kappa of stacked q x q tables (NaN where chance agreement is 1)."""
+    n = tables.sum(axis=(-2, -1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        po = np.trace(tables, axis1=-2, axis2=-1) / n
+        rows = tables.sum(axis=-1) / n[..., None]
+        cols = tables.sum(axis=-2) / n[..., None]
+        pe = np.sum(rows * cols, axis=-1)
+        out: FloatArray = np.where(pe < 1.0 - 1e-12, (po - pe) / (1.0 - pe), np.nan)
+    return out
+
+
+def positive_index(categories: tuple[Any, ...], positive: Any, owner: str) -> int:
+    """Index of the positive category (the first one when ``positive`` is None)."""
+    if positive is None:
+        return 0
+    matches = [
+        i for i, cat in enumerate(categories) if cat == positive or str(cat) == str(positive)
+    ]
+    if not matches:
+        raise InvalidInputError(
+            f"{owner}: positive={positive!r} is not among the categories {list(categories)!r}"
+        )
+    return matches[0]
+
+
+def pair_specific(tables: FloatArray, k: int) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Specific agreement of stacked q x q pair tables, shape (..., P, q, q).
+
+    Returns the per-category values ``2 n_cc / (n_c. + n_.c)`` (shape (..., P, q)), PSA of
+    category ``k`` (shape (..., P)) and NSA of ``k`` against the other categories pooled
+    (shape (..., P)); NaN where a denominator is 0.
+    """
+    both = np.diagonal(tables, axis1=-2, axis2=-1)
+    rows = tables.sum(axis=-1)
+    cols = tables.sum(axis=-2)
+    per_category = specific_ratio(both, rows + cols - 2.0 * both)
+    a = both[..., k]
+    b_plus_c = rows[..., k] + cols[..., k] - 2.0 * a
+    d = tables.sum(axis=(-2, -1)) - a - b_plus_c
+    return per_category, per_category[..., k], specific_ratio(d, b_plus_c)
+
+
+def pair_features(ratings: Ratings, pt: PairTables, keep: IntArray) -> Any:
+    """Per-item contributions to the kept pair tables: sparse (n_items, n_kept * q * q)."""
+    from scipy import sparse
+
+    q = ratings.n_categories
+    qq = q * q
+    n_r = ratings.n_raters
+    groups = ItemGroups.from_ratings(ratings)
+    pos = [np.concatenate(side) for side in zip(*groups.pairs(), strict=True)] or [
+        np.zeros(0, np.int64)
+    ] * 2
+    ra, rb = groups.rater[pos[0]], groups.rater[pos[1]]
+    label = groups.label
+    pair_item = groups.item[pos[0]]
+    lookup = np.full(n_r * n_r, -1, dtype=np.int64)
+    kept_pairs = pt.pairs[keep]
+    lookup[kept_pairs[:, 0] * n_r + kept_pairs[:, 1]] = np.arange(kept_pairs.shape[0])
+    idx = lookup[ra * n_r + rb]
+    ok = idx >= 0
+    cols = idx[ok] * qq + label[pos[0]][ok] * q + label[pos[1]][ok]
+    return sparse.csr_array(
+        (np.ones(int(ok.sum())), (pair_item[ok], cols)),
+        shape=(ratings.n_items, kept_pairs.shape[0] * qq),
+    )
+
+
+def light_fields(
+    kappas: FloatArray, se_note: str, *, min_items: int, **sizes: Any
+) -> dict[str, Any]:
+    """Light's kappa, the mean of the pairs' defined kappas, with the fields of its result
+    (``sizes``: ``n_items``, ``n_raters``, ``categories``, ``n_items_unpairable``); NaN with
+    the reason, and a warning, when no pair has a defined kappa."""
+    base: dict[str, Any] = dict(
+        name="light_kappa",
+        bounds=(-1.0, 1.0),
+        method="Light's kappa (Light 1971): mean of Cohen's kappa over rater pairs with "
+        f">= {min_items} co-rated items; {se_note}",
+        **sizes,
+    )
+    finite = np.isfinite(kappas)
+    if not finite.any():
+        reason = (
+            "no rater pair has a defined Cohen's kappa (no co-rated items, or every pair "
+            "used one category)"
+        )
+        warn_degenerate(reason, stacklevel=4)
+        return dict(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
+    return dict(statistic=float(kappas[finite].mean()), standard_error=math.nan, **base)

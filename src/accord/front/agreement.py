@@ -1,0 +1,266 @@
+"""The public :func:`agreement`: picks the engine, gets the statistics, calls the estimators
+of :mod:`accord.agreement.summary`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from .._errors import InvalidInputError
+from .._types import FloatArray, IntArray, Level, Missing, RngLike
+from ..agreement._statistics import ItemSums
+from ..agreement.inference import CIKind, check_ci
+from ..agreement.many_raters import WeightsLike
+from ..agreement.summary import (
+    AgreementTable,
+    agreement_from_statistics,
+    agreement_table,
+    check_coefficients,
+)
+from ..data.encoder import LabelsAs
+from ..data.ratings import Ratings
+from ..engines._matrix import patterns_from_counts
+from ..engines._pages import engine_pages
+from ..engines._run import Engine, Progress, Rescan, check_engine, ratings_in_memory, scan_ratings
+
+__all__ = ["agreement"]
+
+
+@engine_pages
+def agreement(
+    data: Ratings | Any,
+    *,
+    coefficients: Sequence[str] | None = None,
+    weights: WeightsLike | None = None,
+    categories: Any = None,
+    population_size: float | None = None,
+    ci: CIKind = "analytic",
+    n_boot: int = 2000,
+    rng: RngLike = None,
+    engine: Engine = "memory",
+    item: str | None = None,
+    rater: str | None = None,
+    label: str | None = None,
+    level: Level = "nominal",
+    missing: Missing = "omit",
+    scheduler: Any = None,
+    progress: Progress | None = None,
+    batch_size: int = 1_000_000,
+    na_values: Sequence[str] | None = None,
+    labels_as: LabelsAs = "auto",
+) -> AgreementTable:
+    """Every agreement coefficient that applies to the data's level, in one table.
+
+    Parameters
+    ----------
+    data : Ratings, ItemCategoryCounts, array_like of shape (n_items, q), or where the ratings are
+        Ratings (all coefficients), or item x category counts (those computable from counts:
+        not Conger, Light or the ICC). With ``engine="stream"``: a Parquet/CSV path, glob,
+        folder or list of paths; with ``engine="dask"`` also a dask DataFrame (then pass
+        ``item``, ``rater`` and ``label``). With the memory engine a path is read with
+        :func:`accord.read_ratings`, and a long data frame (pandas, polars, pyarrow, DuckDB)
+        with one row per rating is read from its ``item``, ``rater`` and ``label`` columns.
+    coefficients : sequence of str, optional
+        A subset of :data:`~accord.agreement.summary.COEFFICIENTS`; default all that apply.
+    weights : str or array_like of shape (q, q), optional
+        Weights of the weighted rows. Default: none for nominal data, ``"quadratic"`` for
+        ordinal, interval and ratio data.
+    categories : sequence, optional
+        Category names for an array of counts.
+    population_size : float, optional
+        Items in the population (finite-population correction).
+    ci : {"analytic", "bootstrap"}, default "analytic"
+        ``"bootstrap"`` resamples items ``n_boot`` times for every coefficient and the
+        table's intervals become BCa intervals.
+    n_boot : int, default 2000
+    rng : Generator, int or None
+    engine : {"memory", "stream", "dask"}, default "memory"
+        Where the sufficient statistics are computed: from data in memory, from files read
+        in batches (memory bounded by the statistics), or per dask partition and
+        tree-reduced. The numbers are the same (see the engines page of the docs).
+    item, rater, label : str, optional
+        Column names, for data that is not yet a :class:`~accord.Ratings` (a path or a frame).
+    level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
+        Level of measurement of data given as a path or a frame (``categories`` declares the
+        domain).
+    missing : {"omit", "raise"}, default "omit"
+        Rows without a label, for data given as a path or a frame.
+    na_values, labels_as
+        For data read from files or frames: what counts as a missing label and how a text
+        file's labels are typed, as in :meth:`accord.Ratings.from_long`.
+    scheduler : str or distributed.Client, optional
+        ``engine="dask"``: a scheduler name, a client or an address (``"tcp://host:8786"``).
+    progress : callable, optional
+        ``engine="stream"``: ``progress(rows_read, total_rows_or_None)`` after each batch.
+    batch_size : int, default 1_000_000
+        ``engine="stream"``: rows per batch.
+
+    Returns
+    -------
+    AgreementTable
+        ``coefficients`` and :meth:`AgreementTable.to_frame`.
+
+    Notes
+    -----
+    Nominal: percent agreement, Fleiss, Conger, Light, Brennan-Prediger, AC1 and
+    Krippendorff's alpha (nominal). Ordinal, interval and ratio add the weighted percent
+    agreement, Fleiss, Conger and Brennan-Prediger, AC2 and alpha at the data's level;
+    interval and ratio add the six ICCs, single rater and mean of k raters: ICC(1,1),
+    ICC(A,1), ICC(C,1), ICC(1,k), ICC(A,k), ICC(C,k) (complete items only). The item counts are
+    computed once and shared.
+
+    With ``engine="stream"`` or ``"dask"`` the coefficients come from the engine's statistics:
+    the item counts (and the rater counts), the rater-pair tables only when Light's kappa is
+    asked for, and one more pass over the ratings for the standard error of Conger's kappa.
+    The ICC (two-way ANOVA on complete items) and bootstrap intervals of Conger's and
+    Light's kappa need the ratings in memory: they are left out of the default set there, and
+    asking for them is an error.
+
+    References
+    ----------
+    .. [1] Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
+       Psychological Bulletin, 76(5), 378-382. https://doi.org/10.1037/h0031619
+    .. [2] Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed. Advanced
+       Analytics.
+
+    Examples
+    --------
+    Fleiss' (1971) psychiatric diagnoses (30 patients, 6 raters each): kappa = 0.430, as
+    published there.
+
+    >>> import accord
+    >>> r = accord.read_ratings("examples/diagnoses.csv", item="patient", rater="rater",
+    ...                         label="diagnosis")
+    >>> table = agreement(r, coefficients=["fleiss_kappa", "percent_agreement"])
+    >>> [(c.name, round(c.statistic, 3)) for c in table.coefficients]
+    [('percent_agreement', 0.556), ('fleiss_kappa', 0.43)]
+    """
+    check_ci(ci, n_boot, "agreement")
+    wanted = check_coefficients(coefficients)
+    check_engine(engine, "agreement")
+    estimates: dict[str, Any] = dict(
+        coefficients=coefficients,
+        weights=weights,
+        population_size=population_size,
+        ci=ci,
+        n_boot=n_boot,
+        rng=rng,
+    )
+    columns: dict[str, Any] = dict(
+        item=item,
+        rater=rater,
+        label=label,
+        level=level,
+        categories=categories,
+        missing=missing,
+        na_values=na_values,
+        labels_as=labels_as,
+    )
+    if engine == "memory":
+        ratings = ratings_in_memory(data, owner="agreement", **columns)
+        if ratings is not data:  # the categories went into the Ratings
+            categories = None
+        return agreement_table(ratings, categories=categories, **estimates)
+    _check_statistics_suffice(engine, wanted, explicit=coefficients is not None, ci=ci)
+    # The analytic estimators need only the distinct item count rows and how many items
+    # have each (the stream engine counts them directly; the dask engine's item counts are
+    # summarised after); the bootstrap resamples items, so it keeps one row per item.
+    by_pattern = engine == "stream" and ci == "analytic"
+    statistics: tuple[str, ...] = (("patterns",) if by_pattern else ("items",)) + ("raters",)
+    statistics += ("pairs",) if "light_kappa" in wanted else ()
+    stats, rescan = scan_ratings(
+        data,
+        engine,
+        owner="agreement",
+        statistics=statistics,
+        scheduler=scheduler,
+        progress=progress,
+        batch_size=batch_size,
+        **columns,
+    )
+    patterns = None
+    if stats.item_patterns is None and ci == "analytic" and stats.item_counts is not None:
+        patterns = patterns_from_counts(stats.item_counts.counts)
+    return agreement_from_statistics(
+        stats, item_sums(rescan), patterns=patterns, report=stats.report, **estimates
+    )
+
+
+def _check_statistics_suffice(engine: str, wanted: set[str], *, explicit: bool, ci: str) -> None:
+    """What the stream and dask engines' statistics cannot give, when asked for by name."""
+    if not explicit:
+        return
+    if "icc" in wanted:
+        raise InvalidInputError(
+            f"the ICC needs the ratings in memory (a two-way ANOVA over complete items); "
+            f"leave 'icc' out of coefficients= with engine={engine!r}, or use the memory "
+            "engine"
+        )
+    if ci == "bootstrap" and wanted & {"conger_kappa", "light_kappa"}:
+        raise InvalidInputError(
+            f"ci='bootstrap' with engine={engine!r} resamples items from their counts, "
+            "which Conger's and Light's kappa cannot use; leave them out of "
+            "coefficients= or use ci='analytic'"
+        )
+
+
+@runtime_checkable
+class _RatingSums(Protocol):
+    """An engine's rescan that sums a (rater, label) table over each item's ratings itself
+    (the stream engine's code matrix); None when it cannot (then :meth:`Rescan.map_reduce`)."""
+
+    def rating_sums(self, table: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | None: ...
+
+
+#: Sums over a range of item codes: (first code, sums of codes first, first + 1, ...).
+_Segments = list[tuple[int, FloatArray]]
+
+
+def item_sums(rescan: Rescan) -> ItemSums:
+    """One more pass of the engine over the ratings: per item code, the sum over its
+    ratings of ``table[rater, label]`` (:class:`accord.agreement._statistics.ItemSums`)."""
+
+    def sums(table: FloatArray) -> FloatArray:
+        if isinstance(rescan, _RatingSums):
+            by_code = rescan.rating_sums(table)
+            if by_code is not None:
+                return by_code
+        segments: _Segments = rescan.map_reduce(_table_sums, table, _add) or []
+        n = max((start + part.size for start, part in segments), default=0)
+        out = np.zeros(n, dtype=np.float64)
+        for start, part in segments:
+            out[start : start + part.size] += part
+        return out
+
+    return sums
+
+
+def _table_sums(table: FloatArray, item: IntArray, rater: IntArray, label: IntArray) -> _Segments:
+    """Per item of one batch, the sum over its ratings of ``table[rater, label]``, over the
+    range of item codes the batch touches only (no array as long as all the items per
+    batch)."""
+    if item.size == 0:
+        return []
+    lo = int(item.min())
+    hi = int(item.max()) + 1
+    sums = np.bincount(item - lo, weights=table[rater, label], minlength=hi - lo)
+    return [(lo, np.asarray(sums, dtype=np.float64))]
+
+
+def _add(a: _Segments, b: _Segments) -> _Segments:
+    """Both lists of segments; summed into one segment once they overlap much (batches
+    whose items are spread over the whole range, as the dask engine's partitions are)."""
+    parts = a + b
+    if not parts:
+        return parts
+    lo = min(p[0] for p in parts)
+    hi = max(p[0] + p[1].size for p in parts)
+    if sum(p[1].size for p in parts) <= 2 * (hi - lo):
+        return parts
+    out = np.zeros(hi - lo, dtype=np.float64)
+    for start, sums in parts:
+        out[start - lo : start - lo + sums.size] += sums
+    return [(lo, out)]
