@@ -33,111 +33,17 @@ MAX_BODY_LINES = 80
 
 #: Imports that close an import cycle today, as "importer -> imported": the one edge of each
 #: cycle that the layout removes. The graph without them has no cycle.
-CYCLE_IMPORTS_TO_REMOVE = frozenset(
-    {
-        # ConfidenceInterval moves below the bootstrap (accord._interval).
-        "accord._bootstrap -> accord._results",
-        # The `_Data` type named under TYPE_CHECKING moves into _shared.
-        "accord.agreement._shared -> accord.agreement.many_raters",
-        # `_specific` (the one-vs-rest table's statistic) moves below both.
-        "accord.agreement.two_raters -> accord.agreement.specific",
-        # `_pair_features` moves below both.
-        "accord.agreement.specific_many -> accord.agreement.pairwise",
-        # Engine choice leaves the estimator (accord.front.calibration).
-        "accord.calibration.panel -> accord.calibration.stream",
-        "accord.calibration.panel -> accord.calibration._dask",
-        # The consensus engine code moves into the consensus package.
-        "accord.consensus -> accord.engines._consensus",
-    }
-)
+CYCLE_IMPORTS_TO_REMOVE: frozenset[str] = frozenset()
 
 #: Underscore names imported from another package today, as "importer -> module.name".
-PRIVATE_IMPORTS_TO_REMOVE = frozenset(
-    {
-        "accord.agreement.pairwise -> accord.stats.pairs._pairs_in_chunk",
-        "accord.calibration._dask -> accord.data.ratings._missing_column_message",
-        "accord.calibration._dask -> accord.engines.dask._compute",
-        "accord.calibration._dask -> accord.engines.dask._concat",
-        "accord.calibration._dask -> accord.engines.dask._tree",
-        "accord.calibration.panel -> accord.data.ratings._check_choice",
-        "accord.calibration.panel -> accord.data.ratings._columns_of",
-        "accord.calibration.panel -> accord.data.ratings._rows",
-        "accord.calibration.panel -> accord.data.ratings._tidy_scalar",
-        "accord.calibration.ranking -> accord.data.ratings._check_choice",
-        "accord.calibration.ranking -> accord.data.ratings._columns_of",
-        "accord.calibration.ranking -> accord.data.ratings._rows",
-        "accord.calibration.stream -> accord.engines.stream._batches",
-        "accord.confidence._engine -> accord.engines.dask._compute",
-        "accord.confidence._engine -> accord.engines.dask._frame_of",
-        "accord.confidence._engine -> accord.engines.dask._tree",
-        "accord.confidence._engine -> accord.engines.stream._batches",
-        "accord.engines._consensus -> accord.consensus._Cells",
-        "accord.engines._consensus -> accord.consensus._as_cells",
-        "accord.engines._consensus -> accord.consensus._assemble",
-        "accord.engines._consensus -> accord.consensus._cell_scores",
-        "accord.engines._consensus -> accord.consensus._check_bands",
-        "accord.engines._consensus -> accord.consensus._count",
-        "accord.engines._consensus -> accord.consensus._dense_rows",
-        "accord.engines._consensus -> accord.consensus._gather",
-        "accord.engines._consensus -> accord.consensus._gold_codes",
-        "accord.engines._consensus -> accord.consensus._item_columns",
-        "accord.engines._consensus -> accord.consensus._median_from_counts",
-        "accord.engines._consensus -> accord.consensus._merge_counts",
-        "accord.engines._consensus -> accord.consensus._ordinal",
-        "accord.engines._consensus -> accord.consensus._pattern_stats",
-        "accord.engines._source -> accord.data.ratings._missing_column_message",
-        "accord.engines._source -> accord.data.ratings._tidy_scalar",
-        "accord.engines._source -> accord.io.ratings._format_of",
-        "accord.engines.dask -> accord.data.ratings._missing_column_message",
-        "accord.engines.stream -> accord.data.ratings._check_choice",
-        "accord.io.ratings -> accord.data.ratings._missing_column_message",
-        "accord.io.spans -> accord.data.ratings._check_choice",
-        "accord.spans -> accord.data.ratings._check_choice",
-        "accord.spans -> accord.data.ratings._missing_column_message",
-        "accord.spans -> accord.data.ratings._rows",
-        "accord.spans -> accord.data.ratings._to_pandas",
-    }
-)
+PRIVATE_IMPORTS_TO_REMOVE: frozenset[str] = frozenset()
 
 #: Functions whose body is over MAX_BODY_LINES lines today, as "module:qualified name".
 LONG_FUNCTIONS_TO_SPLIT = frozenset(
     {
-        "accord.agreement.many_raters:_family",
-        "accord.agreement.many_raters:krippendorff_alpha",
-        "accord.agreement.pairwise:light_kappa",
-        "accord.agreement.raters:rater_permutation_test",
-        "accord.agreement.specific_many:pairwise_specific_agreement",
-        "accord.agreement.specific_many:pooled_specific_agreement",
-        "accord.agreement.summary:agreement",
-        "accord.calibration._linalg:sampled_variances",
-        "accord.calibration.panel:_calibrate",
-        "accord.calibration.panel:_read_panel",
-        "accord.calibration.panel:calibrate_panel",
-        "accord.calibration.simulate:simulate_panel",
-        "accord.calibration.stream:panel_statistics",
-        "accord.cli._confidence:render_tables",
-        "accord.cli._pair:render_table",
-        "accord.consensus:_assemble",
-        "accord.consensus:_consensus_in_memory",
-        "accord.data.encoder:label_domain",
-        "accord.data.ratings:encode_ratings",
-        "accord.engines._consensus:consensus_from_engine",
         "accord.engines._matrix:CodeMatrix.statistics",
         "accord.engines.dask:dask_scan",
         "accord.engines.stream:stream_scan",
-        "accord.io.spans:read_bio",
-        "accord.io.spans:read_brat",
-        "accord.report.sections:_numeric_raters",
-        "accord.report.sections:_score_blocks",
-        "accord.report.sections:build_coefficients",
-        "accord.report.sections:build_confidence",
-        "accord.report.sections:build_items",
-        "accord.report.sections:build_raters",
-        "accord.report.sections:build_read",
-        "accord.report.sections:build_summary",
-        "accord.report.sections:build_two_raters",
-        "accord.report:report",
-        "accord.spans:span_agreement",
     }
 )
 

@@ -350,6 +350,46 @@ def _one_judge(
                 + ", ".join(repr(shown(c)) for c in ratings.categories[:5])
             )
         w_h, w_j = _wins_by_squares(panel, ratings.category_values, ratings.n_items)
+    table = _human_table(ratings, panel, humans, w_h, w_j, epsilon, min_items_per_rater, test)
+    tested = table["tested"].to_numpy(dtype=bool)
+    rejected = np.zeros(len(table), dtype=bool)
+    rejected[tested] = benjamini_yekutieli(table.loc[tested, "pvalue"].to_numpy(float), q)
+    table.insert(7, "rejected", rejected)
+    n_tested = int(tested.sum())
+    winning_rate = float(rejected.sum() / n_tested) if n_tested else math.nan
+    rho = float(table.loc[tested, "judge_wins"].mean()) if n_tested else math.nan
+    name = _scoring_name(scoring)
+    return AltTest(
+        judge=ratings.raters[code],
+        winning_rate=winning_rate,
+        advantage_probability=rho,
+        passed=bool(n_tested and winning_rate >= 0.5),
+        epsilon=float(epsilon),
+        q=float(q),
+        scoring=name,
+        test=test,
+        humans=table,
+        n_items=panel.n_items,
+        n_humans=n_tested,
+        method=(
+            f"alternative annotator test (leave one human out, scoring {name}, one-sided "
+            f"{'t' if test == 't' else 'Wilcoxon signed-rank'} test of d = W_h - W_judge < "
+            f"epsilon, Benjamini-Yekutieli at q = {q:g})"
+        ),
+    )
+
+
+def _human_table(
+    ratings: Ratings,
+    panel: _Panel,
+    humans: IntArray,
+    w_h: BoolArray,
+    w_j: BoolArray,
+    epsilon: float,
+    min_items_per_rater: int,
+    test: str,
+) -> pd.DataFrame:
+    """One row per human: the means of the indicators and the one-sided test of d."""
     rows = []
     for h in humans:
         mine = panel.rater == h
@@ -393,32 +433,7 @@ def _one_judge(
             "reason",
         ],
     )
-    tested = table["tested"].to_numpy(dtype=bool)
-    rejected = np.zeros(len(table), dtype=bool)
-    rejected[tested] = benjamini_yekutieli(table.loc[tested, "pvalue"].to_numpy(float), q)
-    table.insert(7, "rejected", rejected)
-    n_tested = int(tested.sum())
-    winning_rate = float(rejected.sum() / n_tested) if n_tested else math.nan
-    rho = float(table.loc[tested, "judge_wins"].mean()) if n_tested else math.nan
-    name = _scoring_name(scoring)
-    return AltTest(
-        judge=ratings.raters[code],
-        winning_rate=winning_rate,
-        advantage_probability=rho,
-        passed=bool(n_tested and winning_rate >= 0.5),
-        epsilon=float(epsilon),
-        q=float(q),
-        scoring=name,
-        test=test,
-        humans=table,
-        n_items=panel.n_items,
-        n_humans=n_tested,
-        method=(
-            f"alternative annotator test (leave one human out, scoring {name}, one-sided "
-            f"{'t' if test == 't' else 'Wilcoxon signed-rank'} test of d = W_h - W_judge < "
-            f"epsilon, Benjamini-Yekutieli at q = {q:g})"
-        ),
-    )
+    return table
 
 
 def _numeric(categories: Sequence[Any]) -> bool:
