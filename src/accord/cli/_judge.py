@@ -101,7 +101,7 @@ def _render(result: Any, fmt: OutputFormat, output: Path | None) -> None:
         )
 
 
-@app.command(epilog=EPILOG)
+@app.command("judge", epilog=EPILOG)
 def judge(
     path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
     item: str = typer.Option(..., "--item", help="Column holding the item ids."),
