@@ -207,7 +207,7 @@ def test_hash_collision_falls_back_to_one_pattern_per_item(
         checks.append(counts.shape[0])
         return False
 
-    from accord.engines import _patterns
+    from accord.stats import patterns as _patterns
 
     monkeypatch.setattr(_patterns, "rows_match", collision)
     opts: dict[str, Any] = dict(gold=wide_gold(wide_frame))

@@ -757,7 +757,7 @@ def test_patterns_from_counts_equal_the_stream_engines(tmp_path: Path) -> None:
     # the stream engine counts from its code matrix.
     from scipy import sparse as sp
 
-    from accord.engines._matrix import patterns_from_counts
+    from accord.stats.patterns import patterns_from_counts
 
     frame = sorted_numeric_frame(seed=9)
     path = tmp_path / "r.parquet"

@@ -34,9 +34,9 @@ from ._types import FloatArray, IntArray, Level
 from .data.encoder import LabelsAs
 from .data.ratings import Ratings, ReadReport
 from .engines._pages import engine_pages, small_pages
-from .engines._patterns import count_patterns, index_dtype
 from .engines._run import Engine, check_engine, ratings_in_memory
 from .stats.counts import SPARSE_CELLS, ItemCategoryCounts
+from .stats.patterns import count_patterns, index_dtype
 
 __all__ = [
     "CLASSES",

@@ -19,8 +19,8 @@ from .._errors import warn_degenerate
 from .._results import Coefficient
 from .._types import FloatArray, IntArray
 from ..engines._blocks import RatingStatistics
-from ..engines._matrix import patterns_from_counts
 from ..engines._run import Rescan
+from ..stats.patterns import patterns_from_counts
 from . import many_raters as mr
 from .pairwise import _cohen_tables
 

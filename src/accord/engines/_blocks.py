@@ -20,6 +20,7 @@ from .._types import IntArray
 from ..data.ratings import Ratings, ReadReport
 from ..stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
 from ..stats.counts import SPARSE_CELLS
+from ..stats.patterns import CountPatterns
 
 __all__ = [
     "STATISTICS",
@@ -32,7 +33,8 @@ __all__ = [
 
 #: The statistics an engine can compute, by name.
 STATISTICS = ("items", "raters", "pairs")
-#: And what the stream engine can add: item counts as distinct rows (:class:`ItemPatterns`).
+#: And what the stream engine can add: item counts as distinct rows
+#: (:class:`~accord.stats.patterns.CountPatterns`).
 STREAM_STATISTICS = (*STATISTICS, "patterns")
 
 _SHOW = 5
@@ -69,7 +71,7 @@ class RatingStatistics(Result):
     engine : {"stream", "dask"}
     passes : int
         How many times the input was read.
-    item_patterns : ItemPatterns or None
+    item_patterns : CountPatterns or None
         The item counts as distinct rows and multiplicities (the stream engine, when
         ``"patterns"`` was requested; what :func:`accord.agreement` computes the item-count
         coefficients from).
@@ -86,7 +88,7 @@ class RatingStatistics(Result):
     report: ReadReport
     engine: str
     passes: int = 1
-    item_patterns: ItemPatterns | None = None
+    item_patterns: CountPatterns | None = None
 
     @property
     def n_items(self) -> int:
@@ -137,51 +139,8 @@ class RatingStatistics(Result):
         )
 
 
-@dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class ItemPatterns:
-    """Item counts summarised by their distinct rows.
-
-    Every coefficient that is a function of the item x category counts (Fleiss,
-    Krippendorff, Gwet, Brennan-Prediger, percent agreement) is a function of the distinct
-    count rows and how many items have each: with 10 raters and 5 categories there are at
-    most 3,003 of them, whatever the number of items.
-
-    Attributes
-    ----------
-    rows : ndarray of int64, shape (n_patterns, q)
-        The distinct count rows of the rated items (each row total is at least 1).
-    weights : ndarray of int64, shape (n_patterns,)
-        Number of items with each row.
-    item_pattern : ndarray of int32, shape (n_items,)
-        Each item's row in ``rows`` (-1 for an item without a rating), by item code.
-    """
-
-    rows: IntArray
-    weights: IntArray
-    item_pattern: npt.NDArray[np.int32]
-
-    @property
-    def n_rated(self) -> int:
-        """Items with at least one rating."""
-        return int(self.weights.sum())
-
-    def item_counts(self, sparse: bool) -> Any:
-        """The items x categories counts (dense int64, or sparse CSR), by item code."""
-        q = self.rows.shape[1]
-        table = np.vstack([self.rows, np.zeros((1, q), dtype=np.int64)])
-        index = np.where(self.item_pattern < 0, self.rows.shape[0], self.item_pattern)
-        if not sparse:
-            return table[index]  # fancy indexing: several times faster than take(axis=0)
-        from scipy import sparse as sp
-
-        step = max(1, SPARSE_CELLS // max(q, 1) // 10)
-        blocks = [
-            sp.csr_array(table[index[lo : lo + step]], dtype=np.int64)
-            for lo in range(0, index.size, step)
-        ]
-        if not blocks:
-            return sp.csr_array((0, q), dtype=np.int64)
-        return sp.vstack(blocks, format="csr", dtype=np.int64)
+#: The engines' count patterns (also imported by this name by earlier callers).
+ItemPatterns = CountPatterns
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -23,10 +23,11 @@ import numpy.typing as npt
 
 from .._types import IntArray
 from ..stats import PairTables
-from ._blocks import DuplicateInfo, ItemPatterns, empty_pairs, long_partial, repeats_info
-from ._patterns import count_patterns, digits, distinct_keys
+from ..stats.patterns import CountPatterns, digits, drop_pattern, patterns_from_counts
+from ._blocks import DuplicateInfo, empty_pairs, long_partial, repeats_info
 
-__all__ = ["CodeMatrix"]
+# patterns_from_counts: also imported from here by earlier callers
+__all__ = ["CodeMatrix", "patterns_from_counts"]
 
 #: Cells counted per slice when the statistics are taken from the matrix.
 SLICE_CELLS = 4_000_000
@@ -261,7 +262,7 @@ class _Tally:
         self.weights[self.lookup[seen]] += mult[seen]
         self.index.append(self.lookup.take(keys))
 
-    def patterns(self, n_raw: int) -> ItemPatterns:
+    def patterns(self, n_raw: int) -> CountPatterns:
         """The item patterns of the items counted (rows in raw label order)."""
         if self.lookup is None:
             keys = (
@@ -271,26 +272,15 @@ class _Tally:
                 if self.keys
                 else np.zeros(0, dtype=self.key_dtype)
             )
-            return _patterns(keys, self.base, n_raw)
+            return CountPatterns.from_keys(keys, self.base, n_raw)
         found = np.concatenate(self.found) if self.found else np.zeros(0, dtype=np.int64)
         index = np.concatenate(self.index) if len(self.index) > 1 else self.index[0]
         weights = self.weights
         empty = int(self.lookup[0]) if self.lookup.size else -1
         if empty >= 0:  # items without a rating (key 0): no pattern, index -1
-            index, keep = _drop_pattern(index, found.size, empty)
+            index, keep = drop_pattern(index, found.size, empty)
             found, weights = found[keep], weights[keep]
-        return ItemPatterns(digits(found, self.base, n_raw), weights, index)
-
-
-def _drop_pattern(
-    index: npt.NDArray[np.signedinteger[Any]], n_patterns: int, drop: int
-) -> tuple[npt.NDArray[np.signedinteger[Any]], npt.NDArray[np.bool_]]:
-    """Each item's pattern once pattern ``drop`` (the empty row) is removed (its items get
-    -1), and the mask of the patterns kept."""
-    numbers = np.arange(n_patterns, dtype=index.dtype)
-    renumber = numbers - (numbers > drop).astype(index.dtype)
-    renumber[drop] = -1
-    return renumber.take(index), numbers != drop
+        return CountPatterns(digits(found, self.base, n_raw), index, weights)
 
 
 def _steps(lo: int, hi: int, step: int) -> Iterator[tuple[int, int]]:
@@ -681,7 +671,7 @@ class CodeMatrix:
         categories: tuple[Any, ...],
         statistics: Sequence[str],
         sparse: bool,
-    ) -> tuple[Any, IntArray | None, PairTables | None, ItemPatterns | None]:
+    ) -> tuple[Any, IntArray | None, PairTables | None, CountPatterns | None]:
         """Item counts, rater counts, pair tables and item patterns from the matrix.
 
         The cells hold raw label codes; they are counted as they are (a :class:`_Tally`,
@@ -703,7 +693,7 @@ class CodeMatrix:
         item_counts : ndarray (n_items, q) or sparse CSR, or None
         rater_counts : ndarray (n_raters, q) or None
         pair_tables : PairTables or None
-        patterns : ItemPatterns or None
+        patterns : CountPatterns or None
         """
         q = len(categories)
         r = self.n_raters
@@ -779,7 +769,7 @@ class CodeMatrix:
             raw = tally.patterns(n_raw)
             rows_domain = np.zeros((raw.rows.shape[0], q), dtype=np.int64)
             rows_domain[:, remap[present]] = raw.rows[:, present]
-            patterns = ItemPatterns(rows_domain, raw.weights, raw.item_pattern)
+            patterns = CountPatterns(rows_domain, raw.item_pattern, raw.weights)
         item_counts: Any = None
         if want_items and patterns is not None:
             item_counts = patterns.item_counts(sparse)
@@ -837,33 +827,3 @@ class CodeMatrix:
             per_item = np.count_nonzero(self.mat[lo:hi, :r] >= 0, axis=1).astype(np.int64)
             total_pairs += int((per_item * (per_item - 1) // 2).sum())
         return by_columns <= 4 * total_pairs
-
-
-def patterns_from_counts(counts: Any) -> ItemPatterns | None:
-    """The :class:`ItemPatterns` of item x category counts (dense or sparse), or None when
-    the rows' keys would not fit in 63 bits or summarising would not pay (distinct rows for
-    more than half of the items)."""
-    n, q = counts.shape
-    if n == 0 or q * math.log2(int(counts.max()) + 1) >= 63:
-        return None
-    found = count_patterns(counts)
-    if n == 0 or found.weights.size > n // 2:
-        return None
-    rows = found.counts if isinstance(found.counts, np.ndarray) else found.counts.toarray()
-    rows = np.asarray(rows, dtype=np.int64)
-    index, weights = found.item_pattern.astype(np.int32), found.weights
-    empty = np.flatnonzero(rows.sum(axis=1) == 0)
-    if empty.size:  # items without a rating: no pattern
-        index, keep = _drop_pattern(index, rows.shape[0], int(empty[0]))
-        rows, weights = rows[keep], weights[keep]
-    return ItemPatterns(rows, weights.astype(np.int64), index)
-
-
-def _patterns(keys: npt.NDArray[Any], base: int, q: int) -> ItemPatterns:
-    """The distinct item keys as count rows, their multiplicities and each item's pattern."""
-    uniq, index, weights = distinct_keys(keys, base**q if q else 1)
-    uniq = uniq.astype(np.int64)
-    if uniq.size and uniq[0] == 0:  # items without a rating: no pattern
-        uniq, weights = uniq[1:], weights[1:]
-        index -= 1
-    return ItemPatterns(digits(uniq, base, q), weights, index)
