@@ -66,7 +66,7 @@ def _summarise(part: pd.DataFrame, index: int, options: dict[str, Any]) -> _Part
 
 def _union(a: Any, b: Any) -> tuple[Any, Any, Any]:
     """The union of two decode tables (a's values first) and each side's codes into it."""
-    from ..engines.dask import _concat
+    from ..engines._mapreduce import concat_values as _concat
 
     values = pd.unique(_concat([a, b]))
     index = pd.Index(values, dtype=object if values.dtype == object else None)
@@ -154,7 +154,8 @@ def dask_panel_statistics(
     memory engine sorts them.
     """
     dask: Any = require("dask", "dask")
-    from ..engines.dask import _compute, _tree
+    from ..engines._mapreduce import compute as _compute
+    from ..engines._mapreduce import tree_reduce as _tree
 
     extra = [c for c in (confidence, sigma, levels, *(score_range or ())) if isinstance(c, str)]
     columns = list(dict.fromkeys([item, rater, score, *extra]))

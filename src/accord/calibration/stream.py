@@ -222,8 +222,8 @@ def panel_statistics(
     import pyarrow as pa
 
     from ..engines._encode import GrowingDictionary
+    from ..engines._mapreduce import batches as _batches
     from ..engines._source import Locator, dataset_of, resolve_files
-    from ..engines.stream import _batches
     from .panel import _read_panel
 
     if batch_size < 1:

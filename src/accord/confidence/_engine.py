@@ -131,19 +131,21 @@ def confidence_statistics(
     batch_size: int = 1_000_000,
 ) -> Statistics:
     """Merged sums (and value counts when ``table``) of the units at ``source``."""
+    from ..engines._mapreduce import batches as _batches
     from ..engines._run import check_source
     from ..engines._source import Locator, dataset_of, resolve_files
-    from ..engines.stream import _batches
 
     columns = _check_columns(owner, correct, confidence, groups)
     check_source(source, engine, owner)
     if engine == "dask":
-        from ..engines.dask import _compute, _frame_of, _tree
+        from ..engines._mapreduce import compute as _compute
+        from ..engines._mapreduce import frame_of as _frame_of
+        from ..engines._mapreduce import tree_reduce as _tree
 
         dask: Any = require("dask", "dask")
         frame, text, _ = _frame_of(
             source,
-            tuple(columns),  # type: ignore[arg-type]
+            tuple(columns),
             file_format=None,
             sep=None,
             blocksize=None,

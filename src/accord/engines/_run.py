@@ -8,20 +8,22 @@ batches or partitions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeAlias, cast
+from typing import Any, Literal, TypeAlias, cast
 
 import numpy as np
 
 from .._errors import InvalidInputError
 from .._types import IntArray
 from ._blocks import RatingStatistics
+from ._mapreduce import Progress, Rescan
 from ._source import is_duckdb_relation
 
 __all__ = [
     "ENGINES",
     "Engine",
+    "Progress",
     "Rescan",
     "check_engine",
     "columns_for",
@@ -32,19 +34,6 @@ __all__ = [
 
 Engine: TypeAlias = Literal["memory", "stream", "dask"]
 ENGINES: tuple[str, ...] = ("memory", "stream", "dask")
-
-Progress = Callable[[int, int | None], None]
-
-
-class Rescan(Protocol):
-    """Another pass over the ratings of an engine run, with the codes of its statistics."""
-
-    def map_reduce(
-        self,
-        fn: Callable[[Any, IntArray, IntArray, IntArray], Any],
-        context: Any,
-        merge: Callable[[Any, Any], Any],
-    ) -> Any: ...
 
 
 def check_engine(engine: str, owner: str) -> None:
@@ -268,13 +257,12 @@ def index_label_counts(
 
     ``index`` groups the item codes (e.g. by count pattern), so per-rating quantities that
     depend only on the item's group and the label are summed per rater from this table.
-    The stream engine counts it from its code matrix; otherwise the ratings are read again.
+    A rescan with the ``"index_label_counts"`` capability (the stream engine's code matrix)
+    counts it in memory; otherwise the ratings are read again.
     """
-    fast = getattr(rescan, "index_label_counts", None)
-    if fast is not None:
-        out: IntArray | None = fast(index, n_index)
-        if out is not None:
-            return out
+    out = rescan.index_label_counts(index, n_index)
+    if out is not None:
+        return out
     total = rescan.map_reduce(_index_label_pass, (index, n_index, q, n_raters), _add)
     if total is None:
         return np.zeros((n_raters, n_index, q), dtype=np.int64)

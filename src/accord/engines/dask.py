@@ -17,17 +17,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import ColumnNotFoundError, InvalidInputError, require
-from .._types import IntArray, Level, Missing
+from .._errors import InvalidInputError, require
+from .._types import FloatArray, IntArray, Level, Missing
 from ..data.encoder import LabelsAs, check_na_values, missing_mask, order_line, typed_ids
-from ..data.ratings import ReadReport, _missing_column_message
+from ..data.ratings import ReadReport
 from ._blocks import (
     STATISTICS,
     DuplicateInfo,
@@ -39,8 +38,9 @@ from ._blocks import (
     long_partial,
 )
 from ._encode import label_domain
+from ._mapreduce import Progress, concat_values, frame_of, run_partitions
 from ._pages import small_pages
-from ._source import Locator, raise_duplicates, resolve_files
+from ._source import Locator, raise_duplicates
 from .stream import check_options, require_unique
 
 __all__ = ["DaskRescan", "dask_scan", "dask_statistics"]
@@ -162,159 +162,6 @@ def _merge(a: _Partial, b: _Partial) -> _Partial:
         a.missing + b.missing,
         np.sort(np.r_[a.missing_rows, b.missing_rows])[:_SHOW],
     )
-
-
-def _tree(values: list[Any], combine: Any) -> Any:
-    """Pairwise reduction of delayed values: depth log2(n)."""
-    dask: Any = require("dask", "dask")
-    level = list(values)
-    while len(level) > 1:
-        nxt = [
-            dask.delayed(combine)(level[k], level[k + 1], dask_key_name=None)
-            for k in range(0, len(level) - 1, 2)
-        ]
-        if len(level) % 2:
-            nxt.append(level[-1])
-        level = nxt
-    return level[0]
-
-
-def _frame_of(
-    data: Any,
-    columns: tuple[str, str, str],
-    *,
-    file_format: str | None,
-    sep: str | None,
-    blocksize: str | int | None,
-) -> tuple[Any, bool, str]:
-    """A dask DataFrame of the three columns, whether its cells are CSV text, and a source."""
-    dd: Any = require("dask.dataframe", "dask")
-    if isinstance(data, str | Path) or (
-        isinstance(data, Sequence) and not isinstance(data, str | bytes)
-    ):
-        files, fmt = resolve_files(data, file_format)
-        source = files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files"
-        if fmt == "parquet":
-            import pyarrow.parquet as pq
-
-            names = list(pq.read_schema(files[0]).names)
-            for name in columns:
-                if name not in names:
-                    raise ColumnNotFoundError(f"{files[0]}: {_missing_column_message(name, names)}")
-            frame = dd.read_parquet(files, columns=list(columns))
-            return frame, False, source
-        delimiter = sep if sep is not None else ("\t" if fmt == "tsv" else ",")
-        header = list(pd.read_csv(files[0], sep=delimiter, nrows=0).columns)
-        for name in columns:
-            if name not in header:
-                raise ColumnNotFoundError(f"{files[0]}: {_missing_column_message(name, header)}")
-        frame = dd.read_csv(
-            files,
-            sep=delimiter,
-            usecols=list(columns),
-            dtype=dict.fromkeys(columns, object),
-            keep_default_na=False,
-            na_values=[""],
-            blocksize=blocksize if blocksize is not None else "64MB",
-        )
-        return frame, True, source
-    if not isinstance(data, dd.DataFrame):
-        raise InvalidInputError(
-            f"dask_statistics takes a dask DataFrame, a path, a glob or a list of paths; got a "
-            f"{type(data).__name__}"
-        )
-    available = list(data.columns)
-    for name in columns:
-        if name not in available:
-            raise ColumnNotFoundError(_missing_column_message(name, available))
-    return data[list(columns)], False, "dask DataFrame"
-
-
-def _compute(scheduler: Any, *values: Any) -> tuple[Any, ...]:
-    dask: Any = require("dask", "dask")
-    if isinstance(scheduler, str) and "://" in scheduler:
-        distributed: Any = require("distributed", "dask")
-        with distributed.Client(scheduler) as client:
-            return tuple(dask.compute(*values, scheduler=client))
-    return tuple(dask.compute(*values, scheduler=scheduler))
-
-
-Progress = Callable[[int, int | None], None]
-
-
-def _client_of(scheduler: Any) -> tuple[Any, bool]:
-    """The ``distributed.Client`` that will run the work (and whether it was opened here),
-    or (None, False) for dask's local schedulers."""
-    import sys
-
-    if isinstance(scheduler, str) and "://" in scheduler:
-        distributed: Any = require("distributed", "dask")
-        return distributed.Client(scheduler), True
-    if scheduler is not None and type(scheduler).__name__ == "Client":
-        return scheduler, False
-    if scheduler is None and "distributed" in sys.modules:
-        try:
-            return sys.modules["distributed"].default_client(), False
-        except ValueError:
-            return None, False
-    return None, False
-
-
-def _run_parts(
-    scheduler: Any,
-    partials: list[Any],
-    combine: Callable[[Any, Any], Any] | None,
-    progress: Progress | None,
-    done: int,
-    total: int,
-) -> Any:
-    """Compute one delayed value per partition and reduce them with ``combine``, calling
-    ``progress(done, total)`` as each partition's value is ready.
-
-    With a ``distributed.Client``, the partitions are futures reported in completion order
-    (``as_completed``) and reduced pairwise on the workers; with the local schedulers, a
-    ``dask.diagnostics.Callback`` counts the partitions' tasks as they finish.
-    """
-    if progress is None:
-        if combine is None:
-            return list(_compute(scheduler, *partials))
-        (out,) = _compute(scheduler, _tree(partials, combine))
-        return out
-    client, opened = _client_of(scheduler)
-    if client is not None:
-        distributed: Any = require("distributed", "dask")
-        try:
-            futures = client.compute(partials)
-            for _ in distributed.as_completed(futures):
-                done += 1
-                progress(done, total)
-            if combine is None:
-                return client.gather(futures)
-            level = list(futures)
-            while len(level) > 1:
-                nxt = [
-                    client.submit(combine, level[k], level[k + 1], pure=False)
-                    for k in range(0, len(level) - 1, 2)
-                ]
-                level = nxt + ([level[-1]] if len(level) % 2 else [])
-            return level[0].result()
-        finally:
-            if opened:
-                client.close()
-    diagnostics: Any = require("dask.diagnostics", "dask")
-    keys = {p.key for p in partials}
-    counter = [done]
-
-    def posttask(key: Any, result: Any, dsk: Any, state: Any, worker_id: Any) -> None:
-        if key in keys:
-            counter[0] += 1
-            progress(counter[0], total)
-
-    with diagnostics.Callback(posttask=posttask):
-        if combine is None:
-            return list(_compute(scheduler, *partials))
-        (out,) = _compute(scheduler, _tree(partials, combine))
-    return out
 
 
 def dask_statistics(
@@ -450,12 +297,12 @@ def dask_scan(
         )
     dask: Any = require("dask", "dask")
     spellings = check_na_values(na_values)
-    frame, text, source = _frame_of(
+    frame, text, source = frame_of(
         data, columns, file_format=file_format, sep=sep, blocksize=blocksize
     )
     parts = frame.to_delayed()
     n_parts = len(parts)
-    firsts: list[_Distinct] = _run_parts(
+    firsts: list[_Distinct] = run_partitions(
         scheduler,
         [dask.delayed(_distinct)(p, columns, spellings) for p in parts],
         None,
@@ -475,9 +322,9 @@ def dask_scan(
             raise InvalidInputError(
                 f"column {col!r}: rows have no {what} id ({locator.rows(offsets[k] + positions)})"
             )
-    items_raw = pd.unique(_concat([d.items for d in firsts]))
-    raters_raw = pd.unique(_concat([d.raters for d in firsts]))
-    labels_all = _concat([d.labels for d in firsts])
+    items_raw = pd.unique(concat_values([d.items for d in firsts]))
+    raters_raw = pd.unique(concat_values([d.raters for d in firsts]))
+    labels_all = concat_values([d.labels for d in firsts])
     label_rows = np.concatenate([offsets[k] + d.label_first for k, d in enumerate(firsts)]).astype(
         np.int64
     )
@@ -544,7 +391,7 @@ def dask_scan(
         )
         for p in encoded.to_delayed()
     ]
-    total = _run_parts(scheduler, partials, _merge, progress, n_parts, n_parts + len(partials))
+    total = run_partitions(scheduler, partials, _merge, progress, n_parts, n_parts + len(partials))
     if missing == "raise" and total.missing:
         raise InvalidInputError(
             f"column {label!r}: {total.missing} rows have a missing label "
@@ -629,6 +476,19 @@ class DaskRescan:
         self.dropped = dropped
         self.progress = progress
 
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """None: every second pass reads the partitions again."""
+        return frozenset()
+
+    def rating_sums(self, table: FloatArray) -> FloatArray | None:
+        """None: no capability (see :class:`~accord.engines._mapreduce.Rescan`)."""
+        return None
+
+    def index_label_counts(self, index: IntArray, n_index: int) -> IntArray | None:
+        """None: no capability (see :class:`~accord.engines._mapreduce.Rescan`)."""
+        return None
+
     def map_reduce(
         self,
         fn: Callable[[Any, IntArray, IntArray, IntArray], Any],
@@ -650,23 +510,13 @@ class DaskRescan:
             for k, p in enumerate(self.parts)
         ]
         n = len(partials)
-        return _run_parts(self.scheduler, partials, merge, self.progress, 2 * n, 3 * n)
+        return run_partitions(self.scheduler, partials, merge, self.progress, 2 * n, 3 * n)
 
 
 def _sorted_info(info: DuplicateInfo) -> DuplicateInfo:
     """Order the examples by their first row (partitions finish in any order)."""
     examples = tuple(sorted(info.examples, key=lambda e: e[2][0] if e[2] else 0))
     return DuplicateInfo(examples[:_SHOW], info.n_pairs)
-
-
-def _concat(arrays: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
-    arrays = [a for a in arrays if a.size]
-    if not arrays:
-        return np.zeros(0, dtype=object)
-    kinds = {a.dtype.kind for a in arrays}
-    if len(kinds) > 1:
-        arrays = [a.astype(object) for a in arrays]
-    return np.concatenate(arrays)
 
 
 def _decode(values: npt.NDArray[Any], text: bool) -> npt.NDArray[Any]:

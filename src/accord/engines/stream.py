@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -39,6 +39,7 @@ from ._blocks import (
     use_sparse,
 )
 from ._encode import GrowingDictionary, label_domain
+from ._mapreduce import CAPABILITIES, READAHEAD, Progress, ahead, batches
 from ._matrix import CodeMatrix
 from ._pages import small_pages
 from ._source import (
@@ -51,10 +52,8 @@ from ._source import (
     resolve_files,
 )
 
-__all__ = ["Progress", "StreamRescan", "stream_scan", "stream_statistics"]
-
-Progress = Callable[[int, int | None], None]
-"""Called after each batch with (rows read so far, total rows or None when unknown)."""
+# READAHEAD: also imported from here by the benchmarks
+__all__ = ["READAHEAD", "Progress", "StreamRescan", "stream_scan", "stream_statistics"]
 
 #: Bytes per kept rating held by a bucketed pass (codes, rows and sort scratch).
 BUCKET_BYTES_PER_RATING = 64
@@ -85,110 +84,8 @@ def check_options(
     return tuple(statistics)
 
 
-#: Read-ahead of pyarrow's dataset scanner (CSV/TSV files): one file and 4 batches ahead
-#: rather than 4 files and 16 batches.
-READAHEAD = {"batch_readahead": 4, "fragment_readahead": 1}
-
-#: Parquet batches decoded ahead of the one being encoded.
-PARQUET_AHEAD = 2
-
 #: Batches encoded ahead of the one being counted.
 ENCODE_AHEAD = 1
-
-
-def ahead(make: Callable[[], Iterator[Any]], depth: int, name: str) -> Generator[Any]:
-    """The items of ``make()``, produced on a thread up to ``depth`` items ahead of the
-    consumer (exceptions are raised in the consumer; closing the generator stops the
-    thread)."""
-    import queue
-    import threading
-
-    out: queue.Queue[Any] = queue.Queue(maxsize=depth)
-    stop = threading.Event()
-    done = object()
-
-    def put(value: Any) -> bool:
-        while not stop.is_set():
-            try:
-                out.put(value, timeout=0.1)
-                return True
-            except queue.Full:
-                continue
-        return False
-
-    def produce() -> None:
-        try:
-            for value in make():
-                if not put(value):
-                    return
-            put(done)
-        except BaseException as exc:  # handed to the consumer
-            put(exc)
-
-    thread = threading.Thread(target=produce, name=name, daemon=True)
-    thread.start()
-    try:
-        while True:
-            value = out.get()
-            if value is done:
-                return
-            if isinstance(value, BaseException):
-                raise value
-            yield value
-    finally:
-        stop.set()
-        thread.join()
-
-
-def _parquet_batches(files: list[str], columns: list[str], batch_size: int) -> Iterator[Any]:
-    """(path, batch) of Parquet files in order, decoded ``PARQUET_AHEAD`` batches ahead on a
-    thread.
-
-    pyarrow's dataset scanner keeps decoding while the batches wait to be counted: with a
-    consumer slower than the reader it held about 1 GB of decoded batches for 100M ratings
-    in ten files, whatever its read-ahead options. ``ParquetFile.iter_batches`` decodes one
-    batch when asked, so a small queue bounds the batches in memory and still overlaps
-    reading with counting.
-    """
-    import pyarrow.parquet as pq
-
-    def read() -> Iterator[Any]:
-        for path in files:
-            parquet = pq.ParquetFile(path)
-            for batch in parquet.iter_batches(batch_size=batch_size, columns=columns):
-                yield path, batch
-
-    return ahead(read, PARQUET_AHEAD, "accord-parquet-reader")
-
-
-def _batches(
-    dataset: Any, columns: list[str], batch_size: int, locator: Locator, row0: int
-) -> Iterator[tuple[int, Any]]:
-    """(first row, batch) over the dataset's files in order."""
-    import pyarrow.dataset as ds
-
-    row = row0
-    if isinstance(dataset, DuckSource):
-        for batch in dataset.batches(batch_size):
-            if batch.num_rows == 0:
-                continue
-            locator.add(row, dataset.name)
-            yield row, batch
-            row += batch.num_rows
-        return
-    if isinstance(dataset, ds.FileSystemDataset) and isinstance(
-        dataset.format, ds.ParquetFileFormat
-    ):
-        tagged: Iterator[tuple[str, Any]] = _parquet_batches(dataset.files, columns, batch_size)
-    else:
-        scanner = dataset.scanner(columns=columns, batch_size=batch_size, **READAHEAD)
-        tagged = ((t.fragment.path, t.record_batch) for t in scanner.scan_batches())
-    for path, batch in tagged:
-        if batch.num_rows == 0:
-            continue
-        locator.add(row, path)
-        yield row, batch
-        row += batch.num_rows
 
 
 class _Encoder:
@@ -553,7 +450,7 @@ def stream_scan(
     def encoded() -> Iterator[tuple[int, int, Any, tuple[int, int, int]]]:
         # Batches encoded on a thread of their own, one ahead of the counting here: the
         # dictionaries are only touched by that thread, which hands over their sizes.
-        for row0, batch in _batches(dataset, columns, batch_size, locator, 0):
+        for row0, batch in batches(dataset, columns, batch_size, locator, 0):
             codes = enc.encode(row0, batch, wide=False)
             yield row0, batch.num_rows, codes, (enc.items.size, enc.raters.size, enc.labels.size)
 
@@ -727,6 +624,11 @@ class StreamRescan:
         self.progress = progress
         self.matrix: CodeMatrix | None = None
 
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """Every optional second pass while the code matrix holds the ratings, else none."""
+        return frozenset(CAPABILITIES) if self.matrix is not None else frozenset()
+
     def map_reduce(
         self,
         fn: Callable[[Any, IntArray, IntArray, IntArray], Any],
@@ -740,7 +642,7 @@ class StreamRescan:
             return self._from_matrix(self.matrix, fn, context, merge)
         total: Any = None
         done = self.rows * self.passes
-        for row0, batch in _batches(self.dataset, self.columns, self.batch_size, Locator(), 0):
+        for row0, batch in batches(self.dataset, self.columns, self.batch_size, Locator(), 0):
             item, rater, label, _ = self.enc.kept(row0, batch, self.remap)
             part = fn(context, item, rater, label)
             total = part if total is None else merge(total, part)
@@ -764,7 +666,7 @@ class StreamRescan:
     def index_label_counts(self, index: IntArray, n_index: int) -> IntArray | None:
         """Kept ratings counted by (rater, ``index[item]``, domain label), shape
         (n_raters, n_index, q), from the code matrix; None without one (see
-        :func:`accord.engines._run.index_label_counts`)."""
+        :meth:`accord.engines._mapreduce.Rescan.index_label_counts`)."""
         if self.matrix is None:
             return None
         require_unique(self.dropped, "the stream engine")
@@ -831,7 +733,7 @@ def _bucketed(
     done = rows
     for lo, hi in itertools.pairwise(bounds):
         parts: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
-        for row0, batch in _batches(dataset, columns, batch_size, Locator(), 0):
+        for row0, batch in batches(dataset, columns, batch_size, Locator(), 0):
             it, rt, lb, at = enc.kept(row0, batch, remap)
             sel = np.flatnonzero((it >= lo) & (it < hi))
             if sel.size:
