@@ -911,6 +911,7 @@ def test_engines_run_without_huge_page_advice(parquet_files: list[Path]) -> None
         return 0
 
     before = setter(True)
+    switch = _pages.use_small_pages()
     try:
         with _pages.small_pages():
             with _pages.small_pages():
@@ -928,4 +929,38 @@ def test_engines_run_without_huge_page_advice(parquet_files: list[Path]) -> None
         assert table.coefficients
         assert setter(True) is True  # restored after agreement(engine="stream")
     finally:
+        _pages.use_small_pages(switch)
+        setter(before)
+
+
+def test_huge_page_advice_is_left_alone_by_default(parquet_files: list[Path]) -> None:
+    # The advice is a process-wide numpy setting: the engines change it only when asked.
+    from accord.engines import _pages
+
+    setter = _pages._setter()
+    if setter is None:
+        pytest.skip("this numpy has no huge-page setting")
+    seen: list[bool] = []
+
+    def probe(ctx: Any, item: Any, rater: Any, label: Any) -> int:
+        now = setter(True)  # reading the setting means setting it: put it back
+        setter(now)
+        seen.append(now)
+        return 0
+
+    before = setter(True)
+    switch = _pages.use_small_pages(False)
+    try:
+        with _pages.small_pages():
+            assert setter(True) is True  # untouched
+        from accord.engines.stream import stream_scan
+
+        _, rescan = stream_scan(parquet_files, **COLS)
+        rescan.matrix = None
+        rescan.map_reduce(probe, None, lambda a, b: a)
+        assert seen and all(seen)
+        assert accord.stream_statistics(parquet_files, **COLS).n_ratings > 0
+        assert setter(True) is True
+    finally:
+        _pages.use_small_pages(switch)
         setter(before)
