@@ -964,3 +964,51 @@ def test_huge_page_advice_is_left_alone_by_default(parquet_files: list[Path]) ->
     finally:
         _pages.use_small_pages(switch)
         setter(before)
+
+
+@pytest.mark.parametrize(
+    ("body", "fault"),
+    [
+        ("1,a,x\n1,b,y\n2,a,x,extra\n2,b,y\n", "line 4: an extra field"),
+        ("1,a,x\n1,b\n2,a,x\n", "line 3: "),
+    ],
+)
+def test_a_ragged_csv_is_the_same_one_line_error_in_every_engine(
+    tmp_path: Path, body: str, fault: str
+) -> None:
+    # A row with more or fewer fields than the header is never dropped silently: the memory,
+    # stream and dask engines read CSV with one reader and give one message naming the line.
+    path = tmp_path / "ragged.csv"
+    path.write_text("item,rater,label\n" + body)
+    messages = []
+    for read in (
+        lambda: accord.read_ratings(path, **COLS),
+        lambda: stream_statistics(path, **COLS),
+        lambda: dask_statistics(path, **COLS, scheduler="synchronous"),
+    ):
+        with pytest.raises(accord.AccordError) as info:
+            read()
+        messages.append(str(info.value))
+    assert len(set(messages)) == 1, messages
+    assert fault in messages[0] and "\n" not in messages[0]
+
+
+def test_dask_and_stream_read_csv_as_the_memory_engine(tmp_path: Path) -> None:
+    # Semicolon-separated, gzip-compressed, with a byte-order mark: the dask engine reads it
+    # as the memory engine does (same codes, same counts).
+    import gzip
+
+    text = "\ufeffitem;rater;label\n1;a;x\n1;b;y\n2;a;x\n2;b;x\n3;a;\n3;b;y\n"
+    path = tmp_path / "r.csv.gz"
+    path.write_bytes(gzip.compress(text.encode("utf-8")))
+    memory = accord.read_ratings(path, **COLS, sep=";")
+    expected = ItemCategoryCounts.from_ratings(memory).dense()
+    for stats in (
+        dask_statistics(path, **COLS, sep=";", scheduler="synchronous"),
+        stream_statistics(path, **COLS, sep=";"),
+    ):
+        assert stats.categories == memory.categories == ("x", "y")
+        assert stats.items.tolist() == memory.items.tolist()
+        assert stats.report.missing == 1 and stats.n_ratings == 5
+        assert stats.item_counts is not None
+        assert np.array_equal(stats.item_counts.dense(), expected)

@@ -22,6 +22,8 @@ import pandas as pd
 from .._errors import ColumnNotFoundError, InvalidInputError, require
 from .._types import FloatArray, IntArray
 from ..data.ratings import _missing_column_message
+from ..io.files import read_csv_columns, sniff_csv
+from ._encode import CSV_NULLS
 from ._source import DuckSource, Locator, resolve_files
 
 __all__ = [
@@ -207,8 +209,9 @@ def frame_of(
 ) -> tuple[Any, bool, str]:
     """A dask DataFrame of the columns, whether its cells are CSV text, and a source name.
 
-    Parquet files are read with ``dask.dataframe.read_parquet``; CSV/TSV files by
-    ``pyarrow.csv`` as every engine reads them (text cells, one partition per file).
+    Parquet files are read with ``dask.dataframe.read_parquet`` (``blocksize`` does not
+    apply); CSV/TSV files by ``pyarrow.csv`` as every engine reads them (text cells, one
+    partition per file: ``blocksize`` does not split a file).
     """
     dd: Any = require("dask.dataframe", "dask")
     if isinstance(data, str | Path) or (
@@ -225,21 +228,7 @@ def frame_of(
                     raise ColumnNotFoundError(f"{files[0]}: {_missing_column_message(name, names)}")
             frame = dd.read_parquet(files, columns=list(columns))
             return frame, False, source
-        delimiter = sep if sep is not None else ("\t" if fmt == "tsv" else ",")
-        header = list(pd.read_csv(files[0], sep=delimiter, nrows=0).columns)
-        for name in columns:
-            if name not in header:
-                raise ColumnNotFoundError(f"{files[0]}: {_missing_column_message(name, header)}")
-        frame = dd.read_csv(
-            files,
-            sep=delimiter,
-            usecols=list(columns),
-            dtype=dict.fromkeys(columns, object),
-            keep_default_na=False,
-            na_values=[""],
-            blocksize=blocksize if blocksize is not None else "64MB",
-        )
-        return frame, True, source
+        return _csv_frame(files, fmt, columns, sep=sep), True, source
     if not isinstance(data, dd.DataFrame):
         raise InvalidInputError(
             f"dask_statistics takes a dask DataFrame, a path, a glob or a list of paths; got a "
@@ -250,6 +239,30 @@ def frame_of(
         if name not in available:
             raise ColumnNotFoundError(_missing_column_message(name, available))
     return data[list(columns)], False, "dask DataFrame"
+
+
+def _csv_part(dialect: Any, columns: list[str]) -> pd.DataFrame:
+    """One CSV file's columns as text (None where missing), read by ``pyarrow.csv``."""
+    table = read_csv_columns(dialect, columns, null_values=CSV_NULLS)
+    return pd.DataFrame(
+        {name: table.column(name).to_numpy(zero_copy_only=False) for name in columns}
+    )
+
+
+def _csv_frame(files: list[str], fmt: str, columns: Sequence[str], *, sep: str | None) -> Any:
+    """A dask DataFrame with one partition per CSV/TSV file, each read as the memory and
+    stream engines read it (one reader: the same separator, encoding, compression and
+    errors, e.g. a row with more fields than the header is an error naming its line)."""
+    dask: Any = require("dask", "dask")
+    dd: Any = require("dask.dataframe", "dask")
+    default = "\t" if fmt == "tsv" else ","
+    dialects = [sniff_csv(f, sep=sep, default_sep=default) for f in files]
+    for dialect in dialects:
+        dialect.require(columns)
+    wanted = list(columns)
+    meta = pd.DataFrame({name: pd.Series([], dtype=object) for name in wanted})
+    parts = [dask.delayed(_csv_part)(dialect, wanted) for dialect in dialects]
+    return dd.from_delayed(parts, meta=meta, verify_meta=False)
 
 
 def tree_reduce(values: list[Any], combine: Any) -> Any:

@@ -192,8 +192,10 @@ def dask_statistics(
     Parameters
     ----------
     data : dask DataFrame, path, glob or list of paths
-        Files are read with ``dask.dataframe.read_parquet`` / ``read_csv`` (CSV cells as
-        text, typed from their distinct values as pandas types a column).
+        Parquet files are read with ``dask.dataframe.read_parquet``; CSV/TSV files with
+        ``pyarrow.csv``, as the memory and stream engines read them (one partition per
+        file; cells as text, typed from the distinct values of the whole column by the one
+        encoder).
     item, rater, label : str
         Column names.
     level, categories, missing
@@ -210,7 +212,8 @@ def dask_statistics(
     file_format, sep
         For paths: the format (default from the suffix) and the CSV separator.
     blocksize : str or int, optional
-        CSV bytes per partition (default ``"64MB"``).
+        Kept for compatibility; a CSV file is one partition (split large inputs into
+        several files, or pass a dask DataFrame, for more partitions).
     progress : callable, optional
         ``progress(partitions_done, partitions_total)`` as each partition of each pass is
         done (two passes; a method that reads the ratings again adds a third). With a
