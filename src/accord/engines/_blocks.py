@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from .._results import Result
 from .._types import IntArray
+from ..data.encoder import order_line
 from ..data.ratings import Ratings, ReadReport
 from ..stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
 from ..stats.counts import SPARSE_CELLS
@@ -24,10 +25,12 @@ from ..stats.patterns import CountPatterns
 
 __all__ = [
     "STATISTICS",
+    "Decoded",
     "DuplicateInfo",
     "ItemPatterns",
     "LongPartial",
     "RatingStatistics",
+    "assemble",
     "long_partial",
 ]
 
@@ -355,3 +358,83 @@ def as_rater_counts(counts: IntArray, categories: tuple[Any, ...]) -> RaterCateg
 
         out = sp.csr_array(counts, dtype=np.int64)
     return RaterCategoryCounts(out, categories)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class Decoded:
+    """What the dictionaries of a run give: decode tables, the category domain and how it
+    was ordered and typed (for the read report)."""
+
+    items: npt.NDArray[Any]
+    raters: npt.NDArray[Any]
+    categories: tuple[Any, ...]
+    level: str
+    declared: bool
+    notes: tuple[str, ...]
+    order: str
+
+
+def assemble(
+    decoded: Decoded,
+    *,
+    item_counts: Any,
+    rater_counts: IntArray,
+    pairs: PairTables | None,
+    patterns: CountPatterns | None,
+    statistics: Sequence[str],
+    keep_items: bool,
+    rows: int,
+    missing: int,
+    dropped: int,
+    duplicates: str,
+    source: str,
+    engine: str,
+    passes: int,
+) -> RatingStatistics:
+    """The :class:`RatingStatistics` of an engine run and its read report.
+
+    ``item_counts`` (raw counts or None), ``rater_counts`` (always counted) and ``pairs`` are
+    wrapped as the memory engine would; ``statistics`` are those asked for, ``keep_items``
+    whether the item counts are returned; ``dropped`` counts ratings dropped as repeats.
+    """
+    domain = decoded.categories
+    kept = int(rater_counts.sum())
+    reasons: dict[str, int] = {}
+    if missing:
+        reasons["missing label"] = int(missing)
+    if dropped:
+        reasons[f"duplicate (item, rater): kept the {duplicates}"] = int(dropped)
+    n_items = int(decoded.items.size)
+    item_stat = None if item_counts is None else as_item_counts(item_counts, domain, n_items)
+    if item_stat is not None:
+        n_rated = int(np.count_nonzero(item_stat.totals()))
+    else:
+        n_rated = patterns.n_rated if patterns is not None else 0
+    report = ReadReport(
+        rows=rows,
+        ratings=kept,
+        items=n_rated,
+        raters=int(np.count_nonzero(rater_counts.sum(axis=1))),
+        missing=int(missing),
+        dropped=rows - kept,
+        reasons=reasons,
+        source=source,
+        notes=decoded.notes,
+        order=order_line(decoded.level, domain, decoded.order),
+    )
+    return RatingStatistics(
+        item_counts=item_stat if keep_items else None,
+        rater_counts=as_rater_counts(rater_counts, domain) if "raters" in statistics else None,
+        pair_tables=(pairs if pairs is not None else empty_pairs(decoded.raters, domain))
+        if "pairs" in statistics
+        else None,
+        items=decoded.items,
+        raters=decoded.raters,
+        categories=domain,
+        level=decoded.level,
+        categories_declared=decoded.declared,
+        report=report,
+        engine=engine,
+        passes=passes,
+        item_patterns=patterns,
+    )

@@ -24,7 +24,7 @@ from .._types import FloatArray, IntArray
 from ..data.ratings import _missing_column_message
 from ..io.files import read_csv_columns, sniff_csv
 from ._encode import CSV_NULLS
-from ._source import DuckSource, Locator, resolve_files
+from ._source import DuckSource, Locator, describe, resolve_files
 
 __all__ = [
     "CAPABILITIES",
@@ -218,7 +218,7 @@ def frame_of(
         isinstance(data, Sequence) and not isinstance(data, str | bytes)
     ):
         files, fmt = resolve_files(data, file_format)
-        source = files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files"
+        source = describe(files)
         if fmt == "parquet":
             import pyarrow.parquet as pq
 

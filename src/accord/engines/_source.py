@@ -27,6 +27,7 @@ __all__ = [
     "Locator",
     "SourceLike",
     "dataset_of",
+    "describe",
     "is_duckdb_relation",
     "resolve_files",
 ]
@@ -85,6 +86,15 @@ def resolve_files(source: Any, file_format: str | None) -> tuple[list[str], str]
         for f in files:  # binary content or another encoding, named before any engine reads
             sniff_text(f, what=fmt.upper())
     return files, fmt
+
+
+def describe(files: Sequence[str]) -> str:
+    """The input's name in a read report: its file, or the first and how many more.
+
+    >>> describe(["a.csv"]), describe(["a.csv", "b.csv", "c.csv"])
+    ('a.csv', 'a.csv and 2 more files')
+    """
+    return files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files"
 
 
 def dataset_of(

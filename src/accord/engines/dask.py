@@ -16,32 +16,30 @@ dask and distributed are imported inside the functions that use them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Unpack
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, require
-from .._types import FloatArray, IntArray, Level, Missing
-from ..data.encoder import LabelsAs, check_na_values, missing_mask, order_line, typed_ids
-from ..data.ratings import ReadReport
+from .._types import FloatArray, IntArray
+from ..data.encoder import check_na_values, missing_mask, typed_ids
 from ._blocks import (
-    STATISTICS,
+    Decoded,
     DuplicateInfo,
     LongPartial,
     RatingStatistics,
-    as_item_counts,
-    as_rater_counts,
-    empty_pairs,
+    assemble,
     long_partial,
 )
 from ._encode import label_domain
 from ._mapreduce import Progress, concat_values, frame_of, run_partitions
+from ._options import Scan, ScanOptions, check_read
 from ._pages import small_pages
 from ._source import Locator, raise_duplicates
-from .stream import check_options, require_unique
+from .stream import require_unique
 
 __all__ = ["DaskRescan", "dask_scan", "dask_statistics"]
 
@@ -167,21 +165,9 @@ def _merge(a: _Partial, b: _Partial) -> _Partial:
 def dask_statistics(
     data: Any,
     *,
-    item: str,
-    rater: str,
-    label: str,
-    level: Level = "nominal",
-    categories: Sequence[Any] | None = None,
-    missing: Missing = "omit",
-    duplicates: str = "raise",
-    statistics: Sequence[str] = STATISTICS,
     scheduler: Any = None,
-    file_format: str | None = None,
-    sep: str | None = None,
     blocksize: str | int | None = None,
-    progress: Progress | None = None,
-    na_values: Sequence[str] | None = None,
-    labels_as: LabelsAs = "auto",
+    **options: Unpack[ScanOptions],
 ) -> RatingStatistics:
     """Sufficient statistics of ratings in a Dask DataFrame (or Parquet/CSV files).
 
@@ -252,198 +238,196 @@ def dask_statistics(
        (CSV) Files. RFC 4180. IETF. https://doi.org/10.17487/RFC4180
     """
     with small_pages():
-        return dask_scan(
-            data,
-            item=item,
-            rater=rater,
-            label=label,
-            level=level,
-            categories=categories,
-            missing=missing,
-            duplicates=duplicates,
-            statistics=statistics,
-            scheduler=scheduler,
-            file_format=file_format,
-            sep=sep,
-            blocksize=blocksize,
-            progress=progress,
-            na_values=na_values,
-            labels_as=labels_as,
-        )[0]
+        return dask_scan(data, scheduler=scheduler, blocksize=blocksize, **options)[0]
 
 
 def dask_scan(
     data: Any,
     *,
-    item: str,
-    rater: str,
-    label: str,
-    level: Level = "nominal",
-    categories: Sequence[Any] | None = None,
-    missing: Missing = "omit",
-    duplicates: str = "raise",
-    statistics: Sequence[str] = STATISTICS,
     scheduler: Any = None,
-    file_format: str | None = None,
-    sep: str | None = None,
     blocksize: str | int | None = None,
-    progress: Progress | None = None,
-    na_values: Sequence[str] | None = None,
-    labels_as: LabelsAs = "auto",
+    **options: Unpack[ScanOptions],
 ) -> tuple[RatingStatistics, DaskRescan]:
     """:func:`dask_statistics`, and what a second pass over the partitions needs."""
-    wanted = check_options("dask_statistics", level, missing, duplicates, statistics)
-    columns = (item, rater, label)
-    if len(set(columns)) != 3:
-        raise InvalidInputError(
-            f"item, rater and label must be three different columns; got {list(columns)!r}"
-        )
+    scan = Scan.of("dask_statistics", options)
     dask: Any = require("dask", "dask")
-    spellings = check_na_values(na_values)
     frame, text, source = frame_of(
-        data, columns, file_format=file_format, sep=sep, blocksize=blocksize
+        data, scan.columns, file_format=scan.file_format, sep=scan.sep, blocksize=blocksize
     )
     parts = frame.to_delayed()
     n_parts = len(parts)
+    spellings = check_na_values(scan.na_values)
     firsts: list[_Distinct] = run_partitions(
         scheduler,
-        [dask.delayed(_distinct)(p, columns, spellings) for p in parts],
+        [dask.delayed(_distinct)(p, scan.columns, spellings) for p in parts],
         None,
-        progress,
+        scan.progress,
         0,
         2 * n_parts,
     )
-    lengths = np.array([d.rows for d in firsts], dtype=np.int64)
-    offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
-    rows = int(lengths.sum())
-    locator = Locator()
-    if rows == 0:
-        raise InvalidInputError(f"the input is empty: {source} has no rows to read")
-    for k, d in enumerate(firsts):
-        for col, positions in d.null_ids:
-            what = "item" if col == item else "rater"
-            raise InvalidInputError(
-                f"column {col!r}: rows have no {what} id ({locator.rows(offsets[k] + positions)})"
-            )
-    items_raw = pd.unique(concat_values([d.items for d in firsts]))
-    raters_raw = pd.unique(concat_values([d.raters for d in firsts]))
-    labels_all = concat_values([d.labels for d in firsts])
-    label_rows = np.concatenate([offsets[k] + d.label_first for k, d in enumerate(firsts)]).astype(
-        np.int64
-    )
-    labels_raw, first_at = np.unique(pd.factorize(labels_all)[0], return_index=True)
-    order = np.argsort(first_at, kind="stable")
-    keep_first = first_at[order]
-    labels_raw = labels_all[keep_first]
-    label_first_rows = label_rows[keep_first]
-    if labels_raw.size == 0:
-        raise InvalidInputError(
-            f"column {label!r}: all {rows} rows have a missing label; nothing to rate"
-        )
+    seen = _Seen.of(firsts, scan, source)
     remap, domain, _, category_order, notes = label_domain(
-        labels_raw,
-        label_first_rows,
-        level=level,
-        categories=categories,
-        column=label,
+        seen.labels,
+        seen.label_rows,
+        level=scan.level,
+        categories=scan.categories,
+        column=scan.label,
         text=text,
         na_values=spellings,
-        labels_as=labels_as,
+        labels_as=scan.labels_as,
     )
-    if not (remap >= 0).any():
-        raise InvalidInputError(
-            f"column {label!r}: all {rows} rows have a missing label; nothing to rate"
+    check_read(seen.rows, seen.rows if not (remap >= 0).any() else 0, source, scan.label)
+    decoded = Decoded(
+        _decode(seen.items, text),
+        _decode(seen.raters, text),
+        domain,
+        scan.level,
+        scan.categories is not None,
+        notes,
+        category_order,
+    )
+    dicts = dask.delayed(seen.dictionaries(remap), pure=True)
+    total = _count_partitions(parts, seen.offsets, dicts, scan, decoded, scheduler, n_parts)
+    stats = _checked(total, scan, decoded)
+    assert stats.rater_counts is not None
+    result = assemble(
+        decoded,
+        item_counts=stats.item_counts,
+        rater_counts=stats.rater_counts,
+        pairs=stats.pair_tables,
+        patterns=None,
+        statistics=scan.statistics,
+        keep_items="items" in scan.statistics,
+        rows=seen.rows,
+        missing=total.missing,
+        dropped=stats.dropped,
+        duplicates=scan.duplicates,
+        source=source,
+        engine="dask",
+        passes=2,
+    )
+    rescan = DaskRescan(
+        parts, seen.offsets, dicts, scan.columns, scheduler, int(stats.dropped), scan.progress
+    )
+    return result, rescan
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Seen:
+    """What pass 1 learns from all the partitions: rows, each partition's first row, and
+    the distinct items, raters and labels in order of first appearance over the frame
+    (with each label's first row)."""
+
+    rows: int
+    offsets: IntArray
+    items: npt.NDArray[Any]
+    raters: npt.NDArray[Any]
+    labels: npt.NDArray[Any]
+    label_rows: IntArray
+
+    @classmethod
+    def of(cls, firsts: list[_Distinct], scan: Scan, source: str) -> _Seen:
+        """Concatenate the partitions' findings in order; a missing id is an error naming
+        its rows, an input without rows or without a label too."""
+        lengths = np.array([d.rows for d in firsts], dtype=np.int64)
+        offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
+        rows = int(lengths.sum())
+        check_read(rows, 0, source, scan.label)
+        locator = Locator()
+        for k, d in enumerate(firsts):
+            for col, positions in d.null_ids:
+                what = "item" if col == scan.item else "rater"
+                raise InvalidInputError(
+                    f"column {col!r}: rows have no {what} id "
+                    f"({locator.rows(offsets[k] + positions)})"
+                )
+        labels_all = concat_values([d.labels for d in firsts])
+        label_rows = np.concatenate(
+            [offsets[k] + d.label_first for k, d in enumerate(firsts)]
+        ).astype(np.int64)
+        _, first_at = np.unique(pd.factorize(labels_all)[0], return_index=True)
+        keep_first = first_at[np.argsort(first_at, kind="stable")]
+        seen = cls(
+            rows,
+            offsets,
+            pd.unique(concat_values([d.items for d in firsts])),
+            pd.unique(concat_values([d.raters for d in firsts])),
+            labels_all[keep_first],
+            label_rows[keep_first],
         )
-    items_decode = _decode(items_raw, text)
-    raters_decode = _decode(raters_raw, text)
-    dicts = dask.delayed(
-        _Dictionaries(
-            pd.Index(items_raw, dtype=object if items_raw.dtype == object else None),
-            pd.Index(raters_raw, dtype=object if raters_raw.dtype == object else None),
-            pd.Index(labels_raw, dtype=object if labels_raw.dtype == object else None),
+        check_read(rows, rows if seen.labels.size == 0 else 0, source, scan.label)
+        return seen
+
+    def dictionaries(self, remap: IntArray) -> _Dictionaries:
+        """The dictionaries sent to the workers."""
+
+        def index(values: npt.NDArray[Any]) -> pd.Index:
+            out: pd.Index = pd.Index(values, dtype=object if values.dtype == object else None)
+            return out
+
+        return _Dictionaries(
+            index(self.items),
+            index(self.raters),
+            index(self.labels),
             np.r_[-1, remap].astype(np.int64),
-        ),
-        pure=True,
-    )
+        )
+
+
+def _count_partitions(
+    parts: list[Any],
+    offsets: IntArray,
+    dicts: Any,
+    scan: Scan,
+    decoded: Decoded,
+    scheduler: Any,
+    n_parts: int,
+) -> _Partial:
+    """Pass 2: encode each partition, shuffle the codes by item, count each partition and
+    merge the partial statistics pairwise."""
+    dask: Any = require("dask", "dask")
     dd: Any = require("dask.dataframe", "dask")
-    meta = pd.DataFrame(
-        {
-            "i": np.zeros(0, np.int64),
-            "r": np.zeros(0, np.int64),
-            "c": np.zeros(0, np.int64),
-            "row": np.zeros(0, np.int64),
-        }
-    )
+    meta = pd.DataFrame({name: np.zeros(0, np.int64) for name in ("i", "r", "c", "row")})
     encoded = dd.from_delayed(
-        [dask.delayed(_encode)(p, int(offsets[k]), dicts, columns) for k, p in enumerate(parts)],
+        [
+            dask.delayed(_encode)(p, int(offsets[k]), dicts, scan.columns)
+            for k, p in enumerate(parts)
+        ],
         meta=meta,
         verify_meta=False,
     )
     if encoded.npartitions > 1:
         encoded = encoded.shuffle(on="i", npartitions=encoded.npartitions)
-    n_items = int(items_raw.size)
-    stat_names = ("items", "raters", *(("pairs",) if "pairs" in wanted else ()))
     partials = [
         dask.delayed(_count)(
             p,
-            n_items=n_items,
-            raters=raters_decode,
-            categories=domain,
-            duplicates=duplicates,
-            statistics=stat_names,
+            n_items=int(decoded.items.size),
+            raters=decoded.raters,
+            categories=decoded.categories,
+            duplicates=scan.duplicates,
+            statistics=("items", "raters", *(("pairs",) if "pairs" in scan.statistics else ())),
         )
         for p in encoded.to_delayed()
     ]
-    total = run_partitions(scheduler, partials, _merge, progress, n_parts, n_parts + len(partials))
-    if missing == "raise" and total.missing:
+    total: _Partial = run_partitions(
+        scheduler, partials, _merge, scan.progress, n_parts, n_parts + len(partials)
+    )
+    return total
+
+
+def _checked(total: _Partial, scan: Scan, decoded: Decoded) -> LongPartial:
+    """The merged statistics, once missing labels (under ``missing="raise"``) and repeated
+    (item, rater) pairs (under ``duplicates="raise"``) are ruled out."""
+    locator = Locator()
+    if scan.missing == "raise" and total.missing:
         raise InvalidInputError(
-            f"column {label!r}: {total.missing} rows have a missing label "
+            f"column {scan.label!r}: {total.missing} rows have a missing label "
             f"({locator.rows(total.missing_rows)}); pass missing='omit' to leave them out"
         )
-    stats: LongPartial = total.stats
+    stats = total.stats
     if stats.duplicates is not None:
-        raise_duplicates(
-            _sorted_info(stats.duplicates), items_decode, raters_decode, locator, complete=True
-        )
-    assert stats.rater_counts is not None
-    kept = int(stats.rater_counts.sum())
-    reasons: dict[str, int] = {}
-    if total.missing:
-        reasons["missing label"] = int(total.missing)
-    if stats.dropped:
-        reasons[f"duplicate (item, rater): kept the {duplicates}"] = int(stats.dropped)
-    item_stat = as_item_counts(stats.item_counts, domain, n_items)
-    report = ReadReport(
-        rows=rows,
-        ratings=kept,
-        items=int(np.count_nonzero(item_stat.totals())),
-        raters=int(np.count_nonzero(stats.rater_counts.sum(axis=1))),
-        missing=int(total.missing),
-        dropped=rows - kept,
-        reasons=reasons,
-        source=source,
-        notes=notes,
-        order=order_line(level, domain, category_order),
-    )
-    pairs = stats.pair_tables
-    result = RatingStatistics(
-        item_counts=item_stat if "items" in wanted else None,
-        rater_counts=as_rater_counts(stats.rater_counts, domain) if "raters" in wanted else None,
-        pair_tables=(pairs if pairs is not None else empty_pairs(raters_decode, domain))
-        if "pairs" in wanted
-        else None,
-        items=items_decode,
-        raters=raters_decode,
-        categories=domain,
-        level=level,
-        categories_declared=categories is not None,
-        report=report,
-        engine="dask",
-        passes=2,
-    )
-    return result, DaskRescan(
-        parts, offsets, dicts, columns, scheduler, int(stats.dropped), progress
-    )
+        info = _sorted_info(stats.duplicates)
+        raise_duplicates(info, decoded.items, decoded.raters, locator, complete=True)
+    return stats
 
 
 def _apply(codes: pd.DataFrame, fn: Any, context: Any) -> Any:

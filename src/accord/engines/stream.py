@@ -15,38 +15,41 @@ ranges of items, keeping only the ratings of the items in range (bucketed passes
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import math
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 import numpy.typing as npt
 
 from .._errors import InvalidInputError
-from .._types import LEVELS, IntArray, Level, Missing
-from ..data.encoder import LabelsAs, check_na_values, missing_of, order_line, typed_ids
-from ..data.ratings import ReadReport, _check_choice
+from .._types import IntArray, Level, Missing
+from ..data.encoder import LabelsAs, check_na_values, missing_of, typed_ids
+from ..data.ratings import _check_choice
+from ..stats import PairTables
+from ..stats.patterns import CountPatterns
 from ._blocks import (
-    STATISTICS,
     STREAM_STATISTICS,
+    Decoded,
     LongPartial,
     RatingStatistics,
-    as_item_counts,
-    as_rater_counts,
-    empty_pairs,
+    assemble,
     long_partial,
     use_sparse,
 )
 from ._encode import GrowingDictionary, label_domain
 from ._mapreduce import CAPABILITIES, READAHEAD, Progress, ahead, batches
 from ._matrix import CodeMatrix
+from ._options import Scan, ScanOptions, check_read
 from ._pages import small_pages
 from ._source import (
     DuckSource,
     Locator,
     SourceLike,
     dataset_of,
+    describe,
     is_duckdb_relation,
     raise_duplicates,
     resolve_files,
@@ -57,31 +60,6 @@ __all__ = ["READAHEAD", "Progress", "StreamRescan", "stream_scan", "stream_stati
 
 #: Bytes per kept rating held by a bucketed pass (codes, rows and sort scratch).
 BUCKET_BYTES_PER_RATING = 64
-
-
-def check_options(
-    owner: str,
-    level: str,
-    missing: str,
-    duplicates: str,
-    statistics: Sequence[str],
-    allowed: Sequence[str] = STATISTICS,
-) -> tuple[str, ...]:
-    """Validate the shared options of the engines; return the statistics as a tuple."""
-    _check_choice("level", level, LEVELS, owner)
-    _check_choice("missing", missing, ("omit", "raise"), owner)
-    if duplicates == "mean":
-        raise InvalidInputError(
-            f"duplicates='mean' is not available in {owner}: averaging repeated ratings can "
-            "create labels that were never seen, which needs every value in memory. Use the "
-            "memory engine (accord.Ratings.from_long) or duplicates='raise', 'first' or 'last'"
-        )
-    _check_choice("duplicates", duplicates, ("raise", "first", "last"), owner)
-    if isinstance(statistics, str):
-        statistics = (statistics,)
-    for name in statistics:
-        _check_choice("statistics", name, allowed, owner)
-    return tuple(statistics)
 
 
 #: Batches encoded ahead of the one being counted.
@@ -235,22 +213,10 @@ class _Encoder:
 def stream_statistics(
     source: SourceLike,
     *,
-    item: str,
-    rater: str,
-    label: str,
-    level: Level = "nominal",
-    categories: Sequence[Any] | None = None,
-    missing: Missing = "omit",
-    duplicates: str = "raise",
-    statistics: Sequence[str] = STATISTICS,
     batch_size: int = 1_000_000,
     memory_limit: int = 1 << 30,
-    file_format: str | None = None,
-    sep: str | None = None,
-    progress: Progress | None = None,
     reader: str = "pyarrow",
-    na_values: Sequence[str] | None = None,
-    labels_as: LabelsAs = "auto",
+    **options: Unpack[ScanOptions],
 ) -> RatingStatistics:
     """Sufficient statistics of ratings in Parquet or CSV files, read in batches.
 
@@ -360,97 +326,154 @@ def stream_statistics(
     """
     with small_pages():
         return stream_scan(
-            source,
-            item=item,
-            rater=rater,
-            label=label,
-            level=level,
-            categories=categories,
-            missing=missing,
-            duplicates=duplicates,
-            statistics=statistics,
-            batch_size=batch_size,
-            memory_limit=memory_limit,
-            file_format=file_format,
-            sep=sep,
-            progress=progress,
-            reader=reader,
-            na_values=na_values,
-            labels_as=labels_as,
+            source, batch_size=batch_size, memory_limit=memory_limit, reader=reader, **options
         )[0]
 
 
 def stream_scan(
     source: SourceLike,
     *,
-    item: str,
-    rater: str,
-    label: str,
-    level: Level = "nominal",
-    categories: Sequence[Any] | None = None,
-    missing: Missing = "omit",
-    duplicates: str = "raise",
-    statistics: Sequence[str] = STATISTICS,
     batch_size: int = 1_000_000,
     memory_limit: int = 1 << 30,
-    file_format: str | None = None,
-    sep: str | None = None,
-    progress: Progress | None = None,
     reader: str = "pyarrow",
-    na_values: Sequence[str] | None = None,
-    labels_as: LabelsAs = "auto",
+    **options: Unpack[ScanOptions],
 ) -> tuple[RatingStatistics, StreamRescan]:
     """:func:`stream_statistics`, and what a second pass over the same batches needs."""
-    wanted = check_options(
-        "stream_statistics", level, missing, duplicates, statistics, STREAM_STATISTICS
-    )
+    scan = Scan.of("stream_statistics", options, STREAM_STATISTICS)
     if batch_size < 1:
         raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
     _check_choice("reader", reader, ("pyarrow", "duckdb"), "stream_statistics")
-    columns = [item, rater, label]
-    if len(set(columns)) != 3:
-        raise InvalidInputError(
-            f"item, rater and label must be three different columns; got {columns!r}"
-        )
-    dataset: Any
-    if is_duckdb_relation(source):
-        files, fmt = ["DuckDB query"], "duckdb"
-        dataset = DuckSource(source, columns, "DuckDB query")
-    else:
-        files, fmt = resolve_files(source, file_format)
-        if reader == "duckdb":
-            dataset = DuckSource.from_files(files, fmt, columns, sep=sep)
-        else:
-            block_bytes = int(min(max(batch_size * 16, 1 << 12), 1 << 28))
-            dataset = dataset_of(files, fmt, columns, sep=sep, block_bytes=block_bytes)
-    text = fmt in ("csv", "tsv")
+    dataset, files, fmt = _open(source, scan, reader, batch_size)
     total = int(dataset.count_rows()) if fmt == "parquet" and reader == "pyarrow" else None
-    locator = Locator()
     enc = _Encoder(
-        (item, rater, label),
-        text=text,
-        level=level,
-        categories=categories,
-        missing=missing,
-        locator=locator,
-        na_values=na_values,
-        labels_as=labels_as,
+        scan.columns,
+        text=fmt in ("csv", "tsv"),
+        level=scan.level,
+        categories=scan.categories,
+        missing=scan.missing,
+        locator=Locator(),
+        na_values=scan.na_values,
+        labels_as=scan.labels_as,
     )
-    first = CodeMatrix(memory_limit)
+    read = _first_pass(dataset, enc, scan, batch_size, memory_limit, total)
+    check_read(read.rows, read.missing, files[0], scan.label)
+    remap, domain = enc.domain()
+    if read.matrix is not None:
+        remap = read.matrix.merge_labels(remap)
+    decoded = Decoded(
+        enc.decode(enc.items),
+        enc.decode(enc.raters),
+        domain,
+        scan.level,
+        scan.categories is not None,
+        enc.notes,
+        enc.order,
+    )
+    wanted = tuple(scan.statistics)
+    if read.matrix is not None:
+        counted = _from_matrix(read.matrix, remap, decoded, wanted, read.dropped)
+    else:
+        counted = _bucketed(dataset, enc, remap, read, decoded, scan, memory_limit, batch_size)
+    stats = assemble(
+        decoded,
+        item_counts=counted.item_counts,
+        rater_counts=counted.rater_counts,
+        pairs=counted.pairs,
+        patterns=counted.patterns,
+        statistics=wanted,
+        # Item counts stand in for patterns when the patterns could not be formed.
+        keep_items="items" in wanted or counted.patterns is None,
+        rows=read.rows,
+        missing=read.missing,
+        dropped=counted.dropped,
+        duplicates=scan.duplicates,
+        source=describe(files),
+        engine="stream",
+        passes=counted.passes,
+    )
+    rescan = StreamRescan(
+        dataset,
+        list(scan.columns),
+        batch_size,
+        enc,
+        remap,
+        counted.dropped,
+        read.rows,
+        counted.passes,
+        scan.progress,
+    )
+    # Every kept rating is in the matrix: a second pass reads it, not the files.
+    rescan.matrix = read.matrix
+    return stats, rescan
+
+
+def _open(source: Any, scan: Scan, reader: str, batch_size: int) -> tuple[Any, list[str], str]:
+    """The batches' source (a pyarrow dataset or a DuckDB query), its files and format."""
+    columns = list(scan.columns)
+    if is_duckdb_relation(source):
+        return DuckSource(source, columns, "DuckDB query"), ["DuckDB query"], "duckdb"
+    files, fmt = resolve_files(source, scan.file_format)
+    if reader == "duckdb":
+        return DuckSource.from_files(files, fmt, columns, sep=scan.sep), files, fmt
+    block_bytes = int(min(max(batch_size * 16, 1 << 12), 1 << 28))
+    return dataset_of(files, fmt, columns, sep=scan.sep, block_bytes=block_bytes), files, fmt
+
+
+@dataclasses.dataclass(slots=True)
+class _Read:
+    """What the first pass learns: rows read, missing labels, ratings dropped as repeats,
+    and the code matrix (None when it would not fit)."""
+
+    matrix: CodeMatrix | None
+    total: int | None
+    rows: int = 0
+    missing: int = 0
+    dropped: int = 0
+
+
+class _ItemGuess:
+    """The final number of items guessed from the batches so far (0: no guess).
+
+    Items per row so far, extrapolated to the whole input. Trusted only for input ordered by
+    item: the batch touches no item seen before the previous batch, and two batches in a row
+    give the same guess. Else the matrix grows by half.
+    """
+
+    def __init__(self, total: int | None) -> None:
+        self.total = total
+        self.before = self.items_before = self.items_two_back = 0
+
+    def expect(self, codes_item: npt.NDArray[Any], n_items: int, rows: int) -> int:
+        expect = 0
+        if self.total is not None and codes_item.size:
+            guess = n_items * self.total // max(rows, 1)
+            local = int(codes_item.min()) >= self.items_two_back
+            if local and guess > 0 and abs(guess - self.before) * 10 <= guess:
+                expect = guess + guess // 50
+            self.before = guess
+        self.items_two_back, self.items_before = self.items_before, n_items
+        return expect
+
+
+def _first_pass(
+    dataset: Any, enc: _Encoder, scan: Scan, batch_size: int, memory_limit: int, total: int | None
+) -> _Read:
+    """Read every batch: encode it (on a thread, one batch ahead) and write its codes into
+    the code matrix while it fits."""
+    wanted = scan.statistics
+    matrix = CodeMatrix(memory_limit)
     if "items" in wanted or "patterns" in wanted:
         # Items behind the current batch are counted while the next ones are read (input
         # ordered by item); anything else is counted at the end.
-        first.plan_tally(pairs="pairs" in wanted, raters=True)
-    matrix: CodeMatrix | None = first
-    rows = 0
-    n_missing = 0
-    dropped_dups = 0
-    guess_before = items_before = items_two_back = 0
+        matrix.plan_tally(pairs="pairs" in wanted, raters=True)
+    read = _Read(matrix, total)
+    guess = _ItemGuess(total)
+    columns = list(scan.columns)
 
     def encoded() -> Iterator[tuple[int, int, Any, tuple[int, int, int]]]:
         # Batches encoded on a thread of their own, one ahead of the counting here: the
         # dictionaries are only touched by that thread, which hands over their sizes.
-        for row0, batch in batches(dataset, columns, batch_size, locator, 0):
+        for row0, batch in batches(dataset, columns, batch_size, enc.locator, 0):
             codes = enc.encode(row0, batch, wide=False)
             yield row0, batch.num_rows, codes, (enc.items.size, enc.raters.size, enc.labels.size)
 
@@ -459,137 +482,65 @@ def stream_scan(
     with contextlib.closing(ahead(encoded, ENCODE_AHEAD, "accord-encoder")) as pipeline:
         for row0, n, codes, sizes in pipeline:
             codes_item, codes_rater, codes_label, miss = codes
-            n_items_now, n_raters_now, n_labels_now = sizes
-            rows = row0 + n
-            n_missing += int(miss.size)
-            expect = 0
-            if total is not None and codes_item.size:
-                # Items per row so far, extrapolated to the whole input. Trusted only for input
-                # ordered by item: the batch touches no item seen before the previous batch, and
-                # two batches in a row give the same guess. Else the matrix grows by half.
-                guess = n_items_now * total // max(rows, 1)
-                local = int(codes_item.min()) >= items_two_back
-                if local and guess > 0 and abs(guess - guess_before) * 10 <= guess:
-                    expect = guess + guess // 50
-                guess_before = guess
-            items_two_back, items_before = items_before, n_items_now
-            if matrix is not None and not matrix.reserve(
-                n_items_now, n_raters_now, n_labels_now, expect
+            read.rows = row0 + n
+            read.missing += int(miss.size)
+            expect = guess.expect(codes_item, sizes[0], read.rows)
+            if read.matrix is not None and not read.matrix.reserve(
+                sizes[0], sizes[1], sizes[2], expect
             ):
-                matrix = None  # too big: statistics come from bucketed passes below
-            if matrix is not None:
-                dropped, repeats = matrix.put_batch(
-                    codes_item, codes_rater, codes_label, miss, row0, duplicates
+                read.matrix = None  # too big: statistics come from bucketed passes
+            if read.matrix is not None:
+                dropped, repeats = read.matrix.put_batch(
+                    codes_item, codes_rater, codes_label, miss, row0, scan.duplicates
                 )
                 if repeats is not None:
                     pipeline.close()  # the encoder stops before its dictionaries are read
                     raise_duplicates(
-                        repeats, enc.items.values(), enc.raters.values(), locator, complete=False
+                        repeats,
+                        enc.items.values(),
+                        enc.raters.values(),
+                        enc.locator,
+                        complete=False,
                     )
-                dropped_dups += dropped
+                read.dropped += dropped
                 if codes_item.size:
-                    matrix.advance(int(codes_item.min()))
-            if progress is not None:
-                progress(rows, total)
-    if rows == 0:
-        raise InvalidInputError(f"the input is empty: {files[0]} has no rows to read")
-    if n_missing == rows:
-        raise InvalidInputError(
-            f"column {label!r}: all {rows} rows have a missing label; nothing to rate"
-        )
-    remap, domain = enc.domain()
-    if matrix is not None:
-        remap = matrix.merge_labels(remap)
-    items_decode = enc.decode(enc.items)
-    raters_decode = enc.decode(enc.raters)
-    n_items, q = enc.items.size, len(domain)
-    sparse = use_sparse(n_items, q)
-    passes = 1
-    patterns = None
-    if matrix is not None:
-        item_counts, rater_counts, pairs, patterns = matrix.statistics(
-            remap,
-            raters=raters_decode,
-            categories=domain,
-            statistics=(
-                "raters",
-                *(("items",) if "items" in wanted or "patterns" not in wanted else ()),
-                *(("pairs",) if "pairs" in wanted else ()),
-                *(("patterns",) if "patterns" in wanted else ()),
-            ),
-            sparse=sparse,
-        )
-    else:
-        part, passes = _bucketed(
-            dataset,
-            columns,
-            enc,
-            remap,
-            rows=rows,
-            n_missing=n_missing,
-            raters_decode=raters_decode,
-            domain=domain,
-            duplicates=duplicates,
-            pairs="pairs" in wanted,
-            sparse=sparse,
-            memory_limit=memory_limit,
-            batch_size=batch_size,
-            progress=progress,
-            total=total,
-        )
-        item_counts, rater_counts, pairs = part.item_counts, part.rater_counts, part.pair_tables
-        dropped_dups = part.dropped
+                    read.matrix.advance(int(codes_item.min()))
+            if scan.progress is not None:
+                scan.progress(read.rows, total)
+    return read
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Counted:
+    """The statistics counted after the first pass, and how many reads they took."""
+
+    item_counts: Any
+    rater_counts: IntArray
+    pairs: PairTables | None
+    patterns: CountPatterns | None
+    dropped: int
+    passes: int
+
+
+def _from_matrix(
+    matrix: CodeMatrix, remap: IntArray, decoded: Decoded, wanted: tuple[str, ...], dropped: int
+) -> _Counted:
+    """Every statistic from the code matrix (one read of the input)."""
+    item_counts, rater_counts, pairs, patterns = matrix.statistics(
+        remap,
+        raters=decoded.raters,
+        categories=decoded.categories,
+        statistics=(
+            "raters",
+            *(("items",) if "items" in wanted or "patterns" not in wanted else ()),
+            *(("pairs",) if "pairs" in wanted else ()),
+            *(("patterns",) if "patterns" in wanted else ()),
+        ),
+        sparse=use_sparse(decoded.items.size, len(decoded.categories)),
+    )
     assert rater_counts is not None  # always counted
     assert item_counts is not None or patterns is not None
-    kept = int(rater_counts.sum())
-    reasons: dict[str, int] = {}
-    if n_missing:
-        reasons["missing label"] = n_missing
-    if dropped_dups:
-        reasons[f"duplicate (item, rater): kept the {duplicates}"] = dropped_dups
-    item_stat = None if item_counts is None else as_item_counts(item_counts, domain, n_items)
-    report = ReadReport(
-        rows=rows,
-        ratings=kept,
-        items=(
-            patterns.n_rated
-            if item_stat is None and patterns is not None
-            else int(np.count_nonzero(item_stat.totals()))
-            if item_stat is not None
-            else 0
-        ),
-        raters=int(np.count_nonzero(rater_counts.sum(axis=1))),
-        missing=n_missing,
-        dropped=rows - kept,
-        reasons=reasons,
-        source=files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files",
-        notes=enc.notes,
-        order=order_line(level, domain, enc.order),
-    )
-    stats = RatingStatistics(
-        # Item counts stand in for patterns when the patterns could not be formed.
-        item_counts=item_stat if "items" in wanted or patterns is None else None,
-        rater_counts=as_rater_counts(rater_counts, domain) if "raters" in wanted else None,
-        pair_tables=(pairs if pairs is not None else empty_pairs(raters_decode, domain))
-        if "pairs" in wanted
-        else None,
-        items=items_decode,
-        raters=raters_decode,
-        categories=domain,
-        level=level,
-        categories_declared=categories is not None,
-        report=report,
-        engine="stream",
-        passes=passes,
-        item_patterns=patterns,
-    )
-    rescan = StreamRescan(
-        dataset, columns, batch_size, enc, remap, dropped_dups, rows, passes, progress
-    )
-    if matrix is not None:
-        # Every kept rating is in the matrix: a second pass reads it, not the files.
-        rescan.matrix = matrix
-    return stats, rescan
+    return _Counted(item_counts, rater_counts, pairs, patterns, dropped, 1)
 
 
 class StreamRescan:
@@ -706,28 +657,23 @@ def require_unique(dropped: int, engine: str) -> None:
 
 def _bucketed(
     dataset: Any,
-    columns: list[str],
     enc: _Encoder,
     remap: IntArray,
-    *,
-    rows: int,
-    n_missing: int,
-    raters_decode: Any,
-    domain: tuple[Any, ...],
-    duplicates: str,
-    pairs: bool,
-    sparse: bool,
+    read: _Read,
+    decoded: Decoded,
+    scan: Scan,
     memory_limit: int,
     batch_size: int,
-    progress: Progress | None,
-    total: int | None,
-) -> tuple[LongPartial, int]:
+) -> _Counted:
     """Statistics from passes over ranges of items (when the code matrix does not fit)."""
     n_items = enc.items.size
-    k = max(1, math.ceil((rows - n_missing) * BUCKET_BYTES_PER_RATING / memory_limit))
+    rows, total, progress = read.rows, read.total, scan.progress
+    columns, raters_decode, domain = list(scan.columns), decoded.raters, decoded.categories
+    sparse = use_sparse(n_items, len(domain))
+    k = max(1, math.ceil((rows - read.missing) * BUCKET_BYTES_PER_RATING / memory_limit))
     k = min(k, n_items)
     bounds = np.linspace(0, n_items, k + 1).round().astype(np.int64)
-    wanted = ("items", "raters", *(("pairs",) if pairs else ()))
+    wanted = ("items", "raters", *(("pairs",) if "pairs" in scan.statistics else ()))
     result: LongPartial | None = None
     blocks: list[Any] = []
     done = rows
@@ -753,7 +699,7 @@ def _bucketed(
             n_groups=int(hi - lo),
             raters=raters_decode,
             categories=domain,
-            duplicates=duplicates,
+            duplicates=scan.duplicates,
             statistics=wanted,
             sparse=sparse,
         )
@@ -775,9 +721,7 @@ def _bucketed(
         item_counts: Any = sp.vstack(blocks, format="csr", dtype=np.int64)
     else:
         item_counts = np.concatenate(blocks)
-    return (
-        LongPartial(
-            item_counts, result.rater_counts, result.pair_tables, result.kept, result.dropped, None
-        ),
-        k + 1,
+    assert result.rater_counts is not None
+    return _Counted(
+        item_counts, result.rater_counts, result.pair_tables, None, result.dropped, k + 1
     )
