@@ -30,6 +30,8 @@ __all__ = [
     "CAPABILITIES",
     "PARQUET_AHEAD",
     "READAHEAD",
+    "MapFn",
+    "Merge",
     "Progress",
     "Rescan",
     "ahead",
@@ -44,6 +46,12 @@ __all__ = [
 Progress = Callable[[int, int | None], None]
 """Called after each batch with (rows read so far, total rows or None when unknown); with
 dask, after each partition with (partitions done, partitions in all passes)."""
+
+MapFn = Callable[[Any, IntArray, IntArray, IntArray], Any]
+"""``fn(context, item, rater, label)``: one batch's or partition's part of a second pass."""
+
+Merge = Callable[[Any, Any], Any]
+"""Merges two parts (associative: parts are merged in order or pairwise in a tree)."""
 
 #: The optional second passes a :class:`Rescan` may answer without reading the input again.
 CAPABILITIES = ("rating_sums", "index_label_counts")
@@ -64,12 +72,7 @@ class Rescan(Protocol):
         """The optional second passes answered without reading the input again."""
         ...
 
-    def map_reduce(
-        self,
-        fn: Callable[[Any, IntArray, IntArray, IntArray], Any],
-        context: Any,
-        merge: Callable[[Any, Any], Any],
-    ) -> Any:
+    def map_reduce(self, fn: MapFn, context: Any, merge: Merge) -> Any:
         """``merge`` of ``fn(context, item, rater, label)`` over the batches or partitions
         (codes of the kept ratings); None for an input without ratings."""
         ...

@@ -123,27 +123,15 @@ def ratings_in_memory(
             f"{owner} on {what} needs the column names: pass "
             + ", ".join(f"{name}=" for name in absent)
         )
-    if is_path:
-        from ..io.ratings import read_ratings
-
-        return read_ratings(
-            data,
-            item=item,  # type: ignore[arg-type]
-            rater=rater,  # type: ignore[arg-type]
-            label=label,  # type: ignore[arg-type]
-            level=level,
-            categories=categories,
-            missing=missing,
-            na_values=na_values,
-            labels_as=labels_as,
-        )
     from ..data.ratings import Ratings
+    from ..io.ratings import read_ratings
 
-    return Ratings.from_long(
+    read: Any = read_ratings if is_path else Ratings.from_long
+    return read(
         data,
-        item=item,  # type: ignore[arg-type]
-        rater=rater,  # type: ignore[arg-type]
-        label=label,  # type: ignore[arg-type]
+        item=item,
+        rater=rater,
+        label=label,
         level=level,
         categories=categories,
         missing=missing,
@@ -176,24 +164,20 @@ def scan_ratings(
     engine: str,
     *,
     owner: str,
-    item: str | None,
-    rater: str | None,
-    label: str | None,
-    level: Any = "nominal",
-    categories: Sequence[Any] | None = None,
-    missing: Any = "omit",
-    statistics: Sequence[str] = ("items", "raters"),
     scheduler: Any = None,
     progress: Progress | None = None,
     batch_size: int = 1_000_000,
-    na_values: Sequence[str] | None = None,
-    labels_as: Any = "auto",
+    **options: Any,
 ) -> tuple[RatingStatistics, Rescan]:
-    """Statistics of the ratings at ``data`` with the stream or dask engine, and a rescan."""
+    """Statistics of the ratings at ``data`` with the stream or dask engine, and a rescan.
+
+    ``options`` are those of :class:`~accord.engines._options.ScanOptions` (``item``,
+    ``rater`` and ``label`` required; ``statistics`` defaults to item and rater counts).
+    """
     check_source(data, engine, owner)
     progress = progress_callback(progress, owner)
-    columns_for(owner, item=item, rater=rater, label=label)
-    assert item is not None and rater is not None and label is not None
+    columns_for(owner, **{name: options.get(name) for name in ("item", "rater", "label")})
+    options.setdefault("statistics", ("items", "raters"))
     if engine == "stream":
         from .stream import stream_scan
 
@@ -201,36 +185,10 @@ def scan_ratings(
             raise InvalidInputError(
                 f"scheduler= applies to engine='dask'; {owner}(engine='stream') runs here"
             )
-        return stream_scan(
-            data,
-            item=item,
-            rater=rater,
-            label=label,
-            level=level,
-            categories=categories,
-            missing=missing,
-            statistics=statistics,
-            batch_size=batch_size,
-            progress=progress,
-            na_values=na_values,
-            labels_as=labels_as,
-        )
+        return stream_scan(data, batch_size=batch_size, progress=progress, **options)
     from .dask import dask_scan
 
-    return dask_scan(
-        data,
-        item=item,
-        rater=rater,
-        label=label,
-        level=level,
-        categories=categories,
-        missing=missing,
-        statistics=statistics,
-        scheduler=scheduler,
-        progress=progress,
-        na_values=na_values,
-        labels_as=labels_as,
-    )
+    return dask_scan(data, scheduler=scheduler, progress=progress, **options)
 
 
 def _index_label_pass(

@@ -16,7 +16,6 @@ dask and distributed are imported inside the functions that use them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from typing import Any, Unpack
 
 import numpy as np
@@ -35,7 +34,7 @@ from ._blocks import (
     long_partial,
 )
 from ._encode import label_domain
-from ._mapreduce import Progress, concat_values, frame_of, run_partitions
+from ._mapreduce import MapFn, Merge, Progress, concat_values, frame_of, run_partitions
 from ._options import Scan, ScanOptions, check_read
 from ._pages import small_pages
 from ._source import Locator, raise_duplicates
@@ -476,12 +475,7 @@ class DaskRescan:
         """None: no capability (see :class:`~accord.engines._mapreduce.Rescan`)."""
         return None
 
-    def map_reduce(
-        self,
-        fn: Callable[[Any, IntArray, IntArray, IntArray], Any],
-        context: Any,
-        merge: Callable[[Any, Any], Any],
-    ) -> Any:
+    def map_reduce(self, fn: MapFn, context: Any, merge: Merge) -> Any:
         """``merge`` of ``fn(context, item, rater, label)`` over the partitions (codes of the
         kept ratings). ``fn``, ``merge`` and ``context`` must pickle (module-level functions)
         for process and cluster schedulers; ``context`` is sent once."""

@@ -18,7 +18,7 @@ import contextlib
 import dataclasses
 import itertools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Unpack
 
 import numpy as np
@@ -40,7 +40,7 @@ from ._blocks import (
     use_sparse,
 )
 from ._encode import GrowingDictionary, label_domain
-from ._mapreduce import CAPABILITIES, READAHEAD, Progress, ahead, batches
+from ._mapreduce import CAPABILITIES, READAHEAD, MapFn, Merge, Progress, ahead, batches
 from ._matrix import CodeMatrix
 from ._options import Scan, ScanOptions, check_read
 from ._pages import small_pages
@@ -580,12 +580,7 @@ class StreamRescan:
         """Every optional second pass while the code matrix holds the ratings, else none."""
         return frozenset(CAPABILITIES) if self.matrix is not None else frozenset()
 
-    def map_reduce(
-        self,
-        fn: Callable[[Any, IntArray, IntArray, IntArray], Any],
-        context: Any,
-        merge: Callable[[Any, Any], Any],
-    ) -> Any:
+    def map_reduce(self, fn: MapFn, context: Any, merge: Merge) -> Any:
         """``merge`` of ``fn(context, item, rater, label)`` over the batches (codes of the
         kept ratings: missing labels left out). Returns None for an input without ratings."""
         require_unique(self.dropped, "the stream engine")
@@ -630,9 +625,9 @@ class StreamRescan:
     def _from_matrix(
         self,
         matrix: CodeMatrix,
-        fn: Callable[[Any, IntArray, IntArray, IntArray], Any],
+        fn: MapFn,
         context: Any,
-        merge: Callable[[Any, Any], Any],
+        merge: Merge,
     ) -> Any:
         """The ratings of the code matrix, slice by slice (items in code order)."""
         total: Any = None
