@@ -440,27 +440,18 @@ def _apply(codes: pd.DataFrame, fn: Any, context: Any) -> Any:
     )
 
 
+@dataclasses.dataclass(slots=True, eq=False)
 class DaskRescan:
     """Another pass over the partitions of a :func:`dask_scan`, with the same dictionaries:
     ``fn`` runs on each encoded partition and the results are tree-reduced with ``merge``."""
 
-    def __init__(
-        self,
-        parts: list[Any],
-        offsets: IntArray,
-        dicts: Any,
-        columns: tuple[str, str, str],
-        scheduler: Any,
-        dropped: int,
-        progress: Progress | None = None,
-    ) -> None:
-        self.parts = parts
-        self.offsets = offsets
-        self.dicts = dicts
-        self.columns = columns
-        self.scheduler = scheduler
-        self.dropped = dropped
-        self.progress = progress
+    parts: list[Any]
+    offsets: IntArray
+    dicts: Any
+    columns: tuple[str, str, str]
+    scheduler: Any
+    dropped: int
+    progress: Progress | None = None
 
     @property
     def capabilities(self) -> frozenset[str]:

@@ -172,16 +172,7 @@ class _Encoder:
         if strict and present.size:
             rows = self.labels.first_rows()[known:][~flags]
             try:
-                label_domain(
-                    present,
-                    rows,
-                    level=self.level,
-                    categories=self.categories,
-                    column=self.columns[2],
-                    text=self.text,
-                    na_values=self.na_values,
-                    labels_as=self.labels_as,
-                )
+                self._label_domain(present, rows)
             except InvalidInputError as exc:
                 if len(self.locator.files) <= 1:
                     raise
@@ -197,9 +188,17 @@ class _Encoder:
         return values
 
     def domain(self) -> tuple[IntArray, tuple[Any, ...]]:
-        remap, domain, _, self.order, self.notes = label_domain(
-            self.labels.values(),
-            self.labels.first_rows(),
+        """Each raw label's domain code (-1: missing) and the ordered domain; the order and
+        the typing notes are kept for the read report."""
+        remap, domain, _, self.order, self.notes = self._label_domain(
+            self.labels.values(), self.labels.first_rows()
+        )
+        return remap, domain
+
+    def _label_domain(self, values: npt.NDArray[Any], rows: IntArray) -> Any:
+        return label_domain(
+            values,
+            rows,
             level=self.level,
             categories=self.categories,
             column=self.columns[2],
@@ -207,7 +206,6 @@ class _Encoder:
             na_values=self.na_values,
             labels_as=self.labels_as,
         )
-        return remap, domain
 
 
 def stream_statistics(
@@ -401,9 +399,9 @@ def stream_scan(
         read.rows,
         counted.passes,
         scan.progress,
+        # Every kept rating is in the matrix: a second pass reads it, not the files.
+        read.matrix,
     )
-    # Every kept rating is in the matrix: a second pass reads it, not the files.
-    rescan.matrix = read.matrix
     return stats, rescan
 
 
@@ -543,6 +541,7 @@ def _from_matrix(
     return _Counted(item_counts, rater_counts, pairs, patterns, dropped, 1)
 
 
+@dataclasses.dataclass(slots=True, eq=False)
 class StreamRescan:
     """Another pass over the batches of a :func:`stream_scan`, with the same codes.
 
@@ -552,28 +551,16 @@ class StreamRescan:
     ratings.
     """
 
-    def __init__(
-        self,
-        dataset: Any,
-        columns: list[str],
-        batch_size: int,
-        enc: _Encoder,
-        remap: IntArray,
-        dropped: int,
-        rows: int,
-        passes: int,
-        progress: Progress | None,
-    ) -> None:
-        self.dataset = dataset
-        self.columns = columns
-        self.batch_size = batch_size
-        self.enc = enc
-        self.remap = remap
-        self.dropped = dropped
-        self.rows = rows
-        self.passes = passes
-        self.progress = progress
-        self.matrix: CodeMatrix | None = None
+    dataset: Any
+    columns: list[str]
+    batch_size: int
+    enc: _Encoder
+    remap: IntArray
+    dropped: int
+    rows: int
+    passes: int
+    progress: Progress | None
+    matrix: CodeMatrix | None = None
 
     @property
     def capabilities(self) -> frozenset[str]:
