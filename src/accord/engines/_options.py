@@ -13,14 +13,13 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, Required, TypedDict
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, bad_choice
 from .._types import LEVELS, Level, Missing
 from ..data.encoder import LabelsAs
-from ..data.ratings import _check_choice
 from ._blocks import STATISTICS
 from ._mapreduce import Progress
 
-__all__ = ["Scan", "ScanOptions", "check_options", "check_read"]
+__all__ = ["Scan", "ScanOptions", "check_choice", "check_options", "check_read"]
 
 
 class ScanOptions(TypedDict, total=False):
@@ -94,6 +93,12 @@ class Scan:
         return (self.item, self.rater, self.label)
 
 
+def check_choice(name: str, value: object, allowed: Sequence[object], owner: str) -> None:
+    """Raise the house option error unless ``value`` is one of ``allowed``."""
+    if value not in allowed:
+        raise InvalidInputError(bad_choice(owner, name, allowed, value))
+
+
 def check_options(
     owner: str,
     level: str,
@@ -103,19 +108,19 @@ def check_options(
     allowed: Sequence[str] = STATISTICS,
 ) -> tuple[str, ...]:
     """Validate the shared options of the engines; return the statistics as a tuple."""
-    _check_choice("level", level, LEVELS, owner)
-    _check_choice("missing", missing, ("omit", "raise"), owner)
+    check_choice("level", level, LEVELS, owner)
+    check_choice("missing", missing, ("omit", "raise"), owner)
     if duplicates == "mean":
         raise InvalidInputError(
             f"duplicates='mean' is not available in {owner}: averaging repeated ratings can "
             "create labels that were never seen, which needs every value in memory. Use the "
             "memory engine (accord.Ratings.from_long) or duplicates='raise', 'first' or 'last'"
         )
-    _check_choice("duplicates", duplicates, ("raise", "first", "last"), owner)
+    check_choice("duplicates", duplicates, ("raise", "first", "last"), owner)
     if isinstance(statistics, str):
         statistics = (statistics,)
     for name in statistics:
-        _check_choice("statistics", name, allowed, owner)
+        check_choice("statistics", name, allowed, owner)
     return tuple(statistics)
 
 

@@ -16,7 +16,8 @@ from .._errors import (
     option,
     require,
 )
-from ..data.ratings import _missing_column_message, _tidy_scalar
+from ..data.encoder import tidy_scalar
+from ..data.ratings import _missing_column_message
 from ..io.files import check_file, reading, sniff_csv, sniff_text
 from ..io.ratings import _format_of
 from ._blocks import DuplicateInfo
@@ -189,7 +190,7 @@ def raise_duplicates(
     parts = []
     for item_code, rater_code, rows in info.examples:
         parts.append(
-            f"({_tidy_scalar(items[item_code])!r}, {_tidy_scalar(raters[rater_code])!r}) at "
+            f"({tidy_scalar(items[item_code])!r}, {tidy_scalar(raters[rater_code])!r}) at "
             f"{locator.rows(rows)}"
         )
     count = f"{info.n_pairs}" if complete else f"at least {info.n_pairs}"

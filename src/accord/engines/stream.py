@@ -27,7 +27,6 @@ import numpy.typing as npt
 from .._errors import InvalidInputError
 from .._types import IntArray, Level, Missing
 from ..data.encoder import LabelsAs, check_na_values, missing_of, typed_ids
-from ..data.ratings import _check_choice
 from ..stats import PairTables
 from ..stats.patterns import CountPatterns
 from ._blocks import (
@@ -42,7 +41,7 @@ from ._blocks import (
 from ._encode import GrowingDictionary, label_domain
 from ._mapreduce import CAPABILITIES, READAHEAD, MapFn, Merge, Progress, ahead, batches
 from ._matrix import CodeMatrix
-from ._options import Scan, ScanOptions, check_read
+from ._options import Scan, ScanOptions, check_choice, check_read
 from ._pages import small_pages
 from ._source import (
     DuckSource,
@@ -340,7 +339,7 @@ def stream_scan(
     scan = Scan.of("stream_statistics", options, STREAM_STATISTICS)
     if batch_size < 1:
         raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
-    _check_choice("reader", reader, ("pyarrow", "duckdb"), "stream_statistics")
+    check_choice("reader", reader, ("pyarrow", "duckdb"), "stream_statistics")
     dataset, files, fmt = _open(source, scan, reader, batch_size)
     total = int(dataset.count_rows()) if fmt == "parquet" and reader == "pyarrow" else None
     enc = _Encoder(
