@@ -1012,3 +1012,35 @@ def test_dask_and_stream_read_csv_as_the_memory_engine(tmp_path: Path) -> None:
         assert stats.report.missing == 1 and stats.n_ratings == 5
         assert stats.item_counts is not None
         assert np.array_equal(stats.item_counts.dense(), expected)
+
+
+def test_rescans_declare_their_second_passes(
+    frame: pd.DataFrame, parquet_files: list[Path]
+) -> None:
+    # The stream engine's code matrix answers both optional second passes; without it (and
+    # with dask) none is declared and each returns None, so the caller runs map_reduce.
+    from accord.engines._mapreduce import CAPABILITIES
+    from accord.engines.dask import dask_scan
+    from accord.engines.stream import stream_scan
+
+    stats, rescan = stream_scan(parquet_files, **COLS)
+    assert rescan.capabilities == frozenset(CAPABILITIES)
+    table = np.arange(stats.n_raters * stats.n_categories, dtype=np.float64)
+    table = table.reshape(stats.n_raters, stats.n_categories)
+    sums = rescan.rating_sums(table)
+    assert sums is not None
+    # The same sums from the ratings, by hand: table[rater, label] summed per item.
+    ratings = accord.Ratings.from_long(frame, **COLS)
+    expected = np.bincount(
+        ratings.item_codes,
+        weights=table[ratings.rater_codes, ratings.label_codes],
+        minlength=stats.n_items,
+    )
+    np.testing.assert_allclose(sums, expected, rtol=0, atol=1e-9)
+    rescan.matrix = None
+    assert rescan.capabilities == frozenset()
+    assert rescan.rating_sums(table) is None
+    assert rescan.index_label_counts(np.zeros(stats.n_items, np.int64), 1) is None
+    _, dask_rescan = dask_scan(parquet_files, **COLS, scheduler="synchronous")
+    assert dask_rescan.capabilities == frozenset()
+    assert dask_rescan.rating_sums(table) is None
