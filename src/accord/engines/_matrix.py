@@ -488,47 +488,8 @@ class CodeMatrix:
         and a count of the filled cells of the rows the batch touches; anything else goes
         through :meth:`put`. Returns as :meth:`put`.
         """
-        n = int(item.size)
-        if n == 0:
+        if item.size == 0 or self._scatter(item, rater, label, miss):
             return 0, None
-        cols = self.mat.shape[1]
-        cells = self.mat.size
-        n_miss = int(miss.size)
-        i_lo, i_hi = int(item.min()), int(item.max()) + 1
-        if self._tally is not None and i_lo < self._tally.upto:
-            self._drop_tally()  # the input is not ordered by item: count at the end
-        lo, hi = i_lo * cols, i_hi * cols
-        local = hi - lo <= 8 * n
-        if n_miss > SCRATCH or n_miss == n or not local:
-            return self._put_rows(item, rater, label, miss, row0, duplicates)
-        wide = cells + SCRATCH >= 1 << 31
-        flat = np.multiply(item, cols, dtype=np.int64 if wide else np.int32)
-        flat += rater
-        if n_miss:
-            flat[miss] = cells + np.arange(n_miss, dtype=flat.dtype)
-        view = self._buf
-        if int(view.take(flat).max()) >= 0:  # a cell rated by an earlier batch
-            return self._put_rows(item, rater, label, miss, row0, duplicates)
-        before = int(np.count_nonzero(view[lo:hi] >= 0))
-        view[flat] = label
-        if n_miss:
-            view[cells : cells + n_miss] = -1
-        if int(np.count_nonzero(view[lo:hi] >= 0)) - before != n - n_miss:
-            # Two rows of the batch in one cell: undo, and sort it out row by row.
-            view[flat] = -1
-            return self._put_rows(item, rater, label, miss, row0, duplicates)
-        self.written += n - n_miss
-        return 0, None
-
-    def _put_rows(
-        self,
-        item: npt.NDArray[Any],
-        rater: npt.NDArray[Any],
-        label: npt.NDArray[Any],
-        miss: IntArray,
-        row0: int,
-        duplicates: str,
-    ) -> tuple[int, DuplicateInfo | None]:
         keep = np.ones(item.size, dtype=bool)
         keep[miss] = False
         at = np.flatnonzero(keep)
@@ -539,6 +500,46 @@ class CodeMatrix:
             row0 + at,
             duplicates,
         )
+
+    def _scatter(
+        self,
+        item: npt.NDArray[Any],
+        rater: npt.NDArray[Any],
+        label: npt.NDArray[Any],
+        miss: IntArray,
+    ) -> bool:
+        """The common case of :meth:`put_batch`: the batch's cells are close together, none
+        was rated before and no two rows share one; then the batch is written in one scatter
+        and True returned. Otherwise nothing is written (False)."""
+        n = int(item.size)
+        cols = self.mat.shape[1]
+        cells = self.mat.size
+        n_miss = int(miss.size)
+        i_lo, i_hi = int(item.min()), int(item.max()) + 1
+        if self._tally is not None and i_lo < self._tally.upto:
+            self._drop_tally()  # the input is not ordered by item: count at the end
+        lo, hi = i_lo * cols, i_hi * cols
+        local = hi - lo <= 8 * n
+        if n_miss > SCRATCH or n_miss == n or not local:
+            return False
+        wide = cells + SCRATCH >= 1 << 31
+        flat = np.multiply(item, cols, dtype=np.int64 if wide else np.int32)
+        flat += rater
+        if n_miss:
+            flat[miss] = cells + np.arange(n_miss, dtype=flat.dtype)
+        view = self._buf
+        if int(view.take(flat).max()) >= 0:  # a cell rated by an earlier batch
+            return False
+        before = int(np.count_nonzero(view[lo:hi] >= 0))
+        view[flat] = label
+        if n_miss:
+            view[cells : cells + n_miss] = -1
+        if int(np.count_nonzero(view[lo:hi] >= 0)) - before != n - n_miss:
+            # Two rows of the batch in one cell: undo, and sort it out row by row.
+            view[flat] = -1
+            return False
+        self.written += n - n_miss
+        return True
 
     def put(
         self,
