@@ -1044,3 +1044,31 @@ def test_rescans_declare_their_second_passes(
     _, dask_rescan = dask_scan(parquet_files, **COLS, scheduler="synchronous")
     assert dask_rescan.capabilities == frozenset()
     assert dask_rescan.rating_sums(table) is None
+
+
+def test_every_engine_reads_a_latin1_csv_with_encoding(tmp_path: Path) -> None:
+    # A spreadsheet export in Latin-1: without encoding= every engine names the byte it
+    # cannot decode (one message); with encoding="latin-1" all three read the same labels.
+    path = tmp_path / "latin.csv"
+    path.write_bytes("item,rater,label\n1,a,café\n1,b,thé\n2,a,thé\n2,b,thé\n".encode("latin-1"))
+    messages = []
+    for read in (
+        lambda: accord.read_ratings(path, **COLS),
+        lambda: stream_statistics(path, **COLS),
+        lambda: dask_statistics(path, **COLS, scheduler="synchronous"),
+    ):
+        with pytest.raises(accord.AccordError) as info:
+            read()
+        messages.append(str(info.value))
+    assert len(set(messages)) == 1 and "offset" in messages[0], messages
+    memory = accord.read_ratings(path, **COLS, encoding="latin-1")
+    assert memory.categories == ("café", "thé")
+    expected = ItemCategoryCounts.from_ratings(memory).dense()  # [[1, 1], [0, 2]]
+    assert expected.tolist() == [[1, 1], [0, 2]]
+    for stats in (
+        stream_statistics(path, **COLS, encoding="latin-1"),
+        dask_statistics(path, **COLS, encoding="latin-1", scheduler="synchronous"),
+    ):
+        assert stats.categories == memory.categories
+        assert stats.item_counts is not None
+        assert np.array_equal(stats.item_counts.dense(), expected)

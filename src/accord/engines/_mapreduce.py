@@ -209,6 +209,7 @@ def frame_of(
     file_format: str | None,
     sep: str | None,
     blocksize: str | int | None,
+    encoding: str | None = None,
 ) -> tuple[Any, bool, str]:
     """A dask DataFrame of the columns, whether its cells are CSV text, and a source name.
 
@@ -220,7 +221,7 @@ def frame_of(
     if isinstance(data, str | Path) or (
         isinstance(data, Sequence) and not isinstance(data, str | bytes)
     ):
-        files, fmt = resolve_files(data, file_format)
+        files, fmt = resolve_files(data, file_format, encoding)
         source = describe(files)
         if fmt == "parquet":
             import pyarrow.parquet as pq
@@ -231,7 +232,7 @@ def frame_of(
                     raise ColumnNotFoundError(f"{files[0]}: {_missing_column_message(name, names)}")
             frame = dd.read_parquet(files, columns=list(columns))
             return frame, False, source
-        return _csv_frame(files, fmt, columns, sep=sep), True, source
+        return _csv_frame(files, fmt, columns, sep=sep, encoding=encoding), True, source
     if not isinstance(data, dd.DataFrame):
         raise InvalidInputError(
             f"dask_statistics takes a dask DataFrame, a path, a glob or a list of paths; got a "
@@ -252,14 +253,16 @@ def _csv_part(dialect: Any, columns: list[str]) -> pd.DataFrame:
     )
 
 
-def _csv_frame(files: list[str], fmt: str, columns: Sequence[str], *, sep: str | None) -> Any:
+def _csv_frame(
+    files: list[str], fmt: str, columns: Sequence[str], *, sep: str | None, encoding: str | None
+) -> Any:
     """A dask DataFrame with one partition per CSV/TSV file, each read as the memory and
     stream engines read it (one reader: the same separator, encoding, compression and
     errors, e.g. a row with more fields than the header is an error naming its line)."""
     dask: Any = require("dask", "dask")
     dd: Any = require("dask.dataframe", "dask")
     default = "\t" if fmt == "tsv" else ","
-    dialects = [sniff_csv(f, sep=sep, default_sep=default) for f in files]
+    dialects = [sniff_csv(f, sep=sep, encoding=encoding, default_sep=default) for f in files]
     for dialect in dialects:
         dialect.require(columns)
     wanted = list(columns)

@@ -36,6 +36,7 @@ class ScanOptions(TypedDict, total=False):
     statistics: Sequence[str]
     file_format: str | None
     sep: str | None
+    encoding: str | None
     progress: Progress | None
     na_values: Sequence[str] | None
     labels_as: LabelsAs
@@ -55,6 +56,7 @@ class Scan:
     statistics: Sequence[str] = STATISTICS
     file_format: str | None = None
     sep: str | None = None
+    encoding: str | None = None
     progress: Progress | None = None
     na_values: Sequence[str] | None = None
     labels_as: LabelsAs = "auto"

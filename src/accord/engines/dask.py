@@ -194,8 +194,9 @@ def dask_statistics(
         ``None`` for dask's default (the active ``distributed.Client`` if there is one), a
         scheduler name (``"threads"``, ``"processes"``, ``"synchronous"``), a
         ``distributed.Client``, or a scheduler address such as ``"tcp://10.0.0.5:8786"``.
-    file_format, sep
-        For paths: the format (default from the suffix) and the CSV separator.
+    file_format, sep, encoding
+        For paths: the format (default from the suffix), the CSV separator and the CSV
+        text encoding, as in :func:`stream_statistics`.
     blocksize : str or int, optional
         Kept for compatibility; a CSV file is one partition (split large inputs into
         several files, or pass a dask DataFrame, for more partitions).
@@ -251,7 +252,12 @@ def dask_scan(
     scan = Scan.of("dask_statistics", options)
     dask: Any = require("dask", "dask")
     frame, text, source = frame_of(
-        data, scan.columns, file_format=scan.file_format, sep=scan.sep, blocksize=blocksize
+        data,
+        scan.columns,
+        file_format=scan.file_format,
+        sep=scan.sep,
+        blocksize=blocksize,
+        encoding=scan.encoding,
     )
     parts = frame.to_delayed()
     n_parts = len(parts)

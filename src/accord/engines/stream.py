@@ -256,6 +256,10 @@ def stream_statistics(
         Overrides the format guessed from the suffix.
     sep : str, optional
         Field separator for CSV/TSV.
+    encoding : str, optional
+        Text encoding of CSV/TSV files (default UTF-8, with or without a byte-order mark),
+        as in :func:`accord.read_ratings`: ``"latin-1"`` or ``"cp1252"`` for many spreadsheet
+        exports. A byte the encoding cannot decode is an error naming its offset.
     progress : callable, optional
         ``progress(rows_read, total_rows)`` after each batch (``total_rows`` is None for
         CSV and DuckDB, whose length is not known in advance).
@@ -409,11 +413,15 @@ def _open(source: Any, scan: Scan, reader: str, batch_size: int) -> tuple[Any, l
     columns = list(scan.columns)
     if is_duckdb_relation(source):
         return DuckSource(source, columns, "DuckDB query"), ["DuckDB query"], "duckdb"
-    files, fmt = resolve_files(source, scan.file_format)
+    files, fmt = resolve_files(source, scan.file_format, scan.encoding)
     if reader == "duckdb":
-        return DuckSource.from_files(files, fmt, columns, sep=scan.sep), files, fmt
+        duck = DuckSource.from_files(files, fmt, columns, sep=scan.sep, encoding=scan.encoding)
+        return duck, files, fmt
     block_bytes = int(min(max(batch_size * 16, 1 << 12), 1 << 28))
-    return dataset_of(files, fmt, columns, sep=scan.sep, block_bytes=block_bytes), files, fmt
+    dataset = dataset_of(
+        files, fmt, columns, sep=scan.sep, block_bytes=block_bytes, encoding=scan.encoding
+    )
+    return dataset, files, fmt
 
 
 @dataclasses.dataclass(slots=True)
