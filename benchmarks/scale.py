@@ -268,8 +268,9 @@ PHASES = {
 }
 
 
-def run_phase(phase: str, folder: Path, batch_size: int) -> dict[str, Any]:
-    return run_child(__file__, phase, ["--dir", str(folder), "--batch-size", str(batch_size)])
+def run_phase(phase: str, folder: Path, batch_size: int, numpy_pages: bool) -> dict[str, Any]:
+    options = ["--dir", str(folder), "--batch-size", str(batch_size)]
+    return run_child(__file__, phase, options + (["--numpy-pages"] if numpy_pages else []))
 
 
 def main() -> None:
@@ -288,12 +289,23 @@ def main() -> None:
     )
     parser.add_argument("--phase", choices=list(PHASES), default=None)
     parser.add_argument(
+        "--numpy-pages",
+        action="store_true",
+        help="leave numpy's huge-page advice as it is (accord's default); without it the "
+        "phases run with accord.engines.use_small_pages() on, as the figures in "
+        "docs/engines.md were measured",
+    )
+    parser.add_argument(
         "--phases",
         default=",".join(p for p in PHASES if p != "dask"),
         help="comma-separated phases to run (default all but dask)",
     )
     args = parser.parse_args()
     if args.phase is not None:
+        if not args.numpy_pages:
+            import accord.engines
+
+            accord.engines.use_small_pages()
         warm_imports()
         cpu = time.process_time()
         result = PHASES[args.phase](args.dir, args.batch_size)
@@ -313,10 +325,12 @@ def main() -> None:
             generate_units(units_dir(folder), args.ratings, seed=1)
         size = sum(p.stat().st_size for p in folder.glob("*.parquet")) / 1e6
         print(f"data: {folder} ({size:.0f} MB of Parquet ratings)")
+        pages = "left as numpy sets it" if args.numpy_pages else "off (use_small_pages)"
+        print(f"numpy's huge-page advice while the engines run: {pages}")
         runs: dict[str, list[dict[str, Any]]] = {p: [] for p in wanted}
         for _ in range(max(1, args.repeat)):
             for p in wanted:
-                runs[p].append(run_phase(p, folder, args.batch_size))
+                runs[p].append(run_phase(p, folder, args.batch_size, args.numpy_pages))
         results = {p: median_run(r) for p, r in runs.items()}
         if args.repeat > 1:
             print(f"median of {args.repeat} runs per phase (seconds of each run in brackets)")

@@ -757,7 +757,7 @@ def test_patterns_from_counts_equal_the_stream_engines(tmp_path: Path) -> None:
     # the stream engine counts from its code matrix.
     from scipy import sparse as sp
 
-    from accord.engines._matrix import patterns_from_counts
+    from accord.stats.patterns import patterns_from_counts
 
     frame = sorted_numeric_frame(seed=9)
     path = tmp_path / "r.parquet"
@@ -911,6 +911,7 @@ def test_engines_run_without_huge_page_advice(parquet_files: list[Path]) -> None
         return 0
 
     before = setter(True)
+    switch = _pages.use_small_pages()
     try:
         with _pages.small_pages():
             with _pages.small_pages():
@@ -928,4 +929,146 @@ def test_engines_run_without_huge_page_advice(parquet_files: list[Path]) -> None
         assert table.coefficients
         assert setter(True) is True  # restored after agreement(engine="stream")
     finally:
+        _pages.use_small_pages(switch)
         setter(before)
+
+
+def test_huge_page_advice_is_left_alone_by_default(parquet_files: list[Path]) -> None:
+    # The advice is a process-wide numpy setting: the engines change it only when asked.
+    from accord.engines import _pages
+
+    setter = _pages._setter()
+    if setter is None:
+        pytest.skip("this numpy has no huge-page setting")
+    seen: list[bool] = []
+
+    def probe(ctx: Any, item: Any, rater: Any, label: Any) -> int:
+        now = setter(True)  # reading the setting means setting it: put it back
+        setter(now)
+        seen.append(now)
+        return 0
+
+    before = setter(True)
+    switch = _pages.use_small_pages(False)
+    try:
+        with _pages.small_pages():
+            assert setter(True) is True  # untouched
+        from accord.engines.stream import stream_scan
+
+        _, rescan = stream_scan(parquet_files, **COLS)
+        rescan.matrix = None
+        rescan.map_reduce(probe, None, lambda a, b: a)
+        assert seen and all(seen)
+        assert accord.stream_statistics(parquet_files, **COLS).n_ratings > 0
+        assert setter(True) is True
+    finally:
+        _pages.use_small_pages(switch)
+        setter(before)
+
+
+@pytest.mark.parametrize(
+    ("body", "fault"),
+    [
+        ("1,a,x\n1,b,y\n2,a,x,extra\n2,b,y\n", "line 4: an extra field"),
+        ("1,a,x\n1,b\n2,a,x\n", "line 3: "),
+    ],
+)
+def test_a_ragged_csv_is_the_same_one_line_error_in_every_engine(
+    tmp_path: Path, body: str, fault: str
+) -> None:
+    # A row with more or fewer fields than the header is never dropped silently: the memory,
+    # stream and dask engines read CSV with one reader and give one message naming the line.
+    path = tmp_path / "ragged.csv"
+    path.write_text("item,rater,label\n" + body)
+    messages = []
+    for read in (
+        lambda: accord.read_ratings(path, **COLS),
+        lambda: stream_statistics(path, **COLS),
+        lambda: dask_statistics(path, **COLS, scheduler="synchronous"),
+    ):
+        with pytest.raises(accord.AccordError) as info:
+            read()
+        messages.append(str(info.value))
+    assert len(set(messages)) == 1, messages
+    assert fault in messages[0] and "\n" not in messages[0]
+
+
+def test_dask_and_stream_read_csv_as_the_memory_engine(tmp_path: Path) -> None:
+    # Semicolon-separated, gzip-compressed, with a byte-order mark: the dask engine reads it
+    # as the memory engine does (same codes, same counts).
+    import gzip
+
+    text = "\ufeffitem;rater;label\n1;a;x\n1;b;y\n2;a;x\n2;b;x\n3;a;\n3;b;y\n"
+    path = tmp_path / "r.csv.gz"
+    path.write_bytes(gzip.compress(text.encode("utf-8")))
+    memory = accord.read_ratings(path, **COLS, sep=";")
+    expected = ItemCategoryCounts.from_ratings(memory).dense()
+    for stats in (
+        dask_statistics(path, **COLS, sep=";", scheduler="synchronous"),
+        stream_statistics(path, **COLS, sep=";"),
+    ):
+        assert stats.categories == memory.categories == ("x", "y")
+        assert stats.items.tolist() == memory.items.tolist()
+        assert stats.report.missing == 1 and stats.n_ratings == 5
+        assert stats.item_counts is not None
+        assert np.array_equal(stats.item_counts.dense(), expected)
+
+
+def test_rescans_declare_their_second_passes(
+    frame: pd.DataFrame, parquet_files: list[Path]
+) -> None:
+    # The stream engine's code matrix answers both optional second passes; without it (and
+    # with dask) none is declared and each returns None, so the caller runs map_reduce.
+    from accord.engines._mapreduce import CAPABILITIES
+    from accord.engines.dask import dask_scan
+    from accord.engines.stream import stream_scan
+
+    stats, rescan = stream_scan(parquet_files, **COLS)
+    assert rescan.capabilities == frozenset(CAPABILITIES)
+    table = np.arange(stats.n_raters * stats.n_categories, dtype=np.float64)
+    table = table.reshape(stats.n_raters, stats.n_categories)
+    sums = rescan.rating_sums(table)
+    assert sums is not None
+    # The same sums from the ratings, by hand: table[rater, label] summed per item.
+    ratings = accord.Ratings.from_long(frame, **COLS)
+    expected = np.bincount(
+        ratings.item_codes,
+        weights=table[ratings.rater_codes, ratings.label_codes],
+        minlength=stats.n_items,
+    )
+    np.testing.assert_allclose(sums, expected, rtol=0, atol=1e-9)
+    rescan.matrix = None
+    assert rescan.capabilities == frozenset()
+    assert rescan.rating_sums(table) is None
+    assert rescan.index_label_counts(np.zeros(stats.n_items, np.int64), 1) is None
+    _, dask_rescan = dask_scan(parquet_files, **COLS, scheduler="synchronous")
+    assert dask_rescan.capabilities == frozenset()
+    assert dask_rescan.rating_sums(table) is None
+
+
+def test_every_engine_reads_a_latin1_csv_with_encoding(tmp_path: Path) -> None:
+    # A spreadsheet export in Latin-1: without encoding= every engine names the byte it
+    # cannot decode (one message); with encoding="latin-1" all three read the same labels.
+    path = tmp_path / "latin.csv"
+    path.write_bytes("item,rater,label\n1,a,café\n1,b,thé\n2,a,thé\n2,b,thé\n".encode("latin-1"))
+    messages = []
+    for read in (
+        lambda: accord.read_ratings(path, **COLS),
+        lambda: stream_statistics(path, **COLS),
+        lambda: dask_statistics(path, **COLS, scheduler="synchronous"),
+    ):
+        with pytest.raises(accord.AccordError) as info:
+            read()
+        messages.append(str(info.value))
+    assert len(set(messages)) == 1 and "offset" in messages[0], messages
+    memory = accord.read_ratings(path, **COLS, encoding="latin-1")
+    assert memory.categories == ("café", "thé")
+    expected = ItemCategoryCounts.from_ratings(memory).dense()  # [[1, 1], [0, 2]]
+    assert expected.tolist() == [[1, 1], [0, 2]]
+    for stats in (
+        stream_statistics(path, **COLS, encoding="latin-1"),
+        dask_statistics(path, **COLS, encoding="latin-1", scheduler="synchronous"),
+    ):
+        assert stats.categories == memory.categories
+        assert stats.item_counts is not None
+        assert np.array_equal(stats.item_counts.dense(), expected)

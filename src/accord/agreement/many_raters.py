@@ -191,7 +191,7 @@ def _analytic_view(d: _Data, ci: str) -> _Data:
         return d
 
     def make() -> _Data:
-        from ..engines._matrix import patterns_from_counts
+        from ..stats.patterns import patterns_from_counts
 
         patterns = patterns_from_counts(d.counts)
         if patterns is None:

@@ -7,13 +7,23 @@ computes from ``Ratings.from_long`` on the whole input, so every estimator that 
 :class:`~accord.ItemCategoryCounts` (or the rater counts, or the pair tables) gives the same
 numbers on all three engines.
 
+``use_small_pages()`` lets the engines turn numpy's huge-page advice off while they run (a
+process-wide setting, so it is opt-in; see ``docs/engines.md``).
+
 pyarrow and dask are imported inside the functions that use them.
 """
 
 from __future__ import annotations
 
 from ._blocks import STATISTICS, RatingStatistics
+from ._pages import use_small_pages
 from .dask import dask_statistics
 from .stream import stream_statistics
 
-__all__ = ["STATISTICS", "RatingStatistics", "dask_statistics", "stream_statistics"]
+__all__ = [
+    "STATISTICS",
+    "RatingStatistics",
+    "dask_statistics",
+    "stream_statistics",
+    "use_small_pages",
+]

@@ -17,22 +17,26 @@ import numpy.typing as npt
 
 from .._results import Result
 from .._types import IntArray
+from ..data.encoder import order_line
 from ..data.ratings import Ratings, ReadReport
 from ..stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
 from ..stats.counts import SPARSE_CELLS
+from ..stats.patterns import CountPatterns
 
 __all__ = [
     "STATISTICS",
+    "Decoded",
     "DuplicateInfo",
-    "ItemPatterns",
     "LongPartial",
     "RatingStatistics",
+    "assemble",
     "long_partial",
 ]
 
 #: The statistics an engine can compute, by name.
 STATISTICS = ("items", "raters", "pairs")
-#: And what the stream engine can add: item counts as distinct rows (:class:`ItemPatterns`).
+#: And what the stream engine can add: item counts as distinct rows
+#: (:class:`~accord.stats.patterns.CountPatterns`).
 STREAM_STATISTICS = (*STATISTICS, "patterns")
 
 _SHOW = 5
@@ -69,7 +73,7 @@ class RatingStatistics(Result):
     engine : {"stream", "dask"}
     passes : int
         How many times the input was read.
-    item_patterns : ItemPatterns or None
+    item_patterns : CountPatterns or None
         The item counts as distinct rows and multiplicities (the stream engine, when
         ``"patterns"`` was requested; what :func:`accord.agreement` computes the item-count
         coefficients from).
@@ -86,7 +90,7 @@ class RatingStatistics(Result):
     report: ReadReport
     engine: str
     passes: int = 1
-    item_patterns: ItemPatterns | None = None
+    item_patterns: CountPatterns | None = None
 
     @property
     def n_items(self) -> int:
@@ -135,53 +139,6 @@ class RatingStatistics(Result):
             f"{self.n_raters} raters, {self.n_categories} categories,\n"
             f"                 engine={self.engine!r}, statistics={have!r})"
         )
-
-
-@dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class ItemPatterns:
-    """Item counts summarised by their distinct rows.
-
-    Every coefficient that is a function of the item x category counts (Fleiss,
-    Krippendorff, Gwet, Brennan-Prediger, percent agreement) is a function of the distinct
-    count rows and how many items have each: with 10 raters and 5 categories there are at
-    most 3,003 of them, whatever the number of items.
-
-    Attributes
-    ----------
-    rows : ndarray of int64, shape (n_patterns, q)
-        The distinct count rows of the rated items (each row total is at least 1).
-    weights : ndarray of int64, shape (n_patterns,)
-        Number of items with each row.
-    item_pattern : ndarray of int32, shape (n_items,)
-        Each item's row in ``rows`` (-1 for an item without a rating), by item code.
-    """
-
-    rows: IntArray
-    weights: IntArray
-    item_pattern: npt.NDArray[np.int32]
-
-    @property
-    def n_rated(self) -> int:
-        """Items with at least one rating."""
-        return int(self.weights.sum())
-
-    def item_counts(self, sparse: bool) -> Any:
-        """The items x categories counts (dense int64, or sparse CSR), by item code."""
-        q = self.rows.shape[1]
-        table = np.vstack([self.rows, np.zeros((1, q), dtype=np.int64)])
-        index = np.where(self.item_pattern < 0, self.rows.shape[0], self.item_pattern)
-        if not sparse:
-            return table[index]  # fancy indexing: several times faster than take(axis=0)
-        from scipy import sparse as sp
-
-        step = max(1, SPARSE_CELLS // max(q, 1) // 10)
-        blocks = [
-            sp.csr_array(table[index[lo : lo + step]], dtype=np.int64)
-            for lo in range(0, index.size, step)
-        ]
-        if not blocks:
-            return sp.csr_array((0, q), dtype=np.int64)
-        return sp.vstack(blocks, format="csr", dtype=np.int64)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -396,3 +353,83 @@ def as_rater_counts(counts: IntArray, categories: tuple[Any, ...]) -> RaterCateg
 
         out = sp.csr_array(counts, dtype=np.int64)
     return RaterCategoryCounts(out, categories)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class Decoded:
+    """What the dictionaries of a run give: decode tables, the category domain and how it
+    was ordered and typed (for the read report)."""
+
+    items: npt.NDArray[Any]
+    raters: npt.NDArray[Any]
+    categories: tuple[Any, ...]
+    level: str
+    declared: bool
+    notes: tuple[str, ...]
+    order: str
+
+
+def assemble(
+    decoded: Decoded,
+    *,
+    item_counts: Any,
+    rater_counts: IntArray,
+    pairs: PairTables | None,
+    patterns: CountPatterns | None,
+    statistics: Sequence[str],
+    keep_items: bool,
+    rows: int,
+    missing: int,
+    dropped: int,
+    duplicates: str,
+    source: str,
+    engine: str,
+    passes: int,
+) -> RatingStatistics:
+    """The :class:`RatingStatistics` of an engine run and its read report.
+
+    ``item_counts`` (raw counts or None), ``rater_counts`` (always counted) and ``pairs`` are
+    wrapped as the memory engine would; ``statistics`` are those asked for, ``keep_items``
+    whether the item counts are returned; ``dropped`` counts ratings dropped as repeats.
+    """
+    domain = decoded.categories
+    kept = int(rater_counts.sum())
+    reasons: dict[str, int] = {}
+    if missing:
+        reasons["missing label"] = int(missing)
+    if dropped:
+        reasons[f"duplicate (item, rater): kept the {duplicates}"] = int(dropped)
+    n_items = int(decoded.items.size)
+    item_stat = None if item_counts is None else as_item_counts(item_counts, domain, n_items)
+    if item_stat is not None:
+        n_rated = int(np.count_nonzero(item_stat.totals()))
+    else:
+        n_rated = patterns.n_rated if patterns is not None else 0
+    report = ReadReport(
+        rows=rows,
+        ratings=kept,
+        items=n_rated,
+        raters=int(np.count_nonzero(rater_counts.sum(axis=1))),
+        missing=int(missing),
+        dropped=rows - kept,
+        reasons=reasons,
+        source=source,
+        notes=decoded.notes,
+        order=order_line(decoded.level, domain, decoded.order),
+    )
+    return RatingStatistics(
+        item_counts=item_stat if keep_items else None,
+        rater_counts=as_rater_counts(rater_counts, domain) if "raters" in statistics else None,
+        pair_tables=(pairs if pairs is not None else empty_pairs(decoded.raters, domain))
+        if "pairs" in statistics
+        else None,
+        items=decoded.items,
+        raters=decoded.raters,
+        categories=domain,
+        level=decoded.level,
+        categories_declared=decoded.declared,
+        report=report,
+        engine=engine,
+        passes=passes,
+        item_patterns=patterns,
+    )

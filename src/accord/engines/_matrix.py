@@ -13,6 +13,7 @@ integer key whose distinct values are the item count patterns.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Iterator, Sequence
@@ -23,8 +24,8 @@ import numpy.typing as npt
 
 from .._types import IntArray
 from ..stats import PairTables
-from ._blocks import DuplicateInfo, ItemPatterns, empty_pairs, long_partial, repeats_info
-from ._patterns import count_patterns, digits, distinct_keys
+from ..stats.patterns import CountPatterns, digits, drop_pattern
+from ._blocks import DuplicateInfo, empty_pairs, long_partial, repeats_info
 
 __all__ = ["CodeMatrix"]
 
@@ -261,7 +262,7 @@ class _Tally:
         self.weights[self.lookup[seen]] += mult[seen]
         self.index.append(self.lookup.take(keys))
 
-    def patterns(self, n_raw: int) -> ItemPatterns:
+    def patterns(self, n_raw: int) -> CountPatterns:
         """The item patterns of the items counted (rows in raw label order)."""
         if self.lookup is None:
             keys = (
@@ -271,31 +272,64 @@ class _Tally:
                 if self.keys
                 else np.zeros(0, dtype=self.key_dtype)
             )
-            return _patterns(keys, self.base, n_raw)
+            return CountPatterns.from_keys(keys, self.base, n_raw)
         found = np.concatenate(self.found) if self.found else np.zeros(0, dtype=np.int64)
         index = np.concatenate(self.index) if len(self.index) > 1 else self.index[0]
         weights = self.weights
         empty = int(self.lookup[0]) if self.lookup.size else -1
         if empty >= 0:  # items without a rating (key 0): no pattern, index -1
-            index, keep = _drop_pattern(index, found.size, empty)
+            index, keep = drop_pattern(index, found.size, empty)
             found, weights = found[keep], weights[keep]
-        return ItemPatterns(digits(found, self.base, n_raw), weights, index)
-
-
-def _drop_pattern(
-    index: npt.NDArray[np.signedinteger[Any]], n_patterns: int, drop: int
-) -> tuple[npt.NDArray[np.signedinteger[Any]], npt.NDArray[np.bool_]]:
-    """Each item's pattern once pattern ``drop`` (the empty row) is removed (its items get
-    -1), and the mask of the patterns kept."""
-    numbers = np.arange(n_patterns, dtype=index.dtype)
-    renumber = numbers - (numbers > drop).astype(index.dtype)
-    renumber[drop] = -1
-    return renumber.take(index), numbers != drop
+        return CountPatterns(digits(found, self.base, n_raw), index, weights)
 
 
 def _steps(lo: int, hi: int, step: int) -> Iterator[tuple[int, int]]:
     for a in range(lo, hi, step):
         yield a, min(hi, a + step)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Plan:
+    """Which statistics :meth:`CodeMatrix.statistics` counts, and how: item keys (patterns
+    and item counts), pairs column by column or from long codes, item counts per cell."""
+
+    items: bool
+    patterns: bool
+    pairs: bool
+    raters: bool
+    by_key: bool
+    by_columns: bool
+    long_pairs: bool
+    cell_items: bool
+
+
+def _long_pairs(block: npt.NDArray[Any], raters: Any, categories: tuple[Any, ...]) -> PairTables:
+    """The pair tables of a slice of domain codes (items x raters, -1 = not rated), from
+    its ratings as long codes."""
+    it, rt = np.nonzero(block >= 0)
+    part = long_partial(
+        it.astype(np.int64),
+        rt.astype(np.int64),
+        block[it, rt].astype(np.int64),
+        np.zeros(it.size, dtype=np.int64),
+        n_groups=block.shape[0],
+        raters=raters,
+        categories=categories,
+        duplicates="raise",
+        statistics=("pairs",),
+        sparse=False,
+    )
+    assert part.pair_tables is not None  # no repeats in a matrix
+    return part.pair_tables
+
+
+def _cell_counts(block: npt.NDArray[Any], q: int) -> IntArray:
+    """Each item's counts of a slice of domain codes (items x raters, -1 = not rated)."""
+    rows = block.shape[0]
+    offsets = np.arange(1, rows * (q + 1), q + 1, dtype=np.int64)
+    counts = np.bincount((offsets[:, None] + block).ravel(), minlength=rows * (q + 1))
+    out: IntArray = counts.reshape(rows, q + 1)[:, 1:]
+    return out
 
 
 class CodeMatrix:
@@ -453,47 +487,8 @@ class CodeMatrix:
         and a count of the filled cells of the rows the batch touches; anything else goes
         through :meth:`put`. Returns as :meth:`put`.
         """
-        n = int(item.size)
-        if n == 0:
+        if item.size == 0 or self._scatter(item, rater, label, miss):
             return 0, None
-        cols = self.mat.shape[1]
-        cells = self.mat.size
-        n_miss = int(miss.size)
-        i_lo, i_hi = int(item.min()), int(item.max()) + 1
-        if self._tally is not None and i_lo < self._tally.upto:
-            self._drop_tally()  # the input is not ordered by item: count at the end
-        lo, hi = i_lo * cols, i_hi * cols
-        local = hi - lo <= 8 * n
-        if n_miss > SCRATCH or n_miss == n or not local:
-            return self._put_rows(item, rater, label, miss, row0, duplicates)
-        wide = cells + SCRATCH >= 1 << 31
-        flat = np.multiply(item, cols, dtype=np.int64 if wide else np.int32)
-        flat += rater
-        if n_miss:
-            flat[miss] = cells + np.arange(n_miss, dtype=flat.dtype)
-        view = self._buf
-        if int(view.take(flat).max()) >= 0:  # a cell rated by an earlier batch
-            return self._put_rows(item, rater, label, miss, row0, duplicates)
-        before = int(np.count_nonzero(view[lo:hi] >= 0))
-        view[flat] = label
-        if n_miss:
-            view[cells : cells + n_miss] = -1
-        if int(np.count_nonzero(view[lo:hi] >= 0)) - before != n - n_miss:
-            # Two rows of the batch in one cell: undo, and sort it out row by row.
-            view[flat] = -1
-            return self._put_rows(item, rater, label, miss, row0, duplicates)
-        self.written += n - n_miss
-        return 0, None
-
-    def _put_rows(
-        self,
-        item: npt.NDArray[Any],
-        rater: npt.NDArray[Any],
-        label: npt.NDArray[Any],
-        miss: IntArray,
-        row0: int,
-        duplicates: str,
-    ) -> tuple[int, DuplicateInfo | None]:
         keep = np.ones(item.size, dtype=bool)
         keep[miss] = False
         at = np.flatnonzero(keep)
@@ -504,6 +499,46 @@ class CodeMatrix:
             row0 + at,
             duplicates,
         )
+
+    def _scatter(
+        self,
+        item: npt.NDArray[Any],
+        rater: npt.NDArray[Any],
+        label: npt.NDArray[Any],
+        miss: IntArray,
+    ) -> bool:
+        """The common case of :meth:`put_batch`: the batch's cells are close together, none
+        was rated before and no two rows share one; then the batch is written in one scatter
+        and True returned. Otherwise nothing is written (False)."""
+        n = int(item.size)
+        cols = self.mat.shape[1]
+        cells = self.mat.size
+        n_miss = int(miss.size)
+        i_lo, i_hi = int(item.min()), int(item.max()) + 1
+        if self._tally is not None and i_lo < self._tally.upto:
+            self._drop_tally()  # the input is not ordered by item: count at the end
+        lo, hi = i_lo * cols, i_hi * cols
+        local = hi - lo <= 8 * n
+        if n_miss > SCRATCH or n_miss == n or not local:
+            return False
+        wide = cells + SCRATCH >= 1 << 31
+        flat = np.multiply(item, cols, dtype=np.int64 if wide else np.int32)
+        flat += rater
+        if n_miss:
+            flat[miss] = cells + np.arange(n_miss, dtype=flat.dtype)
+        view = self._buf
+        if int(view.take(flat).max()) >= 0:  # a cell rated by an earlier batch
+            return False
+        before = int(np.count_nonzero(view[lo:hi] >= 0))
+        view[flat] = label
+        if n_miss:
+            view[cells : cells + n_miss] = -1
+        if int(np.count_nonzero(view[lo:hi] >= 0)) - before != n - n_miss:
+            # Two rows of the batch in one cell: undo, and sort it out row by row.
+            view[flat] = -1
+            return False
+        self.written += n - n_miss
+        return True
 
     def put(
         self,
@@ -681,7 +716,7 @@ class CodeMatrix:
         categories: tuple[Any, ...],
         statistics: Sequence[str],
         sparse: bool,
-    ) -> tuple[Any, IntArray | None, PairTables | None, ItemPatterns | None]:
+    ) -> tuple[Any, IntArray | None, PairTables | None, CountPatterns | None]:
         """Item counts, rater counts, pair tables and item patterns from the matrix.
 
         The cells hold raw label codes; they are counted as they are (a :class:`_Tally`,
@@ -703,8 +738,123 @@ class CodeMatrix:
         item_counts : ndarray (n_items, q) or sparse CSR, or None
         rater_counts : ndarray (n_raters, q) or None
         pair_tables : PairTables or None
-        patterns : ItemPatterns or None
+        patterns : CountPatterns or None
         """
+        q = len(categories)
+        n_raw = int(remap.size)
+        plan = self._plan(n_raw, statistics)
+        tally = self._tally_for(plan, n_raw)
+        tally.count(self.mat, tally.upto, self.n_items)
+        if tally.counter is not None and tally.counter.kept is not None:
+            self._codes = tally.counter
+        item_counts, pairs = self._by_cells(remap, plan, raters, categories, sparse)
+        patterns = None
+        if plan.by_key:
+            raw = tally.patterns(n_raw)
+            present = np.flatnonzero(remap >= 0)
+            rows_domain = np.zeros((raw.rows.shape[0], q), dtype=np.int64)
+            rows_domain[:, remap[present]] = raw.rows[:, present]
+            patterns = CountPatterns(rows_domain, raw.item_pattern, raw.weights)
+            if plan.items:
+                item_counts = patterns.item_counts(sparse)
+        rater_counts, tables = self._from_tally(tally, remap, plan, raters, categories)
+        if tables is not None:
+            pairs = tables
+        return item_counts, rater_counts, pairs, patterns if plan.patterns else None
+
+    def _plan(self, n_raw: int, statistics: Sequence[str]) -> _Plan:
+        """How each statistic asked for is counted (see :meth:`statistics`)."""
+        by_key = ("items" in statistics or "patterns" in statistics) and _Tally.fits(
+            self.n_raters, n_raw
+        )
+        items = "items" in statistics or ("patterns" in statistics and not by_key)
+        by_columns = "pairs" in statistics and self._pairs_by_columns(n_raw)
+        return _Plan(
+            items=items,
+            patterns="patterns" in statistics,
+            pairs="pairs" in statistics,
+            raters="raters" in statistics,
+            by_key=by_key,
+            by_columns=by_columns,
+            long_pairs="pairs" in statistics and not by_columns,
+            cell_items=items and not by_key,
+        )
+
+    def _tally_for(self, plan: _Plan, n_raw: int) -> _Tally:
+        """The tally begun while the batches came in, when it counted what the plan needs;
+        else a new one."""
+        r = self.n_raters
+        tally = self._tally
+        self._tally = None
+        reuse = (
+            tally is not None
+            and not (plan.long_pairs or plan.cell_items)
+            and plan.by_key
+            and (tally.r, tally.n_raw) == (r, n_raw)
+            and (tally.counter is not None) == plan.by_columns
+            and (tally.rater_acc is not None) == (plan.raters and not plan.by_columns)
+        )
+        if reuse and tally is not None:
+            return tally
+        return _Tally(
+            r,
+            n_raw,
+            keys=plan.by_key,
+            pairs=plan.by_columns,
+            raters=plan.raters and not plan.by_columns,
+        )
+
+    def _by_cells(
+        self,
+        remap: IntArray,
+        plan: _Plan,
+        raters: Any,
+        categories: tuple[Any, ...],
+        sparse: bool,
+    ) -> tuple[Any, PairTables | None]:
+        """Item counts per cell (when the item keys would not fit) and pair tables from long
+        codes (when there are too many raters or labels to count them column by column),
+        slice by slice in domain codes."""
+        q = len(categories)
+        r = self.n_raters
+        lut = np.r_[remap, -1].astype(np.int8 if q < 127 else np.int32)
+        pairs: PairTables | None = empty_pairs(raters, categories) if plan.pairs else None
+        item_blocks: list[Any] = []
+        dense_items = (
+            np.zeros((self.n_items, q), dtype=np.int64) if plan.cell_items and not sparse else None
+        )
+        for lo, hi in self._slices() if plan.long_pairs or plan.cell_items else ():
+            block = lut[self.mat[lo:hi, :r]]  # domain codes, -1 = not rated
+            if plan.long_pairs and pairs is not None:
+                pairs = pairs.merge(_long_pairs(block, raters, categories))
+            if plan.cell_items:
+                counts = _cell_counts(block, q)
+                if sparse:
+                    from scipy import sparse as sp
+
+                    item_blocks.append(sp.csr_array(counts, dtype=np.int64))
+                elif dense_items is not None:
+                    dense_items[lo:hi] = counts
+        if not plan.cell_items:
+            return None, pairs
+        if not sparse:
+            return dense_items, pairs
+        from scipy import sparse as sp
+
+        if not item_blocks:
+            return sp.csr_array((0, q), dtype=np.int64), pairs
+        return sp.vstack(item_blocks, format="csr", dtype=np.int64), pairs
+
+    def _from_tally(
+        self,
+        tally: _Tally,
+        remap: IntArray,
+        plan: _Plan,
+        raters: Any,
+        categories: tuple[Any, ...],
+    ) -> tuple[IntArray | None, PairTables | None]:
+        """Rater counts and (when counted column by column) pair tables from the tally, put
+        in domain order."""
         q = len(categories)
         r = self.n_raters
         n_raw = int(remap.size)
@@ -713,89 +863,10 @@ class CodeMatrix:
         # category never seen reads an added column of zeros (n_raw + 1).
         cols = np.full(q, n_raw + 1, dtype=np.int64)
         cols[remap[present]] = 1 + present
-        want_items = "items" in statistics
-        want_patterns = "patterns" in statistics
-        want_pairs = "pairs" in statistics
-        want_raters = "raters" in statistics
-        by_key = (want_items or want_patterns) and _Tally.fits(r, n_raw)
-        want_items = want_items or (want_patterns and not by_key)
-        by_columns = want_pairs and self._pairs_by_columns(n_raw)
-        long_pairs = want_pairs and not by_columns
-        cell_items = want_items and not by_key
-        tally = self._tally
-        self._tally = None
-        reuse = (
-            tally is not None
-            and not (long_pairs or cell_items)
-            and by_key
-            and (tally.r, tally.n_raw) == (r, n_raw)
-            and (tally.counter is not None) == by_columns
-            and (tally.rater_acc is not None) == (want_raters and not by_columns)
-        )
-        if not reuse or tally is None:
-            tally = _Tally(
-                r, n_raw, keys=by_key, pairs=by_columns, raters=want_raters and not by_columns
-            )
-        tally.count(self.mat, tally.upto, self.n_items)
-        if tally.counter is not None and tally.counter.kept is not None:
-            self._codes = tally.counter
-        lut = np.r_[remap, -1].astype(np.int8 if q < 127 else np.int32)
-        pairs: PairTables | None = empty_pairs(raters, categories) if want_pairs else None
-        item_blocks: list[Any] = []
-        dense_items = (
-            np.zeros((self.n_items, q), dtype=np.int64) if cell_items and not sparse else None
-        )
-        for lo, hi in self._slices() if long_pairs or cell_items else ():
-            block = lut[self.mat[lo:hi, :r]]  # domain codes, -1 = not rated
-            if long_pairs and pairs is not None:
-                it, rt = np.nonzero(block >= 0)
-                part_stats = long_partial(
-                    it.astype(np.int64),
-                    rt.astype(np.int64),
-                    block[it, rt].astype(np.int64),
-                    np.zeros(it.size, dtype=np.int64),
-                    n_groups=hi - lo,
-                    raters=raters,
-                    categories=categories,
-                    duplicates="raise",
-                    statistics=("pairs",),
-                    sparse=False,
-                )
-                assert part_stats.pair_tables is not None  # no repeats in a matrix
-                pairs = pairs.merge(part_stats.pair_tables)
-            if cell_items:
-                rows = hi - lo
-                offsets = np.arange(1, rows * (q + 1), q + 1, dtype=np.int64)
-                counts = np.bincount((offsets[:, None] + block).ravel(), minlength=rows * (q + 1))
-                counts = counts.reshape(rows, q + 1)[:, 1:]
-                if sparse:
-                    from scipy import sparse as sp
-
-                    item_blocks.append(sp.csr_array(counts, dtype=np.int64))
-                elif dense_items is not None:
-                    dense_items[lo:hi] = counts
-        patterns = None
-        if by_key:
-            raw = tally.patterns(n_raw)
-            rows_domain = np.zeros((raw.rows.shape[0], q), dtype=np.int64)
-            rows_domain[:, remap[present]] = raw.rows[:, present]
-            patterns = ItemPatterns(rows_domain, raw.weights, raw.item_pattern)
-        item_counts: Any = None
-        if want_items and patterns is not None:
-            item_counts = patterns.item_counts(sparse)
-        elif want_items and sparse:
-            from scipy import sparse as sp
-
-            item_counts = (
-                sp.vstack(item_blocks, format="csr", dtype=np.int64)
-                if item_blocks
-                else sp.csr_array((0, q), dtype=np.int64)
-            )
-        elif want_items:
-            item_counts = dense_items
         rater_acc = np.zeros((r, n_raw + 2), dtype=np.int64)
         if tally.rater_acc is not None:
             rater_acc[:, :-1] = tally.rater_acc
+        pairs = None
         if tally.counter is not None:
             full = tally.counter.tables().reshape(r, r, n_raw + 1, n_raw + 1)
             if r >= 2:
@@ -803,7 +874,7 @@ class CodeMatrix:
                 # distribution in its margins: rater a from (a, a+1), the last from (r-2, r-1).
                 rater_acc[:-1, :-1] = full[np.arange(r - 1), np.arange(1, r)].sum(axis=2)
                 rater_acc[-1, :-1] = full[r - 2, r - 1].sum(axis=0)
-            elif want_raters:
+            elif plan.raters:
                 for lo, hi in self._slices():
                     shifted = _shifted(self.mat[lo:hi, :r])
                     rater_acc[0, :-1] += np.bincount(shifted[0], minlength=n_raw + 1)
@@ -812,8 +883,8 @@ class CodeMatrix:
             nz = np.flatnonzero(tables.any(axis=(1, 2)))
             pairs_idx = np.stack([nz // max(r, 1), nz % max(r, 1)], axis=1).astype(np.int64)
             pairs = PairTables(pairs_idx, np.ascontiguousarray(tables[nz]), raters, categories)
-        rater_counts = np.ascontiguousarray(rater_acc[:, cols]) if want_raters else None
-        return item_counts, rater_counts, pairs, patterns if want_patterns else None
+        rater_counts = np.ascontiguousarray(rater_acc[:, cols]) if plan.raters else None
+        return rater_counts, pairs
 
     #: Force the pair method (None: choose by cost); tests set it to check both.
     pair_method: str | None = None
@@ -837,33 +908,3 @@ class CodeMatrix:
             per_item = np.count_nonzero(self.mat[lo:hi, :r] >= 0, axis=1).astype(np.int64)
             total_pairs += int((per_item * (per_item - 1) // 2).sum())
         return by_columns <= 4 * total_pairs
-
-
-def patterns_from_counts(counts: Any) -> ItemPatterns | None:
-    """The :class:`ItemPatterns` of item x category counts (dense or sparse), or None when
-    the rows' keys would not fit in 63 bits or summarising would not pay (distinct rows for
-    more than half of the items)."""
-    n, q = counts.shape
-    if n == 0 or q * math.log2(int(counts.max()) + 1) >= 63:
-        return None
-    found = count_patterns(counts)
-    if n == 0 or found.weights.size > n // 2:
-        return None
-    rows = found.counts if isinstance(found.counts, np.ndarray) else found.counts.toarray()
-    rows = np.asarray(rows, dtype=np.int64)
-    index, weights = found.item_pattern.astype(np.int32), found.weights
-    empty = np.flatnonzero(rows.sum(axis=1) == 0)
-    if empty.size:  # items without a rating: no pattern
-        index, keep = _drop_pattern(index, rows.shape[0], int(empty[0]))
-        rows, weights = rows[keep], weights[keep]
-    return ItemPatterns(rows, weights.astype(np.int64), index)
-
-
-def _patterns(keys: npt.NDArray[Any], base: int, q: int) -> ItemPatterns:
-    """The distinct item keys as count rows, their multiplicities and each item's pattern."""
-    uniq, index, weights = distinct_keys(keys, base**q if q else 1)
-    uniq = uniq.astype(np.int64)
-    if uniq.size and uniq[0] == 0:  # items without a rating: no pattern
-        uniq, weights = uniq[1:], weights[1:]
-        index -= 1
-    return ItemPatterns(digits(uniq, base, q), weights, index)

@@ -8,22 +8,27 @@ stream and dask engines allocate their large arrays once (the code matrix, per-i
 tables) and touch them once, so they gain nothing from huge pages and pay the compaction.
 Measured on the 2-core virtual machine of ``benchmarks/scale.py`` (100M ratings): with huge
 pages advised, ``agreement(engine="stream")`` took 2.9 s, without 2.0 s; the bare read of the
-same files did not change. The engines therefore turn numpy's advice off while they run and
-restore it after (a process-wide numpy setting, counted so that nested and concurrent runs
-restore it once; it changes only how new memory is backed, never a result).
+same files did not change.
+
+numpy's advice is a process-wide setting, so changing it is opt-in: after
+:func:`use_small_pages` (or with the environment variable ``ACCORD_SMALL_PAGES=1`` set before
+accord is imported) the engines turn the advice off while they run and restore it after
+(counted so that nested and concurrent runs restore it once; it changes only how new memory
+is backed, never a result). By default numpy's setting is left as it is.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import threading
 from collections.abc import Callable, Iterator
 from typing import ParamSpec, TypeVar
 
 import numpy as np
 
-__all__ = ["engine_pages", "small_pages"]
+__all__ = ["engine_pages", "small_pages", "use_small_pages"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -31,6 +36,24 @@ R = TypeVar("R")
 _lock = threading.Lock()
 _depth = 0
 _previous = True
+_switch = os.environ.get("ACCORD_SMALL_PAGES", "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def use_small_pages(on: bool = True) -> bool:
+    """Let the stream and dask engines (and the large-data paths of the memory engine) turn
+    numpy's huge-page advice off while they run, or (``on=False``) leave it alone, as by
+    default. Returns the previous setting.
+
+    The advice is a process-wide numpy setting: while an engine runs, every thread of the
+    process allocates without it. See the module notes for when this pays.
+
+    >>> previous = use_small_pages()
+    >>> use_small_pages(previous)
+    True
+    """
+    global _switch
+    before, _switch = _switch, bool(on)
+    return before
 
 
 def _setter() -> Callable[[bool], bool] | None:
@@ -44,10 +67,10 @@ def _setter() -> Callable[[bool], bool] | None:
 
 @contextlib.contextmanager
 def small_pages() -> Iterator[None]:
-    """numpy arrays allocated without the huge-page advice for the duration (see the module
-    notes); a no-op where numpy has no such setting."""
+    """numpy arrays allocated without the huge-page advice for the duration, when the switch
+    is on (:func:`use_small_pages`); a no-op otherwise and where numpy has no such setting."""
     global _depth, _previous
-    setter = _setter()
+    setter = _setter() if _switch else None
     if setter is None:
         yield
         return
@@ -66,11 +89,11 @@ def small_pages() -> Iterator[None]:
 
 def engine_pages(fn: Callable[P, R]) -> Callable[P, R]:
     """Run ``fn`` under :func:`small_pages` when it is called with a large-data engine
-    (``engine="stream"`` or ``"dask"``)."""
+    (``engine="stream"`` or ``"dask"``) and the switch is on."""
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        if kwargs.get("engine", "memory") == "memory":
+        if not _switch or kwargs.get("engine", "memory") == "memory":
             return fn(*args, **kwargs)
         with small_pages():
             return fn(*args, **kwargs)

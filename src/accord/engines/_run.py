@@ -8,20 +8,22 @@ batches or partitions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeAlias, cast
+from typing import Any, Literal, TypeAlias, cast
 
 import numpy as np
 
 from .._errors import InvalidInputError
 from .._types import IntArray
 from ._blocks import RatingStatistics
+from ._mapreduce import Progress, Rescan
 from ._source import is_duckdb_relation
 
 __all__ = [
     "ENGINES",
     "Engine",
+    "Progress",
     "Rescan",
     "check_engine",
     "columns_for",
@@ -32,19 +34,6 @@ __all__ = [
 
 Engine: TypeAlias = Literal["memory", "stream", "dask"]
 ENGINES: tuple[str, ...] = ("memory", "stream", "dask")
-
-Progress = Callable[[int, int | None], None]
-
-
-class Rescan(Protocol):
-    """Another pass over the ratings of an engine run, with the codes of its statistics."""
-
-    def map_reduce(
-        self,
-        fn: Callable[[Any, IntArray, IntArray, IntArray], Any],
-        context: Any,
-        merge: Callable[[Any, Any], Any],
-    ) -> Any: ...
 
 
 def check_engine(engine: str, owner: str) -> None:
@@ -134,27 +123,15 @@ def ratings_in_memory(
             f"{owner} on {what} needs the column names: pass "
             + ", ".join(f"{name}=" for name in absent)
         )
-    if is_path:
-        from ..io.ratings import read_ratings
-
-        return read_ratings(
-            data,
-            item=item,  # type: ignore[arg-type]
-            rater=rater,  # type: ignore[arg-type]
-            label=label,  # type: ignore[arg-type]
-            level=level,
-            categories=categories,
-            missing=missing,
-            na_values=na_values,
-            labels_as=labels_as,
-        )
     from ..data.ratings import Ratings
+    from ..io.ratings import read_ratings
 
-    return Ratings.from_long(
+    read: Any = read_ratings if is_path else Ratings.from_long
+    return read(
         data,
-        item=item,  # type: ignore[arg-type]
-        rater=rater,  # type: ignore[arg-type]
-        label=label,  # type: ignore[arg-type]
+        item=item,
+        rater=rater,
+        label=label,
         level=level,
         categories=categories,
         missing=missing,
@@ -187,24 +164,20 @@ def scan_ratings(
     engine: str,
     *,
     owner: str,
-    item: str | None,
-    rater: str | None,
-    label: str | None,
-    level: Any = "nominal",
-    categories: Sequence[Any] | None = None,
-    missing: Any = "omit",
-    statistics: Sequence[str] = ("items", "raters"),
     scheduler: Any = None,
     progress: Progress | None = None,
     batch_size: int = 1_000_000,
-    na_values: Sequence[str] | None = None,
-    labels_as: Any = "auto",
+    **options: Any,
 ) -> tuple[RatingStatistics, Rescan]:
-    """Statistics of the ratings at ``data`` with the stream or dask engine, and a rescan."""
+    """Statistics of the ratings at ``data`` with the stream or dask engine, and a rescan.
+
+    ``options`` are those of :class:`~accord.engines._options.ScanOptions` (``item``,
+    ``rater`` and ``label`` required; ``statistics`` defaults to item and rater counts).
+    """
     check_source(data, engine, owner)
     progress = progress_callback(progress, owner)
-    columns_for(owner, item=item, rater=rater, label=label)
-    assert item is not None and rater is not None and label is not None
+    columns_for(owner, **{name: options.get(name) for name in ("item", "rater", "label")})
+    options.setdefault("statistics", ("items", "raters"))
     if engine == "stream":
         from .stream import stream_scan
 
@@ -212,36 +185,10 @@ def scan_ratings(
             raise InvalidInputError(
                 f"scheduler= applies to engine='dask'; {owner}(engine='stream') runs here"
             )
-        return stream_scan(
-            data,
-            item=item,
-            rater=rater,
-            label=label,
-            level=level,
-            categories=categories,
-            missing=missing,
-            statistics=statistics,
-            batch_size=batch_size,
-            progress=progress,
-            na_values=na_values,
-            labels_as=labels_as,
-        )
+        return stream_scan(data, batch_size=batch_size, progress=progress, **options)
     from .dask import dask_scan
 
-    return dask_scan(
-        data,
-        item=item,
-        rater=rater,
-        label=label,
-        level=level,
-        categories=categories,
-        missing=missing,
-        statistics=statistics,
-        scheduler=scheduler,
-        progress=progress,
-        na_values=na_values,
-        labels_as=labels_as,
-    )
+    return dask_scan(data, scheduler=scheduler, progress=progress, **options)
 
 
 def _index_label_pass(
@@ -268,13 +215,12 @@ def index_label_counts(
 
     ``index`` groups the item codes (e.g. by count pattern), so per-rating quantities that
     depend only on the item's group and the label are summed per rater from this table.
-    The stream engine counts it from its code matrix; otherwise the ratings are read again.
+    A rescan with the ``"index_label_counts"`` capability (the stream engine's code matrix)
+    counts it in memory; otherwise the ratings are read again.
     """
-    fast = getattr(rescan, "index_label_counts", None)
-    if fast is not None:
-        out: IntArray | None = fast(index, n_index)
-        if out is not None:
-            return out
+    out = rescan.index_label_counts(index, n_index)
+    if out is not None:
+        return out
     total = rescan.map_reduce(_index_label_pass, (index, n_index, q, n_raters), _add)
     if total is None:
         return np.zeros((n_raters, n_index, q), dtype=np.int64)

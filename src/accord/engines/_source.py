@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import glob
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,6 +26,7 @@ __all__ = [
     "Locator",
     "SourceLike",
     "dataset_of",
+    "describe",
     "is_duckdb_relation",
     "resolve_files",
 ]
@@ -33,7 +35,9 @@ SourceLike = str | Path | Sequence[str | Path]
 _STREAMABLE = ("parquet", "csv", "tsv")
 
 
-def resolve_files(source: Any, file_format: str | None) -> tuple[list[str], str]:
+def resolve_files(
+    source: Any, file_format: str | None, encoding: str | None = None
+) -> tuple[list[str], str]:
     """Expand a path, a directory, a glob or a list of paths to files and their format.
 
     A directory is read as every Parquet/CSV/TSV file under it, and a glob as every match,
@@ -80,12 +84,27 @@ def resolve_files(source: Any, file_format: str | None) -> tuple[list[str], str]
         )
     if fmt != "parquet":
         for f in files:  # binary content or another encoding, named before any engine reads
-            sniff_text(f, what=fmt.upper())
+            sniff_text(f, encoding=encoding, what=fmt.upper())
     return files, fmt
 
 
+def describe(files: Sequence[str]) -> str:
+    """The input's name in a read report: its file, or the first and how many more.
+
+    >>> describe(["a.csv"]), describe(["a.csv", "b.csv", "c.csv"])
+    ('a.csv', 'a.csv and 2 more files')
+    """
+    return files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files"
+
+
 def dataset_of(
-    files: list[str], fmt: str, columns: Sequence[str], *, sep: str | None, block_bytes: int
+    files: list[str],
+    fmt: str,
+    columns: Sequence[str],
+    *,
+    sep: str | None,
+    block_bytes: int,
+    encoding: str | None = None,
 ) -> Any:
     """A pyarrow dataset over the files, checking that the columns are there.
 
@@ -102,18 +121,17 @@ def dataset_of(
         import pyarrow.csv as pacsv
 
         default = "\t" if fmt == "tsv" else ","
-        dialects = [sniff_csv(f, sep=sep, default_sep=default) for f in files]
+        dialects = [sniff_csv(f, sep=sep, encoding=encoding, default_sep=default) for f in files]
         for d in dialects:
             d.require(columns)
         dialect = dialects[0]
-        encodings = {d.encoding for d in dialects} - {"utf-8", "utf-8-sig"}
         compressed = [d for d in dialects if d.compression not in (None, "gzip", "bz2")]
-        if compressed or encodings:
+        if compressed:
             raise InvalidInputError(
-                f"{(compressed or dialects)[0].path}: the stream engine reads UTF-8 CSV files, "
-                "plain or compressed with gzip or bz2 (named .gz / .bz2); read this one with "
-                "the memory engine"
+                f"{compressed[0].path}: the stream engine reads CSV files plain or compressed "
+                "with gzip or bz2 (named .gz / .bz2); read this one with the memory engine"
             )
+        codec = codecs.lookup(dialect.encoding).name
         file_format = ds.CsvFileFormat(
             parse_options=pacsv.ParseOptions(delimiter=dialect.delimiter),
             convert_options=pacsv.ConvertOptions(
@@ -122,7 +140,10 @@ def dataset_of(
                 quoted_strings_can_be_null=True,
                 null_values=CSV_NULLS,
             ),
-            read_options=pacsv.ReadOptions(block_size=block_bytes),
+            read_options=pacsv.ReadOptions(
+                block_size=block_bytes,
+                encoding="utf8" if codec in ("utf-8", "utf-8-sig") else dialect.encoding,
+            ),
         )
     with reading(files[0], "Parquet" if fmt == "parquet" else "CSV", dialect):
         dataset = ds.dataset(files, format=file_format)
@@ -218,8 +239,19 @@ class DuckSource:
 
     @classmethod
     def from_files(
-        cls, files: list[str], fmt: str, columns: Sequence[str], *, sep: str | None
+        cls,
+        files: list[str],
+        fmt: str,
+        columns: Sequence[str],
+        *,
+        sep: str | None,
+        encoding: str | None = None,
     ) -> DuckSource:
+        if encoding is not None and codecs.lookup(encoding).name not in ("utf-8", "utf-8-sig"):
+            raise InvalidInputError(
+                f"reader='duckdb' reads UTF-8 CSV files; read {files[0]} (encoding "
+                f"{encoding!r}) with the default reader='pyarrow'"
+            )
         duckdb: Any = require("duckdb", "duckdb")
         con = duckdb.connect()
         listed = "[" + ", ".join(_sql_text(f) for f in files) + "]"

@@ -16,33 +16,30 @@ dask and distributed are imported inside the functions that use them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, require
-from .._types import IntArray, Level, Missing
-from .._validate import check_na_values, require_columns
+from .._types import FloatArray, IntArray
+from .._validate import check_na_values
 from ..data.dictionary import raw_label_domain as label_domain
-from ..data.encoder import LabelsAs, missing_mask, order_line, typed_ids
-from ..data.ratings import ReadReport
+from ..data.encoder import missing_mask, typed_ids
 from ._blocks import (
-    STATISTICS,
+    Decoded,
     DuplicateInfo,
     LongPartial,
     RatingStatistics,
-    as_item_counts,
-    as_rater_counts,
-    empty_pairs,
+    assemble,
     long_partial,
 )
+from ._mapreduce import MapFn, Merge, Progress, concat_values, frame_of, run_partitions
+from ._options import Scan, ScanOptions, check_read
 from ._pages import small_pages
-from ._source import Locator, raise_duplicates, resolve_files
-from .stream import check_options, require_unique
+from ._source import Locator, raise_duplicates
+from .stream import require_unique
 
 __all__ = ["DaskRescan", "dask_scan", "dask_statistics"]
 
@@ -165,169 +162,12 @@ def _merge(a: _Partial, b: _Partial) -> _Partial:
     )
 
 
-def _tree(values: list[Any], combine: Any) -> Any:
-    """Pairwise reduction of delayed values: depth log2(n)."""
-    dask: Any = require("dask", "dask")
-    level = list(values)
-    while len(level) > 1:
-        nxt = [
-            dask.delayed(combine)(level[k], level[k + 1], dask_key_name=None)
-            for k in range(0, len(level) - 1, 2)
-        ]
-        if len(level) % 2:
-            nxt.append(level[-1])
-        level = nxt
-    return level[0]
-
-
-def _frame_of(
-    data: Any,
-    columns: tuple[str, str, str],
-    *,
-    file_format: str | None,
-    sep: str | None,
-    blocksize: str | int | None,
-) -> tuple[Any, bool, str]:
-    """A dask DataFrame of the three columns, whether its cells are CSV text, and a source."""
-    dd: Any = require("dask.dataframe", "dask")
-    if isinstance(data, str | Path) or (
-        isinstance(data, Sequence) and not isinstance(data, str | bytes)
-    ):
-        files, fmt = resolve_files(data, file_format)
-        source = files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files"
-        if fmt == "parquet":
-            import pyarrow.parquet as pq
-
-            require_columns(columns, pq.read_schema(files[0]).names, where=files[0])
-            frame = dd.read_parquet(files, columns=list(columns))
-            return frame, False, source
-        delimiter = sep if sep is not None else ("\t" if fmt == "tsv" else ",")
-        header = list(pd.read_csv(files[0], sep=delimiter, nrows=0).columns)
-        require_columns(columns, header, where=files[0])
-        frame = dd.read_csv(
-            files,
-            sep=delimiter,
-            usecols=list(columns),
-            dtype=dict.fromkeys(columns, object),
-            keep_default_na=False,
-            na_values=[""],
-            blocksize=blocksize if blocksize is not None else "64MB",
-        )
-        return frame, True, source
-    if not isinstance(data, dd.DataFrame):
-        raise InvalidInputError(
-            f"dask_statistics takes a dask DataFrame, a path, a glob or a list of paths; got a "
-            f"{type(data).__name__}"
-        )
-    require_columns(columns, list(data.columns))
-    return data[list(columns)], False, "dask DataFrame"
-
-
-def _compute(scheduler: Any, *values: Any) -> tuple[Any, ...]:
-    dask: Any = require("dask", "dask")
-    if isinstance(scheduler, str) and "://" in scheduler:
-        distributed: Any = require("distributed", "dask")
-        with distributed.Client(scheduler) as client:
-            return tuple(dask.compute(*values, scheduler=client))
-    return tuple(dask.compute(*values, scheduler=scheduler))
-
-
-Progress = Callable[[int, int | None], None]
-
-
-def _client_of(scheduler: Any) -> tuple[Any, bool]:
-    """The ``distributed.Client`` that will run the work (and whether it was opened here),
-    or (None, False) for dask's local schedulers."""
-    import sys
-
-    if isinstance(scheduler, str) and "://" in scheduler:
-        distributed: Any = require("distributed", "dask")
-        return distributed.Client(scheduler), True
-    if scheduler is not None and type(scheduler).__name__ == "Client":
-        return scheduler, False
-    if scheduler is None and "distributed" in sys.modules:
-        try:
-            return sys.modules["distributed"].default_client(), False
-        except ValueError:
-            return None, False
-    return None, False
-
-
-def _run_parts(
-    scheduler: Any,
-    partials: list[Any],
-    combine: Callable[[Any, Any], Any] | None,
-    progress: Progress | None,
-    done: int,
-    total: int,
-) -> Any:
-    """Compute one delayed value per partition and reduce them with ``combine``, calling
-    ``progress(done, total)`` as each partition's value is ready.
-
-    With a ``distributed.Client``, the partitions are futures reported in completion order
-    (``as_completed``) and reduced pairwise on the workers; with the local schedulers, a
-    ``dask.diagnostics.Callback`` counts the partitions' tasks as they finish.
-    """
-    if progress is None:
-        if combine is None:
-            return list(_compute(scheduler, *partials))
-        (out,) = _compute(scheduler, _tree(partials, combine))
-        return out
-    client, opened = _client_of(scheduler)
-    if client is not None:
-        distributed: Any = require("distributed", "dask")
-        try:
-            futures = client.compute(partials)
-            for _ in distributed.as_completed(futures):
-                done += 1
-                progress(done, total)
-            if combine is None:
-                return client.gather(futures)
-            level = list(futures)
-            while len(level) > 1:
-                nxt = [
-                    client.submit(combine, level[k], level[k + 1], pure=False)
-                    for k in range(0, len(level) - 1, 2)
-                ]
-                level = nxt + ([level[-1]] if len(level) % 2 else [])
-            return level[0].result()
-        finally:
-            if opened:
-                client.close()
-    diagnostics: Any = require("dask.diagnostics", "dask")
-    keys = {p.key for p in partials}
-    counter = [done]
-
-    def posttask(key: Any, result: Any, dsk: Any, state: Any, worker_id: Any) -> None:
-        if key in keys:
-            counter[0] += 1
-            progress(counter[0], total)
-
-    with diagnostics.Callback(posttask=posttask):
-        if combine is None:
-            return list(_compute(scheduler, *partials))
-        (out,) = _compute(scheduler, _tree(partials, combine))
-    return out
-
-
 def dask_statistics(
     data: Any,
     *,
-    item: str,
-    rater: str,
-    label: str,
-    level: Level = "nominal",
-    categories: Sequence[Any] | None = None,
-    missing: Missing = "omit",
-    duplicates: str = "raise",
-    statistics: Sequence[str] = STATISTICS,
     scheduler: Any = None,
-    file_format: str | None = None,
-    sep: str | None = None,
     blocksize: str | int | None = None,
-    progress: Progress | None = None,
-    na_values: Sequence[str] | None = None,
-    labels_as: LabelsAs = "auto",
+    **options: Unpack[ScanOptions],
 ) -> RatingStatistics:
     """Sufficient statistics of ratings in a Dask DataFrame (or Parquet/CSV files).
 
@@ -338,8 +178,10 @@ def dask_statistics(
     Parameters
     ----------
     data : dask DataFrame, path, glob or list of paths
-        Files are read with ``dask.dataframe.read_parquet`` / ``read_csv`` (CSV cells as
-        text, typed from their distinct values as pandas types a column).
+        Parquet files are read with ``dask.dataframe.read_parquet``; CSV/TSV files with
+        ``pyarrow.csv``, as the memory and stream engines read them (one partition per
+        file; cells as text, typed from the distinct values of the whole column by the one
+        encoder).
     item, rater, label : str
         Column names.
     level, categories, missing
@@ -353,10 +195,12 @@ def dask_statistics(
         ``None`` for dask's default (the active ``distributed.Client`` if there is one), a
         scheduler name (``"threads"``, ``"processes"``, ``"synchronous"``), a
         ``distributed.Client``, or a scheduler address such as ``"tcp://10.0.0.5:8786"``.
-    file_format, sep
-        For paths: the format (default from the suffix) and the CSV separator.
+    file_format, sep, encoding
+        For paths: the format (default from the suffix), the CSV separator and the CSV
+        text encoding, as in :func:`stream_statistics`.
     blocksize : str or int, optional
-        CSV bytes per partition (default ``"64MB"``).
+        Kept for compatibility; a CSV file is one partition (split large inputs into
+        several files, or pass a dask DataFrame, for more partitions).
     progress : callable, optional
         ``progress(partitions_done, partitions_total)`` as each partition of each pass is
         done (two passes; a method that reads the ratings again adds a third). With a
@@ -395,198 +239,201 @@ def dask_statistics(
        (CSV) Files. RFC 4180. IETF. https://doi.org/10.17487/RFC4180
     """
     with small_pages():
-        return dask_scan(
-            data,
-            item=item,
-            rater=rater,
-            label=label,
-            level=level,
-            categories=categories,
-            missing=missing,
-            duplicates=duplicates,
-            statistics=statistics,
-            scheduler=scheduler,
-            file_format=file_format,
-            sep=sep,
-            blocksize=blocksize,
-            progress=progress,
-            na_values=na_values,
-            labels_as=labels_as,
-        )[0]
+        return dask_scan(data, scheduler=scheduler, blocksize=blocksize, **options)[0]
 
 
 def dask_scan(
     data: Any,
     *,
-    item: str,
-    rater: str,
-    label: str,
-    level: Level = "nominal",
-    categories: Sequence[Any] | None = None,
-    missing: Missing = "omit",
-    duplicates: str = "raise",
-    statistics: Sequence[str] = STATISTICS,
     scheduler: Any = None,
-    file_format: str | None = None,
-    sep: str | None = None,
     blocksize: str | int | None = None,
-    progress: Progress | None = None,
-    na_values: Sequence[str] | None = None,
-    labels_as: LabelsAs = "auto",
+    **options: Unpack[ScanOptions],
 ) -> tuple[RatingStatistics, DaskRescan]:
     """:func:`dask_statistics`, and what a second pass over the partitions needs."""
-    wanted = check_options("dask_statistics", level, missing, duplicates, statistics)
-    columns = (item, rater, label)
-    if len(set(columns)) != 3:
-        raise InvalidInputError(
-            f"item, rater and label must be three different columns; got {list(columns)!r}"
-        )
+    scan = Scan.of("dask_statistics", options)
     dask: Any = require("dask", "dask")
-    spellings = check_na_values(na_values)
-    frame, text, source = _frame_of(
-        data, columns, file_format=file_format, sep=sep, blocksize=blocksize
+    frame, text, source = frame_of(
+        data,
+        scan.columns,
+        file_format=scan.file_format,
+        sep=scan.sep,
+        blocksize=blocksize,
+        encoding=scan.encoding,
     )
     parts = frame.to_delayed()
     n_parts = len(parts)
-    firsts: list[_Distinct] = _run_parts(
+    spellings = check_na_values(scan.na_values)
+    firsts: list[_Distinct] = run_partitions(
         scheduler,
-        [dask.delayed(_distinct)(p, columns, spellings) for p in parts],
+        [dask.delayed(_distinct)(p, scan.columns, spellings) for p in parts],
         None,
-        progress,
+        scan.progress,
         0,
         2 * n_parts,
     )
-    lengths = np.array([d.rows for d in firsts], dtype=np.int64)
-    offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
-    rows = int(lengths.sum())
-    locator = Locator()
-    if rows == 0:
-        raise InvalidInputError(f"the input is empty: {source} has no rows to read")
-    for k, d in enumerate(firsts):
-        for col, positions in d.null_ids:
-            what = "item" if col == item else "rater"
-            raise InvalidInputError(
-                f"column {col!r}: rows have no {what} id ({locator.rows(offsets[k] + positions)})"
-            )
-    items_raw = pd.unique(_concat([d.items for d in firsts]))
-    raters_raw = pd.unique(_concat([d.raters for d in firsts]))
-    labels_all = _concat([d.labels for d in firsts])
-    label_rows = np.concatenate([offsets[k] + d.label_first for k, d in enumerate(firsts)]).astype(
-        np.int64
-    )
-    labels_raw, first_at = np.unique(pd.factorize(labels_all)[0], return_index=True)
-    order = np.argsort(first_at, kind="stable")
-    keep_first = first_at[order]
-    labels_raw = labels_all[keep_first]
-    label_first_rows = label_rows[keep_first]
-    if labels_raw.size == 0:
-        raise InvalidInputError(
-            f"column {label!r}: all {rows} rows have a missing label; nothing to rate"
-        )
+    seen = _Seen.of(firsts, scan, source)
     remap, domain, _, category_order, notes = label_domain(
-        labels_raw,
-        label_first_rows,
-        level=level,
-        categories=categories,
-        column=label,
+        seen.labels,
+        seen.label_rows,
+        level=scan.level,
+        categories=scan.categories,
+        column=scan.label,
         text=text,
         na_values=spellings,
-        labels_as=labels_as,
+        labels_as=scan.labels_as,
     )
-    if not (remap >= 0).any():
-        raise InvalidInputError(
-            f"column {label!r}: all {rows} rows have a missing label; nothing to rate"
+    check_read(seen.rows, seen.rows if not (remap >= 0).any() else 0, source, scan.label)
+    decoded = Decoded(
+        _decode(seen.items, text),
+        _decode(seen.raters, text),
+        domain,
+        scan.level,
+        scan.categories is not None,
+        notes,
+        category_order,
+    )
+    dicts = dask.delayed(seen.dictionaries(remap), pure=True)
+    total = _count_partitions(parts, seen.offsets, dicts, scan, decoded, scheduler, n_parts)
+    stats = _checked(total, scan, decoded)
+    assert stats.rater_counts is not None
+    result = assemble(
+        decoded,
+        item_counts=stats.item_counts,
+        rater_counts=stats.rater_counts,
+        pairs=stats.pair_tables,
+        patterns=None,
+        statistics=scan.statistics,
+        keep_items="items" in scan.statistics,
+        rows=seen.rows,
+        missing=total.missing,
+        dropped=stats.dropped,
+        duplicates=scan.duplicates,
+        source=source,
+        engine="dask",
+        passes=2,
+    )
+    rescan = DaskRescan(
+        parts, seen.offsets, dicts, scan.columns, scheduler, int(stats.dropped), scan.progress
+    )
+    return result, rescan
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Seen:
+    """What pass 1 learns from all the partitions: rows, each partition's first row, and
+    the distinct items, raters and labels in order of first appearance over the frame
+    (with each label's first row)."""
+
+    rows: int
+    offsets: IntArray
+    items: npt.NDArray[Any]
+    raters: npt.NDArray[Any]
+    labels: npt.NDArray[Any]
+    label_rows: IntArray
+
+    @classmethod
+    def of(cls, firsts: list[_Distinct], scan: Scan, source: str) -> _Seen:
+        """Concatenate the partitions' findings in order; a missing id is an error naming
+        its rows, an input without rows or without a label too."""
+        lengths = np.array([d.rows for d in firsts], dtype=np.int64)
+        offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
+        rows = int(lengths.sum())
+        check_read(rows, 0, source, scan.label)
+        locator = Locator()
+        for k, d in enumerate(firsts):
+            for col, positions in d.null_ids:
+                what = "item" if col == scan.item else "rater"
+                raise InvalidInputError(
+                    f"column {col!r}: rows have no {what} id "
+                    f"({locator.rows(offsets[k] + positions)})"
+                )
+        labels_all = concat_values([d.labels for d in firsts])
+        label_rows = np.concatenate(
+            [offsets[k] + d.label_first for k, d in enumerate(firsts)]
+        ).astype(np.int64)
+        _, first_at = np.unique(pd.factorize(labels_all)[0], return_index=True)
+        keep_first = first_at[np.argsort(first_at, kind="stable")]
+        seen = cls(
+            rows,
+            offsets,
+            pd.unique(concat_values([d.items for d in firsts])),
+            pd.unique(concat_values([d.raters for d in firsts])),
+            labels_all[keep_first],
+            label_rows[keep_first],
         )
-    items_decode = _decode(items_raw, text)
-    raters_decode = _decode(raters_raw, text)
-    dicts = dask.delayed(
-        _Dictionaries(
-            pd.Index(items_raw, dtype=object if items_raw.dtype == object else None),
-            pd.Index(raters_raw, dtype=object if raters_raw.dtype == object else None),
-            pd.Index(labels_raw, dtype=object if labels_raw.dtype == object else None),
+        check_read(rows, rows if seen.labels.size == 0 else 0, source, scan.label)
+        return seen
+
+    def dictionaries(self, remap: IntArray) -> _Dictionaries:
+        """The dictionaries sent to the workers."""
+
+        def index(values: npt.NDArray[Any]) -> pd.Index:
+            out: pd.Index = pd.Index(values, dtype=object if values.dtype == object else None)
+            return out
+
+        return _Dictionaries(
+            index(self.items),
+            index(self.raters),
+            index(self.labels),
             np.r_[-1, remap].astype(np.int64),
-        ),
-        pure=True,
-    )
+        )
+
+
+def _count_partitions(
+    parts: list[Any],
+    offsets: IntArray,
+    dicts: Any,
+    scan: Scan,
+    decoded: Decoded,
+    scheduler: Any,
+    n_parts: int,
+) -> _Partial:
+    """Pass 2: encode each partition, shuffle the codes by item, count each partition and
+    merge the partial statistics pairwise."""
+    dask: Any = require("dask", "dask")
     dd: Any = require("dask.dataframe", "dask")
-    meta = pd.DataFrame(
-        {
-            "i": np.zeros(0, np.int64),
-            "r": np.zeros(0, np.int64),
-            "c": np.zeros(0, np.int64),
-            "row": np.zeros(0, np.int64),
-        }
-    )
+    meta = pd.DataFrame({name: np.zeros(0, np.int64) for name in ("i", "r", "c", "row")})
     encoded = dd.from_delayed(
-        [dask.delayed(_encode)(p, int(offsets[k]), dicts, columns) for k, p in enumerate(parts)],
+        [
+            dask.delayed(_encode)(p, int(offsets[k]), dicts, scan.columns)
+            for k, p in enumerate(parts)
+        ],
         meta=meta,
         verify_meta=False,
     )
     if encoded.npartitions > 1:
         encoded = encoded.shuffle(on="i", npartitions=encoded.npartitions)
-    n_items = int(items_raw.size)
-    stat_names = ("items", "raters", *(("pairs",) if "pairs" in wanted else ()))
     partials = [
         dask.delayed(_count)(
             p,
-            n_items=n_items,
-            raters=raters_decode,
-            categories=domain,
-            duplicates=duplicates,
-            statistics=stat_names,
+            n_items=int(decoded.items.size),
+            raters=decoded.raters,
+            categories=decoded.categories,
+            duplicates=scan.duplicates,
+            statistics=("items", "raters", *(("pairs",) if "pairs" in scan.statistics else ())),
         )
         for p in encoded.to_delayed()
     ]
-    total = _run_parts(scheduler, partials, _merge, progress, n_parts, n_parts + len(partials))
-    if missing == "raise" and total.missing:
+    total: _Partial = run_partitions(
+        scheduler, partials, _merge, scan.progress, n_parts, n_parts + len(partials)
+    )
+    return total
+
+
+def _checked(total: _Partial, scan: Scan, decoded: Decoded) -> LongPartial:
+    """The merged statistics, once missing labels (under ``missing="raise"``) and repeated
+    (item, rater) pairs (under ``duplicates="raise"``) are ruled out."""
+    locator = Locator()
+    if scan.missing == "raise" and total.missing:
         raise InvalidInputError(
-            f"column {label!r}: {total.missing} rows have a missing label "
+            f"column {scan.label!r}: {total.missing} rows have a missing label "
             f"({locator.rows(total.missing_rows)}); pass missing='omit' to leave them out"
         )
-    stats: LongPartial = total.stats
+    stats = total.stats
     if stats.duplicates is not None:
-        raise_duplicates(
-            _sorted_info(stats.duplicates), items_decode, raters_decode, locator, complete=True
-        )
-    assert stats.rater_counts is not None
-    kept = int(stats.rater_counts.sum())
-    reasons: dict[str, int] = {}
-    if total.missing:
-        reasons["missing label"] = int(total.missing)
-    if stats.dropped:
-        reasons[f"duplicate (item, rater): kept the {duplicates}"] = int(stats.dropped)
-    item_stat = as_item_counts(stats.item_counts, domain, n_items)
-    report = ReadReport(
-        rows=rows,
-        ratings=kept,
-        items=int(np.count_nonzero(item_stat.totals())),
-        raters=int(np.count_nonzero(stats.rater_counts.sum(axis=1))),
-        missing=int(total.missing),
-        dropped=rows - kept,
-        reasons=reasons,
-        source=source,
-        notes=notes,
-        order=order_line(level, domain, category_order),
-    )
-    pairs = stats.pair_tables
-    result = RatingStatistics(
-        item_counts=item_stat if "items" in wanted else None,
-        rater_counts=as_rater_counts(stats.rater_counts, domain) if "raters" in wanted else None,
-        pair_tables=(pairs if pairs is not None else empty_pairs(raters_decode, domain))
-        if "pairs" in wanted
-        else None,
-        items=items_decode,
-        raters=raters_decode,
-        categories=domain,
-        level=level,
-        categories_declared=categories is not None,
-        report=report,
-        engine="dask",
-        passes=2,
-    )
-    return result, DaskRescan(
-        parts, offsets, dicts, columns, scheduler, int(stats.dropped), progress
-    )
+        info = _sorted_info(stats.duplicates)
+        raise_duplicates(info, decoded.items, decoded.raters, locator, complete=True)
+    return stats
 
 
 def _apply(codes: pd.DataFrame, fn: Any, context: Any) -> Any:
@@ -600,34 +447,33 @@ def _apply(codes: pd.DataFrame, fn: Any, context: Any) -> Any:
     )
 
 
+@dataclasses.dataclass(slots=True, eq=False)
 class DaskRescan:
     """Another pass over the partitions of a :func:`dask_scan`, with the same dictionaries:
     ``fn`` runs on each encoded partition and the results are tree-reduced with ``merge``."""
 
-    def __init__(
-        self,
-        parts: list[Any],
-        offsets: IntArray,
-        dicts: Any,
-        columns: tuple[str, str, str],
-        scheduler: Any,
-        dropped: int,
-        progress: Progress | None = None,
-    ) -> None:
-        self.parts = parts
-        self.offsets = offsets
-        self.dicts = dicts
-        self.columns = columns
-        self.scheduler = scheduler
-        self.dropped = dropped
-        self.progress = progress
+    parts: list[Any]
+    offsets: IntArray
+    dicts: Any
+    columns: tuple[str, str, str]
+    scheduler: Any
+    dropped: int
+    progress: Progress | None = None
 
-    def map_reduce(
-        self,
-        fn: Callable[[Any, IntArray, IntArray, IntArray], Any],
-        context: Any,
-        merge: Callable[[Any, Any], Any],
-    ) -> Any:
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """None: every second pass reads the partitions again."""
+        return frozenset()
+
+    def rating_sums(self, table: FloatArray) -> FloatArray | None:
+        """None: no capability (see :class:`~accord.engines._mapreduce.Rescan`)."""
+        return None
+
+    def index_label_counts(self, index: IntArray, n_index: int) -> IntArray | None:
+        """None: no capability (see :class:`~accord.engines._mapreduce.Rescan`)."""
+        return None
+
+    def map_reduce(self, fn: MapFn, context: Any, merge: Merge) -> Any:
         """``merge`` of ``fn(context, item, rater, label)`` over the partitions (codes of the
         kept ratings). ``fn``, ``merge`` and ``context`` must pickle (module-level functions)
         for process and cluster schedulers; ``context`` is sent once."""
@@ -643,23 +489,13 @@ class DaskRescan:
             for k, p in enumerate(self.parts)
         ]
         n = len(partials)
-        return _run_parts(self.scheduler, partials, merge, self.progress, 2 * n, 3 * n)
+        return run_partitions(self.scheduler, partials, merge, self.progress, 2 * n, 3 * n)
 
 
 def _sorted_info(info: DuplicateInfo) -> DuplicateInfo:
     """Order the examples by their first row (partitions finish in any order)."""
     examples = tuple(sorted(info.examples, key=lambda e: e[2][0] if e[2] else 0))
     return DuplicateInfo(examples[:_SHOW], info.n_pairs)
-
-
-def _concat(arrays: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
-    arrays = [a for a in arrays if a.size]
-    if not arrays:
-        return np.zeros(0, dtype=object)
-    kinds = {a.dtype.kind for a in arrays}
-    if len(kinds) > 1:
-        arrays = [a.astype(object) for a in arrays]
-    return np.concatenate(arrays)
 
 
 def _decode(values: npt.NDArray[Any], text: bool) -> npt.NDArray[Any]:

@@ -15,182 +15,56 @@ ranges of items, keeping only the ratings of the items in range (bucketed passes
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import math
-from collections.abc import Callable, Generator, Iterator, Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, Unpack
 
 import numpy as np
 import numpy.typing as npt
 
 from .._errors import InvalidInputError
-from .._types import LEVELS, IntArray, Level, Missing
-from .._validate import check_choice, check_na_values
+from .._types import IntArray, Level, Missing
+from .._validate import check_na_values
 from ..data.dictionary import GrowingDictionary
 from ..data.dictionary import raw_label_domain as label_domain
-from ..data.encoder import LabelsAs, missing_of, order_line, typed_ids
-from ..data.ratings import ReadReport
+from ..data.encoder import LabelsAs, missing_of, typed_ids
+from ..stats import PairTables
+from ..stats.patterns import CountPatterns
 from ._blocks import (
-    STATISTICS,
     STREAM_STATISTICS,
+    Decoded,
     LongPartial,
     RatingStatistics,
-    as_item_counts,
-    as_rater_counts,
-    empty_pairs,
+    assemble,
     long_partial,
     use_sparse,
 )
+from ._mapreduce import CAPABILITIES, READAHEAD, MapFn, Merge, Progress, ahead, batches
 from ._matrix import CodeMatrix
+from ._options import Scan, ScanOptions, check_choice, check_read
 from ._pages import small_pages
 from ._source import (
     DuckSource,
     Locator,
     SourceLike,
     dataset_of,
+    describe,
     is_duckdb_relation,
     raise_duplicates,
     resolve_files,
 )
 
-__all__ = ["Progress", "StreamRescan", "stream_scan", "stream_statistics"]
-
-Progress = Callable[[int, int | None], None]
-"""Called after each batch with (rows read so far, total rows or None when unknown)."""
+# READAHEAD: also imported from here by the benchmarks
+__all__ = ["READAHEAD", "Progress", "StreamRescan", "stream_scan", "stream_statistics"]
 
 #: Bytes per kept rating held by a bucketed pass (codes, rows and sort scratch).
 BUCKET_BYTES_PER_RATING = 64
 
 
-def check_options(
-    owner: str,
-    level: str,
-    missing: str,
-    duplicates: str,
-    statistics: Sequence[str],
-    allowed: Sequence[str] = STATISTICS,
-) -> tuple[str, ...]:
-    """Validate the shared options of the engines; return the statistics as a tuple."""
-    check_choice("level", level, LEVELS, owner)
-    check_choice("missing", missing, ("omit", "raise"), owner)
-    if duplicates == "mean":
-        raise InvalidInputError(
-            f"duplicates='mean' is not available in {owner}: averaging repeated ratings can "
-            "create labels that were never seen, which needs every value in memory. Use the "
-            "memory engine (accord.Ratings.from_long) or duplicates='raise', 'first' or 'last'"
-        )
-    check_choice("duplicates", duplicates, ("raise", "first", "last"), owner)
-    if isinstance(statistics, str):
-        statistics = (statistics,)
-    for name in statistics:
-        check_choice("statistics", name, allowed, owner)
-    return tuple(statistics)
-
-
-#: Read-ahead of pyarrow's dataset scanner (CSV/TSV files): one file and 4 batches ahead
-#: rather than 4 files and 16 batches.
-READAHEAD = {"batch_readahead": 4, "fragment_readahead": 1}
-
-#: Parquet batches decoded ahead of the one being encoded.
-PARQUET_AHEAD = 2
-
 #: Batches encoded ahead of the one being counted.
 ENCODE_AHEAD = 1
-
-
-def ahead(make: Callable[[], Iterator[Any]], depth: int, name: str) -> Generator[Any]:
-    """The items of ``make()``, produced on a thread up to ``depth`` items ahead of the
-    consumer (exceptions are raised in the consumer; closing the generator stops the
-    thread)."""
-    import queue
-    import threading
-
-    out: queue.Queue[Any] = queue.Queue(maxsize=depth)
-    stop = threading.Event()
-    done = object()
-
-    def put(value: Any) -> bool:
-        while not stop.is_set():
-            try:
-                out.put(value, timeout=0.1)
-                return True
-            except queue.Full:
-                continue
-        return False
-
-    def produce() -> None:
-        try:
-            for value in make():
-                if not put(value):
-                    return
-            put(done)
-        except BaseException as exc:  # handed to the consumer
-            put(exc)
-
-    thread = threading.Thread(target=produce, name=name, daemon=True)
-    thread.start()
-    try:
-        while True:
-            value = out.get()
-            if value is done:
-                return
-            if isinstance(value, BaseException):
-                raise value
-            yield value
-    finally:
-        stop.set()
-        thread.join()
-
-
-def _parquet_batches(files: list[str], columns: list[str], batch_size: int) -> Iterator[Any]:
-    """(path, batch) of Parquet files in order, decoded ``PARQUET_AHEAD`` batches ahead on a
-    thread.
-
-    pyarrow's dataset scanner keeps decoding while the batches wait to be counted: with a
-    consumer slower than the reader it held about 1 GB of decoded batches for 100M ratings
-    in ten files, whatever its read-ahead options. ``ParquetFile.iter_batches`` decodes one
-    batch when asked, so a small queue bounds the batches in memory and still overlaps
-    reading with counting.
-    """
-    import pyarrow.parquet as pq
-
-    def read() -> Iterator[Any]:
-        for path in files:
-            parquet = pq.ParquetFile(path)
-            for batch in parquet.iter_batches(batch_size=batch_size, columns=columns):
-                yield path, batch
-
-    return ahead(read, PARQUET_AHEAD, "accord-parquet-reader")
-
-
-def _batches(
-    dataset: Any, columns: list[str], batch_size: int, locator: Locator, row0: int
-) -> Iterator[tuple[int, Any]]:
-    """(first row, batch) over the dataset's files in order."""
-    import pyarrow.dataset as ds
-
-    row = row0
-    if isinstance(dataset, DuckSource):
-        for batch in dataset.batches(batch_size):
-            if batch.num_rows == 0:
-                continue
-            locator.add(row, dataset.name)
-            yield row, batch
-            row += batch.num_rows
-        return
-    if isinstance(dataset, ds.FileSystemDataset) and isinstance(
-        dataset.format, ds.ParquetFileFormat
-    ):
-        tagged: Iterator[tuple[str, Any]] = _parquet_batches(dataset.files, columns, batch_size)
-    else:
-        scanner = dataset.scanner(columns=columns, batch_size=batch_size, **READAHEAD)
-        tagged = ((t.fragment.path, t.record_batch) for t in scanner.scan_batches())
-    for path, batch in tagged:
-        if batch.num_rows == 0:
-            continue
-        locator.add(row, path)
-        yield row, batch
-        row += batch.num_rows
 
 
 class _Encoder:
@@ -299,16 +173,7 @@ class _Encoder:
         if strict and present.size:
             rows = self.labels.first_rows()[known:][~flags]
             try:
-                label_domain(
-                    present,
-                    rows,
-                    level=self.level,
-                    categories=self.categories,
-                    column=self.columns[2],
-                    text=self.text,
-                    na_values=self.na_values,
-                    labels_as=self.labels_as,
-                )
+                self._label_domain(present, rows)
             except InvalidInputError as exc:
                 if len(self.locator.files) <= 1:
                     raise
@@ -324,9 +189,17 @@ class _Encoder:
         return values
 
     def domain(self) -> tuple[IntArray, tuple[Any, ...]]:
-        remap, domain, _, self.order, self.notes = label_domain(
-            self.labels.values(),
-            self.labels.first_rows(),
+        """Each raw label's domain code (-1: missing) and the ordered domain; the order and
+        the typing notes are kept for the read report."""
+        remap, domain, _, self.order, self.notes = self._label_domain(
+            self.labels.values(), self.labels.first_rows()
+        )
+        return remap, domain
+
+    def _label_domain(self, values: npt.NDArray[Any], rows: IntArray) -> Any:
+        return label_domain(
+            values,
+            rows,
             level=self.level,
             categories=self.categories,
             column=self.columns[2],
@@ -334,28 +207,15 @@ class _Encoder:
             na_values=self.na_values,
             labels_as=self.labels_as,
         )
-        return remap, domain
 
 
 def stream_statistics(
     source: SourceLike,
     *,
-    item: str,
-    rater: str,
-    label: str,
-    level: Level = "nominal",
-    categories: Sequence[Any] | None = None,
-    missing: Missing = "omit",
-    duplicates: str = "raise",
-    statistics: Sequence[str] = STATISTICS,
     batch_size: int = 1_000_000,
     memory_limit: int = 1 << 30,
-    file_format: str | None = None,
-    sep: str | None = None,
-    progress: Progress | None = None,
     reader: str = "pyarrow",
-    na_values: Sequence[str] | None = None,
-    labels_as: LabelsAs = "auto",
+    **options: Unpack[ScanOptions],
 ) -> RatingStatistics:
     """Sufficient statistics of ratings in Parquet or CSV files, read in batches.
 
@@ -398,6 +258,10 @@ def stream_statistics(
         Overrides the format guessed from the suffix.
     sep : str, optional
         Field separator for CSV/TSV.
+    encoding : str, optional
+        Text encoding of CSV/TSV files (default UTF-8, with or without a byte-order mark),
+        as in :func:`accord.read_ratings`: ``"latin-1"`` or ``"cp1252"`` for many spreadsheet
+        exports. A byte the encoding cannot decode is an error naming its offset.
     progress : callable, optional
         ``progress(rows_read, total_rows)`` after each batch (``total_rows`` is None for
         CSV and DuckDB, whose length is not known in advance).
@@ -465,97 +329,158 @@ def stream_statistics(
     """
     with small_pages():
         return stream_scan(
-            source,
-            item=item,
-            rater=rater,
-            label=label,
-            level=level,
-            categories=categories,
-            missing=missing,
-            duplicates=duplicates,
-            statistics=statistics,
-            batch_size=batch_size,
-            memory_limit=memory_limit,
-            file_format=file_format,
-            sep=sep,
-            progress=progress,
-            reader=reader,
-            na_values=na_values,
-            labels_as=labels_as,
+            source, batch_size=batch_size, memory_limit=memory_limit, reader=reader, **options
         )[0]
 
 
 def stream_scan(
     source: SourceLike,
     *,
-    item: str,
-    rater: str,
-    label: str,
-    level: Level = "nominal",
-    categories: Sequence[Any] | None = None,
-    missing: Missing = "omit",
-    duplicates: str = "raise",
-    statistics: Sequence[str] = STATISTICS,
     batch_size: int = 1_000_000,
     memory_limit: int = 1 << 30,
-    file_format: str | None = None,
-    sep: str | None = None,
-    progress: Progress | None = None,
     reader: str = "pyarrow",
-    na_values: Sequence[str] | None = None,
-    labels_as: LabelsAs = "auto",
+    **options: Unpack[ScanOptions],
 ) -> tuple[RatingStatistics, StreamRescan]:
     """:func:`stream_statistics`, and what a second pass over the same batches needs."""
-    wanted = check_options(
-        "stream_statistics", level, missing, duplicates, statistics, STREAM_STATISTICS
-    )
+    scan = Scan.of("stream_statistics", options, STREAM_STATISTICS)
     if batch_size < 1:
         raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
     check_choice("reader", reader, ("pyarrow", "duckdb"), "stream_statistics")
-    columns = [item, rater, label]
-    if len(set(columns)) != 3:
-        raise InvalidInputError(
-            f"item, rater and label must be three different columns; got {columns!r}"
-        )
-    dataset: Any
-    if is_duckdb_relation(source):
-        files, fmt = ["DuckDB query"], "duckdb"
-        dataset = DuckSource(source, columns, "DuckDB query")
-    else:
-        files, fmt = resolve_files(source, file_format)
-        if reader == "duckdb":
-            dataset = DuckSource.from_files(files, fmt, columns, sep=sep)
-        else:
-            block_bytes = int(min(max(batch_size * 16, 1 << 12), 1 << 28))
-            dataset = dataset_of(files, fmt, columns, sep=sep, block_bytes=block_bytes)
-    text = fmt in ("csv", "tsv")
+    dataset, files, fmt = _open(source, scan, reader, batch_size)
     total = int(dataset.count_rows()) if fmt == "parquet" and reader == "pyarrow" else None
-    locator = Locator()
     enc = _Encoder(
-        (item, rater, label),
-        text=text,
-        level=level,
-        categories=categories,
-        missing=missing,
-        locator=locator,
-        na_values=na_values,
-        labels_as=labels_as,
+        scan.columns,
+        text=fmt in ("csv", "tsv"),
+        level=scan.level,
+        categories=scan.categories,
+        missing=scan.missing,
+        locator=Locator(),
+        na_values=scan.na_values,
+        labels_as=scan.labels_as,
     )
-    first = CodeMatrix(memory_limit)
+    read = _first_pass(dataset, enc, scan, batch_size, memory_limit, total)
+    check_read(read.rows, read.missing, files[0], scan.label)
+    remap, domain = enc.domain()
+    if read.matrix is not None:
+        remap = read.matrix.merge_labels(remap)
+    decoded = Decoded(
+        enc.decode(enc.items),
+        enc.decode(enc.raters),
+        domain,
+        scan.level,
+        scan.categories is not None,
+        enc.notes,
+        enc.order,
+    )
+    wanted = tuple(scan.statistics)
+    if read.matrix is not None:
+        counted = _from_matrix(read.matrix, remap, decoded, wanted, read.dropped)
+    else:
+        counted = _bucketed(dataset, enc, remap, read, decoded, scan, memory_limit, batch_size)
+    stats = assemble(
+        decoded,
+        item_counts=counted.item_counts,
+        rater_counts=counted.rater_counts,
+        pairs=counted.pairs,
+        patterns=counted.patterns,
+        statistics=wanted,
+        # Item counts stand in for patterns when the patterns could not be formed.
+        keep_items="items" in wanted or counted.patterns is None,
+        rows=read.rows,
+        missing=read.missing,
+        dropped=counted.dropped,
+        duplicates=scan.duplicates,
+        source=describe(files),
+        engine="stream",
+        passes=counted.passes,
+    )
+    rescan = StreamRescan(
+        dataset,
+        list(scan.columns),
+        batch_size,
+        enc,
+        remap,
+        counted.dropped,
+        read.rows,
+        counted.passes,
+        scan.progress,
+        # Every kept rating is in the matrix: a second pass reads it, not the files.
+        read.matrix,
+    )
+    return stats, rescan
+
+
+def _open(source: Any, scan: Scan, reader: str, batch_size: int) -> tuple[Any, list[str], str]:
+    """The batches' source (a pyarrow dataset or a DuckDB query), its files and format."""
+    columns = list(scan.columns)
+    if is_duckdb_relation(source):
+        return DuckSource(source, columns, "DuckDB query"), ["DuckDB query"], "duckdb"
+    files, fmt = resolve_files(source, scan.file_format, scan.encoding)
+    if reader == "duckdb":
+        duck = DuckSource.from_files(files, fmt, columns, sep=scan.sep, encoding=scan.encoding)
+        return duck, files, fmt
+    block_bytes = int(min(max(batch_size * 16, 1 << 12), 1 << 28))
+    dataset = dataset_of(
+        files, fmt, columns, sep=scan.sep, block_bytes=block_bytes, encoding=scan.encoding
+    )
+    return dataset, files, fmt
+
+
+@dataclasses.dataclass(slots=True)
+class _Read:
+    """What the first pass learns: rows read, missing labels, ratings dropped as repeats,
+    and the code matrix (None when it would not fit)."""
+
+    matrix: CodeMatrix | None
+    total: int | None
+    rows: int = 0
+    missing: int = 0
+    dropped: int = 0
+
+
+class _ItemGuess:
+    """The final number of items guessed from the batches so far (0: no guess).
+
+    Items per row so far, extrapolated to the whole input. Trusted only for input ordered by
+    item: the batch touches no item seen before the previous batch, and two batches in a row
+    give the same guess. Else the matrix grows by half.
+    """
+
+    def __init__(self, total: int | None) -> None:
+        self.total = total
+        self.before = self.items_before = self.items_two_back = 0
+
+    def expect(self, codes_item: npt.NDArray[Any], n_items: int, rows: int) -> int:
+        expect = 0
+        if self.total is not None and codes_item.size:
+            guess = n_items * self.total // max(rows, 1)
+            local = int(codes_item.min()) >= self.items_two_back
+            if local and guess > 0 and abs(guess - self.before) * 10 <= guess:
+                expect = guess + guess // 50
+            self.before = guess
+        self.items_two_back, self.items_before = self.items_before, n_items
+        return expect
+
+
+def _first_pass(
+    dataset: Any, enc: _Encoder, scan: Scan, batch_size: int, memory_limit: int, total: int | None
+) -> _Read:
+    """Read every batch: encode it (on a thread, one batch ahead) and write its codes into
+    the code matrix while it fits."""
+    wanted = scan.statistics
+    matrix = CodeMatrix(memory_limit)
     if "items" in wanted or "patterns" in wanted:
         # Items behind the current batch are counted while the next ones are read (input
         # ordered by item); anything else is counted at the end.
-        first.plan_tally(pairs="pairs" in wanted, raters=True)
-    matrix: CodeMatrix | None = first
-    rows = 0
-    n_missing = 0
-    dropped_dups = 0
-    guess_before = items_before = items_two_back = 0
+        matrix.plan_tally(pairs="pairs" in wanted, raters=True)
+    read = _Read(matrix, total)
+    guess = _ItemGuess(total)
+    columns = list(scan.columns)
 
     def encoded() -> Iterator[tuple[int, int, Any, tuple[int, int, int]]]:
         # Batches encoded on a thread of their own, one ahead of the counting here: the
         # dictionaries are only touched by that thread, which hands over their sizes.
-        for row0, batch in _batches(dataset, columns, batch_size, locator, 0):
+        for row0, batch in batches(dataset, columns, batch_size, enc.locator, 0):
             codes = enc.encode(row0, batch, wide=False)
             yield row0, batch.num_rows, codes, (enc.items.size, enc.raters.size, enc.labels.size)
 
@@ -564,139 +489,68 @@ def stream_scan(
     with contextlib.closing(ahead(encoded, ENCODE_AHEAD, "accord-encoder")) as pipeline:
         for row0, n, codes, sizes in pipeline:
             codes_item, codes_rater, codes_label, miss = codes
-            n_items_now, n_raters_now, n_labels_now = sizes
-            rows = row0 + n
-            n_missing += int(miss.size)
-            expect = 0
-            if total is not None and codes_item.size:
-                # Items per row so far, extrapolated to the whole input. Trusted only for input
-                # ordered by item: the batch touches no item seen before the previous batch, and
-                # two batches in a row give the same guess. Else the matrix grows by half.
-                guess = n_items_now * total // max(rows, 1)
-                local = int(codes_item.min()) >= items_two_back
-                if local and guess > 0 and abs(guess - guess_before) * 10 <= guess:
-                    expect = guess + guess // 50
-                guess_before = guess
-            items_two_back, items_before = items_before, n_items_now
-            if matrix is not None and not matrix.reserve(
-                n_items_now, n_raters_now, n_labels_now, expect
+            read.rows = row0 + n
+            read.missing += int(miss.size)
+            expect = guess.expect(codes_item, sizes[0], read.rows)
+            if read.matrix is not None and not read.matrix.reserve(
+                sizes[0], sizes[1], sizes[2], expect
             ):
-                matrix = None  # too big: statistics come from bucketed passes below
-            if matrix is not None:
-                dropped, repeats = matrix.put_batch(
-                    codes_item, codes_rater, codes_label, miss, row0, duplicates
+                read.matrix = None  # too big: statistics come from bucketed passes
+            if read.matrix is not None:
+                dropped, repeats = read.matrix.put_batch(
+                    codes_item, codes_rater, codes_label, miss, row0, scan.duplicates
                 )
                 if repeats is not None:
                     pipeline.close()  # the encoder stops before its dictionaries are read
                     raise_duplicates(
-                        repeats, enc.items.values(), enc.raters.values(), locator, complete=False
+                        repeats,
+                        enc.items.values(),
+                        enc.raters.values(),
+                        enc.locator,
+                        complete=False,
                     )
-                dropped_dups += dropped
+                read.dropped += dropped
                 if codes_item.size:
-                    matrix.advance(int(codes_item.min()))
-            if progress is not None:
-                progress(rows, total)
-    if rows == 0:
-        raise InvalidInputError(f"the input is empty: {files[0]} has no rows to read")
-    if n_missing == rows:
-        raise InvalidInputError(
-            f"column {label!r}: all {rows} rows have a missing label; nothing to rate"
-        )
-    remap, domain = enc.domain()
-    if matrix is not None:
-        remap = matrix.merge_labels(remap)
-    items_decode = enc.decode(enc.items)
-    raters_decode = enc.decode(enc.raters)
-    n_items, q = enc.items.size, len(domain)
-    sparse = use_sparse(n_items, q)
-    passes = 1
-    patterns = None
-    if matrix is not None:
-        item_counts, rater_counts, pairs, patterns = matrix.statistics(
-            remap,
-            raters=raters_decode,
-            categories=domain,
-            statistics=(
-                "raters",
-                *(("items",) if "items" in wanted or "patterns" not in wanted else ()),
-                *(("pairs",) if "pairs" in wanted else ()),
-                *(("patterns",) if "patterns" in wanted else ()),
-            ),
-            sparse=sparse,
-        )
-    else:
-        part, passes = _bucketed(
-            dataset,
-            columns,
-            enc,
-            remap,
-            rows=rows,
-            n_missing=n_missing,
-            raters_decode=raters_decode,
-            domain=domain,
-            duplicates=duplicates,
-            pairs="pairs" in wanted,
-            sparse=sparse,
-            memory_limit=memory_limit,
-            batch_size=batch_size,
-            progress=progress,
-            total=total,
-        )
-        item_counts, rater_counts, pairs = part.item_counts, part.rater_counts, part.pair_tables
-        dropped_dups = part.dropped
+                    read.matrix.advance(int(codes_item.min()))
+            if scan.progress is not None:
+                scan.progress(read.rows, total)
+    return read
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Counted:
+    """The statistics counted after the first pass, and how many reads they took."""
+
+    item_counts: Any
+    rater_counts: IntArray
+    pairs: PairTables | None
+    patterns: CountPatterns | None
+    dropped: int
+    passes: int
+
+
+def _from_matrix(
+    matrix: CodeMatrix, remap: IntArray, decoded: Decoded, wanted: tuple[str, ...], dropped: int
+) -> _Counted:
+    """Every statistic from the code matrix (one read of the input)."""
+    item_counts, rater_counts, pairs, patterns = matrix.statistics(
+        remap,
+        raters=decoded.raters,
+        categories=decoded.categories,
+        statistics=(
+            "raters",
+            *(("items",) if "items" in wanted or "patterns" not in wanted else ()),
+            *(("pairs",) if "pairs" in wanted else ()),
+            *(("patterns",) if "patterns" in wanted else ()),
+        ),
+        sparse=use_sparse(decoded.items.size, len(decoded.categories)),
+    )
     assert rater_counts is not None  # always counted
     assert item_counts is not None or patterns is not None
-    kept = int(rater_counts.sum())
-    reasons: dict[str, int] = {}
-    if n_missing:
-        reasons["missing label"] = n_missing
-    if dropped_dups:
-        reasons[f"duplicate (item, rater): kept the {duplicates}"] = dropped_dups
-    item_stat = None if item_counts is None else as_item_counts(item_counts, domain, n_items)
-    report = ReadReport(
-        rows=rows,
-        ratings=kept,
-        items=(
-            patterns.n_rated
-            if item_stat is None and patterns is not None
-            else int(np.count_nonzero(item_stat.totals()))
-            if item_stat is not None
-            else 0
-        ),
-        raters=int(np.count_nonzero(rater_counts.sum(axis=1))),
-        missing=n_missing,
-        dropped=rows - kept,
-        reasons=reasons,
-        source=files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files",
-        notes=enc.notes,
-        order=order_line(level, domain, enc.order),
-    )
-    stats = RatingStatistics(
-        # Item counts stand in for patterns when the patterns could not be formed.
-        item_counts=item_stat if "items" in wanted or patterns is None else None,
-        rater_counts=as_rater_counts(rater_counts, domain) if "raters" in wanted else None,
-        pair_tables=(pairs if pairs is not None else empty_pairs(raters_decode, domain))
-        if "pairs" in wanted
-        else None,
-        items=items_decode,
-        raters=raters_decode,
-        categories=domain,
-        level=level,
-        categories_declared=categories is not None,
-        report=report,
-        engine="stream",
-        passes=passes,
-        item_patterns=patterns,
-    )
-    rescan = StreamRescan(
-        dataset, columns, batch_size, enc, remap, dropped_dups, rows, passes, progress
-    )
-    if matrix is not None:
-        # Every kept rating is in the matrix: a second pass reads it, not the files.
-        rescan.matrix = matrix
-    return stats, rescan
+    return _Counted(item_counts, rater_counts, pairs, patterns, dropped, 1)
 
 
+@dataclasses.dataclass(slots=True, eq=False)
 class StreamRescan:
     """Another pass over the batches of a :func:`stream_scan`, with the same codes.
 
@@ -706,35 +560,23 @@ class StreamRescan:
     ratings.
     """
 
-    def __init__(
-        self,
-        dataset: Any,
-        columns: list[str],
-        batch_size: int,
-        enc: _Encoder,
-        remap: IntArray,
-        dropped: int,
-        rows: int,
-        passes: int,
-        progress: Progress | None,
-    ) -> None:
-        self.dataset = dataset
-        self.columns = columns
-        self.batch_size = batch_size
-        self.enc = enc
-        self.remap = remap
-        self.dropped = dropped
-        self.rows = rows
-        self.passes = passes
-        self.progress = progress
-        self.matrix: CodeMatrix | None = None
+    dataset: Any
+    columns: list[str]
+    batch_size: int
+    enc: _Encoder
+    remap: IntArray
+    dropped: int
+    rows: int
+    passes: int
+    progress: Progress | None
+    matrix: CodeMatrix | None = None
 
-    def map_reduce(
-        self,
-        fn: Callable[[Any, IntArray, IntArray, IntArray], Any],
-        context: Any,
-        merge: Callable[[Any, Any], Any],
-    ) -> Any:
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """Every optional second pass while the code matrix holds the ratings, else none."""
+        return frozenset(CAPABILITIES) if self.matrix is not None else frozenset()
+
+    def map_reduce(self, fn: MapFn, context: Any, merge: Merge) -> Any:
         """``merge`` of ``fn(context, item, rater, label)`` over the batches (codes of the
         kept ratings: missing labels left out). Returns None for an input without ratings."""
         require_unique(self.dropped, "the stream engine")
@@ -742,7 +584,7 @@ class StreamRescan:
             return self._from_matrix(self.matrix, fn, context, merge)
         total: Any = None
         done = self.rows * self.passes
-        for row0, batch in _batches(self.dataset, self.columns, self.batch_size, Locator(), 0):
+        for row0, batch in batches(self.dataset, self.columns, self.batch_size, Locator(), 0):
             item, rater, label, _ = self.enc.kept(row0, batch, self.remap)
             part = fn(context, item, rater, label)
             total = part if total is None else merge(total, part)
@@ -766,7 +608,7 @@ class StreamRescan:
     def index_label_counts(self, index: IntArray, n_index: int) -> IntArray | None:
         """Kept ratings counted by (rater, ``index[item]``, domain label), shape
         (n_raters, n_index, q), from the code matrix; None without one (see
-        :func:`accord.engines._run.index_label_counts`)."""
+        :meth:`accord.engines._mapreduce.Rescan.index_label_counts`)."""
         if self.matrix is None:
             return None
         require_unique(self.dropped, "the stream engine")
@@ -779,9 +621,9 @@ class StreamRescan:
     def _from_matrix(
         self,
         matrix: CodeMatrix,
-        fn: Callable[[Any, IntArray, IntArray, IntArray], Any],
+        fn: MapFn,
         context: Any,
-        merge: Callable[[Any, Any], Any],
+        merge: Merge,
     ) -> Any:
         """The ratings of the code matrix, slice by slice (items in code order)."""
         total: Any = None
@@ -806,34 +648,29 @@ def require_unique(dropped: int, engine: str) -> None:
 
 def _bucketed(
     dataset: Any,
-    columns: list[str],
     enc: _Encoder,
     remap: IntArray,
-    *,
-    rows: int,
-    n_missing: int,
-    raters_decode: Any,
-    domain: tuple[Any, ...],
-    duplicates: str,
-    pairs: bool,
-    sparse: bool,
+    read: _Read,
+    decoded: Decoded,
+    scan: Scan,
     memory_limit: int,
     batch_size: int,
-    progress: Progress | None,
-    total: int | None,
-) -> tuple[LongPartial, int]:
+) -> _Counted:
     """Statistics from passes over ranges of items (when the code matrix does not fit)."""
     n_items = enc.items.size
-    k = max(1, math.ceil((rows - n_missing) * BUCKET_BYTES_PER_RATING / memory_limit))
+    rows, total, progress = read.rows, read.total, scan.progress
+    columns, raters_decode, domain = list(scan.columns), decoded.raters, decoded.categories
+    sparse = use_sparse(n_items, len(domain))
+    k = max(1, math.ceil((rows - read.missing) * BUCKET_BYTES_PER_RATING / memory_limit))
     k = min(k, n_items)
     bounds = np.linspace(0, n_items, k + 1).round().astype(np.int64)
-    wanted = ("items", "raters", *(("pairs",) if pairs else ()))
+    wanted = ("items", "raters", *(("pairs",) if "pairs" in scan.statistics else ()))
     result: LongPartial | None = None
     blocks: list[Any] = []
     done = rows
     for lo, hi in itertools.pairwise(bounds):
         parts: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
-        for row0, batch in _batches(dataset, columns, batch_size, Locator(), 0):
+        for row0, batch in batches(dataset, columns, batch_size, Locator(), 0):
             it, rt, lb, at = enc.kept(row0, batch, remap)
             sel = np.flatnonzero((it >= lo) & (it < hi))
             if sel.size:
@@ -853,7 +690,7 @@ def _bucketed(
             n_groups=int(hi - lo),
             raters=raters_decode,
             categories=domain,
-            duplicates=duplicates,
+            duplicates=scan.duplicates,
             statistics=wanted,
             sparse=sparse,
         )
@@ -875,9 +712,7 @@ def _bucketed(
         item_counts: Any = sp.vstack(blocks, format="csr", dtype=np.int64)
     else:
         item_counts = np.concatenate(blocks)
-    return (
-        LongPartial(
-            item_counts, result.rater_counts, result.pair_tables, result.kept, result.dropped, None
-        ),
-        k + 1,
+    assert result.rater_counts is not None
+    return _Counted(
+        item_counts, result.rater_counts, result.pair_tables, None, result.dropped, k + 1
     )

@@ -22,9 +22,9 @@ from ..agreement.summary import (
 )
 from ..data.encoder import LabelsAs
 from ..data.ratings import Ratings
-from ..engines._matrix import patterns_from_counts
 from ..engines._pages import engine_pages
 from ..engines._run import Engine, Progress, Rescan, check_engine, ratings_in_memory, scan_ratings
+from ..stats.patterns import patterns_from_counts
 
 __all__ = ["agreement"]
 

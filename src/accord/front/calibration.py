@@ -48,11 +48,10 @@ from ..calibration.panel import (
 )
 from ..data.dictionary import GrowingDictionary
 from ..data.encoder import typed_ids
+from ..engines._mapreduce import batches, compute, concat_values, frame_of, tree_reduce
 from ..engines._pages import engine_pages
 from ..engines._run import check_engine
 from ..engines._source import Locator, dataset_of, resolve_files
-from ..engines.dask import _compute, _concat, _frame_of, _tree
-from ..engines.stream import _batches
 from ..stats.panel import PanelStatistics
 
 __all__ = ["calibrate_panel", "panel_statistics"]
@@ -462,7 +461,7 @@ def _stream_statistics(
     merged: PanelStatistics | None = None
     pending: list[PanelStatistics] = []
     pending_pairs = n_dropped = 0
-    for row0, batch in _batches(dataset, columns, batch_size, Locator(), 0):
+    for row0, batch in batches(dataset, columns, batch_size, Locator(), 0):
         part, dropped = _batch_statistics(batch, spec, row0, ids)
         n_dropped += dropped
         if part is None:
@@ -574,12 +573,12 @@ def _dask_statistics(
     parts = frame.to_delayed()
     shared = dask.delayed(spec, pure=True)
     partials = [dask.delayed(_summarise)(p, k, shared) for k, p in enumerate(parts)]
-    (total,) = _compute(scheduler, _tree(partials, _merge))
+    (total,) = compute(scheduler, tree_reduce(partials, _merge))
     if total.error is not None:
         index, message = total.error
         if index == 0:
             raise InvalidInputError(message)
-        lengths = _compute(scheduler, *[dask.delayed(len)(p) for p in parts[:index]])
+        lengths = compute(scheduler, *[dask.delayed(len)(p) for p in parts[:index]])
         raise InvalidInputError(
             f"{message} [row numbers count from row {int(sum(lengths)) + 1} of the input, "
             f"where partition {index + 1} starts]"
@@ -606,7 +605,7 @@ def _dask_frame(
             f"paths; got a {type(data).__name__}"
         )
     columns = cast(Any, tuple(spec.file_columns))
-    frame, text, _ = _frame_of(data, columns, file_format=file_format, sep=sep, blocksize=None)
+    frame, text, _ = frame_of(data, columns, file_format=file_format, sep=sep, blocksize=None)
     return frame, text
 
 
@@ -636,7 +635,7 @@ def _summarise(part: pd.DataFrame, index: int, spec: PanelSpec) -> _Partial:
 
 def _union(a: Any, b: Any) -> tuple[Any, Any, Any]:
     """The union of two decode tables (a's values first) and each side's codes into it."""
-    values = pd.unique(_concat([a, b]))
+    values = pd.unique(concat_values([a, b]))
     index = pd.Index(values, dtype=object if values.dtype == object else None)
     return values, index.get_indexer(pd.Index(a)), index.get_indexer(pd.Index(b))
 

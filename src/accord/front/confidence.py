@@ -391,12 +391,12 @@ def _dask_statistics(
     source: Any, columns: list[str], out_of_range: Any, owner: str, table: bool, scheduler: Any
 ) -> Statistics:
     """One statistic per dask partition, merged by a tree reduction."""
-    from ..engines.dask import _compute, _frame_of, _tree
+    from ..engines._mapreduce import compute, frame_of, tree_reduce
 
     dask: Any = require("dask", "dask")
-    frame, text, _ = _frame_of(
+    frame, text, _ = frame_of(
         source,
-        tuple(columns),  # type: ignore[arg-type]
+        tuple(columns),
         file_format=None,
         sep=None,
         blocksize=None,
@@ -404,7 +404,7 @@ def _dask_statistics(
     parts = [
         dask.delayed(_partition)(p, columns, out_of_range, owner, table) for p in frame.to_delayed()
     ]
-    (result,) = _compute(scheduler, _tree(parts, _merge))
+    (result,) = compute(scheduler, tree_reduce(parts, _merge))
     sums, counts = result
     return _sorted_groups(sums, text), counts
 
@@ -419,8 +419,8 @@ def _stream_statistics(
     batch_size: int,
 ) -> Statistics:
     """One statistic per batch of rows read from the files, merged as they come."""
+    from ..engines._mapreduce import batches
     from ..engines._source import Locator, dataset_of, resolve_files
-    from ..engines.stream import _batches
 
     if batch_size < 1:
         raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
@@ -430,7 +430,7 @@ def _stream_statistics(
     total_rows = int(dataset.count_rows()) if fmt == "parquet" else None
     locator = Locator()
     result: Statistics | None = None
-    for row0, batch in _batches(dataset, columns, batch_size, locator, 0):
+    for row0, batch in batches(dataset, columns, batch_size, locator, 0):
         arrays = [batch.column(k).to_numpy(zero_copy_only=False) for k in range(len(columns))]
         part = _units_stats(
             arrays[0],

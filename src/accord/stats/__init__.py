@@ -10,5 +10,12 @@ from __future__ import annotations
 
 from .counts import CategoryCounts, ItemCategoryCounts, RaterCategoryCounts
 from .pairs import PairTables
+from .patterns import CountPatterns
 
-__all__ = ["CategoryCounts", "ItemCategoryCounts", "PairTables", "RaterCategoryCounts"]
+__all__ = [
+    "CategoryCounts",
+    "CountPatterns",
+    "ItemCategoryCounts",
+    "PairTables",
+    "RaterCategoryCounts",
+]

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._errors import InvalidInputError
 from .._types import IntArray
 from .counts import SPARSE_CELLS
 
@@ -195,6 +196,50 @@ class CountPatterns:
             uniq, weights = uniq[1:], weights[1:]
             index -= 1
         return cls(digits(uniq, base, q), index, weights)
+
+    @classmethod
+    def from_codes(
+        cls, item_codes: npt.ArrayLike, label_codes: npt.ArrayLike, *, n_items: int, q: int
+    ) -> CountPatterns:
+        """The patterns of ratings given as aligned item and category codes.
+
+        >>> CountPatterns.from_codes([0, 0, 1, 1], [1, 1, 1, 1], n_items=2, q=2).weights.tolist()
+        [2]
+        """
+        item = np.asarray(item_codes, dtype=np.int64)
+        label = np.asarray(label_codes, dtype=np.int64)
+        counts = np.bincount(item * q + label, minlength=n_items * q).reshape(n_items, q)
+        return cls.from_counts(counts)
+
+    @classmethod
+    def from_ratings(cls, ratings: Any) -> CountPatterns:
+        """The patterns of the item x category counts of a :class:`~accord.Ratings`."""
+        from .counts import ItemCategoryCounts
+
+        return cls.from_counts(ItemCategoryCounts.from_ratings(ratings).counts)
+
+    def merge(self, other: CountPatterns) -> CountPatterns:
+        """The patterns of the union of the ratings behind ``self`` and ``other``.
+
+        Both must be encoded with the same dictionaries (item codes and categories); the
+        items are padded to the larger of the two. The items' counts are added, so an item
+        rated in both has the sum of its rows (dense: memory for items x categories).
+
+        >>> a = CountPatterns.from_codes([0, 1], [0, 0], n_items=2, q=2)
+        >>> b = CountPatterns.from_codes([1, 2], [1, 1], n_items=3, q=2)
+        >>> a.merge(b).item_counts(sparse=False).tolist()
+        [[1, 0], [1, 1], [0, 1]]
+        """
+        mine, theirs = self.item_counts(sparse=False), other.item_counts(sparse=False)
+        if mine.shape[1] != theirs.shape[1]:
+            raise InvalidInputError(
+                "cannot merge count patterns over different numbers of categories: "
+                f"{mine.shape[1]} and {theirs.shape[1]}"
+            )
+        total = np.zeros((max(mine.shape[0], theirs.shape[0]), mine.shape[1]), dtype=np.int64)
+        total[: mine.shape[0]] += mine
+        total[: theirs.shape[0]] += theirs
+        return CountPatterns.from_counts(total)
 
     def rated(self) -> CountPatterns:
         """The same patterns with dense int64 rows and without the all-zero row (its items
