@@ -41,9 +41,6 @@ PRIVATE_IMPORTS_TO_REMOVE: frozenset[str] = frozenset()
 #: Functions whose body is over MAX_BODY_LINES lines today, as "module:qualified name".
 LONG_FUNCTIONS_TO_SPLIT = frozenset(
     {
-        "accord.engines._matrix:CodeMatrix.statistics",
-        "accord.engines.dask:dask_scan",
-        "accord.engines.stream:stream_scan",
     }
 )
 
