@@ -206,12 +206,9 @@ def test_hash_collision_falls_back_to_one_pattern_per_item(
         checks.append(counts.shape[0])
         return False
 
-    from accord.engines import _patterns as engine_patterns
     from accord.stats import patterns as _patterns
 
     monkeypatch.setattr(_patterns, "rows_match", collision)
-    # the engines' earlier copy of the count patterns, where it still has its own
-    monkeypatch.setattr(engine_patterns, "rows_match", collision, raising=False)
     opts: dict[str, Any] = dict(gold=wide_gold(wide_frame))
     expected = accord.consensus(accord.Ratings.from_long(wide_frame, **COLS), **opts)
     got = accord.consensus(wide_files, engine="stream", **COLS, **opts)

@@ -521,17 +521,18 @@ def alt_test(
     run it; real studies need 30 items or more per human):
 
     >>> import accord
-    >>> r = accord.Ratings.from_long(
+    >>> import pandas as pd
+    >>> r = accord.Ratings.from_long(pd.DataFrame(
     ...     {"item": [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4],
     ...      "rater": ["ann", "bob", "cy", "llm"] * 4,
-    ...      "label": list("aaba" "bbbb" "abaa" "bbab")},
+    ...      "label": list("aaba" "bbbb" "abaa" "bbab")}),
     ...     item="item", rater="rater", label="label")
     >>> res = accord.alt_test(r, "llm", epsilon=0.2, min_items_per_rater=4, test="wilcoxon")
     >>> res.humans[["human", "judge_wins", "human_wins"]]
       human  judge_wins  human_wins
-    0   ann        1.00        0.75
-    1   bob        1.00        0.75
-    2    cy        1.00        0.50
+    0   ann         1.0        1.00
+    1   bob         1.0        0.75
+    2    cy         1.0        0.50
     >>> round(res.advantage_probability, 2)
     1.0
     """
