@@ -39,10 +39,7 @@ CYCLE_IMPORTS_TO_REMOVE: frozenset[str] = frozenset()
 PRIVATE_IMPORTS_TO_REMOVE: frozenset[str] = frozenset()
 
 #: Functions whose body is over MAX_BODY_LINES lines today, as "module:qualified name".
-LONG_FUNCTIONS_TO_SPLIT = frozenset(
-    {
-    }
-)
+LONG_FUNCTIONS_TO_SPLIT: frozenset[str] = frozenset()
 
 
 # --- the source tree -----------------------------------------------------------------------------

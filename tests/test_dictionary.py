@@ -115,3 +115,30 @@ def test_sorted_ids_past_int32_then_a_small_id() -> None:
     np.testing.assert_array_equal(got, codes)
     assert list(dictionary.values()) == uniques
     np.testing.assert_array_equal(dictionary.first_rows(), first)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    first=st.integers(20, 200),
+    tail=st.lists(st.integers(1, 8), min_size=1, max_size=12),
+)
+def test_many_text_values_then_small_batches(seed: int, first: int, tail: list[int]) -> None:
+    """A first batch of many distinct ids and small batches after it: the values seen
+    outnumber each batch's distinct values (the dict kept between batches), and the codes are
+    still those of one pass over the column."""
+    rng = np.random.default_rng(seed)
+    pool = [f"item-{k:04x}" for k in range(first + 40)]
+    values: list[Any] = [pool[k] for k in rng.permutation(first)]
+    for size in tail:
+        values += [
+            None if k and rng.random() < 0.1 else pool[rng.integers(0, len(pool))]
+            for k in range(size)
+        ]
+    cuts = list(np.cumsum([first, *tail]))
+    dictionary, got = encode_in_batches(values, cuts, pa.string())
+    codes, uniques, first_rows = reference(values)
+    np.testing.assert_array_equal(got, codes)
+    assert list(dictionary.values()) == uniques
+    np.testing.assert_array_equal(dictionary.first_rows(), first_rows)
+    assert dictionary._codes is not None  # the dict took over from index_in

@@ -77,6 +77,9 @@ class GrowingDictionary:
         self._lo = 0
         # Hashed mode: the values seen so far as Arrow arrays (None: not hashed yet).
         self._known: list[Any] | None = None
+        # Text values seen so far -> code, kept once the values seen outnumber a batch's
+        # distinct values (see _lookup_known); None until then.
+        self._codes: dict[Any, int] | None = None
         self._type: Any = None
         self._sorted = False  # the last batch with new values was sorted
         # Ids seen so far are exactly start, start + 1, ... in this order (auto-increment ids
@@ -338,6 +341,32 @@ class GrowingDictionary:
         self.nulls = nulls
         return direct.astype(np.int64) if wide else direct
 
+    def _lookup_known(self, batch_values: Any) -> IntArray:
+        """The codes of a batch's distinct values among the values seen (-1: new).
+
+        Arrow's ``index_in`` hashes the whole value set on every call, which costs as much as
+        the values seen: fine while they are few, quadratic over a file with many distinct
+        ids. Once the text values seen outnumber the batch's distinct values four times, they
+        live in a dict kept from batch to batch instead, and only the batch's distinct values
+        are looked up (one hash each).
+        """
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        assert self._known is not None
+        k = len(batch_values)
+        text = pa.types.is_string(self._type) or pa.types.is_large_string(self._type)
+        if self._codes is None and text and self.size > 4 * k:
+            known = pa.chunked_array(self._known, type=self._type)
+            self._codes = dict(zip(known.to_pylist(), range(self.size), strict=True))
+        if self._codes is not None:
+            get = self._codes.get
+            return np.fromiter(
+                (get(v, -1) for v in batch_values.to_pylist()), dtype=np.int64, count=k
+            )
+        found = pc.index_in(batch_values, value_set=pa.chunked_array(self._known, type=self._type))
+        return np.asarray(pc.fill_null(found, -1).to_numpy(), dtype=np.int64)
+
     def _encode_hashed(self, array: Any, row0: int) -> IntArray:
         """Codes of a batch of any type: the batch's distinct values (pyarrow
         ``dictionary_encode``, in order of first appearance) are looked up among the known
@@ -354,15 +383,17 @@ class GrowingDictionary:
             return np.full(len(array), -1, dtype=np.int64)
         lookup = np.full(k + 1, -1, dtype=np.int64)  # the last entry codes a null
         if self.size:
-            known = pa.chunked_array(self._known, type=batch_values.type)
-            found = pc.index_in(batch_values, value_set=known)
-            lookup[:k] = np.asarray(pc.fill_null(found, -1).to_numpy(), dtype=np.int64)
+            lookup[:k] = self._lookup_known(batch_values)
         new = np.flatnonzero(lookup[:k] < 0)
         if new.size:
             lookup[new] = np.arange(self.size, self.size + new.size, dtype=np.int64)
             fresh = batch_values.take(pa.array(new, type=pa.int64()))
             self._chunks.append(fresh)
             self._known.append(fresh)
+            if self._codes is not None:
+                self._codes.update(
+                    zip(fresh.to_pylist(), range(self.size, self.size + new.size), strict=True)
+                )
             if self.track_rows:
                 # Dictionary indices number the values by first appearance in the batch.
                 self._first_rows.append(row0 + _first_positions(idx)[new])
