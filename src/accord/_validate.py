@@ -20,6 +20,7 @@ __all__ = [
     "DEFAULT_NA_VALUES",
     "SHOW",
     "check_choice",
+    "check_count_cells",
     "check_na_values",
     "format_rows",
     "missing_column_message",
@@ -72,6 +73,23 @@ def check_choice(name: str, value: object, allowed: Sequence[object], owner: str
     """  # noqa: E501
     if value not in allowed:
         raise InvalidInputError(bad_choice(owner, name, allowed, value))
+
+
+def check_count_cells(counts: npt.NDArray[np.float64], cell: str, *, hint: str = "") -> None:
+    """Every cell of a float array of counts finite and >= 0, else an error naming the first
+    cell at fault as ``{cell} (row, column)`` (and its value when negative, then ``hint``).
+
+    >>> check_count_cells(np.array([[1.0, -2.0]]), "table cell")
+    Traceback (most recent call last):
+    ...
+    accord._errors.InvalidInputError: table cell (0, 1) is negative (-2)
+    """
+    if not np.all(np.isfinite(counts)):
+        r, c = np.argwhere(~np.isfinite(counts))[0]
+        raise InvalidInputError(f"{cell} ({r}, {c}) is not finite")
+    if np.any(counts < 0):
+        r, c = np.argwhere(counts < 0)[0]
+        raise InvalidInputError(f"{cell} ({r}, {c}) is negative ({counts[r, c]:g}){hint}")
 
 
 def missing_column_message(name: str, available: Sequence[Any]) -> str:

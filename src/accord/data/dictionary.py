@@ -506,16 +506,11 @@ def raw_label_domain(
 
     Returns
     -------
-    remap : ndarray of int64, shape (k,)
-        Domain code of each raw code (-1 for a missing label).
-    domain : tuple
-        The ordered category domain.
-    missing : ndarray of bool, shape (k,)
-        Which raw labels are missing values.
-    order : str
-        How the domain is ordered, in words.
-    notes : tuple of str
-        Warnings for the read report.
+    remap, domain, missing, order, notes
+        ``remap`` (ndarray of int64, shape (k,)) is the domain code of each raw code (-1 for
+        a missing label), ``missing`` (ndarray of bool, shape (k,)) which raw labels are
+        missing values; ``domain``, ``order`` and ``notes`` are those of
+        :func:`accord.data.encoder.label_domain`.
     """
     if raw.dtype.kind in "US":
         raw = raw.astype(object)

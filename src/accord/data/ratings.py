@@ -43,7 +43,7 @@ from .encoder import (
 )
 from .frames import arrow_columns_of, frame_to_pandas, ordered_categories
 
-__all__ = ["Ratings", "ReadReport", "encode_ratings"]
+__all__ = ["DecodeTables", "Ratings", "ReadReport", "encode_ratings"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -114,8 +114,37 @@ class ReadReport(Result):
         return f"{head}; dropped {self.dropped} ({why})" + notes
 
 
+class DecodeTables:
+    """The sizes of the decode tables of encoded ratings: what :class:`Ratings` and the
+    engines' :class:`accord.RatingStatistics` share.
+
+    ``items[code]``, ``raters[code]`` and ``categories[code]`` decode an item, rater and
+    label code.
+    """
+
+    __slots__ = ()
+    items: npt.NDArray[Any]
+    raters: npt.NDArray[Any]
+    categories: tuple[Any, ...]
+
+    @property
+    def n_items(self) -> int:
+        """Number of items in the decode table (items whose every label is missing count)."""
+        return int(self.items.size)
+
+    @property
+    def n_raters(self) -> int:
+        """Number of raters in the decode table."""
+        return int(self.raters.size)
+
+    @property
+    def n_categories(self) -> int:
+        """Number of categories in the domain."""
+        return len(self.categories)
+
+
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class Ratings:
+class Ratings(DecodeTables):
     """Ratings in long form, encoded once to integer codes.
 
     Build with :meth:`from_long`, :meth:`from_wide` or :func:`accord.read_ratings`.
@@ -178,21 +207,6 @@ class Ratings:
     def n_ratings(self) -> int:
         """Number of ratings."""
         return int(self.item_codes.size)
-
-    @property
-    def n_items(self) -> int:
-        """Number of items in the decode table."""
-        return int(self.items.size)
-
-    @property
-    def n_raters(self) -> int:
-        """Number of raters in the decode table."""
-        return int(self.raters.size)
-
-    @property
-    def n_categories(self) -> int:
-        """Number of categories in the domain."""
-        return len(self.categories)
 
     @property
     def category_values(self) -> FloatArray:

@@ -13,7 +13,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError
 from .._types import FloatArray, IntArray
-from .._validate import tidy_scalar
+from .._validate import check_count_cells, tidy_scalar
 from .encoder import (
     arrow_of,
     dictionary_of,
@@ -114,15 +114,7 @@ class ContingencyTable:
             raise InvalidInputError(
                 f"a contingency table needs at least 2 categories; got {arr.shape[0]}"
             )
-        if not np.all(np.isfinite(arr)):
-            r, c = np.argwhere(~np.isfinite(arr))[0]
-            raise InvalidInputError(f"contingency table cell ({r}, {c}) is not finite")
-        if np.any(arr < 0):
-            r, c = np.argwhere(arr < 0)[0]
-            raise InvalidInputError(
-                f"contingency table cell ({r}, {c}) is negative ({arr[r, c]:g}); counts must "
-                "be >= 0"
-            )
+        check_count_cells(arr, "contingency table cell", hint="; counts must be >= 0")
         if arr.sum() <= 0:
             raise InvalidInputError("the contingency table is empty (all cells are 0)")
         cats = tuple(range(arr.shape[0])) if categories is None else tuple(categories)

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from .._results import Result
 from .._types import IntArray
 from ..data.encoder import order_line
-from ..data.ratings import Ratings, ReadReport
+from ..data.ratings import DecodeTables, Ratings, ReadReport
 from ..stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
 from ..stats.counts import SPARSE_CELLS
 from ..stats.patterns import CountPatterns
@@ -43,7 +43,7 @@ _SHOW = 5
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class RatingStatistics(Result):
+class RatingStatistics(Result, DecodeTables):
     """The sufficient statistics of a set of ratings, computed by an engine.
 
     Every field holds exactly what the memory engine computes from
@@ -91,21 +91,6 @@ class RatingStatistics(Result):
     engine: str
     passes: int = 1
     item_patterns: CountPatterns | None = None
-
-    @property
-    def n_items(self) -> int:
-        """Number of items in the decode table (items whose every label is missing count)."""
-        return int(self.items.size)
-
-    @property
-    def n_raters(self) -> int:
-        """Number of raters in the decode table."""
-        return int(self.raters.size)
-
-    @property
-    def n_categories(self) -> int:
-        """Number of categories in the domain."""
-        return len(self.categories)
 
     @property
     def n_ratings(self) -> int:

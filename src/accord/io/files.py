@@ -271,32 +271,21 @@ def read_text_file(path: str | Path, *, encoding: str | None = None, what: str =
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class CsvDialect:
+class CsvDialect(TextSniff):
     """How to read a delimited text file: what :func:`sniff_csv` found.
 
     Attributes
     ----------
-    path : Path
-        The file.
+    path, encoding, compression, head
+        As in :class:`TextSniff` (the file's first block).
     delimiter : str
         One character.
-    encoding : str
-        A Python codec name (``utf-8-sig`` when the file starts with a UTF-8 byte-order mark).
-    compression : {"gzip", "bz2", "zstd", "xz"} or None
-        Told by the magic number.
     header : tuple of str
         The column names of the first line.
     """
 
-    path: Path
     delimiter: str
-    encoding: str
-    compression: Compression | None
     header: tuple[str, ...]
-
-    def open(self) -> IO[bytes]:
-        """The file's bytes, decompressed."""
-        return open_binary(self.path, self.compression)
 
     def require(self, columns: Sequence[str]) -> None:
         """Check that each of ``columns`` is in the header once.
@@ -415,7 +404,9 @@ def sniff_csv(
         header = next(csv.reader(io.StringIO(text), delimiter=delimiter))
     except (csv.Error, StopIteration) as exc:
         raise FileReadError(f"{sniff.path}: cannot read the header line ({exc})") from None
-    return CsvDialect(sniff.path, delimiter, sniff.encoding, sniff.compression, tuple(header))
+    return CsvDialect(
+        sniff.path, sniff.encoding, sniff.compression, sniff.head, delimiter, tuple(header)
+    )
 
 
 def _first_line(text: object) -> str:

@@ -79,15 +79,8 @@ def read_table(
     its line) and a column named twice in the header raise
     :class:`~accord._errors.FileReadError` / :class:`InvalidInputError`.
 
-    References
-    ----------
-    .. [1] Shafranovich, Y. (2005). Common Format and MIME Type for Comma-Separated Values
-       (CSV) Files. RFC 4180. IETF. https://doi.org/10.17487/RFC4180
-    .. [2] IANA. Media type registration: text/tab-separated-values.
-       https://www.iana.org/assignments/media-types/text/tab-separated-values
-    .. [3] The Apache Software Foundation. Apache Parquet file format.
-       https://parquet.apache.org/docs/file-format/
-    .. [4] JSON Lines. https://jsonlines.org/
+    The formats are those of :func:`accord.read_ratings`, whose References name their
+    definitions.
     """
     columns_read, text = read_columns(
         path, columns, file_format=file_format, sep=sep, encoding=encoding

@@ -11,6 +11,7 @@ import numpy.typing as npt
 from .._errors import InvalidInputError
 from .._results import Result
 from .._types import FloatArray, IntArray
+from .._validate import check_count_cells
 from ..data.ratings import Ratings
 
 __all__ = ["CategoryCounts", "ItemCategoryCounts", "RaterCategoryCounts"]
@@ -201,14 +202,7 @@ class ItemCategoryCounts(CategoryCounts):
             as_float: FloatArray = arr.astype(np.float64)
         except (TypeError, ValueError):
             raise InvalidInputError("item x category counts must be numbers") from None
-        if not np.all(np.isfinite(as_float)):
-            i, c = np.argwhere(~np.isfinite(as_float))[0]
-            raise InvalidInputError(f"item x category counts: cell ({i}, {c}) is not finite")
-        if np.any(as_float < 0):
-            i, c = np.argwhere(as_float < 0)[0]
-            raise InvalidInputError(
-                f"item x category counts: cell ({i}, {c}) is negative ({as_float[i, c]:g})"
-            )
+        check_count_cells(as_float, "item x category counts: cell")
         if np.any(as_float != np.round(as_float)):
             i, c = np.argwhere(as_float != np.round(as_float))[0]
             raise InvalidInputError(
