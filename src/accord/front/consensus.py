@@ -125,12 +125,9 @@ def consensus(
         Level of the labels read from files (stream and dask engines).
     categories : sequence, optional
         The declared category domain of labels read from files.
-    scheduler : str or distributed.Client, optional
-        ``engine="dask"``: a scheduler name, a client or an address.
-    progress : callable, optional
-        ``engine="stream"``: ``progress(rows_read, total_rows_or_None)`` after each batch.
-    batch_size : int, default 1_000_000
-        ``engine="stream"``: rows per batch.
+    scheduler, progress, batch_size
+        The dask engine's scheduler, the stream engine's progress callback and rows per
+        batch, as in :func:`accord.agreement`.
     na_values, labels_as
         For ratings read from files or frames: what counts as a missing label and how a text
         file's labels are typed, as in :meth:`accord.Ratings.from_long`.
