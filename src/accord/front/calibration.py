@@ -51,8 +51,9 @@ from ..data.encoder import typed_ids
 from ..engines._mapreduce import batches, compute, concat_values, frame_of, tree_reduce
 from ..engines._pages import engine_pages
 from ..engines._run import check_engine
-from ..engines._source import Locator, dataset_of, resolve_files
+from ..engines._source import Locator
 from ..stats.panel import PanelStatistics
+from ._files import batch_dataset
 
 __all__ = ["calibrate_panel", "panel_statistics"]
 
@@ -404,12 +405,6 @@ def panel_statistics(
         One row per (item, rater) pair: counts, summed confidences, weighted means and
         within-pair sums of squares, with the decode tables; partial statistics ``merge``.
 
-    References
-    ----------
-    .. [1] MacKay, R. S., Kenna, R., Low, R. J. and Parker, S. (2017). Calibration with
-       confidence: a principled method for panel assessment. Royal Society Open Science 4,
-       160760. doi:10.1098/rsos.160760
-
     Examples
     --------
     >>> import pathlib, tempfile
@@ -451,12 +446,10 @@ def _stream_statistics(
 ) -> PanelStatistics:
     """Batches of the files, each checked and folded into statistics; the statistics merged
     as they grow (memory bounded by the number of distinct pairs, not of rows)."""
-    if batch_size < 1:
-        raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
-    files, fmt = resolve_files(source, file_format)
     columns = spec.file_columns
-    block_bytes = int(min(max(batch_size * 16, 1 << 12), 1 << 28))
-    dataset = dataset_of(files, fmt, columns, sep=sep, block_bytes=block_bytes)
+    dataset, _, fmt = batch_dataset(
+        source, columns, batch_size=batch_size, file_format=file_format, sep=sep
+    )
     ids = (GrowingDictionary(), GrowingDictionary())
     merged: PanelStatistics | None = None
     pending: list[PanelStatistics] = []

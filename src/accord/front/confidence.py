@@ -33,6 +33,7 @@ from ..data.scored import OutOfRange, prepare
 from ..engines._pages import engine_pages, small_pages
 from ..engines._run import Engine, check_engine, check_source
 from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts
+from ._files import batch_dataset
 
 __all__ = ["calibration_metrics", "confidence_statistics", "normalized_cross_entropy"]
 
@@ -418,13 +419,12 @@ def _stream_statistics(
 ) -> Statistics:
     """One statistic per batch of rows read from the files, merged as they come."""
     from ..engines._mapreduce import batches
-    from ..engines._source import Locator, dataset_of, resolve_files
+    from ..engines._source import Locator
 
-    if batch_size < 1:
-        raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
-    files, fmt = resolve_files(source if isinstance(source, str | Path) else list(source), None)
-    block_bytes = int(min(max(batch_size * 16, 1 << 12), 1 << 28))
-    dataset = dataset_of(files, fmt, columns, sep=None, block_bytes=block_bytes)
+    paths = source if isinstance(source, str | Path) else list(source)
+    dataset, files, fmt = batch_dataset(
+        paths, columns, batch_size=batch_size, file_format=None, sep=None
+    )
     total_rows = int(dataset.count_rows()) if fmt == "parquet" else None
     locator = Locator()
     result: Statistics | None = None
