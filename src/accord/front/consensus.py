@@ -217,34 +217,7 @@ def consensus(
     """
     check_choices(reference, missing)
     check_engine(engine, "consensus")
-    if engine != "memory":
-        return _from_engine(
-            ratings,
-            engine,
-            options=_engine_options(
-                engine,
-                reference=reference,
-                missing=missing,
-                bands=bands,
-                base=base,
-                ordinal=ordinal,
-                level=level,
-            ),
-            gold=gold,
-            item=item,
-            rater=rater,
-            label=label,
-            level=level,
-            categories=categories,
-            scheduler=scheduler,
-            progress=progress,
-            batch_size=batch_size,
-            na_values=na_values,
-            labels_as=labels_as,
-        )
-    ratings = ratings_in_memory(
-        ratings,
-        owner="consensus",
+    columns: dict[str, Any] = dict(
         item=item,
         rater=rater,
         label=label,
@@ -253,6 +226,19 @@ def consensus(
         na_values=na_values,
         labels_as=labels_as,
     )
+    if engine != "memory":
+        options = _engine_options(
+            engine,
+            reference=reference,
+            missing=missing,
+            bands=bands,
+            base=base,
+            ordinal=ordinal,
+            level=level,
+        )
+        read = dict(columns, scheduler=scheduler, progress=progress, batch_size=batch_size)
+        return _from_engine(ratings, engine, options=options, gold=gold, **read)
+    ratings = ratings_in_memory(ratings, owner="consensus", **columns)
     # Its large arrays (the ratings table's columns) are written once, a chunk at a time:
     # without numpy's huge-page advice, as with the other engines.
     with small_pages():
