@@ -21,10 +21,11 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import DroppedDataWarning, InvalidInputError, require
-from .._types import Duplicates, Missing, RngLike
+from .._types import Duplicates, IntArray, Missing, RngLike
 from .._validate import SHOW
 from ..calibration._input import (
     MISSING_REASON,
+    Assessments,
     factorize_ids,
     pair_name,
     read_panel,
@@ -490,18 +491,34 @@ def _batch_statistics(
         ) from None
     item_map = ids[0].encode(pa.array(panel.items), row0)
     rater_map = ids[1].encode(pa.array(panel.raters), row0)
-    part = PanelStatistics.from_codes(
-        item_map[panel.item_codes],
-        rater_map[panel.rater_codes],
+    # The decode tables are the growing dictionaries': empty here.
+    empty = np.zeros(0)
+    part = _pair_statistics(
+        panel, item_map[panel.item_codes], rater_map[panel.rater_codes], empty, empty
+    )
+    return part, panel.n_dropped
+
+
+def _pair_statistics(
+    panel: Assessments,
+    item_codes: IntArray,
+    rater_codes: IntArray,
+    items: npt.NDArray[Any],
+    raters: npt.NDArray[Any],
+) -> PanelStatistics:
+    """The per-pair statistics of a batch's or partition's assessments, with its codes into
+    the decode tables ``items`` and ``raters``; the rows it dropped are counted apart."""
+    return PanelStatistics.from_codes(
+        item_codes,
+        rater_codes,
         panel.score,
         panel.confidence,
-        items=np.zeros(0),
-        raters=np.zeros(0),
+        items=items,
+        raters=raters,
         source=panel.source,
         relative=panel.relative,
         n_dropped=0,
     )
-    return part, panel.n_dropped
 
 
 def _warn_dropped(n_dropped: int, stacklevel: int) -> None:
@@ -612,17 +629,7 @@ def _summarise(part: pd.DataFrame, index: int, spec: PanelSpec) -> _Partial:
         return _Partial(None, len(part))
     except InvalidInputError as exc:
         return _Partial(None, 0, (index, str(exc)))
-    stats = PanelStatistics.from_codes(
-        panel.item_codes,
-        panel.rater_codes,
-        panel.score,
-        panel.confidence,
-        items=panel.items,
-        raters=panel.raters,
-        source=panel.source,
-        relative=panel.relative,
-        n_dropped=0,
-    )
+    stats = _pair_statistics(panel, panel.item_codes, panel.rater_codes, panel.items, panel.raters)
     return _Partial(stats, panel.n_dropped)
 
 
