@@ -292,6 +292,19 @@ def apply_gauge(
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class Layout:
+    """Where each item, rater and assessment sits: the component of every item and rater
+    (``n_components`` of them) and the item and rater code of every assessment (shape (E,)),
+    whose fitted variances are returned."""
+
+    item_component: IntArray
+    rater_component: IntArray
+    n_components: int
+    item_codes: IntArray
+    rater_codes: IntArray
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class _Sides:
     """The kept side ``Y`` and the eliminated side ``X`` of the normal equations.
 
@@ -310,14 +323,7 @@ class _Sides:
     xe: IntArray
 
 
-def _sides(
-    system: PanelSystem,
-    side: Side,
-    item_component: IntArray,
-    rater_component: IntArray,
-    item_codes: IntArray,
-    rater_codes: IntArray,
-) -> _Sides:
+def _sides(system: PanelSystem, side: Side, layout: Layout) -> _Sides:
     """The blocks of ``system`` with ``side`` kept."""
     if side == "raters":
         return _Sides(
@@ -325,20 +331,20 @@ def _sides(
             system.CT,
             system.rater_diagonal,
             system.item_weight,
-            rater_component,
-            item_component,
-            rater_codes,
-            item_codes,
+            layout.rater_component,
+            layout.item_component,
+            layout.rater_codes,
+            layout.item_codes,
         )
     return _Sides(
         system.CT,
         system.C,
         system.item_weight,
         system.rater_diagonal,
-        item_component,
-        rater_component,
-        item_codes,
-        rater_codes,
+        layout.item_component,
+        layout.rater_component,
+        layout.item_codes,
+        layout.rater_codes,
     )
 
 
@@ -362,11 +368,7 @@ def exact_variances(
     *,
     side: Side,
     h: FloatArray | None,
-    item_component: IntArray,
-    rater_component: IntArray,
-    n_components: int,
-    item_codes: IntArray,
-    rater_codes: IntArray,
+    layout: Layout,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Exact posterior variances (units of 1/c) through the Schur complement on ``side``.
 
@@ -390,7 +392,8 @@ def exact_variances(
     gauge "the ``Y`` values sum to zero in each component". It is then moved to the requested
     gauge by the exact linear map ``(v + t, b - t)``. With a prior ``Sigma = S^{-1}``.
     """
-    sides = _sides(system, side, item_component, rater_component, item_codes, rater_codes)
+    sides = _sides(system, side, layout)
+    n_components = layout.n_components
     inv_dx = 1.0 / sides.d_x
     Sigma = _schur_covariance(sides, inv_dx, h, n_components)
     W, wsw, cross = _propagated(sides, inv_dx, Sigma)
@@ -472,11 +475,7 @@ def sampled_variances(
     *,
     method: Literal["full", "schur-raters", "schur-items"],
     h: FloatArray | None,
-    item_component: IntArray,
-    rater_component: IntArray,
-    n_components: int,
-    item_codes: IntArray,
-    rater_codes: IntArray,
+    layout: Layout,
     confidence: FloatArray | None = None,
     n_samples: int,
     rng: np.random.Generator,
@@ -498,8 +497,8 @@ def sampled_variances(
     ``Y`` is the side the solver eliminates to (``method``), else the smaller side. Draws are
     independent single-vector solves, spread over ``workers`` threads (sparse products release
     the interpreter lock); draw ``j`` uses its own generator spawned from ``rng``, so results do
-    not depend on the number of threads. ``item_codes``/``rater_codes`` (shape (E,)) are the
-    assessments whose fitted variances are returned; ``confidence`` is unused (the noise is put
+    not depend on the number of threads. ``layout`` holds the assessments whose fitted
+    variances are returned; ``confidence`` is unused (the noise is put
     on the summed confidences of the pairs).
 
     Returns ``(var_items, var_raters, var_fitted, iterations, relative_residual)``: the most
@@ -513,7 +512,8 @@ def sampled_variances(
         side = "items"
     else:
         side = "raters" if system.n_raters <= system.n_items else "items"
-    sides = _sides(system, side, item_component, rater_component, item_codes, rater_codes)
+    sides = _sides(system, side, layout)
+    rater_component, n_components = layout.rater_component, layout.n_components
     keys = rng.integers(0, np.iinfo(np.int64).max, size=(n_samples, 2))
     draws = _PosteriorDraws(system, sides, side, keys, tol=tol, max_iter=max_iter)
     gauge = None

@@ -448,14 +448,14 @@ def _variances(
     if used == "auto":
         work = float(system.C.nnz) * m
         used = "exact" if m <= EXACT_LIMIT and work <= 2e9 else "sample"
-    where: dict[str, Any] = {
-        "h": fit.h,
-        "item_component": design.item_component,
-        "rater_component": design.rater_component,
-        "n_components": design.n_components,
-        "item_codes": panel.item_codes,
-        "rater_codes": panel.rater_codes,
-    }
+    layout = _linalg.Layout(
+        design.item_component,
+        design.rater_component,
+        design.n_components,
+        panel.item_codes,
+        panel.rater_codes,
+    )
+    where: dict[str, Any] = {"h": fit.h, "layout": layout}
     if used == "exact":
         side: _linalg.Side = "raters" if A <= O else "items"
         return used, *_linalg.exact_variances(system, side=side, **where)

@@ -15,6 +15,7 @@ import pandas as pd
 
 from .._types import FloatArray, IntArray
 from ._cells import CHUNK_CELLS, chunk_cells, dense_rows, gather
+from ._options import Options
 from ._ordinal import ordinal_scores
 from ._scores import ItemStats, cell_scores, item_stats
 
@@ -31,17 +32,11 @@ class PatternStats(NamedTuple):
     d_values: FloatArray
 
 
-def pattern_stats(
-    counts: Any,
-    n_raters: int,
-    *,
-    reference: Any,
-    lb: float,
-    bands: tuple[float, float, float],
-    ordinal: bool,
-) -> PatternStats:
-    """Per-pattern statistics, entropies and the sorted distinct deviations, a chunk of
-    patterns at a time (no per-cell table is kept)."""
+def pattern_stats(counts: Any, n_raters: int, options: Options, *, ordinal: bool) -> PatternStats:
+    """Per-pattern statistics, entropies (the ordinal entropy too when ``ordinal``) and the
+    sorted distinct deviations under ``options``, a chunk of patterns at a time (no per-cell
+    table is kept)."""
+    reference, lb, bands = options.reference, options.lb, options.bands
     n_pat, q = counts.shape
     size = n_pat + 1
     nf = np.zeros(size)

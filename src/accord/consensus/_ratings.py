@@ -139,14 +139,7 @@ def _first_pass(scored: _Scored, n_items: int, n_raters: int, options: Options) 
     # once per distinct row (with 10 raters and 5 categories, at most 1,001 of them).
     patterns = count_patterns(counts_any)
     largest = int(cells.counts.max()) if cells.counts.size else 0
-    ps = pattern_stats(
-        patterns.counts,
-        max(n_raters, largest),
-        reference=options.reference,
-        lb=options.lb,
-        bands=options.bands,
-        ordinal=False,
-    )
+    ps = pattern_stats(patterns.counts, max(n_raters, largest), options, ordinal=False)
     counts = ItemCategoryCounts(counts_any, scored.categories)
     return _FirstPass(counts, columns, patterns.item_pattern, patterns.weights, patterns.counts, ps)
 

@@ -346,14 +346,7 @@ class PatternConsensus:
         q = len(cats)
         rows = patterns.rows
         n_patterns = int(rows.shape[0])
-        ps = pattern_stats(
-            rows,
-            n_raters,
-            reference=options.reference,
-            lb=options.lb,
-            bands=options.bands,
-            ordinal=options.ordinal,
-        )
+        ps = pattern_stats(rows, n_raters, options, ordinal=options.ordinal)
         gold_code = None if gold is None else gold_codes(gold, items, cats)
         if gold_code is not None:
             groups = _group_index(patterns.item_pattern, gold_code, n_patterns, q)

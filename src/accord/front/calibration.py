@@ -21,10 +21,11 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import DroppedDataWarning, InvalidInputError, require
-from .._types import Duplicates, Missing, RngLike
+from .._types import Duplicates, IntArray, Missing, RngLike
 from .._validate import SHOW
 from ..calibration._input import (
     MISSING_REASON,
+    Assessments,
     factorize_ids,
     pair_name,
     read_panel,
@@ -51,8 +52,9 @@ from ..data.encoder import typed_ids
 from ..engines._mapreduce import batches, compute, concat_values, frame_of, tree_reduce
 from ..engines._pages import engine_pages
 from ..engines._run import check_engine
-from ..engines._source import Locator, dataset_of, resolve_files
+from ..engines._source import Locator
 from ..stats.panel import PanelStatistics
+from ._files import batch_dataset
 
 __all__ = ["calibrate_panel", "panel_statistics"]
 
@@ -404,12 +406,6 @@ def panel_statistics(
         One row per (item, rater) pair: counts, summed confidences, weighted means and
         within-pair sums of squares, with the decode tables; partial statistics ``merge``.
 
-    References
-    ----------
-    .. [1] MacKay, R. S., Kenna, R., Low, R. J. and Parker, S. (2017). Calibration with
-       confidence: a principled method for panel assessment. Royal Society Open Science 4,
-       160760. doi:10.1098/rsos.160760
-
     Examples
     --------
     >>> import pathlib, tempfile
@@ -451,12 +447,10 @@ def _stream_statistics(
 ) -> PanelStatistics:
     """Batches of the files, each checked and folded into statistics; the statistics merged
     as they grow (memory bounded by the number of distinct pairs, not of rows)."""
-    if batch_size < 1:
-        raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
-    files, fmt = resolve_files(source, file_format)
     columns = spec.file_columns
-    block_bytes = int(min(max(batch_size * 16, 1 << 12), 1 << 28))
-    dataset = dataset_of(files, fmt, columns, sep=sep, block_bytes=block_bytes)
+    dataset, _, fmt = batch_dataset(
+        source, columns, batch_size=batch_size, file_format=file_format, sep=sep
+    )
     ids = (GrowingDictionary(), GrowingDictionary())
     merged: PanelStatistics | None = None
     pending: list[PanelStatistics] = []
@@ -497,18 +491,34 @@ def _batch_statistics(
         ) from None
     item_map = ids[0].encode(pa.array(panel.items), row0)
     rater_map = ids[1].encode(pa.array(panel.raters), row0)
-    part = PanelStatistics.from_codes(
-        item_map[panel.item_codes],
-        rater_map[panel.rater_codes],
+    # The decode tables are the growing dictionaries': empty here.
+    empty = np.zeros(0)
+    part = _pair_statistics(
+        panel, item_map[panel.item_codes], rater_map[panel.rater_codes], empty, empty
+    )
+    return part, panel.n_dropped
+
+
+def _pair_statistics(
+    panel: Assessments,
+    item_codes: IntArray,
+    rater_codes: IntArray,
+    items: npt.NDArray[Any],
+    raters: npt.NDArray[Any],
+) -> PanelStatistics:
+    """The per-pair statistics of a batch's or partition's assessments, with its codes into
+    the decode tables ``items`` and ``raters``; the rows it dropped are counted apart."""
+    return PanelStatistics.from_codes(
+        item_codes,
+        rater_codes,
         panel.score,
         panel.confidence,
-        items=np.zeros(0),
-        raters=np.zeros(0),
+        items=items,
+        raters=raters,
         source=panel.source,
         relative=panel.relative,
         n_dropped=0,
     )
-    return part, panel.n_dropped
 
 
 def _warn_dropped(n_dropped: int, stacklevel: int) -> None:
@@ -619,17 +629,7 @@ def _summarise(part: pd.DataFrame, index: int, spec: PanelSpec) -> _Partial:
         return _Partial(None, len(part))
     except InvalidInputError as exc:
         return _Partial(None, 0, (index, str(exc)))
-    stats = PanelStatistics.from_codes(
-        panel.item_codes,
-        panel.rater_codes,
-        panel.score,
-        panel.confidence,
-        items=panel.items,
-        raters=panel.raters,
-        source=panel.source,
-        relative=panel.relative,
-        n_dropped=0,
-    )
+    stats = _pair_statistics(panel, panel.item_codes, panel.rater_codes, panel.items, panel.raters)
     return _Partial(stats, panel.n_dropped)
 
 

@@ -33,6 +33,7 @@ from ..data.scored import OutOfRange, prepare
 from ..engines._pages import engine_pages, small_pages
 from ..engines._run import Engine, check_engine, check_source
 from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts
+from ._files import batch_dataset
 
 __all__ = ["calibration_metrics", "confidence_statistics", "normalized_cross_entropy"]
 
@@ -86,12 +87,9 @@ def normalized_cross_entropy(
         The stream and dask engines sum each batch or partition into the mergeable
         statistics (:class:`ConfidenceSums`, :class:`ConfidenceValueCounts`) and estimate
         once: the numbers are the memory engine's (sums up to rounding).
-    scheduler : str or distributed.Client, optional
-        ``engine="dask"``: a scheduler name, a client or an address.
-    progress : callable, optional
-        ``engine="stream"``: ``progress(rows_read, total_rows_or_None)`` after each batch.
-    batch_size : int, default 1_000_000
-        ``engine="stream"``: rows per batch.
+    scheduler, progress, batch_size
+        The dask engine's scheduler, the stream engine's progress callback and rows per
+        batch, as in :func:`accord.agreement`.
 
     Returns
     -------
@@ -152,28 +150,15 @@ def normalized_cross_entropy(
     >>> round(accord.normalized_cross_entropy(correct, [0.7] * 10).statistic, 12)
     0.0
     """
-    owner = "normalized_cross_entropy"
-    check_engine(engine, owner)
-    if engine != "memory":
-        _needs_source(owner, engine, source)
-        sums, _ = confidence_statistics(
-            source,
-            engine,
-            owner=owner,
-            correct=correct,
-            confidence=confidence,
-            groups=groups,
-            out_of_range=out_of_range,
-            table=False,
-            scheduler=scheduler,
-            progress=progress,
-            batch_size=batch_size,
-        )
-        return nce_from_sums(sums)
-    if source is not None:
-        correct, confidence, groups = _read_in_memory(source, owner, correct, confidence, groups)
-    units = prepare(correct, confidence, groups, out_of_range, owner)
-    return nce_from_sums(ConfidenceSums.from_units(units))
+    sums, _ = _statistics(
+        "normalized_cross_entropy",
+        (correct, confidence, groups),
+        out_of_range,
+        source,
+        (engine, scheduler, progress, batch_size),
+        table=False,
+    )
+    return nce_from_sums(sums)
 
 
 @engine_pages
@@ -205,20 +190,9 @@ def calibration_metrics(
         Number of bins for ECE and MCE (both binnings).
     out_of_range : {"raise", "clip"}, default "raise"
         As in :func:`normalized_cross_entropy`.
-    source : path, glob, list of paths or dask DataFrame, optional
-        Where the units are stored; then ``correct``, ``confidence`` (and ``groups``) are
-        column names. Read whole with ``engine="memory"``, in batches with ``"stream"``
-        (Parquet/CSV; memory bounded by the statistics), per partition with ``"dask"``.
-    engine : {"memory", "stream", "dask"}, default "memory"
-        The stream and dask engines sum each batch or partition into the mergeable
-        statistics (:class:`ConfidenceSums`, :class:`ConfidenceValueCounts`) and estimate
-        once: the numbers are the memory engine's (sums up to rounding).
-    scheduler : str or distributed.Client, optional
-        ``engine="dask"``: a scheduler name, a client or an address.
-    progress : callable, optional
-        ``engine="stream"``: ``progress(rows_read, total_rows_or_None)`` after each batch.
-    batch_size : int, default 1_000_000
-        ``engine="stream"``: rows per batch.
+    source, engine, scheduler, progress, batch_size
+        Where the units are stored and the engine that reads them, as in
+        :func:`normalized_cross_entropy`.
 
     Returns
     -------
@@ -259,33 +233,58 @@ def calibration_metrics(
     >>> r.auroc, round(r.brier_score, 6), round(r.ece_width, 6)
     (1.0, 0.0525, 0.18)
     """
-    owner = "calibration_metrics"
+    merged, counts = _statistics(
+        "calibration_metrics",
+        (correct, confidence, None),
+        out_of_range,
+        source,
+        (engine, scheduler, progress, batch_size),
+        table=True,
+    )
+    assert counts is not None
+    return calibration_from_statistics(merged, counts, bins=bins)
+
+
+def _statistics(
+    owner: str,
+    columns: tuple[Any, Any, Any],
+    out_of_range: Any,
+    source: Any,
+    engine_options: tuple[str, Any, Callable[[int, int | None], None] | None, int],
+    *,
+    table: bool,
+) -> Statistics:
+    """The sums (and value counts when ``table``) of the units, from the arrays or the
+    columns at ``source`` with the engine and its options (``engine``, ``scheduler``,
+    ``progress``, ``batch_size``), checked here for every public function of this module."""
+    engine, scheduler, progress, batch_size = engine_options
+    correct, confidence, groups = columns
     check_engine(engine, owner)
     if engine != "memory":
         _needs_source(owner, engine, source)
-        merged, counts = confidence_statistics(
+        return confidence_statistics(
             source,
             engine,
             owner=owner,
             correct=correct,
             confidence=confidence,
-            groups=None,
+            groups=groups,
             out_of_range=out_of_range,
-            table=True,
+            table=table,
             scheduler=scheduler,
             progress=progress,
             batch_size=batch_size,
         )
-        assert counts is not None
-        return calibration_from_statistics(merged, counts, bins=bins)
     if source is not None:
-        correct, confidence, _ = _read_in_memory(source, owner, correct, confidence, None)
-    units = prepare(correct, confidence, None, out_of_range, owner)
+        correct, confidence, groups = _read_in_memory(source, owner, correct, confidence, groups)
+    units = prepare(correct, confidence, groups, out_of_range, owner)
+    if not table:
+        return ConfidenceSums.from_units(units), None
     # One sort tabulates the units; every sum then runs over the distinct confidences. The
     # sort keys are written once: without numpy's huge-page advice (engines/_pages.py).
     with small_pages():
-        table = ConfidenceValueCounts.from_units(units)
-    return calibration_from_statistics(ConfidenceSums.from_value_counts(table), table, bins=bins)
+        counts = ConfidenceValueCounts.from_units(units)
+    return ConfidenceSums.from_value_counts(counts), counts
 
 
 def _check_columns(owner: str, correct: Any, confidence: Any, groups: Any) -> list[str]:
@@ -420,13 +419,12 @@ def _stream_statistics(
 ) -> Statistics:
     """One statistic per batch of rows read from the files, merged as they come."""
     from ..engines._mapreduce import batches
-    from ..engines._source import Locator, dataset_of, resolve_files
+    from ..engines._source import Locator
 
-    if batch_size < 1:
-        raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
-    files, fmt = resolve_files(source if isinstance(source, str | Path) else list(source), None)
-    block_bytes = int(min(max(batch_size * 16, 1 << 12), 1 << 28))
-    dataset = dataset_of(files, fmt, columns, sep=None, block_bytes=block_bytes)
+    paths = source if isinstance(source, str | Path) else list(source)
+    dataset, files, fmt = batch_dataset(
+        paths, columns, batch_size=batch_size, file_format=None, sep=None
+    )
     total_rows = int(dataset.count_rows()) if fmt == "parquet" else None
     locator = Locator()
     result: Statistics | None = None

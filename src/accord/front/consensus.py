@@ -125,12 +125,9 @@ def consensus(
         Level of the labels read from files (stream and dask engines).
     categories : sequence, optional
         The declared category domain of labels read from files.
-    scheduler : str or distributed.Client, optional
-        ``engine="dask"``: a scheduler name, a client or an address.
-    progress : callable, optional
-        ``engine="stream"``: ``progress(rows_read, total_rows_or_None)`` after each batch.
-    batch_size : int, default 1_000_000
-        ``engine="stream"``: rows per batch.
+    scheduler, progress, batch_size
+        The dask engine's scheduler, the stream engine's progress callback and rows per
+        batch, as in :func:`accord.agreement`.
     na_values, labels_as
         For ratings read from files or frames: what counts as a missing label and how a text
         file's labels are typed, as in :meth:`accord.Ratings.from_long`.
@@ -220,34 +217,7 @@ def consensus(
     """
     check_choices(reference, missing)
     check_engine(engine, "consensus")
-    if engine != "memory":
-        return _from_engine(
-            ratings,
-            engine,
-            options=_engine_options(
-                engine,
-                reference=reference,
-                missing=missing,
-                bands=bands,
-                base=base,
-                ordinal=ordinal,
-                level=level,
-            ),
-            gold=gold,
-            item=item,
-            rater=rater,
-            label=label,
-            level=level,
-            categories=categories,
-            scheduler=scheduler,
-            progress=progress,
-            batch_size=batch_size,
-            na_values=na_values,
-            labels_as=labels_as,
-        )
-    ratings = ratings_in_memory(
-        ratings,
-        owner="consensus",
+    columns: dict[str, Any] = dict(
         item=item,
         rater=rater,
         label=label,
@@ -256,6 +226,19 @@ def consensus(
         na_values=na_values,
         labels_as=labels_as,
     )
+    if engine != "memory":
+        options = _engine_options(
+            engine,
+            reference=reference,
+            missing=missing,
+            bands=bands,
+            base=base,
+            ordinal=ordinal,
+            level=level,
+        )
+        read = dict(columns, scheduler=scheduler, progress=progress, batch_size=batch_size)
+        return _from_engine(ratings, engine, options=options, gold=gold, **read)
+    ratings = ratings_in_memory(ratings, owner="consensus", **columns)
     # Its large arrays (the ratings table's columns) are written once, a chunk at a time:
     # without numpy's huge-page advice, as with the other engines.
     with small_pages():

@@ -394,46 +394,31 @@ def _human_table(
     for h in humans:
         mine = panel.rater == h
         n = int(np.count_nonzero(mine))
-        row: dict[str, Any] = {"human": ratings.raters[h], "n_items": n}
+        values: tuple[Any, ...]
         if n < min_items_per_rater:
-            row.update(
-                judge_wins=math.nan,
-                human_wins=math.nan,
-                mean_difference=math.nan,
-                statistic=math.nan,
-                pvalue=math.nan,
-                tested=False,
-                reason=f"{n} items, fewer than min_items_per_rater={min_items_per_rater}",
-            )
-            rows.append(row)
-            continue
-        d = w_h[mine].astype(np.float64) - w_j[mine].astype(np.float64)
-        statistic, pvalue, reason = _one_sided(d, epsilon, test)
-        row.update(
-            judge_wins=float(w_j[mine].mean()),
-            human_wins=float(w_h[mine].mean()),
-            mean_difference=float(d.mean()),
-            statistic=statistic,
-            pvalue=pvalue,
-            tested=True,
-            reason=reason,
-        )
-        rows.append(row)
-    table = pd.DataFrame(
-        rows,
-        columns=[
-            "human",
-            "n_items",
-            "judge_wins",
-            "human_wins",
-            "mean_difference",
-            "statistic",
-            "pvalue",
-            "tested",
-            "reason",
-        ],
-    )
-    return table
+            reason = f"{n} items, fewer than min_items_per_rater={min_items_per_rater}"
+            values = (math.nan,) * 5 + (False, reason)
+        else:
+            d = w_h[mine].astype(np.float64) - w_j[mine].astype(np.float64)
+            statistic, pvalue, reason = _one_sided(d, epsilon, test)
+            means = (float(w_j[mine].mean()), float(w_h[mine].mean()), float(d.mean()))
+            values = (*means, statistic, pvalue, True, reason)
+        rows.append((ratings.raters[h], n, *values))
+    return pd.DataFrame(rows, columns=list(_HUMAN_COLUMNS))
+
+
+#: The per-human table's columns, in order.
+_HUMAN_COLUMNS = (
+    "human",
+    "n_items",
+    "judge_wins",
+    "human_wins",
+    "mean_difference",
+    "statistic",
+    "pvalue",
+    "tested",
+    "reason",
+)
 
 
 def _numeric(categories: Sequence[Any]) -> bool:
