@@ -29,9 +29,13 @@ LEVEL_HELP = "Level of measurement: nominal, ordinal, interval or ratio."
 # in its module.
 ITEM_OPTION = typer.Option(..., "--item", help="Column holding the item ids.")
 RATER_OPTION = typer.Option(..., "--rater", help="Column holding the rater ids.")
+LABEL_OPTION = typer.Option(..., "--label", help="Column holding the labels.")
 LEVEL_OPTION = typer.Option("nominal", "--level", help=LEVEL_HELP)
 CATEGORIES_OPTION = typer.Option(
     None, "--categories", help="Declared categories in order, comma-separated."
+)
+DUPLICATES_OPTION = typer.Option(
+    "raise", "--duplicates", help="raise, first, last or mean (interval/ratio)."
 )
 
 
@@ -113,6 +117,15 @@ def ratings_keywords() -> dict[str, Any]:
         "na_values": parse_na_values(given.get("na_values")),
         "labels_as": given.get("labels_as", "auto"),
     }
+
+
+def read_ratings_file(path: Path, files: FileOptions, **options: Any) -> Any:
+    """The ratings of ``path`` read as the running command's options say
+    (:func:`ratings_keywords`, ``files`` from :func:`file_options`; ``options`` add to or
+    override them), as :class:`~accord.Ratings`."""
+    from .. import read_ratings
+
+    return read_ratings(path, **{**ratings_keywords(), **options}, **files)
 
 
 def check_engine_options(
