@@ -38,31 +38,6 @@ from ._common import (
 )
 
 
-def agreement_rows(
-    ratings: Any,
-    *,
-    coefficients: list[str] | None = None,
-    weights: str | None = None,
-    ci: str = "analytic",
-    n_boot: int = 2000,
-    seed: int | None = None,
-    population_size: float | None = None,
-) -> list[Any]:
-    """The coefficients ``accord agree`` reports for these ratings (see ``accord.agreement``)."""
-    from ..front.agreement import agreement
-
-    table = agreement(
-        ratings,
-        coefficients=coefficients,
-        weights=weights,
-        population_size=population_size,
-        ci=ci,  # type: ignore[arg-type]
-        n_boot=n_boot,
-        rng=seed,
-    )
-    return list(table.coefficients)
-
-
 def render(
     report: Any,
     results: list[Any],
