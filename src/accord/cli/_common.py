@@ -234,13 +234,30 @@ class FileOptions(TypedDict):
 
 
 def file_options(
-    sep: str | None, encoding: str | None, engine: EngineName = EngineName.memory
+    sep: str | None,
+    encoding: str | None,
+    engine: EngineName = EngineName.memory,
+    *,
+    engine_takes_sep: bool = False,
 ) -> FileOptions:
-    """``--sep`` and ``--encoding`` as the readers' ``sep=`` and ``encoding=``, checked."""
+    """``--sep`` and ``--encoding`` as the readers' ``sep=`` and ``encoding=``, checked: with
+    ``--engine stream|dask`` only ``--sep``, and only where the command's engine path takes
+    it (``engine_takes_sep``).
+
+    >>> file_options(";", None, EngineName.stream, engine_takes_sep=True)
+    {'sep': ';', 'encoding': None}
+    >>> try:  # prints "accord: error: --encoding applies to --engine memory; ..." on stderr
+    ...     file_options(";", "latin-1", EngineName.stream, engine_takes_sep=True)
+    ... except typer.Exit as stop:
+    ...     print(stop.exit_code)
+    2
+    """
     from .._errors import InvalidInputError
     from ..io.files import check_encoding, parse_separator
 
-    if engine is not EngineName.memory and (sep is not None or encoding is not None):
+    if engine is not EngineName.memory and encoding is not None and engine_takes_sep:
+        raise fail("--encoding applies to --engine memory; the stream and dask engines read UTF-8")
+    if engine is not EngineName.memory and not engine_takes_sep and (sep, encoding) != (None, None):
         raise fail(
             "--sep and --encoding apply to --engine memory; the stream and dask engines read "
             "UTF-8 files separated by , (a tab for .tsv)"
