@@ -133,6 +133,15 @@ def _finite(values: npt.ArrayLike) -> npt.NDArray[np.bool_]:
 # ------------------------------------------------------------------------ figures
 
 
+def _gridded_svg(fig: Any, ax: Any, key: str, **grid: Any) -> str:
+    """The figure as SVG (:func:`to_svg`), laid out tight, with light grid lines (``grid``:
+    which axis, their layer) behind what it plots."""
+    ax.grid(color=GRID, lw=0.6, **grid)
+    ax.set_axisbelow(True)
+    fig.tight_layout()
+    return to_svg(fig, key)
+
+
 def _row_labels(
     ax: Any, y: Any, labels: Sequence[Any], *, limit: int, ylim: tuple[float, float], **text: Any
 ) -> None:
@@ -199,10 +208,7 @@ def forest_plot(
         _row_labels(ax, y, labels, limit=40, ylim=(-0.7, n - 0.1 + (0.45 if benchmarks else 0.0)))
         ax.set_xlabel(xlabel)
         ax.spines["left"].set_visible(False)
-        ax.grid(axis="x", color=GRID, lw=0.6, zorder=0)
-        ax.set_axisbelow(True)
-        fig.tight_layout()
-        return to_svg(fig, key)
+        return _gridded_svg(fig, ax, key, axis="x", zorder=0)
 
 
 def heatmap(
@@ -320,10 +326,7 @@ def histogram(
             )
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
-        ax.grid(axis="y", color=GRID, lw=0.6)
-        ax.set_axisbelow(True)
-        fig.tight_layout()
-        return to_svg(fig, key)
+        return _gridded_svg(fig, ax, key, axis="y")
 
 
 def kappa_curve(
@@ -397,10 +400,7 @@ def dichotomization_plot(
         ax.set_ylabel("agreement on the 2 x 2 table")
         ax.set_xlabel("cut: low | high")
         ax.legend(loc="upper right", ncol=2)
-        ax.grid(axis="y", color=GRID, lw=0.6)
-        ax.set_axisbelow(True)
-        fig.tight_layout()
-        return to_svg(fig, key)
+        return _gridded_svg(fig, ax, key, axis="y")
 
 
 def value_plot(
@@ -473,10 +473,7 @@ def bar_with_errors(
         ax.axvline(0.0, color=MUTED, lw=0.8)
         _row_labels(ax, y, labels, limit=24, ylim=(-0.7, n - 0.3), fontsize=8)
         ax.set_xlabel(xlabel)
-        ax.grid(axis="x", color=GRID, lw=0.6)
-        ax.set_axisbelow(True)
-        fig.tight_layout()
-        return to_svg(fig, key)
+        return _gridded_svg(fig, ax, key, axis="x")
 
 
 def reliability_plot(
