@@ -76,3 +76,38 @@ def test_commands_share_the_column_options(command: str) -> None:
     if command != "calibrate":
         assert params["level"].default == "nominal"
         assert params["categories"].help == "Declared categories in order, comma-separated."
+
+
+def test_calibrate_sep_reaches_the_stream_engine(tmp_path: Any) -> None:
+    # calibrate_panel(engine="stream"|"dask") takes sep=: --sep ';' with --engine stream
+    # gives the numbers --engine memory gives, on the same file written with ';'.
+    import json
+    from pathlib import Path
+
+    semi = tmp_path / "panel.csv"
+    semi.write_text(Path("examples/panel.csv").read_text().replace(",", ";"))
+    base = ["calibrate", str(semi), "--item", "proposal", "--rater", "reviewer"]
+    base += ["--score", "score", "--sep", ";", "--format", "json"]
+    memory = runner.invoke(app, base)
+    stream = runner.invoke(app, [*base, "--engine", "stream"])
+    assert memory.exit_code == 0 and stream.exit_code == 0, stream.output
+    values = {
+        name: {row["item"]: row["value"] for row in json.loads(res.stdout)["values"]}
+        for name, res in (("memory", memory), ("stream", stream))
+    }
+    assert len(values["memory"]) == 40
+    assert values["stream"] == pytest.approx(values["memory"], abs=1e-9)
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_encoding_with_a_file_engine_is_refused_in_one_line(command: str) -> None:
+    # The stream and dask engines of these commands read UTF-8: --encoding is refused before
+    # any work; so is --sep where the command's engine path does not take it.
+    res = runner.invoke(app, [*COMMANDS[command], "--engine", "stream", "--encoding", "latin-1"])
+    assert res.exit_code == 2
+    assert res.output.startswith("accord: error: ")
+    assert "--encoding" in res.output and "to --engine memory" in res.output
+    assert res.output.count("\n") == 1
+    if command != "calibrate":
+        res = runner.invoke(app, [*COMMANDS[command], "--engine", "stream", "--sep", ";"])
+        assert res.output.startswith("accord: error: --sep and --encoding apply to --engine memory")

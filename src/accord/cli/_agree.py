@@ -10,10 +10,12 @@ import typer
 from ._app import app, examples
 from ._common import (
     CATEGORIES_OPTION,
+    DUPLICATES_OPTION,
     ENCODING_OPTION,
     ENGINE_OPTION,
     FORMAT_OPTION,
     ITEM_OPTION,
+    LABEL_OPTION,
     LABELS_AS_OPTION,
     LEVEL_OPTION,
     NA_VALUES_OPTION,
@@ -30,34 +32,10 @@ from ._common import (
     format_ci,
     print_table,
     ratings_keywords,
+    read_ratings_file,
     running,
     write_text,
 )
-
-
-def agreement_rows(
-    ratings: Any,
-    *,
-    coefficients: list[str] | None = None,
-    weights: str | None = None,
-    ci: str = "analytic",
-    n_boot: int = 2000,
-    seed: int | None = None,
-    population_size: float | None = None,
-) -> list[Any]:
-    """The coefficients ``accord agree`` reports for these ratings (see ``accord.agreement``)."""
-    from ..front.agreement import agreement
-
-    table = agreement(
-        ratings,
-        coefficients=coefficients,
-        weights=weights,
-        population_size=population_size,
-        ci=ci,  # type: ignore[arg-type]
-        n_boot=n_boot,
-        rng=seed,
-    )
-    return list(table.coefficients)
 
 
 def render(
@@ -157,14 +135,12 @@ def agree(
     path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
     item: str = ITEM_OPTION,
     rater: str = RATER_OPTION,
-    label: str = typer.Option(..., "--label", help="Column holding the labels."),
+    label: str = LABEL_OPTION,
     level: str = LEVEL_OPTION,
     categories: str | None = CATEGORIES_OPTION,
     na_values: str | None = NA_VALUES_OPTION,
     labels_as: str = LABELS_AS_OPTION,
-    duplicates: str = typer.Option(
-        "raise", "--duplicates", help="raise, first, last or mean (interval/ratio)."
-    ),
+    duplicates: str = DUPLICATES_OPTION,
     coefficients: str | None = typer.Option(
         None,
         "--coefficients",
@@ -194,7 +170,6 @@ def agree(
     output: Path | None = OUTPUT_OPTION,
 ) -> None:
     """Agreement among raters beyond chance: every coefficient that applies, with SEs."""
-    from .. import read_ratings
     from ..front.agreement import agreement
 
     check_output(output)
@@ -211,7 +186,7 @@ def agree(
     ratings = None
     with running(fmt, quiet or in_memory, "reading ratings") as progress:
         if in_memory:  # read here: the memory engine takes the file's duplicates policy
-            ratings = read_ratings(path, **read, duplicates=duplicates, **files)  # type: ignore[arg-type]
+            ratings = read_ratings_file(path, files, duplicates=duplicates)
             source: dict[str, Any] = {}
         else:
             source = dict(read, scheduler=scheduler, progress=progress)

@@ -146,7 +146,7 @@ def calibrate(
     check_engine_options(engine, scheduler)
     check_output(output)
     check_output(biases)
-    files = file_options(sep, encoding, engine)
+    files = file_options(sep, encoding, engine, engine_takes_sep=True)
     with user_errors():
         data: Any = str(path)
         if engine is EngineName.memory:
@@ -178,6 +178,7 @@ def calibrate(
                 rng=seed,
                 engine=engine.value,
                 scheduler=scheduler,
+                sep=None if engine is EngineName.memory else files["sep"],
             )
         render(result, fmt, output, biases, column=score)
 

@@ -29,9 +29,13 @@ LEVEL_HELP = "Level of measurement: nominal, ordinal, interval or ratio."
 # in its module.
 ITEM_OPTION = typer.Option(..., "--item", help="Column holding the item ids.")
 RATER_OPTION = typer.Option(..., "--rater", help="Column holding the rater ids.")
+LABEL_OPTION = typer.Option(..., "--label", help="Column holding the labels.")
 LEVEL_OPTION = typer.Option("nominal", "--level", help=LEVEL_HELP)
 CATEGORIES_OPTION = typer.Option(
     None, "--categories", help="Declared categories in order, comma-separated."
+)
+DUPLICATES_OPTION = typer.Option(
+    "raise", "--duplicates", help="raise, first, last or mean (interval/ratio)."
 )
 
 
@@ -113,6 +117,15 @@ def ratings_keywords() -> dict[str, Any]:
         "na_values": parse_na_values(given.get("na_values")),
         "labels_as": given.get("labels_as", "auto"),
     }
+
+
+def read_ratings_file(path: Path, files: FileOptions, **options: Any) -> Any:
+    """The ratings of ``path`` read as the running command's options say
+    (:func:`ratings_keywords`, ``files`` from :func:`file_options`; ``options`` add to or
+    override them), as :class:`~accord.Ratings`."""
+    from .. import read_ratings
+
+    return read_ratings(path, **{**ratings_keywords(), **options}, **files)
 
 
 def check_engine_options(
@@ -221,13 +234,30 @@ class FileOptions(TypedDict):
 
 
 def file_options(
-    sep: str | None, encoding: str | None, engine: EngineName = EngineName.memory
+    sep: str | None,
+    encoding: str | None,
+    engine: EngineName = EngineName.memory,
+    *,
+    engine_takes_sep: bool = False,
 ) -> FileOptions:
-    """``--sep`` and ``--encoding`` as the readers' ``sep=`` and ``encoding=``, checked."""
+    """``--sep`` and ``--encoding`` as the readers' ``sep=`` and ``encoding=``, checked: with
+    ``--engine stream|dask`` only ``--sep``, and only where the command's engine path takes
+    it (``engine_takes_sep``).
+
+    >>> file_options(";", None, EngineName.stream, engine_takes_sep=True)
+    {'sep': ';', 'encoding': None}
+    >>> try:  # prints "accord: error: --encoding applies to --engine memory; ..." on stderr
+    ...     file_options(";", "latin-1", EngineName.stream, engine_takes_sep=True)
+    ... except typer.Exit as stop:
+    ...     print(stop.exit_code)
+    2
+    """
     from .._errors import InvalidInputError
     from ..io.files import check_encoding, parse_separator
 
-    if engine is not EngineName.memory and (sep is not None or encoding is not None):
+    if engine is not EngineName.memory and encoding is not None and engine_takes_sep:
+        raise fail("--encoding applies to --engine memory; the stream and dask engines read UTF-8")
+    if engine is not EngineName.memory and not engine_takes_sep and (sep, encoding) != (None, None):
         raise fail(
             "--sep and --encoding apply to --engine memory; the stream and dask engines read "
             "UTF-8 files separated by , (a tab for .tsv)"

@@ -23,6 +23,7 @@ from ._common import (
     SCHEDULER_OPTION,
     SEP_OPTION,
     EngineName,
+    FileOptions,
     OutputFormat,
     check_engine_options,
     check_output,
@@ -34,6 +35,7 @@ from ._common import (
     prepare_output_dir,
     print_lead,
     ratings_keywords,
+    read_ratings_file,
     rich_table,
     running,
     user_errors,
@@ -74,31 +76,23 @@ def parse_bands(text: str) -> tuple[float, ...]:
 
 
 def read_with_gold(
-    path: Path,
-    *,
-    item: str,
-    rater: str,
-    label: str,
-    gold: str | None,
-    sep: str | None = None,
-    encoding: str | None = None,
-    **options: Any,
+    path: Path, files: FileOptions, *, gold: str | None, duplicates: str
 ) -> tuple[Any, Any]:
-    """The ratings of ``path`` and, when ``gold`` names a column, the gold label per item.
+    """The ratings of ``path`` (read as the command's options say, ``files`` from
+    :func:`~accord.cli._common.file_options`) and, when ``gold`` names a column, the gold
+    label per item.
 
     The gold column must hold one label per item (repeated on the item's rows, or given on
     some of them); an item with two different gold labels is an error naming it.
     """
-    from .. import read_ratings
     from ..consensus import gold_labels
     from ..io.ratings import read_table
 
-    ratings = read_ratings(
-        path, item=item, rater=rater, label=label, sep=sep, encoding=encoding, **options
-    )
+    ratings = read_ratings_file(path, files, duplicates=duplicates)
     if gold is None:
         return ratings, None
-    frame = read_table(path, (item, gold), sep=sep, encoding=encoding)
+    item = ratings_keywords()["item"]
+    frame = read_table(path, (item, gold), **files)
     return ratings, gold_labels(frame, item, gold)
 
 
@@ -318,9 +312,7 @@ def consensus_command(
         _from_engine(path, engine, scheduler, read, options, quiet, fmt, output, top)
         return
     with user_errors(), echo_warnings():
-        ratings, gold_labels = read_with_gold(
-            path, gold=gold, duplicates=duplicates, **read, **files
-        )
+        ratings, gold_labels = read_with_gold(path, files, gold=gold, duplicates=duplicates)
         result = consensus(ratings, gold=gold_labels, **options)
         lead = None
         if fmt is OutputFormat.table:
@@ -359,20 +351,6 @@ def _from_engine(
             **read,
             **options,
         )
-        lead = None
-        if fmt is OutputFormat.table:
-            from .._verdict import headline_coefficients, table_verdict
-            from ..front.agreement import agreement
-
-            coefficients = headline_coefficients(read["level"], in_memory=False)
-            lead = table_verdict(
-                agreement(
-                    str(path),
-                    engine=engine.value,
-                    coefficients=coefficients,
-                    scheduler=scheduler,
-                    **read,
-                )
-            )
+        lead = engine_verdict(path, engine, read, scheduler) if fmt is OutputFormat.table else None
     with user_errors():
         render(result, result.report, fmt, output, top, lead)

@@ -30,7 +30,8 @@ def demo(
             f"copied the example files bundled with accord to {examples_dir}/: "
             + ", ".join(p.name for p in copied)
         )
-    from ._agree import agreement_rows, render
+    from ..front.agreement import agreement
+    from ._agree import render
 
     jobs = [
         (
@@ -60,7 +61,7 @@ def demo(
             ratings = read_ratings(path, item=item, rater=rater, label=label, level=level)  # type: ignore[arg-type]
             render(
                 ratings.report,
-                agreement_rows(ratings),
+                list(agreement(ratings).coefficients),
                 OutputFormat.table,
                 None,
                 measurement=ratings.level,

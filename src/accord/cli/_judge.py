@@ -10,23 +10,25 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    CATEGORIES_OPTION,
     ENCODING_OPTION,
     FORMAT_OPTION,
+    ITEM_OPTION,
+    LABEL_OPTION,
     LABELS_AS_OPTION,
-    LEVEL_HELP,
+    LEVEL_OPTION,
     NA_VALUES_OPTION,
     OUTPUT_OPTION,
+    RATER_OPTION,
     SEP_OPTION,
-    EngineName,
     OutputFormat,
     check_output,
     echo_warnings,
     file_options,
     format_number,
     format_pvalue,
-    parse_categories,
-    parse_na_values,
     print_table,
+    read_ratings_file,
     user_errors,
     write_text,
 )
@@ -104,9 +106,9 @@ def _render(result: Any, fmt: OutputFormat, output: Path | None) -> None:
 @app.command("judge", epilog=EPILOG)
 def judge(
     path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
-    item: str = typer.Option(..., "--item", help="Column holding the item ids."),
-    rater: str = typer.Option(..., "--rater", help="Column holding the rater ids."),
-    label: str = typer.Option(..., "--label", help="Column holding the labels."),
+    item: str = ITEM_OPTION,
+    rater: str = RATER_OPTION,
+    label: str = LABEL_OPTION,
     judges: list[str] = typer.Option(
         ..., "--judge", help="The judge, as named in the rater column; repeat to rank several."
     ),
@@ -129,10 +131,8 @@ def judge(
         30, "--min-items-per-rater", help="Fewest items a human needs to be tested."
     ),
     test: str = typer.Option("t", "--test", help="t (30+ items per human) or wilcoxon."),
-    level: str = typer.Option("nominal", "--level", help=LEVEL_HELP),
-    categories: str | None = typer.Option(
-        None, "--categories", help="Declared categories in order, comma-separated."
-    ),
+    level: str = LEVEL_OPTION,
+    categories: str | None = CATEGORIES_OPTION,
     na_values: str | None = NA_VALUES_OPTION,
     labels_as: str = LABELS_AS_OPTION,
     sep: str | None = SEP_OPTION,
@@ -141,22 +141,12 @@ def judge(
     output: Path | None = OUTPUT_OPTION,
 ) -> None:
     """Can a judge replace a human rater? The alternative annotator test (alt-test)."""
-    from .. import alt_test, read_ratings
+    from .. import alt_test
 
     check_output(output)
-    files = file_options(sep, encoding, EngineName.memory)
+    files = file_options(sep, encoding)
     with user_errors(), echo_warnings():
-        ratings = read_ratings(
-            path,
-            item=item,
-            rater=rater,
-            label=label,
-            level=level,  # type: ignore[arg-type]
-            categories=parse_categories(categories),
-            **files,
-            na_values=parse_na_values(na_values),
-            labels_as=labels_as,  # type: ignore[arg-type]
-        )
+        ratings = read_ratings_file(path, files)
         panel = None if humans is None else [h.strip() for h in humans.split(",")]
         result = alt_test(
             ratings,

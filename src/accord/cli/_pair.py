@@ -21,6 +21,7 @@ from ._common import (
     format_ci,
     output_console,
     parse_categories,
+    read_ratings_file,
     rich_table,
     user_errors,
     write_text,
@@ -416,7 +417,7 @@ def pair(
     output: Path | None = OUTPUT_OPTION,
 ) -> None:
     """Two raters: Cohen's kappa, Scott's pi, informational agreement, specific agreement."""
-    from .. import ContingencyTable, read_ratings
+    from .. import ContingencyTable
     from .._types import LEVELS
 
     check_output(output)
@@ -443,14 +444,8 @@ def pair(
             ]
             if missing:
                 raise fail(f"a ratings file needs {', '.join(missing)}")
-            ratings = read_ratings(
-                path,
-                item=str(item),
-                rater=str(rater),
-                label=str(label),
-                level=level or ("ordinal" if weights else "nominal"),
-                categories=parse_categories(categories),
-                **files,
+            ratings = read_ratings_file(
+                path, files, level=level or ("ordinal" if weights else "nominal")
             )
             table = ContingencyTable.from_ratings(ratings, raters=raters)
             source = str(path)

@@ -11,6 +11,7 @@ import typer
 from ._app import app, examples
 from ._common import (
     CATEGORIES_OPTION,
+    DUPLICATES_OPTION,
     ENCODING_OPTION,
     ENGINE_OPTION,
     ITEM_OPTION,
@@ -47,9 +48,7 @@ def report_command(
     ),
     level: str = LEVEL_OPTION,
     categories: str | None = CATEGORIES_OPTION,
-    duplicates: str = typer.Option(
-        "raise", "--duplicates", help="raise, first, last or mean (interval/ratio)."
-    ),
+    duplicates: str = DUPLICATES_OPTION,
     na_values: str | None = NA_VALUES_OPTION,
     labels_as: str = LABELS_AS_OPTION,
     score: list[str] = typer.Option(

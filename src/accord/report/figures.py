@@ -133,6 +133,26 @@ def _finite(values: npt.ArrayLike) -> npt.NDArray[np.bool_]:
 # ------------------------------------------------------------------------ figures
 
 
+def _gridded_svg(fig: Any, ax: Any, key: str, **grid: Any) -> str:
+    """The figure as SVG (:func:`to_svg`), laid out tight, with light grid lines (``grid``:
+    which axis, their layer) behind what it plots."""
+    ax.grid(color=GRID, lw=0.6, **grid)
+    ax.set_axisbelow(True)
+    fig.tight_layout()
+    return to_svg(fig, key)
+
+
+def _row_labels(
+    ax: Any, y: Any, labels: Sequence[Any], *, limit: int, ylim: tuple[float, float], **text: Any
+) -> None:
+    """One row of the plot per label, the first at the top: its (shortened) label beside it
+    without a tick mark (``text``: the labels' font properties), the rows within ``ylim``."""
+    ax.set_yticks(y)
+    ax.set_yticklabels([short(x, limit) for x in labels], **text)
+    ax.set_ylim(*ylim)
+    ax.tick_params(axis="y", length=0)
+
+
 def forest_plot(
     key: str,
     labels: Sequence[str],
@@ -185,16 +205,10 @@ def forest_plot(
                 ax.plot([e], [yi], "o", color=ACCENT, ms=6.5, mec="white", mew=1.2, zorder=3)
             else:
                 ax.text(max(left, 0.0) + 0.01, yi, "undefined", va="center", color=POOR, fontsize=8)
-        ax.set_yticks(y)
-        ax.set_yticklabels([short(s, 40) for s in labels])
-        ax.set_ylim(-0.7, n - 0.1 + (0.45 if benchmarks else 0.0))
+        _row_labels(ax, y, labels, limit=40, ylim=(-0.7, n - 0.1 + (0.45 if benchmarks else 0.0)))
         ax.set_xlabel(xlabel)
-        ax.tick_params(axis="y", length=0)
         ax.spines["left"].set_visible(False)
-        ax.grid(axis="x", color=GRID, lw=0.6, zorder=0)
-        ax.set_axisbelow(True)
-        fig.tight_layout()
-        return to_svg(fig, key)
+        return _gridded_svg(fig, ax, key, axis="x", zorder=0)
 
 
 def heatmap(
@@ -312,10 +326,7 @@ def histogram(
             )
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
-        ax.grid(axis="y", color=GRID, lw=0.6)
-        ax.set_axisbelow(True)
-        fig.tight_layout()
-        return to_svg(fig, key)
+        return _gridded_svg(fig, ax, key, axis="y")
 
 
 def kappa_curve(
@@ -389,10 +400,7 @@ def dichotomization_plot(
         ax.set_ylabel("agreement on the 2 x 2 table")
         ax.set_xlabel("cut: low | high")
         ax.legend(loc="upper right", ncol=2)
-        ax.grid(axis="y", color=GRID, lw=0.6)
-        ax.set_axisbelow(True)
-        fig.tight_layout()
-        return to_svg(fig, key)
+        return _gridded_svg(fig, ax, key, axis="y")
 
 
 def value_plot(
@@ -425,11 +433,8 @@ def value_plot(
             label="calibrated value, 95% interval",
         )
         ax.plot(b, y, "|", color=SECOND, ms=9, mew=1.6, label="plain mean")
-        ax.set_yticks(y)
-        ax.set_yticklabels([short(x, 24) for x in labels], fontsize=7.5)
-        ax.set_ylim(-0.8, n - 0.2)
+        _row_labels(ax, y, labels, limit=24, ylim=(-0.8, n - 0.2), fontsize=7.5)
         ax.set_xlabel(xlabel)
-        ax.tick_params(axis="y", length=0)
         ax.grid(axis="x", color=GRID, lw=0.6)
         ax.set_axisbelow(True)
         ax.legend(loc="lower right", fontsize=7.5)
@@ -466,15 +471,9 @@ def bar_with_errors(
         ax.barh(y, np.nan_to_num(v), color=colors, alpha=0.85, height=0.6)
         ax.errorbar(v, y, xerr=err, fmt="none", ecolor=INK, lw=1.0, capsize=2)
         ax.axvline(0.0, color=MUTED, lw=0.8)
-        ax.set_yticks(y)
-        ax.set_yticklabels([short(x, 24) for x in labels], fontsize=8)
-        ax.set_ylim(-0.7, n - 0.3)
+        _row_labels(ax, y, labels, limit=24, ylim=(-0.7, n - 0.3), fontsize=8)
         ax.set_xlabel(xlabel)
-        ax.tick_params(axis="y", length=0)
-        ax.grid(axis="x", color=GRID, lw=0.6)
-        ax.set_axisbelow(True)
-        fig.tight_layout()
-        return to_svg(fig, key)
+        return _gridded_svg(fig, ax, key, axis="x")
 
 
 def reliability_plot(
@@ -545,12 +544,9 @@ def class_bars(
         for j, name in enumerate(classes):
             ax.barh(y, s[:, j], left=left, height=0.62, color=palette[j % 4], label=name)
             left = left + s[:, j]
-        ax.set_yticks(y)
-        ax.set_yticklabels([short(x, 24) for x in labels], fontsize=8)
+        _row_labels(ax, y, labels, limit=24, ylim=(-0.7, n - 0.3), fontsize=8)
         ax.set_xlim(0, 1)
-        ax.set_ylim(-0.7, n - 0.3)
         ax.set_xlabel("share of the rater's ratings")
-        ax.tick_params(axis="y", length=0)
         ax.legend(
             loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=4, fontsize=8, borderaxespad=0.3
         )
