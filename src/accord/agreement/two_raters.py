@@ -23,7 +23,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._results import Coefficient, ConfidenceInterval, Result, check_level
+from .._results import Coefficient, ConfidenceInterval, Result, check_level, coefficient_fields
 from .._types import LEVELS, Alternative, FloatArray, Level, RngLike, as_generator
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
@@ -872,7 +872,7 @@ class InformationalAgreement(Coefficient):
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the result, with the default bootstrap interval."""
-        out = _coefficient_dict_without_ci(self, level)
+        out = coefficient_fields(self, level)
         ci = (
             ConfidenceInterval(math.nan, math.nan)
             if self.replicates is None
@@ -880,25 +880,6 @@ class InformationalAgreement(Coefficient):
         )
         out.update(ci_method=self.ci_description, ci_low=ci.low, ci_high=ci.high)
         return out
-
-
-def _coefficient_dict_without_ci(result: Coefficient, level: float) -> dict[str, Any]:
-    """The fields of a coefficient as plain Python, plus df, p-value and level."""
-    from .._results import to_plain
-
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(result):
-        if f.name in ("replicates", "jackknife"):
-            continue
-        out[f.name] = to_plain(getattr(result, f.name))
-    out.update(
-        n_categories=result.n_categories,
-        df=result.df,
-        pvalue=result.pvalue,
-        alternative="two-sided",
-        confidence_level=level,
-    )
-    return out
 
 
 def informational_agreement(
