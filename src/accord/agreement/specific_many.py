@@ -33,7 +33,7 @@ from ..stats.pairs import PairTables
 from . import many_raters as mr
 from ._shared import item_terms, rating_counts
 from ._tables import pair_features, pair_specific, positive_index
-from .inference import bootstrap, check_n_boot
+from .inference import bootstrap, bootstrap_ci_description, bootstrap_ci_method, check_n_boot
 from .specific import WILSON_DESCRIPTION, _wilson, check_which, which_interval
 
 __all__ = [
@@ -157,10 +157,8 @@ class PairwiseSpecificAgreement(Coefficient):
     @property
     def ci_description(self) -> str:
         """The intervals of :meth:`to_dict`: the default bootstrap interval, or none."""
-        if self.replicates is None:
-            return "none (no bootstrap replicates; n_boot=0)"
-        name = "BCa" if self.default_ci_method == "bca" else "percentile"
-        return f"bootstrap {name} over items, {self.n_boot} replicates"
+        none = "none (no bootstrap replicates; n_boot=0)"
+        return bootstrap_ci_description(self.replicates, self.jackknife, self.n_boot, none)
 
     def confidence_interval(  # type: ignore[override]
         self, level: float = 0.95, method: BootCI | None = None, *, which: Which = "positive"
@@ -178,12 +176,8 @@ class PairwiseSpecificAgreement(Coefficient):
         """
         check_level(level)
         check_which(which, "PairwiseSpecificAgreement.confidence_interval")
-        chosen = self.default_ci_method if method is None else method
-        if chosen not in ("percentile", "bca"):
-            raise InvalidInputError(
-                "The 'method' parameter of PairwiseSpecificAgreement.confidence_interval must "
-                f"be one of {{'percentile', 'bca'}}. Got {method!r} instead."
-            )
+        owner = "PairwiseSpecificAgreement.confidence_interval"
+        chosen = bootstrap_ci_method(method, self.jackknife, owner)
         if which == "positive":
             return _boot_ci(self.statistic, self.replicates, self.jackknife, level, chosen)
         return _boot_ci(

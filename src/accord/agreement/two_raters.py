@@ -29,7 +29,12 @@ from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
 from ..information import entropy
 from ._tables import specific_ratio
-from .inference import check_n_boot, population_factor
+from .inference import (
+    bootstrap_ci_description,
+    bootstrap_ci_method,
+    check_n_boot,
+    population_factor,
+)
 from .weights import WEIGHT_SCHEMES, agreement_weights
 
 __all__ = [
@@ -849,12 +854,8 @@ class InformationalAgreement(Coefficient):
         falls back to the percentile interval.
         """
         check_level(level)
-        chosen = self.default_ci_method if method is None else method
-        if chosen not in ("percentile", "bca"):
-            raise InvalidInputError(
-                "The 'method' parameter of InformationalAgreement.confidence_interval must be "
-                f"one of {{'percentile', 'bca'}}. Got {method!r} instead."
-            )
+        owner = "InformationalAgreement.confidence_interval"
+        chosen = bootstrap_ci_method(method, self.jackknife, owner)
         return Coefficient.confidence_interval(self, level, chosen)  # type: ignore[arg-type]
 
     @property
@@ -865,10 +866,8 @@ class InformationalAgreement(Coefficient):
     @property
     def ci_description(self) -> str:
         """The interval of :meth:`to_dict`: the default bootstrap interval, or none."""
-        if self.replicates is None:
-            return "none (no bootstrap replicates)"
-        name = "BCa" if self.default_ci_method == "bca" else "percentile"
-        return f"bootstrap {name} over items, {self.n_boot} replicates"
+        none = "none (no bootstrap replicates)"
+        return bootstrap_ci_description(self.replicates, self.jackknife, self.n_boot, none)
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the result, with the default bootstrap interval."""
