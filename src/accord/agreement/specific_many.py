@@ -34,7 +34,16 @@ from . import many_raters as mr
 from ._shared import item_terms, rating_counts
 from ._tables import pair_features, pair_specific, positive_index
 from .inference import bootstrap, bootstrap_ci_description, bootstrap_ci_method, check_n_boot
-from .specific import WILSON_DESCRIPTION, _wilson, check_which, which_interval
+from .specific import (
+    ARRAYS,
+    WILSON_DESCRIPTION,
+    _wilson,
+    check_which,
+    plain_fields,
+    which_interval,
+    wilson_dict,
+    with_intervals,
+)
 
 __all__ = [
     "PairwiseSpecificAgreement",
@@ -72,17 +81,6 @@ def _boot_ci(
     from .._bootstrap import bootstrap_interval
 
     return bootstrap_interval(value, reps, jack, level=level, method=method)
-
-
-def _plain_fields(result: Any, skip: tuple[str, ...]) -> dict[str, Any]:
-    return {
-        f.name: to_plain(getattr(result, f.name))
-        for f in dataclasses.fields(result)
-        if f.name not in skip
-    }
-
-
-_ARRAYS = ("replicates", "jackknife", "negative_replicates", "negative_jackknife")
 
 
 # ------------------------------------------------------------ mean over rater pairs
@@ -190,22 +188,14 @@ class PairwiseSpecificAgreement(Coefficient):
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the result with the bootstrap intervals of the mean PSA and NSA."""
-        out = _plain_fields(self, (*_ARRAYS, "matrix"))
+        out = plain_fields(self, (*ARRAYS, "matrix"))
         out["raters"] = [str(r) for r in self.matrix.index]
         out["matrix"] = to_plain(self.matrix.to_numpy())
-        out.update(n_categories=self.n_categories, confidence_level=level)
         pos = neg = ConfidenceInterval(math.nan, math.nan)
         if self.replicates is not None:
             pos = self.confidence_interval(level)
             neg = self.confidence_interval(level, which="negative")
-        out.update(
-            ci_method=self.ci_description,
-            ci_low=pos.low,
-            ci_high=pos.high,
-            negative_ci_low=neg.low,
-            negative_ci_high=neg.high,
-        )
-        return out
+        return with_intervals(out, self, level, pos, neg)
 
 
 def _pairable_features(ratings: Ratings, pt: PairTables, kept: Any) -> Any:
@@ -564,19 +554,7 @@ class PooledSpecificAgreement(Coefficient):
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the result with Wilson-type intervals for PSA and NSA."""
-        out = _plain_fields(self, _ARRAYS)
-        pos = self.confidence_interval(level, "wilson")
-        neg = self.confidence_interval(level, "wilson", which="negative")
-        out.update(
-            n_categories=self.n_categories,
-            confidence_level=level,
-            ci_method=self.ci_description,
-            ci_low=pos.low,
-            ci_high=pos.high,
-            negative_ci_low=neg.low,
-            negative_ci_high=neg.high,
-        )
-        return out
+        return wilson_dict(self, level)
 
 
 def _effective_n(p: float, se: float) -> float:
