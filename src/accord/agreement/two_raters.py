@@ -35,7 +35,7 @@ from .inference import (
     check_n_boot,
     population_factor,
 )
-from .weights import WEIGHT_SCHEMES, agreement_weights
+from .weights import WEIGHT_SCHEMES, agreement_weights, square_matrix
 
 __all__ = [
     "CohenKappa",
@@ -338,12 +338,7 @@ def _weight_matrix(
     if agreement is not None:
         return agreement_weights(agreement, table.categories, owner=owner), "agreement matrix"
     if disagreement is not None:
-        d = np.asarray(disagreement, dtype=np.float64)
-        if d.shape != (q, q):
-            raise InvalidInputError(
-                f"The disagreement weight matrix of {owner} must be {q} x {q} (one row and "
-                f"column per category); got shape {d.shape}"
-            )
+        d = square_matrix(disagreement, q, "disagreement weight matrix", owner)
         if not np.all(np.isfinite(d)) or np.any(d < 0):
             raise InvalidInputError(
                 f"disagreement weights of {owner} must be finite and >= 0; got values from "

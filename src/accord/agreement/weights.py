@@ -72,6 +72,18 @@ def category_scale(categories: Sequence[Any]) -> FloatArray:
     return np.arange(1, len(cats) + 1, dtype=np.float64)
 
 
+def square_matrix(values: npt.ArrayLike, q: int, what: str, owner: str) -> FloatArray:
+    """``values`` as a float q x q matrix, one row and column per category; else the error
+    names ``what`` it is and its ``owner``."""
+    m: FloatArray = np.asarray(values, dtype=np.float64)
+    if m.shape != (q, q):
+        raise InvalidInputError(
+            f"The {what} of {owner} must be {q} x {q} (one row and column per category); "
+            f"got shape {m.shape}"
+        )
+    return m
+
+
 def agreement_weights(
     scheme: WeightScheme | npt.ArrayLike,
     categories: Sequence[Any],
@@ -126,12 +138,7 @@ def agreement_weights(
     """
     q = len(categories)
     if not isinstance(scheme, str):
-        w = np.asarray(scheme, dtype=np.float64)
-        if w.shape != (q, q):
-            raise InvalidInputError(
-                f"The weight matrix of {owner} must be {q} x {q} (one row and column per "
-                f"category); got shape {w.shape}"
-            )
+        w = square_matrix(scheme, q, "weight matrix", owner)
         if not np.all(np.isfinite(w)):
             raise InvalidInputError(f"The weight matrix of {owner} has non-finite entries")
         if np.any(w < 0) or np.any(w > 1):
