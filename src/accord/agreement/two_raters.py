@@ -466,6 +466,31 @@ def _weighted_table(
     return table, w, wname
 
 
+def _chance_corrected_fields(
+    name: str,
+    table: ContingencyTable,
+    n: int,
+    method: str,
+    po: float,
+    pe: float,
+    wname: str,
+    population_size: float | None,
+) -> dict[str, Any]:
+    """The result fields shared by the two-rater chance-corrected coefficients."""
+    return dict(
+        name=name,
+        n_items=n,
+        n_raters=2,
+        categories=table.categories,
+        method=method,
+        observed_agreement=po,
+        chance_agreement=pe,
+        weights=wname,
+        n_items_unpairable=table.n_unpaired,
+        population_size=math.inf if population_size is None else float(population_size),
+    )
+
+
 def cohen_kappa(
     data: TwoRaterData,
     y: npt.ArrayLike | None = None,
@@ -616,17 +641,8 @@ def cohen_kappa(
         "marginals; SE: Fleiss, Cohen & Everitt (1969) general variance; SE under H0 in "
         "standard_error_null"
     )
-    common: dict[str, Any] = dict(
-        name="cohen_kappa",
-        n_items=n,
-        n_raters=2,
-        categories=table.categories,
-        method=method,
-        observed_agreement=po,
-        chance_agreement=pe,
-        weights=wname,
-        n_items_unpairable=table.n_unpaired,
-        population_size=math.inf if population_size is None else float(population_size),
+    common = _chance_corrected_fields(owner, table, n, method, po, pe, wname, population_size)
+    common.update(
         percent_agreement=p_raw,
         pabak=(q * p_raw - 1.0) / (q - 1.0),
         prevalence_index=prevalence,
@@ -730,21 +746,11 @@ population_size
     pi_a, po_a, pe_a = _scott_core(p, w)
     pi, po, pe = float(pi_a), float(po_a), float(pe_a)
     label = "unweighted" if wname == "identity" else f"{wname} weights"
-    common: dict[str, Any] = dict(
-        name="scott_pi",
-        n_items=n,
-        n_raters=2,
-        categories=table.categories,
-        method=(
-            f"Scott's pi ({label}; Scott 1955); chance agreement from the pooled marginals; "
-            "SE: linearisation (Gwet 2014, as in irrCAC scott2.table)"
-        ),
-        observed_agreement=po,
-        chance_agreement=pe,
-        weights=wname,
-        n_items_unpairable=table.n_unpaired,
-        population_size=math.inf if population_size is None else float(population_size),
+    method = (
+        f"Scott's pi ({label}; Scott 1955); chance agreement from the pooled marginals; "
+        "SE: linearisation (Gwet 2014, as in irrCAC scott2.table)"
     )
+    common = _chance_corrected_fields(owner, table, n, method, po, pe, wname, population_size)
     if math.isnan(pi):
         reason = "every rating is in one category: chance agreement is 1 and pi is 0/0"
         warn_degenerate(reason)
