@@ -35,7 +35,7 @@ from .inference import (
     check_n_boot,
     population_factor,
 )
-from .weights import WEIGHT_SCHEMES, agreement_weights, square_matrix
+from .weights import WEIGHT_SCHEMES, agreement_weights, check_diagonal, square_matrix
 
 __all__ = [
     "CohenKappa",
@@ -344,11 +344,7 @@ def _weight_matrix(
                 f"disagreement weights of {owner} must be finite and >= 0; got values from "
                 f"{np.nanmin(d):g} to {np.nanmax(d):g}"
             )
-        if not np.allclose(np.diag(d), 0.0):
-            raise InvalidInputError(
-                f"disagreement weights of {owner} must be 0 on the diagonal (perfect "
-                "agreement); for agreement weights (1 on the diagonal) use agreement_weights="
-            )
+        check_diagonal(d, 0.0, owner, "use agreement_weights=")
         top = float(d.max())
         if top <= 0:
             raise InvalidInputError(

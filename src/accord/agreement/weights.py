@@ -84,6 +84,17 @@ def square_matrix(values: npt.ArrayLike, q: int, what: str, owner: str) -> Float
     return m
 
 
+def check_diagonal(m: FloatArray, perfect: float, owner: str, remedy: str) -> None:
+    """Refuse a weight matrix whose diagonal (perfect agreement) is not ``perfect``: 1 for
+    agreement weights, 0 for disagreement weights; ``remedy`` says what to pass instead."""
+    if not np.allclose(np.diag(m), perfect):
+        kind, other = ("agreement", "disagreement") if perfect else ("disagreement", "agreement")
+        raise InvalidInputError(
+            f"{kind} weights of {owner} must be {perfect:g} on the diagonal (perfect "
+            f"agreement); for {other} weights ({1.0 - perfect:g} on the diagonal) {remedy}"
+        )
+
+
 def agreement_weights(
     scheme: WeightScheme | npt.ArrayLike,
     categories: Sequence[Any],
@@ -146,11 +157,7 @@ def agreement_weights(
                 f"agreement weights of {owner} must lie in [0, 1]; got values from "
                 f"{w.min():g} to {w.max():g}"
             )
-        if not np.allclose(np.diag(w), 1.0):
-            raise InvalidInputError(
-                f"agreement weights of {owner} must be 1 on the diagonal (perfect agreement); "
-                "for disagreement weights (0 on the diagonal) pass 1 - W"
-            )
+        check_diagonal(w, 1.0, owner, "pass 1 - W")
         return w
     if scheme not in WEIGHT_SCHEMES:
         raise InvalidInputError(
