@@ -26,6 +26,7 @@ __all__ = [
     "bootstrap_ci_description",
     "bootstrap_ci_method",
     "check_ci",
+    "default_bootstrap_method",
     "population_factor",
 ]
 
@@ -81,12 +82,17 @@ def population_factor(n: int, population_size: float | None) -> float:
     return 1.0 - n / population_size
 
 
+def default_bootstrap_method(jackknife: Any) -> str:
+    """``"bca"`` when leave-one-out values are available (``jackknife``), else
+    ``"percentile"``."""
+    return "bca" if jackknife is not None else "percentile"
+
+
 def bootstrap_ci_method(method: str | None, jackknife: Any, owner: str) -> str:
     """The interval method of a result whose only interval is the bootstrap: ``method``, or
     by default ``"bca"`` when leave-one-out values exist (``jackknife``), else
     ``"percentile"``; anything else is refused, naming ``owner``."""
-    default = "bca" if jackknife is not None else "percentile"
-    chosen = default if method is None else method
+    chosen = default_bootstrap_method(jackknife) if method is None else method
     if chosen not in ("percentile", "bca"):
         raise InvalidInputError(
             f"The 'method' parameter of {owner} must be one of {{'percentile', 'bca'}}. "
@@ -99,7 +105,7 @@ def bootstrap_ci_description(replicates: Any, jackknife: Any, n_boot: int, none:
     """What the default bootstrap interval is (``none`` without replicates)."""
     if replicates is None:
         return none
-    name = "BCa" if jackknife is not None else "percentile"
+    name = "BCa" if default_bootstrap_method(jackknife) == "bca" else "percentile"
     return f"bootstrap {name} over items, {n_boot} replicates"
 
 

@@ -33,7 +33,13 @@ from ..stats.pairs import PairTables
 from . import many_raters as mr
 from ._shared import item_terms, rating_counts
 from ._tables import pair_features, pair_specific, positive_index
-from .inference import bootstrap, bootstrap_ci_description, bootstrap_ci_method, check_n_boot
+from .inference import (
+    bootstrap,
+    bootstrap_ci_description,
+    bootstrap_ci_method,
+    check_n_boot,
+    default_bootstrap_method,
+)
 from .specific import (
     ARRAYS,
     WILSON_DESCRIPTION,
@@ -150,7 +156,7 @@ class PairwiseSpecificAgreement(Coefficient):
     @property
     def default_ci_method(self) -> str:
         """``"bca"`` when leave-one-out values are available, else ``"percentile"``."""
-        return "bca" if self.jackknife is not None else "percentile"
+        return default_bootstrap_method(self.jackknife)
 
     @property
     def ci_description(self) -> str:

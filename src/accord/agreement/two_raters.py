@@ -33,6 +33,7 @@ from .inference import (
     bootstrap_ci_description,
     bootstrap_ci_method,
     check_n_boot,
+    default_bootstrap_method,
     population_factor,
 )
 from .weights import WEIGHT_SCHEMES, agreement_weights, check_diagonal, square_matrix
@@ -858,7 +859,7 @@ class InformationalAgreement(Coefficient):
     @property
     def default_ci_method(self) -> str:
         """``"bca"`` when leave-one-out values are available, else ``"percentile"``."""
-        return "bca" if self.jackknife is not None else "percentile"
+        return default_bootstrap_method(self.jackknife)
 
     @property
     def ci_description(self) -> str:
