@@ -361,20 +361,25 @@ class Coefficient(Result):
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain-Python dict of the result's fields plus the default interval and p-value."""
-        out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            if f.name in ("replicates", "jackknife"):
-                continue
-            out[f.name] = to_plain(getattr(self, f.name))
+        out = coefficient_fields(self, level)
         ci = self.confidence_interval(level)
-        out.update(
-            n_categories=self.n_categories,
-            df=self.df,
-            pvalue=self.pvalue,
-            alternative="two-sided",
-            confidence_level=level,
-            ci_method=self.ci_description,
-            ci_low=ci.low,
-            ci_high=ci.high,
-        )
+        out.update(ci_method=self.ci_description, ci_low=ci.low, ci_high=ci.high)
         return out
+
+
+def coefficient_fields(result: Coefficient, level: float) -> dict[str, Any]:
+    """The fields of a coefficient as plain Python (no replicates), plus df, p-value and level:
+    :meth:`Coefficient.to_dict` without its interval."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(result):
+        if f.name in ("replicates", "jackknife"):
+            continue
+        out[f.name] = to_plain(getattr(result, f.name))
+    out.update(
+        n_categories=result.n_categories,
+        df=result.df,
+        pvalue=result.pvalue,
+        alternative="two-sided",
+        confidence_level=level,
+    )
+    return out

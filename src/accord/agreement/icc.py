@@ -129,21 +129,10 @@ def _interval(
     a = (1.0 - level) / 2.0
     df1 = n - 1
     if form in ("ICC(1,1)", "ICC(1,k)"):
-        df2 = n * (k - 1)
-        f0 = msr / msw
-        fl = f0 / stats.f.ppf(1 - a, df1, df2)
-        fu = f0 * stats.f.ppf(1 - a, df2, df1)
-        if form == "ICC(1,1)":
-            return ConfidenceInterval((fl - 1) / (fl + k - 1), (fu - 1) / (fu + k - 1))
-        return ConfidenceInterval(1 - 1 / fl, 1 - 1 / fu)
+        return _f_ratio_interval(msr / msw, df1, n * (k - 1), a, k, form == "ICC(1,1)")
     df2 = (n - 1) * (k - 1)
     if form in ("ICC(3,1)", "ICC(3,k)"):
-        f0 = msr / mse
-        fl = f0 / stats.f.ppf(1 - a, df1, df2)
-        fu = f0 * stats.f.ppf(1 - a, df2, df1)
-        if form == "ICC(3,1)":
-            return ConfidenceInterval((fl - 1) / (fl + k - 1), (fu - 1) / (fu + k - 1))
-        return ConfidenceInterval(1 - 1 / fl, 1 - 1 / fu)
+        return _f_ratio_interval(msr / mse, df1, df2, a, k, form == "ICC(3,1)")
     # ICC(2,.): Satterthwaite degrees of freedom (McGraw & Wong 1996, Table 7).
     icc2 = (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n)
     fj = msc / mse
@@ -158,6 +147,21 @@ def _interval(
         return ConfidenceInterval(float(low), float(high))
     return ConfidenceInterval(float(low * k / (1 + low * (k - 1))),
                               float(high * k / (1 + high * (k - 1))))  # fmt: skip
+
+
+def _f_ratio_interval(
+    f0: float, df1: int, df2: int, a: float, k: int, single: bool
+) -> ConfidenceInterval:
+    """The exact interval of ICC(1,.) and ICC(3,.) from the observed F ratio ``f0`` with
+    ``(df1, df2)`` degrees of freedom and tail ``a``: of one rating (``single``) or of the
+    mean of ``k`` (Shrout & Fleiss 1979; McGraw & Wong 1996, Table 7)."""
+    from scipy import stats
+
+    fl = f0 / stats.f.ppf(1 - a, df1, df2)
+    fu = f0 * stats.f.ppf(1 - a, df2, df1)
+    if single:
+        return ConfidenceInterval((fl - 1) / (fl + k - 1), (fu - 1) / (fu + k - 1))
+    return ConfidenceInterval(1 - 1 / fl, 1 - 1 / fu)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -20,7 +20,15 @@ import numpy as np
 from .._errors import InvalidInputError
 from .._types import FloatArray, RngLike, as_generator
 
-__all__ = ["CIKind", "bootstrap", "check_ci", "population_factor"]
+__all__ = [
+    "CIKind",
+    "bootstrap",
+    "bootstrap_ci_description",
+    "bootstrap_ci_method",
+    "check_ci",
+    "default_bootstrap_method",
+    "population_factor",
+]
 
 CIKind: TypeAlias = Literal["analytic", "bootstrap"]
 
@@ -72,6 +80,33 @@ def population_factor(n: int, population_size: float | None) -> float:
             f"population_size ({population_size:g}) is smaller than the number of items rated ({n})"
         )
     return 1.0 - n / population_size
+
+
+def default_bootstrap_method(jackknife: Any) -> str:
+    """``"bca"`` when leave-one-out values are available (``jackknife``), else
+    ``"percentile"``."""
+    return "bca" if jackknife is not None else "percentile"
+
+
+def bootstrap_ci_method(method: str | None, jackknife: Any, owner: str) -> str:
+    """The interval method of a result whose only interval is the bootstrap: ``method``, or
+    by default ``"bca"`` when leave-one-out values exist (``jackknife``), else
+    ``"percentile"``; anything else is refused, naming ``owner``."""
+    chosen = default_bootstrap_method(jackknife) if method is None else method
+    if chosen not in ("percentile", "bca"):
+        raise InvalidInputError(
+            f"The 'method' parameter of {owner} must be one of {{'percentile', 'bca'}}. "
+            f"Got {method!r} instead."
+        )
+    return chosen
+
+
+def bootstrap_ci_description(replicates: Any, jackknife: Any, n_boot: int, none: str) -> str:
+    """What the default bootstrap interval is (``none`` without replicates)."""
+    if replicates is None:
+        return none
+    name = "BCa" if default_bootstrap_method(jackknife) == "bca" else "percentile"
+    return f"bootstrap {name} over items, {n_boot} replicates"
 
 
 def _matmul(mult: FloatArray, features: Any) -> FloatArray:

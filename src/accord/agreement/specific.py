@@ -294,23 +294,47 @@ class SpecificAgreement(Coefficient):
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the result with Wilson-type intervals for PSA and NSA."""
-        out: dict[str, Any] = {}
-        skip = ("replicates", "jackknife", "negative_replicates", "negative_jackknife")
-        for f in dataclasses.fields(self):
-            if f.name not in skip:
-                out[f.name] = to_plain(getattr(self, f.name))
-        pos = self.confidence_interval(level, "wilson")
-        neg = self.confidence_interval(level, "wilson", which="negative")
-        out.update(
-            n_categories=self.n_categories,
-            confidence_level=level,
-            ci_method=self.ci_description,
-            ci_low=pos.low,
-            ci_high=pos.high,
-            negative_ci_low=neg.low,
-            negative_ci_high=neg.high,
-        )
-        return out
+        return wilson_dict(self, level)
+
+
+ARRAYS = ("replicates", "jackknife", "negative_replicates", "negative_jackknife")
+
+
+def plain_fields(result: Any, skip: tuple[str, ...]) -> dict[str, Any]:
+    """The fields of a result as plain Python, but those named in ``skip``."""
+    return {
+        f.name: to_plain(getattr(result, f.name))
+        for f in dataclasses.fields(result)
+        if f.name not in skip
+    }
+
+
+def with_intervals(
+    out: dict[str, Any],
+    result: Any,
+    level: float,
+    pos: ConfidenceInterval,
+    neg: ConfidenceInterval,
+) -> dict[str, Any]:
+    """``out`` with the level and the intervals of PSA (``pos``) and NSA (``neg``) of a
+    specific-agreement result."""
+    out.update(
+        n_categories=result.n_categories,
+        confidence_level=level,
+        ci_method=result.ci_description,
+        ci_low=pos.low,
+        ci_high=pos.high,
+        negative_ci_low=neg.low,
+        negative_ci_high=neg.high,
+    )
+    return out
+
+
+def wilson_dict(result: Any, level: float) -> dict[str, Any]:
+    """Plain dict of a specific-agreement result with Wilson-type intervals for PSA and NSA."""
+    pos = result.confidence_interval(level, "wilson")
+    neg = result.confidence_interval(level, "wilson", which="negative")
+    return with_intervals(plain_fields(result, ARRAYS), result, level, pos, neg)
 
 
 def _per_category(table: ContingencyTable) -> pd.DataFrame:

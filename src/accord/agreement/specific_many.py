@@ -33,8 +33,23 @@ from ..stats.pairs import PairTables
 from . import many_raters as mr
 from ._shared import item_terms, rating_counts
 from ._tables import pair_features, pair_specific, positive_index
-from .inference import bootstrap, check_n_boot
-from .specific import WILSON_DESCRIPTION, _wilson, check_which, which_interval
+from .inference import (
+    bootstrap,
+    bootstrap_ci_description,
+    bootstrap_ci_method,
+    check_n_boot,
+    default_bootstrap_method,
+)
+from .specific import (
+    ARRAYS,
+    WILSON_DESCRIPTION,
+    _wilson,
+    check_which,
+    plain_fields,
+    which_interval,
+    wilson_dict,
+    with_intervals,
+)
 
 __all__ = [
     "PairwiseSpecificAgreement",
@@ -72,17 +87,6 @@ def _boot_ci(
     from .._bootstrap import bootstrap_interval
 
     return bootstrap_interval(value, reps, jack, level=level, method=method)
-
-
-def _plain_fields(result: Any, skip: tuple[str, ...]) -> dict[str, Any]:
-    return {
-        f.name: to_plain(getattr(result, f.name))
-        for f in dataclasses.fields(result)
-        if f.name not in skip
-    }
-
-
-_ARRAYS = ("replicates", "jackknife", "negative_replicates", "negative_jackknife")
 
 
 # ------------------------------------------------------------ mean over rater pairs
@@ -152,15 +156,13 @@ class PairwiseSpecificAgreement(Coefficient):
     @property
     def default_ci_method(self) -> str:
         """``"bca"`` when leave-one-out values are available, else ``"percentile"``."""
-        return "bca" if self.jackknife is not None else "percentile"
+        return default_bootstrap_method(self.jackknife)
 
     @property
     def ci_description(self) -> str:
         """The intervals of :meth:`to_dict`: the default bootstrap interval, or none."""
-        if self.replicates is None:
-            return "none (no bootstrap replicates; n_boot=0)"
-        name = "BCa" if self.default_ci_method == "bca" else "percentile"
-        return f"bootstrap {name} over items, {self.n_boot} replicates"
+        none = "none (no bootstrap replicates; n_boot=0)"
+        return bootstrap_ci_description(self.replicates, self.jackknife, self.n_boot, none)
 
     def confidence_interval(  # type: ignore[override]
         self, level: float = 0.95, method: BootCI | None = None, *, which: Which = "positive"
@@ -178,12 +180,8 @@ class PairwiseSpecificAgreement(Coefficient):
         """
         check_level(level)
         check_which(which, "PairwiseSpecificAgreement.confidence_interval")
-        chosen = self.default_ci_method if method is None else method
-        if chosen not in ("percentile", "bca"):
-            raise InvalidInputError(
-                "The 'method' parameter of PairwiseSpecificAgreement.confidence_interval must "
-                f"be one of {{'percentile', 'bca'}}. Got {method!r} instead."
-            )
+        owner = "PairwiseSpecificAgreement.confidence_interval"
+        chosen = bootstrap_ci_method(method, self.jackknife, owner)
         if which == "positive":
             return _boot_ci(self.statistic, self.replicates, self.jackknife, level, chosen)
         return _boot_ci(
@@ -196,22 +194,14 @@ class PairwiseSpecificAgreement(Coefficient):
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the result with the bootstrap intervals of the mean PSA and NSA."""
-        out = _plain_fields(self, (*_ARRAYS, "matrix"))
+        out = plain_fields(self, (*ARRAYS, "matrix"))
         out["raters"] = [str(r) for r in self.matrix.index]
         out["matrix"] = to_plain(self.matrix.to_numpy())
-        out.update(n_categories=self.n_categories, confidence_level=level)
         pos = neg = ConfidenceInterval(math.nan, math.nan)
         if self.replicates is not None:
             pos = self.confidence_interval(level)
             neg = self.confidence_interval(level, which="negative")
-        out.update(
-            ci_method=self.ci_description,
-            ci_low=pos.low,
-            ci_high=pos.high,
-            negative_ci_low=neg.low,
-            negative_ci_high=neg.high,
-        )
-        return out
+        return with_intervals(out, self, level, pos, neg)
 
 
 def _pairable_features(ratings: Ratings, pt: PairTables, kept: Any) -> Any:
@@ -570,19 +560,7 @@ class PooledSpecificAgreement(Coefficient):
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the result with Wilson-type intervals for PSA and NSA."""
-        out = _plain_fields(self, _ARRAYS)
-        pos = self.confidence_interval(level, "wilson")
-        neg = self.confidence_interval(level, "wilson", which="negative")
-        out.update(
-            n_categories=self.n_categories,
-            confidence_level=level,
-            ci_method=self.ci_description,
-            ci_low=pos.low,
-            ci_high=pos.high,
-            negative_ci_low=neg.low,
-            negative_ci_high=neg.high,
-        )
-        return out
+        return wilson_dict(self, level)
 
 
 def _effective_n(p: float, se: float) -> float:

@@ -23,14 +23,20 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._results import Coefficient, ConfidenceInterval, Result, check_level
+from .._results import Coefficient, ConfidenceInterval, Result, check_level, coefficient_fields
 from .._types import LEVELS, Alternative, FloatArray, Level, RngLike, as_generator
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
 from ..information import entropy
 from ._tables import specific_ratio
-from .inference import check_n_boot, population_factor
-from .weights import WEIGHT_SCHEMES, agreement_weights
+from .inference import (
+    bootstrap_ci_description,
+    bootstrap_ci_method,
+    check_n_boot,
+    default_bootstrap_method,
+    population_factor,
+)
+from .weights import WEIGHT_SCHEMES, agreement_weights, check_diagonal, square_matrix
 
 __all__ = [
     "CohenKappa",
@@ -333,22 +339,13 @@ def _weight_matrix(
     if agreement is not None:
         return agreement_weights(agreement, table.categories, owner=owner), "agreement matrix"
     if disagreement is not None:
-        d = np.asarray(disagreement, dtype=np.float64)
-        if d.shape != (q, q):
-            raise InvalidInputError(
-                f"The disagreement weight matrix of {owner} must be {q} x {q} (one row and "
-                f"column per category); got shape {d.shape}"
-            )
+        d = square_matrix(disagreement, q, "disagreement weight matrix", owner)
         if not np.all(np.isfinite(d)) or np.any(d < 0):
             raise InvalidInputError(
                 f"disagreement weights of {owner} must be finite and >= 0; got values from "
                 f"{np.nanmin(d):g} to {np.nanmax(d):g}"
             )
-        if not np.allclose(np.diag(d), 0.0):
-            raise InvalidInputError(
-                f"disagreement weights of {owner} must be 0 on the diagonal (perfect "
-                "agreement); for agreement weights (1 on the diagonal) use agreement_weights="
-            )
+        check_diagonal(d, 0.0, owner, "use agreement_weights=")
         top = float(d.max())
         if top <= 0:
             raise InvalidInputError(
@@ -464,6 +461,31 @@ def _weighted_table(
         _declared(data, y, categories),
     )
     return table, w, wname
+
+
+def _chance_corrected_fields(
+    name: str,
+    table: ContingencyTable,
+    n: int,
+    method: str,
+    po: float,
+    pe: float,
+    wname: str,
+    population_size: float | None,
+) -> dict[str, Any]:
+    """The result fields shared by the two-rater chance-corrected coefficients."""
+    return dict(
+        name=name,
+        n_items=n,
+        n_raters=2,
+        categories=table.categories,
+        method=method,
+        observed_agreement=po,
+        chance_agreement=pe,
+        weights=wname,
+        n_items_unpairable=table.n_unpaired,
+        population_size=math.inf if population_size is None else float(population_size),
+    )
 
 
 def cohen_kappa(
@@ -616,17 +638,8 @@ def cohen_kappa(
         "marginals; SE: Fleiss, Cohen & Everitt (1969) general variance; SE under H0 in "
         "standard_error_null"
     )
-    common: dict[str, Any] = dict(
-        name="cohen_kappa",
-        n_items=n,
-        n_raters=2,
-        categories=table.categories,
-        method=method,
-        observed_agreement=po,
-        chance_agreement=pe,
-        weights=wname,
-        n_items_unpairable=table.n_unpaired,
-        population_size=math.inf if population_size is None else float(population_size),
+    common = _chance_corrected_fields(owner, table, n, method, po, pe, wname, population_size)
+    common.update(
         percent_agreement=p_raw,
         pabak=(q * p_raw - 1.0) / (q - 1.0),
         prevalence_index=prevalence,
@@ -730,21 +743,11 @@ population_size
     pi_a, po_a, pe_a = _scott_core(p, w)
     pi, po, pe = float(pi_a), float(po_a), float(pe_a)
     label = "unweighted" if wname == "identity" else f"{wname} weights"
-    common: dict[str, Any] = dict(
-        name="scott_pi",
-        n_items=n,
-        n_raters=2,
-        categories=table.categories,
-        method=(
-            f"Scott's pi ({label}; Scott 1955); chance agreement from the pooled marginals; "
-            "SE: linearisation (Gwet 2014, as in irrCAC scott2.table)"
-        ),
-        observed_agreement=po,
-        chance_agreement=pe,
-        weights=wname,
-        n_items_unpairable=table.n_unpaired,
-        population_size=math.inf if population_size is None else float(population_size),
+    method = (
+        f"Scott's pi ({label}; Scott 1955); chance agreement from the pooled marginals; "
+        "SE: linearisation (Gwet 2014, as in irrCAC scott2.table)"
     )
+    common = _chance_corrected_fields(owner, table, n, method, po, pe, wname, population_size)
     if math.isnan(pi):
         reason = "every rating is in one category: chance agreement is 1 and pi is 0/0"
         warn_degenerate(reason)
@@ -849,30 +852,24 @@ class InformationalAgreement(Coefficient):
         falls back to the percentile interval.
         """
         check_level(level)
-        chosen = self.default_ci_method if method is None else method
-        if chosen not in ("percentile", "bca"):
-            raise InvalidInputError(
-                "The 'method' parameter of InformationalAgreement.confidence_interval must be "
-                f"one of {{'percentile', 'bca'}}. Got {method!r} instead."
-            )
+        owner = "InformationalAgreement.confidence_interval"
+        chosen = bootstrap_ci_method(method, self.jackknife, owner)
         return Coefficient.confidence_interval(self, level, chosen)  # type: ignore[arg-type]
 
     @property
     def default_ci_method(self) -> str:
         """``"bca"`` when leave-one-out values are available, else ``"percentile"``."""
-        return "bca" if self.jackknife is not None else "percentile"
+        return default_bootstrap_method(self.jackknife)
 
     @property
     def ci_description(self) -> str:
         """The interval of :meth:`to_dict`: the default bootstrap interval, or none."""
-        if self.replicates is None:
-            return "none (no bootstrap replicates)"
-        name = "BCa" if self.default_ci_method == "bca" else "percentile"
-        return f"bootstrap {name} over items, {self.n_boot} replicates"
+        none = "none (no bootstrap replicates)"
+        return bootstrap_ci_description(self.replicates, self.jackknife, self.n_boot, none)
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the result, with the default bootstrap interval."""
-        out = _coefficient_dict_without_ci(self, level)
+        out = coefficient_fields(self, level)
         ci = (
             ConfidenceInterval(math.nan, math.nan)
             if self.replicates is None
@@ -880,25 +877,6 @@ class InformationalAgreement(Coefficient):
         )
         out.update(ci_method=self.ci_description, ci_low=ci.low, ci_high=ci.high)
         return out
-
-
-def _coefficient_dict_without_ci(result: Coefficient, level: float) -> dict[str, Any]:
-    """The fields of a coefficient as plain Python, plus df, p-value and level."""
-    from .._results import to_plain
-
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(result):
-        if f.name in ("replicates", "jackknife"):
-            continue
-        out[f.name] = to_plain(getattr(result, f.name))
-    out.update(
-        n_categories=result.n_categories,
-        df=result.df,
-        pvalue=result.pvalue,
-        alternative="two-sided",
-        confidence_level=level,
-    )
-    return out
 
 
 def informational_agreement(

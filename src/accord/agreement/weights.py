@@ -72,6 +72,29 @@ def category_scale(categories: Sequence[Any]) -> FloatArray:
     return np.arange(1, len(cats) + 1, dtype=np.float64)
 
 
+def square_matrix(values: npt.ArrayLike, q: int, what: str, owner: str) -> FloatArray:
+    """``values`` as a float q x q matrix, one row and column per category; else the error
+    names ``what`` it is and its ``owner``."""
+    m: FloatArray = np.asarray(values, dtype=np.float64)
+    if m.shape != (q, q):
+        raise InvalidInputError(
+            f"The {what} of {owner} must be {q} x {q} (one row and column per category); "
+            f"got shape {m.shape}"
+        )
+    return m
+
+
+def check_diagonal(m: FloatArray, perfect: float, owner: str, remedy: str) -> None:
+    """Refuse a weight matrix whose diagonal (perfect agreement) is not ``perfect``: 1 for
+    agreement weights, 0 for disagreement weights; ``remedy`` says what to pass instead."""
+    if not np.allclose(np.diag(m), perfect):
+        kind, other = ("agreement", "disagreement") if perfect else ("disagreement", "agreement")
+        raise InvalidInputError(
+            f"{kind} weights of {owner} must be {perfect:g} on the diagonal (perfect "
+            f"agreement); for {other} weights ({1.0 - perfect:g} on the diagonal) {remedy}"
+        )
+
+
 def agreement_weights(
     scheme: WeightScheme | npt.ArrayLike,
     categories: Sequence[Any],
@@ -126,12 +149,7 @@ def agreement_weights(
     """
     q = len(categories)
     if not isinstance(scheme, str):
-        w = np.asarray(scheme, dtype=np.float64)
-        if w.shape != (q, q):
-            raise InvalidInputError(
-                f"The weight matrix of {owner} must be {q} x {q} (one row and column per "
-                f"category); got shape {w.shape}"
-            )
+        w = square_matrix(scheme, q, "weight matrix", owner)
         if not np.all(np.isfinite(w)):
             raise InvalidInputError(f"The weight matrix of {owner} has non-finite entries")
         if np.any(w < 0) or np.any(w > 1):
@@ -139,11 +157,7 @@ def agreement_weights(
                 f"agreement weights of {owner} must lie in [0, 1]; got values from "
                 f"{w.min():g} to {w.max():g}"
             )
-        if not np.allclose(np.diag(w), 1.0):
-            raise InvalidInputError(
-                f"agreement weights of {owner} must be 1 on the diagonal (perfect agreement); "
-                "for disagreement weights (0 on the diagonal) pass 1 - W"
-            )
+        check_diagonal(w, 1.0, owner, "pass 1 - W")
         return w
     if scheme not in WEIGHT_SCHEMES:
         raise InvalidInputError(

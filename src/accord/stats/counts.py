@@ -147,6 +147,19 @@ class CategoryCounts(Result):
             sparse = n_groups * q > SPARSE_CELLS
         return cls(_bincount_2d(g, c, n_groups, q, sparse), categories)
 
+    @classmethod
+    def _from_groups(
+        cls, ratings: Ratings, group_codes: IntArray, n_groups: int, sparse: bool | None
+    ) -> Self:
+        """Count ``ratings`` per group (``group_codes``, one per rating) and category."""
+        return cls.from_codes(
+            group_codes,
+            ratings.label_codes,
+            n_groups=n_groups,
+            categories=ratings.categories,
+            sparse=sparse,
+        )
+
 
 class ItemCategoryCounts(CategoryCounts):
     """Item x category counts ``n[i, c]``: what Fleiss, Krippendorff, Gwet and the entropy
@@ -166,13 +179,7 @@ class ItemCategoryCounts(CategoryCounts):
     @classmethod
     def from_ratings(cls, ratings: Ratings, *, sparse: bool | None = None) -> ItemCategoryCounts:
         """Count the ratings per item and category."""
-        return cls.from_codes(
-            ratings.item_codes,
-            ratings.label_codes,
-            n_groups=ratings.n_items,
-            categories=ratings.categories,
-            sparse=sparse,
-        )
+        return cls._from_groups(ratings, ratings.item_codes, ratings.n_items, sparse)
 
     @classmethod
     def from_array(
@@ -220,10 +227,4 @@ class RaterCategoryCounts(CategoryCounts):
     @classmethod
     def from_ratings(cls, ratings: Ratings, *, sparse: bool | None = None) -> RaterCategoryCounts:
         """Count the ratings per rater and category."""
-        return cls.from_codes(
-            ratings.rater_codes,
-            ratings.label_codes,
-            n_groups=ratings.n_raters,
-            categories=ratings.categories,
-            sparse=sparse,
-        )
+        return cls._from_groups(ratings, ratings.rater_codes, ratings.n_raters, sparse)
