@@ -3,6 +3,7 @@ one check, one message, whichever command takes them."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -99,7 +100,7 @@ def test_calibrate_sep_reaches_the_stream_engine(tmp_path: Any) -> None:
     assert values["stream"] == pytest.approx(values["memory"], abs=1e-9)
 
 
-@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize("command", ["calibrate", "confidence"])
 def test_encoding_with_a_file_engine_is_refused_in_one_line(command: str) -> None:
     # The stream and dask engines of these commands read UTF-8: --encoding is refused before
     # any work; so is --sep where the command's engine path does not take it.
@@ -111,3 +112,29 @@ def test_encoding_with_a_file_engine_is_refused_in_one_line(command: str) -> Non
     if command != "calibrate":
         res = runner.invoke(app, [*COMMANDS[command], "--engine", "stream", "--sep", ";"])
         assert res.output.startswith("accord: error: --sep and --encoding apply to --engine memory")
+
+
+@pytest.mark.parametrize("command", ["agree", "consensus"])
+def test_sep_and_encoding_reach_the_file_engines(command: str, tmp_path: Any) -> None:
+    # A ;-separated Latin-1 export (a label with an accent): the same numbers from every engine.
+    import pandas as pd
+
+    frame = pd.read_csv("examples/diagnoses.csv")
+    frame["diagnosis"] = frame["diagnosis"].replace({"Neurosis": "Névrose"})
+    path = tmp_path / "diagnoses.csv"
+    frame.to_csv(path, sep=";", index=False, encoding="latin-1")
+    base = [command, str(path), *DIAGNOSES[1:], "--label", "diagnosis", "--format", "json"]
+    base += ["--sep", ";", "--encoding", "latin-1"]
+    runs = {e: runner.invoke(app, [*base, "--engine", e]) for e in ("memory", "stream", "dask")}
+    for engine, res in runs.items():
+        assert res.exit_code == 0, (engine, res.output)
+    if command == "agree":
+        got = {
+            e: {c["name"]: c["statistic"] for c in json.loads(r.stdout)["coefficients"]}
+            for e, r in runs.items()
+        }
+        assert got["memory"]["fleiss_kappa"] == pytest.approx(0.4302445, abs=1e-7)  # Fleiss 1971
+    else:
+        got = {e: json.loads(r.stdout)["summary"]["mean_entropy"] for e, r in runs.items()}
+    for engine in ("stream", "dask"):
+        assert got[engine] == pytest.approx(got["memory"], rel=1e-12)

@@ -173,7 +173,7 @@ def agree(
     from ..front.agreement import agreement
 
     check_output(output)
-    files = file_options(sep, encoding, engine)
+    files = file_options(sep, encoding, engine, engine_takes=("sep", "encoding"))
     check_engine_options(
         engine,
         scheduler,
@@ -189,7 +189,7 @@ def agree(
             ratings = read_ratings_file(path, files, duplicates=duplicates)
             source: dict[str, Any] = {}
         else:
-            source = dict(read, scheduler=scheduler, progress=progress)
+            source = dict(read, **files, scheduler=scheduler, progress=progress)
         table = agreement(
             str(path) if ratings is None else ratings,
             engine=engine.value,

@@ -146,7 +146,7 @@ def calibrate(
     check_engine_options(engine, scheduler)
     check_output(output)
     check_output(biases)
-    files = file_options(sep, encoding, engine, engine_takes_sep=True)
+    files = file_options(sep, encoding, engine, engine_takes=("sep",))
     with user_errors():
         data: Any = str(path)
         if engine is EngineName.memory:

@@ -238,16 +238,16 @@ def file_options(
     encoding: str | None,
     engine: EngineName = EngineName.memory,
     *,
-    engine_takes_sep: bool = False,
+    engine_takes: tuple[str, ...] = (),
 ) -> FileOptions:
     """``--sep`` and ``--encoding`` as the readers' ``sep=`` and ``encoding=``, checked: with
-    ``--engine stream|dask`` only ``--sep``, and only where the command's engine path takes
-    it (``engine_takes_sep``).
+    ``--engine stream|dask`` only those the command's engine path takes (``engine_takes``:
+    ``"sep"``, ``"encoding"``).
 
-    >>> file_options(";", None, EngineName.stream, engine_takes_sep=True)
-    {'sep': ';', 'encoding': None}
+    >>> file_options(";", "latin-1", EngineName.stream, engine_takes=("sep", "encoding"))
+    {'sep': ';', 'encoding': 'iso8859-1'}
     >>> try:  # prints "accord: error: --encoding applies to --engine memory; ..." on stderr
-    ...     file_options(";", "latin-1", EngineName.stream, engine_takes_sep=True)
+    ...     file_options(";", "latin-1", EngineName.stream, engine_takes=("sep",))
     ... except typer.Exit as stop:
     ...     print(stop.exit_code)
     2
@@ -255,13 +255,18 @@ def file_options(
     from .._errors import InvalidInputError
     from ..io.files import check_encoding, parse_separator
 
-    if engine is not EngineName.memory and encoding is not None and engine_takes_sep:
-        raise fail("--encoding applies to --engine memory; the stream and dask engines read UTF-8")
-    if engine is not EngineName.memory and not engine_takes_sep and (sep, encoding) != (None, None):
-        raise fail(
-            "--sep and --encoding apply to --engine memory; the stream and dask engines read "
-            "UTF-8 files separated by , (a tab for .tsv)"
-        )
+    if engine is not EngineName.memory:
+        given = {"sep": sep is not None, "encoding": encoding is not None}
+        refused = [name for name, on in given.items() if on and name not in engine_takes]
+        if refused and engine_takes:
+            raise fail(
+                "--encoding applies to --engine memory; the stream and dask engines read UTF-8"
+            )
+        if refused:
+            raise fail(
+                "--sep and --encoding apply to --engine memory; the stream and dask engines "
+                "read UTF-8 files separated by , (a tab for .tsv)"
+            )
     try:
         separator = parse_separator(sep)
     except InvalidInputError as exc:

@@ -295,7 +295,7 @@ def consensus_command(
 
     check_output(output)
     check_output(output_dir, folder=True)
-    files = file_options(sep, encoding, engine)
+    files = file_options(sep, encoding, engine, engine_takes=("sep", "encoding"))
     check_engine_options(
         engine,
         scheduler,
@@ -309,7 +309,7 @@ def consensus_command(
                 "--output-dir writes the per-rating table, which --engine stream/dask does "
                 "not produce; use --format csv for the raters"
             )
-        _from_engine(path, engine, scheduler, read, options, quiet, fmt, output, top)
+        _from_engine(path, engine, scheduler, {**read, **files}, options, quiet, fmt, output, top)
         return
     with user_errors(), echo_warnings():
         ratings, gold_labels = read_with_gold(path, files, gold=gold, duplicates=duplicates)

@@ -97,8 +97,11 @@ def ratings_in_memory(
     missing: Any = "omit",
     na_values: Sequence[str] | None = None,
     labels_as: Any = "auto",
+    sep: str | None = None,
+    encoding: str | None = None,
 ) -> Any:
-    """What the memory engine works on: a path is read with :func:`accord.read_ratings`, a
+    """What the memory engine works on: a path is read with :func:`accord.read_ratings` (with
+    ``sep`` and ``encoding``), a
     data frame (pandas, polars, pyarrow, DuckDB, anything narwhals reads) becomes
     :meth:`accord.Ratings.from_long` of its ``item``, ``rater`` and ``label`` columns;
     anything else (Ratings, counts, arrays) is returned as it is.
@@ -127,8 +130,10 @@ def ratings_in_memory(
     from ..io.ratings import read_ratings
 
     read: Any = read_ratings if is_path else Ratings.from_long
+    files = {"sep": sep, "encoding": encoding} if is_path else {}
     return read(
         data,
+        **files,
         item=item,
         rater=rater,
         label=label,

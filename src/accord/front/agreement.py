@@ -51,6 +51,8 @@ def agreement(
     batch_size: int = 1_000_000,
     na_values: Sequence[str] | None = None,
     labels_as: LabelsAs = "auto",
+    sep: str | None = None,
+    encoding: str | None = None,
 ) -> AgreementTable:
     """Every agreement coefficient that applies to the data's level, in one table.
 
@@ -91,6 +93,9 @@ def agreement(
     na_values, labels_as
         For data read from files or frames: what counts as a missing label and how a text
         file's labels are typed, as in :meth:`accord.Ratings.from_long`.
+    sep, encoding : str, optional
+        Field separator and text encoding of CSV files, with every engine (default: the
+        separator sniffed, UTF-8), as in :func:`accord.read_ratings`.
     scheduler : str or distributed.Client, optional
         ``engine="dask"``: a scheduler name, a client or an address (``"tcp://host:8786"``).
     progress : callable, optional
@@ -158,6 +163,8 @@ def agreement(
         missing=missing,
         na_values=na_values,
         labels_as=labels_as,
+        sep=sep,
+        encoding=encoding,
     )
     if engine == "memory":
         ratings = ratings_in_memory(data, owner="agreement", **columns)

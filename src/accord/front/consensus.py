@@ -68,6 +68,8 @@ def consensus(
     batch_size: int = 1_000_000,
     na_values: Sequence[str] | None = None,
     labels_as: LabelsAs = "auto",
+    sep: str | None = None,
+    encoding: str | None = None,
 ) -> Consensus:
     r"""Which items are contested, which ratings and raters stray from the consensus.
 
@@ -131,6 +133,9 @@ def consensus(
     na_values, labels_as
         For ratings read from files or frames: what counts as a missing label and how a text
         file's labels are typed, as in :meth:`accord.Ratings.from_long`.
+    sep, encoding : str, optional
+        Field separator and text encoding of CSV files, with every engine (default: the
+        separator sniffed, UTF-8), as in :func:`accord.read_ratings`.
 
     Returns
     -------
@@ -225,6 +230,8 @@ def consensus(
         categories=categories,
         na_values=na_values,
         labels_as=labels_as,
+        sep=sep,
+        encoding=encoding,
     )
     if engine != "memory":
         options = _engine_options(
