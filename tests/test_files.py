@@ -98,11 +98,14 @@ def test_separator_option_is_checked() -> None:
     assert "--sep" in line
 
 
-def test_sep_and_encoding_with_the_stream_engine_say_so(tmp_path: Path) -> None:
+def test_a_wrong_sep_reads_the_same_with_every_engine(tmp_path: Path) -> None:
+    # --sep reaches the stream engine: the wrong one is the memory engine's message.
     path = tmp_path / "r.csv"
     path.write_text(GOOD)
-    line = one_line_error("agree", str(path), *AGREE, "--engine", "stream", "--sep", ";")
-    assert "--engine memory" in line
+    memory = one_line_error("agree", str(path), *AGREE, "--sep", ";")
+    stream = one_line_error("agree", str(path), *AGREE, "--engine", "stream", "--sep", ";")
+    assert stream == memory
+    assert "looks separated by ',' (comma), not ';'" in stream
 
 
 # --------------------------------------------------------------- BOM, compression, encoding
