@@ -120,7 +120,7 @@ def test_sorted_ids_past_int32_then_a_small_id() -> None:
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**31 - 1),
-    first=st.integers(20, 200),
+    first=st.integers(40, 200),  # more than 4 x the largest batch below
     tail=st.lists(st.integers(1, 8), min_size=1, max_size=12),
 )
 def test_many_text_values_then_small_batches(seed: int, first: int, tail: list[int]) -> None:
