@@ -135,6 +135,12 @@ def _terms(
     )
 
 
+def _listed(items: list[Any], most: int = 5) -> str:
+    """Up to ``most`` item ids as the user wrote them, and how many more."""
+    shown = ", ".join(map(str, items[:most]))
+    return shown + (f" and {len(items) - most} more" if len(items) > most else "")
+
+
 def _align(items1: Any, items2: Any) -> FloatArray:
     """The position in ``items2`` of every item of ``items1``; both must hold the same items."""
     pos = {item: j for j, item in enumerate(items2.tolist())}
@@ -142,13 +148,10 @@ def _align(items1: Any, items2: Any) -> FloatArray:
     only1 = [i for i in items1.tolist() if i not in pos]
     only2 = [i for i in items2.tolist() if i not in first]
     if only1 or only2:
-        shown = ", ".join(
-            part
-            for part in (
-                f"only in ratings1: {', '.join(map(str, only1[:5]))}" if only1 else "",
-                f"only in ratings2: {', '.join(map(str, only2[:5]))}" if only2 else "",
-            )
-            if part
+        shown = "; ".join(
+            f"only in {which}: {_listed(only)}"
+            for which, only in (("ratings1", only1), ("ratings2", only2))
+            if only
         )
         raise InvalidInputError(
             f"compare_agreement needs the same rated items in both sets; {shown}"
