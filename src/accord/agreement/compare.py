@@ -203,6 +203,11 @@ def compare_agreement(
     A set compared with itself gives difference 0 and SE 0: t and p are then NaN, with the
     reason. Items with one rating enter with a zero term, as in the SE.
 
+    Krippendorff's alpha is not offered: its analytic SE (irrCAC 1.4) takes the terms of
+    ``alpha' = (p_a' - p_e) / (1 - p_e)``, which average to alpha' rather than alpha
+    (``alpha = (1 - 1/N) alpha' + 1/N``, N pairable ratings), so they are not the terms of
+    alpha in the form compared here.
+
     References
     ----------
     .. [1] Gwet, K. L. (2016). Testing the difference of correlated agreement coefficients
