@@ -67,6 +67,7 @@ def _rating_statistics(tmp: Path) -> Any:
 #: One instance of every public result type (a new public type fails the test below until it
 #: is added here).
 FACTORIES: dict[str, Callable[[Path], Any]] = {
+    "AgreementComparison": lambda _: accord.compare_agreement(_diagnoses(), _diagnoses()),
     "AgreementTable": lambda _: accord.agreement(_diagnoses()),
     "CalibrationMetrics": lambda _: accord.calibration_metrics(*_confidence()),
     "Coefficient": lambda _: accord.conger_kappa(_diagnoses()),

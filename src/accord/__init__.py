@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from ._interval import ConfidenceInterval
     from ._results import Coefficient
     from .agreement import (
+        AgreementComparison,
         AgreementTable,
         CohenKappa,
         Dichotomization,
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
         best_dichotomization,
         brennan_prediger,
         cohen_kappa,
+        compare_agreement,
         conger_kappa,
         fleiss_kappa,
         gwet_ac1,
@@ -110,6 +112,8 @@ _EXPORTS: dict[str, str] = {
     "CalibrationMetrics": ".confidence",
     "Coefficient": "._results",
     "CohenKappa": ".agreement",
+    "AgreementComparison": ".agreement",
+    "compare_agreement": ".agreement",
     "ConfidenceInterval": "._interval",
     "Consensus": ".consensus",
     "ConsensusSummary": ".consensus",
@@ -214,6 +218,7 @@ sys.modules[__name__].__class__ = _Package
 __all__ = [
     "AccordError",
     "AccordWarning",
+    "AgreementComparison",
     "AgreementTable",
     "AltTest",
     "AltTestRanking",
@@ -267,6 +272,7 @@ __all__ = [
     "calibrate_panel",
     "calibration_metrics",
     "cohen_kappa",
+    "compare_agreement",
     "conditional_entropy",
     "conger_kappa",
     "consensus",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .compare import AgreementComparison, compare_agreement
 from .icc import ICCResult, IntraclassCorrelation, icc
 from .many_raters import (
     FleissKappa,
@@ -41,6 +42,7 @@ from .two_raters import (
 from .weights import agreement_weights
 
 __all__ = [
+    "AgreementComparison",
     "AgreementTable",
     "CohenKappa",
     "Dichotomization",
@@ -62,6 +64,7 @@ __all__ = [
     "best_dichotomization",
     "brennan_prediger",
     "cohen_kappa",
+    "compare_agreement",
     "conger_kappa",
     "fleiss_kappa",
     "gwet_ac1",

@@ -446,8 +446,10 @@ def _family(
     ci: CIKind,
     n_boot: int,
     rng: RngLike,
+    terms: bool = False,
 ) -> dict[str, Any]:
-    """Statistic, general SE and bootstrap of one member of the (p_a - p_e)/(1 - p_e) family.
+    """Statistic, general SE and bootstrap of one member of the (p_a - p_e)/(1 - p_e) family
+    (``terms``: also ``item_terms``, the linearised term of every rated item).
 
     Follows irrCAC 1.4 (``pa.coeff.raw``, ``fleiss.kappa.raw``, ``gwet.ac1.raw``,
     ``bp.coeff.raw``, ``conger.kappa.raw``): observed agreement over items with two or more
@@ -492,6 +494,8 @@ def _family(
     kappa = (pa - pe) / (1.0 - pe)
     se = _linearised_se(d, pa_i, pe_i, pe, kappa, f, kind == "conger") if n >= 2 else math.nan
     out: dict[str, Any] = dict(statistic=kappa, standard_error=se, **base)
+    if terms:
+        out["item_terms"] = _item_linearised_terms(d, pa_i, pe_i, pe, kappa, kind == "conger")
     if n < 2:
         out["reason"] = _ONE_ITEM
     if ci == "bootstrap":
@@ -542,14 +546,34 @@ def _linearised_se(
         total = 0.0
         for s in chunks(n):
             g = s if rows is None else rows[s]
-            kappa_i = (n / n2) * (pa_i[g] - pe * two[g]) / (1.0 - pe)
-            kappa_ix = kappa_i - 2.0 * (1.0 - kappa) * (pe_i[s] - pe) / (1.0 - pe)
+            kappa_ix = _kappa_star(pa_i[g], two[g], pe_i[s], pe, kappa, n / n2)
             total += float(np.sum((kappa_ix - kappa) ** 2))
         return math.sqrt(f / (n * (n - 1)) * total)
     # Compressed data: every term is a function of the pattern, weighted by its items.
-    kappa_i = (n / n2) * (pa_i - pe * two) / (1.0 - pe)
-    kappa_ix = kappa_i - 2.0 * (1.0 - kappa) * (pe_i - pe) / (1.0 - pe)
+    kappa_ix = _kappa_star(pa_i, two, pe_i, pe, kappa, n / n2)
     return math.sqrt(f / (n * (n - 1)) * float(np.dot(wt, (kappa_ix - kappa) ** 2)))
+
+
+def _kappa_star(
+    pa_i: FloatArray, two: Any, pe_i: FloatArray, pe: float, kappa: float, scale: float
+) -> FloatArray:
+    """Gwet's item-level linearisation ``kappa_i* = kappa_i - 2 (1 - kappa) (pe_i - pe) /
+    (1 - pe)``, ``kappa_i = scale (pa_i - pe [r_i >= 2]) / (1 - pe)`` with ``scale = n / n'``;
+    the terms average to ``kappa`` over the items."""
+    kappa_i = scale * (pa_i - pe * two) / (1.0 - pe)
+    out: FloatArray = kappa_i - 2.0 * (1.0 - kappa) * (pe_i - pe) / (1.0 - pe)
+    return out
+
+
+def _item_linearised_terms(
+    d: _Data, pa_i: FloatArray, pe_i: FloatArray, pe: float, kappa: float, pe_per_item: bool
+) -> FloatArray:
+    """The linearised term of every rated item, in item order (the terms whose spread
+    :func:`_linearised_se` measures); on compressed data the pattern terms are gathered."""
+    it = item_terms(d)
+    rows = np.arange(it.n) if it.weights is None else d.item_pattern
+    pe_rows = np.arange(it.n) if pe_per_item else rows
+    return _kappa_star(pa_i[rows], it.two[rows], pe_i[pe_rows], pe, kappa, it.n / it.n2)
 
 
 def _bootstrap_features(it: ItemTerms, pa_i: FloatArray, conger_feats: Any) -> Any:
