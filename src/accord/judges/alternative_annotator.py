@@ -326,7 +326,7 @@ def _one_sided(d: FloatArray, epsilon: float, test: str) -> tuple[float, float, 
 
 def _one_judge(
     ratings: Ratings,
-    judge: Any,
+    code: int,
     humans: IntArray,
     *,
     epsilon: float,
@@ -336,7 +336,6 @@ def _one_judge(
     min_items_per_rater: int,
     test: str,
 ) -> AltTest:
-    code = _rater_code(ratings, judge, "judge")
     humans = humans[humans != code]
     panel = _panel(ratings, code, humans, min_raters_per_item)
     if callable(scoring):
@@ -344,11 +343,6 @@ def _one_judge(
     elif scoring == "accuracy":
         w_h, w_j = _wins_by_counts(panel, ratings.n_items, ratings.n_categories)
     else:
-        if ratings.level in ("nominal",) and not _numeric(ratings.categories):
-            raise InvalidInputError(
-                "scoring='neg_rmse' needs numeric labels; these are text: "
-                + ", ".join(repr(shown(c)) for c in ratings.categories[:5])
-            )
         w_h, w_j = _wins_by_squares(panel, ratings.category_values, ratings.n_items)
     table = _human_table(ratings, panel, humans, w_h, w_j, epsilon, min_items_per_rater, test)
     tested = table["tested"].to_numpy(dtype=bool)
@@ -471,7 +465,8 @@ def alt_test(
         for crowd workers; smaller when the humans agree little among themselves.
     scoring : {"accuracy", "neg_rmse"} or callable, default "accuracy"
         How a label is scored against the remaining labels: the share equal to it (nominal
-        labels), minus the root mean squared difference (numeric labels), or
+        labels), minus the root mean squared difference (numeric labels; on an ordinal
+        scale of text labels, their positions 0, 1, ..., q - 1 in the declared order), or
         ``scoring(label, others) -> float`` (higher is better; labels as written).
     humans : list of rater ids, optional
         The panel (default: every rater that is not a judge).
@@ -523,6 +518,11 @@ def alt_test(
     """
     _check_options(epsilon, q, min_raters_per_item, min_items_per_rater, test)
     _scoring_name(scoring)
+    if scoring == "neg_rmse" and ratings.level == "nominal" and not _numeric(ratings.categories):
+        raise InvalidInputError(
+            "scoring='neg_rmse' needs numeric labels; these are text: "
+            + ", ".join(repr(shown(c)) for c in ratings.categories[:5])
+        )
     judges = list(judge) if isinstance(judge, list | tuple) else [judge]
     if not judges:
         raise InvalidInputError("alt_test needs a judge: pass judge='name' or a list of names")
@@ -538,7 +538,7 @@ def alt_test(
     tests = [
         _one_judge(
             ratings,
-            j,
+            code,
             panel,
             epsilon=epsilon,
             scoring=scoring,
@@ -547,7 +547,7 @@ def alt_test(
             min_items_per_rater=min_items_per_rater,
             test=test,
         )
-        for j in judges
+        for code in judge_codes
     ]
     if not isinstance(judge, list | tuple):
         return tests[0]
