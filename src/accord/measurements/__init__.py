@@ -1,0 +1,1 @@
+"""Measurements rather than labels: method comparison (Bland-Altman, concordance correlation)."""

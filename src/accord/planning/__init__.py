@@ -1,0 +1,1 @@
+"""Before the study: how many items and raters a reliability study needs."""
