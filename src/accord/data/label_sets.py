@@ -249,6 +249,8 @@ def _distinct_sets(members: BoolArray) -> tuple[BoolArray, IntArray]:
     n_labels = members.shape[1]
     if members.shape[0] == 0:
         return np.zeros((0, n_labels), dtype=bool), np.zeros(0, dtype=np.int64)
+    if n_labels == 0:  # every set is empty: one category
+        return np.zeros((1, 0), dtype=bool), np.zeros(members.shape[0], dtype=np.int64)
     packed = np.packbits(members, axis=1)
     width = packed.shape[1]
     as_void = np.ascontiguousarray(packed).view(np.dtype((np.void, max(width, 1))))

@@ -656,16 +656,20 @@ def encode_label_sets(
         arrays[1], column=columns[1], what="rater", text=text, na_values=spellings
     )
     del arrays
-    label_codes, labelled = _encode_labels(
-        column.elements,
-        spellings,
-        level="nominal",
-        categories=categories,
-        column_name=label_col,
-        labels_as=labels_as,
-        text=text,
-        parents=column.parents,
-    )
+    if len(column.elements):
+        label_codes, labelled = _encode_labels(
+            column.elements,
+            spellings,
+            level="nominal",
+            categories=categories,
+            column_name=label_col,
+            labels_as=labels_as,
+            text=text,
+            parents=column.parents,
+        )
+    else:  # every set is empty
+        domain = () if categories is None else tuple(tidy_scalar(c) for c in categories)
+        label_codes, labelled = np.zeros(0, dtype=np.int64), _Labels(domain, None, "", ())
     key = item_codes * max(int(rater_decode.size), 1) + rater_codes
     groups = group_label_sets(key, column, label_codes, len(labelled.domain))
     if missing == "raise" and (groups.missing_cells.size or groups.missing_inside):

@@ -179,10 +179,10 @@ def read_ratings(
     level, categories, missing, duplicates, na_values, labels_as, multi_label
         As in :meth:`accord.Ratings.from_long`. With ``multi_label=True`` the rows of one
         (item, rater) make its set of labels; a Parquet or JSON Lines label column may also
-        hold lists (``[]`` is the empty set). A CSV cell is one label. The columns of a CSV/TSV file are read as
-        text and each is typed from all its values: numbers when every value is a number,
-        else text (``labels_as`` overrides this for the labels). Ids are compared as
-        written: ``001`` and ``1`` are two items.
+        hold lists (``[]`` is the empty set). A CSV cell is one label. The columns of a
+        CSV/TSV file are read as text and each is typed from all its values: numbers when
+        every value is a number, else text (``labels_as`` overrides this for the labels).
+        Ids are compared as written: ``001`` and ``1`` are two items.
     file_format : {"csv", "tsv", "parquet", "jsonl"}, optional
         Overrides the format guessed from the suffix.
     sep : str, optional
