@@ -47,8 +47,8 @@ class LabelSets:
     >>> sets = LabelSets(("a", "b"), np.array([[False, False], [True, False], [True, True]]))
     >>> sets.n_labels, sets.sizes.tolist()
     (2, [0, 1, 2])
-    >>> sets.sets()
-    (frozenset(), frozenset({'a'}), frozenset({'a', 'b'}))
+    >>> [sorted(s) for s in sets.sets()]
+    [[], ['a'], ['a', 'b']]
     """
 
     labels: tuple[Any, ...]
