@@ -663,3 +663,19 @@ def test_cli_multi_label_bad_options(extra: list[str], message: str) -> None:
     assert res.exit_code == 2
     assert message in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_wide_sets_and_the_statistics_entry_points() -> None:
+    wide = pd.DataFrame(TABLE3)
+    r = Ratings.from_wide(wide, multi_label=True)
+    assert accord.multi_valued_alpha(r).statistic == pytest.approx(0.2865907, abs=5e-8)
+    # The estimators run on item x category counts whose categories are sets of labels
+    # (what an engine would hand them), with the numbers of the ratings.
+    counts = accord.ItemCategoryCounts.from_ratings(r)
+    assert accord.multi_valued_alpha(counts).statistic == pytest.approx(
+        accord.multi_valued_alpha(r).statistic, rel=1e-12
+    )
+    for kind in ("masi", "jaccard"):
+        assert accord.krippendorff_alpha(counts, distance=kind).statistic == pytest.approx(
+            accord.krippendorff_alpha(r, distance=kind).statistic, rel=1e-12
+        )

@@ -390,6 +390,7 @@ class Ratings(DecodeTables):
         level: Level = "nominal",
         categories: Sequence[Any] | None = None,
         missing: Missing = "omit",
+        multi_label: bool = False,
     ) -> Ratings:
         """Build from a wide table: one row per item, one column per rater.
 
@@ -403,6 +404,9 @@ class Ratings(DecodeTables):
             A column holding the item ids; every other column is a rater.
         level, categories, missing
             As in :meth:`from_long`.
+        multi_label : bool, default False
+            Cells are lists, tuples or sets of labels (``[]`` the empty set, a missing
+            cell no rating), as in :meth:`from_long`.
 
         Examples
         --------
@@ -454,6 +458,7 @@ class Ratings(DecodeTables):
             duplicates="raise",
             columns=("item (row)", "rater (column)", "label (cell)"),
             source=source,
+            multi_label=multi_label,
         )
 
     # -------------------------------------------------------------- views
