@@ -585,7 +585,7 @@ def test_read_ratings_multi_label_files(tmp_path: Path) -> None:
     assert r.report.source == str(parquet)
 
 
-def test_stream_engine_refuses_a_list_column(tmp_path: Path) -> None:
+def test_stream_engine_reads_a_list_column_only_as_sets(tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 
     path = tmp_path / "sets.parquet"
@@ -597,6 +597,62 @@ def test_stream_engine_refuses_a_list_column(tmp_path: Path) -> None:
     assert res.exit_code == 2
     assert "holds lists of labels" in res.stderr
     assert "Traceback" not in res.output
+    single = tmp_path / "single.parquet"
+    pq.write_table(pa.table({"i": [1, 1], "r": ["a", "b"], "l": ["x", "y"]}), single)
+    with pytest.raises(InvalidInputError, match="holds single labels; read repeated rows"):
+        accord.stream_statistics(single, item="i", rater="r", label="l", multi_label=True)
+
+
+@settings(max_examples=15)
+@given(set_triples(empty=True), st.integers(1, 6))
+def test_memory_and_stream_give_the_same_numbers(triples: Triples, batch: int) -> None:
+    import tempfile
+
+    import pyarrow.parquet as pq
+
+    assume(len(_pairable_sets(triples)) > 1)
+    table = pa.table(
+        {
+            "item": [f"unit {i}" for _, i, _ in triples],
+            "rater": [r for r, _, _ in triples],
+            "label": [sorted(s) for _, _, s in triples],
+        }
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "sets.parquet"
+        pq.write_table(table, path)
+        stats = accord.stream_statistics(
+            path, item="item", rater="rater", label="label", multi_label=True, batch_size=batch
+        )
+        memory = accord.read_ratings(
+            path, item="item", rater="rater", label="label", multi_label=True
+        )
+    assert stats.categories == memory.categories
+    np.testing.assert_array_equal(
+        stats.item_counts.dense(), accord.ItemCategoryCounts.from_ratings(memory).dense()
+    )
+    for kind in ("masi", "jaccard"):
+        assert accord.krippendorff_alpha(stats.item_counts, distance=kind).statistic == (
+            pytest.approx(accord.krippendorff_alpha(memory, distance=kind).statistic, rel=1e-12)
+        )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", accord.DegenerateDataWarning)
+        mv_stream = accord.multi_valued_alpha(stats.item_counts).statistic
+        mv_memory = accord.multi_valued_alpha(memory).statistic
+    assert (math.isnan(mv_stream) and math.isnan(mv_memory)) or mv_stream == pytest.approx(
+        mv_memory, rel=1e-12
+    )
+
+
+def test_dask_engine_refuses_sets() -> None:
+    with pytest.raises(InvalidInputError, match="the dask engine reads one label per row"):
+        accord.dask_statistics(
+            str(EXAMPLES / "diagnoses.csv"),
+            item="patient",
+            rater="rater",
+            label="diagnosis",
+            multi_label=True,
+        )
 
 
 def test_cli_multi_label_json(tmp_path: Path) -> None:

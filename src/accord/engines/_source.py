@@ -149,13 +149,6 @@ def dataset_of(
         dataset = ds.dataset(files, format=file_format)
     where = files[0] if len(files) == 1 else f"{files[0]} (and {len(files) - 1} more)"
     require_columns(columns, dataset.schema.names, where=where)
-    label_type = dataset.schema.field(columns[-1]).type
-    if pa.types.is_list(label_type) or pa.types.is_large_list(label_type):
-        raise InvalidInputError(
-            f"{where}: column {columns[-1]!r} holds lists of labels (a set per item and "
-            "rater), which the stream engine does not read; read the file with "
-            "read_ratings(..., multi_label=True) (--multi-label) in memory"
-        )
     return dataset
 
 
