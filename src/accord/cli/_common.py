@@ -7,7 +7,10 @@ get in Python.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import enum
+import functools
+import inspect
 import io
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -276,6 +279,71 @@ def file_options(
     except InvalidInputError as exc:
         raise fail(f"--encoding: {exc}") from None
     return {"sep": separator, "encoding": codec}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Shared:
+    """The options most commands share, as given (:func:`shared_options`)."""
+
+    sep: str | None = None
+    encoding: str | None = None
+    engine: EngineName = EngineName.memory
+    scheduler: str | None = None
+    quiet: bool = False
+    fmt: OutputFormat = OutputFormat.table
+    output: Path | None = None
+
+    def files(self, engine_takes: tuple[str, ...] = ()) -> FileOptions:
+        """``--sep`` and ``--encoding``, checked against ``--engine``
+        (:func:`file_options`)."""
+        return file_options(self.sep, self.encoding, self.engine, engine_takes=engine_takes)
+
+
+#: Each shared option: its parameter's type and its declaration.
+SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "sep": (str | None, SEP_OPTION),
+    "encoding": (str | None, ENCODING_OPTION),
+    "engine": (EngineName, ENGINE_OPTION),
+    "scheduler": (str | None, SCHEDULER_OPTION),
+    "quiet": (bool, QUIET_OPTION),
+    "fmt": (OutputFormat, FORMAT_OPTION),
+    "output": (Path | None, OUTPUT_OPTION),
+}
+
+
+def shared_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Declare the shared options ``names`` (of :data:`SHARED_OPTIONS`, in this order) where
+    the command's ``shared`` parameter stands; the command gets them as one :class:`Shared`.
+
+    >>> @shared_options("fmt", "output")
+    ... def show(path: str, shared: Shared = Shared()) -> None:
+    ...     print(path, shared.fmt.value, shared.output)
+    >>> list(inspect.signature(show).parameters)
+    ['path', 'fmt', 'output']
+    >>> show(path="a.csv", fmt=OutputFormat.json, output=None)
+    a.csv json None
+    """
+
+    def declare(command: Callable[..., None]) -> Callable[..., None]:
+        params: list[inspect.Parameter] = []
+        for param in inspect.signature(command).parameters.values():
+            if param.name != "shared":
+                params.append(param)
+                continue
+            for name in names:
+                kind, option = SHARED_OPTIONS[name]
+                params.append(param.replace(name=name, annotation=kind, default=option))
+
+        @functools.wraps(command)
+        def run(**given: Any) -> None:
+            shared = Shared(**{name: given.pop(name) for name in names})
+            command(**given, shared=shared)
+
+        run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in params}
+        return run
+
+    return declare
 
 
 def one_line(text: str) -> str:
