@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._results import Coefficient, ConfidenceInterval, check_level, to_plain
+from .._results import ConfidenceInterval, check_level, to_plain
 from .._types import FloatArray, RngLike
 from ..data.ratings import Ratings
 from ..stats.pairs import PairTables
@@ -42,12 +42,12 @@ from .inference import (
 )
 from .specific import (
     ARRAYS,
-    WILSON_DESCRIPTION,
+    NegativeReplicates,
+    Which,
+    WilsonSpecific,
     _wilson,
     check_which,
     plain_fields,
-    which_interval,
-    wilson_dict,
     with_intervals,
 )
 
@@ -58,9 +58,7 @@ __all__ = [
     "pooled_specific_agreement",
 ]
 
-Which: TypeAlias = Literal["positive", "negative"]
 BootCI: TypeAlias = Literal["percentile", "bca"]
-PooledCI: TypeAlias = Literal["wilson", "wald", "percentile", "bca"]
 
 
 # ------------------------------------------------------------------ shared helpers
@@ -93,7 +91,7 @@ def _boot_ci(
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class PairwiseSpecificAgreement(Coefficient):
+class PairwiseSpecificAgreement(NegativeReplicates):
     """Mean over rater pairs of positive (and negative) specific agreement, with its spread.
 
     ``statistic`` is the mean over rater pairs of PSA (= F1) of the ``positive`` category and
@@ -146,12 +144,6 @@ class PairwiseSpecificAgreement(Coefficient):
     matrix: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
     per_category: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
     n_boot: int = 0
-    negative_replicates: FloatArray | None = dataclasses.field(
-        default=None, repr=False, compare=False
-    )
-    negative_jackknife: FloatArray | None = dataclasses.field(
-        default=None, repr=False, compare=False
-    )
 
     @property
     def default_ci_method(self) -> str:
@@ -488,7 +480,7 @@ def pairwise_specific_agreement(
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class PooledSpecificAgreement(Coefficient):
+class PooledSpecificAgreement(WilsonSpecific):
     """Pooled specific agreement of many raters (Uebersax), per category.
 
     ``statistic`` is the pooled positive specific agreement of the ``positive`` category and
@@ -522,45 +514,11 @@ class PooledSpecificAgreement(Coefficient):
     positive_pairs: float = math.nan
     per_category: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
     n_boot: int = 0
-    negative_replicates: FloatArray | None = dataclasses.field(
-        default=None, repr=False, compare=False
-    )
-    negative_jackknife: FloatArray | None = dataclasses.field(
-        default=None, repr=False, compare=False
-    )
 
-    def confidence_interval(  # type: ignore[override]
-        self,
-        level: float = 0.95,
-        method: PooledCI = "wilson",
-        *,
-        which: Which = "positive",
-    ) -> ConfidenceInterval:
-        """Confidence interval for pooled PSA (``which="positive"``) or NSA.
-
-        Parameters
-        ----------
-        level : float, default 0.95
-            Any level strictly between 0 and 1.
-        method : {"wilson", "wald", "percentile", "bca"}
-            ``"wilson"``: Wilson score interval on the effective number of ratings
-            ``PSA (1 - PSA) / Var`` (NaN when PSA is 0 or 1, where the delta-method variance
-            is 0); ``"wald"``: PSA +- z SE truncated to [0, 1]; ``"percentile"``/``"bca"``:
-            bootstrap over items (computed with ``n_boot > 0``).
-        which : {"positive", "negative"}
-        """
-        return which_interval(
-            self, "PooledSpecificAgreement.confidence_interval", level, method, which, _effective_n
-        )
-
-    @property
-    def ci_description(self) -> str:
-        """The intervals of :meth:`to_dict`: Wilson-type."""
-        return WILSON_DESCRIPTION
-
-    def to_dict(self, level: float = 0.95) -> dict[str, Any]:
-        """Plain dict of the result with Wilson-type intervals for PSA and NSA."""
-        return wilson_dict(self, level)
+    def effective_n(self, which: Which) -> Callable[[float, float], float]:
+        """``PSA (1 - PSA) / Var`` (or NSA's), NaN when the value is 0 or 1, where the
+        delta-method variance is 0."""
+        return _effective_n
 
 
 def _effective_n(p: float, se: float) -> float:
