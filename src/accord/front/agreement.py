@@ -162,7 +162,7 @@ def agreement(
         n_boot=n_boot,
         rng=rng,
     )
-    columns = ReadOptions(
+    columns: ReadOptions = dict(
         item=item,
         rater=rater,
         label=label,

@@ -223,7 +223,7 @@ def consensus(
     """
     check_choices(reference, missing)
     check_engine(engine, "consensus")
-    columns = ReadOptions(
+    columns: ReadOptions = dict(
         item=item,
         rater=rater,
         label=label,
