@@ -34,11 +34,10 @@ from . import many_raters as mr
 from ._shared import item_terms, rating_counts
 from ._tables import pair_features, pair_specific, positive_index
 from .inference import (
+    BootstrapOnly,
     bootstrap,
-    bootstrap_ci_description,
     bootstrap_ci_method,
     check_n_boot,
-    default_bootstrap_method,
 )
 from .specific import (
     ARRAYS,
@@ -91,7 +90,7 @@ def _boot_ci(
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class PairwiseSpecificAgreement(NegativeReplicates):
+class PairwiseSpecificAgreement(BootstrapOnly, NegativeReplicates):
     """Mean over rater pairs of positive (and negative) specific agreement, with its spread.
 
     ``statistic`` is the mean over rater pairs of PSA (= F1) of the ``positive`` category and
@@ -145,16 +144,7 @@ class PairwiseSpecificAgreement(NegativeReplicates):
     per_category: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
     n_boot: int = 0
 
-    @property
-    def default_ci_method(self) -> str:
-        """``"bca"`` when leave-one-out values are available, else ``"percentile"``."""
-        return default_bootstrap_method(self.jackknife)
-
-    @property
-    def ci_description(self) -> str:
-        """The intervals of :meth:`to_dict`: the default bootstrap interval, or none."""
-        none = "none (no bootstrap replicates; n_boot=0)"
-        return bootstrap_ci_description(self.replicates, self.jackknife, self.n_boot, none)
+    NO_BOOTSTRAP = "none (no bootstrap replicates; n_boot=0)"
 
     def confidence_interval(  # type: ignore[override]
         self, level: float = 0.95, method: BootCI | None = None, *, which: Which = "positive"
