@@ -949,21 +949,16 @@ def gwet_ac2(
     Returns
     -------
     Coefficient
-        ``statistic``, ``standard_error`` (Gwet 2008 / irrCAC 1.4 ``gwet.ac1.raw``),
-        ``observed_agreement``, ``chance_agreement`` and the fields of
-        :class:`~accord.Coefficient`.
+        As :func:`gwet_ac1`, with the weights (irrCAC 1.4 ``gwet.ac1.raw`` given weights).
 
     Notes
     -----
-    The category domain (``q``) enters the chance term, so declare unused categories.
-    With one category in the domain AC1 is undefined (NaN with a reason).
+    As for AC1, the category domain (``q``) enters the chance term, so declare unused
+    categories; with one category in the domain AC2 is undefined (NaN with a reason).
 
     References
     ----------
-    .. [1] Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
-       presence of high agreement. British Journal of Mathematical and Statistical
-       Psychology, 61(1), 29-48. https://doi.org/10.1348/000711006X126600
-    .. [2] Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed. Advanced
+    .. [1] Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed., ch. 3. Advanced
        Analytics.
 
     Examples
