@@ -9,14 +9,7 @@ import typer
 
 from ._app import app, examples
 from ._common import (
-    CATEGORIES_OPTION,
     DUPLICATES_OPTION,
-    ITEM_OPTION,
-    LABEL_OPTION,
-    LABELS_AS_OPTION,
-    LEVEL_OPTION,
-    NA_VALUES_OPTION,
-    RATER_OPTION,
     EngineName,
     OutputFormat,
     Shared,
@@ -125,16 +118,9 @@ def render(
         "--engine stream",
     ),
 )
-@shared_options("sep", "encoding", "engine", "scheduler", "quiet", "fmt", "output")
+@shared_options("sep", "encoding", "engine", "scheduler", "quiet", "fmt", "output", ratings=True)
 def agree(
     path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
-    item: str = ITEM_OPTION,
-    rater: str = RATER_OPTION,
-    label: str = LABEL_OPTION,
-    level: str = LEVEL_OPTION,
-    categories: str | None = CATEGORIES_OPTION,
-    na_values: str | None = NA_VALUES_OPTION,
-    labels_as: str = LABELS_AS_OPTION,
     duplicates: str = DUPLICATES_OPTION,
     coefficients: str | None = typer.Option(
         None,

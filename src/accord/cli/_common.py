@@ -311,32 +311,56 @@ SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
 }
 
 
-def shared_options(*names: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+#: The options naming the columns of the ratings and how their labels read, in this order
+#: (a command reads them with :func:`ratings_keywords`).
+RATINGS_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "item": (str, ITEM_OPTION),
+    "rater": (str, RATER_OPTION),
+    "label": (str, LABEL_OPTION),
+    "level": (str, LEVEL_OPTION),
+    "categories": (str | None, CATEGORIES_OPTION),
+    "na_values": (str | None, NA_VALUES_OPTION),
+    "labels_as": (str, LABELS_AS_OPTION),
+}
+
+
+def shared_options(
+    *names: str, ratings: bool = False
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Declare the shared options ``names`` (of :data:`SHARED_OPTIONS`, in this order) where
     the command's ``shared`` parameter stands; the command gets them as one :class:`Shared`.
+    With ``ratings``, the options of :data:`RATINGS_OPTIONS` follow the command's first
+    parameter (the file); the command reads them with :func:`ratings_keywords`.
 
-    >>> @shared_options("fmt", "output")
-    ... def show(path: str, shared: Shared = Shared()) -> None:
-    ...     print(path, shared.fmt.value, shared.output)
-    >>> list(inspect.signature(show).parameters)
-    ['path', 'fmt', 'output']
-    >>> show(path="a.csv", fmt=OutputFormat.json, output=None)
-    a.csv json None
+    >>> @shared_options("fmt", "output", ratings=True)
+    ... def show(path: str, top: int = 1, shared: Shared = Shared()) -> None:
+    ...     print(path, top, shared.fmt.value, shared.output)
+    >>> list(inspect.signature(show).parameters)  # doctest: +NORMALIZE_WHITESPACE
+    ['path', 'item', 'rater', 'label', 'level', 'categories', 'na_values', 'labels_as', 'top',
+     'fmt', 'output']
+    >>> show(path="a.csv", item="i", rater="r", label="l", level="nominal", categories=None,
+    ...      na_values=None, labels_as="auto", top=3, fmt=OutputFormat.json, output=None)
+    a.csv 3 json None
     """
 
     def declare(command: Callable[..., None]) -> Callable[..., None]:
+        def declared(param: inspect.Parameter, options: dict[str, Any], chosen: Any) -> Any:
+            return [
+                param.replace(name=name, annotation=options[name][0], default=options[name][1])
+                for name in chosen
+            ]
+
         params: list[inspect.Parameter] = []
-        for param in inspect.signature(command).parameters.values():
-            if param.name != "shared":
-                params.append(param)
-                continue
-            for name in names:
-                kind, option = SHARED_OPTIONS[name]
-                params.append(param.replace(name=name, annotation=kind, default=option))
+        for at, param in enumerate(inspect.signature(command).parameters.values()):
+            params += declared(param, SHARED_OPTIONS, names) if param.name == "shared" else [param]
+            if at == 0 and ratings:
+                params += declared(param, RATINGS_OPTIONS, RATINGS_OPTIONS)
 
         @functools.wraps(command)
         def run(**given: Any) -> None:
             shared = Shared(**{name: given.pop(name) for name in names})
+            for name in RATINGS_OPTIONS if ratings else ():
+                del given[name]  # the command reads them with ratings_keywords()
             command(**given, shared=shared)
 
         run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
