@@ -806,9 +806,8 @@ def fleiss_kappa(
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights for the weighted kappa (Gwet 2014, ch. 3). None: unweighted.
     categories, population_size, ci, n_boot, rng
-        As in :func:`percent_agreement`: category names for an array of counts, the
-        population size (finite-population correction), ``"analytic"`` or ``"bootstrap"``
-        intervals, the bootstrap replicates and their random source.
+        Category names (for counts), the population size and the intervals, as in
+        :func:`percent_agreement`.
 
     Returns
     -------
@@ -881,9 +880,8 @@ def gwet_ac1(
     data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
         Ratings, or the item x category counts.
     categories, population_size, ci, n_boot, rng
-        As in :func:`percent_agreement`: category names for an array of counts, the
-        population size (finite-population correction), ``"analytic"`` or ``"bootstrap"``
-        intervals, the bootstrap replicates and their random source.
+        Category names (for counts), the population size and the intervals, as in
+        :func:`percent_agreement`.
 
     Returns
     -------
@@ -942,9 +940,8 @@ def gwet_ac2(
     weights : str, array_like of shape (q, q) or None, default "quadratic"
         Agreement weights (Gwet 2014, ch. 3). None: unweighted.
     categories, population_size, ci, n_boot, rng
-        As in :func:`percent_agreement`: category names for an array of counts, the
-        population size (finite-population correction), ``"analytic"`` or ``"bootstrap"``
-        intervals, the bootstrap replicates and their random source.
+        Category names (for counts), the population size and the intervals, as in
+        :func:`percent_agreement`.
 
     Returns
     -------
@@ -1001,9 +998,8 @@ def brennan_prediger(
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights (Gwet 2014, ch. 3). None: unweighted.
     categories, population_size, ci, n_boot, rng
-        As in :func:`percent_agreement`: category names for an array of counts, the
-        population size (finite-population correction), ``"analytic"`` or ``"bootstrap"``
-        intervals, the bootstrap replicates and their random source.
+        Category names (for counts), the population size and the intervals, as in
+        :func:`percent_agreement`.
 
     Returns
     -------
