@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import _bands
+from ._methods import COEFFICIENT_NAMES
 
 __all__ = [
     "KOO_LI",
@@ -47,19 +48,7 @@ LANDIS_KOCH = _bands.LANDIS_KOCH.edges
 #: Koo & Li (2016) bands for the ICC: (lower edge, name).
 KOO_LI = _bands.KOO_LI.edges
 
-_PRETTY = {
-    "percent_agreement": "Percent agreement",
-    "fleiss_kappa": "Fleiss' kappa",
-    "conger_kappa": "Conger's kappa",
-    "light_kappa": "Light's kappa",
-    "brennan_prediger": "Brennan-Prediger",
-    "gwet_ac1": "Gwet's AC1",
-    "gwet_ac2": "Gwet's AC2",
-    "krippendorff_alpha": "Krippendorff's alpha",
-    "cohen_kappa": "Cohen's kappa",
-    "scott_pi": "Scott's pi",
-    "informational_agreement": "Informational agreement (IA)",
-}
+_PRETTY = COEFFICIENT_NAMES
 
 
 def landis_koch(value: float) -> str:

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import InvalidInputError, bad_choice, bad_parameter, shown
+from .._methods import MethodsFormat, judge_methods
 from .._results import Result, to_plain
 from .._types import BoolArray, FloatArray, IntArray
 from ..data.ratings import Ratings
@@ -139,6 +140,12 @@ class AltTest(Result):
     def to_frame(self) -> pd.DataFrame:
         """The per-human table (a copy)."""
         return self.humans.copy()
+
+    def methods_text(self, format: MethodsFormat = "text") -> str:
+        """A methods paragraph for a study report, with its references: the test, its
+        options and its outcome, the software. Every number comes from this result.
+        ``format``: ``"text"`` or ``"markdown"``."""
+        return judge_methods(self, format)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the fields."""
