@@ -118,8 +118,8 @@ class AgreementTable(Result):
         Examples
         --------
         >>> table = agreement_table([[2, 0], [1, 1], [0, 2]], coefficients=["fleiss_kappa"])
-        >>> print(table.methods_text().splitlines()[0][:71])
-        3 items were rated by 2 raters into 2 categories (nominal scale), 6 ratings
+        >>> print(table.methods_text().split(". ")[0])
+        3 items were rated by 2 raters into 2 categories (nominal scale), 6 ratings in all
         """
         return agreement_methods(self, level, format)
 
