@@ -152,3 +152,18 @@ def test_judge_paragraph() -> None:
     assert f"epsilon = {res.epsilon:g}" in body and f"rate at {res.q:g}" in body
     assert f"winning rate {res.winning_rate:.3f}" in body
     assert refs[0].startswith("[1] Calderon, N.") and refs[1].startswith("[2] Benjamini, Y.")
+
+
+def test_report_shows_the_paragraph_to_copy() -> None:
+    import html
+
+    ratings = _diagnoses()
+    page = accord.report(ratings, progress=False)
+    methods = page.html.split('id="methods"', 1)[1].split("</section>", 1)[0]
+    box = methods.split('<pre class="copy" tabindex="0">', 1)[1].split("</pre>", 1)[0]
+    # the box holds the table's own paragraph, at the report's level, escaped
+    assert html.unescape(box) == accord.agreement(ratings).methods_text()
+    assert "<script" not in page.html  # selected by a click, with no script
+    # the headline reads the benchmark with its uncertainty (Gwet 2014, ch. 6)
+    summary = page.html.split('id="summary"', 1)[1].split("</section>", 1)[0]
+    assert "How sure is the band?" in summary and "the estimate alone reads moderate" in summary
