@@ -497,8 +497,8 @@ class Benchmark(Result):
         if self.reason:
             return f"{self.source}: undefined ({self.reason})"
         return (
-            f"{self.source}: {self.band} (probability {self.probability:.3f} that the true "
-            f"value is at least {self.threshold:.3g}; the estimate alone: {self.point_band})"
+            f"{self.source}: {self.band}, P(true >= {self.threshold:.3g}) = "
+            f"{self.probability:.3f}; the estimate alone: {self.point_band}"
         )
 
     def to_frame(self) -> pd.DataFrame:
