@@ -30,6 +30,7 @@ __all__ = [
     "StudyDesign",
     "agreement_methods",
     "calibration_methods",
+    "coefficient_name",
     "consensus_methods",
     "judge_methods",
     "paragraph",
@@ -299,7 +300,9 @@ def agreement_methods(table: Any, level: float = 0.95, format: MethodsFormat = "
     coefs = list(table.coefficients)
     sentences = design_sentences(getattr(table, "design", None))
     if not coefs:
-        return paragraph([*sentences, "No agreement coefficient applied to these data."], [])
+        return paragraph(
+            [*sentences, "No agreement coefficient applied to these data."], [], format
+        )
     described = []
     for c in coefs:
         refs = CITES.get(str(c.name), ())

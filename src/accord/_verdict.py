@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import _bands
-from ._methods import COEFFICIENT_NAMES
+from ._methods import coefficient_name
 
 __all__ = [
     "KOO_LI",
@@ -47,8 +47,6 @@ LANDIS_KOCH = _bands.LANDIS_KOCH.edges
 
 #: Koo & Li (2016) bands for the ICC: (lower edge, name).
 KOO_LI = _bands.KOO_LI.edges
-
-_PRETTY = COEFFICIENT_NAMES
 
 
 def landis_koch(value: float) -> str:
@@ -82,13 +80,7 @@ def coefficient_label(coef: Any) -> str:
             .replace(", single rater", "")
         )
         return (f"{alias} [{form}]" if alias != form else form) + (f": {kind}" if kind else "")
-    base = _PRETTY.get(name, name.replace("_", " "))
-    weights = str(getattr(coef, "weights", "identity"))
-    if name == "krippendorff_alpha":
-        return f"{base} ({weights})"
-    if weights not in ("identity", ""):
-        return f"{base} ({weights} weights)"
-    return base
+    return coefficient_name(coef)
 
 
 def short_label(coef: Any) -> str:
