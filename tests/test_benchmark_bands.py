@@ -209,3 +209,22 @@ def test_verdict_reads_the_benchmark() -> None:
     low = benchmark_reading(_coef(-0.05, 0.2))
     assert low is not None and low.startswith("poor agreement beyond chance (Landis & Koch;")
     assert "probability only 0.40 that the true value is at least 0.00" in low
+
+
+def test_bootstrap_table_verdict_counts_the_replicates() -> None:
+    from accord._verdict import table_verdict
+
+    ratings = accord.read_ratings(
+        EXAMPLES / "diagnoses.csv", item="patient", rater="rater", label="diagnosis"
+    )
+    table = accord.agreement(
+        ratings, coefficients=["fleiss_kappa"], ci="bootstrap", n_boot=400, rng=5
+    )
+    kappa = table.coefficients[0]
+    reps = np.asarray(kappa.replicates)
+    bench = kappa.benchmark(distribution="bootstrap")
+    # the band retained: the highest lower edge that at least 95% of the replicates reach
+    edges = [0.8, 0.6, 0.4, 0.2, 0.0]
+    reached = next(e for e in edges if np.mean(reps >= e) >= 0.95)
+    assert bench.threshold == reached
+    assert f"at least {reached:.2f}" in table_verdict(table)

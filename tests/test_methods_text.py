@@ -152,6 +152,10 @@ def test_judge_paragraph() -> None:
     assert f"epsilon = {res.epsilon:g}" in body and f"rate at {res.q:g}" in body
     assert f"winning rate {res.winning_rate:.3f}" in body
     assert refs[0].startswith("[1] Calderon, N.") and refs[1].startswith("[2] Benjamini, Y.")
+    # several judges: one paragraph per judge, the references once
+    ranking = accord.alt_test(ratings, ["model", "h1"], epsilon=0.2, humans=["h2", "h3"])
+    body, refs = _body_and_references(ranking.methods_text())
+    assert "the judge model can" in body and "the judge h1 can" in body and len(refs) == 2
 
 
 def test_report_shows_the_paragraph_to_copy() -> None:

@@ -410,19 +410,22 @@ def consensus_methods(result: Any, format: MethodsFormat = "text") -> str:
 
 
 def judge_methods(result: Any, format: MethodsFormat = "text") -> str:
-    """The methods paragraph of an :class:`~accord.AltTest`."""
+    """The methods paragraph of an :class:`~accord.AltTest`, or of several (one sentence
+    pair per judge, the references once)."""
     cite = _Cites()
-    sentences = [
-        f"Whether the judge {result.judge} can replace a human rater was tested with the "
-        f"alternative annotator test {cite('crd2025')} on {_n(result.n_items, 'item')} rated "
-        f"by the judge and the humans, against {_n(result.n_humans, 'human')}: "
-        f"{result.method}, the Benjamini-Yekutieli correction {cite('by2001')} holding the "
-        f"false discovery rate at {result.q:g}, with a margin epsilon = {result.epsilon:g}.",
-        "The judge passes when it wins against at least half of the humans tested; it won "
-        f"against {_n(int(result.humans['rejected'].sum()), 'human')} of {result.n_humans} "
-        f"(winning rate {result.winning_rate:.3f}; advantage probability "
-        f"{result.advantage_probability:.3f}).",
-    ]
+    sentences: list[str] = []
+    for test in result if isinstance(result, tuple | list) else [result]:
+        sentences += [
+            f"Whether the judge {test.judge} can replace a human rater was tested with the "
+            f"alternative annotator test {cite('crd2025')} on {_n(test.n_items, 'item')} rated "
+            f"by the judge and the humans, against {_n(test.n_humans, 'human')}: "
+            f"{test.method}, the Benjamini-Yekutieli correction {cite('by2001')} holding the "
+            f"false discovery rate at {test.q:g}, with a margin epsilon = {test.epsilon:g}.",
+            "The judge passes when it wins against at least half of the humans tested; it won "
+            f"against {_n(int(test.humans['rejected'].sum()), 'human')} of {test.n_humans} "
+            f"(winning rate {test.winning_rate:.3f}; advantage probability "
+            f"{test.advantage_probability:.3f}).",
+        ]
     return paragraph(sentences, cite.keys, format)
 
 

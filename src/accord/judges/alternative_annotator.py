@@ -184,6 +184,11 @@ class AltTestRanking(Result):
         """The ranking table (a copy)."""
         return self.table.copy()
 
+    def methods_text(self, format: MethodsFormat = "text") -> str:
+        """The methods paragraph of each judge's test (:meth:`AltTest.methods_text`), the
+        references once at the end. ``format``: ``"text"`` or ``"markdown"``."""
+        return judge_methods(self.tests, format)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the fields."""
         return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
