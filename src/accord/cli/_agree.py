@@ -9,29 +9,15 @@ import typer
 
 from ._app import app, examples
 from ._common import (
-    CATEGORIES_OPTION,
     DISTANCE_OPTION,
     DUPLICATES_OPTION,
-    ENCODING_OPTION,
-    ENGINE_OPTION,
-    FORMAT_OPTION,
-    ITEM_OPTION,
-    LABEL_OPTION,
-    LABELS_AS_OPTION,
-    LEVEL_OPTION,
     MULTI_LABEL_OPTION,
-    NA_VALUES_OPTION,
-    OUTPUT_OPTION,
-    QUIET_OPTION,
-    RATER_OPTION,
-    SCHEDULER_OPTION,
-    SEP_OPTION,
     EngineName,
     OutputFormat,
+    Shared,
     check_engine_options,
     check_output,
     fail,
-    file_options,
     format_ci,
     output_console,
     print_lead,
@@ -40,6 +26,7 @@ from ._common import (
     read_ratings_file,
     rich_table,
     running,
+    shared_options,
     write_text,
 )
 
@@ -182,15 +169,9 @@ def _per_label_table(per_label: Any) -> Any:
         "--multi-label --distance jaccard",
     ),
 )
+@shared_options("sep", "encoding", "engine", "scheduler", "quiet", "fmt", "output", ratings=True)
 def agree(
     path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
-    item: str = ITEM_OPTION,
-    rater: str = RATER_OPTION,
-    label: str = LABEL_OPTION,
-    level: str = LEVEL_OPTION,
-    categories: str | None = CATEGORIES_OPTION,
-    na_values: str | None = NA_VALUES_OPTION,
-    labels_as: str = LABELS_AS_OPTION,
     duplicates: str = DUPLICATES_OPTION,
     coefficients: str | None = typer.Option(
         None,
@@ -212,46 +193,25 @@ def agree(
     population_size: float | None = typer.Option(
         None, "--population-size", help="Items in the population (finite-population correction)."
     ),
-    sep: str | None = SEP_OPTION,
-    encoding: str | None = ENCODING_OPTION,
-    engine: EngineName = ENGINE_OPTION,
-    scheduler: str | None = SCHEDULER_OPTION,
     multi_label: bool = MULTI_LABEL_OPTION,
     distance: str | None = DISTANCE_OPTION,
-    quiet: bool = QUIET_OPTION,
-    fmt: OutputFormat = FORMAT_OPTION,
-    output: Path | None = OUTPUT_OPTION,
+    shared: Shared = Shared(),
 ) -> None:
     """Agreement among raters beyond chance: every coefficient that applies, with SEs."""
     from ..front.agreement import agreement
 
+    engine, fmt, output = shared.engine, shared.fmt, shared.output
     check_output(output)
-    files = file_options(sep, encoding, engine, engine_takes=("sep", "encoding"))
+    files = shared.files(engine_takes=("sep", "encoding"))
     if multi_label:
-        given = {"--level": level != "nominal", "--weights": weights is not None,
-                 "--coefficients": coefficients is not None,
-                 "--duplicates": duplicates != "raise"}  # fmt: skip
-        if any(given.values()):
-            flags = [flag for flag, on in given.items() if on]
-            verb = "does" if len(flags) == 1 else "do"
-            raise fail(
-                f"{' and '.join(flags)} {verb} not apply with --multi-label: sets of labels "
-                "are compared by "
-                "--distance (masi or jaccard), the multi-valued alpha and each label's agreement"
-            )
-        check_engine_options(engine, scheduler, {"--multi-label": True})
-        with running(fmt, True, "reading ratings"):
-            ratings = read_ratings_file(path, files, multi_label=True)
-            results = sets_coefficients(
-                ratings, distance or "masi", ci, n_boot, seed, population_size
-            )
-            render(ratings.report, list(results[:2]), fmt, output, ci=ci, per_label=results[2])
+        _agree_sets(path, files, shared, duplicates, coefficients, weights, distance,
+                    ci, n_boot, seed, population_size)  # fmt: skip
         return
     if distance is not None:
         raise fail("--distance applies with --multi-label (a set of labels per item and rater)")
     check_engine_options(
         engine,
-        scheduler,
+        shared.scheduler,
         {"--duplicates": duplicates != "raise"},
         "; the files must rate each (item, rater) pair once",
     )
@@ -259,12 +219,12 @@ def agree(
     chosen = None if coefficients is None else [c.strip() for c in coefficients.split(",")]
     in_memory = engine is EngineName.memory
     ratings = None
-    with running(fmt, quiet or in_memory, "reading ratings") as progress:
+    with running(fmt, shared.quiet or in_memory, "reading ratings") as progress:
         if in_memory:  # read here: the memory engine takes the file's duplicates policy
             ratings = read_ratings_file(path, files, duplicates=duplicates)
             source: dict[str, Any] = {}
         else:
-            source = dict(read, **files, scheduler=scheduler, progress=progress)
+            source = dict(read, **files, scheduler=shared.scheduler, progress=progress)
         table = agreement(
             str(path) if ratings is None else ratings,
             engine=engine.value,
@@ -285,6 +245,41 @@ def agree(
             measurement=table.level,
             ratings=ratings,
         )
+
+
+def _agree_sets(
+    path: Path,
+    files: Any,
+    shared: Shared,
+    duplicates: str,
+    coefficients: str | None,
+    weights: str | None,
+    distance: str | None,
+    ci: str,
+    n_boot: int,
+    seed: int,
+    population_size: float | None,
+) -> None:
+    """``accord agree --multi-label``: the set coefficients and each label's agreement."""
+    given = {"--level": ratings_keywords()["level"] != "nominal",
+             "--weights": weights is not None, "--coefficients": coefficients is not None,
+             "--duplicates": duplicates != "raise"}  # fmt: skip
+    if any(given.values()):
+        flags = [flag for flag, on in given.items() if on]
+        verb = "does" if len(flags) == 1 else "do"
+        raise fail(
+            f"{' and '.join(flags)} {verb} not apply with --multi-label: sets of labels are "
+            "compared by --distance (masi or jaccard), the multi-valued alpha and each "
+            "label's agreement"
+        )
+    check_engine_options(shared.engine, shared.scheduler, {"--multi-label": True})
+    with running(shared.fmt, True, "reading ratings"):
+        ratings = read_ratings_file(path, files, multi_label=True)
+        results = sets_coefficients(ratings, distance or "masi", ci, n_boot, seed, population_size)
+        render(
+            ratings.report, list(results[:2]), shared.fmt, shared.output, ci=ci,
+            per_label=results[2],
+        )  # fmt: skip
 
 
 def sets_coefficients(
