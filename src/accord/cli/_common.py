@@ -40,6 +40,18 @@ CATEGORIES_OPTION = typer.Option(
 DUPLICATES_OPTION = typer.Option(
     "raise", "--duplicates", help="raise, first, last or mean (interval/ratio)."
 )
+MULTI_LABEL_OPTION = typer.Option(
+    False,
+    "--multi-label",
+    help="Each (item, rater) has a set of labels: its repeated rows, or a list in a Parquet "
+    "or JSON Lines label column ([] is the empty set).",
+)
+DISTANCE_OPTION = typer.Option(
+    None,
+    "--distance",
+    help="With --multi-label: masi (default) or jaccard, the distance between two sets of "
+    "labels in Krippendorff's alpha.",
+)
 
 
 class OutputFormat(enum.StrEnum):

@@ -12,7 +12,7 @@ from .._errors import InvalidInputError, require
 from .._types import Duplicates, Level, Missing
 from .._validate import CSV_NULLS, check_choice, require_columns
 from ..data.encoder import LabelsAs, arrow_of, typed_column
-from ..data.ratings import Ratings, encode_ratings
+from ..data.ratings import Ratings, encode_label_sets, encode_ratings
 from .files import check_file, read_csv_columns, reading, sniff_csv, sniff_text
 
 __all__ = ["FileFormat", "format_of", "read_columns", "read_ratings", "read_table"]
@@ -165,6 +165,7 @@ def read_ratings(
     encoding: str | None = None,
     na_values: Sequence[str] | None = None,
     labels_as: LabelsAs = "auto",
+    multi_label: bool = False,
 ) -> Ratings:
     """Read long ratings (one row per rating) from a file.
 
@@ -175,11 +176,13 @@ def read_ratings(
         frame already in memory is read by :meth:`accord.Ratings.from_long`.
     item, rater, label : str
         Column names.
-    level, categories, missing, duplicates, na_values, labels_as
-        As in :meth:`accord.Ratings.from_long`. The columns of a CSV/TSV file are read as
-        text and each is typed from all its values: numbers when every value is a number,
-        else text (``labels_as`` overrides this for the labels). Ids are compared as
-        written: ``001`` and ``1`` are two items.
+    level, categories, missing, duplicates, na_values, labels_as, multi_label
+        As in :meth:`accord.Ratings.from_long`. With ``multi_label=True`` the rows of one
+        (item, rater) make its set of labels; a Parquet or JSON Lines label column may also
+        hold lists (``[]`` is the empty set). A CSV cell is one label. The columns of a
+        CSV/TSV file are read as text and each is typed from all its values: numbers when
+        every value is a number, else text (``labels_as`` overrides this for the labels).
+        Ids are compared as written: ``001`` and ``1`` are two items.
     file_format : {"csv", "tsv", "parquet", "jsonl"}, optional
         Overrides the format guessed from the suffix.
     sep : str, optional
@@ -216,6 +219,7 @@ def read_ratings(
         return Ratings.from_long(
             path, item=item, rater=rater, label=label, level=level, categories=categories,
             missing=missing, duplicates=duplicates, na_values=na_values, labels_as=labels_as,
+            multi_label=multi_label,
         )  # fmt: skip
     names = list(dict.fromkeys((item, rater, label)))
     read, text = read_columns(path, names, file_format=file_format, sep=sep, encoding=encoding)
@@ -224,7 +228,8 @@ def read_ratings(
     # soon as it is encoded.
     columns = [by_name[item], by_name[rater], by_name[label]]
     del read, by_name
-    return encode_ratings(
+    encode = encode_label_sets if multi_label else encode_ratings
+    return encode(
         columns.pop(0),
         columns.pop(0),
         columns.pop(0),
