@@ -60,8 +60,8 @@ MixedModel = Literal["oneway", "random", "fixed"]
 
 npt_like = FloatArray | IntArray | list[int] | list[float]
 
-#: Largest relative standard deviation sqrt(g) searched (an ICC of 1 - 1e-12).
-_THETA_MAX = 1e6
+#: Largest share g / (1 + g) of a variance ratio searched.
+_U_MAX = 1.0 - 1e-12
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -115,8 +115,7 @@ class CrossedDesign:
         Codes are compacted (an item or rater without a score is not counted). The scores
         are centred and divided by their standard deviation (the fit is invariant to both).
         """
-        items = np.unique(items, return_inverse=True)[1].astype(np.int64)
-        raters = np.unique(raters, return_inverse=True)[1].astype(np.int64)
+        items, raters = _compact(items), _compact(raters)
         n, m = int(items.max()) + 1, int(raters.max()) + 1
         y = np.asarray(y, dtype=np.float64)
         sd = float(np.std(y))
@@ -167,6 +166,15 @@ class CrossedDesign:
             scale=scale,
             harmonic_raters=harmonic_mean_raters(n_i),
         )
+
+
+def _compact(codes: IntArray) -> IntArray:
+    """Codes 0..k-1 of the distinct codes (unchanged when every code up to the largest is
+    used, as in :class:`accord.Ratings`)."""
+    codes = np.asarray(codes, dtype=np.int64)
+    if codes.size and codes.min() >= 0 and np.all(np.bincount(codes) > 0):
+        return codes
+    return np.unique(codes, return_inverse=True)[1].astype(np.int64)
 
 
 def harmonic_mean_raters(per_item: npt_like) -> float:
@@ -224,6 +232,23 @@ def deviance_function(
     return deviance
 
 
+def _ratio(u: float) -> float:
+    """``sqrt(g)`` of the share ``u = g / (1 + g)`` in [0, 1)."""
+    return math.sqrt(u / (1.0 - u))
+
+
+def _argmin_share(f: Callable[[float], float]) -> tuple[float, float]:
+    """The share ``u`` in [0, 1) minimising ``f`` and the minimum: Brent's bounded search,
+    kept only if it beats the boundary ``u = 0``."""
+    res = optimize.minimize_scalar(
+        f, bounds=(0.0, _U_MAX), method="bounded", options={"xatol": 1e-11}
+    )
+    at_zero = f(0.0)
+    if at_zero <= res.fun:
+        return 0.0, at_zero
+    return float(res.x), float(res.fun)
+
+
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class REMLFit:
     """One model's REML fit.
@@ -238,6 +263,8 @@ class REMLFit:
         ``s_a``, ``s_b`` (0 unless raters are random), ``s_e`` in the scores' units.
     deviance : float
         The minimised REML deviance (up to a constant).
+    design : CrossedDesign
+        The sums the fit used (the profile interval refits on them).
     """
 
     model: MixedModel
@@ -247,6 +274,9 @@ class REMLFit:
     residual_variance: float
     deviance: float
     design: CrossedDesign
+    _cache: dict[tuple[str, float], tuple[float, float]] = dataclasses.field(
+        default_factory=dict, repr=False
+    )
 
     @property
     def icc(self) -> float:
@@ -260,31 +290,29 @@ class REMLFit:
         if rho >= 1.0:
             return math.inf
         if self.model != "random":
-            return dev(math.sqrt(rho / (1.0 - rho)), 0.0)[0]
+            return dev(_ratio(rho), 0.0)[0]
 
-        def at(theta_b: float) -> float:
-            g_a = rho * (1.0 + theta_b * theta_b) / (1.0 - rho)
-            return dev(math.sqrt(g_a), theta_b)[0] / self.design.n_scores
+        def at(v: float) -> float:  # v = g_b / (1 + g_b)
+            g_b = v / (1.0 - v)
+            g_a = rho * (1.0 + g_b) / (1.0 - rho)
+            return dev(math.sqrt(g_a), math.sqrt(g_b))[0]
 
-        best = optimize.minimize(
-            lambda t: at(float(t[0])),
-            np.array([self.theta[1]]),
-            method="L-BFGS-B",
-            bounds=[(0.0, _THETA_MAX)],
-            options={"ftol": 1e-15, "gtol": 1e-12},
-        )
-        return float(min(best.fun, at(0.0), at(self.theta[1]))) * self.design.n_scores
+        return _argmin_share(at)[1]
 
     def lr_test(self) -> tuple[float, float]:
         """The likelihood-ratio test of ``s_a = 0``: the statistic and its p-value from the
         50:50 mixture of 0 and chi-square(1) (Self & Liang 1987: the null is on the
         boundary)."""
-        lr = max(self._profile(0.0) - self.deviance, 0.0)
-        return lr, 0.5 * float(stats.chi2.sf(lr, 1)) if lr > 0 else 1.0
+        if ("lr", 0.0) not in self._cache:
+            lr = max(self._profile(0.0) - self.deviance, 0.0)
+            self._cache["lr", 0.0] = (lr, 0.5 * float(stats.chi2.sf(lr, 1)) if lr > 0 else 1.0)
+        return self._cache["lr", 0.0]
 
     def profile_interval(self, level: float) -> tuple[float, float]:
         """The profile-likelihood interval of the single-rating ICC: the ICCs whose profiled
         deviance is within the chi-square(1) quantile of the minimum, cut at 0 and 1."""
+        if ("ci", level) in self._cache:
+            return self._cache["ci", level]
         crit = float(stats.chi2.ppf(level, 1))
         rho = self.icc
 
@@ -292,8 +320,8 @@ class REMLFit:
             return self._profile(r) - self.deviance - crit
 
         low = 0.0 if rho <= 0.0 or excess(0.0) <= 0 else _root(excess, 0.0, rho)
-        top = 1.0 - 1e-12
-        high = top if excess(top) <= 0 else _root(excess, rho, top)
+        high = _U_MAX if excess(_U_MAX) <= 0 else _root(excess, rho, _U_MAX)
+        self._cache["ci", level] = (low, high)
         return low, high
 
 
@@ -302,7 +330,11 @@ def _root(f: Callable[[float], float], a: float, b: float) -> float:
 
 
 def fit_reml(design: CrossedDesign, model: MixedModel) -> REMLFit:
-    """Fit a model by REML: minimise the deviance over ``theta >= 0``.
+    """Fit a model by REML: minimise the deviance over the variance ratios ``g >= 0``.
+
+    Each ratio is searched as its share ``g / (1 + g)`` in [0, 1) by Brent's bounded method
+    (for random raters, the item share inside the rater share), and a zero variance is kept
+    whenever it fits at least as well.
 
     Examples
     --------
@@ -317,34 +349,17 @@ def fit_reml(design: CrossedDesign, model: MixedModel) -> REMLFit:
     if design.n_items < 2:
         raise InvalidInputError("REML needs at least 2 items")
     dev = deviance_function(design, model)
-    n = design.n_scores
-    random_raters = model == "random"
 
-    def objective(t: FloatArray) -> float:
-        return dev(float(t[0]), float(t[1]) if random_raters else 0.0)[0] / n
+    def best_items(t_b: float) -> tuple[float, float]:
+        return _argmin_share(lambda u: dev(_ratio(u), t_b)[0])
 
-    starts = [np.array([1.0, 0.5]), np.array([0.3, 0.1]), np.array([3.0, 1.0])]
-    bounds = [(0.0, _THETA_MAX), (0.0, _THETA_MAX)]
-    best: optimize.OptimizeResult | None = None
-    for x0 in starts:
-        x0 = x0 if random_raters else x0[:1]
-        res = optimize.minimize(
-            objective, x0, method="L-BFGS-B", bounds=bounds[: x0.size],
-            options={"ftol": 1e-15, "gtol": 1e-11, "maxiter": 500},
-        )  # fmt: skip
-        if best is None or res.fun < best.fun:
-            best = res
-    assert best is not None
-    theta = np.abs(np.asarray(best.x, dtype=np.float64))
-    # the boundary: a component whose zero fits at least as well is zero
-    for j in range(theta.size):
-        at_zero = theta.copy()
-        at_zero[j] = 0.0
-        if objective(at_zero) <= objective(theta):
-            theta = at_zero
-    t_a = float(theta[0])
-    t_b = float(theta[1]) if random_raters else 0.0
+    if model == "random":
+        v, _ = _argmin_share(lambda v: best_items(_ratio(v))[1])
+        t_b = _ratio(v)
+    else:
+        t_b = 0.0
+    t_a = _ratio(best_items(t_b)[0])
     deviance, q = dev(t_a, t_b)
     _, p, _ = _columns(model, design.n_raters)
-    s_e = q / (n - p) * design.scale
+    s_e = q / (design.n_scores - p) * design.scale
     return REMLFit(model, (t_a, t_b), t_a * t_a * s_e, t_b * t_b * s_e, s_e, deviance, design)
