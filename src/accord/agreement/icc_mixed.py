@@ -208,26 +208,26 @@ def deviance_function(
     cols, p, random_raters = _columns(model, design.n_raters)
     wtw = design.wtw[np.ix_(cols, cols)]
     wty = design.wty[cols]
-    bb = design.bb[:, cols][:, :, cols]
+    q = cols.size
+    bb = design.bb[:, cols][:, :, cols].reshape(-1, q * q)
     bt = design.bt[:, cols]
-    is_rater = cols >= 1 if random_raters else np.zeros(cols.size, dtype=bool)
+    is_rater = cols >= 1 if random_raters else np.zeros(q, dtype=bool)
     dof = design.n_scores - p
 
     def deviance(theta_a: float, theta_b: float) -> tuple[float, float]:
         g = theta_a * theta_a
         w = g / (1.0 + g * design.counts)
-        s = wtw - np.tensordot(w, bb, axes=1)
+        s = wtw - (w @ bb).reshape(q, q)
         h = wty - w @ bt
         diag = np.where(is_rater, theta_b, 1.0)
         s = s * diag[:, None] * diag[None, :]
         s[is_rater, is_rater] += 1.0
-        h = h * diag
-        factor = linalg.cho_factor(s, lower=True, check_finite=False)
-        q = design.yty - float(w @ design.t2) - float(h @ linalg.cho_solve(factor, h))
-        q = max(q, 1e-300)
-        logdet = 2.0 * float(np.sum(np.log(np.diag(factor[0]))))
+        chol = np.linalg.cholesky(s)
+        z = linalg.solve_triangular(chol, h * diag, lower=True, check_finite=False)
+        q_ = max(design.yty - float(w @ design.t2) - float(z @ z), 1e-300)
+        logdet = 2.0 * float(np.sum(np.log(np.diag(chol))))
         logdet += float(design.n_class @ np.log1p(g * design.counts))
-        return dof * math.log(q) + logdet, q
+        return dof * math.log(q_) + logdet, q_
 
     return deviance
 
@@ -329,6 +329,25 @@ def _root(f: Callable[[float], float], a: float, b: float) -> float:
     return float(optimize.brentq(f, a, b, xtol=1e-10, rtol=1e-10))
 
 
+def _random_raters(dev: Callable[[float, float], tuple[float, float]]) -> float:
+    """``theta_b`` of the random model: Nelder-Mead over both shares, then Brent along
+    the edge ``s_b = 0`` and the edge ``s_a = 0``; the best of the three."""
+
+    def both(u: FloatArray) -> float:
+        return dev(_ratio(float(u[0])), _ratio(float(u[1])))[0]
+
+    res = optimize.minimize(
+        both, np.array([0.5, 0.2]), method="Nelder-Mead",
+        bounds=[(0.0, _U_MAX), (0.0, _U_MAX)],
+        options={"xatol": 1e-10, "fatol": 1e-10, "maxiter": 2000},
+    )  # fmt: skip
+    candidates = [(float(res.fun), float(res.x[1]))]
+    candidates.append((_argmin_share(lambda u: dev(_ratio(u), 0.0)[0])[1], 0.0))
+    v, best = _argmin_share(lambda v: dev(0.0, _ratio(v))[0])
+    candidates.append((best, v))
+    return _ratio(min(candidates)[1])
+
+
 def fit_reml(design: CrossedDesign, model: MixedModel) -> REMLFit:
     """Fit a model by REML: minimise the deviance over the variance ratios ``g >= 0``.
 
@@ -354,8 +373,7 @@ def fit_reml(design: CrossedDesign, model: MixedModel) -> REMLFit:
         return _argmin_share(lambda u: dev(_ratio(u), t_b)[0])
 
     if model == "random":
-        v, _ = _argmin_share(lambda v: best_items(_ratio(v))[1])
-        t_b = _ratio(v)
+        t_b = _random_raters(dev)
     else:
         t_b = 0.0
     t_a = _ratio(best_items(t_b)[0])
