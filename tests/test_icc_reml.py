@@ -60,9 +60,7 @@ def _dense_deviance(frame: pd.DataFrame, model: str, g_a: float, g_b: float) -> 
     beta = np.linalg.solve(xhx, x.T @ hinv @ y)
     r = y - x @ beta
     dof = y.size - x.shape[1]
-    return float(
-        dof * math.log(r @ hinv @ r) + np.linalg.slogdet(h)[1] + np.linalg.slogdet(xhx)[1]
-    )
+    return float(dof * math.log(r @ hinv @ r) + np.linalg.slogdet(h)[1] + np.linalg.slogdet(xhx)[1])
 
 
 def _dense_fit(frame: pd.DataFrame, model: str) -> tuple[float, float, float]:
@@ -200,7 +198,7 @@ def test_invariant_to_relabelling_and_row_order(seed: int) -> None:
     ratings = accord.Ratings.from_arrays(frame.item, frame.rater, frame.score, level="interval")
     shuffled = frame.sample(frac=1.0, random_state=seed)
     item_map = gen.permutation(100)
-    rater_map = np.array(["r%d" % v for v in gen.permutation(10)])
+    rater_map = np.array([f"r{v}" for v in gen.permutation(10)])
     other = accord.Ratings.from_arrays(item_map[shuffled.item], rater_map[shuffled.rater],
                                        shuffled.score, level="interval")  # fmt: skip
     with warnings.catch_warnings():
@@ -245,3 +243,47 @@ def test_agreement_table_shows_reml_icc_on_incomplete_designs() -> None:
     forms = {c.label: c for c in table.coefficients}  # type: ignore[attr-defined]
     assert_allclose(forms["ICC(A,1)"].statistic, icc(_matrix(frame))["ICC(A,1)"].statistic)
     assert all(c.n_items == 25 for c in table.coefficients)
+
+
+# --- intra-rater reliability -------------------------------------------------------------
+
+
+def _retest(seed: int) -> pd.DataFrame:
+    """Two raters score 12 items on 3 trials; rater b drifts up 0.5 per trial."""
+    gen = np.random.default_rng(seed)
+    truth = gen.normal(10, 2, 12)
+    rows = [
+        (i, r, t, truth[i] + (0.5 * t if r == "b" else 0) + gen.normal(0, 0.5 if r == "a" else 1))
+        for r in ("a", "b")
+        for t in range(3)
+        for i in range(12)
+    ]
+    return pd.DataFrame(rows, columns=["item", "rater", "trial", "score"])
+
+
+def test_intrarater_matches_pingouin_per_rater() -> None:
+    import pingouin as pg  # peer: each rater's items x trials, trials as pingouin's raters
+
+    frame = _retest(11)
+    res = accord.intrarater_icc(frame)
+    assert res.raters == ("a", "b") and res.n_trials == 3
+    for name in res.raters:
+        rows = frame[frame.rater == name]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            theirs = pg.intraclass_corr(rows, "item", "trial", "score").set_index("Type")["ICC"]
+        assert_allclose(res[name]["ICC(A,1)"].statistic, theirs["ICC(A,1)"], rtol=1e-10)
+        assert_allclose(res[name]["ICC(C,1)"].statistic, theirs["ICC(C,1)"], rtol=1e-10)
+    table = res.table()
+    # the drifting rater agrees with themselves less than the steady one
+    assert table.icc_agreement[0] > table.icc_agreement[1]
+
+
+def test_intrarater_missing_trials_use_reml_and_bad_input() -> None:
+    frame = _retest(12).drop(index=[0, 5, 40])
+    res = accord.intrarater_icc(frame)
+    assert res["a"].method == "reml" and res.to_dict()["raters"][0]["method"] == "reml"
+    with pytest.raises(InvalidInputError, match=r"\(item, rater, trial\) = \(1, 'a', 0\)"):
+        accord.intrarater_icc(pd.concat([frame, frame.iloc[:1]]))
+    with pytest.raises(accord.ColumnNotFoundError, match="'session' not found"):
+        accord.intrarater_icc(frame, trial="session")

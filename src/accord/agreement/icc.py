@@ -479,8 +479,8 @@ def _icc_anova(y: FloatArray) -> ICCResult:
     n_incomplete = int((~complete).sum())
     if n_incomplete:
         warnings.warn(
-            f"icc(method='anova') uses complete items only: {n_incomplete} of {y.shape[0]} items lack a score "
-            "from some rater and were left out",
+            f"icc(method='anova') uses complete items only: {n_incomplete} of {y.shape[0]} "
+            "items lack a score from some rater and were left out",
             DroppedDataWarning,
             stacklevel=3,
         )

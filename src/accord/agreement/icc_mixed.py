@@ -157,7 +157,7 @@ class CrossedDesign:
             n_raters=m,
             counts=cf,
             n_class=n_class,
-            t2=np.bincount(klass, weights=t_i * t_i, minlength=c),
+            t2=np.bincount(klass, weights=t_i * t_i, minlength=c).astype(np.float64),
             bt=bt,
             bb=bb,
             wtw=wtw,
@@ -186,7 +186,6 @@ def harmonic_mean_raters(per_item: npt_like) -> float:
     k = np.asarray(per_item, dtype=np.float64)
     k = k[k > 0]
     return float(k.size / np.sum(1.0 / k))
-
 
 
 def _columns(model: MixedModel, m: int) -> tuple[IntArray, int, bool]:
@@ -372,10 +371,7 @@ def fit_reml(design: CrossedDesign, model: MixedModel) -> REMLFit:
     def best_items(t_b: float) -> tuple[float, float]:
         return _argmin_share(lambda u: dev(_ratio(u), t_b)[0])
 
-    if model == "random":
-        t_b = _random_raters(dev)
-    else:
-        t_b = 0.0
+    t_b = _random_raters(dev) if model == "random" else 0.0
     t_a = _ratio(best_items(t_b)[0])
     deviance, q = dev(t_a, t_b)
     _, p, _ = _columns(model, design.n_raters)
