@@ -411,18 +411,26 @@ def icc(data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto") -> ICCResu
     data : Ratings or array_like of shape (n_items, n_raters)
         Numeric scores (interval or ratio ratings, or numeric categories); NaN marks a
         missing score in an array.
+    method : {"auto", "anova", "reml"}, default "auto"
+        ``"anova"``: the mean squares above, on the complete items (others left out with
+        a warning). ``"reml"``: restricted maximum likelihood of each form's mixed model on
+        every score. ``"auto"``: ANOVA when every rater scored every item, else REML; the
+        numbers of a complete design are the ANOVA's whatever the data size.
 
     Returns
     -------
     ICCResult
         ``forms`` (each an :class:`IntraclassCorrelation` with ``statistic``, the F test
-        ``f_statistic``, ``df1``, ``df2``, ``pvalue`` and ``confidence_interval(level)``),
-        ``table(level)`` and the sizes.
+        ``f_statistic``, ``df1``, ``df2``, ``pvalue`` and ``confidence_interval(level)``;
+        with REML an :class:`IntraclassCorrelationREML`, with the variance components,
+        the likelihood-ratio test and the profile-likelihood interval), ``table(level)``,
+        the sizes and ``method``.
 
     Raises
     ------
     InvalidInputError
-        Non-numeric scores, not a 2-D design, or an empty one.
+        Non-numeric or infinite scores, not a 2-D design, an empty one, or an unknown
+        ``method``.
 
     Notes
     -----
@@ -432,13 +440,29 @@ def icc(data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto") -> ICCResu
     each item has its own set of raters. The ``k`` forms are the reliability of the mean
     of the *k* ratings.
 
-    The forms need a complete design. Items that some rater did not score are left out
-    (complete-case analysis, counted in ``n_items_incomplete``, with a
-    :class:`~accord.DroppedDataWarning`); for incomplete designs prefer Krippendorff's alpha
-    at interval level. With fewer than two complete items or raters, or no variance, the
-    ICCs are NaN with a reason. F tests are one-sided (ICC > 0); intervals are the exact F
-    intervals, with Satterthwaite degrees of freedom for ICC(2,.). Validated against the
-    published Shrout & Fleiss (1979) Table 2 values and against pingouin.
+    ANOVA needs a complete design: with ``method="anova"``, items that some rater did not
+    score are left out (complete-case analysis, counted in ``n_items_incomplete``, with a
+    :class:`~accord.DroppedDataWarning`). With fewer than two complete items or raters, or
+    no variance, the ICCs are NaN with a reason. F tests are one-sided (ICC > 0); intervals
+    are the exact F intervals, with Satterthwaite degrees of freedom for ICC(2,.).
+    Validated against the published Shrout & Fleiss (1979) Table 2 values and pingouin.
+
+    REML (incomplete or unbalanced designs; ten Hove, Jorgensen & van der Ark 2022) fits
+    ``y = mu + a_i + e`` for ICC(1,.) (raters part of the error),
+    ``y = mu + a_i + b_j + e`` with random raters for ICC(2,.) and
+    ``y = mu_j + a_i + e`` with fixed raters for ICC(3,.), and sets
+    ICC(1,1) = ICC(3,1) = s_a / (s_a + s_e), ICC(2,1) = s_a / (s_a + s_b + s_e); a ``k``
+    form is the Spearman-Brown step-up to ``k-hat``, the harmonic mean of the number of
+    raters per item (``ICCResult.k_hat``; ten Hove et al.'s k-hat; on a complete design
+    the number of raters). Variance components are not negative, so the REML ICCs lie in
+    [0, 1]. On a complete design REML equals the ANOVA forms unless a mean square
+    difference is negative (ANOVA then gives a negative ICC, REML 0). The ``pvalue`` is
+    the likelihood-ratio test of s_a = 0 (a 50:50 mixture of 0 and chi-square(1), Self &
+    Liang 1987); intervals are profile-likelihood ones. Sums over the scores are taken once
+    and the items are eliminated exactly, so each likelihood evaluation costs a (raters +
+    1)-square factorisation: a million items by a hundred raters fit in seconds
+    (:mod:`accord.agreement.icc_mixed`). Validated against a dense REML and statsmodels
+    MixedLM. See the guide page "ICC on incomplete designs".
 
     References
     ----------
@@ -448,6 +472,13 @@ def icc(data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto") -> ICCResu
     .. [2] McGraw, K. O., & Wong, S. P. (1996). Forming inferences about some intraclass
        correlation coefficients. Psychological Methods, 1(1), 30-46.
        https://doi.org/10.1037/1082-989X.1.1.30
+    .. [3] ten Hove, D., Jorgensen, T. D., & van der Ark, L. A. (2022). Updated guidelines
+       on selecting an intraclass correlation coefficient for interrater reliability, with
+       applications to incomplete observational designs. Psychological Methods.
+       https://doi.org/10.1037/met0000516
+    .. [4] Self, S. G., & Liang, K.-Y. (1987). Asymptotic properties of maximum likelihood
+       estimators and likelihood ratio tests under nonstandard conditions. Journal of the
+       American Statistical Association, 82(398), 605-610.
 
     Examples
     --------
@@ -458,6 +489,16 @@ def icc(data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto") -> ICCResu
     >>> res = icc(scores)
     >>> [round(f.statistic, 2) for f in res.forms]
     [0.17, 0.29, 0.71, 0.44, 0.62, 0.91]
+
+    The same data with two scores missing: every score is used, by REML.
+
+    >>> gaps = [[9, None, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, None, 6], [10, 5, 6, 9],
+    ...         [6, 2, 4, 7]]
+    >>> res = icc(np.array(gaps, dtype=float))
+    >>> res.method, res.n_items, round(res.k_hat, 2)
+    ('reml', 6, 3.6)
+    >>> round(res["ICC(A,1)"].statistic, 2)
+    0.3
     """
     check_choice("method", method, ("auto", "anova", "reml"), "icc")
     if isinstance(data, Ratings):
