@@ -45,9 +45,12 @@ def main() -> None:
     args = parser.parse_args()
     n, m = int(1_000_000 * args.scale), args.raters
     gen = np.random.default_rng(0)
-    cells = gen.uniform(size=(n, m)) < args.fill
-    items, raters = np.nonzero(cells)
-    del cells
+    blocks = []
+    for start in range(0, n, 100_000):  # 100k items at a time: the full grid is 800 MB
+        block = np.nonzero(gen.uniform(size=(min(100_000, n - start), m)) < args.fill)
+        blocks.append((block[0] + start, block[1]))
+    items = np.concatenate([b[0] for b in blocks])
+    raters = np.concatenate([b[1] for b in blocks])
     y = (
         gen.normal(0.0, 1.0, n)[items]
         + gen.normal(0.0, 0.5, m)[raters]

@@ -498,7 +498,7 @@ def icc(data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto") -> ICCResu
     >>> res.method, res.n_items, round(res.k_hat, 2)
     ('reml', 6, 3.6)
     >>> round(res["ICC(A,1)"].statistic, 2)
-    0.3
+    0.32
     """
     check_choice("method", method, ("auto", "anova", "reml"), "icc")
     if isinstance(data, Ratings):
