@@ -602,10 +602,11 @@ def _reml_reason(items: IntArray, raters: IntArray, y: FloatArray) -> str | None
         return "no scores"
     if not np.all(np.isfinite(y)):
         raise InvalidInputError("icc: scores must be finite (NaN marks a missing score)")
-    n, m = np.unique(items).size, np.unique(raters).size
+    per_item = np.bincount(items)
+    n, m = int(np.count_nonzero(per_item)), int(np.count_nonzero(np.bincount(raters)))
     if n < 2 or m < 2:
         return f"the ICC needs at least 2 items and 2 raters; got {n} items and {m} raters"
-    if np.bincount(items).max() < 2:
+    if per_item.max() < 2:
         return "no item has two scores: the item and residual variances are not separable"
     if float(np.ptp(y)) == 0.0:
         return "every score is the same: the ICC is 0/0 (undefined)"
@@ -619,7 +620,8 @@ def _icc_reml(items: IntArray, raters: IntArray, y: FloatArray) -> ICCResult:
     items, raters = np.asarray(items, np.int64), np.asarray(raters, np.int64)
     y = np.asarray(y, dtype=np.float64)
     reason = _reml_reason(items, raters, y)
-    n, m = int(np.unique(items).size), int(np.unique(raters).size)
+    n = int(np.count_nonzero(np.bincount(items))) if items.size else 0
+    m = int(np.count_nonzero(np.bincount(raters))) if raters.size else 0
     fits: dict[MixedModel, REMLFit] = {}
     k_hat = math.nan
     if reason is None:
