@@ -287,3 +287,17 @@ def test_intrarater_missing_trials_use_reml_and_bad_input() -> None:
         accord.intrarater_icc(pd.concat([frame, frame.iloc[:1]]))
     with pytest.raises(accord.ColumnNotFoundError, match="'session' not found"):
         accord.intrarater_icc(frame, trial="session")
+
+
+def test_exact_fit_keeps_the_rater_variance() -> None:
+    # raters 1 and 2 read exactly 1 and 2 above rater 0: no residual at all. Consistency is
+    # perfect; absolute agreement is not (the offsets are rater variance), and the interval
+    # is computed at this edge of the parameter space.
+    y = np.array([[1, 2, np.nan], [2, np.nan, 4], [np.nan, 6, 7], [3, 4, 5.0]])
+    res = icc(y)
+    assert res["ICC(C,1)"].statistic > 0.999999
+    agreement = res["ICC(A,1)"]
+    assert 0.3 < agreement.statistic < 0.99
+    assert agreement.variance_components[1] > 0.1
+    low, high = agreement.confidence_interval()
+    assert 0 <= low <= agreement.statistic <= high <= 1

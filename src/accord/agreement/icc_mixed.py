@@ -61,6 +61,7 @@ npt_like = FloatArray | IntArray | list[int] | list[float]
 
 #: Largest share g / (1 + g) of a variance ratio searched.
 _U_MAX = 1.0 - 1e-12
+_EPS = 1e-12
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -240,7 +241,10 @@ def deviance_function(
         diag = np.where(is_rater, theta_b, 1.0)
         s = s * diag[:, None] * diag[None, :]
         s[is_rater, is_rater] += 1.0
-        chol = np.linalg.cholesky(s)
+        try:
+            chol = np.linalg.cholesky(s)
+        except np.linalg.LinAlgError:  # round-off at extreme ratios: not a minimum
+            return math.inf, math.nan
         z = linalg.solve_triangular(chol, h * diag, lower=True, check_finite=False)
         q_ = max(design.yty - float(w @ design.t2) - float(z @ z), 1e-300)
         logdet = 2.0 * float(np.sum(np.log(np.diag(chol))))
@@ -255,16 +259,32 @@ def _ratio(u: float) -> float:
     return math.sqrt(u / (1.0 - u))
 
 
-def _argmin_share(f: Callable[[float], float]) -> tuple[float, float]:
-    """The share ``u`` in [0, 1) minimising ``f`` and the minimum: Brent's bounded search,
+def _argmin_share(f: Callable[[float], float], hi: float = _U_MAX) -> tuple[float, float]:
+    """The share ``u`` in [0, hi] minimising ``f`` and the minimum: Brent's bounded search,
     kept only if it beats the boundary ``u = 0``."""
-    res = optimize.minimize_scalar(
-        f, bounds=(0.0, _U_MAX), method="bounded", options={"xatol": 1e-11}
-    )
     at_zero = f(0.0)
+    if hi <= 0.0:
+        return 0.0, at_zero
+    res = optimize.minimize_scalar(f, bounds=(0.0, hi), method="bounded", options={"xatol": 1e-11})
     if at_zero <= res.fun:
         return 0.0, at_zero
     return float(res.x), float(res.fun)
+
+
+def _shares_deviance(
+    dev: Callable[[float, float], tuple[float, float]],
+) -> Callable[[float, float], float]:
+    """The random model's deviance at the shares ``p_a = s_a / total`` and
+    ``p_b = s_b / total`` (the residual share ``1 - p_a - p_b`` kept >= 1e-12, so that an
+    exact fit keeps the ratio of the two)."""
+
+    def at(p_a: float, p_b: float) -> float:
+        rest = 1.0 - p_a - p_b
+        if rest < _EPS:
+            return math.inf
+        return dev(math.sqrt(p_a / rest), math.sqrt(p_b / rest))[0]
+
+    return at
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -310,12 +330,8 @@ class REMLFit:
         if self.model != "random":
             return dev(_ratio(rho), 0.0)[0]
 
-        def at(v: float) -> float:  # v = g_b / (1 + g_b)
-            g_b = v / (1.0 - v)
-            g_a = rho * (1.0 + g_b) / (1.0 - rho)
-            return dev(math.sqrt(g_a), math.sqrt(g_b))[0]
-
-        return _argmin_share(at)[1]
+        shares = _shares_deviance(dev)
+        return _argmin_share(lambda p_b: shares(rho, p_b), 1.0 - rho - 2 * _EPS)[1]
 
     def lr_test(self) -> tuple[float, float]:
         """The likelihood-ratio test of ``s_a = 0``: the statistic and its p-value from the
@@ -347,31 +363,36 @@ def _root(f: Callable[[float], float], a: float, b: float) -> float:
     return float(optimize.brentq(f, a, b, xtol=1e-10, rtol=1e-10))
 
 
-def _random_raters(dev: Callable[[float, float], tuple[float, float]]) -> float:
-    """``theta_b`` of the random model: Nelder-Mead over both shares, then Brent along
-    the edge ``s_b = 0`` and the edge ``s_a = 0``; the best of the three."""
-
-    def both(u: FloatArray) -> float:
-        return dev(_ratio(float(u[0])), _ratio(float(u[1])))[0]
-
+def _random_raters(dev: Callable[[float, float], tuple[float, float]]) -> tuple[float, float]:
+    """``(theta_a, theta_b)`` of the random model: Nelder-Mead over the shares of the two
+    variances in the total, then Brent along the three edges (no rater variance, no item
+    variance, no residual variance); the best of the four."""
+    shares = _shares_deviance(dev)
+    top = 1.0 - 2 * _EPS
     res = optimize.minimize(
-        both, np.array([0.5, 0.2]), method="Nelder-Mead",
-        bounds=[(0.0, _U_MAX), (0.0, _U_MAX)],
+        lambda p: shares(float(p[0]), float(p[1])), np.array([0.4, 0.2]), method="Nelder-Mead",
+        bounds=[(0.0, 1.0), (0.0, 1.0)],
         options={"xatol": 1e-10, "fatol": 1e-10, "maxiter": 2000},
     )  # fmt: skip
-    candidates = [(float(res.fun), float(res.x[1]))]
-    candidates.append((_argmin_share(lambda u: dev(_ratio(u), 0.0)[0])[1], 0.0))
-    v, best = _argmin_share(lambda v: dev(0.0, _ratio(v))[0])
-    candidates.append((best, v))
-    return _ratio(min(candidates)[1])
+    candidates = [(float(res.fun), float(res.x[0]), float(res.x[1]))]
+    p_a, best = _argmin_share(lambda p: shares(p, 0.0), top)
+    candidates.append((best, p_a, 0.0))
+    p_b, best = _argmin_share(lambda p: shares(0.0, p), top)
+    candidates.append((best, 0.0, p_b))
+    p_a, best = _argmin_share(lambda p: shares(p, top - p), top)
+    candidates.append((best, p_a, top - p_a))
+    _, p_a, p_b = min(candidates)
+    rest = 1.0 - p_a - p_b
+    return math.sqrt(p_a / rest), math.sqrt(p_b / rest)
 
 
 def fit_reml(design: CrossedDesign, model: MixedModel) -> REMLFit:
     """Fit a model by REML: minimise the deviance over the variance ratios ``g >= 0``.
 
-    Each ratio is searched as its share ``g / (1 + g)`` in [0, 1) by Brent's bounded method
-    (for random raters, the item share inside the rater share), and a zero variance is kept
-    whenever it fits at least as well.
+    One ratio is searched as its share ``g / (1 + g)`` in [0, 1) by Brent's bounded method;
+    with random raters, the shares of the item and rater variances in the total are
+    searched together and along the edges of the simplex (a zero variance is kept whenever
+    it fits at least as well; an exact fit keeps the ratio of the other two).
 
     Examples
     --------
@@ -389,11 +410,10 @@ def fit_reml(design: CrossedDesign, model: MixedModel) -> REMLFit:
         raise InvalidInputError("REML needs at least 2 items")
     dev = deviance_function(design, model)
 
-    def best_items(t_b: float) -> tuple[float, float]:
-        return _argmin_share(lambda u: dev(_ratio(u), t_b)[0])
-
-    t_b = _random_raters(dev) if model == "random" else 0.0
-    t_a = _ratio(best_items(t_b)[0])
+    if model == "random":
+        t_a, t_b = _random_raters(dev)
+    else:
+        t_a, t_b = _ratio(_argmin_share(lambda u: dev(_ratio(u), 0.0)[0])[0]), 0.0
     deviance, q = dev(t_a, t_b)
     _, p, _ = _columns(model, design.n_raters)
     s_e = q / (design.n_scores - p) * design.scale
