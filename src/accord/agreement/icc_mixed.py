@@ -261,14 +261,12 @@ def _ratio(u: float) -> float:
 
 def _argmin_share(f: Callable[[float], float], hi: float = _U_MAX) -> tuple[float, float]:
     """The share ``u`` in [0, hi] minimising ``f`` and the minimum: Brent's bounded search,
-    kept only if it beats the boundary ``u = 0``."""
+    kept only if it beats both ends."""
     at_zero = f(0.0)
     if hi <= 0.0:
         return 0.0, at_zero
     res = optimize.minimize_scalar(f, bounds=(0.0, hi), method="bounded", options={"xatol": 1e-11})
-    if at_zero <= res.fun:
-        return 0.0, at_zero
-    return float(res.x), float(res.fun)
+    return min((at_zero, 0.0), (float(res.fun), float(res.x)), (f(hi), hi))[::-1]
 
 
 def _shares_deviance(
@@ -353,8 +351,10 @@ class REMLFit:
         def excess(r: float) -> float:
             return self._profile(r) - self.deviance - crit
 
-        low = 0.0 if rho <= 0.0 or excess(0.0) <= 0 else _root(excess, 0.0, rho)
-        high = _U_MAX if excess(_U_MAX) <= 0 else _root(excess, rho, _U_MAX)
+        # the estimate is outside only when round-off flattens the edge of an exact fit
+        inside = excess(rho) < 0
+        low = 0.0 if rho <= 0.0 or excess(0.0) <= 0 else _root(excess, 0.0, rho) if inside else rho
+        high = _U_MAX if excess(_U_MAX) <= 0 else _root(excess, rho, _U_MAX) if inside else rho
         self._cache["ci", level] = (low, high)
         return low, high
 
