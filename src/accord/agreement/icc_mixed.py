@@ -28,10 +28,12 @@ and its counts per rater) and ``t_i`` the item's score sum,
 ``S~`` is (raters + 1) square and continuous at ``g_a = 0`` and ``g_b = 0``. As ``A^{-1}``
 depends on an item only through ``n_i``, every item sum above is a sum over the distinct
 ``n_i`` of ``1/(n_i + 1/g_a)`` times a statistic of the items with that count (their number,
-``sum t_i^2``, ``sum b_i t_i`` and ``sum b_i b_i'``): one pass over the scores builds them, and
-each evaluation of the deviance then costs a (raters + 1) Cholesky factorisation, whatever the
-number of items. The deviance is minimised over ``sqrt(g) >= 0`` (the variance components are
-not negative), as lme4 does.
+``sum t_i^2``, ``sum b_i t_i`` and ``sum b_i b_i'``): one pass over the scores builds them (the
+rater pairs of an item are enumerated, about N times the mean raters per item), and each
+evaluation of the deviance then costs a (raters + 1) Cholesky factorisation, whatever the
+number of items. The variance components are not negative: the deviance is minimised over
+the shares ``g / (1 + g)`` in [0, 1) (for random raters, the shares of ``s_a`` and ``s_b`` in
+the total variance), with the boundaries searched too.
 """
 
 from __future__ import annotations
