@@ -3,6 +3,7 @@ MixedLM side by side, the ANOVA forms on complete data, invariances and bad inpu
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
 
@@ -301,3 +302,32 @@ def test_exact_fit_keeps_the_rater_variance() -> None:
     assert agreement.variance_components[1] > 0.1
     low, high = agreement.confidence_interval()
     assert 0 <= low <= agreement.statistic <= high <= 1
+
+
+def test_review_panel_matches_statsmodels_and_the_command_line() -> None:
+    # examples/panel.csv: 40 proposals x 12 reviewers, 4 reviewers a proposal (no complete
+    # proposal, so no complete-case ANOVA at all)
+    import statsmodels.formula.api as smf  # peer
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+
+    path = accord.datasets.path("panel.csv")
+    frame = pd.read_csv(path)
+    r = accord.read_ratings(path, item="proposal", rater="reviewer", label="score",
+                            level="interval")  # fmt: skip
+    res = icc(r)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = smf.mixedlm("score ~ 1", frame.assign(g=1), groups="g", re_formula="0",
+                          vc_formula={"p": "0 + C(proposal)", "r": "0 + C(reviewer)"}
+                          ).fit(reml=True)  # fmt: skip
+    s_a, s_b = fit.vcomp
+    assert_allclose(res["ICC(A,1)"].variance_components, (s_a, s_b, fit.scale), rtol=1e-4)
+    out = CliRunner().invoke(app, ["agree", str(path), "--item", "proposal", "--rater",
+                                   "reviewer", "--label", "score", "--level", "interval",
+                                   "--format", "json"])  # fmt: skip
+    assert out.exit_code == 0
+    iccs = {c["alias"]: c for c in json.loads(out.stdout)["coefficients"] if c["name"] == "icc"}
+    assert_allclose(iccs["ICC(A,1)"]["statistic"], res["ICC(A,1)"].statistic)
+    assert "profile-likelihood" in iccs["ICC(A,1)"]["ci_method"]
