@@ -41,7 +41,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from scipy import linalg, optimize, stats
@@ -315,6 +315,17 @@ class REMLFit:
     _cache: dict[tuple[str, float], tuple[float, float]] = dataclasses.field(
         default_factory=dict, repr=False
     )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fit's numbers as plain Python (the design's sums left out)."""
+        return {
+            "model": self.model,
+            "theta": list(self.theta),
+            "items_variance": self.items_variance,
+            "raters_variance": self.raters_variance,
+            "residual_variance": self.residual_variance,
+            "deviance": self.deviance,
+        }
 
     @property
     def icc(self) -> float:
