@@ -86,8 +86,10 @@ def _dense_fit(frame: pd.DataFrame, model: str) -> tuple[float, float, float]:
 
 @pytest.mark.parametrize("model", ["oneway", "random", "fixed"])
 def test_sparse_deviance_equals_the_dense_one(model: str) -> None:
-    # the Schur-complement deviance differs from the dense one by a constant only
+    # the Schur-complement deviance differs from the dense one by a constant only (two
+    # scores of one item by one rater included: the sums allow replicates)
     frame = _incomplete(3, n=12, m=4)
+    frame = pd.concat([frame, frame.iloc[[0, 5]].assign(score=lambda f: f.score + 0.3)])
     design = CrossedDesign.from_codes(frame.item.to_numpy(), frame.rater.to_numpy(),
                                       frame.score.to_numpy())  # fmt: skip
     dev = deviance_function(design, model)  # type: ignore[arg-type]
