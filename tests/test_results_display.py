@@ -86,6 +86,12 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
     "ICCResult": lambda _: accord.icc(_measurements()),
     "InformationalAgreement": lambda _: accord.informational_agreement(_birads(), n_boot=50, rng=0),
     "IntraclassCorrelation": lambda _: accord.icc(_measurements())["ICC(A,1)"],
+    "IntraclassCorrelationREML": lambda _: accord.icc(_measurements(), method="reml")["ICC(A,1)"],
+    "IntraRaterICC": lambda _: accord.intrarater_icc(
+        pd.DataFrame(
+            {"item": [1, 2, 1, 2], "rater": "a", "trial": [1, 1, 2, 2], "score": [1, 2, 1.5, 2]}
+        )
+    ),
     "ItemCategoryCounts": lambda _: accord.ItemCategoryCounts.from_ratings(_diagnoses()),
     "KappaCurve": lambda _: accord.kappa_vs_negatives(_birads(), positive=5),
     "NormalizedCrossEntropy": lambda _: accord.normalized_cross_entropy(*_confidence()),

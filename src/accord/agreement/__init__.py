@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .compare import AgreementComparison, compare_agreement
-from .icc import ICCResult, IntraclassCorrelation, icc
+from .icc import ICCResult, IntraclassCorrelation, IntraclassCorrelationREML, icc
+from .icc_intrarater import IntraRaterICC, intrarater_icc
 from .many_raters import (
     FleissKappa,
     brennan_prediger,
@@ -51,7 +52,9 @@ __all__ = [
     "FleissKappa",
     "ICCResult",
     "InformationalAgreement",
+    "IntraRaterICC",
     "IntraclassCorrelation",
+    "IntraclassCorrelationREML",
     "KappaCurve",
     "PairwiseAgreement",
     "PairwiseSpecificAgreement",
@@ -74,6 +77,7 @@ __all__ = [
     "gwet_ac2",
     "icc",
     "informational_agreement",
+    "intrarater_icc",
     "kappa_vs_negatives",
     "krippendorff_alpha",
     "light_kappa",

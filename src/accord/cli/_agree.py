@@ -101,10 +101,12 @@ def render(
                 "note": d["reason"] or "",
             }
         )
+    reml = any(getattr(coef, "lr_statistic", None) is not None for coef in results)
+    icc_how = "profile likelihood of the REML fit" if reml else "F interval"
     how = (
         "BCa bootstrap over items"
         if ci == "bootstrap"
-        else "t interval on items - 1 df (ICC: F interval)"
+        else f"t interval on items - 1 df (ICC: {icc_how})"
     )
     lead = (
         table_verdict(table, level) if ratings is None else ratings_verdict(ratings, table, level)
@@ -112,7 +114,8 @@ def render(
     columns = ["coefficient", "estimate", "SE", f"{level:.0%} CI", "p", "items", "note"]
     caption = (
         f"SE: general (non-null) standard error (Gwet 2014 / irrCAC 1.4); CI: {how}; "
-        "p: two-sided test of 0 (ICC: F test)."
+        "p: two-sided test of 0 (ICC: "
+        + ("likelihood-ratio test, REML on every item with a score)." if reml else "F test).")
     )
     if per_label is None:
         print_table(rows, columns, title=str(report), caption=caption, output=output, lead=lead)

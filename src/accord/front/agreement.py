@@ -122,13 +122,14 @@ def agreement(
     Krippendorff's alpha (nominal). Ordinal, interval and ratio add the weighted percent
     agreement, Fleiss, Conger and Brennan-Prediger, AC2 and alpha at the data's level;
     interval and ratio add the six ICCs, single rater and mean of k raters: ICC(1,1),
-    ICC(A,1), ICC(C,1), ICC(1,k), ICC(A,k), ICC(C,k) (complete items only). The item counts are
-    computed once and shared.
+    ICC(A,1), ICC(C,1), ICC(1,k), ICC(A,k), ICC(C,k) (two-way ANOVA on a complete design,
+    REML when some rater did not score some item; see :func:`accord.icc`). The item counts
+    are computed once and shared.
 
     With ``engine="stream"`` or ``"dask"`` the coefficients come from the engine's statistics:
     the item counts (and the rater counts), the rater-pair tables only when Light's kappa is
     asked for, and one more pass over the ratings for the standard error of Conger's kappa.
-    The ICC (two-way ANOVA on complete items) and bootstrap intervals of Conger's and
+    The ICC (ANOVA or REML on the scores) and bootstrap intervals of Conger's and
     Light's kappa need the ratings in memory: they are left out of the default set there, and
     asking for them is an error.
 

@@ -140,7 +140,12 @@ def _table(
             "A: absolute agreement, C: consistency (a constant offset between raters is not "
             "counted), 1: a single rater's measurement. "
         ) + (
-            "An ICC has no SE here: its inference is the F-based interval. "
+            (
+                "An ICC has no SE here: its inference is the profile-likelihood interval of "
+                "the REML fit (some rater did not score some item). "
+                if any(hasattr(c, "lr_statistic") for c in coefs)
+                else "An ICC has no SE here: its inference is the F-based interval. "
+            )
             if all(not math.isfinite(c.standard_error) for c in coefs if c.name == "icc")
             else ""
         )
@@ -193,7 +198,8 @@ def _intervals_note(ctx: Context, ci_methods: list[str]) -> MethodNote:
         "reproducible."
         + (
             " ICC intervals are the classical F-based ones (Satterthwaite degrees of "
-            "freedom for the two-way random forms)."
+            "freedom for the two-way random forms) on a complete design, profile-likelihood "
+            "ones of the REML fit otherwise."
             if numeric
             else ""
         ),
