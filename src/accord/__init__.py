@@ -41,6 +41,7 @@ if TYPE_CHECKING:
         InformationalAgreement,
         IntraclassCorrelation,
         KappaCurve,
+        MarginalHomogeneity,
         PairwiseAgreement,
         PairwiseSpecificAgreement,
         PooledSpecificAgreement,
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
         kappa_vs_negatives,
         krippendorff_alpha,
         light_kappa,
+        marginal_homogeneity,
         pairwise_agreement,
         pairwise_specific_agreement,
         percent_agreement,
@@ -97,7 +99,14 @@ if TYPE_CHECKING:
     from .io.confidence import read_confidences, read_sclite_sgml
     from .io.ratings import read_ratings
     from .io.spans import read_bio, read_brat, read_spans
-    from .judges import AltTest, AltTestRanking, alt_test
+    from .judges import (
+        AltTest,
+        AltTestRanking,
+        JudgeAgreement,
+        JudgeVsReference,
+        alt_test,
+        judge_agreement,
+    )
     from .report import HtmlReport, report
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
@@ -144,6 +153,11 @@ _EXPORTS: dict[str, str] = {
     "AltTest": ".judges",
     "AltTestRanking": ".judges",
     "alt_test": ".judges",
+    "JudgeAgreement": ".judges",
+    "JudgeVsReference": ".judges",
+    "judge_agreement": ".judges",
+    "MarginalHomogeneity": ".agreement",
+    "marginal_homogeneity": ".agreement",
     "ReadReport": ".data.ratings",
     "Recalibration": ".confidence",
     "ReliabilityDiagram": ".confidence",
@@ -243,7 +257,10 @@ __all__ = [
     "IntraclassCorrelation",
     "InvalidInputError",
     "ItemCategoryCounts",
+    "JudgeAgreement",
+    "JudgeVsReference",
     "KappaCurve",
+    "MarginalHomogeneity",
     "MissingDependencyError",
     "NormalizedCrossEntropy",
     "PairTables",
@@ -285,9 +302,11 @@ __all__ = [
     "hodge_rank",
     "icc",
     "informational_agreement",
+    "judge_agreement",
     "kappa_vs_negatives",
     "krippendorff_alpha",
     "light_kappa",
+    "marginal_homogeneity",
     "mutual_information",
     "normalized_cross_entropy",
     "pairwise_agreement",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .compare import AgreementComparison, compare_agreement
+from .homogeneity import MarginalHomogeneity, marginal_homogeneity
 from .icc import ICCResult, IntraclassCorrelation, icc
 from .many_raters import (
     FleissKappa,
@@ -51,6 +52,7 @@ __all__ = [
     "InformationalAgreement",
     "IntraclassCorrelation",
     "KappaCurve",
+    "MarginalHomogeneity",
     "PairwiseAgreement",
     "PairwiseSpecificAgreement",
     "PooledSpecificAgreement",
@@ -74,6 +76,7 @@ __all__ = [
     "kappa_vs_negatives",
     "krippendorff_alpha",
     "light_kappa",
+    "marginal_homogeneity",
     "pairwise_agreement",
     "pairwise_specific_agreement",
     "percent_agreement",
