@@ -551,6 +551,11 @@ def judge_agreement(
             f"judge_agreement needs Ratings (accord.Ratings.from_long / from_wide / "
             f"read_ratings), got {type(ratings).__name__}"
         )
+    if ratings.n_categories < 2:
+        raise InvalidInputError(
+            f"judge_agreement needs at least two categories (kappa is undefined with one); "
+            f"these ratings have {list(ratings.categories)!r}: declare the categories"
+        )
     code = _rater_code(ratings, judge, "judge")
     if humans is None:
         panel = np.setdiff1d(np.arange(ratings.n_raters), [code])
