@@ -3,8 +3,11 @@ Bhapkar, McNemar)."""
 
 from __future__ import annotations
 
+import io
 import math
 import warnings
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -331,3 +334,171 @@ def test_marginal_homogeneity_edge_cases() -> None:
         accord.marginal_homogeneity(TABLES[0], exact=True)
     labels = accord.marginal_homogeneity(["a", "b", "b", "a"], ["a", "a", "b", "b"])
     assert labels.n == 4 and labels.statistic == pytest.approx(0.0)
+
+
+# ------------------------------------------------------------------------------ CLI
+
+JUDGE = [
+    "judge",
+    "examples/diagnoses.csv",
+    "--item",
+    "patient",
+    "--rater",
+    "rater",
+    "--label",
+    "diagnosis",
+    "--epsilon",
+    "0.15",
+    "--min-items-per-rater",
+    "20",
+    "--n-boot",
+    "100",
+    "--seed",
+    "3",
+]
+
+
+def _diagnoses() -> accord.Ratings:
+    return accord.read_ratings(
+        "examples/diagnoses.csv", item="patient", rater="rater", label="diagnosis"
+    )
+
+
+def test_cli_agreement_json_adds_a_key_and_keeps_the_others() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+
+    runner = CliRunner()
+    plain = json.loads(runner.invoke(app, [*JUDGE, "--judge", "rater6", "--format", "json"]).output)
+    res = runner.invoke(app, [*JUDGE, "--judge", "rater6", "--agreement", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    payload = json.loads(res.output)
+    assert set(payload) == {*plain, "agreement"}
+    assert {k: payload[k] for k in plain} == plain
+    expected = accord.judge_agreement(_diagnoses(), "rater6", n_boot=100, rng=3)
+    got = payload["agreement"]
+    assert got["judge_human"] == pytest.approx(expected.judge_human, rel=1e-12)
+    assert got["difference_interval"] == pytest.approx(list(expected.difference_interval))
+    assert got["consensus"]["accuracy"] == pytest.approx(expected.consensus.accuracy)
+
+
+def test_cli_agreement_with_several_judges_keeps_judges_out_of_the_panel() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+
+    argv = [*JUDGE, "--judge", "rater5", "--judge", "rater6", "--agreement", "--format", "json"]
+    res = CliRunner().invoke(app, argv)
+    assert res.exit_code == 0, res.output
+    agreement = json.loads(res.output)["agreement"]
+    assert set(agreement) == {"rater5", "rater6"}
+    humans = [row["human"] for row in agreement["rater6"]["humans"]]
+    assert humans == ["rater1", "rater2", "rater3", "rater4"]  # rater5 is a judge too
+
+
+def test_cli_agreement_table_and_csv() -> None:
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+
+    runner = CliRunner()
+    table = runner.invoke(app, [*JUDGE, "--judge", "rater6", "--agreement"], env={"COLUMNS": "250"})
+    assert table.exit_code == 0, table.output
+    assert "rater6 beside the humans" in table.output and "Confusion matrix" in table.output
+    assert "judge vs consensus: accuracy" in table.output
+    csv = runner.invoke(app, [*JUDGE, "--judge", "rater6", "--agreement", "--format", "csv"])
+    frame = pd.read_csv(io.StringIO(csv.output))
+    expected = accord.judge_agreement(_diagnoses(), "rater6", n_boot=100, rng=3).humans
+    assert list(frame["judge_kappa"]) == pytest.approx(list(expected["judge_kappa"]), rel=1e-9)
+    assert "agreement_n_items" in frame and "judge_wins" in frame
+
+
+def test_cli_report_judge(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+
+    base = [
+        "report",
+        "examples/diagnoses.csv",
+        "--item",
+        "patient",
+        "--rater",
+        "rater",
+        "--label",
+        "diagnosis",
+        "-o",
+        str(tmp_path / "page.html"),
+    ]
+    runner = CliRunner()
+    res = runner.invoke(app, [*base, "--judge", "rater6", "--epsilon", "0.15"])
+    assert res.exit_code == 0, res.output
+    assert "judge" in res.output
+    assert "Can the judge replace a rater?" in (tmp_path / "page.html").read_text()
+    bad = runner.invoke(app, [*base, "--judge", "rater6"])
+    assert bad.exit_code == 2 and "--judge needs --label and --epsilon" in bad.output
+    bad = runner.invoke(app, [*base, "--judge", "gpt", "--epsilon", "0.1"])
+    assert bad.exit_code == 2 and "judge 'gpt' is not a rater" in bad.output
+    assert "Traceback" not in bad.output
+
+
+# ------------------------------------------------------------------------------ report
+
+
+@pytest.fixture(scope="module")
+def judge_page() -> Any:
+    return accord.report(
+        "examples/diagnoses.csv",
+        item="patient",
+        rater="rater",
+        label="diagnosis",
+        judge="rater6",
+        epsilon=0.15,
+        n_boot=200,
+        progress=False,
+    )
+
+
+def test_report_section_numbers_come_from_the_results(judge_page: Any) -> None:
+    from markupsafe import escape
+
+    html = judge_page.html
+    assert "judge" in judge_page.sections
+    r = _diagnoses()
+    test = accord.alt_test(r, "rater6", epsilon=0.15)
+    beside = accord.judge_agreement(r, "rater6", n_boot=200, rng=0)
+    verdict = "passes" if test.passed else "does not pass"
+    assert f"rater6 {verdict} the alternative annotator test at epsilon = 0.15" in html
+    assert f"{beside.judge_human:.3f}" in html and f"{beside.human_human:.3f}" in html
+    ci = beside.difference_interval
+    assert f"{ci.low:.3f} to {ci.high:.3f}" in html
+    assert str(escape(f"accuracy {100 * beside.consensus.accuracy:.1f}%")) in html
+    assert "Alternative annotator test" in html and "Calderon" in html
+
+
+def test_report_judge_needs_epsilon_and_labels() -> None:
+    frame = _diagnoses().to_pandas()
+    with pytest.raises(InvalidInputError, match="needs epsilon"):
+        accord.report(frame, item="item", rater="rater", label="label", judge="rater6")
+    with pytest.raises(InvalidInputError, match="give the judge too"):
+        accord.report(frame, item="item", rater="rater", label="label", epsilon=0.1)
+
+
+@pytest.mark.slow
+def test_report_judge_section_in_headless_chromium(tmp_path: Path, judge_page: Any) -> None:
+    from tests._browser import BrowserUnavailable, visit
+
+    path = judge_page.write(tmp_path / "judge.html")
+    try:
+        seen = visit(path, selectors=("h2", "#judge td", "#judge svg"))
+    except BrowserUnavailable as exc:
+        pytest.fail(f"the browser test needs Chromium: {exc}")
+    assert seen.errors == [] and seen.requests == []
+    assert "Can the judge replace a rater?" in seen.texts["h2"]
+    assert "rater1" in seen.texts["#judge td"]
+    assert len(seen.texts["#judge svg"]) >= 1  # the confusion matrix, parsed as SVG
