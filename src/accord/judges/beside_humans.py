@@ -546,25 +546,7 @@ def judge_agreement(
     1.0
     """
     _check_options(weights, confidence_level, n_boot)
-    if not isinstance(ratings, Ratings):
-        raise InvalidInputError(
-            f"judge_agreement needs Ratings (accord.Ratings.from_long / from_wide / "
-            f"read_ratings), got {type(ratings).__name__}"
-        )
-    if ratings.n_categories < 2:
-        raise InvalidInputError(
-            f"judge_agreement needs at least two categories (kappa is undefined with one); "
-            f"these ratings have {list(ratings.categories)!r}: declare the categories"
-        )
-    code = _rater_code(ratings, judge, "judge")
-    if humans is None:
-        panel = np.setdiff1d(np.arange(ratings.n_raters), [code])
-    else:
-        panel = np.setdiff1d(np.unique([_rater_code(ratings, h, "human") for h in humans]), [code])
-    if panel.size < 2:
-        raise InvalidInputError(
-            f"judge_agreement needs at least two humans besides the judge; got {panel.size}"
-        )
+    code, panel = _panel_codes(ratings, judge, humans)
     seats = _seats(ratings, code, panel)
     n_items = int(seats.kept.sum())
     if n_items == 0:
@@ -594,26 +576,7 @@ def judge_agreement(
     )
     alpha, fleiss, seat_rows = _seat_rows(seats, ratings, code, panel, opts)
     table = _human_table(ratings, pairs, panel, seat_rows)
-    judge_codes = seats.judge_label[seats.kept]
-    consensus = _vs_reference(
-        judge_codes,
-        _majority(seats, ratings.categories),
-        ratings.categories,
-        scheme,
-        name="consensus",
-        note="the humans' modal label; items with a tied mode are left out",
-    )
-    gold_result = None
-    if gold is not None:
-        codes = gold_codes(gold, ratings.items, ratings.categories)[seats.kept]
-        gold_result = _vs_reference(
-            judge_codes,
-            codes,
-            ratings.categories,
-            scheme,
-            name="gold",
-            note="the gold labels; items without one are left out",
-        )
+    consensus, gold_result = _references(seats, ratings, scheme, gold)
     wname = "identity" if scheme is None else scheme
     return JudgeAgreement(
         judge=ratings.raters[code],
@@ -642,6 +605,56 @@ def judge_agreement(
             f"({ratings.level}) with the judge in each human's seat; judge vs the humans' "
             "majority label: Stuart-Maxwell marginal homogeneity (McNemar for two labels)"
         ),
+    )
+
+
+def _panel_codes(ratings: Any, judge: Any, humans: Sequence[Any] | None) -> tuple[int, IntArray]:
+    """The judge's rater code and the humans', checked."""
+    if not isinstance(ratings, Ratings):
+        raise InvalidInputError(
+            f"judge_agreement needs Ratings (accord.Ratings.from_long / from_wide / "
+            f"read_ratings), got {type(ratings).__name__}"
+        )
+    if ratings.n_categories < 2:
+        raise InvalidInputError(
+            f"judge_agreement needs at least two categories (kappa is undefined with one); "
+            f"these ratings have {list(ratings.categories)!r}: declare the categories"
+        )
+    code = _rater_code(ratings, judge, "judge")
+    if humans is None:
+        panel = np.setdiff1d(np.arange(ratings.n_raters), [code])
+    else:
+        panel = np.setdiff1d(np.unique([_rater_code(ratings, h, "human") for h in humans]), [code])
+    if panel.size < 2:
+        raise InvalidInputError(
+            f"judge_agreement needs at least two humans besides the judge; got {panel.size}"
+        )
+    return code, panel.astype(np.int64)
+
+
+def _references(
+    seats: _Seats, ratings: Ratings, scheme: str | None, gold: Any
+) -> tuple[JudgeVsReference, JudgeVsReference | None]:
+    """The judge against the humans' majority label, and against gold when given."""
+    judge_codes = seats.judge_label[seats.kept]
+    consensus = _vs_reference(
+        judge_codes,
+        _majority(seats, ratings.categories),
+        ratings.categories,
+        scheme,
+        name="consensus",
+        note="the humans' modal label; items with a tied mode are left out",
+    )
+    if gold is None:
+        return consensus, None
+    codes = gold_codes(gold, ratings.items, ratings.categories)[seats.kept]
+    return consensus, _vs_reference(
+        judge_codes,
+        codes,
+        ratings.categories,
+        scheme,
+        name="gold",
+        note="the gold labels; items without one are left out",
     )
 
 
