@@ -55,17 +55,6 @@ HUMAN_COLUMNS = [
     "reason",
 ]
 RANKING_COLUMNS = ["judge", "advantage_probability", "winning_rate", "passed", "n_humans"]
-AGREEMENT_COLUMNS = [
-    "human",
-    "n_items",
-    "judge_kappa",
-    "judge_ci_low",
-    "judge_ci_high",
-    "human_kappa",
-    "alpha_change",
-    "alpha_change_low",
-    "alpha_change_high",
-]
 
 
 def _cells(row: Mapping[Any, Any]) -> dict[str, Any]:
@@ -119,13 +108,17 @@ def _render(result: Any, agreement: dict[Any, Any], fmt: OutputFormat, output: P
 
 
 def _print_agreement(console: Any, beside: Any) -> None:
-    """The judge beside the humans: the headline, the per-human table, the consensus."""
+    """The judge beside the humans: the headline, the per-human table (the panel's
+    coefficients with the judge seated are in the JSON and CSV), the consensus."""
+    from ..judges.beside_humans import HUMAN_COLUMNS
+
+    columns = [c for c in HUMAN_COLUMNS if not c.endswith("_with_judge")]
     print_lead(console, beside._headline())
-    rows = [_cells(r) for r in beside.humans[AGREEMENT_COLUMNS].to_dict(orient="records")]
+    rows = [_cells(r) for r in beside.humans[columns].to_dict(orient="records")]
     console.print(
         rich_table(
             rows,
-            AGREEMENT_COLUMNS,
+            columns,
             title=f"{beside.judge} beside the humans (Cohen's kappa, {beside.weights} weights)",
             caption=beside.method,
         )
