@@ -502,3 +502,23 @@ def test_report_judge_section_in_headless_chromium(tmp_path: Path, judge_page: A
     assert "Can the judge replace a rater?" in seen.texts["h2"]
     assert "rater1" in seen.texts["#judge td"]
     assert len(seen.texts["#judge svg"]) >= 1  # the confusion matrix, parsed as SVG
+
+
+def test_judge_in_a_seat_at_interval_level() -> None:
+    panel = {
+        "h1": [1.0, 2.0, 3.0, 4.0, 2.0, 5.0],
+        "h2": [1.0, 3.0, 3.0, 5.0, 2.0, 4.0],
+        "h3": [2.0, 2.0, 4.0, 4.0, None, 5.0],
+        "judge": [1.0, 2.0, 5.0, 4.0, 3.0, 5.0],
+    }
+    r = _ratings(panel, level="interval")
+    res = accord.judge_agreement(r, "judge", n_boot=0)
+    seated = _ratings(
+        {"h1": panel["h1"], "h2": panel["h2"], "h3": panel["judge"]}, level="interval"
+    )
+    # the judge takes h3's seat on the items h3 rated only (item 5 stays without it)
+    seated = seated.subset(~((seated.item_codes == 4) & (seated.rater_codes == 2)))
+    row = res.humans.set_index("human").loc["h3"]
+    expected = accord.krippendorff_alpha(seated, level="interval").statistic
+    assert row["alpha_with_judge"] == pytest.approx(expected, rel=1e-12)
+    assert res.weights == "quadratic" and res.alpha_level == "interval"
