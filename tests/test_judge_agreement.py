@@ -522,3 +522,24 @@ def test_judge_in_a_seat_at_interval_level() -> None:
     expected = accord.krippendorff_alpha(seated, level="interval").statistic
     assert row["alpha_with_judge"] == pytest.approx(expected, rel=1e-12)
     assert res.weights == "quadratic" and res.alpha_level == "interval"
+
+
+def test_report_judge_against_gold() -> None:
+    frame = pd.read_csv("examples/diagnoses.csv")
+    gold = frame[frame["rater"] == "rater1"].set_index("patient")["diagnosis"]
+    frame["gold"] = frame["patient"].map(gold)
+    page = accord.report(
+        frame,
+        item="patient",
+        rater="rater",
+        label="diagnosis",
+        gold="gold",
+        judge="rater6",
+        epsilon=0.15,
+        n_boot=50,
+        progress=False,
+    )
+    r = _diagnoses()
+    expected = accord.judge_agreement(r, "rater6", n_boot=0, gold=gold)
+    assert expected.gold is not None
+    assert f"Against the gold labels: accuracy {100 * expected.gold.accuracy:.1f}%" in page.html
