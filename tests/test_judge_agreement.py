@@ -19,6 +19,8 @@ from statsmodels.stats.contingency_tables import SquareTable, mcnemar
 
 import accord
 from accord import InvalidInputError
+from tests.test_judges import EXAMPLE as DIAGNOSES
+from tests.test_judges import JUDGE as ALT_TEST_ARGS
 
 # A panel worked by hand: three humans and a judge on four items.
 #            item 1  2  3  4
@@ -338,30 +340,11 @@ def test_marginal_homogeneity_edge_cases() -> None:
 
 # ------------------------------------------------------------------------------ CLI
 
-JUDGE = [
-    "judge",
-    "examples/diagnoses.csv",
-    "--item",
-    "patient",
-    "--rater",
-    "rater",
-    "--label",
-    "diagnosis",
-    "--epsilon",
-    "0.15",
-    "--min-items-per-rater",
-    "20",
-    "--n-boot",
-    "100",
-    "--seed",
-    "3",
-]
+JUDGE = [*ALT_TEST_ARGS, "--n-boot", "100", "--seed", "3"]  # accord judge on the diagnoses
 
 
 def _diagnoses() -> accord.Ratings:
-    return accord.read_ratings(
-        "examples/diagnoses.csv", item="patient", rater="rater", label="diagnosis"
-    )
+    return accord.read_ratings(str(DIAGNOSES), item="patient", rater="rater", label="diagnosis")
 
 
 def test_cli_agreement_json_adds_a_key_and_keeps_the_others() -> None:
@@ -425,7 +408,7 @@ def test_cli_report_judge(tmp_path: Path) -> None:
 
     base = [
         "report",
-        "examples/diagnoses.csv",
+        str(DIAGNOSES),
         "--item",
         "patient",
         "--rater",
@@ -453,7 +436,7 @@ def test_cli_report_judge(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def judge_page() -> Any:
     return accord.report(
-        "examples/diagnoses.csv",
+        str(DIAGNOSES),
         item="patient",
         rater="rater",
         label="diagnosis",
@@ -525,7 +508,7 @@ def test_judge_in_a_seat_at_interval_level() -> None:
 
 
 def test_report_judge_against_gold() -> None:
-    frame = pd.read_csv("examples/diagnoses.csv")
+    frame = pd.read_csv(str(DIAGNOSES))
     gold = frame[frame["rater"] == "rater1"].set_index("patient")["diagnosis"]
     frame["gold"] = frame["patient"].map(gold)
     page = accord.report(
