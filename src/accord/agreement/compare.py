@@ -282,8 +282,11 @@ def compare_agreement(
     test of alpha needs the same pairable items in both sets; where they differ the SE is NaN
     with the reason.
 
-    The independent comparison treats the two coefficients as uncorrelated: it is wrong for
-    sets that share items or raters' judgements (use the paired test there).
+    The independent comparison treats the two coefficients as uncorrelated (Gwet 2021,
+    section 9.3): it is wrong for sets that share items or raters' judgements (use the paired
+    test there). Its t reference on the Welch-Satterthwaite degrees of freedom (Satterthwaite
+    1946) is accord's choice, in keeping with the t interval of each coefficient on its own
+    ``n - 1`` degrees of freedom; with many items it is the normal reference.
 
     References
     ----------
@@ -292,6 +295,8 @@ def compare_agreement(
        609-637.
     .. [2] Gwet, K. L. (2021). Handbook of Inter-Rater Reliability, 5th ed., vol. 1,
        section 9.3 (uncorrelated coefficients). AgreeStat Analytics.
+    .. [3] Satterthwaite, F. E. (1946). An approximate distribution of estimates of variance
+       components. Biometrics Bulletin 2(6), 110-114. https://doi.org/10.2307/3002019
 
     Examples
     --------
