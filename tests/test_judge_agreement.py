@@ -526,3 +526,16 @@ def test_report_judge_against_gold() -> None:
     expected = accord.judge_agreement(r, "rater6", n_boot=0, gold=gold)
     assert expected.gold is not None
     assert f"Against the gold labels: accuracy {100 * expected.gold.accuracy:.1f}%" in page.html
+
+
+def test_no_majority_anywhere_is_nan_with_the_reason() -> None:
+    # two humans who never agree: every item's mode is tied, so no item has a majority label
+    panel = {"h1": list("abab"), "h2": list("baba"), "judge": list("aabb")}
+    res = _quiet(accord.judge_agreement, _ratings(panel), "judge", n_boot=0)
+    con = res.consensus
+    assert con.n_items == 0 and con.n_left_out == 4
+    assert math.isnan(con.accuracy) and math.isnan(con.homogeneity.statistic)
+    assert "no item has a consensus label" in con.note
+    assert con.homogeneity.reason == "no item has a consensus label"
+    assert res.judge_human == pytest.approx(0.0)  # kappa 0 with each human, by hand
+    assert res.human_human == pytest.approx(-1.0)

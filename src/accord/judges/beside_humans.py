@@ -396,8 +396,14 @@ def _vs_reference(
         columns=labels.rename("judge"),
     )
     n = int(has.sum())
-    if n == 0:
-        raise InvalidInputError(f"judge_agreement: no item has a {name} label to compare with")
+    if n == 0:  # nothing to compare: NaN with the reason
+        why = f"no item has a {name} label"
+        homogeneity = MarginalHomogeneity(
+            math.nan, 0, math.nan, "stuart_maxwell", pd.Series(dtype=float), 0, (), why
+        )
+        return JudgeVsReference(
+            name, math.nan, math.nan, confusion, homogeneity, 0, int(has.size), f"{note}; {why}"
+        )
     table = ContingencyTable(counts, categories, raters=(name, "judge"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -223,7 +223,7 @@ def _reference_blocks(ref: Any, words: str) -> list[Block]:
                 cats,
                 cats,
                 vmin=0.0,
-                vmax=float(np.nanmax(counts)) if counts.size else 1.0,
+                vmax=max(float(np.nanmax(counts)) if counts.size else 0.0, 1.0),
                 cmap="Blues",
                 colorbar_label="items",
                 xlabel="judge",
