@@ -68,6 +68,8 @@ PUBLISHED = {
     "gwet_ac2": (0.4069193, 0.737382, 0.3304628, 0.1452689, 2.274835, 0.03917311),
     "brennan_prediger": (0.4, 0.7333333, 0.3333333, 0.1477342, 2.256304, 0.04056859),
     "percent_agreement": (0.6, 0.8222222, 0.2222222, 0.09848947, 2.256304, 0.04056859),
+    # ttest.alpha (README of pairedCAC)
+    "krippendorff_alpha": (0.3959044, 0.7294354, 0.3335309, 0.1548083, 2.154477, 0.04910569),
 }
 
 
@@ -173,7 +175,11 @@ _ROWS = st.lists(st.lists(st.integers(1, 3), min_size=3, max_size=3), min_size=4
 
 
 @settings(max_examples=40, deadline=None)
-@given(_ROWS, _ROWS, st.sampled_from(["fleiss_kappa", "gwet_ac1", "brennan_prediger"]))
+@given(
+    _ROWS,
+    _ROWS,
+    st.sampled_from(["fleiss_kappa", "gwet_ac1", "brennan_prediger", "krippendorff_alpha"]),
+)
 @example([[1, 1, 1]] * 4, [[1, 1, 1]] * 4, "gwet_ac1")  # one category: a signed zero
 def test_self_and_swap(rows1: list[list[int]], rows2: list[list[int]], coefficient: str) -> None:
     n = min(len(rows1), len(rows2))
@@ -192,3 +198,62 @@ def test_self_and_swap(rows1: list[list[int]], rows2: list[list[int]], coefficie
         assert ba.pvalue == pytest.approx(ab.pvalue, rel=1e-9)
     else:
         assert ab.reason and ba.reason
+
+
+# --------------------------------------------------------------- Krippendorff's alpha
+
+
+def test_alpha_terms_average_to_alpha_on_an_incomplete_design() -> None:
+    from accord.agreement.compare import _alpha_side
+
+    rows = [[1, 1, None], [2, 2, 3], [1, None, 1], [3, 3, 3], [2, 1, 2], [None, 3, 3]]
+    r = accord.Ratings.from_wide(rows, categories=[1, 2, 3])
+    for level in ("nominal", "interval"):
+        side = _alpha_side(r, None, level)  # type: ignore[arg-type]
+        alpha = accord.krippendorff_alpha(r, level=level)
+        assert side.terms is not None
+        assert side.terms.mean() == pytest.approx(alpha.statistic, rel=1e-12)
+        # the spread of the terms is the estimator's SE, rescaled by (1 - 1/N)
+        big_n = 2 + 3 + 2 + 3 + 3 + 2  # pairable ratings
+        se = math.sqrt(np.var(side.terms, ddof=1) / 6)
+        assert se == pytest.approx((1 - 1 / big_n) * alpha.standard_error, rel=1e-12)
+
+
+def test_alpha_needs_the_same_pairable_items() -> None:
+    r1 = accord.Ratings.from_wide([[1, 1], [2, 2], [1, 2], [2, None]], categories=[1, 2])
+    r2 = accord.Ratings.from_wide([[1, 2], [2, 2], [1, None], [2, 2]], categories=[1, 2])
+    res = accord.compare_agreement(r1, r2, coefficient="krippendorff_alpha")
+    assert math.isnan(res.standard_error) and "pairable" in (res.reason or "")
+    assert res.coefficient2 == accord.krippendorff_alpha(r2).statistic
+    with pytest.raises(InvalidInputError, match="level= applies to krippendorff_alpha"):
+        accord.compare_agreement(r1, r2, level="ordinal")
+
+
+# ------------------------------------------------------------------ independent samples
+
+
+def test_independent_samples_by_hand() -> None:
+    from scipy import stats
+
+    r1 = _ratings(RATINGS1)
+    frame = pd.DataFrame([[int(c) for c in row] for row in RATINGS2[:12]], index=range(101, 113))
+    r2 = accord.Ratings.from_wide(frame)  # other items, fewer of them
+    res = accord.compare_agreement(r1, r2, paired=False, confidence_level=0.9)
+    k1, k2 = accord.fleiss_kappa(r1), accord.fleiss_kappa(r2)
+    se = math.sqrt(k1.standard_error**2 + k2.standard_error**2)
+    df = se**4 / (k1.standard_error**4 / 14 + k2.standard_error**4 / 11)  # Welch-Satterthwaite
+    t = (k2.statistic - k1.statistic) / se
+    assert res.paired is False and res.n_items == 27
+    assert res.difference == pytest.approx(k2.statistic - k1.statistic, rel=1e-12)
+    assert res.standard_error == pytest.approx(se, rel=1e-12)
+    assert res.df == pytest.approx(df, rel=1e-12)
+    assert res.statistic == pytest.approx(t, rel=1e-12)
+    assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(t), df), rel=1e-10)
+    half = stats.t.ppf(0.95, df) * se
+    assert res.confidence_interval.low == pytest.approx(res.difference - half, rel=1e-10)
+    assert res.to_dict()["paired"] is False
+    alpha = accord.compare_agreement(r1, r2, coefficient="krippendorff_alpha", paired=False)
+    a1, a2 = accord.krippendorff_alpha(r1), accord.krippendorff_alpha(r2)
+    assert alpha.standard_error == pytest.approx(
+        math.hypot(a1.standard_error, a2.standard_error), rel=1e-12
+    )

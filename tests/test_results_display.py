@@ -131,6 +131,13 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
         _diagnoses(), ["rater5", "rater6"], epsilon=0.15, min_items_per_rater=20
     ),
     "RaterPermutationTest": lambda _: rater_permutation_test(_diagnoses(), n_permutations=99),
+    "JudgeAgreement": lambda _: accord.judge_agreement(_diagnoses(), "rater6", n_boot=50, rng=0),
+    "JudgeVsReference": lambda _: (
+        accord.judge_agreement(_diagnoses(), "rater6", n_boot=0).consensus
+    ),
+    "MarginalHomogeneity": lambda _: accord.marginal_homogeneity(
+        [[20, 3, 4], [5, 30, 2], [9, 1, 12]]
+    ),
 }
 
 

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         IntraclassCorrelationREML,
         IntraRaterICC,
         KappaCurve,
+        MarginalHomogeneity,
         PairwiseAgreement,
         PairwiseSpecificAgreement,
         PerLabelAgreement,
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
         kappa_vs_negatives,
         krippendorff_alpha,
         light_kappa,
+        marginal_homogeneity,
         multi_valued_alpha,
         pairwise_agreement,
         pairwise_specific_agreement,
@@ -104,7 +106,14 @@ if TYPE_CHECKING:
     from .io.confidence import read_confidences, read_sclite_sgml
     from .io.ratings import read_ratings
     from .io.spans import read_bio, read_brat, read_spans
-    from .judges import AltTest, AltTestRanking, alt_test
+    from .judges import (
+        AltTest,
+        AltTestRanking,
+        JudgeAgreement,
+        JudgeVsReference,
+        alt_test,
+        judge_agreement,
+    )
     from .report import HtmlReport, report
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
@@ -153,6 +162,11 @@ _EXPORTS: dict[str, str] = {
     "AltTest": ".judges",
     "AltTestRanking": ".judges",
     "alt_test": ".judges",
+    "JudgeAgreement": ".judges",
+    "JudgeVsReference": ".judges",
+    "judge_agreement": ".judges",
+    "MarginalHomogeneity": ".agreement",
+    "marginal_homogeneity": ".agreement",
     "ReadReport": ".data.ratings",
     "Recalibration": ".confidence",
     "ReliabilityDiagram": ".confidence",
@@ -258,7 +272,10 @@ __all__ = [
     "IntraclassCorrelationREML",
     "InvalidInputError",
     "ItemCategoryCounts",
+    "JudgeAgreement",
+    "JudgeVsReference",
     "KappaCurve",
+    "MarginalHomogeneity",
     "MissingDependencyError",
     "NormalizedCrossEntropy",
     "PairTables",
@@ -302,9 +319,11 @@ __all__ = [
     "icc",
     "informational_agreement",
     "intrarater_icc",
+    "judge_agreement",
     "kappa_vs_negatives",
     "krippendorff_alpha",
     "light_kappa",
+    "marginal_homogeneity",
     "multi_valued_alpha",
     "mutual_information",
     "normalized_cross_entropy",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .compare import AgreementComparison, compare_agreement
+from .homogeneity import MarginalHomogeneity, marginal_homogeneity
 from .icc import ICCResult, IntraclassCorrelation, IntraclassCorrelationREML, icc
 from .icc_intrarater import IntraRaterICC, intrarater_icc
 from .many_raters import (
@@ -56,6 +57,7 @@ __all__ = [
     "IntraclassCorrelation",
     "IntraclassCorrelationREML",
     "KappaCurve",
+    "MarginalHomogeneity",
     "PairwiseAgreement",
     "PairwiseSpecificAgreement",
     "PerLabelAgreement",
@@ -81,6 +83,7 @@ __all__ = [
     "kappa_vs_negatives",
     "krippendorff_alpha",
     "light_kappa",
+    "marginal_homogeneity",
     "multi_valued_alpha",
     "pairwise_agreement",
     "pairwise_specific_agreement",

@@ -42,14 +42,19 @@ def percent_tables(tables: FloatArray) -> FloatArray:
     return out
 
 
-def cohen_tables(tables: FloatArray) -> FloatArray:
-    """Cohen's kappa of stacked q x q tables (NaN where chance agreement is 1)."""
+def cohen_tables(tables: FloatArray, weights: FloatArray | None = None) -> FloatArray:
+    """Cohen's kappa of stacked q x q tables (NaN where chance agreement is 1), weighted by
+    the q x q agreement ``weights`` when given (Cohen 1968)."""
     n = tables.sum(axis=(-2, -1))
     with np.errstate(invalid="ignore", divide="ignore"):
-        po = np.trace(tables, axis1=-2, axis2=-1) / n
         rows = tables.sum(axis=-1) / n[..., None]
         cols = tables.sum(axis=-2) / n[..., None]
-        pe = np.sum(rows * cols, axis=-1)
+        if weights is None:
+            po = np.trace(tables, axis1=-2, axis2=-1) / n
+            pe = np.sum(rows * cols, axis=-1)
+        else:
+            po = np.sum(tables * weights, axis=(-2, -1)) / n
+            pe = np.einsum("...i,ij,...j->...", rows, weights, cols)
         out: FloatArray = np.where(pe < 1.0 - 1e-12, (po - pe) / (1.0 - pe), np.nan)
     return out
 

@@ -1213,38 +1213,49 @@ def _alpha_finish(
     linearisation of p_a' (a ratio of two means) about its own value, so that the terms
     average to p_a' and the variance is the delta method's.
     """
-    m = parts.m
-    wt = parts.weights
-    if wt is None:
-        n = m.size
-        big_n = float(m.sum())
-    else:  # rows are count patterns standing for wt items each
-        n = round(float(wt.sum()))
-        big_n = float(np.dot(wt, m))
-    rbar = big_n / n
+    n, big_n, paprime = _alpha_sizes(parts)
     pe = parts.pe
-    a_i = parts.sumq / (rbar * (m - 1.0))
-    paprime = (float(a_i.sum()) if wt is None else float(np.dot(wt, a_i))) / n
     pa = (1.0 - 1.0 / big_n) * paprime + 1.0 / big_n
     alpha = (pa - pe) / (1.0 - pe)
     alpha_p = (paprime - pe) / (1.0 - pe)
     se = math.nan
-    if n >= 2 and wt is not None:
-        pa_w = a_i - paprime * (m - rbar) / rbar
-        k_w = (pa_w - pe) / (1.0 - pe)
-        pe_w = parts.pe_num / rbar - pe * (m - rbar) / rbar
-        k_wx = k_w - 2.0 * (1.0 - alpha_p) * (pe_w - pe) / (1.0 - pe)
-        se = math.sqrt(f_pop / (n * (n - 1)) * float(np.dot(wt, (k_wx - alpha_p) ** 2)))
+    if n >= 2 and parts.weights is not None:
+        k_wx = _alpha_star(parts, slice(None), paprime, big_n / n)
+        dev = float(np.dot(parts.weights, (k_wx - alpha_p) ** 2))
+        se = math.sqrt(f_pop / (n * (n - 1)) * dev)
     elif n >= 2:
         total = 0.0
         for s in chunks(n):  # item terms a chunk of items at a time
-            pa_i = a_i[s] - paprime * (m[s] - rbar) / rbar
-            k_i = (pa_i - pe) / (1.0 - pe)
-            pe_i = parts.pe_num[s] / rbar - pe * (m[s] - rbar) / rbar
-            k_ix = k_i - 2.0 * (1.0 - alpha_p) * (pe_i - pe) / (1.0 - pe)
-            total += float(np.sum((k_ix - alpha_p) ** 2))
+            total += float(np.sum((_alpha_star(parts, s, paprime, big_n / n) - alpha_p) ** 2))
         se = math.sqrt(f_pop / (n * (n - 1)) * total)
     return alpha, se, pa, pe
+
+
+def _alpha_sizes(parts: _AlphaParts) -> tuple[int, float, float]:
+    """Pairable items ``n``, pairable ratings ``N`` and ``p_a'`` (the mean of the item
+    agreements ``sumq_i / (rbar (m_i - 1))``)."""
+    m, wt = parts.m, parts.weights
+    if wt is None:
+        n, big_n = m.size, float(m.sum())
+    else:  # rows are count patterns standing for wt items each
+        n, big_n = round(float(wt.sum())), float(np.dot(wt, m))
+    a_i = parts.sumq / (big_n / n * (m - 1.0))
+    paprime = (float(a_i.sum()) if wt is None else float(np.dot(wt, a_i))) / n
+    return n, big_n, paprime
+
+
+def _alpha_star(parts: _AlphaParts, s: slice, paprime: float, rbar: float) -> FloatArray:
+    """Gwet's linearised terms of ``alpha' = (p_a' - p_e) / (1 - p_e)`` of the rows ``s``
+    (``rbar``: mean ratings per pairable item): ``k_i* = k_i - 2 (1 - alpha') (pe_i - pe) /
+    (1 - pe)``, which average to alpha'."""
+    m = parts.m[s]
+    pe = parts.pe
+    alpha_p = (paprime - pe) / (1.0 - pe)
+    pa_i = parts.sumq[s] / (rbar * (m - 1.0)) - paprime * (m - rbar) / rbar
+    k_i = (pa_i - pe) / (1.0 - pe)
+    pe_i = parts.pe_num[s] / rbar - pe * (m - rbar) / rbar
+    out: FloatArray = k_i - 2.0 * (1.0 - alpha_p) * (pe_i - pe) / (1.0 - pe)
+    return out
 
 
 def _item_sums(
@@ -1405,11 +1416,25 @@ def krippendorff_alpha(
     if it.n2 == 0:
         warn_degenerate(_NO_PAIRS)
         return Coefficient(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
+    parts, w = _alpha_parts(d, lvl, weights, distance)
+    out = _alpha_fields(parts, it.n, population_factor(it.n, population_size), base)
+    if ci == "bootstrap" and "observed_agreement" in out:  # alpha is defined
+        reps, jk = _alpha_bootstrap(d, pairable, lvl, w, n_boot, rng)
+        out.update(replicates=reps, jackknife=jk)
+    return Coefficient(**out)
+
+
+def _alpha_parts(
+    d: _Data, lvl: str, weights: Any, distance: Distance | None
+) -> tuple[_AlphaParts, FloatArray | None]:
+    """The item terms of alpha under its metric over the pairable items (some pairable),
+    and the agreement weights (None: the squared-difference metric, from per-item sums)."""
+    it = item_terms(d)
+    pairable = it.two
     # Pairable values per category (on compressed data, items per pattern).
     totals = cols_dot(
         it.counts, pairable.astype(np.float64) if it.weights is None else pairable * it.weights
     )
-    w: FloatArray | None = None
     if lvl in ("interval", "ordinal") and weights is None and distance is None:
         x = _ordinal_positions(totals) if lvl == "ordinal" else d.category_values
         x, dmax = _centred(x, totals)
@@ -1417,15 +1442,10 @@ def krippendorff_alpha(
         parts = _alpha_parts_sums(
             m_i, s1, s2, dmax, None if it.weights is None else it.weights[pairable]
         )
-    else:
-        w = _alpha_weights(d, lvl, weights, distance, totals)
-        parts = _alpha_parts_matrix(d, w)
-        parts = dataclasses.replace(parts, undefined=parts.pe >= 1.0 - 1e-12)
-    out = _alpha_fields(parts, it.n, population_factor(it.n, population_size), base)
-    if ci == "bootstrap" and "observed_agreement" in out:  # alpha is defined
-        reps, jk = _alpha_bootstrap(d, pairable, lvl, w, n_boot, rng)
-        out.update(replicates=reps, jackknife=jk)
-    return Coefficient(**out)
+        return parts, None
+    w = _alpha_weights(d, lvl, weights, distance, totals)
+    parts = _alpha_parts_matrix(d, w)
+    return dataclasses.replace(parts, undefined=parts.pe >= 1.0 - 1e-12), w
 
 
 def _alpha_metric(

@@ -23,8 +23,10 @@ from ._common import (
     echo_warnings,
     format_number,
     format_pvalue,
-    print_table,
+    output_console,
+    print_lead,
     read_ratings_file,
+    rich_table,
     shared_options,
     user_errors,
     write_text,
@@ -35,6 +37,8 @@ EPILOG = examples(
     "--judge rater6 --epsilon 0.15 --min-items-per-rater 20",
     "accord judge examples/diagnoses.csv --item patient --rater rater --label diagnosis "
     "--judge rater5 --judge rater6 --epsilon 0.15 --min-items-per-rater 20 --format json",
+    "accord judge examples/diagnoses.csv --item patient --rater rater --label diagnosis "
+    "--judge rater6 --epsilon 0.15 --min-items-per-rater 20 --agreement --seed 1",
 )
 
 HUMAN_COLUMNS = [
@@ -64,40 +68,88 @@ def _cells(row: Mapping[Any, Any]) -> dict[str, Any]:
     return out
 
 
-def _render(result: Any, fmt: OutputFormat, output: Path | None) -> None:
+def _render(result: Any, agreement: dict[Any, Any], fmt: OutputFormat, output: Path | None) -> None:
+    """Print the alt-test result, and each judge's :class:`~accord.JudgeAgreement` when
+    ``agreement`` holds them (``--agreement``)."""
     from .._results import dumps
     from ..judges import AltTest
 
     tests = [result] if isinstance(result, AltTest) else list(result.tests)
     if fmt is OutputFormat.json:
-        write_text(dumps(result.to_dict()), output)
+        out = result.to_dict()
+        if agreement:
+            out["agreement"] = (
+                agreement[result.judge].to_dict()
+                if isinstance(result, AltTest)
+                else {str(j): a.to_dict() for j, a in agreement.items()}
+            )
+        write_text(dumps(out), output)
         return
     if fmt is OutputFormat.csv:
-        frames = [t.humans.assign(judge=t.judge, epsilon=t.epsilon) for t in tests]
-        import pandas as pd
-
-        table = pd.concat(frames, ignore_index=True)
-        write_text(table.to_csv(index=False, float_format="%.10g"), output)
+        write_text(_csv(tests, agreement), output)
         return
-    if len(tests) > 1:
-        rows = [_cells(r) for r in result.table[RANKING_COLUMNS].to_dict(orient="records")]
-        print_table(
+    with output_console(output) as console:
+        if len(tests) > 1:
+            rows = [_cells(r) for r in result.table[RANKING_COLUMNS].to_dict(orient="records")]
+            print_lead(console, result._headline())
+            title = f"Judges ranked by advantage probability (epsilon = {result.epsilon:g})"
+            console.print(rich_table(rows, RANKING_COLUMNS, title=title))
+        for test in tests:
+            if len(tests) == 1:
+                print_lead(console, test._headline())
+            rows = [_cells(r) for r in test.humans[HUMAN_COLUMNS].to_dict(orient="records")]
+            title = f"{test.judge} against each human (epsilon = {test.epsilon:g})"
+            console.print(rich_table(rows, HUMAN_COLUMNS, title=title, caption=test.method))
+            if test.judge in agreement:
+                _print_agreement(console, agreement[test.judge])
+
+
+def _print_agreement(console: Any, beside: Any) -> None:
+    """The judge beside the humans: the headline, the per-human table (the panel's
+    coefficients with the judge seated are in the JSON and CSV), the consensus."""
+    from ..judges.beside_humans import HUMAN_COLUMNS
+
+    columns = [c for c in HUMAN_COLUMNS if not c.endswith("_with_judge")]
+    print_lead(console, beside._headline())
+    rows = [_cells(r) for r in beside.humans[columns].to_dict(orient="records")]
+    console.print(
+        rich_table(
             rows,
-            RANKING_COLUMNS,
-            title=f"Judges ranked by advantage probability (epsilon = {result.epsilon:g})",
-            output=output,
-            lead=result._headline(),
+            columns,
+            title=f"{beside.judge} beside the humans (Cohen's kappa, {beside.weights} weights)",
+            caption=beside.method,
         )
-    for test in tests:
-        rows = [_cells(r) for r in test.humans[HUMAN_COLUMNS].to_dict(orient="records")]
-        print_table(
-            rows,
-            HUMAN_COLUMNS,
-            title=f"{test.judge} against each human (epsilon = {test.epsilon:g})",
-            caption=test.method,
-            output=output,
-            lead=test._headline() if len(tests) == 1 else None,
-        )
+    )
+    for ref in (beside.consensus, beside.gold):
+        if ref is None:
+            continue
+        print_lead(console, ref._headline())
+        frame = ref.confusion
+        columns = [f"{ref.reference} \\ judge", *map(str, frame.columns)]
+        rows = [
+            {
+                columns[0]: str(label),
+                **{str(c): int(v) for c, v in zip(frame.columns, counts, strict=True)},
+            }
+            for label, counts in zip(frame.index, frame.to_numpy(), strict=True)
+        ]
+        console.print(rich_table(rows, columns, title="Confusion matrix", caption=ref.note))
+
+
+def _csv(tests: list[Any], agreement: dict[Any, Any]) -> str:
+    """One row per (judge, human): the alt-test columns, then with ``--agreement`` the
+    judge-beside-the-humans columns (``n_items`` of those as ``agreement_n_items``)."""
+    import pandas as pd
+
+    frames = []
+    for t in tests:
+        frame = t.humans.assign(judge=t.judge, epsilon=t.epsilon)
+        if t.judge in agreement:
+            extra = agreement[t.judge].humans.rename(columns={"n_items": "agreement_n_items"})
+            frame = frame.merge(extra, on="human", how="left")
+        frames.append(frame)
+    table = pd.concat(frames, ignore_index=True)
+    return str(table.to_csv(index=False, float_format="%.10g"))
 
 
 @app.command("judge", epilog=EPILOG)
@@ -129,6 +181,16 @@ def judge(
         30, "--min-items-per-rater", help="Fewest items a human needs to be tested."
     ),
     test: str = typer.Option("t", "--test", help="t (30+ items per human) or wilcoxon."),
+    with_agreement: bool = typer.Option(
+        False,
+        "--agreement",
+        help="Also the judge beside the humans: pairwise kappas, alpha with the judge in "
+        "each seat, the judge against the majority label.",
+    ),
+    n_boot: int = typer.Option(
+        2000, "--n-boot", help="Bootstrap replicates of --agreement's intervals."
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed of --agreement's bootstrap."),
     level: str = LEVEL_OPTION,
     categories: str | None = CATEGORIES_OPTION,
     na_values: str | None = NA_VALUES_OPTION,
@@ -136,7 +198,8 @@ def judge(
     shared: Shared = Shared(),
 ) -> None:
     """Can a judge replace a human rater? The alternative annotator test (alt-test)."""
-    from .. import alt_test
+    from .. import alt_test, judge_agreement
+    from ..judges import AltTest
 
     check_output(shared.output)
     files = shared.files()
@@ -154,4 +217,19 @@ def judge(
             min_items_per_rater=min_items_per_rater,
             test=test,  # type: ignore[arg-type]
         )
-        _render(result, shared.fmt, shared.output)
+        agreement = {}
+        if with_agreement:
+            tests = [result] if isinstance(result, AltTest) else list(result.tests)
+            named = set(judges)
+            others = [r for r in ratings.raters.tolist() if str(r) not in named]
+            agreement = {
+                t.judge: judge_agreement(
+                    ratings,
+                    t.judge,
+                    humans=others if panel is None else panel,
+                    n_boot=n_boot,
+                    rng=seed,
+                )
+                for t in tests
+            }
+        _render(result, agreement, shared.fmt, shared.output)

@@ -32,6 +32,8 @@ EPILOG = examples(
     "--score-confidence confidence -o out/panel.html",
     "accord report examples/diagnoses.csv --item patient --rater rater --label diagnosis "
     "--engine stream -o out/diagnoses-stream.html",
+    "accord report examples/diagnoses.csv --item patient --rater rater --label diagnosis "
+    "--judge rater6 --epsilon 0.15 -o out/diagnoses-judge.html",
 )
 
 
@@ -69,6 +71,18 @@ def report_command(
     correct: str | None = typer.Option(
         None, "--correct", help="Correctness column, 0/1 or true/false (with --confidence)."
     ),
+    judge: str | None = typer.Option(
+        None,
+        "--judge",
+        help="A rater whose place is in question (a model): adds 'Can the judge replace a "
+        "rater?' (needs --epsilon).",
+    ),
+    epsilon: float | None = typer.Option(
+        None,
+        "--epsilon",
+        help="The judge's margin in the alternative annotator test: 0.2 expert humans, 0.15 "
+        "skilled, 0.1 crowd.",
+    ),
     title: str | None = typer.Option(None, "--title", help="Title of the page."),
     output: Path = typer.Option(
         Path("report.html"), "--output", "-o", help="Where to write the page."
@@ -97,6 +111,10 @@ def report_command(
             )
     if gold is not None and label is None:
         raise fail("--gold is compared with the raters' labels: give --label too")
+    if judge is not None and (label is None or epsilon is None):
+        raise fail("--judge needs --label and --epsilon (the alternative annotator test's margin)")
+    if epsilon is not None and judge is None:
+        raise fail("--epsilon is the judge's margin: give --judge too")
     check_output(output, creates=True)
     files = shared.files()
     read = ratings_keywords()
@@ -117,6 +135,8 @@ def report_command(
             gold=gold,
             confidence=confidence,
             correct=correct,
+            judge=judge,
+            epsilon=epsilon,
             title=title,
             output=output,
             seed=seed,

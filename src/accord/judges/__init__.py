@@ -1,5 +1,14 @@
 """Can a judge (a model, a device, a cheaper annotator) replace a human rater?"""
 
 from .alternative_annotator import AltTest, AltTestRanking, alt_test, benjamini_yekutieli
+from .beside_humans import JudgeAgreement, JudgeVsReference, judge_agreement
 
-__all__ = ["AltTest", "AltTestRanking", "alt_test", "benjamini_yekutieli"]
+__all__ = [
+    "AltTest",
+    "AltTestRanking",
+    "JudgeAgreement",
+    "JudgeVsReference",
+    "alt_test",
+    "benjamini_yekutieli",
+    "judge_agreement",
+]

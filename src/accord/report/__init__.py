@@ -335,6 +335,8 @@ def report(
     confidence: str | None = None,
     correct: str | None = None,
     positive: Any = None,
+    judge: Any = None,
+    epsilon: float | None = None,
     title: str | None = None,
     output: str | os.PathLike[str] | None = None,
     confidence_level: float = 0.95,
@@ -388,6 +390,14 @@ def report(
     positive : category, optional
         The positive class of a two-category scale (default: the last category, e.g. 1,
         True or "yes").
+    judge : rater id, optional
+        A rater whose place is in question (a model, a device, a cheaper annotator): adds
+        the section "Can the judge replace a rater?" (:func:`accord.alt_test` and
+        :func:`accord.judge_agreement` against the other raters). Needs ``label`` and
+        ``epsilon``.
+    epsilon : float, optional
+        The alternative annotator test's margin for ``judge`` (0.2 expert humans, 0.15
+        skilled annotators, 0.1 crowd workers; see :func:`accord.alt_test`).
     title : str, optional
         Title of the page (default: the name of the source).
     output : str or path, optional
@@ -448,6 +458,7 @@ def report(
     score_cols = (scores,) if isinstance(scores, str) else tuple(scores)
     score_conf = _score_confidence(score_cols, score_confidence)
     _check(data, label, score_cols, gold, confidence, correct, engine, duplicates)
+    _check_judge(data, label, judge, epsilon)
     from .. import Spans
 
     if isinstance(data, Spans):
@@ -491,6 +502,8 @@ def report(
             gold_labels=None if gold is None or frame is None else _gold_labels(frame, item, gold),
             engine=engine,
             path=None if engine == "memory" else data,
+            judge=judge,
+            epsilon=epsilon,
             **options,
         )
         built, skipped = _build(ctx, SECTIONS, steps)
@@ -501,6 +514,21 @@ def report(
     name = Path(source).name if source else "ratings"
     heading = title or f"Rater agreement: {name}"
     return _finish(built, skipped, heading=heading, subtitle=subtitle, steps=steps, output=output)
+
+
+def _check_judge(data: Any, label: str | None, judge: Any, epsilon: float | None) -> None:
+    """A judge needs labels and the alternative annotator test's margin."""
+    if judge is None:
+        if epsilon is not None:
+            raise InvalidInputError("epsilon is the judge's margin: give the judge too")
+        return
+    if label is None and not isinstance(data, Ratings):
+        raise InvalidInputError("a judge is compared on the raters' labels: give the label column")
+    if epsilon is None:
+        raise InvalidInputError(
+            "the judge section's verdict is the alternative annotator test, which needs "
+            "epsilon (no safe default: 0.2 expert humans, 0.15 skilled, 0.1 crowd workers)"
+        )
 
 
 def _check(

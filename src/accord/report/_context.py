@@ -63,6 +63,10 @@ class Context:
         Level of measurement of the labels.
     categories, na_values, labels_as
         How the engines read the labels (as :meth:`accord.Ratings.from_long`).
+    judge : object or None
+        The rater whose place is in question (the judge section), as named in the ratings.
+    epsilon : float or None
+        The alternative annotator test's margin for the judge section.
     """
 
     ratings: Ratings | None
@@ -88,6 +92,8 @@ class Context:
     categories: Sequence[Any] | None = None
     na_values: Sequence[str] | None = None
     labels_as: str = "auto"
+    judge: Any = None
+    epsilon: float | None = None
     _cache: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:

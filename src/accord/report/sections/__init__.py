@@ -18,6 +18,7 @@ from .coefficients import build_coefficients
 from .common import Builder
 from .confidence import build_confidence
 from .items import build_items
+from .judge import build_judge
 from .methods import build_methods
 from .pairwise import build_pairwise
 from .raters import build_raters
@@ -38,6 +39,7 @@ SECTIONS: tuple[tuple[str, Builder], ...] = (
     ("pairwise", build_pairwise),
     ("items", build_items),
     ("raters", build_raters),
+    ("judge", build_judge),
     ("scores", build_scores),
     ("confidence", build_confidence),
 )

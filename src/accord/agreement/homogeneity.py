@@ -1,0 +1,234 @@
+"""Marginal homogeneity of two raters' table: does one rater use a label more than the other?
+
+Stuart (1955) and Maxwell (1970) test that the row and column marginals of a q x q table of
+paired labels are equal; with two categories it is McNemar's (1947) test. Bhapkar's (1966)
+variant estimates the covariance without the null hypothesis.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from .._errors import InvalidInputError, bad_choice, warn_degenerate
+from .._results import Result, to_plain
+from .._types import FloatArray
+from .two_raters import TwoRaterData, as_table
+
+__all__ = ["MarginalHomogeneity", "marginal_homogeneity"]
+
+HomogeneityMethod = Literal["stuart_maxwell", "bhapkar"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MarginalHomogeneity(Result):
+    """The test that two raters' label distributions (the table's marginals) are equal.
+
+    Attributes
+    ----------
+    statistic : float
+        The chi-square statistic (McNemar's exact test: the smaller discordant count).
+    df : int
+        Degrees of freedom: used categories minus one.
+    pvalue : float
+        The p-value (chi-square reference; exact binomial for McNemar's exact test).
+    method : str
+        ``"stuart_maxwell"``, ``"bhapkar"``, ``"mcnemar"`` or ``"mcnemar_exact"``.
+    differences : pandas.Series
+        Column minus row marginal of each category (counts): positive where the column
+        rater uses the category more often.
+    n : int
+        Items in the table.
+    categories : tuple
+        The categories used by either rater (the others are left out of the test).
+    reason : str or None
+        Why the statistic is NaN, when it is.
+    """
+
+    statistic: float
+    df: int
+    pvalue: float
+    method: str
+    differences: Any
+    n: int
+    categories: tuple[Any, ...]
+    reason: str | None = None
+
+    def _headline(self) -> str:
+        if self.reason:
+            return f"{self.method}: undefined ({self.reason})"
+        return f"{self.method} chi2 = {self.statistic:.4g}, df = {self.df}, p = {self.pvalue:.4g}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of the fields (``differences`` as ``{category: difference}``)."""
+        out = {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        out["differences"] = {str(k): float(v) for k, v in self.differences.items()}
+        return out
+
+
+def _mcnemar(counts: FloatArray, exact: bool) -> tuple[float, float, str | None]:
+    """McNemar's statistic and p-value from the two discordant cells."""
+    from scipy import stats
+
+    b, c = float(counts[0, 1]), float(counts[1, 0])
+    if b + c == 0:
+        return math.nan, math.nan, "the two raters never disagree: no discordant pair to test"
+    if exact:
+        k = min(b, c)
+        p = float(stats.binomtest(round(k), round(b + c), 0.5).pvalue)
+        return k, min(p, 1.0), None
+    chi2 = (b - c) ** 2 / (b + c)
+    return chi2, float(stats.chi2.sf(chi2, 1)), None
+
+
+def _stuart_maxwell(counts: FloatArray, method: str) -> tuple[float, float, str | None]:
+    """The chi-square statistic of the q - 1 first marginal differences and its p-value."""
+    from scipy import stats
+
+    n = counts.sum()
+    p = counts / n
+    row, col = p.sum(axis=1)[:-1], p.sum(axis=0)[:-1]
+    inner = p[:-1, :-1]
+    d = col - row
+    v = -(inner + inner.T)
+    diag = row + col - 2.0 * np.diag(inner)
+    if method == "bhapkar":
+        v -= np.outer(d, d)
+        diag = diag - d**2
+    np.fill_diagonal(v, diag)
+    if np.linalg.matrix_rank(v) < v.shape[0]:
+        return (
+            math.nan,
+            math.nan,
+            "the covariance of the marginal differences is singular (a category is never "
+            "confused with another)",
+        )
+    statistic = float(n * d @ np.linalg.solve(v, d))
+    return statistic, float(stats.chi2.sf(statistic, d.size)), None
+
+
+def marginal_homogeneity(
+    data: TwoRaterData,
+    y: npt.ArrayLike | None = None,
+    /,
+    *,
+    method: HomogeneityMethod = "stuart_maxwell",
+    exact: bool = False,
+    categories: Sequence[Any] | None = None,
+    raters: tuple[Any, Any] | None = None,
+) -> MarginalHomogeneity:
+    r"""Test that two raters use the labels equally often: Stuart-Maxwell, or McNemar.
+
+    With :math:`d` the differences of the column and row marginal proportions of the first
+    :math:`q - 1` categories and :math:`V` their covariance,
+
+    .. math::
+
+        \chi^2 = n\, d^\top V^{-1} d, \quad V_{kk} = p_{k\cdot} + p_{\cdot k} - 2 p_{kk},
+        \quad V_{kl} = -(p_{kl} + p_{lk}),
+
+    on :math:`q - 1` degrees of freedom (Stuart 1955; Maxwell 1970). Bhapkar's (1966)
+    variant subtracts :math:`d d^\top` from :math:`V` (the unrestricted covariance). With two
+    categories the Stuart-Maxwell statistic is McNemar's :math:`(b - c)^2 / (b + c)`, and
+    ``exact=True`` gives McNemar's exact binomial test.
+
+    Parameters
+    ----------
+    data : ContingencyTable, Ratings, array_like of shape (q, q), or labels of shape (n,)
+        The two raters' table (rows rater X, columns rater Y), as :func:`accord.cohen_kappa`
+        takes it.
+    y : array_like of shape (n,), optional
+        Rater Y's labels, aligned with ``data``.
+    method : {"stuart_maxwell", "bhapkar"}, default "stuart_maxwell"
+        The covariance of the marginal differences: under the null hypothesis, or not.
+    exact : bool, default False
+        Two categories: McNemar's exact binomial test of the discordant pairs.
+    categories : sequence, optional
+        The category domain (arrays and label vectors).
+    raters : pair, optional
+        Which two raters of a :class:`~accord.Ratings`.
+
+    Returns
+    -------
+    MarginalHomogeneity
+        ``statistic``, ``df``, ``pvalue``, ``method``, the marginal ``differences`` of every
+        used category, ``n``, ``categories``, ``reason``.
+
+    Raises
+    ------
+    InvalidInputError
+        An unknown ``method``, ``exact=True`` with more than two categories, or a table
+        :func:`accord.cohen_kappa` would refuse.
+
+    Notes
+    -----
+    Categories that neither rater used are left out (they carry no information and make
+    :math:`V` singular). When :math:`V` is still singular (the raters never disagree, or a
+    category is only ever given by both at once) the statistic is NaN with the reason and a
+    :class:`~accord.DegenerateDataWarning`; statsmodels returns NaN there too.
+
+    References
+    ----------
+    .. [1] Stuart, A. (1955). A test for homogeneity of the marginal distributions in a
+       two-way classification. Biometrika 42(3/4), 412-416. https://doi.org/10.2307/2333387
+    .. [2] Maxwell, A. E. (1970). Comparing the classification of subjects by two independent
+       judges. British Journal of Psychiatry 116, 651-655. https://doi.org/10.1192/bjp.116.535.651
+    .. [3] Bhapkar, V. P. (1966). A note on the equivalence of two test criteria for
+       hypotheses in categorical data. JASA 61(313), 228-235.
+       https://doi.org/10.1080/01621459.1966.10502021
+    .. [4] McNemar, Q. (1947). Note on the sampling error of the difference between
+       correlated proportions or percentages. Psychometrika 12(2), 153-157.
+       https://doi.org/10.1007/BF02295996
+
+    Examples
+    --------
+    McNemar's test by hand: 10 items labelled yes by X only, 3 by Y only,
+    :math:`(10 - 3)^2 / 13 = 3.769`:
+
+    >>> res = marginal_homogeneity([[20, 10], [3, 17]])
+    >>> res.method, round(res.statistic, 3), res.df
+    ('mcnemar', 3.769, 1)
+    """
+    if method not in ("stuart_maxwell", "bhapkar"):
+        raise InvalidInputError(
+            bad_choice("marginal_homogeneity", "method", ("stuart_maxwell", "bhapkar"), method)
+        )
+    table = as_table(data, y, categories=categories, raters=raters, owner="marginal_homogeneity")
+    counts = table.counts
+    used = (counts.sum(axis=0) + counts.sum(axis=1)) > 0
+    counts = counts[np.ix_(used, used)]
+    cats = tuple(c for c, u in zip(table.categories, used, strict=True) if u)
+    q = counts.shape[0]
+    if exact and (q != 2 or method != "stuart_maxwell"):
+        raise InvalidInputError(
+            f"marginal_homogeneity: exact=True is McNemar's test of two categories (method "
+            f"'stuart_maxwell'); these raters used {q}, method {method!r}"
+        )
+    diff = pd.Series(counts.sum(axis=0) - counts.sum(axis=1), index=pd.Index(cats, dtype=object))
+    name = ("mcnemar_exact" if exact else "mcnemar") if q == 2 else method
+    reason: str | None
+    if q < 2:
+        statistic, pvalue, reason = math.nan, math.nan, "both raters used one and the same label"
+    elif q == 2 and method == "stuart_maxwell":
+        statistic, pvalue, reason = _mcnemar(counts, exact)
+    else:
+        statistic, pvalue, reason = _stuart_maxwell(counts, method)
+        name = method
+    if reason:
+        warn_degenerate(f"marginal_homogeneity: {reason}")
+    return MarginalHomogeneity(
+        statistic=statistic,
+        df=max(q - 1, 0),
+        pvalue=pvalue,
+        method=name,
+        differences=diff,
+        n=round(table.n),
+        categories=cats,
+        reason=reason,
+    )

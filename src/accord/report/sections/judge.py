@@ -1,0 +1,279 @@
+"""Can the judge replace a rater? The alternative annotator test's verdict first, then the
+judge beside the humans: pairwise kappas, the panel with the judge in each seat, and the
+judge's labels against the humans' majority."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import figures
+from .._blocks import (
+    Block,
+    Details,
+    Figure,
+    KeyFigure,
+    KeyFigures,
+    MethodNote,
+    Note,
+    Paragraph,
+    Section,
+    Table,
+    fmt,
+    fmt_ci,
+    fmt_int,
+    fmt_p,
+    fmt_pct,
+)
+from .._context import Context
+from .common import CITES, REF
+
+__all__ = ["build_judge"]
+
+TITLE = "Can the judge replace a rater?"
+
+CALDERON2025 = (
+    "Calderon, N., Reichart, R., & Dror, R. (2025). The Alternative Annotator Test for "
+    "LLM-as-a-Judge: How to Statistically Justify Replacing Human Annotators with LLMs. "
+    "Proc. ACL 2025, 16051-16081. arXiv:2501.10970"
+)
+BY2001 = (
+    "Benjamini, Y., & Yekutieli, D. (2001). The control of the false discovery rate in "
+    "multiple testing under dependency. Annals of Statistics, 29(4), 1165-1188. "
+    "https://doi.org/10.1214/aos/1013699998"
+)
+STUART1955 = (
+    "Stuart, A. (1955). A test for homogeneity of the marginal distributions in a two-way "
+    "classification. Biometrika, 42(3/4), 412-416. https://doi.org/10.2307/2333387"
+)
+
+
+def build_judge(ctx: Context) -> Section | None:
+    """The judge section: present when the report was given a judge."""
+    if ctx.judge is None or not ctx.has_labels:
+        return None
+    ratings = ctx.ratings
+    if ratings is None:
+        return ctx.unavailable("judge", TITLE)
+    from ... import alt_test, judge_agreement
+
+    judge, epsilon = ctx.judge, float(ctx.epsilon if ctx.epsilon is not None else 0.0)
+    test = ctx.cached("alt_test", lambda: alt_test(ratings, judge, epsilon=epsilon))
+    beside = ctx.cached(
+        "judge_agreement",
+        lambda: judge_agreement(
+            ratings,
+            judge,
+            confidence_level=ctx.confidence_level,
+            n_boot=ctx.n_boot,
+            rng=ctx.seed,
+            gold=ctx.gold_labels,
+        ),
+    )
+    blocks: list[Block] = [
+        KeyFigures(_key_figures(ctx, test, beside)),
+        _verdict_note(test),
+        _human_table(test, beside),
+        *_reference_blocks(beside.consensus, "the humans' majority label"),
+    ]
+    if beside.gold is not None:
+        blocks += _reference_blocks(beside.gold, "the gold labels")
+    blocks.append(Details("Every pair of raters", (_pairs_table(ctx, beside),)))
+    return Section("judge", TITLE, _lead(test, beside), tuple(blocks), _methods(ctx, test, beside))
+
+
+def _lead(test: Any, beside: Any) -> str:
+    verdict = "passes" if test.passed else "does not pass"
+    return (
+        f"{test.judge} {verdict} the alternative annotator test at epsilon = {test.epsilon:g} "
+        f"(wins against {int(test.humans['rejected'].sum())} of {test.n_humans} humans tested). "
+        f"Its mean Cohen's kappa with the humans is {fmt(beside.judge_human)}, against "
+        f"{fmt(beside.human_human)} among the humans themselves."
+    )
+
+
+def _key_figures(ctx: Context, test: Any, beside: Any) -> tuple[KeyFigure, ...]:
+    diff = beside.difference_interval
+    jh, hh = beside.judge_human_interval, beside.human_human_interval
+    return (
+        KeyFigure(
+            "Verdict",
+            "passes" if test.passed else "fails",
+            f"winning rate {fmt_pct(test.winning_rate, 0)} (needs 50%), epsilon {test.epsilon:g}",
+            "good" if test.passed else "poor",
+        ),
+        KeyFigure(
+            "Advantage probability",
+            fmt(test.advantage_probability),
+            "share of items where the judge represents the others at least as well",
+        ),
+        KeyFigure(
+            "Judge with humans",
+            fmt(beside.judge_human),
+            f"mean kappa, {ctx.level_pct} CI {fmt_ci(jh.low, jh.high)}",
+        ),
+        KeyFigure(
+            "Humans with humans",
+            fmt(beside.human_human),
+            f"mean kappa, {ctx.level_pct} CI {fmt_ci(hh.low, hh.high)}",
+        ),
+        KeyFigure(
+            "Difference",
+            fmt(beside.difference),
+            f"judge minus humans, {ctx.level_pct} CI {fmt_ci(diff.low, diff.high)}",
+            "poor" if diff.high < 0 else "good" if diff.low >= 0 else "neutral",
+        ),
+    )
+
+
+def _verdict_note(test: Any) -> Block:
+    untested = test.humans[~test.humans["tested"]]
+    text = (
+        f"The judge is compared with each human in turn on the items that human rated: who "
+        f"matches the remaining humans better? It wins against a human when the human is "
+        f"better no more than {test.epsilon:g} of the time beyond the judge (one-sided "
+        f"{'t' if test.test == 't' else 'signed-rank'} test, Benjamini-Yekutieli at q = "
+        f"{test.q:g}); it passes when it wins against at least half of the humans."
+    )
+    if len(untested):
+        text += (
+            f" {len(untested)} human(s) rated too few items to be tested: "
+            + ", ".join(
+                f"{h} ({r})" for h, r in zip(untested["human"], untested["reason"], strict=True)
+            )
+            + "."
+        )
+    return Note(text, "good" if test.passed else "poor")
+
+
+def _human_table(test: Any, beside: Any) -> Table:
+    alt = test.humans.set_index("human")
+    rows = []
+    for r in beside.humans.itertuples(index=False):
+        a = alt.loc[r.human] if r.human in alt.index else None
+        rows.append(
+            (
+                str(r.human),
+                fmt_int(r.n_items),
+                fmt(r.judge_kappa),
+                fmt_ci(r.judge_ci_low, r.judge_ci_high),
+                fmt(r.human_kappa),
+                fmt(a["judge_wins"]) if a is not None else "\u2013",
+                fmt(a["human_wins"]) if a is not None else "\u2013",
+                fmt_p(a["pvalue"]) if a is not None else "\u2013",
+                ("yes" if a["rejected"] else "no") if a is not None and a["tested"] else "\u2013",
+                fmt(r.alpha_change),
+                fmt_ci(r.alpha_change_low, r.alpha_change_high),
+            )
+        )
+    return Table(
+        (
+            "human",
+            "items",
+            "kappa with judge",
+            "CI",
+            "mean kappa with humans",
+            "judge at least as good",
+            "human at least as good",
+            "p",
+            "judge wins",
+            "alpha change",
+            "CI",
+        ),
+        tuple(rows),
+        (False, True, True, False, True, True, True, True, False, True, False),
+        "Per human: the judge's Cohen's kappa with them, their own mean kappa with the other "
+        "humans, the alternative annotator test (shares of items where each represents the "
+        "remaining humans at least as well; p one-sided, before the correction; 'judge "
+        "wins' after Benjamini-Yekutieli), and the change in the panel's Krippendorff alpha "
+        "when the judge takes their seat.",
+    )
+
+
+def _reference_blocks(ref: Any, words: str) -> list[Block]:
+    cats = [str(c) for c in ref.confusion.index]
+    counts = ref.confusion.to_numpy(dtype=np.float64)
+    hom = ref.homogeneity
+    test_words = "McNemar" if str(hom.method).startswith("mcnemar") else "Stuart-Maxwell"
+    if hom.reason:
+        over = f"The {test_words} test of marginal homogeneity is undefined: {hom.reason}."
+    else:
+        used = hom.differences
+        most = used.idxmax() if float(used.max()) > 0 else None
+        over = (
+            f"{test_words} test that the judge gives each label as often as {words}: "
+            f"chi-square {fmt(hom.statistic)} on {hom.df} df, p {fmt_p(hom.pvalue)}"
+            + (
+                f"; the judge gives '{most}' {int(used.max())} times more."
+                if most is not None
+                else "."
+            )
+        )
+    left = f" ({fmt_int(ref.n_left_out)} items left out: {ref.note})" if ref.n_left_out else ""
+    return [
+        Paragraph(
+            f"Against {words}: accuracy {fmt_pct(ref.accuracy)} on {fmt_int(ref.n_items)} "
+            f"items{left}, Cohen's kappa {fmt(ref.kappa)}. {over}"
+        ),
+        Figure(
+            figures.heatmap(
+                f"judge-{ref.reference}",
+                counts,
+                cats,
+                cats,
+                vmin=0.0,
+                vmax=max(float(np.nanmax(counts)) if counts.size else 0.0, 1.0),
+                cmap="Blues",
+                colorbar_label="items",
+                xlabel="judge",
+                ylabel=ref.reference,
+                integer=True,
+            ),
+            f"Confusion matrix: {words} (rows) against the judge's label (columns).",
+            f"Confusion matrix of the judge against {words}",
+        ),
+    ]
+
+
+def _pairs_table(ctx: Context, beside: Any) -> Table:
+    rows = tuple(
+        (
+            str(r.rater_a),
+            str(r.rater_b),
+            str(r.kind),
+            fmt_int(r.n_items),
+            fmt(r.kappa),
+            fmt_ci(r.ci_low, r.ci_high),
+        )
+        for r in beside.pairs.itertuples(index=False)
+    )
+    return Table(
+        ("rater", "rater", "pair", "items", "kappa", f"{ctx.level_pct} CI"),
+        rows,
+        (False, False, False, True, True, False),
+        "Cohen's kappa of every pair on the items both rated (t interval, Fleiss, Cohen & "
+        "Everitt SE).",
+    )
+
+
+def _methods(ctx: Context, test: Any, beside: Any) -> tuple[MethodNote, ...]:
+    return (
+        MethodNote(
+            "Alternative annotator test",
+            f"{test.method}; accord.alt_test with epsilon = {test.epsilon:g}.",
+            (CALDERON2025, BY2001),
+        ),
+        MethodNote(
+            "Judge beside the humans",
+            f"{beside.method}; accord.judge_agreement, {beside.n_boot} bootstrap replicates "
+            f"seeded with {ctx.seed}; {fmt_int(beside.n_items)} items "
+            f"({fmt_int(beside.n_items_left_out)} left out).",
+            (
+                *(REF[k] for k in CITES["cohen_kappa"]),
+                REF["light1971"],
+                REF["kripp2004"],
+                STUART1955,
+            ),
+        ),
+    )
