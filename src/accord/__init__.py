@@ -98,6 +98,13 @@ if TYPE_CHECKING:
     from .io.ratings import read_ratings
     from .io.spans import read_bio, read_brat, read_spans
     from .judges import AltTest, AltTestRanking, alt_test
+    from .measurements import (
+        BlandAltman,
+        ConcordanceCorrelation,
+        MethodComparison,
+        bland_altman,
+        concordance_correlation,
+    )
     from .report import HtmlReport, report
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
@@ -144,6 +151,11 @@ _EXPORTS: dict[str, str] = {
     "AltTest": ".judges",
     "AltTestRanking": ".judges",
     "alt_test": ".judges",
+    "BlandAltman": ".measurements",
+    "ConcordanceCorrelation": ".measurements",
+    "MethodComparison": ".measurements",
+    "bland_altman": ".measurements",
+    "concordance_correlation": ".measurements",
     "ReadReport": ".data.ratings",
     "Recalibration": ".confidence",
     "ReliabilityDiagram": ".confidence",
@@ -222,10 +234,12 @@ __all__ = [
     "AgreementTable",
     "AltTest",
     "AltTestRanking",
+    "BlandAltman",
     "CalibrationMetrics",
     "Coefficient",
     "CohenKappa",
     "ColumnNotFoundError",
+    "ConcordanceCorrelation",
     "ConfidenceInterval",
     "Consensus",
     "ConsensusSummary",
@@ -244,6 +258,7 @@ __all__ = [
     "InvalidInputError",
     "ItemCategoryCounts",
     "KappaCurve",
+    "MethodComparison",
     "MissingDependencyError",
     "NormalizedCrossEntropy",
     "PairTables",
@@ -268,11 +283,13 @@ __all__ = [
     "agreement",
     "alt_test",
     "best_dichotomization",
+    "bland_altman",
     "brennan_prediger",
     "calibrate_panel",
     "calibration_metrics",
     "cohen_kappa",
     "compare_agreement",
+    "concordance_correlation",
     "conditional_entropy",
     "conger_kappa",
     "consensus",
