@@ -48,7 +48,8 @@ class MethodComparison(Result):
 
     def __str__(self) -> str:
         against = f"against {self.reference}" if self.reference else "pair by pair"
-        return f"method comparison of {len(self.limits)} pairs of raters, {against}"
+        n = len(self.limits)
+        return f"method comparison of {n} pair{'s' if n != 1 else ''} of raters, {against}"
 
     def __getitem__(self, pair: tuple[str, str]) -> BlandAltman:
         for result in self.limits:
@@ -215,8 +216,8 @@ def bland_altman(
     Examples
     --------
     Bland & Altman (1986), Table 1: PEFR (l/min) of 17 people, first reading with the
-    Wright and with the mini-Wright meter; they report a bias of -2.1 and, at 2 SD, limits
-    of -79.7 and 75.4:
+    Wright and with the mini-Wright meter; they report a bias of -2.1 l/min, SD 38.8, and
+    limits (at 2 SD) of -79.7 and 75.4, from rounded intermediate values:
 
     >>> import accord
     >>> wright = [494, 395, 516, 434, 476, 557, 413, 442, 650, 433, 417, 656, 267, 478,
@@ -224,8 +225,8 @@ def bland_altman(
     >>> mini = [512, 430, 520, 428, 500, 600, 364, 380, 658, 445, 432, 626, 260, 477,
     ...         259, 350, 451]
     >>> ba = accord.bland_altman(wright, mini, multiplier=2)
-    >>> round(ba.bias, 1), round(ba.lower, 1), round(ba.upper, 1)
-    (-2.1, -79.7, 75.4)
+    >>> round(ba.bias, 2), round(ba.sd, 2), round(ba.lower, 2), round(ba.upper, 2)
+    (-2.12, 38.77, -79.65, 75.41)
 
     The exact 95% intervals of the two limits (Carkeet 2015), at 1.96 SD:
 

@@ -1,0 +1,139 @@
+"""``accord compare``: method comparison of continuous measurements (Bland-Altman, CCC)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from ._app import app, examples
+from ._common import (
+    ENCODING_OPTION,
+    FORMAT_OPTION,
+    ITEM_OPTION,
+    NA_VALUES_OPTION,
+    OUTPUT_OPTION,
+    RATER_OPTION,
+    SEP_OPTION,
+    OutputFormat,
+    check_output,
+    echo_warnings,
+    file_options,
+    format_pvalue,
+    print_table,
+    read_ratings_file,
+    user_errors,
+    write_text,
+)
+
+EPILOG = examples(
+    "accord compare examples/pefr.csv --item subject --rater meter --score pefr "
+    "--reference mini-Wright",
+    "accord compare examples/pefr.csv --item subject --rater meter --score pefr "
+    "--multiplier 2 --format json",
+)
+
+COLUMNS = ["pair", "n", "bias [CI]", "lower limit [CI]", "upper limit [CI]", "CCC [CI]",
+           "slope p"]  # fmt: skip
+
+
+def _g(value: float) -> str:
+    """A measurement for display: 4 significant digits (NaN as NaN)."""
+    return "NaN" if value != value else f"{value:.4g}"
+
+
+def _with_ci(value: float, low: float, high: float) -> str:
+    ci = "" if low != low or high != high else f" [{_g(low)}, {_g(high)}]"
+    return _g(value) + ci
+
+
+def _rows(result: Any, level: float, limits: str) -> list[dict[str, Any]]:
+    rows = []
+    for ba, ccc in zip(result.limits, result.concordance, strict=True):
+        bias = ba.confidence_interval(level)
+        low, up = ba.limits_interval(level, limits)
+        cci = ccc.confidence_interval(level)
+        rows.append(
+            {
+                "pair": f"{ba.first} - {ba.second}",
+                "n": ba.n_pairs,
+                "bias [CI]": _with_ci(ba.bias, bias.low, bias.high),
+                "lower limit [CI]": _with_ci(ba.lower, low.low, low.high),
+                "upper limit [CI]": _with_ci(ba.upper, up.low, up.high),
+                "slope p": format_pvalue(ba.slope_pvalue),
+                "CCC [CI]": _with_ci(ccc.statistic, cci.low, cci.high),
+            }
+        )
+    return rows
+
+
+@app.command("compare", epilog=EPILOG)
+def compare(
+    path: Path = typer.Argument(..., help="Measurements file: CSV, TSV, Parquet or JSON Lines."),
+    item: str = ITEM_OPTION,
+    rater: str = RATER_OPTION,
+    score: str = typer.Option(..., "--score", help="Column holding the numeric measurements."),
+    reference: str | None = typer.Option(
+        None, "--reference", help="Compare each rater with this one (default: every pair)."
+    ),
+    multiplier: float = typer.Option(
+        1.96, "--multiplier", help="SDs from the bias to each limit of agreement."
+    ),
+    scale: str = typer.Option(
+        "difference", "--scale", help="difference, ratio (x / y, log scale) or percent."
+    ),
+    limits: str = typer.Option(
+        "exact",
+        "--limits-ci",
+        help="Interval of the limits: exact (Carkeet, as a pair), exact-individual, "
+        "approximate (Bland & Altman 1999) or approximate-1986.",
+    ),
+    level: float = typer.Option(0.95, "--confidence-level", help="Confidence level."),
+    na_values: str | None = NA_VALUES_OPTION,
+    sep: str | None = SEP_OPTION,
+    encoding: str | None = ENCODING_OPTION,
+    fmt: OutputFormat = FORMAT_OPTION,
+    output: Path | None = OUTPUT_OPTION,
+) -> None:
+    """Compare methods of measurement: Bland-Altman limits of agreement and Lin's CCC, for
+    every pair of raters or each rater against a reference."""
+    from .. import bland_altman
+    from .._errors import InvalidInputError
+    from .._results import dumps
+    from ..measurements.limits import LIMITS_METHODS
+
+    check_output(output)
+    files = file_options(sep, encoding)
+    with user_errors(), echo_warnings():
+        if limits not in LIMITS_METHODS:
+            raise InvalidInputError(
+                f"--limits-ci must be one of {', '.join(LIMITS_METHODS)}; got {limits}"
+            )
+        if not 0.0 < level < 1.0:
+            raise InvalidInputError(
+                f"--confidence-level must be strictly between 0 and 1; got {level:g}"
+            )
+        ratings = read_ratings_file(path, files, label=score, level="interval")
+        result = bland_altman(
+            ratings,
+            reference=reference,
+            multiplier=multiplier,
+            scale=scale,  # type: ignore[arg-type]
+        )
+        if fmt is OutputFormat.json:
+            write_text(dumps(result.to_dict(level, limits)), output)  # type: ignore[arg-type]
+            return
+        if fmt is OutputFormat.csv:
+            table = result.table(level, limits)  # type: ignore[arg-type]
+            write_text(table.to_csv(index=False, float_format="%.10g"), output)
+            return
+        first = result.limits[0]
+        print_table(
+            _rows(result, level, limits),
+            COLUMNS,
+            title=f"{result} ({first.scale}s, limits at {multiplier:g} SD)",
+            caption=f"{first.method}; {level:.0%} intervals, the limits' {limits}; slope p: "
+            "proportional bias (difference on mean)",
+            output=output,
+        )
