@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import typer
 
@@ -101,7 +101,8 @@ def compare(
     from .. import bland_altman
     from .._errors import InvalidInputError
     from .._results import dumps
-    from ..measurements.limits import LIMITS_METHODS
+    from ..data.ratings import Ratings
+    from ..measurements.limits import LIMITS_METHODS, LimitsMethod, Scale
 
     check_output(output)
     files = file_options(sep, encoding)
@@ -114,18 +115,16 @@ def compare(
             raise InvalidInputError(
                 f"--confidence-level must be strictly between 0 and 1; got {level:g}"
             )
-        ratings = read_ratings_file(path, files, label=score, level="interval")
+        ratings: Ratings = read_ratings_file(path, files, label=score, level="interval")
         result = bland_altman(
-            ratings,
-            reference=reference,
-            multiplier=multiplier,
-            scale=scale,  # type: ignore[arg-type]
+            ratings, reference=reference, multiplier=multiplier, scale=cast(Scale, scale)
         )
+        method = cast(LimitsMethod, limits)
         if fmt is OutputFormat.json:
-            write_text(dumps(result.to_dict(level, limits)), output)  # type: ignore[arg-type]
+            write_text(dumps(result.to_dict(level, method)), output)
             return
         if fmt is OutputFormat.csv:
-            table = result.table(level, limits)  # type: ignore[arg-type]
+            table = result.table(level, method)
             write_text(table.to_csv(index=False, float_format="%.10g"), output)
             return
         first = result.limits[0]
