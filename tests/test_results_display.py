@@ -116,6 +116,9 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
         _diagnoses(), ["rater5", "rater6"], epsilon=0.15, min_items_per_rater=20
     ),
     "RaterPermutationTest": lambda _: rater_permutation_test(_diagnoses(), n_permutations=99),
+    "BlandAltman": lambda _: accord.bland_altman([1.0, 2.5, 3.0, 4.5], [1.2, 2.0, 3.3, 4.1]),
+    "ConcordanceCorrelation": lambda _: accord.concordance_correlation(_measurements()),
+    "MethodComparison": lambda _: accord.bland_altman(_measurements()),
 }
 
 
