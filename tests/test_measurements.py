@@ -127,7 +127,7 @@ def test_exact_individual_intervals_by_hand_and_by_simulation() -> None:
     x = rng.standard_normal((20_000, 8))
     kl, ku = one_sided_factor(8, 1.96, 0.025), one_sided_factor(8, 1.96, 0.975)
     m, sd = x.mean(axis=1), x.std(axis=1, ddof=1)
-    hit = (m + kl * sd <= 1.96) & (1.96 <= m + ku * sd)
+    hit = (m + kl * sd <= 1.96) & (m + ku * sd >= 1.96)
     assert abs(hit.mean() - 0.95) < 0.006
 
 
@@ -376,7 +376,7 @@ def test_cli_table_and_csv() -> None:
 )
 def test_cli_bad_input_is_one_line_exit_2(extra: tuple[str, ...], message: str) -> None:
     path = str(accord.datasets.path("pefr.csv"))
-    code, out, err = compare(path, *PEFR_ARGS, *extra)
+    code, _, err = compare(path, *PEFR_ARGS, *extra)
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1
 
