@@ -48,23 +48,23 @@ def _with_ci(value: float, low: float, high: float) -> str:
     return _g(value) + ci
 
 
-def _rows(result: Any, level: float, limits: str) -> list[dict[str, Any]]:
+def _rows(table: Any) -> list[dict[str, Any]]:
+    """The rows of :meth:`~accord.MethodComparison.table`, each value with its interval."""
     rows = []
-    for ba, ccc in zip(result.limits, result.concordance, strict=True):
-        bias = ba.confidence_interval(level)
-        low, up = ba.limits_interval(level, limits)
-        cci = ccc.confidence_interval(level)
+    for row in table.to_dict(orient="records"):
         rows.append(
             {
-                "pair": f"{ba.first} - {ba.second}",
-                "n": ba.n_pairs,
-                "bias [CI]": _with_ci(ba.bias, bias.low, bias.high),
-                "lower limit [CI]": _with_ci(ba.lower, low.low, low.high),
-                "upper limit [CI]": _with_ci(ba.upper, up.low, up.high),
-                "slope p": format_pvalue(ba.slope_pvalue),
-                "CCC [CI]": _with_ci(ccc.statistic, cci.low, cci.high),
+                "pair": f"{row['first']} - {row['second']}",
+                "n": row["n_pairs"],
+                "bias [CI]": _with_ci(row["bias"], row["bias_ci_low"], row["bias_ci_high"]),
+                "lower limit [CI]": _with_ci(row["lower"], row["lower_ci_low"],
+                                             row["lower_ci_high"]),
+                "upper limit [CI]": _with_ci(row["upper"], row["upper_ci_low"],
+                                             row["upper_ci_high"]),
+                "slope p": format_pvalue(row["slope_pvalue"]),
+                "CCC [CI]": _with_ci(row["ccc"], row["ccc_ci_low"], row["ccc_ci_high"]),
             }
-        )
+        )  # fmt: skip
     return rows
 
 
@@ -129,7 +129,7 @@ def compare(
             return
         first = result.limits[0]
         print_table(
-            _rows(result, level, limits),
+            _rows(result.table(level, method)),
             COLUMNS,
             title=f"{result} ({first.scale}s, limits at {multiplier:g} SD)",
             caption=f"{first.method}; {level:.0%} intervals, the limits' {limits}; slope p: "

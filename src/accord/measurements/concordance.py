@@ -10,8 +10,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .._errors import DroppedDataWarning, InvalidInputError, warn_degenerate
-from .._results import CIMethod, Coefficient, ConfidenceInterval, check_level
+from .._results import CIMethod, Coefficient, ConfidenceInterval, check_level, t_pvalue
 from .._types import Alternative, FloatArray
+from .._validate import check_choice
 from ..data.ratings import Ratings
 from ._input import numeric_vector, paired_arrays, score_matrix
 
@@ -57,24 +58,8 @@ class ConcordanceCorrelation(Coefficient):
 
     def test(self, alternative: Alternative = "two-sided") -> float:
         """p-value of CCC = 0 on the z scale (normal reference)."""
-        from scipy import special
-
         z = math.atanh(self.statistic) if abs(self.statistic) < 1 else math.nan
-        if not (math.isfinite(z) and math.isfinite(self.z_standard_error)):
-            return math.nan
-        if self.z_standard_error == 0.0:
-            return 0.0 if z != 0.0 else math.nan
-        t = z / self.z_standard_error
-        if alternative == "two-sided":
-            return float(min(1.0, 2.0 * special.ndtr(-abs(t))))
-        if alternative == "greater":
-            return float(special.ndtr(-t))
-        if alternative == "less":
-            return float(special.ndtr(t))
-        raise InvalidInputError(
-            "The 'alternative' parameter must be one of {'two-sided', 'greater', 'less'}. "
-            f"Got {alternative!r} instead."
-        )
+        return t_pvalue(z, self.z_standard_error, math.inf, alternative)
 
     def confidence_interval(
         self, level: float = 0.95, method: CIMethod = "analytic"
@@ -83,11 +68,7 @@ class ConcordanceCorrelation(Coefficient):
         from scipy import special
 
         check_level(level)
-        if method != "analytic":
-            raise InvalidInputError(
-                "The 'method' parameter of ConcordanceCorrelation.confidence_interval must be "
-                f"one of {{'analytic'}}. Got {method!r} instead."
-            )
+        check_choice("method", method, ("analytic",), "ConcordanceCorrelation.confidence_interval")
         if abs(self.statistic) >= 1 or not math.isfinite(self.z_standard_error):
             return ConfidenceInterval(math.nan, math.nan)
         z = math.atanh(self.statistic)
