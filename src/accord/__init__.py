@@ -106,6 +106,7 @@ if TYPE_CHECKING:
         concordance_correlation,
     )
     from .report import HtmlReport, report
+    from .report.measurements import bland_altman_plot, concordance_plot
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
     from .stats.panel import PanelStatistics
@@ -155,6 +156,8 @@ _EXPORTS: dict[str, str] = {
     "ConcordanceCorrelation": ".measurements",
     "MethodComparison": ".measurements",
     "bland_altman": ".measurements",
+    "bland_altman_plot": ".report.measurements",
+    "concordance_plot": ".report.measurements",
     "concordance_correlation": ".measurements",
     "ReadReport": ".data.ratings",
     "Recalibration": ".confidence",
@@ -284,12 +287,14 @@ __all__ = [
     "alt_test",
     "best_dichotomization",
     "bland_altman",
+    "bland_altman_plot",
     "brennan_prediger",
     "calibrate_panel",
     "calibration_metrics",
     "cohen_kappa",
     "compare_agreement",
     "concordance_correlation",
+    "concordance_plot",
     "conditional_entropy",
     "conger_kappa",
     "consensus",

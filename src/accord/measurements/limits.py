@@ -76,6 +76,8 @@ class BlandAltman(Result):
     differences, means : ndarray
         Per pair: the difference (ratio, percentage) and the mean of the two methods, for
         the plot.
+    first_values, second_values : ndarray
+        Per pair: the two methods' measurements.
     method : str
         What was computed, in words.
     reason : str or None
@@ -106,6 +108,12 @@ class BlandAltman(Result):
         default_factory=lambda: np.zeros(0), repr=False, compare=False
     )
     means: FloatArray = dataclasses.field(
+        default_factory=lambda: np.zeros(0), repr=False, compare=False
+    )
+    first_values: FloatArray = dataclasses.field(
+        default_factory=lambda: np.zeros(0), repr=False, compare=False
+    )
+    second_values: FloatArray = dataclasses.field(
         default_factory=lambda: np.zeros(0), repr=False, compare=False
     )
 
@@ -201,7 +209,7 @@ class BlandAltman(Result):
         out: dict[str, Any] = {
             f.name: getattr(self, f.name)
             for f in dataclasses.fields(self)
-            if f.name not in ("differences", "means")
+            if f.name not in ("differences", "means", "first_values", "second_values")
         }
         ci = self.confidence_interval(level)
         low, up = self.limits_interval(level, limits_method)
@@ -350,6 +358,8 @@ def limits_of_pair(pair: Pair, *, multiplier: float, scale: str, owner: str) -> 
         reason=reason,
         differences=shown_d,
         means=m,
+        first_values=pair.x,
+        second_values=pair.y,
     )
 
 

@@ -18,6 +18,7 @@ from .coefficients import build_coefficients
 from .common import Builder
 from .confidence import build_confidence
 from .items import build_items
+from .method_comparison import build_method_comparison
 from .methods import build_methods
 from .pairwise import build_pairwise
 from .raters import build_raters
@@ -38,6 +39,7 @@ SECTIONS: tuple[tuple[str, Builder], ...] = (
     ("pairwise", build_pairwise),
     ("items", build_items),
     ("raters", build_raters),
+    ("method-comparison", build_method_comparison),
     ("scores", build_scores),
     ("confidence", build_confidence),
 )
