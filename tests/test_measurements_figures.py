@@ -69,7 +69,7 @@ def test_report_has_a_method_comparison_section_for_measurements() -> None:
     page = accord.report(ratings, progress=False)
     assert "method-comparison" in page.sections
     ba = accord.bland_altman(ratings).limits[0]
-    assert "Bland-Altman plot of Wright against mini-Wright" in page.html
+    assert "Bland-Altman plots of Wright - mini-Wright" in page.html
     assert f"{ba.lower:.3f}" in page.html or f"{ba.lower:.4g}" in page.html
     assert "Carkeet" in page.html and "Lin, L. I.-K. (1989)" in page.html
 

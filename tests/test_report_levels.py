@@ -47,7 +47,9 @@ def test_interval_report_headlines_the_icc(lesion_page: HtmlReport) -> None:
     import pingouin
 
     page = lesion_page.html
-    assert lesion_page.sections == ("summary", "read", "coefficients", "raters", "methods")
+    assert lesion_page.sections == (
+        "summary", "read", "coefficients", "raters", "method-comparison", "methods",
+    )  # fmt: skip
     # ICC(A,1) = Shrout-Fleiss ICC(2,1), as pingouin 0.7 computes it (its "ICC(A,1)" row)
     frame = lesion_frame()
     peer = pingouin.intraclass_corr(
@@ -96,7 +98,9 @@ def test_two_readers_are_compared_with_each_other() -> None:
         frame, item="lesion", rater="reader", label="diameter_mm", level="interval",
         progress=False,
     )  # fmt: skip
-    assert page.sections == ("summary", "read", "coefficients", "raters", "methods")
+    assert page.sections == (
+        "summary", "read", "coefficients", "raters", "method-comparison", "methods",
+    )  # fmt: skip
     wide = frame.pivot(index="lesion", columns="reader", values="diameter_mm")
     d = (wide["b"] - wide["a"]).mean()  # Bland & Altman (1986): the mean difference
     lead = text_of(section_of(page.html, "raters"))

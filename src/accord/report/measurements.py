@@ -8,6 +8,7 @@ is the ``report`` extra, imported inside the functions.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -148,14 +149,27 @@ def concordance_plot(
     return fig
 
 
-def bland_altman_svg(result: BlandAltman, key: str, level: float = 0.95) -> str:
-    """The Bland-Altman plot of ``result`` under the report's style, as inline SVG."""
+def bland_altman_svg(
+    results: Sequence[BlandAltman], key: str, level: float = 0.95, columns: int = 3
+) -> str:
+    """The Bland-Altman plots of ``results`` side by side (``columns`` to a row), under the
+    report's style, as inline SVG."""
     require("matplotlib", "report")
     import matplotlib
+    from matplotlib.figure import Figure
 
     style: Any = {**_STYLE, "svg.hashsalt": f"accord-{key}"}
+    ncols = max(1, min(columns, len(results)))
+    nrows = math.ceil(len(results) / ncols)
     with matplotlib.rc_context(style):
-        fig = bland_altman_plot(result, level=level)
-        fig.set_size_inches(6.4, 3.8)
+        fig = Figure(figsize=(7.2 if ncols > 1 else 6.0, (2.7 if ncols > 1 else 3.6) * nrows))
+        axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+        for ax, result in zip(axes, results, strict=False):
+            bland_altman_plot(result, level=level, ax=ax)
+            ax.set_title(f"{result.first} - {result.second}")
+            ax.set_ylabel("difference" if result.scale != "ratio" else "ratio")
+            ax.set_xlabel("mean")
+        for ax in axes[len(results) :]:
+            ax.set_visible(False)
         fig.tight_layout()
         return to_svg(fig, key)

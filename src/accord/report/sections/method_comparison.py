@@ -96,16 +96,17 @@ def build_method_comparison(ctx: Context) -> Section | None:
             + (f"; the first {ROWS} pairs of {len(table)}." if len(table) > ROWS else "."),
         )
     ]
-    for i, ba in enumerate(result.limits[:FIGURES]):
-        blocks.append(
-            Figure(
-                bland_altman_svg(ba, f"bland-altman-{i}", level),
-                f"{ba.first} - {ba.second}: difference against mean, with the bias and the "
-                f"limits of agreement (shaded: {pct} intervals).",
-                f"Bland-Altman plot of {ba.first} against {ba.second}: bias {fmt(ba.bias)}, "
-                f"limits {fmt(ba.lower)} to {fmt(ba.upper)}",
-            )
+    shown = result.limits[:FIGURES]
+    names = ", ".join(f"{ba.first} - {ba.second}" for ba in shown)
+    blocks.append(
+        Figure(
+            bland_altman_svg(shown, "bland-altman", level),
+            "Each pair's difference against its mean, with the bias (solid) and the limits of "
+            f"agreement (dashed), their {pct} intervals shaded"
+            + (f"; the first {FIGURES} pairs." if len(result.limits) > FIGURES else "."),
+            f"Bland-Altman plots of {names}",
         )
+    )
     first = result.limits[0]
     notes = (
         MethodNote("Bland-Altman limits of agreement", first.method, REFERENCES[:2]),
