@@ -178,6 +178,10 @@ def test_repeated_pairs_by_one_way_anova() -> None:
     assert_allclose(ba.between_sd**2, max(between, 0.0))
     assert_allclose(ba.sd, math.sqrt(msw + max(between, 0.0)))
     assert_allclose(ba.bias, frame["d"].mean())
+    # variance of the overall mean difference under the one-way random-effects model
+    var_mean = max(between, 0.0) * (m**2).sum() / total**2 + msw / total
+    assert_allclose(ba.bias_se, math.sqrt(var_mean))
+    assert ba.df == n - 1
     assert all(math.isnan(v) for ci in ba.limits_interval() for v in ci)
 
 
@@ -385,3 +389,30 @@ def test_cli_text_scores_are_refused() -> None:
     path = str(accord.datasets.path("diagnoses.csv"))
     code, _, err = compare(path, "--item", "patient", "--rater", "rater", "--score", "diagnosis")
     assert code == 2 and "is not a number" in err
+
+
+def test_cli_subject_column_gives_the_repeated_analysis(tmp_path: object) -> None:
+    from pathlib import Path
+
+    rng = np.random.default_rng(5)
+    rows = []
+    for occasion in range(12):
+        subj, truth = occasion // 3, 50 + 10 * (occasion // 3) + rng.normal(0, 2)
+        rows.append((f"o{occasion}", f"s{subj}", "a", truth + rng.normal(0, 1)))
+        rows.append((f"o{occasion}", f"s{subj}", "b", truth + 1 + rng.normal(0, 1)))
+    frame = pd.DataFrame(rows, columns=["occasion", "person", "method", "value"])
+    path = Path(str(tmp_path)) / "reps.csv"
+    frame.to_csv(path, index=False)
+    args = ("--item", "occasion", "--rater", "method", "--score", "value")
+    code, out, _ = compare(str(path), *args, "--subject", "person", "--format", "json")
+    assert code == 0
+    got = json.loads(out)["pairs"][0]["bland_altman"]
+    wide = frame.pivot(index="occasion", columns="method", values="value")
+    subjects = frame.drop_duplicates("occasion").set_index("occasion")["person"]
+    expected = accord.bland_altman(wide["a"], wide["b"], subject=subjects[wide.index])
+    assert got["repeated"] and got["n_subjects"] == 4
+    assert_allclose(got["sd"], expected.sd)
+    frame.loc[0, "person"] = "s9"  # occasion o0 now has two subjects
+    frame.to_csv(path, index=False)
+    code, _, err = compare(str(path), *args, "--subject", "person")
+    assert code == 2 and "item o0 has more than one subject" in err

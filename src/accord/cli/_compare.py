@@ -68,6 +68,21 @@ def _rows(table: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _subjects(path: Path, item: str, subject: str, files: Any) -> dict[Any, Any]:
+    """The subject of each item, from the ``item`` and ``subject`` columns of ``path``."""
+    from .._errors import InvalidInputError
+    from ..io.ratings import read_table
+
+    frame = read_table(path, [item, subject], **files).dropna().drop_duplicates()
+    clash = frame[frame[item].duplicated(keep=False)]
+    if len(clash):
+        raise InvalidInputError(
+            f"column '{subject}': item {clash[item].iloc[0]} has more than one subject "
+            f"({', '.join(map(str, clash[subject].iloc[:2]))})"
+        )
+    return dict(zip(frame[item].tolist(), frame[subject].tolist(), strict=True))
+
+
 @app.command("compare", epilog=EPILOG)
 def compare(
     path: Path = typer.Argument(..., help="Measurements file: CSV, TSV, Parquet or JSON Lines."),
@@ -76,6 +91,12 @@ def compare(
     score: str = typer.Option(..., "--score", help="Column holding the numeric measurements."),
     reference: str | None = typer.Option(
         None, "--reference", help="Compare each rater with this one (default: every pair)."
+    ),
+    subject: str | None = typer.Option(
+        None,
+        "--subject",
+        help="Column of the subject of each item, when a subject was measured more than once "
+        "(Bland & Altman 2007).",
     ),
     multiplier: float = typer.Option(
         1.96, "--multiplier", help="SDs from the bias to each limit of agreement."
@@ -116,8 +137,13 @@ def compare(
                 f"--confidence-level must be strictly between 0 and 1; got {level:g}"
             )
         ratings: Ratings = read_ratings_file(path, files, label=score, level="interval")
+        subjects = None if subject is None else _subjects(path, item, subject, files)
         result = bland_altman(
-            ratings, reference=reference, multiplier=multiplier, scale=cast(Scale, scale)
+            ratings,
+            reference=reference,
+            subject=subjects,
+            multiplier=multiplier,
+            scale=cast(Scale, scale),
         )
         method = cast(LimitsMethod, limits)
         if fmt is OutputFormat.json:

@@ -8,6 +8,7 @@ is taken on its own and two-sided when the two limits are taken as a pair.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -20,6 +21,7 @@ __all__ = ["one_sided_factor", "two_sided_factor"]
 _NODES = 160
 
 
+@functools.lru_cache(maxsize=1024)
 def one_sided_factor(n: int, z: float, gamma: float) -> float:
     r"""``K`` with ``P(mean + K sd >= mu + z sigma) = gamma`` for ``n`` normal observations.
 
@@ -53,6 +55,7 @@ def _coverage_half_width(x: FloatArray, p: float) -> FloatArray:
     return np.asarray(r, dtype=np.float64)
 
 
+@functools.lru_cache(maxsize=1024)
 def two_sided_factor(n: int, z: float, gamma: float) -> float:
     r"""``K`` such that ``mean +- K sd`` holds the central ``p = Phi(z) - Phi(-z)`` of the
     population with probability ``gamma``, for ``n`` normal observations.
