@@ -87,4 +87,9 @@ def test_report_says_why_when_a_pair_cannot_be_compared() -> None:
     )  # fmt: skip
     page = accord.report(ratings, progress=False)
     assert "method-comparison" in page.sections
-    assert "at least 2 pairs" in page.html
+    with pytest.warns(accord.DegenerateDataWarning, match="at least 2 pairs measured by both"):
+        comparison = accord.bland_altman(ratings)
+    undefined = [ba for ba in comparison.limits if ba.reason]
+    assert [(ba.first, ba.second) for ba in undefined] == [("0", "2"), ("1", "2")]
+    assert all(math.isnan(ba.bias) for ba in undefined)
+    assert "at least 2 pairs measured by both 0 and 2" in page.html

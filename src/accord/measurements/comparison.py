@@ -240,7 +240,9 @@ def bland_altman(
             raise InvalidInputError("bland_altman takes ratings alone, or two arrays x and y")
         pairs = pairs_of_ratings(x, reference, subject, "bland_altman")
         limits = tuple(
-            limits_of_pair(p, multiplier=multiplier, scale=scale, owner="bland_altman")
+            limits_of_pair(
+                p, multiplier=multiplier, scale=scale, owner="bland_altman", strict=False
+            )
             for p in pairs
         )
         ccc = tuple(concordance_of_scores(np.column_stack([p.x, p.y]), (p.first, p.second))

@@ -292,18 +292,39 @@ def _components(
     return codes, means, msw, between, var_mean
 
 
-def limits_of_pair(pair: Pair, *, multiplier: float, scale: str, owner: str) -> BlandAltman:
-    """The Bland-Altman analysis of one pair of methods (see :func:`accord.bland_altman`)."""
+def _undefined(pair: Pair, multiplier: float, scale: str, reason: str) -> BlandAltman:
+    """The analysis of a pair with too few measurements: every value NaN, with ``reason``."""
+    warn_degenerate(reason, stacklevel=5)
+    nan = math.nan
+    n = int(pair.x.size)
+    return BlandAltman(
+        pair.first, pair.second, scale, float(multiplier), n, n, nan, nan, nan, nan, nan, nan,
+        nan, nan, nan, nan, nan, False, f"Bland-Altman limits of agreement on "
+        f"{_SCALE_WORDS[scale]}: undefined", reason, first_values=pair.x, second_values=pair.y,
+    )  # fmt: skip
+
+
+def limits_of_pair(
+    pair: Pair, *, multiplier: float, scale: str, owner: str, strict: bool = True
+) -> BlandAltman:
+    """The Bland-Altman analysis of one pair of methods (see :func:`accord.bland_altman`).
+
+    Fewer than 2 pairs raise, or with ``strict=False`` (raters of a panel compared pair by
+    pair) give a result whose values are NaN, with the reason.
+    """
     d, m = _transformed(pair, scale, owner)
     n = int(d.size)
     shown_d = np.exp(d) if scale == "ratio" else d
     repeated = pair.subject is not None and np.unique(pair.subject.astype(str)).size < n
     reason: str | None = None
     if n < 2:
-        raise InvalidInputError(
+        message = (
             f"{owner} needs at least 2 pairs measured by both {pair.first} and {pair.second}; "
             f"got {n}"
         )
+        if strict:
+            raise InvalidInputError(message)
+        return _undefined(pair, multiplier, scale, message)
     if repeated:
         assert pair.subject is not None
         codes, sub_means, within, between, var_mean = _components(d, pair.subject)

@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 from ..._errors import InvalidInputError
-from .._blocks import Block, Figure, MethodNote, Section, Table, fmt, fmt_int
+from .._blocks import Block, Figure, MethodNote, Note, Section, Table, fmt, fmt_int
 from .._context import Context
 from ..measurements import bland_altman_svg
 
@@ -59,12 +59,15 @@ def build_method_comparison(ctx: Context) -> Section | None:
         "width", ascending=False, kind="stable"
     )
     top = widest.iloc[0]
-    lead = (
-        f"Between two raters, measurements of the same item differ by up to "
-        f"{fmt(max(abs(top['lower']), abs(top['upper'])))} ({top['first']} - "
-        f"{top['second']}: limits of agreement {fmt(top['lower'])} to {fmt(top['upper'])}); "
-        "judge the limits against the largest difference that does not matter in practice."
-    )
+    if math.isnan(top["width"]):
+        lead = "No pair of raters measured 2 items in common: the limits are undefined."
+    else:
+        lead = (
+            f"The widest limits of agreement are those of {top['first']} - {top['second']}: "
+            f"two measurements of the same item differ by {fmt(top['lower'])} to "
+            f"{fmt(top['upper'])}. Judge the limits against the largest difference that "
+            "does not matter in practice."
+        )
     rows = tuple(
         (
             f"{r['first']} - {r['second']}",
@@ -96,7 +99,12 @@ def build_method_comparison(ctx: Context) -> Section | None:
             + (f"; the first {ROWS} pairs of {len(table)}." if len(table) > ROWS else "."),
         )
     ]
-    shown = result.limits[:FIGURES]
+    undefined = [ba for ba in result.limits if math.isnan(ba.bias)]
+    if undefined:
+        blocks.append(Note("; ".join(str(ba.reason) for ba in undefined[:FIGURES]) + "."))
+    shown = [ba for ba in result.limits if not math.isnan(ba.bias)][:FIGURES]
+    if not shown:
+        return Section("method-comparison", title, lead, tuple(blocks), ())
     names = ", ".join(f"{ba.first} - {ba.second}" for ba in shown)
     blocks.append(
         Figure(
