@@ -416,3 +416,30 @@ def test_cli_subject_column_gives_the_repeated_analysis(tmp_path: object) -> Non
     frame.to_csv(path, index=False)
     code, _, err = compare(str(path), *args, "--subject", "person")
     assert code == 2 and "item o0 has more than one subject" in err
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 100), min_size=3, max_size=3), min_size=5, max_size=20),
+    st.permutations([0, 1, 2]),
+)
+def test_overall_ccc_is_invariant_to_rater_and_item_order(
+    rows: list[list[int]], order: list[int]
+) -> None:
+    y = np.asarray(rows, dtype=float) + np.arange(len(rows))[:, None]  # items differ
+    y[:, 1] += 0.5 * np.arange(len(rows))
+    base = accord.concordance_correlation(y)
+    permuted = accord.concordance_correlation(y[::-1][:, order])
+    assert_allclose(permuted.statistic, base.statistic, atol=1e-12)
+    assert -1 <= base.statistic <= 1
+
+
+def test_ratio_bias_interval_is_the_back_transformed_t_interval() -> None:
+    ba = accord.bland_altman(WRIGHT, MINI, scale="ratio")
+    logd = np.log(WRIGHT) - np.log(MINI)
+    ci = stats.ttest_1samp(logd, 0.0).confidence_interval(0.95)
+    assert_allclose(ba.confidence_interval(), np.exp([ci.low, ci.high]), rtol=1e-12)
+    _, up = ba.limits_interval(method="approximate-1986")
+    t, n, s = stats.t.ppf(0.975, 16), 17, logd.std(ddof=1)
+    half = t * math.sqrt(3 * s**2 / n)
+    assert_allclose(up, np.exp(logd.mean() + 1.96 * s + np.array([-half, half])))
