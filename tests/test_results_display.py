@@ -138,6 +138,9 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
     "MarginalHomogeneity": lambda _: accord.marginal_homogeneity(
         [[20, 3, 4], [5, 30, 2], [9, 1, 12]]
     ),
+    "BlandAltman": lambda _: accord.bland_altman([1.0, 2.5, 3.0, 4.5], [1.2, 2.0, 3.3, 4.1]),
+    "ConcordanceCorrelation": lambda _: accord.concordance_correlation(_measurements()),
+    "MethodComparison": lambda _: accord.bland_altman(_measurements()),
 }
 
 

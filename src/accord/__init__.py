@@ -114,7 +114,15 @@ if TYPE_CHECKING:
         alt_test,
         judge_agreement,
     )
+    from .measurements import (
+        BlandAltman,
+        ConcordanceCorrelation,
+        MethodComparison,
+        bland_altman,
+        concordance_correlation,
+    )
     from .report import HtmlReport, report
+    from .report.measurements import bland_altman_plot, concordance_plot
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
     from .stats.panel import PanelStatistics
@@ -167,6 +175,13 @@ _EXPORTS: dict[str, str] = {
     "judge_agreement": ".judges",
     "MarginalHomogeneity": ".agreement",
     "marginal_homogeneity": ".agreement",
+    "BlandAltman": ".measurements",
+    "ConcordanceCorrelation": ".measurements",
+    "MethodComparison": ".measurements",
+    "bland_altman": ".measurements",
+    "bland_altman_plot": ".report.measurements",
+    "concordance_plot": ".report.measurements",
+    "concordance_correlation": ".measurements",
     "ReadReport": ".data.ratings",
     "Recalibration": ".confidence",
     "ReliabilityDiagram": ".confidence",
@@ -249,10 +264,12 @@ __all__ = [
     "AltTest",
     "AltTestRanking",
     "Benchmark",
+    "BlandAltman",
     "CalibrationMetrics",
     "Coefficient",
     "CohenKappa",
     "ColumnNotFoundError",
+    "ConcordanceCorrelation",
     "ConfidenceInterval",
     "Consensus",
     "ConsensusSummary",
@@ -276,6 +293,7 @@ __all__ = [
     "JudgeVsReference",
     "KappaCurve",
     "MarginalHomogeneity",
+    "MethodComparison",
     "MissingDependencyError",
     "NormalizedCrossEntropy",
     "PairTables",
@@ -301,11 +319,15 @@ __all__ = [
     "agreement",
     "alt_test",
     "best_dichotomization",
+    "bland_altman",
+    "bland_altman_plot",
     "brennan_prediger",
     "calibrate_panel",
     "calibration_metrics",
     "cohen_kappa",
     "compare_agreement",
+    "concordance_correlation",
+    "concordance_plot",
     "conditional_entropy",
     "conger_kappa",
     "consensus",

@@ -15,6 +15,7 @@ COMMANDS = (
     "agree",
     "pair",
     "judge",
+    "compare",
     "consensus",
     "calibrate",
     "confidence",

@@ -35,6 +35,7 @@ NAMES = (
     "birads.csv",
     "birads-table.csv",
     "panel.csv",
+    "pefr.csv",
     "sclite-test3b-words.csv",
     "sclite-test3b.sgml",
     "spans",
@@ -168,6 +169,31 @@ def load_panel() -> pd.DataFrame:
     import pandas as pd
 
     return pd.read_csv(path("panel.csv"))
+
+
+def load_pefr() -> Ratings:
+    """Peak expiratory flow rate (l/min) of 17 people by two meters, Wright and mini-Wright.
+
+    Bland, J. M., & Altman, D. G. (1986). Statistical methods for assessing agreement between
+    two methods of clinical measurement. *Lancet*, 327(8476), 307-310.
+    https://doi.org/10.1016/S0140-6736(86)90837-8 (Table 1, first reading with each meter).
+    Published: mean difference (Wright - mini-Wright) -2.1 l/min, SD 38.8, limits of
+    agreement (2 SD) -79.7 to 75.4.
+
+    File ``pefr.csv``: columns ``subject`` (1..17), ``meter`` (``Wright`` or
+    ``mini-Wright``), ``pefr``; 34 rows. Read at interval level.
+
+    >>> import accord
+    >>> ratings = accord.datasets.load_pefr()
+    >>> ba = accord.bland_altman(ratings, reference="mini-Wright", multiplier=2)
+    >>> round(ba.limits[0].bias, 1)
+    -2.1
+    """
+    from ..io.ratings import read_ratings
+
+    return read_ratings(
+        path("pefr.csv"), item="subject", rater="meter", label="pefr", level="interval"
+    )
 
 
 def load_sclite_words() -> pd.DataFrame:

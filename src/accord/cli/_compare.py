@@ -1,0 +1,164 @@
+"""``accord compare``: method comparison of continuous measurements (Bland-Altman, CCC)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, cast
+
+import typer
+
+from ._app import app, examples
+from ._common import (
+    ENCODING_OPTION,
+    FORMAT_OPTION,
+    ITEM_OPTION,
+    NA_VALUES_OPTION,
+    OUTPUT_OPTION,
+    RATER_OPTION,
+    SEP_OPTION,
+    OutputFormat,
+    check_output,
+    echo_warnings,
+    file_options,
+    format_pvalue,
+    print_table,
+    read_ratings_file,
+    user_errors,
+    write_text,
+)
+
+EPILOG = examples(
+    "accord compare examples/pefr.csv --item subject --rater meter --score pefr "
+    "--reference mini-Wright",
+    "accord compare examples/pefr.csv --item subject --rater meter --score pefr "
+    "--multiplier 2 --format json",
+)
+
+COLUMNS = ["pair", "n", "bias [CI]", "lower limit [CI]", "upper limit [CI]", "CCC [CI]",
+           "slope p"]  # fmt: skip
+
+
+def _g(value: float) -> str:
+    """A measurement for display: 4 significant digits (NaN as NaN)."""
+    return "NaN" if value != value else f"{value:.4g}"
+
+
+def _with_ci(value: float, low: float, high: float) -> str:
+    ci = "" if low != low or high != high else f" [{_g(low)}, {_g(high)}]"
+    return _g(value) + ci
+
+
+def _rows(table: Any) -> list[dict[str, Any]]:
+    """The rows of :meth:`~accord.MethodComparison.table`, each value with its interval."""
+    rows = []
+    for row in table.to_dict(orient="records"):
+        rows.append(
+            {
+                "pair": f"{row['first']} - {row['second']}",
+                "n": row["n_pairs"],
+                "bias [CI]": _with_ci(row["bias"], row["bias_ci_low"], row["bias_ci_high"]),
+                "lower limit [CI]": _with_ci(row["lower"], row["lower_ci_low"],
+                                             row["lower_ci_high"]),
+                "upper limit [CI]": _with_ci(row["upper"], row["upper_ci_low"],
+                                             row["upper_ci_high"]),
+                "slope p": format_pvalue(row["slope_pvalue"]),
+                "CCC [CI]": _with_ci(row["ccc"], row["ccc_ci_low"], row["ccc_ci_high"]),
+            }
+        )  # fmt: skip
+    return rows
+
+
+def _subjects(path: Path, item: str, subject: str, files: Any) -> dict[Any, Any]:
+    """The subject of each item, from the ``item`` and ``subject`` columns of ``path``."""
+    from .._errors import InvalidInputError
+    from ..io.ratings import read_table
+
+    frame = read_table(path, [item, subject], **files).dropna().drop_duplicates()
+    clash = frame[frame[item].duplicated(keep=False)]
+    if len(clash):
+        raise InvalidInputError(
+            f"column '{subject}': item {clash[item].iloc[0]} has more than one subject "
+            f"({', '.join(map(str, clash[subject].iloc[:2]))})"
+        )
+    return dict(zip(frame[item].tolist(), frame[subject].tolist(), strict=True))
+
+
+@app.command("compare", epilog=EPILOG)
+def compare(
+    path: Path = typer.Argument(..., help="Measurements file: CSV, TSV, Parquet or JSON Lines."),
+    item: str = ITEM_OPTION,
+    rater: str = RATER_OPTION,
+    score: str = typer.Option(..., "--score", help="Column holding the numeric measurements."),
+    reference: str | None = typer.Option(
+        None, "--reference", help="Compare each rater with this one (default: every pair)."
+    ),
+    subject: str | None = typer.Option(
+        None,
+        "--subject",
+        help="Column of the subject of each item, when a subject was measured more than once "
+        "(Bland & Altman 2007).",
+    ),
+    multiplier: float = typer.Option(
+        1.96, "--multiplier", help="SDs from the bias to each limit of agreement."
+    ),
+    scale: str = typer.Option(
+        "difference", "--scale", help="difference, ratio (x / y, log scale) or percent."
+    ),
+    limits: str = typer.Option(
+        "exact",
+        "--limits-ci",
+        help="Interval of the limits: exact (Carkeet, as a pair), exact-individual, "
+        "approximate (Bland & Altman 1999) or approximate-1986.",
+    ),
+    level: float = typer.Option(0.95, "--confidence-level", help="Confidence level."),
+    na_values: str | None = NA_VALUES_OPTION,
+    sep: str | None = SEP_OPTION,
+    encoding: str | None = ENCODING_OPTION,
+    fmt: OutputFormat = FORMAT_OPTION,
+    output: Path | None = OUTPUT_OPTION,
+) -> None:
+    """Compare methods of measurement: Bland-Altman limits of agreement and Lin's CCC, for
+    every pair of raters or each rater against a reference."""
+    from .. import bland_altman
+    from .._errors import InvalidInputError
+    from .._results import dumps
+    from ..data.ratings import Ratings
+    from ..measurements.limits import LIMITS_METHODS, LimitsMethod, Scale
+
+    check_output(output)
+    files = file_options(sep, encoding)
+    with user_errors(), echo_warnings():
+        if limits not in LIMITS_METHODS:
+            raise InvalidInputError(
+                f"--limits-ci must be one of {', '.join(LIMITS_METHODS)}; got {limits}"
+            )
+        if not 0.0 < level < 1.0:
+            raise InvalidInputError(
+                f"--confidence-level must be strictly between 0 and 1; got {level:g}"
+            )
+        ratings: Ratings = read_ratings_file(path, files, label=score, level="interval")
+        subjects = None if subject is None else _subjects(path, item, subject, files)
+        result = bland_altman(
+            ratings,
+            reference=reference,
+            subject=subjects,
+            multiplier=multiplier,
+            scale=cast(Scale, scale),
+        )
+        method = cast(LimitsMethod, limits)
+        if fmt is OutputFormat.json:
+            write_text(dumps(result.to_dict(level, method)), output)
+            return
+        if fmt is OutputFormat.csv:
+            table = result.table(level, method)
+            write_text(table.to_csv(index=False, float_format="%.10g"), output)
+            return
+        first = result.limits[0]
+        print_table(
+            _rows(result.table(level, method)),
+            COLUMNS,
+            title=f"{result} ({first.scale}s, limits at {multiplier:g} SD)",
+            caption=f"{first.method}; {level:.0%} intervals, the limits' {limits}; slope p: "
+            "proportional bias (difference on mean)",
+            output=output,
+        )

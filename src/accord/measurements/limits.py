@@ -1,0 +1,394 @@
+"""Bland-Altman limits of agreement: bias, limits, their confidence intervals and the
+proportional bias of two methods measuring the same items."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from .._errors import InvalidInputError, warn_degenerate
+from .._results import ConfidenceInterval, Result, check_level, t_interval, t_pvalue, t_quantile
+from .._types import FloatArray, IntArray
+from .._validate import check_choice
+from ._input import Pair
+from ._tolerance import one_sided_factor, two_sided_factor
+
+__all__ = [
+    "LIMITS_METHODS",
+    "SCALES",
+    "BlandAltman",
+    "LimitsMethod",
+    "Scale",
+    "check_limits_options",
+    "limits_of_pair",
+]
+
+Scale = Literal["difference", "ratio", "percent"]
+SCALES: tuple[str, ...] = ("difference", "ratio", "percent")
+LimitsMethod = Literal["exact", "exact-individual", "approximate", "approximate-1986"]
+LIMITS_METHODS: tuple[str, ...] = ("exact", "exact-individual", "approximate", "approximate-1986")
+
+_SCALE_WORDS = {
+    "difference": "differences first - second",
+    "ratio": "ratios first / second, analysed as log ratios and shown back-transformed",
+    "percent": "percentage differences 100 (first - second) / mean",
+}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BlandAltman(Result):
+    """Bland-Altman analysis of two methods: bias, limits of agreement and their intervals.
+
+    Attributes
+    ----------
+    first, second : str
+        The two methods (raters); differences are ``first - second``.
+    scale : {"difference", "ratio", "percent"}
+        What is analysed: differences, ratios (log ratios, back-transformed: ``bias`` is the
+        geometric mean ratio, the limits are ratios) or percentage differences.
+    multiplier : float
+        The limits are ``bias -+ multiplier * sd`` (on the log scale for ratios).
+    n_pairs, n_subjects : int
+        Pairs used, and distinct subjects (``n_pairs`` when each pair is its own subject).
+    bias : float
+        Mean difference (geometric mean ratio for ``scale="ratio"``).
+    sd : float
+        Standard deviation of a difference (of a log ratio); with repeated pairs per subject,
+        ``sqrt(between_sd**2 + within_sd**2)`` (Bland & Altman 2007).
+    lower, upper : float
+        The limits of agreement.
+    bias_se, df : float
+        Standard error of the mean difference (log scale for ratios) and its degrees of
+        freedom (``n_subjects - 1``).
+    slope, intercept, slope_se : float
+        Proportional bias: least-squares regression of the difference on the mean of the
+        two methods (of subject means with repeated pairs), with the slope's SE; its test is
+        :attr:`slope_pvalue`, its interval :meth:`slope_interval`.
+    within_sd, between_sd : float
+        With repeated pairs: the SD of differences within a subject and of the subjects'
+        mean differences (one-way ANOVA components); NaN otherwise.
+    repeated : bool
+        Whether some subject has more than one pair (the Bland & Altman 2007 method).
+    differences, means : ndarray
+        Per pair: the difference (ratio, percentage) and the mean of the two methods, for
+        the plot.
+    first_values, second_values : ndarray
+        Per pair: the two methods' measurements.
+    method : str
+        What was computed, in words.
+    reason : str or None
+        Why some value is NaN, when one is.
+    """
+
+    first: str
+    second: str
+    scale: str
+    multiplier: float
+    n_pairs: int
+    n_subjects: int
+    bias: float
+    sd: float
+    lower: float
+    upper: float
+    bias_se: float
+    df: float
+    slope: float
+    intercept: float
+    slope_se: float
+    within_sd: float
+    between_sd: float
+    repeated: bool
+    method: str
+    reason: str | None = None
+    differences: FloatArray = dataclasses.field(
+        default_factory=lambda: np.zeros(0), repr=False, compare=False
+    )
+    means: FloatArray = dataclasses.field(
+        default_factory=lambda: np.zeros(0), repr=False, compare=False
+    )
+    first_values: FloatArray = dataclasses.field(
+        default_factory=lambda: np.zeros(0), repr=False, compare=False
+    )
+    second_values: FloatArray = dataclasses.field(
+        default_factory=lambda: np.zeros(0), repr=False, compare=False
+    )
+
+    def __str__(self) -> str:
+        ci = self.confidence_interval()
+        what = "ratio" if self.scale == "ratio" else "bias"
+        return (
+            f"{self.first} vs {self.second}: {what} {self.bias:.4g} "
+            f"(95% CI {ci.low:.4g} to {ci.high:.4g}), limits of agreement "
+            f"{self.lower:.4g} to {self.upper:.4g}"
+        )
+
+    def _back(self, value: float) -> float:
+        return math.exp(value) if self.scale == "ratio" else value
+
+    def _log_bias(self) -> float:
+        return math.log(self.bias) if self.scale == "ratio" and self.bias > 0 else self.bias
+
+    @property
+    def pvalue(self) -> float:
+        """Two-sided p-value of the t test of no bias (mean difference 0, ratio 1)."""
+        return t_pvalue(self._log_bias(), self.bias_se, self.df)
+
+    @property
+    def slope_pvalue(self) -> float:
+        """Two-sided p-value of the t test of no proportional bias (slope 0)."""
+        return t_pvalue(self.slope, self.slope_se, self._slope_df)
+
+    @property
+    def _slope_df(self) -> float:
+        return float((self.n_subjects if self.repeated else self.n_pairs) - 2)
+
+    def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
+        """t interval of the bias (``df`` degrees of freedom; back-transformed for ratios)."""
+        low, high = t_interval(self._log_bias(), self.bias_se, self.df, level, _NO_BOUNDS)
+        return ConfidenceInterval(self._back(low), self._back(high))
+
+    def slope_interval(self, level: float = 0.95) -> ConfidenceInterval:
+        """t interval of the proportional-bias slope (``n - 2`` degrees of freedom)."""
+        return t_interval(self.slope, self.slope_se, self._slope_df, level, _NO_BOUNDS)
+
+    def limits_interval(
+        self, level: float = 0.95, method: LimitsMethod = "exact"
+    ) -> tuple[ConfidenceInterval, ConfidenceInterval]:
+        """Confidence intervals of the lower and the upper limit of agreement.
+
+        Parameters
+        ----------
+        level : float, default 0.95
+            Confidence level.
+        method : {"exact", "exact-individual", "approximate", "approximate-1986"}
+            ``"exact"``: Carkeet's (2015) exact intervals for the two limits taken as a
+            pair, from two-sided normal tolerance factors; ``"exact-individual"``: each
+            limit on its own, from one-sided tolerance factors (non-central t);
+            ``"approximate"``: Bland & Altman (1999), ``limit -+ t * sd * sqrt(1/n +
+            z**2 / (2 (n - 1)))``; ``"approximate-1986"``: Bland & Altman (1986),
+            ``limit -+ t * sqrt(3 sd**2 / n)``.
+
+        Returns
+        -------
+        (ConfidenceInterval, ConfidenceInterval)
+            Of the lower limit, then of the upper limit (ratios for ``scale="ratio"``).
+            NaN with repeated pairs per subject: none of these intervals holds there.
+        """
+        check_level(level)
+        check_choice("method", method, LIMITS_METHODS, "BlandAltman.limits_interval")
+        nan = ConfidenceInterval(math.nan, math.nan)
+        n, s, z = self.n_pairs, self.sd, self.multiplier
+        if self.repeated or n < 2 or not math.isfinite(s):
+            return nan, nan
+        mean = self._log_bias()
+        alpha = (1.0 - level) / 2.0
+        if method in ("exact", "exact-individual"):
+            factor = two_sided_factor if method == "exact" else one_sided_factor
+            inner, outer = factor(n, z, alpha), factor(n, z, 1.0 - alpha)
+            lower = (mean - outer * s, mean - inner * s)
+            upper = (mean + inner * s, mean + outer * s)
+        else:
+            if method == "approximate":
+                se = s * math.sqrt(1.0 / n + z * z / (2.0 * (n - 1)))
+            else:
+                se = math.sqrt(3.0 * s * s / n)
+            half = t_quantile(1.0 - alpha, n - 1) * se
+            lo, up = mean - z * s, mean + z * s
+            lower, upper = (lo - half, lo + half), (up - half, up + half)
+        return (
+            ConfidenceInterval(self._back(lower[0]), self._back(lower[1])),
+            ConfidenceInterval(self._back(upper[0]), self._back(upper[1])),
+        )
+
+    def to_dict(self, level: float = 0.95, limits_method: LimitsMethod = "exact") -> dict[str, Any]:
+        """Plain dict of the fields (not the per-pair arrays), the intervals and p-values."""
+        out: dict[str, Any] = {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.name not in ("differences", "means", "first_values", "second_values")
+        }
+        ci = self.confidence_interval(level)
+        low, up = self.limits_interval(level, limits_method)
+        slope = self.slope_interval(level)
+        out.update(
+            confidence_level=level,
+            pvalue=self.pvalue,
+            bias_ci_low=ci.low,
+            bias_ci_high=ci.high,
+            limits_ci_method=limits_method,
+            lower_ci_low=low.low,
+            lower_ci_high=low.high,
+            upper_ci_low=up.low,
+            upper_ci_high=up.high,
+            slope_pvalue=self.slope_pvalue,
+            slope_ci_low=slope.low,
+            slope_ci_high=slope.high,
+        )
+        return out
+
+
+_NO_BOUNDS = (-math.inf, math.inf)
+
+
+def _transformed(pair: Pair, scale: str, owner: str) -> tuple[FloatArray, FloatArray]:
+    """The analysed differences and the means of each pair on ``scale``."""
+    x, y = pair.x, pair.y
+    if scale == "ratio":
+        for name, arr in ((pair.first, x), (pair.second, y)):
+            bad = np.flatnonzero(arr <= 0)
+            if bad.size:
+                raise InvalidInputError(
+                    f"{owner}: scale='ratio' needs positive measurements; {name} has "
+                    f"{arr[bad[0]]:g} (pair {int(bad[0]) + 1})"
+                )
+        return np.log(x) - np.log(y), (x + y) / 2.0
+    means = (x + y) / 2.0
+    if scale == "percent":
+        bad = np.flatnonzero(means == 0)
+        if bad.size:
+            raise InvalidInputError(
+                f"{owner}: scale='percent' divides by the mean of a pair; pair "
+                f"{int(bad[0]) + 1} has mean 0"
+            )
+        return 100.0 * (x - y) / means, means
+    return x - y, means
+
+
+def _regression(d: FloatArray, m: FloatArray) -> tuple[float, float, float]:
+    """Slope, intercept and slope SE of the least-squares line of ``d`` on ``m``."""
+    n = d.size
+    if n < 3:
+        return math.nan, math.nan, math.nan
+    mc = m - m.mean()
+    sxx = float(mc @ mc)
+    if sxx == 0.0:
+        return math.nan, math.nan, math.nan
+    slope = float(mc @ (d - d.mean())) / sxx
+    intercept = float(d.mean() - slope * m.mean())
+    resid = d - intercept - slope * m
+    return slope, intercept, math.sqrt(float(resid @ resid) / (n - 2) / sxx)
+
+
+def _components(
+    d: FloatArray, subject: npt.NDArray[Any]
+) -> tuple[IntArray, FloatArray, float, float, float]:
+    """One-way ANOVA of the differences by subject (Bland & Altman 2007): the subject codes'
+    counts, the subject means, the within and between variances, and the variance of the
+    overall mean difference."""
+    _, codes = np.unique(subject.astype(str), return_inverse=True)
+    m = np.bincount(codes).astype(np.float64)
+    means = np.bincount(codes, weights=d) / m
+    n_sub, total = m.size, float(m.sum())
+    grand = float(d.mean())
+    msb = float(m @ (means - grand) ** 2) / (n_sub - 1) if n_sub > 1 else math.nan
+    msw = float(np.sum((d - means[codes]) ** 2)) / (total - n_sub)
+    divisor = (total**2 - float(m @ m)) / ((n_sub - 1) * total) if n_sub > 1 else math.nan
+    between = max((msb - msw) / divisor, 0.0) if n_sub > 1 else math.nan
+    var_mean = between * float(m @ m) / total**2 + msw / total
+    return codes, means, msw, between, var_mean
+
+
+def _undefined(pair: Pair, multiplier: float, scale: str, reason: str) -> BlandAltman:
+    """The analysis of a pair with too few measurements: every value NaN, with ``reason``."""
+    warn_degenerate(reason, stacklevel=5)
+    nan = math.nan
+    n = int(pair.x.size)
+    return BlandAltman(
+        pair.first, pair.second, scale, float(multiplier), n, n, nan, nan, nan, nan, nan, nan,
+        nan, nan, nan, nan, nan, False, f"Bland-Altman limits of agreement on "
+        f"{_SCALE_WORDS[scale]}: undefined", reason, first_values=pair.x, second_values=pair.y,
+    )  # fmt: skip
+
+
+def limits_of_pair(
+    pair: Pair, *, multiplier: float, scale: str, owner: str, strict: bool = True
+) -> BlandAltman:
+    """The Bland-Altman analysis of one pair of methods (see :func:`accord.bland_altman`).
+
+    Fewer than 2 pairs raise, or with ``strict=False`` (raters of a panel compared pair by
+    pair) give a result whose values are NaN, with the reason.
+    """
+    d, m = _transformed(pair, scale, owner)
+    n = int(d.size)
+    shown_d = np.exp(d) if scale == "ratio" else d
+    repeated = pair.subject is not None and np.unique(pair.subject.astype(str)).size < n
+    reason: str | None = None
+    if n < 2:
+        message = (
+            f"{owner} needs at least 2 pairs measured by both {pair.first} and {pair.second}; "
+            f"got {n}"
+        )
+        if strict:
+            raise InvalidInputError(message)
+        return _undefined(pair, multiplier, scale, message)
+    if repeated:
+        assert pair.subject is not None
+        codes, sub_means, within, between, var_mean = _components(d, pair.subject)
+        n_sub = int(sub_means.size)
+        sd = math.sqrt(within + between) if n_sub > 1 else math.nan
+        bias_se = math.sqrt(var_mean) if n_sub > 1 else math.nan
+        sub_m = np.bincount(codes, weights=m) / np.bincount(codes)
+        slope, intercept, slope_se = _regression(sub_means, sub_m)
+        within_sd, between_sd = math.sqrt(within), math.sqrt(between) if n_sub > 1 else math.nan
+        df = float(n_sub - 1)
+        how = (
+            "repeated pairs per subject (Bland & Altman 2007, true value varies): SD of a "
+            "difference from the one-way ANOVA of differences by subject"
+        )
+        if n_sub < 2:
+            reason = "one subject only: the between-subject variance is undefined"
+    else:
+        n_sub = n
+        sd = float(np.std(d, ddof=1))
+        bias_se = sd / math.sqrt(n)
+        slope, intercept, slope_se = _regression(d, m)
+        within_sd = between_sd = math.nan
+        df = float(n - 1)
+        how = "one pair per subject (Bland & Altman 1986)"
+    if sd == 0.0:
+        reason = "every difference is the same: the SD of the differences is 0"
+    if reason is not None:
+        warn_degenerate(reason, stacklevel=4)
+    mean = float(d.mean())
+    back = math.exp if scale == "ratio" else float
+    return BlandAltman(
+        first=pair.first,
+        second=pair.second,
+        scale=scale,
+        multiplier=float(multiplier),
+        n_pairs=n,
+        n_subjects=n_sub,
+        bias=back(mean),
+        sd=sd,
+        lower=back(mean - multiplier * sd),
+        upper=back(mean + multiplier * sd),
+        bias_se=bias_se,
+        df=df,
+        slope=slope,
+        intercept=intercept,
+        slope_se=slope_se,
+        within_sd=within_sd,
+        between_sd=between_sd,
+        repeated=bool(repeated),
+        method=f"Bland-Altman limits of agreement, bias -+ {multiplier:g} SD, on "
+        f"{_SCALE_WORDS[scale]}; {how}",
+        reason=reason,
+        differences=shown_d,
+        means=m,
+        first_values=pair.x,
+        second_values=pair.y,
+    )
+
+
+def check_limits_options(multiplier: float, scale: str, owner: str) -> None:
+    """Raise unless ``multiplier`` is a positive number and ``scale`` a known one."""
+    check_choice("scale", scale, SCALES, owner)
+    if not (isinstance(multiplier, int | float) and math.isfinite(multiplier) and multiplier > 0):
+        raise InvalidInputError(
+            f"The 'multiplier' parameter of {owner} must be a positive number. Got "
+            f"{multiplier!r} instead."
+        )

@@ -1,0 +1,175 @@
+"""Figures of a method comparison: the Bland-Altman plot and the concordance scatter.
+
+Each function takes a result of :mod:`accord.measurements` and returns a matplotlib
+``Figure`` (drawn on ``ax`` when one is given); the numbers drawn are the result's. matplotlib
+is the ``report`` extra, imported inside the functions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._errors import require
+from ..measurements import BlandAltman, ConcordanceCorrelation
+from ..measurements.limits import LimitsMethod
+from .figures import _STYLE, ACCENT, INK, MUTED, SECOND, to_svg
+
+__all__ = ["bland_altman_plot", "bland_altman_svg", "concordance_plot"]
+
+
+def _axes(ax: Any | None, size: tuple[float, float]) -> tuple[Any, Any]:
+    """``(figure, axes)``: those of ``ax``, or a new figure (not registered with pyplot)."""
+    require("matplotlib", "report")
+    from matplotlib.figure import Figure
+
+    if ax is not None:
+        return ax.figure, ax
+    fig = Figure(figsize=size)
+    return fig, fig.add_subplot(1, 1, 1)
+
+
+def _band(ax: Any, value: float, low: float, high: float, color: str, label: str) -> None:
+    """A horizontal line at ``value`` with its interval shaded, when finite."""
+    if math.isfinite(low) and math.isfinite(high):
+        ax.axhspan(low, high, color=color, alpha=0.15, lw=0)
+    ax.axhline(value, color=color, lw=1.2, ls="-" if "bias" in label else "--", label=label)
+
+
+def bland_altman_plot(
+    result: BlandAltman,
+    *,
+    level: float = 0.95,
+    limits_method: LimitsMethod = "exact",
+    ax: Any | None = None,
+) -> Any:
+    """The Bland-Altman plot: each pair's difference against its mean, with the bias and the
+    limits of agreement, their intervals shaded.
+
+    Parameters
+    ----------
+    result : BlandAltman
+        From :func:`accord.bland_altman` (for ratings: one of ``comparison.limits``).
+    level : float, default 0.95
+        Level of the shaded intervals.
+    limits_method : str, default "exact"
+        The limits' interval (see :meth:`accord.BlandAltman.limits_interval`).
+    ax : matplotlib Axes, optional
+        Draw here; by default on a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    MissingDependencyError
+        matplotlib is not installed (``pip install 'accord[report]'``).
+
+    Examples
+    --------
+    >>> import accord
+    >>> ba = accord.bland_altman([10.0, 12.1, 9.5, 14.0, 11.2], [10.4, 11.8, 9.9, 13.1, 11.0])
+    >>> fig = accord.bland_altman_plot(ba)
+    >>> fig.axes[0].get_xlabel()
+    'mean of x and y'
+    """
+    fig, ax = _axes(ax, (6.4, 4.2))
+    ax.scatter(result.means, result.differences, s=16, color=INK, alpha=0.75, lw=0)
+    bias = result.confidence_interval(level)
+    low, up = result.limits_interval(level, limits_method)
+    pct = f"{100 * level:g}%"
+    _band(ax, result.bias, bias.low, bias.high, ACCENT, f"bias {result.bias:.4g}")
+    _band(ax, result.lower, low.low, low.high, SECOND, f"limits {result.lower:.4g}")
+    _band(ax, result.upper, up.low, up.high, SECOND, f"and {result.upper:.4g}")
+    identity = 1.0 if result.scale == "ratio" else 0.0
+    ax.axhline(identity, color=MUTED, lw=0.6)
+    what = {
+        "difference": f"{result.first} - {result.second}",
+        "ratio": f"{result.first} / {result.second}",
+        "percent": f"{result.first} - {result.second} (% of mean)",
+    }[result.scale]
+    if result.scale == "ratio":
+        ax.set_yscale("log")
+    ax.set_xlabel(f"mean of {result.first} and {result.second}")
+    ax.set_ylabel(what)
+    ax.set_title(f"{result.first} vs {result.second} (shaded: {pct} intervals)")
+    ax.legend(loc="best", fontsize="small")
+    return fig
+
+
+def concordance_plot(
+    result: BlandAltman, concordance: ConcordanceCorrelation | None = None, *, ax: Any = None
+) -> Any:
+    """The pairs of two methods, one against the other, with the identity line ``y = x``.
+
+    Parameters
+    ----------
+    result : BlandAltman
+        From :func:`accord.bland_altman` (it holds the pairs).
+    concordance : ConcordanceCorrelation, optional
+        Its CCC goes in the title (:func:`accord.concordance_correlation` of the same pairs).
+    ax : matplotlib Axes, optional
+        Draw here; by default on a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import accord
+    >>> x, y = [10.0, 12.1, 9.5, 14.0, 11.2], [10.4, 11.8, 9.9, 13.1, 11.0]
+    >>> fig = accord.concordance_plot(accord.bland_altman(x, y),
+    ...                               accord.concordance_correlation(x, y))
+    >>> fig.axes[0].get_title()
+    'x vs y: CCC 0.9346'
+    """
+    fig, ax = _axes(ax, (4.6, 4.4))
+    x, y = result.first_values, result.second_values
+    ax.scatter(x, y, s=16, color=INK, alpha=0.75, lw=0)
+    both = np.concatenate([x, y])
+    if both.size:
+        lo, hi = float(both.min()), float(both.max())
+        pad = 0.05 * (hi - lo or 1.0)
+        ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color=MUTED, lw=1.0, label="y = x")
+        ax.set_xlim(lo - pad, hi + pad)
+        ax.set_ylim(lo - pad, hi + pad)
+    ax.set_aspect("equal")
+    ax.set_xlabel(result.first)
+    ax.set_ylabel(result.second)
+    title = f"{result.first} vs {result.second}"
+    if concordance is not None:
+        title += f": CCC {concordance.statistic:.4g}"
+    ax.set_title(title)
+    ax.legend(loc="upper left", fontsize="small")
+    return fig
+
+
+def bland_altman_svg(
+    results: Sequence[BlandAltman], key: str, level: float = 0.95, columns: int = 3
+) -> str:
+    """The Bland-Altman plots of ``results`` side by side (``columns`` to a row), under the
+    report's style, as inline SVG."""
+    require("matplotlib", "report")
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    style: Any = {**_STYLE, "svg.hashsalt": f"accord-{key}"}
+    ncols = max(1, min(columns, len(results)))
+    nrows = math.ceil(len(results) / ncols)
+    with matplotlib.rc_context(style):
+        fig = Figure(figsize=(7.2 if ncols > 1 else 6.0, (2.7 if ncols > 1 else 3.6) * nrows))
+        axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+        for ax, result in zip(axes, results, strict=False):
+            bland_altman_plot(result, level=level, ax=ax)
+            ax.set_title(f"{result.first} - {result.second}")
+            ax.set_ylabel("difference" if result.scale != "ratio" else "ratio")
+            ax.set_xlabel("mean")
+        for ax in axes[len(results) :]:
+            ax.set_visible(False)
+        fig.tight_layout()
+        return to_svg(fig, key)

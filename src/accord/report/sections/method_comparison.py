@@ -1,0 +1,123 @@
+"""Method comparison of measurements: Bland-Altman limits of agreement and Lin's CCC for
+each pair of raters (interval and ratio levels)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..._errors import InvalidInputError
+from .._blocks import Block, Figure, MethodNote, Note, Section, Table, fmt, fmt_int
+from .._context import Context
+from ..measurements import bland_altman_svg
+
+__all__ = ["build_method_comparison"]
+
+#: Pairs of raters drawn as a Bland-Altman plot (all are in the table).
+FIGURES = 6
+#: Pairs of raters in the table.
+ROWS = 45
+
+REFERENCES = (
+    "Bland, J. M., & Altman, D. G. (1986). Statistical methods for assessing agreement "
+    "between two methods of clinical measurement. Lancet, 327(8476), 307-310. "
+    "https://doi.org/10.1016/S0140-6736(86)90837-8",
+    "Carkeet, A. (2015). Exact parametric confidence intervals for Bland-Altman limits of "
+    "agreement. Optometry and Vision Science, 92(3), e71-e80. "
+    "https://doi.org/10.1097/OPX.0000000000000513",
+    "Lin, L. I.-K. (1989). A concordance correlation coefficient to evaluate "
+    "reproducibility. Biometrics, 45(1), 255-268. https://doi.org/10.2307/2532051",
+)
+
+
+def _comparison(ctx: Context) -> Any:
+    from ... import bland_altman
+
+    ratings = ctx.ratings
+    assert ratings is not None
+    return ctx.cached("method-comparison", lambda: bland_altman(ratings))
+
+
+def _ci(low: float, high: float) -> str:
+    return "" if math.isnan(low) or math.isnan(high) else f"{fmt(low)} to {fmt(high)}"
+
+
+def build_method_comparison(ctx: Context) -> Section | None:
+    """Bland-Altman plots and the limits of agreement of each pair of raters."""
+    if not ctx.numeric:
+        return None
+    title = "Method comparison"
+    if ctx.ratings is None:
+        return None if ctx.in_memory else ctx.unavailable("method-comparison", title)
+    try:
+        result = _comparison(ctx)
+    except InvalidInputError as error:
+        return Section("method-comparison", title, f"Not shown: {error}.", ())
+    level = ctx.confidence_level
+    table = result.table(level)
+    widest = table.assign(width=table["upper"] - table["lower"]).sort_values(
+        "width", ascending=False, kind="stable"
+    )
+    top = widest.iloc[0]
+    if math.isnan(top["width"]):
+        lead = "No pair of raters measured 2 items in common: the limits are undefined."
+    else:
+        lead = (
+            f"The widest limits of agreement are those of {top['first']} - {top['second']}: "
+            f"two measurements of the same item differ by {fmt(top['lower'])} to "
+            f"{fmt(top['upper'])}. Judge the limits against the largest difference that "
+            "does not matter in practice."
+        )
+    rows = tuple(
+        (
+            f"{r['first']} - {r['second']}",
+            fmt_int(r["n_pairs"]),
+            fmt(r["bias"]),
+            _ci(r["bias_ci_low"], r["bias_ci_high"]),
+            f"{fmt(r['lower'])} to {fmt(r['upper'])}",
+            _ci(r["lower_ci_low"], r["upper_ci_high"]),
+            fmt(r["ccc"]),
+        )
+        for r in table.head(ROWS).to_dict(orient="records")
+    )
+    pct = ctx.level_pct
+    blocks: list[Block] = [
+        Table(
+            (
+                "pair",
+                "pairs",
+                "bias",
+                f"bias {pct} CI",
+                "limits of agreement",
+                f"outer {pct} CI of the limits",
+                "CCC",
+            ),
+            rows,
+            (False, True, True, True, True, True, True),
+            caption="Differences first - second; limits at 1.96 SD, their exact intervals "
+            "(Carkeet 2015)"
+            + (f"; the first {ROWS} pairs of {len(table)}." if len(table) > ROWS else "."),
+        )
+    ]
+    undefined = [ba for ba in result.limits if math.isnan(ba.bias)]
+    if undefined:
+        blocks.append(Note("; ".join(str(ba.reason) for ba in undefined[:FIGURES]) + "."))
+    shown = [ba for ba in result.limits if not math.isnan(ba.bias)][:FIGURES]
+    if not shown:
+        return Section("method-comparison", title, lead, tuple(blocks), ())
+    names = ", ".join(f"{ba.first} - {ba.second}" for ba in shown)
+    blocks.append(
+        Figure(
+            bland_altman_svg(shown, "bland-altman", level),
+            "Each pair's difference against its mean, with the bias (solid) and the limits of "
+            f"agreement (dashed), their {pct} intervals shaded"
+            + (f"; the first {FIGURES} pairs." if len(result.limits) > FIGURES else "."),
+            f"Bland-Altman plots of {names}",
+        )
+    )
+    first = result.limits[0]
+    notes = (
+        MethodNote("Bland-Altman limits of agreement", first.method, REFERENCES[:2]),
+        MethodNote("Concordance correlation", result.concordance[0].method, REFERENCES[2:]),
+    )
+    return Section("method-comparison", title, lead, tuple(blocks), notes)

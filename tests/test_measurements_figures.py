@@ -1,0 +1,95 @@
+"""Figures of a method comparison, and the report's method-comparison section."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+import accord
+
+pytest.importorskip("matplotlib")
+
+WRIGHT = [494, 395, 516, 434, 476, 557, 413, 442, 650, 433, 417, 656, 267, 478, 178, 423, 427]
+MINI = [512, 430, 520, 428, 500, 600, 364, 380, 658, 445, 432, 626, 260, 477, 259, 350, 451]
+
+
+def _hlines(ax: object) -> list[float]:
+    return sorted(
+        float(line.get_ydata()[0])  # type: ignore[attr-defined]
+        for line in ax.get_lines()  # type: ignore[attr-defined]
+        if len(set(np.asarray(line.get_ydata(), dtype=float))) == 1
+    )
+
+
+def test_bland_altman_plot_draws_the_results_numbers() -> None:
+    ba = accord.bland_altman(WRIGHT, MINI)
+    fig = accord.bland_altman_plot(ba)
+    ax = fig.axes[0]
+    assert_allclose(_hlines(ax), sorted([ba.lower, 0.0, ba.bias, ba.upper]))
+    points = ax.collections[0].get_offsets()
+    assert_allclose(points[:, 0], (np.add(WRIGHT, MINI)) / 2)
+    assert_allclose(points[:, 1], np.subtract(WRIGHT, MINI))
+    spans = sorted(tuple(p.get_extents().bounds) for p in ax.patches)
+    assert len(spans) == 3  # the bias's and the two limits' intervals
+    assert ax.get_ylabel() == "x - y"
+
+
+def test_ratio_plot_is_on_a_log_axis_around_one() -> None:
+    ba = accord.bland_altman(WRIGHT, MINI, scale="ratio")
+    ax = accord.bland_altman_plot(ba).axes[0]
+    assert ax.get_yscale() == "log"
+    assert 1.0 in _hlines(ax)
+
+
+def test_concordance_plot_has_the_identity_line() -> None:
+    ba = accord.bland_altman(WRIGHT, MINI)
+    ccc = accord.concordance_correlation(WRIGHT, MINI)
+    ax = accord.concordance_plot(ba, ccc).axes[0]
+    line = ax.get_lines()[0]
+    assert_allclose(line.get_xdata(), line.get_ydata())
+    assert_allclose(ax.collections[0].get_offsets(), np.column_stack([WRIGHT, MINI]))
+    assert f"{ccc.statistic:.4g}" in ax.get_title()
+
+
+def test_plots_draw_on_a_given_axes() -> None:
+    from matplotlib.figure import Figure
+
+    fig = Figure()
+    left, right = fig.subplots(1, 2)
+    ba = accord.bland_altman(WRIGHT, MINI)
+    assert accord.bland_altman_plot(ba, ax=left) is fig
+    assert accord.concordance_plot(ba, ax=right) is fig
+
+
+def test_report_has_a_method_comparison_section_for_measurements() -> None:
+    ratings = accord.datasets.load_pefr()
+    page = accord.report(ratings, progress=False)
+    assert "method-comparison" in page.sections
+    ba = accord.bland_altman(ratings).limits[0]
+    assert "Bland-Altman plots of Wright - mini-Wright" in page.html
+    assert f"{ba.lower:.3f}" in page.html or f"{ba.lower:.4g}" in page.html
+    assert "Carkeet" in page.html and "Lin, L. I.-K. (1989)" in page.html
+
+
+def test_report_on_labels_has_no_method_comparison() -> None:
+    page = accord.report(accord.datasets.load_diagnoses(), progress=False)
+    assert "method-comparison" not in page.sections
+
+
+def test_report_says_why_when_a_pair_cannot_be_compared() -> None:
+    ratings = accord.Ratings.from_wide(
+        np.array([[1.0, 2.0, math.nan], [2.0, 2.5, math.nan], [3.0, math.nan, 3.5],
+                  [4.0, 4.2, math.nan]]),
+        level="interval",
+    )  # fmt: skip
+    page = accord.report(ratings, progress=False)
+    assert "method-comparison" in page.sections
+    with pytest.warns(accord.DegenerateDataWarning, match="at least 2 pairs measured by both"):
+        comparison = accord.bland_altman(ratings)
+    undefined = [ba for ba in comparison.limits if ba.reason]
+    assert [(ba.first, ba.second) for ba in undefined] == [("0", "2"), ("1", "2")]
+    assert all(math.isnan(ba.bias) for ba in undefined)
+    assert "at least 2 pairs measured by both 0 and 2" in page.html
