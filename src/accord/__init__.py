@@ -98,6 +98,14 @@ if TYPE_CHECKING:
     from .io.ratings import read_ratings
     from .io.spans import read_bio, read_brat, read_spans
     from .judges import AltTest, AltTestRanking, alt_test
+    from .planning import (
+        SampleSize,
+        SimulatedSampleSize,
+        sample_size_alpha,
+        sample_size_icc,
+        sample_size_kappa,
+        sample_size_simulated,
+    )
     from .report import HtmlReport, report
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
@@ -144,6 +152,12 @@ _EXPORTS: dict[str, str] = {
     "AltTest": ".judges",
     "AltTestRanking": ".judges",
     "alt_test": ".judges",
+    "SampleSize": ".planning",
+    "SimulatedSampleSize": ".planning",
+    "sample_size_alpha": ".planning",
+    "sample_size_icc": ".planning",
+    "sample_size_kappa": ".planning",
+    "sample_size_simulated": ".planning",
     "ReadReport": ".data.ratings",
     "Recalibration": ".confidence",
     "ReliabilityDiagram": ".confidence",
@@ -260,7 +274,9 @@ __all__ = [
     "ReadReport",
     "Recalibration",
     "ReliabilityDiagram",
+    "SampleSize",
     "SimulatedPanel",
+    "SimulatedSampleSize",
     "SpanAgreement",
     "Spans",
     "SpecificAgreement",
@@ -306,6 +322,10 @@ __all__ = [
     "recalibrate",
     "reliability_diagram",
     "report",
+    "sample_size_alpha",
+    "sample_size_icc",
+    "sample_size_kappa",
+    "sample_size_simulated",
     "scott_pi",
     "simulate_panel",
     "span_agreement",

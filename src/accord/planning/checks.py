@@ -1,0 +1,108 @@
+"""Checks of a plan's options, shared by the closed forms and the simulated studies."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from .._errors import InvalidInputError, bad_choice, bad_parameter
+
+__all__ = [
+    "Progress",
+    "check_count",
+    "check_open",
+    "check_progress",
+    "goal_of",
+    "one_sided",
+]
+
+#: ``progress(done, total)`` after each simulated study size.
+Progress = Callable[[int, int | None], None]
+
+
+def check_open(owner: str, keyword: str, value: Any, low: float, high: float) -> float:
+    """``value`` as a float strictly between ``low`` and ``high``, or a one-line error.
+
+    >>> check_open("sample_size_icc", "power", 0.8, 0.0, 1.0)
+    0.8
+    """
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if isinstance(value, bool) or not (low < number < high):
+        raise InvalidInputError(
+            bad_parameter(owner, keyword, f"a number strictly between {low:g} and {high:g}", value)
+        )
+    return number
+
+
+def check_count(owner: str, keyword: str, value: Any, smallest: int) -> int:
+    """``value`` as an integer of at least ``smallest``, or a one-line error.
+
+    >>> check_count("sample_size_icc", "n_raters", 3, 2)
+    3
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+        raise InvalidInputError(
+            bad_parameter(owner, keyword, f"an integer of at least {smallest}", value)
+        )
+    if int(value) < smallest:
+        raise InvalidInputError(
+            bad_parameter(owner, keyword, f"an integer of at least {smallest}", value)
+        )
+    return int(value)
+
+
+def goal_of(owner: str, rho0: Any, rho1: Any, rho: Any, width: Any) -> str:
+    """``"power"`` when ``rho0`` and ``rho1`` are given, ``"width"`` when ``rho`` and
+    ``width`` are; anything else is an error that says what to give.
+
+    >>> goal_of("sample_size_icc", 0.6, 0.8, None, None)
+    'power'
+    """
+    test = rho0 is not None or rho1 is not None
+    interval = rho is not None or width is not None
+    if test and interval:
+        raise InvalidInputError(
+            f"{owner} plans a test (rho0= and rho1=) or an interval (rho= and width=), not both"
+        )
+    if test:
+        if rho0 is None or rho1 is None:
+            missing = "rho0" if rho0 is None else "rho1"
+            raise InvalidInputError(
+                f"{owner}: a test needs both rho0= and rho1=; {missing}= is missing"
+            )
+        return "power"
+    if interval:
+        if rho is None or width is None:
+            missing = "rho" if rho is None else "width"
+            raise InvalidInputError(
+                f"{owner}: an interval needs both rho= and width=; {missing}= is missing"
+            )
+        return "width"
+    raise InvalidInputError(
+        f"{owner} needs rho0= and rho1= (a test) or rho= and width= (an interval)"
+    )
+
+
+def one_sided(owner: str, alternative: Any) -> bool:
+    """Whether ``alternative`` is ``"one-sided"`` (False for ``"two-sided"``)."""
+    if alternative not in ("one-sided", "two-sided"):
+        raise InvalidInputError(
+            bad_choice(owner, "alternative", ("one-sided", "two-sided"), alternative)
+        )
+    return bool(alternative == "one-sided")
+
+
+def check_progress(owner: str, progress: Any) -> Progress | None:
+    """``progress`` as a callable ``(done, total)``, or None (also for ``False``)."""
+    if progress is None or progress is False:
+        return None
+    if not callable(progress):
+        raise InvalidInputError(
+            f"progress of {owner} must be a function called as progress(done, total) after "
+            f"each number of items, or None; got {progress!r}"
+        )
+    return progress  # type: ignore[no-any-return]
