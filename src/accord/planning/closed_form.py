@@ -171,6 +171,7 @@ def sample_size_icc(
     """
     owner = "sample_size_icc"
     k = check_count(owner, "n_raters", n_raters, 2)
+    single = one_sided(owner, alternative)
     if goal_of(owner, rho0, rho1, rho, width) == "power":
         r0 = check_open(owner, "rho0", rho0, -1e-12, 1.0)
         r1 = check_open(owner, "rho1", rho1, -1e-12, 1.0)
@@ -178,7 +179,7 @@ def sample_size_icc(
             raise InvalidInputError(f"{owner}: rho1= must differ from rho0= (both {rho0})")
         a = check_open(owner, "alpha", alpha, 0.0, 1.0)
         b = check_open(owner, "power", power, 0.0, 1.0)
-        z_a = _z(1 - a) if one_sided(owner, alternative) else _z(1 - a / 2)
+        z_a = _z(1 - a) if single else _z(1 - a / 2)
         log_c0 = math.log((1 + k * r0 / (1 - r0)) / (1 + k * r1 / (1 - r1)))
         n = 1 + 2 * (z_a + _z(b)) ** 2 * k / (log_c0**2 * (k - 1))
         n_items = _rounded(owner, n)
@@ -450,9 +451,13 @@ def _half_width(rho: float, p: float, k: int, n: float, critical: float, upper: 
     """Distance from ``rho`` to the kappa at which n times the goodness-of-fit statistic
     reaches ``critical`` (NaN when none in (0, 1))."""
     end = 1 - 1e-9 if upper else 1e-9
+    chance = kappa_cell_probabilities(0.0, p, k)
+    together = kappa_cell_probabilities(1.0, p, k)
+    at = (1 - rho) * chance + rho * together
 
     def gap(kappa: float) -> float:
-        return n * _discrepancy(rho, kappa, p, k) - critical
+        ref = (1 - kappa) * chance + kappa * together
+        return float(n * np.sum((at - ref) ** 2 / ref)) - critical
 
     if gap(end) < 0:
         return math.nan
