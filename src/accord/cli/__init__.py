@@ -20,6 +20,7 @@ COMMANDS = (
     "confidence",
     "spans",
     "report",
+    "plan",
     "demo",
 )
 for _command in COMMANDS:

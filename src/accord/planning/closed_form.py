@@ -323,7 +323,9 @@ def sample_size_kappa(
     one degree of freedom exceeds its :math:`1-\alpha` quantile with probability
     :math:`1-\beta`. For an interval (Donner & Rotondi 2010) *n* is the smallest with which
     the statistic of :math:`\rho` against each end :math:`\rho \pm w/2` reaches the
-    chi-square quantile at ``level``.
+    chi-square quantile at ``level``: each end of the interval is expected within
+    ``width / 2`` of :math:`\rho`, so the interval is at most ``width`` wide (the curve gives
+    the expected ``lower`` and ``upper`` ends).
 
     ``method="cantor"`` (two raters; Cantor 1996): the normal approximation with the
     large-sample variance :math:`Q/n` of Cohen's kappa (Fleiss, Cohen & Everitt 1969),
@@ -477,11 +479,16 @@ def _fit_width(r: float, w: float, p: float, k: int, lev: float, assumptions: An
     n = critical / per_item
     n_items = _rounded(owner, n)
     grid = _grid(n_items)
-    widths = [
-        _half_width(r, p, k, m, critical, False) + _half_width(r, p, k, m, critical, True)
-        for m in grid
-    ]
-    curve = pd.DataFrame({"n_items": grid.astype(np.int64), "width": widths})
+    below = np.array([_half_width(r, p, k, m, critical, False) for m in grid])
+    above = np.array([_half_width(r, p, k, m, critical, True) for m in grid])
+    curve = pd.DataFrame(
+        {
+            "n_items": grid.astype(np.int64),
+            "lower": r - below,
+            "upper": r + above,
+            "width": below + above,
+        }
+    )
     return SampleSize("kappa", "width", n_items, k, n, curve, assumptions, DONNER_ROTONDI)
 
 
