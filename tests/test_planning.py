@@ -406,3 +406,20 @@ def test_simulation_agrees_with_the_closed_forms() -> None:
         n_simulations=m, seed=13,
     )  # fmt: skip
     assert abs(sim.curve["power"].iloc[0] - 0.8) < 0.07
+
+
+# -------------------------------------------------------------------------------- figure
+
+
+def test_plan_figure_draws_the_curve_the_goal_and_the_plan() -> None:
+    plan = accord.sample_size_icc(rho=0.7, width=0.2, n_raters=3)
+    fig = accord.plan_figure(plan)
+    ax = fig.axes[0]
+    line = ax.get_lines()[0]
+    np.testing.assert_array_equal(line.get_xdata(), plan.curve["n_items"])
+    labels = ax.get_legend_handles_labels()[1]
+    assert labels == ["goal: 0.2", f"plan: {plan.n_items} items"]
+    ends = accord.plan_figure(accord.sample_size_kappa(rho=0.6, width=0.3, prevalence=0.3))
+    assert ends.axes[0].get_ylabel() == "expected interval ends"
+    with pytest.raises(InvalidInputError, match="sample_size_"):
+        accord.plan_figure(accord.fleiss_kappa([[2, 0], [1, 1]]))  # type: ignore[arg-type]

@@ -116,6 +116,10 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
         _diagnoses(), ["rater5", "rater6"], epsilon=0.15, min_items_per_rater=20
     ),
     "RaterPermutationTest": lambda _: rater_permutation_test(_diagnoses(), n_permutations=99),
+    "SampleSize": lambda _: accord.sample_size_icc(rho0=0.6, rho1=0.8, n_raters=2),
+    "SimulatedSampleSize": lambda _: accord.sample_size_simulated(
+        "icc", rho=0.7, rho0=0.5, n_items=[20, 40], n_simulations=10, seed=0
+    ),
 }
 
 

@@ -107,6 +107,7 @@ if TYPE_CHECKING:
         sample_size_simulated,
     )
     from .report import HtmlReport, report
+    from .report.planning import plan_figure
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
     from .stats.panel import PanelStatistics
@@ -201,6 +202,7 @@ _EXPORTS: dict[str, str] = {
     "recalibrate": ".confidence",
     "reliability_diagram": ".confidence",
     "report": ".report",
+    "plan_figure": ".report.planning",
     "scott_pi": ".agreement",
     "simulate_panel": ".calibration",
     "span_agreement": ".spans",
@@ -310,6 +312,7 @@ __all__ = [
     "pairwise_specific_agreement",
     "panel_statistics",
     "percent_agreement",
+    "plan_figure",
     "pooled_specific_agreement",
     "rater_differences",
     "rater_permutation_test",
