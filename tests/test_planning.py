@@ -106,6 +106,47 @@ def test_cell_probabilities_match_kappasize_polynomials() -> None:
     np.testing.assert_allclose(kappa_cell_probabilities(r, p, 4), four, rtol=1e-12)
 
 
+def test_cell_probabilities_of_several_categories_match_kappasize() -> None:
+    # R kappaSize 1.1, R/power3Cats.R and R/power4Cats.R: the probability that all raters
+    # agree on category j (3 raters, then 4), and 1 minus their sum
+    k, props = 0.45, [0.2, 0.3, 0.5]
+
+    def three(p: float) -> float:
+        return (
+            p**3
+            * ((p**2 + 3 * k * p - 2 * k * p**2 + 2 * k**2 - 3 * k**2 * p + k**2 * p**2) / p**2)
+            / (1 + k)
+        )
+
+    def four(p: float) -> float:
+        inner = (
+            -(p**3) - 6 * k * p**2 + 3 * k * p**3 - 11 * k**2 * p + 12 * k**2 * p**2
+            - 3 * k**2 * p**3 - 6 * k**3 + 11 * k**3 * p - 6 * k**3 * p**2 + k**3 * p**3
+        )  # fmt: skip
+        return -p * inner / ((1 + k) * (1 + 2 * k))
+
+    for n_raters, cell in ((3, three), (4, four)):
+        unanimous = [cell(p) for p in props]
+        expected = [1 - sum(unanimous), *unanimous]
+        np.testing.assert_allclose(kappa_cell_probabilities(k, props, n_raters), expected)
+    # two raters: p_j^2 + k p_j (1 - p_j), kappaSize's P1 = p^2 (-(-p - k + k p)/p)
+    two = [p**2 + k * p * (1 - p) for p in props]
+    np.testing.assert_allclose(kappa_cell_probabilities(k, props, 2)[1:], two)
+
+
+def test_kappa_several_categories_by_hand() -> None:
+    # the goodness-of-fit n with the unanimity cells (kappaSize::Power3Cats' statistic)
+    props, k0, k1 = [0.3, 0.3, 0.4], 0.4, 0.6
+
+    def cells(k: float) -> list[float]:
+        unanimous = [p**2 + k * p * (1 - p) for p in props]
+        return [1 - sum(unanimous), *unanimous]
+
+    per_item = sum((a - b) ** 2 / b for a, b in zip(cells(k1), cells(k0), strict=True))
+    plan = accord.sample_size_kappa(rho0=k0, rho1=k1, prevalence=props)
+    assert plan.n_exact == pytest.approx(_noncentrality(0.05, 0.8) / per_item, rel=1e-6)
+
+
 def _discrepancy(k1: float, k0: float, p: float) -> float:
     """Donner & Eliasziw (1992), two raters, by hand: the cells (1-p)^2 + k p(1-p),
     2 p(1-p)(1-k), p^2 + k p(1-p); sum (P(k1) - P(k0))^2 / P(k0)."""
@@ -159,11 +200,9 @@ def test_kappa_cantor_reproduces_irr_example() -> None:
 
 
 def test_kappa_cantor_two_rates_by_hand() -> None:
-    # Fleiss, Cohen & Everitt (1969) variance on the 2 x 2 table with kappa 0 (independent
-    # raters): Q = (pe)/(1 - pe) with pe the chance agreement... checked against the general
-    # expression for rates 0.3 and 0.4 at kappa = 0: Var = pe (1 - pe)... Here simply: two
-    # raters who agree by chance only, p11 = r1 r2 etc.; n Var(kappa) at kappa = 0 is
-    # (pe + pe^2 - sum_k p_k. p_.k (p_k. + p_.k)) / (1 - pe)^2 (Fleiss 1981, eq. 13.15).
+    # At kappa = 0 the large-sample variance of Fleiss, Cohen & Everitt (1969) reduces to the
+    # null variance n Var = (pe + pe^2 - sum_k p_k. p_.k (p_k. + p_.k)) / (1 - pe)^2; an
+    # interval of width w then needs n = 4 z^2 Var / w^2 items. Raters 30% and 40% positive.
     r1, r2 = 0.3, 0.4
     pe = r1 * r2 + (1 - r1) * (1 - r2)
     terms = r1 * r2 * (r1 + r2) + (1 - r1) * (1 - r2) * (2 - r1 - r2)
@@ -275,7 +314,13 @@ def test_alpha_n_grows_with_alpha_min(a1: float, a2: float, pc: float) -> None:
         ),
         (
             lambda: accord.sample_size_kappa(rho0=0.4, rho1=0.6, prevalence=(0.3, 0.4)),
-            "one prevalence",
+            "summing to 1",
+        ),
+        (
+            lambda: accord.sample_size_kappa(
+                rho0=0.4, rho1=0.6, prevalence=(0.3, 0.3, 0.4), method="cantor"
+            ),
+            "got 3 values",
         ),
         (lambda: accord.sample_size_kappa(rho=0.1, width=0.4, prevalence=0.3), "inside (0, 1)"),
         (

@@ -45,6 +45,11 @@ DONNER_ELIASZIW = (
     "the counts of positive ratings per item under the common-correlation model "
     "(as R kappaSize::PowerBinary)"
 )
+ROTONDI_DONNER = (
+    "Rotondi & Donner (2012), J. Clin. Epidemiol. 65:778-784: goodness-of-fit chi-square "
+    "test of the raters' unanimity in each category under the Dirichlet-multinomial model "
+    "(as R kappaSize::Power3Cats to Power5Cats, CI3Cats to CI5Cats)"
+)
 DONNER_ROTONDI = (
     "Donner & Rotondi (2010), Int. J. Biostat. 6:31: the goodness-of-fit statistic reaches "
     "its critical value at both ends of the interval (as R kappaSize::CIBinary)"
@@ -204,31 +209,57 @@ def sample_size_icc(
 # ---------------------------------------------------------------------------- Cohen's kappa
 
 
-def kappa_cell_probabilities(kappa: float, prevalence: float, n_raters: int) -> FloatArray:
-    r"""Probabilities of 0, 1, ..., *k* positive ratings of an item under the
-    common-correlation model of a binary scale (Bahadur's model with kappa as the intraclass
-    correlation): with probability :math:`\kappa` every rater gives the item's value, else
-    the *k* ratings are independent with prevalence *p*.
+def kappa_cell_probabilities(
+    kappa: float, prevalence: float | Sequence[float] | FloatArray, n_raters: int
+) -> FloatArray:
+    r"""Probabilities of the cells of the goodness-of-fit test of kappa for one item.
 
-    .. math::
+        **Binary scale** (``prevalence`` one number *p*, the share of positives): the
+        probabilities of 0, 1, ..., *k* positive ratings under the common-correlation model
+        (kappa as the intraclass correlation; with probability :math:`\kappa` every rater gives
+        the item's value, else the *k* ratings are independent):
 
-        P(x) = (1 - \kappa) \binom{k}{x} p^x (1-p)^{k-x}
-               + \kappa \left([x = 0](1 - p) + [x = k]\,p\right)
+        .. math::
 
-    For two raters: :math:`(1-p)^2 + \kappa p(1-p)`, :math:`2p(1-p)(1-\kappa)`,
-    :math:`p^2 + \kappa p(1-p)` (Donner & Eliasziw 1992).
+            P(x) = (1 - \kappa) inom{k}{x} p^x (1-p)^{k-x}
+                   + \kappa \left([x = 0](1 - p) + [x = k]\,p
+    ight)
 
-    >>> kappa_cell_probabilities(0.4, 0.3, 2).round(4).tolist()
-    [0.574, 0.252, 0.174]
+        For two raters: :math:`(1-p)^2 + \kappa p(1-p)`, :math:`2p(1-p)(1-\kappa)`,
+        :math:`p^2 + \kappa p(1-p)` (Donner & Eliasziw 1992).
+
+        **Several categories** (``prevalence`` the shares :math:`p_1, \ldots, p_q`, q >= 3): the
+        probabilities that the *k* raters are not unanimous, then unanimous in each category,
+        under the Dirichlet-multinomial model with intraclass correlation :math:`\kappa`
+        (Rotondi & Donner 2012; as R kappaSize's ``Power3Cats`` to ``Power5Cats``):
+
+        .. math::
+
+            P_j = p_j \prod_{i=1}^{k-1} rac{(1 - \kappa) p_j + i\kappa}{1 + (i - 1)\kappa},
+            \qquad P_0 = 1 - \sum_j P_j
+
+        With two raters both models give :math:`P_j = p_j^2 + \kappa p_j (1 - p_j)`.
+
+        >>> kappa_cell_probabilities(0.4, 0.3, 2).round(4).tolist()
+        [0.574, 0.252, 0.174]
     """
-    x = np.arange(n_raters + 1)
-    cells = (1 - kappa) * stats.binom.pmf(x, n_raters, prevalence)
-    cells[0] += kappa * (1 - prevalence)
-    cells[-1] += kappa * prevalence
-    return np.asarray(cells, dtype=np.float64)
+    k = n_raters
+    if np.ndim(prevalence) == 0:
+        p = float(prevalence)  # type: ignore[arg-type]
+        x = np.arange(k + 1)
+        comb = np.array([math.comb(k, int(i)) for i in x], dtype=np.float64)
+        cells = (1 - kappa) * comb * p**x * (1 - p) ** (k - x)
+        cells[0] += kappa * (1 - p)
+        cells[-1] += kappa * p
+        return np.asarray(cells, dtype=np.float64)
+    shares = np.asarray(prevalence, dtype=np.float64)
+    unanimous = shares.copy()
+    for i in range(1, k):
+        unanimous *= ((1 - kappa) * shares + i * kappa) / (1 + (i - 1) * kappa)
+    return np.concatenate([[1 - unanimous.sum()], unanimous])
 
 
-def _discrepancy(kappa: float, reference: float, p: float, k: int) -> float:
+def _discrepancy(kappa: float, reference: float, p: float | FloatArray, k: int) -> float:
     """Sum over the cells of (P(kappa) - P(reference))^2 / P(reference): the goodness-of-fit
     statistic of one item."""
     at = kappa_cell_probabilities(kappa, p, k)
@@ -270,26 +301,34 @@ def _cantor_variance(kappa: float, rate1: float, rate2: float) -> float:
     return float(q / (1 - pe) ** 4)
 
 
-def _prevalence(owner: str, prevalence: Any, pair: bool) -> tuple[float, float]:
-    """The positive rate of each rater: one number for both, or (with ``pair``) two."""
-    if isinstance(prevalence, Sequence | np.ndarray) and not isinstance(prevalence, str):
-        values = list(prevalence)
-        if len(values) != 2:
-            raise InvalidInputError(
-                f"{owner}: prevalence= is one number (the share of positive ratings) or two "
-                f"(one per rater); got {len(values)} values"
-            )
-        if not pair:
-            raise InvalidInputError(
-                f"{owner}: method='goodness_of_fit' assumes one prevalence for every rater; "
-                "give one number, or method='cantor' for one per rater"
-            )
-        return (
-            check_open(owner, "prevalence", values[0], 0.0, 1.0),
-            check_open(owner, "prevalence", values[1], 0.0, 1.0),
+def _rates(owner: str, prevalence: Any) -> tuple[float, float]:
+    """Cantor: the positive rate of each rater, one number for both or a pair."""
+    if np.ndim(prevalence) == 0:
+        p = check_open(owner, "prevalence", prevalence, 0.0, 1.0)
+        return p, p
+    values = list(np.ravel(np.asarray(prevalence, dtype=object)))
+    if len(values) != 2:
+        raise InvalidInputError(
+            f"{owner}: with method='cantor', prevalence= is one share of positive ratings or "
+            f"two (one per rater); got {len(values)} values"
         )
-    p = check_open(owner, "prevalence", prevalence, 0.0, 1.0)
-    return p, p
+    return (
+        check_open(owner, "prevalence", values[0], 0.0, 1.0),
+        check_open(owner, "prevalence", values[1], 0.0, 1.0),
+    )
+
+
+def _shares(owner: str, prevalence: Any) -> float | FloatArray:
+    """Goodness of fit: the share of positives (a number), or the categories' shares."""
+    if np.ndim(prevalence) == 0:
+        return check_open(owner, "prevalence", prevalence, 0.0, 1.0)
+    shares = [check_open(owner, "prevalence", v, 0.0, 1.0) for v in np.ravel(prevalence)]
+    if len(shares) < 2 or not math.isclose(sum(shares), 1.0, abs_tol=1e-6):
+        raise InvalidInputError(
+            f"{owner}: prevalence= is the share of positive ratings, or the categories' shares "
+            f"summing to 1; got {[float(v) for v in shares]}"
+        )
+    return shares[0] if len(shares) == 2 else np.array(shares)
 
 
 def sample_size_kappa(
@@ -308,9 +347,11 @@ def sample_size_kappa(
 ) -> SampleSize:
     r"""Items needed for kappa on a binary scale: a test or an interval of given width.
 
-    ``method="goodness_of_fit"`` (default; Donner & Eliasziw 1992, any number of raters):
-    under the common-correlation model (:func:`kappa_cell_probabilities`) the items'
-    counts of positive ratings follow a multinomial; the chi-square goodness-of-fit test of
+    ``method="goodness_of_fit"`` (default; Donner & Eliasziw 1992, any number of raters;
+    several categories: Rotondi & Donner 2012): under the common-correlation model
+    (:func:`kappa_cell_probabilities`) the items' counts of positive ratings (or, with
+    several categories, whether the raters are unanimous and in which category) follow a
+    multinomial; the chi-square goodness-of-fit test of
     :math:`\kappa_0` has, under :math:`\kappa_1`, the noncentrality
     :math:`\lambda = n \sum_x (P_x(\kappa_1) - P_x(\kappa_0))^2 / P_x(\kappa_0)`, so
 
@@ -334,9 +375,12 @@ def sample_size_kappa(
 
     Parameters
     ----------
-    prevalence : float or pair of float
-        Share of positive ratings, strictly between 0 and 1; with ``method="cantor"``, one
-        per rater may be given.
+    prevalence : float or sequence of float
+        Share of positive ratings, strictly between 0 and 1. With
+        ``method="goodness_of_fit"`` a sequence is the categories' shares, summing to 1
+        (three or more: the several-category test of :func:`kappa_cell_probabilities`, as R
+        kappaSize's ``Power3Cats`` to ``Power5Cats`` and ``CI3Cats`` to ``CI5Cats``); with
+        ``method="cantor"`` a pair is the two raters' positive rates.
     rho0, rho1 : float, optional
         Kappa under the null hypothesis and the kappa to detect (goodness of fit: in (0, 1)).
     rho, width : float, optional
@@ -380,6 +424,10 @@ def sample_size_kappa(
     the kappa statistic for interobserver agreement studies with a binary outcome and
     multiple raters. Int. J. Biostat. 6(1):31. doi:10.2202/1557-4679.1275
 
+    Rotondi, M. A. & Donner, A. (2012). A confidence interval approach to sample size
+    estimation for interobserver agreement studies with multiple raters and outcomes.
+    J. Clin. Epidemiol. 65:778-784. doi:10.1016/j.jclinepi.2011.10.019
+
     Cantor, A. B. (1996). Sample-size calculations for Cohen's kappa. Psychol. Methods
     1(2):150-153. doi:10.1037/1082-989X.1.2.150
 
@@ -407,12 +455,17 @@ def sample_size_kappa(
             f"{owner}: method='cantor' is for two raters; n_raters={n_raters} needs "
             "method='goodness_of_fit'"
         )
-    rate1, rate2 = _prevalence(owner, prevalence, method == "cantor")
+    if method == "cantor":
+        rate1, rate2 = _rates(owner, prevalence)
+        shown: Any = rate1 if rate1 == rate2 else (rate1, rate2)
+    else:
+        shares = _shares(owner, prevalence)
+        shown = shares if np.ndim(shares) == 0 else [float(v) for v in np.ravel(shares)]
     if alternative is None:
         alternative = "two-sided" if method == "goodness_of_fit" else "one-sided"
     single = one_sided(owner, alternative)
     assumptions: dict[str, Any] = {
-        "prevalence": rate1 if rate1 == rate2 else (rate1, rate2),
+        "prevalence": shown,
         "method": method,
     }
     if goal_of(owner, rho0, rho1, rho, width) == "power":
@@ -426,18 +479,25 @@ def sample_size_kappa(
         assumptions |= {"rho0": r0, "rho1": r1, "alpha": a, "power": b, "alternative": alternative}
         if method == "cantor":
             return _cantor_test(r0, r1, rate1, rate2, a, b, single, assumptions)
-        return _fit_test(r0, r1, rate1, k, a, b, single, assumptions)
+        return _fit_test(r0, r1, shares, k, a, b, single, assumptions)
     r = check_open(owner, "rho", rho, 0.0 if method == "goodness_of_fit" else -1.0, 1.0)
     w = check_open(owner, "width", width, 0.0, 2.0)
     lev = check_open(owner, "level", level, 0.0, 1.0)
     assumptions |= {"rho": r, "width": w, "level": lev}
     if method == "cantor":
         return _cantor_width(r, w, rate1, rate2, lev, assumptions)
-    return _fit_width(r, w, rate1, k, lev, assumptions)
+    return _fit_width(r, w, shares, k, lev, assumptions)
 
 
 def _fit_test(
-    r0: float, r1: float, p: float, k: int, a: float, b: float, single: bool, assumptions: Any
+    r0: float,
+    r1: float,
+    p: float | FloatArray,
+    k: int,
+    a: float,
+    b: float,
+    single: bool,
+    assumptions: Any,
 ) -> SampleSize:
     critical = float(stats.chi2.ppf(1 - (2 * a if single else a), 1))
     per_item = _discrepancy(r1, r0, p, k)
@@ -446,27 +506,28 @@ def _fit_test(
     grid = _grid(n_items)
     reached = stats.ncx2.sf(critical, 1, grid * per_item)
     curve = pd.DataFrame({"n_items": grid.astype(np.int64), "power": reached})
-    return SampleSize("kappa", "power", n_items, k, n, curve, assumptions, DONNER_ELIASZIW)
+    method = DONNER_ELIASZIW if np.ndim(p) == 0 else ROTONDI_DONNER
+    return SampleSize("kappa", "power", n_items, k, n, curve, assumptions, method)
 
 
-def _half_width(rho: float, p: float, k: int, n: float, critical: float, upper: bool) -> float:
+def _half_width(
+    rho: float, p: float | FloatArray, k: int, n: float, critical: float, upper: bool
+) -> float:
     """Distance from ``rho`` to the kappa at which n times the goodness-of-fit statistic
     reaches ``critical`` (NaN when none in (0, 1))."""
     end = 1 - 1e-9 if upper else 1e-9
-    chance = kappa_cell_probabilities(0.0, p, k)
-    together = kappa_cell_probabilities(1.0, p, k)
-    at = (1 - rho) * chance + rho * together
 
     def gap(kappa: float) -> float:
-        ref = (1 - kappa) * chance + kappa * together
-        return float(n * np.sum((at - ref) ** 2 / ref)) - critical
+        return n * _discrepancy(rho, kappa, p, k) - critical
 
     if gap(end) < 0:
         return math.nan
     return abs(float(optimize.brentq(gap, rho, end, xtol=1e-10)) - rho)
 
 
-def _fit_width(r: float, w: float, p: float, k: int, lev: float, assumptions: Any) -> SampleSize:
+def _fit_width(
+    r: float, w: float, p: float | FloatArray, k: int, lev: float, assumptions: Any
+) -> SampleSize:
     owner = "sample_size_kappa"
     low, high = r - w / 2, r + w / 2
     if low <= 0 or high >= 1:
@@ -489,7 +550,8 @@ def _fit_width(r: float, w: float, p: float, k: int, lev: float, assumptions: An
             "width": below + above,
         }
     )
-    return SampleSize("kappa", "width", n_items, k, n, curve, assumptions, DONNER_ROTONDI)
+    method = DONNER_ROTONDI if np.ndim(p) == 0 else ROTONDI_DONNER
+    return SampleSize("kappa", "width", n_items, k, n, curve, assumptions, method)
 
 
 def _cantor_test(
