@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._errors import InvalidInputError, bad_choice, bad_parameter
+from .._validate import check_callback
 
 __all__ = [
     "Progress",
@@ -55,6 +56,15 @@ def check_count(owner: str, keyword: str, value: Any, smallest: int) -> int:
     return int(value)
 
 
+def _both(owner: str, what: str, names: tuple[str, str], values: tuple[Any, Any]) -> None:
+    """Both options of a pair given, or an error naming the one missing."""
+    missing = [name for name, value in zip(names, values, strict=True) if value is None]
+    if missing:
+        raise InvalidInputError(
+            f"{owner}: {what} needs both {names[0]}= and {names[1]}=; {missing[0]}= is missing"
+        )
+
+
 def goal_of(owner: str, rho0: Any, rho1: Any, rho: Any, width: Any) -> str:
     """``"power"`` when ``rho0`` and ``rho1`` are given, ``"width"`` when ``rho`` and
     ``width`` are; anything else is an error that says what to give.
@@ -69,18 +79,10 @@ def goal_of(owner: str, rho0: Any, rho1: Any, rho: Any, width: Any) -> str:
             f"{owner} plans a test (rho0= and rho1=) or an interval (rho= and width=), not both"
         )
     if test:
-        if rho0 is None or rho1 is None:
-            missing = "rho0" if rho0 is None else "rho1"
-            raise InvalidInputError(
-                f"{owner}: a test needs both rho0= and rho1=; {missing}= is missing"
-            )
+        _both(owner, "a test", ("rho0", "rho1"), (rho0, rho1))
         return "power"
     if interval:
-        if rho is None or width is None:
-            missing = "rho" if rho is None else "width"
-            raise InvalidInputError(
-                f"{owner}: an interval needs both rho= and width=; {missing}= is missing"
-            )
+        _both(owner, "an interval", ("rho", "width"), (rho, width))
         return "width"
     raise InvalidInputError(
         f"{owner} needs rho0= and rho1= (a test) or rho= and width= (an interval)"
@@ -98,11 +100,4 @@ def one_sided(owner: str, alternative: Any) -> bool:
 
 def check_progress(owner: str, progress: Any) -> Progress | None:
     """``progress`` as a callable ``(done, total)``, or None (also for ``False``)."""
-    if progress is None or progress is False:
-        return None
-    if not callable(progress):
-        raise InvalidInputError(
-            f"progress of {owner} must be a function called as progress(done, total) after "
-            f"each number of items, or None; got {progress!r}"
-        )
-    return progress  # type: ignore[no-any-return]
+    return check_callback(progress, owner, "progress(done, total) after each number of items")
