@@ -23,9 +23,10 @@ PHI = NormalDist().cdf
 
 
 def _walter(rho0: float, rho1: float, k: int, alpha: float, power: float, sides: int) -> float:
-    """Walter, Eliasziw & Donner (1998), Stat. Med. 17:101-110, p. 104, eq. (6), written out
-    by hand: n = 1 + 2 (z_a + z_b)^2 k / ((ln C0)^2 (k - 1)), C0 = (1 + k th0)/(1 + k th1).
-    The same formula is R ICC.Sample.Size::calculateIccSampleSize (Fp/Fp0 form)."""
+    """Walter, Eliasziw & Donner (1998), Stat. Med. 17:101-110, their approximation, written
+    out by hand: n = 1 + 2 (z_a + z_b)^2 k / ((ln C0)^2 (k - 1)), C0 = (1 + k th0)/(1 + k th1).
+    R ICC.Sample.Size::calculateIccSampleSize and Agree::n_icc (Zou 2012, assurance) compute
+    it in the form (1 + (k - 1) rho)/(1 - rho)."""
     th0, th1 = rho0 / (1 - rho0), rho1 / (1 - rho1)
     c0 = (1 + k * th0) / (1 + k * th1)
     z_a = Z(1 - alpha / sides)
@@ -405,6 +406,14 @@ def test_simulation_is_reproducible_and_reports_progress() -> None:
     widths = first.curve["mean_width"]
     assert widths.iloc[0] > widths.iloc[1]
     assert first.n_items in (20, 60, None)
+
+
+def test_simulation_takes_numpy_sizes_and_a_generator() -> None:
+    plan = accord.sample_size_simulated(
+        "icc", n_raters=3, rho=0.6, width=0.5, n_items=np.array([20, 40]), n_simulations=5,
+        seed=np.random.default_rng(0),
+    )  # fmt: skip
+    assert plan.curve["n_items"].tolist() == [20, 40]
 
 
 def test_simulation_says_when_no_size_is_enough() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable
 from typing import Any
 
@@ -45,7 +46,7 @@ def check_count(owner: str, keyword: str, value: Any, smallest: int) -> int:
     >>> check_count("sample_size_icc", "n_raters", 3, 2)
     3
     """
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or value != int(value):
         raise InvalidInputError(
             bad_parameter(owner, keyword, f"an integer of at least {smallest}", value)
         )

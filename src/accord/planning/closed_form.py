@@ -146,6 +146,11 @@ def sample_size_icc(
 
     Notes
     -----
+    The test's *n* is also Zou's (2012) number of items for the one-sided lower confidence
+    limit of ICC(1,1) to exceed ``rho0`` with assurance probability ``power`` when the ICC is
+    ``rho1`` (R ``Agree::n_icc`` and ``ICC.Sample.Size::calculateIccSampleSize`` compute
+    the same formula).
+
     Both forms assume the one-way random-effects model of ICC(1,1) (items random, each rated
     by *k* exchangeable raters) with normal scores. Walter et al. derive theirs from Fisher's
     transformation; it is close to the exact F-test values of Donner & Eliasziw (1987).
@@ -160,6 +165,9 @@ def sample_size_icc(
 
     Bonett, D. G. (2002). Sample size requirements for estimating intraclass correlations
     with desired precision. Stat. Med. 21:1331-1335. doi:10.1002/sim.1108
+
+    Zou, G. Y. (2012). Sample size formulas for estimating intraclass correlation
+    coefficients with precision and assurance. Stat. Med. 31:3972-3981. doi:10.1002/sim.5466
 
     Examples
     --------

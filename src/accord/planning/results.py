@@ -92,10 +92,11 @@ class SimulatedSampleSize(Result):
     n_raters : int
     curve : pandas.DataFrame
         One row per number of items: ``n_items``, ``mean_estimate`` (mean coefficient over
-        the studies where it is defined), ``mean_width`` (mean width of its interval at
-        ``level``), ``power`` (share of studies that reject the null value, or in which the
-        judge passes), ``power_se`` (its Monte-Carlo standard error), ``n_defined`` (studies
-        whose coefficient was defined) and ``meets_goal``.
+        the studies where it is defined; for ``alt_test`` the judge's advantage
+        probability), ``mean_width`` (mean width of its interval at ``level``), ``power``
+        (share of studies that reject the null value, or in which the judge passes),
+        ``power_se`` (its Monte-Carlo standard error), ``n_defined`` (studies whose
+        coefficient was defined) and ``meets_goal``.
     n_simulations : int
         Studies simulated at each number of items.
     assumptions : mapping
