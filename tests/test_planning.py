@@ -302,6 +302,14 @@ def test_alpha_n_grows_with_alpha_min(a1: float, a2: float, pc: float) -> None:
         (lambda: accord.sample_size_icc(rho0=0.6, rho1=0.8, n_raters=1), "'n_raters'"),
         (lambda: accord.sample_size_icc(rho0=0.6, rho1=0.8, power=1.5), "Got 1.5 instead"),
         (lambda: accord.sample_size_icc(rho=0.6, width=0.2, alternative="both"), "alternative"),
+        (
+            lambda: accord.sample_size_icc(rho=0.6, width=0.2, power=0.9),
+            "power= belongs to a test (rho0=, rho1=), and this plan is for an interval",
+        ),
+        (
+            lambda: accord.sample_size_kappa(rho0=0.4, rho1=0.6, prevalence=0.3, level=0.9),
+            "level= belongs to an interval",
+        ),
         (lambda: accord.sample_size_kappa(rho0=0.4, rho1=0.6, prevalence=0.0), "'prevalence'"),
         (
             lambda: accord.sample_size_kappa(rho0=0.4, rho1=0.6, prevalence=0.3, method="x"),
@@ -334,6 +342,14 @@ def test_alpha_n_grows_with_alpha_min(a1: float, a2: float, pc: float) -> None:
         (lambda: accord.sample_size_alpha(alpha_min=0.8, p_c=0.7), "'p_c'"),
         (lambda: accord.sample_size_simulated("kappa"), "'coefficient'"),
         (lambda: accord.sample_size_simulated("icc", rho0=0.5), "needs rho="),
+        (
+            lambda: accord.sample_size_simulated("icc", rho=0.6, rho0=0.5, accuracy=0.8),
+            "accuracy= applies to",
+        ),
+        (
+            lambda: accord.sample_size_simulated(prevalence=0.3, rho=0.6, rho0=0.4, epsilon=0.1),
+            "epsilon= applies to alt_test, not fleiss_kappa",
+        ),
         (lambda: accord.sample_size_simulated(prevalence=0.3, rho0=0.5), "one rater model"),
         (
             lambda: accord.sample_size_simulated(prevalence=0.3, rho=0.6, accuracy=0.8, rho0=0.4),

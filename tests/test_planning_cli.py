@@ -73,6 +73,16 @@ def test_simulated_plan_with_seed_is_reproducible() -> None:
         (["--simulate", "--coefficient", "kappa", "--rho0", "0.4"], "--coefficient must be one of"),
         (["--simulate", "--coefficient", "icc", "--rho", "0.7", "--rho0", "0.5",
           "--n-items", "20.5"], "--n-items must be an integer"),
+        (["--coefficient", "icc", "--rho", "0.6", "--width", "0.2", "--power", "0.9"],
+         "--power belongs to a test (--rho0, --rho1), and this plan is for an interval"),
+        (["--coefficient", "alpha", "--alpha-min", "0.8", "--p-c", "0.25", "--raters", "3"],
+         "--raters does not apply to --coefficient alpha"),
+        (["--coefficient", "icc", "--rho0", "0.6", "--rho1", "0.8", "--seed", "1"],
+         "--seed does not apply to --coefficient icc"),
+        (["--simulate", "--coefficient", "icc", "--rho", "0.7", "--rho0", "0.5", "--rho1", "0.8"],
+         "--rho1 does not apply to --simulate"),
+        (["--simulate", "--coefficient", "icc", "--rho", "0.7", "--rho0", "0.5",
+          "--accuracy", "0.9"], "accuracy= applies to"),
     ],
 )  # fmt: skip
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:

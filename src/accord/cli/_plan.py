@@ -36,6 +36,19 @@ EPILOG = examples(
 #: Closed forms by --coefficient.
 CLOSED_FORMS = ("icc", "kappa", "alpha")
 
+#: The options each kind of plan takes (beside --coefficient and the output options).
+TEST_AND_INTERVAL = ("rho0", "rho1", "rho", "width", "n_raters", "alpha", "power", "level")
+APPLIES = {
+    "icc": (*TEST_AND_INTERVAL, "alternative"),
+    "kappa": (*TEST_AND_INTERVAL, "alternative", "prevalence", "method"),
+    "alpha": ("alpha_min", "p_c", "significance"),
+    "simulate": (
+        "rho0", "rho", "width", "n_raters", "alpha", "power", "level", "prevalence",
+        "accuracy", "judge_accuracy", "epsilon", "n_items", "n_simulations", "seed",
+    ),
+}  # fmt: skip
+ALWAYS = ("coefficient", "simulate", "quiet", "fmt", "output")
+
 #: The curve's rows shown in a table (the whole curve is in --format csv and json).
 CURVE_ROWS = 12
 
@@ -94,6 +107,19 @@ def _plan(options: dict[str, Any], simulate: bool, progress: Any) -> Any:
     )
 
 
+def _check_applies(ctx: typer.Context, kind: str) -> None:
+    """An option given that the plan does not use is an error, never ignored."""
+    for param in ctx.command.params:
+        name = param.name or ""
+        if name in ALWAYS or name in APPLIES[kind]:
+            continue
+        source = ctx.get_parameter_source(name)
+        if source is not None and source.name == "COMMANDLINE":
+            flag = max(param.opts, key=len)
+            where = "--simulate" if kind == "simulate" else f"--coefficient {kind}"
+            raise fail(f"{flag} does not apply to {where}")
+
+
 def _rows(result: Any) -> list[dict[str, Any]]:
     """The plan as rows of (quantity, value): the answer, then the assumptions."""
     rows: list[dict[str, Any]] = [{"quantity": "items", "value": result.n_items}]
@@ -145,10 +171,11 @@ def _render(result: Any, fmt: OutputFormat, output: Path | None) -> None:
 
 @app.command("plan", epilog=EPILOG)
 def plan(
+    ctx: typer.Context,
     coefficient: str = typer.Option(
         ...,
         "--coefficient",
-        help="Closed forms: icc, kappa (binary) or alpha (Krippendorff). With --simulate: "
+        help="Closed forms: icc, kappa or alpha (Krippendorff's, two coders). With --simulate: "
         "fleiss_kappa, krippendorff_alpha, cohen_kappa, icc or alt_test.",
     ),
     rho0: float | None = typer.Option(None, "--rho0", help="Null value of a test."),
@@ -188,7 +215,9 @@ def plan(
     judge_accuracy: float | None = typer.Option(
         None, "--judge-accuracy", help="With --simulate --coefficient alt_test: the judge's."
     ),
-    epsilon: float = typer.Option(0.15, "--epsilon", help="For alt_test: the margin."),
+    epsilon: float | None = typer.Option(
+        None, "--epsilon", help="For alt_test: the margin (default 0.15)."
+    ),
     n_items: str | None = typer.Option(
         None, "--n-items", help="With --simulate: numbers of items to try (20,40,80)."
     ),
@@ -207,8 +236,9 @@ def plan(
             f"--coefficient must be one of {', '.join(CLOSED_FORMS)} (or, with --simulate, "
             f"fleiss_kappa, krippendorff_alpha, cohen_kappa, icc, alt_test); got {coefficient}"
         )
+    _check_applies(ctx, "simulate" if simulate else coefficient)
     options = dict(locals())
-    for name in ("simulate", "quiet", "fmt", "output"):
+    for name in ("ctx", "simulate", "quiet", "fmt", "output"):
         options.pop(name)
     with (
         user_errors(),

@@ -7,7 +7,7 @@ import numbers
 from collections.abc import Callable
 from typing import Any
 
-from .._errors import InvalidInputError, bad_choice, bad_parameter
+from .._errors import InvalidInputError, bad_choice, bad_parameter, option
 from .._validate import check_callback
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "check_count",
     "check_open",
     "check_progress",
+    "check_unused",
     "goal_of",
     "one_sided",
 ]
@@ -46,15 +47,13 @@ def check_count(owner: str, keyword: str, value: Any, smallest: int) -> int:
     >>> check_count("sample_size_icc", "n_raters", 3, 2)
     3
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or value != int(value):
+    number = float(value) if isinstance(value, numbers.Real) else math.nan
+    whole = not isinstance(value, bool) and math.isfinite(number) and number == int(number)
+    if not whole or int(number) < smallest:
         raise InvalidInputError(
             bad_parameter(owner, keyword, f"an integer of at least {smallest}", value)
         )
-    if int(value) < smallest:
-        raise InvalidInputError(
-            bad_parameter(owner, keyword, f"an integer of at least {smallest}", value)
-        )
-    return int(value)
+    return int(number)
 
 
 def _both(owner: str, what: str, names: tuple[str, str], values: tuple[Any, Any]) -> None:
@@ -88,6 +87,27 @@ def goal_of(owner: str, rho0: Any, rho1: Any, rho: Any, width: Any) -> str:
     raise InvalidInputError(
         f"{owner} needs rho0= and rho1= (a test) or rho= and width= (an interval)"
     )
+
+
+#: The defaults of the options that belong to one goal only.
+TEST_DEFAULTS = {"alpha": 0.05, "power": 0.8}
+INTERVAL_DEFAULTS = {"level": 0.95}
+
+
+def check_unused(owner: str, goal: str, given: dict[str, Any]) -> None:
+    """Options of the other goal set to other than their defaults are an error, never
+    ignored: ``alpha``/``power`` with an interval, ``level`` with a test.
+
+    >>> check_unused("sample_size_icc", "power", {"alpha": 0.01, "power": 0.9, "level": 0.95})
+    """
+    defaults = INTERVAL_DEFAULTS if goal == "power" else TEST_DEFAULTS
+    unused = [k for k, v in defaults.items() if k in given and given[k] != v]
+    if unused:
+        names = " and ".join(option(k).strip() for k in unused)
+        test = f"a test ({option('rho0').strip()}, {option('rho1').strip()})"
+        interval = f"an interval ({option('rho').strip()}, {option('width').strip()})"
+        this, other = (test, interval) if goal == "power" else (interval, test)
+        raise InvalidInputError(f"{owner}: {names} belongs to {other}, and this plan is for {this}")
 
 
 def one_sided(owner: str, alternative: Any) -> bool:

@@ -18,7 +18,7 @@ from scipy import optimize, stats
 
 from .._errors import InvalidInputError, bad_choice
 from .._types import FloatArray
-from .checks import check_count, check_open, goal_of, one_sided
+from .checks import check_count, check_open, check_unused, goal_of, one_sided
 from .results import SampleSize
 
 __all__ = [
@@ -185,7 +185,9 @@ def sample_size_icc(
     owner = "sample_size_icc"
     k = check_count(owner, "n_raters", n_raters, 2)
     single = one_sided(owner, alternative)
-    if goal_of(owner, rho0, rho1, rho, width) == "power":
+    goal = goal_of(owner, rho0, rho1, rho, width)
+    check_unused(owner, goal, {"alpha": alpha, "power": power, "level": level})
+    if goal == "power":
         r0 = check_open(owner, "rho0", rho0, -1e-12, 1.0)
         r1 = check_open(owner, "rho1", rho1, -1e-12, 1.0)
         if r0 == r1:
@@ -476,7 +478,9 @@ def sample_size_kappa(
         "prevalence": shown,
         "method": method,
     }
-    if goal_of(owner, rho0, rho1, rho, width) == "power":
+    goal = goal_of(owner, rho0, rho1, rho, width)
+    check_unused(owner, goal, {"alpha": alpha, "power": power, "level": level})
+    if goal == "power":
         low = 0.0 if method == "goodness_of_fit" else -1.0
         r0 = check_open(owner, "rho0", rho0, low - (1e-12 if low < 0 else 0), 1.0)
         r1 = check_open(owner, "rho1", rho1, low - (1e-12 if low < 0 else 0), 1.0)

@@ -18,7 +18,7 @@ from .._types import FloatArray, IntArray
 from ..agreement import cohen_kappa, fleiss_kappa, icc, krippendorff_alpha
 from ..data.ratings import Ratings
 from ..judges import alt_test
-from .checks import Progress, check_count, check_open, check_progress
+from .checks import Progress, check_count, check_open, check_progress, check_unused
 from .results import SimulatedSampleSize
 
 __all__ = ["SIMULATED_COEFFICIENTS", "sample_size_simulated"]
@@ -178,8 +178,28 @@ def _prevalences(owner: str, prevalence: Any) -> FloatArray:
     return p
 
 
+#: Options that apply only to some coefficients: given for another, they are an error.
+_ONLY_FOR = {
+    "prevalence": ("fleiss_kappa", "krippendorff_alpha", "cohen_kappa", "alt_test"),
+    "accuracy": ("fleiss_kappa", "krippendorff_alpha", "cohen_kappa", "alt_test"),
+    "confusion": ("fleiss_kappa", "krippendorff_alpha", "cohen_kappa", "alt_test"),
+    "judge_accuracy": ("alt_test",),
+    "epsilon": ("alt_test",),
+}
+
+
+def _check_applies(owner: str, coefficient: str, options: dict[str, Any]) -> None:
+    """An option given for a coefficient it does not apply to is an error, never ignored."""
+    for name, coefficients in _ONLY_FOR.items():
+        if options[name] is not None and coefficient not in coefficients:
+            raise InvalidInputError(
+                f"{owner}: {name}= applies to {', '.join(coefficients)}, not {coefficient}"
+            )
+
+
 def _model(owner: str, coefficient: str, options: dict[str, Any]) -> _Model:
     """The data-generating model from the user's options, checked."""
+    _check_applies(owner, coefficient, options)
     k = check_count(owner, "n_raters", options["n_raters"], 2)
     if coefficient == "cohen_kappa" and k != 2:
         raise InvalidInputError(f"{owner}: cohen_kappa is for n_raters=2; got {k}")
@@ -217,7 +237,9 @@ def _goal(owner: str, coefficient: str, options: dict[str, Any]) -> _Goal:
     alpha = check_open(owner, "alpha", options["alpha"], 0.0, 0.5)
     power = check_open(owner, "power", options["power"], 0.0, 1.0)
     level = check_open(owner, "level", options["level"], 0.0, 1.0)
-    epsilon = check_open(owner, "epsilon", options["epsilon"], -1e-12, 1.0)
+    epsilon = check_open(
+        owner, "epsilon", 0.15 if options["epsilon"] is None else options["epsilon"], -1e-12, 1.0
+    )
     if coefficient == "alt_test":
         if rho0 is not None or width is not None:
             raise InvalidInputError(
@@ -234,6 +256,7 @@ def _goal(owner: str, coefficient: str, options: dict[str, Any]) -> _Goal:
         r0 = check_open(owner, "rho0", rho0, -1.0, 1.0)
         return _Goal("power", r0, None, alpha, power, level, epsilon)
     w = check_open(owner, "width", width, 0.0, 2.0)
+    check_unused(owner, "width", {"alpha": alpha, "power": power})
     return _Goal("width", None, w, alpha, power, level, epsilon)
 
 
@@ -280,7 +303,7 @@ def sample_size_simulated(  # long: the options of every model and goal, checked
     power: float = 0.8,
     level: float = 0.95,
     judge_accuracy: float | None = None,
-    epsilon: float = 0.15,
+    epsilon: float | None = None,
     n_items: Sequence[int] | None = None,
     n_simulations: int = 200,
     seed: int | np.random.Generator | None = None,
@@ -323,8 +346,8 @@ def sample_size_simulated(  # long: the options of every model and goal, checked
         Significance level (one-sided), power to reach, confidence level of the width.
     judge_accuracy : float, optional
         For ``alt_test``: the judge's probability of the true category.
-    epsilon : float, default 0.15
-        For ``alt_test``: the cost-benefit margin.
+    epsilon : float, optional
+        For ``alt_test``: the cost-benefit margin (default 0.15, skilled annotators).
     n_items : sequence of int, optional
         The numbers of items to simulate (default 10 to 1000).
     n_simulations : int, default 200
@@ -341,7 +364,8 @@ def sample_size_simulated(  # long: the options of every model and goal, checked
     Raises
     ------
     InvalidInputError
-        An option out of range, no rater model or more than one, or no goal.
+        An option out of range, no rater model or more than one, no goal, or an option
+        given for a coefficient it does not apply to.
 
     Notes
     -----
