@@ -493,3 +493,23 @@ def test_plan_figure_draws_the_curve_the_goal_and_the_plan() -> None:
     assert ends.axes[0].get_ylabel() == "expected interval ends"
     with pytest.raises(InvalidInputError, match="sample_size_"):
         accord.plan_figure(accord.fleiss_kappa([[2, 0], [1, 1]]))  # type: ignore[arg-type]
+
+
+def test_confusion_model_draws_labels_at_the_stated_rates() -> None:
+    # the simulated raters label each true category as the confusion matrix says: with a
+    # matrix that never confuses, every rater agrees and kappa is 1 in every study
+    plan = accord.sample_size_simulated(
+        "fleiss_kappa", n_raters=3, prevalence=[0.2, 0.3, 0.5], confusion=np.eye(3),
+        width=0.5, n_items=[30], n_simulations=5, seed=4,
+    )  # fmt: skip
+    assert plan.curve["mean_estimate"].iloc[0] == pytest.approx(1.0)
+
+
+def test_accuracy_model_gives_the_kappa_computed_by_hand() -> None:
+    # two raters each right with probability a on a balanced binary scale: they agree with
+    # probability a^2 + (1 - a)^2, chance agreement is 1/2, so kappa = (2a - 1)^2 = 0.64
+    plan = accord.sample_size_simulated(
+        "cohen_kappa", prevalence=0.5, accuracy=0.9, width=0.5, n_items=[400],
+        n_simulations=40, seed=5,
+    )  # fmt: skip
+    assert plan.curve["mean_estimate"].iloc[0] == pytest.approx(0.64, abs=0.02)

@@ -74,7 +74,8 @@ def _labels(gen: np.random.Generator, n: int, model: _Model) -> IntArray:
         matrices = np.concatenate([matrices, model.judge[None]], axis=0)
     u = gen.random((n, matrices.shape[0]))
     cumulative = np.cumsum(matrices[:, truth, :], axis=2)  # (raters, n, q)
-    return np.asarray((u.T[:, :, None] > cumulative).sum(axis=2).T, dtype=np.int64)
+    drawn = (u.T[:, :, None] > cumulative).sum(axis=2).T  # a row summing to 1 - 1e-16: q - 1
+    return np.minimum(drawn, q - 1).astype(np.int64)
 
 
 def _counts(labels: IntArray, q: int) -> FloatArray:
