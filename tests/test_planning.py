@@ -260,6 +260,27 @@ def test_icc_n_grows_with_power(p1: float, p2: float, k: int) -> None:
     assert b >= a
 
 
+@given(p1=st.floats(0.55, 0.95), p2=st.floats(0.55, 0.95), p=st.floats(0.1, 0.9))
+def test_kappa_n_grows_with_power(p1: float, p2: float, p: float) -> None:
+    low, high = sorted((p1, p2))
+    for method in ("goodness_of_fit", "cantor"):
+        a = accord.sample_size_kappa(
+            rho0=0.4,
+            rho1=0.6,
+            prevalence=p,
+            power=low,
+            method=method,  # type: ignore[arg-type]
+        ).n_exact
+        b = accord.sample_size_kappa(
+            rho0=0.4,
+            rho1=0.6,
+            prevalence=p,
+            power=high,
+            method=method,  # type: ignore[arg-type]
+        ).n_exact
+        assert b >= a
+
+
 @given(gap1=st.floats(0.02, 0.4), gap2=st.floats(0.02, 0.4), p=st.floats(0.1, 0.9))
 def test_n_grows_as_rho1_approaches_rho0(gap1: float, gap2: float, p: float) -> None:
     near, far = sorted((gap1, gap2))

@@ -480,10 +480,11 @@ def sample_size_kappa(
     }
     goal = goal_of(owner, rho0, rho1, rho, width)
     check_unused(owner, goal, {"alpha": alpha, "power": power, "level": level})
+    # kappa in (0, 1) for the goodness-of-fit model (as kappaSize); in [-1, 1) for Cantor's
+    low = 0.0 if method == "goodness_of_fit" else -1.0 - 1e-12
     if goal == "power":
-        low = 0.0 if method == "goodness_of_fit" else -1.0
-        r0 = check_open(owner, "rho0", rho0, low - (1e-12 if low < 0 else 0), 1.0)
-        r1 = check_open(owner, "rho1", rho1, low - (1e-12 if low < 0 else 0), 1.0)
+        r0 = check_open(owner, "rho0", rho0, low, 1.0)
+        r1 = check_open(owner, "rho1", rho1, low, 1.0)
         if r0 == r1:
             raise InvalidInputError(f"{owner}: rho1= must differ from rho0= (both {rho0})")
         a = check_open(owner, "alpha", alpha, 0.0, 0.5 if single else 1.0)
@@ -492,7 +493,7 @@ def sample_size_kappa(
         if method == "cantor":
             return _cantor_test(r0, r1, rate1, rate2, a, b, single, assumptions)
         return _fit_test(r0, r1, shares, k, a, b, single, assumptions)
-    r = check_open(owner, "rho", rho, 0.0 if method == "goodness_of_fit" else -1.0, 1.0)
+    r = check_open(owner, "rho", rho, low, 1.0)
     w = check_open(owner, "width", width, 0.0, 2.0)
     lev = check_open(owner, "level", level, 0.0, 1.0)
     assumptions |= {"rho": r, "width": w, "level": lev}

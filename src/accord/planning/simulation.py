@@ -75,7 +75,7 @@ def _labels(gen: np.random.Generator, n: int, model: _Model) -> IntArray:
     u = gen.random((n, matrices.shape[0]))
     cumulative = np.cumsum(matrices[:, truth, :], axis=2)  # (raters, n, q)
     drawn = (u.T[:, :, None] > cumulative).sum(axis=2).T  # a row summing to 1 - 1e-16: q - 1
-    return np.minimum(drawn, q - 1).astype(np.int64)
+    return np.asarray(np.minimum(drawn, q - 1), dtype=np.int64)
 
 
 def _counts(labels: IntArray, q: int) -> FloatArray:
@@ -261,7 +261,7 @@ def _goal(owner: str, coefficient: str, options: dict[str, Any]) -> _Goal:
     return _Goal("width", None, w, alpha, power, level, epsilon)
 
 
-def _grid(owner: str, n_items: Sequence[int] | None) -> list[int]:
+def _grid(owner: str, n_items: Sequence[int] | IntArray | None) -> list[int]:
     values = list(DEFAULT_GRID if n_items is None else n_items)
     if not values:
         raise InvalidInputError(f"{owner}: n_items= must list at least one number of items")
@@ -305,7 +305,7 @@ def sample_size_simulated(  # long: the options of every model and goal, checked
     level: float = 0.95,
     judge_accuracy: float | None = None,
     epsilon: float | None = None,
-    n_items: Sequence[int] | None = None,
+    n_items: Sequence[int] | IntArray | None = None,
     n_simulations: int = 200,
     seed: int | np.random.Generator | None = None,
     progress: Progress | None = None,
