@@ -9,31 +9,18 @@ import typer
 
 from ._app import app, examples
 from ._common import (
-    CATEGORIES_OPTION,
     DUPLICATES_OPTION,
-    ENCODING_OPTION,
-    ENGINE_OPTION,
-    FORMAT_OPTION,
-    ITEM_OPTION,
-    LABEL_OPTION,
-    LABELS_AS_OPTION,
-    LEVEL_OPTION,
-    NA_VALUES_OPTION,
-    OUTPUT_OPTION,
-    QUIET_OPTION,
-    RATER_OPTION,
-    SCHEDULER_OPTION,
-    SEP_OPTION,
     EngineName,
     OutputFormat,
+    Shared,
     check_engine_options,
     check_output,
-    file_options,
     format_ci,
     print_table,
     ratings_keywords,
     read_ratings_file,
     running,
+    shared_options,
     write_text,
 )
 
@@ -131,15 +118,9 @@ def render(
         "--engine stream",
     ),
 )
+@shared_options("sep", "encoding", "engine", "scheduler", "quiet", "fmt", "output", ratings=True)
 def agree(
     path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
-    item: str = ITEM_OPTION,
-    rater: str = RATER_OPTION,
-    label: str = LABEL_OPTION,
-    level: str = LEVEL_OPTION,
-    categories: str | None = CATEGORIES_OPTION,
-    na_values: str | None = NA_VALUES_OPTION,
-    labels_as: str = LABELS_AS_OPTION,
     duplicates: str = DUPLICATES_OPTION,
     coefficients: str | None = typer.Option(
         None,
@@ -161,22 +142,17 @@ def agree(
     population_size: float | None = typer.Option(
         None, "--population-size", help="Items in the population (finite-population correction)."
     ),
-    sep: str | None = SEP_OPTION,
-    encoding: str | None = ENCODING_OPTION,
-    engine: EngineName = ENGINE_OPTION,
-    scheduler: str | None = SCHEDULER_OPTION,
-    quiet: bool = QUIET_OPTION,
-    fmt: OutputFormat = FORMAT_OPTION,
-    output: Path | None = OUTPUT_OPTION,
+    shared: Shared = Shared(),
 ) -> None:
     """Agreement among raters beyond chance: every coefficient that applies, with SEs."""
     from ..front.agreement import agreement
 
+    engine, fmt, output = shared.engine, shared.fmt, shared.output
     check_output(output)
-    files = file_options(sep, encoding, engine, engine_takes=("sep", "encoding"))
+    files = shared.files(engine_takes=("sep", "encoding"))
     check_engine_options(
         engine,
-        scheduler,
+        shared.scheduler,
         {"--duplicates": duplicates != "raise"},
         "; the files must rate each (item, rater) pair once",
     )
@@ -184,12 +160,12 @@ def agree(
     chosen = None if coefficients is None else [c.strip() for c in coefficients.split(",")]
     in_memory = engine is EngineName.memory
     ratings = None
-    with running(fmt, quiet or in_memory, "reading ratings") as progress:
+    with running(fmt, shared.quiet or in_memory, "reading ratings") as progress:
         if in_memory:  # read here: the memory engine takes the file's duplicates policy
             ratings = read_ratings_file(path, files, duplicates=duplicates)
             source: dict[str, Any] = {}
         else:
-            source = dict(read, **files, scheduler=scheduler, progress=progress)
+            source = dict(read, **files, scheduler=shared.scheduler, progress=progress)
         table = agreement(
             str(path) if ratings is None else ratings,
             engine=engine.value,
