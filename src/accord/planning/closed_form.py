@@ -131,7 +131,7 @@ def sample_size_icc(
     level : float, default 0.95
         Confidence level of the interval.
     alternative : {"one-sided", "two-sided"}, default "one-sided"
-        The test's alternative (Walter et al. tabulate one-sided tests).
+        The test's alternative (Walter et al. plan one-sided tests of rho <= rho0).
 
     Returns
     -------
