@@ -141,6 +141,10 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
     "BlandAltman": lambda _: accord.bland_altman([1.0, 2.5, 3.0, 4.5], [1.2, 2.0, 3.3, 4.1]),
     "ConcordanceCorrelation": lambda _: accord.concordance_correlation(_measurements()),
     "MethodComparison": lambda _: accord.bland_altman(_measurements()),
+    "SampleSize": lambda _: accord.sample_size_icc(rho0=0.6, rho1=0.8, n_raters=2),
+    "SimulatedSampleSize": lambda _: accord.sample_size_simulated(
+        "icc", rho=0.7, rho0=0.5, n_items=[20, 40], n_simulations=10, seed=0
+    ),
 }
 
 

@@ -121,8 +121,17 @@ if TYPE_CHECKING:
         bland_altman,
         concordance_correlation,
     )
+    from .planning import (
+        SampleSize,
+        SimulatedSampleSize,
+        sample_size_alpha,
+        sample_size_icc,
+        sample_size_kappa,
+        sample_size_simulated,
+    )
     from .report import HtmlReport, report
     from .report.measurements import bland_altman_plot, concordance_plot
+    from .report.planning import plan_figure
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
     from .stats.panel import PanelStatistics
@@ -182,6 +191,12 @@ _EXPORTS: dict[str, str] = {
     "bland_altman_plot": ".report.measurements",
     "concordance_plot": ".report.measurements",
     "concordance_correlation": ".measurements",
+    "SampleSize": ".planning",
+    "SimulatedSampleSize": ".planning",
+    "sample_size_alpha": ".planning",
+    "sample_size_icc": ".planning",
+    "sample_size_kappa": ".planning",
+    "sample_size_simulated": ".planning",
     "ReadReport": ".data.ratings",
     "Recalibration": ".confidence",
     "ReliabilityDiagram": ".confidence",
@@ -228,6 +243,7 @@ _EXPORTS: dict[str, str] = {
     "recalibrate": ".confidence",
     "reliability_diagram": ".confidence",
     "report": ".report",
+    "plan_figure": ".report.planning",
     "scott_pi": ".agreement",
     "simulate_panel": ".calibration",
     "span_agreement": ".spans",
@@ -311,7 +327,9 @@ __all__ = [
     "ReadReport",
     "Recalibration",
     "ReliabilityDiagram",
+    "SampleSize",
     "SimulatedPanel",
+    "SimulatedSampleSize",
     "SpanAgreement",
     "Spans",
     "SpecificAgreement",
@@ -354,6 +372,7 @@ __all__ = [
     "panel_statistics",
     "per_label_agreement",
     "percent_agreement",
+    "plan_figure",
     "pooled_specific_agreement",
     "rater_differences",
     "rater_permutation_test",
@@ -366,6 +385,10 @@ __all__ = [
     "recalibrate",
     "reliability_diagram",
     "report",
+    "sample_size_alpha",
+    "sample_size_icc",
+    "sample_size_kappa",
+    "sample_size_simulated",
     "scott_pi",
     "simulate_panel",
     "span_agreement",

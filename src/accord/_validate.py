@@ -7,8 +7,8 @@ at fault, values shown as the user wrote them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +19,7 @@ __all__ = [
     "CSV_NULLS",
     "DEFAULT_NA_VALUES",
     "SHOW",
+    "check_callback",
     "check_choice",
     "check_count_cells",
     "check_na_values",
@@ -59,6 +60,24 @@ DEFAULT_NA_VALUES: tuple[str, ...] = (
 #: (``NA``, ``null``, ...) is read as text and judged by the one rule, where declared
 #: categories win.
 CSV_NULLS = [""]
+
+
+def check_callback(
+    value: Any, owner: str, call: str = "progress(rows_read, total_rows) after each batch"
+) -> Callable[[int, int | None], None] | None:
+    """A ``progress`` callback as given: a callable, or None (``None`` or ``False``: none);
+    anything else is an error naming the parameter and how it is called (``call``).
+
+    >>> check_callback(False, "agreement") is None
+    True
+    """
+    if value is None or value is False:
+        return None
+    if not callable(value):
+        raise InvalidInputError(
+            f"progress of {owner} must be a function called as {call}, or None; got {value!r}"
+        )
+    return cast(Callable[[int, int | None], None], value)
 
 
 def check_choice(name: str, value: object, allowed: Sequence[object], owner: str) -> None:

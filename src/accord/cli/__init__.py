@@ -21,6 +21,7 @@ COMMANDS = (
     "confidence",
     "spans",
     "report",
+    "plan",
     "demo",
 )
 for _command in COMMANDS:

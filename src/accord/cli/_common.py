@@ -196,10 +196,11 @@ def parse_na_values(text: str | None) -> list[str] | None:
 
 @contextlib.contextmanager
 def progress_bar(
-    show: bool, description: str
+    show: bool, description: str, *, unit: str = "rows"
 ) -> Iterator[Callable[[int, int | None], None] | None]:
-    """A rich progress bar on standard error, fed ``(rows_read, total_rows)``; None when not
-    shown (``show`` False, or standard error is not a terminal)."""
+    """A rich progress bar on standard error, fed ``(done, total)`` counted in ``unit``
+    (rows read, by default); None when not shown (``show`` False, or standard error is not
+    a terminal)."""
     if not (show and sys.stderr.isatty()):
         yield None
         return
@@ -209,7 +210,7 @@ def progress_bar(
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
-        TextColumn("{task.completed:,} rows"),
+        TextColumn("{task.completed:,} " + unit),
         TimeElapsedColumn(),
         console=Console(stderr=True),
         transient=True,

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, TypeAlias, TypedDict, Unpack, cast
+from typing import Any, Literal, TypeAlias, TypedDict, Unpack
 
 import numpy as np
 
 from .._errors import InvalidInputError
 from .._types import IntArray
+from .._validate import check_callback
 from ._blocks import RatingStatistics
 from ._mapreduce import Progress, Rescan
 from ._source import is_duckdb_relation
@@ -146,14 +147,7 @@ def progress_callback(progress: Any, owner: str) -> Progress | None:
     >>> progress_callback(False, "agreement") is None
     True
     """
-    if progress is None or progress is False:
-        return None
-    if not callable(progress):
-        raise InvalidInputError(
-            f"progress of {owner} must be a function called as progress(rows_read, total_rows) "
-            f"after each batch, or None; got {progress!r}"
-        )
-    return cast(Progress, progress)
+    return check_callback(progress, owner)
 
 
 def scan_ratings(

@@ -1,0 +1,124 @@
+"""Checks of a plan's options, shared by the closed forms and the simulated studies."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable
+from typing import Any
+
+from .._errors import InvalidInputError, bad_choice, bad_parameter, option
+from .._validate import check_callback
+
+__all__ = [
+    "Progress",
+    "check_count",
+    "check_open",
+    "check_progress",
+    "check_unused",
+    "goal_of",
+    "one_sided",
+]
+
+#: ``progress(done, total)`` after each simulated study size.
+Progress = Callable[[int, int | None], None]
+
+
+def check_open(owner: str, keyword: str, value: Any, low: float, high: float) -> float:
+    """``value`` as a float strictly between ``low`` and ``high``, or a one-line error.
+
+    >>> check_open("sample_size_icc", "power", 0.8, 0.0, 1.0)
+    0.8
+    """
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if isinstance(value, bool) or not (low < number < high):
+        raise InvalidInputError(
+            bad_parameter(owner, keyword, f"a number strictly between {low:g} and {high:g}", value)
+        )
+    return number
+
+
+def check_count(owner: str, keyword: str, value: Any, smallest: int) -> int:
+    """``value`` as an integer of at least ``smallest``, or a one-line error.
+
+    >>> check_count("sample_size_icc", "n_raters", 3, 2)
+    3
+    """
+    number = float(value) if isinstance(value, numbers.Real) else math.nan
+    whole = not isinstance(value, bool) and math.isfinite(number) and number == int(number)
+    if not whole or int(number) < smallest:
+        raise InvalidInputError(
+            bad_parameter(owner, keyword, f"an integer of at least {smallest}", value)
+        )
+    return int(number)
+
+
+def _both(owner: str, what: str, names: tuple[str, str], values: tuple[Any, Any]) -> None:
+    """Both options of a pair given, or an error naming the one missing."""
+    missing = [name for name, value in zip(names, values, strict=True) if value is None]
+    if missing:
+        raise InvalidInputError(
+            f"{owner}: {what} needs both {names[0]}= and {names[1]}=; {missing[0]}= is missing"
+        )
+
+
+def goal_of(owner: str, rho0: Any, rho1: Any, rho: Any, width: Any) -> str:
+    """``"power"`` when ``rho0`` and ``rho1`` are given, ``"width"`` when ``rho`` and
+    ``width`` are; anything else is an error that says what to give.
+
+    >>> goal_of("sample_size_icc", 0.6, 0.8, None, None)
+    'power'
+    """
+    test = rho0 is not None or rho1 is not None
+    interval = rho is not None or width is not None
+    if test and interval:
+        raise InvalidInputError(
+            f"{owner} plans a test (rho0= and rho1=) or an interval (rho= and width=), not both"
+        )
+    if test:
+        _both(owner, "a test", ("rho0", "rho1"), (rho0, rho1))
+        return "power"
+    if interval:
+        _both(owner, "an interval", ("rho", "width"), (rho, width))
+        return "width"
+    raise InvalidInputError(
+        f"{owner} needs rho0= and rho1= (a test) or rho= and width= (an interval)"
+    )
+
+
+#: The defaults of the options that belong to one goal only.
+TEST_DEFAULTS = {"alpha": 0.05, "power": 0.8}
+INTERVAL_DEFAULTS = {"level": 0.95}
+
+
+def check_unused(owner: str, goal: str, given: dict[str, Any]) -> None:
+    """Options of the other goal set to other than their defaults are an error, never
+    ignored: ``alpha``/``power`` with an interval, ``level`` with a test.
+
+    >>> check_unused("sample_size_icc", "power", {"alpha": 0.01, "power": 0.9, "level": 0.95})
+    """
+    defaults = INTERVAL_DEFAULTS if goal == "power" else TEST_DEFAULTS
+    unused = [k for k, v in defaults.items() if k in given and given[k] != v]
+    if unused:
+        names = " and ".join(option(k).strip() for k in unused)
+        test = f"a test ({option('rho0').strip()}, {option('rho1').strip()})"
+        interval = f"an interval ({option('rho').strip()}, {option('width').strip()})"
+        this, other = (test, interval) if goal == "power" else (interval, test)
+        raise InvalidInputError(f"{owner}: {names} belongs to {other}, and this plan is for {this}")
+
+
+def one_sided(owner: str, alternative: Any) -> bool:
+    """Whether ``alternative`` is ``"one-sided"`` (False for ``"two-sided"``)."""
+    if alternative not in ("one-sided", "two-sided"):
+        raise InvalidInputError(
+            bad_choice(owner, "alternative", ("one-sided", "two-sided"), alternative)
+        )
+    return bool(alternative == "one-sided")
+
+
+def check_progress(owner: str, progress: Any) -> Progress | None:
+    """``progress`` as a callable ``(done, total)``, or None (also for ``False``)."""
+    return check_callback(progress, owner, "progress(done, total) after each number of items")
