@@ -96,6 +96,10 @@ if TYPE_CHECKING:
     from .information import conditional_entropy, entropy, mutual_information, surprisal
     from .io.confidence import read_confidences, read_sclite_sgml
     from .io.ratings import read_ratings
+    from .io.argilla import read_argilla
+    from .io.label_studio import read_label_studio
+    from .io.pairwise import read_pairwise
+    from .io.prodigy import read_prodigy
     from .io.spans import read_bio, read_brat, read_spans
     from .judges import AltTest, AltTestRanking, alt_test
     from .report import HtmlReport, report
@@ -179,7 +183,11 @@ _EXPORTS: dict[str, str] = {
     "percent_agreement": ".agreement",
     "pooled_specific_agreement": ".agreement",
     "read_bio": ".io.spans",
+    "read_argilla": ".io.argilla",
     "read_brat": ".io.spans",
+    "read_label_studio": ".io.label_studio",
+    "read_pairwise": ".io.pairwise",
+    "read_prodigy": ".io.prodigy",
     "read_confidences": ".io.confidence",
     "read_ratings": ".io.ratings",
     "read_sclite_sgml": ".io.confidence",
@@ -298,7 +306,11 @@ __all__ = [
     "rater_differences",
     "rater_permutation_test",
     "read_bio",
+    "read_argilla",
     "read_brat",
+    "read_label_studio",
+    "read_pairwise",
+    "read_prodigy",
     "read_confidences",
     "read_ratings",
     "read_sclite_sgml",
