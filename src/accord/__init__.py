@@ -94,14 +94,15 @@ if TYPE_CHECKING:
     from .front.confidence import calibration_metrics, normalized_cross_entropy
     from .front.consensus import consensus
     from .information import conditional_entropy, entropy, mutual_information, surprisal
-    from .io.confidence import read_confidences, read_sclite_sgml
-    from .io.ratings import read_ratings
     from .io.argilla import read_argilla
+    from .io.confidence import read_confidences, read_sclite_sgml
     from .io.label_studio import read_label_studio
     from .io.pairwise import read_pairwise
     from .io.prodigy import read_prodigy
+    from .io.ratings import read_ratings
     from .io.spans import read_bio, read_brat, read_spans
     from .judges import AltTest, AltTestRanking, alt_test
+    from .judges.preferences import PairwisePreferenceAgreement, pairwise_preference_agreement
     from .report import HtmlReport, report
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
@@ -138,6 +139,7 @@ _EXPORTS: dict[str, str] = {
     "NormalizedCrossEntropy": ".confidence",
     "PairTables": ".stats",
     "PairwiseAgreement": ".agreement",
+    "PairwisePreferenceAgreement": ".judges.preferences",
     "PairwiseSpecificAgreement": ".agreement",
     "PanelCalibration": ".calibration",
     "PanelStatistics": ".stats.panel",
@@ -179,11 +181,12 @@ _EXPORTS: dict[str, str] = {
     "mutual_information": ".information",
     "normalized_cross_entropy": ".front.confidence",
     "pairwise_agreement": ".agreement",
+    "pairwise_preference_agreement": ".judges.preferences",
     "pairwise_specific_agreement": ".agreement",
     "percent_agreement": ".agreement",
     "pooled_specific_agreement": ".agreement",
-    "read_bio": ".io.spans",
     "read_argilla": ".io.argilla",
+    "read_bio": ".io.spans",
     "read_brat": ".io.spans",
     "read_label_studio": ".io.label_studio",
     "read_pairwise": ".io.pairwise",
@@ -256,6 +259,7 @@ __all__ = [
     "NormalizedCrossEntropy",
     "PairTables",
     "PairwiseAgreement",
+    "PairwisePreferenceAgreement",
     "PairwiseSpecificAgreement",
     "PanelCalibration",
     "PanelStatistics",
@@ -299,19 +303,20 @@ __all__ = [
     "mutual_information",
     "normalized_cross_entropy",
     "pairwise_agreement",
+    "pairwise_preference_agreement",
     "pairwise_specific_agreement",
     "panel_statistics",
     "percent_agreement",
     "pooled_specific_agreement",
     "rater_differences",
     "rater_permutation_test",
-    "read_bio",
     "read_argilla",
+    "read_bio",
     "read_brat",
+    "read_confidences",
     "read_label_studio",
     "read_pairwise",
     "read_prodigy",
-    "read_confidences",
     "read_ratings",
     "read_sclite_sgml",
     "read_spans",
