@@ -13,25 +13,27 @@ from ._common import (
     DUPLICATES_OPTION,
     ENCODING_OPTION,
     ENGINE_OPTION,
+    FIELD_OPTION,
     FORMAT_OPTION,
-    ITEM_OPTION,
-    LABEL_OPTION,
+    FROM_OPTION,
     LABELS_AS_OPTION,
     LEVEL_OPTION,
     NA_VALUES_OPTION,
     OUTPUT_OPTION,
     QUIET_OPTION,
-    RATER_OPTION,
     SCHEDULER_OPTION,
     SEP_OPTION,
     EngineName,
+    ExportToolName,
     OutputFormat,
     check_engine_options,
     check_output,
+    fail,
     file_options,
     format_ci,
     print_table,
     ratings_keywords,
+    read_export_file,
     read_ratings_file,
     running,
     write_text,
@@ -129,13 +131,21 @@ def render(
         "--level ordinal --ci bootstrap --format json",
         "accord agree examples/diagnoses.csv --item patient --rater rater --label diagnosis "
         "--engine stream",
+        "accord agree tests/reference/annotation_tools/label_studio.json --from label-studio "
+        "--field sentiment",
     ),
 )
 def agree(
-    path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
-    item: str = ITEM_OPTION,
-    rater: str = RATER_OPTION,
-    label: str = LABEL_OPTION,
+    path: Path = typer.Argument(
+        ..., help="Ratings file: CSV, TSV, Parquet or JSON Lines, or an annotation-tool export."
+    ),
+    item: str | None = typer.Option(
+        None, "--item", help="Column holding the item ids (not with an annotation-tool export)."
+    ),
+    rater: str | None = typer.Option(None, "--rater", help="Column holding the rater ids."),
+    label: str | None = typer.Option(None, "--label", help="Column holding the labels."),
+    source_tool: ExportToolName | None = FROM_OPTION,
+    field: str | None = FIELD_OPTION,
     level: str = LEVEL_OPTION,
     categories: str | None = CATEGORIES_OPTION,
     na_values: str | None = NA_VALUES_OPTION,
@@ -180,14 +190,18 @@ def agree(
         {"--duplicates": duplicates != "raise"},
         "; the files must rate each (item, rater) pair once",
     )
+    _check_columns(engine, source_tool, field, item, rater, label)
     read = ratings_keywords()
     chosen = None if coefficients is None else [c.strip() for c in coefficients.split(",")]
     in_memory = engine is EngineName.memory
     ratings = None
     with running(fmt, quiet or in_memory, "reading ratings") as progress:
-        if in_memory:  # read here: the memory engine takes the file's duplicates policy
-            ratings = read_ratings_file(path, files, duplicates=duplicates)
+        if in_memory and source_tool is not None:
+            ratings = read_export_file(path, source_tool, field, duplicates=duplicates)
             source: dict[str, Any] = {}
+        elif in_memory:  # read here: the memory engine takes the file's duplicates policy
+            ratings = read_ratings_file(path, files, duplicates=duplicates, field=field)
+            source = {}
         else:
             source = dict(read, **files, scheduler=scheduler, progress=progress)
         table = agreement(
@@ -209,4 +223,29 @@ def agree(
             ci=ci,
             measurement=table.level,
             ratings=ratings,
+        )
+
+
+def _check_columns(
+    engine: EngineName,
+    source_tool: ExportToolName | None,
+    field: str | None,
+    item: str | None,
+    rater: str | None,
+    label: str | None,
+) -> None:
+    """The columns (``--item``, ``--rater``, ``--label``) all or none; none only for an
+    annotation-tool export, read by the memory engine; ``--field`` only for one."""
+    given = [flag for flag, v in (("--item", item), ("--rater", rater), ("--label", label)) if v]
+    if given and source_tool is not None:
+        raise fail(f"{', '.join(given)}: an annotation-tool export (--from) has no columns to name")
+    if given and field is not None:
+        raise fail("--field names the control or question of an annotation-tool export")
+    if given and len(given) < 3:
+        missing = sorted({"--item", "--rater", "--label"} - set(given))
+        raise fail(f"missing {' and '.join(missing)}: a ratings table needs all three columns")
+    if not given and engine is not EngineName.memory:
+        raise fail(
+            "--item, --rater and --label are needed with --engine stream or dask; an "
+            "annotation-tool export is read with --engine memory"
         )

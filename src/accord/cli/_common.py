@@ -90,6 +90,48 @@ LABELS_AS_OPTION = typer.Option(
 )
 
 
+class ExportToolName(enum.StrEnum):
+    """The annotation tools whose exports ``--from`` reads (see ``docs/annotation-tools.md``)."""
+
+    label_studio = "label-studio"
+    prodigy = "prodigy"
+    argilla = "argilla"
+    pairwise = "pairwise"
+
+
+FROM_OPTION = typer.Option(
+    None,
+    "--from",
+    help="Read an annotation tool's export: label-studio (JSON), prodigy (JSONL), argilla "
+    "(JSONL/Parquet) or pairwise (judge logs); no --item/--rater/--label then. Without "
+    "--from and the columns, the tool is recognised from the file's content.",
+)
+FIELD_OPTION = typer.Option(
+    None,
+    "--field",
+    help="With an annotation-tool export: the Label Studio control (from_name) or Argilla "
+    "question to read, when the annotators answered several.",
+)
+
+
+def read_export_file(
+    path: Path, tool: ExportToolName, field: str | None, *, duplicates: str = "raise"
+) -> Any:
+    """The ratings of an annotation tool's export (``--from``), read with the running
+    command's ``--level`` and ``--categories``."""
+    from ..io.ratings import read_export
+
+    given = ratings_keywords()
+    return read_export(
+        path,
+        tool.value,
+        field=field,
+        level=given["level"],
+        categories=given["categories"],
+        duplicates=duplicates,  # type: ignore[arg-type]
+    )
+
+
 def ratings_keywords() -> dict[str, Any]:
     """The keywords every reader of ratings takes (``read_ratings``, and ``agreement``,
     ``consensus`` or ``report`` given a path), from the options of the running command
@@ -109,8 +151,8 @@ def ratings_keywords() -> dict[str, Any]:
 
     given = COMMAND_OPTIONS.get()
     return {
-        "item": given["item"],
-        "rater": given["rater"],
+        "item": given.get("item"),
+        "rater": given.get("rater"),
         "label": given.get("label"),
         "level": given.get("level", "nominal"),
         "categories": parse_categories(given.get("categories")),

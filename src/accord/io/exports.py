@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import io
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -108,7 +107,7 @@ def export_records(path: str | Path, *, what: str) -> Iterator[Record]:
         return
     sniff = sniff_text(p, what=what + " JSON")
     with reading(p, "JSON", sniff), sniff.open() as raw:
-        text = io.TextIOWrapper(raw, encoding=sniff.encoding).read().lstrip("\ufeff")
+        text = raw.read().decode(sniff.encoding).lstrip("\ufeff")
     if kind == "json":
         try:
             values = json.loads(text)
