@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
-from .._errors import InvalidInputError, require
+from .._errors import InvalidInputError, require, shown
 from .._types import Duplicates, Level, Missing
 from ..data.ratings import Ratings
 from .files import check_file, reading, sniff_csv, sniff_text
@@ -292,6 +292,6 @@ def _multi_label_ratings(
     bad = [i for i, x in enumerate(frame[label]) if isinstance(x, list) and len(x) > 1]
     raise InvalidInputError(
         f"{label!r}: {len(bad)} answers choose several labels (first: item "
-        f"{frame[item].iloc[bad[0]]!r}, rater {frame[rater].iloc[bad[0]]!r}: "
+        f"{shown(frame[item].iloc[bad[0]])!r}, rater {shown(frame[rater].iloc[bad[0]])!r}: "
         f"{frame[label].iloc[bad[0]]!r}); set-valued ratings are not read yet"
     )

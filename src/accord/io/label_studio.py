@@ -147,6 +147,11 @@ def _annotations(records: Any, where: str) -> tuple[list[_Annotation], collectio
     for record in records:
         task_id = _task_id(record, where)
         annotations = record.value.get("annotations")
+        if annotations is None:
+            raise InvalidInputError(
+                f"{where}: task {task_id!r} has no 'annotations': read the JSON export (the "
+                "JSON-MIN and CSV exports do not say who annotated)"
+            )
         if not isinstance(annotations, list):
             raise InvalidInputError(
                 f"{where}: task {task_id!r}: 'annotations' must be a list, got "
