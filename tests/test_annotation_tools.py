@@ -104,10 +104,50 @@ def test_label_studio_malformed_results_are_named(tmp_path: Path) -> None:
         accord.read_label_studio(path)
 
 
-def test_label_studio_users_as_objects_and_an_annotation_without_answer() -> None:
-    # Task 13: ana submitted the annotation without choosing: a missing label, counted.
-    with pytest.raises(accord.InvalidInputError, match=r"item 11, rater 'ana@example.com'"):
-        accord.read_label_studio(HERE / "label_studio_multi.json")
+def test_label_studio_several_choices_are_sets_of_labels() -> None:
+    r = accord.read_label_studio(HERE / "label_studio_multi.json")
+    assert isinstance(r, accord.Ratings)
+    # Users given as objects are named by their e-mail; task 13's annotation by ana has no
+    # result: a missing label, counted.
+    assert triples(r) == sorted(
+        [
+            (11, "ana@example.com", frozenset({"price", "delivery"})),
+            (11, "ben@example.com", frozenset({"delivery"})),
+            (12, "ana@example.com", frozenset({"staff"})),
+            (12, "ben@example.com", frozenset({"staff"})),
+            (13, "ben@example.com", frozenset({"price"})),
+        ],
+        key=lambda t: (t[0], t[1]),
+    )
+    assert (r.report.rows, r.report.ratings, r.report.missing) == (6, 5, 1)
+    with pytest.raises(
+        accord.InvalidInputError,
+        match=r"item 11, rater 'ana@example.com'.*"
+        r"multi_label=True",
+    ):
+        accord.read_label_studio(HERE / "label_studio_multi.json", multi_label=False)
+    single = accord.read_label_studio(
+        HERE / "label_studio.json", field="sentiment", multi_label=True
+    )
+    assert isinstance(single, accord.Ratings)
+    assert single.categories == tuple(frozenset({c}) for c in ("Negative", "Neutral", "Positive"))
+
+
+def test_multi_label_answers_given_twice(tmp_path: Path) -> None:
+    tasks = json.loads((HERE / "label_studio_multi.json").read_text())
+    again = json.loads(json.dumps(tasks[1]["annotations"][0]))
+    again["result"][0]["value"]["choices"] = ["price"]
+    tasks[1]["annotations"].append(again)
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(tasks))
+    with pytest.raises(
+        accord.DuplicateRatingError, match=r"\(12, 'ana@example.com'\), answers 3, 5"
+    ):
+        accord.read_label_studio(path)
+    last = accord.read_label_studio(path, duplicates="last")
+    assert isinstance(last, accord.Ratings)
+    assert (12, "ana@example.com", frozenset({"price"})) in triples(last)
+    assert last.report.reasons["duplicate (item, rater): kept the last"] == 1
 
 
 def test_label_studio_spans_feed_span_agreement() -> None:
@@ -195,9 +235,22 @@ def test_prodigy_malformed_lines_are_named(tmp_path: Path) -> None:
         accord.read_prodigy(path)
 
 
-def test_prodigy_several_choices_name_the_answer() -> None:
-    with pytest.raises(accord.InvalidInputError, match=r"item 101, rater 'reviews-ana'"):
-        accord.read_prodigy(HERE / "prodigy_multi.jsonl")
+def test_prodigy_multiple_choice_feeds_masi_alpha() -> None:
+    r = accord.read_prodigy(HERE / "prodigy_multi.jsonl")
+    assert isinstance(r, accord.Ratings)
+    assert triples(r) == [
+        (101, "reviews-ana", frozenset({"POSITIVE", "NEUTRAL"})),
+        (101, "reviews-ben", frozenset({"POSITIVE"})),
+        (102, "reviews-ana", frozenset({"NEUTRAL"})),
+        (102, "reviews-ben", frozenset({"NEUTRAL", "NEGATIVE"})),
+    ]
+    # By hand (Krippendorff's alpha, MASI distance, Passonneau 2006): each item pairs a set
+    # with a subset of it, Jaccard 1/2, monotonicity 2/3, distance 2/3, so D_o = 2/3. The
+    # four sets pooled: distances 2/3, 2/3, 8/9 (one shared label, neither a subset), 1, 1,
+    # 2/3 over the six pairs, D_e = (4 + 8/9) / 6. alpha = 1 - D_o / D_e = 2/11.
+    alpha = accord.krippendorff_alpha(r, distance="masi")
+    assert alpha.statistic == pytest.approx(1 - (2 / 3) / ((4 + 8 / 9) / 6))
+    assert alpha.statistic == pytest.approx(2 / 11)
 
 
 # ----------------------------------------------------------------------------------- Argilla
@@ -235,8 +288,13 @@ def test_argilla_errors_name_the_record_and_the_questions() -> None:
         accord.read_argilla(HERE / "argilla_v2.jsonl")
     with pytest.raises(accord.InvalidInputError, match=r"no responses to question 'topics'"):
         accord.read_argilla(HERE / "argilla_v2.jsonl", field="topics")
-    with pytest.raises(accord.InvalidInputError, match=r"item 'rec-1', rater"):
-        accord.read_argilla(HERE / "argilla_multi.jsonl")
+    multi = accord.read_argilla(HERE / "argilla_multi.jsonl")
+    assert triples(multi) == [
+        ("rec-1", ANA, frozenset({"price", "delivery"})),
+        ("rec-1", BEN, frozenset({"delivery"})),
+        ("rec-2", ANA, frozenset({"staff"})),
+        ("rec-2", BEN, frozenset({"staff"})),
+    ]
 
 
 def test_argilla_hub_columns_must_align(tmp_path: Path) -> None:

@@ -14,7 +14,9 @@ from .many_raters import (
     krippendorff_alpha,
     percent_agreement,
 )
+from .multi_valued import multi_valued_alpha
 from .pairwise import PairwiseAgreement, light_kappa, pairwise_agreement
+from .per_label import PerLabelAgreement, per_label_agreement
 from .raters import (
     RaterDifferences,
     RaterPermutationTest,
@@ -53,6 +55,7 @@ __all__ = [
     "KappaCurve",
     "PairwiseAgreement",
     "PairwiseSpecificAgreement",
+    "PerLabelAgreement",
     "PooledSpecificAgreement",
     "RaterDifferences",
     "RaterPermutationTest",
@@ -74,8 +77,10 @@ __all__ = [
     "kappa_vs_negatives",
     "krippendorff_alpha",
     "light_kappa",
+    "multi_valued_alpha",
     "pairwise_agreement",
     "pairwise_specific_agreement",
+    "per_label_agreement",
     "percent_agreement",
     "pooled_specific_agreement",
     "rater_differences",

@@ -43,6 +43,7 @@ from ._shared import (
     rows_dot,
 )
 from .inference import CIKind, bootstrap, check_ci, population_factor
+from .set_distances import SetDistance, set_distance
 from .weights import WeightScheme, agreement_weights
 
 __all__ = [
@@ -1306,7 +1307,7 @@ def krippendorff_alpha(
     *,
     level: Level | None = None,
     weights: WeightsLike | None = None,
-    distance: Distance | None = None,
+    distance: Distance | SetDistance | None = None,
     categories: Any = None,
     population_size: float | None = None,
     ci: CIKind = "analytic",
@@ -1335,9 +1336,12 @@ def krippendorff_alpha(
     weights : str or array_like of shape (q, q), optional
         Gwet's agreement weights instead of a level: :math:`\delta^2 = 1 - w`
         (``"quadratic"`` gives the interval metric on the category scale).
-    distance : callable, optional
+    distance : callable or {"masi", "jaccard"}, optional
         A user metric: ``distance(x, y)`` returns :math:`\delta^2` for arrays of category
         values ``x`` and ``y`` (broadcast to q x q); >= 0 with zeros on the diagonal.
+        For set-valued ratings (``multi_label=True``), ``"masi"`` or ``"jaccard"``: the
+        distance between two raters' sets of labels (:doc:`/multi-label`). Without it,
+        each distinct set is a category of its own (nominal: sets agree only when equal).
     categories : sequence, optional
         Category names (values, at interval/ratio level) for an array of counts.
     population_size : float, optional
@@ -1403,6 +1407,8 @@ def krippendorff_alpha(
     0.810845
     """
     check_ci(ci, n_boot, "krippendorff_alpha")
+    if isinstance(distance, str):  # a distance between sets of labels
+        distance = set_distance(data, distance, level=level, weights=weights)
     if (
         isinstance(data, Ratings)
         and data.n_categories > _MANY_VALUES
@@ -1462,7 +1468,7 @@ def _alpha_metric(
     if weights is not None:
         return weights if isinstance(weights, str) else "custom"
     if distance is not None:
-        return "distance"
+        return str(getattr(distance, "metric", "distance"))
     lvl = d.level if level is None else level
     if lvl not in ("nominal", "ordinal", "interval", "ratio"):
         raise InvalidInputError(

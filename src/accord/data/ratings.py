@@ -42,8 +42,9 @@ from .encoder import (
     rows_in,
 )
 from .frames import arrow_columns_of, frame_to_pandas, ordered_categories
+from .label_sets import LabelSets, SetGroups, group_label_sets, split_label_column
 
-__all__ = ["DecodeTables", "Ratings", "ReadReport", "encode_ratings"]
+__all__ = ["DecodeTables", "Ratings", "ReadReport", "encode_label_sets", "encode_ratings"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -171,6 +172,9 @@ class Ratings(DecodeTables):
     category_order : str
         How ``categories`` is ordered, in words: ``"as declared"``, ``"numeric"``,
         ``"alphabetical (nominal: the order does not matter)"``, ...
+    label_sets : LabelSets or None
+        Set-valued ratings (``multi_label=True``): each category is a ``frozenset`` of
+        labels, and this table says which single labels each one holds. None otherwise.
 
     Examples
     --------
@@ -201,12 +205,18 @@ class Ratings(DecodeTables):
         default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False
     )
     category_order: str = "as given"
+    label_sets: LabelSets | None = None
 
     # ------------------------------------------------------------------ sizes
     @property
     def n_ratings(self) -> int:
         """Number of ratings."""
         return int(self.item_codes.size)
+
+    @property
+    def multi_label(self) -> bool:
+        """Whether each rating is a set of labels (see :attr:`label_sets`)."""
+        return self.label_sets is not None
 
     @property
     def category_values(self) -> FloatArray:
@@ -241,12 +251,14 @@ class Ratings(DecodeTables):
         source: str | None = None,
         na_values: Sequence[str] | None = None,
         labels_as: LabelsAs = "auto",
+        multi_label: bool = False,
     ) -> Ratings:
         """Build from three aligned vectors (one entry per rating).
 
         Parameters are those of :meth:`from_long`; ``columns`` names the vectors in messages.
         """
-        return encode_ratings(
+        encode = encode_label_sets if multi_label else encode_ratings
+        return encode(
             items,
             raters,
             labels,
@@ -274,6 +286,7 @@ class Ratings(DecodeTables):
         duplicates: Duplicates = "raise",
         na_values: Sequence[str] | None = None,
         labels_as: LabelsAs = "auto",
+        multi_label: bool = False,
     ) -> Ratings:
         """Build from a long table with one row per rating.
 
@@ -312,6 +325,15 @@ class Ratings(DecodeTables):
             ``1`` two categories). ``"auto"`` types a text file's label column from all its
             values (numbers when every value is one, else text) and warns in ``report``
             when two text labels are the same number spelled differently.
+        multi_label : bool, default False
+            Each (item, rater) has a *set* of labels: given as repeated rows for the same
+            (item, rater), or as a label column of lists, tuples or sets (an empty one is
+            the empty set: the rater gave no label; a missing cell is no rating), or both.
+            A label given twice to one (item, rater) counts once (said in ``report``).
+            Each distinct set becomes one category, a ``frozenset``, and
+            :attr:`label_sets` holds which labels each set has; ``categories`` then
+            declares the single labels. The level must be nominal and ``duplicates`` is
+            not used. See :doc:`/multi-label`.
 
         Returns
         -------
@@ -326,6 +348,20 @@ class Ratings(DecodeTables):
         """
         columns = (item, rater, label)
         cols, native_label, source = arrow_columns_of(frame, columns)
+        if multi_label:
+            return encode_label_sets(
+                cols[0],
+                cols[1],
+                cols[2],
+                level=level,
+                categories=categories,
+                missing=missing,
+                duplicates=duplicates,
+                columns=columns,
+                source=source,
+                na_values=na_values,
+                labels_as=labels_as,
+            )
         return encode_ratings(
             cols[0],
             cols[1],
@@ -573,6 +609,129 @@ def encode_ratings(
     )
 
 
+def encode_label_sets(
+    items: Any,
+    raters: Any,
+    labels: Any,
+    *,
+    level: Level = "nominal",
+    categories: Sequence[Any] | None = None,
+    missing: Missing = "omit",
+    duplicates: Duplicates = "raise",
+    columns: tuple[str, str, str] = ("item", "rater", "label"),
+    source: str | None = None,
+    na_values: Sequence[str] | None = None,
+    labels_as: LabelsAs = "auto",
+    text: bool = False,
+) -> Ratings:
+    """Encode set-valued ratings (``multi_label=True``) into a :class:`Ratings`.
+
+    Each (item, rater) gets the set of the labels of its rows (a row holds one label, or a
+    list, tuple or set of labels); each distinct set is a category, a ``frozenset``, and
+    :class:`~accord.data.label_sets.LabelSets` records which labels each set holds.
+    ``categories`` declares the single labels. The options are those of
+    :meth:`Ratings.from_long`.
+    """
+    _check_options(level, missing, duplicates, labels_as)
+    label_col = columns[2]
+    if level != "nominal":
+        raise InvalidInputError(
+            f"multi_label: sets of labels have no {level} order; use level='nominal' (set "
+            "distances: krippendorff_alpha(ratings, distance='masi' or 'jaccard'))"
+        )
+    if duplicates != "raise":
+        raise InvalidInputError(
+            f"duplicates={duplicates!r} does not apply with multi_label: the rows of one "
+            "(item, rater) are combined into its set of labels"
+        )
+    spellings = check_na_values(na_values)
+    column = split_label_column(labels)
+    del labels
+    n_rows = int(column.is_list.size)
+    arrays = _aligned(items, raters, np.zeros(n_rows, dtype=np.int8), columns)
+    item_codes, item_decode = encode_ids(
+        arrays[0], column=columns[0], what="item", text=text, na_values=spellings
+    )
+    rater_codes, rater_decode = encode_ids(
+        arrays[1], column=columns[1], what="rater", text=text, na_values=spellings
+    )
+    del arrays
+    if len(column.elements):
+        label_codes, labelled = _encode_labels(
+            column.elements,
+            spellings,
+            level="nominal",
+            categories=categories,
+            column_name=label_col,
+            labels_as=labels_as,
+            text=text,
+            parents=column.parents,
+        )
+    else:  # every set is empty
+        domain = () if categories is None else tuple(tidy_scalar(c) for c in categories)
+        label_codes, labelled = np.zeros(0, dtype=np.int64), _Labels(domain, None, "", ())
+    key = item_codes * max(int(rater_decode.size), 1) + rater_codes
+    groups = group_label_sets(key, column, label_codes, len(labelled.domain))
+    if missing == "raise" and (groups.missing_cells.size or groups.missing_inside):
+        bad = np.union1d(groups.missing_cells, column.parents[label_codes < 0])
+        raise InvalidInputError(
+            f"column {label_col!r}: {bad.size} rows have a missing label "
+            f"(rows {format_rows(bad)}); pass missing='omit' to leave them out"
+        )
+    sets = LabelSets(labelled.domain, groups.membership)
+    kept = groups.pair_rows
+    n_missing = int(groups.missing_cells.size)
+    report = ReadReport(
+        rows=n_rows,
+        ratings=int(kept.size),
+        items=_n_distinct(item_codes[kept], item_decode.size),
+        raters=_n_distinct(rater_codes[kept], rater_decode.size),
+        missing=n_missing,
+        dropped=n_missing,
+        reasons={"missing label": n_missing} if n_missing else {},
+        source=source,
+        notes=labelled.notes + _set_notes(groups, label_col),
+    )
+    return Ratings(
+        item_codes=item_codes[kept],
+        rater_codes=rater_codes[kept],
+        label_codes=groups.set_codes,
+        items=item_decode,
+        raters=rater_decode,
+        categories=sets.sets(),
+        level="nominal",
+        values=None,
+        report=report,
+        categories_declared=False,
+        missing_item_codes=item_codes[groups.missing_rows],
+        missing_rater_codes=rater_codes[groups.missing_rows],
+        category_order="sets by size, then by their labels",
+        label_sets=sets,
+    )
+
+
+def _set_notes(groups: SetGroups, column: str) -> tuple[str, ...]:
+    """What the report warns of in set-valued rows: labels repeated, missing values inside
+    lists."""
+    notes = []
+    if groups.repeated:
+        notes.append(
+            f"column {column!r}: {_count(groups.repeated, 'label')} given again to the same "
+            "(item, rater), counted once"
+        )
+    if groups.missing_inside:
+        notes.append(
+            f"column {column!r}: {_count(groups.missing_inside, 'missing value')} inside "
+            "lists of labels left out"
+        )
+    return tuple(notes)
+
+
+def _count(n: int, what: str) -> str:
+    """``1 label``, ``2 labels``."""
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
 def _assemble(
     codes: _Codes,
     values: FloatArray | None,
@@ -680,10 +839,14 @@ def _encode_labels(
     column_name: str,
     labels_as: LabelsAs,
     text: bool,
+    parents: IntArray | None = None,
 ) -> tuple[IntArray, _Labels]:
     """Hash the label column once, decide on its distinct values what is missing and how
     they order into the domain (:func:`accord.data.encoder.label_domain`), and give each row
-    its domain code (-1 where missing)."""
+    its domain code (-1 where missing).
+
+    ``parents`` gives the input row of each entry when the entries are the single labels
+    of set-valued cells, so that messages name input rows."""
     import pyarrow as pa
 
     idx, dictionary = dictionary_of(column)
@@ -702,6 +865,8 @@ def _encode_labels(
 
     def rows_of(positions: IntArray) -> tuple[IntArray, int]:
         rows, at = rows_in(idx, present[positions])
+        if parents is not None:
+            rows = np.unique(parents[rows])
         return rows, int(raw_of[at])
 
     remap, domain, domain_values, order, notes = label_domain(

@@ -32,6 +32,7 @@ def read_argilla(
     categories: Sequence[Any] | None = None,
     missing: Missing = "omit",
     duplicates: Duplicates = "raise",
+    multi_label: bool | None = None,
 ) -> Ratings:
     """Read the responses of an Argilla dataset's records: who answered what question.
 
@@ -49,8 +50,8 @@ def read_argilla(
       "status"}, ...]``.
 
     A label question gives a label, a rating question a score (ordinal by default), a
-    multi-label question a set of labels once set-valued ratings are supported (until then
-    an error naming the record when an annotator chose several). Responses whose status is
+    multi-label question a set of labels (set-valued ratings, see ``multi_label``). Responses
+    whose status is
     ``discarded`` or ``draft`` are not ratings: they are counted in the read report.
 
     Parameters
@@ -66,6 +67,10 @@ def read_argilla(
         Default: ordinal when every value is a number (a rating question), else nominal.
     categories, missing, duplicates
         As in :meth:`accord.Ratings.from_long`.
+    multi_label : bool, optional
+        Read each answer as a set of labels (:meth:`accord.Ratings.from_long` with
+        ``multi_label=True``: ``[]`` is the empty set). Default: when some answer chose
+        several labels; False raises then.
 
     Returns
     -------
@@ -110,7 +115,6 @@ def read_argilla(
     asked = collections.Counter(q for _, _, (q, *_) in responses if q != _EVERY)
     name = _question(asked, field, where)
     table = AnswerTable()
-    multi = False
     numbers = True
     for record, ident, (question, user, value, status) in responses:
         if question not in (name, _EVERY):
@@ -119,13 +123,12 @@ def read_argilla(
             table.skip(f"{status} response")
             continue
         _check_value(value, record, name, where)
-        multi = multi or (isinstance(value, list) and len(value) > 1)
         numbers = numbers and isinstance(value, int | float) and not isinstance(value, bool)
         table.add(ident, user, value)
     return table.ratings(
         (key or "id", "user_id", name),
         source=where,
-        multi_label=multi,
+        multi_label=multi_label,
         level=level if level is not None else ("ordinal" if numbers else "nominal"),
         categories=categories,
         missing=missing,

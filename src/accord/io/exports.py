@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
-from .._errors import InvalidInputError, require, shown
+from .._errors import DuplicateRatingError, InvalidInputError, option, require, shown
 from .._types import Duplicates, Level, Missing
 from ..data.ratings import Ratings
 from .files import check_file, reading, sniff_csv, sniff_text
@@ -231,15 +231,29 @@ class AnswerTable:
         columns: tuple[str, str, str],
         *,
         source: str,
-        multi_label: bool,
+        multi_label: bool | None,
         level: Level,
         categories: Sequence[Any] | None,
         missing: Missing,
         duplicates: Duplicates,
     ) -> Ratings:
         """The answers as :class:`Ratings`, the skipped answers counted in the report
-        (``rows`` counts every answer seen, skipped ones included)."""
+        (``rows`` counts every answer seen, skipped ones included).
+
+        ``multi_label``: True reads each answer as a set of labels; None does when some
+        answer chose several labels; False raises then."""
         import pandas as pd
+
+        several = [i for i, x in enumerate(self.label) if isinstance(x, list) and len(x) > 1]
+        if multi_label is False and several:
+            first = several[0]
+            raise InvalidInputError(
+                f"{source}: {len(several)} answers choose several labels (first: item "
+                f"{shown(self.item[first])!r}, rater {shown(self.rater[first])!r}: "
+                f"{self.label[first]!r}); pass {option('multi_label', True)} to read sets "
+                "of labels"
+            )
+        multi_label = bool(several) if multi_label is None else multi_label
 
         if not self.item:
             skipped = "; ".join(f"{n} {why}" for why, n in self.skipped.items())
@@ -247,12 +261,19 @@ class AnswerTable:
                 f"{source}: no answers to read" + (f" (skipped: {skipped})" if skipped else "")
             )
         item, rater, label = columns
-        labels = self.label if multi_label else [_single(x) for x in self.label]
+        labels = (
+            [[x] if x is not None and not isinstance(x, list) else x for x in self.label]
+            if multi_label
+            else [_single(x) for x in self.label]
+        )
         frame = pd.DataFrame(
             {item: self.item, rater: self.rater, label: pd.Series(labels, dtype=object)}
         )
+        resolved: dict[str, int] = {}
         if multi_label:
-            ratings = _multi_label_ratings(frame, columns, categories=categories)
+            ratings, resolved = _multi_label_ratings(
+                frame, columns, categories=categories, missing=missing, duplicates=duplicates
+            )
         else:
             ratings = Ratings.from_long(
                 frame,
@@ -266,12 +287,12 @@ class AnswerTable:
                 na_values=[],
             )
         report = ratings.report
-        n_skipped = sum(self.skipped.values())
+        n_skipped = sum(self.skipped.values()) + sum(resolved.values())
         report = dataclasses.replace(
             report,
             rows=report.rows + n_skipped,
             dropped=report.dropped + n_skipped,
-            reasons={**dict(self.skipped), **dict(report.reasons)},
+            reasons={**dict(self.skipped), **resolved, **dict(report.reasons)},
             source=source,
         )
         return dataclasses.replace(ratings, report=report)
@@ -285,13 +306,43 @@ def _single(label: Any) -> Any:
 
 
 def _multi_label_ratings(
-    frame: Any, columns: tuple[str, str, str], *, categories: Sequence[Any] | None
-) -> Ratings:
-    """Set-valued ratings: each label a list of the choices made."""
+    frame: Any,
+    columns: tuple[str, str, str],
+    *,
+    categories: Sequence[Any] | None,
+    missing: Missing,
+    duplicates: Duplicates,
+) -> tuple[Ratings, dict[str, int]]:
+    """Set-valued ratings: each label a list of the choices made (``[]``: the empty set,
+    None: no answer). An (item, rater) answered twice is raised, or one answer kept, as
+    ``duplicates`` says (the set reader would otherwise join the two answers)."""
     item, rater, label = columns
-    bad = [i for i, x in enumerate(frame[label]) if isinstance(x, list) and len(x) > 1]
-    raise InvalidInputError(
-        f"{label!r}: {len(bad)} answers choose several labels (first: item "
-        f"{shown(frame[item].iloc[bad[0]])!r}, rater {shown(frame[rater].iloc[bad[0]])!r}: "
-        f"{frame[label].iloc[bad[0]]!r}); set-valued ratings are not read yet"
+    keys = list(zip(frame[item], frame[rater], strict=True))
+    rows: dict[Any, list[int]] = {}
+    for i, key in enumerate(keys):
+        rows.setdefault(key, []).append(i)
+    repeated = {k: v for k, v in rows.items() if len(v) > 1}
+    resolved: dict[str, int] = {}
+    if repeated:
+        if duplicates not in ("first", "last"):
+            (i, r), at = next(iter(repeated.items()))
+            raise DuplicateRatingError(
+                f"{len(repeated)} (item, rater) pairs answered more than once (first: "
+                f"({shown(i)!r}, {shown(r)!r}), answers {', '.join(str(n + 1) for n in at)}). "
+                f"Pass {option('duplicates', 'first', 'last')} to keep one"
+            )
+        pick = 0 if duplicates == "first" else -1
+        keep = sorted(v[pick] for v in rows.values())
+        resolved[f"duplicate (item, rater): kept the {duplicates}"] = len(frame) - len(keep)
+        frame = frame.iloc[keep]
+    ratings = Ratings.from_long(
+        frame,
+        item=item,
+        rater=rater,
+        label=label,
+        categories=categories,
+        missing=missing,
+        na_values=[],
+        multi_label=True,
     )
+    return ratings, resolved

@@ -44,6 +44,7 @@ def read_label_studio(
     categories: Sequence[Any] | None = None,
     missing: Missing = "omit",
     duplicates: Duplicates = "raise",
+    multi_label: bool | None = None,
 ) -> Ratings | Spans:
     """Read a Label Studio JSON export: who answered what on each task.
 
@@ -52,8 +53,8 @@ def read_label_studio(
     id, or the user's e-mail when the export gives the user as an object). The answer is
     the result of one control tag of the labelling interface, its ``from_name``:
 
-    - ``choices``: the label (several choices: a set of labels, when set-valued ratings are
-      supported; until then an error naming the task);
+    - ``choices``: the label; a control that allows several choices gives a set of labels
+      (set-valued ratings, see ``multi_label``);
     - ``rating`` (stars) and ``number``: a score;
     - ``labels`` (text spans with ``start``, ``end`` and ``labels``): :class:`accord.Spans`,
       one per label of a region, the task id as the document, for
@@ -71,6 +72,10 @@ def read_label_studio(
         for a number.
     categories, missing, duplicates
         As in :meth:`accord.Ratings.from_long`.
+    multi_label : bool, optional
+        Read each answer as a set of labels (:meth:`accord.Ratings.from_long` with
+        ``multi_label=True``: ``[]`` is the empty set). Default: when some answer chose
+        several labels; False raises then.
 
     Returns
     -------
@@ -111,7 +116,6 @@ def read_label_studio(
     if kind == "labels":
         return _spans(annotations, name, skipped, where)
     table = AnswerTable(skipped=skipped)
-    multi = False
     for ann in annotations:
         results = [r for r in ann.results if r.get("from_name") == name]
         if len(results) > 1:
@@ -120,12 +124,11 @@ def read_label_studio(
                 f"results for {name!r}; one answer per annotation is read"
             )
         value = _value(results[0], kind, ann, where) if results else None
-        multi = multi or (isinstance(value, list) and len(value) > 1)
         table.add(ann.task, ann.rater, value)
     return table.ratings(
         ("id", "completed_by", name),
         source=where,
-        multi_label=multi,
+        multi_label=multi_label,
         level=level if level is not None else _TYPES[kind][1],
         categories=categories,
         missing=missing,

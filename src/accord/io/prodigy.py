@@ -28,6 +28,7 @@ def read_prodigy(
     categories: Sequence[Any] | None = None,
     missing: Missing = "omit",
     duplicates: Duplicates = "raise",
+    multi_label: bool | None = None,
 ) -> Ratings | Spans:
     """Read Prodigy annotations (``prodigy db-out DATASET > answers.jsonl``).
 
@@ -37,7 +38,7 @@ def read_prodigy(
 
     - **multiple choice** (tasks with ``options``; ``choice``, ``textcat.manual``): the
       label is the chosen option id (``accept``); several chosen options are a set of
-      labels once set-valued ratings are supported (until then an error naming the line).
+      labels (set-valued ratings, see ``multi_label``).
       The item is the input (``_input_hash``); a ``reject`` refuses the question and is
       counted as skipped;
     - **spans** (tasks with ``spans``; ``ner.manual``, ``spans.manual``): the accepted
@@ -58,6 +59,10 @@ def read_prodigy(
         tasks).
     level, categories, missing, duplicates
         As in :meth:`accord.Ratings.from_long`.
+    multi_label : bool, optional
+        Read each answer as a set of labels (:meth:`accord.Ratings.from_long` with
+        ``multi_label=True``: ``[]`` is the empty set). Default: when some answer chose
+        several labels; False raises then.
 
     Returns
     -------
@@ -92,7 +97,6 @@ def read_prodigy(
     if kind == "spans":
         return _spans(records, key, where)
     table = AnswerTable()
-    multi = False
     for record in records:
         task = record.value
         answer = _answer(record, where)
@@ -108,12 +112,11 @@ def read_prodigy(
                     f"{where}, {record.where}: 'accept' must be the list of chosen options, "
                     f"got {label!r}"
                 )
-            multi = multi or len(label) > 1
         table.add(_item(record, key, where), _rater(record, where), label)
     return table.ratings(
         (key, "_annotator_id", "accept" if kind == "choice" else "answer"),
         source=where,
-        multi_label=multi,
+        multi_label=multi_label,
         level=level,
         categories=categories,
         missing=missing,

@@ -12,7 +12,7 @@ from .._errors import InvalidInputError, option, require
 from .._types import Duplicates, Level, Missing
 from .._validate import CSV_NULLS, check_choice, require_columns
 from ..data.encoder import LabelsAs, arrow_of, typed_column
-from ..data.ratings import Ratings, encode_ratings
+from ..data.ratings import Ratings, encode_label_sets, encode_ratings
 from .exports import EXPORT_TOOLS, ExportTool, export_tool
 from .files import check_file, read_csv_columns, reading, sniff_csv, sniff_text
 
@@ -160,6 +160,7 @@ def read_export(
     categories: Sequence[Any] | None = None,
     missing: Missing = "omit",
     duplicates: Duplicates = "raise",
+    multi_label: bool | None = None,
 ) -> Ratings:
     """Read the ratings of an annotation tool's export with the tool's reader.
 
@@ -174,6 +175,9 @@ def read_export(
         The control (Label Studio) or question (Argilla) to read.
     level, categories, missing, duplicates
         As in :meth:`accord.Ratings.from_long` (``level`` None: the reader's default).
+    multi_label : bool, optional
+        Sets of labels (True), single labels (False), or sets when some answer chose
+        several labels (None).
 
     Raises
     ------
@@ -196,13 +200,20 @@ def read_export(
     if field is not None and tool in ("prodigy", "pairwise"):
         raise InvalidInputError(f"{option('field', field)} does not apply to a {tool} export")
     if tool == "pairwise":
-        if level not in (None, "nominal") or categories is not None or missing != "omit":
+        if (
+            level not in (None, "nominal")
+            or categories is not None
+            or missing != "omit"
+            or multi_label
+        ):
             raise InvalidInputError(
                 "pairwise judgments are nominal (the model preferred, or a tie): only "
                 "duplicates= applies"
             )
         return read_pairwise(path, duplicates=duplicates)
-    common: dict[str, Any] = dict(categories=categories, missing=missing, duplicates=duplicates)
+    common: dict[str, Any] = dict(
+        categories=categories, missing=missing, duplicates=duplicates, multi_label=multi_label
+    )
     read: Ratings | Spans
     if tool == "prodigy":
         read = read_prodigy(path, level=level or "nominal", **common)
@@ -233,6 +244,7 @@ def read_ratings(
     encoding: str | None = None,
     na_values: Sequence[str] | None = None,
     labels_as: LabelsAs = "auto",
+    multi_label: bool = False,
     field: str | None = None,
 ) -> Ratings:
     """Read long ratings (one row per rating) from a file.
@@ -248,11 +260,13 @@ def read_ratings(
         with ``_annotator_id`` or ``_input_hash`` (Prodigy), records with ``responses``
         (Argilla), records with ``question_id``, ``model_a``, ``model_b``, ``judge`` and
         ``winner`` (pairwise judgments); see :func:`read_export`.
-    level, categories, missing, duplicates, na_values, labels_as
-        As in :meth:`accord.Ratings.from_long`. The columns of a CSV/TSV file are read as
-        text and each is typed from all its values: numbers when every value is a number,
-        else text (``labels_as`` overrides this for the labels). Ids are compared as
-        written: ``001`` and ``1`` are two items.
+    level, categories, missing, duplicates, na_values, labels_as, multi_label
+        As in :meth:`accord.Ratings.from_long`. With ``multi_label=True`` the rows of one
+        (item, rater) make its set of labels; a Parquet or JSON Lines label column may also
+        hold lists (``[]`` is the empty set). A CSV cell is one label. The columns of a
+        CSV/TSV file are read as text and each is typed from all its values: numbers when
+        every value is a number, else text (``labels_as`` overrides this for the labels).
+        Ids are compared as written: ``001`` and ``1`` are two items.
     file_format : {"csv", "tsv", "parquet", "jsonl"}, optional
         Overrides the format guessed from the suffix.
     sep : str, optional
@@ -311,6 +325,7 @@ def read_ratings(
             categories=categories,
             missing=missing,
             duplicates=duplicates,
+            multi_label=True if multi_label else None,
         )
     if field is not None:
         raise InvalidInputError(
@@ -326,6 +341,7 @@ def read_ratings(
         return Ratings.from_long(
             path, item=item, rater=rater, label=label, level=level, categories=categories,
             missing=missing, duplicates=duplicates, na_values=na_values, labels_as=labels_as,
+            multi_label=multi_label,
         )  # fmt: skip
     names = list(dict.fromkeys((item, rater, label)))
     read, text = read_columns(path, names, file_format=file_format, sep=sep, encoding=encoding)
@@ -334,7 +350,8 @@ def read_ratings(
     # soon as it is encoded.
     columns = [by_name[item], by_name[rater], by_name[label]]
     del read, by_name
-    return encode_ratings(
+    encode = encode_label_sets if multi_label else encode_ratings
+    return encode(
         columns.pop(0),
         columns.pop(0),
         columns.pop(0),
