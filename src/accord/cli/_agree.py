@@ -131,8 +131,6 @@ def render(
         "--level ordinal --ci bootstrap --format json",
         "accord agree examples/diagnoses.csv --item patient --rater rater --label diagnosis "
         "--engine stream",
-        "accord agree tests/reference/annotation_tools/label_studio.json --from label-studio "
-        "--field sentiment",
     ),
 )
 def agree(
