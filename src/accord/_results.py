@@ -53,6 +53,8 @@ def to_plain(value: Any) -> Any:
         return {str(k): to_plain(v) for k, v in value.items()}
     if isinstance(value, tuple | list):
         return [to_plain(v) for v in value]
+    if isinstance(value, frozenset | set):  # a set of labels: its labels in order
+        return sorted((to_plain(v) for v in value), key=lambda v: (type(v).__name__, v))
     return value
 
 

@@ -171,7 +171,7 @@ def multi_valued_alpha(data: Ratings | ItemCategoryCounts) -> Coefficient:
         n_raters=_raters_of(data),
         categories=categories,
         n_items_unpairable=int(np.count_nonzero(per_item > 0) - pairable.sum()),
-        weights="multi-valued",
+        weights="nominal",
         bounds=(-math.inf, 1.0),
         method="Krippendorff & Craggs (2016) multi-valued alpha, nominal values; no standard error",
     )

@@ -10,6 +10,7 @@ import typer
 from ._app import app, examples
 from ._common import (
     CATEGORIES_OPTION,
+    DISTANCE_OPTION,
     DUPLICATES_OPTION,
     ENCODING_OPTION,
     ENGINE_OPTION,
@@ -18,6 +19,7 @@ from ._common import (
     FROM_OPTION,
     LABELS_AS_OPTION,
     LEVEL_OPTION,
+    MULTI_LABEL_OPTION,
     NA_VALUES_OPTION,
     OUTPUT_OPTION,
     QUIET_OPTION,
@@ -31,10 +33,13 @@ from ._common import (
     fail,
     file_options,
     format_ci,
+    output_console,
+    print_lead,
     print_table,
     ratings_keywords,
     read_export_file,
     read_ratings_file,
+    rich_table,
     running,
     write_text,
 )
@@ -50,11 +55,13 @@ def render(
     level: float = 0.95,
     measurement: str = "nominal",
     ratings: Any = None,
+    per_label: Any = None,
 ) -> None:
     """Print or write the report and coefficient table in the chosen format (the table
     format starts with the verdict: the headline coefficient at the ``measurement`` level
     read against its benchmarks; with the ``ratings``, Cohen's kappa for two raters, as the
-    report)."""
+    report). A :class:`~accord.PerLabelAgreement` (set-valued ratings) follows the table,
+    and is the ``per_label`` key of the JSON."""
     from .._results import dumps
     from .._verdict import ratings_verdict, table_verdict
     from ..agreement.summary import AgreementTable
@@ -62,7 +69,10 @@ def render(
     table = AgreementTable(tuple(results), measurement, ci)
     dicts = table.rows(level)
     if fmt is OutputFormat.json:
-        write_text(dumps({"report": report.to_dict(), "coefficients": dicts}), output)
+        out = {"report": report.to_dict(), "coefficients": dicts}
+        if per_label is not None:
+            out["per_label"] = per_label.to_dict()
+        write_text(dumps(out), output)
         return
     columns = [
         "name",
@@ -110,16 +120,54 @@ def render(
         if ci == "bootstrap"
         else "t interval on items - 1 df (ICC: F interval)"
     )
-    print_table(
+    lead = (
+        table_verdict(table, level) if ratings is None else ratings_verdict(ratings, table, level)
+    )
+    columns = ["coefficient", "estimate", "SE", f"{level:.0%} CI", "p", "items", "note"]
+    caption = (
+        f"SE: general (non-null) standard error (Gwet 2014 / irrCAC 1.4); CI: {how}; "
+        "p: two-sided test of 0 (ICC: F test)."
+    )
+    if per_label is None:
+        print_table(rows, columns, title=str(report), caption=caption, output=output, lead=lead)
+        return
+    with output_console(output) as console:
+        print_lead(console, lead)
+        console.print(rich_table(rows, columns, title=str(report), caption=caption))
+        console.print(_per_label_table(per_label))
+
+
+def _per_label_table(per_label: Any) -> Any:
+    """The table of a :class:`~accord.PerLabelAgreement`: one row per label, then the macro
+    and micro summaries."""
+    kappa = per_label.kappa.split("_")[0]
+    rows = [
+        {
+            "label": str(row["label"]),
+            "present": row["n_present"],
+            kappa: row["kappa"],
+            "alpha": row["alpha"],
+            "PSA": row["psa"],
+            "note": row["reason"],
+        }
+        for row in per_label.table.to_dict("records")
+    ]
+    for how in ("macro", "micro"):
+        rows.append(
+            {
+                "label": f"({how})",
+                kappa: getattr(per_label, f"{how}_kappa"),
+                "alpha": getattr(per_label, f"{how}_alpha"),
+                "PSA": getattr(per_label, f"{how}_psa"),
+            }
+        )
+    return rich_table(
         rows,
-        ["coefficient", "estimate", "SE", f"{level:.0%} CI", "p", "items", "note"],
-        title=str(report),
-        caption=f"SE: general (non-null) standard error (Gwet 2014 / irrCAC 1.4); CI: {how}; "
-        "p: two-sided test of 0 (ICC: F test).",
-        output=output,
-        lead=table_verdict(table, level)
-        if ratings is None
-        else ratings_verdict(ratings, table, level),
+        ["label", "present", kappa, "alpha", "PSA", "note"],
+        title=f"Each label as present or absent ({per_label.n_labels} labels)",
+        caption=f"{kappa}: {per_label.kappa}; PSA: positive specific agreement; macro: mean "
+        "over the labels; micro: every (item, label) pooled.",
+        left=("label", "note"),
     )
 
 
@@ -173,6 +221,8 @@ def agree(
     encoding: str | None = ENCODING_OPTION,
     engine: EngineName = ENGINE_OPTION,
     scheduler: str | None = SCHEDULER_OPTION,
+    multi_label: bool = MULTI_LABEL_OPTION,
+    distance: str | None = DISTANCE_OPTION,
     quiet: bool = QUIET_OPTION,
     fmt: OutputFormat = FORMAT_OPTION,
     output: Path | None = OUTPUT_OPTION,
@@ -182,6 +232,33 @@ def agree(
 
     check_output(output)
     files = file_options(sep, encoding, engine, engine_takes=("sep", "encoding"))
+    if multi_label:
+        given = {"--level": level != "nominal", "--weights": weights is not None,
+                 "--coefficients": coefficients is not None,
+                 "--duplicates": duplicates != "raise"}  # fmt: skip
+        if any(given.values()):
+            flags = [flag for flag, on in given.items() if on]
+            verb = "does" if len(flags) == 1 else "do"
+            raise fail(
+                f"{' and '.join(flags)} {verb} not apply with --multi-label: sets of labels "
+                "are compared by "
+                "--distance (masi or jaccard), the multi-valued alpha and each label's agreement"
+            )
+        check_engine_options(engine, scheduler, {"--multi-label": True})
+        _check_columns(engine, source_tool, field, item, rater, label)
+        with running(fmt, True, "reading ratings"):
+            ratings = (
+                read_ratings_file(path, files, multi_label=True, field=field)
+                if source_tool is None
+                else read_export_file(path, source_tool, field, multi_label=True)
+            )
+            results = sets_coefficients(
+                ratings, distance or "masi", ci, n_boot, seed, population_size
+            )
+            render(ratings.report, list(results[:2]), fmt, output, ci=ci, per_label=results[2])
+        return
+    if distance is not None:
+        raise fail("--distance applies with --multi-label (a set of labels per item and rater)")
     check_engine_options(
         engine,
         scheduler,
@@ -202,6 +279,10 @@ def agree(
             source = {}
         else:
             source = dict(read, **files, scheduler=scheduler, progress=progress)
+        if ratings is not None and ratings.multi_label:  # an export's multiple choices
+            results = sets_coefficients(ratings, "masi", ci, n_boot, seed, population_size)
+            render(ratings.report, list(results[:2]), fmt, output, ci=ci, per_label=results[2])
+            return
         table = agreement(
             str(path) if ratings is None else ratings,
             engine=engine.value,
@@ -247,3 +328,26 @@ def _check_columns(
             "--item, --rater and --label are needed with --engine stream or dask; an "
             "annotation-tool export is read with --engine memory"
         )
+
+
+def sets_coefficients(
+    ratings: Any,
+    distance: str,
+    ci: str,
+    n_boot: int,
+    seed: int,
+    population_size: float | None,
+) -> tuple[Any, Any, Any]:
+    """Krippendorff's alpha with the set ``distance``, the multi-valued alpha and the
+    per-label agreement of set-valued ratings."""
+    from ..agreement import krippendorff_alpha, multi_valued_alpha, per_label_agreement
+
+    alpha = krippendorff_alpha(
+        ratings,
+        distance=distance,  # type: ignore[arg-type]
+        ci=ci,  # type: ignore[arg-type]
+        n_boot=n_boot,
+        rng=seed,
+        population_size=population_size,
+    )
+    return alpha, multi_valued_alpha(ratings), per_label_agreement(ratings)

@@ -37,6 +37,18 @@ CATEGORIES_OPTION = typer.Option(
 DUPLICATES_OPTION = typer.Option(
     "raise", "--duplicates", help="raise, first, last or mean (interval/ratio)."
 )
+MULTI_LABEL_OPTION = typer.Option(
+    False,
+    "--multi-label",
+    help="Each (item, rater) has a set of labels: its repeated rows, or a list in a Parquet "
+    "or JSON Lines label column ([] is the empty set).",
+)
+DISTANCE_OPTION = typer.Option(
+    None,
+    "--distance",
+    help="With --multi-label: masi (default) or jaccard, the distance between two sets of "
+    "labels in Krippendorff's alpha.",
+)
 
 
 class OutputFormat(enum.StrEnum):
@@ -115,10 +127,16 @@ FIELD_OPTION = typer.Option(
 
 
 def read_export_file(
-    path: Path, tool: ExportToolName, field: str | None, *, duplicates: str = "raise"
+    path: Path,
+    tool: ExportToolName,
+    field: str | None,
+    *,
+    duplicates: str = "raise",
+    multi_label: bool | None = None,
 ) -> Any:
     """The ratings of an annotation tool's export (``--from``), read with the running
-    command's ``--level`` and ``--categories``."""
+    command's ``--level`` and ``--categories`` (``multi_label`` None: sets of labels when
+    an answer chose several)."""
     from ..io.ratings import read_export
 
     given = ratings_keywords()
@@ -129,6 +147,7 @@ def read_export_file(
         level=given["level"],
         categories=given["categories"],
         duplicates=duplicates,  # type: ignore[arg-type]
+        multi_label=multi_label,
     )
 
 
