@@ -504,6 +504,16 @@ def test_cli_agree_from_each_tool(args: list[str], tool: str) -> None:
     assert json.loads(out.stdout)["report"]["ratings"] > 0
 
 
+def test_cli_agree_on_multiple_choices_gives_set_coefficients() -> None:
+    path = str(HERE / "prodigy_multi.jsonl")
+    for extra in ([], ["--multi-label"]):
+        out = runner.invoke(app, ["agree", path, "--from", "prodigy", *extra, "-f", "json"])
+        assert out.exit_code == 0, out.output
+        rows = {c["name"]: c for c in json.loads(out.stdout)["coefficients"]}
+        # The MASI alpha worked by hand in test_prodigy_multiple_choice_feeds_masi_alpha.
+        assert rows["krippendorff_alpha"]["statistic"] == pytest.approx(2 / 11)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
