@@ -137,17 +137,41 @@ def test_multi_label_answers_given_twice(tmp_path: Path) -> None:
     tasks = json.loads((HERE / "label_studio_multi.json").read_text())
     again = json.loads(json.dumps(tasks[1]["annotations"][0]))
     again["result"][0]["value"]["choices"] = ["price"]
+    again["id"] = 207
     tasks[1]["annotations"].append(again)
     path = tmp_path / "export.json"
     path.write_text(json.dumps(tasks))
     with pytest.raises(
-        accord.DuplicateRatingError, match=r"\(12, 'ana@example.com'\), answers 3, 5"
+        accord.DuplicateRatingError,
+        match=r"\(12, 'ana@example.com'\) at task 12 \(annotation 203\) and task 12 "
+        r"\(annotation 207\)",
     ):
         accord.read_label_studio(path)
     last = accord.read_label_studio(path, duplicates="last")
     assert isinstance(last, accord.Ratings)
     assert (12, "ana@example.com", frozenset({"price"})) in triples(last)
     assert last.report.reasons["duplicate (item, rater): kept the last"] == 1
+
+
+def test_single_label_answers_given_twice(tmp_path: Path) -> None:
+    tasks = json.loads((HERE / "label_studio.json").read_text())
+    again = json.loads(json.dumps(tasks[0]["annotations"][1]))
+    again["id"], again["result"][0]["value"]["choices"] = 108, ["Neutral"]
+    tasks[0]["annotations"].append(again)
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(tasks))
+    with pytest.raises(
+        accord.DuplicateRatingError,
+        match=r"\(1, 9\) at task 1 \(annotation 102\) and task 1 \(annotation 108\)",
+    ):
+        accord.read_label_studio(path, field="sentiment")
+    first = accord.read_label_studio(path, field="sentiment", duplicates="first")
+    assert isinstance(first, accord.Ratings)
+    assert (1, 9, "Positive") in triples(first) and first.report.rows == 9
+    assert first.report.reasons["duplicate (item, rater): kept the first"] == 1
+    last = accord.read_label_studio(path, field="sentiment", duplicates="last")
+    assert isinstance(last, accord.Ratings)
+    assert (1, 9, "Neutral") in triples(last)
 
 
 def test_label_studio_spans_feed_span_agreement() -> None:

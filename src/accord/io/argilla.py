@@ -124,7 +124,7 @@ def read_argilla(
             continue
         _check_value(value, record, name, where)
         numbers = numbers and isinstance(value, int | float) and not isinstance(value, bool)
-        table.add(ident, user, value)
+        table.add(ident, user, value, record.where)
     return table.ratings(
         (key or "id", "user_id", name),
         source=where,

@@ -16,9 +16,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
+import numpy as np
+
 from .._errors import DuplicateRatingError, InvalidInputError, option, require, shown
 from .._types import Duplicates, Level, Missing
 from ..data.ratings import Ratings
+from ..data.spans import Spans, encode_spans
 from .files import check_file, reading, sniff_csv, sniff_text
 
 __all__ = [
@@ -26,6 +29,7 @@ __all__ = [
     "AnswerTable",
     "ExportTool",
     "Record",
+    "SpanTable",
     "export_records",
     "export_tool",
 ]
@@ -209,22 +213,62 @@ def export_tool(path: str | Path) -> ExportTool | None:
 @dataclasses.dataclass
 class AnswerTable:
     """The answers a reader gathers, one row per (item, rater): the item, the rater, the
-    label (None: no answer; a list: several choices), and what was skipped and why."""
+    label (None: no answer; a list: the choices made), where in the file the answer is
+    (``task 12``, ``line 3``), and what was skipped and why."""
 
     item: list[Any] = dataclasses.field(default_factory=list)
     rater: list[Any] = dataclasses.field(default_factory=list)
     label: list[Any] = dataclasses.field(default_factory=list)
+    where: list[str] = dataclasses.field(default_factory=list)
     skipped: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
 
-    def add(self, item: Any, rater: Any, label: Any) -> None:
+    def add(self, item: Any, rater: Any, label: Any, where: str) -> None:
         """One more answer."""
         self.item.append(item)
         self.rater.append(rater)
         self.label.append(label)
+        self.where.append(where)
 
     def skip(self, reason: str) -> None:
         """One more answer left out, for ``reason``."""
         self.skipped[reason] += 1
+
+    def _multi(self, source: str, multi_label: bool | None) -> bool:
+        """Whether to read sets of labels: ``multi_label``, or (None) when some answer chose
+        several labels; False raises then."""
+        several = [i for i, x in enumerate(self.label) if isinstance(x, list) and len(x) > 1]
+        if multi_label is False and several:
+            first = several[0]
+            raise InvalidInputError(
+                f"{source}, {self.where[first]}: {len(several)} answers choose several labels "
+                f"(first: item {shown(self.item[first])!r}, rater "
+                f"{shown(self.rater[first])!r}: {self.label[first]!r}); pass "
+                f"{option('multi_label', True)} to read sets of labels"
+            )
+        return bool(several) if multi_label is None else multi_label
+
+    def _one_each(self, source: str, duplicates: Duplicates) -> tuple[list[int], dict[str, int]]:
+        """The answers kept when an (item, rater) answered twice: raise naming where
+        (``duplicates="raise"``), or keep the first or last; and the count resolved."""
+        rows: dict[tuple[Any, Any], list[int]] = {}
+        for i, key in enumerate(zip(self.item, self.rater, strict=True)):
+            rows.setdefault(key, []).append(i)
+        repeated = [(key, at) for key, at in rows.items() if len(at) > 1]
+        if not repeated:
+            return list(range(len(self.item))), {}
+        if duplicates not in ("first", "last"):
+            shown_pairs = "; ".join(
+                f"({shown(i)!r}, {shown(r)!r}) at {' and '.join(self.where[n] for n in at)}"
+                for (i, r), at in repeated[:3]
+            )
+            raise DuplicateRatingError(
+                f"{source}: {len(repeated)} (item, rater) pairs are answered more than once: "
+                f"{shown_pairs}{'; ...' if len(repeated) > 3 else ''}. Pass "
+                f"{option('duplicates', 'first', 'last')} to keep one"
+            )
+        pick = 0 if duplicates == "first" else -1
+        keep = sorted(at[pick] for at in rows.values())
+        return keep, {f"duplicate (item, rater): kept the {duplicates}": len(self.item) - len(keep)}
 
     def ratings(
         self,
@@ -240,52 +284,48 @@ class AnswerTable:
         """The answers as :class:`Ratings`, the skipped answers counted in the report
         (``rows`` counts every answer seen, skipped ones included).
 
-        ``multi_label``: True reads each answer as a set of labels; None does when some
-        answer chose several labels; False raises then."""
+        ``multi_label``: True reads each answer as a set of labels (``[]``: the empty
+        set); None does when some answer chose several labels; False raises then. An
+        (item, rater) answered twice is raised (naming where) or resolved as ``duplicates``
+        says (``"mean"``: averaged by :meth:`Ratings.from_long`).
+        """
         import pandas as pd
-
-        several = [i for i, x in enumerate(self.label) if isinstance(x, list) and len(x) > 1]
-        if multi_label is False and several:
-            first = several[0]
-            raise InvalidInputError(
-                f"{source}: {len(several)} answers choose several labels (first: item "
-                f"{shown(self.item[first])!r}, rater {shown(self.rater[first])!r}: "
-                f"{self.label[first]!r}); pass {option('multi_label', True)} to read sets "
-                "of labels"
-            )
-        multi_label = bool(several) if multi_label is None else multi_label
 
         if not self.item:
             skipped = "; ".join(f"{n} {why}" for why, n in self.skipped.items())
             raise InvalidInputError(
                 f"{source}: no answers to read" + (f" (skipped: {skipped})" if skipped else "")
             )
+        multi = self._multi(source, multi_label)
+        keep, resolved = (
+            (list(range(len(self.item))), {})
+            if duplicates == "mean" and not multi
+            else self._one_each(source, duplicates)
+        )
         item, rater, label = columns
-        labels = (
-            [[x] if x is not None and not isinstance(x, list) else x for x in self.label]
-            if multi_label
-            else [_single(x) for x in self.label]
-        )
+        labels = [self.label[i] for i in keep]
         frame = pd.DataFrame(
-            {item: self.item, rater: self.rater, label: pd.Series(labels, dtype=object)}
+            {
+                item: [self.item[i] for i in keep],
+                rater: [self.rater[i] for i in keep],
+                label: pd.Series(
+                    [_as_set(x) for x in labels] if multi else [_single(x) for x in labels],
+                    dtype=object,
+                ),
+            }
         )
-        resolved: dict[str, int] = {}
-        if multi_label:
-            ratings, resolved = _multi_label_ratings(
-                frame, columns, categories=categories, missing=missing, duplicates=duplicates
-            )
-        else:
-            ratings = Ratings.from_long(
-                frame,
-                item=item,
-                rater=rater,
-                label=label,
-                level=level,
-                categories=categories,
-                missing=missing,
-                duplicates=duplicates,
-                na_values=[],
-            )
+        ratings = Ratings.from_long(
+            frame,
+            item=item,
+            rater=rater,
+            label=label,
+            level=level,
+            categories=categories,
+            missing=missing,
+            duplicates=duplicates if duplicates == "mean" and not multi else "raise",
+            na_values=[],
+            multi_label=multi,
+        )
         report = ratings.report
         n_skipped = sum(self.skipped.values()) + sum(resolved.values())
         report = dataclasses.replace(
@@ -305,44 +345,55 @@ def _single(label: Any) -> Any:
     return label
 
 
-def _multi_label_ratings(
-    frame: Any,
-    columns: tuple[str, str, str],
-    *,
-    categories: Sequence[Any] | None,
-    missing: Missing,
-    duplicates: Duplicates,
-) -> tuple[Ratings, dict[str, int]]:
-    """Set-valued ratings: each label a list of the choices made (``[]``: the empty set,
-    None: no answer). An (item, rater) answered twice is raised, or one answer kept, as
-    ``duplicates`` says (the set reader would otherwise join the two answers)."""
-    item, rater, label = columns
-    keys = list(zip(frame[item], frame[rater], strict=True))
-    rows: dict[Any, list[int]] = {}
-    for i, key in enumerate(keys):
-        rows.setdefault(key, []).append(i)
-    repeated = {k: v for k, v in rows.items() if len(v) > 1}
-    resolved: dict[str, int] = {}
-    if repeated:
-        if duplicates not in ("first", "last"):
-            (i, r), at = next(iter(repeated.items()))
-            raise DuplicateRatingError(
-                f"{len(repeated)} (item, rater) pairs answered more than once (first: "
-                f"({shown(i)!r}, {shown(r)!r}), answers {', '.join(str(n + 1) for n in at)}). "
-                f"Pass {option('duplicates', 'first', 'last')} to keep one"
-            )
-        pick = 0 if duplicates == "first" else -1
-        keep = sorted(v[pick] for v in rows.values())
-        resolved[f"duplicate (item, rater): kept the {duplicates}"] = len(frame) - len(keep)
-        frame = frame.iloc[keep]
-    ratings = Ratings.from_long(
-        frame,
-        item=item,
-        rater=rater,
-        label=label,
-        categories=categories,
-        missing=missing,
-        na_values=[],
-        multi_label=True,
+def _as_set(label: Any) -> Any:
+    """A label as a list of labels (None, no answer, stays None)."""
+    return label if label is None or isinstance(label, list) else [label]
+
+
+@dataclasses.dataclass
+class SpanTable:
+    """The spans a reader gathers: who marked which stretch of which document, every
+    annotator and document seen (those without spans too), the document texts where
+    known, and what was skipped and why."""
+
+    columns: dict[str, list[Any]] = dataclasses.field(
+        default_factory=lambda: {k: [] for k in ("ann", "doc", "start", "end", "label")}
     )
-    return ratings, resolved
+    annotators: set[str] = dataclasses.field(default_factory=set)
+    documents: set[str] = dataclasses.field(default_factory=set)
+    texts: dict[str, str] = dataclasses.field(default_factory=dict)
+    skipped: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+
+    def saw(self, annotator: Any, document: Any) -> None:
+        """An annotator answered on a document (with or without spans)."""
+        self.annotators.add(str(annotator))
+        self.documents.add(str(document))
+
+    def add(self, annotator: Any, document: Any, start: int, end: int, label: Any) -> None:
+        """One more span."""
+        self.saw(annotator, document)
+        values = (str(annotator), str(document), start, end, str(label))
+        for name, value in zip(self.columns, values, strict=True):
+            self.columns[name].append(value)
+
+    def spans(self, source: str) -> Spans:
+        """The spans, validated (:func:`accord.data.spans.encode_spans`); what was skipped
+        in ``notes``."""
+        if not self.annotators:
+            raise InvalidInputError(f"{source}: no answers to read")
+        col = self.columns
+        return encode_spans(
+            np.array(col["ann"], dtype=object),
+            np.array(col["doc"], dtype=object),
+            np.array(col["start"], dtype=np.int64),
+            np.array(col["end"], dtype=np.int64),
+            np.array(col["label"], dtype=object),
+            annotator_names=tuple(sorted(self.annotators)),
+            document_names=tuple(sorted(self.documents)),
+            rows=np.arange(len(col["ann"]), dtype=np.int64),
+            unit="character",
+            texts=self.texts,
+            lengths={d: len(t) for d, t in self.texts.items()},
+            source=source,
+            notes=tuple(f"skipped {n} {why}" for why, n in self.skipped.items()),
+        )

@@ -8,13 +8,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from .._errors import InvalidInputError, option
 from .._types import Duplicates, Level, Missing
 from ..data.ratings import Ratings
-from ..data.spans import Spans, encode_spans
-from .exports import AnswerTable, Record, export_records
+from ..data.spans import Spans
+from .exports import AnswerTable, Record, SpanTable, export_records
 
 __all__ = ["read_label_studio"]
 
@@ -34,6 +32,14 @@ class _Annotation:
     task: Any
     rater: Any
     results: list[Mapping[str, Any]]
+    ident: Any = None
+
+    @property
+    def where(self) -> str:
+        """``task 12``, or ``task 12 (annotation 203)`` when the annotation has an id."""
+        return f"task {self.task!r}" + (
+            f" (annotation {self.ident!r})" if self.ident is not None else ""
+        )
 
 
 def read_label_studio(
@@ -124,7 +130,7 @@ def read_label_studio(
                 f"results for {name!r}; one answer per annotation is read"
             )
         value = _value(results[0], kind, ann, where) if results else None
-        table.add(ann.task, ann.rater, value)
+        table.add(ann.task, ann.rater, value, ann.where)
     return table.ratings(
         ("id", "completed_by", name),
         source=where,
@@ -176,7 +182,7 @@ def _annotations(records: Any, where: str) -> tuple[list[_Annotation], collectio
                 raise InvalidInputError(
                     f"{where}: task {task_id!r}: an annotation's 'result' must be a list of objects"
                 )
-            kept.append(_Annotation(task_id, _rater(ann, task_id, where), results))
+            kept.append(_Annotation(task_id, _rater(ann, task_id, where), results, ann.get("id")))
     return kept, skipped
 
 
@@ -255,10 +261,9 @@ def _spans(
 ) -> Spans:
     """The ``labels`` results as spans: one per label of each region, the task as the
     document."""
-    rows: dict[str, list[Any]] = {k: [] for k in ("ann", "doc", "start", "end", "label")}
-    raters = {str(a.rater) for a in annotations}
-    documents = {str(a.task) for a in annotations}
+    table = SpanTable(skipped=skipped)
     for ann in annotations:
+        table.saw(ann.rater, ann.task)
         for result in (r for r in ann.results if r.get("from_name") == name):
             value = result.get("value")
             value = value if isinstance(value, dict) else {}
@@ -275,21 +280,5 @@ def _spans(
                     f"got {result.get('value')!r}"
                 )
             for label in labels:
-                for key, v in zip(rows, (ann.rater, ann.task, start, end, label), strict=True):
-                    rows[key].append(str(v) if key in ("ann", "doc", "label") else v)
-    notes = tuple(f"skipped {n} {why}" for why, n in skipped.items())
-    return encode_spans(
-        np.array(rows["ann"], dtype=object),
-        np.array(rows["doc"], dtype=object),
-        np.array(rows["start"], dtype=np.int64),
-        np.array(rows["end"], dtype=np.int64),
-        np.array(rows["label"], dtype=object),
-        annotator_names=tuple(sorted(raters)),
-        document_names=tuple(sorted(documents)),
-        rows=np.arange(len(rows["ann"]), dtype=np.int64),
-        unit="character",
-        texts={},
-        lengths={},
-        source=where,
-        notes=notes,
-    )
+                table.add(ann.rater, ann.task, start, end, label)
+    return table.spans(where)

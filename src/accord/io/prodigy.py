@@ -7,13 +7,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from .._errors import InvalidInputError
 from .._types import Duplicates, Level, Missing
 from ..data.ratings import Ratings
-from ..data.spans import Spans, encode_spans
-from .exports import AnswerTable, Record, export_records
+from ..data.spans import Spans
+from .exports import AnswerTable, Record, SpanTable, export_records
 
 __all__ = ["read_prodigy"]
 
@@ -112,7 +110,7 @@ def read_prodigy(
                     f"{where}, {record.where}: 'accept' must be the list of chosen options, "
                     f"got {label!r}"
                 )
-        table.add(_item(record, key, where), _rater(record, where), label)
+        table.add(_item(record, key, where), _rater(record, where), label, record.where)
     return table.ratings(
         (key, "_annotator_id", "accept" if kind == "choice" else "answer"),
         source=where,
@@ -180,42 +178,19 @@ def _span(span: Any, record: Record, where: str) -> tuple[int, int, str]:
 
 def _spans(records: list[Record], key: str, where: str) -> Spans:
     """The accepted spans: the input as the document, its text kept."""
-    columns: dict[str, list[Any]] = {k: [] for k in ("ann", "doc", "start", "end", "label")}
-    skipped: collections.Counter[str] = collections.Counter()
-    texts: dict[str, str] = {}
-    raters: set[str] = set()
-    documents: set[str] = set()
+    table = SpanTable()
     for record in records:
         answer = _answer(record, where)
         if answer != "accept":
-            skipped[f"answer {answer!r}"] += 1
+            table.skipped[f"answer {answer!r}"] += 1
             continue
         rater, doc = str(_rater(record, where)), str(_item(record, key, where))
-        raters.add(rater)
-        documents.add(doc)
+        table.saw(rater, doc)
         if isinstance(record.value.get("text"), str):
-            texts.setdefault(doc, record.value["text"])
+            table.texts.setdefault(doc, record.value["text"])
         spans = record.value.get("spans") or []
         if not isinstance(spans, list):
             raise InvalidInputError(f"{where}, {record.where}: 'spans' must be a list")
         for span in spans:
-            values = (rater, doc, *_span(span, record, where))
-            for name, value in zip(columns, values, strict=True):
-                columns[name].append(value)
-    if not raters:
-        raise InvalidInputError(f"{where}: no accepted answers to read")
-    return encode_spans(
-        np.array(columns["ann"], dtype=object),
-        np.array(columns["doc"], dtype=object),
-        np.array(columns["start"], dtype=np.int64),
-        np.array(columns["end"], dtype=np.int64),
-        np.array(columns["label"], dtype=object),
-        annotator_names=tuple(sorted(raters)),
-        document_names=tuple(sorted(documents)),
-        rows=np.arange(len(columns["ann"]), dtype=np.int64),
-        unit="character",
-        texts=texts,
-        lengths={d: len(t) for d, t in texts.items()},
-        source=where,
-        notes=tuple(f"skipped {n} {why}" for why, n in skipped.items()),
-    )
+            table.add(rater, doc, *_span(span, record, where))
+    return table.spans(where)
