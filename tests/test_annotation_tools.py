@@ -492,6 +492,8 @@ def test_read_ratings_errors_on_exports_and_columns() -> None:
         accord.read_ratings(csv, item="patient", rater="rater", label="diagnosis", field="x")
     with pytest.raises(accord.InvalidInputError, match="text spans, not ratings"):
         accord.read_ratings(HERE / "label_studio_spans.json")
+    with pytest.raises(accord.InvalidInputError, match="holds one JSON array, not JSON Lines"):
+        accord.read_ratings(HERE / "label_studio.json", item="id", rater="x", label="y")
     with pytest.raises(accord.InvalidInputError, match="does not apply to a prodigy export"):
         accord.read_ratings(HERE / "prodigy_choice.jsonl", field="x")
 
@@ -544,7 +546,7 @@ def test_cli_agree_on_multiple_choices_gives_set_coefficients() -> None:
         (["label_studio.json", "--from", "label-studio"], "pass --field sentiment or quality"),
         (["label_studio.json", "--from", "prodigy"], "record 1: 'answer' must be"),
         (["label_studio.json", "--from", "label-studio", "--item", "x"], "--item: an annotation"),
-        (["prodigy_choice.jsonl", "--from", "pairwise"], "has no 'question_id'"),
+        (["prodigy_choice.jsonl", "--from", "pairwise"], "line 1: no 'question_id'"),
         (["label_studio.json", "--engine", "stream"], "needed with --engine stream"),
         (["label_studio_malformed.json", "--from", "label-studio"], "task 32"),
     ],

@@ -15,6 +15,7 @@ _WHERE = {
     "read_brat": "spans",
     "read_columns": "ratings",
     "read_confidences": "confidence",
+    "read_export": "ratings",
     "read_label_studio": "label_studio",
     "read_pairwise": "pairwise",
     "read_prodigy": "prodigy",

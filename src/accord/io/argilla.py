@@ -68,9 +68,8 @@ def read_argilla(
     categories, missing, duplicates
         As in :meth:`accord.Ratings.from_long`.
     multi_label : bool, optional
-        Read each answer as a set of labels (:meth:`accord.Ratings.from_long` with
-        ``multi_label=True``: ``[]`` is the empty set). Default: when some answer chose
-        several labels; False raises then.
+        As in :func:`accord.read_label_studio`: sets of labels when some answer chose
+        several.
 
     Returns
     -------

@@ -32,6 +32,7 @@ __all__ = [
     "SpanTable",
     "export_records",
     "export_tool",
+    "is_json_array",
 ]
 
 ExportTool: TypeAlias = Literal["label-studio", "prodigy", "argilla", "pairwise"]
@@ -70,6 +71,17 @@ def _kind(path: Path) -> Literal["json", "jsonl", "parquet", "csv"]:
         f"{path}: an export is read from a .json, .jsonl, .parquet or .csv file; cannot tell "
         "the format of this one from its name"
     )
+
+
+def is_json_array(path: str | Path) -> bool:
+    """Whether a ``.json`` file holds one JSON array (an export), not a record a line."""
+    p = check_file(path)
+    if ".json" not in [s.lower() for s in p.suffixes[-2:]]:
+        return False
+    try:
+        return _kind(p) == "json"
+    except InvalidInputError:  # a suffix that is not an export's
+        return False
 
 
 def export_records(path: str | Path, *, what: str) -> Iterator[Record]:

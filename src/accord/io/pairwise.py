@@ -80,18 +80,19 @@ def read_pairwise(
     kept the first)
     """
     where = str(path)
-    records = [r.value for r in export_records(path, what="pairwise judgments")]
-    if not records:
+    found = list(export_records(path, what="pairwise judgments"))
+    if not found:
         raise InvalidInputError(f"{where}: the file holds no judgments")
     keys = (question, model_a, model_b, judge, winner)
-    has_turn = turn is not None and any(turn in r for r in records)
-    for n, record in enumerate(records, start=1):
-        absent = [k for k in keys if k not in record]
+    for record in found:
+        absent = [k for k in keys if k not in record.value]
         if absent:
             raise InvalidInputError(
-                f"{where}: record {n} has no {', '.join(map(repr, absent))}; its keys are: "
-                + ", ".join(map(repr, record))
+                f"{where}, {record.where}: no {', '.join(map(repr, absent))}; its keys are: "
+                + ", ".join(map(repr, record.value))
             )
+    records = [r.value for r in found]
+    has_turn = turn is not None and any(turn in r for r in records)
     try:
         prefs = preferences_of(
             *([r[k] for r in records] for k in keys),

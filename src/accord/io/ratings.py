@@ -13,7 +13,7 @@ from .._types import Duplicates, Level, Missing
 from .._validate import CSV_NULLS, check_choice, require_columns
 from ..data.encoder import LabelsAs, arrow_of, typed_column
 from ..data.ratings import Ratings, encode_label_sets, encode_ratings
-from .exports import EXPORT_TOOLS, ExportTool, export_tool
+from .exports import EXPORT_TOOLS, ExportTool, export_tool, is_json_array
 from .files import check_file, read_csv_columns, reading, sniff_csv, sniff_text
 
 __all__ = ["FileFormat", "format_of", "read_columns", "read_export", "read_ratings", "read_table"]
@@ -343,6 +343,12 @@ def read_ratings(
             missing=missing, duplicates=duplicates, na_values=na_values, labels_as=labels_as,
             multi_label=multi_label,
         )  # fmt: skip
+    if file_format in (None, "jsonl") and is_json_array(path):
+        raise InvalidInputError(
+            f"{path} holds one JSON array, not JSON Lines (one record a line); an "
+            "annotation-tool export (Label Studio, pairwise judgments) is read without item=, "
+            "rater= and label="
+        )
     names = list(dict.fromkeys((item, rater, label)))
     read, text = read_columns(path, names, file_format=file_format, sep=sep, encoding=encoding)
     by_name = dict(zip(names, read, strict=True))
