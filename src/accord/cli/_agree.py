@@ -17,12 +17,15 @@ from ._common import (
     FIELD_OPTION,
     FORMAT_OPTION,
     FROM_OPTION,
+    ITEM_OPTION,
+    LABEL_OPTION,
     LABELS_AS_OPTION,
     LEVEL_OPTION,
     MULTI_LABEL_OPTION,
     NA_VALUES_OPTION,
     OUTPUT_OPTION,
     QUIET_OPTION,
+    RATER_OPTION,
     SCHEDULER_OPTION,
     SEP_OPTION,
     EngineName,
@@ -185,11 +188,10 @@ def agree(
     path: Path = typer.Argument(
         ..., help="Ratings file: CSV, TSV, Parquet or JSON Lines, or an annotation-tool export."
     ),
-    item: str | None = typer.Option(
-        None, "--item", help="Column holding the item ids (not with an annotation-tool export)."
-    ),
-    rater: str | None = typer.Option(None, "--rater", help="Column holding the rater ids."),
-    label: str | None = typer.Option(None, "--label", help="Column holding the labels."),
+    # Optional: an annotation-tool export (--from, or recognised) names no columns.
+    item: str | None = typer.Option(None, "--item", help=ITEM_OPTION.help),
+    rater: str | None = typer.Option(None, "--rater", help=RATER_OPTION.help),
+    label: str | None = typer.Option(None, "--label", help=LABEL_OPTION.help),
     source_tool: ExportToolName | None = FROM_OPTION,
     field: str | None = FIELD_OPTION,
     level: str = LEVEL_OPTION,
