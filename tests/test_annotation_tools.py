@@ -74,6 +74,26 @@ def test_label_studio_rating_is_ordinal_by_default() -> None:
     assert interval.level == "interval"
 
 
+def test_label_studio_number_and_unread_types(tmp_path: Path) -> None:
+    def task(i: int, who: int, kind: str, value: dict[str, Any]) -> dict[str, Any]:
+        result = {"from_name": "f", "to_name": "text", "type": kind, "value": value}
+        return {"id": i, "annotations": [{"completed_by": who, "result": [result]}]}
+
+    path = tmp_path / "export.json"
+    path.write_text(
+        json.dumps([task(1, 7, "number", {"number": 2.5}), task(1, 9, "number", {"number": 3})])
+    )
+    r = accord.read_label_studio(path)
+    assert isinstance(r, accord.Ratings)
+    assert r.level == "interval" and triples(r) == [(1, 7, 2.5), (1, 9, 3.0)]
+    path.write_text(json.dumps([task(1, 7, "taxonomy", {"taxonomy": [["a", "b"]]})]))
+    with pytest.raises(accord.InvalidInputError, match=r"field 'f' holds 'taxonomy' results"):
+        accord.read_label_studio(path)
+    path.write_text(json.dumps([task(1, 7, "number", {"number": "2"})]))
+    with pytest.raises(accord.InvalidInputError, match=r"task 1: annotator 7: a 'number' result"):
+        accord.read_label_studio(path)
+
+
 def test_label_studio_field_errors_list_the_fields() -> None:
     with pytest.raises(accord.InvalidInputError, match=r"2 fields: 'sentiment' \(choices\), "):
         accord.read_label_studio(HERE / "label_studio.json")
