@@ -532,3 +532,206 @@ def test_per_label_invariances(triples: Triples) -> None:
         a, b = getattr(base, name), getattr(shuffled, name)
         assert (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, abs=1e-12)
     assert (math.isnan(base_mv) and math.isnan(mv)) or base_mv == pytest.approx(mv)
+
+
+# --------------------------------------------------------------------------- engines, CLI
+
+import json  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from typer.testing import CliRunner  # noqa: E402
+
+from accord.cli import app  # noqa: E402
+
+runner = CliRunner()
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+DIAGNOSES = ["--item", "patient", "--rater", "rater", "--label", "diagnosis"]
+
+
+def _tags_csv(tmp_path: Path) -> Path:
+    path = tmp_path / "tags.csv"
+    lines = ["item,rater,label"]
+    for rater, item, labels in NLTK_CASES[0]:
+        lines += [f"{item},{rater},{x}" for x in sorted(labels)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_read_ratings_multi_label_files(tmp_path: Path) -> None:
+    from_csv = accord.read_ratings(
+        _tags_csv(tmp_path), item="item", rater="rater", label="label", multi_label=True
+    )
+    expected = _ratings(NLTK_CASES[0])
+    assert _sets_of(from_csv) == _sets_of(expected)
+    import pyarrow.parquet as pq
+
+    parquet = tmp_path / "tags.parquet"
+    pq.write_table(
+        pa.table(
+            {
+                "item": [1, 1, 2, 2],
+                "rater": ["a", "b", "a", "b"],
+                "label": [["x", "y"], ["x"], [], None],
+            }
+        ),
+        parquet,
+    )
+    r = accord.read_ratings(parquet, item="item", rater="rater", label="label", multi_label=True)
+    assert _sets_of(r) == {
+        (1, "a"): frozenset({"x", "y"}),
+        (1, "b"): frozenset({"x"}),
+        (2, "a"): frozenset(),
+    }
+    assert r.report.source == str(parquet)
+
+
+def test_stream_engine_reads_a_list_column_only_as_sets(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "sets.parquet"
+    pq.write_table(pa.table({"i": [1, 1], "r": ["a", "b"], "l": [["x"], ["x", "y"]]}), path)
+    with pytest.raises(InvalidInputError, match=r"column 'l' holds lists of labels .*multi_label"):
+        accord.stream_statistics(path, item="i", rater="r", label="l")
+    res = runner.invoke(app, ["agree", str(path), "--item", "i", "--rater", "r", "--label", "l",
+                              "--engine", "stream"])  # fmt: skip
+    assert res.exit_code == 2
+    assert "holds lists of labels" in res.stderr
+    assert "Traceback" not in res.output
+    single = tmp_path / "single.parquet"
+    pq.write_table(pa.table({"i": [1, 1], "r": ["a", "b"], "l": ["x", "y"]}), single)
+    with pytest.raises(InvalidInputError, match="holds single labels; read repeated rows"):
+        accord.stream_statistics(single, item="i", rater="r", label="l", multi_label=True)
+
+
+@settings(max_examples=15)
+@given(set_triples(empty=True), st.integers(1, 6))
+def test_memory_and_stream_give_the_same_numbers(triples: Triples, batch: int) -> None:
+    import tempfile
+
+    import pyarrow.parquet as pq
+
+    assume(len(_pairable_sets(triples)) > 1)
+    table = pa.table(
+        {
+            "item": [f"unit {i}" for _, i, _ in triples],
+            "rater": [r for r, _, _ in triples],
+            "label": [sorted(s) for _, _, s in triples],
+        }
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "sets.parquet"
+        pq.write_table(table, path)
+        stats = accord.stream_statistics(
+            path, item="item", rater="rater", label="label", multi_label=True, batch_size=batch
+        )
+        memory = accord.read_ratings(
+            path, item="item", rater="rater", label="label", multi_label=True
+        )
+    assert stats.categories == memory.categories
+    np.testing.assert_array_equal(
+        stats.item_counts.dense(), accord.ItemCategoryCounts.from_ratings(memory).dense()
+    )
+    for kind in ("masi", "jaccard"):
+        assert accord.krippendorff_alpha(stats.item_counts, distance=kind).statistic == (
+            pytest.approx(accord.krippendorff_alpha(memory, distance=kind).statistic, rel=1e-12)
+        )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", accord.DegenerateDataWarning)
+        mv_stream = accord.multi_valued_alpha(stats.item_counts).statistic
+        mv_memory = accord.multi_valued_alpha(memory).statistic
+    assert (math.isnan(mv_stream) and math.isnan(mv_memory)) or mv_stream == pytest.approx(
+        mv_memory, rel=1e-12
+    )
+
+
+def test_dask_engine_refuses_sets() -> None:
+    with pytest.raises(InvalidInputError, match="the dask engine reads one label per row"):
+        accord.dask_statistics(
+            str(EXAMPLES / "diagnoses.csv"),
+            item="patient",
+            rater="rater",
+            label="diagnosis",
+            multi_label=True,
+        )
+
+
+def test_cli_multi_label_json(tmp_path: Path) -> None:
+    path = _tags_csv(tmp_path)
+    base = ["agree", str(path), "--item", "item", "--rater", "rater", "--label", "label"]
+    res = runner.invoke(app, [*base, "--multi-label", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    alpha, mv = out["coefficients"]
+    triples = NLTK_CASES[0]
+    assert alpha["weights"] == "masi"
+    assert alpha["statistic"] == pytest.approx(
+        AnnotationTask(triples, distance=masi_distance).alpha(), rel=1e-12
+    )
+    assert mv["name"] == "multi_valued_alpha"
+    assert mv["statistic"] == pytest.approx(accord.multi_valued_alpha(_ratings(triples)).statistic)
+    assert [row["label"] for row in out["per_label"]["labels"]] == ["w", "x", "y", "z"]
+    assert ["x", "y"] in alpha["categories"]  # sets as lists in JSON
+    jaccard = runner.invoke(app, [*base, "--multi-label", "--distance", "jaccard", "-f", "json"])
+    assert json.loads(jaccard.output)["coefficients"][0]["statistic"] == pytest.approx(
+        AnnotationTask(triples, distance=jaccard_distance).alpha(), rel=1e-12
+    )
+
+
+def test_cli_multi_label_table_and_singletons() -> None:
+    res = runner.invoke(
+        app, ["agree", str(EXAMPLES / "diagnoses.csv"), *DIAGNOSES, "--multi-label"]
+    )
+    assert res.exit_code == 0, res.output
+    assert "krippendorff_alpha (masi)" in res.output
+    assert "multi_valued_alpha" in res.output
+    assert "(macro)" in res.output and "(micro)" in res.output
+    # Sets of one label: MASI alpha is the nominal alpha of the single labels.
+    single = accord.read_ratings(
+        EXAMPLES / "diagnoses.csv", item="patient", rater="rater", label="diagnosis"
+    )
+    sets = accord.read_ratings(
+        EXAMPLES / "diagnoses.csv",
+        item="patient",
+        rater="rater",
+        label="diagnosis",
+        multi_label=True,
+    )
+    assert accord.krippendorff_alpha(sets, distance="masi").statistic == pytest.approx(
+        accord.krippendorff_alpha(single).statistic, rel=1e-12
+    )
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--multi-label", "--level", "ordinal"], "--level does not apply with --multi-label"),
+        (
+            ["--multi-label", "--weights", "linear", "--coefficients", "fleiss_kappa"],
+            "--weights and --coefficients do not apply",
+        ),
+        (["--multi-label", "--engine", "stream"], "--multi-label applies to --engine memory"),
+        (["--distance", "masi"], "--distance applies with --multi-label"),
+        (["--multi-label", "--distance", "dice"], "dice"),
+    ],
+)
+def test_cli_multi_label_bad_options(extra: list[str], message: str) -> None:
+    res = runner.invoke(app, ["agree", str(EXAMPLES / "diagnoses.csv"), *DIAGNOSES, *extra])
+    assert res.exit_code == 2
+    assert message in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_wide_sets_and_the_statistics_entry_points() -> None:
+    wide = pd.DataFrame(TABLE3)
+    r = Ratings.from_wide(wide, multi_label=True)
+    assert accord.multi_valued_alpha(r).statistic == pytest.approx(0.2865907, abs=5e-8)
+    # The estimators run on item x category counts whose categories are sets of labels
+    # (what an engine would hand them), with the numbers of the ratings.
+    counts = accord.ItemCategoryCounts.from_ratings(r)
+    assert accord.multi_valued_alpha(counts).statistic == pytest.approx(
+        accord.multi_valued_alpha(r).statistic, rel=1e-12
+    )
+    for kind in ("masi", "jaccard"):
+        assert accord.krippendorff_alpha(counts, distance=kind).statistic == pytest.approx(
+            accord.krippendorff_alpha(r, distance=kind).statistic, rel=1e-12
+        )

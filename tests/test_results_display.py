@@ -97,6 +97,14 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
     "PanelStatistics": lambda tmp: accord.panel_statistics(
         _write(_panel_frame(), tmp / "panel.csv"), item="item", rater="rater", score="score"
     ),
+    "PerLabelAgreement": lambda _: accord.per_label_agreement(
+        accord.Ratings.from_arrays(
+            [1, 1, 2, 2, 3, 3],
+            ["a", "b"] * 3,
+            [["x", "y"], ["x"], ["y"], ["y"], [], ["x"]],
+            multi_label=True,
+        )
+    ),
     "PooledSpecificAgreement": lambda _: accord.pooled_specific_agreement(_diagnoses()),
     "RaterCategoryCounts": lambda _: accord.RaterCategoryCounts.from_ratings(_diagnoses()),
     "RatingStatistics": _rating_statistics,

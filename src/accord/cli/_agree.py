@@ -182,6 +182,8 @@ def _per_label_table(per_label: Any) -> Any:
         "--level ordinal --ci bootstrap --format json",
         "accord agree examples/diagnoses.csv --item patient --rater rater --label diagnosis "
         "--engine stream",
+        "accord agree examples/diagnoses.csv --item patient --rater rater --label diagnosis "
+        "--multi-label --distance jaccard",
     ),
 )
 def agree(

@@ -390,6 +390,7 @@ class Ratings(DecodeTables):
         level: Level = "nominal",
         categories: Sequence[Any] | None = None,
         missing: Missing = "omit",
+        multi_label: bool = False,
     ) -> Ratings:
         """Build from a wide table: one row per item, one column per rater.
 
@@ -403,6 +404,9 @@ class Ratings(DecodeTables):
             A column holding the item ids; every other column is a rater.
         level, categories, missing
             As in :meth:`from_long`.
+        multi_label : bool, default False
+            Cells are lists, tuples or sets of labels (``[]`` the empty set, a missing
+            cell no rating), as in :meth:`from_long`.
 
         Examples
         --------
@@ -454,6 +458,7 @@ class Ratings(DecodeTables):
             duplicates="raise",
             columns=("item (row)", "rater (column)", "label (cell)"),
             source=source,
+            multi_label=multi_label,
         )
 
     # -------------------------------------------------------------- views
@@ -549,7 +554,7 @@ def encode_ratings(
 
     _check_options(level, missing, duplicates, labels_as)
     spellings = check_na_values(na_values)
-    item_col, rater_col, label_col = columns
+    label_col = columns[2]
     arrays = _aligned(items, raters, labels, columns)
     del items, raters, labels
     n_rows = len(arrays[0])
@@ -560,11 +565,8 @@ def encode_ratings(
         )
     # Ids are encoded over every row, so a rater assigned an item without labelling it
     # is kept as an assignment (``missing_item_codes``, ``missing_rater_codes``).
-    item_codes, item_decode = encode_ids(
-        arrays.pop(0), column=item_col, what="item", text=text, na_values=spellings
-    )
-    rater_codes, rater_decode = encode_ids(
-        arrays.pop(0), column=rater_col, what="rater", text=text, na_values=spellings
+    item_codes, item_decode, rater_codes, rater_decode = _encode_pairs(
+        arrays, columns, text=text, spellings=spellings
     )
     label_codes, labelled = _encode_labels(
         arrays.pop(0),
@@ -649,11 +651,8 @@ def encode_label_sets(
     del labels
     n_rows = int(column.is_list.size)
     arrays = _aligned(items, raters, np.zeros(n_rows, dtype=np.int8), columns)
-    item_codes, item_decode = encode_ids(
-        arrays[0], column=columns[0], what="item", text=text, na_values=spellings
-    )
-    rater_codes, rater_decode = encode_ids(
-        arrays[1], column=columns[1], what="rater", text=text, na_values=spellings
+    item_codes, item_decode, rater_codes, rater_decode = _encode_pairs(
+        arrays, columns, text=text, spellings=spellings
     )
     del arrays
     if len(column.elements):
@@ -708,6 +707,20 @@ def encode_label_sets(
         category_order="sets by size, then by their labels",
         label_sets=sets,
     )
+
+
+def _encode_pairs(
+    arrays: list[Any], columns: tuple[str, str, str], *, text: bool, spellings: tuple[str, ...]
+) -> tuple[IntArray, npt.NDArray[Any], IntArray, npt.NDArray[Any]]:
+    """Codes and decode tables of the item and rater columns, the first two of ``arrays``
+    (each taken out of the list as it is encoded, so that it can be let go)."""
+    item_codes, item_decode = encode_ids(
+        arrays.pop(0), column=columns[0], what="item", text=text, na_values=spellings
+    )
+    rater_codes, rater_decode = encode_ids(
+        arrays.pop(0), column=columns[1], what="rater", text=text, na_values=spellings
+    )
+    return item_codes, item_decode, rater_codes, rater_decode
 
 
 def _set_notes(groups: SetGroups, column: str) -> tuple[str, ...]:

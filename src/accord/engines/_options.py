@@ -40,6 +40,7 @@ class ScanOptions(TypedDict, total=False):
     progress: Progress | None
     na_values: Sequence[str] | None
     labels_as: LabelsAs
+    multi_label: bool
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -60,6 +61,7 @@ class Scan:
     progress: Progress | None = None
     na_values: Sequence[str] | None = None
     labels_as: LabelsAs = "auto"
+    multi_label: bool = False
 
     @classmethod
     def of(cls, owner: str, options: ScanOptions, allowed: Sequence[str] = STATISTICS) -> Scan:

@@ -251,6 +251,11 @@ def dask_scan(
 ) -> tuple[RatingStatistics, DaskRescan]:
     """:func:`dask_statistics`, and what a second pass over the partitions needs."""
     scan = Scan.of("dask_statistics", options)
+    if scan.multi_label:
+        raise InvalidInputError(
+            "multi_label: the dask engine reads one label per row; read sets of labels with "
+            "the stream or memory engine"
+        )
     dask: Any = require("dask", "dask")
     frame, text, source = frame_of(
         data,

@@ -30,6 +30,7 @@ from .._validate import check_na_values
 from ..data.dictionary import GrowingDictionary
 from ..data.dictionary import raw_label_domain as label_domain
 from ..data.encoder import LabelsAs, missing_of, typed_ids
+from ..data.label_sets import set_key_domain, set_keys
 from ..stats import PairTables
 from ..stats.patterns import CountPatterns
 from ._blocks import (
@@ -81,8 +82,10 @@ class _Encoder:
         locator: Locator,
         na_values: Sequence[str] | None = None,
         labels_as: LabelsAs = "auto",
+        multi_label: bool = False,
     ) -> None:
         self.columns = columns
+        self.multi_label = multi_label
         self.items = GrowingDictionary()
         self.raters = GrowingDictionary()
         self.labels = GrowingDictionary(track_rows=True)
@@ -129,7 +132,10 @@ class _Encoder:
                     f"({self.locator.rows(row0 + bad)})"
                 )
         known = self.label_missing.size
-        label = self.labels.encode(batch.column(2), row0, wide=wide)
+        labels = batch.column(2)
+        if self.multi_label:  # each cell a list of labels: one key per distinct set
+            labels = set_keys(labels, self.na_values)
+        label = self.labels.encode(labels, row0, wide=wide)
         if self.labels.size > known:
             self._new_labels(known)
         if self.label_missing.any():
@@ -197,6 +203,14 @@ class _Encoder:
         return remap, domain
 
     def _label_domain(self, values: npt.NDArray[Any], rows: IntArray) -> Any:
+        if self.multi_label:
+            return set_key_domain(
+                values,
+                rows,
+                categories=self.categories,
+                column=self.columns[2],
+                labels_as=self.labels_as,
+            )
         return label_domain(
             values,
             rows,
@@ -272,6 +286,11 @@ def stream_statistics(
     na_values, labels_as
         As in :meth:`accord.Ratings.from_long`: the same missing-value rule and the same
         typing of a text file's columns.
+    multi_label : bool, default False
+        The label column holds a list of labels per (item, rater) (Parquet, or a DuckDB
+        query): each distinct set is a category, a ``frozenset``, with the codes and counts
+        of ``Ratings.from_long(..., multi_label=True)``. Repeated rows of one item and
+        rater are duplicates here, as for single labels (the memory engine combines them).
 
     Returns
     -------
@@ -357,7 +376,9 @@ def stream_scan(
         locator=Locator(),
         na_values=scan.na_values,
         labels_as=scan.labels_as,
+        multi_label=scan.multi_label,
     )
+    check_label_column(dataset, scan, fmt)
     read = _first_pass(dataset, enc, scan, batch_size, memory_limit, total)
     check_read(read.rows, read.missing, files[0], scan.label)
     remap, domain = enc.domain()
@@ -368,7 +389,7 @@ def stream_scan(
         enc.decode(enc.raters),
         domain,
         scan.level,
-        scan.categories is not None,
+        scan.categories is not None and not scan.multi_label,
         enc.notes,
         enc.order,
     )
@@ -408,6 +429,31 @@ def stream_scan(
         read.matrix,
     )
     return stats, rescan
+
+
+def check_label_column(dataset: Any, scan: Scan, fmt: str) -> None:
+    """A label column of lists is read with ``multi_label=True`` only, and
+    ``multi_label=True`` reads a column of lists only (one list per item and rater)."""
+    import pyarrow as pa
+
+    schema = getattr(dataset, "schema", None)
+    if not isinstance(schema, pa.Schema):  # a DuckDB query: its batches tell
+        return
+    label_type = schema.field(scan.label).type
+    lists = pa.types.is_list(label_type) or pa.types.is_large_list(label_type)
+    if lists and not scan.multi_label:
+        raise InvalidInputError(
+            f"column {scan.label!r} holds lists of labels (a set per item and rater): read "
+            "them as sets with multi_label=True (read_ratings, stream_statistics) or "
+            "--multi-label"
+        )
+    if scan.multi_label and not lists:
+        raise InvalidInputError(
+            f"multi_label: the stream engine reads sets of labels from a {fmt} label column "
+            f"of lists, one per item and rater, and column {scan.label!r} holds single "
+            "labels; read repeated rows with the memory engine (read_ratings(..., "
+            "multi_label=True))"
+        )
 
 
 def _open(source: Any, scan: Scan, reader: str, batch_size: int) -> tuple[Any, list[str], str]:
