@@ -588,3 +588,51 @@ def test_fixture_readme_cites_each_tool() -> None:
         "https://huggingface.co/datasets/lmsys/mt_bench_human_judgments",
     ):
         assert url in text
+
+
+# ------------------------------------------------------------------ properties of the readers
+_ANSWERS = st.dictionaries(
+    st.tuples(st.integers(1, 6), st.sampled_from([3, 5, 8])),
+    st.one_of(st.none(), st.sampled_from(["yes", "no", "maybe"])),
+    min_size=1,
+    max_size=18,
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(_ANSWERS, st.integers(0, 3))
+def test_label_studio_reads_back_what_was_written(
+    answers: dict[tuple[int, int], str | None], n_cancelled: int
+) -> None:
+    # A None answer is a cancelled annotation; n_cancelled more are added to task 1.
+    tasks: dict[int, list[dict[str, Any]]] = {}
+    for (task, user), choice in answers.items():
+        result = [{"from_name": "f", "type": "choices", "value": {"choices": [choice]}}]
+        tasks.setdefault(task, []).append(
+            {
+                "completed_by": user,
+                "was_cancelled": choice is None,
+                "result": [] if choice is None else result,
+            }
+        )
+    if n_cancelled:
+        tasks.setdefault(1, []).extend(
+            {"completed_by": 99, "was_cancelled": True} for _ in range(n_cancelled)
+        )
+    kept = sorted((t, u, c) for (t, u), c in answers.items() if c is not None)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "export.json"
+        path.write_text(json.dumps([{"id": t, "annotations": a} for t, a in tasks.items()]))
+        if not kept:
+            with pytest.raises(accord.InvalidInputError):
+                accord.read_label_studio(path)
+            return
+        r = accord.read_label_studio(path)
+    assert isinstance(r, accord.Ratings)
+    assert triples(r) == kept
+    cancelled = len(answers) - len(kept) + n_cancelled
+    assert r.report.rows == len(answers) + n_cancelled
+    assert r.report.reasons.get("cancelled annotation", 0) == cancelled
+    assert r.report.ratings + r.report.dropped == r.report.rows
