@@ -512,6 +512,8 @@ def test_read_ratings_errors_on_exports_and_columns() -> None:
         accord.read_ratings(csv, item="patient", rater="rater", label="diagnosis", field="x")
     with pytest.raises(accord.InvalidInputError, match="text spans, not ratings"):
         accord.read_ratings(HERE / "label_studio_spans.json")
+    with pytest.raises(accord.InvalidInputError, match="sep=';' does not apply"):
+        accord.read_ratings(HERE / "prodigy_choice.jsonl", sep=";")
     with pytest.raises(accord.InvalidInputError, match="holds one JSON array, not JSON Lines"):
         accord.read_ratings(HERE / "label_studio.json", item="id", rater="x", label="y")
     with pytest.raises(accord.InvalidInputError, match="does not apply to a prodigy export"):
@@ -568,6 +570,8 @@ def test_cli_agree_on_multiple_choices_gives_set_coefficients() -> None:
         (["label_studio.json", "--from", "label-studio", "--item", "x"], "--item: an annotation"),
         (["prodigy_choice.jsonl", "--from", "pairwise"], "line 1: no 'question_id'"),
         (["label_studio.json", "--engine", "stream"], "needed with --engine stream"),
+        (["prodigy_choice.jsonl", "--from", "prodigy", "--na-values", "x"], "--na-values: an"),
+        (["prodigy_choice.jsonl", "--sep", ";"], "--sep ; does not apply"),
         (["label_studio_malformed.json", "--from", "label-studio"], "task 32"),
     ],
 )

@@ -270,6 +270,14 @@ def agree(
         "; the files must rate each (item, rater) pair once",
     )
     _check_columns(engine, source_tool, field, item, rater, label)
+    if source_tool is not None:
+        as_written = {"--sep": sep, "--encoding": encoding, "--na-values": na_values}
+        flags = [flag for flag, v in as_written.items() if v is not None]
+        flags += ["--labels-as"] if labels_as != "auto" else []
+        if flags:
+            raise fail(
+                f"{', '.join(flags)}: an annotation-tool export is read as its tool writes it"
+            )
     read = ratings_keywords()
     chosen = None if coefficients is None else [c.strip() for c in coefficients.split(",")]
     in_memory = engine is EngineName.memory

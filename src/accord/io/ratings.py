@@ -311,6 +311,17 @@ def read_ratings(
     given = [name for name in (item, rater, label) if name is not None]
     if isinstance(path, str | Path) and not given:
         tool = export_tool(path)
+        ignored = [
+            option(k, v)
+            for k, v in (("file_format", file_format), ("sep", sep), ("encoding", encoding),
+                         ("na_values", na_values), ("labels_as", labels_as))
+            if v is not None and not (k == "labels_as" and v == "auto")
+        ]  # fmt: skip
+        if tool is not None and ignored:
+            raise InvalidInputError(
+                f"{path} is a {tool} export, read as its tool writes it (UTF-8 JSON or "
+                f"Parquet): {', '.join(ignored)} does not apply"
+            )
         if tool is None:
             raise InvalidInputError(
                 f"{path}: pass item=, rater= and label= (the columns to read); the file is "
