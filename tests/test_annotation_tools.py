@@ -307,7 +307,16 @@ SENTIMENT = [
 ]
 
 
-@pytest.mark.parametrize("name", ["argilla_v2.jsonl", "argilla_hub.parquet", "argilla_v1.json"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "argilla_v2.jsonl",
+        "argilla_hub.parquet",
+        "argilla_v1.json",
+        "argilla_v1_hub.parquet",
+        "argilla_v1_hub.jsonl",
+    ],
+)
 def test_argilla_shapes_read_alike(name: str) -> None:
     r = accord.read_argilla(HERE / name, field="sentiment")
     assert triples(r) == SENTIMENT
@@ -339,6 +348,13 @@ def test_argilla_errors_name_the_record_and_the_questions() -> None:
         ("rec-2", ANA, frozenset({"staff"})),
         ("rec-2", BEN, frozenset({"staff"})),
     ]
+
+
+def test_argilla_v1_hub_columns_must_align(tmp_path: Path) -> None:
+    row = {"id": "r1", "label": {"user_id": ["u1"], "value": ["yes", "no"], "status": None}}
+    (tmp_path / "hub.jsonl").write_text(json.dumps(row) + "\n")
+    with pytest.raises(accord.InvalidInputError, match=r"line 1: 'label': user_id, value .* 1, 2"):
+        accord.read_argilla(tmp_path / "hub.jsonl")
 
 
 def test_argilla_hub_columns_must_align(tmp_path: Path) -> None:
@@ -479,6 +495,8 @@ def test_pairwise_agreement_invariants(rows: list[Any], rand: Any) -> None:
         ("argilla_v2.jsonl", "argilla"),
         ("argilla_hub.parquet", "argilla"),
         ("argilla_v1.json", "argilla"),
+        ("argilla_v1_hub.parquet", "argilla"),
+        ("argilla_v1_hub.jsonl", "argilla"),
         ("pairwise.jsonl", "pairwise"),
     ],
 )

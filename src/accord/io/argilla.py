@@ -11,7 +11,7 @@ from typing import Any
 from .._errors import InvalidInputError, option
 from .._types import Duplicates, Level, Missing
 from ..data.ratings import Ratings
-from .exports import AnswerTable, Record, export_records
+from .exports import AnswerTable, Record, export_records, question_responses
 
 __all__ = ["read_argilla"]
 
@@ -47,7 +47,8 @@ def read_argilla(
       ``<question>.responses``, ``<question>.responses.users`` and
       ``<question>.responses.status``, aligned lists;
     - Argilla 1.x records: ``"responses": [{"user_id", "values": {question: {"value"}},
-      "status"}, ...]``.
+      "status"}, ...]``, or, pushed to the Hugging Face Hub, a column per question holding
+      its ``{"user_id", "value", "status"}`` responses.
 
     A label question gives a label, a rating question a score (ordinal by default), a
     multi-label question a set of labels (set-valued ratings, see ``multi_label``). Responses
@@ -169,7 +170,8 @@ def _responses(record: Record, where: str) -> Iterator[_Response]:
 
 def _flattened(record: Record, where: str) -> Iterator[_Response]:
     """Responses from the columns of a Hub export: ``q.responses``, ``q.responses.users``,
-    ``q.responses.status``."""
+    ``q.responses.status`` (Argilla 2.x), or a column ``q`` of ``{user_id, value, status}``
+    (Argilla 1.x)."""
     value = record.value
     questions = [k[: -len(".responses")] for k in value if k.endswith(".responses")]
     if not questions and "responses" in value and value["responses"] is not None:
@@ -188,6 +190,14 @@ def _flattened(record: Record, where: str) -> Iterator[_Response]:
                 f"{len(users)} and {len(status)}"
             )
         yield from ((q, u, v, s) for v, u, s in zip(values, users, status, strict=True))
+    for key, column in value.items():  # Argilla 1.x on the Hub: a column per question
+        try:
+            answers = question_responses(column)
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"{where}, {record.where}: {key!r}: {exc}") from None
+        for answer in answers or []:
+            status = answer.get("status", "submitted")
+            yield key, _user(answer, record, where), answer.get("value"), status
 
 
 def _listed(answers: Any, record: Record, what: str, where: str) -> list[Mapping[str, Any]]:

@@ -33,6 +33,7 @@ __all__ = [
     "export_records",
     "export_tool",
     "is_json_array",
+    "question_responses",
 ]
 
 ExportTool: TypeAlias = Literal["label-studio", "prodigy", "argilla", "pairwise"]
@@ -174,8 +175,10 @@ def _first_record(path: Path) -> Mapping[str, Any] | None:
     if kind == "parquet":
         pq: Any = require("pyarrow.parquet", "parquet")
         with reading(path, "Parquet"):
-            names = list(pq.read_schema(path).names)
-        return dict.fromkeys(names)
+            parquet = pq.ParquetFile(path)
+            batch = next(parquet.iter_batches(batch_size=1), None)
+        rows = [] if batch is None else batch.to_pylist()
+        return rows[0] if rows else dict.fromkeys(parquet.schema_arrow.names)
     if kind == "csv":
         return dict.fromkeys(sniff_csv(path).header)
     try:
@@ -219,6 +222,45 @@ def export_tool(path: str | Path) -> ExportTool | None:
         return "pairwise"
     if "responses" in keys or any(k.endswith(".responses") for k in keys):
         return "argilla"
+    if any(question_responses(v) is not None for v in first.values()):
+        return "argilla"
+    return None
+
+
+def question_responses(value: Any) -> list[dict[str, Any]] | None:
+    """The responses to one question in a column of an Argilla 1.x Hugging Face export, or
+    None when ``value`` is not such a column.
+
+    The column holds a list of ``{"user_id", "value", "status"}`` or, as ``datasets``
+    stores a sequence of them, one ``{"user_id": [...], "value": [...], "status": [...]}``.
+
+    >>> question_responses({"user_id": ["u1", "u2"], "value": [5, 3], "status": ["submitted",
+    ...                     "discarded"]})  # doctest: +NORMALIZE_WHITESPACE
+    [{'user_id': 'u1', 'value': 5, 'status': 'submitted'},
+     {'user_id': 'u2', 'value': 3, 'status': 'discarded'}]
+    >>> question_responses("a text field") is None
+    True
+    """
+    if isinstance(value, dict) and {"user_id", "value"} <= set(value):
+        users, values = value["user_id"], value["value"]
+        if not (isinstance(users, list) and isinstance(values, list)):
+            return None
+        status = value.get("status") or ["submitted"] * len(values)
+        if not len(users) == len(values) == len(status):
+            raise InvalidInputError(
+                f"user_id, value and status must be lists of one length; got {len(users)}, "
+                f"{len(values)} and {len(status)}"
+            )
+        return [
+            {"user_id": u, "value": v, "status": st}
+            for u, v, st in zip(users, values, status, strict=True)
+        ]
+    if (
+        isinstance(value, list)
+        and value
+        and all(isinstance(a, dict) and {"user_id", "value"} <= set(a) for a in value)
+    ):
+        return value
     return None
 
 
