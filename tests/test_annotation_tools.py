@@ -391,6 +391,27 @@ def test_read_pairwise_items_are_unordered_pairs() -> None:
     assert dict(r.report.reasons) == {"duplicate (item, rater): kept the first": 2}
 
 
+def test_read_pairwise_fastchat_judges_and_csv(tmp_path: Path) -> None:
+    # FastChat's gpt4_pair_judgments.json names the judge as a list; a CSV log reads alike.
+    records = [
+        {"question_id": 81, "model_a": "gpt-4", "model_b": "vicuna-13b", "winner": "model_b",
+         "judge": ["gpt-4", "pair-v2"], "turn": 2},
+        {"question_id": 81, "model_a": "gpt-4", "model_b": "vicuna-13b", "winner": "tie",
+         "judge": "expert_7", "turn": 2},
+    ]  # fmt: skip
+    (tmp_path / "votes.json").write_text(json.dumps(records))
+    r = accord.read_pairwise(tmp_path / "votes.json")
+    assert triples(r) == [
+        ("81, turn 2: gpt-4 vs vicuna-13b", "expert_7", "tie"),
+        ("81, turn 2: gpt-4 vs vicuna-13b", "gpt-4/pair-v2", "vicuna-13b"),
+    ]
+    pd.DataFrame(records).assign(judge=["gpt-4/pair-v2", "expert_7"]).to_csv(
+        tmp_path / "votes.csv", index=False
+    )
+    assert triples(accord.read_pairwise(tmp_path / "votes.csv")) == triples(r)
+    assert export_tool(tmp_path / "votes.csv") == "pairwise"
+
+
 def test_read_pairwise_errors() -> None:
     with pytest.raises(accord.DuplicateRatingError, match=r"'gpt-4-pair'\) at rows 3, 4"):
         accord.read_pairwise(HERE / "pairwise.jsonl")
