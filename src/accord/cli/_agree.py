@@ -251,11 +251,7 @@ def agree(
         check_engine_options(engine, scheduler, {"--multi-label": True})
         _check_columns(engine, source_tool, field, item, rater, label)
         with running(fmt, True, "reading ratings"):
-            ratings = (
-                read_ratings_file(path, files, multi_label=True, field=field)
-                if source_tool is None
-                else read_export_file(path, source_tool, field, multi_label=True)
-            )
+            ratings = _read(path, files, source_tool, field, multi_label=True)
             results = sets_coefficients(
                 ratings, distance or "masi", ci, n_boot, seed, population_size
             )
@@ -283,12 +279,9 @@ def agree(
     in_memory = engine is EngineName.memory
     ratings = None
     with running(fmt, quiet or in_memory, "reading ratings") as progress:
-        if in_memory and source_tool is not None:
-            ratings = read_export_file(path, source_tool, field, duplicates=duplicates)
+        if in_memory:  # read here: the memory engine takes the file's duplicates policy
+            ratings = _read(path, files, source_tool, field, duplicates=duplicates)
             source: dict[str, Any] = {}
-        elif in_memory:  # read here: the memory engine takes the file's duplicates policy
-            ratings = read_ratings_file(path, files, duplicates=duplicates, field=field)
-            source = {}
         else:
             source = dict(read, **files, scheduler=scheduler, progress=progress)
         if ratings is not None and ratings.multi_label:  # an export's multiple choices
@@ -363,3 +356,25 @@ def sets_coefficients(
         population_size=population_size,
     )
     return alpha, multi_valued_alpha(ratings), per_label_agreement(ratings)
+
+
+def _check_export_options(
+    sep: str | None, encoding: str | None, na_values: str | None, labels_as: str
+) -> None:
+    """The options of a table (``--sep``, ``--encoding``, ``--na-values``, ``--labels-as``)
+    are refused for an annotation-tool export, not ignored."""
+    as_written = {"--sep": sep, "--encoding": encoding, "--na-values": na_values}
+    flags = [flag for flag, v in as_written.items() if v is not None]
+    flags += ["--labels-as"] if labels_as != "auto" else []
+    if flags:
+        raise fail(f"{', '.join(flags)}: an annotation-tool export is read as its tool writes it")
+
+
+def _read(
+    path: Path, files: Any, source_tool: ExportToolName | None, field: str | None, **options: Any
+) -> Any:
+    """The ratings of ``path`` read in memory: an annotation tool's export (``--from``), or a
+    table (an export recognised by its content when no column is named)."""
+    if source_tool is not None:
+        return read_export_file(path, source_tool, field, **options)
+    return read_ratings_file(path, files, field=field, **options)
