@@ -119,6 +119,12 @@ def test_label_studio_malformed_results_are_named(tmp_path: Path) -> None:
     path.write_text(json.dumps(tasks))
     with pytest.raises(accord.InvalidInputError, match=r"record 2: a task without an 'id'"):
         accord.read_label_studio(path, field="sentiment")
+    tasks = json.loads((HERE / "label_studio.json").read_text())
+    tasks[3]["drafts"] = [{"id": 9, "user": "ana@example.com", "result": []}]
+    path.write_text(json.dumps(tasks))
+    r = accord.read_label_studio(path, field="sentiment")
+    assert isinstance(r, accord.Ratings)
+    assert r.report.reasons["draft (not submitted)"] == 1 and r.report.rows == 9
     path.write_text(json.dumps({"id": 1, "sentiment": "Positive", "annotator": 7}))
     with pytest.raises(accord.InvalidInputError, match="task 1 has no 'annotations'"):
         accord.read_label_studio(path)

@@ -87,7 +87,8 @@ def read_label_studio(
     -------
     Ratings or Spans
         Ratings for choices, ratings and numbers, with ``report`` counting the cancelled
-        (skipped) annotations and the tasks nobody annotated; an annotation without a result
+        (skipped) annotations, the drafts (exported with ``drafts``: saved, never submitted)
+        and the tasks nobody annotated; an annotation without a result
         for the field is a missing label. Spans for labels, with the same counts in
         ``notes``; an annotation without spans declares an annotator who marked nothing in
         the task. Predictions (a model's pre-annotations) are not read.
@@ -116,7 +117,7 @@ def read_label_studio(
     """
     where = str(path)
     annotations, skipped = _annotations(export_records(path, what="Label Studio"), where)
-    kinds = _fields(annotations)
+    kinds = _fields(annotations, where)
     name = _choose_field(kinds, field, where)
     kind = kinds[name]
     if kind == "labels":
@@ -166,6 +167,9 @@ def _annotations(records: Any, where: str) -> tuple[list[_Annotation], collectio
                 f"{where}: task {task_id!r}: 'annotations' must be a list, got "
                 f"{type(annotations).__name__}"
             )
+        drafts = record.value.get("drafts")
+        if isinstance(drafts, list) and drafts:
+            skipped["draft (not submitted)"] += len(drafts)
         if not annotations:
             skipped["unannotated task"] += 1
         for ann in annotations:
@@ -199,7 +203,7 @@ def _rater(annotation: Mapping[str, Any], task: Any, where: str) -> Any:
     return who
 
 
-def _fields(annotations: list[_Annotation]) -> dict[str, str]:
+def _fields(annotations: list[_Annotation], where: str) -> dict[str, str]:
     """Each control tag answered (``from_name``) and its result type."""
     kinds: dict[str, str] = {}
     for ann in annotations:
@@ -207,7 +211,7 @@ def _fields(annotations: list[_Annotation]) -> dict[str, str]:
             name, kind = result.get("from_name"), result.get("type")
             if not isinstance(name, str) or not isinstance(kind, str):
                 raise InvalidInputError(
-                    f"task {ann.task!r}: a result without 'from_name' or 'type'"
+                    f"{where}: task {ann.task!r}: a result without 'from_name' or 'type'"
                 )
             kinds.setdefault(name, kind)
     return kinds
