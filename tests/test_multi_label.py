@@ -496,6 +496,12 @@ def test_per_label_table_by_hand() -> None:
     p_o, p_e = 10 / 12, 80 / 144
     assert res.micro_kappa == pytest.approx((p_o - p_e) / (1 - p_e))
     assert res.micro_psa == pytest.approx(6 / 8)
+    # alpha for x: 8 values, 3 present; item 3 disagrees: o_01 = o_10 = 1, D_o = 2/8,
+    # D_e = 2 * 5 * 3 / (8 * 7): alpha = 1 - (1/4) / (30/56) = 8/15.
+    assert table.loc["x", "alpha"] == pytest.approx(8 / 15)
+    # micro alpha: 24 values, 8 present, two items disagree: D_o = 4/24,
+    # D_e = 2 * 16 * 8 / (24 * 23): alpha = 1 - (1/6) / (256/552).
+    assert res.micro_alpha == pytest.approx(1 - (1 / 6) / (256 / 552))
     assert res.to_dict()["labels"][0]["label"] == "x"
 
 

@@ -93,7 +93,11 @@ def test_diagnoses_report_shows_fleiss_published_kappa(diagnoses_page: HtmlRepor
     assert row_values(page, "Fleiss' kappa")[0] == "0.430"
     # the summary's lead: the verdict the CLI prints too
     assert "Fleiss&#39; kappa 0.430 (95% CI 0.3" in page
-    assert "moderate agreement beyond chance (Landis &amp; Koch), on 30 items" in page
+    # moderate on its face, fair once its standard error is counted (Gwet 2014, ch. 6)
+    assert (
+        "fair agreement beyond chance (Landis &amp; Koch; probability above 0.99 that the true "
+        "value is at least 0.20; the estimate alone reads moderate), on 30 items"
+    ) in page
     assert diagnoses_page.sections[:3] == ("summary", "read", "coefficients")
     for section in ("pairwise", "items", "methods"):
         assert section in diagnoses_page.sections

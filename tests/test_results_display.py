@@ -69,6 +69,7 @@ def _rating_statistics(tmp: Path) -> Any:
 FACTORIES: dict[str, Callable[[Path], Any]] = {
     "AgreementComparison": lambda _: accord.compare_agreement(_diagnoses(), _diagnoses()),
     "AgreementTable": lambda _: accord.agreement(_diagnoses()),
+    "Benchmark": lambda _: accord.fleiss_kappa(_diagnoses()).benchmark("fleiss"),
     "CalibrationMetrics": lambda _: accord.calibration_metrics(*_confidence()),
     "Coefficient": lambda _: accord.conger_kappa(_diagnoses()),
     "CohenKappa": lambda _: accord.cohen_kappa(_birads()),

@@ -27,10 +27,11 @@ from ._errors import (
     InvalidInputError,
     MissingDependencyError,
 )
+from ._version import __version__ as __version__
 
 if TYPE_CHECKING:
     from ._interval import ConfidenceInterval
-    from ._results import Coefficient
+    from ._results import Benchmark, Coefficient
     from .agreement import (
         AgreementComparison,
         AgreementTable,
@@ -111,13 +112,12 @@ if TYPE_CHECKING:
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
     from .stats.panel import PanelStatistics
 
-__version__ = "0.1.0"
-
 # Public names and the module that defines each. They are imported on first use, so that
 # `import accord` stays light (no pandas, pyarrow, scipy.stats, dask or matplotlib).
 _EXPORTS: dict[str, str] = {
     "AgreementTable": ".agreement",
     "CalibrationMetrics": ".confidence",
+    "Benchmark": "._results",
     "Coefficient": "._results",
     "CohenKappa": ".agreement",
     "AgreementComparison": ".agreement",
@@ -239,6 +239,7 @@ __all__ = [
     "AgreementTable",
     "AltTest",
     "AltTestRanking",
+    "Benchmark",
     "CalibrationMetrics",
     "Coefficient",
     "CohenKappa",

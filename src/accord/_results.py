@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._bands import Band, Distribution, Scale, ScaleLike, band_name, check_scale, membership, pick
 from ._bootstrap import bootstrap_interval
 from ._errors import InvalidInputError
 from ._interval import CIMethod as CIMethod
@@ -361,6 +362,54 @@ class Coefficient(Result):
             f"{{'analytic', 'percentile', 'bca'}}. Got {method!r} instead."
         )
 
+    def benchmark(
+        self,
+        scale: ScaleLike = "landis-koch",
+        level: float = 0.95,
+        *,
+        distribution: Distribution = "normal",
+    ) -> Benchmark:
+        """The probability that the coefficient lies in each band of a benchmark scale, and
+        the band it reaches with probability ``level`` (Gwet 2014, ch. 6).
+
+        Parameters
+        ----------
+        scale : {"landis-koch", "fleiss", "altman", "koo-li", "krippendorff"} or list
+            The benchmark scale (:data:`accord._bands.SCALES`), or ascending
+            ``(lower edge, name)`` pairs of the bands above the lowest one: ``[(0.667,
+            "acceptable")]`` gives Hayes & Krippendorff's (2007) ``q = P(alpha < 0.667)`` as
+            the probability of the lowest band.
+        level : float, default 0.95
+            The cumulative probability a band must reach to be retained.
+        distribution : {"normal", "t", "bootstrap"}, default "normal"
+            The distribution of the true coefficient: normal with the standard error (Gwet's
+            choice), Student's t with ``n_items - 1`` df, or the bootstrap ``replicates``
+            (needs ``ci="bootstrap"``). The first two are truncated to ``[-1, 1]``.
+
+        Returns
+        -------
+        Benchmark
+            The band table (top band first) and the band retained.
+
+        Raises
+        ------
+        InvalidInputError
+            Percent agreement (not chance-corrected), an unknown scale or distribution, or
+            ``"bootstrap"`` without replicates.
+
+        Examples
+        --------
+        Gwet's AC1 of 0.77544 with standard error 0.14295 (irrCAC's benchmarking vignette):
+        substantial on its face, moderate once its uncertainty is counted.
+
+        >>> from accord import Coefficient
+        >>> ac1 = Coefficient("gwet_ac1", 0.77544, 0.14295, 12, 4, (1, 2, 3, 4, 5), "")
+        >>> b = ac1.benchmark("landis-koch")
+        >>> b.band, b.point_band, round(b.probability, 5)
+        ('moderate', 'substantial', 0.99542)
+        """
+        return make_benchmark(self, scale, level, distribution)
+
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain-Python dict of the result's fields plus the default interval and p-value."""
         out = coefficient_fields(self, level)
@@ -385,3 +434,145 @@ def coefficient_fields(result: Coefficient, level: float) -> dict[str, Any]:
         confidence_level=level,
     )
     return out
+
+
+#: Coefficients that are not chance-corrected: no benchmark scale applies to them.
+NOT_BENCHMARKED = frozenset({"percent_agreement"})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Benchmark(Result):
+    """A coefficient read against a benchmark scale with its uncertainty (Gwet 2014, ch. 6).
+
+    Attributes
+    ----------
+    coefficient : str
+        The coefficient's name, e.g. ``"fleiss_kappa"``.
+    statistic, standard_error : float
+        The estimate and the standard error the probabilities come from.
+    scale : str
+        The scale's name (``"custom"`` for bands given as a list).
+    source : str
+        Who proposed the scale, e.g. ``"Landis & Koch"``.
+    level : float
+        The cumulative probability a band must reach to be retained.
+    distribution : str
+        ``"normal"``, ``"t"`` or ``"bootstrap"``.
+    df : float
+        Degrees of freedom of the t reference (``inf`` for the normal).
+    n_replicates : int
+        Bootstrap replicates used (0 unless ``distribution="bootstrap"``).
+    bands : tuple of Band
+        Top band first: ``name``, ``low``, ``high``, ``probability`` (that the true value
+        lies in the band) and ``cumulative`` (that it lies in the band or above).
+    band : str
+        The highest band whose cumulative probability reaches ``level`` ("undefined" when
+        the probabilities are NaN).
+    threshold : float
+        The lower edge of that band (the true value is at least this with probability
+        :attr:`probability`).
+    probability : float
+        The cumulative probability of the band retained.
+    point_band : str
+        The band the estimate itself falls in.
+    reason : str or None
+        Why the probabilities are NaN, when they are.
+    """
+
+    coefficient: str
+    statistic: float
+    standard_error: float
+    scale: str
+    source: str
+    level: float
+    distribution: str
+    df: float
+    n_replicates: int
+    bands: tuple[Band, ...]
+    band: str
+    threshold: float
+    probability: float
+    point_band: str
+    reason: str | None = None
+
+    def __str__(self) -> str:
+        if self.reason:
+            return f"{self.source}: undefined ({self.reason})"
+        return (
+            f"{self.source}: {self.band}, P(true >= {self.threshold:.3g}) = "
+            f"{self.probability:.3f}; the estimate alone: {self.point_band}"
+        )
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per band, top band first: band, low, high, probability, cumulative."""
+        return pd.DataFrame(
+            [b._asdict() for b in self.bands],
+            columns=["name", "low", "high", "probability", "cumulative"],
+        ).rename(columns={"name": "band"})
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of the fields, the bands as one dict each."""
+        out = {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        out["bands"] = [dict(b._asdict()) for b in self.bands]
+        return out
+
+
+def make_benchmark(
+    coef: Coefficient, scale: ScaleLike, level: float, distribution: Distribution
+) -> Benchmark:
+    """:meth:`Coefficient.benchmark`: check the options and fill the band table."""
+    if coef.name in NOT_BENCHMARKED:
+        raise InvalidInputError(
+            f"{coef.name} is not chance-corrected: no benchmark scale applies to it"
+        )
+    sc: Scale = check_scale(scale)
+    check_level(level)
+    if distribution not in ("normal", "t", "bootstrap"):
+        raise InvalidInputError(
+            "The 'distribution' parameter of benchmark must be one of {'normal', 't', "
+            f"'bootstrap'}}. Got {distribution!r} instead."
+        )
+    replicates = None
+    if distribution == "bootstrap":
+        if coef.replicates is None:
+            raise InvalidInputError(
+                "benchmark(distribution='bootstrap') needs bootstrap replicates: compute the "
+                "coefficient with ci='bootstrap'"
+            )
+        replicates = [float(v) for v in np.asarray(coef.replicates).ravel()]
+    df = float(coef.df) if distribution == "t" else math.inf
+    if distribution == "t" and coef.df < 1:
+        df = math.nan
+    se = math.nan if math.isnan(df) else coef.standard_error
+    bands = membership(sc, coef.statistic, se, df=df, replicates=replicates)
+    chosen = pick(bands, level)
+    reason = None
+    if chosen is None:
+        reason = _benchmark_reason(coef, distribution, df)
+    return Benchmark(
+        coefficient=coef.name,
+        statistic=coef.statistic,
+        standard_error=coef.standard_error,
+        scale=sc.key,
+        source=sc.source,
+        level=level,
+        distribution=distribution,
+        df=df,
+        n_replicates=0 if replicates is None else len(replicates),
+        bands=bands,
+        band="undefined" if chosen is None else chosen.name,
+        threshold=math.nan if chosen is None else chosen.low,
+        probability=math.nan if chosen is None else chosen.cumulative,
+        point_band=band_name(coef.statistic, sc),
+        reason=reason,
+    )
+
+
+def _benchmark_reason(coef: Coefficient, distribution: str, df: float) -> str:
+    if not math.isfinite(coef.statistic):
+        return f"the coefficient is undefined: {coef.reason or 'NaN'}"
+    if distribution == "bootstrap":
+        return "no bootstrap replicate is finite"
+    if math.isnan(df):
+        return "the t reference needs at least two items"
+    return f"no standard error: {coef.reason or 'NaN'}"

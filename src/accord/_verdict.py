@@ -3,7 +3,9 @@
 One place for the headline that the HTML report and the command line both print: the
 coefficient chosen by the level of measurement (:func:`headline`), its name
 (:func:`coefficient_label`), the benchmark bands it is read against (:func:`landis_koch`,
-:func:`koo_li`) and the one-sentence verdict (:func:`verdict`, :func:`panel_verdict`).
+:func:`koo_li`; the bands themselves are those of :mod:`accord._bands`), the band a
+coefficient reaches once its uncertainty is counted (:func:`benchmark_reading`) and the
+one-sentence verdict (:func:`verdict`, :func:`panel_verdict`).
 
 It belongs to the presenters (``accord.report`` and ``accord.cli`` import it; nothing below
 them does) but lives beside the package root rather than inside either: importing it loads
@@ -19,9 +21,13 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from . import _bands
+from ._methods import coefficient_name
+
 __all__ = [
     "KOO_LI",
     "LANDIS_KOCH",
+    "benchmark_reading",
     "bias_spread",
     "by_key",
     "coefficient_label",
@@ -37,42 +43,10 @@ __all__ = [
 ]
 
 #: Landis & Koch (1977) benchmarks: (lower edge, name).
-LANDIS_KOCH = (
-    (0.0, "slight"),
-    (0.2, "fair"),
-    (0.4, "moderate"),
-    (0.6, "substantial"),
-    (0.8, "almost perfect"),
-)
+LANDIS_KOCH = _bands.LANDIS_KOCH.edges
 
 #: Koo & Li (2016) bands for the ICC: (lower edge, name).
-KOO_LI = ((0.5, "moderate"), (0.75, "good"), (0.9, "excellent"))
-
-_PRETTY = {
-    "percent_agreement": "Percent agreement",
-    "fleiss_kappa": "Fleiss' kappa",
-    "conger_kappa": "Conger's kappa",
-    "light_kappa": "Light's kappa",
-    "brennan_prediger": "Brennan-Prediger",
-    "gwet_ac1": "Gwet's AC1",
-    "gwet_ac2": "Gwet's AC2",
-    "krippendorff_alpha": "Krippendorff's alpha",
-    "cohen_kappa": "Cohen's kappa",
-    "scott_pi": "Scott's pi",
-    "informational_agreement": "Informational agreement (IA)",
-}
-
-
-def _band(value: float, bands: Sequence[tuple[float, str]], below: str) -> str:
-    """The name of the highest band whose lower edge ``value`` reaches (``below`` under the
-    first edge, "undefined" for NaN)."""
-    if not math.isfinite(value):
-        return "undefined"
-    name = below
-    for edge, label in bands:
-        if value >= edge:
-            name = label
-    return name
+KOO_LI = _bands.KOO_LI.edges
 
 
 def landis_koch(value: float) -> str:
@@ -81,7 +55,7 @@ def landis_koch(value: float) -> str:
     >>> landis_koch(0.43), landis_koch(-0.1), landis_koch(float("nan"))
     ('moderate', 'poor', 'undefined')
     """
-    return _band(value, LANDIS_KOCH, "poor")
+    return _bands.band_name(value, _bands.LANDIS_KOCH)
 
 
 def koo_li(value: float) -> str:
@@ -90,7 +64,7 @@ def koo_li(value: float) -> str:
     >>> koo_li(0.3), koo_li(0.8), koo_li(0.95)
     ('poor', 'good', 'excellent')
     """
-    return _band(value, KOO_LI, "poor")
+    return _bands.band_name(value, _bands.KOO_LI)
 
 
 def coefficient_label(coef: Any) -> str:
@@ -106,13 +80,7 @@ def coefficient_label(coef: Any) -> str:
             .replace(", single rater", "")
         )
         return (f"{alias} [{form}]" if alias != form else form) + (f": {kind}" if kind else "")
-    base = _PRETTY.get(name, name.replace("_", " "))
-    weights = str(getattr(coef, "weights", "identity"))
-    if name == "krippendorff_alpha":
-        return f"{base} ({weights})"
-    if weights not in ("identity", ""):
-        return f"{base} ({weights} weights)"
-    return base
+    return coefficient_name(coef)
 
 
 def short_label(coef: Any) -> str:
@@ -164,14 +132,73 @@ def headline(coefs: Sequence[Any], level: str, *, two_raters: bool = False) -> A
     return coefs[0]
 
 
+def _probability(p: float) -> str:
+    """A probability in two decimals, without claiming certainty it does not have."""
+    if p >= 0.995:
+        return "above 0.99"
+    if p < 0.005:
+        return "below 0.01"
+    return f"{p:.2f}"
+
+
+def _edge(value: float) -> str:
+    """A band's edge as its scale writes it: 0.40, 0.667."""
+    return f"{value:.2f}" if round(value, 2) == value else f"{value:.3f}"
+
+
+def benchmark_reading(
+    coef: Any, level: float = 0.95, distribution: str = "normal", scale: str = "landis-koch"
+) -> str | None:
+    """The band ``coef`` reaches with probability ``level`` once its standard error is
+    counted (Gwet 2014, ch. 6; :meth:`accord.Coefficient.benchmark`), in words; None when it
+    has no benchmark (no standard error, no ``benchmark`` method).
+
+    Examples
+    --------
+    >>> from accord import Coefficient
+    >>> ac1 = Coefficient("gwet_ac1", 0.77544, 0.14295, 12, 4, (1, 2, 3, 4, 5), "")
+    >>> benchmark_reading(ac1)
+    'moderate agreement beyond chance (Landis & Koch; probability above 0.99 that the true value is at least 0.40; the estimate alone reads substantial)'
+    """  # noqa: E501
+    make = getattr(coef, "benchmark", None)
+    if make is None or (distribution == "bootstrap" and getattr(coef, "replicates", None) is None):
+        return None
+    bench = make(scale, level, distribution=distribution)
+    if bench.reason or len(bench.bands) < 2:
+        return None
+    what = f"{bench.band} agreement beyond chance ({bench.source}"
+    if bench.band == bench.bands[-1].name:  # the lowest band: how likely the next one is
+        above = bench.bands[-2]
+        return (
+            f"{what}; probability only {_probability(above.cumulative)} that the true value is "
+            f"at least {_edge(above.low)})"
+        )
+    text = (
+        f"{what}; probability {_probability(bench.probability)} that the true value is at "
+        f"least {_edge(bench.threshold)}"
+    )
+    if bench.point_band != bench.band:
+        text += f"; the estimate alone reads {bench.point_band}"
+    return text + ")"
+
+
 def verdict(
-    coef: Any, low: float, high: float, confidence_level: float = 0.95, digits: int = 2
+    coef: Any,
+    low: float,
+    high: float,
+    confidence_level: float = 0.95,
+    digits: int = 2,
+    *,
+    distribution: str = "normal",
 ) -> str:
     """The headline coefficient in one sentence: its value, its interval and what it means.
 
-    Kappa-type values are named with the bands of Landis & Koch (1977), the ICC with those
-    of Koo & Li (2016); Krippendorff's alpha at an interval or ratio level is given without
-    a band. ``digits`` after the decimal point.
+    Kappa-type values are named with the band of Landis & Koch (1977) that the coefficient
+    reaches with probability ``confidence_level`` given its standard error (Gwet 2014, ch. 6;
+    :func:`benchmark_reading`), or the band of the estimate when it has no standard error.
+    The ICC is named with the bands of Koo & Li (2016); Krippendorff's alpha at an interval
+    or ratio level is given without a band. ``digits`` after the decimal point;
+    ``distribution`` as :meth:`accord.Coefficient.benchmark` takes it.
 
     Examples
     --------
@@ -199,7 +226,10 @@ def verdict(
         return f"{head}: {koo_li(value)} reliability of a single measurement (Koo & Li)"
     if coef.name == "krippendorff_alpha" and getattr(coef, "weights", "") in ("interval", "ratio"):
         return head
-    return f"{head}: {landis_koch(value)} agreement beyond chance (Landis & Koch)"
+    reading = benchmark_reading(coef, confidence_level, distribution)
+    if reading is None:
+        reading = f"{landis_koch(value)} agreement beyond chance (Landis & Koch)"
+    return f"{head}: {reading}"
 
 
 def bias_spread(result: Any) -> float:
@@ -240,7 +270,14 @@ def table_verdict(table: Any, confidence_level: float = 0.95, *, two_raters: boo
     if head is None:
         return "no agreement coefficient applies to these data"
     low, high, _ = table.interval(head, confidence_level)
-    return verdict(head, float(low), float(high), confidence_level)
+    boot = table.ci == "bootstrap" and getattr(head, "replicates", None) is not None
+    return verdict(
+        head,
+        float(low),
+        float(high),
+        confidence_level,
+        distribution="bootstrap" if boot else "normal",
+    )
 
 
 def headline_coefficients(level: str, *, in_memory: bool = True) -> list[str]:

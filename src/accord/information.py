@@ -117,10 +117,7 @@ def surprisal(p: npt.ArrayLike, *, base: float = 2.0) -> FloatArray | float:
 
     References
     ----------
-    .. [1] Shannon, C. E. (1948). A mathematical theory of communication. Bell System
-       Technical Journal, 27(3), 379-423. https://doi.org/10.1002/j.1538-7305.1948.tb01338.x
-    .. [2] Cover, T. M., & Thomas, J. A. (2006). Elements of Information Theory, 2nd ed.,
-       ch. 2. Wiley. https://doi.org/10.1002/047174882X
+    Shannon (1948); Cover & Thomas (2006), ch. 2: the full entries are under :func:`entropy`.
 
     Examples
     --------
@@ -157,10 +154,8 @@ def mutual_information(table: npt.ArrayLike, *, base: float = 2.0) -> float:
 
     References
     ----------
-    .. [1] Shannon, C. E. (1948). A mathematical theory of communication. Bell System
-       Technical Journal, 27(3), 379-423. https://doi.org/10.1002/j.1538-7305.1948.tb01338.x
-    .. [2] Cover, T. M., & Thomas, J. A. (2006). Elements of Information Theory, 2nd ed.,
-       ch. 2. Wiley. https://doi.org/10.1002/047174882X
+    Cover & Thomas (2006), sec. 2.3, relative entropy and mutual information (the full entry
+    is under :func:`entropy`).
 
     Examples
     --------
@@ -181,9 +176,8 @@ def conditional_entropy(table: npt.ArrayLike, *, base: float = 2.0) -> float:
 
     Parameters
     ----------
-    table : array_like, shape (q_x, q_y)
-        Joint counts or probabilities, rows X and columns Y.
-    base : float, default 2
+    table, base
+        The joint table and the logarithm base, as in :func:`mutual_information`.
 
     Returns
     -------
@@ -191,10 +185,8 @@ def conditional_entropy(table: npt.ArrayLike, *, base: float = 2.0) -> float:
 
     References
     ----------
-    .. [1] Shannon, C. E. (1948). A mathematical theory of communication. Bell System
-       Technical Journal, 27(3), 379-423. https://doi.org/10.1002/j.1538-7305.1948.tb01338.x
-    .. [2] Cover, T. M., & Thomas, J. A. (2006). Elements of Information Theory, 2nd ed.,
-       ch. 2. Wiley. https://doi.org/10.1002/047174882X
+    Cover & Thomas (2006), sec. 2.2, joint entropy and conditional entropy (the full entry is
+    under :func:`entropy`).
 
     Examples
     --------

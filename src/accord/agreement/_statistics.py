@@ -15,12 +15,12 @@ import math
 from typing import Any, Protocol, cast
 
 import numpy as np
-import numpy.typing as npt
 
 from .._results import Coefficient
 from .._types import FloatArray, IntArray
 from ..stats.counts import ItemCategoryCounts, RaterCategoryCounts
 from ..stats.pairs import PairTables
+from ..stats.patterns import CountPatterns
 from ._shared import _Data
 from ._tables import cohen_tables, light_fields
 from .many_raters import conger_rater_terms
@@ -39,19 +39,6 @@ __all__ = [
 LIGHT_NO_ANALYTIC_SE_ENGINE = (
     "no analytic SE: a bootstrap interval (ci='bootstrap') needs the memory engine"
 )
-
-
-class CountPatterns(Protocol):
-    """Item x category counts as their distinct rows and multiplicities."""
-
-    @property
-    def rows(self) -> Any: ...
-    @property
-    def weights(self) -> IntArray: ...
-    @property
-    def item_pattern(self) -> npt.NDArray[np.signedinteger[Any]]: ...
-    @property
-    def n_rated(self) -> int: ...
 
 
 class CountStatistics(Protocol):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any, Literal, TypeAlias
+from typing import Any, ClassVar, Literal, TypeAlias
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from .._errors import InvalidInputError
 from .._types import FloatArray, RngLike, as_generator
 
 __all__ = [
+    "BootstrapOnly",
     "CIKind",
     "bootstrap",
     "bootstrap_ci_description",
@@ -107,6 +108,31 @@ def bootstrap_ci_description(replicates: Any, jackknife: Any, n_boot: int, none:
         return none
     name = "BCa" if default_bootstrap_method(jackknife) == "bca" else "percentile"
     return f"bootstrap {name} over items, {n_boot} replicates"
+
+
+class BootstrapOnly:
+    """Mixin of a coefficient whose only interval is the bootstrap over items (no analytic
+    variance): its default interval method and the description of that interval."""
+
+    __slots__ = ()
+
+    #: The description when no replicates were drawn.
+    NO_BOOTSTRAP: ClassVar[str] = "none (no bootstrap replicates)"
+    replicates: Any
+    jackknife: Any
+    n_boot: int
+
+    @property
+    def default_ci_method(self) -> str:
+        """``"bca"`` when leave-one-out values are available, else ``"percentile"``."""
+        return default_bootstrap_method(self.jackknife)
+
+    @property
+    def ci_description(self) -> str:
+        """The interval of :meth:`to_dict`: the default bootstrap interval, or none."""
+        return bootstrap_ci_description(
+            self.replicates, self.jackknife, self.n_boot, self.NO_BOOTSTRAP
+        )
 
 
 def _matmul(mult: FloatArray, features: Any) -> FloatArray:

@@ -642,25 +642,6 @@ def _family_from_totals(kind: _Kind, w: FloatArray, q: int) -> Callable[[FloatAr
 # --------------------------------------------------------------------------- public API
 
 
-def _document(fn: Callable[..., Any], *parts: str) -> None:
-    """Complete the docstring of ``fn`` with the shared parts."""
-    fn.__doc__ = (fn.__doc__ or "").rstrip() + "\n" + "".join(parts)
-
-
-_COMMON_PARAMS = """    categories : sequence, optional
-        Category names (the domain, in order) for an array of counts.
-    population_size : float, optional
-        Number of items in the population, for Gwet's finite-population correction
-        ``(1 - n/N)`` of the variance. Default: infinite.
-    ci : {"analytic", "bootstrap"}, default "analytic"
-        ``"bootstrap"`` also resamples items ``n_boot`` times (on the counts) and stores the
-        replicates, for ``confidence_interval(method="percentile" | "bca")``.
-    n_boot : int, default 2000
-        Bootstrap replicates.
-    rng : Generator, int or None
-        Random source of the bootstrap."""
-
-
 def percent_agreement(
     data: CountsLike,
     *,
@@ -686,17 +667,18 @@ def percent_agreement(
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights (:func:`~accord.agreement.weights.agreement_weights`).
         None: unweighted.
-    """
-    _, fields = _estimate(
-        _PERCENT_AGREEMENT, data, categories, weights, population_size, ci, n_boot, rng
-    )
-    return Coefficient(**fields)
-
-
-_document(
-    percent_agreement,
-    _COMMON_PARAMS,
-    """
+    categories : sequence, optional
+        Category names (the domain, in order) for an array of counts.
+    population_size : float, optional
+        Number of items in the population, for Gwet's finite-population correction
+        ``(1 - n/N)`` of the variance. Default: infinite.
+    ci : {"analytic", "bootstrap"}, default "analytic"
+        ``"bootstrap"`` also resamples items ``n_boot`` times (on the counts) and stores the
+        replicates, for ``confidence_interval(method="percentile" | "bca")``.
+    n_boot : int, default 2000
+        Bootstrap replicates.
+    rng : Generator, int or None
+        Random source of the bootstrap.
 
     Returns
     -------
@@ -724,8 +706,11 @@ _document(
     >>> res = percent_agreement(counts)
     >>> round(res.statistic, 7), round(res.standard_error, 8)
     (0.5511111, 0.06649714)
-""",
-)
+    """
+    _, fields = _estimate(
+        _PERCENT_AGREEMENT, data, categories, weights, population_size, ci, n_boot, rng
+    )
+    return Coefficient(**fields)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -821,20 +806,9 @@ def fleiss_kappa(
         Ratings, or the item x category counts.
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights for the weighted kappa (Gwet 2014, ch. 3). None: unweighted.
-    """
-    d, fields = _estimate(
-        _FLEISS_KAPPA, data, categories, weights, population_size, ci, n_boot, rng
-    )
-    if fields["weights"] == "identity" and math.isfinite(fields["statistic"]):
-        n = item_terms(d).n
-        fields["standard_error_null"] = _fleiss_null_se(d, population_factor(n, population_size))
-    return FleissKappa(per_category=_per_category(d), **fields)
-
-
-_document(
-    fleiss_kappa,
-    _COMMON_PARAMS,
-    """
+    categories, population_size, ci, n_boot, rng
+        Category names (for counts), the population size and the intervals, as in
+        :func:`percent_agreement`.
 
     Returns
     -------
@@ -873,8 +847,14 @@ _document(
     >>> res = fleiss_kappa(counts)
     >>> round(res.statistic, 6), round(res.standard_error, 6)
     (0.209931, 0.092371)
-""",
-)
+    """
+    d, fields = _estimate(
+        _FLEISS_KAPPA, data, categories, weights, population_size, ci, n_boot, rng
+    )
+    if fields["weights"] == "identity" and math.isfinite(fields["statistic"]):
+        n = item_terms(d).n
+        fields["standard_error_null"] = _fleiss_null_se(d, population_factor(n, population_size))
+    return FleissKappa(per_category=_per_category(d), **fields)
 
 
 def gwet_ac1(
@@ -900,12 +880,9 @@ def gwet_ac1(
     ----------
     data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
         Ratings, or the item x category counts.
-    """
-    _, fields = _estimate(_GWET_AC1, data, categories, "identity", population_size, ci, n_boot, rng)
-    return Coefficient(**fields)
-
-
-_GWET_TAIL = """
+    categories, population_size, ci, n_boot, rng
+        Category names (for counts), the population size and the intervals, as in
+        :func:`percent_agreement`.
 
     Returns
     -------
@@ -926,13 +903,7 @@ _GWET_TAIL = """
        Psychology, 61(1), 29-48. https://doi.org/10.1348/000711006X126600
     .. [2] Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed. Advanced
        Analytics.
-"""
 
-_document(
-    gwet_ac1,
-    _COMMON_PARAMS,
-    _GWET_TAIL,
-    """
     Examples
     --------
     >>> counts = [[0,0,0,6,0],[0,3,0,0,3],[0,1,4,0,1],[0,0,0,0,6],[0,3,0,3,0],[2,0,4,0,0],
@@ -941,8 +912,9 @@ _document(
     >>> res = gwet_ac1(counts)
     >>> round(res.statistic, 7), round(res.standard_error, 8)
     (0.4448007, 0.08418757)
-""",
-)
+    """
+    _, fields = _estimate(_GWET_AC1, data, categories, "identity", population_size, ci, n_boot, rng)
+    return Coefficient(**fields)
 
 
 def gwet_ac2(
@@ -968,16 +940,25 @@ def gwet_ac2(
         Ratings, or the item x category counts.
     weights : str, array_like of shape (q, q) or None, default "quadratic"
         Agreement weights (Gwet 2014, ch. 3). None: unweighted.
-    """
-    _, fields = _estimate(_GWET_AC2, data, categories, weights, population_size, ci, n_boot, rng)
-    return Coefficient(**fields)
+    categories, population_size, ci, n_boot, rng
+        Category names (for counts), the population size and the intervals, as in
+        :func:`percent_agreement`.
 
+    Returns
+    -------
+    Coefficient
+        As :func:`gwet_ac1`, with the weights (irrCAC 1.4 ``gwet.ac1.raw`` given weights).
 
-_document(
-    gwet_ac2,
-    _COMMON_PARAMS,
-    _GWET_TAIL,
-    """
+    Notes
+    -----
+    As for AC1, the category domain (``q``) enters the chance term, so declare unused
+    categories; with one category in the domain AC2 is undefined (NaN with a reason).
+
+    References
+    ----------
+    .. [1] Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed., ch. 3. Advanced
+       Analytics.
+
     Examples
     --------
     irrCAC's ``cont3x3abstractors`` as two raters' ratings (quadratic weights):
@@ -989,8 +970,9 @@ _document(
     >>> r = accord.Ratings.from_wide(pairs + 1)
     >>> round(gwet_ac2(r).statistic, 7)
     0.9402369
-""",
-)
+    """
+    _, fields = _estimate(_GWET_AC2, data, categories, weights, population_size, ci, n_boot, rng)
+    return Coefficient(**fields)
 
 
 def brennan_prediger(
@@ -1016,17 +998,9 @@ def brennan_prediger(
         Ratings, or the item x category counts.
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights (Gwet 2014, ch. 3). None: unweighted.
-    """
-    _, fields = _estimate(
-        _BRENNAN_PREDIGER, data, categories, weights, population_size, ci, n_boot, rng
-    )
-    return Coefficient(**fields)
-
-
-_document(
-    brennan_prediger,
-    _COMMON_PARAMS,
-    """
+    categories, population_size, ci, n_boot, rng
+        Category names (for counts), the population size and the intervals, as in
+        :func:`percent_agreement`.
 
     Returns
     -------
@@ -1051,8 +1025,11 @@ _document(
     --------
     >>> round(brennan_prediger([[6, 1, 0], [0, 7, 0]]).statistic, 6)
     0.785714
-""",
-)
+    """
+    _, fields = _estimate(
+        _BRENNAN_PREDIGER, data, categories, weights, population_size, ci, n_boot, rng
+    )
+    return Coefficient(**fields)
 
 
 def conger_kappa(
@@ -1080,19 +1057,7 @@ def conger_kappa(
         Ratings with rater ids (counts do not say who rated what).
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights (Gwet 2014, ch. 3). None: unweighted.
-    """
-    if not isinstance(data, Ratings | _Data):
-        raise InvalidInputError(
-            "conger_kappa needs ratings with rater ids (Ratings), not item x category counts: "
-            "counts do not say who gave which rating"
-        )
-    _, fields = _estimate(_CONGER_KAPPA, data, None, weights, population_size, ci, n_boot, rng)
-    return Coefficient(**fields)
-
-
-_document(
-    conger_kappa,
-    """    population_size : float, optional
+    population_size : float, optional
         Number of items in the population (finite-population correction).
     ci : {"analytic", "bootstrap"}, default "analytic"
     n_boot : int, default 2000
@@ -1125,8 +1090,14 @@ _document(
     >>> res = conger_kappa(r, weights="quadratic")
     >>> round(res.statistic, 5), round(res.standard_error, 5)
     (0.77723, 0.19546)
-""",
-)
+    """
+    if not isinstance(data, Ratings | _Data):
+        raise InvalidInputError(
+            "conger_kappa needs ratings with rater ids (Ratings), not item x category counts: "
+            "counts do not say who gave which rating"
+        )
+    _, fields = _estimate(_CONGER_KAPPA, data, None, weights, population_size, ci, n_boot, rng)
+    return Coefficient(**fields)
 
 
 # --------------------------------------------------------------------------- Krippendorff

@@ -205,11 +205,76 @@ def which_interval(
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class SpecificAgreement(Coefficient):
+class NegativeReplicates(Coefficient):
+    """A coefficient of the positive category (PSA) that carries the bootstrap of its
+    negative counterpart (NSA) too.
+
+    Attributes
+    ----------
+    negative_replicates, negative_jackknife : ndarray or None
+        Bootstrap and leave-one-item-out values of NSA (``replicates``/``jackknife`` hold
+        PSA's).
+    """
+
+    negative_replicates: FloatArray | None = dataclasses.field(
+        default=None, repr=False, compare=False
+    )
+    negative_jackknife: FloatArray | None = dataclasses.field(
+        default=None, repr=False, compare=False
+    )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class WilsonSpecific(NegativeReplicates):
+    """PSA and NSA with delta-method SEs, whose Wilson-type intervals use the effective
+    number of ratings :meth:`effective_n` implied by the variance."""
+
+    def effective_n(self, which: Which) -> Callable[[float, float], float]:
+        """The effective number of ratings of PSA (or NSA) as a function of the value and
+        its SE."""
+        raise NotImplementedError
+
+    def confidence_interval(  # type: ignore[override]
+        self,
+        level: float = 0.95,
+        method: SpecificCI = "wilson",
+        *,
+        which: Which = "positive",
+    ) -> ConfidenceInterval:
+        """Confidence interval for PSA (``which="positive"``) or NSA.
+
+        Parameters
+        ----------
+        level : float, default 0.95
+            Any level strictly between 0 and 1.
+        method : {"wilson", "wald", "percentile", "bca"}
+            ``"wilson"``: Wilson score interval on the effective number of ratings implied by
+            the delta-method variance (:meth:`effective_n`); ``"wald"``: PSA +- z SE (delta
+            method), truncated to [0, 1]; ``"percentile"``/``"bca"``: bootstrap over items
+            (computed with ``n_boot > 0``).
+        which : {"positive", "negative"}
+        """
+        owner = f"{type(self).__name__}.confidence_interval"
+        return which_interval(self, owner, level, method, which, self.effective_n(which))
+
+    @property
+    def ci_description(self) -> str:
+        """The intervals of :meth:`to_dict`: Wilson-type."""
+        return WILSON_DESCRIPTION
+
+    def to_dict(self, level: float = 0.95) -> dict[str, Any]:
+        """Plain dict of the result with Wilson-type intervals for PSA and NSA."""
+        return wilson_dict(self, level)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SpecificAgreement(WilsonSpecific):
     """Positive and negative specific agreement, precision and recall, per category.
 
     ``statistic`` is the positive specific agreement (PSA = F1) of the ``positive``
-    category and ``standard_error`` its delta-method SE.
+    category and ``standard_error`` its delta-method SE. Its Wilson-type interval uses the
+    effective number of ratings ``(2a+b+c)^2 / (2(a+b+c))`` implied by the delta-method
+    variance (it stays inside [0, 1] and does not collapse at 0 or 1).
 
     Attributes
     ----------
@@ -249,52 +314,12 @@ class SpecificAgreement(Coefficient):
     d: float = math.nan
     per_category: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
     raters: tuple[str, str] = ("X", "Y")
-    negative_replicates: FloatArray | None = dataclasses.field(
-        default=None, repr=False, compare=False
-    )
-    negative_jackknife: FloatArray | None = dataclasses.field(
-        default=None, repr=False, compare=False
-    )
 
-    def confidence_interval(  # type: ignore[override]
-        self,
-        level: float = 0.95,
-        method: SpecificCI = "wilson",
-        *,
-        which: Which = "positive",
-    ) -> ConfidenceInterval:
-        """Confidence interval for PSA (``which="positive"``) or NSA.
-
-        Parameters
-        ----------
-        level : float, default 0.95
-            Any level strictly between 0 and 1.
-        method : {"wilson", "wald", "percentile", "bca"}
-            ``"wilson"``: Wilson score interval on the effective number of ratings
-            ``(2a+b+c)^2 / (2(a+b+c))`` implied by the delta-method variance (stays inside
-            [0, 1] and does not collapse at 0 or 1); ``"wald"``: PSA +- z SE (delta method),
-            truncated to [0, 1]; ``"percentile"``/``"bca"``: bootstrap over items (computed
-            with ``n_boot > 0``).
-        which : {"positive", "negative"}
-        """
+    def effective_n(self, which: Which) -> Callable[[float, float], float]:
+        """``(2a+b+c)^2 / (2(a+b+c))`` for PSA, with ``d`` for ``a`` for NSA (the value and
+        SE are not needed)."""
         agree = self.a if which == "positive" else self.d
-        return which_interval(
-            self,
-            "SpecificAgreement.confidence_interval",
-            level,
-            method,
-            which,
-            lambda value, se: _effective_n(agree, self.b + self.c),
-        )
-
-    @property
-    def ci_description(self) -> str:
-        """The intervals of :meth:`to_dict`: Wilson-type."""
-        return WILSON_DESCRIPTION
-
-    def to_dict(self, level: float = 0.95) -> dict[str, Any]:
-        """Plain dict of the result with Wilson-type intervals for PSA and NSA."""
-        return wilson_dict(self, level)
+        return lambda value, se: _effective_n(agree, self.b + self.c)
 
 
 ARRAYS = ("replicates", "jackknife", "negative_replicates", "negative_jackknife")

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._results import Coefficient, ConfidenceInterval, check_level, to_plain
+from .._results import ConfidenceInterval, check_level, to_plain
 from .._types import FloatArray, RngLike
 from ..data.ratings import Ratings
 from ..stats.pairs import PairTables
@@ -34,20 +34,19 @@ from . import many_raters as mr
 from ._shared import item_terms, rating_counts
 from ._tables import pair_features, pair_specific, positive_index
 from .inference import (
+    BootstrapOnly,
     bootstrap,
-    bootstrap_ci_description,
     bootstrap_ci_method,
     check_n_boot,
-    default_bootstrap_method,
 )
 from .specific import (
     ARRAYS,
-    WILSON_DESCRIPTION,
+    NegativeReplicates,
+    Which,
+    WilsonSpecific,
     _wilson,
     check_which,
     plain_fields,
-    which_interval,
-    wilson_dict,
     with_intervals,
 )
 
@@ -58,9 +57,7 @@ __all__ = [
     "pooled_specific_agreement",
 ]
 
-Which: TypeAlias = Literal["positive", "negative"]
 BootCI: TypeAlias = Literal["percentile", "bca"]
-PooledCI: TypeAlias = Literal["wilson", "wald", "percentile", "bca"]
 
 
 # ------------------------------------------------------------------ shared helpers
@@ -93,7 +90,7 @@ def _boot_ci(
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class PairwiseSpecificAgreement(Coefficient):
+class PairwiseSpecificAgreement(BootstrapOnly, NegativeReplicates):
     """Mean over rater pairs of positive (and negative) specific agreement, with its spread.
 
     ``statistic`` is the mean over rater pairs of PSA (= F1) of the ``positive`` category and
@@ -146,23 +143,8 @@ class PairwiseSpecificAgreement(Coefficient):
     matrix: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
     per_category: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
     n_boot: int = 0
-    negative_replicates: FloatArray | None = dataclasses.field(
-        default=None, repr=False, compare=False
-    )
-    negative_jackknife: FloatArray | None = dataclasses.field(
-        default=None, repr=False, compare=False
-    )
 
-    @property
-    def default_ci_method(self) -> str:
-        """``"bca"`` when leave-one-out values are available, else ``"percentile"``."""
-        return default_bootstrap_method(self.jackknife)
-
-    @property
-    def ci_description(self) -> str:
-        """The intervals of :meth:`to_dict`: the default bootstrap interval, or none."""
-        none = "none (no bootstrap replicates; n_boot=0)"
-        return bootstrap_ci_description(self.replicates, self.jackknife, self.n_boot, none)
+    NO_BOOTSTRAP = "none (no bootstrap replicates; n_boot=0)"
 
     def confidence_interval(  # type: ignore[override]
         self, level: float = 0.95, method: BootCI | None = None, *, which: Which = "positive"
@@ -488,7 +470,7 @@ def pairwise_specific_agreement(
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class PooledSpecificAgreement(Coefficient):
+class PooledSpecificAgreement(WilsonSpecific):
     """Pooled specific agreement of many raters (Uebersax), per category.
 
     ``statistic`` is the pooled positive specific agreement of the ``positive`` category and
@@ -522,45 +504,11 @@ class PooledSpecificAgreement(Coefficient):
     positive_pairs: float = math.nan
     per_category: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
     n_boot: int = 0
-    negative_replicates: FloatArray | None = dataclasses.field(
-        default=None, repr=False, compare=False
-    )
-    negative_jackknife: FloatArray | None = dataclasses.field(
-        default=None, repr=False, compare=False
-    )
 
-    def confidence_interval(  # type: ignore[override]
-        self,
-        level: float = 0.95,
-        method: PooledCI = "wilson",
-        *,
-        which: Which = "positive",
-    ) -> ConfidenceInterval:
-        """Confidence interval for pooled PSA (``which="positive"``) or NSA.
-
-        Parameters
-        ----------
-        level : float, default 0.95
-            Any level strictly between 0 and 1.
-        method : {"wilson", "wald", "percentile", "bca"}
-            ``"wilson"``: Wilson score interval on the effective number of ratings
-            ``PSA (1 - PSA) / Var`` (NaN when PSA is 0 or 1, where the delta-method variance
-            is 0); ``"wald"``: PSA +- z SE truncated to [0, 1]; ``"percentile"``/``"bca"``:
-            bootstrap over items (computed with ``n_boot > 0``).
-        which : {"positive", "negative"}
-        """
-        return which_interval(
-            self, "PooledSpecificAgreement.confidence_interval", level, method, which, _effective_n
-        )
-
-    @property
-    def ci_description(self) -> str:
-        """The intervals of :meth:`to_dict`: Wilson-type."""
-        return WILSON_DESCRIPTION
-
-    def to_dict(self, level: float = 0.95) -> dict[str, Any]:
-        """Plain dict of the result with Wilson-type intervals for PSA and NSA."""
-        return wilson_dict(self, level)
+    def effective_n(self, which: Which) -> Callable[[float, float], float]:
+        """``PSA (1 - PSA) / Var`` (or NSA's), NaN when the value is 0 or 1, where the
+        delta-method variance is 0."""
+        return _effective_n
 
 
 def _effective_n(p: float, se: float) -> float:

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import InvalidInputError
+from .._methods import MethodsFormat, StudyDesign, agreement_methods
 from .._results import Coefficient, Result
 from .._types import RngLike
 from ..data.ratings import Ratings, ReadReport
@@ -65,12 +66,16 @@ class AgreementTable(Result):
     report : ReadReport or None
         What the stream or dask engine read (rows, ratings, missing labels); None when the
         data were given in memory (their report is on the :class:`~accord.Ratings`).
+    design : StudyDesign or None
+        Items, raters, ratings and how many items lack a rating (what
+        :meth:`methods_text` states).
     """
 
     coefficients: tuple[Coefficient, ...]
     level: str
     ci: str = "analytic"
     report: ReadReport | None = None
+    design: StudyDesign | None = None
 
     def interval(self, coef: Coefficient, level: float = 0.95) -> tuple[float, float, str]:
         """The interval of one coefficient under this table's ``ci`` choice, and its name."""
@@ -103,6 +108,20 @@ class AgreementTable(Result):
         from .._results import to_plain
 
         return {"level": self.level, "ci": self.ci, "coefficients": to_plain(self.to_frame(level))}
+
+    def methods_text(self, format: MethodsFormat = "text", level: float = 0.95) -> str:
+        """A methods paragraph for a study report, with its references (GRRAS, Kottner et
+        al. 2011): the design, the coefficients and their variants, the standard errors and
+        ``level`` intervals, missing ratings, the software. Every number comes from this
+        table. ``format``: ``"text"`` or ``"markdown"``.
+
+        Examples
+        --------
+        >>> table = agreement_table([[2, 0], [1, 1], [0, 2]], coefficients=["fleiss_kappa"])
+        >>> print(table.methods_text().split(". ")[0])
+        3 items were rated by 2 raters into 2 categories (nominal scale), 6 ratings in all
+        """
+        return agreement_methods(self, level, format)
 
 
 def check_coefficients(coefficients: Sequence[str] | None) -> set[str]:
@@ -169,7 +188,7 @@ def agreement_table(
     )
     if "icc" in wanted and ratings is not None and d.level in ("interval", "ratio"):
         out.extend(icc(ratings).forms)  # single and average measures, six forms
-    return AgreementTable(tuple(out), d.level, ci, None)
+    return AgreementTable(tuple(out), d.level, ci, None, _design(d))
 
 
 def agreement_from_statistics(
@@ -219,7 +238,24 @@ def agreement_from_statistics(
         weights=weights,
         opts=dict(population_size=population_size, ci=ci, n_boot=n_boot, rng=gen),
     )
-    return AgreementTable(tuple(out), d.level, ci, report)
+    return AgreementTable(tuple(out), d.level, ci, report, _design(d))
+
+
+def _design(d: _Data) -> StudyDesign:
+    """Items, raters and ratings per item of the prepared data (rated items only)."""
+    per_item = np.asarray(d.counts.sum(axis=1), dtype=np.float64).ravel()
+    times = np.ones(per_item.size) if d.weights is None else np.asarray(d.weights, dtype=np.float64)
+    rated = per_item > 0
+    return StudyDesign(
+        n_items=round(float(times[rated].sum())),
+        n_raters=int(d.n_raters),
+        n_ratings=round(float(per_item @ times)),
+        min_ratings=int(per_item[rated].min()) if rated.any() else 0,
+        max_ratings=int(per_item[rated].max()) if rated.any() else 0,
+        n_incomplete=round(float(times[rated & (per_item < d.n_raters)].sum())),
+        n_categories=len(d.categories),
+        level=str(d.level),
+    )
 
 
 def _generator(rng: RngLike) -> np.random.Generator:

@@ -30,10 +30,9 @@ from ..data.table import ContingencyTable
 from ..information import entropy
 from ._tables import specific_ratio
 from .inference import (
-    bootstrap_ci_description,
+    BootstrapOnly,
     bootstrap_ci_method,
     check_n_boot,
-    default_bootstrap_method,
     population_factor,
 )
 from .weights import WEIGHT_SCHEMES, agreement_weights, check_diagonal, square_matrix
@@ -765,7 +764,7 @@ population_size
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class InformationalAgreement(Coefficient):
+class InformationalAgreement(BootstrapOnly, Coefficient):
     """Informational agreement (IA) and the information quantities behind it.
 
     Attributes
@@ -855,17 +854,6 @@ class InformationalAgreement(Coefficient):
         owner = "InformationalAgreement.confidence_interval"
         chosen = bootstrap_ci_method(method, self.jackknife, owner)
         return Coefficient.confidence_interval(self, level, chosen)  # type: ignore[arg-type]
-
-    @property
-    def default_ci_method(self) -> str:
-        """``"bca"`` when leave-one-out values are available, else ``"percentile"``."""
-        return default_bootstrap_method(self.jackknife)
-
-    @property
-    def ci_description(self) -> str:
-        """The interval of :meth:`to_dict`: the default bootstrap interval, or none."""
-        none = "none (no bootstrap replicates)"
-        return bootstrap_ci_description(self.replicates, self.jackknife, self.n_boot, none)
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the result, with the default bootstrap interval."""

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import ConvergenceError, InvalidInputError, warn_degenerate
+from .._methods import MethodsFormat, calibration_methods
 from .._results import Result, to_plain
 from .._types import FloatArray, IntArray, as_generator
 from .._validate import SHOW
@@ -160,6 +161,12 @@ class PanelCalibration(Result):
                 continue
             out[f.name] = to_plain(getattr(self, f.name))
         return out
+
+    def methods_text(self, format: MethodsFormat = "text") -> str:
+        """A methods paragraph for a study report, with its references: the design, the
+        model and its weights, the uncertainty, dropped rows, the software. Every number
+        comes from this result. ``format``: ``"text"`` or ``"markdown"``."""
+        return calibration_methods(self, format)
 
     def __str__(self) -> str:
         return (

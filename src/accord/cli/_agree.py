@@ -9,32 +9,18 @@ import typer
 
 from ._app import app, examples
 from ._common import (
-    CATEGORIES_OPTION,
     DISTANCE_OPTION,
     DUPLICATES_OPTION,
-    ENCODING_OPTION,
-    ENGINE_OPTION,
     FIELD_OPTION,
-    FORMAT_OPTION,
     FROM_OPTION,
-    ITEM_OPTION,
-    LABEL_OPTION,
-    LABELS_AS_OPTION,
-    LEVEL_OPTION,
     MULTI_LABEL_OPTION,
-    NA_VALUES_OPTION,
-    OUTPUT_OPTION,
-    QUIET_OPTION,
-    RATER_OPTION,
-    SCHEDULER_OPTION,
-    SEP_OPTION,
     EngineName,
     ExportToolName,
     OutputFormat,
+    Shared,
     check_engine_options,
     check_output,
     fail,
-    file_options,
     format_ci,
     output_console,
     print_lead,
@@ -44,6 +30,7 @@ from ._common import (
     read_ratings_file,
     rich_table,
     running,
+    shared_options,
     write_text,
 )
 
@@ -186,20 +173,15 @@ def _per_label_table(per_label: Any) -> Any:
         "--multi-label --distance jaccard",
     ),
 )
+@shared_options(
+    "sep", "encoding", "engine", "scheduler", "quiet", "fmt", "output", ratings="optional"
+)
 def agree(
     path: Path = typer.Argument(
         ..., help="Ratings file: CSV, TSV, Parquet or JSON Lines, or an annotation-tool export."
     ),
-    # Optional: an annotation-tool export (--from, or recognised) names no columns.
-    item: str | None = typer.Option(None, "--item", help=ITEM_OPTION.help),
-    rater: str | None = typer.Option(None, "--rater", help=RATER_OPTION.help),
-    label: str | None = typer.Option(None, "--label", help=LABEL_OPTION.help),
     source_tool: ExportToolName | None = FROM_OPTION,
     field: str | None = FIELD_OPTION,
-    level: str = LEVEL_OPTION,
-    categories: str | None = CATEGORIES_OPTION,
-    na_values: str | None = NA_VALUES_OPTION,
-    labels_as: str = LABELS_AS_OPTION,
     duplicates: str = DUPLICATES_OPTION,
     coefficients: str | None = typer.Option(
         None,
@@ -221,69 +203,41 @@ def agree(
     population_size: float | None = typer.Option(
         None, "--population-size", help="Items in the population (finite-population correction)."
     ),
-    sep: str | None = SEP_OPTION,
-    encoding: str | None = ENCODING_OPTION,
-    engine: EngineName = ENGINE_OPTION,
-    scheduler: str | None = SCHEDULER_OPTION,
     multi_label: bool = MULTI_LABEL_OPTION,
     distance: str | None = DISTANCE_OPTION,
-    quiet: bool = QUIET_OPTION,
-    fmt: OutputFormat = FORMAT_OPTION,
-    output: Path | None = OUTPUT_OPTION,
+    shared: Shared = Shared(),
 ) -> None:
     """Agreement among raters beyond chance: every coefficient that applies, with SEs."""
     from ..front.agreement import agreement
 
+    engine, fmt, output = shared.engine, shared.fmt, shared.output
     check_output(output)
-    files = file_options(sep, encoding, engine, engine_takes=("sep", "encoding"))
+    files = shared.files(engine_takes=("sep", "encoding"))
+    _check_columns(engine, source_tool, field)
+    if source_tool is not None:
+        _check_export_options(shared)
     if multi_label:
-        given = {"--level": level != "nominal", "--weights": weights is not None,
-                 "--coefficients": coefficients is not None,
-                 "--duplicates": duplicates != "raise"}  # fmt: skip
-        if any(given.values()):
-            flags = [flag for flag, on in given.items() if on]
-            verb = "does" if len(flags) == 1 else "do"
-            raise fail(
-                f"{' and '.join(flags)} {verb} not apply with --multi-label: sets of labels "
-                "are compared by "
-                "--distance (masi or jaccard), the multi-valued alpha and each label's agreement"
-            )
-        check_engine_options(engine, scheduler, {"--multi-label": True})
-        _check_columns(engine, source_tool, field, item, rater, label)
-        with running(fmt, True, "reading ratings"):
-            ratings = _read(path, files, source_tool, field, multi_label=True)
-            results = sets_coefficients(
-                ratings, distance or "masi", ci, n_boot, seed, population_size
-            )
-            render(ratings.report, list(results[:2]), fmt, output, ci=ci, per_label=results[2])
+        _agree_sets(path, files, shared, duplicates, coefficients, weights, distance,
+                    ci, n_boot, seed, population_size, source_tool, field)  # fmt: skip
         return
     if distance is not None:
         raise fail("--distance applies with --multi-label (a set of labels per item and rater)")
     check_engine_options(
         engine,
-        scheduler,
+        shared.scheduler,
         {"--duplicates": duplicates != "raise"},
         "; the files must rate each (item, rater) pair once",
     )
-    _check_columns(engine, source_tool, field, item, rater, label)
-    if source_tool is not None:
-        as_written = {"--sep": sep, "--encoding": encoding, "--na-values": na_values}
-        flags = [flag for flag, v in as_written.items() if v is not None]
-        flags += ["--labels-as"] if labels_as != "auto" else []
-        if flags:
-            raise fail(
-                f"{', '.join(flags)}: an annotation-tool export is read as its tool writes it"
-            )
     read = ratings_keywords()
     chosen = None if coefficients is None else [c.strip() for c in coefficients.split(",")]
     in_memory = engine is EngineName.memory
     ratings = None
-    with running(fmt, quiet or in_memory, "reading ratings") as progress:
+    with running(fmt, shared.quiet or in_memory, "reading ratings") as progress:
         if in_memory:  # read here: the memory engine takes the file's duplicates policy
             ratings = _read(path, files, source_tool, field, duplicates=duplicates)
             source: dict[str, Any] = {}
         else:
-            source = dict(read, **files, scheduler=scheduler, progress=progress)
+            source = dict(read, **files, scheduler=shared.scheduler, progress=progress)
         if ratings is not None and ratings.multi_label:  # an export's multiple choices
             results = sets_coefficients(ratings, "masi", ci, n_boot, seed, population_size)
             render(ratings.report, list(results[:2]), fmt, output, ci=ci, per_label=results[2])
@@ -310,29 +264,41 @@ def agree(
         )
 
 
-def _check_columns(
-    engine: EngineName,
+def _agree_sets(
+    path: Path,
+    files: Any,
+    shared: Shared,
+    duplicates: str,
+    coefficients: str | None,
+    weights: str | None,
+    distance: str | None,
+    ci: str,
+    n_boot: int,
+    seed: int,
+    population_size: float | None,
     source_tool: ExportToolName | None,
     field: str | None,
-    item: str | None,
-    rater: str | None,
-    label: str | None,
 ) -> None:
-    """The columns (``--item``, ``--rater``, ``--label``) all or none; none only for an
-    annotation-tool export, read by the memory engine; ``--field`` only for one."""
-    given = [flag for flag, v in (("--item", item), ("--rater", rater), ("--label", label)) if v]
-    if given and source_tool is not None:
-        raise fail(f"{', '.join(given)}: an annotation-tool export (--from) has no columns to name")
-    if given and field is not None:
-        raise fail("--field names the control or question of an annotation-tool export")
-    if given and len(given) < 3:
-        missing = sorted({"--item", "--rater", "--label"} - set(given))
-        raise fail(f"missing {' and '.join(missing)}: a ratings table needs all three columns")
-    if not given and engine is not EngineName.memory:
+    """``accord agree --multi-label``: the set coefficients and each label's agreement."""
+    given = {"--level": ratings_keywords()["level"] != "nominal",
+             "--weights": weights is not None, "--coefficients": coefficients is not None,
+             "--duplicates": duplicates != "raise"}  # fmt: skip
+    if any(given.values()):
+        flags = [flag for flag, on in given.items() if on]
+        verb = "does" if len(flags) == 1 else "do"
         raise fail(
-            "--item, --rater and --label are needed with --engine stream or dask; an "
-            "annotation-tool export is read with --engine memory"
+            f"{' and '.join(flags)} {verb} not apply with --multi-label: sets of labels are "
+            "compared by --distance (masi or jaccard), the multi-valued alpha and each "
+            "label's agreement"
         )
+    check_engine_options(shared.engine, shared.scheduler, {"--multi-label": True})
+    with running(shared.fmt, True, "reading ratings"):
+        ratings = _read(path, files, source_tool, field, multi_label=True)
+        results = sets_coefficients(ratings, distance or "masi", ci, n_boot, seed, population_size)
+        render(
+            ratings.report, list(results[:2]), shared.fmt, shared.output, ci=ci,
+            per_label=results[2],
+        )  # fmt: skip
 
 
 def sets_coefficients(
@@ -358,14 +324,35 @@ def sets_coefficients(
     return alpha, multi_valued_alpha(ratings), per_label_agreement(ratings)
 
 
-def _check_export_options(
-    sep: str | None, encoding: str | None, na_values: str | None, labels_as: str
+def _check_columns(
+    engine: EngineName, source_tool: ExportToolName | None, field: str | None
 ) -> None:
+    """The columns (``--item``, ``--rater``, ``--label``) all or none; none only for an
+    annotation-tool export, read by the memory engine; ``--field`` only for one."""
+    columns = ratings_keywords()
+    given = [f"--{name}" for name in ("item", "rater", "label") if columns[name]]
+    if given and source_tool is not None:
+        raise fail(f"{', '.join(given)}: an annotation-tool export (--from) has no columns to name")
+    if given and field is not None:
+        raise fail("--field names the control or question of an annotation-tool export")
+    if given and len(given) < 3:
+        missing = sorted({"--item", "--rater", "--label"} - set(given))
+        raise fail(f"missing {' and '.join(missing)}: a ratings table needs all three columns")
+    if not given and engine is not EngineName.memory:
+        raise fail(
+            "--item, --rater and --label are needed with --engine stream or dask; an "
+            "annotation-tool export is read with --engine memory"
+        )
+
+
+def _check_export_options(shared: Shared) -> None:
     """The options of a table (``--sep``, ``--encoding``, ``--na-values``, ``--labels-as``)
     are refused for an annotation-tool export, not ignored."""
-    as_written = {"--sep": sep, "--encoding": encoding, "--na-values": na_values}
+    columns = ratings_keywords()
+    as_written = {"--sep": shared.sep, "--encoding": shared.encoding,
+                  "--na-values": columns["na_values"]}  # fmt: skip
     flags = [flag for flag, v in as_written.items() if v is not None]
-    flags += ["--labels-as"] if labels_as != "auto" else []
+    flags += ["--labels-as"] if columns["labels_as"] != "auto" else []
     if flags:
         raise fail(f"{', '.join(flags)}: an annotation-tool export is read as its tool writes it")
 

@@ -9,20 +9,16 @@ import typer
 
 from ._app import app, examples
 from ._common import (
-    ENCODING_OPTION,
-    ENGINE_OPTION,
-    FORMAT_OPTION,
     ITEM_OPTION,
     RATER_OPTION,
-    SCHEDULER_OPTION,
-    SEP_OPTION,
     EngineName,
     OutputFormat,
+    Shared,
     check_engine_options,
     check_output,
     echo_warnings,
-    file_options,
     print_table,
+    shared_options,
     user_errors,
     write_text,
 )
@@ -75,6 +71,7 @@ def summary_rows(result: Any) -> list[dict[str, Any]]:
 
 
 @app.command("calibrate", epilog=EPILOG)
+@shared_options("sep", "encoding", "engine", "scheduler", "fmt")
 def calibrate(
     path: Path = typer.Argument(
         ...,
@@ -124,11 +121,7 @@ def calibrate(
     seed: int = typer.Option(
         0, "--seed", help="Seed for sampled uncertainty (the same seed prints the same sds)."
     ),
-    sep: str | None = SEP_OPTION,
-    encoding: str | None = ENCODING_OPTION,
-    engine: EngineName = ENGINE_OPTION,
-    scheduler: str | None = SCHEDULER_OPTION,
-    fmt: OutputFormat = FORMAT_OPTION,
+    shared: Shared = Shared(),
     output: Path | None = typer.Option(
         None,
         "--output",
@@ -143,13 +136,13 @@ def calibrate(
     from ..front.calibration import calibrate_panel
     from ..io.ratings import read_table
 
-    check_engine_options(engine, scheduler)
+    check_engine_options(shared.engine, shared.scheduler)
     check_output(output)
     check_output(biases)
-    files = file_options(sep, encoding, engine, engine_takes=("sep",))
+    files = shared.files(engine_takes=("sep",))
     with user_errors():
         data: Any = str(path)
-        if engine is EngineName.memory:
+        if shared.engine is EngineName.memory:
             columns = [item, rater, score]
             for col in (confidence, sigma, levels):
                 if col is not None:
@@ -176,11 +169,11 @@ def calibrate(
                 reliability=reliability,  # type: ignore[arg-type]
                 uncertainty=uncertainty,  # type: ignore[arg-type]
                 rng=seed,
-                engine=engine.value,
-                scheduler=scheduler,
-                sep=None if engine is EngineName.memory else files["sep"],
+                engine=shared.engine.value,
+                scheduler=shared.scheduler,
+                sep=None if shared.engine is EngineName.memory else files["sep"],
             )
-        render(result, fmt, output, biases, column=score)
+        render(result, shared.fmt, output, biases, column=score)
 
 
 def render(

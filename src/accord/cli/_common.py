@@ -7,12 +7,15 @@ get in Python.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import enum
+import functools
+import inspect
 import io
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 import typer
 
@@ -337,6 +340,110 @@ def file_options(
     except InvalidInputError as exc:
         raise fail(f"--encoding: {exc}") from None
     return {"sep": separator, "encoding": codec}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Shared:
+    """The options most commands share, as given (:func:`shared_options`)."""
+
+    sep: str | None = None
+    encoding: str | None = None
+    engine: EngineName = EngineName.memory
+    scheduler: str | None = None
+    quiet: bool = False
+    fmt: OutputFormat = OutputFormat.table
+    output: Path | None = None
+
+    def files(self, engine_takes: tuple[str, ...] = ()) -> FileOptions:
+        """``--sep`` and ``--encoding``, checked against ``--engine``
+        (:func:`file_options`)."""
+        return file_options(self.sep, self.encoding, self.engine, engine_takes=engine_takes)
+
+
+#: Each shared option: its parameter's type and its declaration.
+SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "sep": (str | None, SEP_OPTION),
+    "encoding": (str | None, ENCODING_OPTION),
+    "engine": (EngineName, ENGINE_OPTION),
+    "scheduler": (str | None, SCHEDULER_OPTION),
+    "quiet": (bool, QUIET_OPTION),
+    "fmt": (OutputFormat, FORMAT_OPTION),
+    "output": (Path | None, OUTPUT_OPTION),
+}
+
+
+#: The options naming the columns of the ratings and how their labels read, in this order
+#: (a command reads them with :func:`ratings_keywords`).
+RATINGS_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "item": (str, ITEM_OPTION),
+    "rater": (str, RATER_OPTION),
+    "label": (str, LABEL_OPTION),
+    "level": (str, LEVEL_OPTION),
+    "categories": (str | None, CATEGORIES_OPTION),
+    "na_values": (str | None, NA_VALUES_OPTION),
+    "labels_as": (str, LABELS_AS_OPTION),
+}
+
+
+#: :data:`RATINGS_OPTIONS` with the columns optional: a command that also reads the exports of
+#: annotation tools, which name no columns (``accord agree --from``).
+RATINGS_OPTIONS_OPTIONAL: dict[str, tuple[Any, Any]] = {
+    **RATINGS_OPTIONS,
+    **{
+        name: (str | None, typer.Option(None, f"--{name}", help=option.help))
+        for name, (_, option) in RATINGS_OPTIONS.items()
+        if name in ("item", "rater", "label")
+    },
+}
+
+
+def shared_options(
+    *names: str, ratings: bool | Literal["optional"] = False
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Declare the shared options ``names`` (of :data:`SHARED_OPTIONS`, in this order) where
+    the command's ``shared`` parameter stands; the command gets them as one :class:`Shared`.
+    With ``ratings``, the options of :data:`RATINGS_OPTIONS` follow the command's first
+    parameter (the file); the command reads them with :func:`ratings_keywords`.
+    ``ratings="optional"`` makes the columns optional
+    (:data:`RATINGS_OPTIONS_OPTIONAL`).
+
+    >>> @shared_options("fmt", "output", ratings=True)
+    ... def show(path: str, top: int = 1, shared: Shared = Shared()) -> None:
+    ...     print(path, top, shared.fmt.value, shared.output)
+    >>> list(inspect.signature(show).parameters)  # doctest: +NORMALIZE_WHITESPACE
+    ['path', 'item', 'rater', 'label', 'level', 'categories', 'na_values', 'labels_as', 'top',
+     'fmt', 'output']
+    >>> show(path="a.csv", item="i", rater="r", label="l", level="nominal", categories=None,
+    ...      na_values=None, labels_as="auto", top=3, fmt=OutputFormat.json, output=None)
+    a.csv 3 json None
+    """
+
+    def declare(command: Callable[..., None]) -> Callable[..., None]:
+        def declared(param: inspect.Parameter, options: dict[str, Any], chosen: Any) -> Any:
+            return [
+                param.replace(name=name, annotation=options[name][0], default=options[name][1])
+                for name in chosen
+            ]
+
+        columns = RATINGS_OPTIONS_OPTIONAL if ratings == "optional" else RATINGS_OPTIONS
+        params: list[inspect.Parameter] = []
+        for at, param in enumerate(inspect.signature(command).parameters.values()):
+            params += declared(param, SHARED_OPTIONS, names) if param.name == "shared" else [param]
+            if at == 0 and ratings:
+                params += declared(param, columns, columns)
+
+        @functools.wraps(command)
+        def run(**given: Any) -> None:
+            shared = Shared(**{name: given.pop(name) for name in names})
+            for name in RATINGS_OPTIONS if ratings else ():
+                del given[name]  # the command reads them with ratings_keywords()
+            command(**given, shared=shared)
+
+        run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in params}
+        return run
+
+    return declare
 
 
 def one_line(text: str) -> str:

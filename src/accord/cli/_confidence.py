@@ -9,23 +9,17 @@ import typer
 
 from ._app import app, examples
 from ._common import (
-    ENCODING_OPTION,
-    ENGINE_OPTION,
-    FORMAT_OPTION,
-    OUTPUT_OPTION,
-    QUIET_OPTION,
-    SCHEDULER_OPTION,
-    SEP_OPTION,
     EngineName,
     OutputFormat,
+    Shared,
     check_engine_options,
     check_output,
     fail,
-    file_options,
     format_ci,
     format_number,
     output_console,
     progress_bar,
+    shared_options,
     user_errors,
     wants_progress,
     write_text,
@@ -366,6 +360,7 @@ def render(
 
 
 @app.command("confidence", epilog=EPILOG)
+@shared_options("sep", "encoding", "engine", "scheduler", "quiet", "fmt", "output")
 def confidence(
     path: Path | None = typer.Argument(
         None, help="Scored units, one row each: CSV, TSV, Parquet or JSON Lines."
@@ -399,13 +394,7 @@ def confidence(
     out_of_range: str = typer.Option(
         "raise", "--out-of-range", help="Confidences outside [0, 1]: raise or clip (as sclite)."
     ),
-    sep: str | None = SEP_OPTION,
-    encoding: str | None = ENCODING_OPTION,
-    engine: EngineName = ENGINE_OPTION,
-    scheduler: str | None = SCHEDULER_OPTION,
-    quiet: bool = QUIET_OPTION,
-    fmt: OutputFormat = FORMAT_OPTION,
-    output: Path | None = OUTPUT_OPTION,
+    shared: Shared = Shared(),
 ) -> None:
     """Are the confidence scores honest? NCE (exactly as NIST sclite), Brier, log loss, AUROC,
     ECE/MCE, a reliability diagram and cross-fitted recalibration."""
@@ -418,10 +407,10 @@ def confidence(
         raise fail(f"--recalibrate must be bins or isotonic, got {recalibrate!r}")
     if out_of_range not in ("raise", "clip"):
         raise fail(f"--out-of-range must be raise or clip, got {out_of_range!r}")
-    check_output(output)
-    files = file_options(sep, encoding, engine)
-    check_engine_options(engine, scheduler)
-    if engine is not EngineName.memory:
+    check_output(shared.output)
+    files = shared.files()
+    check_engine_options(shared.engine, shared.scheduler)
+    if shared.engine is not EngineName.memory:
         if sclite_sgml is not None or recalibrate is not None:
             raise fail(
                 "--sclite-sgml and --recalibrate need the units in memory: use --engine memory"
@@ -432,22 +421,22 @@ def confidence(
             )
         with (
             user_errors(),
-            progress_bar(wants_progress(fmt, quiet), "reading units") as progress,
+            progress_bar(wants_progress(shared.fmt, shared.quiet), "reading units") as progress,
         ):
             results = compute_engine(
                 str(path),
-                engine=engine.value,
+                engine=shared.engine.value,
                 correct=correct,
                 confidence=confidence_column,
                 group=group,
                 bins=bins,
                 binning=binning,
                 out_of_range=out_of_range,
-                scheduler=scheduler,
+                scheduler=shared.scheduler,
                 progress=progress,
             )
         with user_errors():
-            render(results, str(path), fmt, output)
+            render(results, str(path), shared.fmt, shared.output)
         return
     with user_errors():
         if sclite_sgml is not None:
@@ -483,4 +472,4 @@ def confidence(
             seed=seed,
             out_of_range=out_of_range,
         )
-        render(results, source, fmt, output, sclite=sclite)
+        render(results, source, shared.fmt, shared.output, sclite=sclite)

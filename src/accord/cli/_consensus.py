@@ -10,26 +10,19 @@ import typer
 from ._app import app, examples
 from ._common import (
     CATEGORIES_OPTION,
-    ENCODING_OPTION,
-    ENGINE_OPTION,
-    FORMAT_OPTION,
     ITEM_OPTION,
     LABELS_AS_OPTION,
     LEVEL_OPTION,
     NA_VALUES_OPTION,
-    OUTPUT_OPTION,
-    QUIET_OPTION,
     RATER_OPTION,
-    SCHEDULER_OPTION,
-    SEP_OPTION,
     EngineName,
     FileOptions,
     OutputFormat,
+    Shared,
     check_engine_options,
     check_output,
     echo_warnings,
     fail,
-    file_options,
     format_number,
     output_console,
     prepare_output_dir,
@@ -38,6 +31,7 @@ from ._common import (
     read_ratings_file,
     rich_table,
     running,
+    shared_options,
     user_errors,
     write_text,
 )
@@ -236,6 +230,7 @@ def write_tables(result: Any, directory: Path) -> None:
         "--label diagnosis --engine stream",
     ),
 )
+@shared_options("sep", "encoding", "engine", "scheduler", "quiet", "fmt", "output")
 def consensus_command(
     path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
     item: str = ITEM_OPTION,
@@ -274,13 +269,7 @@ def consensus_command(
     output_dir: Path | None = typer.Option(
         None, "--output-dir", help="Write items.csv, ratings.csv and raters.csv here."
     ),
-    sep: str | None = SEP_OPTION,
-    encoding: str | None = ENCODING_OPTION,
-    engine: EngineName = ENGINE_OPTION,
-    scheduler: str | None = SCHEDULER_OPTION,
-    quiet: bool = QUIET_OPTION,
-    fmt: OutputFormat = FORMAT_OPTION,
-    output: Path | None = OUTPUT_OPTION,
+    shared: Shared = Shared(),
 ) -> None:
     """Which items are contested and which raters stray from the consensus (entropy and
     surprisal, Simon 2010). --format csv prints the whole raters table."""
@@ -293,12 +282,13 @@ def consensus_command(
     }
     from ..front.consensus import consensus
 
+    engine, fmt, output = shared.engine, shared.fmt, shared.output
     check_output(output)
     check_output(output_dir, folder=True)
-    files = file_options(sep, encoding, engine, engine_takes=("sep", "encoding"))
+    files = shared.files(engine_takes=("sep", "encoding"))
     check_engine_options(
         engine,
-        scheduler,
+        shared.scheduler,
         {"--gold": gold is not None, "--duplicates": duplicates != "raise"},
         " (the library's consensus(gold=...) takes a gold mapping with every engine)",
     )
@@ -309,7 +299,7 @@ def consensus_command(
                 "--output-dir writes the per-rating table, which --engine stream/dask does "
                 "not produce; use --format csv for the raters"
             )
-        _from_engine(path, engine, scheduler, {**read, **files}, options, quiet, fmt, output, top)
+        _from_engine(path, shared, {**read, **files}, options, top)
         return
     with user_errors(), echo_warnings():
         ratings, gold_labels = read_with_gold(path, files, gold=gold, duplicates=duplicates)
@@ -328,21 +318,14 @@ def consensus_command(
 
 
 def _from_engine(
-    path: Path,
-    engine: EngineName,
-    scheduler: str | None,
-    read: dict[str, Any],
-    options: dict[str, Any],
-    quiet: bool,
-    fmt: OutputFormat,
-    output: Path | None,
-    top: int,
+    path: Path, shared: Shared, read: dict[str, Any], options: dict[str, Any], top: int
 ) -> None:
     """``accord consensus --engine stream|dask``: the library's consensus of the file where
     it is, and (table format) the verdict on the agreement from the same engine."""
     from ..front.consensus import consensus
 
-    with running(fmt, quiet, "reading ratings") as callback:
+    engine, scheduler, fmt = shared.engine, shared.scheduler, shared.fmt
+    with running(fmt, shared.quiet, "reading ratings") as callback:
         result = consensus(
             str(path),
             engine=engine.value,
@@ -353,4 +336,4 @@ def _from_engine(
         )
         lead = engine_verdict(path, engine, read, scheduler) if fmt is OutputFormat.table else None
     with user_errors():
-        render(result, result.report, fmt, output, top, lead)
+        render(result, result.report, fmt, shared.output, top, lead)

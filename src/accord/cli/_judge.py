@@ -11,24 +11,21 @@ import typer
 from ._app import app, examples
 from ._common import (
     CATEGORIES_OPTION,
-    ENCODING_OPTION,
-    FORMAT_OPTION,
     ITEM_OPTION,
     LABEL_OPTION,
     LABELS_AS_OPTION,
     LEVEL_OPTION,
     NA_VALUES_OPTION,
-    OUTPUT_OPTION,
     RATER_OPTION,
-    SEP_OPTION,
     OutputFormat,
+    Shared,
     check_output,
     echo_warnings,
-    file_options,
     format_number,
     format_pvalue,
     print_table,
     read_ratings_file,
+    shared_options,
     user_errors,
     write_text,
 )
@@ -104,6 +101,7 @@ def _render(result: Any, fmt: OutputFormat, output: Path | None) -> None:
 
 
 @app.command("judge", epilog=EPILOG)
+@shared_options("sep", "encoding", "fmt", "output")
 def judge(
     path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
     item: str = ITEM_OPTION,
@@ -135,16 +133,13 @@ def judge(
     categories: str | None = CATEGORIES_OPTION,
     na_values: str | None = NA_VALUES_OPTION,
     labels_as: str = LABELS_AS_OPTION,
-    sep: str | None = SEP_OPTION,
-    encoding: str | None = ENCODING_OPTION,
-    fmt: OutputFormat = FORMAT_OPTION,
-    output: Path | None = OUTPUT_OPTION,
+    shared: Shared = Shared(),
 ) -> None:
     """Can a judge replace a human rater? The alternative annotator test (alt-test)."""
     from .. import alt_test
 
-    check_output(output)
-    files = file_options(sep, encoding)
+    check_output(shared.output)
+    files = shared.files()
     with user_errors(), echo_warnings():
         ratings = read_ratings_file(path, files)
         panel = None if humans is None else [h.strip() for h in humans.split(",")]
@@ -159,4 +154,4 @@ def judge(
             min_items_per_rater=min_items_per_rater,
             test=test,  # type: ignore[arg-type]
         )
-        _render(result, fmt, output)
+        _render(result, shared.fmt, shared.output)

@@ -10,19 +10,16 @@ import typer
 
 from ._app import app, examples
 from ._common import (
-    ENCODING_OPTION,
-    FORMAT_OPTION,
-    OUTPUT_OPTION,
-    SEP_OPTION,
     OutputFormat,
+    Shared,
     check_output,
     fail,
-    file_options,
     format_ci,
     output_console,
     parse_categories,
     read_ratings_file,
     rich_table,
+    shared_options,
     user_errors,
     write_text,
 )
@@ -367,6 +364,7 @@ def render_csv(table: Any, results: dict[str, Any], output: Path | None) -> None
 
 
 @app.command("pair", epilog=EPILOG)
+@shared_options("sep", "encoding", "fmt", "output")
 def pair(
     path: Path | None = typer.Argument(
         None, help="Long ratings file (CSV, TSV, Parquet, JSON Lines); or use --table."
@@ -411,17 +409,14 @@ def pair(
     seed: int = typer.Option(
         0, "--seed", help="Seed of the bootstrap (the same seed prints the same interval)."
     ),
-    sep: str | None = SEP_OPTION,
-    encoding: str | None = ENCODING_OPTION,
-    fmt: OutputFormat = FORMAT_OPTION,
-    output: Path | None = OUTPUT_OPTION,
+    shared: Shared = Shared(),
 ) -> None:
     """Two raters: Cohen's kappa, Scott's pi, informational agreement, specific agreement."""
     from .. import ContingencyTable
     from .._types import LEVELS
 
-    check_output(output)
-    files = file_options(sep, encoding)
+    check_output(shared.output)
+    files = shared.files()
     with user_errors():
         if level is not None and level not in LEVELS:
             raise fail(f"--level must be nominal, ordinal, interval or ratio; got {level!r}")
@@ -462,9 +457,9 @@ def pair(
         results = compute(
             table, weights=weights, dichotomize=dichotomize, n_boot=n_boot, seed=seed, level=scale
         )
-        if fmt is OutputFormat.json:
-            render_json(table, results, source, output)
-        elif fmt is OutputFormat.csv:
-            render_csv(table, results, output)
+        if shared.fmt is OutputFormat.json:
+            render_json(table, results, source, shared.output)
+        elif shared.fmt is OutputFormat.csv:
+            render_csv(table, results, shared.output)
         else:
-            render_table(table, results, output)
+            render_table(table, results, shared.output)

@@ -12,19 +12,16 @@ from ._app import app, examples
 from ._common import (
     CATEGORIES_OPTION,
     DUPLICATES_OPTION,
-    ENCODING_OPTION,
-    ENGINE_OPTION,
     ITEM_OPTION,
     LABELS_AS_OPTION,
     LEVEL_OPTION,
     NA_VALUES_OPTION,
     RATER_OPTION,
-    SEP_OPTION,
-    EngineName,
+    Shared,
     check_output,
     fail,
-    file_options,
     ratings_keywords,
+    shared_options,
     user_errors,
 )
 
@@ -39,6 +36,7 @@ EPILOG = examples(
 
 
 @app.command("report", epilog=EPILOG)
+@shared_options("sep", "encoding", "engine")
 def report_command(
     path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
     item: str = ITEM_OPTION,
@@ -76,9 +74,7 @@ def report_command(
         Path("report.html"), "--output", "-o", help="Where to write the page."
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstraps (same seed, same page)."),
-    sep: str | None = SEP_OPTION,
-    encoding: str | None = ENCODING_OPTION,
-    engine: EngineName = ENGINE_OPTION,
+    shared: Shared = Shared(),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary line."),
 ) -> None:
     """Write one self-contained HTML page: agreement, contested items, raters, calibration."""
@@ -102,7 +98,7 @@ def report_command(
     if gold is not None and label is None:
         raise fail("--gold is compared with the raters' labels: give --label too")
     check_output(output, creates=True)
-    files = file_options(sep, encoding, engine)
+    files = shared.files()
     read = ratings_keywords()
     with user_errors():
         data: Any = path
@@ -125,7 +121,7 @@ def report_command(
             output=output,
             seed=seed,
             progress=not quiet and sys.stderr.isatty(),
-            engine=engine.value,
+            engine=shared.engine.value,
         )
     if not quiet:
         typer.echo(f"wrote {page.path} ({', '.join(page.sections)})")

@@ -10,14 +10,11 @@ import typer
 
 from ._app import app, examples
 from ._common import (
-    ENCODING_OPTION,
-    FORMAT_OPTION,
-    OUTPUT_OPTION,
-    SEP_OPTION,
     OutputFormat,
+    Shared,
     check_output,
-    file_options,
     print_table,
+    shared_options,
     write_text,
 )
 
@@ -181,6 +178,7 @@ def render(result: Any, fmt: OutputFormat, output: Path | None) -> None:
         "accord spans examples/spans --format json",
     ),
 )
+@shared_options("sep", "encoding", "fmt", "output")
 def spans(
     path: Path = typer.Argument(
         ...,
@@ -227,10 +225,7 @@ def spans(
     texts: Path | None = typer.Option(
         None, "--texts", help="Table: a folder of <document>.txt files (offset check, tokens)."
     ),
-    sep: str | None = SEP_OPTION,
-    encoding: str | None = ENCODING_OPTION,
-    fmt: OutputFormat = FORMAT_OPTION,
-    output: Path | None = OUTPUT_OPTION,
+    shared: Shared = Shared(),
 ) -> None:
     """Agreement on text markup: pairwise F1 (= positive specific agreement) across annotators.
 
@@ -241,8 +236,8 @@ def spans(
     from ._common import echo_warnings, user_errors
 
     chosen_by = by if by is not None else ("none" if ignore_label else "label")
-    check_output(output)
-    files = file_options(sep, encoding)
+    check_output(shared.output)
+    files = shared.files()
     with user_errors(), echo_warnings():
         data = read_input(
             path,
@@ -267,4 +262,4 @@ def spans(
             ignore_label=ignore_label,
             by=None if chosen_by == "none" else chosen_by,  # type: ignore[arg-type]
         )
-        render(result, fmt, output)
+        render(result, shared.fmt, shared.output)

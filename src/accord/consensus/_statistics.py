@@ -28,7 +28,7 @@ The per-rating table is not produced.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -37,7 +37,7 @@ import pandas as pd
 from .._types import IntArray
 from ..data.ratings import ReadReport
 from ..stats.counts import SPARSE_CELLS, ItemCategoryCounts
-from ..stats.patterns import count_patterns, index_dtype
+from ..stats.patterns import CountPatterns, count_patterns, index_dtype
 from ._assemble import ItemColumns, RaterSums, assemble
 from ._cells import CHUNK_CELLS, Cells, as_cells, count_keys, dense_rows, gather, merge_counts
 from ._items import PatternStats, item_columns, pattern_stats
@@ -65,20 +65,9 @@ RATINGS_PER_CALL = 200_000
 GROUP_CELLS = 4_000_000
 
 
-class CountRows(Protocol):
-    """Item counts as their distinct rows (count patterns): ``rows`` (n_patterns, q), each
-    item's row ``item_pattern`` (-1: no rating), ``weights`` (items per row)."""
-
-    @property
-    def rows(self) -> Any: ...
-
-    @property
-    def item_pattern(self) -> npt.NDArray[np.signedinteger[Any]]: ...
-
-    @property
-    def weights(self) -> IntArray: ...
-
-    def item_counts(self, sparse: bool) -> Any: ...
+CountRows: TypeAlias = CountPatterns
+"""Item counts as their distinct rows (count patterns): ``rows`` (n_patterns, q), each
+item's row ``item_pattern`` (-1: no rating), ``weights`` (items per row)."""
 
 
 class RatingPass(Protocol):

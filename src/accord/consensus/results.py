@@ -9,6 +9,7 @@ from typing import Any, Literal, TypeAlias
 
 import pandas as pd
 
+from .._methods import MethodsFormat, consensus_methods
 from .._results import Result, to_plain
 from ..data.ratings import ReadReport
 from ..stats.counts import ItemCategoryCounts
@@ -166,6 +167,12 @@ class Consensus(Result):
         """The ``n`` items with the highest entropy, most contested first."""
         ranked = self.items.dropna(subset=["contested_rank"])
         return ranked.sort_values(["contested_rank", "modal_share"], kind="stable").head(n)
+
+    def methods_text(self, format: MethodsFormat = "text") -> str:
+        """A methods paragraph for a study report, with its references: the design, how
+        each rating was scored, missing labels, the software. Every number comes from this
+        result. ``format``: ``"text"`` or ``"markdown"``."""
+        return consensus_methods(self, format)
 
     def __repr__(self) -> str:
         s = self.summary

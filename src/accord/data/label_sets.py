@@ -9,7 +9,9 @@ agreement) work on the membership table.
 
 This module reads the label column into single labels and their rows
 (:func:`split_label_column`) and groups the encoded labels into sets
-(:func:`group_label_sets`); it imports nothing above :mod:`accord.data.encoder`.
+(:func:`group_label_sets`). For an engine that reads batches, :func:`set_keys` turns each
+list cell into one text key and :func:`set_key_domain` orders the keys into the categories
+the memory engine gives. It imports nothing above :mod:`accord.data.encoder`.
 """
 
 from __future__ import annotations

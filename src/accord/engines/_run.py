@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, TypeAlias, cast
+from typing import Any, Literal, TypeAlias, TypedDict, Unpack, cast
 
 import numpy as np
 
@@ -24,6 +24,7 @@ __all__ = [
     "ENGINES",
     "Engine",
     "Progress",
+    "ReadOptions",
     "Rescan",
     "check_engine",
     "columns_for",
@@ -85,21 +86,23 @@ def columns_for(owner: str, **columns: str | None) -> None:
         )
 
 
-def ratings_in_memory(
-    data: Any,
-    *,
-    owner: str,
-    item: str | None,
-    rater: str | None,
-    label: str | None,
-    level: Any = "nominal",
-    categories: Sequence[Any] | None = None,
-    missing: Any = "omit",
-    na_values: Sequence[str] | None = None,
-    labels_as: Any = "auto",
-    sep: str | None = None,
-    encoding: str | None = None,
-) -> Any:
+class ReadOptions(TypedDict, total=False):
+    """How the ratings at a path or in a frame are read: the keywords of
+    :func:`accord.read_ratings` that the user-facing functions pass down."""
+
+    item: str | None
+    rater: str | None
+    label: str | None
+    level: Any
+    categories: Sequence[Any] | None
+    missing: Any
+    na_values: Sequence[str] | None
+    labels_as: Any
+    sep: str | None
+    encoding: str | None
+
+
+def ratings_in_memory(data: Any, *, owner: str, **read: Unpack[ReadOptions]) -> Any:
     """What the memory engine works on: a path is read with :func:`accord.read_ratings` (with
     ``sep`` and ``encoding``), a
     data frame (pandas, polars, pyarrow, DuckDB, anything narwhals reads) becomes
@@ -119,7 +122,7 @@ def ratings_in_memory(
 
         if not (is_into_dataframe(data) or is_duckdb_relation(data)):
             return data
-    absent = [n for n, v in (("item", item), ("rater", rater), ("label", label)) if v is None]
+    absent = [n for n in ("item", "rater", "label") if read.get(n) is None]
     if absent:
         what = "a file" if is_path else f"a {type(data).__name__}"
         raise InvalidInputError(
@@ -129,20 +132,9 @@ def ratings_in_memory(
     from ..data.ratings import Ratings
     from ..io.ratings import read_ratings
 
-    read: Any = read_ratings if is_path else Ratings.from_long
-    files = {"sep": sep, "encoding": encoding} if is_path else {}
-    return read(
-        data,
-        **files,
-        item=item,
-        rater=rater,
-        label=label,
-        level=level,
-        categories=categories,
-        missing=missing,
-        na_values=na_values,
-        labels_as=labels_as,
-    )
+    reader: Any = read_ratings if is_path else Ratings.from_long
+    files = ("sep", "encoding")
+    return reader(data, **{k: v for k, v in read.items() if is_path or k not in files})
 
 
 def progress_callback(progress: Any, owner: str) -> Progress | None:

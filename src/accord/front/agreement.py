@@ -23,7 +23,15 @@ from ..agreement.summary import (
 from ..data.encoder import LabelsAs
 from ..data.ratings import Ratings
 from ..engines._pages import engine_pages
-from ..engines._run import Engine, Progress, Rescan, check_engine, ratings_in_memory, scan_ratings
+from ..engines._run import (
+    Engine,
+    Progress,
+    ReadOptions,
+    Rescan,
+    check_engine,
+    ratings_in_memory,
+    scan_ratings,
+)
 from ..stats.patterns import patterns_from_counts
 
 __all__ = ["agreement"]
@@ -154,7 +162,7 @@ def agreement(
         n_boot=n_boot,
         rng=rng,
     )
-    columns: dict[str, Any] = dict(
+    columns: ReadOptions = dict(
         item=item,
         rater=rater,
         label=label,

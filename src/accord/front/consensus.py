@@ -32,6 +32,7 @@ from ..data.ratings import Ratings
 from ..engines._pages import engine_pages, small_pages
 from ..engines._run import (
     Engine,
+    ReadOptions,
     Rescan,
     check_engine,
     index_label_counts,
@@ -222,7 +223,7 @@ def consensus(
     """
     check_choices(reference, missing)
     check_engine(engine, "consensus")
-    columns: dict[str, Any] = dict(
+    columns: ReadOptions = dict(
         item=item,
         rater=rater,
         label=label,

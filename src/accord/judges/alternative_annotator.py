@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import InvalidInputError, bad_choice, bad_parameter, shown
+from .._methods import MethodsFormat, judge_methods
 from .._results import Result, to_plain
 from .._types import BoolArray, FloatArray, IntArray
 from ..data.ratings import Ratings
@@ -140,6 +141,12 @@ class AltTest(Result):
         """The per-human table (a copy)."""
         return self.humans.copy()
 
+    def methods_text(self, format: MethodsFormat = "text") -> str:
+        """A methods paragraph for a study report, with its references: the test, its
+        options and its outcome, the software. Every number comes from this result.
+        ``format``: ``"text"`` or ``"markdown"``."""
+        return judge_methods(self, format)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the fields."""
         return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
@@ -176,6 +183,11 @@ class AltTestRanking(Result):
     def to_frame(self) -> pd.DataFrame:
         """The ranking table (a copy)."""
         return self.table.copy()
+
+    def methods_text(self, format: MethodsFormat = "text") -> str:
+        """The methods paragraph of each judge's test (:meth:`AltTest.methods_text`), the
+        references once at the end. ``format``: ``"text"`` or ``"markdown"``."""
+        return judge_methods(self.tests, format)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the fields."""

@@ -254,7 +254,7 @@ def _build(
         section = steps.step(name, run)
         if section is not None:
             built.append(section)
-    built.append(build_methods(built))
+    built.append(build_methods(built, ctx))
     return built, skipped
 
 

@@ -18,6 +18,7 @@ Tone = Literal["good", "fair", "poor", "neutral"]
 
 __all__ = [
     "Block",
+    "CopyText",
     "Details",
     "Figure",
     "KeyFigure",
@@ -123,7 +124,16 @@ class Details:
     kind: str = "details"
 
 
-Block = Paragraph | Note | KeyFigures | Table | Figure | Details
+@dataclasses.dataclass(frozen=True, slots=True)
+class CopyText:
+    """Text for the reader to copy as it is (the methods paragraph): a click selects all of
+    it, with no script."""
+
+    text: str
+    kind: str = "copy"
+
+
+Block = Paragraph | Note | KeyFigures | Table | Figure | Details | CopyText
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .._blocks import Block, Section, Table
+from .._context import Context
+from .paragraph import methods_paragraph
 
 __all__ = ["build_methods"]
 
 
-def build_methods(sections: Sequence[Section]) -> Section:
-    """Every estimator, convention and reference the report used, references numbered."""
+def build_methods(sections: Sequence[Section], ctx: Context | None = None) -> Section:
+    """The methods paragraph to copy (with ``ctx``, :func:`.paragraph.methods_paragraph`),
+    then every estimator, convention and reference the report used, references numbered."""
     numbers: dict[str, int] = {}
     rows: list[tuple[str, str, str]] = []
     seen: set[tuple[str, str]] = set()
@@ -34,6 +37,7 @@ def build_methods(sections: Sequence[Section]) -> Section:
     )
     refs = sorted(numbers.items(), key=lambda kv: kv[1])
     blocks: list[Block] = [
+        *([] if ctx is None else methods_paragraph(ctx)),
         Table(("topic", "how it was computed", "refs"), tuple(rows), (False, False, False)),
         Table(
             ("", "reference"),

@@ -10,12 +10,15 @@ from typing import Any
 from ..._verdict import bias_spread, coefficient_label, koo_li, landis_koch, panel_verdict, verdict
 from .._blocks import (
     Block,
+    Details,
     KeyFigure,
     KeyFigures,
     MethodNote,
     Note,
     Paragraph,
     Section,
+    Table,
+    Tone,
     fmt,
     fmt_ci,
     fmt_int,
@@ -48,13 +51,17 @@ KAPPA_BENCHMARKS = MethodNote(
     "Benchmarks",
     "Kappa-type values are named with the bands of Landis & Koch (1977): below 0 "
     "poor, 0-0.20 slight, 0.21-0.40 fair, 0.41-0.60 moderate, 0.61-0.80 "
-    "substantial, 0.81-1 almost perfect; both ends of the interval are named, "
-    "since a band read off the estimate alone overstates what the data show. "
-    "Krippendorff's (2004) thresholds (0.800, 0.667) are quoted for alpha. The "
-    "colour of a headline figure follows the lower end of its interval: at least "
-    "0.8 green, at least 0.6 amber, else red. Benchmarks are conventions, not "
-    "tests.",
-    (REF["lk1977"], REF["kripp2004"]),
+    "substantial, 0.81-1 almost perfect. The band named is the highest whose "
+    "cumulative probability (that the true value lies in the band or above, from a "
+    "normal distribution centred on the estimate with its standard error, truncated "
+    "to [-1, 1]) reaches the confidence level (Gwet 2014, ch. 6), since a band read "
+    "off the estimate alone overstates what the data show; both ends of the interval "
+    "are named too. Alpha is read against Krippendorff's (2004) thresholds (0.800, "
+    "0.667) with the probability that it falls short of each (Hayes & Krippendorff "
+    "2007; from the bootstrap replicates when there are any). The colour of a "
+    "headline figure follows the lower end of its interval: at least 0.8 green, at "
+    "least 0.6 amber, else red. Benchmarks are conventions, not tests.",
+    (REF["lk1977"], REF["gwet2014"], REF["kripp2004"], REF["hk2007"]),
 )
 
 ICC_BENCHMARKS = MethodNote(
@@ -84,6 +91,7 @@ def build_summary(ctx: Context) -> Section | None:
         return _numeric_summary(ctx, head)
     low, high, _ = interval(ctx, head)
     blocks: list[Block] = [KeyFigures(tuple(_key_figures(ctx, head, low, high)))]
+    blocks.extend(_band_table(ctx, head))
     blocks.extend(_alpha_reading(ctx, head))
     blocks.append(Note(NOT_ACCURACY.format(what="standard")))
     return Section(
@@ -166,14 +174,54 @@ def _lead(ctx: Context, head: Any, low: float, high: float) -> str:
             f"{categories[0]} against {categories[-1]} weighs more than "
             "neighbours; the unweighted coefficients are in the table."
         )
-    return (
-        f"{verdict(head, low, high, ctx.confidence_level, 3)}, on "
-        f"{fmt_int(head.n_items)} items.{span}{weighted}"
+    said = verdict(head, low, high, ctx.confidence_level, 3, distribution=_distribution(ctx, head))
+    return f"{said}, on {fmt_int(head.n_items)} items.{span}{weighted}"
+
+
+def _distribution(ctx: Context, coef: Any) -> str:
+    """The bootstrap replicates when the table's intervals come from them, else the normal."""
+    table = ctx.agreement_table()
+    boot = table.ci == "bootstrap" and getattr(coef, "replicates", None) is not None
+    return "bootstrap" if boot else "normal"
+
+
+def _band_table(ctx: Context, head: Any) -> list[Block]:
+    """The probability of each Landis & Koch band for the headline (Gwet 2014, ch. 6)."""
+    if (
+        head.name in ("icc", "percent_agreement")
+        or not hasattr(head, "benchmark")
+        or (head.name == "krippendorff_alpha" and head.weights in ("interval", "ratio"))
+    ):
+        return []
+    bench = head.benchmark(
+        "landis-koch", ctx.confidence_level, distribution=_distribution(ctx, head)
     )
+    if bench.reason:
+        return []
+    rows = tuple(
+        (b.name, f"{fmt(b.low, 2)} to {fmt(b.high, 2)}", fmt(b.probability), fmt(b.cumulative))
+        for b in bench.bands
+    )
+    tones: tuple[Tone, ...] = tuple(
+        "good" if b.name == bench.band else "neutral" for b in bench.bands
+    )
+    table = Table(
+        ("band", "range", "probability", "cumulative"),
+        rows,
+        (False, False, True, True),
+        caption=(
+            f"Probability that {coefficient_label(head)} lies in each band, and in the band "
+            f"or above (cumulative); the band named is the highest whose cumulative "
+            f"probability reaches {fmt(bench.level, 2)}."
+        ),
+        row_tones=tones,
+    )
+    return [Details("How sure is the band? Probability of each Landis & Koch band", (table,))]
 
 
 def _alpha_reading(ctx: Context, head: Any) -> list[Block]:
-    """Alpha read against Krippendorff's (2004) thresholds, when the table has it."""
+    """Alpha read against Krippendorff's (2004) thresholds, when the table has it, with the
+    probability that it falls short of each (Hayes & Krippendorff 2007)."""
     coefs = coefficients(ctx)
     if not (
         head.name == "krippendorff_alpha" or any(c.name == "krippendorff_alpha" for c in coefs)
@@ -191,11 +239,22 @@ def _alpha_reading(ctx: Context, head: Any) -> list[Block]:
         if alpha.statistic >= 0.667
         else "falls short of it"
     )
+    bench = alpha.benchmark("krippendorff", distribution=_distribution(ctx, alpha))
+    short = ""
+    if not bench.reason:
+        below = {b.name: b for b in bench.bands}
+        q_min = below["unacceptable"].probability
+        q_rel = q_min + below["tentative"].probability
+        source = "its bootstrap replicates" if bench.distribution == "bootstrap" else "its SE"
+        short = (
+            f" The probability that alpha falls short of 0.667 is {fmt(q_min)}, of 0.800 "
+            f"{fmt(q_rel)} (Hayes & Krippendorff 2007, from {source})."
+        )
     return [
         Paragraph(
             f"Krippendorff (2004) asks for alpha of at least 0.800 before relying on "
             f"coded data (0.667 for tentative conclusions); {coefficient_label(alpha)} "
-            f"= {fmt(alpha.statistic)} {reading}."
+            f"= {fmt(alpha.statistic)} {reading}.{short}"
         )
     ]
 

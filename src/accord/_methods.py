@@ -1,0 +1,459 @@
+"""The methods paragraph: what a study's methods section says about an accord analysis.
+
+One module for the templates and one table for the references. Each result class calls its
+builder here with itself (``AgreementTable.methods_text`` calls :func:`agreement_methods`,
+and so on); every number in a paragraph is read from the result, none is made up. The
+paragraphs follow the reporting items of GRRAS (Kottner et al. 2011, "Guidelines for
+Reporting Reliability and Agreement Studies", J. Clin. Epidemiol. 64:96-106): the design
+(items, raters, whether every item was rated by every rater), the coefficients with their
+variant and weights, how standard errors and intervals were computed, how missing ratings
+were handled, the software and its version, and the published sources.
+
+The report's methods section reads its references from :data:`REFERENCES` too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal, TypeAlias
+
+from ._errors import InvalidInputError
+from ._version import __version__
+
+__all__ = [
+    "CITES",
+    "COEFFICIENT_NAMES",
+    "REFERENCES",
+    "MethodsFormat",
+    "StudyDesign",
+    "agreement_methods",
+    "calibration_methods",
+    "coefficient_name",
+    "consensus_methods",
+    "judge_methods",
+    "paragraph",
+]
+
+MethodsFormat: TypeAlias = Literal["text", "markdown"]
+"""Plain text, or Markdown (the paragraph, then a numbered list of references)."""
+
+#: Display names of the coefficients, by function name.
+COEFFICIENT_NAMES = {
+    "percent_agreement": "Percent agreement",
+    "fleiss_kappa": "Fleiss' kappa",
+    "conger_kappa": "Conger's kappa",
+    "light_kappa": "Light's kappa",
+    "brennan_prediger": "Brennan-Prediger",
+    "gwet_ac1": "Gwet's AC1",
+    "gwet_ac2": "Gwet's AC2",
+    "krippendorff_alpha": "Krippendorff's alpha",
+    "cohen_kappa": "Cohen's kappa",
+    "scott_pi": "Scott's pi",
+    "informational_agreement": "Informational agreement (IA)",
+}
+
+#: The published sources, by key (full reference with DOI where there is one).
+REFERENCES = {
+    "cohen1960": "Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational "
+    "and Psychological Measurement, 20(1), 37-46. https://doi.org/10.1177/001316446002000104",
+    "fce1969": "Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard errors "
+    "of kappa and weighted kappa. Psychological Bulletin, 72(5), 323-327. "
+    "https://doi.org/10.1037/h0028106",
+    "fleiss1971": "Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. "
+    "Psychological Bulletin, 76(5), 378-382. https://doi.org/10.1037/h0031619",
+    "conger1980": "Conger, A. J. (1980). Integration and generalization of kappas for multiple "
+    "raters. Psychological Bulletin, 88(2), 322-328. https://doi.org/10.1037/0033-2909.88.2.322",
+    "light1971": "Light, R. J. (1971). Measures of response agreement for qualitative data. "
+    "Psychological Bulletin, 76(5), 365-377. https://doi.org/10.1037/h0031643",
+    "bp1981": "Brennan, R. L., & Prediger, D. J. (1981). Coefficient kappa: some uses, misuses, "
+    "and alternatives. Educational and Psychological Measurement, 41(3), 687-699. "
+    "https://doi.org/10.1177/001316448104100307",
+    "gwet2008": "Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the "
+    "presence of high agreement. British Journal of Mathematical and Statistical Psychology, "
+    "61(1), 29-48. https://doi.org/10.1348/000711006X126600",
+    "gwet2014": "Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed. Advanced "
+    "Analytics. (Variances as in the R package irrCAC 1.4.)",
+    "kripp2004": "Krippendorff, K. (2004). Content Analysis: An Introduction to Its Methodology, "
+    "2nd ed. Sage.",
+    "kripp2011": "Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. "
+    "https://repository.upenn.edu/asc_papers/43",
+    "hk2007": "Hayes, A. F., & Krippendorff, K. (2007). Answering the call for a standard "
+    "reliability measure for coding data. Communication Methods and Measures, 1(1), 77-89. "
+    "https://doi.org/10.1080/19312450709336664",
+    "scott1955": "Scott, W. A. (1955). Reliability of content analysis: the case of nominal "
+    "scale coding. Public Opinion Quarterly, 19(3), 321-325. https://doi.org/10.1086/266577",
+    "cfg2020": "Casagrande, A., Fabris, F., & Girometti, R. (2020). Beyond kappa: an "
+    "informational index for diagnostic agreement in dichotomous and multivalue "
+    "ordered-categorical ratings. Medical & Biological Engineering & Computing, 58, "
+    "3089-3099. https://doi.org/10.1007/s11517-020-02261-2",
+    "hr2005": "Hripcsak, G., & Rothschild, A. S. (2005). Agreement, the F-measure, and "
+    "reliability in information retrieval. Journal of the American Medical Informatics "
+    "Association, 12(3), 296-298. https://doi.org/10.1197/jamia.M1733",
+    "gb1998": "Graham, P., & Bull, B. (1998). Approximate standard errors and confidence "
+    "intervals for indices of positive and negative agreement. Journal of Clinical "
+    "Epidemiology, 51(9), 763-771. https://doi.org/10.1016/S0895-4356(98)00048-1",
+    "lk1977": "Landis, J. R., & Koch, G. G. (1977). The measurement of observer agreement for "
+    "categorical data. Biometrics, 33(1), 159-174. https://doi.org/10.2307/2529310",
+    "simon2010": "Simon, S. (2010). Using entropy and the surprisal value to measure the "
+    "degree of agreement with the consensus finding. P.Mean, 2010-04-11.",
+    "shannon1948": "Shannon, C. E. (1948). A mathematical theory of communication. Bell System "
+    "Technical Journal, 27(3), 379-423. https://doi.org/10.1002/j.1538-7305.1948.tb01338.x",
+    "mackay2017": "MacKay, R. S., Kenna, R., Low, R. J., & Parker, S. (2017). Calibration with "
+    "confidence: a principled method for panel assessment. Royal Society Open Science, 4, "
+    "160760. https://doi.org/10.1098/rsos.160760",
+    "sclite": "NIST Speech Recognition Scoring Toolkit (SCTK), sclite: normalized cross entropy "
+    "as computed by compute_SCORE_nce (src/sclite/scores.c).",
+    "dg1983": "DeGroot, M. H., & Fienberg, S. E. (1983). The comparison and evaluation of "
+    "forecasters. The Statistician, 32(1/2), 12-22. https://doi.org/10.2307/2987588",
+    "wilson1927": "Wilson, E. B. (1927). Probable inference, the law of succession, and "
+    "statistical inference. JASA, 22(158), 209-212. "
+    "https://doi.org/10.1080/01621459.1927.10502953",
+    "brier1950": "Brier, G. W. (1950). Verification of forecasts expressed in terms of "
+    "probability. Monthly Weather Review, 78(1), 1-3. "
+    "https://doi.org/10.1175/1520-0493(1950)078<0001:VOFEIT>2.0.CO;2",
+    "efron1987": "Efron, B. (1987). Better bootstrap confidence intervals. JASA, 82(397), "
+    "171-185. https://doi.org/10.1080/01621459.1987.10478410",
+    "sf1979": "Shrout, P. E., & Fleiss, J. L. (1979). Intraclass correlations: uses in "
+    "assessing rater reliability. Psychological Bulletin, 86(2), 420-428. "
+    "https://doi.org/10.1037/0033-2909.86.2.420",
+    "mw1996": "McGraw, K. O., & Wong, S. P. (1996). Forming inferences about some intraclass "
+    "correlation coefficients. Psychological Methods, 1(1), 30-46. "
+    "https://doi.org/10.1037/1082-989X.1.1.30",
+    "kl2016": "Koo, T. K., & Li, M. Y. (2016). A guideline of selecting and reporting "
+    "intraclass correlation coefficients for reliability research. Journal of Chiropractic "
+    "Medicine, 15(2), 155-163. https://doi.org/10.1016/j.jcm.2016.02.012",
+    "ba1986": "Bland, J. M., & Altman, D. G. (1986). Statistical methods for assessing "
+    "agreement between two methods of clinical measurement. The Lancet, 327(8476), 307-310. "
+    "https://doi.org/10.1016/S0140-6736(86)90837-8",
+    "holm1979": "Holm, S. (1979). A simple sequentially rejective multiple test procedure. "
+    "Scandinavian Journal of Statistics, 6(2), 65-70.",
+    "wy1993": "Westfall, P. H., & Young, S. S. (1993). Resampling-Based Multiple Testing: "
+    "Examples and Methods for p-Value Adjustment. Wiley.",
+    "crd2025": "Calderon, N., Reichart, R., & Dror, R. (2025). The alternative annotator test "
+    "for LLM-as-a-judge: how to statistically justify replacing human annotators with LLMs. "
+    "Proceedings of ACL 2025, 16051-16081. https://arxiv.org/abs/2501.10970",
+    "by2001": "Benjamini, Y., & Yekutieli, D. (2001). The control of the false discovery rate "
+    "in multiple testing under dependency. Annals of Statistics, 29(4), 1165-1188. "
+    "https://doi.org/10.1214/aos/1013699998",
+    "kottner2011": "Kottner, J., Audige, L., Brorson, S., et al. (2011). Guidelines for "
+    "Reporting Reliability and Agreement Studies (GRRAS) were proposed. Journal of Clinical "
+    "Epidemiology, 64(1), 96-106. https://doi.org/10.1016/j.jclinepi.2010.03.002",
+}
+
+#: The sources of each coefficient, by function name (keys of :data:`REFERENCES`).
+CITES = {
+    "cohen_kappa": ("cohen1960", "fce1969"),
+    "scott_pi": ("scott1955",),
+    "fleiss_kappa": ("fleiss1971", "gwet2014"),
+    "conger_kappa": ("conger1980", "gwet2014"),
+    "light_kappa": ("light1971",),
+    "brennan_prediger": ("bp1981", "gwet2014"),
+    "gwet_ac1": ("gwet2008", "gwet2014"),
+    "gwet_ac2": ("gwet2014",),
+    "krippendorff_alpha": ("kripp2004", "kripp2011", "gwet2014"),
+    "percent_agreement": ("gwet2014",),
+    "informational_agreement": ("cfg2020", "efron1987"),
+    "icc": ("sf1979", "mw1996"),
+}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StudyDesign:
+    """Who rated what: the facts of the design a methods paragraph states.
+
+    Attributes
+    ----------
+    n_items : int
+        Items with at least one rating.
+    n_raters : int
+        Raters with at least one rating (the most ratings of one item when the raters are
+        not known, as for a table of counts).
+    n_ratings : int
+        Ratings in all.
+    min_ratings, max_ratings : int
+        The fewest and the most ratings of one item.
+    n_incomplete : int
+        Items with fewer ratings than there are raters.
+    n_categories : int
+        Categories of the domain.
+    level : str
+        The level of measurement.
+    """
+
+    n_items: int
+    n_raters: int
+    n_ratings: int
+    min_ratings: int
+    max_ratings: int
+    n_incomplete: int
+    n_categories: int
+    level: str
+
+    @property
+    def complete(self) -> bool:
+        """Whether every item was rated by every rater."""
+        return self.n_incomplete == 0
+
+    def __str__(self) -> str:
+        kind = "complete" if self.complete else f"{self.n_incomplete} items incomplete"
+        return f"{self.n_items} items, {self.n_raters} raters, {self.n_ratings} ratings, {kind}"
+
+
+# ----------------------------------------------------------------------------- the paragraph
+
+
+def paragraph(
+    sentences: Iterable[str], references: Iterable[str], format: MethodsFormat = "text"
+) -> str:
+    """The sentences, the software sentence and the numbered references, as text or Markdown.
+
+    ``references`` are keys of :data:`REFERENCES`, in order of first citation (repeats are
+    dropped); a sentence cites them as ``[n]``.
+    """
+    if format not in ("text", "markdown"):
+        raise InvalidInputError(
+            "The 'format' parameter of methods_text must be one of {'text', 'markdown'}. "
+            f"Got {format!r} instead."
+        )
+    keys = list(dict.fromkeys(references))
+    body = " ".join(s.strip() for s in sentences if s.strip())
+    body += f" The analysis was run with accord {__version__} (Python)."
+    refs = [f"[{i}] {REFERENCES[k]}" for i, k in enumerate(keys, 1)]
+    if format == "markdown":
+        listing = "\n".join(f"{i}. {REFERENCES[k]}" for i, k in enumerate(keys, 1))
+        return f"{body}\n\n**References**\n\n{listing}\n" if keys else f"{body}\n"
+    return f"{body}\n\nReferences\n" + "\n".join(refs) + "\n" if keys else f"{body}\n"
+
+
+class _Cites:
+    """Numbers the references in order of first citation."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+
+    def __call__(self, *keys: str) -> str:
+        numbers = []
+        for k in keys:
+            if k not in self.keys:
+                self.keys.append(k)
+            numbers.append(str(self.keys.index(k) + 1))
+        return "[" + ", ".join(numbers) + "]"
+
+
+def _n(value: int, one: str, many: str | None = None) -> str:
+    """``value`` with its noun: 1 item, 30 items."""
+    return f"{value:,} {one if value == 1 else (many or one + 's')}"
+
+
+def _pct(level: float) -> str:
+    return f"{100 * level:g}%"
+
+
+def design_sentences(design: StudyDesign | None, what: str = "rated") -> list[str]:
+    """The design in words: items, raters, ratings, and whether it is complete."""
+    if design is None:
+        return []
+    scale = (
+        f" into {_n(design.n_categories, 'category', 'categories')} ({design.level} scale)"
+        if design.level in ("nominal", "ordinal")
+        else f" on an {design.level} scale"
+        if design.level == "interval"
+        else f" on a {design.level} scale"
+    )
+    head = (
+        f"{_n(design.n_items, 'item')} were {what} by {_n(design.n_raters, 'rater')}{scale}, "
+        f"{_n(design.n_ratings, 'rating')} in all."
+    )
+    if design.complete:
+        tail = "Every item was rated by every rater (a complete design)."
+    else:
+        tail = (
+            f"The design was incomplete: {design.n_incomplete:,} of "
+            f"{_n(design.n_items, 'item')} lacked a rating from at least one rater (from "
+            f"{design.min_ratings:,} to {design.max_ratings:,} ratings per item)."
+        )
+    return [head, tail]
+
+
+# ----------------------------------------------------------------------------- agreement
+
+
+def coefficient_name(coef: Any) -> str:
+    """A coefficient's display name with its weights or level of measurement."""
+    name = str(coef.name)
+    if name == "icc":
+        return str(getattr(coef, "alias", "") or getattr(coef, "form", "") or "ICC")
+    base = COEFFICIENT_NAMES.get(name, name.replace("_", " "))
+    weights = str(getattr(coef, "weights", "identity"))
+    if name == "krippendorff_alpha":
+        return f"{base} ({weights})"
+    if weights not in ("identity", ""):
+        return f"{base} ({weights} weights)"
+    return base
+
+
+def agreement_methods(table: Any, level: float = 0.95, format: MethodsFormat = "text") -> str:
+    """The methods paragraph of an :class:`~accord.AgreementTable`."""
+    cite = _Cites()
+    coefs = list(table.coefficients)
+    sentences = design_sentences(getattr(table, "design", None))
+    if not coefs:
+        return paragraph(
+            [*sentences, "No agreement coefficient applied to these data."], [], format
+        )
+    described = []
+    for c in coefs:
+        refs = CITES.get(str(c.name), ())
+        described.append(f"{coefficient_name(c)} {cite(*refs)}" if refs else coefficient_name(c))
+    sentences.append("Agreement was estimated with " + _join(described) + ".")
+    for method in dict.fromkeys(str(c.method) for c in coefs if c.method):
+        sentences.append(method[0].upper() + method[1:].rstrip(".") + ".")
+    sentences.append(_interval_sentence(table, coefs, level))
+    sentences.extend(_missing_sentences(coefs))
+    fpc = [c for c in coefs if math.isfinite(getattr(c, "population_size", math.inf))]
+    if fpc:
+        sentences.append(
+            f"Standard errors include the finite-population correction for a population of "
+            f"{fpc[0].population_size:,.0f} items."
+        )
+    return paragraph(sentences, cite.keys, format)
+
+
+def _join(words: Sequence[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _interval_sentence(table: Any, coefs: Sequence[Any], level: float) -> str:
+    """How the standard errors and intervals were computed."""
+    hows: list[str] = []
+    dfs: list[int] = []
+    for c in coefs:
+        _, _, how = table.interval(c, level)
+        if str(how).startswith("t interval"):
+            dfs.append(int(c.df))
+        else:
+            hows.append(str(how))
+    if dfs:
+        df_text = _join([f"{df:,}" for df in dict.fromkeys(dfs)])
+        hows.insert(
+            0,
+            f"t intervals with {df_text} degrees of freedom (items - 1), truncated to the "
+            "coefficient's range",
+        )
+    distinct = list(dict.fromkeys(hows))
+    return (
+        "Standard errors are those named with each coefficient; "
+        f"{_pct(level)} confidence intervals are " + "; ".join(distinct) + "."
+    )
+
+
+def _missing_sentences(coefs: Sequence[Any]) -> list[str]:
+    """How missing ratings were handled."""
+    unpairable = max((int(getattr(c, "n_items_unpairable", 0)) for c in coefs), default=0)
+    out = ["Missing ratings were not imputed: each coefficient uses the ratings each item has."]
+    if unpairable:
+        out.append(
+            f"{_n(unpairable, 'item')} with a single rating could not be paired and "
+            f"{'was' if unpairable == 1 else 'were'} left out of the pairwise coefficients."
+        )
+    return out
+
+
+# ----------------------------------------------------------------------------- consensus
+
+
+def consensus_methods(result: Any, format: MethodsFormat = "text") -> str:
+    """The methods paragraph of a :class:`~accord.Consensus`."""
+    cite = _Cites()
+    s = result.summary
+    per_item = result.items["n_ratings"]
+    rated = per_item[per_item > 0]
+    design = StudyDesign(
+        n_items=int(s.n_items),
+        n_raters=int(s.n_raters),
+        n_ratings=int(s.n_ratings),
+        min_ratings=int(rated.min()) if len(rated) else 0,
+        max_ratings=int(rated.max()) if len(rated) else 0,
+        n_incomplete=int((per_item < s.n_raters).sum()),
+        n_categories=len(result.categories),
+        level="ordinal" if result.ordinal else "nominal",
+    )
+    reference = (
+        "the other ratings of the same item"
+        if result.reference == "others"
+        else "all ratings of the same item"
+    )
+    low, mid, high = result.bands
+    sentences = [
+        *design_sentences(design),
+        f"Each rating was scored by its surprisal, -log of the share p of {reference} in "
+        f"its category {cite('simon2010', 'shannon1948')}, in units of base {result.base:g}; "
+        "the deviation of a rating was classed good, acceptable, poor or very poor at the "
+        f"cut points {low:g}, {mid:g} and {high:g}. Each item's entropy measures how "
+        "contested it is.",
+        "Assignments without a label were "
+        + (
+            f"scored as a category of their own ({_n(s.n_missing_as_category, 'assignment')})."
+            if result.missing == "category"
+            else "left out."
+        ),
+        f"Conventions: {result.method}.",
+    ]
+    return paragraph(sentences, cite.keys, format)
+
+
+# ----------------------------------------------------------------------------- judges
+
+
+def judge_methods(result: Any, format: MethodsFormat = "text") -> str:
+    """The methods paragraph of an :class:`~accord.AltTest`, or of several (one sentence
+    pair per judge, the references once)."""
+    cite = _Cites()
+    sentences: list[str] = []
+    for test in result if isinstance(result, tuple | list) else [result]:
+        sentences += [
+            f"Whether the judge {test.judge} can replace a human rater was tested with the "
+            f"alternative annotator test {cite('crd2025')} on {_n(test.n_items, 'item')} rated "
+            f"by the judge and the humans, against {_n(test.n_humans, 'human')}: "
+            f"{test.method}, the Benjamini-Yekutieli correction {cite('by2001')} holding the "
+            f"false discovery rate at {test.q:g}, with a margin epsilon = {test.epsilon:g}.",
+            "The judge passes when it wins against at least half of the humans tested; it won "
+            f"against {_n(int(test.humans['rejected'].sum()), 'human')} of {test.n_humans} "
+            f"(winning rate {test.winning_rate:.3f}; advantage probability "
+            f"{test.advantage_probability:.3f}).",
+        ]
+    return paragraph(sentences, cite.keys, format)
+
+
+# ----------------------------------------------------------------------------- calibration
+
+
+def calibration_methods(result: Any, format: MethodsFormat = "text") -> str:
+    """The methods paragraph of a :class:`~accord.PanelCalibration`."""
+    cite = _Cites()
+    weights = (
+        "all scores weighted equally"
+        if result.confidence_source == "equal"
+        else f"each score weighted by the rater's stated {result.confidence_source}"
+    )
+    sentences = [
+        f"{_n(result.n_assessments, 'score')} of {_n(result.n_items, 'item')} by "
+        f"{_n(result.n_raters, 'rater')} ({_n(result.n_components, 'connected component')} "
+        "of the rater-item graph) were calibrated with the additive model of MacKay et al. "
+        f"{cite('mackay2017')}: score = item value + rater bias + noise, {weights}.",
+        f"Model: {result.method}.",
+        f"Uncertainty of values and biases: {result.uncertainty}"
+        + (f" ({result.n_samples:,} samples)" if result.n_samples else "")
+        + f"; residual per degree of freedom {result.residual_per_dof:.3f} on "
+        f"{result.dof:,} degrees of freedom.",
+    ]
+    if result.n_dropped:
+        sentences.append(
+            f"{_n(result.n_dropped, 'row')} with a missing score or confidence "
+            f"{'was' if result.n_dropped == 1 else 'were'} left out."
+        )
+    return paragraph(sentences, cite.keys, format)
