@@ -124,6 +124,11 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
     "Spans": lambda _: _spans(),
     "SpecificAgreement": lambda _: accord.specific_agreement(_birads()),
     "RaterDifferences": lambda _: rater_differences(_measurements()),
+    "PairwisePreferenceAgreement": lambda _: accord.pairwise_preference_agreement(
+        pd.read_json(
+            Path(__file__).parent / "reference" / "annotation_tools" / "pairwise.jsonl", lines=True
+        )
+    ),
     "AltTest": lambda _: accord.alt_test(
         _diagnoses(), "rater6", epsilon=0.15, min_items_per_rater=20
     ),

@@ -103,7 +103,11 @@ if TYPE_CHECKING:
     from .front.confidence import calibration_metrics, normalized_cross_entropy
     from .front.consensus import consensus
     from .information import conditional_entropy, entropy, mutual_information, surprisal
+    from .io.argilla import read_argilla
     from .io.confidence import read_confidences, read_sclite_sgml
+    from .io.label_studio import read_label_studio
+    from .io.pairwise import read_pairwise
+    from .io.prodigy import read_prodigy
     from .io.ratings import read_ratings
     from .io.spans import read_bio, read_brat, read_spans
     from .judges import (
@@ -129,6 +133,7 @@ if TYPE_CHECKING:
         sample_size_kappa,
         sample_size_simulated,
     )
+    from .judges.preferences import PairwisePreferenceAgreement, pairwise_preference_agreement
     from .report import HtmlReport, report
     from .report.measurements import bland_altman_plot, concordance_plot
     from .report.planning import plan_figure
@@ -168,6 +173,7 @@ _EXPORTS: dict[str, str] = {
     "NormalizedCrossEntropy": ".confidence",
     "PairTables": ".stats",
     "PairwiseAgreement": ".agreement",
+    "PairwisePreferenceAgreement": ".judges.preferences",
     "PairwiseSpecificAgreement": ".agreement",
     "PanelCalibration": ".calibration",
     "PanelStatistics": ".stats.panel",
@@ -231,11 +237,16 @@ _EXPORTS: dict[str, str] = {
     "mutual_information": ".information",
     "normalized_cross_entropy": ".front.confidence",
     "pairwise_agreement": ".agreement",
+    "pairwise_preference_agreement": ".judges.preferences",
     "pairwise_specific_agreement": ".agreement",
     "percent_agreement": ".agreement",
     "pooled_specific_agreement": ".agreement",
+    "read_argilla": ".io.argilla",
     "read_bio": ".io.spans",
     "read_brat": ".io.spans",
+    "read_label_studio": ".io.label_studio",
+    "read_pairwise": ".io.pairwise",
+    "read_prodigy": ".io.prodigy",
     "read_confidences": ".io.confidence",
     "read_ratings": ".io.ratings",
     "read_sclite_sgml": ".io.confidence",
@@ -314,6 +325,7 @@ __all__ = [
     "NormalizedCrossEntropy",
     "PairTables",
     "PairwiseAgreement",
+    "PairwisePreferenceAgreement",
     "PairwiseSpecificAgreement",
     "PanelCalibration",
     "PanelStatistics",
@@ -368,6 +380,7 @@ __all__ = [
     "mutual_information",
     "normalized_cross_entropy",
     "pairwise_agreement",
+    "pairwise_preference_agreement",
     "pairwise_specific_agreement",
     "panel_statistics",
     "per_label_agreement",
@@ -376,9 +389,13 @@ __all__ = [
     "pooled_specific_agreement",
     "rater_differences",
     "rater_permutation_test",
+    "read_argilla",
     "read_bio",
     "read_brat",
     "read_confidences",
+    "read_label_studio",
+    "read_pairwise",
+    "read_prodigy",
     "read_ratings",
     "read_sclite_sgml",
     "read_spans",

@@ -11,8 +11,11 @@ from ._app import app, examples
 from ._common import (
     DISTANCE_OPTION,
     DUPLICATES_OPTION,
+    FIELD_OPTION,
+    FROM_OPTION,
     MULTI_LABEL_OPTION,
     EngineName,
+    ExportToolName,
     OutputFormat,
     Shared,
     check_engine_options,
@@ -23,6 +26,7 @@ from ._common import (
     print_lead,
     print_table,
     ratings_keywords,
+    read_export_file,
     read_ratings_file,
     rich_table,
     running,
@@ -172,9 +176,15 @@ def _per_label_table(per_label: Any) -> Any:
         "--multi-label --distance jaccard",
     ),
 )
-@shared_options("sep", "encoding", "engine", "scheduler", "quiet", "fmt", "output", ratings=True)
+@shared_options(
+    "sep", "encoding", "engine", "scheduler", "quiet", "fmt", "output", ratings="optional"
+)
 def agree(
-    path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
+    path: Path = typer.Argument(
+        ..., help="Ratings file: CSV, TSV, Parquet or JSON Lines, or an annotation-tool export."
+    ),
+    source_tool: ExportToolName | None = FROM_OPTION,
+    field: str | None = FIELD_OPTION,
     duplicates: str = DUPLICATES_OPTION,
     coefficients: str | None = typer.Option(
         None,
@@ -206,9 +216,12 @@ def agree(
     engine, fmt, output = shared.engine, shared.fmt, shared.output
     check_output(output)
     files = shared.files(engine_takes=("sep", "encoding"))
+    _check_columns(engine, source_tool, field)
+    if source_tool is not None:
+        _check_export_options(shared)
     if multi_label:
         _agree_sets(path, files, shared, duplicates, coefficients, weights, distance,
-                    ci, n_boot, seed, population_size)  # fmt: skip
+                    ci, n_boot, seed, population_size, source_tool, field)  # fmt: skip
         return
     if distance is not None:
         raise fail("--distance applies with --multi-label (a set of labels per item and rater)")
@@ -224,10 +237,14 @@ def agree(
     ratings = None
     with running(fmt, shared.quiet or in_memory, "reading ratings") as progress:
         if in_memory:  # read here: the memory engine takes the file's duplicates policy
-            ratings = read_ratings_file(path, files, duplicates=duplicates)
+            ratings = _read(path, files, source_tool, field, duplicates=duplicates)
             source: dict[str, Any] = {}
         else:
             source = dict(read, **files, scheduler=shared.scheduler, progress=progress)
+        if ratings is not None and ratings.multi_label:  # an export's multiple choices
+            results = sets_coefficients(ratings, "masi", ci, n_boot, seed, population_size)
+            render(ratings.report, list(results[:2]), fmt, output, ci=ci, per_label=results[2])
+            return
         table = agreement(
             str(path) if ratings is None else ratings,
             engine=engine.value,
@@ -262,6 +279,8 @@ def _agree_sets(
     n_boot: int,
     seed: int,
     population_size: float | None,
+    source_tool: ExportToolName | None,
+    field: str | None,
 ) -> None:
     """``accord agree --multi-label``: the set coefficients and each label's agreement."""
     given = {"--level": ratings_keywords()["level"] != "nominal",
@@ -277,7 +296,7 @@ def _agree_sets(
         )
     check_engine_options(shared.engine, shared.scheduler, {"--multi-label": True})
     with running(shared.fmt, True, "reading ratings"):
-        ratings = read_ratings_file(path, files, multi_label=True)
+        ratings = _read(path, files, source_tool, field, multi_label=True)
         results = sets_coefficients(ratings, distance or "masi", ci, n_boot, seed, population_size)
         render(
             ratings.report, list(results[:2]), shared.fmt, shared.output, ci=ci,
@@ -306,3 +325,46 @@ def sets_coefficients(
         population_size=population_size,
     )
     return alpha, multi_valued_alpha(ratings), per_label_agreement(ratings)
+
+
+def _check_columns(
+    engine: EngineName, source_tool: ExportToolName | None, field: str | None
+) -> None:
+    """The columns (``--item``, ``--rater``, ``--label``) all or none; none only for an
+    annotation-tool export, read by the memory engine; ``--field`` only for one."""
+    columns = ratings_keywords()
+    given = [f"--{name}" for name in ("item", "rater", "label") if columns[name]]
+    if given and source_tool is not None:
+        raise fail(f"{', '.join(given)}: an annotation-tool export (--from) has no columns to name")
+    if given and field is not None:
+        raise fail("--field names the control or question of an annotation-tool export")
+    if given and len(given) < 3:
+        missing = sorted({"--item", "--rater", "--label"} - set(given))
+        raise fail(f"missing {' and '.join(missing)}: a ratings table needs all three columns")
+    if not given and engine is not EngineName.memory:
+        raise fail(
+            "--item, --rater and --label are needed with --engine stream or dask; an "
+            "annotation-tool export is read with --engine memory"
+        )
+
+
+def _check_export_options(shared: Shared) -> None:
+    """The options of a table (``--sep``, ``--encoding``, ``--na-values``, ``--labels-as``)
+    are refused for an annotation-tool export, not ignored."""
+    columns = ratings_keywords()
+    as_written = {"--sep": shared.sep, "--encoding": shared.encoding,
+                  "--na-values": columns["na_values"]}  # fmt: skip
+    flags = [flag for flag, v in as_written.items() if v is not None]
+    flags += ["--labels-as"] if columns["labels_as"] != "auto" else []
+    if flags:
+        raise fail(f"{', '.join(flags)}: an annotation-tool export is read as its tool writes it")
+
+
+def _read(
+    path: Path, files: Any, source_tool: ExportToolName | None, field: str | None, **options: Any
+) -> Any:
+    """The ratings of ``path`` read in memory: an annotation tool's export (``--from``), or a
+    table (an export recognised by its content when no column is named)."""
+    if source_tool is not None:
+        return read_export_file(path, source_tool, field, **options)
+    return read_ratings_file(path, files, field=field, **options)

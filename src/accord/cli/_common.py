@@ -15,7 +15,7 @@ import io
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 import typer
 
@@ -105,6 +105,55 @@ LABELS_AS_OPTION = typer.Option(
 )
 
 
+class ExportToolName(enum.StrEnum):
+    """The annotation tools whose exports ``--from`` reads (see ``docs/annotation-tools.md``)."""
+
+    label_studio = "label-studio"
+    prodigy = "prodigy"
+    argilla = "argilla"
+    pairwise = "pairwise"
+
+
+FROM_OPTION = typer.Option(
+    None,
+    "--from",
+    help="Read an annotation tool's export: label-studio (JSON), prodigy (JSONL), argilla "
+    "(JSONL/Parquet) or pairwise (judge logs); no --item/--rater/--label then. Without "
+    "--from and the columns, the tool is recognised from the file's content.",
+)
+FIELD_OPTION = typer.Option(
+    None,
+    "--field",
+    help="With an annotation-tool export: the Label Studio control (from_name) or Argilla "
+    "question to read, when the annotators answered several.",
+)
+
+
+def read_export_file(
+    path: Path,
+    tool: ExportToolName,
+    field: str | None,
+    *,
+    duplicates: str = "raise",
+    multi_label: bool | None = None,
+) -> Any:
+    """The ratings of an annotation tool's export (``--from``), read with the running
+    command's ``--level`` and ``--categories`` (``multi_label`` None: sets of labels when
+    an answer chose several)."""
+    from ..io.ratings import read_export
+
+    given = ratings_keywords()
+    return read_export(
+        path,
+        tool.value,
+        field=field,
+        level=given["level"],
+        categories=given["categories"],
+        duplicates=duplicates,  # type: ignore[arg-type]
+        multi_label=multi_label,
+    )
+
+
 def ratings_keywords() -> dict[str, Any]:
     """The keywords every reader of ratings takes (``read_ratings``, and ``agreement``,
     ``consensus`` or ``report`` given a path), from the options of the running command
@@ -124,8 +173,8 @@ def ratings_keywords() -> dict[str, Any]:
 
     given = COMMAND_OPTIONS.get()
     return {
-        "item": given["item"],
-        "rater": given["rater"],
+        "item": given.get("item"),
+        "rater": given.get("rater"),
         "label": given.get("label"),
         "level": given.get("level", "nominal"),
         "categories": parse_categories(given.get("categories")),
@@ -337,13 +386,27 @@ RATINGS_OPTIONS: dict[str, tuple[Any, Any]] = {
 }
 
 
+#: :data:`RATINGS_OPTIONS` with the columns optional: a command that also reads the exports of
+#: annotation tools, which name no columns (``accord agree --from``).
+RATINGS_OPTIONS_OPTIONAL: dict[str, tuple[Any, Any]] = {
+    **RATINGS_OPTIONS,
+    **{
+        name: (str | None, typer.Option(None, f"--{name}", help=option.help))
+        for name, (_, option) in RATINGS_OPTIONS.items()
+        if name in ("item", "rater", "label")
+    },
+}
+
+
 def shared_options(
-    *names: str, ratings: bool = False
+    *names: str, ratings: bool | Literal["optional"] = False
 ) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Declare the shared options ``names`` (of :data:`SHARED_OPTIONS`, in this order) where
     the command's ``shared`` parameter stands; the command gets them as one :class:`Shared`.
     With ``ratings``, the options of :data:`RATINGS_OPTIONS` follow the command's first
     parameter (the file); the command reads them with :func:`ratings_keywords`.
+    ``ratings="optional"`` makes the columns optional
+    (:data:`RATINGS_OPTIONS_OPTIONAL`).
 
     >>> @shared_options("fmt", "output", ratings=True)
     ... def show(path: str, top: int = 1, shared: Shared = Shared()) -> None:
@@ -363,11 +426,12 @@ def shared_options(
                 for name in chosen
             ]
 
+        columns = RATINGS_OPTIONS_OPTIONAL if ratings == "optional" else RATINGS_OPTIONS
         params: list[inspect.Parameter] = []
         for at, param in enumerate(inspect.signature(command).parameters.values()):
             params += declared(param, SHARED_OPTIONS, names) if param.name == "shared" else [param]
             if at == 0 and ratings:
-                params += declared(param, RATINGS_OPTIONS, RATINGS_OPTIONS)
+                params += declared(param, columns, columns)
 
         @functools.wraps(command)
         def run(**given: Any) -> None:

@@ -10,10 +10,15 @@ from typing import Any
 
 _WHERE = {
     "Discontinuous": "spans",
+    "read_argilla": "argilla",
     "read_bio": "spans",
     "read_brat": "spans",
     "read_columns": "ratings",
     "read_confidences": "confidence",
+    "read_export": "ratings",
+    "read_label_studio": "label_studio",
+    "read_pairwise": "pairwise",
+    "read_prodigy": "prodigy",
     "read_ratings": "ratings",
     "read_sclite_sgml": "confidence",
     "read_spans": "spans",

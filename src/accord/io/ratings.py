@@ -8,14 +8,15 @@ from typing import Any, Literal
 
 import pandas as pd
 
-from .._errors import InvalidInputError, require
+from .._errors import InvalidInputError, option, require
 from .._types import Duplicates, Level, Missing
 from .._validate import CSV_NULLS, check_choice, require_columns
 from ..data.encoder import LabelsAs, arrow_of, typed_column
 from ..data.ratings import Ratings, encode_label_sets, encode_ratings
+from .exports import EXPORT_TOOLS, ExportTool, export_tool, is_json_array
 from .files import check_file, read_csv_columns, reading, sniff_csv, sniff_text
 
-__all__ = ["FileFormat", "format_of", "read_columns", "read_ratings", "read_table"]
+__all__ = ["FileFormat", "format_of", "read_columns", "read_export", "read_ratings", "read_table"]
 
 FileFormat = Literal["csv", "tsv", "parquet", "jsonl"]
 
@@ -150,12 +151,90 @@ def read_columns(
     return [arrow_of(frame[name]) for name in wanted], False
 
 
+def read_export(
+    path: str | Path,
+    tool: ExportTool,
+    *,
+    field: str | None = None,
+    level: Level | None = None,
+    categories: Sequence[Any] | None = None,
+    missing: Missing = "omit",
+    duplicates: Duplicates = "raise",
+    multi_label: bool | None = None,
+) -> Ratings:
+    """Read the ratings of an annotation tool's export with the tool's reader.
+
+    Parameters
+    ----------
+    path : str or Path
+        The export.
+    tool : {"label-studio", "prodigy", "argilla", "pairwise"}
+        :func:`accord.read_label_studio`, :func:`accord.read_prodigy`,
+        :func:`accord.read_argilla` or :func:`accord.read_pairwise`.
+    field : str, optional
+        The control (Label Studio) or question (Argilla) to read.
+    level, categories, missing, duplicates
+        As in :meth:`accord.Ratings.from_long` (``level`` None: the reader's default).
+    multi_label : bool, optional
+        Sets of labels (True), single labels (False), or sets when some answer chose
+        several labels (None).
+
+    Raises
+    ------
+    InvalidInputError
+        An option the tool's reader does not take, or spans where ratings were asked for.
+
+    Examples
+    --------
+    >>> r = read_export("tests/reference/annotation_tools/prodigy_choice.jsonl", "prodigy")
+    >>> r.n_items, r.n_raters
+    (3, 2)
+    """
+    from ..data.spans import Spans
+    from .argilla import read_argilla
+    from .label_studio import read_label_studio
+    from .pairwise import read_pairwise
+    from .prodigy import read_prodigy
+
+    check_choice("tool", tool, EXPORT_TOOLS, "read_export")
+    if field is not None and tool in ("prodigy", "pairwise"):
+        raise InvalidInputError(f"{option('field', field)} does not apply to a {tool} export")
+    if tool == "pairwise":
+        if (
+            level not in (None, "nominal")
+            or categories is not None
+            or missing != "omit"
+            or multi_label
+        ):
+            raise InvalidInputError(
+                "pairwise judgments are nominal (the model preferred, or a tie): only "
+                "duplicates= applies"
+            )
+        return read_pairwise(path, duplicates=duplicates)
+    common: dict[str, Any] = dict(
+        categories=categories, missing=missing, duplicates=duplicates, multi_label=multi_label
+    )
+    read: Ratings | Spans
+    if tool == "prodigy":
+        read = read_prodigy(path, level=level or "nominal", **common)
+    elif tool == "argilla":
+        read = read_argilla(path, field=field, level=level, **common)
+    else:
+        read = read_label_studio(path, field=field, level=level, **common)
+    if isinstance(read, Spans):
+        raise InvalidInputError(
+            f"{path}: the answers are text spans, not ratings: read them with "
+            f"accord.read_{tool.replace('-', '_')} and measure them with span_agreement"
+        )
+    return read
+
+
 def read_ratings(
     path: str | Path,
     *,
-    item: str,
-    rater: str,
-    label: str,
+    item: str | None = None,
+    rater: str | None = None,
+    label: str | None = None,
     level: Level = "nominal",
     categories: Sequence[Any] | None = None,
     missing: Missing = "omit",
@@ -166,6 +245,7 @@ def read_ratings(
     na_values: Sequence[str] | None = None,
     labels_as: LabelsAs = "auto",
     multi_label: bool = False,
+    field: str | None = None,
 ) -> Ratings:
     """Read long ratings (one row per rating) from a file.
 
@@ -174,8 +254,12 @@ def read_ratings(
     path : str, Path or DataFrame-like
         A ``.csv``, ``.tsv``, ``.parquet`` or ``.jsonl`` file (compressed CSV works too); a
         frame already in memory is read by :meth:`accord.Ratings.from_long`.
-    item, rater, label : str
-        Column names.
+    item, rater, label : str, optional
+        Column names. Leave all three out to read an annotation tool's export, recognised
+        by its content: a JSON array of tasks with ``annotations`` (Label Studio), records
+        with ``_annotator_id`` or ``_input_hash`` (Prodigy), records with ``responses``
+        (Argilla), records with ``question_id``, ``model_a``, ``model_b``, ``judge`` and
+        ``winner`` (pairwise judgments); see :func:`read_export`.
     level, categories, missing, duplicates, na_values, labels_as, multi_label
         As in :meth:`accord.Ratings.from_long`. With ``multi_label=True`` the rows of one
         (item, rater) make its set of labels; a Parquet or JSON Lines label column may also
@@ -190,6 +274,8 @@ def read_ratings(
     encoding : str, optional
         Text encoding of a CSV/TSV or JSON Lines file (a Python codec name such as
         ``"latin-1"`` or ``"cp1252"``); default UTF-8, with or without a byte-order mark.
+    field : str, optional
+        For an annotation-tool export: the Label Studio control or Argilla question to read.
 
     Returns
     -------
@@ -214,13 +300,66 @@ def read_ratings(
     >>> r = accord.read_ratings(d / "r.csv", item="item", rater="rater", label="label")
     >>> print(r.report)  # doctest: +ELLIPSIS
     read 4 rows: 3 ratings of 2 items by 2 raters; dropped 1 (1 missing label)
+
+    An annotation tool's export needs no column names:
+
+    >>> r = accord.read_ratings("tests/reference/annotation_tools/label_studio.json",
+    ...                         field="quality", level="ordinal")
+    >>> r.categories
+    (1, 2, 3, 4, 5)
     """
+    given = [name for name in (item, rater, label) if name is not None]
+    if isinstance(path, str | Path) and not given:
+        tool = export_tool(path)
+        ignored = [
+            option(k, v)
+            for k, v in (("file_format", file_format), ("sep", sep), ("encoding", encoding),
+                         ("na_values", na_values), ("labels_as", labels_as))
+            if v is not None and not (k == "labels_as" and v == "auto")
+        ]  # fmt: skip
+        if tool is not None and ignored:
+            raise InvalidInputError(
+                f"{path} is a {tool} export, read as its tool writes it (UTF-8 JSON or "
+                f"Parquet): {', '.join(ignored)} does not apply"
+            )
+        if tool is None:
+            raise InvalidInputError(
+                f"{path}: pass item=, rater= and label= (the columns to read); the file is "
+                "not an annotation-tool export accord recognises (Label Studio, Prodigy, "
+                "Argilla, pairwise judgments)"
+            )
+        return read_export(
+            path,
+            tool,
+            field=field,
+            level=level,
+            categories=categories,
+            missing=missing,
+            duplicates=duplicates,
+            multi_label=True if multi_label else None,
+        )
+    if field is not None:
+        raise InvalidInputError(
+            "field= names the control or question of an annotation-tool export; a table's "
+            "columns are item=, rater= and label="
+        )
+    if item is None or rater is None or label is None:
+        raise InvalidInputError(
+            "pass item=, rater= and label= together (the columns to read)"
+            + (", or none of them for an annotation-tool export" if given else "")
+        )
     if not isinstance(path, str | Path):  # a frame in memory: no file to read
         return Ratings.from_long(
             path, item=item, rater=rater, label=label, level=level, categories=categories,
             missing=missing, duplicates=duplicates, na_values=na_values, labels_as=labels_as,
             multi_label=multi_label,
         )  # fmt: skip
+    if file_format in (None, "jsonl") and is_json_array(path):
+        raise InvalidInputError(
+            f"{path} holds one JSON array, not JSON Lines (one record a line); an "
+            "annotation-tool export (Label Studio, pairwise judgments) is read without item=, "
+            "rater= and label="
+        )
     names = list(dict.fromkeys((item, rater, label)))
     read, text = read_columns(path, names, file_format=file_format, sep=sep, encoding=encoding)
     by_name = dict(zip(names, read, strict=True))

@@ -1,0 +1,453 @@
+"""What the readers of annotation-tool exports share: the records of an export file, the
+tool an export comes from (told by its content), and the ratings built from what the
+annotators answered, with what was skipped counted in the read report.
+
+The exports are JSON (one array of records), JSON Lines (one record a line) or Parquet (one
+record a row); each record is a dict. A record is named in messages the way the tool names
+it (``task 12``, ``line 3``), so that a user can find it in the file.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal, TypeAlias
+
+import numpy as np
+
+from .._errors import DuplicateRatingError, InvalidInputError, option, require, shown
+from .._types import Duplicates, Level, Missing
+from ..data.ratings import Ratings
+from ..data.spans import Spans, encode_spans
+from .files import check_file, reading, sniff_csv, sniff_text
+
+__all__ = [
+    "EXPORT_TOOLS",
+    "AnswerTable",
+    "ExportTool",
+    "Record",
+    "SpanTable",
+    "export_records",
+    "export_tool",
+    "is_json_array",
+    "question_responses",
+]
+
+ExportTool: TypeAlias = Literal["label-studio", "prodigy", "argilla", "pairwise"]
+"""The annotation tools (and judgment logs) whose exports accord reads."""
+
+EXPORT_TOOLS: tuple[ExportTool, ...] = ("label-studio", "prodigy", "argilla", "pairwise")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Record:
+    """One record of an export and where it is: ``line 3`` (JSON Lines), ``record 3``
+    (a JSON array) or ``row 3`` (Parquet, CSV), counted from 1."""
+
+    where: str
+    value: Any
+
+
+def _kind(path: Path) -> Literal["json", "jsonl", "parquet", "csv"]:
+    """The container of an export, told by the name's suffix (a compression suffix is
+    looked through) and, for ``.json``, by its first character: ``[`` is one JSON array,
+    ``{`` a record a line."""
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] in (".gz", ".bz2", ".zst", ".xz"):
+        suffixes = suffixes[:-1]
+    last = suffixes[-1] if suffixes else ""
+    if last in (".parquet", ".pq"):
+        return "parquet"
+    if last in (".csv", ".tsv"):
+        return "csv"
+    if last in (".jsonl", ".ndjson"):
+        return "jsonl"
+    if last == ".json":
+        head = sniff_text(path, what="JSON").head.lstrip("\ufeff \t\r\n")
+        return "json" if head.startswith("[") else "jsonl"
+    raise InvalidInputError(
+        f"{path}: an export is read from a .json, .jsonl, .parquet or .csv file; cannot tell "
+        "the format of this one from its name"
+    )
+
+
+def is_json_array(path: str | Path) -> bool:
+    """Whether a ``.json`` file holds one JSON array (an export), not a record a line."""
+    p = check_file(path)
+    if ".json" not in [s.lower() for s in p.suffixes[-2:]]:
+        return False
+    try:
+        return _kind(p) == "json"
+    except InvalidInputError:  # a suffix that is not an export's
+        return False
+
+
+def export_records(path: str | Path, *, what: str) -> Iterator[Record]:
+    """The records of an export file, in file order.
+
+    Parameters
+    ----------
+    path : str or Path
+        A ``.json`` file holding one array of records (or a record a line), a ``.jsonl``
+        file, a ``.parquet`` file or a ``.csv`` file (possibly compressed).
+    what : str
+        The tool, for messages (``"Label Studio"``).
+
+    Raises
+    ------
+    FileReadError
+        A line or a file that is not JSON (naming the line), a damaged Parquet file.
+    InvalidInputError
+        A record that is not an object (naming it).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "export.jsonl"
+    >>> _ = p.write_text('{"a": 1}\\n\\n{"a": 2}\\n')
+    >>> [(r.where, r.value) for r in export_records(p, what="Prodigy")]
+    [('line 1', {'a': 1}), ('line 3', {'a': 2})]
+    """
+    p = check_file(path)
+    kind = _kind(p)
+    if kind == "parquet":
+        pq: Any = require("pyarrow.parquet", "parquet")
+        with reading(p, "Parquet"):
+            rows = pq.read_table(p).to_pylist()
+        yield from (Record(f"row {i}", row) for i, row in enumerate(rows, start=1))
+        return
+    if kind == "csv":
+        yield from _csv_records(p)
+        return
+    sniff = sniff_text(p, what=what + " JSON")
+    with reading(p, "JSON", sniff), sniff.open() as raw:
+        text = raw.read().decode(sniff.encoding).lstrip("\ufeff")
+    if kind == "json":
+        try:
+            values = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidInputError(
+                f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+            ) from None
+        if not isinstance(values, list):
+            raise InvalidInputError(
+                f"{p}: a {what} JSON export is an array of records ([...]), got "
+                f"{type(values).__name__}"
+            )
+        for i, value in enumerate(values, start=1):
+            yield _checked(p, Record(f"record {i}", value), what)
+        return
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InvalidInputError(f"{p}, line {number}: not valid JSON ({exc.msg})") from None
+        yield _checked(p, Record(f"line {number}", value), what)
+
+
+def _csv_records(p: Path) -> Iterator[Record]:
+    """The rows of a CSV file as records of text (empty cells are None)."""
+    from .files import read_csv_columns
+
+    dialect = sniff_csv(p)
+    table = read_csv_columns(dialect, list(dialect.header))
+    for i, row in enumerate(table.to_pylist(), start=1):
+        yield Record(f"row {i}", row)
+
+
+def _checked(p: Path, record: Record, what: str) -> Record:
+    if not isinstance(record.value, dict):
+        raise InvalidInputError(
+            f"{p}, {record.where}: each record of a {what} export is a JSON object ({{...}}), "
+            f"got {type(record.value).__name__}"
+        )
+    return record
+
+
+def _first_record(path: Path) -> Mapping[str, Any] | None:
+    """The first record of an export (None when there is none or it is not an object)."""
+    kind = _kind(path)
+    if kind == "parquet":
+        pq: Any = require("pyarrow.parquet", "parquet")
+        with reading(path, "Parquet"):
+            parquet = pq.ParquetFile(path)
+            batch = next(parquet.iter_batches(batch_size=1), None)
+        rows = [] if batch is None else batch.to_pylist()
+        return rows[0] if rows else dict.fromkeys(parquet.schema_arrow.names)
+    if kind == "csv":
+        return dict.fromkeys(sniff_csv(path).header)
+    try:
+        first = next(export_records(path, what="annotation"), None)
+    except InvalidInputError:
+        return None
+    return None if first is None else first.value
+
+
+def export_tool(path: str | Path) -> ExportTool | None:
+    """The tool an export comes from, told by its first record, or None.
+
+    A JSON array of tasks with ``annotations`` is a Label Studio export; records with
+    ``_annotator_id``, ``_session_id`` or ``_input_hash`` are Prodigy's; records with
+    ``responses`` (or ``<question>.responses`` columns) are Argilla's; records with
+    ``question_id``, ``model_a``, ``model_b``, ``judge`` and ``winner`` are pairwise
+    judgments.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "export.jsonl"
+    >>> _ = p.write_text('{"text": "hi", "_input_hash": 1, "answer": "accept"}\\n')
+    >>> export_tool(p)
+    'prodigy'
+    """
+    p = check_file(path)
+    try:
+        kind = _kind(p)
+    except InvalidInputError:
+        return None
+    first = _first_record(p)
+    if first is None:
+        return None
+    keys = set(first)
+    if kind in ("json", "jsonl") and "annotations" in keys:
+        return "label-studio"
+    if keys & {"_annotator_id", "_session_id", "_input_hash", "_task_hash"}:
+        return "prodigy"
+    if {"question_id", "model_a", "model_b", "judge", "winner"} <= keys:
+        return "pairwise"
+    if "responses" in keys or any(k.endswith(".responses") for k in keys):
+        return "argilla"
+    if any(question_responses(v) is not None for v in first.values()):
+        return "argilla"
+    return None
+
+
+def question_responses(value: Any) -> list[dict[str, Any]] | None:
+    """The responses to one question in a column of an Argilla 1.x Hugging Face export, or
+    None when ``value`` is not such a column.
+
+    The column holds a list of ``{"user_id", "value", "status"}`` or, as ``datasets``
+    stores a sequence of them, one ``{"user_id": [...], "value": [...], "status": [...]}``.
+
+    >>> question_responses({"user_id": ["u1", "u2"], "value": [5, 3], "status": ["submitted",
+    ...                     "discarded"]})  # doctest: +NORMALIZE_WHITESPACE
+    [{'user_id': 'u1', 'value': 5, 'status': 'submitted'},
+     {'user_id': 'u2', 'value': 3, 'status': 'discarded'}]
+    >>> question_responses("a text field") is None
+    True
+    """
+    if isinstance(value, dict) and {"user_id", "value"} <= set(value):
+        users, values = value["user_id"], value["value"]
+        if not (isinstance(users, list) and isinstance(values, list)):
+            return None
+        status = value.get("status") or ["submitted"] * len(values)
+        if not len(users) == len(values) == len(status):
+            raise InvalidInputError(
+                f"user_id, value and status must be lists of one length; got {len(users)}, "
+                f"{len(values)} and {len(status)}"
+            )
+        return [
+            {"user_id": u, "value": v, "status": st}
+            for u, v, st in zip(users, values, status, strict=True)
+        ]
+    if (
+        isinstance(value, list)
+        and value
+        and all(isinstance(a, dict) and {"user_id", "value"} <= set(a) for a in value)
+    ):
+        return value
+    return None
+
+
+@dataclasses.dataclass
+class AnswerTable:
+    """The answers a reader gathers, one row per (item, rater): the item, the rater, the
+    label (None: no answer; a list: the choices made), where in the file the answer is
+    (``task 12``, ``line 3``), and what was skipped and why."""
+
+    item: list[Any] = dataclasses.field(default_factory=list)
+    rater: list[Any] = dataclasses.field(default_factory=list)
+    label: list[Any] = dataclasses.field(default_factory=list)
+    where: list[str] = dataclasses.field(default_factory=list)
+    skipped: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+
+    def add(self, item: Any, rater: Any, label: Any, where: str) -> None:
+        """One more answer."""
+        self.item.append(item)
+        self.rater.append(rater)
+        self.label.append(label)
+        self.where.append(where)
+
+    def skip(self, reason: str) -> None:
+        """One more answer left out, for ``reason``."""
+        self.skipped[reason] += 1
+
+    def _multi(self, source: str, multi_label: bool | None) -> bool:
+        """Whether to read sets of labels: ``multi_label``, or (None) when some answer chose
+        several labels; False raises then."""
+        several = [i for i, x in enumerate(self.label) if isinstance(x, list) and len(x) > 1]
+        if multi_label is False and several:
+            first = several[0]
+            raise InvalidInputError(
+                f"{source}, {self.where[first]}: {len(several)} answers choose several labels "
+                f"(first: item {shown(self.item[first])!r}, rater "
+                f"{shown(self.rater[first])!r}: {self.label[first]!r}); pass "
+                f"{option('multi_label', True)} to read sets of labels"
+            )
+        return bool(several) if multi_label is None else multi_label
+
+    def _one_each(self, source: str, duplicates: Duplicates) -> tuple[list[int], dict[str, int]]:
+        """The answers kept when an (item, rater) answered twice: raise naming where
+        (``duplicates="raise"``), or keep the first or last; and the count resolved."""
+        rows: dict[tuple[Any, Any], list[int]] = {}
+        for i, key in enumerate(zip(self.item, self.rater, strict=True)):
+            rows.setdefault(key, []).append(i)
+        repeated = [(key, at) for key, at in rows.items() if len(at) > 1]
+        if not repeated:
+            return list(range(len(self.item))), {}
+        if duplicates not in ("first", "last"):
+            shown_pairs = "; ".join(
+                f"({shown(i)!r}, {shown(r)!r}) at {' and '.join(self.where[n] for n in at)}"
+                for (i, r), at in repeated[:3]
+            )
+            raise DuplicateRatingError(
+                f"{source}: {len(repeated)} (item, rater) pairs are answered more than once: "
+                f"{shown_pairs}{'; ...' if len(repeated) > 3 else ''}. Pass "
+                f"{option('duplicates', 'first', 'last')} to keep one"
+            )
+        pick = 0 if duplicates == "first" else -1
+        keep = sorted(at[pick] for at in rows.values())
+        return keep, {f"duplicate (item, rater): kept the {duplicates}": len(self.item) - len(keep)}
+
+    def ratings(
+        self,
+        columns: tuple[str, str, str],
+        *,
+        source: str,
+        multi_label: bool | None,
+        level: Level,
+        categories: Sequence[Any] | None,
+        missing: Missing,
+        duplicates: Duplicates,
+    ) -> Ratings:
+        """The answers as :class:`Ratings`, the skipped answers counted in the report
+        (``rows`` counts every answer seen, skipped ones included).
+
+        ``multi_label``: True reads each answer as a set of labels (``[]``: the empty
+        set); None does when some answer chose several labels; False raises then. An
+        (item, rater) answered twice is raised (naming where) or resolved as ``duplicates``
+        says (``"mean"``: averaged by :meth:`Ratings.from_long`).
+        """
+        import pandas as pd
+
+        if not self.item:
+            skipped = "; ".join(f"{n} {why}" for why, n in self.skipped.items())
+            raise InvalidInputError(
+                f"{source}: no answers to read" + (f" (skipped: {skipped})" if skipped else "")
+            )
+        multi = self._multi(source, multi_label)
+        keep, resolved = (
+            (list(range(len(self.item))), {})
+            if duplicates == "mean" and not multi
+            else self._one_each(source, duplicates)
+        )
+        item, rater, label = columns
+        labels = [self.label[i] for i in keep]
+        frame = pd.DataFrame(
+            {
+                item: [self.item[i] for i in keep],
+                rater: [self.rater[i] for i in keep],
+                label: pd.Series(
+                    [_as_set(x) for x in labels] if multi else [_single(x) for x in labels],
+                    dtype=object,
+                ),
+            }
+        )
+        ratings = Ratings.from_long(
+            frame,
+            item=item,
+            rater=rater,
+            label=label,
+            level=level,
+            categories=categories,
+            missing=missing,
+            duplicates=duplicates if duplicates == "mean" and not multi else "raise",
+            na_values=[],
+            multi_label=multi,
+        )
+        report = ratings.report
+        n_skipped = sum(self.skipped.values()) + sum(resolved.values())
+        report = dataclasses.replace(
+            report,
+            rows=report.rows + n_skipped,
+            dropped=report.dropped + n_skipped,
+            reasons={**dict(self.skipped), **resolved, **dict(report.reasons)},
+            source=source,
+        )
+        return dataclasses.replace(ratings, report=report)
+
+
+def _single(label: Any) -> Any:
+    """A label given as a list of one choice: the choice (no choice: None)."""
+    if isinstance(label, list):
+        return label[0] if len(label) == 1 else None
+    return label
+
+
+def _as_set(label: Any) -> Any:
+    """A label as a list of labels (None, no answer, stays None)."""
+    return label if label is None or isinstance(label, list) else [label]
+
+
+@dataclasses.dataclass
+class SpanTable:
+    """The spans a reader gathers: who marked which stretch of which document, every
+    annotator and document seen (those without spans too), the document texts where
+    known, and what was skipped and why."""
+
+    columns: dict[str, list[Any]] = dataclasses.field(
+        default_factory=lambda: {k: [] for k in ("ann", "doc", "start", "end", "label")}
+    )
+    annotators: set[str] = dataclasses.field(default_factory=set)
+    documents: set[str] = dataclasses.field(default_factory=set)
+    texts: dict[str, str] = dataclasses.field(default_factory=dict)
+    skipped: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+
+    def saw(self, annotator: Any, document: Any) -> None:
+        """An annotator answered on a document (with or without spans)."""
+        self.annotators.add(str(annotator))
+        self.documents.add(str(document))
+
+    def add(self, annotator: Any, document: Any, start: int, end: int, label: Any) -> None:
+        """One more span."""
+        self.saw(annotator, document)
+        values = (str(annotator), str(document), start, end, str(label))
+        for name, value in zip(self.columns, values, strict=True):
+            self.columns[name].append(value)
+
+    def spans(self, source: str) -> Spans:
+        """The spans, validated (:func:`accord.data.spans.encode_spans`); what was skipped
+        in ``notes``."""
+        if not self.annotators:
+            raise InvalidInputError(f"{source}: no answers to read")
+        col = self.columns
+        return encode_spans(
+            np.array(col["ann"], dtype=object),
+            np.array(col["doc"], dtype=object),
+            np.array(col["start"], dtype=np.int64),
+            np.array(col["end"], dtype=np.int64),
+            np.array(col["label"], dtype=object),
+            annotator_names=tuple(sorted(self.annotators)),
+            document_names=tuple(sorted(self.documents)),
+            rows=np.arange(len(col["ann"]), dtype=np.int64),
+            unit="character",
+            texts=self.texts,
+            lengths={d: len(t) for d, t in self.texts.items()},
+            source=source,
+            notes=tuple(f"skipped {n} {why}" for why, n in self.skipped.items()),
+        )

@@ -1,0 +1,288 @@
+"""Label Studio's JSON export: tasks, their annotations and each annotation's results."""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .._errors import InvalidInputError, option
+from .._types import Duplicates, Level, Missing
+from ..data.ratings import Ratings
+from ..data.spans import Spans
+from .exports import AnswerTable, Record, SpanTable, export_records
+
+__all__ = ["read_label_studio"]
+
+#: The result types read, the key of their value, and the level they are read at by default.
+_TYPES: dict[str, tuple[str, Level]] = {
+    "choices": ("choices", "nominal"),
+    "rating": ("rating", "ordinal"),
+    "number": ("number", "interval"),
+    "labels": ("labels", "nominal"),
+}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Annotation:
+    """One annotation of a task: who made it and the results of the chosen field."""
+
+    task: Any
+    rater: Any
+    results: list[Mapping[str, Any]]
+    ident: Any = None
+
+    @property
+    def where(self) -> str:
+        """``task 12``, or ``task 12 (annotation 203)`` when the annotation has an id."""
+        return f"task {self.task!r}" + (
+            f" (annotation {self.ident!r})" if self.ident is not None else ""
+        )
+
+
+def read_label_studio(
+    path: str | Path,
+    *,
+    field: str | None = None,
+    level: Level | None = None,
+    categories: Sequence[Any] | None = None,
+    missing: Missing = "omit",
+    duplicates: Duplicates = "raise",
+    multi_label: bool | None = None,
+) -> Ratings | Spans:
+    """Read a Label Studio JSON export: who answered what on each task.
+
+    Each task of the export (``id``, ``data``, ``annotations``) is an item; each of its
+    annotations is one annotator's answer, the annotator named by ``completed_by`` (a user
+    id, or the user's e-mail when the export gives the user as an object). The answer is
+    the result of one control tag of the labelling interface, its ``from_name``:
+
+    - ``choices``: the label; a control that allows several choices gives a set of labels
+      (set-valued ratings, see ``multi_label``);
+    - ``rating`` (stars) and ``number``: a score;
+    - ``labels`` (text spans with ``start``, ``end`` and ``labels``): :class:`accord.Spans`,
+      one per label of a region, the task id as the document, for
+      :func:`accord.span_agreement`.
+
+    Parameters
+    ----------
+    path : str or Path
+        The ``.json`` export (``Export`` -> ``JSON`` in Label Studio), possibly compressed.
+    field : str, optional
+        The ``from_name`` of the control to read; needed when the annotations answer
+        several controls (the error lists them).
+    level : {"nominal", "ordinal", "interval", "ratio"}, optional
+        Level of measurement; default nominal for choices, ordinal for a rating, interval
+        for a number.
+    categories, missing, duplicates
+        As in :meth:`accord.Ratings.from_long`.
+    multi_label : bool, optional
+        Read each answer as a set of labels (:meth:`accord.Ratings.from_long` with
+        ``multi_label=True``: ``[]`` is the empty set). Default: when some answer chose
+        several labels; False raises then.
+
+    Returns
+    -------
+    Ratings or Spans
+        Ratings for choices, ratings and numbers, with ``report`` counting the cancelled
+        (skipped) annotations, the drafts (exported with ``drafts``: saved, never submitted)
+        and the tasks nobody annotated; an annotation without a result
+        for the field is a missing label. Spans for labels, with the same counts in
+        ``notes``; an annotation without spans declares an annotator who marked nothing in
+        the task. Predictions (a model's pre-annotations) are not read.
+
+    Raises
+    ------
+    InvalidInputError
+        A malformed task (no ``id``, an annotation without ``completed_by``, a result without
+        its value), naming the task id; a field that is ambiguous or not there (listing the
+        fields there are); a result type accord does not read.
+
+    References
+    ----------
+    .. [1] Label Studio. Label Studio JSON format of annotated tasks.
+       https://labelstud.io/guide/task_format
+    .. [2] Label Studio. Export annotations. https://labelstud.io/guide/export
+
+    Examples
+    --------
+    >>> import accord
+    >>> r = accord.read_label_studio("tests/reference/annotation_tools/label_studio.json",
+    ...                              field="sentiment")
+    >>> print(r.report)  # doctest: +NORMALIZE_WHITESPACE
+    read 8 rows: 6 ratings of 3 items by 2 raters; dropped 2 (1 cancelled annotation;
+    1 unannotated task)
+    """
+    where = str(path)
+    annotations, skipped = _annotations(export_records(path, what="Label Studio"), where)
+    kinds = _fields(annotations, where)
+    name = _choose_field(kinds, field, where)
+    kind = kinds[name]
+    if kind == "labels":
+        return _spans(annotations, name, skipped, where)
+    table = AnswerTable(skipped=skipped)
+    for ann in annotations:
+        results = [r for r in ann.results if r.get("from_name") == name]
+        if len(results) > 1:
+            raise InvalidInputError(
+                f"{where}: task {ann.task!r}: annotator {ann.rater!r} has {len(results)} "
+                f"results for {name!r}; one answer per annotation is read"
+            )
+        value = _value(results[0], kind, ann, where) if results else None
+        table.add(ann.task, ann.rater, value, ann.where)
+    return table.ratings(
+        ("id", "completed_by", name),
+        source=where,
+        multi_label=multi_label,
+        level=level if level is not None else _TYPES[kind][1],
+        categories=categories,
+        missing=missing,
+        duplicates=duplicates,
+    )
+
+
+def _task_id(record: Record, where: str) -> Any:
+    task = record.value
+    if "id" not in task:
+        raise InvalidInputError(f"{where}, {record.where}: a task without an 'id'")
+    return task["id"]
+
+
+def _annotations(records: Any, where: str) -> tuple[list[_Annotation], collections.Counter[str]]:
+    """Every annotation that was not cancelled, and the counts of those left out."""
+    skipped: collections.Counter[str] = collections.Counter()
+    kept: list[_Annotation] = []
+    for record in records:
+        task_id = _task_id(record, where)
+        annotations = record.value.get("annotations")
+        if annotations is None:
+            raise InvalidInputError(
+                f"{where}: task {task_id!r} has no 'annotations': read the JSON export (the "
+                "JSON-MIN and CSV exports do not say who annotated)"
+            )
+        if not isinstance(annotations, list):
+            raise InvalidInputError(
+                f"{where}: task {task_id!r}: 'annotations' must be a list, got "
+                f"{type(annotations).__name__}"
+            )
+        drafts = record.value.get("drafts")
+        if isinstance(drafts, list) and drafts:
+            skipped["draft (not submitted)"] += len(drafts)
+        if not annotations:
+            skipped["unannotated task"] += 1
+        for ann in annotations:
+            if not isinstance(ann, dict):
+                raise InvalidInputError(
+                    f"{where}: task {task_id!r}: an annotation must be an object, got "
+                    f"{type(ann).__name__}"
+                )
+            if ann.get("was_cancelled"):
+                skipped["cancelled annotation"] += 1
+                continue
+            results = ann.get("result", [])
+            if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
+                raise InvalidInputError(
+                    f"{where}: task {task_id!r}: an annotation's 'result' must be a list of objects"
+                )
+            kept.append(_Annotation(task_id, _rater(ann, task_id, where), results, ann.get("id")))
+    return kept, skipped
+
+
+def _rater(annotation: Mapping[str, Any], task: Any, where: str) -> Any:
+    """The annotator: ``completed_by`` (a user id), or the user's e-mail (else id) when the
+    export gives the user as an object."""
+    who = annotation.get("completed_by")
+    if isinstance(who, dict):
+        who = who.get("email") or who.get("id")
+    if who is None or isinstance(who, list | dict | bool):
+        raise InvalidInputError(
+            f"{where}: task {task!r}: an annotation without 'completed_by' (the annotator)"
+        )
+    return who
+
+
+def _fields(annotations: list[_Annotation], where: str) -> dict[str, str]:
+    """Each control tag answered (``from_name``) and its result type."""
+    kinds: dict[str, str] = {}
+    for ann in annotations:
+        for result in ann.results:
+            name, kind = result.get("from_name"), result.get("type")
+            if not isinstance(name, str) or not isinstance(kind, str):
+                raise InvalidInputError(
+                    f"{where}: task {ann.task!r}: a result without 'from_name' or 'type'"
+                )
+            kinds.setdefault(name, kind)
+    return kinds
+
+
+def _choose_field(kinds: dict[str, str], field: str | None, where: str) -> str:
+    listed = ", ".join(f"{name!r} ({kind})" for name, kind in kinds.items())
+    if field is not None:
+        if field not in kinds:
+            raise InvalidInputError(
+                f"{where}: no results for field {field!r}; the fields are: {listed or 'none'}"
+            )
+        name = field
+    elif not kinds:
+        raise InvalidInputError(f"{where}: no annotation has a result to read")
+    elif len(kinds) > 1:
+        raise InvalidInputError(
+            f"{where}: the annotations answer {len(kinds)} fields: {listed}; pass "
+            f"{option('field', *kinds)} to choose one"
+        )
+    else:
+        name = next(iter(kinds))
+    if kinds[name] not in _TYPES:
+        raise InvalidInputError(
+            f"{where}: field {name!r} holds {kinds[name]!r} results; accord reads "
+            + ", ".join(_TYPES)
+        )
+    return name
+
+
+def _value(result: Mapping[str, Any], kind: str, ann: _Annotation, where: str) -> Any:
+    """The answer of a choices, rating or number result (a list for choices)."""
+    key = _TYPES[kind][0]
+    value = result.get("value")
+    answer = value.get(key) if isinstance(value, dict) else None
+    ok = (
+        isinstance(answer, list) and all(isinstance(c, str | int | float) for c in answer)
+        if kind == "choices"
+        else isinstance(answer, int | float) and not isinstance(answer, bool)
+    )
+    if not ok:
+        raise InvalidInputError(
+            f"{where}: task {ann.task!r}: annotator {ann.rater!r}: a {kind!r} result needs "
+            f"'value': {{{key!r}: ...}}; got {value!r}"
+        )
+    return answer
+
+
+def _spans(
+    annotations: list[_Annotation], name: str, skipped: collections.Counter[str], where: str
+) -> Spans:
+    """The ``labels`` results as spans: one per label of each region, the task as the
+    document."""
+    table = SpanTable(skipped=skipped)
+    for ann in annotations:
+        table.saw(ann.rater, ann.task)
+        for result in (r for r in ann.results if r.get("from_name") == name):
+            value = result.get("value")
+            value = value if isinstance(value, dict) else {}
+            start, end, labels = value.get("start"), value.get("end"), value.get("labels")
+            if not (
+                isinstance(start, int)
+                and isinstance(end, int)
+                and end > start
+                and isinstance(labels, list)
+            ):
+                raise InvalidInputError(
+                    f"{where}: task {ann.task!r}: annotator {ann.rater!r}: a 'labels' result "
+                    "needs 'value': {'start': int, 'end': int (after start), 'labels': [...]}; "
+                    f"got {result.get('value')!r}"
+                )
+            for label in labels:
+                table.add(ann.rater, ann.task, start, end, label)
+    return table.spans(where)
