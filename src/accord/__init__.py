@@ -118,6 +118,7 @@ if TYPE_CHECKING:
         alt_test,
         judge_agreement,
     )
+    from .judges.preferences import PairwisePreferenceAgreement, pairwise_preference_agreement
     from .measurements import (
         BlandAltman,
         ConcordanceCorrelation,
@@ -133,7 +134,6 @@ if TYPE_CHECKING:
         sample_size_kappa,
         sample_size_simulated,
     )
-    from .judges.preferences import PairwisePreferenceAgreement, pairwise_preference_agreement
     from .report import HtmlReport, report
     from .report.measurements import bland_altman_plot, concordance_plot
     from .report.planning import plan_figure
