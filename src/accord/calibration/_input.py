@@ -22,7 +22,7 @@ from .._types import Duplicates, FloatArray, IntArray
 from .._validate import SHOW, format_rows, tidy_scalar
 from ..data.encoder import missing_mask
 from ..data.frames import columns_of
-from ..data.ratings import ReadReport
+from ..data.ratings import IdTables, ReadReport
 from ..stats.panel import PanelStatistics
 from ._spec import OWNER, EmptyPanelError, PanelSpec
 
@@ -45,7 +45,7 @@ MISSING_REASON = "missing score or confidence"
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class Assessments:
+class Assessments(IdTables):
     """Validated, encoded assessments (kept rows only)."""
 
     item_codes: IntArray
@@ -97,14 +97,6 @@ class Assessments:
         if self.count is None:
             return int(self.score.size)
         return round(float(self.count.sum()))
-
-    @property
-    def n_items(self) -> int:
-        return int(self.items.size)
-
-    @property
-    def n_raters(self) -> int:
-        return int(self.raters.size)
 
     def report(self) -> ReadReport:
         """The read report of the kept assessments."""

@@ -49,6 +49,7 @@ __all__ = [
     "missing_mask",
     "missing_of",
     "order_line",
+    "parses_as_number",
     "rows_in",
     "typed_column",
     "typed_ids",
@@ -639,7 +640,7 @@ def _numeric_domain(raw: npt.NDArray[Any], where: _Where, *, level: Level, colum
             if numeric
             else "labels_as='number' (--labels-as number) reads every label as a number"
         )
-        not_a = "is not finite" if _is_number_text(shown) else "is not a number"
+        not_a = "is not finite" if parses_as_number(shown) else "is not a number"
         raise InvalidInputError(
             f"column {column!r}: label {shown!r} at row {first + 1} {not_a}, but {why} "
             f"({count} such rows: {listed})"
@@ -747,9 +748,17 @@ def order_line(level: str, domain: Sequence[Any], order: str) -> str | None:
     return f"categories in order ({order}): {shown}{more}"
 
 
-def _is_number_text(text: Any) -> bool:
+def parses_as_number(value: Any) -> bool:
+    """Whether ``float(value)`` reads ``value`` as a number (text such as ``"2.5"`` or
+    ``"inf"`` included).
+
+    Examples
+    --------
+    >>> parses_as_number("2.5"), parses_as_number(3), parses_as_number("x"), parses_as_number(None)
+    (True, True, False, False)
+    """
     try:
-        float(text)
+        float(value)
     except (TypeError, ValueError):
         return False
     return True

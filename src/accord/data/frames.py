@@ -29,17 +29,7 @@ def ordered_categories(series: Any) -> tuple[Any, ...] | None:
 
 def frame_to_pandas(data: Any) -> pd.DataFrame:
     """Any frame narwhals reads (polars, pyarrow, DuckDB, ...) as a pandas DataFrame."""
-    import narwhals as nw
-
-    try:
-        frame = nw.from_native(data)
-    except TypeError:
-        raise InvalidInputError(
-            f"cannot read ratings from a {type(data).__name__}; pass a pandas, polars, pyarrow "
-            "or DuckDB table, or a 2-D array"
-        ) from None
-    if isinstance(frame, nw.LazyFrame):
-        frame = frame.collect()
+    frame = _collected(_narwhals_frame(data, ", or a 2-D array"))
     return cast(pd.DataFrame, frame.to_pandas())
 
 
@@ -70,21 +60,33 @@ def arrow_columns_of(data: Any, names: tuple[str, ...]) -> tuple[list[Any], Any,
         return [data.column(name) for name in names], None, "pyarrow frame"
     import narwhals as nw
 
-    try:
-        frame = nw.from_native(data)
-    except TypeError:
-        raise InvalidInputError(
-            f"cannot read ratings from a {type(data).__name__}; pass a pandas, polars, pyarrow "
-            "or DuckDB table (or use Ratings.from_arrays)"
-        ) from None
+    frame = _narwhals_frame(data, " (or use Ratings.from_arrays)")
     if isinstance(frame, nw.LazyFrame):
         available = list(frame.collect_schema().names())
     else:
         available = list(frame.columns)
     require_columns(names, available)
-    eager = frame.select(list(dict.fromkeys(names)))
-    if isinstance(eager, nw.LazyFrame):
-        eager = eager.collect()
-    table = eager.to_arrow()
+    table = _collected(frame.select(list(dict.fromkeys(names)))).to_arrow()
     source = type(data).__module__.split(".")[0] + " frame"
     return [table.column(name) for name in names], None, source
+
+
+def _narwhals_frame(data: Any, alternative: str) -> Any:
+    """``data`` as a narwhals frame (lazy or eager); what it cannot read is named in the
+    error, with ``alternative`` ways to pass the ratings."""
+    import narwhals as nw
+
+    try:
+        return nw.from_native(data)
+    except TypeError:
+        raise InvalidInputError(
+            f"cannot read ratings from a {type(data).__name__}; pass a pandas, polars, pyarrow "
+            f"or DuckDB table{alternative}"
+        ) from None
+
+
+def _collected(frame: Any) -> Any:
+    """A narwhals frame made eager (a lazy one collected)."""
+    import narwhals as nw
+
+    return frame.collect() if isinstance(frame, nw.LazyFrame) else frame

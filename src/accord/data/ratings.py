@@ -44,7 +44,14 @@ from .encoder import (
 from .frames import arrow_columns_of, frame_to_pandas, ordered_categories
 from .label_sets import LabelSets, SetGroups, group_label_sets, split_label_column
 
-__all__ = ["DecodeTables", "Ratings", "ReadReport", "encode_label_sets", "encode_ratings"]
+__all__ = [
+    "DecodeTables",
+    "IdTables",
+    "Ratings",
+    "ReadReport",
+    "encode_label_sets",
+    "encode_ratings",
+]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -115,18 +122,16 @@ class ReadReport(Result):
         return f"{head}; dropped {self.dropped} ({why})" + notes
 
 
-class DecodeTables:
-    """The sizes of the decode tables of encoded ratings: what :class:`Ratings` and the
-    engines' :class:`accord.RatingStatistics` share.
+class IdTables:
+    """The sizes of the item and rater decode tables of anything encoded by item and rater
+    (:class:`Ratings`, a panel's assessments).
 
-    ``items[code]``, ``raters[code]`` and ``categories[code]`` decode an item, rater and
-    label code.
+    ``items[code]`` and ``raters[code]`` decode an item and a rater code.
     """
 
     __slots__ = ()
     items: npt.NDArray[Any]
     raters: npt.NDArray[Any]
-    categories: tuple[Any, ...]
 
     @property
     def n_items(self) -> int:
@@ -137,6 +142,18 @@ class DecodeTables:
     def n_raters(self) -> int:
         """Number of raters in the decode table."""
         return int(self.raters.size)
+
+
+class DecodeTables(IdTables):
+    """The sizes of the decode tables of encoded ratings: what :class:`Ratings` and the
+    engines' :class:`accord.RatingStatistics` share.
+
+    ``items[code]``, ``raters[code]`` and ``categories[code]`` decode an item, rater and
+    label code.
+    """
+
+    __slots__ = ()
+    categories: tuple[Any, ...]
 
     @property
     def n_categories(self) -> int:

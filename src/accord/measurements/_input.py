@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from .._errors import DroppedDataWarning, InvalidInputError, shown
 from .._types import FloatArray
+from ..data.encoder import parses_as_number
 from ..data.ratings import Ratings
 
 __all__ = ["Pair", "numeric_vector", "paired_arrays", "pairs_of_ratings", "score_matrix"]
@@ -107,7 +108,7 @@ def score_matrix(ratings: Ratings, owner: str) -> FloatArray:
         try:
             scale = np.asarray(ratings.categories, dtype=np.float64)
         except (TypeError, ValueError):
-            bad = next(c for c in ratings.categories if not _is_number(c))
+            bad = next(c for c in ratings.categories if not parses_as_number(c))
             raise InvalidInputError(
                 f"{owner} needs numeric scores; the label {shown(bad)!r} is not a number "
                 "(read the scores with level='interval' or 'ratio')"
@@ -116,14 +117,6 @@ def score_matrix(ratings: Ratings, owner: str) -> FloatArray:
     out = np.full((ratings.n_items, ratings.n_raters), np.nan)
     out[ratings.item_codes, ratings.rater_codes] = values
     return out
-
-
-def _is_number(value: Any) -> bool:
-    try:
-        float(value)
-    except (TypeError, ValueError):
-        return False
-    return True
 
 
 def _subject_of_items(
