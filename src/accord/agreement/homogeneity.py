@@ -17,7 +17,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, bad_choice, warn_degenerate
-from .._results import Result, to_plain
+from .._results import Result, plain_fields
 from .._types import FloatArray
 from .two_raters import TwoRaterData, as_table
 
@@ -67,7 +67,7 @@ class MarginalHomogeneity(Result):
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the fields (``differences`` as ``{category: difference}``)."""
-        out = {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        out = plain_fields(self)
         out["differences"] = {str(k): float(v) for k, v in self.differences.items()}
         return out
 

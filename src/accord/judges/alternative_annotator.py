@@ -22,7 +22,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError, bad_choice, bad_parameter, shown
 from .._methods import MethodsFormat, judge_methods
-from .._results import Result, to_plain
+from .._results import Record
 from .._types import BoolArray, FloatArray, IntArray
 from ..data.ratings import Ratings
 
@@ -75,7 +75,7 @@ def benjamini_yekutieli(pvalues: Sequence[float] | FloatArray, q: float) -> Bool
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class AltTest(Result):
+class AltTest(Record):
     """The alternative annotator test of one judge.
 
     Attributes
@@ -147,13 +147,9 @@ class AltTest(Result):
         ``format``: ``"text"`` or ``"markdown"``."""
         return judge_methods(self, format)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the fields."""
-        return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
-
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class AltTestRanking(Result):
+class AltTestRanking(Record):
     """The alternative annotator test of several judges, ranked by advantage probability.
 
     Attributes
@@ -188,10 +184,6 @@ class AltTestRanking(Result):
         """The methods paragraph of each judge's test (:meth:`AltTest.methods_text`), the
         references once at the end. ``format``: ``"text"`` or ``"markdown"``."""
         return judge_methods(self.tests, format)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the fields."""
-        return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
 # ---------------------------------------------------------------------------- validation
