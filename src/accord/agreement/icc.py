@@ -99,11 +99,7 @@ class IntraclassCorrelation(Coefficient):
         """F-test p-value of ICC = 0 (only ``"greater"`` is defined for the F test)."""
         from scipy import stats
 
-        if alternative != "greater":
-            raise InvalidInputError(
-                "The 'alternative' parameter of IntraclassCorrelation.test must be one of "
-                f"{{'greater'}}. Got {alternative!r} instead."
-            )
+        check_choice("alternative", alternative, ("greater",), "IntraclassCorrelation.test")
         if not math.isfinite(self.f_statistic):
             return math.nan
         return float(stats.f.sf(self.f_statistic, self.df1, self.df2))
@@ -113,11 +109,7 @@ class IntraclassCorrelation(Coefficient):
     ) -> ConfidenceInterval:
         """The classical F-based interval (Shrout & Fleiss 1979; McGraw & Wong 1996)."""
         check_level(level)
-        if method != "analytic":
-            raise InvalidInputError(
-                "The 'method' parameter of IntraclassCorrelation.confidence_interval must be "
-                f"one of {{'analytic'}}. Got {method!r} instead."
-            )
+        check_choice("method", method, ("analytic",), "IntraclassCorrelation.confidence_interval")
         if not math.isfinite(self.statistic):
             return ConfidenceInterval(math.nan, math.nan)
         msr, msw, msc, mse = self.mean_squares
@@ -223,11 +215,7 @@ class IntraclassCorrelationREML(IntraclassCorrelation):
     def test(self, alternative: Alternative = "greater") -> float:
         """Likelihood-ratio p-value of ICC = 0 (only ``"greater"``: the ICC is not negative
         under the model)."""
-        if alternative != "greater":
-            raise InvalidInputError(
-                "The 'alternative' parameter of IntraclassCorrelationREML.test must be one of "
-                f"{{'greater'}}. Got {alternative!r} instead."
-            )
+        check_choice("alternative", alternative, ("greater",), "IntraclassCorrelationREML.test")
         return self.lr_pvalue
 
     def confidence_interval(
@@ -237,11 +225,9 @@ class IntraclassCorrelationREML(IntraclassCorrelation):
         other variance ratios, is within the chi-square(1) quantile of its minimum (cut at 0
         and 1); for a ``k`` form, the Spearman-Brown step-up of the single-rating interval."""
         check_level(level)
-        if method != "analytic":
-            raise InvalidInputError(
-                "The 'method' parameter of IntraclassCorrelationREML.confidence_interval must "
-                f"be one of {{'analytic'}}. Got {method!r} instead."
-            )
+        check_choice(
+            "method", method, ("analytic",), "IntraclassCorrelationREML.confidence_interval"
+        )
         if self.fit is None or not math.isfinite(self.statistic):
             return ConfidenceInterval(math.nan, math.nan)
         low, high = self.fit.profile_interval(level)
