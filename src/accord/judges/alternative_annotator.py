@@ -20,10 +20,11 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._errors import InvalidInputError, bad_choice, bad_parameter, shown
+from .._errors import InvalidInputError, bad_parameter, shown
 from .._methods import MethodsFormat, judge_methods
 from .._results import Record
 from .._types import BoolArray, FloatArray, IntArray
+from .._validate import check_choice
 from ..data.ratings import Ratings
 
 __all__ = ["AltTest", "AltTestRanking", "alt_test", "benjamini_yekutieli"]
@@ -205,8 +206,7 @@ def _check_options(
     ):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
             raise InvalidInputError(bad_parameter(owner, name, f"an integer >= {low}", value))
-    if test not in ("t", "wilcoxon"):
-        raise InvalidInputError(bad_choice(owner, "test", ("t", "wilcoxon"), test))
+    check_choice("test", test, ("t", "wilcoxon"), owner)
 
 
 def _rater_code(ratings: Ratings, name: Any, role: str) -> int:
@@ -222,10 +222,7 @@ def _rater_code(ratings: Ratings, name: Any, role: str) -> int:
 def _scoring_name(scoring: Any) -> str:
     if callable(scoring):
         return getattr(scoring, "__name__", "custom")
-    if scoring not in ("accuracy", "neg_rmse"):
-        raise InvalidInputError(
-            bad_choice("alt_test", "scoring", ("accuracy", "neg_rmse"), scoring)
-        )
+    check_choice("scoring", scoring, ("accuracy", "neg_rmse"), "alt_test")
     return str(scoring)
 
 
