@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Literal, NamedTuple, TypeAlias
 
-from ._errors import InvalidInputError
+from ._errors import InvalidInputError, bad_parameter
 from ._interval import check_level, t_sf
 
 __all__ = [
@@ -152,19 +152,15 @@ def check_scale(scale: ScaleLike, owner: str = "benchmark") -> Scale:
         return scale
     if isinstance(scale, str):
         if scale not in SCALES:
-            raise InvalidInputError(
-                f"The 'scale' parameter of {owner} must be one of "
-                f"{{{', '.join(repr(k) for k in SCALES)}}} or a list of (lower edge, name) "
-                f"pairs. Got {scale!r} instead."
-            )
+            names = ", ".join(repr(k) for k in SCALES)
+            requirement = f"one of {{{names}}} or a list of (lower edge, name) pairs"
+            raise InvalidInputError(bad_parameter(owner, "scale", requirement, scale))
         return SCALES[scale]
     try:
         edges = tuple((float(edge), str(name)) for edge, name in scale)
     except (TypeError, ValueError):
-        raise InvalidInputError(
-            f"The 'scale' parameter of {owner} must be a scale's name or a list of "
-            f"(lower edge, name) pairs. Got {scale!r} instead."
-        ) from None
+        requirement = "a scale's name or a list of (lower edge, name) pairs"
+        raise InvalidInputError(bad_parameter(owner, "scale", requirement, scale)) from None
     values = [e for e, _ in edges]
     if (
         not edges

@@ -19,7 +19,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, TypeAlias
 
-from ._errors import InvalidInputError
+from ._errors import InvalidInputError, bad_choice
 from ._version import __version__
 
 __all__ = [
@@ -213,10 +213,7 @@ def paragraph(
     dropped); a sentence cites them as ``[n]``.
     """
     if format not in ("text", "markdown"):
-        raise InvalidInputError(
-            "The 'format' parameter of methods_text must be one of {'text', 'markdown'}. "
-            f"Got {format!r} instead."
-        )
+        raise InvalidInputError(bad_choice("methods_text", "format", ("text", "markdown"), format))
     keys = list(dict.fromkeys(references))
     body = " ".join(s.strip() for s in sentences if s.strip())
     body += f" The analysis was run with accord {__version__} (Python)."

@@ -11,7 +11,7 @@ import dataclasses
 import html
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import numpy as np
@@ -57,6 +57,16 @@ def to_plain(value: Any) -> Any:
     if isinstance(value, frozenset | set):  # a set of labels: its labels in order
         return sorted((to_plain(v) for v in value), key=lambda v: (type(v).__name__, v))
     return value
+
+
+def plain_fields(result: Any, skip: Collection[str] = ()) -> dict[str, Any]:
+    """The dataclass fields of ``result`` by name, as plain Python (:func:`to_plain`), but
+    those named in ``skip``."""
+    return {
+        f.name: to_plain(getattr(result, f.name))
+        for f in dataclasses.fields(result)
+        if f.name not in skip
+    }
 
 
 def _nan_to_none(value: Any) -> Any:
@@ -216,6 +226,16 @@ class Result:
             if more > 0:
                 out += f"<p>... {more} more rows</p>"
         return out + "</div>"
+
+
+class Record(Result):
+    """A result whose :meth:`to_dict` is its fields as plain Python (:func:`plain_fields`)."""
+
+    __slots__ = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of the fields."""
+        return plain_fields(self)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -421,11 +441,7 @@ class Coefficient(Result):
 def coefficient_fields(result: Coefficient, level: float) -> dict[str, Any]:
     """The fields of a coefficient as plain Python (no replicates), plus df, p-value and level:
     :meth:`Coefficient.to_dict` without its interval."""
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(result):
-        if f.name in ("replicates", "jackknife"):
-            continue
-        out[f.name] = to_plain(getattr(result, f.name))
+    out = plain_fields(result, ("replicates", "jackknife"))
     out.update(
         n_categories=result.n_categories,
         df=result.df,

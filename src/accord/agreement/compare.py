@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import InvalidInputError
-from .._results import ConfidenceInterval, Result, t_interval, t_pvalue, to_plain
+from .._results import ConfidenceInterval, Result, plain_fields, t_interval, t_pvalue
 from .._types import FloatArray, Level
 from ..data.ratings import Ratings
 from ._shared import item_terms
@@ -121,7 +121,7 @@ class AgreementComparison(Result):
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python dict of the fields (the interval as ``ci_low`` / ``ci_high``)."""
-        out = {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        out = plain_fields(self)
         ci = out.pop("confidence_interval")
         out.update(ci_low=ci[0], ci_high=ci[1])
         return out

@@ -16,9 +16,10 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError, bad_choice, warn_degenerate
-from .._results import Result, to_plain
+from .._errors import InvalidInputError, warn_degenerate
+from .._results import Result, plain_fields
 from .._types import FloatArray
+from .._validate import check_choice
 from .two_raters import TwoRaterData, as_table
 
 __all__ = ["MarginalHomogeneity", "marginal_homogeneity"]
@@ -67,7 +68,7 @@ class MarginalHomogeneity(Result):
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the fields (``differences`` as ``{category: difference}``)."""
-        out = {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        out = plain_fields(self)
         out["differences"] = {str(k): float(v) for k, v in self.differences.items()}
         return out
 
@@ -195,10 +196,7 @@ def marginal_homogeneity(
     >>> res.method, round(res.statistic, 3), res.df
     ('mcnemar', 3.769, 1)
     """
-    if method not in ("stuart_maxwell", "bhapkar"):
-        raise InvalidInputError(
-            bad_choice("marginal_homogeneity", "method", ("stuart_maxwell", "bhapkar"), method)
-        )
+    check_choice("method", method, ("stuart_maxwell", "bhapkar"), "marginal_homogeneity")
     table = as_table(data, y, categories=categories, raters=raters, owner="marginal_homogeneity")
     counts = table.counts
     used = (counts.sum(axis=0) + counts.sum(axis=1)) > 0

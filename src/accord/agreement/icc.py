@@ -99,11 +99,7 @@ class IntraclassCorrelation(Coefficient):
         """F-test p-value of ICC = 0 (only ``"greater"`` is defined for the F test)."""
         from scipy import stats
 
-        if alternative != "greater":
-            raise InvalidInputError(
-                "The 'alternative' parameter of IntraclassCorrelation.test must be one of "
-                f"{{'greater'}}. Got {alternative!r} instead."
-            )
+        check_choice("alternative", alternative, ("greater",), "IntraclassCorrelation.test")
         if not math.isfinite(self.f_statistic):
             return math.nan
         return float(stats.f.sf(self.f_statistic, self.df1, self.df2))
@@ -113,11 +109,7 @@ class IntraclassCorrelation(Coefficient):
     ) -> ConfidenceInterval:
         """The classical F-based interval (Shrout & Fleiss 1979; McGraw & Wong 1996)."""
         check_level(level)
-        if method != "analytic":
-            raise InvalidInputError(
-                "The 'method' parameter of IntraclassCorrelation.confidence_interval must be "
-                f"one of {{'analytic'}}. Got {method!r} instead."
-            )
+        check_choice("method", method, ("analytic",), "IntraclassCorrelation.confidence_interval")
         if not math.isfinite(self.statistic):
             return ConfidenceInterval(math.nan, math.nan)
         msr, msw, msc, mse = self.mean_squares
@@ -223,11 +215,7 @@ class IntraclassCorrelationREML(IntraclassCorrelation):
     def test(self, alternative: Alternative = "greater") -> float:
         """Likelihood-ratio p-value of ICC = 0 (only ``"greater"``: the ICC is not negative
         under the model)."""
-        if alternative != "greater":
-            raise InvalidInputError(
-                "The 'alternative' parameter of IntraclassCorrelationREML.test must be one of "
-                f"{{'greater'}}. Got {alternative!r} instead."
-            )
+        check_choice("alternative", alternative, ("greater",), "IntraclassCorrelationREML.test")
         return self.lr_pvalue
 
     def confidence_interval(
@@ -237,11 +225,9 @@ class IntraclassCorrelationREML(IntraclassCorrelation):
         other variance ratios, is within the chi-square(1) quantile of its minimum (cut at 0
         and 1); for a ``k`` form, the Spearman-Brown step-up of the single-rating interval."""
         check_level(level)
-        if method != "analytic":
-            raise InvalidInputError(
-                "The 'method' parameter of IntraclassCorrelationREML.confidence_interval must "
-                f"be one of {{'analytic'}}. Got {method!r} instead."
-            )
+        check_choice(
+            "method", method, ("analytic",), "IntraclassCorrelationREML.confidence_interval"
+        )
         if self.fit is None or not math.isfinite(self.statistic):
             return ConfidenceInterval(math.nan, math.nan)
         low, high = self.fit.profile_interval(level)
@@ -554,28 +540,38 @@ def _icc_anova(y: FloatArray) -> ICCResult:
                 value, f_stat, df1, df2 = _form(form, ms)
         forms.append(
             IntraclassCorrelation(
-                name="icc",
-                statistic=value,
-                standard_error=math.nan,
-                n_items=n,
-                n_raters=k,
-                categories=(),
-                method=f"{form} = {alias} (Shrout & Fleiss 1979; McGraw & Wong 1996): "
-                f"{description}; {method_tail}",
-                weights=form,
+                **_form_fields(form, alias, description, value, n, k, method_tail),
                 reason=reason or ICC_NO_SE,
                 bounds=(-math.inf, 1.0),
-                form=form,
-                alias=alias,
-                description=description,
                 f_statistic=f_stat,
                 df1=df1,
                 df2=df2,
                 mean_squares=squares,
-                n_columns=k,
             )
         )
     return ICCResult(tuple(forms), n, k, n_incomplete)
+
+
+def _form_fields(
+    form: str, alias: str, description: str, value: float, n: int, m: int, how: str
+) -> dict[str, Any]:
+    """The fields one ICC form shares with the others of either fit: its names, its value
+    on ``n`` items and ``m`` raters, and its method (``how``: the fit and its inference)."""
+    return {
+        "name": "icc",
+        "statistic": value,
+        "standard_error": math.nan,
+        "n_items": n,
+        "n_raters": m,
+        "categories": (),
+        "method": f"{form} = {alias} (Shrout & Fleiss 1979; McGraw & Wong 1996): "
+        f"{description}; {how}",
+        "weights": form,
+        "form": form,
+        "alias": alias,
+        "description": description,
+        "n_columns": m,
+    }
 
 
 def _form(form: str, ms: _MeanSquares) -> tuple[float, float, float, float]:
@@ -640,25 +636,16 @@ def _icc_reml(items: IntArray, raters: IntArray, y: FloatArray) -> ICCResult:
             value = _step_up(fit.icc, k)
             lr, p = fit.lr_test()
             components = (fit.items_variance, fit.raters_variance, fit.residual_variance)
+        how = (
+            f"REML of the {_MODEL_WORDS[_MODEL_OF[form[4]]]} model"
+            + (f", k = {k:.4g} (harmonic mean of raters per item)" if k != 1.0 else "")
+            + "; likelihood-ratio test and profile-likelihood interval"
+        )
         forms.append(
             IntraclassCorrelationREML(
-                name="icc",
-                statistic=value,
-                standard_error=math.nan,
-                n_items=n,
-                n_raters=m,
-                categories=(),
-                method=f"{form} = {alias} (Shrout & Fleiss 1979; McGraw & Wong 1996): "
-                f"{description}; REML of the {_MODEL_WORDS[_MODEL_OF[form[4]]]} model"
-                + (f", k = {k:.4g} (harmonic mean of raters per item)" if k != 1.0 else "")
-                + "; likelihood-ratio test and profile-likelihood interval",
-                weights=form,
+                **_form_fields(form, alias, description, value, n, m, how),
                 reason=reason or ICC_REML_NO_SE,
                 bounds=(0.0, 1.0),
-                form=form,
-                alias=alias,
-                description=description,
-                n_columns=m,
                 k=k,
                 variance_components=components,
                 lr_statistic=lr,

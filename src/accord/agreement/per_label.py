@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import DegenerateDataWarning, InvalidInputError
-from .._results import Coefficient, Result, to_plain
+from .._results import Coefficient, Result, plain_fields, to_plain
 from .._types import BoolArray, FloatArray
 from ..data.ratings import Ratings
 from .many_raters import fleiss_kappa, krippendorff_alpha
@@ -74,11 +74,7 @@ class PerLabelAgreement(Result):
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict: the summaries and the table as a list of rows."""
-        out: dict[str, Any] = {
-            f.name: to_plain(getattr(self, f.name))
-            for f in dataclasses.fields(self)
-            if f.name != "table"
-        }
+        out = plain_fields(self, ("table",))
         out["labels"] = to_plain(self.table)
         return out
 

@@ -20,10 +20,11 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._errors import InvalidInputError, bad_choice, bad_parameter, shown
+from .._errors import InvalidInputError, bad_parameter, shown
 from .._methods import MethodsFormat, judge_methods
-from .._results import Result, to_plain
+from .._results import Record
 from .._types import BoolArray, FloatArray, IntArray
+from .._validate import check_choice
 from ..data.ratings import Ratings
 
 __all__ = ["AltTest", "AltTestRanking", "alt_test", "benjamini_yekutieli"]
@@ -75,7 +76,7 @@ def benjamini_yekutieli(pvalues: Sequence[float] | FloatArray, q: float) -> Bool
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class AltTest(Result):
+class AltTest(Record):
     """The alternative annotator test of one judge.
 
     Attributes
@@ -147,13 +148,9 @@ class AltTest(Result):
         ``format``: ``"text"`` or ``"markdown"``."""
         return judge_methods(self, format)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the fields."""
-        return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
-
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class AltTestRanking(Result):
+class AltTestRanking(Record):
     """The alternative annotator test of several judges, ranked by advantage probability.
 
     Attributes
@@ -189,10 +186,6 @@ class AltTestRanking(Result):
         references once at the end. ``format``: ``"text"`` or ``"markdown"``."""
         return judge_methods(self.tests, format)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the fields."""
-        return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
-
 
 # ---------------------------------------------------------------------------- validation
 
@@ -213,8 +206,7 @@ def _check_options(
     ):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
             raise InvalidInputError(bad_parameter(owner, name, f"an integer >= {low}", value))
-    if test not in ("t", "wilcoxon"):
-        raise InvalidInputError(bad_choice(owner, "test", ("t", "wilcoxon"), test))
+    check_choice("test", test, ("t", "wilcoxon"), owner)
 
 
 def _rater_code(ratings: Ratings, name: Any, role: str) -> int:
@@ -230,10 +222,7 @@ def _rater_code(ratings: Ratings, name: Any, role: str) -> int:
 def _scoring_name(scoring: Any) -> str:
     if callable(scoring):
         return getattr(scoring, "__name__", "custom")
-    if scoring not in ("accuracy", "neg_rmse"):
-        raise InvalidInputError(
-            bad_choice("alt_test", "scoring", ("accuracy", "neg_rmse"), scoring)
-        )
+    check_choice("scoring", scoring, ("accuracy", "neg_rmse"), "alt_test")
     return str(scoring)
 
 

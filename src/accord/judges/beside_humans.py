@@ -28,7 +28,7 @@ import pandas as pd
 from .._bootstrap import bootstrap_interval
 from .._errors import InvalidInputError, bad_parameter
 from .._interval import ConfidenceInterval, check_level
-from .._results import Result, to_plain
+from .._results import Record, Result, plain_fields, to_plain
 from .._types import BoolArray, FloatArray, IntArray, RngLike, as_generator
 from ..agreement import (
     MarginalHomogeneity,
@@ -112,17 +112,16 @@ class JudgeVsReference(Result):
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict (the confusion matrix as ``{"categories": [...], "counts": [[...]]}``)."""
-        out = {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        out = plain_fields(self)
         out["confusion"] = {
             "categories": [to_plain(c) for c in self.confusion.index],
             "counts": to_plain(self.confusion.to_numpy()),
         }
-        out["homogeneity"] = self.homogeneity.to_dict()
         return out
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class JudgeAgreement(Result):
+class JudgeAgreement(Record):
     """The judge beside the humans, on the same items (:func:`judge_agreement`).
 
     Attributes
@@ -203,13 +202,6 @@ class JudgeAgreement(Result):
     def to_frame(self) -> pd.DataFrame:
         """The per-human table (a copy)."""
         return self.humans.copy()
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the fields (intervals as ``[low, high]``)."""
-        out = {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
-        out["consensus"] = self.consensus.to_dict()
-        out["gold"] = None if self.gold is None else self.gold.to_dict()
-        return out
 
 
 # ------------------------------------------------------------------------------ the panel

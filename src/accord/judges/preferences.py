@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._results import Result, to_plain
+from .._results import Record
 from .._validate import require_columns
 from ..data.frames import frame_to_pandas
 from ..data.preferences import TIE, Preferences, preferences_of
@@ -19,7 +19,7 @@ __all__ = ["PairwisePreferenceAgreement", "pairwise_preference_agreement"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class PairwisePreferenceAgreement(Result):
+class PairwisePreferenceAgreement(Record):
     """How often pairwise judges agree, and how often a judge keeps its verdict when the
     two answers swap places.
 
@@ -74,13 +74,6 @@ class PairwisePreferenceAgreement(Result):
             f"agreement {self.statistic:.3f} with ties, {self.agreement_without_ties:.3f} "
             f"without; position consistency {self.position_consistency:.3f}"
         )
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the result (``judges`` as a list of rows)."""
-        out: dict[str, Any] = to_plain(
-            {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        )
-        return out
 
     def to_frame(self) -> pd.DataFrame:
         """The per-judge table."""

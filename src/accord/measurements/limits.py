@@ -11,7 +11,15 @@ import numpy as np
 import numpy.typing as npt
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._results import ConfidenceInterval, Result, check_level, t_interval, t_pvalue, t_quantile
+from .._results import (
+    ConfidenceInterval,
+    Result,
+    check_level,
+    plain_fields,
+    t_interval,
+    t_pvalue,
+    t_quantile,
+)
 from .._types import FloatArray, IntArray
 from .._validate import check_choice
 from ._input import Pair
@@ -206,11 +214,7 @@ class BlandAltman(Result):
 
     def to_dict(self, level: float = 0.95, limits_method: LimitsMethod = "exact") -> dict[str, Any]:
         """Plain dict of the fields (not the per-pair arrays), the intervals and p-values."""
-        out: dict[str, Any] = {
-            f.name: getattr(self, f.name)
-            for f in dataclasses.fields(self)
-            if f.name not in ("differences", "means", "first_values", "second_values")
-        }
+        out = plain_fields(self, ("differences", "means", "first_values", "second_values"))
         ci = self.confidence_interval(level)
         low, up = self.limits_interval(level, limits_method)
         slope = self.slope_interval(level)

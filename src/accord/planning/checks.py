@@ -7,8 +7,8 @@ import numbers
 from collections.abc import Callable
 from typing import Any
 
-from .._errors import InvalidInputError, bad_choice, bad_parameter, option
-from .._validate import check_callback
+from .._errors import InvalidInputError, bad_parameter, option
+from .._validate import check_callback, check_choice
 
 __all__ = [
     "Progress",
@@ -112,10 +112,7 @@ def check_unused(owner: str, goal: str, given: dict[str, Any]) -> None:
 
 def one_sided(owner: str, alternative: Any) -> bool:
     """Whether ``alternative`` is ``"one-sided"`` (False for ``"two-sided"``)."""
-    if alternative not in ("one-sided", "two-sided"):
-        raise InvalidInputError(
-            bad_choice(owner, "alternative", ("one-sided", "two-sided"), alternative)
-        )
+    check_choice("alternative", alternative, ("one-sided", "two-sided"), owner)
     return bool(alternative == "one-sided")
 
 

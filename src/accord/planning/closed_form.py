@@ -16,8 +16,9 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, stats
 
-from .._errors import InvalidInputError, bad_choice
+from .._errors import InvalidInputError
 from .._types import FloatArray
+from .._validate import check_choice
 from .checks import check_count, check_open, check_unused, goal_of, one_sided
 from .results import SampleSize
 
@@ -457,8 +458,7 @@ def sample_size_kappa(
     191
     """
     owner = "sample_size_kappa"
-    if method not in ("goodness_of_fit", "cantor"):
-        raise InvalidInputError(bad_choice(owner, "method", ("goodness_of_fit", "cantor"), method))
+    check_choice("method", method, ("goodness_of_fit", "cantor"), owner)
     k = check_count(owner, "n_raters", n_raters, 2)
     if method == "cantor" and k != 2:
         raise InvalidInputError(

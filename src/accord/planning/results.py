@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._results import Result, to_plain
+from .._results import Record
 
 __all__ = ["SampleSize", "SimulatedSampleSize"]
 
@@ -21,7 +21,7 @@ GOALS = {
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class SampleSize(Result):
+class SampleSize(Record):
     """The number of items a reliability study needs, from a published closed form.
 
     Attributes
@@ -70,13 +70,9 @@ class SampleSize(Result):
         """The curve (a copy)."""
         return self.curve.copy()
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the fields."""
-        return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
-
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class SimulatedSampleSize(Result):
+class SimulatedSampleSize(Record):
     """The number of items a study needs, from simulated studies of each size.
 
     Attributes
@@ -129,7 +125,3 @@ class SimulatedSampleSize(Result):
     def to_frame(self) -> pd.DataFrame:
         """The curve (a copy)."""
         return self.curve.copy()
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the fields."""
-        return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}

@@ -13,8 +13,9 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError, bad_choice
+from .._errors import InvalidInputError
 from .._types import FloatArray, IntArray
+from .._validate import check_choice
 from ..agreement import cohen_kappa, fleiss_kappa, icc, krippendorff_alpha
 from ..data.ratings import Ratings
 from ..judges import alt_test
@@ -390,10 +391,7 @@ def sample_size_simulated(  # long: the options of every model and goal, checked
     60
     """
     owner = "sample_size_simulated"
-    if coefficient not in SIMULATED_COEFFICIENTS:
-        raise InvalidInputError(
-            bad_choice(owner, "coefficient", SIMULATED_COEFFICIENTS, coefficient)
-        )
+    check_choice("coefficient", coefficient, SIMULATED_COEFFICIENTS, owner)
     options = {
         "n_raters": n_raters, "prevalence": prevalence, "rho": rho, "accuracy": accuracy,
         "confusion": confusion, "rho0": rho0, "width": width, "alpha": alpha, "power": power,
