@@ -3,15 +3,21 @@
 
 from __future__ import annotations
 
-import collections
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .._errors import InvalidInputError, option
+from .._errors import InvalidInputError
 from .._types import Duplicates, Level, Missing
 from ..data.ratings import Ratings
-from .exports import AnswerTable, Record, export_records, question_responses
+from .exports import (
+    AnswerTable,
+    Asked,
+    Record,
+    choose_asked,
+    export_records,
+    question_responses,
+)
 
 __all__ = ["read_argilla"]
 
@@ -21,6 +27,8 @@ _Response = tuple[str, Any, Any, Any]
 #: The question of an Argilla 1.x response discarded before any question was answered: it
 #: is counted with whichever question is read.
 _EVERY = ""
+
+_ASKED = Asked("question", "responses", "no responses to", "no record has a response")
 
 
 def read_argilla(
@@ -112,8 +120,8 @@ def read_argilla(
             raise InvalidInputError(f"{where}, {record.where}: a record without {key!r}")
         ident = record.value[key]
         responses.extend((record, ident, r) for r in _responses(record, where))
-    asked = collections.Counter(q for _, _, (q, *_) in responses if q != _EVERY)
-    name = _question(asked, field, where)
+    asked = {q: repr(q) for _, _, (q, *_) in responses if q != _EVERY}
+    name = choose_asked(asked, field, where, _ASKED)
     table = AnswerTable()
     numbers = True
     for record, ident, (question, user, value, status) in responses:
@@ -211,25 +219,6 @@ def _user(answer: Mapping[str, Any], record: Record, where: str) -> Any:
     if user is None:
         raise InvalidInputError(f"{where}, {record.where}: a response without 'user_id'")
     return user
-
-
-def _question(counts: collections.Counter[str], field: str | None, where: str) -> str:
-    listed = ", ".join(repr(q) for q in counts)
-    if field is not None:
-        if field not in counts:
-            raise InvalidInputError(
-                f"{where}: no responses to question {field!r}; the questions are: "
-                f"{listed or 'none'}"
-            )
-        return field
-    if not counts:
-        raise InvalidInputError(f"{where}: no record has a response")
-    if len(counts) > 1:
-        raise InvalidInputError(
-            f"{where}: the responses answer {len(counts)} questions: {listed}; pass "
-            f"{option('field', *counts)} to choose one"
-        )
-    return next(iter(counts))
 
 
 def _check_value(value: Any, record: Record, question: str, where: str) -> None:

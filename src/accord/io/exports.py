@@ -27,9 +27,11 @@ from .files import check_file, reading, sniff_csv, sniff_text
 __all__ = [
     "EXPORT_TOOLS",
     "AnswerTable",
+    "Asked",
     "ExportTool",
     "Record",
     "SpanTable",
+    "choose_asked",
     "export_records",
     "export_tool",
     "is_json_array",
@@ -262,6 +264,58 @@ def question_responses(value: Any) -> list[dict[str, Any]] | None:
     ):
         return value
     return None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Asked:
+    """How an export names what its answers answer, for the messages of
+    :func:`choose_asked`: the noun (``"question"``), the answers (``"responses"``), how a
+    name with no answers is said (``"no responses to"``) and how an export with none is
+    (``"no record has a response"``)."""
+
+    noun: str
+    answers: str
+    absent: str
+    none: str
+
+
+def choose_asked(asked: Mapping[str, str], field: str | None, source: str, words: Asked) -> str:
+    """The control or question to read: ``field``, or the only one the answers answer.
+
+    ``asked`` maps each name answered to how it is listed in a message.
+
+    Raises
+    ------
+    InvalidInputError
+        ``field`` is not answered, nothing is, or several are and ``field`` is None (each
+        listing the names there are).
+
+    Examples
+    --------
+    >>> words = Asked("question", "responses", "no responses to", "no record has a response")
+    >>> choose_asked({"sentiment": "'sentiment'"}, None, "a.jsonl", words)
+    'sentiment'
+    >>> choose_asked({"a": "'a'", "b": "'b'"}, None, "a.jsonl", words)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    accord._errors.InvalidInputError: a.jsonl: the responses answer 2 questions: 'a', 'b'; ...
+    """
+    listed = ", ".join(asked.values())
+    if field is not None:
+        if field not in asked:
+            raise InvalidInputError(
+                f"{source}: {words.absent} {words.noun} {field!r}; the {words.noun}s are: "
+                f"{listed or 'none'}"
+            )
+        return field
+    if not asked:
+        raise InvalidInputError(f"{source}: {words.none}")
+    if len(asked) > 1:
+        raise InvalidInputError(
+            f"{source}: the {words.answers} answer {len(asked)} {words.noun}s: {listed}; pass "
+            f"{option('field', *asked)} to choose one"
+        )
+    return next(iter(asked))
 
 
 @dataclasses.dataclass

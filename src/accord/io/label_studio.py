@@ -8,11 +8,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .._errors import InvalidInputError, option
+from .._errors import InvalidInputError
 from .._types import Duplicates, Level, Missing
 from ..data.ratings import Ratings
 from ..data.spans import Spans
-from .exports import AnswerTable, Record, SpanTable, export_records
+from .exports import AnswerTable, Asked, Record, SpanTable, choose_asked, export_records
 
 __all__ = ["read_label_studio"]
 
@@ -23,6 +23,8 @@ _TYPES: dict[str, tuple[str, Level]] = {
     "number": ("number", "interval"),
     "labels": ("labels", "nominal"),
 }
+
+_ASKED = Asked("field", "annotations", "no results for", "no annotation has a result to read")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -218,22 +220,8 @@ def _fields(annotations: list[_Annotation], where: str) -> dict[str, str]:
 
 
 def _choose_field(kinds: dict[str, str], field: str | None, where: str) -> str:
-    listed = ", ".join(f"{name!r} ({kind})" for name, kind in kinds.items())
-    if field is not None:
-        if field not in kinds:
-            raise InvalidInputError(
-                f"{where}: no results for field {field!r}; the fields are: {listed or 'none'}"
-            )
-        name = field
-    elif not kinds:
-        raise InvalidInputError(f"{where}: no annotation has a result to read")
-    elif len(kinds) > 1:
-        raise InvalidInputError(
-            f"{where}: the annotations answer {len(kinds)} fields: {listed}; pass "
-            f"{option('field', *kinds)} to choose one"
-        )
-    else:
-        name = next(iter(kinds))
+    asked = {name: f"{name!r} ({kind})" for name, kind in kinds.items()}
+    name = choose_asked(asked, field, where, _ASKED)
     if kinds[name] not in _TYPES:
         raise InvalidInputError(
             f"{where}: field {name!r} holds {kinds[name]!r} results; accord reads "
