@@ -46,11 +46,21 @@ EXPORT_TOOLS: tuple[ExportTool, ...] = ("label-studio", "prodigy", "argilla", "p
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Record:
-    """One record of an export and where it is: ``line 3`` (JSON Lines), ``record 3``
-    (a JSON array) or ``row 3`` (Parquet, CSV), counted from 1."""
+    """One record of an export, where it is: ``line 3`` (JSON Lines), ``record 3`` (a JSON
+    array) or ``row 3`` (Parquet, CSV), counted from 1, and the file, as the user named it.
+    """
 
     where: str
     value: Any
+    source: str
+
+    def error(self, message: str) -> InvalidInputError:
+        """The error to raise for what is wrong with this record: ``<file>, line 3: ...``.
+
+        >>> print(Record("line 3", {}, "answers.jsonl").error("no 'answer'"))
+        answers.jsonl, line 3: no 'answer'
+        """
+        return InvalidInputError(f"{self.source}, {self.where}: {message}")
 
 
 def _kind(path: Path) -> Literal["json", "jsonl", "parquet", "csv"]:
@@ -119,10 +129,10 @@ def export_records(path: str | Path, *, what: str) -> Iterator[Record]:
         pq: Any = require("pyarrow.parquet", "parquet")
         with reading(p, "Parquet"):
             rows = pq.read_table(p).to_pylist()
-        yield from (Record(f"row {i}", row) for i, row in enumerate(rows, start=1))
+        yield from (Record(f"row {i}", row, str(path)) for i, row in enumerate(rows, start=1))
         return
     if kind == "csv":
-        yield from _csv_records(p)
+        yield from _csv_records(p, str(path))
         return
     sniff = sniff_text(p, what=what + " JSON")
     with reading(p, "JSON", sniff), sniff.open() as raw:
@@ -140,7 +150,7 @@ def export_records(path: str | Path, *, what: str) -> Iterator[Record]:
                 f"{type(values).__name__}"
             )
         for i, value in enumerate(values, start=1):
-            yield _checked(p, Record(f"record {i}", value), what)
+            yield _checked(p, Record(f"record {i}", value, str(path)), what)
         return
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -149,17 +159,17 @@ def export_records(path: str | Path, *, what: str) -> Iterator[Record]:
             value = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InvalidInputError(f"{p}, line {number}: not valid JSON ({exc.msg})") from None
-        yield _checked(p, Record(f"line {number}", value), what)
+        yield _checked(p, Record(f"line {number}", value, str(path)), what)
 
 
-def _csv_records(p: Path) -> Iterator[Record]:
+def _csv_records(p: Path, source: str) -> Iterator[Record]:
     """The rows of a CSV file as records of text (empty cells are None)."""
     from .files import read_csv_columns
 
     dialect = sniff_csv(p)
     table = read_csv_columns(dialect, list(dialect.header))
     for i, row in enumerate(table.to_pylist(), start=1):
-        yield Record(f"row {i}", row)
+        yield Record(f"row {i}", row, source)
 
 
 def _checked(p: Path, record: Record, what: str) -> Record:
