@@ -329,7 +329,18 @@ def choose_asked(asked: Mapping[str, str], field: str | None, source: str, words
 
 
 @dataclasses.dataclass
-class AnswerTable:
+class _Gathered:
+    """What a reader left out of what it gathers, and why: counted, never dropped unsaid."""
+
+    skipped: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+
+    def skip(self, reason: str) -> None:
+        """One more answer left out, for ``reason``."""
+        self.skipped[reason] += 1
+
+
+@dataclasses.dataclass
+class AnswerTable(_Gathered):
     """The answers a reader gathers, one row per (item, rater): the item, the rater, the
     label (None: no answer; a list: the choices made), where in the file the answer is
     (``task 12``, ``line 3``), and what was skipped and why."""
@@ -338,7 +349,6 @@ class AnswerTable:
     rater: list[Any] = dataclasses.field(default_factory=list)
     label: list[Any] = dataclasses.field(default_factory=list)
     where: list[str] = dataclasses.field(default_factory=list)
-    skipped: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
 
     def add(self, item: Any, rater: Any, label: Any, where: str) -> None:
         """One more answer."""
@@ -346,10 +356,6 @@ class AnswerTable:
         self.rater.append(rater)
         self.label.append(label)
         self.where.append(where)
-
-    def skip(self, reason: str) -> None:
-        """One more answer left out, for ``reason``."""
-        self.skipped[reason] += 1
 
     def _multi(self, source: str, multi_label: bool | None) -> bool:
         """Whether to read sets of labels: ``multi_label``, or (None) when some answer chose
@@ -469,7 +475,7 @@ def _as_set(label: Any) -> Any:
 
 
 @dataclasses.dataclass
-class SpanTable:
+class SpanTable(_Gathered):
     """The spans a reader gathers: who marked which stretch of which document, every
     annotator and document seen (those without spans too), the document texts where
     known, and what was skipped and why."""
@@ -480,7 +486,6 @@ class SpanTable:
     annotators: set[str] = dataclasses.field(default_factory=set)
     documents: set[str] = dataclasses.field(default_factory=set)
     texts: dict[str, str] = dataclasses.field(default_factory=dict)
-    skipped: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
 
     def saw(self, annotator: Any, document: Any) -> None:
         """An annotator answered on a document (with or without spans)."""

@@ -170,7 +170,7 @@ def _spans(records: list[Record], key: str, where: str) -> Spans:
     for record in records:
         answer = _answer(record)
         if answer != "accept":
-            table.skipped[f"answer {answer!r}"] += 1
+            table.skip(f"answer {answer!r}")
             continue
         rater, doc = str(_rater(record)), str(_item(record, key))
         table.saw(rater, doc)
