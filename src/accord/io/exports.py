@@ -22,7 +22,7 @@ from .._errors import DuplicateRatingError, InvalidInputError, option, require, 
 from .._types import Duplicates, Level, Missing
 from ..data.ratings import Ratings
 from ..data.spans import Spans, encode_spans
-from .files import check_file, reading, sniff_csv, sniff_text
+from .files import JsonLineError, check_file, json_lines, reading, sniff_csv, sniff_text
 
 __all__ = [
     "EXPORT_TOOLS",
@@ -152,14 +152,13 @@ def export_records(path: str | Path, *, what: str) -> Iterator[Record]:
         for i, value in enumerate(values, start=1):
             yield _checked(p, Record(f"record {i}", value, str(path)), what)
         return
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InvalidInputError(f"{p}, line {number}: not valid JSON ({exc.msg})") from None
-        yield _checked(p, Record(f"line {number}", value, str(path)), what)
+    try:
+        for number, value in json_lines(text.split("\n")):
+            yield _checked(p, Record(f"line {number}", value, str(path)), what)
+    except JsonLineError as exc:
+        raise InvalidInputError(
+            f"{p}, line {exc.number}: not valid JSON ({exc.error.msg})"
+        ) from None
 
 
 def _csv_records(p: Path, source: str) -> Iterator[Record]:

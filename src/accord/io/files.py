@@ -22,7 +22,7 @@ import io
 import json
 import lzma
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Literal, TypeAlias
 
@@ -31,11 +31,13 @@ from .._errors import ColumnNotFoundError, FileReadError, InvalidInputError
 __all__ = [
     "Compression",
     "CsvDialect",
+    "JsonLineError",
     "TextSniff",
     "check_encoding",
     "check_file",
     "check_json_lines",
     "decode_error_message",
+    "json_lines",
     "open_binary",
     "parse_separator",
     "read_csv_columns",
@@ -453,23 +455,57 @@ def _bad_byte(path: Path, encoding: str, compression: Compression | None) -> str
             offset += len(block)
 
 
+class JsonLineError(ValueError):
+    """A line of JSON Lines text that is not JSON: its number (from 1) and what the
+    parser said."""
+
+    def __init__(self, number: int, error: json.JSONDecodeError) -> None:
+        super().__init__(f"line {number}: {error}")
+        self.number = number
+        self.error = error
+
+
+def json_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
+    """The number (from 1) and JSON value of each line of JSON Lines text that is not blank
+    (white space and a byte-order mark around a line are looked through).
+
+    Split the text on ``"\\n"`` only (as a file iterates): JSON lets U+2028 and U+0085
+    stand unescaped in a string, where :meth:`str.splitlines` would split it.
+
+    Raises
+    ------
+    JsonLineError
+        A line that is not JSON.
+
+    Examples
+    --------
+    >>> list(json_lines(['{"a": 1}', "", ' {"a": "x\\u2028y"}']))
+    [(1, {'a': 1}), (3, {'a': 'x\\u2028y'})]
+    """
+    for number, line in enumerate(lines, start=1):
+        line = line.strip().lstrip("\ufeff")
+        if not line:
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise JsonLineError(number, exc) from None
+        yield number, value
+
+
 def check_json_lines(sniff: TextSniff) -> str | None:
     """The first line of a JSON Lines file that is not one JSON object, as a message."""
     with sniff.open() as raw:
         text = io.TextIOWrapper(raw, encoding=sniff.encoding, errors="replace")
-        for number, line in enumerate(text, start=1):
-            line = line.strip().lstrip("\ufeff")
-            if not line:
-                continue
-            try:
-                value = json.loads(line)
-            except ValueError as exc:
-                return f"{sniff.path}, line {number}: not valid JSON ({exc})"
-            if not isinstance(value, dict):
-                return (
-                    f"{sniff.path}, line {number}: each line of a JSON Lines file must be an "
-                    f"object ({{...}}), got {type(value).__name__}"
-                )
+        try:
+            for number, value in json_lines(text):
+                if not isinstance(value, dict):
+                    return (
+                        f"{sniff.path}, line {number}: each line of a JSON Lines file must be "
+                        f"an object ({{...}}), got {type(value).__name__}"
+                    )
+        except JsonLineError as exc:
+            return f"{sniff.path}, line {exc.number}: not valid JSON ({exc.error})"
     return None
 
 
