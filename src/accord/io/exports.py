@@ -22,7 +22,15 @@ from .._errors import DuplicateRatingError, InvalidInputError, option, require, 
 from .._types import Duplicates, Level, Missing
 from ..data.ratings import Ratings
 from ..data.spans import Spans, encode_spans
-from .files import JsonLineError, check_file, json_lines, reading, sniff_csv, sniff_text
+from .files import (
+    JsonLineError,
+    check_file,
+    json_lines,
+    plain_suffix,
+    reading,
+    sniff_csv,
+    sniff_text,
+)
 
 __all__ = [
     "EXPORT_TOOLS",
@@ -67,10 +75,7 @@ def _kind(path: Path) -> Literal["json", "jsonl", "parquet", "csv"]:
     """The container of an export, told by the name's suffix (a compression suffix is
     looked through) and, for ``.json``, by its first character: ``[`` is one JSON array,
     ``{`` a record a line."""
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] in (".gz", ".bz2", ".zst", ".xz"):
-        suffixes = suffixes[:-1]
-    last = suffixes[-1] if suffixes else ""
+    last = plain_suffix(path)
     if last in (".parquet", ".pq"):
         return "parquet"
     if last in (".csv", ".tsv"):
@@ -89,12 +94,7 @@ def _kind(path: Path) -> Literal["json", "jsonl", "parquet", "csv"]:
 def is_json_array(path: str | Path) -> bool:
     """Whether a ``.json`` file holds one JSON array (an export), not a record a line."""
     p = check_file(path)
-    if ".json" not in [s.lower() for s in p.suffixes[-2:]]:
-        return False
-    try:
-        return _kind(p) == "json"
-    except InvalidInputError:  # a suffix that is not an export's
-        return False
+    return plain_suffix(p) == ".json" and _kind(p) == "json"
 
 
 def export_records(path: str | Path, *, what: str) -> Iterator[Record]:

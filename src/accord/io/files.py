@@ -40,6 +40,7 @@ __all__ = [
     "json_lines",
     "open_binary",
     "parse_separator",
+    "plain_suffix",
     "read_csv_columns",
     "read_text_file",
     "reading",
@@ -74,6 +75,19 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
 #: Separators a header of one cell is checked for.
 _SEPARATORS = (",", ";", "\t", "|")
 _SEPARATOR_NAMES = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe", " ": "space"}
+
+
+def plain_suffix(path: Path) -> str:
+    """The last suffix of a file's name, in lower case, a compression suffix (``.gz``,
+    ``.bz2``, ``.zst``, ``.xz``, ``.zip``) looked through; ``""`` when there is none.
+
+    >>> plain_suffix(Path("ratings.CSV.gz")), plain_suffix(Path("README"))
+    ('.csv', '')
+    """
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] in (".gz", ".bz2", ".zst", ".xz", ".zip"):
+        suffixes = suffixes[:-1]
+    return suffixes[-1] if suffixes else ""
 
 
 def check_file(path: str | Path) -> Path:
