@@ -16,12 +16,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
-import numpy as np
-
 from .._errors import DuplicateRatingError, InvalidInputError, option, require, shown
 from .._types import Duplicates, Level, Missing
 from ..data.ratings import Ratings
-from ..data.spans import Spans, encode_spans
+from ..data.spans import Spans
 from .files import (
     JsonLineError,
     check_file,
@@ -31,6 +29,7 @@ from .files import (
     sniff_csv,
     sniff_text,
 )
+from .gathered import SpanColumns
 
 __all__ = [
     "EXPORT_TOOLS",
@@ -479,9 +478,7 @@ class SpanTable(_Gathered):
     annotator and document seen (those without spans too), the document texts where
     known, and what was skipped and why."""
 
-    columns: dict[str, list[Any]] = dataclasses.field(
-        default_factory=lambda: {k: [] for k in ("ann", "doc", "start", "end", "label")}
-    )
+    columns: SpanColumns = dataclasses.field(default_factory=SpanColumns)
     annotators: set[str] = dataclasses.field(default_factory=set)
     documents: set[str] = dataclasses.field(default_factory=set)
     texts: dict[str, str] = dataclasses.field(default_factory=dict)
@@ -494,28 +491,18 @@ class SpanTable(_Gathered):
     def add(self, annotator: Any, document: Any, start: int, end: int, label: Any) -> None:
         """One more span."""
         self.saw(annotator, document)
-        values = (str(annotator), str(document), start, end, str(label))
-        for name, value in zip(self.columns, values, strict=True):
-            self.columns[name].append(value)
+        self.columns.add(str(annotator), str(document), start, end, str(label))
 
     def spans(self, source: str) -> Spans:
         """The spans, validated (:func:`accord.data.spans.encode_spans`); what was skipped
         in ``notes``."""
         if not self.annotators:
             raise InvalidInputError(f"{source}: no answers to read")
-        col = self.columns
-        return encode_spans(
-            np.array(col["ann"], dtype=object),
-            np.array(col["doc"], dtype=object),
-            np.array(col["start"], dtype=np.int64),
-            np.array(col["end"], dtype=np.int64),
-            np.array(col["label"], dtype=object),
-            annotator_names=tuple(sorted(self.annotators)),
-            document_names=tuple(sorted(self.documents)),
-            rows=np.arange(len(col["ann"]), dtype=np.int64),
+        return self.columns.spans(
+            sorted(self.annotators),
+            sorted(self.documents),
             unit="character",
-            texts=self.texts,
-            lengths={d: len(t) for d, t in self.texts.items()},
             source=source,
-            notes=tuple(f"skipped {n} {why}" for why, n in self.skipped.items()),
+            texts=self.texts,
+            notes=(f"skipped {n} {why}" for why, n in self.skipped.items()),
         )
