@@ -41,13 +41,9 @@ def read_texts(folder: str | Path, *, encoding: str = "utf-8") -> dict[str, str]
     if not root.is_dir():
         raise FileNotFoundError(2, "No such folder", str(root))
     return {
-        p.relative_to(root).with_suffix("").as_posix(): _read_text(p, encoding)
+        p.relative_to(root).with_suffix("").as_posix(): read_text_file(p, encoding=encoding)
         for p in sorted(root.rglob("*.txt"))
     }
-
-
-def _read_text(path: Path, encoding: str) -> str:
-    return read_text_file(path, encoding=encoding)
 
 
 def read_spans(
@@ -314,10 +310,10 @@ def _brat_texts(
         for docs in docs_of.values():
             candidate = docs[d].with_suffix(".txt")
             if candidate.is_file():
-                found[str(candidate)] = _read_text(candidate, encoding)
+                found[str(candidate)] = read_text_file(candidate, encoding=encoding)
         shared = root / f"{d}.txt"
         if shared.is_file():
-            found[str(shared)] = _read_text(shared, encoding)
+            found[str(shared)] = read_text_file(shared, encoding=encoding)
         if len(set(found.values())) > 1:
             raise InvalidInputError(
                 f"the texts of document {d!r} differ between {sorted(found)}; offsets would "
@@ -347,7 +343,8 @@ class _AnnReader:
     def read(self, file: Path, annotator: str, document: str) -> None:
         """Add the spans of the ``T`` lines of one .ann file."""
         text = self.texts.get(document)
-        for number, line in enumerate(_read_text(file, self.encoding).splitlines(), start=1):
+        lines = read_text_file(file, encoding=self.encoding).splitlines()
+        for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             if not line.startswith("T"):
