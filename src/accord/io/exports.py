@@ -28,6 +28,7 @@ from .files import (
     reading,
     sniff_csv,
     sniff_text,
+    text_lines,
 )
 from .gathered import SpanColumns
 
@@ -152,7 +153,7 @@ def export_records(path: str | Path, *, what: str) -> Iterator[Record]:
             yield _checked(p, Record(f"record {i}", value, str(path)), what)
         return
     try:
-        for number, value in json_lines(text.split("\n")):
+        for number, value in json_lines(text_lines(text)):
             yield _checked(p, Record(f"line {number}", value, str(path)), what)
     except JsonLineError as exc:
         raise InvalidInputError(

@@ -21,6 +21,7 @@ import gzip
 import io
 import json
 import lzma
+import re
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -46,6 +47,7 @@ __all__ = [
     "reading",
     "sniff_csv",
     "sniff_text",
+    "text_lines",
 ]
 
 Compression: TypeAlias = Literal["gzip", "bz2", "zstd", "xz"]
@@ -469,6 +471,17 @@ def _bad_byte(path: Path, encoding: str, compression: Compression | None) -> str
             offset += len(block)
 
 
+def text_lines(text: str) -> list[str]:
+    """The lines of a text, split where a file read in text mode splits them: at ``\\n``,
+    ``\\r\\n`` and ``\\r`` only. :meth:`str.splitlines` also splits at U+2028, U+0085 and
+    other characters that a JSON string or a document text may hold.
+
+    >>> text_lines("a\\u2028b\\r\\nc\\n")
+    ['a\\u2028b', 'c', '']
+    """
+    return re.split(r"\r\n|\r|\n", text)
+
+
 class JsonLineError(ValueError):
     """A line of JSON Lines text that is not JSON: its number (from 1) and what the
     parser said."""
@@ -483,8 +496,8 @@ def json_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
     """The number (from 1) and JSON value of each line of JSON Lines text that is not blank
     (white space and a byte-order mark around a line are looked through).
 
-    Split the text on ``"\\n"`` only (as a file iterates): JSON lets U+2028 and U+0085
-    stand unescaped in a string, where :meth:`str.splitlines` would split it.
+    Split a text with :func:`text_lines`: JSON lets U+2028 and U+0085 stand unescaped in a
+    string, where :meth:`str.splitlines` would split it.
 
     Raises
     ------

@@ -16,7 +16,7 @@ from typing import Literal, TypeAlias
 from .._errors import AccordWarning, InvalidInputError
 from .._validate import check_choice
 from ..data.spans import Spans
-from .files import read_text_file
+from .files import read_text_file, text_lines
 from .gathered import SpanColumns
 from .ratings import FileFormat, read_table
 
@@ -343,7 +343,7 @@ class _AnnReader:
     def read(self, file: Path, annotator: str, document: str) -> None:
         """Add the spans of the ``T`` lines of one .ann file."""
         text = self.texts.get(document)
-        lines = read_text_file(file, encoding=self.encoding).splitlines()
+        lines = text_lines(read_text_file(file, encoding=self.encoding))
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
