@@ -285,6 +285,23 @@ def test_prodigy_malformed_lines_are_named(tmp_path: Path) -> None:
         accord.read_prodigy(path)
 
 
+def test_json_lines_keep_line_separators_inside_strings(tmp_path: Path) -> None:
+    # JSON lets U+2028, U+2029 and U+0085 stand unescaped in a string (RFC 8259, section 7),
+    # as json.dumps(..., ensure_ascii=False) writes them; only "\n" ends a JSON Lines record.
+    path = tmp_path / "answers.jsonl"
+    records = [
+        {"text": f"one{sep}two", "_input_hash": 1, "_annotator_id": rater, "answer": "accept",
+         "label": "POS"}
+        for sep, rater in (("\u2028", "a"), ("\u2029\x85", "b"))
+    ]  # fmt: skip
+    path.write_text(
+        "\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\n", encoding="utf-8"
+    )
+    r = accord.read_prodigy(path, item="_input_hash")
+    assert isinstance(r, accord.Ratings)
+    assert (r.n_items, r.n_raters, r.report.rows) == (1, 2, 2)
+
+
 def test_prodigy_multiple_choice_feeds_masi_alpha() -> None:
     r = accord.read_prodigy(HERE / "prodigy_multi.jsonl")
     assert isinstance(r, accord.Ratings)

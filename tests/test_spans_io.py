@@ -143,6 +143,20 @@ def test_brat_crlf_offsets_count_both_characters(tmp_path: Path) -> None:
     assert spans.texts["d"][10:17] == "Aspirin"
 
 
+def test_brat_line_separators_inside_a_quoted_text(tmp_path: Path) -> None:
+    # U+2028 and U+0085 are characters of the text, not line ends of the .ann file (brat
+    # standoff: one annotation per line, lines end with \n); the span quotes them.
+    text = "Aspirin\u2028tablets\x85help"
+    for annotator in ("a", "b"):
+        (tmp_path / annotator).mkdir()
+        ann_line = f"T1\tDRUG 0 20\t{text[:20]}\r\n"
+        (tmp_path / annotator / "d.ann").write_text(ann_line, encoding="utf-8", newline="")
+        (tmp_path / annotator / "d.txt").write_text(text, encoding="utf-8", newline="")
+    spans = accord.read_brat(tmp_path)
+    assert spans.n_spans == 2 and spans.notes == ()
+    assert accord.span_agreement(spans).statistic == 1.0
+
+
 def test_brat_same_span_twice_in_one_file_counts_once(tmp_path: Path) -> None:
     twice = ann(("DRUG", 0, 7), ("DISEASE", 16, 21)) + "T3\tDRUG 0 7\tAspirin\n"
     root = write_brat(tmp_path, {"a": {"d": twice}, "b": {"d": ann(("DRUG", 0, 7))}}, {"d": TEXT})

@@ -3,15 +3,21 @@
 
 from __future__ import annotations
 
-import collections
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .._errors import InvalidInputError, option
+from .._errors import InvalidInputError
 from .._types import Duplicates, Level, Missing
 from ..data.ratings import Ratings
-from .exports import AnswerTable, Record, export_records, question_responses
+from .exports import (
+    AnswerTable,
+    Asked,
+    Record,
+    choose_asked,
+    export_records,
+    question_responses,
+)
 
 __all__ = ["read_argilla"]
 
@@ -21,6 +27,8 @@ _Response = tuple[str, Any, Any, Any]
 #: The question of an Argilla 1.x response discarded before any question was answered: it
 #: is counted with whichever question is read.
 _EVERY = ""
+
+_ASKED = Asked("question", "responses", "no responses to", "no record has a response")
 
 
 def read_argilla(
@@ -109,11 +117,11 @@ def read_argilla(
         if key is None:
             key = "external_id" if "id" not in record.value else "id"
         if record.value.get(key) is None:
-            raise InvalidInputError(f"{where}, {record.where}: a record without {key!r}")
+            raise record.error(f"a record without {key!r}")
         ident = record.value[key]
-        responses.extend((record, ident, r) for r in _responses(record, where))
-    asked = collections.Counter(q for _, _, (q, *_) in responses if q != _EVERY)
-    name = _question(asked, field, where)
+        responses.extend((record, ident, r) for r in _responses(record))
+    asked = {q: repr(q) for _, _, (q, *_) in responses if q != _EVERY}
+    name = choose_asked(asked, field, where, _ASKED)
     table = AnswerTable()
     numbers = True
     for record, ident, (question, user, value, status) in responses:
@@ -122,7 +130,7 @@ def read_argilla(
         if status in ("discarded", "draft"):
             table.skip(f"{status} response")
             continue
-        _check_value(value, record, name, where)
+        _check_value(value, record, name)
         numbers = numbers and isinstance(value, int | float) and not isinstance(value, bool)
         table.add(ident, user, value, record.where)
     return table.ratings(
@@ -136,47 +144,44 @@ def read_argilla(
     )
 
 
-def _responses(record: Record, where: str) -> Iterator[_Response]:
+def _responses(record: Record) -> Iterator[_Response]:
     """Every response of a record, whatever the shape of the export."""
     value = record.value
     responses = value.get("responses")
     if isinstance(responses, dict):  # Argilla 2.x
         for question, answers in responses.items():
-            for answer in _listed(answers, record, f"responses[{question!r}]", where):
+            for answer in _listed(answers, record, f"responses[{question!r}]"):
                 yield (
                     question,
-                    _user(answer, record, where),
+                    _user(answer, record),
                     answer.get("value"),
                     answer.get("status", "submitted"),
                 )
         return
     if isinstance(responses, list):  # Argilla 1.x
-        for answer in _listed(responses, record, "responses", where):
+        for answer in _listed(responses, record, "responses"):
             values = answer.get("values")
             if not isinstance(values, dict):
-                raise InvalidInputError(
-                    f"{where}, {record.where}: a response without 'values' ({{question: "
-                    "{'value': ...}})"
-                )
+                raise record.error("a response without 'values' ({question: {'value': ...}})")
             status = answer.get("status")
             if not values and status in ("discarded", "draft"):
-                yield _EVERY, _user(answer, record, where), None, status
+                yield _EVERY, _user(answer, record), None, status
             for question, given in values.items():
                 got = given.get("value") if isinstance(given, dict) else given
-                yield question, _user(answer, record, where), got, status
+                yield question, _user(answer, record), got, status
         return
-    yield from _flattened(record, where)
+    yield from _flattened(record)
 
 
-def _flattened(record: Record, where: str) -> Iterator[_Response]:
+def _flattened(record: Record) -> Iterator[_Response]:
     """Responses from the columns of a Hub export: ``q.responses``, ``q.responses.users``,
     ``q.responses.status`` (Argilla 2.x), or a column ``q`` of ``{user_id, value, status}``
     (Argilla 1.x)."""
     value = record.value
     questions = [k[: -len(".responses")] for k in value if k.endswith(".responses")]
     if not questions and "responses" in value and value["responses"] is not None:
-        raise InvalidInputError(
-            f"{where}, {record.where}: 'responses' must be a mapping (Argilla 2.x) or a list "
+        raise record.error(
+            "'responses' must be a mapping (Argilla 2.x) or a list "
             f"(Argilla 1.x), got {type(value['responses']).__name__}"
         )
     for q in questions:
@@ -184,8 +189,8 @@ def _flattened(record: Record, where: str) -> Iterator[_Response]:
         users = value.get(f"{q}.responses.users") or []
         status = value.get(f"{q}.responses.status") or ["submitted"] * len(values)
         if not (len(values) == len(users) == len(status)):
-            raise InvalidInputError(
-                f"{where}, {record.where}: {q}.responses, {q}.responses.users and "
+            raise record.error(
+                f"{q}.responses, {q}.responses.users and "
                 f"{q}.responses.status must be lists of one length; got {len(values)}, "
                 f"{len(users)} and {len(status)}"
             )
@@ -194,52 +199,33 @@ def _flattened(record: Record, where: str) -> Iterator[_Response]:
         try:
             answers = question_responses(column)
         except InvalidInputError as exc:
-            raise InvalidInputError(f"{where}, {record.where}: {key!r}: {exc}") from None
+            raise record.error(f"{key!r}: {exc}") from None
         for answer in answers or []:
             status = answer.get("status", "submitted")
-            yield key, _user(answer, record, where), answer.get("value"), status
+            yield key, _user(answer, record), answer.get("value"), status
 
 
-def _listed(answers: Any, record: Record, what: str, where: str) -> list[Mapping[str, Any]]:
+def _listed(answers: Any, record: Record, what: str) -> list[Mapping[str, Any]]:
     if not isinstance(answers, list) or not all(isinstance(a, dict) for a in answers):
-        raise InvalidInputError(f"{where}, {record.where}: {what} must be a list of responses")
+        raise record.error(f"{what} must be a list of responses")
     return answers
 
 
-def _user(answer: Mapping[str, Any], record: Record, where: str) -> Any:
+def _user(answer: Mapping[str, Any], record: Record) -> Any:
     user = answer.get("user_id")
     if user is None:
-        raise InvalidInputError(f"{where}, {record.where}: a response without 'user_id'")
+        raise record.error("a response without 'user_id'")
     return user
 
 
-def _question(counts: collections.Counter[str], field: str | None, where: str) -> str:
-    listed = ", ".join(repr(q) for q in counts)
-    if field is not None:
-        if field not in counts:
-            raise InvalidInputError(
-                f"{where}: no responses to question {field!r}; the questions are: "
-                f"{listed or 'none'}"
-            )
-        return field
-    if not counts:
-        raise InvalidInputError(f"{where}: no record has a response")
-    if len(counts) > 1:
-        raise InvalidInputError(
-            f"{where}: the responses answer {len(counts)} questions: {listed}; pass "
-            f"{option('field', *counts)} to choose one"
-        )
-    return next(iter(counts))
-
-
-def _check_value(value: Any, record: Record, question: str, where: str) -> None:
+def _check_value(value: Any, record: Record, question: str) -> None:
     """A label, a number, or a list of labels (a multi-label question)."""
     scalar = (str, int, float)
     if isinstance(value, scalar) or value is None:
         return
     if isinstance(value, list) and all(isinstance(v, scalar) for v in value):
         return
-    raise InvalidInputError(
-        f"{where}, {record.where}: question {question!r}: {value!r} is not a label, a number "
+    raise record.error(
+        f"question {question!r}: {value!r} is not a label, a number "
         "or a list of labels (text, ranking and span questions are not read)"
     )

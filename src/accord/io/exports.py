@@ -16,20 +16,30 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
-import numpy as np
-
 from .._errors import DuplicateRatingError, InvalidInputError, option, require, shown
 from .._types import Duplicates, Level, Missing
 from ..data.ratings import Ratings
-from ..data.spans import Spans, encode_spans
-from .files import check_file, reading, sniff_csv, sniff_text
+from ..data.spans import Spans
+from .files import (
+    JsonLineError,
+    check_file,
+    json_lines,
+    plain_suffix,
+    reading,
+    sniff_csv,
+    sniff_text,
+    text_lines,
+)
+from .gathered import SpanColumns
 
 __all__ = [
     "EXPORT_TOOLS",
     "AnswerTable",
+    "Asked",
     "ExportTool",
     "Record",
     "SpanTable",
+    "choose_asked",
     "export_records",
     "export_tool",
     "is_json_array",
@@ -44,21 +54,28 @@ EXPORT_TOOLS: tuple[ExportTool, ...] = ("label-studio", "prodigy", "argilla", "p
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Record:
-    """One record of an export and where it is: ``line 3`` (JSON Lines), ``record 3``
-    (a JSON array) or ``row 3`` (Parquet, CSV), counted from 1."""
+    """One record of an export, where it is: ``line 3`` (JSON Lines), ``record 3`` (a JSON
+    array) or ``row 3`` (Parquet, CSV), counted from 1, and the file, as the user named it.
+    """
 
     where: str
     value: Any
+    source: str
+
+    def error(self, message: str) -> InvalidInputError:
+        """The error to raise for what is wrong with this record: ``<file>, line 3: ...``.
+
+        >>> print(Record("line 3", {}, "answers.jsonl").error("no 'answer'"))
+        answers.jsonl, line 3: no 'answer'
+        """
+        return InvalidInputError(f"{self.source}, {self.where}: {message}")
 
 
 def _kind(path: Path) -> Literal["json", "jsonl", "parquet", "csv"]:
     """The container of an export, told by the name's suffix (a compression suffix is
     looked through) and, for ``.json``, by its first character: ``[`` is one JSON array,
     ``{`` a record a line."""
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] in (".gz", ".bz2", ".zst", ".xz"):
-        suffixes = suffixes[:-1]
-    last = suffixes[-1] if suffixes else ""
+    last = plain_suffix(path)
     if last in (".parquet", ".pq"):
         return "parquet"
     if last in (".csv", ".tsv"):
@@ -77,12 +94,7 @@ def _kind(path: Path) -> Literal["json", "jsonl", "parquet", "csv"]:
 def is_json_array(path: str | Path) -> bool:
     """Whether a ``.json`` file holds one JSON array (an export), not a record a line."""
     p = check_file(path)
-    if ".json" not in [s.lower() for s in p.suffixes[-2:]]:
-        return False
-    try:
-        return _kind(p) == "json"
-    except InvalidInputError:  # a suffix that is not an export's
-        return False
+    return plain_suffix(p) == ".json" and _kind(p) == "json"
 
 
 def export_records(path: str | Path, *, what: str) -> Iterator[Record]:
@@ -117,10 +129,10 @@ def export_records(path: str | Path, *, what: str) -> Iterator[Record]:
         pq: Any = require("pyarrow.parquet", "parquet")
         with reading(p, "Parquet"):
             rows = pq.read_table(p).to_pylist()
-        yield from (Record(f"row {i}", row) for i, row in enumerate(rows, start=1))
+        yield from (Record(f"row {i}", row, str(path)) for i, row in enumerate(rows, start=1))
         return
     if kind == "csv":
-        yield from _csv_records(p)
+        yield from _csv_records(p, str(path))
         return
     sniff = sniff_text(p, what=what + " JSON")
     with reading(p, "JSON", sniff), sniff.open() as raw:
@@ -138,26 +150,25 @@ def export_records(path: str | Path, *, what: str) -> Iterator[Record]:
                 f"{type(values).__name__}"
             )
         for i, value in enumerate(values, start=1):
-            yield _checked(p, Record(f"record {i}", value), what)
+            yield _checked(p, Record(f"record {i}", value, str(path)), what)
         return
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InvalidInputError(f"{p}, line {number}: not valid JSON ({exc.msg})") from None
-        yield _checked(p, Record(f"line {number}", value), what)
+    try:
+        for number, value in json_lines(text_lines(text)):
+            yield _checked(p, Record(f"line {number}", value, str(path)), what)
+    except JsonLineError as exc:
+        raise InvalidInputError(
+            f"{p}, line {exc.number}: not valid JSON ({exc.error.msg})"
+        ) from None
 
 
-def _csv_records(p: Path) -> Iterator[Record]:
+def _csv_records(p: Path, source: str) -> Iterator[Record]:
     """The rows of a CSV file as records of text (empty cells are None)."""
     from .files import read_csv_columns
 
     dialect = sniff_csv(p)
     table = read_csv_columns(dialect, list(dialect.header))
     for i, row in enumerate(table.to_pylist(), start=1):
-        yield Record(f"row {i}", row)
+        yield Record(f"row {i}", row, source)
 
 
 def _checked(p: Path, record: Record, what: str) -> Record:
@@ -264,8 +275,71 @@ def question_responses(value: Any) -> list[dict[str, Any]] | None:
     return None
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Asked:
+    """How an export names what its answers answer, for the messages of
+    :func:`choose_asked`: the noun (``"question"``), the answers (``"responses"``), how a
+    name with no answers is said (``"no responses to"``) and how an export with none is
+    (``"no record has a response"``)."""
+
+    noun: str
+    answers: str
+    absent: str
+    none: str
+
+
+def choose_asked(asked: Mapping[str, str], field: str | None, source: str, words: Asked) -> str:
+    """The control or question to read: ``field``, or the only one the answers answer.
+
+    ``asked`` maps each name answered to how it is listed in a message.
+
+    Raises
+    ------
+    InvalidInputError
+        ``field`` is not answered, nothing is, or several are and ``field`` is None (each
+        listing the names there are).
+
+    Examples
+    --------
+    >>> words = Asked("question", "responses", "no responses to", "no record has a response")
+    >>> choose_asked({"sentiment": "'sentiment'"}, None, "a.jsonl", words)
+    'sentiment'
+    >>> choose_asked({"a": "'a'", "b": "'b'"}, None, "a.jsonl", words)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    accord._errors.InvalidInputError: a.jsonl: the responses answer 2 questions: 'a', 'b'; ...
+    """
+    listed = ", ".join(asked.values())
+    if field is not None:
+        if field not in asked:
+            raise InvalidInputError(
+                f"{source}: {words.absent} {words.noun} {field!r}; the {words.noun}s are: "
+                f"{listed or 'none'}"
+            )
+        return field
+    if not asked:
+        raise InvalidInputError(f"{source}: {words.none}")
+    if len(asked) > 1:
+        raise InvalidInputError(
+            f"{source}: the {words.answers} answer {len(asked)} {words.noun}s: {listed}; pass "
+            f"{option('field', *asked)} to choose one"
+        )
+    return next(iter(asked))
+
+
 @dataclasses.dataclass
-class AnswerTable:
+class _Gathered:
+    """What a reader left out of what it gathers, and why: counted, never dropped unsaid."""
+
+    skipped: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+
+    def skip(self, reason: str) -> None:
+        """One more answer left out, for ``reason``."""
+        self.skipped[reason] += 1
+
+
+@dataclasses.dataclass
+class AnswerTable(_Gathered):
     """The answers a reader gathers, one row per (item, rater): the item, the rater, the
     label (None: no answer; a list: the choices made), where in the file the answer is
     (``task 12``, ``line 3``), and what was skipped and why."""
@@ -274,7 +348,6 @@ class AnswerTable:
     rater: list[Any] = dataclasses.field(default_factory=list)
     label: list[Any] = dataclasses.field(default_factory=list)
     where: list[str] = dataclasses.field(default_factory=list)
-    skipped: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
 
     def add(self, item: Any, rater: Any, label: Any, where: str) -> None:
         """One more answer."""
@@ -282,10 +355,6 @@ class AnswerTable:
         self.rater.append(rater)
         self.label.append(label)
         self.where.append(where)
-
-    def skip(self, reason: str) -> None:
-        """One more answer left out, for ``reason``."""
-        self.skipped[reason] += 1
 
     def _multi(self, source: str, multi_label: bool | None) -> bool:
         """Whether to read sets of labels: ``multi_label``, or (None) when some answer chose
@@ -405,18 +474,15 @@ def _as_set(label: Any) -> Any:
 
 
 @dataclasses.dataclass
-class SpanTable:
+class SpanTable(_Gathered):
     """The spans a reader gathers: who marked which stretch of which document, every
     annotator and document seen (those without spans too), the document texts where
     known, and what was skipped and why."""
 
-    columns: dict[str, list[Any]] = dataclasses.field(
-        default_factory=lambda: {k: [] for k in ("ann", "doc", "start", "end", "label")}
-    )
+    columns: SpanColumns = dataclasses.field(default_factory=SpanColumns)
     annotators: set[str] = dataclasses.field(default_factory=set)
     documents: set[str] = dataclasses.field(default_factory=set)
     texts: dict[str, str] = dataclasses.field(default_factory=dict)
-    skipped: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
 
     def saw(self, annotator: Any, document: Any) -> None:
         """An annotator answered on a document (with or without spans)."""
@@ -426,28 +492,18 @@ class SpanTable:
     def add(self, annotator: Any, document: Any, start: int, end: int, label: Any) -> None:
         """One more span."""
         self.saw(annotator, document)
-        values = (str(annotator), str(document), start, end, str(label))
-        for name, value in zip(self.columns, values, strict=True):
-            self.columns[name].append(value)
+        self.columns.add(str(annotator), str(document), start, end, str(label))
 
     def spans(self, source: str) -> Spans:
         """The spans, validated (:func:`accord.data.spans.encode_spans`); what was skipped
         in ``notes``."""
         if not self.annotators:
             raise InvalidInputError(f"{source}: no answers to read")
-        col = self.columns
-        return encode_spans(
-            np.array(col["ann"], dtype=object),
-            np.array(col["doc"], dtype=object),
-            np.array(col["start"], dtype=np.int64),
-            np.array(col["end"], dtype=np.int64),
-            np.array(col["label"], dtype=object),
-            annotator_names=tuple(sorted(self.annotators)),
-            document_names=tuple(sorted(self.documents)),
-            rows=np.arange(len(col["ann"]), dtype=np.int64),
+        return self.columns.spans(
+            sorted(self.annotators),
+            sorted(self.documents),
             unit="character",
-            texts=self.texts,
-            lengths={d: len(t) for d, t in self.texts.items()},
             source=source,
-            notes=tuple(f"skipped {n} {why}" for why, n in self.skipped.items()),
+            texts=self.texts,
+            notes=(f"skipped {n} {why}" for why, n in self.skipped.items()),
         )

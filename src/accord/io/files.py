@@ -21,8 +21,9 @@ import gzip
 import io
 import json
 import lzma
+import re
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Literal, TypeAlias
 
@@ -31,18 +32,22 @@ from .._errors import ColumnNotFoundError, FileReadError, InvalidInputError
 __all__ = [
     "Compression",
     "CsvDialect",
+    "JsonLineError",
     "TextSniff",
     "check_encoding",
     "check_file",
     "check_json_lines",
     "decode_error_message",
+    "json_lines",
     "open_binary",
     "parse_separator",
+    "plain_suffix",
     "read_csv_columns",
     "read_text_file",
     "reading",
     "sniff_csv",
     "sniff_text",
+    "text_lines",
 ]
 
 Compression: TypeAlias = Literal["gzip", "bz2", "zstd", "xz"]
@@ -72,6 +77,19 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
 #: Separators a header of one cell is checked for.
 _SEPARATORS = (",", ";", "\t", "|")
 _SEPARATOR_NAMES = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe", " ": "space"}
+
+
+def plain_suffix(path: Path) -> str:
+    """The last suffix of a file's name, in lower case, a compression suffix (``.gz``,
+    ``.bz2``, ``.zst``, ``.xz``, ``.zip``) looked through; ``""`` when there is none.
+
+    >>> plain_suffix(Path("ratings.CSV.gz")), plain_suffix(Path("README"))
+    ('.csv', '')
+    """
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] in (".gz", ".bz2", ".zst", ".xz", ".zip"):
+        suffixes = suffixes[:-1]
+    return suffixes[-1] if suffixes else ""
 
 
 def check_file(path: str | Path) -> Path:
@@ -453,23 +471,68 @@ def _bad_byte(path: Path, encoding: str, compression: Compression | None) -> str
             offset += len(block)
 
 
+def text_lines(text: str) -> list[str]:
+    """The lines of a text, split where a file read in text mode splits them: at ``\\n``,
+    ``\\r\\n`` and ``\\r`` only. :meth:`str.splitlines` also splits at U+2028, U+0085 and
+    other characters that a JSON string or a document text may hold.
+
+    >>> text_lines("a\\u2028b\\r\\nc\\n")
+    ['a\\u2028b', 'c', '']
+    """
+    return re.split(r"\r\n|\r|\n", text)
+
+
+class JsonLineError(ValueError):
+    """A line of JSON Lines text that is not JSON: its number (from 1) and what the
+    parser said."""
+
+    def __init__(self, number: int, error: json.JSONDecodeError) -> None:
+        super().__init__(f"line {number}: {error}")
+        self.number = number
+        self.error = error
+
+
+def json_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
+    """The number (from 1) and JSON value of each line of JSON Lines text that is not blank
+    (white space and a byte-order mark around a line are looked through).
+
+    Split a text with :func:`text_lines`: JSON lets U+2028 and U+0085 stand unescaped in a
+    string, where :meth:`str.splitlines` would split it.
+
+    Raises
+    ------
+    JsonLineError
+        A line that is not JSON.
+
+    Examples
+    --------
+    >>> list(json_lines(['{"a": 1}', "", ' {"a": "x\\u2028y"}']))
+    [(1, {'a': 1}), (3, {'a': 'x\\u2028y'})]
+    """
+    for number, line in enumerate(lines, start=1):
+        line = line.strip().lstrip("\ufeff")
+        if not line:
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise JsonLineError(number, exc) from None
+        yield number, value
+
+
 def check_json_lines(sniff: TextSniff) -> str | None:
     """The first line of a JSON Lines file that is not one JSON object, as a message."""
     with sniff.open() as raw:
         text = io.TextIOWrapper(raw, encoding=sniff.encoding, errors="replace")
-        for number, line in enumerate(text, start=1):
-            line = line.strip().lstrip("\ufeff")
-            if not line:
-                continue
-            try:
-                value = json.loads(line)
-            except ValueError as exc:
-                return f"{sniff.path}, line {number}: not valid JSON ({exc})"
-            if not isinstance(value, dict):
-                return (
-                    f"{sniff.path}, line {number}: each line of a JSON Lines file must be an "
-                    f"object ({{...}}), got {type(value).__name__}"
-                )
+        try:
+            for number, value in json_lines(text):
+                if not isinstance(value, dict):
+                    return (
+                        f"{sniff.path}, line {number}: each line of a JSON Lines file must be "
+                        f"an object ({{...}}), got {type(value).__name__}"
+                    )
+        except JsonLineError as exc:
+            return f"{sniff.path}, line {exc.number}: not valid JSON ({exc.error})"
     return None
 
 

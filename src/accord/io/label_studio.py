@@ -8,11 +8,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .._errors import InvalidInputError, option
+from .._errors import InvalidInputError
 from .._types import Duplicates, Level, Missing
 from ..data.ratings import Ratings
 from ..data.spans import Spans
-from .exports import AnswerTable, Record, SpanTable, export_records
+from .exports import AnswerTable, Asked, Record, SpanTable, choose_asked, export_records
 
 __all__ = ["read_label_studio"]
 
@@ -23,6 +23,8 @@ _TYPES: dict[str, tuple[str, Level]] = {
     "number": ("number", "interval"),
     "labels": ("labels", "nominal"),
 }
+
+_ASKED = Asked("field", "annotations", "no results for", "no annotation has a result to read")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -126,9 +128,11 @@ def read_label_studio(
     for ann in annotations:
         results = [r for r in ann.results if r.get("from_name") == name]
         if len(results) > 1:
-            raise InvalidInputError(
-                f"{where}: task {ann.task!r}: annotator {ann.rater!r} has {len(results)} "
-                f"results for {name!r}; one answer per annotation is read"
+            raise _task_error(
+                where,
+                ann.task,
+                f"annotator {ann.rater!r} has {len(results)} "
+                f"results for {name!r}; one answer per annotation is read",
             )
         value = _value(results[0], kind, ann, where) if results else None
         table.add(ann.task, ann.rater, value, ann.where)
@@ -143,10 +147,15 @@ def read_label_studio(
     )
 
 
+def _task_error(where: str, task: Any, message: str) -> InvalidInputError:
+    """The error to raise for what is wrong in a task: ``<file>: task 12: ...``."""
+    return InvalidInputError(f"{where}: task {task!r}: {message}")
+
+
 def _task_id(record: Record, where: str) -> Any:
     task = record.value
     if "id" not in task:
-        raise InvalidInputError(f"{where}, {record.where}: a task without an 'id'")
+        raise record.error("a task without an 'id'")
     return task["id"]
 
 
@@ -163,9 +172,8 @@ def _annotations(records: Any, where: str) -> tuple[list[_Annotation], collectio
                 "JSON-MIN and CSV exports do not say who annotated)"
             )
         if not isinstance(annotations, list):
-            raise InvalidInputError(
-                f"{where}: task {task_id!r}: 'annotations' must be a list, got "
-                f"{type(annotations).__name__}"
+            raise _task_error(
+                where, task_id, f"'annotations' must be a list, got {type(annotations).__name__}"
             )
         drafts = record.value.get("drafts")
         if isinstance(drafts, list) and drafts:
@@ -174,17 +182,16 @@ def _annotations(records: Any, where: str) -> tuple[list[_Annotation], collectio
             skipped["unannotated task"] += 1
         for ann in annotations:
             if not isinstance(ann, dict):
-                raise InvalidInputError(
-                    f"{where}: task {task_id!r}: an annotation must be an object, got "
-                    f"{type(ann).__name__}"
+                raise _task_error(
+                    where, task_id, f"an annotation must be an object, got {type(ann).__name__}"
                 )
             if ann.get("was_cancelled"):
                 skipped["cancelled annotation"] += 1
                 continue
             results = ann.get("result", [])
             if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
-                raise InvalidInputError(
-                    f"{where}: task {task_id!r}: an annotation's 'result' must be a list of objects"
+                raise _task_error(
+                    where, task_id, "an annotation's 'result' must be a list of objects"
                 )
             kept.append(_Annotation(task_id, _rater(ann, task_id, where), results, ann.get("id")))
     return kept, skipped
@@ -197,9 +204,7 @@ def _rater(annotation: Mapping[str, Any], task: Any, where: str) -> Any:
     if isinstance(who, dict):
         who = who.get("email") or who.get("id")
     if who is None or isinstance(who, list | dict | bool):
-        raise InvalidInputError(
-            f"{where}: task {task!r}: an annotation without 'completed_by' (the annotator)"
-        )
+        raise _task_error(where, task, "an annotation without 'completed_by' (the annotator)")
     return who
 
 
@@ -210,30 +215,14 @@ def _fields(annotations: list[_Annotation], where: str) -> dict[str, str]:
         for result in ann.results:
             name, kind = result.get("from_name"), result.get("type")
             if not isinstance(name, str) or not isinstance(kind, str):
-                raise InvalidInputError(
-                    f"{where}: task {ann.task!r}: a result without 'from_name' or 'type'"
-                )
+                raise _task_error(where, ann.task, "a result without 'from_name' or 'type'")
             kinds.setdefault(name, kind)
     return kinds
 
 
 def _choose_field(kinds: dict[str, str], field: str | None, where: str) -> str:
-    listed = ", ".join(f"{name!r} ({kind})" for name, kind in kinds.items())
-    if field is not None:
-        if field not in kinds:
-            raise InvalidInputError(
-                f"{where}: no results for field {field!r}; the fields are: {listed or 'none'}"
-            )
-        name = field
-    elif not kinds:
-        raise InvalidInputError(f"{where}: no annotation has a result to read")
-    elif len(kinds) > 1:
-        raise InvalidInputError(
-            f"{where}: the annotations answer {len(kinds)} fields: {listed}; pass "
-            f"{option('field', *kinds)} to choose one"
-        )
-    else:
-        name = next(iter(kinds))
+    asked = {name: f"{name!r} ({kind})" for name, kind in kinds.items()}
+    name = choose_asked(asked, field, where, _ASKED)
     if kinds[name] not in _TYPES:
         raise InvalidInputError(
             f"{where}: field {name!r} holds {kinds[name]!r} results; accord reads "
@@ -253,9 +242,11 @@ def _value(result: Mapping[str, Any], kind: str, ann: _Annotation, where: str) -
         else isinstance(answer, int | float) and not isinstance(answer, bool)
     )
     if not ok:
-        raise InvalidInputError(
-            f"{where}: task {ann.task!r}: annotator {ann.rater!r}: a {kind!r} result needs "
-            f"'value': {{{key!r}: ...}}; got {value!r}"
+        raise _task_error(
+            where,
+            ann.task,
+            f"annotator {ann.rater!r}: a {kind!r} result needs "
+            f"'value': {{{key!r}: ...}}; got {value!r}",
         )
     return answer
 
@@ -278,10 +269,12 @@ def _spans(
                 and end > start
                 and isinstance(labels, list)
             ):
-                raise InvalidInputError(
-                    f"{where}: task {ann.task!r}: annotator {ann.rater!r}: a 'labels' result "
+                raise _task_error(
+                    where,
+                    ann.task,
+                    f"annotator {ann.rater!r}: a 'labels' result "
                     "needs 'value': {'start': int, 'end': int (after start), 'labels': [...]}; "
-                    f"got {result.get('value')!r}"
+                    f"got {result.get('value')!r}",
                 )
             for label in labels:
                 table.add(ann.rater, ann.task, start, end, label)

@@ -87,8 +87,8 @@ def read_pairwise(
     for record in found:
         absent = [k for k in keys if k not in record.value]
         if absent:
-            raise InvalidInputError(
-                f"{where}, {record.where}: no {', '.join(map(repr, absent))}; its keys are: "
+            raise record.error(
+                f"no {', '.join(map(repr, absent))}; its keys are: "
                 + ", ".join(map(repr, record.value))
             )
     records = [r.value for r in found]

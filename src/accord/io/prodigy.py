@@ -96,7 +96,7 @@ def read_prodigy(
     table = AnswerTable()
     for record in records:
         task = record.value
-        answer = _answer(record, where)
+        answer = _answer(record)
         if answer == "ignore" or (kind == "choice" and answer == "reject"):
             table.skip(f"answer {answer!r}")
             continue
@@ -105,11 +105,8 @@ def read_prodigy(
         else:
             label = task.get("accept", [])
             if not isinstance(label, list):
-                raise InvalidInputError(
-                    f"{where}, {record.where}: 'accept' must be the list of chosen options, "
-                    f"got {label!r}"
-                )
-        table.add(_item(record, key, where), _rater(record, where), label, record.where)
+                raise record.error(f"'accept' must be the list of chosen options, got {label!r}")
+        table.add(_item(record, key), _rater(record), label, record.where)
     return table.ratings(
         (key, "_annotator_id", "accept" if kind == "choice" else "answer"),
         source=where,
@@ -138,40 +135,32 @@ def _kind(records: list[Record], where: str) -> str:
     return next(iter(kinds))
 
 
-def _answer(record: Record, where: str) -> str:
+def _answer(record: Record) -> str:
     answer = record.value.get("answer")
     if answer not in _ANSWERS:
-        raise InvalidInputError(
-            f"{where}, {record.where}: 'answer' must be 'accept', 'reject' or 'ignore', got "
-            f"{answer!r}"
-        )
+        raise record.error(f"'answer' must be 'accept', 'reject' or 'ignore', got {answer!r}")
     return str(answer)
 
 
-def _rater(record: Record, where: str) -> Any:
+def _rater(record: Record) -> Any:
     task = record.value
     who = task.get("_annotator_id", task.get("_session_id"))
     if who is None:
-        raise InvalidInputError(
-            f"{where}, {record.where}: no '_annotator_id' or '_session_id' (the annotator)"
-        )
+        raise record.error("no '_annotator_id' or '_session_id' (the annotator)")
     return who
 
 
-def _item(record: Record, key: str, where: str) -> Any:
+def _item(record: Record, key: str) -> Any:
     value = record.value.get(key)
     if value is None or isinstance(value, list | dict):
-        raise InvalidInputError(f"{where}, {record.where}: no item id {key!r}")
+        raise record.error(f"no item id {key!r}")
     return value
 
 
-def _span(span: Any, record: Record, where: str) -> tuple[int, int, str]:
+def _span(span: Any, record: Record) -> tuple[int, int, str]:
     ok = isinstance(span, Mapping) and all(isinstance(span.get(k), int) for k in ("start", "end"))
     if not ok or span["end"] <= span["start"] or not isinstance(span.get("label"), str):
-        raise InvalidInputError(
-            f"{where}, {record.where}: a span needs integer 'start' < 'end' and a 'label'; "
-            f"got {span!r}"
-        )
+        raise record.error(f"a span needs integer 'start' < 'end' and a 'label'; got {span!r}")
     return span["start"], span["end"], span["label"]
 
 
@@ -179,17 +168,17 @@ def _spans(records: list[Record], key: str, where: str) -> Spans:
     """The accepted spans: the input as the document, its text kept."""
     table = SpanTable()
     for record in records:
-        answer = _answer(record, where)
+        answer = _answer(record)
         if answer != "accept":
-            table.skipped[f"answer {answer!r}"] += 1
+            table.skip(f"answer {answer!r}")
             continue
-        rater, doc = str(_rater(record, where)), str(_item(record, key, where))
+        rater, doc = str(_rater(record)), str(_item(record, key))
         table.saw(rater, doc)
         if isinstance(record.value.get("text"), str):
             table.texts.setdefault(doc, record.value["text"])
         spans = record.value.get("spans") or []
         if not isinstance(spans, list):
-            raise InvalidInputError(f"{where}, {record.where}: 'spans' must be a list")
+            raise record.error("'spans' must be a list")
         for span in spans:
-            table.add(rater, doc, *_span(span, record, where))
+            table.add(rater, doc, *_span(span, record))
     return table.spans(where)

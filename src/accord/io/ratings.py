@@ -14,7 +14,7 @@ from .._validate import CSV_NULLS, check_choice, require_columns
 from ..data.encoder import LabelsAs, arrow_of, typed_column
 from ..data.ratings import Ratings, encode_label_sets, encode_ratings
 from .exports import EXPORT_TOOLS, ExportTool, export_tool, is_json_array
-from .files import check_file, read_csv_columns, reading, sniff_csv, sniff_text
+from .files import check_file, plain_suffix, read_csv_columns, reading, sniff_csv, sniff_text
 
 __all__ = ["FileFormat", "format_of", "read_columns", "read_export", "read_ratings", "read_table"]
 
@@ -43,11 +43,9 @@ def format_of(path: Path, file_format: FileFormat | None) -> FileFormat:
     if file_format is not None:
         check_choice("file_format", file_format, ("csv", "tsv", "parquet", "jsonl"), "read_ratings")
         return file_format
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] in (".gz", ".bz2", ".zst", ".xz", ".zip"):
-        suffixes = suffixes[:-1]
-    if suffixes and suffixes[-1] in _SUFFIXES:
-        return _SUFFIXES[suffixes[-1]]
+    suffix = plain_suffix(path)
+    if suffix in _SUFFIXES:
+        return _SUFFIXES[suffix]
     raise InvalidInputError(
         f"{path}: cannot tell the file format from the name; pass file_format='csv', 'tsv', "
         "'parquet' or 'jsonl'"

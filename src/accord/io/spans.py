@@ -11,16 +11,13 @@ import re
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
-
-import numpy as np
-import numpy.typing as npt
+from typing import Literal, TypeAlias
 
 from .._errors import AccordWarning, InvalidInputError
-from .._types import IntArray
 from .._validate import check_choice
-from ..data.spans import Spans, encode_spans
-from .files import read_text_file
+from ..data.spans import Spans
+from .files import read_text_file, text_lines
+from .gathered import SpanColumns
 from .ratings import FileFormat, read_table
 
 __all__ = ["Discontinuous", "read_bio", "read_brat", "read_spans", "read_texts"]
@@ -44,13 +41,9 @@ def read_texts(folder: str | Path, *, encoding: str = "utf-8") -> dict[str, str]
     if not root.is_dir():
         raise FileNotFoundError(2, "No such folder", str(root))
     return {
-        p.relative_to(root).with_suffix("").as_posix(): _read_text(p, encoding)
+        p.relative_to(root).with_suffix("").as_posix(): read_text_file(p, encoding=encoding)
         for p in sorted(root.rglob("*.txt"))
     }
-
-
-def _read_text(path: Path, encoding: str) -> str:
-    return read_text_file(path, encoding=encoding)
 
 
 def read_spans(
@@ -110,42 +103,6 @@ def read_spans(
         texts=text_map,
         source=str(path),
     )
-
-
-@dataclasses.dataclass
-class _Columns:
-    """The spans a reader gathers line by line, one list per column."""
-
-    annotator: list[Any] = dataclasses.field(default_factory=list)
-    document: list[str] = dataclasses.field(default_factory=list)
-    start: list[int] = dataclasses.field(default_factory=list)
-    end: list[int] = dataclasses.field(default_factory=list)
-    label: list[str] = dataclasses.field(default_factory=list)
-
-    @property
-    def n(self) -> int:
-        """Spans gathered."""
-        return len(self.start)
-
-    def add(self, annotator: Any, document: str, start: int, end: int, label: str) -> None:
-        """One more span."""
-        self.annotator.append(annotator)
-        self.document.append(document)
-        self.start.append(start)
-        self.end.append(end)
-        self.label.append(label)
-
-    def arrays(
-        self,
-    ) -> tuple[npt.NDArray[Any], npt.NDArray[Any], IntArray, IntArray, npt.NDArray[Any]]:
-        """The columns as arrays, in the order :func:`accord.data.spans.encode_spans` takes."""
-        return (
-            np.array(self.annotator, dtype=object),
-            np.array(self.document, dtype=object),
-            np.array(self.start, dtype=np.int64),
-            np.array(self.end, dtype=np.int64),
-            np.array(self.label, dtype=object),
-        )
 
 
 _OFFSETS = re.compile(r"^\d+ \d+(;\d+ \d+)*$")
@@ -303,17 +260,8 @@ def read_brat(
         for d in all_docs:
             reader.read(docs_of[a][d], a, d)
     notes.extend(reader.notes())
-    columns = reader.columns
-    return encode_spans(
-        *columns.arrays(),
-        annotator_names=tuple(annotators),
-        document_names=tuple(all_docs),
-        rows=np.arange(columns.n),
-        unit="character",
-        texts=texts,
-        lengths={d: len(t) for d, t in texts.items()},
-        source=str(root),
-        notes=tuple(notes),
+    return reader.columns.spans(
+        annotators, all_docs, unit="character", source=str(root), texts=texts, notes=notes
     )
 
 
@@ -362,10 +310,10 @@ def _brat_texts(
         for docs in docs_of.values():
             candidate = docs[d].with_suffix(".txt")
             if candidate.is_file():
-                found[str(candidate)] = _read_text(candidate, encoding)
+                found[str(candidate)] = read_text_file(candidate, encoding=encoding)
         shared = root / f"{d}.txt"
         if shared.is_file():
-            found[str(shared)] = _read_text(shared, encoding)
+            found[str(shared)] = read_text_file(shared, encoding=encoding)
         if len(set(found.values())) > 1:
             raise InvalidInputError(
                 f"the texts of document {d!r} differ between {sorted(found)}; offsets would "
@@ -385,7 +333,7 @@ class _AnnReader:
     encoding: str
     discontinuous: Discontinuous
     check_text: bool
-    columns: _Columns = dataclasses.field(default_factory=lambda: _Columns())
+    columns: SpanColumns = dataclasses.field(default_factory=SpanColumns)
     mismatches: list[_Mismatch] = dataclasses.field(default_factory=list)
     n_checked: int = 0
     n_split: int = 0
@@ -395,7 +343,8 @@ class _AnnReader:
     def read(self, file: Path, annotator: str, document: str) -> None:
         """Add the spans of the ``T`` lines of one .ann file."""
         text = self.texts.get(document)
-        for number, line in enumerate(_read_text(file, self.encoding).splitlines(), start=1):
+        lines = text_lines(read_text_file(file, encoding=self.encoding))
+        for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             if not line.startswith("T"):
@@ -590,16 +539,13 @@ def read_bio(
             f"{reader.n_from_inside} spans begin with I-, E- or L- (read as a new span, as "
             "conlleval does)"
         )
-    return encode_spans(
-        *columns.arrays(),
-        annotator_names=tuple(sorted(names)),
-        document_names=tuple(sorted(reader.documents)),
-        rows=np.arange(columns.n),
+    return columns.spans(
+        sorted(names),
+        sorted(reader.documents),
         unit="token",
-        texts={},
-        lengths=reader.lengths,
         source=str(p),
-        notes=tuple(notes),
+        lengths=reader.lengths,
+        notes=notes,
     )
 
 
@@ -630,7 +576,7 @@ class _BioReader:
     doc_name: str
     documents: list[str]
     lengths: dict[str, int]
-    columns: _Columns = dataclasses.field(default_factory=lambda: _Columns())
+    columns: SpanColumns = dataclasses.field(default_factory=SpanColumns)
     open_spans: list[tuple[str, int] | None] = dataclasses.field(default_factory=list)
     n_cols: int | None = None
     position: int = 0
