@@ -344,6 +344,28 @@ def test_loaders_give_the_published_values() -> None:
         datasets.path("nope.csv")
 
 
+def test_pandalm_loader_gives_the_published_kappas() -> None:
+    # WeOpenML/PandaLM README (test data): Cohen's kappa between the three annotators
+    # 0.85 (1-2), 0.88 (1-3), 0.86 (2-3); sklearn's cohen_kappa_score run side by side.
+    from sklearn.metrics import cohen_kappa_score
+
+    ratings = datasets.load_pandalm()
+    long = pd.read_csv(datasets.path("pandalm.csv"))
+    wide = long.pivot(index="item", columns="rater", values="preference")
+    published = {("annotator1", "annotator2"): 0.85, ("annotator1", "annotator3"): 0.88,
+                 ("annotator2", "annotator3"): 0.86}  # fmt: skip
+    for (a, b), value in published.items():
+        kappa = accord.cohen_kappa(ratings, raters=(a, b)).statistic
+        assert round(kappa, 2) == value
+        assert kappa == pytest.approx(cohen_kappa_score(wide[a], wide[b]), abs=1e-12)
+    # 999 items; every rater but gpt-3.5-turbo (25 unusable verdicts left out) rated each.
+    assert ratings.n_items == 999
+    counts = long["rater"].value_counts().to_dict()
+    assert counts == {"annotator1": 999, "annotator2": 999, "annotator3": 999,
+                      "pandalm-7b": 999, "gpt-3.5-turbo": 974}  # fmt: skip
+    assert set(long["preference"]) == {"first", "second", "tie"}
+
+
 def test_read_ratings_accepts_a_frame() -> None:
     # Before: TypeError "expected str, bytes or os.PathLike object, not DataFrame".
     frame = pd.read_csv(EXAMPLES / "diagnoses.csv")

@@ -36,6 +36,8 @@ NAMES = (
     "birads-table.csv",
     "panel.csv",
     "pefr.csv",
+    "pandalm.csv",
+    "pandalm-LICENSE.txt",
     "sclite-test3b-words.csv",
     "sclite-test3b.sgml",
     "spans",
@@ -196,6 +198,44 @@ def load_pefr() -> Ratings:
     )
 
 
+def load_pandalm() -> Ratings:
+    """Which of two responses is better: 3 annotators and 2 LLM judges on 999 instructions.
+
+    PandaLM's human-annotated test set and its judges' verdicts: Wang, Y., Yu, Z., Zeng, Z.,
+    et al. (2024). PandaLM: An Automatic Evaluation Benchmark for LLM Instruction Tuning
+    Optimization. *ICLR 2024*. arXiv:2306.05087. https://github.com/WeOpenML/PandaLM (commit
+    3c785d0, Apache License 2.0, bundled as ``pandalm-LICENSE.txt``): files
+    ``data/testset-v1.json`` (labels ``annotator1``..``annotator3``),
+    ``data/gpt-3.5-turbo-testset-v1.json`` (``gpt_result``) and
+    ``data/pandalm-7b-testset-v1.json`` (``pandalm_result``). Each item is an instruction
+    (from the self-instruct human evaluation set) with two responses by instruction-tuned
+    models of about 7B parameters; three human evaluators labelled independently which
+    response is better, and the set kept the 999 items (of about 2,500) on which they
+    diverged little.
+
+    Recoded: ``1`` -> ``first``, ``2`` -> ``second``, ``0`` and ``Tie`` -> ``tie``; the 25
+    gpt-3.5-turbo verdicts recorded as ``garbage`` (no label) are left out, so that judge
+    rated 974 items. Nothing else is changed: every item and label of the source is kept.
+    Published (the repository's README): Cohen's kappa between the annotators 0.85 (1-2),
+    0.88 (1-3), 0.86 (2-3).
+
+    File ``pandalm.csv``: columns ``item`` (0..998, the source's ``idx``), ``rater``
+    (``annotator1``..``annotator3``, ``gpt-3.5-turbo``, ``pandalm-7b``), ``preference``;
+    4970 rows. Read as nominal.
+
+    >>> import accord
+    >>> ratings = accord.datasets.load_pandalm()
+    >>> print(ratings.report)
+    read 4970 rows: 4970 ratings of 999 items by 5 raters; nothing dropped
+    >>> pair = ("annotator1", "annotator3")
+    >>> round(accord.cohen_kappa(ratings, raters=pair).statistic, 2)
+    0.88
+    """
+    from ..io.ratings import read_ratings
+
+    return read_ratings(path("pandalm.csv"), item="item", rater="rater", label="preference")
+
+
 def load_sclite_words() -> pd.DataFrame:
     """The scored words of NIST sclite's test "test3b", with their confidences.
 
@@ -247,7 +287,9 @@ __all__ = [
     "load_birads",
     "load_birads_table",
     "load_diagnoses",
+    "load_pandalm",
     "load_panel",
+    "load_pefr",
     "load_sclite_words",
     "load_spans",
     "path",
