@@ -324,7 +324,7 @@ def test_kappa_cantor_matches_irr(
 
 def test_kappa_cantor_reproduces_reichenheim_examples() -> None:
     # Reichenheim (2000), "Sample size for the kappa-statistic of interrater agreement",
-    # Stata Technical Bulletin 58:41-45 (sxd3, sskdlg), p. 44, Cantor's (1996) procedure for
+    # Stata Technical Bulletin 58 (sxd3, sskdlg), examples p. 44; Cantor's (1996) procedure for
     # an interval kappa +- d at 95%:
     # (1) kappa = 0, both raters 10% positive, d = 0.1: "Sample size = 384". Here Q = 1 and
     #     n = 1.959964^2 / 0.01 = 384.15: sskdlg rounds to the nearest, accord rounds up.
