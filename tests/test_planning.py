@@ -67,11 +67,50 @@ def test_icc_test_example_and_curve() -> None:
 def test_icc_width_published_example() -> None:
     # Bonett (2002) eq. 5; the worked example of P. ten Klooster's calculator
     # (ptenklooster.nl, "ICC reliability interval estimation"): two raters, ICC 0.8,
-    # width 0.2 at 95% -> 51 subjects.
+    # width 0.2 at 95% -> 51 subjects. The same page gives Bonett's own correction for two
+    # raters and ICC >= 0.7, 51 + 5 * 0.8 = 55; accord returns eq. 5 uncorrected (n_exact).
     plan = accord.sample_size_icc(rho=0.8, width=0.2, n_raters=2)
     assert plan.n_items == 51
     # by hand: 8 * 1.95996^2 * 0.2^2 * 1.8^2 / (2 * 1 * 0.2^2) + 1 = 50.785
     assert plan.n_exact == pytest.approx(8 * Z(0.975) ** 2 * 0.04 * 3.24 / 0.08 + 1, rel=1e-10)
+    assert math.ceil(plan.n_exact + 5 * 0.8) == 55
+
+
+def test_icc_width_reproduces_bonett_worked_example() -> None:
+    # Bonett (2002), Stat. Med. 21:1331-1335, worked example: four raters, ICC 0.85, a 95%
+    # interval of width 0.2 needs n = 19.2, so 20 subjects; with 20 subjects the expected
+    # width is "close to 0.2". Quoted (19.2, 20) in the documentation and tests of R presize
+    # 0.3 (prec_icc: "Bonett (2002) gives an example using 4 raters ... 19.2").
+    plan = accord.sample_size_icc(rho=0.85, width=0.2, n_raters=4)
+    assert round(plan.n_exact, 1) == 19.2
+    assert plan.n_items == 20
+    assert plan.curve.set_index("n_items")["width"][20] == pytest.approx(0.2, abs=0.01)
+
+
+@pytest.mark.parametrize(
+    ("rho0", "rho1", "k", "alternative", "alpha", "power", "n"),
+    [
+        (0.6, 0.8, 2, "one-sided", 0.05, 0.8, 39),
+        (0.6, 0.8, 2, "two-sided", 0.05, 0.8, 49),
+        (0.4, 0.6, 3, "one-sided", 0.05, 0.9, 71),
+        (0.75, 0.9, 5, "two-sided", 0.01, 0.8, 28),
+    ],
+)
+def test_icc_test_matches_icc_sample_size_package(
+    rho0: float, rho1: float, k: int, alternative: str, alpha: float, power: float, n: int
+) -> None:
+    # R ICC.Sample.Size 1.0, calculateIccSampleSize(p=rho1, p0=rho0, k, alpha, tails, power)
+    # (Walter, Eliasziw & Donner 1998 / Zou 2012), run in R 4.2.2 from the package's source:
+    # 39, 49, 71, 28.
+    plan = accord.sample_size_icc(
+        rho0=rho0,
+        rho1=rho1,
+        n_raters=k,
+        alpha=alpha,
+        power=power,
+        alternative=alternative,  # type: ignore[arg-type]
+    )
+    assert plan.n_items == n
 
 
 @pytest.mark.parametrize(("rho", "k", "w"), [(0.5, 3, 0.3), (0.9, 2, 0.1), (0.3, 10, 0.2)])
@@ -210,6 +249,99 @@ def test_kappa_cantor_two_rates_by_hand() -> None:
     q0 = (pe + pe**2 - terms) / (1 - pe) ** 2
     plan = accord.sample_size_kappa(rho=0.0, width=0.2, prevalence=(r1, r2), method="cantor")
     assert plan.n_exact == pytest.approx(4 * Z(0.975) ** 2 * q0 / 0.04, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("k0", "k1", "p", "k", "alpha", "power", "n"),
+    [
+        (0.4, 0.6, 0.3, 2, 0.05, 0.8, 190.4564),
+        (0.4, 0.6, 0.3, 3, 0.05, 0.8, 105.5217),
+        (0.5, 0.7, 0.2, 5, 0.01, 0.9, 174.0052),
+        (0.4, 0.6, (0.3, 0.3, 0.3, 0.1), 2, 0.05, 0.8, 91.84611),
+        (0.4, 0.6, (0.3, 0.3, 0.4), 3, 0.05, 0.8, 58.31825),
+    ],
+)
+def test_kappa_test_matches_kappasize(
+    k0: float, k1: float, p: float | tuple[float, ...], k: int, alpha: float, power: float, n: float
+) -> None:
+    # R kappaSize 1.1 run in R 4.2.2 from the package's source: PowerBinary(0.4, 0.6,
+    # props=0.3) (its documented example; it prints "A minimum of 191 subjects"), PowerBinary with 3
+    # and 5 raters, Power4Cats(0.4, 0.6, c(.3, .3, .3, .1)) (its documented example) and
+    # Power3Cats with 3 raters; $N printed to 7 digits. kappaSize finds the noncentrality by
+    # bisection to 1e-5 in probability, hence the tolerance.
+    plan = accord.sample_size_kappa(
+        rho0=k0, rho1=k1, prevalence=p, n_raters=k, alpha=alpha, power=power
+    )
+    assert plan.n_exact == pytest.approx(n, rel=1e-4)
+    assert plan.n_items == math.ceil(n)
+
+
+@pytest.mark.parametrize(
+    ("rho", "width", "p", "k", "n"),
+    [(0.4, 0.2, 0.3, 2, 397), (0.6, 0.3, 0.2, 4, 97), (0.6, 0.4, (0.2, 0.3, 0.5), 3, 31)],
+)
+def test_kappa_interval_matches_kappasize(
+    rho: float, width: float, p: float | tuple[float, ...], k: int, n: int
+) -> None:
+    # R kappaSize 1.1 run in R 4.2.2 from the package's source: CIBinary(kappa0=0.4,
+    # kappaL=0.3, kappaU=0.5, props=0.3) (its documented example), CIBinary(0.6, 0.45, 0.75,
+    # 0.2, raters=4) and CI3Cats(0.6, 0.4, 0.8, c(.2, .3, .5), raters=3): 397, 97, 31.
+    plan = accord.sample_size_kappa(rho=rho, width=width, prevalence=p, n_raters=k)
+    assert plan.n_items == n
+
+
+@pytest.mark.parametrize(
+    ("k0", "k1", "rates", "alternative", "alpha", "power", "n"),
+    [
+        (0.4, 0.6, (0.3, 0.4), "one-sided", 0.05, 0.8, 124),
+        (0.4, 0.6, (0.3, 0.4), "two-sided", 0.05, 0.8, 158),
+        (0.2, 0.5, (0.2, 0.25), "one-sided", 0.01, 0.9, 165),
+    ],
+)
+def test_kappa_cantor_matches_irr(
+    k0: float,
+    k1: float,
+    rates: tuple[float, float],
+    alternative: str,
+    alpha: float,
+    power: float,
+    n: int,
+) -> None:
+    # R irr 0.84, N.cohen.kappa(rate1, rate2, k1, k0, alpha, power, twosided) run in R 4.2.2
+    # from the package's source: (0.3, 0.4, 0.6, 0.4) -> 124, twosided -> 158,
+    # (0.2, 0.25, 0.5, 0.2, alpha=0.01, power=0.9) -> 165.
+    plan = accord.sample_size_kappa(
+        rho0=k0,
+        rho1=k1,
+        prevalence=rates,
+        alpha=alpha,
+        power=power,
+        method="cantor",
+        alternative=alternative,  # type: ignore[arg-type]
+    )
+    assert plan.n_items == n
+
+
+def test_kappa_cantor_reproduces_reichenheim_examples() -> None:
+    # Reichenheim (2000), "Sample size for the kappa-statistic of interrater agreement",
+    # Stata Technical Bulletin 58 (sxd3, sskdlg), examples p. 44; Cantor's (1996) procedure for
+    # an interval kappa +- d at 95%:
+    # (1) kappa = 0, both raters 10% positive, d = 0.1: "Sample size = 384". Here Q = 1 and
+    #     n = 1.959964^2 / 0.01 = 384.15: sskdlg rounds to the nearest, accord rounds up.
+    first = accord.sample_size_kappa(rho=0.0, width=0.2, prevalence=0.1, method="cantor")
+    assert round(first.n_exact) == 384 and first.n_items == 385
+    # (2) kappa = 0.1, both 20% positive, d = 0.2: "Sample size = 114", "Value of Q = 1.182";
+    second = accord.sample_size_kappa(rho=0.1, width=0.4, prevalence=0.2, method="cantor")
+    assert second.n_items == 114
+    assert second.n_exact * 0.2**2 / Z(0.975) ** 2 == pytest.approx(1.182, abs=5e-4)
+    # (3) "the maximum sample size is 126 for a kappa of .289" (the largest Q over kappa).
+    grid = np.round(np.arange(0.0, 0.6, 0.001), 3)
+    needed = [
+        accord.sample_size_kappa(rho=r, width=0.4, prevalence=0.2, method="cantor").n_exact
+        for r in grid
+    ]
+    assert grid[int(np.argmax(needed))] == pytest.approx(0.289, abs=0.001)
+    assert math.ceil(max(needed)) == 126
 
 
 # --------------------------------------------------------------------- Krippendorff's alpha
