@@ -386,15 +386,19 @@ RATINGS_OPTIONS: dict[str, tuple[Any, Any]] = {
 }
 
 
-#: :data:`RATINGS_OPTIONS` with the columns optional: a command that also reads the exports of
-#: annotation tools, which name no columns (``accord agree --from``).
+#: The column options, optional: a command that also reads what names no columns (an
+#: annotation tool's export, ``accord agree --from``; a table of counts, ``accord pair``).
+ITEM_OPTIONAL, RATER_OPTIONAL, LABEL_OPTIONAL = (
+    typer.Option(None, option.param_decls[0], help=option.help)
+    for option in (ITEM_OPTION, RATER_OPTION, LABEL_OPTION)
+)
+
+#: :data:`RATINGS_OPTIONS` with the columns optional (``accord agree --from``).
 RATINGS_OPTIONS_OPTIONAL: dict[str, tuple[Any, Any]] = {
     **RATINGS_OPTIONS,
-    **{
-        name: (str | None, typer.Option(None, f"--{name}", help=option.help))
-        for name, (_, option) in RATINGS_OPTIONS.items()
-        if name in ("item", "rater", "label")
-    },
+    "item": (str | None, ITEM_OPTIONAL),
+    "rater": (str | None, RATER_OPTIONAL),
+    "label": (str | None, LABEL_OPTIONAL),
 }
 
 

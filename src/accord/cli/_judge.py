@@ -10,13 +10,6 @@ import typer
 
 from ._app import app, examples
 from ._common import (
-    CATEGORIES_OPTION,
-    ITEM_OPTION,
-    LABEL_OPTION,
-    LABELS_AS_OPTION,
-    LEVEL_OPTION,
-    NA_VALUES_OPTION,
-    RATER_OPTION,
     OutputFormat,
     Shared,
     check_output,
@@ -153,12 +146,9 @@ def _csv(tests: list[Any], agreement: dict[Any, Any]) -> str:
 
 
 @app.command("judge", epilog=EPILOG)
-@shared_options("sep", "encoding", "fmt", "output")
+@shared_options("sep", "encoding", "fmt", "output", ratings=True)
 def judge(
     path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
-    item: str = ITEM_OPTION,
-    rater: str = RATER_OPTION,
-    label: str = LABEL_OPTION,
     judges: list[str] = typer.Option(
         ..., "--judge", help="The judge, as named in the rater column; repeat to rank several."
     ),
@@ -191,10 +181,6 @@ def judge(
         2000, "--n-boot", help="Bootstrap replicates of --agreement's intervals."
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of --agreement's bootstrap."),
-    level: str = LEVEL_OPTION,
-    categories: str | None = CATEGORIES_OPTION,
-    na_values: str | None = NA_VALUES_OPTION,
-    labels_as: str = LABELS_AS_OPTION,
     shared: Shared = Shared(),
 ) -> None:
     """Can a judge replace a human rater? The alternative annotator test (alt-test)."""

@@ -10,6 +10,10 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    CATEGORIES_OPTION,
+    ITEM_OPTIONAL,
+    LABEL_OPTIONAL,
+    RATER_OPTIONAL,
     OutputFormat,
     Shared,
     check_output,
@@ -375,15 +379,13 @@ def pair(
         help="A q x q table of counts as CSV (rows rater X, columns rater Y; optional header "
         "row and first column of category names).",
     ),
-    item: str | None = typer.Option(None, "--item", help="Column holding the item ids."),
-    rater: str | None = typer.Option(None, "--rater", help="Column holding the rater ids."),
-    label: str | None = typer.Option(None, "--label", help="Column holding the labels."),
+    item: str | None = ITEM_OPTIONAL,
+    rater: str | None = RATER_OPTIONAL,
+    label: str | None = LABEL_OPTIONAL,
     raters: tuple[str, str] | None = typer.Option(
         None, "--raters", help="The two raters to compare: X (rows) then Y (columns)."
     ),
-    categories: str | None = typer.Option(
-        None, "--categories", help="Declared categories in order, comma-separated."
-    ),
+    categories: str | None = CATEGORIES_OPTION,
     level: str | None = typer.Option(
         None,
         "--level",
