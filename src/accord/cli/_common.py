@@ -590,6 +590,31 @@ def write_text(text: str, output: Path | None) -> None:
         raise fail(f"cannot write {output}: {_os_reason(exc)}") from None
 
 
+def csv_text(frame: Any) -> str:
+    """A table (a pandas DataFrame) as CSV for machines: no index, numbers to ten significant
+    digits.
+
+    >>> import pandas as pd
+    >>> print(csv_text(pd.DataFrame({"rater": ["A"], "bias": [1 / 3]})), end="")
+    rater,bias
+    A,0.3333333333
+    """
+    return str(frame.to_csv(index=False, float_format="%.10g"))
+
+
+def write_csv(frame: Any, output: Path | None) -> None:
+    """Write a table as CSV (:func:`csv_text`) to ``output`` or to standard output."""
+    write_text(csv_text(frame), output)
+
+
+def write_json(payload: Any, output: Path | None) -> None:
+    """Write a result's ``to_dict()`` (or a dict of them) as JSON to ``output`` or to standard
+    output (:func:`accord._results.dumps`: NaN as null)."""
+    from .._results import dumps
+
+    write_text(dumps(payload), output)
+
+
 #: Columns of p-values: printed as ``<0.0001`` below that, never as ``0.0000``.
 P_VALUE_COLUMNS = frozenset({"p", "p-value", "pvalue", "p_value", "misfit_pvalue"})
 

@@ -21,7 +21,8 @@ from ._common import (
     read_ratings_file,
     shared_options,
     user_errors,
-    write_text,
+    write_csv,
+    write_json,
 )
 
 EPILOG = examples(
@@ -116,7 +117,6 @@ def compare(
     every pair of raters or each rater against a reference."""
     from .. import bland_altman
     from .._errors import InvalidInputError
-    from .._results import dumps
     from ..data.ratings import Ratings
     from ..measurements.limits import LIMITS_METHODS, LimitsMethod, Scale
 
@@ -142,11 +142,11 @@ def compare(
         )
         method = cast(LimitsMethod, limits)
         if shared.fmt is OutputFormat.json:
-            write_text(dumps(result.to_dict(level, method)), shared.output)
+            write_json(result.to_dict(level, method), shared.output)
             return
         if shared.fmt is OutputFormat.csv:
             table = result.table(level, method)
-            write_text(table.to_csv(index=False, float_format="%.10g"), shared.output)
+            write_csv(table, shared.output)
             return
         first = result.limits[0]
         print_table(

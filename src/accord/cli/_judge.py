@@ -13,6 +13,7 @@ from ._common import (
     OutputFormat,
     Shared,
     check_output,
+    csv_text,
     echo_warnings,
     format_number,
     format_pvalue,
@@ -22,6 +23,7 @@ from ._common import (
     rich_table,
     shared_options,
     user_errors,
+    write_json,
     write_text,
 )
 
@@ -64,7 +66,6 @@ def _cells(row: Mapping[Any, Any]) -> dict[str, Any]:
 def _render(result: Any, agreement: dict[Any, Any], fmt: OutputFormat, output: Path | None) -> None:
     """Print the alt-test result, and each judge's :class:`~accord.JudgeAgreement` when
     ``agreement`` holds them (``--agreement``)."""
-    from .._results import dumps
     from ..judges import AltTest
 
     tests = [result] if isinstance(result, AltTest) else list(result.tests)
@@ -76,7 +77,7 @@ def _render(result: Any, agreement: dict[Any, Any], fmt: OutputFormat, output: P
                 if isinstance(result, AltTest)
                 else {str(j): a.to_dict() for j, a in agreement.items()}
             )
-        write_text(dumps(out), output)
+        write_json(out, output)
         return
     if fmt is OutputFormat.csv:
         write_text(_csv(tests, agreement), output)
@@ -142,7 +143,7 @@ def _csv(tests: list[Any], agreement: dict[Any, Any]) -> str:
             frame = frame.merge(extra, on="human", how="left")
         frames.append(frame)
     table = pd.concat(frames, ignore_index=True)
-    return str(table.to_csv(index=False, float_format="%.10g"))
+    return csv_text(table)
 
 
 @app.command("judge", epilog=EPILOG)

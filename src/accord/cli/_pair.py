@@ -25,7 +25,8 @@ from ._common import (
     rich_table,
     shared_options,
     user_errors,
-    write_text,
+    write_csv,
+    write_json,
 )
 
 EPILOG = examples(
@@ -268,7 +269,6 @@ def render_table(table: Any, results: dict[str, Any], output: Path | None) -> No
 
 def render_json(table: Any, results: dict[str, Any], source: str, output: Path | None) -> None:
     """Write every result as one JSON object (keys are the result fields)."""
-    from .._results import dumps
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -284,7 +284,7 @@ def render_json(table: Any, results: dict[str, Any], source: str, output: Path |
             "percent_agreement": table.observed_agreement,
         }
         payload.update({name: res.to_dict() for name, res in results.items()})
-    write_text(dumps(payload), output)
+    write_json(payload, output)
 
 
 def render_csv(table: Any, results: dict[str, Any], output: Path | None) -> None:
@@ -363,8 +363,7 @@ def render_csv(table: Any, results: dict[str, Any], output: Path | None) -> None
                     "note": dich.kind,
                 }
             )
-    text = pd.DataFrame(rows, columns=columns).to_csv(index=False, float_format="%.10g")
-    write_text(text, output)
+    write_csv(pd.DataFrame(rows, columns=columns), output)
 
 
 @app.command("pair", epilog=EPILOG)

@@ -21,6 +21,7 @@ from ._common import (
     shared_options,
     user_errors,
     wants_progress,
+    write_json,
     write_text,
 )
 
@@ -146,10 +147,9 @@ def _curve_rows(result: Any) -> list[dict[str, Any]]:
 
 
 def _render(result: Any, fmt: OutputFormat, output: Path | None) -> None:
-    from .._results import dumps
 
     if fmt is OutputFormat.json:
-        write_text(dumps(result.to_dict()), output)
+        write_json(result.to_dict(), output)
         return
     if fmt is OutputFormat.csv:
         write_text(result.curve.to_csv(index=False), output)

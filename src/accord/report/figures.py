@@ -78,16 +78,27 @@ def short(label: Any, limit: int = _LABEL_MAX) -> str:
 
 
 @contextlib.contextmanager
+def report_style(key: str) -> Iterator[None]:
+    """matplotlib under the report's style, ``key`` salting the SVG hashes (the same figure,
+    the same bytes)."""
+    require("matplotlib", "report")
+    import matplotlib
+
+    style: Any = {**_STYLE, "svg.hashsalt": f"accord-{key}"}
+    with matplotlib.rc_context(style):
+        yield
+
+
+@contextlib.contextmanager
 def _figure(key: str, width: float, height: float) -> Iterator[tuple[Any, Any]]:
-    """A new figure (inches) under the report style, with ``key`` as the SVG hash salt."""
+    """A new figure (inches) under the report style (:func:`report_style`)."""
     require("matplotlib", "report")
     import matplotlib
 
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    style: Any = {**_STYLE, "svg.hashsalt": f"accord-{key}"}
-    with matplotlib.rc_context(style):
+    with report_style(key):
         fig = plt.figure(figsize=(width, height))
         try:
             yield fig, plt
