@@ -31,7 +31,8 @@ from ._common import (
     rich_table,
     running,
     shared_options,
-    write_text,
+    write_csv,
+    write_json,
 )
 
 
@@ -52,7 +53,6 @@ def render(
     read against its benchmarks; with the ``ratings``, Cohen's kappa for two raters, as the
     report). A :class:`~accord.PerLabelAgreement` (set-valued ratings) follows the table,
     and is the ``per_label`` key of the JSON."""
-    from .._results import dumps
     from .._verdict import ratings_verdict, table_verdict
     from ..agreement.summary import AgreementTable
 
@@ -62,7 +62,7 @@ def render(
         out = {"report": report.to_dict(), "coefficients": dicts}
         if per_label is not None:
             out["per_label"] = per_label.to_dict()
-        write_text(dumps(out), output)
+        write_json(out, output)
         return
     columns = [
         "name",
@@ -87,8 +87,7 @@ def render(
     if fmt is OutputFormat.csv:
         import pandas as pd
 
-        text = pd.DataFrame(dicts, columns=columns).to_csv(index=False, float_format="%.10g")
-        write_text(text, output)
+        write_csv(pd.DataFrame(dicts, columns=columns), output)
         return
     rows = []
     for coef, d in zip(results, dicts, strict=True):

@@ -16,10 +16,13 @@ from ._common import (
     Shared,
     check_engine_options,
     check_output,
+    csv_text,
     echo_warnings,
     print_table,
     shared_options,
     user_errors,
+    write_csv,
+    write_json,
     write_text,
 )
 
@@ -186,14 +189,13 @@ def render(
 ) -> None:
     """Print or write a :class:`~accord.PanelCalibration` in the chosen format (the table
     format starts with the verdict on the ``column`` scores)."""
-    from .._results import dumps
     from .._verdict import panel_verdict
 
-    values_csv = result.values[VALUE_COLUMNS].to_csv(index=False, float_format="%.10g")
+    values_csv = csv_text(result.values[VALUE_COLUMNS])
     if biases is not None:
-        write_text(result.biases[BIAS_COLUMNS].to_csv(index=False, float_format="%.10g"), biases)
+        write_csv(result.biases[BIAS_COLUMNS], biases)
     if fmt is OutputFormat.json:
-        write_text(dumps(result.to_dict()), output)
+        write_json(result.to_dict(), output)
         return
     if fmt is OutputFormat.csv:
         write_text(values_csv, output)

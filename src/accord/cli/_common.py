@@ -386,15 +386,19 @@ RATINGS_OPTIONS: dict[str, tuple[Any, Any]] = {
 }
 
 
-#: :data:`RATINGS_OPTIONS` with the columns optional: a command that also reads the exports of
-#: annotation tools, which name no columns (``accord agree --from``).
+#: The column options, optional: a command that also reads what names no columns (an
+#: annotation tool's export, ``accord agree --from``; a table of counts, ``accord pair``).
+ITEM_OPTIONAL, RATER_OPTIONAL, LABEL_OPTIONAL = (
+    typer.Option(None, option.param_decls[0], help=option.help)
+    for option in (ITEM_OPTION, RATER_OPTION, LABEL_OPTION)
+)
+
+#: :data:`RATINGS_OPTIONS` with the columns optional (``accord agree --from``).
 RATINGS_OPTIONS_OPTIONAL: dict[str, tuple[Any, Any]] = {
     **RATINGS_OPTIONS,
-    **{
-        name: (str | None, typer.Option(None, f"--{name}", help=option.help))
-        for name, (_, option) in RATINGS_OPTIONS.items()
-        if name in ("item", "rater", "label")
-    },
+    "item": (str | None, ITEM_OPTIONAL),
+    "rater": (str | None, RATER_OPTIONAL),
+    "label": (str | None, LABEL_OPTIONAL),
 }
 
 
@@ -584,6 +588,31 @@ def write_text(text: str, output: Path | None) -> None:
         if isinstance(exc, FileNotFoundError):
             raise fail(_os_message(exc)) from None
         raise fail(f"cannot write {output}: {_os_reason(exc)}") from None
+
+
+def csv_text(frame: Any) -> str:
+    """A table (a pandas DataFrame) as CSV for machines: no index, numbers to ten significant
+    digits.
+
+    >>> import pandas as pd
+    >>> print(csv_text(pd.DataFrame({"rater": ["A"], "bias": [1 / 3]})), end="")
+    rater,bias
+    A,0.3333333333
+    """
+    return str(frame.to_csv(index=False, float_format="%.10g"))
+
+
+def write_csv(frame: Any, output: Path | None) -> None:
+    """Write a table as CSV (:func:`csv_text`) to ``output`` or to standard output."""
+    write_text(csv_text(frame), output)
+
+
+def write_json(payload: Any, output: Path | None) -> None:
+    """Write a result's ``to_dict()`` (or a dict of them) as JSON to ``output`` or to standard
+    output (:func:`accord._results.dumps`: NaN as null)."""
+    from .._results import dumps
+
+    write_text(dumps(payload), output)
 
 
 #: Columns of p-values: printed as ``<0.0001`` below that, never as ``0.0000``.

@@ -9,22 +9,20 @@ import typer
 
 from ._app import app, examples
 from ._common import (
-    ENCODING_OPTION,
-    FORMAT_OPTION,
     ITEM_OPTION,
     NA_VALUES_OPTION,
-    OUTPUT_OPTION,
     RATER_OPTION,
-    SEP_OPTION,
     OutputFormat,
+    Shared,
     check_output,
     echo_warnings,
-    file_options,
     format_pvalue,
     print_table,
     read_ratings_file,
+    shared_options,
     user_errors,
-    write_text,
+    write_csv,
+    write_json,
 )
 
 EPILOG = examples(
@@ -84,6 +82,7 @@ def _subjects(path: Path, item: str, subject: str, files: Any) -> dict[Any, Any]
 
 
 @app.command("compare", epilog=EPILOG)
+@shared_options("sep", "encoding", "fmt", "output")
 def compare(
     path: Path = typer.Argument(..., help="Measurements file: CSV, TSV, Parquet or JSON Lines."),
     item: str = ITEM_OPTION,
@@ -112,21 +111,17 @@ def compare(
     ),
     level: float = typer.Option(0.95, "--confidence-level", help="Confidence level."),
     na_values: str | None = NA_VALUES_OPTION,
-    sep: str | None = SEP_OPTION,
-    encoding: str | None = ENCODING_OPTION,
-    fmt: OutputFormat = FORMAT_OPTION,
-    output: Path | None = OUTPUT_OPTION,
+    shared: Shared = Shared(),
 ) -> None:
     """Compare methods of measurement: Bland-Altman limits of agreement and Lin's CCC, for
     every pair of raters or each rater against a reference."""
     from .. import bland_altman
     from .._errors import InvalidInputError
-    from .._results import dumps
     from ..data.ratings import Ratings
     from ..measurements.limits import LIMITS_METHODS, LimitsMethod, Scale
 
-    check_output(output)
-    files = file_options(sep, encoding)
+    check_output(shared.output)
+    files = shared.files()
     with user_errors(), echo_warnings():
         if limits not in LIMITS_METHODS:
             raise InvalidInputError(
@@ -146,12 +141,12 @@ def compare(
             scale=cast(Scale, scale),
         )
         method = cast(LimitsMethod, limits)
-        if fmt is OutputFormat.json:
-            write_text(dumps(result.to_dict(level, method)), output)
+        if shared.fmt is OutputFormat.json:
+            write_json(result.to_dict(level, method), shared.output)
             return
-        if fmt is OutputFormat.csv:
+        if shared.fmt is OutputFormat.csv:
             table = result.table(level, method)
-            write_text(table.to_csv(index=False, float_format="%.10g"), output)
+            write_csv(table, shared.output)
             return
         first = result.limits[0]
         print_table(
@@ -160,5 +155,5 @@ def compare(
             title=f"{result} ({first.scale}s, limits at {multiplier:g} SD)",
             caption=f"{first.method}; {level:.0%} intervals, the limits' {limits}; slope p: "
             "proportional bias (difference on mean)",
-            output=output,
+            output=shared.output,
         )

@@ -22,7 +22,8 @@ from ._common import (
     shared_options,
     user_errors,
     wants_progress,
-    write_text,
+    write_csv,
+    write_json,
 )
 
 if TYPE_CHECKING:
@@ -334,8 +335,6 @@ def render(
     """Print or write the results in the chosen format."""
     report = read_report(results, source, sclite=sclite)
     if fmt is OutputFormat.json:
-        from .._results import dumps
-
         payload = {
             "source": source,
             "report": report,
@@ -346,13 +345,13 @@ def render(
                 None if results["recalibration"] is None else results["recalibration"].to_dict()
             ),
         }
-        write_text(dumps(payload), output)
+        write_json(payload, output)
         return
     if fmt is OutputFormat.csv:
         import pandas as pd
 
         frame = pd.DataFrame(_long_rows(results), columns=["metric", "group", "value"])
-        write_text(frame.to_csv(index=False, float_format="%.10g"), output)
+        write_csv(frame, output)
         return
     with output_console(output) as console:
         for table in render_tables(results, source, report):

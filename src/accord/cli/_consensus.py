@@ -33,7 +33,8 @@ from ._common import (
     running,
     shared_options,
     user_errors,
-    write_text,
+    write_csv,
+    write_json,
 )
 
 CAUTION = (
@@ -126,7 +127,6 @@ def render(
 ) -> None:
     """Print or write the most contested items and the raters who stray most (the table
     format after the ``lead``, the verdict on the agreement)."""
-    from .._results import dumps
 
     contested = result.most_contested(top)
     raters = result.raters.head(top)
@@ -139,10 +139,10 @@ def render(
             "raters": _rows(raters, list(raters.columns)),
             "caution": CAUTION,
         }
-        write_text(dumps(payload), output)
+        write_json(payload, output)
         return
     if fmt is OutputFormat.csv:
-        write_text(result.raters.to_csv(index=False, float_format="%.10g"), output)
+        write_csv(result.raters, output)
         return
     _print_tables(result, report, contested, raters, output, lead)
 
@@ -218,7 +218,7 @@ def write_tables(result: Any, directory: Path) -> None:
     prepare_output_dir(directory)
     for name in ("items", "ratings", "raters"):
         frame = getattr(result, name)
-        write_text(frame.to_csv(index=False, float_format="%.10g"), directory / f"{name}.csv")
+        write_csv(frame, directory / f"{name}.csv")
 
 
 @app.command(

@@ -10,16 +10,10 @@ import typer
 
 from ._app import app, examples
 from ._common import (
-    CATEGORIES_OPTION,
-    ITEM_OPTION,
-    LABEL_OPTION,
-    LABELS_AS_OPTION,
-    LEVEL_OPTION,
-    NA_VALUES_OPTION,
-    RATER_OPTION,
     OutputFormat,
     Shared,
     check_output,
+    csv_text,
     echo_warnings,
     format_number,
     format_pvalue,
@@ -29,6 +23,7 @@ from ._common import (
     rich_table,
     shared_options,
     user_errors,
+    write_json,
     write_text,
 )
 
@@ -71,7 +66,6 @@ def _cells(row: Mapping[Any, Any]) -> dict[str, Any]:
 def _render(result: Any, agreement: dict[Any, Any], fmt: OutputFormat, output: Path | None) -> None:
     """Print the alt-test result, and each judge's :class:`~accord.JudgeAgreement` when
     ``agreement`` holds them (``--agreement``)."""
-    from .._results import dumps
     from ..judges import AltTest
 
     tests = [result] if isinstance(result, AltTest) else list(result.tests)
@@ -83,7 +77,7 @@ def _render(result: Any, agreement: dict[Any, Any], fmt: OutputFormat, output: P
                 if isinstance(result, AltTest)
                 else {str(j): a.to_dict() for j, a in agreement.items()}
             )
-        write_text(dumps(out), output)
+        write_json(out, output)
         return
     if fmt is OutputFormat.csv:
         write_text(_csv(tests, agreement), output)
@@ -149,16 +143,13 @@ def _csv(tests: list[Any], agreement: dict[Any, Any]) -> str:
             frame = frame.merge(extra, on="human", how="left")
         frames.append(frame)
     table = pd.concat(frames, ignore_index=True)
-    return str(table.to_csv(index=False, float_format="%.10g"))
+    return csv_text(table)
 
 
 @app.command("judge", epilog=EPILOG)
-@shared_options("sep", "encoding", "fmt", "output")
+@shared_options("sep", "encoding", "fmt", "output", ratings=True)
 def judge(
     path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
-    item: str = ITEM_OPTION,
-    rater: str = RATER_OPTION,
-    label: str = LABEL_OPTION,
     judges: list[str] = typer.Option(
         ..., "--judge", help="The judge, as named in the rater column; repeat to rank several."
     ),
@@ -191,10 +182,6 @@ def judge(
         2000, "--n-boot", help="Bootstrap replicates of --agreement's intervals."
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of --agreement's bootstrap."),
-    level: str = LEVEL_OPTION,
-    categories: str | None = CATEGORIES_OPTION,
-    na_values: str | None = NA_VALUES_OPTION,
-    labels_as: str = LABELS_AS_OPTION,
     shared: Shared = Shared(),
 ) -> None:
     """Can a judge replace a human rater? The alternative annotator test (alt-test)."""

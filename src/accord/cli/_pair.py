@@ -10,6 +10,10 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    CATEGORIES_OPTION,
+    ITEM_OPTIONAL,
+    LABEL_OPTIONAL,
+    RATER_OPTIONAL,
     OutputFormat,
     Shared,
     check_output,
@@ -21,7 +25,8 @@ from ._common import (
     rich_table,
     shared_options,
     user_errors,
-    write_text,
+    write_csv,
+    write_json,
 )
 
 EPILOG = examples(
@@ -264,7 +269,6 @@ def render_table(table: Any, results: dict[str, Any], output: Path | None) -> No
 
 def render_json(table: Any, results: dict[str, Any], source: str, output: Path | None) -> None:
     """Write every result as one JSON object (keys are the result fields)."""
-    from .._results import dumps
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -280,7 +284,7 @@ def render_json(table: Any, results: dict[str, Any], source: str, output: Path |
             "percent_agreement": table.observed_agreement,
         }
         payload.update({name: res.to_dict() for name, res in results.items()})
-    write_text(dumps(payload), output)
+    write_json(payload, output)
 
 
 def render_csv(table: Any, results: dict[str, Any], output: Path | None) -> None:
@@ -359,8 +363,7 @@ def render_csv(table: Any, results: dict[str, Any], output: Path | None) -> None
                     "note": dich.kind,
                 }
             )
-    text = pd.DataFrame(rows, columns=columns).to_csv(index=False, float_format="%.10g")
-    write_text(text, output)
+    write_csv(pd.DataFrame(rows, columns=columns), output)
 
 
 @app.command("pair", epilog=EPILOG)
@@ -375,15 +378,13 @@ def pair(
         help="A q x q table of counts as CSV (rows rater X, columns rater Y; optional header "
         "row and first column of category names).",
     ),
-    item: str | None = typer.Option(None, "--item", help="Column holding the item ids."),
-    rater: str | None = typer.Option(None, "--rater", help="Column holding the rater ids."),
-    label: str | None = typer.Option(None, "--label", help="Column holding the labels."),
+    item: str | None = ITEM_OPTIONAL,
+    rater: str | None = RATER_OPTIONAL,
+    label: str | None = LABEL_OPTIONAL,
     raters: tuple[str, str] | None = typer.Option(
         None, "--raters", help="The two raters to compare: X (rows) then Y (columns)."
     ),
-    categories: str | None = typer.Option(
-        None, "--categories", help="Declared categories in order, comma-separated."
-    ),
+    categories: str | None = CATEGORIES_OPTION,
     level: str | None = typer.Option(
         None,
         "--level",

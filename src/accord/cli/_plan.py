@@ -9,10 +9,8 @@ import typer
 
 from ._app import app, examples
 from ._common import (
-    FORMAT_OPTION,
-    OUTPUT_OPTION,
-    QUIET_OPTION,
     OutputFormat,
+    Shared,
     check_output,
     fail,
     format_number,
@@ -20,8 +18,10 @@ from ._common import (
     print_lead,
     progress_bar,
     rich_table,
+    shared_options,
     user_errors,
     wants_progress,
+    write_json,
     write_text,
 )
 
@@ -147,10 +147,9 @@ def _curve_rows(result: Any) -> list[dict[str, Any]]:
 
 
 def _render(result: Any, fmt: OutputFormat, output: Path | None) -> None:
-    from .._results import dumps
 
     if fmt is OutputFormat.json:
-        write_text(dumps(result.to_dict()), output)
+        write_json(result.to_dict(), output)
         return
     if fmt is OutputFormat.csv:
         write_text(result.curve.to_csv(index=False), output)
@@ -170,6 +169,7 @@ def _render(result: Any, fmt: OutputFormat, output: Path | None) -> None:
 
 
 @app.command("plan", epilog=EPILOG)
+@shared_options("quiet", "fmt", "output")
 def plan(
     ctx: typer.Context,
     coefficient: str = typer.Option(
@@ -225,12 +225,10 @@ def plan(
         200, "--simulations", help="With --simulate: studies per number of items."
     ),
     seed: int | None = typer.Option(None, "--seed", help="With --simulate: random seed."),
-    quiet: bool = QUIET_OPTION,
-    fmt: OutputFormat = FORMAT_OPTION,
-    output: Path | None = OUTPUT_OPTION,
+    shared: Shared = Shared(),
 ) -> None:
     """How many items a reliability study needs: for a test, or an interval of given width."""
-    check_output(output)
+    check_output(shared.output)
     if not simulate and coefficient not in CLOSED_FORMS:
         raise fail(
             f"--coefficient must be one of {', '.join(CLOSED_FORMS)} (or, with --simulate, "
@@ -238,11 +236,9 @@ def plan(
         )
     _check_applies(ctx, "simulate" if simulate else coefficient)
     options = dict(locals())
-    for name in ("ctx", "simulate", "quiet", "fmt", "output"):
+    for name in ("ctx", "simulate", "shared"):
         options.pop(name)
-    with (
-        user_errors(),
-        progress_bar(simulate and wants_progress(fmt, quiet), "simulating", unit="sizes") as bar,
-    ):
+    show = simulate and wants_progress(shared.fmt, shared.quiet)
+    with user_errors(), progress_bar(show, "simulating", unit="sizes") as bar:
         result = _plan(options, simulate, bar)
-    _render(result, fmt, output)
+    _render(result, shared.fmt, shared.output)

@@ -15,7 +15,8 @@ from ._common import (
     check_output,
     print_table,
     shared_options,
-    write_text,
+    write_csv,
+    write_json,
 )
 
 
@@ -107,10 +108,9 @@ def _pair_rows(table: Any, scope: str, mean: float, sd: float, pooled: float) ->
 
 def render(result: Any, fmt: OutputFormat, output: Path | None) -> None:
     """Print or write a :class:`accord.SpanAgreement` in the chosen format."""
-    from .._results import dumps
 
     if fmt is OutputFormat.json:
-        write_text(dumps(result.to_dict()), output)
+        write_json(result.to_dict(), output)
         return
     summary = [
         {
@@ -135,8 +135,7 @@ def render(result: Any, fmt: OutputFormat, output: Path | None) -> None:
     if fmt is OutputFormat.csv:
         import pandas as pd
 
-        text = pd.DataFrame(summary).to_csv(index=False, float_format="%.10g")
-        write_text(text, output)
+        write_csv(pd.DataFrame(summary), output)
         return
     rows = _pair_rows(result.pairs, "overall", result.statistic, result.sd, result.pooled)
     if result.groups is not None and result.group_pairs is not None:

@@ -193,6 +193,11 @@ class Context:
             return tuple(self.ratings.categories)
         return tuple(self.consensus_result().categories)
 
+    def without_data(self, section: str, title: str) -> Section | None:
+        """A section whose data frame or ratings are absent: left out with the memory engine
+        (the data was not given), :meth:`unavailable` with the others."""
+        return None if self.in_memory else self.unavailable(section, title)
+
     def unavailable(self, section: str, title: str) -> Section:
         """The section as the stream and dask engines show it: one sentence saying why."""
         return Section(

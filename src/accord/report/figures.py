@@ -78,21 +78,54 @@ def short(label: Any, limit: int = _LABEL_MAX) -> str:
 
 
 @contextlib.contextmanager
+def report_style(key: str) -> Iterator[None]:
+    """matplotlib under the report's style, ``key`` salting the SVG hashes (the same figure,
+    the same bytes)."""
+    require("matplotlib", "report")
+    import matplotlib
+
+    style: Any = {**_STYLE, "svg.hashsalt": f"accord-{key}"}
+    with matplotlib.rc_context(style):
+        yield
+
+
+@contextlib.contextmanager
 def _figure(key: str, width: float, height: float) -> Iterator[tuple[Any, Any]]:
-    """A new figure (inches) under the report style, with ``key`` as the SVG hash salt."""
+    """A new figure (inches) under the report style (:func:`report_style`)."""
     require("matplotlib", "report")
     import matplotlib
 
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    style: Any = {**_STYLE, "svg.hashsalt": f"accord-{key}"}
-    with matplotlib.rc_context(style):
+    with report_style(key):
         fig = plt.figure(figsize=(width, height))
         try:
             yield fig, plt
         finally:
             plt.close(fig)
+
+
+@contextlib.contextmanager
+def _panel(key: str, width: float, height: float) -> Iterator[tuple[Any, Any, Any]]:
+    """A figure of one plot (:func:`_figure`): the figure, its axes and pyplot."""
+    with _figure(key, width, height) as (fig, plt):
+        yield fig, fig.add_subplot(1, 1, 1), plt
+
+
+@contextlib.contextmanager
+def _row_panel(
+    key: str, n: int, per_row: float, margin: float
+) -> Iterator[tuple[Any, Any, npt.NDArray[np.int_]]]:
+    """A plot of ``n`` rows, the first at the top, ``per_row`` inches a row plus ``margin``:
+    the figure, its axes and each row's y position."""
+    with _panel(key, 7.2, per_row * n + margin) as (fig, ax, _):
+        yield fig, ax, np.arange(n)[::-1]
+
+
+def _floats(*values: npt.ArrayLike) -> list[npt.NDArray[np.float64]]:
+    """Each of ``values`` as an array of floats."""
+    return [np.asarray(v, dtype=np.float64) for v in values]
 
 
 _ID = re.compile(r'\sid="([^"]+)"')
@@ -173,12 +206,8 @@ def forest_plot(
         Shade the Landis & Koch (1977) bands behind the points.
     """
     n = len(labels)
-    est = np.asarray(estimates, dtype=np.float64)
-    lo = np.asarray(lows, dtype=np.float64)
-    hi = np.asarray(highs, dtype=np.float64)
-    with _figure(key, 7.2, 0.42 * n + 1.0) as (fig, _):
-        ax = fig.add_subplot(1, 1, 1)
-        y = np.arange(n)[::-1]
+    est, lo, hi = _floats(estimates, lows, highs)
+    with _row_panel(key, n, 0.42, 1.0) as (fig, ax, y):
         finite = np.concatenate([est[_finite(est)], lo[_finite(lo)], hi[_finite(hi)]])
         left = min(0.0, float(finite.min()) - 0.05) if finite.size else 0.0
         left = max(left, -1.0)
@@ -233,8 +262,7 @@ def heatmap(
     cell = 0.62 if max(rows, cols) <= 12 else max(0.18, 6.5 / max(rows, cols))
     width = min(9.0, cols * cell + 2.6)
     height = min(9.0, rows * cell + 1.6)
-    with _figure(key, width, height) as (fig, plt):
-        ax = fig.add_subplot(1, 1, 1)
+    with _panel(key, width, height) as (fig, ax, plt):
         colormap = plt.get_cmap(cmap).with_extremes(bad="#f5f7fa")
         image = ax.pcolormesh(
             np.arange(cols + 1) - 0.5,
@@ -309,8 +337,7 @@ def histogram(
     """A histogram of ``values`` (NaN left out) with an optional vertical marker."""
     v = np.asarray(values, dtype=np.float64)
     v = v[np.isfinite(v)]
-    with _figure(key, 7.2, 2.6) as (fig, _):
-        ax = fig.add_subplot(1, 1, 1)
+    with _panel(key, 7.2, 2.6) as (fig, ax, _):
         ax.hist(v, bins=bins, color=ACCENT, alpha=0.85, edgecolor="white", linewidth=0.8)
         if marker is not None and math.isfinite(marker):
             ax.axvline(marker, color=SECOND, lw=1.6, ls="--")
@@ -339,11 +366,9 @@ def kappa_curve(
     observed_kappa: float,
 ) -> str:
     """Cohen's kappa against the number of negatives (log axis), with PSA as its limit."""
-    x = np.asarray(d, dtype=np.float64)
-    k = np.asarray(kappa, dtype=np.float64)
+    x, k = _floats(d, kappa)
     keep = (x > 0) & np.isfinite(k)
-    with _figure(key, 7.2, 2.8) as (fig, _):
-        ax = fig.add_subplot(1, 1, 1)
+    with _panel(key, 7.2, 2.8) as (fig, ax, _):
         ax.plot(x[keep], k[keep], color=ACCENT, lw=2, label="Cohen's kappa")
         ax.set_xscale("log")
         if math.isfinite(psa):
@@ -364,11 +389,8 @@ def kappa_curve(
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("d: items both raters call negative (log scale)")
         ax.set_ylabel("agreement")
-        ax.grid(color=GRID, lw=0.6)
-        ax.set_axisbelow(True)
         ax.legend(loc="lower right")
-        fig.tight_layout()
-        return to_svg(fig, key)
+        return _gridded_svg(fig, ax, key)
 
 
 def dichotomization_plot(
@@ -383,10 +405,8 @@ def dichotomization_plot(
     n = len(splits)
     x = np.arange(n)
     w = 0.38
-    with _figure(key, 7.2, 2.8) as (fig, _):
-        ax = fig.add_subplot(1, 1, 1)
-        k = np.nan_to_num(np.asarray(kappa, dtype=np.float64))
-        i = np.nan_to_num(np.asarray(ia, dtype=np.float64))
+    with _panel(key, 7.2, 2.8) as (fig, ax, _):
+        k, i = (np.nan_to_num(a) for a in _floats(kappa, ia))
         ax.bar(x - w / 2, k, w, color=ACCENT, label="Cohen's kappa")
         ax.bar(x + w / 2, i, w, color=SECOND, label="informational agreement")
         for xi, a, b in zip(x, k, i, strict=True):
@@ -414,12 +434,8 @@ def value_plot(
 ) -> str:
     """Calibrated values with 95% bars (1.96 posterior SD) beside the plain means."""
     n = len(labels)
-    v = np.asarray(values, dtype=np.float64)
-    s = np.asarray(sds, dtype=np.float64)
-    b = np.asarray(baseline, dtype=np.float64)
-    with _figure(key, 7.2, 0.26 * n + 1.2) as (fig, _):
-        ax = fig.add_subplot(1, 1, 1)
-        y = np.arange(n)[::-1]
+    v, s, b = _floats(values, sds, baseline)
+    with _row_panel(key, n, 0.26, 1.2) as (fig, ax, y):
         half = np.where(np.isfinite(s), 1.96 * s, 0.0)
         ax.errorbar(
             v,
@@ -435,11 +451,8 @@ def value_plot(
         ax.plot(b, y, "|", color=SECOND, ms=9, mew=1.6, label="plain mean")
         _row_labels(ax, y, labels, limit=24, ylim=(-0.8, n - 0.2), fontsize=7.5)
         ax.set_xlabel(xlabel)
-        ax.grid(axis="x", color=GRID, lw=0.6)
-        ax.set_axisbelow(True)
         ax.legend(loc="lower right", fontsize=7.5)
-        fig.tight_layout()
-        return to_svg(fig, key)
+        return _gridded_svg(fig, ax, key, axis="x")
 
 
 def bar_with_errors(
@@ -456,13 +469,10 @@ def bar_with_errors(
     ``lows`` to ``highs`` when given), centred on zero."""
     n = len(labels)
     v = np.asarray(values, dtype=np.float64)
-    with _figure(key, 7.2, 0.3 * n + 1.1) as (fig, _):
-        ax = fig.add_subplot(1, 1, 1)
-        y = np.arange(n)[::-1]
+    with _row_panel(key, n, 0.3, 1.1) as (fig, ax, y):
         colors = [POOR if x > 0 else ACCENT for x in np.nan_to_num(v)]
         if lows is not None and highs is not None:
-            lo = np.asarray(lows, dtype=np.float64)
-            hi = np.asarray(highs, dtype=np.float64)
+            lo, hi = _floats(lows, highs)
             ok = np.isfinite(lo) & np.isfinite(hi)
             err = np.vstack([np.where(ok, v - lo, 0.0), np.where(ok, hi - v, 0.0)])
         else:
@@ -487,12 +497,7 @@ def reliability_plot(
 ) -> str:
     """Reliability diagram: accuracy against mean confidence per bin (Wilson bars), the
     diagonal of perfect calibration, and the number of units per bin underneath."""
-    conf = np.asarray(mean_confidence, dtype=np.float64)
-    acc = np.asarray(accuracy, dtype=np.float64)
-    lo = np.asarray(ci_low, dtype=np.float64)
-    hi = np.asarray(ci_high, dtype=np.float64)
-    cnt = np.asarray(counts, dtype=np.float64)
-    e = np.asarray(edges, dtype=np.float64)
+    conf, acc, lo, hi, cnt, e = _floats(mean_confidence, accuracy, ci_low, ci_high, counts, edges)
     ok = np.isfinite(conf) & np.isfinite(acc)
     with _figure(key, 5.2, 5.0) as (fig, _):
         grid = fig.add_gridspec(2, 1, height_ratios=[4, 1], hspace=0.08)
@@ -537,9 +542,7 @@ def class_bars(
     s = np.nan_to_num(np.asarray(shares, dtype=np.float64))
     n = len(labels)
     palette = ["#15803d", "#84cc16", "#f59e0b", "#b91c1c"]
-    with _figure(key, 7.2, 0.3 * n + 1.2) as (fig, _):
-        ax = fig.add_subplot(1, 1, 1)
-        y = np.arange(n)[::-1]
+    with _row_panel(key, n, 0.3, 1.2) as (fig, ax, y):
         left = np.zeros(n)
         for j, name in enumerate(classes):
             ax.barh(y, s[:, j], left=left, height=0.62, color=palette[j % 4], label=name)

@@ -16,7 +16,7 @@ import numpy as np
 from .._errors import require
 from ..measurements import BlandAltman, ConcordanceCorrelation
 from ..measurements.limits import LimitsMethod
-from .figures import _STYLE, ACCENT, INK, MUTED, SECOND, to_svg
+from .figures import ACCENT, INK, MUTED, SECOND, report_style, to_svg
 
 __all__ = ["bland_altman_plot", "bland_altman_svg", "concordance_plot"]
 
@@ -155,13 +155,11 @@ def bland_altman_svg(
     """The Bland-Altman plots of ``results`` side by side (``columns`` to a row), under the
     report's style, as inline SVG."""
     require("matplotlib", "report")
-    import matplotlib
     from matplotlib.figure import Figure
 
-    style: Any = {**_STYLE, "svg.hashsalt": f"accord-{key}"}
     ncols = max(1, min(columns, len(results)))
     nrows = math.ceil(len(results) / ncols)
-    with matplotlib.rc_context(style):
+    with report_style(key):
         fig = Figure(figsize=(7.2 if ncols > 1 else 6.0, (2.7 if ncols > 1 else 3.6) * nrows))
         axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
         for ax, result in zip(axes, results, strict=False):

@@ -86,7 +86,7 @@ def build_confidence(ctx: Context) -> Section | None:
     if ctx.confidence is None or ctx.correct is None:
         return None
     if ctx.frame is None:
-        return None if ctx.in_memory else ctx.unavailable("confidence", "Confidence calibration")
+        return ctx.without_data("confidence", "Confidence calibration")
     from ... import calibration_metrics, reliability_diagram
 
     rows = _scored_rows(ctx)

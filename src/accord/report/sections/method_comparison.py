@@ -48,7 +48,7 @@ def build_method_comparison(ctx: Context) -> Section | None:
         return None
     title = "Method comparison"
     if ctx.ratings is None:
-        return None if ctx.in_memory else ctx.unavailable("method-comparison", title)
+        return ctx.without_data("method-comparison", title)
     try:
         result = _comparison(ctx)
     except InvalidInputError as error:

@@ -54,7 +54,7 @@ def build_scores(ctx: Context) -> Section | None:
         return None
     title = "Scores: calibrated values and rater biases"
     if ctx.frame is None:
-        return None if ctx.in_memory else ctx.unavailable("scores", title)
+        return ctx.without_data("scores", title)
     if not (ctx.item and ctx.rater):
         raise SectionUnavailable("scores need the item and rater columns")
     blocks: list[Block] = []

@@ -16,13 +16,12 @@ from .._blocks import (
     Note,
     Section,
     Table,
-    Tone,
     fmt,
     fmt_int,
     fmt_pct,
 )
 from .._context import Context
-from .common import REF
+from .common import REF, tone_of
 
 __all__ = ["build_spans", "build_spans_read", "build_spans_summary"]
 
@@ -53,21 +52,12 @@ def build_spans_summary(ctx: Context) -> Section | None:
     if ctx.spans is None:
         return None
     result = _span_result(ctx)
-    tone: Tone = (
-        "neutral"
-        if not math.isfinite(result.statistic)
-        else "good"
-        if result.statistic >= 0.8
-        else "fair"
-        if result.statistic >= 0.6
-        else "poor"
-    )
     figs = (
         KeyFigure(
             "Mean pairwise F1",
             fmt(result.statistic),
             f"SD {fmt(result.sd)} over {fmt_int(result.n_pairs_defined)} pairs",
-            tone,
+            tone_of(math.nan, result.statistic),  # no interval: the estimate's band
         ),
         KeyFigure("Pooled F1", fmt(result.pooled), "2 matched / spans marked, all pairs"),
         KeyFigure(
