@@ -18,6 +18,7 @@ from .._results import CIMethod, Coefficient, ConfidenceInterval, Result, check_
 from .._types import Alternative, FloatArray, IntArray
 from .._validate import check_choice
 from ..data.ratings import Ratings
+from ..stats.scores import ScoreCells, rating_scores
 from .icc_mixed import CrossedDesign, MixedModel, REMLFit, fit_reml
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "IntraclassCorrelation",
     "IntraclassCorrelationREML",
     "icc",
+    "icc_from_statistics",
 ]
 
 #: ``icc(method=...)``: ``"auto"`` (ANOVA on a complete design, else REML), ``"anova"``,
@@ -328,23 +330,10 @@ class ICCResult(Result):
         return out
 
 
-def _ratings_scores(data: Ratings) -> FloatArray:
-    """The numeric score of each rating: its value, or its category read as a number."""
-    if data.values is not None:
-        return np.asarray(data.values, dtype=np.float64)
-    try:
-        scale = np.asarray(data.categories, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InvalidInputError(
-            f"icc needs numeric scores; the categories are {data.categories!r}"
-        ) from None
-    return scale[data.label_codes]
-
-
 def _score_matrix(data: Ratings | npt.ArrayLike) -> FloatArray:
     if isinstance(data, Ratings):
         out = np.full((data.n_items, data.n_raters), np.nan)
-        out[data.item_codes, data.rater_codes] = _ratings_scores(data)
+        out[data.item_codes, data.rater_codes] = rating_scores(data)
         return out
     try:
         arr = np.asarray(data, dtype=np.float64)
@@ -490,13 +479,45 @@ def icc(data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto") -> ICCResu
     if isinstance(data, Ratings):
         complete = data.n_ratings == data.n_items * data.n_raters
         if method == "reml" or (method == "auto" and not complete):
-            return _icc_reml(data.item_codes, data.rater_codes, _ratings_scores(data))
+            return _icc_reml(data.item_codes, data.rater_codes, rating_scores(data))
         return _icc_anova(_score_matrix(data))
     y = _score_matrix(data)
     if method == "reml" or (method == "auto" and np.isnan(y).any()):
         items, raters = np.nonzero(~np.isnan(y))
         return _icc_reml(items, raters, y[items, raters])
     return _icc_anova(y)
+
+
+def icc_from_statistics(cells: ScoreCells, *, method: ICCMethod = "auto") -> ICCResult:
+    """The six forms of :func:`icc` from the scored cells an engine merged.
+
+    ``"auto"`` takes the ANOVA when every rater of the input scored every item of it, else
+    REML, as :func:`icc` does for a :class:`~accord.Ratings`; the per-count sums of the REML
+    fit are reduced from the merged cells, so items split across batches or partitions count
+    whole.
+
+    Examples
+    --------
+    Two halves of Shrout & Fleiss's (1979) 6 x 4 scores, split inside items, give the
+    published ICC(1,1) = 0.17 and ICC(3,1) = 0.71 once merged:
+
+    >>> scores = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6],
+    ...                    [10, 5, 6, 9], [6, 2, 4, 7]], dtype=float)
+    >>> items, raters = np.divmod(np.arange(24), 4)
+    >>> half = [ScoreCells.from_codes(items[s], raters[s], scores.ravel()[s])
+    ...         for s in (slice(0, 11), slice(11, 24))]
+    >>> res = icc_from_statistics(half[0].merge(half[1]))
+    >>> round(res["ICC(1,1)"].statistic, 2), round(res["ICC(3,1)"].statistic, 2)
+    (0.17, 0.71)
+    """
+    check_choice("method", method, ("auto", "anova", "reml"), "icc")
+    items, raters, y = cells.cells()
+    complete = y.size == cells.n_items * cells.n_raters
+    if method == "reml" or (method == "auto" and not complete):
+        return _icc_reml(items, raters, y)
+    matrix = np.full((cells.n_items, cells.n_raters), np.nan)
+    matrix[items, raters] = y
+    return _icc_anova(matrix)
 
 
 # long: one result per form, each with its F test and interval inputs
