@@ -58,13 +58,13 @@ class ScoreCells(Result):
     Examples
     --------
     Item 0's two scores arrive in different batches; merged, the cells are those of the
-    whole input (in merge order):
+    whole input:
 
     >>> first = ScoreCells.from_codes(np.array([0, 1]), np.array([0, 0]), np.array([4.0, 2.0]))
     >>> second = ScoreCells.from_codes(np.array([0]), np.array([1]), np.array([5.0]))
     >>> items, raters, scores = first.merge(second).cells()
     >>> items.tolist(), raters.tolist(), scores.tolist()
-    ([0, 1, 0], [0, 0, 1], [4.0, 2.0, 5.0])
+    ([0, 0, 1], [0, 1, 0], [4.0, 5.0, 2.0])
     """
 
     parts: tuple[_Part, ...]
@@ -117,11 +117,14 @@ class ScoreCells(Result):
         return sum(int(p[0].size) for p in self.parts)
 
     def cells(self) -> _Part:
-        """Item codes, rater codes and scores of every cell, in merge order."""
+        """Item codes, rater codes and scores of every cell, sorted by (item, rater): the
+        same arrays whatever the order of the rows and however they were split."""
         if not self.parts:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty.copy(), np.zeros(0, dtype=np.float64)
-        if len(self.parts) == 1:
-            return self.parts[0]
         items, raters, scores = (np.concatenate(col) for col in zip(*self.parts, strict=True))
+        key = items * max(self.n_raters, 1) + raters
+        if key.size > 1 and np.any(key[1:] < key[:-1]):
+            order = np.argsort(key, kind="stable")
+            items, raters, scores = items[order], raters[order], scores[order]
         return items, raters, scores
