@@ -129,10 +129,11 @@ def agreement(
 
     With ``engine="stream"`` or ``"dask"`` the coefficients come from the engine's statistics:
     the item counts (and the rater counts), the rater-pair tables only when Light's kappa is
-    asked for, and one more pass over the ratings for the standard error of Conger's kappa.
-    The ICC (ANOVA or REML on the scores) and bootstrap intervals of Conger's and
-    Light's kappa need the ratings in memory: they are left out of the default set there, and
-    asking for them is an error.
+    asked for, one more pass over the ratings for the standard error of Conger's kappa, and
+    at interval and ratio level one for the scored cells of the ICC (the memory engine's
+    forms, ANOVA or REML). Bootstrap intervals of Conger's and Light's kappa need the
+    ratings in memory: they are left out of the default set there, and asking for them is an
+    error.
 
     References
     ----------
