@@ -201,8 +201,6 @@ def test_agreement_engine_errors(frame: pd.DataFrame, files: list[Path]) -> None
         accord.agreement(files, engine="stream", item="item", rater="rater")
     with pytest.raises(accord.InvalidInputError, match="'engine' parameter of agreement"):
         accord.agreement(ratings, engine="spark")  # type: ignore[arg-type]
-    with pytest.raises(accord.InvalidInputError, match="ICC needs the ratings in memory"):
-        accord.agreement(files, engine="stream", **COLS, level="interval", coefficients=["icc"])
     with pytest.raises(accord.InvalidInputError, match="Conger's and Light's kappa"):
         accord.agreement(
             files, engine="stream", **COLS, coefficients=["conger_kappa"], ci="bootstrap"

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from .compare import AgreementComparison, compare_agreement
 from .homogeneity import MarginalHomogeneity, marginal_homogeneity
-from .icc import ICCResult, IntraclassCorrelation, IntraclassCorrelationREML, icc
+from .icc import (
+    ICCResult,
+    IntraclassCorrelation,
+    IntraclassCorrelationREML,
+    icc,
+    icc_from_statistics,
+)
 from .icc_intrarater import IntraRaterICC, intrarater_icc
 from .many_raters import (
     FleissKappa,
@@ -78,6 +84,7 @@ __all__ = [
     "gwet_ac1",
     "gwet_ac2",
     "icc",
+    "icc_from_statistics",
     "informational_agreement",
     "intrarater_icc",
     "kappa_vs_negatives",

@@ -18,6 +18,7 @@ from .._results import CIMethod, Coefficient, ConfidenceInterval, Result, check_
 from .._types import Alternative, FloatArray, IntArray
 from .._validate import check_choice
 from ..data.ratings import Ratings
+from ..stats.scores import ScoreCells
 from .icc_mixed import CrossedDesign, MixedModel, REMLFit, fit_reml
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "IntraclassCorrelation",
     "IntraclassCorrelationREML",
     "icc",
+    "icc_from_statistics",
 ]
 
 #: ``icc(method=...)``: ``"auto"`` (ANOVA on a complete design, else REML), ``"anova"``,
@@ -328,24 +330,7 @@ class ICCResult(Result):
         return out
 
 
-def _ratings_scores(data: Ratings) -> FloatArray:
-    """The numeric score of each rating: its value, or its category read as a number."""
-    if data.values is not None:
-        return np.asarray(data.values, dtype=np.float64)
-    try:
-        scale = np.asarray(data.categories, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InvalidInputError(
-            f"icc needs numeric scores; the categories are {data.categories!r}"
-        ) from None
-    return scale[data.label_codes]
-
-
-def _score_matrix(data: Ratings | npt.ArrayLike) -> FloatArray:
-    if isinstance(data, Ratings):
-        out = np.full((data.n_items, data.n_raters), np.nan)
-        out[data.item_codes, data.rater_codes] = _ratings_scores(data)
-        return out
+def _score_matrix(data: npt.ArrayLike) -> FloatArray:
     try:
         arr = np.asarray(data, dtype=np.float64)
     except (TypeError, ValueError):
@@ -488,10 +473,7 @@ def icc(data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto") -> ICCResu
     """
     check_choice("method", method, ("auto", "anova", "reml"), "icc")
     if isinstance(data, Ratings):
-        complete = data.n_ratings == data.n_items * data.n_raters
-        if method == "reml" or (method == "auto" and not complete):
-            return _icc_reml(data.item_codes, data.rater_codes, _ratings_scores(data))
-        return _icc_anova(_score_matrix(data))
+        return _icc_of_cells(ScoreCells.from_ratings(data), method)
     y = _score_matrix(data)
     if method == "reml" or (method == "auto" and np.isnan(y).any()):
         items, raters = np.nonzero(~np.isnan(y))
@@ -499,8 +481,46 @@ def icc(data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto") -> ICCResu
     return _icc_anova(y)
 
 
+def icc_from_statistics(cells: ScoreCells, *, method: ICCMethod = "auto") -> ICCResult:
+    """The six forms of :func:`icc` from the scored cells an engine merged.
+
+    ``"auto"`` takes the ANOVA when every rater of the input scored every item of it, else
+    REML, as :func:`icc` does for a :class:`~accord.Ratings`; the per-count sums of the REML
+    fit are reduced from the merged cells, so items split across batches or partitions count
+    whole.
+
+    Examples
+    --------
+    Two halves of Shrout & Fleiss's (1979) 6 x 4 scores, split inside items, give the
+    published ICC(1,1) = 0.17 and ICC(3,1) = 0.71 once merged:
+
+    >>> scores = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6],
+    ...                    [10, 5, 6, 9], [6, 2, 4, 7]], dtype=float)
+    >>> items, raters = np.divmod(np.arange(24), 4)
+    >>> half = [ScoreCells.from_codes(items[s], raters[s], scores.ravel()[s])
+    ...         for s in (slice(0, 11), slice(11, 24))]
+    >>> res = icc_from_statistics(half[0].merge(half[1]))
+    >>> round(res["ICC(1,1)"].statistic, 2), round(res["ICC(3,1)"].statistic, 2)
+    (0.17, 0.71)
+    """
+    check_choice("method", method, ("auto", "anova", "reml"), "icc")
+    return _icc_of_cells(cells, method)
+
+
+def _icc_of_cells(cells: ScoreCells, method: ICCMethod) -> ICCResult:
+    """The forms of a :class:`ScoreCells`: ANOVA when complete (or asked for), else REML
+    (warnings point at the caller of the public function)."""
+    items, raters, y = cells.cells()
+    complete = y.size == cells.n_items * cells.n_raters
+    if method == "reml" or (method == "auto" and not complete):
+        return _icc_reml(items, raters, y, stacklevel=4)
+    matrix = np.full((cells.n_items, cells.n_raters), np.nan)
+    matrix[items, raters] = y
+    return _icc_anova(matrix, stacklevel=4)
+
+
 # long: one result per form, each with its F test and interval inputs
-def _icc_anova(y: FloatArray) -> ICCResult:
+def _icc_anova(y: FloatArray, stacklevel: int = 3) -> ICCResult:
     """The six forms from the two-way ANOVA of the complete items of ``y``."""
     complete = ~np.isnan(y).any(axis=1)
     n_incomplete = int((~complete).sum())
@@ -509,7 +529,7 @@ def _icc_anova(y: FloatArray) -> ICCResult:
             f"icc(method='anova') uses complete items only: {n_incomplete} of {y.shape[0]} "
             "items lack a score from some rater and were left out",
             DroppedDataWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
     y = y[complete]
     n, k = y.shape
@@ -528,7 +548,7 @@ def _icc_anova(y: FloatArray) -> ICCResult:
         if ms.msr == 0 and ms.msw == 0:
             reason = "every score is the same: the ICC is 0/0 (undefined)"
     if reason is not None or ms is None:
-        warn_degenerate(reason or "undefined", stacklevel=3)
+        warn_degenerate(reason or "undefined", stacklevel=stacklevel)
     forms = []
     for form, alias, description in ICC_FORMS:
         value = f_stat = df1 = df2 = math.nan
@@ -611,7 +631,7 @@ def _reml_reason(items: IntArray, raters: IntArray, y: FloatArray) -> str | None
     return None
 
 
-def _icc_reml(items: IntArray, raters: IntArray, y: FloatArray) -> ICCResult:
+def _icc_reml(items: IntArray, raters: IntArray, y: FloatArray, stacklevel: int = 3) -> ICCResult:
     """The six forms from the REML fits of the one-way, random and fixed-rater models."""
     items, raters = np.asarray(items, np.int64), np.asarray(raters, np.int64)
     y = np.asarray(y, dtype=np.float64)
@@ -625,7 +645,7 @@ def _icc_reml(items: IntArray, raters: IntArray, y: FloatArray) -> ICCResult:
         k_hat = design.harmonic_raters
         fits = {model: fit_reml(design, model) for model in ("oneway", "random", "fixed")}
     else:
-        warn_degenerate(reason, stacklevel=3)
+        warn_degenerate(reason, stacklevel=stacklevel)
     forms: list[IntraclassCorrelation] = []
     for form, alias, description in ICC_FORMS:
         fit = fits.get(_MODEL_OF[form[4]])

@@ -16,6 +16,7 @@ from .._methods import MethodsFormat, StudyDesign, agreement_methods
 from .._results import Coefficient, Result
 from .._types import RngLike
 from ..data.ratings import Ratings, ReadReport
+from ..stats.scores import ScoreCells
 from . import many_raters as mr
 from ._shared import _Data
 from ._statistics import (
@@ -25,7 +26,7 @@ from ._statistics import (
     data_from_statistics,
     light_from_statistics,
 )
-from .icc import icc
+from .icc import icc, icc_from_statistics
 from .inference import CIKind, check_ci
 from .pairwise import light_kappa
 
@@ -203,6 +204,7 @@ def agreement_from_statistics(
     n_boot: int = 2000,
     rng: RngLike = None,
     report: ReadReport | None = None,
+    scores: ScoreCells | None = None,
 ) -> AgreementTable:
     """The coefficients of :func:`agreement_table` from count statistics.
 
@@ -216,14 +218,18 @@ def agreement_from_statistics(
     patterns : CountPatterns, optional
         The item counts' distinct rows, when ``stats`` has none (analytic intervals only).
     coefficients, weights, population_size, ci, n_boot, rng
-        As :func:`agreement_table`. The ICC needs the ratings and is left out; so are
-        Conger's and Light's kappa with ``ci="bootstrap"`` (it resamples items with their
-        ratings).
+        As :func:`agreement_table`. Conger's and Light's kappa are left out with
+        ``ci="bootstrap"`` (it resamples items with their ratings).
     report : ReadReport, optional
         What was read, kept on the table.
+    scores : ScoreCells, optional
+        The scored cells, for the six ICCs at interval and ratio level (left out without
+        them): :func:`accord.agreement.icc.icc_from_statistics`.
     """
     check_ci(ci, n_boot, "agreement")
-    wanted = check_coefficients(coefficients) - {"icc"}
+    wanted = check_coefficients(coefficients)
+    if scores is None:
+        wanted.discard("icc")
     if ci == "bootstrap":
         wanted -= {"conger_kappa", "light_kappa"}
     if item_sums is None:
@@ -238,6 +244,8 @@ def agreement_from_statistics(
         weights=weights,
         opts=dict(population_size=population_size, ci=ci, n_boot=n_boot, rng=gen),
     )
+    if "icc" in wanted and scores is not None and d.level in ("interval", "ratio"):
+        out.extend(icc_from_statistics(scores).forms)  # as agreement_table's ICC rows
     return AgreementTable(tuple(out), d.level, ci, report, _design(d))
 
 

@@ -33,6 +33,7 @@ from ..engines._run import (
     scan_ratings,
 )
 from ..stats.patterns import patterns_from_counts
+from ..stats.scores import ScoreCells
 
 __all__ = ["agreement"]
 
@@ -128,10 +129,11 @@ def agreement(
 
     With ``engine="stream"`` or ``"dask"`` the coefficients come from the engine's statistics:
     the item counts (and the rater counts), the rater-pair tables only when Light's kappa is
-    asked for, and one more pass over the ratings for the standard error of Conger's kappa.
-    The ICC (ANOVA or REML on the scores) and bootstrap intervals of Conger's and
-    Light's kappa need the ratings in memory: they are left out of the default set there, and
-    asking for them is an error.
+    asked for, one more pass over the ratings for the standard error of Conger's kappa, and
+    at interval and ratio level one for the scored cells of the ICC (the memory engine's
+    forms, ANOVA or REML). Bootstrap intervals of Conger's and Light's kappa need the
+    ratings in memory: they are left out of the default set there, and asking for them is an
+    error.
 
     References
     ----------
@@ -200,8 +202,16 @@ def agreement(
     patterns = None
     if stats.item_patterns is None and ci == "analytic" and stats.item_counts is not None:
         patterns = patterns_from_counts(stats.item_counts.counts)
+    scores = None
+    if "icc" in wanted and stats.level in ("interval", "ratio"):
+        scores = score_cells(rescan, stats.categories, stats.n_items, stats.n_raters)
     return agreement_from_statistics(
-        stats, item_sums(rescan), patterns=patterns, report=stats.report, **estimates
+        stats,
+        item_sums(rescan),
+        patterns=patterns,
+        report=stats.report,
+        scores=scores,
+        **estimates,
     )
 
 
@@ -209,18 +219,33 @@ def _check_statistics_suffice(engine: str, wanted: set[str], *, explicit: bool, 
     """What the stream and dask engines' statistics cannot give, when asked for by name."""
     if not explicit:
         return
-    if "icc" in wanted:
-        raise InvalidInputError(
-            f"the ICC needs the ratings in memory (a two-way ANOVA over complete items); "
-            f"leave 'icc' out of coefficients= with engine={engine!r}, or use the memory "
-            "engine"
-        )
     if ci == "bootstrap" and wanted & {"conger_kappa", "light_kappa"}:
         raise InvalidInputError(
             f"ci='bootstrap' with engine={engine!r} resamples items from their counts, "
             "which Conger's and Light's kappa cannot use; leave them out of "
             "coefficients= or use ci='analytic'"
         )
+
+
+def score_cells(
+    rescan: Rescan, categories: Sequence[Any], n_items: int, n_raters: int
+) -> ScoreCells:
+    """One more pass of the engine over the ratings: the scored cells of the ICC, each
+    label code read as its numeric category."""
+    try:
+        scale = np.asarray(categories, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidInputError(
+            f"icc needs numeric scores; the categories are {tuple(categories)!r}"
+        ) from None
+    cells: ScoreCells | None = rescan.map_reduce(_score_cells, scale, ScoreCells.merge)
+    spaces = ScoreCells((), n_items, n_raters)  # items and raters without a kept score
+    return spaces if cells is None else spaces.merge(cells)
+
+
+def _score_cells(scale: FloatArray, item: IntArray, rater: IntArray, label: IntArray) -> ScoreCells:
+    """One batch's scored cells."""
+    return ScoreCells.from_codes(item, rater, scale[label])
 
 
 @runtime_checkable

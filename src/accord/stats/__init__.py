@@ -11,6 +11,7 @@ from __future__ import annotations
 from .counts import CategoryCounts, ItemCategoryCounts, RaterCategoryCounts
 from .pairs import PairTables
 from .patterns import CountPatterns
+from .scores import ScoreCells
 
 __all__ = [
     "CategoryCounts",
@@ -18,4 +19,5 @@ __all__ = [
     "ItemCategoryCounts",
     "PairTables",
     "RaterCategoryCounts",
+    "ScoreCells",
 ]

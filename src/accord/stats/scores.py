@@ -1,0 +1,130 @@
+"""The scored cells of a ratings table: one (item code, rater code, score) per rating.
+
+The REML fit of the ICC reduces its data to sums over the items grouped by their number of
+scores (:class:`accord.agreement.icc_mixed.CrossedDesign`). An item's sums need all of its
+scores (its rater set and its total), and a streamed file or a dask partition may hold only
+part of an item's rows. So the mergeable statistic keeps the scored cells keyed by item code
+(shared by every partial of one input) and merges by collecting them; the reduction to the
+per-count sums runs once, on the merged cells. It holds three numbers per rating (24 bytes),
+whatever the batch or partition sizes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from .._errors import InvalidInputError
+from .._results import Result
+from .._types import FloatArray, IntArray
+from ..data.ratings import Ratings
+
+__all__ = ["ScoreCells", "rating_scores"]
+
+_Part = tuple[IntArray, IntArray, FloatArray]
+
+
+def rating_scores(data: Ratings) -> FloatArray:
+    """The numeric score of each rating: its value, or its category read as a number.
+
+    >>> r = Ratings.from_arrays([0, 0, 1], ["a", "b", "a"], [1, 3, 2], level="interval")
+    >>> rating_scores(r).tolist()
+    [1.0, 3.0, 2.0]
+    """
+    if data.values is not None:
+        return np.asarray(data.values, dtype=np.float64)
+    try:
+        scale = np.asarray(data.categories, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidInputError(
+            f"icc needs numeric scores; the categories are {data.categories!r}"
+        ) from None
+    out: FloatArray = scale[data.label_codes]
+    return out
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class ScoreCells(Result):
+    """Mergeable scored cells: each rating's item code, rater code and numeric score.
+
+    Attributes
+    ----------
+    parts : tuple of (item codes, rater codes, scores)
+        The cells of each merged partial, in merge order (joined once by :meth:`cells`).
+    n_items, n_raters : int
+        Sizes of the code spaces (items and raters of the input, scored or not).
+
+    Examples
+    --------
+    Item 0's two scores arrive in different batches; merged, the cells are those of the
+    whole input:
+
+    >>> first = ScoreCells.from_codes(np.array([0, 1]), np.array([0, 0]), np.array([4.0, 2.0]))
+    >>> second = ScoreCells.from_codes(np.array([0]), np.array([1]), np.array([5.0]))
+    >>> items, raters, scores = first.merge(second).cells()
+    >>> items.tolist(), raters.tolist(), scores.tolist()
+    ([0, 0, 1], [0, 1, 0], [4.0, 5.0, 2.0])
+    """
+
+    parts: tuple[_Part, ...]
+    n_items: int
+    n_raters: int
+
+    @classmethod
+    def from_codes(
+        cls,
+        items: IntArray,
+        raters: IntArray,
+        scores: FloatArray,
+        *,
+        n_items: int = 0,
+        n_raters: int = 0,
+    ) -> ScoreCells:
+        """The cells of per-rating arrays (shape (E,)) with shared codes; the code spaces
+        are at least ``n_items`` and ``n_raters`` (and cover the codes given)."""
+        part = (
+            np.asarray(items, dtype=np.int64),
+            np.asarray(raters, dtype=np.int64),
+            np.asarray(scores, dtype=np.float64),
+        )
+        if part[0].size:
+            n_items = max(n_items, int(part[0].max()) + 1)
+            n_raters = max(n_raters, int(part[1].max()) + 1)
+        return cls((part,) if part[0].size else (), n_items, n_raters)
+
+    @classmethod
+    def from_ratings(cls, ratings: Ratings) -> ScoreCells:
+        """The cells of ratings with numeric scores (values, or numeric categories)."""
+        return cls.from_codes(
+            ratings.item_codes,
+            ratings.rater_codes,
+            rating_scores(ratings),
+            n_items=ratings.n_items,
+            n_raters=ratings.n_raters,
+        )
+
+    def merge(self, other: ScoreCells) -> ScoreCells:
+        """The cells of both (disjoint ratings with shared codes)."""
+        return ScoreCells(
+            self.parts + other.parts,
+            max(self.n_items, other.n_items),
+            max(self.n_raters, other.n_raters),
+        )
+
+    @property
+    def n_scores(self) -> int:
+        return sum(int(p[0].size) for p in self.parts)
+
+    def cells(self) -> _Part:
+        """Item codes, rater codes and scores of every cell, sorted by (item, rater): the
+        same arrays whatever the order of the rows and however they were split."""
+        if not self.parts:
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty.copy(), np.zeros(0, dtype=np.float64)
+        items, raters, scores = (np.concatenate(col) for col in zip(*self.parts, strict=True))
+        key = items * max(self.n_raters, 1) + raters
+        if key.size > 1 and np.any(key[1:] < key[:-1]):
+            order = np.argsort(key, kind="stable")
+            items, raters, scores = items[order], raters[order], scores[order]
+        return items, raters, scores
