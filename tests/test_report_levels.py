@@ -80,6 +80,29 @@ def test_interval_report_headlines_the_icc(lesion_page: HtmlReport) -> None:
     assert row_values(page, "values") == [f"{lo} to {hi} ({distinct} distinct)"]  # a range
 
 
+def test_stream_report_headlines_the_same_icc(lesion_page: HtmlReport, tmp_path: Path) -> None:
+    # The ICC runs on every engine: a report read in batches headlines memory's ICC(A,1).
+    path = tmp_path / "lesions.csv"
+    lesion_frame().sample(frac=1.0, random_state=3).to_csv(path, index=False)
+    streamed = accord.report(
+        path,
+        item="lesion",
+        rater="reader",
+        label="diameter_mm",
+        level="interval",
+        engine="stream",
+        progress=False,
+    )
+    label = "ICC(A,1) [ICC(2,1)]: two-way random, absolute agreement"
+    value = r'<div class="value">([^<]+)</div>'
+    in_memory = re.search(value, section_of(lesion_page.html, "summary"))
+    summary = section_of(streamed.html, "summary")
+    assert f'<div class="label">{label}</div>' in summary
+    shown = re.search(value, summary)
+    assert in_memory is not None and shown is not None
+    assert shown.group(1) == in_memory.group(1)
+
+
 def test_interval_report_compares_readers_in_millimetres(lesion_page: HtmlReport) -> None:
     frame = lesion_frame()
     wide = frame.pivot(index="lesion", columns="reader", values="diameter_mm")

@@ -280,14 +280,14 @@ def table_verdict(table: Any, confidence_level: float = 0.95, *, two_raters: boo
     )
 
 
-def headline_coefficients(level: str, *, in_memory: bool = True) -> list[str]:
+def headline_coefficients(level: str) -> list[str]:
     """The coefficients of :func:`accord.agreement` that :func:`headline` chooses from at
-    this level (the ICC only for measurements in memory).
+    this level (the ICC for measurements).
 
     >>> headline_coefficients("nominal"), headline_coefficients("ratio")
     (['fleiss_kappa', 'krippendorff_alpha'], ['krippendorff_alpha', 'icc'])
     """
-    if level in ("interval", "ratio") and in_memory:
+    if level in ("interval", "ratio"):
         return ["krippendorff_alpha", "icc"]
     return ["fleiss_kappa", "krippendorff_alpha"]
 

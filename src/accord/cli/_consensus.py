@@ -103,7 +103,7 @@ def engine_verdict(
         str(path),
         engine=engine.value,
         **read,
-        coefficients=headline_coefficients(read["level"], in_memory=False),
+        coefficients=headline_coefficients(read["level"]),
         scheduler=scheduler,
     )
     return table_verdict(table)

@@ -151,13 +151,11 @@ class Context:
         return self.ratings if self.in_memory else str(self.path)
 
     def agreement_table(self) -> Any:
-        """``accord.agreement`` on the ratings, computed once (for measurements: the ICC, in
-        memory, and alpha at the data's level)."""
+        """``accord.agreement`` on the ratings, computed once (for measurements: the ICC and
+        alpha at the data's level)."""
         from .. import agreement
 
-        wanted = None
-        if self.numeric:
-            wanted = ["krippendorff_alpha", "icc"] if self.in_memory else ["krippendorff_alpha"]
+        wanted = ["krippendorff_alpha", "icc"] if self.numeric else None
         return self.cached(
             "agreement",
             lambda: agreement(self.data, coefficients=wanted, **self.source_options()),
