@@ -67,13 +67,37 @@ def test_icc_test_example_and_curve() -> None:
 def test_icc_width_published_example() -> None:
     # Bonett (2002) eq. 5; the worked example of P. ten Klooster's calculator
     # (ptenklooster.nl, "ICC reliability interval estimation"): two raters, ICC 0.8,
-    # width 0.2 at 95% -> 51 subjects. The same page gives Bonett's own correction for two
-    # raters and ICC >= 0.7, 51 + 5 * 0.8 = 55; accord returns eq. 5 uncorrected (n_exact).
+    # width 0.2 at 95% -> 51 subjects by eq. 5; "for k = 2 and ICCs >= 0.7 ... adding
+    # (5 * ICC) to the approximate sample size ... nc = 51 + (5 * 0.8) = 55". Bonett's
+    # correction as R presize 0.3 prec_icc applies it (n + 5 rho if k == 2 and rho >= 0.7,
+    # then ceiling) and as Borg et al. (2022, PM&R) Bonett-Zou-Walter-formulas.R: 55.
     plan = accord.sample_size_icc(rho=0.8, width=0.2, n_raters=2)
-    assert plan.n_items == 51
-    # by hand: 8 * 1.95996^2 * 0.2^2 * 1.8^2 / (2 * 1 * 0.2^2) + 1 = 50.785
-    assert plan.n_exact == pytest.approx(8 * Z(0.975) ** 2 * 0.04 * 3.24 / 0.08 + 1, rel=1e-10)
-    assert math.ceil(plan.n_exact + 5 * 0.8) == 55
+    assert plan.n_items == 55
+    # by hand: 8 * 1.95996^2 * 0.2^2 * 1.8^2 / (2 * 1 * 0.2^2) + 1 = 50.785, + 5 * 0.8
+    eq5 = 8 * Z(0.975) ** 2 * 0.04 * 3.24 / 0.08 + 1
+    assert math.ceil(eq5) == 51
+    assert plan.n_exact == pytest.approx(eq5 + 4.0, rel=1e-10)
+    assert plan.assumptions["added_items"] == pytest.approx(4.0)
+    assert "5 rho items" in plan.method
+    # the curve's expected width at the plan's n counts the added items out
+    assert plan.curve.set_index("n_items")["width"][55] <= 0.2
+
+
+@pytest.mark.parametrize(
+    ("rho", "k", "n"),
+    [
+        # presize 0.3 prec_icc(0.75, 2, conf.width = 0.2) = 79 (74.53 + 3.75, rounded up),
+        # as quoted beside its run in a public sample-size guide; three raters: 52, no addition
+        (0.75, 2, 79),
+        (0.75, 3, 52),
+        # just below the threshold: no addition (eq. 5 alone, 92.0 -> 93 by hand)
+        (0.69, 2, math.ceil(8 * Z(0.975) ** 2 * 0.31**2 * 1.69**2 / (2 * 0.04) + 1)),
+    ],
+)
+def test_icc_width_two_rater_correction(rho: float, k: int, n: int) -> None:
+    plan = accord.sample_size_icc(rho=rho, width=0.2, n_raters=k)
+    assert plan.n_items == n
+    assert ("added_items" in plan.assumptions) == (k == 2 and rho >= 0.7)
 
 
 def test_icc_width_reproduces_bonett_worked_example() -> None:
@@ -116,11 +140,92 @@ def test_icc_test_matches_icc_sample_size_package(
 @pytest.mark.parametrize(("rho", "k", "w"), [(0.5, 3, 0.3), (0.9, 2, 0.1), (0.3, 10, 0.2)])
 def test_icc_width_by_hand(rho: float, k: int, w: float) -> None:
     n = 8 * Z(0.975) ** 2 * (1 - rho) ** 2 * (1 + (k - 1) * rho) ** 2 / (k * (k - 1) * w**2) + 1
+    n += 5 * rho if k == 2 and rho >= 0.7 else 0.0  # Bonett's correction for two raters
     plan = accord.sample_size_icc(rho=rho, width=w, n_raters=k)
     assert plan.n_items == math.ceil(n)
     widths = plan.curve.set_index("n_items")["width"]
     assert widths[plan.n_items] <= w
     assert widths.is_monotonic_decreasing
+
+
+def _zou(rho: float, k: int, w: float, level: float, assurance: float) -> float:
+    """Zou (2012), Stat. Med. 31:3972-3981, width at most w with assurance 1 - beta, written
+    out by hand as in Borg et al. (2022, PM&R) companion code Bonett-Zou-Walter-formulas.R:
+    n = 1 + 2 [z A + sqrt(z^2 A^2 + 2 w z z_b A |k - 2 + 2 rho - 2 k rho|)]^2 / (k (k-1) w^2),
+    A = (1 - rho)(1 + (k - 1) rho)."""
+    z, z_b = Z(1 - (1 - level) / 2), Z(assurance)
+    a = (1 - rho) * (1 + (k - 1) * rho)
+    b = abs(k - 2 + 2 * rho - 2 * k * rho)
+    root = z * a + math.sqrt(z**2 * a**2 + 2 * w * z * z_b * a * b)
+    return 1 + 2 * root**2 / (k * (k - 1) * w**2)
+
+
+@pytest.mark.parametrize(
+    ("rho", "k", "w", "level", "assurance"),
+    [
+        (0.9, 2, 0.1, 0.95, 0.8),
+        (0.8, 3, 0.2, 0.95, 0.8),
+        (0.5, 4, 0.3, 0.9, 0.9),
+        (0.3, 10, 0.2, 0.99, 0.6),
+    ],
+)
+def test_icc_width_with_assurance_matches_zou_by_hand(
+    rho: float, k: int, w: float, level: float, assurance: float
+) -> None:
+    plan = accord.sample_size_icc(rho=rho, width=w, n_raters=k, level=level, assurance=assurance)
+    exact = _zou(rho, k, w, level, assurance)
+    assert plan.n_exact == pytest.approx(exact, rel=1e-10)
+    assert plan.n_items == math.ceil(exact)
+    assert plan.assumptions["assurance"] == assurance and "Zou (2012)" in plan.method
+    widths = plan.curve.set_index("n_items")["width"]
+    assert widths[plan.n_items] <= w
+    assert (widths[widths.index < plan.n_items] > w).all()
+    assert widths.is_monotonic_decreasing
+    # more assurance, more items than Bonett's expected width (eq. 5, no correction)
+    assert (
+        plan.n_exact
+        > 8
+        * Z(1 - (1 - level) / 2) ** 2
+        * ((1 - rho) * (1 + (k - 1) * rho)) ** 2
+        / (k * (k - 1) * w**2)
+        + 1
+    )
+
+
+@pytest.mark.parametrize(("rho", "k", "w"), [(0.85, 4, 0.2), (0.8, 2, 0.2), (0.4, 5, 0.25)])
+def test_zou_at_assurance_one_half_is_bonett(rho: float, k: int, w: float) -> None:
+    # z_beta = 0: Zou's formula is Bonett's eq. 5 (without the two-rater addition);
+    # Bonett's worked example (4 raters, 0.85, width 0.2) gives 19.2
+    bonett = 8 * Z(0.975) ** 2 * ((1 - rho) * (1 + (k - 1) * rho)) ** 2 / (k * (k - 1) * w**2)
+    assert _zou(rho, k, w, 0.95, 0.5) == pytest.approx(bonett + 1, rel=1e-12)
+    near = accord.sample_size_icc(rho=rho, width=w, n_raters=k, assurance=0.5 + 1e-9)
+    assert near.n_exact == pytest.approx(bonett + 1, rel=1e-6)
+    if k == 4:
+        assert round(near.n_exact, 1) == 19.2
+
+
+def test_zou_assurance_holds_in_simulated_studies() -> None:
+    # One-way normal scores at Zou's n (ICC 0.8, three raters, width 0.2, assurance 0.8):
+    # the share of studies whose 95% F interval of ICC(1,1) is at most 0.2 wide should be
+    # about 0.8 (400 studies: MC se 0.02); at Bonett's n (expected width) it is about half.
+    rho, k, w, m = 0.8, 3, 0.2, 400
+    gen = np.random.default_rng(20121972)
+
+    def share(n: int) -> float:
+        hits = 0
+        for _ in range(m):
+            scores = math.sqrt(rho) * gen.standard_normal((n, 1)) + math.sqrt(
+                1 - rho
+            ) * gen.standard_normal((n, k))
+            ci = accord.icc(scores, method="anova")["ICC(1,1)"].confidence_interval(0.95)
+            hits += bool(ci.high - ci.low <= w)
+        return hits / m
+
+    zou = accord.sample_size_icc(rho=rho, width=w, n_raters=k, assurance=0.8).n_items
+    assert zou == 48
+    assert abs(share(zou) - 0.8) < 0.06
+    bonett = accord.sample_size_icc(rho=rho, width=w, n_raters=k).n_items
+    assert abs(share(bonett) - 0.5) < 0.1
 
 
 # ----------------------------------------------------------------------------- kappa: model
@@ -455,6 +560,12 @@ def test_alpha_n_grows_with_alpha_min(a1: float, a2: float, pc: float) -> None:
         (lambda: accord.sample_size_icc(rho0=0.6, rho1=0.8, n_raters=1), "'n_raters'"),
         (lambda: accord.sample_size_icc(rho0=0.6, rho1=0.8, power=1.5), "Got 1.5 instead"),
         (lambda: accord.sample_size_icc(rho=0.6, width=0.2, alternative="both"), "alternative"),
+        (
+            lambda: accord.sample_size_icc(rho0=0.6, rho1=0.8, assurance=0.8),
+            "assurance= belongs to an interval (rho=, width=), and this plan is for a test",
+        ),
+        (lambda: accord.sample_size_icc(rho=0.6, width=0.2, assurance=0.5), "'assurance'"),
+        (lambda: accord.sample_size_icc(rho=0.6, width=0.2, assurance=1.0), "'assurance'"),
         (
             lambda: accord.sample_size_icc(rho=0.6, width=0.2, power=0.9),
             "power= belongs to a test (rho0=, rho1=), and this plan is for an interval",

@@ -25,6 +25,22 @@ def test_icc_test_table_prints_the_plan() -> None:
     assert "Walter, Eliasziw & Donner (1998)" in " ".join(out.split())
 
 
+def test_icc_width_with_assurance() -> None:
+    args = ["--coefficient", "icc", "--rho", "0.8", "--width", "0.2", "--raters", "3"]
+    code, out, err = run(*args, "--assurance", "0.8", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    expected = accord.sample_size_icc(rho=0.8, width=0.2, n_raters=3, assurance=0.8)
+    assert data["n_items"] == expected.n_items == 48
+    assert data["assumptions"]["assurance"] == 0.8
+    code, out, err = run(*args)
+    assert code == 0, err
+    assert out.startswith("36 items")  # Bonett's expected width: 35.6 by eq. 5
+    code, _, err = run("--coefficient", "kappa", "--rho", "0.6", "--width", "0.3",
+                       "--prevalence", "0.3", "--assurance", "0.8")  # fmt: skip
+    assert code == 2 and "--assurance does not apply to --coefficient kappa" in err
+
+
 def test_json_is_the_result_of_the_library() -> None:
     code, out, err = run("--coefficient", "alpha", "--alpha-min", "0.8", "--p-c", "0.25",
                          "--format", "json")  # fmt: skip

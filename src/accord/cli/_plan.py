@@ -27,6 +27,7 @@ from ._common import (
 
 EPILOG = examples(
     "accord plan --coefficient icc --rho0 0.6 --rho1 0.8 --raters 2",
+    "accord plan --coefficient icc --rho 0.8 --width 0.2 --raters 3 --assurance 0.8",
     "accord plan --coefficient kappa --rho 0.6 --width 0.3 --prevalence 0.3",
     "accord plan --coefficient alpha --alpha-min 0.8 --p-c 0.25 --format json",
     "accord plan --simulate --coefficient fleiss_kappa --raters 3 --prevalence 0.5,0.3,0.2 "
@@ -39,7 +40,7 @@ CLOSED_FORMS = ("icc", "kappa", "alpha")
 #: The options each kind of plan takes (beside --coefficient and the output options).
 TEST_AND_INTERVAL = ("rho0", "rho1", "rho", "width", "n_raters", "alpha", "power", "level")
 APPLIES = {
-    "icc": (*TEST_AND_INTERVAL, "alternative"),
+    "icc": (*TEST_AND_INTERVAL, "alternative", "assurance"),
     "kappa": (*TEST_AND_INTERVAL, "alternative", "prevalence", "method"),
     "alpha": ("alpha_min", "p_c", "significance"),
     "simulate": (
@@ -92,7 +93,10 @@ def _plan(options: dict[str, Any], simulate: bool, progress: Any) -> Any:
             **levels,
         )
     if coefficient == "icc":
-        return sample_size_icc(**test, **levels, alternative=options["alternative"] or "one-sided")
+        return sample_size_icc(
+            **test, **levels, alternative=options["alternative"] or "one-sided",
+            assurance=options["assurance"],
+        )  # fmt: skip
     if coefficient == "kappa":
         if prevalence is None:
             raise fail("--coefficient kappa needs --prevalence (the share of positive ratings)")
@@ -188,6 +192,12 @@ def plan(
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level of the test."),
     power: float = typer.Option(0.8, "--power", help="Power of the test."),
     level: float = typer.Option(0.95, "--level", help="Confidence level of the interval."),
+    assurance: float | None = typer.Option(
+        None,
+        "--assurance",
+        help="For icc: probability that the interval is no wider than --width (Zou 2012); "
+        "default: the expected width (Bonett 2002).",
+    ),
     alternative: str | None = typer.Option(
         None, "--alternative", help="one-sided or two-sided (default: the method's own)."
     ),

@@ -91,7 +91,7 @@ def goal_of(owner: str, rho0: Any, rho1: Any, rho: Any, width: Any) -> str:
 
 #: The defaults of the options that belong to one goal only.
 TEST_DEFAULTS = {"alpha": 0.05, "power": 0.8}
-INTERVAL_DEFAULTS = {"level": 0.95}
+INTERVAL_DEFAULTS: dict[str, Any] = {"level": 0.95, "assurance": None}
 
 
 def check_unused(owner: str, goal: str, given: dict[str, Any]) -> None:

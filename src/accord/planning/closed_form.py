@@ -41,6 +41,15 @@ BONETT = (
     "Bonett (2002), Stat. Med. 21:1331-1335, eq. 5: "
     "n = 8 z^2 (1 - rho)^2 (1 + (k - 1) rho)^2 / (k (k - 1) w^2) + 1; ICC(1,1)"
 )
+BONETT_TWO_RATERS = (
+    f"{BONETT}; plus 5 rho items, Bonett's correction for two raters and rho >= 0.7 "
+    "(as R presize::prec_icc)"
+)
+ZOU = (
+    "Zou (2012), Stat. Med. 31:3972-3981: width at most w with assurance probability 1 - beta, "
+    "n = 1 + 2 [z A + sqrt(z^2 A^2 + 2 w z z_beta A |k - 2 + 2 rho - 2 k rho|)]^2 "
+    "/ (k (k - 1) w^2), A = (1 - rho)(1 + (k - 1) rho); ICC(1,1)"
+)
 DONNER_ELIASZIW = (
     "Donner & Eliasziw (1992), Stat. Med. 11:1511-1519: goodness-of-fit chi-square test of "
     "the counts of positive ratings per item under the common-correlation model "
@@ -97,6 +106,7 @@ def sample_size_icc(
     power: float = 0.8,
     level: float = 0.95,
     alternative: Sides = "one-sided",
+    assurance: float | None = None,
 ) -> SampleSize:
     r"""Items needed for an intraclass correlation: a test or an interval of given width.
 
@@ -117,6 +127,20 @@ def sample_size_icc(
 
         n = \frac{8 z^2 (1 - \rho)^2 (1 + (k - 1)\rho)^2}{k (k - 1) w^2} + 1
 
+    plus :math:`5\rho` items with two raters and :math:`\rho \ge 0.7`, the correction Bonett
+    recommends for that case (as R ``presize::prec_icc``), rounded up after the addition.
+
+    **An interval no wider than** *w* **with probability** ``assurance`` :math:`= 1 - \beta`
+    (Zou 2012), with :math:`A = (1 - \rho)(1 + (k - 1)\rho)`,
+    :math:`B = |k - 2 + 2\rho - 2k\rho|` and :math:`z_\beta` the quantile of the assurance:
+
+    .. math::
+
+        n = 1 + \frac{2 \left[z A + \sqrt{z^2 A^2 + 2 w z z_\beta A B}\right]^2}
+                     {k (k - 1) w^2}
+
+    With :math:`z_\beta = 0` (assurance 0.5) it is Bonett's formula without the correction.
+
     Parameters
     ----------
     rho0, rho1 : float, optional
@@ -133,6 +157,9 @@ def sample_size_icc(
         Confidence level of the interval.
     alternative : {"one-sided", "two-sided"}, default "one-sided"
         The test's alternative (Walter et al. plan one-sided tests of rho <= rho0).
+    assurance : float, optional
+        For an interval: the probability, in (0.5, 1), that its width is at most ``width``
+        (Zou 2012). By default the width is the expected one (Bonett 2002).
 
     Returns
     -------
@@ -147,16 +174,15 @@ def sample_size_icc(
 
     Notes
     -----
-    The test's *n* is also Zou's (2012) number of items for the one-sided lower confidence
-    limit of ICC(1,1) to exceed ``rho0`` with assurance probability ``power`` when the ICC is
-    ``rho1`` (R ``Agree::n_icc`` and ``ICC.Sample.Size::calculateIccSampleSize`` compute
-    the same formula).
+    R ``ICC.Sample.Size::calculateIccSampleSize`` computes the test's formula, written with
+    :math:`1 + k\theta = (1 + (k - 1)\rho)/(1 - \rho)`.
 
     Both forms assume the one-way random-effects model of ICC(1,1) (items random, each rated
     by *k* exchangeable raters) with normal scores. Walter et al. derive theirs from Fisher's
     transformation; it is close to the exact F-test values of Donner & Eliasziw (1987).
-    Bonett's is a large-sample formula and runs a few items short of the exact value for
-    ``rho >= 0.7`` with two raters; :func:`sample_size_simulated` checks a plan by simulation.
+    Bonett's and Zou's are large-sample formulas (Bonett's eq. 5 alone runs a few items short
+    for ``rho >= 0.7`` with two raters, hence his correction); :func:`sample_size_simulated`
+    checks a plan by simulation.
 
     References
     ----------
@@ -178,43 +204,95 @@ def sample_size_icc(
     >>> accord.sample_size_icc(rho0=0.6, rho1=0.8, n_raters=2).n_items
     39
 
-    An interval of width 0.2 around an expected 0.8, two raters:
+    An interval of expected width 0.2 around an expected 0.8, two raters (50.8 by eq. 5,
+    plus 5 x 0.8):
 
     >>> accord.sample_size_icc(rho=0.8, width=0.2, n_raters=2).n_items
-    51
+    55
+
+    Three raters, an interval no wider than 0.2 in 80% of studies:
+
+    >>> accord.sample_size_icc(rho=0.8, width=0.2, n_raters=3, assurance=0.8).n_items
+    48
     """
     owner = "sample_size_icc"
     k = check_count(owner, "n_raters", n_raters, 2)
     single = one_sided(owner, alternative)
     goal = goal_of(owner, rho0, rho1, rho, width)
-    check_unused(owner, goal, {"alpha": alpha, "power": power, "level": level})
+    check_unused(
+        owner, goal, {"alpha": alpha, "power": power, "level": level, "assurance": assurance}
+    )
     if goal == "power":
-        r0 = check_open(owner, "rho0", rho0, -1e-12, 1.0)
-        r1 = check_open(owner, "rho1", rho1, -1e-12, 1.0)
-        if r0 == r1:
-            raise InvalidInputError(f"{owner}: rho1= must differ from rho0= (both {rho0})")
-        a = check_open(owner, "alpha", alpha, 0.0, 1.0)
-        b = check_open(owner, "power", power, 0.0, 1.0)
-        z_a = _z(1 - a) if single else _z(1 - a / 2)
-        log_c0 = math.log((1 + k * r0 / (1 - r0)) / (1 + k * r1 / (1 - r1)))
-        n = 1 + 2 * (z_a + _z(b)) ** 2 * k / (log_c0**2 * (k - 1))
-        n_items = _rounded(owner, n)
-        grid = _grid(n_items)
-        reached = stats.norm.cdf(np.sqrt((grid - 1) * (k - 1) / (2 * k)) * abs(log_c0) - z_a)
-        curve = pd.DataFrame({"n_items": grid.astype(np.int64), "power": reached})
-        assumptions = {"rho0": r0, "rho1": r1, "alpha": a, "power": b, "alternative": alternative}
-        return SampleSize("icc", "power", n_items, k, n, curve, assumptions, WALTER)
+        return _icc_test(owner, k, rho0, rho1, alpha, power, alternative, single)
+    return _icc_width(owner, k, rho, width, level, assurance)
+
+
+def _icc_test(
+    owner: str,
+    k: int,
+    rho0: float | None,
+    rho1: float | None,
+    alpha: float,
+    power: float,
+    alternative: Sides,
+    single: bool,
+) -> SampleSize:
+    """Walter, Eliasziw & Donner (1998): the items for a test of rho0 against rho1."""
+    r0 = check_open(owner, "rho0", rho0, -1e-12, 1.0)
+    r1 = check_open(owner, "rho1", rho1, -1e-12, 1.0)
+    if r0 == r1:
+        raise InvalidInputError(f"{owner}: rho1= must differ from rho0= (both {rho0})")
+    a = check_open(owner, "alpha", alpha, 0.0, 1.0)
+    b = check_open(owner, "power", power, 0.0, 1.0)
+    z_a = _z(1 - a) if single else _z(1 - a / 2)
+    log_c0 = math.log((1 + k * r0 / (1 - r0)) / (1 + k * r1 / (1 - r1)))
+    n = 1 + 2 * (z_a + _z(b)) ** 2 * k / (log_c0**2 * (k - 1))
+    n_items = _rounded(owner, n)
+    grid = _grid(n_items)
+    reached = stats.norm.cdf(np.sqrt((grid - 1) * (k - 1) / (2 * k)) * abs(log_c0) - z_a)
+    curve = pd.DataFrame({"n_items": grid.astype(np.int64), "power": reached})
+    assumptions = {"rho0": r0, "rho1": r1, "alpha": a, "power": b, "alternative": alternative}
+    return SampleSize("icc", "power", n_items, k, n, curve, assumptions, WALTER)
+
+
+def _icc_width(
+    owner: str,
+    k: int,
+    rho: float | None,
+    width: float | None,
+    level: float,
+    assurance: float | None,
+) -> SampleSize:
+    """Bonett (2002), expected width, or Zou (2012), width with assurance."""
     r = check_open(owner, "rho", rho, -1e-12, 1.0)
     w = check_open(owner, "width", width, 0.0, 2.0)
     lev = check_open(owner, "level", level, 0.0, 1.0)
     z = _z(1 - (1 - lev) / 2)
-    spread = 8 * z**2 * (1 - r) ** 2 * (1 + (k - 1) * r) ** 2 / (k * (k - 1))
-    n = spread / w**2 + 1
-    n_items = _rounded(owner, n)
-    grid = _grid(n_items)
-    curve = pd.DataFrame({"n_items": grid.astype(np.int64), "width": np.sqrt(spread / (grid - 1))})
-    assumptions = {"rho": r, "width": w, "level": lev}
-    return SampleSize("icc", "width", n_items, k, n, curve, assumptions, BONETT)
+    spread = (1 - r) * (1 + (k - 1) * r)  # A: the ICC's large-sample SE is A / s below
+    assumptions: dict[str, Any] = {"rho": r, "width": w, "level": lev}
+    if assurance is not None:
+        sure = check_open(owner, "assurance", assurance, 0.5, 1.0)
+        z_b = _z(sure)
+        slope = abs(k - 2 + 2 * r - 2 * k * r)  # |dA/drho|
+        root = z * spread + math.sqrt((z * spread) ** 2 + 2 * w * z * z_b * spread * slope)
+        n = 1 + 2 * root**2 / (k * (k - 1) * w**2)
+        n_items = _rounded(owner, n)
+        grid = _grid(n_items)
+        s = np.sqrt((grid - 1) * k * (k - 1) / 2)
+        widths = 2 * z * spread / s + 2 * z * z_b * spread * slope / s**2
+        assumptions["assurance"] = sure
+        method = ZOU
+    else:
+        added = 5 * r if k == 2 and r >= 0.7 else 0.0
+        n = 8 * z**2 * spread**2 / (k * (k - 1) * w**2) + 1 + added
+        n_items = _rounded(owner, n)
+        grid = _grid(n_items, smallest=math.floor(added) + 2)
+        widths = np.sqrt(8 * z**2 * spread**2 / (k * (k - 1) * (grid - 1 - added)))
+        if added:
+            assumptions["added_items"] = added
+        method = BONETT_TWO_RATERS if added else BONETT
+    curve = pd.DataFrame({"n_items": grid.astype(np.int64), "width": widths})
+    return SampleSize("icc", "width", n_items, k, n, curve, assumptions, method)
 
 
 # ---------------------------------------------------------------------------- Cohen's kappa
