@@ -715,7 +715,7 @@ def test_cli_multi_label_table_and_singletons() -> None:
             ["--multi-label", "--weights", "linear", "--coefficients", "fleiss_kappa"],
             "--weights and --coefficients do not apply",
         ),
-        (["--multi-label", "--engine", "stream"], "--multi-label applies to --engine memory"),
+        (["--multi-label", "--engine", "dask"], "the dask engine reads one label per row"),
         (["--distance", "masi"], "--distance applies with --multi-label"),
         (["--multi-label", "--distance", "dice"], "dice"),
     ],

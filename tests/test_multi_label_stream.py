@@ -162,7 +162,6 @@ def test_numeric_labels_in_repeated_rows_are_typed_as_in_memory(tmp_path: Path) 
 
 
 def test_the_duckdb_reader_combines_repeated_rows_too(tmp_path: Path) -> None:
-    pytest.importorskip("duckdb")
     path, _ = _tags(tmp_path)
     memory = accord.read_ratings(path, **COLUMNS, multi_label=True)
     stats = accord.stream_statistics(path, **COLUMNS, multi_label=True, reader="duckdb")
@@ -200,7 +199,8 @@ def test_cli_agree_multi_label_with_the_stream_engine(tmp_path: Path) -> None:
     memory_alpha, memory_mv = outputs["memory"]["coefficients"]
     assert alpha["statistic"] == pytest.approx(memory_alpha["statistic"], rel=1e-12)
     assert mv["statistic"] == pytest.approx(memory_mv["statistic"], rel=1e-12)
-    table = runner.invoke(app, [*base, "--multi-label", "--engine", "stream", "-d", "jaccard"])
+    jaccard = ["--multi-label", "--engine", "stream", "--distance", "jaccard"]
+    table = runner.invoke(app, [*base, *jaccard])
     assert table.exit_code == 0, table.output
     assert "krippendorff_alpha (jaccard)" in table.output
 
@@ -234,7 +234,6 @@ def test_distance_without_sets_and_duplicates_with_sets_are_refused(tmp_path: Pa
 
 
 def test_cli_dask_refuses_sets_in_one_line(tmp_path: Path) -> None:
-    pytest.importorskip("dask")
     path, _ = _tags(tmp_path)
     base = ["agree", str(path), "--item", "item", "--rater", "rater", "--label", "label"]
     res = runner.invoke(app, [*base, "--multi-label", "--engine", "dask"])
