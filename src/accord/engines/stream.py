@@ -483,7 +483,8 @@ def _set_rows(
         label[miss] = -1
         parts.append(_distinct_triples(item, rater, label, row0 + np.arange(label.size)))
         read.rows, read.missing = row0 + batch.num_rows, read.missing + int(miss.size)
-        if len(parts) > 1 and sum(p[0].size for p in parts) > 4 * batch_size:
+        newer = sum(p[0].size for p in parts[1:])
+        if newer > max(parts[0][0].size, 4 * batch_size):  # merged as they double: n log n
             parts = [_merged(parts)]
         if scan.progress is not None:
             scan.progress(read.rows, None)
