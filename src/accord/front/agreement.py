@@ -194,11 +194,11 @@ def agreement(
         columns["multi_label"] = True
         if engine == "memory":
             sets = ratings_in_memory(data, owner="agreement", **columns)
-            return sets_table(sets, distance or "masi", report=None, **estimates)
+            return _sets_table(sets, distance or "masi", report=None, **estimates)
         stats, _ = scan_ratings(data, engine, owner="agreement", statistics=("items",),
                                 scheduler=scheduler, progress=progress, batch_size=batch_size,
                                 **columns)  # fmt: skip
-        return sets_table(stats.item_counts, distance or "masi", report=stats.report, **estimates)
+        return _sets_table(stats.item_counts, distance or "masi", report=stats.report, **estimates)
     if engine == "memory":
         ratings = ratings_in_memory(data, owner="agreement", **columns)
         if ratings is not data:  # the categories went into the Ratings
@@ -265,7 +265,7 @@ def _check_sets_options(
         )
 
 
-def sets_table(
+def _sets_table(
     data: Any,
     distance: SetDistance,
     *,
