@@ -639,6 +639,29 @@ def test_cli_consensus_from_label_studio() -> None:
     assert json.loads(same.stdout)["summary"] == data["summary"]
 
 
+def test_cli_report_from_label_studio(tmp_path: Path) -> None:
+    path = str(HERE / "label_studio.json")
+    page = tmp_path / "page.html"
+    args = ["report", path, "--from", "label-studio", "--field", "sentiment", "-o", str(page)]
+    out = runner.invoke(app, args)
+    assert out.exit_code == 0, out.output
+    assert "coefficients" in out.stdout
+    html = page.read_text()
+    # Items 1 and 3 agree, item 2 does not: percent agreement 2/3 on the page.
+    assert "0.667" in html or "66.7%" in html
+    for extra, message in (
+        (["--score", "s"], "--score: an annotation"),
+        (["--engine", "stream"], "read with --engine memory"),
+    ):
+        bad = runner.invoke(app, [*args, *extra])
+        assert bad.exit_code == 2
+        assert message in bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1
+    table = runner.invoke(app, ["report", path, "--field", "sentiment", "-o", str(page)])
+    assert table.exit_code == 2
+    assert "--field names the control" in table.stderr
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
