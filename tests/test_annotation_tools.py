@@ -624,6 +624,60 @@ def test_cli_agree_on_multiple_choices_gives_set_coefficients() -> None:
         assert rows["krippendorff_alpha"]["statistic"] == pytest.approx(2 / 11)
 
 
+def test_cli_consensus_from_label_studio() -> None:
+    path = str(HERE / "label_studio.json")
+    args = ["consensus", path, "--from", "label-studio", "--field", "sentiment", "-f", "json"]
+    out = runner.invoke(app, args)
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["report"]["reasons"] == {"cancelled annotation": 1, "unannotated task": 1}
+    # Items 1 and 3: both raters agree (0 bits); item 2: two labels, one each (1 bit).
+    assert data["summary"]["mean_entropy"] == pytest.approx(1 / 3)
+    assert data["most_contested"][0]["entropy"] == pytest.approx(1.0)
+    # Recognised by its content without --from, as accord agree does.
+    same = runner.invoke(app, ["consensus", path, "--field", "sentiment", "-f", "json"])
+    assert json.loads(same.stdout)["summary"] == data["summary"]
+
+
+def test_cli_report_from_label_studio(tmp_path: Path) -> None:
+    path = str(HERE / "label_studio.json")
+    page = tmp_path / "page.html"
+    args = ["report", path, "--from", "label-studio", "--field", "sentiment", "-o", str(page)]
+    out = runner.invoke(app, args)
+    assert out.exit_code == 0, out.output
+    assert "coefficients" in out.stdout
+    html = page.read_text()
+    # Items 1 and 3 agree, item 2 does not: percent agreement 2/3 on the page.
+    assert "0.667" in html or "66.7%" in html
+    for extra, message in (
+        (["--score", "s"], "--score: an annotation"),
+        (["--engine", "stream"], "read with --engine memory"),
+    ):
+        bad = runner.invoke(app, [*args, *extra])
+        assert bad.exit_code == 2
+        assert message in bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1
+    table = runner.invoke(app, ["report", path, "--field", "sentiment", "-o", str(page)])
+    assert table.exit_code == 2
+    assert "--field names the control" in table.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--from", "label-studio", "--item", "x"], "--item: an annotation"),
+        (["--from", "label-studio", "--field", "sentiment", "--engine", "stream"], "needed with"),
+        (["--from", "label-studio", "--field", "sentiment", "--gold", "g"], "--gold names a"),
+        (["--from", "label-studio", "--field", "sentiment", "--sep", ";"], "--sep: an"),
+    ],
+)
+def test_cli_consensus_from_errors_are_one_line(args: list[str], message: str) -> None:
+    out = runner.invoke(app, ["consensus", str(HERE / "label_studio.json"), *args])
+    assert out.exit_code == 2
+    assert message in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

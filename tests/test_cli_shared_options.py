@@ -71,8 +71,8 @@ def test_commands_share_the_column_options(command: str) -> None:
 
     group: Any = get_command(app)
     params = {p.name: p for p in group.commands[command].params}
-    # agree reads an annotation-tool export without columns (--from).
-    required = command != "agree"
+    # agree, consensus and report read an annotation-tool export without columns (--from).
+    required = command == "calibrate"
     assert params["item"].opts == ["--item"] and params["item"].required is required
     assert params["rater"].opts == ["--rater"] and params["rater"].required is required
     assert params["item"].help == "Column holding the item ids."

@@ -293,7 +293,18 @@ def _agree_sets(
             "compared by --distance (masi or jaccard), the multi-valued alpha and each "
             "label's agreement"
         )
-    check_engine_options(shared.engine, shared.scheduler, {"--multi-label": True})
+    check_engine_options(shared.engine, shared.scheduler)
+    if shared.engine is not EngineName.memory:  # read in batches: the sets' coefficients
+        from ..front.agreement import agreement
+
+        with running(shared.fmt, shared.quiet, "reading ratings") as progress:
+            table = agreement(str(path), engine=shared.engine.value,  # type: ignore[arg-type]
+                              multi_label=True,
+                              distance=distance, ci=ci, n_boot=n_boot, rng=seed,  # type: ignore[arg-type]
+                              population_size=population_size, **ratings_keywords(), **files,
+                              scheduler=shared.scheduler, progress=progress)  # fmt: skip
+            render(table.report, list(table.coefficients), shared.fmt, shared.output, ci=ci)
+        return
     with running(shared.fmt, True, "reading ratings"):
         ratings = _read(path, files, source_tool, field, multi_label=True)
         results = sets_coefficients(ratings, distance or "masi", ci, n_boot, seed, population_size)

@@ -10,12 +10,15 @@ import typer
 from ._app import app, examples
 from ._common import (
     CATEGORIES_OPTION,
+    FIELD_OPTION,
+    FROM_OPTION,
     ITEM_OPTION,
     LABELS_AS_OPTION,
     LEVEL_OPTION,
     NA_VALUES_OPTION,
     RATER_OPTION,
     EngineName,
+    ExportToolName,
     FileOptions,
     OutputFormat,
     Shared,
@@ -232,12 +235,16 @@ def write_tables(result: Any, directory: Path) -> None:
 )
 @shared_options("sep", "encoding", "engine", "scheduler", "quiet", "fmt", "output")
 def consensus_command(
-    path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
-    item: str = ITEM_OPTION,
-    rater: str = RATER_OPTION,
-    label: str = typer.Option(
-        ..., "--label", help="Column holding the labels (an empty cell: assigned, no label)."
+    path: Path = typer.Argument(
+        ..., help="Ratings file: CSV, TSV, Parquet or JSON Lines, or an annotation-tool export."
     ),
+    item: str | None = typer.Option(None, "--item", help=ITEM_OPTION.help),
+    rater: str | None = typer.Option(None, "--rater", help=RATER_OPTION.help),
+    label: str | None = typer.Option(
+        None, "--label", help="Column holding the labels (an empty cell: assigned, no label)."
+    ),
+    source_tool: ExportToolName | None = FROM_OPTION,
+    field: str | None = FIELD_OPTION,
     reference: str = typer.Option(
         "all",
         "--reference",
@@ -272,7 +279,8 @@ def consensus_command(
     shared: Shared = Shared(),
 ) -> None:
     """Which items are contested and which raters stray from the consensus (entropy and
-    surprisal, Simon 2010). --format csv prints the whole raters table."""
+    surprisal, Simon 2010). --format csv prints the whole raters table; --from reads an
+    annotation tool's export."""
     options: dict[str, Any] = {
         "reference": reference,
         "missing": missing,
@@ -286,6 +294,7 @@ def consensus_command(
     check_output(output)
     check_output(output_dir, folder=True)
     files = shared.files(engine_takes=("sep", "encoding"))
+    _check_source(source_tool, field, gold, shared)
     check_engine_options(
         engine,
         shared.scheduler,
@@ -302,7 +311,13 @@ def consensus_command(
         _from_engine(path, shared, {**read, **files}, options, top)
         return
     with user_errors(), echo_warnings():
-        ratings, gold_labels = read_with_gold(path, files, gold=gold, duplicates=duplicates)
+        if not read["item"]:  # an annotation-tool export
+            from ._agree import _read
+
+            ratings = _read(path, files, source_tool, field, duplicates=duplicates)
+            gold_labels = None
+        else:
+            ratings, gold_labels = read_with_gold(path, files, gold=gold, duplicates=duplicates)
         result = consensus(ratings, gold=gold_labels, **options)
         lead = None
         if fmt is OutputFormat.table:
@@ -315,6 +330,21 @@ def consensus_command(
         if output_dir is not None:
             write_tables(result, output_dir)
         render(result, ratings.report, fmt, output, top, lead)
+
+
+def _check_source(
+    source_tool: ExportToolName | None, field: str | None, gold: str | None, shared: Shared
+) -> None:
+    """The columns of a table, or an annotation-tool export (``--from``, or recognised by its
+    content when no column is named) read in memory, without a gold column, as ``accord
+    agree`` takes them."""
+    from ._agree import _check_columns, _check_export_options
+
+    _check_columns(shared.engine, source_tool, field)
+    if source_tool is not None:
+        _check_export_options(shared)
+    if gold is not None and not ratings_keywords()["item"]:
+        raise fail("--gold names a column of a ratings table; an annotation-tool export has none")
 
 
 def _from_engine(

@@ -12,11 +12,14 @@ from ._app import app, examples
 from ._common import (
     CATEGORIES_OPTION,
     DUPLICATES_OPTION,
+    FIELD_OPTION,
+    FROM_OPTION,
     ITEM_OPTION,
     LABELS_AS_OPTION,
     LEVEL_OPTION,
     NA_VALUES_OPTION,
     RATER_OPTION,
+    ExportToolName,
     Shared,
     check_output,
     fail,
@@ -40,12 +43,16 @@ EPILOG = examples(
 @app.command("report", epilog=EPILOG)
 @shared_options("sep", "encoding", "engine")
 def report_command(
-    path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
-    item: str = ITEM_OPTION,
-    rater: str = RATER_OPTION,
+    path: Path = typer.Argument(
+        ..., help="Ratings file: CSV, TSV, Parquet or JSON Lines, or an annotation-tool export."
+    ),
+    item: str | None = typer.Option(None, "--item", help=ITEM_OPTION.help),
+    rater: str | None = typer.Option(None, "--rater", help=RATER_OPTION.help),
     label: str | None = typer.Option(
         None, "--label", help="Column holding the labels (the agreement sections)."
     ),
+    source_tool: ExportToolName | None = FROM_OPTION,
+    field: str | None = FIELD_OPTION,
     level: str = LEVEL_OPTION,
     categories: str | None = CATEGORIES_OPTION,
     duplicates: str = DUPLICATES_OPTION,
@@ -94,7 +101,11 @@ def report_command(
     """Write one self-contained HTML page: agreement, contested items, raters, calibration."""
     from ..report import report
 
-    if not (label or score or confidence):
+    columns = {"--score": bool(score), "--gold": gold is not None,
+               "--confidence": confidence is not None,
+               "--correct": correct is not None}  # fmt: skip
+    exported = _export_ratings(path, source_tool, field, duplicates, shared, columns)
+    if exported is None and not (label or score or confidence):
         raise fail("nothing to report on: give --label, --score, or --confidence with --correct")
     weights: str | dict[str, str] | None = None
     if score_confidence:
@@ -119,8 +130,8 @@ def report_command(
     files = shared.files()
     read = ratings_keywords()
     with user_errors():
-        data: Any = path
-        if files["sep"] is not None or files["encoding"] is not None:
+        data: Any = path if exported is None else exported
+        if exported is None and (files["sep"] is not None or files["encoding"] is not None):
             from ..io.ratings import read_table
 
             wanted = [item, rater, label, *score, *score_confidence, gold, confidence, correct]
@@ -147,6 +158,36 @@ def report_command(
         typer.echo(f"wrote {page.path} ({', '.join(page.sections)})")
         for name, reason in page.skipped.items():
             typer.echo(f"accord: note: section {name!r} left out: {reason}", err=True)
+
+
+def _export_ratings(
+    path: Path,
+    source_tool: ExportToolName | None,
+    field: str | None,
+    duplicates: str,
+    shared: Shared,
+    columns: dict[str, bool],
+) -> Any:
+    """The ratings of an annotation tool's export (``--from``, read in memory, without the
+    column options), or None for a table (``--item`` and ``--rater`` needed)."""
+    from ._agree import _check_export_options, _read
+
+    names = ratings_keywords()
+    if source_tool is None:
+        if field is not None:
+            raise fail("--field names the control or question of an annotation-tool export")
+        if not (names["item"] and names["rater"]):
+            raise fail("--item and --rater are needed (or --from with an annotation-tool export)")
+        return None
+    given = [f"--{n}" for n in ("item", "rater", "label") if names[n]]
+    given += [flag for flag, on in columns.items() if on]
+    if given:
+        raise fail(f"{', '.join(given)}: an annotation-tool export (--from) has no columns to name")
+    if shared.engine.value != "memory":
+        raise fail("--from: an annotation-tool export is read with --engine memory")
+    _check_export_options(shared)
+    with user_errors():
+        return _read(path, shared.files(), source_tool, field, duplicates=duplicates)
 
 
 def write_demo_reports(

@@ -196,6 +196,26 @@ class SetGroups:
     missing_inside: int
     missing_cells: IntArray
 
+    def notes(self, column: str) -> tuple[str, ...]:
+        """What the read report warns of: labels repeated, missing values inside lists."""
+        notes = []
+        if self.repeated:
+            notes.append(
+                f"column {column!r}: {_count(self.repeated, 'label')} given again to the same "
+                "(item, rater), counted once"
+            )
+        if self.missing_inside:
+            notes.append(
+                f"column {column!r}: {_count(self.missing_inside, 'missing value')} inside "
+                "lists of labels left out"
+            )
+        return tuple(notes)
+
+
+def _count(n: int, what: str) -> str:
+    """``1 label``, ``2 labels``."""
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
 
 def group_label_sets(
     pair_key: IntArray, column: SetColumn, label_codes: IntArray, n_labels: int

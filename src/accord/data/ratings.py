@@ -42,7 +42,7 @@ from .encoder import (
     rows_in,
 )
 from .frames import arrow_columns_of, frame_to_pandas, ordered_categories
-from .label_sets import LabelSets, SetGroups, group_label_sets, split_label_column
+from .label_sets import LabelSets, group_label_sets, split_label_column
 
 __all__ = [
     "DecodeTables",
@@ -706,7 +706,7 @@ def encode_label_sets(
         dropped=n_missing,
         reasons={"missing label": n_missing} if n_missing else {},
         source=source,
-        notes=labelled.notes + _set_notes(groups, label_col),
+        notes=labelled.notes + groups.notes(label_col),
     )
     return Ratings(
         item_codes=item_codes[kept],
@@ -738,28 +738,6 @@ def _encode_pairs(
         arrays.pop(0), column=columns[1], what="rater", text=text, na_values=spellings
     )
     return item_codes, item_decode, rater_codes, rater_decode
-
-
-def _set_notes(groups: SetGroups, column: str) -> tuple[str, ...]:
-    """What the report warns of in set-valued rows: labels repeated, missing values inside
-    lists."""
-    notes = []
-    if groups.repeated:
-        notes.append(
-            f"column {column!r}: {_count(groups.repeated, 'label')} given again to the same "
-            "(item, rater), counted once"
-        )
-    if groups.missing_inside:
-        notes.append(
-            f"column {column!r}: {_count(groups.missing_inside, 'missing value')} inside "
-            "lists of labels left out"
-        )
-    return tuple(notes)
-
-
-def _count(n: int, what: str) -> str:
-    """``1 label``, ``2 labels``."""
-    return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
 def _assemble(

@@ -370,12 +370,14 @@ def assemble(
     source: str,
     engine: str,
     passes: int,
+    combined: int = 0,
 ) -> RatingStatistics:
     """The :class:`RatingStatistics` of an engine run and its read report.
 
     ``item_counts`` (raw counts or None), ``rater_counts`` (always counted) and ``pairs`` are
     wrapped as the memory engine would; ``statistics`` are those asked for, ``keep_items``
-    whether the item counts are returned; ``dropped`` counts ratings dropped as repeats.
+    whether the item counts are returned; ``dropped`` counts ratings dropped as repeats,
+    ``combined`` rows joined into the set of labels of their item and rater (not dropped).
     """
     domain = decoded.categories
     kept = int(rater_counts.sum())
@@ -396,7 +398,7 @@ def assemble(
         items=n_rated,
         raters=int(np.count_nonzero(rater_counts.sum(axis=1))),
         missing=int(missing),
-        dropped=rows - kept,
+        dropped=rows - kept - combined,
         reasons=reasons,
         source=source,
         notes=decoded.notes,

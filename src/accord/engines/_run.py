@@ -101,6 +101,7 @@ class ReadOptions(TypedDict, total=False):
     labels_as: Any
     sep: str | None
     encoding: str | None
+    multi_label: bool
 
 
 def ratings_in_memory(data: Any, *, owner: str, **read: Unpack[ReadOptions]) -> Any:

@@ -30,7 +30,7 @@ from .._validate import check_na_values
 from ..data.dictionary import GrowingDictionary
 from ..data.dictionary import raw_label_domain as label_domain
 from ..data.encoder import LabelsAs, missing_of, typed_ids
-from ..data.label_sets import set_key_domain, set_keys
+from ..data.label_sets import LabelSets, SetColumn, group_label_sets, set_key_domain, set_keys
 from ..stats import PairTables
 from ..stats.patterns import CountPatterns
 from ._blocks import (
@@ -287,10 +287,12 @@ def stream_statistics(
         As in :meth:`accord.Ratings.from_long`: the same missing-value rule and the same
         typing of a text file's columns.
     multi_label : bool, default False
-        The label column holds a list of labels per (item, rater) (Parquet, or a DuckDB
-        query): each distinct set is a category, a ``frozenset``, with the codes and counts
-        of ``Ratings.from_long(..., multi_label=True)``. Repeated rows of one item and
-        rater are duplicates here, as for single labels (the memory engine combines them).
+        Sets of labels: each distinct set is a category, a ``frozenset``, with the codes and
+        counts of ``Ratings.from_long(..., multi_label=True)``. A label column of lists
+        (Parquet, or a DuckDB query) holds one set per row; a column of single labels (CSV,
+        or any file) gives each (item, rater) the set of the labels of its rows, wherever
+        they are in the input (the distinct (item, rater, label) codes are kept until the
+        last batch; repeated rows are combined, not duplicates).
 
     Returns
     -------
@@ -367,6 +369,8 @@ def stream_scan(
     check_choice("reader", reader, ("pyarrow", "duckdb"), "stream_statistics")
     dataset, files, fmt = _open(source, scan, reader, batch_size)
     total = int(dataset.count_rows()) if fmt == "parquet" and reader == "pyarrow" else None
+    # Sets of labels from a column of single labels: the rows of one (item, rater) make its set.
+    sets_from_rows = not check_label_column(dataset, scan) and scan.multi_label
     enc = _Encoder(
         scan.columns,
         text=fmt in ("csv", "tsv"),
@@ -376,23 +380,25 @@ def stream_scan(
         locator=Locator(),
         na_values=scan.na_values,
         labels_as=scan.labels_as,
-        multi_label=scan.multi_label,
+        multi_label=scan.multi_label and not sets_from_rows,
     )
-    check_label_column(dataset, scan, fmt)
-    read = _first_pass(dataset, enc, scan, batch_size, memory_limit, total)
-    check_read(read.rows, read.missing, files[0], scan.label)
-    remap, domain = enc.domain()
-    if read.matrix is not None:
-        remap = read.matrix.merge_labels(remap)
-    decoded = Decoded(
-        enc.decode(enc.items),
-        enc.decode(enc.raters),
-        domain,
-        scan.level,
-        scan.categories is not None and not scan.multi_label,
-        enc.notes,
-        enc.order,
-    )
+    if sets_from_rows:
+        read, remap, decoded = _set_rows(dataset, enc, scan, batch_size, memory_limit, files)
+    else:
+        read = _first_pass(dataset, enc, scan, batch_size, memory_limit, total)
+        check_read(read.rows, read.missing, files[0], scan.label)
+        remap, domain = enc.domain()
+        if read.matrix is not None:
+            remap = read.matrix.merge_labels(remap)
+        decoded = Decoded(
+            enc.decode(enc.items),
+            enc.decode(enc.raters),
+            domain,
+            scan.level,
+            scan.categories is not None and not scan.multi_label,
+            enc.notes,
+            enc.order,
+        )
     wanted = tuple(scan.statistics)
     if read.matrix is not None:
         counted = _from_matrix(read.matrix, remap, decoded, wanted, read.dropped)
@@ -410,6 +416,7 @@ def stream_scan(
         rows=read.rows,
         missing=read.missing,
         dropped=counted.dropped,
+        combined=read.combined,
         duplicates=scan.duplicates,
         source=describe(files),
         engine="stream",
@@ -431,29 +438,112 @@ def stream_scan(
     return stats, rescan
 
 
-def check_label_column(dataset: Any, scan: Scan, fmt: str) -> None:
-    """A label column of lists is read with ``multi_label=True`` only, and
-    ``multi_label=True`` reads a column of lists only (one list per item and rater)."""
+def check_label_column(dataset: Any, scan: Scan) -> bool:
+    """Whether the label column holds lists of labels (a set per item and rater); a column of
+    lists is read with ``multi_label=True`` only, and sets at the nominal level only."""
     import pyarrow as pa
 
     schema = getattr(dataset, "schema", None)
-    if not isinstance(schema, pa.Schema):  # a DuckDB query: its batches tell
-        return
-    label_type = schema.field(scan.label).type
-    lists = pa.types.is_list(label_type) or pa.types.is_large_list(label_type)
+    if isinstance(schema, pa.Schema):
+        label_type = schema.field(scan.label).type
+        lists = pa.types.is_list(label_type) or pa.types.is_large_list(label_type)
+    else:  # a DuckDB query: a list type is spelled with brackets
+        lists = str(dataset.relation.types[2]).endswith("]")
     if lists and not scan.multi_label:
         raise InvalidInputError(
             f"column {scan.label!r} holds lists of labels (a set per item and rater): read "
             "them as sets with multi_label=True (read_ratings, stream_statistics) or "
             "--multi-label"
         )
-    if scan.multi_label and not lists:
+    if scan.multi_label and scan.level != "nominal":
         raise InvalidInputError(
-            f"multi_label: the stream engine reads sets of labels from a {fmt} label column "
-            f"of lists, one per item and rater, and column {scan.label!r} holds single "
-            "labels; read repeated rows with the memory engine (read_ratings(..., "
-            "multi_label=True))"
+            f"multi_label: sets of labels have no {scan.level} order; use level='nominal' (set "
+            "distances: krippendorff_alpha(ratings, distance='masi' or 'jaccard'))"
         )
+    if scan.multi_label and not lists and scan.duplicates != "raise":
+        raise InvalidInputError(
+            f"duplicates={scan.duplicates!r} does not apply with multi_label: the rows of one "
+            "(item, rater) are combined into its set of labels"
+        )
+    return bool(lists)
+
+
+def _set_rows(
+    dataset: Any, enc: _Encoder, scan: Scan, batch_size: int, memory_limit: int, files: list[str]
+) -> tuple[_Read, IntArray, Decoded]:
+    """Sets of labels from rows of single labels (the rows of one item and rater may be in
+    any batches): the distinct (item, rater, label) codes of every batch are kept, grouped
+    into one set per (item, rater) at the end, as :class:`accord.Ratings` groups them, and
+    the sets written into a code matrix whose labels are the distinct sets."""
+    parts: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
+    read = _Read(None, None)
+    for row0, batch in batches(dataset, list(scan.columns), batch_size, enc.locator, 0):
+        item, rater, label, miss = enc.encode(row0, batch)
+        label = np.asarray(label, dtype=np.int64).copy()
+        label[miss] = -1
+        parts.append(_distinct_triples(item, rater, label, row0 + np.arange(label.size)))
+        read.rows, read.missing = row0 + batch.num_rows, read.missing + int(miss.size)
+        newer = sum(p[0].size for p in parts[1:])
+        if newer > max(parts[0][0].size, 4 * batch_size):  # merged as they double: n log n
+            parts = [_merged(parts)]
+        if scan.progress is not None:
+            scan.progress(read.rows, None)
+    check_read(read.rows, read.missing, files[0], scan.label)
+    item, rater, raw, row = _merged(parts)
+    remap, labels = enc.domain()
+    codes = np.where(raw >= 0, np.r_[remap, -1][raw], -1)
+    n_raters = max(enc.raters.size, 1)
+    order = np.argsort(row, kind="stable")  # pairs numbered in input order, as in memory
+    column = SetColumn(None, np.arange(order.size, dtype=np.int64), np.zeros(order.size, bool))
+    groups = group_label_sets(
+        item[order] * n_raters + rater[order], column, codes[order], len(labels)
+    )
+    at = order[groups.pair_rows]
+    sets = LabelSets(labels, groups.membership).sets()
+    # Rows combined into the set of their (item, rater): neither dropped nor missing.
+    read.combined = read.rows - read.missing - int(at.size)
+    given = int(groups.membership.sum(axis=1)[groups.set_codes].sum())
+    repeated = dataclasses.replace(groups, repeated=read.rows - read.missing - given)
+    matrix = CodeMatrix(memory_limit)
+    if not matrix.reserve(enc.items.size, enc.raters.size, len(sets)):
+        raise InvalidInputError(
+            f"multi_label: the sets of {enc.items.size} items by {enc.raters.size} raters "
+            f"need more than memory_limit={memory_limit} bytes; raise memory_limit or read "
+            "them with the memory engine"
+        )
+    matrix.put(item[at], rater[at], groups.set_codes, row[at], "raise")
+    read.matrix = matrix
+    decoded = Decoded(
+        enc.decode(enc.items),
+        enc.decode(enc.raters),
+        sets,
+        "nominal",
+        False,
+        enc.notes + repeated.notes(scan.label),
+        "sets by size, then by their labels",
+    )
+    return read, np.arange(len(sets), dtype=np.int64), decoded
+
+
+def _distinct_triples(
+    item: npt.NDArray[Any], rater: npt.NDArray[Any], label: npt.NDArray[Any], row: IntArray
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """The distinct (item, rater, label) codes and the first row of each."""
+    item, rater, label = (np.asarray(x, dtype=np.int64) for x in (item, rater, label))
+    rows = np.asarray(row, dtype=np.int64)
+    order = np.lexsort((rows, label, rater, item))
+    item, rater, label, rows = item[order], rater[order], label[order], rows[order]
+    new = np.r_[True, (item[1:] != item[:-1]) | (rater[1:] != rater[:-1])]
+    new[1:] |= label[1:] != label[:-1]
+    return item[new], rater[new], label[new], rows[new]
+
+
+def _merged(
+    parts: list[tuple[IntArray, IntArray, IntArray, IntArray]],
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """The distinct (item, rater, label) codes of several batches, and their first rows."""
+    item, rater, label, row = (np.concatenate(x) for x in zip(*parts, strict=True))
+    return _distinct_triples(item, rater, label, row)
 
 
 def _open(source: Any, scan: Scan, reader: str, batch_size: int) -> tuple[Any, list[str], str]:
@@ -475,13 +565,14 @@ def _open(source: Any, scan: Scan, reader: str, batch_size: int) -> tuple[Any, l
 @dataclasses.dataclass(slots=True)
 class _Read:
     """What the first pass learns: rows read, missing labels, ratings dropped as repeats,
-    and the code matrix (None when it would not fit)."""
+    rows combined into sets of labels, and the code matrix (None when it would not fit)."""
 
     matrix: CodeMatrix | None
     total: int | None
     rows: int = 0
     missing: int = 0
     dropped: int = 0
+    combined: int = 0
 
 
 class _ItemGuess:

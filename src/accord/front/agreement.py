@@ -13,7 +13,9 @@ from .._errors import InvalidInputError
 from .._types import FloatArray, IntArray, Level, Missing, RngLike
 from ..agreement._statistics import ItemSums
 from ..agreement.inference import CIKind, check_ci
-from ..agreement.many_raters import WeightsLike
+from ..agreement.many_raters import WeightsLike, krippendorff_alpha
+from ..agreement.multi_valued import multi_valued_alpha
+from ..agreement.set_distances import SetDistance
 from ..agreement.summary import (
     AgreementTable,
     agreement_from_statistics,
@@ -62,6 +64,8 @@ def agreement(
     labels_as: LabelsAs = "auto",
     sep: str | None = None,
     encoding: str | None = None,
+    multi_label: bool = False,
+    distance: SetDistance | None = None,
 ) -> AgreementTable:
     """Every agreement coefficient that applies to the data's level, in one table.
 
@@ -111,6 +115,15 @@ def agreement(
         ``engine="stream"``: ``progress(rows_read, total_rows_or_None)`` after each batch.
     batch_size : int, default 1_000_000
         ``engine="stream"``: rows per batch.
+    multi_label : bool, default False
+        Set-valued ratings (a set of labels per item and rater: a column of lists, or
+        repeated rows), read as :meth:`accord.Ratings.from_long` reads them with
+        ``multi_label=True``, with the memory or the stream engine (the same numbers). The
+        table then holds Krippendorff's alpha with the set ``distance`` and the multi-valued
+        alpha (:func:`accord.multi_valued_alpha`); ``coefficients`` and ``weights`` do not
+        apply, and each label's agreement is :func:`accord.per_label_agreement` (in memory).
+    distance : {"masi", "jaccard"}, optional
+        With ``multi_label=True``: the distance between two sets (default ``"masi"``).
 
     Returns
     -------
@@ -157,6 +170,7 @@ def agreement(
     check_ci(ci, n_boot, "agreement")
     wanted = check_coefficients(coefficients)
     check_engine(engine, "agreement")
+    _check_sets_options(multi_label, distance, coefficients, weights)
     estimates: dict[str, Any] = dict(
         coefficients=coefficients,
         weights=weights,
@@ -177,6 +191,16 @@ def agreement(
         sep=sep,
         encoding=encoding,
     )
+    if multi_label:
+        del estimates["coefficients"], estimates["weights"]
+        columns["multi_label"] = True
+        if engine == "memory":
+            sets = ratings_in_memory(data, owner="agreement", **columns)
+            return _sets_table(sets, distance or "masi", report=None, **estimates)
+        stats, _ = scan_ratings(data, engine, owner="agreement", statistics=("items",),
+                                scheduler=scheduler, progress=progress, batch_size=batch_size,
+                                **columns)  # fmt: skip
+        return _sets_table(stats.item_counts, distance or "masi", report=stats.report, **estimates)
     if engine == "memory":
         ratings = ratings_in_memory(data, owner="agreement", **columns)
         if ratings is not data:  # the categories went into the Ratings
@@ -246,6 +270,41 @@ def score_cells(
 def _score_cells(scale: FloatArray, item: IntArray, rater: IntArray, label: IntArray) -> ScoreCells:
     """One batch's scored cells."""
     return ScoreCells.from_codes(item, rater, scale[label])
+
+
+def _check_sets_options(
+    multi_label: bool, distance: str | None, coefficients: Any, weights: Any
+) -> None:
+    """``distance`` goes with ``multi_label``, ``coefficients`` and ``weights`` without it."""
+    if not multi_label:
+        if distance is not None:
+            raise InvalidInputError(
+                "distance= applies with multi_label=True (a set of labels per item and rater)"
+            )
+        return
+    given = [name for name, v in (("coefficients", coefficients), ("weights", weights)) if v]
+    if given:
+        raise InvalidInputError(
+            f"{'= and '.join(given)}= do not apply with multi_label=True: sets of labels are "
+            "compared by distance= ('masi' or 'jaccard') and the multi-valued alpha"
+        )
+
+
+def _sets_table(
+    data: Any,
+    distance: SetDistance,
+    *,
+    report: Any,
+    population_size: float | None,
+    ci: CIKind,
+    n_boot: int,
+    rng: RngLike,
+) -> AgreementTable:
+    """Krippendorff's alpha with the set ``distance`` and the multi-valued alpha of
+    set-valued ratings (a multi-label :class:`~accord.Ratings` or its item counts)."""
+    alpha = krippendorff_alpha(data, distance=distance, population_size=population_size,
+                               ci=ci, n_boot=n_boot, rng=rng)  # fmt: skip
+    return AgreementTable((alpha, multi_valued_alpha(data)), "nominal", ci=ci, report=report)
 
 
 @runtime_checkable
