@@ -18,7 +18,9 @@ from ._common import (
     ExportToolName,
     OutputFormat,
     Shared,
+    check_columns,
     check_engine_options,
+    check_export_options,
     check_output,
     fail,
     format_ci,
@@ -26,8 +28,7 @@ from ._common import (
     print_lead,
     print_table,
     ratings_keywords,
-    read_export_file,
-    read_ratings_file,
+    read_source,
     rich_table,
     running,
     shared_options,
@@ -215,9 +216,9 @@ def agree(
     engine, fmt, output = shared.engine, shared.fmt, shared.output
     check_output(output)
     files = shared.files(engine_takes=("sep", "encoding"))
-    _check_columns(engine, source_tool, field)
+    check_columns(engine, source_tool, field)
     if source_tool is not None:
-        _check_export_options(shared)
+        check_export_options(shared)
     if multi_label:
         _agree_sets(path, files, shared, duplicates, coefficients, weights, distance,
                     ci, n_boot, seed, population_size, source_tool, field)  # fmt: skip
@@ -236,7 +237,7 @@ def agree(
     ratings = None
     with running(fmt, shared.quiet or in_memory, "reading ratings") as progress:
         if in_memory:  # read here: the memory engine takes the file's duplicates policy
-            ratings = _read(path, files, source_tool, field, duplicates=duplicates)
+            ratings = read_source(path, files, source_tool, field, duplicates=duplicates)
             source: dict[str, Any] = {}
         else:
             source = dict(read, **files, scheduler=shared.scheduler, progress=progress)
@@ -306,7 +307,7 @@ def _agree_sets(
             render(table.report, list(table.coefficients), shared.fmt, shared.output, ci=ci)
         return
     with running(shared.fmt, True, "reading ratings"):
-        ratings = _read(path, files, source_tool, field, multi_label=True)
+        ratings = read_source(path, files, source_tool, field, multi_label=True)
         results = sets_coefficients(ratings, distance or "masi", ci, n_boot, seed, population_size)
         render(
             ratings.report, list(results[:2]), shared.fmt, shared.output, ci=ci,
@@ -335,46 +336,3 @@ def sets_coefficients(
         population_size=population_size,
     )
     return alpha, multi_valued_alpha(ratings), per_label_agreement(ratings)
-
-
-def _check_columns(
-    engine: EngineName, source_tool: ExportToolName | None, field: str | None
-) -> None:
-    """The columns (``--item``, ``--rater``, ``--label``) all or none; none only for an
-    annotation-tool export, read by the memory engine; ``--field`` only for one."""
-    columns = ratings_keywords()
-    given = [f"--{name}" for name in ("item", "rater", "label") if columns[name]]
-    if given and source_tool is not None:
-        raise fail(f"{', '.join(given)}: an annotation-tool export (--from) has no columns to name")
-    if given and field is not None:
-        raise fail("--field names the control or question of an annotation-tool export")
-    if given and len(given) < 3:
-        missing = sorted({"--item", "--rater", "--label"} - set(given))
-        raise fail(f"missing {' and '.join(missing)}: a ratings table needs all three columns")
-    if not given and engine is not EngineName.memory:
-        raise fail(
-            "--item, --rater and --label are needed with --engine stream or dask; an "
-            "annotation-tool export is read with --engine memory"
-        )
-
-
-def _check_export_options(shared: Shared) -> None:
-    """The options of a table (``--sep``, ``--encoding``, ``--na-values``, ``--labels-as``)
-    are refused for an annotation-tool export, not ignored."""
-    columns = ratings_keywords()
-    as_written = {"--sep": shared.sep, "--encoding": shared.encoding,
-                  "--na-values": columns["na_values"]}  # fmt: skip
-    flags = [flag for flag, v in as_written.items() if v is not None]
-    flags += ["--labels-as"] if columns["labels_as"] != "auto" else []
-    if flags:
-        raise fail(f"{', '.join(flags)}: an annotation-tool export is read as its tool writes it")
-
-
-def _read(
-    path: Path, files: Any, source_tool: ExportToolName | None, field: str | None, **options: Any
-) -> Any:
-    """The ratings of ``path`` read in memory: an annotation tool's export (``--from``), or a
-    table (an export recognised by its content when no column is named)."""
-    if source_tool is not None:
-        return read_export_file(path, source_tool, field, **options)
-    return read_ratings_file(path, files, field=field, **options)

@@ -886,3 +886,46 @@ def print_lead(console: Console, lead: str) -> None:
     from rich.text import Text
 
     console.print(Text(lead, style="bold"))
+
+
+def check_columns(
+    engine: EngineName, source_tool: ExportToolName | None, field: str | None
+) -> None:
+    """The columns (``--item``, ``--rater``, ``--label``) all or none; none only for an
+    annotation-tool export, read by the memory engine; ``--field`` only for one."""
+    columns = ratings_keywords()
+    given = [f"--{name}" for name in ("item", "rater", "label") if columns[name]]
+    if given and source_tool is not None:
+        raise fail(f"{', '.join(given)}: an annotation-tool export (--from) has no columns to name")
+    if given and field is not None:
+        raise fail("--field names the control or question of an annotation-tool export")
+    if given and len(given) < 3:
+        missing = sorted({"--item", "--rater", "--label"} - set(given))
+        raise fail(f"missing {' and '.join(missing)}: a ratings table needs all three columns")
+    if not given and engine is not EngineName.memory:
+        raise fail(
+            "--item, --rater and --label are needed with --engine stream or dask; an "
+            "annotation-tool export is read with --engine memory"
+        )
+
+
+def check_export_options(shared: Shared) -> None:
+    """The options of a table (``--sep``, ``--encoding``, ``--na-values``, ``--labels-as``)
+    are refused for an annotation-tool export, not ignored."""
+    columns = ratings_keywords()
+    as_written = {"--sep": shared.sep, "--encoding": shared.encoding,
+                  "--na-values": columns["na_values"]}  # fmt: skip
+    flags = [flag for flag, v in as_written.items() if v is not None]
+    flags += ["--labels-as"] if columns["labels_as"] != "auto" else []
+    if flags:
+        raise fail(f"{', '.join(flags)}: an annotation-tool export is read as its tool writes it")
+
+
+def read_source(
+    path: Path, files: Any, source_tool: ExportToolName | None, field: str | None, **options: Any
+) -> Any:
+    """The ratings of ``path`` read in memory: an annotation tool's export (``--from``), or a
+    table (an export recognised by its content when no column is named)."""
+    if source_tool is not None:
+        return read_export_file(path, source_tool, field, **options)
+    return read_ratings_file(path, files, field=field, **options)

@@ -312,9 +312,9 @@ def consensus_command(
         return
     with user_errors(), echo_warnings():
         if not read["item"]:  # an annotation-tool export
-            from ._agree import _read
+            from ._common import read_source
 
-            ratings = _read(path, files, source_tool, field, duplicates=duplicates)
+            ratings = read_source(path, files, source_tool, field, duplicates=duplicates)
             gold_labels = None
         else:
             ratings, gold_labels = read_with_gold(path, files, gold=gold, duplicates=duplicates)
@@ -338,11 +338,11 @@ def _check_source(
     """The columns of a table, or an annotation-tool export (``--from``, or recognised by its
     content when no column is named) read in memory, without a gold column, as ``accord
     agree`` takes them."""
-    from ._agree import _check_columns, _check_export_options
+    from ._common import check_columns, check_export_options
 
-    _check_columns(shared.engine, source_tool, field)
+    check_columns(shared.engine, source_tool, field)
     if source_tool is not None:
-        _check_export_options(shared)
+        check_export_options(shared)
     if gold is not None and not ratings_keywords()["item"]:
         raise fail("--gold names a column of a ratings table; an annotation-tool export has none")
 

@@ -170,7 +170,7 @@ def _export_ratings(
 ) -> Any:
     """The ratings of an annotation tool's export (``--from``, read in memory, without the
     column options), or None for a table (``--item`` and ``--rater`` needed)."""
-    from ._agree import _check_export_options, _read
+    from ._common import check_export_options, read_source
 
     names = ratings_keywords()
     if source_tool is None:
@@ -185,9 +185,9 @@ def _export_ratings(
         raise fail(f"{', '.join(given)}: an annotation-tool export (--from) has no columns to name")
     if shared.engine.value != "memory":
         raise fail("--from: an annotation-tool export is read with --engine memory")
-    _check_export_options(shared)
+    check_export_options(shared)
     with user_errors():
-        return _read(path, shared.files(), source_tool, field, duplicates=duplicates)
+        return read_source(path, shared.files(), source_tool, field, duplicates=duplicates)
 
 
 def write_demo_reports(
