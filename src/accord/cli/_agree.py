@@ -105,21 +105,20 @@ def render(
                 "note": d["reason"] or "",
             }
         )
+    has_icc = any(getattr(coef, "label", None) for coef in results)
     reml = any(getattr(coef, "lr_statistic", None) is not None for coef in results)
-    icc_how = "profile likelihood of the REML fit" if reml else "F interval"
-    how = (
-        "BCa bootstrap over items"
-        if ci == "bootstrap"
-        else f"t interval on items - 1 df (ICC: {icc_how})"
-    )
+    icc_ci = " (ICC: profile likelihood of the REML fit)" if reml else " (ICC: F interval)"
+    icc_p = " (ICC: likelihood-ratio test, REML on every item with a score)" if reml else (
+        " (ICC: F test)")  # fmt: skip
+    how = "BCa bootstrap over items" if ci == "bootstrap" else "t interval on items - 1 df"
+    how += icc_ci if has_icc and ci != "bootstrap" else ""
     lead = (
         table_verdict(table, level) if ratings is None else ratings_verdict(ratings, table, level)
     )
     columns = ["coefficient", "estimate", "SE", f"{level:.0%} CI", "p", "items", "note"]
     caption = (
         f"SE: general (non-null) standard error (Gwet 2014 / irrCAC 1.4); CI: {how}; "
-        "p: two-sided test of 0 (ICC: "
-        + ("likelihood-ratio test, REML on every item with a score)." if reml else "F test).")
+        f"p: two-sided test of 0{icc_p if has_icc else ''}."
     )
     if per_label is None:
         print_table(rows, columns, title=str(report), caption=caption, output=output, lead=lead)
