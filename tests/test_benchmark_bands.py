@@ -209,6 +209,12 @@ def test_verdict_reads_the_benchmark() -> None:
     low = benchmark_reading(_coef(-0.05, 0.2))
     assert low is not None and low.startswith("poor agreement beyond chance (Landis & Koch;")
     assert "probability only 0.40 that the true value is at least 0.00" in low
+    # an estimate above the lowest band that its uncertainty cannot lift out of it: the
+    # verdict says what is not shown (kappa 0.30 with SE 0.2: P(kappa >= 0) about 0.93)
+    vague = benchmark_reading(_coef(0.30, 0.2))
+    assert vague is not None
+    assert vague.startswith("not shown to be better than poor agreement beyond chance (")
+    assert vague.endswith("; the estimate alone reads fair)")
 
 
 def test_bootstrap_table_verdict_counts_the_replicates() -> None:

@@ -169,9 +169,17 @@ def benchmark_reading(
     what = f"{bench.band} agreement beyond chance ({bench.source}"
     if bench.band == bench.bands[-1].name:  # the lowest band: how likely the next one is
         above = bench.bands[-2]
+        odds = (
+            f"probability only {_probability(above.cumulative)} that the true value is at "
+            f"least {_edge(above.low)}"
+        )
+        if bench.point_band == bench.band:
+            return f"{what}; {odds})"
+        # An estimate above the lowest band that its uncertainty cannot lift out of it: say
+        # what is not shown, not that the agreement is poor.
         return (
-            f"{what}; probability only {_probability(above.cumulative)} that the true value is "
-            f"at least {_edge(above.low)})"
+            f"not shown to be better than {bench.band} agreement beyond chance "
+            f"({bench.source}; {odds}; the estimate alone reads {bench.point_band})"
         )
     text = (
         f"{what}; probability {_probability(bench.probability)} that the true value is at "
