@@ -11,7 +11,8 @@ Row numbers in error messages count data rows from 1 (the header line of a file 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -563,27 +564,18 @@ def encode_columns(
     """
     data = [items, raters, labels]
     del items, raters, labels
-    if multi_label:
-        return encode_label_sets(
-            data.pop(0),
-            data.pop(0),
-            data.pop(0),
-            level=level,
-            categories=categories,
-            missing=missing,
-            duplicates=duplicates,
-            columns=columns,
-            source=source,
-            na_values=na_values,
-            labels_as=labels_as,
-            text=text,
-        )
-    return encode_ratings(
+    encode: Callable[..., Ratings] = encode_label_sets
+    if not multi_label:
+        order = None
+        if categories is None and native_order is not None:
+            categories, order = native_order, "the ordered Categorical's order"
+        encode = functools.partial(encode_ratings, category_order=order)
+    return encode(
         data.pop(0),
         data.pop(0),
         data.pop(0),
         level=level,
-        categories=categories if categories is not None else native_order,
+        categories=categories,
         missing=missing,
         duplicates=duplicates,
         columns=columns,
@@ -591,11 +583,6 @@ def encode_columns(
         na_values=na_values,
         labels_as=labels_as,
         text=text,
-        category_order=(
-            "the ordered Categorical's order"
-            if categories is None and native_order is not None
-            else None
-        ),
     )
 
 
