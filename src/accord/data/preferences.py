@@ -11,7 +11,7 @@ shown in.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,7 +20,7 @@ import numpy.typing as npt
 from .._errors import InvalidInputError
 from .._validate import format_rows
 
-__all__ = ["TIE", "Preferences", "preferences_of"]
+__all__ = ["TIE", "Preferences", "preferences_in", "preferences_of"]
 
 #: The label of a tie.
 TIE = "tie"
@@ -140,3 +140,26 @@ def preferences_of(
         )
     preferred = np.where(is_a, first, np.where(is_b, second, TIE)).astype(object)
     return Preferences(questions, first, second, judges, preferred)
+
+
+def preferences_in(
+    table: Mapping[str, Sequence[Any]],
+    columns: tuple[str, str, str, str, str],
+    *,
+    turn: str | None = "turn",
+) -> Preferences:
+    """:func:`preferences_of` the named columns of a table: ``columns`` names the question,
+    model_a, model_b, judge and winner columns, and the ``turn`` column is read when the
+    table has it (None never reads one).
+
+    Examples
+    --------
+    >>> table = {"q": [81], "a": ["gpt-4"], "b": ["llama-13b"], "j": ["expert_1"],
+    ...          "w": ["model_b"], "turn": [2]}
+    >>> preferences_in(table, ("q", "a", "b", "j", "w")).items().tolist()
+    ['81, turn 2: gpt-4 vs llama-13b']
+    >>> preferences_in(table, ("q", "a", "b", "j", "w"), turn=None).preferred.tolist()
+    ['llama-13b']
+    """
+    turns = table[turn] if turn is not None and turn in table else None
+    return preferences_of(*(table[k] for k in columns), turn=turns, columns=columns)

@@ -11,7 +11,8 @@ Row numbers in error messages count data rows from 1 (the header line of a file 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -49,6 +50,7 @@ __all__ = [
     "IdTables",
     "Ratings",
     "ReadReport",
+    "encode_columns",
     "encode_label_sets",
     "encode_ratings",
 ]
@@ -274,11 +276,11 @@ class Ratings(DecodeTables):
 
         Parameters are those of :meth:`from_long`; ``columns`` names the vectors in messages.
         """
-        encode = encode_label_sets if multi_label else encode_ratings
-        return encode(
+        return encode_columns(
             items,
             raters,
             labels,
+            multi_label=multi_label,
             level=level,
             categories=categories,
             missing=missing,
@@ -365,37 +367,20 @@ class Ratings(DecodeTables):
         """
         columns = (item, rater, label)
         cols, native_label, source = arrow_columns_of(frame, columns)
-        if multi_label:
-            return encode_label_sets(
-                cols[0],
-                cols[1],
-                cols[2],
-                level=level,
-                categories=categories,
-                missing=missing,
-                duplicates=duplicates,
-                columns=columns,
-                source=source,
-                na_values=na_values,
-                labels_as=labels_as,
-            )
-        return encode_ratings(
+        return encode_columns(
             cols[0],
             cols[1],
             cols[2],
+            multi_label=multi_label,
             level=level,
-            categories=categories if categories is not None else native_label,
+            categories=categories,
             missing=missing,
             duplicates=duplicates,
             columns=columns,
             source=source,
             na_values=na_values,
             labels_as=labels_as,
-            category_order=(
-                "the ordered Categorical's order"
-                if categories is None and native_label is not None
-                else None
-            ),
+            native_order=native_label,
         )
 
     @classmethod
@@ -539,6 +524,66 @@ class Ratings(DecodeTables):
         out = np.full((self.n_items, self.n_raters), -1, dtype=np.int64)
         out[self.item_codes, self.rater_codes] = self.label_codes
         return out
+
+
+def encode_columns(
+    items: Any,
+    raters: Any,
+    labels: Any,
+    *,
+    multi_label: bool = False,
+    level: Level = "nominal",
+    categories: Sequence[Any] | None = None,
+    missing: Missing = "omit",
+    duplicates: Duplicates = "raise",
+    columns: tuple[str, str, str] = ("item", "rater", "label"),
+    source: str | None = None,
+    na_values: Sequence[str] | None = None,
+    labels_as: LabelsAs = "auto",
+    text: bool = False,
+    native_order: Sequence[Any] | None = None,
+) -> Ratings:
+    """Encode three aligned columns into a :class:`Ratings`: set-valued ratings with
+    :func:`encode_label_sets` (``multi_label=True``), single labels with
+    :func:`encode_ratings`.
+
+    The work of :meth:`Ratings.from_arrays`, :meth:`Ratings.from_long` and
+    :func:`accord.read_ratings`; the options are theirs. ``native_order`` is the order the
+    label column carries itself (an ordered pandas Categorical): the categories of single
+    labels when none are declared. The columns are handed on as the only references this
+    function holds, so that each can be let go as soon as it is encoded.
+
+    Examples
+    --------
+    >>> r = encode_columns(["a", "a", "b"], ["x", "y", "x"], [1, 2, 1])
+    >>> r.n_items, r.n_raters, r.categories
+    (2, 2, (1, 2))
+    >>> s = encode_columns(["a", "a"], ["x", "x"], ["pos", "neg"], multi_label=True)
+    >>> [sorted(c) for c in s.categories]
+    [['neg', 'pos']]
+    """
+    data = [items, raters, labels]
+    del items, raters, labels
+    encode: Callable[..., Ratings] = encode_label_sets
+    if not multi_label:
+        order = None
+        if categories is None and native_order is not None:
+            categories, order = native_order, "the ordered Categorical's order"
+        encode = functools.partial(encode_ratings, category_order=order)
+    return encode(
+        data.pop(0),
+        data.pop(0),
+        data.pop(0),
+        level=level,
+        categories=categories,
+        missing=missing,
+        duplicates=duplicates,
+        columns=columns,
+        source=source,
+        na_values=na_values,
+        labels_as=labels_as,
+        text=text,
+    )
 
 
 def encode_ratings(

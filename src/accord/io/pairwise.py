@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .._errors import InvalidInputError
 from .._types import Duplicates
-from ..data.preferences import preferences_of
+from ..data.preferences import preferences_in
 from ..data.ratings import Ratings
 from .exports import export_records
 
@@ -92,13 +92,13 @@ def read_pairwise(
                 + ", ".join(map(repr, record.value))
             )
     records = [r.value for r in found]
-    has_turn = turn is not None and any(turn in r for r in records)
+    table = {
+        k: [r.get(k) for r in records]
+        for k in (*keys, turn)
+        if k is not None and any(k in r for r in records)
+    }
     try:
-        prefs = preferences_of(
-            *([r[k] for r in records] for k in keys),
-            turn=[r.get(turn) for r in records] if has_turn and turn is not None else None,
-            columns=keys,
-        )
+        prefs = preferences_in(table, keys, turn=turn)
     except InvalidInputError as exc:
         raise InvalidInputError(f"{where}: {exc}") from None
     ratings = Ratings.from_arrays(

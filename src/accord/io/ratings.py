@@ -12,7 +12,7 @@ from .._errors import InvalidInputError, option, require
 from .._types import Duplicates, Level, Missing
 from .._validate import CSV_NULLS, check_choice, require_columns
 from ..data.encoder import LabelsAs, arrow_of, typed_column
-from ..data.ratings import Ratings, encode_label_sets, encode_ratings
+from ..data.ratings import Ratings, encode_columns
 from .exports import EXPORT_TOOLS, ExportTool, export_tool, is_json_array
 from .files import check_file, plain_suffix, read_csv_columns, reading, sniff_csv, sniff_text
 
@@ -365,11 +365,11 @@ def read_ratings(
     # soon as it is encoded.
     columns = [by_name[item], by_name[rater], by_name[label]]
     del read, by_name
-    encode = encode_label_sets if multi_label else encode_ratings
-    return encode(
+    return encode_columns(
         columns.pop(0),
         columns.pop(0),
         columns.pop(0),
+        multi_label=multi_label,
         level=level,
         categories=categories,
         missing=missing,

@@ -13,7 +13,7 @@ import pandas as pd
 from .._results import Record
 from .._validate import require_columns
 from ..data.frames import frame_to_pandas
-from ..data.preferences import TIE, Preferences, preferences_of
+from ..data.preferences import TIE, Preferences, preferences_in
 
 __all__ = ["PairwisePreferenceAgreement", "pairwise_preference_agreement"]
 
@@ -213,15 +213,10 @@ def pairwise_preference_agreement(
     (0.6, 5, 0.0, 1)
     """
     frame = judgments if isinstance(judgments, pd.DataFrame) else frame_to_pandas(judgments)
-    keys = [question, model_a, model_b, judge, winner]
-    require_columns(keys, list(frame.columns))
-    has_turn = turn is not None and turn in frame.columns
-    prefs = preferences_of(
-        *(frame[k].tolist() for k in keys),
-        turn=frame[turn].tolist() if has_turn and turn is not None else None,
-        columns=(question, model_a, model_b, judge, winner),
-    )
-    return _measure(prefs)
+    keys = (question, model_a, model_b, judge, winner)
+    require_columns(list(keys), list(frame.columns))
+    table = {k: frame[k].tolist() for k in (*keys, turn) if k is not None and k in frame.columns}
+    return _measure(preferences_in(table, keys, turn=turn))
 
 
 def _measure(prefs: Preferences) -> PairwisePreferenceAgreement:
