@@ -23,10 +23,13 @@ import pandas as pd
 from .._errors import InvalidInputError, require
 from .._validate import tidy_scalar
 from ..confidence import (
+    Binning,
     CalibrationMetrics,
     NormalizedCrossEntropy,
+    ReliabilityDiagram,
     calibration_from_statistics,
     nce_from_sums,
+    reliability_from_value_counts,
 )
 from ..data.encoder import typed_text
 from ..data.scored import OutOfRange, prepare
@@ -35,7 +38,12 @@ from ..engines._run import Engine, check_engine, check_source
 from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts
 from ._files import batch_dataset
 
-__all__ = ["calibration_metrics", "confidence_statistics", "normalized_cross_entropy"]
+__all__ = [
+    "calibration_metrics",
+    "confidence_statistics",
+    "confidence_summary",
+    "normalized_cross_entropy",
+]
 
 Statistics = tuple[ConfidenceSums, ConfidenceValueCounts | None]
 
@@ -491,3 +499,57 @@ def confidence_statistics(
     if scheduler is not None:
         raise InvalidInputError(f"scheduler= applies to engine='dask'; {owner} streams here")
     return _stream_statistics(source, columns, out_of_range, owner, table, progress, batch_size)
+
+
+def confidence_summary(
+    source: Any,
+    engine: str,
+    *,
+    owner: str,
+    correct: Any,
+    confidence: Any,
+    groups: Any,
+    bins: int,
+    binning: Binning,
+    out_of_range: Any,
+    scheduler: Any = None,
+    progress: Callable[[int, int | None], None] | None = None,
+    batch_size: int = 1_000_000,
+) -> tuple[NormalizedCrossEntropy, CalibrationMetrics, ReliabilityDiagram]:
+    """NCE, the calibration metrics and the reliability diagram of the units at ``source``,
+    from one stream or dask pass: the merged sums give NCE, the value counts the calibration
+    metrics and the diagram.
+
+    Parameters
+    ----------
+    source, engine, owner, correct, confidence, groups, out_of_range, scheduler, progress, \
+batch_size
+        As in :func:`confidence_statistics`.
+    bins : int
+        Number of bins of the calibration metrics and the diagram.
+    binning : {"width", "mass"}
+        The diagram's bins: equal width or equal mass.
+
+    Returns
+    -------
+    tuple of NormalizedCrossEntropy, CalibrationMetrics and ReliabilityDiagram
+    """
+    sums, table = confidence_statistics(
+        source,
+        engine,
+        owner=owner,
+        correct=correct,
+        confidence=confidence,
+        groups=groups,
+        out_of_range=out_of_range,
+        table=True,
+        scheduler=scheduler,
+        progress=progress,
+        batch_size=batch_size,
+    )
+    assert table is not None
+    return (
+        nce_from_sums(sums),
+        calibration_from_statistics(sums, table, bins=bins),
+        reliability_from_value_counts(table, bins=bins, binning=binning),
+    )
