@@ -60,22 +60,24 @@ def compute_engine(
     import warnings
 
     from ..confidence import Binning
-    from ..front.confidence import confidence_summary
+    from ..front.confidence import confidence_statistics, confidence_summary
 
+    statistics = confidence_statistics(
+        source,
+        engine,
+        owner="accord confidence",
+        correct=correct,
+        confidence=confidence,
+        groups=group,
+        out_of_range=out_of_range,
+        table=True,
+        scheduler=scheduler,
+        progress=progress,
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # degenerate cases are reported as reasons
         nce, calibration, reliability = confidence_summary(
-            source,
-            engine,
-            owner="accord confidence",
-            correct=correct,
-            confidence=confidence,
-            groups=group,
-            bins=bins,
-            binning=cast(Binning, binning),
-            out_of_range=out_of_range,
-            scheduler=scheduler,
-            progress=progress,
+            statistics, bins=bins, binning=cast(Binning, binning)
         )
     return {
         "nce": nce,

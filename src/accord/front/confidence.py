@@ -502,29 +502,15 @@ def confidence_statistics(
 
 
 def confidence_summary(
-    source: Any,
-    engine: str,
-    *,
-    owner: str,
-    correct: Any,
-    confidence: Any,
-    groups: Any,
-    bins: int,
-    binning: Binning,
-    out_of_range: Any,
-    scheduler: Any = None,
-    progress: Callable[[int, int | None], None] | None = None,
-    batch_size: int = 1_000_000,
+    statistics: Statistics, *, bins: int, binning: Binning
 ) -> tuple[NormalizedCrossEntropy, CalibrationMetrics, ReliabilityDiagram]:
-    """NCE, the calibration metrics and the reliability diagram of the units at ``source``,
-    from one stream or dask pass: the merged sums give NCE, the value counts the calibration
-    metrics and the diagram.
+    """NCE, the calibration metrics and the reliability diagram of merged statistics: the
+    sums give NCE, the value counts the calibration metrics and the diagram.
 
     Parameters
     ----------
-    source, engine, owner, correct, confidence, groups, out_of_range, scheduler, progress, \
-batch_size
-        As in :func:`confidence_statistics`.
+    statistics : tuple of ConfidenceSums and ConfidenceValueCounts
+        From :func:`confidence_statistics` with ``table=True``.
     bins : int
         Number of bins of the calibration metrics and the diagram.
     binning : {"width", "mass"}
@@ -533,21 +519,21 @@ batch_size
     Returns
     -------
     tuple of NormalizedCrossEntropy, CalibrationMetrics and ReliabilityDiagram
+
+    Examples
+    --------
+    >>> correct = np.array([1, 1, 0, 1])
+    >>> units = prepare(correct, np.array([0.9, 0.8, 0.3, 0.6]), None, "raise", "example")
+    >>> counts = ConfidenceValueCounts.from_units(units)
+    >>> nce, metrics, diagram = confidence_summary(
+    ...     (ConfidenceSums.from_value_counts(counts), counts), bins=2, binning="width"
+    ... )
+    >>> metrics.auroc
+    1.0
     """
-    sums, table = confidence_statistics(
-        source,
-        engine,
-        owner=owner,
-        correct=correct,
-        confidence=confidence,
-        groups=groups,
-        out_of_range=out_of_range,
-        table=True,
-        scheduler=scheduler,
-        progress=progress,
-        batch_size=batch_size,
-    )
-    assert table is not None
+    sums, table = statistics
+    if table is None:
+        raise InvalidInputError("confidence_summary needs the value counts (table=True)")
     return (
         nce_from_sums(sums),
         calibration_from_statistics(sums, table, bins=bins),
