@@ -270,3 +270,24 @@ def test_an_item_without_any_score_counts_alike_on_every_engine(tmp_path: Path) 
     expected = icc_rows(accord.agreement(ratings))
     for engine in ("stream", "dask"):
         same(icc_rows(accord.agreement(files, engine=engine, **COLS, level="interval")), expected)
+
+
+def test_score_matrix_is_the_matrix_of_the_merged_cells() -> None:
+    # Hand-built: item 0 scored 4 by rater 0 and 5 by rater 1, item 1 scored 2 by rater 0.
+    from accord.stats.scores import score_matrix
+
+    first = ScoreCells.from_codes(np.array([0, 1]), np.array([0, 0]), np.array([4.0, 2.0]))
+    second = ScoreCells.from_codes(np.array([0]), np.array([1]), np.array([5.0]))
+    np.testing.assert_array_equal(first.merge(second).matrix(), [[4.0, 5.0], [2.0, np.nan]])
+    ratings = accord.Ratings.from_arrays(
+        [0, 0, 1], ["a", "b", "a"], ["4", "5", "2"], level="interval"
+    )
+    np.testing.assert_array_equal(score_matrix(ratings), [[4.0, 5.0], [2.0, np.nan]])
+
+
+def test_icc_of_text_categories_names_the_label_that_is_not_a_number() -> None:
+    ratings = accord.Ratings.from_arrays([0, 0, 1, 1], ["a", "b", "a", "b"], ["1", "x", "2", "1"])
+    with pytest.raises(accord.InvalidInputError, match=r"icc needs numeric scores; the label 'x'"):
+        accord.icc(ratings)
+    with pytest.raises(accord.InvalidInputError, match=r"the label 'x' is not a number"):
+        accord.concordance_correlation(ratings)

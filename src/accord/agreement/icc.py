@@ -510,13 +510,10 @@ def icc_from_statistics(cells: ScoreCells, *, method: ICCMethod = "auto") -> ICC
 def _icc_of_cells(cells: ScoreCells, method: ICCMethod) -> ICCResult:
     """The forms of a :class:`ScoreCells`: ANOVA when complete (or asked for), else REML
     (warnings point at the caller of the public function)."""
-    items, raters, y = cells.cells()
-    complete = y.size == cells.n_items * cells.n_raters
+    complete = cells.n_scores == cells.n_items * cells.n_raters
     if method == "reml" or (method == "auto" and not complete):
-        return _icc_reml(items, raters, y, stacklevel=4)
-    matrix = np.full((cells.n_items, cells.n_raters), np.nan)
-    matrix[items, raters] = y
-    return _icc_anova(matrix, stacklevel=4)
+        return _icc_reml(*cells.cells(), stacklevel=4)
+    return _icc_anova(cells.matrix(), stacklevel=4)
 
 
 # long: one result per form, each with its F test and interval inputs

@@ -56,19 +56,13 @@ def compute_engine(
     scheduler: str | None,
     progress: Any,
 ) -> dict[str, Any]:
-    """What ``accord confidence`` reports, from one stream or dask pass over the files: the
-    merged sums give NCE, the value counts the calibration metrics and the diagram."""
+    """What ``accord confidence`` reports, from one stream or dask pass over the files."""
     import warnings
 
-    from ..confidence import (
-        Binning,
-        calibration_from_statistics,
-        nce_from_sums,
-        reliability_from_value_counts,
-    )
-    from ..front.confidence import confidence_statistics
+    from ..confidence import Binning
+    from ..front.confidence import confidence_statistics, confidence_summary
 
-    sums, table = confidence_statistics(
+    statistics = confidence_statistics(
         source,
         engine,
         owner="accord confidence",
@@ -80,17 +74,17 @@ def compute_engine(
         scheduler=scheduler,
         progress=progress,
     )
-    assert table is not None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # degenerate cases are reported as reasons
-        return {
-            "nce": nce_from_sums(sums),
-            "calibration": calibration_from_statistics(sums, table, bins=bins),
-            "reliability": reliability_from_value_counts(
-                table, bins=bins, binning=cast(Binning, binning)
-            ),
-            "recalibration": None,
-        }
+        nce, calibration, reliability = confidence_summary(
+            statistics, bins=bins, binning=cast(Binning, binning)
+        )
+    return {
+        "nce": nce,
+        "calibration": calibration,
+        "reliability": reliability,
+        "recalibration": None,
+    }
 
 
 def compute(

@@ -35,7 +35,7 @@ from ..engines._run import (
     scan_ratings,
 )
 from ..stats.patterns import patterns_from_counts
-from ..stats.scores import ScoreCells
+from ..stats.scores import ScoreCells, numeric_scale
 
 __all__ = ["agreement"]
 
@@ -256,12 +256,7 @@ def score_cells(
 ) -> ScoreCells:
     """One more pass of the engine over the ratings: the scored cells of the ICC, each
     label code read as its numeric category."""
-    try:
-        scale = np.asarray(categories, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InvalidInputError(
-            f"icc needs numeric scores; the categories are {tuple(categories)!r}"
-        ) from None
+    scale = numeric_scale(categories, "icc")
     cells: ScoreCells | None = rescan.map_reduce(_score_cells, scale, ScoreCells.merge)
     spaces = ScoreCells((), n_items, n_raters)  # items and raters without a kept score
     return spaces if cells is None else spaces.merge(cells)

@@ -23,10 +23,13 @@ import pandas as pd
 from .._errors import InvalidInputError, require
 from .._validate import tidy_scalar
 from ..confidence import (
+    Binning,
     CalibrationMetrics,
     NormalizedCrossEntropy,
+    ReliabilityDiagram,
     calibration_from_statistics,
     nce_from_sums,
+    reliability_from_value_counts,
 )
 from ..data.encoder import typed_text
 from ..data.scored import OutOfRange, prepare
@@ -35,7 +38,12 @@ from ..engines._run import Engine, check_engine, check_source
 from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts
 from ._files import batch_dataset
 
-__all__ = ["calibration_metrics", "confidence_statistics", "normalized_cross_entropy"]
+__all__ = [
+    "calibration_metrics",
+    "confidence_statistics",
+    "confidence_summary",
+    "normalized_cross_entropy",
+]
 
 Statistics = tuple[ConfidenceSums, ConfidenceValueCounts | None]
 
@@ -491,3 +499,43 @@ def confidence_statistics(
     if scheduler is not None:
         raise InvalidInputError(f"scheduler= applies to engine='dask'; {owner} streams here")
     return _stream_statistics(source, columns, out_of_range, owner, table, progress, batch_size)
+
+
+def confidence_summary(
+    statistics: Statistics, *, bins: int, binning: Binning
+) -> tuple[NormalizedCrossEntropy, CalibrationMetrics, ReliabilityDiagram]:
+    """NCE, the calibration metrics and the reliability diagram of merged statistics: the
+    sums give NCE, the value counts the calibration metrics and the diagram.
+
+    Parameters
+    ----------
+    statistics : tuple of ConfidenceSums and ConfidenceValueCounts
+        From :func:`confidence_statistics` with ``table=True``.
+    bins : int
+        Number of bins of the calibration metrics and the diagram.
+    binning : {"width", "mass"}
+        The diagram's bins: equal width or equal mass.
+
+    Returns
+    -------
+    tuple of NormalizedCrossEntropy, CalibrationMetrics and ReliabilityDiagram
+
+    Examples
+    --------
+    >>> correct = np.array([1, 1, 0, 1])
+    >>> units = prepare(correct, np.array([0.9, 0.8, 0.3, 0.6]), None, "raise", "example")
+    >>> counts = ConfidenceValueCounts.from_units(units)
+    >>> nce, metrics, diagram = confidence_summary(
+    ...     (ConfidenceSums.from_value_counts(counts), counts), bins=2, binning="width"
+    ... )
+    >>> metrics.auroc
+    1.0
+    """
+    sums, table = statistics
+    if table is None:
+        raise InvalidInputError("confidence_summary needs the value counts (table=True)")
+    return (
+        nce_from_sums(sums),
+        calibration_from_statistics(sums, table, bins=bins),
+        reliability_from_value_counts(table, bins=bins, binning=binning),
+    )

@@ -12,10 +12,10 @@ import numpy.typing as npt
 
 from .._errors import DroppedDataWarning, InvalidInputError, shown
 from .._types import FloatArray
-from ..data.encoder import parses_as_number
 from ..data.ratings import Ratings
+from ..stats.scores import score_matrix
 
-__all__ = ["Pair", "numeric_vector", "paired_arrays", "pairs_of_ratings", "score_matrix"]
+__all__ = ["Pair", "numeric_vector", "paired_arrays", "pairs_of_ratings"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -99,24 +99,6 @@ def paired_arrays(
         None if subj is None else subj[keep],
         dropped,
     )
-
-
-def score_matrix(ratings: Ratings, owner: str) -> FloatArray:
-    """Items x raters matrix of the numeric scores of ``ratings`` (NaN: not rated)."""
-    values = ratings.values
-    if values is None:
-        try:
-            scale = np.asarray(ratings.categories, dtype=np.float64)
-        except (TypeError, ValueError):
-            bad = next(c for c in ratings.categories if not parses_as_number(c))
-            raise InvalidInputError(
-                f"{owner} needs numeric scores; the label {shown(bad)!r} is not a number "
-                "(read the scores with level='interval' or 'ratio')"
-            ) from None
-        values = scale[ratings.label_codes]
-    out = np.full((ratings.n_items, ratings.n_raters), np.nan)
-    out[ratings.item_codes, ratings.rater_codes] = values
-    return out
 
 
 def _subject_of_items(

@@ -14,7 +14,8 @@ from .._results import CIMethod, Coefficient, ConfidenceInterval, check_level, t
 from .._types import Alternative, FloatArray
 from .._validate import check_choice
 from ..data.ratings import Ratings
-from ._input import numeric_vector, paired_arrays, score_matrix
+from ..stats.scores import score_matrix
+from ._input import numeric_vector, paired_arrays
 
 __all__ = ["ConcordanceCorrelation", "concordance_correlation", "concordance_of_scores"]
 

@@ -12,21 +12,41 @@ whatever the batch or partition sizes.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, shown
 from .._results import Result
 from .._types import FloatArray, IntArray
+from ..data.encoder import parses_as_number
 from ..data.ratings import Ratings
 
-__all__ = ["ScoreCells", "rating_scores"]
+__all__ = ["ScoreCells", "numeric_scale", "rating_scores", "score_matrix"]
 
 _Part = tuple[IntArray, IntArray, FloatArray]
 
 
-def rating_scores(data: Ratings) -> FloatArray:
-    """The numeric score of each rating: its value, or its category read as a number.
+def numeric_scale(categories: Sequence[Any], owner: str) -> FloatArray:
+    """The categories read as numbers; an error names the first label that is not one.
+
+    >>> numeric_scale(["1", 2, 3.5], "icc").tolist()
+    [1.0, 2.0, 3.5]
+    """
+    try:
+        return np.asarray(categories, dtype=np.float64)
+    except (TypeError, ValueError):
+        bad = next((c for c in categories if not parses_as_number(c)), categories[0])
+        raise InvalidInputError(
+            f"{owner} needs numeric scores; the label {shown(bad)!r} is not a number "
+            "(read the scores with level='interval' or 'ratio')"
+        ) from None
+
+
+def rating_scores(data: Ratings, owner: str = "icc") -> FloatArray:
+    """The numeric score of each rating: its value, or its category read as a number
+    (``owner``, the public function, names itself in the error).
 
     >>> r = Ratings.from_arrays([0, 0, 1], ["a", "b", "a"], [1, 3, 2], level="interval")
     >>> rating_scores(r).tolist()
@@ -34,14 +54,18 @@ def rating_scores(data: Ratings) -> FloatArray:
     """
     if data.values is not None:
         return np.asarray(data.values, dtype=np.float64)
-    try:
-        scale = np.asarray(data.categories, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InvalidInputError(
-            f"icc needs numeric scores; the categories are {data.categories!r}"
-        ) from None
-    out: FloatArray = scale[data.label_codes]
+    out: FloatArray = numeric_scale(data.categories, owner)[data.label_codes]
     return out
+
+
+def score_matrix(data: Ratings, owner: str = "icc") -> FloatArray:
+    """Items x raters matrix of the numeric scores of ``data`` (NaN: not scored).
+
+    >>> r = Ratings.from_arrays([0, 0, 1], ["a", "b", "a"], [1, 3, 2], level="interval")
+    >>> score_matrix(r).tolist()
+    [[1.0, 3.0], [2.0, nan]]
+    """
+    return ScoreCells.from_ratings(data, owner).matrix()
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -94,12 +118,12 @@ class ScoreCells(Result):
         return cls((part,) if part[0].size else (), n_items, n_raters)
 
     @classmethod
-    def from_ratings(cls, ratings: Ratings) -> ScoreCells:
+    def from_ratings(cls, ratings: Ratings, owner: str = "icc") -> ScoreCells:
         """The cells of ratings with numeric scores (values, or numeric categories)."""
         return cls.from_codes(
             ratings.item_codes,
             ratings.rater_codes,
-            rating_scores(ratings),
+            rating_scores(ratings, owner),
             n_items=ratings.n_items,
             n_raters=ratings.n_raters,
         )
@@ -115,6 +139,14 @@ class ScoreCells(Result):
     @property
     def n_scores(self) -> int:
         return sum(int(p[0].size) for p in self.parts)
+
+    def matrix(self) -> FloatArray:
+        """Items x raters matrix of the scores (NaN where an item has no score from a
+        rater)."""
+        out = np.full((self.n_items, self.n_raters), np.nan)
+        for items, raters, scores in self.parts:
+            out[items, raters] = scores
+        return out
 
     def cells(self) -> _Part:
         """Item codes, rater codes and scores of every cell, sorted by (item, rater): the
