@@ -23,7 +23,7 @@ from ..stats.pairs import PairTables
 from ..stats.patterns import CountPatterns
 from ._shared import _Data
 from ._tables import cohen_tables, light_fields
-from .many_raters import conger_rater_terms
+from .many_raters import conger_rater_terms, row_sums
 
 __all__ = [
     "LIGHT_NO_ANALYTIC_SE_ENGINE",
@@ -132,8 +132,11 @@ def data_from_statistics(
         per_item = cast(IntArray, item_pattern if every else item_pattern[rated])
     else:
         assert stats.item_counts is not None
-        full = stats.item_counts.dense()
-        rated = full.sum(axis=1) > 0
+        # Sparse counts stay sparse, as in memory: with many categories (continuous scores)
+        # the dense table would not fit.
+        ic = stats.item_counts
+        full = ic.counts.tocsr() if ic.is_sparse else ic.dense()
+        rated = row_sums(full) > 0
         every = bool(rated.all())
         counts = full if every else full[rated]
         n = int(counts.shape[0])

@@ -80,7 +80,7 @@ def _sparse_counts(n_items: int, q: int, n_ratings: int) -> bool:
     return q > SPARSE_Q and n_items * q > SPARSE_CELLS_PER_RATING * max(n_ratings, 1)
 
 
-def _row_sums(full: Any) -> Any:
+def row_sums(full: Any) -> Any:
     """Ratings per row of dense or sparse counts."""
     if is_sparse(full):
         return np.asarray(full.sum(axis=1)).ravel()
@@ -104,7 +104,7 @@ def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
             # Our own array, small enough to hold once as float64 (exact for counts): every
             # coefficient's pass then reads it as it is, instead of converting it each time.
             full = full.astype(np.float64)
-        rated = _row_sums(full) > 0
+        rated = row_sums(full) > 0
         item_row = np.where(rated, np.cumsum(rated) - 1, -1).astype(np.int64)
         counts = full if rated.all() else full[rated]
         n_raters = int(np.count_nonzero(np.bincount(data.rater_codes, minlength=data.n_raters)))
@@ -117,7 +117,7 @@ def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
         else ItemCategoryCounts.from_array(data, categories)
     )
     full = stat.counts.tocsr() if stat.is_sparse else stat.dense()
-    totals = _row_sums(full)
+    totals = row_sums(full)
     rated = totals > 0
     counts = full if rated.all() else full[rated]
     n_raters = int(totals.max()) if counts.shape[0] * counts.shape[1] else 0
@@ -1635,7 +1635,7 @@ def _alpha_bootstrap(
     pc = d.counts[pairable]
     if w is not None:
         # Fixed weights: alpha from [sum sumq/(m-1), N, counts].
-        m = _row_sums(pc).astype(np.float64)
+        m = row_sums(pc).astype(np.float64)
         sumq = pair_sums(d, w)[pairable]
         if is_sparse(pc):
             from scipy import sparse
@@ -1654,7 +1654,7 @@ def _alpha_bootstrap(
             return res
 
         return bootstrap(feats, stat_fixed, n_boot=n_boot, rng=rng)
-    m = _row_sums(pc)
+    m = row_sums(pc)
     q = pc.shape[1]
     if lvl == "interval" or q > 64:
         # Interval (and ordinal with many values, on the full-data positions): D_o and D_e

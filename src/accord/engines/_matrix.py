@@ -332,6 +332,22 @@ def _cell_counts(block: npt.NDArray[Any], q: int) -> IntArray:
     return out
 
 
+def _sparse_cell_counts(block: npt.NDArray[Any], q: int) -> Any:
+    """:func:`_cell_counts` as a sparse CSR array, built from the rated cells only (never a
+    dense slice: with many categories, e.g. continuous scores, that would not fit).
+
+    >>> _sparse_cell_counts(np.array([[0, 0, -1], [2, -1, 0]]), 3).toarray().tolist()
+    [[2, 0, 0], [1, 0, 1]]
+    """
+    from scipy import sparse as sp
+
+    rows, cols = np.nonzero(block >= 0)
+    codes = block[rows, cols].astype(np.int64)
+    ones = np.ones(rows.size, dtype=np.int64)
+    # COO input sums the repeated (item, code) entries
+    return sp.csr_array((ones, (rows, codes)), shape=(block.shape[0], q), dtype=np.int64)
+
+
 class CodeMatrix:
     """Items x raters label codes, growing with the dictionaries.
 
@@ -827,14 +843,10 @@ class CodeMatrix:
             block = lut[self.mat[lo:hi, :r]]  # domain codes, -1 = not rated
             if plan.long_pairs and pairs is not None:
                 pairs = pairs.merge(_long_pairs(block, raters, categories))
-            if plan.cell_items:
-                counts = _cell_counts(block, q)
-                if sparse:
-                    from scipy import sparse as sp
-
-                    item_blocks.append(sp.csr_array(counts, dtype=np.int64))
-                elif dense_items is not None:
-                    dense_items[lo:hi] = counts
+            if plan.cell_items and sparse:
+                item_blocks.append(_sparse_cell_counts(block, q))
+            elif plan.cell_items and dense_items is not None:
+                dense_items[lo:hi] = _cell_counts(block, q)
         if not plan.cell_items:
             return None, pairs
         if not sparse:
