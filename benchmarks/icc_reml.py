@@ -7,6 +7,13 @@ method="reml")`` end to end with every form's 95% interval. Each figure is the m
 ``--repeat`` runs in this process; timings move on a shared machine, so read them against
 the floor.
 
+Then the same scores as users have them: text ids (``item-...``, ``reader-...``), rows
+shuffled, 2% of the scores missing, written once as Parquet and as CSV. For each file the
+floor is the bare read (``pyarrow``), beside ``accord.agreement(path, level="interval",
+coefficients=["icc"])`` with the memory and the stream engine. Last, a peer side by side:
+statsmodels ``MixedLM`` (crossed random effects by ``vc_formula``) against accord on the
+same ``--peer-items`` items (the peer builds a dense design, so it runs on a subset).
+
     uv run --no-sync python benchmarks/icc_reml.py              # full size
     uv run --no-sync python benchmarks/icc_reml.py --scale 0.1
 """
@@ -21,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from _common import cache_dir
 
 import accord
 from accord.agreement.icc_mixed import CrossedDesign, fit_reml
@@ -42,6 +50,8 @@ def main() -> None:
     parser.add_argument("--raters", type=int, default=100)
     parser.add_argument("--fill", type=float, default=0.05, help="share of cells scored")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--peer-items", type=int, default=300, help="items for the peer")
+    parser.add_argument("--no-files", action="store_true", help="skip the file stages")
     args = parser.parse_args()
     n, m = int(1_000_000 * args.scale), args.raters
     gen = np.random.default_rng(0)
@@ -90,6 +100,94 @@ def main() -> None:
           f"s_residual {r.residual_variance:.4f}; k-hat {res.k_hat:.3f}")  # fmt: skip
     for f, ci in zip(res.forms, cis, strict=True):
         print(f"  {f.label:<9} {f.statistic:.4f}  95% CI {ci.low:.4f} to {ci.high:.4f}")
+    if not args.no_files:
+        files_stage(items, raters, y, args)
+    peer_stage(items, raters, y, args.peer_items)
+
+
+def users_files(items: Any, raters: Any, y: Any, tag: str) -> dict[str, Any]:
+    """The scores as users have them: text ids, rows shuffled, 2% of the scores missing;
+    written once (Parquet and CSV) and kept between runs."""
+    import pyarrow as pa
+    import pyarrow.csv as pv
+    import pyarrow.parquet as pq
+
+    folder = cache_dir("icc_reml")
+    out = {"parquet": folder / f"{tag}.parquet", "csv": folder / f"{tag}.csv"}
+    if all(p.exists() for p in out.values()):
+        return out
+    gen = np.random.default_rng(1)
+    order = gen.permutation(items.size)
+    score = y[order].copy()
+    score[gen.uniform(size=score.size) < 0.02] = np.nan
+    table = pa.table({
+        "item": pa.array(np.char.add("item-", items[order].astype(str))),
+        "rater": pa.array(np.char.add("reader-", raters[order].astype(str))),
+        "score": pa.array(score, mask=np.isnan(score)),
+    })  # fmt: skip
+    pq.write_table(table, out["parquet"])
+    pv.write_csv(table, out["csv"])
+    return out
+
+
+def files_stage(items: Any, raters: Any, y: Any, args: Any) -> None:
+    """Bare read (the floor) beside the ICC with the memory and the stream engine, per file."""
+    import pyarrow.csv as pv
+    import pyarrow.parquet as pq
+
+    paths = users_files(items, raters, y, f"{items.size}-{args.raters}")
+    print(f"\nthe data users have: text ids, shuffled rows, 2% of the scores missing "
+          f"({items.size} rows)")  # fmt: skip
+    bare = {"parquet": pq.read_table, "csv": pv.read_csv}
+    for kind, path in paths.items():
+        _, t_read = timed(lambda path=path, kind=kind: bare[kind](path), args.repeat)
+        print(f"{kind:<8} floor: bare pyarrow read{'':<24} {t_read:8.3f} s   {1.0:8.1f}x floor")
+        for engine in ("memory", "stream"):
+
+            def run(path: Any = path, engine: str = engine) -> Any:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    return accord.agreement(str(path), item="item", rater="rater",
+                                            label="score", level="interval",
+                                            coefficients=["icc"], engine=engine,
+                                            progress=False)  # fmt: skip
+
+            table, t = timed(run, args.repeat)
+            icc_a1 = next(c.statistic for c in table.coefficients if c.label == "ICC(A,1)")
+            print(f"{kind:<8} agreement(icc), {engine} engine{'':<18} {t:8.3f} s   "
+                  f"{t / t_read:8.1f}x floor   ICC(A,1) {icc_a1:.4f}")  # fmt: skip
+
+
+def peer_stage(items: Any, raters: Any, y: Any, n_items: int) -> None:
+    """statsmodels MixedLM beside accord on the first ``n_items`` items."""
+    import pandas as pd
+    import statsmodels.formula.api as smf
+
+    keep = items < n_items
+    frame = pd.DataFrame({"item": items[keep], "rater": raters[keep], "score": y[keep]})
+    print(f"\npeer on {n_items} items ({len(frame)} scores): ICC(A,1) by REML")
+
+    def peer() -> float:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = smf.mixedlm("score ~ 1", frame.assign(g=1), groups="g", re_formula="0",
+                              vc_formula={"item": "0 + C(item)", "rater": "0 + C(rater)"}
+                              ).fit(reml=True)  # fmt: skip
+        s_a, s_b = fit.vcomp
+        return float(s_a / (s_a + s_b + fit.scale))
+
+    ratings = accord.Ratings.from_arrays(frame["item"], frame["rater"], frame["score"],
+                                         level="interval")  # fmt: skip
+
+    def ours() -> float:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return float(accord.icc(ratings, method="reml")["ICC(A,1)"].statistic)
+
+    theirs, t_peer = timed(peer, 1)
+    mine, t_ours = timed(ours, 1)
+    print(f"statsmodels MixedLM (crossed, REML){'':<17} {t_peer:8.3f} s   ICC(A,1) {theirs:.4f}")
+    print(f"accord.icc(method='reml'){'':<27} {t_ours:8.3f} s   ICC(A,1) {mine:.4f}")
 
 
 if __name__ == "__main__":
