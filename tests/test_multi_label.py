@@ -741,3 +741,14 @@ def test_wide_sets_and_the_statistics_entry_points() -> None:
         assert accord.krippendorff_alpha(counts, distance=kind).statistic == pytest.approx(
             accord.krippendorff_alpha(r, distance=kind).statistic, rel=1e-12
         )
+
+
+def test_multi_valued_alpha_says_why_it_has_no_standard_error() -> None:
+    # No SE is published for the multi-valued alpha: the NaN comes with its reason.
+    labels = [["x", "y"], ["x"], ["y"], ["y"], ["x"], ["x", "y"]]
+    frame = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": list("ababab"), "label": labels})
+    r = accord.Ratings.from_long(frame, item="item", rater="rater", label="label",
+                                 multi_label=True)  # fmt: skip
+    res = accord.multi_valued_alpha(r)
+    assert math.isfinite(res.statistic) and math.isnan(res.standard_error)
+    assert res.reason is not None and "no standard error" in res.reason

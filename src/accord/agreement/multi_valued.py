@@ -200,6 +200,8 @@ def multi_valued_alpha(data: Ratings | ItemCategoryCounts) -> Coefficient:
         standard_error=math.nan,
         observed_agreement=1.0 - observed,
         chance_agreement=1.0 - expected,
+        # the SE is NaN by design, and says why (as Light's kappa does)
+        reason="no standard error: Krippendorff & Craggs (2016) give none",
         **base,
     )
 
