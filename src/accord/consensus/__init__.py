@@ -24,27 +24,15 @@ agreement with the consensus finding. http://www.pmean.com/.
 
 from __future__ import annotations
 
+from . import results
 from ._assemble import RaterSums
 from ._options import Options, check_choices
 from ._ratings import consensus_from_ratings
 from ._statistics import CountRows, PatternConsensus, RatingPass
 from .gold import gold_labels
-from .results import (
-    CLASSES,
-    MISSING_CATEGORY,
-    Consensus,
-    ConsensusMissing,
-    ConsensusReference,
-    ConsensusSummary,
-)
+from .results import *  # noqa: F403  (its public names are the package's: see __all__)
 
 __all__ = [
-    "CLASSES",
-    "MISSING_CATEGORY",
-    "Consensus",
-    "ConsensusMissing",
-    "ConsensusReference",
-    "ConsensusSummary",
     "CountRows",
     "Options",
     "PatternConsensus",
@@ -54,3 +42,4 @@ __all__ = [
     "consensus_from_ratings",
     "gold_labels",
 ]
+__all__ += results.__all__
