@@ -11,7 +11,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, bad_parameter, warn_degenerate
-from .._results import Result, check_level, to_plain
+from .._results import Record, check_level
 from .._types import FloatArray, IntArray
 from .._validate import check_choice
 from ..data.scored import OutOfRange, prepare
@@ -123,7 +123,7 @@ def wilson_interval(
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class ReliabilityDiagram(Result):
+class ReliabilityDiagram(Record):
     """Data of a reliability diagram: per bin, how often units were correct vs how confident.
 
     Attributes
@@ -163,10 +163,6 @@ class ReliabilityDiagram(Result):
     level: float
     method: str
     name: str = "reliability_diagram"
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain-Python dict of every field (``bins`` as a list of row dicts)."""
-        return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
 def reliability_from_value_counts(
@@ -320,7 +316,7 @@ def auroc_from_value_counts(table: ConfidenceValueCounts) -> float:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class CalibrationMetrics(Result):
+class CalibrationMetrics(Record):
     """Calibration and discrimination of confidence scores, every convention named.
 
     Attributes
@@ -376,10 +372,6 @@ class CalibrationMetrics(Result):
     conventions: dict[str, str] = dataclasses.field(compare=False)
     reason: str | None = None
     name: str = "calibration_metrics"
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain-Python dict of every field."""
-        return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
 def calibration_from_statistics(

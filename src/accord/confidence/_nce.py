@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from .._errors import warn_degenerate
-from .._results import Result, to_plain
+from .._results import Record
 from .._types import FloatArray
 from ..stats.confidence import ConfidenceSums
 
@@ -28,7 +27,7 @@ _UNDEFINED = "p_c is {p}: every unit is {what}, so H_max = 0 and NCE is undefine
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class NormalizedCrossEntropy(Result):
+class NormalizedCrossEntropy(Record):
     """Normalized cross-entropy of confidence scores, pooled and per group.
 
     Attributes
@@ -92,10 +91,6 @@ class NormalizedCrossEntropy(Result):
     method: str = NCE_METHOD
     reason: str | None = None
     name: str = "normalized_cross_entropy"
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain-Python dict of every field (``groups`` as a list of row dicts)."""
-        return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
 def _h_max(n: FloatArray, m: FloatArray) -> FloatArray:

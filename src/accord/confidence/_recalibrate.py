@@ -10,7 +10,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, bad_parameter
-from .._results import Result, to_plain
+from .._results import Result, plain_fields, to_plain
 from .._types import BoolArray, FloatArray, RngLike, as_generator
 from .._validate import check_choice
 from ..data.scored import OutOfRange, ScoredUnits, coerce_confidence, prepare
@@ -131,16 +131,9 @@ class Recalibration(Result):
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict: NCE before and after (cross-fitted), the improvement and the map."""
-        return {
-            "name": self.name,
-            "statistic": self.statistic,
-            "improvement": self.improvement,
-            "n_folds": self.n_folds,
-            "method": self.method,
-            "before": self.before.to_dict(),
-            "after": self.after.to_dict(),
-            "mapping": to_plain(self.mapping.to_frame()),
-        }
+        out = plain_fields(self, ("recalibrated", "folds", "mapping"))
+        out["mapping"] = to_plain(self.mapping.to_frame())
+        return out
 
 
 def _subset(units: ScoredUnits, mask: BoolArray) -> ScoredUnits:

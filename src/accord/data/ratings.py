@@ -20,7 +20,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import DuplicateRatingError, InvalidInputError, option
-from .._results import Result
+from .._results import Record
 from .._types import LEVELS, Duplicates, FloatArray, IntArray, Level, Missing
 from .._validate import (
     SHOW,
@@ -57,7 +57,7 @@ __all__ = [
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class ReadReport(Result):
+class ReadReport(Record):
     """What was read, what was kept, and what was dropped and why.
 
     Attributes
@@ -94,21 +94,6 @@ class ReadReport(Result):
     source: str | None = None
     notes: tuple[str, ...] = ()
     order: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the report."""
-        return {
-            "source": self.source,
-            "rows": self.rows,
-            "ratings": self.ratings,
-            "items": self.items,
-            "raters": self.raters,
-            "missing": self.missing,
-            "dropped": self.dropped,
-            "reasons": dict(self.reasons),
-            "notes": list(self.notes),
-            "order": self.order,
-        }
 
     def __str__(self) -> str:
         head = (

@@ -13,8 +13,10 @@ from .._validate import check_callback, check_choice
 __all__ = [
     "Progress",
     "check_count",
+    "check_interval",
     "check_open",
     "check_progress",
+    "check_test",
     "check_unused",
     "goal_of",
     "one_sided",
@@ -108,6 +110,46 @@ def check_unused(owner: str, goal: str, given: dict[str, Any]) -> None:
         interval = f"an interval ({option('rho').strip()}, {option('width').strip()})"
         this, other = (test, interval) if goal == "power" else (interval, test)
         raise InvalidInputError(f"{owner}: {names} belongs to {other}, and this plan is for {this}")
+
+
+def check_test(
+    owner: str,
+    rho0: Any,
+    rho1: Any,
+    alpha: Any,
+    power: Any,
+    *,
+    alternative: str,
+    low: float,
+    alpha_high: float = 1.0,
+) -> dict[str, Any]:
+    """The options of a planned test of ``rho0`` against ``rho1``, checked, as the plan's
+    assumptions: ``rho0`` and ``rho1`` in (``low``, 1) and different, ``alpha`` in
+    (0, ``alpha_high``), ``power`` in (0, 1), and the ``alternative``.
+
+    >>> check_test("sample_size_icc", 0.6, 0.8, 0.05, 0.8, alternative="one-sided", low=0.0)
+    {'rho0': 0.6, 'rho1': 0.8, 'alpha': 0.05, 'power': 0.8, 'alternative': 'one-sided'}
+    """
+    r0 = check_open(owner, "rho0", rho0, low, 1.0)
+    r1 = check_open(owner, "rho1", rho1, low, 1.0)
+    if r0 == r1:
+        raise InvalidInputError(f"{owner}: rho1= must differ from rho0= (both {rho0})")
+    a = check_open(owner, "alpha", alpha, 0.0, alpha_high)
+    b = check_open(owner, "power", power, 0.0, 1.0)
+    return {"rho0": r0, "rho1": r1, "alpha": a, "power": b, "alternative": alternative}
+
+
+def check_interval(owner: str, rho: Any, width: Any, level: Any, *, low: float) -> dict[str, Any]:
+    """The options of a planned interval, checked, as the plan's assumptions: ``rho`` in
+    (``low``, 1), ``width`` in (0, 2) and ``level`` in (0, 1).
+
+    >>> check_interval("sample_size_icc", 0.8, 0.2, 0.95, low=0.0)
+    {'rho': 0.8, 'width': 0.2, 'level': 0.95}
+    """
+    r = check_open(owner, "rho", rho, low, 1.0)
+    w = check_open(owner, "width", width, 0.0, 2.0)
+    lev = check_open(owner, "level", level, 0.0, 1.0)
+    return {"rho": r, "width": w, "level": lev}
 
 
 def one_sided(owner: str, alternative: Any) -> bool:

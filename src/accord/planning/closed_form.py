@@ -19,7 +19,15 @@ from scipy import optimize, stats
 from .._errors import InvalidInputError
 from .._types import FloatArray
 from .._validate import check_choice
-from .checks import check_count, check_open, check_unused, goal_of, one_sided
+from .checks import (
+    check_count,
+    check_interval,
+    check_open,
+    check_test,
+    check_unused,
+    goal_of,
+    one_sided,
+)
 from .results import SampleSize
 
 __all__ = [
@@ -223,27 +231,15 @@ def sample_size_icc(
         owner, goal, {"alpha": alpha, "power": power, "level": level, "assurance": assurance}
     )
     if goal == "power":
-        return _icc_test(owner, k, rho0, rho1, alpha, power, alternative, single)
-    return _icc_width(owner, k, rho, width, level, assurance)
+        test = check_test(owner, rho0, rho1, alpha, power, alternative=alternative, low=-1e-12)
+        return _icc_test(owner, k, test, single)
+    return _icc_width(owner, k, check_interval(owner, rho, width, level, low=-1e-12), assurance)
 
 
-def _icc_test(
-    owner: str,
-    k: int,
-    rho0: float | None,
-    rho1: float | None,
-    alpha: float,
-    power: float,
-    alternative: Sides,
-    single: bool,
-) -> SampleSize:
-    """Walter, Eliasziw & Donner (1998): the items for a test of rho0 against rho1."""
-    r0 = check_open(owner, "rho0", rho0, -1e-12, 1.0)
-    r1 = check_open(owner, "rho1", rho1, -1e-12, 1.0)
-    if r0 == r1:
-        raise InvalidInputError(f"{owner}: rho1= must differ from rho0= (both {rho0})")
-    a = check_open(owner, "alpha", alpha, 0.0, 1.0)
-    b = check_open(owner, "power", power, 0.0, 1.0)
+def _icc_test(owner: str, k: int, assumptions: dict[str, Any], single: bool) -> SampleSize:
+    """Walter, Eliasziw & Donner (1998): the items for a test of rho0 against rho1, its
+    options checked (:func:`~accord.planning.checks.check_test`)."""
+    r0, r1, a, b = (assumptions[key] for key in ("rho0", "rho1", "alpha", "power"))
     z_a = _z(1 - a) if single else _z(1 - a / 2)
     log_c0 = math.log((1 + k * r0 / (1 - r0)) / (1 + k * r1 / (1 - r1)))
     n = 1 + 2 * (z_a + _z(b)) ** 2 * k / (log_c0**2 * (k - 1))
@@ -251,25 +247,17 @@ def _icc_test(
     grid = _grid(n_items)
     reached = stats.norm.cdf(np.sqrt((grid - 1) * (k - 1) / (2 * k)) * abs(log_c0) - z_a)
     curve = pd.DataFrame({"n_items": grid.astype(np.int64), "power": reached})
-    assumptions = {"rho0": r0, "rho1": r1, "alpha": a, "power": b, "alternative": alternative}
     return SampleSize("icc", "power", n_items, k, n, curve, assumptions, WALTER)
 
 
 def _icc_width(
-    owner: str,
-    k: int,
-    rho: float | None,
-    width: float | None,
-    level: float,
-    assurance: float | None,
+    owner: str, k: int, assumptions: dict[str, Any], assurance: float | None
 ) -> SampleSize:
-    """Bonett (2002), expected width, or Zou (2012), width with assurance."""
-    r = check_open(owner, "rho", rho, -1e-12, 1.0)
-    w = check_open(owner, "width", width, 0.0, 2.0)
-    lev = check_open(owner, "level", level, 0.0, 1.0)
+    """Bonett (2002), expected width, or Zou (2012), width with assurance; the interval's
+    options checked (:func:`~accord.planning.checks.check_interval`)."""
+    r, w, lev = (assumptions[key] for key in ("rho", "width", "level"))
     z = _z(1 - (1 - lev) / 2)
     spread = (1 - r) * (1 + (k - 1) * r)  # A: the ICC's large-sample SE is A / s below
-    assumptions: dict[str, Any] = {"rho": r, "width": w, "level": lev}
     if assurance is not None:
         sure = check_open(owner, "assurance", assurance, 0.5, 1.0)
         z_b = _z(sure)
@@ -561,20 +549,18 @@ def sample_size_kappa(
     # kappa in (0, 1) for the goodness-of-fit model (as kappaSize); in [-1, 1) for Cantor's
     low = 0.0 if method == "goodness_of_fit" else -1.0 - 1e-12
     if goal == "power":
-        r0 = check_open(owner, "rho0", rho0, low, 1.0)
-        r1 = check_open(owner, "rho1", rho1, low, 1.0)
-        if r0 == r1:
-            raise InvalidInputError(f"{owner}: rho1= must differ from rho0= (both {rho0})")
-        a = check_open(owner, "alpha", alpha, 0.0, 0.5 if single else 1.0)
-        b = check_open(owner, "power", power, 0.0, 1.0)
-        assumptions |= {"rho0": r0, "rho1": r1, "alpha": a, "power": b, "alternative": alternative}
+        high = 0.5 if single else 1.0
+        test = check_test(
+            owner, rho0, rho1, alpha, power, alternative=alternative, low=low, alpha_high=high
+        )
+        assumptions |= test
+        r0, r1, a, b = (test[key] for key in ("rho0", "rho1", "alpha", "power"))
         if method == "cantor":
             return _cantor_test(r0, r1, rate1, rate2, a, b, single, assumptions)
         return _fit_test(r0, r1, shares, k, a, b, single, assumptions)
-    r = check_open(owner, "rho", rho, low, 1.0)
-    w = check_open(owner, "width", width, 0.0, 2.0)
-    lev = check_open(owner, "level", level, 0.0, 1.0)
-    assumptions |= {"rho": r, "width": w, "level": lev}
+    interval = check_interval(owner, rho, width, level, low=low)
+    assumptions |= interval
+    r, w, lev = (interval[key] for key in ("rho", "width", "level"))
     if method == "cantor":
         return _cantor_width(r, w, rate1, rate2, lev, assumptions)
     return _fit_width(r, w, shares, k, lev, assumptions)
