@@ -13,8 +13,8 @@ from ..data.ratings import Ratings
 from .exports import (
     AnswerTable,
     Asked,
+    Encode,
     EncodeOptions,
-    Encoding,
     Record,
     choose_asked,
     export_records,
@@ -107,7 +107,7 @@ def read_argilla(
     read 7 rows: 5 ratings of 3 items by 2 raters; dropped 2 (1 discarded response;
     1 draft response)
     """
-    encoding = Encoding.of("read_argilla", options)
+    encode = Encode.of("read_argilla", options)
     where = str(path)
     responses: list[tuple[Record, Any, _Response]] = []
     key = item
@@ -133,9 +133,7 @@ def read_argilla(
         table.add(ident, user, value, record.where)
     if level is None:
         level = "ordinal" if numbers else "nominal"
-    return table.ratings(
-        (key or "id", "user_id", name), source=where, level=level, encoding=encoding
-    )
+    return table.ratings((key or "id", "user_id", name), source=where, level=level, encode=encode)
 
 
 def _responses(record: Record) -> Iterator[_Response]:

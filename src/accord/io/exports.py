@@ -36,8 +36,8 @@ __all__ = [
     "EXPORT_TOOLS",
     "AnswerTable",
     "Asked",
+    "Encode",
     "EncodeOptions",
-    "Encoding",
     "ExportTool",
     "Record",
     "SpanTable",
@@ -332,7 +332,7 @@ def choose_asked(asked: Mapping[str, str], field: str | None, source: str, words
 class EncodeOptions(TypedDict, total=False):
     """The keyword arguments ``**options`` of the readers of annotation-tool exports: how
     the answers are encoded (see :func:`accord.read_label_studio` for each one's meaning
-    and default; :class:`Encoding` holds the defaults)."""
+    and default; :class:`Encode` holds the defaults)."""
 
     categories: Sequence[Any] | None
     missing: Missing
@@ -341,14 +341,14 @@ class EncodeOptions(TypedDict, total=False):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Encoding:
+class Encode:
     """The :class:`EncodeOptions` of one reading, with the defaults of those not given.
 
     Examples
     --------
-    >>> Encoding.of("read_prodigy", {"duplicates": "first"})
-    Encoding(categories=None, missing='omit', duplicates='first', multi_label=None)
-    >>> Encoding.of("read_prodigy", {"field": "sentiment"})
+    >>> Encode.of("read_prodigy", {"duplicates": "first"})
+    Encode(categories=None, missing='omit', duplicates='first', multi_label=None)
+    >>> Encode.of("read_prodigy", {"field": "sentiment"})
     Traceback (most recent call last):
     ...
     TypeError: read_prodigy() got an unexpected keyword argument 'field'
@@ -360,7 +360,7 @@ class Encoding:
     multi_label: bool | None = None
 
     @classmethod
-    def of(cls, owner: str, options: EncodeOptions) -> Encoding:
+    def of(cls, owner: str, options: EncodeOptions) -> Encode:
         """The options given to ``owner``, checked by name; their values are checked where
         they are used, by :meth:`Ratings.from_long`.
 
@@ -443,15 +443,15 @@ class AnswerTable(_Gathered):
         return keep, {f"duplicate (item, rater): kept the {duplicates}": len(self.item) - len(keep)}
 
     def ratings(
-        self, columns: tuple[str, str, str], *, source: str, level: Level, encoding: Encoding
+        self, columns: tuple[str, str, str], *, source: str, level: Level, encode: Encode
     ) -> Ratings:
         """The answers as :class:`Ratings`, the skipped answers counted in the report
         (``rows`` counts every answer seen, skipped ones included).
 
-        ``encoding.multi_label``: True reads each answer as a set of labels (``[]``: the
+        ``encode.multi_label``: True reads each answer as a set of labels (``[]``: the
         empty set); None does when some answer chose several labels; False raises then. An
         (item, rater) answered twice is raised (naming where) or resolved as
-        ``encoding.duplicates`` says (``"mean"``: averaged by :meth:`Ratings.from_long`).
+        ``encode.duplicates`` says (``"mean"``: averaged by :meth:`Ratings.from_long`).
         """
         import pandas as pd
 
@@ -460,8 +460,8 @@ class AnswerTable(_Gathered):
             raise InvalidInputError(
                 f"{source}: no answers to read" + (f" (skipped: {skipped})" if skipped else "")
             )
-        multi = self._multi(source, encoding.multi_label)
-        duplicates = encoding.duplicates
+        multi = self._multi(source, encode.multi_label)
+        duplicates = encode.duplicates
         keep, resolved = (
             (list(range(len(self.item))), {})
             if duplicates == "mean" and not multi
@@ -485,8 +485,8 @@ class AnswerTable(_Gathered):
             rater=rater,
             label=label,
             level=level,
-            categories=encoding.categories,
-            missing=encoding.missing,
+            categories=encode.categories,
+            missing=encode.missing,
             duplicates=duplicates if duplicates == "mean" and not multi else "raise",
             na_values=[],
             multi_label=multi,

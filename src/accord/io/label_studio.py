@@ -15,8 +15,8 @@ from ..data.spans import Spans
 from .exports import (
     AnswerTable,
     Asked,
+    Encode,
     EncodeOptions,
-    Encoding,
     Record,
     SpanTable,
     choose_asked,
@@ -128,7 +128,7 @@ def read_label_studio(
     read 8 rows: 6 ratings of 3 items by 2 raters; dropped 2 (1 cancelled annotation;
     1 unannotated task)
     """
-    encoding = Encoding.of("read_label_studio", options)
+    encode = Encode.of("read_label_studio", options)
     where = str(path)
     annotations, skipped = _annotations(export_records(path, what="Label Studio"), where)
     kinds = _fields(annotations, where)
@@ -150,7 +150,7 @@ def read_label_studio(
         table.add(ann.task, ann.rater, value, ann.where)
     if level is None:
         level = _TYPES[kind][1]
-    return table.ratings(("id", "completed_by", name), source=where, level=level, encoding=encoding)
+    return table.ratings(("id", "completed_by", name), source=where, level=level, encode=encode)
 
 
 def _task_error(where: str, task: Any, message: str) -> InvalidInputError:

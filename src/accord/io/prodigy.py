@@ -11,7 +11,7 @@ from .._errors import InvalidInputError
 from .._types import Level
 from ..data.ratings import Ratings
 from ..data.spans import Spans
-from .exports import AnswerTable, EncodeOptions, Encoding, Record, SpanTable, export_records
+from .exports import AnswerTable, Encode, EncodeOptions, Record, SpanTable, export_records
 
 __all__ = ["read_prodigy"]
 
@@ -84,7 +84,7 @@ def read_prodigy(
     >>> print(r.report)
     read 7 rows: 5 ratings of 3 items by 2 raters; dropped 2 (1 answer 'ignore'; 1 answer 'reject')
     """
-    encoding = Encoding.of("read_prodigy", options)
+    encode = Encode.of("read_prodigy", options)
     where = str(path)
     records = list(export_records(path, what="Prodigy"))
     kind = _kind(records, where)
@@ -107,7 +107,7 @@ def read_prodigy(
         table.add(_item(record, key), _rater(record), label, record.where)
     label_key = "accept" if kind == "choice" else "answer"
     return table.ratings(
-        (key, "_annotator_id", label_key), source=where, level=level, encoding=encoding
+        (key, "_annotator_id", label_key), source=where, level=level, encode=encode
     )
 
 

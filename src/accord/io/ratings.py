@@ -13,7 +13,7 @@ from .._types import Duplicates, Level, Missing
 from .._validate import CSV_NULLS, check_choice, require_columns
 from ..data.encoder import LabelsAs, arrow_of, typed_column
 from ..data.ratings import Ratings, encode_columns
-from .exports import EXPORT_TOOLS, EncodeOptions, Encoding, ExportTool, export_tool, is_json_array
+from .exports import EXPORT_TOOLS, Encode, EncodeOptions, ExportTool, export_tool, is_json_array
 from .files import check_file, plain_suffix, read_csv_columns, reading, sniff_csv, sniff_text
 
 __all__ = ["FileFormat", "format_of", "read_columns", "read_export", "read_ratings", "read_table"]
@@ -190,12 +190,12 @@ def read_export(
     from .label_studio import read_label_studio
     from .prodigy import read_prodigy
 
-    encoding = Encoding.of("read_export", options)
+    encode = Encode.of("read_export", options)
     check_choice("tool", tool, EXPORT_TOOLS, "read_export")
     if field is not None and tool in ("prodigy", "pairwise"):
         raise InvalidInputError(f"{option('field', field)} does not apply to a {tool} export")
     if tool == "pairwise":
-        return _read_pairwise(path, level, encoding)
+        return _read_pairwise(path, level, encode)
     read: Ratings | Spans
     if tool == "prodigy":
         read = read_prodigy(path, level=level or "nominal", **options)
@@ -211,21 +211,21 @@ def read_export(
     return read
 
 
-def _read_pairwise(path: str | Path, level: Level | None, encoding: Encoding) -> Ratings:
+def _read_pairwise(path: str | Path, level: Level | None, encode: Encode) -> Ratings:
     """Pairwise judgments, which are nominal: of the encoding, only ``duplicates`` applies."""
     from .pairwise import read_pairwise
 
     if (
         level not in (None, "nominal")
-        or encoding.categories is not None
-        or encoding.missing != "omit"
-        or encoding.multi_label
+        or encode.categories is not None
+        or encode.missing != "omit"
+        or encode.multi_label
     ):
         raise InvalidInputError(
             "pairwise judgments are nominal (the model preferred, or a tie): only "
             "duplicates= applies"
         )
-    return read_pairwise(path, duplicates=encoding.duplicates)
+    return read_pairwise(path, duplicates=encode.duplicates)
 
 
 def read_ratings(
