@@ -3,16 +3,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from .._errors import InvalidInputError
-from .._types import Duplicates, Level, Missing
+from .._types import Level
 from ..data.ratings import Ratings
 from .exports import (
     AnswerTable,
     Asked,
+    Encode,
+    EncodeOptions,
     Record,
     choose_asked,
     export_records,
@@ -37,10 +39,7 @@ def read_argilla(
     field: str | None = None,
     item: str | None = None,
     level: Level | None = None,
-    categories: Sequence[Any] | None = None,
-    missing: Missing = "omit",
-    duplicates: Duplicates = "raise",
-    multi_label: bool | None = None,
+    **options: Unpack[EncodeOptions],
 ) -> Ratings:
     """Read the responses of an Argilla dataset's records: who answered what question.
 
@@ -74,11 +73,9 @@ def read_argilla(
         The key of the record id; default ``id``, else (Argilla 1.x) ``external_id``.
     level : {"nominal", "ordinal", "interval", "ratio"}, optional
         Default: ordinal when every value is a number (a rating question), else nominal.
-    categories, missing, duplicates
-        As in :meth:`accord.Ratings.from_long`.
-    multi_label : bool, optional
-        As in :func:`accord.read_label_studio`: sets of labels when some answer chose
-        several.
+    **options
+        ``categories``, ``missing``, ``duplicates`` and ``multi_label`` (sets of labels when
+        some answer chose several), as in :func:`accord.read_label_studio`.
 
     Returns
     -------
@@ -110,6 +107,7 @@ def read_argilla(
     read 7 rows: 5 ratings of 3 items by 2 raters; dropped 2 (1 discarded response;
     1 draft response)
     """
+    encode = Encode.of("read_argilla", options)
     where = str(path)
     responses: list[tuple[Record, Any, _Response]] = []
     key = item
@@ -133,15 +131,9 @@ def read_argilla(
         _check_value(value, record, name)
         numbers = numbers and isinstance(value, int | float) and not isinstance(value, bool)
         table.add(ident, user, value, record.where)
-    return table.ratings(
-        (key or "id", "user_id", name),
-        source=where,
-        multi_label=multi_label,
-        level=level if level is not None else ("ordinal" if numbers else "nominal"),
-        categories=categories,
-        missing=missing,
-        duplicates=duplicates,
-    )
+    if level is None:
+        level = "ordinal" if numbers else "nominal"
+    return table.ratings((key or "id", "user_id", name), source=where, level=level, encode=encode)
 
 
 def _responses(record: Record) -> Iterator[_Response]:

@@ -14,7 +14,7 @@ import dataclasses
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, TypedDict
 
 from .._errors import DuplicateRatingError, InvalidInputError, option, require, shown
 from .._types import Duplicates, Level, Missing
@@ -36,6 +36,8 @@ __all__ = [
     "EXPORT_TOOLS",
     "AnswerTable",
     "Asked",
+    "Encode",
+    "EncodeOptions",
     "ExportTool",
     "Record",
     "SpanTable",
@@ -327,6 +329,53 @@ def choose_asked(asked: Mapping[str, str], field: str | None, source: str, words
     return next(iter(asked))
 
 
+class EncodeOptions(TypedDict, total=False):
+    """The keyword arguments ``**options`` of the readers of annotation-tool exports: how
+    the answers are encoded (see :func:`accord.read_label_studio` for each one's meaning
+    and default; :class:`Encode` holds the defaults)."""
+
+    categories: Sequence[Any] | None
+    missing: Missing
+    duplicates: Duplicates
+    multi_label: bool | None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Encode:
+    """The :class:`EncodeOptions` of one reading, with the defaults of those not given.
+
+    Examples
+    --------
+    >>> Encode.of("read_prodigy", {"duplicates": "first"})
+    Encode(categories=None, missing='omit', duplicates='first', multi_label=None)
+    >>> Encode.of("read_prodigy", {"field": "sentiment"})
+    Traceback (most recent call last):
+    ...
+    TypeError: read_prodigy() got an unexpected keyword argument 'field'
+    """
+
+    categories: Sequence[Any] | None = None
+    missing: Missing = "omit"
+    duplicates: Duplicates = "raise"
+    multi_label: bool | None = None
+
+    @classmethod
+    def of(cls, owner: str, options: EncodeOptions) -> Encode:
+        """The options given to ``owner``, checked by name; their values are checked where
+        they are used, by :meth:`Ratings.from_long`.
+
+        Raises
+        ------
+        TypeError
+            An option ``owner`` does not take (as Python names it for a function).
+        """
+        known = {f.name for f in dataclasses.fields(cls)}
+        for name in options:
+            if name not in known:
+                raise TypeError(f"{owner}() got an unexpected keyword argument {name!r}")
+        return cls(**options)
+
+
 @dataclasses.dataclass
 class _Gathered:
     """What a reader left out of what it gathers, and why: counted, never dropped unsaid."""
@@ -394,23 +443,15 @@ class AnswerTable(_Gathered):
         return keep, {f"duplicate (item, rater): kept the {duplicates}": len(self.item) - len(keep)}
 
     def ratings(
-        self,
-        columns: tuple[str, str, str],
-        *,
-        source: str,
-        multi_label: bool | None,
-        level: Level,
-        categories: Sequence[Any] | None,
-        missing: Missing,
-        duplicates: Duplicates,
+        self, columns: tuple[str, str, str], *, source: str, level: Level, encode: Encode
     ) -> Ratings:
         """The answers as :class:`Ratings`, the skipped answers counted in the report
         (``rows`` counts every answer seen, skipped ones included).
 
-        ``multi_label``: True reads each answer as a set of labels (``[]``: the empty
-        set); None does when some answer chose several labels; False raises then. An
-        (item, rater) answered twice is raised (naming where) or resolved as ``duplicates``
-        says (``"mean"``: averaged by :meth:`Ratings.from_long`).
+        ``encode.multi_label``: True reads each answer as a set of labels (``[]``: the
+        empty set); None does when some answer chose several labels; False raises then. An
+        (item, rater) answered twice is raised (naming where) or resolved as
+        ``encode.duplicates`` says (``"mean"``: averaged by :meth:`Ratings.from_long`).
         """
         import pandas as pd
 
@@ -419,7 +460,8 @@ class AnswerTable(_Gathered):
             raise InvalidInputError(
                 f"{source}: no answers to read" + (f" (skipped: {skipped})" if skipped else "")
             )
-        multi = self._multi(source, multi_label)
+        multi = self._multi(source, encode.multi_label)
+        duplicates = encode.duplicates
         keep, resolved = (
             (list(range(len(self.item))), {})
             if duplicates == "mean" and not multi
@@ -443,8 +485,8 @@ class AnswerTable(_Gathered):
             rater=rater,
             label=label,
             level=level,
-            categories=categories,
-            missing=missing,
+            categories=encode.categories,
+            missing=encode.missing,
             duplicates=duplicates if duplicates == "mean" and not multi else "raise",
             na_values=[],
             multi_label=multi,

@@ -4,15 +4,24 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from .._errors import InvalidInputError
-from .._types import Duplicates, Level, Missing
+from .._types import Level
 from ..data.ratings import Ratings
 from ..data.spans import Spans
-from .exports import AnswerTable, Asked, Record, SpanTable, choose_asked, export_records
+from .exports import (
+    AnswerTable,
+    Asked,
+    Encode,
+    EncodeOptions,
+    Record,
+    SpanTable,
+    choose_asked,
+    export_records,
+)
 
 __all__ = ["read_label_studio"]
 
@@ -49,10 +58,7 @@ def read_label_studio(
     *,
     field: str | None = None,
     level: Level | None = None,
-    categories: Sequence[Any] | None = None,
-    missing: Missing = "omit",
-    duplicates: Duplicates = "raise",
-    multi_label: bool | None = None,
+    **options: Unpack[EncodeOptions],
 ) -> Ratings | Spans:
     """Read a Label Studio JSON export: who answered what on each task.
 
@@ -78,12 +84,17 @@ def read_label_studio(
     level : {"nominal", "ordinal", "interval", "ratio"}, optional
         Level of measurement; default nominal for choices, ordinal for a rating, interval
         for a number.
-    categories, missing, duplicates
-        As in :meth:`accord.Ratings.from_long`.
-    multi_label : bool, optional
-        Read each answer as a set of labels (:meth:`accord.Ratings.from_long` with
-        ``multi_label=True``: ``[]`` is the empty set). Default: when some answer chose
-        several labels; False raises then.
+    **options
+        How the answers are encoded, the same keywords for every reader of an annotation
+        tool (:func:`accord.read_prodigy`, :func:`accord.read_argilla`, and
+        :func:`accord.read_ratings` given an export):
+
+        - ``categories`` (sequence, default None), ``missing`` (``"omit"`` or ``"raise"``,
+          default ``"omit"``), ``duplicates`` (``"raise"``, ``"first"``, ``"last"`` or
+          ``"mean"``, default ``"raise"``): as in :meth:`accord.Ratings.from_long`;
+        - ``multi_label`` (bool, optional): read each answer as a set of labels
+          (:meth:`accord.Ratings.from_long` with ``multi_label=True``: ``[]`` is the empty
+          set). Default: when some answer chose several labels; False raises then.
 
     Returns
     -------
@@ -117,6 +128,7 @@ def read_label_studio(
     read 8 rows: 6 ratings of 3 items by 2 raters; dropped 2 (1 cancelled annotation;
     1 unannotated task)
     """
+    encode = Encode.of("read_label_studio", options)
     where = str(path)
     annotations, skipped = _annotations(export_records(path, what="Label Studio"), where)
     kinds = _fields(annotations, where)
@@ -136,15 +148,9 @@ def read_label_studio(
             )
         value = _value(results[0], kind, ann, where) if results else None
         table.add(ann.task, ann.rater, value, ann.where)
-    return table.ratings(
-        ("id", "completed_by", name),
-        source=where,
-        multi_label=multi_label,
-        level=level if level is not None else _TYPES[kind][1],
-        categories=categories,
-        missing=missing,
-        duplicates=duplicates,
-    )
+    if level is None:
+        level = _TYPES[kind][1]
+    return table.ratings(("id", "completed_by", name), source=where, level=level, encode=encode)
 
 
 def _task_error(where: str, task: Any, message: str) -> InvalidInputError:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import collections
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from .._errors import InvalidInputError
-from .._types import Duplicates, Level, Missing
+from .._types import Level
 from ..data.ratings import Ratings
 from ..data.spans import Spans
-from .exports import AnswerTable, Record, SpanTable, export_records
+from .exports import AnswerTable, Encode, EncodeOptions, Record, SpanTable, export_records
 
 __all__ = ["read_prodigy"]
 
@@ -23,10 +23,7 @@ def read_prodigy(
     *,
     item: str | None = None,
     level: Level = "nominal",
-    categories: Sequence[Any] | None = None,
-    missing: Missing = "omit",
-    duplicates: Duplicates = "raise",
-    multi_label: bool | None = None,
+    **options: Unpack[EncodeOptions],
 ) -> Ratings | Spans:
     """Read Prodigy annotations (``prodigy db-out DATASET > answers.jsonl``).
 
@@ -55,11 +52,11 @@ def read_prodigy(
     item : str, optional
         The key holding the item id (default ``_input_hash``, or ``_task_hash`` for binary
         tasks).
-    level, categories, missing, duplicates
+    level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
         As in :meth:`accord.Ratings.from_long`.
-    multi_label : bool, optional
-        As in :func:`accord.read_label_studio`: sets of labels when some answer chose
-        several.
+    **options
+        ``categories``, ``missing``, ``duplicates`` and ``multi_label`` (sets of labels when
+        some answer chose several), as in :func:`accord.read_label_studio`.
 
     Returns
     -------
@@ -87,6 +84,7 @@ def read_prodigy(
     >>> print(r.report)
     read 7 rows: 5 ratings of 3 items by 2 raters; dropped 2 (1 answer 'ignore'; 1 answer 'reject')
     """
+    encode = Encode.of("read_prodigy", options)
     where = str(path)
     records = list(export_records(path, what="Prodigy"))
     kind = _kind(records, where)
@@ -107,14 +105,9 @@ def read_prodigy(
             if not isinstance(label, list):
                 raise record.error(f"'accept' must be the list of chosen options, got {label!r}")
         table.add(_item(record, key), _rater(record), label, record.where)
+    label_key = "accept" if kind == "choice" else "answer"
     return table.ratings(
-        (key, "_annotator_id", "accept" if kind == "choice" else "answer"),
-        source=where,
-        multi_label=multi_label,
-        level=level,
-        categories=categories,
-        missing=missing,
-        duplicates=duplicates,
+        (key, "_annotator_id", label_key), source=where, level=level, encode=encode
     )
 
 

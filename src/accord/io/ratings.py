@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Unpack
 
 import pandas as pd
 
@@ -13,7 +13,7 @@ from .._types import Duplicates, Level, Missing
 from .._validate import CSV_NULLS, check_choice, require_columns
 from ..data.encoder import LabelsAs, arrow_of, typed_column
 from ..data.ratings import Ratings, encode_columns
-from .exports import EXPORT_TOOLS, ExportTool, export_tool, is_json_array
+from .exports import EXPORT_TOOLS, Encode, EncodeOptions, ExportTool, export_tool, is_json_array
 from .files import check_file, plain_suffix, read_csv_columns, reading, sniff_csv, sniff_text
 
 __all__ = ["FileFormat", "format_of", "read_columns", "read_export", "read_ratings", "read_table"]
@@ -155,10 +155,7 @@ def read_export(
     *,
     field: str | None = None,
     level: Level | None = None,
-    categories: Sequence[Any] | None = None,
-    missing: Missing = "omit",
-    duplicates: Duplicates = "raise",
-    multi_label: bool | None = None,
+    **options: Unpack[EncodeOptions],
 ) -> Ratings:
     """Read the ratings of an annotation tool's export with the tool's reader.
 
@@ -171,11 +168,11 @@ def read_export(
         :func:`accord.read_argilla` or :func:`accord.read_pairwise`.
     field : str, optional
         The control (Label Studio) or question (Argilla) to read.
-    level, categories, missing, duplicates
-        As in :meth:`accord.Ratings.from_long` (``level`` None: the reader's default).
-    multi_label : bool, optional
-        Sets of labels (True), single labels (False), or sets when some answer chose
-        several labels (None).
+    level : {"nominal", "ordinal", "interval", "ratio"}, optional
+        As in :meth:`accord.Ratings.from_long`; None: the reader's default.
+    **options
+        ``categories``, ``missing``, ``duplicates`` and ``multi_label``, as in
+        :func:`accord.read_label_studio` (:class:`~accord.io.exports.EncodeOptions`).
 
     Raises
     ------
@@ -191,40 +188,44 @@ def read_export(
     from ..data.spans import Spans
     from .argilla import read_argilla
     from .label_studio import read_label_studio
-    from .pairwise import read_pairwise
     from .prodigy import read_prodigy
 
+    encode = Encode.of("read_export", options)
     check_choice("tool", tool, EXPORT_TOOLS, "read_export")
     if field is not None and tool in ("prodigy", "pairwise"):
         raise InvalidInputError(f"{option('field', field)} does not apply to a {tool} export")
     if tool == "pairwise":
-        if (
-            level not in (None, "nominal")
-            or categories is not None
-            or missing != "omit"
-            or multi_label
-        ):
-            raise InvalidInputError(
-                "pairwise judgments are nominal (the model preferred, or a tie): only "
-                "duplicates= applies"
-            )
-        return read_pairwise(path, duplicates=duplicates)
-    common: dict[str, Any] = dict(
-        categories=categories, missing=missing, duplicates=duplicates, multi_label=multi_label
-    )
+        return _read_pairwise(path, level, encode)
     read: Ratings | Spans
     if tool == "prodigy":
-        read = read_prodigy(path, level=level or "nominal", **common)
+        read = read_prodigy(path, level=level or "nominal", **options)
     elif tool == "argilla":
-        read = read_argilla(path, field=field, level=level, **common)
+        read = read_argilla(path, field=field, level=level, **options)
     else:
-        read = read_label_studio(path, field=field, level=level, **common)
+        read = read_label_studio(path, field=field, level=level, **options)
     if isinstance(read, Spans):
         raise InvalidInputError(
             f"{path}: the answers are text spans, not ratings: read them with "
             f"accord.read_{tool.replace('-', '_')} and measure them with span_agreement"
         )
     return read
+
+
+def _read_pairwise(path: str | Path, level: Level | None, encode: Encode) -> Ratings:
+    """Pairwise judgments, which are nominal: of the encoding, only ``duplicates`` applies."""
+    from .pairwise import read_pairwise
+
+    if (
+        level not in (None, "nominal")
+        or encode.categories is not None
+        or encode.missing != "omit"
+        or encode.multi_label
+    ):
+        raise InvalidInputError(
+            "pairwise judgments are nominal (the model preferred, or a tie): only "
+            "duplicates= applies"
+        )
+    return read_pairwise(path, duplicates=encode.duplicates)
 
 
 def read_ratings(
