@@ -14,6 +14,8 @@ from ._common import (
     FIELD_OPTION,
     FROM_OPTION,
     MULTI_LABEL_OPTION,
+    RATINGS_FILE_ARGUMENT,
+    SEED_OPTION,
     EngineName,
     ExportToolName,
     OutputFormat,
@@ -179,9 +181,7 @@ def _per_label_table(per_label: Any) -> Any:
     "sep", "encoding", "engine", "scheduler", "quiet", "fmt", "output", ratings="optional"
 )
 def agree(
-    path: Path = typer.Argument(
-        ..., help="Ratings file: CSV, TSV, Parquet or JSON Lines, or an annotation-tool export."
-    ),
+    path: Path = RATINGS_FILE_ARGUMENT,
     source_tool: ExportToolName | None = FROM_OPTION,
     field: str | None = FIELD_OPTION,
     duplicates: str = DUPLICATES_OPTION,
@@ -199,9 +199,7 @@ def agree(
     ),
     ci: str = typer.Option("analytic", "--ci", help="analytic (t interval) or bootstrap (BCa)."),
     n_boot: int = typer.Option(2000, "--n-boot", help="Bootstrap replicates."),
-    seed: int = typer.Option(
-        0, "--seed", help="Seed of the bootstrap (the same seed prints the same interval)."
-    ),
+    seed: int = SEED_OPTION,
     population_size: float | None = typer.Option(
         None, "--population-size", help="Items in the population (finite-population correction)."
     ),

@@ -52,6 +52,35 @@ DISTANCE_OPTION = typer.Option(
     help="With --multi-label: masi (default) or jaccard, the distance between two sets of "
     "labels in Krippendorff's alpha.",
 )
+#: The file of the commands that read a ratings table or an annotation tool's export.
+RATINGS_FILE_ARGUMENT = typer.Argument(
+    ..., help="Ratings file: CSV, TSV, Parquet or JSON Lines, or an annotation-tool export."
+)
+GOLD_OPTION = typer.Option(
+    None,
+    "--gold",
+    help="Column holding a gold label per item: each rater's accuracy and kappa against it.",
+)
+SEED_OPTION = typer.Option(
+    0, "--seed", help="Seed of the bootstrap (the same seed prints the same interval)."
+)
+#: The margin of the alternative annotator test (``accord judge``, ``accord report --judge``).
+EPSILON_HELP = (
+    "The judge's cost-benefit margin in the alternative annotator test, in [0, 1): 0.2 for "
+    "expert humans, 0.15 skilled, 0.1 crowd."
+)
+
+# The columns of scored units whose confidence is in question (``accord confidence``, the
+# confidence section of ``accord report``). ``accord calibrate``'s --confidence (inverse
+# variances of scores) is its own.
+CORRECT_OPTION = typer.Option(
+    None,
+    "--correct",
+    help="Column saying whether the unit is correct: 0/1 or true/false (with --confidence).",
+)
+CONFIDENCE_OPTION = typer.Option(
+    None, "--confidence", help="Column with the confidence in [0, 1] (with --correct)."
+)
 
 
 class OutputFormat(enum.StrEnum):

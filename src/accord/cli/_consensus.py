@@ -12,11 +12,13 @@ from ._common import (
     CATEGORIES_OPTION,
     FIELD_OPTION,
     FROM_OPTION,
-    ITEM_OPTION,
+    GOLD_OPTION,
+    ITEM_OPTIONAL,
     LABELS_AS_OPTION,
     LEVEL_OPTION,
     NA_VALUES_OPTION,
-    RATER_OPTION,
+    RATER_OPTIONAL,
+    RATINGS_FILE_ARGUMENT,
     EngineName,
     ExportToolName,
     FileOptions,
@@ -235,11 +237,9 @@ def write_tables(result: Any, directory: Path) -> None:
 )
 @shared_options("sep", "encoding", "engine", "scheduler", "quiet", "fmt", "output")
 def consensus_command(
-    path: Path = typer.Argument(
-        ..., help="Ratings file: CSV, TSV, Parquet or JSON Lines, or an annotation-tool export."
-    ),
-    item: str | None = typer.Option(None, "--item", help=ITEM_OPTION.help),
-    rater: str | None = typer.Option(None, "--rater", help=RATER_OPTION.help),
+    path: Path = RATINGS_FILE_ARGUMENT,
+    item: str | None = ITEM_OPTIONAL,
+    rater: str | None = RATER_OPTIONAL,
     label: str | None = typer.Option(
         None, "--label", help="Column holding the labels (an empty cell: assigned, no label)."
     ),
@@ -259,9 +259,7 @@ def consensus_command(
         "0,1,2", "--bands", help="Upper edges of good, acceptable and poor on the deviation."
     ),
     base: float = typer.Option(2.0, "--base", help="Logarithm base (2: bits)."),
-    gold: str | None = typer.Option(
-        None, "--gold", help="Column holding a gold label per item: accuracy and kappa."
-    ),
+    gold: str | None = GOLD_OPTION,
     ordinal: bool = typer.Option(
         False, "--ordinal", help="Also ordinal entropy and surprisal (needs --level ordinal)."
     ),
