@@ -221,6 +221,22 @@ def read_ratings_file(path: Path, files: FileOptions, **options: Any) -> Any:
     return read_ratings(path, **{**ratings_keywords(), **options}, **files)
 
 
+def engine_keywords(
+    shared: Shared, files: FileOptions, progress: Callable[[int, int | None], None] | None = None
+) -> dict[str, Any]:
+    """The keywords of a front-door call that reads the files where they are (``--engine
+    stream|dask``): the engine and its scheduler, the running command's reading keywords
+    (:func:`ratings_keywords`), ``files`` (:meth:`Shared.files`) and the ``progress``
+    callback."""
+    return {
+        "engine": shared.engine.value,
+        "scheduler": shared.scheduler,
+        **ratings_keywords(),
+        **files,
+        "progress": progress,
+    }
+
+
 def check_engine_options(
     engine: EngineName,
     scheduler: str | None,
