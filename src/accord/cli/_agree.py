@@ -14,6 +14,8 @@ from ._common import (
     FIELD_OPTION,
     FROM_OPTION,
     MULTI_LABEL_OPTION,
+    RATINGS_FILE_ARGUMENT,
+    SEED_OPTION,
     EngineName,
     ExportToolName,
     OutputFormat,
@@ -22,6 +24,7 @@ from ._common import (
     check_engine_options,
     check_export_options,
     check_output,
+    engine_keywords,
     fail,
     format_ci,
     output_console,
@@ -179,9 +182,7 @@ def _per_label_table(per_label: Any) -> Any:
     "sep", "encoding", "engine", "scheduler", "quiet", "fmt", "output", ratings="optional"
 )
 def agree(
-    path: Path = typer.Argument(
-        ..., help="Ratings file: CSV, TSV, Parquet or JSON Lines, or an annotation-tool export."
-    ),
+    path: Path = RATINGS_FILE_ARGUMENT,
     source_tool: ExportToolName | None = FROM_OPTION,
     field: str | None = FIELD_OPTION,
     duplicates: str = DUPLICATES_OPTION,
@@ -199,9 +200,7 @@ def agree(
     ),
     ci: str = typer.Option("analytic", "--ci", help="analytic (t interval) or bootstrap (BCa)."),
     n_boot: int = typer.Option(2000, "--n-boot", help="Bootstrap replicates."),
-    seed: int = typer.Option(
-        0, "--seed", help="Seed of the bootstrap (the same seed prints the same interval)."
-    ),
+    seed: int = SEED_OPTION,
     population_size: float | None = typer.Option(
         None, "--population-size", help="Items in the population (finite-population correction)."
     ),
@@ -218,9 +217,16 @@ def agree(
     check_columns(engine, source_tool, field)
     if source_tool is not None:
         check_export_options(shared)
+    # How the coefficients' intervals are computed, as the library's keywords.
+    interval: dict[str, Any] = {
+        "ci": ci,
+        "n_boot": n_boot,
+        "rng": seed,
+        "population_size": population_size,
+    }
     if multi_label:
         _agree_sets(path, files, shared, duplicates, coefficients, weights, distance,
-                    ci, n_boot, seed, population_size, source_tool, field)  # fmt: skip
+                    interval, source_tool, field)  # fmt: skip
         return
     if distance is not None:
         raise fail("--distance applies with --multi-label (a set of labels per item and rater)")
@@ -230,29 +236,24 @@ def agree(
         {"--duplicates": duplicates != "raise"},
         "; the files must rate each (item, rater) pair once",
     )
-    read = ratings_keywords()
     chosen = None if coefficients is None else [c.strip() for c in coefficients.split(",")]
     in_memory = engine is EngineName.memory
     ratings = None
     with running(fmt, shared.quiet or in_memory, "reading ratings") as progress:
         if in_memory:  # read here: the memory engine takes the file's duplicates policy
             ratings = read_source(path, files, source_tool, field, duplicates=duplicates)
-            source: dict[str, Any] = {}
+            source: dict[str, Any] = {"engine": engine.value}
         else:
-            source = dict(read, **files, scheduler=shared.scheduler, progress=progress)
+            source = engine_keywords(shared, files, progress)
         if ratings is not None and ratings.multi_label:  # an export's multiple choices
-            results = sets_coefficients(ratings, "masi", ci, n_boot, seed, population_size)
+            results = sets_coefficients(ratings, "masi", interval)
             render(ratings.report, list(results[:2]), fmt, output, ci=ci, per_label=results[2])
             return
         table = agreement(
             str(path) if ratings is None else ratings,
-            engine=engine.value,
             coefficients=chosen,
             weights=weights,
-            population_size=population_size,
-            ci=ci,  # type: ignore[arg-type]
-            n_boot=n_boot,
-            rng=seed,
+            **interval,
             **source,
         )
         render(
@@ -274,14 +275,12 @@ def _agree_sets(
     coefficients: str | None,
     weights: str | None,
     distance: str | None,
-    ci: str,
-    n_boot: int,
-    seed: int,
-    population_size: float | None,
+    interval: dict[str, Any],
     source_tool: ExportToolName | None,
     field: str | None,
 ) -> None:
-    """``accord agree --multi-label``: the set coefficients and each label's agreement."""
+    """``accord agree --multi-label``: the set coefficients and each label's agreement
+    (``interval``: the keywords of their intervals, ``ci`` to ``population_size``)."""
     given = {"--level": ratings_keywords()["level"] != "nominal",
              "--weights": weights is not None, "--coefficients": coefficients is not None,
              "--duplicates": duplicates != "raise"}  # fmt: skip
@@ -298,40 +297,32 @@ def _agree_sets(
         from ..front.agreement import agreement
 
         with running(shared.fmt, shared.quiet, "reading ratings") as progress:
-            table = agreement(str(path), engine=shared.engine.value,  # type: ignore[arg-type]
-                              multi_label=True,
-                              distance=distance, ci=ci, n_boot=n_boot, rng=seed,  # type: ignore[arg-type]
-                              population_size=population_size, **ratings_keywords(), **files,
-                              scheduler=shared.scheduler, progress=progress)  # fmt: skip
-            render(table.report, list(table.coefficients), shared.fmt, shared.output, ci=ci)
+            table = agreement(
+                str(path),
+                multi_label=True,
+                distance=distance,  # type: ignore[arg-type]
+                **interval,
+                **engine_keywords(shared, files, progress),
+            )
+            render(table.report, list(table.coefficients), shared.fmt, shared.output,
+                   ci=interval["ci"])  # fmt: skip
         return
     with running(shared.fmt, True, "reading ratings"):
         ratings = read_source(path, files, source_tool, field, multi_label=True)
-        results = sets_coefficients(ratings, distance or "masi", ci, n_boot, seed, population_size)
+        results = sets_coefficients(ratings, distance or "masi", interval)
         render(
-            ratings.report, list(results[:2]), shared.fmt, shared.output, ci=ci,
+            ratings.report, list(results[:2]), shared.fmt, shared.output, ci=interval["ci"],
             per_label=results[2],
         )  # fmt: skip
 
 
 def sets_coefficients(
-    ratings: Any,
-    distance: str,
-    ci: str,
-    n_boot: int,
-    seed: int,
-    population_size: float | None,
+    ratings: Any, distance: str, interval: dict[str, Any]
 ) -> tuple[Any, Any, Any]:
-    """Krippendorff's alpha with the set ``distance``, the multi-valued alpha and the
-    per-label agreement of set-valued ratings."""
+    """Krippendorff's alpha with the set ``distance`` (and the ``interval`` keywords: ``ci``,
+    ``n_boot``, ``rng``, ``population_size``), the multi-valued alpha and the per-label
+    agreement of set-valued ratings."""
     from ..agreement import krippendorff_alpha, multi_valued_alpha, per_label_agreement
 
-    alpha = krippendorff_alpha(
-        ratings,
-        distance=distance,  # type: ignore[arg-type]
-        ci=ci,  # type: ignore[arg-type]
-        n_boot=n_boot,
-        rng=seed,
-        population_size=population_size,
-    )
+    alpha = krippendorff_alpha(ratings, distance=distance, **interval)  # type: ignore[arg-type]
     return alpha, multi_valued_alpha(ratings), per_label_agreement(ratings)

@@ -143,26 +143,30 @@ def calibrate(
     check_output(output)
     check_output(biases)
     files = shared.files(engine_takes=("sep",))
+    # The columns the options name, by the library's keyword: read, then calibrated.
+    named: dict[str, Any] = {
+        "item": item,
+        "rater": rater,
+        "score": score,
+        "confidence": confidence,
+        "sigma": sigma,
+        "levels": levels,
+        "score_range": score_range,
+    }
     with user_errors():
         data: Any = str(path)
         if shared.engine is EngineName.memory:
-            columns = [item, rater, score]
-            for col in (confidence, sigma, levels):
-                if col is not None:
-                    columns.append(col)
-            if score_range is not None:
-                columns.extend(score_range)
+            columns = [
+                column
+                for given in named.values()
+                for column in (given if isinstance(given, tuple) else (given,))
+                if column is not None
+            ]
             data = read_table(path, columns, **files)
         with echo_warnings():
             result = calibrate_panel(
                 data,
-                item=item,
-                rater=rater,
-                score=score,
-                confidence=confidence,
-                sigma=sigma,
-                score_range=score_range,
-                levels=levels,
+                **named,
                 confidence_factor=confidence_factor,
                 range_convention=range_convention,  # type: ignore[arg-type]
                 duplicates=duplicates,  # type: ignore[arg-type]

@@ -52,6 +52,35 @@ DISTANCE_OPTION = typer.Option(
     help="With --multi-label: masi (default) or jaccard, the distance between two sets of "
     "labels in Krippendorff's alpha.",
 )
+#: The file of the commands that read a ratings table or an annotation tool's export.
+RATINGS_FILE_ARGUMENT = typer.Argument(
+    ..., help="Ratings file: CSV, TSV, Parquet or JSON Lines, or an annotation-tool export."
+)
+GOLD_OPTION = typer.Option(
+    None,
+    "--gold",
+    help="Column holding a gold label per item: each rater's accuracy and kappa against it.",
+)
+SEED_OPTION = typer.Option(
+    0, "--seed", help="Seed of the bootstrap (the same seed prints the same interval)."
+)
+#: The margin of the alternative annotator test (``accord judge``, ``accord report --judge``).
+EPSILON_HELP = (
+    "The judge's cost-benefit margin in the alternative annotator test, in [0, 1): 0.2 for "
+    "expert humans, 0.15 skilled, 0.1 crowd."
+)
+
+# The columns of scored units whose confidence is in question (``accord confidence``, the
+# confidence section of ``accord report``). ``accord calibrate``'s --confidence (inverse
+# variances of scores) is its own.
+CORRECT_OPTION = typer.Option(
+    None,
+    "--correct",
+    help="Column saying whether the unit is correct: 0/1 or true/false (with --confidence).",
+)
+CONFIDENCE_OPTION = typer.Option(
+    None, "--confidence", help="Column with the confidence in [0, 1] (with --correct)."
+)
 
 
 class OutputFormat(enum.StrEnum):
@@ -190,6 +219,22 @@ def read_ratings_file(path: Path, files: FileOptions, **options: Any) -> Any:
     from .. import read_ratings
 
     return read_ratings(path, **{**ratings_keywords(), **options}, **files)
+
+
+def engine_keywords(
+    shared: Shared, files: FileOptions, progress: Callable[[int, int | None], None] | None = None
+) -> dict[str, Any]:
+    """The keywords of a front-door call that reads the files where they are (``--engine
+    stream|dask``): the engine and its scheduler, the running command's reading keywords
+    (:func:`ratings_keywords`), ``files`` (:meth:`Shared.files`) and the ``progress``
+    callback."""
+    return {
+        "engine": shared.engine.value,
+        "scheduler": shared.scheduler,
+        **ratings_keywords(),
+        **files,
+        "progress": progress,
+    }
 
 
 def check_engine_options(

@@ -9,6 +9,8 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    CONFIDENCE_OPTION,
+    CORRECT_OPTION,
     EngineName,
     OutputFormat,
     Shared,
@@ -45,34 +47,32 @@ EPILOG = examples(
 
 def compute_engine(
     source: str,
+    units: dict[str, Any],
     *,
     engine: str,
-    correct: str,
-    confidence: str,
-    group: str | None,
     bins: int,
     binning: str,
-    out_of_range: str,
     scheduler: str | None,
     progress: Any,
 ) -> dict[str, Any]:
-    """What ``accord confidence`` reports, from one stream or dask pass over the files."""
+    """What ``accord confidence`` reports, from one stream or dask pass over the files
+    (``units``: the columns and the policy for confidences outside [0, 1], as
+    :func:`~accord.read_confidences` takes them)."""
     import warnings
 
     from ..confidence import Binning
     from ..front.confidence import confidence_statistics, confidence_summary
 
+    columns = dict(units)
     statistics = confidence_statistics(
         source,
         engine,
         owner="accord confidence",
-        correct=correct,
-        confidence=confidence,
-        groups=group,
-        out_of_range=out_of_range,
+        groups=columns.pop("group"),
         table=True,
         scheduler=scheduler,
         progress=progress,
+        **columns,
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # degenerate cases are reported as reasons
@@ -358,12 +358,8 @@ def confidence(
     path: Path | None = typer.Argument(
         None, help="Scored units, one row each: CSV, TSV, Parquet or JSON Lines."
     ),
-    correct: str | None = typer.Option(
-        None, "--correct", help="Column saying whether the unit is correct (0/1, true/false)."
-    ),
-    confidence_column: str | None = typer.Option(
-        None, "--confidence", help="Column with the confidence in [0, 1]."
-    ),
+    correct: str | None = CORRECT_OPTION,
+    confidence_column: str | None = CONFIDENCE_OPTION,
     group: str | None = typer.Option(
         None, "--group", help="Column with the group (speaker, system): NCE per group too."
     ),
@@ -392,7 +388,6 @@ def confidence(
     """Are the confidence scores honest? NCE (exactly as NIST sclite), Brier, log loss, AUROC,
     ECE/MCE, a reliability diagram and cross-fitted recalibration."""
     from .. import read_confidences, read_sclite_sgml
-    from ..confidence import OutOfRange
 
     if binning not in ("width", "mass"):
         raise fail(f"--binning must be width or mass, got {binning!r}")
@@ -403,6 +398,13 @@ def confidence(
     check_output(shared.output)
     files = shared.files()
     check_engine_options(shared.engine, shared.scheduler)
+    # The scored units' columns and out-of-range policy, as read_confidences takes them.
+    units: dict[str, Any] = {
+        "correct": correct,
+        "confidence": confidence_column,
+        "group": group,
+        "out_of_range": out_of_range,
+    }
     if shared.engine is not EngineName.memory:
         if sclite_sgml is not None or recalibrate is not None:
             raise fail(
@@ -418,13 +420,10 @@ def confidence(
         ):
             results = compute_engine(
                 str(path),
+                units,
                 engine=shared.engine.value,
-                correct=correct,
-                confidence=confidence_column,
-                group=group,
                 bins=bins,
                 binning=binning,
-                out_of_range=out_of_range,
                 scheduler=shared.scheduler,
                 progress=progress,
             )
@@ -446,14 +445,7 @@ def confidence(
                 raise fail("give a FILE with --correct and --confidence, or --sclite-sgml FILE")
             if correct is None or confidence_column is None:
                 raise fail("--correct and --confidence are required with a FILE")
-            frame = read_confidences(
-                path,
-                correct=correct,
-                confidence=confidence_column,
-                group=group,
-                out_of_range=cast(OutOfRange, out_of_range),
-                **files,
-            )
+            frame = read_confidences(path, **units, **files)
             grouped, source, sclite = group is not None, str(path), False
         results = compute(
             frame,

@@ -12,11 +12,13 @@ from ._common import (
     CATEGORIES_OPTION,
     FIELD_OPTION,
     FROM_OPTION,
-    ITEM_OPTION,
+    GOLD_OPTION,
+    ITEM_OPTIONAL,
     LABELS_AS_OPTION,
     LEVEL_OPTION,
     NA_VALUES_OPTION,
-    RATER_OPTION,
+    RATER_OPTIONAL,
+    RATINGS_FILE_ARGUMENT,
     EngineName,
     ExportToolName,
     FileOptions,
@@ -25,6 +27,7 @@ from ._common import (
     check_engine_options,
     check_output,
     echo_warnings,
+    engine_keywords,
     fail,
     format_number,
     output_console,
@@ -94,22 +97,15 @@ def read_with_gold(
     return ratings, gold_labels(frame, item, gold)
 
 
-def engine_verdict(
-    path: Path, engine: EngineName, read: dict[str, Any], scheduler: str | None
-) -> str:
+def engine_verdict(path: Path, shared: Shared, files: FileOptions) -> str:
     """The verdict line with the stream or dask engine: the headline coefficients of the same
-    files (``read``: the reading keywords of :func:`~accord.cli._common.ratings_keywords`)."""
+    files, read as the command's options say (:func:`~accord.cli._common.engine_keywords`)."""
     from .._verdict import headline_coefficients, table_verdict
     from ..front.agreement import agreement
 
-    table = agreement(
-        str(path),
-        engine=engine.value,
-        **read,
-        coefficients=headline_coefficients(read["level"]),
-        scheduler=scheduler,
-    )
-    return table_verdict(table)
+    source = engine_keywords(shared, files)
+    coefficients = headline_coefficients(source["level"])
+    return table_verdict(agreement(str(path), **source, coefficients=coefficients))
 
 
 def _rows(frame: Any, columns: list[str]) -> list[dict[str, Any]]:
@@ -235,11 +231,9 @@ def write_tables(result: Any, directory: Path) -> None:
 )
 @shared_options("sep", "encoding", "engine", "scheduler", "quiet", "fmt", "output")
 def consensus_command(
-    path: Path = typer.Argument(
-        ..., help="Ratings file: CSV, TSV, Parquet or JSON Lines, or an annotation-tool export."
-    ),
-    item: str | None = typer.Option(None, "--item", help=ITEM_OPTION.help),
-    rater: str | None = typer.Option(None, "--rater", help=RATER_OPTION.help),
+    path: Path = RATINGS_FILE_ARGUMENT,
+    item: str | None = ITEM_OPTIONAL,
+    rater: str | None = RATER_OPTIONAL,
     label: str | None = typer.Option(
         None, "--label", help="Column holding the labels (an empty cell: assigned, no label)."
     ),
@@ -259,9 +253,7 @@ def consensus_command(
         "0,1,2", "--bands", help="Upper edges of good, acceptable and poor on the deviation."
     ),
     base: float = typer.Option(2.0, "--base", help="Logarithm base (2: bits)."),
-    gold: str | None = typer.Option(
-        None, "--gold", help="Column holding a gold label per item: accuracy and kappa."
-    ),
+    gold: str | None = GOLD_OPTION,
     ordinal: bool = typer.Option(
         False, "--ordinal", help="Also ordinal entropy and surprisal (needs --level ordinal)."
     ),
@@ -308,7 +300,7 @@ def consensus_command(
                 "--output-dir writes the per-rating table, which --engine stream/dask does "
                 "not produce; use --format csv for the raters"
             )
-        _from_engine(path, shared, {**read, **files}, options, top)
+        _from_engine(path, shared, files, options, top)
         return
     with user_errors(), echo_warnings():
         if not read["item"]:  # an annotation-tool export
@@ -348,22 +340,15 @@ def _check_source(
 
 
 def _from_engine(
-    path: Path, shared: Shared, read: dict[str, Any], options: dict[str, Any], top: int
+    path: Path, shared: Shared, files: FileOptions, options: dict[str, Any], top: int
 ) -> None:
     """``accord consensus --engine stream|dask``: the library's consensus of the file where
     it is, and (table format) the verdict on the agreement from the same engine."""
     from ..front.consensus import consensus
 
-    engine, scheduler, fmt = shared.engine, shared.scheduler, shared.fmt
+    fmt = shared.fmt
     with running(fmt, shared.quiet, "reading ratings") as callback:
-        result = consensus(
-            str(path),
-            engine=engine.value,
-            scheduler=scheduler,
-            progress=callback,
-            **read,
-            **options,
-        )
-        lead = engine_verdict(path, engine, read, scheduler) if fmt is OutputFormat.table else None
+        result = consensus(str(path), **engine_keywords(shared, files, callback), **options)
+        lead = engine_verdict(path, shared, files) if fmt is OutputFormat.table else None
     with user_errors():
         render(result, result.report, fmt, shared.output, top, lead)

@@ -10,6 +10,7 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    EPSILON_HELP,
     OutputFormat,
     Shared,
     check_output,
@@ -153,11 +154,7 @@ def judge(
     judges: list[str] = typer.Option(
         ..., "--judge", help="The judge, as named in the rater column; repeat to rank several."
     ),
-    epsilon: float = typer.Option(
-        ...,
-        "--epsilon",
-        help="Cost-benefit margin in [0, 1): 0.2 for expert humans, 0.15 skilled, 0.1 crowd.",
-    ),
+    epsilon: float = typer.Option(..., "--epsilon", help=EPSILON_HELP),
     scoring: str = typer.Option(
         "accuracy", "--scoring", help="accuracy (labels) or neg_rmse (numeric scores)."
     ),

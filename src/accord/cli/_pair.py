@@ -14,6 +14,7 @@ from ._common import (
     ITEM_OPTIONAL,
     LABEL_OPTIONAL,
     RATER_OPTIONAL,
+    SEED_OPTION,
     OutputFormat,
     Shared,
     check_output,
@@ -407,9 +408,7 @@ def pair(
     n_boot: int = typer.Option(
         2000, "--n-boot", help="Bootstrap replicates for the IA interval (0: none)."
     ),
-    seed: int = typer.Option(
-        0, "--seed", help="Seed of the bootstrap (the same seed prints the same interval)."
-    ),
+    seed: int = SEED_OPTION,
     shared: Shared = Shared(),
 ) -> None:
     """Two raters: Cohen's kappa, Scott's pi, informational agreement, specific agreement."""

@@ -11,14 +11,19 @@ import typer
 from ._app import app, examples
 from ._common import (
     CATEGORIES_OPTION,
+    CONFIDENCE_OPTION,
+    CORRECT_OPTION,
     DUPLICATES_OPTION,
+    EPSILON_HELP,
     FIELD_OPTION,
     FROM_OPTION,
-    ITEM_OPTION,
+    GOLD_OPTION,
+    ITEM_OPTIONAL,
     LABELS_AS_OPTION,
     LEVEL_OPTION,
     NA_VALUES_OPTION,
-    RATER_OPTION,
+    RATER_OPTIONAL,
+    RATINGS_FILE_ARGUMENT,
     ExportToolName,
     Shared,
     check_output,
@@ -43,11 +48,9 @@ EPILOG = examples(
 @app.command("report", epilog=EPILOG)
 @shared_options("sep", "encoding", "engine")
 def report_command(
-    path: Path = typer.Argument(
-        ..., help="Ratings file: CSV, TSV, Parquet or JSON Lines, or an annotation-tool export."
-    ),
-    item: str | None = typer.Option(None, "--item", help=ITEM_OPTION.help),
-    rater: str | None = typer.Option(None, "--rater", help=RATER_OPTION.help),
+    path: Path = RATINGS_FILE_ARGUMENT,
+    item: str | None = ITEM_OPTIONAL,
+    rater: str | None = RATER_OPTIONAL,
     label: str | None = typer.Option(
         None, "--label", help="Column holding the labels (the agreement sections)."
     ),
@@ -67,29 +70,16 @@ def report_command(
         help="Confidence column of the scores, c > 0 (inverse variances): once for every "
         "--score, or once per --score in the same order.",
     ),
-    gold: str | None = typer.Option(
-        None,
-        "--gold",
-        help="Column holding a gold label per item: each rater's accuracy and kappa against it.",
-    ),
-    confidence: str | None = typer.Option(
-        None, "--confidence", help="Confidence column in [0, 1] (with --correct)."
-    ),
-    correct: str | None = typer.Option(
-        None, "--correct", help="Correctness column, 0/1 or true/false (with --confidence)."
-    ),
+    gold: str | None = GOLD_OPTION,
+    confidence: str | None = CONFIDENCE_OPTION,
+    correct: str | None = CORRECT_OPTION,
     judge: str | None = typer.Option(
         None,
         "--judge",
         help="A rater whose place is in question (a model): adds 'Can the judge replace a "
         "rater?' (needs --epsilon).",
     ),
-    epsilon: float | None = typer.Option(
-        None,
-        "--epsilon",
-        help="The judge's margin in the alternative annotator test: 0.2 expert humans, 0.15 "
-        "skilled, 0.1 crowd.",
-    ),
+    epsilon: float | None = typer.Option(None, "--epsilon", help=EPSILON_HELP),
     title: str | None = typer.Option(None, "--title", help="Title of the page."),
     output: Path = typer.Option(
         Path("report.html"), "--output", "-o", help="Where to write the page."
