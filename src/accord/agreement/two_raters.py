@@ -1161,13 +1161,20 @@ def _dichotomy_kind(
 
 
 def _two_by_two(
-    n11: FloatArray, n12: FloatArray, n21: FloatArray, n22: FloatArray
+    n11: FloatArray, n12: FloatArray, n21: FloatArray, n22: FloatArray, splits: Sequence[str]
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Kappa, observed agreement and IA of a stack of 2 x 2 tables given by their cells."""
+    """Kappa, observed agreement and IA of a stack of 2 x 2 tables given by their cells, one
+    per split named in ``splits``; a warning names each split where kappa is undefined."""
     tables = np.stack([n11, n12, n21, n22], axis=-1).reshape(-1, 2, 2)
     props = tables / tables.sum(axis=(-2, -1), keepdims=True)
     kappa, po, _ = _kappa_core(props, np.eye(2))
-    return kappa, po, _ia_values(props)
+    ia = _ia_values(props)
+    for k in np.flatnonzero(np.isnan(kappa)).tolist():
+        warn_degenerate(
+            f"{splits[k]}: both raters put every item on one side, so kappa is 0/0 (undefined)",
+            stacklevel=4,
+        )
+    return kappa, po, ia
 
 
 def _cut_table(table: ContingencyTable) -> pd.DataFrame:
@@ -1183,13 +1190,9 @@ def _cut_table(table: ContingencyTable) -> pd.DataFrame:
     low_high = row_low - low_low
     high_low = col_low - low_low
     high_high = total - row_low - col_low + low_low
-    kappa, po, ia = _two_by_two(low_low, low_high, high_low, high_high)
     cats = table.categories
-    for c in np.flatnonzero(np.isnan(kappa)):
-        warn_degenerate(
-            f"cut after {cats[c]!r}: both raters put every item on one side, so "
-            "kappa is 0/0 (undefined)"
-        )
+    splits = [f"cut after {cats[c]!r}" for c in cut_idx]
+    kappa, po, ia = _two_by_two(low_low, low_high, high_low, high_high, splits)
     return pd.DataFrame(
         {
             "cut": cut_idx + 1,
@@ -1216,14 +1219,10 @@ def _one_vs_rest_table(table: ContingencyTable) -> pd.DataFrame:
     in_rest = row - in_in
     rest_in = col - in_in
     rest_rest = total - row - col + in_in
-    kappa, po, ia = _two_by_two(in_in, in_rest, rest_in, rest_rest)
-    sa = specific_ratio(in_in, in_rest + rest_in)
     cats = table.categories
-    for k in np.flatnonzero(np.isnan(kappa)):
-        warn_degenerate(
-            f"{cats[k]!r} against the rest: both raters put every item on one side, so "
-            "kappa is 0/0 (undefined)"
-        )
+    splits = [f"{c!r} against the rest" for c in cats]
+    kappa, po, ia = _two_by_two(in_in, in_rest, rest_in, rest_rest, splits)
+    sa = specific_ratio(in_in, in_rest + rest_in)
     return pd.DataFrame(
         {
             "cut": np.arange(1, table.q + 1),
