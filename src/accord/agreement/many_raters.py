@@ -66,6 +66,10 @@ _Kind = Literal["percent", "fleiss", "gwet", "bp", "conger"]
 _NO_PAIRS = "no item has two or more ratings, so there is no agreement to measure"
 _TSV = "SE: Gwet (2014) linearisation as in irrCAC 1.4"
 _ONE_ITEM = "one item: no SE or interval (they need two or more items; df = 0)"
+_CONGER_NEEDS_RATINGS = (
+    "conger_kappa needs ratings with rater ids (Ratings), not item x category counts: "
+    "counts do not say who gave which rating"
+)
 
 
 #: Item x category counts are kept sparse above this many categories when the dense matrix
@@ -309,10 +313,7 @@ def _conger_parts(
     if d.weights is not None:
         # Compressed data: the engine's per-item terms, paired with patterns by the caller.
         if d.conger is None:
-            raise InvalidInputError(
-                "conger_kappa needs ratings with rater ids (Ratings), not item x category "
-                "counts: counts do not say who gave which rating"
-            )
+            raise InvalidInputError(_CONGER_NEEDS_RATINGS)
         n_items = item_terms(d).n
         if d.item_pattern is None or d.item_pattern.shape != (n_items,):
             raise ValueError(
@@ -331,10 +332,7 @@ def _conger_parts(
         return pe_i, p, pe, None
     r_obj = d.ratings
     if r_obj is None or d.item_row is None:
-        raise InvalidInputError(
-            "conger_kappa needs ratings with rater ids (Ratings), not item x category counts: "
-            "counts do not say who gave which rating"
-        )
+        raise InvalidInputError(_CONGER_NEEDS_RATINGS)
     n, q = d.counts.shape
     code_mat = None if features else code_rows(d)
     present, p, pe, coef, b = conger_rater_terms(rater_category(d), w, n)
@@ -1092,10 +1090,7 @@ def conger_kappa(
     (0.77723, 0.19546)
     """
     if not isinstance(data, Ratings | _Data):
-        raise InvalidInputError(
-            "conger_kappa needs ratings with rater ids (Ratings), not item x category counts: "
-            "counts do not say who gave which rating"
-        )
+        raise InvalidInputError(_CONGER_NEEDS_RATINGS)
     _, fields = _estimate(_CONGER_KAPPA, data, None, weights, population_size, ci, n_boot, rng)
     return Coefficient(**fields)
 
