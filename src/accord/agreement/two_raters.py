@@ -1160,12 +1160,20 @@ def _dichotomy_kind(
     )
 
 
+#: The cell columns of a cut's and of a category-against-the-rest 2 x 2 table (rater X first).
+_CUT_CELLS = ("n_low_low", "n_low_high", "n_high_low", "n_high_high")
+_ONE_VS_REST_CELLS = ("n_in_in", "n_in_rest", "n_rest_in", "n_rest_rest")
+
+
 def _two_by_two(
-    n11: FloatArray, n12: FloatArray, n21: FloatArray, n22: FloatArray, splits: Sequence[str]
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Kappa, observed agreement and IA of a stack of 2 x 2 tables given by their cells, one
-    per split named in ``splits``; a warning names each split where kappa is undefined."""
-    tables = np.stack([n11, n12, n21, n22], axis=-1).reshape(-1, 2, 2)
+    both: FloatArray, row: FloatArray, col: FloatArray, total: float, splits: Sequence[str]
+) -> tuple[tuple[FloatArray, ...], FloatArray, FloatArray, FloatArray]:
+    """The 2 x 2 tables of a stack of splits (one per name in ``splits``) from the items both
+    raters put in the first group (``both``), those rater X and rater Y put there (``row``,
+    ``col``) and all items: their cells (X first, first group first), kappa, observed
+    agreement and IA; a warning names each split where kappa is undefined."""
+    cells = (both, row - both, col - both, total - row - col + both)
+    tables = np.stack(cells, axis=-1).reshape(-1, 2, 2)
     props = tables / tables.sum(axis=(-2, -1), keepdims=True)
     kappa, po, _ = _kappa_core(props, np.eye(2))
     ia = _ia_values(props)
@@ -1174,7 +1182,7 @@ def _two_by_two(
             f"{splits[k]}: both raters put every item on one side, so kappa is 0/0 (undefined)",
             stacklevel=4,
         )
-    return kappa, po, ia
+    return cells, kappa, po, ia
 
 
 def _cut_table(table: ContingencyTable) -> pd.DataFrame:
@@ -1184,24 +1192,16 @@ def _cut_table(table: ContingencyTable) -> pd.DataFrame:
     cum = counts.cumsum(axis=0).cumsum(axis=1)  # cum[i, j] = sum of counts[:i+1, :j+1]
     total = float(counts.sum())
     cut_idx = np.arange(q - 1)
-    low_low = cum[cut_idx, cut_idx]
-    row_low = cum[cut_idx, q - 1]
-    col_low = cum[q - 1, cut_idx]
-    low_high = row_low - low_low
-    high_low = col_low - low_low
-    high_high = total - row_low - col_low + low_low
     cats = table.categories
     splits = [f"cut after {cats[c]!r}" for c in cut_idx]
-    kappa, po, ia = _two_by_two(low_low, low_high, high_low, high_high, splits)
+    low_low, row_low, col_low = cum[cut_idx, cut_idx], cum[cut_idx, q - 1], cum[q - 1, cut_idx]
+    cells, kappa, po, ia = _two_by_two(low_low, row_low, col_low, total, splits)
     return pd.DataFrame(
         {
             "cut": cut_idx + 1,
             "last_low": [cats[c] for c in cut_idx],
             "split": [f"{_span(cats[: c + 1])} | {_span(cats[c + 1 :])}" for c in cut_idx],
-            "n_low_low": low_low,
-            "n_low_high": low_high,
-            "n_high_low": high_low,
-            "n_high_high": high_high,
+            **dict(zip(_CUT_CELLS, cells, strict=True)),
             "observed_agreement": po,
             "kappa": kappa,
             "informational_agreement": ia,
@@ -1214,24 +1214,16 @@ def _one_vs_rest_table(table: ContingencyTable) -> pd.DataFrame:
     counts = table.counts
     total = float(counts.sum())
     in_in = np.diag(counts).astype(np.float64)
-    row = counts.sum(axis=1)
-    col = counts.sum(axis=0)
-    in_rest = row - in_in
-    rest_in = col - in_in
-    rest_rest = total - row - col + in_in
     cats = table.categories
     splits = [f"{c!r} against the rest" for c in cats]
-    kappa, po, ia = _two_by_two(in_in, in_rest, rest_in, rest_rest, splits)
-    sa = specific_ratio(in_in, in_rest + rest_in)
+    cells, kappa, po, ia = _two_by_two(in_in, counts.sum(axis=1), counts.sum(axis=0), total, splits)
+    sa = specific_ratio(in_in, cells[1] + cells[2])
     return pd.DataFrame(
         {
             "cut": np.arange(1, table.q + 1),
             "category": list(cats),
             "split": [f"{c} | rest" for c in cats],
-            "n_in_in": in_in,
-            "n_in_rest": in_rest,
-            "n_rest_in": rest_in,
-            "n_rest_rest": rest_rest,
+            **dict(zip(_ONE_VS_REST_CELLS, cells, strict=True)),
             "observed_agreement": po,
             "kappa": kappa,
             "specific_agreement": sa,
