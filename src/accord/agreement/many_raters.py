@@ -21,8 +21,8 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError, warn_degenerate
-from .._results import Coefficient
+from .._errors import InvalidInputError
+from .._results import Coefficient, undefined_fields
 from .._types import BoolArray, FloatArray, IntArray, Level, RngLike
 from ..data.ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
@@ -471,8 +471,7 @@ def _family(
     else:
         base["bounds"] = (-math.inf, 1.0)
     if n2 == 0:
-        warn_degenerate(_NO_PAIRS, stacklevel=5)
-        return dict(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
+        return undefined_fields(_NO_PAIRS, base, stacklevel=5)
 
     sumq = pair_sums(d, w)
     den = np.where(two, r * (r - 1.0), 1.0)
@@ -488,8 +487,7 @@ def _family(
             reason = _NO_PAIRS
         else:
             reason = _undefined_pe_reason(d, label)
-        warn_degenerate(reason, stacklevel=5)
-        return dict(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
+        return undefined_fields(reason, base, stacklevel=5)
     kappa = (pa - pe) / (1.0 - pe)
     se = _linearised_se(d, pa_i, pe_i, pe, kappa, f, kind == "conger") if n >= 2 else math.nan
     out: dict[str, Any] = dict(statistic=kappa, standard_error=se, **base)
@@ -1409,8 +1407,7 @@ def krippendorff_alpha(
     pairable = it.two
     base = _alpha_base(lvl, d, it.n, it.n2, population_size, ", coincidences over pairable items")
     if it.n2 == 0:
-        warn_degenerate(_NO_PAIRS)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
+        return Coefficient(**undefined_fields(_NO_PAIRS, base))
     parts, w = _alpha_parts(d, lvl, weights, distance)
     out = _alpha_fields(parts, it.n, population_factor(it.n, population_size), base)
     if ci == "bootstrap" and "observed_agreement" in out:  # alpha is defined
@@ -1540,8 +1537,7 @@ def _alpha_fields(
             "all pairable ratings are in one category: expected disagreement is 0 and alpha "
             "is 0/0 (undefined)"
         )
-        warn_degenerate(reason, stacklevel=4)
-        return dict(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
+        return undefined_fields(reason, base, stacklevel=4)
     alpha, se, pa, pe = _alpha_finish(parts, n_rated, f_pop)
     out: dict[str, Any] = dict(
         statistic=alpha, standard_error=se, observed_agreement=pa, chance_agreement=pe, **base
@@ -1581,8 +1577,7 @@ def _alpha_many_values(
         ", from per-item sums of values and squares (no V x V matrix)",
     )
     if n_pair == 0:
-        warn_degenerate(_NO_PAIRS)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
+        return Coefficient(**undefined_fields(_NO_PAIRS, base))
     keep = pairable_item[r.item_codes]
     totals = np.bincount(r.label_codes[keep], minlength=r.n_categories).astype(np.float64)
     x = _ordinal_positions(totals) if lvl == "ordinal" else r.category_values

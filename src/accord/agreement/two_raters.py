@@ -23,7 +23,14 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._results import Coefficient, ConfidenceInterval, Result, check_level, coefficient_fields
+from .._results import (
+    Coefficient,
+    ConfidenceInterval,
+    Result,
+    check_level,
+    coefficient_fields,
+    undefined_fields,
+)
 from .._types import LEVELS, Alternative, FloatArray, Level, RngLike, as_generator
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
@@ -654,8 +661,7 @@ def cohen_kappa(
             if wname == "identity"
             else "chance agreement is 1 under these weights, so kappa is 0/0 (undefined)"
         )
-        warn_degenerate(reason)
-        return CohenKappa(statistic=math.nan, standard_error=math.nan, reason=reason, **common)
+        return CohenKappa(**undefined_fields(reason, common))
     wbar_x = w @ py  # (q,): sum_y w[x, y] p_.y
     wbar_y = w.T @ px  # (q,): sum_x w[x, y] p_x.
     both = wbar_x[:, None] + wbar_y[None, :]
@@ -749,8 +755,7 @@ population_size
     common = _chance_corrected_fields(owner, table, n, method, po, pe, wname, population_size)
     if math.isnan(pi):
         reason = "every rating is in one category: chance agreement is 1 and pi is 0/0"
-        warn_degenerate(reason)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=reason, **common)
+        return Coefficient(**undefined_fields(reason, common))
     px, py = _marginals(p)
     pooled = (px + py) / 2.0
     tilde = (w + w.T) @ pooled / 2.0
