@@ -19,7 +19,7 @@ import pandas as pd
 
 from ._bands import Band, Distribution, Scale, ScaleLike, band_name, check_scale, membership, pick
 from ._bootstrap import bootstrap_interval
-from ._errors import InvalidInputError
+from ._errors import InvalidInputError, warn_degenerate
 from ._interval import CIMethod as CIMethod
 from ._interval import ConfidenceInterval as ConfidenceInterval
 from ._interval import check_level as check_level
@@ -450,6 +450,24 @@ def coefficient_fields(result: Coefficient, level: float) -> dict[str, Any]:
         confidence_level=level,
     )
     return out
+
+
+def undefined_fields(reason: str, fields: Mapping[str, Any], stacklevel: int = 3) -> dict[str, Any]:
+    """The fields of a coefficient that is undefined on its data: NaN statistic and standard
+    error with the ``reason``, after a :class:`~accord.DegenerateDataWarning` that names it
+    (``stacklevel`` counted from the function that calls this one: 3, its caller).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True):
+    ...     warnings.simplefilter("always")
+    ...     out = undefined_fields("every rating is in one category", {"name": "kappa"})
+    >>> out["statistic"], out["reason"], out["name"]
+    (nan, 'every rating is in one category', 'kappa')
+    """
+    warn_degenerate(reason, stacklevel=stacklevel + 1)
+    return dict(statistic=math.nan, standard_error=math.nan, reason=reason, **fields)
 
 
 #: Coefficients that are not chance-corrected: no benchmark scale applies to them.

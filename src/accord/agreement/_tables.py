@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import InvalidInputError, warn_degenerate
+from .._errors import InvalidInputError
+from .._results import undefined_fields
 from .._types import FloatArray, IntArray
 from ..data.ratings import Ratings
 from ..stats.pairs import ItemGroups, PairTables
@@ -135,6 +136,5 @@ def light_fields(
             "no rater pair has a defined Cohen's kappa (no co-rated items, or every pair "
             "used one category)"
         )
-        warn_degenerate(reason, stacklevel=4)
-        return dict(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
+        return undefined_fields(reason, base, stacklevel=4)
     return dict(statistic=float(kappas[finite].mean()), standard_error=math.nan, **base)

@@ -47,6 +47,7 @@ import numpy as np
 from scipy import linalg, optimize, stats
 
 from .._errors import InvalidInputError
+from .._results import plain_fields
 from .._types import FloatArray, IntArray
 
 __all__ = [
@@ -318,14 +319,7 @@ class REMLFit:
 
     def to_dict(self) -> dict[str, Any]:
         """The fit's numbers as plain Python (the design's sums left out)."""
-        return {
-            "model": self.model,
-            "theta": list(self.theta),
-            "items_variance": self.items_variance,
-            "raters_variance": self.raters_variance,
-            "residual_variance": self.residual_variance,
-            "deviance": self.deviance,
-        }
+        return plain_fields(self, ("design", "_cache"))
 
     @property
     def icc(self) -> float:

@@ -21,8 +21,8 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError, warn_degenerate
-from .._results import Coefficient
+from .._errors import InvalidInputError
+from .._results import Coefficient, undefined_fields
 from .._types import BoolArray, FloatArray, IntArray, Level, RngLike
 from ..data.ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
@@ -66,6 +66,10 @@ _Kind = Literal["percent", "fleiss", "gwet", "bp", "conger"]
 _NO_PAIRS = "no item has two or more ratings, so there is no agreement to measure"
 _TSV = "SE: Gwet (2014) linearisation as in irrCAC 1.4"
 _ONE_ITEM = "one item: no SE or interval (they need two or more items; df = 0)"
+_CONGER_NEEDS_RATINGS = (
+    "conger_kappa needs ratings with rater ids (Ratings), not item x category counts: "
+    "counts do not say who gave which rating"
+)
 
 
 #: Item x category counts are kept sparse above this many categories when the dense matrix
@@ -309,10 +313,7 @@ def _conger_parts(
     if d.weights is not None:
         # Compressed data: the engine's per-item terms, paired with patterns by the caller.
         if d.conger is None:
-            raise InvalidInputError(
-                "conger_kappa needs ratings with rater ids (Ratings), not item x category "
-                "counts: counts do not say who gave which rating"
-            )
+            raise InvalidInputError(_CONGER_NEEDS_RATINGS)
         n_items = item_terms(d).n
         if d.item_pattern is None or d.item_pattern.shape != (n_items,):
             raise ValueError(
@@ -331,10 +332,7 @@ def _conger_parts(
         return pe_i, p, pe, None
     r_obj = d.ratings
     if r_obj is None or d.item_row is None:
-        raise InvalidInputError(
-            "conger_kappa needs ratings with rater ids (Ratings), not item x category counts: "
-            "counts do not say who gave which rating"
-        )
+        raise InvalidInputError(_CONGER_NEEDS_RATINGS)
     n, q = d.counts.shape
     code_mat = None if features else code_rows(d)
     present, p, pe, coef, b = conger_rater_terms(rater_category(d), w, n)
@@ -473,8 +471,7 @@ def _family(
     else:
         base["bounds"] = (-math.inf, 1.0)
     if n2 == 0:
-        warn_degenerate(_NO_PAIRS, stacklevel=5)
-        return dict(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
+        return undefined_fields(_NO_PAIRS, base, stacklevel=5)
 
     sumq = pair_sums(d, w)
     den = np.where(two, r * (r - 1.0), 1.0)
@@ -490,8 +487,7 @@ def _family(
             reason = _NO_PAIRS
         else:
             reason = _undefined_pe_reason(d, label)
-        warn_degenerate(reason, stacklevel=5)
-        return dict(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
+        return undefined_fields(reason, base, stacklevel=5)
     kappa = (pa - pe) / (1.0 - pe)
     se = _linearised_se(d, pa_i, pe_i, pe, kappa, f, kind == "conger") if n >= 2 else math.nan
     out: dict[str, Any] = dict(statistic=kappa, standard_error=se, **base)
@@ -1092,10 +1088,7 @@ def conger_kappa(
     (0.77723, 0.19546)
     """
     if not isinstance(data, Ratings | _Data):
-        raise InvalidInputError(
-            "conger_kappa needs ratings with rater ids (Ratings), not item x category counts: "
-            "counts do not say who gave which rating"
-        )
+        raise InvalidInputError(_CONGER_NEEDS_RATINGS)
     _, fields = _estimate(_CONGER_KAPPA, data, None, weights, population_size, ci, n_boot, rng)
     return Coefficient(**fields)
 
@@ -1414,8 +1407,7 @@ def krippendorff_alpha(
     pairable = it.two
     base = _alpha_base(lvl, d, it.n, it.n2, population_size, ", coincidences over pairable items")
     if it.n2 == 0:
-        warn_degenerate(_NO_PAIRS)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
+        return Coefficient(**undefined_fields(_NO_PAIRS, base))
     parts, w = _alpha_parts(d, lvl, weights, distance)
     out = _alpha_fields(parts, it.n, population_factor(it.n, population_size), base)
     if ci == "bootstrap" and "observed_agreement" in out:  # alpha is defined
@@ -1545,8 +1537,7 @@ def _alpha_fields(
             "all pairable ratings are in one category: expected disagreement is 0 and alpha "
             "is 0/0 (undefined)"
         )
-        warn_degenerate(reason, stacklevel=4)
-        return dict(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
+        return undefined_fields(reason, base, stacklevel=4)
     alpha, se, pa, pe = _alpha_finish(parts, n_rated, f_pop)
     out: dict[str, Any] = dict(
         statistic=alpha, standard_error=se, observed_agreement=pa, chance_agreement=pe, **base
@@ -1586,8 +1577,7 @@ def _alpha_many_values(
         ", from per-item sums of values and squares (no V x V matrix)",
     )
     if n_pair == 0:
-        warn_degenerate(_NO_PAIRS)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=_NO_PAIRS, **base)
+        return Coefficient(**undefined_fields(_NO_PAIRS, base))
     keep = pairable_item[r.item_codes]
     totals = np.bincount(r.label_codes[keep], minlength=r.n_categories).astype(np.float64)
     x = _ordinal_positions(totals) if lvl == "ordinal" else r.category_values

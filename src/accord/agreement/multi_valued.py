@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import InvalidInputError, warn_degenerate
-from .._results import Coefficient
+from .._errors import InvalidInputError
+from .._results import Coefficient, undefined_fields
 from .._types import BoolArray, FloatArray
 from ..data.ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
@@ -178,8 +178,7 @@ def multi_valued_alpha(data: Ratings | ItemCategoryCounts) -> Coefficient:
     total = float(n.sum())
     if total == 0:
         reason = "no item has two or more sets of values: nothing to compare"
-        warn_degenerate(reason)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
+        return Coefficient(**undefined_fields(reason, base))
     delta = dice_distance_matrix(membership)
     scaled = n / (m - 1)[:, None]
     coincidences = scaled.T @ n - np.diag(scaled.sum(axis=0))
@@ -193,8 +192,7 @@ def multi_valued_alpha(data: Ratings | ItemCategoryCounts) -> Coefficient:
             "every pairable set of values is the same: expected disagreement is 0 and the "
             "multi-valued alpha is 0/0 (undefined)"
         )
-        warn_degenerate(reason)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=reason, **base)
+        return Coefficient(**undefined_fields(reason, base))
     return Coefficient(
         statistic=1.0 - observed / expected,
         standard_error=math.nan,

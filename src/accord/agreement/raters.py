@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import InvalidInputError
-from .._results import Result, check_level, t_quantile, t_sf, to_plain
+from .._results import Record, check_level, t_quantile, t_sf
 from .._types import FloatArray, IntArray, RngLike, as_generator
 from ..data.ratings import Ratings
 
@@ -71,7 +71,7 @@ def _check_common(significance: float, min_items: int, owner: str) -> None:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class RaterDifferences(Result):
+class RaterDifferences(Record):
     """Each rater's mean difference from the other raters, in the data's units.
 
     Attributes
@@ -119,10 +119,6 @@ class RaterDifferences(Result):
     def to_frame(self) -> pd.DataFrame:
         """The per-rater table (a copy)."""
         return self.table.copy()
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the fields."""
-        return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
 def rater_differences(
@@ -262,7 +258,7 @@ def rater_differences(
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class RaterPermutationTest(Result):
+class RaterPermutationTest(Record):
     """Raters and pairs of raters that stand out from interchangeable raters.
 
     Attributes
@@ -312,10 +308,6 @@ class RaterPermutationTest(Result):
         """Pairs that agree less than interchangeable raters would, lowest first."""
         rows = self.pairs.loc[self.pairs["stands_out"], ["rater_a", "rater_b"]]
         return tuple((a, b) for a, b in rows.itertuples(index=False, name=None))
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the fields."""
-        return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
 def _default_permutations(n: int) -> int:

@@ -17,7 +17,14 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._results import Coefficient, ConfidenceInterval, Result, check_level, t_quantile, to_plain
+from .._results import (
+    Coefficient,
+    ConfidenceInterval,
+    Record,
+    check_level,
+    plain_fields,
+    t_quantile,
+)
 from .._types import FloatArray, RngLike, as_generator
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
@@ -325,15 +332,6 @@ class SpecificAgreement(WilsonSpecific):
 ARRAYS = ("replicates", "jackknife", "negative_replicates", "negative_jackknife")
 
 
-def plain_fields(result: Any, skip: tuple[str, ...]) -> dict[str, Any]:
-    """The fields of a result as plain Python, but those named in ``skip``."""
-    return {
-        f.name: to_plain(getattr(result, f.name))
-        for f in dataclasses.fields(result)
-        if f.name not in skip
-    }
-
-
 def with_intervals(
     out: dict[str, Any],
     result: Any,
@@ -575,7 +573,7 @@ def specific_agreement(
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class KappaCurve(Result):
+class KappaCurve(Record):
     """Cohen's kappa as a function of the number of negatives ``d``, beside PSA.
 
     Attributes
@@ -600,18 +598,6 @@ class KappaCurve(Result):
     c: float
     observed_d: float
     positive: Any
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the result."""
-        return {
-            "curve": to_plain(self.curve),
-            "positive_agreement": self.positive_agreement,
-            "a": self.a,
-            "b": self.b,
-            "c": self.c,
-            "observed_d": self.observed_d,
-            "positive": to_plain(self.positive),
-        }
 
 
 def _kappa_2x2(a: float, b: float, c: float, d: FloatArray) -> FloatArray:

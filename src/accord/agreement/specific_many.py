@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._results import ConfidenceInterval, check_level, to_plain
+from .._results import ConfidenceInterval, check_level, plain_fields, to_plain
 from .._types import FloatArray, RngLike
 from ..data.ratings import Ratings
 from ..stats.pairs import PairTables
@@ -46,7 +46,6 @@ from .specific import (
     WilsonSpecific,
     _wilson,
     check_which,
-    plain_fields,
     with_intervals,
 )
 

@@ -23,7 +23,14 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._results import Coefficient, ConfidenceInterval, Result, check_level, coefficient_fields
+from .._results import (
+    Coefficient,
+    ConfidenceInterval,
+    Result,
+    check_level,
+    coefficient_fields,
+    undefined_fields,
+)
 from .._types import LEVELS, Alternative, FloatArray, Level, RngLike, as_generator
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
@@ -654,8 +661,7 @@ def cohen_kappa(
             if wname == "identity"
             else "chance agreement is 1 under these weights, so kappa is 0/0 (undefined)"
         )
-        warn_degenerate(reason)
-        return CohenKappa(statistic=math.nan, standard_error=math.nan, reason=reason, **common)
+        return CohenKappa(**undefined_fields(reason, common))
     wbar_x = w @ py  # (q,): sum_y w[x, y] p_.y
     wbar_y = w.T @ px  # (q,): sum_x w[x, y] p_x.
     both = wbar_x[:, None] + wbar_y[None, :]
@@ -749,8 +755,7 @@ population_size
     common = _chance_corrected_fields(owner, table, n, method, po, pe, wname, population_size)
     if math.isnan(pi):
         reason = "every rating is in one category: chance agreement is 1 and pi is 0/0"
-        warn_degenerate(reason)
-        return Coefficient(statistic=math.nan, standard_error=math.nan, reason=reason, **common)
+        return Coefficient(**undefined_fields(reason, common))
     px, py = _marginals(p)
     pooled = (px + py) / 2.0
     tilde = (w + w.T) @ pooled / 2.0
@@ -1160,14 +1165,29 @@ def _dichotomy_kind(
     )
 
 
+#: The cell columns of a cut's and of a category-against-the-rest 2 x 2 table (rater X first).
+_CUT_CELLS = ("n_low_low", "n_low_high", "n_high_low", "n_high_high")
+_ONE_VS_REST_CELLS = ("n_in_in", "n_in_rest", "n_rest_in", "n_rest_rest")
+
+
 def _two_by_two(
-    n11: FloatArray, n12: FloatArray, n21: FloatArray, n22: FloatArray
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Kappa, observed agreement and IA of a stack of 2 x 2 tables given by their cells."""
-    tables = np.stack([n11, n12, n21, n22], axis=-1).reshape(-1, 2, 2)
+    both: FloatArray, row: FloatArray, col: FloatArray, total: float, splits: Sequence[str]
+) -> tuple[tuple[FloatArray, ...], FloatArray, FloatArray, FloatArray]:
+    """The 2 x 2 tables of a stack of splits (one per name in ``splits``) from the items both
+    raters put in the first group (``both``), those rater X and rater Y put there (``row``,
+    ``col``) and all items: their cells (X first, first group first), kappa, observed
+    agreement and IA; a warning names each split where kappa is undefined."""
+    cells = (both, row - both, col - both, total - row - col + both)
+    tables = np.stack(cells, axis=-1).reshape(-1, 2, 2)
     props = tables / tables.sum(axis=(-2, -1), keepdims=True)
     kappa, po, _ = _kappa_core(props, np.eye(2))
-    return kappa, po, _ia_values(props)
+    ia = _ia_values(props)
+    for k in np.flatnonzero(np.isnan(kappa)).tolist():
+        warn_degenerate(
+            f"{splits[k]}: both raters put every item on one side, so kappa is 0/0 (undefined)",
+            stacklevel=4,
+        )
+    return cells, kappa, po, ia
 
 
 def _cut_table(table: ContingencyTable) -> pd.DataFrame:
@@ -1177,28 +1197,16 @@ def _cut_table(table: ContingencyTable) -> pd.DataFrame:
     cum = counts.cumsum(axis=0).cumsum(axis=1)  # cum[i, j] = sum of counts[:i+1, :j+1]
     total = float(counts.sum())
     cut_idx = np.arange(q - 1)
-    low_low = cum[cut_idx, cut_idx]
-    row_low = cum[cut_idx, q - 1]
-    col_low = cum[q - 1, cut_idx]
-    low_high = row_low - low_low
-    high_low = col_low - low_low
-    high_high = total - row_low - col_low + low_low
-    kappa, po, ia = _two_by_two(low_low, low_high, high_low, high_high)
     cats = table.categories
-    for c in np.flatnonzero(np.isnan(kappa)):
-        warn_degenerate(
-            f"cut after {cats[c]!r}: both raters put every item on one side, so "
-            "kappa is 0/0 (undefined)"
-        )
+    splits = [f"cut after {cats[c]!r}" for c in cut_idx]
+    low_low, row_low, col_low = cum[cut_idx, cut_idx], cum[cut_idx, q - 1], cum[q - 1, cut_idx]
+    cells, kappa, po, ia = _two_by_two(low_low, row_low, col_low, total, splits)
     return pd.DataFrame(
         {
             "cut": cut_idx + 1,
             "last_low": [cats[c] for c in cut_idx],
             "split": [f"{_span(cats[: c + 1])} | {_span(cats[c + 1 :])}" for c in cut_idx],
-            "n_low_low": low_low,
-            "n_low_high": low_high,
-            "n_high_low": high_low,
-            "n_high_high": high_high,
+            **dict(zip(_CUT_CELLS, cells, strict=True)),
             "observed_agreement": po,
             "kappa": kappa,
             "informational_agreement": ia,
@@ -1211,28 +1219,16 @@ def _one_vs_rest_table(table: ContingencyTable) -> pd.DataFrame:
     counts = table.counts
     total = float(counts.sum())
     in_in = np.diag(counts).astype(np.float64)
-    row = counts.sum(axis=1)
-    col = counts.sum(axis=0)
-    in_rest = row - in_in
-    rest_in = col - in_in
-    rest_rest = total - row - col + in_in
-    kappa, po, ia = _two_by_two(in_in, in_rest, rest_in, rest_rest)
-    sa = specific_ratio(in_in, in_rest + rest_in)
     cats = table.categories
-    for k in np.flatnonzero(np.isnan(kappa)):
-        warn_degenerate(
-            f"{cats[k]!r} against the rest: both raters put every item on one side, so "
-            "kappa is 0/0 (undefined)"
-        )
+    splits = [f"{c!r} against the rest" for c in cats]
+    cells, kappa, po, ia = _two_by_two(in_in, counts.sum(axis=1), counts.sum(axis=0), total, splits)
+    sa = specific_ratio(in_in, cells[1] + cells[2])
     return pd.DataFrame(
         {
             "cut": np.arange(1, table.q + 1),
             "category": list(cats),
             "split": [f"{c} | rest" for c in cats],
-            "n_in_in": in_in,
-            "n_in_rest": in_rest,
-            "n_rest_in": rest_in,
-            "n_rest_rest": rest_rest,
+            **dict(zip(_ONE_VS_REST_CELLS, cells, strict=True)),
             "observed_agreement": po,
             "kappa": kappa,
             "specific_agreement": sa,
