@@ -10,6 +10,7 @@ from typing import Any
 from ..._verdict import bias_spread, coefficient_label, koo_li, landis_koch, panel_verdict, verdict
 from .._blocks import (
     Block,
+    Column,
     Details,
     KeyFigure,
     KeyFigures,
@@ -198,17 +199,17 @@ def _band_table(ctx: Context, head: Any) -> list[Block]:
     )
     if bench.reason:
         return []
-    rows = tuple(
-        (b.name, f"{fmt(b.low, 2)} to {fmt(b.high, 2)}", fmt(b.probability), fmt(b.cumulative))
-        for b in bench.bands
-    )
     tones: tuple[Tone, ...] = tuple(
         "good" if b.name == bench.band else "neutral" for b in bench.bands
     )
-    table = Table(
-        ("band", "range", "probability", "cumulative"),
-        rows,
-        (False, False, True, True),
+    table = Table.of(
+        (
+            Column.text("band", "name"),
+            Column.text("range", lambda b: f"{fmt(b.low, 2)} to {fmt(b.high, 2)}"),
+            Column("probability", "probability"),
+            Column("cumulative", "cumulative"),
+        ),
+        bench.bands,
         caption=(
             f"Probability that {coefficient_label(head)} lies in each band, and in the band "
             f"or above (cumulative); the band named is the highest whose cumulative "
