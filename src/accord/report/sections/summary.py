@@ -7,7 +7,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..._verdict import bias_spread, coefficient_label, koo_li, landis_koch, panel_verdict, verdict
+from ..._verdict import (
+    bias_spread,
+    coefficient_label,
+    distribution,
+    koo_li,
+    landis_koch,
+    panel_verdict,
+    verdict,
+)
 from .._blocks import (
     Block,
     Column,
@@ -181,9 +189,7 @@ def _lead(ctx: Context, head: Any, low: float, high: float) -> str:
 
 def _distribution(ctx: Context, coef: Any) -> str:
     """The bootstrap replicates when the table's intervals come from them, else the normal."""
-    table = ctx.agreement_table()
-    boot = table.ci == "bootstrap" and getattr(coef, "replicates", None) is not None
-    return "bootstrap" if boot else "normal"
+    return distribution(ctx.agreement_table(), coef)
 
 
 def _band_table(ctx: Context, head: Any) -> list[Block]:
