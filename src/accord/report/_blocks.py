@@ -260,14 +260,6 @@ def fmt_ci(low: Any, high: Any, digits: int = 3) -> str:
     return f"{fmt(low, digits)} to {fmt(high, digits)}"
 
 
-def join_words(words: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    items = [w for w in words if w]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class Column:
     """One column of a :class:`Table` (:meth:`Table.of`): its header, what it takes from a

@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 
 from ..data.ratings import Ratings, ReadReport
-from ._blocks import Section
+from ._blocks import Section, fmt_ci
 
 __all__ = ["Context", "SectionUnavailable"]
 
@@ -128,6 +128,10 @@ class Context:
     def level_pct(self) -> str:
         """The confidence level as a percentage, e.g. ``"95%"``."""
         return f"{100 * self.confidence_level:g}%"
+
+    def ci_text(self, low: Any, high: Any) -> str:
+        """An interval as the report words it, e.g. ``"95% CI 0.32 to 0.54"``."""
+        return f"{self.level_pct} CI {fmt_ci(low, high)}"
 
     def source_options(self) -> dict[str, Any]:
         """The arguments that point a public function at the ratings: the ratings in

@@ -114,17 +114,17 @@ def _key_figures(ctx: Context, test: Any, beside: Any) -> tuple[KeyFigure, ...]:
         KeyFigure(
             "Judge with humans",
             fmt(beside.judge_human),
-            f"mean kappa, {ctx.level_pct} CI {fmt_ci(jh.low, jh.high)}",
+            f"mean kappa, {ctx.ci_text(jh.low, jh.high)}",
         ),
         KeyFigure(
             "Humans with humans",
             fmt(beside.human_human),
-            f"mean kappa, {ctx.level_pct} CI {fmt_ci(hh.low, hh.high)}",
+            f"mean kappa, {ctx.ci_text(hh.low, hh.high)}",
         ),
         KeyFigure(
             "Difference",
             fmt(beside.difference),
-            f"judge minus humans, {ctx.level_pct} CI {fmt_ci(diff.low, diff.high)}",
+            f"judge minus humans, {ctx.ci_text(diff.low, diff.high)}",
             "poor" if diff.high < 0 else "good" if diff.low >= 0 else "neutral",
         ),
     )

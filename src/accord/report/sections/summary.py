@@ -29,7 +29,6 @@ from .._blocks import (
     Table,
     Tone,
     fmt,
-    fmt_ci,
     fmt_int,
     fmt_pct,
 )
@@ -114,7 +113,7 @@ def _coefficient_figure(ctx: Context, coef: Any, *, icc: bool = False) -> KeyFig
     return KeyFigure(
         coefficient_label(coef),
         fmt(coef.statistic),
-        f"{ctx.level_pct} CI {fmt_ci(low, high)}",
+        ctx.ci_text(low, high),
         icc_tone(low, coef.statistic) if icc else tone_of(low, coef.statistic),
     )
 

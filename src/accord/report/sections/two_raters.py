@@ -86,13 +86,13 @@ def _key_figures(ctx: Context, kappa: Any, ia: Any) -> tuple[KeyFigure, ...]:
         KeyFigure(
             "Cohen's kappa",
             fmt(kappa.statistic),
-            f"{ctx.level_pct} CI {fmt_ci(k_low, k_high)}",
+            ctx.ci_text(k_low, k_high),
             tone_of(k_low, kappa.statistic),
         ),
         KeyFigure(
             "Informational agreement",
             fmt(ia.statistic),
-            f"{ctx.level_pct} CI {fmt_ci(i_ci.low, i_ci.high)}" if i_ci else "",
+            ctx.ci_text(i_ci.low, i_ci.high) if i_ci else "",
             tone_of(i_ci.low if i_ci else math.nan, ia.statistic),
         ),
         KeyFigure(
