@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import _bands
-from ._methods import coefficient_name
+from ._methods import coefficient_name, level_pct
 
 __all__ = [
     "KOO_LI",
@@ -230,7 +230,7 @@ def verdict(
         reason = getattr(coef, "reason", None) or "see the coefficient table"
         return f"{label} is undefined for these data: {reason}"
     interval = (
-        f" ({100 * confidence_level:g}% CI {low:.{digits}f} to {high:.{digits}f})"
+        f" ({level_pct(confidence_level)} CI {low:.{digits}f} to {high:.{digits}f})"
         if math.isfinite(low) and math.isfinite(high)
         else ""
     )

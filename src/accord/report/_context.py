@@ -11,6 +11,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._methods import level_pct
 from ..data.ratings import Ratings, ReadReport
 from ._blocks import Section, fmt_ci
 
@@ -127,7 +128,7 @@ class Context:
     @property
     def level_pct(self) -> str:
         """The confidence level as a percentage, e.g. ``"95%"``."""
-        return f"{100 * self.confidence_level:g}%"
+        return level_pct(self.confidence_level)
 
     def ci_text(self, low: Any, high: Any) -> str:
         """An interval as the report words it, e.g. ``"95% CI 0.32 to 0.54"``."""
