@@ -33,6 +33,7 @@ __all__ = [
     "coefficient_name",
     "consensus_methods",
     "judge_methods",
+    "level_pct",
     "paragraph",
 ]
 
@@ -244,7 +245,12 @@ def _n(value: int, one: str, many: str | None = None) -> str:
     return f"{value:,} {one if value == 1 else (many or one + 's')}"
 
 
-def _pct(level: float) -> str:
+def level_pct(level: float) -> str:
+    """A confidence level as a percentage.
+
+    >>> level_pct(0.95), level_pct(0.9)
+    ('95%', '90%')
+    """
     return f"{100 * level:g}%"
 
 
@@ -344,7 +350,7 @@ def _interval_sentence(table: Any, coefs: Sequence[Any], level: float) -> str:
     distinct = list(dict.fromkeys(hows))
     return (
         "Standard errors are those named with each coefficient; "
-        f"{_pct(level)} confidence intervals are " + "; ".join(distinct) + "."
+        f"{level_pct(level)} confidence intervals are " + "; ".join(distinct) + "."
     )
 
 

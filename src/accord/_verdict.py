@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import _bands
-from ._methods import coefficient_name
+from ._methods import coefficient_name, level_pct
 
 __all__ = [
     "KOO_LI",
@@ -31,6 +31,7 @@ __all__ = [
     "bias_spread",
     "by_key",
     "coefficient_label",
+    "distribution",
     "headline",
     "headline_coefficients",
     "koo_li",
@@ -67,30 +68,34 @@ def koo_li(value: float) -> str:
     return _bands.band_name(value, _bands.KOO_LI)
 
 
+def _icc_form(coef: Any) -> str:
+    """An ICC's form, McGraw & Wong's name first, Shrout & Fleiss's in brackets; "" for
+    another coefficient or an ICC without a form."""
+    form = str(getattr(coef, "form", "") or "")
+    if getattr(coef, "name", "") != "icc" or not form:
+        return ""
+    alias = str(getattr(coef, "alias", "") or form)
+    return f"{alias} [{form}]" if alias != form else form
+
+
 def coefficient_label(coef: Any) -> str:
     """Display name of a coefficient result, with its weights or level; an ICC by its form
     (McGraw & Wong's name first, Shrout & Fleiss's in brackets)."""
-    name = str(getattr(coef, "name", "coefficient"))
-    form = str(getattr(coef, "form", "") or "")
-    if name == "icc" and form:
-        alias = str(getattr(coef, "alias", "") or form)
+    form = _icc_form(coef)
+    if form:
         kind = (
             str(getattr(coef, "description", "") or "")
             .replace(" effects", "")
             .replace(", single rater", "")
         )
-        return (f"{alias} [{form}]" if alias != form else form) + (f": {kind}" if kind else "")
+        return form + (f": {kind}" if kind else "")
     return coefficient_name(coef)
 
 
 def short_label(coef: Any) -> str:
     """A coefficient's name short enough for a verdict or a figure's axis: an ICC by its
     form only."""
-    form = str(getattr(coef, "form", "") or "")
-    if getattr(coef, "name", "") == "icc" and form:
-        alias = str(getattr(coef, "alias", "") or form)
-        return f"{alias} [{form}]" if alias != form else form
-    return coefficient_label(coef)
+    return _icc_form(coef) or coefficient_label(coef)
 
 
 def by_key(coefs: Sequence[Any]) -> dict[str, Any]:
@@ -225,7 +230,7 @@ def verdict(
         reason = getattr(coef, "reason", None) or "see the coefficient table"
         return f"{label} is undefined for these data: {reason}"
     interval = (
-        f" ({100 * confidence_level:g}% CI {low:.{digits}f} to {high:.{digits}f})"
+        f" ({level_pct(confidence_level)} CI {low:.{digits}f} to {high:.{digits}f})"
         if math.isfinite(low) and math.isfinite(high)
         else ""
     )
@@ -278,14 +283,17 @@ def table_verdict(table: Any, confidence_level: float = 0.95, *, two_raters: boo
     if head is None:
         return "no agreement coefficient applies to these data"
     low, high, _ = table.interval(head, confidence_level)
-    boot = table.ci == "bootstrap" and getattr(head, "replicates", None) is not None
     return verdict(
-        head,
-        float(low),
-        float(high),
-        confidence_level,
-        distribution="bootstrap" if boot else "normal",
+        head, float(low), float(high), confidence_level, distribution=distribution(table, head)
     )
+
+
+def distribution(table: Any, coef: Any) -> str:
+    """How the uncertainty of ``coef`` in ``table`` (an
+    :class:`~accord.agreement.summary.AgreementTable`) is read against the benchmarks: its
+    bootstrap replicates when the table's intervals come from them, else the normal."""
+    boot = table.ci == "bootstrap" and getattr(coef, "replicates", None) is not None
+    return "bootstrap" if boot else "normal"
 
 
 def headline_coefficients(level: str) -> list[str]:

@@ -146,12 +146,13 @@ def _read(
 
 
 class _Steps:
-    """A rich progress bar on stderr over the report's steps (or nothing)."""
+    """A rich progress bar on stderr over the report's steps (or nothing; by default, a bar
+    when stderr is a terminal)."""
 
-    def __init__(self, total: int, enabled: bool) -> None:
+    def __init__(self, total: int, enabled: bool | None) -> None:
         self.progress: Any = None
         self.task: Any = None
-        if enabled:
+        if sys.stderr.isatty() if enabled is None else enabled:
             from rich.console import Console
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -290,7 +291,7 @@ def _span_report(
     from .sections import SPAN_SECTIONS
 
     ctx = Context(ratings=None, frame=None, item=None, rater=None, label=None, spans=spans)
-    steps = _Steps(4, sys.stderr.isatty() if enabled is None else enabled)
+    steps = _Steps(4, enabled)
     try:
         built, skipped = _build(ctx, SPAN_SECTIONS, steps)
     except BaseException:
@@ -478,7 +479,7 @@ def report(
         *([confidence, correct] if confidence and correct else []),
         *([gold] if gold else []),
     ]
-    steps = _Steps(len(SECTIONS) + 2, sys.stderr.isatty() if progress is None else progress)
+    steps = _Steps(len(SECTIONS) + 2, progress)
     try:
         if engine == "memory":
             ratings, frame, source = steps.step(

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 Tone = Literal["good", "fair", "poor", "neutral"]
 
 __all__ = [
     "Block",
+    "Column",
     "CopyText",
     "Details",
     "Figure",
@@ -95,6 +96,39 @@ class Table:
     caption: str = ""
     row_tones: tuple[Tone, ...] = ()
     kind: str = "table"
+
+    @classmethod
+    def of(
+        cls,
+        columns: Sequence[Column],
+        rows: Iterable[Any],
+        caption: str = "",
+        row_tones: Sequence[Tone] = (),
+    ) -> Table:
+        """The table of ``rows`` (records, named tuples or any row the columns read), one
+        cell per :class:`Column`.
+
+        Examples
+        --------
+        >>> t = Table.of(
+        ...     (Column.text("rater", "rater"), Column("kappa", "kappa")),
+        ...     [{"rater": "a", "kappa": 0.51234}],
+        ... )
+        >>> t.columns, t.rows, t.numeric
+        (('rater', 'kappa'), (('a', '0.512'),), (False, True))
+        """
+        return cls(
+            tuple(c.header for c in columns),
+            tuple(tuple(c.cell(row) for c in columns) for row in rows),
+            tuple(c.numeric for c in columns),
+            caption,
+            tuple(row_tones),
+        )
+
+    @classmethod
+    def facts(cls, rows: Iterable[tuple[str, str]]) -> Table:
+        """Facts as a table without headers: what, and its value (what was read)."""
+        return cls.of((Column.text("", 0), Column.text("", 1)), rows)
 
     def is_numeric(self, index: int) -> bool:
         """Whether column ``index`` holds numbers."""
@@ -226,9 +260,39 @@ def fmt_ci(low: Any, high: Any, digits: int = 3) -> str:
     return f"{fmt(low, digits)} to {fmt(high, digits)}"
 
 
-def join_words(words: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    items = [w for w in words if w]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+@dataclasses.dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a :class:`Table` (:meth:`Table.of`): its header, what it takes from a
+    row, and how that is shown.
+
+    Attributes
+    ----------
+    header : str
+    value : str, int or callable
+        The row's field (a key of a record, an attribute of a named tuple, a position in a
+        tuple), or a function of the row.
+    show : callable
+        The value as display text (default :func:`fmt`: three decimals).
+    numeric : bool
+        Whether the column holds numbers (right-aligned, tabular figures).
+    """
+
+    header: str
+    value: str | int | Callable[[Any], Any]
+    show: Callable[[Any], str] = fmt
+    numeric: bool = True
+
+    @classmethod
+    def text(cls, header: str, value: str | int | Callable[[Any], Any]) -> Column:
+        """A column of text: the value as written, left-aligned."""
+        return cls(header, value, str, numeric=False)
+
+    def cell(self, row: Any) -> str:
+        """The cell of ``row`` in this column."""
+        if callable(self.value):
+            value = self.value(row)
+        elif isinstance(row, Mapping) or isinstance(self.value, int):
+            value = row[self.value]
+        else:
+            value = getattr(row, self.value)
+        return self.show(value)

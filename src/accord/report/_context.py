@@ -11,8 +11,9 @@ from typing import Any
 
 import pandas as pd
 
+from .._methods import level_pct
 from ..data.ratings import Ratings, ReadReport
-from ._blocks import Section
+from ._blocks import Section, fmt_ci
 
 __all__ = ["Context", "SectionUnavailable"]
 
@@ -127,7 +128,11 @@ class Context:
     @property
     def level_pct(self) -> str:
         """The confidence level as a percentage, e.g. ``"95%"``."""
-        return f"{100 * self.confidence_level:g}%"
+        return level_pct(self.confidence_level)
+
+    def ci_text(self, low: Any, high: Any) -> str:
+        """An interval as the report words it, e.g. ``"95% CI 0.32 to 0.54"``."""
+        return f"{self.level_pct} CI {fmt_ci(low, high)}"
 
     def source_options(self) -> dict[str, Any]:
         """The arguments that point a public function at the ratings: the ratings in

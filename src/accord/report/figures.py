@@ -16,7 +16,7 @@ import contextlib
 import io
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -166,11 +166,33 @@ def _finite(values: npt.ArrayLike) -> npt.NDArray[np.bool_]:
 # ------------------------------------------------------------------------ figures
 
 
-def _gridded_svg(fig: Any, ax: Any, key: str, **grid: Any) -> str:
-    """The figure as SVG (:func:`to_svg`), laid out tight, with light grid lines (``grid``:
-    which axis, their layer) behind what it plots."""
+def _grid(ax: Any, **grid: Any) -> None:
+    """Light grid lines behind what ``ax`` plots (``grid``: which axis, their layer)."""
     ax.grid(color=GRID, lw=0.6, **grid)
     ax.set_axisbelow(True)
+
+
+def _finish(
+    fig: Any,
+    ax: Any,
+    key: str,
+    *,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+    legend: Mapping[str, Any] | None = None,
+    grid: Mapping[str, Any] | None = None,
+) -> str:
+    """The figure as SVG (:func:`to_svg`), laid out tight, once its axes are labelled, its
+    legend placed (``legend``: where and how) and light grid lines drawn behind what it
+    plots (``grid``: which axis, their layer; None: no grid)."""
+    if xlabel is not None:
+        ax.set_xlabel(xlabel)
+    if ylabel is not None:
+        ax.set_ylabel(ylabel)
+    if legend is not None:
+        ax.legend(**legend)
+    if grid is not None:
+        _grid(ax, **grid)
     fig.tight_layout()
     return to_svg(fig, key)
 
@@ -235,9 +257,8 @@ def forest_plot(
             else:
                 ax.text(max(left, 0.0) + 0.01, yi, "undefined", va="center", color=POOR, fontsize=8)
         _row_labels(ax, y, labels, limit=40, ylim=(-0.7, n - 0.1 + (0.45 if benchmarks else 0.0)))
-        ax.set_xlabel(xlabel)
         ax.spines["left"].set_visible(False)
-        return _gridded_svg(fig, ax, key, axis="x", zorder=0)
+        return _finish(fig, ax, key, xlabel=xlabel, grid={"axis": "x", "zorder": 0})
 
 
 def heatmap(
@@ -308,10 +329,6 @@ def heatmap(
                         fontsize=7.5,
                         color="white" if dark else INK,
                     )
-        if xlabel:
-            ax.set_xlabel(xlabel)
-        if ylabel:
-            ax.set_ylabel(ylabel)
         bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.03)
         bar.outline.set_visible(False)
         if bar.solids is not None:
@@ -320,8 +337,7 @@ def heatmap(
         bar.ax.tick_params(labelsize=7.5, length=2)
         if colorbar_label:
             bar.set_label(colorbar_label)
-        fig.tight_layout()
-        return to_svg(fig, key)
+        return _finish(fig, ax, key, xlabel=xlabel or None, ylabel=ylabel or None)
 
 
 def histogram(
@@ -351,9 +367,7 @@ def histogram(
                 fontsize=8,
                 bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0, "alpha": 0.9},
             )
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        return _gridded_svg(fig, ax, key, axis="y")
+        return _finish(fig, ax, key, xlabel=xlabel, ylabel=ylabel, grid={"axis": "y"})
 
 
 def kappa_curve(
@@ -387,10 +401,15 @@ def kappa_curve(
 
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
         ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.set_xlabel("d: items both raters call negative (log scale)")
-        ax.set_ylabel("agreement")
-        ax.legend(loc="lower right")
-        return _gridded_svg(fig, ax, key)
+        return _finish(
+            fig,
+            ax,
+            key,
+            xlabel="d: items both raters call negative (log scale)",
+            ylabel="agreement",
+            legend={"loc": "lower right"},
+            grid={},
+        )
 
 
 def dichotomization_plot(
@@ -417,10 +436,15 @@ def dichotomization_plot(
         ax.set_xticks(x)
         ax.set_xticklabels([short(s, 20) for s in splits])
         ax.set_ylim(min(0.0, float(np.min(np.r_[k, i]))), 1.22)
-        ax.set_ylabel("agreement on the 2 x 2 table")
-        ax.set_xlabel("cut: low | high")
-        ax.legend(loc="upper right", ncol=2)
-        return _gridded_svg(fig, ax, key, axis="y")
+        return _finish(
+            fig,
+            ax,
+            key,
+            xlabel="cut: low | high",
+            ylabel="agreement on the 2 x 2 table",
+            legend={"loc": "upper right", "ncol": 2},
+            grid={"axis": "y"},
+        )
 
 
 def value_plot(
@@ -450,9 +474,8 @@ def value_plot(
         )
         ax.plot(b, y, "|", color=SECOND, ms=9, mew=1.6, label="plain mean")
         _row_labels(ax, y, labels, limit=24, ylim=(-0.8, n - 0.2), fontsize=7.5)
-        ax.set_xlabel(xlabel)
-        ax.legend(loc="lower right", fontsize=7.5)
-        return _gridded_svg(fig, ax, key, axis="x")
+        legend = {"loc": "lower right", "fontsize": 7.5}
+        return _finish(fig, ax, key, xlabel=xlabel, legend=legend, grid={"axis": "x"})
 
 
 def bar_with_errors(
@@ -482,8 +505,7 @@ def bar_with_errors(
         ax.errorbar(v, y, xerr=err, fmt="none", ecolor=INK, lw=1.0, capsize=2)
         ax.axvline(0.0, color=MUTED, lw=0.8)
         _row_labels(ax, y, labels, limit=24, ylim=(-0.7, n - 0.3), fontsize=8)
-        ax.set_xlabel(xlabel)
-        return _gridded_svg(fig, ax, key, axis="x")
+        return _finish(fig, ax, key, xlabel=xlabel, grid={"axis": "x"})
 
 
 def reliability_plot(
@@ -518,8 +540,7 @@ def reliability_plot(
         ax.set_ylim(0, 1.02)
         ax.set_ylabel("proportion correct")
         ax.tick_params(labelbottom=False)
-        ax.grid(color=GRID, lw=0.6)
-        ax.set_axisbelow(True)
+        _grid(ax)
         ax.legend(loc="upper left", fontsize=7.5)
         below = fig.add_subplot(grid[1], sharex=ax)
         widths = np.diff(e) if e.size == cnt.size + 1 else np.full(cnt.size, 1.0 / max(cnt.size, 1))
@@ -549,9 +570,11 @@ def class_bars(
             left = left + s[:, j]
         _row_labels(ax, y, labels, limit=24, ylim=(-0.7, n - 0.3), fontsize=8)
         ax.set_xlim(0, 1)
-        ax.set_xlabel("share of the rater's ratings")
-        ax.legend(
-            loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=4, fontsize=8, borderaxespad=0.3
-        )
-        fig.tight_layout()
-        return to_svg(fig, key)
+        legend = {
+            "loc": "lower left",
+            "bbox_to_anchor": (0.0, 1.0),
+            "ncol": 4,
+            "fontsize": 8,
+            "borderaxespad": 0.3,
+        }
+        return _finish(fig, ax, key, xlabel="share of the rater's ratings", legend=legend)

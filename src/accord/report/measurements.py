@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import require
+from .._methods import level_pct
 from ..measurements import BlandAltman, ConcordanceCorrelation
 from ..measurements.limits import LimitsMethod
 from .figures import ACCENT, INK, MUTED, SECOND, report_style, to_svg
@@ -81,7 +82,7 @@ def bland_altman_plot(
     ax.scatter(result.means, result.differences, s=16, color=INK, alpha=0.75, lw=0)
     bias = result.confidence_interval(level)
     low, up = result.limits_interval(level, limits_method)
-    pct = f"{100 * level:g}%"
+    pct = level_pct(level)
     _band(ax, result.bias, bias.low, bias.high, ACCENT, f"bias {result.bias:.4g}")
     _band(ax, result.lower, low.low, low.high, SECOND, f"limits {result.lower:.4g}")
     _band(ax, result.upper, up.low, up.high, SECOND, f"and {result.upper:.4g}")

@@ -12,6 +12,7 @@ from ..._verdict import coefficient_label, short_label
 from .. import figures
 from .._blocks import (
     Block,
+    Column,
     Details,
     Figure,
     MethodNote,
@@ -36,13 +37,13 @@ def build_coefficients(ctx: Context) -> Section | None:
     if not coefs:
         raise SectionUnavailable("no agreement coefficient applies to these data")
     numeric = ctx.numeric
-    rows: list[tuple[str, ...]] = []
+    rows: list[tuple[Any, float, float]] = []
     ci_methods: list[str] = []
     methods: list[MethodNote] = []
     seen: set[str] = set()
     for c in coefs:
         low, high, how = interval(ctx, c)
-        rows.append(_row(c, low, high, numeric))
+        rows.append((c, low, high))
         how = re.sub(r", truncated to \[[^\]]*\]", "", how)
         if how and math.isfinite(low) and how not in ci_methods:
             ci_methods.append(how)
@@ -69,9 +70,9 @@ def build_coefficients(ctx: Context) -> Section | None:
     return Section("coefficients", "Agreement coefficients", lead, tuple(blocks), tuple(methods))
 
 
-def _row(c: Any, low: float, high: float, numeric: bool) -> tuple[str, ...]:
-    """One coefficient's row: estimate, SE, interval, items (observed and chance agreement
-    for categories) and a note."""
+def _note(row: tuple[Any, float, float]) -> str:
+    """Why a coefficient is undefined, or has no interval."""
+    c, low, _ = row
     note = c.reason or (
         ""
         if math.isfinite(low)
@@ -81,22 +82,28 @@ def _row(c: Any, low: float, high: float, numeric: bool) -> tuple[str, ...]:
     )
     if c.name == "icc" and not c.reason:
         note = ""  # no SE: the caption says the F-based interval is the ICC's inference
+    return str(note)
+
+
+def _columns(ctx: Context) -> tuple[Column, ...]:
+    """A coefficient's row, of ``(coefficient, low, high)``: estimate, SE, interval, items
+    (observed and chance agreement for categories) and a note."""
     agreement = (
         ()
-        if numeric
+        if ctx.numeric
         else (
-            fmt(getattr(c, "observed_agreement", math.nan)),
-            fmt(getattr(c, "chance_agreement", math.nan)),
+            Column("observed", lambda r: getattr(r[0], "observed_agreement", math.nan)),
+            Column("chance", lambda r: getattr(r[0], "chance_agreement", math.nan)),
         )
     )
     return (
-        coefficient_label(c),
-        fmt(c.statistic),
-        fmt(c.standard_error),
-        fmt_ci(low, high),
-        fmt_int(c.n_items),
+        Column.text("coefficient", lambda r: coefficient_label(r[0])),
+        Column("estimate", lambda r: r[0].statistic),
+        Column("SE", lambda r: r[0].standard_error),
+        Column(f"{ctx.level_pct} CI", lambda r: fmt_ci(r[1], r[2]), str),
+        Column("items", lambda r: r[0].n_items, fmt_int),
         *agreement,
-        note,
+        Column.text("note", _note),
     )
 
 
@@ -131,7 +138,7 @@ def _forest(ctx: Context, coefs: list[Any]) -> Figure:
 
 
 def _table(
-    ctx: Context, coefs: list[Any], rows: list[tuple[str, ...]], ci_methods: list[str]
+    ctx: Context, coefs: list[Any], rows: list[tuple[Any, float, float]], ci_methods: list[str]
 ) -> Table:
     numeric = ctx.numeric
     if numeric:
@@ -154,12 +161,9 @@ def _table(
             "SE: general (non-null) standard error. Observed and chance: p_a and p_e of "
             "(p_a - p_e) / (1 - p_e). "
         )
-    return Table(
-        ("coefficient", "estimate", "SE", f"{ctx.level_pct} CI", "items")
-        + (() if numeric else ("observed", "chance"))
-        + ("note",),
-        tuple(rows),
-        (False, True, True, True, True) + (() if numeric else (True, True)) + (False,),
+    return Table.of(
+        _columns(ctx),
+        rows,
         caption=caption
         + "Intervals: "
         + "; ".join(ci_methods)
@@ -173,13 +177,13 @@ def _per_category(ctx: Context, coefs: list[Any]) -> list[Block]:
     per_cat = getattr(fleiss, "per_category", None)
     if not isinstance(per_cat, pd.DataFrame) or per_cat.empty or two_raters(ctx) or ctx.numeric:
         return []
-    table = Table(
-        ("category", "share of ratings", "kappa of the category"),
-        tuple(
-            (str(r.category), fmt_pct(r.proportion), fmt(r.kappa))
-            for r in per_cat.itertuples(index=False)
+    table = Table.of(
+        (
+            Column.text("category", "category"),
+            Column("share of ratings", "proportion", fmt_pct),
+            Column("kappa of the category", "kappa"),
         ),
-        (False, True, True),
+        per_cat.itertuples(index=False),
         caption="Each category against all others (Fleiss 1971, eq. 16): low "
         "values mark the categories raters confuse.",
     )

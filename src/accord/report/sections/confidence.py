@@ -12,6 +12,7 @@ import pandas as pd
 from .. import figures
 from .._blocks import (
     Block,
+    Column,
     Figure,
     KeyFigure,
     KeyFigures,
@@ -159,19 +160,15 @@ def _reliability_figure(diagram: Any) -> Figure:
 
 
 def _per_rater_table(nce: Any) -> Table:
-    return Table(
-        ("rater", "units", "accuracy", "NCE", "note"),
-        tuple(
-            (
-                str(r["group"]),
-                fmt_int(r["n"]),
-                fmt_pct(r["p_correct"]),
-                fmt(r["nce"]),
-                str(r["reason"] or ""),
-            )
-            for r in nce.groups.to_dict(orient="records")
+    return Table.of(
+        (
+            Column.text("rater", "group"),
+            Column("units", "n", fmt_int),
+            Column("accuracy", "p_correct", fmt_pct),
+            Column("NCE", "nce"),
+            Column.text("note", lambda r: r["reason"] or ""),
         ),
-        (False, True, True, True, False),
+        nce.groups.to_dict(orient="records"),
         caption=f"NCE per rater, each with its own p_c; pooled NCE {fmt(nce.statistic)} "
         "from the totals (not the mean of raters).",
     )

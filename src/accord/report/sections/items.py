@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .. import figures
-from .._blocks import Block, Figure, MethodNote, Section, Table, fmt, fmt_int, fmt_pct
+from .._blocks import Block, Column, Figure, MethodNote, Section, Table, fmt, fmt_int, fmt_pct
 from .._context import Context
 from .common import REF
 
@@ -44,18 +45,25 @@ def build_items(ctx: Context) -> Section | None:
         f"{unanimous} of {finite.size} items are unanimous; the mean entropy is "
         f"{fmt(mean_entropy)} bits of a possible {fmt(top_h)}."
     )
-    rows = _contested_rows(cons)
+    contested = cons.most_contested(TOP).to_dict(orient="records")
     blocks: list[Block] = [
         Figure(
             svg,
             "How contested the items are: the entropy of each item's ratings.",
             f"Histogram of item entropy; {unanimous} unanimous items of {finite.size}",
         ),
-        Table(
-            ("item", "ratings", "labels given", "modal label", "entropy (bits)"),
-            rows,
-            (False, True, False, False, True),
-            caption=f"The {len(rows)} most contested items, highest entropy first.",
+        Table.of(
+            (
+                Column.text("item", "item"),
+                Column("ratings", "n_ratings", fmt_int),
+                Column.text("labels given", _spread(cons.categories)),
+                Column.text(
+                    "modal label", lambda r: f"{r['mode']} ({fmt_pct(r['modal_share'], 0)})"
+                ),
+                Column("entropy (bits)", "entropy"),
+            ),
+            contested,
+            caption=f"The {len(contested)} most contested items, highest entropy first.",
         ),
     ]
     method = MethodNote(
@@ -64,23 +72,15 @@ def build_items(ctx: Context) -> Section | None:
     return Section("items", "Contested items", lead, tuple(blocks), (method,))
 
 
-def _contested_rows(cons: Any) -> tuple[tuple[str, ...], ...]:
-    """The most contested items: their ratings, the labels given, the mode, the entropy."""
-    count_cols = [f"count_{c}" for c in cons.categories]
-    rows = []
-    for r in cons.most_contested(TOP).to_dict(orient="records"):
-        spread = " \u00b7 ".join(
+def _spread(categories: Any) -> Callable[[Any], str]:
+    """How an item's ratings spread over the categories given, e.g. ``a ×2 · b ×1``."""
+    count_cols = [f"count_{c}" for c in categories]
+
+    def spread(r: Any) -> str:
+        return " \u00b7 ".join(
             f"{c} \u00d7{int(r[col])}"
-            for c, col in zip(cons.categories, count_cols, strict=True)
+            for c, col in zip(categories, count_cols, strict=True)
             if r.get(col)
         )
-        rows.append(
-            (
-                str(r["item"]),
-                fmt_int(r["n_ratings"]),
-                spread,
-                f"{r['mode']} ({fmt_pct(r['modal_share'], 0)})",
-                fmt(r["entropy"]),
-            )
-        )
-    return tuple(rows)
+
+    return spread

@@ -4,6 +4,8 @@ judge's labels against the humans' majority."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -11,6 +13,7 @@ import numpy as np
 from .. import figures
 from .._blocks import (
     Block,
+    Column,
     Details,
     Figure,
     KeyFigure,
@@ -111,17 +114,17 @@ def _key_figures(ctx: Context, test: Any, beside: Any) -> tuple[KeyFigure, ...]:
         KeyFigure(
             "Judge with humans",
             fmt(beside.judge_human),
-            f"mean kappa, {ctx.level_pct} CI {fmt_ci(jh.low, jh.high)}",
+            f"mean kappa, {ctx.ci_text(jh.low, jh.high)}",
         ),
         KeyFigure(
             "Humans with humans",
             fmt(beside.human_human),
-            f"mean kappa, {ctx.level_pct} CI {fmt_ci(hh.low, hh.high)}",
+            f"mean kappa, {ctx.ci_text(hh.low, hh.high)}",
         ),
         KeyFigure(
             "Difference",
             fmt(beside.difference),
-            f"judge minus humans, {ctx.level_pct} CI {fmt_ci(diff.low, diff.high)}",
+            f"judge minus humans, {ctx.ci_text(diff.low, diff.high)}",
             "poor" if diff.high < 0 else "good" if diff.low >= 0 else "neutral",
         ),
     )
@@ -149,40 +152,37 @@ def _verdict_note(test: Any) -> Block:
 
 def _human_table(test: Any, beside: Any) -> Table:
     alt = test.humans.set_index("human")
-    rows = []
-    for r in beside.humans.itertuples(index=False):
-        a = alt.loc[r.human] if r.human in alt.index else None
-        rows.append(
-            (
-                str(r.human),
-                fmt_int(r.n_items),
-                fmt(r.judge_kappa),
-                fmt_ci(r.judge_ci_low, r.judge_ci_high),
-                fmt(r.human_kappa),
-                fmt(a["judge_wins"]) if a is not None else "\u2013",
-                fmt(a["human_wins"]) if a is not None else "\u2013",
-                fmt_p(a["pvalue"]) if a is not None else "\u2013",
-                ("yes" if a["rejected"] else "no") if a is not None and a["tested"] else "\u2013",
-                fmt(r.alpha_change),
-                fmt_ci(r.alpha_change_low, r.alpha_change_high),
-            )
-        )
-    return Table(
+
+    def own(field: str) -> Callable[[Any], Any]:  # from the judge's comparison with the human
+        return lambda row: getattr(row[0], field)
+
+    def tested(field: str) -> Callable[[Any], Any]:  # from the alternative annotator test
+        return lambda row: math.nan if row[1] is None else row[1][field]
+
+    def wins(row: Any) -> str:
+        a = row[1]
+        return ("yes" if a["rejected"] else "no") if a is not None and a["tested"] else "\u2013"
+
+    return Table.of(
         (
-            "human",
-            "items",
-            "kappa with judge",
-            "CI",
-            "mean kappa with humans",
-            "judge at least as good",
-            "human at least as good",
-            "p",
-            "judge wins",
-            "alpha change",
-            "CI",
+            Column.text("human", own("human")),
+            Column("items", own("n_items"), fmt_int),
+            Column("kappa with judge", own("judge_kappa")),
+            Column.text("CI", lambda row: fmt_ci(row[0].judge_ci_low, row[0].judge_ci_high)),
+            Column("mean kappa with humans", own("human_kappa")),
+            Column("judge at least as good", tested("judge_wins")),
+            Column("human at least as good", tested("human_wins")),
+            Column("p", tested("pvalue"), fmt_p),
+            Column.text("judge wins", wins),
+            Column("alpha change", own("alpha_change")),
+            Column.text(
+                "CI", lambda row: fmt_ci(row[0].alpha_change_low, row[0].alpha_change_high)
+            ),
         ),
-        tuple(rows),
-        (False, True, True, False, True, True, True, True, False, True, False),
+        (
+            (r, alt.loc[r.human] if r.human in alt.index else None)
+            for r in beside.humans.itertuples(index=False)
+        ),
         "Per human: the judge's Cohen's kappa with them, their own mean kappa with the other "
         "humans, the alternative annotator test (shares of items where each represents the "
         "remaining humans at least as well; p one-sided, before the correction; 'judge "
@@ -237,21 +237,16 @@ def _reference_blocks(ref: Any, words: str) -> list[Block]:
 
 
 def _pairs_table(ctx: Context, beside: Any) -> Table:
-    rows = tuple(
+    return Table.of(
         (
-            str(r.rater_a),
-            str(r.rater_b),
-            str(r.kind),
-            fmt_int(r.n_items),
-            fmt(r.kappa),
-            fmt_ci(r.ci_low, r.ci_high),
-        )
-        for r in beside.pairs.itertuples(index=False)
-    )
-    return Table(
-        ("rater", "rater", "pair", "items", "kappa", f"{ctx.level_pct} CI"),
-        rows,
-        (False, False, False, True, True, False),
+            Column.text("rater", "rater_a"),
+            Column.text("rater", "rater_b"),
+            Column.text("pair", "kind"),
+            Column("items", "n_items", fmt_int),
+            Column("kappa", "kappa"),
+            Column.text(f"{ctx.level_pct} CI", lambda r: fmt_ci(r.ci_low, r.ci_high)),
+        ),
+        beside.pairs.itertuples(index=False),
         "Cohen's kappa of every pair on the items both rated (t interval, Fleiss, Cohen & "
         "Everitt SE).",
     )

@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 from ..._errors import InvalidInputError
-from .._blocks import Block, Figure, MethodNote, Note, Section, Table, fmt, fmt_int
+from .._blocks import Block, Column, Figure, MethodNote, Note, Section, Table, fmt, fmt_int
 from .._context import Context
 from ..measurements import bland_altman_svg
 
@@ -68,32 +68,25 @@ def build_method_comparison(ctx: Context) -> Section | None:
             f"{fmt(top['upper'])}. Judge the limits against the largest difference that "
             "does not matter in practice."
         )
-    rows = tuple(
-        (
-            f"{r['first']} - {r['second']}",
-            fmt_int(r["n_pairs"]),
-            fmt(r["bias"]),
-            _ci(r["bias_ci_low"], r["bias_ci_high"]),
-            f"{fmt(r['lower'])} to {fmt(r['upper'])}",
-            _ci(r["lower_ci_low"], r["upper_ci_high"]),
-            fmt(r["ccc"]),
-        )
-        for r in table.head(ROWS).to_dict(orient="records")
-    )
     pct = ctx.level_pct
     blocks: list[Block] = [
-        Table(
+        Table.of(
             (
-                "pair",
-                "pairs",
-                "bias",
-                f"bias {pct} CI",
-                "limits of agreement",
-                f"outer {pct} CI of the limits",
-                "CCC",
+                Column.text("pair", lambda r: f"{r['first']} - {r['second']}"),
+                Column("pairs", "n_pairs", fmt_int),
+                Column("bias", "bias"),
+                Column(f"bias {pct} CI", lambda r: _ci(r["bias_ci_low"], r["bias_ci_high"]), str),
+                Column(
+                    "limits of agreement", lambda r: f"{fmt(r['lower'])} to {fmt(r['upper'])}", str
+                ),
+                Column(
+                    f"outer {pct} CI of the limits",
+                    lambda r: _ci(r["lower_ci_low"], r["upper_ci_high"]),
+                    str,
+                ),
+                Column("CCC", "ccc"),
             ),
-            rows,
-            (False, True, True, True, True, True, True),
+            table.head(ROWS).to_dict(orient="records"),
             caption="Differences first - second; limits at 1.96 SD, their exact intervals "
             "(Carkeet 2015)"
             + (f"; the first {ROWS} pairs of {len(table)}." if len(table) > ROWS else "."),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._blocks import Block, Section, Table
+from .._blocks import Block, Column, Section, Table
 from .._context import Context
 from .paragraph import methods_paragraph
 
@@ -38,11 +38,17 @@ def build_methods(sections: Sequence[Section], ctx: Context | None = None) -> Se
     refs = sorted(numbers.items(), key=lambda kv: kv[1])
     blocks: list[Block] = [
         *([] if ctx is None else methods_paragraph(ctx)),
-        Table(("topic", "how it was computed", "refs"), tuple(rows), (False, False, False)),
-        Table(
-            ("", "reference"),
-            tuple((f"[{n}]", ref) for ref, n in refs),
-            (False, False),
+        Table.of(
+            (
+                Column.text("topic", 0),
+                Column.text("how it was computed", 1),
+                Column.text("refs", 2),
+            ),
+            rows,
+        ),
+        Table.of(
+            (Column.text("", 0), Column.text("reference", 1)),
+            ((f"[{n}]", ref) for ref, n in refs),
             caption="References.",
         ),
     ]

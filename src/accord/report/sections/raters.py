@@ -5,8 +5,9 @@ the data's units."""
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -15,6 +16,7 @@ import pandas as pd
 from .. import figures
 from .._blocks import (
     Block,
+    Column,
     Figure,
     MethodNote,
     Note,
@@ -48,6 +50,9 @@ DEVIATION_NOTE = MethodNote(
 )
 
 Intervals = dict[Any, tuple[float, float]]
+
+_PCT = functools.partial(fmt_pct, digits=0)  # a share, in whole percent
+_TWO = functools.partial(fmt, digits=2)  # two decimals (z, differences in the units)
 
 
 def build_raters(ctx: Context) -> Section | None:
@@ -119,40 +124,54 @@ def _classes_figure(raters: pd.DataFrame) -> Figure:
     )
 
 
-def _row(
-    r: Mapping[Any, Any],
+def _columns(
+    ctx: Context,
     tested: dict[Any, tuple[float, float, bool]] | None,
     gold_ci: Intervals,
-    gold: bool,
-) -> tuple[str, ...]:
-    """One rater's row: deviation, agreement with the consensus, the test, the gold."""
-    row: tuple[str, ...] = (
-        fmt_int(r["rank"]),
-        str(r["rater"]),
-        fmt_int(r["n_ratings"]),
-        fmt(r["mean_deviation"]),
-        fmt_pct(r["share_poor"] + r["share_very_poor"], 0),
-        fmt_pct(r.get("consensus_agreement", math.nan), 0),
-        fmt(r.get("consensus_kappa", math.nan)),
-        fmt(r.get("consensus_ia", math.nan)),
+) -> tuple[Column, ...]:
+    """Each rater's deviation, agreement with the consensus, the test, the gold."""
+
+    def known(field: str) -> Callable[[Mapping[Any, Any]], Any]:  # a field some tables lack
+        return lambda r: r.get(field, math.nan)
+
+    columns: tuple[Column, ...] = (
+        Column("rank", "rank", fmt_int),
+        Column.text("rater", "rater"),
+        Column("ratings", "n_ratings", fmt_int),
+        Column("mean deviation (bits)", "mean_deviation"),
+        Column("poor or worse", lambda r: r["share_poor"] + r["share_very_poor"], _PCT),
+        Column("agrees with consensus", known("consensus_agreement"), _PCT),
+        Column("kappa vs consensus", known("consensus_kappa")),
+        Column("IA vs consensus", known("consensus_ia")),
     )
     if tested is not None:
-        z, p, _ = tested.get(r["rater"], (math.nan, math.nan, False))
-        row += (fmt(z, 2), fmt_p(p))
-    if gold:
-        row += (
-            fmt_int(r.get("gold_n", 0)),
-            fmt_pct(r.get("gold_accuracy", math.nan), 0),
-            fmt_ci(*gold_ci.get(r["rater"], (math.nan, math.nan)), digits=2)
-            if gold_ci
-            else "\u2013",
-            fmt(r.get("gold_kappa", math.nan)),
+
+        def test(r: Mapping[Any, Any]) -> tuple[float, float, bool]:
+            return tested.get(r["rater"], (math.nan, math.nan, False))
+
+        columns += (
+            Column("z", lambda r: test(r)[0], _TWO),
+            Column("adjusted p", lambda r: test(r)[1], fmt_p),
         )
-    return row
+    if ctx.gold_labels is not None:
+        columns += (
+            Column("items with gold", lambda r: r.get("gold_n", 0), fmt_int),
+            Column("accuracy vs gold", known("gold_accuracy"), _PCT),
+            Column(
+                f"{ctx.level_pct} CI",
+                lambda r: (
+                    fmt_ci(*gold_ci.get(r["rater"], (math.nan, math.nan)), digits=2)
+                    if gold_ci
+                    else "\u2013"
+                ),
+                str,
+            ),
+            Column("kappa vs gold", known("gold_kappa")),
+        )
+    return columns
 
 
 def _table(ctx: Context, raters: pd.DataFrame, test: Any, gold_ci: Intervals) -> Table:
-    gold = ctx.gold_labels is not None
     shown = raters.head(LIMIT)
     tested = (
         {r.rater: (r.z, r.pvalue, bool(r.stands_out)) for r in test.raters.itertuples(index=False)}
@@ -162,19 +181,9 @@ def _table(ctx: Context, raters: pd.DataFrame, test: Any, gold_ci: Intervals) ->
     tones: tuple[Tone, ...] = tuple(
         "poor" if (tested or {}).get(r, (0.0, 1.0, False))[2] else "neutral" for r in shown["rater"]
     )
-    return Table(
-        ("rank", "rater", "ratings", "mean deviation (bits)", "poor or worse")
-        + ("agrees with consensus", "kappa vs consensus", "IA vs consensus")
-        + (("z", "adjusted p") if test is not None else ())
-        + (
-            ("items with gold", "accuracy vs gold", f"{ctx.level_pct} CI", "kappa vs gold")
-            if gold
-            else ()
-        ),
-        tuple(_row(r, tested, gold_ci, gold) for r in shown.to_dict(orient="records")),
-        (True, False, True, True, True, True, True, True)
-        + ((True, True) if test is not None else ())
-        + ((True,) * 4 if gold else ()),
+    return Table.of(
+        _columns(ctx, tested, gold_ci),
+        shown.to_dict(orient="records"),
         caption="Deviation = surprisal of the rating minus the entropy of its item: above "
         "0, the rater's choices are more surprising than the panel's average choice. "
         "Consensus: the unique modal label of the other raters of the item."
@@ -188,7 +197,7 @@ def _table(ctx: Context, raters: pd.DataFrame, test: Any, gold_ci: Intervals) ->
             f" Gold: the label in column {ctx.gold} (accuracy: share of the rater's "
             "ratings of gold items equal to it, with its Wilson interval; kappa: Cohen's "
             "kappa against it)."
-            if gold
+            if ctx.gold_labels is not None
             else ""
         ),
         row_tones=tones,
@@ -387,31 +396,18 @@ def _differences_figure(ctx: Context, shown: pd.DataFrame) -> Figure:
 
 
 def _differences_table(ctx: Context, shown: pd.DataFrame) -> Table:
-    rows = tuple(
-        (
-            str(r.rater),
-            fmt_int(r.n_items),
-            fmt(r.mean_difference, 2),
-            fmt_ci(r.ci_low, r.ci_high, 2),
-            fmt(r.mean_absolute_difference, 2),
-            fmt(r.sd, 2),
-            fmt_p(r.pvalue_adjusted),
-        )
-        for r in shown.itertuples(index=False)
-    )
     tones: tuple[Tone, ...] = tuple("poor" if bool(x) else "neutral" for x in shown["stands_out"])
-    return Table(
+    return Table.of(
         (
-            "rater",
-            "items",
-            "mean difference",
-            f"{ctx.level_pct} CI",
-            "mean absolute difference",
-            "SD",
-            "adjusted p",
+            Column.text("rater", "rater"),
+            Column("items", "n_items", fmt_int),
+            Column("mean difference", "mean_difference", _TWO),
+            Column(f"{ctx.level_pct} CI", lambda r: fmt_ci(r.ci_low, r.ci_high, 2), str),
+            Column("mean absolute difference", "mean_absolute_difference", _TWO),
+            Column("SD", "sd", _TWO),
+            Column("adjusted p", "pvalue_adjusted", fmt_p),
         ),
-        rows,
-        (False, True, True, True, True, True, True),
+        shown.itertuples(index=False),
         caption="Difference: the rater's measurement minus the mean of the other raters' "
         "measurements of the item, in the data's units. Adjusted p: two-sided t test of "
         "a zero mean, Holm-adjusted over the raters (a highlighted row stands out).",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._blocks import Block, MethodNote, Section, Table, fmt_int
+from .._blocks import Block, Column, MethodNote, Section, Table, fmt_int
 from .._context import Context
 
 __all__ = ["build_read"]
@@ -31,10 +31,9 @@ def build_read(ctx: Context) -> Section | None:
         lead = str(rep)[0].upper() + str(rep)[1:] + "."
         if rep.reasons:
             blocks.append(
-                Table(
-                    ("reason", "rows dropped"),
-                    tuple((str(k), fmt_int(v)) for k, v in rep.reasons.items()),
-                    (False, True),
+                Table.of(
+                    (Column.text("reason", 0), Column("rows dropped", 1, fmt_int)),
+                    rep.reasons.items(),
                     caption="Every row not kept, by reason.",
                 )
             )
@@ -43,7 +42,7 @@ def build_read(ctx: Context) -> Section | None:
         rows = [("source", ctx.source or "(in memory)"), ("rows read", fmt_int(len(ctx.frame)))]
         lead = f"Read {len(ctx.frame):,} rows."
     rows.append(("columns", _columns(ctx)))
-    blocks.insert(0, Table(("", ""), tuple(rows), (False, False)))
+    blocks.insert(0, Table.facts(rows))
     return Section("read", "What was read", lead, tuple(blocks), (_method(ctx),))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -9,6 +10,7 @@ from ..._verdict import bias_spread
 from .. import figures
 from .._blocks import (
     Block,
+    Column,
     Details,
     Figure,
     KeyFigure,
@@ -26,6 +28,8 @@ __all__ = ["build_scores", "panel_result"]
 
 #: Items and raters shown in a figure.
 LIMIT = 40
+
+_TWO = functools.partial(fmt, digits=2)  # two decimals: biases and their spread
 
 
 def panel_result(ctx: Context, column: str) -> Any:
@@ -164,22 +168,17 @@ def _bias_table(column: str, result: Any, weights: str | None) -> Details:
     return Details(
         f"Rater biases and misfit ({column})",
         (
-            Table(
-                ("rater", "scores", "bias", "SD", "misfit", "RMS residual")
-                + (("summed confidence",) if weights else ()),
-                tuple(
-                    (
-                        str(r["rater"]),
-                        fmt_int(r["n"]),
-                        fmt(r["bias"], 2),
-                        fmt(r["sd"], 2),
-                        fmt(r["misfit"], 2),
-                        fmt(r["residual_rms"], 2),
-                    )
-                    + ((fmt(r["confidence"], 3),) if weights else ())
-                    for r in biases.to_dict(orient="records")
-                ),
-                (False, True, True, True, True, True) + ((True,) if weights else ()),
+            Table.of(
+                (
+                    Column.text("rater", "rater"),
+                    Column("scores", "n", fmt_int),
+                    Column("bias", "bias", _TWO),
+                    Column("SD", "sd", _TWO),
+                    Column("misfit", "misfit", _TWO),
+                    Column("RMS residual", "residual_rms", _TWO),
+                )
+                + ((Column("summed confidence", "confidence"),) if weights else ()),
+                biases.to_dict(orient="records"),
                 caption="Misfit: chi-square of the rater's residuals over its expectation; "
                 "well above 1, the rater is noisier than their confidence says.",
             ),

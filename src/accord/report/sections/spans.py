@@ -10,6 +10,7 @@ import pandas as pd
 
 from .._blocks import (
     Block,
+    Column,
     KeyFigure,
     KeyFigures,
     MethodNote,
@@ -88,7 +89,7 @@ def build_spans_read(ctx: Context) -> Section | None:
         ("labels", ", ".join(spans.labels)),
         ("offsets", f"{spans.unit}s, 0-based, end exclusive"),
     )
-    blocks: list[Block] = [Table(("", ""), rows, (False, False))]
+    blocks: list[Block] = [Table.facts(rows)]
     if spans.annotators_without_spans:
         blocks.append(
             Note(
@@ -113,22 +114,18 @@ def build_spans(ctx: Context) -> Section | None:
     result = _span_result(ctx)
     pairs = result.pairs
     blocks: list[Block] = [
-        Table(
-            ("annotator", "against", "spans", "spans", "matched", "precision", "recall", "F1"),
-            tuple(
-                (
-                    str(r.annotator_a),
-                    str(r.annotator_b),
-                    fmt_int(r.n_a),
-                    fmt_int(r.n_b),
-                    fmt_int(r.matched),
-                    fmt(r.precision),
-                    fmt(r.recall),
-                    fmt(r.f1),
-                )
-                for r in pairs.itertuples(index=False)
+        Table.of(
+            (
+                Column.text("annotator", "annotator_a"),
+                Column.text("against", "annotator_b"),
+                Column("spans", "n_a", fmt_int),
+                Column("spans", "n_b", fmt_int),
+                Column("matched", "matched", fmt_int),
+                Column("precision", "precision"),
+                Column("recall", "recall"),
+                Column("F1", "f1"),
             ),
-            (False, False, True, True, True, True, True, True),
+            pairs.itertuples(index=False),
             caption="Each pair of annotators: the spans each marked, those both marked "
             "(matched), precision and recall of the first against the second as reference, "
             "and F1 = 2 matched / (spans of both).",
@@ -137,20 +134,16 @@ def build_spans(ctx: Context) -> Section | None:
     groups = result.groups
     if isinstance(groups, pd.DataFrame) and not groups.empty and result.by is not None:
         blocks.append(
-            Table(
-                (str(result.by), "spans", "mean F1", "SD", "pooled F1", "note"),
-                tuple(
-                    (
-                        str(r[result.by]),
-                        fmt_int(r["n_units"]),
-                        fmt(r["mean_f1"]),
-                        fmt(r["sd_f1"]),
-                        fmt(r["pooled_f1"]),
-                        str(r["reason"] or ""),
-                    )
-                    for r in groups.to_dict(orient="records")
+            Table.of(
+                (
+                    Column.text(str(result.by), result.by),
+                    Column("spans", "n_units", fmt_int),
+                    Column("mean F1", "mean_f1"),
+                    Column("SD", "sd_f1"),
+                    Column("pooled F1", "pooled_f1"),
+                    Column.text("note", lambda r: r["reason"] or ""),
                 ),
-                (False, True, True, True, True, False),
+                groups.to_dict(orient="records"),
                 caption=f"Agreement per {result.by}: a low one marks what the annotation "
                 "guidelines leave open.",
             )

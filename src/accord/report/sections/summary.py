@@ -7,9 +7,18 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..._verdict import bias_spread, coefficient_label, koo_li, landis_koch, panel_verdict, verdict
+from ..._verdict import (
+    bias_spread,
+    coefficient_label,
+    distribution,
+    koo_li,
+    landis_koch,
+    panel_verdict,
+    verdict,
+)
 from .._blocks import (
     Block,
+    Column,
     Details,
     KeyFigure,
     KeyFigures,
@@ -20,7 +29,6 @@ from .._blocks import (
     Table,
     Tone,
     fmt,
-    fmt_ci,
     fmt_int,
     fmt_pct,
 )
@@ -105,7 +113,7 @@ def _coefficient_figure(ctx: Context, coef: Any, *, icc: bool = False) -> KeyFig
     return KeyFigure(
         coefficient_label(coef),
         fmt(coef.statistic),
-        f"{ctx.level_pct} CI {fmt_ci(low, high)}",
+        ctx.ci_text(low, high),
         icc_tone(low, coef.statistic) if icc else tone_of(low, coef.statistic),
     )
 
@@ -180,9 +188,7 @@ def _lead(ctx: Context, head: Any, low: float, high: float) -> str:
 
 def _distribution(ctx: Context, coef: Any) -> str:
     """The bootstrap replicates when the table's intervals come from them, else the normal."""
-    table = ctx.agreement_table()
-    boot = table.ci == "bootstrap" and getattr(coef, "replicates", None) is not None
-    return "bootstrap" if boot else "normal"
+    return distribution(ctx.agreement_table(), coef)
 
 
 def _band_table(ctx: Context, head: Any) -> list[Block]:
@@ -198,17 +204,17 @@ def _band_table(ctx: Context, head: Any) -> list[Block]:
     )
     if bench.reason:
         return []
-    rows = tuple(
-        (b.name, f"{fmt(b.low, 2)} to {fmt(b.high, 2)}", fmt(b.probability), fmt(b.cumulative))
-        for b in bench.bands
-    )
     tones: tuple[Tone, ...] = tuple(
         "good" if b.name == bench.band else "neutral" for b in bench.bands
     )
-    table = Table(
-        ("band", "range", "probability", "cumulative"),
-        rows,
-        (False, False, True, True),
+    table = Table.of(
+        (
+            Column.text("band", "name"),
+            Column.text("range", lambda b: f"{fmt(b.low, 2)} to {fmt(b.high, 2)}"),
+            Column("probability", "probability"),
+            Column("cumulative", "cumulative"),
+        ),
+        bench.bands,
         caption=(
             f"Probability that {coefficient_label(head)} lies in each band, and in the band "
             f"or above (cumulative); the band named is the highest whose cumulative "

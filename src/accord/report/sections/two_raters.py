@@ -12,6 +12,7 @@ import pandas as pd
 from .. import figures
 from .._blocks import (
     Block,
+    Column,
     Figure,
     KeyFigure,
     KeyFigures,
@@ -85,13 +86,13 @@ def _key_figures(ctx: Context, kappa: Any, ia: Any) -> tuple[KeyFigure, ...]:
         KeyFigure(
             "Cohen's kappa",
             fmt(kappa.statistic),
-            f"{ctx.level_pct} CI {fmt_ci(k_low, k_high)}",
+            ctx.ci_text(k_low, k_high),
             tone_of(k_low, kappa.statistic),
         ),
         KeyFigure(
             "Informational agreement",
             fmt(ia.statistic),
-            f"{ctx.level_pct} CI {fmt_ci(i_ci.low, i_ci.high)}" if i_ci else "",
+            ctx.ci_text(i_ci.low, i_ci.high) if i_ci else "",
             tone_of(i_ci.low if i_ci else math.nan, ia.statistic),
         ),
         KeyFigure(
@@ -145,27 +146,16 @@ def _specific_blocks(ctx: Context, kappa: Any, methods: list[MethodNote]) -> lis
         )
     )
     return [
-        Table(
+        Table.of(
             (
-                "category",
-                f"both {x_name} and {y_name}",
-                x_name,
-                y_name,
-                "specific agreement",
-                f"{ctx.level_pct} CI",
+                Column.text("category", "category"),
+                Column(f"both {x_name} and {y_name}", "n_both", fmt_int),
+                Column(x_name, "n_x", fmt_int),
+                Column(y_name, "n_y", fmt_int),
+                Column("specific agreement", "specific_agreement"),
+                Column(f"{ctx.level_pct} CI", lambda r: fmt_ci(r.ci_low, r.ci_high), str),
             ),
-            tuple(
-                (
-                    str(r.category),
-                    fmt_int(r.n_both),
-                    fmt_int(r.n_x),
-                    fmt_int(r.n_y),
-                    fmt(r.specific_agreement),
-                    fmt_ci(r.ci_low, r.ci_high),
-                )
-                for r in per_cat.itertuples(index=False)
-            ),
-            (False, True, True, True, True, True),
+            per_cat.itertuples(index=False),
             caption="Specific agreement per category, 2 n_kk / (n_k. + n_.k): how often "
             "a label given by one rater is confirmed by the other.",
         )
@@ -228,25 +218,20 @@ def _cuts_figure(cuts: pd.DataFrame, best: Any) -> Figure:
 
 
 def _cuts_table(cuts: pd.DataFrame, best: Any) -> Table:
-    rows = tuple(
-        (
-            str(r.split),
-            fmt_int(r.n_low_low),
-            fmt_int(r.n_low_high),
-            fmt_int(r.n_high_low),
-            fmt_int(r.n_high_high),
-            fmt(r.kappa),
-            fmt(r.informational_agreement),
-        )
-        for r in cuts.itertuples(index=False)
-    )
     tones: tuple[Tone, ...] = tuple(
         "good" if best is not None and int(c) == best else "neutral" for c in cuts["cut"]
     )
-    return Table(
-        ("cut", "low, low", "low, high", "high, low", "high, high", "kappa", "IA"),
-        rows,
-        (False, True, True, True, True, True, True),
+    return Table.of(
+        (
+            Column.text("cut", "split"),
+            Column("low, low", "n_low_low", fmt_int),
+            Column("low, high", "n_low_high", fmt_int),
+            Column("high, low", "n_high_low", fmt_int),
+            Column("high, high", "n_high_high", fmt_int),
+            Column("kappa", "kappa"),
+            Column("IA", "informational_agreement"),
+        ),
+        cuts.itertuples(index=False),
         caption="The 2 x 2 table of each cut (first rater first) with its kappa and IA.",
         row_tones=tones,
     )
