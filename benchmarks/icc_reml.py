@@ -16,6 +16,7 @@ same ``--peer-items`` items (the peer builds a dense design, so it runs on a sub
 
     uv run --no-sync python benchmarks/icc_reml.py              # full size
     uv run --no-sync python benchmarks/icc_reml.py --scale 0.1
+    uv run --no-sync python benchmarks/icc_reml.py --scale 0.2 --files-only   # 1M scores
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--peer-items", type=int, default=300, help="items for the peer")
     parser.add_argument("--no-files", action="store_true", help="skip the file stages")
+    parser.add_argument("--files-only", action="store_true", help="only the file stages")
     args = parser.parse_args()
     n, m = int(1_000_000 * args.scale), args.raters
     gen = np.random.default_rng(0)
@@ -68,6 +70,9 @@ def main() -> None:
     )
     print(f"accord {accord.__version__}: {n} items x {m} raters, {items.size} scores "
           f"({args.fill:.0%} filled); s_items = 1, s_raters = 0.25, s_residual = 1")  # fmt: skip
+    if args.files_only:
+        files_stage(items, raters, y, args)
+        return
     ratings = accord.Ratings.from_arrays(items, raters, y, level="interval")
 
     def floor() -> Any:
