@@ -10,9 +10,10 @@ the floor.
 Then the same scores as users have them: text ids (``item-...``, ``reader-...``), rows
 shuffled, 2% of the scores missing, written once as Parquet and as CSV. For each file the
 floor is the bare read (``pyarrow``), beside ``accord.agreement(path, level="interval",
-coefficients=["icc"])`` with the memory and the stream engine. Last, a peer side by side:
-statsmodels ``MixedLM`` (crossed random effects by ``vc_formula``) against accord on the
-same ``--peer-items`` items (the peer builds a dense design, so it runs on a subset).
+coefficients=["icc"])`` with the memory, the stream and the dask engine. Last, a peer side
+by side: statsmodels ``MixedLM`` (crossed random effects by ``vc_formula``) against accord
+on the same ``--peer-items`` items (the peer builds a dense design, so it runs on a
+subset).
 
     uv run --no-sync python benchmarks/icc_reml.py              # full size
     uv run --no-sync python benchmarks/icc_reml.py --scale 0.1
@@ -136,7 +137,7 @@ def users_files(items: Any, raters: Any, y: Any, tag: str) -> dict[str, Any]:
 
 
 def files_stage(items: Any, raters: Any, y: Any, args: Any) -> None:
-    """Bare read (the floor) beside the ICC with the memory and the stream engine, per file."""
+    """Bare read (the floor) beside the ICC with the memory, stream and dask engines, per file."""
     import pyarrow.csv as pv
     import pyarrow.parquet as pq
 
@@ -147,7 +148,7 @@ def files_stage(items: Any, raters: Any, y: Any, args: Any) -> None:
     for kind, path in paths.items():
         _, t_read = timed(lambda path=path, kind=kind: bare[kind](path), args.repeat)
         print(f"{kind:<8} floor: bare pyarrow read{'':<24} {t_read:8.3f} s   {1.0:8.1f}x floor")
-        for engine in ("memory", "stream"):
+        for engine in ("memory", "stream", "dask"):
 
             def run(path: Any = path, engine: str = engine) -> Any:
                 with warnings.catch_warnings():
