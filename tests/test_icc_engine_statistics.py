@@ -78,11 +78,11 @@ def test_other_coefficients_still_ask_for_counts(
     tmp_path: Path, asked: list[tuple[str, ...]]
 ) -> None:
     path = continuous_file(tmp_path, n_items=40)
+    wanted = ["icc", "krippendorff_alpha"]
     table = accord.agreement(str(path), engine="stream", **COLS, level="interval",
-                             coefficients=["icc", "krippendorff_alpha"], progress=False)  # fmt: skip
+                             coefficients=wanted, progress=False)  # fmt: skip
     assert asked == [("patterns", "raters")]
-    memory = accord.agreement(str(path), **COLS, level="interval",
-                              coefficients=["icc", "krippendorff_alpha"])  # fmt: skip
+    memory = accord.agreement(str(path), **COLS, level="interval", coefficients=wanted)
     assert [c.statistic for c in table.coefficients] == pytest.approx(
         [c.statistic for c in memory.coefficients], rel=1e-12
     )

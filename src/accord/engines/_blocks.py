@@ -361,6 +361,7 @@ def assemble(
     rater_counts: IntArray,
     pairs: PairTables | None,
     patterns: CountPatterns | None,
+    rated_items: int | None = None,
     statistics: Sequence[str],
     keep_items: bool,
     rows: int,
@@ -371,7 +372,6 @@ def assemble(
     engine: str,
     passes: int,
     combined: int = 0,
-    rated_items: int | None = None,
 ) -> RatingStatistics:
     """The :class:`RatingStatistics` of an engine run and its read report.
 

@@ -421,10 +421,10 @@ def stream_scan(
         rater_counts=counted.rater_counts,
         pairs=counted.pairs,
         patterns=counted.patterns,
+        rated_items=counted.rated,  # without item counts or patterns
         statistics=wanted,
         # Item counts stand in for patterns when the patterns could not be formed.
         keep_items=bool(wanted) and ("items" in wanted or counted.patterns is None),
-        rated_items=counted.rated,
         rows=read.rows,
         missing=read.missing,
         dropped=counted.dropped,
