@@ -10,12 +10,14 @@ the floor.
 Then the same scores as users have them: text ids (``item-...``, ``reader-...``), rows
 shuffled, 2% of the scores missing, written once as Parquet and as CSV. For each file the
 floor is the bare read (``pyarrow``), beside ``accord.agreement(path, level="interval",
-coefficients=["icc"])`` with the memory and the stream engine. Last, a peer side by side:
-statsmodels ``MixedLM`` (crossed random effects by ``vc_formula``) against accord on the
-same ``--peer-items`` items (the peer builds a dense design, so it runs on a subset).
+coefficients=["icc"])`` with the memory, the stream and the dask engine. Last, a peer side
+by side: statsmodels ``MixedLM`` (crossed random effects by ``vc_formula``) against accord
+on the same ``--peer-items`` items (the peer builds a dense design, so it runs on a
+subset).
 
     uv run --no-sync python benchmarks/icc_reml.py              # full size
     uv run --no-sync python benchmarks/icc_reml.py --scale 0.1
+    uv run --no-sync python benchmarks/icc_reml.py --scale 0.2 --files-only   # 1M scores
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--peer-items", type=int, default=300, help="items for the peer")
     parser.add_argument("--no-files", action="store_true", help="skip the file stages")
+    parser.add_argument("--files-only", action="store_true", help="only the file stages")
     args = parser.parse_args()
     n, m = int(1_000_000 * args.scale), args.raters
     gen = np.random.default_rng(0)
@@ -68,6 +71,9 @@ def main() -> None:
     )
     print(f"accord {accord.__version__}: {n} items x {m} raters, {items.size} scores "
           f"({args.fill:.0%} filled); s_items = 1, s_raters = 0.25, s_residual = 1")  # fmt: skip
+    if args.files_only:
+        files_stage(items, raters, y, args)
+        return
     ratings = accord.Ratings.from_arrays(items, raters, y, level="interval")
 
     def floor() -> Any:
@@ -131,7 +137,7 @@ def users_files(items: Any, raters: Any, y: Any, tag: str) -> dict[str, Any]:
 
 
 def files_stage(items: Any, raters: Any, y: Any, args: Any) -> None:
-    """Bare read (the floor) beside the ICC with the memory and the stream engine, per file."""
+    """Bare read (the floor) beside the ICC with the memory, stream and dask engines, per file."""
     import pyarrow.csv as pv
     import pyarrow.parquet as pq
 
@@ -142,7 +148,7 @@ def files_stage(items: Any, raters: Any, y: Any, args: Any) -> None:
     for kind, path in paths.items():
         _, t_read = timed(lambda path=path, kind=kind: bare[kind](path), args.repeat)
         print(f"{kind:<8} floor: bare pyarrow read{'':<24} {t_read:8.3f} s   {1.0:8.1f}x floor")
-        for engine in ("memory", "stream"):
+        for engine in ("memory", "stream", "dask"):
 
             def run(path: Any = path, engine: str = engine) -> Any:
                 with warnings.catch_warnings():

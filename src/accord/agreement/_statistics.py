@@ -16,11 +16,14 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
+from .._errors import InvalidInputError
+from .._methods import StudyDesign
 from .._results import Coefficient
 from .._types import FloatArray, IntArray
 from ..stats.counts import ItemCategoryCounts, RaterCategoryCounts
 from ..stats.pairs import PairTables
 from ..stats.patterns import CountPatterns
+from ..stats.scores import ScoreCells
 from ._shared import _Data
 from ._tables import cohen_tables, light_fields
 from .many_raters import conger_rater_terms, row_sums
@@ -30,8 +33,11 @@ __all__ = [
     "CountPatterns",
     "CountStatistics",
     "ItemSums",
+    "cells_design",
     "data_from_statistics",
+    "has_counts",
     "light_from_statistics",
+    "study_design",
 ]
 
 #: Light's kappa has no analytic SE; its bootstrap resamples items with their ratings, which
@@ -115,8 +121,17 @@ def data_from_statistics(
     distinct count rows and their multiplicities (a few thousand rows however many items);
     else the item counts as they are (int64, no float copy). With ``item_sums``, Conger's
     kappa can be computed too.
+
+    Raises
+    ------
+    InvalidInputError
+        Statistics without the item counts (or patterns) or the rater counts.
     """
-    assert stats.rater_counts is not None
+    if stats.rater_counts is None or not has_counts(stats, patterns):
+        raise InvalidInputError(
+            "the coefficients from counts need the item and rater counts "
+            "(statistics=('items', 'raters'))"
+        )
     raters = stats.rater_counts.dense()
     n_raters = int(np.count_nonzero(raters.sum(axis=1)))
     if stats.item_patterns is not None:
@@ -162,6 +177,59 @@ def data_from_statistics(
         conger,
         weights=weights,
         item_pattern=per_item,
+    )
+
+
+def has_counts(stats: CountStatistics, patterns: CountPatterns | None = None) -> bool:
+    """Whether the statistics hold the item counts, as counts or as their patterns."""
+    return not (stats.item_counts is None and stats.item_patterns is None and patterns is None)
+
+
+def study_design(
+    per_item: FloatArray,
+    times: FloatArray | None,
+    *,
+    n_raters: int,
+    n_categories: int,
+    level: str,
+) -> StudyDesign:
+    """Items, raters and ratings per item (rated items only) from each item's (or count
+    pattern's) number of ratings, ``times`` the items of each pattern (None: one each)."""
+    times = np.ones(per_item.size) if times is None else np.asarray(times, dtype=np.float64)
+    rated = per_item > 0
+    return StudyDesign(
+        n_items=round(float(times[rated].sum())),
+        n_raters=int(n_raters),
+        n_ratings=round(float(per_item @ times)),
+        min_ratings=int(per_item[rated].min()) if rated.any() else 0,
+        max_ratings=int(per_item[rated].max()) if rated.any() else 0,
+        n_incomplete=round(float(times[rated & (per_item < n_raters)].sum())),
+        n_categories=n_categories,
+        level=level,
+    )
+
+
+def cells_design(scores: ScoreCells, categories: tuple[Any, ...], level: str) -> StudyDesign:
+    """:func:`study_design` of the scored cells (the ICC's statistic): the design the item
+    and rater counts give, without counting by category.
+
+    >>> cells = ScoreCells.from_codes(np.array([0, 0, 2]), np.array([0, 1, 0]),
+    ...                               np.array([1.5, 2.0, 3.0]), n_items=3)
+    >>> d = cells_design(cells, (1.5, 2.0, 3.0), "interval")
+    >>> d.n_items, d.n_raters, d.n_ratings, d.n_incomplete
+    (2, 2, 3, 1)
+    """
+    per_item = np.zeros(scores.n_items, dtype=np.float64)
+    per_rater = np.zeros(scores.n_raters, dtype=np.int64)
+    for items, raters, _ in scores.parts:
+        per_item += np.bincount(items, minlength=scores.n_items)
+        per_rater += np.bincount(raters, minlength=scores.n_raters)
+    return study_design(
+        per_item,
+        None,
+        n_raters=int(np.count_nonzero(per_rater)),
+        n_categories=len(categories),
+        level=str(level),
     )
 
 

@@ -23,8 +23,11 @@ from ._statistics import (
     CountPatterns,
     CountStatistics,
     ItemSums,
+    cells_design,
     data_from_statistics,
+    has_counts,
     light_from_statistics,
+    study_design,
 )
 from .icc import icc, icc_from_statistics
 from .inference import CIKind, check_ci
@@ -212,7 +215,8 @@ def agreement_from_statistics(
     ----------
     stats : CountStatistics
         Item counts (or their ``item_patterns``), rater counts, and the rater-pair tables
-        when Light's kappa is asked for (:class:`accord.RatingStatistics` has them).
+        when Light's kappa is asked for (:class:`accord.RatingStatistics` has them). For the
+        ICC alone, with ``scores``, no counts are needed (the design is read off the cells).
     item_sums : ItemSums, optional
         One more pass over the ratings, for Conger's kappa (left out without it).
     patterns : CountPatterns, optional
@@ -234,6 +238,12 @@ def agreement_from_statistics(
         wanted -= {"conger_kappa", "light_kappa"}
     if item_sums is None:
         wanted.discard("conger_kappa")
+    if scores is not None and wanted <= {"icc"} and not has_counts(stats, patterns):
+        # The ICC alone, from statistics without counts: the design is read off the cells.
+        rows = "icc" in wanted and stats.level in ("interval", "ratio")
+        forms = icc_from_statistics(scores).forms if rows else ()
+        design = cells_design(scores, stats.categories, stats.level)
+        return AgreementTable(tuple(forms), stats.level, ci, report, design)
     d = data_from_statistics(stats, item_sums, patterns=patterns)
     gen = _generator(rng)
     out = _coefficients(
@@ -252,15 +262,10 @@ def agreement_from_statistics(
 def _design(d: _Data) -> StudyDesign:
     """Items, raters and ratings per item of the prepared data (rated items only)."""
     per_item = np.asarray(d.counts.sum(axis=1), dtype=np.float64).ravel()
-    times = np.ones(per_item.size) if d.weights is None else np.asarray(d.weights, dtype=np.float64)
-    rated = per_item > 0
-    return StudyDesign(
-        n_items=round(float(times[rated].sum())),
+    return study_design(
+        per_item,
+        d.weights,
         n_raters=int(d.n_raters),
-        n_ratings=round(float(per_item @ times)),
-        min_ratings=int(per_item[rated].min()) if rated.any() else 0,
-        max_ratings=int(per_item[rated].max()) if rated.any() else 0,
-        n_incomplete=round(float(times[rated & (per_item < d.n_raters)].sum())),
         n_categories=len(d.categories),
         level=str(d.level),
     )

@@ -361,6 +361,7 @@ def assemble(
     rater_counts: IntArray,
     pairs: PairTables | None,
     patterns: CountPatterns | None,
+    rated_items: int | None = None,
     statistics: Sequence[str],
     keep_items: bool,
     rows: int,
@@ -377,7 +378,9 @@ def assemble(
     ``item_counts`` (raw counts or None), ``rater_counts`` (always counted) and ``pairs`` are
     wrapped as the memory engine would; ``statistics`` are those asked for, ``keep_items``
     whether the item counts are returned; ``dropped`` counts ratings dropped as repeats,
-    ``combined`` rows joined into the set of labels of their item and rater (not dropped).
+    ``combined`` rows joined into the set of labels of their item and rater (not dropped);
+    ``rated_items`` the items with a rating when neither item counts nor patterns were
+    counted (``rater_counts`` may then be the ratings per rater, one column).
     """
     domain = decoded.categories
     kept = int(rater_counts.sum())
@@ -390,6 +393,8 @@ def assemble(
     item_stat = None if item_counts is None else as_item_counts(item_counts, domain, n_items)
     if item_stat is not None:
         n_rated = int(np.count_nonzero(item_stat.totals()))
+    elif rated_items is not None:
+        n_rated = rated_items
     else:
         n_rated = patterns.n_rated if patterns is not None else 0
     report = ReadReport(

@@ -44,10 +44,17 @@ def _dtype_for(n_labels: int) -> npt.DTypeLike:
     return np.int32
 
 
-def _shifted(block: npt.NDArray[Any]) -> npt.NDArray[np.uint16]:
+def _shifted(block: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """A slice of the matrix (items x raters, -1 = not rated) as codes + 1, raters x items,
-    contiguous (0 = not rated): what every count from the matrix reads."""
-    out: npt.NDArray[np.uint16] = np.ascontiguousarray((block + 1).T.astype(np.uint16))
+    contiguous (0 = not rated): what every count from the matrix reads. Two bytes a cell
+    while the codes fit (int8 and int16 cells), else four (65,535 labels and more, e.g.
+    continuous scores).
+
+    >>> _shifted(np.array([[70_000, -1]], dtype=np.int32)).ravel().tolist()
+    [70001, 0]
+    """
+    dtype = np.uint16 if block.dtype.itemsize <= 2 else np.uint32
+    out: npt.NDArray[Any] = np.ascontiguousarray((block + 1).T.astype(dtype))
     return out
 
 
@@ -623,6 +630,18 @@ class CodeMatrix:
             total += int(np.count_nonzero(self.mat[lo:hi, : self.n_raters] >= 0))
         return total
 
+    def rated(self, remap: IntArray) -> tuple[IntArray, int]:
+        """Kept ratings per rater, and how many items have one: what the read report needs
+        when no statistic by category is asked for (no count per label)."""
+        kept = np.r_[remap >= 0, False]  # a cell's raw code kept; -1 (not rated) reads False
+        per_rater = np.zeros(self.n_raters, dtype=np.int64)
+        items = 0
+        for lo, hi in self._slices():
+            block = kept[self.mat[lo:hi, : self.n_raters]]
+            per_rater += block.sum(axis=0)
+            items += int(np.count_nonzero(block.any(axis=1)))
+        return per_rater, items
+
     def _slices(self) -> Iterator[tuple[int, int]]:
         step = max(1, SLICE_CELLS // max(self.n_raters, 1))
         for lo in range(0, self.n_items, step):
@@ -634,7 +653,7 @@ class CodeMatrix:
         them, and the others leave the remap (-1). Returns the remap to count with."""
         present = np.flatnonzero(remap >= 0)
         domain = remap[present]
-        if np.unique(domain).size == domain.size:
+        if int(np.bincount(domain).max(initial=0)) <= 1:  # no category read twice
             return remap
         canon = np.full(int(domain.max()) + 1, -1, dtype=np.int64)
         canon[domain[::-1]] = present[::-1]  # the first raw code of each category

@@ -408,12 +408,14 @@ def _count_partitions(
     )
     if encoded.npartitions > 1:
         encoded = encoded.shuffle(on="i", npartitions=encoded.npartitions)
+    # One node, not walked per partition: continuous scores make a million categories.
+    categories = dask.delayed(decoded.categories, traverse=False)
     partials = [
         dask.delayed(_count)(
             p,
             n_items=int(decoded.items.size),
             raters=decoded.raters,
-            categories=decoded.categories,
+            categories=categories,
             duplicates=scan.duplicates,
             statistics=("items", "raters", *(("pairs",) if "pairs" in scan.statistics else ())),
         )

@@ -176,7 +176,7 @@ class _Encoder:
         self.label_missing = np.r_[self.label_missing, flags]
         strict = self.categories is not None or self.level in ("interval", "ratio")
         present = new[~flags]
-        if strict and present.size:
+        if strict and present.size and not self._plainly_numeric(present):
             rows = self.labels.first_rows()[known:][~flags]
             try:
                 self._label_domain(present, rows)
@@ -185,6 +185,17 @@ class _Encoder:
                     raise
                 where = self.locator.where(int(rows[0]))
                 raise InvalidInputError(f"{exc} [first seen at {where}]") from None
+
+    def _plainly_numeric(self, labels: npt.NDArray[Any]) -> bool:
+        """Labels the early check passes without sorting them into a domain: numbers in
+        their own type (not a text file's cells), finite (and not negative at ratio level),
+        no categories declared. The check runs on each batch's new labels, and continuous
+        scores bring a new label with nearly every row."""
+        if self.categories is not None or self.text or self.multi_label:
+            return False
+        if labels.dtype.kind not in "iuf" or not bool(np.isfinite(labels).all()):
+            return False
+        return self.level != "ratio" or not bool((labels < 0).any())
 
     def decode(self, dictionary: GrowingDictionary) -> Any:
         """Decode table of ids, typed as :class:`accord.Ratings` types them (numbers when
@@ -410,9 +421,10 @@ def stream_scan(
         rater_counts=counted.rater_counts,
         pairs=counted.pairs,
         patterns=counted.patterns,
+        rated_items=counted.rated,  # without item counts or patterns
         statistics=wanted,
         # Item counts stand in for patterns when the patterns could not be formed.
-        keep_items="items" in wanted or counted.patterns is None,
+        keep_items=bool(wanted) and ("items" in wanted or counted.patterns is None),
         rows=read.rows,
         missing=read.missing,
         dropped=counted.dropped,
@@ -664,12 +676,18 @@ class _Counted:
     patterns: CountPatterns | None
     dropped: int
     passes: int
+    rated: int | None = None  # items with a rating, when neither items nor patterns were counted
 
 
 def _from_matrix(
     matrix: CodeMatrix, remap: IntArray, decoded: Decoded, wanted: tuple[str, ...], dropped: int
 ) -> _Counted:
-    """Every statistic from the code matrix (one read of the input)."""
+    """Every statistic from the code matrix (one read of the input). With none asked for
+    (the ICC reads the scores in a second pass), the ratings per rater and the rated items
+    only, for the read report: nothing is counted by category."""
+    if not wanted:
+        per_rater, rated = matrix.rated(remap)
+        return _Counted(None, per_rater[:, None], None, None, dropped, 1, rated)
     item_counts, rater_counts, pairs, patterns = matrix.statistics(
         remap,
         raters=decoded.raters,

@@ -144,9 +144,10 @@ def agreement(
     the item counts (and the rater counts), the rater-pair tables only when Light's kappa is
     asked for, one more pass over the ratings for the standard error of Conger's kappa, and
     at interval and ratio level one for the scored cells of the ICC (the memory engine's
-    forms, ANOVA or REML). Bootstrap intervals of Conger's and Light's kappa need the
-    ratings in memory: they are left out of the default set there, and asking for them is an
-    error.
+    forms, ANOVA or REML). The ICC alone (``coefficients=["icc"]``) takes no counts by
+    category: one pass reads the ratings, the other their scored cells. Bootstrap intervals
+    of Conger's and Light's kappa need the ratings in memory: they are left out of the
+    default set there, and asking for them is an error.
 
     References
     ----------
@@ -207,17 +208,11 @@ def agreement(
             categories = None
         return agreement_table(ratings, categories=categories, **estimates)
     _check_statistics_suffice(engine, wanted, explicit=coefficients is not None, ci=ci)
-    # The analytic estimators need only the distinct item count rows and how many items
-    # have each (the stream engine counts them directly; the dask engine's item counts are
-    # summarised after); the bootstrap resamples items, so it keeps one row per item.
-    by_pattern = engine == "stream" and ci == "analytic"
-    statistics: tuple[str, ...] = (("patterns",) if by_pattern else ("items",)) + ("raters",)
-    statistics += ("pairs",) if "light_kappa" in wanted else ()
     stats, rescan = scan_ratings(
         data,
         engine,
         owner="agreement",
-        statistics=statistics,
+        statistics=_statistics_for(wanted, engine=engine, ci=ci, level=level),
         scheduler=scheduler,
         progress=progress,
         batch_size=batch_size,
@@ -237,6 +232,29 @@ def agreement(
         scores=scores,
         **estimates,
     )
+
+
+def _statistics_for(wanted: set[str], *, engine: str, ci: str, level: str) -> tuple[str, ...]:
+    """The statistics the ``wanted`` coefficients need from the stream or dask engine.
+
+    The ICC alone at interval or ratio level needs none (its scored cells come from a second
+    pass, :func:`score_cells`): continuous scores make a category of every value, and no
+    count by category is taken. Else the item counts and the rater counts; the analytic
+    estimators need only the distinct item count rows and how many items have each (the
+    stream engine counts them directly; the dask engine's item counts are summarised after),
+    the bootstrap resamples items, so it keeps one row per item. The rater-pair tables only
+    for Light's kappa.
+
+    >>> _statistics_for({"icc"}, engine="stream", ci="analytic", level="interval")
+    ()
+    >>> _statistics_for({"icc", "fleiss_kappa"}, engine="stream", ci="analytic", level="ratio")
+    ('patterns', 'raters')
+    """
+    if wanted == {"icc"} and level in ("interval", "ratio"):
+        return ()
+    by_pattern = engine == "stream" and ci == "analytic"
+    statistics: tuple[str, ...] = (("patterns",) if by_pattern else ("items",)) + ("raters",)
+    return statistics + (("pairs",) if "light_kappa" in wanted else ())
 
 
 def _check_statistics_suffice(engine: str, wanted: set[str], *, explicit: bool, ci: str) -> None:
