@@ -102,3 +102,17 @@ def test_every_entry_point_takes_the_sparse_counts(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(many_raters, "SPARSE_Q", 10**9)
     monkeypatch.setattr(_shared, "DENSE_IDENTITY_Q", 10**9)
     assert_allclose(sparse, run(), rtol=1e-10)
+
+
+def test_alpha_on_many_values_without_pairs_warns_at_the_callers_line() -> None:
+    # Interval alpha on more than 512 distinct values takes the per-rating-sums path; with
+    # every item rated once there is no pair, and the warning must name the user's call
+    # (this file), as on every other undefined coefficient.
+    r = accord.Ratings.from_arrays(
+        np.arange(600), np.zeros(600, dtype=int), np.arange(600) / 7.0, level="interval"
+    )
+    with pytest.warns(accord.DegenerateDataWarning) as caught:
+        out = accord.krippendorff_alpha(r)
+    assert math.isnan(out.statistic)
+    assert out.reason is not None and "no item has two or more ratings" in out.reason
+    assert [w.filename for w in caught] == [__file__]

@@ -1577,7 +1577,7 @@ def _alpha_many_values(
         ", from per-item sums of values and squares (no V x V matrix)",
     )
     if n_pair == 0:
-        return Coefficient(**undefined_fields(_NO_PAIRS, base))
+        return Coefficient(**undefined_fields(_NO_PAIRS, base, stacklevel=4))
     keep = pairable_item[r.item_codes]
     totals = np.bincount(r.label_codes[keep], minlength=r.n_categories).astype(np.float64)
     x = _ordinal_positions(totals) if lvl == "ordinal" else r.category_values
