@@ -756,3 +756,26 @@ def test_label_studio_reads_back_what_was_written(
     assert r.report.rows == len(answers) + n_cancelled
     assert r.report.reasons.get("cancelled annotation", 0) == cancelled
     assert r.report.ratings + r.report.dropped == r.report.rows
+
+
+@pytest.mark.parametrize(
+    ("reader", "path"),
+    [
+        (accord.read_label_studio, "label_studio.json"),
+        (accord.read_prodigy, "prodigy_choice.jsonl"),
+        (accord.read_argilla, "argilla_v2.jsonl"),
+    ],
+)
+@pytest.mark.parametrize(
+    ("keyword", "value"), [("duplicates", "frist"), ("multi_label", "yes"), ("missing", "drop")]
+)
+def test_readers_refuse_an_encoding_option_that_is_none_of_its_choices(
+    reader: Any, path: str, keyword: str, value: str
+) -> None:
+    # Refused whether or not the export has a duplicate or a multi-label answer: an option
+    # the export happens not to need is no less mistyped.
+    with pytest.raises(
+        accord.InvalidInputError,
+        match=rf"'{keyword}' parameter of {reader.__name__}.*Got '{value}'",
+    ):
+        reader(HERE / path, **{keyword: value})

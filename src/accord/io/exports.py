@@ -18,6 +18,7 @@ from typing import Any, Literal, TypeAlias, TypedDict
 
 from .._errors import DuplicateRatingError, InvalidInputError, option, require, shown
 from .._types import Duplicates, Level, Missing
+from .._validate import check_choice
 from ..data.ratings import Ratings
 from ..data.spans import Spans
 from .files import (
@@ -361,19 +362,32 @@ class Encode:
 
     @classmethod
     def of(cls, owner: str, options: EncodeOptions) -> Encode:
-        """The options given to ``owner``, checked by name; their values are checked where
-        they are used, by :meth:`Ratings.from_long`.
+        """The options given to ``owner``, checked by name and, but for ``categories``
+        (checked by :meth:`Ratings.from_long`), by value, whether or not the export needs them.
 
         Raises
         ------
         TypeError
             An option ``owner`` does not take (as Python names it for a function).
-        """
+        InvalidInputError
+            An option's value is none of its choices.
+
+        Examples
+        --------
+        >>> Encode.of("read_prodigy", {"duplicates": "frist"})
+        Traceback (most recent call last):
+        ...
+        accord._errors.InvalidInputError: The 'duplicates' parameter of read_prodigy must be one of {'raise', 'first', 'last', 'mean'}. Got 'frist' instead.
+        """  # noqa: E501
         known = {f.name for f in dataclasses.fields(cls)}
         for name in options:
             if name not in known:
                 raise TypeError(f"{owner}() got an unexpected keyword argument {name!r}")
-        return cls(**options)
+        out = cls(**options)
+        check_choice("missing", out.missing, ("omit", "raise"), owner)
+        check_choice("duplicates", out.duplicates, ("raise", "first", "last", "mean"), owner)
+        check_choice("multi_label", out.multi_label, (None, True, False), owner)
+        return out
 
 
 @dataclasses.dataclass
