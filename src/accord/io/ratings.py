@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, Unpack
+from typing import Any, Literal, TypedDict, Unpack
 
 import pandas as pd
 
@@ -16,9 +16,38 @@ from ..data.ratings import Ratings, encode_columns
 from .exports import EXPORT_TOOLS, Encode, EncodeOptions, ExportTool, export_tool, is_json_array
 from .files import check_file, plain_suffix, read_csv_columns, reading, sniff_csv, sniff_text
 
-__all__ = ["FileFormat", "format_of", "read_columns", "read_export", "read_ratings", "read_table"]
+__all__ = [
+    "FileFormat",
+    "FileOptions",
+    "format_of",
+    "read_columns",
+    "read_export",
+    "read_ratings",
+    "read_table",
+]
 
 FileFormat = Literal["csv", "tsv", "parquet", "jsonl"]
+
+
+class FileOptions(TypedDict, total=False):
+    """How a file is read, for :func:`read_table` and :func:`read_columns` (``**files``).
+
+    Attributes
+    ----------
+    file_format : {"csv", "tsv", "parquet", "jsonl"} or None
+        The format; default (None): told by the name's suffix, a compression suffix looked
+        through (:func:`format_of`).
+    sep : str or None
+        The CSV/TSV separator; default (None): sniffed from the header.
+    encoding : str or None
+        The text encoding, a Python codec name; default (None): UTF-8, a byte-order mark
+        honoured.
+    """
+
+    file_format: FileFormat | None
+    sep: str | None
+    encoding: str | None
+
 
 _SUFFIXES: dict[str, FileFormat] = {
     ".csv": "csv",
@@ -56,12 +85,11 @@ def read_table(
     path: str | Path,
     columns: Sequence[str],
     *,
-    file_format: FileFormat | None = None,
-    sep: str | None = None,
-    encoding: str | None = None,
     na_values: Sequence[str] | None = None,
+    **files: Unpack[FileOptions],
 ) -> pd.DataFrame:
-    """Read the named columns of a CSV/TSV, Parquet or JSON Lines file into pandas.
+    """Read the named columns of a CSV/TSV, Parquet or JSON Lines file into pandas, the file
+    read as ``**files`` (:class:`FileOptions`) says.
 
     The text of a CSV/TSV file is missing (NaN) when empty or one of ``na_values`` (default
     :data:`accord._validate.DEFAULT_NA_VALUES`; ``[]``: empty cells only).
@@ -81,9 +109,7 @@ def read_table(
     The formats are those of :func:`accord.read_ratings`, whose References name their
     definitions.
     """
-    columns_read, text = read_columns(
-        path, columns, file_format=file_format, sep=sep, encoding=encoding
-    )
+    columns_read, text = read_columns(path, columns, **files)
     wanted = list(dict.fromkeys(columns))
     if text:
         # Each column typed from all its values (numbers, booleans or text), never by block.
@@ -100,14 +126,10 @@ def read_table(
 
 
 def read_columns(
-    path: str | Path,
-    columns: Sequence[str],
-    *,
-    file_format: FileFormat | None = None,
-    sep: str | None = None,
-    encoding: str | None = None,
+    path: str | Path, columns: Sequence[str], **files: Unpack[FileOptions]
 ) -> tuple[list[Any], bool]:
-    """Read the named columns of a file as Arrow arrays, one per distinct name.
+    """Read the named columns of a file as Arrow arrays, one per distinct name, the file read
+    as ``**files`` (:class:`FileOptions`) says.
 
     CSV/TSV files are read by ``pyarrow.csv`` (multi-threaded) with every named column as
     text, so that no value far down a file can contradict a type guessed from its first
@@ -121,11 +143,12 @@ def read_columns(
     ``FileNotFoundError`` when there is no such file.
     """
     p = check_file(path)
-    fmt = format_of(p, file_format)
+    fmt = format_of(p, files.get("file_format"))
+    encoding = files.get("encoding")
     wanted = list(dict.fromkeys(columns))
     if fmt in ("csv", "tsv"):
         dialect = sniff_csv(
-            p, sep=sep, encoding=encoding, default_sep="\t" if fmt == "tsv" else ","
+            p, sep=files.get("sep"), encoding=encoding, default_sep="\t" if fmt == "tsv" else ","
         )
         dialect.require(wanted)
         table = read_csv_columns(dialect, wanted, null_values=CSV_NULLS)
