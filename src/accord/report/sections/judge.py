@@ -168,15 +168,15 @@ def _human_table(test: Any, beside: Any) -> Table:
             Column.text("human", own("human")),
             Column("items", own("n_items"), fmt_int),
             Column("kappa with judge", own("judge_kappa")),
-            Column.text("CI", lambda row: fmt_ci(row[0].judge_ci_low, row[0].judge_ci_high)),
+            Column("CI", lambda row: fmt_ci(row[0].judge_ci_low, row[0].judge_ci_high), str),
             Column("mean kappa with humans", own("human_kappa")),
             Column("judge at least as good", tested("judge_wins")),
             Column("human at least as good", tested("human_wins")),
             Column("p", tested("pvalue"), fmt_p),
             Column.text("judge wins", wins),
             Column("alpha change", own("alpha_change")),
-            Column.text(
-                "CI", lambda row: fmt_ci(row[0].alpha_change_low, row[0].alpha_change_high)
+            Column(
+                "CI", lambda row: fmt_ci(row[0].alpha_change_low, row[0].alpha_change_high), str
             ),
         ),
         (
@@ -244,7 +244,7 @@ def _pairs_table(ctx: Context, beside: Any) -> Table:
             Column.text("pair", "kind"),
             Column("items", "n_items", fmt_int),
             Column("kappa", "kappa"),
-            Column.text(f"{ctx.level_pct} CI", lambda r: fmt_ci(r.ci_low, r.ci_high)),
+            Column(f"{ctx.level_pct} CI", lambda r: fmt_ci(r.ci_low, r.ci_high), str),
         ),
         beside.pairs.itertuples(index=False),
         "Cohen's kappa of every pair on the items both rated (t interval, Fleiss, Cohen & "
