@@ -17,7 +17,7 @@ import pytest
 
 import accord
 import accord.front.agreement as front
-from accord.engines import stream_statistics
+from accord.engines import dask_statistics, stream_statistics
 
 COLS = {"item": "item", "rater": "rater", "label": "score"}
 
@@ -114,6 +114,40 @@ def test_stream_statistics_without_counts_keep_the_read_report(tmp_path: Path) -
     assert bare.report == full.report
     assert bare.categories == full.categories
     assert (bare.n_items, bare.n_raters) == (full.n_items, full.n_raters)
+
+
+@pytest.mark.parametrize("statistics", [(), ("raters",), ("pairs",), ("items",)])
+@pytest.mark.parametrize("duplicates", ["raise", "first"])
+def test_fewer_statistics_keep_the_read_report_on_every_path(
+    tmp_path: Path, statistics: tuple[str, ...], duplicates: str
+) -> None:
+    # The stream engine's passes over ranges of items (a matrix past memory_limit) and the
+    # dask engine count only what is asked for and what the read report needs.
+    path = continuous_file(tmp_path, n_items=60)
+    if duplicates == "first":
+        frame = pd.read_parquet(path)
+        path = tmp_path / "repeated.parquet"
+        pd.concat([frame, frame.iloc[::7]]).to_parquet(path)
+    options: dict[str, Any] = {**COLS, "level": "interval", "duplicates": duplicates}
+    full = stream_statistics(path, **options, batch_size=97)
+    in_matrix = stream_statistics(path, **options, statistics=statistics, batch_size=97)
+    bucketed = stream_statistics(
+        path, **options, statistics=statistics, batch_size=97, memory_limit=200
+    )
+    dask = dask_statistics(path, **options, statistics=statistics, scheduler="synchronous")
+    assert bucketed.passes > 1
+    assert bucketed.to_dict()["statistics"] == in_matrix.to_dict()["statistics"]
+    assert dask.to_dict()["statistics"] == list(statistics)
+    for got in (in_matrix, bucketed, dask):
+        assert got.report == full.report
+        for name in ("item_counts", "rater_counts"):
+            if name[:-7] + "s" in statistics:
+                want = getattr(full, name).counts
+                have = getattr(got, name).counts
+                np.testing.assert_array_equal(
+                    have.toarray() if hasattr(have, "toarray") else have,
+                    want.toarray() if hasattr(want, "toarray") else want,
+                )
 
 
 def test_rater_counts_of_more_than_65535_labels(tmp_path: Path) -> None:
