@@ -653,11 +653,10 @@ def _numeric_domain(raw: npt.NDArray[Any], where: _Where, *, level: Level, colum
             "ratio level needs values >= 0"
         )
     remap, uniq = _sorted_domain(nums)
-    domain: tuple[Any, ...]
-    if _integral_floats(uniq):
-        domain = tuple(int(v) for v in uniq)
-    else:
-        domain = tuple(float(v) for v in uniq)
+    # Python ints (whole numbers below 2**53: exact in int64) or floats, made in one call.
+    domain: tuple[Any, ...] = tuple(
+        (uniq.astype(np.int64) if _integral_floats(uniq) else uniq).tolist()
+    )
     values = uniq.astype(np.float64) if numeric else None
     return remap, domain, values, "numeric", ()
 
