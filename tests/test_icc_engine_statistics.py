@@ -191,3 +191,24 @@ def test_a_bad_score_in_a_later_batch_is_still_caught_early(
     with pytest.raises(accord.InvalidInputError, match=message) as caught:
         stream_statistics([first, second], **COLS, level=level, batch_size=5)
     assert "first seen at" in str(caught.value)
+
+
+def test_the_first_seen_note_names_the_row_of_the_bad_score(tmp_path: Path) -> None:
+    # Rows 31-35 are one batch of new scores; the bad one is at row 34, not at the batch's
+    # first new score (row 31). The memory engine names row 34 of the same rows.
+    score = [str(v) for v in np.arange(1.0, 41.0)]
+    score[33] = "n/a?"
+    frame = pd.DataFrame({"item": np.arange(40) // 2, "rater": np.arange(40) % 2, "score": score})
+    first, second, whole = tmp_path / "a.csv", tmp_path / "b.csv", tmp_path / "all.csv"
+    frame.iloc[:20].to_csv(first, index=False)
+    frame.iloc[20:].to_csv(second, index=False)
+    frame.to_csv(whole, index=False)
+    with pytest.raises(accord.InvalidInputError) as memory:
+        accord.read_ratings(str(whole), **COLS, level="interval")
+    assert "at row 34 " in str(memory.value)
+    with pytest.raises(accord.InvalidInputError) as streamed:
+        accord.agreement([str(first), str(second)], engine="stream", **COLS, level="interval",
+                         coefficients=["icc"], progress=False, batch_size=5)  # fmt: skip
+    message = str(streamed.value)
+    assert "at row 34 " in message
+    assert message.endswith(f"[first seen at row 34 (row 14 of {second})]")

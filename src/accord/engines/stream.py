@@ -29,7 +29,7 @@ from .._types import IntArray, Level, Missing
 from .._validate import check_na_values
 from ..data.dictionary import GrowingDictionary
 from ..data.dictionary import raw_label_domain as label_domain
-from ..data.encoder import LabelsAs, missing_of, typed_ids
+from ..data.encoder import LabelRowError, LabelsAs, missing_of, typed_ids
 from ..data.label_sets import LabelSets, SetColumn, group_label_sets, set_key_domain, set_keys
 from ..stats import PairTables
 from ..stats.patterns import CountPatterns
@@ -180,10 +180,11 @@ class _Encoder:
             rows = self.labels.first_rows()[known:][~flags]
             try:
                 self._label_domain(present, rows)
-            except InvalidInputError as exc:
+            except LabelRowError as exc:
                 if len(self.locator.files) <= 1:
                     raise
-                where = self.locator.where(int(rows[0]))
+                # The row of the label at fault, in its file (rows count over the files).
+                where = self.locator.where(exc.row)
                 raise InvalidInputError(f"{exc} [first seen at {where}]") from None
 
     def _plainly_numeric(self, labels: npt.NDArray[Any]) -> bool:
