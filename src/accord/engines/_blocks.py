@@ -320,7 +320,7 @@ def long_partial(
         )
     rated = None
     if report and item_counts is None:
-        rated = int(np.count_nonzero(np.bincount(item, minlength=n_groups)))
+        rated = int(np.unique(item).size)  # no array of n_groups: dask blocks span every item
     return LongPartial(item_counts, rater_counts, pairs, int(item.size), dropped, None, rated)
 
 
