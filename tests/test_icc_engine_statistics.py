@@ -17,7 +17,7 @@ import pytest
 
 import accord
 import accord.front.agreement as front
-from accord.engines import stream_statistics
+from accord.engines import dask_statistics, stream_statistics
 
 COLS = {"item": "item", "rater": "rater", "label": "score"}
 
@@ -116,6 +116,40 @@ def test_stream_statistics_without_counts_keep_the_read_report(tmp_path: Path) -
     assert (bare.n_items, bare.n_raters) == (full.n_items, full.n_raters)
 
 
+@pytest.mark.parametrize("statistics", [(), ("raters",), ("pairs",), ("items",)])
+@pytest.mark.parametrize("duplicates", ["raise", "first"])
+def test_fewer_statistics_keep_the_read_report_on_every_path(
+    tmp_path: Path, statistics: tuple[str, ...], duplicates: str
+) -> None:
+    # The stream engine's passes over ranges of items (a matrix past memory_limit) and the
+    # dask engine count only what is asked for and what the read report needs.
+    path = continuous_file(tmp_path, n_items=60)
+    if duplicates == "first":
+        frame = pd.read_parquet(path)
+        path = tmp_path / "repeated.parquet"
+        pd.concat([frame, frame.iloc[::7]]).to_parquet(path)
+    options: dict[str, Any] = {**COLS, "level": "interval", "duplicates": duplicates}
+    full = stream_statistics(path, **options, batch_size=97)
+    in_matrix = stream_statistics(path, **options, statistics=statistics, batch_size=97)
+    bucketed = stream_statistics(
+        path, **options, statistics=statistics, batch_size=97, memory_limit=200
+    )
+    dask = dask_statistics(path, **options, statistics=statistics, scheduler="synchronous")
+    assert bucketed.passes > 1
+    assert bucketed.to_dict()["statistics"] == in_matrix.to_dict()["statistics"]
+    assert dask.to_dict()["statistics"] == list(statistics)
+    for got in (in_matrix, bucketed, dask):
+        assert got.report == full.report
+        for name in ("item_counts", "rater_counts"):
+            if name[:-7] + "s" in statistics:
+                want = getattr(full, name).counts
+                have = getattr(got, name).counts
+                np.testing.assert_array_equal(
+                    have.toarray() if hasattr(have, "toarray") else have,
+                    want.toarray() if hasattr(want, "toarray") else want,
+                )
+
+
 def test_rater_counts_of_more_than_65535_labels(tmp_path: Path) -> None:
     # Raw label codes past 65,535 (continuous scores) used to wrap around in the matrix's
     # two-byte slices: some ratings read as "not rated" and others as another category.
@@ -157,3 +191,24 @@ def test_a_bad_score_in_a_later_batch_is_still_caught_early(
     with pytest.raises(accord.InvalidInputError, match=message) as caught:
         stream_statistics([first, second], **COLS, level=level, batch_size=5)
     assert "first seen at" in str(caught.value)
+
+
+def test_the_first_seen_note_names_the_row_of_the_bad_score(tmp_path: Path) -> None:
+    # Rows 31-35 are one batch of new scores; the bad one is at row 34, not at the batch's
+    # first new score (row 31). The memory engine names row 34 of the same rows.
+    score = [str(v) for v in np.arange(1.0, 41.0)]
+    score[33] = "n/a?"
+    frame = pd.DataFrame({"item": np.arange(40) // 2, "rater": np.arange(40) % 2, "score": score})
+    first, second, whole = tmp_path / "a.csv", tmp_path / "b.csv", tmp_path / "all.csv"
+    frame.iloc[:20].to_csv(first, index=False)
+    frame.iloc[20:].to_csv(second, index=False)
+    frame.to_csv(whole, index=False)
+    with pytest.raises(accord.InvalidInputError) as memory:
+        accord.read_ratings(str(whole), **COLS, level="interval")
+    assert "at row 34 " in str(memory.value)
+    with pytest.raises(accord.InvalidInputError) as streamed:
+        accord.agreement([str(first), str(second)], engine="stream", **COLS, level="interval",
+                         coefficients=["icc"], progress=False, batch_size=5)  # fmt: skip
+    message = str(streamed.value)
+    assert "at row 34 " in message
+    assert message.endswith(f"[first seen at row 34 (row 14 of {second})]")

@@ -38,6 +38,7 @@ from .._validate import check_na_values, format_rows, tidy_scalar
 
 __all__ = [
     "LABELS_AS",
+    "LabelRowError",
     "LabelsAs",
     "arrow_of",
     "categories_as_text",
@@ -558,6 +559,15 @@ def label_domain(
 Domain = tuple[IntArray, tuple[Any, ...], FloatArray | None, str, tuple[str, ...]]
 
 
+class LabelRowError(InvalidInputError):
+    """A label the level or the declared categories do not admit; the message names it and
+    its first row, and ``row`` is that row (0-based, as the caller's rows count)."""
+
+    def __init__(self, message: str, row: int = -1) -> None:
+        super().__init__(message)
+        self.row = row
+
+
 class _Where:
     """Where labels are, for messages: the first row, the rows listed, how many, and the
     label at the first row."""
@@ -615,9 +625,10 @@ def _declared_domain(
     bad = np.flatnonzero(remap < 0)
     if bad.size:
         first, listed, count, label = where(bad)
-        raise InvalidInputError(
+        raise LabelRowError(
             f"column {column!r}: label {label!r} at row {first + 1} is not "
-            f"among the declared categories {domain!r} ({count} such rows: {listed})"
+            f"among the declared categories {domain!r} ({count} such rows: {listed})",
+            first,
         )
     if level == "ratio" and dom_values is not None and np.any(dom_values < 0):
         raise InvalidInputError(
@@ -641,23 +652,24 @@ def _numeric_domain(raw: npt.NDArray[Any], where: _Where, *, level: Level, colum
             else "labels_as='number' (--labels-as number) reads every label as a number"
         )
         not_a = "is not finite" if parses_as_number(shown) else "is not a number"
-        raise InvalidInputError(
+        raise LabelRowError(
             f"column {column!r}: label {shown!r} at row {first + 1} {not_a}, but {why} "
             f"({count} such rows: {listed})"
-            + ("; use level='nominal' or 'ordinal' for text labels" if numeric else "")
+            + ("; use level='nominal' or 'ordinal' for text labels" if numeric else ""),
+            first,
         )
     if level == "ratio" and np.any(nums < 0):
         first, _, _, shown = where(np.flatnonzero(nums < 0))
-        raise InvalidInputError(
+        raise LabelRowError(
             f"column {column!r}: label {shown!r} at row {first + 1} is negative, but the "
-            "ratio level needs values >= 0"
+            "ratio level needs values >= 0",
+            first,
         )
     remap, uniq = _sorted_domain(nums)
-    domain: tuple[Any, ...]
-    if _integral_floats(uniq):
-        domain = tuple(int(v) for v in uniq)
-    else:
-        domain = tuple(float(v) for v in uniq)
+    # Python ints (whole numbers below 2**53: exact in int64) or floats, made in one call.
+    domain: tuple[Any, ...] = tuple(
+        (uniq.astype(np.int64) if _integral_floats(uniq) else uniq).tolist()
+    )
     values = uniq.astype(np.float64) if numeric else None
     return remap, domain, values, "numeric", ()
 

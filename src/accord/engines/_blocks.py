@@ -178,6 +178,7 @@ class LongPartial:
     kept: int
     dropped: int
     duplicates: DuplicateInfo | None
+    rated: int | None = None  # items with a rating, when asked for without item counts
 
     def merge(self, other: LongPartial) -> LongPartial:
         """Sum two partials over disjoint sets of items (same dictionaries)."""
@@ -196,6 +197,7 @@ class LongPartial:
                 if self.duplicates is None
                 else self.duplicates.merge(other.duplicates)
             ),
+            rated=_add(self.rated, other.rated),
         )
 
 
@@ -268,6 +270,7 @@ def long_partial(
     duplicates: str,
     statistics: Sequence[str],
     sparse: bool,
+    report: bool = False,
 ) -> LongPartial:
     """Partial statistics of a block of ratings holding every rating of its items.
 
@@ -287,6 +290,10 @@ def long_partial(
     statistics : sequence of {"items", "raters", "pairs"}
     sparse : bool
         Item counts as a sparse CSR array (else dense).
+    report : bool, default False
+        Also what the read report needs and ``statistics`` does not give: without
+        ``"raters"``, the ratings per rater (``rater_counts`` of one column); without
+        ``"items"``, the items with a rating (``rated``). Nothing is counted by category.
     """
     n_raters = len(raters)
     q = len(categories)
@@ -305,11 +312,16 @@ def long_partial(
         ).counts
     if "raters" in statistics:
         rater_counts = np.bincount(rater * q + label, minlength=n_raters * q).reshape(n_raters, q)
+    elif report:
+        rater_counts = np.bincount(rater, minlength=n_raters)[:, None]
     if "pairs" in statistics:
         pairs = PairTables.from_ratings(
             _stub_ratings(item, rater, label, raters, categories, n_groups)
         )
-    return LongPartial(item_counts, rater_counts, pairs, int(item.size), dropped, None)
+    rated = None
+    if report and item_counts is None:
+        rated = int(np.unique(item).size)  # no array of n_groups: dask blocks span every item
+    return LongPartial(item_counts, rater_counts, pairs, int(item.size), dropped, None, rated)
 
 
 def use_sparse(n_items: int, q: int) -> bool:

@@ -150,6 +150,7 @@ def _count(
         duplicates=duplicates,
         statistics=statistics,
         sparse=True,
+        report=True,
     )
     return _Partial(stats, int(miss.sum()), np.sort(rows[miss])[:_SHOW])
 
@@ -307,6 +308,7 @@ def dask_scan(
         rater_counts=stats.rater_counts,
         pairs=stats.pair_tables,
         patterns=None,
+        rated_items=stats.rated,  # without item counts
         statistics=scan.statistics,
         keep_items="items" in scan.statistics,
         rows=seen.rows,
@@ -417,7 +419,7 @@ def _count_partitions(
             raters=decoded.raters,
             categories=categories,
             duplicates=scan.duplicates,
-            statistics=("items", "raters", *(("pairs",) if "pairs" in scan.statistics else ())),
+            statistics=scan.statistics,
         )
         for p in encoded.to_delayed()
     ]

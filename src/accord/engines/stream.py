@@ -29,7 +29,7 @@ from .._types import IntArray, Level, Missing
 from .._validate import check_na_values
 from ..data.dictionary import GrowingDictionary
 from ..data.dictionary import raw_label_domain as label_domain
-from ..data.encoder import LabelsAs, missing_of, typed_ids
+from ..data.encoder import LabelRowError, LabelsAs, missing_of, typed_ids
 from ..data.label_sets import LabelSets, SetColumn, group_label_sets, set_key_domain, set_keys
 from ..stats import PairTables
 from ..stats.patterns import CountPatterns
@@ -180,10 +180,11 @@ class _Encoder:
             rows = self.labels.first_rows()[known:][~flags]
             try:
                 self._label_domain(present, rows)
-            except InvalidInputError as exc:
+            except LabelRowError as exc:
                 if len(self.locator.files) <= 1:
                     raise
-                where = self.locator.where(int(rows[0]))
+                # The row of the label at fault, in its file (rows count over the files).
+                where = self.locator.where(exc.row)
                 raise InvalidInputError(f"{exc} [first seen at {where}]") from None
 
     def _plainly_numeric(self, labels: npt.NDArray[Any]) -> bool:
@@ -819,7 +820,13 @@ def _bucketed(
     k = max(1, math.ceil((rows - read.missing) * BUCKET_BYTES_PER_RATING / memory_limit))
     k = min(k, n_items)
     bounds = np.linspace(0, n_items, k + 1).round().astype(np.int64)
-    wanted = ("items", "raters", *(("pairs",) if "pairs" in scan.statistics else ()))
+    # With no statistic asked for (the ICC reads the scores again), only what the read
+    # report needs is counted: nothing by category.
+    wanted = (
+        *(("items",) if scan.statistics else ()),
+        *(("raters",) if "raters" in scan.statistics else ()),
+        *(("pairs",) if "pairs" in scan.statistics else ()),
+    )
     result: LongPartial | None = None
     blocks: list[Any] = []
     done = rows
@@ -848,6 +855,7 @@ def _bucketed(
             duplicates=scan.duplicates,
             statistics=wanted,
             sparse=sparse,
+            report=True,
         )
         if part.duplicates is not None:
             info = part.duplicates
@@ -858,16 +866,23 @@ def _bucketed(
                 shifted, enc.items.values(), enc.raters.values(), enc.locator, complete=True
             )
         blocks.append(part.item_counts)
-        part = LongPartial(None, part.rater_counts, part.pair_tables, part.kept, part.dropped, None)
+        part = dataclasses.replace(part, item_counts=None)
         result = part if result is None else result.merge(part)
     assert result is not None
-    if sparse:
+    item_counts: Any = None
+    if "items" in wanted and sparse:
         from scipy import sparse as sp
 
-        item_counts: Any = sp.vstack(blocks, format="csr", dtype=np.int64)
-    else:
+        item_counts = sp.vstack(blocks, format="csr", dtype=np.int64)
+    elif "items" in wanted:
         item_counts = np.concatenate(blocks)
     assert result.rater_counts is not None
     return _Counted(
-        item_counts, result.rater_counts, result.pair_tables, None, result.dropped, k + 1
+        item_counts,
+        result.rater_counts,
+        result.pair_tables,
+        None,
+        result.dropped,
+        k + 1,
+        result.rated,
     )
