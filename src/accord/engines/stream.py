@@ -425,7 +425,7 @@ def stream_scan(
         rated_items=counted.rated,  # without item counts or patterns
         statistics=wanted,
         # Item counts stand in for patterns when the patterns could not be formed.
-        keep_items=bool(wanted) and ("items" in wanted or counted.patterns is None),
+        keep_items="items" in wanted or ("patterns" in wanted and counted.patterns is None),
         rows=read.rows,
         missing=read.missing,
         dropped=counted.dropped,
