@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -10,13 +10,17 @@ import numpy.typing as npt
 Level: TypeAlias = Literal["nominal", "ordinal", "interval", "ratio"]
 """Level of measurement of the labels."""
 
-LEVELS: tuple[Level, ...] = ("nominal", "ordinal", "interval", "ratio")
+LEVELS: tuple[Level, ...] = get_args(Level)
 
 Missing: TypeAlias = Literal["omit", "raise"]
 """What to do with a rating whose label is missing."""
 
+MISSING_RULES: tuple[Missing, ...] = get_args(Missing)
+
 Duplicates: TypeAlias = Literal["raise", "first", "last", "mean"]
 """What to do when one rater rated one item more than once."""
+
+DUPLICATE_RULES: tuple[Duplicates, ...] = get_args(Duplicates)
 
 Alternative: TypeAlias = Literal["two-sided", "greater", "less"]
 

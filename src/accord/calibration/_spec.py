@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Literal, TypeAlias
 
 from .._errors import InvalidInputError
-from .._types import Duplicates, Missing, RngLike
+from .._types import DUPLICATE_RULES, MISSING_RULES, Duplicates, Missing, RngLike
 from .._validate import check_choice
 
 __all__ = [
@@ -98,8 +98,8 @@ class PanelSpec:
                 "give at most one of confidence, sigma, score_range and levels; got "
                 + " and ".join(given)
             )
-        check_choice("missing", self.missing, ("omit", "raise"), OWNER)
-        check_choice("duplicates", self.duplicates, ("raise", "first", "last", "mean"), OWNER)
+        check_choice("missing", self.missing, MISSING_RULES, OWNER)
+        check_choice("duplicates", self.duplicates, DUPLICATE_RULES, OWNER)
         check_choice("range_convention", self.range_convention, ("central95", "sd"), OWNER)
         if self.score_range is not None:
             if isinstance(self.score_range, str) or len(self.score_range) != 2:

@@ -22,7 +22,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Result, to_plain
-from .._types import Duplicates, FloatArray, IntArray
+from .._types import DUPLICATE_RULES, Duplicates, FloatArray, IntArray
 from .._validate import check_choice, format_rows
 from ..data.encoder import missing_mask
 from ..data.frames import columns_of
@@ -182,7 +182,7 @@ def hodge_rank(
     >>> r.scores["score"].round(12).abs().tolist(), r.inconsistency
     ([0.0, 0.0, 0.0], 1.0)
     """
-    check_choice("duplicates", duplicates, ("raise", "first", "last", "mean"), "hodge_rank")
+    check_choice("duplicates", duplicates, DUPLICATE_RULES, "hodge_rank")
     pairwise = first is not None or second is not None
     scored = item is not None or rater is not None or score is not None
     if pairwise == scored:

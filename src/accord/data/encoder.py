@@ -26,7 +26,7 @@ pyarrow is imported inside the functions that need it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 LabelsAs = Literal["auto", "number", "text"]
-LABELS_AS: tuple[str, ...] = ("auto", "number", "text")
+LABELS_AS: tuple[str, ...] = get_args(LabelsAs)
 
 # --------------------------------------------------------------------------- to Arrow
 

@@ -21,7 +21,16 @@ import pandas as pd
 
 from .._errors import DuplicateRatingError, InvalidInputError, option
 from .._results import Record
-from .._types import LEVELS, Duplicates, FloatArray, IntArray, Level, Missing
+from .._types import (
+    DUPLICATE_RULES,
+    LEVELS,
+    MISSING_RULES,
+    Duplicates,
+    FloatArray,
+    IntArray,
+    Level,
+    Missing,
+)
 from .._validate import (
     SHOW,
     check_choice,
@@ -826,8 +835,8 @@ def _check_options(level: str, missing: str, duplicates: str, labels_as: str) ->
     """The options of :func:`encode_ratings`, each one of its choices, and ``mean`` only
     where labels are numbers."""
     check_choice("level", level, LEVELS, "Ratings")
-    check_choice("missing", missing, ("omit", "raise"), "Ratings")
-    check_choice("duplicates", duplicates, ("raise", "first", "last", "mean"), "Ratings")
+    check_choice("missing", missing, MISSING_RULES, "Ratings")
+    check_choice("duplicates", duplicates, DUPLICATE_RULES, "Ratings")
     check_choice("labels_as", labels_as, LABELS_AS, "Ratings")
 
 

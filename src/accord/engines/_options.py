@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, Required, TypedDict
 
 from .._errors import InvalidInputError, bad_choice
-from .._types import LEVELS, Level, Missing
+from .._types import LEVELS, MISSING_RULES, Level, Missing
 from ..data.encoder import LabelsAs
 from ._blocks import STATISTICS
 from ._mapreduce import Progress
@@ -113,7 +113,7 @@ def check_options(
 ) -> tuple[str, ...]:
     """Validate the shared options of the engines; return the statistics as a tuple."""
     check_choice("level", level, LEVELS, owner)
-    check_choice("missing", missing, ("omit", "raise"), owner)
+    check_choice("missing", missing, MISSING_RULES, owner)
     if duplicates == "mean":
         raise InvalidInputError(
             f"duplicates='mean' is not available in {owner}: averaging repeated ratings can "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, TypeAlias, TypedDict, Unpack
+from typing import Any, Literal, TypeAlias, TypedDict, Unpack, get_args
 
 import numpy as np
 
@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 Engine: TypeAlias = Literal["memory", "stream", "dask"]
-ENGINES: tuple[str, ...] = ("memory", "stream", "dask")
+ENGINES: tuple[str, ...] = get_args(Engine)
 
 
 def check_engine(engine: str, owner: str) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeAlias, TypedDict
 
 from .._errors import DuplicateRatingError, InvalidInputError, option, require, shown
-from .._types import Duplicates, Level, Missing
+from .._types import DUPLICATE_RULES, MISSING_RULES, Duplicates, Level, Missing
 from .._validate import check_choice
 from ..data.ratings import Ratings
 from ..data.spans import Spans
@@ -384,8 +384,8 @@ class Encode:
             if name not in known:
                 raise TypeError(f"{owner}() got an unexpected keyword argument {name!r}")
         out = cls(**options)
-        check_choice("missing", out.missing, ("omit", "raise"), owner)
-        check_choice("duplicates", out.duplicates, ("raise", "first", "last", "mean"), owner)
+        check_choice("missing", out.missing, MISSING_RULES, owner)
+        check_choice("duplicates", out.duplicates, DUPLICATE_RULES, owner)
         check_choice("multi_label", out.multi_label, (None, True, False), owner)
         return out
 

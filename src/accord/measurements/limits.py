@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -36,9 +36,9 @@ __all__ = [
 ]
 
 Scale = Literal["difference", "ratio", "percent"]
-SCALES: tuple[str, ...] = ("difference", "ratio", "percent")
+SCALES: tuple[str, ...] = get_args(Scale)
 LimitsMethod = Literal["exact", "exact-individual", "approximate", "approximate-1986"]
-LIMITS_METHODS: tuple[str, ...] = ("exact", "exact-individual", "approximate", "approximate-1986")
+LIMITS_METHODS: tuple[str, ...] = get_args(LimitsMethod)
 
 _SCALE_WORDS = {
     "difference": "differences first - second",
