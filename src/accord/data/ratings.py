@@ -11,8 +11,7 @@ Row numbers in error messages count data rows from 1 (the header line of a file 
 from __future__ import annotations
 
 import dataclasses
-import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -558,13 +557,29 @@ def encode_columns(
     """
     data = [items, raters, labels]
     del items, raters, labels
-    encode: Callable[..., Ratings] = encode_label_sets
-    if not multi_label:
-        order = None
-        if categories is None and native_order is not None:
-            categories, order = native_order, "the ordered Categorical's order"
-        encode = functools.partial(encode_ratings, category_order=order)
-    return encode(
+    # Each encoder is called directly, never through functools.partial or **options: a
+    # direct call hands the columns over to the encoder's frame, which lets each go once
+    # it is encoded; a wrapper keeps them alive in this frame until the call returns
+    # (about 500 MB more at the peak for 10M ratings read from a file).
+    if multi_label:
+        return encode_label_sets(
+            data.pop(0),
+            data.pop(0),
+            data.pop(0),
+            level=level,
+            categories=categories,
+            missing=missing,
+            duplicates=duplicates,
+            columns=columns,
+            source=source,
+            na_values=na_values,
+            labels_as=labels_as,
+            text=text,
+        )
+    order = None
+    if categories is None and native_order is not None:
+        categories, order = native_order, "the ordered Categorical's order"
+    return encode_ratings(
         data.pop(0),
         data.pop(0),
         data.pop(0),
@@ -577,6 +592,7 @@ def encode_columns(
         na_values=na_values,
         labels_as=labels_as,
         text=text,
+        category_order=order,
     )
 
 
