@@ -26,6 +26,26 @@ from .limits import (
 
 __all__ = ["MethodComparison", "bland_altman"]
 
+#: The columns of :meth:`MethodComparison.table` taken from each pair's
+#: :meth:`BlandAltman.to_dict`, in order.
+_TABLE_KEYS = (
+    "first",
+    "second",
+    "n_pairs",
+    "bias",
+    "bias_ci_low",
+    "bias_ci_high",
+    "sd",
+    "lower",
+    "lower_ci_low",
+    "lower_ci_high",
+    "upper",
+    "upper_ci_low",
+    "upper_ci_high",
+    "slope",
+    "slope_pvalue",
+)
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class MethodComparison(Result):
@@ -62,31 +82,11 @@ class MethodComparison(Result):
         p-value, and the CCC with its CI."""
         rows = []
         for ba, ccc in zip(self.limits, self.concordance, strict=True):
-            bias = ba.confidence_interval(level)
-            low, up = ba.limits_interval(level, limits_method)
+            analysis = ba.to_dict(level, limits_method)
+            row = {key: analysis[key] for key in _TABLE_KEYS}
             cci = ccc.confidence_interval(level)
-            rows.append(
-                {
-                    "first": ba.first,
-                    "second": ba.second,
-                    "n_pairs": ba.n_pairs,
-                    "bias": ba.bias,
-                    "bias_ci_low": bias.low,
-                    "bias_ci_high": bias.high,
-                    "sd": ba.sd,
-                    "lower": ba.lower,
-                    "lower_ci_low": low.low,
-                    "lower_ci_high": low.high,
-                    "upper": ba.upper,
-                    "upper_ci_low": up.low,
-                    "upper_ci_high": up.high,
-                    "slope": ba.slope,
-                    "slope_pvalue": ba.slope_pvalue,
-                    "ccc": ccc.statistic,
-                    "ccc_ci_low": cci.low,
-                    "ccc_ci_high": cci.high,
-                }
-            )
+            row.update(ccc=ccc.statistic, ccc_ci_low=cci.low, ccc_ci_high=cci.high)
+            rows.append(row)
         return pd.DataFrame(rows)
 
     def to_frame(self) -> pd.DataFrame:
