@@ -7,7 +7,9 @@ which. This module reads the source of ``src/accord`` with :mod:`ast` and checks
 * no module imports an underscore name from another package (what packages share is a public
   name of an internal module);
 * no function body (docstring excluded) is over 80 lines, unless a ``# long: <why>`` comment on
-  the ``def`` line or just above it says why.
+  the ``def`` line or just above it says why;
+* no run of statements spanning six lines or more stands in two function bodies (the same
+  statements to the letter, however they are laid out): what one place does, one place does.
 
 Each rule has one list of today's exceptions, named ``..._TO_REMOVE`` / ``..._TO_SPLIT``. An entry
 is a piece of work, not a permission: the lists only shrink, and an entry that no longer applies
@@ -40,6 +42,9 @@ PRIVATE_IMPORTS_TO_REMOVE: frozenset[str] = frozenset()
 
 #: Functions whose body is over MAX_BODY_LINES lines today, as "module:qualified name".
 LONG_FUNCTIONS_TO_SPLIT: frozenset[str] = frozenset()
+
+#: The fewest lines a run of statements spans before standing twice is repetition.
+MIN_REPEATED_LINES = 6
 
 
 # --- the source tree -----------------------------------------------------------------------------
@@ -302,6 +307,53 @@ def long_functions(modules: Mapping[str, Module], limit: int = MAX_BODY_LINES) -
     return found
 
 
+# --- rule 4: no repeated statements --------------------------------------------------------------
+
+
+def _is_docstring(node: ast.stmt) -> bool:
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    )
+
+
+def repeated_runs(
+    modules: Mapping[str, Module], min_lines: int = MIN_REPEATED_LINES
+) -> list[list[str]]:
+    """The runs of two or more consecutive statements of a function body that stand in two
+    places or more, one of them spanning at least ``min_lines`` lines: one sorted list of
+    "module:line" per run. Statements compare as syntax trees, so layout and comments do not
+    count and names and values do. Nested definitions and docstrings are not part of a run;
+    signatures, docstrings and imports are not statements of a body."""
+    places: dict[str, set[str]] = {}
+    longest: dict[str, int] = {}
+    for name, module in modules.items():
+        for fn in ast.walk(module.tree):
+            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(fn):
+                for field in ("body", "orelse", "finalbody"):
+                    statements = getattr(node, field, None)
+                    block = [
+                        s
+                        for s in (statements if isinstance(statements, list) else ())
+                        if isinstance(s, ast.stmt)
+                        and not _is_docstring(s)
+                        and not isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+                    ]
+                    dumps = [ast.dump(s) for s in block]
+                    for i, first in enumerate(block):
+                        for j in range(i + 1, len(block)):
+                            key = "\n".join(dumps[i : j + 1])
+                            span = (block[j].end_lineno or block[j].lineno) - first.lineno + 1
+                            places.setdefault(key, set()).add(f"{name}:{first.lineno}")
+                            longest[key] = max(longest.get(key, 0), span)
+    found = {frozenset(p) for key, p in places.items() if len(p) > 1 and longest[key] >= min_lines}
+    # The shorter runs that start where a longer one does are the same places: one entry.
+    return sorted(sorted(p) for p in found)
+
+
 # --- the rules on accord -------------------------------------------------------------------------
 
 
@@ -328,6 +380,14 @@ def test_function_bodies_are_short() -> None:
     assert not new, (
         f"function bodies over {MAX_BODY_LINES} lines (split them, or say why in a "
         "'# long: <why>' comment on or just above the def): " + "; ".join(new)
+    )
+
+
+def test_no_repeated_statements() -> None:
+    found = repeated_runs(accord_modules())
+    assert not found, (
+        f"runs of statements over {MIN_REPEATED_LINES - 1} lines written twice (make them one "
+        "function, or one loop over what differs): " + "; ".join(" = ".join(p) for p in found)
     )
 
 
@@ -433,3 +493,27 @@ def test_long_function_checker(head: str, flagged: bool) -> None:
     assert found == ({"accord.m:f": MAX_BODY_LINES + 1} if flagged else {})
     method = "class C:\n" + _function("f", MAX_BODY_LINES + 1, indent="    ")
     assert list(long_functions(_tree(accord__m=method))) == ["accord.m:C.f"]
+
+
+def test_repeated_statements_checker() -> None:
+    run = "    a = f(x)\n    b = g(\n        a,\n        x,\n    )\n    return h(a, b)\n"
+    laid_out = "    a = f(x)  # a comment\n    b = g(a, x)\n    return h(a, b)\n"
+    files = {
+        "accord__m": f'def f(x):\n    """Doc."""\n{run}\n\ndef g(x):\n{run}',
+        "accord__n": f"class C:\n    def f(self, x):\n        if x:\n{_indent(run, 8)}",
+        "accord__o": f"def f(x):\n{laid_out}",
+    }
+    # The same statements laid out otherwise are the same run.
+    assert repeated_runs(_tree(**files)) == [
+        ["accord.m:12", "accord.m:3", "accord.n:4", "accord.o:2"]
+    ]
+    # Shorter than the bar, other names or a single statement: not a repeated run.
+    assert repeated_runs(_tree(**files), min_lines=8) == []
+    other = run.replace("g(", "k(")
+    assert repeated_runs(_tree(accord__m=f"def f(x):\n{run}\ndef g(x):\n{other}")) == []
+    one = "    return g(\n        a,\n        b,\n        c,\n        d,\n    )\n"
+    assert repeated_runs(_tree(accord__m=f"def f():\n{one}\ndef g():\n{one}")) == []
+
+
+def _indent(text: str, by: int) -> str:
+    return "".join(" " * by + line + "\n" for line in text.splitlines())

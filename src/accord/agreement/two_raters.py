@@ -455,8 +455,10 @@ def _weighted_table(
     weights: str | None,
     agreement_weights: npt.ArrayLike | None,
     disagreement_weights: npt.ArrayLike | None,
-) -> tuple[ContingencyTable, FloatArray, str]:
-    """The two raters' table and the agreement weights with their name."""
+    population_size: float | None,
+) -> tuple[ContingencyTable, FloatArray, str, FloatArray, int, float]:
+    """The two raters' table, the agreement weights with their name, the table's
+    proportions, the number of items and the finite-population factor of the variance."""
     table = as_table(data, y, categories=categories, raters=raters, owner=owner)
     w, wname = _weight_matrix(
         table,
@@ -466,7 +468,8 @@ def _weighted_table(
         owner,
         _declared(data, y, categories),
     )
-    return table, w, wname
+    n = _n_items(table)
+    return table, w, wname, table.proportions, n, population_factor(n, population_size)
 
 
 def _chance_corrected_fields(
@@ -623,12 +626,17 @@ def cohen_kappa(
     0.3478
     """
     owner = "cohen_kappa"
-    table, w, wname = _weighted_table(
-        owner, data, y, categories, raters, weights, agreement_weights, disagreement_weights
+    table, w, wname, p, n, factor = _weighted_table(
+        owner,
+        data,
+        y,
+        categories,
+        raters,
+        weights,
+        agreement_weights,
+        disagreement_weights,
+        population_size,
     )
-    p = table.proportions
-    n = _n_items(table)
-    factor = population_factor(n, population_size)
     kappa_a, po_a, pe_a = _kappa_core(p, w)
     kappa, po, pe = float(kappa_a), float(po_a), float(pe_a)
     px, py = _marginals(p)
@@ -739,12 +747,17 @@ population_size
     0.799532
     """
     owner = "scott_pi"
-    table, w, wname = _weighted_table(
-        owner, data, y, categories, raters, weights, agreement_weights, disagreement_weights
+    table, w, wname, p, n, factor = _weighted_table(
+        owner,
+        data,
+        y,
+        categories,
+        raters,
+        weights,
+        agreement_weights,
+        disagreement_weights,
+        population_size,
     )
-    p = table.proportions
-    n = _n_items(table)
-    factor = population_factor(n, population_size)
     pi_a, po_a, pe_a = _scott_core(p, w)
     pi, po, pe = float(pi_a), float(po_a), float(pe_a)
     label = "unweighted" if wname == "identity" else f"{wname} weights"
