@@ -66,7 +66,10 @@ def test_interval_report_headlines_the_icc(lesion_page: HtmlReport) -> None:
     assert float(shown.group(1)) == pytest.approx(low, abs=0.006)
     assert float(shown.group(2)) == pytest.approx(high, abs=0.006)
     assert "Krippendorff&#39;s alpha (interval)" in summary
-    assert "excellent reliability of a single measurement (Koo &amp; Li)" in summary
+    # both ends of the interval (0.943 to 0.996) are excellent: one band, read from the CI
+    assert (
+        "excellent reliability of a single measurement (Koo &amp; Li, from the 95% CI)" in summary
+    )
     # every ICC row is labelled by its form
     for form in ("ICC(1) [ICC(1,1)]", "ICC(A,1) [ICC(2,1)]", "ICC(C,1) [ICC(3,1)]"):
         assert form in section_of(page, "coefficients")

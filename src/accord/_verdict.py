@@ -4,7 +4,8 @@ One place for the headline that the HTML report and the command line both print:
 coefficient chosen by the level of measurement (:func:`headline`), its name
 (:func:`coefficient_label`), the benchmark bands it is read against (:func:`landis_koch`,
 :func:`koo_li`; the bands themselves are those of :mod:`accord._bands`), the band a
-coefficient reaches once its uncertainty is counted (:func:`benchmark_reading`) and the
+coefficient reaches once its uncertainty is counted (:func:`benchmark_reading`, and
+:func:`icc_reading` for the ICC's interval) and the
 one-sentence verdict (:func:`verdict`, :func:`panel_verdict`).
 
 It belongs to the presenters (``accord.report`` and ``accord.cli`` import it; nothing below
@@ -34,6 +35,7 @@ __all__ = [
     "distribution",
     "headline",
     "headline_coefficients",
+    "icc_reading",
     "koo_li",
     "landis_koch",
     "panel_verdict",
@@ -66,6 +68,34 @@ def koo_li(value: float) -> str:
     ('poor', 'good', 'excellent')
     """
     return _bands.band_name(value, _bands.KOO_LI)
+
+
+def icc_reading(value: float, low: float, high: float, confidence_level: float = 0.95) -> str:
+    """An ICC read against Koo & Li's (2016) bands by its confidence interval, as they advise:
+    the band of each end, one band where both ends share it. Without a finite interval, the
+    band of the estimate.
+
+    Examples
+    --------
+    Koo & Li (2016, p. 161): an ICC of 0.932 with a 95% interval of 0.879 to 0.965 is
+    "good" to "excellent" reliability, not "excellent":
+
+    >>> print(icc_reading(0.932, 0.879, 0.965))  # doctest: +NORMALIZE_WHITESPACE
+    good to excellent reliability of a single measurement (Koo & Li, from the 95% CI; the
+    estimate alone reads excellent)
+    >>> icc_reading(0.95, 0.91, 0.98)
+    'excellent reliability of a single measurement (Koo & Li, from the 95% CI)'
+    >>> icc_reading(0.62, float("nan"), float("nan"))
+    'moderate reliability of a single measurement (Koo & Li)'
+    """
+    what = "reliability of a single measurement"
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return f"{koo_li(value)} {what} (Koo & Li)"
+    source = f"Koo & Li, from the {level_pct(confidence_level)} CI"
+    bottom, top = koo_li(low), koo_li(high)
+    if bottom == top:
+        return f"{bottom} {what} ({source})"
+    return f"{bottom} to {top} {what} ({source}; the estimate alone reads {koo_li(value)})"
 
 
 def _icc_form(coef: Any) -> str:
@@ -209,8 +239,9 @@ def verdict(
     Kappa-type values are named with the band of Landis & Koch (1977) that the coefficient
     reaches with probability ``confidence_level`` given its standard error (Gwet 2014, ch. 6;
     :func:`benchmark_reading`), or the band of the estimate when it has no standard error.
-    The ICC is named with the bands of Koo & Li (2016); Krippendorff's alpha at an interval
-    or ratio level is given without a band. ``digits`` after the decimal point;
+    The ICC is named with the bands of Koo & Li (2016) that its interval spans
+    (:func:`icc_reading`); Krippendorff's alpha at an interval or ratio level is given without
+    a band. ``digits`` after the decimal point;
     ``distribution`` as :meth:`accord.Coefficient.benchmark` takes it.
 
     Examples
@@ -218,8 +249,10 @@ def verdict(
     >>> from types import SimpleNamespace as C
     >>> verdict(C(name="fleiss_kappa", weights="identity", statistic=0.4302), 0.32, 0.54)
     "Fleiss' kappa 0.43 (95% CI 0.32 to 0.54): moderate agreement beyond chance (Landis & Koch)"
-    >>> verdict(C(name="icc", form="ICC(A,1)", statistic=0.912), 0.85, 0.95)
-    'ICC(A,1) 0.91 (95% CI 0.85 to 0.95): excellent reliability of a single measurement (Koo & Li)'
+    >>> print(verdict(C(name="icc", form="ICC(A,1)", statistic=0.912), 0.91, 0.95))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ICC(A,1) 0.91 (95% CI 0.91 to 0.95): excellent reliability of a single measurement
+    (Koo & Li, from the 95% CI)
     >>> verdict(C(name="fleiss_kappa", weights="identity", statistic=float("nan"),
     ...           reason="one category"), float("nan"), float("nan"))
     "Fleiss' kappa is undefined for these data: one category"
@@ -236,7 +269,7 @@ def verdict(
     )
     head = f"{label} {value:.{digits}f}{interval}"
     if coef.name == "icc":
-        return f"{head}: {koo_li(value)} reliability of a single measurement (Koo & Li)"
+        return f"{head}: {icc_reading(value, low, high, confidence_level)}"
     if coef.name == "krippendorff_alpha" and getattr(coef, "weights", "") in ("interval", "ratio"):
         return head
     reading = benchmark_reading(coef, confidence_level, distribution)

@@ -11,7 +11,6 @@ from ..._verdict import (
     bias_spread,
     coefficient_label,
     distribution,
-    koo_li,
     landis_koch,
     panel_verdict,
     verdict,
@@ -75,9 +74,10 @@ KAPPA_BENCHMARKS = MethodNote(
 ICC_BENCHMARKS = MethodNote(
     "Benchmarks",
     "ICC values are named with the bands of Koo & Li (2016): below 0.5 poor, "
-    "0.5-0.75 moderate, 0.75-0.9 good, above 0.9 excellent; both ends of the "
-    "interval are named. The colour of the ICC figure follows the lower end of "
-    "its interval: at least 0.75 green, at least 0.5 amber, else red. "
+    "0.5-0.75 moderate, 0.75-0.9 good, above 0.9 excellent; as they advise, the ICC "
+    "is named by the bands its interval spans (from the band of its lower end to that "
+    "of its upper end), not by its estimate alone. The colour of the ICC figure "
+    "follows the lower end of its interval: at least 0.75 green, at least 0.5 amber, else red. "
     "Benchmarks are conventions, not tests.",
     (REF["kl2016"],),
 )
@@ -275,15 +275,9 @@ def _numeric_summary(ctx: Context, head: Any) -> Section:
         items.append(_coefficient_figure(ctx, alpha))
     items.append(_data_figure(ctx, "measurements"))
     if math.isfinite(head.statistic):
-        span = (
-            f" The {ctx.level_pct} interval runs from {fmt(low)} ({koo_li(low)}) to "
-            f"{fmt(high)} ({koo_li(high)})."
-            if math.isfinite(low) and math.isfinite(high)
-            else ""
-        )
         lead = (
             f"{verdict(head, low, high, ctx.confidence_level, 3)}, on "
-            f"{fmt_int(head.n_items)} items.{span}"
+            f"{fmt_int(head.n_items)} items."
         )
     else:
         lead = _undefined(head)
