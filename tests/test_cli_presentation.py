@@ -106,6 +106,24 @@ def test_columns_left_out_are_named_and_numbers_never_cut(
     assert "Left out" not in wide and " items " in wide
 
 
+@pytest.mark.parametrize("width", [60, 80, 100])
+def test_coefficient_names_are_never_cut_inside_a_word(
+    width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: at 80 columns the names column was squeezed below its longest word and printed
+    # "percent_agreemen" over "t" (and "krippendorff_alp" over "ha (nominal)").
+    def name_words(columns: int) -> set[str]:
+        monkeypatch.setenv("COLUMNS", str(columns))
+        code, out, _ = run(*COMMANDS["agree-ordinal"])
+        assert code == 0
+        rows = [line.split("│")[1] for line in out.splitlines() if line.startswith("│")]
+        return {word for row in rows for word in row.split()}
+
+    whole = name_words(300)
+    assert {"percent_agreement", "krippendorff_alpha", "(ordinal)"} <= whole
+    assert name_words(width) == whole
+
+
 def test_rater_ids_stay_whole_and_unique(monkeypatch: pytest.MonkeyPatch) -> None:
     # Before: reviewer_10 and reviewer_11 both printed as "reviewer_…", and the header
     # expected_chi2 as "expected_ch…".

@@ -773,8 +773,9 @@ def terminal_width() -> int:
 class FittedTable:
     """A table that fits the console it is printed on.
 
-    Numbers and ids are never cut: text columns (``left`` and notes) wrap at words, and when
-    even that does not fit, numeric columns are left out from the right, the footnote naming
+    Numbers and ids are never cut: text columns (``left`` and notes) wrap at words, the first
+    column (the names of the rows) never inside a word and notes giving way first; when even
+    that does not fit, numeric columns are left out from the right, the footnote naming
     them. The title and the footnotes are lines of their own, wrapped at the console's width.
     """
 
@@ -797,11 +798,22 @@ class FittedTable:
         return max([cell_len(self.header[j]), *(cell_len(r[j]) for r in self.rows)])
 
     def _narrowest(self, j: int) -> int:
-        """The width a wrapping column can shrink to: its longest word, at most 14."""
+        """The width a wrapping column can shrink to: its longest word, at most 14 but for the
+        first column, which names the rows and whose words are never cut."""
         from rich.cells import cell_len
 
+        cap = None if j == 0 else 14
         words = [w for text in (self.header[j], *(r[j] for r in self.rows)) for w in text.split()]
-        return min(self._natural(j), max([4, *(min(cell_len(w), 14) for w in words)]))
+        longest = [min(cell_len(w), cap or cell_len(w)) for w in words]
+        return min(self._natural(j), max([4, *longest]))
+
+    def _first_width(self, shown: list[int], width: int) -> int:
+        """The width of the first column, which names the rows: what it needs where that
+        fits beside the narrowest of the other columns shown (notes give way first), and
+        never less than its longest word."""
+        others = sum(self._narrowest(j) if self.left[j] else self._natural(j) for j in shown[1:])
+        room = width - (3 * len(shown) + 1) - others
+        return max(self._narrowest(0), min(self._natural(0), room))
 
     def _fit(self, width: int) -> tuple[list[int], list[str]]:
         """Indices of the columns shown at ``width`` and the headers left out."""
@@ -829,7 +841,8 @@ class FittedTable:
         table = Table(header_style="bold")
         for j in shown:
             if self.left[j]:
-                table.add_column(self.header[j], justify="left", overflow="fold")
+                fixed = self._first_width(shown, width) if j == 0 else None
+                table.add_column(self.header[j], justify="left", overflow="fold", width=fixed)
             else:
                 natural = self._natural(j)
                 table.add_column(self.header[j], justify="right", no_wrap=True, min_width=natural)
