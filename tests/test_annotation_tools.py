@@ -491,48 +491,6 @@ def test_pairwise_preference_agreement_takes_any_frame() -> None:
         accord.pairwise_preference_agreement(_judgments(), winner="verdict")
 
 
-_SWAP = {"model_a": "model_b", "model_b": "model_a"}
-
-
-@settings(max_examples=40, deadline=None)
-@given(
-    st.lists(
-        st.tuples(
-            st.integers(0, 2),
-            st.sampled_from([("m1", "m2"), ("m2", "m1"), ("m1", "m3"), ("m3", "m1")]),
-            st.sampled_from(["j1", "j2", "j3"]),
-            st.sampled_from(["model_a", "model_b", "tie"]),
-        ),
-        min_size=2,
-        max_size=30,
-    ),
-    st.randoms(use_true_random=False),
-)
-def test_pairwise_agreement_invariants(rows: list[Any], rand: Any) -> None:
-    frame = pd.DataFrame(
-        [(q, a, b, j, w) for q, (a, b), j, w in rows],
-        columns=["question_id", "model_a", "model_b", "judge", "winner"],
-    )
-    result = accord.pairwise_preference_agreement(frame)
-    # Showing every pair the other way round (the verdict following its model) changes no
-    # agreement, and turns a bias for the first position into one for the second.
-    swapped = frame.assign(
-        model_a=frame["model_b"], model_b=frame["model_a"], winner=frame["winner"].replace(_SWAP)
-    )
-    other = accord.pairwise_preference_agreement(swapped)
-    shuffled = frame.iloc[rand.sample(range(len(frame)), len(frame))]
-    again = accord.pairwise_preference_agreement(shuffled)
-    for name in ("statistic", "agreement_without_ties", "position_consistency"):
-        a, b, c = (getattr(x, name) for x in (result, other, again))
-        assert (math.isnan(a) and math.isnan(b) and math.isnan(c)) or (a == pytest.approx(b) == c)
-        assert math.isnan(a) or 0 <= a <= 1
-    assert (other.favours_first, other.favours_second) == (
-        result.favours_second,
-        result.favours_first,
-    )
-
-
-# ------------------------------------------- intervals of pairwise preference agreement
 INTERVALS = {
     "statistic": ("ci_low", "ci_high"),
     "agreement_without_ties": ("without_ties_ci_low", "without_ties_ci_high"),
@@ -545,6 +503,60 @@ def _interval_fields(result: accord.PairwisePreferenceAgreement) -> dict[str, An
     return {k: getattr(result, k) for k in (*keys, "n_boot", "n_questions", "ci_reason")}
 
 
+_SWAP = {"model_a": "model_b", "model_b": "model_a"}
+_RENAME = {"m1": "zeta", "m2": "alpha", "m3": "mu", "j1": "x", "j2": "judge-c", "j3": "a"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 4),
+            st.sampled_from([("m1", "m2"), ("m2", "m1"), ("m1", "m3"), ("m3", "m1")]),
+            st.sampled_from(["j1", "j2", "j3"]),
+            st.sampled_from(["model_a", "model_b", "tie"]),
+        ),
+        min_size=2,
+        max_size=30,
+    ),
+    st.randoms(use_true_random=False),
+    st.integers(0, 2**32 - 1),
+)
+def test_pairwise_agreement_invariants(rows: list[Any], rand: Any, seed: int) -> None:
+    frame = pd.DataFrame(
+        [(q, a, b, j, w) for q, (a, b), j, w in rows],
+        columns=["question_id", "model_a", "model_b", "judge", "winner"],
+    )
+    result = accord.pairwise_preference_agreement(frame, n_boot=200, rng=seed)
+    # Showing every pair the other way round (the verdict following its model) changes no
+    # agreement, and turns a bias for the first position into one for the second.
+    swapped = frame.assign(
+        model_a=frame["model_b"], model_b=frame["model_a"], winner=frame["winner"].replace(_SWAP)
+    )
+    other = accord.pairwise_preference_agreement(swapped, n_boot=200, rng=seed)
+    shuffled = frame.iloc[rand.sample(range(len(frame)), len(frame))]
+    again = accord.pairwise_preference_agreement(shuffled, n_boot=200, rng=seed)
+    # The same questions resampled alike whatever the order of the rows, the order each pair
+    # was shown in and the names of the models and judges: the same intervals, to the bit.
+    renamed = accord.pairwise_preference_agreement(shuffled.replace(_RENAME), n_boot=200, rng=seed)
+    for res in (other, again, renamed):
+        assert dumps(_interval_fields(res)) == dumps(_interval_fields(result))
+    for low, high in INTERVALS.values():
+        ends = getattr(result, low), getattr(result, high)
+        assert (math.isnan(ends[0]) and math.isnan(ends[1]) and result.ci_reason) or (
+            0 <= ends[0] <= ends[1] <= 1
+        )
+    for name in ("statistic", "agreement_without_ties", "position_consistency"):
+        a, b, c = (getattr(x, name) for x in (result, other, again))
+        assert (math.isnan(a) and math.isnan(b) and math.isnan(c)) or (a == pytest.approx(b) == c)
+        assert math.isnan(a) or 0 <= a <= 1
+    assert (other.favours_first, other.favours_second) == (
+        result.favours_second,
+        result.favours_first,
+    )
+
+
+# ------------------------------------------- intervals of pairwise preference agreement
 def _preferred(row: Any) -> str:
     if str(row["winner"]).startswith("tie"):
         return "tie"
@@ -750,45 +762,6 @@ def test_preference_intervals_in_json() -> None:
     assert data["ci_reason"] is None
     none = json.loads(dumps(accord.pairwise_preference_agreement(_judgments(), n_boot=0)))
     assert none["ci_low"] is None and none["ci_reason"] == "no bootstrap (n_boot=0)"
-
-
-_RENAME = {"m1": "zeta", "m2": "alpha", "m3": "mu", "j1": "x", "j2": "judge-c", "j3": "a"}
-
-
-@settings(max_examples=30, deadline=None)
-@given(
-    st.lists(
-        st.tuples(
-            st.integers(0, 4),
-            st.sampled_from([("m1", "m2"), ("m2", "m1"), ("m1", "m3"), ("m3", "m1")]),
-            st.sampled_from(["j1", "j2", "j3"]),
-            st.sampled_from(["model_a", "model_b", "tie"]),
-        ),
-        min_size=2,
-        max_size=30,
-    ),
-    st.randoms(use_true_random=False),
-    st.integers(0, 2**32 - 1),
-)
-def test_preference_intervals_invariants(rows: list[Any], rand: Any, seed: int) -> None:
-    frame = pd.DataFrame(
-        [(q, a, b, j, w) for q, (a, b), j, w in rows],
-        columns=["question_id", "model_a", "model_b", "judge", "winner"],
-    )
-    result = accord.pairwise_preference_agreement(frame, n_boot=200, rng=seed)
-    # The same resamples of the same questions whatever the order of the rows and the names
-    # of the models and judges: the same intervals, to the last bit.
-    shuffled = frame.iloc[rand.sample(range(len(frame)), len(frame))]
-    renamed = shuffled.replace(_RENAME)
-    for other in (shuffled, renamed):
-        again = accord.pairwise_preference_agreement(other, n_boot=200, rng=seed)
-        assert dumps(_interval_fields(again)) == dumps(_interval_fields(result))
-    for low, high in INTERVALS.values():
-        ends = getattr(result, low), getattr(result, high)
-        if math.isnan(ends[0]):
-            assert math.isnan(ends[1]) and result.ci_reason
-        else:
-            assert 0 <= ends[0] <= ends[1] <= 1
 
 
 # --------------------------------------------------------------- read_ratings recognition
