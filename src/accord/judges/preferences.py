@@ -117,12 +117,6 @@ class PairwisePreferenceAgreement(Record):
         return (
             f"agreement {self.statistic:.3f} with ties, {self.agreement_without_ties:.3f} "
             f"without; position consistency {self.position_consistency:.3f}"
-            + (
-                f" ({self.confidence_level:.0%} CI of agreement with ties {self.ci_low:.3f} "
-                f"to {self.ci_high:.3f})"
-                if math.isfinite(self.ci_low) and math.isfinite(self.ci_high)
-                else ""
-            )
         )
 
     def to_frame(self) -> pd.DataFrame:
