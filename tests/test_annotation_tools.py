@@ -9,11 +9,13 @@ read off the fixture by hand.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
@@ -482,21 +484,34 @@ def test_pairwise_preference_agreement_undefined_has_reasons() -> None:
 
 
 def test_pairwise_preference_agreement_takes_any_frame() -> None:
-    pandas_result = accord.pairwise_preference_agreement(_judgments())
-    arrow_result = accord.pairwise_preference_agreement(pa.Table.from_pandas(_judgments()))
+    pandas_result = accord.pairwise_preference_agreement(_judgments(), rng=0)
+    arrow_result = accord.pairwise_preference_agreement(pa.Table.from_pandas(_judgments()), rng=0)
     assert dumps(arrow_result) == dumps(pandas_result)
     with pytest.raises(accord.ColumnNotFoundError, match="'verdict'"):
         accord.pairwise_preference_agreement(_judgments(), winner="verdict")
 
 
+INTERVALS = {
+    "statistic": ("ci_low", "ci_high"),
+    "agreement_without_ties": ("without_ties_ci_low", "without_ties_ci_high"),
+    "position_consistency": ("position_consistency_ci_low", "position_consistency_ci_high"),
+}
+
+
+def _interval_fields(result: accord.PairwisePreferenceAgreement) -> dict[str, Any]:
+    keys = [k for pair in INTERVALS.values() for k in pair]
+    return {k: getattr(result, k) for k in (*keys, "n_boot", "n_questions", "ci_reason")}
+
+
 _SWAP = {"model_a": "model_b", "model_b": "model_a"}
+_RENAME = {"m1": "zeta", "m2": "alpha", "m3": "mu", "j1": "x", "j2": "judge-c", "j3": "a"}
 
 
 @settings(max_examples=40, deadline=None)
 @given(
     st.lists(
         st.tuples(
-            st.integers(0, 2),
+            st.integers(0, 4),
             st.sampled_from([("m1", "m2"), ("m2", "m1"), ("m1", "m3"), ("m3", "m1")]),
             st.sampled_from(["j1", "j2", "j3"]),
             st.sampled_from(["model_a", "model_b", "tie"]),
@@ -505,21 +520,32 @@ _SWAP = {"model_a": "model_b", "model_b": "model_a"}
         max_size=30,
     ),
     st.randoms(use_true_random=False),
+    st.integers(0, 2**32 - 1),
 )
-def test_pairwise_agreement_invariants(rows: list[Any], rand: Any) -> None:
+def test_pairwise_agreement_invariants(rows: list[Any], rand: Any, seed: int) -> None:
     frame = pd.DataFrame(
         [(q, a, b, j, w) for q, (a, b), j, w in rows],
         columns=["question_id", "model_a", "model_b", "judge", "winner"],
     )
-    result = accord.pairwise_preference_agreement(frame)
+    result = accord.pairwise_preference_agreement(frame, n_boot=200, rng=seed)
     # Showing every pair the other way round (the verdict following its model) changes no
     # agreement, and turns a bias for the first position into one for the second.
     swapped = frame.assign(
         model_a=frame["model_b"], model_b=frame["model_a"], winner=frame["winner"].replace(_SWAP)
     )
-    other = accord.pairwise_preference_agreement(swapped)
+    other = accord.pairwise_preference_agreement(swapped, n_boot=200, rng=seed)
     shuffled = frame.iloc[rand.sample(range(len(frame)), len(frame))]
-    again = accord.pairwise_preference_agreement(shuffled)
+    again = accord.pairwise_preference_agreement(shuffled, n_boot=200, rng=seed)
+    # The same questions resampled alike whatever the order of the rows, the order each pair
+    # was shown in and the names of the models and judges: the same intervals, to the bit.
+    renamed = accord.pairwise_preference_agreement(shuffled.replace(_RENAME), n_boot=200, rng=seed)
+    for res in (other, again, renamed):
+        assert dumps(_interval_fields(res)) == dumps(_interval_fields(result))
+    for low, high in INTERVALS.values():
+        ends = getattr(result, low), getattr(result, high)
+        assert (math.isnan(ends[0]) and math.isnan(ends[1]) and result.ci_reason) or (
+            0 <= ends[0] <= ends[1] <= 1
+        )
     for name in ("statistic", "agreement_without_ties", "position_consistency"):
         a, b, c = (getattr(x, name) for x in (result, other, again))
         assert (math.isnan(a) and math.isnan(b) and math.isnan(c)) or (a == pytest.approx(b) == c)
@@ -528,6 +554,214 @@ def test_pairwise_agreement_invariants(rows: list[Any], rand: Any) -> None:
         result.favours_second,
         result.favours_first,
     )
+
+
+# ------------------------------------------- intervals of pairwise preference agreement
+def _preferred(row: Any) -> str:
+    if str(row["winner"]).startswith("tie"):
+        return "tie"
+    return str(row["model_a"] if row["winner"] == "model_a" else row["model_b"])
+
+
+def _counts_by_hand(frame: pd.DataFrame) -> np.ndarray:
+    """Per question (sorted ids, one row each): agreeing pairs, pairs, the same two without
+    ties, consistent cross-order pairs and cross-order pairs, counted pair by pair from the
+    definitions of Zheng et al. (2023): every two judgments of one question, turn and
+    unordered pair of models by two different judges; every two judgments of one judge on
+    one item, shown in opposite orders."""
+    rows = frame.to_dict("records")
+    questions = sorted({str(r["question_id"]) for r in rows})
+    out = np.zeros((len(questions), 6), dtype=np.int64)
+    for one, two in itertools.combinations(rows, 2):
+        if (one["question_id"], one.get("turn"), {one["model_a"], one["model_b"]}) != (
+            two["question_id"],
+            two.get("turn"),
+            {two["model_a"], two["model_b"]},
+        ):
+            continue
+        q = questions.index(str(one["question_id"]))
+        agree = _preferred(one) == _preferred(two)
+        if one["judge"] != two["judge"]:
+            out[q, :2] += (agree, 1)
+            if "tie" not in (_preferred(one), _preferred(two)):
+                out[q, 2:4] += (agree, 1)
+        elif one["model_a"] != two["model_a"]:
+            out[q, 4:] += (agree, 1)
+    return out
+
+
+def _brute_force_bootstrap(counts: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """Every distinct bootstrap resample of the questions (a multiset of n questions drawn
+    from n) with its probability n! / (n^n prod m_q!), and the three shares of the judgments
+    drawn: the questions' counts, each as many times as it was drawn."""
+    n = counts.shape[0]
+    out = []
+    for draw in itertools.combinations_with_replacement(range(n), n):
+        times = np.bincount(draw, minlength=n)
+        prob = math.factorial(n) / math.prod(math.factorial(int(m)) for m in times) / n**n
+        totals = times @ counts
+        with np.errstate(invalid="ignore"):
+            out.append((totals[0::2] / totals[1::2], prob))
+    return out
+
+
+def _quantile(dist: list[tuple[float, float]], p: float) -> float:
+    """The p-quantile (the smallest value whose cumulative probability reaches p)."""
+    total = 0.0
+    for value, prob in sorted(dist):
+        total += prob
+        if total >= p - 1e-12:
+            return value
+    return sorted(dist)[-1][0]
+
+
+def _realistic_judgments(n_questions: int = 8, seed: int = 2023) -> pd.DataFrame:
+    """MT-Bench-like judgments: each question has two turns, each turn three pairs of models;
+    two or three of four experts judge a pair (in a random order), and gpt-4 judges it in
+    both orders; a judge picks the better answer with probability 0.6, a tie with 0.2."""
+    gen = np.random.default_rng(seed)
+    rows = []
+    for q in range(81, 81 + n_questions):
+        for turn in (1, 2):
+            for a, b in (
+                ("gpt-4", "vicuna-13b"),
+                ("gpt-4", "llama-13b"),
+                ("llama-13b", "alpaca-13b"),
+            ):
+                better = a if gen.random() < 0.7 else b
+                judges = [f"expert_{e}" for e in gen.choice(4, gen.integers(2, 4), replace=False)]
+                shown = [(j, *((a, b) if gen.random() < 0.5 else (b, a))) for j in judges]
+                shown += [("gpt-4", a, b), ("gpt-4", b, a)]
+                for judge, first, second in shown:
+                    u = gen.random()
+                    pick = better if u < 0.6 else "tie" if u < 0.8 else ({a, b} - {better}).pop()
+                    winner = "tie" if pick == "tie" else "model_a" if pick == first else "model_b"
+                    rows.append((q, turn, first, second, judge, winner))
+    return pd.DataFrame(
+        rows, columns=["question_id", "turn", "model_a", "model_b", "judge", "winner"]
+    )
+
+
+def _check_against_brute_force(frame: pd.DataFrame, n_boot: int) -> None:
+    """The percentile interval of each share lies where the exact bootstrap distribution
+    (every resample, from the pairs counted by hand) puts the 2.5% and 97.5% points; the
+    band (1.5% to 3.5%, 96.5% to 98.5%) is the Monte Carlo error of n_boot replicates."""
+    counts = _counts_by_hand(frame)
+    result = accord.pairwise_preference_agreement(frame, n_boot=n_boot, rng=0)
+    assert result.n_questions == counts.shape[0]
+    # The point estimates are the hand counts' shares.
+    totals = counts.sum(axis=0)
+    assert (result.n_pairs, result.n_pairs_without_ties) == (totals[1], totals[3])
+    resamples = _brute_force_bootstrap(counts)
+    for j, (share, (low, high)) in enumerate(INTERVALS.items()):
+        assert getattr(result, share) == pytest.approx(totals[2 * j] / totals[2 * j + 1])
+        defined = [(float(v[j]), p) for v, p in resamples if not math.isnan(v[j])]
+        mass = sum(p for _, p in defined)
+        dist = [(v, p / mass) for v, p in defined]  # the resamples where the share is defined
+        assert _quantile(dist, 0.015) <= getattr(result, low) <= _quantile(dist, 0.035)
+        assert _quantile(dist, 0.965) <= getattr(result, high) <= _quantile(dist, 0.985)
+
+
+def test_preference_intervals_mt_bench_against_brute_force() -> None:
+    # pairwise.jsonl: two questions. Question 81 alone gives 6 of 10 pairs agreeing (6 of 7
+    # without ties, 1 of 2 cross-order pairs consistent); question 82 alone 0 of 1 (no pair
+    # without a tie, none in both orders). Resamples: {81, 81} (probability 1/4) 0.6,
+    # {81, 82} (1/2) 6/11, {82, 82} (1/4) 0: the 2.5% point is 0, the 97.5% point 0.6.
+    frame = _judgments()
+    _check_against_brute_force(frame, 2000)
+    result = accord.pairwise_preference_agreement(frame, n_boot=2000, rng=0)
+    assert (result.ci_low, result.ci_high) == (0.0, 0.6)
+    # Without {82, 82}, the other two shares are those of question 81 alone.
+    assert result.without_ties_ci_low == result.without_ties_ci_high == 6 / 7
+    assert result.position_consistency_ci_low == result.position_consistency_ci_high == 0.5
+    assert result.ci_reason is not None
+    assert "agreement without ties: from the " in result.ci_reason
+    assert "position consistency: from the " in result.ci_reason
+
+
+def test_preference_intervals_realistic_against_brute_force() -> None:
+    _check_against_brute_force(_realistic_judgments(), 20000)
+
+
+def test_preference_intervals_contain_the_estimate_and_narrow_with_more_questions() -> None:
+    frame = _realistic_judgments()
+    result = accord.pairwise_preference_agreement(frame, rng=0)
+    assert result.n_boot == 2000 and result.confidence_level == 0.95
+    assert result.ci_reason is None and "percentile bootstrap over questions" in result.ci_method
+    # Every question four times, under new ids: the same shares, a narrower interval (about
+    # half as wide: the standard error of a mean of 4n questions).
+    copies = pd.concat([frame.assign(question_id=frame["question_id"] * 10 + k) for k in range(4)])
+    more = accord.pairwise_preference_agreement(copies, rng=0)
+    assert more.n_questions == 4 * result.n_questions
+    for share, (low, high) in INTERVALS.items():
+        point = getattr(result, share)
+        assert getattr(result, low) < point < getattr(result, high)
+        assert getattr(more, share) == pytest.approx(point)
+        width = getattr(result, high) - getattr(result, low)
+        assert 0 < getattr(more, high) - getattr(more, low) < 0.7 * width
+
+
+def test_preference_intervals_degenerate_when_every_question_agrees_alike() -> None:
+    # Question 81 of pairwise.jsonl five times, under new ids: every resample has the same
+    # shares, 6/10, 6/7 and 1/2, and so has the interval.
+    first = _judgments().query("question_id == 81")
+    frame = pd.concat([first.assign(question_id=q) for q in range(5)])
+    result = accord.pairwise_preference_agreement(frame, rng=3)
+    assert (result.statistic, result.ci_low, result.ci_high) == (0.6, 0.6, 0.6)
+    assert result.without_ties_ci_low == result.without_ties_ci_high == 6 / 7
+    assert result.position_consistency_ci_low == result.position_consistency_ci_high == 0.5
+
+
+def test_preference_intervals_undefined_say_why() -> None:
+    frame = _judgments()
+    none = accord.pairwise_preference_agreement(frame, n_boot=0)
+    assert math.isnan(none.ci_low) and math.isnan(none.position_consistency_ci_high)
+    assert (none.n_boot, none.ci_reason) == (0, "no bootstrap (n_boot=0)")
+    assert none.ci_method == "none (no bootstrap replicates; n_boot=0)"
+    # One question: nothing to resample.
+    one = accord.pairwise_preference_agreement(frame.query("question_id == 81"), rng=0)
+    assert math.isnan(one.ci_low) and not math.isnan(one.statistic)
+    assert one.ci_reason == (
+        "the bootstrap over questions needs at least two questions; the judgments hold 1"
+    )
+    # An undefined share has no interval.
+    lone = accord.pairwise_preference_agreement(frame.iloc[[0, 4, 8]], rng=0)
+    assert lone.ci_reason is not None
+    assert "agreement with ties: the share itself is undefined" in lone.ci_reason
+    # With three replicates, the share without ties is undefined in two or three of them
+    # (question 82 drawn twice) in some runs: the interval is then NaN, and says why.
+    undefined = 0
+    for seed in range(30):
+        res = accord.pairwise_preference_agreement(frame, n_boot=3, rng=seed)
+        if math.isnan(res.without_ties_ci_low):
+            undefined += 1
+            assert res.ci_reason is not None
+            assert "agreement without ties: undefined in " in res.ci_reason
+            assert "of 3 resamples (no pair of judgments without a tie)" in res.ci_reason
+        else:
+            assert res.without_ties_ci_low == 6 / 7
+    assert undefined > 0
+
+
+def test_preference_intervals_bad_options() -> None:
+    with pytest.raises(accord.InvalidInputError, match="'confidence_level' parameter of pairwise"):
+        accord.pairwise_preference_agreement(_judgments(), confidence_level=1.0)
+    with pytest.raises(accord.InvalidInputError, match="'n_boot' parameter of pairwise"):
+        accord.pairwise_preference_agreement(_judgments(), n_boot=-1)
+
+
+def test_preference_intervals_in_json() -> None:
+    result = accord.pairwise_preference_agreement(
+        _realistic_judgments(), confidence_level=0.9, n_boot=500, rng=1
+    )
+    data = json.loads(dumps(result))
+    for share, (low, high) in INTERVALS.items():
+        assert data[low] == getattr(result, low) < data[share] < data[high]
+    assert (data["confidence_level"], data["n_boot"], data["n_questions"]) == (0.9, 500, 8)
+    assert data["ci_method"].startswith("percentile bootstrap over questions (500 replicates)")
+    assert data["ci_reason"] is None
+    none = json.loads(dumps(accord.pairwise_preference_agreement(_judgments(), n_boot=0)))
+    assert none["ci_low"] is None and none["ci_reason"] == "no bootstrap (n_boot=0)"
 
 
 # --------------------------------------------------------------- read_ratings recognition

@@ -1,5 +1,5 @@
 """Agreement of pairwise preference judges, with and without ties, and the consistency of a
-judge shown the same pair in both orders."""
+judge shown the same pair in both orders, with bootstrap intervals over questions."""
 
 from __future__ import annotations
 
@@ -10,12 +10,27 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._bootstrap import bootstrap_interval
+from .._errors import InvalidInputError, bad_parameter
 from .._results import Record
+from .._types import FloatArray, IntArray, RngLike
 from .._validate import require_columns
+from ..agreement.inference import bootstrap, check_n_boot
 from ..data.frames import frame_to_pandas
 from ..data.preferences import TIE, Preferences, preferences_in
 
 __all__ = ["PairwisePreferenceAgreement", "pairwise_preference_agreement"]
+
+#: The interval description when no replicates were drawn.
+NO_BOOTSTRAP = "none (no bootstrap replicates; n_boot=0)"
+
+#: The three shares, as the intervals' reasons name them, and why a resample can leave one
+#: undefined.
+SHARES = (
+    ("agreement with ties", "no item judged by two judges"),
+    ("agreement without ties", "no pair of judgments without a tie"),
+    ("position consistency", "no pair judged in both orders"),
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -52,6 +67,24 @@ class PairwisePreferenceAgreement(Record):
         The definitions, in words.
     reason : str or None
         Why a share is NaN, when one is.
+    ci_low, ci_high : float
+        Bootstrap interval of ``statistic`` (agreement with ties), at ``confidence_level``.
+    without_ties_ci_low, without_ties_ci_high : float
+        Bootstrap interval of ``agreement_without_ties``.
+    position_consistency_ci_low, position_consistency_ci_high : float
+        Bootstrap interval of ``position_consistency``.
+    confidence_level : float
+        The level of the three intervals.
+    n_boot : int
+        Bootstrap replicates drawn (0: none, the intervals are NaN).
+    n_questions : int
+        The questions: the units the bootstrap resamples, each with all its judgments
+        (every turn and pair of models of it).
+    ci_method : str
+        How the intervals are computed, in words.
+    ci_reason : str or None
+        Why an interval is NaN, when one is, and how many resamples left a share
+        undefined when some did (the interval then comes from the others).
     """
 
     statistic: float
@@ -68,6 +101,17 @@ class PairwisePreferenceAgreement(Record):
     judges: pd.DataFrame
     method: str
     reason: str | None = None
+    ci_low: float = math.nan
+    ci_high: float = math.nan
+    without_ties_ci_low: float = math.nan
+    without_ties_ci_high: float = math.nan
+    position_consistency_ci_low: float = math.nan
+    position_consistency_ci_high: float = math.nan
+    confidence_level: float = 0.95
+    n_boot: int = 0
+    n_questions: int = 0
+    ci_method: str = NO_BOOTSTRAP
+    ci_reason: str | None = None
 
     def _headline(self) -> str:
         return (
@@ -80,14 +124,24 @@ class PairwisePreferenceAgreement(Record):
         return self.judges
 
 
-def _pairs(frame: pd.DataFrame) -> tuple[int, int]:
-    """Agreeing pairs and all pairs of judgments of one item by two different judges:
-    C(n, 2) less the pairs within a judge, over items (all pairs) and over (item, label)
-    (agreeing pairs)."""
+def _per_question(codes: Any, counts: Any, n_questions: int) -> IntArray:
+    """``counts`` summed per question code (exact integers)."""
+    out = np.zeros(n_questions, dtype=np.int64)
+    np.add.at(out, np.asarray(codes, dtype=np.int64), np.asarray(counts, dtype=np.int64))
+    return out
 
-    def within(keys: list[str]) -> int:
-        n = frame.groupby(keys, sort=False).size().to_numpy(dtype=np.int64)
-        return int((n * (n - 1) // 2).sum())
+
+def _pairs(frame: pd.DataFrame, n_questions: int) -> tuple[IntArray, IntArray]:
+    """Per question: agreeing pairs and all pairs of judgments of one item by two different
+    judges: C(n, 2) less the pairs within a judge, over items (all pairs) and over (item,
+    label) (agreeing pairs). An item belongs to one question."""
+
+    def within(keys: list[str]) -> IntArray:
+        sizes = frame.groupby(["question", *keys], sort=False).size()
+        n = sizes.to_numpy(dtype=np.int64)
+        return _per_question(
+            sizes.index.get_level_values("question"), n * (n - 1) // 2, n_questions
+        )
 
     total = within(["item"]) - within(["item", "judge"])
     agree = within(["item", "preferred"]) - within(["item", "judge", "preferred"])
@@ -95,8 +149,8 @@ def _pairs(frame: pd.DataFrame) -> tuple[int, int]:
 
 
 def _swaps(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per (judge, item) judged in both orders: the cross-order pairs, those consistent,
-    and those that favour the first (second) position both times."""
+    """Per (judge, item) judged in both orders: the item's question, the cross-order pairs,
+    those consistent, and those that favour the first (second) position both times."""
     frame = frame.assign(
         forward=frame["first"] <= frame["second"],
         low=np.minimum(frame["first"].to_numpy(), frame["second"].to_numpy()),
@@ -108,7 +162,7 @@ def _swaps(frame: pd.DataFrame) -> pd.DataFrame:
         "tie",
     )
     counts = (
-        frame.groupby(["judge", "item", "forward", "pick"], sort=False)
+        frame.groupby(["judge", "question", "item", "forward", "pick"], sort=False)
         .size()
         .unstack(["forward", "pick"], fill_value=0)
     )
@@ -125,6 +179,7 @@ def _swaps(frame: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(
         {
             "judge": counts.index.get_level_values("judge"),
+            "question": counts.index.get_level_values("question"),
             "swapped_pairs": n_forward * n_back,
             "consistent": sum(c(True, p) * c(False, p) for p in ("low", "high", "tie")),
             # Forward, the first shown is the low model; backward, the high one.
@@ -148,9 +203,12 @@ def pairwise_preference_agreement(
     judge: str = "judge",
     winner: str = "winner",
     turn: str | None = "turn",
+    confidence_level: float = 0.95,
+    n_boot: int = 2000,
+    rng: RngLike = None,
 ) -> PairwisePreferenceAgreement:
     """Agreement of pairwise preference judges with and without ties, and their position
-    consistency.
+    consistency, with bootstrap intervals over questions.
 
     Each row is one judgment: a judge shown the answers of ``model_a`` (first) and
     ``model_b`` (second) to a question says which is better (``winner``: ``model_a``,
@@ -180,6 +238,12 @@ def pairwise_preference_agreement(
         Column names.
     turn : str or None, default "turn"
         The turn column, when the table has one (each turn is its own item).
+    confidence_level : float, default 0.95
+        The level of the intervals.
+    n_boot : int, default 2000
+        Bootstrap replicates of the intervals (0: none, the intervals are NaN).
+    rng : Generator, int or None
+        Random source of the bootstrap; an integer makes the intervals reproducible.
 
     Returns
     -------
@@ -191,13 +255,35 @@ def pairwise_preference_agreement(
         A column is missing.
     InvalidInputError
         A missing value, a model judged against itself, or a verdict that is neither model
-        nor a tie (naming the rows).
+        nor a tie (naming the rows); ``confidence_level`` or ``n_boot`` outside its domain.
+
+    Notes
+    -----
+    The intervals are percentile intervals (Efron & Tibshirani 1993, ch. 13) of a cluster
+    bootstrap (Field & Welsh 2007): each replicate draws as many questions as there are,
+    with replacement, and takes every judgment of a question drawn (all its turns and
+    pairs of models, by every judge) as many times as it was drawn, then recomputes the
+    three shares. The question is the unit resampled because the judgments of one
+    question are not independent: the same answers are judged by several judges, in both
+    orders, and the turns and pairs of models of a question share its difficulty; only
+    the questions are drawn independently (as the 80 MT-Bench questions were written).
+    Every pair of judgments lies within one item, so within one question, and each share
+    is a ratio of sums over questions: a replicate weights each question's counts by the
+    times it was drawn. An interval is NaN, with ``ci_reason``, when ``n_boot`` is 0,
+    with fewer than two questions, when its share is NaN, or when the share is undefined
+    (no pair to count) in more than half of the resamples; otherwise the resamples where
+    it is undefined are left out, and ``ci_reason`` says how many.
 
     References
     ----------
     .. [1] Zheng, L., Chiang, W.-L., Sheng, Y., et al. (2023). Judging LLM-as-a-judge with
        MT-Bench and Chatbot Arena. NeurIPS 2023 Datasets and Benchmarks.
        https://arxiv.org/abs/2306.05685
+    .. [2] Efron, B., & Tibshirani, R. J. (1993). An Introduction to the Bootstrap.
+       Chapman & Hall, New York.
+    .. [3] Field, C. A., & Welsh, A. H. (2007). Bootstrapping clustered data. Journal of the
+       Royal Statistical Society, Series B 69(3), 369-390.
+       https://doi.org/10.1111/j.1467-9868.2007.00593.x
 
     Examples
     --------
@@ -211,18 +297,51 @@ def pairwise_preference_agreement(
     >>> result = accord.pairwise_preference_agreement(judgments)
     >>> result.statistic, result.n_pairs, result.position_consistency, result.favours_first
     (0.6, 5, 0.0, 1)
+
+    One question gives no interval; with more, each share has one:
+
+    >>> result.ci_reason
+    'the bootstrap over questions needs at least two questions; the judgments hold 1'
+    >>> more = pd.DataFrame({
+    ...     "question_id": [81, 81, 82, 82, 83, 83, 84, 84],
+    ...     "model_a": ["gpt-4", "llama-13b"] * 4,
+    ...     "model_b": ["llama-13b", "gpt-4"] * 4,
+    ...     "judge": ["expert_0", "expert_1"] * 4,
+    ...     "winner": ["model_a", "model_b", "model_a", "model_a",
+    ...                "model_a", "model_b", "tie", "model_b"]})
+    >>> result = accord.pairwise_preference_agreement(more, n_boot=1000, rng=1)
+    >>> result.statistic, result.n_questions
+    (0.5, 4)
+    >>> round(result.ci_low, 2), round(result.ci_high, 2)
+    (0.0, 1.0)
     """
+    _check_options(confidence_level, n_boot)
     frame = judgments if isinstance(judgments, pd.DataFrame) else frame_to_pandas(judgments)
     keys = (question, model_a, model_b, judge, winner)
     require_columns(list(keys), list(frame.columns))
     table = {k: frame[k].tolist() for k in (*keys, turn) if k is not None and k in frame.columns}
-    return _measure(preferences_in(table, keys, turn=turn))
+    prefs = preferences_in(table, keys, turn=turn)
+    # The question of each judgment, without its turn: the unit the bootstrap resamples (ids
+    # as text, as the items name them, in sorted order: the same resamples whatever the
+    # order of the rows).
+    codes, uniques = pd.factorize(
+        pd.Series([str(q) for q in table[question]], dtype=object), sort=True
+    )
+    result, per_question = _measure(prefs, codes.astype(np.int64), len(uniques))
+    ci = _intervals(result, per_question, float(confidence_level), int(n_boot), rng)
+    return dataclasses.replace(result, **ci)
 
 
-def _measure(prefs: Preferences) -> PairwisePreferenceAgreement:
-    """The shares and counts of :class:`PairwisePreferenceAgreement` from the judgments."""
+def _measure(
+    prefs: Preferences, questions: IntArray, n_questions: int
+) -> tuple[PairwisePreferenceAgreement, IntArray]:
+    """The shares and counts of :class:`PairwisePreferenceAgreement` from the judgments
+    (``questions``: the question code of each), and per question (rows) the counts whose
+    sums over questions the three shares divide: agreeing pairs, pairs, the same without
+    ties, consistent cross-order pairs, cross-order pairs."""
     frame = pd.DataFrame(
         {
+            "question": questions,
             "item": prefs.items(),
             "judge": prefs.judge,
             "first": prefs.first,
@@ -230,9 +349,13 @@ def _measure(prefs: Preferences) -> PairwisePreferenceAgreement:
             "preferred": prefs.preferred,
         }
     )
-    agree, total = _pairs(frame)
-    agree_nt, total_nt = _pairs(frame[frame["preferred"] != TIE])
+    pairs = _pairs(frame, n_questions)
+    pairs_nt = _pairs(frame[frame["preferred"] != TIE], n_questions)
     swaps = _swaps(frame)
+    consistent = _per_question(swaps["question"], swaps["consistent"], n_questions)
+    crossed = _per_question(swaps["question"], swaps["swapped_pairs"], n_questions)
+    per_question = np.column_stack([*pairs, *pairs_nt, consistent, crossed])
+    agree, total, agree_nt, total_nt = (int(x) for x in per_question[:, :4].sum(axis=0))
     per_judge = (
         swaps.groupby("judge", sort=True)
         .agg(
@@ -258,7 +381,7 @@ def _measure(prefs: Preferences) -> PairwisePreferenceAgreement:
         reasons.append("every pair of judgments of an item includes a tie")
     if not n_cross:
         reasons.append("no judge saw a pair of answers in both orders")
-    return PairwisePreferenceAgreement(
+    result = PairwisePreferenceAgreement(
         statistic=_share(agree, total),
         agreement_without_ties=_share(agree_nt, total_nt),
         n_pairs=total,
@@ -278,4 +401,85 @@ def _measure(prefs: Preferences) -> PairwisePreferenceAgreement:
             "orders, each judgment in one order paired with each in the other"
         ),
         reason="; ".join(reasons) or None,
+    )
+    return result, per_question
+
+
+def _check_options(confidence_level: Any, n_boot: Any) -> None:
+    owner = "pairwise_preference_agreement"
+    if (
+        isinstance(confidence_level, bool)
+        or not isinstance(confidence_level, int | float | np.floating)
+        or not 0.0 < confidence_level < 1.0
+    ):
+        raise InvalidInputError(
+            bad_parameter(owner, "confidence_level", "strictly between 0 and 1", confidence_level)
+        )
+    check_n_boot(n_boot, owner)
+
+
+def _ratios(totals: FloatArray) -> FloatArray:
+    """The three shares of each row of per-question count totals (NaN where a share has no
+    pair to count)."""
+    out: FloatArray = totals[:, 0::2] / totals[:, 1::2]
+    return out
+
+
+def _intervals(
+    result: PairwisePreferenceAgreement,
+    per_question: IntArray,
+    level: float,
+    n_boot: int,
+    rng: RngLike,
+) -> dict[str, Any]:
+    """The interval fields: percentile intervals of a bootstrap over questions (the rows of
+    ``per_question``), NaN with the reason where one is undefined."""
+    shares = (result.statistic, result.agreement_without_ties, result.position_consistency)
+    ends = np.full((len(SHARES), 2), math.nan)
+    n_questions = per_question.shape[0]
+    notes: list[str] = []
+    if n_boot == 0:
+        notes.append("no bootstrap (n_boot=0)")
+    elif n_questions < 2:
+        notes.append(
+            f"the bootstrap over questions needs at least two questions; the judgments "
+            f"hold {n_questions}"
+        )
+    else:
+        reps, _ = bootstrap(
+            per_question.astype(np.float64), _ratios, n_boot=n_boot, rng=rng, jackknife=False
+        )
+        for j, ((name, why), share) in enumerate(zip(SHARES, shares, strict=True)):
+            undefined = int(np.count_nonzero(~np.isfinite(reps[:, j])))
+            if math.isnan(share):
+                notes.append(f"{name}: the share itself is undefined")
+            elif 2 * undefined > n_boot:
+                notes.append(f"{name}: undefined in {undefined} of {n_boot} resamples ({why})")
+            else:
+                if undefined:
+                    notes.append(
+                        f"{name}: from the {n_boot - undefined} of {n_boot} resamples where "
+                        f"it is defined ({why} in the others)"
+                    )
+                ends[j] = bootstrap_interval(
+                    share, reps[:, j], None, level=level, method="percentile"
+                )
+    return dict(
+        ci_low=float(ends[0, 0]),
+        ci_high=float(ends[0, 1]),
+        without_ties_ci_low=float(ends[1, 0]),
+        without_ties_ci_high=float(ends[1, 1]),
+        position_consistency_ci_low=float(ends[2, 0]),
+        position_consistency_ci_high=float(ends[2, 1]),
+        confidence_level=level,
+        n_boot=n_boot,
+        n_questions=n_questions,
+        ci_method=(
+            f"percentile bootstrap over questions ({n_boot} replicates): each replicate "
+            "draws the questions with replacement, each with all its judgments (every turn "
+            "and pair of models, by every judge)"
+            if n_boot
+            else NO_BOOTSTRAP
+        ),
+        ci_reason="; ".join(notes) or None,
     )
