@@ -7,14 +7,16 @@ bootstrap intervals (:mod:`accord._bootstrap`).
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Literal, NamedTuple
 
-from ._errors import InvalidInputError
+from ._errors import InvalidInputError, bad_parameter
 from ._types import Alternative
 
 __all__ = [
     "CIMethod",
     "ConfidenceInterval",
+    "check_confidence_level",
     "check_level",
     "t_interval",
     "t_pvalue",
@@ -91,3 +93,23 @@ def check_level(level: float) -> None:
     """Raise unless ``0 < level < 1``."""
     if not (0.0 < level < 1.0):
         raise InvalidInputError(f"confidence level must be strictly between 0 and 1, got {level}")
+
+
+def check_confidence_level(value: object, owner: str) -> float:
+    """``owner``'s ``confidence_level`` keyword as a float, checked: a real number strictly
+    between 0 and 1 (not a bool), else the message of :func:`accord._errors.bad_parameter`.
+
+    >>> check_confidence_level(0.9, "judge_agreement")
+    0.9
+    >>> check_confidence_level(95, "judge_agreement")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    accord._errors.InvalidInputError: The 'confidence_level' parameter ... Got 95 instead.
+    """
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        level = float(value)
+        if 0.0 < level < 1.0:
+            return level
+    raise InvalidInputError(
+        bad_parameter(owner, "confidence_level", "strictly between 0 and 1", value)
+    )

@@ -27,7 +27,7 @@ import pandas as pd
 
 from .._bootstrap import bootstrap_interval
 from .._errors import InvalidInputError, bad_parameter
-from .._interval import ConfidenceInterval, check_level
+from .._interval import ConfidenceInterval, check_confidence_level
 from .._results import Record, Result, plain_fields, to_plain
 from .._types import BoolArray, FloatArray, IntArray, RngLike, as_generator
 from ..agreement import (
@@ -433,15 +433,7 @@ def _check_options(weights: Any, confidence_level: Any, n_boot: Any) -> None:
     if weights is not None and (not isinstance(weights, str) or weights not in WEIGHT_SCHEMES):
         choices = "one of " + ", ".join(repr(s) for s in (None, *WEIGHT_SCHEMES))
         raise InvalidInputError(bad_parameter(owner, "weights", choices, weights))
-    if (
-        isinstance(confidence_level, bool)
-        or not isinstance(confidence_level, int | float | np.floating)
-        or not 0.0 < confidence_level < 1.0
-    ):
-        raise InvalidInputError(
-            bad_parameter(owner, "confidence_level", "strictly between 0 and 1", confidence_level)
-        )
-    check_level(float(confidence_level))
+    check_confidence_level(confidence_level, owner)
     check_n_boot(n_boot, owner)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .._bootstrap import bootstrap_interval
-from .._errors import InvalidInputError, bad_parameter
+from .._interval import check_confidence_level
 from .._results import Record
 from .._types import FloatArray, IntArray, RngLike
 from .._validate import require_columns
@@ -407,14 +407,7 @@ def _measure(
 
 def _check_options(confidence_level: Any, n_boot: Any) -> None:
     owner = "pairwise_preference_agreement"
-    if (
-        isinstance(confidence_level, bool)
-        or not isinstance(confidence_level, int | float | np.floating)
-        or not 0.0 < confidence_level < 1.0
-    ):
-        raise InvalidInputError(
-            bad_parameter(owner, "confidence_level", "strictly between 0 and 1", confidence_level)
-        )
+    check_confidence_level(confidence_level, owner)
     check_n_boot(n_boot, owner)
 
 
