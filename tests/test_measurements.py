@@ -198,6 +198,9 @@ def test_one_pair_per_subject_is_the_plain_analysis() -> None:
     with_ids = accord.bland_altman(WRIGHT, MINI, subject=[f"s{i}" for i in range(17)])
     assert not with_ids.repeated
     assert_allclose([with_ids.bias, with_ids.sd], [plain.bias, plain.sd])
+    # the repeated-pairs interval is not taken: the default stays the exact interval
+    assert with_ids.to_dict()["limits_ci_method"] == "exact"
+    assert_allclose(with_ids.limits_interval(), plain.limits_interval(method="exact"))
 
 
 def test_missing_pairs_are_left_out_with_a_warning() -> None:
