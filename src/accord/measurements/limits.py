@@ -40,8 +40,6 @@ Scale = Literal["difference", "ratio", "percent"]
 SCALES: tuple[str, ...] = get_args(Scale)
 LimitsMethod = Literal["exact", "exact-individual", "approximate", "approximate-1986", "mover"]
 LIMITS_METHODS: tuple[str, ...] = get_args(LimitsMethod)
-#: The limits' intervals that assume one pair per subject.
-_SINGLE_PAIR_METHODS = ("exact", "exact-individual", "approximate", "approximate-1986")
 
 _SCALE_WORDS = {
     "difference": "differences first - second",
@@ -83,7 +81,8 @@ class BlandAltman(Result):
         With repeated pairs: the SD of differences within a subject and of the subjects'
         mean differences (one-way ANOVA components); NaN otherwise.
     repeated : bool
-        Whether some subject has more than one pair (the Bland & Altman 2007 method).
+        Whether some subject has more than one pair (the Bland & Altman 2007 method; the
+        limits' interval is then Zou's 2013 MOVER, see :meth:`limits_interval`).
     differences, means : ndarray
         Per pair: the difference (ratio, percentage) and the mean of the two methods, for
         the plot.
@@ -231,7 +230,7 @@ optional
         'mover'
         """
         check_level(level)
-        method = self._limits_method(method)
+        method = limits_method_of(self, method)
         nan = ConfidenceInterval(math.nan, math.nan)
         n, s, z = self.n_pairs, self.sd, self.multiplier
         if n < 2 or not math.isfinite(s):
@@ -266,24 +265,21 @@ optional
             ConfidenceInterval(self._back(upper[0]), self._back(upper[1])),
         )
 
-    def _limits_method(self, method: LimitsMethod | None) -> LimitsMethod:
-        return limits_method_of(self, method)
-
     def _mover(self, mean: float, alpha: float) -> tuple[tuple[float, float], tuple[float, float]]:
         """Zou's (2013) MOVER intervals of the lower and the upper limit (analysed scale)."""
         z, n_sub, n = self.multiplier, self.n_subjects, self.n_pairs
         if self.repeated:
-            between, pairs = self._subject_level
+            means_var, pairs = self._subject_level
             within = self.within_sd**2
-        else:
-            between, pairs, within = self.sd**2, 1.0, 0.0
+        else:  # each pair its own subject: no within-subject term
+            means_var, pairs, within = self.sd**2, 1.0, 0.0
         # the two variance components of s**2, each with its degrees of freedom
-        parts = ((between, n_sub - 1.0), ((1.0 - 1.0 / pairs) * within, float(n - n_sub)))
+        parts = ((means_var, n_sub - 1.0), ((1.0 - 1.0 / pairs) * within, float(n - n_sub)))
         total = sum(part for part, _ in parts)
         low_var = total - math.hypot(*(p * (1 - df / _chi2(df, 1 - alpha)) for p, df in parts))
         high_var = total + math.hypot(*(p * (df / _chi2(df, alpha) - 1) for p, df in parts))
         s = math.sqrt(total)
-        bias_term = t_quantile(1.0 - alpha, math.inf) ** 2 * between / n_sub
+        bias_term = t_quantile(1.0 - alpha, math.inf) ** 2 * means_var / n_sub
         inward = math.sqrt(bias_term + z * z * (s - math.sqrt(low_var)) ** 2)
         outward = math.sqrt(bias_term + z * z * (math.sqrt(high_var) - s) ** 2)
         lo, up = mean - z * self.sd, mean + z * self.sd
@@ -296,7 +292,7 @@ optional
         ``limits_ci_method`` is the limits' interval used (by default ``"exact"``, or
         ``"mover"`` with repeated pairs per subject; see :meth:`limits_interval`)."""
         out = plain_fields(self, _NOT_IN_DICT)
-        limits_method = self._limits_method(limits_method)
+        limits_method = limits_method_of(self, limits_method)
         ci = self.confidence_interval(level)
         low, up = self.limits_interval(level, limits_method)
         slope = self.slope_interval(level)
