@@ -11,12 +11,16 @@ Reference values:
 - Exact two-sided tolerance factors for 95% limits of agreement (Carkeet 2015), as
   tabulated in the tests of pyCompare (tests/referenceCIs.csv; columns gamma 0.025, 0.95,
   0.975 by degrees of freedom v).
+- Several pairs per subject: Bland & Altman (2007) Table 1 (cardiac output, 12 subjects, 60
+  pairs) and the printed output of SimplyAgree's agree_nest (Zou's 2013 MOVER intervals) on
+  its reps data; both in tests/reference/measurements_repeated.json with their sources.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -182,7 +186,11 @@ def test_repeated_pairs_by_one_way_anova() -> None:
     var_mean = max(between, 0.0) * (m**2).sum() / total**2 + msw / total
     assert_allclose(ba.bias_se, math.sqrt(var_mean))
     assert ba.df == n - 1
-    assert all(math.isnan(v) for ci in ba.limits_interval() for v in ci)
+    # the intervals that assume one pair per subject do not hold: NaN, and a warning says why
+    with pytest.warns(accord.DegenerateDataWarning, match="only method='mover'"):
+        low, up = ba.limits_interval(method="exact")
+    assert all(math.isnan(v) for v in (*low, *up))
+    assert ba.to_dict()["limits_ci_method"] == "mover"
 
 
 def test_one_pair_per_subject_is_the_plain_analysis() -> None:
@@ -190,6 +198,9 @@ def test_one_pair_per_subject_is_the_plain_analysis() -> None:
     with_ids = accord.bland_altman(WRIGHT, MINI, subject=[f"s{i}" for i in range(17)])
     assert not with_ids.repeated
     assert_allclose([with_ids.bias, with_ids.sd], [plain.bias, plain.sd])
+    # the repeated-pairs interval is not taken: the default stays the exact interval
+    assert with_ids.to_dict()["limits_ci_method"] == "exact"
+    assert_allclose(with_ids.limits_interval(), plain.limits_interval(method="exact"))
 
 
 def test_missing_pairs_are_left_out_with_a_warning() -> None:
@@ -443,3 +454,169 @@ def test_ratio_bias_interval_is_the_back_transformed_t_interval() -> None:
     t, n, s = stats.t.ppf(0.975, 16), 17, logd.std(ddof=1)
     half = t * math.sqrt(3 * s**2 / n)
     assert_allclose(up, np.exp(logd.mean() + 1.96 * s + np.array([-half, half])))
+
+
+# --- several pairs per subject: Zou's (2013) MOVER interval of the limits ------------------
+
+REPEATED = json.loads(
+    (Path(__file__).parent / "reference" / "measurements_repeated.json").read_text()
+)
+
+
+def test_repeated_limits_reproduce_bland_altman_2007() -> None:
+    ref = REPEATED["cardiac_output"]
+    ba = accord.bland_altman(ref["rv"], ref["ic"], subject=ref["subject"], multiplier=1.96)
+    assert ba.n_subjects == 12 and ba.n_pairs == 60
+    got = {key: getattr(ba, key) for key in ref["expected"]}
+    assert_allclose(list(got.values()), list(ref["expected"].values()), atol=ref["atol"])
+    low, up = ba.limits_interval()
+    assert low.low < ba.lower < low.high and up.low < ba.upper < up.high
+
+
+def test_mover_margins_reproduce_simplyagree_agree_nest() -> None:
+    # SimplyAgree centres Zou's own estimates (subjects weighted equally), the project the
+    # Bland & Altman (2007) ones (pairs weighted equally): the margins are Zou's in both.
+    ref = REPEATED["simplyagree_reps"]
+    z = float(stats.norm.ppf(0.5 + ref["agreement"] / 2))
+    ba = accord.bland_altman(ref["x"], ref["y"], subject=ref["id"], multiplier=z)
+    low, up = ba.limits_interval(ref["confidence_level"])
+    (lo, lo_low, lo_high), (hi, hi_low, hi_high) = ref["printed"]["lower"], ref["printed"]["upper"]
+    got = [ba.lower - low.low, low.high - ba.lower, ba.upper - up.low, up.high - ba.upper]
+    printed = [lo - lo_low, lo_high - lo, hi - hi_low, hi_high - hi]
+    assert_allclose(got, printed, atol=ref["atol"])
+
+
+def _mover_by_hand(d: list[list[float]], z: float, level: float) -> tuple[float, ...]:
+    """Zou (2013), eqs. for unequal pairs per subject, written out for a small example."""
+    n = len(d)
+    total = sum(len(row) for row in d)
+    means = [sum(row) / len(row) for row in d]
+    grand = sum(means) / n
+    s_b2 = sum((m - grand) ** 2 for m in means) / (n - 1)
+    s_w2 = sum((v - m) ** 2 for row, m in zip(d, means, strict=True) for v in row) / (total - n)
+    m_h = n / sum(1 / len(row) for row in d)
+    c = 1 - 1 / m_h
+    s2 = s_b2 + c * s_w2
+    a = (1 - level) / 2
+    chi = stats.chi2.ppf
+    low_var = s2 - math.sqrt(
+        (s_b2 * (1 - (n - 1) / chi(1 - a, n - 1))) ** 2
+        + (c * s_w2 * (1 - (total - n) / chi(1 - a, total - n))) ** 2
+    )
+    high_var = s2 + math.sqrt(
+        (s_b2 * ((n - 1) / chi(a, n - 1) - 1)) ** 2
+        + (c * s_w2 * ((total - n) / chi(a, total - n) - 1)) ** 2
+    )
+    z_a = stats.norm.ppf(1 - a)
+    s = math.sqrt(s2)
+    inward = math.sqrt(z_a**2 * s_b2 / n + z**2 * (s - math.sqrt(low_var)) ** 2)
+    outward = math.sqrt(z_a**2 * s_b2 / n + z**2 * (math.sqrt(high_var) - s) ** 2)
+    upper = grand + z * s
+    lower = grand - z * s
+    return lower - outward, lower, lower + inward, upper - inward, upper, upper + outward
+
+
+def test_mover_by_hand_on_a_small_balanced_example() -> None:
+    # 4 subjects, 3 pairs each: Zou's estimates are then those of Bland & Altman (2007)
+    d = [[0.5, 0.9, 0.4], [1.6, 1.2, 1.9], [-0.3, 0.2, 0.1], [0.8, 1.5, 1.0]]
+    subject = [i for i, row in enumerate(d) for _ in row]
+    diffs = [v for row in d for v in row]
+    ba = accord.bland_altman(diffs, [0.0] * len(diffs), subject=subject, multiplier=1.96)
+    low, up = ba.limits_interval(0.9)
+    expected = _mover_by_hand(d, 1.96, 0.9)
+    assert_allclose([low.low, ba.lower, low.high, up.low, ba.upper, up.high], expected)
+    assert ba.to_dict(0.9)["limits_ci_method"] == "mover"
+
+
+def test_mover_with_one_pair_per_subject_is_donner_and_zou() -> None:
+    # m_h = 1: no within-subject term; the limit -+ sqrt(z_a^2 s^2/n + z^2 (s - s_chi)^2)
+    ba = accord.bland_altman(WRIGHT, MINI)
+    n, s, z = 17, ba.sd, 1.96
+    z_a = stats.norm.ppf(0.975)
+    s_low = s * math.sqrt((n - 1) / stats.chi2.ppf(0.975, n - 1))
+    s_high = s * math.sqrt((n - 1) / stats.chi2.ppf(0.025, n - 1))
+    inward = math.sqrt(z_a**2 * s**2 / n + z**2 * (s - s_low) ** 2)
+    outward = math.sqrt(z_a**2 * s**2 / n + z**2 * (s_high - s) ** 2)
+    low, up = ba.limits_interval(method="mover")
+    assert_allclose([*low, *up], [ba.lower - outward, ba.lower + inward,
+                                  ba.upper - inward, ba.upper + outward])  # fmt: skip
+    # the default with one pair per subject stays the exact interval
+    assert ba.to_dict()["limits_ci_method"] == "exact"
+    assert_allclose(ba.limits_interval(), ba.limits_interval(method="exact"))
+
+
+def test_ratio_scale_mover_is_back_transformed() -> None:
+    ref = REPEATED["cardiac_output"]
+    ba = accord.bland_altman(ref["rv"], ref["ic"], subject=ref["subject"], scale="ratio")
+    logs = np.log(ref["rv"]) - np.log(ref["ic"])
+    on_logs = accord.bland_altman(logs, np.zeros(60), subject=ref["subject"])
+    assert_allclose(np.log([*ba.limits_interval()[1]]), [*on_logs.limits_interval()[1]])
+
+
+_pairs = st.lists(
+    st.tuples(st.integers(0, 5), st.integers(1, 4), st.floats(-5, 5), st.floats(-5, 5)),
+    min_size=1,
+    max_size=6,
+    unique_by=lambda t: t[0],
+)
+
+
+def _repeated_data(rows: list[tuple[int, int, float, float]]) -> tuple[list, list, list]:
+    """Subjects 0..k with 1-4 pairs each (at least one with 2), differences spread around
+    a subject effect."""
+    subject, x, y = [], [], []
+    for label, count, effect, slope in rows:
+        for j in range(count + 1):
+            subject.append(f"s{label}")
+            x.append(10.0 + effect + 0.3 * slope * j + 0.1 * (j % 2))
+            y.append(10.0)
+    return subject, x, y
+
+
+@settings(max_examples=40, deadline=None)
+@given(_pairs, st.randoms(use_true_random=False))
+def test_mover_holds_the_limit_and_ignores_order_and_labels(rows: list, rnd: object) -> None:
+    subject, x, y = _repeated_data(rows)
+    if len(set(subject)) < 2:
+        return
+    ba = accord.bland_altman(x, y, subject=subject)
+    low, up = ba.limits_interval()
+    assert low.low <= ba.lower <= low.high and up.low <= ba.upper <= up.high
+    order = list(range(len(x)))
+    rnd.shuffle(order)  # type: ignore[attr-defined]
+    relabel = {s: f"p{i}" for i, s in enumerate(sorted(set(subject), reverse=True))}
+    moved = accord.bland_altman(
+        [x[i] for i in order], [y[i] for i in order], subject=[relabel[subject[i]] for i in order]
+    )
+    assert_allclose([*moved.limits_interval()[0], *moved.limits_interval()[1]],
+                    [*low, *up], rtol=1e-9, atol=1e-12)  # fmt: skip
+
+
+@settings(max_examples=30, deadline=None)
+@given(_pairs)
+def test_mover_narrows_with_more_subjects(rows: list) -> None:
+    subject, x, y = _repeated_data(rows)
+    if len(set(subject)) < 2:
+        return
+    ba = accord.bland_altman(x, y, subject=subject)
+    doubled = accord.bland_altman(x + x, y + y, subject=subject + [f"{s}b" for s in subject])
+    for one, two in zip(ba.limits_interval(), doubled.limits_interval(), strict=True):
+        assert two.high - two.low <= one.high - one.low + 1e-12
+
+
+def test_cli_shows_the_mover_interval_with_repeated_pairs(tmp_path: object) -> None:
+    ref = REPEATED["cardiac_output"]
+    rows = [(f"o{i}", f"s{s}", m, v) for i, s in enumerate(ref["subject"])
+            for m, v in (("RV", ref["rv"][i]), ("IC", ref["ic"][i]))]  # fmt: skip
+    path = Path(str(tmp_path)) / "co.csv"
+    pd.DataFrame(rows, columns=["occasion", "person", "method", "co"]).to_csv(path, index=False)
+    args = ("--item", "occasion", "--rater", "method", "--score", "co", "--subject", "person")
+    code, out, _ = compare(str(path), *args, "--reference", "IC", "--format", "json")
+    assert code == 0
+    got = json.loads(out)["pairs"][0]["bland_altman"]
+    direct = accord.bland_altman(ref["rv"], ref["ic"], subject=ref["subject"])
+    _, up = direct.limits_interval()
+    assert got["limits_ci_method"] == "mover"
+    assert_allclose([got["upper_ci_low"], got["upper_ci_high"]], [*up])
+    code, out, _ = compare(str(path), *args, "--reference", "IC")
+    assert code == 0 and "mover" in out and f"{up.high:.4g}" in out

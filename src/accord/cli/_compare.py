@@ -103,11 +103,13 @@ def compare(
     scale: str = typer.Option(
         "difference", "--scale", help="difference, ratio (x / y, log scale) or percent."
     ),
-    limits: str = typer.Option(
-        "exact",
+    limits: str | None = typer.Option(
+        None,
         "--limits-ci",
         help="Interval of the limits: exact (Carkeet, as a pair), exact-individual, "
-        "approximate (Bland & Altman 1999) or approximate-1986.",
+        "approximate (Bland & Altman 1999), approximate-1986 or mover (Zou 2013). "
+        "Default: exact, or mover with several pairs per subject.",
+        show_default=False,
     ),
     level: float = typer.Option(0.95, "--confidence-level", help="Confidence level."),
     na_values: str | None = NA_VALUES_OPTION,
@@ -118,12 +120,12 @@ def compare(
     from .. import bland_altman
     from .._errors import InvalidInputError
     from ..data.ratings import Ratings
-    from ..measurements.limits import LIMITS_METHODS, LimitsMethod, Scale
+    from ..measurements.limits import LIMITS_METHODS, LimitsMethod, Scale, limits_method_of
 
     check_output(shared.output)
     files = shared.files()
     with user_errors(), echo_warnings():
-        if limits not in LIMITS_METHODS:
+        if limits is not None and limits not in LIMITS_METHODS:
             raise InvalidInputError(
                 f"--limits-ci must be one of {', '.join(LIMITS_METHODS)}; got {limits}"
             )
@@ -140,7 +142,7 @@ def compare(
             multiplier=multiplier,
             scale=cast(Scale, scale),
         )
-        method = cast(LimitsMethod, limits)
+        method = cast(LimitsMethod | None, limits)
         if shared.fmt is OutputFormat.json:
             write_json(result.to_dict(level, method), shared.output)
             return
@@ -149,11 +151,13 @@ def compare(
             write_csv(table, shared.output)
             return
         first = result.limits[0]
+        table = result.table(level, method)
+        used = ", ".join(dict.fromkeys(limits_method_of(ba, method) for ba in result.limits))
         print_table(
-            _rows(result.table(level, method)),
+            _rows(table),
             COLUMNS,
             title=f"{result} ({first.scale}s, limits at {multiplier:g} SD)",
-            caption=f"{first.method}; {level:.0%} intervals, the limits' {limits}; slope p: "
+            caption=f"{first.method}; {level:.0%} intervals, the limits' {used}; slope p: "
             "proportional bias (difference on mean)",
             output=shared.output,
         )

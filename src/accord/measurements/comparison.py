@@ -77,7 +77,7 @@ class MethodComparison(Result):
                 return result
         raise KeyError(pair)
 
-    def table(self, level: float = 0.95, limits_method: LimitsMethod = "exact") -> pd.DataFrame:
+    def table(self, level: float = 0.95, limits_method: LimitsMethod | None = None) -> pd.DataFrame:
         """One row per pair: n, bias with CI, limits with CIs, proportional-bias slope and
         p-value, and the CCC with its CI."""
         rows = []
@@ -93,7 +93,9 @@ class MethodComparison(Result):
         """:meth:`table` at the 95% level."""
         return self.table()
 
-    def to_dict(self, level: float = 0.95, limits_method: LimitsMethod = "exact") -> dict[str, Any]:
+    def to_dict(
+        self, level: float = 0.95, limits_method: LimitsMethod | None = None
+    ) -> dict[str, Any]:
         """Plain dict: the reference, and each pair's analysis and CCC."""
         return {
             "reference": self.reference,
@@ -190,7 +192,11 @@ def bland_altman(
     ``"exact-individual"`` takes each limit on its own (one-sided factors, non-central t),
     ``"approximate"`` is Bland & Altman's (1999) normal approximation and
     ``"approximate-1986"`` their original ``sqrt(3 s^2 / n)``, which are too narrow in small
-    samples. Proportional bias is the least-squares regression of the differences on the
+    samples. With several pairs per subject (``subject=``), the bias interval is the t
+    interval on ``n_subjects - 1`` degrees of freedom with Bland & Altman's (2007) variance
+    of the mean difference, and the limits' interval is Zou's (2013) MOVER
+    (``"mover"``, the default there; the other methods assume one pair per subject and give
+    NaN). Proportional bias is the least-squares regression of the differences on the
     means (Bland & Altman 1999, section 3.2). Pairs with a missing measurement are left
     out with a :class:`~accord.DroppedDataWarning`.
 

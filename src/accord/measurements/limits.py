@@ -32,12 +32,13 @@ __all__ = [
     "LimitsMethod",
     "Scale",
     "check_limits_options",
+    "limits_method_of",
     "limits_of_pair",
 ]
 
 Scale = Literal["difference", "ratio", "percent"]
 SCALES: tuple[str, ...] = get_args(Scale)
-LimitsMethod = Literal["exact", "exact-individual", "approximate", "approximate-1986"]
+LimitsMethod = Literal["exact", "exact-individual", "approximate", "approximate-1986", "mover"]
 LIMITS_METHODS: tuple[str, ...] = get_args(LimitsMethod)
 
 _SCALE_WORDS = {
@@ -80,7 +81,8 @@ class BlandAltman(Result):
         With repeated pairs: the SD of differences within a subject and of the subjects'
         mean differences (one-way ANOVA components); NaN otherwise.
     repeated : bool
-        Whether some subject has more than one pair (the Bland & Altman 2007 method).
+        Whether some subject has more than one pair (the Bland & Altman 2007 method; the
+        limits' interval is then Zou's 2013 MOVER, see :meth:`limits_interval`).
     differences, means : ndarray
         Per pair: the difference (ratio, percentage) and the mean of the two methods, for
         the plot.
@@ -124,6 +126,11 @@ class BlandAltman(Result):
     second_values: FloatArray = dataclasses.field(
         default_factory=lambda: np.zeros(0), repr=False, compare=False
     )
+    #: Zou's (2013) subject-level pieces for the MOVER interval of the limits: the variance
+    #: of the subjects' mean differences and the harmonic mean of the pairs per subject.
+    _subject_level: tuple[float, float] = dataclasses.field(
+        default=(math.nan, math.nan), repr=False, compare=False
+    )
 
     def __str__(self) -> str:
         ci = self.confidence_interval()
@@ -164,7 +171,7 @@ class BlandAltman(Result):
         return t_interval(self.slope, self.slope_se, self._slope_df, level, _NO_BOUNDS)
 
     def limits_interval(
-        self, level: float = 0.95, method: LimitsMethod = "exact"
+        self, level: float = 0.95, method: LimitsMethod | None = None
     ) -> tuple[ConfidenceInterval, ConfidenceInterval]:
         """Confidence intervals of the lower and the upper limit of agreement.
 
@@ -172,29 +179,75 @@ class BlandAltman(Result):
         ----------
         level : float, default 0.95
             Confidence level.
-        method : {"exact", "exact-individual", "approximate", "approximate-1986"}
+        method : {"exact", "exact-individual", "approximate", "approximate-1986", "mover"}, \
+optional
             ``"exact"``: Carkeet's (2015) exact intervals for the two limits taken as a
             pair, from two-sided normal tolerance factors; ``"exact-individual"``: each
             limit on its own, from one-sided tolerance factors (non-central t);
             ``"approximate"``: Bland & Altman (1999), ``limit -+ t * sd * sqrt(1/n +
             z**2 / (2 (n - 1)))``; ``"approximate-1986"``: Bland & Altman (1986),
-            ``limit -+ t * sqrt(3 sd**2 / n)``.
+            ``limit -+ t * sqrt(3 sd**2 / n)``; ``"mover"``: Zou's (2013) method of
+            variance estimates recovery, which also holds with repeated pairs per subject.
+            By default ``"exact"``, or ``"mover"`` when some subject has several pairs.
 
         Returns
         -------
         (ConfidenceInterval, ConfidenceInterval)
             Of the lower limit, then of the upper limit (ratios for ``scale="ratio"``).
-            NaN with repeated pairs per subject: none of these intervals holds there.
+            NaN, with a :class:`~accord.DegenerateDataWarning` saying why, when ``method``
+            assumes one pair per subject and some subject has several: only ``"mover"``
+            holds there.
+
+        Notes
+        -----
+        The MOVER interval of ``bias + z sd`` (Zou 2013) recovers the variance of the limit
+        from the intervals of its parts. With ``n`` subjects, ``N`` pairs, ``m_h`` the
+        harmonic mean of the pairs per subject, ``s_b**2`` the variance of the subjects'
+        mean differences (``n - 1`` df) and ``s_w**2`` the within-subject variance
+        (``N - n`` df), the SD of a difference is ``s**2 = s_b**2 + (1 - 1/m_h) s_w**2``;
+        each of its two terms has a chi-square interval, and ``s**2`` has the limits
+        ``L`` and ``U`` that they recover. The upper limit's interval is then
+        ``limit - sqrt(z_a**2 s_b**2 / n + z**2 (s - sqrt(L))**2)`` to
+        ``limit + sqrt(z_a**2 s_b**2 / n + z**2 (sqrt(U) - s)**2)``, with ``z_a`` the
+        normal quantile of the level; the lower limit's mirrors it. With the same number of
+        pairs per subject, ``s`` and the bias are those of Bland & Altman (2007) and the
+        interval is Zou's; with unequal numbers, Zou's margins are set around the Bland &
+        Altman (2007) limits. With one pair per subject it is the MOVER interval of Donner
+        & Zou (2012).
+
+        Examples
+        --------
+        >>> import accord
+        >>> ba = accord.bland_altman([10.1, 10.9, 12.0, 12.4, 9.0, 9.8],
+        ...                          [10.0, 10.2, 11.1, 12.9, 9.4, 9.1],
+        ...                          subject=[1, 1, 2, 2, 3, 3])
+        >>> round(ba.upper, 2)
+        1.75
+        >>> lower, upper = ba.limits_interval()
+        >>> [round(v, 2) for v in upper]
+        [1.29, 4.66]
+        >>> ba.to_dict()["limits_ci_method"]
+        'mover'
         """
         check_level(level)
-        check_choice("method", method, LIMITS_METHODS, "BlandAltman.limits_interval")
+        method = limits_method_of(self, method)
         nan = ConfidenceInterval(math.nan, math.nan)
         n, s, z = self.n_pairs, self.sd, self.multiplier
-        if self.repeated or n < 2 or not math.isfinite(s):
+        if n < 2 or not math.isfinite(s):
+            return nan, nan
+        if self.repeated and method != "mover":
+            warn_degenerate(
+                f"BlandAltman.limits_interval: method={method!r} assumes one pair per "
+                "subject and some subject has several; only method='mover' (Zou 2013) "
+                "holds with repeated pairs: the limits' interval is NaN",
+                stacklevel=3,
+            )
             return nan, nan
         mean = self._log_bias()
         alpha = (1.0 - level) / 2.0
-        if method in ("exact", "exact-individual"):
+        if method == "mover":
+            lower, upper = self._mover(mean, alpha)
+        elif method in ("exact", "exact-individual"):
             factor = two_sided_factor if method == "exact" else one_sided_factor
             inner, outer = factor(n, z, alpha), factor(n, z, 1.0 - alpha)
             lower = (mean - outer * s, mean - inner * s)
@@ -212,9 +265,34 @@ class BlandAltman(Result):
             ConfidenceInterval(self._back(upper[0]), self._back(upper[1])),
         )
 
-    def to_dict(self, level: float = 0.95, limits_method: LimitsMethod = "exact") -> dict[str, Any]:
-        """Plain dict of the fields (not the per-pair arrays), the intervals and p-values."""
-        out = plain_fields(self, ("differences", "means", "first_values", "second_values"))
+    def _mover(self, mean: float, alpha: float) -> tuple[tuple[float, float], tuple[float, float]]:
+        """Zou's (2013) MOVER intervals of the lower and the upper limit (analysed scale)."""
+        z, n_sub, n = self.multiplier, self.n_subjects, self.n_pairs
+        if self.repeated:
+            means_var, pairs = self._subject_level
+            within = self.within_sd**2
+        else:  # each pair its own subject: no within-subject term
+            means_var, pairs, within = self.sd**2, 1.0, 0.0
+        # the two variance components of s**2, each with its degrees of freedom
+        parts = ((means_var, n_sub - 1.0), ((1.0 - 1.0 / pairs) * within, float(n - n_sub)))
+        total = sum(part for part, _ in parts)
+        low_var = total - math.hypot(*(p * (1 - df / _chi2(df, 1 - alpha)) for p, df in parts))
+        high_var = total + math.hypot(*(p * (df / _chi2(df, alpha) - 1) for p, df in parts))
+        s = math.sqrt(total)
+        bias_term = t_quantile(1.0 - alpha, math.inf) ** 2 * means_var / n_sub
+        inward = math.sqrt(bias_term + z * z * (s - math.sqrt(low_var)) ** 2)
+        outward = math.sqrt(bias_term + z * z * (math.sqrt(high_var) - s) ** 2)
+        lo, up = mean - z * self.sd, mean + z * self.sd
+        return (lo - outward, lo + inward), (up - inward, up + outward)
+
+    def to_dict(
+        self, level: float = 0.95, limits_method: LimitsMethod | None = None
+    ) -> dict[str, Any]:
+        """Plain dict of the fields (not the per-pair arrays), the intervals and p-values;
+        ``limits_ci_method`` is the limits' interval used (by default ``"exact"``, or
+        ``"mover"`` with repeated pairs per subject; see :meth:`limits_interval`)."""
+        out = plain_fields(self, _NOT_IN_DICT)
+        limits_method = limits_method_of(self, limits_method)
         ci = self.confidence_interval(level)
         low, up = self.limits_interval(level, limits_method)
         slope = self.slope_interval(level)
@@ -236,6 +314,15 @@ class BlandAltman(Result):
 
 
 _NO_BOUNDS = (-math.inf, math.inf)
+_NOT_IN_DICT = ("differences", "means", "first_values", "second_values", "_subject_level")
+
+
+def _chi2(df: float, p: float) -> float:
+    """The ``p`` quantile of the chi-square distribution with ``df`` degrees of freedom (1
+    for ``df = 0``: a variance component of weight 0)."""
+    from scipy import special
+
+    return float(special.chdtri(df, 1.0 - p)) if df > 0 else 1.0
 
 
 def _transformed(pair: Pair, scale: str, owner: str) -> tuple[FloatArray, FloatArray]:
@@ -335,7 +422,12 @@ def limits_of_pair(
         n_sub = int(sub_means.size)
         sd = math.sqrt(within + between) if n_sub > 1 else math.nan
         bias_se = math.sqrt(var_mean) if n_sub > 1 else math.nan
-        sub_m = np.bincount(codes, weights=m) / np.bincount(codes)
+        counts = np.bincount(codes)
+        sub_m = np.bincount(codes, weights=m) / counts
+        subject_level = (
+            float(np.var(sub_means, ddof=1)) if n_sub > 1 else math.nan,
+            n_sub / float(np.sum(1.0 / counts)),
+        )
         slope, intercept, slope_se = _regression(sub_means, sub_m)
         within_sd, between_sd = math.sqrt(within), math.sqrt(between) if n_sub > 1 else math.nan
         df = float(n_sub - 1)
@@ -351,6 +443,7 @@ def limits_of_pair(
         bias_se = sd / math.sqrt(n)
         slope, intercept, slope_se = _regression(d, m)
         within_sd = between_sd = math.nan
+        subject_level = (math.nan, math.nan)
         df = float(n - 1)
         how = "one pair per subject (Bland & Altman 1986)"
     if sd == 0.0:
@@ -385,7 +478,17 @@ def limits_of_pair(
         means=m,
         first_values=pair.x,
         second_values=pair.y,
+        _subject_level=subject_level,
     )
+
+
+def limits_method_of(result: BlandAltman, method: LimitsMethod | None) -> LimitsMethod:
+    """The limits' interval ``method`` (checked), or by default the one that holds for
+    ``result``: ``"mover"`` with repeated pairs per subject, else ``"exact"``."""
+    if method is None:
+        return "mover" if result.repeated else "exact"
+    check_choice("method", method, LIMITS_METHODS, "BlandAltman.limits_interval")
+    return method
 
 
 def check_limits_options(multiplier: float, scale: str, owner: str) -> None:

@@ -44,7 +44,7 @@ def bland_altman_plot(
     result: BlandAltman,
     *,
     level: float = 0.95,
-    limits_method: LimitsMethod = "exact",
+    limits_method: LimitsMethod | None = None,
     ax: Any | None = None,
 ) -> Any:
     """The Bland-Altman plot: each pair's difference against its mean, with the bias and the
@@ -56,8 +56,9 @@ def bland_altman_plot(
         From :func:`accord.bland_altman` (for ratings: one of ``comparison.limits``).
     level : float, default 0.95
         Level of the shaded intervals.
-    limits_method : str, default "exact"
-        The limits' interval (see :meth:`accord.BlandAltman.limits_interval`).
+    limits_method : str, optional
+        The limits' interval (see :meth:`accord.BlandAltman.limits_interval`; by default
+        ``"exact"``, or ``"mover"`` with repeated pairs per subject).
     ax : matplotlib Axes, optional
         Draw here; by default on a new figure.
 
