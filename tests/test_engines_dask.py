@@ -1,0 +1,154 @@
+"""The dask engine reads each partition once and numbers ids and labels as the memory engine
+does, however the input is split into partitions."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import accord
+from accord import DuplicateRatingError, InvalidInputError
+from accord.engines import _mapreduce, dask_statistics
+
+from .test_engines import COLS, assert_same, make_frame
+
+SCORES = {"item": "item", "rater": "rater", "label": "score"}
+
+
+def _split_csv(frame: pd.DataFrame, folder: Path, cuts: tuple[int, ...]) -> list[Path]:
+    """The frame in CSV files, cut before the rows in ``cuts``."""
+    paths = []
+    for k, (lo, hi) in enumerate(itertools.pairwise([0, *cuts, len(frame)])):
+        path = folder / f"part-{k}.csv"
+        frame.iloc[lo:hi].to_csv(path, index=False)
+        paths.append(path)
+    return paths
+
+
+def _scores(n_items: int = 60, n_raters: int = 4, seed: int = 3) -> pd.DataFrame:
+    """Continuous scores (a few missing), rows shuffled, text ids."""
+    rng = np.random.default_rng(seed)
+    item = np.repeat(np.arange(n_items), n_raters)
+    rater = np.tile(np.arange(n_raters), n_items)
+    score = rng.normal(size=item.size).round(6)
+    score[rng.random(item.size) < 0.05] = np.nan
+    frame = pd.DataFrame(
+        {"item": [f"i{i}" for i in item], "rater": [f"r{r}" for r in rater], "score": score}
+    )
+    return frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+
+
+@pytest.mark.parametrize("scheduler", ["synchronous", "threads"])
+def test_dask_reads_each_csv_file_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scheduler: str
+) -> None:
+    # Before: each pass read the files again (three reads of each file for the ICC: the
+    # distinct values, the counts, the scored cells).
+    frame = _scores()
+    paths = _split_csv(frame, tmp_path, (70, 150))
+    reads: list[str] = []
+    read = _mapreduce.read_csv_columns
+
+    def counted(dialect: Any, *args: Any, **kwargs: Any) -> Any:
+        reads.append(str(dialect.path))
+        return read(dialect, *args, **kwargs)
+
+    monkeypatch.setattr(_mapreduce, "read_csv_columns", counted)
+    options: dict[str, Any] = {**SCORES, "level": "interval", "coefficients": ["icc"]}
+    table = accord.agreement(paths, engine="dask", scheduler=scheduler, **options)
+    assert sorted(reads) == sorted(str(p) for p in paths)
+    ratings = accord.Ratings.from_long(frame, **SCORES, level="interval")
+    expected = accord.agreement(ratings, level="interval", coefficients=["icc"])
+    got = [c.statistic for c in table.coefficients]
+    assert got == pytest.approx([c.statistic for c in expected.coefficients], rel=1e-12)
+
+
+def test_dask_csv_messages_count_rows_over_the_files(tmp_path: Path) -> None:
+    # Row numbers run over the files in order (the header of each file is not a row).
+    frame = make_frame()
+    n = len(frame)
+    cuts = (100, 250)
+    blank = frame.copy()
+    blank.loc[300, "item"] = " "
+    blank.loc[301, "rater"] = "NA"
+    with pytest.raises(InvalidInputError, match=r"column 'item': rows have no item id \(row 301\)"):
+        dask_statistics(_split_csv(blank, tmp_path, cuts), **COLS, scheduler="synchronous")
+    for path in tmp_path.iterdir():
+        path.unlink()
+    doubled = pd.concat([frame, frame.dropna().iloc[[2]]], ignore_index=True)
+    first = int(frame.dropna().index[2])
+    with pytest.raises(DuplicateRatingError, match=rf"at rows {first + 1}, {n + 1}\b"):
+        dask_statistics(_split_csv(doubled, tmp_path, cuts), **COLS, scheduler="synchronous")
+    missing = frame["label"].isna() | (frame["label"].str.strip() == "")
+    rows = ", ".join(str(r + 1) for r in np.flatnonzero(missing)[:5])
+    with pytest.raises(InvalidInputError, match=rf"rows have a missing label \(rows {rows}\)"):
+        dask_statistics(
+            _split_csv(frame, tmp_path, cuts), **COLS, missing="raise", scheduler="synchronous"
+        )
+
+
+def test_dask_object_column_of_mixed_types_matches_memory() -> None:
+    # An object column holding numbers in one partition and text in another: the one
+    # encoder reads the whole column as text, in every engine (before, the dask engine kept
+    # 1 and "1" apart and its decode table mixed ints and text).
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    frame = pd.DataFrame(
+        {
+            "item": np.array([1, 1, 2, 2, "a", "a", "1", "b"], dtype=object),
+            "rater": ["x", "y", "x", "y", "x", "y", "z", "x"],
+            "label": ["p", "q", "p", "p", "q", "q", "p", "q"],
+        }
+    )
+    with dask.config.set({"dataframe.convert-string": False}):  # keep the objects
+        ddf = dd.from_pandas(frame, npartitions=1).repartition(divisions=[0, 4, 7])
+        stats = dask_statistics(ddf, **COLS, scheduler="synchronous")
+    assert_same(stats, accord.Ratings.from_long(frame, **COLS))
+    assert list(stats.items) == ["1", "2", "a", "b"]
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    cells=st.lists(
+        st.tuples(
+            st.sampled_from(["1", "01", "2", "10", "x7"]),
+            st.sampled_from("abcd"),
+            st.sampled_from(["1", "2.5", "3", "", "NA", "-0.5", " 2.5"]),
+        ),
+        min_size=2,
+        max_size=40,
+        unique_by=lambda t: (t[0], t[1]),
+    ),
+    cuts=st.lists(st.integers(1, 39), max_size=3, unique=True),
+)
+def test_dask_split_csv_equals_memory(
+    tmp_path_factory: pytest.TempPathFactory, cells: list[tuple[str, str, str]], cuts: list[int]
+) -> None:
+    # However the rows are cut into files, the dask engine's codes, decode tables, counts and
+    # report are the memory engine's on the whole file.
+    if all(label.strip() in ("", "NA") for _, _, label in cells):
+        return
+    folder = tmp_path_factory.mktemp("split")
+    header = "item,rater,label\n"
+    lines = [f"{i},{r},{label}\n" for i, r, label in cells]
+    whole = folder / "whole.csv"
+    whole.write_text(header + "".join(lines))
+    bounds = [0, *sorted(c for c in cuts if c < len(lines)), len(lines)]
+    paths = []
+    for k, (lo, hi) in enumerate(itertools.pairwise(bounds)):
+        path = folder / f"part-{k}.csv"
+        path.write_text(header + "".join(lines[lo:hi]))
+        paths.append(path)
+    stats = dask_statistics(paths, **COLS, scheduler="synchronous")
+    assert_same(stats, accord.read_ratings(whole, **COLS))
