@@ -152,3 +152,31 @@ def test_dask_split_csv_equals_memory(
         paths.append(path)
     stats = dask_statistics(paths, **COLS, scheduler="synchronous")
     assert_same(stats, accord.read_ratings(whole, **COLS))
+
+
+@pytest.mark.parametrize(
+    ("values", "level", "text"),
+    [
+        (["2.5", None, "1", " NA", "-0.5", "1.0"], "interval", True),
+        (["b", "a", "", "c", None], "nominal", True),
+        (["3", "1", "x"], "nominal", False),
+    ],
+)
+def test_raw_label_domain_of_arrow_equals_of_numpy(
+    values: list[str | None], level: Any, text: bool
+) -> None:
+    # The dask engine hands the distinct labels over as Arrow (no Python object per label);
+    # the domain, the relabelling and the missing flags are those of the numpy input.
+    import pyarrow as pa
+
+    from accord.data.dictionary import raw_label_domain
+
+    rows = np.arange(len(values), dtype=np.int64) * 3
+    options: dict[str, Any] = {"level": level, "categories": None, "column": "c", "text": text}
+    from_numpy = raw_label_domain(np.array(values, dtype=object), rows, **options)
+    from_arrow = raw_label_domain(pa.array(values, pa.large_string()), rows, **options)
+    assert np.array_equal(from_arrow[0], from_numpy[0])
+    assert from_arrow[1] == from_numpy[1]
+    assert [type(c) for c in from_arrow[1]] == [type(c) for c in from_numpy[1]]
+    assert np.array_equal(from_arrow[2], from_numpy[2])
+    assert from_arrow[3:] == from_numpy[3:]

@@ -403,14 +403,14 @@ def _merged(dictionaries: list[Any]) -> tuple[list[IntArray], Any]:
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class _Seen:
     """What pass 1 learns from all the partitions: rows, each partition's first row, the
-    distinct items, raters (pyarrow) and labels (numpy) in order of first appearance over
-    the frame (with each label's first row), and each partition's codes among them."""
+    distinct items, raters and labels (pyarrow) in order of first appearance over the frame
+    (with each label's first row), and each partition's codes among them."""
 
     rows: int
     offsets: IntArray
     items: Any
     raters: Any
-    labels: npt.NDArray[Any]
+    labels: Any
     label_rows: IntArray
     codes: tuple[list[IntArray], list[IntArray], list[IntArray]]
 
@@ -440,11 +440,11 @@ class _Seen:
             offsets,
             items,
             raters,
-            as_numpy(labels),
+            labels,
             label_rows[first].astype(np.int64),
             (item_codes, rater_codes, label_codes),
         )
-        check_read(rows, rows if seen.labels.size == 0 else 0, source, scan.label)
+        check_read(rows, rows if len(seen.labels) == 0 else 0, source, scan.label)
         return seen
 
     def tables(self, remap: IntArray) -> list[_Tables]:
