@@ -237,35 +237,27 @@ def frame_of(
     return data[list(columns)], False, "dask DataFrame"
 
 
-def partitions_of(
-    data: Any,
-    columns: Sequence[str],
-    *,
-    file_format: str | None,
-    sep: str | None,
-    blocksize: str | int | None,
-    encoding: str | None = None,
-) -> tuple[list[Any], bool, str]:
-    """The partitions of :func:`frame_of` as delayed values, whether their cells are CSV
-    text, and a source name.
+def partitions_of(data: Any, columns: Sequence[str], **read: Any) -> tuple[list[Any], bool, str]:
+    """The partitions of :func:`frame_of` (``read``: its keywords) as delayed values,
+    whether their cells are CSV text, and a source name.
 
     A CSV/TSV file's partition is the ``pyarrow`` Table of its text columns, read as
     :func:`frame_of` reads it but left in Arrow (no pandas, no Python object per cell); the
     other partitions are those of :func:`frame_of` (pandas DataFrames).
     """
     if _is_paths(data):
-        files, fmt = resolve_files(data, file_format, encoding)
+        files, fmt = resolve_files(data, read["file_format"], read.get("encoding"))
         if fmt != "parquet":
             dask: Any = require("dask", "dask")
             wanted = list(columns)
-            dialects = _csv_dialects(files, fmt, columns, sep=sep, encoding=encoding)
-            read = dask.delayed(read_csv_columns)
-            parts = [read(dialect, wanted, null_values=CSV_NULLS) for dialect in dialects]
+            dialects = _csv_dialects(
+                files, fmt, columns, sep=read["sep"], encoding=read.get("encoding")
+            )
+            part = dask.delayed(read_csv_columns)
+            parts = [part(dialect, wanted, null_values=CSV_NULLS) for dialect in dialects]
             return parts, True, describe(files)
         data = files
-    frame, text, source = frame_of(
-        data, columns, file_format=file_format, sep=sep, blocksize=blocksize, encoding=encoding
-    )
+    frame, text, source = frame_of(data, columns, **read)
     return frame.to_delayed(), text, source
 
 
