@@ -171,3 +171,24 @@ def test_raw_label_domain_of_arrow_equals_of_numpy(
     assert [type(c) for c in from_arrow[1]] == [type(c) for c in from_numpy[1]]
     assert np.array_equal(from_arrow[2], from_numpy[2])
     assert from_arrow[3:] == from_numpy[3:]
+
+
+def test_dask_scheduler_address_matches_memory(tmp_path: Path) -> None:
+    # A scheduler given by its address gets a client per call, so nothing is kept between
+    # passes (each pass reads the files again): the numbers are the same.
+    distributed = pytest.importorskip("distributed")
+    frame = _scores()
+    paths = _split_csv(frame, tmp_path, (90,))
+    options: dict[str, Any] = {**SCORES, "level": "interval", "coefficients": ["icc"]}
+    ratings = accord.Ratings.from_long(frame, **SCORES, level="interval")
+    expected = [
+        c.statistic
+        for c in accord.agreement(ratings, level="interval", coefficients=["icc"]).coefficients
+    ]
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        table = accord.agreement(
+            paths, engine="dask", scheduler=cluster.scheduler_address, **options
+        )
+    assert [c.statistic for c in table.coefficients] == pytest.approx(expected, rel=1e-12)
