@@ -480,7 +480,7 @@ def _first_positions(codes: npt.NDArray[Any]) -> IntArray:
 
 
 def raw_label_domain(
-    raw: npt.NDArray[Any],
+    raw: Any,
     first_rows: IntArray,
     *,
     level: Level,
@@ -494,9 +494,10 @@ def raw_label_domain(
 
     Parameters
     ----------
-    raw : ndarray, shape (k,)
+    raw : ndarray or pyarrow Array, shape (k,)
         The distinct labels as read (missing values among them), in order of first
-        appearance (raw codes ``0 .. k-1``).
+        appearance (raw codes ``0 .. k-1``). Arrow text is typed without a Python object
+        per label (a text file's continuous scores).
     first_rows : ndarray of int64, shape (k,)
         Row (0-based) where each label first appeared, for messages.
     level, categories, column, na_values, labels_as
@@ -512,16 +513,22 @@ def raw_label_domain(
         missing values; ``domain``, ``order`` and ``notes`` are those of
         :func:`accord.data.encoder.label_domain`.
     """
-    if raw.dtype.kind in "US":
+    import pyarrow as pa
+
+    arrow = isinstance(raw, pa.Array)
+    if not arrow and raw.dtype.kind in "US":
         raw = raw.astype(object)
-    missing = missing_of(raw, na_values, keep=categories) if raw.size else np.zeros(0, bool)
+    k = len(raw)
+    missing = missing_of(raw, na_values, keep=categories) if k else np.zeros(0, bool)
     present = np.flatnonzero(~missing)
-    remap = np.full(raw.size, -1, dtype=np.int64)
+    remap = np.full(k, -1, dtype=np.int64)
     if present.size == 0:
         raise InvalidInputError(f"column {column!r}: every label is missing; nothing to rate")
-    labels = raw[present]
+    labels = raw.take(pa.array(present)) if arrow else raw[present]
     if text and labels_as != "text":
         labels = typed_text(labels)
+    elif arrow:
+        labels = as_numpy(labels)
     rows = np.asarray(first_rows, dtype=np.int64)[present]
 
     def rows_of(positions: IntArray) -> tuple[IntArray, int]:

@@ -38,6 +38,7 @@ __all__ = [
     "compute",
     "concat_values",
     "frame_of",
+    "partitions_of",
     "run_partitions",
     "tree_reduce",
 ]
@@ -217,9 +218,7 @@ def frame_of(
     partition per file: ``blocksize`` does not split a file).
     """
     dd: Any = require("dask.dataframe", "dask")
-    if isinstance(data, str | Path) or (
-        isinstance(data, Sequence) and not isinstance(data, str | bytes)
-    ):
+    if _is_paths(data):
         files, fmt = resolve_files(data, file_format, encoding)
         source = describe(files)
         if fmt == "parquet":
@@ -238,6 +237,49 @@ def frame_of(
     return data[list(columns)], False, "dask DataFrame"
 
 
+def partitions_of(data: Any, columns: Sequence[str], **read: Any) -> tuple[list[Any], bool, str]:
+    """The partitions of :func:`frame_of` (``read``: its keywords) as delayed values,
+    whether their cells are CSV text, and a source name.
+
+    A CSV/TSV file's partition is the ``pyarrow`` Table of its text columns, read as
+    :func:`frame_of` reads it but left in Arrow (no pandas, no Python object per cell); the
+    other partitions are those of :func:`frame_of` (pandas DataFrames).
+    """
+    if _is_paths(data):
+        files, fmt = resolve_files(data, read["file_format"], read.get("encoding"))
+        if fmt != "parquet":
+            dask: Any = require("dask", "dask")
+            wanted = list(columns)
+            dialects = _csv_dialects(
+                files, fmt, columns, sep=read["sep"], encoding=read.get("encoding")
+            )
+            part = dask.delayed(read_csv_columns)
+            parts = [part(dialect, wanted, null_values=CSV_NULLS) for dialect in dialects]
+            return parts, True, describe(files)
+        data = files
+    frame, text, source = frame_of(data, columns, **read)
+    return frame.to_delayed(), text, source
+
+
+def _is_paths(data: Any) -> bool:
+    """A path, a glob or a list of paths (not a DataFrame)."""
+    return isinstance(data, str | Path) or (
+        isinstance(data, Sequence) and not isinstance(data, str | bytes)
+    )
+
+
+def _csv_dialects(
+    files: list[str], fmt: str, columns: Sequence[str], *, sep: str | None, encoding: str | None
+) -> list[Any]:
+    """Each CSV/TSV file's dialect (separator, encoding, compression), checked to hold the
+    columns."""
+    default = "\t" if fmt == "tsv" else ","
+    dialects = [sniff_csv(f, sep=sep, encoding=encoding, default_sep=default) for f in files]
+    for dialect in dialects:
+        dialect.require(columns)
+    return dialects
+
+
 def _csv_part(dialect: Any, columns: list[str]) -> pd.DataFrame:
     """One CSV file's columns as text (None where missing), read by ``pyarrow.csv``."""
     table = read_csv_columns(dialect, columns, null_values=CSV_NULLS)
@@ -254,10 +296,7 @@ def _csv_frame(
     errors, e.g. a row with more fields than the header is an error naming its line)."""
     dask: Any = require("dask", "dask")
     dd: Any = require("dask.dataframe", "dask")
-    default = "\t" if fmt == "tsv" else ","
-    dialects = [sniff_csv(f, sep=sep, encoding=encoding, default_sep=default) for f in files]
-    for dialect in dialects:
-        dialect.require(columns)
+    dialects = _csv_dialects(files, fmt, columns, sep=sep, encoding=encoding)
     wanted = list(columns)
     meta = pd.DataFrame({name: pd.Series([], dtype=object) for name in wanted})
     parts = [dask.delayed(_csv_part)(dialect, wanted) for dialect in dialects]

@@ -1,14 +1,23 @@
 """The dask engine: partial statistics per partition, tree-reduced with ``merge``.
 
-Two passes over the partitions:
+Each partition is read once. Two passes over the partitions:
 
-1. a cheap pass collects, per partition, its length and the distinct items, raters and labels
-   in order of first appearance; concatenated in partition order they give the dictionaries
-   the memory engine builds (first appearance over the whole frame), and the label domain;
-2. each partition is encoded with those dictionaries (so codes agree everywhere), the codes
-   are shuffled by item so that every rating of an item lands in one partition (pairs and
-   repeated (item, rater) pairs are found within items), each partition is counted, and the
-   partial statistics are merged pairwise in a tree.
+1. each partition is read and dictionary-encoded on its own (``pyarrow``, as every engine
+   encodes a column: one hash per value, no Python object per value). Its codes stay where
+   they were computed (on the workers of a ``distributed.Client``, in this process with the
+   local schedulers); only its length and its distinct items, raters and labels, in order
+   of first appearance, come back. Concatenated in partition order they give the
+   dictionaries the memory engine builds (first appearance over the whole frame) and the
+   label domain; one hash of the distinct values gives each partition its tables from its
+   own codes to the global ones;
+2. each partition's codes are read through its tables (a gather), shuffled by item so that
+   every rating of an item lands in one partition (pairs and repeated (item, rater) pairs
+   are found within items), each partition is counted, and the partial statistics are
+   merged pairwise in a tree. A method that reads the ratings again
+   (:class:`DaskRescan`) starts from the same kept codes.
+
+With a scheduler given by its address (a client opened for each call, so nothing outlives
+a call) each pass reads the partitions again.
 
 dask and distributed are imported inside the functions that use them.
 """
@@ -25,8 +34,9 @@ import pandas as pd
 from .._errors import InvalidInputError, require
 from .._types import FloatArray, IntArray
 from .._validate import check_na_values
+from ..data.dictionary import as_numpy
 from ..data.dictionary import raw_label_domain as label_domain
-from ..data.encoder import missing_mask, typed_ids
+from ..data.encoder import arrow_of, dictionary_of, missing_of, typed_ids
 from ._blocks import (
     Decoded,
     DuplicateInfo,
@@ -35,7 +45,7 @@ from ._blocks import (
     assemble,
     long_partial,
 )
-from ._mapreduce import MapFn, Merge, Progress, concat_values, frame_of, run_partitions
+from ._mapreduce import MapFn, Merge, Progress, _client_of, partitions_of, run_partitions
 from ._options import Scan, ScanOptions, check_read
 from ._pages import small_pages
 from ._source import Locator, raise_duplicates
@@ -46,77 +56,96 @@ __all__ = ["DaskRescan", "dask_scan", "dask_statistics"]
 _SHOW = 5
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Local:
+    """A partition's codes into its own dictionaries (-1 for a null): what the passes after
+    the first start from."""
+
+    item: npt.NDArray[np.int32]
+    rater: npt.NDArray[np.int32]
+    label: npt.NDArray[np.int32]
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class _Distinct:
-    """What pass 1 learns from one partition."""
+    """What pass 1 learns from one partition (its distinct values as pyarrow arrays)."""
 
     rows: int
-    items: npt.NDArray[Any]
-    raters: npt.NDArray[Any]
-    labels: npt.NDArray[Any]
+    items: Any
+    raters: Any
+    labels: Any
     label_first: IntArray  # position in the partition of each label's first appearance
     null_ids: tuple[tuple[str, IntArray], ...]  # (column, positions) of missing ids
 
 
-def _values(series: pd.Series) -> npt.NDArray[Any]:
-    """Column values as numpy (nullable and text dtypes as object, NA as NaN)."""
-    if isinstance(series.dtype, pd.CategoricalDtype):
-        series = series.astype(series.dtype.categories.dtype)
-    if series.dtype.kind in "biuf":
-        out: npt.NDArray[Any] = series.to_numpy()
-        return out
-    return series.to_numpy(dtype=object, na_value=np.nan)
+def _column(part: Any, name: str) -> Any:
+    """A column of a partition as Arrow (a CSV file's partition is a pyarrow Table)."""
+    if isinstance(part, pd.DataFrame):
+        return arrow_of(part[name])
+    return part.column(name)
 
 
-def _distinct(
-    part: pd.DataFrame, columns: tuple[str, str, str], na_values: tuple[str, ...]
-) -> _Distinct:
+def _read(
+    part: Any, columns: tuple[str, str, str], na_values: tuple[str, ...]
+) -> tuple[_Local, _Distinct]:
+    """Pass 1 on one partition: its codes and what the client needs of it."""
     item, rater, label = columns
-    nulls = []
-    uniques = []
+    codes, uniques, nulls = [], [], []
     for col in (item, rater):
-        values = _values(part[col])
-        codes, uniq = pd.factorize(values, use_na_sentinel=True)
-        bad = np.flatnonzero(missing_mask(values, na_values)) if len(values) else codes[:0]
+        idx, dictionary = dictionary_of(_column(part, col))
+        # A null reads the appended True: missing as a null or by the one rule (blank, NA).
+        bad = np.flatnonzero(np.r_[missing_of(dictionary, na_values), True][idx])
         if bad.size:
             nulls.append((col, bad[:_SHOW].astype(np.int64)))
-        uniques.append(np.asarray(uniq))
-    codes, uniq = pd.factorize(_values(part[label]), use_na_sentinel=True)
-    present = np.flatnonzero(codes >= 0)
-    _, first = np.unique(codes[present], return_index=True)
-    return _Distinct(
-        rows=len(part),
+        codes.append(idx)
+        uniques.append(dictionary)
+    idx, labels = dictionary_of(_column(part, label))
+    local = _Local(codes[0], codes[1], idx)
+    found = _Distinct(
+        rows=len(idx),
         items=uniques[0],
         raters=uniques[1],
-        labels=np.asarray(uniq),
-        label_first=present[first].astype(np.int64),
+        labels=labels,
+        label_first=_firsts(idx),
         null_ids=tuple(nulls),
     )
+    return local, found
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class _Dictionaries:
-    """The global dictionaries, sent once to every worker."""
+def _firsts(codes: npt.NDArray[Any]) -> IntArray:
+    """Where each code first appears, for codes numbered by first appearance (-1, a null,
+    never does): where a code exceeds every code before it (no sort).
 
-    items: pd.Index
-    raters: pd.Index
-    labels: pd.Index
-    remap: IntArray  # raw label position -> domain code (-1 missing), shifted by one
+    >>> _firsts(np.array([-1, 0, 1, 0, 2, -1, 1]))
+    array([1, 2, 4])
+    """
+    before = np.maximum.accumulate(np.r_[-1, codes[:-1]]) if codes.size else codes
+    return np.flatnonzero(codes > before).astype(np.int64)
 
 
-def _encode(
-    part: pd.DataFrame, offset: int, dicts: _Dictionaries, columns: tuple[str, str, str]
-) -> pd.DataFrame:
-    item, rater, label = columns
-    n = len(part)
-    return pd.DataFrame(
-        {
-            "i": dicts.items.get_indexer(pd.Index(_values(part[item]))).astype(np.int64),
-            "r": dicts.raters.get_indexer(pd.Index(_values(part[rater]))).astype(np.int64),
-            "c": dicts.remap[dicts.labels.get_indexer(pd.Index(_values(part[label]))) + 1],
-            "row": np.arange(offset, offset + n, dtype=np.int64),
-        }
-    )
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Tables:
+    """One partition's tables from its own codes to the global item and rater codes and to
+    the label domain codes (-1: missing; the last entry is read by a null's -1)."""
+
+    items: IntArray
+    raters: IntArray
+    labels: IntArray
+
+
+def _encode(local: _Local, offset: int, tables: _Tables) -> dict[str, IntArray]:
+    """A partition's global codes and row numbers."""
+    return {
+        "i": tables.items[local.item],
+        "r": tables.raters[local.rater],
+        "c": tables.labels[local.label],
+        "row": np.arange(offset, offset + local.item.size, dtype=np.int64),
+    }
+
+
+def _encoded_frame(local: _Local, offset: int, tables: _Tables) -> pd.DataFrame:
+    """:func:`_encode` as a DataFrame, to be shuffled by item."""
+    return pd.DataFrame(_encode(local, offset, tables))
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -127,7 +156,7 @@ class _Partial:
 
 
 def _count(
-    codes: pd.DataFrame,
+    codes: Any,
     *,
     n_items: int,
     raters: Any,
@@ -135,13 +164,15 @@ def _count(
     duplicates: str,
     statistics: tuple[str, ...],
 ) -> _Partial:
-    c = codes["c"].to_numpy(dtype=np.int64)
+    """One partition's partial statistics (``codes``: :func:`_encode`'s columns, as a dict
+    or a shuffled DataFrame)."""
+    c = np.asarray(codes["c"], dtype=np.int64)
     miss = c < 0
     keep = ~miss
-    rows = codes["row"].to_numpy(dtype=np.int64)
+    rows = np.asarray(codes["row"], dtype=np.int64)
     stats = long_partial(
-        codes["i"].to_numpy(dtype=np.int64)[keep],
-        codes["r"].to_numpy(dtype=np.int64)[keep],
+        np.asarray(codes["i"], dtype=np.int64)[keep],
+        np.asarray(codes["r"], dtype=np.int64)[keep],
         c[keep],
         rows[keep],
         n_groups=n_items,
@@ -223,11 +254,14 @@ def dask_statistics(
 
     Notes
     -----
-    Pass 1 moves only distinct values to the client; pass 2 shuffles the integer codes
-    (four int64 per rating) by item, so that each item's ratings are counted together:
-    pairs are formed within items and repeats are found within (item, rater). Partial item
-    counts are sparse until the end, so a partition never holds an items x categories
-    dense array.
+    Each partition is read once: pass 1 encodes it with its own dictionaries and keeps the
+    codes (three int32 per rating) where they were computed, moving only its distinct
+    values to the client; later passes read the codes through small per-partition tables
+    (a scheduler given by address opens a client per call, so there each pass reads the
+    partitions again). Pass 2 shuffles the codes (four int64 per rating) by item, so that
+    each item's ratings are counted together: pairs are formed within items and repeats are
+    found within (item, rater). Partial item counts are sparse until the end, so a
+    partition never holds an items x categories dense array.
 
     References
     ----------
@@ -257,8 +291,7 @@ def dask_scan(
             "multi_label: the dask engine reads one label per row; read sets of labels with "
             "the stream or memory engine"
         )
-    dask: Any = require("dask", "dask")
-    frame, text, source = frame_of(
+    parts, text, source = partitions_of(
         data,
         scan.columns,
         file_format=scan.file_format,
@@ -266,18 +299,10 @@ def dask_scan(
         blocksize=blocksize,
         encoding=scan.encoding,
     )
-    parts = frame.to_delayed()
-    n_parts = len(parts)
     spellings = check_na_values(scan.na_values)
-    firsts: list[_Distinct] = run_partitions(
-        scheduler,
-        [dask.delayed(_distinct)(p, scan.columns, spellings) for p in parts],
-        None,
-        scan.progress,
-        0,
-        2 * n_parts,
-    )
-    seen = _Seen.of(firsts, scan, source)
+    kept, found = _first_pass(parts, scan, spellings, scheduler)
+    seen = _Seen.of(found, scan, source)
+    del found
     remap, domain, _, category_order, notes = label_domain(
         seen.labels,
         seen.label_rows,
@@ -298,8 +323,10 @@ def dask_scan(
         notes,
         category_order,
     )
-    dicts = dask.delayed(seen.dictionaries(remap), pure=True)
-    total = _count_partitions(parts, seen.offsets, dicts, scan, decoded, scheduler, n_parts)
+    dask: Any = require("dask", "dask")
+    tables = [dask.delayed(t, traverse=False) for t in seen.tables(remap)]
+    pass2 = _Pass(kept, seen.offsets, tables, scheduler, scan.progress)
+    total = pass2.count(scan, decoded)
     stats = _checked(total, scan, decoded)
     assert stats.rater_counts is not None
     result = assemble(
@@ -319,114 +346,165 @@ def dask_scan(
         engine="dask",
         passes=2,
     )
-    rescan = DaskRescan(
-        parts, seen.offsets, dicts, scan.columns, scheduler, int(stats.dropped), scan.progress
-    )
-    return result, rescan
+    return result, DaskRescan(pass2, int(stats.dropped))
+
+
+def _first_pass(
+    parts: list[Any], scan: Scan, na_values: tuple[str, ...], scheduler: Any
+) -> tuple[list[Any], list[_Distinct]]:
+    """Pass 1: each partition read and encoded on its own. Its codes are kept where they
+    were computed, as delayed values the later passes start from; its distinct values come
+    here."""
+    dask: Any = require("dask", "dask")
+    n = len(parts)
+    reads = [dask.delayed(_read, nout=2)(p, scan.columns, na_values) for p in parts]
+    if isinstance(scheduler, str) and "://" in scheduler:
+        # A client opened for each call: nothing outlives it, each pass reads again.
+        found = run_partitions(scheduler, [r[1] for r in reads], None, scan.progress, 0, 2 * n)
+        return [r[0] for r in reads], found
+    client, _ = _client_of(scheduler)
+    if client is not None:
+        reads = client.persist(reads)
+        found = run_partitions(client, [r[1] for r in reads], None, scan.progress, 0, 2 * n)
+        # Only the codes stay on the workers (the distinct values are released).
+        return client.persist([r[0] for r in reads]), found
+    done = run_partitions(scheduler, reads, None, scan.progress, 0, 2 * n)
+    return [dask.delayed(local, traverse=False) for local, _ in done], [d for _, d in done]
+
+
+def _merged(dictionaries: list[Any]) -> tuple[list[IntArray], Any]:
+    """Each partition's distinct values coded among the distinct values of all partitions
+    (numbered by first appearance over the partitions in order), and those values."""
+    import pyarrow as pa
+
+    if len(dictionaries) == 1:
+        return [np.arange(len(dictionaries[0]), dtype=np.int64)], dictionaries[0]
+    sizes = np.array([len(d) for d in dictionaries], dtype=np.int64)
+    typed = [d for d in dictionaries if len(d)]
+    if not typed:
+        return [np.zeros(0, dtype=np.int64) for _ in dictionaries], dictionaries[0]
+    kind = typed[0].type
+    if any(d.type != kind for d in typed):
+        try:
+            kind = (
+                pa.unify_schemas(
+                    [pa.schema([("v", d.type)]) for d in typed], promote_options="permissive"
+                )
+                .field("v")
+                .type
+            )
+        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+            kind = pa.large_string()  # numbers in some partitions, text in others
+    whole = pa.chunked_array([d.cast(kind) for d in dictionaries], type=kind)
+    idx, values = dictionary_of(whole)
+    return np.split(idx.astype(np.int64), np.cumsum(sizes)[:-1]), values
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class _Seen:
-    """What pass 1 learns from all the partitions: rows, each partition's first row, and
-    the distinct items, raters and labels in order of first appearance over the frame
-    (with each label's first row)."""
+    """What pass 1 learns from all the partitions: rows, each partition's first row, the
+    distinct items, raters and labels (pyarrow) in order of first appearance over the frame
+    (with each label's first row), and each partition's codes among them."""
 
     rows: int
     offsets: IntArray
-    items: npt.NDArray[Any]
-    raters: npt.NDArray[Any]
-    labels: npt.NDArray[Any]
+    items: Any
+    raters: Any
+    labels: Any
     label_rows: IntArray
+    codes: tuple[list[IntArray], list[IntArray], list[IntArray]]
 
     @classmethod
-    def of(cls, firsts: list[_Distinct], scan: Scan, source: str) -> _Seen:
+    def of(cls, found: list[_Distinct], scan: Scan, source: str) -> _Seen:
         """Concatenate the partitions' findings in order; a missing id is an error naming
         its rows, an input without rows or without a label too."""
-        lengths = np.array([d.rows for d in firsts], dtype=np.int64)
+        lengths = np.array([d.rows for d in found], dtype=np.int64)
         offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
         rows = int(lengths.sum())
         check_read(rows, 0, source, scan.label)
         locator = Locator()
-        for k, d in enumerate(firsts):
+        for k, d in enumerate(found):
             for col, positions in d.null_ids:
                 what = "item" if col == scan.item else "rater"
                 raise InvalidInputError(
                     f"column {col!r}: rows have no {what} id "
                     f"({locator.rows(offsets[k] + positions)})"
                 )
-        labels_all = concat_values([d.labels for d in firsts])
-        label_rows = np.concatenate(
-            [offsets[k] + d.label_first for k, d in enumerate(firsts)]
-        ).astype(np.int64)
-        _, first_at = np.unique(pd.factorize(labels_all)[0], return_index=True)
-        keep_first = first_at[np.argsort(first_at, kind="stable")]
+        item_codes, items = _merged([d.items for d in found])
+        rater_codes, raters = _merged([d.raters for d in found])
+        label_codes, labels = _merged([d.labels for d in found])
+        label_rows = np.concatenate([offsets[k] + d.label_first for k, d in enumerate(found)])
+        first = _firsts(np.concatenate(label_codes))
         seen = cls(
             rows,
             offsets,
-            pd.unique(concat_values([d.items for d in firsts])),
-            pd.unique(concat_values([d.raters for d in firsts])),
-            labels_all[keep_first],
-            label_rows[keep_first],
+            items,
+            raters,
+            labels,
+            label_rows[first].astype(np.int64),
+            (item_codes, rater_codes, label_codes),
         )
-        check_read(rows, rows if seen.labels.size == 0 else 0, source, scan.label)
+        check_read(rows, rows if len(seen.labels) == 0 else 0, source, scan.label)
         return seen
 
-    def dictionaries(self, remap: IntArray) -> _Dictionaries:
-        """The dictionaries sent to the workers."""
+    def tables(self, remap: IntArray) -> list[_Tables]:
+        """Each partition's tables from its own codes (``remap``: each label's domain
+        code)."""
+        return [
+            _Tables(items, raters, np.r_[remap[labels], -1].astype(np.int64))
+            for items, raters, labels in zip(*self.codes, strict=True)
+        ]
 
-        def index(values: npt.NDArray[Any]) -> pd.Index:
-            out: pd.Index = pd.Index(values, dtype=object if values.dtype == object else None)
-            return out
 
-        return _Dictionaries(
-            index(self.items),
-            index(self.raters),
-            index(self.labels),
-            np.r_[-1, remap].astype(np.int64),
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Pass:
+    """The passes after the first: each partition's kept codes (delayed), its first row and
+    its tables (delayed), and where and how to run."""
+
+    kept: list[Any]
+    offsets: IntArray
+    tables: list[Any]
+    scheduler: Any
+    progress: Progress | None
+
+    def encoded(self, fn: Any) -> list[Any]:
+        """``fn(local, first row, tables, ...)`` per partition, as delayed values."""
+        dask: Any = require("dask", "dask")
+        call = dask.delayed(fn)
+        return [
+            call(local, int(self.offsets[k]), self.tables[k]) for k, local in enumerate(self.kept)
+        ]
+
+    def count(self, scan: Scan, decoded: Decoded) -> _Partial:
+        """Pass 2: the codes shuffled by item (when there are several partitions), each
+        partition counted, the partial statistics merged pairwise."""
+        dask: Any = require("dask", "dask")
+        n_parts = len(self.kept)
+        if n_parts > 1:
+            dd: Any = require("dask.dataframe", "dask")
+            meta = pd.DataFrame({name: np.zeros(0, np.int64) for name in ("i", "r", "c", "row")})
+            frame = dd.from_delayed(self.encoded(_encoded_frame), meta=meta, verify_meta=False)
+            codes = frame.shuffle(on="i", npartitions=n_parts).to_delayed()
+        else:
+            codes = self.encoded(_encode)
+        # One node, not walked per partition: continuous scores make a million categories.
+        categories = dask.delayed(decoded.categories, traverse=False)
+        count = dask.delayed(_count)
+        partials = [
+            count(
+                p,
+                n_items=int(decoded.items.size),
+                raters=decoded.raters,
+                categories=categories,
+                duplicates=scan.duplicates,
+                statistics=scan.statistics,
+            )
+            for p in codes
+        ]
+        total: _Partial = run_partitions(
+            self.scheduler, partials, _merge, self.progress, n_parts, n_parts + len(partials)
         )
-
-
-def _count_partitions(
-    parts: list[Any],
-    offsets: IntArray,
-    dicts: Any,
-    scan: Scan,
-    decoded: Decoded,
-    scheduler: Any,
-    n_parts: int,
-) -> _Partial:
-    """Pass 2: encode each partition, shuffle the codes by item, count each partition and
-    merge the partial statistics pairwise."""
-    dask: Any = require("dask", "dask")
-    dd: Any = require("dask.dataframe", "dask")
-    meta = pd.DataFrame({name: np.zeros(0, np.int64) for name in ("i", "r", "c", "row")})
-    encoded = dd.from_delayed(
-        [
-            dask.delayed(_encode)(p, int(offsets[k]), dicts, scan.columns)
-            for k, p in enumerate(parts)
-        ],
-        meta=meta,
-        verify_meta=False,
-    )
-    if encoded.npartitions > 1:
-        encoded = encoded.shuffle(on="i", npartitions=encoded.npartitions)
-    # One node, not walked per partition: continuous scores make a million categories.
-    categories = dask.delayed(decoded.categories, traverse=False)
-    partials = [
-        dask.delayed(_count)(
-            p,
-            n_items=int(decoded.items.size),
-            raters=decoded.raters,
-            categories=categories,
-            duplicates=scan.duplicates,
-            statistics=scan.statistics,
-        )
-        for p in encoded.to_delayed()
-    ]
-    total: _Partial = run_partitions(
-        scheduler, partials, _merge, scan.progress, n_parts, n_parts + len(partials)
-    )
-    return total
+        return total
 
 
 def _checked(total: _Partial, scan: Scan, decoded: Decoded) -> LongPartial:
@@ -445,33 +523,25 @@ def _checked(total: _Partial, scan: Scan, decoded: Decoded) -> LongPartial:
     return stats
 
 
-def _apply(codes: pd.DataFrame, fn: Any, context: Any) -> Any:
-    c = codes["c"].to_numpy(dtype=np.int64)
-    keep = c >= 0
-    return fn(
-        context,
-        codes["i"].to_numpy(dtype=np.int64)[keep],
-        codes["r"].to_numpy(dtype=np.int64)[keep],
-        c[keep],
-    )
+def _apply(local: _Local, offset: int, tables: _Tables, fn: Any, context: Any) -> Any:
+    """``fn`` on the codes of one partition's kept ratings."""
+    c = tables.labels[local.label]
+    keep = np.flatnonzero(c >= 0)
+    return fn(context, tables.items[local.item[keep]], tables.raters[local.rater[keep]], c[keep])
 
 
 @dataclasses.dataclass(slots=True, eq=False)
 class DaskRescan:
-    """Another pass over the partitions of a :func:`dask_scan`, with the same dictionaries:
-    ``fn`` runs on each encoded partition and the results are tree-reduced with ``merge``."""
+    """Another pass over the partitions of a :func:`dask_scan`, from the codes it kept and
+    with the same dictionaries: ``fn`` runs on each partition's codes and the results are
+    tree-reduced with ``merge``."""
 
-    parts: list[Any]
-    offsets: IntArray
-    dicts: Any
-    columns: tuple[str, str, str]
-    scheduler: Any
+    passes: _Pass
     dropped: int
-    progress: Progress | None = None
 
     @property
     def capabilities(self) -> frozenset[str]:
-        """None: every second pass reads the partitions again."""
+        """None: every second pass runs over the partitions."""
         return frozenset()
 
     def rating_sums(self, table: FloatArray) -> FloatArray | None:
@@ -488,17 +558,15 @@ class DaskRescan:
         for process and cluster schedulers; ``context`` is sent once."""
         require_unique(self.dropped, "the dask engine")
         dask: Any = require("dask", "dask")
-        shared = dask.delayed(context, pure=True)
+        shared = dask.delayed(context, traverse=False)
+        apply = dask.delayed(_apply)
+        p = self.passes
         partials = [
-            dask.delayed(_apply)(
-                dask.delayed(_encode)(p, int(self.offsets[k]), self.dicts, self.columns),
-                fn,
-                shared,
-            )
-            for k, p in enumerate(self.parts)
+            apply(local, int(p.offsets[k]), p.tables[k], fn, shared)
+            for k, local in enumerate(p.kept)
         ]
         n = len(partials)
-        return run_partitions(self.scheduler, partials, merge, self.progress, 2 * n, 3 * n)
+        return run_partitions(p.scheduler, partials, merge, p.progress, 2 * n, 3 * n)
 
 
 def _sorted_info(info: DuplicateInfo) -> DuplicateInfo:
@@ -507,7 +575,8 @@ def _sorted_info(info: DuplicateInfo) -> DuplicateInfo:
     return DuplicateInfo(examples[:_SHOW], info.n_pairs)
 
 
-def _decode(values: npt.NDArray[Any], text: bool) -> npt.NDArray[Any]:
-    if text and values.size:
+def _decode(values: Any, text: bool) -> npt.NDArray[Any]:
+    """Decode table of ids (pyarrow values): typed from the whole column for a text file."""
+    if text and len(values):
         return typed_ids(values)
-    return values
+    return as_numpy(values)

@@ -1,0 +1,194 @@
+"""The dask engine reads each partition once and numbers ids and labels as the memory engine
+does, however the input is split into partitions."""
+
+from __future__ import annotations
+
+import itertools
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import accord
+from accord import DuplicateRatingError, InvalidInputError
+from accord.engines import _mapreduce, dask_statistics
+
+from .test_engines import COLS, assert_same, make_frame
+
+SCORES = {"item": "item", "rater": "rater", "label": "score"}
+
+
+def _split_csv(frame: pd.DataFrame, folder: Path, cuts: tuple[int, ...]) -> list[Path]:
+    """The frame in CSV files, cut before the rows in ``cuts``."""
+    paths = []
+    for k, (lo, hi) in enumerate(itertools.pairwise([0, *cuts, len(frame)])):
+        path = folder / f"part-{k}.csv"
+        frame.iloc[lo:hi].to_csv(path, index=False)
+        paths.append(path)
+    return paths
+
+
+def _scores(n_items: int = 60, n_raters: int = 4, seed: int = 3) -> pd.DataFrame:
+    """Continuous scores (a few missing), rows shuffled, text ids."""
+    rng = np.random.default_rng(seed)
+    item = np.repeat(np.arange(n_items), n_raters)
+    rater = np.tile(np.arange(n_raters), n_items)
+    score = rng.normal(size=item.size).round(6)
+    score[rng.random(item.size) < 0.05] = np.nan
+    frame = pd.DataFrame(
+        {"item": [f"i{i}" for i in item], "rater": [f"r{r}" for r in rater], "score": score}
+    )
+    return frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+
+
+@pytest.mark.parametrize("scheduler", ["synchronous", "threads"])
+def test_dask_reads_each_csv_file_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scheduler: str
+) -> None:
+    # Before: each pass read the files again (three reads of each file for the ICC: the
+    # distinct values, the counts, the scored cells).
+    frame = _scores()
+    paths = _split_csv(frame, tmp_path, (70, 150))
+    reads: list[str] = []
+    read = _mapreduce.read_csv_columns
+
+    def counted(dialect: Any, *args: Any, **kwargs: Any) -> Any:
+        reads.append(str(dialect.path))
+        return read(dialect, *args, **kwargs)
+
+    monkeypatch.setattr(_mapreduce, "read_csv_columns", counted)
+    options: dict[str, Any] = {**SCORES, "level": "interval", "coefficients": ["icc"]}
+    table = accord.agreement(paths, engine="dask", scheduler=scheduler, **options)
+    assert sorted(reads) == sorted(str(p) for p in paths)
+    ratings = accord.Ratings.from_long(frame, **SCORES, level="interval")
+    expected = accord.agreement(ratings, level="interval", coefficients=["icc"])
+    got = [c.statistic for c in table.coefficients]
+    assert got == pytest.approx([c.statistic for c in expected.coefficients], rel=1e-12)
+
+
+def test_dask_csv_messages_count_rows_over_the_files(tmp_path: Path) -> None:
+    # Row numbers run over the files in order (the header of each file is not a row).
+    frame = make_frame()
+    n = len(frame)
+    cuts = (100, 250)
+    blank = frame.copy()
+    blank.loc[300, "item"] = " "
+    blank.loc[301, "rater"] = "NA"
+    with pytest.raises(InvalidInputError, match=r"column 'item': rows have no item id \(row 301\)"):
+        dask_statistics(_split_csv(blank, tmp_path, cuts), **COLS, scheduler="synchronous")
+    for path in tmp_path.iterdir():
+        path.unlink()
+    doubled = pd.concat([frame, frame.dropna().iloc[[2]]], ignore_index=True)
+    first = int(frame.dropna().index[2])
+    with pytest.raises(DuplicateRatingError, match=rf"at rows {first + 1}, {n + 1}\b"):
+        dask_statistics(_split_csv(doubled, tmp_path, cuts), **COLS, scheduler="synchronous")
+    missing = frame["label"].isna() | (frame["label"].str.strip() == "")
+    rows = ", ".join(str(r + 1) for r in np.flatnonzero(missing)[:5])
+    with pytest.raises(InvalidInputError, match=rf"rows have a missing label \(rows {rows}\)"):
+        dask_statistics(
+            _split_csv(frame, tmp_path, cuts), **COLS, missing="raise", scheduler="synchronous"
+        )
+
+
+def test_dask_object_column_of_mixed_types_matches_memory() -> None:
+    # An object column holding numbers in one partition and text in another: the one
+    # encoder reads the whole column as text, in every engine (before, the dask engine kept
+    # 1 and "1" apart and its decode table mixed ints and text).
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    frame = pd.DataFrame(
+        {
+            "item": np.array([1, 1, 2, 2, "a", "a", "1", "b"], dtype=object),
+            "rater": ["x", "y", "x", "y", "x", "y", "z", "x"],
+            "label": ["p", "q", "p", "p", "q", "q", "p", "q"],
+        }
+    )
+    with dask.config.set({"dataframe.convert-string": False}):  # keep the objects
+        ddf = dd.from_pandas(frame, npartitions=1).repartition(divisions=[0, 4, 7])
+        stats = dask_statistics(ddf, **COLS, scheduler="synchronous")
+    assert_same(stats, accord.Ratings.from_long(frame, **COLS))
+    assert list(stats.items) == ["1", "2", "a", "b"]
+
+
+ID = st.sampled_from(["1", "01", "2", "10", "x7"])
+SCORE = st.sampled_from(["1", "2.5", "3", "", "NA", "-0.5", " 2.5"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    cells=st.lists(
+        st.tuples(ID, st.sampled_from("abcd"), SCORE),
+        min_size=1,
+        max_size=40,
+        unique_by=lambda t: (t[0], t[1]),
+    ),
+    cuts=st.lists(st.integers(1, 40), max_size=3, unique=True),
+)
+def test_dask_split_csv_equals_memory(cells: list[tuple[str, str, str]], cuts: list[int]) -> None:
+    # However the rows are cut into files, the dask engine's codes, decode tables, counts and
+    # report are the memory engine's on the whole file (one label at least is present).
+    lines = ["item,rater,label\n", "x7,z,2\n", *(f"{i},{r},{label}\n" for i, r, label in cells)]
+    bounds = [1, *sorted(c for c in cuts if c < len(lines) - 1), len(lines)]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "whole.csv").write_text("".join(lines))
+        paths = []
+        for k, (lo, hi) in enumerate(itertools.pairwise(bounds)):
+            paths.append(folder / f"part-{k}.csv")
+            paths[-1].write_text(lines[0] + "".join(lines[lo:hi]))
+        stats = dask_statistics(paths, **COLS, scheduler="synchronous")
+        assert_same(stats, accord.read_ratings(folder / "whole.csv", **COLS))
+
+
+@pytest.mark.parametrize(
+    ("values", "level", "text"),
+    [
+        (["2.5", None, "1", " NA", "-0.5", "1.0"], "interval", True),
+        (["b", "a", "", "c", None], "nominal", True),
+        (["3", "1", "x"], "nominal", False),
+    ],
+)
+def test_raw_label_domain_of_arrow_equals_of_numpy(
+    values: list[str | None], level: Any, text: bool
+) -> None:
+    # The dask engine hands the distinct labels over as Arrow (no Python object per label);
+    # the domain, the relabelling and the missing flags are those of the numpy input.
+    import pyarrow as pa
+
+    from accord.data.dictionary import raw_label_domain
+
+    rows = np.arange(len(values), dtype=np.int64) * 3
+    options: dict[str, Any] = {"level": level, "categories": None, "column": "c", "text": text}
+    from_numpy = raw_label_domain(np.array(values, dtype=object), rows, **options)
+    from_arrow = raw_label_domain(pa.array(values, pa.large_string()), rows, **options)
+    assert np.array_equal(from_arrow[0], from_numpy[0])
+    assert from_arrow[1] == from_numpy[1]
+    assert [type(c) for c in from_arrow[1]] == [type(c) for c in from_numpy[1]]
+    assert np.array_equal(from_arrow[2], from_numpy[2])
+    assert from_arrow[3:] == from_numpy[3:]
+
+
+def test_dask_scheduler_address_matches_memory(tmp_path: Path) -> None:
+    # A scheduler given by its address gets a client per call, so nothing is kept between
+    # passes (each pass reads the files again): the numbers are the same.
+    distributed = pytest.importorskip("distributed")
+    frame = _scores()
+    paths = _split_csv(frame, tmp_path, (90,))
+    options: dict[str, Any] = {**SCORES, "level": "interval", "coefficients": ["icc"]}
+    ratings = accord.Ratings.from_long(frame, **SCORES, level="interval")
+    expected = [
+        c.statistic
+        for c in accord.agreement(ratings, level="interval", coefficients=["icc"]).coefficients
+    ]
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        table = accord.agreement(
+            paths, engine="dask", scheduler=cluster.scheduler_address, **options
+        )
+    assert [c.statistic for c in table.coefficients] == pytest.approx(expected, rel=1e-12)
