@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from .._types import IntArray
 from ..stats import PairTables
+from ..stats.pairs import ItemGroups
 from ..stats.patterns import CountPatterns, digits, drop_pattern
 from ._blocks import DuplicateInfo, empty_pairs, long_partial, repeats_info
 
@@ -34,6 +35,9 @@ SLICE_CELLS = 4_000_000
 _MARK = 127  # markers written to detect repeats within a batch fit in int8
 #: Cells after the matrix that take the rows of a batch without a rating (missing labels).
 SCRATCH = 1 << 20
+#: The statistics are counted from the filled cells (long codes, about nine bytes each)
+#: instead of every cell when at most one cell in this many holds a rating.
+SPARSE_FILL = 16
 
 
 def _dtype_for(n_labels: int) -> npt.DTypeLike:
@@ -233,10 +237,14 @@ class _Tally:
         """Whether the item keys fit in 64 bits."""
         return n_raw * math.log2(r + 1) < 62
 
-    def count(self, mat: npt.NDArray[Any], lo: int, hi: int) -> None:
-        """Count items ``lo:hi`` (``lo`` is where the tally stands)."""
+    def count(self, mat: npt.NDArray[Any], lo: int, hi: int, cells: _Cells | None = None) -> None:
+        """Count items ``lo:hi`` (``lo`` is where the tally stands), from the matrix or from
+        its filled ``cells`` (same slices, same numbers)."""
         assert lo == self.upto
         r = self.r
+        if cells is not None:
+            self._count_cells(cells, lo, hi)
+            return
         for a, b in _steps(lo, hi, max(1, SLICE_CELLS // max(r, 1))):
             # raters x items, raw code + 1 (0 = not rated)
             shifted = _shifted(mat[a:b, :r])
@@ -253,6 +261,30 @@ class _Tally:
             if self.rater_acc is not None:
                 for j in range(r):
                     self.rater_acc[j] += np.bincount(shifted[j], minlength=self.n_raw + 1)
+        self.upto = hi
+
+    def _count_cells(self, cells: _Cells, lo: int, hi: int) -> None:
+        """:meth:`count` from the filled cells: each item's key is the sum of its cells'
+        places (one ``reduceat`` over the cells in item order), rater counts one
+        ``bincount``. The rater counts of "not rated" (column 0) are left at 0: only the
+        labels are read from them."""
+        assert self.counter is None  # pairs column by column read the matrix
+        width = self.n_raw + 1
+        for a, b in _steps(lo, hi, max(1, SLICE_CELLS // max(self.r, 1))):
+            item, rater, code = cells.rows(a, b)
+            code += 1
+            if self.with_keys:
+                keys: npt.NDArray[Any] = np.zeros(b - a, dtype=self.key_dtype)
+                if item.size:
+                    starts = np.flatnonzero(np.r_[True, item[1:] != item[:-1]])
+                    keys[item[starts]] = np.add.reduceat(self.place.take(code), starts)
+                if self.lookup is None:
+                    self.keys.append(keys)
+                else:
+                    self._number(keys)
+            if self.rater_acc is not None:
+                flat = np.bincount(rater * width + code, minlength=self.r * width)
+                self.rater_acc += flat.reshape(self.r, width)
         self.upto = hi
 
     def _number(self, keys: npt.NDArray[Any]) -> None:
@@ -288,6 +320,37 @@ class _Tally:
             index, keep = drop_pattern(index, found.size, empty)
             found, weights = found[keep], weights[keep]
         return CountPatterns(digits(found, self.base, n_raw), index, weights)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Cells:
+    """The filled cells of the matrix as long codes, read row by row: items increasing,
+    raters increasing within an item (the order of the cells, and of a ``bincount`` over
+    them)."""
+
+    item: npt.NDArray[Any]  # int32 (int64 from 2**31 items)
+    rater: npt.NDArray[Any]  # int32
+    code: npt.NDArray[Any]  # raw label codes, the matrix's cell type
+
+    def span(self, lo: int, hi: int) -> tuple[int, int]:
+        """Positions of the cells of items ``lo:hi``."""
+        # bounds in the items' own type: no converted copy of the items per call
+        a, b = np.searchsorted(self.item, np.array((lo, hi), dtype=self.item.dtype))
+        return int(a), int(b)
+
+    def rows(self, lo: int, hi: int) -> tuple[IntArray, IntArray, IntArray]:
+        """Item (relative to ``lo``), rater and raw code (int64) of the cells of items
+        ``lo:hi``."""
+        a, b = self.span(lo, hi)
+        item = self.item[a:b].astype(np.int64)
+        item -= lo
+        return item, self.rater[a:b].astype(np.int64), self.code[a:b].astype(np.int64)
+
+
+def _joined(parts: list[npt.NDArray[Any]], dtype: npt.DTypeLike) -> npt.NDArray[Any]:
+    if not parts:
+        return np.zeros(0, dtype=dtype)
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 def _steps(lo: int, hi: int, step: int) -> Iterator[tuple[int, int]]:
@@ -355,6 +418,42 @@ def _sparse_cell_counts(block: npt.NDArray[Any], q: int) -> Any:
     return sp.csr_array((ones, (rows, codes)), shape=(block.shape[0], q), dtype=np.int64)
 
 
+def _from_cells(
+    cells: _Cells,
+    remap: IntArray,
+    plan: _Plan,
+    raters: Any,
+    categories: tuple[Any, ...],
+    sparse: bool,
+    n_items: int,
+) -> tuple[Any, PairTables | None]:
+    """:meth:`CodeMatrix._by_cells` from the filled cells: item counts per cell and the pair
+    tables from every item's ratings at once (the cells are in item order, raters
+    increasing: already grouped by item)."""
+    q = len(categories)
+    if not (plan.long_pairs or plan.cell_items):
+        return None, None
+    label = remap[cells.code]
+    ok = np.flatnonzero(label >= 0)
+    item, rater, label = cells.item[ok], cells.rater[ok], label[ok]
+    pairs = None
+    if plan.long_pairs:
+        pairs = PairTables.from_groups(
+            ItemGroups.from_sorted(item, rater, label), raters, categories
+        )
+    if not plan.cell_items:
+        return None, pairs
+    if sparse:
+        from scipy import sparse as sp
+
+        ones = np.ones(item.size, dtype=np.int64)
+        # COO input sums the repeated (item, label) entries
+        counts = sp.csr_array((ones, (item, label)), shape=(n_items, q), dtype=np.int64)
+        return counts, pairs
+    flat = np.bincount(item.astype(np.int64) * q + label, minlength=n_items * q)
+    return flat.reshape(n_items, q), pairs
+
+
 class CodeMatrix:
     """Items x raters label codes, growing with the dictionaries.
 
@@ -377,6 +476,7 @@ class CodeMatrix:
         # Statistics counted while batches come in (see :meth:`advance`).
         self._tally: _Tally | None = None
         self._codes: _PairCounter | None = None  # kept group codes, for :meth:`rating_sums`
+        self._cells: _Cells | None = None  # the filled cells, once read (see :meth:`cells`)
         self._tally_plan: tuple[bool, bool] | None = None  # (pairs, raters) or None: off
         self._tally_dropped = False
 
@@ -449,6 +549,7 @@ class CodeMatrix:
             new_rows, new_cols = max(rows, n_items), max(cols, n_raters)
             if new_rows * new_cols * dtype.itemsize > self.limit:
                 return False
+        self._cells = None
         buf = np.full(new_rows * new_cols + SCRATCH, -1, dtype=dtype)
         grown = buf[: new_rows * new_cols].reshape(new_rows, new_cols)
         grown[:rows, :cols] = self.mat
@@ -553,6 +654,7 @@ class CodeMatrix:
         if int(view.take(flat).max()) >= 0:  # a cell rated by an earlier batch
             return False
         before = int(np.count_nonzero(view[lo:hi] >= 0))
+        self._cells = None
         view[flat] = label
         if n_miss:
             view[cells : cells + n_miss] = -1
@@ -588,6 +690,7 @@ class CodeMatrix:
         cols = self.mat.shape[1]
         flat = item * cols + rater
         view = self._buf
+        self._cells = None
         existing = view[flat]
         involved, marked = self._within_batch_repeats(flat, view)
         if marked:
@@ -623,8 +726,45 @@ class CodeMatrix:
         return dropped, None
 
     # ---------------------------------------------------------------- counting
+    def cells(self) -> _Cells | None:
+        """The filled cells as long codes when the matrix is sparse (at most one cell in
+        :data:`SPARSE_FILL` holds a rating), read once, a slice of items at a time; None
+        otherwise (the counts then read every cell).
+
+        With 10 ratings per item from a pool of 2,000 raters, 1 cell in 200 holds a rating:
+        reading every cell once per statistic costs 200 times the ratings, the cells about
+        nine bytes per rating (9/16 of a byte per cell at most).
+        """
+        if self.written * SPARSE_FILL > self.n_items * self.n_raters:
+            return None
+        if self._cells is None:
+            cols = self.mat.shape[1]
+            wide = self.n_items >= 1 << 31
+            items, raters, codes = [], [], []
+            for lo, hi in self._slices():
+                block = self.mat[lo:hi].reshape(-1)  # whole rows: contiguous, no copy
+                at = np.flatnonzero(block >= 0)
+                codes.append(block[at])
+                row, col = np.divmod(at, cols)
+                row += lo
+                items.append(row.astype(np.int64 if wide else np.int32))
+                raters.append(col.astype(np.int32))
+            joined = (
+                _joined(x, dtype)
+                for x, dtype in (
+                    (items, np.int64 if wide else np.int32),
+                    (raters, np.int32),
+                    (codes, self.mat.dtype),
+                )
+            )
+            self._cells = _Cells(*joined)
+        return self._cells
+
     def filled(self) -> int:
         """Cells holding a rating."""
+        cells = self.cells()
+        if cells is not None:
+            return int(cells.code.size)
         total = 0
         for lo, hi in self._slices():
             total += int(np.count_nonzero(self.mat[lo:hi, : self.n_raters] >= 0))
@@ -636,6 +776,14 @@ class CodeMatrix:
         kept = np.r_[remap >= 0, False]  # a cell's raw code kept; -1 (not rated) reads False
         per_rater = np.zeros(self.n_raters, dtype=np.int64)
         items = 0
+        cells = self.cells()
+        if cells is not None:
+            ok = kept[cells.code]
+            per_rater += np.bincount(cells.rater[ok], minlength=self.n_raters)
+            rated_items = cells.item[ok]
+            if rated_items.size:  # in item order: count where the item changes
+                items = 1 + int(np.count_nonzero(rated_items[1:] != rated_items[:-1]))
+            return per_rater, items
         for lo, hi in self._slices():
             block = kept[self.mat[lo:hi, : self.n_raters]]
             per_rater += block.sum(axis=0)
@@ -663,6 +811,7 @@ class CodeMatrix:
         lut = lut.astype(self.mat.dtype)
         for lo, hi in self._slices():
             self.mat[lo:hi, : self.n_raters] = lut[self.mat[lo:hi, : self.n_raters]]
+        self._cells = None
         self._drop_tally()  # counted before the merge: count again from the cells
         out = remap.copy()
         out[np.setdiff1d(present, canon[canon >= 0])] = -1
@@ -672,7 +821,14 @@ class CodeMatrix:
         """(item, rater, domain label, end of slice) codes of the ratings, slice by slice."""
         q = int(remap.max(initial=-1)) + 1
         lut = np.r_[remap, -1].astype(np.int8 if q < 127 else np.int32)
+        cells = self.cells()
         for lo, hi in self._slices():
+            if cells is not None:  # the same ratings in the same order, from the cells
+                item, rater, code = cells.rows(lo, hi)
+                label = remap[code]
+                ok = label >= 0
+                yield item[ok] + lo, rater[ok], label[ok], hi
+                continue
             block = lut[self.mat[lo:hi, : self.n_raters]]
             it, rt = np.nonzero(block >= 0)
             label = block[it, rt].astype(np.int64)
@@ -700,6 +856,12 @@ class CodeMatrix:
             summed = codes.group_sums(values)
             if summed is not None and summed.size == self.n_items:
                 return summed
+        cells = self.cells()
+        if cells is not None:
+            # One bincount over the cells in item order, raters increasing: each item's
+            # terms added in rater order, as below ("not rated" adds 0.0 there).
+            terms = values[cells.rater, cells.code.astype(np.int64) + 1]
+            return np.bincount(cells.item, weights=terms, minlength=self.n_items)
         out = np.zeros(self.n_items, dtype=np.float64)
         for lo, hi in self._slices():
             shifted = _shifted(self.mat[lo:hi, :r])
@@ -731,7 +893,13 @@ class CodeMatrix:
         width = n_raw + 1
         size = (n_index + 1) * width  # the last group takes the items left out
         acc = np.zeros((r, size), dtype=np.int64)
-        for lo, hi in self._slices():
+        cells = self.cells()
+        if cells is not None:
+            group = np.asarray(index, dtype=np.int64)[cells.item]
+            group = np.where(group < 0, n_index, group) * width
+            flat = cells.rater.astype(np.int64) * size + group + cells.code + 1
+            acc += np.bincount(flat, minlength=r * size).reshape(r, size)
+        for lo, hi in self._slices() if cells is None else ():
             shifted = _shifted(self.mat[lo:hi, :r])
             group = np.asarray(index[lo:hi], dtype=np.int64)
             group = np.where(group < 0, n_index, group) * width
@@ -779,10 +947,17 @@ class CodeMatrix:
         n_raw = int(remap.size)
         plan = self._plan(n_raw, statistics)
         tally = self._tally_for(plan, n_raw)
-        tally.count(self.mat, tally.upto, self.n_items)
+        # Pairs column by column read the matrix; everything else may read the cells.
+        cells = None if plan.by_columns else self.cells()
+        tally.count(self.mat, tally.upto, self.n_items, cells)
         if tally.counter is not None and tally.counter.kept is not None:
             self._codes = tally.counter
-        item_counts, pairs = self._by_cells(remap, plan, raters, categories, sparse)
+        if cells is not None:
+            item_counts, pairs = _from_cells(
+                cells, remap, plan, raters, categories, sparse, self.n_items
+            )
+        else:
+            item_counts, pairs = self._by_cells(remap, plan, raters, categories, sparse)
         patterns = None
         if plan.by_key:
             raw = tally.patterns(n_raw)
