@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,17 +31,28 @@ def _add(a: Any, b: Any) -> Any:
     return a + b
 
 
-def _run(path: Path, *, sparse: bool, pair_method: str | None, **options: Any) -> dict[str, Any]:
-    """Statistics and second passes of one scan, from the cells (``sparse``) or every cell."""
-    saved = (_matrix.SPARSE_FILL, _matrix.SLICE_CELLS, _matrix.CodeMatrix.pair_method)
-    _matrix.SPARSE_FILL = 0 if sparse else 1 << 62
+MODES = ("dense", "cells", "store")
+
+
+def _run(path: Path, *, mode: str, pair_method: str | None, **options: Any) -> dict[str, Any]:
+    """Statistics and second passes of one scan: from every cell of the matrix (``dense``),
+    from its filled cells (``cells``), or from the ratings held as long codes (``store``)."""
+    matrix_type = _matrix.CodeMatrix
+    saved = (_matrix.SPARSE_FILL, _matrix.SLICE_CELLS, matrix_type.pair_method)
+    saved_store = matrix_type.store_mode
+    _matrix.SPARSE_FILL = 0 if mode == "cells" else 1 << 62
     _matrix.SLICE_CELLS = 40  # slices of a few items: their bounds are crossed
-    _matrix.CodeMatrix.pair_method = pair_method
+    matrix_type.pair_method = pair_method
+    matrix_type.store_mode = mode == "store"
     try:
         stats, rescan = stream_scan(path, **COLS, **options)
         matrix = rescan.matrix
         assert matrix is not None
+        # Conger's terms from the group codes the pair counts kept add each item's terms
+        # group by group: equal to the last bit only when there are none.
+        grouped = matrix._codes is not None
         out: dict[str, Any] = {"stats": stats, "cells": matrix.cells() is not None}
+        out["grouped"] = grouped
         if "statistics" in options or stats.report.dropped != stats.report.missing:
             return out  # no second pass after repeats were dropped
         rng = np.random.default_rng(0)
@@ -52,7 +64,8 @@ def _run(path: Path, *, sparse: bool, pair_method: str | None, **options: Any) -
         out["passed"] = rescan.map_reduce(_per_item, (stats.n_items, table), _add)
         return out
     finally:
-        _matrix.SPARSE_FILL, _matrix.SLICE_CELLS, _matrix.CodeMatrix.pair_method = saved
+        _matrix.SPARSE_FILL, _matrix.SLICE_CELLS, matrix_type.pair_method = saved
+        matrix_type.store_mode = saved_store
 
 
 def _frame(
@@ -114,35 +127,38 @@ def test_cells_equal_every_cell_property(
         frame.to_parquet(path)
         options: dict[str, Any] = {"batch_size": batch_size, "duplicates": duplicates}
         runs = [
-            _run(path, sparse=sparse, pair_method=pair_method, **options, statistics=ALL)
-            for sparse in (False, True)
+            _run(path, mode=mode, pair_method=pair_method, **options, statistics=ALL)
+            for mode in MODES
         ]
-        dense, cells = runs
-        assert not dense["cells"] and cells["cells"]
+        assert [run["cells"] for run in runs] == [False, True, True]
+        dense = runs[0]
         for run in runs:
             assert_same(run["stats"], memory)
             if run["stats"].item_patterns is not None:
                 assert_patterns_match(run["stats"], memory)
-        a, b = dense["stats"].item_patterns, cells["stats"].item_patterns
-        assert (a is None) == (b is None)
-        if a is not None and b is not None:  # the same patterns, in the same order
-            assert np.array_equal(a.rows, b.rows)
-            assert np.array_equal(a.item_pattern, b.item_pattern)
-            assert np.array_equal(a.weights, b.weights)
+            a, b = dense["stats"].item_patterns, run["stats"].item_patterns
+            assert (a is None) == (b is None)
+            if a is not None and b is not None:  # the same patterns, in the same order
+                assert np.array_equal(a.rows, b.rows)
+                assert np.array_equal(a.item_pattern, b.item_pattern)
+                assert np.array_equal(a.weights, b.weights)
         # The second passes (Conger's item terms, counts by group, ratings slice by slice).
-        dense, cells = (_run(path, sparse=s, pair_method=pair_method, **options) for s in (0, 1))
-        for key in ("sums", "index", "passed"):
-            assert (key in dense) == (key in cells)
-            if key in dense:
-                assert np.array_equal(dense[key], cells[key]), key
-        if "sums" in cells:
-            np.testing.assert_allclose(cells["sums"], cells["passed"], rtol=1e-12, atol=1e-12)
+        passes = [_run(path, mode=mode, pair_method=pair_method, **options) for mode in MODES]
+        for run in passes[1:]:
+            for key in ("sums", "index", "passed"):
+                assert (key in passes[0]) == (key in run)
+                if key == "sums" and passes[0]["grouped"] and key in run:
+                    np.testing.assert_allclose(passes[0][key], run[key], rtol=1e-12)
+                elif key in run:
+                    assert np.array_equal(passes[0][key], run[key]), key
+            if "sums" in run:
+                np.testing.assert_allclose(run["sums"], run["passed"], rtol=1e-12, atol=1e-12)
         # No statistic asked for: what the read report needs only.
         reports = [
-            _run(path, sparse=s, pair_method=pair_method, **options, statistics=())["stats"].report
-            for s in (False, True)
+            _run(path, mode=mode, pair_method=pair_method, **options, statistics=())["stats"].report
+            for mode in MODES
         ]
-        assert reports[0] == reports[1]
+        assert reports[0] == reports[1] == reports[2]
 
 
 def test_item_groups_from_sorted_equal_groups_of_the_ratings() -> None:
@@ -161,3 +177,73 @@ def test_item_groups_from_sorted_equal_groups_of_the_ratings() -> None:
     tables = PairTables.from_groups(groups, ratings.raters, ratings.categories)
     assert tables.equals(PairTables._from_pair_expansion(ratings))
     assert tables.n_pairs > 100
+
+
+def _scan(frame: pd.DataFrame, folder: Path, **options: Any) -> tuple[Any, Any]:
+    path = folder / "r.parquet"
+    frame.to_parquet(path)
+    return stream_scan(path, **COLS, statistics=ALL, **options)
+
+
+def test_matrix_moves_into_the_store_when_it_turns_sparse(tmp_path: Path) -> None:
+    # Rows ordered by rater: the first batches fill a small matrix densely; once more items
+    # and raters than 16 cells per row read come in, its cells move into the store (their
+    # rows unknown). A repeat across the move is resolved as in the memory engine, and under
+    # "raise" named with the rows that are known.
+    rng = np.random.default_rng(7)
+    rows = [(i, int(r), int(rng.integers(0, 3))) for i in range(200) for r in rng.choice(60, 2)]
+    frame = pd.DataFrame(rows, columns=["item", "rater", "label"]).sort_values("rater")
+    frame = frame.drop_duplicates(["item", "rater"])
+    repeat = frame.iloc[[0]].assign(label=(frame["label"].iloc[0] + 1) % 3)
+    frame = pd.concat([frame, repeat], ignore_index=True)
+    stats, rescan = _scan(frame, tmp_path, batch_size=10, duplicates="last")
+    assert rescan.matrix._store is not None and not rescan.matrix.rows_known
+    assert_same(stats, accord.Ratings.from_long(frame, **COLS, duplicates="last"))
+    last = len(frame)  # the repeat's row (data rows count from 1)
+    with pytest.raises(accord.DuplicateRatingError, match=rf"at least 1 .* at row {last} "):
+        _scan(frame, tmp_path, batch_size=10)
+
+
+def test_store_turns_into_a_matrix_when_it_ends_dense(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One rating of each item in the first batch (sparse: the store), every cell rated in the
+    # end: the cells are written into a matrix, and every count and sum is the matrix's.
+    n_items, n_raters = 40, 30
+    item = np.repeat(np.arange(n_items), n_raters)
+    slot = np.tile(np.arange(n_raters), n_items)
+    rater = (item + slot) % n_raters
+    label = np.random.default_rng(3).integers(0, 4, item.size)
+    frame = pd.DataFrame({"item": item, "rater": rater, "label": label, "slot": slot})
+    frame = frame.sort_values("slot", kind="stable")[["item", "rater", "label"]]
+    moved: list[int] = []
+    to_matrix = _matrix.CodeMatrix._to_matrix
+
+    def spy(self: Any, cells: Any) -> None:
+        moved.append(int(cells.code.size))
+        to_matrix(self, cells)
+
+    monkeypatch.setattr(_matrix.CodeMatrix, "_to_matrix", spy)
+    stats, rescan = _scan(frame, tmp_path, batch_size=n_items)
+    assert moved == [n_items * n_raters]
+    assert rescan.matrix._store is None and rescan.matrix.cells() is None
+    assert_same(stats, accord.Ratings.from_long(frame, **COLS))
+    saved = _matrix.CodeMatrix.store_mode
+    _matrix.CodeMatrix.store_mode = False
+    try:
+        _, dense = _scan(frame, tmp_path, batch_size=n_items)
+    finally:
+        _matrix.CodeMatrix.store_mode = saved
+    table = np.random.default_rng(0).standard_normal((n_raters, 4))
+    assert np.array_equal(rescan.rating_sums(table), dense.rating_sums(table))
+
+
+def test_store_names_every_row_of_a_repeat(tmp_path: Path) -> None:
+    # Repeats found when the store is sorted: every row of each repeated pair is known (the
+    # store holds the rows from the first batch on: 30 items by 60 raters, 61 rows).
+    rows = [(i, r, "a") for i in range(30) for r in (2 * i, 2 * i + 1)]
+    frame = pd.DataFrame([*rows, (3, 7, "b")], columns=["item", "rater", "label"])
+    with pytest.raises(
+        accord.DuplicateRatingError, match=r"^1 \(item, rater\) .*\(3, 7\) at rows 8, 61\."
+    ):
+        _scan(frame, tmp_path, batch_size=100)

@@ -26,7 +26,7 @@ from .._types import IntArray
 from ..stats import PairTables
 from ..stats.pairs import ItemGroups
 from ..stats.patterns import CountPatterns, digits, drop_pattern
-from ._blocks import DuplicateInfo, empty_pairs, long_partial, repeats_info
+from ._blocks import DuplicateInfo, dedupe, empty_pairs, long_partial, repeats_info
 
 __all__ = ["CodeMatrix"]
 
@@ -418,6 +418,78 @@ def _sparse_cell_counts(block: npt.NDArray[Any], q: int) -> Any:
     return sp.csr_array((ones, (rows, codes)), shape=(block.shape[0], q), dtype=np.int64)
 
 
+#: Bytes per rating held by the sparse store (codes, input rows and the final sort key).
+STORE_BYTES = 32
+
+
+class _Store:
+    """The ratings of a sparse matrix as long codes, batch by batch (see
+    :meth:`CodeMatrix.reserve`); :meth:`finish` sorts them into :class:`_Cells` once the
+    input is read and resolves repeated (item, rater) pairs as the matrix does."""
+
+    def __init__(self) -> None:
+        self.parts: list[tuple[npt.NDArray[Any], ...]] = []
+        self.size = 0
+        self.rows_known = True  # False once cells of a matrix (rows not kept) came in
+
+    def add(self, item: Any, rater: Any, label: Any, row: IntArray) -> None:
+        self.parts.append((item, rater, label, row))
+        self.size += int(row.size)
+
+    def finish(
+        self, duplicates: str, n_raters: int, n_labels: int
+    ) -> tuple[_Cells | None, int, DuplicateInfo | None]:
+        """The cells in item order, the ratings dropped as repeats, and under ``"raise"``
+        the repeats found (then no cells).
+
+        One sort of 64-bit keys (item, rater, label) in the common case; with repeats, the
+        rows decide which rating is kept, as :func:`~accord.engines._blocks.dedupe` does."""
+        r, width = max(n_raters, 1), max(n_labels, 1)
+        key = np.empty(self.size, dtype=np.int64)
+        at = 0
+        for item, rater, label, _ in self.parts:
+            part = key[at : at + item.size]
+            np.multiply(item, r, out=part, dtype=np.int64)
+            part += rater
+            part *= width
+            part += label
+            at += item.size
+        key.sort()
+        code = (key % width).astype(_dtype_for(n_labels))
+        key //= width  # the cells: item * raters + rater
+        if key.size > 1 and bool((key[1:] == key[:-1]).any()):
+            return self._resolve(duplicates, r)
+        self.parts = []
+        rater_code = (key % r).astype(np.int32)
+        key //= r
+        wide = key.size and int(key[-1]) >= 1 << 31
+        return _Cells(key.astype(np.int64 if wide else np.int32), rater_code, code), 0, None
+
+    def _resolve(self, duplicates: str, r: int) -> tuple[_Cells | None, int, DuplicateInfo | None]:
+        item, rater, label, row = (
+            np.concatenate([np.asarray(p[k], dtype=np.int64) for p in self.parts]) for k in range(4)
+        )
+        self.parts = []
+        key = item * r + rater
+        chosen, dropped, repeats = dedupe(key, row, duplicates)
+        if repeats is not None:
+            info = repeats_info(*repeats, r)
+            # Rows of ratings that came from a matrix are not known: not listed.
+            examples = tuple(
+                (i, j, tuple(x for x in rows if x >= 0)) for i, j, rows in info.examples
+            )
+            return None, 0, DuplicateInfo(examples, info.n_pairs)
+        assert chosen is not None
+        order = chosen[np.argsort(key[chosen], kind="stable")]
+        wide = item.size and int(item.max()) >= 1 << 31
+        cells = _Cells(
+            item[order].astype(np.int64 if wide else np.int32),
+            rater[order].astype(np.int32),
+            label[order],
+        )
+        return cells, dropped, None
+
+
 def _from_cells(
     cells: _Cells,
     remap: IntArray,
@@ -463,8 +535,14 @@ class CodeMatrix:
         Bytes the matrix may take; :meth:`reserve` returns False beyond it.
     """
 
-    def __init__(self, limit: int) -> None:
+    #: Hold a sparse matrix as long codes (None: when cheaper); tests set it to check both.
+    store_mode: bool | None = None
+
+    def __init__(self, limit: int, *, store: bool = False) -> None:
         self.limit = limit
+        # With ``store``, a sparse matrix is held as the ratings' long codes (see reserve).
+        self._may_store = store
+        self._store: _Store | None = None
         # The cells, then SCRATCH cells where the rows of a batch without a rating (missing
         # label) are written, so a batch is written in one scatter without compressing it.
         self._buf: npt.NDArray[Any] = np.full(SCRATCH, -1, dtype=np.int8)
@@ -496,7 +574,7 @@ class CodeMatrix:
         A guess: a later batch that writes below the tally drops it, and everything is
         counted at the end as without it.
         """
-        if self._tally_plan is None or self._tally_dropped:
+        if self._tally_plan is None or self._tally_dropped or self._store is not None:
             return
         step = max(1, SLICE_CELLS // max(self.n_raters, 1))
         tally = self._tally
@@ -519,12 +597,23 @@ class CodeMatrix:
         if upto - tally.upto >= step:
             tally.count(self.mat, tally.upto, tally.upto + (upto - tally.upto) // step * step)
 
-    def reserve(self, n_items: int, n_raters: int, n_labels: int, expect_items: int = 0) -> bool:
+    def reserve(
+        self, n_items: int, n_raters: int, n_labels: int, expect_items: int = 0, rows: int = 0
+    ) -> bool:
         """Make room for the codes; False when the matrix would pass the limit.
 
         ``expect_items`` is a guess of the final number of items: when the matrix grows, it
-        grows to that many rows at once (if it fits), saving copies of the matrix.
+        grows to that many rows at once (if it fits), saving copies of the matrix. ``rows``
+        (the rows read so far, this batch included) bounds the ratings: when at most one
+        cell in :data:`SPARSE_FILL` could hold one, a matrix made with ``store`` keeps the
+        ratings' long codes instead (:data:`STORE_BYTES` a rating, sorted into cells at
+        :meth:`finish`), and keeps them from then on.
         """
+        if self._may_store and self._store is None and self._sparse_from(n_items, n_raters, rows):
+            self._to_store()
+        if self._store is not None:
+            self.n_items, self.n_raters, self.n_labels = n_items, n_raters, n_labels
+            return rows * STORE_BYTES <= self.limit
         dtype = np.dtype(_dtype_for(n_labels))
         rows, cols = self.mat.shape
         need_rows = n_items > rows
@@ -557,9 +646,59 @@ class CodeMatrix:
         self.n_items, self.n_raters = n_items, n_raters
         return True
 
+    def _sparse_from(self, n_items: int, n_raters: int, rows: int) -> bool:
+        if self.store_mode is not None:
+            return self.store_mode
+        return rows > 0 and rows * SPARSE_FILL <= n_items * n_raters
+
+    def _to_store(self) -> None:
+        """Hold the ratings as long codes from now on: the cells written so far move into
+        the store (their rows are not known: earlier than any to come)."""
+        store = _Store()
+        if self.written:
+            cells = self._read_cells()
+            store.add(cells.item, cells.rater, cells.code, np.full(cells.item.size, -1))
+            store.rows_known = False
+        self._store = store
+        self._cells = None
+        self._drop_tally()
+        self._buf = np.zeros(0, dtype=np.int8)
+        self.mat = self._buf.reshape(0, 0)
+
+    def finish(self, duplicates: str) -> tuple[int, DuplicateInfo | None]:
+        """After the last batch: the held long codes sorted into cells. Returns the ratings
+        dropped as repeats, and under ``"raise"`` the repeats (as :meth:`put`)."""
+        if self._store is None:
+            return 0, None
+        cells, dropped, repeats = self._store.finish(duplicates, self.n_raters, self.n_labels)
+        self._cells = cells
+        self.written = 0 if cells is None else int(cells.code.size)
+        dense = self.written * SPARSE_FILL > self.n_items * self.n_raters
+        if cells is not None and self.store_mode is None and dense:
+            self._to_matrix(cells)  # dense after all (later batches filled it): a matrix
+        return dropped, repeats
+
+    def _to_matrix(self, cells: _Cells) -> None:
+        """Write the held cells into a matrix, when it fits: the counts are then those of a
+        matrix filled batch by batch."""
+        store, self._store = self._store, None
+        if not self.reserve(self.n_items, self.n_raters, self.n_labels):
+            self._store = store  # too big: the counts read the cells
+            return
+        flat = cells.item.astype(np.int64) * self.mat.shape[1] + cells.rater
+        self._buf[flat] = cells.code
+        self._cells = None
+
+    @property
+    def rows_known(self) -> bool:
+        """Whether the rows of every earlier rating are known (for a message on repeats)."""
+        return self._store is not None and self._store.rows_known
+
     @property
     def nbytes(self) -> int:
-        """Bytes held by the matrix."""
+        """Bytes held by the matrix (or its cells)."""
+        if self._store is not None:
+            return self._store.size * STORE_BYTES
         return int(self.mat.nbytes)
 
     # ------------------------------------------------------------------ filling
@@ -611,6 +750,12 @@ class CodeMatrix:
         and a count of the filled cells of the rows the batch touches; anything else goes
         through :meth:`put`. Returns as :meth:`put`.
         """
+        if self._store is not None:  # long codes; repeats are resolved at finish
+            keep = np.ones(item.size, dtype=bool)
+            keep[miss] = False
+            at = np.flatnonzero(keep)
+            self._store.add(item[at], rater[at], label[at], row0 + at)
+            return 0, None
         if item.size == 0 or self._scatter(item, rater, label, miss):
             return 0, None
         keep = np.ones(item.size, dtype=bool)
@@ -735,30 +880,37 @@ class CodeMatrix:
         reading every cell once per statistic costs 200 times the ratings, the cells about
         nine bytes per rating (9/16 of a byte per cell at most).
         """
+        if self._store is not None:
+            assert self._cells is not None, "finish() comes before the counts"
+            return self._cells
         if self.written * SPARSE_FILL > self.n_items * self.n_raters:
             return None
         if self._cells is None:
-            cols = self.mat.shape[1]
-            wide = self.n_items >= 1 << 31
-            items, raters, codes = [], [], []
-            for lo, hi in self._slices():
-                block = self.mat[lo:hi].reshape(-1)  # whole rows: contiguous, no copy
-                at = np.flatnonzero(block >= 0)
-                codes.append(block[at])
-                row, col = np.divmod(at, cols)
-                row += lo
-                items.append(row.astype(np.int64 if wide else np.int32))
-                raters.append(col.astype(np.int32))
-            joined = (
-                _joined(x, dtype)
-                for x, dtype in (
-                    (items, np.int64 if wide else np.int32),
-                    (raters, np.int32),
-                    (codes, self.mat.dtype),
-                )
-            )
-            self._cells = _Cells(*joined)
+            self._cells = self._read_cells()
         return self._cells
+
+    def _read_cells(self) -> _Cells:
+        """The filled cells of the matrix, a slice of items at a time."""
+        cols = self.mat.shape[1]
+        wide = self.n_items >= 1 << 31
+        items, raters, codes = [], [], []
+        for lo, hi in self._slices():
+            block = self.mat[lo:hi].reshape(-1)  # whole rows: contiguous, no copy
+            at = np.flatnonzero(block >= 0)
+            codes.append(block[at])
+            row, col = np.divmod(at, cols)
+            row += lo
+            items.append(row.astype(np.int64 if wide else np.int32))
+            raters.append(col.astype(np.int32))
+        joined = (
+            _joined(x, dtype)
+            for x, dtype in (
+                (items, np.int64 if wide else np.int32),
+                (raters, np.int32),
+                (codes, self.mat.dtype),
+            )
+        )
+        return _Cells(*joined)
 
     def filled(self) -> int:
         """Cells holding a rating."""
@@ -808,10 +960,14 @@ class CodeMatrix:
         lut = np.arange(remap.size + 1, dtype=np.int64)
         lut[present] = canon[domain]
         lut[-1] = -1  # an empty cell (-1) stays empty
+        cells = self._cells if self._store is not None else None
+        if cells is not None:  # the held cells' codes rewritten
+            self._cells = dataclasses.replace(cells, code=lut[cells.code])
         lut = lut.astype(self.mat.dtype)
-        for lo, hi in self._slices():
+        for lo, hi in self._slices() if cells is None else ():
             self.mat[lo:hi, : self.n_raters] = lut[self.mat[lo:hi, : self.n_raters]]
-        self._cells = None
+        if cells is None:
+            self._cells = None
         self._drop_tally()  # counted before the merge: count again from the cells
         out = remap.copy()
         out[np.setdiff1d(present, canon[canon >= 0])] = -1
@@ -1098,6 +1254,8 @@ class CodeMatrix:
     def _pairs_by_columns(self, q: int) -> bool:
         """Count pairs column by column (cost raters^2/2 per item) or from long codes (cost
         about 4 x the pairs of co-rating raters); the cheaper wins."""
+        if self._store is not None:
+            return False  # no matrix to read column by column
         if self.pair_method is not None:
             return self.pair_method == "columns"
         r = self.n_raters

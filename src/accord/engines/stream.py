@@ -618,7 +618,7 @@ def _first_pass(
     """Read every batch: encode it (on a thread, one batch ahead) and write its codes into
     the code matrix while it fits."""
     wanted = scan.statistics
-    matrix = CodeMatrix(memory_limit)
+    matrix = CodeMatrix(memory_limit, store=True)
     if "items" in wanted or "patterns" in wanted:
         # Items behind the current batch are counted while the next ones are read (input
         # ordered by item); anything else is counted at the end.
@@ -643,7 +643,7 @@ def _first_pass(
             read.missing += int(miss.size)
             expect = guess.expect(codes_item, sizes[0], read.rows)
             if read.matrix is not None and not read.matrix.reserve(
-                sizes[0], sizes[1], sizes[2], expect
+                sizes[0], sizes[1], sizes[2], expect, read.rows
             ):
                 read.matrix = None  # too big: statistics come from bucketed passes
             if read.matrix is not None:
@@ -664,6 +664,17 @@ def _first_pass(
                     read.matrix.advance(int(codes_item.min()))
             if scan.progress is not None:
                 scan.progress(read.rows, total)
+    if read.matrix is not None:  # a sparse matrix held as long codes: sorted into cells
+        dropped, repeats = read.matrix.finish(scan.duplicates)
+        if repeats is not None:
+            raise_duplicates(
+                repeats,
+                enc.items.values(),
+                enc.raters.values(),
+                enc.locator,
+                complete=read.matrix.rows_known,
+            )
+        read.dropped += dropped
     return read
 
 
