@@ -9,6 +9,11 @@ batches. At the end every statistic is counted from it in slices of items, in ra
 tables are put in domain order once, at the end): rater-pair tables from joint codes of
 groups of raters, rater counts from their margins, and each item's counts summarised by one
 integer key whose distinct values are the item count patterns.
+
+A sparse matrix (at most one cell in :data:`SPARSE_FILL` rated) is counted from its filled
+cells, read once in item order, instead of from every cell; a sparse design is not even held
+as a matrix: its ratings are kept as long codes and sorted into those cells after the last
+batch (:class:`_Store`).
 """
 
 from __future__ import annotations
@@ -437,14 +442,17 @@ class _Store:
         self.size += int(row.size)
 
     def finish(
-        self, duplicates: str, n_raters: int, n_labels: int
+        self, duplicates: str, n_items: int, n_raters: int, n_labels: int
     ) -> tuple[_Cells | None, int, DuplicateInfo | None]:
         """The cells in item order, the ratings dropped as repeats, and under ``"raise"``
         the repeats found (then no cells).
 
-        One sort of 64-bit keys (item, rater, label) in the common case; with repeats, the
-        rows decide which rating is kept, as :func:`~accord.engines._blocks.dedupe` does."""
+        One sort of 64-bit keys (item, rater, label) in the common case; with repeats (or
+        keys too wide for 64 bits), the rows decide which rating is kept, as
+        :func:`~accord.engines._blocks.dedupe` does."""
         r, width = max(n_raters, 1), max(n_labels, 1)
+        if n_items * r * width >= 1 << 63:
+            return self._resolve(duplicates, r)
         key = np.empty(self.size, dtype=np.int64)
         at = 0
         for item, rater, label, _ in self.parts:
@@ -479,7 +487,8 @@ class _Store:
                 (i, j, tuple(x for x in rows if x >= 0)) for i, j, rows in info.examples
             )
             return None, 0, DuplicateInfo(examples, info.n_pairs)
-        assert chosen is not None
+        if chosen is None:  # no repeat
+            chosen = np.arange(key.size)
         order = chosen[np.argsort(key[chosen], kind="stable")]
         wide = item.size and int(item.max()) >= 1 << 31
         cells = _Cells(
@@ -670,7 +679,9 @@ class CodeMatrix:
         dropped as repeats, and under ``"raise"`` the repeats (as :meth:`put`)."""
         if self._store is None:
             return 0, None
-        cells, dropped, repeats = self._store.finish(duplicates, self.n_raters, self.n_labels)
+        cells, dropped, repeats = self._store.finish(
+            duplicates, self.n_items, self.n_raters, self.n_labels
+        )
         self._cells = cells
         self.written = 0 if cells is None else int(cells.code.size)
         dense = self.written * SPARSE_FILL > self.n_items * self.n_raters

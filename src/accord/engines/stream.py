@@ -3,12 +3,14 @@
 Three stages overlap on three threads: pyarrow decodes the next batches, the encoder turns
 each batch into codes with dictionaries that grow as batches arrive (so codes are those the
 memory engine gives the whole input), and the counting thread writes the codes into a
-compact items x raters matrix of label codes. When the last batch is in, the category domain
-is ordered as :class:`accord.Ratings` orders it and every statistic is counted from the
-matrix. Memory is bounded by the size of the statistics (and the matrix: one byte per
-item x rater cell), never by the number of rows.
+compact items x raters matrix of label codes (for a sparse design, at most one cell in 16
+rated, the ratings' long codes instead). When the last batch is in, the category domain is
+ordered as :class:`accord.Ratings` orders it and every statistic is counted from the matrix
+(or its filled cells). Memory is bounded by the size of the statistics (and the matrix: one
+byte per item x rater cell, or about 32 bytes per rating of a sparse design), never by the
+number of rows.
 
-When the matrix would pass ``memory_limit``, the engine reads the input again in passes over
+When neither would fit in ``memory_limit``, the engine reads the input again in passes over
 ranges of items, keeping only the ratings of the items in range (bucketed passes).
 """
 
@@ -300,7 +302,8 @@ def stream_statistics(
         Rows per batch (Parquet; CSV batches are about this many rows).
     memory_limit : int, default 1 GiB
         Bytes for the items x raters code matrix (one byte per cell for fewer than 127
-        labels). Beyond it the input is read again in passes over ranges of items, each
+        labels; for a sparse design, at most one cell in 16 rated, about 32 bytes per
+        rating). Beyond it the input is read again in passes over ranges of items, each
         holding at most this many bytes of ratings.
     file_format : {"parquet", "csv", "tsv"}, optional
         Overrides the format guessed from the suffix.
