@@ -21,7 +21,6 @@ import dataclasses
 import itertools
 import math
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor, wait
 from typing import Any, Unpack
 
 import numpy as np
@@ -104,30 +103,19 @@ class _Encoder:
         self.order = ""
 
     def encode(
-        self, row0: int, batch: Any, *, wide: bool = True, pool: Executor | None = None
+        self, row0: int, batch: Any, *, wide: bool = True
     ) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], IntArray]:
         """Codes of a batch: items, raters, raw labels, and the positions of missing labels.
 
         ``wide=False`` gives int32 codes where the dictionaries make them (see
-        :meth:`GrowingDictionary.encode`). With a ``pool``, the raters and labels are coded
-        on its thread while the items are coded here (each dictionary is touched by one
-        thread; errors are raised in the order they are without it).
+        :meth:`GrowingDictionary.encode`).
         """
         import pyarrow as pa
 
         item_col, rater_col, label_col = self.columns
         known_items, known_raters = self.items.size, self.raters.size
-        known_labels = self.label_missing.size
-        later = None
-        if pool is not None:
-            later = pool.submit(self._raters_labels, batch, row0, wide)
-        try:
-            item = self.items.encode(batch.column(0), row0, wide=wide)
-        except BaseException:
-            if later is not None:
-                wait([later])  # the other thread is done with the dictionaries
-            raise
-        rater, label = self._raters_labels(batch, row0, wide) if later is None else later.result()
+        item = self.items.encode(batch.column(0), row0, wide=wide)
+        rater = self.raters.encode(batch.column(1), row0, wide=wide)
         for codes, column, what, array, ids, known in (
             (item, item_col, "item", batch.column(0), self.items, known_items),
             (rater, rater_col, "rater", batch.column(1), self.raters, known_raters),
@@ -145,10 +133,13 @@ class _Encoder:
                     f"column {column!r}: {bad.size} rows have no {what} id "
                     f"({self.locator.rows(row0 + bad)})"
                 )
-        if isinstance(label, BaseException):
-            raise label  # where the labels are coded without a pool
-        if self.labels.size > known_labels:
-            self._new_labels(known_labels)
+        known = self.label_missing.size
+        labels = batch.column(2)
+        if self.multi_label:  # each cell a list of labels: one key per distinct set
+            labels = set_keys(labels, self.na_values)
+        label = self.labels.encode(labels, row0, wide=wide)
+        if self.labels.size > known:
+            self._new_labels(known)
         if self.label_missing.any():
             # One gather: raw code -1 (null) reads the appended True.
             miss = np.flatnonzero(np.r_[self.label_missing, True].take(label))
@@ -162,19 +153,6 @@ class _Encoder:
                 f"({self.locator.rows(row0 + miss)}); pass missing='omit' to leave them out"
             )
         return item, rater, label, miss
-
-    def _raters_labels(self, batch: Any, row0: int, wide: bool) -> tuple[Any, Any]:
-        """Rater and raw label codes of a batch; an error coding the labels is returned in
-        their place, to be raised after the checks of the ids (as in :meth:`encode`)."""
-        rater = self.raters.encode(batch.column(1), row0, wide=wide)
-        try:
-            labels = batch.column(2)
-            if self.multi_label:  # each cell a list of labels: one key per distinct set
-                labels = set_keys(labels, self.na_values)
-            label: Any = self.labels.encode(labels, row0, wide=wide)
-        except Exception as exc:  # raised by the caller, in order
-            label = exc
-        return rater, label
 
     def kept(
         self, row0: int, batch: Any, remap: IntArray
@@ -655,11 +633,9 @@ def _first_pass(
     def encoded() -> Iterator[tuple[int, int, Any, tuple[int, int, int]]]:
         # Batches encoded on a thread of their own, one ahead of the counting here: the
         # dictionaries are only touched by that thread, which hands over their sizes.
-        with ThreadPoolExecutor(1, thread_name_prefix="accord-encoder") as pool:
-            for row0, batch in batches(dataset, columns, batch_size, enc.locator, 0):
-                codes = enc.encode(row0, batch, wide=False, pool=pool)
-                sizes = (enc.items.size, enc.raters.size, enc.labels.size)
-                yield row0, batch.num_rows, codes, sizes
+        for row0, batch in batches(dataset, columns, batch_size, enc.locator, 0):
+            codes = enc.encode(row0, batch, wide=False)
+            yield row0, batch.num_rows, codes, (enc.items.size, enc.raters.size, enc.labels.size)
 
     # Closed on the way out, also on an error: the threads stop before the dictionaries
     # are read for a message.
