@@ -252,20 +252,24 @@ def test_store_names_every_row_of_a_repeat(tmp_path: Path) -> None:
 @pytest.mark.parametrize("n_labels", [5, 1 << 60])
 def test_store_sorts_ratings_into_cells(n_labels: int) -> None:
     # The store's cells are the distinct (item, rater) pairs in item order, raters increasing,
-    # with their labels: by one sort of packed keys, or (keys past 64 bits) by the rows.
+    # with their labels, rows without a rating (missing labels) left out: by one sort of
+    # packed keys, or (keys past 64 bits) by the rows.
     rng = np.random.default_rng(4)
     store = _matrix._Store()
     seen: dict[tuple[int, int], int] = {}
     for row0 in range(0, 600, 100):
         item = rng.integers(0, 40, 100)
         rater = rng.integers(0, 30, 100)
-        keep = np.array([(int(i), int(r)) not in seen for i, r in zip(item, rater, strict=True)])
+        label = rng.integers(0, 5, 100)
+        fresh = np.array([(int(i), int(r)) not in seen for i, r in zip(item, rater, strict=True)])
         _, first = np.unique(item * 30 + rater, return_index=True)
-        keep &= np.isin(np.arange(100), first)
-        item, rater = item[keep], rater[keep]
-        label = rng.integers(0, 5, item.size)
-        seen.update({(int(i), int(r)): int(x) for i, r, x in zip(item, rater, label, strict=True)})
-        store.add(item.astype(np.int32), rater.astype(np.int32), label, row0 + np.arange(item.size))
+        fresh &= np.isin(np.arange(100), first)
+        miss = np.flatnonzero(~fresh)  # repeats and missing labels alike: no rating
+        label[miss[::2]] = -1
+        kept = np.flatnonzero(fresh)
+        seen.update({(int(item[k]), int(rater[k])): int(label[k]) for k in kept})
+        store.add(item, rater.astype(np.int32), label, row0, miss)
+    assert store.size == len(seen)
     cells, dropped, repeats = store.finish("raise", 40, 30, n_labels)
     assert cells is not None and dropped == 0 and repeats is None
     expected = sorted(seen.items())

@@ -423,23 +423,38 @@ def _sparse_cell_counts(block: npt.NDArray[Any], q: int) -> Any:
     return sp.csr_array((ones, (rows, codes)), shape=(block.shape[0], q), dtype=np.int64)
 
 
-#: Bytes per rating held by the sparse store (codes, input rows and the final sort key).
-STORE_BYTES = 32
+#: Bytes per rating held by the sparse store (three 4-byte codes, the 8-byte sort key).
+STORE_BYTES = 24
+#: Sort key of a row without a rating (missing label): after every cell.
+_NO_CELL = np.iinfo(np.int64).max
+
+
+def _narrow(codes: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """Codes as int32 when they fit (dictionary codes of up to 2**31 values)."""
+    if codes.dtype.itemsize <= 4 or not codes.size or int(codes.max()) >= 1 << 31:
+        return codes
+    return codes.astype(np.int32)
 
 
 class _Store:
     """The ratings of a sparse matrix as long codes, batch by batch (see
     :meth:`CodeMatrix.reserve`); :meth:`finish` sorts them into :class:`_Cells` once the
-    input is read and resolves repeated (item, rater) pairs as the matrix does."""
+    input is read and resolves repeated (item, rater) pairs as the matrix does.
+
+    Each batch is kept whole (its codes, its first row and where its missing labels are):
+    nothing is gathered per batch; the rows without a rating sort after every cell."""
 
     def __init__(self) -> None:
-        self.parts: list[tuple[npt.NDArray[Any], ...]] = []
-        self.size = 0
+        # (item, rater, label, first row or None when not known, positions without a rating)
+        self.parts: list[tuple[Any, Any, Any, int | None, IntArray]] = []
+        self.rows = 0  # rows held, missing labels included
+        self.size = 0  # ratings held
         self.rows_known = True  # False once cells of a matrix (rows not kept) came in
 
-    def add(self, item: Any, rater: Any, label: Any, row: IntArray) -> None:
-        self.parts.append((item, rater, label, row))
-        self.size += int(row.size)
+    def add(self, item: Any, rater: Any, label: Any, row0: int | None, miss: IntArray) -> None:
+        self.parts.append((_narrow(item), _narrow(rater), _narrow(label), row0, miss))
+        self.rows += int(item.size)
+        self.size += int(item.size - miss.size)
 
     def finish(
         self, duplicates: str, n_items: int, n_raters: int, n_labels: int
@@ -453,16 +468,18 @@ class _Store:
         r, width = max(n_raters, 1), max(n_labels, 1)
         if n_items * r * width >= 1 << 63:
             return self._resolve(duplicates, r)
-        key = np.empty(self.size, dtype=np.int64)
+        key = np.empty(self.rows, dtype=np.int64)
         at = 0
-        for item, rater, label, _ in self.parts:
+        for item, rater, label, _, miss in self.parts:
             part = key[at : at + item.size]
             np.multiply(item, r, out=part, dtype=np.int64)
             part += rater
             part *= width
             part += label
+            part[miss] = _NO_CELL
             at += item.size
         key.sort()
+        key = key[: self.size]
         code = (key % width).astype(_dtype_for(n_labels))
         key //= width  # the cells: item * raters + rater
         if key.size > 1 and bool((key[1:] == key[:-1]).any()):
@@ -474,9 +491,15 @@ class _Store:
         return _Cells(key.astype(np.int64 if wide else np.int32), rater_code, code), 0, None
 
     def _resolve(self, duplicates: str, r: int) -> tuple[_Cells | None, int, DuplicateInfo | None]:
-        item, rater, label, row = (
-            np.concatenate([np.asarray(p[k], dtype=np.int64) for p in self.parts]) for k in range(4)
-        )
+        columns: list[list[IntArray]] = [[], [], [], []]
+        for item, rater, label, row0, miss in self.parts:
+            keep = np.ones(item.size, dtype=bool)
+            keep[miss] = False
+            at = np.flatnonzero(keep)
+            row = np.full(at.size, -1, dtype=np.int64) if row0 is None else row0 + at
+            for column, values in zip(columns, (item[at], rater[at], label[at], row), strict=True):
+                column.append(np.asarray(values, dtype=np.int64))
+        item, rater, label, row = (_joined(column, np.int64) for column in columns)
         self.parts = []
         key = item * r + rater
         chosen, dropped, repeats = dedupe(key, row, duplicates)
@@ -666,7 +689,7 @@ class CodeMatrix:
         store = _Store()
         if self.written:
             cells = self._read_cells()
-            store.add(cells.item, cells.rater, cells.code, np.full(cells.item.size, -1))
+            store.add(cells.item, cells.rater, cells.code, None, np.zeros(0, dtype=np.int64))
             store.rows_known = False
         self._store = store
         self._cells = None
@@ -762,10 +785,7 @@ class CodeMatrix:
         through :meth:`put`. Returns as :meth:`put`.
         """
         if self._store is not None:  # long codes; repeats are resolved at finish
-            keep = np.ones(item.size, dtype=bool)
-            keep[miss] = False
-            at = np.flatnonzero(keep)
-            self._store.add(item[at], rater[at], label[at], row0 + at)
+            self._store.add(item, rater, label, row0, np.array(miss, dtype=np.int64))
             return 0, None
         if item.size == 0 or self._scatter(item, rater, label, miss):
             return 0, None

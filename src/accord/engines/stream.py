@@ -7,7 +7,7 @@ compact items x raters matrix of label codes (for a sparse design, at most one c
 rated, the ratings' long codes instead). When the last batch is in, the category domain is
 ordered as :class:`accord.Ratings` orders it and every statistic is counted from the matrix
 (or its filled cells). Memory is bounded by the size of the statistics (and the matrix: one
-byte per item x rater cell, or about 32 bytes per rating of a sparse design), never by the
+byte per item x rater cell, or about 24 bytes per rating of a sparse design), never by the
 number of rows.
 
 When neither would fit in ``memory_limit``, the engine reads the input again in passes over
@@ -280,7 +280,7 @@ def stream_statistics(
         Rows per batch (Parquet; CSV batches are about this many rows).
     memory_limit : int, default 1 GiB
         Bytes for the items x raters code matrix (one byte per cell for fewer than 127
-        labels; for a sparse design, at most one cell in 16 rated, about 32 bytes per
+        labels; for a sparse design, at most one cell in 16 rated, about 24 bytes per
         rating). Beyond it the input is read again in passes over ranges of items, each
         holding at most this many bytes of ratings.
     file_format : {"parquet", "csv", "tsv"}, optional
