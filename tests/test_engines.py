@@ -841,9 +841,9 @@ def test_stream_tally_runs_during_the_input(
     seen: list[int] = []
     original = _matrix._Tally.count
 
-    def spy(self: Any, mat: Any, lo: int, hi: int) -> None:
+    def spy(self: Any, mat: Any, lo: int, hi: int, cells: Any = None) -> None:
         seen.append(hi - lo)
-        original(self, mat, lo, hi)
+        original(self, mat, lo, hi, cells)
 
     monkeypatch.setattr(_matrix._Tally, "count", spy)
     frame = sorted_numeric_frame(seed=12, n_items=200, n_raters=6)

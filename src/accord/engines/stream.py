@@ -3,12 +3,14 @@
 Three stages overlap on three threads: pyarrow decodes the next batches, the encoder turns
 each batch into codes with dictionaries that grow as batches arrive (so codes are those the
 memory engine gives the whole input), and the counting thread writes the codes into a
-compact items x raters matrix of label codes. When the last batch is in, the category domain
-is ordered as :class:`accord.Ratings` orders it and every statistic is counted from the
-matrix. Memory is bounded by the size of the statistics (and the matrix: one byte per
-item x rater cell), never by the number of rows.
+compact items x raters matrix of label codes (for a sparse design, at most one cell in 16
+rated, the ratings' long codes instead). When the last batch is in, the category domain is
+ordered as :class:`accord.Ratings` orders it and every statistic is counted from the matrix
+(or its filled cells). Memory is bounded by the size of the statistics (and the matrix: one
+byte per item x rater cell, or about 24 bytes per rating of a sparse design), never by the
+number of rows.
 
-When the matrix would pass ``memory_limit``, the engine reads the input again in passes over
+When neither would fit in ``memory_limit``, the engine reads the input again in passes over
 ranges of items, keeping only the ratings of the items in range (bucketed passes).
 """
 
@@ -278,7 +280,8 @@ def stream_statistics(
         Rows per batch (Parquet; CSV batches are about this many rows).
     memory_limit : int, default 1 GiB
         Bytes for the items x raters code matrix (one byte per cell for fewer than 127
-        labels). Beyond it the input is read again in passes over ranges of items, each
+        labels; for a sparse design, at most one cell in 16 rated, about 24 bytes per
+        rating). Beyond it the input is read again in passes over ranges of items, each
         holding at most this many bytes of ratings.
     file_format : {"parquet", "csv", "tsv"}, optional
         Overrides the format guessed from the suffix.
@@ -618,7 +621,7 @@ def _first_pass(
     """Read every batch: encode it (on a thread, one batch ahead) and write its codes into
     the code matrix while it fits."""
     wanted = scan.statistics
-    matrix = CodeMatrix(memory_limit)
+    matrix = CodeMatrix(memory_limit, store=True)
     if "items" in wanted or "patterns" in wanted:
         # Items behind the current batch are counted while the next ones are read (input
         # ordered by item); anything else is counted at the end.
@@ -643,7 +646,7 @@ def _first_pass(
             read.missing += int(miss.size)
             expect = guess.expect(codes_item, sizes[0], read.rows)
             if read.matrix is not None and not read.matrix.reserve(
-                sizes[0], sizes[1], sizes[2], expect
+                sizes[0], sizes[1], sizes[2], expect, read.rows
             ):
                 read.matrix = None  # too big: statistics come from bucketed passes
             if read.matrix is not None:
@@ -664,6 +667,17 @@ def _first_pass(
                     read.matrix.advance(int(codes_item.min()))
             if scan.progress is not None:
                 scan.progress(read.rows, total)
+    if read.matrix is not None:  # a sparse matrix held as long codes: sorted into cells
+        dropped, repeats = read.matrix.finish(scan.duplicates)
+        if repeats is not None:
+            raise_duplicates(
+                repeats,
+                enc.items.values(),
+                enc.raters.values(),
+                enc.locator,
+                complete=read.matrix.rows_known,
+            )
+        read.dropped += dropped
     return read
 
 

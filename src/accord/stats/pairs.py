@@ -79,6 +79,23 @@ class ItemGroups:
             ends = np.searchsorted(item, item, side="right")
         return cls(item, rater, label, ends - np.arange(n) - 1)
 
+    @classmethod
+    def from_sorted(cls, item: IntArray, rater: IntArray, label: IntArray) -> ItemGroups:
+        """Group ratings already in item order, raters increasing within each item (each
+        (item, rater) once), such as the filled cells of an items x raters matrix read row
+        by row.
+
+        >>> g = ItemGroups.from_sorted(np.array([0, 0, 2]), np.array([1, 3, 0]), np.arange(3))
+        >>> g.rest.tolist()
+        [1, 0, 0]
+        """
+        n = int(item.size)
+        starts = np.flatnonzero(np.r_[True, item[1:] != item[:-1]]) if n else np.zeros(0, np.intp)
+        sizes = np.diff(np.r_[starts, n])
+        ends = np.repeat(starts + sizes, sizes).astype(np.int64)
+        item, rater, label = (np.asarray(x, dtype=np.int64) for x in (item, rater, label))
+        return cls(item, rater, label, ends - np.arange(n, dtype=np.int64) - 1)
+
     def pairs(self) -> Iterator[tuple[IntArray, IntArray]]:
         """Positions ``(left, right)`` of every pair of ratings within an item, ``left``
         first, in batches of about :data:`CHUNK_PAIRS` pairs.
@@ -315,9 +332,16 @@ class PairTables(Result):
     def _from_pair_expansion(cls, ratings: Ratings) -> PairTables:
         """Every co-rating pair's table from the pairs of ratings within items, in batches
         (:meth:`ItemGroups.pairs`): one cell per rater pair that co-rated and label pair."""
-        q, n_r = ratings.n_categories, ratings.n_raters
+        return cls.from_groups(ItemGroups.from_ratings(ratings), ratings.raters, ratings.categories)
+
+    @classmethod
+    def from_groups(
+        cls, groups: ItemGroups, raters: Any, categories: tuple[Any, ...]
+    ) -> PairTables:
+        """Every co-rating pair's table from ratings grouped by item (:class:`ItemGroups`;
+        ``raters`` is the decode table, its size the number of raters)."""
+        q, n_r = len(categories), len(raters)
         qq = q * q
-        groups = ItemGroups.from_ratings(ratings)
         keys, _ = groups.pair_keys(n_r)
         index = groups.pair_index(keys, n_r)
         tables = np.zeros(keys.size * qq, dtype=np.int64)
@@ -326,7 +350,7 @@ class PairTables(Result):
             cell = index(left, right) * qq + label[left] * q + label[right]
             tables += np.bincount(cell, minlength=tables.size)
         pairs = np.stack([keys // max(n_r, 1), keys % max(n_r, 1)], axis=1).astype(np.int64)
-        return cls(pairs, tables.reshape(keys.size, q, q), ratings.raters, ratings.categories)
+        return cls(pairs, tables.reshape(keys.size, q, q), raters, categories)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
