@@ -118,6 +118,21 @@ def test_arrow_of_does_not_copy_numbers() -> None:
     assert idx.tolist() == [0, 0, -1] and dictionary.to_pylist() == ["1"]
 
 
+def test_dictionary_of_empty_chunks() -> None:
+    # An empty chunk encodes to no chunk at all (pyarrow): a dask partition of a file with
+    # only a header raised IndexError here.
+    import pyarrow as pa
+
+    for column in (
+        pa.chunked_array([pa.array([], type=pa.string())]),
+        pa.chunked_array([], type=pa.string()),
+        pa.array([], type=pa.int64()),
+    ):
+        idx, dictionary = dictionary_of(column)
+        assert idx.tolist() == [] and dictionary.to_pylist() == []
+        assert dictionary.type == column.type
+
+
 # ----------------------------------------------------------------------------- input types
 
 

@@ -144,7 +144,7 @@ def dictionary_of(array: Any) -> tuple[npt.NDArray[np.int32], Any]:
         remap[used_order] = np.arange(used_order.size, dtype=np.int32)
         out: npt.NDArray[np.int32] = remap[idx]
         return out, dictionary.take(pa.array(used_order, type=pa.int64()))
-    if array.num_chunks == 0:
+    if len(array) == 0:  # no chunk, or only empty ones (which encode to no chunk at all)
         return np.zeros(0, dtype=np.int32), pa.array([], type=array.type)
     encoded = pc.dictionary_encode(array)
     # The hash table is shared by the chunks: the last chunk's dictionary holds every value.
