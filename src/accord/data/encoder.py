@@ -139,12 +139,14 @@ def dictionary_of(array: Any) -> tuple[npt.NDArray[np.int32], Any]:
             else pa.array([], type=array.type.value_type)
         )
         idx = _indices(array)
+        if _in_first_appearance_order(idx, len(dictionary)):
+            return idx, dictionary
         used_order = pd.unique(idx[idx >= 0])
         remap = np.full(len(dictionary) + 1, -1, dtype=np.int32)
         remap[used_order] = np.arange(used_order.size, dtype=np.int32)
         out: npt.NDArray[np.int32] = remap[idx]
         return out, dictionary.take(pa.array(used_order, type=pa.int64()))
-    if array.num_chunks == 0:
+    if len(array) == 0:  # no chunk, or empty ones (which dictionary_encode drops)
         return np.zeros(0, dtype=np.int32), pa.array([], type=array.type)
     encoded = pc.dictionary_encode(array)
     # The hash table is shared by the chunks: the last chunk's dictionary holds every value.
@@ -152,23 +154,28 @@ def dictionary_of(array: Any) -> tuple[npt.NDArray[np.int32], Any]:
     return _indices(encoded), dictionary
 
 
+def _in_first_appearance_order(idx: npt.NDArray[np.int32], size: int) -> bool:
+    """Whether indices use every one of ``size`` values, each first seen after the values
+    before it (as the dictionaries a file's reader builds are): the running maximum of the
+    indices then climbs one at a time to ``size - 1``."""
+    if idx.size == 0:
+        return size == 0
+    top = np.maximum.accumulate(idx)
+    return int(top[0]) <= 0 and int(top[-1]) == size - 1 and not bool(np.any(np.diff(top) > 1))
+
+
 def _indices(encoded: Any) -> npt.NDArray[np.int32]:
-    """The indices of a chunked dictionary array as int32, -1 for null."""
-    import pyarrow as pa
+    """The indices of a chunked dictionary array as int32, -1 for null (one copy)."""
     import pyarrow.compute as pc
 
-    parts = []
+    out: npt.NDArray[np.int32] = np.empty(len(encoded), dtype=np.int32)
+    start = 0
     for chunk in encoded.chunks:
         ind = chunk.indices
         if ind.null_count:
             ind = pc.fill_null(ind, -1)
-        parts.append(np.asarray(ind.to_numpy(zero_copy_only=False)).astype(np.int32, copy=False))
-    if not parts:
-        return np.zeros(0, dtype=np.int32)
-    out: npt.NDArray[np.int32] = parts[0] if len(parts) == 1 else np.concatenate(parts)
-    if not out.flags.writeable:
-        out = out.copy()
-    del pa
+        out[start : start + len(ind)] = ind.to_numpy(zero_copy_only=False)
+        start += len(ind)
     return out
 
 
@@ -256,6 +263,23 @@ def missing_mask(
 # --------------------------------------------------------------------------- typing text
 
 
+#: Values of a long text column a type is tried on before the whole column.
+_SAMPLE = 1024
+
+
+def _tried(read: Callable[[Any], npt.NDArray[Any] | None], arr: Any) -> npt.NDArray[Any] | None:
+    """``read(arr)``, where ``read`` gives None unless it can read every value: on a long
+    column, first on :data:`_SAMPLE` values spread over it, whose failure settles it (a cast
+    of text ids to numbers costs about a microsecond for each value it cannot read)."""
+    import pyarrow as pa
+
+    if len(arr) > _SAMPLE:
+        at = np.linspace(0, len(arr) - 1, _SAMPLE).astype(np.int64)
+        if read(arr.take(pa.array(at, type=pa.int64()))) is None:
+            return None
+    return read(arr)
+
+
 def _text_numbers(arr: Any) -> npt.NDArray[Any] | None:
     """The numbers of text values when every one is a number (ints when all are integers)."""
     import pyarrow as pa
@@ -281,6 +305,18 @@ def _text_numbers(arr: Any) -> npt.NDArray[Any] | None:
     return floats
 
 
+def _booleans(arr: Any) -> npt.NDArray[np.bool_] | None:
+    """Text values as booleans when every one is ``true`` or ``false`` (any case, spaces
+    around ignored), else None."""
+    import pyarrow.compute as pc
+
+    lowered = pc.utf8_lower(pc.utf8_trim_whitespace(arr))
+    is_true = pc.equal(lowered, "true")
+    if not pc.all(pc.or_(is_true, pc.equal(lowered, "false"))).as_py():
+        return None
+    return np.asarray(is_true.to_numpy(zero_copy_only=False), dtype=bool)
+
+
 def typed_text(values: Any) -> npt.NDArray[Any]:
     """The type of a text column, decided from its distinct (present) values.
 
@@ -298,7 +334,6 @@ def typed_text(values: Any) -> npt.NDArray[Any]:
     array(['1', 'one'], dtype=object)
     """
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     arr = arrow_of(values if not isinstance(values, list | tuple) else np.asarray(values, object))
     if isinstance(arr, pa.ChunkedArray):
@@ -308,13 +343,11 @@ def typed_text(values: Any) -> npt.NDArray[Any]:
         return out
     if len(arr) == 0:
         return np.zeros(0, dtype=object)
-    numbers = _text_numbers(arr)
-    if numbers is not None:
-        return numbers
-    lowered = pc.utf8_lower(pc.utf8_trim_whitespace(arr))
-    is_true = pc.equal(lowered, "true")
-    if pc.all(pc.or_(is_true, pc.equal(lowered, "false"))).as_py():
-        return np.asarray(is_true.to_numpy(zero_copy_only=False), dtype=bool)
+    typed = _tried(_text_numbers, arr)
+    if typed is None:
+        typed = _tried(_booleans, arr)
+    if typed is not None:
+        return typed
     text: npt.NDArray[Any] = np.asarray(arr.to_numpy(zero_copy_only=False), dtype=object)
     return text
 
@@ -404,9 +437,10 @@ def encode_ids(
         raise InvalidInputError(
             f"column {column!r}: {bad.size} rows have no {what} id (rows {format_rows(bad)})"
         )
-    decode = distinct_values(dictionary, text=False)
-    if text and decode.size:
+    if text and len(dictionary):
         decode = typed_ids(dictionary)
+    else:
+        decode = distinct_values(dictionary, text=False)
     if decode.dtype != object:
         # Decode tables hold plain Python scalars (int, float, str, dates).
         if decode.dtype.kind in "biuf":
