@@ -138,8 +138,8 @@ def dictionary_of(array: Any) -> tuple[npt.NDArray[np.int32], Any]:
             if array.num_chunks
             else pa.array([], type=array.type.value_type)
         )
-        idx = _indices(array)
-        if _in_first_appearance_order(idx, len(dictionary)):
+        idx, in_order = _indices(array, len(dictionary))
+        if in_order:  # as read from a file: nothing to renumber
             return idx, dictionary
         used_order = pd.unique(idx[idx >= 0])
         remap = np.full(len(dictionary) + 1, -1, dtype=np.int32)
@@ -151,32 +151,34 @@ def dictionary_of(array: Any) -> tuple[npt.NDArray[np.int32], Any]:
     encoded = pc.dictionary_encode(array)
     # The hash table is shared by the chunks: the last chunk's dictionary holds every value.
     dictionary = encoded.chunk(encoded.num_chunks - 1).dictionary
-    return _indices(encoded), dictionary
+    return _indices(encoded)[0], dictionary
 
 
-def _in_first_appearance_order(idx: npt.NDArray[np.int32], size: int) -> bool:
-    """Whether indices use every one of ``size`` values, each first seen after the values
-    before it (as the dictionaries a file's reader builds are): the running maximum of the
-    indices then climbs one at a time to ``size - 1``."""
-    if idx.size == 0:
-        return size == 0
-    top = np.maximum.accumulate(idx)
-    return int(top[0]) <= 0 and int(top[-1]) == size - 1 and not bool(np.any(np.diff(top) > 1))
+def _indices(encoded: Any, size: int = -1) -> tuple[npt.NDArray[np.int32], bool]:
+    """The indices of a chunked dictionary array as int32, -1 for null (one copy), and,
+    given the size of the dictionary, whether they use each of its values, each first seen
+    after the values before it (as the dictionaries of a file's reader are).
 
-
-def _indices(encoded: Any) -> npt.NDArray[np.int32]:
-    """The indices of a chunked dictionary array as int32, -1 for null (one copy)."""
+    They do when the running maximum of the indices climbs one at a time to ``size - 1``:
+    checked chunk by chunk as each is copied, while it is in cache.
+    """
     import pyarrow.compute as pc
 
     out: npt.NDArray[np.int32] = np.empty(len(encoded), dtype=np.int32)
-    start = 0
+    start, top, climbs = 0, -1, size >= 0
     for chunk in encoded.chunks:
         ind = chunk.indices
         if ind.null_count:
             ind = pc.fill_null(ind, -1)
-        out[start : start + len(ind)] = ind.to_numpy(zero_copy_only=False)
+        part = out[start : start + len(ind)]
+        part[:] = ind.to_numpy(zero_copy_only=False)
         start += len(ind)
-    return out
+        if climbs and part.size:
+            highest = np.maximum.accumulate(part)
+            np.maximum(highest, top, out=highest)
+            climbs = int(highest[0]) <= top + 1 and not bool(np.any(np.diff(highest) > 1))
+            top = int(highest[-1])
+    return out, climbs and top == size - 1
 
 
 def rows_in(indices: npt.NDArray[Any], which: npt.ArrayLike) -> tuple[IntArray, int]:
