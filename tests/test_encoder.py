@@ -108,6 +108,19 @@ def test_typing_of_text_columns() -> None:
     assert np.isnan(typed_column(["1", "", "3"])[1])
 
 
+@pytest.mark.parametrize("at", [0, 1, 2_500, 4_998, 4_999])
+def test_a_long_column_is_typed_from_every_value(at: int) -> None:
+    # A long column is tried on a sample of its values first; one value outside the sample
+    # still decides the type (positions 1 and 2,500 of 5,000 are not sampled).
+    numbers = [str(k) for k in range(5_000)]
+    assert typed_text(numbers).tolist() == list(range(5_000))
+    assert typed_text([*numbers[:at], "x", *numbers[at + 1 :]]).dtype == object
+    assert typed_text([*numbers[:at], "2.5", *numbers[at + 1 :]]).dtype == np.float64
+    flags = ["true", "False"] * 2_500
+    assert typed_text(flags).dtype == bool
+    assert typed_text([*flags[:at], "yes", *flags[at + 1 :]]).dtype == object
+
+
 def test_arrow_of_does_not_copy_numbers() -> None:
     ints = np.arange(10, dtype=np.int64)
     arr = arrow_of(ints)
