@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,19 @@ def test_typing_of_text_columns() -> None:
     # Integers beyond 2**53 keep every digit.
     assert typed_text(["9007199254740993"]).tolist() == [9007199254740993]
     assert np.isnan(typed_column(["1", "", "3"])[1])
+
+
+@pytest.mark.parametrize("at", [0, 1, 2_500, 4_998, 4_999])
+def test_a_long_column_is_typed_from_every_value(at: int) -> None:
+    # A long column is tried on a sample of its values first; one value outside the sample
+    # still decides the type (positions 1 and 2,500 of 5,000 are not sampled).
+    numbers = [str(k) for k in range(5_000)]
+    assert typed_text(numbers).tolist() == list(range(5_000))
+    assert typed_text([*numbers[:at], "x", *numbers[at + 1 :]]).dtype == object
+    assert typed_text([*numbers[:at], "2.5", *numbers[at + 1 :]]).dtype == np.float64
+    flags = ["true", "False"] * 2_500
+    assert typed_text(flags).dtype == bool
+    assert typed_text([*flags[:at], "yes", *flags[at + 1 :]]).dtype == object
 
 
 def test_arrow_of_does_not_copy_numbers() -> None:
@@ -540,3 +554,151 @@ def test_encode_columns_hands_the_columns_over(
     assert out == "encoded"
     # The spy's own name and getrefcount's argument: nobody else holds a column.
     assert seen == [2, 2, 2]
+
+
+# ----------------------------------------------------------------------------- dictionaries
+
+pool = st.sampled_from(["a", "b", "01", "1", " 1", "NA", "", "None", "x y"]) | st.none()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    chunks=st.lists(st.lists(pool, max_size=8), min_size=1, max_size=4),
+    shuffle=st.randoms(use_true_random=False),
+    order=st.sampled_from(["first appearance", "shuffled", "with unused values"]),
+)
+def test_a_dictionary_column_encodes_as_its_values_do(
+    chunks: list[list[str | None]], shuffle: Any, order: str
+) -> None:
+    # Each chunk has a dictionary of its own (as a file's reader builds them, in order of
+    # first appearance, or in another order with values no row uses, as a Parquet file or a
+    # pandas Categorical may): the indices and the distinct values are those of hashing the
+    # plain values, row by row in order of first appearance.
+    encoded = []
+    for values in chunks:
+        distinct = list(dict.fromkeys(v for v in values if v is not None))
+        if order != "first appearance":
+            shuffle.shuffle(distinct)
+        if order == "with unused values":
+            distinct.append("unused")
+            shuffle.shuffle(distinct)
+        indices = pa.array([None if v is None else distinct.index(v) for v in values], pa.int32())
+        encoded.append(pa.DictionaryArray.from_arrays(indices, pa.array(distinct, pa.string())))
+    column = pa.chunked_array(encoded, type=pa.dictionary(pa.int32(), pa.string()))
+    idx, dictionary = dictionary_of(column)
+    plain = pa.chunked_array([pa.array(values, pa.string()) for values in chunks], pa.string())
+    want_idx, want_dictionary = dictionary_of(plain)
+    assert idx.dtype == np.int32 and idx.tolist() == want_idx.tolist()
+    assert dictionary.to_pylist() == want_dictionary.to_pylist()
+    assert dictionary.type == want_dictionary.type
+
+
+# Cells as a spreadsheet writes them: numbers spelled several ways, missing-value spellings,
+# empty and quoted empty cells, blanks, booleans, text with a separator inside quotes.
+cell = st.sampled_from(
+    ["1", "01", " 1", "1.0", "2", "-3", "x", "X", "NA", "na", "N/A", "None", "null", "", '""',
+     " ", "true", "False", "nan", "inf", "a b", '"q,uoted"']
+)  # fmt: skip
+ids = st.sampled_from(["1", "01", " 1", "1.0", "2", "y", "true", "a b", '"q,uoted"'])
+
+
+def _outcome(read: Any) -> Any:
+    """What a read gives: the ratings' ids, categories, codes and report, or the error."""
+    try:
+        r = read()
+    except accord.AccordError as exc:
+        return type(exc).__name__, str(exc)
+    return (
+        [(type(v), v) for v in r.items],
+        [(type(v), v) for v in r.raters],
+        [(type(c), c) for c in r.categories],
+        r.item_codes.tolist(),
+        r.rater_codes.tolist(),
+        r.label_codes.tolist(),
+        r.missing_item_codes.tolist(),
+        r.missing_rater_codes.tolist(),
+        r.report,
+    )
+
+
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    rows=st.lists(st.tuples(ids, ids, cell), min_size=1, max_size=40),
+    no_id=st.sampled_from([None, None, None, "NA", ""]),
+    na_values=st.sampled_from([None, [], ["x", "None"]]),
+    categories=st.sampled_from([None, None, None, ["NA", "x", "1", "q,uoted", "2", "nan"]]),
+    labels_as=st.sampled_from(["auto", "text", "number"]),
+    duplicates=st.sampled_from(["raise", "first", "last"]),
+)
+def test_a_csv_file_reads_as_its_text_does(
+    tmp_path_factory: pytest.TempPathFactory,
+    rows: list[tuple[str, str, str]],
+    no_id: str | None,
+    na_values: list[str] | None,
+    categories: list[str] | None,
+    labels_as: Any,
+    duplicates: Any,
+) -> None:
+    # read_ratings reads a CSV file's columns dictionary-encoded while they are parsed; in
+    # many blocks (of 32 bytes), it gives what the columns read as text give, and what
+    # pandas' own reader gives (empty and quoted empty cells missing): the same ratings,
+    # types of the ids and the categories, and error messages with the same rows.
+    import pyarrow.csv as pacsv
+
+    from accord.data.ratings import encode_columns
+    from accord.io import ratings as readers
+    from accord.io.files import read_csv_columns
+
+    if no_id is not None:  # a missing id (an error naming its row)
+        rows[-1] = (no_id, *rows[-1][1:])
+    path = tmp_path_factory.mktemp("csv") / "r.csv"
+    path.write_text("item,rater,label\n" + "".join(",".join(row) + "\n" for row in rows))
+    options: dict[str, Any] = dict(
+        na_values=na_values, categories=categories, labels_as=labels_as, duplicates=duplicates
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pacsv, "ReadOptions", functools.partial(pacsv.ReadOptions, block_size=32))
+        encoded = _outcome(lambda: accord.read_ratings(path, **COLS, **options))
+
+        def as_text(*args: Any, **kwargs: Any) -> Any:
+            table = read_csv_columns(*args, **{**kwargs, "dictionary": False})
+            assert not pa.types.is_dictionary(table.column(0).type)
+            return table
+
+        patch.setattr(readers, "read_csv_columns", as_text)
+        text = _outcome(lambda: accord.read_ratings(path, **COLS, **options))
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+    by_pandas = _outcome(
+        lambda: encode_columns(
+            frame["item"],
+            frame["rater"],
+            frame["label"],
+            text=True,
+            source=str(path),
+            columns=("item", "rater", "label"),
+            **options,
+        )
+    )
+    assert encoded == text
+    assert encoded == by_pandas
+
+
+def test_a_csv_file_is_read_in_dictionary_blocks(tmp_path: Path) -> None:
+    import pyarrow.csv as pacsv
+
+    from accord.io.files import read_csv_columns, sniff_csv
+
+    path = tmp_path / "r.csv"
+    cells = "".join(f"i{k % 3},{'' if k % 4 else 'x'}\n" for k in range(9))
+    path.write_text("item,label\n" + cells)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pacsv, "ReadOptions", functools.partial(pacsv.ReadOptions, block_size=16))
+        table = read_csv_columns(sniff_csv(path), ["item", "label"], dictionary=True)
+    item = table.column("item")
+    assert item.type == pa.dictionary(pa.int32(), pa.string()) and item.num_chunks > 1
+    assert item.to_pylist() == [f"i{k % 3}" for k in range(9)]
+    assert table.column("label").to_pylist() == [None if k % 4 else "x" for k in range(9)]

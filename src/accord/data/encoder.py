@@ -138,7 +138,9 @@ def dictionary_of(array: Any) -> tuple[npt.NDArray[np.int32], Any]:
             if array.num_chunks
             else pa.array([], type=array.type.value_type)
         )
-        idx = _indices(array)
+        idx, in_order = _indices(array, len(dictionary))
+        if in_order:  # as read from a file: nothing to renumber
+            return idx, dictionary
         used_order = pd.unique(idx[idx >= 0])
         remap = np.full(len(dictionary) + 1, -1, dtype=np.int32)
         remap[used_order] = np.arange(used_order.size, dtype=np.int32)
@@ -149,27 +151,34 @@ def dictionary_of(array: Any) -> tuple[npt.NDArray[np.int32], Any]:
     encoded = pc.dictionary_encode(array)
     # The hash table is shared by the chunks: the last chunk's dictionary holds every value.
     dictionary = encoded.chunk(encoded.num_chunks - 1).dictionary
-    return _indices(encoded), dictionary
+    return _indices(encoded)[0], dictionary
 
 
-def _indices(encoded: Any) -> npt.NDArray[np.int32]:
-    """The indices of a chunked dictionary array as int32, -1 for null."""
-    import pyarrow as pa
+def _indices(encoded: Any, size: int = -1) -> tuple[npt.NDArray[np.int32], bool]:
+    """The indices of a chunked dictionary array as int32, -1 for null (one copy), and,
+    given the size of the dictionary, whether they use each of its values, each first seen
+    after the values before it (as the dictionaries of a file's reader are).
+
+    They do when the running maximum of the indices climbs one at a time to ``size - 1``:
+    checked chunk by chunk as each is copied, while it is in cache.
+    """
     import pyarrow.compute as pc
 
-    parts = []
+    out: npt.NDArray[np.int32] = np.empty(len(encoded), dtype=np.int32)
+    start, top, climbs = 0, -1, size >= 0
     for chunk in encoded.chunks:
         ind = chunk.indices
         if ind.null_count:
             ind = pc.fill_null(ind, -1)
-        parts.append(np.asarray(ind.to_numpy(zero_copy_only=False)).astype(np.int32, copy=False))
-    if not parts:
-        return np.zeros(0, dtype=np.int32)
-    out: npt.NDArray[np.int32] = parts[0] if len(parts) == 1 else np.concatenate(parts)
-    if not out.flags.writeable:
-        out = out.copy()
-    del pa
-    return out
+        part = out[start : start + len(ind)]
+        part[:] = ind.to_numpy(zero_copy_only=False)
+        start += len(ind)
+        if climbs and part.size:
+            highest = np.maximum.accumulate(part)
+            np.maximum(highest, top, out=highest)
+            climbs = int(highest[0]) <= top + 1 and not bool(np.any(np.diff(highest) > 1))
+            top = int(highest[-1])
+    return out, climbs and top == size - 1
 
 
 def rows_in(indices: npt.NDArray[Any], which: npt.ArrayLike) -> tuple[IntArray, int]:
@@ -256,6 +265,23 @@ def missing_mask(
 # --------------------------------------------------------------------------- typing text
 
 
+#: Values of a long text column a type is tried on before the whole column.
+_SAMPLE = 1024
+
+
+def _tried(read: Callable[[Any], npt.NDArray[Any] | None], arr: Any) -> npt.NDArray[Any] | None:
+    """``read(arr)``, where ``read`` gives None unless it can read every value: on a long
+    column, first on :data:`_SAMPLE` values spread over it, whose failure settles it (a cast
+    of text ids to numbers costs about a microsecond for each value it cannot read)."""
+    import pyarrow as pa
+
+    if len(arr) > _SAMPLE:
+        at = np.linspace(0, len(arr) - 1, _SAMPLE).astype(np.int64)
+        if read(arr.take(pa.array(at, type=pa.int64()))) is None:
+            return None
+    return read(arr)
+
+
 def _text_numbers(arr: Any) -> npt.NDArray[Any] | None:
     """The numbers of text values when every one is a number (ints when all are integers)."""
     import pyarrow as pa
@@ -281,6 +307,18 @@ def _text_numbers(arr: Any) -> npt.NDArray[Any] | None:
     return floats
 
 
+def _booleans(arr: Any) -> npt.NDArray[np.bool_] | None:
+    """Text values as booleans when every one is ``true`` or ``false`` (any case, spaces
+    around ignored), else None."""
+    import pyarrow.compute as pc
+
+    lowered = pc.utf8_lower(pc.utf8_trim_whitespace(arr))
+    is_true = pc.equal(lowered, "true")
+    if not pc.all(pc.or_(is_true, pc.equal(lowered, "false"))).as_py():
+        return None
+    return np.asarray(is_true.to_numpy(zero_copy_only=False), dtype=bool)
+
+
 def typed_text(values: Any) -> npt.NDArray[Any]:
     """The type of a text column, decided from its distinct (present) values.
 
@@ -298,7 +336,6 @@ def typed_text(values: Any) -> npt.NDArray[Any]:
     array(['1', 'one'], dtype=object)
     """
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     arr = arrow_of(values if not isinstance(values, list | tuple) else np.asarray(values, object))
     if isinstance(arr, pa.ChunkedArray):
@@ -308,13 +345,11 @@ def typed_text(values: Any) -> npt.NDArray[Any]:
         return out
     if len(arr) == 0:
         return np.zeros(0, dtype=object)
-    numbers = _text_numbers(arr)
-    if numbers is not None:
-        return numbers
-    lowered = pc.utf8_lower(pc.utf8_trim_whitespace(arr))
-    is_true = pc.equal(lowered, "true")
-    if pc.all(pc.or_(is_true, pc.equal(lowered, "false"))).as_py():
-        return np.asarray(is_true.to_numpy(zero_copy_only=False), dtype=bool)
+    typed = _tried(_text_numbers, arr)
+    if typed is None:
+        typed = _tried(_booleans, arr)
+    if typed is not None:
+        return typed
     text: npt.NDArray[Any] = np.asarray(arr.to_numpy(zero_copy_only=False), dtype=object)
     return text
 
@@ -404,9 +439,10 @@ def encode_ids(
         raise InvalidInputError(
             f"column {column!r}: {bad.size} rows have no {what} id (rows {format_rows(bad)})"
         )
-    decode = distinct_values(dictionary, text=False)
-    if text and decode.size:
+    if text and len(dictionary):
         decode = typed_ids(dictionary)
+    else:
+        decode = distinct_values(dictionary, text=False)
     if decode.dtype != object:
         # Decode tables hold plain Python scalars (int, float, str, dates).
         if decode.dtype.kind in "biuf":

@@ -619,12 +619,20 @@ def reading(
 
 
 def read_csv_columns(
-    dialect: CsvDialect, columns: Sequence[str], *, null_values: Sequence[str] = ("",)
+    dialect: CsvDialect,
+    columns: Sequence[str],
+    *,
+    null_values: Sequence[str] = ("",),
+    dictionary: bool = False,
 ) -> Any:
     """The named columns of a delimited file as text, read by ``pyarrow.csv`` (threaded).
 
     Each column is a ``pyarrow`` string column (null where the cell is one of
     ``null_values``); typing is left to the caller. Call :meth:`CsvDialect.require` first.
+    With ``dictionary=True`` each column is dictionary-encoded (int32 indices) while it is
+    parsed, by the reader's threads: each block has a dictionary of its own values in
+    order of first appearance, to be unified
+    (:func:`accord.data.encoder.dictionary_of`); the cells are those of the text column.
 
     Raises
     ------
@@ -646,6 +654,7 @@ def read_csv_columns(
     import pyarrow.csv as pacsv
 
     wanted = list(dict.fromkeys(columns))
+    text = pa.dictionary(pa.int32(), pa.string()) if dictionary else pa.string()
     codec = codecs.lookup(dialect.encoding).name
     read_options = pacsv.ReadOptions(
         encoding="utf8" if codec in ("utf-8", "utf-8-sig") else dialect.encoding
@@ -663,7 +672,7 @@ def read_csv_columns(
                 parse_options=pacsv.ParseOptions(delimiter=dialect.delimiter),
                 convert_options=pacsv.ConvertOptions(
                     include_columns=wanted,
-                    column_types=dict.fromkeys(wanted, pa.string()),
+                    column_types=dict.fromkeys(wanted, text),
                     strings_can_be_null=True,
                     quoted_strings_can_be_null=True,
                     null_values=list(null_values),

@@ -134,10 +134,12 @@ def read_columns(
     CSV/TSV files are read by ``pyarrow.csv`` (multi-threaded) with every named column as
     text, so that no value far down a file can contradict a type guessed from its first
     rows; the second value returned is True then, and the columns are typed afterwards
-    from all their values (:func:`accord.data.encoder.typed_text`). Only empty cells are null;
-    every other missing-value spelling is left to the encoder's rule. Parquet columns keep
-    their types; JSON Lines values keep theirs, and a column that mixes numbers and text is
-    text.
+    from all their distinct values (:func:`accord.data.encoder.typed_text`). Each text column
+    comes dictionary-encoded, hashed block by block as it is parsed
+    (:func:`~accord.io.files.read_csv_columns`), for
+    :func:`~accord.data.encoder.dictionary_of`. Only empty cells are null; every other
+    missing-value spelling is left to the encoder's rule. Parquet columns keep their types;
+    JSON Lines values keep theirs, and a column that mixes numbers and text is text.
 
     Raises :class:`ColumnNotFoundError` listing the columns the file has, and
     ``FileNotFoundError`` when there is no such file.
@@ -151,7 +153,7 @@ def read_columns(
             p, sep=files.get("sep"), encoding=encoding, default_sep="\t" if fmt == "tsv" else ","
         )
         dialect.require(wanted)
-        table = read_csv_columns(dialect, wanted, null_values=CSV_NULLS)
+        table = read_csv_columns(dialect, wanted, null_values=CSV_NULLS, dictionary=True)
         return [table.column(name) for name in wanted], True
     if fmt == "parquet":
         pq: Any = require("pyarrow.parquet", "parquet")
