@@ -192,3 +192,19 @@ def test_dask_scheduler_address_matches_memory(tmp_path: Path) -> None:
             paths, engine="dask", scheduler=cluster.scheduler_address, **options
         )
     assert [c.statistic for c in table.coefficients] == pytest.approx(expected, rel=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(min_value=0, max_value=40), max_size=30),
+    st.integers(min_value=0, max_value=2_000),
+)
+def test_items_with_a_rating_counted_by_marks_or_by_sorting(codes: list[int], extra: int) -> None:
+    # A dask block counts the items it rated among every item of the data: by a table of
+    # marks when the items are few beside the block's ratings, else by sorting the codes;
+    # both give the number of distinct codes (numpy.unique, the independent count).
+    from accord.engines._blocks import _n_distinct
+
+    array = np.asarray(codes, dtype=np.int64)
+    n_groups = 41 + extra
+    assert _n_distinct(array, n_groups) == np.unique(array).size

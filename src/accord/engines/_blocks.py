@@ -320,8 +320,19 @@ def long_partial(
         )
     rated = None
     if report and item_counts is None:
-        rated = int(np.unique(item).size)  # no array of n_groups: dask blocks span every item
+        rated = _n_distinct(item, n_groups)
     return LongPartial(item_counts, rater_counts, pairs, int(item.size), dropped, None, rated)
+
+
+def _n_distinct(codes: IntArray, n_groups: int) -> int:
+    """How many distinct values ``codes`` (each in ``0 .. n_groups-1``) hold: by marking them
+    in a table of ``n_groups`` bytes where that is not much larger than the codes (a dask
+    block's items are numbered over every item of the data), else by sorting them."""
+    if n_groups > 8 * codes.size:
+        return int(np.unique(codes).size)
+    seen = np.zeros(n_groups, dtype=bool)
+    seen[codes] = True
+    return int(np.count_nonzero(seen))
 
 
 def use_sparse(n_items: int, q: int) -> bool:
