@@ -116,6 +116,29 @@ def test_interval_scores_show_all_six_iccs_labelled_by_form(tmp_path: Path) -> N
     assert "icc (" not in res.output
 
 
+PEFR = ["agree", str(EXAMPLES / "pefr.csv"), "--item", "subject", "--rater", "meter",
+        "--label", "pefr", "--level", "interval"]  # fmt: skip
+
+
+@pytest.mark.parametrize("engine", ["memory", "stream"])
+def test_measurements_show_alpha_and_the_iccs_unless_asked(engine: str) -> None:
+    # Two meters' readings of 17 subjects (Bland & Altman 1986): no two readings match
+    # exactly, so percent agreement is 0 and Fleiss' kappa -0.03 beside an ICC of 0.95; the
+    # table shows what reads measurements, as the report does, and says what it left out.
+    args = [*PEFR, "--engine", engine]
+    rows = json.loads(runner.invoke(app, [*args, "-f", "json"]).output)["coefficients"]
+    assert [(r["name"], r["weights"]) for r in rows][:1] == [("krippendorff_alpha", "interval")]
+    assert {r["name"] for r in rows} == {"krippendorff_alpha", "icc"} and len(rows) == 7
+    res = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert "percent_agreement" not in res.output and "fleiss_kappa" not in res.output
+    caption = " ".join(res.output.split())
+    assert "count exact matches of values" in caption and "--coefficients names them" in caption
+    asked = runner.invoke(app, [*args, "-f", "json", "--coefficients", "percent_agreement"])
+    named = {r["weights"]: r for r in json.loads(asked.output)["coefficients"]}
+    assert set(named) == {"identity", "quadratic"} and named["identity"]["statistic"] == 0.0
+
+
 def test_one_item_rows_say_why_se_and_p_are_nan(tmp_path: Path) -> None:
     path = tmp_path / "one.csv"
     path.write_text("item,rater,label\n1,a,x\n1,b,x\n1,c,y\n")

@@ -33,6 +33,7 @@ __all__ = [
     "by_key",
     "coefficient_label",
     "distribution",
+    "for_level",
     "headline",
     "headline_coefficients",
     "icc_reading",
@@ -41,6 +42,7 @@ __all__ = [
     "panel_verdict",
     "ratings_verdict",
     "short_label",
+    "shown_coefficients",
     "table_verdict",
     "verdict",
 ]
@@ -339,6 +341,36 @@ def headline_coefficients(level: str) -> list[str]:
     if level in ("interval", "ratio"):
         return ["krippendorff_alpha", "icc"]
     return ["fleiss_kappa", "krippendorff_alpha"]
+
+
+def shown_coefficients(level: str) -> list[str] | None:
+    """The coefficients of :func:`accord.agreement` that the report and the command line show
+    at this level unless told otherwise: for measurements (interval and ratio) Krippendorff's
+    alpha and the ICCs, for categories every one (None).
+
+    Percent agreement, the kappas, Brennan-Prediger and AC1 count exact matches of values,
+    which two readings of a measurement rarely are: on the PEFR readings of two meters they
+    give 0.0 and -0.03 beside an ICC of 0.95. Their weighted forms treat each value met as a
+    category of the scale; alpha at the data's level and the ICC read the values themselves.
+
+    >>> shown_coefficients("interval"), shown_coefficients("ordinal")
+    (['krippendorff_alpha', 'icc'], None)
+    """
+    return headline_coefficients(level) if level in ("interval", "ratio") else None
+
+
+def for_level(coefs: Sequence[Any], level: str) -> list[Any]:
+    """``coefs`` without alpha on the nominal scale when the data are measurements (it counts
+    exact matches of values; :func:`shown_coefficients` says why).
+
+    >>> from types import SimpleNamespace as C
+    >>> coefs = [C(name="krippendorff_alpha", weights=w) for w in ("nominal", "interval")]
+    >>> [c.weights for c in for_level(coefs, "interval")], len(for_level(coefs, "nominal"))
+    (['interval'], 2)
+    """
+    if shown_coefficients(level) is None:
+        return list(coefs)
+    return [c for c in coefs if not (c.name == "krippendorff_alpha" and c.weights == "nominal")]
 
 
 def ratings_verdict(ratings: Any, table: Any, confidence_level: float = 0.95) -> str:

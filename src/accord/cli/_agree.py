@@ -57,7 +57,7 @@ def render(
     read against its benchmarks; with the ``ratings``, Cohen's kappa for two raters, as the
     report). A :class:`~accord.PerLabelAgreement` (set-valued ratings) follows the table,
     and is the ``per_label`` key of the JSON."""
-    from .._verdict import ratings_verdict, table_verdict
+    from .._verdict import ratings_verdict, shown_coefficients, table_verdict
     from ..agreement.summary import AgreementTable
 
     table = AgreementTable(tuple(results), measurement, ci)
@@ -123,6 +123,12 @@ def render(
         f"SE: general (non-null) standard error (Gwet 2014 / irrCAC 1.4); CI: {how}; "
         f"p: two-sided test of 0{icc_p if has_icc else ''}."
     )
+    wanted = shown_coefficients(measurement)
+    if wanted is not None and {coef.name for coef in results} <= set(wanted):
+        caption += (
+            " Measurements: the coefficients that count exact matches of values (percent "
+            "agreement, the kappas, AC1) are left out; --coefficients names them."
+        )
     if per_label is None:
         print_table(rows, columns, title=str(report), caption=caption, output=output, lead=lead)
         return
@@ -208,7 +214,9 @@ def agree(
     distance: str | None = DISTANCE_OPTION,
     shared: Shared = Shared(),
 ) -> None:
-    """Agreement among raters beyond chance: every coefficient that applies, with SEs."""
+    """Agreement among raters beyond chance: every coefficient that applies, with SEs
+    (for measurements, interval and ratio levels: Krippendorff's alpha and the ICCs)."""
+    from .._verdict import for_level, shown_coefficients
     from ..front.agreement import agreement
 
     engine, fmt, output = shared.engine, shared.fmt, shared.output
@@ -249,16 +257,18 @@ def agree(
             results = sets_coefficients(ratings, "masi", interval)
             render(ratings.report, list(results[:2]), fmt, output, ci=ci, per_label=results[2])
             return
+        level = ratings_keywords()["level"] if ratings is None else ratings.level
+        shown = shown_coefficients(level) if chosen is None else None
         table = agreement(
             str(path) if ratings is None else ratings,
-            coefficients=chosen,
+            coefficients=chosen if shown is None else shown,
             weights=weights,
             **interval,
             **source,
         )
         render(
             table.report if ratings is None else ratings.report,
-            list(table.coefficients),
+            list(table.coefficients) if shown is None else for_level(table.coefficients, level),
             fmt,
             output,
             ci=ci,

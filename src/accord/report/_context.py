@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 
 from .._methods import level_pct
+from .._verdict import shown_coefficients
 from ..data.ratings import Ratings, ReadReport
 from ._blocks import Section, fmt_ci
 
@@ -160,7 +161,7 @@ class Context:
         alpha at the data's level)."""
         from .. import agreement
 
-        wanted = ["krippendorff_alpha", "icc"] if self.numeric else None
+        wanted = shown_coefficients(self.level) if self.has_labels else None
         return self.cached(
             "agreement",
             lambda: agreement(self.data, coefficients=wanted, **self.source_options()),

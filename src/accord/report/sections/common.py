@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..._methods import CITES, REFERENCES
-from ..._verdict import by_key, headline
+from ..._verdict import by_key, for_level, headline
 from .._blocks import MethodNote, Section, Tone
 from .._context import Context
 
@@ -81,12 +81,7 @@ def coefficients(ctx: Context) -> list[Any]:
     def compute() -> list[Any]:
         table = ctx.agreement_table()
         if ctx.numeric:
-            # measurements: coefficients that count exact matches of values mean nothing here
-            return [
-                c
-                for c in table.coefficients
-                if not (c.name == "krippendorff_alpha" and c.weights == "nominal")
-            ]
+            return for_level(table.coefficients, ctx.level)
         out = list(table.coefficients)
         if two_raters(ctx) and ctx.ratings is not None:
             from ... import cohen_kappa, informational_agreement
