@@ -149,3 +149,9 @@ def test_one_item_rows_say_why_se_and_p_are_nan(tmp_path: Path) -> None:
         assert row["standard_error"] is None and row["reason"], row["name"]
         if row["name"] != "light_kappa":
             assert "df = 0" in row["reason"]
+
+
+def test_a_table_without_columns_is_told_the_options_to_pass() -> None:
+    res = runner.invoke(app, ["agree", str(EXAMPLES / "pefr.csv")])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "--item, --rater and --label on the command line" in " ".join(res.output.split())

@@ -348,7 +348,8 @@ def read_ratings(
             )
         if tool is None:
             raise InvalidInputError(
-                f"{path}: pass item=, rater= and label= (the columns to read); the file is "
+                f"{path}: pass item=, rater= and label= (the columns to read; --item, --rater "
+                "and --label on the command line); the file is "
                 "not an annotation-tool export accord recognises (Label Studio, Prodigy, "
                 "Argilla, pairwise judgments)"
             )
@@ -369,7 +370,8 @@ def read_ratings(
         )
     if item is None or rater is None or label is None:
         raise InvalidInputError(
-            "pass item=, rater= and label= together (the columns to read)"
+            "pass item=, rater= and label= together (the columns to read; --item, --rater "
+            "and --label on the command line)"
             + (", or none of them for an annotation-tool export" if given else "")
         )
     if not isinstance(path, str | Path):  # a frame in memory: no file to read
