@@ -21,6 +21,7 @@ from .._errors import InvalidInputError
 from .._types import FloatArray, RngLike, as_generator
 
 __all__ = [
+    "NO_REPLICATES",
     "BootstrapOnly",
     "CIKind",
     "bootstrap",
@@ -32,6 +33,9 @@ __all__ = [
 ]
 
 CIKind: TypeAlias = Literal["analytic", "bootstrap"]
+
+#: The interval method of a bootstrap-only result asked for no replicates.
+NO_REPLICATES = "none (no bootstrap replicates; n_boot=0)"
 
 #: Multiplicity cells (replicates x items) generated per chunk.
 CHUNK_CELLS = 8_000_000

@@ -34,6 +34,7 @@ from . import many_raters as mr
 from ._shared import item_terms, rating_counts
 from ._tables import pair_features, pair_specific, positive_index
 from .inference import (
+    NO_REPLICATES,
     BootstrapOnly,
     bootstrap,
     bootstrap_ci_method,
@@ -143,7 +144,7 @@ class PairwiseSpecificAgreement(BootstrapOnly, NegativeReplicates):
     per_category: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
     n_boot: int = 0
 
-    NO_BOOTSTRAP = "none (no bootstrap replicates; n_boot=0)"
+    NO_BOOTSTRAP = NO_REPLICATES
 
     def confidence_interval(  # type: ignore[override]
         self, level: float = 0.95, method: BootCI | None = None, *, which: Which = "positive"

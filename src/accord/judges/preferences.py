@@ -15,14 +15,11 @@ from .._interval import check_confidence_level
 from .._results import Record
 from .._types import FloatArray, IntArray, RngLike
 from .._validate import require_columns
-from ..agreement.inference import bootstrap, check_n_boot
+from ..agreement.inference import NO_REPLICATES, bootstrap, check_n_boot
 from ..data.frames import frame_to_pandas
 from ..data.preferences import TIE, Preferences, preferences_in
 
 __all__ = ["PairwisePreferenceAgreement", "pairwise_preference_agreement"]
-
-#: The interval description when no replicates were drawn.
-NO_BOOTSTRAP = "none (no bootstrap replicates; n_boot=0)"
 
 #: The three shares, as the intervals' reasons name them, and why a resample can leave one
 #: undefined.
@@ -110,7 +107,7 @@ class PairwisePreferenceAgreement(Record):
     confidence_level: float = 0.95
     n_boot: int = 0
     n_questions: int = 0
-    ci_method: str = NO_BOOTSTRAP
+    ci_method: str = NO_REPLICATES
     ci_reason: str | None = None
 
     def _headline(self) -> str:
@@ -472,7 +469,7 @@ def _intervals(
             "draws the questions with replacement, each with all its judgments (every turn "
             "and pair of models, by every judge)"
             if n_boot
-            else NO_BOOTSTRAP
+            else NO_REPLICATES
         ),
         ci_reason="; ".join(notes) or None,
     )
