@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -399,6 +400,26 @@ def test_a_category_named_none_is_not_missing(tmp_path: Path) -> None:
         assert_engines_agree(path, **options)
 
 
+def test_a_label_nan_that_is_not_missing_is_a_text_category(tmp_path: Path) -> None:
+    # With na_values=[] only empty cells are missing, so "nan" among numbers is a label like
+    # "x": the column is text on every path (it was read as the float NaN and cast to the
+    # integer -9223372036854775808, a category nobody wrote).
+    path = tmp_path / "nan.csv"
+    path.write_text("item,rater,label\n1,a,nan\n1,b,nan\n2,a,1\n2,b,nan\n3,a,1\n3,b,2\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plain = assert_engines_agree(path, na_values=[])
+    assert plain.categories == ("1", "2", "nan") and plain.report.missing == 0
+    text = pd.read_csv(path, dtype=str, keep_default_na=False)
+    pq.write_table(pa.Table.from_pandas(text), tmp_path / "nan.parquet")
+    parquet = assert_engines_agree(tmp_path / "nan.parquet", na_values=[])
+    assert parquet.categories == plain.categories
+    # By default "nan" is a missing spelling; at the interval level it is no number.
+    assert accord.read_ratings(path, **COLS).categories == (1, 2)
+    with pytest.raises(InvalidInputError, match=r"label 'nan' at row 1 is not finite"):
+        accord.read_ratings(path, **COLS, na_values=[], level="interval")
+
+
 def test_na_values_name_what_is_missing() -> None:
     frame = pd.DataFrame(
         {"item": [1, 1, 2, 2], "rater": list("abab"), "label": ["x", "-", "y", "y"]}
@@ -635,7 +656,7 @@ def _outcome(read: Any) -> Any:
     labels_as=st.sampled_from(["auto", "text", "number"]),
     duplicates=st.sampled_from(["raise", "first", "last"]),
 )
-# the label "nan" when it is not a missing spelling: a category NaN on every path
+# the label "nan" when it is not a missing spelling: a text category on every path
 @example(
     rows=[("1", "1", "nan")],
     no_id=None,

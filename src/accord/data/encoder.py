@@ -294,6 +294,8 @@ def _text_numbers(arr: Any) -> npt.NDArray[Any] | None:
         )
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
+    if np.isnan(floats).any():  # "nan" that is not a missing spelling: a label as text
+        return None
     finite = np.isfinite(floats)
     if np.all(finite) and np.all(floats == np.round(floats)):
         try:
@@ -334,6 +336,8 @@ def typed_text(values: Any) -> npt.NDArray[Any]:
     array([1. , 2.5])
     >>> typed_text(["1", "one"])
     array(['1', 'one'], dtype=object)
+    >>> typed_text(["1", "nan"])  # a "nan" that is not missing is a label, not a number
+    array(['1', 'nan'], dtype=object)
     """
     import pyarrow as pa
 
