@@ -420,6 +420,21 @@ def test_a_label_nan_that_is_not_missing_is_a_text_category(tmp_path: Path) -> N
         accord.read_ratings(path, **COLS, na_values=[], level="interval")
 
 
+def test_an_infinite_label_stays_a_float(tmp_path: Path) -> None:
+    # "inf" is a number (a float), never missing: the other whole numbers stay floats beside
+    # it (it was cast to an integer with them, the category -9223372036854775808).
+    path = tmp_path / "inf.csv"
+    path.write_text("item,rater,label\n1,a,inf\n1,b,inf\n2,a,1\n2,b,inf\n3,a,1\n3,b,2\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read = assert_engines_agree(path)
+        frame = Ratings.from_long(
+            pd.DataFrame({"item": [1, 1, 2], "rater": list("aba"), "label": [1.0, np.inf, 2.0]}),
+            **COLS,
+        )
+    assert read.categories == (1.0, 2.0, np.inf) == frame.categories
+
+
 def test_na_values_name_what_is_missing() -> None:
     frame = pd.DataFrame(
         {"item": [1, 1, 2, 2], "rater": list("abab"), "label": ["x", "-", "y", "y"]}

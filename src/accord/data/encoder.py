@@ -718,7 +718,7 @@ def _number_domain(raw: npt.NDArray[Any]) -> Domain:
     """Labels that are numbers or booleans in their own type, in their order (floats that
     are all integers become integers)."""
     if raw.dtype.kind == "f":
-        if _integral_floats(raw):
+        if _integral_floats(raw) and np.isfinite(raw).all():  # inf stays a float
             raw = raw.astype(np.int64)
         remap, uniq = _sorted_domain(raw)
         return remap, tuple(tidy_scalar(v) for v in uniq), None, "numeric", ()
