@@ -731,6 +731,26 @@ def test_a_csv_file_reads_as_its_text_does(
     )
     assert encoded == text
     assert encoded == by_pandas
+    if len(encoded) > 2:  # read (not an error): each category is a label written or declared
+        written = {cell.removeprefix('"').removesuffix('"') for _, _, cell in rows}
+        written |= {cell.strip() for cell in written} | set(categories or ())
+        for kind, shown in encoded[2]:
+            assert any(_spells(text, kind, shown) for text in written), (shown, written)
+
+
+def _spells(text: str, kind: type, shown: str) -> bool:
+    """Whether the cell ``text`` reads as the category of type ``kind`` and repr ``shown``:
+    the same text, the same number (a truth value read as a number is 1 or 0), or the same
+    truth value."""
+    if kind is str:
+        return repr(text) == shown
+    if kind is bool:
+        return text.lower() == shown.lower()
+    truth = {"true": 1.0, "false": 0.0}.get(text.lower())  # labels_as="number": 1 and 0
+    try:
+        return (truth if truth is not None else float(text)) == float(shown)
+    except ValueError:
+        return False
 
 
 def test_a_csv_file_is_read_in_dictionary_blocks(tmp_path: Path) -> None:
