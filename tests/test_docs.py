@@ -181,3 +181,16 @@ def test_decision_figure_is_up_to_date(tmp_path: Path) -> None:
     out = tmp_path / "figure.svg"
     module.main(out)
     assert out.read_bytes() == (ROOT / "docs" / "which-coefficient.svg").read_bytes()
+
+
+def test_docstring_examples_run_from_any_folder() -> None:
+    # A user runs an API example where accord is installed, with no checkout around it: the
+    # files an example reads come from accord.datasets, never from tests/ or examples/.
+    pattern = re.compile(r"""["'](tests|examples)/""")
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "src" / "accord").rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if line.lstrip().startswith((">>>", "...")) and pattern.search(line)
+    ]
+    assert not found, found

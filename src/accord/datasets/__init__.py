@@ -41,6 +41,7 @@ NAMES = (
     "sclite-test3b-words.csv",
     "sclite-test3b.sgml",
     "spans",
+    "annotation-tools",
 )
 
 
@@ -65,7 +66,7 @@ def copy_to(folder: str | Path) -> list[Path]:
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     written = copy_to(tmp)
     ...     sorted(p.name for p in written)[:2]
-    ['README.md', 'birads-table.csv']
+    ['README.md', 'annotation-tools']
     """
     target = Path(folder)
     target.mkdir(parents=True, exist_ok=True)

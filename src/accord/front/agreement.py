@@ -162,8 +162,7 @@ def agreement(
     published there.
 
     >>> import accord
-    >>> r = accord.read_ratings("examples/diagnoses.csv", item="patient", rater="rater",
-    ...                         label="diagnosis")
+    >>> r = accord.datasets.load_diagnoses()
     >>> table = agreement(r, coefficients=["fleiss_kappa", "percent_agreement"])
     >>> [(c.name, round(c.statistic, 3)) for c in table.coefficients]
     [('percent_agreement', 0.556), ('fleiss_kappa', 0.43)]

@@ -101,8 +101,8 @@ def read_argilla(
     Examples
     --------
     >>> import accord
-    >>> r = accord.read_argilla("tests/reference/annotation_tools/argilla_v2.jsonl",
-    ...                         field="sentiment")
+    >>> exports = accord.datasets.path("annotation-tools")
+    >>> r = accord.read_argilla(exports / "argilla_v2.jsonl", field="sentiment")
     >>> print(r.report)  # doctest: +NORMALIZE_WHITESPACE
     read 7 rows: 5 ratings of 3 items by 2 raters; dropped 2 (1 discarded response;
     1 draft response)

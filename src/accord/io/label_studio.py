@@ -122,8 +122,8 @@ def read_label_studio(
     Examples
     --------
     >>> import accord
-    >>> r = accord.read_label_studio("tests/reference/annotation_tools/label_studio.json",
-    ...                              field="sentiment")
+    >>> exports = accord.datasets.path("annotation-tools")
+    >>> r = accord.read_label_studio(exports / "label_studio.json", field="sentiment")
     >>> print(r.report)  # doctest: +NORMALIZE_WHITESPACE
     read 8 rows: 6 ratings of 3 items by 2 raters; dropped 2 (1 cancelled annotation;
     1 unannotated task)

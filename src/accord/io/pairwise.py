@@ -73,8 +73,8 @@ def read_pairwise(
     Examples
     --------
     >>> import accord
-    >>> r = accord.read_pairwise("tests/reference/annotation_tools/pairwise.jsonl",
-    ...                          duplicates="first")
+    >>> exports = accord.datasets.path("annotation-tools")
+    >>> r = accord.read_pairwise(exports / "pairwise.jsonl", duplicates="first")
     >>> print(r.report)  # doctest: +NORMALIZE_WHITESPACE
     read 10 rows: 8 ratings of 3 items by 3 raters; dropped 2 (2 duplicate (item, rater):
     kept the first)

@@ -80,7 +80,7 @@ def read_prodigy(
     Examples
     --------
     >>> import accord
-    >>> r = accord.read_prodigy("tests/reference/annotation_tools/prodigy_choice.jsonl")
+    >>> r = accord.read_prodigy(accord.datasets.path("annotation-tools") / "prodigy_choice.jsonl")
     >>> print(r.report)
     read 7 rows: 5 ratings of 3 items by 2 raters; dropped 2 (1 answer 'ignore'; 1 answer 'reject')
     """

@@ -206,7 +206,8 @@ def read_export(
 
     Examples
     --------
-    >>> r = read_export("tests/reference/annotation_tools/prodigy_choice.jsonl", "prodigy")
+    >>> from accord import datasets
+    >>> r = read_export(datasets.path("annotation-tools") / "prodigy_choice.jsonl", "prodigy")
     >>> r.n_items, r.n_raters
     (3, 2)
     """
@@ -327,8 +328,8 @@ def read_ratings(
 
     An annotation tool's export needs no column names:
 
-    >>> r = accord.read_ratings("tests/reference/annotation_tools/label_studio.json",
-    ...                         field="quality", level="ordinal")
+    >>> export = accord.datasets.path("annotation-tools") / "label_studio.json"
+    >>> r = accord.read_ratings(export, field="quality", level="ordinal")
     >>> r.categories
     (1, 2, 3, 4, 5)
     """

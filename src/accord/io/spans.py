@@ -236,7 +236,7 @@ def read_brat(
     Examples
     --------
     >>> import accord
-    >>> s = accord.read_brat("examples/spans")
+    >>> s = accord.read_brat(accord.datasets.path("spans"))
     >>> s.annotators, s.documents
     (('ann1', 'ann2', 'ann3'), ('note1', 'note2'))
     """
