@@ -76,6 +76,32 @@ def test_ratings_input_and_degenerate() -> None:
     assert d["forms"][0]["form"] == "ICC(1,1)" and "ci_low" in d["forms"][0]
 
 
+def test_no_error_variance_gives_the_icc_without_an_f_interval() -> None:
+    # Two raters, three items. b = a + 1 on every item: the residual mean square is 0 (F
+    # infinite), the within-item one is not. By hand: item means 1.5, 2.5, 5.5 (grand mean
+    # 19/6), MSR = 2 * sum((m - 19/6)^2) / 2 = 26/3, MSC = 3 * (0.25 + 0.25) = 1.5,
+    # MSW = (3 * 0.5) / 3 = 0.5, MSE = 0. ICC(1,1) = (MSR - MSW) / (MSR + MSW) = 49/55;
+    # ICC(2,1) = MSR / (MSR + 2 MSC / 3) = 26/29; ICC(3,1) = 1.
+    with pytest.warns(DegenerateDataWarning, match="differ by a constant"):
+        offset = icc([[1.0, 2.0], [2.0, 3.0], [5.0, 6.0]])
+    assert_allclose(offset["ICC(1,1)"].statistic, 49 / 55, rtol=1e-12)
+    assert_allclose(offset["ICC(2,1)"].statistic, 26 / 29, rtol=1e-12)
+    assert offset["ICC(3,1)"].statistic == 1.0
+    one_way = offset["ICC(1,1)"].confidence_interval()
+    assert one_way.low < 49 / 55 < one_way.high  # MSW > 0: the F interval is defined
+    for form in ("ICC(2,1)", "ICC(3,1)", "ICC(2,k)", "ICC(3,k)"):
+        row = offset[form].to_dict()
+        assert math.isnan(row["ci_low"]) and math.isnan(row["ci_high"]), form
+        assert "residual mean square is 0" in row["reason"], form
+    # Every rater gives each item the same score: every form is 1, none has an interval (it
+    # raised ZeroDivisionError).
+    with pytest.warns(DegenerateDataWarning, match="same score"):
+        same = icc([[1.0, 1.0], [2.0, 2.0]])
+    for f in same.forms:
+        assert f.statistic == 1.0 and math.isnan(f.confidence_interval().low), f.form
+        assert "mean square is 0" in str(f.reason), f.form
+
+
 @pytest.mark.parametrize("shape", [(0, 3), (4, 0)])
 def test_icc_empty_input_is_an_error(shape: tuple[int, int]) -> None:
     # An empty array is bad input (as for every coefficient), not an undefined ICC.

@@ -138,6 +138,8 @@ def _interval(
 
     a = (1.0 - level) / 2.0
     df1 = n - 1
+    if (msw if form.startswith("ICC(1,") else mse) == 0:  # F = infinity: see _no_error
+        return ConfidenceInterval(math.nan, math.nan)
     if form in ("ICC(1,1)", "ICC(1,k)"):
         return _f_ratio_interval(msr / msw, df1, n * (k - 1), a, k, form == "ICC(1,1)")
     df2 = (n - 1) * (k - 1)
@@ -546,19 +548,24 @@ def _icc_anova(y: FloatArray, stacklevel: int = 3) -> ICCResult:
             reason = "every score is the same: the ICC is 0/0 (undefined)"
     if reason is not None or ms is None:
         warn_degenerate(reason or "undefined", stacklevel=stacklevel)
+    elif ms.mse == 0:
+        warn_degenerate(_no_error("ICC(3,1)", ms) or "", stacklevel=stacklevel)
     forms = []
     for form, alias, description in ICC_FORMS:
         value = f_stat = df1 = df2 = math.nan
         squares: tuple[float, float, float, float] = (math.nan,) * 4
+        why = reason
         if ms is not None and reason is None:
             msr, msw, msc, mse = ms.msr, ms.msw, ms.msc, ms.mse
             squares = (msr, msw, msc, mse)
             with np.errstate(divide="ignore", invalid="ignore"):
                 value, f_stat, df1, df2 = _form(form, ms)
+            no_interval = _no_error(form, ms)
+            why = None if no_interval is None else f"{ICC_NO_SE}; {no_interval}"
         forms.append(
             IntraclassCorrelation(
                 **_form_fields(form, alias, description, value, n, k, method_tail),
-                reason=reason or ICC_NO_SE,
+                reason=why or ICC_NO_SE,
                 bounds=(-math.inf, 1.0),
                 f_statistic=f_stat,
                 df1=df1,
@@ -589,6 +596,26 @@ def _form_fields(
         "description": description,
         "n_columns": m,
     }
+
+
+def _no_error(form: str, ms: _MeanSquares) -> str | None:
+    """Why ``form`` has no F interval when its error mean square is 0, else None.
+
+    The F ratio is then infinite (the p-value 0): the one-way form's error is the spread of
+    each item's scores (0 when every rater gave each item the same score), the two-way forms'
+    the residual (0 also when the raters differ by a constant). The interval's limits tend
+    to 1 there, a certainty no finite sample gives, so it is NaN with this reason.
+    """
+    one_way = form.startswith("ICC(1,")
+    if (ms.msw if one_way else ms.mse) != 0:
+        return None
+    what = (
+        "every rater gave each item the same score"
+        if ms.msw == 0
+        else "the raters' scores differ by a constant on every item"
+    )
+    error = "within-item" if one_way else "residual"
+    return f"no F interval: {what} (the {error} mean square is 0, F infinite)"
 
 
 def _form(form: str, ms: _MeanSquares) -> tuple[float, float, float, float]:
