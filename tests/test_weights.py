@@ -3,12 +3,20 @@ R/weights.gen.r definitions (kgwet/irrCAC), plus validation of explicit matrices
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
+from typing import Any
+
 import numpy as np
+import pandas as pd
 import pytest
 from numpy.testing import assert_allclose
+from typer.testing import CliRunner
 
+import accord
 from accord import InvalidInputError
 from accord.agreement.weights import WEIGHT_SCHEMES, agreement_weights, category_scale
+from accord.cli import app
 
 # Hand computations from the irrCAC formulas (weights.gen.r) on categories 1..3 or 1..4:
 HAND = {
@@ -141,3 +149,72 @@ def test_weights_none_means_unweighted_everywhere() -> None:
                     accord.gwet_ac1(counts).statistic)  # fmt: skip
     t = [[10, 2], [3, 5]]
     assert_allclose(accord.cohen_kappa(t, weights=None).statistic, accord.cohen_kappa(t).statistic)
+
+
+# --- weights need an order: text labels of nominal ratings are only sorted alphabetically ---
+
+_TEXT = pd.DataFrame(
+    {"item": [1, 1, 2, 2, 3, 3, 4, 4], "rater": list("abababab"), "label": list("xyxzzzyy")}
+)
+_COLS = {"item": "item", "rater": "rater", "label": "label"}
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda r: accord.cohen_kappa(r, weights="quadratic"),
+        lambda r: accord.fleiss_kappa(r, weights="linear"),
+        lambda r: accord.gwet_ac2(r),  # quadratic by default
+        lambda r: accord.krippendorff_alpha(r, level="ordinal"),
+        lambda r: accord.agreement(r, weights="quadratic"),
+        lambda r: accord.cohen_kappa(
+            r.label_codes[::2].astype(str), r.label_codes[1::2].astype(str), weights="ordinal"
+        ),
+    ],
+)
+def test_weights_on_nominal_text_labels_are_refused(call: Any) -> None:
+    # On x, y, z read as nominal text the order x < y < z is the alphabet's: quadratic
+    # weights would call x-z the worst disagreement (cohen_kappa 0.167 here, against 0.333
+    # unweighted) for no reason the user gave. The weighted call asks for the order.
+    r = accord.Ratings.from_long(_TEXT, **_COLS)
+    with pytest.raises(InvalidInputError, match=r"order of the categories.* only alphabetically"):
+        call(r)
+
+
+def test_weights_with_an_order_someone_gave_are_computed() -> None:
+    unweighted = accord.cohen_kappa(accord.Ratings.from_long(_TEXT, **_COLS)).statistic
+    declared = accord.Ratings.from_long(_TEXT, **_COLS, level="ordinal", categories=list("zyx"))
+    # Declared z < y < x: the table by hand (rows a, columns b): (x, y), (x, z), (z, z),
+    # (y, y); quadratic weights on positions 3, 2, 1 give agreement 1 - 1/4 to (x, y), 0 to
+    # (x, z): po = (0.75 + 0 + 1 + 1) / 4 = 0.6875; margins a: x 2, z 1, y 1; b: y 2, z 2.
+    kappa = accord.cohen_kappa(declared, weights="quadratic")
+    pa = {"z": 0.25, "y": 0.25, "x": 0.5}
+    pb = {"z": 0.5, "y": 0.5, "x": 0.0}
+    pos = {"z": 1, "y": 2, "x": 3}
+    pe = sum(pa[i] * pb[j] * (1 - (pos[i] - pos[j]) ** 2 / 4) for i in pa for j in pb)
+    assert_allclose(kappa.statistic, (0.6875 - pe) / (1 - pe), rtol=1e-12)
+    numbers = _TEXT.assign(label=_TEXT["label"].map({"x": 1, "y": 2, "z": 3}))
+    assert math.isfinite(accord.cohen_kappa(
+        accord.Ratings.from_long(numbers, **_COLS), weights="quadratic").statistic)  # fmt: skip
+    # An explicit matrix is taken as given; two categories need no order (every scheme is
+    # the identity there); unweighted is unweighted.
+    r = accord.Ratings.from_long(_TEXT, **_COLS)
+    assert accord.cohen_kappa(r, agreement_weights=np.eye(3)).statistic == unweighted
+    two = accord.Ratings.from_long(_TEXT[_TEXT["label"] != "z"], **_COLS)
+    assert (
+        accord.cohen_kappa(two, weights="quadratic").statistic == accord.cohen_kappa(two).statistic
+    )
+
+
+def test_engines_refuse_weights_on_nominal_text_alike(tmp_path: Path) -> None:
+    path = tmp_path / "text.csv"
+    _TEXT.to_csv(path, index=False)
+    for engine in ("memory", "stream", "dask"):
+        with pytest.raises(InvalidInputError, match="only alphabetically"):
+            accord.agreement(str(path), engine=engine, **_COLS, weights="quadratic")
+    res = CliRunner().invoke(
+        app, ["agree", str(path), "--item", "item", "--rater", "rater", "--label", "label",
+              "--weights", "quadratic"],
+    )  # fmt: skip
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "only alphabetically" in res.output

@@ -148,6 +148,10 @@ class _Data:
     declared : bool
         False when the categories are the default 0..q-1 of an array of counts given without
         ``categories=`` (weights that depend on where 0 is are then an error).
+    ordered : bool
+        False when the categories' order means nothing (text labels of nominal ratings,
+        sorted alphabetically; :func:`accord.agreement.weights.has_order`): weights and
+        alpha's ordered levels are then an error.
     cache : dict
         Statistics shared by the coefficients computed on this data (this module).
     """
@@ -163,6 +167,7 @@ class _Data:
     weights: FloatArray | None = None
     item_pattern: IntArray | None = None
     declared: bool = True
+    ordered: bool = True
     cache: dict[Any, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
 

@@ -27,6 +27,7 @@ from ..stats.scores import ScoreCells
 from ._shared import _Data
 from ._tables import cohen_tables, light_fields
 from .many_raters import conger_rater_terms, row_sums
+from .weights import has_order
 
 __all__ = [
     "LIGHT_NO_ANALYTIC_SE_ENGINE",
@@ -177,6 +178,9 @@ def data_from_statistics(
         conger,
         weights=weights,
         item_pattern=per_item,
+        ordered=has_order(
+            stats.categories, stats.level, getattr(stats, "categories_declared", True)
+        ),
     )
 
 

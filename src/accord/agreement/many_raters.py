@@ -44,7 +44,7 @@ from ._shared import (
 )
 from .inference import CIKind, bootstrap, check_ci, population_factor
 from .set_distances import SetDistance, set_distance
-from .weights import WeightScheme, agreement_weights
+from .weights import WeightScheme, agreement_weights, check_ordered, has_order
 
 __all__ = [
     "FleissKappa",
@@ -113,8 +113,9 @@ def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
         counts = full if rated.all() else full[rated]
         n_raters = int(np.count_nonzero(np.bincount(data.rater_codes, minlength=data.n_raters)))
         return _Data(
-            counts, data.categories, n_raters, data.level, data.category_values, data, item_row
-        )
+            counts, data.categories, n_raters, data.level, data.category_values, data, item_row,
+            ordered=has_order(data.categories, data.level, data.categories_declared),
+        )  # fmt: skip
     stat = (
         data
         if isinstance(data, ItemCategoryCounts)
@@ -171,6 +172,7 @@ def _compress(d: _Data) -> _Data:
         weights=np.asarray(mult, dtype=np.float64),
         item_pattern=np.asarray(inverse, dtype=np.int64).reshape(-1),
         declared=d.declared,
+        ordered=d.ordered,
     )
 
 
@@ -218,7 +220,9 @@ def _weight_matrix(weights: Any, d: _Data, owner: str) -> tuple[FloatArray, str]
     means unweighted (identity), as everywhere in the package."""
     if weights is None or (isinstance(weights, str) and weights == "identity"):
         return identity_weights(len(d.categories)), "identity"  # nothing q x q when q is large
-    w = agreement_weights(weights, d.categories, owner=owner, declared=d.declared)
+    w = agreement_weights(
+        weights, d.categories, owner=owner, declared=d.declared, ordered=d.ordered
+    )
     if isinstance(weights, str):
         return w, weights
     return w, "identity" if is_identity(w) else "custom"
@@ -1391,6 +1395,8 @@ def krippendorff_alpha(
         and distance is None
         and (level or data.level) in ("interval", "ordinal")
     ):
+        ordered = has_order(data.categories, data.level, data.categories_declared)
+        _check_alpha_level(level or data.level, data.categories, ordered)
         return _alpha_many_values(
             data,
             level or data.level,
@@ -1402,6 +1408,8 @@ def krippendorff_alpha(
     d = _prepare(data, categories, "krippendorff_alpha")
     d = _analytic_view(d, ci)
     lvl = _alpha_metric(d, data, level, weights, distance)
+    if weights is None and distance is None:
+        _check_alpha_level(lvl, d.categories, d.ordered)
     _check_bootstrap(d, ci, "krippendorff_alpha")
     it = item_terms(d)
     pairable = it.two
@@ -1414,6 +1422,13 @@ def krippendorff_alpha(
         reps, jk = _alpha_bootstrap(d, pairable, lvl, w, n_boot, rng)
         out.update(replicates=reps, jackknife=jk)
     return Coefficient(**out)
+
+
+def _check_alpha_level(lvl: str, categories: tuple[Any, ...], ordered: bool) -> None:
+    """Alpha at an ordered level (ordinal, interval, ratio) reads distances on the scale:
+    refused on text labels in an order nobody declared (:func:`check_ordered`)."""
+    if lvl != "nominal":
+        check_ordered(f"alpha's {lvl} distances", categories, "krippendorff_alpha", ordered)
 
 
 def _alpha_parts(

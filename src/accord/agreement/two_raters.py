@@ -42,7 +42,13 @@ from .inference import (
     check_n_boot,
     population_factor,
 )
-from .weights import WEIGHT_SCHEMES, agreement_weights, check_diagonal, square_matrix
+from .weights import (
+    WEIGHT_SCHEMES,
+    agreement_weights,
+    check_diagonal,
+    has_order,
+    square_matrix,
+)
 
 __all__ = [
     "CohenKappa",
@@ -333,9 +339,11 @@ def _weight_matrix(
     disagreement: npt.ArrayLike | None,
     owner: str,
     declared: bool = True,
+    ordered: bool = True,
 ) -> tuple[FloatArray, str]:
     """The agreement-weight matrix and its name, from exactly one way of giving it;
-    ``declared`` False for a bare q x q array given without ``categories=``."""
+    ``declared`` False for a bare q x q array given without ``categories=``, ``ordered``
+    False for text labels sorted only alphabetically (:func:`_ordered`)."""
     given = sum(v is not None for v in (weights, agreement, disagreement))
     if given > 1:
         raise InvalidInputError(
@@ -371,7 +379,21 @@ def _weight_matrix(
             f"The 'weights' parameter of {owner} must be one of {{{options}}}. "
             f"Got {weights!r} instead."
         )
-    return agreement_weights(weights, table.categories, owner=owner, declared=declared), weights
+    w = agreement_weights(
+        weights, table.categories, owner=owner, declared=declared, ordered=ordered
+    )
+    return w, weights
+
+
+def _ordered(data: Any, y: Any, categories: Sequence[Any] | None, table: ContingencyTable) -> bool:
+    """Whether the table's category order means something (:func:`has_order`): ratings by
+    their level and declaration; two label vectors when ``categories=`` orders them or the
+    labels are numbers; a table of counts or an array in its own order."""
+    if isinstance(data, Ratings):
+        return has_order(data.categories, data.level, data.categories_declared)
+    if y is not None and categories is None:
+        return has_order(table.categories, "nominal", declared=False)
+    return True
 
 
 def _declared(data: Any, y: Any, categories: Sequence[Any] | None) -> bool:
@@ -467,6 +489,7 @@ def _weighted_table(
         disagreement_weights,
         owner,
         _declared(data, y, categories),
+        _ordered(data, y, categories, table),
     )
     n = _n_items(table)
     return table, w, wname, table.proportions, n, population_factor(n, population_size)

@@ -23,6 +23,8 @@ __all__ = [
     "WeightScheme",
     "agreement_weights",
     "category_scale",
+    "check_ordered",
+    "has_order",
 ]
 
 WeightScheme: TypeAlias = Literal[
@@ -72,6 +74,43 @@ def category_scale(categories: Sequence[Any]) -> FloatArray:
     return np.arange(1, len(cats) + 1, dtype=np.float64)
 
 
+def has_order(categories: Sequence[Any], level: str, declared: bool) -> bool:
+    """Whether the order of ``categories`` means something: a level above nominal, a domain
+    someone declared, or numbers. Text labels of nominal data are only sorted
+    alphabetically, an order nobody chose.
+
+    >>> has_order(["no", "yes", "maybe"], "nominal", declared=False)
+    False
+    >>> has_order([1, 2, 3], "nominal", declared=False), has_order(["lo", "hi"], "ordinal", True)
+    (True, True)
+    """
+    if level != "nominal" or declared:
+        return True
+    return all(
+        isinstance(c, int | float | np.integer | np.floating) and not isinstance(c, bool)
+        for c in categories
+    )
+
+
+def check_ordered(what: str, categories: Sequence[Any], owner: str, ordered: bool) -> None:
+    """Refuse ``what`` (weights or a level of alpha that reads distances on the scale) when
+    the categories are not ``ordered`` (:func:`has_order`) and there are more than two of
+    them: on text labels sorted alphabetically the distances would be those of the
+    alphabet. With two categories every scheme gives the identity, so any order does."""
+    if ordered or len(categories) <= 2:
+        return
+    shown = ", ".join(repr(c) for c in list(categories)[:6]) + (
+        ", ..." if len(categories) > 6 else ""
+    )
+    raise InvalidInputError(
+        f"{owner}: {what} depend on the order of the categories, but the labels ({shown}) "
+        "are nominal text sorted only alphabetically, an order nobody declared; declare "
+        "the scale from lowest to highest (level='ordinal' and categories=[...] when "
+        "reading the ratings; --level ordinal --categories ... on the command line), or ask "
+        "for nominal agreement (no weights, level 'nominal')"
+    )
+
+
 def square_matrix(values: npt.ArrayLike, q: int, what: str, owner: str) -> FloatArray:
     """``values`` as a float q x q matrix, one row and column per category; else the error
     names ``what`` it is and its ``owner``."""
@@ -101,6 +140,7 @@ def agreement_weights(
     *,
     owner: str = "agreement_weights",
     declared: bool = True,
+    ordered: bool = True,
 ) -> FloatArray:
     r"""The q x q agreement-weight matrix of a named scheme, or a validated explicit matrix.
 
@@ -130,6 +170,10 @@ def agreement_weights(
         False when ``categories`` are the default 0..q-1 of a bare array of counts rather
         than values someone gave: then the schemes of :data:`ORIGIN_SCHEMES` (ratio), whose
         weights depend on where 0 is, are an error asking for ``categories=``.
+    ordered : bool, default True
+        False when the order of ``categories`` means nothing (:func:`has_order`: text labels
+        of nominal data, sorted alphabetically): a named scheme other than the identity is
+        then an error (:func:`check_ordered`). An explicit matrix is taken as given.
 
     Returns
     -------
@@ -165,6 +209,8 @@ def agreement_weights(
             f"{{{', '.join(repr(s) for s in WEIGHT_SCHEMES)}}} or a q x q matrix. "
             f"Got {scheme!r} instead."
         )
+    if scheme != "identity":
+        check_ordered(f"{scheme} weights", categories, owner, ordered)
     if scheme in ORIGIN_SCHEMES and not declared:
         raise InvalidInputError(
             f"{scheme} weights depend on where 0 is on the category scale, and the categories "
