@@ -157,6 +157,9 @@ _TEXT = pd.DataFrame(
     {"item": [1, 1, 2, 2, 3, 3, 4, 4], "rater": list("abababab"), "label": list("xyxzzzyy")}
 )
 _COLS = {"item": "item", "rater": "rater", "label": "label"}
+_JUDGED = pd.DataFrame(
+    {"item": [1, 1, 1, 2, 2, 2], "rater": list("abjabj"), "label": list("xyzzzy")}
+)
 
 
 @pytest.mark.parametrize(
@@ -167,6 +170,9 @@ _COLS = {"item": "item", "rater": "rater", "label": "label"}
         lambda r: accord.gwet_ac2(r),  # quadratic by default
         lambda r: accord.krippendorff_alpha(r, level="ordinal"),
         lambda r: accord.agreement(r, weights="quadratic"),
+        lambda r: accord.judge_agreement(
+            accord.Ratings.from_long(_JUDGED, **_COLS), "j", weights="quadratic", n_boot=0
+        ),
         lambda r: accord.cohen_kappa(
             r.label_codes[::2].astype(str), r.label_codes[1::2].astype(str), weights="ordinal"
         ),

@@ -40,7 +40,7 @@ from ..agreement import (
 )
 from ..agreement._tables import cohen_tables, pair_features
 from ..agreement.inference import CIKind, bootstrap, check_n_boot
-from ..agreement.weights import WEIGHT_SCHEMES
+from ..agreement.weights import WEIGHT_SCHEMES, has_order
 from ..consensus import consensus_from_ratings
 from ..consensus.gold import gold_codes
 from ..data.ratings import Ratings
@@ -546,7 +546,12 @@ def judge_agreement(
     scheme = (
         weights if weights is not None else (None if ratings.level == "nominal" else "quadratic")
     )
-    w = None if scheme is None else agreement_weights(scheme, ratings.categories)
+    ordered = has_order(ratings.categories, ratings.level, ratings.categories_declared)
+    w = (
+        None
+        if scheme is None
+        else agreement_weights(scheme, ratings.categories, owner="judge_agreement", ordered=ordered)
+    )
     gen = as_generator(rng)
     pt = PairTables.from_ratings(seats.panel)
     pairs, with_judge = _pair_rows(pt, code, scheme, confidence_level)
