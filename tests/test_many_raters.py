@@ -182,7 +182,11 @@ def test_fleiss_diagnoses_null_se_and_per_category() -> None:
     # Fleiss (1971): kappa = .430; R irr kappam.fleiss(diagnoses): z = 17.65183.
     assert_allclose(res.statistic, 0.4302445, atol=5e-8)
     assert_allclose(res.statistic / res.standard_error_null, 17.65183, rtol=1e-6)
-    assert math.isnan(fleiss_kappa(r, weights="linear").standard_error_null)
+    # Weighted Fleiss has no null SE (NaN); on these nominal text labels weights are refused.
+    birads = accord.datasets.load_birads()
+    assert math.isnan(fleiss_kappa(birads, weights="linear").standard_error_null)
+    with pytest.raises(accord.InvalidInputError, match="only alphabetically"):
+        fleiss_kappa(r, weights="linear")
 
 
 def test_conger_equals_cohen_and_fleiss_equals_scott_on_two_raters() -> None:
