@@ -21,7 +21,7 @@ import accord
 from accord import DegenerateDataWarning, InvalidInputError
 from accord.agreement import many_raters as mr
 
-from .strategies import long_ratings, ratings_of
+from .strategies import long_ratings
 
 TOL = dict(rel_tol=1e-12, abs_tol=1e-12)
 
@@ -248,12 +248,17 @@ def _conger_compressed(d: mr._Data) -> mr._Data:
         conger,
         weights=c.weights,
         item_pattern=c.item_pattern,
+        ordered=c.ordered,
     )
 
 
 @given(long_ratings(max_items=14, max_raters=5, max_categories=4))
 def test_conger_on_compressed_counts(frame: pd.DataFrame) -> None:
-    ratings = ratings_of(frame)
+    # The labels c0 < c1 < ... declared as an ordered scale: quadratic weights need one.
+    order = sorted(frame["label"].unique())
+    ratings = accord.Ratings.from_long(
+        frame, item="item", rater="rater", label="label", level="ordinal", categories=order
+    )
     d = mr._prepare(ratings)
     packed = _conger_compressed(d)
     for w in ("identity", "quadratic"):
