@@ -10,15 +10,25 @@ numbers on all three engines.
 ``use_small_pages()`` lets the engines turn numpy's huge-page advice off while they run (a
 process-wide setting, so it is opt-in; see ``docs/engines.md``).
 
-pyarrow and dask are imported inside the functions that use them.
+pyarrow and dask are imported inside the functions that use them, and the two engines'
+modules on first use of their function: the memory engine's path through the front door
+loads neither.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ._blocks import STATISTICS, RatingStatistics
 from ._pages import use_small_pages
-from .dask import dask_statistics
-from .stream import stream_statistics
+
+if TYPE_CHECKING:
+    from .dask import dask_statistics
+    from .stream import stream_statistics
+
+#: The engines' functions and the module that defines each, imported on first use.
+_ENGINES = {"dask_statistics": ".dask", "stream_statistics": ".stream"}
 
 __all__ = [
     "STATISTICS",
@@ -27,3 +37,12 @@ __all__ = [
     "stream_statistics",
     "use_small_pages",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _ENGINES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
