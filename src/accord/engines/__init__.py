@@ -17,7 +17,6 @@ loads neither.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
 from ._blocks import STATISTICS, RatingStatistics
@@ -26,9 +25,6 @@ from ._pages import use_small_pages
 if TYPE_CHECKING:
     from .dask import dask_statistics
     from .stream import stream_statistics
-
-#: The engines' functions and the module that defines each, imported on first use.
-_ENGINES = {"dask_statistics": ".dask", "stream_statistics": ".stream"}
 
 __all__ = [
     "STATISTICS",
@@ -40,9 +36,13 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _ENGINES.get(name)
-    if module is None:
+    """``stream_statistics`` and ``dask_statistics``, imported on first use."""
+    engine: Any
+    if name == "stream_statistics":
+        from .stream import stream_statistics as engine
+    elif name == "dask_statistics":
+        from .dask import dask_statistics as engine
+    else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
+    globals()[name] = engine
+    return engine
