@@ -17,6 +17,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
+from .._interval import chi2_sf
 from .._results import Result, plain_fields
 from .._types import FloatArray
 from .._validate import check_choice
@@ -75,23 +76,21 @@ class MarginalHomogeneity(Result):
 
 def _mcnemar(counts: FloatArray, exact: bool) -> tuple[float, float, str | None]:
     """McNemar's statistic and p-value from the two discordant cells."""
-    from scipy import stats
-
     b, c = float(counts[0, 1]), float(counts[1, 0])
     if b + c == 0:
         return math.nan, math.nan, "the two raters never disagree: no discordant pair to test"
     if exact:
+        from scipy import stats
+
         k = min(b, c)
         p = float(stats.binomtest(round(k), round(b + c), 0.5).pvalue)
         return k, min(p, 1.0), None
     chi2 = (b - c) ** 2 / (b + c)
-    return chi2, float(stats.chi2.sf(chi2, 1)), None
+    return chi2, chi2_sf(chi2, 1), None
 
 
 def _stuart_maxwell(counts: FloatArray, method: str) -> tuple[float, float, str | None]:
     """The chi-square statistic of the q - 1 first marginal differences and its p-value."""
-    from scipy import stats
-
     n = counts.sum()
     p = counts / n
     row, col = p.sum(axis=1)[:-1], p.sum(axis=0)[:-1]
@@ -111,7 +110,7 @@ def _stuart_maxwell(counts: FloatArray, method: str) -> tuple[float, float, str 
             "confused with another)",
         )
     statistic = float(n * d @ np.linalg.solve(v, d))
-    return statistic, float(stats.chi2.sf(statistic, d.size)), None
+    return statistic, chi2_sf(statistic, d.size), None
 
 
 def marginal_homogeneity(

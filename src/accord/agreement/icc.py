@@ -14,6 +14,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import DroppedDataWarning, InvalidInputError, warn_degenerate
+from .._interval import f_quantile, f_sf
 from .._results import CIMethod, Coefficient, ConfidenceInterval, Result, check_level
 from .._types import Alternative, FloatArray, IntArray
 from .._validate import check_choice
@@ -99,12 +100,10 @@ class IntraclassCorrelation(Coefficient):
 
     def test(self, alternative: Alternative = "greater") -> float:
         """F-test p-value of ICC = 0 (only ``"greater"`` is defined for the F test)."""
-        from scipy import stats
-
         check_choice("alternative", alternative, ("greater",), "IntraclassCorrelation.test")
         if not math.isfinite(self.f_statistic):
             return math.nan
-        return float(stats.f.sf(self.f_statistic, self.df1, self.df2))
+        return f_sf(self.f_statistic, self.df1, self.df2)
 
     def confidence_interval(
         self, level: float = 0.95, method: CIMethod = "analytic"
@@ -134,8 +133,6 @@ def _interval(
     form: str, value: float, msr: float, msw: float, msc: float, mse: float, n: int, k: int,
     level: float,
 ) -> ConfidenceInterval:  # fmt: skip
-    from scipy import stats
-
     a = (1.0 - level) / 2.0
     df1 = n - 1
     if (msw if form.startswith("ICC(1,") else mse) == 0:  # F = infinity: see _no_error
@@ -151,8 +148,8 @@ def _interval(
     vn = df2 * (k * icc2 * fj + n * (1 + (k - 1) * icc2) - k * icc2) ** 2
     vd = df1 * k**2 * icc2**2 * fj**2 + (n * (1 + (k - 1) * icc2) - k * icc2) ** 2
     v = vn / vd
-    f_u = stats.f.ppf(1 - a, n - 1, v)
-    f_l = stats.f.ppf(1 - a, v, n - 1)
+    f_u = f_quantile(1 - a, n - 1, v)
+    f_l = f_quantile(1 - a, v, n - 1)
     low = n * (msr - f_u * mse) / (f_u * (k * msc + (k * n - k - n) * mse) + n * msr)
     high = n * (f_l * msr - mse) / (k * msc + (k * n - k - n) * mse + n * f_l * msr)
     if form == "ICC(2,1)":
@@ -167,10 +164,8 @@ def _f_ratio_interval(
     """The exact interval of ICC(1,.) and ICC(3,.) from the observed F ratio ``f0`` with
     ``(df1, df2)`` degrees of freedom and tail ``a``: of one rating (``single``) or of the
     mean of ``k`` (Shrout & Fleiss 1979; McGraw & Wong 1996, Table 7)."""
-    from scipy import stats
-
-    fl = f0 / stats.f.ppf(1 - a, df1, df2)
-    fu = f0 * stats.f.ppf(1 - a, df2, df1)
+    fl = f0 / f_quantile(1 - a, df1, df2)
+    fu = f0 * f_quantile(1 - a, df2, df1)
     if single:
         return ConfidenceInterval((fl - 1) / (fl + k - 1), (fu - 1) / (fu + k - 1))
     return ConfidenceInterval(1 - 1 / fl, 1 - 1 / fu)

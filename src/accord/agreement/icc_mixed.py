@@ -44,9 +44,9 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 import numpy as np
-from scipy import linalg, optimize, stats
 
 from .._errors import InvalidInputError
+from .._interval import chi2_quantile, chi2_sf
 from .._results import plain_fields
 from .._types import FloatArray, IntArray
 
@@ -227,6 +227,8 @@ def deviance_function(
     """The REML deviance ``d(theta_a, theta_b)`` (up to a constant) and ``Q``, as a function
     of the relative standard deviations ``theta = sqrt(g)``; ``theta_b`` is ignored unless
     raters are random."""
+    from scipy import linalg
+
     cols, p, random_raters = _columns(model, design.n_raters)
     wtw = design.wtw[np.ix_(cols, cols)]
     wty = design.wty[cols]
@@ -265,6 +267,8 @@ def _ratio(u: float) -> float:
 def _argmin_share(f: Callable[[float], float], hi: float = _U_MAX) -> tuple[float, float]:
     """The share ``u`` in [0, hi] minimising ``f`` and the minimum: Brent's bounded search,
     kept only if it beats both ends."""
+    from scipy import optimize
+
     at_zero = f(0.0)
     if hi <= 0.0:
         return 0.0, at_zero
@@ -344,7 +348,7 @@ class REMLFit:
         boundary)."""
         if ("lr", 0.0) not in self._cache:
             lr = max(self._profile(0.0) - self.deviance, 0.0)
-            self._cache["lr", 0.0] = (lr, 0.5 * float(stats.chi2.sf(lr, 1)) if lr > 0 else 1.0)
+            self._cache["lr", 0.0] = (lr, 0.5 * chi2_sf(lr, 1) if lr > 0 else 1.0)
         return self._cache["lr", 0.0]
 
     def profile_interval(self, level: float) -> tuple[float, float]:
@@ -352,7 +356,7 @@ class REMLFit:
         deviance is within the chi-square(1) quantile of the minimum, cut at 0 and 1."""
         if ("ci", level) in self._cache:
             return self._cache["ci", level]
-        crit = float(stats.chi2.ppf(level, 1))
+        crit = chi2_quantile(level, 1)
         rho = self.icc
 
         def excess(r: float) -> float:
@@ -367,6 +371,8 @@ class REMLFit:
 
 
 def _root(f: Callable[[float], float], a: float, b: float) -> float:
+    from scipy import optimize
+
     return float(optimize.brentq(f, a, b, xtol=1e-10, rtol=1e-10))
 
 
@@ -374,6 +380,8 @@ def _random_raters(dev: Callable[[float, float], tuple[float, float]]) -> tuple[
     """``(theta_a, theta_b)`` of the random model: Nelder-Mead over the shares of the two
     variances in the total, then Brent along the three edges (no rater variance, no item
     variance, no residual variance); the best of the four."""
+    from scipy import optimize
+
     shares = _shares_deviance(dev)
     top = 1.0 - 2 * _EPS
     res = optimize.minimize(
