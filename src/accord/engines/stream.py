@@ -44,6 +44,7 @@ from ._blocks import (
     long_partial,
     use_sparse,
 )
+from ._encode import dictionary_codes, new_value_positions
 from ._mapreduce import CAPABILITIES, READAHEAD, MapFn, Merge, Progress, ahead, batches
 from ._matrix import CodeMatrix
 from ._options import Scan, ScanOptions, check_choice, check_read
@@ -107,10 +108,10 @@ class _Encoder:
     ) -> None:
         self.columns = columns
         self.lists = lists  # the label column holds lists of labels (read by encode_sets)
-        self._element_rows: list[IntArray] = []  # first rows of the labels of lists
         self.items = GrowingDictionary()
         self.raters = GrowingDictionary()
-        self.labels = GrowingDictionary(track_rows=True)
+        self.labels = GrowingDictionary()
+        self._label_rows: list[IntArray] = []  # the row where each raw label first appeared
         self.text = text
         self.level = level
         self.categories = categories
@@ -175,8 +176,8 @@ class _Encoder:
 
         item_col, rater_col, _ = self.columns
         known_items, known_raters = self.items.size, self.raters.size
-        item = self.items.encode(batch.column(0), row0, wide=wide)
-        rater = self.raters.encode(batch.column(1), row0, wide=wide)
+        item = _codes(self.items, batch.column(0), wide=wide)[0]
+        rater = _codes(self.raters, batch.column(1), wide=wide)[0]
         for codes, column, what, array, ids, known in (
             (item, item_col, "item", batch.column(0), self.items, known_items),
             (rater, rater_col, "rater", batch.column(1), self.raters, known_raters),
@@ -202,19 +203,15 @@ class _Encoder:
         """Raw label codes and the positions of the missing labels. ``parents``: the labels
         are the single labels of lists, each of the batch row given."""
         known = self.label_missing.size
-        if parents is None:
-            label = self.labels.encode(labels, row0, wide=wide)
-        else:  # first appearances recorded as positions among the labels, turned into rows
-            label = self.labels.encode(labels, 0, wide=wide)
-            if self.labels.size > known:
-                self._element_rows.append(row0 + parents[self.labels.first_rows()[known:]])
+        label, nulls, first = _codes(self.labels, labels, wide=wide, new_rows=True)
         if self.labels.size > known:
+            self._label_rows.append(row0 + (first if parents is None else parents[first]))
             self._new_labels(known)
         if self.label_missing.any():
             # One gather: raw code -1 (null) reads the appended True.
             miss = np.flatnonzero(np.r_[self.label_missing, True].take(label))
-        elif self.labels.nulls is not None:
-            miss = self.labels.nulls  # no label is a missing value: the nulls are missing
+        elif nulls is not None:
+            miss = nulls  # no label is a missing value: the nulls are missing
         else:
             miss = np.flatnonzero(label < 0)
         if self.missing == "raise" and miss.size and parents is None:
@@ -229,9 +226,9 @@ class _Encoder:
 
     def _first_rows(self) -> IntArray:
         """The row where each raw label first appeared."""
-        if self._element_rows:
-            return np.concatenate(self._element_rows).astype(np.int64)
-        return self.labels.first_rows()
+        if not self._label_rows:
+            return np.zeros(0, dtype=np.int64)
+        return np.concatenate(self._label_rows).astype(np.int64)
 
     def kept(
         self, row0: int, batch: Any, remap: IntArray
@@ -306,6 +303,33 @@ class _Encoder:
             na_values=self.na_values,
             labels_as=self.labels_as,
         )
+
+
+def _batches(
+    dataset: Any, columns: list[str], batch_size: int, locator: Locator
+) -> Iterator[tuple[int, Any]]:
+    """The input's batches, the rater and label columns of Parquet text read as Arrow
+    dictionaries: Parquet stores a column of few distinct values as one, so its strings are
+    neither made nor hashed row by row. (Item ids are many: a Parquet writer's dictionary
+    overflows, and hashing them per batch costs less than reading them as one.)"""
+    return batches(dataset, columns, batch_size, locator, 0, dictionary=columns[1:])
+
+
+def _codes(
+    ids: GrowingDictionary, array: Any, *, wide: bool, new_rows: bool = False
+) -> tuple[npt.NDArray[Any], IntArray | None, IntArray]:
+    """Codes of a batch's column in ``ids`` (-1: null), the positions of the nulls (None
+    when not found by the way), and with ``new_rows`` the positions where values new to
+    ``ids`` first appear. An Arrow dictionary column (a Parquet column read as one) is
+    encoded by its distinct values."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(array.type):
+        return dictionary_codes(ids, array, wide=wide)
+    known = ids.size
+    codes = ids.encode(array, 0, wide=wide)
+    first = new_value_positions(codes, known) if new_rows and ids.size > known else None
+    return codes, ids.nulls, np.zeros(0, dtype=np.int64) if first is None else first
 
 
 def stream_statistics(
@@ -566,7 +590,7 @@ def _set_rows(
     parts: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
     read = _Read(None, None)
     elements = missing = inside = 0
-    for row0, batch in batches(dataset, list(scan.columns), batch_size, enc.locator, 0):
+    for row0, batch in _batches(dataset, list(scan.columns), batch_size, enc.locator):
         got = enc.encode_sets(row0, batch)
         parts.append(_distinct_triples(got.item, got.rater, got.label, got.row))
         read.rows, read.missing = row0 + batch.num_rows, read.missing + got.missing_rows
@@ -716,7 +740,7 @@ def _first_pass(
     def encoded() -> Iterator[tuple[int, int, Any, tuple[int, int, int]]]:
         # Batches encoded on a thread of their own, one ahead of the counting here: the
         # dictionaries are only touched by that thread, which hands over their sizes.
-        for row0, batch in batches(dataset, columns, batch_size, enc.locator, 0):
+        for row0, batch in _batches(dataset, columns, batch_size, enc.locator):
             codes = enc.encode(row0, batch, wide=False)
             yield row0, batch.num_rows, codes, (enc.items.size, enc.raters.size, enc.labels.size)
 
@@ -837,7 +861,7 @@ class StreamRescan:
             return self._from_matrix(self.matrix, fn, context, merge)
         total: Any = None
         done = self.rows * self.passes
-        for row0, batch in batches(self.dataset, self.columns, self.batch_size, Locator(), 0):
+        for row0, batch in _batches(self.dataset, self.columns, self.batch_size, Locator()):
             item, rater, label, _ = self.enc.kept(row0, batch, self.remap)
             part = fn(context, item, rater, label)
             total = part if total is None else merge(total, part)
@@ -929,7 +953,7 @@ def _bucketed(
     done = rows
     for lo, hi in itertools.pairwise(bounds):
         parts: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
-        for row0, batch in batches(dataset, columns, batch_size, Locator(), 0):
+        for row0, batch in _batches(dataset, columns, batch_size, Locator()):
             it, rt, lb, at = enc.kept(row0, batch, remap)
             sel = np.flatnonzero((it >= lo) & (it < hi))
             if sel.size:
