@@ -11,7 +11,6 @@ import tempfile
 import warnings
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -24,6 +23,8 @@ from nltk.metrics.distance import masi_distance
 import accord
 from accord._errors import InvalidInputError
 
+from .test_engines import assert_same
+
 COLUMNS = {"item": "item", "rater": "rater", "label": "label"}
 
 #: (rater, item, set of labels)
@@ -35,17 +36,6 @@ Row = tuple[str, str, list[str | None] | None]
 
 def _masi(a: frozenset[str], b: frozenset[str]) -> float:
     return 0.0 if not a and not b else float(masi_distance(a, b))
-
-
-def _same(stats: accord.RatingStatistics, memory: accord.Ratings) -> None:
-    """Codes, decode tables, counts and the read report of the memory engine, exactly."""
-    assert stats.categories == memory.categories
-    assert stats.items.tolist() == memory.items.tolist()
-    assert stats.raters.tolist() == memory.raters.tolist()
-    np.testing.assert_array_equal(
-        stats.item_counts.dense(), accord.ItemCategoryCounts.from_ratings(memory).dense()
-    )
-    assert str(stats.report).splitlines() == str(memory.report).splitlines()
 
 
 def _same_tables(path: Path, batch: int) -> None:
@@ -78,7 +68,7 @@ def test_repeated_rows_of_lists_make_one_set(tmp_path: Path) -> None:
             stats = accord.stream_statistics(
                 path, **COLUMNS, multi_label=True, batch_size=batch, reader=reader
             )
-            _same(stats, memory)
+            assert_same(stats, memory)
         _same_tables(path, batch)
     # (1, a) rates {x, y}: rows 1 and 2 together. NLTK's alpha on the union triples (MASI,
     # with two empty sets at distance 0, where NLTK divides by zero).
@@ -117,7 +107,9 @@ def test_labels_repeated_and_missing_inside_lists_are_reported_as_in_memory(
     assert "1 missing value inside lists" in report
     assert "dropped 2 (2 missing label)" in report
     for batch in (1, 2, 6):
-        _same(accord.stream_statistics(path, **COLUMNS, multi_label=True, batch_size=batch), memory)
+        assert_same(
+            accord.stream_statistics(path, **COLUMNS, multi_label=True, batch_size=batch), memory
+        )
 
 
 def test_duplicates_option_does_not_apply_to_lists_either(tmp_path: Path) -> None:
@@ -215,6 +207,6 @@ def test_lists_split_over_repeated_rows_stream_as_in_memory(
                 assert str(info.value) == str(refused)
                 continue
             stats = accord.stream_statistics(path, **COLUMNS, multi_label=True, batch_size=batch)
-            _same(stats, memory)
+            assert_same(stats, memory)
             if len(memory.categories) > 1:
                 _same_tables(path, batch)
