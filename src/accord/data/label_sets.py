@@ -9,15 +9,13 @@ agreement) work on the membership table.
 
 This module reads the label column into single labels and their rows
 (:func:`split_label_column`) and groups the encoded labels into sets
-(:func:`group_label_sets`). For an engine that reads batches, :func:`set_keys` turns each
-list cell into one text key and :func:`set_key_domain` orders the keys into the categories
-the memory engine gives. It imports nothing above :mod:`accord.data.encoder`.
+(:func:`group_label_sets`), for the memory engine and for the stream engine, which groups
+the labels of every batch at the end. It imports nothing above :mod:`accord.data.encoder`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,15 +24,13 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._types import BoolArray, IntArray
-from .encoder import LabelsAs, arrow_of, dictionary_of, label_domain, missing_of
+from .encoder import arrow_of
 
 __all__ = [
     "LabelSets",
     "SetColumn",
     "SetGroups",
     "group_label_sets",
-    "set_key_domain",
-    "set_keys",
     "split_label_column",
 ]
 
@@ -294,99 +290,3 @@ def _distinct_sets(members: BoolArray) -> tuple[BoolArray, IntArray]:
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     return distinct[order], rank[inverse.reshape(-1)]
-
-
-# --------------------------------------------------------------------------- keys of sets
-
-
-def set_keys(column: Any, na_values: Sequence[str] | None = None) -> Any:
-    """One text key per cell of an Arrow list column: the JSON list of the cell's distinct
-    labels, sorted (missing values inside the list left out); null where the cell is null or
-    holds missing values only. ``[]`` is the empty set. Cells of one set have one key
-    whatever the batch, so a key can be encoded as a single label.
-
-    Examples
-    --------
-    >>> import pyarrow as pa
-    >>> set_keys(pa.array([["b", "a", "b"], [], None, [None], ["NA", "c"]])).to_pylist()
-    ['["a", "b"]', '[]', None, None, '["c"]']
-    >>> set_keys(pa.array([[], None], type=pa.list_(pa.string()))).to_pylist()
-    ['[]', None]
-    """
-    import pyarrow as pa
-
-    split = split_label_column(column)
-    n_rows = int(split.is_list.size)
-    if len(split.elements):
-        idx, dictionary = dictionary_of(split.elements)
-        present = ~np.r_[missing_of(dictionary, na_values), True][idx]
-        values = dictionary.to_pylist()
-    else:  # every list is empty
-        idx, present, values = np.zeros(0, np.int32), np.zeros(0, bool), []
-    cells: list[set[Any] | None] = [set() if listed else None for listed in split.is_list]
-    for parent, code in zip(split.parents[present].tolist(), idx[present].tolist(), strict=True):
-        cell = cells[parent]
-        if cell is not None:
-            cell.add(values[code])
-    had_elements = np.bincount(split.parents, minlength=n_rows) > 0
-    keys = [
-        None if cell is None or (not cell and had) else json.dumps(sorted(cell))
-        for cell, had in zip(cells, had_elements.tolist(), strict=True)
-    ]
-    return pa.array(keys, type=pa.large_string())
-
-
-def set_key_domain(
-    keys: npt.NDArray[Any],
-    first_rows: IntArray,
-    *,
-    categories: Sequence[Any] | None,
-    column: str,
-    labels_as: LabelsAs = "auto",
-) -> tuple[IntArray, tuple[frozenset[Any], ...], BoolArray, str, tuple[str, ...]]:
-    """The category domain of set keys (:func:`set_keys`), as a set-valued
-    :class:`accord.Ratings` orders it: the single labels ordered as labels are
-    (:func:`accord.data.encoder.label_domain`), each distinct set a ``frozenset``, by size and
-    then by its labels.
-
-    Returns ``remap`` (domain code of each key), the domain, which keys are missing (none),
-    the order in words and the notes, as :func:`accord.data.dictionary.raw_label_domain`.
-
-    Examples
-    --------
-    >>> keys = np.array(['["b", "a"]', '["a"]', '[]'], dtype=object)
-    >>> remap, domain, _, _, _ = set_key_domain(keys, np.arange(3), categories=None,
-    ...                                         column="label")
-    >>> remap.tolist(), [sorted(s) for s in domain]
-    ([2, 1, 0], [[], ['a'], ['a', 'b']])
-    """
-    sets = [json.loads(k) for k in keys]
-    owner: dict[Any, int] = {}
-    for position, labels in enumerate(sets):
-        for label in labels:
-            owner.setdefault(label, position)
-    distinct = list(owner)
-    raw = np.empty(len(distinct), dtype=object)
-    raw[:] = distinct
-    if raw.size and all(isinstance(v, int | float) and not isinstance(v, bool) for v in distinct):
-        raw = np.asarray(distinct)
-
-    def rows_of(positions: IntArray) -> tuple[IntArray, int]:
-        first = int(positions[0])
-        return np.asarray([first_rows[owner[distinct[first]]]], dtype=np.int64), first
-
-    if raw.size:
-        code_of, labels, _, order, notes = label_domain(
-            raw, rows_of, level="nominal", categories=categories, column=column,
-            labels_as=labels_as,
-        )  # fmt: skip
-    else:
-        code_of, order, notes = np.zeros(0, dtype=np.int64), "", ()
-        labels = tuple(categories) if categories is not None else ()
-    code = {label: int(c) for label, c in zip(distinct, code_of.tolist(), strict=True)}
-    members = np.zeros((len(sets), len(labels)), dtype=bool)
-    for row, labels_of in enumerate(sets):
-        members[row, [code[x] for x in labels_of]] = True
-    membership, remap = _distinct_sets(members)
-    domain = LabelSets(tuple(labels), membership).sets()
-    return remap, domain, np.zeros(len(sets), dtype=bool), order, notes

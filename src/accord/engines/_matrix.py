@@ -462,31 +462,32 @@ class _Store:
         """The cells in item order, the ratings dropped as repeats, and under ``"raise"``
         the repeats found (then no cells).
 
-        One sort of 64-bit keys (item, rater, label) in the common case; with repeats (or
-        keys too wide for 64 bits), the rows decide which rating is kept, as
+        One sort of 64-bit keys (item, rater, label bits side by side: split by masks and
+        shifts, not divisions) in the common case; with repeats (or keys too wide for 63
+        bits), the rows decide which rating is kept, as
         :func:`~accord.engines._blocks.dedupe` does."""
-        r, width = max(n_raters, 1), max(n_labels, 1)
-        if n_items * r * width >= 1 << 63:
+        r = max(n_raters, 1)
+        label_bits, rater_bits = (max(n_labels, 1) - 1).bit_length(), (r - 1).bit_length()
+        if max(n_items - 1, 0).bit_length() + rater_bits + label_bits > 62:
             return self._resolve(duplicates, r)
         key = np.empty(self.rows, dtype=np.int64)
         at = 0
         for item, rater, label, _, miss in self.parts:
             part = key[at : at + item.size]
-            np.multiply(item, r, out=part, dtype=np.int64)
-            part += rater
-            part *= width
-            part += label
+            np.left_shift(item, rater_bits + label_bits, out=part, dtype=np.int64)
+            part |= np.left_shift(rater, label_bits, dtype=np.int64)
+            part |= label
             part[miss] = _NO_CELL
             at += item.size
         key.sort()
         key = key[: self.size]
-        code = (key % width).astype(_dtype_for(n_labels))
-        key //= width  # the cells: item * raters + rater
+        code = (key & ((1 << label_bits) - 1)).astype(_dtype_for(n_labels))
+        key >>= label_bits  # the cells: item and rater
         if key.size > 1 and bool((key[1:] == key[:-1]).any()):
             return self._resolve(duplicates, r)
         self.parts = []
-        rater_code = (key % r).astype(np.int32)
-        key //= r
+        rater_code = (key & ((1 << rater_bits) - 1)).astype(np.int32)
+        key >>= rater_bits
         wide = key.size and int(key[-1]) >= 1 << 31
         return _Cells(key.astype(np.int64 if wide else np.int32), rater_code, code), 0, None
 

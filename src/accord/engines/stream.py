@@ -28,11 +28,11 @@ import numpy.typing as npt
 
 from .._errors import InvalidInputError
 from .._types import IntArray, Level, Missing
-from .._validate import check_na_values
+from .._validate import check_na_values, tidy_scalar
 from ..data.dictionary import GrowingDictionary
 from ..data.dictionary import raw_label_domain as label_domain
 from ..data.encoder import LabelRowError, LabelsAs, missing_of, typed_ids
-from ..data.label_sets import LabelSets, SetColumn, group_label_sets, set_key_domain, set_keys
+from ..data.label_sets import LabelSets, SetColumn, group_label_sets, split_label_column
 from ..stats import PairTables
 from ..stats.patterns import CountPatterns
 from ._blocks import (
@@ -44,6 +44,7 @@ from ._blocks import (
     long_partial,
     use_sparse,
 )
+from ._encode import dictionary_codes, new_value_positions
 from ._mapreduce import CAPABILITIES, READAHEAD, MapFn, Merge, Progress, ahead, batches
 from ._matrix import CodeMatrix
 from ._options import Scan, ScanOptions, check_choice, check_read
@@ -69,6 +70,25 @@ BUCKET_BYTES_PER_RATING = 64
 #: Batches encoded ahead of the one being counted.
 ENCODE_AHEAD = 1
 
+#: Raw label code of an empty list: its row rates the empty set.
+EMPTY_SET = -2
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _SetBatch:
+    """The labels of a batch of sets: one entry per single label given (an empty list: one
+    entry coded :data:`EMPTY_SET`), with the codes of its item and rater and its row, and
+    the counts the read report needs."""
+
+    item: IntArray
+    rater: IntArray
+    label: IntArray
+    row: IntArray
+    missing_rows: int  # rows that add no label and are no empty list
+    elements: int  # single labels read, missing ones included
+    missing: int  # single labels missing
+    inside: int  # missing single labels in a list that holds a label
+
 
 class _Encoder:
     """Dictionaries of one input: items, raters and raw labels, with the missing-label flags."""
@@ -84,13 +104,14 @@ class _Encoder:
         locator: Locator,
         na_values: Sequence[str] | None = None,
         labels_as: LabelsAs = "auto",
-        multi_label: bool = False,
+        lists: bool = False,
     ) -> None:
         self.columns = columns
-        self.multi_label = multi_label
+        self.lists = lists  # the label column holds lists of labels (read by encode_sets)
         self.items = GrowingDictionary()
         self.raters = GrowingDictionary()
-        self.labels = GrowingDictionary(track_rows=True)
+        self.labels = GrowingDictionary()
+        self._label_rows: list[IntArray] = []  # the row where each raw label first appeared
         self.text = text
         self.level = level
         self.categories = categories
@@ -110,12 +131,53 @@ class _Encoder:
         ``wide=False`` gives int32 codes where the dictionaries make them (see
         :meth:`GrowingDictionary.encode`).
         """
+        item, rater = self._ids(row0, batch, wide=wide)
+        label, miss = self._labels(row0, batch.column(2), wide=wide)
+        return item, rater, label, miss
+
+    def encode_sets(self, row0: int, batch: Any) -> _SetBatch:
+        """The single labels of a batch of sets (a column of lists, or of single labels),
+        each with the codes of its row's item and rater."""
+        item, rater = self._ids(row0, batch, wide=True)
+        n = batch.num_rows
+        if self.lists:
+            split = split_label_column(batch.column(2))
+            elements, parents, empty = split.elements, split.parents, split.is_list
+        else:
+            elements, parents = batch.column(2), np.arange(n, dtype=np.int64)
+            empty = np.zeros(n, dtype=bool)
+        label, miss = self._labels(row0, elements, wide=True, parents=parents)
+        label = np.asarray(label, dtype=np.int64).copy()
+        label[miss] = -1
+        present = label >= 0
+        row_labels = np.bincount(parents[present], minlength=n)
+        # A row rates its (item, rater) when it adds a label, or is an empty list.
+        empty &= np.bincount(parents, minlength=n) == 0
+        rates = (row_labels > 0) | empty
+        if self.missing == "raise" and (miss.size or not rates.all()):
+            self._raise_missing(row0 + np.union1d(np.flatnonzero(~rates), parents[miss]))
+        at = np.r_[parents[present], np.flatnonzero(empty)]
+        return _SetBatch(
+            item[at],
+            rater[at],
+            np.r_[label[present], np.full(int(empty.sum()), EMPTY_SET, dtype=np.int64)],
+            row0 + at,
+            missing_rows=n - int(np.count_nonzero(rates)),
+            elements=label.size,
+            missing=int(miss.size),
+            inside=int(np.count_nonzero(~present & (row_labels > 0)[parents])),
+        )
+
+    def _ids(
+        self, row0: int, batch: Any, *, wide: bool
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+        """Item and rater codes of a batch; a row without either is an error."""
         import pyarrow as pa
 
-        item_col, rater_col, label_col = self.columns
+        item_col, rater_col, _ = self.columns
         known_items, known_raters = self.items.size, self.raters.size
-        item = self.items.encode(batch.column(0), row0, wide=wide)
-        rater = self.raters.encode(batch.column(1), row0, wide=wide)
+        item = _codes(self.items, batch.column(0), wide=wide)[0]
+        rater = _codes(self.raters, batch.column(1), wide=wide)[0]
         for codes, column, what, array, ids, known in (
             (item, item_col, "item", batch.column(0), self.items, known_items),
             (rater, rater_col, "rater", batch.column(1), self.raters, known_raters),
@@ -133,26 +195,40 @@ class _Encoder:
                     f"column {column!r}: {bad.size} rows have no {what} id "
                     f"({self.locator.rows(row0 + bad)})"
                 )
+        return item, rater
+
+    def _labels(
+        self, row0: int, labels: Any, *, wide: bool, parents: IntArray | None = None
+    ) -> tuple[npt.NDArray[Any], IntArray]:
+        """Raw label codes and the positions of the missing labels. ``parents``: the labels
+        are the single labels of lists, each of the batch row given."""
         known = self.label_missing.size
-        labels = batch.column(2)
-        if self.multi_label:  # each cell a list of labels: one key per distinct set
-            labels = set_keys(labels, self.na_values)
-        label = self.labels.encode(labels, row0, wide=wide)
+        label, nulls, first = _codes(self.labels, labels, wide=wide, new_rows=True)
         if self.labels.size > known:
+            self._label_rows.append(row0 + (first if parents is None else parents[first]))
             self._new_labels(known)
         if self.label_missing.any():
             # One gather: raw code -1 (null) reads the appended True.
             miss = np.flatnonzero(np.r_[self.label_missing, True].take(label))
-        elif self.labels.nulls is not None:
-            miss = self.labels.nulls  # no label is a missing value: the nulls are missing
+        elif nulls is not None:
+            miss = nulls  # no label is a missing value: the nulls are missing
         else:
             miss = np.flatnonzero(label < 0)
-        if self.missing == "raise" and miss.size:
-            raise InvalidInputError(
-                f"column {label_col!r}: rows have a missing label "
-                f"({self.locator.rows(row0 + miss)}); pass missing='omit' to leave them out"
-            )
-        return item, rater, label, miss
+        if self.missing == "raise" and miss.size and parents is None:
+            self._raise_missing(row0 + miss)
+        return label, miss
+
+    def _raise_missing(self, rows: IntArray) -> None:
+        raise InvalidInputError(
+            f"column {self.columns[2]!r}: rows have a missing label "
+            f"({self.locator.rows(rows)}); pass missing='omit' to leave them out"
+        )
+
+    def _first_rows(self) -> IntArray:
+        """The row where each raw label first appeared."""
+        if not self._label_rows:
+            return np.zeros(0, dtype=np.int64)
+        return np.concatenate(self._label_rows).astype(np.int64)
 
     def kept(
         self, row0: int, batch: Any, remap: IntArray
@@ -179,7 +255,7 @@ class _Encoder:
         strict = self.categories is not None or self.level in ("interval", "ratio")
         present = new[~flags]
         if strict and present.size and not self._plainly_numeric(present):
-            rows = self.labels.first_rows()[known:][~flags]
+            rows = self._first_rows()[known:][~flags]
             try:
                 self._label_domain(present, rows)
             except LabelRowError as exc:
@@ -194,7 +270,7 @@ class _Encoder:
         their own type (not a text file's cells), finite (and not negative at ratio level),
         no categories declared. The check runs on each batch's new labels, and continuous
         scores bring a new label with nearly every row."""
-        if self.categories is not None or self.text or self.multi_label:
+        if self.categories is not None or self.text:
             return False
         if labels.dtype.kind not in "iuf" or not bool(np.isfinite(labels).all()):
             return False
@@ -212,19 +288,11 @@ class _Encoder:
         """Each raw label's domain code (-1: missing) and the ordered domain; the order and
         the typing notes are kept for the read report."""
         remap, domain, _, self.order, self.notes = self._label_domain(
-            self.labels.values(), self.labels.first_rows()
+            self.labels.values(), self._first_rows()
         )
         return remap, domain
 
     def _label_domain(self, values: npt.NDArray[Any], rows: IntArray) -> Any:
-        if self.multi_label:
-            return set_key_domain(
-                values,
-                rows,
-                categories=self.categories,
-                column=self.columns[2],
-                labels_as=self.labels_as,
-            )
         return label_domain(
             values,
             rows,
@@ -235,6 +303,33 @@ class _Encoder:
             na_values=self.na_values,
             labels_as=self.labels_as,
         )
+
+
+def _batches(
+    dataset: Any, columns: list[str], batch_size: int, locator: Locator
+) -> Iterator[tuple[int, Any]]:
+    """The input's batches, the rater and label columns of Parquet text read as Arrow
+    dictionaries: Parquet stores a column of few distinct values as one, so its strings are
+    neither made nor hashed row by row. (Item ids are many: a Parquet writer's dictionary
+    overflows, and hashing them per batch costs less than reading them as one.)"""
+    return batches(dataset, columns, batch_size, locator, 0, dictionary=columns[1:])
+
+
+def _codes(
+    ids: GrowingDictionary, array: Any, *, wide: bool, new_rows: bool = False
+) -> tuple[npt.NDArray[Any], IntArray | None, IntArray]:
+    """Codes of a batch's column in ``ids`` (-1: null), the positions of the nulls (None
+    when not found by the way), and with ``new_rows`` the positions where values new to
+    ``ids`` first appear. An Arrow dictionary column (a Parquet column read as one) is
+    encoded by its distinct values."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(array.type):
+        return dictionary_codes(ids, array, wide=wide)
+    known = ids.size
+    codes = ids.encode(array, 0, wide=wide)
+    first = new_value_positions(codes, known) if new_rows and ids.size > known else None
+    return codes, ids.nulls, np.zeros(0, dtype=np.int64) if first is None else first
 
 
 def stream_statistics(
@@ -303,11 +398,11 @@ def stream_statistics(
         typing of a text file's columns.
     multi_label : bool, default False
         Sets of labels: each distinct set is a category, a ``frozenset``, with the codes and
-        counts of ``Ratings.from_long(..., multi_label=True)``. A label column of lists
-        (Parquet, or a DuckDB query) holds one set per row; a column of single labels (CSV,
-        or any file) gives each (item, rater) the set of the labels of its rows, wherever
-        they are in the input (the distinct (item, rater, label) codes are kept until the
-        last batch; repeated rows are combined, not duplicates).
+        counts of ``Ratings.from_long(..., multi_label=True)``. Each (item, rater) gets the
+        set of the labels of its rows, wherever they are in the input, a row holding one
+        label or a list of them (a label column of lists: Parquet, or a DuckDB query); the
+        distinct (item, rater, label) codes are kept until the last batch. Repeated rows are
+        combined, not duplicates: ``duplicates`` must stay ``"raise"``.
 
     Returns
     -------
@@ -384,8 +479,9 @@ def stream_scan(
     check_choice("reader", reader, ("pyarrow", "duckdb"), "stream_statistics")
     dataset, files, fmt = _open(source, scan, reader, batch_size)
     total = int(dataset.count_rows()) if fmt == "parquet" and reader == "pyarrow" else None
-    # Sets of labels from a column of single labels: the rows of one (item, rater) make its set.
-    sets_from_rows = not check_label_column(dataset, scan) and scan.multi_label
+    # Sets of labels: the rows of one (item, rater) make its set, a row holding one label or
+    # a list of them.
+    lists = check_label_column(dataset, scan)
     enc = _Encoder(
         scan.columns,
         text=fmt in ("csv", "tsv"),
@@ -395,9 +491,9 @@ def stream_scan(
         locator=Locator(),
         na_values=scan.na_values,
         labels_as=scan.labels_as,
-        multi_label=scan.multi_label and not sets_from_rows,
+        lists=lists,
     )
-    if sets_from_rows:
+    if scan.multi_label:
         read, remap, decoded = _set_rows(dataset, enc, scan, batch_size, memory_limit, files)
     else:
         read = _first_pass(dataset, enc, scan, batch_size, memory_limit, total)
@@ -476,7 +572,7 @@ def check_label_column(dataset: Any, scan: Scan) -> bool:
             f"multi_label: sets of labels have no {scan.level} order; use level='nominal' (set "
             "distances: krippendorff_alpha(ratings, distance='masi' or 'jaccard'))"
         )
-    if scan.multi_label and not lists and scan.duplicates != "raise":
+    if scan.multi_label and scan.duplicates != "raise":
         raise InvalidInputError(
             f"duplicates={scan.duplicates!r} does not apply with multi_label: the rows of one "
             "(item, rater) are combined into its set of labels"
@@ -487,18 +583,22 @@ def check_label_column(dataset: Any, scan: Scan) -> bool:
 def _set_rows(
     dataset: Any, enc: _Encoder, scan: Scan, batch_size: int, memory_limit: int, files: list[str]
 ) -> tuple[_Read, IntArray, Decoded]:
-    """Sets of labels from rows of single labels (the rows of one item and rater may be in
-    any batches): the distinct (item, rater, label) codes of every batch are kept, grouped
-    into one set per (item, rater) at the end, as :class:`accord.Ratings` groups them, and
-    the sets written into a code matrix whose labels are the distinct sets."""
+    """Sets of labels from rows of single labels or of lists (the rows of one item and rater
+    may be in any batches): the distinct (item, rater, label) codes of every batch are kept,
+    grouped into one set per (item, rater) at the end, as :class:`accord.Ratings` groups
+    them, and the sets written into a code matrix whose labels are the distinct sets."""
     parts: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
     read = _Read(None, None)
-    for row0, batch in batches(dataset, list(scan.columns), batch_size, enc.locator, 0):
-        item, rater, label, miss = enc.encode(row0, batch)
-        label = np.asarray(label, dtype=np.int64).copy()
-        label[miss] = -1
-        parts.append(_distinct_triples(item, rater, label, row0 + np.arange(label.size)))
-        read.rows, read.missing = row0 + batch.num_rows, read.missing + int(miss.size)
+    elements = missing = inside = 0
+    for row0, batch in _batches(dataset, list(scan.columns), batch_size, enc.locator):
+        got = enc.encode_sets(row0, batch)
+        parts.append(_distinct_triples(got.item, got.rater, got.label, got.row))
+        read.rows, read.missing = row0 + batch.num_rows, read.missing + got.missing_rows
+        elements, missing, inside = (
+            elements + got.elements,
+            missing + got.missing,
+            inside + got.inside,
+        )
         newer = sum(p[0].size for p in parts[1:])
         if newer > max(parts[0][0].size, 4 * batch_size):  # merged as they double: n log n
             parts = [_merged(parts)]
@@ -506,20 +606,27 @@ def _set_rows(
             scan.progress(read.rows, None)
     check_read(read.rows, read.missing, files[0], scan.label)
     item, rater, raw, row = _merged(parts)
-    remap, labels = enc.domain()
-    codes = np.where(raw >= 0, np.r_[remap, -1][raw], -1)
-    n_raters = max(enc.raters.size, 1)
+    if elements:
+        # Labels read, every one missing: as Ratings.from_long says it (the labels counted).
+        check_read(elements, missing, files[0], scan.label)
+        remap, labels = enc.domain()
+    else:  # lists, every one empty: one category, the empty set
+        remap = np.zeros(0, dtype=np.int64)
+        labels = () if scan.categories is None else tuple(map(tidy_scalar, scan.categories))
+    codes = np.where(raw >= 0, np.r_[remap, -1][np.maximum(raw, 0)], raw)
     order = np.argsort(row, kind="stable")  # pairs numbered in input order, as in memory
-    column = SetColumn(None, np.arange(order.size, dtype=np.int64), np.zeros(order.size, bool))
+    codes = codes[order]
+    empty = codes == EMPTY_SET
+    column = SetColumn(None, np.flatnonzero(~empty), empty)
     groups = group_label_sets(
-        item[order] * n_raters + rater[order], column, codes[order], len(labels)
+        item[order] * max(enc.raters.size, 1) + rater[order], column, codes[~empty], len(labels)
     )
     at = order[groups.pair_rows]
     sets = LabelSets(labels, groups.membership).sets()
     # Rows combined into the set of their (item, rater): neither dropped nor missing.
     read.combined = read.rows - read.missing - int(at.size)
     given = int(groups.membership.sum(axis=1)[groups.set_codes].sum())
-    repeated = dataclasses.replace(groups, repeated=read.rows - read.missing - given)
+    noted = dataclasses.replace(groups, repeated=elements - missing - given, missing_inside=inside)
     matrix = CodeMatrix(memory_limit)
     if not matrix.reserve(enc.items.size, enc.raters.size, len(sets)):
         raise InvalidInputError(
@@ -535,7 +642,7 @@ def _set_rows(
         sets,
         "nominal",
         False,
-        enc.notes + repeated.notes(scan.label),
+        enc.notes + noted.notes(scan.label),
         "sets by size, then by their labels",
     )
     return read, np.arange(len(sets), dtype=np.int64), decoded
@@ -549,8 +656,8 @@ def _distinct_triples(
     rows = np.asarray(row, dtype=np.int64)
     order = np.lexsort((rows, label, rater, item))
     item, rater, label, rows = item[order], rater[order], label[order], rows[order]
-    new = np.r_[True, (item[1:] != item[:-1]) | (rater[1:] != rater[:-1])]
-    new[1:] |= label[1:] != label[:-1]
+    new = np.ones(item.size, dtype=bool)
+    new[1:] = (item[1:] != item[:-1]) | (rater[1:] != rater[:-1]) | (label[1:] != label[:-1])
     return item[new], rater[new], label[new], rows[new]
 
 
@@ -633,7 +740,7 @@ def _first_pass(
     def encoded() -> Iterator[tuple[int, int, Any, tuple[int, int, int]]]:
         # Batches encoded on a thread of their own, one ahead of the counting here: the
         # dictionaries are only touched by that thread, which hands over their sizes.
-        for row0, batch in batches(dataset, columns, batch_size, enc.locator, 0):
+        for row0, batch in _batches(dataset, columns, batch_size, enc.locator):
             codes = enc.encode(row0, batch, wide=False)
             yield row0, batch.num_rows, codes, (enc.items.size, enc.raters.size, enc.labels.size)
 
@@ -754,7 +861,7 @@ class StreamRescan:
             return self._from_matrix(self.matrix, fn, context, merge)
         total: Any = None
         done = self.rows * self.passes
-        for row0, batch in batches(self.dataset, self.columns, self.batch_size, Locator(), 0):
+        for row0, batch in _batches(self.dataset, self.columns, self.batch_size, Locator()):
             item, rater, label, _ = self.enc.kept(row0, batch, self.remap)
             part = fn(context, item, rater, label)
             total = part if total is None else merge(total, part)
@@ -846,7 +953,7 @@ def _bucketed(
     done = rows
     for lo, hi in itertools.pairwise(bounds):
         parts: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
-        for row0, batch in batches(dataset, columns, batch_size, Locator(), 0):
+        for row0, batch in _batches(dataset, columns, batch_size, Locator()):
             it, rt, lb, at = enc.kept(row0, batch, remap)
             sel = np.flatnonzero((it >= lo) & (it < hi))
             if sel.size:
