@@ -39,17 +39,15 @@ def _masi(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def _same_tables(path: Path, batch: int) -> None:
-    """``agreement`` with both engines: the same table, compared exactly (but for
-    ``n_raters``: from the stream engine's item counts, the most ratings of one item)."""
+    """``agreement`` with both engines: the same table and report, compared exactly."""
     with warnings.catch_warnings():  # no item rated twice: NaN, and a warning (each engine)
         warnings.simplefilter("ignore", accord.DegenerateDataWarning)
         memory, stream = (
             accord.agreement(path, **COLUMNS, multi_label=True, engine=engine, batch_size=batch)
-            .to_frame()
-            .drop(columns="n_raters")
             for engine in ("memory", "stream")
         )
-    pd.testing.assert_frame_equal(memory, stream, check_exact=True)
+    pd.testing.assert_frame_equal(memory.to_frame(), stream.to_frame(), check_exact=True)
+    assert memory.report == stream.report
 
 
 def test_repeated_rows_of_lists_make_one_set(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@ of :mod:`accord.agreement.summary`."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -196,11 +197,17 @@ def agreement(
         columns["multi_label"] = True
         if engine == "memory":
             sets = ratings_in_memory(data, owner="agreement", **columns)
-            return _sets_table(sets, distance or "masi", report=None, **estimates)
-        stats, _ = scan_ratings(data, engine, owner="agreement", statistics=("items",),
+            return _sets_table(sets, distance or "masi", report=sets.report, **estimates)
+        stats, _ = scan_ratings(data, engine, owner="agreement", statistics=("items", "raters"),
                                 scheduler=scheduler, progress=progress, batch_size=batch_size,
                                 **columns)  # fmt: skip
-        return _sets_table(stats.item_counts, distance or "masi", report=stats.report, **estimates)
+        assert stats.rater_counts is not None
+        table = _sets_table(stats.item_counts, distance or "masi", report=stats.report, **estimates)
+        # The counts know the most ratings of one item; the raters are those who rated, as
+        # on ratings in memory.
+        n_raters = int(np.count_nonzero(stats.rater_counts.dense().sum(axis=1)))
+        rows = tuple(dataclasses.replace(c, n_raters=n_raters) for c in table.coefficients)
+        return dataclasses.replace(table, coefficients=rows)
     if engine == "memory":
         ratings = ratings_in_memory(data, owner="agreement", **columns)
         if ratings is not data:  # the categories went into the Ratings
