@@ -68,9 +68,12 @@ def _stacked(tables: dict[tuple[int, int], np.ndarray], q: int) -> tuple[list, n
 
 PATHS = {
     "default": {},
+    "sorted keys": {"DENSE_CELLS": 0},
     "sorted keys, tiny batches, margins": {"DENSE_CELLS": 0, "CHUNK_PAIRS": 3},
+    "tiny batches, margins": {"CHUNK_PAIRS": 3},
     "unpacked codes": {"_PACKED_BITS": 0},
     "batches of one pair": {"CHUNK_PAIRS": 1},
+    "batches of some pairs": {"CHUNK_PAIRS": 40},
 }
 
 
@@ -153,3 +156,18 @@ def test_raters_with_nothing_in_common_make_no_pair() -> None:
     assert pa.pairs.tolist() == [[0, 1], [2, 3]]
     assert pa.n.tolist() == [2, 2]
     assert pa.agree.tolist() == [1, 1]
+
+
+def test_numbering_in_order_of_first_meeting() -> None:
+    # Size 1000: up to 15 new keys are sorted, more are marked; a batch with under a
+    # quarter new keys has them filled in, else the whole batch is looked up again.
+    numbers = pairs_module._Numbering(1000)
+    assert numbers(np.array([7, 3, 7])).tolist() == [1, 0, 1]  # first call: 3, 7
+    assert numbers(np.array([3, 3, 7])).tolist() == [0, 0, 1]  # nothing new
+    assert numbers(np.array([3, 9, 7, 3, 7])).tolist() == [0, 2, 1, 0, 1]  # one new: filled
+    assert numbers(np.array([5, 4, 5])).tolist() == [4, 3, 4]  # all new: looked up again
+    many = np.arange(100, 140)[::-1]  # 40 new, marked: numbered in key order
+    assert numbers(many).tolist() == list(range(44, 4, -1))
+    assert numbers.count == 45
+    expected = [3, 7, 9, 4, 5, *range(100, 140)]
+    assert numbers.keys().tolist() == expected

@@ -191,18 +191,81 @@ class ItemGroups:
         return lambda key: np.searchsorted(keys, key)
 
     def pair_tables(
-        self, n_raters: int, q: int, keys: IntArray | None = None
-    ) -> tuple[IntArray, IntArray]:
-        """The co-rating rater pairs' keys (:meth:`pair_keys`, unless given) and their q x q
-        tables, shape (n_pairs, q, q): one ``bincount`` per batch of pairs of ratings."""
+        self, n_raters: int, q: int, max_cells: int | None = None
+    ) -> tuple[IntArray, IntArray] | None:
+        """The co-rating rater pairs' keys (as :meth:`pair_keys`) and their q x q tables,
+        shape (n_pairs, q, q): one ``bincount`` per batch of pairs of ratings. None as soon
+        as the tables would hold over ``max_cells`` cells.
+
+        Under :data:`DENSE_CELLS` rater pairs, one pass: each rater pair is numbered when
+        first met and the tables put in key order at the end. Above, the sorted keys first
+        (:meth:`pair_keys`).
+        """
         qq = q * q
-        keys = self.pair_keys(n_raters) if keys is None else keys
-        index = self.pair_index(keys, n_raters)
-        tables = np.zeros(keys.size * qq, dtype=np.int64)
+        if n_raters * n_raters > DENSE_CELLS:
+            keys = self.pair_keys(n_raters)
+            if max_cells is not None and keys.size * qq > max_cells:
+                return None
+            index = self.pair_index(keys, n_raters)
+            tables = np.zeros(keys.size * qq, dtype=np.int64)
+            for key, cell in self.pair_codes(n_raters, q):
+                cell += index(key) * qq
+                tables += np.bincount(cell, minlength=tables.size)
+            return keys, tables.reshape(keys.size, q, q)
+        numbers = _Numbering(n_raters * n_raters)
+        tables = np.zeros(0, dtype=np.int64)
         for key, cell in self.pair_codes(n_raters, q):
-            cell += index(key) * qq
-            tables += np.bincount(cell, minlength=tables.size)
-        return keys, tables.reshape(keys.size, q, q)
+            number = numbers(key)
+            number *= qq
+            cell += number
+            if max_cells is not None and numbers.count * qq > max_cells:
+                return None
+            counts = np.bincount(cell, minlength=numbers.count * qq)
+            if counts.size > tables.size:  # pairs met for the first time
+                tables = np.concatenate([tables, np.zeros(counts.size - tables.size, np.int64)])
+            tables += counts
+        keys = numbers.keys()
+        order = np.argsort(keys)
+        return keys[order], tables.reshape(keys.size, q, q)[order]
+
+
+class _Numbering:
+    """Numbers ``0, 1, ...`` for keys below ``size``, in the order they are first met (a
+    dense lookup)."""
+
+    def __init__(self, size: int) -> None:
+        self.lookup = np.full(size, -1, dtype=np.int64)
+        self.met: list[IntArray] = []
+        self.count = 0
+
+    def __call__(self, key: IntArray) -> IntArray:
+        """The numbers of ``key``, numbering the keys not met before."""
+        number: IntArray | None = None
+        new = key
+        if self.count:  # the first call numbers every key
+            number = self.lookup[key]
+            miss = number < 0
+            if not np.any(miss):
+                return number
+            new = key[miss]
+        if 64 * new.size < self.lookup.size:  # few: sorted
+            fresh = np.unique(new)
+        else:  # many: marked in a dense array
+            mark = np.zeros(self.lookup.size, dtype=bool)
+            mark[new] = True
+            fresh = np.flatnonzero(mark)
+        self.lookup[fresh] = np.arange(self.count, self.count + fresh.size)
+        self.count += int(fresh.size)
+        self.met.append(fresh)
+        if number is not None and 4 * new.size < key.size:  # a few new: fill them in
+            number[miss] = self.lookup[new]
+            return number
+        result: IntArray = self.lookup[key]
+        return result
+
+    def keys(self) -> IntArray:
+        """The keys met, in the order of their numbers."""
+        return np.concatenate(self.met).astype(np.int64) if self.met else np.zeros(0, np.int64)
 
 
 def _joined(parts: list[IntArray]) -> IntArray:
@@ -379,7 +442,9 @@ class PairTables(Result):
         """Every co-rating pair's table from ratings grouped by item (:class:`ItemGroups`;
         ``raters`` is the decode table, its size the number of raters)."""
         n_r = len(raters)
-        keys, tables = groups.pair_tables(n_r, len(categories))
+        counted = groups.pair_tables(n_r, len(categories))
+        assert counted is not None  # no cap on the cells
+        keys, tables = counted
         return cls(_key_pairs(keys, n_r), tables, raters, categories)
 
 
@@ -432,13 +497,14 @@ def pair_agreement(ratings: Ratings) -> PairAgreement:
     """
     q, n_r = ratings.n_categories, ratings.n_raters
     groups = ItemGroups.from_ratings(ratings)
-    keys = groups.pair_keys(n_r)
-    if keys.size * q * q <= CHUNK_PAIRS:  # tables no larger than a batch of pairs
-        tables = groups.pair_tables(n_r, q, keys)[1]
+    counted = groups.pair_tables(n_r, q, max_cells=CHUNK_PAIRS)
+    if counted is not None:  # tables no larger than a batch of pairs
+        keys, tables = counted
         n = tables.sum(axis=(1, 2))
         agree = np.trace(tables, axis1=1, axis2=2)
         rows, cols = tables.sum(axis=2), tables.sum(axis=1)
     else:
+        keys = groups.pair_keys(n_r)
         n, agree, rows, cols = _pair_margins(groups, keys, n_r, q)
     chance = (rows * cols).sum(axis=1).astype(np.float64)
     return PairAgreement(_key_pairs(keys, n_r), n, agree, chance)
