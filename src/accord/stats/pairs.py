@@ -56,20 +56,30 @@ class ItemGroups:
 
     @classmethod
     def from_ratings(cls, ratings: Ratings) -> ItemGroups:
-        """Group by one sort of the packed codes ``(item * n_raters + rater) * q + label``;
+        """Group by one sort of the packed codes (item, rater and label in bit fields);
         a stable sort on (item, rater) when an (item, rater) pair is rated twice (or the
-        packed codes would overflow)."""
-        n_i, n_r = ratings.n_items, ratings.n_raters
-        q = max(ratings.n_categories, 1)
+        fields do not fit 63 bits).
+
+        >>> import accord
+        >>> r = accord.Ratings.from_wide([["y", "n"], ["n", None], ["y", "y"]])
+        >>> g = ItemGroups.from_ratings(r)
+        >>> g.item.tolist(), g.rater.tolist(), g.rest.tolist()
+        ([0, 0, 1, 2, 2], [0, 1, 0, 0, 1], [1, 0, 0, 1, 0])
+        """
         item, rater, label = (
             np.asarray(c, dtype=np.int64)
             for c in (ratings.item_codes, ratings.rater_codes, ratings.label_codes)
         )
-        if n_i * n_r * q < 2**63:
-            by_cell, label_sorted = np.divmod(np.sort((item * n_r + rater) * q + label), q)
-            if not np.any(by_cell[1:] == by_cell[:-1]):  # each (item, rater) once
-                item_sorted, rater_sorted = np.divmod(by_cell, n_r)
-                return cls.from_sorted(item_sorted, rater_sorted, label_sorted)
+        rater_bits = max(ratings.n_raters - 1, 1).bit_length()
+        label_bits = max(ratings.n_categories - 1, 1).bit_length()
+        low = rater_bits + label_bits
+        if max(ratings.n_items - 1, 1).bit_length() + low <= 63:
+            packed = np.sort((item << low) | (rater << label_bits) | label)
+            cell = packed >> label_bits  # (item, rater)
+            if not np.any(cell[1:] == cell[:-1]):  # each (item, rater) once
+                return cls.from_sorted(
+                    packed >> low, cell & ((1 << rater_bits) - 1), packed & ((1 << label_bits) - 1)
+                )
         order = np.lexsort((rater, item))
         item, rater, label = item[order], rater[order], label[order]
         ends = np.searchsorted(item, item, side="right")
