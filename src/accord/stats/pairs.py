@@ -169,7 +169,9 @@ class ItemGroups:
             packed_right = (self.rater << shift) + self.label
             low = (1 << shift) - 1
             for packed in self.pair_sums(packed_left, packed_right):
-                yield packed >> shift, packed & low
+                key = packed >> shift
+                packed &= low  # a new array each batch: its low bits in place
+                yield key, packed
             return
         yield from zip(
             self.pair_sums(self.rater * n_raters, self.rater),
