@@ -29,6 +29,9 @@ CHUNK_PAIRS = 4_000_000
 #: Dense accumulator (raters^2 x q^2 cells) allowed up to this size.
 DENSE_CELLS = 20_000_000
 
+#: Bits of the packed codes of :meth:`ItemGroups.pair_codes` (a sum of two stays in int64).
+_PACKED_BITS = 62
+
 #: Above this many cells (rater pairs x q x q), unweighted pairwise statistics come from
 #: :func:`pair_agreement` (memory proportional to the ratings) instead of dense tables.
 PAIR_TABLE_CELLS = 20_000_000
@@ -53,31 +56,34 @@ class ItemGroups:
 
     @classmethod
     def from_ratings(cls, ratings: Ratings) -> ItemGroups:
-        """Group by a counting sort on the items (each item's few raters sorted in place);
-        a full sort only when an (item, rater) pair is rated twice."""
-        from scipy import sparse
+        """Group by one sort of the packed codes (item, rater and label in bit fields);
+        a stable sort on (item, rater) when an (item, rater) pair is rated twice (or the
+        fields do not fit 63 bits).
 
-        n = ratings.n_ratings
-        by_item = sparse.csr_array(
-            (
-                ratings.label_codes.astype(np.int64) + 1,
-                (ratings.item_codes, ratings.rater_codes),
-            ),
-            shape=(ratings.n_items, ratings.n_raters),
+        >>> import accord
+        >>> r = accord.Ratings.from_wide([["y", "n"], ["n", None], ["y", "y"]])
+        >>> g = ItemGroups.from_ratings(r)
+        >>> g.item.tolist(), g.rater.tolist(), g.rest.tolist()
+        ([0, 0, 1, 2, 2], [0, 1, 0, 0, 1], [1, 0, 0, 1, 0])
+        """
+        item, rater, label = (
+            np.asarray(c, dtype=np.int64)
+            for c in (ratings.item_codes, ratings.rater_codes, ratings.label_codes)
         )
-        if by_item.nnz == n:  # canonical: raters sorted within each item
-            sizes = np.diff(by_item.indptr)
-            item = np.repeat(np.arange(ratings.n_items, dtype=np.int64), sizes)
-            rater = by_item.indices.astype(np.int64)
-            label = by_item.data - 1
-            ends = np.repeat(by_item.indptr[1:].astype(np.int64), sizes)
-        else:
-            order = np.lexsort((ratings.rater_codes, ratings.item_codes))
-            item = ratings.item_codes[order].astype(np.int64)
-            rater = ratings.rater_codes[order].astype(np.int64)
-            label = ratings.label_codes[order].astype(np.int64)
-            ends = np.searchsorted(item, item, side="right")
-        return cls(item, rater, label, ends - np.arange(n) - 1)
+        rater_bits = max(ratings.n_raters - 1, 1).bit_length()
+        label_bits = max(ratings.n_categories - 1, 1).bit_length()
+        low = rater_bits + label_bits
+        if max(ratings.n_items - 1, 1).bit_length() + low <= 63:
+            packed = np.sort((item << low) | (rater << label_bits) | label)
+            cell = packed >> label_bits  # (item, rater)
+            if not np.any(cell[1:] == cell[:-1]):  # each (item, rater) once
+                return cls.from_sorted(
+                    packed >> low, cell & ((1 << rater_bits) - 1), packed & ((1 << label_bits) - 1)
+                )
+        order = np.lexsort((rater, item))
+        item, rater, label = item[order], rater[order], label[order]
+        ends = np.searchsorted(item, item, side="right")
+        return cls(item, rater, label, ends - np.arange(item.size) - 1)
 
     @classmethod
     def from_sorted(cls, item: IntArray, rater: IntArray, label: IntArray) -> ItemGroups:
@@ -98,77 +104,184 @@ class ItemGroups:
 
     def pairs(self) -> Iterator[tuple[IntArray, IntArray]]:
         """Positions ``(left, right)`` of every pair of ratings within an item, ``left``
-        first, in batches of about :data:`CHUNK_PAIRS` pairs.
+        first, in batches of about :data:`CHUNK_PAIRS` pairs (:meth:`pair_sums` of the
+        packed positions)."""
+        n = int(self.rest.size)
+        position = np.arange(n, dtype=np.int64)
+        for packed in self.pair_sums(position * n, position):
+            left, right = np.divmod(packed, n)
+            yield left, right
 
-        One pass per distance between the two ratings of a pair, over the ratings that have
-        a partner that far: every step reads the ratings in order (no array of pairs of
-        every item at once).
+    def pair_sums(self, left: IntArray, right: IntArray) -> Iterator[IntArray]:
+        """``left[i] + right[j]`` for every pair of ratings ``i < j`` within an item, in
+        batches of about :data:`CHUNK_PAIRS` pairs (their order unspecified).
+
+        One pass per distance between the two ratings of a pair. While most ratings have a
+        partner that far, the pass adds the two shifted arrays and keeps the pairs within
+        an item (no gathers); once few do, it gathers at the positions of those that do.
         """
-        left = np.flatnonzero(self.rest >= 1)
+        n, rest = int(self.rest.size), self.rest
+        held: list[IntArray] = []  # small batches, joined into one
+        n_held = 0
+        pos: IntArray | None = None  # the ratings with a partner `gap` ahead, once few
         gap = 1
-        lefts: list[IntArray] = []  # small passes, joined into one batch
-        held = 0
-        while left.size:
-            for lo in range(0, left.size, CHUNK_PAIRS):
-                part = left[lo : lo + CHUNK_PAIRS]
+        while True:
+            if pos is None:
+                near = rest[: max(n - gap, 0)] >= gap
+                count = int(np.count_nonzero(near))
+                if 4 * count < near.size:
+                    pos = np.flatnonzero(near)
+            else:
+                pos = pos[rest[pos] >= gap]
+                count = int(pos.size)
+            if count == 0:
+                break
+            for lo in range(0, n - gap if pos is None else count, CHUNK_PAIRS):
+                if pos is None:
+                    hi = min(lo + CHUNK_PAIRS, n - gap)
+                    part = (left[lo:hi] + right[lo + gap : hi + gap])[near[lo:hi]]
+                else:
+                    at = pos[lo : lo + CHUNK_PAIRS]
+                    part = left[at] + right[at + gap]
                 if 4 * part.size >= CHUNK_PAIRS:
-                    yield part, part + gap
+                    yield part
                     continue
-                lefts.append(part)
-                lefts.append(part + gap)
-                held += part.size
-                if held >= CHUNK_PAIRS // 4:
-                    yield _joined(lefts[::2]), _joined(lefts[1::2])
-                    lefts, held = [], 0
+                held.append(part)
+                n_held += part.size
+                if 4 * n_held >= CHUNK_PAIRS:
+                    yield _joined(held)
+                    held, n_held = [], 0
             gap += 1
-            left = left[self.rest[left] >= gap]
-        if held:
-            yield _joined(lefts[::2]), _joined(lefts[1::2])
+        if n_held:
+            yield _joined(held)
 
-    def pair_keys(self, n_raters: int) -> tuple[IntArray, IntArray]:
+    def pair_codes(self, n_raters: int, q: int) -> Iterator[tuple[IntArray, IntArray]]:
+        """Batches ``(key, cell)`` over every pair of ratings ``(i, j)`` within an item,
+        ``i`` first: the rater pair ``key = rater[i] * n_raters + rater[j]`` and the label
+        pair ``cell = label[i] * q + label[j]``.
+
+        Both come from one sum of packed codes (the rater pair above the bits of the label
+        pair) where they fit 63 bits, else from two.
+        """
+        shift = max(q * q - 1, 1).bit_length()
+        if n_raters * n_raters < 2 ** (_PACKED_BITS - shift):
+            packed_left = ((self.rater * n_raters) << shift) + self.label * q
+            packed_right = (self.rater << shift) + self.label
+            low = (1 << shift) - 1
+            for packed in self.pair_sums(packed_left, packed_right):
+                key = packed >> shift
+                packed &= low  # a new array each batch: its low bits in place
+                yield key, packed
+            return
+        yield from zip(
+            self.pair_sums(self.rater * n_raters, self.rater),
+            self.pair_sums(self.label * q, self.label),
+            strict=True,
+        )
+
+    def pair_keys(self, n_raters: int) -> IntArray:
         """The rater pairs that co-rated an item, as increasing keys ``a * n_raters + b``
-        (``a < b``), and how many items each co-rated."""
+        (``a < b``)."""
         size = n_raters * n_raters
+        sums = self.pair_sums(self.rater * n_raters, self.rater)
         if size <= DENSE_CELLS:
-            acc = np.zeros(size, dtype=np.int64)
-            for left, right in self.pairs():
-                acc += np.bincount(self.rater[left] * n_raters + self.rater[right], minlength=size)
-            keys = np.flatnonzero(acc).astype(np.int64)
-            return keys, acc[keys]
-        parts = [
-            np.unique(self.rater[left] * n_raters + self.rater[right], return_counts=True)
-            for left, right in self.pairs()
-        ]
-        if not parts:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        return _merge_cells(parts)
+            seen = np.zeros(size, dtype=bool)
+            for keys in sums:
+                seen[keys] = True
+            return np.flatnonzero(seen).astype(np.int64)
+        parts = [np.unique(keys) for keys in sums]
+        return np.unique(np.concatenate(parts)).astype(np.int64) if parts else np.zeros(0, np.int64)
 
-    def pair_index(self, keys: IntArray, n_raters: int) -> Callable[[IntArray, IntArray], IntArray]:
-        """``index(left, right)``: the position in ``keys`` of the rater pair of each pair of
-        ratings (``keys`` from :meth:`pair_keys`)."""
+    def pair_index(self, keys: IntArray, n_raters: int) -> Callable[[IntArray], IntArray]:
+        """``index(key)``: the position in ``keys`` (from :meth:`pair_keys`) of each rater
+        pair key."""
         size = n_raters * n_raters
         if size <= DENSE_CELLS:
             lookup = np.zeros(size, dtype=np.int64)
             lookup[keys] = np.arange(keys.size)
-            return lambda left, right: lookup[self.rater[left] * n_raters + self.rater[right]]
-        return lambda left, right: np.searchsorted(
-            keys, self.rater[left] * n_raters + self.rater[right]
-        )
+            return lambda key: lookup[key]
+        return lambda key: np.searchsorted(keys, key)
+
+    def pair_tables(
+        self, n_raters: int, q: int, max_cells: int | None = None
+    ) -> tuple[IntArray, IntArray] | None:
+        """The co-rating rater pairs' keys (as :meth:`pair_keys`) and their q x q tables,
+        shape (n_pairs, q, q): one ``bincount`` per batch of pairs of ratings. None as soon
+        as the tables would hold over ``max_cells`` cells.
+
+        Under :data:`DENSE_CELLS` rater pairs, one pass: each rater pair is numbered when
+        first met and the tables put in key order at the end. Above, the sorted keys first
+        (:meth:`pair_keys`).
+        """
+        qq = q * q
+        if n_raters * n_raters > DENSE_CELLS:
+            keys = self.pair_keys(n_raters)
+            if max_cells is not None and keys.size * qq > max_cells:
+                return None
+            index = self.pair_index(keys, n_raters)
+            tables = np.zeros(keys.size * qq, dtype=np.int64)
+            for key, cell in self.pair_codes(n_raters, q):
+                cell += index(key) * qq
+                tables += np.bincount(cell, minlength=tables.size)
+            return keys, tables.reshape(keys.size, q, q)
+        numbers = _Numbering(n_raters * n_raters)
+        tables = np.zeros(0, dtype=np.int64)
+        for key, cell in self.pair_codes(n_raters, q):
+            number = numbers(key)
+            number *= qq
+            cell += number
+            if max_cells is not None and numbers.count * qq > max_cells:
+                return None
+            counts = np.bincount(cell, minlength=numbers.count * qq)
+            if counts.size > tables.size:  # pairs met for the first time
+                tables = np.concatenate([tables, np.zeros(counts.size - tables.size, np.int64)])
+            tables += counts
+        keys = numbers.keys()
+        order = np.argsort(keys)
+        return keys[order], tables.reshape(keys.size, q, q)[order]
+
+
+class _Numbering:
+    """Numbers ``0, 1, ...`` for keys below ``size``, in the order they are first met (a
+    dense lookup)."""
+
+    def __init__(self, size: int) -> None:
+        self.lookup = np.full(size, -1, dtype=np.int64)
+        self.met: list[IntArray] = []
+        self.count = 0
+
+    def __call__(self, key: IntArray) -> IntArray:
+        """The numbers of ``key``, numbering the keys not met before."""
+        number: IntArray | None = None
+        new = key
+        if self.count:  # the first call numbers every key
+            number = self.lookup[key]
+            miss = number < 0
+            if not np.any(miss):
+                return number
+            new = key[miss]
+        if 64 * new.size < self.lookup.size:  # few: sorted
+            fresh = np.unique(new)
+        else:  # many: marked in a dense array
+            mark = np.zeros(self.lookup.size, dtype=bool)
+            mark[new] = True
+            fresh = np.flatnonzero(mark)
+        self.lookup[fresh] = np.arange(self.count, self.count + fresh.size)
+        self.count += int(fresh.size)
+        self.met.append(fresh)
+        if number is not None and 4 * new.size < key.size:  # a few new: fill them in
+            number[miss] = self.lookup[new]
+            return number
+        result: IntArray = self.lookup[key]
+        return result
+
+    def keys(self) -> IntArray:
+        """The keys met, in the order of their numbers."""
+        return np.concatenate(self.met).astype(np.int64) if self.met else np.zeros(0, np.int64)
 
 
 def _joined(parts: list[IntArray]) -> IntArray:
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
-
-
-def _merge_cells(parts: list[tuple[IntArray, IntArray]]) -> tuple[IntArray, IntArray]:
-    """Sorted distinct keys and summed counts of several ``np.unique`` results."""
-    if len(parts) == 1:
-        return parts[0][0].astype(np.int64), parts[0][1].astype(np.int64)
-    keys = np.concatenate([k for k, _ in parts])
-    counts = np.concatenate([c for _, c in parts])
-    uniq, inverse = np.unique(keys, return_inverse=True)
-    summed: IntArray = np.bincount(inverse, weights=counts, minlength=uniq.size).astype(np.int64)
-    return uniq.astype(np.int64), summed
 
 
 #: Per-pair overhead of the code-row path, in item-equivalents (one bincount call).
@@ -340,17 +453,16 @@ class PairTables(Result):
     ) -> PairTables:
         """Every co-rating pair's table from ratings grouped by item (:class:`ItemGroups`;
         ``raters`` is the decode table, its size the number of raters)."""
-        q, n_r = len(categories), len(raters)
-        qq = q * q
-        keys, _ = groups.pair_keys(n_r)
-        index = groups.pair_index(keys, n_r)
-        tables = np.zeros(keys.size * qq, dtype=np.int64)
-        label = groups.label
-        for left, right in groups.pairs():
-            cell = index(left, right) * qq + label[left] * q + label[right]
-            tables += np.bincount(cell, minlength=tables.size)
-        pairs = np.stack([keys // max(n_r, 1), keys % max(n_r, 1)], axis=1).astype(np.int64)
-        return cls(pairs, tables.reshape(keys.size, q, q), raters, categories)
+        n_r = len(raters)
+        counted = groups.pair_tables(n_r, len(categories))
+        assert counted is not None  # no cap on the cells
+        keys, tables = counted
+        return cls(_key_pairs(keys, n_r), tables, raters, categories)
+
+
+def _key_pairs(keys: IntArray, n_raters: int) -> IntArray:
+    """Rater codes ``(a, b)`` of the keys ``a * n_raters + b``, shape (n_keys, 2)."""
+    return np.stack([keys // max(n_raters, 1), keys % max(n_raters, 1)], axis=1).astype(np.int64)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -397,18 +509,35 @@ def pair_agreement(ratings: Ratings) -> PairAgreement:
     """
     q, n_r = ratings.n_categories, ratings.n_raters
     groups = ItemGroups.from_ratings(ratings)
-    keys, n = groups.pair_keys(n_r)
+    counted = groups.pair_tables(n_r, q, max_cells=CHUNK_PAIRS)
+    if counted is not None:  # tables no larger than a batch of pairs
+        keys, tables = counted
+        n = tables.sum(axis=(1, 2))
+        agree = np.trace(tables, axis1=1, axis2=2)
+        rows, cols = tables.sum(axis=2), tables.sum(axis=1)
+    else:
+        keys = groups.pair_keys(n_r)
+        n, agree, rows, cols = _pair_margins(groups, keys, n_r, q)
+    chance = (rows * cols).sum(axis=1).astype(np.float64)
+    return PairAgreement(_key_pairs(keys, n_r), n, agree, chance)
+
+
+def _pair_margins(
+    groups: ItemGroups, keys: IntArray, n_r: int, q: int
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Per rater pair (``keys``): co-rated items, those with the same label, and the two
+    raters' category counts on them, shape (n_pairs, q) each, without the q x q tables."""
     index = groups.pair_index(keys, n_r)
+    n = np.zeros(keys.size, dtype=np.int64)
     agree = np.zeros(keys.size, dtype=np.int64)
     rows = np.zeros(keys.size * q, dtype=np.int64)  # (pair, category) margins of each table
     cols = np.zeros(keys.size * q, dtype=np.int64)
-    label = groups.label
-    for left, right in groups.pairs():
-        pair = index(left, right)
-        la, lb = label[left], label[right]
+    for key, cell in groups.pair_codes(n_r, q):
+        pair = index(key)
+        la, lb = np.divmod(cell, q)
+        n += np.bincount(pair, minlength=keys.size)
         agree += np.bincount(pair[la == lb], minlength=keys.size)
-        rows += np.bincount(pair * q + la, minlength=rows.size)
-        cols += np.bincount(pair * q + lb, minlength=cols.size)
-    chance = (rows * cols).reshape(keys.size, q).sum(axis=1).astype(np.float64)
-    pairs = np.stack([keys // max(n_r, 1), keys % max(n_r, 1)], axis=1).astype(np.int64)
-    return PairAgreement(pairs, n, agree, chance)
+        pair *= q
+        rows += np.bincount(pair + la, minlength=rows.size)
+        cols += np.bincount(pair + lb, minlength=cols.size)
+    return n, agree, rows.reshape(keys.size, q), cols.reshape(keys.size, q)
