@@ -18,8 +18,7 @@ from hypothesis import strategies as st
 
 import accord
 from accord._errors import InvalidInputError
-from accord.data.dictionary import GrowingDictionary
-from accord.engines._encode import dictionary_codes, new_value_positions
+from accord.data.dictionary import GrowingDictionary, dictionary_codes, new_value_positions
 
 from .test_engines import assert_same
 

@@ -29,7 +29,7 @@ import numpy.typing as npt
 from .._errors import InvalidInputError
 from .._types import IntArray, Level, Missing
 from .._validate import check_na_values, tidy_scalar
-from ..data.dictionary import GrowingDictionary
+from ..data.dictionary import GrowingDictionary, dictionary_codes, new_value_positions
 from ..data.dictionary import raw_label_domain as label_domain
 from ..data.encoder import LabelRowError, LabelsAs, missing_of, typed_ids
 from ..data.label_sets import LabelSets, SetColumn, group_label_sets, split_label_column
@@ -44,7 +44,6 @@ from ._blocks import (
     long_partial,
     use_sparse,
 )
-from ._encode import dictionary_codes, new_value_positions
 from ._mapreduce import CAPABILITIES, READAHEAD, MapFn, Merge, Progress, ahead, batches
 from ._matrix import CodeMatrix
 from ._options import Scan, ScanOptions, check_choice, check_read
