@@ -10,7 +10,7 @@ one-sentence verdict (:func:`verdict`, :func:`panel_verdict`).
 
 It belongs to the presenters (``accord.report`` and ``accord.cli`` import it; nothing below
 them does) but lives beside the package root rather than inside either: importing it loads
-no third-party module (the standard library only; Cohen's kappa is fetched from
+no third-party module but numpy (through the interval helpers; Cohen's kappa is fetched from
 ``accord``'s public names when a verdict needs it), so the command line reaches it without
 importing the report's dependencies (pandas through ``accord.report``, matplotlib, jinja2),
 and the report reaches it without importing typer.
