@@ -135,6 +135,8 @@ def test_measurements_show_alpha_and_the_iccs_unless_asked(engine: str) -> None:
     caption = " ".join(res.output.split())
     assert "count exact matches of values" in caption and "--coefficients names them" in caption
     asked = runner.invoke(app, [*args, "-f", "json", "--coefficients", "percent_agreement"])
+    own = runner.invoke(app, [*args, "--coefficients", "icc"], env={"COLUMNS": "200"})
+    assert "left out" not in " ".join(own.output.split())  # nothing left out of what was asked
     named = {r["weights"]: r for r in json.loads(asked.output)["coefficients"]}
     assert set(named) == {"identity", "quadratic"} and named["identity"]["statistic"] == 0.0
 

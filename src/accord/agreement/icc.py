@@ -135,7 +135,7 @@ def _interval(
 ) -> ConfidenceInterval:  # fmt: skip
     a = (1.0 - level) / 2.0
     df1 = n - 1
-    if (msw if form.startswith("ICC(1,") else mse) == 0:  # F = infinity: see _no_error
+    if _error_ms(form, msw, mse) == 0:  # F = infinity: see _no_error
         return ConfidenceInterval(math.nan, math.nan)
     if form in ("ICC(1,1)", "ICC(1,k)"):
         return _f_ratio_interval(msr / msw, df1, n * (k - 1), a, k, form == "ICC(1,1)")
@@ -593,23 +593,29 @@ def _form_fields(
     }
 
 
+def _error_ms(form: str, msw: float, mse: float) -> float:
+    """The error mean square of ``form``'s F ratio: within items for the one-way forms,
+    the residual for the two-way ones."""
+    return msw if form.startswith("ICC(1,") else mse
+
+
 def _no_error(form: str, ms: _MeanSquares) -> str | None:
     """Why ``form`` has no F interval when its error mean square is 0, else None.
 
-    The F ratio is then infinite (the p-value 0): the one-way form's error is the spread of
-    each item's scores (0 when every rater gave each item the same score), the two-way forms'
-    the residual (0 also when the raters differ by a constant). The interval's limits tend
-    to 1 there, a certainty no finite sample gives, so it is NaN with this reason.
+    The F ratio is then infinite (the F test gives NaN): the one-way form's error is the
+    spread of each item's scores (0 when every rater gave each item the same score), the
+    two-way forms' the residual (0 also when the raters differ by a constant). The
+    interval's limits tend to 1 there, a certainty no finite sample gives, so it is NaN with
+    this reason.
     """
-    one_way = form.startswith("ICC(1,")
-    if (ms.msw if one_way else ms.mse) != 0:
+    if _error_ms(form, ms.msw, ms.mse) != 0:
         return None
     what = (
         "every rater gave each item the same score"
         if ms.msw == 0
         else "the raters' scores differ by a constant on every item"
     )
-    error = "within-item" if one_way else "residual"
+    error = "within-item" if form.startswith("ICC(1,") else "residual"
     return f"no F interval: {what} (the {error} mean square is 0, F infinite)"
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import numbers
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeAlias
 
@@ -45,6 +44,7 @@ from .inference import (
 from .weights import (
     WEIGHT_SCHEMES,
     agreement_weights,
+    all_numbers,
     check_diagonal,
     has_order,
     square_matrix,
@@ -1146,10 +1146,6 @@ def _span(categories: Sequence[Any]) -> str:
     return first if len(categories) == 1 else f"{first}-{last}"
 
 
-def _is_number(value: Any) -> bool:
-    return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
-
-
 def _dichotomy_kind(
     data: TwoRaterData,
     y: npt.ArrayLike | None,
@@ -1169,13 +1165,13 @@ def _dichotomy_kind(
             f"{{{', '.join(map(repr, LEVELS))}}} or None. Got {level!r} instead."
         )
     order = ", ".join(map(str, table.categories))
-    all_numbers = all(_is_number(c) for c in table.categories)
+    numeric = all_numbers(table.categories)
     if level == "nominal":
         return "one-vs-rest", "each category against the rest (level nominal)"
     if level is not None:
         sorted_labels = (
             categories is None
-            and not all_numbers
+            and not numeric
             and (
                 (isinstance(data, Ratings) and not data.categories_declared)
                 or (y is not None and not isinstance(data, ContingencyTable | Ratings))
@@ -1192,7 +1188,7 @@ def _dichotomy_kind(
         return "cuts", f"cuts of the ordered scale {order} (level {data.level})"
     if categories is not None or (isinstance(data, Ratings) and data.categories_declared):
         return "cuts", f"cuts of the declared order {order}"
-    if all_numbers:
+    if numeric:
         return "cuts", f"cuts of the numeric scale {order}"
     return "one-vs-rest", (
         f"each category against the rest: the labels ({order}) are text with no declared "

@@ -22,6 +22,7 @@ __all__ = [
     "WEIGHT_SCHEMES",
     "WeightScheme",
     "agreement_weights",
+    "all_numbers",
     "category_scale",
     "check_ordered",
     "has_order",
@@ -53,6 +54,18 @@ def _f(a: Any) -> FloatArray:
     return out
 
 
+def all_numbers(categories: Sequence[Any]) -> bool:
+    """Whether every category is a number (not a truth value).
+
+    >>> all_numbers([1, 2.5]), all_numbers([1, "2"]), all_numbers([True, False])
+    (True, False, False)
+    """
+    return all(
+        isinstance(c, int | float | np.integer | np.floating) and not isinstance(c, bool)
+        for c in categories
+    )
+
+
 def category_scale(categories: Sequence[Any]) -> FloatArray:
     """Numeric scale of a category domain: the values if all are numbers, else 1..q.
 
@@ -64,10 +77,7 @@ def category_scale(categories: Sequence[Any]) -> FloatArray:
     [1.0, 2.0, 3.0]
     """
     cats = list(categories)
-    if cats and all(
-        isinstance(c, int | float | np.integer | np.floating) and not isinstance(c, bool)
-        for c in cats
-    ):
+    if cats and all_numbers(cats):
         vals = np.asarray(cats, dtype=np.float64)
         if np.all(np.isfinite(vals)):
             return vals
@@ -84,12 +94,7 @@ def has_order(categories: Sequence[Any], level: str, declared: bool) -> bool:
     >>> has_order([1, 2, 3], "nominal", declared=False), has_order(["lo", "hi"], "ordinal", True)
     (True, True)
     """
-    if level != "nominal" or declared:
-        return True
-    return all(
-        isinstance(c, int | float | np.integer | np.floating) and not isinstance(c, bool)
-        for c in categories
-    )
+    return level != "nominal" or declared or all_numbers(categories)
 
 
 def check_ordered(what: str, categories: Sequence[Any], owner: str, ordered: bool) -> None:

@@ -51,13 +51,15 @@ def render(
     measurement: str = "nominal",
     ratings: Any = None,
     per_label: Any = None,
+    left_out: bool = False,
 ) -> None:
     """Print or write the report and coefficient table in the chosen format (the table
     format starts with the verdict: the headline coefficient at the ``measurement`` level
     read against its benchmarks; with the ``ratings``, Cohen's kappa for two raters, as the
     report). A :class:`~accord.PerLabelAgreement` (set-valued ratings) follows the table,
-    and is the ``per_label`` key of the JSON."""
-    from .._verdict import ratings_verdict, shown_coefficients, table_verdict
+    and is the ``per_label`` key of the JSON; ``left_out``: the table of measurements left
+    out the coefficients that count exact matches, and its caption says so."""
+    from .._verdict import ratings_verdict, table_verdict
     from ..agreement.summary import AgreementTable
 
     table = AgreementTable(tuple(results), measurement, ci)
@@ -123,8 +125,7 @@ def render(
         f"SE: general (non-null) standard error (Gwet 2014 / irrCAC 1.4); CI: {how}; "
         f"p: two-sided test of 0{icc_p if has_icc else ''}."
     )
-    wanted = shown_coefficients(measurement)
-    if wanted is not None and {coef.name for coef in results} <= set(wanted):
+    if left_out:
         caption += (
             " Measurements: the coefficients that count exact matches of values (percent "
             "agreement, the kappas, AC1) are left out; --coefficients names them."
@@ -274,6 +275,7 @@ def agree(
             ci=ci,
             measurement=table.level,
             ratings=ratings,
+            left_out=shown is not None,
         )
 
 
