@@ -13,6 +13,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from sklearn.metrics import cohen_kappa_score
 from typer.testing import CliRunner
 
 import accord
@@ -67,6 +68,9 @@ def test_boolean_spellings_read_alike_whatever_the_other_rows(tmp_path: Path) ->
     assert _kappa(a) == pytest.approx(0.0, abs=1e-12)
     # With yes: p_o = 1/5; p_e = (1/5)(1/5) = 0.04; kappa = (0.2 - 0.04) / 0.96 = 1/6.
     assert _kappa(b) == pytest.approx(1 / 6, rel=1e-12)
+    # sklearn: cohen_kappa_score(r1, r2) on the labels as written gives the same 1/6.
+    r1, r2 = ([v for _, r, v in BOOLEAN_ROWS if r == w] + ["yes"] for w in ("r1", "r2"))
+    assert cohen_kappa_score(r1, r2) == pytest.approx(1 / 6, rel=1e-12)
     assert accord.percent_agreement(b).statistic == pytest.approx(0.2, rel=1e-12)
     for r in (a, b):  # and the report says so, naming the spellings and the option
         assert len(r.report.notes) == 2
@@ -184,8 +188,7 @@ def test_cli_names_the_flag_that_merges(tmp_path: Path) -> None:
 def _label_studio(path: Path, answers: list[tuple[int, int, str]]) -> Path:
     tasks: dict[int, list[Any]] = {}
     for task, user, choice in answers:
-        result = {"from_name": "answer", "to_name": "text", "type": "choices"}
-        result["value"] = {"choices": [choice]}  # type: ignore[assignment]
+        result = {"from_name": "answer", "type": "choices", "value": {"choices": [choice]}}
         tasks.setdefault(task, []).append({"completed_by": user, "result": [result]})
     records = [{"id": t, "data": {}, "annotations": a} for t, a in tasks.items()]
     path.write_text(json.dumps(records))
