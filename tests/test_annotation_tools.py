@@ -920,7 +920,7 @@ def test_cli_consensus_from_errors_are_one_line(args: list[str], message: str) -
         (["label_studio.json", "--from", "label-studio", "--item", "x"], "--item: an annotation"),
         (["prodigy_choice.jsonl", "--from", "pairwise"], "line 1: no 'question_id'"),
         (["label_studio.json", "--engine", "stream"], "needed with --engine stream"),
-        (["prodigy_choice.jsonl", "--from", "prodigy", "--na-values", "x"], "--na-values: an"),
+        (["prodigy_choice.jsonl", "--from", "prodigy", "--encoding", "latin-1"], "--encoding: an"),
         (["prodigy_choice.jsonl", "--sep", ";"], "--sep ; does not apply"),
         (["label_studio_malformed.json", "--from", "label-studio"], "task 32"),
     ],

@@ -633,7 +633,7 @@ def test_a_dictionary_column_encodes_as_its_values_do(
 # empty and quoted empty cells, blanks, booleans, text with a separator inside quotes.
 cell = st.sampled_from(
     ["1", "01", " 1", "1.0", "2", "-3", "x", "X", "NA", "na", "N/A", "None", "null", "", '""',
-     " ", "true", "False", "nan", "inf", "a b", '"q,uoted"']
+     " ", "true", "False", "TRUE", "x ", "nan", "inf", "a b", '"q,uoted"']
 )  # fmt: skip
 ids = st.sampled_from(["1", "01", " 1", "1.0", "2", "y", "true", "a b", '"q,uoted"'])
 
@@ -668,7 +668,7 @@ def _outcome(read: Any) -> Any:
     no_id=st.sampled_from([None, None, None, "NA", ""]),
     na_values=st.sampled_from([None, [], ["x", "None"]]),
     categories=st.sampled_from([None, None, None, ["NA", "x", "1", "q,uoted", "2", "nan"]]),
-    labels_as=st.sampled_from(["auto", "text", "number"]),
+    labels_as=st.sampled_from(["auto", "text", "number", "normalized"]),
     duplicates=st.sampled_from(["raise", "first", "last"]),
 )
 # the label "nan" when it is not a missing spelling: a text category on every path

@@ -117,12 +117,16 @@ def test_dask_object_column_of_mixed_types_matches_memory() -> None:
 
 ID = st.sampled_from(["1", "01", "2", "10", "x7"])
 SCORE = st.sampled_from(["1", "2.5", "3", "", "NA", "-0.5", " 2.5"])
+# Spellings the read report warns about: a boolean two ways, a label with a space, float noise.
+SPELLED = st.sampled_from(
+    ["TRUE", "True", "false", "yes", "yes ", "Yes", "0.3", "0.30000000000000004"]
+)
 
 
 @settings(max_examples=25, deadline=None)
 @given(
     cells=st.lists(
-        st.tuples(ID, st.sampled_from("abcd"), SCORE),
+        st.tuples(ID, st.sampled_from("abcd"), SCORE | SPELLED),
         min_size=1,
         max_size=40,
         unique_by=lambda t: (t[0], t[1]),
@@ -131,7 +135,8 @@ SCORE = st.sampled_from(["1", "2.5", "3", "", "NA", "-0.5", " 2.5"])
 )
 def test_dask_split_csv_equals_memory(cells: list[tuple[str, str, str]], cuts: list[int]) -> None:
     # However the rows are cut into files, the dask engine's codes, decode tables, counts and
-    # report are the memory engine's on the whole file (one label at least is present).
+    # report (its warnings about spellings included) are the memory engine's on the whole file
+    # (one label at least is present).
     lines = ["item,rater,label\n", "x7,z,2\n", *(f"{i},{r},{label}\n" for i, r, label in cells)]
     bounds = [1, *sorted(c for c in cuts if c < len(lines) - 1), len(lines)]
     with tempfile.TemporaryDirectory() as tmp:

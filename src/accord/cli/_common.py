@@ -130,7 +130,8 @@ LABELS_AS_OPTION = typer.Option(
     "auto",
     "--labels-as",
     help="auto (a text file's labels are numbers when every one is), number (2 and 2.0 "
-    "are one category) or text (labels as written).",
+    "are one category), text (labels as written) or normalized (labels that differ only in "
+    "surrounding spaces, case or Unicode form, such as yes and Yes, are one category).",
 )
 
 
@@ -180,6 +181,8 @@ def read_export_file(
         categories=given["categories"],
         duplicates=duplicates,  # type: ignore[arg-type]
         multi_label=multi_label,
+        na_values=given["na_values"],
+        labels_as=given["labels_as"],
     )
 
 
@@ -968,13 +971,11 @@ def check_columns(
 
 
 def check_export_options(shared: Shared) -> None:
-    """The options of a table (``--sep``, ``--encoding``, ``--na-values``, ``--labels-as``)
-    are refused for an annotation-tool export, not ignored."""
-    columns = ratings_keywords()
-    as_written = {"--sep": shared.sep, "--encoding": shared.encoding,
-                  "--na-values": columns["na_values"]}  # fmt: skip
+    """The options of a file's text (``--sep``, ``--encoding``) are refused for an
+    annotation-tool export, not ignored (``--na-values`` and ``--labels-as`` apply to its
+    answers as to a table's labels)."""
+    as_written = {"--sep": shared.sep, "--encoding": shared.encoding}
     flags = [flag for flag, v in as_written.items() if v is not None]
-    flags += ["--labels-as"] if columns["labels_as"] != "auto" else []
     if flags:
         raise fail(f"{', '.join(flags)}: an annotation-tool export is read as its tool writes it")
 

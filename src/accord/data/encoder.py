@@ -17,14 +17,21 @@ categories, which always win.
 
 Text read from a file (CSV) has no type of its own: the type of the whole column is decided
 from its distinct values (:func:`typed_text`): numbers when every value is a number, booleans
-when every value is ``true``/``false``, else text. A column that mixes numbers and text is
-text.
+when every value is ``true``/``false`` and each of the two is written one way, else text. A
+column that mixes numbers and text is text.
+
+Labels are compared as written. On the distinct labels, the read report warns when two text
+labels differ only in surrounding spaces, case or Unicode normal form (:func:`spelling_notes`),
+when two spell one number (``2`` and ``2.0``), and when two numbers differ by less than a
+relative ``1e-9`` (float noise, :func:`close_number_notes`); ``labels_as="normalized"`` reads the
+text spellings of one label as one category.
 
 pyarrow is imported inside the functions that need it.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, get_args
 
@@ -32,32 +39,36 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, option
 from .._types import BoolArray, FloatArray, IntArray, Level
 from .._validate import check_na_values, format_rows, tidy_scalar
 
 __all__ = [
+    "CLOSE_NUMBERS",
     "LABELS_AS",
     "LabelRowError",
     "LabelsAs",
     "arrow_of",
     "categories_as_text",
+    "close_number_notes",
     "compact_integer_codes",
     "dictionary_of",
     "distinct_values",
     "encode_ids",
     "label_domain",
+    "merged_spellings",
     "missing_mask",
     "missing_of",
     "order_line",
     "parses_as_number",
     "rows_in",
+    "spelling_notes",
     "typed_column",
     "typed_ids",
     "typed_text",
 ]
 
-LabelsAs = Literal["auto", "number", "text"]
+LabelsAs = Literal["auto", "number", "text", "normalized"]
 LABELS_AS: tuple[str, ...] = get_args(LabelsAs)
 
 # --------------------------------------------------------------------------- to Arrow
@@ -310,14 +321,18 @@ def _text_numbers(arr: Any) -> npt.NDArray[Any] | None:
 
 
 def _booleans(arr: Any) -> npt.NDArray[np.bool_] | None:
-    """Text values as booleans when every one is ``true`` or ``false`` (any case, spaces
-    around ignored), else None."""
+    """Text values as booleans when every one is ``true`` or ``false`` (any case) and each
+    of the two is written one way, else None: ``TRUE`` beside ``True`` is two labels, as
+    written, whatever the other values (the read report warns)."""
     import pyarrow.compute as pc
 
     lowered = pc.utf8_lower(pc.utf8_trim_whitespace(arr))
     is_true = pc.equal(lowered, "true")
     if not pc.all(pc.or_(is_true, pc.equal(lowered, "false"))).as_py():
         return None
+    for which in (is_true, pc.invert(is_true)):
+        if pc.count_distinct(pc.filter(arr, which)).as_py() > 1:
+            return None
     return np.asarray(is_true.to_numpy(zero_copy_only=False), dtype=bool)
 
 
@@ -325,8 +340,9 @@ def typed_text(values: Any) -> npt.NDArray[Any]:
     """The type of a text column, decided from its distinct (present) values.
 
     Numbers when every value is a number (int64 when every one is an integer, else
-    float64), booleans when every value is ``true`` or ``false`` (any case), else the
-    text (object array). Surrounding spaces are ignored.
+    float64; surrounding spaces ignored), booleans when every value is ``true`` or
+    ``false`` (any case) and each of the two is written one way, else the text (object
+    array).
 
     Examples
     --------
@@ -338,6 +354,10 @@ def typed_text(values: Any) -> npt.NDArray[Any]:
     array(['1', 'one'], dtype=object)
     >>> typed_text(["1", "nan"])  # a "nan" that is not missing is a label, not a number
     array(['1', 'nan'], dtype=object)
+    >>> typed_text(["TRUE", "FALSE"])
+    array([ True, False])
+    >>> typed_text(["TRUE", "True", "FALSE"])  # true spelled two ways: the text as written
+    array(['TRUE', 'True', 'FALSE'], dtype=object)
     """
     import pyarrow as pa
 
@@ -586,14 +606,163 @@ def label_domain(
     if level in ("interval", "ratio") or labels_as == "number":
         return _numeric_domain(raw, where, level=level, column=column)
     if raw.dtype.kind in "fbiu":
-        return _number_domain(raw)
+        return _number_domain(raw, column)
     notes: tuple[str, ...] = ()
-    if labels_as == "auto" and all(isinstance(v, str) for v in raw):
-        if level == "ordinal" and bool(np.all(np.isfinite(_numbers_of(raw)))):
+    if all(isinstance(v, str) for v in raw):
+        if labels_as == "normalized":
+            raw, notes = merged_spellings(raw, column)
+        else:
+            notes = spelling_notes(raw, column)
+        if labels_as != "text" and level == "ordinal" and _all_numbers(raw):
             # Every label is a number written as text: ordered by its number.
             return _numeric_domain(raw, where, level=level, column=column)
-        notes = _same_number_notes(raw, column)
+        if labels_as != "text":
+            notes = _same_number_notes(raw, column) + notes
     return _text_domain(raw, level=level, column=column, notes=notes)
+
+
+def _all_numbers(raw: npt.NDArray[Any]) -> bool:
+    return bool(np.all(np.isfinite(_numbers_of(raw))))
+
+
+#: Numbers closer than this, relative to the larger, are flagged as float noise.
+CLOSE_NUMBERS = 1e-9
+
+
+def _spelling_keys(raw: npt.NDArray[Any]) -> list[str] | None:
+    """Each text label with surrounding spaces removed, in Unicode NFKC form, lower case:
+    the labels of one key differ only in how they are spelled; None when no two labels
+    share a key (decided in Arrow, without a Python object per label)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    arr = pc.utf8_trim_whitespace(pa.array(raw, pa.large_string()))
+    keys = pc.utf8_lower(pc.utf8_normalize(arr, "NFKC"))
+    if pc.count_distinct(keys).as_py() == len(keys):
+        return None
+    out: list[str] = keys.to_pylist()
+    return out
+
+
+def _spelling_groups(raw: npt.NDArray[Any]) -> dict[str, list[str]]:
+    """The labels that share a spelling key (:func:`_spelling_keys`), by the first of them;
+    only groups of two labels or more, each sorted, in sorted order."""
+    keys = _spelling_keys(raw)
+    if keys is None:
+        return {}
+    groups: dict[str, list[str]] = {}
+    for key, label in zip(keys, raw, strict=True):
+        groups.setdefault(key, []).append(str(label))
+    found = [sorted(set(g)) for g in groups.values() if len(set(g)) > 1]
+    return dict(sorted((g[0], g) for g in found))  # in the order of the labels, not the rows
+
+
+def _how_spelled(group: Sequence[str]) -> tuple[str, Callable[[object], str]]:
+    """How the labels of one group differ (surrounding spaces, case, Unicode form), and how
+    to show them: ``ascii()`` when they differ in Unicode form (they print alike), else
+    ``repr()``."""
+    unicode = any(unicodedata.normalize("NFKC", v) != v for v in group)
+    kinds = [
+        kind
+        for kind, differs in (
+            ("surrounding spaces", any(v != v.strip() for v in group)),
+            ("case", len({unicodedata.normalize("NFKC", v.strip()) for v in group}) > 1),
+            ("Unicode form", unicode),
+        )
+        if differs
+    ]
+    return " and ".join(kinds), ascii if unicode else repr
+
+
+def _listed(group: Sequence[str], show: Callable[[object], str]) -> str:
+    return ", ".join(show(v) for v in group[:-1]) + f" and {show(group[-1])}"
+
+
+def spelling_notes(raw: npt.NDArray[Any], column: str) -> tuple[str, ...]:
+    """A warning for each set of text labels that differ only in surrounding spaces, case or
+    Unicode normal form (``yes``, ``yes `` and ``Yes``), read as different categories (at
+    most three; computed on the distinct labels).
+
+    Examples
+    --------
+    >>> print(spelling_notes(np.array(["yes", "Yes", "no"], dtype=object), "label")[0])
+    column 'label': labels 'Yes' and 'yes' differ only in case and are read as different categories; pass labels_as='normalized' to read them as one
+    """  # noqa: E501
+    groups = [g for g in _spelling_groups(raw).values() if not all(map(parses_as_number, g))]
+    notes = []
+    for group in groups[:3]:  # numbers spelled two ways have their own note
+        kinds, show = _how_spelled(group)
+        notes.append(
+            f"column {column!r}: labels {_listed(group, show)} differ only in {kinds} and "
+            f"are read as different categories; pass {option('labels_as', 'normalized')} "
+            "to read them as one"
+        )
+    return tuple(notes)
+
+
+def merged_spellings(
+    raw: npt.NDArray[Any], column: str
+) -> tuple[npt.NDArray[Any], tuple[str, ...]]:
+    """The text labels with the spellings of one label (:func:`spelling_notes`) made one,
+    and a note for each set merged (``labels_as="normalized"``).
+
+    A set is read as the spelling among them without surrounding spaces, in Unicode NFC
+    form, first in alphabetical order: chosen from the labels alone, so every engine and
+    every order of the rows reads it alike.
+
+    Examples
+    --------
+    >>> merged, notes = merged_spellings(np.array(["yes ", "Yes", "no"], dtype=object), "l")
+    >>> merged
+    array(['Yes', 'Yes', 'no'], dtype=object)
+    >>> print(notes[0])
+    column 'l': labels 'Yes' and 'yes ' (differing only in surrounding spaces and case) are read as one category, 'Yes'
+    """  # noqa: E501
+    groups = _spelling_groups(raw)
+    if not groups:
+        return raw, ()
+    chosen = {
+        v: min(g, key=lambda s: (s != s.strip(), unicodedata.normalize("NFC", s) != s, s))
+        for g in groups.values()
+        for v in g
+    }
+    merged = np.empty(raw.size, dtype=object)
+    merged[:] = [chosen.get(v, v) for v in raw]
+    notes = []
+    for group in list(groups.values())[:3]:
+        kinds, show = _how_spelled(group)
+        notes.append(
+            f"column {column!r}: labels {_listed(group, show)} (differing only in {kinds}) "
+            f"are read as one category, {show(chosen[group[0]])}"
+        )
+    return merged, tuple(notes)
+
+
+def close_number_notes(uniq: FloatArray, column: str) -> tuple[str, ...]:
+    """A warning when two distinct numeric labels differ by less than a relative
+    :data:`CLOSE_NUMBERS` (``0.1 + 0.2`` and ``0.3``): float noise read as two categories.
+    ``uniq`` holds the distinct labels, sorted.
+
+    Examples
+    --------
+    >>> print(close_number_notes(np.array([0.1, 0.3, 0.1 + 0.2]), "score")[0])
+    column 'score': labels 0.3 and 0.30000000000000004 differ by less than a relative 1e-09 (floating-point noise) and are read as different categories; round them to the precision they were measured at to read them as one
+    """  # noqa: E501
+    x = np.asarray(uniq, dtype=np.float64)
+    x = x[np.isfinite(x)]
+    if x.size < 2:
+        return ()
+    gap = np.diff(x)
+    close = np.flatnonzero((gap > 0) & (gap < CLOSE_NUMBERS * np.maximum(abs(x[:-1]), abs(x[1:]))))
+    if close.size == 0:
+        return ()
+    listed = "; ".join(f"{float(x[i])!r} and {float(x[i + 1])!r}" for i in close[:3])
+    more = f" ({close.size} such pairs)" if close.size > 3 else ""
+    return (
+        f"column {column!r}: labels {listed}{more} differ by less than a relative "
+        f"{CLOSE_NUMBERS!r} (floating-point noise) and are read as different categories; "
+        "round them to the precision they were measured at to read them as one",
+    )
 
 
 Domain = tuple[IntArray, tuple[Any, ...], FloatArray | None, str, tuple[str, ...]]
@@ -706,22 +875,23 @@ def _numeric_domain(raw: npt.NDArray[Any], where: _Where, *, level: Level, colum
             first,
         )
     remap, uniq = _sorted_domain(nums)
+    integral = _integral_floats(uniq)
     # Python ints (whole numbers below 2**53: exact in int64) or floats, made in one call.
-    domain: tuple[Any, ...] = tuple(
-        (uniq.astype(np.int64) if _integral_floats(uniq) else uniq).tolist()
-    )
+    domain: tuple[Any, ...] = tuple((uniq.astype(np.int64) if integral else uniq).tolist())
     values = uniq.astype(np.float64) if numeric else None
-    return remap, domain, values, "numeric", ()
+    notes = () if integral else close_number_notes(uniq, column)
+    return remap, domain, values, "numeric", notes
 
 
-def _number_domain(raw: npt.NDArray[Any]) -> Domain:
+def _number_domain(raw: npt.NDArray[Any], column: str) -> Domain:
     """Labels that are numbers or booleans in their own type, in their order (floats that
     are all integers become integers)."""
     if raw.dtype.kind == "f":
         if _integral_floats(raw) and np.isfinite(raw).all():  # inf stays a float
             raw = raw.astype(np.int64)
         remap, uniq = _sorted_domain(raw)
-        return remap, tuple(tidy_scalar(v) for v in uniq), None, "numeric", ()
+        notes = close_number_notes(uniq, column) if uniq.dtype.kind == "f" else ()
+        return remap, tuple(tidy_scalar(v) for v in uniq), None, "numeric", notes
     remap, uniq = _sorted_domain(raw)
     order = "numeric" if raw.dtype.kind != "b" else "False < True"
     return remap, tuple(tidy_scalar(v) for v in uniq), None, order, ()

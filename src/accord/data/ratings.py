@@ -331,12 +331,18 @@ class Ratings(DecodeTables):
             (compared with surrounding spaces removed). Default: the spellings ``pandas``
             treats as missing (``NA``, ``N/A``, ``NaN``, ``null``, ``None``, ...; see
             :doc:`/data-model`); ``[]`` keeps every text value. Declared ``categories`` win.
-        labels_as : {"auto", "number", "text"}, default "auto"
+        labels_as : {"auto", "number", "text", "normalized"}, default "auto"
             ``"number"`` reads every label as a number, so ``2`` and ``2.0`` are one
             category; ``"text"`` keeps the labels of a text file as written (``01`` and
             ``1`` two categories). ``"auto"`` types a text file's label column from all its
-            values (numbers when every value is one, else text) and warns in ``report``
-            when two text labels are the same number spelled differently.
+            values (numbers when every value is one, booleans when every value is
+            ``true``/``false`` and each is written one way, else text) and warns in
+            ``report`` when two text labels are the same number spelled differently, when
+            two differ only in surrounding spaces, case or Unicode normal form (``yes``,
+            ``yes `` and ``Yes``; ``TRUE`` and ``True``), and when two numbers differ by
+            less than a relative 1e-9 (float noise). ``"normalized"`` is ``"auto"`` with
+            the text labels that differ only in surrounding spaces, case or Unicode form
+            read as one category (the report names each set merged).
         multi_label : bool, default False
             Each (item, rater) has a *set* of labels: given as repeated rows for the same
             (item, rater), or as a label column of lists, tuples or sets (an empty one is

@@ -74,8 +74,10 @@ def read_argilla(
     level : {"nominal", "ordinal", "interval", "ratio"}, optional
         Default: ordinal when every value is a number (a rating question), else nominal.
     **options
-        ``categories``, ``missing``, ``duplicates`` and ``multi_label`` (sets of labels when
-        some answer chose several), as in :func:`accord.read_label_studio`.
+        ``categories``, ``missing``, ``duplicates``, ``multi_label`` (sets of labels when
+        some answer chose several), ``na_values`` and ``labels_as``, as in
+        :func:`accord.read_label_studio` (an answer ``N/A`` is a missing label, as in a CSV
+        file).
 
     Returns
     -------

@@ -19,6 +19,7 @@ from typing import Any, Literal, TypeAlias, TypedDict
 from .._errors import DuplicateRatingError, InvalidInputError, option, require, shown
 from .._types import DUPLICATE_RULES, MISSING_RULES, Duplicates, Level, Missing
 from .._validate import check_choice
+from ..data.encoder import LABELS_AS, LabelsAs
 from ..data.ratings import Ratings
 from ..data.spans import Spans
 from .files import (
@@ -339,6 +340,8 @@ class EncodeOptions(TypedDict, total=False):
     missing: Missing
     duplicates: Duplicates
     multi_label: bool | None
+    na_values: Sequence[str] | None
+    labels_as: LabelsAs
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -347,8 +350,9 @@ class Encode:
 
     Examples
     --------
-    >>> Encode.of("read_prodigy", {"duplicates": "first"})
-    Encode(categories=None, missing='omit', duplicates='first', multi_label=None)
+    >>> Encode.of("read_prodigy", {"duplicates": "first"})  # doctest: +NORMALIZE_WHITESPACE
+    Encode(categories=None, missing='omit', duplicates='first', multi_label=None,
+           na_values=None, labels_as='auto')
     >>> Encode.of("read_prodigy", {"field": "sentiment"})
     Traceback (most recent call last):
     ...
@@ -359,6 +363,8 @@ class Encode:
     missing: Missing = "omit"
     duplicates: Duplicates = "raise"
     multi_label: bool | None = None
+    na_values: Sequence[str] | None = None
+    labels_as: LabelsAs = "auto"
 
     @classmethod
     def of(cls, owner: str, options: EncodeOptions) -> Encode:
@@ -387,6 +393,7 @@ class Encode:
         check_choice("missing", out.missing, MISSING_RULES, owner)
         check_choice("duplicates", out.duplicates, DUPLICATE_RULES, owner)
         check_choice("multi_label", out.multi_label, (None, True, False), owner)
+        check_choice("labels_as", out.labels_as, LABELS_AS, owner)
         return out
 
 
@@ -502,7 +509,8 @@ class AnswerTable(_Gathered):
             categories=encode.categories,
             missing=encode.missing,
             duplicates=duplicates if duplicates == "mean" and not multi else "raise",
-            na_values=[],
+            na_values=encode.na_values,
+            labels_as=encode.labels_as,
             multi_label=multi,
         )
         report = ratings.report

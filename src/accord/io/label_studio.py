@@ -94,7 +94,10 @@ def read_label_studio(
           ``"mean"``, default ``"raise"``): as in :meth:`accord.Ratings.from_long`;
         - ``multi_label`` (bool, optional): read each answer as a set of labels
           (:meth:`accord.Ratings.from_long` with ``multi_label=True``: ``[]`` is the empty
-          set). Default: when some answer chose several labels; False raises then.
+          set). Default: when some answer chose several labels; False raises then;
+        - ``na_values`` (list of text, default None) and ``labels_as`` (default ``"auto"``):
+          as in :meth:`accord.Ratings.from_long`, the same missing-value rule as for a CSV
+          file (an answer ``N/A`` is a missing label unless ``N/A`` is a declared category).
 
     Returns
     -------

@@ -196,8 +196,9 @@ def read_export(
     level : {"nominal", "ordinal", "interval", "ratio"}, optional
         As in :meth:`accord.Ratings.from_long`; None: the reader's default.
     **options
-        ``categories``, ``missing``, ``duplicates`` and ``multi_label``, as in
-        :func:`accord.read_label_studio` (:class:`~accord.io.exports.EncodeOptions`).
+        ``categories``, ``missing``, ``duplicates``, ``multi_label``, ``na_values`` and
+        ``labels_as``, as in :func:`accord.read_label_studio`
+        (:class:`~accord.io.exports.EncodeOptions`).
 
     Raises
     ------
@@ -246,6 +247,8 @@ def _read_pairwise(path: str | Path, level: Level | None, encode: Encode) -> Rat
         or encode.categories is not None
         or encode.missing != "omit"
         or encode.multi_label
+        or encode.na_values is not None
+        or encode.labels_as != "auto"
     ):
         raise InvalidInputError(
             "pairwise judgments are nominal (the model preferred, or a tie): only "
@@ -284,7 +287,9 @@ def read_ratings(
         by its content: a JSON array of tasks with ``annotations`` (Label Studio), records
         with ``_annotator_id`` or ``_input_hash`` (Prodigy), records with ``responses``
         (Argilla), records with ``question_id``, ``model_a``, ``model_b``, ``judge`` and
-        ``winner`` (pairwise judgments); see :func:`read_export`.
+        ``winner`` (pairwise judgments); see :func:`read_export`. An export's answers take
+        ``categories``, ``missing``, ``duplicates``, ``na_values`` and ``labels_as`` as a
+        table's labels do (``file_format``, ``sep`` and ``encoding`` do not apply).
     level, categories, missing, duplicates, na_values, labels_as, multi_label
         As in :meth:`accord.Ratings.from_long`. With ``multi_label=True`` the rows of one
         (item, rater) make its set of labels; a Parquet or JSON Lines label column may also
@@ -338,10 +343,9 @@ def read_ratings(
         tool = export_tool(path)
         ignored = [
             option(k, v)
-            for k, v in (("file_format", file_format), ("sep", sep), ("encoding", encoding),
-                         ("na_values", na_values), ("labels_as", labels_as))
-            if v is not None and not (k == "labels_as" and v == "auto")
-        ]  # fmt: skip
+            for k, v in (("file_format", file_format), ("sep", sep), ("encoding", encoding))
+            if v is not None
+        ]
         if tool is not None and ignored:
             raise InvalidInputError(
                 f"{path} is a {tool} export, read as its tool writes it (UTF-8 JSON or "
@@ -363,6 +367,8 @@ def read_ratings(
             missing=missing,
             duplicates=duplicates,
             multi_label=True if multi_label else None,
+            na_values=na_values,
+            labels_as=labels_as,
         )
     if field is not None:
         raise InvalidInputError(
