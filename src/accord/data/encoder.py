@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, hint, offers, option
 from .._types import BoolArray, FloatArray, IntArray, Level
 from .._validate import check_na_values, format_rows, tidy_scalar
 
@@ -689,13 +689,12 @@ def _numeric_domain(raw: npt.NDArray[Any], where: _Where, *, level: Level, colum
         why = (
             f"the level is {level}"
             if numeric
-            else "labels_as='number' (--labels-as number) reads every label as a number"
+            else f"{option('labels_as', 'number')} reads every label as a number"
         )
         not_a = "is not finite" if parses_as_number(shown) else "is not a number"
         raise LabelRowError(
             f"column {column!r}: label {shown!r} at row {first + 1} {not_a}, but {why} "
-            f"({count} such rows: {listed})"
-            + ("; use level='nominal' or 'ordinal' for text labels" if numeric else ""),
+            f"({count} such rows: {listed})" + (_text_labels_hint() if numeric else ""),
             first,
         )
     if level == "ratio" and np.any(nums < 0):
@@ -712,6 +711,14 @@ def _numeric_domain(raw: npt.NDArray[Any], where: _Where, *, level: Level, colum
     )
     values = uniq.astype(np.float64) if numeric else None
     return remap, domain, values, "numeric", ()
+
+
+def _text_labels_hint() -> str:
+    """What to do about text where numbers are read: read the labels at a level of text
+    labels, where the caller can choose one; else write the numbers alone."""
+    if offers("level"):
+        return hint("; use {} for text labels", "level", "nominal", "ordinal")
+    return "; write each value as a plain number (no unit, no thousands separator)"
 
 
 def _number_domain(raw: npt.NDArray[Any]) -> Domain:
@@ -743,8 +750,8 @@ def _same_number_notes(raw: npt.NDArray[Any], column: str) -> tuple[str, ...]:
     listed = "; ".join(" and ".join(repr(s) for s in g) for g in same[:3])
     return (
         f"column {column!r}: labels {listed} are the same number spelled "
-        "differently and are read as different categories; pass "
-        "labels_as='number' (--labels-as number) to read them as one",
+        "differently and are read as different categories"
+        + hint("; pass {} to read them as one", "labels_as", "number"),
     )
 
 

@@ -16,7 +16,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError
-from .._types import Level
+from .._types import Duplicates, Level
 from ..consensus import (
     Consensus,
     ConsensusMissing,
@@ -64,6 +64,7 @@ def consensus(
     label: str | None = None,
     level: Level = "nominal",
     categories: Sequence[Any] | None = None,
+    duplicates: Duplicates = "raise",
     scheduler: Any = None,
     progress: Callable[[int, int | None], None] | None = None,
     batch_size: int = 1_000_000,
@@ -128,6 +129,9 @@ def consensus(
         Level of the labels read from files (stream and dask engines).
     categories : sequence, optional
         The declared category domain of labels read from files.
+    duplicates : {"raise", "first", "last"}, default "raise"
+        A rater who rated an item more than once, for ratings read from files or frames: as
+        in :meth:`accord.Ratings.from_long`, with every engine.
     scheduler, progress, batch_size
         The dask engine's scheduler, the stream engine's progress callback and rows per
         batch, as in :func:`accord.agreement`.
@@ -229,6 +233,7 @@ def consensus(
         label=label,
         level=level,
         categories=categories,
+        duplicates=duplicates,
         na_values=na_values,
         labels_as=labels_as,
         sep=sep,

@@ -8,7 +8,7 @@ from typing import Any, Literal, TypedDict, Unpack
 
 import pandas as pd
 
-from .._errors import InvalidInputError, option, require
+from .._errors import InvalidInputError, offers, option, require
 from .._types import Duplicates, Level, Missing
 from .._validate import CSV_NULLS, check_choice, require_columns
 from ..data.encoder import LabelsAs, arrow_of, typed_column
@@ -75,9 +75,36 @@ def format_of(path: Path, file_format: FileFormat | None) -> FileFormat:
     suffix = plain_suffix(path)
     if suffix in _SUFFIXES:
         return _SUFFIXES[suffix]
-    raise InvalidInputError(
-        f"{path}: cannot tell the file format from the name; pass file_format='csv', 'tsv', "
-        "'parquet' or 'jsonl'"
+    raise InvalidInputError(_unknown_format(path, suffix))
+
+
+#: Spreadsheets' suffixes: a workbook is not read, its sheet saved as CSV is.
+_SPREADSHEETS = (".xlsx", ".xlsm", ".xls", ".ods", ".numbers")
+
+
+def _unknown_format(path: Path, suffix: str) -> str:
+    """Why a file is not read: a spreadsheet, standard input, or a name that says no format;
+    with what to do, where the caller can give the format (``file_format=``), else which
+    names are read.
+
+    >>> print(_unknown_format(Path("scores.xlsx"), ".xlsx"))
+    scores.xlsx is a spreadsheet (.xlsx): accord reads CSV, TSV, Parquet and JSON Lines; save the sheet as CSV
+    """  # noqa: E501
+    if suffix in _SPREADSHEETS:
+        return (
+            f"{path} is a spreadsheet ({suffix}): accord reads CSV, TSV, Parquet and JSON Lines; "
+            "save the sheet as CSV"
+        )
+    what = (
+        "standard input is not read as a file of ratings"
+        if str(path) in ("-", "/dev/stdin", "/dev/fd/0")
+        else "cannot tell the file format from the name"
+    )
+    if offers("file_format"):
+        return f"{path}: {what}; pass {option('file_format', 'csv', 'tsv', 'parquet', 'jsonl')}"
+    return (
+        f"{path}: {what}; accord reads files named .csv, .tsv, .parquet or .jsonl (or "
+        ".csv.gz, compressed): save the ratings under such a name"
     )
 
 
