@@ -51,6 +51,7 @@ THOUSANDS = 'item,rater,score\n1,a,"1,100"\n1,b,"1,200"\n2,a,"1,300"\n2,b,"1,250
 SEMICOLONS = "item;rater;label\n1;a;x\n1;b;x\n2;a;y\n2;b;x\n"
 LATIN1 = "item,rater,label\n1,a,café\n1,b,thé\n2,a,café\n2,b,café\n".encode("latin-1")
 CONFIDENCE = "ok,conf\n1,0.9\n0,1.4\n1,0.2\n0,0.5\n"
+MISSING = "item,rater,label\n1,a,x\n1,b,\n2,a,y\n2,b,y\n"
 SPANS = "document,annotator,start,end,label\nd1,a,0,4,X\nd1,b,2,3,Y\nd1,a,1,2,X\n"
 
 
@@ -97,6 +98,19 @@ CASES: list[tuple[str, dict[str, str | bytes], list[str]]] = [
      ["agree", "{r.dat}", "--item", "item", "--rater", "rater", "--label", "label"]),
     ("agree export answered twice", {"ls.json": label_studio_twice()},
      ["agree", "{ls.json}", "--from", "label-studio"]),
+    ("agree no columns", {"r.csv": LABELS}, ["agree", "{r.csv}"]),
+    ("agree text at ordinal level", {"r.csv": SEMICOLONS},
+     ["agree", "{r.csv}", "--item", "item", "--rater", "rater", "--label", "label", "--sep",
+      ";", "--level", "ordinal"]),
+    ("agree stream bootstrap", {"r.csv": SEMICOLONS},
+     ["agree", "{r.csv}", "--item", "item", "--rater", "rater", "--label", "label", "--sep",
+      ";", "--engine", "stream", "--ci", "bootstrap", "--coefficients", "conger_kappa"]),
+    ("consensus stream ordinal", {"r.csv": SEMICOLONS},
+     ["consensus", "{r.csv}", "--item", "item", "--rater", "rater", "--label", "label",
+      "--sep", ";", "--engine", "stream", "--ordinal"]),
+    ("consensus stream missing", {"r.csv": MISSING},
+     ["consensus", "{r.csv}", "--item", "item", "--rater", "rater", "--label", "label",
+      "--engine", "stream", "--missing", "category"]),
     ("pair duplicates", {"r.csv": LABELS},
      ["pair", "{r.csv}", "--item", "item", "--rater", "rater", "--label", "label"]),
     ("pair semicolons", {"r.csv": SEMICOLONS},

@@ -164,14 +164,14 @@ def option(keyword: str, *values: object) -> str:
         return f"{keyword}=" + " or ".join(repr(shown(v)) for v in values)
     if values == (True,):  # a switch takes no value
         return flag
-    return f"{flag} " + " or ".join(_shell_word(v) for v in values)
+    return f"{flag} " + " or ".join(shell_word(v) for v in values)
 
 
-def _shell_word(value: object) -> str:
+def shell_word(value: object) -> str:
     """A value as it is typed in a shell: quoted when the shell would read it otherwise
     (``';'``), a tab as ``'\\t'`` (how ``--sep`` takes it).
 
-    >>> print(_shell_word("first"), _shell_word(";"), _shell_word("\\t"), _shell_word(0.5))
+    >>> print(shell_word("first"), shell_word(";"), shell_word("\\t"), shell_word(0.5))
     first ';' '\\t' 0.5
     """
     import shlex

@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError, hint, offers, option
+from .._errors import InvalidInputError, hint, offers, option, shell_word
 from .._types import BoolArray, FloatArray, IntArray, Level
 from .._validate import check_na_values, format_rows, tidy_scalar
 
@@ -779,11 +779,22 @@ def _text_domain(
         raise InvalidInputError(
             f"column {column!r}: the labels are text ({shown}{more}), and an ordinal level "
             "needs their order: declare it from lowest to highest, as "
-            f"categories=[{', '.join(repr(v) for v in names)}{etc}] in Python or "
-            f"--categories {','.join(names)}{etc.strip(', ')} on the command line, "
-            "in your order"
+            f"{_categories_hint(names, etc)}, in your order"
         )
     return remap, domain, None, "alphabetical (nominal: the order does not matter)", notes
+
+
+def _categories_hint(names: list[str], etc: str) -> str:
+    """``categories=['a', 'b', ...]`` in Python; ``--categories a,b...`` on the command line
+    (the labels comma-separated, as that option takes them).
+
+    >>> _categories_hint(["low", "high"], "")
+    "categories=['low', 'high']"
+    """
+    flag = option("categories").strip()
+    if flag.endswith("="):
+        return f"categories=[{', '.join(repr(v) for v in names)}{etc}]"
+    return f"{flag} {shell_word(','.join(names) + etc.strip(', '))}"
 
 
 def order_line(level: str, domain: Sequence[Any], order: str) -> str | None:

@@ -10,7 +10,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, option
 from .._types import Duplicates, FloatArray, IntArray, Level, Missing, RngLike
 from ..agreement._statistics import ItemSums
 from ..agreement.inference import CIKind, check_ci
@@ -275,9 +275,9 @@ def _check_statistics_suffice(engine: str, wanted: set[str], *, explicit: bool, 
         return
     if ci == "bootstrap" and wanted & {"conger_kappa", "light_kappa"}:
         raise InvalidInputError(
-            f"ci='bootstrap' with engine={engine!r} resamples items from their counts, "
-            "which Conger's and Light's kappa cannot use; leave them out of "
-            "coefficients= or use ci='analytic'"
+            f"{option('ci', 'bootstrap')} with {option('engine', engine)} resamples items "
+            "from their counts, which Conger's and Light's kappa cannot use; leave them out "
+            f"of {option('coefficients').strip()} or use {option('ci', 'analytic')}"
         )
 
 

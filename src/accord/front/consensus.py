@@ -15,7 +15,7 @@ from typing import Any
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, option
 from .._types import Duplicates, Level
 from ..consensus import (
     Consensus,
@@ -279,17 +279,17 @@ def _engine_options(
     """The options the stream and dask engines can honour, checked before any reading."""
     if missing == "category":
         raise InvalidInputError(
-            f"missing='category' scores the assignments without a label, which "
-            f"engine={engine!r} leaves out when it counts; use missing='omit' or the memory "
-            "engine"
+            f"{option('missing', 'category')} scores the assignments without a label, which "
+            f"{option('engine', engine)} leaves out when it counts; use "
+            f"{option('missing', 'omit')} or {option('engine', 'memory')}"
         )
     options = Options.checked(
         reference=reference, missing=missing, bands=bands, base=base, ordinal=ordinal
     )
     if ordinal and level == "nominal":
         raise InvalidInputError(
-            "ordinal=True needs ordered categories: pass level='ordinal' (or interval/ratio); "
-            "the level is 'nominal'"
+            f"{option('ordinal', True)} needs ordered categories: pass "
+            f"{option('level', 'ordinal', 'interval', 'ratio')}; the level is nominal"
         )
     return options
 

@@ -78,6 +78,16 @@ def format_of(path: Path, file_format: FileFormat | None) -> FileFormat:
     raise InvalidInputError(_unknown_format(path, suffix))
 
 
+def _columns() -> str:
+    """``item=, rater= and label=`` in the caller's words (``--item, --rater and --label``).
+
+    >>> _columns()
+    'item=, rater= and label='
+    """
+    item, rater, label = (option(k).strip() for k in ("item", "rater", "label"))
+    return f"{item}, {rater} and {label}"
+
+
 #: Spreadsheets' suffixes: a workbook is not read, its sheet saved as CSV is.
 _SPREADSHEETS = (".xlsx", ".xlsm", ".xls", ".ods", ".numbers")
 
@@ -376,8 +386,7 @@ def read_ratings(
             )
         if tool is None:
             raise InvalidInputError(
-                f"{path}: pass item=, rater= and label= (the columns to read; --item, --rater "
-                "and --label on the command line); the file is "
+                f"{path}: pass {_columns()} (the columns to read); the file is "
                 "not an annotation-tool export accord recognises (Label Studio, Prodigy, "
                 "Argilla, pairwise judgments)"
             )
@@ -398,8 +407,7 @@ def read_ratings(
         )
     if item is None or rater is None or label is None:
         raise InvalidInputError(
-            "pass item=, rater= and label= together (the columns to read; --item, --rater "
-            "and --label on the command line)"
+            f"pass {_columns()} together (the columns to read)"
             + (", or none of them for an annotation-tool export" if given else "")
         )
     if not isinstance(path, str | Path):  # a frame in memory: no file to read
