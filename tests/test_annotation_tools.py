@@ -217,6 +217,32 @@ def test_label_studio_spans_feed_span_agreement() -> None:
     assert accord.span_agreement(s).statistic == pytest.approx(0.5)
 
 
+def test_label_studio_relations_are_skipped_and_counted(tmp_path: Path) -> None:
+    # A relation between two regions (Label Studio's export format: from_id, to_id, type
+    # "relation", no from_name) answers no control.
+    relation = {"from_id": "r1", "to_id": "r2", "type": "relation", "direction": "right",
+                "labels": ["causes"]}  # fmt: skip
+    tasks = json.loads((HERE / "label_studio.json").read_text())
+    for task in tasks[:2]:
+        task["annotations"][0]["result"].append(relation)
+    path = tmp_path / "relations.json"
+    path.write_text(json.dumps(tasks))
+    r = accord.read_label_studio(path, field="sentiment")
+    assert triples(r) == triples(
+        accord.read_label_studio(HERE / "label_studio.json", field="sentiment")
+    )
+    assert dict(r.report.reasons) == {
+        "cancelled annotation": 1,
+        "unannotated task": 1,
+        "relation between regions (not read)": 2,
+    }
+    spans = json.loads((HERE / "label_studio_spans.json").read_text())
+    spans[0]["annotations"][0]["result"].append(relation)
+    path.write_text(json.dumps(spans))
+    s = accord.read_label_studio(path)
+    assert "skipped 1 relation between regions (not read)" in s.notes
+
+
 # ----------------------------------------------------------------------------------- Prodigy
 def test_prodigy_choice() -> None:
     r = accord.read_prodigy(HERE / "prodigy_choice.jsonl")
@@ -921,7 +947,7 @@ def test_cli_consensus_from_errors_are_one_line(args: list[str], message: str) -
         (["prodigy_choice.jsonl", "--from", "pairwise"], "line 1: no 'question_id'"),
         (["label_studio.json", "--engine", "stream"], "needed with --engine stream"),
         (["prodigy_choice.jsonl", "--from", "prodigy", "--encoding", "latin-1"], "--encoding: an"),
-        (["prodigy_choice.jsonl", "--sep", ";"], "--sep ; does not apply"),
+        (["prodigy_choice.jsonl", "--sep", ";"], "--sep ';' does not apply"),
         (["label_studio_malformed.json", "--from", "label-studio"], "task 32"),
     ],
 )

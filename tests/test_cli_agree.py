@@ -156,4 +156,6 @@ def test_one_item_rows_say_why_se_and_p_are_nan(tmp_path: Path) -> None:
 def test_a_table_without_columns_is_told_the_options_to_pass() -> None:
     res = runner.invoke(app, ["agree", str(EXAMPLES / "pefr.csv")])
     assert res.exit_code == 2 and "Traceback" not in res.output
-    assert "--item, --rater and --label on the command line" in " ".join(res.output.split())
+    said = " ".join(res.output.split())
+    assert "pass --item, --rater and --label (the columns to read)" in said
+    assert "item=" not in said

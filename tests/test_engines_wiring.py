@@ -363,8 +363,8 @@ def test_cli_engine_errors_are_one_line(files: list[Path]) -> None:
     base = ["agree", str(files[0]), "--item", "item", "--rater", "rater", "--label", "label"]
     res = runner.invoke(app, [*base, "--scheduler", "tcp://nowhere:1"])
     assert res.exit_code == 2 and "--scheduler applies to --engine dask" in res.output
-    res = runner.invoke(app, [*base, "--engine", "stream", "--duplicates", "first"])
-    assert res.exit_code == 2 and "--duplicates applies to --engine memory" in res.output
+    res = runner.invoke(app, [*base, "--engine", "stream", "--duplicates", "mean"])
+    assert res.exit_code == 2 and "--duplicates mean is not available" in res.output
     res = runner.invoke(app, ["agree", "--help"])
     assert "--engine" in res.output and "Examples" in res.output
 

@@ -118,12 +118,12 @@ def test_stream_report_needs_a_path_and_a_known_engine() -> None:
         accord.report(frame, **DIAGNOSES, engine="stream", progress=False)
     with pytest.raises(accord.InvalidInputError, match="'spark'"):
         accord.report(frame, **DIAGNOSES, engine="spark", progress=False)  # type: ignore[arg-type]
-    with pytest.raises(accord.InvalidInputError, match="duplicates applies to the memory"):
+    with pytest.raises(accord.InvalidInputError, match="duplicates='mean' applies to the memory"):
         accord.report(
             EXAMPLES / "diagnoses.csv",
             **DIAGNOSES,
             engine="stream",
-            duplicates="first",
+            duplicates="mean",
             progress=False,
         )
 

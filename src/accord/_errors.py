@@ -129,6 +129,27 @@ def _flag(keyword: str) -> str | None:
     return None if dialect is None else dialect.flag(keyword)
 
 
+def offers(keyword: str) -> bool:
+    """Whether the caller can set ``keyword``: always in Python; on the command line, when
+    the running command has an option for it. A hint to set an option the caller has not
+    got is left out (or replaced by one that works), never given in another dialect.
+
+    >>> offers("level")
+    True
+    """
+    return _DIALECT.get() is None or _flag(keyword) is not None
+
+
+def hint(text: str, keyword: str, *values: object) -> str:
+    """``text`` with ``{}`` replaced by :func:`option` ``(keyword, *values)`` when the caller
+    can set ``keyword`` (:func:`offers`), else ``""``.
+
+    >>> hint("; use {} for text labels", "level", "nominal", "ordinal")
+    "; use level='nominal' or 'ordinal' for text labels"
+    """
+    return text.format(option(keyword, *values)) if offers(keyword) else ""
+
+
 def option(keyword: str, *values: object) -> str:
     """How to tell accord to set ``keyword`` to one of ``values``, in the caller's words.
 
@@ -143,7 +164,20 @@ def option(keyword: str, *values: object) -> str:
         return f"{keyword}=" + " or ".join(repr(shown(v)) for v in values)
     if values == (True,):  # a switch takes no value
         return flag
-    return f"{flag} " + " or ".join(str(shown(v)) for v in values)
+    return f"{flag} " + " or ".join(shell_word(v) for v in values)
+
+
+def shell_word(value: object) -> str:
+    """A value as it is typed in a shell: quoted when the shell would read it otherwise
+    (``';'``), a tab as ``'\\t'`` (how ``--sep`` takes it).
+
+    >>> print(shell_word("first"), shell_word(";"), shell_word("\\t"), shell_word(0.5))
+    first ';' '\\t' 0.5
+    """
+    import shlex
+
+    text = str(shown(value))
+    return "'\\t'" if text == "\t" else shlex.quote(text)
 
 
 def bad_choice(owner: str, keyword: str, choices: Sequence[object], value: object) -> str:

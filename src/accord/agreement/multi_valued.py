@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, option
 from .._results import Coefficient, undefined_fields
 from .._types import BoolArray, FloatArray
 from ..data.ratings import Ratings
@@ -153,7 +153,7 @@ def multi_valued_alpha(data: Ratings | ItemCategoryCounts) -> Coefficient:
     if membership is None:
         raise InvalidInputError(
             "multi_valued_alpha compares sets of values, and these ratings have one label "
-            "each; read them with multi_label=True (--multi-label)"
+            f"each; read them with {option('multi_label', True)}"
         )
     counts = (
         data

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._errors import DegenerateDataWarning, InvalidInputError
+from .._errors import DegenerateDataWarning, InvalidInputError, option
 from .._results import Coefficient, Result, plain_fields, to_plain
 from .._types import BoolArray, FloatArray
 from ..data.ratings import Ratings
@@ -162,8 +162,8 @@ def per_label_agreement(ratings: Ratings) -> PerLabelAgreement:
     sets = ratings.label_sets
     if not isinstance(ratings, Ratings) or sets is None:
         raise InvalidInputError(
-            "per_label_agreement needs set-valued ratings: read them with multi_label=True "
-            "(--multi-label)"
+            "per_label_agreement needs set-valued ratings: read them with "
+            f"{option('multi_label', True)}"
         )
     two = _n_raters(ratings) == 2
     held = sets.of(ratings.label_codes)  # (n_ratings, n_labels)

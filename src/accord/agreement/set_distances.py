@@ -15,7 +15,7 @@ from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, option
 from .._types import BoolArray, FloatArray
 from .._validate import check_choice
 from ..data.ratings import Ratings
@@ -135,7 +135,7 @@ def set_distance(data: Any, distance: str, *, level: str | None, weights: Any) -
     if membership is None:
         raise InvalidInputError(
             f"krippendorff_alpha: distance={distance!r} compares sets of labels, and these "
-            "ratings have one label each; read them with multi_label=True (--multi-label)"
+            f"ratings have one label each; read them with {option('multi_label', True)}"
         )
     kind: SetDistance = "masi" if distance == "masi" else "jaccard"
     return SetDistanceMetric(kind, set_distance_matrix(membership, kind))

@@ -22,7 +22,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._errors import ConvergenceError, InvalidInputError, warn_degenerate
+from .._errors import ConvergenceError, InvalidInputError, option, warn_degenerate
 from .._methods import MethodsFormat, calibration_methods
 from .._results import Result, to_plain
 from .._types import FloatArray, IntArray, as_generator
@@ -266,8 +266,9 @@ def _design(panel: Assessments, options: FitOptions) -> _Design:
             f"the panel is disconnected: {k} components, and values in different components "
             "cannot be compared: "
             + _describe_components(panel, k, item_comp, rater_comp)
-            + ". Pass per_component=True (--per-component) to calibrate each component on its "
-            "own, or bias_prior=tau (--bias-prior) to link them by shrinking the biases"
+            + f". Pass {option('per_component', True)} to calibrate each component on its "
+            f"own, or set {option('bias_prior').strip()} to a prior SD of the biases (score "
+            "units) to link them by shrinking the biases"
         )
     dof = E - O - A + k
     if dof < 1 and (options.bias_prior is None or panel.relative):

@@ -239,12 +239,7 @@ def agree(
         return
     if distance is not None:
         raise fail("--distance applies with --multi-label (a set of labels per item and rater)")
-    check_engine_options(
-        engine,
-        shared.scheduler,
-        {"--duplicates": duplicates != "raise"},
-        "; the files must rate each (item, rater) pair once",
-    )
+    check_engine_options(engine, shared.scheduler)
     chosen = None if coefficients is None else [c.strip() for c in coefficients.split(",")]
     in_memory = engine is EngineName.memory
     ratings = None

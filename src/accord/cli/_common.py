@@ -229,12 +229,15 @@ def engine_keywords(
 ) -> dict[str, Any]:
     """The keywords of a front-door call that reads the files where they are (``--engine
     stream|dask``): the engine and its scheduler, the running command's reading keywords
-    (:func:`ratings_keywords`), ``files`` (:meth:`Shared.files`) and the ``progress``
-    callback."""
+    (:func:`ratings_keywords`) and its ``--duplicates`` policy, ``files``
+    (:meth:`Shared.files`) and the ``progress`` callback."""
+    from ._app import COMMAND_OPTIONS
+
     return {
         "engine": shared.engine.value,
         "scheduler": shared.scheduler,
         **ratings_keywords(),
+        "duplicates": COMMAND_OPTIONS.get().get("duplicates", "raise"),
         **files,
         "progress": progress,
     }

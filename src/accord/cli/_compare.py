@@ -111,7 +111,12 @@ def compare(
         "Default: exact, or mover with several pairs per subject.",
         show_default=False,
     ),
-    level: float = typer.Option(0.95, "--confidence-level", help="Confidence level."),
+    confidence_level: float = typer.Option(0.95, "--confidence-level", help="Confidence level."),
+    duplicates: str = typer.Option(
+        "raise",
+        "--duplicates",
+        help="A rater measuring an item twice: raise, first, last or mean (of the two).",
+    ),
     na_values: str | None = NA_VALUES_OPTION,
     shared: Shared = Shared(),
 ) -> None:
@@ -129,11 +134,13 @@ def compare(
             raise InvalidInputError(
                 f"--limits-ci must be one of {', '.join(LIMITS_METHODS)}; got {limits}"
             )
-        if not 0.0 < level < 1.0:
+        if not 0.0 < confidence_level < 1.0:
             raise InvalidInputError(
-                f"--confidence-level must be strictly between 0 and 1; got {level:g}"
+                f"--confidence-level must be strictly between 0 and 1; got {confidence_level:g}"
             )
-        ratings: Ratings = read_ratings_file(path, files, label=score, level="interval")
+        ratings: Ratings = read_ratings_file(
+            path, files, label=score, level="interval", duplicates=duplicates
+        )
         subjects = None if subject is None else _subjects(path, item, subject, files)
         result = bland_altman(
             ratings,
@@ -144,20 +151,20 @@ def compare(
         )
         method = cast(LimitsMethod | None, limits)
         if shared.fmt is OutputFormat.json:
-            write_json(result.to_dict(level, method), shared.output)
+            write_json(result.to_dict(confidence_level, method), shared.output)
             return
         if shared.fmt is OutputFormat.csv:
-            table = result.table(level, method)
+            table = result.table(confidence_level, method)
             write_csv(table, shared.output)
             return
         first = result.limits[0]
-        table = result.table(level, method)
+        table = result.table(confidence_level, method)
         used = ", ".join(dict.fromkeys(limits_method_of(ba, method) for ba in result.limits))
         print_table(
             _rows(table),
             COLUMNS,
             title=f"{result} ({first.scale}s, limits at {multiplier:g} SD)",
-            caption=f"{first.method}; {level:.0%} intervals, the limits' {used}; slope p: "
-            "proportional bias (difference on mean)",
+            caption=f"{first.method}; {confidence_level:.0%} intervals, the limits' {used}; "
+            "slope p: proportional bias (difference on mean)",
             output=shared.output,
         )

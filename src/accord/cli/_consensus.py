@@ -290,7 +290,7 @@ def consensus_command(
     check_engine_options(
         engine,
         shared.scheduler,
-        {"--gold": gold is not None, "--duplicates": duplicates != "raise"},
+        {"--gold": gold is not None},
         " (the library's consensus(gold=...) takes a gold mapping with every engine)",
     )
     read = ratings_keywords()

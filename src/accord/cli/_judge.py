@@ -10,6 +10,7 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    DUPLICATES_OPTION,
     EPSILON_HELP,
     OutputFormat,
     Shared,
@@ -155,6 +156,7 @@ def judge(
         ..., "--judge", help="The judge, as named in the rater column; repeat to rank several."
     ),
     epsilon: float = typer.Option(..., "--epsilon", help=EPSILON_HELP),
+    duplicates: str = DUPLICATES_OPTION,
     scoring: str = typer.Option(
         "accuracy", "--scoring", help="accuracy (labels) or neg_rmse (numeric scores)."
     ),
@@ -188,7 +190,7 @@ def judge(
     check_output(shared.output)
     files = shared.files()
     with user_errors(), echo_warnings():
-        ratings = read_ratings_file(path, files)
+        ratings = read_ratings_file(path, files, duplicates=duplicates)
         panel = None if humans is None else [h.strip() for h in humans.split(",")]
         result = alt_test(
             ratings,

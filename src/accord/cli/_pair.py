@@ -11,6 +11,7 @@ import typer
 from ._app import app, examples
 from ._common import (
     CATEGORIES_OPTION,
+    DUPLICATES_OPTION,
     ITEM_OPTIONAL,
     LABEL_OPTIONAL,
     RATER_OPTIONAL,
@@ -382,6 +383,7 @@ def pair(
     item: str | None = ITEM_OPTIONAL,
     rater: str | None = RATER_OPTIONAL,
     label: str | None = LABEL_OPTIONAL,
+    duplicates: str = DUPLICATES_OPTION,
     raters: tuple[str, str] | None = typer.Option(
         None, "--raters", help="The two raters to compare: X (rows) then Y (columns)."
     ),
@@ -423,8 +425,11 @@ def pair(
         if (path is None) == (table_path is None):
             raise fail("give either a ratings file or --table FILE (one of the two)")
         if table_path is not None:
-            if any(v is not None for v in (item, rater, label, raters)):
-                raise fail("--item, --rater, --label and --raters apply to a ratings file only")
+            if any(v is not None for v in (item, rater, label, raters)) or duplicates != "raise":
+                raise fail(
+                    "--item, --rater, --label, --raters and --duplicates apply to a ratings "
+                    "file only"
+                )
             table = _read_table(table_path, **files)
             if categories is not None:
                 table = ContingencyTable(
@@ -440,7 +445,10 @@ def pair(
             if missing:
                 raise fail(f"a ratings file needs {', '.join(missing)}")
             ratings = read_ratings_file(
-                path, files, level=level or ("ordinal" if weights else "nominal")
+                path,
+                files,
+                level=level or ("ordinal" if weights else "nominal"),
+                duplicates=duplicates,
             )
             table = ContingencyTable.from_ratings(ratings, raters=raters)
             source = str(path)

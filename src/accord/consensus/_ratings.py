@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, option
 from .._types import FloatArray, IntArray
 from ..data.ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
@@ -88,13 +88,13 @@ class _RatingScores(NamedTuple):
 def _check(ratings: Ratings, options: Options) -> None:
     if options.ordinal and ratings.level == "nominal":
         raise InvalidInputError(
-            "ordinal=True needs ordered categories: build the Ratings with level='ordinal' "
-            "(or interval/ratio); the level is 'nominal'"
+            f"{option('ordinal', True)} needs ordered categories: read the ratings with "
+            f"{option('level', 'ordinal', 'interval', 'ratio')}; the level is nominal"
         )
     if options.ordinal and options.missing == "category" and ratings.missing_item_codes.size:
         raise InvalidInputError(
-            "ordinal=True cannot place the category '(no label)' on the ordered scale; use "
-            "missing='omit' with ordinal=True"
+            f"{option('ordinal', True)} cannot place the category '(no label)' on the "
+            f"ordered scale; use {option('missing', 'omit')} with {option('ordinal', True)}"
         )
 
 

@@ -39,7 +39,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError, option
+from .._errors import InvalidInputError, hint, offers, option, shell_word
 from .._types import BoolArray, FloatArray, IntArray, Level
 from .._validate import check_na_values, format_rows, tidy_scalar
 
@@ -858,13 +858,12 @@ def _numeric_domain(raw: npt.NDArray[Any], where: _Where, *, level: Level, colum
         why = (
             f"the level is {level}"
             if numeric
-            else "labels_as='number' (--labels-as number) reads every label as a number"
+            else f"{option('labels_as', 'number')} reads every label as a number"
         )
         not_a = "is not finite" if parses_as_number(shown) else "is not a number"
         raise LabelRowError(
             f"column {column!r}: label {shown!r} at row {first + 1} {not_a}, but {why} "
-            f"({count} such rows: {listed})"
-            + ("; use level='nominal' or 'ordinal' for text labels" if numeric else ""),
+            f"({count} such rows: {listed})" + (_text_labels_hint() if numeric else ""),
             first,
         )
     if level == "ratio" and np.any(nums < 0):
@@ -881,6 +880,14 @@ def _numeric_domain(raw: npt.NDArray[Any], where: _Where, *, level: Level, colum
     values = uniq.astype(np.float64) if numeric else None
     notes = () if integral else close_number_notes(uniq, column)
     return remap, domain, values, "numeric", notes
+
+
+def _text_labels_hint() -> str:
+    """What to do about text where numbers are read: read the labels at a level of text
+    labels, where the caller can choose one; else write the numbers alone."""
+    if offers("level"):
+        return hint("; use {} for text labels", "level", "nominal", "ordinal")
+    return "; write each value as a plain number (no unit, no thousands separator)"
 
 
 def _number_domain(raw: npt.NDArray[Any], column: str) -> Domain:
@@ -913,8 +920,8 @@ def _same_number_notes(raw: npt.NDArray[Any], column: str) -> tuple[str, ...]:
     listed = "; ".join(" and ".join(repr(s) for s in g) for g in same[:3])
     return (
         f"column {column!r}: labels {listed} are the same number spelled "
-        "differently and are read as different categories; pass "
-        "labels_as='number' (--labels-as number) to read them as one",
+        "differently and are read as different categories"
+        + hint("; pass {} to read them as one", "labels_as", "number"),
     )
 
 
@@ -942,11 +949,22 @@ def _text_domain(
         raise InvalidInputError(
             f"column {column!r}: the labels are text ({shown}{more}), and an ordinal level "
             "needs their order: declare it from lowest to highest, as "
-            f"categories=[{', '.join(repr(v) for v in names)}{etc}] in Python or "
-            f"--categories {','.join(names)}{etc.strip(', ')} on the command line, "
-            "in your order"
+            f"{_categories_hint(names, etc)}, in your order"
         )
     return remap, domain, None, "alphabetical (nominal: the order does not matter)", notes
+
+
+def _categories_hint(names: list[str], etc: str) -> str:
+    """``categories=['a', 'b', ...]`` in Python; ``--categories a,b...`` on the command line
+    (the labels comma-separated, as that option takes them).
+
+    >>> _categories_hint(["low", "high"], "")
+    "categories=['low', 'high']"
+    """
+    flag = option("categories").strip()
+    if flag.endswith("="):
+        return f"categories=[{', '.join(repr(v) for v in names)}{etc}]"
+    return f"{flag} {shell_word(','.join(names) + etc.strip(', '))}"
 
 
 def order_line(level: str, domain: Sequence[Any], order: str) -> str | None:

@@ -638,8 +638,9 @@ def encode_ratings(
     n_rows = len(arrays[0])
     if duplicates == "mean" and level not in ("interval", "ratio"):
         raise InvalidInputError(
-            "duplicates='mean' averages labels, which needs level='interval' or 'ratio'; "
-            f"the level is {level!r} (use 'raise', 'first' or 'last')"
+            f"{option('duplicates', 'mean')} averages labels, which needs "
+            f"{option('level', 'interval', 'ratio')}; the level is {level} (use "
+            f"{option('duplicates', 'raise', 'first', 'last')})"
         )
     # Ids are encoded over every row, so a rater assigned an item without labelling it
     # is kept as an assignment (``missing_item_codes``, ``missing_rater_codes``).
@@ -716,8 +717,9 @@ def encode_label_sets(
     label_col = columns[2]
     if level != "nominal":
         raise InvalidInputError(
-            f"multi_label: sets of labels have no {level} order; use level='nominal' (set "
-            "distances: krippendorff_alpha(ratings, distance='masi' or 'jaccard'))"
+            f"multi_label: sets of labels have no {level} order; use "
+            f"{option('level', 'nominal')} (set distances: "
+            f"{option('distance', 'masi', 'jaccard')})"
         )
     if duplicates != "raise":
         raise InvalidInputError(
@@ -753,7 +755,7 @@ def encode_label_sets(
         bad = np.union1d(groups.missing_cells, column.parents[label_codes < 0])
         raise InvalidInputError(
             f"column {label_col!r}: {bad.size} rows have a missing label "
-            f"(rows {format_rows(bad)}); pass missing='omit' to leave them out"
+            f"(rows {format_rows(bad)}); pass {option('missing', 'omit')} to leave them out"
         )
     sets = LabelSets(labelled.domain, groups.membership)
     kept = groups.pair_rows
@@ -978,7 +980,8 @@ def _omit_missing(
     if missing == "raise":
         raise InvalidInputError(
             f"column {column!r}: {n_missing} rows have a missing label "
-            f"(rows {format_rows(np.flatnonzero(miss))}); pass missing='omit' to leave them out"
+            f"(rows {format_rows(np.flatnonzero(miss))}); pass {option('missing', 'omit')} "
+            "to leave them out"
         )
     keep = np.flatnonzero(~miss)
     return _Codes(

@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, Required, TypedDict
 
-from .._errors import InvalidInputError, bad_choice
+from .._errors import InvalidInputError, bad_choice, option
 from .._types import LEVELS, MISSING_RULES, Level, Missing
 from ..data.encoder import LabelsAs
 from ._blocks import STATISTICS
@@ -116,9 +116,10 @@ def check_options(
     check_choice("missing", missing, MISSING_RULES, owner)
     if duplicates == "mean":
         raise InvalidInputError(
-            f"duplicates='mean' is not available in {owner}: averaging repeated ratings can "
-            "create labels that were never seen, which needs every value in memory. Use the "
-            "memory engine (accord.Ratings.from_long) or duplicates='raise', 'first' or 'last'"
+            f"{option('duplicates', 'mean')} is not available in {owner}: averaging repeated "
+            "ratings can create labels that were never seen, which needs every value in "
+            f"memory. Use {option('engine', 'memory')} or "
+            f"{option('duplicates', 'raise', 'first', 'last')}"
         )
     check_choice("duplicates", duplicates, ("raise", "first", "last"), owner)
     if isinstance(statistics, str):

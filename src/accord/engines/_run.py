@@ -97,6 +97,7 @@ class ReadOptions(TypedDict, total=False):
     level: Any
     categories: Sequence[Any] | None
     missing: Any
+    duplicates: Any
     na_values: Sequence[str] | None
     labels_as: Any
     sep: str | None

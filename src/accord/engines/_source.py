@@ -125,6 +125,17 @@ def dataset_of(
         for d in dialects:
             d.require(columns)
         dialect = dialects[0]
+        unlike = [
+            d
+            for d in dialects
+            if (d.delimiter, d.skip_rows) != (dialect.delimiter, dialect.skip_rows)
+        ]
+        if unlike:
+            raise InvalidInputError(
+                f"{unlike[0].path}: the files of one input are read alike, and this one "
+                f"differs from {dialect.path} (its separator, or a spreadsheet's 'sep=' "
+                "first line): write them alike"
+            )
         compressed = [d for d in dialects if d.compression not in (None, "gzip", "bz2")]
         if compressed:
             raise InvalidInputError(
@@ -143,6 +154,13 @@ def dataset_of(
             read_options=pacsv.ReadOptions(
                 block_size=block_bytes,
                 encoding="utf8" if codec in ("utf-8", "utf-8-sig") else dialect.encoding,
+                # A spreadsheet's 'sep=' line: the header is named, not inferred (the
+                # dataset's schema inference reads the first line whatever skip_rows says).
+                **(
+                    {"skip_rows": dialect.skip_rows + 1, "column_names": list(dialect.header)}
+                    if dialect.skip_rows
+                    else {}
+                ),
             ),
         )
     with reading(files[0], "Parquet" if fmt == "parquet" else "CSV", dialect):

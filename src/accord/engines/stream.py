@@ -26,7 +26,7 @@ from typing import Any, Unpack
 import numpy as np
 import numpy.typing as npt
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, option
 from .._types import IntArray, Level, Missing
 from .._validate import check_na_values, tidy_scalar
 from ..data.dictionary import GrowingDictionary, dictionary_codes, new_value_positions
@@ -854,10 +854,12 @@ class StreamRescan:
 
     def map_reduce(self, fn: MapFn, context: Any, merge: Merge) -> Any:
         """``merge`` of ``fn(context, item, rater, label)`` over the batches (codes of the
-        kept ratings: missing labels left out). Returns None for an input without ratings."""
-        require_unique(self.dropped, "the stream engine")
+        kept ratings: missing labels left out). Returns None for an input without ratings.
+        The code matrix holds one rating per (item, rater), repeats resolved as the first
+        pass resolved them; read again, the batches must rate each pair once."""
         if self.matrix is not None:
             return self._from_matrix(self.matrix, fn, context, merge)
+        require_unique(self.dropped, "the stream engine")
         total: Any = None
         done = self.rows * self.passes
         for row0, batch in _batches(self.dataset, self.columns, self.batch_size, Locator()):
@@ -875,7 +877,6 @@ class StreamRescan:
         the code matrix; None when there is no matrix (use :meth:`map_reduce`)."""
         if self.matrix is None:
             return None
-        require_unique(self.dropped, "the stream engine")
         out: npt.NDArray[np.float64] = self.matrix.rating_sums(self.remap, table)
         if self.progress is not None:
             self.progress(self.rows, self.rows)
@@ -887,7 +888,6 @@ class StreamRescan:
         :meth:`accord.engines._mapreduce.Rescan.index_label_counts`)."""
         if self.matrix is None:
             return None
-        require_unique(self.dropped, "the stream engine")
         q = int(self.remap.max(initial=-1)) + 1
         out: IntArray = self.matrix.index_label_counts(self.remap, index, n_index, q)
         if self.progress is not None:
@@ -916,9 +916,10 @@ def require_unique(dropped: int, engine: str) -> None:
     """Two-pass methods read the ratings again: every (item, rater) pair must be rated once."""
     if dropped:
         raise InvalidInputError(
-            f"{dropped} repeated (item, rater) ratings were dropped by duplicates='first'/'last'; "
-            f"methods that read the ratings twice with {engine} need each (item, rater) pair "
-            "rated once. Remove the repeats from the files, or use the memory engine"
+            f"{dropped} repeated (item, rater) ratings were dropped as the duplicates policy "
+            f"says; methods that read the ratings twice with {engine} need each (item, rater) "
+            f"pair rated once. Remove the repeats from the files, or use "
+            f"{option('engine', 'memory')}"
         )
 
 

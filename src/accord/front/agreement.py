@@ -10,8 +10,8 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from .._errors import InvalidInputError
-from .._types import FloatArray, IntArray, Level, Missing, RngLike
+from .._errors import InvalidInputError, option
+from .._types import Duplicates, FloatArray, IntArray, Level, Missing, RngLike
 from ..agreement._statistics import ItemSums
 from ..agreement.inference import CIKind, check_ci
 from ..agreement.many_raters import WeightsLike, krippendorff_alpha
@@ -58,6 +58,7 @@ def agreement(
     label: str | None = None,
     level: Level = "nominal",
     missing: Missing = "omit",
+    duplicates: Duplicates = "raise",
     scheduler: Any = None,
     progress: Progress | None = None,
     batch_size: int = 1_000_000,
@@ -104,6 +105,10 @@ def agreement(
         domain).
     missing : {"omit", "raise"}, default "omit"
         Rows without a label, for data given as a path or a frame.
+    duplicates : {"raise", "first", "last", "mean"}, default "raise"
+        A rater who rated an item more than once, for data given as a path or a frame: as
+        in :meth:`accord.Ratings.from_long`, with every engine (``"mean"``, at interval and
+        ratio level, with the memory engine only).
     na_values, labels_as
         For data read from files or frames: what counts as a missing label and how a text
         file's labels are typed, as in :meth:`accord.Ratings.from_long`.
@@ -187,6 +192,7 @@ def agreement(
         level=level,
         categories=categories,
         missing=missing,
+        duplicates=duplicates,
         na_values=na_values,
         labels_as=labels_as,
         sep=sep,
@@ -269,9 +275,9 @@ def _check_statistics_suffice(engine: str, wanted: set[str], *, explicit: bool, 
         return
     if ci == "bootstrap" and wanted & {"conger_kappa", "light_kappa"}:
         raise InvalidInputError(
-            f"ci='bootstrap' with engine={engine!r} resamples items from their counts, "
-            "which Conger's and Light's kappa cannot use; leave them out of "
-            "coefficients= or use ci='analytic'"
+            f"{option('ci', 'bootstrap')} with {option('engine', engine)} resamples items "
+            "from their counts, which Conger's and Light's kappa cannot use; leave them out "
+            f"of {option('coefficients').strip()} or use {option('ci', 'analytic')}"
         )
 
 

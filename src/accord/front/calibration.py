@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import DroppedDataWarning, InvalidInputError, require
+from .._errors import DroppedDataWarning, InvalidInputError, option, require
 from .._types import Duplicates, IntArray, Missing, RngLike
 from .._validate import SHOW
 from ..calibration._input import (
@@ -343,13 +343,17 @@ def _one_per_pair(
             f"{pair_name(stats.items, stats.raters, int(i), int(r))} {int(n)} times"
             for (i, r), n in zip(codes[:SHOW], stats.count[repeated], strict=False)
         ]
-        remedy = "duplicates='mean' to resolve (or 'first' or 'last' with engine='memory')"
+        remedy = (
+            f"{option('duplicates', 'mean')} to resolve (or "
+            f"{option('duplicates', 'first', 'last')} with {option('engine', 'memory')})"
+        )
         raise repeated_pairs_error(n_pairs, named, remedy)
     if duplicates in ("first", "last"):
         raise InvalidInputError(
-            f"duplicates={duplicates!r} keeps one row of each repeated (item, rater) pair by "
-            f"its place in the input, which engine={engine!r} does not keep ({n_pairs} pairs "
-            "are scored more than once): use engine='memory', or duplicates='mean'"
+            f"{option('duplicates', duplicates)} keeps one row of each repeated (item, rater) "
+            f"pair by its place in the input, which {option('engine', engine)} does not keep "
+            f"({n_pairs} pairs are scored more than once): use {option('engine', 'memory')}, "
+            f"or {option('duplicates', 'mean')}"
         )
     n = stats.count
     return stats.averaged(), {"duplicate (item, rater): averaged": round(float(n.sum() - n.size))}

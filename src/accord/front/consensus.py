@@ -15,8 +15,8 @@ from typing import Any
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError
-from .._types import Level
+from .._errors import InvalidInputError, option
+from .._types import Duplicates, Level
 from ..consensus import (
     Consensus,
     ConsensusMissing,
@@ -64,6 +64,7 @@ def consensus(
     label: str | None = None,
     level: Level = "nominal",
     categories: Sequence[Any] | None = None,
+    duplicates: Duplicates = "raise",
     scheduler: Any = None,
     progress: Callable[[int, int | None], None] | None = None,
     batch_size: int = 1_000_000,
@@ -128,6 +129,9 @@ def consensus(
         Level of the labels read from files (stream and dask engines).
     categories : sequence, optional
         The declared category domain of labels read from files.
+    duplicates : {"raise", "first", "last"}, default "raise"
+        A rater who rated an item more than once, for ratings read from files or frames: as
+        in :meth:`accord.Ratings.from_long`, with every engine.
     scheduler, progress, batch_size
         The dask engine's scheduler, the stream engine's progress callback and rows per
         batch, as in :func:`accord.agreement`.
@@ -229,6 +233,7 @@ def consensus(
         label=label,
         level=level,
         categories=categories,
+        duplicates=duplicates,
         na_values=na_values,
         labels_as=labels_as,
         sep=sep,
@@ -274,17 +279,17 @@ def _engine_options(
     """The options the stream and dask engines can honour, checked before any reading."""
     if missing == "category":
         raise InvalidInputError(
-            f"missing='category' scores the assignments without a label, which "
-            f"engine={engine!r} leaves out when it counts; use missing='omit' or the memory "
-            "engine"
+            f"{option('missing', 'category')} scores the assignments without a label, which "
+            f"{option('engine', engine)} leaves out when it counts; use "
+            f"{option('missing', 'omit')} or {option('engine', 'memory')}"
         )
     options = Options.checked(
         reference=reference, missing=missing, bands=bands, base=base, ordinal=ordinal
     )
     if ordinal and level == "nominal":
         raise InvalidInputError(
-            "ordinal=True needs ordered categories: pass level='ordinal' (or interval/ratio); "
-            "the level is 'nominal'"
+            f"{option('ordinal', True)} needs ordered categories: pass "
+            f"{option('level', 'ordinal', 'interval', 'ratio')}; the level is nominal"
         )
     return options
 

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Literal, TypeAlias
 
-from .._errors import ColumnNotFoundError, FileReadError, InvalidInputError
+from .._errors import ColumnNotFoundError, FileReadError, InvalidInputError, hint
 
 __all__ = [
     "Compression",
@@ -74,6 +74,8 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF16_LE, "utf-16"),
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
+#: The first line Excel writes to name a CSV file's separator (``sep=;``), and reads.
+_SEP_LINE = re.compile(r'"?sep=([^\r\n"])"?(?:\r\n|\r|\n)')
 #: Separators a header of one cell is checked for.
 _SEPARATORS = (",", ";", "\t", "|")
 _SEPARATOR_NAMES = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe", " ": "space"}
@@ -181,7 +183,7 @@ def decode_error_message(path: Path, encoding: str, offset: int, byte: int) -> s
     """The one-line message for a byte that ``encoding`` cannot decode."""
     name = codecs.lookup(encoding).name
     suggestion = (
-        "; if it is a spreadsheet export, try encoding='latin-1' (--encoding latin-1) or 'cp1252'"
+        hint("; if it is a spreadsheet export, try {}", "encoding", "latin-1", "cp1252")
         if name in ("utf-8", "utf-8-sig")
         else ""
     )
@@ -299,11 +301,15 @@ class CsvDialect(TextSniff):
     delimiter : str
         One character.
     header : tuple of str
-        The column names of the first line.
+        The column names of the header line.
+    skip_rows : int
+        Lines before the header: 1 when the file starts with a spreadsheet's separator line
+        (``sep=;``, as Excel writes and reads it), else 0.
     """
 
     delimiter: str
     header: tuple[str, ...]
+    skip_rows: int = 0
 
     def require(self, columns: Sequence[str]) -> None:
         """Check that each of ``columns`` is in the header once.
@@ -336,7 +342,7 @@ class CsvDialect(TextSniff):
                         f"column {name!r} not found: the header is one column "
                         f"({_shorten(cell, 60)!r}); "
                         f"the file looks separated by {sep!r} ({_SEPARATOR_NAMES[sep]}), "
-                        f"not {self.delimiter!r}: give sep={sep!r} (--sep {_cli_sep(sep)})"
+                        f"not {self.delimiter!r}" + hint(": pass {}", "sep", sep)
                     )
         listed = ", ".join(repr(_shorten(h, 40)) for h in self.header[:30])
         more = f" and {len(self.header) - 30} more" if len(self.header) > 30 else ""
@@ -345,10 +351,6 @@ class CsvDialect(TextSniff):
 
 def _shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _cli_sep(sep: str) -> str:
-    return "'\\t'" if sep == "\t" else f"'{sep}'"
 
 
 def parse_separator(text: str | None) -> str | None:
@@ -416,6 +418,10 @@ def sniff_csv(
     assert delimiter is not None
     sniff = sniff_text(path, encoding=encoding, what="CSV")
     text = sniff.head.lstrip("\ufeff")
+    excel = _SEP_LINE.match(text)
+    if excel is not None:  # a spreadsheet's separator line: honoured unless sep= says else
+        text = text[excel.end() :]
+        delimiter = delimiter if sep is not None else excel.group(1)
     if not text.strip():
         raise FileReadError(f"{sniff.path}: the file is empty")
     try:
@@ -423,7 +429,13 @@ def sniff_csv(
     except (csv.Error, StopIteration) as exc:
         raise FileReadError(f"{sniff.path}: cannot read the header line ({exc})") from None
     return CsvDialect(
-        sniff.path, sniff.encoding, sniff.compression, sniff.head, delimiter, tuple(header)
+        sniff.path,
+        sniff.encoding,
+        sniff.compression,
+        sniff.head,
+        delimiter,
+        tuple(header),
+        skip_rows=int(excel is not None),
     )
 
 
@@ -437,18 +449,21 @@ def _ragged_line(dialect: CsvDialect) -> str | None:
     n = len(dialect.header)
     with dialect.open() as raw:
         text = io.TextIOWrapper(raw, encoding=dialect.encoding, errors="replace", newline="")
+        for _ in range(dialect.skip_rows):
+            text.readline()
         reader = csv.reader(text, delimiter=dialect.delimiter)
         try:
             for row in reader:
+                line = reader.line_num + dialect.skip_rows
                 if reader.line_num > 1 and row and len(row) != n:
                     extra = "an extra field" if len(row) == n + 1 else f"{len(row)} fields"
                     shown = _shorten(dialect.delimiter.join(row), 80)
                     return (
-                        f"{dialect.path}, line {reader.line_num}: {extra} where the header "
+                        f"{dialect.path}, line {line}: {extra} where the header "
                         f"has {n} ({shown!r}); quote fields that hold {dialect.delimiter!r}"
                     )
         except csv.Error as exc:
-            return f"{dialect.path}, line {reader.line_num}: {exc}"
+            return f"{dialect.path}, line {reader.line_num + dialect.skip_rows}: {exc}"
     return None
 
 
@@ -657,7 +672,8 @@ def read_csv_columns(
     text = pa.dictionary(pa.int32(), pa.string()) if dictionary else pa.string()
     codec = codecs.lookup(dialect.encoding).name
     read_options = pacsv.ReadOptions(
-        encoding="utf8" if codec in ("utf-8", "utf-8-sig") else dialect.encoding
+        encoding="utf8" if codec in ("utf-8", "utf-8-sig") else dialect.encoding,
+        skip_rows=dialect.skip_rows,
     )
     source: Any = str(dialect.path)
     with reading(dialect.path, "CSV", dialect):

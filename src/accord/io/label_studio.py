@@ -33,6 +33,9 @@ _TYPES: dict[str, tuple[str, Level]] = {
     "labels": ("labels", "nominal"),
 }
 
+#: Why a relation between two regions is left out, as the read report counts it.
+RELATION = "relation between regions (not read)"
+
 _ASKED = Asked("field", "annotations", "no results for", "no annotation has a result to read")
 
 
@@ -107,7 +110,9 @@ def read_label_studio(
         and the tasks nobody annotated; an annotation without a result
         for the field is a missing label. Spans for labels, with the same counts in
         ``notes``; an annotation without spans declares an annotator who marked nothing in
-        the task. Predictions (a model's pre-annotations) are not read.
+        the task. Predictions (a model's pre-annotations) are not read; relations between
+        regions (results of type ``relation``) answer no control and are counted as
+        skipped.
 
     Raises
     ------
@@ -202,8 +207,21 @@ def _annotations(records: Any, where: str) -> tuple[list[_Annotation], collectio
                 raise _task_error(
                     where, task_id, "an annotation's 'result' must be a list of objects"
                 )
+            results = _without_relations(results, skipped)
             kept.append(_Annotation(task_id, _rater(ann, task_id, where), results, ann.get("id")))
     return kept, skipped
+
+
+def _without_relations(
+    results: list[Mapping[str, Any]], skipped: collections.Counter[str]
+) -> list[Mapping[str, Any]]:
+    """The results of the controls: a relation between two regions (``type`` "relation",
+    ``from_id`` and ``to_id``, no ``from_name``) answers no control; it is counted in
+    ``skipped``, not read."""
+    relations = sum(1 for r in results if r.get("type") == "relation" and "from_name" not in r)
+    if relations:
+        skipped[RELATION] += relations
+    return [r for r in results if not (r.get("type") == "relation" and "from_name" not in r)]
 
 
 def _rater(annotation: Mapping[str, Any], task: Any, where: str) -> Any:

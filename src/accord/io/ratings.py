@@ -8,7 +8,7 @@ from typing import Any, Literal, TypedDict, Unpack
 
 import pandas as pd
 
-from .._errors import InvalidInputError, option, require
+from .._errors import InvalidInputError, offers, option, require
 from .._types import Duplicates, Level, Missing
 from .._validate import CSV_NULLS, check_choice, require_columns
 from ..data.encoder import LabelsAs, arrow_of, typed_column
@@ -75,9 +75,46 @@ def format_of(path: Path, file_format: FileFormat | None) -> FileFormat:
     suffix = plain_suffix(path)
     if suffix in _SUFFIXES:
         return _SUFFIXES[suffix]
-    raise InvalidInputError(
-        f"{path}: cannot tell the file format from the name; pass file_format='csv', 'tsv', "
-        "'parquet' or 'jsonl'"
+    raise InvalidInputError(_unknown_format(path, suffix))
+
+
+def _columns() -> str:
+    """``item=, rater= and label=`` in the caller's words (``--item, --rater and --label``).
+
+    >>> _columns()
+    'item=, rater= and label='
+    """
+    item, rater, label = (option(k).strip() for k in ("item", "rater", "label"))
+    return f"{item}, {rater} and {label}"
+
+
+#: Spreadsheets' suffixes: a workbook is not read, its sheet saved as CSV is.
+_SPREADSHEETS = (".xlsx", ".xlsm", ".xls", ".ods", ".numbers")
+
+
+def _unknown_format(path: Path, suffix: str) -> str:
+    """Why a file is not read: a spreadsheet, standard input, or a name that says no format;
+    with what to do, where the caller can give the format (``file_format=``), else which
+    names are read.
+
+    >>> print(_unknown_format(Path("scores.xlsx"), ".xlsx"))
+    scores.xlsx is a spreadsheet (.xlsx): accord reads CSV, TSV, Parquet and JSON Lines; save the sheet as CSV
+    """  # noqa: E501
+    if suffix in _SPREADSHEETS:
+        return (
+            f"{path} is a spreadsheet ({suffix}): accord reads CSV, TSV, Parquet and JSON Lines; "
+            "save the sheet as CSV"
+        )
+    what = (
+        "standard input is not read as a file of ratings"
+        if str(path) in ("-", "/dev/stdin", "/dev/fd/0")
+        else "cannot tell the file format from the name"
+    )
+    if offers("file_format"):
+        return f"{path}: {what}; pass {option('file_format', 'csv', 'tsv', 'parquet', 'jsonl')}"
+    return (
+        f"{path}: {what}; accord reads files named .csv, .tsv, .parquet or .jsonl (or "
+        ".csv.gz, compressed): save the ratings under such a name"
     )
 
 
@@ -353,8 +390,7 @@ def read_ratings(
             )
         if tool is None:
             raise InvalidInputError(
-                f"{path}: pass item=, rater= and label= (the columns to read; --item, --rater "
-                "and --label on the command line); the file is "
+                f"{path}: pass {_columns()} (the columns to read); the file is "
                 "not an annotation-tool export accord recognises (Label Studio, Prodigy, "
                 "Argilla, pairwise judgments)"
             )
@@ -377,8 +413,7 @@ def read_ratings(
         )
     if item is None or rater is None or label is None:
         raise InvalidInputError(
-            "pass item=, rater= and label= together (the columns to read; --item, --rater "
-            "and --label on the command line)"
+            f"pass {_columns()} together (the columns to read)"
             + (", or none of them for an annotation-tool export" if given else "")
         )
     if not isinstance(path, str | Path):  # a frame in memory: no file to read

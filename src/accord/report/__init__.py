@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 import pandas as pd
 
-from .._errors import InvalidInputError, require
+from .._errors import InvalidInputError, option, require
 from .._results import Result
 from .._types import Duplicates, Level
 from ..data.encoder import LabelsAs
@@ -370,7 +370,8 @@ def report(
     categories : sequence, optional
         The declared category domain, in order.
     duplicates : {"raise", "first", "last", "mean"}, default "raise"
-        As in :meth:`accord.Ratings.from_long`.
+        As in :meth:`accord.Ratings.from_long`; with the stream and dask engines "first" or
+        "last" (the agreement and consensus sections).
     scores : str or sequence of str, optional
         Numeric score columns; each is calibrated over the panel (item values and rater
         biases, :func:`accord.calibrate_panel`).
@@ -502,6 +503,7 @@ def report(
             gold=gold,
             gold_labels=None if gold is None or frame is None else _gold_labels(frame, item, gold),
             engine=engine,
+            duplicates=duplicates,
             path=None if engine == "memory" else data,
             judge=judge,
             epsilon=epsilon,
@@ -565,8 +567,8 @@ def _check(
                 f"engine={engine!r} reads the ratings from files: pass a path, or use the "
                 "memory engine"
             )
-        if duplicates != "raise":
+        if duplicates == "mean":
             raise InvalidInputError(
-                f"duplicates applies to the memory engine; with engine={engine!r} the files "
-                "must rate each (item, rater) pair once"
+                f"{option('duplicates', 'mean')} applies to the memory engine; with "
+                f"{option('engine', engine)} pass {option('duplicates', 'first', 'last')}"
             )

@@ -63,6 +63,8 @@ class Context:
         The ratings file(s), for the stream and dask engines.
     level : str
         Level of measurement of the labels.
+    duplicates : {"raise", "first", "last"}
+        How the stream and dask engines resolve an item rated twice by one rater.
     categories, na_values, labels_as
         How the engines read the labels (as :meth:`accord.Ratings.from_long`).
     judge : object or None
@@ -89,6 +91,7 @@ class Context:
     gold_labels: pd.Series | None = None
     spans: Any = None
     engine: str = "memory"
+    duplicates: str = "raise"
     path: str | os.PathLike[str] | None = None
     level: str = "nominal"
     categories: Sequence[Any] | None = None
@@ -149,6 +152,7 @@ class Context:
             "categories": self.categories,
             "na_values": self.na_values,
             "labels_as": self.labels_as,
+            "duplicates": self.duplicates,
         }
 
     @property
