@@ -37,8 +37,8 @@ class MarginalHomogeneity(Result):
     statistic : float
         The chi-square statistic (McNemar's exact test: the smaller discordant count).
     df : int
-        Degrees of freedom: the rank of the covariance of the marginal differences, that is
-        the tested categories minus one.
+        Degrees of freedom: the tested categories (see ``left_out``) minus one, the rank of
+        the covariance of the marginal differences when the test is defined.
     pvalue : float
         The p-value (chi-square reference; exact binomial for McNemar's exact test).
     method : str
