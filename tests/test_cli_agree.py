@@ -147,10 +147,13 @@ def test_one_item_rows_say_why_se_and_p_are_nan(tmp_path: Path) -> None:
     res = runner.invoke(app, ["agree", str(path), "--item", "item", "--rater", "rater",
                               "--label", "label", "-f", "json"])  # fmt: skip
     assert res.exit_code == 0, res.output
-    for row in json.loads(res.output)["coefficients"]:
+    for row in json.loads(res.stdout)["coefficients"]:
         assert row["standard_error"] is None and row["reason"], row["name"]
         if row["name"] != "light_kappa":
             assert "df = 0" in row["reason"]
+        else:  # every pair shares one item: no kappa, the pairs counted (on stderr too)
+            assert row["statistic"] is None and "3 co-rated fewer than 2 items" in row["reason"]
+    assert "warning: no rater pair has a defined Cohen's kappa" in res.stderr
 
 
 def test_a_table_without_columns_is_told_the_options_to_pass() -> None:

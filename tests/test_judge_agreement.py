@@ -338,6 +338,35 @@ def test_marginal_homogeneity_edge_cases() -> None:
     assert labels.n == 4 and labels.statistic == pytest.approx(0.0)
 
 
+# irrCAC's data set cont3x3abstractors (tests/reference/many_raters.json, "abstractors").
+ABSTRACTORS = [[13, 0, 0], [0, 20, 7], [0, 4, 56]]
+
+
+def test_a_category_used_only_on_the_diagonal_is_left_out() -> None:
+    # The first category is given only when both abstractors agree: it adds 0 to d and a
+    # zero row and column to V. Dropped (Maxwell 1970), the test is on rank(V) = 1 df and
+    # is McNemar's on the other two categories, by hand (7 - 4)^2 / 11 = 0.81818,
+    # p = P(chi2_1 > 0.81818) = 0.36571; statsmodels on that 2 x 2 block:
+    # SquareTable([[20, 7], [4, 56]]).homogeneity() -> 0.8181818, df 1, p 0.3657123.
+    res = accord.marginal_homogeneity(ABSTRACTORS)
+    assert res.statistic == pytest.approx(9 / 11, rel=1e-12) and res.df == 1
+    assert res.pvalue == pytest.approx(0.3657122963, rel=1e-8)
+    assert res.reason is None and res.left_out == (0,) and res.categories == (0, 1, 2)
+    assert "p = 0.3657; left out: 0 (diagonal only)" in repr(res)
+    assert list(res.to_dict()["left_out"]) == [0]
+    # Bhapkar keeps all n = 100 items: W = SM / (1 - SM / n) (Bhapkar 1966; the identity
+    # holds for every table) = 0.81818 / (1 - 0.0081818) = 0.82493. statsmodels on the
+    # 87 items of the 2 x 2 block gives 0.82595: it conditions on the dropped items.
+    bhapkar = accord.marginal_homogeneity(ABSTRACTORS, method="bhapkar")
+    assert bhapkar.statistic == pytest.approx((9 / 11) / (1 - 9 / 11 / 100), rel=1e-12)
+    assert bhapkar.df == 1 and bhapkar.left_out == (0,)
+    # Where nothing is left out, the same identity against the statsmodels values above.
+    methods = ("stuart_maxwell", "bhapkar")
+    sm, bh = (accord.marginal_homogeneity(TABLES[0], method=m) for m in methods)
+    assert bh.statistic == pytest.approx(sm.statistic / (1 - sm.statistic / 86), rel=1e-10)
+    assert sm.left_out == ()
+
+
 # ------------------------------------------------------------------------------ CLI
 
 JUDGE = [*ALT_TEST_ARGS, "--n-boot", "100", "--seed", "3"]  # accord judge on the diagnoses

@@ -150,13 +150,9 @@ def _loop_alt_test(
             wj.append(1 if js >= hs else 0)
             wh.append(1 if hs >= js else 0)
         d = np.array(wh, float) - np.array(wj, float)
-        # With no variance in d the t statistic is undefined: accord's documented convention
-        # is a NaN p-value with the reason (scipy >= 1.11 returns t = -inf, p = 0 instead).
-        p = (
-            math.nan
-            if np.all(d == d[0])
-            else float(stats.ttest_1samp(d, epsilon, alternative="less").pvalue)
-        )
+        # The authors' code: scipy's t test, whose limit for a d without variance is p = 0
+        # below epsilon and p = 1 above it (NaN, never rejected, for a d equal to epsilon).
+        p = float(stats.ttest_1samp(d, epsilon, alternative="less").pvalue)
         pvalues.append(p)
         pvals_by_h[h] = p
         rhos.append(float(np.mean(wj)))
@@ -188,8 +184,8 @@ def test_matches_the_procedure_item_by_item(seed: int, epsilon: float) -> None:
     tested = res.humans[res.humans["tested"]].set_index("human")
     assert set(tested.index) == set(pvals)
     for h, p in pvals.items():
-        if math.isnan(p):
-            assert math.isnan(tested.loc[h, "pvalue"])
+        if math.isnan(p):  # d = epsilon on every item: accord says p = 1 (cannot reject)
+            assert tested.loc[h, "pvalue"] == 1.0
         else:
             assert tested.loc[h, "pvalue"] == pytest.approx(p, rel=1e-9, abs=1e-15)
     assert res.winning_rate == pytest.approx(wr)
@@ -234,9 +230,56 @@ def test_judge_copying_a_human_ties_that_human_everywhere() -> None:
     assert isinstance(res, accord.AltTest)
     row = res.humans.set_index("human").loc["h2"]
     assert row["judge_wins"] == 1.0 and row["human_wins"] == 1.0 and row["mean_difference"] == 0
-    # d is 0 on every item: the t statistic is undefined, said so, and never rejected.
-    assert math.isnan(row["pvalue"]) and "t test is undefined" in row["reason"]
-    assert not row["rejected"]
+    # d is 0 on every item, below epsilon: the limit of t is -inf, p = 0, said so.
+    # scipy (the authors' code): stats.ttest_1samp(np.zeros(6), 0.1, alternative="less")
+    # gives statistic -inf, pvalue 0.0.
+    assert row["statistic"] == -math.inf and row["pvalue"] == 0.0
+    assert "below epsilon" in row["reason"]
+
+
+def _agreeing_panel(judge: str) -> list[tuple[object, object, object]]:
+    """30 binary items: h1-h3 give the item's label, h4 the other one, the judge copies
+    h1 (``judge="copy"``) or gives the other label (``judge="contrary"``)."""
+    rows: list[tuple[object, object, object]] = []
+    for item in range(30):
+        label, other = ("yes", "no") if item % 3 else ("no", "yes")
+        rows += [(item, h, label) for h in ("h1", "h2", "h3")] + [(item, "h4", other)]
+        rows.append((item, judge, label if judge == "copy" else other))
+    return rows
+
+
+def test_a_judge_that_ties_or_beats_every_human_on_every_item_wins() -> None:
+    # Leave h1, h2 or h3 out: the judge ties them on every item (d = 0); leave h4 out: the
+    # judge beats h4 on every item (d = -1). The authors' code (Calderon et al. 2025,
+    # github.com/nitaytech/AltTest, alt_test_example.ipynb) runs
+    # scipy.stats.ttest_1samp(d, 0.2, alternative="less"), which gives p = 0.0 for both,
+    # so BY rejects all four: winning rate 1.0, rho 1.0, passed. test="wilcoxon" gives the
+    # same: stats.wilcoxon(np.full(30, -0.2), alternative="less").pvalue = 2.16e-8.
+    r = _ratings(_agreeing_panel("copy"))
+    for test in ("t", "wilcoxon"):
+        res = accord.alt_test(r, "copy", epsilon=0.2, test=test)  # type: ignore[arg-type]
+        assert isinstance(res, accord.AltTest)
+        assert res.winning_rate == 1.0 and res.passed and res.advantage_probability == 1.0
+    res = accord.alt_test(r, "copy", epsilon=0.2)
+    assert isinstance(res, accord.AltTest)
+    table = res.humans.set_index("human")
+    assert list(table["mean_difference"]) == [0.0, 0.0, 0.0, -1.0]
+    assert (table["pvalue"] == 0.0).all() and (table["statistic"] == -math.inf).all()
+    assert table.loc["h4", "reason"] == "d = -1 on every item, below epsilon: t = -inf, p = 0"
+
+
+def test_a_constant_d_at_or_above_epsilon_cannot_reject() -> None:
+    # The judge loses to h1-h3 on every item (d = 1) and ties h4 (both 0 of 3): d = 0.
+    # scipy: ttest_1samp(np.ones(30), 0.2, alternative="less") gives t = inf, p = 1.0;
+    # for d = 0 = epsilon it gives NaN (never rejected): accord says p = 1.
+    res = accord.alt_test(_ratings(_agreeing_panel("contrary")), "contrary", epsilon=0.0)
+    assert isinstance(res, accord.AltTest)
+    table = res.humans.set_index("human")
+    assert list(table["mean_difference"]) == [1.0, 1.0, 1.0, 0.0]
+    assert (table["pvalue"] == 1.0).all() and not table["rejected"].any()
+    assert table.loc["h1", "statistic"] == math.inf and math.isnan(table.loc["h4", "statistic"])
+    assert "not below epsilon: p = 1" in table.loc["h4", "reason"]
+    assert res.winning_rate == 0.0 and not res.passed
 
 
 @settings(max_examples=20, deadline=None)

@@ -317,6 +317,54 @@ def test_light_kappa_bootstrap_default() -> None:
     assert "bootstrap" in res.method
 
 
+def _abstractors_and_a_stray_pair() -> pd.DataFrame:
+    """irrCAC's cont3x3abstractors (raters A, B on 100 items), one more item that A rates
+    1 and C rates 2 (the only item C rates), and three items D and E both call 3."""
+    t = np.asarray(REF["abstractors"]["table"])
+    x, y = np.nonzero(t)
+    pairs = np.repeat(np.c_[x, y], t[x, y], axis=0) + 1
+    rows = [(i, r, int(v)) for i, (a, b) in enumerate(pairs) for r, v in (("A", a), ("B", b))]
+    rows += [(100, "A", 1), (100, "C", 2)]
+    rows += [(i, r, 3) for i in (101, 102, 103) for r in ("D", "E")]
+    return pd.DataFrame(rows, columns=["item", "rater", "label"])
+
+
+def test_light_kappa_leaves_out_and_counts_pairs_too_small_for_a_kappa() -> None:
+    r = accord.Ratings.from_long(
+        _abstractors_and_a_stray_pair(), item="item", rater="rater", label="label"
+    )
+    # A-B is the abstractors table: Cohen's kappa 0.7964094 (irrCAC, spec many-raters.md).
+    # A-C share one item, on which they disagree: kappa 0 whatever they said (p_o = p_e =
+    # 0); with it in, the mean would be 0.3982. D-E used one category: kappa 0/0.
+    res = _quiet(light_kappa, r, ci="analytic")
+    assert_allclose(res.statistic, REF["abstractors"]["identity"]["conger_kappa"], atol=5e-8)
+    assert res.reason is not None
+    assert "2 rater pairs left out: 1 co-rated fewer than 2 items, 1 used one and the same " in (
+        res.reason
+    )
+    boot = light_kappa(r, n_boot=50, rng=0)
+    assert boot.statistic == res.statistic and boot.reason == (
+        "2 rater pairs left out: 1 co-rated fewer than 2 items, 1 used one and the same "
+        "category (kappa 0/0)"
+    )
+    assert math.isfinite(boot.standard_error) and boot.standard_error > 0
+    with pytest.raises(accord.InvalidInputError, match="'min_items' parameter of light_kappa"):
+        light_kappa(r, min_items=1)
+
+
+def test_light_kappa_on_one_item_is_nan_with_the_reason() -> None:
+    # Two raters who disagree on their one item: no kappa to speak of (0 whatever the
+    # labels), not 0.0 with a bootstrap SE of 0.
+    r = accord.Ratings.from_wide([["a", "b"]])
+    with pytest.warns(DegenerateDataWarning, match="co-rated fewer than 2 items"):
+        res = light_kappa(r, n_boot=50, rng=0)
+    assert math.isnan(res.statistic) and math.isnan(res.standard_error)
+    assert res.reason == (
+        "no rater pair has a defined Cohen's kappa (1 rater pair left out: 1 co-rated fewer "
+        "than 2 items)"
+    )
+
+
 # ------------------------------------------------------------------ pairwise
 
 

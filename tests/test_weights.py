@@ -104,6 +104,35 @@ def test_ratio_weights_on_a_bare_table_ask_for_the_categories() -> None:
         accord.krippendorff_alpha(counts, weights="ratio")
 
 
+def test_ratio_weights_follow_one_rule_on_every_path() -> None:
+    # Ratio weights need category values with a true zero. A ContingencyTable built without
+    # categories= has the same 0..q-1 positions as a bare array, and is refused the same way
+    # (it gave 0.95319, irrCAC's ratio weights on 0..2, where irrCAC's
+    # kappa2.table(cont3x3abstractors, weights = ratio.weights(1:3)) gives 0.92655).
+    import accord
+
+    bare = accord.ContingencyTable(ABSTRACTORS)
+    assert not bare.categories_declared
+    for data in (bare, ABSTRACTORS):
+        with pytest.raises(InvalidInputError, match=r"categories=, e\.g\. categories=\[1, 2, 3\]"):
+            accord.cohen_kappa(data, weights="ratio")
+    assert_allclose(
+        accord.cohen_kappa(bare, categories=[1, 2, 3], weights="ratio").statistic,
+        0.92655,
+        atol=5e-6,
+    )
+    # Text categories have positions, not values with a zero: refused too, on a table and
+    # on label vectors; the shift-invariant schemes still take their positions.
+    text = accord.ContingencyTable(ABSTRACTORS, categories=["low", "mid", "high"])
+    with pytest.raises(InvalidInputError, match="ratio weights need category values that are"):
+        accord.cohen_kappa(text, weights="ratio")
+    with pytest.raises(InvalidInputError, match=r"not \('a', 'b'\): code the labels"):
+        accord.cohen_kappa(["a", "b", "a"], ["a", "b", "b"], weights="ratio")
+    assert_allclose(
+        accord.cohen_kappa(text, weights="quadratic").statistic, 0.8921569, atol=5e-8
+    )  # irrCAC: kappa2.table(cont3x3abstractors, weights = "quadratic")
+
+
 def test_ratio_weights_with_declared_categories_match_irrcac() -> None:
     # irrCAC (R 1.4): kappa2.table(cont3x3abstractors, weights = ratio.weights(1:3))
     # = 0.92655; by hand below with the ratio weights of weights.gen.r on 1..3.

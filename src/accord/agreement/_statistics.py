@@ -25,7 +25,7 @@ from ..stats.pairs import PairTables
 from ..stats.patterns import CountPatterns
 from ..stats.scores import ScoreCells
 from ._shared import _Data
-from ._tables import cohen_tables, light_fields
+from ._tables import LIGHT_MIN_ITEMS, cohen_tables, light_fields
 from .many_raters import conger_rater_terms, row_sums
 from .weights import has_order
 
@@ -251,7 +251,9 @@ def _items_by_total(stats: CountStatistics) -> tuple[int, int]:
     return int((per_item >= 2).sum()), int((per_item == 1).sum())
 
 
-def light_from_statistics(stats: CountStatistics, *, min_items: int = 1) -> Coefficient:
+def light_from_statistics(
+    stats: CountStatistics, *, min_items: int = LIGHT_MIN_ITEMS
+) -> Coefficient:
     """Light's kappa from the rater-pair tables, as :func:`accord.light_kappa` with
     ``ci="analytic"`` computes it on ratings."""
     assert stats.pair_tables is not None and stats.rater_counts is not None
@@ -263,12 +265,13 @@ def light_from_statistics(stats: CountStatistics, *, min_items: int = 1) -> Coef
     out = light_fields(
         kappas,
         "no analytic SE (use ci='bootstrap')",
+        pair_items=n_items_pair,
         min_items=min_items,
         n_items=pairable,
         n_raters=int(np.count_nonzero(stats.rater_counts.totals())),
         categories=stats.categories,
         n_items_unpairable=single,
     )
-    if "reason" not in out:
-        out["reason"] = LIGHT_NO_ANALYTIC_SE_ENGINE
+    if not math.isnan(out["statistic"]):
+        out["reason"] = "; ".join(filter(None, (LIGHT_NO_ANALYTIC_SE_ENGINE, out.get("reason"))))
     return Coefficient(**out)

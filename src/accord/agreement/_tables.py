@@ -16,6 +16,7 @@ from ..data.ratings import Ratings
 from ..stats.pairs import ItemGroups, PairTables
 
 __all__ = [
+    "LIGHT_MIN_ITEMS",
     "cohen_tables",
     "light_fields",
     "pair_features",
@@ -117,12 +118,29 @@ def pair_features(ratings: Ratings, pt: PairTables, keep: IntArray) -> Any:
     )
 
 
+#: The fewest items a rater pair must share for its Cohen's kappa to mean anything: on one
+#: item the kappa is 0/0 when the two agree and 0 whatever they said when they disagree.
+LIGHT_MIN_ITEMS = 2
+
+
 def light_fields(
-    kappas: FloatArray, se_note: str, *, min_items: int, **sizes: Any
+    kappas: FloatArray,
+    se_note: str,
+    *,
+    pair_items: IntArray,
+    min_items: int,
+    **sizes: Any,
 ) -> dict[str, Any]:
     """Light's kappa, the mean of the pairs' defined kappas, with the fields of its result
-    (``sizes``: ``n_items``, ``n_raters``, ``categories``, ``n_items_unpairable``); NaN with
-    the reason, and a warning, when no pair has a defined kappa."""
+    (``sizes``: ``n_items``, ``n_raters``, ``categories``, ``n_items_unpairable``).
+
+    ``kappas``: the kappas of the pairs with ``min_items`` or more co-rated items;
+    ``pair_items``: the co-rated items of every pair. The pairs left out (too few items, or
+    an undefined kappa) are counted in the ``reason``; NaN with the reason, and a warning,
+    when no pair has a defined kappa."""
+    finite = np.isfinite(kappas)
+    few = int(np.count_nonzero((pair_items >= 1) & (pair_items < min_items)))
+    note = _pairs_left_out(few, int(np.count_nonzero(~finite)), min_items)
     base: dict[str, Any] = dict(
         name="light_kappa",
         bounds=(-1.0, 1.0),
@@ -130,11 +148,19 @@ def light_fields(
         f">= {min_items} co-rated items; {se_note}",
         **sizes,
     )
-    finite = np.isfinite(kappas)
     if not finite.any():
-        reason = (
-            "no rater pair has a defined Cohen's kappa (no co-rated items, or every pair "
-            "used one category)"
-        )
+        reason = "no rater pair has a defined Cohen's kappa (" + (note or "no co-rated items") + ")"
         return undefined_fields(reason, base, stacklevel=4)
-    return dict(statistic=float(kappas[finite].mean()), standard_error=math.nan, **base)
+    out = dict(statistic=float(kappas[finite].mean()), standard_error=math.nan, **base)
+    return out if not note else {**out, "reason": note}
+
+
+def _pairs_left_out(few: int, undefined: int, min_items: int) -> str:
+    """The note on the rater pairs left out of Light's kappa ('' when none is)."""
+    parts = [f"{few} co-rated fewer than {min_items} items"] if few else []
+    if undefined:
+        parts.append(f"{undefined} used one and the same category (kappa 0/0)")
+    if not parts:
+        return ""
+    total = few + undefined
+    return f"{total} rater pair{'s' if total > 1 else ''} left out: " + ", ".join(parts)

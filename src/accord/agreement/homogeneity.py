@@ -37,7 +37,8 @@ class MarginalHomogeneity(Result):
     statistic : float
         The chi-square statistic (McNemar's exact test: the smaller discordant count).
     df : int
-        Degrees of freedom: used categories minus one.
+        Degrees of freedom: the tested categories (see ``left_out``) minus one, the rank of
+        the covariance of the marginal differences when the test is defined.
     pvalue : float
         The p-value (chi-square reference; exact binomial for McNemar's exact test).
     method : str
@@ -51,6 +52,10 @@ class MarginalHomogeneity(Result):
         The categories used by either rater (the others are left out of the test).
     reason : str or None
         Why the statistic is NaN, when it is.
+    left_out : tuple
+        Used categories left out of the test because both raters gave them to the same
+        items and to no other (only on the diagonal): they add nothing to the marginal
+        differences and a zero row and column to their covariance (Maxwell 1970).
     """
 
     statistic: float
@@ -61,11 +66,16 @@ class MarginalHomogeneity(Result):
     n: int
     categories: tuple[Any, ...]
     reason: str | None = None
+    left_out: tuple[Any, ...] = ()
 
     def _headline(self) -> str:
         if self.reason:
             return f"{self.method}: undefined ({self.reason})"
-        return f"{self.method} chi2 = {self.statistic:.4g}, df = {self.df}, p = {self.pvalue:.4g}"
+        test = f"{self.method} chi2 = {self.statistic:.4g}, df = {self.df}, p = {self.pvalue:.4g}"
+        if not self.left_out:
+            return test
+        listed = ", ".join(str(c) for c in self.left_out)
+        return f"{test}; left out: {listed} (diagonal only)"
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the fields (``differences`` as ``{category: difference}``)."""
@@ -77,8 +87,6 @@ class MarginalHomogeneity(Result):
 def _mcnemar(counts: FloatArray, exact: bool) -> tuple[float, float, str | None]:
     """McNemar's statistic and p-value from the two discordant cells."""
     b, c = float(counts[0, 1]), float(counts[1, 0])
-    if b + c == 0:
-        return math.nan, math.nan, "the two raters never disagree: no discordant pair to test"
     if exact:
         from scipy import stats
 
@@ -89,9 +97,11 @@ def _mcnemar(counts: FloatArray, exact: bool) -> tuple[float, float, str | None]
     return chi2, chi2_sf(chi2, 1), None
 
 
-def _stuart_maxwell(counts: FloatArray, method: str) -> tuple[float, float, str | None]:
-    """The chi-square statistic of the q - 1 first marginal differences and its p-value."""
-    n = counts.sum()
+def _stuart_maxwell(counts: FloatArray, method: str, n: float) -> tuple[float, float, str | None]:
+    """The chi-square statistic of the q - 1 first marginal differences and its p-value.
+
+    ``counts``: the tested categories' q x q block of a table of ``n`` items (a category
+    left out has no count off the diagonal, so the block's marginals are the table's)."""
     p = counts / n
     row, col = p.sum(axis=1)[:-1], p.sum(axis=0)[:-1]
     inner = p[:-1, :-1]
@@ -106,8 +116,8 @@ def _stuart_maxwell(counts: FloatArray, method: str) -> tuple[float, float, str 
         return (
             math.nan,
             math.nan,
-            "the covariance of the marginal differences is singular (a category is never "
-            "confused with another)",
+            "the covariance of the marginal differences is singular (the categories fall "
+            "into groups never confused with each other)",
         )
     statistic = float(n * d @ np.linalg.solve(v, d))
     return statistic, chi2_sf(statistic, d.size), None
@@ -133,7 +143,8 @@ def marginal_homogeneity(
         \chi^2 = n\, d^\top V^{-1} d, \quad V_{kk} = p_{k\cdot} + p_{\cdot k} - 2 p_{kk},
         \quad V_{kl} = -(p_{kl} + p_{lk}),
 
-    on :math:`q - 1` degrees of freedom (Stuart 1955; Maxwell 1970). Bhapkar's (1966)
+    on :math:`q - 1` degrees of freedom, :math:`q` the categories tested (Stuart 1955;
+    Maxwell 1970; see Notes). Bhapkar's (1966)
     variant subtracts :math:`d d^\top` from :math:`V` (the unrestricted covariance). With two
     categories the Stuart-Maxwell statistic is McNemar's :math:`(b - c)^2 / (b + c)`, and
     ``exact=True`` gives McNemar's exact binomial test.
@@ -169,9 +180,16 @@ def marginal_homogeneity(
     Notes
     -----
     Categories that neither rater used are left out (they carry no information and make
-    :math:`V` singular). When :math:`V` is still singular (the raters never disagree, or a
-    category is only ever given by both at once) the statistic is NaN with the reason and a
-    :class:`~accord.DegenerateDataWarning`; statsmodels returns NaN there too.
+    :math:`V` singular). So is a category both raters gave only to the same items (used
+    only on the diagonal): its marginal difference is 0 and its row and column of
+    :math:`V` are 0, so dropping it, as Maxwell (1970) does, gives the test on
+    :math:`\operatorname{rank}(V)` degrees of freedom; ``left_out`` names it. Its items
+    stay in :math:`n`, which only Bhapkar's :math:`d d^\top` term feels. Only such
+    categories are dropped: R's ``irr::stuart.maxwell.mh`` also drops categories whose
+    two marginals are merely equal, and statsmodels and DescTools keep :math:`q - 1`
+    degrees of freedom (and return NaN). When :math:`V` is still singular (the raters
+    never disagree, or the categories fall into groups never confused with each other)
+    the statistic is NaN with the reason and a :class:`~accord.DegenerateDataWarning`.
 
     References
     ----------
@@ -194,6 +212,13 @@ def marginal_homogeneity(
     >>> res = marginal_homogeneity([[20, 10], [3, 17]])
     >>> res.method, round(res.statistic, 3), res.df
     ('mcnemar', 3.769, 1)
+
+    irrCAC's abstractors table: the first category is given only when both agree, so the
+    test is McNemar's on the other two, :math:`(7 - 4)^2 / 11 = 0.818` on 1 df:
+
+    >>> res = marginal_homogeneity([[13, 0, 0], [0, 20, 7], [0, 4, 56]])
+    >>> round(res.statistic, 3), res.df, round(res.pvalue, 3), res.left_out
+    (0.818, 1, 0.366, (0,))
     """
     check_choice("method", method, ("stuart_maxwell", "bhapkar"), "marginal_homogeneity")
     table = as_table(data, y, categories=categories, raters=raters, owner="marginal_homogeneity")
@@ -208,24 +233,38 @@ def marginal_homogeneity(
             f"'stuart_maxwell'); these raters used {q}, method {method!r}"
         )
     diff = pd.Series(counts.sum(axis=0) - counts.sum(axis=1), index=pd.Index(cats, dtype=object))
-    name = ("mcnemar_exact" if exact else "mcnemar") if q == 2 else method
-    reason: str | None
-    if q < 2:
-        statistic, pvalue, reason = math.nan, math.nan, "both raters used one and the same label"
-    elif q == 2 and method == "stuart_maxwell":
-        statistic, pvalue, reason = _mcnemar(counts, exact)
-    else:
-        statistic, pvalue, reason = _stuart_maxwell(counts, method)
-        name = method
+    off = counts - np.diag(np.diag(counts))
+    tested = (off.sum(axis=0) + off.sum(axis=1)) > 0
+    statistic, pvalue, reason, name = _test(counts, tested, method, exact)
     if reason:
         warn_degenerate(f"marginal_homogeneity: {reason}")
+    left_out = tuple(c for c, t in zip(cats, tested, strict=True) if not t)
     return MarginalHomogeneity(
         statistic=statistic,
-        df=max(q - 1, 0),
+        df=max(int(tested.sum()) - 1, 0),
         pvalue=pvalue,
         method=name,
         differences=diff,
         n=round(table.n),
         categories=cats,
         reason=reason,
+        left_out=left_out if tested.any() else (),
     )
+
+
+def _test(
+    counts: FloatArray, tested: npt.NDArray[np.bool_], method: str, exact: bool
+) -> tuple[float, float, str | None, str]:
+    """Statistic, p-value, reason and method name of the used categories' table; the test
+    runs on the ``tested`` categories (those given off the diagonal)."""
+    q = counts.shape[0]
+    mcnemar = q == 2 and method == "stuart_maxwell"
+    name = ("mcnemar_exact" if exact else "mcnemar") if mcnemar else method
+    if q < 2:
+        return math.nan, math.nan, "both raters used one and the same label", name
+    if not tested.any():
+        return math.nan, math.nan, "the two raters never disagree: no discordant pair to test", name
+    if mcnemar:
+        return (*_mcnemar(counts, exact), name)
+    block = counts[np.ix_(tested, tested)]
+    return (*_stuart_maxwell(block, method, float(counts.sum())), method)

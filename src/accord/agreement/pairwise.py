@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._errors import InvalidInputError, warn_degenerate
+from .._errors import InvalidInputError, bad_parameter, warn_degenerate
 from .._results import Coefficient, Result, to_plain
 from .._types import FloatArray, RngLike
 from ..data.ratings import Ratings
@@ -19,6 +19,7 @@ from ..data.table import ContingencyTable
 from ..stats.pairs import PAIR_TABLE_CELLS, PairTables, pair_agreement
 from ._shared import _Data, item_terms, pair_tables, rating_counts
 from ._tables import (
+    LIGHT_MIN_ITEMS,
     cohen_tables,
     light_fields,
     pair_features,
@@ -234,7 +235,7 @@ def pairwise_agreement(
 def light_kappa(
     data: Ratings,
     *,
-    min_items: int = 1,
+    min_items: int = LIGHT_MIN_ITEMS,
     ci: CIKind = "bootstrap",
     n_boot: int = 2000,
     rng: RngLike = None,
@@ -246,14 +247,16 @@ def light_kappa(
         \kappa_L = \frac{1}{|P|}\sum_{(a,b) \in P} \kappa_{ab}
 
     over the pairs *P* that co-rated at least ``min_items`` items (each pair on the items
-    both rated).
+    both rated) and whose kappa is defined.
 
     Parameters
     ----------
     data : Ratings
         Ratings with rater ids.
-    min_items : int, default 1
-        Pairs that co-rated fewer items are left out.
+    min_items : int, default 2
+        Pairs that co-rated fewer items are left out, and counted in the ``reason``. The
+        default is the fewest on which a pair's kappa measures anything: on one item it is
+        0/0 when the two agree and 0 whatever they said when they disagree.
     ci : {"bootstrap", "analytic"}, default "bootstrap"
         There is no analytic SE for Light's kappa: the default bootstraps items (``n_boot``
         replicates, on the per-item pair tables) and reports the replicates' standard
@@ -271,9 +274,13 @@ def light_kappa(
 
     Notes
     -----
-    Pairs whose kappa is undefined (one category used by both) are left out of the mean.
-    With two raters it is Cohen's kappa. Every pair's kappa comes from its contingency
-    table (:class:`~accord.PairTables`) in one vectorised pass over the stacked tables.
+    Pairs whose kappa is undefined (one category used by both, chance agreement 1) are left
+    out of the mean, as are pairs with fewer than ``min_items`` co-rated items; the
+    ``reason`` counts both (``"1 rater pair left out: 1 co-rated fewer than 2 items"``),
+    and when no pair remains the statistic is NaN with the reason. Pairs that share no item
+    are not pairs of the design and are not counted. With two raters it is Cohen's kappa.
+    Every pair's kappa comes from its contingency table (:class:`~accord.PairTables`) in
+    one vectorised pass over the stacked tables.
 
     References
     ----------
@@ -293,6 +300,9 @@ def light_kappa(
     0.4
     """
     check_ci(ci, n_boot, "light_kappa")
+    if isinstance(min_items, bool) or not isinstance(min_items, int | np.integer) or min_items < 2:
+        requirement = "an integer >= 2 (a rater pair's kappa needs two co-rated items)"
+        raise InvalidInputError(bad_parameter("light_kappa", "min_items", requirement, min_items))
     shared: _Data | None = None
     if isinstance(data, _Data) and data.ratings is not None:  # agreement()'s prepared data
         shared, data = data, data.ratings
@@ -306,7 +316,8 @@ def light_kappa(
         # Many categories: each pair's kappa from its trace and marginal products, with
         # memory proportional to the pairs of ratings (no q x q table per rater pair).
         terms = pair_agreement(data)
-        keep = terms.n >= min_items
+        pair_items = terms.n
+        keep = pair_items >= min_items
         n_p = terms.n[keep].astype(np.float64)
         with np.errstate(invalid="ignore", divide="ignore"):
             po = terms.agree[keep] / n_p
@@ -314,8 +325,8 @@ def light_kappa(
             kappas = np.where(pe < 1.0 - 1e-12, (po - pe) / (1.0 - pe), np.nan)
     else:
         pt = PairTables.from_ratings(data) if shared is None else pair_tables(shared)
-        n_items_pair = pt.tables.sum(axis=(1, 2))
-        keep = n_items_pair >= min_items
+        pair_items = pt.tables.sum(axis=(1, 2))
+        keep = pair_items >= min_items
         kappas = cohen_tables(pt.tables[keep].astype(np.float64))
     if shared is None:
         n_pairable, n_single, n_raters = rating_counts(data)
@@ -328,16 +339,17 @@ def light_kappa(
         f"SE: bootstrap over items ({n_boot} replicates)"
         if ci == "bootstrap"
         else "no analytic SE (use ci='bootstrap')",
+        pair_items=pair_items,
         min_items=min_items,
         n_items=n_pairable,
         n_raters=n_raters,
         categories=data.categories,
         n_items_unpairable=n_single,
     )
-    if "reason" in out:  # no pair with a defined kappa
+    if math.isnan(out["statistic"]):  # no pair with a defined kappa
         return Coefficient(**out)
     if ci == "analytic":
-        out["reason"] = LIGHT_NO_ANALYTIC_SE
+        out["reason"] = "; ".join(filter(None, (LIGHT_NO_ANALYTIC_SE, out.get("reason"))))
     if ci == "bootstrap":
         assert pt is not None  # the bootstrap resamples the per-item pair tables
         reps, jk = _light_bootstrap(data, pt, keep, n_boot, rng)

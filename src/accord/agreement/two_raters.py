@@ -398,8 +398,11 @@ def _ordered(data: Any, y: Any, categories: Sequence[Any] | None, table: Conting
 
 def _declared(data: Any, y: Any, categories: Sequence[Any] | None) -> bool:
     """Whether the categories of the table ``as_table`` makes are values someone gave (False
-    for a bare q x q array without ``categories=``, whose categories default to 0..q-1)."""
-    return categories is not None or y is not None or isinstance(data, ContingencyTable | Ratings)
+    for a q x q array or a :class:`~accord.ContingencyTable` built without ``categories=``,
+    whose categories default to 0..q-1)."""
+    if categories is not None or y is not None or isinstance(data, Ratings):
+        return True
+    return isinstance(data, ContingencyTable) and data.categories_declared
 
 
 def _kappa_max(px: FloatArray, py: FloatArray, w: FloatArray, pe: float) -> float:

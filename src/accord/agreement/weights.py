@@ -1,7 +1,8 @@
 """Agreement weights for the weighted coefficients (Gwet 2014, ch. 3; as in irrCAC).
 
 All schemes are computed on the **declared category scale**: the categories' numeric values
-when they are numbers, else their positions 1..q. Agreement weights are 1 on the diagonal
+when they are numbers, else their positions 1..q (ratio weights, which need a true zero,
+take numbers only). Agreement weights are 1 on the diagonal
 and in [0, 1] elsewhere; disagreement weights are ``1 - w``.
 """
 
@@ -14,7 +15,7 @@ from typing import Any, Literal, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, option
 from .._types import FloatArray
 
 __all__ = [
@@ -139,6 +140,27 @@ def check_diagonal(m: FloatArray, perfect: float, owner: str, remedy: str) -> No
         )
 
 
+def _check_origin(scheme: str, categories: Sequence[Any], owner: str, declared: bool) -> None:
+    """Refuse a scheme of :data:`ORIGIN_SCHEMES` (ratio) unless the categories are numbers
+    someone gave: the weights need values with a true zero, which neither the default
+    0..q-1 of a table of counts nor the positions of text labels are."""
+    q = len(categories)
+    if not declared:
+        example = option("categories", list(range(1, q + 1)))
+        raise InvalidInputError(
+            f"{scheme} weights depend on where 0 is on the category scale, and the categories "
+            f"of this table were not declared (they default to 0..{q - 1}); pass the category "
+            f"values to {owner} as categories=, e.g. {example}"
+        )
+    if not all_numbers(categories):
+        shown = ", ".join(repr(c) for c in list(categories)[:6]) + (", ..." if q > 6 else "")
+        raise InvalidInputError(
+            f"{owner}: {scheme} weights need category values that are numbers with a true "
+            f"zero; these categories are not ({shown}): code the labels as their values, "
+            "or choose another scheme"
+        )
+
+
 def agreement_weights(
     scheme: WeightScheme | npt.ArrayLike,
     categories: Sequence[Any],
@@ -172,9 +194,12 @@ def agreement_weights(
     owner : str
         Function name used in error messages.
     declared : bool, default True
-        False when ``categories`` are the default 0..q-1 of a bare array of counts rather
-        than values someone gave: then the schemes of :data:`ORIGIN_SCHEMES` (ratio), whose
-        weights depend on where 0 is, are an error asking for ``categories=``.
+        False when ``categories`` are the default 0..q-1 of a bare array of counts or of a
+        :class:`~accord.ContingencyTable` built without ``categories=``, rather than values
+        someone gave: then the schemes of :data:`ORIGIN_SCHEMES` (ratio), whose weights
+        depend on where 0 is, are an error asking for ``categories=``. They are an error on
+        text categories too: positions have no true zero. One rule: ratio weights need
+        numeric category values someone gave.
     ordered : bool, default True
         False when the order of ``categories`` means nothing (:func:`has_order`: text labels
         of nominal data, sorted alphabetically): a named scheme other than the identity is
@@ -216,12 +241,8 @@ def agreement_weights(
         )
     if scheme != "identity":
         check_ordered(f"{scheme} weights", categories, owner, ordered)
-    if scheme in ORIGIN_SCHEMES and not declared:
-        raise InvalidInputError(
-            f"{scheme} weights depend on where 0 is on the category scale, and the categories "
-            f"of this table were not declared (they default to 0..{q - 1}); pass the category "
-            f"values to {owner} as categories=, e.g. categories={list(range(1, q + 1))}"
-        )
+    if scheme in ORIGIN_SCHEMES:
+        _check_origin(scheme, categories, owner, declared)
     if scheme == "identity" or q == 1:
         return np.eye(q)
     x = category_scale(categories)

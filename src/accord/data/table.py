@@ -70,7 +70,9 @@ class ContingencyTable:
     counts : array_like, shape (q, q)
         Non-negative counts (or proportions) in the categories' declared order.
     categories : sequence, optional
-        The category domain (default ``0 .. q-1``).
+        The category domain. Without it the categories are ``0 .. q-1``, positions rather
+        than values: a weighting scheme that needs values with a true zero (ratio weights)
+        then asks for ``categories=``.
     raters : pair of str, optional
         Names of the row and column raters.
 
@@ -78,6 +80,9 @@ class ContingencyTable:
     ----------
     n_unpaired : int
         Items rated by only one of the two raters (not in the table), when built from ratings.
+    categories_declared : bool
+        Whether the categories were given (or are the labels of ratings or label vectors),
+        not the default ``0 .. q-1``.
 
     Examples
     --------
@@ -93,6 +98,7 @@ class ContingencyTable:
     categories: tuple[Any, ...]
     raters: tuple[str, str] = ("X", "Y")
     n_unpaired: int = 0
+    categories_declared: bool = True
 
     def __init__(
         self,
@@ -127,6 +133,7 @@ class ContingencyTable:
         object.__setattr__(self, "categories", cats)
         object.__setattr__(self, "raters", (str(raters[0]), str(raters[1])))
         object.__setattr__(self, "n_unpaired", int(n_unpaired))
+        object.__setattr__(self, "categories_declared", categories is not None)
 
     @property
     def q(self) -> int:

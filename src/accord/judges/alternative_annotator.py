@@ -20,7 +20,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._errors import InvalidInputError, bad_parameter, shown
+from .._errors import InvalidInputError, bad_parameter, option, shown
 from .._methods import MethodsFormat, judge_methods
 from .._results import Record
 from .._types import BoolArray, FloatArray, IntArray
@@ -107,7 +107,8 @@ class AltTest(Record):
         (mean of ``d = W_h - W_judge``), ``statistic`` (t or the signed-rank W of
         ``d - epsilon``), ``pvalue`` (one-sided, H1: mean ``d`` < ``epsilon``),
         ``rejected``, ``tested`` (False: too few items, listed with the ``reason``) and
-        ``reason`` (why a p-value is NaN or the human was not tested; empty otherwise).
+        ``reason`` (why a p-value is NaN or the human was not tested, or that the p-value is
+        the limit for a ``d`` that is the same on every item; empty otherwise).
     n_items : int
         Items kept: rated by the judge and by at least ``min_raters_per_item`` humans.
     n_humans : int
@@ -315,14 +316,24 @@ def _one_sided(d: FloatArray, epsilon: float, test: str) -> tuple[float, float, 
             return math.nan, math.nan, "every d equals epsilon: the signed-rank test is undefined"
         res = stats.wilcoxon(x, alternative="less")
         return float(res.statistic), float(res.pvalue), ""
-    if d.size < 2 or np.all(d == d[0]):
-        return (
-            math.nan,
-            math.nan,
-            "d is the same on every item: the t test is undefined (test='wilcoxon' is not)",
-        )
+    if d.size < 2:
+        reason = f"one item: the t test is undefined (pass {option('test', 'wilcoxon')})"
+        return math.nan, math.nan, reason
+    if np.all(d == d[0]):
+        return _constant_t(float(d[0]), epsilon)
     res = stats.ttest_1samp(d, epsilon, alternative="less")
     return float(res.statistic), float(res.pvalue), ""
+
+
+def _constant_t(d: float, epsilon: float) -> tuple[float, float, str]:
+    """The t test of a d that is the same on every item: its limit as the variance goes to 0.
+
+    Below epsilon the t statistic goes to minus infinity (p = 0: rejected); at or above it
+    the test cannot reject (p = 1; the statistic is infinite above, 0/0 at epsilon)."""
+    if d < epsilon:
+        return -math.inf, 0.0, f"d = {d:g} on every item, below epsilon: t = -inf, p = 0"
+    statistic = math.inf if d > epsilon else math.nan
+    return statistic, 1.0, f"d = {d:g} on every item, not below epsilon: p = 1"
 
 
 def _one_judge(
@@ -486,9 +497,14 @@ def alt_test(
 
     Notes
     -----
-    Each human's d takes values in {-1, 0, 1}; when it is the same on every item the t
-    statistic is undefined and the human's p-value is NaN with the reason (never rejected),
-    as in the published procedure.
+    Each human's d takes values in {-1, 0, 1}. When it is the same on every item its
+    variance is 0, and the t test takes its limit as the variance goes to 0, as the authors'
+    code does (through ``scipy.stats.ttest_1samp``): a constant d below epsilon (a judge
+    that ties or beats the human on every item) drives t to minus infinity, so p = 0 and
+    the human is rejected; at or above epsilon the test cannot reject, so p = 1 (where
+    scipy gives NaN for a d equal to epsilon, which is never rejected either). The reason
+    column says so. A human with a single item has no t test (NaN with the reason); the
+    signed-rank test is undefined when every d equals epsilon (NaN, never rejected).
 
     References
     ----------
