@@ -662,6 +662,35 @@ def test_repeated_fits_agree_on_balanced_pairs() -> None:
                     [anova.bias, anova.sd, anova.bias_se, anova.within_sd], rtol=1e-7)  # fmt: skip
 
 
+def test_reml_fit_matches_statsmodels_mixedlm_on_unbalanced_pairs() -> None:
+    # statsmodels: smf.mixedlm("d ~ 1", frame, groups=frame["s"]).fit(reml=True): the
+    # intercept and the two variance components, side by side (to its convergence, ~2e-5;
+    # its SE comes from the observed information, not the GLS variance).
+    import statsmodels.formula.api as smf
+
+    rng = np.random.default_rng(8)
+    subject = np.repeat(np.arange(10), [2, 7, 3, 3, 5, 2, 6, 4, 2, 8])
+    d = 0.5 + rng.normal(0, 1.5, 10)[subject] + rng.normal(0, 1, subject.size)
+    frame = pd.DataFrame({"d": d, "s": subject})
+    peer = smf.mixedlm("d ~ 1", frame, groups=frame["s"]).fit(reml=True)
+    ba = accord.bland_altman(d, np.zeros_like(d), subject=subject, fit="reml")
+    assert_allclose(ba.bias, peer.fe_params.iloc[0], rtol=1e-5)
+    between, within = ba.between_sd**2, ba.within_sd**2
+    assert_allclose([between, within], [float(peer.cov_re.iloc[0, 0]), peer.scale], rtol=1e-4)
+    # the GLS variance of the mean, 1 / sum_i 1 / (s_b^2 + s_w^2 / m_i), by hand
+    m = np.bincount(subject)
+    assert_allclose(ba.bias_se, math.sqrt(1 / np.sum(1 / (between + within / m))), rtol=1e-12)
+    assert abs(ba.bias - d.mean()) > 1e-3  # unbalanced: not the mean of all differences
+
+
+def test_reml_fit_without_spread_within_subjects() -> None:
+    # No spread within any subject: the REML likelihood is largest as s_w -> 0, whose limit
+    # is the analysis of the subjects' means (by hand: means 1, 2 and 5).
+    ba = accord.bland_altman([1, 1, 2, 2, 5, 5], [0] * 6, subject=[1, 1, 2, 2, 3, 3], fit="reml")
+    assert_allclose([ba.bias, ba.within_sd, ba.sd], [8 / 3, 0.0, math.sqrt(13 / 3)], atol=1e-12)
+    assert_allclose(ba.bias_se, math.sqrt(13 / 9), atol=1e-12)
+
+
 def test_bad_fit_is_one_line() -> None:
     with pytest.raises(InvalidInputError, match="'fit' parameter of bland_altman"):
         accord.bland_altman(WRIGHT, MINI, fit="gls")  # type: ignore[call-overload]

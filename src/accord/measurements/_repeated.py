@@ -33,6 +33,8 @@ REPEATED_FITS: tuple[str, ...] = get_args(RepeatedFit)
 
 #: Largest share of the between-subject variance in the total searched by REML.
 _SHARE_MAX = 1.0 - 1e-12
+#: Points of the grid on which the REML search starts.
+_GRID = 65
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -110,16 +112,28 @@ def _reml_parts(ratio: float, m: FloatArray, means: FloatArray, ssw: float) -> t
 
 
 def _reml(codes: IntArray, m: FloatArray, means: FloatArray, ssw: float) -> SubjectFit:
-    """The REML fit, searched over the share ``s_b**2 / (s_b**2 + s_w**2)`` in [0, 1)."""
+    """The REML fit, searched over the share ``s_b**2 / (s_b**2 + s_w**2)`` in [0, 1): on a
+    grid, then by Brent's method between the neighbours of the grid's best point.
+
+    With no spread within any subject (``SSW = 0``) the REML likelihood grows without bound
+    as ``s_w -> 0``: its limit is taken, ``s_w = 0`` and ``s_b**2`` the variance of the
+    subjects' means (which then weigh alike)."""
     from scipy import optimize
+
+    if ssw == 0.0:
+        between = float(np.var(means, ddof=1))
+        return SubjectFit(codes, m, means, float(means.mean()), 0.0, between, between / m.size)
 
     def deviance(share: float) -> float:
         return _reml_parts(share / (1.0 - share), m, means, ssw)[0]
 
+    grid = np.linspace(0.0, _SHARE_MAX, _GRID)
+    i = int(np.argmin([deviance(float(u)) for u in grid]))
+    lo, hi = float(grid[max(i - 1, 0)]), float(grid[min(i + 1, _GRID - 1)])
     best = optimize.minimize_scalar(
-        deviance, bounds=(0.0, _SHARE_MAX), method="bounded", options={"xatol": 1e-12}
+        deviance, bounds=(lo, hi), method="bounded", options={"xatol": 1e-13}
     )
-    share = min((float(best.x), 0.0), key=deviance)
+    share = min((float(best.x), float(grid[i])), key=deviance)
     ratio = share / (1.0 - share)
     _, mu, within, total_w = _reml_parts(ratio, m, means, ssw)
     return SubjectFit(codes, m, means, mu, within, ratio * within, within / total_w)

@@ -165,8 +165,9 @@ def bland_altman(
     subject : array_like of shape (n,), or mapping, optional
         The subject of each pair (with ratings: a mapping from item id to subject, or one
         id per item in the order of ``ratings.items``). When a subject has more than one
-        pair, the SD of a difference comes from the one-way ANOVA of the differences by
-        subject (Bland & Altman 2007, the true value varying between a subject's pairs).
+        pair, the SD of a difference comes from the one-way random-effects model of the
+        differences by subject (Bland & Altman 2007, the true value varying between a
+        subject's pairs), fitted as ``fit`` says.
     multiplier : float, default 1.96
         SDs from the bias to each limit.
     scale : {"difference", "ratio", "percent"}, default "difference"
