@@ -565,3 +565,32 @@ def test_hostile_names_show_as_text_in_the_browser(tmp_path: Path) -> None:
     assert XSS_RATER in seen.texts["#raters td"]
     assert XSS_LABEL in seen.texts["body"][0]
     assert _colours(seen.screenshot) > 16
+
+
+@pytest.mark.parametrize(
+    ("rows", "why"),
+    [
+        # one item, both raters give it the same label: one category
+        ("1,a,x\n1,b,x\n", "both raters used one and the same category"),
+        # every rating one label
+        ("1,a,x\n1,b,x\n2,a,x\n2,b,x\n3,a,x\n3,b,x\n", "every rating is in one category"),
+        # two raters who never rated the same item
+        ("1,a,x\n2,b,y\n", "rated no item in common"),
+    ],
+)
+def test_cli_report_on_degenerate_data_writes_the_page_and_says_why(
+    tmp_path: Path, rows: str, why: str
+) -> None:
+    data = tmp_path / "degenerate.csv"
+    data.write_text("item,rater,label\n" + rows, encoding="utf-8")
+    target = tmp_path / "r.html"
+    flags = ["--item", "item", "--rater", "rater", "--label", "label"]
+    agree = CliRunner().invoke(app, ["agree", str(data), *flags])
+    assert agree.exit_code == 0, agree.output  # agree explains the same data
+    result = CliRunner().invoke(app, ["report", str(data), *flags, "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    page = target.read_text(encoding="utf-8")
+    assert esc(why) in page
+    for section in ('id="summary"', 'id="coefficients"', 'id="methods"'):
+        assert section in page
+    assert "Intervals: ," not in page  # no empty list of interval methods

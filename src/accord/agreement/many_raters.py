@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, option
 from .._results import Coefficient, undefined_fields
 from .._types import BoolArray, FloatArray, IntArray, Level, RngLike
 from ..data.ratings import Ratings
@@ -44,7 +44,16 @@ from ._shared import (
 )
 from .inference import CIKind, bootstrap, check_ci, population_factor
 from .set_distances import SetDistance, set_distance
-from .weights import WeightScheme, agreement_weights, check_ordered, has_order
+from .weights import (
+    DENSE_WEIGHT_CELLS,
+    LowRankWeights,
+    ManyCategoriesError,
+    WeightScheme,
+    agreement_weights,
+    check_ordered,
+    has_order,
+    many_category_weights,
+)
 
 __all__ = [
     "FleissKappa",
@@ -220,6 +229,10 @@ def _weight_matrix(weights: Any, d: _Data, owner: str) -> tuple[FloatArray, str]
     means unweighted (identity), as everywhere in the package."""
     if weights is None or (isinstance(weights, str) and weights == "identity"):
         return identity_weights(len(d.categories)), "identity"  # nothing q x q when q is large
+    low_rank = many_category_weights(weights, d.categories, owner)
+    if low_rank is not None:  # quadratic on many categories: nothing q x q either
+        check_ordered("quadratic weights", d.categories, owner, d.ordered)
+        return low_rank, str(weights)
     w = agreement_weights(
         weights, d.categories, owner=owner, declared=d.declared, ordered=d.ordered
     )
@@ -263,6 +276,10 @@ def _conger_pe(p: FloatArray, pbar: FloatArray, w: Any) -> float:
     if is_identity(w):
         s2_diag = (np.einsum("gk,gk->k", p, p) - n_r * pbar**2) / (n_r - 1)
         return float(np.sum(pbar**2 - s2_diag / n_r))
+    if isinstance(w, LowRankWeights):  # sum_kl w_kl s2_kl from the raters' own p_g W p_g
+        centre = float(pbar @ (w @ pbar))
+        spread = (float(w.quadratic_form(p, p).sum()) - n_r * centre) / (n_r - 1)
+        return centre - spread / n_r
     s2 = (p.T @ p - n_r * np.outer(pbar, pbar)) / (n_r - 1)
     return float(np.sum(w * (np.outer(pbar, pbar) - s2 / n_r)))
 
@@ -627,7 +644,7 @@ def _family_from_totals(kind: _Kind, w: FloatArray, q: int) -> Callable[[FloatAr
             n_r = classif.shape[1]
             p = classif / classif.sum(axis=2, keepdims=True)
             pbar = p.mean(axis=1)
-            if is_sparse(w):  # many categories, unweighted: no q x q per replicate
+            if is_sparse(w) or isinstance(w, LowRankWeights):  # many categories: no q x q
                 pe = np.array([_conger_pe(p[j], pbar[j], w) for j in range(t.shape[0])])
             else:
                 outer = pbar[:, :, None] * pbar[:, None, :]
@@ -1514,6 +1531,17 @@ def _centred(x: FloatArray, totals: FloatArray) -> tuple[FloatArray, float]:
     return x, float((x[used].max() - x[used].min()) ** 2)
 
 
+def _check_dense_metric(lvl: str, q: int) -> None:
+    """Refuse a metric that needs its q x q distances when they would not fit in
+    :data:`~accord.agreement.weights.DENSE_WEIGHT_CELLS` cells."""
+    if q * q > DENSE_WEIGHT_CELLS:
+        raise ManyCategoriesError(
+            f"krippendorff_alpha: the {lvl} metric on {q:,} categories would need a "
+            f"{q:,} x {q:,} matrix of distances; alpha with "
+            f"{option('level', 'interval', 'ordinal')} is computed without one"
+        )
+
+
 def _alpha_weights(
     d: _Data, lvl: str, weights: Any, distance: Distance | None, totals: FloatArray
 ) -> FloatArray:
@@ -1535,6 +1563,7 @@ def _alpha_weights(
         out: FloatArray = identity_weights(q)
         return out
     else:
+        _check_dense_metric(lvl, q)
         delta = _krippendorff_delta(lvl, scale, totals)
     used = totals > 0
     dmax = float(delta[np.ix_(used, used)].max()) if used.any() else 0.0

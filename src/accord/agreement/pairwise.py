@@ -19,6 +19,7 @@ from ..data.table import ContingencyTable
 from ..stats.pairs import PAIR_TABLE_CELLS, PairTables, pair_agreement
 from ._shared import _Data, item_terms, pair_tables, rating_counts
 from ._tables import (
+    cohen_pairs,
     cohen_tables,
     light_fields,
     pair_features,
@@ -305,18 +306,10 @@ def light_kappa(
     if ci == "analytic" and n_r * (n_r - 1) // 2 * q * q > PAIR_TABLE_CELLS:
         # Many categories: each pair's kappa from its trace and marginal products, with
         # memory proportional to the pairs of ratings (no q x q table per rater pair).
-        terms = pair_agreement(data)
-        keep = terms.n >= min_items
-        n_p = terms.n[keep].astype(np.float64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            po = terms.agree[keep] / n_p
-            pe = terms.chance[keep] / n_p**2
-            kappas = np.where(pe < 1.0 - 1e-12, (po - pe) / (1.0 - pe), np.nan)
+        kappas, kept = cohen_pairs(pair_agreement(data), min_items)
     else:
         pt = PairTables.from_ratings(data) if shared is None else pair_tables(shared)
-        n_items_pair = pt.tables.sum(axis=(1, 2))
-        keep = n_items_pair >= min_items
-        kappas = cohen_tables(pt.tables[keep].astype(np.float64))
+        kappas, kept = cohen_pairs(pt, min_items)
     if shared is None:
         n_pairable, n_single, n_raters = rating_counts(data)
     else:
@@ -340,7 +333,7 @@ def light_kappa(
         out["reason"] = LIGHT_NO_ANALYTIC_SE
     if ci == "bootstrap":
         assert pt is not None  # the bootstrap resamples the per-item pair tables
-        reps, jk = _light_bootstrap(data, pt, keep, n_boot, rng)
+        reps, jk = _light_bootstrap(data, pt, kept, n_boot, rng)
         good = reps[np.isfinite(reps)]
         se = float(good.std(ddof=1)) if good.size >= 2 else math.nan
         out.update(standard_error=se, replicates=reps, jackknife=jk)
@@ -351,12 +344,12 @@ def _light_bootstrap(
     data: Ratings, pt: PairTables, keep: Any, n_boot: int, rng: RngLike
 ) -> tuple[FloatArray, FloatArray | None]:
     """Replicates of Light's kappa over items, from the per-item pair tables of the kept
-    pairs (their jackknife too)."""
-    feats = pair_features(data, pt, np.flatnonzero(keep))
+    pairs (positions ``keep``; their jackknife too)."""
+    feats = pair_features(data, pt, keep)
     rated = np.bincount(data.item_codes, minlength=data.n_items) > 0
     feats = feats[rated]
     q = data.n_categories
-    n_kept = int(keep.sum())
+    n_kept = int(keep.size)
 
     def stat(t: FloatArray) -> FloatArray:
         k = cohen_tables(t.reshape(t.shape[0], n_kept, q, q))

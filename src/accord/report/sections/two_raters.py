@@ -50,8 +50,17 @@ def build_two_raters(ctx: Context) -> Section | None:
     if ratings is None:
         return ctx.unavailable("two-raters", TITLE)
     from ... import cohen_kappa, informational_agreement
+    from ..._errors import AccordError
 
-    kappa = ctx.cached("cohen", lambda: cohen_kappa(ratings))
+    try:
+        kappa = ctx.cached("cohen", lambda: cohen_kappa(ratings))
+    except AccordError as exc:  # no item rated by both
+        return _undefined(f"Cohen's kappa and the two-rater view are undefined: {exc}.")
+    if ratings.n_categories < 2:
+        return _undefined(
+            f"Cohen's kappa and informational agreement are undefined: {kappa.reason}; "
+            "informational agreement divides by the raters' entropies, which are 0."
+        )
     ia = ctx.cached("ia", lambda: informational_agreement(ratings, n_boot=ctx.n_boot, rng=ctx.seed))
     methods: list[MethodNote] = [
         MethodNote("Cohen's kappa", str(kappa.method), tuple(REF[k] for k in CITES["cohen_kappa"])),
@@ -77,6 +86,12 @@ def build_two_raters(ctx: Context) -> Section | None:
         f"informational agreement {fmt(ia.statistic)}."
     )
     return Section("two-raters", TITLE, lead, tuple(blocks), tuple(methods))
+
+
+def _undefined(why: str) -> Section:
+    """The section on data where the two-rater statistics are undefined: why, in one
+    paragraph."""
+    return Section("two-raters", TITLE, why, ())
 
 
 def _key_figures(ctx: Context, kappa: Any, ia: Any) -> tuple[KeyFigure, ...]:
