@@ -187,7 +187,7 @@ def _per_category(ctx: Context, coefs: list[Any]) -> list[Block]:
         return []
     table = Table.of(
         (
-            Column.text("category", "category"),
+            Column.name("category", "category"),
             Column("share of ratings", "proportion", fmt_pct),
             Column("kappa of the category", "kappa"),
         ),

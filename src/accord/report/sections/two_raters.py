@@ -163,7 +163,7 @@ def _specific_blocks(ctx: Context, kappa: Any, methods: list[MethodNote]) -> lis
     return [
         Table.of(
             (
-                Column.text("category", "category"),
+                Column.name("category", "category"),
                 Column(f"both {x_name} and {y_name}", "n_both", fmt_int),
                 Column(x_name, "n_x", fmt_int),
                 Column(y_name, "n_y", fmt_int),
