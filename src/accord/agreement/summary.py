@@ -15,7 +15,7 @@ import pandas as pd
 from .._errors import InvalidInputError
 from .._methods import MethodsFormat, StudyDesign, agreement_methods
 from .._results import Coefficient, Result
-from .._types import RngLike
+from .._types import Level, RngLike
 from ..data.ratings import Ratings, ReadReport
 from ..stats.scores import ScoreCells
 from . import many_raters as mr
@@ -317,7 +317,7 @@ def _coefficients(
     return out
 
 
-def _alpha_at_level(data: Any, level: str, opts: dict[str, Any]) -> Coefficient:
+def _alpha_at_level(data: Any, level: Level, opts: dict[str, Any]) -> Coefficient:
     """Alpha at the data's level; at the ratio level on too many categories for its q x q
     distances, a row without a value that says why (the other rows still stand)."""
     try:

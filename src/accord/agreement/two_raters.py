@@ -730,7 +730,7 @@ def _sparse_case(data: Any, y: Any, raters: Any, *matrices: Any, weights: Any) -
     if any(m is not None for m in matrices):
         return False
     q = data.n_categories
-    return q < 2 and (weights is None or weights in WEIGHT_SCHEMES) or (
+    return (q < 2 and (weights is None or weights in WEIGHT_SCHEMES)) or (
         weights is None and q**2 > SPARSE_TABLE_CELLS
     )
 
@@ -771,7 +771,7 @@ def _cohen_many_categories(
         "marginals; SE: Fleiss, Cohen & Everitt (1969) general variance; SE under H0 in "
         "standard_error_null"
     )
-    common = dict(
+    common: dict[str, Any] = dict(
         name="cohen_kappa", n_items=n, n_raters=2, categories=ratings.categories,
         method=method, observed_agreement=po, chance_agreement=pe, weights=wname,
         n_items_unpairable=n_unpaired, percent_agreement=po,

@@ -315,7 +315,7 @@ class LowRankWeights:
         return (int(self.u.shape[0]), int(self.v.shape[0]))
 
     @property
-    def T(self) -> LowRankWeights:  # noqa: N802 - the numpy name
+    def T(self) -> LowRankWeights:
         """The transpose, ``V U^T``."""
         return LowRankWeights(self.v, self.u)
 

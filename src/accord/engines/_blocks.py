@@ -20,8 +20,8 @@ from .._types import IntArray
 from ..data.encoder import order_line
 from ..data.ratings import DecodeTables, Ratings, ReadReport
 from ..stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
-from ..stats.pairs import PairCells, pair_statistic
 from ..stats.counts import SPARSE_CELLS
+from ..stats.pairs import PairCells, pair_statistic
 from ..stats.patterns import CountPatterns
 
 __all__ = [

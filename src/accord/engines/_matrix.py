@@ -1218,7 +1218,9 @@ class CodeMatrix:
         q = len(categories)
         r = self.n_raters
         lut = np.r_[remap, -1].astype(np.int8 if q < 127 else np.int32)
-        pairs: PairTables | PairCells | None = empty_pairs(raters, categories) if plan.pairs else None
+        pairs: PairTables | PairCells | None = (
+            empty_pairs(raters, categories) if plan.pairs else None
+        )
         item_blocks: list[Any] = []
         dense_items = (
             np.zeros((self.n_items, q), dtype=np.int64) if plan.cell_items and not sparse else None

@@ -657,8 +657,9 @@ class PairCells(Result):
         rows_key, rows = _summed(self.pair * q + self.x, self.count)
         cols_key, cols = _summed(self.pair * q + self.y, self.count)
         common, i, j = np.intersect1d(rows_key, cols_key, assume_unique=True, return_indices=True)
-        chance = np.bincount(
-            common // max(q, 1), weights=(rows[i] * cols[j]).astype(np.float64), minlength=n_p
+        chance = np.asarray(
+            np.bincount(common // max(q, 1), weights=rows[i] * cols[j], minlength=n_p),
+            dtype=np.float64,
         )
         return PairAgreement(self.pairs, n, agree.astype(np.int64), chance)
 

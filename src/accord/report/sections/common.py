@@ -100,7 +100,7 @@ def _two_rater_rows(ctx: Context, ratings: Any) -> list[Any]:
     from ..._errors import AccordError
 
     try:
-        rows = [cohen_kappa(ratings)]
+        rows: list[Any] = [cohen_kappa(ratings)]
         if ratings.n_categories >= 2:
             rows.append(informational_agreement(ratings, n_boot=ctx.n_boot, rng=ctx.seed))
         if ctx.level != "nominal":
