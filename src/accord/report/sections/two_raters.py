@@ -27,7 +27,7 @@ from .._blocks import (
     fmt_pct,
 )
 from .._context import Context
-from .common import CITES, REF, interval, tone_of, two_raters
+from .common import CITES, REF, interval, many_categories, tone_of, two_raters
 
 __all__ = ["build_two_raters"]
 
@@ -56,6 +56,14 @@ def build_two_raters(ctx: Context) -> Section | None:
         kappa = ctx.cached("cohen", lambda: cohen_kappa(ratings))
     except AccordError as exc:  # no item rated by both
         return _undefined(f"Cohen's kappa and the two-rater view are undefined: {exc}.")
+    if many_categories(ratings):
+        q = ratings.n_categories
+        return _undefined(
+            f"The two-rater view (contingency table, informational agreement, specific "
+            f"agreement, cuts) is left out on {fmt_int(q)} categories: their table would "
+            f"hold {fmt_int(q * q)} cells. Cohen's kappa, from the table's filled cells, is "
+            "in the coefficients table."
+        )
     if ratings.n_categories < 2:
         return _undefined(
             f"Cohen's kappa and informational agreement are undefined: {kappa.reason}; "
