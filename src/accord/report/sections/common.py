@@ -104,14 +104,15 @@ def many_categories(ratings: Any) -> bool:
 def _two_rater_rows(ctx: Context, ratings: Any) -> list[Any]:
     """Cohen's kappa (and the quadratic-weighted one above nominal level) and informational
     agreement of two raters. On one category kappa is NaN with its reason and IA, whose
-    entropies are all 0, is left out (so it is on too many categories for a q x q table); when the two rated no item in common, none of them
-    (the agreement table's rows say why)."""
+    entropies are all 0, is left out, as it is on too many categories for a q x q table;
+    when the two rated no item in common, none of them (the agreement table's rows say
+    why)."""
     from ... import cohen_kappa, informational_agreement
     from ..._errors import AccordError
 
     try:
         rows: list[Any] = [cohen_kappa(ratings)]
-        if 2 <= ratings.n_categories and not many_categories(ratings):
+        if ratings.n_categories >= 2 and not many_categories(ratings):
             rows.append(informational_agreement(ratings, n_boot=ctx.n_boot, rng=ctx.seed))
         if ctx.level != "nominal":
             rows.append(cohen_kappa(ratings, weights="quadratic"))
