@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, cast
@@ -14,11 +15,11 @@ import pandas as pd
 from .._errors import InvalidInputError
 from .._methods import MethodsFormat, StudyDesign, agreement_methods
 from .._results import Coefficient, Result
-from .._types import RngLike
+from .._types import Level, RngLike
 from ..data.ratings import Ratings, ReadReport
 from ..stats.scores import ScoreCells
 from . import many_raters as mr
-from ._shared import _Data
+from ._shared import _Data, item_terms
 from ._statistics import (
     CountPatterns,
     CountStatistics,
@@ -32,6 +33,7 @@ from ._statistics import (
 from .icc import icc, icc_from_statistics
 from .inference import CIKind, check_ci
 from .pairwise import light_kappa
+from .weights import ManyCategoriesError
 
 __all__ = [
     "COEFFICIENTS",
@@ -311,5 +313,25 @@ def _coefficients(
     if "krippendorff_alpha" in wanted:
         out.append(mr.krippendorff_alpha(data, level="nominal", **opts))
         if level != "nominal":
-            out.append(mr.krippendorff_alpha(data, level=level, **opts))
+            out.append(_alpha_at_level(data, level, opts))
     return out
+
+
+def _alpha_at_level(data: Any, level: Level, opts: dict[str, Any]) -> Coefficient:
+    """Alpha at the data's level; at the ratio level on too many categories for its q x q
+    distances, a row without a value that says why (the other rows still stand)."""
+    try:
+        return mr.krippendorff_alpha(data, level=level, **opts)
+    except ManyCategoriesError as exc:
+        d = mr._prepare(data, None, "agreement")
+        return Coefficient(
+            name="krippendorff_alpha",
+            statistic=math.nan,
+            standard_error=math.nan,
+            n_items=int(item_terms(d).n),
+            n_raters=int(d.n_raters),
+            categories=d.categories,
+            method=f"Krippendorff's alpha ({level} metric)",
+            weights=level,
+            reason=str(exc),
+        )

@@ -129,14 +129,17 @@ class AccordCommand(TyperCommand):
             with speaking(dialect):
                 return super().invoke(ctx)
         except MemoryError as exc:
-            typer.echo(f"accord: error: {out_of_memory(exc, dialect.flag('engine'))}", err=True)
+            engine = getattr(ctx.params.get("engine"), "value", ctx.params.get("engine"))
+            flag = dialect.flag("engine") if engine in ("memory", None) else None
+            typer.echo(f"accord: error: {out_of_memory(exc, flag)}", err=True)
             raise typer.Exit(code=2) from None
         finally:
             COMMAND_OPTIONS.reset(token)
 
 
 def out_of_memory(exc: MemoryError, engine_flag: str | None) -> str:
-    """One line for a command that ran out of memory: what did not fit, and the way out.
+    """One line for a command that ran out of memory: what did not fit, and the way out
+    (``engine_flag`` None: the command has no engine option or already streams).
 
     >>> print(out_of_memory(MemoryError("Unable to allocate 7.45 GiB for an array"), "--engine"))
     out of memory: unable to allocate 7.45 GiB for an array; --engine stream reads the data

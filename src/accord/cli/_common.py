@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 import typer
 
 from .._errors import AccordError
+from .._names import show_controls
 
 if TYPE_CHECKING:
     from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
@@ -896,12 +897,16 @@ def rich_table(
 ) -> FittedTable:
     """A table of ``rows`` (dicts) that fits the console it is printed on: columns empty in
     every row are left out, numbers are rounded for display (p-values down to ``<0.0001``),
-    ``left`` columns are left-aligned text and ``headers`` renames. See :class:`FittedTable`."""
+    ``left`` columns are left-aligned text and ``headers`` renames; bidirectional controls
+    in names show as escapes (``\\u202e``). See :class:`FittedTable`."""
     headers = headers or {}
     shown = [c for c in columns if any(row.get(c) not in (None, "") for row in rows)]
 
     def cell(col: str, value: Any) -> str:
-        return format_pvalue(value) if col in P_VALUE_COLUMNS else format_number(value)
+        text = format_pvalue(value) if col in P_VALUE_COLUMNS else format_number(value)
+        # names as the data hold them: a bidirectional control shows as its escape
+        shown = show_controls(text)
+        return text if shown == text else Cell(shown, getattr(text, "footnote", None))
 
     return FittedTable(
         [headers.get(c, c) for c in shown],
@@ -949,7 +954,7 @@ def print_lead(console: Console, lead: str) -> None:
     """The verdict line, in bold, wrapped at words to the console's width."""
     from rich.text import Text
 
-    console.print(Text(lead, style="bold"))
+    console.print(Text(show_controls(lead), style="bold"))
 
 
 def check_columns(

@@ -32,6 +32,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from .._errors import InvalidInputError, option, require
+from .._names import show_controls
 from .._results import Result
 from .._types import Duplicates, Level
 from ..data.encoder import LabelsAs
@@ -210,6 +211,17 @@ def _gold_labels(frame: pd.DataFrame | None, item: str | None, gold: str) -> pd.
     return gold_labels(frame, item, gold)
 
 
+def _controls_shown(value: Any) -> Any:
+    """Every string the page shows, figures included, with its bidirectional controls as
+    escapes (:func:`accord._names.show_controls`): a name cannot reorder what a reader
+    sees."""
+    from markupsafe import Markup
+
+    if isinstance(value, Markup):
+        return Markup(show_controls(str(value)))
+    return show_controls(value) if isinstance(value, str) else value
+
+
 def render(
     sections: Sequence[Section], *, title: str, subtitle: str, fragment: bool = False
 ) -> str:
@@ -227,6 +239,7 @@ def render(
         trim_blocks=False,
         lstrip_blocks=False,
         keep_trailing_newline=True,
+        finalize=_controls_shown,
     )
     template = env.get_template(TEMPLATE)
     return template.render(

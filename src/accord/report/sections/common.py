@@ -20,6 +20,7 @@ __all__ = [
     "coefficients_by_key",
     "icc_tone",
     "interval",
+    "many_categories",
     "primary",
     "rater_test",
     "rater_test_note",
@@ -84,16 +85,40 @@ def coefficients(ctx: Context) -> list[Any]:
             return for_level(table.coefficients, ctx.level)
         out = list(table.coefficients)
         if two_raters(ctx) and ctx.ratings is not None:
-            from ... import cohen_kappa, informational_agreement
-
-            out.insert(0, cohen_kappa(ctx.ratings))
-            if ctx.level != "nominal":
-                out.insert(1, cohen_kappa(ctx.ratings, weights="quadratic"))
-            out.insert(1, informational_agreement(ctx.ratings, n_boot=ctx.n_boot, rng=ctx.seed))
+            out[:0] = _two_rater_rows(ctx, ctx.ratings)
         return out
 
     result: list[Any] = ctx.cached("coefficients", compute)
     return result
+
+
+def many_categories(ratings: Any) -> bool:
+    """Whether two raters' q x q contingency table is too large to build (the two-rater
+    view and informational agreement are then left out; Cohen's kappa is computed from the
+    table's filled cells)."""
+    from ...agreement.two_raters import SPARSE_TABLE_CELLS
+
+    return bool(ratings.n_categories**2 > SPARSE_TABLE_CELLS)
+
+
+def _two_rater_rows(ctx: Context, ratings: Any) -> list[Any]:
+    """Cohen's kappa (and the quadratic-weighted one above nominal level) and informational
+    agreement of two raters. On one category kappa is NaN with its reason and IA, whose
+    entropies are all 0, is left out, as it is on too many categories for a q x q table;
+    when the two rated no item in common, none of them (the agreement table's rows say
+    why)."""
+    from ... import cohen_kappa, informational_agreement
+    from ..._errors import AccordError
+
+    try:
+        rows: list[Any] = [cohen_kappa(ratings)]
+        if ratings.n_categories >= 2 and not many_categories(ratings):
+            rows.append(informational_agreement(ratings, n_boot=ctx.n_boot, rng=ctx.seed))
+        if ctx.level != "nominal":
+            rows.append(cohen_kappa(ratings, weights="quadratic"))
+    except AccordError:  # no item rated by both
+        return []
+    return rows
 
 
 def coefficients_by_key(ctx: Context) -> dict[str, Any]:

@@ -162,7 +162,7 @@ def _reliability_figure(diagram: Any) -> Figure:
 def _per_rater_table(nce: Any) -> Table:
     return Table.of(
         (
-            Column.text("rater", "group"),
+            Column.name("rater", "group"),
             Column("units", "n", fmt_int),
             Column("accuracy", "p_correct", fmt_pct),
             Column("NCE", "nce"),

@@ -54,7 +54,7 @@ def build_items(ctx: Context) -> Section | None:
         ),
         Table.of(
             (
-                Column.text("item", "item"),
+                Column.name("item", "item"),
                 Column("ratings", "n_ratings", fmt_int),
                 Column.text("labels given", _spread(cons.categories)),
                 Column.text(

@@ -165,7 +165,7 @@ def _human_table(test: Any, beside: Any) -> Table:
 
     return Table.of(
         (
-            Column.text("human", own("human")),
+            Column.name("human", own("human")),
             Column("items", own("n_items"), fmt_int),
             Column("kappa with judge", own("judge_kappa")),
             Column("CI", lambda row: fmt_ci(row[0].judge_ci_low, row[0].judge_ci_high), str),
@@ -239,8 +239,8 @@ def _reference_blocks(ref: Any, words: str) -> list[Block]:
 def _pairs_table(ctx: Context, beside: Any) -> Table:
     return Table.of(
         (
-            Column.text("rater", "rater_a"),
-            Column.text("rater", "rater_b"),
+            Column.name("rater", "rater_a"),
+            Column.name("rater", "rater_b"),
             Column.text("pair", "kind"),
             Column("items", "n_items", fmt_int),
             Column("kappa", "kappa"),
