@@ -411,7 +411,11 @@ def icc(data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto") -> ICCResu
     ANOVA needs a complete design: with ``method="anova"``, items that some rater did not
     score are left out (complete-case analysis, counted in ``n_items_incomplete``, with a
     :class:`~accord.DroppedDataWarning`). With fewer than two complete items or raters, or
-    no variance, the ICCs are NaN with a reason. F tests are one-sided (ICC > 0); intervals
+    no variance, the ICCs are NaN with a reason; so they are when the items' mean scores do
+    not differ (MSR = 0, as in irrNA's ``Indep`` Latin square), where the formulas give
+    ICC(2,k) above 1 and ICC(1,k) = ICC(3,k) = -inf (psych and pingouin print those) and
+    the F ratio is 0; and ICC(2,k) alone is NaN when ``MSR + (MSC - MSE)/n`` is not positive
+    (its ratio would exceed 1). F tests are one-sided (ICC > 0); intervals
     are the exact F intervals, with Satterthwaite degrees of freedom for ICC(2,.).
     Validated against the published Shrout & Fleiss (1979) Table 2 values and pingouin.
 
@@ -531,16 +535,8 @@ def _icc_anova(y: FloatArray, stacklevel: int = 3) -> ICCResult:
         "ANOVA mean squares; F test and exact F interval (Satterthwaite df for ICC(2,.))"
         + (f"; complete-case: {n_incomplete} incomplete items left out" if n_incomplete else "")
     )
-    reason: str | None = None
-    ms: _MeanSquares | None = None
-    if n < 2 or k < 2:
-        reason = (
-            f"the ICC needs at least 2 complete items and 2 raters; got {n} items and {k} raters"
-        )
-    else:
-        ms = _mean_squares(y)
-        if ms.msr == 0 and ms.msw == 0:
-            reason = "every score is the same: the ICC is 0/0 (undefined)"
+    ms = _mean_squares(y) if n >= 2 and k >= 2 else None
+    reason = _anova_reason(n, k, ms)
     if reason is not None or ms is None:
         warn_degenerate(reason or "undefined", stacklevel=stacklevel)
     elif ms.mse == 0:
@@ -557,6 +553,9 @@ def _icc_anova(y: FloatArray, stacklevel: int = 3) -> ICCResult:
                 value, f_stat, df1, df2 = _form(form, ms)
             no_interval = _no_error(form, ms)
             why = None if no_interval is None else f"{ICC_NO_SE}; {no_interval}"
+            if form == "ICC(2,k)" and ms.msr + (ms.msc - ms.mse) / n <= 0:
+                value, why = math.nan, _NO_MEAN_VARIANCE
+                warn_degenerate(_NO_MEAN_VARIANCE, stacklevel=stacklevel)
         forms.append(
             IntraclassCorrelation(
                 **_form_fields(form, alias, description, value, n, k, method_tail),
@@ -569,6 +568,38 @@ def _icc_anova(y: FloatArray, stacklevel: int = 3) -> ICCResult:
             )
         )
     return ICCResult(tuple(forms), n, k, n_incomplete)
+
+
+#: Why the ANOVA forms are undefined when the items' mean scores do not differ.
+_NO_ITEM_VARIANCE = (
+    "no between-item variance: every item has the same mean score (MSR = 0), so no form is "
+    "an estimate and there is no F interval"
+)
+
+#: Why ICC(2,k) is undefined when its estimated variance of a k-rater mean is not positive.
+_NO_MEAN_VARIANCE = (
+    "ICC(2,k) undefined: the estimated variance of a mean of k ratings, MSR + (MSC - MSE)/n, "
+    "is not positive, and the ANOVA ratio would lie above 1"
+)
+
+
+def _anova_reason(n: int, k: int, ms: _MeanSquares | None) -> str | None:
+    """Why every ANOVA form is undefined for ``n`` complete items and ``k`` raters with
+    mean squares ``ms``, or None.
+
+    No between-item variance (MSR 0 to round-off: at most 1e-12 of the total sum of
+    squares) makes the F ratio 0: the ``k`` forms' formulas give -inf or values above 1,
+    the single forms sit on their bound with an interval of one point, so no form is an
+    estimate.
+    """
+    if ms is None or n < 2 or k < 2:
+        return f"the ICC needs at least 2 complete items and 2 raters; got {n} items and {k} raters"
+    if ms.msr == 0 and ms.msw == 0:
+        return "every score is the same: the ICC is 0/0 (undefined)"
+    total = (n - 1) * ms.msr + n * (k - 1) * ms.msw
+    if (n - 1) * ms.msr <= 1e-12 * total:
+        return _NO_ITEM_VARIANCE
+    return None
 
 
 def _form_fields(

@@ -1,0 +1,79 @@
+"""The ICC on irrNA's example designs (Brueckl & Heuer, irrNA 0.2.3): no between-item
+variance (``Indep``) and an exact fit with no residual (``Consist``)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from numpy.testing import assert_allclose
+from typer.testing import CliRunner
+
+from accord import DegenerateDataWarning, icc
+from accord.cli import app
+
+REF = json.loads((Path(__file__).parent / "reference" / "irrna.json").read_text())
+
+
+def _matrix(name: str) -> np.ndarray:
+    return np.array(REF[name]["scores"], dtype=float)  # None -> NaN
+
+
+def _long(y: np.ndarray) -> pd.DataFrame:
+    items, raters = np.nonzero(~np.isnan(y))
+    return pd.DataFrame({"item": items + 1, "rater": raters + 1, "score": y[items, raters]})
+
+
+def test_indep_has_no_between_item_variance() -> None:
+    # irrNA's Indep, a 6 x 6 Latin square: every item mean is 3.5 (MSR = 0) and every rater
+    # mean too. The ANOVA formulas give ICC(2,k) = 6 and ICC(1,k) = ICC(3,k) = -inf (R:
+    # psych::ICC(Indep, lmer=FALSE) prints 6 and -1.8e31, pingouin the same), and ICC(2,1)'s
+    # interval raised ZeroDivisionError. None is an estimate: NaN with the reason.
+    with pytest.warns(DegenerateDataWarning, match="no between-item variance"):
+        res = icc(_matrix("Indep"), method="anova")
+    for f in res.forms:
+        assert math.isnan(f.statistic), f.form
+        low, high = f.confidence_interval()
+        assert math.isnan(low) and math.isnan(high), f.form
+        assert "no between-item variance" in str(f.reason), f.form
+    table = res.table()
+    assert table.icc.isna().all() and table.ci_low.isna().all() and table.ci_high.isna().all()
+
+
+def test_indep_on_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "indep.csv"
+    _long(_matrix("Indep")).to_csv(path, index=False)
+    args = ["agree", str(path), "--item", "item", "--rater", "rater", "--label", "score",
+            "--level", "interval"]  # fmt: skip
+    out = CliRunner().invoke(app, [*args, "--format", "json"])
+    assert out.exit_code == 0, out.output
+    iccs = [c for c in json.loads(out.stdout)["coefficients"] if c["name"] == "icc"]
+    assert len(iccs) == 6
+    for c in iccs:
+        assert c["statistic"] is None or math.isnan(c["statistic"])
+        assert "no between-item variance" in c["reason"]
+    table = CliRunner().invoke(app, args)
+    assert table.exit_code == 0 and "Traceback" not in table.output
+    assert "no between-item variance" in table.output
+
+
+def test_icc_2k_with_a_mean_variance_that_is_not_positive() -> None:
+    # Items differ a little (MSR > 0), the residual is large and the raters agree on their
+    # levels (MSC = 0): MSR + (MSC - MSE)/n < 0, and the ANOVA ratio for ICC(2,k) would be
+    # above 1. By hand for these 3 x 2 scores: item means 1, 1, 1.5 (grand mean 7/6,
+    # MSR = 2 (1/36 + 1/36 + 4/36) / 2 = 1/6), rater means 7/6 and 7/6 (MSC = 0),
+    # SST = 13/3, MSE = (13/3 - 1/3) / 2 = 2; MSR + (MSC - MSE)/3 = -1/2, and the formula
+    # (MSR - MSE)/(MSR + (MSC - MSE)/n) would give 11/3.
+    y = np.array([[0.0, 2.0], [2.0, 0.0], [1.5, 1.5]])
+    with pytest.warns(DegenerateDataWarning, match="ICC\\(2,k\\) undefined"):
+        res = icc(y)
+    assert math.isnan(res["ICC(2,k)"].statistic)
+    assert "not positive" in str(res["ICC(2,k)"].reason)
+    assert math.isnan(res["ICC(2,k)"].confidence_interval().low)
+    # ICC(2,1)'s denominator MSR + (k-1) MSE + k (MSC - MSE)/n = 5/6 is positive: its value
+    # stands, (1/6 - 2) / (5/6) = -11/5
+    assert_allclose(res["ICC(2,1)"].statistic, -11 / 5, rtol=1e-12)
