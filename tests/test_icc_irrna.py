@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -77,3 +78,41 @@ def test_icc_2k_with_a_mean_variance_that_is_not_positive() -> None:
     # ICC(2,1)'s denominator MSR + (k-1) MSE + k (MSC - MSE)/n = 5/6 is positive: its value
     # stands, (1/6 - 2) / (5/6) = -11/5
     assert_allclose(res["ICC(2,1)"].statistic, -11 / 5, rtol=1e-12)
+
+
+def test_consist_exact_fit_reml_equals_anova() -> None:
+    # irrNA's Consist: y = object + rater exactly (MSE = 0). For balanced data the REML
+    # maximum as s_e -> 0 is the ANOVA point s_a = MSR/k, s_b = MSC/n; the REML search
+    # returned ICC(2,1) = 0.544 here.
+    y = _matrix("Consist")
+    psych = REF["Consist"]["psych_lmer_false"]  # R: psych::ICC(Consist, lmer=FALSE)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        anova, reml = icc(y, method="anova"), icc(y, method="reml")
+    for form in ("ICC(1,1)", "ICC(2,1)", "ICC(3,1)", "ICC(1,k)", "ICC(2,k)", "ICC(3,k)"):
+        assert_allclose(anova[form].statistic, psych[form], rtol=1e-9, err_msg=form)
+        assert_allclose(reml[form].statistic, psych[form], rtol=1e-6, err_msg=form)
+    # by hand: item means 1.5 .. 6.5 (grand 4; MSR = 6 * 17.5 / 5 = 21), rater means 3.5,
+    # 5.5, 7.5, 4.5, 2.5, 0.5 (MSC = 6 * 29.5 / 5 = 35.4): s_a = 21/6, s_b = 35.4/6, s_e = 0,
+    # and ICC(2,1) = 21 / (21 + 35.4) = 0.3723 (psych's above)
+    a, b, e = reml["ICC(2,1)"].variance_components
+    assert_allclose((a, b), (21 / 6, 35.4 / 6), rtol=1e-9)
+    assert e == 0.0
+    # the profile interval of the limit: the revealed item and rater effects are two normal
+    # samples; at each end the deviance, minimised over s_a with s_b = s_a (1 - rho)/rho,
+    # is the chi-square(1) 95% quantile above its minimum
+    from scipy import optimize
+
+    sa, sb = 5 * 21 / 6, 5 * 35.4 / 6  # sums of squares of the effects about their means
+
+    def dev(s_a: float, s_b: float) -> float:
+        return 5 * math.log(s_a) + sa / s_a + 5 * math.log(s_b) + sb / s_b
+
+    def profile(rho: float) -> float:
+        f = lambda t: dev(math.exp(t), math.exp(t) * (1 - rho) / rho)  # noqa: E731
+        return float(optimize.minimize_scalar(f, bounds=(-10, 10), method="bounded").fun)
+
+    low, high = reml["ICC(2,1)"].confidence_interval()
+    assert 0 < low < a / (a + b) < high < 1
+    for end in (low, high):
+        assert_allclose(profile(end) - dev(21 / 6, 35.4 / 6), 3.8414588, atol=1e-4)

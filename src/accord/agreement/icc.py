@@ -428,7 +428,12 @@ def icc(data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto") -> ICCResu
     raters per item (``ICCResult.k_hat``; ten Hove et al.'s k-hat; on a complete design
     the number of raters). Variance components are not negative, so the REML ICCs lie in
     [0, 1]. On a complete design REML equals the ANOVA forms unless a mean square
-    difference is negative (ANOVA then gives a negative ICC, REML 0). The ``pvalue`` is
+    difference is negative (ANOVA then gives a negative ICC, REML 0). When a model fits
+    every score exactly (no residual, as irrNA's ``Consist``: y = item + rater) the REML
+    likelihood grows without bound as s_e goes to 0, and the fit is the limit of its
+    maximum: s_e = 0 and the sample variances of the item and rater effects the scores
+    reveal (on a complete design the ANOVA's MSR/k and MSC/n, so REML equals ANOVA there
+    too), with the profile interval of that limit. The ``pvalue`` is
     the likelihood-ratio test of s_a = 0 (a 50:50 mixture of 0 and chi-square(1), Self &
     Liang 1987); intervals are profile-likelihood ones. Sums over the scores are taken once
     and the items are eliminated exactly, so each likelihood evaluation costs a (raters +
@@ -707,11 +712,13 @@ def _icc_reml(items: IntArray, raters: IntArray, y: FloatArray, stacklevel: int 
         fit = fits.get(_MODEL_OF[form[4]])
         k = 1.0 if form.endswith(",1)") else k_hat
         value = lr = p = math.nan
+        exact = ""
         components: tuple[float, float, float] = (math.nan,) * 3
         if fit is not None:
             value = _step_up(fit.icc, k)
             lr, p = fit.lr_test()
             components = (fit.items_variance, fit.raters_variance, fit.residual_variance)
+            exact = _EXACT_FIT if fit.exact else ""
         how = (
             f"REML of the {_MODEL_WORDS[_MODEL_OF[form[4]]]} model"
             + (f", k = {k:.4g} (harmonic mean of raters per item)" if k != 1.0 else "")
@@ -720,7 +727,7 @@ def _icc_reml(items: IntArray, raters: IntArray, y: FloatArray, stacklevel: int 
         forms.append(
             IntraclassCorrelationREML(
                 **_form_fields(form, alias, description, value, n, m, how),
-                reason=reason or ICC_REML_NO_SE,
+                reason=reason or ICC_REML_NO_SE + exact,
                 bounds=(0.0, 1.0),
                 k=k,
                 variance_components=components,
@@ -731,6 +738,12 @@ def _icc_reml(items: IntArray, raters: IntArray, y: FloatArray, stacklevel: int 
         )
     return ICCResult(tuple(forms), n, m, 0, "reml", k_hat, int(y.size))
 
+
+#: What the reason of a REML form adds when its model fits every score exactly.
+_EXACT_FIT = (
+    "; exact fit (no residual): the variance components are the limit of the REML fit as "
+    "the residual variance goes to 0"
+)
 
 _MODEL_WORDS: dict[MixedModel, str] = {
     "oneway": "one-way random-effects (raters in the error)",

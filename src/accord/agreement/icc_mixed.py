@@ -326,8 +326,16 @@ class REMLFit:
         return plain_fields(self, ("design", "_cache"))
 
     @property
+    def exact(self) -> bool:
+        """Whether the model fits the scores exactly (no residual variance): the variance
+        components are then the limit of the REML fit as ``s_e`` goes to 0."""
+        return self.residual_variance == 0.0
+
+    @property
     def icc(self) -> float:
         """``s_a / (s_a + s_b + s_e)``: the single-rating ICC of the model."""
+        if self.exact:
+            return self.items_variance / (self.items_variance + self.raters_variance)
         g_a, g_b = self.theta[0] ** 2, self.theta[1] ** 2
         return g_a / (1.0 + g_a + g_b)
 
@@ -346,6 +354,8 @@ class REMLFit:
         """The likelihood-ratio test of ``s_a = 0``: the statistic and its p-value from the
         50:50 mixture of 0 and chi-square(1) (Self & Liang 1987: the null is on the
         boundary)."""
+        if self.exact:  # no item variance would leave a residual: infinitely less likely
+            return (math.inf, 0.0) if self.items_variance > 0 else (0.0, 1.0)
         if ("lr", 0.0) not in self._cache:
             lr = max(self._profile(0.0) - self.deviance, 0.0)
             self._cache["lr", 0.0] = (lr, 0.5 * chi2_sf(lr, 1) if lr > 0 else 1.0)
@@ -357,6 +367,8 @@ class REMLFit:
         if ("ci", level) in self._cache:
             return self._cache["ci", level]
         crit = chi2_quantile(level, 1)
+        if self.exact:
+            return _exact_interval(self, crit)
         rho = self.icc
 
         def excess(r: float) -> float:
@@ -368,6 +380,28 @@ class REMLFit:
         high = _U_MAX if excess(_U_MAX) <= 0 else _root(excess, rho, _U_MAX) if inside else rho
         self._cache["ci", level] = (low, high)
         return low, high
+
+
+def _exact_interval(fit: REMLFit, crit: float) -> tuple[float, float]:
+    """The profile interval of an exact fit's ICC ``s_a / (s_a + s_b)``: in the limit
+    ``s_e -> 0`` the scores reveal the item and rater effects, whose REML deviance is that of
+    two normal samples, ``(n-1) (log s_a + S_a / s_a) + (m-1) (log s_b + S_b / s_b)``
+    (``S`` their sums of squares about the mean). At ``rho = s_a / (s_a + s_b)`` with
+    ``c = (1 - rho) / rho`` it is minimised by ``s_a = (S_a + S_b / c) / (n + m - 2)``. NaN
+    when the ICC is 1 (no rater variance: no interval short of a certainty)."""
+    n1, m1 = fit.design.n_items - 1, fit.design.n_raters - 1
+    s_a, s_b = fit.items_variance * n1, fit.raters_variance * m1
+    if fit.model != "random" or s_a <= 0 or s_b <= 0 or m1 < 1:
+        return math.nan, math.nan
+
+    def excess(rho: float) -> float:
+        c = (1.0 - rho) / rho
+        dev = (n1 + m1) * math.log((s_a + s_b / c) / (n1 + m1)) + m1 * math.log(c)
+        best = n1 * math.log(s_a / n1) + m1 * math.log(s_b / m1) + n1 + m1
+        return dev + n1 + m1 - best - crit
+
+    rho = fit.icc
+    return _root(excess, _EPS, rho), _root(excess, rho, 1.0 - _EPS)
 
 
 def _root(f: Callable[[float], float], a: float, b: float) -> float:
@@ -423,6 +457,10 @@ def fit_reml(design: CrossedDesign, model: MixedModel) -> REMLFit:
     """
     if design.n_items < 2:
         raise InvalidInputError("REML needs at least 2 items")
+    exact = _exact_fit(design, model)
+    if exact is not None:
+        theta = (math.inf, math.inf if exact[1] > 0 else 0.0)
+        return REMLFit(model, theta, exact[0], exact[1], 0.0, -math.inf, design)
     dev = deviance_function(design, model)
 
     if model == "random":
@@ -433,3 +471,36 @@ def fit_reml(design: CrossedDesign, model: MixedModel) -> REMLFit:
     _, p, _ = _columns(model, design.n_raters)
     s_e = q / (design.n_scores - p) * design.scale
     return REMLFit(model, (t_a, t_b), t_a * t_a * s_e, t_b * t_b * s_e, s_e, deviance, design)
+
+
+def _exact_fit(design: CrossedDesign, model: MixedModel) -> tuple[float, float] | None:
+    """``(s_a, s_b)`` in the scores' units when the model's mean structure (items and, but
+    for the one-way model, raters as fixed effects) fits every score exactly, else None.
+
+    The REML likelihood then grows without bound as ``s_e -> 0``; the limit of its maximum
+    is the REML of the revealed effects: the sample variances (divisor ``n - 1`` and
+    ``m - 1``) of the item effects and, with random raters, of the rater effects. On a
+    complete design these are the ANOVA's ``MSR / k`` and ``MSC / n`` (``MSE = 0``). A
+    disconnected design (raters not linked through shared items) leaves the effects
+    unidentified across its parts: None, and the fit is searched as any other.
+    """
+    w = 1.0 / design.counts
+    rss = design.yty - float(w @ design.t2)
+    beta = np.zeros(design.n_raters)
+    if model != "oneway":
+        s = design.wtw[1:, 1:] - np.einsum("c,cij->ij", w, design.bb[:, 1:, 1:])
+        h = design.wty[1:] - w @ design.bt[:, 1:]
+        if np.linalg.matrix_rank(s, tol=1e-9 * max(float(np.abs(s).max()), 1.0)) < s.shape[0] - 1:
+            return None
+        beta = np.linalg.pinv(s, rcond=1e-10) @ h
+        rss -= float(h @ beta)
+    if rss > 1e-9 * design.yty:
+        return None
+    # item effects a_i = (t_i - n_i. beta) / n_i, summed by count class
+    w2 = w * w
+    a2 = w2 @ design.t2 - 2 * w2 @ (design.bt[:, 1:] @ beta)
+    a2 += float(w2 @ np.einsum("i,cij,j->c", beta, design.bb[:, 1:, 1:], beta))
+    a1 = float(w2 @ (design.bt[:, 0] - design.bb[:, 0, 1:] @ beta))
+    s_a = max(float(a2) - a1 * a1 / design.n_items, 0.0) / (design.n_items - 1)
+    s_b = float(np.var(beta, ddof=1)) if model == "random" else 0.0
+    return s_a * design.scale, s_b * design.scale
