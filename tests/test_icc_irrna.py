@@ -116,3 +116,61 @@ def test_consist_exact_fit_reml_equals_anova() -> None:
     assert 0 < low < a / (a + b) < high < 1
     for end in (low, high):
         assert_allclose(profile(end) - dev(21 / 6, 35.4 / 6), 3.8414588, atol=1e-4)
+
+
+def test_the_interval_says_which_it_is_and_why(tmp_path: Path) -> None:
+    # Shrout & Fleiss's (1979) 6 x 4 scores: complete, the F interval; one score removed,
+    # the REML profile interval. Each form's ci_method names its interval and why.
+    scores = np.array(
+        [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]],
+        dtype=float,
+    )
+    gap = scores.copy()
+    gap[0, 1] = np.nan
+    complete, incomplete = icc(scores), icc(gap)
+    assert complete["ICC(A,1)"].ci_description == (
+        "F-based interval (Shrout & Fleiss 1979; McGraw & Wong 1996), chosen as every rater "
+        "scored every item (complete design)"
+    )
+    assert incomplete["ICC(A,1)"].ci_description == (
+        "profile-likelihood interval of the REML fit (chi-square(1)), chosen as 1 of 24 item x "
+        "rater cells has no score and the F interval needs every rater on every item"
+    )
+    assert (
+        icc(scores, method="reml")["ICC(A,1)"]
+        .to_dict()["ci_method"]
+        .endswith("chosen as method='reml' was asked for")
+    )
+    assert incomplete.to_dict()["interval_choice"].startswith("1 of 24 item x rater cells")
+    assert incomplete.table()["ci_method"].str.contains("1 of 24").all()
+    path = tmp_path / "gap.csv"
+    _long(gap).to_csv(path, index=False)
+    args = ["agree", str(path), "--item", "item", "--rater", "rater", "--label", "score",
+            "--level", "interval"]  # fmt: skip
+    out = CliRunner().invoke(app, [*args, "--format", "json"])
+    iccs = [c for c in json.loads(out.stdout)["coefficients"] if c["name"] == "icc"]
+    assert all("chosen as 1 of 24 item x rater cells has no score" in c["ci_method"] for c in iccs)
+    table = CliRunner().invoke(app, args, env={"COLUMNS": "250"})
+    assert table.exit_code == 0
+    assert "profile likelihood of the REML fit, chosen as 1 of 24" in " ".join(table.output.split())
+
+
+def test_beside_psych_lmer_and_why_they_differ() -> None:
+    # R: psych::ICC(x, lmer=TRUE)$results on Shrout & Fleiss's 6 x 4 scores with x[1, 2] and
+    # x[4, 3] missing (psych 2.x, R 4.2.2): ICC1 0.2087493701, ICC2 0.3213280847,
+    # ICC3 0.7457447141, ICC1k 0.5134502387, ICC2k 0.6544412646, ICC3k 0.9214590991
+    # (docs/icc-incomplete.md shows them beside accord's)
+    gaps = np.array([[9, np.nan, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, np.nan, 6],
+                     [10, 5, 6, 9], [6, 2, 4, 7]])  # fmt: skip
+    res = icc(gaps)
+    assert_allclose(res["ICC(A,1)"].statistic, 0.3213280847, rtol=1e-4)  # the same model
+    s_a, s_b, s_e = res["ICC(A,1)"].variance_components
+    # psych steps up to k = 4 raters (accord to k-hat = 3.6) ...
+    assert_allclose(s_a / (s_a + (s_b + s_e) / 4), 0.6544412646, rtol=1e-4)
+    assert_allclose(res.k_hat, 3.6)
+    # ... and takes ICC(1,1) and ICC(C,1) from the two-way random fit's variances
+    msb, msw = 4 * s_a + s_e, s_b + s_e
+    assert_allclose((msb - msw) / (msb + 3 * msw), 0.2087493701, rtol=1e-4)
+    assert_allclose(s_a / (s_a + s_e), 0.7457447141, rtol=1e-4)
+    # where accord fits the one-way and the fixed-rater models themselves
+    assert abs(res["ICC(1,1)"].statistic - 0.2087493701) > 0.03

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import DroppedDataWarning, InvalidInputError, warn_degenerate
+from .._errors import DroppedDataWarning, InvalidInputError, option, warn_degenerate
 from .._interval import f_quantile, f_sf
 from .._results import CIMethod, Coefficient, ConfidenceInterval, Result, check_level
 from .._types import Alternative, FloatArray, IntArray
@@ -31,6 +31,7 @@ __all__ = [
     "IntraclassCorrelationREML",
     "icc",
     "icc_from_statistics",
+    "interval_choice",
 ]
 
 #: ``icc(method=...)``: ``"auto"`` (ANOVA on a complete design, else REML), ``"anova"``,
@@ -74,7 +75,9 @@ class IntraclassCorrelation(Coefficient):
         The F test of ICC = 0 (``MSR/MSW`` one-way, ``MSR/MSE`` two-way).
 
     ``standard_error`` is NaN and ``reason`` says why (:data:`ICC_NO_SE`): the inference is
-    the F test and the F-based interval.
+    the F test and the F-based interval. ``interval_choice`` says why this interval (and
+    fit) was used for the design; ``ci_description`` (the ``ci_method`` of
+    :meth:`to_dict`) names the interval and gives that reason.
     """
 
     form: str = ""
@@ -85,6 +88,7 @@ class IntraclassCorrelation(Coefficient):
     df2: float = math.nan
     mean_squares: tuple[float, float, float, float] = (math.nan,) * 4
     n_columns: int = 0
+    interval_choice: str = ""
 
     @property
     def label(self) -> str:
@@ -119,8 +123,10 @@ class IntraclassCorrelation(Coefficient):
 
     @property
     def ci_description(self) -> str:
-        """The interval of :meth:`to_dict`: the classical F-based interval."""
-        return "F-based interval (Shrout & Fleiss 1979; McGraw & Wong 1996)"
+        """The interval of :meth:`to_dict`: the classical F-based interval, and why."""
+        return _with_choice(
+            "F-based interval (Shrout & Fleiss 1979; McGraw & Wong 1996)", self.interval_choice
+        )
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the fields, the F test and the interval."""
@@ -234,8 +240,10 @@ class IntraclassCorrelationREML(IntraclassCorrelation):
 
     @property
     def ci_description(self) -> str:
-        """The interval of :meth:`to_dict`: the REML profile-likelihood interval."""
-        return "profile-likelihood interval of the REML fit (chi-square(1))"
+        """The interval of :meth:`to_dict`: the REML profile-likelihood interval, and why."""
+        return _with_choice(
+            "profile-likelihood interval of the REML fit (chi-square(1))", self.interval_choice
+        )
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the fields, the variance components, the test and the interval."""
@@ -245,6 +253,34 @@ class IntraclassCorrelationREML(IntraclassCorrelation):
             zip(("items", "raters", "residual"), self.variance_components, strict=True)
         )
         return out
+
+
+def _with_choice(name: str, choice: str) -> str:
+    """An interval's name with the reason it was chosen, if any."""
+    return f"{name}, chosen as {choice}" if choice else name
+
+
+def interval_choice(method: ICCMethod, n_missing: int, n_cells: int) -> str:
+    """Why :func:`icc` used the fit and interval it did, given the ``method`` asked for and
+    ``n_missing`` of the ``n_cells`` item x rater cells without a score (the clause after
+    "chosen as" in an interval's ``ci_method``).
+
+    >>> interval_choice("auto", 0, 72)
+    'every rater scored every item (complete design)'
+    >>> interval_choice("auto", 1, 72)
+    '1 of 72 item x rater cells has no score and the F interval needs every rater on every item'
+    >>> interval_choice("reml", 0, 72)
+    "method='reml' was asked for"
+    """
+    if method != "auto":
+        return f"{option('method', method)} was asked for"
+    if n_missing == 0:
+        return "every rater scored every item (complete design)"
+    verb = "has" if n_missing == 1 else "have"
+    return (
+        f"{n_missing} of {n_cells} item x rater cells {verb} no score and the F interval needs "
+        "every rater on every item"
+    )
 
 
 def _step_up(rho: float, k: float) -> float:
@@ -274,6 +310,9 @@ class ICCResult(Result):
         forms (on a complete design, the number of raters). NaN with ANOVA.
     n_scores : int
         REML: the scores used.
+    interval_choice : str
+        Why this fit and interval: the design complete (ANOVA, F intervals), some cells
+        without a score (REML, profile-likelihood intervals), or the ``method`` asked for.
     """
 
     forms: tuple[IntraclassCorrelation, ...]
@@ -283,6 +322,7 @@ class ICCResult(Result):
     method: str = "anova"
     k_hat: float = math.nan
     n_scores: int = 0
+    interval_choice: str = ""
 
     def __getitem__(self, form: str) -> IntraclassCorrelation:
         for f in self.forms:
@@ -291,7 +331,8 @@ class ICCResult(Result):
         raise KeyError(form)
 
     def table(self, level: float = 0.95) -> pd.DataFrame:
-        """One row per form: form, alias, description, ICC, F, df1, df2, pvalue, CI."""
+        """One row per form: form, alias, description, ICC, F, df1, df2, pvalue, CI and
+        the interval's name (``ci_method``, with why it was chosen)."""
         rows = []
         for f in self.forms:
             ci = f.confidence_interval(level)
@@ -307,6 +348,7 @@ class ICCResult(Result):
                     "pvalue": f.pvalue,
                     "ci_low": ci.low,
                     "ci_high": ci.high,
+                    "ci_method": f.ci_description,
                 }
             )
         return pd.DataFrame(rows)
@@ -320,6 +362,7 @@ class ICCResult(Result):
             "n_raters": self.n_raters,
             "n_items_incomplete": self.n_items_incomplete,
             "confidence_level": level,
+            "interval_choice": self.interval_choice,
             "forms": to_plain(self.table(level)),
         }
         if self.method == "reml":
@@ -481,10 +524,11 @@ def icc(data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto") -> ICCResu
     if isinstance(data, Ratings):
         return _icc_of_cells(ScoreCells.from_ratings(data), method)
     y = _score_matrix(data)
+    why = interval_choice(method, int(np.isnan(y).sum()), y.size)
     if method == "reml" or (method == "auto" and np.isnan(y).any()):
         items, raters = np.nonzero(~np.isnan(y))
-        return _icc_reml(items, raters, y[items, raters])
-    return _icc_anova(y)
+        return _icc_reml(items, raters, y[items, raters], why=why)
+    return _icc_anova(y, choice=why)
 
 
 def icc_from_statistics(cells: ScoreCells, *, method: ICCMethod = "auto") -> ICCResult:
@@ -516,14 +560,16 @@ def icc_from_statistics(cells: ScoreCells, *, method: ICCMethod = "auto") -> ICC
 def _icc_of_cells(cells: ScoreCells, method: ICCMethod) -> ICCResult:
     """The forms of a :class:`ScoreCells`: ANOVA when complete (or asked for), else REML
     (warnings point at the caller of the public function)."""
-    complete = cells.n_scores == cells.n_items * cells.n_raters
+    n_cells = cells.n_items * cells.n_raters
+    complete = cells.n_scores == n_cells
+    why = interval_choice(method, max(n_cells - cells.n_scores, 0), n_cells)
     if method == "reml" or (method == "auto" and not complete):
-        return _icc_reml(*cells.cells(), stacklevel=4)
-    return _icc_anova(cells.matrix(), stacklevel=4)
+        return _icc_reml(*cells.cells(), stacklevel=4, why=why)
+    return _icc_anova(cells.matrix(), stacklevel=4, choice=why)
 
 
 # long: one result per form, each with its F test and interval inputs
-def _icc_anova(y: FloatArray, stacklevel: int = 3) -> ICCResult:
+def _icc_anova(y: FloatArray, stacklevel: int = 3, choice: str = "") -> ICCResult:
     """The six forms from the two-way ANOVA of the complete items of ``y``."""
     complete = ~np.isnan(y).any(axis=1)
     n_incomplete = int((~complete).sum())
@@ -570,9 +616,10 @@ def _icc_anova(y: FloatArray, stacklevel: int = 3) -> ICCResult:
                 df1=df1,
                 df2=df2,
                 mean_squares=squares,
+                interval_choice=choice,
             )
         )
-    return ICCResult(tuple(forms), n, k, n_incomplete)
+    return ICCResult(tuple(forms), n, k, n_incomplete, interval_choice=choice)
 
 
 #: Why the ANOVA forms are undefined when the items' mean scores do not differ.
@@ -692,7 +739,9 @@ def _reml_reason(items: IntArray, raters: IntArray, y: FloatArray) -> str | None
     return None
 
 
-def _icc_reml(items: IntArray, raters: IntArray, y: FloatArray, stacklevel: int = 3) -> ICCResult:
+def _icc_reml(
+    items: IntArray, raters: IntArray, y: FloatArray, stacklevel: int = 3, why: str = ""
+) -> ICCResult:
     """The six forms from the REML fits of the one-way, random and fixed-rater models."""
     items, raters = np.asarray(items, np.int64), np.asarray(raters, np.int64)
     y = np.asarray(y, dtype=np.float64)
@@ -734,9 +783,10 @@ def _icc_reml(items: IntArray, raters: IntArray, y: FloatArray, stacklevel: int 
                 lr_statistic=lr,
                 lr_pvalue=p,
                 fit=fit,
+                interval_choice=why,
             )
         )
-    return ICCResult(tuple(forms), n, m, 0, "reml", k_hat, int(y.size))
+    return ICCResult(tuple(forms), n, m, 0, "reml", k_hat, int(y.size), why)
 
 
 #: What the reason of a REML form adds when its model fits every score exactly.

@@ -112,7 +112,9 @@ def render(
         )
     has_icc = any(getattr(coef, "label", None) for coef in results)
     reml = any(getattr(coef, "lr_statistic", None) is not None for coef in results)
-    icc_ci = " (ICC: profile likelihood of the REML fit)" if reml else " (ICC: F interval)"
+    choice = next((c.interval_choice for c in results if getattr(c, "interval_choice", "")), "")
+    icc_ci = " (ICC: profile likelihood of the REML fit" if reml else " (ICC: F interval"
+    icc_ci += f", chosen as {choice})" if choice else ")"
     icc_p = " (ICC: likelihood-ratio test, REML on every item with a score)" if reml else (
         " (ICC: F test)")  # fmt: skip
     how = "BCa bootstrap over items" if ci == "bootstrap" else "t interval on items - 1 df"
