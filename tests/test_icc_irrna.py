@@ -139,7 +139,7 @@ def test_the_interval_says_which_it_is_and_why(tmp_path: Path) -> None:
     assert (
         icc(scores, method="reml")["ICC(A,1)"]
         .to_dict()["ci_method"]
-        .endswith("chosen as method='reml' was asked for")
+        .endswith("chosen as the REML fit was asked for")
     )
     assert incomplete.to_dict()["interval_choice"].startswith("1 of 24 item x rater cells")
     assert incomplete.table()["ci_method"].str.contains("1 of 24").all()
@@ -174,3 +174,32 @@ def test_beside_psych_lmer_and_why_they_differ() -> None:
     assert_allclose(s_a / (s_a + s_e), 0.7457447141, rtol=1e-4)
     # where accord fits the one-way and the fixed-rater models themselves
     assert abs(res["ICC(1,1)"].statistic - 0.2087493701) > 0.03
+
+
+def test_reml_intervals_on_a_complete_design_on_request(tmp_path: Path) -> None:
+    # --icc-method reml (icc_method="reml"): the profile interval on a complete design too,
+    # with every engine; the point values are the ANOVA's (Shrout & Fleiss 1979, Table 2:
+    # ICC(2,1) = 0.29)
+    scores = np.array(
+        [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]],
+        dtype=float,
+    )
+    path = tmp_path / "sf.csv"
+    _long(scores).to_csv(path, index=False)
+    args = ["agree", str(path), "--item", "item", "--rater", "rater", "--label", "score",
+            "--level", "interval", "--format", "json"]  # fmt: skip
+    for extra in ([], ["--engine", "stream"]):
+        out = CliRunner().invoke(app, [*args, *extra, "--icc-method", "reml"])
+        assert out.exit_code == 0, out.output
+        iccs = {c["alias"]: c for c in json.loads(out.stdout)["coefficients"] if c["name"] == "icc"}
+        assert iccs["ICC(A,1)"]["ci_method"].startswith("profile-likelihood interval")
+        assert iccs["ICC(A,1)"]["ci_method"].endswith("chosen as the REML fit was asked for")
+        assert round(iccs["ICC(A,1)"]["statistic"], 2) == 0.29
+        reml = icc(scores, method="reml")["ICC(A,1)"].confidence_interval()
+        assert_allclose([iccs["ICC(A,1)"]["ci_low"], iccs["ICC(A,1)"]["ci_high"]], reml)
+    default = CliRunner().invoke(app, args)
+    iccs = {c["alias"]: c for c in json.loads(default.stdout)["coefficients"] if c["name"] == "icc"}
+    assert iccs["ICC(A,1)"]["ci_method"].startswith("F-based interval")
+    bad = CliRunner().invoke(app, [*args, "--icc-method", "ml"])
+    assert bad.exit_code == 2 and "--icc-method must be one of" in bad.output
+    assert "Traceback" not in bad.output

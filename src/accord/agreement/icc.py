@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import DroppedDataWarning, InvalidInputError, option, warn_degenerate
+from .._errors import DroppedDataWarning, InvalidInputError, warn_degenerate
 from .._interval import f_quantile, f_sf
 from .._results import CIMethod, Coefficient, ConfidenceInterval, Result, check_level
 from .._types import Alternative, FloatArray, IntArray
@@ -270,10 +270,10 @@ def interval_choice(method: ICCMethod, n_missing: int, n_cells: int) -> str:
     >>> interval_choice("auto", 1, 72)
     '1 of 72 item x rater cells has no score and the F interval needs every rater on every item'
     >>> interval_choice("reml", 0, 72)
-    "method='reml' was asked for"
+    'the REML fit was asked for'
     """
     if method != "auto":
-        return f"{option('method', method)} was asked for"
+        return f"the {method.upper()} fit was asked for"
     if n_missing == 0:
         return "every rater scored every item (complete design)"
     verb = "has" if n_missing == 1 else "have"

@@ -215,6 +215,13 @@ def agree(
     ),
     multi_label: bool = MULTI_LABEL_OPTION,
     distance: str | None = DISTANCE_OPTION,
+    icc_method: str = typer.Option(
+        "auto",
+        "--icc-method",
+        help="The ICCs' fit and interval: auto (ANOVA and F intervals on a complete design, "
+        "REML and profile-likelihood intervals otherwise), anova, or reml (the REML "
+        "intervals on a complete design too).",
+    ),
     shared: Shared = Shared(),
 ) -> None:
     """Agreement among raters beyond chance: every coefficient that applies, with SEs
@@ -235,6 +242,8 @@ def agree(
         "rng": seed,
         "population_size": population_size,
     }
+    if multi_label and icc_method != "auto":
+        raise fail("--icc-method does not apply with --multi-label: sets of labels have no ICC")
     if multi_label:
         _agree_sets(path, files, shared, duplicates, coefficients, weights, distance,
                     interval, source_tool, field)  # fmt: skip
@@ -266,6 +275,7 @@ def agree(
             str(path) if ratings is None else ratings,
             coefficients=chosen if shown is None else shown,
             weights=weights,
+            icc_method=icc_method,  # type: ignore[arg-type]
             **interval,
             **source,
         )

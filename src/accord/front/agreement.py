@@ -12,7 +12,9 @@ import numpy.typing as npt
 
 from .._errors import InvalidInputError
 from .._types import FloatArray, IntArray, Level, Missing, RngLike
+from .._validate import check_choice
 from ..agreement._statistics import ItemSums
+from ..agreement.icc import ICCMethod
 from ..agreement.inference import CIKind, check_ci
 from ..agreement.many_raters import WeightsLike, krippendorff_alpha
 from ..agreement.multi_valued import multi_valued_alpha
@@ -67,6 +69,7 @@ def agreement(
     encoding: str | None = None,
     multi_label: bool = False,
     distance: SetDistance | None = None,
+    icc_method: ICCMethod = "auto",
 ) -> AgreementTable:
     """Every agreement coefficient that applies to the data's level, in one table.
 
@@ -125,6 +128,10 @@ def agreement(
         apply, and each label's agreement is :func:`accord.per_label_agreement` (in memory).
     distance : {"masi", "jaccard"}, optional
         With ``multi_label=True``: the distance between two sets (default ``"masi"``).
+    icc_method : {"auto", "anova", "reml"}, default "auto"
+        The ICCs' fit and interval, as ``method`` of :func:`accord.icc`: ``"auto"`` the
+        ANOVA with F intervals on a complete design and REML with profile-likelihood
+        intervals otherwise; ``"reml"`` the REML intervals on a complete design too.
 
     Returns
     -------
@@ -172,6 +179,7 @@ def agreement(
     wanted = check_coefficients(coefficients)
     check_engine(engine, "agreement")
     _check_sets_options(multi_label, distance, coefficients, weights)
+    check_choice("icc_method", icc_method, ("auto", "anova", "reml"), "agreement")
     estimates: dict[str, Any] = dict(
         coefficients=coefficients,
         weights=weights,
@@ -179,6 +187,7 @@ def agreement(
         ci=ci,
         n_boot=n_boot,
         rng=rng,
+        icc_method=icc_method,
     )
     columns: ReadOptions = dict(
         item=item,
@@ -193,7 +202,7 @@ def agreement(
         encoding=encoding,
     )
     if multi_label:
-        del estimates["coefficients"], estimates["weights"]
+        del estimates["coefficients"], estimates["weights"], estimates["icc_method"]
         columns["multi_label"] = True
         if engine == "memory":
             sets = ratings_in_memory(data, owner="agreement", **columns)
