@@ -60,6 +60,10 @@ def test_indep_on_the_command_line(tmp_path: Path) -> None:
     table = CliRunner().invoke(app, args)
     assert table.exit_code == 0 and "Traceback" not in table.output
     assert "no between-item variance" in table.output
+    html = tmp_path / "indep.html"
+    report = CliRunner().invoke(app, ["report", *args[1:], "--output", str(html)])
+    assert report.exit_code == 0, report.output
+    assert "no between-item variance" in html.read_text()
 
 
 def test_icc_2k_with_a_mean_variance_that_is_not_positive() -> None:
