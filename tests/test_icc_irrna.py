@@ -207,3 +207,17 @@ def test_reml_intervals_on_a_complete_design_on_request(tmp_path: Path) -> None:
     bad = CliRunner().invoke(app, [*args, "--icc-method", "ml"])
     assert bad.exit_code == 2 and "--icc-method must be one of" in bad.output
     assert "Traceback" not in bad.output
+
+
+def test_consist_na_exact_fit_on_unlinked_raters_is_undefined() -> None:
+    # irrNA's ConsistNA: two blocks (items 1-3 by raters 1-3, items 4-6 by raters 4-6), each
+    # y = item + rater exactly. The REML likelihood has no maximum and the raters share no
+    # item: ICC(A,.) is NaN with the reason (the search returned 0.51, then 0.99)
+    with pytest.warns(DegenerateDataWarning, match="share no item"):
+        res = icc(_matrix("ConsistNA"))
+    for form in ("ICC(A,1)", "ICC(A,k)"):
+        assert math.isnan(res[form].statistic), form
+        assert math.isnan(res[form].confidence_interval().low), form
+        assert "share no item" in str(res[form].reason), form
+    # consistency: the residual goes to 0 with item variance left, ICC(C,1) -> 1
+    assert res["ICC(C,1)"].statistic > 0.999999

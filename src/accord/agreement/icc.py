@@ -768,6 +768,10 @@ def _icc_reml(
             lr, p = fit.lr_test()
             components = (fit.items_variance, fit.raters_variance, fit.residual_variance)
             exact = _EXACT_FIT if fit.exact else ""
+            if math.isnan(fit.icc):
+                exact = f"; {_UNIDENTIFIED}"
+                if form == "ICC(2,1)":
+                    warn_degenerate(_UNIDENTIFIED, stacklevel=stacklevel)
         how = (
             f"REML of the {_MODEL_WORDS[_MODEL_OF[form[4]]]} model"
             + (f", k = {k:.4g} (harmonic mean of raters per item)" if k != 1.0 else "")
@@ -793,6 +797,13 @@ def _icc_reml(
 _EXACT_FIT = (
     "; exact fit (no residual): the variance components are the limit of the REML fit as "
     "the residual variance goes to 0"
+)
+
+#: Why ICC(A,.) is undefined for an exact fit whose raters fall into unlinked groups.
+_UNIDENTIFIED = (
+    "ICC(A,.) undefined: item + rater fits every score exactly, so the REML likelihood has "
+    "no maximum, and the raters fall into groups that share no item, where its limit is not "
+    "computed"
 )
 
 _MODEL_WORDS: dict[MixedModel, str] = {

@@ -361,6 +361,8 @@ class REMLFit:
         boundary)."""
         if self.exact:  # no item variance would leave a residual: infinitely less likely
             return (math.inf, 0.0) if self.items_variance > 0 else (0.0, 1.0)
+        if math.isnan(self.deviance):
+            return math.nan, math.nan
         if ("lr", 0.0) not in self._cache:
             lr = max(self._profile(0.0) - self.deviance, 0.0)
             self._cache["lr", 0.0] = (lr, 0.5 * chi2_sf(lr, 1) if lr > 0 else 1.0)
@@ -512,6 +514,8 @@ def fit_reml(design: CrossedDesign, model: MixedModel) -> REMLFit:
     if design.n_items < 2:
         raise InvalidInputError("REML needs at least 2 items")
     exact = _exact_fit(design, model)
+    if exact is not None and math.isnan(exact[0]):  # no maximum, no identified limit
+        return REMLFit(model, (math.nan, math.nan), *exact, math.nan, math.nan, design)
     if exact is not None:
         theta = (math.inf, math.inf if exact[1] > 0 else 0.0)
         return REMLFit(model, theta, exact[0], exact[1], 0.0, -math.inf, design)
@@ -527,20 +531,22 @@ def fit_reml(design: CrossedDesign, model: MixedModel) -> REMLFit:
     return REMLFit(model, (t_a, t_b), t_a * t_a * s_e, t_b * t_b * s_e, s_e, deviance, design)
 
 
-def _effects(design: CrossedDesign, model: MixedModel) -> tuple[float, float, float] | None:
+def _effects(design: CrossedDesign, model: MixedModel) -> tuple[float, float, float, bool]:
     """The fit of the model's mean structure with the items as fixed effects (and, but for
-    the one-way model, the raters): its residual sum of squares and the sample variances
+    the one-way model, the raters): its residual sum of squares, the sample variances
     (divisors ``n - 1`` and ``m - 1``) of the item and rater effects, in the centred,
-    scaled units of the design; None when the raters are not linked through shared items
-    (the effects are then not identified across the design's parts)."""
+    scaled units of the design, and whether the raters are linked through shared items
+    (if not, the effects are not identified across the design's parts, and the two
+    variances mean nothing)."""
     w = 1.0 / design.counts
     rss = design.yty - float(w @ design.t2)
     beta = np.zeros(design.n_raters)
+    connected = True
     if model != "oneway":
         s = design.wtw[1:, 1:] - np.einsum("c,cij->ij", w, design.bb[:, 1:, 1:])
         h = design.wty[1:] - w @ design.bt[:, 1:]
-        if np.linalg.matrix_rank(s, tol=1e-9 * max(float(np.abs(s).max()), 1.0)) < s.shape[0] - 1:
-            return None
+        rank = np.linalg.matrix_rank(s, tol=1e-9 * max(float(np.abs(s).max()), 1.0))
+        connected = rank >= s.shape[0] - 1
         beta = np.linalg.pinv(s, rcond=1e-10) @ h
         rss -= float(h @ beta)
     # item effects a_i = (t_i - n_i. beta) / n_i, summed by count class
@@ -550,7 +556,7 @@ def _effects(design: CrossedDesign, model: MixedModel) -> tuple[float, float, fl
     a1 = float(w2 @ (design.bt[:, 0] - design.bb[:, 0, 1:] @ beta))
     s_a = max(float(a2) - a1 * a1 / design.n_items, 0.0) / (design.n_items - 1)
     s_b = float(np.var(beta, ddof=1)) if model == "random" else 0.0
-    return max(rss, 0.0), s_a, s_b
+    return max(rss, 0.0), s_a, s_b, connected
 
 
 def _exact_fit(design: CrossedDesign, model: MixedModel) -> tuple[float, float] | None:
@@ -562,27 +568,27 @@ def _exact_fit(design: CrossedDesign, model: MixedModel) -> tuple[float, float] 
     ``m - 1``) of the item effects and, with random raters, of the rater effects. On a
     complete design these are the ANOVA's ``MSR / k`` and ``MSC / n`` (``MSE = 0``). A
     disconnected design (raters not linked through shared items) leaves the effects
-    unidentified across its parts, and a design with no residual degrees of freedom fits
-    exactly whatever the scores, with a bounded likelihood: None for both, and the fit is
-    searched as any other.
+    unidentified across its parts: NaN for the random model (its ICC is undefined), None
+    for the fixed one (its ICC tends to 1 all the same). A design with no residual degrees
+    of freedom fits exactly whatever the scores, with a bounded likelihood: None, and the
+    fit is searched as any other.
     """
-    effects = _effects(design, model)
+    rss, s_a, s_b, connected = _effects(design, model)
     raters = 0 if model == "oneway" else design.n_raters - 1
-    if design.n_scores - design.n_items - raters <= 0:
-        return None  # no residual degrees of freedom: the likelihood is bounded
-    if effects is None or effects[0] > 1e-9 * design.yty:
-        return None
-    return effects[1] * design.scale, effects[2] * design.scale
+    if design.n_scores - design.n_items - raters <= 0 or rss > 1e-9 * design.yty:
+        return None  # not exact, or no residual degrees of freedom: a bounded likelihood
+    if not connected:
+        return (math.nan, math.nan) if model == "random" else None
+    return s_a * design.scale, s_b * design.scale
 
 
 def _moments(design: CrossedDesign) -> tuple[float, float]:
     """Moment estimates of ``(theta_a, theta_b)`` of the random model, a start for the
     search: the residual variance from the fixed-effects fit, the item and rater variances
     from the variances of their effects less the part the residual adds to them."""
-    effects = _effects(design, "random")
-    if effects is None:
+    rss, var_a, var_b, connected = _effects(design, "random")
+    if not connected:
         return 1.0, 1.0
-    rss, var_a, var_b = effects
     dof = design.n_scores - design.n_items - design.n_raters + 1
     s_e = rss / dof if dof > 0 and rss > 0 else 1e-6
     per_item = float(design.n_class @ (1.0 / design.counts)) / design.n_items
