@@ -30,7 +30,7 @@ from ._statistics import (
     light_from_statistics,
     study_design,
 )
-from .icc import icc, icc_from_statistics
+from .icc import ICCMethod, icc, icc_from_statistics
 from .inference import CIKind, check_ci
 from .pairwise import light_kappa
 from .weights import ManyCategoriesError
@@ -158,6 +158,7 @@ def agreement_table(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    icc_method: ICCMethod = "auto",
 ) -> AgreementTable:
     """Every coefficient that applies to ratings or item x category counts, in one table.
 
@@ -193,7 +194,7 @@ def agreement_table(
         opts=dict(population_size=population_size, ci=ci, n_boot=n_boot, rng=gen),
     )
     if "icc" in wanted and ratings is not None and d.level in ("interval", "ratio"):
-        out.extend(icc(ratings).forms)  # single and average measures, six forms
+        out.extend(icc(ratings, method=icc_method).forms)  # single and average, six forms
     return AgreementTable(tuple(out), d.level, ci, None, _design(d))
 
 
@@ -210,6 +211,7 @@ def agreement_from_statistics(
     rng: RngLike = None,
     report: ReadReport | None = None,
     scores: ScoreCells | None = None,
+    icc_method: ICCMethod = "auto",
 ) -> AgreementTable:
     """The coefficients of :func:`agreement_table` from count statistics.
 
@@ -231,6 +233,8 @@ def agreement_from_statistics(
     scores : ScoreCells, optional
         The scored cells, for the six ICCs at interval and ratio level (left out without
         them): :func:`accord.agreement.icc.icc_from_statistics`.
+    icc_method : {"auto", "anova", "reml"}, default "auto"
+        The ICC's fit, as ``method`` of :func:`accord.icc`.
     """
     check_ci(ci, n_boot, "agreement")
     wanted = check_coefficients(coefficients)
@@ -243,7 +247,7 @@ def agreement_from_statistics(
     if scores is not None and wanted <= {"icc"} and not has_counts(stats, patterns):
         # The ICC alone, from statistics without counts: the design is read off the cells.
         rows = "icc" in wanted and stats.level in ("interval", "ratio")
-        forms = icc_from_statistics(scores).forms if rows else ()
+        forms = icc_from_statistics(scores, method=icc_method).forms if rows else ()
         design = cells_design(scores, stats.categories, stats.level)
         return AgreementTable(tuple(forms), stats.level, ci, report, design)
     d = data_from_statistics(stats, item_sums, patterns=patterns)
@@ -257,7 +261,7 @@ def agreement_from_statistics(
         opts=dict(population_size=population_size, ci=ci, n_boot=n_boot, rng=gen),
     )
     if "icc" in wanted and scores is not None and d.level in ("interval", "ratio"):
-        out.extend(icc_from_statistics(scores).forms)  # as agreement_table's ICC rows
+        out.extend(icc_from_statistics(scores, method=icc_method).forms)  # as in memory
     return AgreementTable(tuple(out), d.level, ci, report, _design(d))
 
 
