@@ -144,7 +144,8 @@ def compare(
         )
         method = cast(LimitsMethod | None, limits)
         if shared.fmt is OutputFormat.json:
-            write_json(result.to_dict(level, method), shared.output)
+            write_json({"report": ratings.report.to_dict(), **result.to_dict(level, method)},
+                       shared.output)  # fmt: skip
             return
         if shared.fmt is OutputFormat.csv:
             table = result.table(level, method)
@@ -156,7 +157,7 @@ def compare(
         print_table(
             _rows(table),
             COLUMNS,
-            title=f"{result} ({first.scale}s, limits at {multiplier:g} SD)",
+            title=f"{ratings.report}\n{result} ({first.scale}s, limits at {multiplier:g} SD)",
             caption=f"{first.method}; {level:.0%} intervals, the limits' {used}; slope p: "
             "proportional bias (difference on mean)",
             output=shared.output,
