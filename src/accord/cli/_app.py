@@ -138,7 +138,8 @@ class AccordCommand(TyperCommand):
         except _USAGE_ERROR as exc:
             if bare:  # a command called bare prints its help
                 raise
-            message = " ".join(exc.format_message().split())
+            text = getattr(exc, "format_message", exc.__str__)()  # names the option
+            message = " ".join(str(text).split())
             typer.echo(f"accord: error: {message} (see accord {self.name} --help)", err=True)
             raise typer.Exit(code=2) from None
 
