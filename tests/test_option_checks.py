@@ -5,6 +5,7 @@ named twice is refused."""
 from __future__ import annotations
 
 import json
+import math
 import warnings
 from pathlib import Path
 
@@ -155,3 +156,28 @@ def test_a_judge_named_twice_is_refused_by_name() -> None:
     with pytest.raises(InvalidInputError, match=r"judge='rater5' is given twice"):
         accord.alt_test(accord.datasets.load_diagnoses(), ["rater5", "rater6", "rater5"],
                         epsilon=0.15, min_items_per_rater=20)  # fmt: skip
+
+
+def test_options_beyond_what_can_be_computed_are_refused() -> None:
+    pefr = [str(EXAMPLES / "pefr.csv"), "--item", "subject", "--rater", "meter", "--score", "pefr"]
+    line = one_line_error(["compare", *pefr, "--multiplier", "10"])
+    assert line.startswith("accord: error: --multiplier must be a positive number of SDs up to 8")
+    line = one_line_error(["agree", *DIAGNOSES, "--ci", "bootstrap", "--n-boot", str(10**20)])
+    assert "--n-boot must be an integer from 1 to 10,000,000" in line
+    line = one_line_error(["plan", "--coefficient", "icc", "--rho0", "0.6", "--rho1", "0.8",
+                           "--raters", str(10**20)])  # fmt: skip
+    assert "--raters must be at most 1,000,000,000" in line
+    with pytest.raises(InvalidInputError, match="population_size must be a positive number"):
+        accord.fleiss_kappa(accord.datasets.load_diagnoses(), population_size=-math.inf)
+
+
+def test_limits_eight_sd_from_the_bias_still_have_exact_intervals() -> None:
+    ratings = accord.datasets.load_pefr()
+    ba = accord.bland_altman(ratings, reference="mini-Wright", multiplier=8)
+    row = ba.table().iloc[0]
+    # The limits by hand: the mean of the 17 differences Wright - mini-Wright (Bland &
+    # Altman 1986, Table 1) minus 8 of their SDs (numpy, ddof=1).
+    wide = ratings.to_wide()
+    diff = (wide["Wright"] - wide["mini-Wright"]).to_numpy(dtype=float)
+    assert row["lower"] == pytest.approx(diff.mean() - 8 * diff.std(ddof=1), rel=1e-12)
+    assert math.isfinite(row["lower_ci_low"]) and row["lower_ci_low"] < row["lower"]
