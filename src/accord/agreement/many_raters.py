@@ -1568,11 +1568,27 @@ def _alpha_base(
 
 
 def _centred(x: FloatArray, totals: FloatArray) -> tuple[FloatArray, float]:
-    """Category values centred on their mean over the pairable values (for numerical
-    accuracy), and the largest squared difference among the used ones."""
+    """Category values centred on their mean over the pairable values and divided by the
+    range of the used ones, and the largest squared difference among those (1, or 0 when
+    one value is used).
+
+    Alpha's squared-difference metric is scale invariant (each distance is divided by the
+    largest), so dividing by the range changes no result; it keeps the squares finite and
+    apart from 0 for scores as large as 1e200 or as small as 1e-300.
+
+    >>> x, dmax = _centred(np.array([1e200, 3e200, 5e200]), np.array([1.0, 1.0, 2.0]))
+    >>> x.tolist(), dmax
+    ([-0.625, -0.125, 0.375], 1.0)
+    """
     used = totals > 0
+    size = float(np.max(np.abs(x[used])))
+    if size > 0:  # first to about 1, so that the sums below cannot overflow
+        x = x / size
     x = x - float(np.sum(x * totals) / totals.sum())
-    return x, float((x[used].max() - x[used].min()) ** 2)
+    span = float(x[used].max() - x[used].min())
+    if span <= 0:
+        return x, 0.0
+    return x / span, 1.0
 
 
 def _check_dense_metric(lvl: str, q: int) -> None:

@@ -15,7 +15,7 @@ import pandas as pd
 from .._errors import InvalidInputError
 from .._methods import MethodsFormat, StudyDesign, agreement_methods
 from .._results import Coefficient, Result
-from .._types import Level, RngLike
+from .._types import Level, RngLike, as_generator
 from ..data.ratings import Ratings, ReadReport
 from ..stats.scores import ScoreCells
 from . import many_raters as mr
@@ -70,8 +70,9 @@ class AgreementTable(Result):
     ci : {"analytic", "bootstrap"}
         How the intervals of :meth:`to_frame` are computed (bootstrap: BCa).
     report : ReadReport or None
-        What the stream or dask engine read (rows, ratings, missing labels); None when the
-        data were given in memory (their report is on the :class:`~accord.Ratings`).
+        What was read, kept and dropped (rows, ratings, missing labels): the engine's
+        report, or the report of the :class:`~accord.Ratings` the table was computed from;
+        None for counts given as an array (nothing was read).
     design : StudyDesign or None
         Items, raters, ratings and how many items lack a rating (what
         :meth:`methods_text` states).
@@ -110,10 +111,14 @@ class AgreementTable(Result):
         return pd.DataFrame(self.rows(level))
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
-        """Plain dict: the level and one dict per coefficient."""
+        """Plain dict: the level, one dict per coefficient and the read report (when the
+        table came from a read)."""
         from .._results import to_plain
 
-        return {"level": self.level, "ci": self.ci, "coefficients": to_plain(self.to_frame(level))}
+        out = {"level": self.level, "ci": self.ci, "coefficients": to_plain(self.to_frame(level))}
+        if self.report is not None:
+            out["report"] = self.report.to_dict()
+        return out
 
     def methods_text(self, format: MethodsFormat = "text", level: float = 0.95) -> str:
         """A methods paragraph for a study report, with its references (GRRAS, Kottner et
@@ -195,7 +200,8 @@ def agreement_table(
     )
     if "icc" in wanted and ratings is not None and d.level in ("interval", "ratio"):
         out.extend(icc(ratings, method=icc_method).forms)  # single and average, six forms
-    return AgreementTable(tuple(out), d.level, ci, None, _design(d))
+    report = ratings.report if ratings is not None else None
+    return AgreementTable(tuple(out), d.level, ci, report, _design(d))
 
 
 def agreement_from_statistics(
@@ -278,7 +284,7 @@ def _design(d: _Data) -> StudyDesign:
 
 
 def _generator(rng: RngLike) -> np.random.Generator:
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    return as_generator(rng, "agreement")
 
 
 def _coefficients(

@@ -264,7 +264,7 @@ def agreement_weights(
     if scheme == "linear":
         return _f(1.0 - np.abs(d) / span)
     if scheme == "quadratic":
-        return _f(1.0 - d**2 / span**2)
+        return _f(1.0 - (d / span) ** 2)  # the ratio first: no overflow at 1e200
     if scheme == "radical":
         return _f(1.0 - np.sqrt(np.abs(d)) / math.sqrt(span))
     if scheme == "ratio":
@@ -280,9 +280,10 @@ def agreement_weights(
         return _f(1.0 - raw / raw.max())
     # bipolar
     s = x[:, None] + x[None, :]
-    den = (s - 2.0 * xmin) * (2.0 * xmax - s)
+    span = span or 1.0  # in units of the span: no overflow at 1e200, no underflow at 1e-300
+    den = ((s - 2.0 * xmin) / span) * ((2.0 * xmax - s) / span)
     with np.errstate(invalid="ignore", divide="ignore"):
-        raw = np.where(den > 0, d**2 / np.where(den > 0, den, 1.0), 0.0)
+        raw = np.where(den > 0, (d / span) ** 2 / np.where(den > 0, den, 1.0), 0.0)
     np.fill_diagonal(raw, 0.0)
     out: FloatArray = 1.0 - raw / raw.max()
     return out

@@ -62,8 +62,21 @@ GOLD_OPTION = typer.Option(
     "--gold",
     help="Column holding a gold label per item: each rater's accuracy and kappa against it.",
 )
+
+
+def check_seed(value: int | None) -> int | None:
+    """``--seed``: a non-negative integer (numpy takes no negative seed), checked as the
+    command line is read, before any work."""
+    if value is not None and value < 0:
+        raise fail(f"--seed must be a non-negative integer; got {value}")
+    return value
+
+
 SEED_OPTION = typer.Option(
-    0, "--seed", help="Seed of the bootstrap (the same seed prints the same interval)."
+    0,
+    "--seed",
+    help="Seed of the bootstrap (the same seed prints the same interval).",
+    callback=check_seed,
 )
 #: The margin of the alternative annotator test (``accord judge``, ``accord report --judge``).
 EPSILON_HELP = (
@@ -114,6 +127,10 @@ ENGINE_OPTION = typer.Option(
     help="memory (read the file whole), stream (Parquet/CSV files, a glob or a folder, in "
     "batches: memory bounded by the statistics) or dask (per partition).",
 )
+#: The names of dask's own schedulers (``dask.base.get_scheduler``), as ``--scheduler`` takes
+#: them.
+DASK_SCHEDULERS = ("threads", "threading", "processes", "multiprocessing", "synchronous",
+                   "sync", "single-threaded", "distributed")  # fmt: skip
 SCHEDULER_OPTION = typer.Option(
     None,
     "--scheduler",
@@ -263,6 +280,11 @@ def check_engine_options(
     """
     if scheduler is not None and engine is not EngineName.dask:
         raise fail("--scheduler applies to --engine dask")
+    if scheduler is not None and "://" not in scheduler and scheduler not in DASK_SCHEDULERS:
+        raise fail(
+            f"--scheduler must be an address (tcp://host:8786) or one of "
+            f"{', '.join(DASK_SCHEDULERS)}; got {scheduler}"
+        )
     given = [flag for flag, on in (memory_only or {}).items() if on]
     if given and engine is not EngineName.memory:
         verb = "applies" if len(given) == 1 else "apply"

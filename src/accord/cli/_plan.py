@@ -12,6 +12,7 @@ from ._common import (
     OutputFormat,
     Shared,
     check_output,
+    check_seed,
     fail,
     format_number,
     output_console,
@@ -234,7 +235,9 @@ def plan(
     n_simulations: int = typer.Option(
         200, "--simulations", help="With --simulate: studies per number of items."
     ),
-    seed: int | None = typer.Option(None, "--seed", help="With --simulate: random seed."),
+    seed: int | None = typer.Option(
+        None, "--seed", help="With --simulate: random seed.", callback=check_seed
+    ),
     shared: Shared = Shared(),
 ) -> None:
     """How many items a reliability study needs: for a test, or an interval of given width."""

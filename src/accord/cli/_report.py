@@ -27,6 +27,7 @@ from ._common import (
     ExportToolName,
     Shared,
     check_output,
+    check_seed,
     fail,
     ratings_keywords,
     shared_options,
@@ -84,7 +85,9 @@ def report_command(
     output: Path = typer.Option(
         Path("report.html"), "--output", "-o", help="Where to write the page."
     ),
-    seed: int = typer.Option(0, "--seed", help="Seed of the bootstraps (same seed, same page)."),
+    seed: int = typer.Option(
+        0, "--seed", help="Seed of the bootstraps (same seed, same page).", callback=check_seed
+    ),
     shared: Shared = Shared(),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary line."),
 ) -> None:

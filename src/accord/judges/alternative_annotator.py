@@ -435,6 +435,18 @@ def _numeric(categories: Sequence[Any]) -> bool:
     return True
 
 
+def _check_distinct(judges: list[Any], codes: list[int]) -> None:
+    """Each judge is ranked once: a judge named twice is an error naming it."""
+    seen: set[int] = set()
+    for name, code in zip(judges, codes, strict=True):
+        if code in seen:
+            raise InvalidInputError(
+                f"{option('judge', name)} is given twice: each judge is tested and ranked "
+                "once; name it once"
+            )
+        seen.add(code)
+
+
 def alt_test(
     ratings: Ratings,
     judge: Any,
@@ -544,6 +556,7 @@ def alt_test(
     if not judges:
         raise InvalidInputError("alt_test needs a judge: pass judge='name' or a list of names")
     judge_codes = [_rater_code(ratings, j, "judge") for j in judges]
+    _check_distinct(judges, judge_codes)
     if humans is None:
         panel = np.setdiff1d(np.arange(ratings.n_raters), judge_codes)
     else:

@@ -10,7 +10,7 @@ from typing import Any, Literal, NamedTuple, get_args
 import numpy as np
 import numpy.typing as npt
 
-from .._errors import InvalidInputError, warn_degenerate
+from .._errors import InvalidInputError, bad_parameter, warn_degenerate
 from .._results import (
     ConfidenceInterval,
     Result,
@@ -525,12 +525,24 @@ def limits_method_of(result: BlandAltman, method: LimitsMethod | None) -> Limits
     return method
 
 
+#: The farthest limit of agreement from the bias, in SDs: beyond 8, the normal share between
+#: the limits (1 - 2 Phi(-8) = 1 - 1.2e-15) is 1 in double precision.
+MAX_MULTIPLIER = 8.0
+
+
 def check_limits_options(multiplier: float, scale: str, owner: str, fit: str = "anova") -> None:
-    """Raise unless ``multiplier`` is a positive number and ``scale`` and ``fit`` known ones."""
+    """Raise unless ``multiplier`` is a positive number up to :data:`MAX_MULTIPLIER` and
+    ``scale`` and ``fit`` known ones."""
     check_choice("scale", scale, SCALES, owner)
     check_choice("fit", fit, REPEATED_FITS, owner)
-    if not (isinstance(multiplier, int | float) and math.isfinite(multiplier) and multiplier > 0):
-        raise InvalidInputError(
-            f"The 'multiplier' parameter of {owner} must be a positive number. Got "
-            f"{multiplier!r} instead."
+    if not (
+        isinstance(multiplier, int | float)
+        and not isinstance(multiplier, bool)
+        and 0 < multiplier <= MAX_MULTIPLIER
+    ):
+        need = (
+            f"a positive number of SDs up to {MAX_MULTIPLIER:g} (farther, the share of "
+            "differences between the limits is 1 to double precision, and no exact interval "
+            "of the limits can be computed)"
         )
+        raise InvalidInputError(bad_parameter(owner, "multiplier", need, multiplier))
