@@ -37,6 +37,7 @@ __all__ = [
     "headline",
     "headline_coefficients",
     "icc_reading",
+    "kappa_name",
     "koo_li",
     "landis_koch",
     "panel_verdict",
@@ -122,6 +123,17 @@ def coefficient_label(coef: Any) -> str:
         )
         return form + (f": {kind}" if kind else "")
     return coefficient_name(coef)
+
+
+def kappa_name(weights: str | None, name: str = "cohen_kappa") -> str:
+    """A kappa's name with its weights, as every sentence and table shows it.
+
+    >>> kappa_name("quadratic"), kappa_name("identity"), kappa_name(None, "fleiss_kappa")
+    ("Cohen's kappa (quadratic weights)", "Cohen's kappa", "Fleiss' kappa")
+    """
+    from types import SimpleNamespace
+
+    return coefficient_name(SimpleNamespace(name=name, weights=weights or "identity"))
 
 
 def short_label(coef: Any) -> str:

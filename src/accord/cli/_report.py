@@ -42,6 +42,9 @@ EPILOG = examples(
     "--engine stream -o out/diagnoses-stream.html",
     "accord report examples/diagnoses.csv --item patient --rater rater --label diagnosis "
     "--judge rater6 --epsilon 0.15 -o out/diagnoses-judge.html",
+    "accord report examples/pandalm.csv --item item --rater rater --label preference "
+    "--judge pandalm-7b --humans annotator1,annotator2,annotator3 --epsilon 0.15 "
+    "-o out/pandalm-judge.html",
 )
 
 
@@ -73,11 +76,17 @@ def report_command(
     gold: str | None = GOLD_OPTION,
     confidence: str | None = CONFIDENCE_OPTION,
     correct: str | None = CORRECT_OPTION,
-    judge: str | None = typer.Option(
-        None,
+    judges: list[str] = typer.Option(
+        [],
         "--judge",
         help="A rater whose place is in question (a model): adds 'Can the judge replace a "
-        "rater?' (needs --epsilon).",
+        "rater?', first on the page (needs --epsilon). Repeat to name other models: the "
+        "section is on the first, and none is counted as a human.",
+    ),
+    humans: str | None = typer.Option(
+        None,
+        "--humans",
+        help="The judge's panel, comma-separated (default: every rater not a judge).",
     ),
     epsilon: float | None = typer.Option(None, "--epsilon", help=EPSILON_HELP),
     title: str | None = typer.Option(None, "--title", help="Title of the page."),
@@ -112,10 +121,13 @@ def report_command(
             )
     if gold is not None and label is None:
         raise fail("--gold is compared with the raters' labels: give --label too")
-    if judge is not None and (label is None or epsilon is None):
+    if judges and (label is None or epsilon is None):
         raise fail("--judge needs --label and --epsilon (the alternative annotator test's margin)")
-    if epsilon is not None and judge is None:
+    if epsilon is not None and not judges:
         raise fail("--epsilon is the judge's margin: give --judge too")
+    if humans is not None and not judges:
+        raise fail("--humans is the judge's panel: give --judge too")
+    judge: Any = None if not judges else judges[0] if len(judges) == 1 else list(judges)
     check_output(output, creates=True)
     files = shared.files()
     read = ratings_keywords()
@@ -137,6 +149,7 @@ def report_command(
             confidence=confidence,
             correct=correct,
             judge=judge,
+            humans=None if humans is None else [h.strip() for h in humans.split(",")],
             epsilon=epsilon,
             title=title,
             output=output,

@@ -66,7 +66,10 @@ class Context:
     categories, na_values, labels_as
         How the engines read the labels (as :meth:`accord.Ratings.from_long`).
     judge : object or None
-        The rater whose place is in question (the judge section), as named in the ratings.
+        The rater whose place is in question (the judge section), as named in the ratings;
+        or a list of such raters (the section is on the first; none is counted as a human).
+    humans : tuple or None
+        The judge's panel of humans (None: every rater that is not a judge).
     epsilon : float or None
         The alternative annotator test's margin for the judge section.
     """
@@ -95,6 +98,7 @@ class Context:
     na_values: Sequence[str] | None = None
     labels_as: str = "auto"
     judge: Any = None
+    humans: tuple[Any, ...] | None = None
     epsilon: float | None = None
     _cache: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
 

@@ -1,0 +1,113 @@
+"""The sentences of the report and the command line name what they cite: the judge is held
+against the humans only, every kappa is named with its weights, the headline is one rule."""
+
+from __future__ import annotations
+
+import html
+import itertools
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import cohen_kappa_score
+
+import accord
+from accord.datasets import path as data_path
+
+HUMANS = ["annotator1", "annotator2", "annotator3"]
+
+
+def _text(page: str) -> str:
+    """The page's words, tags and spacing removed."""
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+
+def _pair_kappa(frame: pd.DataFrame, a: str, b: str, weights: str | None = None) -> float:
+    wide = frame.pivot(index="item", columns="rater", values="preference")[[a, b]].dropna()
+    return float(cohen_kappa_score(wide[a], wide[b], weights=weights))
+
+
+@pytest.mark.slow
+def test_judge_report_holds_the_model_against_the_humans_only(tmp_path: Path) -> None:
+    frame = pd.read_csv(data_path("pandalm.csv"))
+    page = accord.report(
+        data_path("pandalm.csv"),
+        item="item",
+        rater="rater",
+        label="preference",
+        judge=["pandalm-7b", "gpt-3.5-turbo"],
+        epsilon=0.15,
+        n_boot=20,
+        progress=False,
+    )
+    # the report asked about a judge answers about it first
+    assert page.sections[0] == "judge"
+    text = _text(page.html)
+    assert "wins against 0 of 3 humans tested: annotator1, annotator2, annotator3" in text
+    # sklearn.metrics.cohen_kappa_score of each pair of annotators (the PandaLM README:
+    # 0.85, 0.88, 0.86); their mean is "humans with humans"
+    mean = np.mean([_pair_kappa(frame, a, b) for a, b in itertools.combinations(HUMANS, 2)])
+    assert f"against {mean:.3f} among the humans themselves" in text
+    judge = np.mean([_pair_kappa(frame, "pandalm-7b", h) for h in HUMANS])
+    assert f"Its mean Cohen's kappa with the humans is {judge:.3f}" in text
+
+
+@pytest.mark.slow
+def test_report_cli_takes_the_judges_humans(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+
+    out = tmp_path / "judge.html"
+    args = ["report", str(data_path("pandalm.csv")), "--item", "item", "--rater", "rater",
+            "--label", "preference", "--judge", "gpt-3.5-turbo", "--humans", ",".join(HUMANS),
+            "--epsilon", "0.15", "-o", str(out), "-q"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "of 3 humans tested: annotator1, annotator2, annotator3" in _text(out.read_text())
+    bad = CliRunner().invoke(app, [*args[:8], "--humans", "annotator1,annotator2", "-o",
+                                   str(out)])  # fmt: skip
+    assert bad.exit_code == 2 and "--judge" in bad.output
+
+
+@pytest.mark.slow
+def test_judge_section_names_the_weights_of_its_kappas() -> None:
+    # panel.csv's "level" column (L < M < H) as an ordinal scale: the kappas are quadratic
+    frame = pd.read_csv(data_path("panel.csv"))
+    page = accord.report(
+        frame,
+        item="proposal",
+        rater="reviewer",
+        label="level",
+        level="ordinal",
+        categories=["L", "M", "H"],
+        judge="reviewer_5",
+        epsilon=0.15,
+        n_boot=20,
+        progress=False,
+    )
+    text = _text(page.html)
+    found = re.search(
+        r"Against the humans' majority label: accuracy ([\d.]+)% on (\d+) items.*?, "
+        r"Cohen's kappa \(quadratic weights\) (-?[\d.]+)\.",
+        text,
+    )
+    assert found is not None, text[:2000]
+    assert "Cohen's kappa 0" not in text.split("Can the judge replace a rater?", 2)[2][:3000]
+    # the same confusion matrix, expanded to label pairs, through scikit-learn
+    beside = accord.judge_agreement(
+        accord.Ratings.from_long(frame, item="proposal", rater="reviewer", label="level",
+                                 level="ordinal", categories=["L", "M", "H"]),
+        "reviewer_5", n_boot=0,
+    )  # fmt: skip
+    conf = beside.consensus.confusion
+    ref, got = [], []
+    for (r, j), n in conf.stack().items():
+        ref += [str(r)] * int(n)
+        got += [str(j)] * int(n)
+    labels = ["L", "M", "H"]
+    quadratic = cohen_kappa_score(ref, got, labels=labels, weights="quadratic")
+    assert found.group(3) == f"{quadratic:.3f}"
+    assert float(found.group(1)) == pytest.approx(100 * np.mean(np.array(ref) == got), abs=0.05)
