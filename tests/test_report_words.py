@@ -111,3 +111,65 @@ def test_judge_section_names_the_weights_of_its_kappas() -> None:
     quadratic = cohen_kappa_score(ref, got, labels=labels, weights="quadratic")
     assert found.group(3) == f"{quadratic:.3f}"
     assert float(found.group(1)) == pytest.approx(100 * np.mean(np.array(ref) == got), abs=0.05)
+
+
+def _agree(*args: str) -> str:
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+
+    result = CliRunner().invoke(app, ["agree", *args], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+BIRADS = ["--item", "finding", "--rater", "modality", "--label", "birads", "--level", "ordinal"]
+
+
+def _birads_kappa(weights: str | None) -> float:
+    wide = pd.read_csv(data_path("birads.csv")).pivot(
+        index="finding", columns="modality", values="birads"
+    )
+    return float(cohen_kappa_score(wide["US"], wide["ABVS"], weights=weights))
+
+
+def test_agree_headlines_a_row_of_its_table_the_same_with_every_engine() -> None:
+    # sklearn: cohen_kappa_score(US, ABVS, weights="quadratic") on birads.csv
+    quadratic = _birads_kappa("quadratic")
+    memory = _agree(str(data_path("birads.csv")), *BIRADS)
+    stream = _agree(str(data_path("birads.csv")), *BIRADS, "--engine", "stream")
+    assert memory.startswith(f"Cohen's kappa (quadratic weights) {quadratic:.2f} ")
+    assert re.search(rf"cohen_kappa \(quadratic\)\s*│\s*{quadratic:.4f}", memory)
+    # in batches there is no Cohen row: Conger's kappa, Cohen's for two raters, is
+    assert stream.startswith(f"Conger's kappa (quadratic weights) {quadratic:.2f} ")
+
+
+def test_agree_on_an_export_headlines_a_coefficient_its_table_shows() -> None:
+    export = data_path("annotation-tools") / "label_studio.json"
+    out = _agree(str(export), "--from", "label-studio", "--field", "sentiment")
+    head = re.match(r"Cohen's kappa (-?[\d.]+) ", out)
+    assert head is not None, out
+    row = re.search(r"│ cohen_kappa\s*│\s*(-?[\d.]+)", out)
+    assert row is not None, out
+    assert float(row.group(1)) == pytest.approx(float(head.group(1)), abs=0.005)
+
+
+@pytest.mark.slow
+def test_report_headline_and_contested_items_on_an_ordinal_scale() -> None:
+    page = accord.report(
+        data_path("birads.csv"), item="finding", rater="modality", label="birads",
+        level="ordinal", n_boot=20, progress=False,
+    )  # fmt: skip
+    text = _text(page.html)
+    quadratic = _birads_kappa("quadratic")
+    memory = _agree(str(data_path("birads.csv")), *BIRADS)
+    assert f"Cohen's kappa (quadratic weights) {quadratic:.3f}" in text
+    assert memory.startswith(f"Cohen's kappa (quadratic weights) {quadratic:.2f} ")
+    # the widest split of the file (by hand: the finding graded 1 by one modality and 5 by
+    # the other) heads the contested items, before the splits between neighbouring grades
+    wide = pd.read_csv(data_path("birads.csv")).pivot(
+        index="finding", columns="modality", values="birads"
+    )
+    far = (wide["US"] - wide["ABVS"]).abs()
+    first = text.split("ordinal entropy (bits)", 1)[1].split()[0]
+    assert int(first) == int(far.idxmax()) and far.max() == 4

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..._methods import CITES, REFERENCES
-from ..._verdict import by_key, for_level, headline
+from ..._verdict import by_key, for_level, headline, two_rater_kappas
 from .._blocks import MethodNote, Section, Tone
 from .._context import Context
 
@@ -84,11 +84,9 @@ def coefficients(ctx: Context) -> list[Any]:
             return for_level(table.coefficients, ctx.level)
         out = list(table.coefficients)
         if two_raters(ctx) and ctx.ratings is not None:
-            from ... import cohen_kappa, informational_agreement
+            from ... import informational_agreement
 
-            out.insert(0, cohen_kappa(ctx.ratings))
-            if ctx.level != "nominal":
-                out.insert(1, cohen_kappa(ctx.ratings, weights="quadratic"))
+            out[:0] = two_rater_kappas(ctx.ratings)
             out.insert(1, informational_agreement(ctx.ratings, n_boot=ctx.n_boot, rng=ctx.seed))
         return out
 
