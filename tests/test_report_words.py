@@ -173,3 +173,20 @@ def test_report_headline_and_contested_items_on_an_ordinal_scale() -> None:
     far = (wide["US"] - wide["ABVS"]).abs()
     first = text.split("ordinal entropy (bits)", 1)[1].split()[0]
     assert int(first) == int(far.idxmax()) and far.max() == 4
+
+
+def test_confidence_reading_compares_per_unit_log_losses() -> None:
+    from sklearn.metrics import log_loss
+
+    from accord.report.sections.confidence import nce_reading
+
+    correct = np.array([1, 0, 1, 0, 1, 1, 0, 1])
+    conf = np.array([0.1, 0.9, 0.2, 0.8, 0.3, 0.4, 0.7, 0.2])  # wrong way round: NCE < 0
+    text, tone = nce_reading(accord.normalized_cross_entropy(correct, conf))
+    # sklearn.metrics.log_loss is the mean in nats; the constant confidence p_c = 5/8 has the
+    # mean log loss of the binary entropy of 5/8, in bits
+    bits = log_loss(correct, conf) / np.log(2)
+    p = correct.mean()
+    baseline = -(p * np.log2(p) + (1 - p) * np.log2(1 - p))
+    assert tone == "poor"
+    assert f"{bits:.3f} bits per unit, is above the constant's {baseline:.3f} bits per unit" in text
