@@ -190,3 +190,43 @@ def test_confidence_reading_compares_per_unit_log_losses() -> None:
     baseline = -(p * np.log2(p) + (1 - p) * np.log2(1 - p))
     assert tone == "poor"
     assert f"{bits:.3f} bits per unit, is above the constant's {baseline:.3f} bits per unit" in text
+
+
+# Sets of labels, one row per label: items 1-6 rated by three raters (written for this test).
+SETS = {
+    (1, "r1"): "ab", (1, "r2"): "ab", (1, "r3"): "a",
+    (2, "r1"): "b", (2, "r2"): "bc", (2, "r3"): "b",
+    (3, "r1"): "c", (3, "r2"): "c", (3, "r3"): "ac",
+    (4, "r1"): "a", (4, "r2"): "b", (4, "r3"): "ab",
+    (5, "r1"): "abc", (5, "r2"): "ab", (5, "r3"): "abc",
+    (6, "r1"): "c", (6, "r2"): "c", (6, "r3"): "c",
+}  # fmt: skip
+
+
+@pytest.mark.slow
+def test_report_on_sets_of_labels_headlines_the_set_coefficient(tmp_path: Path) -> None:
+    from nltk.metrics.agreement import AnnotationTask
+    from nltk.metrics.distance import masi_distance
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+
+    rows = [(i, r, x) for (i, r), labels in SETS.items() for x in labels]
+    frame = pd.DataFrame(rows, columns=["item", "rater", "tag"])
+    file = tmp_path / "sets.csv"
+    frame.to_csv(file, index=False)
+    out = tmp_path / "sets.html"
+    args = ["report", str(file), "--item", "item", "--rater", "rater", "--label", "tag",
+            "--multi-label", "-o", str(out), "-q"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    text = _text(out.read_text())
+    # nltk: AnnotationTask(distance=masi_distance).alpha() on the same sets
+    task = AnnotationTask(
+        [(r, str(i), frozenset(x)) for (i, r), x in SETS.items()], distance=masi_distance
+    )
+    alpha = task.alpha()
+    head = text.split("Can I trust these raters?", 2)[2]
+    assert head.lstrip().startswith(f"Krippendorff's alpha (MASI distance) {alpha:.3f}")
+    assert "Multi-valued alpha (mv-alpha)" in text
+    assert "frozenset" not in text and "{a, b} ×2" in text

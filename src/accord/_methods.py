@@ -26,6 +26,7 @@ __all__ = [
     "CITES",
     "COEFFICIENT_NAMES",
     "REFERENCES",
+    "SET_DISTANCES",
     "MethodsFormat",
     "StudyDesign",
     "agreement_methods",
@@ -53,7 +54,11 @@ COEFFICIENT_NAMES = {
     "cohen_kappa": "Cohen's kappa",
     "scott_pi": "Scott's pi",
     "informational_agreement": "Informational agreement (IA)",
+    "multi_valued_alpha": "Multi-valued alpha (mv-alpha)",
 }
+
+#: The distances between two sets of labels, as a coefficient's name shows them.
+SET_DISTANCES = {"masi": "MASI distance", "jaccard": "Jaccard distance"}
 
 #: The published sources, by key (full reference with DOI where there is one).
 REFERENCES = {
@@ -290,8 +295,10 @@ def coefficient_name(coef: Any) -> str:
         return str(getattr(coef, "alias", "") or getattr(coef, "form", "") or "ICC")
     base = COEFFICIENT_NAMES.get(name, name.replace("_", " "))
     weights = str(getattr(coef, "weights", "identity"))
+    if name == "multi_valued_alpha":
+        return base
     if name == "krippendorff_alpha":
-        return f"{base} ({weights})"
+        return f"{base} ({SET_DISTANCES.get(weights, weights)})"
     if weights not in ("identity", ""):
         return f"{base} ({weights} weights)"
     return base

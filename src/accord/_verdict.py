@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import _bands
-from ._methods import coefficient_name, level_pct
+from ._methods import SET_DISTANCES, coefficient_name, level_pct
 
 __all__ = [
     "KOO_LI",
@@ -44,6 +44,7 @@ __all__ = [
     "ratings_verdict",
     "short_label",
     "shown_coefficients",
+    "shown_label",
     "table_verdict",
     "two_rater_kappas",
     "verdict",
@@ -137,6 +138,18 @@ def kappa_name(weights: str | None, name: str = "cohen_kappa") -> str:
     return coefficient_name(SimpleNamespace(name=name, weights=weights or "identity"))
 
 
+def shown_label(value: Any) -> str:
+    """A label as a page or a sentence shows it: a set of labels as ``{a, b}`` (its members
+    in sorted order, ``{}`` for the empty set), any other label as its text.
+
+    >>> shown_label(frozenset({"b", "a"})), shown_label(frozenset()), shown_label(3)
+    ('{a, b}', '{}', '3')
+    """
+    if isinstance(value, frozenset | set):
+        return "{" + ", ".join(sorted(map(str, value))) + "}"
+    return str(value)
+
+
 def short_label(coef: Any) -> str:
     """A coefficient's name short enough for a verdict or a figure's axis: an ICC by its
     form only."""
@@ -170,6 +183,9 @@ def headline(coefs: Sequence[Any], level: str, *, two_raters: bool = False) -> A
     if not coefs:
         return None
     keyed = by_key(coefs)
+    sets = [c for c in coefs if c.name == "krippendorff_alpha" and c.weights in SET_DISTANCES]
+    if sets:  # sets of labels: alpha with the set distance
+        return sets[0]
     if level in ("nominal", "ordinal"):
         w = "identity" if level == "nominal" else "quadratic"
         pair = [f"cohen_kappa:{w}", f"conger_kappa:{w}"] if two_raters else []

@@ -21,6 +21,7 @@ from ._common import (
     ITEM_OPTIONAL,
     LABELS_AS_OPTION,
     LEVEL_OPTION,
+    MULTI_LABEL_OPTION,
     NA_VALUES_OPTION,
     RATER_OPTIONAL,
     RATINGS_FILE_ARGUMENT,
@@ -45,6 +46,8 @@ EPILOG = examples(
     "accord report examples/pandalm.csv --item item --rater rater --label preference "
     "--judge pandalm-7b --humans annotator1,annotator2,annotator3 --epsilon 0.15 "
     "-o out/pandalm-judge.html",
+    "accord report examples/diagnoses.csv --item patient --rater rater --label diagnosis "
+    "--multi-label -o out/diagnoses-sets.html",
 )
 
 
@@ -64,6 +67,7 @@ def report_command(
     duplicates: str = DUPLICATES_OPTION,
     na_values: str | None = NA_VALUES_OPTION,
     labels_as: str = LABELS_AS_OPTION,
+    multi_label: bool = MULTI_LABEL_OPTION,
     score: list[str] = typer.Option(
         [], "--score", help="Numeric score column to calibrate over the panel (repeatable)."
     ),
@@ -103,7 +107,7 @@ def report_command(
     columns = {"--score": bool(score), "--gold": gold is not None,
                "--confidence": confidence is not None,
                "--correct": correct is not None}  # fmt: skip
-    exported = _export_ratings(path, source_tool, field, duplicates, shared, columns)
+    exported = _export_ratings(path, source_tool, field, duplicates, shared, columns, multi_label)
     if exported is None and not (label or score or confidence):
         raise fail("nothing to report on: give --label, --score, or --confidence with --correct")
     weights: str | dict[str, str] | None = None
@@ -156,6 +160,7 @@ def report_command(
             seed=seed,
             progress=not quiet and sys.stderr.isatty(),
             engine=shared.engine.value,
+            multi_label=multi_label,
         )
     if not quiet:
         typer.echo(f"wrote {page.path} ({', '.join(page.sections)})")
@@ -170,6 +175,7 @@ def _export_ratings(
     duplicates: str,
     shared: Shared,
     columns: dict[str, bool],
+    multi_label: bool = False,
 ) -> Any:
     """The ratings of an annotation tool's export (``--from``, read in memory, without the
     column options), or None for a table (``--item`` and ``--rater`` needed)."""
@@ -190,7 +196,8 @@ def _export_ratings(
         raise fail("--from: an annotation-tool export is read with --engine memory")
     check_export_options(shared)
     with user_errors():
-        return read_source(path, shared.files(), source_tool, field, duplicates=duplicates)
+        sets = {"multi_label": True} if multi_label else {}
+        return read_source(path, shared.files(), source_tool, field, duplicates=duplicates, **sets)
 
 
 def write_demo_reports(

@@ -228,7 +228,8 @@ def human_panel(
 
     >>> import pandas as pd
     >>> from accord import Ratings
-    >>> r = Ratings.from_wide(pd.DataFrame([["a", "a", "b", "a"]], columns=["h1", "h2", "m1", "m2"]))
+    >>> frame = pd.DataFrame([["a", "a", "b", "a"]], columns=["h1", "h2", "m1", "m2"])
+    >>> r = Ratings.from_wide(frame)
     >>> human_panel(r, ["m1", "m2"]), human_panel(r, ["m1"], ["h2", "h1"])
     (['h1', 'h2'], ['h1', 'h2'])
     """

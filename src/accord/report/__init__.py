@@ -348,6 +348,7 @@ def report(
     na_values: Sequence[str] | None = None,
     labels_as: LabelsAs = "auto",
     engine: Literal["memory", "stream", "dask"] = "memory",
+    multi_label: bool = False,
 ) -> HtmlReport:
     """Build the HTML report that answers "can I trust these raters?".
 
@@ -427,6 +428,12 @@ def report(
         computed as with the memory engine; the sections that need per-rating data (two
         raters, pairs of raters, raters, scores, confidence) say so in one sentence instead.
 
+    multi_label : bool, default False
+        Each (item, rater) has a set of labels (its repeated rows, or a list in a Parquet or
+        JSON Lines label column), as :meth:`accord.Ratings.from_long` reads them: the page
+        is headlined by Krippendorff's alpha with the MASI distance, beside the
+        multi-valued alpha, and shows each set as ``{a, b}``.
+
     Returns
     -------
     HtmlReport
@@ -477,6 +484,7 @@ def report(
         "categories": categories,
         "na_values": na_values,
         "labels_as": labels_as,
+        "multi_label": multi_label,
     }
     extra = [
         *score_cols,

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._verdict import shown_label
 from .. import figures
 from .._blocks import Block, Column, Figure, MethodNote, Section, Table, fmt, fmt_int, fmt_pct
 from .._context import Context
@@ -58,7 +59,8 @@ def build_items(ctx: Context) -> Section | None:
                 Column("ratings", "n_ratings", fmt_int),
                 Column.text("labels given", _spread(cons.categories)),
                 Column.text(
-                    "modal label", lambda r: f"{r['mode']} ({fmt_pct(r['modal_share'], 0)})"
+                    "modal label",
+                    lambda r: f"{shown_label(r['mode'])} ({fmt_pct(r['modal_share'], 0)})",
                 ),
                 Column("entropy (bits)", "entropy"),
                 *(
@@ -108,7 +110,7 @@ def _spread(categories: Any) -> Callable[[Any], str]:
 
     def spread(r: Any) -> str:
         return " \u00b7 ".join(
-            f"{c} \u00d7{int(r[col])}"
+            f"{shown_label(c)} \u00d7{int(r[col])}"
             for c, col in zip(categories, count_cols, strict=True)
             if r.get(col)
         )

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._verdict import kappa_name
 from .. import figures
 from .._blocks import (
     Block,
@@ -29,7 +30,6 @@ from .._blocks import (
     fmt_p,
     fmt_pct,
 )
-from ..._verdict import kappa_name
 from .._context import Context
 from .common import CITES, REF
 
@@ -256,8 +256,8 @@ def _pairs_table(ctx: Context, beside: Any) -> Table:
             Column(f"{ctx.level_pct} CI", lambda r: fmt_ci(r.ci_low, r.ci_high), str),
         ),
         beside.pairs.itertuples(index=False),
-        f"{kappa_name(beside.weights)} of every pair on the items both rated (t interval, Fleiss, Cohen & "
-        "Everitt SE).",
+        f"{kappa_name(beside.weights)} of every pair on the items both rated (t interval, "
+        "Fleiss, Cohen & Everitt SE).",
     )
 
 
