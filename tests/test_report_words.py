@@ -230,3 +230,14 @@ def test_report_on_sets_of_labels_headlines_the_set_coefficient(tmp_path: Path) 
     assert head.lstrip().startswith(f"Krippendorff's alpha (MASI distance) {alpha:.3f}")
     assert "Multi-valued alpha (mv-alpha)" in text
     assert "frozenset" not in text and "{a, b} ×2" in text
+
+
+def test_methods_paragraph_says_what_was_done_without_advice() -> None:
+    table = accord.agreement(
+        accord.read_ratings(data_path("diagnoses.csv"), item="patient", rater="rater",
+                            label="diagnosis")
+    )  # fmt: skip
+    text = table.methods_text()
+    # Light's kappa has no analytic SE: the paragraph says so, and advises no option
+    assert "Light's kappa" in text and "no analytic SE" in text
+    assert "ci='" not in text and "use " not in text
