@@ -59,9 +59,11 @@ def render(
     report). A :class:`~accord.PerLabelAgreement` (set-valued ratings) follows the table,
     and is the ``per_label`` key of the JSON; ``left_out``: the table of measurements left
     out the coefficients that count exact matches, and its caption says so."""
-    from .._verdict import ratings_verdict, table_verdict
+    from .._verdict import table_verdict, two_rater_kappas
     from ..agreement.summary import AgreementTable
 
+    if ratings is not None:  # two raters on categories: Cohen's kappa, the headline, is a row
+        results = [*two_rater_kappas(ratings), *results]
     table = AgreementTable(tuple(results), measurement, ci)
     dicts = table.rows(level)
     if fmt is OutputFormat.json:
@@ -119,8 +121,8 @@ def render(
         " (ICC: F test)")  # fmt: skip
     how = "BCa bootstrap over items" if ci == "bootstrap" else "t interval on items - 1 df"
     how += icc_ci if has_icc and ci != "bootstrap" else ""
-    lead = (
-        table_verdict(table, level) if ratings is None else ratings_verdict(ratings, table, level)
+    lead = table_verdict(
+        table, level, two_raters=None if ratings is None else ratings.n_raters == 2
     )
     columns = ["coefficient", "estimate", "SE", f"{level:.0%} CI", "p", "items", "note"]
     caption = (

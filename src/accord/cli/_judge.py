@@ -194,7 +194,7 @@ def judge(
 ) -> None:
     """Can a judge replace a human rater? The alternative annotator test (alt-test)."""
     from .. import alt_test, judge_agreement
-    from ..judges import AltTest
+    from ..judges import AltTest, human_panel
 
     check_output(shared.output)
     files = shared.files()
@@ -215,13 +215,12 @@ def judge(
         agreement = {}
         if with_agreement:
             tests = [result] if isinstance(result, AltTest) else list(result.tests)
-            named = set(judges)
-            others = [r for r in ratings.raters.tolist() if str(r) not in named]
+            others = human_panel(ratings, judges, panel)
             agreement = {
                 t.judge: judge_agreement(
                     ratings,
                     t.judge,
-                    humans=others if panel is None else panel,
+                    humans=others,
                     n_boot=n_boot,
                     rng=seed,
                 )

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..._methods import CITES, REFERENCES
-from ..._verdict import by_key, for_level, headline
+from ..._verdict import by_key, for_level, headline, two_rater_kappas
 from .._blocks import MethodNote, Section, Tone
 from .._context import Context
 
@@ -102,22 +102,16 @@ def many_categories(ratings: Any) -> bool:
 
 
 def _two_rater_rows(ctx: Context, ratings: Any) -> list[Any]:
-    """Cohen's kappa (and the quadratic-weighted one above nominal level) and informational
-    agreement of two raters. On one category kappa is NaN with its reason and IA, whose
-    entropies are all 0, is left out, as it is on too many categories for a q x q table;
+    """Cohen's kappa of two raters (:func:`~accord._verdict.two_rater_kappas`, the rows the
+    command line adds too) and informational agreement after it. IA, whose entropies are all
+    0 on one category, is left out there, as it is on too many categories for a q x q table;
     when the two rated no item in common, none of them (the agreement table's rows say
     why)."""
-    from ... import cohen_kappa, informational_agreement
-    from ..._errors import AccordError
+    from ... import informational_agreement
 
-    try:
-        rows: list[Any] = [cohen_kappa(ratings)]
-        if ratings.n_categories >= 2 and not many_categories(ratings):
-            rows.append(informational_agreement(ratings, n_boot=ctx.n_boot, rng=ctx.seed))
-        if ctx.level != "nominal":
-            rows.append(cohen_kappa(ratings, weights="quadratic"))
-    except AccordError:  # no item rated by both
-        return []
+    rows = two_rater_kappas(ratings)
+    if rows and ratings.n_categories >= 2 and not many_categories(ratings):
+        rows.insert(1, informational_agreement(ratings, n_boot=ctx.n_boot, rng=ctx.seed))
     return rows
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._verdict import shown_label
 from .. import figures
 from .._blocks import (
     Block,
@@ -223,7 +224,7 @@ def _profiles(ctx: Context, raters: pd.DataFrame) -> list[Block]:
         "rater-profiles",
         shares,
         [str(ratings.raters[i]) for i in order],
-        [str(c) for c in ratings.categories],
+        [shown_label(c) for c in ratings.categories],
         vmin=0.0,
         vmax=1.0,
         cmap="Blues",

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._verdict import shown_label
 from .. import figures
 from .._blocks import (
     Block,
@@ -130,7 +131,7 @@ def _table_figure(ctx: Context, kappa: Any) -> Figure:
     """The two raters' contingency table as a heatmap."""
     x_name, y_name = (str(r) for r in kappa.raters)
     table = np.asarray(kappa.table, dtype=np.float64)
-    cats = [str(c) for c in ctx.label_categories]
+    cats = [shown_label(c) for c in ctx.label_categories]
     return Figure(
         figures.heatmap(
             "table2",
