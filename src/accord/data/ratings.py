@@ -50,7 +50,7 @@ from .encoder import (
     order_line,
     rows_in,
 )
-from .frames import arrow_columns_of, frame_to_pandas, ordered_categories
+from .frames import Declared, arrow_columns_of, frame_to_pandas, ordered_categories
 from .label_sets import LabelSets, group_label_sets, split_label_column
 
 __all__ = [
@@ -58,6 +58,7 @@ __all__ = [
     "IdTables",
     "Ratings",
     "ReadReport",
+    "column_domain",
     "encode_columns",
     "encode_label_sets",
     "encode_ratings",
@@ -373,7 +374,7 @@ class Ratings(DecodeTables):
             source=source,
             na_values=na_values,
             labels_as=labels_as,
-            native_order=native_label,
+            native=native_label,
         )
 
     @classmethod
@@ -534,17 +535,18 @@ def encode_columns(
     na_values: Sequence[str] | None = None,
     labels_as: LabelsAs = "auto",
     text: bool = False,
-    native_order: Sequence[Any] | None = None,
+    native: Declared | None = None,
 ) -> Ratings:
     """Encode three aligned columns into a :class:`Ratings`: set-valued ratings with
     :func:`encode_label_sets` (``multi_label=True``), single labels with
     :func:`encode_ratings`.
 
     The work of :meth:`Ratings.from_arrays`, :meth:`Ratings.from_long` and
-    :func:`accord.read_ratings`; the options are theirs. ``native_order`` is the order the
-    label column carries itself (an ordered pandas Categorical): the categories of single
-    labels when none are declared. The columns are handed on as the only references this
-    function holds, so that each can be let go as soon as it is encoded.
+    :func:`accord.read_ratings`; the options are theirs. ``native`` is what the
+    label column declares itself (:func:`accord.data.frames.declared_categories`): the
+    categories of single labels when none are passed (:func:`column_domain`). The columns
+    are handed on as the only references this function holds, so that each can be let go
+    as soon as it is encoded.
 
     Examples
     --------
@@ -577,8 +579,8 @@ def encode_columns(
             text=text,
         )
     order = None
-    if categories is None and native_order is not None:
-        categories, order = native_order, "the ordered Categorical's order"
+    if categories is None and native is not None:
+        categories, order = column_domain(native, level)
     return encode_ratings(
         data.pop(0),
         data.pop(0),
@@ -594,6 +596,37 @@ def encode_columns(
         text=text,
         category_order=order,
     )
+
+
+def column_domain(native: Declared, level: Level) -> tuple[tuple[Any, ...] | None, str | None]:
+    """The category domain a label column declares (a Categorical's categories, a polars
+    ``Enum``), and how it is ordered in words: None when it gives no domain at ``level``.
+
+    Ordered categories are the domain in their order. Unordered ones are the domain with no
+    order: at the nominal level as they are; at another level only when every category is
+    a number (then in numeric order), since text categories need an order the column does
+    not give (the encoder then asks for ``categories=``).
+
+    >>> column_domain((("b", "a", "c"), False), "nominal")
+    (('b', 'a', 'c'), "the Categorical's categories (nominal: the order does not matter)")
+    >>> column_domain(((3, 1, 2), False), "ordinal")
+    ((1, 2, 3), "numeric (the Categorical's categories)")
+    >>> column_domain((("lo", "hi"), False), "ordinal")
+    (None, None)
+    """
+    categories, ordered = native
+    if ordered:
+        return categories, "the ordered Categorical's order"
+    if level == "nominal":
+        return categories, "the Categorical's categories (nominal: the order does not matter)"
+    try:
+        values = [float(c) for c in categories if not isinstance(c, bool)]
+    except (TypeError, ValueError):
+        return None, None
+    if len(values) != len(categories) or not np.all(np.isfinite(values)):
+        return None, None
+    ranked = tuple(c for _, c in sorted(zip(values, categories, strict=True), key=lambda p: p[0]))
+    return ranked, "numeric (the Categorical's categories)"
 
 
 def encode_ratings(
