@@ -258,7 +258,7 @@ DEPTH = 100_000
 def test_json_nested_too_deep_is_one_line(tmp_path: Path) -> None:
     lines = tmp_path / "deep.jsonl"
     lines.write_text('{"item": 1, "rater": "a", "label": ' + "[" * DEPTH + "]" * DEPTH + "}\n")
-    with pytest.raises(FileReadError, match="line 1: .*nested too deeply"):
+    with pytest.raises(FileReadError, match=r"line 1: .*nested too deeply"):
         accord.read_ratings(lines, **COLUMNS)
     assert "nested too deeply" in one_line_error("agree", str(lines), *FLAGS)
     export = tmp_path / "deep.json"

@@ -318,8 +318,10 @@ class Ratings(DecodeTables):
         categories : sequence, optional
             The declared, ordered category domain. Labels outside it are an error; a label
             listed here is never missing, even if spelled ``"None"`` or ``"NA"``. Default:
-            the observed labels, sorted (numbers numerically; an ordered pandas Categorical
-            gives its own order). :attr:`Ratings.category_order` says which order was used.
+            the categories the label column declares (a pandas Categorical, ordered or not,
+            or a polars ``Enum``: used or not, see :func:`column_domain`), else the observed
+            labels, sorted (numbers numerically). :attr:`Ratings.category_order` says which
+            order was used.
         missing : {"omit", "raise"}, default "omit"
             Missing labels (see ``na_values``) are left out and counted in ``report``, or
             raise.

@@ -436,8 +436,10 @@ def stream_statistics(
     column, by the encoder :class:`accord.Ratings` uses (numbers when every value is one,
     else text); ids are compared as written (``"01"`` and ``"1"`` are two items), as in
     :func:`accord.read_ratings`.
-    An ordered pandas Categorical label column saved to Parquet is read as its values: pass
-    ``categories=`` to keep its order.
+    A Parquet label column written from a pandas Categorical (or a polars ``Enum``) declares
+    its categories, as :func:`accord.read_ratings` reads them (ordered or not: see
+    :doc:`/data-model`). A CSV/TSV row that repeats the header line (files joined with their
+    headers) is an error naming the file and the line.
 
     References
     ----------
@@ -501,11 +503,7 @@ def stream_scan(
         na_values=scan.na_values,
         labels_as=scan.labels_as,
         lists=lists,
-        header=(
-            HeaderCheck(files, fmt, scan.columns, sep=scan.sep, encoding=scan.encoding)
-            if fmt in ("csv", "tsv")
-            else None
-        ),
+        header=_header_check(files, fmt, scan),
     )
     if scan.multi_label:
         read, remap, decoded = _set_rows(dataset, enc, scan, batch_size, memory_limit, files)
@@ -562,6 +560,13 @@ def stream_scan(
         read.matrix,
     )
     return stats, rescan
+
+
+def _header_check(files: list[str], fmt: str, scan: Scan) -> HeaderCheck | None:
+    """The check of CSV/TSV batches for a repeated header line (None for other inputs)."""
+    if fmt not in ("csv", "tsv"):
+        return None
+    return HeaderCheck(files, fmt, scan.columns, sep=scan.sep, encoding=scan.encoding)
 
 
 def _categories(scan: Scan, files: list[str], fmt: str) -> tuple[Sequence[Any] | None, str | None]:

@@ -12,7 +12,7 @@ from .._errors import InvalidInputError, option, require
 from .._types import Duplicates, Level, Missing
 from .._validate import CSV_NULLS, check_choice, require_columns
 from ..data.encoder import LabelsAs, arrow_of, typed_column
-from ..data.frames import declared_categories, require_unique_columns, written_categorical
+from ..data.frames import Declared, declared_categories, require_unique_columns, written_categorical
 from ..data.ratings import Ratings, encode_columns
 from .exports import EXPORT_TOOLS, Encode, EncodeOptions, ExportTool, export_tool, is_json_array
 from .files import (
@@ -405,13 +405,7 @@ def read_ratings(
     # The encoder is handed the only references to the columns, so that each is let go as
     # soon as it is encoded.
     columns = [by_name[item], by_name[rater], by_name[label]]
-    native = (
-        None
-        if text
-        else declared_categories(
-            columns[2], categorical=_categorical(path, label, columns[2], file_format)
-        )
-    )
+    native = None if text else _declared(path, label, columns[2], file_format)
     del read, by_name
     return encode_columns(
         columns.pop(0),
@@ -431,6 +425,14 @@ def read_ratings(
     )
 
 
+def _declared(
+    path: str | Path, name: str, column: Any, file_format: FileFormat | None
+) -> Declared | None:
+    """The categories the label column ``name`` of a Parquet or JSON Lines file declares
+    (:func:`accord.data.frames.declared_categories`)."""
+    return declared_categories(column, categorical=_categorical(path, name, column, file_format))
+
+
 def _categorical(path: str | Path, name: str, column: Any, file_format: FileFormat | None) -> bool:
     """Whether the pandas metadata of a Parquet file says its dictionary column ``name``
     was written from a pandas Categorical (whose categories are then the dictionary, used
@@ -438,9 +440,7 @@ def _categorical(path: str | Path, name: str, column: Any, file_format: FileForm
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    if not pa.types.is_dictionary(column.type):
-        return False
-    if format_of(Path(path), file_format) != "parquet":
+    if not pa.types.is_dictionary(column.type) or format_of(Path(path), file_format) != "parquet":
         return False
 
     with reading(path, "Parquet"):
