@@ -69,6 +69,14 @@ def test_repeated_header_is_an_error_naming_the_line_stream(
         stream_statistics(path, **COLUMNS, reader=reader, batch_size=2)
 
 
+def test_repeated_header_is_an_error_naming_the_line_dask(tmp_path: Path) -> None:
+    from accord.engines.dask import dask_statistics
+
+    path = _joined(tmp_path, ".csv")
+    with pytest.raises(FileReadError, match=r"line 6: the header line .* again"):
+        dask_statistics(path, **COLUMNS, scheduler="synchronous")
+
+
 def test_repeated_header_in_the_second_of_several_files_names_that_file(tmp_path: Path) -> None:
     first = tmp_path / "a.csv"
     first.write_text("item,rater,label\n1,a,x\n1,b,x\n")
@@ -288,3 +296,11 @@ def test_a_parquet_file_naming_two_columns_alike_is_one_line(tmp_path: Path, eng
     pq.write_table(table, path)
     line = one_line_error("agree", str(path), *FLAGS, "--engine", engine)
     assert "2 columns named 'label' (columns 3, 4" in line
+
+
+def test_a_wide_frame_of_categoricals_keeps_the_unused_category() -> None:
+    kinds = pd.CategoricalDtype(["x", "y", "z"])
+    wide = pd.DataFrame({"a": ["x", "y", "y"], "b": ["x", "x", "y"]}, dtype=kinds)
+    ratings = accord.Ratings.from_wide(wide)
+    assert ratings.categories == ("x", "y", "z")
+    assert accord.brennan_prediger(ratings).statistic == pytest.approx(BP_Q3)

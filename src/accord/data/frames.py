@@ -26,16 +26,9 @@ __all__ = [
     "columns_of",
     "declared_categories",
     "frame_to_pandas",
-    "ordered_categories",
     "require_unique_columns",
     "written_categorical",
 ]
-
-
-def ordered_categories(series: Any) -> tuple[Any, ...] | None:
-    """The categories of an ordered pandas Categorical, else None."""
-    declared = declared_categories(series)
-    return declared[0] if declared is not None and declared[1] else None
 
 
 def declared_categories(column: Any, *, categorical: bool = False) -> Declared | None:

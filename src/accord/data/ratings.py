@@ -50,7 +50,7 @@ from .encoder import (
     order_line,
     rows_in,
 )
-from .frames import Declared, arrow_columns_of, frame_to_pandas, ordered_categories
+from .frames import Declared, arrow_columns_of, declared_categories, frame_to_pandas
 from .label_sets import LabelSets, group_label_sets, split_label_column
 
 __all__ = [
@@ -437,7 +437,8 @@ class Ratings(DecodeTables):
             raise InvalidInputError(
                 f"the input is empty: {frame.shape[0]} items x {frame.shape[1]} raters"
             )
-        native = ordered_categories(frame.iloc[:, 0]) if frame.shape[1] else None
+        declared = declared_categories(frame.iloc[:, 0]) if frame.shape[1] else None
+        native = None if declared is None else column_domain(declared, level)[0]
         n_items, n_raters = frame.shape
         kinds = {dtype.kind for dtype in frame.dtypes if isinstance(dtype, np.dtype)}
         if len(kinds) == 1 and kinds <= set("biuf") and len(frame.dtypes) == n_raters:
