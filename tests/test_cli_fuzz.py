@@ -347,7 +347,7 @@ def test_python_entry_points_on_duplicate_column_names(door: str, kind: str) -> 
                         names=list(frame.columns))  # fmt: skip
     from accord import InvalidInputError
 
-    with pytest.raises(InvalidInputError, match="column 'label' appears 2 times"):
+    with pytest.raises(InvalidInputError, match=r"2 columns named 'label' \(columns 3, 4"):
         entry_points()[door](data, item="item", rater="rater", label="label")
 
 

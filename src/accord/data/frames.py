@@ -7,6 +7,7 @@ Arrow arrays without copies where the storage allows (:func:`arrow_columns_of`),
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -16,15 +17,51 @@ import pandas as pd
 from .._errors import InvalidInputError
 from .._validate import require_columns, tidy_scalar
 
-__all__ = ["arrow_columns_of", "columns_of", "frame_to_pandas", "ordered_categories"]
+Declared = tuple[tuple[Any, ...], bool]
+"""Categories a column declares itself, and whether they are ordered."""
+
+__all__ = [
+    "Declared",
+    "arrow_columns_of",
+    "columns_of",
+    "declared_categories",
+    "frame_to_pandas",
+    "require_unique_columns",
+    "written_categorical",
+]
 
 
-def ordered_categories(series: Any) -> tuple[Any, ...] | None:
-    """The categories of an ordered pandas Categorical, else None."""
-    dtype = getattr(series, "dtype", None)
-    if isinstance(dtype, pd.CategoricalDtype) and dtype.ordered:
-        return tuple(tidy_scalar(c) for c in dtype.categories)
-    return None
+def declared_categories(column: Any, *, categorical: bool = False) -> Declared | None:
+    """The categories a label column declares itself, and whether they are ordered.
+
+    A pandas ``Categorical`` declares its categories, ordered or not; an Arrow dictionary
+    column marked ordered (a polars ``Enum``, a Parquet column written from an ordered
+    pandas Categorical) declares its dictionary, in order. An Arrow dictionary that is not
+    marked ordered is only a way to store the values (its entries may be just those seen),
+    unless ``categorical`` says it was written from a pandas Categorical (the pandas
+    metadata of a Parquet file). None: the column declares nothing.
+
+    >>> s = pd.Series(pd.Categorical(["b", "a"], categories=["c", "a", "b"]))
+    >>> declared_categories(s)
+    (('c', 'a', 'b'), False)
+    >>> import pyarrow as pa
+    >>> enum = pa.array(["lo", "hi"]).dictionary_encode()
+    >>> declared_categories(enum) is None
+    True
+    """
+    import pyarrow as pa
+
+    dtype = getattr(column, "dtype", None)
+    if isinstance(dtype, pd.CategoricalDtype):
+        return tuple(tidy_scalar(c) for c in dtype.categories), bool(dtype.ordered)
+    kind = getattr(column, "type", None)
+    if not isinstance(kind, pa.DictionaryType) or not (kind.ordered or categorical):
+        return None
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    dictionaries = [chunk.dictionary for chunk in chunks]
+    if not dictionaries or any(not d.equals(dictionaries[0]) for d in dictionaries[1:]):
+        return None  # no one list of categories
+    return tuple(tidy_scalar(v) for v in dictionaries[0].to_pylist()), bool(kind.ordered)
 
 
 def frame_to_pandas(data: Any) -> pd.DataFrame:
@@ -43,23 +80,25 @@ def columns_of(
 
 def arrow_columns_of(data: Any, names: tuple[str, ...]) -> tuple[list[Any], Any, str]:
     """Named columns of any frame as Arrow arrays (without copies where the storage allows),
-    the categories of an ordered pandas Categorical label column, and the kind of source."""
+    the categories the label column declares (:func:`declared_categories`), and the kind
+    of source."""
     import pyarrow as pa
 
     if isinstance(data, pd.DataFrame):
         available = list(data.columns)
         require_columns(names, available)
-        _require_once(names, available)
+        require_unique_columns(names, available)
         return (
             [data[name] for name in names],
-            ordered_categories(data[names[-1]]),
+            declared_categories(data[names[-1]]),
             "pandas.DataFrame",
         )
     if isinstance(data, pa.Table | pa.RecordBatch):
         available = list(data.column_names)
         require_columns(names, available)
-        _require_once(names, available)
-        return [data.column(name) for name in names], None, "pyarrow frame"
+        require_unique_columns(names, available)
+        label = data.column(names[-1])
+        return [data.column(name) for name in names], declared_categories(label), "pyarrow frame"
     import narwhals as nw
 
     frame = _narwhals_frame(data, " (or use Ratings.from_arrays)")
@@ -70,25 +109,38 @@ def arrow_columns_of(data: Any, names: tuple[str, ...]) -> tuple[list[Any], Any,
     require_columns(names, available)
     table = _collected(frame.select(list(dict.fromkeys(names)))).to_arrow()
     source = type(data).__module__.split(".")[0] + " frame"
-    return [table.column(name) for name in names], None, source
+    columns = [table.column(name) for name in names]
+    return columns, declared_categories(columns[-1]), source
 
 
-def _require_once(names: tuple[str, ...], available: list[Any]) -> None:
-    """Each named column appears once in the frame (a pandas or pyarrow frame may hold two
-    columns of one name, and which one is meant is not for accord to guess).
+def written_categorical(schema: Any, name: str) -> bool:
+    """Whether the pandas metadata of an Arrow schema (a Parquet file written by pandas)
+    says column ``name`` was a pandas Categorical."""
+    pandas = schema.pandas_metadata or {}
+    return any(
+        c.get("name") == name and c.get("pandas_type") == "categorical"
+        for c in pandas.get("columns", [])
+    )
 
-    >>> _require_once(("item", "label"), ["item", "label", "label"])
+
+def require_unique_columns(
+    names: Sequence[str], available: Sequence[Any], *, where: str = "the frame"
+) -> None:
+    """Each of ``names`` is the name of one column only (a pandas frame or an Arrow table
+    may name two columns alike; a column chosen by that name would be two columns).
+
+    >>> require_unique_columns(("item", "label"), ["item", "label", "label"])
     Traceback (most recent call last):
     ...
-    accord._errors.InvalidInputError: column 'label' appears 2 times in the frame; rename \
-the copies so that each column has its own name
+    accord._errors.InvalidInputError: the frame has 2 columns named 'label' (columns 2, 3, \
+counted from 1); rename all but one
     """
     for name in dict.fromkeys(names):
-        times = available.count(name)
-        if times > 1:
+        places = [i + 1 for i, column in enumerate(available) if column == name]
+        if len(places) > 1:
             raise InvalidInputError(
-                f"column {name!r} appears {times} times in the frame; rename the copies so "
-                "that each column has its own name"
+                f"{where} has {len(places)} columns named {name!r} (columns "
+                f"{', '.join(map(str, places))}, counted from 1); rename all but one"
             )
 
 

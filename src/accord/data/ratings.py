@@ -50,7 +50,7 @@ from .encoder import (
     order_line,
     rows_in,
 )
-from .frames import arrow_columns_of, frame_to_pandas, ordered_categories
+from .frames import Declared, arrow_columns_of, declared_categories, frame_to_pandas
 from .label_sets import LabelSets, group_label_sets, split_label_column
 
 __all__ = [
@@ -58,6 +58,7 @@ __all__ = [
     "IdTables",
     "Ratings",
     "ReadReport",
+    "column_domain",
     "encode_columns",
     "encode_label_sets",
     "encode_ratings",
@@ -317,8 +318,10 @@ class Ratings(DecodeTables):
         categories : sequence, optional
             The declared, ordered category domain. Labels outside it are an error; a label
             listed here is never missing, even if spelled ``"None"`` or ``"NA"``. Default:
-            the observed labels, sorted (numbers numerically; an ordered pandas Categorical
-            gives its own order). :attr:`Ratings.category_order` says which order was used.
+            the categories the label column declares (a pandas Categorical, ordered or not,
+            or a polars ``Enum``: used or not, see :func:`column_domain`), else the observed
+            labels, sorted (numbers numerically). :attr:`Ratings.category_order` says which
+            order was used.
         missing : {"omit", "raise"}, default "omit"
             Missing labels (see ``na_values``) are left out and counted in ``report``, or
             raise.
@@ -379,7 +382,7 @@ class Ratings(DecodeTables):
             source=source,
             na_values=na_values,
             labels_as=labels_as,
-            native_order=native_label,
+            native=native_label,
         )
 
     @classmethod
@@ -440,7 +443,8 @@ class Ratings(DecodeTables):
             raise InvalidInputError(
                 f"the input is empty: {frame.shape[0]} items x {frame.shape[1]} raters"
             )
-        native = ordered_categories(frame.iloc[:, 0]) if frame.shape[1] else None
+        declared = declared_categories(frame.iloc[:, 0]) if frame.shape[1] else None
+        native = None if declared is None else column_domain(declared, level)[0]
         n_items, n_raters = frame.shape
         kinds = {dtype.kind for dtype in frame.dtypes if isinstance(dtype, np.dtype)}
         if len(kinds) == 1 and kinds <= set("biuf") and len(frame.dtypes) == n_raters:
@@ -540,17 +544,18 @@ def encode_columns(
     na_values: Sequence[str] | None = None,
     labels_as: LabelsAs = "auto",
     text: bool = False,
-    native_order: Sequence[Any] | None = None,
+    native: Declared | None = None,
 ) -> Ratings:
     """Encode three aligned columns into a :class:`Ratings`: set-valued ratings with
     :func:`encode_label_sets` (``multi_label=True``), single labels with
     :func:`encode_ratings`.
 
     The work of :meth:`Ratings.from_arrays`, :meth:`Ratings.from_long` and
-    :func:`accord.read_ratings`; the options are theirs. ``native_order`` is the order the
-    label column carries itself (an ordered pandas Categorical): the categories of single
-    labels when none are declared. The columns are handed on as the only references this
-    function holds, so that each can be let go as soon as it is encoded.
+    :func:`accord.read_ratings`; the options are theirs. ``native`` is what the
+    label column declares itself (:func:`accord.data.frames.declared_categories`): the
+    categories of single labels when none are passed (:func:`column_domain`). The columns
+    are handed on as the only references this function holds, so that each can be let go
+    as soon as it is encoded.
 
     Examples
     --------
@@ -583,8 +588,8 @@ def encode_columns(
             text=text,
         )
     order = None
-    if categories is None and native_order is not None:
-        categories, order = native_order, "the ordered Categorical's order"
+    if categories is None and native is not None:
+        categories, order = column_domain(native, level)
     return encode_ratings(
         data.pop(0),
         data.pop(0),
@@ -600,6 +605,37 @@ def encode_columns(
         text=text,
         category_order=order,
     )
+
+
+def column_domain(native: Declared, level: Level) -> tuple[tuple[Any, ...] | None, str | None]:
+    """The category domain a label column declares (a Categorical's categories, a polars
+    ``Enum``), and how it is ordered in words: None when it gives no domain at ``level``.
+
+    Ordered categories are the domain in their order. Unordered ones are the domain with no
+    order: at the nominal level as they are; at another level only when every category is
+    a number (then in numeric order), since text categories need an order the column does
+    not give (the encoder then asks for ``categories=``).
+
+    >>> column_domain((("b", "a", "c"), False), "nominal")
+    (('b', 'a', 'c'), "the Categorical's categories (nominal: the order does not matter)")
+    >>> column_domain(((3, 1, 2), False), "ordinal")
+    ((1, 2, 3), "numeric (the Categorical's categories)")
+    >>> column_domain((("lo", "hi"), False), "ordinal")
+    (None, None)
+    """
+    categories, ordered = native
+    if ordered:
+        return categories, "the ordered Categorical's order"
+    if level == "nominal":
+        return categories, "the Categorical's categories (nominal: the order does not matter)"
+    try:
+        values = [float(c) for c in categories if not isinstance(c, bool)]
+    except (TypeError, ValueError):
+        return None, None
+    if len(values) != len(categories) or not np.all(np.isfinite(values)):
+        return None, None
+    ranked = tuple(c for _, c in sorted(zip(values, categories, strict=True), key=lambda p: p[0]))
+    return ranked, "numeric (the Categorical's categories)"
 
 
 def encode_ratings(

@@ -12,22 +12,38 @@ import numpy as np
 
 from .._errors import (
     DuplicateRatingError,
+    FileReadError,
     InvalidInputError,
     option,
     require,
 )
 from .._validate import CSV_NULLS, SHOW, require_columns, tidy_scalar
-from ..io.files import check_file, reading, sniff_csv, sniff_text
+from ..data.frames import (
+    Declared,
+    declared_categories,
+    require_unique_columns,
+    written_categorical,
+)
+from ..io.files import (
+    check_file,
+    header_cells,
+    reading,
+    repeated_header,
+    sniff_csv,
+    sniff_text,
+)
 from ..io.ratings import format_of
 from ._blocks import DuplicateInfo
 
 __all__ = [
     "DuckSource",
+    "HeaderCheck",
     "Locator",
     "SourceLike",
     "dataset_of",
     "describe",
     "is_duckdb_relation",
+    "parquet_categories",
     "resolve_files",
 ]
 
@@ -116,6 +132,12 @@ def dataset_of(
 
     dialect = None
     if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        for f in files:
+            with reading(f, "Parquet"):
+                names = pq.read_schema(f).names
+            require_unique_columns(columns, names, where=f)
         file_format: Any = ds.ParquetFileFormat()
     else:
         import pyarrow.csv as pacsv
@@ -168,6 +190,61 @@ def dataset_of(
     where = files[0] if len(files) == 1 else f"{files[0]} (and {len(files) - 1} more)"
     require_columns(columns, dataset.schema.names, where=where)
     return dataset
+
+
+def parquet_categories(files: Sequence[str], label: str) -> Declared | None:
+    """The categories the label column of Parquet files declares (a column written from a
+    pandas Categorical or a polars ``Enum``: :func:`accord.data.frames.declared_categories`),
+    read from the first file's schema and the column's first row group; None when it
+    declares none."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    with reading(files[0], "Parquet"):
+        parquet = pq.ParquetFile(files[0])
+        schema = parquet.schema_arrow
+        index = schema.get_field_index(label)
+        if index < 0 or not pa.types.is_dictionary(schema.field(index).type):
+            return None
+        if parquet.metadata.num_row_groups == 0:
+            return None
+        column = parquet.read_row_group(0, columns=[label]).column(label)
+    return declared_categories(column, categorical=written_categorical(schema, label))
+
+
+class HeaderCheck:
+    """Batches of CSV/TSV text checked for the header line repeated inside the data (files
+    joined with their headers), as the memory engine checks a file it reads
+    (:func:`accord.io.files.check_header_rows`): the files are read again, record by record,
+    only when a batch holds a row of the column names."""
+
+    def __init__(
+        self, files: list[str], fmt: str, columns: Sequence[str], *, sep: str | None,
+        encoding: str | None,
+    ) -> None:  # fmt: skip
+        self.files = files
+        self.default_sep = "\t" if fmt == "tsv" else ","
+        self.columns = list(columns)
+        self.sep = sep
+        self.encoding = encoding
+        self.clean: set[str] = set()
+
+    def __call__(self, batch: Any) -> None:
+        """Raise :class:`~accord._errors.FileReadError` naming the file and line when a row
+        of ``batch`` (the columns in order) repeats the header line."""
+        columns = [batch.column(i) for i in range(len(self.columns))]
+        if not header_cells(columns, self.columns):
+            return
+        for f in self.files:
+            if f in self.clean:
+                continue
+            dialect = sniff_csv(
+                f, sep=self.sep, encoding=self.encoding, default_sep=self.default_sep
+            )
+            found = repeated_header(dialect)
+            if found is not None:
+                raise FileReadError(found)
+            self.clean.add(f)
 
 
 class Locator:

@@ -33,6 +33,7 @@ from ..data.dictionary import GrowingDictionary, dictionary_codes, new_value_pos
 from ..data.dictionary import raw_label_domain as label_domain
 from ..data.encoder import LabelRowError, LabelsAs, missing_of, typed_ids
 from ..data.label_sets import LabelSets, SetColumn, group_label_sets, split_label_column
+from ..data.ratings import column_domain
 from ..stats import PairTables
 from ..stats.pairs import PairCells
 from ..stats.patterns import CountPatterns
@@ -51,11 +52,13 @@ from ._options import Scan, ScanOptions, check_choice, check_read
 from ._pages import small_pages
 from ._source import (
     DuckSource,
+    HeaderCheck,
     Locator,
     SourceLike,
     dataset_of,
     describe,
     is_duckdb_relation,
+    parquet_categories,
     raise_duplicates,
     resolve_files,
 )
@@ -105,8 +108,10 @@ class _Encoder:
         na_values: Sequence[str] | None = None,
         labels_as: LabelsAs = "auto",
         lists: bool = False,
+        header: HeaderCheck | None = None,
     ) -> None:
         self.columns = columns
+        self.header = header  # CSV text: a row that repeats the header line is an error
         self.lists = lists  # the label column holds lists of labels (read by encode_sets)
         self.items = GrowingDictionary()
         self.raters = GrowingDictionary()
@@ -131,6 +136,8 @@ class _Encoder:
         ``wide=False`` gives int32 codes where the dictionaries make them (see
         :meth:`GrowingDictionary.encode`).
         """
+        if self.header is not None:
+            self.header(batch)
         item, rater = self._ids(row0, batch, wide=wide)
         label, miss = self._labels(row0, batch.column(2), wide=wide)
         return item, rater, label, miss
@@ -138,6 +145,8 @@ class _Encoder:
     def encode_sets(self, row0: int, batch: Any) -> _SetBatch:
         """The single labels of a batch of sets (a column of lists, or of single labels),
         each with the codes of its row's item and rater."""
+        if self.header is not None:
+            self.header(batch)
         item, rater = self._ids(row0, batch, wide=True)
         n = batch.num_rows
         if self.lists:
@@ -428,8 +437,10 @@ def stream_statistics(
     column, by the encoder :class:`accord.Ratings` uses (numbers when every value is one,
     else text); ids are compared as written (``"01"`` and ``"1"`` are two items), as in
     :func:`accord.read_ratings`.
-    An ordered pandas Categorical label column saved to Parquet is read as its values: pass
-    ``categories=`` to keep its order.
+    A Parquet label column written from a pandas Categorical (or a polars ``Enum``) declares
+    its categories, as :func:`accord.read_ratings` reads them (ordered or not: see
+    :doc:`/data-model`). A CSV/TSV row that repeats the header line (files joined with their
+    headers) is an error naming the file and the line.
 
     References
     ----------
@@ -482,16 +493,18 @@ def stream_scan(
     # Sets of labels: the rows of one (item, rater) make its set, a row holding one label or
     # a list of them.
     lists = check_label_column(dataset, scan)
+    categories, order = _categories(scan, files, fmt)
     enc = _Encoder(
         scan.columns,
         text=fmt in ("csv", "tsv"),
         level=scan.level,
-        categories=scan.categories,
+        categories=categories,
         missing=scan.missing,
         locator=Locator(),
         na_values=scan.na_values,
         labels_as=scan.labels_as,
         lists=lists,
+        header=_header_check(files, fmt, scan),
     )
     if scan.multi_label:
         read, remap, decoded = _set_rows(dataset, enc, scan, batch_size, memory_limit, files)
@@ -506,9 +519,9 @@ def stream_scan(
             enc.decode(enc.raters),
             domain,
             scan.level,
-            scan.categories is not None and not scan.multi_label,
+            categories is not None and not scan.multi_label,
             enc.notes,
-            enc.order,
+            order or enc.order,
         )
     wanted = tuple(scan.statistics)
     if read.matrix is not None:
@@ -548,6 +561,23 @@ def stream_scan(
         read.matrix,
     )
     return stats, rescan
+
+
+def _header_check(files: list[str], fmt: str, scan: Scan) -> HeaderCheck | None:
+    """The check of CSV/TSV batches for a repeated header line (None for other inputs)."""
+    if fmt not in ("csv", "tsv"):
+        return None
+    return HeaderCheck(files, fmt, scan.columns, sep=scan.sep, encoding=scan.encoding)
+
+
+def _categories(scan: Scan, files: list[str], fmt: str) -> tuple[Sequence[Any] | None, str | None]:
+    """The declared categories: those passed, else those a Parquet label column declares
+    itself (as :func:`accord.read_ratings` reads them: :func:`column_domain`), and their
+    order in words (None: as the encoder orders them)."""
+    if scan.categories is not None or scan.multi_label or fmt != "parquet":
+        return scan.categories, None
+    native = parquet_categories(files, scan.label)
+    return (None, None) if native is None else column_domain(native, scan.level)
 
 
 def check_label_column(dataset: Any, scan: Scan) -> bool:

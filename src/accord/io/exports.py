@@ -26,6 +26,7 @@ from .files import (
     JsonLineError,
     check_file,
     json_lines,
+    json_value,
     plain_suffix,
     reading,
     sniff_csv,
@@ -143,7 +144,7 @@ def export_records(path: str | Path, *, what: str) -> Iterator[Record]:
         text = raw.read().decode(sniff.encoding).lstrip("\ufeff")
     if kind == "json":
         try:
-            values = json.loads(text)
+            values = json_value(text)
         except json.JSONDecodeError as exc:
             raise InvalidInputError(
                 f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"

@@ -22,6 +22,7 @@ import io
 import json
 import lzma
 import re
+import stat
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -30,21 +31,28 @@ from typing import IO, Any, Literal, TypeAlias
 from .._errors import ColumnNotFoundError, FileReadError, InvalidInputError, hint
 
 __all__ = [
+    "MEMORY_PER_TEXT_BYTE",
     "Compression",
     "CsvDialect",
     "JsonLineError",
     "TextSniff",
+    "available_memory",
     "check_encoding",
     "check_file",
+    "check_header_rows",
     "check_json_lines",
+    "check_memory_read",
     "decode_error_message",
+    "header_cells",
     "json_lines",
+    "json_value",
     "open_binary",
     "parse_separator",
     "plain_suffix",
     "read_csv_columns",
     "read_text_file",
     "reading",
+    "repeated_header",
     "sniff_csv",
     "sniff_text",
     "text_lines",
@@ -81,6 +89,101 @@ _SEPARATORS = (",", ";", "\t", "|")
 _SEPARATOR_NAMES = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe", " ": "space"}
 
 
+#: Bytes of memory the memory engine needs per byte of text it reads, at the least: 10M
+#: ratings as a 424 MB CSV file peaked at 1206 MB (2.8x; docs/engines.md), and short rows
+#: need more (1.5 GB of rows inflated from a gzip file used 7 GB, 4.7x).
+MEMORY_PER_TEXT_BYTE = 3
+#: Compression ratio deflate (gzip) cannot exceed (1032:1): a gzip file this many times
+#: smaller than the bound cannot inflate beyond it, and is not inflated to be measured.
+_DEFLATE_MAX_RATIO = 1032
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to this process: the kernel's estimate (``MemAvailable``)
+    or what is left under a cgroup's limit, the smaller; None where neither is known."""
+    found: list[int] = []
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                found.append(int(line.split()[1]) * 1024)
+    with contextlib.suppress(OSError, ValueError):
+        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
+        used = Path("/sys/fs/cgroup/memory.current").read_text().strip()
+        if limit != "max":
+            found.append(max(int(limit) - int(used), 0))
+    return min(found) if found else None
+
+
+def _text_bound() -> int | None:
+    """The most bytes of text the memory engine reads (None: no bound known)."""
+    memory = available_memory()
+    return None if memory is None else memory // MEMORY_PER_TEXT_BYTE
+
+
+def _size(n: int) -> str:
+    """Bytes in words.
+
+    >>> _size(1_500_000_000), _size(2048)
+    ('1.5 GB', '2.0 kB')
+    """
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} bytes"
+
+
+def _inflated_size(path: Path, compression: Compression, bound: int) -> int:
+    """Bytes of the decompressed file, counted block by block (none kept); counting stops
+    past ``16 * bound``."""
+    total = 0
+    with open_binary(path, compression) as fh:
+        while block := fh.read(1 << 20):
+            total += len(block)
+            if total > 16 * bound:
+                break
+    return total
+
+
+def check_memory_read(path: Path, compression: Compression | None) -> None:
+    """Refuse a text file too large for the memory engine before it is read (or inflated):
+    its text, times :data:`MEMORY_PER_TEXT_BYTE`, more than the memory available.
+
+    A compressed file is measured by inflating it once without keeping what it holds
+    (skipped for a gzip file too small to reach the bound at deflate's highest ratio).
+
+    Raises
+    ------
+    FileReadError
+        Naming the size of the text and the stream engine, which reads in batches.
+    """
+    bound = _text_bound()
+    if bound is None:
+        return
+    stored = path.stat().st_size
+    if compression is None:
+        size = stored
+    elif compression == "gzip" and stored * _DEFLATE_MAX_RATIO <= bound:
+        return
+    else:
+        size = _inflated_size(path, compression, bound)
+    if size <= bound:
+        return
+    from .._errors import option
+
+    what = (
+        f"is {_size(size)} of text"
+        if compression is None
+        else f"inflates to {'more than ' if size > 16 * bound else ''}{_size(size)} of text "
+        f"({_size(stored)} {compression}-compressed)"
+    )
+    raise FileReadError(
+        f"{path} {what}: too large for the memory engine, which needs about "
+        f"{MEMORY_PER_TEXT_BYTE} bytes of memory a byte of text, and "
+        f"{_size(bound * MEMORY_PER_TEXT_BYTE)} are available; read it in batches with the "
+        f"stream engine ({option('engine', 'stream')})"
+    )
+
+
 def plain_suffix(path: Path) -> str:
     """The last suffix of a file's name, in lower case, a compression suffix (``.gz``,
     ``.bz2``, ``.zst``, ``.xz``, ``.zip``) looked through; ``""`` when there is none.
@@ -98,7 +201,10 @@ def check_file(path: str | Path) -> Path:
     """``path`` as a :class:`~pathlib.Path`, after checking it is a file that can be read.
 
     Raises the operating system's own errors, each naming the path:
-    ``FileNotFoundError``, ``IsADirectoryError`` or ``PermissionError``.
+    ``FileNotFoundError``, ``IsADirectoryError`` or ``PermissionError``; and
+    :class:`~accord._errors.FileReadError` for a named pipe, a device or a socket, which
+    is refused before it is opened: a file is read more than once (checked, then parsed),
+    and a stream can be read only once (opening a pipe with no writer would wait forever).
 
     Examples
     --------
@@ -113,9 +219,28 @@ def check_file(path: str | Path) -> Path:
         raise FileNotFoundError(2, "No such file", str(p))
     if p.is_dir():
         raise IsADirectoryError(21, "Is a directory", str(p))
+    if not p.is_file():
+        raise FileReadError(
+            f"{p} is {_kind_of(p)}, not a regular file: accord reads a file more than once "
+            "(checked, then parsed); save the stream to a file and read that"
+        )
     with p.open("rb"):  # PermissionError (with the file name) when it cannot be read
         pass
     return p
+
+
+def _kind_of(path: Path) -> str:
+    """What a file that is not a regular file is, in words."""
+    mode = path.stat().st_mode
+    for test, kind in (
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return kind
+    return "a special file"
 
 
 def _compression_of(head: bytes) -> Compression | None:
@@ -507,6 +632,28 @@ class JsonLineError(ValueError):
         self.error = error
 
 
+def json_value(text: str) -> Any:
+    """:func:`json.loads`, with a value nested deeper than the parser can follow raised as
+    the :class:`json.JSONDecodeError` of any text that is not JSON (not a
+    ``RecursionError``).
+
+    >>> json_value("[" * 100_000 + "]" * 100_000)
+    Traceback (most recent call last):
+    ...
+    json.decoder.JSONDecodeError: nested too deeply to read (arrays or objects inside one \
+another beyond the parser's depth limit): line 1 column 1 (char 0)
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise json.JSONDecodeError(
+            "nested too deeply to read (arrays or objects inside one another beyond the "
+            "parser's depth limit)",
+            text[:1],
+            0,
+        ) from None
+
+
 def json_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
     """The number (from 1) and JSON value of each line of JSON Lines text that is not blank
     (white space and a byte-order mark around a line are looked through).
@@ -529,7 +676,7 @@ def json_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
         if not line:
             continue
         try:
-            value = json.loads(line)
+            value = json_value(line)
         except json.JSONDecodeError as exc:
             raise JsonLineError(number, exc) from None
         yield number, value
@@ -682,7 +829,7 @@ def read_csv_columns(
         elif dialect.compression is not None:
             source = dialect.open()
         try:
-            return pacsv.read_csv(
+            table = pacsv.read_csv(
                 source,
                 read_options=read_options,
                 parse_options=pacsv.ParseOptions(delimiter=dialect.delimiter),
@@ -697,3 +844,96 @@ def read_csv_columns(
         finally:
             if not isinstance(source, str):
                 source.close()
+    check_header_rows(dialect, [table.column(name) for name in wanted], wanted)
+    return table
+
+
+def _equal_cells(column: Any, name: str) -> Any:
+    """Where an Arrow text column (plain or dictionary, chunked or not) holds ``name``, as
+    a chunked boolean array; None when no cell does (told by a look at each chunk's
+    dictionary, for a dictionary column)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    found, hits = False, []
+    for chunk in chunks:
+        if pa.types.is_dictionary(chunk.type):
+            at = pc.index(chunk.dictionary, pa.scalar(name, chunk.dictionary.type)).as_py()
+            hit = pc.equal(chunk.indices, at) if at >= 0 else pa.nulls(len(chunk), pa.bool_())
+            found = found or at >= 0
+        else:
+            hit = pc.equal(chunk, pa.scalar(name, chunk.type))
+            found = found or bool(pc.any(hit).as_py())
+        hits.append(hit)
+    return pa.chunked_array(hits, pa.bool_()) if found else None
+
+
+def header_cells(columns: Sequence[Any], names: Sequence[str]) -> bool:
+    """Whether some row of the text ``columns`` holds each column's own name: a candidate
+    for a header line repeated inside the data (two files joined with their headers).
+
+    >>> import pyarrow as pa
+    >>> header_cells([pa.array(["1", "item"]), pa.array(["x", "label"])], ["item", "label"])
+    True
+    >>> header_cells([pa.array(["1", "item"]), pa.array(["label", "x"])], ["item", "label"])
+    False
+    """
+    import pyarrow.compute as pc
+
+    mask = None
+    for column, name in zip(columns, names, strict=True):
+        if not isinstance(name, str) or not _is_text_type(column.type):
+            return False
+        hit = _equal_cells(column, name)
+        if hit is None:
+            return False
+        mask = hit if mask is None else pc.and_(mask, hit)
+        if not pc.any(mask).as_py():
+            return False
+    return mask is not None
+
+
+def _is_text_type(kind: Any) -> bool:
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    return bool(pa.types.is_string(kind) or pa.types.is_large_string(kind))
+
+
+def repeated_header(dialect: CsvDialect) -> str | None:
+    """The first line after the header that repeats the header, as a message (None when no
+    line does). Read again record by record: only when :func:`header_cells` found a
+    candidate."""
+    header = list(dialect.header)
+    with dialect.open() as raw:
+        text = io.TextIOWrapper(raw, encoding=dialect.encoding, errors="replace", newline="")
+        reader = csv.reader(text, delimiter=dialect.delimiter)
+        next(reader, None)
+        for row in reader:
+            if row == header or (row and [row[0].lstrip("\ufeff"), *row[1:]] == header):
+                shown = _shorten(dialect.delimiter.join(header), 80)
+                return (
+                    f"{dialect.path}, line {reader.line_num}: the header line ({shown!r}) "
+                    "again, inside the data: files joined with their headers? Keep the "
+                    "first header only (join the others without their first line, e.g. "
+                    "tail -n +2)"
+                )
+    return None
+
+
+def check_header_rows(dialect: CsvDialect, columns: Sequence[Any], names: Sequence[str]) -> None:
+    """Raise :class:`FileReadError` naming the line when a row of the file repeats its
+    header (the rows read as ``columns``, named ``names``), so that no header is read as a
+    rating: an item named ``item`` rated by a rater named ``rater``.
+
+    Raises
+    ------
+    FileReadError
+        A line after the first is the header line again.
+    """
+    if header_cells(columns, names):
+        found = repeated_header(dialect)
+        if found is not None:
+            raise FileReadError(found)

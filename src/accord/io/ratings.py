@@ -12,9 +12,18 @@ from .._errors import InvalidInputError, offers, option, require
 from .._types import Duplicates, Level, Missing
 from .._validate import CSV_NULLS, check_choice, require_columns
 from ..data.encoder import LabelsAs, arrow_of, typed_column
+from ..data.frames import Declared, declared_categories, require_unique_columns, written_categorical
 from ..data.ratings import Ratings, encode_columns
 from .exports import EXPORT_TOOLS, Encode, EncodeOptions, ExportTool, export_tool, is_json_array
-from .files import check_file, plain_suffix, read_csv_columns, reading, sniff_csv, sniff_text
+from .files import (
+    check_file,
+    check_memory_read,
+    plain_suffix,
+    read_csv_columns,
+    reading,
+    sniff_csv,
+    sniff_text,
+)
 
 __all__ = [
     "FileFormat",
@@ -190,6 +199,7 @@ def read_columns(
             p, sep=files.get("sep"), encoding=encoding, default_sep="\t" if fmt == "tsv" else ","
         )
         dialect.require(wanted)
+        check_memory_read(dialect.path, dialect.compression)
         table = read_csv_columns(dialect, wanted, null_values=CSV_NULLS, dictionary=True)
         return [table.column(name) for name in wanted], True
     if fmt == "parquet":
@@ -199,12 +209,14 @@ def read_columns(
         with reading(p, "Parquet"):
             schema_names = list(pq.read_schema(p).names)
         require_columns(wanted, schema_names, where=str(p))
+        require_unique_columns(wanted, schema_names, where=str(p))
         with reading(p, "Parquet"):
             table = pq.read_table(p, columns=wanted)
         # Decompression buffers go back to the system, not to the pool's free lists.
         pa.default_memory_pool().release_unused()
         return [table.column(name) for name in wanted], False
     sniff = sniff_text(p, encoding=encoding, what="JSON Lines")
+    check_memory_read(sniff.path, sniff.compression)
     with reading(p, "JSON Lines", sniff), sniff.open() as fh:
         frame = pd.read_json(fh, lines=True, dtype=False, encoding=sniff.encoding)
     require_columns(wanted, list(frame.columns), where=str(p))
@@ -434,6 +446,7 @@ def read_ratings(
     # The encoder is handed the only references to the columns, so that each is let go as
     # soon as it is encoded.
     columns = [by_name[item], by_name[rater], by_name[label]]
+    native = None if text else _declared(path, label, columns[2], file_format)
     del read, by_name
     return encode_columns(
         columns.pop(0),
@@ -449,4 +462,27 @@ def read_ratings(
         na_values=na_values,
         labels_as=labels_as,
         text=text,
+        native=native,
     )
+
+
+def _declared(
+    path: str | Path, name: str, column: Any, file_format: FileFormat | None
+) -> Declared | None:
+    """The categories the label column ``name`` of a Parquet or JSON Lines file declares
+    (:func:`accord.data.frames.declared_categories`)."""
+    return declared_categories(column, categorical=_categorical(path, name, column, file_format))
+
+
+def _categorical(path: str | Path, name: str, column: Any, file_format: FileFormat | None) -> bool:
+    """Whether the pandas metadata of a Parquet file says its dictionary column ``name``
+    was written from a pandas Categorical (whose categories are then the dictionary, used
+    or not)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if not pa.types.is_dictionary(column.type) or format_of(Path(path), file_format) != "parquet":
+        return False
+
+    with reading(path, "Parquet"):
+        return written_categorical(pq.read_schema(path), name)
