@@ -234,7 +234,9 @@ def plan(
     n_simulations: int = typer.Option(
         200, "--simulations", help="With --simulate: studies per number of items."
     ),
-    seed: int | None = typer.Option(None, "--seed", help="With --simulate: random seed."),
+    seed: int = typer.Option(
+        0, "--seed", help="With --simulate: random seed (the same seed, the same plan)."
+    ),
     shared: Shared = Shared(),
 ) -> None:
     """How many items a reliability study needs: for a test, or an interval of given width."""
