@@ -473,3 +473,18 @@ def test_duplicate_ratings_name_the_flag_on_the_command_line(tmp_path: Path) -> 
     assert "--duplicates first or last or mean" in err and "duplicates=" not in err
     with pytest.raises(accord.DuplicateRatingError, match="duplicates='first'"):
         accord.read_ratings(data, item="item", rater="rater", label="label")
+
+
+def test_out_of_memory_under_the_stream_engine_does_not_advise_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def exhausted(*args: object, **kwargs: object) -> None:
+        raise MemoryError("Unable to allocate 228. GiB for an array")
+
+    from accord.front import agreement as package
+
+    monkeypatch.setattr(package, "agreement", exhausted)
+    code, _, err = run(*AGREE, "--engine", "stream")
+    assert code == 2 and err.count("\n") == 1
+    assert "out of memory: unable to allocate 228. GiB" in err
+    assert "--engine stream" not in err

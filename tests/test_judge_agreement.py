@@ -387,10 +387,10 @@ def test_cli_agreement_json_adds_a_key_and_keeps_the_others() -> None:
     from accord.cli import app
 
     runner = CliRunner()
-    plain = json.loads(runner.invoke(app, [*JUDGE, "--judge", "rater6", "--format", "json"]).output)
+    plain = json.loads(runner.invoke(app, [*JUDGE, "--judge", "rater6", "--format", "json"]).stdout)
     res = runner.invoke(app, [*JUDGE, "--judge", "rater6", "--agreement", "--format", "json"])
     assert res.exit_code == 0, res.output
-    payload = json.loads(res.output)
+    payload = json.loads(res.stdout)
     assert set(payload) == {*plain, "agreement"}
     assert {k: payload[k] for k in plain} == plain
     expected = accord.judge_agreement(_diagnoses(), "rater6", n_boot=100, rng=3)
@@ -410,7 +410,7 @@ def test_cli_agreement_with_several_judges_keeps_judges_out_of_the_panel() -> No
     argv = [*JUDGE, "--judge", "rater5", "--judge", "rater6", "--agreement", "--format", "json"]
     res = CliRunner().invoke(app, argv)
     assert res.exit_code == 0, res.output
-    agreement = json.loads(res.output)["agreement"]
+    agreement = json.loads(res.stdout)["agreement"]
     assert set(agreement) == {"rater5", "rater6"}
     humans = [row["human"] for row in agreement["rater6"]["humans"]]
     assert humans == ["rater1", "rater2", "rater3", "rater4"]  # rater5 is a judge too
@@ -427,7 +427,7 @@ def test_cli_agreement_table_and_csv() -> None:
     assert "rater6 beside the humans" in table.output and "Confusion matrix" in table.output
     assert "judge vs consensus: accuracy" in table.output
     csv = runner.invoke(app, [*JUDGE, "--judge", "rater6", "--agreement", "--format", "csv"])
-    frame = pd.read_csv(io.StringIO(csv.output))
+    frame = pd.read_csv(io.StringIO(csv.stdout))
     expected = accord.judge_agreement(_diagnoses(), "rater6", n_boot=100, rng=3).humans
     assert list(frame["judge_kappa"]) == pytest.approx(list(expected["judge_kappa"]), rel=1e-9)
     assert "agreement_n_items" in frame and "judge_wins" in frame

@@ -3,15 +3,25 @@ numbers of the dense computation."""
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+import resource
+import sys
 import tracemalloc
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 import accord
-from accord.agreement import _shared, many_raters, pairwise
+from accord.agreement import _shared, _tables, many_raters, pairwise, two_raters, weights
 from accord.stats import pairs
 
 
@@ -116,3 +126,196 @@ def test_alpha_on_many_values_without_pairs_warns_at_the_callers_line() -> None:
     assert math.isnan(out.statistic)
     assert out.reason is not None and "no item has two or more ratings" in out.reason
     assert [w.filename for w in caught] == [__file__]
+
+
+# --- a hundred thousand labels: nothing q x q in any engine ------------------------------
+
+
+@contextlib.contextmanager
+def _address_space(extra: int) -> Iterator[None]:
+    """The process may map only ``extra`` more bytes while the block runs: any q x q array of
+    100,000 categories (80 GB) raises MemoryError instead of being built."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    with open("/proc/self/statm") as f:
+        used = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (used + extra, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def _distinct_labels(tmp_path: Path, n: int) -> Path:
+    """Two raters on ``n`` items; every other item both give one label, else two labels;
+    no label recurs elsewhere: 1.5 n distinct labels."""
+    codes = np.arange(2 * n)
+    codes[1::4] = codes[0::4]  # items 0, 2, 4, ...: the second rating repeats the first
+    path = tmp_path / "labels.csv"
+    frame = pd.DataFrame({"item": np.repeat(np.arange(n), 2), "rater": np.tile(["a", "b"], n),
+                          "label": [f"L{c}" for c in codes]})  # fmt: skip
+    frame.to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="address-space limit read from /proc")
+def test_a_hundred_thousand_nominal_labels_in_bounded_memory(tmp_path: Path) -> None:
+    n = 100_000
+    path = _distinct_labels(tmp_path, n)
+    cols = dict(item="item", rater="rater", label="label")
+    with _address_space(2 * 2**30):
+        tables = {e: accord.agreement(path, engine=e, **cols) for e in ("memory", "stream")}
+        kappa = accord.cohen_kappa(accord.read_ratings(path, **cols))
+    # By hand: half the items agree; an agreed label has 2 of the 2n ratings, the others 1.
+    # Cohen: p_e = (n/2) (1/n)^2; Fleiss (pooled): p_e = (n/2)(1/n)^2 + n (1/(2n))^2.
+    pe_cohen, pe_fleiss = 1 / (2 * n), 3 / (4 * n)
+    assert_allclose(kappa.statistic, (0.5 - pe_cohen) / (1 - pe_cohen), rtol=1e-12)
+    for engine, table in tables.items():
+        got = {c.name: c.statistic for c in table.coefficients}
+        assert got["percent_agreement"] == pytest.approx(0.5, rel=1e-12), engine
+        assert_allclose(got["fleiss_kappa"], (0.5 - pe_fleiss) / (1 - pe_fleiss), rtol=1e-12)
+        assert_allclose(got["light_kappa"], kappa.statistic, rtol=1e-12, err_msg=engine)
+    for a, b in zip(_summary(tables["memory"]), _summary(tables["stream"]), strict=True):
+        assert a[:2] == b[:2]
+        assert_allclose(a[2:], b[2:], rtol=1e-10, equal_nan=True, err_msg=str(a[:2]))
+
+
+@settings(max_examples=25)
+@given(st.integers(2, 9), st.integers(0, 2**31 - 1))
+def test_cohen_kappa_on_many_categories_equals_the_dense_table(q: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 40))
+    x = rng.integers(0, q, n).astype(float)
+    y = np.where(rng.random(n) < 0.5, x, rng.integers(0, q, n))
+    y[rng.random(n) < 0.15] = np.nan  # items only rater x rated
+    r = accord.Ratings.from_wide(np.c_[x, y])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", accord.DegenerateDataWarning)
+        dense = accord.cohen_kappa(r)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(two_raters, "SPARSE_TABLE_CELLS", 0)
+            sparse = accord.cohen_kappa(r)
+    assert sparse.table.size == 0  # the path without a table ran
+    assert dense.table.size == (r.n_categories**2 if r.n_categories >= 2 else 0)
+    for field in ("statistic", "standard_error", "standard_error_null", "kappa_max", "pabak",
+                  "observed_agreement", "chance_agreement"):  # fmt: skip
+        assert_allclose(getattr(sparse, field), getattr(dense, field), rtol=1e-10, atol=1e-14,
+                        equal_nan=True, err_msg=field)  # fmt: skip
+    assert (sparse.n_items, sparse.n_items_unpairable) == (dense.n_items, dense.n_items_unpairable)
+
+
+@settings(max_examples=25)
+@given(st.integers(2, 6), st.integers(2, 8), st.integers(0, 2**31 - 1))
+def test_pair_cells_equal_the_dense_pair_tables(n_raters: int, q: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    wide = rng.integers(0, q, (int(rng.integers(1, 30)), n_raters)).astype(float)
+    wide[rng.random(wide.shape) < 0.3] = np.nan
+    if np.isfinite(wide).sum() == 0:
+        wide[0, 0] = 0
+    r = accord.Ratings.from_wide(wide)
+    tables = pairs.PairTables.from_ratings(r)
+    cells = pairs.PairCells.from_ratings(r)
+    assert np.array_equal(cells.pairs, tables.pairs)
+    dense = np.zeros_like(tables.tables)
+    dense[cells.pair, cells.x, cells.y] = cells.count
+    assert np.array_equal(dense, tables.tables)
+    half = wide.shape[0] // 2  # merge: items split in two, one domain
+    parts = (wide, wide[:half], wide[half:])
+    rated = all(np.isfinite(part).any() for part in parts)  # an empty half cannot be read
+    if rated:
+        whole, low, high = (accord.Ratings.from_wide(part, categories=list(range(q)))
+                            for part in parts)  # fmt: skip
+    if rated and low.raters.tolist() == high.raters.tolist():
+        merged = pairs.PairCells.from_ratings(low).merge(pairs.PairTables.from_ratings(high))
+        expected = pairs.PairCells.from_ratings(whole)
+        assert isinstance(merged, pairs.PairCells)
+        for field in ("pairs", "pair", "x", "y", "count"):
+            assert np.array_equal(getattr(merged, field), getattr(expected, field)), field
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        k_dense, kept_dense, n_dense = _tables.cohen_pairs(tables)
+        k_cells, kept_cells, n_cells = _tables.cohen_pairs(cells)
+    assert np.array_equal(kept_dense, kept_cells)
+    assert np.array_equal(n_dense, n_cells)
+    assert_allclose(k_cells, k_dense, rtol=1e-12, atol=1e-15, equal_nan=True)
+
+
+def test_stream_engine_pair_cells_give_the_dense_light_kappa(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    r = _ratings(300, 4, 12, seed=4)
+    frame = pd.DataFrame({"item": r.items[r.item_codes], "rater": r.raters[r.rater_codes],
+                          "label": np.asarray(r.categories)[r.label_codes]})  # fmt: skip
+    path = tmp_path / "r.csv"
+    frame.to_csv(path, index=False)
+    cols = dict(item="item", rater="rater", label="label", coefficients=["light_kappa"])
+    dense = accord.agreement(path, engine="stream", **cols).coefficients[0].statistic
+    monkeypatch.setattr(pairs, "PAIR_TABLE_CELLS", 0)  # every pair table as its cells
+    sparse = accord.agreement(path, engine="stream", **cols).coefficients[0].statistic
+    assert_allclose(sparse, dense, rtol=1e-12)
+    assert_allclose(dense, accord.light_kappa(r, ci="analytic").statistic, rtol=1e-12)
+
+
+# --- weights on many categories -------------------------------------------------------------
+
+
+@settings(max_examples=20)
+@given(st.integers(2, 8), st.integers(2, 5), st.integers(0, 2**31 - 1))
+def test_quadratic_weights_without_a_matrix_equal_the_dense_ones(
+    q: int, n_raters: int, seed: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    wide = rng.integers(0, q, (int(rng.integers(3, 30)), n_raters)).astype(float) * 1.5
+    wide[rng.random(wide.shape) < 0.2] = np.nan
+    r = accord.Ratings.from_wide(wide, level="interval")
+    names = ["percent_agreement", "fleiss_kappa", "conger_kappa", "brennan_prediger", "gwet_ac2"]
+
+    def run() -> list[tuple[str, str, float, float]]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", accord.DegenerateDataWarning)
+            out = _summary(accord.agreement(r, coefficients=names))
+            alpha = accord.krippendorff_alpha(r, weights="quadratic")
+        return [*out, ("alpha", "quadratic", alpha.statistic, alpha.standard_error)]
+
+    dense = run()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(weights, "DENSE_WEIGHT_CELLS", 0)
+        assert isinstance(many_raters._weight_matrix("quadratic", many_raters._prepare(r), "t")[0],
+                          weights.LowRankWeights)  # fmt: skip
+        low_rank = run()
+    for a, b in zip(dense, low_rank, strict=True):
+        assert a[:2] == b[:2]
+        assert_allclose(a[2:], b[2:], rtol=1e-9, atol=1e-12, equal_nan=True, err_msg=str(a[:2]))
+
+
+def test_two_hundred_thousand_distinct_scores_take_quadratic_weights_without_a_matrix() -> None:
+    # 200,000 distinct scores: a q x q float matrix would be 320 GB.
+    rng = np.random.default_rng(5)
+    truth = rng.normal(size=100_000)
+    wide = np.round(truth[:, None] + rng.normal(scale=0.5, size=(100_000, 2)), 6)
+    r = accord.Ratings.from_wide(wide, level="interval")
+    assert r.n_categories > 150_000
+    with _address_space(2 * 2**30):
+        table = accord.agreement(r, coefficients=["percent_agreement", "fleiss_kappa",
+                                                  "krippendorff_alpha"])  # fmt: skip
+    got = {(c.name, c.weights): c.statistic for c in table.coefficients}
+    # By hand: quadratic-weighted percent agreement is 1 - mean (x_a - x_b)^2 / span^2.
+    span = float(np.nanmax(wide) - np.nanmin(wide))
+    expected = 1.0 - np.mean((wide[:, 0] - wide[:, 1]) ** 2) / span**2
+    assert_allclose(got[("percent_agreement", "quadratic")], expected, rtol=1e-10)
+    # Quadratic-weighted Fleiss' kappa is interval alpha up to the factor (n - 1)/n of its
+    # chance term (Krippendorff 2004, "alpha and Scott's pi"): the two agree to 1e-4 here.
+    assert_allclose(got[("fleiss_kappa", "quadratic")], got[("krippendorff_alpha", "interval")],
+                    rtol=1e-4)  # fmt: skip
+
+
+def test_other_weights_on_many_categories_are_refused_in_one_line() -> None:
+    values = np.arange(5000, dtype=float)  # 5,000 x 5,000 = 25M cells: over the bound
+    r = accord.Ratings.from_wide(np.c_[values, values[::-1]], level="interval")
+    message = r"linear weights on 5,000 categories would need a 5,000 x 5,000 matrix.*quadratic"
+    with pytest.raises(accord.InvalidInputError, match=message):
+        accord.fleiss_kappa(r, weights="linear")
+    ratio = accord.Ratings.from_wide(np.c_[values + 1, values[::-1] + 1], level="ratio")
+    with pytest.raises(accord.InvalidInputError, match=r"ratio metric on 5,000 categories"):
+        accord.krippendorff_alpha(ratio)
+    row = [c for c in accord.agreement(ratio).coefficients if c.weights == "ratio"]
+    assert math.isnan(row[0].statistic) and "5,000 categories" in str(row[0].reason)

@@ -566,3 +566,27 @@ def test_one_item_says_why_there_is_no_standard_error() -> None:
     # Two items: an SE, and no reason.
     r2 = accord.Ratings.from_wide([["x", "x", "y"], ["y", "y", "y"]])
     assert accord.fleiss_kappa(r2).reason is None
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-300, 1e-150, 1e150])
+def test_interval_alpha_of_huge_and_tiny_scores(scale: float) -> None:
+    """Interval alpha is scale invariant (each squared difference over the largest), so
+    scores times 1e200 or 1e-300 have the alpha of the plain scores: no overflow, and scores
+    that differ are not 'all in one category'."""
+    import krippendorff
+
+    scores = np.array([[1, 2, 3], [2, 2, 3], [4, 5, 5], [1, 1, 2]], dtype=float)
+    # krippendorff 0.8: krippendorff.alpha(reliability_data=scores.T, level_of_measurement=
+    # "interval") on the plain scores (it overflows on the scaled ones)
+    peer = krippendorff.alpha(reliability_data=scores.T, level_of_measurement="interval")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = accord.Ratings.from_wide(scores * scale, level="interval")
+        res = accord.krippendorff_alpha(r)
+        counts = ItemCategoryCounts.from_ratings(r)
+        from_counts = accord.krippendorff_alpha(counts, level="interval")
+    assert res.reason is None
+    assert_allclose(res.statistic, peer, rtol=1e-12)
+    assert_allclose(from_counts.statistic, peer, rtol=1e-12)
+    plain = accord.krippendorff_alpha(accord.Ratings.from_wide(scores, level="interval"))
+    assert_allclose(res.standard_error, plain.standard_error, rtol=1e-9)

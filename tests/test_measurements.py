@@ -620,3 +620,159 @@ def test_cli_shows_the_mover_interval_with_repeated_pairs(tmp_path: object) -> N
     assert_allclose([got["upper_ci_low"], got["upper_ci_high"]], [*up])
     code, out, _ = compare(str(path), *args, "--reference", "IC")
     assert code == 0 and "mover" in out and f"{up.high:.4g}" in out
+
+
+# --- conventions with repeated pairs: which bias, which SD ---------------------------------
+
+
+def test_repeated_bias_weighs_pairs_by_default_and_subjects_with_reml() -> None:
+    ref = REPEATED["cardiac_output"]
+    args = (ref["rv"], ref["ic"])
+    pairs = accord.bland_altman(*args, subject=ref["subject"])
+    # Bland & Altman (2007): the mean of all 60 differences (printed Stata value).
+    assert_allclose(pairs.bias, 0.6021667, atol=1e-7)
+    assert "fit='anova', the default" in pairs.method
+    reml = accord.bland_altman(*args, subject=ref["subject"], fit="reml")
+    # R 4 / lme4: f <- lmer(d ~ 1 + (1 | item), data = w, REML = TRUE), d = RV - IC on
+    # MethComp's data(cardiac) reshaped to one row per (item, repl) (the same 60 pairs):
+    # summary(f)$coefficients -> 0.7045210099 (SE 0.275158843);
+    # as.data.frame(VarCorr(f))$vcov -> 0.8728062722 (item), 0.1708022508 (residual).
+    assert_allclose([reml.bias, reml.bias_se], [0.7045210099, 0.275158843], atol=1e-8)
+    assert_allclose([reml.between_sd**2, reml.within_sd**2], [0.8728062722, 0.1708022508],
+                    rtol=1e-6)  # fmt: skip
+    assert "REML" in reml.method and "fit='reml'" in reml.method
+    # R: MethComp 1.30.2, BA.est(Meth(cardiac), linked = TRUE)$LoA (limits at 2 SD):
+    # Mean 0.7045210171, Lower -1.338622981, Upper 2.747665015, SD 1.021571999.
+    two = accord.bland_altman(*args, subject=ref["subject"], fit="reml", multiplier=2)
+    assert_allclose([two.bias, two.lower, two.upper, two.sd],
+                    [0.7045210171, -1.338622981, 2.747665015, 1.021571999], atol=1e-6)  # fmt: skip
+
+
+def test_repeated_fits_agree_on_balanced_pairs() -> None:
+    # With as many pairs per subject (and a positive ANOVA between-subject component), the
+    # ANOVA moments are the REML estimates and the GLS mean is the mean of all differences.
+    rng = np.random.default_rng(5)
+    subject = np.repeat(np.arange(9), 4)
+    d = rng.normal(0, 2, 9)[subject] + rng.normal(0, 1, subject.size)
+    y = rng.normal(50, 5, subject.size)
+    anova = accord.bland_altman(y + d, y, subject=subject)
+    reml = accord.bland_altman(y + d, y, subject=subject, fit="reml")
+    assert anova.between_sd > 0
+    assert_allclose([reml.bias, reml.sd, reml.bias_se, reml.within_sd],
+                    [anova.bias, anova.sd, anova.bias_se, anova.within_sd], rtol=1e-7)  # fmt: skip
+
+
+def test_reml_fit_matches_statsmodels_mixedlm_on_unbalanced_pairs() -> None:
+    # statsmodels: smf.mixedlm("d ~ 1", frame, groups=frame["s"]).fit(reml=True): the
+    # intercept and the two variance components, side by side (to its convergence, ~2e-5;
+    # its SE comes from the observed information, not the GLS variance).
+    import statsmodels.formula.api as smf
+
+    rng = np.random.default_rng(8)
+    subject = np.repeat(np.arange(10), [2, 7, 3, 3, 5, 2, 6, 4, 2, 8])
+    d = 0.5 + rng.normal(0, 1.5, 10)[subject] + rng.normal(0, 1, subject.size)
+    frame = pd.DataFrame({"d": d, "s": subject})
+    peer = smf.mixedlm("d ~ 1", frame, groups=frame["s"]).fit(reml=True)
+    ba = accord.bland_altman(d, np.zeros_like(d), subject=subject, fit="reml")
+    assert_allclose(ba.bias, peer.fe_params.iloc[0], rtol=1e-5)
+    between, within = ba.between_sd**2, ba.within_sd**2
+    assert_allclose([between, within], [float(peer.cov_re.iloc[0, 0]), peer.scale], rtol=1e-4)
+    # the GLS variance of the mean, 1 / sum_i 1 / (s_b^2 + s_w^2 / m_i), by hand
+    m = np.bincount(subject)
+    assert_allclose(ba.bias_se, math.sqrt(1 / np.sum(1 / (between + within / m))), rtol=1e-12)
+    assert abs(ba.bias - d.mean()) > 1e-3  # unbalanced: not the mean of all differences
+
+
+def test_reml_fit_without_spread_within_subjects() -> None:
+    # No spread within any subject: the REML likelihood is largest as s_w -> 0, whose limit
+    # is the analysis of the subjects' means (by hand: means 1, 2 and 5).
+    ba = accord.bland_altman([1, 1, 2, 2, 5, 5], [0] * 6, subject=[1, 1, 2, 2, 3, 3], fit="reml")
+    assert_allclose([ba.bias, ba.within_sd, ba.sd], [8 / 3, 0.0, math.sqrt(13 / 3)], atol=1e-12)
+    assert_allclose(ba.bias_se, math.sqrt(13 / 9), atol=1e-12)
+
+
+def test_bad_fit_is_one_line() -> None:
+    with pytest.raises(InvalidInputError, match="'fit' parameter of bland_altman"):
+        accord.bland_altman(WRIGHT, MINI, fit="gls")  # type: ignore[call-overload]
+
+
+# --- the overall CCC of many raters: Barnhart's precision and accuracy, the jackknife -------
+
+FOUR_RATERS = np.array([[10, 12, 9, 15, 11, 14, 8, 13, 16, 10],
+                        [11, 12, 10, 17, 11, 15, 9, 12, 18, 12],
+                        [9, 13, 9, 14, 12, 13, 7, 14, 15, 9],
+                        [12, 14, 11, 16, 13, 17, 10, 13, 19, 11]], dtype=float).T  # fmt: skip
+
+
+def _barnhart_by_hand(y: np.ndarray, ddof: int) -> tuple[float, float, float]:
+    """Barnhart, Haber & Song (2002): OCCC, overall precision sum s_jl / sum s_j s_l and
+    overall accuracy 2 sum s_j s_l / ((k - 1) sum s_j^2 + sum (mean_j - mean_l)^2)."""
+    k = y.shape[1]
+    cov, mean = np.cov(y, rowvar=False, ddof=ddof), y.mean(axis=0)
+    sd = np.sqrt(np.diag(cov))
+    pairs = [(j, m) for j in range(k) for m in range(j + 1, k)]
+    s = sum(cov[j, m] for j, m in pairs)
+    t = sum(sd[j] * sd[m] for j, m in pairs)
+    den = (k - 1) * np.trace(cov) + sum((mean[j] - mean[m]) ** 2 for j, m in pairs)
+    return 2 * s / den, s / t, 2 * t / den
+
+
+def test_overall_precision_and_accuracy_are_barnharts() -> None:
+    ccc = accord.concordance_correlation(FOUR_RATERS)
+    occc, precision, accuracy = _barnhart_by_hand(FOUR_RATERS, ddof=0)
+    assert_allclose([ccc.statistic, ccc.precision, ccc.accuracy], [occc, precision, accuracy],
+                    rtol=1e-12)  # fmt: skip
+    # R: epiR 2.0.94 epi.occc(y) (moments with divisor n - 1), y the same 10 x 4 matrix:
+    # occc 0.807684319833853, oprec 0.900794916250967, oaccu 0.896635077821450. The precision
+    # does not depend on the divisor; the hand formulas with divisor n - 1 give epiR's values.
+    assert_allclose(ccc.precision, 0.900794916250967, rtol=1e-13)
+    epir = [0.807684319833853, 0.900794916250967, 0.896635077821450]
+    assert_allclose(_barnhart_by_hand(FOUR_RATERS, ddof=1), epir, rtol=1e-13)
+    # not the mean of the pairwise Pearson correlations
+    r = np.corrcoef(FOUR_RATERS, rowvar=False)[np.triu_indices(4, 1)].mean()
+    assert abs(ccc.precision - r) > 1e-4
+    assert "precision and accuracy of Barnhart" in ccc.method
+
+
+def _naive_jackknife(y: np.ndarray) -> tuple[np.ndarray, float]:
+    """The overall CCC of every leave-one-out sample, recomputed from scratch, and the
+    jackknife SE of its atanh."""
+    n = y.shape[0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = np.array([_barnhart_by_hand(np.delete(y, i, axis=0), ddof=0)[0] for i in range(n)])
+        z = np.arctanh(values)
+        return values, math.sqrt((n - 1) / n * float(np.sum((z - z.mean()) ** 2)))
+
+
+def test_jackknife_se_with_a_constant_rater() -> None:
+    # The overall CCC needs no correlation: its jackknife SE is defined when a rater is
+    # constant; the precision and the accuracy are not (NaN, with the reason).
+    y = FOUR_RATERS.copy()
+    y[:, 2] = 12.0
+    with pytest.warns(accord.DegenerateDataWarning, match="same value"):
+        ccc = accord.concordance_correlation(y)
+    _, se_z = _naive_jackknife(y)
+    assert_allclose(ccc.statistic, _barnhart_by_hand(y, ddof=0)[0], rtol=1e-12)
+    assert_allclose(ccc.z_standard_error, se_z, rtol=1e-10)
+    assert math.isnan(ccc.precision) and math.isnan(ccc.accuracy) and ccc.reason
+    low, high = ccc.confidence_interval()
+    assert low < ccc.statistic < high
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(4, 12).flatmap(
+        lambda n: st.lists(
+            st.lists(st.integers(-20, 20), min_size=n, max_size=n), min_size=3, max_size=5
+        )
+    )
+)
+def test_fast_jackknife_equals_the_naive_leave_one_out(columns: list[list[int]]) -> None:
+    from accord.measurements.concordance import _leave_one_out
+
+    y = np.asarray(columns, dtype=float).T + np.arange(len(columns[0]))[:, None]
+    values, se_z = _naive_jackknife(y)
+    assert_allclose(_leave_one_out(y), values, atol=1e-10)
+    if np.all(np.abs(values) < 1):
+        ccc = accord.concordance_correlation(y)
+        assert_allclose(ccc.z_standard_error, se_z, atol=1e-10)

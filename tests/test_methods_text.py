@@ -165,8 +165,13 @@ def test_report_shows_the_paragraph_to_copy() -> None:
     page = accord.report(ratings, progress=False)
     methods = page.html.split('id="methods"', 1)[1].split("</section>", 1)[0]
     box = methods.split('<pre class="copy" tabindex="0">', 1)[1].split("</pre>", 1)[0]
-    # the box holds the table's own paragraph, at the report's level, escaped
-    assert html.unescape(box) == accord.agreement(ratings).methods_text()
+    # the box holds the table's own paragraph, at the report's level, escaped, naming the
+    # page's headline (six raters, nominal: Fleiss' kappa)
+    from accord._methods import agreement_methods
+
+    table = accord.agreement(ratings)
+    assert html.unescape(box) == agreement_methods(table, headline="Fleiss' kappa")
+    assert "The headline coefficient is Fleiss' kappa." not in table.methods_text()
     assert "<script" not in page.html  # selected by a click, with no script
     # the headline reads the benchmark with its uncertainty (Gwet 2014, ch. 6)
     summary = page.html.split('id="summary"', 1)[1].split("</section>", 1)[0]

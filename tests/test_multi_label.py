@@ -752,3 +752,110 @@ def test_multi_valued_alpha_says_why_it_has_no_standard_error() -> None:
     res = accord.multi_valued_alpha(r)
     assert math.isfinite(res.statistic) and math.isnan(res.standard_error)
     assert res.reason is not None and "no standard error" in res.reason
+
+
+# --- many distinct sets: alpha from the pairs within items, never q x q ---------------------
+
+import contextlib  # noqa: E402
+import os  # noqa: E402
+import resource  # noqa: E402
+import sys  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+
+from accord.agreement import many_raters, multi_valued, set_distances  # noqa: E402
+
+#: How the expected disagreement is summed without the matrix: through the subsets of each
+#: set, by tallies of (intersection, size) per block, or distance by distance per block.
+SUM_MODES = {
+    "subsets": {},
+    "tallies": {"_SUBSET_SIZE": -1, "BLOCK_CELLS": 7},
+    "distances": {"_SUBSET_SIZE": -1, "_TALLY_SIZES": -1, "BLOCK_CELLS": 7},
+}
+
+
+@contextlib.contextmanager
+def _without_matrix(mode: str) -> Iterator[None]:
+    """Alpha and the multi-valued alpha take their many-sets path on any data."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(many_raters, "DENSE_WEIGHT_CELLS", 0)
+        mp.setattr(multi_valued, "DENSE_WEIGHT_CELLS", 0)
+        for name, value in SUM_MODES[mode].items():
+            mp.setattr(set_distances, name, value)
+        yield
+
+
+@pytest.mark.parametrize("mode", list(SUM_MODES))
+@pytest.mark.parametrize("triples", NLTK_CASES)
+@pytest.mark.parametrize("kind", ["masi", "jaccard"])
+def test_set_alpha_without_the_matrix_equals_nltk(triples: Triples, kind: str, mode: str) -> None:
+    peer = {"masi": masi_distance, "jaccard": jaccard_distance}[kind]
+    expected = AnnotationTask(triples, distance=peer).alpha()
+    r = _ratings(triples)
+    dense = accord.krippendorff_alpha(r, distance=kind)
+    with _without_matrix(mode):
+        ours = accord.krippendorff_alpha(r, distance=kind)
+    assert ours.statistic == pytest.approx(expected, rel=1e-12)
+    assert ours.statistic == pytest.approx(dense.statistic, rel=1e-12)
+    assert ours.standard_error == pytest.approx(dense.standard_error, rel=1e-12)
+
+
+@settings(max_examples=25)
+@given(set_triples(empty=True), st.sampled_from(list(SUM_MODES)))
+def test_many_sets_path_equals_the_matrix(triples: Triples, mode: str) -> None:
+    r = _ratings(triples)
+
+    def run() -> list[float]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", accord.DegenerateDataWarning)
+            alphas = [accord.krippendorff_alpha(r, distance=k) for k in ("masi", "jaccard")]
+            mv = accord.multi_valued_alpha(r)
+        return [x for a in alphas for x in (a.statistic, a.standard_error)] + [mv.statistic]
+
+    dense = run()
+    with _without_matrix(mode):
+        ours = run()
+    np.testing.assert_allclose(ours, dense, rtol=1e-12, atol=1e-14, equal_nan=True)
+
+
+def test_bootstrap_on_many_sets_is_refused_in_one_line() -> None:
+    r = _ratings(NLTK_CASES[0])
+    with _without_matrix("subsets"), pytest.raises(InvalidInputError, match=r"ci='analytic'"):
+        accord.krippendorff_alpha(r, distance="masi", ci="bootstrap", n_boot=20)
+
+
+@contextlib.contextmanager
+def _address_space(extra: int) -> Iterator[None]:
+    """The process may map only ``extra`` more bytes while the block runs."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    with open("/proc/self/statm") as f:
+        used = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (used + extra, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="address-space limit read from /proc")
+def test_thirteen_thousand_distinct_sets_in_bounded_memory() -> None:
+    # 6,000 items of 5 raters, sets of 1-4 of 30 labels: some 13,000 distinct sets, whose
+    # q x q distances (1.4 GB each) cannot be built within the limit.
+    rng = np.random.default_rng(7)
+    n_items, n_raters = 6000, 5
+    rows = []
+    for item in range(n_items):
+        truth = rng.choice(30, 4, replace=False)
+        for rater in range(n_raters):
+            size = int(rng.integers(1, 5))
+            labels = truth[:size] if rng.random() < 0.3 else rng.choice(30, size, replace=False)
+            rows += [(item, rater, f"l{x}") for x in labels]
+    frame = pd.DataFrame(rows, columns=["item", "rater", "label"])
+    r = Ratings.from_long(frame, item="item", rater="rater", label="label", multi_label=True)
+    assert r.n_categories > 10_000
+    with _address_space(2**30):
+        table = accord.agreement(r, multi_label=True)
+        jaccard = accord.krippendorff_alpha(r, distance="jaccard")
+    alpha, mv = table.coefficients
+    assert alpha.weights == "masi" and 0.0 < alpha.statistic < 1.0
+    assert math.isfinite(alpha.standard_error) and 0.0 < mv.statistic < 1.0
+    assert 0.0 < jaccard.statistic < 1.0

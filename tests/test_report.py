@@ -29,15 +29,18 @@ def esc(text: str) -> str:
 
 
 def cell(page: str, text: str) -> str:
-    """The escaped form of ``text`` as it sits in a table cell."""
-    return f"<td>{esc(text)}</td>"
+    """The escaped form of ``text`` as it sits in a table cell (a name isolated in
+    ``<bdi>``)."""
+    plain = f"<td>{esc(text)}</td>"
+    return plain if plain in page else f"<td><bdi>{esc(text)}</bdi></td>"
 
 
 def row_values(page: str, label: str) -> list[str]:
     """The cells that follow the first cell equal to ``label`` in a table row."""
-    match = re.search(re.escape(cell(page, label)) + r"((?:<td[^>]*>[^<]*</td>)+)</tr>", page)
+    pattern = r"((?:<td[^>]*>(?:<bdi>)?[^<]*(?:</bdi>)?</td>)+)</tr>"
+    match = re.search(re.escape(cell(page, label)) + pattern, page)
     assert match, f"no table row for {label!r}"
-    return re.findall(r"<td[^>]*>([^<]*)</td>", match.group(1))
+    return re.findall(r"<td[^>]*>(?:<bdi>)?([^<]*)(?:</bdi>)?</td>", match.group(1))
 
 
 @pytest.fixture(scope="module")
@@ -565,3 +568,72 @@ def test_hostile_names_show_as_text_in_the_browser(tmp_path: Path) -> None:
     assert XSS_RATER in seen.texts["#raters td"]
     assert XSS_LABEL in seen.texts["body"][0]
     assert _colours(seen.screenshot) > 16
+
+
+@pytest.mark.parametrize(
+    ("rows", "why"),
+    [
+        # one item, both raters give it the same label: one category
+        ("1,a,x\n1,b,x\n", "both raters used one and the same category"),
+        # every rating one label
+        ("1,a,x\n1,b,x\n2,a,x\n2,b,x\n3,a,x\n3,b,x\n", "every rating is in one category"),
+        # two raters who never rated the same item
+        ("1,a,x\n2,b,y\n", "rated no item in common"),
+    ],
+)
+def test_cli_report_on_degenerate_data_writes_the_page_and_says_why(
+    tmp_path: Path, rows: str, why: str
+) -> None:
+    data = tmp_path / "degenerate.csv"
+    data.write_text("item,rater,label\n" + rows, encoding="utf-8")
+    target = tmp_path / "r.html"
+    flags = ["--item", "item", "--rater", "rater", "--label", "label"]
+    agree = CliRunner().invoke(app, ["agree", str(data), *flags])
+    assert agree.exit_code == 0, agree.output  # agree explains the same data
+    result = CliRunner().invoke(app, ["report", str(data), *flags, "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    page = target.read_text(encoding="utf-8")
+    assert esc(why) in page
+    for section in ('id="summary"', 'id="coefficients"', 'id="methods"'):
+        assert section in page
+    assert "Intervals: ," not in page  # no empty list of interval methods
+
+
+TROJAN_RATER = "\u202egnp.exe"  # displays as "exe.png" where the override is obeyed
+TROJAN_ITEM = "scan\u2067 7\u2069.pdf"  # an isolate pair inside a name
+LONG_ITEM = "item-" + "x" * 95
+
+
+def trojan_frame() -> pd.DataFrame:
+    """Three raters, four items: a right-to-left override in a rater, isolates in an item,
+    one item named with 100 characters."""
+    given = {TROJAN_ITEM: "yyn", "a": "yny", "b": "nny", LONG_ITEM: "yyy"}
+    rows = [
+        {"item": item, "rater": rater, "label": label}
+        for item, labels in given.items()
+        for rater, label in zip(["r1", "r2", TROJAN_RATER], labels, strict=True)
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_bidi_controls_in_names_are_shown_escaped_and_isolated() -> None:
+    page = accord.report(trojan_frame(), item="item", rater="rater", label="label",
+                         progress=False).html  # fmt: skip
+    for control in ("\u202e", "\u2067", "\u2069"):  # nowhere raw: tables, text, figures
+        assert control not in page
+    assert "<bdi>\\u202egnp.exe</bdi>" in page  # the rater, isolated, as the data hold it
+    assert "<bdi>scan\\u2067 7\\u2069.pdf</bdi>" in page
+    assert ">\\u202egnp.exe</text>" in page  # a figure's tick label
+    # a long name is elided in tables as on the figure axes; the full name nowhere in a cell
+    assert f"<bdi>{LONG_ITEM[:39]}\u2026</bdi>" in page
+    assert f"<bdi>{LONG_ITEM}</bdi>" not in page
+
+
+def test_bidi_controls_in_names_are_escaped_in_terminal_tables(tmp_path: Path) -> None:
+    data = tmp_path / "trojan.csv"
+    trojan_frame().to_csv(data, index=False)
+    result = CliRunner().invoke(app, ["consensus", str(data), "--item", "item", "--rater",
+                                      "rater", "--label", "label"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "\u202e" not in result.stdout and "\u2067" not in result.stdout
+    assert "\\u202egnp.exe" in result.stdout and "scan\\u2067 7\\u2069.pdf" in result.stdout

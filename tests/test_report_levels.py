@@ -365,7 +365,8 @@ def test_span_report_has_a_headline_and_the_pairs() -> None:
     assert f"mean pairwise F1 {mean:.3f} over 3 pairs" in summary
     assert f"Pooled F1 {pooled:.3f}" in summary
     spans_section = section_of(page.html, "spans")
-    row = re.search(r"<td>ann2</td><td>ann3</td>((?:<td[^>]*>[^<]*</td>)+)</tr>", spans_section)
+    names = r"<td><bdi>ann2</bdi></td><td><bdi>ann3</bdi></td>"  # annotators, isolated
+    row = re.search(names + r"((?:<td[^>]*>[^<]*</td>)+)</tr>", spans_section)
     assert row is not None
     cells = re.findall(r"<td[^>]*>([^<]*)</td>", row.group(1))
     assert cells == ["8", "8", "3", "0.375", "0.375", "0.375"]

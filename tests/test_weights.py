@@ -253,3 +253,16 @@ def test_engines_refuse_weights_on_nominal_text_alike(tmp_path: Path) -> None:
     )  # fmt: skip
     assert res.exit_code == 2 and "Traceback" not in res.output
     assert "only alphabetically" in res.output
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-300])
+def test_quadratic_and_bipolar_weights_of_huge_and_tiny_values(scale: float) -> None:
+    # By hand on the scale 1, 2, 4 (span 3): quadratic w = 1 - (d / 3)^2, so 8/9 for 1-2,
+    # 5/9 for 2-4 and 0 for 1-4; the weights are scale free, whatever the unit.
+    values = [1 * scale, 2 * scale, 4 * scale]
+    quadratic = agreement_weights("quadratic", values)
+    expected = np.array([[1, 8 / 9, 0], [8 / 9, 1, 5 / 9], [0, 5 / 9, 1]])
+    assert_allclose(quadratic, expected, rtol=1e-12)
+    assert_allclose(
+        agreement_weights("bipolar", values), agreement_weights("bipolar", [1, 2, 4]), rtol=1e-12
+    )

@@ -1,14 +1,55 @@
-"""Bootstrap intervals from replicates (percentile and BCa)."""
+"""Bootstrap intervals from replicates (percentile and BCa), and the fewest replicates they
+are read from without a warning."""
 
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
-from ._errors import InvalidInputError
+from ._errors import AccordWarning, InvalidInputError, option
 from ._interval import ConfidenceInterval
 from ._types import FloatArray
+
+__all__ = ["MIN_INTERVAL_REPLICATES", "bootstrap_interval", "warn_few_replicates"]
+
+#: The fewest bootstrap replicates a percentile or BCa interval is read from without a
+#: warning. Interval ends are tail quantiles of the replicates, which need far more of them
+#: than a standard error does: Efron & Tibshirani (1993) advise 25 to 200 replicates for a
+#: standard error and at least about 1000 for the ends of a percentile or BCa interval.
+MIN_INTERVAL_REPLICATES = 1000
+
+
+def warn_few_replicates(n_boot: int, *, stacklevel: int = 3) -> None:
+    """Warn (:class:`~accord.AccordWarning`) when ``n_boot`` is positive but below
+    :data:`MIN_INTERVAL_REPLICATES`: the interval's ends are then quantiles of too few
+    replicates, and move with the seed.
+
+    References
+    ----------
+    Efron, B., & Tibshirani, R. J. (1993). *An Introduction to the Bootstrap*. Chapman &
+    Hall. https://doi.org/10.1201/9780429246593
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_few_replicates(5)
+    ...     warn_few_replicates(2000)
+    >>> len(caught), str(caught[0].message).split(":")[0]
+    (1, 'only 5 bootstrap replicates (n_boot=5)')
+    """
+    if 0 < n_boot < MIN_INTERVAL_REPLICATES:
+        warnings.warn(
+            f"only {n_boot} bootstrap replicates ({option('n_boot', n_boot)}): the ends of a "
+            f"percentile or BCa interval are tail quantiles of the replicates and need at "
+            f"least {MIN_INTERVAL_REPLICATES} (Efron & Tibshirani 1993); with fewer they "
+            f"move with the seed. Pass {option('n_boot', 2000)}",
+            AccordWarning,
+            stacklevel=stacklevel,
+        )
 
 
 def bootstrap_interval(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, TypeAlias
 
@@ -26,9 +27,11 @@ __all__ = [
     "CITES",
     "COEFFICIENT_NAMES",
     "REFERENCES",
+    "SET_DISTANCES",
     "MethodsFormat",
     "StudyDesign",
     "agreement_methods",
+    "agreement_methods_parts",
     "calibration_methods",
     "coefficient_name",
     "consensus_methods",
@@ -53,7 +56,11 @@ COEFFICIENT_NAMES = {
     "cohen_kappa": "Cohen's kappa",
     "scott_pi": "Scott's pi",
     "informational_agreement": "Informational agreement (IA)",
+    "multi_valued_alpha": "Multi-valued alpha (mv-alpha)",
 }
+
+#: The distances between two sets of labels, as a coefficient's name shows them.
+SET_DISTANCES = {"masi": "MASI distance", "jaccard": "Jaccard distance"}
 
 #: The published sources, by key (full reference with DOI where there is one).
 REFERENCES = {
@@ -290,28 +297,56 @@ def coefficient_name(coef: Any) -> str:
         return str(getattr(coef, "alias", "") or getattr(coef, "form", "") or "ICC")
     base = COEFFICIENT_NAMES.get(name, name.replace("_", " "))
     weights = str(getattr(coef, "weights", "identity"))
+    if name == "multi_valued_alpha":
+        return base
     if name == "krippendorff_alpha":
-        return f"{base} ({weights})"
+        return f"{base} ({SET_DISTANCES.get(weights, weights)})"
     if weights not in ("identity", ""):
         return f"{base} ({weights} weights)"
     return base
 
 
-def agreement_methods(table: Any, level: float = 0.95, format: MethodsFormat = "text") -> str:
-    """The methods paragraph of an :class:`~accord.AgreementTable`."""
+def agreement_methods(
+    table: Any,
+    level: float = 0.95,
+    format: MethodsFormat = "text",
+    *,
+    coefficients: Sequence[Any] | None = None,
+    headline: str | None = None,
+) -> str:
+    """The methods paragraph of an :class:`~accord.AgreementTable`: of ``coefficients``
+    when given (the ones a page shows, e.g. with Cohen's kappa of two raters beside the
+    table's), naming the ``headline`` coefficient (its name as the page's verdict gives
+    it, :func:`accord._verdict.short_label`) when given."""
+    sentences, keys = agreement_methods_parts(
+        table, level, coefficients=coefficients, headline=headline
+    )
+    return paragraph(sentences, keys, format)
+
+
+def agreement_methods_parts(
+    table: Any,
+    level: float = 0.95,
+    *,
+    coefficients: Sequence[Any] | None = None,
+    headline: str | None = None,
+) -> tuple[list[str], list[str]]:
+    """The sentences of :func:`agreement_methods` and the keys of :data:`REFERENCES` they
+    cite, in order of first citation (``[1]`` is the first key): a page that numbers its
+    own references starts from these, so that the paragraph and the page agree."""
     cite = _Cites()
-    coefs = list(table.coefficients)
+    coefs = list(table.coefficients if coefficients is None else coefficients)
     sentences = design_sentences(getattr(table, "design", None))
     if not coefs:
-        return paragraph(
-            [*sentences, "No agreement coefficient applied to these data."], [], format
-        )
+        return [*sentences, "No agreement coefficient applied to these data."], []
     described = []
     for c in coefs:
         refs = CITES.get(str(c.name), ())
         described.append(f"{coefficient_name(c)} {cite(*refs)}" if refs else coefficient_name(c))
     sentences.append("Agreement was estimated with " + _join(described) + ".")
-    for method in dict.fromkeys(str(c.method) for c in coefs if c.method):
+    if headline is not None:
+        sentences.append(f"The headline coefficient is {headline}.")
+    for method in dict.fromkeys(_without_advice(str(c.method)) for c in coefs if c.method):
         sentences.append(method[0].upper() + method[1:].rstrip(".") + ".")
     sentences.append(_interval_sentence(table, coefs, level))
     sentences.extend(_missing_sentences(coefs))
@@ -321,7 +356,17 @@ def agreement_methods(table: Any, level: float = 0.95, format: MethodsFormat = "
             f"Standard errors include the finite-population correction for a population of "
             f"{fpc[0].population_size:,.0f} items."
         )
-    return paragraph(sentences, cite.keys, format)
+    return sentences, cite.keys
+
+
+def _without_advice(method: str) -> str:
+    """A coefficient's method without the advice its note gives a user of the library
+    (``(use ci='bootstrap')``): a methods paragraph says what was done, in no dialect.
+
+    >>> _without_advice("mean of the pairs; no analytic SE (use ci='bootstrap')")
+    'mean of the pairs; no analytic SE'
+    """
+    return re.sub(r" \(use [^)]*\)|: ci='[^']*'[^;.]*", "", method)
 
 
 def _join(words: Sequence[str]) -> str:

@@ -7,6 +7,8 @@ from typing import Literal, TypeAlias, get_args
 import numpy as np
 import numpy.typing as npt
 
+from ._errors import InvalidInputError, bad_parameter
+
 Level: TypeAlias = Literal["nominal", "ordinal", "interval", "ratio"]
 """Level of measurement of the labels."""
 
@@ -32,8 +34,28 @@ RngLike: TypeAlias = np.random.Generator | int | None
 """Anything random takes ``rng``: a Generator, a seed, or None."""
 
 
-def as_generator(rng: RngLike) -> np.random.Generator:
-    """Return a numpy Generator from a Generator, a seed or None."""
+def as_generator(rng: RngLike, owner: str = "accord", keyword: str = "rng") -> np.random.Generator:
+    """Return a numpy Generator from a Generator, a seed or None.
+
+    Raises
+    ------
+    InvalidInputError
+        A seed that is not a non-negative integer (numpy takes no negative seed), named as
+        ``owner``'s ``keyword`` (``--seed`` on the command line).
+
+    >>> as_generator(3).integers(10) == np.random.default_rng(3).integers(10)
+    np.True_
+    >>> as_generator(-1, "cohen_kappa")
+    Traceback (most recent call last):
+    ...
+    accord._errors.InvalidInputError: The 'rng' parameter of cohen_kappa must be a numpy \
+Generator, a non-negative integer seed or None. Got -1 instead.
+    """
     if isinstance(rng, np.random.Generator):
         return rng
+    if rng is not None and (
+        isinstance(rng, bool) or not isinstance(rng, int | np.integer) or rng < 0
+    ):
+        need = "a numpy Generator, a non-negative integer seed or None"
+        raise InvalidInputError(bad_parameter(owner, keyword, need, rng))
     return np.random.default_rng(rng)

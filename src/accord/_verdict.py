@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import _bands
-from ._methods import coefficient_name, level_pct
+from ._methods import SET_DISTANCES, coefficient_name, level_pct
 
 __all__ = [
     "KOO_LI",
@@ -37,13 +37,16 @@ __all__ = [
     "headline",
     "headline_coefficients",
     "icc_reading",
+    "kappa_name",
     "koo_li",
     "landis_koch",
     "panel_verdict",
     "ratings_verdict",
     "short_label",
     "shown_coefficients",
+    "shown_label",
     "table_verdict",
+    "two_rater_kappas",
     "verdict",
 ]
 
@@ -124,6 +127,29 @@ def coefficient_label(coef: Any) -> str:
     return coefficient_name(coef)
 
 
+def kappa_name(weights: str | None, name: str = "cohen_kappa") -> str:
+    """A kappa's name with its weights, as every sentence and table shows it.
+
+    >>> kappa_name("quadratic"), kappa_name("identity"), kappa_name(None, "fleiss_kappa")
+    ("Cohen's kappa (quadratic weights)", "Cohen's kappa", "Fleiss' kappa")
+    """
+    from types import SimpleNamespace
+
+    return coefficient_name(SimpleNamespace(name=name, weights=weights or "identity"))
+
+
+def shown_label(value: Any) -> str:
+    """A label as a page or a sentence shows it: a set of labels as ``{a, b}`` (its members
+    in sorted order, ``{}`` for the empty set), any other label as its text.
+
+    >>> shown_label(frozenset({"b", "a"})), shown_label(frozenset()), shown_label(3)
+    ('{a, b}', '{}', '3')
+    """
+    if isinstance(value, frozenset | set):
+        return "{" + ", ".join(sorted(map(str, value))) + "}"
+    return str(value)
+
+
 def short_label(coef: Any) -> str:
     """A coefficient's name short enough for a verdict or a figure's axis: an ICC by its
     form only."""
@@ -142,24 +168,31 @@ def by_key(coefs: Sequence[Any]) -> dict[str, Any]:
 
 
 def headline(coefs: Sequence[Any], level: str, *, two_raters: bool = False) -> Any | None:
-    """The headline coefficient of ``coefs``, following the level of measurement.
+    """The headline coefficient of ``coefs``, following the level of measurement: one rule
+    for the command line and the report (``docs/report.md``, "The headline").
 
     Nominal: Cohen's kappa for two raters, else Fleiss' kappa. Ordinal: a weighted statistic,
-    so that a far disagreement weighs more than a near one (quadratic-weighted Cohen's kappa
-    for two raters, else ordinal alpha). Interval and ratio: the ICC for absolute agreement
-    of single ratings, ICC(A,1), else alpha at the data's level. The first coefficient when
-    none of these is there; None for no coefficient.
+    so that a far disagreement weighs more than a near one: quadratic-weighted Cohen's kappa
+    for two raters (the classical ordinal two-rater coefficient, equal to the ICC for
+    consistency; Fleiss & Cohen 1973), else Krippendorff's alpha on the ordinal metric. With
+    two raters but no Cohen row (an engine that reads in batches), Conger's kappa, which is
+    Cohen's for two raters. Interval and ratio: the ICC for absolute agreement of single
+    ratings, ICC(A,1), else alpha at the data's level. The first coefficient when none of
+    these is there; None for no coefficient.
     """
     if not coefs:
         return None
     keyed = by_key(coefs)
-    if level == "nominal":
-        wanted = [*(["cohen_kappa:identity"] if two_raters else []), "fleiss_kappa:identity",
-                  "krippendorff_alpha:nominal"]  # fmt: skip
-    elif level == "ordinal":
-        wanted = [*(["cohen_kappa:quadratic"] if two_raters else []),
-                  "krippendorff_alpha:ordinal", "fleiss_kappa:quadratic",
-                  "fleiss_kappa:identity"]  # fmt: skip
+    sets = [c for c in coefs if c.name == "krippendorff_alpha" and c.weights in SET_DISTANCES]
+    if sets:  # sets of labels: alpha with the set distance
+        return sets[0]
+    if level in ("nominal", "ordinal"):
+        w = "identity" if level == "nominal" else "quadratic"
+        pair = [f"cohen_kappa:{w}", f"conger_kappa:{w}"] if two_raters else []
+        many = ["fleiss_kappa:identity", "krippendorff_alpha:nominal"]
+        if level == "ordinal":
+            many = ["krippendorff_alpha:ordinal", "fleiss_kappa:quadratic", *many]
+        wanted = [*pair, *many]
     else:
         wanted = ["icc:ICC(A,1)", "icc:ICC(2,1)", f"krippendorff_alpha:{level}"]
     for key in wanted:
@@ -167,6 +200,31 @@ def headline(coefs: Sequence[Any], level: str, *, two_raters: bool = False) -> A
         if key in keyed and (not key.startswith("icc:") or math.isfinite(keyed[key].statistic)):
             return keyed[key]
     return coefs[0]
+
+
+def two_rater_kappas(ratings: Any) -> list[Any]:
+    """Cohen's kappa of two raters on categories (and its quadratic-weighted form on an
+    ordinal scale): the rows the command line and the report add to the agreement table, so
+    that the headline (:func:`headline`) is a row of it. Empty for other ratings, and when
+    Cohen's kappa cannot be computed (no item rated by both, one category: the table says
+    why)."""
+    if (
+        ratings is None
+        or ratings.n_raters != 2
+        or ratings.level not in ("nominal", "ordinal")
+        or getattr(ratings, "multi_label", False)
+    ):
+        return []
+    from ._errors import AccordError
+    from .agreement import cohen_kappa
+
+    try:
+        out = [cohen_kappa(ratings)]
+        if ratings.level == "ordinal":
+            out.append(cohen_kappa(ratings, weights="quadratic"))
+    except AccordError:
+        return []
+    return out
 
 
 def _probability(p: float) -> str:
@@ -311,9 +369,17 @@ def panel_verdict(result: Any, column: str = "score") -> str:
     return f"{head}; the noise left after removing them has variance {fit:.2f}"
 
 
-def table_verdict(table: Any, confidence_level: float = 0.95, *, two_raters: bool = False) -> str:
+def table_verdict(
+    table: Any, confidence_level: float = 0.95, *, two_raters: bool | None = None
+) -> str:
     """The verdict of an :class:`~accord.agreement.summary.AgreementTable`: its headline
-    coefficient (:func:`headline`, at the table's level) with the table's interval."""
+    coefficient (:func:`headline`, at the table's level) with the table's interval.
+    ``two_raters``: whether the ratings come from two raters (default: every coefficient of
+    the table says so)."""
+    if two_raters is None:
+        two_raters = bool(table.coefficients) and all(
+            getattr(c, "n_raters", 0) == 2 for c in table.coefficients
+        )
     head = headline(table.coefficients, table.level, two_raters=two_raters)
     if head is None:
         return "no agreement coefficient applies to these data"
@@ -336,11 +402,11 @@ def headline_coefficients(level: str) -> list[str]:
     this level (the ICC for measurements).
 
     >>> headline_coefficients("nominal"), headline_coefficients("ratio")
-    (['fleiss_kappa', 'krippendorff_alpha'], ['krippendorff_alpha', 'icc'])
+    (['fleiss_kappa', 'conger_kappa', 'krippendorff_alpha'], ['krippendorff_alpha', 'icc'])
     """
     if level in ("interval", "ratio"):
         return ["krippendorff_alpha", "icc"]
-    return ["fleiss_kappa", "krippendorff_alpha"]
+    return ["fleiss_kappa", "conger_kappa", "krippendorff_alpha"]
 
 
 def shown_coefficients(level: str) -> list[str] | None:
@@ -374,18 +440,12 @@ def for_level(coefs: Sequence[Any], level: str) -> list[Any]:
 
 
 def ratings_verdict(ratings: Any, table: Any, confidence_level: float = 0.95) -> str:
-    """The verdict on ``ratings`` given their :class:`~accord.agreement.summary.AgreementTable`:
-    for two raters on categories the report's headline is Cohen's kappa (quadratic-weighted on
-    an ordinal scale), which the table does not hold; otherwise, or when Cohen's kappa cannot
-    be computed (no item rated by both), :func:`table_verdict`."""
-    if ratings.n_raters != 2 or ratings.level not in ("nominal", "ordinal"):
-        return table_verdict(table, confidence_level)
-    from ._errors import AccordError
-    from .agreement import cohen_kappa
+    """The verdict on ``ratings`` given their :class:`~accord.agreement.summary.AgreementTable`,
+    with :func:`two_rater_kappas` added for two raters on categories when the table does not
+    hold them: :func:`table_verdict`, told whether there are two raters."""
+    if not any(c.name == "cohen_kappa" for c in table.coefficients):
+        import dataclasses
 
-    try:
-        kappa = cohen_kappa(ratings, weights="quadratic" if ratings.level == "ordinal" else None)
-    except AccordError:  # no item rated by both, one category: the table's headline says why
-        return table_verdict(table, confidence_level)
-    ci = kappa.confidence_interval(confidence_level)
-    return verdict(kappa, float(ci.low), float(ci.high), confidence_level)
+        rows = (*two_rater_kappas(ratings), *table.coefficients)
+        table = dataclasses.replace(table, coefficients=rows)
+    return table_verdict(table, confidence_level, two_raters=ratings.n_raters == 2)

@@ -20,6 +20,7 @@ import numpy.typing as npt
 from .._types import BoolArray, FloatArray, IntArray, Level
 from ..data.ratings import Ratings
 from ..stats.pairs import PairTables, rater_code_rows
+from .weights import LowRankWeights
 
 __all__ = [
     "CHUNK_ITEMS",
@@ -79,6 +80,8 @@ def identity_weights(q: int) -> Any:
 def is_identity(w: Any) -> bool:
     """Whether the agreement weights ``w`` are the identity (unweighted)."""
     q = w.shape[0]
+    if isinstance(w, LowRankWeights):
+        return False
     if is_sparse(w):
         diag = w.diagonal()
         return bool(w.nnz == q and np.all(diag == 1.0))
@@ -276,6 +279,9 @@ def pair_sums(d: _Data, w: Any) -> FloatArray:
         it = item_terms(d)
         counts = it.counts
         out: FloatArray = np.empty(counts.shape[0], dtype=np.float64)
+        if isinstance(w, LowRankWeights):  # sum_j (C U)_ij (C V)_ij: nothing q x q
+            out[:] = w.quadratic_form(counts, counts) - it.r
+            return out
         if is_sparse(counts):  # only the ratings' cells: sum_k r_ik (W r_i)_k
             if identity:
                 sq = counts.multiply(counts).sum(axis=1)
@@ -293,7 +299,11 @@ def pair_sums(d: _Data, w: Any) -> FloatArray:
             out[s] = np.einsum("ik,ik->i", c, weighted) - it.r[s]
         return out
 
-    key = ("identity", w.shape) if identity else (w.shape, np.asarray(w).tobytes())
+    key = (
+        ("identity", w.shape)
+        if identity
+        else (w.shape, w.key if isinstance(w, LowRankWeights) else np.asarray(w).tobytes())
+    )
     return cached(d, ("pair_sums", key), make)
 
 

@@ -21,11 +21,11 @@ from .._methods import StudyDesign
 from .._results import Coefficient
 from .._types import FloatArray, IntArray
 from ..stats.counts import ItemCategoryCounts, RaterCategoryCounts
-from ..stats.pairs import PairTables
+from ..stats.pairs import PairCells, PairTables
 from ..stats.patterns import CountPatterns
 from ..stats.scores import ScoreCells
 from ._shared import _Data
-from ._tables import LIGHT_MIN_ITEMS, cohen_tables, light_fields
+from ._tables import LIGHT_MIN_ITEMS, cohen_pairs, light_fields
 from .many_raters import conger_rater_terms, row_sums
 from .weights import has_order
 
@@ -56,7 +56,7 @@ class CountStatistics(Protocol):
     @property
     def rater_counts(self) -> RaterCategoryCounts | None: ...
     @property
-    def pair_tables(self) -> PairTables | None: ...
+    def pair_tables(self) -> PairTables | PairCells | None: ...
     @property
     def item_patterns(self) -> Any: ...
     @property
@@ -257,10 +257,7 @@ def light_from_statistics(
     """Light's kappa from the rater-pair tables, as :func:`accord.light_kappa` with
     ``ci="analytic"`` computes it on ratings."""
     assert stats.pair_tables is not None and stats.rater_counts is not None
-    pt = stats.pair_tables
-    n_items_pair = pt.tables.sum(axis=(1, 2))
-    keep = n_items_pair >= min_items
-    kappas = cohen_tables(pt.tables[keep].astype(np.float64))
+    kappas, _, n_items_pair = cohen_pairs(stats.pair_tables, min_items)
     pairable, single = _items_by_total(stats)
     out = light_fields(
         kappas,

@@ -13,10 +13,11 @@ from .._errors import InvalidInputError
 from .._results import undefined_fields
 from .._types import FloatArray, IntArray
 from ..data.ratings import Ratings
-from ..stats.pairs import ItemGroups, PairTables
+from ..stats.pairs import ItemGroups, PairAgreement, PairCells, PairTables
 
 __all__ = [
     "LIGHT_MIN_ITEMS",
+    "cohen_pairs",
     "cohen_tables",
     "light_fields",
     "pair_features",
@@ -59,6 +60,37 @@ def cohen_tables(tables: FloatArray, weights: FloatArray | None = None) -> Float
             pe = np.einsum("...i,ij,...j->...", rows, weights, cols)
         out: FloatArray = np.where(pe < 1.0 - 1e-12, (po - pe) / (1.0 - pe), np.nan)
     return out
+
+
+def cohen_pairs(
+    pairs: PairTables | PairCells | PairAgreement, min_items: int = 1
+) -> tuple[FloatArray, IntArray, IntArray]:
+    """Cohen's kappa of each rater pair with at least ``min_items`` co-rated items, the
+    positions of those pairs, and every pair's number of co-rated items: from dense tables
+    (:func:`cohen_tables`), or from each pair's trace and marginal products
+    (:class:`~accord.stats.pairs.PairAgreement`), never q x q.
+
+    >>> import accord
+    >>> from accord.stats.pairs import PairCells
+    >>> r = accord.Ratings.from_wide([["a", "a", "b"], ["b", "b", "b"], ["a", "a", "a"],
+    ...                               ["b", "a", "b"]])
+    >>> kappas, kept, n_items = cohen_pairs(PairCells.from_ratings(r))
+    >>> kappas.round(4).tolist(), kept.tolist(), n_items.tolist()
+    ([0.5, 0.5, 0.2], [0, 1, 2], [4, 4, 4])
+    """
+    if isinstance(pairs, PairTables):
+        pair_items: IntArray = pairs.tables.sum(axis=(1, 2)).astype(np.int64)
+        keep = np.flatnonzero(pair_items >= min_items)
+        return cohen_tables(pairs.tables[keep].astype(np.float64)), keep, pair_items
+    terms = pairs.agreement() if isinstance(pairs, PairCells) else pairs
+    pair_items = np.asarray(terms.n, dtype=np.int64)
+    keep = np.flatnonzero(pair_items >= min_items)
+    n_p = pair_items[keep].astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        po = terms.agree[keep] / n_p
+        pe = terms.chance[keep] / n_p**2
+        kappas: FloatArray = np.where(pe < 1.0 - 1e-12, (po - pe) / (1.0 - pe), np.nan)
+    return kappas, keep, pair_items
 
 
 def positive_index(categories: tuple[Any, ...], positive: Any, owner: str) -> int:

@@ -31,6 +31,7 @@ __all__ = [
     "IntraclassCorrelationREML",
     "icc",
     "icc_from_statistics",
+    "interval_choice",
 ]
 
 #: ``icc(method=...)``: ``"auto"`` (ANOVA on a complete design, else REML), ``"anova"``,
@@ -74,7 +75,9 @@ class IntraclassCorrelation(Coefficient):
         The F test of ICC = 0 (``MSR/MSW`` one-way, ``MSR/MSE`` two-way).
 
     ``standard_error`` is NaN and ``reason`` says why (:data:`ICC_NO_SE`): the inference is
-    the F test and the F-based interval.
+    the F test and the F-based interval. ``interval_choice`` says why this interval (and
+    fit) was used for the design; ``ci_description`` (the ``ci_method`` of
+    :meth:`to_dict`) names the interval and gives that reason.
     """
 
     form: str = ""
@@ -85,6 +88,7 @@ class IntraclassCorrelation(Coefficient):
     df2: float = math.nan
     mean_squares: tuple[float, float, float, float] = (math.nan,) * 4
     n_columns: int = 0
+    interval_choice: str = ""
 
     @property
     def label(self) -> str:
@@ -119,8 +123,10 @@ class IntraclassCorrelation(Coefficient):
 
     @property
     def ci_description(self) -> str:
-        """The interval of :meth:`to_dict`: the classical F-based interval."""
-        return "F-based interval (Shrout & Fleiss 1979; McGraw & Wong 1996)"
+        """The interval of :meth:`to_dict`: the classical F-based interval, and why."""
+        return _with_choice(
+            "F-based interval (Shrout & Fleiss 1979; McGraw & Wong 1996)", self.interval_choice
+        )
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the fields, the F test and the interval."""
@@ -234,8 +240,10 @@ class IntraclassCorrelationREML(IntraclassCorrelation):
 
     @property
     def ci_description(self) -> str:
-        """The interval of :meth:`to_dict`: the REML profile-likelihood interval."""
-        return "profile-likelihood interval of the REML fit (chi-square(1))"
+        """The interval of :meth:`to_dict`: the REML profile-likelihood interval, and why."""
+        return _with_choice(
+            "profile-likelihood interval of the REML fit (chi-square(1))", self.interval_choice
+        )
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict of the fields, the variance components, the test and the interval."""
@@ -245,6 +253,34 @@ class IntraclassCorrelationREML(IntraclassCorrelation):
             zip(("items", "raters", "residual"), self.variance_components, strict=True)
         )
         return out
+
+
+def _with_choice(name: str, choice: str) -> str:
+    """An interval's name with the reason it was chosen, if any."""
+    return f"{name}, chosen as {choice}" if choice else name
+
+
+def interval_choice(method: ICCMethod, n_missing: int, n_cells: int) -> str:
+    """Why :func:`icc` used the fit and interval it did, given the ``method`` asked for and
+    ``n_missing`` of the ``n_cells`` item x rater cells without a score (the clause after
+    "chosen as" in an interval's ``ci_method``).
+
+    >>> interval_choice("auto", 0, 72)
+    'every rater scored every item (complete design)'
+    >>> interval_choice("auto", 1, 72)
+    '1 of 72 item x rater cells has no score and the F interval needs every rater on every item'
+    >>> interval_choice("reml", 0, 72)
+    'the REML fit was asked for'
+    """
+    if method != "auto":
+        return f"the {method.upper()} fit was asked for"
+    if n_missing == 0:
+        return "every rater scored every item (complete design)"
+    verb = "has" if n_missing == 1 else "have"
+    return (
+        f"{n_missing} of {n_cells} item x rater cells {verb} no score and the F interval needs "
+        "every rater on every item"
+    )
 
 
 def _step_up(rho: float, k: float) -> float:
@@ -274,6 +310,9 @@ class ICCResult(Result):
         forms (on a complete design, the number of raters). NaN with ANOVA.
     n_scores : int
         REML: the scores used.
+    interval_choice : str
+        Why this fit and interval: the design complete (ANOVA, F intervals), some cells
+        without a score (REML, profile-likelihood intervals), or the ``method`` asked for.
     """
 
     forms: tuple[IntraclassCorrelation, ...]
@@ -283,6 +322,7 @@ class ICCResult(Result):
     method: str = "anova"
     k_hat: float = math.nan
     n_scores: int = 0
+    interval_choice: str = ""
 
     def __getitem__(self, form: str) -> IntraclassCorrelation:
         for f in self.forms:
@@ -291,7 +331,8 @@ class ICCResult(Result):
         raise KeyError(form)
 
     def table(self, level: float = 0.95) -> pd.DataFrame:
-        """One row per form: form, alias, description, ICC, F, df1, df2, pvalue, CI."""
+        """One row per form: form, alias, description, ICC, F, df1, df2, pvalue, CI and
+        the interval's name (``ci_method``, with why it was chosen)."""
         rows = []
         for f in self.forms:
             ci = f.confidence_interval(level)
@@ -307,6 +348,7 @@ class ICCResult(Result):
                     "pvalue": f.pvalue,
                     "ci_low": ci.low,
                     "ci_high": ci.high,
+                    "ci_method": f.ci_description,
                 }
             )
         return pd.DataFrame(rows)
@@ -320,6 +362,7 @@ class ICCResult(Result):
             "n_raters": self.n_raters,
             "n_items_incomplete": self.n_items_incomplete,
             "confidence_level": level,
+            "interval_choice": self.interval_choice,
             "forms": to_plain(self.table(level)),
         }
         if self.method == "reml":
@@ -411,7 +454,11 @@ def icc(data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto") -> ICCResu
     ANOVA needs a complete design: with ``method="anova"``, items that some rater did not
     score are left out (complete-case analysis, counted in ``n_items_incomplete``, with a
     :class:`~accord.DroppedDataWarning`). With fewer than two complete items or raters, or
-    no variance, the ICCs are NaN with a reason. F tests are one-sided (ICC > 0); intervals
+    no variance, the ICCs are NaN with a reason; so they are when the items' mean scores do
+    not differ (MSR = 0, as in irrNA's ``Indep`` Latin square), where the formulas give
+    ICC(2,k) above 1 and ICC(1,k) = ICC(3,k) = -inf (psych and pingouin print those) and
+    the F ratio is 0; and ICC(2,k) alone is NaN when ``MSR + (MSC - MSE)/n`` is not positive
+    (its ratio would exceed 1). F tests are one-sided (ICC > 0); intervals
     are the exact F intervals, with Satterthwaite degrees of freedom for ICC(2,.).
     Validated against the published Shrout & Fleiss (1979) Table 2 values and pingouin.
 
@@ -424,7 +471,12 @@ def icc(data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto") -> ICCResu
     raters per item (``ICCResult.k_hat``; ten Hove et al.'s k-hat; on a complete design
     the number of raters). Variance components are not negative, so the REML ICCs lie in
     [0, 1]. On a complete design REML equals the ANOVA forms unless a mean square
-    difference is negative (ANOVA then gives a negative ICC, REML 0). The ``pvalue`` is
+    difference is negative (ANOVA then gives a negative ICC, REML 0). When a model fits
+    every score exactly (no residual, as irrNA's ``Consist``: y = item + rater) the REML
+    likelihood grows without bound as s_e goes to 0, and the fit is the limit of its
+    maximum: s_e = 0 and the sample variances of the item and rater effects the scores
+    reveal (on a complete design the ANOVA's MSR/k and MSC/n, so REML equals ANOVA there
+    too), with the profile interval of that limit. The ``pvalue`` is
     the likelihood-ratio test of s_a = 0 (a 50:50 mixture of 0 and chi-square(1), Self &
     Liang 1987); intervals are profile-likelihood ones. Sums over the scores are taken once
     and the items are eliminated exactly, so each likelihood evaluation costs a (raters +
@@ -472,10 +524,11 @@ def icc(data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto") -> ICCResu
     if isinstance(data, Ratings):
         return _icc_of_cells(ScoreCells.from_ratings(data), method)
     y = _score_matrix(data)
+    why = interval_choice(method, int(np.isnan(y).sum()), y.size)
     if method == "reml" or (method == "auto" and np.isnan(y).any()):
         items, raters = np.nonzero(~np.isnan(y))
-        return _icc_reml(items, raters, y[items, raters])
-    return _icc_anova(y)
+        return _icc_reml(items, raters, y[items, raters], why=why)
+    return _icc_anova(y, choice=why)
 
 
 def icc_from_statistics(cells: ScoreCells, *, method: ICCMethod = "auto") -> ICCResult:
@@ -507,14 +560,16 @@ def icc_from_statistics(cells: ScoreCells, *, method: ICCMethod = "auto") -> ICC
 def _icc_of_cells(cells: ScoreCells, method: ICCMethod) -> ICCResult:
     """The forms of a :class:`ScoreCells`: ANOVA when complete (or asked for), else REML
     (warnings point at the caller of the public function)."""
-    complete = cells.n_scores == cells.n_items * cells.n_raters
+    n_cells = cells.n_items * cells.n_raters
+    complete = cells.n_scores == n_cells
+    why = interval_choice(method, max(n_cells - cells.n_scores, 0), n_cells)
     if method == "reml" or (method == "auto" and not complete):
-        return _icc_reml(*cells.cells(), stacklevel=4)
-    return _icc_anova(cells.matrix(), stacklevel=4)
+        return _icc_reml(*cells.cells(), stacklevel=4, why=why)
+    return _icc_anova(cells.matrix(), stacklevel=4, choice=why)
 
 
 # long: one result per form, each with its F test and interval inputs
-def _icc_anova(y: FloatArray, stacklevel: int = 3) -> ICCResult:
+def _icc_anova(y: FloatArray, stacklevel: int = 3, choice: str = "") -> ICCResult:
     """The six forms from the two-way ANOVA of the complete items of ``y``."""
     complete = ~np.isnan(y).any(axis=1)
     n_incomplete = int((~complete).sum())
@@ -531,16 +586,8 @@ def _icc_anova(y: FloatArray, stacklevel: int = 3) -> ICCResult:
         "ANOVA mean squares; F test and exact F interval (Satterthwaite df for ICC(2,.))"
         + (f"; complete-case: {n_incomplete} incomplete items left out" if n_incomplete else "")
     )
-    reason: str | None = None
-    ms: _MeanSquares | None = None
-    if n < 2 or k < 2:
-        reason = (
-            f"the ICC needs at least 2 complete items and 2 raters; got {n} items and {k} raters"
-        )
-    else:
-        ms = _mean_squares(y)
-        if ms.msr == 0 and ms.msw == 0:
-            reason = "every score is the same: the ICC is 0/0 (undefined)"
+    ms = _mean_squares(y) if n >= 2 and k >= 2 else None
+    reason = _anova_reason(n, k, ms)
     if reason is not None or ms is None:
         warn_degenerate(reason or "undefined", stacklevel=stacklevel)
     elif ms.mse == 0:
@@ -557,6 +604,9 @@ def _icc_anova(y: FloatArray, stacklevel: int = 3) -> ICCResult:
                 value, f_stat, df1, df2 = _form(form, ms)
             no_interval = _no_error(form, ms)
             why = None if no_interval is None else f"{ICC_NO_SE}; {no_interval}"
+            if form == "ICC(2,k)" and ms.msr + (ms.msc - ms.mse) / n <= 0:
+                value, why = math.nan, _NO_MEAN_VARIANCE
+                warn_degenerate(_NO_MEAN_VARIANCE, stacklevel=stacklevel)
         forms.append(
             IntraclassCorrelation(
                 **_form_fields(form, alias, description, value, n, k, method_tail),
@@ -566,9 +616,42 @@ def _icc_anova(y: FloatArray, stacklevel: int = 3) -> ICCResult:
                 df1=df1,
                 df2=df2,
                 mean_squares=squares,
+                interval_choice=choice,
             )
         )
-    return ICCResult(tuple(forms), n, k, n_incomplete)
+    return ICCResult(tuple(forms), n, k, n_incomplete, interval_choice=choice)
+
+
+#: Why the ANOVA forms are undefined when the items' mean scores do not differ.
+_NO_ITEM_VARIANCE = (
+    "no between-item variance: every item has the same mean score (MSR = 0), so no form is "
+    "an estimate and there is no F interval"
+)
+
+#: Why ICC(2,k) is undefined when its estimated variance of a k-rater mean is not positive.
+_NO_MEAN_VARIANCE = (
+    "ICC(2,k) undefined: the estimated variance of a mean of k ratings, MSR + (MSC - MSE)/n, "
+    "is not positive, and the ANOVA ratio would lie above 1"
+)
+
+
+def _anova_reason(n: int, k: int, ms: _MeanSquares | None) -> str | None:
+    """Why every ANOVA form is undefined for ``n`` complete items and ``k`` raters with
+    mean squares ``ms``, or None.
+
+    No between-item variance (MSR 0 to round-off: at most 1e-12 of the total sum of
+    squares) makes the F ratio 0: the ``k`` forms' formulas give -inf or values above 1,
+    the single forms sit on their bound with an interval of one point, so no form is an
+    estimate.
+    """
+    if ms is None or n < 2 or k < 2:
+        return f"the ICC needs at least 2 complete items and 2 raters; got {n} items and {k} raters"
+    if ms.msr == 0 and ms.msw == 0:
+        return "every score is the same: the ICC is 0/0 (undefined)"
+    total = (n - 1) * ms.msr + n * (k - 1) * ms.msw
+    if (n - 1) * ms.msr <= 1e-12 * total:
+        return _NO_ITEM_VARIANCE
+    return None
 
 
 def _form_fields(
@@ -656,7 +739,9 @@ def _reml_reason(items: IntArray, raters: IntArray, y: FloatArray) -> str | None
     return None
 
 
-def _icc_reml(items: IntArray, raters: IntArray, y: FloatArray, stacklevel: int = 3) -> ICCResult:
+def _icc_reml(
+    items: IntArray, raters: IntArray, y: FloatArray, stacklevel: int = 3, why: str = ""
+) -> ICCResult:
     """The six forms from the REML fits of the one-way, random and fixed-rater models."""
     items, raters = np.asarray(items, np.int64), np.asarray(raters, np.int64)
     y = np.asarray(y, dtype=np.float64)
@@ -676,11 +761,17 @@ def _icc_reml(items: IntArray, raters: IntArray, y: FloatArray, stacklevel: int 
         fit = fits.get(_MODEL_OF[form[4]])
         k = 1.0 if form.endswith(",1)") else k_hat
         value = lr = p = math.nan
+        exact = ""
         components: tuple[float, float, float] = (math.nan,) * 3
         if fit is not None:
             value = _step_up(fit.icc, k)
             lr, p = fit.lr_test()
             components = (fit.items_variance, fit.raters_variance, fit.residual_variance)
+            exact = _EXACT_FIT if fit.exact else ""
+            if math.isnan(fit.icc):
+                exact = f"; {_UNIDENTIFIED}"
+                if form == "ICC(2,1)":
+                    warn_degenerate(_UNIDENTIFIED, stacklevel=stacklevel)
         how = (
             f"REML of the {_MODEL_WORDS[_MODEL_OF[form[4]]]} model"
             + (f", k = {k:.4g} (harmonic mean of raters per item)" if k != 1.0 else "")
@@ -689,17 +780,31 @@ def _icc_reml(items: IntArray, raters: IntArray, y: FloatArray, stacklevel: int 
         forms.append(
             IntraclassCorrelationREML(
                 **_form_fields(form, alias, description, value, n, m, how),
-                reason=reason or ICC_REML_NO_SE,
+                reason=reason or ICC_REML_NO_SE + exact,
                 bounds=(0.0, 1.0),
                 k=k,
                 variance_components=components,
                 lr_statistic=lr,
                 lr_pvalue=p,
                 fit=fit,
+                interval_choice=why,
             )
         )
-    return ICCResult(tuple(forms), n, m, 0, "reml", k_hat, int(y.size))
+    return ICCResult(tuple(forms), n, m, 0, "reml", k_hat, int(y.size), why)
 
+
+#: What the reason of a REML form adds when its model fits every score exactly.
+_EXACT_FIT = (
+    "; exact fit (no residual): the variance components are the limit of the REML fit as "
+    "the residual variance goes to 0"
+)
+
+#: Why ICC(A,.) is undefined for an exact fit whose raters fall into unlinked groups.
+_UNIDENTIFIED = (
+    "ICC(A,.) undefined: item + rater fits every score exactly, so the REML likelihood has "
+    "no maximum, and the raters fall into groups that share no item, where its limit is not "
+    "computed"
+)
 
 _MODEL_WORDS: dict[MixedModel, str] = {
     "oneway": "one-way random-effects (raters in the error)",

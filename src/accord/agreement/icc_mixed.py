@@ -65,6 +65,9 @@ npt_like = FloatArray | IntArray | list[int] | list[float]
 #: Largest share g / (1 + g) of a variance ratio searched.
 _U_MAX = 1.0 - 1e-12
 _EPS = 1e-12
+#: The deviance where it cannot be resolved (round-off at extreme ratios): finite, so that
+#: the searches' arithmetic stays defined, and above any deviance.
+_UNRESOLVED = 1e300
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -249,9 +252,11 @@ def deviance_function(
         try:
             chol = np.linalg.cholesky(s)
         except np.linalg.LinAlgError:  # round-off at extreme ratios: not a minimum
-            return math.inf, math.nan
+            return _UNRESOLVED, math.nan
         z = linalg.solve_triangular(chol, h * diag, lower=True, check_finite=False)
-        q_ = max(design.yty - float(w @ design.t2) - float(z @ z), 1e-300)
+        q_ = design.yty - float(w @ design.t2) - float(z @ z)
+        if q_ <= 1e-10 * design.yty:  # below round-off: not resolved, not a minimum
+            return _UNRESOLVED, math.nan
         logdet = 2.0 * float(np.sum(np.log(np.diag(chol))))
         logdet += float(design.n_class @ np.log1p(g * design.counts))
         return dof * math.log(q_) + logdet, q_
@@ -286,7 +291,7 @@ def _shares_deviance(
     def at(p_a: float, p_b: float) -> float:
         rest = 1.0 - p_a - p_b
         if rest < _EPS:
-            return math.inf
+            return _UNRESOLVED
         return dev(math.sqrt(p_a / rest), math.sqrt(p_b / rest))[0]
 
     return at
@@ -326,8 +331,16 @@ class REMLFit:
         return plain_fields(self, ("design", "_cache"))
 
     @property
+    def exact(self) -> bool:
+        """Whether the model fits the scores exactly (no residual variance): the variance
+        components are then the limit of the REML fit as ``s_e`` goes to 0."""
+        return self.residual_variance == 0.0
+
+    @property
     def icc(self) -> float:
         """``s_a / (s_a + s_b + s_e)``: the single-rating ICC of the model."""
+        if self.exact:
+            return self.items_variance / (self.items_variance + self.raters_variance)
         g_a, g_b = self.theta[0] ** 2, self.theta[1] ** 2
         return g_a / (1.0 + g_a + g_b)
 
@@ -346,6 +359,10 @@ class REMLFit:
         """The likelihood-ratio test of ``s_a = 0``: the statistic and its p-value from the
         50:50 mixture of 0 and chi-square(1) (Self & Liang 1987: the null is on the
         boundary)."""
+        if self.exact:  # no item variance would leave a residual: infinitely less likely
+            return (math.inf, 0.0) if self.items_variance > 0 else (0.0, 1.0)
+        if math.isnan(self.deviance):
+            return math.nan, math.nan
         if ("lr", 0.0) not in self._cache:
             lr = max(self._profile(0.0) - self.deviance, 0.0)
             self._cache["lr", 0.0] = (lr, 0.5 * chi2_sf(lr, 1) if lr > 0 else 1.0)
@@ -357,6 +374,8 @@ class REMLFit:
         if ("ci", level) in self._cache:
             return self._cache["ci", level]
         crit = chi2_quantile(level, 1)
+        if self.exact:
+            return _exact_interval(self, crit)
         rho = self.icc
 
         def excess(r: float) -> float:
@@ -370,44 +389,115 @@ class REMLFit:
         return low, high
 
 
+def _exact_interval(fit: REMLFit, crit: float) -> tuple[float, float]:
+    """The profile interval of an exact fit's ICC ``s_a / (s_a + s_b)``: in the limit
+    ``s_e -> 0`` the scores reveal the item and rater effects, whose REML deviance is that of
+    two normal samples, ``(n-1) (log s_a + S_a / s_a) + (m-1) (log s_b + S_b / s_b)``
+    (``S`` their sums of squares about the mean). At ``rho = s_a / (s_a + s_b)`` with
+    ``c = (1 - rho) / rho`` it is minimised by ``s_a = (S_a + S_b / c) / (n + m - 2)``. NaN
+    when the ICC is 1 (no rater variance: no interval short of a certainty)."""
+    n1, m1 = fit.design.n_items - 1, fit.design.n_raters - 1
+    s_a, s_b = fit.items_variance * n1, fit.raters_variance * m1
+    if fit.model != "random" or s_a <= 0 or s_b <= 0 or m1 < 1:
+        return math.nan, math.nan
+
+    def excess(rho: float) -> float:
+        c = (1.0 - rho) / rho
+        dev = (n1 + m1) * math.log((s_a + s_b / c) / (n1 + m1)) + m1 * math.log(c)
+        best = n1 * math.log(s_a / n1) + m1 * math.log(s_b / m1) + n1 + m1
+        return dev + n1 + m1 - best - crit
+
+    rho = fit.icc
+    return _root(excess, _EPS, rho), _root(excess, rho, 1.0 - _EPS)
+
+
 def _root(f: Callable[[float], float], a: float, b: float) -> float:
     from scipy import optimize
 
     return float(optimize.brentq(f, a, b, xtol=1e-10, rtol=1e-10))
 
 
-def _random_raters(dev: Callable[[float, float], tuple[float, float]]) -> tuple[float, float]:
-    """``(theta_a, theta_b)`` of the random model: Nelder-Mead over the shares of the two
-    variances in the total, then Brent along the three edges (no rater variance, no item
-    variance, no residual variance); the best of the four."""
-    from scipy import optimize
-
+def _random_raters(
+    dev: Callable[[float, float], tuple[float, float]], start: tuple[float, float]
+) -> tuple[float, float]:
+    """``(theta_a, theta_b)`` of the random model, the best of several searches: a
+    Nelder-Mead search over ``log theta`` from the moment estimates ``start`` and from
+    ``(1, 1)``; Brent along the edges (no
+    rater variance, no item variance, no residual variance). A best point on an edge is
+    kept only if the deviance grows into the interior (:func:`_boundary_checked`)."""
     shares = _shares_deviance(dev)
     top = 1.0 - 2 * _EPS
-    res = optimize.minimize(
-        lambda p: shares(float(p[0]), float(p[1])), np.array([0.4, 0.2]), method="Nelder-Mead",
-        bounds=[(0.0, 1.0), (0.0, 1.0)],
-        options={"xatol": 1e-10, "fatol": 1e-10, "maxiter": 2000},
-    )  # fmt: skip
-    candidates = [(float(res.fun), float(res.x[0]), float(res.x[1]))]
+    candidates = []
     p_a, best = _argmin_share(lambda p: shares(p, 0.0), top)
-    candidates.append((best, p_a, 0.0))
+    candidates.append((best, _ratio(p_a), 0.0))
     p_b, best = _argmin_share(lambda p: shares(0.0, p), top)
-    candidates.append((best, 0.0, p_b))
+    candidates.append((best, 0.0, _ratio(p_b)))
     p_a, best = _argmin_share(lambda p: shares(p, top - p), top)
-    candidates.append((best, p_a, top - p_a))
-    _, p_a, p_b = min(candidates)
-    rest = 1.0 - p_a - p_b
-    return math.sqrt(p_a / rest), math.sqrt(p_b / rest)
+    rest = 1.0 - top
+    candidates.append((best, math.sqrt(p_a / rest), math.sqrt((top - p_a) / rest)))
+    t_a, t_b = (min(max(t, 1e-3), 1e4) for t in start)
+    for point in ((t_a, t_b), (1.0, 1.0)):
+        candidates.append(_log_search(dev, point))
+    best_dev, t_a, t_b = min(candidates)
+    return _boundary_checked(dev, best_dev, t_a, t_b)
+
+
+#: The range of ``log theta`` the interior search covers (the edges are searched apart).
+_LOG_THETA = (-20.0, 16.0)
+
+
+def _log_search(
+    dev: Callable[[float, float], tuple[float, float]], start: tuple[float, float]
+) -> tuple[float, float, float]:
+    """Nelder-Mead over ``(log theta_a, log theta_b)`` (kept in :data:`_LOG_THETA`) from
+    ``start``: (deviance, theta_a, theta_b)."""
+    from scipy import optimize
+
+    lo, hi = _LOG_THETA
+    res = optimize.minimize(
+        lambda t: dev(math.exp(min(max(t[0], lo), hi)), math.exp(min(max(t[1], lo), hi)))[0],
+        np.log(start), method="Nelder-Mead",
+        options={"xatol": 1e-6, "fatol": 1e-10, "maxfev": 600},
+    )  # fmt: skip
+    t_a, t_b = (math.exp(min(max(float(t), lo), hi)) for t in res.x)
+    return float(res.fun), t_a, t_b
+
+
+def _boundary_checked(
+    dev: Callable[[float, float], tuple[float, float]], best: float, t_a: float, t_b: float
+) -> tuple[float, float]:
+    """``(t_a, t_b)`` if it is a minimum, else a better point: at a variance ratio of 0 the
+    deviance's slope in that ratio ``g = theta^2`` must not be negative (a forward
+    difference); where it is, the search goes on from just inside."""
+    for _ in range(3):
+        moved = False
+        for which in (0, 1):
+            if (t_a, t_b)[which] > 0:
+                continue
+            h = 1e-4 * max(1.0, (t_a, t_b)[1 - which] ** 2)
+            step = (math.sqrt(h), t_b) if which == 0 else (t_a, math.sqrt(h))
+            if dev(*step)[0] < best - 1e-9:
+                value, a, b = _log_search(dev, step)
+                if value < best:
+                    best, t_a, t_b, moved = value, a, b, True
+        if not moved:
+            break
+    return t_a, t_b
 
 
 def fit_reml(design: CrossedDesign, model: MixedModel) -> REMLFit:
     """Fit a model by REML: minimise the deviance over the variance ratios ``g >= 0``.
 
-    One ratio is searched as its share ``g / (1 + g)`` in [0, 1) by Brent's bounded method;
-    with random raters, the shares of the item and rater variances in the total are
-    searched together and along the edges of the simplex (a zero variance is kept whenever
-    it fits at least as well; an exact fit keeps the ratio of the other two).
+    One ratio is searched as its share ``g / (1 + g)`` in [0, 1) by Brent's bounded method.
+    With random raters the deviance can have several local minima and a ridge near an exact
+    fit, so several searches run and the best is kept: Nelder-Mead over ``log theta`` from
+    moment estimates (the variances of the fixed item and rater effects less what the
+    residual adds to them) and from ``(1, 1)``, and Brent along each edge (no rater, no item,
+    no residual variance); a point on an edge is kept only when the deviance's slope into the
+    interior is not negative. Deviances below round-off (a penalised residual sum of squares
+    under 1e-10 of the total) are not taken for minima. When the model fits every score
+    exactly with residual degrees of freedom left, the fit is the limit of the REML maximum
+    as ``s_e -> 0`` (:func:`_exact_fit`).
 
     Examples
     --------
@@ -423,13 +513,86 @@ def fit_reml(design: CrossedDesign, model: MixedModel) -> REMLFit:
     """
     if design.n_items < 2:
         raise InvalidInputError("REML needs at least 2 items")
+    exact = _exact_fit(design, model)
+    if exact is not None and math.isnan(exact[0]):  # no maximum, no identified limit
+        return REMLFit(model, (math.nan, math.nan), *exact, math.nan, math.nan, design)
+    if exact is not None:
+        theta = (math.inf, math.inf if exact[1] > 0 else 0.0)
+        return REMLFit(model, theta, exact[0], exact[1], 0.0, -math.inf, design)
     dev = deviance_function(design, model)
 
     if model == "random":
-        t_a, t_b = _random_raters(dev)
+        t_a, t_b = _random_raters(dev, _moments(design))
     else:
         t_a, t_b = _ratio(_argmin_share(lambda u: dev(_ratio(u), 0.0)[0])[0]), 0.0
     deviance, q = dev(t_a, t_b)
     _, p, _ = _columns(model, design.n_raters)
     s_e = q / (design.n_scores - p) * design.scale
     return REMLFit(model, (t_a, t_b), t_a * t_a * s_e, t_b * t_b * s_e, s_e, deviance, design)
+
+
+def _effects(design: CrossedDesign, model: MixedModel) -> tuple[float, float, float, bool]:
+    """The fit of the model's mean structure with the items as fixed effects (and, but for
+    the one-way model, the raters): its residual sum of squares, the sample variances
+    (divisors ``n - 1`` and ``m - 1``) of the item and rater effects, in the centred,
+    scaled units of the design, and whether the raters are linked through shared items
+    (if not, the effects are not identified across the design's parts, and the two
+    variances mean nothing)."""
+    w = 1.0 / design.counts
+    rss = design.yty - float(w @ design.t2)
+    beta = np.zeros(design.n_raters)
+    connected = True
+    if model != "oneway":
+        s = design.wtw[1:, 1:] - np.einsum("c,cij->ij", w, design.bb[:, 1:, 1:])
+        h = design.wty[1:] - w @ design.bt[:, 1:]
+        rank = np.linalg.matrix_rank(s, tol=1e-9 * max(float(np.abs(s).max()), 1.0))
+        connected = rank >= s.shape[0] - 1
+        beta = np.linalg.pinv(s, rcond=1e-10) @ h
+        rss -= float(h @ beta)
+    # item effects a_i = (t_i - n_i. beta) / n_i, summed by count class
+    w2 = w * w
+    a2 = w2 @ design.t2 - 2 * w2 @ (design.bt[:, 1:] @ beta)
+    a2 += float(w2 @ np.einsum("i,cij,j->c", beta, design.bb[:, 1:, 1:], beta))
+    a1 = float(w2 @ (design.bt[:, 0] - design.bb[:, 0, 1:] @ beta))
+    s_a = max(float(a2) - a1 * a1 / design.n_items, 0.0) / (design.n_items - 1)
+    s_b = float(np.var(beta, ddof=1)) if model == "random" else 0.0
+    return max(rss, 0.0), s_a, s_b, connected
+
+
+def _exact_fit(design: CrossedDesign, model: MixedModel) -> tuple[float, float] | None:
+    """``(s_a, s_b)`` in the scores' units when the model's mean structure (items and, but
+    for the one-way model, raters as fixed effects) fits every score exactly, else None.
+
+    The REML likelihood then grows without bound as ``s_e -> 0``; the limit of its maximum
+    is the REML of the revealed effects: the sample variances (divisor ``n - 1`` and
+    ``m - 1``) of the item effects and, with random raters, of the rater effects. On a
+    complete design these are the ANOVA's ``MSR / k`` and ``MSC / n`` (``MSE = 0``). A
+    disconnected design (raters not linked through shared items) leaves the effects
+    unidentified across its parts: NaN for the random model (its ICC is undefined), None
+    for the fixed one (its ICC tends to 1 all the same). A design with no residual degrees
+    of freedom fits exactly whatever the scores, with a bounded likelihood: None, and the
+    fit is searched as any other.
+    """
+    rss, s_a, s_b, connected = _effects(design, model)
+    raters = 0 if model == "oneway" else design.n_raters - 1
+    if design.n_scores - design.n_items - raters <= 0 or rss > 1e-9 * design.yty:
+        return None  # not exact, or no residual degrees of freedom: a bounded likelihood
+    if not connected:
+        return (math.nan, math.nan) if model == "random" else None
+    return s_a * design.scale, s_b * design.scale
+
+
+def _moments(design: CrossedDesign) -> tuple[float, float]:
+    """Moment estimates of ``(theta_a, theta_b)`` of the random model, a start for the
+    search: the residual variance from the fixed-effects fit, the item and rater variances
+    from the variances of their effects less the part the residual adds to them."""
+    rss, var_a, var_b, connected = _effects(design, "random")
+    if not connected:
+        return 1.0, 1.0
+    dof = design.n_scores - design.n_items - design.n_raters + 1
+    s_e = rss / dof if dof > 0 and rss > 0 else 1e-6
+    per_item = float(design.n_class @ (1.0 / design.counts)) / design.n_items
+    per_rater = float(np.mean(1.0 / np.maximum(np.diag(design.wtw)[1:], 1.0)))
+    s_a = max(var_a - s_e * per_item, 1e-6 * s_e)
+    s_b = max(var_b - s_e * per_rater, 1e-6 * s_e)
+    return math.sqrt(s_a / s_e), math.sqrt(s_b / s_e)

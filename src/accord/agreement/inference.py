@@ -17,7 +17,8 @@ from typing import Any, ClassVar, Literal, TypeAlias
 
 import numpy as np
 
-from .._errors import InvalidInputError
+from .._bootstrap import warn_few_replicates
+from .._errors import InvalidInputError, bad_choice, bad_parameter
 from .._types import FloatArray, RngLike, as_generator
 
 __all__ = [
@@ -45,25 +46,36 @@ CHUNK_CELLS = 8_000_000
 Totals: TypeAlias = Callable[[FloatArray], FloatArray]
 
 
+#: The most bootstrap replicates an option takes: far above what an interval needs (1000 to
+#: 2000, Efron & Tibshirani 1993), and below what would not fit in memory or finish.
+MAX_REPLICATES = 10_000_000
+
+
 def check_ci(ci: str, n_boot: int, owner: str) -> None:
     """Validate the ``ci`` and ``n_boot`` options."""
     if ci not in ("analytic", "bootstrap"):
-        raise InvalidInputError(
-            f"The 'ci' parameter of {owner} must be one of {{'analytic', 'bootstrap'}}. "
-            f"Got {ci!r} instead."
-        )
-    if ci == "bootstrap" and (not isinstance(n_boot, int | np.integer) or n_boot < 1):
-        raise InvalidInputError(
-            f"The 'n_boot' parameter of {owner} must be a positive integer. Got {n_boot!r} instead."
-        )
+        raise InvalidInputError(bad_choice(owner, "ci", ("analytic", "bootstrap"), ci))
+    if ci == "bootstrap" and (
+        isinstance(n_boot, bool)
+        or not isinstance(n_boot, int | np.integer)
+        or not 1 <= n_boot <= MAX_REPLICATES
+    ):
+        need = f"an integer from 1 to {MAX_REPLICATES:,}"
+        raise InvalidInputError(bad_parameter(owner, "n_boot", need, n_boot))
+    if ci == "bootstrap":
+        warn_few_replicates(int(n_boot), stacklevel=4)
 
 
 def check_n_boot(n_boot: Any, owner: str) -> None:
     """Validate an ``n_boot`` option that may be 0 (no bootstrap): an integer >= 0."""
-    if not isinstance(n_boot, int | np.integer) or isinstance(n_boot, bool) or n_boot < 0:
-        raise InvalidInputError(
-            f"The 'n_boot' parameter of {owner} must be an integer >= 0. Got {n_boot!r} instead."
-        )
+    if (
+        not isinstance(n_boot, int | np.integer)
+        or isinstance(n_boot, bool)
+        or not 0 <= n_boot <= MAX_REPLICATES
+    ):
+        need = f"an integer from 0 to {MAX_REPLICATES:,}"
+        raise InvalidInputError(bad_parameter(owner, "n_boot", need, n_boot))
+    warn_few_replicates(int(n_boot), stacklevel=4)
 
 
 def population_factor(n: int, population_size: float | None) -> float:
@@ -76,7 +88,7 @@ def population_factor(n: int, population_size: float | None) -> float:
     population_size : float or None
         Items in the population ``N``; None or ``inf`` for an infinite population.
     """
-    if population_size is None or math.isinf(population_size):
+    if population_size is None or population_size == math.inf:
         return 1.0
     if not population_size > 0:
         raise InvalidInputError(

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, option
 from .._results import Coefficient, undefined_fields
 from .._types import BoolArray, FloatArray, IntArray, Level, RngLike
 from ..data.ratings import Ratings
@@ -43,8 +43,17 @@ from ._shared import (
     rows_dot,
 )
 from .inference import CIKind, bootstrap, check_ci, population_factor
-from .set_distances import SetDistance, set_distance
-from .weights import WeightScheme, agreement_weights, check_ordered, has_order
+from .set_distances import SetDistance, SetDistanceMetric, pair_distance_sums, set_distance
+from .weights import (
+    DENSE_WEIGHT_CELLS,
+    LowRankWeights,
+    ManyCategoriesError,
+    WeightScheme,
+    agreement_weights,
+    check_ordered,
+    has_order,
+    many_category_weights,
+)
 
 __all__ = [
     "FleissKappa",
@@ -216,11 +225,16 @@ def _analytic_view(d: _Data, ci: str) -> _Data:
     return out
 
 
-def _weight_matrix(weights: Any, d: _Data, owner: str) -> tuple[FloatArray, str]:
+def _weight_matrix(weights: Any, d: _Data, owner: str) -> tuple[Any, str]:
     """The agreement-weight matrix and its name ("custom" for an explicit matrix); None
-    means unweighted (identity), as everywhere in the package."""
+    means unweighted (identity), as everywhere in the package. A sparse identity or a
+    :class:`~accord.agreement.weights.LowRankWeights` on many categories."""
     if weights is None or (isinstance(weights, str) and weights == "identity"):
         return identity_weights(len(d.categories)), "identity"  # nothing q x q when q is large
+    low_rank = many_category_weights(weights, d.categories, owner)
+    if low_rank is not None:  # quadratic on many categories: nothing q x q either
+        check_ordered("quadratic weights", d.categories, owner, d.ordered)
+        return low_rank, str(weights)
     w = agreement_weights(
         weights, d.categories, owner=owner, declared=d.declared, ordered=d.ordered
     )
@@ -264,6 +278,10 @@ def _conger_pe(p: FloatArray, pbar: FloatArray, w: Any) -> float:
     if is_identity(w):
         s2_diag = (np.einsum("gk,gk->k", p, p) - n_r * pbar**2) / (n_r - 1)
         return float(np.sum(pbar**2 - s2_diag / n_r))
+    if isinstance(w, LowRankWeights):  # sum_kl w_kl s2_kl from the raters' own p_g W p_g
+        centre = float(pbar @ (w @ pbar))
+        spread = (float(w.quadratic_form(p, p).sum()) - n_r * centre) / (n_r - 1)
+        return float(centre - spread / n_r)
     s2 = (p.T @ p - n_r * np.outer(pbar, pbar)) / (n_r - 1)
     return float(np.sum(w * (np.outer(pbar, pbar) - s2 / n_r)))
 
@@ -628,7 +646,7 @@ def _family_from_totals(kind: _Kind, w: FloatArray, q: int) -> Callable[[FloatAr
             n_r = classif.shape[1]
             p = classif / classif.sum(axis=2, keepdims=True)
             pbar = p.mean(axis=1)
-            if is_sparse(w):  # many categories, unweighted: no q x q per replicate
+            if is_sparse(w) or isinstance(w, LowRankWeights):  # many categories: no q x q
                 pe = np.array([_conger_pe(p[j], pbar[j], w) for j in range(t.shape[0])])
             else:
                 outer = pbar[:, :, None] * pbar[:, None, :]
@@ -1175,6 +1193,38 @@ def _alpha_parts_matrix(d: _Data, w: FloatArray) -> _AlphaParts:
     return _AlphaParts(m, sumq, pe_num, pe, False)
 
 
+def _alpha_parts_sets(d: _Data, metric: SetDistanceMetric) -> _AlphaParts:
+    r"""The terms of :func:`_alpha_parts_matrix` under a set distance on many distinct sets,
+    without their q x q distances: with :math:`w_{kl} = 1 - \delta_{kl} / \delta_{max}`,
+    each item's :math:`\sum_{kl} c_k c_l w_{kl} = r^2 - \sum_{k \ne l} c_k c_l
+    \delta_{kl} / \delta_{max}` reads only the pairs of sets within the item, and
+    :math:`\delta_{max}` and :math:`W \pi` come from blocks of distances between the sets
+    used (:meth:`~accord.agreement.set_distances.SetDistanceMetric.sums`)."""
+    it = item_terms(d)
+    counts, keep, wt = it.counts, it.two, it.weights
+    m = it.r[keep]
+    if wt is None:
+        pi = cols_dot(counts, keep.astype(np.float64)) / float(m.sum())
+    else:
+        pi = cols_dot(counts, keep * wt) / float(np.dot(wt[keep], m))
+    dmax, delta_pi = metric.sums(pi, np.flatnonzero(pi > 0))
+    total = float(pi.sum())
+    within = np.zeros(counts.shape[0])
+    w_pi = np.full(pi.size, total)
+    if dmax > 0:
+        w_pi -= delta_pi / dmax
+        within = pair_distance_sums(counts, metric) / dmax
+    r = it.r.astype(np.float64)
+    sumq = (r * r - within - r)[keep]
+    pe_num = rows_dot(counts, w_pi)[keep]
+    return _AlphaParts(m, sumq, pe_num, float(pi @ w_pi), False, None if wt is None else wt[keep])
+
+
+def _many_sets(distance: Any, q: int) -> bool:
+    """Whether alpha with a set distance takes the path without q x q distances."""
+    return isinstance(distance, SetDistanceMetric) and q * q > DENSE_WEIGHT_CELLS
+
+
 def _alpha_parts_sums(
     m: FloatArray,
     s1: FloatArray,
@@ -1412,6 +1462,13 @@ def krippendorff_alpha(
     if weights is None and distance is None:
         _check_alpha_level(lvl, d.categories, d.ordered)
     _check_bootstrap(d, ci, "krippendorff_alpha")
+    q = len(d.categories)
+    if ci == "bootstrap" and _many_sets(distance, q):
+        raise ManyCategoriesError(
+            f"krippendorff_alpha: a bootstrap of alpha with the {lvl} distance on {q:,} "
+            f"distinct sets of labels would need their {q:,} x {q:,} distances; "
+            f"{option('ci', 'analytic')} gives alpha and its SE without them"
+        )
     it = item_terms(d)
     pairable = it.two
     base = _alpha_base(lvl, d, it.n, it.n2, population_size, ", coincidences over pairable items")
@@ -1451,6 +1508,10 @@ def _alpha_parts(
             m_i, s1, s2, dmax, None if it.weights is None else it.weights[pairable]
         )
         return parts, None
+    if _many_sets(distance, len(d.categories)):
+        assert isinstance(distance, SetDistanceMetric)
+        parts = _alpha_parts_sets(d, distance)
+        return dataclasses.replace(parts, undefined=parts.pe >= 1.0 - 1e-12), None
     w = _alpha_weights(d, lvl, weights, distance, totals)
     parts = _alpha_parts_matrix(d, w)
     return dataclasses.replace(parts, undefined=parts.pe >= 1.0 - 1e-12), w
@@ -1508,17 +1569,46 @@ def _alpha_base(
 
 
 def _centred(x: FloatArray, totals: FloatArray) -> tuple[FloatArray, float]:
-    """Category values centred on their mean over the pairable values (for numerical
-    accuracy), and the largest squared difference among the used ones."""
+    """Category values centred on their mean over the pairable values and divided by the
+    range of the used ones, and the largest squared difference among those (1, or 0 when
+    one value is used).
+
+    Alpha's squared-difference metric is scale invariant (each distance is divided by the
+    largest), so dividing by the range changes no result; it keeps the squares finite and
+    apart from 0 for scores as large as 1e200 or as small as 1e-300.
+
+    >>> x, dmax = _centred(np.array([1e200, 3e200, 5e200]), np.array([1.0, 1.0, 2.0]))
+    >>> x.tolist(), dmax
+    ([-0.625, -0.125, 0.375], 1.0)
+    """
     used = totals > 0
+    size = float(np.max(np.abs(x[used])))
+    if size > 0:  # first to about 1, so that the sums below cannot overflow
+        x = x / size
     x = x - float(np.sum(x * totals) / totals.sum())
-    return x, float((x[used].max() - x[used].min()) ** 2)
+    span = float(x[used].max() - x[used].min())
+    if span <= 0:
+        return x, 0.0
+    return x / span, 1.0
+
+
+def _check_dense_metric(lvl: str, q: int) -> None:
+    """Refuse a metric that needs its q x q distances when they would not fit in
+    :data:`~accord.agreement.weights.DENSE_WEIGHT_CELLS` cells."""
+    if q * q > DENSE_WEIGHT_CELLS:
+        raise ManyCategoriesError(
+            f"krippendorff_alpha: the {lvl} metric on {q:,} categories would need a "
+            f"{q:,} x {q:,} matrix of distances; alpha with "
+            f"{option('level', 'interval', 'ordinal')} is computed without one"
+        )
 
 
 def _alpha_weights(
     d: _Data, lvl: str, weights: Any, distance: Distance | None, totals: FloatArray
-) -> FloatArray:
-    """Agreement weights ``w = 1 - delta^2 / max delta^2`` of alpha's metric."""
+) -> Any:
+    """Agreement weights ``w = 1 - delta^2 / max delta^2`` of alpha's metric (a
+    :class:`~accord.agreement.weights.LowRankWeights` for quadratic weights on many
+    categories)."""
     if weights is not None:
         return _weight_matrix(weights, d, "krippendorff_alpha")[0]
     scale = d.category_values
@@ -1536,6 +1626,7 @@ def _alpha_weights(
         out: FloatArray = identity_weights(q)
         return out
     else:
+        _check_dense_metric(lvl, q)
         delta = _krippendorff_delta(lvl, scale, totals)
     used = totals > 0
     dmax = float(delta[np.ix_(used, used)].max()) if used.any() else 0.0

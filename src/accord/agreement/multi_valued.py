@@ -13,7 +13,8 @@ from .._results import Coefficient, undefined_fields
 from .._types import BoolArray, FloatArray
 from ..data.ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
-from .set_distances import membership_of
+from .set_distances import SetDistanceMetric, membership_of, pair_distance_sums
+from .weights import DENSE_WEIGHT_CELLS
 
 __all__ = ["dice_distance_matrix", "expected_set_disagreement", "multi_valued_alpha"]
 
@@ -155,12 +156,14 @@ def multi_valued_alpha(data: Ratings | ItemCategoryCounts) -> Coefficient:
             "multi_valued_alpha compares sets of values, and these ratings have one label "
             f"each; read them with {option('multi_label', True)}"
         )
-    counts = (
+    many = len(data.categories) ** 2 > DENSE_WEIGHT_CELLS  # no q x q: pairs within items
+    stats = (
         data
         if isinstance(data, ItemCategoryCounts)
-        else ItemCategoryCounts.from_ratings(data, sparse=False)
-    ).dense()
-    per_item = counts.sum(axis=1)
+        else ItemCategoryCounts.from_ratings(data, sparse=many)
+    )
+    counts = stats.counts if many else stats.dense()
+    per_item = np.asarray(counts.sum(axis=1)).ravel()
     pairable = per_item >= 2
     n = counts[pairable].astype(np.float64)
     m = per_item[pairable].astype(np.float64)
@@ -179,11 +182,8 @@ def multi_valued_alpha(data: Ratings | ItemCategoryCounts) -> Coefficient:
     if total == 0:
         reason = "no item has two or more sets of values: nothing to compare"
         return Coefficient(**undefined_fields(reason, base))
-    delta = dice_distance_matrix(membership)
-    scaled = n / (m - 1)[:, None]
-    coincidences = scaled.T @ n - np.diag(scaled.sum(axis=0))
-    observed = float((coincidences * delta).sum() / total)
-    set_counts = n.sum(axis=0)
+    observed = _observed(n, m, membership, many) / total
+    set_counts = np.asarray(n.sum(axis=0)).ravel()
     sizes = membership.sum(axis=1)
     shares = np.bincount(sizes, weights=set_counts, minlength=int(sizes.max()) + 1) / total
     expected = expected_set_disagreement(set_counts @ membership.astype(np.float64), shares)
@@ -202,6 +202,19 @@ def multi_valued_alpha(data: Ratings | ItemCategoryCounts) -> Coefficient:
         reason="no standard error: Krippendorff & Craggs (2016) give none",
         **base,
     )
+
+
+def _observed(n: Any, m: FloatArray, membership: BoolArray, many: bool) -> float:
+    """The coincidences weighted by the nominal difference, summed: from the q x q
+    coincidence matrix, or with ``many`` sets from the pairs of sets within each pairable
+    item (:func:`~accord.agreement.set_distances.pair_distance_sums`), never q x q."""
+    if many:
+        within = pair_distance_sums(n, SetDistanceMetric("dice", membership))
+        return float(np.sum(within / (m - 1)))
+    delta = dice_distance_matrix(membership)
+    scaled = n / (m - 1)[:, None]
+    coincidences = scaled.T @ n - np.diag(scaled.sum(axis=0))
+    return float((coincidences * delta).sum())
 
 
 def _raters_of(data: Ratings | ItemCategoryCounts) -> int:

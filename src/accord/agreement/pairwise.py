@@ -20,6 +20,7 @@ from ..stats.pairs import PAIR_TABLE_CELLS, PairTables, pair_agreement
 from ._shared import _Data, item_terms, pair_tables, rating_counts
 from ._tables import (
     LIGHT_MIN_ITEMS,
+    cohen_pairs,
     cohen_tables,
     light_fields,
     pair_features,
@@ -315,19 +316,10 @@ def light_kappa(
     if ci == "analytic" and n_r * (n_r - 1) // 2 * q * q > PAIR_TABLE_CELLS:
         # Many categories: each pair's kappa from its trace and marginal products, with
         # memory proportional to the pairs of ratings (no q x q table per rater pair).
-        terms = pair_agreement(data)
-        pair_items = terms.n
-        keep = pair_items >= min_items
-        n_p = terms.n[keep].astype(np.float64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            po = terms.agree[keep] / n_p
-            pe = terms.chance[keep] / n_p**2
-            kappas = np.where(pe < 1.0 - 1e-12, (po - pe) / (1.0 - pe), np.nan)
+        kappas, kept, pair_items = cohen_pairs(pair_agreement(data), min_items)
     else:
         pt = PairTables.from_ratings(data) if shared is None else pair_tables(shared)
-        pair_items = pt.tables.sum(axis=(1, 2))
-        keep = pair_items >= min_items
-        kappas = cohen_tables(pt.tables[keep].astype(np.float64))
+        kappas, kept, pair_items = cohen_pairs(pt, min_items)
     if shared is None:
         n_pairable, n_single, n_raters = rating_counts(data)
     else:
@@ -352,7 +344,7 @@ def light_kappa(
         out["reason"] = "; ".join(filter(None, (LIGHT_NO_ANALYTIC_SE, out.get("reason"))))
     if ci == "bootstrap":
         assert pt is not None  # the bootstrap resamples the per-item pair tables
-        reps, jk = _light_bootstrap(data, pt, keep, n_boot, rng)
+        reps, jk = _light_bootstrap(data, pt, kept, n_boot, rng)
         good = reps[np.isfinite(reps)]
         se = float(good.std(ddof=1)) if good.size >= 2 else math.nan
         out.update(standard_error=se, replicates=reps, jackknife=jk)
@@ -363,12 +355,12 @@ def _light_bootstrap(
     data: Ratings, pt: PairTables, keep: Any, n_boot: int, rng: RngLike
 ) -> tuple[FloatArray, FloatArray | None]:
     """Replicates of Light's kappa over items, from the per-item pair tables of the kept
-    pairs (their jackknife too)."""
-    feats = pair_features(data, pt, np.flatnonzero(keep))
+    pairs (positions ``keep``; their jackknife too)."""
+    feats = pair_features(data, pt, keep)
     rated = np.bincount(data.item_codes, minlength=data.n_items) > 0
     feats = feats[rated]
     q = data.n_categories
-    n_kept = int(keep.sum())
+    n_kept = int(keep.size)
 
     def stat(t: FloatArray) -> FloatArray:
         k = cohen_tables(t.reshape(t.shape[0], n_kept, q, q))

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, cast
@@ -14,11 +15,11 @@ import pandas as pd
 from .._errors import InvalidInputError
 from .._methods import MethodsFormat, StudyDesign, agreement_methods
 from .._results import Coefficient, Result
-from .._types import RngLike
+from .._types import Level, RngLike, as_generator
 from ..data.ratings import Ratings, ReadReport
 from ..stats.scores import ScoreCells
 from . import many_raters as mr
-from ._shared import _Data
+from ._shared import _Data, item_terms
 from ._statistics import (
     CountPatterns,
     CountStatistics,
@@ -29,9 +30,10 @@ from ._statistics import (
     light_from_statistics,
     study_design,
 )
-from .icc import icc, icc_from_statistics
+from .icc import ICCMethod, icc, icc_from_statistics
 from .inference import CIKind, check_ci
 from .pairwise import light_kappa
+from .weights import ManyCategoriesError
 
 __all__ = [
     "COEFFICIENTS",
@@ -68,8 +70,9 @@ class AgreementTable(Result):
     ci : {"analytic", "bootstrap"}
         How the intervals of :meth:`to_frame` are computed (bootstrap: BCa).
     report : ReadReport or None
-        What the stream or dask engine read (rows, ratings, missing labels); None when the
-        data were given in memory (their report is on the :class:`~accord.Ratings`).
+        What was read, kept and dropped (rows, ratings, missing labels): the engine's
+        report, or the report of the :class:`~accord.Ratings` the table was computed from;
+        None for counts given as an array (nothing was read).
     design : StudyDesign or None
         Items, raters, ratings and how many items lack a rating (what
         :meth:`methods_text` states).
@@ -108,10 +111,14 @@ class AgreementTable(Result):
         return pd.DataFrame(self.rows(level))
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
-        """Plain dict: the level and one dict per coefficient."""
+        """Plain dict: the level, one dict per coefficient and the read report (when the
+        table came from a read)."""
         from .._results import to_plain
 
-        return {"level": self.level, "ci": self.ci, "coefficients": to_plain(self.to_frame(level))}
+        out = {"level": self.level, "ci": self.ci, "coefficients": to_plain(self.to_frame(level))}
+        if self.report is not None:
+            out["report"] = self.report.to_dict()
+        return out
 
     def methods_text(self, format: MethodsFormat = "text", level: float = 0.95) -> str:
         """A methods paragraph for a study report, with its references (GRRAS, Kottner et
@@ -156,6 +163,7 @@ def agreement_table(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    icc_method: ICCMethod = "auto",
 ) -> AgreementTable:
     """Every coefficient that applies to ratings or item x category counts, in one table.
 
@@ -191,8 +199,9 @@ def agreement_table(
         opts=dict(population_size=population_size, ci=ci, n_boot=n_boot, rng=gen),
     )
     if "icc" in wanted and ratings is not None and d.level in ("interval", "ratio"):
-        out.extend(icc(ratings).forms)  # single and average measures, six forms
-    return AgreementTable(tuple(out), d.level, ci, None, _design(d))
+        out.extend(icc(ratings, method=icc_method).forms)  # single and average, six forms
+    report = ratings.report if ratings is not None else None
+    return AgreementTable(tuple(out), d.level, ci, report, _design(d))
 
 
 def agreement_from_statistics(
@@ -208,6 +217,7 @@ def agreement_from_statistics(
     rng: RngLike = None,
     report: ReadReport | None = None,
     scores: ScoreCells | None = None,
+    icc_method: ICCMethod = "auto",
 ) -> AgreementTable:
     """The coefficients of :func:`agreement_table` from count statistics.
 
@@ -229,6 +239,8 @@ def agreement_from_statistics(
     scores : ScoreCells, optional
         The scored cells, for the six ICCs at interval and ratio level (left out without
         them): :func:`accord.agreement.icc.icc_from_statistics`.
+    icc_method : {"auto", "anova", "reml"}, default "auto"
+        The ICC's fit, as ``method`` of :func:`accord.icc`.
     """
     check_ci(ci, n_boot, "agreement")
     wanted = check_coefficients(coefficients)
@@ -241,7 +253,7 @@ def agreement_from_statistics(
     if scores is not None and wanted <= {"icc"} and not has_counts(stats, patterns):
         # The ICC alone, from statistics without counts: the design is read off the cells.
         rows = "icc" in wanted and stats.level in ("interval", "ratio")
-        forms = icc_from_statistics(scores).forms if rows else ()
+        forms = icc_from_statistics(scores, method=icc_method).forms if rows else ()
         design = cells_design(scores, stats.categories, stats.level)
         return AgreementTable(tuple(forms), stats.level, ci, report, design)
     d = data_from_statistics(stats, item_sums, patterns=patterns)
@@ -255,7 +267,7 @@ def agreement_from_statistics(
         opts=dict(population_size=population_size, ci=ci, n_boot=n_boot, rng=gen),
     )
     if "icc" in wanted and scores is not None and d.level in ("interval", "ratio"):
-        out.extend(icc_from_statistics(scores).forms)  # as agreement_table's ICC rows
+        out.extend(icc_from_statistics(scores, method=icc_method).forms)  # as in memory
     return AgreementTable(tuple(out), d.level, ci, report, _design(d))
 
 
@@ -272,7 +284,7 @@ def _design(d: _Data) -> StudyDesign:
 
 
 def _generator(rng: RngLike) -> np.random.Generator:
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    return as_generator(rng, "agreement")
 
 
 def _coefficients(
@@ -311,5 +323,25 @@ def _coefficients(
     if "krippendorff_alpha" in wanted:
         out.append(mr.krippendorff_alpha(data, level="nominal", **opts))
         if level != "nominal":
-            out.append(mr.krippendorff_alpha(data, level=level, **opts))
+            out.append(_alpha_at_level(data, level, opts))
     return out
+
+
+def _alpha_at_level(data: Any, level: Level, opts: dict[str, Any]) -> Coefficient:
+    """Alpha at the data's level; at the ratio level on too many categories for its q x q
+    distances, a row without a value that says why (the other rows still stand)."""
+    try:
+        return mr.krippendorff_alpha(data, level=level, **opts)
+    except ManyCategoriesError as exc:
+        d = mr._prepare(data, None, "agreement")
+        return Coefficient(
+            name="krippendorff_alpha",
+            statistic=math.nan,
+            standard_error=math.nan,
+            n_items=int(item_terms(d).n),
+            n_raters=int(d.n_raters),
+            categories=d.categories,
+            method=f"Krippendorff's alpha ({level} metric)",
+            weights=level,
+            reason=str(exc),
+        )

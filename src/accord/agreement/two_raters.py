@@ -30,7 +30,7 @@ from .._results import (
     coefficient_fields,
     undefined_fields,
 )
-from .._types import LEVELS, Alternative, FloatArray, Level, RngLike, as_generator
+from .._types import LEVELS, Alternative, FloatArray, IntArray, Level, RngLike, as_generator
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
 from ..information import entropy
@@ -652,6 +652,9 @@ def cohen_kappa(
     0.3478
     """
     owner = "cohen_kappa"
+    if _sparse_case(data, y, raters, agreement_weights, disagreement_weights, weights=weights):
+        assert isinstance(data, Ratings)
+        return _cohen_many_categories(data, population_size, weights)
     table, w, wname, p, n, factor = _weighted_table(
         owner,
         data,
@@ -711,6 +714,94 @@ def cohen_kappa(
         standard_error=se,
         standard_error_null=se0,
         kappa_max=_kappa_max(px, py, w, pe),
+        **common,
+    )
+
+
+#: Above this many cells (q x q), unweighted Cohen's kappa of two raters' ratings is
+#: computed from the table's filled cells and margins (:func:`_cohen_many_categories`).
+SPARSE_TABLE_CELLS = 20_000_000
+
+
+def _sparse_case(data: Any, y: Any, raters: Any, *matrices: Any, weights: Any) -> bool:
+    """Whether :func:`cohen_kappa` takes the path without a table, on ratings of exactly two
+    raters: unweighted when their q x q table would exceed :data:`SPARSE_TABLE_CELLS` cells;
+    any named weights on one category (every scheme is then the 1 x 1 identity, kappa 0/0,
+    and no contingency table has a single category)."""
+    if not (isinstance(data, Ratings) and y is None and raters is None and data.n_raters == 2):
+        return False
+    if any(m is not None for m in matrices):
+        return False
+    q = data.n_categories
+    return (q < 2 and (weights is None or weights in WEIGHT_SCHEMES)) or (
+        weights is None and q**2 > SPARSE_TABLE_CELLS
+    )
+
+
+def _paired_labels(ratings: Ratings) -> tuple[IntArray, IntArray, int]:
+    """The label codes of raters 0 and 1 on the items both rated, and how many items only
+    one of them rated (as :meth:`~accord.ContingencyTable.from_ratings` pairs them)."""
+    labels = np.full((2, ratings.n_items), -1, dtype=np.int64)
+    labels[ratings.rater_codes, ratings.item_codes] = ratings.label_codes
+    both = (labels >= 0).all(axis=0)
+    either = (labels >= 0).any(axis=0)
+    if not both.any():
+        raise InvalidInputError(
+            f"raters {ratings.raters[0]!r} and {ratings.raters[1]!r} rated no item in common"
+        )
+    return labels[0, both], labels[1, both], int(either.sum() - both.sum())
+
+
+def _cohen_many_categories(
+    ratings: Ratings, population_size: float | None, weights: str | None = None
+) -> CohenKappa:
+    r"""Unweighted Cohen's kappa of two raters on many categories, from the table's filled
+    cells and its margins: nothing q x q. The same formulas as :func:`cohen_kappa`, with
+    the null variance's double sum in closed form, :math:`\sum_{xy} a_x b_y ([x = y] -
+    b_x - a_y)^2 = p_e + 2 p_e^2 - \sum_x a_x b_x (a_x + b_x)` (``a``, ``b`` the margins,
+    each summing to 1). ``table`` and ``weight_matrix`` are left empty (0 x 0). On one
+    category (``weights`` then named only in the result) kappa is 0/0: NaN with the reason."""
+    x, yy, n_unpaired = _paired_labels(ratings)
+    q, n = ratings.n_categories, int(x.size)
+    cells, freq = np.unique(x * q + yy, return_counts=True)
+    cx, cy, pxy = cells // q, cells % q, freq / n
+    a = np.bincount(x, minlength=q) / n
+    b = np.bincount(yy, minlength=q) / n
+    po, pe = float(pxy[cx == cy].sum()), float(np.dot(a, b))
+    wname, raters = weights or "identity", (str(ratings.raters[0]), str(ratings.raters[1]))
+    method = (
+        "Cohen's kappa (unweighted; Cohen 1960); chance agreement from each rater's own "
+        "marginals; SE: Fleiss, Cohen & Everitt (1969) general variance; SE under H0 in "
+        "standard_error_null"
+    )
+    common: dict[str, Any] = dict(
+        name="cohen_kappa", n_items=n, n_raters=2, categories=ratings.categories,
+        method=method, observed_agreement=po, chance_agreement=pe, weights=wname,
+        n_items_unpairable=n_unpaired, percent_agreement=po,
+        pabak=(q * po - 1.0) / (q - 1.0) if q >= 2 else math.nan,
+        population_size=math.inf if population_size is None else float(population_size),
+        raters=raters,
+    )  # fmt: skip
+    if pe >= 1.0 - _PE_TOL:
+        reason = (
+            "both raters used one and the same category: chance agreement is 1 and kappa is "
+            "0/0 (undefined)"
+        )
+        return CohenKappa(**undefined_fields(reason, common))
+    kappa = (po - pe) / (1.0 - pe)
+    factor = population_factor(n, population_size)
+    gradient = ((cx == cy) - (1.0 - kappa) * (b[cx] + a[cy])) / (1.0 - pe)
+    se = _linearized_se(pxy, gradient, n, factor)
+    se0 = math.nan
+    if n >= 2:
+        s0 = pe + 2.0 * pe**2 - float(np.sum(a * b * (a + b)))
+        se0 = math.sqrt(max((s0 - pe**2) / (n * (1.0 - pe) ** 2) * factor, 0.0))
+    best = float(np.minimum(a, b).sum())
+    return CohenKappa(
+        statistic=kappa,
+        standard_error=se,
+        standard_error_null=se0,
+        kappa_max=(best - pe) / (1.0 - pe),
         **common,
     )
 

@@ -8,6 +8,7 @@ and in [0, 1] elsewhere; disagreement weights are ``1 - w``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from typing import Any, Literal, TypeAlias
@@ -19,14 +20,18 @@ from .._errors import InvalidInputError, option
 from .._types import FloatArray
 
 __all__ = [
+    "DENSE_WEIGHT_CELLS",
     "ORIGIN_SCHEMES",
     "WEIGHT_SCHEMES",
+    "LowRankWeights",
+    "ManyCategoriesError",
     "WeightScheme",
     "agreement_weights",
     "all_numbers",
     "category_scale",
     "check_ordered",
     "has_order",
+    "many_category_weights",
 ]
 
 WeightScheme: TypeAlias = Literal[
@@ -259,7 +264,7 @@ def agreement_weights(
     if scheme == "linear":
         return _f(1.0 - np.abs(d) / span)
     if scheme == "quadratic":
-        return _f(1.0 - d**2 / span**2)
+        return _f(1.0 - (d / span) ** 2)  # the ratio first: no overflow at 1e200
     if scheme == "radical":
         return _f(1.0 - np.sqrt(np.abs(d)) / math.sqrt(span))
     if scheme == "ratio":
@@ -275,9 +280,112 @@ def agreement_weights(
         return _f(1.0 - raw / raw.max())
     # bipolar
     s = x[:, None] + x[None, :]
-    den = (s - 2.0 * xmin) * (2.0 * xmax - s)
+    span = span or 1.0  # in units of the span: no overflow at 1e200, no underflow at 1e-300
+    den = ((s - 2.0 * xmin) / span) * ((2.0 * xmax - s) / span)
     with np.errstate(invalid="ignore", divide="ignore"):
-        raw = np.where(den > 0, d**2 / np.where(den > 0, den, 1.0), 0.0)
+        raw = np.where(den > 0, (d / span) ** 2 / np.where(den > 0, den, 1.0), 0.0)
     np.fill_diagonal(raw, 0.0)
     out: FloatArray = 1.0 - raw / raw.max()
     return out
+
+
+class ManyCategoriesError(InvalidInputError):
+    """A computation that needs a q x q matrix, on more categories than
+    :data:`DENSE_WEIGHT_CELLS` allows; the message names the number and what works."""
+
+
+#: Largest q x q weight matrix built (cells); beyond it quadratic weights are a
+#: :class:`LowRankWeights` and the other schemes are refused.
+DENSE_WEIGHT_CELLS = 20_000_000
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class LowRankWeights:
+    r"""A q x q weight matrix held as a product of two thin factors, ``W = U V^T``: the
+    quadratic weights :math:`1 - (x_k - x_l)^2 / s^2 = \sum_j U_{kj} V_{lj}` with
+    :math:`U_k = (1, x_k, x_k^2)`, :math:`V_l = (1 - x_l^2/s^2, 2 x_l / s^2, -1/s^2)`, so
+    that products with vectors and count rows cost O(q), never q x q.
+
+    Attributes
+    ----------
+    u, v : ndarray, shape (q, k)
+        The factors.
+
+    Examples
+    --------
+    >>> w = LowRankWeights.quadratic(np.array([1.0, 2.0, 3.0]))
+    >>> (w @ np.array([1.0, 0.0, 0.0])).tolist(), float(w.sum())
+    ([1.0, 0.75, 0.0], 6.0)
+    """
+
+    u: FloatArray
+    v: FloatArray
+    #: numpy defers ``array @ W`` to :meth:`__rmatmul__`.
+    __array_ufunc__ = None
+
+    @classmethod
+    def quadratic(cls, x: FloatArray) -> LowRankWeights:
+        """The quadratic agreement weights of the category scale ``x``."""
+        s2 = float(x.max() - x.min()) ** 2
+        u = np.stack([np.ones_like(x), x, x**2], axis=1)
+        v = np.stack([1.0 - x**2 / s2, 2.0 * x / s2, np.full_like(x, -1.0 / s2)], axis=1)
+        return cls(u, v)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(q, q)."""
+        return (int(self.u.shape[0]), int(self.v.shape[0]))
+
+    @property
+    def T(self) -> LowRankWeights:
+        """The transpose, ``V U^T``."""
+        return LowRankWeights(self.v, self.u)
+
+    @property
+    def key(self) -> bytes:
+        """Bytes that identify the matrix (cache keys)."""
+        return self.u.tobytes() + self.v.tobytes()
+
+    def __matmul__(self, other: Any) -> FloatArray:
+        """``W @ other`` for a vector or a (q, m) array."""
+        out: FloatArray = self.u @ (self.v.T @ np.asarray(other, dtype=np.float64))
+        return out
+
+    def __rmatmul__(self, other: Any) -> FloatArray:
+        """``other @ W`` for a vector, a (m, q) array or a sparse (m, q) array."""
+        left = other @ self.u
+        out: FloatArray = np.asarray(left, dtype=np.float64) @ self.v.T
+        return out
+
+    def sum(self) -> float:
+        """The sum of every cell."""
+        return float(self.u.sum(axis=0) @ self.v.sum(axis=0))
+
+    def quadratic_form(self, left: Any, right: Any) -> FloatArray:
+        """Row by row ``left_i W right_i^T`` for (m, q) arrays (dense or sparse)."""
+        a = np.asarray(left @ self.u, dtype=np.float64)
+        b = np.asarray(right @ self.v, dtype=np.float64)
+        out: FloatArray = np.einsum("ij,ij->i", a, b)
+        return out
+
+
+def many_category_weights(
+    scheme: Any, categories: Sequence[Any], owner: str
+) -> LowRankWeights | None:
+    """For more categories than a q x q matrix of :data:`DENSE_WEIGHT_CELLS` cells holds:
+    quadratic weights as a :class:`LowRankWeights`, and an error for the other schemes and
+    explicit matrices; None for fewer categories."""
+    q = len(categories)
+    if q * q <= DENSE_WEIGHT_CELLS:
+        return None
+    if isinstance(scheme, str) and scheme == "quadratic":
+        x = category_scale(categories)
+        if float(x.max() - x.min()) <= 0:
+            raise InvalidInputError("quadratic weights need at least two distinct category values")
+        return LowRankWeights.quadratic(x)
+    what = f"{scheme} weights" if isinstance(scheme, str) else "an explicit weight matrix"
+    raise ManyCategoriesError(
+        f"{owner}: {what} on {q:,} categories would need a {q:,} x {q:,} matrix; on this "
+        f"many categories use {option('weights', 'quadratic')} (computed without one) or "
+        "Krippendorff's alpha at the data's level (interval or ratio)"
+    )

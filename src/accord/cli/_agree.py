@@ -59,9 +59,11 @@ def render(
     report). A :class:`~accord.PerLabelAgreement` (set-valued ratings) follows the table,
     and is the ``per_label`` key of the JSON; ``left_out``: the table of measurements left
     out the coefficients that count exact matches, and its caption says so."""
-    from .._verdict import ratings_verdict, table_verdict
+    from .._verdict import table_verdict, two_rater_kappas
     from ..agreement.summary import AgreementTable
 
+    if ratings is not None:  # two raters on categories: Cohen's kappa, the headline, is a row
+        results = [*two_rater_kappas(ratings), *results]
     table = AgreementTable(tuple(results), measurement, ci)
     dicts = table.rows(level)
     if fmt is OutputFormat.json:
@@ -112,13 +114,15 @@ def render(
         )
     has_icc = any(getattr(coef, "label", None) for coef in results)
     reml = any(getattr(coef, "lr_statistic", None) is not None for coef in results)
-    icc_ci = " (ICC: profile likelihood of the REML fit)" if reml else " (ICC: F interval)"
+    choice = next((c.interval_choice for c in results if getattr(c, "interval_choice", "")), "")
+    icc_ci = " (ICC: profile likelihood of the REML fit" if reml else " (ICC: F interval"
+    icc_ci += f", chosen as {choice})" if choice else ")"
     icc_p = " (ICC: likelihood-ratio test, REML on every item with a score)" if reml else (
         " (ICC: F test)")  # fmt: skip
     how = "BCa bootstrap over items" if ci == "bootstrap" else "t interval on items - 1 df"
     how += icc_ci if has_icc and ci != "bootstrap" else ""
-    lead = (
-        table_verdict(table, level) if ratings is None else ratings_verdict(ratings, table, level)
+    lead = table_verdict(
+        table, level, two_raters=None if ratings is None else ratings.n_raters == 2
     )
     columns = ["coefficient", "estimate", "SE", f"{level:.0%} CI", "p", "items", "note"]
     caption = (
@@ -213,6 +217,13 @@ def agree(
     ),
     multi_label: bool = MULTI_LABEL_OPTION,
     distance: str | None = DISTANCE_OPTION,
+    icc_method: str = typer.Option(
+        "auto",
+        "--icc-method",
+        help="The ICCs' fit and interval: auto (ANOVA and F intervals on a complete design, "
+        "REML and profile-likelihood intervals otherwise), anova, or reml (the REML "
+        "intervals on a complete design too).",
+    ),
     shared: Shared = Shared(),
 ) -> None:
     """Agreement among raters beyond chance: every coefficient that applies, with SEs
@@ -233,6 +244,8 @@ def agree(
         "rng": seed,
         "population_size": population_size,
     }
+    if multi_label and icc_method != "auto":
+        raise fail("--icc-method does not apply with --multi-label: sets of labels have no ICC")
     if multi_label:
         _agree_sets(path, files, shared, duplicates, coefficients, weights, distance,
                     interval, source_tool, field)  # fmt: skip
@@ -259,6 +272,7 @@ def agree(
             str(path) if ratings is None else ratings,
             coefficients=chosen if shown is None else shown,
             weights=weights,
+            icc_method=icc_method,  # type: ignore[arg-type]
             **interval,
             **source,
         )

@@ -15,8 +15,9 @@ from typer.core import TyperCommand, TyperGroup
 #: Width of the example commands in ``--help`` (continued with `` \\`` as a shell would read).
 EXAMPLE_WIDTH = 76
 
-#: Library keywords whose command-line option has another name (the option's parameter).
-KEYWORD_OPTIONS = {"rng": "seed"}
+#: Library keywords whose command-line option has another name (the option's parameter);
+#: a command without that parameter is asked for the keyword's own.
+KEYWORD_OPTIONS = {"rng": "seed", "judge": "judges"}
 
 #: The options of the running command by parameter name, as parsed (set while it runs).
 COMMAND_OPTIONS: ContextVar[Mapping[str, Any]] = ContextVar("accord_command_options")
@@ -97,10 +98,10 @@ class CommandLineDialect:
         self.ctx = ctx
 
     def _option(self, keyword: str) -> Any:
-        name = KEYWORD_OPTIONS.get(keyword, keyword)
-        for param in self.ctx.command.params:
-            if param.param_type_name == "option" and param.name == name:
-                return param
+        for name in (KEYWORD_OPTIONS.get(keyword, keyword), keyword):
+            for param in self.ctx.command.params:
+                if param.param_type_name == "option" and param.name == name:
+                    return param
         return None
 
     def flag(self, keyword: str) -> str | None:
@@ -115,10 +116,32 @@ class CommandLineDialect:
         return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
+#: click's error for a command line that does not parse (typer's click: the base of
+#: ``typer.BadParameter``, as are its unknown and missing options).
+_USAGE_ERROR: type[Exception] = next(
+    c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError"
+)
+
+
 class AccordCommand(TyperCommand):
     """A subcommand whose run speaks command line: the library's messages name its options
     (``--out-of-range clip``), not Python keywords; its options are :data:`COMMAND_OPTIONS`
     while it runs."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Options that do not parse (a word for a number, a value outside its choices, an
+        unknown option) are one line on standard error and exit status 2, as every other
+        error of a command (click would print its usage block)."""
+        bare = not args  # (the parser consumes the list)
+        try:
+            return list(super().parse_args(ctx, args))
+        except _USAGE_ERROR as exc:
+            if bare:  # a command called bare prints its help
+                raise
+            text = getattr(exc, "format_message", exc.__str__)()  # names the option
+            message = " ".join(str(text).split())
+            typer.echo(f"accord: error: {message} (see accord {self.name} --help)", err=True)
+            raise typer.Exit(code=2) from None
 
     def invoke(self, ctx: Any) -> Any:
         from .._errors import speaking
@@ -129,14 +152,17 @@ class AccordCommand(TyperCommand):
             with speaking(dialect):
                 return super().invoke(ctx)
         except MemoryError as exc:
-            typer.echo(f"accord: error: {out_of_memory(exc, dialect.flag('engine'))}", err=True)
+            engine = getattr(ctx.params.get("engine"), "value", ctx.params.get("engine"))
+            flag = dialect.flag("engine") if engine in ("memory", None) else None
+            typer.echo(f"accord: error: {out_of_memory(exc, flag)}", err=True)
             raise typer.Exit(code=2) from None
         finally:
             COMMAND_OPTIONS.reset(token)
 
 
 def out_of_memory(exc: MemoryError, engine_flag: str | None) -> str:
-    """One line for a command that ran out of memory: what did not fit, and the way out.
+    """One line for a command that ran out of memory: what did not fit, and the way out
+    (``engine_flag`` None: the command has no engine option or already streams).
 
     >>> print(out_of_memory(MemoryError("Unable to allocate 7.45 GiB for an array"), "--engine"))
     out of memory: unable to allocate 7.45 GiB for an array; --engine stream reads the data

@@ -16,6 +16,7 @@ from ._common import (
     Shared,
     check_engine_options,
     check_output,
+    check_seed,
     csv_text,
     echo_warnings,
     print_table,
@@ -122,7 +123,10 @@ def calibrate(
     ),
     uncertainty: str = typer.Option("auto", "--uncertainty", help="auto, exact, sample or none."),
     seed: int = typer.Option(
-        0, "--seed", help="Seed for sampled uncertainty (the same seed prints the same sds)."
+        0,
+        "--seed",
+        help="Seed for sampled uncertainty (the same seed prints the same sds).",
+        callback=check_seed,
     ),
     shared: Shared = Shared(),
     output: Path | None = typer.Option(

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 import typer
 
 from .._errors import AccordError
+from .._names import show_controls
 
 if TYPE_CHECKING:
     from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
@@ -61,8 +62,21 @@ GOLD_OPTION = typer.Option(
     "--gold",
     help="Column holding a gold label per item: each rater's accuracy and kappa against it.",
 )
+
+
+def check_seed(value: int | None) -> int | None:
+    """``--seed``: a non-negative integer (numpy takes no negative seed), checked as the
+    command line is read, before any work."""
+    if value is not None and value < 0:
+        raise fail(f"--seed must be a non-negative integer; got {value}")
+    return value
+
+
 SEED_OPTION = typer.Option(
-    0, "--seed", help="Seed of the bootstrap (the same seed prints the same interval)."
+    0,
+    "--seed",
+    help="Seed of the bootstrap (the same seed prints the same interval).",
+    callback=check_seed,
 )
 #: The margin of the alternative annotator test (``accord judge``, ``accord report --judge``).
 EPSILON_HELP = (
@@ -113,6 +127,10 @@ ENGINE_OPTION = typer.Option(
     help="memory (read the file whole), stream (Parquet/CSV files, a glob or a folder, in "
     "batches: memory bounded by the statistics) or dask (per partition).",
 )
+#: The names of dask's own schedulers (``dask.base.get_scheduler``), as ``--scheduler`` takes
+#: them.
+DASK_SCHEDULERS = ("threads", "threading", "processes", "multiprocessing", "synchronous",
+                   "sync", "single-threaded", "distributed")  # fmt: skip
 SCHEDULER_OPTION = typer.Option(
     None,
     "--scheduler",
@@ -262,6 +280,11 @@ def check_engine_options(
     """
     if scheduler is not None and engine is not EngineName.dask:
         raise fail("--scheduler applies to --engine dask")
+    if scheduler is not None and "://" not in scheduler and scheduler not in DASK_SCHEDULERS:
+        raise fail(
+            f"--scheduler must be an address (tcp://host:8786) or one of "
+            f"{', '.join(DASK_SCHEDULERS)}; got {scheduler}"
+        )
     given = [flag for flag, on in (memory_only or {}).items() if on]
     if given and engine is not EngineName.memory:
         verb = "applies" if len(given) == 1 else "apply"
@@ -896,12 +919,16 @@ def rich_table(
 ) -> FittedTable:
     """A table of ``rows`` (dicts) that fits the console it is printed on: columns empty in
     every row are left out, numbers are rounded for display (p-values down to ``<0.0001``),
-    ``left`` columns are left-aligned text and ``headers`` renames. See :class:`FittedTable`."""
+    ``left`` columns are left-aligned text and ``headers`` renames; bidirectional controls
+    in names show as escapes (``\\u202e``). See :class:`FittedTable`."""
     headers = headers or {}
     shown = [c for c in columns if any(row.get(c) not in (None, "") for row in rows)]
 
     def cell(col: str, value: Any) -> str:
-        return format_pvalue(value) if col in P_VALUE_COLUMNS else format_number(value)
+        text = format_pvalue(value) if col in P_VALUE_COLUMNS else format_number(value)
+        # names as the data hold them: a bidirectional control shows as its escape
+        shown = show_controls(text)
+        return text if shown == text else Cell(shown, getattr(text, "footnote", None))
 
     return FittedTable(
         [headers.get(c, c) for c in shown],
@@ -949,7 +976,7 @@ def print_lead(console: Console, lead: str) -> None:
     """The verdict line, in bold, wrapped at words to the console's width."""
     from rich.text import Text
 
-    console.print(Text(lead, style="bold"))
+    console.print(Text(show_controls(lead), style="bold"))
 
 
 def check_columns(

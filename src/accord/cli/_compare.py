@@ -151,7 +151,10 @@ def compare(
         )
         method = cast(LimitsMethod | None, limits)
         if shared.fmt is OutputFormat.json:
-            write_json(result.to_dict(confidence_level, method), shared.output)
+            write_json(
+                {"report": ratings.report.to_dict(), **result.to_dict(confidence_level, method)},
+                shared.output,
+            )
             return
         if shared.fmt is OutputFormat.csv:
             table = result.table(confidence_level, method)
@@ -163,7 +166,7 @@ def compare(
         print_table(
             _rows(table),
             COLUMNS,
-            title=f"{result} ({first.scale}s, limits at {multiplier:g} SD)",
+            title=f"{ratings.report}\n{result} ({first.scale}s, limits at {multiplier:g} SD)",
             caption=f"{first.method}; {confidence_level:.0%} intervals, the limits' {used}; "
             "slope p: proportional bias (difference on mean)",
             output=shared.output,

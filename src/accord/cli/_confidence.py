@@ -16,6 +16,7 @@ from ._common import (
     Shared,
     check_engine_options,
     check_output,
+    check_seed,
     fail,
     format_ci,
     format_number,
@@ -379,7 +380,9 @@ def confidence(
         help="Also report cross-fitted NCE after recalibration: bins or isotonic.",
     ),
     folds: int = typer.Option(5, "--folds", help="Cross-fitting folds for --recalibrate."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the random fold assignment."),
+    seed: int = typer.Option(
+        0, "--seed", help="Seed of the random fold assignment.", callback=check_seed
+    ),
     out_of_range: str = typer.Option(
         "raise", "--out-of-range", help="Confidences outside [0, 1]: raise or clip (as sclite)."
     ),

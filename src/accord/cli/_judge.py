@@ -15,6 +15,7 @@ from ._common import (
     OutputFormat,
     Shared,
     check_output,
+    check_seed,
     csv_text,
     echo_warnings,
     format_number,
@@ -65,14 +66,19 @@ def _cells(row: Mapping[Any, Any]) -> dict[str, Any]:
     return out
 
 
-def _render(result: Any, agreement: dict[Any, Any], fmt: OutputFormat, output: Path | None) -> None:
-    """Print the alt-test result, and each judge's :class:`~accord.JudgeAgreement` when
-    ``agreement`` holds them (``--agreement``)."""
+def _render(
+    result: Any, agreement: dict[Any, Any], fmt: OutputFormat, output: Path | None, report: Any
+) -> None:
+    """Print the read ``report`` (what was read, kept and dropped), the alt-test result, and
+    each judge's :class:`~accord.JudgeAgreement` when ``agreement`` holds them
+    (``--agreement``)."""
+    from rich.text import Text
+
     from ..judges import AltTest
 
     tests = [result] if isinstance(result, AltTest) else list(result.tests)
     if fmt is OutputFormat.json:
-        out = result.to_dict()
+        out = {"report": report.to_dict(), **result.to_dict()}
         if agreement:
             out["agreement"] = (
                 agreement[result.judge].to_dict()
@@ -85,6 +91,7 @@ def _render(result: Any, agreement: dict[Any, Any], fmt: OutputFormat, output: P
         write_text(_csv(tests, agreement), output)
         return
     with output_console(output) as console:
+        console.print(Text(str(report)))
         if len(tests) > 1:
             rows = [_cells(r) for r in result.table[RANKING_COLUMNS].to_dict(orient="records")]
             print_lead(console, result._headline())
@@ -180,12 +187,14 @@ def judge(
     n_boot: int = typer.Option(
         2000, "--n-boot", help="Bootstrap replicates of --agreement's intervals."
     ),
-    seed: int = typer.Option(0, "--seed", help="Seed of --agreement's bootstrap."),
+    seed: int = typer.Option(
+        0, "--seed", help="Seed of --agreement's bootstrap.", callback=check_seed
+    ),
     shared: Shared = Shared(),
 ) -> None:
     """Can a judge replace a human rater? The alternative annotator test (alt-test)."""
     from .. import alt_test, judge_agreement
-    from ..judges import AltTest
+    from ..judges import AltTest, human_panel
 
     check_output(shared.output)
     files = shared.files()
@@ -206,16 +215,15 @@ def judge(
         agreement = {}
         if with_agreement:
             tests = [result] if isinstance(result, AltTest) else list(result.tests)
-            named = set(judges)
-            others = [r for r in ratings.raters.tolist() if str(r) not in named]
+            others = human_panel(ratings, judges, panel)
             agreement = {
                 t.judge: judge_agreement(
                     ratings,
                     t.judge,
-                    humans=others if panel is None else panel,
+                    humans=others,
                     n_boot=n_boot,
                     rng=seed,
                 )
                 for t in tests
             }
-        _render(result, agreement, shared.fmt, shared.output)
+        _render(result, agreement, shared.fmt, shared.output, ratings.report)

@@ -19,6 +19,7 @@ from ._common import (
     OutputFormat,
     Shared,
     check_output,
+    echo_warnings,
     fail,
     format_ci,
     output_console,
@@ -75,7 +76,9 @@ def compute(
         scott_pi,
         specific_agreement,
     )
+    from .._bootstrap import warn_few_replicates
 
+    warn_few_replicates(n_boot)  # the IA interval's replicates (degenerate cases: notes)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         out: dict[str, Any] = {"cohen_kappa": cohen_kappa(table)}
@@ -147,9 +150,9 @@ def _rich_table(
     )
 
 
-def _contingency(table: Any, results: dict[str, Any]) -> Any:
+def _contingency(table: Any, results: dict[str, Any], report: Any = None) -> Any:
     """The table of counts, rows rater X and columns rater Y, with its margins (the raters'
-    category counts of the specific agreement table)."""
+    category counts of the specific agreement table), under the read ``report``."""
     x, y = table.raters
     sa = results["specific_agreement"].per_category
     keys = [f"c{j}" for j in range(table.q)]  # category names may repeat as text
@@ -170,7 +173,7 @@ def _contingency(table: Any, results: dict[str, Any]) -> Any:
     return rich_table(
         rows,
         ["category", *keys, "total"],
-        title=f"Counts: {x} in rows, {y} in columns",
+        title=("" if report is None else f"{report}\n") + f"Counts: {x} in rows, {y} in columns",
         left=("category",),
         headers=headers,
     )
@@ -236,9 +239,12 @@ def _cuts_table(dich: Any) -> Any:
     )
 
 
-def render_table(table: Any, results: dict[str, Any], output: Path | None) -> None:
+def render_table(
+    table: Any, results: dict[str, Any], output: Path | None, report: Any = None
+) -> None:
     """Print the table of counts, the summary, the per-category table and the cut table (if
-    any) for people."""
+    any) for people; the first title starts with the read ``report`` of a ratings file
+    (what was read, kept and dropped)."""
     x, y = table.raters
     title = (
         f"{x} (rows) vs {y} (columns): {table.n:g} items rated by both, {table.q} categories"
@@ -253,7 +259,7 @@ def render_table(table: Any, results: dict[str, Any], output: Path | None) -> No
         "diagonal: read it beside kappa."
     )
     tables = [
-        _contingency(table, results),
+        _contingency(table, results, report),
         _rich_table(
             _summary_rows(table, results),
             ["measure", "estimate", "SE", "95% CI", "note"],
@@ -269,12 +275,16 @@ def render_table(table: Any, results: dict[str, Any], output: Path | None) -> No
             console.print(t)
 
 
-def render_json(table: Any, results: dict[str, Any], source: str, output: Path | None) -> None:
-    """Write every result as one JSON object (keys are the result fields)."""
+def render_json(
+    table: Any, results: dict[str, Any], source: str, output: Path | None, report: Any = None
+) -> None:
+    """Write every result as one JSON object (keys are the result fields), with the read
+    ``report`` of a ratings file (null for a table of counts: no rows were read)."""
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         payload: dict[str, Any] = {
+            "report": None if report is None else report.to_dict(),
             "input": {
                 "source": source,
                 "raters": list(table.raters),
@@ -419,7 +429,8 @@ def pair(
 
     check_output(shared.output)
     files = shared.files()
-    with user_errors():
+    report = None  # what was read from a ratings file
+    with user_errors(), echo_warnings():
         if level is not None and level not in LEVELS:
             raise fail(f"--level must be nominal, ordinal, interval or ratio; got {level!r}")
         if (path is None) == (table_path is None):
@@ -451,7 +462,7 @@ def pair(
                 duplicates=duplicates,
             )
             table = ContingencyTable.from_ratings(ratings, raters=raters)
-            source = str(path)
+            source, report = str(path), ratings.report
             text = [c for c in table.categories if isinstance(c, str)]
             if dichotomize and level not in (None, "nominal") and categories is None and text:
                 shown = ", ".join(map(str, table.categories))
@@ -466,8 +477,8 @@ def pair(
             table, weights=weights, dichotomize=dichotomize, n_boot=n_boot, seed=seed, level=scale
         )
         if shared.fmt is OutputFormat.json:
-            render_json(table, results, source, shared.output)
+            render_json(table, results, source, shared.output, report)
         elif shared.fmt is OutputFormat.csv:
             render_csv(table, results, shared.output)
         else:
-            render_table(table, results, shared.output)
+            render_table(table, results, shared.output, report)

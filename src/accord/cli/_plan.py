@@ -12,6 +12,7 @@ from ._common import (
     OutputFormat,
     Shared,
     check_output,
+    check_seed,
     fail,
     format_number,
     output_console,
@@ -235,7 +236,10 @@ def plan(
         200, "--simulations", help="With --simulate: studies per number of items."
     ),
     seed: int = typer.Option(
-        0, "--seed", help="With --simulate: random seed (the same seed, the same plan)."
+        0,
+        "--seed",
+        help="With --simulate: random seed (the same seed, the same plan).",
+        callback=check_seed,
     ),
     shared: Shared = Shared(),
 ) -> None:

@@ -21,12 +21,14 @@ from ._common import (
     ITEM_OPTIONAL,
     LABELS_AS_OPTION,
     LEVEL_OPTION,
+    MULTI_LABEL_OPTION,
     NA_VALUES_OPTION,
     RATER_OPTIONAL,
     RATINGS_FILE_ARGUMENT,
     ExportToolName,
     Shared,
     check_output,
+    check_seed,
     fail,
     ratings_keywords,
     shared_options,
@@ -42,6 +44,11 @@ EPILOG = examples(
     "--engine stream -o out/diagnoses-stream.html",
     "accord report examples/diagnoses.csv --item patient --rater rater --label diagnosis "
     "--judge rater6 --epsilon 0.15 -o out/diagnoses-judge.html",
+    "accord report examples/pandalm.csv --item item --rater rater --label preference "
+    "--judge pandalm-7b --humans annotator1,annotator2,annotator3 --epsilon 0.15 "
+    "-o out/pandalm-judge.html",
+    "accord report examples/diagnoses.csv --item patient --rater rater --label diagnosis "
+    "--multi-label -o out/diagnoses-sets.html",
 )
 
 
@@ -61,6 +68,7 @@ def report_command(
     duplicates: str = DUPLICATES_OPTION,
     na_values: str | None = NA_VALUES_OPTION,
     labels_as: str = LABELS_AS_OPTION,
+    multi_label: bool = MULTI_LABEL_OPTION,
     score: list[str] = typer.Option(
         [], "--score", help="Numeric score column to calibrate over the panel (repeatable)."
     ),
@@ -73,18 +81,26 @@ def report_command(
     gold: str | None = GOLD_OPTION,
     confidence: str | None = CONFIDENCE_OPTION,
     correct: str | None = CORRECT_OPTION,
-    judge: str | None = typer.Option(
-        None,
+    judges: list[str] = typer.Option(
+        [],
         "--judge",
         help="A rater whose place is in question (a model): adds 'Can the judge replace a "
-        "rater?' (needs --epsilon).",
+        "rater?', first on the page (needs --epsilon). Repeat to name other models: the "
+        "section is on the first, and none is counted as a human.",
+    ),
+    humans: str | None = typer.Option(
+        None,
+        "--humans",
+        help="The judge's panel, comma-separated (default: every rater not a judge).",
     ),
     epsilon: float | None = typer.Option(None, "--epsilon", help=EPSILON_HELP),
     title: str | None = typer.Option(None, "--title", help="Title of the page."),
     output: Path = typer.Option(
         Path("report.html"), "--output", "-o", help="Where to write the page."
     ),
-    seed: int = typer.Option(0, "--seed", help="Seed of the bootstraps (same seed, same page)."),
+    seed: int = typer.Option(
+        0, "--seed", help="Seed of the bootstraps (same seed, same page).", callback=check_seed
+    ),
     shared: Shared = Shared(),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary line."),
 ) -> None:
@@ -94,7 +110,7 @@ def report_command(
     columns = {"--score": bool(score), "--gold": gold is not None,
                "--confidence": confidence is not None,
                "--correct": correct is not None}  # fmt: skip
-    exported = _export_ratings(path, source_tool, field, duplicates, shared, columns)
+    exported = _export_ratings(path, source_tool, field, duplicates, shared, columns, multi_label)
     if exported is None and not (label or score or confidence):
         raise fail("nothing to report on: give --label, --score, or --confidence with --correct")
     weights: str | dict[str, str] | None = None
@@ -112,10 +128,13 @@ def report_command(
             )
     if gold is not None and label is None:
         raise fail("--gold is compared with the raters' labels: give --label too")
-    if judge is not None and (label is None or epsilon is None):
+    if judges and (label is None or epsilon is None):
         raise fail("--judge needs --label and --epsilon (the alternative annotator test's margin)")
-    if epsilon is not None and judge is None:
+    if epsilon is not None and not judges:
         raise fail("--epsilon is the judge's margin: give --judge too")
+    if humans is not None and not judges:
+        raise fail("--humans is the judge's panel: give --judge too")
+    judge: Any = None if not judges else judges[0] if len(judges) == 1 else list(judges)
     check_output(output, creates=True)
     files = shared.files()
     read = ratings_keywords()
@@ -137,12 +156,14 @@ def report_command(
             confidence=confidence,
             correct=correct,
             judge=judge,
+            humans=None if humans is None else [h.strip() for h in humans.split(",")],
             epsilon=epsilon,
             title=title,
             output=output,
             seed=seed,
             progress=not quiet and sys.stderr.isatty(),
             engine=shared.engine.value,
+            multi_label=multi_label,
         )
     if not quiet:
         typer.echo(f"wrote {page.path} ({', '.join(page.sections)})")
@@ -157,6 +178,7 @@ def _export_ratings(
     duplicates: str,
     shared: Shared,
     columns: dict[str, bool],
+    multi_label: bool = False,
 ) -> Any:
     """The ratings of an annotation tool's export (``--from``, read in memory, without the
     column options), or None for a table (``--item`` and ``--rater`` needed)."""
@@ -177,7 +199,8 @@ def _export_ratings(
         raise fail("--from: an annotation-tool export is read with --engine memory")
     check_export_options(shared)
     with user_errors():
-        return read_source(path, shared.files(), source_tool, field, duplicates=duplicates)
+        sets = {"multi_label": True} if multi_label else {}
+        return read_source(path, shared.files(), source_tool, field, duplicates=duplicates, **sets)
 
 
 def write_demo_reports(

@@ -59,6 +59,8 @@ AUROC_CONVENTION = (
 def _check_bins(bins: int, owner: str) -> int:
     if isinstance(bins, bool) or not isinstance(bins, int | np.integer) or bins < 1:
         raise InvalidInputError(bad_parameter(owner, "bins", "a positive integer", bins))
+    if bins > 10**6:  # more bins than any data could fill, and than memory holds at 1e20
+        raise InvalidInputError(bad_parameter(owner, "bins", "at most 1,000,000", bins))
     return int(bins)
 
 

@@ -301,8 +301,8 @@ def consensus_from_ratings(
     Returns
     -------
     Consensus
-        The per-item, per-rating and per-rater tables (``report`` None: the ratings' own
-        report is on the :class:`~accord.Ratings`).
+        The per-item, per-rating and per-rater tables, with the ratings' read report
+        (``report``: what was read, kept and dropped).
 
     Raises
     ------
@@ -363,4 +363,5 @@ def consensus_from_ratings(
         ratings_table=ratings_table,
         options=options,
         n_missing=scored.n_missing,
+        report=ratings.report,
     )

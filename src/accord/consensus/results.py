@@ -121,8 +121,8 @@ class Consensus(Result):
     method : str
         The conventions used, in words.
     report : ReadReport or None
-        What the stream or dask engine read (rows, ratings, missing labels); None when the
-        ratings were given in memory (their report is on the :class:`~accord.Ratings`).
+        What was read, kept and dropped (rows, ratings, missing labels): the engine's
+        report, or the report of the :class:`~accord.Ratings` scored in memory.
     """
 
     items: pd.DataFrame
@@ -140,7 +140,8 @@ class Consensus(Result):
     report: ReadReport | None = None
 
     def to_dict(self, *, ratings: bool = False) -> dict[str, Any]:
-        """Plain-Python dict: the options, the summary and the item and rater tables.
+        """Plain-Python dict: the options, the summary, the item and rater tables and the
+        read report.
 
         Parameters
         ----------
@@ -159,6 +160,8 @@ class Consensus(Result):
             "items": to_plain(self.items),
             "raters": to_plain(self.raters),
         }
+        if self.report is not None:
+            out["report"] = self.report.to_dict()
         if ratings:
             out["ratings"] = to_plain(self.ratings)
         return out

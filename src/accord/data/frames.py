@@ -49,6 +49,7 @@ def arrow_columns_of(data: Any, names: tuple[str, ...]) -> tuple[list[Any], Any,
     if isinstance(data, pd.DataFrame):
         available = list(data.columns)
         require_columns(names, available)
+        _require_once(names, available)
         return (
             [data[name] for name in names],
             ordered_categories(data[names[-1]]),
@@ -57,6 +58,7 @@ def arrow_columns_of(data: Any, names: tuple[str, ...]) -> tuple[list[Any], Any,
     if isinstance(data, pa.Table | pa.RecordBatch):
         available = list(data.column_names)
         require_columns(names, available)
+        _require_once(names, available)
         return [data.column(name) for name in names], None, "pyarrow frame"
     import narwhals as nw
 
@@ -69,6 +71,25 @@ def arrow_columns_of(data: Any, names: tuple[str, ...]) -> tuple[list[Any], Any,
     table = _collected(frame.select(list(dict.fromkeys(names)))).to_arrow()
     source = type(data).__module__.split(".")[0] + " frame"
     return [table.column(name) for name in names], None, source
+
+
+def _require_once(names: tuple[str, ...], available: list[Any]) -> None:
+    """Each named column appears once in the frame (a pandas or pyarrow frame may hold two
+    columns of one name, and which one is meant is not for accord to guess).
+
+    >>> _require_once(("item", "label"), ["item", "label", "label"])
+    Traceback (most recent call last):
+    ...
+    accord._errors.InvalidInputError: column 'label' appears 2 times in the frame; rename \
+the copies so that each column has its own name
+    """
+    for name in dict.fromkeys(names):
+        times = available.count(name)
+        if times > 1:
+            raise InvalidInputError(
+                f"column {name!r} appears {times} times in the frame; rename the copies so "
+                "that each column has its own name"
+            )
 
 
 def _narwhals_frame(data: Any, alternative: str) -> Any:

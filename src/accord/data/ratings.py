@@ -864,6 +864,31 @@ def _check_options(level: str, missing: str, duplicates: str, labels_as: str) ->
     check_choice("labels_as", labels_as, LABELS_AS, "Ratings")
 
 
+class _Unreadable(Exception):
+    """A column whose values are no ids or labels (complex numbers, lists, mappings)."""
+
+
+def _arrow_column(values: Any, name: str) -> Any:
+    """One column as Arrow (:func:`arrow_of`); values Arrow cannot hash into ids or labels
+    (complex numbers, lists, tuples, mappings) raise :class:`_Unreadable` naming the column."""
+    import pyarrow as pa
+
+    try:
+        arr = arrow_of(values)
+    except pa.ArrowException as exc:  # complex numbers: Arrow has no such type
+        dtype = getattr(values, "dtype", type(values).__name__)
+        raise _Unreadable(
+            f"column {name!r}: values of type {dtype} cannot be ids or labels ({exc})"
+        ) from None
+    if pa.types.is_nested(arr.type):
+        raise _Unreadable(
+            f"column {name!r} holds {arr.type} values (lists, tuples or mappings), which cannot "
+            f"be ids or single labels; for a set of labels per rating, pass "
+            f"{option('multi_label', True)}"
+        )
+    return arr
+
+
 def _aligned(items: Any, raters: Any, labels: Any, columns: tuple[str, str, str]) -> list[Any]:
     """The three columns as Arrow arrays, checked 1-D, of one length, and not empty."""
     shapes = [
@@ -872,7 +897,16 @@ def _aligned(items: Any, raters: Any, labels: Any, columns: tuple[str, str, str]
     ]
     flat = [s is None or len(s) == 1 for s in shapes]
     try:
-        arrays = [arrow_of(x) for x in (items, raters, labels)] if all(flat) else []
+        arrays = (
+            [
+                _arrow_column(x, name)
+                for x, name in zip((items, raters, labels), columns, strict=True)
+            ]
+            if all(flat)
+            else []
+        )
+    except _Unreadable as exc:
+        raise InvalidInputError(str(exc)) from None
     except InvalidInputError:
         arrays = []
     lengths = {len(a) for a in arrays}

@@ -21,6 +21,7 @@ from ..data.encoder import order_line
 from ..data.ratings import DecodeTables, Ratings, ReadReport
 from ..stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
 from ..stats.counts import SPARSE_CELLS
+from ..stats.pairs import PairCells, pair_statistic
 from ..stats.patterns import CountPatterns
 
 __all__ = [
@@ -81,7 +82,7 @@ class RatingStatistics(Result, DecodeTables):
 
     item_counts: ItemCategoryCounts | None
     rater_counts: RaterCategoryCounts | None
-    pair_tables: PairTables | None
+    pair_tables: PairTables | PairCells | None
     items: npt.NDArray[Any]
     raters: npt.NDArray[Any]
     categories: tuple[Any, ...]
@@ -174,7 +175,7 @@ class LongPartial:
 
     item_counts: Any  # (n_groups, q) dense int64 or sparse CSR, or None
     rater_counts: IntArray | None  # (n_raters, q)
-    pair_tables: PairTables | None
+    pair_tables: PairTables | PairCells | None
     kept: int
     dropped: int
     duplicates: DuplicateInfo | None
@@ -315,9 +316,7 @@ def long_partial(
     elif report:
         rater_counts = np.bincount(rater, minlength=n_raters)[:, None]
     if "pairs" in statistics:
-        pairs = PairTables.from_ratings(
-            _stub_ratings(item, rater, label, raters, categories, n_groups)
-        )
+        pairs = pair_statistic(_stub_ratings(item, rater, label, raters, categories, n_groups))
     rated = None
     if report and item_counts is None:
         rated = _n_distinct(item, n_groups)
@@ -382,7 +381,7 @@ def assemble(
     *,
     item_counts: Any,
     rater_counts: IntArray,
-    pairs: PairTables | None,
+    pairs: PairTables | PairCells | None,
     patterns: CountPatterns | None,
     rated_items: int | None = None,
     statistics: Sequence[str],

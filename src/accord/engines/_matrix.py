@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from .._types import IntArray
 from ..stats import PairTables
-from ..stats.pairs import ItemGroups
+from ..stats.pairs import ItemGroups, PairCells, sparse_pairs
 from ..stats.patterns import CountPatterns, digits, drop_pattern
 from ._blocks import DuplicateInfo, dedupe, empty_pairs, long_partial, repeats_info
 
@@ -378,7 +378,9 @@ class _Plan:
     cell_items: bool
 
 
-def _long_pairs(block: npt.NDArray[Any], raters: Any, categories: tuple[Any, ...]) -> PairTables:
+def _long_pairs(
+    block: npt.NDArray[Any], raters: Any, categories: tuple[Any, ...]
+) -> PairTables | PairCells:
     """The pair tables of a slice of domain codes (items x raters, -1 = not rated), from
     its ratings as long codes."""
     it, rt = np.nonzero(block >= 0)
@@ -531,7 +533,7 @@ def _from_cells(
     categories: tuple[Any, ...],
     sparse: bool,
     n_items: int,
-) -> tuple[Any, PairTables | None]:
+) -> tuple[Any, PairTables | PairCells | None]:
     """:meth:`CodeMatrix._by_cells` from the filled cells: item counts per cell and the pair
     tables from every item's ratings at once (the cells are in item order, raters
     increasing: already grouped by item)."""
@@ -543,9 +545,9 @@ def _from_cells(
     item, rater, label = cells.item[ok], cells.rater[ok], label[ok]
     pairs = None
     if plan.long_pairs:
-        pairs = PairTables.from_groups(
-            ItemGroups.from_sorted(item, rater, label), raters, categories
-        )
+        groups = ItemGroups.from_sorted(item, rater, label)
+        sparse_cells = sparse_pairs(len(raters), q)
+        pairs = (PairCells if sparse_cells else PairTables).from_groups(groups, raters, categories)
     if not plan.cell_items:
         return None, pairs
     if sparse:
@@ -1107,7 +1109,7 @@ class CodeMatrix:
         categories: tuple[Any, ...],
         statistics: Sequence[str],
         sparse: bool,
-    ) -> tuple[Any, IntArray | None, PairTables | None, CountPatterns | None]:
+    ) -> tuple[Any, IntArray | None, PairTables | PairCells | None, CountPatterns | None]:
         """Item counts, rater counts, pair tables and item patterns from the matrix.
 
         The cells hold raw label codes; they are counted as they are (a :class:`_Tally`,
@@ -1209,14 +1211,16 @@ class CodeMatrix:
         raters: Any,
         categories: tuple[Any, ...],
         sparse: bool,
-    ) -> tuple[Any, PairTables | None]:
+    ) -> tuple[Any, PairTables | PairCells | None]:
         """Item counts per cell (when the item keys would not fit) and pair tables from long
         codes (when there are too many raters or labels to count them column by column),
         slice by slice in domain codes."""
         q = len(categories)
         r = self.n_raters
         lut = np.r_[remap, -1].astype(np.int8 if q < 127 else np.int32)
-        pairs: PairTables | None = empty_pairs(raters, categories) if plan.pairs else None
+        pairs: PairTables | PairCells | None = (
+            empty_pairs(raters, categories) if plan.pairs else None
+        )
         item_blocks: list[Any] = []
         dense_items = (
             np.zeros((self.n_items, q), dtype=np.int64) if plan.cell_items and not sparse else None
@@ -1246,7 +1250,7 @@ class CodeMatrix:
         plan: _Plan,
         raters: Any,
         categories: tuple[Any, ...],
-    ) -> tuple[IntArray | None, PairTables | None]:
+    ) -> tuple[IntArray | None, PairTables | PairCells | None]:
         """Rater counts and (when counted column by column) pair tables from the tally, put
         in domain order."""
         q = len(categories)

@@ -34,6 +34,7 @@ from ..data.dictionary import raw_label_domain as label_domain
 from ..data.encoder import LabelRowError, LabelsAs, missing_of, typed_ids
 from ..data.label_sets import LabelSets, SetColumn, group_label_sets, split_label_column
 from ..stats import PairTables
+from ..stats.pairs import PairCells
 from ..stats.patterns import CountPatterns
 from ._blocks import (
     STREAM_STATISTICS,
@@ -793,7 +794,7 @@ class _Counted:
 
     item_counts: Any
     rater_counts: IntArray
-    pairs: PairTables | None
+    pairs: PairTables | PairCells | None
     patterns: CountPatterns | None
     dropped: int
     passes: int

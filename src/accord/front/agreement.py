@@ -12,7 +12,9 @@ import numpy.typing as npt
 
 from .._errors import InvalidInputError, option
 from .._types import Duplicates, FloatArray, IntArray, Level, Missing, RngLike
+from .._validate import check_choice
 from ..agreement._statistics import ItemSums
+from ..agreement.icc import ICCMethod
 from ..agreement.inference import CIKind, check_ci
 from ..agreement.many_raters import WeightsLike, krippendorff_alpha
 from ..agreement.multi_valued import multi_valued_alpha
@@ -68,6 +70,7 @@ def agreement(
     encoding: str | None = None,
     multi_label: bool = False,
     distance: SetDistance | None = None,
+    icc_method: ICCMethod = "auto",
 ) -> AgreementTable:
     """Every agreement coefficient that applies to the data's level, in one table.
 
@@ -130,6 +133,10 @@ def agreement(
         apply, and each label's agreement is :func:`accord.per_label_agreement` (in memory).
     distance : {"masi", "jaccard"}, optional
         With ``multi_label=True``: the distance between two sets (default ``"masi"``).
+    icc_method : {"auto", "anova", "reml"}, default "auto"
+        The ICCs' fit and interval, as ``method`` of :func:`accord.icc`: ``"auto"`` the
+        ANOVA with F intervals on a complete design and REML with profile-likelihood
+        intervals otherwise; ``"reml"`` the REML intervals on a complete design too.
 
     Returns
     -------
@@ -177,6 +184,7 @@ def agreement(
     wanted = check_coefficients(coefficients)
     check_engine(engine, "agreement")
     _check_sets_options(multi_label, distance, coefficients, weights)
+    check_choice("icc_method", icc_method, ("auto", "anova", "reml"), "agreement")
     estimates: dict[str, Any] = dict(
         coefficients=coefficients,
         weights=weights,
@@ -184,6 +192,7 @@ def agreement(
         ci=ci,
         n_boot=n_boot,
         rng=rng,
+        icc_method=icc_method,
     )
     columns: ReadOptions = dict(
         item=item,
@@ -199,7 +208,7 @@ def agreement(
         encoding=encoding,
     )
     if multi_label:
-        del estimates["coefficients"], estimates["weights"]
+        del estimates["coefficients"], estimates["weights"], estimates["icc_method"]
         columns["multi_label"] = True
         if engine == "memory":
             sets = ratings_in_memory(data, owner="agreement", **columns)

@@ -1,6 +1,12 @@
 """Can a judge (a model, a device, a cheaper annotator) replace a human rater?"""
 
-from .alternative_annotator import AltTest, AltTestRanking, alt_test, benjamini_yekutieli
+from .alternative_annotator import (
+    AltTest,
+    AltTestRanking,
+    alt_test,
+    benjamini_yekutieli,
+    human_panel,
+)
 from .beside_humans import JudgeAgreement, JudgeVsReference, judge_agreement
 
 __all__ = [
@@ -10,5 +16,6 @@ __all__ = [
     "JudgeVsReference",
     "alt_test",
     "benjamini_yekutieli",
+    "human_panel",
     "judge_agreement",
 ]

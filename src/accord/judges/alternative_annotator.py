@@ -27,7 +27,7 @@ from .._types import BoolArray, FloatArray, IntArray
 from .._validate import check_choice
 from ..data.ratings import Ratings
 
-__all__ = ["AltTest", "AltTestRanking", "alt_test", "benjamini_yekutieli"]
+__all__ = ["AltTest", "AltTestRanking", "alt_test", "benjamini_yekutieli", "human_panel"]
 
 Scoring = Literal["accuracy", "neg_rmse"] | Callable[[Any, list[Any]], float]
 TestName = Literal["t", "wilcoxon"]
@@ -218,6 +218,29 @@ def _rater_code(ratings: Ratings, name: Any, role: str) -> int:
             return code
     listed = ", ".join(repr(shown(r)) for r in raters[:8]) + (", ..." if len(raters) > 8 else "")
     raise InvalidInputError(f"{role} {shown(name)!r} is not a rater of these ratings ({listed})")
+
+
+def human_panel(
+    ratings: Ratings, judges: Sequence[Any], humans: Sequence[Any] | None = None
+) -> list[Any]:
+    """The humans a judge is compared with, as the ratings name them: ``humans`` when given
+    (each checked to be a rater, the judges left out), else every rater that is not one of
+    ``judges`` (another model named as a judge is not a human).
+
+    >>> import pandas as pd
+    >>> from accord import Ratings
+    >>> frame = pd.DataFrame([["a", "a", "b", "a"]], columns=["h1", "h2", "m1", "m2"])
+    >>> r = Ratings.from_wide(frame)
+    >>> human_panel(r, ["m1", "m2"]), human_panel(r, ["m1"], ["h2", "h1"])
+    (['h1', 'h2'], ['h1', 'h2'])
+    """
+    codes = {_rater_code(ratings, j, "judge") for j in judges}
+    if humans is None:
+        wanted = set(range(ratings.n_raters))
+    else:
+        wanted = {_rater_code(ratings, h, "human") for h in humans}
+    raters = list(ratings.raters)
+    return [raters[c] for c in sorted(wanted - codes)]
 
 
 def _scoring_name(scoring: Any) -> str:
@@ -435,6 +458,18 @@ def _numeric(categories: Sequence[Any]) -> bool:
     return True
 
 
+def _check_distinct(judges: list[Any], codes: list[int]) -> None:
+    """Each judge is ranked once: a judge named twice is an error naming it."""
+    seen: set[int] = set()
+    for name, code in zip(judges, codes, strict=True):
+        if code in seen:
+            raise InvalidInputError(
+                f"{option('judge', name)} is given twice: each judge is tested and ranked "
+                "once; name it once"
+            )
+        seen.add(code)
+
+
 def alt_test(
     ratings: Ratings,
     judge: Any,
@@ -544,6 +579,7 @@ def alt_test(
     if not judges:
         raise InvalidInputError("alt_test needs a judge: pass judge='name' or a list of names")
     judge_codes = [_rater_code(ratings, j, "judge") for j in judges]
+    _check_distinct(judges, judge_codes)
     if humans is None:
         panel = np.setdiff1d(np.arange(ratings.n_raters), judge_codes)
     else:

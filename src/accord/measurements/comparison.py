@@ -15,6 +15,7 @@ from .._errors import InvalidInputError
 from .._results import Result, to_plain
 from ..data.ratings import Ratings
 from ._input import paired_arrays, pairs_of_ratings
+from ._repeated import RepeatedFit
 from .concordance import ConcordanceCorrelation, concordance_of_scores
 from .limits import (
     BlandAltman,
@@ -119,6 +120,7 @@ def bland_altman(
     subject: Mapping[Any, Any] | npt.ArrayLike | None = None,
     multiplier: float = 1.96,
     scale: Scale = "difference",
+    fit: RepeatedFit = "anova",
 ) -> MethodComparison: ...
 
 
@@ -131,6 +133,7 @@ def bland_altman(
     subject: npt.ArrayLike | None = None,
     multiplier: float = 1.96,
     scale: Scale = "difference",
+    fit: RepeatedFit = "anova",
 ) -> BlandAltman: ...
 
 
@@ -142,6 +145,7 @@ def bland_altman(
     subject: Mapping[Any, Any] | npt.ArrayLike | None = None,
     multiplier: float = 1.96,
     scale: Scale = "difference",
+    fit: RepeatedFit = "anova",
 ) -> BlandAltman | MethodComparison:
     r"""Bland-Altman limits of agreement of two methods measuring the same items.
 
@@ -161,14 +165,25 @@ def bland_altman(
     subject : array_like of shape (n,), or mapping, optional
         The subject of each pair (with ratings: a mapping from item id to subject, or one
         id per item in the order of ``ratings.items``). When a subject has more than one
-        pair, the SD of a difference comes from the one-way ANOVA of the differences by
-        subject (Bland & Altman 2007, the true value varying between a subject's pairs).
+        pair, the SD of a difference comes from the one-way random-effects model of the
+        differences by subject (Bland & Altman 2007, the true value varying between a
+        subject's pairs), fitted as ``fit`` says.
     multiplier : float, default 1.96
         SDs from the bias to each limit.
     scale : {"difference", "ratio", "percent"}, default "difference"
         ``"ratio"``: analyse log ratios and give the bias and limits as ratios ``x / y``
         (Bland & Altman 1999, when the differences grow with the magnitude; positive
         measurements only); ``"percent"``: differences as a percentage of the pair's mean.
+    fit : {"anova", "reml"}, default "anova"
+        With several pairs per subject, how the differences are fitted by the one-way
+        random-effects model. ``"anova"`` (Bland & Altman 2007): the bias is the mean of all
+        the differences, every pair weighing alike, and the variance components are the
+        moments of the one-way ANOVA. ``"reml"``: the variance components by REML and the
+        bias their generalised least-squares mean, which weighs every subject by ``1 /
+        (s_b**2 + s_w**2 / m_i)`` (``m_i`` its pairs), as lme4 ``lmer(d ~ 1 + (1 |
+        subject))``, MethComp ``BA.est(linked = TRUE)`` and SimplyAgree
+        ``agreement_limit(data_type = "nest")``. The two agree when every subject has as
+        many pairs; ``method`` says which was used.
 
     Returns
     -------
@@ -240,14 +255,14 @@ def bland_altman(
     >>> [[round(v, 1) for v in ci] for ci in ba.limits_interval()]
     [[-121.6, -59.9], [55.6, 117.4]]
     """
-    check_limits_options(multiplier, scale, "bland_altman")
+    check_limits_options(multiplier, scale, "bland_altman", fit)
     if isinstance(x, Ratings):
         if y is not None:
             raise InvalidInputError("bland_altman takes ratings alone, or two arrays x and y")
         pairs = pairs_of_ratings(x, reference, subject, "bland_altman")
         limits = tuple(
             limits_of_pair(
-                p, multiplier=multiplier, scale=scale, owner="bland_altman", strict=False
+                p, multiplier=multiplier, scale=scale, owner="bland_altman", strict=False, fit=fit
             )
             for p in pairs
         )
@@ -261,4 +276,4 @@ def bland_altman(
     if isinstance(subject, Mapping):
         raise InvalidInputError("bland_altman: with arrays, subject is one id per pair")
     pair = paired_arrays(x, y, subject, "bland_altman")
-    return limits_of_pair(pair, multiplier=multiplier, scale=scale, owner="bland_altman")
+    return limits_of_pair(pair, multiplier=multiplier, scale=scale, owner="bland_altman", fit=fit)

@@ -30,14 +30,18 @@ class ConcordanceCorrelation(Coefficient):
         The CCC: agreement with the identity line, in [-1, 1].
     standard_error : float
         SE of the CCC: Lin's (1989; 2000) asymptotic SE for two raters, the jackknife SE
-        (over items) for more.
+        (over items) for more (defined also when a rater is constant).
     z_standard_error : float
         SE of ``atanh(CCC)``, from which the interval is made.
     precision : float
-        Pearson's correlation (two raters) or the mean pairwise one (many): how tightly the
-        points lie about a line.
+        How tightly the points lie about a line: Pearson's correlation (two raters), or
+        Barnhart, Haber & Song's (2002) overall precision (many): the pairwise correlations
+        averaged with weights ``s_j s_l``, ``sum_{j<l} s_jl / sum_{j<l} s_j s_l``. NaN when
+        a rater is constant.
     accuracy : float
-        ``statistic / precision``: how close that line is to the identity (Lin's ``C_b``).
+        How close the lines are to the identity: Lin's ``C_b`` (two raters), or Barnhart et
+        al.'s overall accuracy ``2 sum_{j<l} s_j s_l / ((k - 1) sum_j s_j**2 +
+        sum_{j<l} (mean_j - mean_l)**2)``; ``precision * accuracy`` is the CCC.
     raters : tuple of str
         The raters (methods) compared.
     """
@@ -84,18 +88,50 @@ def _moments(y: FloatArray) -> tuple[FloatArray, FloatArray]:
     return mean, centred.T @ centred / y.shape[0]
 
 
-def _overall(y: FloatArray) -> float:
-    """The overall CCC of the columns of ``y`` (n x k): twice the sum of the covariances
-    over ``(k - 1)`` times the sum of the variances plus the sum of the squared differences
-    of the means (Lin et al. 2002; Barnhart et al. 2002)."""
-    mean, cov = _moments(y)
-    k = y.shape[1]
-    upper = np.triu_indices(k, 1)
-    num = 2.0 * float(cov[upper].sum())
-    den = (k - 1) * float(np.trace(cov)) + float(
-        ((mean[:, None] - mean[None, :])[upper] ** 2).sum()
-    )
-    return num / den if den > 0 else math.nan
+def _mean_spread(mean: FloatArray) -> FloatArray:
+    """``sum_{j<l} (mean_j - mean_l)**2`` over the last axis, as ``k`` times the sum of
+    squared deviations from the mean of the means."""
+    k = mean.shape[-1]
+    return np.asarray(k * ((mean - mean.mean(axis=-1, keepdims=True)) ** 2).sum(axis=-1))
+
+
+def _barnhart(mean: FloatArray, cov: FloatArray) -> tuple[float, float, float]:
+    """The overall CCC and its overall precision and accuracy (Barnhart, Haber & Song 2002)
+    from the column means and the covariance matrix (divisor n) of the k raters.
+
+    With ``S = sum_{j<l} s_jl``, ``T = sum_{j<l} s_j s_l`` and the denominator
+    ``D = (k - 1) sum_j s_j**2 + sum_{j<l} (mean_j - mean_l)**2``: the CCC is ``2 S / D``,
+    the precision ``S / T`` (the pairwise correlations averaged with weights ``s_j s_l``)
+    and the accuracy ``2 T / D``; NaN where their denominator is 0."""
+    k = mean.size
+    var = np.diag(cov)
+    total = float(var.sum())
+    cross = (float(cov.sum()) - total) / 2.0
+    scale = (float(np.sqrt(var).sum()) ** 2 - total) / 2.0
+    den = (k - 1) * total + float(_mean_spread(mean))
+    ccc = 2.0 * cross / den if den > 0 else math.nan
+    precision = cross / scale if scale > 0 else math.nan
+    accuracy = 2.0 * scale / den if den > 0 else math.nan
+    return ccc, precision, accuracy
+
+
+def _leave_one_out(y: FloatArray) -> FloatArray:
+    """The overall CCC of ``y`` (n x k) with each item left out in turn, shape (n,).
+
+    With ``c`` the centred scores and ``M = c'c``, leaving out item ``i`` gives the mean
+    ``mean - c_i / (n - 1)`` and the cross products ``M - n / (n - 1) c_i c_i'`` about it,
+    so the sum of the covariances and of the variances of every left-out sample come from
+    ``M`` and one row each: O(n k^2) in all, where recomputing each sample is O(n^2 k)."""
+    n, k = y.shape
+    mean = y.mean(axis=0)
+    c = y - mean
+    gram = c.T @ c
+    a = n / (n - 1.0)
+    variances = (float(np.trace(gram)) - a * np.einsum("ij,ij->i", c, c)) / (n - 1)
+    everything = (float(gram.sum()) - a * c.sum(axis=1) ** 2) / (n - 1)
+    den = (k - 1) * variances + _mean_spread(mean - c / (n - 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den > 0, (everything - variances) / den, np.nan)
 
 
 def _lin_standard_error(rho: float, r: float, u2: float, n: int) -> float:
@@ -113,7 +149,7 @@ def _lin_standard_error(rho: float, r: float, u2: float, n: int) -> float:
 def _jackknife_z(y: FloatArray) -> float:
     """Jackknife SE of ``atanh`` of the overall CCC, leaving out one item at a time."""
     n = y.shape[0]
-    values = np.array([_overall(np.delete(y, i, axis=0)) for i in range(n)])
+    values = _leave_one_out(y)
     if not np.all(np.abs(values) < 1):
         return math.nan
     z = np.arctanh(values)
@@ -131,21 +167,20 @@ def concordance_of_scores(y: FloatArray, raters: tuple[str, ...]) -> Concordance
     else:
         mean, cov = _moments(y)
         var = np.diag(cov)
+        rho, precision, accuracy = _barnhart(mean, cov)
         if np.any(var == 0):
-            reason = "a rater gives every item the same value: the correlation is undefined"
-            rho = _overall(y)
-        else:
-            rho = _overall(y)
-            corr = cov / np.sqrt(np.outer(var, var))
-            precision = float(corr[np.triu_indices(k, 1)].mean())
-            accuracy = rho / precision if precision != 0 else math.nan
-            if k == 2:
-                u2 = float((mean[0] - mean[1]) ** 2 / math.sqrt(var[0] * var[1]))
-                se = _lin_standard_error(rho, precision, u2, n)
-                se_z = se / (1 - rho * rho) if abs(rho) < 1 else math.nan
-            else:
-                se_z = _jackknife_z(y)
-                se = se_z * (1 - rho * rho)
+            reason = (
+                "a rater gives every item the same value: its correlations, and so the "
+                "precision and the accuracy, are undefined"
+            )
+            precision = accuracy = math.nan
+        if k == 2 and reason is None:
+            u2 = float((mean[0] - mean[1]) ** 2 / math.sqrt(var[0] * var[1]))
+            se = _lin_standard_error(rho, precision, u2, n)
+            se_z = se / (1 - rho * rho) if abs(rho) < 1 else math.nan
+        elif k > 2 and math.isfinite(rho):
+            se_z = _jackknife_z(y)
+            se = se_z * (1 - rho * rho)
     if reason is not None:
         warn_degenerate(reason, stacklevel=4)
     how = (
@@ -153,7 +188,8 @@ def concordance_of_scores(y: FloatArray, raters: tuple[str, ...]) -> Concordance
         "with the correction of Lin 2000"
         if k == 2
         else "overall concordance correlation of many raters (Lin, Hedayat, Sinha & Yang "
-        "2002; Barnhart, Haber & Song 2002), moments with divisor n; jackknife SE over items"
+        "2002; Barnhart, Haber & Song 2002), moments with divisor n; overall precision and "
+        "accuracy of Barnhart, Haber & Song 2002; jackknife SE over items"
     )
     return ConcordanceCorrelation(
         name="concordance_correlation",
@@ -195,7 +231,16 @@ def concordance_correlation(
         \rho_c^o = \frac{2 \sum_{j<l} s_{jl}}
                         {(k - 1) \sum_j s_j^2 + \sum_{j<l} (\bar y_j - \bar y_l)^2}
 
-    which is Lin's CCC when *k* = 2.
+    which is Lin's CCC when *k* = 2. It is the product of Barnhart, Haber & Song's (2002)
+    overall precision and overall accuracy
+
+    .. math::
+
+        \rho^o = \frac{\sum_{j<l} s_{jl}}{\sum_{j<l} s_j s_l}, \qquad
+        \chi^o = \frac{2 \sum_{j<l} s_j s_l}
+                      {(k - 1) \sum_j s_j^2 + \sum_{j<l} (\bar y_j - \bar y_l)^2}
+
+    (``precision`` and ``accuracy``), Pearson's ``r`` and Lin's ``C_b`` when *k* = 2.
 
     Parameters
     ----------
@@ -222,7 +267,14 @@ def concordance_correlation(
     :class:`~accord.DroppedDataWarning`; fewer than 3 left give NaN with a reason. The
     interval is ``tanh(atanh(CCC) -+ q * SE_z)``. For two raters ``SE_z`` is Lin's
     asymptotic SE with the correction of Lin (2000), as in DescTools ``CCC`` and epiR
-    ``epi.ccc``; for more raters it is the jackknife SE of ``atanh`` over items.
+    ``epi.ccc``; for more raters it is the jackknife SE of ``atanh`` over items, which
+    needs no correlation and so is given also when a rater is constant (the precision and
+    the accuracy are then NaN, with the reason). The leave-one-out CCCs come from the
+    full sample's cross products, each corrected by its item's row: O(n k^2) for n items.
+    The overall precision is a weighted mean of the pairwise correlations (weights
+    ``s_j s_l``), not their plain mean; the overall precision and accuracy are those of
+    epiR ``epi.occc`` (which takes moments with divisor *n - 1*: the precision is the
+    same, the accuracy and the CCC differ slightly).
 
     In the mean squares of the two-way ANOVA of the complete items x raters scores
     (MSR items, MSC raters, MSE residual), the overall CCC with divisor *n* is

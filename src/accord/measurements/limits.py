@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Literal, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 import numpy as np
 import numpy.typing as npt
 
-from .._errors import InvalidInputError, warn_degenerate
+from .._errors import InvalidInputError, bad_parameter, warn_degenerate
 from .._results import (
     ConfidenceInterval,
     Result,
@@ -20,9 +20,10 @@ from .._results import (
     t_pvalue,
     t_quantile,
 )
-from .._types import FloatArray, IntArray
+from .._types import FloatArray
 from .._validate import check_choice
 from ._input import Pair
+from ._repeated import REPEATED_FITS, subject_fit
 from ._tolerance import one_sided_factor, two_sided_factor
 
 __all__ = [
@@ -64,7 +65,10 @@ class BlandAltman(Result):
     n_pairs, n_subjects : int
         Pairs used, and distinct subjects (``n_pairs`` when each pair is its own subject).
     bias : float
-        Mean difference (geometric mean ratio for ``scale="ratio"``).
+        Mean difference (geometric mean ratio for ``scale="ratio"``). With repeated pairs
+        per subject, by default (``fit="anova"``) the mean of all differences, every pair
+        weighing alike (Bland & Altman 2007); with ``fit="reml"`` the generalised
+        least-squares mean of the REML fit, which weighs subjects (``method`` says which).
     sd : float
         Standard deviation of a difference (of a log ratio); with repeated pairs per subject,
         ``sqrt(between_sd**2 + within_sd**2)`` (Bland & Altman 2007).
@@ -78,8 +82,9 @@ class BlandAltman(Result):
         two methods (of subject means with repeated pairs), with the slope's SE; its test is
         :attr:`slope_pvalue`, its interval :meth:`slope_interval`.
     within_sd, between_sd : float
-        With repeated pairs: the SD of differences within a subject and of the subjects'
-        mean differences (one-way ANOVA components); NaN otherwise.
+        With repeated pairs: the SD of differences within a subject and between the
+        subjects' true mean differences (the one-way random-effects components: ANOVA
+        moments by default, REML with ``fit="reml"``); NaN otherwise.
     repeated : bool
         Whether some subject has more than one pair (the Bland & Altman 2007 method; the
         limits' interval is then Zou's 2013 MOVER, see :meth:`limits_interval`).
@@ -364,23 +369,74 @@ def _regression(d: FloatArray, m: FloatArray) -> tuple[float, float, float]:
     return slope, intercept, math.sqrt(float(resid @ resid) / (n - 2) / sxx)
 
 
-def _components(
-    d: FloatArray, subject: npt.NDArray[Any]
-) -> tuple[IntArray, FloatArray, float, float, float]:
-    """One-way ANOVA of the differences by subject (Bland & Altman 2007): the subject codes'
-    counts, the subject means, the within and between variances, and the variance of the
-    overall mean difference."""
-    _, codes = np.unique(subject.astype(str), return_inverse=True)
-    m = np.bincount(codes).astype(np.float64)
-    means = np.bincount(codes, weights=d) / m
-    n_sub, total = m.size, float(m.sum())
-    grand = float(d.mean())
-    msb = float(m @ (means - grand) ** 2) / (n_sub - 1) if n_sub > 1 else math.nan
-    msw = float(np.sum((d - means[codes]) ** 2)) / (total - n_sub)
-    divisor = (total**2 - float(m @ m)) / ((n_sub - 1) * total) if n_sub > 1 else math.nan
-    between = max((msb - msw) / divisor, 0.0) if n_sub > 1 else math.nan
-    var_mean = between * float(m @ m) / total**2 + msw / total
-    return codes, means, msw, between, var_mean
+class _Estimates(NamedTuple):
+    """What the analysis of the differences gives, on the analysed scale."""
+
+    n_subjects: int
+    bias: float
+    sd: float
+    bias_se: float
+    df: float
+    slope: float
+    intercept: float
+    slope_se: float
+    within_sd: float
+    between_sd: float
+    subject_level: tuple[float, float]
+    how: str
+    reason: str | None
+
+
+def _single(d: FloatArray, m: FloatArray) -> _Estimates:
+    """One pair per subject (Bland & Altman 1986)."""
+    n = int(d.size)
+    sd = float(np.std(d, ddof=1))
+    nan = math.nan
+    return _Estimates(
+        n, float(d.mean()), sd, sd / math.sqrt(n), float(n - 1), *_regression(d, m), nan, nan,
+        (nan, nan), "one pair per subject (Bland & Altman 1986)", None,
+    )  # fmt: skip
+
+
+#: How each fit of repeated pairs is described in ``BlandAltman.method``.
+_FIT_WORDS = {
+    "anova": "bias the mean of all differences (every pair weighs alike), SD of a difference "
+    "from the moments of the one-way ANOVA of differences by subject (fit='anova', the "
+    "default)",
+    "reml": "one-way random-effects model of the differences by subject fitted by REML "
+    "(fit='reml'): bias its generalised least-squares mean (subjects weighted by "
+    "1 / (s_b^2 + s_w^2 / m_i)), SD of a difference from the REML variance components",
+}
+
+
+def _repeated(
+    d: FloatArray, m: FloatArray, subject: npt.NDArray[Any] | None, fit: str
+) -> _Estimates:
+    """Several pairs per subject (Bland & Altman 2007, true value varies): the fit of the
+    differences by subject (:func:`subject_fit`), the regression of the subjects' mean
+    differences on their means, and Zou's (2013) subject-level pieces."""
+    assert subject is not None
+    est = subject_fit(d, subject, fit)
+    n_sub = int(est.counts.size)
+    several = n_sub > 1
+    sub_m = np.bincount(est.codes, weights=m) / est.counts
+    nan = math.nan
+    return _Estimates(
+        n_sub,
+        est.bias,
+        math.sqrt(est.within + est.between) if several else nan,
+        math.sqrt(est.bias_variance) if several else nan,
+        float(n_sub - 1),
+        *_regression(est.means, sub_m),
+        math.sqrt(est.within),
+        math.sqrt(est.between) if several else nan,
+        (
+            float(np.var(est.means, ddof=1)) if several else nan,
+            n_sub / float(np.sum(1.0 / est.counts)),
+        ),
+        "repeated pairs per subject (Bland & Altman 2007, true value varies): " + _FIT_WORDS[fit],
+        None if several else "one subject only: the between-subject variance is undefined",
+    )
 
 
 def _undefined(pair: Pair, multiplier: float, scale: str, reason: str) -> BlandAltman:
@@ -396,18 +452,24 @@ def _undefined(pair: Pair, multiplier: float, scale: str, reason: str) -> BlandA
 
 
 def limits_of_pair(
-    pair: Pair, *, multiplier: float, scale: str, owner: str, strict: bool = True
+    pair: Pair,
+    *,
+    multiplier: float,
+    scale: str,
+    owner: str,
+    strict: bool = True,
+    fit: str = "anova",
 ) -> BlandAltman:
     """The Bland-Altman analysis of one pair of methods (see :func:`accord.bland_altman`).
 
     Fewer than 2 pairs raise, or with ``strict=False`` (raters of a panel compared pair by
-    pair) give a result whose values are NaN, with the reason.
+    pair) give a result whose values are NaN, with the reason. ``fit`` is how repeated
+    pairs per subject are fitted (``"anova"`` or ``"reml"``, see :func:`subject_fit`).
     """
     d, m = _transformed(pair, scale, owner)
     n = int(d.size)
     shown_d = np.exp(d) if scale == "ratio" else d
     repeated = pair.subject is not None and np.unique(pair.subject.astype(str)).size < n
-    reason: str | None = None
     if n < 2:
         message = (
             f"{owner} needs at least 2 pairs measured by both {pair.first} and {pair.second}; "
@@ -416,41 +478,13 @@ def limits_of_pair(
         if strict:
             raise InvalidInputError(message)
         return _undefined(pair, multiplier, scale, message)
-    if repeated:
-        assert pair.subject is not None
-        codes, sub_means, within, between, var_mean = _components(d, pair.subject)
-        n_sub = int(sub_means.size)
-        sd = math.sqrt(within + between) if n_sub > 1 else math.nan
-        bias_se = math.sqrt(var_mean) if n_sub > 1 else math.nan
-        counts = np.bincount(codes)
-        sub_m = np.bincount(codes, weights=m) / counts
-        subject_level = (
-            float(np.var(sub_means, ddof=1)) if n_sub > 1 else math.nan,
-            n_sub / float(np.sum(1.0 / counts)),
-        )
-        slope, intercept, slope_se = _regression(sub_means, sub_m)
-        within_sd, between_sd = math.sqrt(within), math.sqrt(between) if n_sub > 1 else math.nan
-        df = float(n_sub - 1)
-        how = (
-            "repeated pairs per subject (Bland & Altman 2007, true value varies): SD of a "
-            "difference from the one-way ANOVA of differences by subject"
-        )
-        if n_sub < 2:
-            reason = "one subject only: the between-subject variance is undefined"
-    else:
-        n_sub = n
-        sd = float(np.std(d, ddof=1))
-        bias_se = sd / math.sqrt(n)
-        slope, intercept, slope_se = _regression(d, m)
-        within_sd = between_sd = math.nan
-        subject_level = (math.nan, math.nan)
-        df = float(n - 1)
-        how = "one pair per subject (Bland & Altman 1986)"
-    if sd == 0.0:
+    est = _repeated(d, m, pair.subject, fit) if repeated else _single(d, m)
+    reason = est.reason
+    if est.sd == 0.0:
         reason = "every difference is the same: the SD of the differences is 0"
     if reason is not None:
         warn_degenerate(reason, stacklevel=4)
-    mean = float(d.mean())
+    mean, sd = est.bias, est.sd
     back = math.exp if scale == "ratio" else float
     return BlandAltman(
         first=pair.first,
@@ -458,27 +492,27 @@ def limits_of_pair(
         scale=scale,
         multiplier=float(multiplier),
         n_pairs=n,
-        n_subjects=n_sub,
+        n_subjects=est.n_subjects,
         bias=back(mean),
         sd=sd,
         lower=back(mean - multiplier * sd),
         upper=back(mean + multiplier * sd),
-        bias_se=bias_se,
-        df=df,
-        slope=slope,
-        intercept=intercept,
-        slope_se=slope_se,
-        within_sd=within_sd,
-        between_sd=between_sd,
+        bias_se=est.bias_se,
+        df=est.df,
+        slope=est.slope,
+        intercept=est.intercept,
+        slope_se=est.slope_se,
+        within_sd=est.within_sd,
+        between_sd=est.between_sd,
         repeated=bool(repeated),
         method=f"Bland-Altman limits of agreement, bias -+ {multiplier:g} SD, on "
-        f"{_SCALE_WORDS[scale]}; {how}",
+        f"{_SCALE_WORDS[scale]}; {est.how}",
         reason=reason,
         differences=shown_d,
         means=m,
         first_values=pair.x,
         second_values=pair.y,
-        _subject_level=subject_level,
+        _subject_level=est.subject_level,
     )
 
 
@@ -491,11 +525,24 @@ def limits_method_of(result: BlandAltman, method: LimitsMethod | None) -> Limits
     return method
 
 
-def check_limits_options(multiplier: float, scale: str, owner: str) -> None:
-    """Raise unless ``multiplier`` is a positive number and ``scale`` a known one."""
+#: The farthest limit of agreement from the bias, in SDs: beyond 8, the normal share between
+#: the limits (1 - 2 Phi(-8) = 1 - 1.2e-15) is 1 in double precision.
+MAX_MULTIPLIER = 8.0
+
+
+def check_limits_options(multiplier: float, scale: str, owner: str, fit: str = "anova") -> None:
+    """Raise unless ``multiplier`` is a positive number up to :data:`MAX_MULTIPLIER` and
+    ``scale`` and ``fit`` known ones."""
     check_choice("scale", scale, SCALES, owner)
-    if not (isinstance(multiplier, int | float) and math.isfinite(multiplier) and multiplier > 0):
-        raise InvalidInputError(
-            f"The 'multiplier' parameter of {owner} must be a positive number. Got "
-            f"{multiplier!r} instead."
+    check_choice("fit", fit, REPEATED_FITS, owner)
+    if not (
+        isinstance(multiplier, int | float)
+        and not isinstance(multiplier, bool)
+        and 0 < multiplier <= MAX_MULTIPLIER
+    ):
+        need = (
+            f"a positive number of SDs up to {MAX_MULTIPLIER:g} (farther, the share of "
+            "differences between the limits is 1 to double precision, and no exact interval "
+            "of the limits can be computed)"
         )
+        raise InvalidInputError(bad_parameter(owner, "multiplier", need, multiplier))

@@ -19,6 +19,7 @@ __all__ = [
     "check_test",
     "check_unused",
     "goal_of",
+    "hypotheses",
     "one_sided",
 ]
 
@@ -43,6 +44,11 @@ def check_open(owner: str, keyword: str, value: Any, low: float, high: float) ->
     return number
 
 
+#: The largest count a plan takes (items, raters, simulations): far beyond any study, and
+#: within what numpy can index.
+MAX_COUNT = 10**9
+
+
 def check_count(owner: str, keyword: str, value: Any, smallest: int) -> int:
     """``value`` as an integer of at least ``smallest``, or a one-line error.
 
@@ -55,6 +61,8 @@ def check_count(owner: str, keyword: str, value: Any, smallest: int) -> int:
         raise InvalidInputError(
             bad_parameter(owner, keyword, f"an integer of at least {smallest}", value)
         )
+    if int(number) > MAX_COUNT:
+        raise InvalidInputError(bad_parameter(owner, keyword, f"at most {MAX_COUNT:,}", value))
     return int(number)
 
 
@@ -125,10 +133,13 @@ def check_test(
 ) -> dict[str, Any]:
     """The options of a planned test of ``rho0`` against ``rho1``, checked, as the plan's
     assumptions: ``rho0`` and ``rho1`` in (``low``, 1) and different, ``alpha`` in
-    (0, ``alpha_high``), ``power`` in (0, 1), and the ``alternative``.
+    (0, ``alpha_high``), ``power`` in (0, 1), the ``alternative``, and the hypotheses in
+    words (:func:`hypotheses`).
 
     >>> check_test("sample_size_icc", 0.6, 0.8, 0.05, 0.8, alternative="one-sided", low=0.0)
-    {'rho0': 0.6, 'rho1': 0.8, 'alpha': 0.05, 'power': 0.8, 'alternative': 'one-sided'}
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'rho0': 0.6, 'rho1': 0.8, 'alpha': 0.05, 'power': 0.8, 'alternative': 'one-sided',
+     'hypotheses': 'H0: rho <= 0.6 against H1: rho = 0.8 (one-sided, upper tail)'}
     """
     r0 = check_open(owner, "rho0", rho0, low, 1.0)
     r1 = check_open(owner, "rho1", rho1, low, 1.0)
@@ -136,7 +147,26 @@ def check_test(
         raise InvalidInputError(f"{owner}: rho1= must differ from rho0= (both {rho0})")
     a = check_open(owner, "alpha", alpha, 0.0, alpha_high)
     b = check_open(owner, "power", power, 0.0, 1.0)
-    return {"rho0": r0, "rho1": r1, "alpha": a, "power": b, "alternative": alternative}
+    return {"rho0": r0, "rho1": r1, "alpha": a, "power": b, "alternative": alternative,
+            "hypotheses": hypotheses(r0, r1, alternative)}  # fmt: skip
+
+
+def hypotheses(rho0: float, rho1: float, alternative: str) -> str:
+    """The planned test in words. A one-sided test looks in the direction of ``rho1``: above
+    ``rho0`` (the usual question: is the agreement better than ``rho0``?) or below it (is it
+    worse?). The closed forms see the direction only through a square (of a log ratio, a
+    difference, a chi-square discrepancy), so one formula plans the test either way.
+
+    >>> hypotheses(0.8, 0.6, "one-sided")
+    'H0: rho >= 0.8 against H1: rho = 0.6 (one-sided, lower tail)'
+    >>> hypotheses(0.6, 0.8, "two-sided")
+    'H0: rho = 0.6 against H1: rho = 0.8 (two-sided)'
+    """
+    if alternative == "two-sided":
+        return f"H0: rho = {rho0:g} against H1: rho = {rho1:g} (two-sided)"
+    if rho1 > rho0:
+        return f"H0: rho <= {rho0:g} against H1: rho = {rho1:g} (one-sided, upper tail)"
+    return f"H0: rho >= {rho0:g} against H1: rho = {rho1:g} (one-sided, lower tail)"
 
 
 def check_interval(owner: str, rho: Any, width: Any, level: Any, *, low: float) -> dict[str, Any]:

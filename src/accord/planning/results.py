@@ -61,9 +61,11 @@ class SampleSize(Record):
     n_values: int | None = None
 
     def _headline(self) -> str:
+        test = self.assumptions.get("hypotheses")
         return (
             f"{self.n_items} items rated by {self.n_raters} raters for "
             f"{GOALS.get(self.goal, self.goal)} ({self.coefficient})"
+            + ("" if test is None else f": {test}")
         )
 
     def to_frame(self) -> pd.DataFrame:

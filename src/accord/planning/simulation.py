@@ -14,7 +14,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError
-from .._types import FloatArray, IntArray
+from .._types import FloatArray, IntArray, as_generator
 from .._validate import check_choice
 from ..agreement import cohen_kappa, fleiss_kappa, icc, krippendorff_alpha
 from ..data.ratings import Ratings
@@ -404,7 +404,7 @@ def sample_size_simulated(  # long: the options of every model and goal, checked
     grid = _grid(owner, n_items)
     m = check_count(owner, "n_simulations", n_simulations, 2)
     report = check_progress(owner, progress)
-    gen = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    gen = as_generator(seed, owner, "seed")
     rows = _simulate(gen, grid, m, model, goal, report)
     curve = pd.DataFrame(rows)
     met = curve.loc[curve["meets_goal"], "n_items"]

@@ -32,6 +32,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from .._errors import InvalidInputError, option, require
+from .._names import show_controls
 from .._results import Result
 from .._types import Duplicates, Level
 from ..data.encoder import LabelsAs
@@ -210,6 +211,17 @@ def _gold_labels(frame: pd.DataFrame | None, item: str | None, gold: str) -> pd.
     return gold_labels(frame, item, gold)
 
 
+def _controls_shown(value: Any) -> Any:
+    """Every string the page shows, figures included, with its bidirectional controls as
+    escapes (:func:`accord._names.show_controls`): a name cannot reorder what a reader
+    sees."""
+    from markupsafe import Markup
+
+    if isinstance(value, Markup):
+        return Markup(show_controls(str(value)))
+    return show_controls(value) if isinstance(value, str) else value
+
+
 def render(
     sections: Sequence[Section], *, title: str, subtitle: str, fragment: bool = False
 ) -> str:
@@ -227,6 +239,7 @@ def render(
         trim_blocks=False,
         lstrip_blocks=False,
         keep_trailing_newline=True,
+        finalize=_controls_shown,
     )
     template = env.get_template(TEMPLATE)
     return template.render(
@@ -337,6 +350,7 @@ def report(
     correct: str | None = None,
     positive: Any = None,
     judge: Any = None,
+    humans: Sequence[Any] | None = None,
     epsilon: float | None = None,
     title: str | None = None,
     output: str | os.PathLike[str] | None = None,
@@ -347,6 +361,7 @@ def report(
     na_values: Sequence[str] | None = None,
     labels_as: LabelsAs = "auto",
     engine: Literal["memory", "stream", "dask"] = "memory",
+    multi_label: bool = False,
 ) -> HtmlReport:
     """Build the HTML report that answers "can I trust these raters?".
 
@@ -396,7 +411,11 @@ def report(
         A rater whose place is in question (a model, a device, a cheaper annotator): adds
         the section "Can the judge replace a rater?" (:func:`accord.alt_test` and
         :func:`accord.judge_agreement` against the other raters). Needs ``label`` and
-        ``epsilon``.
+        ``epsilon``. A list names several judges: the section is on the first, and the
+        others are not counted as humans. When a judge is given, its section comes first.
+    humans : sequence of rater ids, optional
+        The humans the judge is compared with (default: every rater that is not a judge),
+        as ``accord.alt_test(humans=...)`` takes them.
     epsilon : float, optional
         The alternative annotator test's margin for ``judge`` (0.2 expert humans, 0.15
         skilled annotators, 0.1 crowd workers; see :func:`accord.alt_test`).
@@ -422,6 +441,12 @@ def report(
         and never held in memory: the coefficients, what was read and the contested items are
         computed as with the memory engine; the sections that need per-rating data (two
         raters, pairs of raters, raters, scores, confidence) say so in one sentence instead.
+
+    multi_label : bool, default False
+        Each (item, rater) has a set of labels (its repeated rows, or a list in a Parquet or
+        JSON Lines label column), as :meth:`accord.Ratings.from_long` reads them: the page
+        is headlined by Krippendorff's alpha with the MASI distance, beside the
+        multi-valued alpha, and shows each set as ``{a, b}``.
 
     Returns
     -------
@@ -460,7 +485,7 @@ def report(
     score_cols = (scores,) if isinstance(scores, str) else tuple(scores)
     score_conf = _score_confidence(score_cols, score_confidence)
     _check(data, label, score_cols, gold, confidence, correct, engine, duplicates)
-    _check_judge(data, label, judge, epsilon)
+    _check_judge(data, label, judge, epsilon, humans)
     from .. import Spans
 
     if isinstance(data, Spans):
@@ -473,6 +498,7 @@ def report(
         "categories": categories,
         "na_values": na_values,
         "labels_as": labels_as,
+        "multi_label": multi_label,
     }
     extra = [
         *score_cols,
@@ -506,10 +532,11 @@ def report(
             duplicates=duplicates,
             path=None if engine == "memory" else data,
             judge=judge,
+            humans=None if humans is None else tuple(humans),
             epsilon=epsilon,
             **options,
         )
-        built, skipped = _build(ctx, SECTIONS, steps)
+        built, skipped = _build(ctx, _judge_first(SECTIONS, judge), steps)
         subtitle = _subtitle(ctx)
     except BaseException:
         steps.close()
@@ -519,11 +546,22 @@ def report(
     return _finish(built, skipped, heading=heading, subtitle=subtitle, steps=steps, output=output)
 
 
-def _check_judge(data: Any, label: str | None, judge: Any, epsilon: float | None) -> None:
+def _judge_first(sections: Sequence[tuple[str, Any]], judge: Any) -> list[tuple[str, Any]]:
+    """The sections in page order; a report asked about a judge answers about it first."""
+    if judge is None:
+        return list(sections)
+    return sorted(sections, key=lambda s: s[0] != "judge")
+
+
+def _check_judge(
+    data: Any, label: str | None, judge: Any, epsilon: float | None, humans: Any
+) -> None:
     """A judge needs labels and the alternative annotator test's margin."""
     if judge is None:
         if epsilon is not None:
             raise InvalidInputError("epsilon is the judge's margin: give the judge too")
+        if humans is not None:
+            raise InvalidInputError("humans is the judge's panel: give the judge too")
         return
     if label is None and not isinstance(data, Ratings):
         raise InvalidInputError("a judge is compared on the raters' labels: give the label column")

@@ -14,6 +14,8 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
+from .._names import shown_name
+
 Tone = Literal["good", "fair", "poor", "neutral"]
 
 __all__ = [
@@ -88,6 +90,9 @@ class Table:
         Shown under the table.
     row_tones : tuple of Tone
         Optional emphasis per row (empty: none).
+    isolated : tuple of bool
+        Which columns hold names (items, raters, labels): each cell is isolated from its
+        surroundings for bidirectional text (``<bdi>``).
     """
 
     columns: tuple[str, ...]
@@ -95,6 +100,7 @@ class Table:
     numeric: tuple[bool, ...] = ()
     caption: str = ""
     row_tones: tuple[Tone, ...] = ()
+    isolated: tuple[bool, ...] = ()
     kind: str = "table"
 
     @classmethod
@@ -123,6 +129,7 @@ class Table:
             tuple(c.numeric for c in columns),
             caption,
             tuple(row_tones),
+            tuple(c.isolated for c in columns),
         )
 
     @classmethod
@@ -133,6 +140,10 @@ class Table:
     def is_numeric(self, index: int) -> bool:
         """Whether column ``index`` holds numbers."""
         return index < len(self.numeric) and self.numeric[index]
+
+    def is_isolated(self, index: int) -> bool:
+        """Whether column ``index`` holds names (shown in ``<bdi>``)."""
+        return index < len(self.isolated) and self.isolated[index]
 
     def tone(self, index: int) -> str:
         """Tone of row ``index`` ("" when none)."""
@@ -275,17 +286,31 @@ class Column:
         The value as display text (default :func:`fmt`: three decimals).
     numeric : bool
         Whether the column holds numbers (right-aligned, tabular figures).
+    isolated : bool
+        Whether the column holds names, each isolated for bidirectional text.
     """
 
     header: str
     value: str | int | Callable[[Any], Any]
     show: Callable[[Any], str] = fmt
     numeric: bool = True
+    isolated: bool = False
 
     @classmethod
     def text(cls, header: str, value: str | int | Callable[[Any], Any]) -> Column:
         """A column of text: the value as written, left-aligned."""
         return cls(header, value, str, numeric=False)
+
+    @classmethod
+    def name(cls, header: str, value: str | int | Callable[[Any], Any]) -> Column:
+        """A column of names (items, raters, labels): bidirectional controls shown as
+        escapes, names over :data:`~accord._names.NAME_MAX` characters elided, each cell
+        isolated (``<bdi>``).
+
+        >>> print(Column.name("rater", 0).cell(("\u202egnp.exe",)))
+        \u202egnp.exe
+        """
+        return cls(header, value, shown_name, numeric=False, isolated=True)
 
     def cell(self, row: Any) -> str:
         """The cell of ``row`` in this column."""

@@ -68,7 +68,13 @@ class Context:
     categories, na_values, labels_as
         How the engines read the labels (as :meth:`accord.Ratings.from_long`).
     judge : object or None
-        The rater whose place is in question (the judge section), as named in the ratings.
+        The rater whose place is in question (the judge section), as named in the ratings;
+        or a list of such raters (the section is on the first; none is counted as a human).
+    multi_label : bool
+        Each (item, rater) has a set of labels: the agreement table holds the set
+        coefficients (Krippendorff's alpha with the MASI distance, the multi-valued alpha).
+    humans : tuple or None
+        The judge's panel of humans (None: every rater that is not a judge).
     epsilon : float or None
         The alternative annotator test's margin for the judge section.
     """
@@ -97,13 +103,16 @@ class Context:
     categories: Sequence[Any] | None = None
     na_values: Sequence[str] | None = None
     labels_as: str = "auto"
+    multi_label: bool = False
     judge: Any = None
+    humans: tuple[Any, ...] | None = None
     epsilon: float | None = None
     _cache: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.ratings is not None:
             self.level = self.ratings.level
+            self.multi_label = self.multi_label or bool(self.ratings.multi_label)
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
         """``compute()`` once per report, degenerate-data warnings silenced (the report
@@ -165,10 +174,12 @@ class Context:
         alpha at the data's level)."""
         from .. import agreement
 
-        wanted = shown_coefficients(self.level) if self.has_labels else None
+        sets = self.multi_label or bool(getattr(self.ratings, "multi_label", False))
+        wanted = shown_coefficients(self.level) if self.has_labels and not sets else None
+        chosen: dict[str, Any] = {"multi_label": True} if sets else {"coefficients": wanted}
         return self.cached(
             "agreement",
-            lambda: agreement(self.data, coefficients=wanted, **self.source_options()),
+            lambda: agreement(self.data, **chosen, **self.source_options()),
         )
 
     def consensus_result(self) -> Any:

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._errors import require
+from .._names import shown_name
 from .._verdict import LANDIS_KOCH
 
 __all__ = [
@@ -72,9 +73,9 @@ _LABEL_MAX = 28
 
 
 def short(label: Any, limit: int = _LABEL_MAX) -> str:
-    """A label cut to ``limit`` characters with an ellipsis, for tick labels."""
-    text = str(label)
-    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+    """A label for a tick: bidirectional controls shown as escapes, then cut to ``limit``
+    characters with an ellipsis (:func:`accord._names.shown_name`)."""
+    return shown_name(label, limit)
 
 
 @contextlib.contextmanager

@@ -19,9 +19,12 @@ __all__ = [
     "PAIR_TABLE_CELLS",
     "ItemGroups",
     "PairAgreement",
+    "PairCells",
     "PairTables",
     "pair_agreement",
+    "pair_statistic",
     "rater_code_rows",
+    "sparse_pairs",
 ]
 
 #: Pairs of ratings per batch of the pair passes (bounds their memory).
@@ -370,9 +373,12 @@ class PairTables(Result):
             counts, self.categories, raters=(str(self.raters[a]), str(self.raters[b]))
         )
 
-    def merge(self, other: PairTables) -> PairTables:
+    def merge(self, other: PairTables | PairCells) -> PairTables | PairCells:
         """Tables of the union of the ratings (same dictionaries; each item's ratings must all
-        be on one side, since pairs are formed within items)."""
+        be on one side, since pairs are formed within items); filled cells
+        (:class:`PairCells`) when ``other`` holds its cells."""
+        if isinstance(other, PairCells):
+            return other.merge(self)
         if other.categories != self.categories:
             raise InvalidInputError("cannot merge pair tables over different category domains")
         n_raters = max(len(self.raters), len(other.raters))
@@ -541,3 +547,165 @@ def _pair_margins(
         rows += np.bincount(pair + la, minlength=rows.size)
         cols += np.bincount(pair + lb, minlength=cols.size)
     return n, agree, rows.reshape(keys.size, q), cols.reshape(keys.size, q)
+
+
+def sparse_pairs(n_raters: int, q: int) -> bool:
+    """Whether the rater pairs' tables are held as their filled cells (:class:`PairCells`):
+    when dense tables for every pair of raters would hold over :data:`PAIR_TABLE_CELLS`
+    cells (many categories, as continuous scores or free-text labels make).
+
+    >>> sparse_pairs(3, 5), sparse_pairs(2, 100_000)
+    (False, True)
+    """
+    return n_raters * (n_raters - 1) // 2 * q * q > PAIR_TABLE_CELLS
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class PairCells(Result):
+    """The rater-pair contingency tables of :class:`PairTables` held as their filled cells:
+    memory follows the distinct (rater pair, label pair) combinations met, never q x q.
+
+    Attributes
+    ----------
+    pairs : ndarray of int64, shape (n_pairs, 2)
+        Rater codes ``(a, b)`` with ``a < b`` of the pairs that co-rated an item, sorted.
+    pair, x, y, count : ndarray of int64, shape (n_cells,)
+        Cell ``j`` of pair ``pairs[pair[j]]``: ``count[j]`` items that rater ``a`` labelled
+        ``x[j]`` and rater ``b`` labelled ``y[j]`` (sorted by pair, x, y; no zero counts).
+    raters : ndarray of object
+        The rater decode table.
+    categories : tuple
+        The category domain.
+
+    Examples
+    --------
+    >>> import accord
+    >>> r = accord.Ratings.from_wide([["y", "y", "n"], ["n", "n", "n"]])
+    >>> pc = PairCells.from_ratings(r)
+    >>> pc.pairs.tolist(), pc.count.tolist()
+    ([[0, 1], [0, 2], [1, 2]], [1, 1, 1, 1, 1, 1])
+    >>> pc.agreement().agree.tolist()
+    [2, 1, 1]
+    """
+
+    pairs: IntArray
+    pair: IntArray
+    x: IntArray
+    y: IntArray
+    count: IntArray
+    raters: Any
+    categories: tuple[Any, ...]
+
+    @property
+    def n_pairs(self) -> int:
+        """Number of rater pairs that co-rated at least one item."""
+        return int(self.pairs.shape[0])
+
+    @classmethod
+    def from_ratings(cls, ratings: Ratings) -> PairCells:
+        """The filled cells of every co-rating pair's table, from the pairs of ratings
+        within items (in batches, :meth:`ItemGroups.pair_codes`)."""
+        return cls.from_groups(ItemGroups.from_ratings(ratings), ratings.raters, ratings.categories)
+
+    @classmethod
+    def from_groups(cls, groups: ItemGroups, raters: Any, categories: tuple[Any, ...]) -> PairCells:
+        """The filled cells from ratings grouped by item (:class:`ItemGroups`)."""
+        n_r, q = len(raters), len(categories)
+        parts = [
+            _cell_counts(key, *np.divmod(cell, q), np.ones(key.size, np.int64))
+            for key, cell in groups.pair_codes(n_r, q)
+        ]
+        return _from_keyed(parts, n_r, raters, categories)
+
+    @classmethod
+    def from_tables(cls, tables: PairTables) -> PairCells:
+        """The filled cells of dense :class:`PairTables`."""
+        p, x, y = np.nonzero(tables.tables)
+        return cls(
+            tables.pairs,
+            p.astype(np.int64),
+            x.astype(np.int64),
+            y.astype(np.int64),
+            tables.tables[p, x, y].astype(np.int64),
+            tables.raters,
+            tables.categories,
+        )
+
+    def keys(self, n_raters: int) -> IntArray:
+        """The rater pair key ``a * n_raters + b`` of every cell."""
+        out: IntArray = self.pairs[self.pair, 0] * n_raters + self.pairs[self.pair, 1]
+        return out
+
+    def merge(self, other: PairTables | PairCells) -> PairCells:
+        """Cells of the union of the ratings (as :meth:`PairTables.merge`)."""
+        if other.categories != self.categories:
+            raise InvalidInputError("cannot merge pair tables over different category domains")
+        if isinstance(other, PairTables):
+            other = PairCells.from_tables(other)
+        n_r = max(len(self.raters), len(other.raters))
+        raters = self.raters if len(self.raters) >= len(other.raters) else other.raters
+        parts = [(c.keys(n_r), c.x, c.y, c.count) for c in (self, other)]
+        return _from_keyed(parts, n_r, raters, self.categories)
+
+    def agreement(self) -> PairAgreement:
+        """Each pair's co-rated items, same-label items and marginal products
+        (:class:`PairAgreement`), from the cells alone."""
+        n_p, q = self.n_pairs, len(self.categories)
+        n = np.bincount(self.pair, weights=self.count, minlength=n_p).astype(np.int64)
+        same = self.x == self.y
+        agree = np.bincount(self.pair[same], weights=self.count[same], minlength=n_p)
+        rows_key, rows = _summed(self.pair * q + self.x, self.count)
+        cols_key, cols = _summed(self.pair * q + self.y, self.count)
+        common, i, j = np.intersect1d(rows_key, cols_key, assume_unique=True, return_indices=True)
+        chance = np.asarray(
+            np.bincount(common // max(q, 1), weights=rows[i] * cols[j], minlength=n_p),
+            dtype=np.float64,
+        )
+        return PairAgreement(self.pairs, n, agree.astype(np.int64), chance)
+
+
+def _summed(key: IntArray, count: IntArray) -> tuple[IntArray, IntArray]:
+    """The distinct ``key`` values (sorted) and the ``count`` summed over each."""
+    uniq, inverse = np.unique(key, return_inverse=True)
+    return uniq, np.bincount(inverse.reshape(-1), weights=count, minlength=uniq.size).astype(
+        np.int64
+    )
+
+
+def _cell_counts(
+    key: IntArray, x: IntArray, y: IntArray, count: IntArray
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """The distinct ``(key, x, y)`` cells, sorted, with their counts summed."""
+    if key.size == 0:
+        return key, x, y, count
+    order = np.lexsort((y, x, key))
+    key, x, y, count = key[order], x[order], y[order], count[order]
+    start = np.flatnonzero(
+        np.r_[True, (key[1:] != key[:-1]) | (x[1:] != x[:-1]) | (y[1:] != y[:-1])]
+    )
+    return key[start], x[start], y[start], np.add.reduceat(count, start)
+
+
+def _from_keyed(
+    parts: list[tuple[IntArray, IntArray, IntArray, IntArray]],
+    n_raters: int,
+    raters: Any,
+    categories: tuple[Any, ...],
+) -> PairCells:
+    """:class:`PairCells` from batches of cells keyed by rater pair ``a * n_raters + b``."""
+    empty = np.zeros(0, np.int64)
+    joined = [np.concatenate([p[k] for p in parts]) if parts else empty for k in range(4)]
+    key, x, y, count = _cell_counts(*(a.astype(np.int64, copy=False) for a in joined))
+    uniq, pair = np.unique(key, return_inverse=True)
+    return PairCells(
+        _key_pairs(uniq, n_raters), pair.reshape(-1).astype(np.int64), x, y, count, raters,
+        categories,
+    )  # fmt: skip
+
+
+def pair_statistic(ratings: Ratings) -> PairTables | PairCells:
+    """The rater pairs' tables of ``ratings``: dense :class:`PairTables`, or their filled
+    cells (:class:`PairCells`) when dense tables would be too large (:func:`sparse_pairs`)."""
+    if sparse_pairs(ratings.n_raters, ratings.n_categories):
+        return PairCells.from_ratings(ratings)
+    return PairTables.from_ratings(ratings)

@@ -164,10 +164,18 @@ def _table(
     return Table.of(
         _columns(ctx),
         rows,
-        caption=caption
-        + "Intervals: "
+        caption=caption + _intervals_caption(ci_methods, numeric),
+    )
+
+
+def _intervals_caption(ci_methods: list[str], numeric: bool) -> str:
+    """How the intervals were made; that there are none when no coefficient has one."""
+    if not ci_methods:
+        return "No interval: no coefficient here has one (each row's note says why)."
+    return (
+        "Intervals: "
         + "; ".join(ci_methods)
-        + ("." if numeric else ", truncated to each coefficient's range."),
+        + ("." if numeric else ", truncated to each coefficient's range.")
     )
 
 
@@ -179,7 +187,7 @@ def _per_category(ctx: Context, coefs: list[Any]) -> list[Block]:
         return []
     table = Table.of(
         (
-            Column.text("category", "category"),
+            Column.name("category", "category"),
             Column("share of ratings", "proportion", fmt_pct),
             Column("kappa of the category", "kappa"),
         ),

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..._methods import CITES, REFERENCES
-from ..._verdict import by_key, for_level, headline
+from ..._verdict import by_key, for_level, headline, two_rater_kappas
 from .._blocks import MethodNote, Section, Tone
 from .._context import Context
 
@@ -20,6 +20,7 @@ __all__ = [
     "coefficients_by_key",
     "icc_tone",
     "interval",
+    "many_categories",
     "primary",
     "rater_test",
     "rater_test_note",
@@ -84,16 +85,34 @@ def coefficients(ctx: Context) -> list[Any]:
             return for_level(table.coefficients, ctx.level)
         out = list(table.coefficients)
         if two_raters(ctx) and ctx.ratings is not None:
-            from ... import cohen_kappa, informational_agreement
-
-            out.insert(0, cohen_kappa(ctx.ratings))
-            if ctx.level != "nominal":
-                out.insert(1, cohen_kappa(ctx.ratings, weights="quadratic"))
-            out.insert(1, informational_agreement(ctx.ratings, n_boot=ctx.n_boot, rng=ctx.seed))
+            out[:0] = _two_rater_rows(ctx, ctx.ratings)
         return out
 
     result: list[Any] = ctx.cached("coefficients", compute)
     return result
+
+
+def many_categories(ratings: Any) -> bool:
+    """Whether two raters' q x q contingency table is too large to build (the two-rater
+    view and informational agreement are then left out; Cohen's kappa is computed from the
+    table's filled cells)."""
+    from ...agreement.two_raters import SPARSE_TABLE_CELLS
+
+    return bool(ratings.n_categories**2 > SPARSE_TABLE_CELLS)
+
+
+def _two_rater_rows(ctx: Context, ratings: Any) -> list[Any]:
+    """Cohen's kappa of two raters (:func:`~accord._verdict.two_rater_kappas`, the rows the
+    command line adds too) and informational agreement after it. IA, whose entropies are all
+    0 on one category, is left out there, as it is on too many categories for a q x q table;
+    when the two rated no item in common, none of them (the agreement table's rows say
+    why)."""
+    from ... import informational_agreement
+
+    rows = two_rater_kappas(ratings)
+    if rows and ratings.n_categories >= 2 and not many_categories(ratings):
+        rows.insert(1, informational_agreement(ratings, n_boot=ctx.n_boot, rng=ctx.seed))
+    return rows
 
 
 def coefficients_by_key(ctx: Context) -> dict[str, Any]:

@@ -41,7 +41,8 @@ def nce_reading(nce: Any) -> tuple[str, Tone]:
         return (
             f"The confidences are worse than a constant: NCE {fmt(value)} is below 0, the "
             f"score of {const}. Their log loss, {fmt(nce.log_loss_bits)} bits per unit, is "
-            f"above the constant's {fmt(nce.h_max)} bits: they mislead more than they inform.",
+            f"above the constant's {fmt(nce.h_max / nce.n)} bits per unit (the binary entropy "
+            f"of {fmt_pct(nce.p_correct)}): they mislead more than they inform.",
             "poor",
         )
     if value < 0.1:
@@ -162,7 +163,7 @@ def _reliability_figure(diagram: Any) -> Figure:
 def _per_rater_table(nce: Any) -> Table:
     return Table.of(
         (
-            Column.text("rater", "group"),
+            Column.name("rater", "group"),
             Column("units", "n", fmt_int),
             Column("accuracy", "p_correct", fmt_pct),
             Column("NCE", "nce"),

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._verdict import shown_label
 from .. import figures
 from .._blocks import Block, Column, Figure, MethodNote, Section, Table, fmt, fmt_int, fmt_pct
 from .._context import Context
@@ -45,7 +46,7 @@ def build_items(ctx: Context) -> Section | None:
         f"{unanimous} of {finite.size} items are unanimous; the mean entropy is "
         f"{fmt(mean_entropy)} bits of a possible {fmt(top_h)}."
     )
-    contested = cons.most_contested(TOP).to_dict(orient="records")
+    contested, ranked_by = _most_contested(ctx, cons)
     blocks: list[Block] = [
         Figure(
             svg,
@@ -54,16 +55,28 @@ def build_items(ctx: Context) -> Section | None:
         ),
         Table.of(
             (
-                Column.text("item", "item"),
+                Column.name("item", "item"),
                 Column("ratings", "n_ratings", fmt_int),
                 Column.text("labels given", _spread(cons.categories)),
                 Column.text(
-                    "modal label", lambda r: f"{r['mode']} ({fmt_pct(r['modal_share'], 0)})"
+                    "modal label",
+                    lambda r: f"{shown_label(r['mode'])} ({fmt_pct(r['modal_share'], 0)})",
                 ),
                 Column("entropy (bits)", "entropy"),
+                *(
+                    [Column("ordinal entropy (bits)", "ordinal_entropy")]
+                    if ranked_by == "ordinal_entropy"
+                    else []
+                ),
             ),
             contested,
-            caption=f"The {len(contested)} most contested items, highest entropy first.",
+            caption=f"The {len(contested)} most contested items, highest "
+            + (
+                "ordinal entropy first (Simon 2010: the categories in their order, so that a "
+                "split between far grades is more contested than one between neighbours)."
+                if ranked_by == "ordinal_entropy"
+                else "entropy first."
+            ),
         ),
     ]
     method = MethodNote(
@@ -72,13 +85,32 @@ def build_items(ctx: Context) -> Section | None:
     return Section("items", "Contested items", lead, tuple(blocks), (method,))
 
 
+def _most_contested(ctx: Context, cons: Any) -> tuple[list[dict[str, Any]], str]:
+    """The most contested items as rows, and the column they are ranked by: on an ordinal
+    scale Simon's ordinal entropy (:func:`accord.consensus` with ``ordinal=True``), which
+    counts how far apart the labels are; else the entropy."""
+    if ctx.level != "ordinal":
+        return cons.most_contested(TOP).to_dict(orient="records"), "entropy"
+    from ... import consensus
+
+    ordinal = ctx.cached(
+        "consensus-ordinal",
+        lambda: consensus(ctx.data, ordinal=True, **ctx.source_options()),
+    )
+    items = ordinal.items.dropna(subset=["ordinal_entropy"])
+    ranked = items.sort_values(
+        ["ordinal_entropy", "modal_share"], ascending=[False, True], kind="stable"
+    ).head(TOP)
+    return ranked.to_dict(orient="records"), "ordinal_entropy"
+
+
 def _spread(categories: Any) -> Callable[[Any], str]:
     """How an item's ratings spread over the categories given, e.g. ``a ×2 · b ×1``."""
     count_cols = [f"count_{c}" for c in categories]
 
     def spread(r: Any) -> str:
         return " \u00b7 ".join(
-            f"{c} \u00d7{int(r[col])}"
+            f"{shown_label(c)} \u00d7{int(r[col])}"
             for c, col in zip(categories, count_cols, strict=True)
             if r.get(col)
         )

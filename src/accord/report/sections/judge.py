@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._verdict import kappa_name
 from .. import figures
 from .._blocks import (
     Block,
@@ -60,14 +61,18 @@ def build_judge(ctx: Context) -> Section | None:
     if ratings is None:
         return ctx.unavailable("judge", TITLE)
     from ... import alt_test, judge_agreement
+    from ...judges import human_panel
 
-    judge, epsilon = ctx.judge, float(ctx.epsilon if ctx.epsilon is not None else 0.0)
-    test = ctx.cached("alt_test", lambda: alt_test(ratings, judge, epsilon=epsilon))
+    judges = list(ctx.judge) if isinstance(ctx.judge, list | tuple) else [ctx.judge]
+    judge, epsilon = judges[0], float(ctx.epsilon if ctx.epsilon is not None else 0.0)
+    humans = human_panel(ratings, judges, ctx.humans)
+    test = ctx.cached("alt_test", lambda: alt_test(ratings, judge, epsilon=epsilon, humans=humans))
     beside = ctx.cached(
         "judge_agreement",
         lambda: judge_agreement(
             ratings,
             judge,
+            humans=humans,
             confidence_level=ctx.confidence_level,
             n_boot=ctx.n_boot,
             rng=ctx.seed,
@@ -78,21 +83,24 @@ def build_judge(ctx: Context) -> Section | None:
         KeyFigures(_key_figures(ctx, test, beside)),
         _verdict_note(test),
         _human_table(test, beside),
-        *_reference_blocks(beside.consensus, "the humans' majority label"),
+        *_reference_blocks(beside.consensus, "the humans' majority label", beside.weights),
     ]
     if beside.gold is not None:
-        blocks += _reference_blocks(beside.gold, "the gold labels")
+        blocks += _reference_blocks(beside.gold, "the gold labels", beside.weights)
     blocks.append(Details("Every pair of raters", (_pairs_table(ctx, beside),)))
-    return Section("judge", TITLE, _lead(test, beside), tuple(blocks), _methods(ctx, test, beside))
+    lead = _lead(test, beside, humans)
+    return Section("judge", TITLE, lead, tuple(blocks), _methods(ctx, test, beside))
 
 
-def _lead(test: Any, beside: Any) -> str:
+def _lead(test: Any, beside: Any, humans: list[Any]) -> str:
     verdict = "passes" if test.passed else "does not pass"
+    kappa = kappa_name(beside.weights)
     return (
         f"{test.judge} {verdict} the alternative annotator test at epsilon = {test.epsilon:g} "
-        f"(wins against {int(test.humans['rejected'].sum())} of {test.n_humans} humans tested). "
-        f"Its mean Cohen's kappa with the humans is {fmt(beside.judge_human)}, against "
-        f"{fmt(beside.human_human)} among the humans themselves."
+        f"(wins against {int(test.humans['rejected'].sum())} of {test.n_humans} humans tested: "
+        f"{', '.join(map(str, humans))}). Its mean {kappa} with the humans is "
+        f"{fmt(beside.judge_human)}, against {fmt(beside.human_human)} among the humans "
+        "themselves."
     )
 
 
@@ -114,12 +122,12 @@ def _key_figures(ctx: Context, test: Any, beside: Any) -> tuple[KeyFigure, ...]:
         KeyFigure(
             "Judge with humans",
             fmt(beside.judge_human),
-            f"mean kappa, {ctx.ci_text(jh.low, jh.high)}",
+            f"mean {kappa_name(beside.weights)}, {ctx.ci_text(jh.low, jh.high)}",
         ),
         KeyFigure(
             "Humans with humans",
             fmt(beside.human_human),
-            f"mean kappa, {ctx.ci_text(hh.low, hh.high)}",
+            f"mean {kappa_name(beside.weights)}, {ctx.ci_text(hh.low, hh.high)}",
         ),
         KeyFigure(
             "Difference",
@@ -152,6 +160,7 @@ def _verdict_note(test: Any) -> Block:
 
 def _human_table(test: Any, beside: Any) -> Table:
     alt = test.humans.set_index("human")
+    kappa = kappa_name(beside.weights)
 
     def own(field: str) -> Callable[[Any], Any]:  # from the judge's comparison with the human
         return lambda row: getattr(row[0], field)
@@ -165,7 +174,7 @@ def _human_table(test: Any, beside: Any) -> Table:
 
     return Table.of(
         (
-            Column.text("human", own("human")),
+            Column.name("human", own("human")),
             Column("items", own("n_items"), fmt_int),
             Column("kappa with judge", own("judge_kappa")),
             Column("CI", lambda row: fmt_ci(row[0].judge_ci_low, row[0].judge_ci_high), str),
@@ -183,7 +192,7 @@ def _human_table(test: Any, beside: Any) -> Table:
             (r, alt.loc[r.human] if r.human in alt.index else None)
             for r in beside.humans.itertuples(index=False)
         ),
-        "Per human: the judge's Cohen's kappa with them, their own mean kappa with the other "
+        f"Per human: the judge's {kappa} with them, their own mean {kappa} with the other "
         "humans, the alternative annotator test (shares of items where each represents the "
         "remaining humans at least as well; p one-sided, before the correction; 'judge "
         "wins' after Benjamini-Yekutieli), and the change in the panel's Krippendorff alpha "
@@ -191,7 +200,7 @@ def _human_table(test: Any, beside: Any) -> Table:
     )
 
 
-def _reference_blocks(ref: Any, words: str) -> list[Block]:
+def _reference_blocks(ref: Any, words: str, weights: str) -> list[Block]:
     cats = [str(c) for c in ref.confusion.index]
     counts = ref.confusion.to_numpy(dtype=np.float64)
     hom = ref.homogeneity
@@ -214,7 +223,7 @@ def _reference_blocks(ref: Any, words: str) -> list[Block]:
     return [
         Paragraph(
             f"Against {words}: accuracy {fmt_pct(ref.accuracy)} on {fmt_int(ref.n_items)} "
-            f"items{left}, Cohen's kappa {fmt(ref.kappa)}. {over}"
+            f"items{left}, {kappa_name(weights)} {fmt(ref.kappa)}. {over}"
         ),
         Figure(
             figures.heatmap(
@@ -239,16 +248,16 @@ def _reference_blocks(ref: Any, words: str) -> list[Block]:
 def _pairs_table(ctx: Context, beside: Any) -> Table:
     return Table.of(
         (
-            Column.text("rater", "rater_a"),
-            Column.text("rater", "rater_b"),
+            Column.name("rater", "rater_a"),
+            Column.name("rater", "rater_b"),
             Column.text("pair", "kind"),
             Column("items", "n_items", fmt_int),
             Column("kappa", "kappa"),
             Column(f"{ctx.level_pct} CI", lambda r: fmt_ci(r.ci_low, r.ci_high), str),
         ),
         beside.pairs.itertuples(index=False),
-        "Cohen's kappa of every pair on the items both rated (t interval, Fleiss, Cohen & "
-        "Everitt SE).",
+        f"{kappa_name(beside.weights)} of every pair on the items both rated (t interval, "
+        "Fleiss, Cohen & Everitt SE).",
     )
 
 

@@ -72,7 +72,7 @@ def build_method_comparison(ctx: Context) -> Section | None:
     blocks: list[Block] = [
         Table.of(
             (
-                Column.text("pair", lambda r: f"{r['first']} - {r['second']}"),
+                Column.name("pair", lambda r: f"{r['first']} - {r['second']}"),
                 Column("pairs", "n_pairs", fmt_int),
                 Column("bias", "bias"),
                 Column(f"bias {pct} CI", lambda r: _ci(r["bias_ci_low"], r["bias_ci_high"]), str),

@@ -13,8 +13,10 @@ __all__ = ["build_methods"]
 
 def build_methods(sections: Sequence[Section], ctx: Context | None = None) -> Section:
     """The methods paragraph to copy (with ``ctx``, :func:`.paragraph.methods_paragraph`),
-    then every estimator, convention and reference the report used, references numbered."""
-    numbers: dict[str, int] = {}
+    then every estimator, convention and reference the report used, references numbered
+    as the paragraph numbers them."""
+    text, cited = ([], []) if ctx is None else methods_paragraph(ctx)
+    numbers: dict[str, int] = {ref: n for n, ref in enumerate(dict.fromkeys(cited), 1)}
     rows: list[tuple[str, str, str]] = []
     seen: set[tuple[str, str]] = set()
     for section in sections:
@@ -37,7 +39,7 @@ def build_methods(sections: Sequence[Section], ctx: Context | None = None) -> Se
     )
     refs = sorted(numbers.items(), key=lambda kv: kv[1])
     blocks: list[Block] = [
-        *([] if ctx is None else methods_paragraph(ctx)),
+        *text,
         Table.of(
             (
                 Column.text("topic", 0),

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._verdict import shown_label
 from .. import figures
 from .._blocks import (
     Block,
@@ -136,7 +137,7 @@ def _columns(
 
     columns: tuple[Column, ...] = (
         Column("rank", "rank", fmt_int),
-        Column.text("rater", "rater"),
+        Column.name("rater", "rater"),
         Column("ratings", "n_ratings", fmt_int),
         Column("mean deviation (bits)", "mean_deviation"),
         Column("poor or worse", lambda r: r["share_poor"] + r["share_very_poor"], _PCT),
@@ -223,7 +224,7 @@ def _profiles(ctx: Context, raters: pd.DataFrame) -> list[Block]:
         "rater-profiles",
         shares,
         [str(ratings.raters[i]) for i in order],
-        [str(c) for c in ratings.categories],
+        [shown_label(c) for c in ratings.categories],
         vmin=0.0,
         vmax=1.0,
         cmap="Blues",
@@ -399,7 +400,7 @@ def _differences_table(ctx: Context, shown: pd.DataFrame) -> Table:
     tones: tuple[Tone, ...] = tuple("poor" if bool(x) else "neutral" for x in shown["stands_out"])
     return Table.of(
         (
-            Column.text("rater", "rater"),
+            Column.name("rater", "rater"),
             Column("items", "n_items", fmt_int),
             Column("mean difference", "mean_difference", _TWO),
             Column(f"{ctx.level_pct} CI", lambda r: fmt_ci(r.ci_low, r.ci_high, 2), str),

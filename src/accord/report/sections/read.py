@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._verdict import shown_label
 from .._blocks import Block, Column, MethodNote, Section, Table, fmt_int
 from .._context import Context
 
@@ -66,7 +67,7 @@ def _label_rows(ctx: Context) -> list[tuple[str, str]]:
         rows = [
             (
                 "categories" + (" (declared)" if declared else " (observed)"),
-                ", ".join(str(c) for c in categories),
+                ", ".join(shown_label(c) for c in categories),
             )
         ]
     if ctx.ratings is not None:

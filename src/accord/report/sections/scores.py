@@ -170,7 +170,7 @@ def _bias_table(column: str, result: Any, weights: str | None) -> Details:
         (
             Table.of(
                 (
-                    Column.text("rater", "rater"),
+                    Column.name("rater", "rater"),
                     Column("scores", "n", fmt_int),
                     Column("bias", "bias", _TWO),
                     Column("SD", "sd", _TWO),

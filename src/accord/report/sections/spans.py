@@ -116,8 +116,8 @@ def build_spans(ctx: Context) -> Section | None:
     blocks: list[Block] = [
         Table.of(
             (
-                Column.text("annotator", "annotator_a"),
-                Column.text("against", "annotator_b"),
+                Column.name("annotator", "annotator_a"),
+                Column.name("against", "annotator_b"),
                 Column("spans", "n_a", fmt_int),
                 Column("spans", "n_b", fmt_int),
                 Column("matched", "matched", fmt_int),
@@ -136,7 +136,7 @@ def build_spans(ctx: Context) -> Section | None:
         blocks.append(
             Table.of(
                 (
-                    Column.text(str(result.by), result.by),
+                    Column.name(str(result.by), result.by),
                     Column("spans", "n_units", fmt_int),
                     Column("mean F1", "mean_f1"),
                     Column("SD", "sd_f1"),

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._verdict import shown_label
 from .. import figures
 from .._blocks import (
     Block,
@@ -27,7 +28,7 @@ from .._blocks import (
     fmt_pct,
 )
 from .._context import Context
-from .common import CITES, REF, interval, tone_of, two_raters
+from .common import CITES, REF, interval, many_categories, tone_of, two_raters
 
 __all__ = ["build_two_raters"]
 
@@ -50,8 +51,25 @@ def build_two_raters(ctx: Context) -> Section | None:
     if ratings is None:
         return ctx.unavailable("two-raters", TITLE)
     from ... import cohen_kappa, informational_agreement
+    from ..._errors import AccordError
 
-    kappa = ctx.cached("cohen", lambda: cohen_kappa(ratings))
+    try:
+        kappa = ctx.cached("cohen", lambda: cohen_kappa(ratings))
+    except AccordError as exc:  # no item rated by both
+        return _undefined(f"Cohen's kappa and the two-rater view are undefined: {exc}.")
+    if many_categories(ratings):
+        q = ratings.n_categories
+        return _undefined(
+            f"The two-rater view (contingency table, informational agreement, specific "
+            f"agreement, cuts) is left out on {fmt_int(q)} categories: their table would "
+            f"hold {fmt_int(q * q)} cells. Cohen's kappa, from the table's filled cells, is "
+            "in the coefficients table."
+        )
+    if ratings.n_categories < 2:
+        return _undefined(
+            f"Cohen's kappa and informational agreement are undefined: {kappa.reason}; "
+            "informational agreement divides by the raters' entropies, which are 0."
+        )
     ia = ctx.cached("ia", lambda: informational_agreement(ratings, n_boot=ctx.n_boot, rng=ctx.seed))
     methods: list[MethodNote] = [
         MethodNote("Cohen's kappa", str(kappa.method), tuple(REF[k] for k in CITES["cohen_kappa"])),
@@ -77,6 +95,12 @@ def build_two_raters(ctx: Context) -> Section | None:
         f"informational agreement {fmt(ia.statistic)}."
     )
     return Section("two-raters", TITLE, lead, tuple(blocks), tuple(methods))
+
+
+def _undefined(why: str) -> Section:
+    """The section on data where the two-rater statistics are undefined: why, in one
+    paragraph."""
+    return Section("two-raters", TITLE, why, ())
 
 
 def _key_figures(ctx: Context, kappa: Any, ia: Any) -> tuple[KeyFigure, ...]:
@@ -107,7 +131,7 @@ def _table_figure(ctx: Context, kappa: Any) -> Figure:
     """The two raters' contingency table as a heatmap."""
     x_name, y_name = (str(r) for r in kappa.raters)
     table = np.asarray(kappa.table, dtype=np.float64)
-    cats = [str(c) for c in ctx.label_categories]
+    cats = [shown_label(c) for c in ctx.label_categories]
     return Figure(
         figures.heatmap(
             "table2",
@@ -148,7 +172,7 @@ def _specific_blocks(ctx: Context, kappa: Any, methods: list[MethodNote]) -> lis
     return [
         Table.of(
             (
-                Column.text("category", "category"),
+                Column.name("category", "category"),
                 Column(f"both {x_name} and {y_name}", "n_both", fmt_int),
                 Column(x_name, "n_x", fmt_int),
                 Column(y_name, "n_y", fmt_int),

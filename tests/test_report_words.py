@@ -1,0 +1,243 @@
+"""The sentences of the report and the command line name what they cite: the judge is held
+against the humans only, every kappa is named with its weights, the headline is one rule."""
+
+from __future__ import annotations
+
+import html
+import itertools
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import cohen_kappa_score
+
+import accord
+from accord.datasets import path as data_path
+
+HUMANS = ["annotator1", "annotator2", "annotator3"]
+
+
+def _text(page: str) -> str:
+    """The page's words, tags and spacing removed."""
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+
+def _pair_kappa(frame: pd.DataFrame, a: str, b: str, weights: str | None = None) -> float:
+    wide = frame.pivot(index="item", columns="rater", values="preference")[[a, b]].dropna()
+    return float(cohen_kappa_score(wide[a], wide[b], weights=weights))
+
+
+@pytest.mark.slow
+def test_judge_report_holds_the_model_against_the_humans_only(tmp_path: Path) -> None:
+    frame = pd.read_csv(data_path("pandalm.csv"))
+    page = accord.report(
+        data_path("pandalm.csv"),
+        item="item",
+        rater="rater",
+        label="preference",
+        judge=["pandalm-7b", "gpt-3.5-turbo"],
+        epsilon=0.15,
+        n_boot=20,
+        progress=False,
+    )
+    # the report asked about a judge answers about it first
+    assert page.sections[0] == "judge"
+    text = _text(page.html)
+    assert "wins against 0 of 3 humans tested: annotator1, annotator2, annotator3" in text
+    # sklearn.metrics.cohen_kappa_score of each pair of annotators (the PandaLM README:
+    # 0.85, 0.88, 0.86); their mean is "humans with humans"
+    mean = np.mean([_pair_kappa(frame, a, b) for a, b in itertools.combinations(HUMANS, 2)])
+    assert f"against {mean:.3f} among the humans themselves" in text
+    judge = np.mean([_pair_kappa(frame, "pandalm-7b", h) for h in HUMANS])
+    assert f"Its mean Cohen's kappa with the humans is {judge:.3f}" in text
+
+
+@pytest.mark.slow
+def test_report_cli_takes_the_judges_humans(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+
+    out = tmp_path / "judge.html"
+    args = ["report", str(data_path("pandalm.csv")), "--item", "item", "--rater", "rater",
+            "--label", "preference", "--judge", "gpt-3.5-turbo", "--humans", ",".join(HUMANS),
+            "--epsilon", "0.15", "-o", str(out), "-q"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "of 3 humans tested: annotator1, annotator2, annotator3" in _text(out.read_text())
+    bad = CliRunner().invoke(app, [*args[:8], "--humans", "annotator1,annotator2", "-o",
+                                   str(out)])  # fmt: skip
+    assert bad.exit_code == 2 and "--judge" in bad.output
+
+
+@pytest.mark.slow
+def test_judge_section_names_the_weights_of_its_kappas() -> None:
+    # panel.csv's "level" column (L < M < H) as an ordinal scale: the kappas are quadratic
+    frame = pd.read_csv(data_path("panel.csv"))
+    page = accord.report(
+        frame,
+        item="proposal",
+        rater="reviewer",
+        label="level",
+        level="ordinal",
+        categories=["L", "M", "H"],
+        judge="reviewer_5",
+        epsilon=0.15,
+        n_boot=20,
+        progress=False,
+    )
+    text = _text(page.html)
+    found = re.search(
+        r"Against the humans' majority label: accuracy ([\d.]+)% on (\d+) items.*?, "
+        r"Cohen's kappa \(quadratic weights\) (-?[\d.]+)\.",
+        text,
+    )
+    assert found is not None, text[:2000]
+    assert "Cohen's kappa 0" not in text.split("Can the judge replace a rater?", 2)[2][:3000]
+    # the same confusion matrix, expanded to label pairs, through scikit-learn
+    beside = accord.judge_agreement(
+        accord.Ratings.from_long(frame, item="proposal", rater="reviewer", label="level",
+                                 level="ordinal", categories=["L", "M", "H"]),
+        "reviewer_5", n_boot=0,
+    )  # fmt: skip
+    conf = beside.consensus.confusion
+    ref, got = [], []
+    for (r, j), n in conf.stack().items():
+        ref += [str(r)] * int(n)
+        got += [str(j)] * int(n)
+    labels = ["L", "M", "H"]
+    quadratic = cohen_kappa_score(ref, got, labels=labels, weights="quadratic")
+    assert found.group(3) == f"{quadratic:.3f}"
+    assert float(found.group(1)) == pytest.approx(100 * np.mean(np.array(ref) == got), abs=0.05)
+
+
+def _agree(*args: str) -> str:
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+
+    result = CliRunner().invoke(app, ["agree", *args], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+BIRADS = ["--item", "finding", "--rater", "modality", "--label", "birads", "--level", "ordinal"]
+
+
+def _birads_kappa(weights: str | None) -> float:
+    wide = pd.read_csv(data_path("birads.csv")).pivot(
+        index="finding", columns="modality", values="birads"
+    )
+    return float(cohen_kappa_score(wide["US"], wide["ABVS"], weights=weights))
+
+
+def test_agree_headlines_a_row_of_its_table_the_same_with_every_engine() -> None:
+    # sklearn: cohen_kappa_score(US, ABVS, weights="quadratic") on birads.csv
+    quadratic = _birads_kappa("quadratic")
+    memory = _agree(str(data_path("birads.csv")), *BIRADS)
+    stream = _agree(str(data_path("birads.csv")), *BIRADS, "--engine", "stream")
+    assert memory.startswith(f"Cohen's kappa (quadratic weights) {quadratic:.2f} ")
+    assert re.search(rf"cohen_kappa \(quadratic\)\s*│\s*{quadratic:.4f}", memory)
+    # in batches there is no Cohen row: Conger's kappa, Cohen's for two raters, is
+    assert stream.startswith(f"Conger's kappa (quadratic weights) {quadratic:.2f} ")
+
+
+def test_agree_on_an_export_headlines_a_coefficient_its_table_shows() -> None:
+    export = data_path("annotation-tools") / "label_studio.json"
+    out = _agree(str(export), "--from", "label-studio", "--field", "sentiment")
+    head = re.match(r"Cohen's kappa (-?[\d.]+) ", out)
+    assert head is not None, out
+    row = re.search(r"│ cohen_kappa\s*│\s*(-?[\d.]+)", out)
+    assert row is not None, out
+    assert float(row.group(1)) == pytest.approx(float(head.group(1)), abs=0.005)
+
+
+@pytest.mark.slow
+def test_report_headline_and_contested_items_on_an_ordinal_scale() -> None:
+    page = accord.report(
+        data_path("birads.csv"), item="finding", rater="modality", label="birads",
+        level="ordinal", n_boot=20, progress=False,
+    )  # fmt: skip
+    text = _text(page.html)
+    quadratic = _birads_kappa("quadratic")
+    memory = _agree(str(data_path("birads.csv")), *BIRADS)
+    assert f"Cohen's kappa (quadratic weights) {quadratic:.3f}" in text
+    assert memory.startswith(f"Cohen's kappa (quadratic weights) {quadratic:.2f} ")
+    # the widest split of the file (by hand: the finding graded 1 by one modality and 5 by
+    # the other) heads the contested items, before the splits between neighbouring grades
+    wide = pd.read_csv(data_path("birads.csv")).pivot(
+        index="finding", columns="modality", values="birads"
+    )
+    far = (wide["US"] - wide["ABVS"]).abs()
+    first = text.split("ordinal entropy (bits)", 1)[1].split()[0]
+    assert int(first) == int(far.idxmax()) and far.max() == 4
+
+
+def test_confidence_reading_compares_per_unit_log_losses() -> None:
+    from sklearn.metrics import log_loss
+
+    from accord.report.sections.confidence import nce_reading
+
+    correct = np.array([1, 0, 1, 0, 1, 1, 0, 1])
+    conf = np.array([0.1, 0.9, 0.2, 0.8, 0.3, 0.4, 0.7, 0.2])  # wrong way round: NCE < 0
+    text, tone = nce_reading(accord.normalized_cross_entropy(correct, conf))
+    # sklearn.metrics.log_loss is the mean in nats; the constant confidence p_c = 5/8 has the
+    # mean log loss of the binary entropy of 5/8, in bits
+    bits = log_loss(correct, conf) / np.log(2)
+    p = correct.mean()
+    baseline = -(p * np.log2(p) + (1 - p) * np.log2(1 - p))
+    assert tone == "poor"
+    assert f"{bits:.3f} bits per unit, is above the constant's {baseline:.3f} bits per unit" in text
+
+
+# Sets of labels, one row per label: items 1-6 rated by three raters (written for this test).
+SETS = {
+    (1, "r1"): "ab", (1, "r2"): "ab", (1, "r3"): "a",
+    (2, "r1"): "b", (2, "r2"): "bc", (2, "r3"): "b",
+    (3, "r1"): "c", (3, "r2"): "c", (3, "r3"): "ac",
+    (4, "r1"): "a", (4, "r2"): "b", (4, "r3"): "ab",
+    (5, "r1"): "abc", (5, "r2"): "ab", (5, "r3"): "abc",
+    (6, "r1"): "c", (6, "r2"): "c", (6, "r3"): "c",
+}  # fmt: skip
+
+
+@pytest.mark.slow
+def test_report_on_sets_of_labels_headlines_the_set_coefficient(tmp_path: Path) -> None:
+    from nltk.metrics.agreement import AnnotationTask
+    from nltk.metrics.distance import masi_distance
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+
+    rows = [(i, r, x) for (i, r), labels in SETS.items() for x in labels]
+    frame = pd.DataFrame(rows, columns=["item", "rater", "tag"])
+    file = tmp_path / "sets.csv"
+    frame.to_csv(file, index=False)
+    out = tmp_path / "sets.html"
+    args = ["report", str(file), "--item", "item", "--rater", "rater", "--label", "tag",
+            "--multi-label", "-o", str(out), "-q"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    text = _text(out.read_text())
+    # nltk: AnnotationTask(distance=masi_distance).alpha() on the same sets
+    task = AnnotationTask(
+        [(r, str(i), frozenset(x)) for (i, r), x in SETS.items()], distance=masi_distance
+    )
+    alpha = task.alpha()
+    head = text.split("Can I trust these raters?", 2)[2]
+    assert head.lstrip().startswith(f"Krippendorff's alpha (MASI distance) {alpha:.3f}")
+    assert "Multi-valued alpha (mv-alpha)" in text
+    assert "frozenset" not in text and "{a, b} ×2" in text
+
+
+def test_methods_paragraph_says_what_was_done_without_advice() -> None:
+    table = accord.agreement(
+        accord.read_ratings(data_path("diagnoses.csv"), item="patient", rater="rater",
+                            label="diagnosis")
+    )  # fmt: skip
+    text = table.methods_text()
+    # Light's kappa has no analytic SE: the paragraph says so, and advises no option
+    assert "Light's kappa" in text and "no analytic SE" in text
+    assert "ci='" not in text and "use " not in text
