@@ -56,7 +56,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     r = panel(args.items)
-    accord.judge_agreement(panel(200), "llm", n_boot=20, rng=0)  # imports, off the clock
+    accord.judge_agreement(panel(200), "llm", n_boot=1000, rng=0)  # imports, off the clock
     q = r.n_categories
     floor, _ = best(lambda: np.bincount(r.item_codes * q + r.label_codes), args.repeat)
     point, point_cpu = best(lambda: accord.judge_agreement(r, "llm", n_boot=0), args.repeat)
