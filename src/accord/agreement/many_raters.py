@@ -1797,9 +1797,10 @@ def alpha_item_totals(
 
     Returns per pairable item features ``F`` (rows in item order), the statistic mapping
     totals of shape (B, m) to alpha (shape (B,)), and which items of ``data`` are pairable;
-    ``statistic(M @ F)`` with ``M`` item multiplicities is alpha on that resample, the same
-    replicates :func:`krippendorff_alpha` draws. None when alpha is undefined (no pairable
-    item, or all pairable ratings in one category).
+    ``statistic(M @ F)`` with ``M`` item multiplicities (resamples x pairable items) is alpha
+    on each resample: the features and statistic :func:`krippendorff_alpha`'s bootstrap
+    resamples. None when alpha is undefined (no pairable item, or all pairable ratings in
+    one category).
     """
     d = _prepare(data, None, "krippendorff_alpha")
     lvl = _alpha_metric(d, data, level, None, None)
