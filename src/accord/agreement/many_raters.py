@@ -57,6 +57,7 @@ from .weights import (
 
 __all__ = [
     "FleissKappa",
+    "alpha_item_totals",
     "brennan_prediger",
     "conger_kappa",
     "conger_rater_terms",
@@ -1728,6 +1729,14 @@ def _alpha_bootstrap(
     rng: RngLike,
 ) -> tuple[FloatArray, FloatArray | None]:
     """Bootstrap of alpha over pairable items, on per-item totals."""
+    feats, stat = _alpha_totals(d, pairable, lvl, w)
+    return bootstrap(feats, stat, n_boot=n_boot, rng=rng)
+
+
+def _alpha_totals(
+    d: _Data, pairable: npt.NDArray[np.bool_], lvl: str, w: FloatArray | None
+) -> tuple[Any, Callable[[FloatArray], FloatArray]]:
+    """Per pairable item features of alpha, and alpha as a function of their totals."""
     pc = d.counts[pairable]
     if w is not None:
         # Fixed weights: alpha from [sum sumq/(m-1), N, counts].
@@ -1749,7 +1758,7 @@ def _alpha_bootstrap(
             res: FloatArray = (pa - pe) / (1.0 - pe)
             return res
 
-        return bootstrap(feats, stat_fixed, n_boot=n_boot, rng=rng)
+        return feats, stat_fixed
     m = row_sums(pc)
     q = pc.shape[1]
     if lvl == "interval" or q > 64:
@@ -1760,7 +1769,7 @@ def _alpha_bootstrap(
         x = x - float(np.sum(x * totals) / totals.sum())
         m_i, s1, s2 = _item_sums(d, x, pairable)
         feats = np.column_stack([2.0 * (m_i * s2 - s1**2) / (m_i - 1.0), m_i, s1, s2])
-        return bootstrap(feats, _alpha_from_sums, n_boot=n_boot, rng=rng)
+        return feats, _alpha_from_sums
     # Ordinal with few categories: coincidences, metric recomputed per replicate.
     coinc = (pc[:, :, None] * pc[:, None, :] - pc[:, :, None] * np.eye(q)[None]) / (m - 1.0)[
         :, None, None
@@ -1778,4 +1787,32 @@ def _alpha_bootstrap(
         res: FloatArray = 1.0 - d_o / d_e
         return res
 
-    return bootstrap(feats, stat_ord, n_boot=n_boot, rng=rng)
+    return feats, stat_ord
+
+
+def alpha_item_totals(
+    data: Ratings, level: Level
+) -> tuple[Any, Callable[[FloatArray], FloatArray], BoolArray] | None:
+    """Krippendorff's alpha as a function of item totals, for resampling items.
+
+    Returns per pairable item features ``F`` (rows in item order), the statistic mapping
+    totals of shape (B, m) to alpha (shape (B,)), and which items of ``data`` are pairable;
+    ``statistic(M @ F)`` with ``M`` item multiplicities (resamples x pairable items) is alpha
+    on each resample: the features and statistic :func:`krippendorff_alpha`'s bootstrap
+    resamples. None when alpha is undefined (no pairable item, or all pairable ratings in
+    one category).
+    """
+    d = _prepare(data, None, "krippendorff_alpha")
+    lvl = _alpha_metric(d, data, level, None, None)
+    _check_alpha_level(lvl, d.categories, d.ordered)
+    it = item_terms(d)
+    if it.n2 == 0:
+        return None
+    parts, w = _alpha_parts(d, lvl, None, None)
+    if parts.undefined or parts.pe >= 1.0 - 1e-12:
+        return None
+    feats, stat = _alpha_totals(d, it.two, lvl, w)
+    rated = np.flatnonzero(np.asarray(d.item_row) >= 0)  # the items of the rows of d
+    pairable = np.zeros(data.n_items, dtype=bool)
+    pairable[rated[np.asarray(it.two, dtype=bool)]] = True
+    return feats, stat, pairable

@@ -235,8 +235,11 @@ def plan(
     n_simulations: int = typer.Option(
         200, "--simulations", help="With --simulate: studies per number of items."
     ),
-    seed: int | None = typer.Option(
-        None, "--seed", help="With --simulate: random seed.", callback=check_seed
+    seed: int = typer.Option(
+        0,
+        "--seed",
+        help="With --simulate: random seed (the same seed, the same plan).",
+        callback=check_seed,
     ),
     shared: Shared = Shared(),
 ) -> None:
