@@ -13,7 +13,7 @@ from numpy.testing import assert_allclose
 
 import accord
 from accord import InvalidInputError
-from accord.engines.fold import fold_parts, fold_partitions
+from accord.engines.fold import fold_partitions, fold_parts
 from accord.stats.confidence import ConfidenceSums, ConfidenceValueCounts
 from accord.stats.panel import PanelStatistics
 
@@ -62,9 +62,7 @@ def test_calibrate_panel_names_the_row_of_the_whole_input(tmp_path: Path, engine
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_calibrate_panel_names_missing_rows_of_the_whole_input(
-    tmp_path: Path, engine: str
-) -> None:
+def test_calibrate_panel_names_missing_rows_of_the_whole_input(tmp_path: Path, engine: str) -> None:
     frame = _panel()
     frame.loc[[BAD_ROW - 1, BAD_ROW], "score"] = None
     data, extra = _panel_source(engine, frame, tmp_path)
@@ -203,7 +201,7 @@ def test_fold_partitions_counts_rows_before_the_bad_partition() -> None:
         return int(values.sum())
 
     parts = dd.from_pandas(frame, npartitions=3).to_delayed()
-    with pytest.raises(InvalidInputError, match="^negative at row 7$"):
+    with pytest.raises(InvalidInputError, match=r"^negative at row 7$"):
         fold_partitions(parts, summarise, int.__add__, scheduler="synchronous")
     good = dd.from_pandas(frame.abs(), npartitions=3).to_delayed()
     assert fold_partitions(good, summarise, int.__add__, scheduler="synchronous") == 36
