@@ -170,12 +170,12 @@ def _alpha_side(ratings: Ratings, weights: Any, level: Level | None) -> _Side:
     (those of its SE) rescaled as ``alpha = (1 - 1/N) alpha' + 1/N`` (N pairable ratings),
     so that they average to alpha itself, as pairedCAC's ``alpha.linear.i`` forms them."""
     d = prepare(ratings, None, "krippendorff_alpha")
-    lvl = _alpha_metric(d, ratings, level, weights, None)
+    metric = _alpha_metric(ratings, level, weights, None)
     it = d.items
     items = _rated_items(ratings)[it.two]
     if it.n2 == 0:
         return _Side(math.nan, math.nan, None, NO_PAIRS, items, 0)
-    parts, _ = _alpha_parts(d, lvl, weights, None)
+    parts, _ = _alpha_parts(d, metric)
     if parts.undefined or parts.pe >= 1.0 - 1e-12:
         why = "all pairable ratings are in one category: alpha is 0/0 (undefined)"
         return _Side(math.nan, math.nan, None, why, items, it.n2)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -341,31 +341,18 @@ def krippendorff_alpha(
     check_ci(ci, n_boot, "krippendorff_alpha")
     if isinstance(distance, str):  # a distance between sets of labels
         distance = set_distance(data, distance, level=level, weights=weights)
-    if (
-        isinstance(data, Ratings)
-        and data.n_categories > _MANY_VALUES
-        and weights is None
-        and distance is None
-        and (level or data.level) in ("interval", "ordinal")
-    ):
+    metric = _alpha_metric(data, level, weights, distance)
+    lvl = metric.name
+    if isinstance(data, Ratings) and data.n_categories > _MANY_VALUES and metric.by_sums:
         ordered = has_order(data.categories, data.level, data.categories_declared)
-        _check_alpha_level(level or data.level, data.categories, ordered)
-        return _alpha_many_values(
-            data,
-            level or data.level,
-            population_size,
-            ci,
-            n_boot,
-            rng,
-        )
-    d = prepare(data, categories, "krippendorff_alpha")
-    d = analytic_view(d, ci)
-    lvl = _alpha_metric(d, data, level, weights, distance)
-    if weights is None and distance is None:
+        _check_alpha_level(lvl, data.categories, ordered)
+        return _alpha_many_values(data, metric.level, population_size, ci, n_boot, rng)
+    d = analytic_view(prepare(data, categories, "krippendorff_alpha"), ci)
+    if metric.kind == "level":
         _check_alpha_level(lvl, d.categories, d.ordered)
     check_bootstrap(d, ci, "krippendorff_alpha")
     q = len(d.categories)
-    if ci == "bootstrap" and _many_sets(distance, q):
+    if ci == "bootstrap" and _many_sets(metric.distance, q):
         raise ManyCategoriesError(
             f"krippendorff_alpha: a bootstrap of alpha with the {lvl} distance on {q:,} "
             f"distinct sets of labels would need their {q:,} x {q:,} distances; "
@@ -376,7 +363,7 @@ def krippendorff_alpha(
     base = _alpha_base(lvl, d, it.n, it.n2, population_size, ", coincidences over pairable items")
     if it.n2 == 0:
         return Coefficient(**undefined_fields(NO_PAIRS, base))
-    parts, w = _alpha_parts(d, lvl, weights, distance)
+    parts, w = _alpha_parts(d, metric)
     out = _alpha_fields(parts, it.n, population_factor(it.n, population_size), base)
     if ci == "bootstrap" and "observed_agreement" in out:  # alpha is defined
         reps, jk = _alpha_bootstrap(d, pairable, lvl, w, n_boot, rng)
@@ -391,43 +378,76 @@ def _check_alpha_level(lvl: str, categories: tuple[Any, ...], ordered: bool) -> 
         check_ordered(f"alpha's {lvl} distances", categories, "krippendorff_alpha", ordered)
 
 
-def _alpha_parts(
-    d: CountsView, lvl: str, weights: Any, distance: Distance | None
-) -> tuple[_AlphaParts, FloatArray | None]:
+def _alpha_parts(d: CountsView, metric: _Metric) -> tuple[_AlphaParts, FloatArray | None]:
     """The item terms of alpha under its metric over the pairable items (some pairable),
     and the agreement weights (None: the squared-difference metric, from per-item sums)."""
     it = d.items
     pairable = it.two
     # Pairable values per category (on compressed data, items per pattern).
     totals = cols_dot(it.counts, it.mult.times(pairable.astype(np.float64)))
-    if lvl in ("interval", "ordinal") and weights is None and distance is None:
-        x = _ordinal_positions(totals) if lvl == "ordinal" else d.category_values
+    if metric.by_sums:
+        x = _ordinal_positions(totals) if metric.name == "ordinal" else d.category_values
         x, dmax = _centred(x, totals)
         m_i, s1, s2 = _item_sums(d, x, pairable)
         parts = _alpha_parts_sums(m_i, s1, s2, dmax, it.mult.take(pairable))
         return parts, None
-    if _many_sets(distance, len(d.categories)):
-        assert isinstance(distance, SetDistanceMetric)
-        parts = _alpha_parts_sets(d, distance)
+    if _many_sets(metric.distance, len(d.categories)):
+        assert isinstance(metric.distance, SetDistanceMetric)
+        parts = _alpha_parts_sets(d, metric.distance)
         return dataclasses.replace(parts, undefined=parts.pe >= 1.0 - 1e-12), None
-    w = _alpha_weights(d, lvl, weights, distance, totals)
+    w = _alpha_weights(d, metric, totals)
     parts = _alpha_parts_matrix(d, w)
     return dataclasses.replace(parts, undefined=parts.pe >= 1.0 - 1e-12), w
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Metric:
+    """Alpha's metric, chosen once from ``level=``, ``weights=`` or ``distance=``.
+
+    Attributes
+    ----------
+    kind : {"level", "weights", "distance"}
+        Which of the three the metric comes from.
+    name : str
+        The level, the weights' name ("custom" for a matrix) or the distance's name.
+    weights : str or array_like, optional
+        Gwet's agreement weights, as given (``kind == "weights"``).
+    distance : callable, optional
+        The distance (``kind == "distance"``).
+    """
+
+    kind: Literal["level", "weights", "distance"]
+    name: str
+    weights: Any = None
+    distance: Distance | None = None
+
+    @property
+    def level(self) -> Level:
+        """The level of measurement (``kind == "level"``)."""
+        return cast(Level, self.name)
+
+    @property
+    def by_sums(self) -> bool:
+        """Whether alpha comes from per-item sums of values and squares (the interval and
+        ordinal levels: no q x q distances)."""
+        return self.kind == "level" and self.name in ("interval", "ordinal")
+
+
 def _alpha_metric(
-    d: CountsView, data: Any, level: Level | None, weights: Any, distance: Distance | None
-) -> str:
-    """The name of alpha's metric: the level, the weights' name, or "distance"."""
+    data: Any, level: Level | None, weights: Any, distance: Distance | None
+) -> _Metric:
+    """Alpha's metric: the level (by default the data's), Gwet's weights or a distance."""
     if sum(x is not None for x in (level, weights, distance)) > 1:
         raise InvalidInputError(
             "krippendorff_alpha takes one of level=, weights= or distance=, not several"
         )
     if weights is not None:
-        return weights if isinstance(weights, str) else "custom"
+        return _Metric("weights", weights if isinstance(weights, str) else "custom", weights)
     if distance is not None:
-        return str(getattr(distance, "metric", "distance"))
-    lvl = d.level if level is None else level
+        return _Metric("distance", str(getattr(distance, "metric", "distance")), None, distance)
+    lvl = level
+    if lvl is None:
+        lvl = data.level if isinstance(data, Ratings | CountsView) else "nominal"
     if lvl not in ("nominal", "ordinal", "interval", "ratio"):
         raise InvalidInputError(
             "The 'level' parameter of krippendorff_alpha must be one of "
@@ -435,7 +455,7 @@ def _alpha_metric(
         )
     if lvl in ("interval", "ratio") and isinstance(data, Ratings):
         _check_numeric(lvl, data.categories)
-    return lvl
+    return _Metric("level", lvl)
 
 
 def _check_numeric(lvl: str, categories: tuple[Any, ...]) -> None:
@@ -501,15 +521,13 @@ def _check_dense_metric(lvl: str, q: int) -> None:
         )
 
 
-def _alpha_weights(
-    d: CountsView, lvl: str, weights: Any, distance: Distance | None, totals: FloatArray
-) -> Any:
+def _alpha_weights(d: CountsView, metric: _Metric, totals: FloatArray) -> Any:
     """Agreement weights ``w = 1 - delta^2 / max delta^2`` of alpha's metric (a
     :class:`~accord.agreement.weights.LowRankWeights` for quadratic weights on many
     categories)."""
-    if weights is not None:
-        return weight_matrix(weights, d, "krippendorff_alpha")[0]
-    scale = d.category_values
+    if metric.kind == "weights":
+        return weight_matrix(metric.weights, d, "krippendorff_alpha")[0]
+    scale, lvl, distance = d.category_values, metric.name, metric.distance
     q = scale.size
     if distance is not None:
         delta = np.asarray(distance(scale[:, None], scale[None, :]), dtype=np.float64)
