@@ -259,8 +259,9 @@ def krippendorff_alpha(
 
     Parameters
     ----------
-    data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
-        Ratings, or the item x category counts.
+    data : Ratings, ItemCategoryCounts, CountPatterns or array_like of shape (n_items, q)
+        Ratings, the item x category counts, or their count patterns (distinct rows with
+        the items sharing each; analytic SE only).
     level : {"nominal", "ordinal", "interval", "ratio"}, optional
         The metric :math:`\delta^2`. Default: the level of the ratings (nominal for counts).
         Ordinal is Krippendorff's rank-frequency metric (not Gwet's ordinal weights);

@@ -1,8 +1,11 @@
 """Chance-corrected agreement among many raters, from item x category counts.
 
 Every coefficient has an entry point on ratings (:class:`~accord.Ratings`) and one on the
-sufficient statistic (an items x categories array of counts, or
-:class:`~accord.stats.ItemCategoryCounts`). Missing ratings are missing, never a category.
+sufficient statistic (an items x categories array of counts,
+:class:`~accord.stats.ItemCategoryCounts`, or its count patterns); all are read through one
+counts view (:mod:`._counts`). Each chance model is one object holding its chance agreement,
+item terms and bootstrap form; Krippendorff's alpha is in :mod:`.krippendorff`. Missing
+ratings are missing, never a category.
 
 The family shares one shape, :math:`(p_a - p_e)/(1 - p_e)`, and one body of inference: the
 linearisation variances of Gwet (2014) as implemented by the R package irrCAC 1.4, a t
@@ -544,8 +547,9 @@ def percent_agreement(
 
     Parameters
     ----------
-    data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
-        Ratings, or the item x category counts.
+    data : Ratings, ItemCategoryCounts, CountPatterns or array_like of shape (n_items, q)
+        Ratings, the item x category counts, or their count patterns (distinct rows with
+        the items sharing each; analytic SE only).
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights (:func:`~accord.agreement.weights.agreement_weights`).
         None: unweighted.
@@ -682,8 +686,9 @@ def fleiss_kappa(
 
     Parameters
     ----------
-    data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
-        Ratings, or the item x category counts.
+    data : Ratings, ItemCategoryCounts, CountPatterns or array_like of shape (n_items, q)
+        Ratings, the item x category counts, or their count patterns (distinct rows with
+        the items sharing each; analytic SE only).
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights for the weighted kappa (Gwet 2014, ch. 3). None: unweighted.
     categories, population_size, ci, n_boot, rng
@@ -758,8 +763,9 @@ def gwet_ac1(
 
     Parameters
     ----------
-    data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
-        Ratings, or the item x category counts.
+    data : Ratings, ItemCategoryCounts, CountPatterns or array_like of shape (n_items, q)
+        Ratings, the item x category counts, or their count patterns (distinct rows with
+        the items sharing each; analytic SE only).
     categories, population_size, ci, n_boot, rng
         Category names (for counts), the population size and the intervals, as in
         :func:`percent_agreement`.
@@ -816,8 +822,9 @@ def gwet_ac2(
 
     Parameters
     ----------
-    data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
-        Ratings, or the item x category counts.
+    data : Ratings, ItemCategoryCounts, CountPatterns or array_like of shape (n_items, q)
+        Ratings, the item x category counts, or their count patterns (distinct rows with
+        the items sharing each; analytic SE only).
     weights : str, array_like of shape (q, q) or None, default "quadratic"
         Agreement weights (Gwet 2014, ch. 3). None: unweighted.
     categories, population_size, ci, n_boot, rng
@@ -874,8 +881,9 @@ def brennan_prediger(
 
     Parameters
     ----------
-    data : Ratings, ItemCategoryCounts or array_like of shape (n_items, q)
-        Ratings, or the item x category counts.
+    data : Ratings, ItemCategoryCounts, CountPatterns or array_like of shape (n_items, q)
+        Ratings, the item x category counts, or their count patterns (distinct rows with
+        the items sharing each; analytic SE only).
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights (Gwet 2014, ch. 3). None: unweighted.
     categories, population_size, ci, n_boot, rng
