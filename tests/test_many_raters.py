@@ -528,7 +528,7 @@ def test_agreement_table_levels() -> None:
 def test_many_values_path_matches_peer_and_matrix(monkeypatch: pytest.MonkeyPatch) -> None:
     import krippendorff  # peer
 
-    from accord.agreement import many_raters
+    from accord.agreement import krippendorff as many_raters
 
     rng = np.random.default_rng(8)
     wide = rng.normal(size=(120, 3)).round(3)

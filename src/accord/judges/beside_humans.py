@@ -40,7 +40,7 @@ from ..agreement import (
 )
 from ..agreement._tables import cohen_tables, pair_features
 from ..agreement.inference import Totals, bootstrap_drawn, check_n_boot
-from ..agreement.many_raters import alpha_item_totals
+from ..agreement.krippendorff import alpha_item_totals
 from ..agreement.weights import WEIGHT_SCHEMES, has_order
 from ..consensus import consensus_from_ratings
 from ..consensus.gold import gold_codes
