@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import math
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,10 +20,10 @@ import accord
 from accord import DegenerateDataWarning
 from accord.stats import ItemCategoryCounts
 
-from .conftest import EXAMPLES
 from .registry import REGISTRY, Entry
 from .strategies import long_ratings, ratings_of, splits
 
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 NAMES = sorted(REGISTRY)
 FROM_COUNTS = sorted(name for name, entry in REGISTRY.items() if entry.from_counts)
 IN_TABLE = sorted(name for name, entry in REGISTRY.items() if entry.in_agreement_table)
