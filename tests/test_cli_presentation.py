@@ -10,6 +10,7 @@ import re
 import shlex
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -251,12 +252,28 @@ def _help_examples(*command: str) -> list[list[str]]:
 
 #: The subcommands with a --help page of their own (demo is run by the fixture).
 SUBCOMMANDS = sorted(c.name for c in app.registered_commands if c.name and c.name != "demo")
-#: Every example command ``accord --help`` and ``accord <command> --help`` show.
-HELP_EXAMPLES = [
-    pytest.param(argv, id=f"{name or 'accord'}-{i}")
-    for name in ["", *SUBCOMMANDS]
-    for i, argv in enumerate(_help_examples(*([name] if name else [])))
-]
+
+
+def _once(commands: list[tuple[str, list[str]]], seen: set[str]) -> list[Any]:
+    """One test per distinct command (``accord demo`` is the fixture's), ids from where shown."""
+    params = []
+    for i, (where, argv) in enumerate(commands):
+        if (key := shlex.join(argv)) not in seen:
+            seen.add(key)
+            params.append(pytest.param(argv, id=f"{where}-{i}"))
+    return params
+
+
+_SHOWN: set[str] = {"accord demo"}
+#: Every example command ``accord --help`` and ``accord <command> --help`` show, once each.
+HELP_EXAMPLES = _once(
+    [
+        (name or "accord", argv)
+        for name in ["", *SUBCOMMANDS]
+        for argv in _help_examples(*([name] if name else []))
+    ],
+    _SHOWN,
+)
 
 
 @pytest.fixture(scope="module")
@@ -278,6 +295,7 @@ def test_every_command_shows_examples_in_its_help() -> None:
     for name in SUBCOMMANDS:
         assert _help_examples(name), f"accord {name} --help shows no example"
     assert len(HELP_EXAMPLES) >= 2 * len(SUBCOMMANDS)
+    assert "accord demo" in {shlex.join(argv) for argv in _help_examples()}
 
 
 # slow: together the examples run every command once (about a minute on two cores).
@@ -435,10 +453,8 @@ def _page_commands() -> list[tuple[str, str]]:
     return found
 
 
-#: Every ``accord ...`` command README.md and docs/*.md show, with its page.
-PAGE_COMMANDS = [
-    pytest.param(command, id=f"{page}-{i}") for i, (page, command) in enumerate(_page_commands())
-]
+#: Every ``accord ...`` command README.md and docs/*.md show that no --help page shows too.
+PAGE_COMMANDS = _once([(page, shlex.split(command)) for page, command in _page_commands()], _SHOWN)
 
 
 @pytest.fixture(scope="module")
@@ -450,20 +466,20 @@ def examples_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_pages_show_commands() -> None:
-    assert len(PAGE_COMMANDS) >= 15
+    assert len(_page_commands()) >= 15
 
 
 # slow: together the examples run every command once (about a minute on two cores).
 @pytest.mark.slow
 @pytest.mark.parametrize("command", PAGE_COMMANDS)
 def test_every_command_a_page_shows_runs_as_shown(
-    command: str, examples_folder: Path, monkeypatch: pytest.MonkeyPatch
+    command: list[str], examples_folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Before: README named scores.csv and system.sgml, the pages panel.csv, units.csv,
     # ratings.parquet and marks/*.parquet, none of which existed.
     monkeypatch.chdir(examples_folder)
-    result = runner.invoke(app, shlex.split(command)[1:])
-    assert result.exit_code == 0, f"{command}: {result.stderr}"
+    result = runner.invoke(app, command[1:])
+    assert result.exit_code == 0, f"{shlex.join(command)}: {result.stderr}"
     assert "Traceback" not in result.output
 
 
