@@ -521,6 +521,7 @@ def test_per_label_uses_fleiss_for_many_raters_and_states_undefined() -> None:
         accord.per_label_agreement(Ratings.from_wide([[1, 1], [2, 2]]))
 
 
+@pytest.mark.slow
 @settings(max_examples=20)
 @given(set_triples(empty=True))
 def test_per_label_invariances(triples: Triples) -> None:

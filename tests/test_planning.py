@@ -532,6 +532,7 @@ def test_n_grows_as_rho1_approaches_rho0(gap1: float, gap2: float, p: float) -> 
     assert kappa[0] >= kappa[1]
 
 
+@pytest.mark.slow
 @given(w1=st.floats(0.05, 0.3), w2=st.floats(0.05, 0.3), p=st.floats(0.2, 0.8))
 def test_kappa_n_grows_as_width_shrinks(w1: float, w2: float, p: float) -> None:
     small, large = sorted((w1, w2))

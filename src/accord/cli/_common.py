@@ -237,7 +237,7 @@ def read_ratings_file(path: Path, files: FileOptions, **options: Any) -> Any:
     """The ratings of ``path`` read as the running command's options say
     (:func:`ratings_keywords`, ``files`` from :func:`file_options`; ``options`` add to or
     override them), as :class:`~accord.Ratings`."""
-    from .. import read_ratings
+    from ..io.ratings import read_ratings
 
     return read_ratings(path, **{**ratings_keywords(), **options}, **files)
 

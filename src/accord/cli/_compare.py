@@ -129,9 +129,9 @@ def compare(
 ) -> None:
     """Compare methods of measurement: Bland-Altman limits of agreement and Lin's CCC, for
     every pair of raters or each rater against a reference."""
-    from .. import bland_altman
     from .._errors import InvalidInputError
     from ..data.ratings import Ratings
+    from ..measurements import bland_altman
     from ..measurements.comparison import RepeatedFit
     from ..measurements.limits import LIMITS_METHODS, LimitsMethod, Scale, limits_method_of
 

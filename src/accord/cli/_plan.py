@@ -71,7 +71,12 @@ def _one_or_many(values: list[float] | None) -> float | list[float] | None:
 
 def _plan(options: dict[str, Any], simulate: bool, progress: Any) -> Any:
     """The result of the plan asked for: the closed form of --coefficient, or simulation."""
-    from .. import sample_size_alpha, sample_size_icc, sample_size_kappa, sample_size_simulated
+    from ..planning import (
+        sample_size_alpha,
+        sample_size_icc,
+        sample_size_kappa,
+        sample_size_simulated,
+    )
 
     coefficient = options.pop("coefficient")
     prevalence = _one_or_many(_numbers("--prevalence", options.pop("prevalence")))

@@ -135,7 +135,7 @@ def _read(
             raise InvalidInputError("a label column needs the item and rater columns too")
         if isinstance(data, str | os.PathLike):
             # the labels as the file has them: the frame's columns are typed already
-            from .. import read_ratings
+            from ..io.ratings import read_ratings
 
             ratings = read_ratings(Path(data), duplicates=duplicates, **options)
         else:
@@ -230,7 +230,7 @@ def render(
     require("jinja2", "report")
     import jinja2
 
-    from .. import __version__
+    from .._version import __version__
 
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("accord.report", ""),
@@ -486,7 +486,7 @@ def report(
     score_conf = _score_confidence(score_cols, score_confidence)
     _check(data, label, score_cols, gold, confidence, correct, engine, duplicates)
     _check_judge(data, label, judge, epsilon, humans)
-    from .. import Spans
+    from ..data.spans import Spans
 
     if isinstance(data, Spans):
         return _span_report(data, title=title, output=output, enabled=progress)
@@ -590,7 +590,7 @@ def _check(
     if (confidence is None) != (correct is None):
         raise InvalidInputError("confidence and correct go together: give both columns or neither")
     if label is None and not scores and confidence is None and not isinstance(data, Ratings):
-        from .. import Spans
+        from ..data.spans import Spans
 
         if not isinstance(data, Spans):
             raise InvalidInputError(

@@ -235,15 +235,6 @@ class ConfidenceSums:
         )
 
 
-def _distinct(sorted_values: FloatArray) -> tuple[FloatArray, IntArray]:
-    """Distinct values of a sorted array and their multiplicities."""
-    if sorted_values.size == 0:
-        return np.empty(0, dtype=np.float64), np.empty(0, dtype=np.int64)
-    starts = np.flatnonzero(np.r_[True, sorted_values[1:] != sorted_values[:-1]])
-    counts = np.diff(np.r_[starts, sorted_values.size]).astype(np.int64)
-    return sorted_values[starts], counts
-
-
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class ConfidenceValueCounts:
     """Sorted distinct confidences with the number of correct and incorrect units at each.
