@@ -24,6 +24,7 @@ import pandas as pd
 from .._errors import InvalidInputError, option
 from .._results import Coefficient, undefined_fields
 from .._types import BoolArray, FloatArray, IntArray, Level, RngLike
+from ..data.encoder import category_values
 from ..data.ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
 from ._shared import (
@@ -135,13 +136,16 @@ def _prepare(data: Any, categories: Any = None, owner: str = "") -> _Data:
     rated = totals > 0
     counts = full if rated.all() else full[rated]
     n_raters = int(totals.max()) if counts.shape[0] * counts.shape[1] else 0
-    try:
-        values = np.asarray(stat.categories, dtype=np.float64)
-    except (TypeError, ValueError):
-        values = np.arange(len(stat.categories), dtype=np.float64)
     declared = categories is not None or stat.declared
     return _Data(
-        counts, stat.categories, n_raters, "nominal", values, None, None, declared=declared
+        counts,
+        stat.categories,
+        n_raters,
+        "nominal",
+        category_values(stat.categories),
+        None,
+        None,
+        declared=declared,
     )
 
 

@@ -50,6 +50,7 @@ __all__ = [
     "LabelsAs",
     "arrow_of",
     "categories_as_text",
+    "category_values",
     "close_number_notes",
     "compact_integer_codes",
     "dictionary_of",
@@ -59,6 +60,7 @@ __all__ = [
     "merged_spellings",
     "missing_mask",
     "missing_of",
+    "n_distinct",
     "order_line",
     "parses_as_number",
     "rows_in",
@@ -535,7 +537,40 @@ def compact_integer_codes(values: npt.NDArray[Any]) -> tuple[IntArray, npt.NDArr
     return codes, ids
 
 
+def n_distinct(codes: IntArray, size: int) -> int:
+    """How many distinct values ``codes`` (each in ``0 .. size-1``) hold: by marking them in
+    a table of ``size`` bytes where that is not much larger than the codes (a dask block's
+    items are numbered over every item of the data), else by sorting them.
+
+    >>> n_distinct(np.array([3, 0, 3]), 5), n_distinct(np.array([7, 7]), 10**9)
+    (2, 1)
+    """
+    if size > 8 * codes.size:
+        return int(np.unique(codes).size)
+    seen = np.zeros(size, dtype=bool)
+    seen[codes] = True
+    return int(np.count_nonzero(seen))
+
+
 # --------------------------------------------------------------------------- labels
+
+
+def category_values(categories: Sequence[Any]) -> FloatArray:
+    """Numeric scale of the categories: their values when every one is a finite number,
+    else their positions 0..q-1 (the scale of :attr:`accord.Ratings.category_values`).
+
+    >>> category_values([1, "2.5"]).tolist(), category_values(["low", "high"]).tolist()
+    ([1.0, 2.5], [0.0, 1.0])
+    >>> category_values([1, float("inf")]).tolist()
+    [0.0, 1.0]
+    """
+    try:
+        vals = np.asarray(categories, dtype=np.float64)
+    except (TypeError, ValueError):
+        return np.arange(len(categories), dtype=np.float64)
+    if vals.ndim != 1 or not np.all(np.isfinite(vals)):
+        return np.arange(len(categories), dtype=np.float64)
+    return vals
 
 
 def _integral_floats(values: FloatArray) -> bool:
