@@ -38,6 +38,7 @@ from .._validate import (
     require_columns,
     tidy_scalar,
 )
+from .dictionary import encode_ids
 from .encoder import (
     LABELS_AS,
     LabelsAs,
@@ -45,7 +46,6 @@ from .encoder import (
     category_values,
     dictionary_of,
     distinct_values,
-    encode_ids,
     label_domain,
     missing_of,
     n_distinct,
