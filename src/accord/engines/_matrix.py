@@ -73,7 +73,8 @@ Storage = Literal["auto", "matrix", "store"]
 #: Whether the counts read the filled cells or every cell of a matrix (``"auto"``: the filled
 #: cells when at most one cell in :data:`SPARSE_FILL` holds a rating).
 Reading = Literal["auto", "cells", "every cell"]
-#: How rater pairs are counted: column by column, from long codes, or the cheaper (``"auto"``).
+#: How rater pairs are counted: column by column (while every pair's table fits in 4M
+#: cells), from long codes, or the cheaper (``"auto"``).
 PairMethod = Literal["auto", "columns", "long"]
 
 
@@ -1334,11 +1335,11 @@ class CodeMatrix:
         about 4 x the pairs of co-rating raters); the cheaper wins."""
         if self._store is not None:
             return False  # no matrix to read column by column
-        if self.modes.pairs != "auto":
-            return self.modes.pairs == "columns"
         r = self.n_raters
         if r * r * (q + 1) * (q + 1) > 4_000_000:
-            return False
+            return False  # every pair's table would not fit (whatever the mode)
+        if self.modes.pairs != "auto":
+            return self.modes.pairs == "columns"
         by_columns = self.n_items * r * (r - 1) // 2
         # Fewest co-rating pairs the ratings can make (equal numbers per item): when the
         # columns win even against that, the matrix need not be scanned.
