@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-
 from _common import cache_dir
+
 from accord.data.dictionary import encode_ids
 from accord.engines._matrix import MatrixModes
 from accord.engines.stream import stream_scan
@@ -83,7 +83,7 @@ def bench_modes(n_ratings: int, repeat: int) -> None:
             if name == "sparse" and label == "pairs=columns":
                 continue  # 2,000 raters: every pair's table would not fit (long codes)
 
-            def run(modes: MatrixModes = modes) -> Any:
+            def run(modes: MatrixModes = modes, path: Path = path) -> Any:
                 return stream_scan(
                     path, **COLS, statistics=("items", "raters", "pairs"), modes=modes
                 )

@@ -298,3 +298,13 @@ def test_storage_is_a_parameter_of_the_matrix_with_the_same_numbers(
     assert counted.pairs is None and counted.patterns is None
     assert np.array_equal(counted.rater_counts, stats.rater_counts.counts)
     assert np.array_equal(counted.item_counts, stats.item_counts.dense())
+
+
+def test_pairs_by_columns_only_where_every_pair_table_fits() -> None:
+    # Column by column, each of the r^2 rater pairs has a (q+1)^2 table: asked for with 400
+    # raters and 5 labels (5.8 million cells), the pairs are counted from long codes instead.
+    matrix = _matrix.CodeMatrix(1 << 24, _matrix.MatrixModes("matrix", pairs="columns"))
+    assert matrix.reserve(10, 400, 5, rows=4_000)
+    assert not matrix._pairs_by_columns(5)
+    assert matrix.reserve(10, 40, 5, rows=400)
+    assert matrix._pairs_by_columns(5)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -30,15 +30,18 @@ __all__ = [
     "DuplicateInfo",
     "LongPartial",
     "RatingStatistics",
+    "Statistic",
     "assemble",
     "long_partial",
 ]
 
-#: The statistics an engine can compute, by name.
-STATISTICS = ("items", "raters", "pairs")
+#: A statistic an engine computes, by name.
+Statistic = Literal["items", "raters", "pairs", "patterns"]
+#: The statistics every engine can compute.
+STATISTICS: tuple[Statistic, ...] = ("items", "raters", "pairs")
 #: And what the stream engine can add: item counts as distinct rows
 #: (:class:`~accord.stats.patterns.CountPatterns`).
-STREAM_STATISTICS = (*STATISTICS, "patterns")
+STREAM_STATISTICS: tuple[Statistic, ...] = (*STATISTICS, "patterns")
 
 _SHOW = 5
 

@@ -31,7 +31,7 @@ from .._types import IntArray
 from ..stats import PairTables
 from ..stats.pairs import ItemGroups, PairCells, sparse_pairs
 from ..stats.patterns import CountPatterns, digits, drop_pattern
-from ._blocks import DuplicateInfo, dedupe, empty_pairs, long_partial, repeats_info
+from ._blocks import DuplicateInfo, Statistic, dedupe, empty_pairs, long_partial, repeats_info
 
 __all__ = ["CodeMatrix", "MatrixModes", "MatrixStatistics"]
 
@@ -1153,7 +1153,7 @@ class CodeMatrix:
         *,
         raters: Any,
         categories: tuple[Any, ...],
-        statistics: Sequence[str],
+        statistics: Sequence[Statistic],
         sparse: bool,
     ) -> MatrixStatistics:
         """Item counts, rater counts, pair tables and item patterns from the matrix.
@@ -1208,7 +1208,7 @@ class CodeMatrix:
             item_counts, rater_counts, pairs, patterns if plan.patterns else None
         )
 
-    def _plan(self, n_raw: int, statistics: Sequence[str]) -> _Plan:
+    def _plan(self, n_raw: int, statistics: Sequence[Statistic]) -> _Plan:
         """How each statistic asked for is counted (see :meth:`statistics`)."""
         by_key = ("items" in statistics or "patterns" in statistics) and _Tally.fits(
             self.n_raters, n_raw
