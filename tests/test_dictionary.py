@@ -142,3 +142,57 @@ def test_many_text_values_then_small_batches(seed: int, first: int, tail: list[i
     assert list(dictionary.values()) == uniques
     np.testing.assert_array_equal(dictionary.first_rows(), first_rows)
     assert dictionary._codes is not None  # the dict took over from index_in
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    ids=st.lists(st.integers(0, 40), min_size=1, max_size=120),
+    cuts=st.lists(st.integers(0, 120), max_size=4),
+)
+def test_ids_in_any_order_numbered_by_first_position_as_factorize(
+    ids: list[int], cuts: list[int]
+) -> None:
+    """Ids in any order over a range at most twice their number (numbered through a table of
+    first positions, no hashing): the codes, values and first rows of ``pandas.factorize``,
+    in one batch (the memory engine's encoder) as in several (the stream engine's)."""
+    from accord.data.dictionary import encode_ids
+
+    codes, uniques, first = reference(list(ids))
+    dictionary, got = encode_in_batches(list(ids), cuts, pa.int64())
+    np.testing.assert_array_equal(got, codes)
+    assert list(dictionary.values()) == uniques
+    np.testing.assert_array_equal(dictionary.first_rows(), first)
+    one, decode = encode_ids(np.asarray(ids), column="item", what="item")
+    np.testing.assert_array_equal(one, codes)
+    assert list(decode) == uniques and all(type(v) is int for v in decode)
+
+
+def test_the_memory_encoder_is_the_growing_dictionary_on_one_batch(
+    monkeypatch: Any,
+) -> None:
+    """The memory engine codes integer ids through the stream engine's dictionary (one
+    integer path): a batch of the whole column."""
+    from accord.data import dictionary as module
+
+    seen: list[int] = []
+    integer_codes = GrowingDictionary.integer_codes
+
+    def spy(self: GrowingDictionary, values: Any, row0: int = 0) -> Any:
+        seen.append(int(values.size))
+        return integer_codes(self, values, row0)
+
+    monkeypatch.setattr(module.GrowingDictionary, "integer_codes", spy)
+    ratings = Ratings.from_arrays([7, 5, 7, 9], [1, 2, 2, 1], [0, 1, 1, 0])
+    assert seen == [4, 4]  # items, then raters
+    assert list(ratings.items) == [7, 5, 9] and list(ratings.raters) == [1, 2]
+
+
+def test_unsigned_ids_past_int64_are_hashed() -> None:
+    """Unsigned 64-bit ids past the int64 range leave the lookup table (which indexes in
+    int64) for hashing, in order of first appearance."""
+    values: list[Any] = [2**64 - 1, 2**64 - 5, 2**64 - 1, 3]
+    dictionary, got = encode_in_batches(values, [2], pa.uint64())
+    codes, uniques, first = reference(values)
+    np.testing.assert_array_equal(got, codes)
+    assert [int(v) for v in dictionary.values()] == uniques
+    np.testing.assert_array_equal(dictionary.first_rows(), first)

@@ -29,6 +29,7 @@ from accord import (
     RaterCategoryCounts,
 )
 from accord.engines import RatingStatistics, _matrix, dask_statistics, stream_statistics
+from accord.engines.stream import stream_scan
 
 COLS = {"item": "item", "rater": "rater", "label": "label"}
 
@@ -143,11 +144,10 @@ def test_stream_parquet_matches_memory(
     parquet_files: list[Path],
     memory: accord.Ratings,
     batch_size: int,
-    pair_method: str,
-    monkeypatch: pytest.MonkeyPatch,
+    pair_method: _matrix.PairMethod,
 ) -> None:
-    monkeypatch.setattr(_matrix.CodeMatrix, "pair_method", pair_method)
-    stats = stream_statistics(parquet_files, **COLS, batch_size=batch_size)
+    modes = _matrix.MatrixModes(pairs=pair_method)
+    stats, _ = stream_scan(parquet_files, **COLS, batch_size=batch_size, modes=modes)
     assert stats.passes == 1
     assert "zzz-late" in stats.categories and stats.report.missing > 0
     assert_same(stats, memory)

@@ -208,8 +208,8 @@ def test_items_with_a_rating_counted_by_marks_or_by_sorting(codes: list[int], ex
     # A dask block counts the items it rated among every item of the data: by a table of
     # marks when the items are few beside the block's ratings, else by sorting the codes;
     # both give the number of distinct codes (numpy.unique, the independent count).
-    from accord.engines._blocks import _n_distinct
+    from accord.data.encoder import n_distinct
 
     array = np.asarray(codes, dtype=np.int64)
     n_groups = 41 + extra
-    assert _n_distinct(array, n_groups) == np.unique(array).size
+    assert n_distinct(array, n_groups) == np.unique(array).size

@@ -317,3 +317,23 @@ def test_contingency_table_read_csv(examples, tmp_path) -> None:  # type: ignore
     bad.write_text("1,2,3\n4,5,6\n")
     with pytest.raises(InvalidInputError, match="square"):
         ContingencyTable.read_csv(bad)
+
+
+@pytest.mark.parametrize("top", [float("inf"), float("nan")])
+def test_counts_whose_categories_are_not_finite_numbers_are_scaled_by_position(
+    top: float,
+) -> None:
+    # Categories that are not all finite numbers are scaled by their positions, for counts
+    # as for Ratings (Ratings.category_values), never read as a silent NaN. The items
+    # (1, 1), (1, 2), (2, 3), (3, 3) on the positions of the three categories:
+    # krippendorff.alpha(reliability_data=[[1, 1, 2, 3], [1, 2, 3, 3]],
+    #                    level_of_measurement="interval")
+    import krippendorff
+
+    counts = np.array([[2, 0, 0], [1, 1, 0], [0, 1, 1], [0, 0, 2]])
+    peer = krippendorff.alpha(
+        reliability_data=[[1, 1, 2, 3], [1, 2, 3, 3]], level_of_measurement="interval"
+    )
+    got = accord.krippendorff_alpha(counts, categories=(1.0, 2.0, top), level="interval")
+    assert got.statistic == pytest.approx(peer, abs=1e-12)
+    assert peer == pytest.approx(0.7083333, abs=1e-6)

@@ -34,18 +34,20 @@ def _add(a: Any, b: Any) -> Any:
 MODES = ("dense", "cells", "store")
 
 
-def _run(path: Path, *, mode: str, pair_method: str | None, **options: Any) -> dict[str, Any]:
+def _run(
+    path: Path, *, mode: str, pair_method: _matrix.PairMethod, **options: Any
+) -> dict[str, Any]:
     """Statistics and second passes of one scan: from every cell of the matrix (``dense``),
     from its filled cells (``cells``), or from the ratings held as long codes (``store``)."""
-    matrix_type = _matrix.CodeMatrix
-    saved = (_matrix.SPARSE_FILL, _matrix.SLICE_CELLS, matrix_type.pair_method)
-    saved_store = matrix_type.store_mode
-    _matrix.SPARSE_FILL = 0 if mode == "cells" else 1 << 62
+    saved = _matrix.SLICE_CELLS
     _matrix.SLICE_CELLS = 40  # slices of a few items: their bounds are crossed
-    matrix_type.pair_method = pair_method
-    matrix_type.store_mode = mode == "store"
+    modes = _matrix.MatrixModes(
+        storage="store" if mode == "store" else "matrix",
+        reading="cells" if mode == "cells" else "every cell",
+        pairs=pair_method,
+    )
     try:
-        stats, rescan = stream_scan(path, **COLS, **options)
+        stats, rescan = stream_scan(path, **COLS, modes=modes, **options)
         matrix = rescan.matrix
         assert matrix is not None
         # Conger's terms from the group codes the pair counts kept add each item's terms
@@ -64,8 +66,7 @@ def _run(path: Path, *, mode: str, pair_method: str | None, **options: Any) -> d
         out["passed"] = rescan.map_reduce(_per_item, (stats.n_items, table), _add)
         return out
     finally:
-        _matrix.SPARSE_FILL, _matrix.SLICE_CELLS, matrix_type.pair_method = saved
-        matrix_type.store_mode = saved_store
+        _matrix.SLICE_CELLS = saved
 
 
 def _frame(
@@ -96,7 +97,7 @@ def _frame(
     batch_size=st.integers(1, 60),
     repeats=st.sampled_from([0, 0, 3]),
     duplicates=st.sampled_from(["first", "last"]),
-    pair_method=st.sampled_from([None, "long"]),
+    pair_method=st.sampled_from(["auto", "long"]),
     shuffle=st.booleans(),
     seed=st.integers(0, 2**16),
 )
@@ -108,7 +109,7 @@ def test_cells_equal_every_cell_property(
     batch_size: int,
     repeats: int,
     duplicates: str,
-    pair_method: str | None,
+    pair_method: _matrix.PairMethod,
     shuffle: bool,
     seed: int,
 ) -> None:
@@ -228,12 +229,7 @@ def test_store_turns_into_a_matrix_when_it_ends_dense(
     assert moved == [n_items * n_raters]
     assert rescan.matrix._store is None and rescan.matrix.cells() is None
     assert_same(stats, accord.Ratings.from_long(frame, **COLS))
-    saved = _matrix.CodeMatrix.store_mode
-    _matrix.CodeMatrix.store_mode = False
-    try:
-        _, dense = _scan(frame, tmp_path, batch_size=n_items)
-    finally:
-        _matrix.CodeMatrix.store_mode = saved
+    _, dense = _scan(frame, tmp_path, batch_size=n_items, modes=_matrix.MatrixModes("matrix"))
     table = np.random.default_rng(0).standard_normal((n_raters, 4))
     assert np.array_equal(rescan.rating_sums(table), dense.rating_sums(table))
 
@@ -276,3 +272,39 @@ def test_store_sorts_ratings_into_cells(n_labels: int) -> None:
     assert cells.item.tolist() == [i for (i, _), _ in expected]
     assert cells.rater.tolist() == [r for (_, r), _ in expected]
     assert cells.code.tolist() == [x for _, x in expected]
+
+
+@pytest.mark.parametrize("storage", ["matrix", "store"])
+def test_storage_is_a_parameter_of_the_matrix_with_the_same_numbers(
+    tmp_path: Path, storage: _matrix.Storage
+) -> None:
+    # The same dense ratings held as a matrix or as long codes (each forced through the
+    # scan's modes, never by a class attribute): the same statistics, each under its name.
+    frame = _frame(np.random.default_rng(11), 50, 8, 5, 3, 0).dropna()
+    modes = _matrix.MatrixModes(storage=storage)
+    stats, rescan = _scan(frame, tmp_path, batch_size=64, modes=modes)
+    matrix = rescan.matrix
+    assert matrix.modes == modes and _matrix.CodeMatrix(1 << 20).modes == _matrix.MatrixModes()
+    assert (matrix._store is not None) == (storage == "store")
+    assert_same(stats, accord.Ratings.from_long(frame, **COLS))
+    counted = matrix.statistics(
+        rescan.remap,
+        raters=stats.raters,
+        categories=stats.categories,
+        statistics=("raters", "items"),
+        sparse=False,
+    )
+    assert isinstance(counted, _matrix.MatrixStatistics)
+    assert counted.pairs is None and counted.patterns is None
+    assert np.array_equal(counted.rater_counts, stats.rater_counts.counts)
+    assert np.array_equal(counted.item_counts, stats.item_counts.dense())
+
+
+def test_pairs_by_columns_only_where_every_pair_table_fits() -> None:
+    # Column by column, each of the r^2 rater pairs has a (q+1)^2 table: asked for with 400
+    # raters and 5 labels (5.8 million cells), the pairs are counted from long codes instead.
+    matrix = _matrix.CodeMatrix(1 << 24, _matrix.MatrixModes("matrix", pairs="columns"))
+    assert matrix.reserve(10, 400, 5, rows=4_000)
+    assert not matrix._pairs_by_columns(5)
+    assert matrix.reserve(10, 40, 5, rows=400)
+    assert matrix._pairs_by_columns(5)

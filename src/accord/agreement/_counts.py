@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from .._errors import InvalidInputError
 from .._types import BoolArray, FloatArray, IntArray, Level
+from ..data.encoder import category_values
 from ..data.ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
 from ..stats.pairs import PairTables, rater_code_rows
@@ -380,16 +381,15 @@ def prepare(data: Any, categories: Any = None, owner: str = "") -> CountsView:
     n_raters = int(totals.max()) if counts.shape[0] * counts.shape[1] else 0
     declared = categories is not None or stat.declared
     return CountsView(
-        counts, stat.categories, n_raters, "nominal", _values(stat), None, None, declared=declared
+        counts,
+        stat.categories,
+        n_raters,
+        "nominal",
+        category_values(stat.categories),
+        None,
+        None,
+        declared=declared,
     )
-
-
-def _values(stat: ItemCategoryCounts) -> FloatArray:
-    """The categories as numbers (their positions when they are not numbers)."""
-    try:
-        return np.asarray(stat.categories, dtype=np.float64)
-    except (TypeError, ValueError):
-        return np.arange(len(stat.categories), dtype=np.float64)
 
 
 def _from_ratings(data: Ratings, categories: Any, owner: str) -> CountsView:
@@ -429,7 +429,7 @@ def _from_patterns(data: CountPatterns, categories: Any) -> CountsView:
         stat.categories,
         n_raters,
         "nominal",
-        _values(stat),
+        category_values(stat.categories),
         None,
         None,
         multiplicity=rated.weights.astype(np.float64),

@@ -20,6 +20,7 @@ from .._errors import InvalidInputError
 from .._methods import StudyDesign
 from .._results import Coefficient
 from .._types import FloatArray, IntArray
+from ..data.encoder import category_values
 from ..stats.counts import ItemCategoryCounts, RaterCategoryCounts
 from ..stats.pairs import PairCells, PairTables
 from ..stats.patterns import CountPatterns
@@ -70,17 +71,6 @@ class ItemSums(Protocol):
     ``table[rater code, label code]`` (``table`` of shape (n_rater_codes, q))."""
 
     def __call__(self, table: FloatArray) -> FloatArray: ...
-
-
-def _category_values(categories: tuple[Any, ...]) -> FloatArray:
-    """As :attr:`accord.Ratings.category_values`: the values if numbers, else positions."""
-    try:
-        vals = np.asarray(categories, dtype=np.float64)
-    except (TypeError, ValueError):
-        return np.arange(len(categories), dtype=np.float64)
-    if vals.ndim != 1 or not np.all(np.isfinite(vals)):
-        return np.arange(len(categories), dtype=np.float64)
-    return vals
 
 
 def _conger_terms(
@@ -172,7 +162,7 @@ def data_from_statistics(
         stats.categories,
         n_raters,
         stats.level,
-        _category_values(stats.categories),
+        category_values(stats.categories),
         None,
         None,
         conger,

@@ -22,19 +22,35 @@ import pandas as pd
 
 from .._errors import InvalidInputError
 from .._types import BoolArray, IntArray, Level
-from .encoder import LabelsAs, label_domain, missing_of, typed_text
+from .._validate import format_rows
+from .encoder import (
+    LabelsAs,
+    arrow_of,
+    dictionary_of,
+    distinct_values,
+    label_domain,
+    missing_of,
+    typed_ids,
+    typed_text,
+)
 
 __all__ = [
     "GrowingDictionary",
     "as_numpy",
     "dictionary_codes",
+    "encode_ids",
     "new_value_positions",
     "raw_label_domain",
 ]
 
 #: A direct lookup table (value - min -> code) is used for integer ids while the range of the
-#: values seen is at most this many entries, or at most 8 times the number of distinct values.
+#: values seen is at most this many entries, or at most :data:`DIRECT_SPREAD` times the number
+#: of values.
 DIRECT_RANGE = 1 << 24
+DIRECT_SPREAD = 8
+#: The same for a dictionary that encodes one batch, the whole column (the memory engine):
+#: no later batch fills a wide table, and wider ids hash faster in Arrow.
+ONE_BATCH_RANGE, ONE_BATCH_SPREAD = 1 << 20, 2
 
 
 def as_numpy(array: Any) -> npt.NDArray[Any]:
@@ -68,14 +84,29 @@ class GrowingDictionary:
     ``pyarrow.compute.index_in`` (a hash of the known values in Arrow, no Python object per
     value); the new ones are appended in order of first appearance.
 
+    Parameters
+    ----------
+    track_rows : bool, default False
+        Record the row where each value first appeared (:meth:`first_rows`).
+    direct_range, direct_spread : int, default DIRECT_RANGE, DIRECT_SPREAD
+        Integer ids use a lookup table while their range is at most ``direct_range``
+        entries, or at most ``direct_spread`` times the number of values.
+
     Attributes
     ----------
     size : int
         Number of distinct values seen so far.
     """
 
-    def __init__(self, *, track_rows: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        track_rows: bool = False,
+        direct_range: int = DIRECT_RANGE,
+        direct_spread: int = DIRECT_SPREAD,
+    ) -> None:
         self.track_rows = track_rows
+        self.direct_range, self.direct_spread = direct_range, direct_spread
         self.size = 0
         self._chunks: list[Any] = []  # new values of each batch, in code order
         self._first_rows: list[IntArray] = []
@@ -98,7 +129,7 @@ class GrowingDictionary:
     # -------------------------------------------------------------- lookup modes
     def _direct_fits(self, lo: int, hi: int, n_new: int) -> bool:
         span = hi - lo + 1
-        return span <= DIRECT_RANGE or span <= 8 * (self.size + n_new)
+        return span <= self.direct_range or span <= self.direct_spread * (self.size + n_new)
 
     def _to_hashed(self) -> None:
         """Leave the integer lookup modes: the values seen so far become the Arrow value set."""
@@ -130,6 +161,8 @@ class GrowingDictionary:
             if run is not None:
                 return run
         vmin, vmax = int(values.min()), int(values.max())
+        if vmax >= 1 << 63:
+            return None  # past int64: hashed
         if self._table is None:
             if self.size:
                 return None  # already hashed
@@ -167,6 +200,14 @@ class GrowingDictionary:
             # every batch): new values numbered first, then one gather.
             out: npt.NDArray[np.int32] = self._table.take(offsets)
             return out
+        if self.size == 0 and valid is None:
+            # Every value is new (the first batch, or the memory engine's one batch).
+            if self._add_sorted(offsets, row0, values.dtype):
+                self._sorted = True
+            else:
+                self._number_new(offsets, None, row0, rows, values.dtype)
+            out = self._table.take(offsets)
+            return out
         codes: npt.NDArray[np.int32] = self._table.take(offsets)
         has_new = int(codes.min()) < 0
         if has_new and valid is None and self._add_sorted(offsets, row0, values.dtype):
@@ -176,24 +217,52 @@ class GrowingDictionary:
             self._sorted = False
             new = codes < 0
             where_new = np.flatnonzero(new if valid is None else new & valid)
-            fresh = offsets[where_new].astype(np.int64)
-            if fresh.size > 1 and bool(np.all(fresh[1:] >= fresh[:-1])):
-                # Ids in increasing order (files sorted by item): runs, no hashing.
-                starts: IntArray | None = np.flatnonzero(np.r_[True, fresh[1:] != fresh[:-1]])
-                uniq = fresh[np.asarray(starts)]
-            else:
-                # Hash-based, in order of first appearance (no sort).
-                first_codes, uniq = pd.factorize(fresh, sort=False)
-                starts = _first_positions(first_codes) if self.track_rows else None
-            self._table[uniq] = np.arange(self.size, self.size + uniq.size, dtype=np.int32)
-            self._chunks.append((uniq + self._lo).astype(values.dtype))
-            if self.track_rows and starts is not None:
-                at = where_new[starts]
-                self._first_rows.append(row0 + at if rows is None else rows[at])
-            self.size += int(uniq.size)
+            self._number_new(offsets[where_new], where_new, row0, rows, values.dtype)
             where = np.flatnonzero(new)
             codes[where] = self._table.take(offsets[where])
         return codes
+
+    def _number_new(
+        self,
+        fresh: npt.NDArray[Any],
+        where: IntArray | None,
+        row0: int,
+        rows: IntArray | None,
+        dtype: Any,
+    ) -> None:
+        """Number the values ``fresh`` (table offsets, none known yet) in order of first
+        appearance; ``where`` gives their positions in the batch (None: every position)."""
+        assert self._table is not None
+        if fresh.size > 1 and bool(np.all(fresh[1:] >= fresh[:-1])):
+            # Ids in increasing order (files sorted by item): runs, no hashing.
+            starts: IntArray | None = np.flatnonzero(np.r_[True, fresh[1:] != fresh[:-1]])
+            uniq = fresh[np.asarray(starts)].astype(np.int64)
+        elif self._table.size <= 2 * fresh.size:
+            uniq, starts = _first_seen(fresh, self._table.size)
+        else:
+            # Hash-based, in order of first appearance (no sort).
+            first_codes, uniq = pd.factorize(fresh.astype(np.int64), sort=False)
+            starts = _first_positions(first_codes) if self.track_rows else None
+        self._table[uniq] = np.arange(self.size, self.size + uniq.size, dtype=np.int32)
+        self._chunks.append((uniq + self._lo).astype(dtype))
+        if self.track_rows and starts is not None:
+            at = starts if where is None else where[starts]
+            self._first_rows.append(row0 + at if rows is None else rows[at])
+        self.size += int(uniq.size)
+
+    def integer_codes(self, values: npt.NDArray[Any], row0: int = 0) -> IntArray | None:
+        """Codes of a batch of integer ids without nulls (numpy), through a run or the
+        lookup table; None when they spread too wide for a table (the values known are
+        unchanged: encode the batch with :meth:`encode`).
+
+        >>> ids = GrowingDictionary()
+        >>> ids.integer_codes(np.array([7, 5, 7, 9, 5])).tolist(), ids.values().tolist()
+        ([0, 1, 0, 2, 1], [7, 5, 9])
+        """
+        if self._known is not None:
+            return None
+        codes = self._encode_direct(values, row0, None)
+        return None if codes is None else codes.astype(np.int64)
 
     def _encode_run(self, values: npt.NDArray[Any], row0: int) -> npt.NDArray[np.int32] | None:
         """Codes of a batch while the ids are one run of consecutive integers in increasing
@@ -202,12 +271,12 @@ class GrowingDictionary:
         start = int(values[0]) if self._run is None else self._run
         first, last = int(values[0]), int(values[-1])
         end = start + self.size  # the next new id
-        step = np.diff(values) if values.size > 1 else np.zeros(0, dtype=np.int64)
         broken = (
             values.dtype.kind not in "iu"
             or first < start
             or first > end
-            or (step.size and (int(step.min()) < 0 or int(step.max()) > 1))
+            or _steps_beyond_one(values[:1024])  # most ids out of order show it early
+            or _steps_beyond_one(values)
             or last - start >= 1 << 31
         )
         if broken:
@@ -471,6 +540,33 @@ def _validity(array: Any) -> BoolArray:
     return out
 
 
+def _steps_beyond_one(values: npt.NDArray[Any]) -> bool:
+    """Whether consecutive values ever fall or rise by more than one."""
+    if values.size < 2:
+        return False
+    step = np.diff(values)
+    return int(step.min()) < 0 or int(step.max()) > 1
+
+
+def _first_seen(offsets: npt.NDArray[Any], span: int) -> tuple[IntArray, IntArray]:
+    """The distinct values of ``offsets`` (each in ``0 .. span-1``, ``span`` at most about
+    twice their number) in order of first appearance, and the position of each one's first
+    appearance: the earliest position of each value by one ``minimum.at`` over a table of
+    the span, then a sort of the distinct values by it (no hashing).
+
+    >>> _first_seen(np.array([7, 5, 7, 9, 5]), 10)
+    (array([7, 5, 9]), array([0, 1, 3]))
+    """
+    n = offsets.size
+    row: Any = np.int32 if n < 1 << 31 else np.intp  # half the memory for the positions
+    first: npt.NDArray[np.signedinteger[Any]] = np.full(span, n, dtype=row)
+    np.minimum.at(first, offsets, np.arange(n, dtype=row))
+    present = np.flatnonzero(first < n)
+    at = first[present]
+    order = np.argsort(at, kind="stable")
+    return present[order], at[order].astype(np.int64)
+
+
 def _first_positions(codes: npt.NDArray[Any]) -> IntArray:
     """Position of the first occurrence of each code ``0 .. k-1``, for codes numbered in order
     of first appearance (-1, a null, is skipped): the positions where a code passes every
@@ -623,3 +719,60 @@ def new_value_positions(codes: npt.NDArray[Any], known: int) -> IntArray:
     before[0] = known - 1
     np.maximum(before, known - 1, out=before)
     return np.flatnonzero(codes > before).astype(np.int64)
+
+
+def encode_ids(
+    values: Any,
+    *,
+    column: str,
+    what: str,
+    text: bool = False,
+    na_values: Sequence[str] | None = None,
+) -> tuple[IntArray, npt.NDArray[Any]]:
+    """Codes of an id column, numbered in order of first appearance, and the decode table.
+
+    Ids are compared as they are written: in a text file ``001`` and ``1`` are two ids
+    (the decode table shows numbers only when every id is a number and no two ids spell
+    the same number). A missing id is an error naming its rows.
+    """
+    integers = None if text else _integer_column(values)
+    if integers is not None:
+        # The stream engine's dictionary on one batch: a run, or a table over the range.
+        ids = GrowingDictionary(direct_range=ONE_BATCH_RANGE, direct_spread=ONE_BATCH_SPREAD)
+        direct = ids.integer_codes(integers)
+        if direct is not None:
+            return direct, ids.values().astype(object)
+    idx, dictionary = dictionary_of(arrow_of(values))
+    miss = missing_of(dictionary, na_values)
+    if (idx < 0).any() or miss.any():
+        bad = np.flatnonzero(np.r_[miss, True][idx])
+        raise InvalidInputError(
+            f"column {column!r}: {bad.size} rows have no {what} id (rows {format_rows(bad)})"
+        )
+    if text and len(dictionary):
+        decode = typed_ids(dictionary)
+    else:
+        decode = distinct_values(dictionary, text=False)
+    if decode.dtype != object:
+        # Decode tables hold plain Python scalars (int, float, str, dates).
+        if decode.dtype.kind in "biuf":
+            decode = decode.astype(object)
+        else:
+            boxed = np.empty(decode.size, dtype=object)
+            boxed[:] = dictionary.to_pylist()
+            decode = boxed
+    return idx.astype(np.int64), decode
+
+
+def _integer_column(values: Any) -> npt.NDArray[Any] | None:
+    """The column as a 1-D numpy integer array when it is one (numpy, or Arrow integers
+    without nulls, not copied where the storage allows), else None."""
+    import pyarrow as pa
+
+    if isinstance(values, pa.Array | pa.ChunkedArray):
+        if not pa.types.is_integer(values.type) or values.null_count:
+            return None
+        values = values.to_numpy()
+    if not isinstance(values, np.ndarray) or values.ndim != 1 or values.dtype.kind not in "iu":
+        return None
+    return values

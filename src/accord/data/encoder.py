@@ -50,15 +50,15 @@ __all__ = [
     "LabelsAs",
     "arrow_of",
     "categories_as_text",
+    "category_values",
     "close_number_notes",
-    "compact_integer_codes",
     "dictionary_of",
     "distinct_values",
-    "encode_ids",
     "label_domain",
     "merged_spellings",
     "missing_mask",
     "missing_of",
+    "n_distinct",
     "order_line",
     "parses_as_number",
     "rows_in",
@@ -436,106 +436,40 @@ def distinct_values(dictionary: Any, *, text: bool) -> npt.NDArray[Any]:
 # --------------------------------------------------------------------------- ids
 
 
-def encode_ids(
-    values: Any,
-    *,
-    column: str,
-    what: str,
-    text: bool = False,
-    na_values: Sequence[str] | None = None,
-) -> tuple[IntArray, npt.NDArray[Any]]:
-    """Codes of an id column, numbered in order of first appearance, and the decode table.
+def n_distinct(codes: IntArray, size: int) -> int:
+    """How many distinct values ``codes`` (each in ``0 .. size-1``) hold: by marking them in
+    a table of ``size`` bytes where that is not much larger than the codes (a dask block's
+    items are numbered over every item of the data), else by sorting them.
 
-    Ids are compared as they are written: in a text file ``001`` and ``1`` are two ids
-    (the decode table shows numbers only when every id is a number and no two ids spell
-    the same number). A missing id is an error naming its rows.
+    >>> n_distinct(np.array([3, 0, 3]), 5), n_distinct(np.array([7, 7]), 10**9)
+    (2, 1)
     """
-    integers = None if text else _integer_column(values)
-    if integers is not None:
-        direct = compact_integer_codes(integers)
-        if direct is not None:
-            codes, distinct = direct
-            return codes, distinct.astype(object)
-    idx, dictionary = dictionary_of(arrow_of(values))
-    miss = missing_of(dictionary, na_values)
-    if (idx < 0).any() or miss.any():
-        bad = np.flatnonzero(np.r_[miss, True][idx])
-        raise InvalidInputError(
-            f"column {column!r}: {bad.size} rows have no {what} id (rows {format_rows(bad)})"
-        )
-    if text and len(dictionary):
-        decode = typed_ids(dictionary)
-    else:
-        decode = distinct_values(dictionary, text=False)
-    if decode.dtype != object:
-        # Decode tables hold plain Python scalars (int, float, str, dates).
-        if decode.dtype.kind in "biuf":
-            decode = decode.astype(object)
-        else:
-            boxed = np.empty(decode.size, dtype=object)
-            boxed[:] = dictionary.to_pylist()
-            decode = boxed
-    return idx.astype(np.int64), decode
-
-
-def _integer_column(values: Any) -> npt.NDArray[Any] | None:
-    """The column as a 1-D numpy integer array when it is one (numpy, or Arrow integers
-    without nulls, not copied where the storage allows), else None."""
-    import pyarrow as pa
-
-    if isinstance(values, pa.Array | pa.ChunkedArray):
-        if not pa.types.is_integer(values.type) or values.null_count:
-            return None
-        values = values.to_numpy()
-    if not isinstance(values, np.ndarray) or values.ndim != 1 or values.dtype.kind not in "iu":
-        return None
-    return values
-
-
-def compact_integer_codes(values: npt.NDArray[Any]) -> tuple[IntArray, npt.NDArray[Any]] | None:
-    """Codes of integer ids in order of first appearance and the distinct ids, through a table
-    over their range (no hashing, no sort of the rows); None when the range is wider than
-    twice the number of ids (or a million).
-
-    The first row of each id is a ``minimum.at`` over the table; the ids sorted by it are the
-    decode table, numbered as ``pandas.factorize`` numbers them.
-
-    >>> codes, ids = compact_integer_codes(np.array([7, 5, 7, 9, 5]))
-    >>> codes, ids
-    (array([0, 1, 0, 2, 1]), array([7, 5, 9]))
-    """
-    n = values.size
-    if n == 0:
-        return None
-    lo, hi = int(values.min()), int(values.max())
-    span = hi - lo + 1
-    if span > max(1 << 20, 2 * n) or hi >= 1 << 63:
-        return None
-    step = values[1:] != values[:-1]
-    if bool(np.all(values[1:] >= values[:-1])):
-        # Sorted ids (a file in id order): each run is a new id, no table.
-        codes_sorted: IntArray = np.empty(n, dtype=np.int64)
-        codes_sorted[0] = 0
-        np.cumsum(step, out=codes_sorted[1:])
-        return codes_sorted, values[np.r_[0, np.flatnonzero(step) + 1]]
-    del step
-    offsets = values.astype(np.intp)
-    if lo:
-        offsets -= lo
-    row: Any = np.int32 if n < 1 << 31 else np.intp  # half the memory for the row numbers
-    first: npt.NDArray[np.signedinteger[Any]] = np.full(span, n, dtype=row)
-    np.minimum.at(first, offsets, np.arange(n, dtype=row))
-    present = np.flatnonzero(first < n)
-    distinct = present[np.argsort(first[present], kind="stable")]
-    del first, present
-    table = np.empty(span, dtype=np.int64)
-    table[distinct] = np.arange(distinct.size, dtype=np.int64)
-    codes: IntArray = table[offsets]
-    ids: npt.NDArray[Any] = (distinct + lo).astype(values.dtype)
-    return codes, ids
+    if size > 8 * codes.size:
+        return int(np.unique(codes).size)
+    seen = np.zeros(size, dtype=bool)
+    seen[codes] = True
+    return int(np.count_nonzero(seen))
 
 
 # --------------------------------------------------------------------------- labels
+
+
+def category_values(categories: Sequence[Any]) -> FloatArray:
+    """Numeric scale of the categories: their values when every one is a finite number,
+    else their positions 0..q-1 (the scale of :attr:`accord.Ratings.category_values`).
+
+    >>> category_values([1, "2.5"]).tolist(), category_values(["low", "high"]).tolist()
+    ([1.0, 2.5], [0.0, 1.0])
+    >>> category_values([1, float("inf")]).tolist()
+    [0.0, 1.0]
+    """
+    try:
+        vals = np.asarray(categories, dtype=np.float64)
+    except (TypeError, ValueError):
+        return np.arange(len(categories), dtype=np.float64)
+    if vals.ndim != 1 or not np.all(np.isfinite(vals)):
+        return np.arange(len(categories), dtype=np.float64)
+    return vals
 
 
 def _integral_floats(values: FloatArray) -> bool:

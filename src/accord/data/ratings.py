@@ -38,15 +38,17 @@ from .._validate import (
     require_columns,
     tidy_scalar,
 )
+from .dictionary import encode_ids
 from .encoder import (
     LABELS_AS,
     LabelsAs,
     arrow_of,
+    category_values,
     dictionary_of,
     distinct_values,
-    encode_ids,
     label_domain,
     missing_of,
+    n_distinct,
     order_line,
     rows_in,
 )
@@ -233,14 +235,9 @@ class Ratings(DecodeTables):
 
     @property
     def category_values(self) -> FloatArray:
-        """Numeric scale of the categories: their values if numbers, else positions 0..q-1."""
-        try:
-            vals = np.asarray(self.categories, dtype=np.float64)
-        except (TypeError, ValueError):
-            return np.arange(self.n_categories, dtype=np.float64)
-        if vals.ndim != 1 or not np.all(np.isfinite(vals)):
-            return np.arange(self.n_categories, dtype=np.float64)
-        return vals
+        """Numeric scale of the categories: their values if finite numbers, else positions
+        0..q-1."""
+        return category_values(self.categories)
 
     def __repr__(self) -> str:
         return (
@@ -480,8 +477,8 @@ class Ratings(DecodeTables):
             self.report,
             rows=int(item_codes.size),
             ratings=int(item_codes.size),
-            items=_n_distinct(item_codes, self.n_items),
-            raters=_n_distinct(self.rater_codes[sel], self.n_raters),
+            items=n_distinct(item_codes, self.n_items),
+            raters=n_distinct(self.rater_codes[sel], self.n_raters),
             missing=0,
             dropped=0,
             reasons={},
@@ -799,8 +796,8 @@ def encode_label_sets(
     report = ReadReport(
         rows=n_rows,
         ratings=int(kept.size),
-        items=_n_distinct(item_codes[kept], item_decode.size),
-        raters=_n_distinct(rater_codes[kept], rater_decode.size),
+        items=n_distinct(item_codes[kept], item_decode.size),
+        raters=n_distinct(rater_codes[kept], rater_decode.size),
         missing=n_missing,
         dropped=n_missing,
         reasons={"missing label": n_missing} if n_missing else {},
@@ -865,8 +862,8 @@ def _assemble(
     report = ReadReport(
         rows=n_rows,
         ratings=n_kept,
-        items=_n_distinct(item_codes, item_decode.size),
-        raters=_n_distinct(rater_codes, rater_decode.size),
+        items=n_distinct(item_codes, item_decode.size),
+        raters=n_distinct(rater_codes, rater_decode.size),
         missing=codes.n_missing,
         dropped=n_rows - n_kept,
         reasons=codes.reasons,
@@ -1199,11 +1196,6 @@ def _average_duplicates(
     )
     codes.labels = remap[inverse.reshape(-1)]
     return codes, averaged, _Labels(domain, domain_values, order, labelled.notes)
-
-
-def _n_distinct(codes: IntArray, size: int) -> int:
-    """Number of distinct codes in ``0 .. size-1`` (a bincount, not a sort)."""
-    return int(np.count_nonzero(np.bincount(codes, minlength=size)))
 
 
 def _compact(

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from .._results import Result
 from .._types import IntArray
-from ..data.encoder import order_line
+from ..data.encoder import n_distinct, order_line
 from ..data.ratings import DecodeTables, Ratings, ReadReport
 from ..stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
 from ..stats.counts import SPARSE_CELLS
@@ -30,15 +30,18 @@ __all__ = [
     "DuplicateInfo",
     "LongPartial",
     "RatingStatistics",
+    "Statistic",
     "assemble",
     "long_partial",
 ]
 
-#: The statistics an engine can compute, by name.
-STATISTICS = ("items", "raters", "pairs")
+#: A statistic an engine computes, by name.
+Statistic = Literal["items", "raters", "pairs", "patterns"]
+#: The statistics every engine can compute.
+STATISTICS: tuple[Statistic, ...] = ("items", "raters", "pairs")
 #: And what the stream engine can add: item counts as distinct rows
 #: (:class:`~accord.stats.patterns.CountPatterns`).
-STREAM_STATISTICS = (*STATISTICS, "patterns")
+STREAM_STATISTICS: tuple[Statistic, ...] = (*STATISTICS, "patterns")
 
 _SHOW = 5
 
@@ -319,19 +322,8 @@ def long_partial(
         pairs = pair_statistic(_stub_ratings(item, rater, label, raters, categories, n_groups))
     rated = None
     if report and item_counts is None:
-        rated = _n_distinct(item, n_groups)
+        rated = n_distinct(item, n_groups)
     return LongPartial(item_counts, rater_counts, pairs, int(item.size), dropped, None, rated)
-
-
-def _n_distinct(codes: IntArray, n_groups: int) -> int:
-    """How many distinct values ``codes`` (each in ``0 .. n_groups-1``) hold: by marking them
-    in a table of ``n_groups`` bytes where that is not much larger than the codes (a dask
-    block's items are numbered over every item of the data), else by sorting them."""
-    if n_groups > 8 * codes.size:
-        return int(np.unique(codes).size)
-    seen = np.zeros(n_groups, dtype=bool)
-    seen[codes] = True
-    return int(np.count_nonzero(seen))
 
 
 def use_sparse(n_items: int, q: int) -> bool:

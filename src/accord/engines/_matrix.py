@@ -22,7 +22,7 @@ import dataclasses
 import itertools
 import math
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -31,9 +31,9 @@ from .._types import IntArray
 from ..stats import PairTables
 from ..stats.pairs import ItemGroups, PairCells, sparse_pairs
 from ..stats.patterns import CountPatterns, digits, drop_pattern
-from ._blocks import DuplicateInfo, dedupe, empty_pairs, long_partial, repeats_info
+from ._blocks import DuplicateInfo, Statistic, dedupe, empty_pairs, long_partial, repeats_info
 
-__all__ = ["CodeMatrix"]
+__all__ = ["CodeMatrix", "MatrixModes", "MatrixStatistics"]
 
 #: Cells counted per slice when the statistics are taken from the matrix.
 SLICE_CELLS = 4_000_000
@@ -65,6 +65,54 @@ def _shifted(block: npt.NDArray[Any]) -> npt.NDArray[Any]:
     dtype = np.uint16 if block.dtype.itemsize <= 2 else np.uint32
     out: npt.NDArray[Any] = np.ascontiguousarray((block + 1).T.astype(dtype))
     return out
+
+
+#: How the ratings are held: ``"auto"`` keeps a sparse design's ratings as long codes and
+#: moves them into a matrix if they end dense; ``"matrix"`` and ``"store"`` hold them one way.
+Storage = Literal["auto", "matrix", "store"]
+#: Whether the counts read the filled cells or every cell of a matrix (``"auto"``: the filled
+#: cells when at most one cell in :data:`SPARSE_FILL` holds a rating).
+Reading = Literal["auto", "cells", "every cell"]
+#: How rater pairs are counted: column by column (while every pair's table fits in 4M
+#: cells), from long codes, or the cheaper (``"auto"``).
+PairMethod = Literal["auto", "columns", "long"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MatrixModes:
+    """How a :class:`CodeMatrix` holds and counts the ratings; ``"auto"`` chooses by cost.
+    Every mode gives the same numbers; the benchmark of each is in ``docs/engines.md``.
+
+    >>> MatrixModes(pairs="long")
+    MatrixModes(storage='auto', reading='auto', pairs='long')
+    """
+
+    storage: Storage = "auto"
+    reading: Reading = "auto"
+    pairs: PairMethod = "auto"
+
+    @property
+    def sparse_fill(self) -> int:
+        """One cell in this many at most holds a rating for the counts to read the cells."""
+        return {"auto": SPARSE_FILL, "cells": 0, "every cell": 1 << 62}[self.reading]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MatrixStatistics:
+    """What :meth:`CodeMatrix.statistics` counts (None: not asked for).
+
+    Attributes
+    ----------
+    item_counts : ndarray (n_items, q) or sparse CSR, or None
+    rater_counts : ndarray (n_raters, q) or None
+    pairs : PairTables, PairCells or None
+    patterns : CountPatterns or None
+    """
+
+    item_counts: Any
+    rater_counts: IntArray | None
+    pairs: PairTables | PairCells | None
+    patterns: CountPatterns | None
 
 
 #: Most cells of one joint table of a group of raters (16-bit keys).
@@ -568,15 +616,13 @@ class CodeMatrix:
     ----------
     limit : int
         Bytes the matrix may take; :meth:`reserve` returns False beyond it.
+    modes : MatrixModes, optional
+        How the ratings are held and counted (default: each chosen by cost).
     """
 
-    #: Hold a sparse matrix as long codes (None: when cheaper); tests set it to check both.
-    store_mode: bool | None = None
-
-    def __init__(self, limit: int, *, store: bool = False) -> None:
+    def __init__(self, limit: int, modes: MatrixModes = MatrixModes()) -> None:
         self.limit = limit
-        # With ``store``, a sparse matrix is held as the ratings' long codes (see reserve).
-        self._may_store = store
+        self.modes = modes
         self._store: _Store | None = None
         # The cells, then SCRATCH cells where the rows of a batch without a rating (missing
         # label) are written, so a batch is written in one scatter without compressing it.
@@ -640,11 +686,11 @@ class CodeMatrix:
         ``expect_items`` is a guess of the final number of items: when the matrix grows, it
         grows to that many rows at once (if it fits), saving copies of the matrix. ``rows``
         (the rows read so far, this batch included) bounds the ratings: when at most one
-        cell in :data:`SPARSE_FILL` could hold one, a matrix made with ``store`` keeps the
+        cell in :data:`SPARSE_FILL` could hold one, the matrix (storage ``"auto"``) keeps the
         ratings' long codes instead (:data:`STORE_BYTES` a rating, sorted into cells at
         :meth:`finish`), and keeps them from then on.
         """
-        if self._may_store and self._store is None and self._sparse_from(n_items, n_raters, rows):
+        if self._store is None and self._sparse_from(n_items, n_raters, rows):
             self._to_store()
         if self._store is not None:
             self.n_items, self.n_raters, self.n_labels = n_items, n_raters, n_labels
@@ -682,8 +728,8 @@ class CodeMatrix:
         return True
 
     def _sparse_from(self, n_items: int, n_raters: int, rows: int) -> bool:
-        if self.store_mode is not None:
-            return self.store_mode
+        if self.modes.storage != "auto":
+            return self.modes.storage == "store"
         return rows > 0 and rows * SPARSE_FILL <= n_items * n_raters
 
     def _to_store(self) -> None:
@@ -711,7 +757,7 @@ class CodeMatrix:
         self._cells = cells
         self.written = 0 if cells is None else int(cells.code.size)
         dense = self.written * SPARSE_FILL > self.n_items * self.n_raters
-        if cells is not None and self.store_mode is None and dense:
+        if cells is not None and self.modes.storage == "auto" and dense:
             self._to_matrix(cells)  # dense after all (later batches filled it): a matrix
         return dropped, repeats
 
@@ -917,7 +963,7 @@ class CodeMatrix:
         if self._store is not None:
             assert self._cells is not None, "finish() comes before the counts"
             return self._cells
-        if self.written * SPARSE_FILL > self.n_items * self.n_raters:
+        if self.written * self.modes.sparse_fill > self.n_items * self.n_raters:
             return None
         if self._cells is None:
             self._cells = self._read_cells()
@@ -1107,9 +1153,9 @@ class CodeMatrix:
         *,
         raters: Any,
         categories: tuple[Any, ...],
-        statistics: Sequence[str],
+        statistics: Sequence[Statistic],
         sparse: bool,
-    ) -> tuple[Any, IntArray | None, PairTables | PairCells | None, CountPatterns | None]:
+    ) -> MatrixStatistics:
         """Item counts, rater counts, pair tables and item patterns from the matrix.
 
         The cells hold raw label codes; they are counted as they are (a :class:`_Tally`,
@@ -1128,10 +1174,8 @@ class CodeMatrix:
 
         Returns
         -------
-        item_counts : ndarray (n_items, q) or sparse CSR, or None
-        rater_counts : ndarray (n_raters, q) or None
-        pair_tables : PairTables or None
-        patterns : CountPatterns or None
+        MatrixStatistics
+            Each statistic asked for (the others None).
         """
         q = len(categories)
         n_raw = int(remap.size)
@@ -1160,9 +1204,11 @@ class CodeMatrix:
         rater_counts, tables = self._from_tally(tally, remap, plan, raters, categories)
         if tables is not None:
             pairs = tables
-        return item_counts, rater_counts, pairs, patterns if plan.patterns else None
+        return MatrixStatistics(
+            item_counts, rater_counts, pairs, patterns if plan.patterns else None
+        )
 
-    def _plan(self, n_raw: int, statistics: Sequence[str]) -> _Plan:
+    def _plan(self, n_raw: int, statistics: Sequence[Statistic]) -> _Plan:
         """How each statistic asked for is counted (see :meth:`statistics`)."""
         by_key = ("items" in statistics or "patterns" in statistics) and _Tally.fits(
             self.n_raters, n_raw
@@ -1284,19 +1330,16 @@ class CodeMatrix:
         rater_counts = np.ascontiguousarray(rater_acc[:, cols]) if plan.raters else None
         return rater_counts, pairs
 
-    #: Force the pair method (None: choose by cost); tests set it to check both.
-    pair_method: str | None = None
-
     def _pairs_by_columns(self, q: int) -> bool:
         """Count pairs column by column (cost raters^2/2 per item) or from long codes (cost
         about 4 x the pairs of co-rating raters); the cheaper wins."""
         if self._store is not None:
             return False  # no matrix to read column by column
-        if self.pair_method is not None:
-            return self.pair_method == "columns"
         r = self.n_raters
         if r * r * (q + 1) * (q + 1) > 4_000_000:
-            return False
+            return False  # every pair's table would not fit (whatever the mode)
+        if self.modes.pairs != "auto":
+            return self.modes.pairs == "columns"
         by_columns = self.n_items * r * (r - 1) // 2
         # Fewest co-rating pairs the ratings can make (equal numbers per item): when the
         # columns win even against that, the matrix need not be scanned.

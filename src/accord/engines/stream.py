@@ -47,7 +47,7 @@ from ._blocks import (
     use_sparse,
 )
 from ._mapreduce import CAPABILITIES, READAHEAD, MapFn, Merge, Progress, ahead, batches
-from ._matrix import CodeMatrix
+from ._matrix import CodeMatrix, MatrixModes
 from ._options import Scan, ScanOptions, check_choice, check_read
 from ._pages import small_pages
 from ._source import (
@@ -482,9 +482,14 @@ def stream_scan(
     batch_size: int = 1_000_000,
     memory_limit: int = 1 << 30,
     reader: str = "pyarrow",
+    modes: MatrixModes = MatrixModes(),
     **options: Unpack[ScanOptions],
 ) -> tuple[RatingStatistics, StreamRescan]:
-    """:func:`stream_statistics`, and what a second pass over the same batches needs."""
+    """:func:`stream_statistics`, and what a second pass over the same batches needs.
+
+    ``modes`` says how the code matrix holds and counts the ratings (by default each way is
+    chosen by cost; the numbers are the same every way).
+    """
     scan = Scan.of("stream_statistics", options, STREAM_STATISTICS)
     if batch_size < 1:
         raise InvalidInputError(f"batch_size must be a positive number of rows; got {batch_size}")
@@ -508,9 +513,11 @@ def stream_scan(
         header=_header_check(files, fmt, scan),
     )
     if scan.multi_label:
-        read, remap, decoded = _set_rows(dataset, enc, scan, batch_size, memory_limit, files)
+        matrix = CodeMatrix(memory_limit, dataclasses.replace(modes, storage="matrix"))
+        read, remap, decoded = _set_rows(dataset, enc, scan, batch_size, matrix, files)
     else:
-        read = _first_pass(dataset, enc, scan, batch_size, memory_limit, total)
+        matrix = CodeMatrix(memory_limit, modes)
+        read = _first_pass(dataset, enc, scan, batch_size, matrix, total)
         check_read(read.rows, read.missing, files[0], scan.label)
         remap, domain = enc.domain()
         if read.matrix is not None:
@@ -612,7 +619,7 @@ def check_label_column(dataset: Any, scan: Scan) -> bool:
 
 
 def _set_rows(
-    dataset: Any, enc: _Encoder, scan: Scan, batch_size: int, memory_limit: int, files: list[str]
+    dataset: Any, enc: _Encoder, scan: Scan, batch_size: int, matrix: CodeMatrix, files: list[str]
 ) -> tuple[_Read, IntArray, Decoded]:
     """Sets of labels from rows of single labels or of lists (the rows of one item and rater
     may be in any batches): the distinct (item, rater, label) codes of every batch are kept,
@@ -652,11 +659,10 @@ def _set_rows(
     read.combined = read.rows - read.missing - int(at.size)
     given = int(groups.membership.sum(axis=1)[groups.set_codes].sum())
     noted = dataclasses.replace(groups, repeated=elements - missing - given, missing_inside=inside)
-    matrix = CodeMatrix(memory_limit)
     if not matrix.reserve(enc.items.size, enc.raters.size, len(sets)):
         raise InvalidInputError(
             f"multi_label: the sets of {enc.items.size} items by {enc.raters.size} raters "
-            f"need more than memory_limit={memory_limit} bytes; raise memory_limit or read "
+            f"need more than memory_limit={matrix.limit} bytes; raise memory_limit or read "
             "them with the memory engine"
         )
     matrix.put(item[at], rater[at], groups.set_codes, row[at], "raise")
@@ -781,12 +787,11 @@ class _ItemGuess:
 
 
 def _first_pass(
-    dataset: Any, enc: _Encoder, scan: Scan, batch_size: int, memory_limit: int, total: int | None
+    dataset: Any, enc: _Encoder, scan: Scan, batch_size: int, matrix: CodeMatrix, total: int | None
 ) -> _Read:
     """Read every batch: encode it (on a thread, one batch ahead) and write its codes into
-    the code matrix while it fits."""
+    ``matrix`` (empty) while it fits."""
     wanted = scan.statistics
-    matrix = CodeMatrix(memory_limit, store=True)
     if "items" in wanted or "patterns" in wanted:
         # Items behind the current batch are counted while the next ones are read (input
         # ordered by item); anything else is counted at the end.
@@ -868,7 +873,7 @@ def _from_matrix(
     if not wanted:
         per_rater, rated = matrix.rated(remap)
         return _Counted(None, per_rater[:, None], None, None, dropped, 1, rated)
-    item_counts, rater_counts, pairs, patterns = matrix.statistics(
+    counted = matrix.statistics(
         remap,
         raters=decoded.raters,
         categories=decoded.categories,
@@ -880,9 +885,11 @@ def _from_matrix(
         ),
         sparse=use_sparse(decoded.items.size, len(decoded.categories)),
     )
-    assert rater_counts is not None  # always counted
-    assert item_counts is not None or patterns is not None
-    return _Counted(item_counts, rater_counts, pairs, patterns, dropped, 1)
+    assert counted.rater_counts is not None  # always counted
+    assert counted.item_counts is not None or counted.patterns is not None
+    return _Counted(
+        counted.item_counts, counted.rater_counts, counted.pairs, counted.patterns, dropped, 1
+    )
 
 
 @dataclasses.dataclass(slots=True, eq=False)
