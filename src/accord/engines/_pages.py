@@ -28,6 +28,8 @@ from typing import ParamSpec, TypeVar
 
 import numpy as np
 
+from ..data.source import Source
+
 __all__ = ["engine_pages", "small_pages", "use_small_pages"]
 
 P = ParamSpec("P")
@@ -89,11 +91,14 @@ def small_pages() -> Iterator[None]:
 
 def engine_pages(fn: Callable[P, R]) -> Callable[P, R]:
     """Run ``fn`` under :func:`small_pages` when it is called with a large-data engine
-    (``engine="stream"`` or ``"dask"``) and the switch is on."""
+    (``engine="stream"`` or ``"dask"``, as a keyword or the engine of the
+    :class:`~accord.data.source.Source` given first) and the switch is on."""
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        if not _switch or kwargs.get("engine", "memory") == "memory":
+        first = args[0] if args else None
+        engine = kwargs.get("engine", first.engine if isinstance(first, Source) else "memory")
+        if not _switch or engine == "memory":
             return fn(*args, **kwargs)
         with small_pages():
             return fn(*args, **kwargs)
