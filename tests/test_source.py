@@ -241,3 +241,33 @@ def test_pair_refuses_read_flags_with_a_table_of_counts() -> None:
     )
     assert res.exit_code == 2
     assert "--na-values" in res.output and "apply to a ratings file only" in res.output
+
+
+# --- the other front doors --------------------------------------------------------------
+
+
+def test_calibrate_panel_takes_a_source(examples: Path) -> None:
+    panel = pd.read_csv(examples / "panel.csv")
+    columns = {"item": "proposal", "rater": "reviewer", "score": "score"}
+    by_keywords = accord.calibrate_panel(panel, **columns, confidence="confidence")
+    by_source = accord.calibrate_panel(source(panel, **columns), confidence="confidence")
+    pd.testing.assert_frame_equal(by_source.values, by_keywords.values)
+    pd.testing.assert_frame_equal(by_source.biases, by_keywords.biases)
+    with pytest.raises(InvalidInputError, match="does not read a source's encoding=") as caught:
+        accord.calibrate_panel(source(panel, **columns, encoding="latin-1"))
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("engine", ["memory", "stream"])
+def test_confidence_front_doors_take_a_source(examples: Path, engine: str) -> None:
+    path = str(examples / "sclite-test3b-words.csv")
+    src = source(path, correct="correct", confidence="confidence", engine=engine)
+    columns = ("correct", "confidence")
+    expected = accord.normalized_cross_entropy(
+        *columns, groups="speaker", source=path, engine=engine
+    )
+    got = accord.normalized_cross_entropy(src, groups="speaker")
+    assert got.statistic == expected.statistic
+    pd.testing.assert_frame_equal(got.groups, expected.groups)
+    metrics = accord.calibration_metrics(src, bins=7)
+    assert metrics == accord.calibration_metrics(*columns, bins=7, source=path, engine=engine)

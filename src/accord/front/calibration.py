@@ -49,6 +49,7 @@ from ..calibration.panel import (
 )
 from ..data.dictionary import GrowingDictionary
 from ..data.encoder import typed_ids
+from ..data.source import takes_source
 from ..engines._mapreduce import batches, compute, concat_values, frame_of, tree_reduce
 from ..engines._pages import engine_pages
 from ..engines._run import check_engine
@@ -59,6 +60,8 @@ from ._files import batch_dataset
 __all__ = ["calibrate_panel", "panel_statistics"]
 
 
+@takes_source("calibrate_panel", ("item", "rater", "score", "missing", "duplicates", "engine",
+                                   "scheduler", "batch_size", "file_format", "sep"))  # fmt: skip
 @engine_pages
 def calibrate_panel(
     data: Any,

@@ -33,6 +33,7 @@ from ..confidence import (
 )
 from ..data.encoder import typed_text
 from ..data.scored import OutOfRange, prepare
+from ..data.source import ENGINE_FIELDS, takes_source
 from ..engines._pages import engine_pages, small_pages
 from ..engines._run import Engine, check_engine, check_source
 from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts
@@ -48,6 +49,9 @@ __all__ = [
 Statistics = tuple[ConfidenceSums, ConfidenceValueCounts | None]
 
 
+@takes_source(
+    "normalized_cross_entropy", ENGINE_FIELDS, columns=("correct", "confidence"), data="source"
+)
 @engine_pages
 def normalized_cross_entropy(
     correct: npt.ArrayLike | pd.Series[Any],
@@ -169,6 +173,9 @@ def normalized_cross_entropy(
     return nce_from_sums(sums)
 
 
+@takes_source(
+    "calibration_metrics", ENGINE_FIELDS, columns=("correct", "confidence"), data="source"
+)
 @engine_pages
 def calibration_metrics(
     correct: npt.ArrayLike | pd.Series[Any],
