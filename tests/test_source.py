@@ -62,6 +62,7 @@ def test_source_of_a_source_replaces_the_fields_given_and_keeps_the_rest() -> No
     assert s.level == "nominal" and s.engine == "memory"  # frozen: a copy, not an edit
     assert source(s) is s
     assert source(s) == source("r.csv", **COLUMNS, sep=";")
+    assert source(Path("r.csv")) == source(Path("r.csv"))
     assert t != s
     with pytest.raises(dataclasses.FrozenInstanceError):
         s.level = "ratio"  # type: ignore[misc]

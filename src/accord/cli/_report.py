@@ -215,7 +215,7 @@ def write_demo_reports(
                 item=item,
                 rater=rater,
                 label=label,
-                level=level,  # type: ignore[arg-type]
+                level=level,
                 title=title,
                 output=target,
                 progress=sys.stderr.isatty(),

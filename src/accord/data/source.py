@@ -10,9 +10,9 @@ signature names only what it computes.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, ParamSpec, TypeVar
+from pathlib import PurePath
+from typing import Any, Literal
 
 from .._errors import InvalidInputError
 from .._types import Duplicates, Level, Missing
@@ -26,9 +26,6 @@ __all__ = [
     "source",
     "takes_source",
 ]
-
-P = ParamSpec("P")
-R = TypeVar("R")
 
 #: The engines (as :data:`accord.engines._run.Engine` names them).
 SourceEngine = Literal["memory", "stream", "dask"]
@@ -115,7 +112,7 @@ class Source:
         if not isinstance(other, Source):
             return NotImplemented
         same = self.data is other.data or (
-            isinstance(self.data, str | tuple) and self.data == other.data
+            isinstance(self.data, str | tuple | PurePath) and self.data == other.data
         )
         return same and all(
             getattr(self, f.name) == getattr(other, f.name)
@@ -249,42 +246,40 @@ def as_source(data: Any, owner: str, /, **options: Any) -> Source:
 
 def takes_source(
     owner: str, fields: Sequence[str], *, columns: Sequence[str] = (), data: str | None = None
-) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """A front door whose parameters name a source's fields one by one, made to take a
-    :class:`Source` too: given one first, its data is the first parameter (or the keyword
+) -> Callable[[tuple[Any, ...], dict[str, Any]], tuple[tuple[Any, ...], dict[str, Any]]]:
+    """The arguments of a front door whose parameters name a source's fields one by one,
+    given a :class:`Source` first: its data becomes the first parameter (or the keyword
     ``data``, after the leading ``columns`` taken from the source's fields of those names)
-    and its ``fields`` set are keywords (a keyword given beside it wins). A field set that
-    the front door does not read is an error naming it, not dropped.
+    and its ``fields`` set become keywords (a keyword given beside it wins). A field set
+    that the front door does not read is an error naming it, not dropped. Arguments without
+    a Source first are returned as they are. (:func:`accord.engines._pages.engine_pages_of`
+    applies it.)
 
-    >>> @takes_source("show", ("item", "engine"))
-    ... def show(data, *, item=None, engine="memory"):
-    ...     return data, item, engine
-    >>> show(source("r.csv", item="i", engine="stream"))
-    ('r.csv', 'i', 'stream')
-    >>> show(source("r.csv", sep=";"))
+    >>> unpack = takes_source("show", ("item", "engine"))
+    >>> unpack((source("r.csv", item="i", engine="stream"),), {})
+    (('r.csv',), {'item': 'i', 'engine': 'stream'})
+    >>> unpack((source("r.csv", sep=";"),), {})
     Traceback (most recent call last):
     ...
     accord._errors.InvalidInputError: show does not read a source's sep=; it takes item=, engine=
     """
 
-    def wrap(fn: Callable[P, R]) -> Callable[P, R]:
-        @functools.wraps(fn)
-        def run(*args: P.args, **kwargs: P.kwargs) -> R:
-            if not args or not isinstance(args[0], Source):
-                return fn(*args, **kwargs)
-            src, rest = args[0], args[1:]
-            refused = [n for n in src.given() if n not in fields and n not in columns]
-            if refused:
-                takes = ", ".join(f"{n}=" for n in (*columns, *fields))
-                raise InvalidInputError(
-                    f"{owner} does not read a source's {refused[0]}=; it takes {takes}"
-                )
-            taken: dict[str, Any] = {n: getattr(src, n) for n in src.given() if n in fields}
-            if data is None:
-                return fn(src.data, *rest, **{**taken, **kwargs})
-            lead = [getattr(src, n) for n in columns]
-            return fn(*lead, *rest, **{data: src.data, **taken, **kwargs})  # type: ignore[arg-type]
+    def unpack(
+        args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        if not args or not isinstance(args[0], Source):
+            return args, kwargs
+        src, rest = args[0], args[1:]
+        refused = [n for n in src.given() if n not in fields and n not in columns]
+        if refused:
+            takes = ", ".join(f"{n}=" for n in (*columns, *fields))
+            raise InvalidInputError(
+                f"{owner} does not read a source's {refused[0]}=; it takes {takes}"
+            )
+        taken: dict[str, Any] = {n: getattr(src, n) for n in src.given() if n in fields}
+        if data is None:
+            return (src.data, *rest), {**taken, **kwargs}
+        lead = tuple(getattr(src, n) for n in columns)
+        return (*lead, *rest), {data: src.data, **taken, **kwargs}
 
-        return run
-
-    return wrap
+    return unpack

@@ -140,7 +140,7 @@ def ratings_in_memory(data: Any, *, owner: str, **read: Unpack[ReadOptions]) -> 
                 f"{given[0]}= applies to a file; {owner} was given a {type(data).__name__}"
             )
     if tool is not None:
-        return _export_in_memory(data, tool, owner, read)
+        return _export_in_memory(data, tool, owner, dict(read))
     absent = [n for n in ("item", "rater", "label") if read.get(n) is None]
     if absent and not (is_path and read.get("field") is not None):
         what = "a file" if is_path else f"a {type(data).__name__}"

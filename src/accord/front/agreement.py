@@ -164,7 +164,8 @@ def agreement(
     )
     columns: Any = src.read_options()
     categories = src.categories
-    scheduler, progress, batch_size = src.scheduler, src.progress, src.batch_size
+    scheduler, batch_size = src.scheduler, src.batch_size
+    progress: Any = src.progress  # a callable, checked by the engine
     if multi_label:
         del estimates["coefficients"], estimates["weights"], estimates["icc_method"]
         if engine == "memory":

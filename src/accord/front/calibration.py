@@ -51,7 +51,7 @@ from ..data.dictionary import GrowingDictionary
 from ..data.encoder import typed_ids
 from ..data.source import takes_source
 from ..engines._mapreduce import batches, compute, concat_values, frame_of, tree_reduce
-from ..engines._pages import engine_pages
+from ..engines._pages import engine_pages_of
 from ..engines._run import check_engine
 from ..engines._source import Locator
 from ..stats.panel import PanelStatistics
@@ -60,9 +60,12 @@ from ._files import batch_dataset
 __all__ = ["calibrate_panel", "panel_statistics"]
 
 
-@takes_source("calibrate_panel", ("item", "rater", "score", "missing", "duplicates", "engine",
-                                   "scheduler", "batch_size", "file_format", "sep"))  # fmt: skip
-@engine_pages
+#: The fields of a Source that calibrate_panel reads (its keywords of those names).
+SOURCE_FIELDS = ("item", "rater", "score", "missing", "duplicates", "engine", "scheduler",
+                 "batch_size", "file_format", "sep")  # fmt: skip
+
+
+@engine_pages_of(takes_source("calibrate_panel", SOURCE_FIELDS))
 def calibrate_panel(
     data: Any,
     *,
