@@ -124,9 +124,9 @@ def _read(src: Source, extra: Sequence[str]) -> tuple[Ratings | None, pd.DataFra
         source = "pandas.DataFrame"
         ratings = None
         if label is not None:
-            from ..engines._run import ratings_in_memory
+            from ..front.reading import ratings_of
 
-            ratings = ratings_in_memory(frame, owner="report", **src.read_options())
+            ratings = ratings_of(dataclasses.replace(src, data=frame), "report")
     if ratings is not None:
         ratings = dataclasses.replace(
             ratings, report=dataclasses.replace(ratings.report, source=source)
@@ -148,9 +148,9 @@ def _read_file(
                 "score, confidence, correctness and gold columns need a table; an "
                 "annotation-tool export holds only its labels"
             )
-        from ..engines._run import ratings_in_memory
+        from ..front.reading import ratings_of
 
-        return ratings_in_memory(str(path), owner="report", **src.read_options()), None
+        return ratings_of(dataclasses.replace(src, data=str(path)), "report"), None
     if src.label is None:
         columns = [c for c in (src.item, src.rater, *extra) if c]
         return None, read_table(path, columns, na_values=src.na_values, **files)  # type: ignore[arg-type]
