@@ -7,7 +7,7 @@ export UV_PYTHON := $(PYTHON)
 VENV := .venv
 RUN := $(UV) run --no-sync
 
-.PHONY: demo test lint lint-imports typecheck pytest docs bench env uv clean
+.PHONY: demo test lint lint-imports typecheck pytest pytest-fast docs bench env uv clean
 
 uv:
 	@$(UV) --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv
@@ -36,6 +36,10 @@ typecheck: env
 
 pytest: env
 	$(RUN) pytest -q
+
+# While working: everything but the tests marked @pytest.mark.slow (`make test` runs them too).
+pytest-fast: env
+	$(RUN) pytest -q -m "not slow"
 
 # The documentation site (mkdocs.yml): warnings are errors, so a broken link, a page missing
 # from the navigation or a docstring the API reference cannot render fails the build.

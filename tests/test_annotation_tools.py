@@ -533,6 +533,7 @@ _SWAP = {"model_a": "model_b", "model_b": "model_a"}
 _RENAME = {"m1": "zeta", "m2": "alpha", "m3": "mu", "j1": "x", "j2": "judge-c", "j3": "a"}
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     st.lists(

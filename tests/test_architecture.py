@@ -9,7 +9,11 @@ which. This module reads the source of ``src/accord`` with :mod:`ast` and checks
 * no function body (docstring excluded) is over 80 lines, unless a ``# long: <why>`` comment on
   the ``def`` line or just above it says why;
 * no run of statements spanning six lines or more stands in two function bodies (the same
-  statements to the letter, however they are laid out): what one place does, one place does.
+  statements to the letter, however they are laid out): what one place does, one place does;
+* no module imports the package root (``accord/__init__.py`` re-exports every layer, so an import
+  through it hides from the import contracts the layer it reaches);
+* every private function or method (``_name``, not ``__dunder__`` or ``_sunder_``) is
+  referenced somewhere in ``src/accord`` outside its own body: what nothing calls is deleted.
 
 Each rule has one list of today's exceptions, named ``..._TO_REMOVE`` / ``..._TO_SPLIT``. An entry
 is a piece of work, not a permission: the lists only shrink, and an entry that no longer applies
@@ -45,6 +49,9 @@ LONG_FUNCTIONS_TO_SPLIT: frozenset[str] = frozenset()
 
 #: The fewest lines a run of statements spans before standing twice is repetition.
 MIN_REPEATED_LINES = 6
+
+#: Private functions that nothing in src/accord references today, as "module:name".
+UNREFERENCED_TO_DELETE: frozenset[str] = frozenset()
 
 
 # --- the source tree -----------------------------------------------------------------------------
@@ -116,10 +123,18 @@ def statements(tree: ast.AST) -> Iterator[ast.stmt]:
                 todo.append(child)
 
 
+def imported_from(module: Module, node: ast.ImportFrom) -> str:
+    """The dotted name of the module a ``from ... import`` statement of ``module`` reads."""
+    if not node.level:
+        return node.module or ""
+    here = module.name.split(".") if module.is_package else module.name.split(".")[:-1]
+    base = here[: len(here) - node.level + 1]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
 def imports_of(module: Module, modules: Mapping[str, Module]) -> Iterator[Import]:
     """Every import of another accord module anywhere in ``module``: at the top, inside
     functions and under ``TYPE_CHECKING``, relative imports resolved."""
-    here = module.name.split(".") if module.is_package else module.name.split(".")[:-1]
     for node in statements(module.tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -127,11 +142,7 @@ def imports_of(module: Module, modules: Mapping[str, Module]) -> Iterator[Import
                     local = alias.asname  # `import a.b` binds `a`: its attributes are modules
                     yield Import(module.name, alias.name, None, node.lineno, local)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = here[: len(here) - node.level + 1]
-                source = ".".join([*base, *([node.module] if node.module else [])])
-            else:
-                source = node.module or ""
+            source = imported_from(module, node)
             if source not in modules:
                 continue
             for alias in node.names:
@@ -354,6 +365,96 @@ def repeated_runs(
     return sorted(sorted(p) for p in found)
 
 
+# --- rule 5: nothing imports the package root ---------------------------------------------------
+
+
+def shadowed_names(root: Module) -> frozenset[str]:
+    """The public functions of the root named like one of its subpackages (``_SHADOWED``):
+    ``from accord import consensus`` binds the function, not the package."""
+    for node in root.tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(x, ast.Name) and x.id == "_SHADOWED" for x in node.targets)
+            and isinstance(node.value, ast.Call)
+        ):
+            return frozenset(ast.literal_eval(node.value.args[0]))
+    return frozenset()
+
+
+def root_imports(modules: Mapping[str, Module]) -> dict[str, int]:
+    """``"importer -> accord.name": line`` for each name a module of accord takes from the
+    package root, and ``"importer -> accord"`` for ``import accord``. A submodule imported with
+    ``from .. import datasets`` is an import of that module, unless the root shadows it with a
+    function of the same name."""
+    shadowed = shadowed_names(modules["accord"])
+    found: dict[str, int] = {}
+    for name, module in modules.items():
+        if name == "accord":
+            continue
+        for node in statements(module.tree):
+            if isinstance(node, ast.Import):
+                taken = [None for alias in node.names if alias.name == "accord"]
+            elif isinstance(node, ast.ImportFrom) and imported_from(module, node) == "accord":
+                taken = [
+                    alias.name
+                    for alias in node.names
+                    if f"accord.{alias.name}" not in modules or alias.name in shadowed
+                ]
+            else:
+                continue
+            for taken_name in taken:
+                key = f"{name} -> accord" + (f".{taken_name}" if taken_name else "")
+                found.setdefault(key, node.lineno)
+    return found
+
+
+# --- rule 6: no private function is unreferenced -------------------------------------------------
+
+
+def _is_private(name: str) -> bool:
+    """``_name``, not ``__dunder__`` nor a ``_sunder_`` hook a library calls (``_repr_html_``)."""
+    return name.startswith("_") and not name.endswith("_")
+
+
+def _referenced_names(module: Module) -> Iterator[tuple[str, int]]:
+    """Each name ``module`` uses, with its line: loaded names, attributes, imported names and
+    strings spelling an identifier (``getattr(obj, "_name")``)."""
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Name):
+            yield node.id, node.lineno
+        elif isinstance(node, ast.Attribute):
+            yield node.attr, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            yield from ((alias.name, node.lineno) for alias in node.names)
+        elif isinstance(node, ast.Constant) and str(node.value).isidentifier():
+            yield str(node.value), node.lineno
+
+
+def unreferenced_private_functions(modules: Mapping[str, Module]) -> dict[str, int]:
+    """``"module:name": line`` for each private function or method that no module of accord
+    names outside the function's own body (a recursive call is no use)."""
+    uses: dict[str, list[tuple[str, int]]] = {}
+    for name, module in modules.items():
+        for used, line in _referenced_names(module):
+            uses.setdefault(used, []).append((name, line))
+    found: dict[str, int] = {}
+    for name, module in modules.items():
+        for node in ast.walk(module.tree):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            if not _is_private(node.name):
+                continue
+            end = node.end_lineno or node.lineno
+            outside = [
+                (where, line)
+                for where, line in uses.get(node.name, [])
+                if where != name or not node.lineno <= line <= end
+            ]
+            if not outside:
+                found.setdefault(f"{name}:{node.name}", node.lineno)
+    return found
+
+
 # --- the rules on accord -------------------------------------------------------------------------
 
 
@@ -391,6 +492,21 @@ def test_no_repeated_statements() -> None:
     )
 
 
+def test_no_imports_through_the_package_root() -> None:
+    found = root_imports(accord_modules())
+    assert not found, (
+        "imports through the package root, which hide from the import contracts the layer they "
+        "reach (import each name from the module that defines it, as accord/__init__.py's "
+        "_EXPORTS says): " + "; ".join(f"{k} (line {line})" for k, line in sorted(found.items()))
+    )
+
+
+def test_no_private_function_is_unreferenced() -> None:
+    found = unreferenced_private_functions(accord_modules())
+    new = sorted(f"{k} (line {n})" for k, n in found.items() if k not in UNREFERENCED_TO_DELETE)
+    assert not new, "private functions nothing references (delete them): " + "; ".join(new)
+
+
 def test_exception_lists_are_current() -> None:
     """Each entry of the lists above still names something to fix; delete it once fixed."""
     modules = accord_modules()
@@ -403,6 +519,7 @@ def test_exception_lists_are_current() -> None:
     ]
     stale += sorted(PRIVATE_IMPORTS_TO_REMOVE - private_imports(modules).keys())
     stale += sorted(LONG_FUNCTIONS_TO_SPLIT - long_functions(modules).keys())
+    stale += sorted(UNREFERENCED_TO_DELETE - unreferenced_private_functions(modules).keys())
     assert not stale, "fixed, delete from the exception lists: " + "; ".join(stale)
 
 
@@ -469,6 +586,55 @@ def test_private_name_checker() -> None:
         "accord.y.use -> accord.x._impl._helper": 1,
         "accord.y.use -> accord._core._shared": 4,
         "accord.y.use -> accord.x._impl._other": 5,
+    }
+
+
+def test_root_import_checker() -> None:
+    modules = _tree(
+        accord__init=('_SHADOWED = frozenset({"consensus"})\n'),
+        accord__consensus__init="",
+        accord__datasets__init="",
+        accord__report__init="from .. import datasets\n",  # a submodule: allowed
+        accord__report__page=(
+            "from .. import Ratings\n"
+            "def f():\n"
+            "    from .. import consensus, datasets\n"  # the function consensus, shadowing
+            "    import accord\n"
+            "    from accord import cohen_kappa as kappa\n"
+            "    from ..consensus import gold\n"  # the module that defines it: allowed
+        ),
+    )
+    assert root_imports(modules) == {
+        "accord.report.page -> accord.Ratings": 1,
+        "accord.report.page -> accord.consensus": 3,
+        "accord.report.page -> accord": 4,
+        "accord.report.page -> accord.cohen_kappa": 5,
+    }
+
+
+def test_unreferenced_private_function_checker() -> None:
+    modules = _tree(
+        accord__a=(
+            "def _used(): ...\n"
+            "def _recursive(n):\n"
+            "    return _recursive(n - 1)\n"
+            "def _by_name(): ...\n"
+            "def __dunder__(): ...\n"
+            "def _repr_html_(): ...\n"
+            "class C:\n"
+            "    def _method(self): ...\n"
+            "    def _called(self): ...\n"
+            "    def public(self):\n"
+            "        return self._called(), getattr(self, '_by_name')\n"
+            "def public():\n"
+            "    def _inner(): ...\n"
+            "    return _inner\n"
+        ),
+        accord__b="from .a import _used\n",
+    )
+    assert unreferenced_private_functions(modules) == {
+        "accord.a:_recursive": 2,
+        "accord.a:_method": 8,
     }
 
 

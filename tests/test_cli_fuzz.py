@@ -183,6 +183,7 @@ def test_truncated_files_never_give_a_traceback(
         assert_one_line_error(code, stderr, args)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(
     column=st.text(min_size=0, max_size=12).filter(lambda c: c not in base_frame().columns),

@@ -8,7 +8,9 @@ import filecmp
 import json
 import re
 import shlex
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -232,9 +234,9 @@ def test_help_shows_flags_without_a_value_and_whole_summaries(
 
 def _help_examples(*command: str) -> list[list[str]]:
     """The example commands a --help page shows, joined across `` \\`` continuations."""
-    code, out, _ = run(*command, "--help")
-    assert code == 0
-    block = out.split("Examples", 1)[1].splitlines()[1:]
+    result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0
+    block = result.stdout.split("Examples", 1)[1].splitlines()[1:]
     commands: list[str] = []
     pending = ""
     for line in block:
@@ -248,30 +250,67 @@ def _help_examples(*command: str) -> list[list[str]]:
     return [shlex.split(c) for c in commands]
 
 
+#: The subcommands with a --help page of their own (demo is run by the fixture).
+SUBCOMMANDS = sorted(c.name for c in app.registered_commands if c.name and c.name != "demo")
+
+
+def _once(commands: list[tuple[str, list[str]]], seen: set[str]) -> list[Any]:
+    """One test per distinct command (``accord demo`` is the fixture's), ids from where shown."""
+    params = []
+    for i, (where, argv) in enumerate(commands):
+        if (key := shlex.join(argv)) not in seen:
+            seen.add(key)
+            params.append(pytest.param(argv, id=f"{where}-{i}"))
+    return params
+
+
+_SHOWN: set[str] = {"accord demo"}
+#: Every example command ``accord --help`` and ``accord <command> --help`` show, once each.
+HELP_EXAMPLES = _once(
+    [
+        (name or "accord", argv)
+        for name in ["", *SUBCOMMANDS]
+        for argv in _help_examples(*([name] if name else []))
+    ],
+    _SHOWN,
+)
+
+
+@pytest.fixture(scope="module")
+def demo_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A folder outside the checkout where ``accord demo`` has copied the example files."""
+    folder = tmp_path_factory.mktemp("demo")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
+        patch.setenv("COLUMNS", "100")
+        code, out, err = run("demo")
+        # Before: `accord demo` outside a checkout said "example file not found".
+        assert code == 0, err
+        assert "copied the example files bundled with accord to examples/" in out
+        assert (folder / "out" / "report-diagnoses.html").is_file()
+        yield folder
+
+
+def test_every_command_shows_examples_in_its_help() -> None:
+    for name in SUBCOMMANDS:
+        assert _help_examples(name), f"accord {name} --help shows no example"
+    assert len(HELP_EXAMPLES) >= 2 * len(SUBCOMMANDS)
+    assert "accord demo" in {shlex.join(argv) for argv in _help_examples()}
+
+
+# slow: together the examples run every command once (about a minute on two cores).
 @pytest.mark.slow
-def test_every_help_example_runs_as_shown_after_accord_demo_anywhere(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("argv", HELP_EXAMPLES)
+def test_help_example_runs_as_shown_after_accord_demo_anywhere(
+    argv: list[str], demo_folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Before: `accord demo` outside a checkout said "example file not found", and --help
-    # showed scores.csv, system.sgml and panel.csv, which did not exist.
-    monkeypatch.chdir(tmp_path)
+    # Before: --help showed scores.csv, system.sgml and panel.csv, which did not exist.
+    monkeypatch.chdir(demo_folder)
     monkeypatch.setenv("COLUMNS", "100")
-    code, out, err = run("demo")
-    assert code == 0, err
-    assert "copied the example files bundled with accord to examples/" in out
-    assert (tmp_path / "out" / "report-diagnoses.html").is_file()
-    names = [c.name for c in app.registered_commands if c.name and c.name != "demo"]
-    shown = [argv for argv in _help_examples()]
-    for name in names:
-        examples = _help_examples(name)
-        assert examples, f"accord {name} --help shows no example"
-        shown += examples
-    assert len(shown) >= 2 * len(names)
-    for argv in shown:
-        assert argv[0] == "accord"
-        result = runner.invoke(app, argv[1:])
-        assert result.exit_code == 0, f"{shlex.join(argv)}: {result.stderr}"
-        assert "Traceback" not in result.output
+    assert argv[0] == "accord"
+    result = runner.invoke(app, argv[1:])
+    assert result.exit_code == 0, f"{shlex.join(argv)}: {result.stderr}"
+    assert "Traceback" not in result.output
 
 
 # --- messages name flags ------------------------------------------------------------------
@@ -414,20 +453,34 @@ def _page_commands() -> list[tuple[str, str]]:
     return found
 
 
+#: Every ``accord ...`` command README.md and docs/*.md show that no --help page shows too.
+PAGE_COMMANDS = _once([(page, shlex.split(command)) for page, command in _page_commands()], _SHOWN)
+
+
+@pytest.fixture(scope="module")
+def examples_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the example files under examples/, as the pages assume."""
+    folder = tmp_path_factory.mktemp("pages")
+    datasets.copy_to(folder / "examples")
+    return folder
+
+
+def test_the_pages_show_commands() -> None:
+    assert len(_page_commands()) >= 15
+
+
+# slow: together the examples run every command once (about a minute on two cores).
 @pytest.mark.slow
+@pytest.mark.parametrize("command", PAGE_COMMANDS)
 def test_every_command_a_page_shows_runs_as_shown(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    command: list[str], examples_folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Before: README named scores.csv and system.sgml, the pages panel.csv, units.csv,
     # ratings.parquet and marks/*.parquet, none of which existed.
-    commands = _page_commands()
-    assert len(commands) >= 15
-    monkeypatch.chdir(tmp_path)
-    datasets.copy_to(tmp_path / "examples")
-    for page, command in commands:
-        result = runner.invoke(app, shlex.split(command)[1:])
-        assert result.exit_code == 0, f"{page}: {command}: {result.stderr}"
-        assert "Traceback" not in result.output
+    monkeypatch.chdir(examples_folder)
+    result = runner.invoke(app, command[1:])
+    assert result.exit_code == 0, f"{shlex.join(command)}: {result.stderr}"
+    assert "Traceback" not in result.output
 
 
 def test_values_in_messages_as_the_user_wrote_them(tmp_path: Path) -> None:

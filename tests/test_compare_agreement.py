@@ -151,12 +151,13 @@ def test_unknown_coefficient_and_wrong_input() -> None:
 
 
 def test_item_terms_average_to_the_coefficient() -> None:
-    from accord.agreement.many_raters import _FLEISS_KAPPA, _family, _prepare
+    from accord.agreement._counts import prepare
+    from accord.agreement.many_raters import _FLEISS_KAPPA, _family
 
     r = _ratings(RATINGS1)
     fields = _family(
         _FLEISS_KAPPA,
-        _prepare(r),
+        prepare(r),
         None,
         population_size=None,
         ci="analytic",

@@ -9,6 +9,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import krippendorff
 import numpy as np
 import pandas as pd
 import pytest
@@ -19,6 +20,8 @@ from statsmodels.stats.contingency_tables import SquareTable, mcnemar
 
 import accord
 from accord import InvalidInputError
+from accord._bootstrap import bootstrap_interval
+from accord.agreement import inference
 from tests.test_judges import EXAMPLE as DIAGNOSES
 from tests.test_judges import JUDGE as ALT_TEST_ARGS
 
@@ -568,3 +571,112 @@ def test_no_majority_anywhere_is_nan_with_the_reason() -> None:
     assert con.homogeneity.reason == "no item has a consensus label"
     assert res.judge_human == pytest.approx(0.0)  # kappa 0 with each human, by hand
     assert res.human_human == pytest.approx(-1.0)
+
+
+# ------------------------------------------------- the bootstrap, against replicate by replicate
+
+
+def _resampling_panel(level: str) -> tuple[dict[str, list[object]], list[int]]:
+    """Three humans (some missing ratings) and a judge on 24 items, labels 1-3; the item
+    positions every statistic keeps (the judge's and >= 2 humans')."""
+    rng = np.random.default_rng(20)
+    truth = rng.integers(1, 4, 24)
+    panel: dict[str, list[object]] = {}
+    for name in ("ann", "bob", "cy", "judge"):
+        labels = np.where(rng.random(24) < 0.7, truth, rng.integers(1, 4, 24))
+        gone = rng.random(24) < (0.0 if name == "judge" else 0.15)
+        panel[name] = [None if g else int(v) for v, g in zip(labels, gone, strict=True)]
+    panel["judge"][3] = None  # an item the judge did not rate
+    humans = ("ann", "bob", "cy")
+    kept = [
+        i
+        for i in range(24)
+        if panel["judge"][i] is not None and sum(panel[h][i] is not None for h in humans) >= 2
+    ]
+    return panel, kept
+
+
+def _slow_means(panel: dict[str, list[object]], idx: np.ndarray, level: str) -> list[float]:
+    """Mean judge-human and human-human kappa (scikit-learn) on the resampled items."""
+    raters = ["ann", "bob", "cy", "judge"]
+    weights = None if level == "nominal" else "quadratic"
+    kappas: dict[bool, list[float]] = {True: [], False: []}
+    for a in range(4):
+        for b in range(a + 1, 4):
+            x, y = panel[raters[a]], panel[raters[b]]
+            both = [i for i in idx if x[i] is not None and y[i] is not None]
+            k = _quiet(
+                cohen_kappa_score,
+                [x[i] for i in both],
+                [y[i] for i in both],
+                labels=[1, 2, 3],
+                weights=weights,
+            )
+            kappas[raters[b] == "judge"].append(k)
+    jh, hh = float(np.nanmean(kappas[True])), float(np.nanmean(kappas[False]))
+    return [jh, hh, jh - hh]
+
+
+def _slow_alphas(panel: dict[str, list[object]], idx: np.ndarray, level: str) -> list[float]:
+    """Alpha (the krippendorff package) of the humans, then with the judge in each human's
+    seat (the judge's labels on that human's items), on the resampled items."""
+    humans = ["ann", "bob", "cy"]
+    judge = panel["judge"]
+    panels = [[panel[h] for h in humans]] + [
+        [
+            [judge[i] if panel[h][i] is not None else None for i in range(24)]
+            if h == seat
+            else panel[h]
+            for h in humans
+        ]
+        for seat in humans
+    ]
+    out = []
+    for rows in panels:
+        data = [[np.nan if row[i] is None else row[i] for i in idx] for row in rows]
+        out.append(float(krippendorff.alpha(np.asarray(data, float), level_of_measurement=level)))
+    return out
+
+
+def _slow_replicates(
+    panel: dict[str, list[object]], kept: list[int], level: str, n_boot: int, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Replicate by replicate: item indices ``gen.integers(0, n, size=n)`` over the kept
+    items, then every statistic computed afresh on the resampled items."""
+    gen = np.random.default_rng(seed)
+    means, alphas = [], []
+    for _ in range(n_boot):
+        idx = np.asarray(kept)[gen.integers(0, len(kept), size=len(kept))]
+        means.append(_slow_means(panel, idx, level))
+        alphas.append(_slow_alphas(panel, idx, level))
+    return np.asarray(means), np.asarray(alphas)
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal"])
+@pytest.mark.parametrize("chunk_cells", [None, 50])
+def test_bootstrap_equals_replicate_by_replicate_resampling(
+    level: str, chunk_cells: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The intervals of judge_agreement are percentile intervals of replicates drawn as item
+    # indices, one gen.integers(0, n, size=n) per replicate: the same intervals (to 1e-12)
+    # as computing each replicate on its resampled items with sklearn and krippendorff,
+    # whatever the chunk of replicates drawn at once.
+    if chunk_cells is not None:
+        monkeypatch.setattr(inference, "CHUNK_CELLS", chunk_cells)
+    panel, kept = _resampling_panel(level)
+    r = _ratings(panel, level=level)
+    kept = [int(i) - 1 for i in r.items if int(i) - 1 in kept]  # in the order of r.items
+    res = _quiet(accord.judge_agreement, r, "judge", n_boot=40, rng=9)  # few replicates
+    means, alphas = _slow_replicates(panel, kept, level, 40, 9)
+    assert res.n_items == len(kept)
+    for j, ci in enumerate(
+        (res.judge_human_interval, res.human_human_interval, res.difference_interval)
+    ):
+        expected = bootstrap_interval(0.0, means[:, j], None, level=0.95, method="percentile")
+        assert (ci.low, ci.high) == pytest.approx((expected.low, expected.high), abs=1e-12)
+    for h, row in enumerate(res.humans.itertuples()):
+        change = alphas[:, h + 1] - alphas[:, 0]
+        expected = bootstrap_interval(0.0, change, None, level=0.95, method="percentile")
+        assert (row.alpha_change_low, row.alpha_change_high) == pytest.approx(
+            (expected.low, expected.high), abs=1e-12
+        )

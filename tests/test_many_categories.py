@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 import accord
-from accord.agreement import _shared, _tables, many_raters, pairwise, two_raters, weights
+from accord.agreement import _counts, _shared, _tables, pairwise, two_raters, weights
 from accord.stats import pairs
 
 
@@ -40,15 +40,15 @@ def _summary(table: accord.agreement.AgreementTable) -> list[tuple[str, str, flo
 
 def test_sparse_path_equals_the_dense_computation(monkeypatch: pytest.MonkeyPatch) -> None:
     r = _ratings(400, 4, 600)
-    assert r.n_categories > many_raters.SPARSE_Q
+    assert r.n_categories > _counts.SPARSE_Q
     sparse = accord.agreement(r)
-    assert _shared.is_sparse(many_raters._prepare(r).counts)
+    assert _shared.is_sparse(_counts.prepare(r).counts)
     fleiss_sparse = accord.fleiss_kappa(r).per_category
     # The same data through dense counts, dense identity weights and dense pair tables.
-    monkeypatch.setattr(many_raters, "SPARSE_Q", 10**9)
+    monkeypatch.setattr(_counts, "SPARSE_Q", 10**9)
     monkeypatch.setattr(_shared, "DENSE_IDENTITY_Q", 10**9)
     monkeypatch.setattr(pairwise, "PAIR_TABLE_CELLS", 10**12)
-    assert not _shared.is_sparse(many_raters._prepare(r).counts)
+    assert not _shared.is_sparse(_counts.prepare(r).counts)
     dense = accord.agreement(r)
     for a, b in zip(_summary(sparse), _summary(dense), strict=True):
         assert a[:2] == b[:2]
@@ -95,7 +95,7 @@ def test_five_thousand_categories_allocate_nothing_q_by_q() -> None:
 
 def test_every_entry_point_takes_the_sparse_counts(monkeypatch: pytest.MonkeyPatch) -> None:
     r = _ratings(200, 4, 500, seed=3)
-    assert _shared.is_sparse(many_raters._prepare(r).counts)
+    assert _shared.is_sparse(_counts.prepare(r).counts)
     code = int(r.label_codes[0])
     positive = r.categories[code]
 
@@ -109,7 +109,7 @@ def test_every_entry_point_takes_the_sparse_counts(monkeypatch: pytest.MonkeyPat
         ]
 
     sparse = run()
-    monkeypatch.setattr(many_raters, "SPARSE_Q", 10**9)
+    monkeypatch.setattr(_counts, "SPARSE_Q", 10**9)
     monkeypatch.setattr(_shared, "DENSE_IDENTITY_Q", 10**9)
     assert_allclose(sparse, run(), rtol=1e-10)
 
@@ -279,7 +279,7 @@ def test_quadratic_weights_without_a_matrix_equal_the_dense_ones(
     dense = run()
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(weights, "DENSE_WEIGHT_CELLS", 0)
-        assert isinstance(many_raters._weight_matrix("quadratic", many_raters._prepare(r), "t")[0],
+        assert isinstance(_counts.weight_matrix("quadratic", _counts.prepare(r), "t")[0],
                           weights.LowRankWeights)  # fmt: skip
         low_rank = run()
     for a, b in zip(dense, low_rank, strict=True):

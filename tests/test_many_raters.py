@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
 from numpy.testing import assert_allclose
 from scipy import stats
 
@@ -30,8 +29,6 @@ from accord import (
     percent_agreement,
 )
 from accord.stats import ItemCategoryCounts
-
-from .strategies import long_ratings, ratings_of, splits
 
 REF = json.loads((Path(__file__).parent / "reference" / "many_raters.json").read_text())
 FUNCS: dict[str, Callable[..., Any]] = {
@@ -446,59 +443,8 @@ def test_option_errors() -> None:
         krippendorff_alpha([[1, 1], [2, 0]], level="nominal", weights="linear")
 
 
-# ------------------------------------------------------------------ properties (registry)
-
-#: name -> (function, bounds, nominal relabelling invariant)
-REGISTRY: dict[str, tuple[Callable[..., Any], tuple[float, float], bool]] = {
-    "percent_agreement": (percent_agreement, (0.0, 1.0), True),
-    "fleiss_kappa": (fleiss_kappa, (-math.inf, 1.0), True),
-    "conger_kappa": (conger_kappa, (-math.inf, 1.0), True),
-    "light_kappa": (lambda r: light_kappa(r, ci="analytic"), (-1.0, 1.0), True),
-    "brennan_prediger": (brennan_prediger, (-math.inf, 1.0), True),
-    "gwet_ac1": (gwet_ac1, (-math.inf, 1.0), True),
-    "krippendorff_alpha": (krippendorff_alpha, (-math.inf, 1.0), True),
-}
-
-
-def _values(r: accord.Ratings) -> list[float]:
-    return [_quiet(fn, r).statistic for fn, _, _ in REGISTRY.values()]
-
-
-@given(long_ratings())
-def test_registry_bounds(frame: pd.DataFrame) -> None:
-    r = ratings_of(frame)
-    for (_name, (_, (lo, hi), _)), value in zip(REGISTRY.items(), _values(r), strict=True):
-        if not math.isnan(value):
-            assert lo - 1e-12 <= value <= hi + 1e-12
-
-
-@given(long_ratings())
-def test_registry_invariances(frame: pd.DataFrame) -> None:
-    base = _values(ratings_of(frame))
-    shuffled = frame.sample(frac=1.0, random_state=1).reset_index(drop=True)
-    renamed = frame.assign(
-        label=frame["label"].map(lambda s: "z" + s[::-1]),
-        rater=frame["rater"].map(lambda s: "R" + s[::-1]),
-        item=frame["item"].map(lambda s: s + "x"),
-    )
-    for other in (shuffled, renamed):
-        assert_allclose(_values(ratings_of(other)), base, rtol=1e-9, atol=1e-12)
-
-
-@given(long_ratings(max_items=10), splits(10))
-def test_memory_equals_merged_partial_statistics(frame: pd.DataFrame, mask: Any) -> None:
-    # Split items in two, count each half with the same dictionaries, merge the counts:
-    # every count-based coefficient equals the in-memory one.
-    r = ratings_of(frame)
-    side = mask[: r.n_items][r.item_codes] if r.n_items <= mask.size else r.item_codes % 2 == 0
-    a = ItemCategoryCounts.from_ratings(r.subset(side))
-    b = ItemCategoryCounts.from_ratings(r.subset(~side))
-    merged = a.merge(b)
-    for fn in (percent_agreement, fleiss_kappa, gwet_ac1, brennan_prediger, krippendorff_alpha):
-        whole = _quiet(fn, r)
-        parts = _quiet(fn, merged)
-        assert_allclose(parts.statistic, whole.statistic, rtol=1e-12, equal_nan=True)
-        assert_allclose(parts.standard_error, whole.standard_error, rtol=1e-12, equal_nan=True)
+# The properties of every coefficient (bounds, invariances, symmetry, merge, engines) are
+# tests/test_registry.py, one entry per coefficient in tests/registry.py.
 
 
 # ------------------------------------------------------------------ agreement()
@@ -528,7 +474,7 @@ def test_agreement_table_levels() -> None:
 def test_many_values_path_matches_peer_and_matrix(monkeypatch: pytest.MonkeyPatch) -> None:
     import krippendorff  # peer
 
-    from accord.agreement import many_raters
+    from accord.agreement import krippendorff as many_raters
 
     rng = np.random.default_rng(8)
     wide = rng.normal(size=(120, 3)).round(3)

@@ -648,6 +648,25 @@ def test_repeated_bias_weighs_pairs_by_default_and_subjects_with_reml() -> None:
                     [0.7045210171, -1.338622981, 2.747665015, 1.021571999], atol=1e-6)  # fmt: skip
 
 
+def test_cli_compare_takes_the_fit_of_repeated_pairs(tmp_path: object) -> None:
+    ref = REPEATED["cardiac_output"]
+    rows = [(f"o{i}", f"s{s}", m, v) for i, s in enumerate(ref["subject"])
+            for m, v in (("RV", ref["rv"][i]), ("IC", ref["ic"][i]))]  # fmt: skip
+    path = Path(str(tmp_path)) / "co.csv"
+    pd.DataFrame(rows, columns=["occasion", "person", "method", "co"]).to_csv(path, index=False)
+    args = ("--item", "occasion", "--rater", "method", "--score", "co", "--subject", "person",
+            "--reference", "IC", "--format", "json")  # fmt: skip
+    biases = {}
+    for fit in ("anova", "reml"):
+        code, out, _ = compare(str(path), *args, "--fit", fit)
+        assert code == 0
+        biases[fit] = json.loads(out)["pairs"][0]["bland_altman"]["bias"]
+    # Bland & Altman (2007): the mean of all 60 differences; lme4's REML intercept (above).
+    assert_allclose([biases["anova"], biases["reml"]], [0.6021667, 0.7045210099], atol=1e-7)
+    code, _, err = compare(str(path), *args, "--fit", "gls")
+    assert code == 2 and "--fit" in err and len(err.strip().splitlines()) == 1
+
+
 def test_repeated_fits_agree_on_balanced_pairs() -> None:
     # With as many pairs per subject (and a positive ANOVA between-subject component), the
     # ANOVA moments are the REML estimates and the GLS mean is the mean of all differences.

@@ -521,6 +521,7 @@ def test_per_label_uses_fleiss_for_many_raters_and_states_undefined() -> None:
         accord.per_label_agreement(Ratings.from_wide([[1, 1], [2, 2]]))
 
 
+@pytest.mark.slow
 @settings(max_examples=20)
 @given(set_triples(empty=True))
 def test_per_label_invariances(triples: Triples) -> None:
@@ -762,7 +763,7 @@ import resource  # noqa: E402
 import sys  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 
-from accord.agreement import many_raters, multi_valued, set_distances  # noqa: E402
+from accord.agreement import krippendorff, multi_valued, set_distances  # noqa: E402
 
 #: How the expected disagreement is summed without the matrix: through the subsets of each
 #: set, by tallies of (intersection, size) per block, or distance by distance per block.
@@ -777,7 +778,7 @@ SUM_MODES = {
 def _without_matrix(mode: str) -> Iterator[None]:
     """Alpha and the multi-valued alpha take their many-sets path on any data."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(many_raters, "DENSE_WEIGHT_CELLS", 0)
+        mp.setattr(krippendorff, "DENSE_WEIGHT_CELLS", 0)
         mp.setattr(multi_valued, "DENSE_WEIGHT_CELLS", 0)
         for name, value in SUM_MODES[mode].items():
             mp.setattr(set_distances, name, value)

@@ -6,6 +6,7 @@ count rows, weighted by how many items share each, what it gives on one row per 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Callable
@@ -19,7 +20,9 @@ from hypothesis import strategies as st
 
 import accord
 from accord import DegenerateDataWarning, InvalidInputError
+from accord.agreement import _counts
 from accord.agreement import many_raters as mr
+from accord.stats.patterns import CountPatterns
 
 from .strategies import long_ratings
 
@@ -126,9 +129,22 @@ def item_counts(draw: st.DrawFn) -> tuple[np.ndarray, list[float]]:
     return counts, [float(v) for v in values]
 
 
-def _both(counts: np.ndarray, values: list[float]) -> tuple[mr._Data, mr._Data]:
-    d = mr._prepare(counts, values)
-    return mr._compress(mr._prepare(counts, values)), d
+def _packed(counts: Any, values: Any = None) -> _counts.CountsView:
+    """The count patterns of one row per item, with their multiplicities."""
+    return _counts.prepare(CountPatterns.from_counts(np.asarray(counts, dtype=np.int64)), values)
+
+
+def _packed_view(d: _counts.CountsView) -> _counts.CountsView:
+    """The count patterns of a view of ratings (the raters, level and scale carried over;
+    the rater ids do not survive the compression)."""
+    c = _packed(d.counts, d.categories)
+    return dataclasses.replace(
+        c, n_raters=d.n_raters, level=d.level, category_values=d.category_values, ordered=d.ordered
+    )
+
+
+def _both(counts: np.ndarray, values: list[float]) -> tuple[_counts.CountsView, _counts.CountsView]:
+    return _packed(counts, values), _counts.prepare(counts, values)
 
 
 @given(item_counts(), st.sampled_from([None, 1.0, 3.5]))
@@ -138,7 +154,7 @@ def test_compressed_counts_give_the_expanded_results(
     counts, values = data
     for label, fn, opts in COUNT_COEFFICIENTS:
         packed, full = _both(counts, values)
-        assert packed.weights is not None
+        assert packed.multiplicity is not None
         assert packed.counts.shape[0] <= full.counts.shape[0]
         size = None if population is None else population * counts.shape[0] + 0.5
         got = _quiet(fn, packed, population_size=size, **opts)
@@ -156,19 +172,22 @@ def test_compressed_data_shared_across_coefficients(data: tuple[np.ndarray, list
         _assert_same(_quiet(fn, packed, **opts), _quiet(fn, full, **opts), label)
 
 
-def test_compress_fields() -> None:
+def test_pattern_view_fields() -> None:
     counts = np.array([[2, 1, 0], [0, 3, 0], [2, 1, 0], [1, 0, 1], [1, 0, 1], [0, 3, 0]])
-    d = mr._prepare(counts)
-    c = mr._compress(d)
+    d = _counts.prepare(counts)
+    c = _packed(counts)
     assert c.counts.dtype == d.counts.dtype
-    assert c.weights is not None and c.weights.dtype == np.float64
+    assert c.multiplicity is not None and c.multiplicity.dtype == np.float64
     assert c.item_pattern is not None and c.item_pattern.dtype == np.int64
     assert c.counts.shape == (3, 3)
-    assert c.weights.sum() == 6
+    assert c.multiplicity.sum() == 6
     np.testing.assert_array_equal(c.counts[c.item_pattern], counts)
     assert c.ratings is None and c.item_row is None
     assert (c.categories, c.n_raters, c.level) == (d.categories, d.n_raters, d.level)
-    assert mr._compress(c) is c
+    assert _counts.prepare(c) is c
+    # Without compression every row is one item: multiplicity 1, rows in item order.
+    assert d.mult.is_unit and d.items.n == 6
+    np.testing.assert_array_equal(d.item_rows, np.arange(6))
 
 
 def test_hand_made_patterns_equal_their_rows() -> None:
@@ -176,8 +195,8 @@ def test_hand_made_patterns_equal_their_rows() -> None:
     patterns = np.array([[2, 1, 0], [0, 3, 0], [1, 0, 1]], dtype=np.int64)
     mult = np.array([2.0, 1.0, 3.0])
     rows = np.repeat(patterns, [2, 1, 3], axis=0)
-    full = mr._prepare(rows)
-    packed = mr._Data(
+    full = _counts.prepare(rows)
+    packed = _counts.CountsView(
         patterns,
         full.categories,
         full.n_raters,
@@ -185,7 +204,7 @@ def test_hand_made_patterns_equal_their_rows() -> None:
         full.category_values,
         None,
         None,
-        weights=mult,
+        multiplicity=mult,
         item_pattern=np.array([0, 0, 1, 2, 2, 2], dtype=np.int64),
     )
     # p_a by hand: (2 * 1/3 + 1 * 1 + 3 * 0) / 6 items, all pairable.
@@ -199,7 +218,7 @@ def test_hand_made_patterns_equal_their_rows() -> None:
 def test_unpairable_patterns_count_their_items() -> None:
     """Items with one rating count once per item in n_items_unpairable (and in n)."""
     rows = np.array([[1, 0], [1, 0], [1, 0], [0, 1], [2, 0], [1, 1], [1, 1]])
-    packed = mr._compress(mr._prepare(rows))
+    packed = _packed(rows)
     for label, fn, opts in COUNT_COEFFICIENTS:
         got, want = _quiet(fn, packed, **opts), _quiet(fn, rows, **opts)
         _assert_same(got, want, label)
@@ -214,9 +233,9 @@ def test_many_categories_interval_alpha() -> None:
     labels[rng.random(labels.shape) < 0.2] = np.nan
     labels[:10] = labels[10:20]  # repeated patterns
     r = accord.Ratings.from_wide(labels, level="interval", categories=[float(v) for v in range(70)])
-    d = mr._prepare(r)
+    d = _counts.prepare(r)
     assert d.counts.shape[1] > 64
-    packed = mr._compress(mr._prepare(r))
+    packed = _packed_view(d)
     for level in ("interval", "ordinal", "nominal"):
         _assert_same(
             mr.krippendorff_alpha(packed, level=level),
@@ -228,7 +247,7 @@ def test_many_categories_interval_alpha() -> None:
 # ------------------------------------------------------------------ Conger's kappa
 
 
-def _conger_compressed(d: mr._Data) -> mr._Data:
+def _conger_compressed(d: _counts.CountsView) -> _counts.CountsView:
     """Compressed data whose Conger terms come from an 'engine' (as _engine.py sets them):
     per-item ``pe_i`` in item-code order, computed on the ratings-backed data."""
 
@@ -236,20 +255,7 @@ def _conger_compressed(d: mr._Data) -> mr._Data:
         pe_i, p, pe, _ = mr._conger_parts(d, w)
         return pe_i, p, pe
 
-    c = mr._compress(d)
-    return mr._Data(
-        c.counts,
-        c.categories,
-        c.n_raters,
-        c.level,
-        c.category_values,
-        None,
-        None,
-        conger,
-        weights=c.weights,
-        item_pattern=c.item_pattern,
-        ordered=c.ordered,
-    )
+    return dataclasses.replace(_packed_view(d), conger=conger)
 
 
 @given(long_ratings(max_items=14, max_raters=5, max_categories=4))
@@ -259,7 +265,7 @@ def test_conger_on_compressed_counts(frame: pd.DataFrame) -> None:
     ratings = accord.Ratings.from_long(
         frame, item="item", rater="rater", label="label", level="ordinal", categories=order
     )
-    d = mr._prepare(ratings)
+    d = _counts.prepare(ratings)
     packed = _conger_compressed(d)
     for w in ("identity", "quadratic"):
         got = _quiet(mr.conger_kappa, packed, weights=w)
@@ -279,10 +285,10 @@ def test_conger_needs_item_patterns_and_terms() -> None:
             "label": [1, 1, 1, 2, 1, 1, 2],
         }
     )
-    d = mr._prepare(accord.Ratings.from_long(frame, item="item", rater="rater", label="label"))
+    d = _counts.prepare(accord.Ratings.from_long(frame, item="item", rater="rater", label="label"))
     packed = _conger_compressed(d)
     assert math.isfinite(mr.conger_kappa(packed).statistic)
-    no_pattern = mr._Data(
+    no_pattern = _counts.CountsView(
         packed.counts,
         packed.categories,
         packed.n_raters,
@@ -291,13 +297,13 @@ def test_conger_needs_item_patterns_and_terms() -> None:
         None,
         None,
         packed.conger,
-        weights=packed.weights,
+        multiplicity=packed.multiplicity,
     )
     with pytest.raises(ValueError, match="item_pattern"):
         mr.conger_kappa(no_pattern)
     # Compressed counts with no engine terms: Conger needs rater ids.
     with pytest.raises(InvalidInputError, match="rater ids"):
-        mr.conger_kappa(mr._compress(d))
+        mr.conger_kappa(_packed_view(d))
 
 
 # ------------------------------------------------------------------ bootstrap, bad weights
@@ -310,7 +316,7 @@ def test_bootstrap_on_compressed_counts_is_refused(
     label: str, fn: Callable[..., Any], opts: dict[str, Any]
 ) -> None:
     rows = np.array([[2, 1, 0], [0, 3, 0], [2, 1, 0], [1, 0, 1]])
-    packed = mr._compress(mr._prepare(rows, [1.0, 2.0, 3.0]))
+    packed = _packed(rows, [1.0, 2.0, 3.0])
     with pytest.raises(InvalidInputError, match="uncompressed"):
         fn(packed, ci="bootstrap", n_boot=10, rng=0, **opts)
     assert _quiet(fn, packed, **opts).name == fn.__name__  # ci="analytic" still works
@@ -320,7 +326,7 @@ def test_conger_bootstrap_on_compressed_counts_is_refused() -> None:
     frame = pd.DataFrame(
         {"item": ["a", "a", "b", "b"], "rater": ["x", "y", "x", "y"], "label": [1, 2, 1, 1]}
     )
-    d = mr._prepare(accord.Ratings.from_long(frame, item="item", rater="rater", label="label"))
+    d = _counts.prepare(accord.Ratings.from_long(frame, item="item", rater="rater", label="label"))
     with pytest.raises(InvalidInputError, match="uncompressed"):
         mr.conger_kappa(_conger_compressed(d), ci="bootstrap", n_boot=10, rng=0)
 
@@ -330,8 +336,8 @@ def test_conger_bootstrap_on_compressed_counts_is_refused() -> None:
 )
 def test_malformed_weights_are_an_internal_error(weights: np.ndarray) -> None:
     patterns = np.array([[2, 1, 0], [0, 3, 0], [1, 0, 1]], dtype=np.int64)
-    d = mr._Data(
-        patterns, ("a", "b", "c"), 3, "nominal", np.arange(3.0), None, None, weights=weights
+    d = _counts.CountsView(
+        patterns, ("a", "b", "c"), 3, "nominal", np.arange(3.0), None, None, multiplicity=weights
     )
     with pytest.raises(ValueError, match="internal error"):
         mr.fleiss_kappa(d)
@@ -351,12 +357,12 @@ def test_large_counts_are_summarised_for_the_analytic_estimators(
         for name in ("percent_agreement", "fleiss_kappa", "gwet_ac1", "brennan_prediger")
     }
     plain["krippendorff_alpha"] = mr.krippendorff_alpha(counts)
-    monkeypatch.setattr(mr, "COMPRESS_ITEMS", 50)
-    d = mr._prepare(counts)
-    view = mr._analytic_view(d, "analytic")
-    assert view.weights is not None and view.counts.shape[0] < 100
-    assert mr._analytic_view(d, "bootstrap") is d
-    assert mr._analytic_view(d, "analytic") is view  # summarised once per data
+    monkeypatch.setattr(_counts, "COMPRESS_ITEMS", 50)
+    d = _counts.prepare(counts)
+    view = _counts.analytic_view(d, "analytic")
+    assert view.multiplicity is not None and view.counts.shape[0] < 100
+    assert _counts.analytic_view(d, "bootstrap") is d
+    assert _counts.analytic_view(d, "analytic") is view  # summarised once per data
     for name, expected in plain.items():
         got = getattr(mr, name)(counts)
         assert got.n_items == expected.n_items == 400, name

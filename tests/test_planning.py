@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import math
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -530,6 +532,7 @@ def test_n_grows_as_rho1_approaches_rho0(gap1: float, gap2: float, p: float) -> 
     assert kappa[0] >= kappa[1]
 
 
+@pytest.mark.slow
 @given(w1=st.floats(0.05, 0.3), w2=st.floats(0.05, 0.3), p=st.floats(0.2, 0.8))
 def test_kappa_n_grows_as_width_shrinks(w1: float, w2: float, p: float) -> None:
     small, large = sorted((w1, w2))
@@ -686,6 +689,20 @@ def test_simulation_is_reproducible_and_reports_progress() -> None:
     widths = first.curve["mean_width"]
     assert widths.iloc[0] > widths.iloc[1]
     assert first.n_items in (20, 60, None)
+
+
+def test_simulation_default_seed_gives_the_same_plan_every_run() -> None:
+    # Without a seed, two runs drew different studies (100 then 75 items); the default seed
+    # makes the plan a function of its inputs. seed=None still draws fresh entropy.
+    args: dict[str, Any] = dict(
+        n_raters=3, rho=0.6, width=0.5, n_items=[10, 20, 40], n_simulations=8
+    )
+    first = accord.sample_size_simulated("icc", **args)
+    second = accord.sample_size_simulated("icc", **args)
+    pd.testing.assert_frame_equal(first.curve, second.curve)
+    pd.testing.assert_frame_equal(
+        first.curve, accord.sample_size_simulated("icc", **args, seed=0).curve
+    )
 
 
 def test_simulation_takes_numpy_sizes_and_a_generator() -> None:

@@ -72,6 +72,17 @@ def test_simulated_plan_with_seed_is_reproducible() -> None:
     assert json.loads(first)["n_simulations"] == 30
 
 
+def test_simulated_plan_without_seed_is_the_plan_of_seed_0() -> None:
+    # The default --seed is 0: every run of the same command prints the same plan.
+    args = ["--simulate", "--coefficient", "icc", "--raters", "3", "--rho", "0.6", "--width",
+            "0.5", "--n-items", "10,20,40", "--simulations", "8", "--format", "json"]  # fmt: skip
+    code, first, err = run(*args)
+    assert code == 0, err
+    _, second, _ = run(*args)
+    _, seeded, _ = run(*args, "--seed", "0")
+    assert json.loads(first)["curve"] == json.loads(second)["curve"] == json.loads(seeded)["curve"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

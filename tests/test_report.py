@@ -424,6 +424,7 @@ def test_template_ships_inside_the_package() -> None:
 # ----------------------------------------------------------------------- CLI
 
 
+@pytest.mark.slow
 def test_cli_report_writes_the_page(tmp_path: Path, examples_dir: Path) -> None:
     target = tmp_path / "sub" / "r.html"
     result = CliRunner().invoke(

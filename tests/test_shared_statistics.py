@@ -21,7 +21,7 @@ from numpy.testing import assert_allclose
 
 import accord
 from accord import DegenerateDataWarning
-from accord.agreement import many_raters as mr
+from accord.agreement import _counts
 from accord.agreement.pairwise import LIGHT_NO_ANALYTIC_SE
 from accord.stats import PairTables
 from accord.stats.pairs import rater_code_rows
@@ -74,8 +74,8 @@ def test_code_rows_refuse_repeated_pairs_and_sparse_designs() -> None:
     assert rater_code_rows(sparse, check_cost=False) is None
 
 
-def _with_rows(r: accord.Ratings, rows: object) -> mr._Data:
-    d = mr._prepare(r)
+def _with_rows(r: accord.Ratings, rows: object) -> _counts.CountsView:
+    d = _counts.prepare(r)
     d.cache["code_rows"] = rows
     return d
 

@@ -12,6 +12,7 @@ from .icc import (
     icc_from_statistics,
 )
 from .icc_intrarater import IntraRaterICC, intrarater_icc
+from .krippendorff import krippendorff_alpha
 from .many_raters import (
     FleissKappa,
     brennan_prediger,
@@ -19,7 +20,6 @@ from .many_raters import (
     fleiss_kappa,
     gwet_ac1,
     gwet_ac2,
-    krippendorff_alpha,
     percent_agreement,
 )
 from .multi_valued import multi_valued_alpha

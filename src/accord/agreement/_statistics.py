@@ -24,9 +24,9 @@ from ..stats.counts import ItemCategoryCounts, RaterCategoryCounts
 from ..stats.pairs import PairCells, PairTables
 from ..stats.patterns import CountPatterns
 from ..stats.scores import ScoreCells
-from ._shared import _Data
+from ._counts import CountsView, row_sums
 from ._tables import LIGHT_MIN_ITEMS, cohen_pairs, light_fields
-from .many_raters import conger_rater_terms, row_sums
+from .many_raters import conger_rater_terms
 from .weights import has_order
 
 __all__ = [
@@ -115,8 +115,8 @@ def data_from_statistics(
     item_sums: ItemSums | None,
     *,
     patterns: CountPatterns | None = None,
-) -> _Data:
-    """The estimators' view of count statistics (what ``_prepare`` gives on ratings).
+) -> CountsView:
+    """The estimators' view of count statistics (what ``_counts.prepare`` gives on ratings).
 
     With item patterns (``stats.item_patterns``, else ``patterns``), the estimators get the
     distinct count rows and their multiplicities (a few thousand rows however many items);
@@ -167,7 +167,7 @@ def data_from_statistics(
             n=n,
             item_sums=item_sums,
         )
-    return _Data(
+    return CountsView(
         counts,
         stats.categories,
         n_raters,
@@ -176,7 +176,7 @@ def data_from_statistics(
         None,
         None,
         conger,
-        weights=weights,
+        multiplicity=weights,
         item_pattern=per_item,
         ordered=has_order(
             stats.categories, stats.level, getattr(stats, "categories_declared", True)

@@ -18,23 +18,17 @@ from .._errors import InvalidInputError
 from .._results import ConfidenceInterval, Result, plain_fields, t_interval, t_pvalue
 from .._types import FloatArray, Level
 from ..data.ratings import Ratings
-from ._shared import item_terms
+from ._counts import NO_PAIRS, prepare
+from .krippendorff import _alpha_finish, _alpha_metric, _alpha_parts, _alpha_sizes, _alpha_star
 from .many_raters import (
     _BRENNAN_PREDIGER,
     _CONGER_KAPPA,
     _FLEISS_KAPPA,
     _GWET_AC1,
     _GWET_AC2,
-    _NO_PAIRS,
     _PERCENT_AGREEMENT,
     WeightsLike,
-    _alpha_finish,
-    _alpha_metric,
-    _alpha_parts,
-    _alpha_sizes,
-    _alpha_star,
     _family,
-    _prepare,
 )
 
 __all__ = ["AgreementComparison", "compare_agreement"]
@@ -156,7 +150,7 @@ def _side(
     if coefficient == "krippendorff_alpha":
         return _alpha_side(ratings, weights, level)
     member = _MEMBERS[coefficient]
-    d = _prepare(ratings, None, member.name)
+    d = prepare(ratings, None, member.name)
     fields = _family(
         member, d, weights, population_size=None, ci="analytic", n_boot=2000, rng=None, terms=True
     )
@@ -175,13 +169,13 @@ def _alpha_side(ratings: Ratings, weights: Any, level: Level | None) -> _Side:
     """Krippendorff's alpha and its terms over the pairable items: Gwet's terms of alpha'
     (those of its SE) rescaled as ``alpha = (1 - 1/N) alpha' + 1/N`` (N pairable ratings),
     so that they average to alpha itself, as pairedCAC's ``alpha.linear.i`` forms them."""
-    d = _prepare(ratings, None, "krippendorff_alpha")
-    lvl = _alpha_metric(d, ratings, level, weights, None)
-    it = item_terms(d)
+    d = prepare(ratings, None, "krippendorff_alpha")
+    metric = _alpha_metric(ratings, level, weights, None)
+    it = d.items
     items = _rated_items(ratings)[it.two]
     if it.n2 == 0:
-        return _Side(math.nan, math.nan, None, _NO_PAIRS, items, 0)
-    parts, _ = _alpha_parts(d, lvl, weights, None)
+        return _Side(math.nan, math.nan, None, NO_PAIRS, items, 0)
+    parts, _ = _alpha_parts(d, metric)
     if parts.undefined or parts.pe >= 1.0 - 1e-12:
         why = "all pairable ratings are in one category: alpha is 0/0 (undefined)"
         return _Side(math.nan, math.nan, None, why, items, it.n2)

@@ -12,7 +12,7 @@ BCa, are ``g(T - F[i])``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Literal, TypeAlias
 
 import numpy as np
@@ -28,8 +28,10 @@ __all__ = [
     "bootstrap",
     "bootstrap_ci_description",
     "bootstrap_ci_method",
+    "bootstrap_drawn",
     "check_ci",
     "default_bootstrap_method",
+    "drawn_multiplicities",
     "population_factor",
 ]
 
@@ -215,3 +217,65 @@ def bootstrap(
                 dense = rows if isinstance(rows, np.ndarray) else rows.toarray()
                 jk[lo:hi] = statistic(total[None, :] - np.asarray(dense, dtype=np.float64))
     return out, jk
+
+
+def drawn_multiplicities(gen: np.random.Generator, n: int, size: int) -> FloatArray:
+    """Item multiplicities of ``size`` resamples of ``n`` items, shape (size, n).
+
+    Resample ``b`` draws the item indices ``gen.integers(0, n, size=n)`` (one row of
+    ``gen.integers(0, n, size=(size, n))``, the same stream) and counts them: the
+    multiplicities of resampling those items with replacement. A draw of ``n`` integers is
+    far cheaper than ``gen.multinomial`` (``n`` sequential binomial draws per resample).
+    """
+    idx = gen.integers(0, n, size=(size, n))
+    idx += (n * np.arange(size, dtype=np.int64))[:, None]
+    counts = np.bincount(idx.ravel(), minlength=size * n).reshape(size, n)
+    out: FloatArray = counts.astype(np.float64)
+    return out
+
+
+def bootstrap_drawn(
+    features: Sequence[Any], statistics: Sequence[Totals], *, n_boot: int, rng: RngLike
+) -> list[FloatArray]:
+    """Replicates of several statistics over the same item resamples (drawn indices).
+
+    Each ``statistics[k]`` maps totals of ``features[k]`` (items x m_k, the same items in the
+    same order for every k) to values of shape (B,) or (B, j). The resamples come from
+    :func:`drawn_multiplicities` in chunks of replicates (bounded memory): for a seed, the
+    same item indices as drawing ``gen.integers(0, n, size=n)`` once per replicate.
+    """
+    gen = as_generator(rng)
+    n = int(features[0].shape[0])
+    # Small features joined into one dense matrix (one product per chunk for all of them);
+    # large sparse ones keep their own sparse product.
+    joined = [k for k, f in enumerate(features) if _densify(f, n)]
+    apart = [k for k in range(len(features)) if k not in joined]
+    edges = np.cumsum([0, *(features[k].shape[1] for k in joined)])
+    dense = np.hstack([_dense(features[k]) for k in joined]) if joined else None
+    chunk = max(1, CHUNK_CELLS // max(n, 1))
+    outs: list[FloatArray] = []
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for lo in range(0, n_boot, chunk):
+            mult = drawn_multiplicities(gen, n, min(n_boot, lo + chunk) - lo)
+            totals = {k: _matmul(mult, features[k]) for k in apart}
+            if dense is not None:
+                both = mult @ dense
+                totals |= {k: both[:, edges[j] : edges[j + 1]] for j, k in enumerate(joined)}
+            values = [stat(totals[k]) for k, stat in enumerate(statistics)]
+            if not outs:
+                outs = [np.empty((n_boot, *v.shape[1:]), dtype=np.float64) for v in values]
+            for out, v in zip(outs, values, strict=True):
+                out[lo : lo + v.shape[0]] = v
+    return outs or [np.empty(0, dtype=np.float64) for _ in features]
+
+
+def _densify(features: Any, n: int) -> bool:
+    """Dense already, or sparse and small enough to multiply densely."""
+    return isinstance(features, np.ndarray) or n * int(features.shape[1]) <= CHUNK_CELLS
+
+
+def _dense(features: Any) -> FloatArray:
+    """Features as a dense float array (scipy sparse ones densified)."""
+    arr = features if isinstance(features, np.ndarray) else features.toarray()
+    out: FloatArray = np.asarray(arr, dtype=np.float64)
+    return out

@@ -17,7 +17,8 @@ from .._types import FloatArray, RngLike
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
 from ..stats.pairs import PAIR_TABLE_CELLS, PairTables, pair_agreement
-from ._shared import _Data, item_terms, pair_tables, rating_counts
+from ._counts import CountsView, pair_tables
+from ._shared import rating_counts
 from ._tables import (
     LIGHT_MIN_ITEMS,
     cohen_pairs,
@@ -304,8 +305,8 @@ def light_kappa(
     if isinstance(min_items, bool) or not isinstance(min_items, int | np.integer) or min_items < 2:
         requirement = "an integer >= 2 (a rater pair's kappa needs two co-rated items)"
         raise InvalidInputError(bad_parameter("light_kappa", "min_items", requirement, min_items))
-    shared: _Data | None = None
-    if isinstance(data, _Data) and data.ratings is not None:  # agreement()'s prepared data
+    shared: CountsView | None = None
+    if isinstance(data, CountsView) and data.ratings is not None:  # agreement()'s counts view
         shared, data = data, data.ratings
     if not isinstance(data, Ratings):
         raise InvalidInputError(
@@ -323,7 +324,7 @@ def light_kappa(
     if shared is None:
         n_pairable, n_single, n_raters = rating_counts(data)
     else:
-        it = item_terms(shared)
+        it = shared.items
         n_pairable, n_single = it.n2, int(np.count_nonzero(it.r == 1))
         n_raters = shared.n_raters
     out = light_fields(

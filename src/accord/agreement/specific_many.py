@@ -30,8 +30,8 @@ from .._results import ConfidenceInterval, check_level, plain_fields, to_plain
 from .._types import FloatArray, RngLike
 from ..data.ratings import Ratings
 from ..stats.pairs import PairTables
-from . import many_raters as mr
-from ._shared import item_terms, rating_counts
+from ._counts import prepare
+from ._shared import rating_counts
 from ._tables import pair_features, pair_specific, positive_index
 from .inference import (
     NO_REPLICATES,
@@ -624,15 +624,15 @@ def pooled_specific_agreement(
     """
     owner = "pooled_specific_agreement"
     check_n_boot(n_boot, owner)
-    d = mr._prepare(data, categories, owner)
-    if d.weights is not None:
+    d = prepare(data, categories, owner)
+    if d.multiplicity is not None:
         raise InvalidInputError(
             f"{owner} takes one row of counts per item, not distinct rows with multiplicities"
         )
     cats = d.categories
     q = len(cats)
     k = positive_index(cats, positive, owner)
-    it = item_terms(d)
+    it = d.items
     counts = it.counts[it.two]
     if not isinstance(counts, np.ndarray):  # sparse (many categories): a table per category
         counts = counts.toarray()

@@ -7,7 +7,7 @@ import dataclasses
 import math
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -19,7 +19,7 @@ from .._types import Level, RngLike, as_generator
 from ..data.ratings import Ratings, ReadReport
 from ..stats.scores import ScoreCells
 from . import many_raters as mr
-from ._shared import _Data, item_terms
+from ._counts import CountsView, prepare
 from ._statistics import (
     CountPatterns,
     CountStatistics,
@@ -182,13 +182,13 @@ def agreement_table(
     """
     check_ci(ci, n_boot, "agreement")
     wanted = check_coefficients(coefficients)
-    d = mr._prepare(data, categories, "agreement")
+    d = prepare(data, categories, "agreement")
     gen = _generator(rng)
     ratings = data if isinstance(data, Ratings) else None
 
     def light() -> Coefficient:
-        # the prepared data: Light shares its statistics (item terms, pair tables)
-        return light_kappa(cast(Ratings, d), ci=ci, n_boot=n_boot, rng=gen)
+        view: Any = d  # the counts view: Light shares its statistics (item terms, pair tables)
+        return light_kappa(view, ci=ci, n_boot=n_boot, rng=gen)
 
     out = _coefficients(
         d,
@@ -271,12 +271,12 @@ def agreement_from_statistics(
     return AgreementTable(tuple(out), d.level, ci, report, _design(d))
 
 
-def _design(d: _Data) -> StudyDesign:
+def _design(d: CountsView) -> StudyDesign:
     """Items, raters and ratings per item of the prepared data (rated items only)."""
     per_item = np.asarray(d.counts.sum(axis=1), dtype=np.float64).ravel()
     return study_design(
         per_item,
-        d.weights,
+        d.multiplicity,
         n_raters=int(d.n_raters),
         n_categories=len(d.categories),
         level=str(d.level),
@@ -288,7 +288,7 @@ def _generator(rng: RngLike) -> np.random.Generator:
 
 
 def _coefficients(
-    d: _Data,
+    d: CountsView,
     wanted: set[str],
     *,
     light: Callable[[], Coefficient] | None,
@@ -333,12 +333,12 @@ def _alpha_at_level(data: Any, level: Level, opts: dict[str, Any]) -> Coefficien
     try:
         return mr.krippendorff_alpha(data, level=level, **opts)
     except ManyCategoriesError as exc:
-        d = mr._prepare(data, None, "agreement")
+        d = prepare(data, None, "agreement")
         return Coefficient(
             name="krippendorff_alpha",
             statistic=math.nan,
             standard_error=math.nan,
-            n_items=int(item_terms(d).n),
+            n_items=int(d.items.n),
             n_raters=int(d.n_raters),
             categories=d.categories,
             method=f"Krippendorff's alpha ({level} metric)",

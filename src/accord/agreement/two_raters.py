@@ -795,7 +795,9 @@ def _cohen_many_categories(
     se0 = math.nan
     if n >= 2:
         s0 = pe + 2.0 * pe**2 - float(np.sum(a * b * (a + b)))
-        se0 = math.sqrt(max((s0 - pe**2) / (n * (1.0 - pe) ** 2) * factor, 0.0))
+        excess = s0 - pe**2  # a difference of sums: within round-off of 0 it is 0
+        excess = 0.0 if excess <= 1e-12 * max(s0, pe**2) else excess
+        se0 = math.sqrt(excess / (n * (1.0 - pe) ** 2) * factor)
     best = float(np.minimum(a, b).sum())
     return CohenKappa(
         statistic=kappa,

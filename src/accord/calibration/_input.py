@@ -115,17 +115,18 @@ class Assessments(IdTables):
 # --------------------------------------------------------------------------- reading
 
 
-def read_panel(data: Any, spec: PanelSpec, *, batch: bool = False) -> Assessments:
+def read_panel(data: Any, spec: PanelSpec, *, batch: bool = False, row0: int = 0) -> Assessments:
     """Check and encode the assessments of one table.
 
     ``batch=True`` reads one batch or partition of a larger input: rows dropped for a
     missing value are counted but not warned about, and repeated (item, rater) pairs are
     kept (the engines resolve them once the batches are merged); otherwise ``spec.duplicates``
-    resolves them. Raises :class:`EmptyPanelError` when no row is complete.
+    resolves them. ``row0`` is the row of the whole input where a batch starts: errors name
+    rows ``row0 + k + 1``. Raises :class:`EmptyPanelError` when no row is complete.
     """
     arrays, _, _ = columns_of(data, spec.columns)
     n_rows = arrays[0].size
-    arrays, positions, n_dropped = _complete_rows(arrays, spec, warn=not batch)
+    arrays, positions, n_dropped = _complete_rows(arrays, spec, warn=not batch, row0=row0)
     s = numeric_column(arrays[2], positions, spec.score)
     check_finite(s, positions, spec.score, positive=False)
     c = _confidences(arrays[3:], positions, spec, s)
@@ -161,19 +162,20 @@ def read_panel(data: Any, spec: PanelSpec, *, batch: bool = False) -> Assessment
 
 
 def _complete_rows(
-    arrays: list[npt.NDArray[Any]], spec: PanelSpec, *, warn: bool
+    arrays: list[npt.NDArray[Any]], spec: PanelSpec, *, warn: bool, row0: int = 0
 ) -> tuple[list[npt.NDArray[Any]], IntArray, int]:
-    """The rows with a score and a confidence, their positions, and how many were dropped
-    (``missing="raise"``: an error naming the rows of the first column with a gap)."""
+    """The rows with a score and a confidence, their positions (from ``row0``), and how many
+    were dropped (``missing="raise"``: an error naming the rows of the first column with a
+    gap)."""
     n_rows = arrays[0].size
-    positions = np.arange(n_rows, dtype=np.int64)
+    positions = np.arange(row0, row0 + n_rows, dtype=np.int64)
     miss = np.zeros(n_rows, dtype=bool)
     for arr, name in zip(arrays[2:], (spec.score, *spec.extra), strict=True):
         m = missing_mask(arr)
         if m.any() and spec.missing == "raise":
             raise InvalidInputError(
                 f"column {name!r}: {int(m.sum())} rows are missing (rows "
-                f"{format_rows(np.flatnonzero(m))}); pass missing='omit' to drop them"
+                f"{format_rows(positions[m])}); pass missing='omit' to drop them"
             )
         miss |= m
     n_dropped = int(miss.sum())

@@ -39,6 +39,52 @@ from ._common import (
     write_json,
 )
 
+#: The columns of ``accord agree --format csv``, in order.
+CSV_COLUMNS = (
+    "name",
+    "weights",
+    "statistic",
+    "standard_error",
+    "ci_low",
+    "ci_high",
+    "ci_method",
+    "pvalue",
+    "standard_error_null",
+    "n_items",
+    "n_raters",
+    "n_categories",
+    "n_items_unpairable",
+    "observed_agreement",
+    "chance_agreement",
+    "population_size",
+    "method",
+    "reason",
+)
+
+
+def _caption(results: list[Any], ci: str, left_out: bool) -> str:
+    """The table's caption: which SE, interval and test each row has (the ICC's interval
+    and why it was chosen), and the coefficients left out of a table of measurements."""
+    has_icc = any(getattr(coef, "label", None) for coef in results)
+    reml = any(getattr(coef, "lr_statistic", None) is not None for coef in results)
+    choice = next((c.interval_choice for c in results if getattr(c, "interval_choice", "")), "")
+    icc_ci = " (ICC: profile likelihood of the REML fit" if reml else " (ICC: F interval"
+    icc_ci += f", chosen as {choice})" if choice else ")"
+    icc_p = " (ICC: likelihood-ratio test, REML on every item with a score)" if reml else (
+        " (ICC: F test)")  # fmt: skip
+    how = "BCa bootstrap over items" if ci == "bootstrap" else "t interval on items - 1 df"
+    how += icc_ci if has_icc and ci != "bootstrap" else ""
+    caption = (
+        f"SE: general (non-null) standard error (Gwet 2014 / irrCAC 1.4); CI: {how}; "
+        f"p: two-sided test of 0{icc_p if has_icc else ''}."
+    )
+    if left_out:
+        caption += (
+            " Measurements: the coefficients that count exact matches of values (percent "
+            "agreement, the kappas, AC1) are left out; --coefficients names them."
+        )
+    return caption
+
 
 def render(
     report: Any,
@@ -72,30 +118,10 @@ def render(
             out["per_label"] = per_label.to_dict()
         write_json(out, output)
         return
-    columns = [
-        "name",
-        "weights",
-        "statistic",
-        "standard_error",
-        "ci_low",
-        "ci_high",
-        "ci_method",
-        "pvalue",
-        "standard_error_null",
-        "n_items",
-        "n_raters",
-        "n_categories",
-        "n_items_unpairable",
-        "observed_agreement",
-        "chance_agreement",
-        "population_size",
-        "method",
-        "reason",
-    ]
     if fmt is OutputFormat.csv:
         import pandas as pd
 
-        write_csv(pd.DataFrame(dicts, columns=columns), output)
+        write_csv(pd.DataFrame(dicts, columns=list(CSV_COLUMNS)), output)
         return
     rows = []
     for coef, d in zip(results, dicts, strict=True):
@@ -112,28 +138,11 @@ def render(
                 "note": d["reason"] or "",
             }
         )
-    has_icc = any(getattr(coef, "label", None) for coef in results)
-    reml = any(getattr(coef, "lr_statistic", None) is not None for coef in results)
-    choice = next((c.interval_choice for c in results if getattr(c, "interval_choice", "")), "")
-    icc_ci = " (ICC: profile likelihood of the REML fit" if reml else " (ICC: F interval"
-    icc_ci += f", chosen as {choice})" if choice else ")"
-    icc_p = " (ICC: likelihood-ratio test, REML on every item with a score)" if reml else (
-        " (ICC: F test)")  # fmt: skip
-    how = "BCa bootstrap over items" if ci == "bootstrap" else "t interval on items - 1 df"
-    how += icc_ci if has_icc and ci != "bootstrap" else ""
     lead = table_verdict(
         table, level, two_raters=None if ratings is None else ratings.n_raters == 2
     )
     columns = ["coefficient", "estimate", "SE", f"{level:.0%} CI", "p", "items", "note"]
-    caption = (
-        f"SE: general (non-null) standard error (Gwet 2014 / irrCAC 1.4); CI: {how}; "
-        f"p: two-sided test of 0{icc_p if has_icc else ''}."
-    )
-    if left_out:
-        caption += (
-            " Measurements: the coefficients that count exact matches of values (percent "
-            "agreement, the kappas, AC1) are left out; --coefficients names them."
-        )
+    caption = _caption(results, ci, left_out)
     if per_label is None:
         print_table(rows, columns, title=str(report), caption=caption, output=output, lead=lead)
         return

@@ -238,7 +238,7 @@ def read_ratings_file(path: Path, files: FileOptions, **options: Any) -> Any:
     (:func:`ratings_keywords`, ``files`` from :func:`file_options`; ``options`` add to or
     override them), as :class:`~accord.Ratings`; the columns optional (an annotation
     tool's export, recognised by its content)."""
-    from .. import read_ratings
+    from ..io.ratings import read_ratings
 
     return read_ratings(path, **{**ratings_keywords(), **options}, **files)
 

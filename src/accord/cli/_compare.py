@@ -97,6 +97,13 @@ def compare(
         help="Column of the subject of each item, when a subject was measured more than once "
         "(Bland & Altman 2007).",
     ),
+    fit: str = typer.Option(
+        "anova",
+        "--fit",
+        help="With --subject: anova (the bias is the mean of all differences, the SD from "
+        "one-way ANOVA moments; Bland & Altman 2007) or reml (subjects weighted by a REML "
+        "fit of the one-way random-effects model, as lme4 and MethComp's linked=TRUE).",
+    ),
     multiplier: float = typer.Option(
         1.96, "--multiplier", help="SDs from the bias to each limit of agreement."
     ),
@@ -122,9 +129,10 @@ def compare(
 ) -> None:
     """Compare methods of measurement: Bland-Altman limits of agreement and Lin's CCC, for
     every pair of raters or each rater against a reference."""
-    from .. import bland_altman
     from .._errors import InvalidInputError
     from ..data.ratings import Ratings
+    from ..measurements import bland_altman
+    from ..measurements.comparison import RepeatedFit
     from ..measurements.limits import LIMITS_METHODS, LimitsMethod, Scale, limits_method_of
 
     check_output(shared.output)
@@ -148,6 +156,7 @@ def compare(
             subject=subjects,
             multiplier=multiplier,
             scale=cast(Scale, scale),
+            fit=cast(RepeatedFit, fit),
         )
         method = cast(LimitsMethod | None, limits)
         if shared.fmt is OutputFormat.json:

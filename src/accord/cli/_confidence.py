@@ -102,9 +102,9 @@ def compute(
     """The results ``accord confidence`` reports, as library result objects."""
     import warnings
 
-    from .. import calibration_metrics, normalized_cross_entropy, reliability_diagram
-    from .. import recalibrate as recalibrate_fn
-    from ..confidence import Binning, OutOfRange, RecalibrationMethod
+    from ..confidence import Binning, OutOfRange, RecalibrationMethod, reliability_diagram
+    from ..confidence import recalibrate as recalibrate_fn
+    from ..front.confidence import calibration_metrics, normalized_cross_entropy
 
     groups = frame["group"] if grouped else None
     oor = cast(OutOfRange, out_of_range)
@@ -390,7 +390,7 @@ def confidence(
 ) -> None:
     """Are the confidence scores honest? NCE (exactly as NIST sclite), Brier, log loss, AUROC,
     ECE/MCE, a reliability diagram and cross-fitted recalibration."""
-    from .. import read_confidences, read_sclite_sgml
+    from ..io.confidence import read_confidences, read_sclite_sgml
 
     if binning not in ("width", "mass"):
         raise fail(f"--binning must be width or mass, got {binning!r}")

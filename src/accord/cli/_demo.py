@@ -21,7 +21,8 @@ def demo(
 ) -> None:
     """Run accord on the bundled examples (Fleiss' diagnoses; the BI-RADS readings), from any
     folder: the example files are copied to ./examples, the reports written to ./out."""
-    from .. import datasets, read_ratings
+    from .. import datasets
+    from ..io.ratings import read_ratings
 
     with user_errors():
         copied = datasets.copy_to(examples_dir)

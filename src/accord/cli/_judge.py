@@ -202,8 +202,7 @@ def judge(
     shared: Shared = Shared(),
 ) -> None:
     """Can a judge replace a human rater? The alternative annotator test (alt-test)."""
-    from .. import alt_test, judge_agreement
-    from ..judges import AltTest, human_panel
+    from ..judges import AltTest, alt_test, human_panel, judge_agreement
 
     check_output(shared.output)
     files = shared.files()

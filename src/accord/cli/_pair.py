@@ -42,7 +42,7 @@ EPILOG = examples(
 
 
 def _read_table(path: Path, sep: str | None = None, encoding: str | None = None) -> Any:
-    from .. import ContingencyTable
+    from ..data.table import ContingencyTable
     from ..io.files import reading, sniff_text
 
     sniff = sniff_text(path, encoding=encoding, what="CSV")
@@ -71,14 +71,14 @@ def compute(
     ``level`` is the scale's level for the dichotomisation (None: ordered when the categories
     are numbers, nominal when they are text).
     """
-    from .. import (
+    from .._bootstrap import warn_few_replicates
+    from ..agreement import (
         best_dichotomization,
         cohen_kappa,
         informational_agreement,
         scott_pi,
         specific_agreement,
     )
-    from .._bootstrap import warn_few_replicates
 
     warn_few_replicates(n_boot)  # the IA interval's replicates (degenerate cases: notes)
     with warnings.catch_warnings():
@@ -428,8 +428,8 @@ def pair(
     shared: Shared = Shared(),
 ) -> None:
     """Two raters: Cohen's kappa, Scott's pi, informational agreement, specific agreement."""
-    from .. import ContingencyTable
     from .._types import LEVELS
+    from ..data.table import ContingencyTable
 
     check_output(shared.output)
     files = shared.files()

@@ -71,7 +71,12 @@ def _one_or_many(values: list[float] | None) -> float | list[float] | None:
 
 def _plan(options: dict[str, Any], simulate: bool, progress: Any) -> Any:
     """The result of the plan asked for: the closed form of --coefficient, or simulation."""
-    from .. import sample_size_alpha, sample_size_icc, sample_size_kappa, sample_size_simulated
+    from ..planning import (
+        sample_size_alpha,
+        sample_size_icc,
+        sample_size_kappa,
+        sample_size_simulated,
+    )
 
     coefficient = options.pop("coefficient")
     prevalence = _one_or_many(_numbers("--prevalence", options.pop("prevalence")))
@@ -235,8 +240,11 @@ def plan(
     n_simulations: int = typer.Option(
         200, "--simulations", help="With --simulate: studies per number of items."
     ),
-    seed: int | None = typer.Option(
-        None, "--seed", help="With --simulate: random seed.", callback=check_seed
+    seed: int = typer.Option(
+        0,
+        "--seed",
+        help="With --simulate: random seed (the same seed, the same plan).",
+        callback=check_seed,
     ),
     shared: Shared = Shared(),
 ) -> None:

@@ -57,7 +57,7 @@ def read_input(
     encoding: str | None = None,
 ) -> Any:
     """Read PATH as brat, BIO or a table into :class:`accord.Spans`."""
-    from .. import read_bio, read_brat, read_spans
+    from ..io.spans import read_bio, read_brat, read_spans
 
     fmt = resolve_input_format(path, fmt)
     if fmt is InputFormat.brat:
@@ -231,7 +231,7 @@ def spans(
     Negatives (phrases nobody marked) cannot be counted, so kappa is unavailable; the mean
     pairwise F1, its SD over pairs and the pooled F1 are reported, overall and per label.
     """
-    from .. import span_agreement
+    from ..spans import span_agreement
     from ._common import echo_warnings, user_errors
 
     chosen_by = by if by is not None else ("none" if ignore_label else "label")

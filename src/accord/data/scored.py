@@ -34,8 +34,8 @@ _TRUE = frozenset({"1", "true", "t", "yes", "y", "1.0"})
 _FALSE = frozenset({"0", "false", "f", "no", "n", "0.0"})
 
 
-def _rows(mask: BoolArray) -> str:
-    pos = np.flatnonzero(mask)
+def _rows(mask: BoolArray, row0: int = 0) -> str:
+    pos = np.flatnonzero(mask) + row0
     return f"row{'s' if pos.size > 1 else ''} {format_rows(pos)}"
 
 
@@ -60,7 +60,9 @@ def _fault(mask: BoolArray, message: str) -> _Fault | None:
     return _Fault(int(np.flatnonzero(mask)[0]), message) if mask.any() else None
 
 
-def _correct(values: npt.ArrayLike | pd.Series[Any], name: str) -> tuple[BoolArray, _Fault | None]:
+def _correct(
+    values: npt.ArrayLike | pd.Series[Any], name: str, row0: int = 0
+) -> tuple[BoolArray, _Fault | None]:
     """Correctness as bools, and the first bad row (missing, or not 0/1/true/false)."""
     arr = np.asarray(values)
     if arr.ndim != 1:
@@ -79,19 +81,23 @@ def _correct(values: npt.ArrayLike | pd.Series[Any], name: str) -> tuple[BoolArr
         out = text.isin(_TRUE).to_numpy()
         bad = ~missing & ~(out | text.isin(_FALSE).to_numpy())
     first = _earliest(
-        _fault(missing, f"{name}: missing value at {_rows(missing)}"),
+        _fault(missing, f"{name}: missing value at {_rows(missing, row0)}"),
         None
         if not bad.any()
         else _fault(
             bad,
-            f"{name} must be 0/1 or true/false; found {_first_value(arr, bad)!r} at {_rows(bad)}",
+            f"{name} must be 0/1 or true/false; found {_first_value(arr, bad)!r} at "
+            f"{_rows(bad, row0)}",
         ),
     )
     return out, first
 
 
 def _confidence(
-    values: npt.ArrayLike | pd.Series[Any], name: str, out_of_range: OutOfRange | None
+    values: npt.ArrayLike | pd.Series[Any],
+    name: str,
+    out_of_range: OutOfRange | None,
+    row0: int = 0,
 ) -> tuple[FloatArray, _Fault | None]:
     """Confidences as floats, and the first bad row: not a number, missing, infinite, or
     (with ``out_of_range="raise"``) outside [0, 1]."""
@@ -113,17 +119,20 @@ def _confidence(
         if out_of_range == "raise"
         else np.zeros(arr.shape, dtype=bool)
     )
-    faults = [_fault(missing, f"{name}: missing value at {_rows(missing)}")]
+    faults = [_fault(missing, f"{name}: missing value at {_rows(missing, row0)}")]
     if bad.any():
         faults.append(
-            _fault(bad, f"{name} must be numbers; found {_first_value(arr, bad)!r} at {_rows(bad)}")
+            _fault(
+                bad,
+                f"{name} must be numbers; found {_first_value(arr, bad)!r} at {_rows(bad, row0)}",
+            )
         )
     if infinite.any():
         faults.append(
             _fault(
                 infinite,
                 f"{name} must be finite; found {_first_value(num, infinite)!r} at "
-                f"{_rows(infinite)}",
+                f"{_rows(infinite, row0)}",
             )
         )
     if outside.any():
@@ -131,8 +140,8 @@ def _confidence(
             _fault(
                 outside,
                 f"{name} must be in [0, 1]; found {_first_value(num, outside)!r} at "
-                f"{_rows(outside)}; pass {option('out_of_range', 'clip')} to clip to [0, 1] as "
-                "sclite does",
+                f"{_rows(outside, row0)}; pass {option('out_of_range', 'clip')} to clip to [0, 1] "
+                "as sclite does",
             )
         )
     return num, _earliest(*faults)
@@ -229,7 +238,7 @@ class ScoredUnits:
 
 
 def _encode_groups(
-    groups: npt.ArrayLike | pd.Series[Any], n: int
+    groups: npt.ArrayLike | pd.Series[Any], n: int, row0: int = 0
 ) -> tuple[IntArray, tuple[Any, ...]]:
     series = pd.Series(
         np.asarray(groups, dtype=object) if not isinstance(groups, pd.Series) else groups
@@ -240,7 +249,7 @@ def _encode_groups(
         )
     missing = series.isna().to_numpy()
     if missing.any():
-        raise InvalidInputError(f"groups: missing value at {_rows(missing)}")
+        raise InvalidInputError(f"groups: missing value at {_rows(missing, row0)}")
     try:
         codes, uniques = pd.factorize(series, sort=True)
     except TypeError:  # labels of mixed types that cannot be sorted: first appearance
@@ -255,6 +264,8 @@ def prepare(
     groups: npt.ArrayLike | pd.Series[Any] | None,
     out_of_range: OutOfRange,
     owner: str,
+    *,
+    row0: int = 0,
 ) -> ScoredUnits:
     """Validate and encode the inputs of every confidence function.
 
@@ -265,10 +276,13 @@ def prepare(
     out_of_range : {"raise", "clip"}
     owner : str
         The public function's name, for option errors.
+    row0 : int, default 0
+        The row of the whole input where these units start (a batch or partition of a larger
+        input): errors name rows ``row0 + k + 1``.
     """
     check_choice("out_of_range", out_of_range, ("raise", "clip"), owner)
-    y, fault_y = _correct(correct, "correct")
-    c, fault_c = _confidence(confidence, "confidence", out_of_range)
+    y, fault_y = _correct(correct, "correct", row0)
+    c, fault_c = _confidence(confidence, "confidence", out_of_range, row0)
     if y.size == c.size:
         fault = _earliest(fault_y, fault_c)
         if fault is not None:
@@ -284,14 +298,14 @@ def prepare(
         codes = np.zeros(y.size, dtype=np.int64)
         labels: tuple[Any, ...] = ("all",)
     else:
-        codes, labels = _encode_groups(groups, y.size)
+        codes, labels = _encode_groups(groups, y.size, row0)
     n_outside = np.zeros(len(labels), dtype=np.int64)
     if outside.any():
         if out_of_range == "raise":
             raise InvalidInputError(
                 f"confidence must be in [0, 1]; found {_first_value(c, outside)!r} at "
-                f"{_rows(outside)}; pass {option('out_of_range', 'clip')} to clip to [0, 1] as "
-                "sclite does"
+                f"{_rows(outside, row0)}; pass {option('out_of_range', 'clip')} to clip to [0, 1] "
+                "as sclite does"
             )
         n_outside = np.bincount(codes[outside], minlength=len(labels)).astype(np.int64)
         c = np.clip(c, 0.0, 1.0)

@@ -62,6 +62,7 @@ from ._source import (
     raise_duplicates,
     resolve_files,
 )
+from .fold import fold_parts
 
 # READAHEAD: also imported from here by the benchmarks
 __all__ = ["READAHEAD", "Progress", "StreamRescan", "stream_scan", "stream_statistics"]
@@ -617,25 +618,19 @@ def _set_rows(
     may be in any batches): the distinct (item, rater, label) codes of every batch are kept,
     grouped into one set per (item, rater) at the end, as :class:`accord.Ratings` groups
     them, and the sets written into a code matrix whose labels are the distinct sets."""
-    parts: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
     read = _Read(None, None)
-    elements = missing = inside = 0
-    for row0, batch in _batches(dataset, list(scan.columns), batch_size, enc.locator):
-        got = enc.encode_sets(row0, batch)
-        parts.append(_distinct_triples(got.item, got.rater, got.label, got.row))
-        read.rows, read.missing = row0 + batch.num_rows, read.missing + got.missing_rows
-        elements, missing, inside = (
-            elements + got.elements,
-            missing + got.missing,
-            inside + got.inside,
-        )
-        newer = sum(p[0].size for p in parts[1:])
-        if newer > max(parts[0][0].size, 4 * batch_size):  # merged as they double: n log n
-            parts = [_merged(parts)]
-        if scan.progress is not None:
-            scan.progress(read.rows, None)
+    batched = _batches(dataset, list(scan.columns), batch_size, enc.locator)
+    folded = fold_parts(
+        batched,
+        lambda batch, row0: _SetPart.of(enc.encode_sets(row0, batch), batch.num_rows),
+        _SetPart.merge,
+        progress=scan.progress,
+    )
+    got = _SetPart.empty() if folded is None else folded
+    read.rows, read.missing = got.rows, got.missing_rows
     check_read(read.rows, read.missing, files[0], scan.label)
-    item, rater, raw, row = _merged(parts)
+    item, rater, raw, row = got.triples
+    elements, missing, inside = got.elements, got.missing, got.inside
     if elements:
         # Labels read, every one missing: as Ratings.from_long says it (the labels counted).
         check_read(elements, missing, files[0], scan.label)
@@ -676,6 +671,39 @@ def _set_rows(
         "sets by size, then by their labels",
     )
     return read, np.arange(len(sets), dtype=np.int64), decoded
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _SetPart:
+    """The distinct (item, rater, label) codes of some batches of sets with the first row
+    of each, and the counts of :class:`_SetBatch` summed."""
+
+    triples: tuple[IntArray, IntArray, IntArray, IntArray]
+    rows: int
+    missing_rows: int
+    elements: int
+    missing: int
+    inside: int
+
+    @classmethod
+    def of(cls, got: _SetBatch, rows: int) -> _SetPart:
+        triples = _distinct_triples(got.item, got.rater, got.label, got.row)
+        return cls(triples, rows, got.missing_rows, got.elements, got.missing, got.inside)
+
+    @classmethod
+    def empty(cls) -> _SetPart:
+        none = np.zeros(0, dtype=np.int64)
+        return cls((none, none, none, none), 0, 0, 0, 0, 0)
+
+    def merge(self, other: _SetPart) -> _SetPart:
+        return _SetPart(
+            _merged([self.triples, other.triples]),
+            self.rows + other.rows,
+            self.missing_rows + other.missing_rows,
+            self.elements + other.elements,
+            self.missing + other.missing,
+            self.inside + other.inside,
+        )
 
 
 def _distinct_triples(
@@ -891,15 +919,16 @@ class StreamRescan:
         if self.matrix is not None:
             return self._from_matrix(self.matrix, fn, context, merge)
         require_unique(self.dropped, "the stream engine")
-        total: Any = None
-        done = self.rows * self.passes
-        for row0, batch in _batches(self.dataset, self.columns, self.batch_size, Locator()):
-            item, rater, label, _ = self.enc.kept(row0, batch, self.remap)
-            part = fn(context, item, rater, label)
-            total = part if total is None else merge(total, part)
-            done += batch.num_rows
-            if self.progress is not None:
-                self.progress(done, self.rows * (self.passes + 1))
+        base, whole = self.rows * self.passes, self.rows * (self.passes + 1)
+        report = self.progress
+        batched = _batches(self.dataset, self.columns, self.batch_size, Locator())
+        enc, remap = self.enc, self.remap
+        total = fold_parts(
+            batched,
+            lambda batch, row0: fn(context, *enc.kept(row0, batch, remap)[:3]),
+            merge,
+            progress=None if report is None else lambda done, _: report(base + done, whole),
+        )
         self.passes += 1
         return total
 

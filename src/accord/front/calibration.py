@@ -18,14 +18,12 @@ from typing import Any, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from .._errors import DroppedDataWarning, InvalidInputError, option, require
-from .._types import Duplicates, IntArray, Missing, RngLike
+from .._types import Duplicates, Missing, RngLike
 from .._validate import SHOW
 from ..calibration._input import (
     MISSING_REASON,
-    Assessments,
     factorize_ids,
     pair_name,
     read_panel,
@@ -47,13 +45,12 @@ from ..calibration.panel import (
     calibrate_assessments,
     calibrate_panel_from_statistics,
 )
-from ..data.dictionary import GrowingDictionary
 from ..data.encoder import typed_ids
 from ..data.source import takes_source
-from ..engines._mapreduce import batches, compute, concat_values, frame_of, tree_reduce
+from ..engines._mapreduce import frame_of
 from ..engines._pages import engine_pages_of
 from ..engines._run import check_engine
-from ..engines._source import Locator
+from ..engines.fold import fold_batches, fold_partitions
 from ..stats.panel import PanelStatistics
 from ._files import batch_dataset
 
@@ -455,80 +452,70 @@ def _stream_statistics(
     sep: str | None,
     stacklevel: int = 5,
 ) -> PanelStatistics:
-    """Batches of the files, each checked and folded into statistics; the statistics merged
-    as they grow (memory bounded by the number of distinct pairs, not of rows)."""
+    """The batches of the files folded into statistics (:func:`accord.engines.fold.fold_batches`):
+    memory bounded by the number of distinct pairs, not of rows."""
     columns = spec.file_columns
     dataset, _, fmt = batch_dataset(
         source, columns, batch_size=batch_size, file_format=file_format, sep=sep
     )
-    ids = (GrowingDictionary(), GrowingDictionary())
-    merged: PanelStatistics | None = None
-    pending: list[PanelStatistics] = []
-    pending_pairs = n_dropped = 0
-    for row0, batch in batches(dataset, columns, batch_size, Locator(), 0):
-        part, dropped = _batch_statistics(batch, spec, row0, ids)
-        n_dropped += dropped
-        if part is None:
-            continue
-        pending.append(part)
-        pending_pairs += part.n_pairs
-        if merged is None or pending_pairs > 2 * merged.n_pairs:
-            merged = pending[0].merge(*pending[1:]) if merged is None else merged.merge(*pending)
-            pending, pending_pairs = [], 0
-    if merged is None:
-        raise EmptyPanelError
-    if pending:
-        merged = merged.merge(*pending)
-    _warn_dropped(n_dropped, stacklevel)
-    item_values, rater_values = ids[0].values(), ids[1].values()
-    return _sorted_like_memory(merged, item_values, rater_values, fmt != "parquet", spec, n_dropped)
+    total = fold_batches(dataset, columns, batch_size, _PanelSummary(spec), _merge)
+    return _finish(total, fmt != "parquet", spec, stacklevel)
 
 
-def _batch_statistics(
-    batch: Any, spec: PanelSpec, row0: int, ids: tuple[GrowingDictionary, GrowingDictionary]
-) -> tuple[PanelStatistics | None, int]:
-    """The statistics of one batch (None when no row is complete) with codes into the
-    growing dictionaries ``ids``, and the rows dropped."""
-    import pyarrow as pa
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Partial:
+    """The statistics of some batches or partitions (None when no row was complete) and
+    the rows they dropped."""
 
-    try:
-        panel = read_panel(batch.to_pandas(), spec, batch=True)
-    except EmptyPanelError:
-        return None, batch.num_rows
-    except InvalidInputError as exc:
-        raise InvalidInputError(
-            f"{exc} [row numbers count from row {row0 + 1} of the input, where this batch starts]"
-        ) from None
-    item_map = ids[0].encode(pa.array(panel.items), row0)
-    rater_map = ids[1].encode(pa.array(panel.raters), row0)
-    # The decode tables are the growing dictionaries': empty here.
-    empty = np.zeros(0)
-    part = _pair_statistics(
-        panel, item_map[panel.item_codes], rater_map[panel.rater_codes], empty, empty
-    )
-    return part, panel.n_dropped
+    stats: PanelStatistics | None
+    n_dropped: int
 
 
-def _pair_statistics(
-    panel: Assessments,
-    item_codes: IntArray,
-    rater_codes: IntArray,
-    items: npt.NDArray[Any],
-    raters: npt.NDArray[Any],
+@dataclasses.dataclass(frozen=True, slots=True)
+class _PanelSummary:
+    """The statistics of one batch or partition that starts at row ``row0`` of the input,
+    with its own decode tables (it pickles for the dask schedulers)."""
+
+    spec: PanelSpec
+
+    def __call__(self, part: Any, row0: int) -> _Partial:
+        frame = part.to_pandas() if hasattr(part, "num_rows") else part
+        try:
+            panel = read_panel(frame, self.spec, batch=True, row0=row0)
+        except EmptyPanelError:
+            return _Partial(None, len(frame))
+        stats = PanelStatistics.from_batch(
+            panel.item_codes,
+            panel.rater_codes,
+            panel.score,
+            panel.confidence,
+            items=panel.items,
+            raters=panel.raters,
+            source=panel.source,
+            relative=panel.relative,
+            n_dropped=0,
+        )
+        return _Partial(stats, panel.n_dropped)
+
+
+def _merge(a: _Partial, b: _Partial) -> _Partial:
+    """Two partials pooled (decode tables unioned by :meth:`PanelStatistics.merge`)."""
+    if a.stats is None or b.stats is None:
+        return _Partial(a.stats if b.stats is None else b.stats, a.n_dropped + b.n_dropped)
+    return _Partial(a.stats.merge(b.stats), a.n_dropped + b.n_dropped)
+
+
+def _finish(
+    total: _Partial | None, text: bool, spec: PanelSpec, stacklevel: int
 ) -> PanelStatistics:
-    """The per-pair statistics of a batch's or partition's assessments, with its codes into
-    the decode tables ``items`` and ``raters``; the rows it dropped are counted apart."""
-    return PanelStatistics.from_codes(
-        item_codes,
-        rater_codes,
-        panel.score,
-        panel.confidence,
-        items=items,
-        raters=raters,
-        source=panel.source,
-        relative=panel.relative,
-        n_dropped=0,
-    )
+    """The merged statistics sorted as the memory engine sorts them, after a warning of the
+    rows dropped (``stacklevel`` frames up from the caller of this function)."""
+    if total is None or total.stats is None:
+        raise EmptyPanelError
+    _warn_dropped(total.n_dropped, stacklevel + 1)
+    stats = total.stats
+    items, raters = np.asarray(stats.items), np.asarray(stats.raters)
+    return _sorted_like_memory(stats, items, raters, text, spec, total.n_dropped)
 
 
 def _warn_dropped(n_dropped: int, stacklevel: int) -> None:
@@ -570,45 +557,15 @@ def _sorted_like_memory(
 # --------------------------------------------------------------------------- dask
 
 
-@dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class _Partial:
-    """The statistics of some partitions (codes into ``stats.items`` / ``stats.raters``), or
-    the first error met in them (partition number and message)."""
-
-    stats: PanelStatistics | None
-    n_dropped: int
-    error: tuple[int, str] | None = None
-
-
 def _dask_statistics(
     data: Any, spec: PanelSpec, *, scheduler: Any, file_format: str | None, sep: str | None
 ) -> PanelStatistics:
-    """One pass: every partition checked and folded into statistics with its own decode
-    tables, the partial statistics tree-reduced (each merge recodes both sides into the
-    union of their decode tables). Only when a partition holds bad input does a second,
-    cheap pass count the rows of the partitions before it, so that the error names rows of
-    the whole input."""
-    dask: Any = require("dask", "dask")
+    """The partitions folded into statistics (:func:`accord.engines.fold.fold_partitions`):
+    each with its own decode tables, tree-reduced; an error names rows of the whole input."""
+    require("dask", "dask")
     frame, text = _dask_frame(data, spec, file_format=file_format, sep=sep)
-    parts = frame.to_delayed()
-    shared = dask.delayed(spec, pure=True)
-    partials = [dask.delayed(_summarise)(p, k, shared) for k, p in enumerate(parts)]
-    (total,) = compute(scheduler, tree_reduce(partials, _merge))
-    if total.error is not None:
-        index, message = total.error
-        if index == 0:
-            raise InvalidInputError(message)
-        lengths = compute(scheduler, *[dask.delayed(len)(p) for p in parts[:index]])
-        raise InvalidInputError(
-            f"{message} [row numbers count from row {int(sum(lengths)) + 1} of the input, "
-            f"where partition {index + 1} starts]"
-        )
-    if total.stats is None:
-        raise EmptyPanelError
-    _warn_dropped(total.n_dropped, 5)
-    stats: PanelStatistics = total.stats
-    items, raters = np.asarray(stats.items), np.asarray(stats.raters)
-    return _sorted_like_memory(stats, items, raters, text, spec, total.n_dropped)
+    total = fold_partitions(frame.to_delayed(), _PanelSummary(spec), _merge, scheduler=scheduler)
+    return _finish(total, text, spec, 5)
 
 
 def _dask_frame(
@@ -627,39 +584,3 @@ def _dask_frame(
     columns = cast(Any, tuple(spec.file_columns))
     frame, text, _ = frame_of(data, columns, file_format=file_format, sep=sep, blocksize=None)
     return frame, text
-
-
-def _summarise(part: pd.DataFrame, index: int, spec: PanelSpec) -> _Partial:
-    """The statistics of partition ``index``, its rows dropped, or its error."""
-    if len(part) == 0:
-        return _Partial(None, 0)
-    try:
-        panel = read_panel(part, spec, batch=True)
-    except EmptyPanelError:
-        return _Partial(None, len(part))
-    except InvalidInputError as exc:
-        return _Partial(None, 0, (index, str(exc)))
-    stats = _pair_statistics(panel, panel.item_codes, panel.rater_codes, panel.items, panel.raters)
-    return _Partial(stats, panel.n_dropped)
-
-
-def _union(a: Any, b: Any) -> tuple[Any, Any, Any]:
-    """The union of two decode tables (a's values first) and each side's codes into it."""
-    values = pd.unique(concat_values([a, b]))
-    index = pd.Index(values, dtype=object if values.dtype == object else None)
-    return values, index.get_indexer(pd.Index(a)), index.get_indexer(pd.Index(b))
-
-
-def _merge(a: _Partial, b: _Partial) -> _Partial:
-    errors = [e for e in (a.error, b.error) if e is not None]
-    dropped = a.n_dropped + b.n_dropped
-    if errors:
-        return _Partial(None, dropped, min(errors))
-    if a.stats is None or b.stats is None:
-        return _Partial(a.stats if b.stats is None else b.stats, dropped)
-    sa, sb = a.stats, b.stats
-    items, ia, ib = _union(sa.items, sb.items)
-    raters, ra, rb = _union(sa.raters, sb.raters)
-    left = sa.recoded(ia, ra, items=items, raters=raters)
-    right = sb.recoded(ib, rb, items=items, raters=raters)
-    return _Partial(left.merge(right), dropped)

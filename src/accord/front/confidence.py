@@ -12,6 +12,7 @@ statistics: groups, and the distinct confidence values for the calibration metri
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -34,8 +35,10 @@ from ..confidence import (
 from ..data.encoder import typed_text
 from ..data.scored import OutOfRange, prepare
 from ..data.source import ENGINE_FIELDS, takes_source
+from ..engines._mapreduce import Progress, frame_of
 from ..engines._pages import engine_pages_of, small_pages
 from ..engines._run import Engine, check_engine, check_source
+from ..engines.fold import fold_batches, fold_partitions, part_columns
 from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts
 from ._files import batch_dataset
 
@@ -333,23 +336,37 @@ def _read_in_memory(
     from ..io.confidence import read_confidences
 
     _check_columns(owner, correct, confidence, groups)
-    frame = read_confidences(source, correct=correct, confidence=confidence, group=groups)
+    paths = [source] if isinstance(source, str | Path) else list(source)
+    frame = pd.concat(
+        [read_confidences(p, correct=correct, confidence=confidence, group=groups) for p in paths],
+        ignore_index=True,
+    )
     return frame["correct"], frame["confidence"], frame["group"] if groups is not None else None
 
 
-def _units_stats(
-    y: Any, c: Any, g: Any, out_of_range: Any, owner: str, table: bool, where: str
-) -> Statistics:
-    try:
-        units = prepare(y, c, g, out_of_range, owner)
-    except InvalidInputError as exc:
-        raise InvalidInputError(
-            f"{exc} (rows counted within the batch that starts at {where})"
-        ) from None
-    return (
-        ConfidenceSums.from_units(units),
-        ConfidenceValueCounts.from_units(units) if table else None,
-    )
+@dataclasses.dataclass(frozen=True, slots=True)
+class _UnitsSummary:
+    """The sums (and value counts when ``table``) of one batch or partition of the columns
+    that starts at row ``row0`` of the input (it pickles for the dask schedulers)."""
+
+    columns: tuple[str, ...]
+    out_of_range: Any
+    owner: str
+    table: bool
+
+    def __call__(self, part: Any, row0: int) -> Statistics:
+        arrays = part_columns(part, self.columns)
+        y, c = arrays[0], arrays[1]
+        groups = np.asarray(arrays[2], dtype=object) if len(arrays) == 3 else None
+        rule, owner = self.out_of_range, self.owner
+        if self.table:
+            counts = ConfidenceValueCounts.from_batch(
+                y, c, out_of_range=rule, owner=owner, row0=row0
+            )
+            if groups is None:
+                return ConfidenceSums.from_value_counts(counts), counts
+        sums = ConfidenceSums.from_batch(y, c, groups, out_of_range=rule, owner=owner, row0=row0)
+        return sums, counts if self.table else None
 
 
 def _merge(a: Statistics, b: Statistics) -> Statistics:
@@ -386,77 +403,34 @@ def _sorted_groups(sums: ConfidenceSums, text: bool) -> ConfidenceSums:
     )
 
 
-def _partition(
-    frame: pd.DataFrame, columns: list[str], out_of_range: Any, owner: str, table: bool
-) -> Statistics:
-    g = frame[columns[2]].to_numpy(dtype=object) if len(columns) == 3 else None
-    return _units_stats(
-        frame[columns[0]].to_numpy(),
-        frame[columns[1]].to_numpy(),
-        g,
-        out_of_range,
-        owner,
-        table,
-        "row 1 of a dask partition",
-    )
-
-
 def _dask_statistics(
-    source: Any, columns: list[str], out_of_range: Any, owner: str, table: bool, scheduler: Any
+    source: Any, summary: _UnitsSummary, scheduler: Any, progress: Progress | None
 ) -> Statistics:
-    """One statistic per dask partition, merged by a tree reduction."""
-    from ..engines._mapreduce import compute, frame_of, tree_reduce
-
-    dask: Any = require("dask", "dask")
-    frame, text, _ = frame_of(
-        source,
-        tuple(columns),
-        file_format=None,
-        sep=None,
-        blocksize=None,
+    """The partitions folded into statistics (:func:`accord.engines.fold.fold_partitions`)."""
+    frame, text, _ = frame_of(source, summary.columns, file_format=None, sep=None, blocksize=None)
+    result = fold_partitions(
+        frame.to_delayed(), summary, _merge, scheduler=scheduler, progress=progress
     )
-    parts = [
-        dask.delayed(_partition)(p, columns, out_of_range, owner, table) for p in frame.to_delayed()
-    ]
-    (result,) = compute(scheduler, tree_reduce(parts, _merge))
+    if result is None:
+        raise InvalidInputError("the input is empty: no scored units")
     sums, counts = result
     return _sorted_groups(sums, text), counts
 
 
 def _stream_statistics(
-    source: Any,
-    columns: list[str],
-    out_of_range: Any,
-    owner: str,
-    table: bool,
-    progress: Callable[[int, int | None], None] | None,
-    batch_size: int,
+    source: Any, summary: _UnitsSummary, progress: Progress | None, batch_size: int
 ) -> Statistics:
-    """One statistic per batch of rows read from the files, merged as they come."""
-    from ..engines._mapreduce import batches
-    from ..engines._source import Locator
-
+    """The batches of the files folded into statistics, in order
+    (:func:`accord.engines.fold.fold_batches`)."""
     paths = source if isinstance(source, str | Path) else list(source)
+    columns = list(summary.columns)
     dataset, files, fmt = batch_dataset(
         paths, columns, batch_size=batch_size, file_format=None, sep=None
     )
     total_rows = int(dataset.count_rows()) if fmt == "parquet" else None
-    locator = Locator()
-    result: Statistics | None = None
-    for row0, batch in batches(dataset, columns, batch_size, locator, 0):
-        arrays = [batch.column(k).to_numpy(zero_copy_only=False) for k in range(len(columns))]
-        part = _units_stats(
-            arrays[0],
-            arrays[1],
-            np.asarray(arrays[2], dtype=object) if len(arrays) == 3 else None,
-            out_of_range,
-            owner,
-            table,
-            locator.where(row0),
-        )
-        result = part if result is None else _merge(result, part)
-        if progress is not None:
-            progress(row0 + batch.num_rows, total_rows)
+    result = fold_batches(
+        dataset, columns, batch_size, summary, _merge, progress=progress, total=total_rows
+    )
     if result is None:
         raise InvalidInputError(f"the input is empty: {files[0]} has no rows to read")
     sums, counts = result
@@ -501,11 +475,13 @@ def confidence_statistics(
     """
     columns = _check_columns(owner, correct, confidence, groups)
     check_source(source, engine, owner)
+    summary = _UnitsSummary(tuple(columns), out_of_range, owner, table)
     if engine == "dask":
-        return _dask_statistics(source, columns, out_of_range, owner, table, scheduler)
+        require("dask", "dask")
+        return _dask_statistics(source, summary, scheduler, progress)
     if scheduler is not None:
         raise InvalidInputError(f"scheduler= applies to engine='dask'; {owner} streams here")
-    return _stream_statistics(source, columns, out_of_range, owner, table, progress, batch_size)
+    return _stream_statistics(source, summary, progress, batch_size)
 
 
 def confidence_summary(

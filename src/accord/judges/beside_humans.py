@@ -29,7 +29,7 @@ from .._bootstrap import bootstrap_interval
 from .._errors import InvalidInputError, bad_parameter
 from .._interval import ConfidenceInterval, check_confidence_level
 from .._results import Record, Result, plain_fields, to_plain
-from .._types import BoolArray, FloatArray, IntArray, RngLike, as_generator
+from .._types import BoolArray, FloatArray, IntArray, Level, RngLike, as_generator
 from ..agreement import (
     MarginalHomogeneity,
     agreement_weights,
@@ -39,7 +39,8 @@ from ..agreement import (
     marginal_homogeneity,
 )
 from ..agreement._tables import cohen_tables, pair_features
-from ..agreement.inference import CIKind, bootstrap, check_n_boot
+from ..agreement.inference import Totals, bootstrap_drawn, check_n_boot
+from ..agreement.krippendorff import alpha_item_totals
 from ..agreement.weights import WEIGHT_SCHEMES, has_order
 from ..consensus import consensus_from_ratings
 from ..consensus.gold import gold_codes
@@ -287,16 +288,11 @@ def _mean(values: FloatArray) -> float:
     return float(finite.mean()) if finite.size else math.nan
 
 
-def _pair_bootstrap(
-    seats: _Seats,
-    pt: PairTables,
-    with_judge: BoolArray,
-    w: FloatArray | None,
-    n_boot: int,
-    gen: np.random.Generator,
-) -> FloatArray:
-    """Replicates of (judge-human mean, human-human mean, difference), shape (n_boot, 3),
-    from resamples of the kept items: both means on the same resample."""
+def _pair_totals(
+    seats: _Seats, pt: PairTables, with_judge: BoolArray, w: FloatArray | None
+) -> tuple[FloatArray, Totals]:
+    """Per kept item pair features, and (judge-human mean, human-human mean, difference) of
+    their totals, shape (B, 3): both means on the same resample."""
     q = seats.panel.n_categories
     n_p = pt.n_pairs
     feats = pair_features(seats.panel, pt, np.arange(n_p))[np.flatnonzero(seats.kept)]
@@ -309,8 +305,33 @@ def _pair_bootstrap(
             hh = np.nanmean(k[:, ~with_judge], axis=1)
         return np.column_stack([jh, hh, jh - hh])
 
-    reps, _ = bootstrap(feats, stat, n_boot=n_boot, rng=gen, jackknife=False)
-    return reps
+    return feats, stat
+
+
+def _replicates(
+    seats: _Seats,
+    pair_totals: tuple[FloatArray, Totals],
+    panels: Sequence[Ratings],
+    level: Level,
+    n_boot: int,
+    gen: np.random.Generator,
+) -> tuple[FloatArray, list[FloatArray | None]]:
+    """Bootstrap replicates over the kept items, every statistic on the same resamples: the
+    pair means (n_boot, 3) and the alpha of each panel (None where alpha is undefined)."""
+    features: list[Any] = [pair_totals[0]]
+    statistics: list[Totals] = [pair_totals[1]]
+    defined = []
+    for panel in panels:
+        totals = alpha_item_totals(panel, level)
+        defined.append(totals is not None)
+        if totals is not None:
+            if not np.array_equal(totals[2], seats.kept):  # pragma: no cover - kept items
+                raise AssertionError("alpha's pairable items are not the kept items")
+            features.append(totals[0])
+            statistics.append(totals[1])
+    reps = iter(bootstrap_drawn(features, statistics, n_boot=n_boot, rng=gen))
+    pair_reps = next(reps)
+    return pair_reps, [next(reps) if ok else None for ok in defined]
 
 
 def _interval(statistic: float, reps: FloatArray | None, level: float) -> ConfidenceInterval:
@@ -324,45 +345,30 @@ def _interval(statistic: float, reps: FloatArray | None, level: float) -> Confid
 
 def _seat_rows(
     seats: _Seats,
-    original: Ratings,
-    judge: int,
-    humans: IntArray,
+    seated: Sequence[Ratings],
+    alpha_reps: Sequence[FloatArray | None] | None,
     opts: dict[str, Any],
 ) -> tuple[float, float, list[tuple[float, ...]]]:
     """Alpha and Fleiss of the humans, and per human: alpha and Fleiss with the judge in the
     seat, the change in alpha and its bootstrap interval (both alphas on the same item
-    resamples: the same seed over the same pairable items)."""
-    level, scheme, n_boot, seed, conf = (
-        opts["level"],
-        opts["scheme"],
-        opts["n_boot"],
-        opts["seed"],
-        opts["confidence_level"],
-    )
-    ci: CIKind = "bootstrap" if n_boot else "analytic"
+    resamples). ``alpha_reps``: replicates of the humans' alpha then of each seating."""
+    level, scheme, conf = opts["level"], opts["scheme"], opts["confidence_level"]
+    reps = list(alpha_reps) if alpha_reps is not None else [None] * (len(seated) + 1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined coefficients are NaN in the table
-        base = krippendorff_alpha(seats.humans, level=level, ci=ci, n_boot=max(n_boot, 1), rng=seed)
+        base = krippendorff_alpha(seats.humans, level=level).statistic
         fleiss = fleiss_kappa(seats.humans, weights=scheme).statistic
         rows: list[tuple[float, ...]] = []
-        for h in humans:
-            seated = _in_seat(seats.humans, seats, original, judge, int(h))
-            res = krippendorff_alpha(seated, level=level, ci=ci, n_boot=max(n_boot, 1), rng=seed)
-            change = res.statistic - base.statistic
-            reps = None
-            if res.replicates is not None and base.replicates is not None:
-                reps = np.asarray(res.replicates) - np.asarray(base.replicates)
-            interval = _interval(change, reps, conf)
-            rows.append(
-                (
-                    res.statistic,
-                    change,
-                    interval.low,
-                    interval.high,
-                    fleiss_kappa(seated, weights=scheme).statistic,
-                )
-            )
-    return base.statistic, fleiss, rows
+        for panel, seat_reps in zip(seated, reps[1:], strict=True):
+            alpha = krippendorff_alpha(panel, level=level).statistic
+            change = alpha - base
+            diff = None
+            if seat_reps is not None and reps[0] is not None:
+                diff = seat_reps - reps[0]
+            interval = _interval(change, diff, conf)
+            fleiss_seat = fleiss_kappa(panel, weights=scheme).statistic
+            rows.append((alpha, change, interval.low, interval.high, fleiss_seat))
+    return base, fleiss, rows
 
 
 # ------------------------------------------------------------------------------ references
@@ -504,7 +510,9 @@ def judge_agreement(
     the consensus comparison (``consensus.n_left_out``). On incomplete designs Fleiss'
     kappa is Gwet's (2014) generalisation (chance agreement from the pooled proportions of
     all rated items), as :func:`accord.fleiss_kappa` computes it. The bootstrap intervals
-    are percentile intervals.
+    are percentile intervals, all from the same resamples of the items: each replicate
+    draws its item indices (``rng.integers(0, n, size=n)``) and every statistic is
+    recomputed from the per-item contributions weighted by their counts.
 
     References
     ----------
@@ -557,19 +565,18 @@ def judge_agreement(
     pairs, with_judge = _pair_rows(pt, code, scheme, confidence_level)
     kappas = pairs["kappa"].to_numpy(dtype=np.float64)
     jh, hh = _mean(kappas[with_judge]), _mean(kappas[~with_judge])
-    reps = _pair_bootstrap(seats, pt, with_judge, w, n_boot, gen) if n_boot else None
+    seated = [_in_seat(seats.humans, seats, ratings, code, int(h)) for h in panel]
+    reps, alpha_reps = None, None
+    if n_boot:
+        pair_totals = _pair_totals(seats, pt, with_judge, w)
+        panels = [seats.humans, *seated]
+        reps, alpha_reps = _replicates(seats, pair_totals, panels, ratings.level, n_boot, gen)
     intervals = [
         _interval(value, None if reps is None else reps[:, j], confidence_level)
         for j, value in enumerate((jh, hh, jh - hh))
     ]
-    opts = dict(
-        level=ratings.level,
-        scheme=scheme,
-        n_boot=n_boot,
-        seed=int(gen.integers(2**63 - 1)),
-        confidence_level=confidence_level,
-    )
-    alpha, fleiss, seat_rows = _seat_rows(seats, ratings, code, panel, opts)
+    opts = dict(level=ratings.level, scheme=scheme, confidence_level=confidence_level)
+    alpha, fleiss, seat_rows = _seat_rows(seats, seated, alpha_reps, opts)
     table = _human_table(ratings, pairs, panel, seat_rows)
     consensus, gold_result = _references(seats, ratings, scheme, gold)
     wname = "identity" if scheme is None else scheme

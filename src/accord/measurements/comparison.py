@@ -25,7 +25,7 @@ from .limits import (
     limits_of_pair,
 )
 
-__all__ = ["MethodComparison", "bland_altman"]
+__all__ = ["MethodComparison", "RepeatedFit", "bland_altman"]
 
 #: The columns of :meth:`MethodComparison.table` taken from each pair's
 #: :meth:`BlandAltman.to_dict`, in order.

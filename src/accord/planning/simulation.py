@@ -308,7 +308,7 @@ def sample_size_simulated(  # long: the options of every model and goal, checked
     epsilon: float | None = None,
     n_items: Sequence[int] | IntArray | None = None,
     n_simulations: int = 200,
-    seed: int | np.random.Generator | None = None,
+    seed: int | np.random.Generator | None = 0,
     progress: Progress | None = None,
 ) -> SimulatedSampleSize:
     r"""Plan a study by simulation: draw studies of each size from an assumed model, run
@@ -354,8 +354,10 @@ def sample_size_simulated(  # long: the options of every model and goal, checked
         The numbers of items to simulate (default 10 to 1000).
     n_simulations : int, default 200
         Studies per number of items; the power's Monte-Carlo standard error is in the curve.
-    seed : int or numpy.random.Generator, optional
-        Makes the plan reproducible.
+    seed : int, numpy.random.Generator or None, default 0
+        Random source of the simulated studies: the same seed gives the same plan (by
+        default, every run answers the same). ``None`` draws fresh entropy, so runs differ
+        by the Monte-Carlo error.
     progress : callable, optional
         ``progress(done, total)`` after each number of items.
 

@@ -248,7 +248,7 @@ def render(
     require("jinja2", "report")
     import jinja2
 
-    from .. import __version__
+    from .._version import __version__
 
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("accord.report", ""),
@@ -500,7 +500,7 @@ def report(
     score_conf = _score_confidence(src.scores, score_confidence)
     _check(src, gold)
     _check_judge(src.data, src.label, judge, epsilon, humans)
-    from .. import Spans
+    from ..data.spans import Spans
 
     bar = src.progress if src.progress is None or isinstance(src.progress, bool) else False
     if isinstance(src.data, Spans):
@@ -599,7 +599,7 @@ def _check(src: Source, gold: str | None) -> None:
         raise InvalidInputError("confidence and correct go together: give both columns or neither")
     nothing = label is None and not src.scores and src.confidence is None
     if nothing and not isinstance(data, Ratings) and src.from_ is None and src.field is None:
-        from .. import Spans
+        from ..data.spans import Spans
 
         if not isinstance(data, Spans):
             raise InvalidInputError(

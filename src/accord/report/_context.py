@@ -160,7 +160,7 @@ class Context:
     def agreement_table(self) -> Any:
         """``accord.agreement`` on the ratings, computed once (for measurements: the ICC and
         alpha at the data's level)."""
-        from .. import agreement
+        from ..front.agreement import agreement
 
         sets = self.multi_label or bool(getattr(self.ratings, "multi_label", False))
         wanted = shown_coefficients(self.level) if self.has_labels and not sets else None
@@ -173,7 +173,7 @@ class Context:
     def consensus_result(self) -> Any:
         """``accord.consensus`` on the ratings (with the gold labels when given), computed
         once."""
-        from .. import consensus
+        from ..front.consensus import consensus
 
         gold: dict[str, Any] = {} if self.gold_labels is None else {"gold": self.gold_labels}
         return self.cached("consensus", lambda: consensus(self.data, **gold))

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from .._errors import InvalidInputError
 from .._types import FloatArray, IntArray
-from ..data.scored import ScoredUnits
+from ..data.scored import OutOfRange, ScoredUnits, prepare
 
 __all__ = ["SCLITE_CEILING", "SCLITE_FLOOR", "ConfidenceSums", "ConfidenceValueCounts"]
 
@@ -101,6 +101,28 @@ class ConfidenceSums:
             n_clipped=n_moved.astype(np.int64),
             n_out_of_range=units.out_of_range.astype(np.int64),
         )
+
+    @classmethod
+    def from_batch(
+        cls,
+        correct: npt.ArrayLike,
+        confidence: npt.ArrayLike,
+        groups: npt.ArrayLike | None,
+        *,
+        out_of_range: OutOfRange,
+        owner: str,
+        row0: int = 0,
+    ) -> ConfidenceSums:
+        """Sums of one batch or partition of raw columns that starts at row ``row0`` of the
+        whole input: validated as :func:`accord.data.scored.prepare` validates them (errors
+        name rows of the whole input), then :meth:`from_units`.
+
+        >>> s = ConfidenceSums.from_batch([1, 0], [0.9, 0.2], None, out_of_range="raise",
+        ...                               owner="example", row0=10)
+        >>> s.n.tolist(), s.n_correct.tolist()
+        ([2], [1])
+        """
+        return cls.from_units(prepare(correct, confidence, groups, out_of_range, owner, row0=row0))
 
     @classmethod
     def _one_group(cls, units: ScoredUnits) -> ConfidenceSums:
@@ -213,15 +235,6 @@ class ConfidenceSums:
         )
 
 
-def _distinct(sorted_values: FloatArray) -> tuple[FloatArray, IntArray]:
-    """Distinct values of a sorted array and their multiplicities."""
-    if sorted_values.size == 0:
-        return np.empty(0, dtype=np.float64), np.empty(0, dtype=np.int64)
-    starts = np.flatnonzero(np.r_[True, sorted_values[1:] != sorted_values[:-1]])
-    counts = np.diff(np.r_[starts, sorted_values.size]).astype(np.int64)
-    return sorted_values[starts], counts
-
-
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class ConfidenceValueCounts:
     """Sorted distinct confidences with the number of correct and incorrect units at each.
@@ -271,6 +284,31 @@ class ConfidenceValueCounts:
         n_correct = np.add.reduceat(np.where(correct, counts, 0), first).astype(np.int64)
         n_incorrect = np.add.reduceat(np.where(correct, 0, counts), first).astype(np.int64)
         return cls(values, n_correct, n_incorrect, int(units.out_of_range.sum()))
+
+    @classmethod
+    def from_batch(
+        cls,
+        correct: npt.ArrayLike,
+        confidence: npt.ArrayLike,
+        *,
+        out_of_range: OutOfRange,
+        owner: str,
+        row0: int = 0,
+    ) -> ConfidenceValueCounts:
+        """Value counts of one batch or partition of raw columns that starts at row ``row0``
+        of the whole input (errors name rows of the whole input), as
+        :meth:`ConfidenceSums.from_batch`.
+
+        >>> from accord._errors import InvalidInputError
+        >>> try:
+        ...     ConfidenceValueCounts.from_batch([1, 0], [0.9, 1.5], out_of_range="raise",
+        ...                                      owner="example", row0=10)
+        ... except InvalidInputError as exc:
+        ...     print(str(exc).split("; pass")[0])
+        confidence must be in [0, 1]; found 1.5 at row 12
+        """
+        units = prepare(correct, confidence, None, out_of_range, owner, row0=row0)
+        return cls.from_units(units)
 
     @property
     def counts(self) -> IntArray:

@@ -4,8 +4,9 @@ The normal equations of panel calibration are sums over assessments, so one row 
 (item, rater) pair is enough: the number of assessments, their summed confidence, the
 confidence-weighted mean score and the within-pair sums of squares (weighted and unweighted,
 merged with Chan's update so that no variance is formed by subtracting large sums). Partial
-statistics of disjoint rows with shared codes ``merge`` into the statistics of their union,
-which is what lets calibration run on batches and partitions.
+statistics of disjoint rows ``merge`` into the statistics of their union (codes recoded into
+the union of their decode tables when those differ), which is what lets calibration run on
+batches and partitions (:meth:`PanelStatistics.from_batch`, :mod:`accord.engines.fold`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 
 from .._results import Result
 from .._types import FloatArray, IntArray
@@ -43,8 +45,7 @@ class PanelStatistics(Result):
     Attributes
     ----------
     item_codes, rater_codes : ndarray of int64, shape (P,)
-        Codes of each pair (into ``items`` and ``raters``; codes shared by every partial
-        statistic of one input).
+        Codes of each pair into ``items`` and ``raters``.
     count : ndarray, shape (P,)
         Assessments of the pair.
     weight : ndarray, shape (P,)
@@ -128,9 +129,43 @@ class PanelStatistics(Result):
         raw_within = _sum(inv, d * d, minlength=p)
         return cls(uniq // _SHIFT, uniq % _SHIFT, n, w, m, within, raw, raw_within, **meta)
 
+    @classmethod
+    def from_batch(
+        cls,
+        item_codes: IntArray,
+        rater_codes: IntArray,
+        score: FloatArray,
+        confidence: FloatArray,
+        *,
+        items: npt.NDArray[Any],
+        raters: npt.NDArray[Any],
+        **meta: Any,
+    ) -> PanelStatistics:
+        """Statistics of one batch or partition of a larger input, with its own decode
+        tables ``items`` and ``raters`` (its codes index them); :meth:`merge` recodes the
+        partial statistics of the batches into the union of their decode tables.
+
+        Examples
+        --------
+        >>> meta = dict(source="equal", relative=True, n_dropped=0)
+        >>> one = PanelStatistics.from_batch(np.array([0, 1]), np.array([0, 0]),
+        ...     np.array([1.0, 2.0]), np.ones(2), items=np.array(["a", "b"]),
+        ...     raters=np.array(["x"]), **meta)
+        >>> two = PanelStatistics.from_batch(np.array([0]), np.array([0]), np.array([3.0]),
+        ...     np.ones(1), items=np.array(["b"]), raters=np.array(["y"]), **meta)
+        >>> both = one.merge(two)
+        >>> both.items.tolist(), both.raters.tolist(), both.n_pairs
+        (['a', 'b'], ['x', 'y'], 3)
+        """
+        return cls.from_codes(
+            item_codes, rater_codes, score, confidence, items=items, raters=raters, **meta
+        )
+
     def merge(self, *others: PanelStatistics) -> PanelStatistics:
-        """Pool with statistics of other rows of the same input (same codes)."""
-        parts = (self, *others)
+        """Pool with statistics of other rows of the same input; when their decode tables
+        differ, the codes are first recoded into the union of the tables (``self``'s values
+        first, then each other's new values in order)."""
+        parts = _shared_codes((self, *others))
         cat = {f: np.concatenate([getattr(q, f) for q in parts]) for f in _PAIR_FIELDS}
         keys = cat["item_codes"] * _SHIFT + cat["rater_codes"]
         uniq, inv = np.unique(keys, return_inverse=True)
@@ -197,6 +232,34 @@ class PanelStatistics(Result):
             raw_sum=mean,
             raw_within=np.zeros_like(n),
         )
+
+
+def _shared_codes(parts: tuple[PanelStatistics, ...]) -> tuple[PanelStatistics, ...]:
+    """The statistics recoded into the union of their decode tables (as they are when the
+    tables are the same)."""
+    if all(_same(p.items, parts[0].items) and _same(p.raters, parts[0].raters) for p in parts):
+        return parts
+    items, item_maps = _union([p.items for p in parts])
+    raters, rater_maps = _union([p.raters for p in parts])
+    return tuple(
+        p.recoded(i, r, items=items, raters=raters)
+        for p, i, r in zip(parts, item_maps, rater_maps, strict=True)
+    )
+
+
+def _same(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> bool:
+    return a is b or (a.shape == b.shape and a.dtype == b.dtype and bool(np.all(a == b)))
+
+
+def _union(tables: list[npt.NDArray[Any]]) -> tuple[npt.NDArray[Any], list[IntArray]]:
+    """The union of decode tables in order of first appearance, and each table's codes into
+    it."""
+    present = [np.asarray(t) for t in tables if t.size]
+    if len({t.dtype.kind for t in present}) > 1:
+        present = [t.astype(object) for t in present]
+    values = pd.unique(np.concatenate(present)) if present else np.zeros(0, dtype=object)
+    index = pd.Index(values, dtype=object if values.dtype == object else None)
+    return values, [np.asarray(index.get_indexer(pd.Index(t)), dtype=np.int64) for t in tables]
 
 
 def _sum(inv: IntArray, weights: FloatArray, minlength: int) -> FloatArray:

@@ -107,7 +107,7 @@ def _two_rater_rows(ctx: Context, ratings: Any) -> list[Any]:
     0 on one category, is left out there, as it is on too many categories for a q x q table;
     when the two rated no item in common, none of them (the agreement table's rows say
     why)."""
-    from ... import informational_agreement
+    from ...agreement import informational_agreement
 
     rows = two_rater_kappas(ratings)
     if rows and ratings.n_categories >= 2 and not many_categories(ratings):
@@ -134,7 +134,7 @@ def rater_test(ctx: Context) -> Any | None:
     ratings = ctx.ratings
     if ratings is None or ctx.numeric:
         return None
-    from ... import rater_permutation_test
+    from ...agreement import rater_permutation_test
 
     return ctx.cached("rater_test", lambda: rater_permutation_test(ratings, rng=ctx.seed))
 

@@ -72,7 +72,7 @@ def _groups(ctx: Context, rows: pd.DataFrame) -> pd.Series | None:
 def nce_result(ctx: Context) -> Any:
     """``accord.normalized_cross_entropy`` on the rows with a confidence and a correctness
     value, per rater when there is a rater column, computed once."""
-    from ... import normalized_cross_entropy
+    from ...front.confidence import normalized_cross_entropy
 
     rows = _scored_rows(ctx)
     return ctx.cached(
@@ -89,7 +89,8 @@ def build_confidence(ctx: Context) -> Section | None:
         return None
     if ctx.frame is None:
         return ctx.without_data("confidence", "Confidence calibration")
-    from ... import calibration_metrics, reliability_diagram
+    from ...confidence import reliability_diagram
+    from ...front.confidence import calibration_metrics
 
     rows = _scored_rows(ctx)
     nce = nce_result(ctx)

@@ -91,7 +91,7 @@ def _most_contested(ctx: Context, cons: Any) -> tuple[list[dict[str, Any]], str]
     counts how far apart the labels are; else the entropy."""
     if ctx.level != "ordinal":
         return cons.most_contested(TOP).to_dict(orient="records"), "entropy"
-    from ... import consensus
+    from ...front.consensus import consensus
 
     ordinal = ctx.cached(
         "consensus-ordinal",

@@ -60,8 +60,7 @@ def build_judge(ctx: Context) -> Section | None:
     ratings = ctx.ratings
     if ratings is None:
         return ctx.unavailable("judge", TITLE)
-    from ... import alt_test, judge_agreement
-    from ...judges import human_panel
+    from ...judges import alt_test, human_panel, judge_agreement
 
     judges = list(ctx.judge) if isinstance(ctx.judge, list | tuple) else [ctx.judge]
     judge, epsilon = judges[0], float(ctx.epsilon if ctx.epsilon is not None else 0.0)

@@ -31,7 +31,7 @@ REFERENCES = (
 
 
 def _comparison(ctx: Context) -> Any:
-    from ... import bland_altman
+    from ...measurements import bland_altman
 
     ratings = ctx.ratings
     assert ratings is not None

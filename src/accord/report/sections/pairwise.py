@@ -35,7 +35,8 @@ def build_pairwise(ctx: Context) -> Section | None:
     ratings = ctx.ratings
     if ratings is None:
         return ctx.unavailable("pairwise", "Pairs of raters")
-    from ... import RaterCategoryCounts, pairwise_agreement
+    from ...agreement import pairwise_agreement
+    from ...stats import RaterCategoryCounts
 
     result = ctx.cached("pairwise", lambda: pairwise_agreement(ratings))
     names = [str(r) for r in result.matrix.index]

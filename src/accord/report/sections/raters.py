@@ -207,7 +207,7 @@ def _table(ctx: Context, raters: pd.DataFrame, test: Any, gold_ci: Intervals) ->
 
 def _profiles(ctx: Context, raters: pd.DataFrame) -> list[Block]:
     """How each rater shown spreads their ratings over the categories."""
-    from ... import RaterCategoryCounts
+    from ...stats import RaterCategoryCounts
 
     ratings = ctx.ratings
     assert ratings is not None
@@ -313,7 +313,7 @@ def _build_differences(ctx: Context) -> Section | None:
     ratings = ctx.ratings
     if ratings is None:
         return ctx.unavailable("raters", DIFFERENCES_TITLE)
-    from ... import rater_differences
+    from ...agreement import rater_differences
 
     diff = ctx.cached(
         "rater_differences",

@@ -71,7 +71,7 @@ def _label_rows(ctx: Context) -> list[tuple[str, str]]:
             )
         ]
     if ctx.ratings is not None:
-        from ... import ItemCategoryCounts
+        from ...stats import ItemCategoryCounts
 
         per_item = ItemCategoryCounts.from_ratings(ctx.ratings).totals()
     else:

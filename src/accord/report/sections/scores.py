@@ -35,7 +35,7 @@ _TWO = functools.partial(fmt, digits=2)  # two decimals: biases and their spread
 def panel_result(ctx: Context, column: str) -> Any:
     """``accord.calibrate_panel`` of one score column (weighted by its confidence column
     when it has one), computed once."""
-    from ... import calibrate_panel
+    from ...front.calibration import calibrate_panel
 
     assert ctx.item is not None and ctx.rater is not None
     item, rater = ctx.item, ctx.rater

@@ -29,7 +29,7 @@ __all__ = ["build_spans", "build_spans_read", "build_spans_summary"]
 
 def _span_result(ctx: Context) -> Any:
     """``span_agreement(spans)`` (exact matches, per label), computed once."""
-    from ... import span_agreement
+    from ...spans import span_agreement
 
     return ctx.cached("span_agreement", lambda: span_agreement(ctx.spans))
 

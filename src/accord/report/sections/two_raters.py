@@ -50,8 +50,8 @@ def build_two_raters(ctx: Context) -> Section | None:
     ratings = ctx.ratings
     if ratings is None:
         return ctx.unavailable("two-raters", TITLE)
-    from ... import cohen_kappa, informational_agreement
     from ..._errors import AccordError
+    from ...agreement import cohen_kappa, informational_agreement
 
     try:
         kappa = ctx.cached("cohen", lambda: cohen_kappa(ratings))
@@ -153,7 +153,7 @@ def _table_figure(ctx: Context, kappa: Any) -> Figure:
 
 def _specific_blocks(ctx: Context, kappa: Any, methods: list[MethodNote]) -> list[Block]:
     """Specific agreement per category, with its interval."""
-    from ... import specific_agreement
+    from ...agreement import specific_agreement
 
     ratings = ctx.ratings
     assert ratings is not None
@@ -192,7 +192,7 @@ def _dichotomization(ctx: Context) -> Any | None:
     ratings = ctx.ratings
     if ratings is None or ratings.level == "nominal" or ratings.n_categories < 3:
         return None
-    from ... import best_dichotomization
+    from ...agreement import best_dichotomization
 
     return ctx.cached("dichotomization", lambda: best_dichotomization(ratings))
 
@@ -264,7 +264,7 @@ def _cuts_table(cuts: pd.DataFrame, best: Any) -> Table:
 def _kappa_curve(ctx: Context) -> tuple[Any, str] | None:
     """``accord.kappa_vs_negatives`` for two categories, or for the best cut of an ordered
     scale (its high side as the positive class), computed once; and what is positive."""
-    from ... import kappa_vs_negatives
+    from ...agreement import kappa_vs_negatives
 
     ratings = ctx.ratings
     assert ratings is not None
