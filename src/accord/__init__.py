@@ -95,6 +95,7 @@ if TYPE_CHECKING:
     )
     from .consensus import Consensus, ConsensusSummary
     from .data.ratings import Ratings, ReadReport
+    from .data.source import Source, source
     from .data.spans import Spans
     from .data.table import ContingencyTable
     from .engines import RatingStatistics, dask_statistics, stream_statistics
@@ -254,6 +255,8 @@ _EXPORTS: dict[str, str] = {
     "recalibrate": ".confidence",
     "reliability_diagram": ".confidence",
     "report": ".report",
+    "Source": ".data.source",
+    "source": ".data.source",
     "plan_figure": ".report.planning",
     "scott_pi": ".agreement",
     "simulate_panel": ".calibration",
@@ -342,6 +345,7 @@ __all__ = [
     "SampleSize",
     "SimulatedPanel",
     "SimulatedSampleSize",
+    "Source",
     "SpanAgreement",
     "Spans",
     "SpecificAgreement",
@@ -408,6 +412,7 @@ __all__ = [
     "sample_size_simulated",
     "scott_pi",
     "simulate_panel",
+    "source",
     "span_agreement",
     "specific_agreement",
     "stream_statistics",

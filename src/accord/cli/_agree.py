@@ -24,7 +24,7 @@ from ._common import (
     check_engine_options,
     check_export_options,
     check_output,
-    engine_keywords,
+    command_source,
     fail,
     format_ci,
     output_console,
@@ -268,9 +268,9 @@ def agree(
     with running(fmt, shared.quiet or in_memory, "reading ratings") as progress:
         if in_memory:  # read here: the memory engine takes the file's duplicates policy
             ratings = read_source(path, files, source_tool, field, duplicates=duplicates)
-            source: dict[str, Any] = {"engine": engine.value}
+            data: Any = ratings
         else:
-            source = engine_keywords(shared, files, progress)
+            data = command_source(path, shared, files, progress)
         if ratings is not None and ratings.multi_label:  # an export's multiple choices
             results = sets_coefficients(ratings, "masi", interval)
             render(ratings.report, list(results[:2]), fmt, output, ci=ci, per_label=results[2])
@@ -278,12 +278,11 @@ def agree(
         level = ratings_keywords()["level"] if ratings is None else ratings.level
         shown = shown_coefficients(level) if chosen is None else None
         table = agreement(
-            str(path) if ratings is None else ratings,
+            data,
             coefficients=chosen if shown is None else shown,
             weights=weights,
             icc_method=icc_method,  # type: ignore[arg-type]
             **interval,
-            **source,
         )
         render(
             table.report if ratings is None else ratings.report,
@@ -328,11 +327,9 @@ def _agree_sets(
 
         with running(shared.fmt, shared.quiet, "reading ratings") as progress:
             table = agreement(
-                str(path),
-                multi_label=True,
+                command_source(path, shared, files, progress, multi_label=True),
                 distance=distance,  # type: ignore[arg-type]
                 **interval,
-                **engine_keywords(shared, files, progress),
             )
             render(table.report, list(table.coefficients), shared.fmt, shared.output,
                    ci=interval["ci"])  # fmt: skip

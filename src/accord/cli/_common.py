@@ -236,29 +236,46 @@ def ratings_keywords() -> dict[str, Any]:
 def read_ratings_file(path: Path, files: FileOptions, **options: Any) -> Any:
     """The ratings of ``path`` read as the running command's options say
     (:func:`ratings_keywords`, ``files`` from :func:`file_options`; ``options`` add to or
-    override them), as :class:`~accord.Ratings`."""
+    override them), as :class:`~accord.Ratings`; the columns optional (an annotation
+    tool's export, recognised by its content)."""
     from ..io.ratings import read_ratings
 
     return read_ratings(path, **{**ratings_keywords(), **options}, **files)
 
 
-def engine_keywords(
-    shared: Shared, files: FileOptions, progress: Callable[[int, int | None], None] | None = None
-) -> dict[str, Any]:
-    """The keywords of a front-door call that reads the files where they are (``--engine
-    stream|dask``): the engine and its scheduler, the running command's reading keywords
-    (:func:`ratings_keywords`) and its ``--duplicates`` policy, ``files``
-    (:meth:`Shared.files`) and the ``progress`` callback."""
+def command_source(
+    path: Path,
+    shared: Shared,
+    files: FileOptions,
+    progress: Callable[[int, int | None], None] | None = None,
+    **fields: Any,
+) -> Any:
+    """The :class:`~accord.Source` of the running command, from its one set of read flags:
+    the columns, ``--level``, ``--categories``, ``--na-values`` and ``--labels-as``
+    (:func:`ratings_keywords`), ``--duplicates``, ``files`` (``--sep`` and ``--encoding``,
+    :meth:`Shared.files`), ``--engine`` and ``--scheduler``, the ``progress`` callback, and
+    ``fields`` (``multi_label``, ``from_``, ``field``) where the command has them.
+
+    >>> from accord.cli._app import COMMAND_OPTIONS
+    >>> token = COMMAND_OPTIONS.set(dict(item="i", rater="r", label="l", duplicates="first"))
+    >>> s = command_source(Path("r.csv"), Shared(), {"sep": ";", "encoding": None})
+    >>> s.item, s.duplicates, s.sep, s.engine
+    ('i', 'first', ';', 'memory')
+    >>> COMMAND_OPTIONS.reset(token)
+    """
+    from ..data.source import source
     from ._app import COMMAND_OPTIONS
 
-    return {
-        "engine": shared.engine.value,
-        "scheduler": shared.scheduler,
+    return source(
+        str(path),
         **ratings_keywords(),
-        "duplicates": COMMAND_OPTIONS.get().get("duplicates", "raise"),
+        duplicates=COMMAND_OPTIONS.get().get("duplicates", "raise"),
         **files,
-        "progress": progress,
-    }
+        engine=shared.engine.value,
+        scheduler=shared.scheduler,
+        progress=progress,
+        **fields,
+    )
 
 
 def check_engine_options(

@@ -26,8 +26,8 @@ from ._common import (
     Shared,
     check_engine_options,
     check_output,
+    command_source,
     echo_warnings,
-    engine_keywords,
     fail,
     format_number,
     output_console,
@@ -99,13 +99,13 @@ def read_with_gold(
 
 def engine_verdict(path: Path, shared: Shared, files: FileOptions) -> str:
     """The verdict line with the stream or dask engine: the headline coefficients of the same
-    files, read as the command's options say (:func:`~accord.cli._common.engine_keywords`)."""
+    files, read as the command's options say (:func:`~accord.cli._common.command_source`)."""
     from .._verdict import headline_coefficients, table_verdict
     from ..front.agreement import agreement
 
-    source = engine_keywords(shared, files)
-    coefficients = headline_coefficients(source["level"])
-    return table_verdict(agreement(str(path), **source, coefficients=coefficients))
+    source = command_source(path, shared, files)
+    coefficients = headline_coefficients(source.level)
+    return table_verdict(agreement(source, coefficients=coefficients))
 
 
 def _rows(frame: Any, columns: list[str]) -> list[dict[str, Any]]:
@@ -348,7 +348,7 @@ def _from_engine(
 
     fmt = shared.fmt
     with running(fmt, shared.quiet, "reading ratings") as callback:
-        result = consensus(str(path), **engine_keywords(shared, files, callback), **options)
+        result = consensus(command_source(path, shared, files, callback), **options)
         lead = engine_verdict(path, shared, files) if fmt is OutputFormat.table else None
     with user_errors():
         render(result, result.report, fmt, shared.output, top, lead)

@@ -12,8 +12,15 @@ from ._app import app, examples
 from ._common import (
     DUPLICATES_OPTION,
     EPSILON_HELP,
+    FIELD_OPTION,
+    FROM_OPTION,
+    RATINGS_FILE_ARGUMENT,
+    EngineName,
+    ExportToolName,
     OutputFormat,
     Shared,
+    check_columns,
+    check_export_options,
     check_output,
     check_seed,
     csv_text,
@@ -22,7 +29,7 @@ from ._common import (
     format_pvalue,
     output_console,
     print_lead,
-    read_ratings_file,
+    read_source,
     rich_table,
     shared_options,
     user_errors,
@@ -156,9 +163,11 @@ def _csv(tests: list[Any], agreement: dict[Any, Any]) -> str:
 
 
 @app.command("judge", epilog=EPILOG)
-@shared_options("sep", "encoding", "fmt", "output", ratings=True)
+@shared_options("sep", "encoding", "fmt", "output", ratings="optional")
 def judge(
-    path: Path = typer.Argument(..., help="Ratings file: CSV, TSV, Parquet or JSON Lines."),
+    path: Path = RATINGS_FILE_ARGUMENT,
+    source_tool: ExportToolName | None = FROM_OPTION,
+    field: str | None = FIELD_OPTION,
     judges: list[str] = typer.Option(
         ..., "--judge", help="The judge, as named in the rater column; repeat to rank several."
     ),
@@ -197,8 +206,11 @@ def judge(
 
     check_output(shared.output)
     files = shared.files()
+    check_columns(EngineName.memory, source_tool, field)
+    if source_tool is not None:
+        check_export_options(shared)
     with user_errors(), echo_warnings():
-        ratings = read_ratings_file(path, files, duplicates=duplicates)
+        ratings = read_source(path, files, source_tool, field, duplicates=duplicates)
         panel = None if humans is None else [h.strip() for h in humans.split(",")]
         result = alt_test(
             ratings,

@@ -14,6 +14,8 @@ from ._common import (
     DUPLICATES_OPTION,
     ITEM_OPTIONAL,
     LABEL_OPTIONAL,
+    LABELS_AS_OPTION,
+    NA_VALUES_OPTION,
     RATER_OPTIONAL,
     SEED_OPTION,
     OutputFormat,
@@ -398,6 +400,8 @@ def pair(
         None, "--raters", help="The two raters to compare: X (rows) then Y (columns)."
     ),
     categories: str | None = CATEGORIES_OPTION,
+    na_values: str | None = NA_VALUES_OPTION,
+    labels_as: str = LABELS_AS_OPTION,
     level: str | None = typer.Option(
         None,
         "--level",
@@ -436,10 +440,11 @@ def pair(
         if (path is None) == (table_path is None):
             raise fail("give either a ratings file or --table FILE (one of the two)")
         if table_path is not None:
-            if any(v is not None for v in (item, rater, label, raters)) or duplicates != "raise":
+            given = (item, rater, label, raters, na_values)
+            if any(v is not None for v in given) or (duplicates, labels_as) != ("raise", "auto"):
                 raise fail(
-                    "--item, --rater, --label, --raters and --duplicates apply to a ratings "
-                    "file only"
+                    "--item, --rater, --label, --raters, --duplicates, --na-values and "
+                    "--labels-as apply to a ratings file only"
                 )
             table = _read_table(table_path, **files)
             if categories is not None:

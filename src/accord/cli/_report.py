@@ -29,6 +29,7 @@ from ._common import (
     Shared,
     check_output,
     check_seed,
+    command_source,
     fail,
     ratings_keywords,
     shared_options,
@@ -137,20 +138,14 @@ def report_command(
     judge: Any = None if not judges else judges[0] if len(judges) == 1 else list(judges)
     check_output(output, creates=True)
     files = shared.files()
-    read = ratings_keywords()
     with user_errors():
-        data: Any = path if exported is None else exported
-        if exported is None and (files["sep"] is not None or files["encoding"] is not None):
-            from ..io.ratings import read_table
-
-            wanted = [item, rater, label, *score, *score_confidence, gold, confidence, correct]
-            data = read_table(path, [c for c in wanted if c], **files, na_values=read["na_values"])
-            title = title or f"Rater agreement: {path}"
+        # one read of the file, by the library: the command's read flags as one Source
+        data: Any = exported
+        if exported is None:
+            data = command_source(path, shared, files, multi_label=multi_label)
         page = report(
             data,
-            **read,
-            duplicates=duplicates,  # type: ignore[arg-type]
-            scores=tuple(score),
+            score=tuple(score),
             score_confidence=weights,
             gold=gold,
             confidence=confidence,
@@ -162,7 +157,6 @@ def report_command(
             output=output,
             seed=seed,
             progress=not quiet and sys.stderr.isatty(),
-            engine=shared.engine.value,
             multi_label=multi_label,
         )
     if not quiet:
@@ -221,7 +215,7 @@ def write_demo_reports(
                 item=item,
                 rater=rater,
                 label=label,
-                level=level,  # type: ignore[arg-type]
+                level=level,
                 title=title,
                 output=target,
                 progress=sys.stderr.isatty(),

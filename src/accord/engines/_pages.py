@@ -24,9 +24,11 @@ import functools
 import os
 import threading
 from collections.abc import Callable, Iterator
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
+
+from ..data.source import Source
 
 __all__ = ["engine_pages", "small_pages", "use_small_pages"]
 
@@ -89,13 +91,34 @@ def small_pages() -> Iterator[None]:
 
 def engine_pages(fn: Callable[P, R]) -> Callable[P, R]:
     """Run ``fn`` under :func:`small_pages` when it is called with a large-data engine
-    (``engine="stream"`` or ``"dask"``) and the switch is on."""
+    (``engine="stream"`` or ``"dask"``, as a keyword or the engine of the
+    :class:`~accord.data.source.Source` given first) and the switch is on."""
+    return engine_pages_of(None)(fn)
 
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        if not _switch or kwargs.get("engine", "memory") == "memory":
-            return fn(*args, **kwargs)
-        with small_pages():
-            return fn(*args, **kwargs)
 
-    return wrapper
+def engine_pages_of(
+    unpack: Callable[[tuple[Any, ...], dict[str, Any]], tuple[tuple[Any, ...], dict[str, Any]]]
+    | None,
+) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """:func:`engine_pages`, the call's arguments first given to ``unpack``
+    (:func:`accord.data.source.takes_source`: a :class:`~accord.data.source.Source` given
+    first made the front door's keywords), in the same frame: a warning's ``stacklevel``
+    counts one wrapper."""
+
+    def wrap(fn: Callable[P, R]) -> Callable[P, R]:
+        call: Callable[..., R] = fn
+
+        @functools.wraps(fn)
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            if unpack is not None:
+                args, kwargs = unpack(args, kwargs)  # type: ignore[assignment]
+            first = args[0] if args else None
+            engine = kwargs.get("engine", first.engine if isinstance(first, Source) else "memory")
+            if not _switch or engine == "memory":
+                return call(*args, **kwargs)
+            with small_pages():
+                return call(*args, **kwargs)
+
+        return wrapper
+
+    return wrap

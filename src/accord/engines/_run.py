@@ -103,6 +103,13 @@ class ReadOptions(TypedDict, total=False):
     sep: str | None
     encoding: str | None
     multi_label: bool
+    file_format: str | None
+    from_: str | None
+    field: str | None
+
+
+#: The options of a file only (not of a frame in memory).
+FILE_OPTIONS = ("sep", "encoding", "file_format", "from_", "field")
 
 
 def ratings_in_memory(data: Any, *, owner: str, **read: Unpack[ReadOptions]) -> Any:
@@ -125,8 +132,17 @@ def ratings_in_memory(data: Any, *, owner: str, **read: Unpack[ReadOptions]) -> 
 
         if not (is_into_dataframe(data) or is_duckdb_relation(data)):
             return data
+    tool = read.pop("from_", None)
+    if not is_path:
+        given = [n for n in FILE_OPTIONS if read.get(n) is not None] + (["from_"] if tool else [])
+        if given:
+            raise InvalidInputError(
+                f"{given[0]}= applies to a file; {owner} was given a {type(data).__name__}"
+            )
+    if tool is not None:
+        return _export_in_memory(data, tool, owner, dict(read))
     absent = [n for n in ("item", "rater", "label") if read.get(n) is None]
-    if absent:
+    if absent and not (is_path and read.get("field") is not None):
         what = "a file" if is_path else f"a {type(data).__name__}"
         raise InvalidInputError(
             f"{owner} on {what} needs the column names: pass "
@@ -136,8 +152,25 @@ def ratings_in_memory(data: Any, *, owner: str, **read: Unpack[ReadOptions]) -> 
     from ..io.ratings import read_ratings
 
     reader: Any = read_ratings if is_path else Ratings.from_long
-    files = ("sep", "encoding")
-    return reader(data, **{k: v for k, v in read.items() if is_path or k not in files})
+    return reader(data, **{k: v for k, v in read.items() if is_path or k not in FILE_OPTIONS})
+
+
+def _export_in_memory(data: Any, tool: str, owner: str, read: dict[str, Any]) -> Any:
+    """The ratings of an annotation tool's export (``from_=``), read with the source's
+    level, categories, missing values and duplicates policy; the columns, ``sep``,
+    ``encoding`` and ``file_format`` do not apply and are refused by name."""
+    from ..io.ratings import read_export
+
+    given = [n for n in ("item", "rater", "label", "sep", "encoding", "file_format") if read.get(n)]
+    if given:
+        raise InvalidInputError(
+            f"{given[0]}= does not apply to a {tool} export ({owner}(from_={tool!r})), read "
+            "as its tool writes it"
+        )
+    keep = ("categories", "missing", "duplicates", "na_values", "labels_as")
+    return read_export(data, tool, field=read.get("field"), level=read.get("level"),  # type: ignore[arg-type]
+                       multi_label=True if read.get("multi_label") else None,
+                       **{k: read[k] for k in keep if k in read})  # fmt: skip
 
 
 def progress_callback(progress: Any, owner: str) -> Progress | None:

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._errors import InvalidInputError, option
-from .._types import Duplicates, FloatArray, IntArray, Level, Missing, RngLike
+from .._types import FloatArray, IntArray, RngLike
 from .._validate import check_choice
 from ..agreement._statistics import ItemSums
 from ..agreement.icc import ICCMethod
@@ -25,13 +25,10 @@ from ..agreement.summary import (
     agreement_table,
     check_coefficients,
 )
-from ..data.encoder import LabelsAs
 from ..data.ratings import Ratings
+from ..data.source import Source, as_source
 from ..engines._pages import engine_pages
 from ..engines._run import (
-    Engine,
-    Progress,
-    ReadOptions,
     Rescan,
     check_engine,
     ratings_in_memory,
@@ -45,39 +42,25 @@ __all__ = ["agreement"]
 
 @engine_pages
 def agreement(
-    data: Ratings | Any,
+    data: Source | Ratings | Any,
     *,
     coefficients: Sequence[str] | None = None,
     weights: WeightsLike | None = None,
-    categories: Any = None,
     population_size: float | None = None,
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
-    engine: Engine = "memory",
-    item: str | None = None,
-    rater: str | None = None,
-    label: str | None = None,
-    level: Level = "nominal",
-    missing: Missing = "omit",
-    duplicates: Duplicates = "raise",
-    scheduler: Any = None,
-    progress: Progress | None = None,
-    batch_size: int = 1_000_000,
-    na_values: Sequence[str] | None = None,
-    labels_as: LabelsAs = "auto",
-    sep: str | None = None,
-    encoding: str | None = None,
-    multi_label: bool = False,
     distance: SetDistance | None = None,
     icc_method: ICCMethod = "auto",
+    **read_options: Any,
 ) -> AgreementTable:
     """Every agreement coefficient that applies to the data's level, in one table.
 
     Parameters
     ----------
-    data : Ratings, ItemCategoryCounts, array_like of shape (n_items, q), or where the ratings are
-        Ratings (all coefficients), or item x category counts (those computable from counts:
+    data : Source, Ratings, ItemCategoryCounts, array_like of shape (n_items, q), or a path
+        A :class:`~accord.Source` (:func:`accord.source`), or what it holds: Ratings (all
+        coefficients), or item x category counts (those computable from counts:
         not Conger, Light or the ICC). With ``engine="stream"``: a Parquet/CSV path, glob,
         folder or list of paths; with ``engine="dask"`` also a dask DataFrame (then pass
         ``item``, ``rater`` and ``label``). With the memory engine a path is read with
@@ -88,8 +71,6 @@ def agreement(
     weights : str or array_like of shape (q, q), optional
         Weights of the weighted rows. Default: none for nominal data, ``"quadratic"`` for
         ordinal, interval and ratio data.
-    categories : sequence, optional
-        Category names for an array of counts.
     population_size : float, optional
         Items in the population (finite-population correction).
     ci : {"analytic", "bootstrap"}, default "analytic"
@@ -97,46 +78,31 @@ def agreement(
         table's intervals become BCa intervals.
     n_boot : int, default 2000
     rng : Generator, int or None
-    engine : {"memory", "stream", "dask"}, default "memory"
-        Where the sufficient statistics are computed: from data in memory, from files read
-        in batches (memory bounded by the statistics), or per dask partition and
-        tree-reduced. The numbers are the same (see the engines page of the docs).
-    item, rater, label : str, optional
-        Column names, for data that is not yet a :class:`~accord.Ratings` (a path or a frame).
-    level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
-        Level of measurement of data given as a path or a frame (``categories`` declares the
-        domain).
-    missing : {"omit", "raise"}, default "omit"
-        Rows without a label, for data given as a path or a frame.
-    duplicates : {"raise", "first", "last", "mean"}, default "raise"
-        A rater who rated an item more than once, for data given as a path or a frame: as
-        in :meth:`accord.Ratings.from_long`, with every engine (``"mean"``, at interval and
-        ratio level, with the memory engine only).
-    na_values, labels_as
-        For data read from files or frames: what counts as a missing label and how a text
-        file's labels are typed, as in :meth:`accord.Ratings.from_long`.
-    sep, encoding : str, optional
-        Field separator and text encoding of CSV files, with every engine (default: the
-        separator sniffed, UTF-8), as in :func:`accord.read_ratings`.
-    scheduler : str or distributed.Client, optional
-        ``engine="dask"``: a scheduler name, a client or an address (``"tcp://host:8786"``).
-    progress : callable, optional
-        ``engine="stream"``: ``progress(rows_read, total_rows_or_None)`` after each batch.
-    batch_size : int, default 1_000_000
-        ``engine="stream"``: rows per batch.
-    multi_label : bool, default False
-        Set-valued ratings (a set of labels per item and rater: a column of lists, or
-        repeated rows), read as :meth:`accord.Ratings.from_long` reads them with
-        ``multi_label=True``, with the memory or the stream engine (the same numbers). The
-        table then holds Krippendorff's alpha with the set ``distance`` and the multi-valued
-        alpha (:func:`accord.multi_valued_alpha`); ``coefficients`` and ``weights`` do not
-        apply, and each label's agreement is :func:`accord.per_label_agreement` (in memory).
     distance : {"masi", "jaccard"}, optional
         With ``multi_label=True``: the distance between two sets (default ``"masi"``).
     icc_method : {"auto", "anova", "reml"}, default "auto"
         The ICCs' fit and interval, as ``method`` of :func:`accord.icc`: ``"auto"`` the
         ANOVA with F intervals on a complete design and REML with profile-likelihood
         intervals otherwise; ``"reml"`` the REML intervals on a complete design too.
+
+    **read_options
+        The fields of :class:`~accord.Source`, as :func:`accord.source` takes them:
+        ``agreement(x, item="i", ...)`` is ``agreement(source(x, item="i", ...))``. Among
+        them: ``engine`` ({"memory", "stream", "dask"}, default "memory": where the
+        sufficient statistics are computed, from data in memory, from files read in
+        batches, or per dask partition and tree-reduced; the numbers are the same, see the
+        engines page of the docs); ``item``, ``rater``, ``label`` (the columns of a path or
+        a frame); ``level`` (default "nominal"); ``categories`` (the declared domain, or the
+        category names of an array of counts); ``missing``, ``duplicates`` (with every
+        engine; ``"mean"``, at interval and ratio level, with the memory engine only),
+        ``na_values``, ``labels_as``, ``sep``, ``encoding`` (as in
+        :func:`accord.read_ratings`); ``scheduler`` (dask), ``progress`` and
+        ``batch_size`` (stream); ``multi_label``: set-valued ratings (a set of labels per
+        item and rater), with the memory or the stream engine (the same numbers): the
+        table then holds Krippendorff's alpha with the set ``distance`` and the
+        multi-valued alpha (:func:`accord.multi_valued_alpha`); ``coefficients`` and
+        ``weights`` do not apply, and each label's agreement is
+        :func:`accord.per_label_agreement` (in memory).
 
     Returns
     -------
@@ -180,6 +146,8 @@ def agreement(
     >>> [(c.name, round(c.statistic, 3)) for c in table.coefficients]
     [('percent_agreement', 0.556), ('fleiss_kappa', 0.43)]
     """
+    src = as_source(data, "agreement", **read_options)
+    data, engine, level, multi_label = src.data, src.engine, src.level, src.multi_label
     check_ci(ci, n_boot, "agreement")
     wanted = check_coefficients(coefficients)
     check_engine(engine, "agreement")
@@ -194,22 +162,12 @@ def agreement(
         rng=rng,
         icc_method=icc_method,
     )
-    columns: ReadOptions = dict(
-        item=item,
-        rater=rater,
-        label=label,
-        level=level,
-        categories=categories,
-        missing=missing,
-        duplicates=duplicates,
-        na_values=na_values,
-        labels_as=labels_as,
-        sep=sep,
-        encoding=encoding,
-    )
+    columns: Any = src.read_options()
+    categories = src.categories
+    scheduler, batch_size = src.scheduler, src.batch_size
+    progress: Any = src.progress  # a callable, checked by the engine
     if multi_label:
         del estimates["coefficients"], estimates["weights"], estimates["icc_method"]
-        columns["multi_label"] = True
         if engine == "memory":
             sets = ratings_in_memory(data, owner="agreement", **columns)
             return _sets_table(sets, distance or "masi", report=sets.report, **estimates)

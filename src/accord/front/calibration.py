@@ -46,8 +46,9 @@ from ..calibration.panel import (
     calibrate_panel_from_statistics,
 )
 from ..data.encoder import typed_ids
+from ..data.source import takes_source
 from ..engines._mapreduce import frame_of
-from ..engines._pages import engine_pages
+from ..engines._pages import engine_pages_of
 from ..engines._run import check_engine
 from ..engines.fold import fold_batches, fold_partitions
 from ..stats.panel import PanelStatistics
@@ -56,7 +57,12 @@ from ._files import batch_dataset
 __all__ = ["calibrate_panel", "panel_statistics"]
 
 
-@engine_pages
+#: The fields of a Source that calibrate_panel reads (its keywords of those names).
+SOURCE_FIELDS = ("item", "rater", "score", "missing", "duplicates", "engine", "scheduler",
+                 "batch_size", "file_format", "sep")  # fmt: skip
+
+
+@engine_pages_of(takes_source("calibrate_panel", SOURCE_FIELDS))
 def calibrate_panel(
     data: Any,
     *,

@@ -34,8 +34,9 @@ from ..confidence import (
 )
 from ..data.encoder import typed_text
 from ..data.scored import OutOfRange, prepare
+from ..data.source import ENGINE_FIELDS, takes_source
 from ..engines._mapreduce import Progress, frame_of
-from ..engines._pages import engine_pages, small_pages
+from ..engines._pages import engine_pages_of, small_pages
 from ..engines._run import Engine, check_engine, check_source
 from ..engines.fold import fold_batches, fold_partitions, part_columns
 from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts
@@ -51,7 +52,13 @@ __all__ = [
 Statistics = tuple[ConfidenceSums, ConfidenceValueCounts | None]
 
 
-@engine_pages
+#: A source's columns these front doors take first (as column names, with ``source=``).
+COLUMNS = ("correct", "confidence")
+
+
+@engine_pages_of(
+    takes_source("normalized_cross_entropy", ENGINE_FIELDS, columns=COLUMNS, data="source")
+)
 def normalized_cross_entropy(
     correct: npt.ArrayLike | pd.Series[Any],
     confidence: npt.ArrayLike | pd.Series[Any],
@@ -172,7 +179,7 @@ def normalized_cross_entropy(
     return nce_from_sums(sums)
 
 
-@engine_pages
+@engine_pages_of(takes_source("calibration_metrics", ENGINE_FIELDS, columns=COLUMNS, data="source"))
 def calibration_metrics(
     correct: npt.ArrayLike | pd.Series[Any],
     confidence: npt.ArrayLike | pd.Series[Any],

@@ -9,14 +9,13 @@ counted by (rater, group, label), or read again rating by rating, for the raters
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, option
-from .._types import Duplicates, Level
 from ..consensus import (
     Consensus,
     ConsensusMissing,
@@ -27,12 +26,10 @@ from ..consensus import (
     check_choices,
     consensus_from_ratings,
 )
-from ..data.encoder import LabelsAs
 from ..data.ratings import Ratings
+from ..data.source import Source, as_source
 from ..engines._pages import engine_pages, small_pages
 from ..engines._run import (
-    Engine,
-    ReadOptions,
     Rescan,
     check_engine,
     index_label_counts,
@@ -50,7 +47,7 @@ NOTE = (
 
 @engine_pages
 def consensus(
-    ratings: Ratings | Any,
+    ratings: Source | Ratings | Any,
     *,
     reference: ConsensusReference = "all",
     missing: ConsensusMissing = "omit",
@@ -58,20 +55,7 @@ def consensus(
     base: float = 2.0,
     gold: Mapping[Any, Any] | pd.Series | Sequence[Any] | npt.ArrayLike | None = None,
     ordinal: bool = False,
-    engine: Engine = "memory",
-    item: str | None = None,
-    rater: str | None = None,
-    label: str | None = None,
-    level: Level = "nominal",
-    categories: Sequence[Any] | None = None,
-    duplicates: Duplicates = "raise",
-    scheduler: Any = None,
-    progress: Callable[[int, int | None], None] | None = None,
-    batch_size: int = 1_000_000,
-    na_values: Sequence[str] | None = None,
-    labels_as: LabelsAs = "auto",
-    sep: str | None = None,
-    encoding: str | None = None,
+    **read_options: Any,
 ) -> Consensus:
     r"""Which items are contested, which ratings and raters stray from the consensus.
 
@@ -90,12 +74,12 @@ def consensus(
 
     Parameters
     ----------
-    ratings : Ratings, or where the ratings are
-        The ratings (any level; the labels are treated as categories); with the memory
-        engine also a long data frame (pandas, polars, pyarrow, DuckDB) or a file path, with
-        ``item``, ``rater`` and ``label``. With ``engine="stream"``: Parquet/CSV paths, a
-        glob or a folder; with ``engine="dask"`` also a dask DataFrame (pass ``item``,
-        ``rater``, ``label``).
+    ratings : Source, Ratings, or where the ratings are
+        A :class:`~accord.Source` (:func:`accord.source`), or what it holds: the ratings (any level;
+        the labels are treated as categories); with the memory engine also a long data frame
+        (pandas, polars, pyarrow, DuckDB) or a file path, with ``item``, ``rater`` and ``label``.
+        With ``engine="stream"``: Parquet/CSV paths, a glob or a folder; with ``engine="dask"`` also
+        a dask DataFrame (pass ``item``, ``rater``, ``label``).
     reference : {"all", "others"}, default "all"
         ``"all"``: the rating being scored counts in ``p`` (Simon 2010). ``"others"``:
         leave-one-out, ``p`` is the share of the *other* raters of the item who chose the same
@@ -118,6 +102,11 @@ def consensus(
     ordinal : bool, default False
         Also compute Simon's ordinal entropy and ordinal surprisal (the categories in their
         order; needs level ordinal, interval or ratio and ``missing="omit"``).
+    **read_options
+        The fields of :class:`~accord.Source`, as :func:`accord.source` takes them
+        (``consensus(x, item="i", ...)`` is ``consensus(source(x, item="i", ...))``), of
+        which:
+
     engine : {"memory", "stream", "dask"}, default "memory"
         ``"stream"`` and ``"dask"`` count the items from files (or partitions), then read the
         ratings a second time to sum each rater's surprisals and deviations, without
@@ -225,20 +214,13 @@ def consensus(
     6     C        3.0       1.25        poor
     7     D        3.0       1.25        poor
     """
+    src = as_source(ratings, "consensus", **read_options)
+    ratings, engine, level = src.data, src.engine, src.level
     check_choices(reference, missing)
     check_engine(engine, "consensus")
-    columns: ReadOptions = dict(
-        item=item,
-        rater=rater,
-        label=label,
-        level=level,
-        categories=categories,
-        duplicates=duplicates,
-        na_values=na_values,
-        labels_as=labels_as,
-        sep=sep,
-        encoding=encoding,
-    )
+    # ``missing`` here is how consensus scores a row without a label; the source's
+    # ``missing`` how such a row reads (by default omitted, and kept as an assignment).
+    columns = src.read_options()
     if engine != "memory":
         options = _engine_options(
             engine,
@@ -249,7 +231,7 @@ def consensus(
             ordinal=ordinal,
             level=level,
         )
-        read = dict(columns, scheduler=scheduler, progress=progress, batch_size=batch_size)
+        read = dict(columns, **src.engine_options())
         return _from_engine(ratings, engine, options=options, gold=gold, **read)
     ratings = ratings_in_memory(ratings, owner="consensus", **columns)
     # Its large arrays (the ratings table's columns) are written once, a chunk at a time:

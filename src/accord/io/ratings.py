@@ -32,6 +32,7 @@ __all__ = [
     "read_columns",
     "read_export",
     "read_ratings",
+    "read_ratings_and_rows",
     "read_table",
 ]
 
@@ -156,19 +157,50 @@ def read_table(
     definitions.
     """
     columns_read, text = read_columns(path, columns, **files)
-    wanted = list(dict.fromkeys(columns))
+    return _frame(list(dict.fromkeys(columns)), columns_read, text, na_values)
+
+
+def _frame(
+    names: list[str], columns: list[Any], text: bool, na_values: Sequence[str] | None
+) -> pd.DataFrame:
+    """The columns read by :func:`read_columns` as a pandas frame: a CSV/TSV file's each
+    typed from all its values (numbers, booleans or text), never by block."""
     if text:
-        # Each column typed from all its values (numbers, booleans or text), never by block.
         return pd.DataFrame(
-            {
-                name: typed_column(col, na_values)
-                for name, col in zip(wanted, columns_read, strict=True)
-            }
+            {name: typed_column(col, na_values) for name, col in zip(names, columns, strict=True)}
         )
     import pyarrow as pa
 
-    frame: pd.DataFrame = pa.table(dict(zip(wanted, columns_read, strict=True))).to_pandas()
+    frame: pd.DataFrame = pa.table(dict(zip(names, columns, strict=True))).to_pandas()
     return frame
+
+
+def read_ratings_and_rows(
+    path: str | Path,
+    columns: Sequence[str],
+    *,
+    item: str,
+    rater: str,
+    label: str,
+    file_format: FileFormat | None = None,
+    sep: str | None = None,
+    encoding: str | None = None,
+    **encode: Any,
+) -> tuple[Ratings, pd.DataFrame]:
+    """One read of ``path``: the ratings of its ``item``, ``rater`` and ``label`` columns
+    (as :func:`read_ratings` reads them, ``encode`` its ``level``, ``categories``,
+    ``missing``, ``duplicates``, ``na_values``, ``labels_as`` and ``multi_label``) and the
+    rows of those and the other ``columns`` (as :func:`read_table` reads them)."""
+    _check_json_lines(path, file_format)
+    names = list(dict.fromkeys((item, rater, label, *columns)))
+    read, text = read_columns(path, names, file_format=file_format, sep=sep, encoding=encoding)
+    frame = _frame(names, read, text, encode.get("na_values"))
+    by_name = dict(zip(names, read, strict=True))
+    native = None if text else _declared(path, label, by_name[label], file_format)
+    ratings = encode_columns(by_name[item], by_name[rater], by_name[label],
+                             columns=(item, rater, label), source=str(path), text=text,
+                             native=native, **encode)  # fmt: skip
+    return ratings, frame
 
 
 def read_columns(
@@ -434,12 +466,7 @@ def read_ratings(
             missing=missing, duplicates=duplicates, na_values=na_values, labels_as=labels_as,
             multi_label=multi_label,
         )  # fmt: skip
-    if file_format in (None, "jsonl") and is_json_array(path):
-        raise InvalidInputError(
-            f"{path} holds one JSON array, not JSON Lines (one record a line); an "
-            "annotation-tool export (Label Studio, pairwise judgments) is read without item=, "
-            "rater= and label="
-        )
+    _check_json_lines(path, file_format)
     names = list(dict.fromkeys((item, rater, label)))
     read, text = read_columns(path, names, file_format=file_format, sep=sep, encoding=encoding)
     by_name = dict(zip(names, read, strict=True))
@@ -464,6 +491,16 @@ def read_ratings(
         text=text,
         native=native,
     )
+
+
+def _check_json_lines(path: str | Path, file_format: FileFormat | None) -> None:
+    """A file read as JSON Lines that holds one JSON array is an error saying so."""
+    if file_format in (None, "jsonl") and is_json_array(path):
+        raise InvalidInputError(
+            f"{path} holds one JSON array, not JSON Lines (one record a line); an "
+            "annotation-tool export (Label Studio, pairwise judgments) is read without item=, "
+            "rater= and label="
+        )
 
 
 def _declared(

@@ -27,16 +27,15 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import pandas as pd
 
 from .._errors import InvalidInputError, option, require
 from .._names import show_controls
 from .._results import Result
-from .._types import Duplicates, Level
-from ..data.encoder import LabelsAs
 from ..data.ratings import Ratings
+from ..data.source import Source, as_source
 from ._blocks import Section, fmt_int
 from ._context import Context, SectionUnavailable
 
@@ -96,16 +95,10 @@ def _as_pandas(data: Any) -> pd.DataFrame:
     )
 
 
-def _read(
-    data: Any, options: Mapping[str, Any], *, duplicates: Duplicates, extra: Sequence[str]
-) -> tuple[Ratings | None, pd.DataFrame | None, str]:
-    """The ratings (when a label column is given) and the rows read, and the source name.
-
-    ``options`` holds the columns (``item``, ``rater``, ``label``) and how the labels are read
-    (``level``, ``categories``, ``na_values``, ``labels_as``), as
-    :meth:`accord.Ratings.from_long` takes them.
-    """
-    item, rater, label = options["item"], options["rater"], options["label"]
+def _read(src: Source, extra: Sequence[str]) -> tuple[Ratings | None, pd.DataFrame | None, str]:
+    """The ratings (when a label column is given) and the rows read, and the source name:
+    a file is read once, for both (:func:`accord.io.ratings.read_ratings_and_rows`)."""
+    data, item, rater, label = src.data, src.item, src.rater, src.label
     if isinstance(data, Ratings):
         if extra:
             raise InvalidInputError(
@@ -113,14 +106,14 @@ def _read(
                 "data frame rather than Ratings"
             )
         return data, None, data.report.source or "ratings"
-    columns = [c for c in (item, rater, label, *extra) if c]
+    if label is not None and (item is None or rater is None):
+        raise InvalidInputError("a label column needs the item and rater columns too")
     if isinstance(data, str | os.PathLike):
-        from ..io.ratings import read_table
-
-        frame = read_table(Path(data), columns)
+        ratings, frame = _read_file(src, Path(data), extra)
         source = str(data)
     else:
         frame = _as_pandas(data)
+        columns = [c for c in (item, rater, label, *extra) if c]
         missing = [c for c in columns if c not in frame.columns]
         if missing:
             from .._errors import ColumnNotFoundError
@@ -129,21 +122,43 @@ def _read(
                 f"column {missing[0]!r} not found; the frame has {list(map(str, frame.columns))}"
             )
         source = "pandas.DataFrame"
-    ratings = None
-    if label is not None:
-        if item is None or rater is None:
-            raise InvalidInputError("a label column needs the item and rater columns too")
-        if isinstance(data, str | os.PathLike):
-            # the labels as the file has them: the frame's columns are typed already
-            from ..io.ratings import read_ratings
+        ratings = None
+        if label is not None:
+            from ..front.reading import ratings_of
 
-            ratings = read_ratings(Path(data), duplicates=duplicates, **options)
-        else:
-            ratings = Ratings.from_long(frame, duplicates=duplicates, **options)
+            ratings = ratings_of(dataclasses.replace(src, data=frame), "report")
+    if ratings is not None:
         ratings = dataclasses.replace(
             ratings, report=dataclasses.replace(ratings.report, source=source)
         )
     return ratings, frame, source
+
+
+def _read_file(
+    src: Source, path: Path, extra: Sequence[str]
+) -> tuple[Ratings | None, pd.DataFrame | None]:
+    """The ratings and rows of one file, read once: a table's named columns, or an
+    annotation tool's export (``from_`` or ``field``: its ratings, no rows)."""
+    from ..io.ratings import read_ratings_and_rows, read_table
+
+    files = {"file_format": src.file_format, "sep": src.sep, "encoding": src.encoding}
+    if src.from_ is not None or src.field is not None:
+        if extra:
+            raise InvalidInputError(
+                "score, confidence, correctness and gold columns need a table; an "
+                "annotation-tool export holds only its labels"
+            )
+        from ..front.reading import ratings_of
+
+        return ratings_of(dataclasses.replace(src, data=str(path)), "report"), None
+    if src.label is None:
+        columns = [c for c in (src.item, src.rater, *extra) if c]
+        return None, read_table(path, columns, na_values=src.na_values, **files)  # type: ignore[arg-type]
+    assert src.item is not None and src.rater is not None
+    encode = {k: getattr(src, k) for k in ("level", "categories", "missing", "duplicates",
+                                           "na_values", "labels_as", "multi_label")}  # fmt: skip
+    return read_ratings_and_rows(path, extra, item=src.item, rater=src.rater, label=src.label,
+                                 **files, **encode)  # type: ignore[arg-type]  # fmt: skip
 
 
 class _Steps:
@@ -203,11 +218,14 @@ def _score_confidence(
     return {k: str(v) for k, v in given.items()}
 
 
-def _gold_labels(frame: pd.DataFrame | None, item: str | None, gold: str) -> pd.Series:
-    """The gold label of each item that has one, indexed by item id."""
+def _gold_labels(frame: pd.DataFrame | None, item: str | None, gold: str | None) -> Any:
+    """The gold label of each item that has one, indexed by item id (None without a gold
+    column, or without the rows)."""
     from ..consensus import gold_labels
 
-    assert frame is not None and item is not None
+    if gold is None or frame is None:
+        return None
+    assert item is not None
     return gold_labels(frame, item, gold)
 
 
@@ -337,17 +355,8 @@ def _subtitle(ctx: Context) -> str:
 def report(
     data: Any,
     *,
-    item: str | None = None,
-    rater: str | None = None,
-    label: str | None = None,
-    level: Level = "nominal",
-    categories: Sequence[Any] | None = None,
-    duplicates: Duplicates = "raise",
-    scores: str | Sequence[str] = (),
     score_confidence: str | Mapping[str, str] | None = None,
     gold: str | None = None,
-    confidence: str | None = None,
-    correct: str | None = None,
     positive: Any = None,
     judge: Any = None,
     humans: Sequence[Any] | None = None,
@@ -357,11 +366,7 @@ def report(
     confidence_level: float = 0.95,
     n_boot: int = 2000,
     seed: int = 0,
-    progress: bool | None = None,
-    na_values: Sequence[str] | None = None,
-    labels_as: LabelsAs = "auto",
-    engine: Literal["memory", "stream", "dask"] = "memory",
-    multi_label: bool = False,
+    **read_options: Any,
 ) -> HtmlReport:
     """Build the HTML report that answers "can I trust these raters?".
 
@@ -372,11 +377,16 @@ def report(
 
     Parameters
     ----------
-    data : str, path, DataFrame, Ratings or Spans
-        A ratings file (CSV, TSV, Parquet, JSON Lines), a long frame (one row per rating:
-        pandas, polars, pyarrow, DuckDB), or :class:`~accord.Ratings`; or
-        :class:`~accord.Spans` (from :func:`accord.read_brat` and the other span readers)
-        for a report on span agreement (the column options do not apply).
+    data : Source, str, path, DataFrame, Ratings or Spans
+        A :class:`~accord.Source` (:func:`accord.source`), or what it holds: a ratings file (CSV,
+        TSV, Parquet, JSON Lines), a long frame (one row per rating: pandas, polars, pyarrow,
+        DuckDB), or :class:`~accord.Ratings`; or :class:`~accord.Spans` (from
+        :func:`accord.read_brat` and the other span readers) for a report on span agreement (the
+        column options do not apply).
+    **read_options
+        The fields of :class:`~accord.Source`, as :func:`accord.source` takes them
+        (``report(x, item="i", ...)`` is ``report(source(x, item="i", ...))``), of which:
+
     item, rater, label : str, optional
         Column names. ``label`` is needed for the agreement sections; ``item`` and ``rater``
         for everything but the confidence section.
@@ -387,9 +397,9 @@ def report(
     duplicates : {"raise", "first", "last", "mean"}, default "raise"
         As in :meth:`accord.Ratings.from_long`; with the stream and dask engines "first" or
         "last" (the agreement and consensus sections).
-    scores : str or sequence of str, optional
-        Numeric score columns; each is calibrated over the panel (item values and rater
-        biases, :func:`accord.calibrate_panel`).
+    score : str or sequence of str, optional
+        Numeric score columns (also spelled ``scores``); each is calibrated over the panel
+        (item values and rater biases, :func:`accord.calibrate_panel`).
     score_confidence : str or mapping of str to str, optional
         Confidence columns for the scores: ``c > 0``, the inverse variance of each score
         (absolute, as ``calibrate_panel(confidence=...)`` takes them; not the probabilities of
@@ -429,8 +439,12 @@ def report(
         Bootstrap replicates where a statistic has no analytic SE (informational agreement).
     seed : int, default 0
         Seed of every bootstrap: the same input gives the same page.
-    progress : bool, optional
-        Show a progress bar on stderr; default: when stderr is a terminal.
+    progress : bool or callable, optional
+        Show a progress bar on stderr; default: when stderr is a terminal. A callable is
+        the stream engine's ``progress(rows_read, total_or_None)`` (no bar then).
+    missing, sep, encoding, file_format, from_, field
+        As in :func:`accord.read_ratings` (``from_`` and ``field``: an annotation tool's
+        export, read in memory).
     na_values, labels_as
         What counts as a missing label and how a text file's labels are typed, as in
         :meth:`accord.Ratings.from_long` (e.g. ``na_values=[]`` keeps a category named
@@ -482,59 +496,42 @@ def report(
     """
     from .sections import SECTIONS
 
-    score_cols = (scores,) if isinstance(scores, str) else tuple(scores)
-    score_conf = _score_confidence(score_cols, score_confidence)
-    _check(data, label, score_cols, gold, confidence, correct, engine, duplicates)
-    _check_judge(data, label, judge, epsilon, humans)
+    src = as_source(data, "report", **read_options)
+    score_conf = _score_confidence(src.scores, score_confidence)
+    _check(src, gold)
+    _check_judge(src.data, src.label, judge, epsilon, humans)
     from ..data.spans import Spans
 
-    if isinstance(data, Spans):
-        return _span_report(data, title=title, output=output, enabled=progress)
-    options: dict[str, Any] = {
-        "item": item,
-        "rater": rater,
-        "label": label,
-        "level": level,
-        "categories": categories,
-        "na_values": na_values,
-        "labels_as": labels_as,
-        "multi_label": multi_label,
-    }
+    bar = src.progress if src.progress is None or isinstance(src.progress, bool) else False
+    if isinstance(src.data, Spans):
+        return _span_report(src.data, title=title, output=output, enabled=bar)
     extra = [
-        *score_cols,
+        *src.scores,
         *dict.fromkeys(score_conf.values()),
-        *([confidence, correct] if confidence and correct else []),
+        *([src.confidence, src.correct] if src.confidence and src.correct else []),
         *([gold] if gold else []),
     ]
-    steps = _Steps(len(SECTIONS) + 2, progress)
+    steps = _Steps(len(SECTIONS) + 2, bar)
     try:
-        if engine == "memory":
-            ratings, frame, source = steps.step(
-                "reading", lambda: _read(data, options, duplicates=duplicates, extra=extra)
-            )
+        if src.engine == "memory":
+            ratings, frame, source = steps.step("reading", lambda: _read(src, extra))
         else:  # the engine reads the file(s) itself, section by section
-            ratings, frame, source = None, None, str(data)
+            ratings, frame, source = None, None, str(src.data)
         ctx = Context(
             ratings=ratings,
             frame=frame,
-            scores=score_cols,
             score_confidence=score_conf,
-            confidence=confidence,
-            correct=correct,
             positive=positive,
             confidence_level=confidence_level,
             n_boot=n_boot,
             seed=seed,
             source=source,
             gold=gold,
-            gold_labels=None if gold is None or frame is None else _gold_labels(frame, item, gold),
-            engine=engine,
-            duplicates=duplicates,
-            path=None if engine == "memory" else data,
+            gold_labels=_gold_labels(frame, src.item, gold),
             judge=judge,
             humans=None if humans is None else tuple(humans),
             epsilon=epsilon,
-            **options,
+            **_context_options(src),
         )
         built, skipped = _build(ctx, _judge_first(SECTIONS, judge), steps)
         subtitle = _subtitle(ctx)
@@ -544,6 +541,25 @@ def report(
     name = Path(source).name if source else "ratings"
     heading = title or f"Rater agreement: {name}"
     return _finish(built, skipped, heading=heading, subtitle=subtitle, steps=steps, output=output)
+
+
+def _context_options(src: Source) -> dict[str, Any]:
+    """The fields of the report's :class:`Context` that come from the source: its columns,
+    how its labels read, and (stream and dask) the source the engines read, without the
+    report's progress bar."""
+    names = ("item", "rater", "label", "confidence", "correct", "level", "categories",
+             "na_values", "labels_as", "multi_label", "engine", "duplicates")  # fmt: skip
+    in_memory = src.engine == "memory"
+    callback = None if isinstance(src.progress, bool) else src.progress
+    origin = None
+    if not in_memory:
+        origin = as_source(src, "report", score=(), confidence=None, correct=None,
+                           progress=callback)  # fmt: skip
+    return {name: getattr(src, name) for name in names} | {
+        "scores": src.scores,
+        "path": None if in_memory else src.data,
+        "origin": origin,
+    }
 
 
 def _judge_first(sections: Sequence[tuple[str, Any]], judge: Any) -> list[tuple[str, Any]]:
@@ -572,24 +588,17 @@ def _check_judge(
         )
 
 
-def _check(
-    data: Any,
-    label: str | None,
-    scores: tuple[str, ...],
-    gold: str | None,
-    confidence: str | None,
-    correct: str | None,
-    engine: str,
-    duplicates: str,
-) -> None:
+def _check(src: Source, gold: str | None) -> None:
     """The options of :func:`report` that go together, and the engine's needs."""
+    data, label, engine, duplicates = src.data, src.label, src.engine, src.duplicates
     if gold is not None and label is None:
         raise InvalidInputError(
             "a gold column is compared with the raters' labels: give the label column too"
         )
-    if (confidence is None) != (correct is None):
+    if (src.confidence is None) != (src.correct is None):
         raise InvalidInputError("confidence and correct go together: give both columns or neither")
-    if label is None and not scores and confidence is None and not isinstance(data, Ratings):
+    nothing = label is None and not src.scores and src.confidence is None
+    if nothing and not isinstance(data, Ratings) and src.from_ is None and src.field is None:
         from ..data.spans import Spans
 
         if not isinstance(data, Spans):

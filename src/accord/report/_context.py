@@ -77,6 +77,9 @@ class Context:
         The judge's panel of humans (None: every rater that is not a judge).
     epsilon : float or None
         The alternative annotator test's margin for the judge section.
+    origin : Source or None
+        The :class:`~accord.Source` the stream and dask engines read (the path, how it
+        reads and the engine), which every section's front-door call takes.
     """
 
     ratings: Ratings | None
@@ -107,6 +110,7 @@ class Context:
     judge: Any = None
     humans: tuple[Any, ...] | None = None
     epsilon: float | None = None
+    origin: Any = None
     _cache: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -147,27 +151,11 @@ class Context:
         """An interval as the report words it, e.g. ``"95% CI 0.32 to 0.54"``."""
         return f"{self.level_pct} CI {fmt_ci(low, high)}"
 
-    def source_options(self) -> dict[str, Any]:
-        """The arguments that point a public function at the ratings: the ratings in
-        memory, or the path, columns and engine."""
-        if self.in_memory:
-            return {}
-        return {
-            "engine": self.engine,
-            "item": self.item,
-            "rater": self.rater,
-            "label": self.label,
-            "level": self.level,
-            "categories": self.categories,
-            "na_values": self.na_values,
-            "labels_as": self.labels_as,
-            "duplicates": self.duplicates,
-        }
-
     @property
     def data(self) -> Any:
-        """What the public functions take as their data: the ratings or the path."""
-        return self.ratings if self.in_memory else str(self.path)
+        """What the public functions take as their data: the ratings, or the source the
+        engines read."""
+        return self.ratings if self.in_memory else self.origin
 
     def agreement_table(self) -> Any:
         """``accord.agreement`` on the ratings, computed once (for measurements: the ICC and
@@ -179,7 +167,7 @@ class Context:
         chosen: dict[str, Any] = {"multi_label": True} if sets else {"coefficients": wanted}
         return self.cached(
             "agreement",
-            lambda: agreement(self.data, **chosen, **self.source_options()),
+            lambda: agreement(self.data, **chosen),
         )
 
     def consensus_result(self) -> Any:
@@ -188,9 +176,7 @@ class Context:
         from ..front.consensus import consensus
 
         gold: dict[str, Any] = {} if self.gold_labels is None else {"gold": self.gold_labels}
-        return self.cached(
-            "consensus", lambda: consensus(self.data, **gold, **self.source_options())
-        )
+        return self.cached("consensus", lambda: consensus(self.data, **gold))
 
     @property
     def read_report(self) -> ReadReport:

@@ -95,7 +95,7 @@ def _most_contested(ctx: Context, cons: Any) -> tuple[list[dict[str, Any]], str]
 
     ordinal = ctx.cached(
         "consensus-ordinal",
-        lambda: consensus(ctx.data, ordinal=True, **ctx.source_options()),
+        lambda: consensus(ctx.data, ordinal=True),
     )
     items = ordinal.items.dropna(subset=["ordinal_entropy"])
     ranked = items.sort_values(
