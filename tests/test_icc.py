@@ -130,3 +130,16 @@ def test_agreement_reports_the_six_forms_as_pingouin() -> None:
     # pingouin 0.7 labels its rows the same way (its "Type" column).
     for label, value in ours.items():
         assert_allclose(value, theirs[label], rtol=1e-10, err_msg=label)
+
+
+def test_scores_whose_squares_overflow_say_so() -> None:
+    # Scores of order 1e200: their squares (1e400) overflow double precision, so the mean
+    # squares are infinite. Every form is NaN with that reason, not a bare NaN; the same
+    # scores in a smaller unit give the ICCs, which do not depend on the unit.
+    rng = np.random.default_rng(1)
+    base = rng.normal(size=(10, 3)) + np.arange(10)[:, None]
+    with pytest.warns(accord.DegenerateDataWarning):
+        huge = accord.icc(base * 1e200)
+    small = accord.icc(base * 1e10)
+    assert all(math.isnan(f.statistic) and "overflows" in (f.reason or "") for f in huge.forms)
+    assert all(math.isfinite(f.statistic) for f in small.forms)

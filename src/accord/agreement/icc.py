@@ -392,9 +392,10 @@ def _mean_squares(y: FloatArray) -> _MeanSquares:
     grand = float(y.mean())
     rows = y.mean(axis=1)
     cols = y.mean(axis=0)
-    sst = float(np.sum((y - grand) ** 2))
-    ssr = k * float(np.sum((rows - grand) ** 2))
-    ssc = n * float(np.sum((cols - grand) ** 2))
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is named by the reason
+        sst = float(np.sum((y - grand) ** 2))
+        ssr = k * float(np.sum((rows - grand) ** 2))
+        ssc = n * float(np.sum((cols - grand) ** 2))
     sse = max(sst - ssr - ssc, 0.0)
     ssw = max(sst - ssr, 0.0)
     return _MeanSquares(
@@ -646,6 +647,11 @@ def _anova_reason(n: int, k: int, ms: _MeanSquares | None) -> str | None:
     """
     if ms is None or n < 2 or k < 2:
         return f"the ICC needs at least 2 complete items and 2 raters; got {n} items and {k} raters"
+    if not all(math.isfinite(v) for v in (ms.msr, ms.msw, ms.msc, ms.mse)):
+        return (
+            "the scores are too large to square in double precision (a mean square "
+            "overflows): divide them by a power of ten, which leaves every ICC unchanged"
+        )
     if ms.msr == 0 and ms.msw == 0:
         return "every score is the same: the ICC is 0/0 (undefined)"
     total = (n - 1) * ms.msr + n * (k - 1) * ms.msw
