@@ -636,7 +636,9 @@ def _per_category(d: CountsView) -> pd.DataFrame:
             disagree -= np.einsum("ik,ik,i->k", c, c, inv_pairs[s])
     with np.errstate(invalid="ignore", divide="ignore"):
         kappa_k = 1.0 - (disagree / it.n2) / (pi * (1.0 - pi))
-    kappa_k = np.where((pi > 0) & (pi < 1), kappa_k, math.nan)
+    # A category of all or none of the ratings (to round-off: patterns sum in another order)
+    # has kappa 0/0.
+    kappa_k = np.where((pi > 1e-12) & (pi < 1.0 - 1e-12), kappa_k, math.nan)
     return pd.DataFrame({"category": list(d.categories), "proportion": pi, "kappa": kappa_k})
 
 

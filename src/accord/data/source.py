@@ -122,6 +122,18 @@ class Source:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __repr__(self) -> str:
+        """The data and the fields given, wrapped to lines of at most 100 characters.
+
+        >>> source("r.csv", item="i", rater="r", label="l", level="ordinal")
+        Source(data='r.csv', item='i', rater='r', label='l', level='ordinal')
+        """
+        import textwrap
+
+        parts = [f"{name}={_short(getattr(self, name))}" for name in ("data", *self.given())]
+        text = "Source(" + ", ".join(parts) + ")"
+        return "\n".join(textwrap.wrap(text, width=100, subsequent_indent="    "))
+
     @property
     def scores(self) -> tuple[str, ...]:
         """The score columns, as a tuple."""
@@ -169,6 +181,12 @@ ENGINE_FIELDS: tuple[str, ...] = ("engine", "scheduler", "batch_size", "progress
 ALIASES: Mapping[str, str] = {"scores": "score", "source_tool": "from_"}
 
 _FIELDS = frozenset(f.name for f in dataclasses.fields(Source)) - {"data"}
+
+
+def _short(value: Any, width: int = 60) -> str:
+    """The first line of ``repr(value)``, cut to ``width`` characters."""
+    text = repr(value).splitlines()[0]
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _checked(owner: str, options: Mapping[str, Any]) -> dict[str, Any]:
