@@ -78,6 +78,24 @@ def test_demo_still_renders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert "krippendorff_alpha (ordinal)" in res.output
 
 
+def test_demo_prints_what_the_commands_it_shows_print(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: the demo's BI-RADS section (two raters, ordinal) was headlined by Conger's
+    # kappa and had no Cohen's kappa rows, unlike the `accord agree` command it shows.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "100")
+    res = runner.invoke(app, ["demo", "--examples-dir", str(EXAMPLES)])
+    assert res.exit_code == 0, res.output
+    sections = [s for s in res.stdout.split("\n== ")[1:] if "\n$ accord agree " in s]
+    assert len(sections) == 2
+    for section in sections:
+        command, shown = section.split("\n", 2)[1:]
+        direct = runner.invoke(app, command.removeprefix("$ accord ").split())
+        assert direct.exit_code == 0, direct.output
+        assert shown.startswith(direct.stdout), command
+
+
 def test_degenerate_data_warns_in_one_line_each(tmp_path: Path) -> None:
     path = tmp_path / "one.csv"
     path.write_text("item,rater,label\n1,a,x\n2,b,y\n", encoding="utf-8")

@@ -66,6 +66,7 @@ def demo(
                 OutputFormat.table,
                 None,
                 measurement=ratings.level,
+                ratings=ratings,  # two raters: Cohen's kappa rows and headline, as agree's
             )
 
     from ._report import write_demo_reports
