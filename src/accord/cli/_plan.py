@@ -131,7 +131,8 @@ def _check_applies(ctx: typer.Context, kind: str) -> None:
 
 
 def _rows(result: Any) -> list[dict[str, Any]]:
-    """The plan as rows of (quantity, value): the answer, then the assumptions."""
+    """The plan as rows of (quantity, value): the answer, then the assumptions (the
+    hypotheses in words are the headline's, not a row of numbers)."""
     rows: list[dict[str, Any]] = [{"quantity": "items", "value": result.n_items}]
     if getattr(result, "n_values", None) is not None:
         rows.append({"quantity": "values (codings)", "value": result.n_values})
@@ -139,6 +140,8 @@ def _rows(result: Any) -> list[dict[str, Any]]:
         rows.append({"quantity": "items before rounding", "value": result.n_exact})
     rows.append({"quantity": "raters", "value": result.n_raters})
     for key, value in result.assumptions.items():
+        if key == "hypotheses":
+            continue
         shown = ", ".join(map(str, value)) if isinstance(value, list | tuple) else value
         rows.append({"quantity": key, "value": shown})
     return rows
