@@ -10,11 +10,12 @@ from typing import Any
 import pandas as pd
 
 from .._errors import InvalidInputError
+from .._validate import require_columns
 from ..data.scored import OutOfRange, coerce_units
 from .files import read_text_file
 from .ratings import FileFormat, read_table
 
-__all__ = ["read_confidences", "read_sclite_sgml"]
+__all__ = ["confidences_of", "read_confidences", "read_sclite_sgml"]
 
 
 def read_confidences(
@@ -76,6 +77,24 @@ def read_confidences(
     """
     columns = [correct, confidence] + ([group] if group is not None else [])
     frame = read_table(path, columns, file_format=file_format, sep=sep, encoding=encoding)
+    return confidences_of(frame, correct, confidence, group, out_of_range)
+
+
+def confidences_of(
+    frame: pd.DataFrame,
+    correct: str,
+    confidence: str,
+    group: str | None = None,
+    out_of_range: OutOfRange | None = None,
+) -> pd.DataFrame:
+    """The scored units of ``frame``'s columns, checked and typed as
+    :func:`read_confidences` gives them (a column not in the frame is named).
+
+    >>> confidences_of(pd.DataFrame({"ok": ["yes", "no"], "p": [0.9, 0.2]}), "ok", "p").correct.tolist()
+    [True, False]
+    """  # noqa: E501
+    columns = [correct, confidence] + ([group] if group is not None else [])
+    require_columns(columns, frame.columns, where="source=")
     y, c = coerce_units(
         frame[correct].to_numpy(),
         frame[confidence].to_numpy(),
