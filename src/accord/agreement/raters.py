@@ -55,8 +55,8 @@ class RatingTallies:
 
     Examples
     --------
-    >>> r = Ratings.from_long(["i1", "i1", "i2", "i2", "i2"], ["a", "b", "a", "b", "c"],
-    ...                       ["x", "y", "x", "x", "y"])
+    >>> r = Ratings.from_arrays(["i1", "i1", "i2", "i2", "i2"], ["a", "b", "a", "b", "c"],
+    ...                         ["x", "y", "x", "x", "y"])
     >>> t = RatingTallies(r)
     >>> t.profiles.tolist(), t.per_rater.tolist(), t.per_item.tolist()
     ([[2, 0], [1, 1], [0, 1]], [2, 2, 1], [2, 3])
