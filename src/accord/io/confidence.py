@@ -100,7 +100,7 @@ def confidences_of(
     [True, False]
     """  # noqa: E501
     columns = [correct, confidence] + ([group] if group is not None else [])
-    require_columns(columns, frame.columns, where="source=")
+    require_columns(columns, list(frame.columns), where="source=")
     y, c = coerce_units(
         frame[correct].to_numpy(),
         frame[confidence].to_numpy(),
