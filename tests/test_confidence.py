@@ -509,3 +509,18 @@ def test_one_group_sums_equal_the_grouped_computation(units: list[tuple[bool, fl
         assert getattr(one, field).tolist() == getattr(pooled, field).tolist(), field
     for field in ("sum_log2_correct", "sum_log2_incorrect", "sum_squared_error"):
         assert_allclose(getattr(one, field), getattr(pooled, field), rtol=1e-12, atol=1e-9)
+
+
+def test_source_may_be_a_data_frame_in_memory() -> None:
+    """``source=`` a pandas frame: its columns are read as a file's would be."""
+    frame = pd.DataFrame({"ok": ["yes", "no", "yes", "no"], "p": [0.9, 0.2, 0.6, 0.3]})
+    # hand computation: Brier = (0.1^2 + 0.2^2 + 0.4^2 + 0.3^2) / 4 = 0.075
+    metrics = accord.calibration_metrics("ok", "p", source=frame)
+    assert metrics.brier_score == pytest.approx(0.075, abs=1e-12)
+    nce = accord.normalized_cross_entropy("ok", "p", source=frame)
+    assert (
+        nce.statistic
+        == accord.normalized_cross_entropy([1, 0, 1, 0], [0.9, 0.2, 0.6, 0.3]).statistic
+    )
+    with pytest.raises(accord.InvalidInputError, match=r"column 'conf' not found; .*'ok', 'p'"):
+        accord.normalized_cross_entropy("ok", "conf", source=frame)

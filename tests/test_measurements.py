@@ -795,3 +795,19 @@ def test_fast_jackknife_equals_the_naive_leave_one_out(columns: list[list[int]])
     if np.all(np.abs(values) < 1):
         ccc = accord.concordance_correlation(y)
         assert_allclose(ccc.z_standard_error, se_z, atol=1e-10)
+
+
+def test_cli_subject_column_reads_missing_values_as_the_scores(tmp_path: Path) -> None:
+    """``--na-values ''``: a subject named NA is a subject, in the subject column too."""
+    path = tmp_path / "reps.csv"
+    path.write_text(
+        "i,r,s,subj\n1,a,1.0,NA\n1,b,1.2,NA\n2,a,2.0,NA\n2,b,2.1,NA\n"
+        "3,a,3.0,q\n3,b,3.3,q\n4,a,4.0,q\n4,b,4.5,q\n"
+    )
+    args = ("--item", "i", "--rater", "r", "--score", "s", "--subject", "subj")
+    code, out, err = compare(str(path), *args, "--na-values", "", "--format", "json")
+    assert code == 0, err
+    got = json.loads(out)["pairs"][0]["bland_altman"]
+    assert got["repeated"] and got["n_subjects"] == 2
+    code, _, err = compare(str(path), *args)
+    assert code == 2 and "subject has no entry for item 1" in err

@@ -205,9 +205,45 @@ def flags(command: str) -> set[str]:
     return {flag for param in click.params for flag in param.opts}
 
 
-@pytest.mark.parametrize("command", ["agree", "consensus", "report", "judge", "pair"])
+#: The read flags a command's method allows: compare reads interval scores (no --level,
+#: --categories or --labels-as), calibrate a panel's numeric scores, confidence scored units
+#: (no raters, so no duplicates).
+SCORE_FLAGS = READ_FLAGS - {"--label", "--level", "--categories", "--labels-as"}
+READS = {"agree": READ_FLAGS, "consensus": READ_FLAGS, "report": READ_FLAGS,
+         "judge": READ_FLAGS, "pair": READ_FLAGS, "compare": SCORE_FLAGS,
+         "calibrate": SCORE_FLAGS,
+         "confidence": SCORE_FLAGS - {"--item", "--rater", "--duplicates"}}  # fmt: skip
+
+
+@pytest.mark.parametrize("command", sorted(READS))
 def test_commands_that_read_ratings_share_the_read_flags(command: str) -> None:
-    assert flags(command) >= READ_FLAGS, sorted(READ_FLAGS - flags(command))
+    assert flags(command) >= READS[command], sorted(READS[command] - flags(command))
+    # the flags the method does not allow are refused by the command line's parser
+    refused = READ_FLAGS - READS[command]
+    assert not refused & flags(command), sorted(refused & flags(command))
+
+
+def test_confidence_and_calibrate_read_missing_values_as_told(tmp_path: Path) -> None:
+    """``--na-values ''``: only empty cells are missing, so a group named NA is a group."""
+    units = tmp_path / "units.csv"
+    units.write_text("ok,p,g\n1,0.9,NA\n0,0.2,NA\n1,0.6,b\n0,0.3,b\n")
+    args = ["confidence", str(units), "--correct", "ok", "--confidence", "p", "--group", "g"]
+    default = CliRunner().invoke(app, [*args, "--format", "json"])
+    assert default.exit_code == 2 and "column 'g': missing value at row(s) 1, 2" in default.output
+    res = CliRunner().invoke(app, [*args, "--na-values", "", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    groups = json.loads(res.output)["nce"]["groups"]
+    assert sorted(str(g["group"]) for g in groups) == ["NA", "b"]
+    streamed = CliRunner().invoke(app, [*args, "--na-values", "", "--engine", "stream"])
+    assert streamed.exit_code == 2 and "--na-values applies to --engine memory" in streamed.output
+    panel = tmp_path / "panel.csv"
+    panel.write_text("i,r,s\n1,a,-\n1,b,2\n2,a,3\n2,b,4\n3,a,5\n3,b,7\n")
+    cal = ["calibrate", str(panel), "--item", "i", "--rater", "r", "--score", "s"]
+    default = CliRunner().invoke(app, cal)
+    assert default.exit_code == 2 and "column 's': '-' at row 1 is not a number" in default.output
+    res = CliRunner().invoke(app, [*cal, "--na-values", "-"])
+    assert res.exit_code == 0, res.output
+    assert "dropped 1 (1 missing score or confidence)" in res.output
 
 
 @pytest.mark.parametrize("command", ["agree", "consensus", "report", "judge"])

@@ -19,6 +19,7 @@ rated at least ``min_items`` items (shared, for a pair).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from typing import Any
 
@@ -29,10 +30,12 @@ from .._errors import InvalidInputError
 from .._results import Record, check_level, t_quantile, t_sf
 from .._types import FloatArray, IntArray, RngLike, as_generator
 from ..data.ratings import Ratings
+from ..stats.counts import ItemCategoryCounts, RaterCategoryCounts
 
 __all__ = [
     "RaterDifferences",
     "RaterPermutationTest",
+    "RatingTallies",
     "rater_differences",
     "rater_permutation_test",
 ]
@@ -40,6 +43,42 @@ __all__ = [
 #: Most (item, pair of raters) cells the pair test permutes; above it the pair test is left
 #: out with a reason (the rater test still runs).
 MAX_PAIR_CELLS = 2_000_000
+
+
+class RatingTallies:
+    """How the ratings spread over the raters, the categories and the items, each count
+    computed on first use (what a report shows beside the coefficients).
+
+    Parameters
+    ----------
+    ratings : Ratings
+
+    Examples
+    --------
+    >>> r = Ratings.from_arrays(["i1", "i1", "i2", "i2", "i2"], ["a", "b", "a", "b", "c"],
+    ...                         ["x", "y", "x", "x", "y"])
+    >>> t = RatingTallies(r)
+    >>> t.profiles.tolist(), t.per_rater.tolist(), t.per_item.tolist()
+    ([[2, 0], [1, 1], [0, 1]], [2, 2, 1], [2, 3])
+    """
+
+    def __init__(self, ratings: Ratings) -> None:
+        self.ratings = ratings
+
+    @functools.cached_property
+    def profiles(self) -> IntArray:
+        """Ratings per rater (rows, in ``ratings.raters`` order) and category (columns)."""
+        return RaterCategoryCounts.from_ratings(self.ratings).dense()
+
+    @functools.cached_property
+    def per_rater(self) -> IntArray:
+        """Ratings per rater, in ``ratings.raters`` order."""
+        return RaterCategoryCounts.from_ratings(self.ratings).totals()
+
+    @functools.cached_property
+    def per_item(self) -> IntArray:
+        """Ratings per item, in ``ratings.items`` order."""
+        return ItemCategoryCounts.from_ratings(self.ratings).totals()
 
 
 def _holm(pvalues: FloatArray) -> FloatArray:

@@ -10,6 +10,7 @@ import typer
 from ._app import app, examples
 from ._common import (
     ITEM_OPTION,
+    NA_VALUES_OPTION,
     RATER_OPTION,
     EngineName,
     OutputFormat,
@@ -19,6 +20,7 @@ from ._common import (
     check_seed,
     csv_text,
     echo_warnings,
+    parse_na_values,
     print_table,
     shared_options,
     user_errors,
@@ -111,6 +113,7 @@ def calibrate(
         help="A rater who scored an item more than once: raise, first, last (memory engine) "
         "or mean (of the scores and of the confidences).",
     ),
+    na_values: str | None = NA_VALUES_OPTION,
     gauge: str = typer.Option("sum", "--gauge", help="sum (biases sum to 0) or weighted."),
     per_component: bool = typer.Option(
         False, "--per-component", help="Calibrate each component of a disconnected design."
@@ -143,7 +146,7 @@ def calibrate(
     from ..front.calibration import calibrate_panel
     from ..io.ratings import read_table
 
-    check_engine_options(shared.engine, shared.scheduler)
+    check_engine_options(shared.engine, shared.scheduler, {"--na-values": na_values is not None})
     check_output(output)
     check_output(biases)
     files = shared.files(engine_takes=("sep",))
@@ -166,7 +169,7 @@ def calibrate(
                 for column in (given if isinstance(given, tuple) else (given,))
                 if column is not None
             ]
-            data = read_table(path, columns, **files)
+            data = read_table(path, columns, na_values=parse_na_values(na_values), **files)
         with echo_warnings():
             result = calibrate_panel(
                 data,

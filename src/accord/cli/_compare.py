@@ -17,6 +17,7 @@ from ._common import (
     check_output,
     echo_warnings,
     format_pvalue,
+    parse_na_values,
     print_table,
     read_ratings_file,
     shared_options,
@@ -66,12 +67,16 @@ def _rows(table: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def _subjects(path: Path, item: str, subject: str, files: Any) -> dict[Any, Any]:
-    """The subject of each item, from the ``item`` and ``subject`` columns of ``path``."""
+def _subjects(
+    path: Path, item: str, subject: str, files: Any, na_values: list[str] | None
+) -> dict[Any, Any]:
+    """The subject of each item, from the ``item`` and ``subject`` columns of ``path``
+    (missing where the text is one of ``na_values``, as the scores)."""
     from .._errors import InvalidInputError
     from ..io.ratings import read_table
 
-    frame = read_table(path, [item, subject], **files).dropna().drop_duplicates()
+    frame = read_table(path, [item, subject], na_values=na_values, **files)
+    frame = frame.dropna().drop_duplicates()
     clash = frame[frame[item].duplicated(keep=False)]
     if len(clash):
         raise InvalidInputError(
@@ -149,7 +154,11 @@ def compare(
         ratings: Ratings = read_ratings_file(
             path, files, label=score, level="interval", duplicates=duplicates
         )
-        subjects = None if subject is None else _subjects(path, item, subject, files)
+        subjects = (
+            None
+            if subject is None
+            else _subjects(path, item, subject, files, parse_na_values(na_values))
+        )
         result = bland_altman(
             ratings,
             reference=reference,

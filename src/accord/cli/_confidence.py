@@ -11,6 +11,7 @@ from ._app import app, examples
 from ._common import (
     CONFIDENCE_OPTION,
     CORRECT_OPTION,
+    NA_VALUES_OPTION,
     EngineName,
     OutputFormat,
     Shared,
@@ -21,6 +22,7 @@ from ._common import (
     format_ci,
     format_number,
     output_console,
+    parse_na_values,
     progress_bar,
     shared_options,
     user_errors,
@@ -386,6 +388,7 @@ def confidence(
     out_of_range: str = typer.Option(
         "raise", "--out-of-range", help="Confidences outside [0, 1]: raise or clip (as sclite)."
     ),
+    na_values: str | None = NA_VALUES_OPTION,
     shared: Shared = Shared(),
 ) -> None:
     """Are the confidence scores honest? NCE (exactly as NIST sclite), Brier, log loss, AUROC,
@@ -400,7 +403,7 @@ def confidence(
         raise fail(f"--out-of-range must be raise or clip, got {out_of_range!r}")
     check_output(shared.output)
     files = shared.files()
-    check_engine_options(shared.engine, shared.scheduler)
+    check_engine_options(shared.engine, shared.scheduler, {"--na-values": na_values is not None})
     # The scored units' columns and out-of-range policy, as read_confidences takes them.
     units: dict[str, Any] = {
         "correct": correct,
@@ -435,10 +438,10 @@ def confidence(
         return
     with user_errors():
         if sclite_sgml is not None:
-            if path is not None or correct or confidence_column or group:
+            if path is not None or correct or confidence_column or group or na_values is not None:
                 raise fail(
                     "--sclite-sgml reads its own columns; give no FILE, --correct, "
-                    "--confidence or --group with it"
+                    "--confidence, --group or --na-values with it"
                 )
             words = read_sclite_sgml(sclite_sgml)
             frame = words.rename(columns={"speaker": "group"})
@@ -448,7 +451,7 @@ def confidence(
                 raise fail("give a FILE with --correct and --confidence, or --sclite-sgml FILE")
             if correct is None or confidence_column is None:
                 raise fail("--correct and --confidence are required with a FILE")
-            frame = read_confidences(path, **units, **files)
+            frame = read_confidences(path, **units, **files, na_values=parse_na_values(na_values))
             grouped, source, sclite = group is not None, str(path), False
         results = compute(
             frame,

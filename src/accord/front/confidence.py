@@ -97,9 +97,10 @@ def normalized_cross_entropy(
     out_of_range : {"raise", "clip"}, default "raise"
         Confidences outside [0, 1] raise, or (``"clip"``, sclite's behaviour) are clipped to
         [0, 1] and counted in ``n_out_of_range``.
-    source : path, glob, list of paths or dask DataFrame, optional
+    source : path, glob, list of paths, pandas or dask DataFrame, optional
         Where the units are stored; then ``correct``, ``confidence`` (and ``groups``) are
-        column names. Read whole with ``engine="memory"``, in batches with ``"stream"``
+        column names. Read whole (or a pandas frame taken as it is) with
+        ``engine="memory"``, in batches with ``"stream"``
         (Parquet/CSV; memory bounded by the statistics), per partition with ``"dask"``.
     engine : {"memory", "stream", "dask"}, default "memory"
         The stream and dask engines sum each batch or partition into the mergeable
@@ -332,10 +333,14 @@ def _needs_source(owner: str, engine: str, source: Any) -> None:
 def _read_in_memory(
     source: Any, owner: str, correct: Any, confidence: Any, groups: Any
 ) -> tuple[Any, Any, Any]:
-    """The columns of a file read whole (memory engine with ``source=``)."""
-    from ..io.confidence import read_confidences
+    """The columns of a file read whole, or of a data frame (memory engine with
+    ``source=``)."""
+    from ..io.confidence import confidences_of, read_confidences
 
     _check_columns(owner, correct, confidence, groups)
+    if isinstance(source, pd.DataFrame):
+        frame = confidences_of(source, correct, confidence, groups)
+        return frame["correct"], frame["confidence"], frame.get("group")
     paths = [source] if isinstance(source, str | Path) else list(source)
     frame = pd.concat(
         [read_confidences(p, correct=correct, confidence=confidence, group=groups) for p in paths],

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from .._errors import InvalidInputError
+from .._validate import require_columns
 from ..data.scored import OutOfRange, coerce_units
 from .files import read_text_file
 from .ratings import FileFormat, read_table
 
-__all__ = ["read_confidences", "read_sclite_sgml"]
+__all__ = ["confidences_of", "read_confidences", "read_sclite_sgml"]
 
 
 def read_confidences(
@@ -27,6 +29,7 @@ def read_confidences(
     sep: str | None = None,
     encoding: str | None = None,
     out_of_range: OutOfRange | None = None,
+    na_values: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Read scored units (one row each) from a CSV/TSV, Parquet or JSON Lines file.
 
@@ -47,11 +50,13 @@ def read_confidences(
     sep, encoding : str, optional
         Field separator and text encoding of a CSV/TSV file, as in
         :func:`accord.read_ratings`.
-
     out_of_range : {"raise", "clip"}, optional
         With ``"raise"``, a confidence outside [0, 1] is an error here too, so that the
         message names the first row at fault in file order whatever its fault; by default
         the range is left to the functions that use the confidences.
+    na_values : sequence of str, optional
+        The spellings of a missing value in a CSV/TSV file, as in :func:`accord.read_ratings`
+        (``[]``: empty cells only).
 
     Returns
     -------
@@ -75,7 +80,27 @@ def read_confidences(
     [True, False, True]
     """
     columns = [correct, confidence] + ([group] if group is not None else [])
-    frame = read_table(path, columns, file_format=file_format, sep=sep, encoding=encoding)
+    frame = read_table(
+        path, columns, na_values=na_values, file_format=file_format, sep=sep, encoding=encoding
+    )
+    return confidences_of(frame, correct, confidence, group, out_of_range)
+
+
+def confidences_of(
+    frame: pd.DataFrame,
+    correct: str,
+    confidence: str,
+    group: str | None = None,
+    out_of_range: OutOfRange | None = None,
+) -> pd.DataFrame:
+    """The scored units of ``frame``'s columns, checked and typed as
+    :func:`read_confidences` gives them (a column not in the frame is named).
+
+    >>> confidences_of(pd.DataFrame({"ok": ["yes", "no"], "p": [0.9, 0.2]}), "ok", "p").correct.tolist()
+    [True, False]
+    """  # noqa: E501
+    columns = [correct, confidence] + ([group] if group is not None else [])
+    require_columns(columns, list(frame.columns), where="source=")
     y, c = coerce_units(
         frame[correct].to_numpy(),
         frame[confidence].to_numpy(),

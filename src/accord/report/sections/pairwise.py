@@ -36,7 +36,7 @@ def build_pairwise(ctx: Context) -> Section | None:
     if ratings is None:
         return ctx.unavailable("pairwise", "Pairs of raters")
     from ...agreement import pairwise_agreement
-    from ...stats import RaterCategoryCounts
+    from ...agreement.raters import RatingTallies
 
     result = ctx.cached("pairwise", lambda: pairwise_agreement(ratings))
     names = [str(r) for r in result.matrix.index]
@@ -45,7 +45,7 @@ def build_pairwise(ctx: Context) -> Section | None:
     shown = list(range(len(names)))
     blocks: list[Block] = []
     if len(names) > LIMIT:  # the raters with the most ratings
-        per_rater = RaterCategoryCounts.from_ratings(ratings).totals()
+        per_rater = ctx.cached("tallies", lambda: RatingTallies(ratings)).per_rater
         shown = sorted(int(i) for i in np.argsort(-per_rater, kind="stable")[:LIMIT])
         blocks.append(Note(f"Showing the {LIMIT} raters with the most ratings of {len(names)}."))
     labels = [names[i] for i in shown]

@@ -207,11 +207,12 @@ def _table(ctx: Context, raters: pd.DataFrame, test: Any, gold_ci: Intervals) ->
 
 def _profiles(ctx: Context, raters: pd.DataFrame) -> list[Block]:
     """How each rater shown spreads their ratings over the categories."""
-    from ...stats import RaterCategoryCounts
+    from ...agreement.raters import RatingTallies
 
     ratings = ctx.ratings
     assert ratings is not None
-    profile = RaterCategoryCounts.from_ratings(ratings).dense().astype(np.float64)
+    tallies = ctx.cached("tallies", lambda: RatingTallies(ratings))
+    profile = tallies.profiles.astype(np.float64)
     order = [
         int(np.flatnonzero(ratings.raters == r)[0])
         for r in raters.head(LIMIT)["rater"]

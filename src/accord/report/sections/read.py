@@ -70,10 +70,11 @@ def _label_rows(ctx: Context) -> list[tuple[str, str]]:
                 ", ".join(shown_label(c) for c in categories),
             )
         ]
-    if ctx.ratings is not None:
-        from ...stats import ItemCategoryCounts
+    ratings = ctx.ratings
+    if ratings is not None:
+        from ...agreement.raters import RatingTallies
 
-        per_item = ItemCategoryCounts.from_ratings(ctx.ratings).totals()
+        per_item = ctx.cached("tallies", lambda: RatingTallies(ratings)).per_item
     else:
         per_item = ctx.consensus_result().counts.totals()
     rated = per_item[per_item > 0]
