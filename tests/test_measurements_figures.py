@@ -143,7 +143,7 @@ def test_large_report_bins_the_pairs_and_stays_small() -> None:
     svg = _figure_of(page.html)
     assert POINT not in svg  # no marker per pair: one rasterized image
     assert svg.count("<image") == 1
-    assert len(page.html.encode()) < 1_000_000  # a marker per pair: about 9 MB
+    assert len(page.html.encode()) < 1_000_000  # a marker per pair: about 6 MB
     assert "beyond 5,000 pairs, the pairs are binned" in (page.html)
     assert f"a - b: {n:,} pairs binned" in page.html
 
