@@ -93,3 +93,75 @@ def test_report_says_why_when_a_pair_cannot_be_compared() -> None:
     assert [(ba.first, ba.second) for ba in undefined] == [("0", "2"), ("1", "2")]
     assert all(math.isnan(ba.bias) for ba in undefined)
     assert "at least 2 pairs measured by both 0 and 2" in page.html
+
+
+# ------------------------------------------------------------- figures of fixed cost
+
+
+def _scores(n: int, seed: int = 7) -> object:
+    """``n`` items scored by two raters: a true value and noise each (seeded)."""
+    import pandas as pd
+
+    gen = np.random.default_rng(seed)
+    truth = gen.normal(50.0, 10.0, n)
+    return pd.DataFrame(
+        {
+            "item": np.repeat(np.arange(n), 2),
+            "rater": np.tile(["a", "b"], n),
+            "score": np.repeat(truth, 2) + gen.normal(0.0, 2.0, 2 * n),
+        }
+    )
+
+
+#: A point of a scatter in matplotlib's SVG: a <use> of the marker in the ink colour (the
+#: ticks are <use>s in the muted colour).
+POINT = 'style="fill: #1f2933; fill-opacity: 0.75"'
+
+
+def _figure_of(html: str) -> str:
+    section = html[html.index('id="method-comparison"') :]
+    return section[section.index("<svg") : section.index("</svg>")]
+
+
+def test_small_report_draws_one_marker_per_pair() -> None:
+    page = accord.report(
+        _scores(300), item="item", rater="rater", label="score", level="interval",
+        progress=False,
+    )  # fmt: skip
+    svg = _figure_of(page.html)
+    assert svg.count(POINT) == 300
+    assert "<image" not in svg
+    assert "binned" not in page.html
+
+
+def test_large_report_bins_the_pairs_and_stays_small() -> None:
+    n = 50_000
+    page = accord.report(
+        _scores(n), item="item", rater="rater", label="score", level="interval",
+        progress=False,
+    )  # fmt: skip
+    svg = _figure_of(page.html)
+    assert POINT not in svg  # no marker per pair: one rasterized image
+    assert svg.count("<image") == 1
+    assert len(page.html.encode()) < 1_000_000  # a marker per pair: about 6 MB
+    assert "beyond 5,000 pairs, the pairs are binned" in (page.html)
+    assert f"a - b: {n:,} pairs binned" in page.html
+
+
+def test_binned_plots_count_every_pair() -> None:
+    from accord.report.measurements import bland_altman_plot, concordance_plot
+
+    gen = np.random.default_rng(3)
+    x = gen.normal(10.0, 1.0, 6_000)
+    y = x + gen.normal(0.0, 0.5, x.size)
+    ba = accord.bland_altman(x, y)
+    for fig in (bland_altman_plot(ba), concordance_plot(ba)):
+        mesh = fig.axes[0].collections[0]
+        assert mesh.get_rasterized()
+        assert np.nansum(mesh.get_array()) == x.size  # each pair in one bin
+    ratio = bland_altman_plot(accord.bland_altman(x, y, scale="ratio")).axes[0]
+    assert ratio.get_yscale() == "log"
+    assert np.nansum(ratio.collections[0].get_array()) == x.size
+    assert len(bland_altman_plot(ba, markers=10_000).axes[0].collections[0].get_offsets()) == (
+        x.size
+    )

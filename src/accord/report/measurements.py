@@ -3,6 +3,11 @@
 Each function takes a result of :mod:`accord.measurements` and returns a matplotlib
 ``Figure`` (drawn on ``ax`` when one is given); the numbers drawn are the result's. matplotlib
 is the ``report`` extra, imported inside the functions.
+
+Up to :data:`MARKERS` pairs are drawn one marker each; beyond that the pairs are drawn as a
+2-D histogram (:func:`binned`), rasterized, so that the cost of a figure, and of the SVG of a
+report, does not grow with the data: a vector marker per pair would make a page of 1M
+scores weigh more than 100 MB.
 """
 
 from __future__ import annotations
@@ -19,7 +24,12 @@ from ..measurements import BlandAltman, ConcordanceCorrelation
 from ..measurements.limits import LimitsMethod
 from .figures import ACCENT, INK, MUTED, SECOND, report_style, to_svg
 
-__all__ = ["bland_altman_plot", "bland_altman_svg", "concordance_plot"]
+__all__ = ["MARKERS", "binned", "bland_altman_plot", "bland_altman_svg", "concordance_plot"]
+
+#: Pairs drawn one marker each; more are drawn as a 2-D histogram.
+MARKERS = 5_000
+#: Bins along each axis of the 2-D histogram.
+BINS = 80
 
 
 def _axes(ax: Any | None, size: tuple[float, float]) -> tuple[Any, Any]:
@@ -31,6 +41,32 @@ def _axes(ax: Any | None, size: tuple[float, float]) -> tuple[Any, Any]:
         return ax.figure, ax
     fig = Figure(figsize=size)
     return fig, fig.add_subplot(1, 1, 1)
+
+
+def binned(result: BlandAltman, markers: int = MARKERS) -> bool:
+    """Whether the plots of ``result`` draw its pairs as a 2-D histogram: more than
+    ``markers`` of them."""
+    return result.n_pairs > markers
+
+
+def _points(ax: Any, x: Any, y: Any, *, markers: int, log_y: bool = False) -> None:
+    """The points ``(x, y)``: a marker each, or beyond ``markers`` points a 2-D histogram of
+    :data:`BINS` bins an axis (log-spaced on a log axis), shaded by the points in each bin,
+    empty bins left blank, rasterized (one image, whatever the number of points)."""
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if x.size <= markers:
+        ax.scatter(x, y, s=16, color=INK, alpha=0.75, lw=0)
+        return
+    keep = np.isfinite(x) & np.isfinite(y)
+    if log_y:
+        keep &= y > 0
+    x, y = x[keep], y[keep]
+    if not x.size:
+        return
+    ybins: Any = BINS
+    if log_y:
+        ybins = np.geomspace(y.min(), max(y.max(), y.min() * 1.01), BINS + 1)
+    ax.hist2d(x, y, bins=(BINS, ybins), cmap="Greys", cmin=1, rasterized=True)
 
 
 def _band(ax: Any, value: float, low: float, high: float, color: str, label: str) -> None:
@@ -46,6 +82,7 @@ def bland_altman_plot(
     level: float = 0.95,
     limits_method: LimitsMethod | None = None,
     ax: Any | None = None,
+    markers: int = MARKERS,
 ) -> Any:
     """The Bland-Altman plot: each pair's difference against its mean, with the bias and the
     limits of agreement, their intervals shaded.
@@ -61,6 +98,9 @@ def bland_altman_plot(
         ``"exact"``, or ``"mover"`` with repeated pairs per subject).
     ax : matplotlib Axes, optional
         Draw here; by default on a new figure.
+    markers : int, default 5000
+        Pairs drawn one marker each; more are drawn as a 2-D histogram of 80 x 80 bins,
+        shaded by the pairs in each bin and rasterized (:func:`binned`).
 
     Returns
     -------
@@ -80,7 +120,8 @@ def bland_altman_plot(
     'mean of x and y'
     """
     fig, ax = _axes(ax, (6.4, 4.2))
-    ax.scatter(result.means, result.differences, s=16, color=INK, alpha=0.75, lw=0)
+    log_y = result.scale == "ratio"
+    _points(ax, result.means, result.differences, markers=markers, log_y=log_y)
     bias = result.confidence_interval(level)
     low, up = result.limits_interval(level, limits_method)
     pct = level_pct(level)
@@ -104,7 +145,11 @@ def bland_altman_plot(
 
 
 def concordance_plot(
-    result: BlandAltman, concordance: ConcordanceCorrelation | None = None, *, ax: Any = None
+    result: BlandAltman,
+    concordance: ConcordanceCorrelation | None = None,
+    *,
+    ax: Any = None,
+    markers: int = MARKERS,
 ) -> Any:
     """The pairs of two methods, one against the other, with the identity line ``y = x``.
 
@@ -116,6 +161,9 @@ def concordance_plot(
         Its CCC goes in the title (:func:`accord.concordance_correlation` of the same pairs).
     ax : matplotlib Axes, optional
         Draw here; by default on a new figure.
+    markers : int, default 5000
+        Pairs drawn one marker each; more are drawn as a 2-D histogram of 80 x 80 bins,
+        shaded by the pairs in each bin and rasterized (:func:`binned`).
 
     Returns
     -------
@@ -132,7 +180,7 @@ def concordance_plot(
     """
     fig, ax = _axes(ax, (4.6, 4.4))
     x, y = result.first_values, result.second_values
-    ax.scatter(x, y, s=16, color=INK, alpha=0.75, lw=0)
+    _points(ax, x, y, markers=markers)
     both = np.concatenate([x, y])
     if both.size:
         lo, hi = float(both.min()), float(both.max())

@@ -9,7 +9,7 @@ from typing import Any
 from ..._errors import InvalidInputError
 from .._blocks import Block, Column, Figure, MethodNote, Note, Section, Table, fmt, fmt_int
 from .._context import Context
-from ..measurements import bland_altman_svg
+from ..measurements import MARKERS, binned, bland_altman_svg
 
 __all__ = ["build_method_comparison"]
 
@@ -40,6 +40,18 @@ def _comparison(ctx: Context) -> Any:
 
 def _ci(low: float, high: float) -> str:
     return "" if math.isnan(low) or math.isnan(high) else f"{fmt(low)} to {fmt(high)}"
+
+
+def _binned_words(shown: list[Any]) -> str:
+    """What the caption says of the plots that draw their pairs as a 2-D histogram."""
+    many = [ba for ba in shown if binned(ba)]
+    if not many:
+        return ""
+    counts = ", ".join(f"{ba.first} - {ba.second}: {fmt_int(ba.n_pairs)}" for ba in many)
+    return (
+        f"; beyond {fmt_int(MARKERS)} pairs, the pairs are binned (a 2-D histogram, darker: "
+        f"more pairs in the bin; {counts} pairs binned)"
+    )
 
 
 def build_method_comparison(ctx: Context) -> Section | None:
@@ -104,7 +116,9 @@ def build_method_comparison(ctx: Context) -> Section | None:
             bland_altman_svg(shown, "bland-altman", level),
             "Each pair's difference against its mean, with the bias (solid) and the limits of "
             f"agreement (dashed), their {pct} intervals shaded"
-            + (f"; the first {FIGURES} pairs." if len(result.limits) > FIGURES else "."),
+            + (f"; the first {FIGURES} pairs" if len(result.limits) > FIGURES else "")
+            + _binned_words(shown)
+            + ".",
             f"Bland-Altman plots of {names}",
         )
     )
