@@ -25,7 +25,7 @@ import pytest
 from typer.testing import CliRunner
 
 import accord
-from accord.agreement._statistics import LIGHT_NO_ANALYTIC_SE_ENGINE
+from accord.agreement._statistics import light_no_analytic_se_engine
 from accord.cli import app
 
 COLS = {"item": "item", "rater": "rater", "label": "label"}
@@ -127,7 +127,7 @@ def engine_frame(table: Any, expected: pd.DataFrame) -> pd.DataFrame:
     frame = table.to_frame()
     light = frame["name"] == "light_kappa"
     if light.any():
-        assert frame.loc[light, "reason"].tolist() == [LIGHT_NO_ANALYTIC_SE_ENGINE]
+        assert frame.loc[light, "reason"].tolist() == [light_no_analytic_se_engine()]
         frame.loc[light, "reason"] = expected.loc[expected["name"] == "light_kappa", "reason"]
     return frame
 
@@ -325,7 +325,10 @@ def test_cli_agree_and_consensus_stream_json_equals_memory(
             assert "per-rating table is not produced" in stream.pop("method")
             memory.pop("method")
         else:  # Light's kappa: the note on its missing SE names the memory engine
-            for result, note in ((stream, LIGHT_NO_ANALYTIC_SE_ENGINE), (memory, None)):
+            note_cli = (
+                "no analytic SE: a bootstrap interval (--ci bootstrap) needs the memory engine"
+            )
+            for result, note in ((stream, note_cli), (memory, None)):
                 light = [c for c in result["coefficients"] if c["name"] == "light_kappa"]
                 assert len(light) == 1
                 reason = light[0].pop("reason")

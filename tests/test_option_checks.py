@@ -183,3 +183,14 @@ def test_limits_eight_sd_from_the_bias_still_have_exact_intervals() -> None:
     diff = (wide["Wright"] - wide["mini-Wright"]).to_numpy(dtype=float)
     assert row["lower"] == pytest.approx(diff.mean() - 8 * diff.std(ddof=1), rel=1e-12)
     assert math.isfinite(row["lower_ci_low"]) and row["lower_ci_low"] < row["lower"]
+
+
+def test_light_kappa_note_speaks_the_callers_dialect() -> None:
+    # Python: the keyword; the command line: the flag, never both in one note.
+    light = accord.light_kappa(accord.read_ratings(DIAGNOSES[0], item="patient", rater="rater",
+                                                   label="diagnosis"), ci="analytic")  # fmt: skip
+    assert light.reason == "no analytic SE: ci='bootstrap' gives one"
+    result = runner.invoke(app, ["agree", *DIAGNOSES, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = {row["name"]: row for row in json.loads(result.stdout)["coefficients"]}
+    assert rows["light_kappa"]["reason"] == "no analytic SE: --ci bootstrap gives one"

@@ -22,7 +22,7 @@ from numpy.testing import assert_allclose
 import accord
 from accord import DegenerateDataWarning
 from accord.agreement import _counts
-from accord.agreement.pairwise import LIGHT_NO_ANALYTIC_SE
+from accord.agreement.pairwise import light_no_analytic_se
 from accord.stats import PairTables
 from accord.stats.pairs import rater_code_rows
 
@@ -141,6 +141,6 @@ def test_light_kappa_analytic_se_is_nan_with_a_reason() -> None:
     r = accord.Ratings.from_wide(_wide(0, 40, 5, 3, 0.3))
     row = next(c for c in accord.agreement(r).coefficients if c.name == "light_kappa")
     assert math.isfinite(row.statistic) and math.isnan(row.standard_error)
-    assert row.reason == LIGHT_NO_ANALYTIC_SE
+    assert row.reason == light_no_analytic_se()
     boot = accord.light_kappa(r, n_boot=50, rng=0)
     assert math.isfinite(boot.standard_error) and boot.reason is None

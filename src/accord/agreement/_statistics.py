@@ -16,7 +16,7 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, hint
 from .._methods import StudyDesign
 from .._results import Coefficient
 from .._types import FloatArray, IntArray
@@ -31,7 +31,6 @@ from .many_raters import conger_rater_terms
 from .weights import has_order
 
 __all__ = [
-    "LIGHT_NO_ANALYTIC_SE_ENGINE",
     "CountPatterns",
     "CountStatistics",
     "ItemSums",
@@ -39,14 +38,20 @@ __all__ = [
     "data_from_statistics",
     "has_counts",
     "light_from_statistics",
+    "light_no_analytic_se_engine",
     "study_design",
 ]
 
+
 #: Light's kappa has no analytic SE; its bootstrap resamples items with their ratings, which
 #: the stream and dask engines do not keep.
-LIGHT_NO_ANALYTIC_SE_ENGINE = (
-    "no analytic SE: a bootstrap interval (ci='bootstrap') needs the memory engine"
-)
+def light_no_analytic_se_engine() -> str:
+    """The note of Light's kappa from an engine's statistics, in the caller's words."""
+    return (
+        "no analytic SE: a bootstrap interval"
+        + hint(" ({})", "ci", "bootstrap")
+        + (" needs the memory engine")
+    )
 
 
 class CountStatistics(Protocol):
@@ -260,5 +265,5 @@ def light_from_statistics(
         n_items_unpairable=single,
     )
     if not math.isnan(out["statistic"]):
-        out["reason"] = "; ".join(filter(None, (LIGHT_NO_ANALYTIC_SE_ENGINE, out.get("reason"))))
+        out["reason"] = "; ".join(filter(None, (light_no_analytic_se_engine(), out.get("reason"))))
     return Coefficient(**out)

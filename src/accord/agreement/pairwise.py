@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._errors import InvalidInputError, bad_parameter, warn_degenerate
+from .._errors import InvalidInputError, bad_parameter, hint, warn_degenerate
 from .._results import Coefficient, Result, to_plain
 from .._types import FloatArray, RngLike
 from ..data.ratings import Ratings
@@ -36,8 +36,13 @@ __all__ = ["PairwiseAgreement", "light_kappa", "pairwise_agreement"]
 Measure = Callable[[ContingencyTable], Any]
 BUILTIN_MEASURES = ("cohen_kappa", "percent_agreement", "specific_agreement")
 
+
 #: The note of Light's kappa when its standard error is NaN because none was asked for.
-LIGHT_NO_ANALYTIC_SE = "no analytic SE: ci='bootstrap' (--ci bootstrap) gives one"
+def light_no_analytic_se() -> str:
+    """The note of Light's kappa when its standard error is NaN because none was asked for,
+    in the caller's words (``ci='bootstrap'``, ``--ci bootstrap``, or no advice on a command
+    without that option)."""
+    return "no analytic SE" + hint(": {} gives one", "ci", "bootstrap")
 
 
 def _resolve_measure(
@@ -342,7 +347,7 @@ def light_kappa(
     if math.isnan(out["statistic"]):  # no pair with a defined kappa
         return Coefficient(**out)
     if ci == "analytic":
-        out["reason"] = "; ".join(filter(None, (LIGHT_NO_ANALYTIC_SE, out.get("reason"))))
+        out["reason"] = "; ".join(filter(None, (light_no_analytic_se(), out.get("reason"))))
     if ci == "bootstrap":
         assert pt is not None  # the bootstrap resamples the per-item pair tables
         reps, jk = _light_bootstrap(data, pt, kept, n_boot, rng)

@@ -3,9 +3,10 @@ how the library's messages name options while it runs."""
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from typing import Any
 
@@ -158,6 +159,20 @@ class AccordCommand(TyperCommand):
             raise typer.Exit(code=2) from None
         finally:
             COMMAND_OPTIONS.reset(token)
+
+
+@contextlib.contextmanager
+def speaking_as(name: str) -> Iterator[None]:
+    """Within the block, the library's messages name the options of the command ``name``
+    as its defaults leave them (``accord demo`` prints what the ``accord agree`` commands it
+    shows print)."""
+    import click
+
+    from .._errors import speaking
+
+    command = typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]
+    with speaking(CommandLineDialect(click.Context(command))):
+        yield
 
 
 def out_of_memory(exc: MemoryError, engine_flag: str | None) -> str:

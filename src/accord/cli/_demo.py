@@ -33,6 +33,7 @@ def demo(
         )
     from ..front.agreement import agreement
     from ._agree import render
+    from ._app import speaking_as
 
     jobs = [
         (
@@ -58,7 +59,7 @@ def demo(
             f"\n== {title}\n$ accord agree {path} --item {item} --rater {rater} "
             f"--label {label} --level {level}"
         )
-        with user_errors():
+        with user_errors(), speaking_as("agree"):
             ratings = read_ratings(path, item=item, rater=rater, label=label, level=level)  # type: ignore[arg-type]
             render(
                 ratings.report,
