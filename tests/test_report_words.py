@@ -165,6 +165,9 @@ def test_report_headline_and_contested_items_on_an_ordinal_scale() -> None:
     memory = _agree(str(data_path("birads.csv")), *BIRADS)
     assert f"Cohen's kappa (quadratic weights) {quadratic:.3f}" in text
     assert memory.startswith(f"Cohen's kappa (quadratic weights) {quadratic:.2f} ")
+    # the two-rater section's kappa is the unweighted one, and says so beside the weighted
+    # headline (sklearn: cohen_kappa_score(US, ABVS) on birads.csv)
+    assert f"Cohen's kappa (unweighted) {_birads_kappa(None):.3f}" in text
     # the widest split of the file (by hand: the finding graded 1 by one modality and 5 by
     # the other) heads the contested items, before the splits between neighbouring grades
     wide = pd.read_csv(data_path("birads.csv")).pivot(

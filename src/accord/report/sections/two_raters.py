@@ -91,10 +91,16 @@ def build_two_raters(ctx: Context) -> Section | None:
     x_name, y_name = (str(r) for r in kappa.raters)
     lead = (
         f"{x_name} and {y_name} agree on {fmt_pct(kappa.percent_agreement)} of "
-        f"{fmt_int(kappa.n_items)} items; Cohen's kappa {fmt(kappa.statistic)}, "
+        f"{fmt_int(kappa.n_items)} items; {_kappa_title(ctx)} {fmt(kappa.statistic)}, "
         f"informational agreement {fmt(ia.statistic)}."
     )
     return Section("two-raters", TITLE, lead, tuple(blocks), tuple(methods))
+
+
+def _kappa_title(ctx: Context) -> str:
+    """The section's kappa (unweighted) by its name: with its weights where the page's
+    headline is a weighted kappa (an ordered scale), so that no two kappas share a name."""
+    return "Cohen's kappa" if ctx.level == "nominal" else "Cohen's kappa (unweighted)"
 
 
 def _undefined(why: str) -> Section:
@@ -108,7 +114,7 @@ def _key_figures(ctx: Context, kappa: Any, ia: Any) -> tuple[KeyFigure, ...]:
     i_ci = ia.confidence_interval(ctx.confidence_level) if ia.replicates is not None else None
     return (
         KeyFigure(
-            "Cohen's kappa",
+            _kappa_title(ctx),
             fmt(kappa.statistic),
             ctx.ci_text(k_low, k_high),
             tone_of(k_low, kappa.statistic),
