@@ -87,7 +87,7 @@ def test_simulated_plan_without_seed_is_the_plan_of_seed_0() -> None:
     ("args", "message"),
     [
         (["--coefficient", "kappa2", "--rho0", "0.4", "--rho1", "0.6"], "--coefficient must be"),
-        (["--coefficient", "icc", "--rho0", "0.6"], "rho1= is missing"),
+        (["--coefficient", "icc", "--rho0", "0.6"], "--rho1 is missing"),
         (["--coefficient", "icc", "--rho0", "0.6", "--rho1", "0.8", "--power", "1.2"],
          "--power must be a number strictly between 0 and 1; got 1.2"),
         (["--coefficient", "icc", "--rho0", "0.6", "--rho1", "0.8", "--raters", "1"],
@@ -123,3 +123,11 @@ def test_help_shows_examples() -> None:
     result = runner.invoke(app, ["plan", "--help"])
     assert result.exit_code == 0
     assert "accord plan --coefficient icc --rho0 0.6 --rho1 0.8 --raters 2" in result.stdout
+
+
+def test_plan_errors_name_the_command_lines_options() -> None:
+    # The command line names its flags; Python (tests/test_planning.py) names keywords.
+    result = runner.invoke(app, ["plan", "--coefficient", "icc", "--rho0", "0.6"])
+    assert result.exit_code == 2
+    assert "needs both --rho0 and --rho1; --rho1 is missing" in result.stderr
+    assert "rho0=" not in result.stderr

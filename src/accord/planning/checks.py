@@ -70,9 +70,16 @@ def _both(owner: str, what: str, names: tuple[str, str], values: tuple[Any, Any]
     """Both options of a pair given, or an error naming the one missing."""
     missing = [name for name, value in zip(names, values, strict=True) if value is None]
     if missing:
+        first, second, absent = (_named(k) for k in (*names, missing[0]))
         raise InvalidInputError(
-            f"{owner}: {what} needs both {names[0]}= and {names[1]}=; {missing[0]}= is missing"
+            f"{owner}: {what} needs both {first} and {second}; {absent} is missing"
         )
+
+
+def _named(keyword: str) -> str:
+    """An option as the caller names it: ``rho0=`` in Python, ``--rho0`` on the command
+    line."""
+    return option(keyword).strip()
 
 
 def goal_of(owner: str, rho0: Any, rho1: Any, rho: Any, width: Any) -> str:
@@ -85,18 +92,20 @@ def goal_of(owner: str, rho0: Any, rho1: Any, rho: Any, width: Any) -> str:
     test = rho0 is not None or rho1 is not None
     interval = rho is not None or width is not None
     if test and interval:
-        raise InvalidInputError(
-            f"{owner} plans a test (rho0= and rho1=) or an interval (rho= and width=), not both"
-        )
+        raise InvalidInputError(f"{owner} plans {_goals()}, not both")
     if test:
         _both(owner, "a test", ("rho0", "rho1"), (rho0, rho1))
         return "power"
     if interval:
         _both(owner, "an interval", ("rho", "width"), (rho, width))
         return "width"
-    raise InvalidInputError(
-        f"{owner} needs rho0= and rho1= (a test) or rho= and width= (an interval)"
-    )
+    raise InvalidInputError(f"{owner} needs {_goals()}")
+
+
+def _goals() -> str:
+    """The two plans and the options of each, in the caller's words."""
+    rho0, rho1, rho, width = (_named(k) for k in ("rho0", "rho1", "rho", "width"))
+    return f"a test ({rho0} and {rho1}) or an interval ({rho} and {width})"
 
 
 #: The defaults of the options that belong to one goal only.
