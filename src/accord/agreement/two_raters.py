@@ -265,8 +265,9 @@ def _linearized_se(p: FloatArray, gradient: FloatArray, n: float, factor: float)
     if n < 2:
         return math.nan
     mean = float(np.sum(p * gradient))
-    var = factor / n * (float(np.sum(p * gradient**2)) - mean**2)
-    return math.sqrt(max(var, 0.0))
+    second = float(np.sum(p * gradient**2))
+    excess = second - mean**2  # a difference of sums: within round-off of 0 it is 0
+    return math.sqrt(factor / n * excess) if excess > 1e-12 * second else 0.0
 
 
 # ------------------------------------------------------------------------ bootstrap
