@@ -165,3 +165,21 @@ def test_binned_plots_count_every_pair() -> None:
     assert len(bland_altman_plot(ba, markers=10_000).axes[0].collections[0].get_offsets()) == (
         x.size
     )
+
+
+def test_figures_take_the_comparison_of_ratings_of_one_pair() -> None:
+    # bland_altman(ratings) gives a comparison; with one pair the figures draw that pair (it
+    # raised AttributeError), with several they say which to pass, in one line.
+    two = accord.Ratings.from_wide([[1.0, 1.2], [2.0, 2.1], [3.0, 2.7], [4.0, 4.4]],
+                                   level="interval")  # fmt: skip
+    comparison = accord.bland_altman(two)
+    for plot in (accord.bland_altman_plot, accord.concordance_plot):
+        drawn = plot(comparison)
+        direct = plot(comparison.limits[0])
+        assert drawn.axes[0].get_title() == direct.axes[0].get_title()
+    three = accord.Ratings.from_wide([[1.0, 1.2, 0.9], [2.0, 2.1, 2.2], [3.0, 2.7, 3.1]],
+                                     level="interval")  # fmt: skip
+    with pytest.raises(accord.InvalidInputError, match=r"holds 3 .*comparison.limits\[0\]"):
+        accord.bland_altman_plot(accord.bland_altman(three))
+    with pytest.raises(accord.InvalidInputError, match="needs the result of accord.bland_altman"):
+        accord.bland_altman_plot([1, 2, 3])  # type: ignore[arg-type]

@@ -18,13 +18,20 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import require
+from .._errors import InvalidInputError, require
 from .._methods import level_pct
-from ..measurements import BlandAltman, ConcordanceCorrelation
+from ..measurements import BlandAltman, ConcordanceCorrelation, MethodComparison
 from ..measurements.limits import LimitsMethod
 from .figures import ACCENT, INK, MUTED, SECOND, report_style, to_svg
 
-__all__ = ["MARKERS", "binned", "bland_altman_plot", "bland_altman_svg", "concordance_plot"]
+__all__ = [
+    "MARKERS",
+    "binned",
+    "bland_altman_plot",
+    "bland_altman_svg",
+    "concordance_plot",
+    "one_pair",
+]
 
 #: Pairs drawn one marker each; more are drawn as a 2-D histogram.
 MARKERS = 5_000
@@ -76,8 +83,34 @@ def _band(ax: Any, value: float, low: float, high: float, color: str, label: str
     ax.axhline(value, color=color, lw=1.2, ls="-" if "bias" in label else "--", label=label)
 
 
+def one_pair(result: Any, owner: str) -> BlandAltman:
+    """The Bland-Altman analysis of the one pair a figure draws: ``result`` itself, or the
+    only pair of a comparison of ratings; anything else is a one-line error saying what to
+    pass.
+
+    >>> import accord
+    >>> r = accord.Ratings.from_wide([[1.0, 1.2], [2.0, 2.1], [3.0, 2.7]], level="interval")
+    >>> one_pair(accord.bland_altman(r), "bland_altman_plot").n_pairs
+    3
+    """
+    if isinstance(result, BlandAltman):
+        return result
+    if isinstance(result, MethodComparison) and len(result.limits) == 1:
+        return result.limits[0]
+    if isinstance(result, MethodComparison):
+        pairs = ", ".join(f"{ba.first} - {ba.second}" for ba in result.limits[:3])
+        raise InvalidInputError(
+            f"{owner} draws one pair; the comparison holds {len(result.limits)} ({pairs}"
+            f"{', ...' if len(result.limits) > 3 else ''}): pass one of its .limits, e.g. "
+            f"{owner}(comparison.limits[0])"
+        )
+    raise InvalidInputError(
+        f"{owner} needs the result of accord.bland_altman; got {type(result).__name__}"
+    )
+
+
 def bland_altman_plot(
-    result: BlandAltman,
+    result: BlandAltman | MethodComparison,
     *,
     level: float = 0.95,
     limits_method: LimitsMethod | None = None,
@@ -89,8 +122,9 @@ def bland_altman_plot(
 
     Parameters
     ----------
-    result : BlandAltman
-        From :func:`accord.bland_altman` (for ratings: one of ``comparison.limits``).
+    result : BlandAltman or MethodComparison
+        From :func:`accord.bland_altman`: the analysis of two methods, or the comparison of
+        ratings when it holds one pair (with several, pass one of ``comparison.limits``).
     level : float, default 0.95
         Level of the shaded intervals.
     limits_method : str, optional
@@ -119,6 +153,7 @@ def bland_altman_plot(
     >>> fig.axes[0].get_xlabel()
     'mean of x and y'
     """
+    result = one_pair(result, "bland_altman_plot")
     fig, ax = _axes(ax, (6.4, 4.2))
     log_y = result.scale == "ratio"
     _points(ax, result.means, result.differences, markers=markers, log_y=log_y)
@@ -145,7 +180,7 @@ def bland_altman_plot(
 
 
 def concordance_plot(
-    result: BlandAltman,
+    result: BlandAltman | MethodComparison,
     concordance: ConcordanceCorrelation | None = None,
     *,
     ax: Any = None,
@@ -178,6 +213,7 @@ def concordance_plot(
     >>> fig.axes[0].get_title()
     'x vs y: CCC 0.9346'
     """
+    result = one_pair(result, "concordance_plot")
     fig, ax = _axes(ax, (4.6, 4.4))
     x, y = result.first_values, result.second_values
     _points(ax, x, y, markers=markers)
