@@ -181,5 +181,5 @@ def test_figures_take_the_comparison_of_ratings_of_one_pair() -> None:
                                      level="interval")  # fmt: skip
     with pytest.raises(accord.InvalidInputError, match=r"holds 3 .*comparison.limits\[0\]"):
         accord.bland_altman_plot(accord.bland_altman(three))
-    with pytest.raises(accord.InvalidInputError, match="needs the result of accord.bland_altman"):
+    with pytest.raises(accord.InvalidInputError, match=r"needs the result of accord\.bland_altman"):
         accord.bland_altman_plot([1, 2, 3])  # type: ignore[arg-type]
