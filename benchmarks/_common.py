@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -21,6 +22,19 @@ from pathlib import Path
 from typing import Any
 
 Result = dict[str, Any]
+
+
+def timed(
+    fn: Callable[[], Any], repeat: int, pick: Callable[[list[float]], float] = statistics.median
+) -> tuple[Any, float]:
+    """The result of ``fn`` (its last run) and the ``pick`` of its wall times over ``repeat``
+    runs in this process: the median by default, ``min`` for the best run."""
+    times, out = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - start)
+    return out, pick(times)
 
 
 def cache_dir(name: str) -> Path:

@@ -23,27 +23,14 @@ subset).
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 import warnings
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from _common import cache_dir
+from _common import cache_dir, timed
 
 import accord
 from accord.agreement.icc_mixed import CrossedDesign, fit_reml
-
-
-def timed(fn: Callable[[], Any], repeat: int) -> tuple[Any, float]:
-    """The result of ``fn`` and its median wall time over ``repeat`` runs."""
-    times, out = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return out, statistics.median(times)
 
 
 def main() -> None:

@@ -14,24 +14,11 @@ leave-one-out sample (O(n^2 k)) on ``--naive-items`` items, for scale.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
+from _common import timed
 
 import accord
-
-
-def timed(fn: Callable[[], Any], repeat: int) -> tuple[Any, float]:
-    """The result of ``fn`` and its median wall time over ``repeat`` runs."""
-    times, out = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return out, statistics.median(times)
 
 
 def scores(n: int, k: int, gen: np.random.Generator) -> np.ndarray:

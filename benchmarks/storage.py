@@ -19,14 +19,12 @@ machine they are noisy), with the bytes the matrix (or its cells) held.
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from _common import cache_dir
+from _common import cache_dir, timed
 
 from accord.data.dictionary import encode_ids
 from accord.engines._matrix import MatrixModes
@@ -64,16 +62,6 @@ def design(name: str, n_ratings: int) -> Path:
     return path
 
 
-def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """Best wall-clock seconds of ``repeat`` runs, and the last result."""
-    times, out = [], None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return min(times), out
-
-
 def bench_modes(n_ratings: int, repeat: int) -> None:
     for name in ("dense", "sparse"):
         path = design(name, n_ratings)
@@ -88,7 +76,7 @@ def bench_modes(n_ratings: int, repeat: int) -> None:
                     path, **COLS, statistics=("items", "raters", "pairs"), modes=modes
                 )
 
-            secs, (_, rescan) = best(run, repeat)
+            (_, rescan), secs = timed(run, repeat, min)
             held = rescan.matrix.nbytes / 2**20 if rescan.matrix is not None else 0.0
             print(f"{label:20s} {secs:8.3f} {held:8.1f}")
 
@@ -112,7 +100,7 @@ def bench_encoder(repeat: int) -> None:
     print("\nencode_ids: 1,000,000 integer ids")
     print(f"{'ids':26s} {'ms':>7s}")
     for label, values in id_shapes(1_000_000).items():
-        secs, _ = best(lambda v=values: encode_ids(v, column="item", what="item"), repeat)
+        _, secs = timed(lambda v=values: encode_ids(v, column="item", what="item"), repeat, min)
         print(f"{label:26s} {secs * 1e3:7.1f}")
 
 
