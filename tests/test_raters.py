@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -158,8 +159,9 @@ def test_permutation_pvalue_matches_the_exact_distribution() -> None:
         total += 1
     exact = hits / total
     result = rater_permutation_test(
-        accord.Ratings.from_wide(wide), min_items=1, n_permutations=9999, rng=3
+        accord.Ratings.from_wide(wide), min_items=1, n_permutations=9999, rng=3, sequential=False
     )
+    assert result.n_permutations == 9999
     assert result.raters["pvalue"].iloc[0] == pytest.approx(exact, abs=0.015)
 
 
@@ -196,3 +198,66 @@ def test_permutation_test_is_reproducible_and_checks_options() -> None:
     pd.testing.assert_frame_equal(a.raters, b.raters)
     with pytest.raises(accord.InvalidInputError, match="'n_permutations'"):
         rater_permutation_test(r, n_permutations=5)
+
+
+@pytest.mark.parametrize("size", [2, 3, 5, 7])
+def test_within_item_shuffles_are_uniform_permutations_of_each_item(size: int) -> None:
+    # every draw maps each item's positions onto themselves, and each of the m! orders of an
+    # item comes up equally often (chi-square goodness of fit, 4,000 items of one size + others)
+    from scipy.stats import chisquare
+
+    from accord.agreement.raters import _WithinItemShuffle
+
+    sizes = np.r_[np.full(4000, size), np.full(50, 4), np.full(30, 9)]
+    item_sorted = np.repeat(np.arange(sizes.size), sizes)
+    shuffle = _WithinItemShuffle(item_sorted)
+    gen = np.random.default_rng(11)
+    draw = shuffle.draw(gen)
+    assert np.array_equal(item_sorted[draw], item_sorted)
+    assert np.array_equal(np.sort(draw), np.arange(item_sorted.size))
+    first = draw[: 4000 * size].reshape(4000, size) - (np.arange(4000) * size)[:, None]
+    orders = [tuple(row) for row in first]
+    counts = list(Counter(orders).values())
+    n_orders = math.factorial(size)
+    if n_orders <= 120:
+        assert len(counts) == n_orders
+        assert chisquare(counts).pvalue > 1e-3
+    else:  # 5,040 orders: each position equally likely in each place
+        place = np.bincount(first[:, 0], minlength=size)
+        assert chisquare(place).pvalue > 1e-3
+
+
+def test_sequential_stopping_settles_the_same_answer_with_fewer_permutations() -> None:
+    # a planted random rater among six who agree: the decision is clear after the first block
+    gen = np.random.default_rng(1)
+    truth = gen.integers(0, 4, 150)
+    wide = np.column_stack(
+        [np.where(gen.uniform(size=150) < 0.8, truth, gen.integers(0, 4, 150)) for _ in range(6)]
+        + [gen.integers(0, 4, 150)]
+    )
+    r = accord.Ratings.from_wide(wide)
+    quick = rater_permutation_test(r, n_permutations=999)
+    full = rater_permutation_test(r, n_permutations=999, sequential=False)
+    assert quick.n_permutations < 999 and quick.max_permutations == 999
+    assert full.n_permutations == 999
+    assert quick.stray_raters == full.stray_raters == (6,)
+    assert set(quick.low_pairs) == set(full.low_pairs)
+    assert "of at most 999" in quick.method and "of at most" not in full.method
+    # the Monte Carlo standard error of each p-value, sqrt(p (1 - p) / B)
+    p = quick.raters["pvalue"].to_numpy()
+    expect = np.sqrt(p * (1 - p) / quick.n_permutations)
+    np.testing.assert_allclose(quick.raters["pvalue_se"].to_numpy(), expect)
+    assert "pvalue_se" in quick.pairs.columns
+
+
+def test_a_close_call_draws_every_permutation() -> None:
+    # settle rule by hand: 99% Clopper-Pearson interval of a p-value near the significance
+    # level straddles it, so the test never stops early
+    from accord.agreement.raters import _settled
+
+    # scipy.stats.beta.ppf(0.995, 1, 100) = 0.0516: no exceedance in 100 is not yet below 5%,
+    # beta.ppf(0.995, 1, 200) = 0.0261 in 200 is; 50 of 1000 straddles 5% (0.034 to 0.070)
+    assert not _settled(np.array([1 / 101]), 100, 0.05)
+    assert _settled(np.array([1 / 201]), 200, 0.05)
+    assert not _settled(np.array([51 / 1001]), 1000, 0.05)
+    assert _settled(np.array([0.5, 1 / 201]), 200, 0.05)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import math
 from typing import Any
 
@@ -307,12 +308,14 @@ class RaterPermutationTest(Record):
         ``mean_deviation`` (bits: surprisal of the rating minus the entropy of its item),
         ``z`` (the summed deviations over their standard deviation under permutation),
         ``pvalue`` (max-T permutation p-value, adjusted for all raters tested; NaN when not
-        tested), ``stands_out``; sorted by ``z``, largest first.
+        tested), ``pvalue_se`` (its Monte Carlo standard error), ``stands_out``; sorted by
+        ``z``, largest first.
     pairs : pandas.DataFrame
         One row per pair that shares an item: ``rater_a``, ``rater_b``, ``n_items``
         (shared), ``agreement`` (share of shared items with the same label),
         ``expected_agreement`` (under interchangeable raters), ``z``, ``pvalue`` (min-T
-        permutation p-value, adjusted for all pairs tested), ``stands_out``; sorted by ``z``,
+        permutation p-value, adjusted for all pairs tested), ``pvalue_se``, ``stands_out``;
+        sorted by ``z``,
         lowest first. Empty when the pair test was left out (see ``reason``).
     n_permutations : int
     significance : float
@@ -321,6 +324,9 @@ class RaterPermutationTest(Record):
     method : str
     reason : str or None
         Why the pair test was left out, when it was.
+    max_permutations : int or None
+        The most permutations allowed; ``n_permutations`` is fewer when every decision was
+        settled earlier (``sequential=True``).
     """
 
     raters: pd.DataFrame
@@ -330,6 +336,7 @@ class RaterPermutationTest(Record):
     min_items: int
     method: str
     reason: str | None = None
+    max_permutations: int | None = None
 
     def _headline(self) -> str:
         r, p = self.stray_raters, self.low_pairs
@@ -401,14 +408,124 @@ def _check_permutations(n_permutations: int | None, n: int) -> int:
     return int(n_permutations)
 
 
+def _monte_carlo_se(p: FloatArray, n: int) -> FloatArray:
+    """Monte Carlo standard error of permutation p-values estimated from ``n`` permutations."""
+    return np.sqrt(p * (1.0 - p) / max(n, 1))
+
+
+#: Largest item size whose permutations are drawn from the table of all of them (5! = 120).
+_TABLE_SIZE = 5
+
+
+class _WithinItemShuffle:
+    """Random permutations of the ratings within each item, ratings sorted by item.
+
+    Items of the same size ``m`` are shuffled together: for ``m <= 5`` by picking one of the
+    ``m!`` permutations per item from their table, above by ranking uniform draws within each
+    item (``argsort`` along rows of width ``m``), so no permutation sorts all the ratings.
+    """
+
+    def __init__(self, item_sorted: IntArray) -> None:
+        n = item_sorted.size
+        starts = np.r_[0, np.flatnonzero(np.diff(item_sorted)) + 1] if n else np.zeros(0, int)
+        sizes = np.diff(np.r_[starts, n]).astype(np.int64)
+        self.n = n
+        self.groups: list[tuple[IntArray, IntArray | None]] = []
+        for m in np.unique(sizes):
+            first = starts[sizes == m].astype(np.int64)
+            table = None
+            if m <= _TABLE_SIZE:
+                table = np.array(list(itertools.permutations(range(int(m)))), dtype=np.int64)
+            self.groups.append((first[:, None] + np.arange(m), table))
+
+    def draw(self, gen: np.random.Generator) -> IntArray:
+        """Positions of one random within-item permutation (``values[draw]`` is shuffled)."""
+        out = np.empty(self.n, dtype=np.int64)
+        for positions, table in self.groups:
+            if table is not None:
+                within = table[gen.integers(table.shape[0], size=positions.shape[0])]
+            else:
+                within = np.argsort(gen.random(positions.shape), axis=1)
+            out[positions.ravel()] = (positions[:, :1] + within).ravel()
+        return out
+
+
+@dataclasses.dataclass
+class _PermutationNull:
+    """The permutation distributions of the largest rater z and the smallest pair z."""
+
+    shuffle: _WithinItemShuffle
+    rater_sorted: IntArray
+    d_sorted: FloatArray
+    label_sorted: IntArray
+    pairs: _PairCells
+    sd_r: FloatArray
+    tested: Any
+    k: int
+
+    def one(self, gen: np.random.Generator) -> tuple[float, float]:
+        """The largest rater z and the smallest pair z of one permutation."""
+        shuffle = self.shuffle.draw(gen)
+        top, low = -np.inf, np.inf
+        if self.tested.any():
+            sums = np.bincount(self.rater_sorted, weights=self.d_sorted[shuffle], minlength=self.k)
+            top = float(np.max((sums / self.sd_r)[self.tested]))
+        pairs = self.pairs
+        if pairs.tested.any():
+            lab = self.label_sorted[shuffle]
+            same = lab[pairs.a_pos] == lab[pairs.b_pos]
+            hits = np.bincount(pairs.index, weights=same, minlength=pairs.keys.size)
+            sd = np.sqrt(np.where(pairs.tested, pairs.var_pair, 1.0))
+            low = float(np.min(((hits - pairs.expected) / sd)[pairs.tested]))
+        return top, low
+
+    def draw(
+        self,
+        gen: np.random.Generator,
+        most: int,
+        z_r: FloatArray,
+        z_pair: FloatArray,
+        significance: float | None,
+    ) -> tuple[FloatArray, FloatArray]:
+        """Up to ``most`` permutations, stopping once every decision at ``significance`` is
+        settled (checked after 100 permutations and every 50 after; never, when it is None)."""
+        max_z = np.full(most, -np.inf)
+        min_z = np.full(most, np.inf)
+        for b in range(most):
+            max_z[b], min_z[b] = self.one(gen)
+            done = b + 1
+            if significance is not None and done >= 100 and done % 50 == 0 and done < most:
+                p_r = _max_t_pvalues(z_r, self.tested, max_z[:done], upper=True)
+                p_pair = _max_t_pvalues(z_pair, self.pairs.tested, min_z[:done], upper=False)
+                if _settled(np.r_[p_r, p_pair], done, significance):
+                    return max_z[:done], min_z[:done]
+        return max_z, min_z
+
+
+def _settled(pvalues: FloatArray, n: int, significance: float) -> bool:
+    """Whether the 99% Clopper-Pearson interval of every p-value (estimated from ``n``
+    permutations) lies wholly on one side of ``significance``."""
+    from scipy.stats import beta
+
+    p = pvalues[~np.isnan(pvalues)]
+    hits = np.round(p * (n + 1) - 1)
+    lower = np.where(hits > 0, beta.ppf(0.005, np.maximum(hits, 1), n - hits + 1), 0.0)
+    upper = np.where(hits < n, beta.ppf(0.995, hits + 1, np.maximum(n - hits, 1)), 1.0)
+    return bool(np.all((upper < significance) | (lower > significance)))
+
+
 def _max_t_pvalues(z: FloatArray, tested: Any, null: FloatArray, *, upper: bool) -> FloatArray:
     """Adjusted p-values of the tested ``z`` against the permutation distribution of their
     largest (``upper``) or smallest value."""
     tol = 1e-9
     out = np.full(z.size, np.nan)
-    for j in np.flatnonzero(tested):
-        beyond = null >= z[j] - tol if upper else null <= z[j] + tol
-        out[j] = (1 + np.count_nonzero(beyond)) / (null.size + 1)
+    at = np.flatnonzero(tested)
+    ordered = np.sort(null)
+    if upper:
+        beyond = null.size - np.searchsorted(ordered, z[at] - tol, side="left")
+    else:
+        beyond = np.searchsorted(ordered, z[at] + tol, side="right")
+    out[at] = (1 + beyond) / (null.size + 1)
     return out
 
 
@@ -501,6 +618,23 @@ class _PairCells:
         return pairs.iloc[np.argsort(np.nan_to_num(self.z, nan=np.inf), kind="stable")]
 
 
+def _permutation_method(n_used: int, most: int, significance: float, min_items: int) -> str:
+    """The method line of :class:`RaterPermutationTest`."""
+    stopped = (
+        f" (stopped when every decision at {significance:g} was settled, of at most {most})"
+        if n_used < most
+        else ""
+    )
+    return (
+        f"labels permuted among the raters of each item, {n_used} permutations{stopped}; "
+        "raters: summed deviation (surprisal minus item entropy, bits) over its SD under "
+        "permutation, p-value of the largest such z over the raters tested (max-T); pairs: "
+        "shared-item agreement minus its chance expectation over its SD, p-value of the "
+        f"smallest such z over the pairs tested; tested with at least {min_items} (shared) "
+        f"items; named when the adjusted p-value is below {significance:g}"
+    )
+
+
 def rater_permutation_test(
     ratings: Ratings,
     *,
@@ -508,6 +642,7 @@ def rater_permutation_test(
     significance: float = 0.05,
     min_items: int = 10,
     rng: RngLike = 0,
+    sequential: bool = True,
 ) -> RaterPermutationTest:
     r"""Name the raters and pairs that stand out beyond what interchangeable raters give.
 
@@ -523,23 +658,36 @@ def rater_permutation_test(
     shared items the agreements :math:`A` have mean :math:`\sum \pi_i` and variance
     :math:`\sum \pi_i (1 - \pi_i)`, and :math:`z = (A - \sum \pi_i) / \sqrt{\sum \pi_i(1-\pi_i)}`.
 
-    The labels of every item are permuted among its raters ``n_permutations`` times; the
-    p-value of a rater is the share of permutations whose largest :math:`z_r` (over the raters
-    tested) reaches the rater's, of a pair the share whose smallest pair :math:`z` is as low
-    (max-T: adjusted for testing every rater, and every pair, at once).
+    The labels of every item are permuted among its raters (one random permutation of each
+    item's ratings, drawn per item: no sort of all the ratings) up to ``n_permutations``
+    times; the p-value of a rater is the share of permutations whose largest :math:`z_r`
+    (over the raters tested) reaches the rater's, of a pair the share whose smallest pair
+    :math:`z` is as low (max-T: adjusted for testing every rater, and every pair, at once).
+
+    With ``sequential=True`` (the default) the permutations stop once every decision is
+    settled (checked after 100 permutations and every 50 after): the 99% Clopper-Pearson
+    interval of each tested p-value lies wholly above or wholly below ``significance`` (a
+    curtailed Monte Carlo test in the spirit of Besag & Clifford [3]_). A clear answer then
+    costs 150 permutations or so, a close one (or many pairs near the level) the full
+    number. Each p-value's Monte Carlo standard error, :math:`\sqrt{p(1-p)/B}` over the
+    :math:`B` permutations drawn, is reported beside it.
 
     Parameters
     ----------
     ratings : Ratings
         Categorical ratings (any level: the test reads labels as categories).
     n_permutations : int, optional
-        Default: 999 up to 50,000 ratings, fewer for more (at least 199).
+        The most permutations drawn. Default: 999 up to 50,000 ratings, fewer for more (at
+        least 199).
     significance : float, default 0.05
         A rater or pair stands out when its adjusted p-value is below it.
     min_items : int, default 10
         Fewest items (shared, for a pair) to be tested.
     rng : Generator, int or None, default 0
         Seed of the permutations (the same data give the same answer).
+    sequential : bool, default True
+        Stop before ``n_permutations`` once every decision at ``significance`` is settled;
+        ``False`` draws them all (the most precise p-values).
 
     Returns
     -------
@@ -551,6 +699,8 @@ def rater_permutation_test(
        Wiley. (single-step max-T adjusted p-values)
     .. [2] Simon, S. (2010). Using entropy and the surprisal value to measure the degree of
        agreement with the consensus finding. P.Mean, 2010-04-11.
+    .. [3] Besag, J., & Clifford, P. (1991). Sequential Monte Carlo p-values. Biometrika,
+       78(2), 301-304. https://doi.org/10.1093/biomet/78.2.301
 
     Examples
     --------
@@ -591,27 +741,20 @@ def rater_permutation_test(
     pi_item = same / np.maximum(m, 1)
     pairs_of = _PairCells.of(m, item_sorted, rater[order], label_sorted, pi_item, k, min_items)
     reason = pairs_of.reason
-    pair_index, n_pairs = pairs_of.index, pairs_of.keys.size
-    a_pos, b_pos = pairs_of.a_pos, pairs_of.b_pos
-    expected, var_pair = pairs_of.expected, pairs_of.var_pair
     pair_tested, z_pair = pairs_of.tested, pairs_of.z
 
-    max_z = np.full(n_permutations, -np.inf)
-    min_z = np.full(n_permutations, np.inf)
-    d_sorted = d[order]
-    rater_sorted = rater[order]
-    sd_r = np.sqrt(np.where(tested, v_r, 1.0))
-    sd_pair = np.sqrt(np.where(pair_tested, var_pair, 1.0))
-    base = item_sorted.astype(np.float64)
-    for b in range(n_permutations):
-        shuffle = np.argsort(base + gen.random(base.size), kind="stable")
-        if tested.any():
-            sums = np.bincount(rater_sorted, weights=d_sorted[shuffle], minlength=k)
-            max_z[b] = np.max((sums / sd_r)[tested])
-        if pair_tested.any():
-            lab = label_sorted[shuffle]
-            hits = np.bincount(pair_index, weights=lab[a_pos] == lab[b_pos], minlength=n_pairs)
-            min_z[b] = np.min(((hits - expected) / sd_pair)[pair_tested])
+    null = _PermutationNull(
+        _WithinItemShuffle(item_sorted),
+        rater_sorted=rater[order],
+        d_sorted=d[order],
+        label_sorted=label_sorted.astype(np.min_scalar_type(max(q - 1, 0))),
+        pairs=pairs_of,
+        sd_r=np.sqrt(np.where(tested, v_r, 1.0)),
+        tested=tested,
+        k=k,
+    )
+    max_z, min_z = null.draw(gen, n_permutations, z_r, z_pair, significance if sequential else None)
+    n_used = max(max_z.size, min_z.size)
     p_r = _max_t_pvalues(z_r, tested, max_z, upper=True)
     p_pair = _max_t_pvalues(z_pair, pair_tested, min_z, upper=False)
 
@@ -622,25 +765,25 @@ def rater_permutation_test(
             "mean_deviation": mean_dev,
             "z": z_r,
             "pvalue": p_r,
+            "pvalue_se": _monte_carlo_se(p_r, n_used),
             "stands_out": (np.nan_to_num(p_r, nan=1.0) < significance) & (z_r > 0),
         }
     )
     raters = raters.iloc[np.argsort(-np.nan_to_num(z_r, nan=-np.inf), kind="stable")]
     pairs = pairs_of.frame(ratings.raters, k, p_pair, significance)
-    method = (
-        f"labels permuted among the raters of each item, {n_permutations} permutations; "
-        "raters: summed deviation (surprisal minus item entropy, bits) over its SD under "
-        "permutation, p-value of the largest such z over the raters tested (max-T); pairs: "
-        "shared-item agreement minus its chance expectation over its SD, p-value of the "
-        f"smallest such z over the pairs tested; tested with at least {min_items} (shared) "
-        f"items; named when the adjusted p-value is below {significance:g}"
+    pairs.insert(
+        list(pairs.columns).index("pvalue") + 1,
+        "pvalue_se",
+        _monte_carlo_se(pairs["pvalue"].to_numpy(np.float64), n_used),
     )
+    method = _permutation_method(n_used, n_permutations, significance, min_items)
     return RaterPermutationTest(
         raters.reset_index(drop=True),
         pairs.reset_index(drop=True),
-        int(n_permutations),
+        int(n_used),
         significance,
         min_items,
         method,
         reason,
+        int(n_permutations),
     )
