@@ -319,3 +319,42 @@ def test_other_weights_on_many_categories_are_refused_in_one_line() -> None:
         accord.krippendorff_alpha(ratio)
     row = [c for c in accord.agreement(ratio).coefficients if c.weights == "ratio"]
     assert math.isnan(row[0].statistic) and "5,000 categories" in str(row[0].reason)
+
+
+def test_scores_default_to_alpha_and_the_iccs_and_name_what_was_left_out(
+    tmp_path: Path,
+) -> None:
+    # PEFR (Bland & Altman 1986): two meters' readings of 17 subjects, interval scores. By
+    # default the table holds alpha at the interval level and the six ICC forms; the
+    # coefficients that count exact matches of values are named as left out, and asking for
+    # them by name computes them (as before).
+    from accord.agreement.summary import COEFFICIENTS
+
+    r = accord.datasets.load_pefr()
+    table = accord.agreement(r)
+    names = {c.name for c in table.coefficients}
+    assert names == {"krippendorff_alpha", "icc"}
+    assert [c.weights for c in table.coefficients if c.name == "krippendorff_alpha"] == [
+        "interval"
+    ]
+    assert set(table.left_out) == set(COEFFICIENTS) - {"krippendorff_alpha", "icc"}
+    assert table.to_dict()["left_out"] == list(table.left_out)
+    every = accord.agreement(r, coefficients=list(COEFFICIENTS))
+    assert every.left_out == ()
+    assert {"percent_agreement", "fleiss_kappa"} <= {c.name for c in every.coefficients}
+    # the same rows and values from the stream engine's statistics
+    path = tmp_path / "pefr.csv"
+    r.to_pandas().to_csv(path, index=False)
+    cols = r.to_pandas().columns
+    streamed = accord.agreement(
+        str(path), engine="stream", item=cols[0], rater=cols[1], label=cols[2], level="interval"
+    )
+    assert [(c.name, c.weights) for c in streamed.coefficients] == [
+        (c.name, c.weights) for c in table.coefficients
+    ]
+    assert streamed.left_out == table.left_out
+    alpha = next(c for c in table.coefficients if c.name == "krippendorff_alpha")
+    direct = accord.krippendorff_alpha(r, level="interval")
+    assert alpha.statistic == pytest.approx(direct.statistic, rel=1e-12)
+    # categories keep every coefficient
+    assert accord.agreement(accord.datasets.load_diagnoses()).left_out == ()

@@ -422,7 +422,9 @@ def shown_coefficients(level: str) -> list[str] | None:
     >>> shown_coefficients("interval"), shown_coefficients("ordinal")
     (['krippendorff_alpha', 'icc'], None)
     """
-    return headline_coefficients(level) if level in ("interval", "ratio") else None
+    from .agreement.summary import default_coefficients
+
+    return list(default_coefficients(level)) if level in ("interval", "ratio") else None
 
 
 def for_level(coefs: Sequence[Any], level: str) -> list[Any]:

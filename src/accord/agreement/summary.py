@@ -41,6 +41,7 @@ __all__ = [
     "agreement_from_statistics",
     "agreement_table",
     "check_coefficients",
+    "default_coefficients",
 ]
 
 #: Names ``agreement(coefficients=...)`` accepts.
@@ -55,6 +56,25 @@ COEFFICIENTS: tuple[str, ...] = (
     "krippendorff_alpha",
     "icc",
 )
+
+#: The coefficients shown on measurements (interval and ratio scores) unless others are named:
+#: the others count exact matches of values, which two readings of a measurement rarely are.
+MEASUREMENT_COEFFICIENTS: tuple[str, ...] = ("krippendorff_alpha", "icc")
+
+
+def default_coefficients(level: str | None) -> tuple[str, ...]:
+    """The coefficients :func:`agreement_table` computes when none are named: every one for
+    categories (or an unknown level), Krippendorff's alpha at the data's level and the ICCs
+    for interval and ratio scores.
+
+    Percent agreement, the kappas, Brennan-Prediger, AC1/AC2 and nominal alpha count exact
+    matches of values: on the PEFR readings of two meters they give 0.0 and -0.03 beside an
+    ICC of 0.95, and over many distinct scores they cost most of the time.
+
+    >>> default_coefficients("interval"), len(default_coefficients("ordinal"))
+    (('krippendorff_alpha', 'icc'), 9)
+    """
+    return MEASUREMENT_COEFFICIENTS if level in ("interval", "ratio") else COEFFICIENTS
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -76,6 +96,10 @@ class AgreementTable(Result):
     design : StudyDesign or None
         Items, raters, ratings and how many items lack a rating (what
         :meth:`methods_text` states).
+    left_out : tuple of str
+        The coefficients not computed because none were named and the data are measurements
+        (:func:`default_coefficients`): they count exact matches of values. Name them in
+        ``coefficients`` to have them.
     """
 
     coefficients: tuple[Coefficient, ...]
@@ -83,6 +107,7 @@ class AgreementTable(Result):
     ci: str = "analytic"
     report: ReadReport | None = None
     design: StudyDesign | None = None
+    left_out: tuple[str, ...] = ()
 
     def interval(self, coef: Coefficient, level: float = 0.95) -> tuple[float, float, str]:
         """The interval of one coefficient under this table's ``ci`` choice, and its name."""
@@ -116,6 +141,8 @@ class AgreementTable(Result):
         from .._results import to_plain
 
         out = {"level": self.level, "ci": self.ci, "coefficients": to_plain(self.to_frame(level))}
+        if self.left_out:
+            out["left_out"] = list(self.left_out)
         if self.report is not None:
             out["report"] = self.report.to_dict()
         return out
@@ -183,6 +210,7 @@ def agreement_table(
     check_ci(ci, n_boot, "agreement")
     wanted = check_coefficients(coefficients)
     d = prepare(data, categories, "agreement")
+    wanted, left_out = _for_level(wanted, coefficients, d.level)
     gen = _generator(rng)
     ratings = data if isinstance(data, Ratings) else None
 
@@ -197,11 +225,23 @@ def agreement_table(
         by_rater=ratings is not None,
         weights=weights,
         opts=dict(population_size=population_size, ci=ci, n_boot=n_boot, rng=gen),
+        nominal_alpha=not left_out,
     )
     if "icc" in wanted and ratings is not None and d.level in ("interval", "ratio"):
         out.extend(icc(ratings, method=icc_method).forms)  # single and average, six forms
     report = ratings.report if ratings is not None else None
-    return AgreementTable(tuple(out), d.level, ci, report, _design(d))
+    return AgreementTable(tuple(out), d.level, ci, report, _design(d), left_out)
+
+
+def _for_level(
+    wanted: set[str], coefficients: Sequence[str] | None, level: str
+) -> tuple[set[str], tuple[str, ...]]:
+    """The coefficients to compute and those left out (:func:`default_coefficients`): only
+    when none were named."""
+    if coefficients is not None:
+        return wanted, ()
+    kept = set(default_coefficients(level))
+    return wanted & kept, tuple(c for c in COEFFICIENTS if c in wanted - kept)
 
 
 def agreement_from_statistics(
@@ -243,7 +283,7 @@ def agreement_from_statistics(
         The ICC's fit, as ``method`` of :func:`accord.icc`.
     """
     check_ci(ci, n_boot, "agreement")
-    wanted = check_coefficients(coefficients)
+    wanted, left_out = _for_level(check_coefficients(coefficients), coefficients, stats.level)
     if scores is None:
         wanted.discard("icc")
     if ci == "bootstrap":
@@ -255,7 +295,7 @@ def agreement_from_statistics(
         rows = "icc" in wanted and stats.level in ("interval", "ratio")
         forms = icc_from_statistics(scores, method=icc_method).forms if rows else ()
         design = cells_design(scores, stats.categories, stats.level)
-        return AgreementTable(tuple(forms), stats.level, ci, report, design)
+        return AgreementTable(tuple(forms), stats.level, ci, report, design, left_out)
     d = data_from_statistics(stats, item_sums, patterns=patterns)
     gen = _generator(rng)
     out = _coefficients(
@@ -265,10 +305,11 @@ def agreement_from_statistics(
         by_rater=True,
         weights=weights,
         opts=dict(population_size=population_size, ci=ci, n_boot=n_boot, rng=gen),
+        nominal_alpha=not left_out,
     )
     if "icc" in wanted and scores is not None and d.level in ("interval", "ratio"):
         out.extend(icc_from_statistics(scores, method=icc_method).forms)  # as in memory
-    return AgreementTable(tuple(out), d.level, ci, report, _design(d))
+    return AgreementTable(tuple(out), d.level, ci, report, _design(d), left_out)
 
 
 def _design(d: CountsView) -> StudyDesign:
@@ -295,9 +336,11 @@ def _coefficients(
     by_rater: bool,
     weights: mr.WeightsLike | None,
     opts: dict[str, Any],
+    nominal_alpha: bool = True,
 ) -> list[Coefficient]:
     """The wanted item-count and rater coefficients in display order: unweighted, then
-    weighted (default quadratic above nominal level), then Krippendorff's alpha."""
+    weighted (default quadratic above nominal level), then Krippendorff's alpha (nominal,
+    unless ``nominal_alpha`` is false, then at the data's level)."""
     level = d.level
     data: Any = d  # every estimator takes prepared data as it is
     if weights is None and level != "nominal":
@@ -321,7 +364,8 @@ def _coefficients(
         if "gwet_ac2" in wanted and weighted:
             out.append(mr.gwet_ac2(data, weights=w, **opts))
     if "krippendorff_alpha" in wanted:
-        out.append(mr.krippendorff_alpha(data, level="nominal", **opts))
+        if nominal_alpha or level == "nominal":
+            out.append(mr.krippendorff_alpha(data, level="nominal", **opts))
         if level != "nominal":
             out.append(_alpha_at_level(data, level, opts))
     return out

@@ -24,6 +24,7 @@ from ..agreement.summary import (
     agreement_from_statistics,
     agreement_table,
     check_coefficients,
+    default_coefficients,
 )
 from ..data.ratings import Ratings
 from ..data.source import Source, as_source
@@ -67,7 +68,10 @@ def agreement(
         :func:`accord.read_ratings`, and a long data frame (pandas, polars, pyarrow, DuckDB)
         with one row per rating is read from its ``item``, ``rater`` and ``label`` columns.
     coefficients : sequence of str, optional
-        A subset of :data:`~accord.agreement.summary.COEFFICIENTS`; default all that apply.
+        A subset of :data:`~accord.agreement.summary.COEFFICIENTS`. Default: all that apply
+        to categories; for interval and ratio scores Krippendorff's alpha at the data's level
+        and the ICCs, the others (they count exact matches of values) named in the table's
+        ``left_out`` (:func:`~accord.agreement.summary.default_coefficients`).
     weights : str or array_like of shape (q, q), optional
         Weights of the weighted rows. Default: none for nominal data, ``"quadratic"`` for
         ordinal, interval and ratio data.
@@ -186,6 +190,8 @@ def agreement(
         if ratings is not data:  # the categories went into the Ratings
             categories = None
         return agreement_table(ratings, categories=categories, **estimates)
+    if coefficients is None:  # measurements: only what the table will show is counted
+        wanted &= set(default_coefficients(level))
     _check_statistics_suffice(engine, wanted, explicit=coefficients is not None, ci=ci)
     stats, rescan = scan_ratings(
         data,
