@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-
 from _common import cache_dir
 
 
