@@ -94,6 +94,24 @@ def test_repeated_header_cli(tmp_path: Path, engine: str, suffix: str) -> None:
     assert "line 6" in line and "header" in line
 
 
+@pytest.mark.parametrize("engine", ["memory", "stream", "dask"])
+def test_repeated_header_behind_a_byte_order_mark_is_an_error(tmp_path: Path, engine: str) -> None:
+    # Two UTF-8 exports with a BOM each, joined with cat: the second header starts with
+    # U+FEFF; it is the header again, not an item named "\ufeffitem" rated "label".
+    path = tmp_path / "joined.csv"
+    second = "\ufeffitem,rater,label\n3,a,y\n3,b,y\n"
+    path.write_bytes(("\ufeff" + JOINED.split("item,rater,label\n3")[0] + second).encode())
+    with pytest.raises(FileReadError, match=r"line 6: the header line .* again"):
+        if engine == "memory":
+            accord.read_ratings(path, **COLUMNS)
+        elif engine == "stream":
+            stream_statistics(path, **COLUMNS, batch_size=2)
+        else:
+            from accord.engines.dask import dask_statistics
+
+            dask_statistics(path, **COLUMNS, scheduler="synchronous")
+
+
 def test_a_row_of_column_names_that_is_not_the_whole_header_is_data(tmp_path: Path) -> None:
     # The named cells spell the column names, the note does not: a rating, not a header.
     path = tmp_path / "r.csv"
@@ -304,3 +322,20 @@ def test_a_wide_frame_of_categoricals_keeps_the_unused_category() -> None:
     ratings = accord.Ratings.from_wide(wide)
     assert ratings.categories == ("x", "y", "z")
     assert accord.brennan_prediger(ratings).statistic == pytest.approx(BP_Q3)
+
+
+def test_a_json_lines_key_given_twice_is_an_error_naming_the_line(tmp_path: Path) -> None:
+    # {"label": "x", "label": "y"}: pandas (like json.loads) keeps "y" and drops "x" silently
+    path = tmp_path / "r.jsonl"
+    path.write_text(
+        '{"item": 1, "rater": "a", "label": "x"}\n'
+        '{"item": 1, "rater": "b", "meta": {"label": "nested"}, "label": "x"}\n'
+        '{"item": 2, "rater": "a", "label": "x", "label": "y"}\n'
+    )
+    with pytest.raises(FileReadError, match=r'line 3 gives "label" twice \("x", then "y"\)'):
+        accord.read_ratings(path, **COLUMNS)
+    line = one_line_error("agree", str(path), *FLAGS)
+    assert "line 3" in line and "twice" in line
+    # a key nested in a value is not a repeat: the file without line 3 reads
+    path.write_text("\n".join(path.read_text().splitlines()[:2]) + "\n")
+    assert accord.read_ratings(path, **COLUMNS).n_ratings == 2

@@ -45,6 +45,7 @@ __all__ = [
     "decode_error_message",
     "header_cells",
     "json_lines",
+    "repeated_json_keys",
     "json_value",
     "open_binary",
     "parse_separator",
@@ -698,6 +699,38 @@ def check_json_lines(sniff: TextSniff) -> str | None:
     return None
 
 
+def repeated_json_keys(sniff: TextSniff, names: Sequence[str]) -> str | None:
+    """The first line of a JSON Lines file whose object gives one of the ``names`` twice
+    (``{"label": "a", "label": "b"}``: a JSON parser keeps the last and drops the other), as a
+    message. The text is searched for each name as a key in C; only a line where one shows
+    twice is parsed again, so a key nested in a value is not taken for a repeat.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "r.jsonl"
+    >>> _ = p.write_text('{"item": 1, "label": "a"}\\n{"item": 2, "label": "a", "label": "b"}')
+    >>> print(repeated_json_keys(sniff_text(p, what="JSON Lines"), ["label"]).split(": ", 1)[1])
+    line 2 gives "label" twice ("a", then "b"): a JSON reader keeps only the last; give each key
+    once
+    """
+    with sniff.open() as raw:
+        text = io.TextIOWrapper(raw, encoding=sniff.encoding, errors="replace").read()
+    for name in names:
+        key = re.escape(json.dumps(name)) + r"\s*:"
+        twice = re.compile(r"^[^\n]*" + key + r"[^\n]*" + key + r"[^\n]*", re.MULTILINE)
+        for found in twice.finditer(text):
+            pairs = json.loads(found.group().strip().lstrip("\ufeff"), object_pairs_hook=list)
+            given = [v for k, v in pairs if k == name] if isinstance(pairs, list) else []
+            if len(given) > 1:
+                number = text.count("\n", 0, found.start()) + 1
+                values = ", then ".join(json.dumps(v) for v in given)
+                times = "twice" if len(given) == 2 else f"{len(given)} times"
+                return (
+                    f"{sniff.path}: line {number} gives {json.dumps(name)} {times} "
+                    f"({values}): a JSON reader keeps only the last; give each key once"
+                )
+    return None
+
+
 def _diagnose(p: Path, what: str, source: CsvDialect | TextSniff | None) -> str | None:
     """A second look at a file a parser failed on: the byte, line or row at fault."""
     if isinstance(source, CsvDialect):
@@ -878,14 +911,19 @@ def header_cells(columns: Sequence[Any], names: Sequence[str]) -> bool:
     True
     >>> header_cells([pa.array(["1", "item"]), pa.array(["label", "x"])], ["item", "label"])
     False
+    >>> header_cells([pa.array(["1", "\ufeffitem"]), pa.array(["x", "label"])], ["item", "label"])
+    True
     """
     import pyarrow.compute as pc
 
     mask = None
-    for column, name in zip(columns, names, strict=True):
+    for at, (column, name) in enumerate(zip(columns, names, strict=True)):
         if not isinstance(name, str) or not _is_text_type(column.type):
             return False
         hit = _equal_cells(column, name)
+        if at == 0:  # a file joined with its byte-order mark: the header's first cell after it
+            marked = _equal_cells(column, "\ufeff" + name)
+            hit = marked if hit is None else hit if marked is None else pc.or_(hit, marked)
         if hit is None:
             return False
         mask = hit if mask is None else pc.and_(mask, hit)

@@ -8,7 +8,7 @@ from typing import Any, Literal, TypedDict, Unpack
 
 import pandas as pd
 
-from .._errors import InvalidInputError, offers, option, require
+from .._errors import FileReadError, InvalidInputError, offers, option, require
 from .._types import Duplicates, Level, Missing
 from .._validate import CSV_NULLS, check_choice, require_columns
 from ..data.encoder import LabelsAs, arrow_of, typed_column
@@ -21,6 +21,7 @@ from .files import (
     plain_suffix,
     read_csv_columns,
     reading,
+    repeated_json_keys,
     sniff_csv,
     sniff_text,
 )
@@ -252,6 +253,9 @@ def read_columns(
     with reading(p, "JSON Lines", sniff), sniff.open() as fh:
         frame = pd.read_json(fh, lines=True, dtype=False, encoding=sniff.encoding)
     require_columns(wanted, list(frame.columns), where=str(p))
+    repeated = repeated_json_keys(sniff, wanted)
+    if repeated is not None:
+        raise FileReadError(repeated)
     return [arrow_of(frame[name]) for name in wanted], False
 
 
