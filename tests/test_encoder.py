@@ -768,3 +768,18 @@ def test_a_csv_file_is_read_in_dictionary_blocks(tmp_path: Path) -> None:
     assert item.type == pa.dictionary(pa.int32(), pa.string()) and item.num_chunks > 1
     assert item.to_pylist() == [f"i{k % 3}" for k in range(9)]
     assert table.column("label").to_pylist() == [None if k % 4 else "x" for k in range(9)]
+
+
+@given(st.lists(st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.none()), max_size=50))
+def test_missing_mask_of_numbers_is_null_or_nan(values: list[float | None]) -> None:
+    # numbers take the numeric path (no dictionary of values): missing = null or NaN, the
+    # same answer the text rule gives for the distinct values of the column
+    from accord.data.encoder import arrow_of, dictionary_of, missing_mask, missing_of
+
+    arr = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+    assert np.array_equal(missing_mask(arr), np.isnan(arr))
+    if arr.size:
+        idx, dictionary = dictionary_of(arrow_of(arr))
+        assert np.array_equal(missing_mask(arr), np.r_[missing_of(dictionary), True][idx])
+    ints = np.arange(len(values), dtype=np.int64)
+    assert not missing_mask(ints).any()

@@ -334,9 +334,7 @@ def test_scores_default_to_alpha_and_the_iccs_and_name_what_was_left_out(
     table = accord.agreement(r)
     names = {c.name for c in table.coefficients}
     assert names == {"krippendorff_alpha", "icc"}
-    assert [c.weights for c in table.coefficients if c.name == "krippendorff_alpha"] == [
-        "interval"
-    ]
+    assert [c.weights for c in table.coefficients if c.name == "krippendorff_alpha"] == ["interval"]
     assert set(table.left_out) == set(COEFFICIENTS) - {"krippendorff_alpha", "icc"}
     assert table.to_dict()["left_out"] == list(table.left_out)
     every = accord.agreement(r, coefficients=list(COEFFICIENTS))

@@ -265,9 +265,19 @@ def missing_mask(
     >>> missing_mask(np.array([1.0, np.nan, 2.0]))
     array([False,  True, False])
     """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     arr = arrow_of(values)
     if len(arr) == 0:
         return np.zeros(0, dtype=bool)
+    kind = arr.type
+    if pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_boolean(kind):
+        # numbers: only nulls and NaN are missing, no text rule applies (no hash of values)
+        numeric: BoolArray = np.asarray(
+            pc.is_null(arr, nan_is_null=True).to_numpy(zero_copy_only=False), dtype=bool
+        )
+        return numeric
     idx, dictionary = dictionary_of(arr)
     out: BoolArray = np.r_[missing_of(dictionary, na_values, keep), True][idx]
     return out
