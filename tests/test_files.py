@@ -215,9 +215,13 @@ def test_truncated_parquet_is_one_line(tmp_path: Path, command: str) -> None:
     assert f"cannot read {path} as Parquet" in line
 
 
-def test_a_directory_is_one_line(tmp_path: Path) -> None:
+def test_an_empty_directory_is_one_line(tmp_path: Path) -> None:
+    # a folder is read as every file in it (tests/test_read_structure.py); an empty one, or a
+    # glob that matches nothing, says so
     line = one_line_error("agree", str(tmp_path), *AGREE)
-    assert line == f"accord: error: expected a file, got a directory: {tmp_path}"
+    assert line == f"accord: error: no file in the folder: {tmp_path}"
+    line = one_line_error("agree", str(tmp_path / "*.csv"), *AGREE)
+    assert line == f"accord: error: no file matches the pattern: {tmp_path / '*.csv'}"
 
 
 def test_an_unreadable_file_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

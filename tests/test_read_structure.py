@@ -339,3 +339,59 @@ def test_a_json_lines_key_given_twice_is_an_error_naming_the_line(tmp_path: Path
     # a key nested in a value is not a repeat: the file without line 3 reads
     path.write_text("\n".join(path.read_text().splitlines()[:2]) + "\n")
     assert accord.read_ratings(path, **COLUMNS).n_ratings == 2
+
+
+# ------------------------------------------------------------- several files in memory
+
+
+def _two_exports(tmp_path: Path) -> Path:
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    (folder / "a.csv").write_text("item,rater,label\n1,a,x\n1,b,x\n2,a,y\n")
+    (folder / "b.csv").write_text("item,rater,label\n2,b,x\n3,a,y\n3,b,y\n4,a,x\n4,b,x\n")
+    return folder
+
+
+@pytest.mark.parametrize("form", ["glob", "folder", "list"])
+def test_the_memory_engine_reads_a_glob_a_folder_or_a_list_as_the_stream_engine(
+    tmp_path: Path, form: str
+) -> None:
+    folder = _two_exports(tmp_path)
+    data: Any = {
+        "glob": str(folder / "*.csv"),
+        "folder": str(folder),
+        "list": [folder / "a.csv", folder / "b.csv"],
+    }[form]
+    memory = accord.agreement(data, **COLUMNS)
+    stream = accord.agreement(data, engine="stream", **COLUMNS)
+    # the same 8 ratings of 4 items as one table (hand count: items 1, 3, 4 agree, 2 splits)
+    assert memory.report.ratings == 8 and memory.report.items == 4
+    got = {c.name: c.statistic for c in memory.coefficients}
+    want = {c.name: c.statistic for c in stream.coefficients}
+    assert got["percent_agreement"] == pytest.approx(0.75)
+    for name, value in want.items():
+        assert got[name] == pytest.approx(value, rel=1e-12, nan_ok=True), name
+
+
+def test_a_label_at_fault_in_the_second_file_is_named_by_file_and_row(tmp_path: Path) -> None:
+    folder = _two_exports(tmp_path)
+    (folder / "b.csv").write_text("item,rater,label\n2,b,1\n3,a,oops\n")
+    (folder / "a.csv").write_text("item,rater,label\n1,a,1\n1,b,2\n2,a,1\n")
+    with pytest.raises(accord.InvalidInputError, match=r"row 5 \(row 2 of .*b\.csv\)"):
+        accord.agreement(str(folder / "*.csv"), level="interval", **COLUMNS)
+    line = one_line_error("agree", str(folder / "*.csv"), *FLAGS, "--level", "interval")
+    assert "row 2 of" in line and "b.csv" in line
+
+
+def test_commands_read_a_quoted_glob_in_memory(tmp_path: Path) -> None:
+    folder = _two_exports(tmp_path)
+    for command in (["agree"], ["consensus"], ["report", "-o", str(tmp_path / "page.html")]):
+        result = runner.invoke(app, [*command, str(folder / "*.csv"), *FLAGS])
+        assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "page.html").stat().st_size > 0
+
+
+def test_several_paths_on_the_command_line_say_how_to_give_several_files(tmp_path: Path) -> None:
+    folder = _two_exports(tmp_path)
+    line = one_line_error("agree", str(folder / "a.csv"), str(folder / "b.csv"), *FLAGS)
+    assert "unexpected extra argument" in line and "quote a glob" in line

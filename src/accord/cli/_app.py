@@ -141,6 +141,11 @@ class AccordCommand(TyperCommand):
                 raise
             text = getattr(exc, "format_message", exc.__str__)()  # names the option
             message = " ".join(str(text).split())
+            if "unexpected extra argument" in message:  # a glob the shell expanded, say
+                message += (
+                    ": one input is read; for several files quote a glob ('exports/*.csv') "
+                    "or pass their folder"
+                )
             typer.echo(f"accord: error: {message} (see accord {self.name} --help)", err=True)
             raise typer.Exit(code=2) from None
 

@@ -238,9 +238,9 @@ def read_ratings_file(path: Path, files: FileOptions, **options: Any) -> Any:
     (:func:`ratings_keywords`, ``files`` from :func:`file_options`; ``options`` add to or
     override them), as :class:`~accord.Ratings`; the columns optional (an annotation
     tool's export, recognised by its content)."""
-    from ..io.ratings import read_ratings
+    from ..front.reading import ratings_at
 
-    return read_ratings(path, **{**ratings_keywords(), **options}, **files)
+    return ratings_at(path, **{**ratings_keywords(), **options}, **files)
 
 
 def command_source(
@@ -560,6 +560,8 @@ def _os_message(exc: OSError) -> str:
         folder = Path(str(name)).parent
         if exc.filename is not None and not folder.exists():
             return f"folder not found: {folder} (for {name})"
+        if exc.strerror in ("No file in the folder", "No file matches the pattern"):
+            return f"{exc.strerror.lower()}: {name}"  # a folder or a glob with no file in it
         return f"file not found: {name or exc}"
     if isinstance(exc, IsADirectoryError):
         return f"expected a file, got a directory: {name}"

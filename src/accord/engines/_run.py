@@ -19,7 +19,7 @@ from .._types import IntArray
 from .._validate import check_callback
 from ._blocks import RatingStatistics
 from ._mapreduce import Progress, Rescan
-from ._source import is_duckdb_relation
+from ._source import is_duckdb_relation, resolve_files
 
 __all__ = [
     "ENGINES",
@@ -124,6 +124,11 @@ def ratings_in_memory(data: Any, *, owner: str, **read: Unpack[ReadOptions]) -> 
     InvalidInputError
         A path or a frame without the three column names (the missing ones are named).
     """
+    if several_files(data):
+        files, fmt = resolve_files(data, read.get("file_format"), read.get("encoding"))
+        if len(files) > 1:
+            return _read_several(files, fmt, owner, dict(read))
+        data = files[0]
     is_path = isinstance(data, str | Path)
     if not is_path:
         if isinstance(data, np.ndarray | list | tuple) or hasattr(data, "label_codes"):
@@ -153,6 +158,72 @@ def ratings_in_memory(data: Any, *, owner: str, **read: Unpack[ReadOptions]) -> 
 
     reader: Any = read_ratings if is_path else Ratings.from_long
     return reader(data, **{k: v for k, v in read.items() if is_path or k not in FILE_OPTIONS})
+
+
+def several_files(data: Any) -> bool:
+    """Whether ``data`` names files the way the stream engine reads several: a glob, a folder,
+    or a list of paths that are all files (a list of anything else is data).
+
+    >>> several_files("exports/*.csv"), several_files(["a", "b"]), several_files("r.csv")
+    (True, False, False)
+    """
+    if isinstance(data, str | Path):
+        text = str(data)
+        if Path(text).is_file():
+            return False
+        return any(ch in text for ch in "*?[") or Path(text).is_dir()
+    return (
+        isinstance(data, list | tuple)
+        and len(data) > 0
+        and all(isinstance(p, str | Path) and Path(p).is_file() for p in data)
+    )
+
+
+#: What :func:`~accord.data.ratings.encode_columns` takes of the read options.
+_ENCODE = ("level", "categories", "missing", "duplicates", "na_values", "labels_as", "multi_label")
+
+
+def _read_several(files: list[str], fmt: str, owner: str, read: dict[str, Any]) -> Any:
+    """The ratings of several files (a glob, a folder, a list) read into memory as one
+    table, rows numbered over the files in order; a label at fault is also named by its
+    file and its row there, as the stream engine names it."""
+    import pyarrow as pa
+
+    from ..data.encoder import LabelRowError
+    from ..data.ratings import encode_columns
+    from ..io.ratings import read_columns
+    from ._source import Locator, describe
+
+    absent = [n for n in ("item", "rater", "label") if read.get(n) is None]
+    if absent:
+        raise InvalidInputError(
+            f"{owner} on several files needs the column names: pass "
+            + ", ".join(f"{name}=" for name in absent)
+        )
+    names = [read["item"], read["rater"], read["label"]]
+    parts: list[list[Any]] = []
+    locator, start, text = Locator(), 0, False
+    for f in files:
+        cols, is_text = read_columns(f, names, file_format=fmt, sep=read.get("sep"),  # type: ignore[arg-type]
+                                     encoding=read.get("encoding"))  # fmt: skip
+        locator.add(start, f)
+        start += len(cols[0])
+        parts.append(cols)
+        text = text or is_text
+    columns = []
+    for j in range(len(names)):
+        chunks = [c for part in parts for c in pa.chunked_array(part[j]).chunks]
+        kinds = {c.type for c in chunks}
+        if len(kinds) > 1:  # the files typed a column differently: read it as text
+            chunks = [c.cast(pa.large_string()) for c in chunks]
+            text = True
+        columns.append(pa.chunked_array(chunks))
+    encode = {k: read[k] for k in _ENCODE if read.get(k) is not None}
+    try:
+        return encode_columns(*columns, columns=(names[0], names[1], names[2]),
+                              source=describe(files), text=text, **encode)  # fmt: skip
+    except LabelRowError as exc:
+        raise InvalidInputError(f"{exc} [first seen at {locator.where(exc.row)}]") from None
 
 
 def _export_in_memory(data: Any, tool: str, owner: str, read: dict[str, Any]) -> Any:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..data.source import Source
-from ..engines._run import ratings_in_memory
+from ..engines._run import ratings_in_memory, several_files
 
-__all__ = ["ratings_of"]
+__all__ = ["ratings_at", "ratings_of", "several_files"]
 
 
 def ratings_of(src: Source, owner: str) -> Any:
@@ -17,3 +17,14 @@ def ratings_of(src: Source, owner: str) -> Any:
     :meth:`accord.Ratings.from_long`, anything else as it is; errors in the words of
     ``owner``."""
     return ratings_in_memory(src.data, owner=owner, **src.read_options())
+
+
+def ratings_at(path: Any, **options: Any) -> Any:
+    """:func:`accord.read_ratings` of ``path`` with ``options``; a glob, a folder or a list of
+    files is read into memory as one table (rows numbered over the files in order), as the
+    stream engine reads them."""
+    if several_files(path):
+        return ratings_in_memory(path, owner="read_ratings", **options)
+    from ..io.ratings import read_ratings
+
+    return read_ratings(path, **options)

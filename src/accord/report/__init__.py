@@ -151,12 +151,22 @@ def _read_file(
         from ..front.reading import ratings_of
 
         return ratings_of(dataclasses.replace(src, data=str(path)), "report"), None
+    from ..front.reading import ratings_at, several_files
+
+    encode = {k: getattr(src, k) for k in ("level", "categories", "missing", "duplicates",
+                                           "na_values", "labels_as", "multi_label")}  # fmt: skip
+    if several_files(path):  # a glob, a folder: one table of all the files' ratings
+        if extra or src.label is None:
+            raise InvalidInputError(
+                f"{path} names several files: score, confidence, correctness and gold columns "
+                "are read from one file"
+            )
+        names = {"item": src.item, "rater": src.rater, "label": src.label}
+        return ratings_at(path, **names, **files, **encode), None
     if src.label is None:
         columns = [c for c in (src.item, src.rater, *extra) if c]
         return None, read_table(path, columns, na_values=src.na_values, **files)  # type: ignore[arg-type]
     assert src.item is not None and src.rater is not None
-    encode = {k: getattr(src, k) for k in ("level", "categories", "missing", "duplicates",
-                                           "na_values", "labels_as", "multi_label")}  # fmt: skip
     return read_ratings_and_rows(path, extra, item=src.item, rater=src.rater, label=src.label,
                                  **files, **encode)  # type: ignore[arg-type]  # fmt: skip
 
