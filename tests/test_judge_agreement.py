@@ -680,3 +680,23 @@ def test_bootstrap_equals_replicate_by_replicate_resampling(
         assert (row.alpha_change_low, row.alpha_change_high) == pytest.approx(
             (expected.low, expected.high), abs=1e-12
         )
+
+
+def test_categories_in_groups_never_confused_test_each_group() -> None:
+    # {a, b} are confused only with each other, {c, d} only with each other: the marginal
+    # differences of each group sum to 0, V has rank 2 (not 3), and Stuart-Maxwell is the
+    # sum of the groups' McNemar statistics, by hand (5 - 2)^2 / 7 + (6 - 1)^2 / 7 = 34 / 7
+    # on 2 df, p = exp(-34 / 14) (chi-square with 2 df: P(X > x) = exp(-x / 2)).
+    table = [[10, 5, 0, 0], [2, 8, 0, 0], [0, 0, 7, 6], [0, 0, 1, 9]]
+    res = accord.marginal_homogeneity(table)
+    assert res.statistic == pytest.approx(34 / 7, rel=1e-12) and res.df == 2
+    assert res.pvalue == pytest.approx(math.exp(-34 / 14), rel=1e-12)
+    assert res.reason is None
+    # Bhapkar keeps the identity W = SM / (1 - SM / n) (Sherman-Morrison), n = 48
+    bh = accord.marginal_homogeneity(table, method="bhapkar")
+    assert bh.statistic == pytest.approx((34 / 7) / (1 - 34 / 7 / 48), rel=1e-12)
+    assert bh.df == 2
+    # relabelling the categories (groups interleaved) gives the same test
+    order = [0, 2, 1, 3]
+    shuffled = np.asarray(table)[np.ix_(order, order)]
+    assert accord.marginal_homogeneity(shuffled).statistic == pytest.approx(34 / 7, rel=1e-12)

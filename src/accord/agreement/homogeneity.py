@@ -97,14 +97,28 @@ def _mcnemar(counts: FloatArray, exact: bool) -> tuple[float, float, str | None]
     return chi2, chi2_sf(chi2, 1), None
 
 
-def _stuart_maxwell(counts: FloatArray, method: str, n: float) -> tuple[float, float, str | None]:
-    """The chi-square statistic of the q - 1 first marginal differences and its p-value.
+def _stuart_maxwell(
+    counts: FloatArray, method: str, n: float
+) -> tuple[float, float, str | None, int]:
+    """The chi-square statistic of the marginal differences, its p-value and its degrees of
+    freedom.
 
     ``counts``: the tested categories' q x q block of a table of ``n`` items (a category
-    left out has no count off the diagonal, so the block's marginals are the table's)."""
+    left out has no count off the diagonal, so the block's marginals are the table's). The
+    differences of each group of categories confused with one another (a connected
+    component of the off-diagonal counts) sum to 0, so one category of each group is
+    dropped: the test is on q minus the number of groups degrees of freedom, the rank of
+    the covariance (q - 1 when every category is confused with another, directly or not)."""
+    from scipy.sparse.csgraph import connected_components
+
     p = counts / n
-    row, col = p.sum(axis=1)[:-1], p.sum(axis=0)[:-1]
-    inner = p[:-1, :-1]
+    off = p - np.diag(np.diag(p))
+    n_groups, group = connected_components(off + off.T > 0, directed=False)
+    last = np.zeros(p.shape[0], dtype=bool)
+    last[[int(np.flatnonzero(group == g)[-1]) for g in range(n_groups)]] = True
+    keep = ~last
+    row, col = p.sum(axis=1)[keep], p.sum(axis=0)[keep]
+    inner = p[np.ix_(keep, keep)]
     d = col - row
     v = -(inner + inner.T)
     diag = row + col - 2.0 * np.diag(inner)
@@ -116,11 +130,11 @@ def _stuart_maxwell(counts: FloatArray, method: str, n: float) -> tuple[float, f
         return (
             math.nan,
             math.nan,
-            "the covariance of the marginal differences is singular (the categories fall "
-            "into groups never confused with each other)",
+            "the covariance of the marginal differences is singular",
+            int(d.size),
         )
     statistic = float(n * d @ np.linalg.solve(v, d))
-    return statistic, chi2_sf(statistic, d.size), None
+    return statistic, chi2_sf(statistic, d.size), None, int(d.size)
 
 
 def marginal_homogeneity(
@@ -187,9 +201,12 @@ def marginal_homogeneity(
     stay in :math:`n`, which only Bhapkar's :math:`d d^\top` term feels. Only such
     categories are dropped: R's ``irr::stuart.maxwell.mh`` also drops categories whose
     two marginals are merely equal, and statsmodels and DescTools keep :math:`q - 1`
-    degrees of freedom (and return NaN). When :math:`V` is still singular (the raters
-    never disagree, or the categories fall into groups never confused with each other)
-    the statistic is NaN with the reason and a :class:`~accord.DegenerateDataWarning`.
+    degrees of freedom (and return NaN). When the categories fall into groups never
+    confused with each other, the marginal differences of each group sum to 0: one category
+    of each group is dropped and the test is on :math:`q` minus the number of groups degrees
+    of freedom (the rank of :math:`V`; for Stuart-Maxwell the sum of the groups' own
+    tests). When the raters never disagree the statistic is NaN with the reason and a
+    :class:`~accord.DegenerateDataWarning`.
 
     References
     ----------
@@ -235,13 +252,13 @@ def marginal_homogeneity(
     diff = pd.Series(counts.sum(axis=0) - counts.sum(axis=1), index=pd.Index(cats, dtype=object))
     off = counts - np.diag(np.diag(counts))
     tested = (off.sum(axis=0) + off.sum(axis=1)) > 0
-    statistic, pvalue, reason, name = _test(counts, tested, method, exact)
+    statistic, pvalue, reason, name, df = _test(counts, tested, method, exact)
     if reason:
         warn_degenerate(f"marginal_homogeneity: {reason}")
     left_out = tuple(c for c, t in zip(cats, tested, strict=True) if not t)
     return MarginalHomogeneity(
         statistic=statistic,
-        df=max(int(tested.sum()) - 1, 0),
+        df=df,
         pvalue=pvalue,
         method=name,
         differences=diff,
@@ -254,17 +271,21 @@ def marginal_homogeneity(
 
 def _test(
     counts: FloatArray, tested: npt.NDArray[np.bool_], method: str, exact: bool
-) -> tuple[float, float, str | None, str]:
-    """Statistic, p-value, reason and method name of the used categories' table; the test
-    runs on the ``tested`` categories (those given off the diagonal)."""
+) -> tuple[float, float, str | None, str, int]:
+    """Statistic, p-value, reason, method name and degrees of freedom of the used
+    categories' table; the test runs on the ``tested`` categories (those given off the
+    diagonal)."""
     q = counts.shape[0]
     mcnemar = q == 2 and method == "stuart_maxwell"
     name = ("mcnemar_exact" if exact else "mcnemar") if mcnemar else method
+    df = max(int(tested.sum()) - 1, 0)
     if q < 2:
-        return math.nan, math.nan, "both raters used one and the same label", name
+        return math.nan, math.nan, "both raters used one and the same label", name, df
     if not tested.any():
-        return math.nan, math.nan, "the two raters never disagree: no discordant pair to test", name
+        never = "the two raters never disagree: no discordant pair to test"
+        return math.nan, math.nan, never, name, df
     if mcnemar:
-        return (*_mcnemar(counts, exact), name)
+        return (*_mcnemar(counts, exact), name, df)
     block = counts[np.ix_(tested, tested)]
-    return (*_stuart_maxwell(block, method, float(counts.sum())), method)
+    statistic, pvalue, reason, df = _stuart_maxwell(block, method, float(counts.sum()))
+    return statistic, pvalue, reason, method, df
