@@ -1,0 +1,138 @@
+"""What a judge's verdicts on many items and a human's labels on a few sum to.
+
+A corrected rate (Rogan-Gladen, prediction-powered inference) is a function of two tables of
+counts: the confusion matrix of the human labels against the judge's labels on the labelled
+items, and the counts of the judge's labels on the unlabelled items. Counts are sums, so the
+tables of two batches of items merge into the tables of the whole (:meth:`JudgeCounts.merge`),
+and ten million judged items are one ``np.bincount``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from .._errors import InvalidInputError, bad_choice, shown
+from .._results import Record
+from .._types import IntArray
+from .._validate import format_rows
+
+__all__ = ["JudgeCounts"]
+
+_NAMES = ("human", "judge", "unlabelled")
+
+
+def _column(values: Any, name: str) -> npt.NDArray[Any]:
+    """``values`` as a 1-d array, refusing missing labels (named by their rows)."""
+    array = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values)
+    if array.ndim != 1:
+        raise InvalidInputError(f"{name} must be one label per item; got shape {array.shape}")
+    missing = pd.isna(array) if array.dtype.kind in "fOcmM" else np.zeros(array.size, bool)
+    if missing.any():
+        raise InvalidInputError(f"{name} has missing labels in rows {format_rows(missing)}")
+    return array
+
+
+def _codes(array: npt.NDArray[Any], categories: npt.NDArray[Any], name: str) -> IntArray:
+    """The position of each label of ``array`` in the sorted ``categories``."""
+    codes = np.searchsorted(categories, array)
+    codes = np.minimum(codes, categories.size - 1)
+    wrong = categories[codes] != array
+    if np.any(wrong):
+        first = array[np.flatnonzero(wrong)[0]]
+        raise InvalidInputError(
+            f"{name} has the label {shown(first)!r}, which is not one of the categories "
+            f"{[shown(c) for c in categories.tolist()]}"
+        )
+    return codes.astype(np.int64, copy=False)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class JudgeCounts(Record):
+    """The sufficient statistics of a judge-corrected rate.
+
+    Attributes
+    ----------
+    confusion : numpy.ndarray of int, shape (q, q)
+        Labelled items: row ``t`` the human's label, column ``j`` the judge's.
+    unlabelled : numpy.ndarray of int, shape (q,)
+        Unlabelled items: how many the judge gave each label.
+    categories : tuple
+        The labels, in the order of the rows and columns.
+
+    Examples
+    --------
+    >>> counts = JudgeCounts.from_labels([1, 1, 0, 0], [1, 0, 0, 0], [1, 1, 0])
+    >>> counts.confusion.tolist(), counts.unlabelled.tolist()
+    ([[2, 0], [1, 1]], [1, 2])
+    >>> counts.merge(counts).n_unlabelled
+    6
+    """
+
+    confusion: IntArray
+    unlabelled: IntArray
+    categories: tuple[Any, ...]
+
+    @classmethod
+    def from_labels(
+        cls,
+        human: Any,
+        judge: Any,
+        unlabelled: Any,
+        *,
+        categories: Sequence[Any] | None = None,
+    ) -> JudgeCounts:
+        """Count the labelled pairs ``(human, judge)`` and the judge's ``unlabelled`` labels.
+
+        ``categories`` (default: the sorted labels seen in the three) fixes the rows'
+        order and may list labels none of them uses.
+        """
+        given = (human, judge, unlabelled)
+        arrays = [_column(v, name) for v, name in zip(given, _NAMES, strict=True)]
+        if arrays[0].size != arrays[1].size:
+            raise InvalidInputError(
+                f"human and judge must label the same items; got {arrays[0].size} human "
+                f"labels and {arrays[1].size} judge labels"
+            )
+        cats = np.unique(np.concatenate(arrays) if categories is None else np.asarray(categories))
+        if cats.size < 2:
+            raise InvalidInputError(
+                f"a corrected rate needs at least two categories; got {cats.tolist()}"
+            )
+        h, j, u = (_codes(a, cats, name) for a, name in zip(arrays, _NAMES, strict=True))
+        q = cats.size
+        confusion = np.bincount(h * q + j, minlength=q * q).reshape(q, q)
+        return cls(confusion, np.bincount(u, minlength=q), tuple(cats.tolist()))
+
+    @property
+    def n_labelled(self) -> int:
+        """Items with a human label (and the judge's)."""
+        return int(self.confusion.sum())
+
+    @property
+    def n_unlabelled(self) -> int:
+        """Items with the judge's label only."""
+        return int(self.unlabelled.sum())
+
+    def merge(self, other: JudgeCounts) -> JudgeCounts:
+        """The counts of both sets of items (the same categories in the same order)."""
+        if tuple(other.categories) != tuple(self.categories):
+            raise InvalidInputError(
+                f"cannot merge counts over categories {list(self.categories)} and "
+                f"{list(other.categories)}"
+            )
+        return JudgeCounts(
+            self.confusion + other.confusion, self.unlabelled + other.unlabelled, self.categories
+        )
+
+    def code(self, label: Any, owner: str) -> int:
+        """The row of ``label``; an error naming ``owner``'s ``positive`` otherwise."""
+        for i, c in enumerate(self.categories):
+            if c == label:
+                return i
+        raise InvalidInputError(bad_choice(owner, "positive", self.categories, label))
