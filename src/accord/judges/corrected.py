@@ -298,15 +298,21 @@ def corrected_rate_from_counts(
     n_pos, n_neg = float(cells[0] + cells[1]), float(cells[2] + cells[3])
     youden = sens + spec - 1.0 if n_pos and n_neg else math.nan
     reason = _binary_reason(n_pos, n_neg, youden, label)
-    # Greenland (1988): the three proportions are independent binomials.
-    with np.errstate(divide="ignore", invalid="ignore"):
-        var_u = q * (1 - q) / n_unlab / youden**2
-        var_l = (p**2 * sens * (1 - sens) / n_pos + (1 - p) ** 2 * spec * (1 - spec) / n_neg) / (
-            youden**2
-        )
-    se = math.sqrt(var_u + var_l) if not reason else math.nan
+    var_l, var_u = (math.nan, math.nan) if reason else _greenland(p, sens, spec, q, cells, n_unlab)
+    se = math.sqrt(var_u + var_l)
     low, high = _interval_of(p, se, opts, lambda b: _binary_replicates(cells, counts, pos, b))
     return _rate_result(locals(), opts, counts, reason)
+
+
+def _greenland(
+    p: float, sens: float, spec: float, q: float, cells: FloatArray, n_unlabelled: float
+) -> tuple[float, float]:
+    """The labelled and the unlabelled parts of the delta-method variance (Greenland 1988):
+    ``q``, ``sens`` and ``spec`` are independent binomial proportions."""
+    youden2 = (sens + spec - 1.0) ** 2
+    n_pos, n_neg = float(cells[0] + cells[1]), float(cells[2] + cells[3])
+    var_l = (p**2 * sens * (1 - sens) / n_pos + (1 - p) ** 2 * spec * (1 - spec) / n_neg) / youden2
+    return var_l, q * (1 - q) / n_unlabelled / youden2
 
 
 def _binary_replicates(cells: FloatArray, counts: JudgeCounts, pos: int, opts: _Options) -> Any:
@@ -341,7 +347,7 @@ def _rate_result(
         warn_degenerate(f"corrected_rate: {reason}", stacklevel=4)
     elif clipped:
         reason = f"the corrected rate {p:.4g} fell outside [0, 1] and was clipped"
-    var_l, var_u = (float(v[k]) if not v["reason"] else math.nan for k in ("var_l", "var_u"))
+    var_l, var_u = v["var_l"], v["var_u"]
     n_boot = opts.n_boot if opts.interval == "bootstrap" else 0
     method = (
         "Rogan-Gladen corrected rate (q + spec - 1) / (sens + spec - 1); "
