@@ -59,7 +59,7 @@ def test_rogan_gladen_by_hand() -> None:
 def test_rogan_gladen_point_estimate_matches_judgy(seed: int) -> None:
     judgy = pytest.importorskip("judgy")
     human, judge, unlabelled = _judged(np.random.default_rng(seed), 80, 500, 0.6, 0.85, 0.75)
-    np.random.seed(seed)  # judgy draws from numpy's global generator
+    np.random.seed(seed)  # noqa: NPY002 (judgy draws from numpy's global generator)
     theirs = judgy.estimate_success_rate(human, judge, unlabelled, bootstrap_iterations=50)[0]
     assert_allclose(accord.corrected_rate(human, judge, unlabelled).estimate, theirs)
 
@@ -111,7 +111,7 @@ def test_bad_input() -> None:
         accord.corrected_rate([1, 0], [1], [1])
     with pytest.raises(InvalidInputError, match="unlabelled has missing labels in rows 2"):
         accord.corrected_rate([1, 0], [1, 0], [1.0, float("nan")])
-    with pytest.raises(InvalidInputError, match="no unlabelled|got none"):
+    with pytest.raises(InvalidInputError, match="got none"):
         accord.corrected_rate([1, 0], [1, 0], [])
     with pytest.raises(InvalidInputError, match="'interval' parameter"):
         accord.corrected_rate([1, 0], [1, 0], [1], interval="wald")

@@ -34,7 +34,8 @@ def _column(values: Any, name: str) -> npt.NDArray[Any]:
         raise InvalidInputError(f"{name} must be one label per item; got shape {array.shape}")
     missing = pd.isna(array) if array.dtype.kind in "fOcmM" else np.zeros(array.size, bool)
     if missing.any():
-        raise InvalidInputError(f"{name} has missing labels in rows {format_rows(np.flatnonzero(missing))}")
+        rows = format_rows(np.flatnonzero(missing))
+        raise InvalidInputError(f"{name} has missing labels in rows {rows}")
     return array
 
 
