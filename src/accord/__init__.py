@@ -136,6 +136,7 @@ if TYPE_CHECKING:
         prediction_powered_mean_from_moments,
     )
     from .judges.preferences import PairwisePreferenceAgreement, pairwise_preference_agreement
+    from .judges.rates import JudgeRates, judge_rates
     from .measurements import (
         BlandAltman,
         ConcordanceCorrelation,
@@ -212,6 +213,8 @@ _EXPORTS: dict[str, str] = {
     "corrected_rate": ".judges.corrected",
     "corrected_rate_from_counts": ".judges.corrected",
     "JudgeCounts": ".judges.judged_counts",
+    "JudgeRates": ".judges.rates",
+    "judge_rates": ".judges.rates",
     "PredictionMoments": ".judges.ppi",
     "PredictionPoweredMean": ".judges.ppi",
     "prediction_powered_difference": ".judges.ppi",
@@ -351,6 +354,7 @@ __all__ = [
     "ItemCategoryCounts",
     "JudgeAgreement",
     "JudgeCounts",
+    "JudgeRates",
     "JudgeVsReference",
     "KappaCurve",
     "MarginalHomogeneity",
@@ -413,6 +417,7 @@ __all__ = [
     "informational_agreement",
     "intrarater_icc",
     "judge_agreement",
+    "judge_rates",
     "kappa_vs_negatives",
     "krippendorff_alpha",
     "light_kappa",

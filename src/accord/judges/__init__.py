@@ -24,6 +24,7 @@ from .ppi import (
     prediction_powered_mean,
     prediction_powered_mean_from_moments,
 )
+from .rates import JudgeRates, judge_rates
 
 __all__ = [
     "AltTest",
@@ -32,6 +33,7 @@ __all__ = [
     "CorrectedRate",
     "JudgeAgreement",
     "JudgeCounts",
+    "JudgeRates",
     "JudgeVsReference",
     "PredictionMoments",
     "PredictionPoweredMean",
@@ -43,6 +45,7 @@ __all__ = [
     "corrected_rate_from_counts",
     "human_panel",
     "judge_agreement",
+    "judge_rates",
     "prediction_powered_difference",
     "prediction_powered_mean",
     "prediction_powered_mean_from_moments",
