@@ -510,6 +510,7 @@ def judged_rate_methods(result: Any, format: MethodsFormat = "text") -> str:
             f"{result.high:.3f}), against the judge's raw mean {result.raw_mean:.3f}."
         )
     elif kind == "CorrectedRate":
+        rogan = cite("rg1978")
         how = (
             f"delta method {cite('greenland1988')}"
             if result.interval == "delta"
@@ -518,7 +519,7 @@ def judged_rate_methods(result: Any, format: MethodsFormat = "text") -> str:
         what = (
             f"The rate of {result.label} was corrected for the judge's sensitivity "
             f"({result.sensitivity:.3f}) and specificity ({result.specificity:.3f}) on the "
-            f"labelled items by the Rogan-Gladen estimator {cite('rg1978')}: "
+            f"labelled items by the Rogan-Gladen estimator {rogan}: "
             f"{result.estimate:.3f} ({pct} interval {result.low:.3f} to {result.high:.3f}, "
             f"{how}), against the judge's raw rate {result.raw_rate:.3f}."
         )
