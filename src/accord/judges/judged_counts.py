@@ -39,11 +39,52 @@ def _column(values: Any, name: str) -> npt.NDArray[Any]:
     return array
 
 
+#: Integer labels spanning fewer values than this are coded by a lookup table, not a search.
+_TABLE_SPAN = 1 << 20
+
+
+def _span(arrays: Sequence[npt.NDArray[Any]]) -> tuple[int, int] | None:
+    """``(lowest, highest)`` of integer (or boolean) labels in a small range, else None."""
+    if not all(a.dtype.kind in "iub" for a in arrays):
+        return None
+    full = [a for a in arrays if a.size]
+    if not full:
+        return None
+    lo, hi = min(int(a.min()) for a in full), max(int(a.max()) for a in full)
+    return (lo, hi) if hi - lo < _TABLE_SPAN else None
+
+
+def _categories(arrays: Sequence[npt.NDArray[Any]], categories: Sequence[Any] | None) -> Any:
+    """The declared categories in their order, or the sorted labels seen."""
+    if categories is not None:
+        cats = np.asarray(list(categories))
+        if np.unique(cats).size != cats.size:
+            raise InvalidInputError(f"categories must be distinct; got {cats.tolist()}")
+        return cats
+    span = _span(arrays)
+    if span is None:
+        return np.unique(np.concatenate(arrays))
+    seen = sum(
+        np.bincount(a.astype(np.int64) - span[0], minlength=span[1] - span[0] + 1) for a in arrays
+    )
+    values = np.flatnonzero(seen) + span[0]
+    kind = next(a.dtype for a in arrays if a.size)
+    return values.astype(kind)
+
+
 def _codes(array: npt.NDArray[Any], categories: npt.NDArray[Any], name: str) -> IntArray:
-    """The position of each label of ``array`` in the sorted ``categories``."""
-    codes = np.searchsorted(categories, array)
-    codes = np.minimum(codes, categories.size - 1)
-    wrong = categories[codes] != array
+    """The position of each label of ``array`` in ``categories``."""
+    span = _span([array, categories])
+    if span is not None:
+        table = np.full(span[1] - span[0] + 1, -1, dtype=np.int64)
+        table[categories.astype(np.int64) - span[0]] = np.arange(categories.size)
+        codes = table[array.astype(np.int64) - span[0]] if array.size else table[:0]
+        wrong = codes < 0
+    else:
+        order = np.argsort(categories, kind="stable")
+        at = np.minimum(np.searchsorted(categories[order], array), categories.size - 1)
+        codes = order[at]
+        wrong = categories[codes] != array
     if np.any(wrong):
         first = array[np.flatnonzero(wrong)[0]]
         raise InvalidInputError(
@@ -100,7 +141,7 @@ class JudgeCounts(Record):
                 f"human and judge must label the same items; got {arrays[0].size} human "
                 f"labels and {arrays[1].size} judge labels"
             )
-        cats = np.unique(np.concatenate(arrays) if categories is None else np.asarray(categories))
+        cats = _categories(arrays, categories)
         if cats.size < 2:
             raise InvalidInputError(
                 f"a corrected rate needs at least two categories; got {cats.tolist()}"
