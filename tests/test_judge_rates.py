@@ -13,6 +13,7 @@ import math
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -354,3 +355,72 @@ def test_methods_text_cites_the_sources() -> None:
     dist = accord.corrected_distribution(human, judge, unlab).methods_text()
     assert "confusion matrix" in dist and "Buonaccorsi" in dist
     assert accord.corrected_rate(human, judge, unlab).to_dict()["label"] == 1
+
+
+# ----------------------------------------------------------------------------- on ratings
+
+
+def test_judge_rates_on_ratings_is_the_estimators_on_the_majority(examples) -> None:
+    # The human label of an item is the annotators' majority (pandas' mode, ties left out),
+    # computed here independently of accord; items only the judge rated are the judged set.
+    frame = pd.read_csv(examples / "pandalm-judged.csv")
+    humans = frame[frame["rater"] != "gpt-3.5-turbo"]
+    judge = frame[frame["rater"] == "gpt-3.5-turbo"].set_index("item")["preference"]
+    modes = humans.groupby("item")["preference"].agg(lambda s: tuple(s.mode()))
+    majority = modes[modes.map(len) == 1].map(lambda m: m[0])
+    both = majority.index.intersection(judge.index)
+    only = judge.index.difference(humans["item"].unique())
+    ratings = accord.read_ratings(
+        examples / "pandalm-judged.csv", item="item", rater="rater", label="preference"
+    )
+    r = accord.judge_rates(ratings, "gpt-3.5-turbo", positive="second")
+    direct = accord.corrected_rate(
+        majority[both].to_numpy(), judge[both].to_numpy(), judge[only].to_numpy(), positive="second"
+    )
+    assert (r.n_labelled, r.n_unlabelled) == (both.size, only.size)
+    assert r.n_tied == int((modes.map(len) > 1).sum())
+    assert_allclose((r.corrected.estimate, r.corrected.low), (direct.estimate, direct.low))
+    y = (majority[both] == "second").to_numpy(float)
+    f = (judge[both] == "second").to_numpy(float)
+    u = (judge[only] == "second").to_numpy(float)
+    assert_allclose(r.ppi[0].estimate, accord.prediction_powered_mean(y, f, u).estimate)
+    assert "Rogan-Gladen" in r.methods_text()
+
+
+def test_judge_rates_refuses_an_unknown_judge(examples) -> None:
+    ratings = accord.read_ratings(
+        examples / "pandalm-judged.csv", item="item", rater="rater", label="preference"
+    )
+    with pytest.raises(InvalidInputError, match="judge 'gpt-4' is not a rater"):
+        accord.judge_rates(ratings, "gpt-4")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.permutations(["x", "y", "z"]))
+def test_relabelling_and_item_order_change_nothing(seed: int, names: list[str]) -> None:
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, 3, 400)
+    judged = np.where(rng.random(400) < 0.85, truth, rng.integers(0, 3, 400))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        base = accord.corrected_distribution(truth[:100], judged[:100], judged[100:]).table
+        renamed = np.array(names)
+        order = rng.permutation(100)
+        other = accord.corrected_distribution(
+            renamed[truth[:100]][order], renamed[judged[:100]][order], renamed[judged[100:]][::-1]
+        ).table.set_index("label")
+    for code, name in enumerate(names):
+        assert_allclose(
+            other.loc[name, ["unclipped", "standard_error"]].to_numpy(float),
+            base.loc[code, ["unclipped", "standard_error"]].to_numpy(float),
+            equal_nan=True,
+        )
+    assert ((base["estimate"] >= 0) & (base["estimate"] <= 1) | base["estimate"].isna()).all()
+    assert ((base["low"] >= 0) & (base["high"] <= 1) | base["low"].isna()).all()
+
+
+def test_declared_categories_keep_their_order() -> None:
+    counts = accord.JudgeCounts.from_labels(["b", "a"], ["b", "b"], ["a"], categories=["b", "a"])
+    assert counts.categories == ("b", "a")
+    assert counts.confusion.tolist() == [[1, 0], [1, 0]]
+    assert counts.unlabelled.tolist() == [0, 1]
