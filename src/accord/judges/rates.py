@@ -32,7 +32,7 @@ from .corrected import (
 from .judged_counts import JudgeCounts
 from .ppi import PredictionMoments, PredictionPoweredMean, prediction_powered_mean_from_moments
 
-__all__ = ["JudgeRates", "judge_rates"]
+__all__ = ["JudgeRates", "judge_only_items", "judge_rates"]
 
 TABLE_COLUMNS = [
     "label",
@@ -148,6 +148,14 @@ def _human_rated(ratings: Ratings, humans: IntArray) -> Any:
     rated = np.zeros(ratings.n_items, dtype=bool)
     rated[ratings.item_codes[np.isin(ratings.rater_codes, humans)]] = True
     return rated
+
+
+def judge_only_items(ratings: Ratings, judge: Any, humans: Sequence[Any]) -> int:
+    """How many items ``judge`` labelled that none of ``humans`` did."""
+    code = _rater_code(ratings, judge, "judge")
+    panel = np.array([_rater_code(ratings, h, "human") for h in humans], dtype=np.int64)
+    items = ratings.item_codes[ratings.rater_codes == code]
+    return int(np.unique(items[~_human_rated(ratings, panel)[items]]).size)
 
 
 def judge_rates(
