@@ -18,7 +18,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._bootstrap import bootstrap_interval
+from .._bootstrap import bootstrap_interval, warn_few_replicates
 from .._errors import InvalidInputError, bad_choice, bad_parameter, option, warn_degenerate
 from .._interval import check_confidence_level
 from .._methods import MethodsFormat, judged_rate_methods
@@ -215,6 +215,8 @@ def _options(owner: str, level: Any, interval: Any, n_boot: Any, rng: RngLike) -
         raise InvalidInputError(bad_choice(owner, "interval", ("delta", "bootstrap"), interval))
     if isinstance(n_boot, bool) or not isinstance(n_boot, int | np.integer) or n_boot < 1:
         raise InvalidInputError(bad_parameter(owner, "n_boot", "a positive integer", n_boot))
+    if interval == "bootstrap":
+        warn_few_replicates(int(n_boot), stacklevel=5)
     return _Options(level, interval, int(n_boot), as_generator(rng, owner))
 
 
