@@ -9,9 +9,9 @@ specificity 0.8 on a true pass rate of 0.7. Prints the seconds (best of ``--repe
 - accord in memory: the floor, then ``JudgeCounts.from_labels`` (the counts),
   ``corrected_rate_from_counts`` (Rogan-Gladen, delta interval) and
   ``prediction_powered_mean_from_moments`` (PPI++) on them;
-- accord streamed: the judge's counts summed batch by batch through the engines' fold
-  (``accord.engines.fold.fold_batches``, 1,000,000 rows a batch: memory bounded by the
-  batch), then the same estimators;
+- accord streamed: ``accord.judge_counts`` sums the judge's counts batch by batch through
+  the engines' fold (1,000,000 rows a batch: memory bounded by the batch), then the same
+  estimators;
 - judgy 0.1.0 ``estimate_success_rate`` (its default 20,000 bootstrap replicates) and
   ppi-python ``ppi_mean_ci`` (PPI++) on the arrays read,
 
@@ -32,7 +32,6 @@ import numpy as np
 from _common import cache_dir, timed
 
 import accord
-from accord.engines.fold import fold_batches
 
 LABELLED = 1000
 CATEGORIES = (0, 1)
@@ -79,19 +78,8 @@ def in_memory(path: Path, human: np.ndarray, judge: np.ndarray) -> tuple[Any, An
     return estimates(counts)
 
 
-def _batch_counts(batch: Any, row0: int) -> accord.JudgeCounts:
-    """The judge's counts of one batch (no labelled items)."""
-    empty = np.zeros(0, dtype=np.int8)
-    labels = batch.column(0).to_numpy()
-    return accord.JudgeCounts.from_labels(empty, empty, labels, categories=CATEGORIES)
-
-
 def streamed(path: Path, human: np.ndarray, judge: np.ndarray) -> tuple[Any, Any]:
-    import pyarrow.dataset as ds
-
-    dataset = ds.dataset(path, format="parquet")
-    judged = fold_batches(dataset, ["judge"], 1_000_000, _batch_counts, accord.JudgeCounts.merge)
-    assert judged is not None
+    judged = accord.judge_counts(path, judge="judge", categories=CATEGORIES)
     counts = accord.JudgeCounts.from_labels(human, judge, [], categories=CATEGORIES).merge(judged)
     return estimates(counts)
 

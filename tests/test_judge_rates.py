@@ -424,3 +424,38 @@ def test_declared_categories_keep_their_order() -> None:
     assert counts.categories == ("b", "a")
     assert counts.confusion.tolist() == [[1, 0], [1, 0]]
     assert counts.unlabelled.tolist() == [0, 1]
+
+
+# ----------------------------------------------------------------------------- streamed
+
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet"])
+def test_streamed_counts_equal_the_counts_in_memory(tmp_path, suffix: str) -> None:
+    human, judge, unlab = _judged(np.random.default_rng(12), 60, 500, 0.5, 0.8, 0.7)
+    log = pd.DataFrame(
+        {
+            "verdict": np.concatenate([judge, unlab]),
+            "checked": pd.array(list(human) + [None] * unlab.size, dtype="Int64"),
+        }
+    ).sample(frac=1.0, random_state=1)  # labelled and judged-only rows interleaved
+    path = tmp_path / f"log.{suffix}"
+    log.to_csv(path, index=False) if suffix == "csv" else log.to_parquet(path, index=False)
+    streamed = accord.judge_counts(
+        path, judge="verdict", human="checked", categories=[0, 1], batch_size=37
+    )
+    whole = accord.JudgeCounts.from_labels(human, judge, unlab)
+    assert (streamed.confusion == whole.confusion).all()
+    assert (streamed.unlabelled == whole.unlabelled).all()
+    assert_allclose(
+        accord.corrected_rate_from_counts(streamed).high,
+        accord.corrected_rate(human, judge, unlab).high,
+    )
+
+
+def test_streamed_counts_name_the_row_of_an_empty_verdict(tmp_path) -> None:
+    path = tmp_path / "log.csv"
+    pd.DataFrame({"verdict": pd.array([1, 0, 1, None, 1], dtype="Int64")}).to_csv(path, index=False)
+    with pytest.raises(InvalidInputError, match="'verdict' is empty in rows 4"):
+        accord.judge_counts(path, judge="verdict", categories=[0, 1], batch_size=2)
+    with pytest.raises(InvalidInputError, match="not one of the categories"):
+        accord.judge_counts(path, judge="verdict", categories=[5, 6], batch_size=2)

@@ -103,6 +103,7 @@ if TYPE_CHECKING:
     from .front.calibration import calibrate_panel, panel_statistics
     from .front.confidence import calibration_metrics, normalized_cross_entropy
     from .front.consensus import consensus
+    from .front.judged import judge_counts
     from .information import conditional_entropy, entropy, mutual_information, surprisal
     from .io.argilla import read_argilla
     from .io.confidence import read_confidences, read_sclite_sgml
@@ -213,6 +214,7 @@ _EXPORTS: dict[str, str] = {
     "corrected_rate": ".judges.corrected",
     "corrected_rate_from_counts": ".judges.corrected",
     "JudgeCounts": ".judges.judged_counts",
+    "judge_counts": ".front.judged",
     "JudgeRates": ".judges.rates",
     "judge_rates": ".judges.rates",
     "PredictionMoments": ".judges.ppi",
@@ -417,6 +419,7 @@ __all__ = [
     "informational_agreement",
     "intrarater_icc",
     "judge_agreement",
+    "judge_counts",
     "judge_rates",
     "kappa_vs_negatives",
     "krippendorff_alpha",

@@ -32,15 +32,18 @@ def _column(values: Any, name: str) -> npt.NDArray[Any]:
     array = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values)
     if array.ndim != 1:
         raise InvalidInputError(f"{name} must be one label per item; got shape {array.shape}")
-    missing = pd.isna(array) if array.dtype.kind in "fOcmM" else np.zeros(array.size, bool)
-    if missing.any():
-        rows = format_rows(np.flatnonzero(missing))
-        raise InvalidInputError(f"{name} has missing labels in rows {rows}")
+    if array.dtype.kind in "fOcmM":
+        missing = np.asarray(pd.isna(array))
+        if missing.any():
+            rows = format_rows(np.flatnonzero(missing))
+            raise InvalidInputError(f"{name} has missing labels in rows {rows}")
     return array
 
 
 #: Integer labels spanning fewer values than this are coded by a lookup table, not a search.
 _TABLE_SPAN = 1 << 20
+#: Integer labels spanning fewer values than this are counted by one comparison per value.
+_FEW_VALUES = 16
 
 
 def _span(arrays: Sequence[npt.NDArray[Any]]) -> tuple[int, int] | None:
@@ -73,7 +76,8 @@ def _categories(arrays: Sequence[npt.NDArray[Any]], categories: Sequence[Any] | 
 
 
 def _codes(array: npt.NDArray[Any], categories: npt.NDArray[Any], name: str) -> IntArray:
-    """The position of each label of ``array`` in ``categories``."""
+    """The position of each label of ``array`` in ``categories`` (a label read as text
+    matches the category it spells)."""
     span = _span([array, categories])
     if span is not None:
         table = np.full(span[1] - span[0] + 1, -1, dtype=np.int64)
@@ -81,10 +85,13 @@ def _codes(array: npt.NDArray[Any], categories: npt.NDArray[Any], name: str) -> 
         codes = table[array.astype(np.int64) - span[0]] if array.size else table[:0]
         wrong = codes < 0
     else:
-        order = np.argsort(categories, kind="stable")
-        at = np.minimum(np.searchsorted(categories[order], array), categories.size - 1)
-        codes = order[at]
-        wrong = categories[codes] != array
+        labels = pd.Index(array.astype(object), dtype=object)
+        codes = pd.Index(categories.tolist(), dtype=object).get_indexer(labels)
+        if array.dtype.kind in "UOS" and np.any(codes < 0):  # text read from a file: 1 is "1"
+            text = pd.Index([str(c) for c in categories.tolist()], dtype=object)
+            spelled = text.get_indexer(pd.Index(array.astype(str).astype(object), dtype=object))
+            codes = np.where(codes < 0, spelled, codes)
+        wrong = codes < 0
     if np.any(wrong):
         first = array[np.flatnonzero(wrong)[0]]
         raise InvalidInputError(
@@ -92,6 +99,26 @@ def _codes(array: npt.NDArray[Any], categories: npt.NDArray[Any], name: str) -> 
             f"{[shown(c) for c in categories.tolist()]}"
         )
     return codes.astype(np.int64, copy=False)
+
+
+def _label_counts(array: npt.NDArray[Any], categories: npt.NDArray[Any]) -> IntArray:
+    """How often each category is in ``array``: one histogram of small non-negative integer
+    labels (ten million judged items without a copy), else through :func:`_codes`."""
+    span = _span([array, categories])
+    if span is None or span[0] < 0 or array.dtype.kind == "b":
+        return np.bincount(_codes(array, categories, "unlabelled"), minlength=categories.size)
+    if span[1] - span[0] < _FEW_VALUES:  # a pass per value, on the labels' own width
+        hist = np.zeros(span[1] + 1, dtype=np.int64)
+        for v in range(span[0], span[1] + 1):
+            hist[v] = np.count_nonzero(array == v)
+    else:
+        hist = np.bincount(array, minlength=span[1] + 1)
+    values = categories.astype(np.int64)
+    stray = np.setdiff1d(np.flatnonzero(hist), values)
+    if stray.size:
+        _codes(np.array([stray[0]], dtype=array.dtype), categories, "unlabelled")  # raises
+    out: IntArray = hist[values].astype(np.int64)
+    return out
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -146,10 +173,10 @@ class JudgeCounts(Record):
             raise InvalidInputError(
                 f"a corrected rate needs at least two categories; got {cats.tolist()}"
             )
-        h, j, u = (_codes(a, cats, name) for a, name in zip(arrays, _NAMES, strict=True))
+        h, j = (_codes(a, cats, name) for a, name in zip(arrays[:2], _NAMES, strict=False))
         q = cats.size
         confusion = np.bincount(h * q + j, minlength=q * q).reshape(q, q)
-        return cls(confusion, np.bincount(u, minlength=q), tuple(cats.tolist()))
+        return cls(confusion, _label_counts(arrays[2], cats), tuple(cats.tolist()))
 
     @property
     def n_labelled(self) -> int:

@@ -201,11 +201,14 @@ def judge_rates(
 
     Examples
     --------
+    The PandaLM set with the annotators' labels of the first 200 items only:
+
     >>> import accord
-    >>> r = judge_rates(accord.datasets.load_pandalm(), "gpt-3.5-turbo",
-    ...                 unlabelled=["first"] * 50 + ["second"] * 40 + ["tie"] * 10)
-    >>> r.n_labelled, r.n_unlabelled
-    (974, 100)
+    >>> ratings = accord.read_ratings(accord.datasets.path("pandalm-judged.csv"), item="item",
+    ...                               rater="rater", label="preference")
+    >>> r = judge_rates(ratings, "gpt-3.5-turbo", positive="first")
+    >>> r.n_labelled, r.n_unlabelled, round(r.corrected.estimate, 3), round(r.ppi[0].estimate, 3)
+    (196, 778, 0.332, 0.385)
     """
     code = _rater_code(ratings, judge, "judge")
     names = human_panel(ratings, [ratings.raters[code]], humans)
