@@ -277,6 +277,39 @@ def _binary_reason(n_pos: float, n_neg: float, youden: float, label: Any) -> str
     return ""
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Binary:
+    """Rogan-Gladen on one label's counts: the estimate, its parts and its variance."""
+
+    label: Any
+    p: float
+    sens: float
+    spec: float
+    q: float
+    youden: float
+    n_pos: float
+    reason: str
+    var_l: float
+    var_u: float
+
+    @property
+    def se(self) -> float:
+        return math.sqrt(self.var_l + self.var_u)
+
+
+def _binary(counts: JudgeCounts, pos: int, cells: FloatArray) -> _Binary:
+    n_unlab = float(counts.n_unlabelled)
+    p, sens, spec, q = (
+        float(v) for v in _rogan_gladen(cells, np.float64(counts.unlabelled[pos]), n_unlab)
+    )
+    n_pos, n_neg = float(cells[0] + cells[1]), float(cells[2] + cells[3])
+    youden = sens + spec - 1.0 if n_pos and n_neg else math.nan
+    label = counts.categories[pos]
+    reason = _binary_reason(n_pos, n_neg, youden, label)
+    var_l, var_u = (math.nan, math.nan) if reason else _greenland(p, sens, spec, q, cells, n_unlab)
+    return _Binary(label, p, sens, spec, q, youden, n_pos, reason, var_l, var_u)
+
+
 def corrected_rate_from_counts(
     counts: JudgeCounts,
     *,
@@ -290,20 +323,12 @@ def corrected_rate_from_counts(
     owner = "corrected_rate"
     opts = _options(owner, confidence_level, interval, n_boot, rng)
     pos = _positive(counts, positive, owner)
-    label = counts.categories[pos]
-    cells = _binary_cells(counts.confusion.astype(np.float64), pos)
-    n_unlab = float(counts.n_unlabelled)
-    if n_unlab == 0:
+    if counts.n_unlabelled == 0:
         raise InvalidInputError(f"{owner} needs the judge's labels on unlabelled items; got none")
-    u_pos = np.float64(counts.unlabelled[pos])
-    p, sens, spec, q = (float(v) for v in _rogan_gladen(cells, u_pos, n_unlab))
-    n_pos, n_neg = float(cells[0] + cells[1]), float(cells[2] + cells[3])
-    youden = sens + spec - 1.0 if n_pos and n_neg else math.nan
-    reason = _binary_reason(n_pos, n_neg, youden, label)
-    var_l, var_u = (math.nan, math.nan) if reason else _greenland(p, sens, spec, q, cells, n_unlab)
-    se = math.sqrt(var_u + var_l)
-    low, high = _interval_of(p, se, opts, lambda b: _binary_replicates(cells, counts, pos, b))
-    return _rate_result(locals(), opts, counts, reason)
+    cells = _binary_cells(counts.confusion.astype(np.float64), pos)
+    b = _binary(counts, pos, cells)
+    low, high = _interval_of(b.p, b.se, opts, lambda o: _binary_replicates(cells, counts, pos, o))
+    return _rate_result(b, (low, high), opts, counts)
 
 
 def _greenland(
@@ -340,16 +365,15 @@ def _interval_of(estimate: float, se: float, opts: _Options, replicate: Any) -> 
 
 
 def _rate_result(
-    v: dict[str, Any], opts: _Options, counts: JudgeCounts, reason: str
+    b: _Binary, bounds: tuple[float, float], opts: _Options, counts: JudgeCounts
 ) -> CorrectedRate:
-    """The :class:`CorrectedRate` of :func:`corrected_rate_from_counts`'s locals ``v``."""
-    p = v["p"] if not reason else math.nan
+    """The :class:`CorrectedRate` of :func:`corrected_rate_from_counts`."""
+    p, reason = (math.nan if b.reason else b.p), b.reason
     clipped = bool(math.isfinite(p) and not 0.0 <= p <= 1.0)
     if reason:
         warn_degenerate(f"corrected_rate: {reason}", stacklevel=4)
     elif clipped:
         reason = f"the corrected rate {p:.4g} fell outside [0, 1] and was clipped"
-    var_l, var_u = v["var_l"], v["var_u"]
     n_boot = opts.n_boot if opts.interval == "bootstrap" else 0
     method = (
         "Rogan-Gladen corrected rate (q + spec - 1) / (sens + spec - 1); "
@@ -361,26 +385,26 @@ def _rate_result(
         + " with the sampling error of the labelled and the unlabelled items, clipped to [0, 1]"
     )
     return CorrectedRate(
-        label=v["label"],
+        label=b.label,
         estimate=float(np.clip(p, 0.0, 1.0)) if math.isfinite(p) else math.nan,
         unclipped=p,
-        standard_error=v["se"],
-        low=v["low"],
-        high=v["high"],
+        standard_error=b.se,
+        low=bounds[0],
+        high=bounds[1],
         confidence_level=opts.level,
         interval=opts.interval,
-        raw_rate=v["q"],
-        sensitivity=v["sens"],
-        specificity=v["spec"],
-        youden=v["youden"],
+        raw_rate=b.q,
+        sensitivity=b.sens,
+        specificity=b.spec,
+        youden=b.youden,
         n_labelled=counts.n_labelled,
         n_unlabelled=counts.n_unlabelled,
-        n_positive=int(v["n_pos"]),
-        labelled_variance=var_l,
-        unlabelled_variance=var_u,
-        labels_to_halve=labels_to_halve(var_l, var_u, counts.n_labelled),
+        n_positive=int(b.n_pos),
+        labelled_variance=b.var_l,
+        unlabelled_variance=b.var_u,
+        labels_to_halve=labels_to_halve(b.var_l, b.var_u, counts.n_labelled),
         clipped=clipped,
-        degenerate=bool(v["reason"]),
+        degenerate=bool(b.reason),
         reason=reason,
         n_boot=n_boot,
         method=method,
@@ -529,6 +553,37 @@ def _matrix_reason(counts: JudgeCounts, cond: float) -> str:
     return ""
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Matrix:
+    """The matrix method on the counts: ``M``, the shares, ``pi`` and its variance parts."""
+
+    m: FloatArray
+    shares: FloatArray
+    pi: FloatArray
+    cond: float
+    reason: str
+    var_l: FloatArray
+    var_u: FloatArray
+
+    @property
+    def se(self) -> FloatArray:
+        out: FloatArray = np.sqrt(np.diag(self.var_l) + np.diag(self.var_u))
+        return out
+
+
+def _matrix(counts: JudgeCounts, confusion: FloatArray) -> _Matrix:
+    shares = counts.unlabelled / float(counts.n_unlabelled)
+    m, pi = _invert(confusion, shares)
+    cond = float(np.linalg.cond(m)) if np.all(np.isfinite(m)) else math.inf
+    reason = _matrix_reason(counts, cond)
+    q = len(counts.categories)
+    var_l = var_u = np.full((q, q), np.nan)
+    if not reason:
+        rows = confusion.sum(axis=1)
+        var_l, var_u = _matrix_covariance(m, pi, shares, rows, float(counts.n_unlabelled))
+    return _Matrix(m, shares, pi, cond, reason, var_l, var_u)
+
+
 def corrected_distribution_from_counts(
     counts: JudgeCounts,
     *,
@@ -540,25 +595,17 @@ def corrected_distribution_from_counts(
     """:func:`corrected_distribution` from the counts (:class:`JudgeCounts`)."""
     owner = "corrected_distribution"
     opts = _options(owner, confidence_level, interval, n_boot, rng)
-    n_u = float(counts.n_unlabelled)
-    if n_u == 0:
+    if counts.n_unlabelled == 0:
         raise InvalidInputError(f"{owner} needs the judge's labels on unlabelled items; got none")
     confusion = counts.confusion.astype(np.float64)
-    shares = counts.unlabelled / n_u
-    m, pi = _invert(confusion, shares)
-    cond = float(np.linalg.cond(m)) if np.all(np.isfinite(m)) else math.inf
-    reason = _matrix_reason(counts, cond)
-    q = len(counts.categories)
-    var_l = var_u = np.full((q, q), np.nan)
-    if not reason:
-        var_l, var_u = _matrix_covariance(m, pi, shares, confusion.sum(axis=1), n_u)
-    se = np.sqrt(np.diag(var_l) + np.diag(var_u))
+    mm = _matrix(counts, confusion)
     reps = _matrix_replicates(confusion, counts, opts) if opts.interval == "bootstrap" else None
+    se = mm.se
     bounds = [
-        _interval_of(float(pi[k]), float(se[k]), opts, lambda _o, k=k: reps[:, k])  # type: ignore[index]
-        for k in range(q)
+        _interval_of(float(mm.pi[k]), float(se[k]), opts, lambda _o, k=k: reps[:, k])  # type: ignore[index]
+        for k in range(len(counts.categories))
     ]
-    return _distribution_result(locals(), opts, counts, reason)
+    return _distribution_result(mm, bounds, opts, counts)
 
 
 def _matrix_replicates(confusion: FloatArray, counts: JudgeCounts, opts: _Options) -> FloatArray:
@@ -579,10 +626,10 @@ def _clip_shares(pi: FloatArray) -> FloatArray:
 
 
 def _distribution_result(
-    v: dict[str, Any], opts: _Options, counts: JudgeCounts, reason: str
+    mm: _Matrix, bounds: list[tuple[float, float]], opts: _Options, counts: JudgeCounts
 ) -> CorrectedDistribution:
-    """The :class:`CorrectedDistribution` of the locals ``v`` of the counts' entry point."""
-    pi, cond = v["pi"], v["cond"]
+    """The :class:`CorrectedDistribution` of :func:`corrected_distribution_from_counts`."""
+    pi, cond, reason = mm.pi, mm.cond, mm.reason
     if reason:
         pi = np.full_like(pi, np.nan)
         warn_degenerate(f"corrected_distribution: {reason}", stacklevel=4)
@@ -592,18 +639,18 @@ def _distribution_result(
     clipped = bool(np.any((pi < 0) | (pi > 1)))
     if clipped and not reason:
         reason = "some corrected shares fell outside [0, 1]: clipped and renormalised"
-    var_l, var_u = np.diag(v["var_l"]), np.diag(v["var_u"])
+    var_l, var_u = np.diag(mm.var_l), np.diag(mm.var_u)
     n = counts.n_labelled
     halve = [labels_to_halve(float(a), float(b), n) for a, b in zip(var_l, var_u, strict=True)]
     table = pd.DataFrame(
         {
             "label": list(counts.categories),
-            "raw_rate": v["shares"],
+            "raw_rate": mm.shares,
             "estimate": _clip_shares(pi),
             "unclipped": pi,
-            "standard_error": v["se"],
-            "low": [b[0] for b in v["bounds"]],
-            "high": [b[1] for b in v["bounds"]],
+            "standard_error": mm.se,
+            "low": [b[0] for b in bounds],
+            "high": [b[1] for b in bounds],
             "labels_to_halve": pd.array(halve, dtype="Int64"),
         }
     )
@@ -611,14 +658,14 @@ def _distribution_result(
     n_boot = opts.n_boot if opts.interval == "bootstrap" else 0
     return CorrectedDistribution(
         table=table,
-        confusion=pd.DataFrame(v["m"], index=pd.Index(cats, name="human"), columns=cats),
+        confusion=pd.DataFrame(mm.m, index=pd.Index(cats, name="human"), columns=cats),
         condition_number=cond,
         n_labelled=counts.n_labelled,
         n_unlabelled=counts.n_unlabelled,
         confidence_level=opts.level,
         interval=opts.interval,
         clipped=clipped,
-        degenerate=bool(v["reason"]),
+        degenerate=bool(mm.reason),
         reason=reason,
         n_boot=n_boot,
         method="matrix-method corrected distribution: the judge's shares through the inverse "
