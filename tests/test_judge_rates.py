@@ -384,7 +384,7 @@ def test_judge_rates_on_ratings_is_the_estimators_on_the_majority(examples) -> N
     f = (judge[both] == "second").to_numpy(float)
     u = (judge[only] == "second").to_numpy(float)
     assert_allclose(r.ppi[0].estimate, accord.prediction_powered_mean(y, f, u).estimate)
-    assert "Rogan-Gladen" in r.methods_text()
+    assert "Rogan-Gladen" in r.methods_text() and "prediction-powered" in r.methods_text()
 
 
 def test_judge_rates_refuses_an_unknown_judge(examples) -> None:

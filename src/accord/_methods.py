@@ -493,45 +493,54 @@ def judge_methods(result: Any, format: MethodsFormat = "text") -> str:
 
 def judged_rate_methods(result: Any, format: MethodsFormat = "text") -> str:
     """The methods paragraph of a judge-corrected rate: a :class:`~accord.CorrectedRate`,
-    :class:`~accord.CorrectedDistribution` or :class:`~accord.PredictionPoweredMean`."""
+    :class:`~accord.CorrectedDistribution`, :class:`~accord.PredictionPoweredMean`, or a
+    :class:`~accord.JudgeRates` (its corrected estimate and its PPI++ estimates)."""
     cite = _Cites()
-    pct = level_pct(result.confidence_level)
+    rates = type(result).__name__ == "JudgeRates"
+    parts = [result.corrected, *result.ppi] if rates else [result]
+    names = ["", *(f"rate of {label}" for label in result.table["label"])] if rates else [""]
     design = (
         f"The judge labelled {_n(result.n_labelled + result.n_unlabelled, 'item')}, of which "
         f"{_n(result.n_labelled, 'item')} were also labelled by a human."
     )
+    sentences = [design, *map(lambda p, n: _judged_sentence(p, cite, n), parts, names)]
+    flag = [f"Note: {parts[0].reason}."] if parts[0].reason else []
+    return paragraph([*sentences, *flag], cite.keys, format)
+
+
+def _judged_sentence(result: Any, cite: _Cites, name: str = "") -> str:
+    """One estimate of :func:`judged_rate_methods` in a sentence, its sources cited
+    (``name``: what a prediction-powered mean estimates, default its ``what``)."""
+    pct = level_pct(result.confidence_level)
     kind = type(result).__name__
     if kind == "PredictionPoweredMean":
-        what = (
-            f"The mean was estimated by prediction-powered inference {cite('abfjz2023')} with "
-            f"the power-tuning parameter lambda = {result.lam:.3f}"
+        return (
+            f"The {name or result.what} was estimated by prediction-powered inference "
+            f"{cite('abfjz2023')} with the power-tuning parameter lambda = {result.lam:.3f}"
             + (f" chosen to minimise the variance {cite('adz2023')}" if result.tuned else "")
             + f": {result.estimate:.3f} ({pct} CLT interval {result.low:.3f} to "
             f"{result.high:.3f}), against the judge's raw mean {result.raw_mean:.3f}."
         )
-    elif kind == "CorrectedRate":
+    if kind == "CorrectedRate":
         rogan = cite("rg1978")
         how = (
             f"delta method {cite('greenland1988')}"
             if result.interval == "delta"
             else "percentile bootstrap of both sets"
         )
-        what = (
+        return (
             f"The rate of {result.label} was corrected for the judge's sensitivity "
             f"({result.sensitivity:.3f}) and specificity ({result.specificity:.3f}) on the "
             f"labelled items by the Rogan-Gladen estimator {rogan}: "
             f"{result.estimate:.3f} ({pct} interval {result.low:.3f} to {result.high:.3f}, "
             f"{how}), against the judge's raw rate {result.raw_rate:.3f}."
         )
-    else:
-        what = (
-            "The distribution of the labels was corrected by the inverse of the judge's "
-            f"confusion matrix estimated on the labelled items {cite('buonaccorsi2010')}, with "
-            f"{pct} {'delta-method' if result.interval == 'delta' else 'percentile bootstrap'} "
-            "intervals including the sampling error of both sets."
-        )
-    flag = [f"Note: {result.reason}."] if result.reason else []
-    return paragraph([design, what, *flag], cite.keys, format)
+    return (
+        "The distribution of the labels was corrected by the inverse of the judge's "
+        f"confusion matrix estimated on the labelled items {cite('buonaccorsi2010')}, with "
+        f"{pct} {'delta-method' if result.interval == 'delta' else 'percentile bootstrap'} "
+        "intervals including the sampling error of both sets."
+    )
 
 
 # ----------------------------------------------------------------------------- calibration

@@ -99,8 +99,9 @@ class JudgeRates(Record):
         return self.table.copy()
 
     def methods_text(self, format: MethodsFormat = "text") -> str:
-        """The corrected estimate's methods paragraph (:meth:`CorrectedRate.methods_text`)."""
-        return judged_rate_methods(self.corrected, format)
+        """The methods paragraph of the corrected estimate and the PPI++ estimates, with
+        their references. ``format``: ``"text"`` or ``"markdown"``."""
+        return judged_rate_methods(self, format)
 
 
 def _reference_codes(ratings: Ratings, humans: IntArray) -> tuple[IntArray, int]:
