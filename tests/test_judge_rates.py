@@ -98,6 +98,9 @@ def test_no_better_than_chance_is_flagged() -> None:
     with pytest.warns(DegenerateDataWarning, match="never gave"):
         r = accord.corrected_rate([0, 0, 0], [0, 1, 0], [1, 0])
     assert r.degenerate and math.isnan(r.sensitivity)
+    with pytest.warns(DegenerateDataWarning, match="always gave 1 .* specificity is undefined"):
+        r = accord.corrected_rate([1, 1, 1], [0, 1, 1], [1, 0])
+    assert r.degenerate and math.isnan(r.specificity) and math.isnan(r.standard_error)
 
 
 def test_clipped_estimate() -> None:

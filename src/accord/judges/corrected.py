@@ -264,9 +264,9 @@ def _rogan_gladen(cells: FloatArray, unlabelled_pos: Any, n_unlabelled: float) -
 
 def _binary_reason(n_pos: float, n_neg: float, youden: float, label: Any) -> str:
     if n_pos == 0 or n_neg == 0:
-        which = "gave" if n_pos == 0 else "always gave"
+        which = "never gave" if n_pos == 0 else "always gave"
         return (
-            f"the human never {which} {label!s} on the labelled items, so the judge's "
+            f"the human {which} {label!s} on the labelled items, so the judge's "
             f"{'sensitivity' if n_pos == 0 else 'specificity'} is undefined"
         )
     if youden <= 0:
