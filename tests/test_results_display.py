@@ -160,6 +160,22 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
     "SimulatedSampleSize": lambda _: accord.sample_size_simulated(
         "icc", rho=0.7, rho0=0.5, n_items=[20, 40], n_simulations=10, seed=0
     ),
+    "CorrectedRate": lambda _: accord.corrected_rate([1, 1, 0, 0, 1], [1, 0, 0, 0, 1], [1, 0]),
+    "CorrectedDistribution": lambda _: accord.corrected_distribution(
+        ["a", "b", "c", "a"], ["a", "b", "c", "b"], ["a", "c"]
+    ),
+    "JudgeCounts": lambda _: accord.JudgeCounts.from_labels([1, 0], [1, 1], [0, 1, 1]),
+    "JudgeRates": lambda _: accord.judge_rates(
+        accord.read_ratings(
+            accord.datasets.path("pandalm-judged.csv"),
+            item="item",
+            rater="rater",
+            label="preference",
+        ),
+        "gpt-3.5-turbo",
+    ),
+    "PredictionMoments": lambda _: accord.PredictionMoments.from_arrays([1, 0], [1, 1], [0, 1]),
+    "PredictionPoweredMean": lambda _: accord.prediction_powered_mean([1, 0, 1], [1, 1, 1], [0, 1]),
 }
 
 

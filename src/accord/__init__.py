@@ -103,6 +103,7 @@ if TYPE_CHECKING:
     from .front.calibration import calibrate_panel, panel_statistics
     from .front.confidence import calibration_metrics, normalized_cross_entropy
     from .front.consensus import consensus
+    from .front.judged import judge_counts
     from .information import conditional_entropy, entropy, mutual_information, surprisal
     from .io.argilla import read_argilla
     from .io.confidence import read_confidences, read_sclite_sgml
@@ -119,7 +120,24 @@ if TYPE_CHECKING:
         alt_test,
         judge_agreement,
     )
+    from .judges.corrected import (
+        CorrectedDistribution,
+        CorrectedRate,
+        corrected_distribution,
+        corrected_distribution_from_counts,
+        corrected_rate,
+        corrected_rate_from_counts,
+    )
+    from .judges.judged_counts import JudgeCounts
+    from .judges.ppi import (
+        PredictionMoments,
+        PredictionPoweredMean,
+        prediction_powered_difference,
+        prediction_powered_mean,
+        prediction_powered_mean_from_moments,
+    )
     from .judges.preferences import PairwisePreferenceAgreement, pairwise_preference_agreement
+    from .judges.rates import JudgeRates, judge_rates
     from .measurements import (
         BlandAltman,
         ConcordanceCorrelation,
@@ -189,6 +207,21 @@ _EXPORTS: dict[str, str] = {
     "JudgeAgreement": ".judges",
     "JudgeVsReference": ".judges",
     "judge_agreement": ".judges",
+    "CorrectedDistribution": ".judges.corrected",
+    "CorrectedRate": ".judges.corrected",
+    "corrected_distribution": ".judges.corrected",
+    "corrected_distribution_from_counts": ".judges.corrected",
+    "corrected_rate": ".judges.corrected",
+    "corrected_rate_from_counts": ".judges.corrected",
+    "JudgeCounts": ".judges.judged_counts",
+    "judge_counts": ".front.judged",
+    "JudgeRates": ".judges.rates",
+    "judge_rates": ".judges.rates",
+    "PredictionMoments": ".judges.ppi",
+    "PredictionPoweredMean": ".judges.ppi",
+    "prediction_powered_difference": ".judges.ppi",
+    "prediction_powered_mean": ".judges.ppi",
+    "prediction_powered_mean_from_moments": ".judges.ppi",
     "MarginalHomogeneity": ".agreement",
     "marginal_homogeneity": ".agreement",
     "BlandAltman": ".measurements",
@@ -305,6 +338,8 @@ __all__ = [
     "ConsensusSummary",
     "ContingencyTable",
     "ConvergenceError",
+    "CorrectedDistribution",
+    "CorrectedRate",
     "DegenerateDataWarning",
     "Dichotomization",
     "DroppedDataWarning",
@@ -320,6 +355,8 @@ __all__ = [
     "InvalidInputError",
     "ItemCategoryCounts",
     "JudgeAgreement",
+    "JudgeCounts",
+    "JudgeRates",
     "JudgeVsReference",
     "KappaCurve",
     "MarginalHomogeneity",
@@ -334,6 +371,8 @@ __all__ = [
     "PanelStatistics",
     "PerLabelAgreement",
     "PooledSpecificAgreement",
+    "PredictionMoments",
+    "PredictionPoweredMean",
     "RaterCategoryCounts",
     "RaterDifferences",
     "RaterPermutationTest",
@@ -365,6 +404,10 @@ __all__ = [
     "conditional_entropy",
     "conger_kappa",
     "consensus",
+    "corrected_distribution",
+    "corrected_distribution_from_counts",
+    "corrected_rate",
+    "corrected_rate_from_counts",
     "dask_statistics",
     "datasets",
     "entropy",
@@ -376,6 +419,8 @@ __all__ = [
     "informational_agreement",
     "intrarater_icc",
     "judge_agreement",
+    "judge_counts",
+    "judge_rates",
     "kappa_vs_negatives",
     "krippendorff_alpha",
     "light_kappa",
@@ -391,6 +436,9 @@ __all__ = [
     "percent_agreement",
     "plan_figure",
     "pooled_specific_agreement",
+    "prediction_powered_difference",
+    "prediction_powered_mean",
+    "prediction_powered_mean_from_moments",
     "rater_differences",
     "rater_permutation_test",
     "read_argilla",

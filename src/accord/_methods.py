@@ -36,6 +36,7 @@ __all__ = [
     "coefficient_name",
     "consensus_methods",
     "judge_methods",
+    "judged_rate_methods",
     "level_pct",
     "paragraph",
 ]
@@ -145,6 +146,19 @@ REFERENCES = {
     "by2001": "Benjamini, Y., & Yekutieli, D. (2001). The control of the false discovery rate "
     "in multiple testing under dependency. Annals of Statistics, 29(4), 1165-1188. "
     "https://doi.org/10.1214/aos/1013699998",
+    "rg1978": "Rogan, W. J., & Gladen, B. (1978). Estimating prevalence from the results of a "
+    "screening test. American Journal of Epidemiology, 107(1), 71-76. "
+    "https://doi.org/10.1093/oxfordjournals.aje.a112510",
+    "greenland1988": "Greenland, S. (1988). Variance estimation for epidemiologic effect "
+    "estimates under misclassification. Statistics in Medicine, 7(7), 745-757. "
+    "https://doi.org/10.1002/sim.4780070704",
+    "buonaccorsi2010": "Buonaccorsi, J. P. (2010). Measurement Error: Models, Methods, and "
+    "Applications. Chapman & Hall/CRC. https://doi.org/10.1201/9781420066586",
+    "abfjz2023": "Angelopoulos, A. N., Bates, S., Fannjiang, C., Jordan, M. I., & Zrnic, T. "
+    "(2023). Prediction-powered inference. Science, 382(6671), 669-674. "
+    "https://doi.org/10.1126/science.adi6000",
+    "adz2023": "Angelopoulos, A. N., Duchi, J. C., & Zrnic, T. (2023). PPI++: Efficient "
+    "prediction-powered inference. https://arxiv.org/abs/2311.01453",
     "kottner2011": "Kottner, J., Audige, L., Brorson, S., et al. (2011). Guidelines for "
     "Reporting Reliability and Agreement Studies (GRRAS) were proposed. Journal of Clinical "
     "Epidemiology, 64(1), 96-106. https://doi.org/10.1016/j.jclinepi.2010.03.002",
@@ -475,6 +489,58 @@ def judge_methods(result: Any, format: MethodsFormat = "text") -> str:
             f"{test.advantage_probability:.3f}).",
         ]
     return paragraph(sentences, cite.keys, format)
+
+
+def judged_rate_methods(result: Any, format: MethodsFormat = "text") -> str:
+    """The methods paragraph of a judge-corrected rate: a :class:`~accord.CorrectedRate`,
+    :class:`~accord.CorrectedDistribution`, :class:`~accord.PredictionPoweredMean`, or a
+    :class:`~accord.JudgeRates` (its corrected estimate and its PPI++ estimates)."""
+    cite = _Cites()
+    rates = type(result).__name__ == "JudgeRates"
+    parts = [result.corrected, *result.ppi] if rates else [result]
+    names = ["", *(f"rate of {label}" for label in result.table["label"])] if rates else [""]
+    design = (
+        f"The judge labelled {_n(result.n_labelled + result.n_unlabelled, 'item')}, of which "
+        f"{_n(result.n_labelled, 'item')} were also labelled by a human."
+    )
+    sentences = [design, *map(lambda p, n: _judged_sentence(p, cite, n), parts, names)]
+    flag = [f"Note: {parts[0].reason}."] if parts[0].reason else []
+    return paragraph([*sentences, *flag], cite.keys, format)
+
+
+def _judged_sentence(result: Any, cite: _Cites, name: str = "") -> str:
+    """One estimate of :func:`judged_rate_methods` in a sentence, its sources cited
+    (``name``: what a prediction-powered mean estimates, default its ``what``)."""
+    pct = level_pct(result.confidence_level)
+    kind = type(result).__name__
+    if kind == "PredictionPoweredMean":
+        return (
+            f"The {name or result.what} was estimated by prediction-powered inference "
+            f"{cite('abfjz2023')} with the power-tuning parameter lambda = {result.lam:.3f}"
+            + (f" chosen to minimise the variance {cite('adz2023')}" if result.tuned else "")
+            + f": {result.estimate:.3f} ({pct} CLT interval {result.low:.3f} to "
+            f"{result.high:.3f}), against the judge's raw mean {result.raw_mean:.3f}."
+        )
+    if kind == "CorrectedRate":
+        rogan = cite("rg1978")
+        how = (
+            f"delta method {cite('greenland1988')}"
+            if result.interval == "delta"
+            else "percentile bootstrap of both sets"
+        )
+        return (
+            f"The rate of {result.label} was corrected for the judge's sensitivity "
+            f"({result.sensitivity:.3f}) and specificity ({result.specificity:.3f}) on the "
+            f"labelled items by the Rogan-Gladen estimator {rogan}: "
+            f"{result.estimate:.3f} ({pct} interval {result.low:.3f} to {result.high:.3f}, "
+            f"{how}), against the judge's raw rate {result.raw_rate:.3f}."
+        )
+    return (
+        "The distribution of the labels was corrected by the inverse of the judge's "
+        f"confusion matrix estimated on the labelled items {cite('buonaccorsi2010')}, with "
+        f"{pct} {'delta-method' if result.interval == 'delta' else 'percentile bootstrap'} "
+        "intervals including the sampling error of both sets."
+    )
 
 
 # ----------------------------------------------------------------------------- calibration

@@ -15,6 +15,7 @@ COMMANDS = (
     "agree",
     "pair",
     "judge",
+    "judge_rate",
     "compare",
     "consensus",
     "calibrate",

@@ -37,6 +37,7 @@ NAMES = (
     "panel.csv",
     "pefr.csv",
     "pandalm.csv",
+    "pandalm-judged.csv",
     "pandalm-LICENSE.txt",
     "sclite-test3b-words.csv",
     "sclite-test3b.sgml",

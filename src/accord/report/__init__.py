@@ -576,7 +576,7 @@ def _judge_first(sections: Sequence[tuple[str, Any]], judge: Any) -> list[tuple[
     """The sections in page order; a report asked about a judge answers about it first."""
     if judge is None:
         return list(sections)
-    return sorted(sections, key=lambda s: s[0] != "judge")
+    return sorted(sections, key=lambda s: s[0] not in ("judge", "judge-rates"))
 
 
 def _check_judge(
