@@ -38,6 +38,8 @@ NAMES = (
     "pefr.csv",
     "pandalm.csv",
     "pandalm-LICENSE.txt",
+    "mt-bench-pairwise.jsonl",
+    "fastchat-LICENSE.txt",
     "sclite-test3b-words.csv",
     "sclite-test3b.sgml",
     "spans",
