@@ -255,12 +255,16 @@ def position_bias(
             .sum(),
         }
     )
-    swaps = swap_counts(frame).groupby("judge").agg(
-        n_swapped=("swapped_pairs", "size"),
-        swapped_pairs=("swapped_pairs", "sum"),
-        consistent=("consistent", "sum"),
-        favours_first=("favours_first", "sum"),
-        favours_second=("favours_second", "sum"),
+    swaps = (
+        swap_counts(frame)
+        .groupby("judge")
+        .agg(
+            n_swapped=("swapped_pairs", "size"),
+            swapped_pairs=("swapped_pairs", "sum"),
+            consistent=("consistent", "sum"),
+            favours_first=("favours_first", "sum"),
+            favours_second=("favours_second", "sum"),
+        )
     )
     per_judge = per_judge.join(swaps).fillna(0).astype(np.int64)
     per_judge["flips"] = per_judge["swapped_pairs"] - per_judge.pop("consistent")
@@ -337,17 +341,24 @@ def logistic_fit(x: FloatArray, y: FloatArray, *, max_iter: int = 100) -> dict[s
         return {**nan, "reason": "needs both verdicts and at least two length differences"}
     design = np.column_stack([np.ones_like(x), x])
     beta = np.zeros(2)
+    separated = {
+        **nan,
+        "reason": "no estimate: the length difference separates the verdicts (separation)",
+    }
     for _ in range(max_iter):
         p = 1.0 / (1.0 + np.exp(-(design @ beta)))
-        w = p * (1 - p)
-        info = design.T @ (design * w[:, None])
-        step = np.linalg.solve(info, design.T @ (y - p))
+        info = design.T @ (design * (p * (1 - p))[:, None])
+        try:
+            step = np.linalg.solve(info, design.T @ (y - p))
+        except np.linalg.LinAlgError:
+            return separated
         beta = beta + step
         if np.max(np.abs(step)) < 1e-10 * (1 + np.max(np.abs(beta))):
             break
     else:
-        return {**nan, "reason": "the fit did not converge (separation: the length "
-                "difference predicts every verdict)"}  # fmt: skip
+        return separated
+    if np.max(np.abs(design @ beta)) > 30:  # fitted probabilities of 0 and 1: separation
+        return separated
     p = 1.0 / (1.0 + np.exp(-(design @ beta)))
     info = design.T @ (design * (p * (1 - p))[:, None])
     cov = np.linalg.inv(info)

@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._errors import DegenerateDataWarning, InvalidInputError, bad_choice
+from .._errors import DegenerateDataWarning, InvalidInputError, bad_choice, shown
 from .._interval import check_confidence_level
 from .._results import Record
 from .._types import Level
-from .._validate import require_columns
+from .._validate import format_rows, require_columns
 from ..agreement.icc import icc
 from ..agreement.krippendorff import krippendorff_alpha
 from ..agreement.many_raters import fleiss_kappa
@@ -171,10 +171,25 @@ def _item_table(rows: pd.DataFrame, level: str) -> pd.DataFrame:
     return out.rename_axis("item").reset_index()
 
 
+def _check_repeats(rows: pd.DataFrame, keys: list[str], names: tuple[str, str]) -> None:
+    """Refuse two labels of one (item, trial) of a judge, or of one (item, human)."""
+    repeated = rows.duplicated(keys, keep=False).to_numpy()
+    if repeated.any():
+        first = rows[repeated].iloc[0]
+        where = f" in {names[1]} {shown(first['trial'])!r}" if "trial" in keys else ""
+        raise InvalidInputError(
+            f"judge_consistency: {first['rater']!r} labelled item {shown(first['item'])!r} "
+            f"more than once{where} (rows {format_rows(rows['row'].to_numpy()[repeated] - 1)});"
+            f" a judge gives one label per {names[0]!r} and {names[1]!r}, a human one per "
+            f"{names[0]!r}"
+        )
+
+
 def _judge_row(
     name: str, rows: pd.DataFrame, level: str, confidence: float, columns: tuple[str, str, str]
 ) -> tuple[dict[str, Any], pd.DataFrame]:
     """One judge's row of the table (its runs in the raters' place) and its item table."""
+    _check_repeats(rows, ["item", "trial"], (columns[0], columns[1]))
     ratings = Ratings.from_arrays(
         rows["item"].to_numpy(), rows["trial"].to_numpy(), rows["label"].to_numpy(),
         level=level, columns=columns, source=f"judge {name!r}", na_values=[],
@@ -198,6 +213,7 @@ def _humans_row(
     rows: pd.DataFrame, level: str, confidence: float, columns: tuple[str, str, str]
 ) -> tuple[dict[str, Any], Ratings]:
     """The humans' inter-rater row, and their ratings (one label per item and human)."""
+    _check_repeats(rows, ["item", "rater"], (columns[0], columns[1]))
     ratings = Ratings.from_arrays(
         rows["item"].to_numpy(), rows["rater"].to_numpy(), rows["label"].to_numpy(),
         level=level, columns=columns, source="the humans", na_values=[],
@@ -230,6 +246,7 @@ def _long(
             "rater": frame[rater].astype(str).to_numpy(),
             "label": frame[label].to_numpy(),
             "trial": frame[trial].to_numpy(),
+            "row": np.arange(1, len(frame) + 1),
         }
     )
     out = out[out["label"].notna()].reset_index(drop=True)
@@ -373,8 +390,9 @@ def judge_consistency(
         warnings.warn("judge_consistency: " + "; ".join(reasons), DegenerateDataWarning, 2)
     return JudgeConsistency(
         table=pd.DataFrame(rows)[TABLE_COLUMNS],
-        items=items[["judge", "item", "n_runs", "n_labels", "majority", "majority_share",
-                     "flip_rate"]].reset_index(drop=True),  # fmt: skip
+        items=items[
+            ["judge", "item", "n_runs", "n_labels", "majority", "majority_share", "flip_rate"]
+        ].reset_index(drop=True),  # fmt: skip
         alt_test=test,
         level=str(level),
         confidence_level=float(confidence_level),
