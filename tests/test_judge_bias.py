@@ -133,7 +133,7 @@ def test_length_bias_bad_lengths() -> None:
         length_bias(log.drop(columns="length_b"))
     log["length_a"] = log["length_a"].astype(object)
     log.loc[4, "length_a"] = "long"
-    with pytest.raises(InvalidInputError, match="'length_a' must hold a number.*row 5"):
+    with pytest.raises(InvalidInputError, match=r"'length_a' must hold a number.*row 5"):
         length_bias(log)
 
 
@@ -155,7 +155,7 @@ def test_self_preference_by_hand() -> None:
     assert (res.n_matched, res.judge_only, res.other_only) == (8, 4, 0)
     assert res.difference == pytest.approx(4 / 8)
     assert res.mcnemar_pvalue == pytest.approx(mcnemar([[4, 4], [0, 0]], exact=True).pvalue)
-    with pytest.raises(InvalidInputError, match="judge_name"):
+    with pytest.raises(InvalidInputError, match=r"judge_name"):
         self_preference(log, "nobody", "gpt-4")
 
 

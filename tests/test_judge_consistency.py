@@ -82,7 +82,7 @@ def test_hand_computed_alpha_and_flip_rates() -> None:
 
 def test_repeated_labels_with_a_trial_are_data_not_duplicates() -> None:
     # The same (item, rater) labelled three times: refused as ratings, read with a trial.
-    with pytest.raises(InvalidInputError, match="duplicate|more than once|twice"):
+    with pytest.raises(InvalidInputError, match=r"duplicate|more than once|twice"):
         accord.Ratings.from_long(RUNS, item="item", rater="rater", label="label")
     res = judge_consistency(RUNS, "llm")
     assert res.table["n_runs"].iloc[0] == 3 and len(res.table) == 1

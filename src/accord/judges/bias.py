@@ -68,10 +68,11 @@ def binomial_test(k: Any, n: Any, p: float = 0.5) -> FloatArray:
 
     ks = np.atleast_1d(np.asarray(k, dtype=np.int64))
     ns = np.atleast_1d(np.asarray(n, dtype=np.int64))
-    out = np.array(
-        [binomtest(int(a), int(b), p).pvalue if b > 0 else math.nan for a, b in zip(ks, ns)],
-        dtype=np.float64,
-    )
+    pvalues = [
+        binomtest(int(a), int(b), p).pvalue if b > 0 else math.nan
+        for a, b in zip(ks, ns, strict=True)
+    ]
+    out = np.array(pvalues, dtype=np.float64)
     return out.reshape(np.shape(k))
 
 
@@ -240,7 +241,8 @@ def position_bias(
     >>> import accord, pandas as pd
     >>> log = pd.read_json(accord.datasets.path("mt-bench-pairwise.jsonl"), lines=True)
     >>> row = position_bias(log).table.set_index("judge").loc["gpt-4/pair-v2"]
-    >>> int(row["favours_first"]), int(row["favours_second"]), round(float(row["mcnemar_pvalue"]), 4)
+    >>> p = float(row["mcnemar_pvalue"])
+    >>> int(row["favours_first"]), int(row["favours_second"]), round(p, 4)
     (14, 2, 0.0042)
     """
     check_confidence_level(confidence_level, "position_bias")

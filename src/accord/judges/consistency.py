@@ -119,14 +119,14 @@ class JudgeConsistency(Record):
         return self.items[self.items["flip_rate"] > 0].reset_index(drop=True)
 
 
-def _coefficients(ratings: Ratings, level: str, confidence: float) -> dict[str, float]:
+def _coefficients(ratings: Ratings, level: Level, confidence: float) -> dict[str, float]:
     """Alpha at ``level``, Fleiss' kappa (nominal) and ICC(A,1) (interval, ratio) of
     ``ratings``, with their analytic intervals (NaN where a form does not apply)."""
     out: dict[str, float] = {}
     reasons: list[str] = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateDataWarning)
-        found: dict[str, Any] = {"alpha": krippendorff_alpha(ratings, level=level)}  # type: ignore[arg-type]
+        found: dict[str, Any] = {"alpha": krippendorff_alpha(ratings, level=level)}
         if level == "nominal":
             found["kappa"] = fleiss_kappa(ratings)
         if level in ("interval", "ratio"):
@@ -186,7 +186,7 @@ def _check_repeats(rows: pd.DataFrame, keys: list[str], names: tuple[str, str]) 
 
 
 def _judge_row(
-    name: str, rows: pd.DataFrame, level: str, confidence: float, columns: tuple[str, str, str]
+    name: str, rows: pd.DataFrame, level: Level, confidence: float, columns: tuple[str, str, str]
 ) -> tuple[dict[str, Any], pd.DataFrame]:
     """One judge's row of the table (its runs in the raters' place) and its item table."""
     _check_repeats(rows, ["item", "trial"], (columns[0], columns[1]))
@@ -199,7 +199,7 @@ def _judge_row(
     row = {
         "rater": name,
         "kind": "intra-rater (runs)",
-        "n_items": int(len(items)),
+        "n_items": len(items),
         "n_runs": int(rows["trial"].nunique()),
         **coefficients,
         "flip_rate": float((items["flip_rate"] > 0).mean()) if len(items) else math.nan,
@@ -210,7 +210,7 @@ def _judge_row(
 
 
 def _humans_row(
-    rows: pd.DataFrame, level: str, confidence: float, columns: tuple[str, str, str]
+    rows: pd.DataFrame, level: Level, confidence: float, columns: tuple[str, str, str]
 ) -> tuple[dict[str, Any], Ratings]:
     """The humans' inter-rater row, and their ratings (one label per item and human)."""
     _check_repeats(rows, ["item", "rater"], (columns[0], columns[1]))
@@ -392,7 +392,7 @@ def judge_consistency(
         table=pd.DataFrame(rows)[TABLE_COLUMNS],
         items=items[
             ["judge", "item", "n_runs", "n_labels", "majority", "majority_share", "flip_rate"]
-        ].reset_index(drop=True),  # fmt: skip
+        ].reset_index(drop=True),
         alt_test=test,
         level=str(level),
         confidence_level=float(confidence_level),
@@ -409,7 +409,7 @@ def _alt_test(
     items: pd.DataFrame,
     human_rows: pd.DataFrame,
     judges: list[str],
-    level: str,
+    level: Level,
     epsilon: float,
     min_items_per_rater: int,
     min_raters_per_item: int,
@@ -421,7 +421,7 @@ def _alt_test(
     both = pd.concat([human_rows[["item", "rater", "label"]], majority], ignore_index=True)
     ratings = Ratings.from_arrays(
         both["item"].to_numpy(), both["rater"].to_numpy(), both["label"].to_numpy(),
-        level=level, na_values=[],  # type: ignore[arg-type]
+        level=level, na_values=[],
     )  # fmt: skip
     numeric = level in ("interval", "ratio")
     return alt_test(
