@@ -39,6 +39,7 @@ NAMES = (
     "pandalm.csv",
     "pandalm-LICENSE.txt",
     "mt-bench-pairwise.jsonl",
+    "mt-bench-runs.csv",
     "fastchat-LICENSE.txt",
     "sclite-test3b-words.csv",
     "sclite-test3b.sgml",

@@ -141,12 +141,17 @@ class PositionBias(Record):
     method: str
 
     def _headline(self) -> str:
-        return "; ".join(
-            f"{r['judge']}: first answer wins {r['first_win_rate']:.1%} of decisive "
-            f"judgments, flips on {r['flip_rate']:.1%} of swapped pairs (McNemar p = "
-            f"{r['mcnemar_pvalue']:.3g})"
-            for _, r in self.table.iterrows()
-        )
+        parts = []
+        for _, r in self.table.iterrows():
+            text = (
+                f"{r['judge']}: first answer wins {r['first_win_rate']:.1%} of decisive judgments"
+            )
+            if r["swapped_pairs"]:
+                text += f", flips on {r['flip_rate']:.1%} of swapped pairs"
+            if r["favours_first"] + r["favours_second"]:
+                text += f" (McNemar p = {r['mcnemar_pvalue']:.3g})"
+            parts.append(text)
+        return "; ".join(parts)
 
     def to_frame(self) -> pd.DataFrame:
         """The per-judge table."""
@@ -312,7 +317,8 @@ class LengthBias(Record):
         effect at equal length, log odds), ``slope`` (log odds per unit of length
         difference), ``slope_se``, ``slope_ci_low``, ``slope_ci_high`` (Wald),
         ``slope_pvalue`` (Wald), ``odds_ratio_per_sd`` (:math:`e^{\\beta_1 s}`, with
-        :math:`s` the standard deviation of the length differences), ``n_fit`` and
+        :math:`s` the standard deviation of the length differences) with its interval
+        ``odds_ratio_per_sd_ci_low``, ``odds_ratio_per_sd_ci_high``, ``n_fit`` and
         ``reason`` (why the fit is NaN, when it is).
     confidence_level : float
     method : str
@@ -372,6 +378,16 @@ def logistic_fit(x: FloatArray, y: FloatArray, *, max_iter: int = 100) -> dict[s
     }
 
 
+def _per_sd(slope: float, se: float, sd: float, z: float) -> dict[str, float]:
+    """The odds ratio for one standard deviation of the length difference, and its Wald
+    interval (the slope's, times ``sd``, exponentiated)."""
+    return {
+        "odds_ratio_per_sd": math.exp(slope * sd),
+        "odds_ratio_per_sd_ci_low": math.exp((slope - z * se) * sd),
+        "odds_ratio_per_sd_ci_high": math.exp((slope + z * se) * sd),
+    }
+
+
 def _length_row(rows: pd.DataFrame, level: float) -> dict[str, Any]:
     """One judge's length-bias columns (``rows``: the decisive judgments, with
     ``first_won`` and ``difference``)."""
@@ -398,7 +414,7 @@ def _length_row(rows: pd.DataFrame, level: float) -> dict[str, Any]:
         slope_ci_low=slope - z * se,
         slope_ci_high=slope + z * se,
         slope_pvalue=float(2 * norm.sf(abs(slope / se))) if se > 0 else math.nan,
-        odds_ratio_per_sd=math.exp(slope * float(np.std(x, ddof=1))) if x.size > 1 else math.nan,
+        **_per_sd(slope, se, float(np.std(x, ddof=1)) if x.size > 1 else math.nan, z),
         n_fit=int(x.size),
         reason=fit["reason"],
     )
@@ -564,11 +580,17 @@ class SelfPreference(Record):
     reason: str | None = None
 
     def _headline(self) -> str:
-        return (
-            f"{self.judge} prefers its own model in {self.own_win_rate:.1%} of decisive "
-            f"judgments; {self.difference:+.1%} against the other judges on the same items "
-            f"(McNemar p = {self.mcnemar_pvalue:.3g})"
+        text = (
+            f"{self.judge} prefers its own model in {self.own_win_rate:.1%} of decisive judgments"
         )
+        if self.judge_only + self.other_only:
+            text += (
+                f"; {self.difference:+.1%} against the other judges on the same items "
+                f"(McNemar p = {self.mcnemar_pvalue:.3g})"
+            )
+        elif self.n_matched:
+            text += "; as often as the other judges on the same items"
+        return text
 
 
 def self_preference(
