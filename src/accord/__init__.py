@@ -107,7 +107,7 @@ if TYPE_CHECKING:
     from .io.argilla import read_argilla
     from .io.confidence import read_confidences, read_sclite_sgml
     from .io.label_studio import read_label_studio
-    from .io.pairwise import read_pairwise
+    from .io.pairwise import read_pairwise, read_pairwise_judgments
     from .io.prodigy import read_prodigy
     from .io.ratings import read_ratings
     from .io.spans import read_bio, read_brat, read_spans
@@ -206,6 +206,7 @@ _EXPORTS: dict[str, str] = {
     "length_bias": ".judges.bias",
     "position_bias": ".judges.bias",
     "self_preference": ".judges.bias",
+    "read_pairwise_judgments": ".io.pairwise",
     "MarginalHomogeneity": ".agreement",
     "marginal_homogeneity": ".agreement",
     "BlandAltman": ".measurements",
@@ -436,6 +437,7 @@ __all__ = [
     "sample_size_simulated",
     "scott_pi",
     "self_preference",
+    "read_pairwise_judgments",
     "simulate_panel",
     "source",
     "span_agreement",
