@@ -128,6 +128,7 @@ if TYPE_CHECKING:
         self_preference,
     )
     from .judges.consistency import JudgeConsistency, judge_consistency
+    from .judges.drift import AgreementDrift, agreement_drift
     from .judges.preferences import PairwisePreferenceAgreement, pairwise_preference_agreement
     from .measurements import (
         BlandAltman,
@@ -207,6 +208,8 @@ _EXPORTS: dict[str, str] = {
     "position_bias": ".judges.bias",
     "self_preference": ".judges.bias",
     "read_pairwise_judgments": ".io.pairwise",
+    "AgreementDrift": ".judges.drift",
+    "agreement_drift": ".judges.drift",
     "MarginalHomogeneity": ".agreement",
     "marginal_homogeneity": ".agreement",
     "BlandAltman": ".measurements",
@@ -424,6 +427,9 @@ __all__ = [
     "read_confidences",
     "read_label_studio",
     "read_pairwise",
+    "read_pairwise_judgments",
+    "AgreementDrift",
+    "agreement_drift",
     "read_prodigy",
     "read_ratings",
     "read_sclite_sgml",
@@ -437,7 +443,6 @@ __all__ = [
     "sample_size_simulated",
     "scott_pi",
     "self_preference",
-    "read_pairwise_judgments",
     "simulate_panel",
     "source",
     "span_agreement",

@@ -39,7 +39,9 @@ from ._common import (
 from ._judge_extras import (
     EXTRA_EXAMPLES,
     OWN_HELP,
+    TIME_HELP,
     TRIAL_HELP,
+    WINDOW_HELP,
     need_judge_and_epsilon,
     run_judge_extras,
 )
@@ -209,6 +211,8 @@ def judge(
     ),
     trial: str | None = typer.Option(None, "--trial", help=TRIAL_HELP),
     own: list[str] | None = typer.Option(None, "--own", help=OWN_HELP),
+    time: str | None = typer.Option(None, "--time", help=TIME_HELP),
+    window: str = typer.Option("7d", "--window", help=WINDOW_HELP),
     shared: Shared = Shared(),
 ) -> None:
     """Can a judge replace a human rater? The alternative annotator test (alt-test); with
@@ -227,7 +231,7 @@ def judge(
         min_items_per_rater=min_items_per_rater,
         min_raters_per_item=min_raters_per_item,
     )
-    if run_judge_extras(path, source_tool, trial, own, shared, files, **extra):  # fmt: skip
+    if run_judge_extras(path, source_tool, (trial, time, window), own, shared, files, **extra):
         return
     if not judges or epsilon is None:
         raise need_judge_and_epsilon()

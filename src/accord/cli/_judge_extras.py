@@ -29,7 +29,10 @@ from ._common import (
 __all__ = [
     "EXTRA_EXAMPLES",
     "OWN_HELP",
+    "TIME_HELP",
     "TRIAL_HELP",
+    "WINDOW_HELP",
+    "drift",
     "need_judge_and_epsilon",
     "pairwise_bias",
     "run_judge_extras",
@@ -45,6 +48,12 @@ OWN_HELP = (
     "With --from pairwise and one --judge: a model that is the judge's own (repeat for a "
     "family): self-preference, against the other judges on the same pairs."
 )
+TIME_HELP = (
+    "The column of the time of each rating: agreement per --window (the judge with the "
+    "humans' majority, and among the humans), Fleiss's test of equal agreement across "
+    "windows and a trend test; one --judge."
+)
+WINDOW_HELP = "The length of a --time window: 7d, 12h, 2w, 30min."
 EXTRA_EXAMPLES = (
     "accord judge examples/mt-bench-pairwise.jsonl --from pairwise --seed 1",
     "accord judge examples/mt-bench-pairwise.jsonl --from pairwise --format csv",
@@ -54,7 +63,29 @@ EXTRA_EXAMPLES = (
     "preferred --trial order --judge gpt-4",
     "accord judge examples/mt-bench-runs.csv --item question_id --rater judge --label "
     "preferred --trial order --judge gpt-4 --format json",
+    "accord judge examples/judge-drift.csv --item item --rater rater --label verdict --judge "
+    "judge --time time --window 14d",
+    "accord judge examples/judge-drift.csv --item item --rater rater --label verdict --judge "
+    "judge --time time --window 4w --format csv",
 )
+DRIFT_VIEW = [
+    ("window", "window", None),
+    ("start", "start", None),
+    ("series", "series", None),
+    ("items", "n_items", None),
+    ("agreement", "statistic", ("ci_low", "ci_high")),
+    ("SE", "standard_error", None),
+]
+DRIFT_TESTS_VIEW = [
+    ("series", "series", None),
+    ("windows", "n_used", None),
+    ("chi2", "chi2", None),
+    ("df", "df", None),
+    ("p", "pvalue", None),
+    ("trend per window", "slope", None),
+    ("trend SE", "slope_se", None),
+    ("trend p", "slope_pvalue", None),
+]
 
 #: The table output's columns: (header, column, its interval's columns or None).
 POSITION_VIEW = [
@@ -125,8 +156,8 @@ def _print(console: Any, frame: Any, view: Sequence[Any], title: str, caption: s
         for r in frame.to_dict(orient="records")
     ]
     headers = [header for header, _, _ in view]
-    console.print(rich_table(rows, headers, title=title, caption=caption,
-                             left=("judge", "rater", "kind", "item")))  # fmt: skip
+    left = ("judge", "rater", "kind", "item", "series", "start")
+    console.print(rich_table(rows, headers, title=title, caption=caption, left=left))
 
 
 def pairwise_bias(
@@ -219,15 +250,20 @@ def need_judge_and_epsilon() -> Exception:
 def run_judge_extras(
     path: Path,
     source_tool: ExportToolName | None,
-    trial: str | None,
+    columns: tuple[str | None, str | None, str],
     own: list[str] | None,
     shared: Shared,
     files: Any,
     **options: Any,
 ) -> bool:
     """Run ``accord judge``'s other questions when their flags are given: True when one
-    ran (``options``: the command's --judge, --epsilon, --humans, --n-boot, --seed and
-    alt-test minimums)."""
+    ran (``columns``: --trial, --time and --window; ``options``: the command's --judge,
+    --epsilon, --humans, --n-boot, --seed and alt-test minimums)."""
+    trial, time, window = columns
+    if time is not None:
+        with user_errors(), echo_warnings():
+            _drift(path, time, window, shared, files, options)
+        return True
     if trial is not None:
         with user_errors(), echo_warnings():
             _trial(path, trial, shared, files, options)
@@ -285,3 +321,48 @@ def _trial(path: Path, trial: str, shared: Shared, files: Any, options: Any) -> 
         min_raters_per_item=options["min_raters_per_item"],
     )
     self_consistency(result, shared.fmt, shared.output)
+
+
+def _drift(path: Path, time: str, window: str, shared: Shared, files: Any, options: Any) -> None:
+    from ..io.ratings import read_table
+    from ..judges.drift import agreement_drift
+
+    given = ratings_keywords()
+    columns = [given["item"], given["rater"], given["label"]]
+    if None in columns:
+        raise fail("--time needs the columns --item, --rater and --label")
+    if len(options["judges"]) != 1:
+        raise fail("--time needs one --judge: the judge whose agreement may drift")
+    frame = read_table(path, [*columns, time], na_values=given["na_values"], **files)
+    humans = options["humans"]
+    result = agreement_drift(
+        frame,
+        options["judges"][0],
+        time=time,
+        window=window,
+        item=columns[0],
+        rater=columns[1],
+        label=columns[2],
+        level=given["level"],
+        humans=None if humans is None else [h.strip() for h in humans.split(",")],
+    )
+    drift(result, shared.fmt, shared.output)
+
+
+def drift(result: Any, fmt: OutputFormat, output: Path | None) -> None:
+    """Print an :class:`~accord.AgreementDrift`: the tests, then the agreement per window."""
+    if fmt is OutputFormat.json:
+        write_json(result.to_dict(), output)
+        return
+    if fmt is OutputFormat.csv:
+        write_text(csv_text(result.windows), output)
+        return
+    with output_console(output) as console:
+        print_lead(console, result._headline())
+        title = f"Equal agreement across windows of {result.window}, and the trend"
+        note = "Fleiss (1981) chi-square; inverse-variance weighted regression on the window"
+        _print(console, result.tests, DRIFT_TESTS_VIEW, title, note)
+        frame = result.windows.assign(start=result.windows["start"].astype(str))
+        _print(console, frame, DRIFT_VIEW,
+               f"{result.coefficient} per window ({result.confidence_level:.0%} intervals)",
+               result.method)  # fmt: skip

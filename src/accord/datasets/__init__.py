@@ -41,6 +41,7 @@ NAMES = (
     "mt-bench-pairwise.jsonl",
     "mt-bench-runs.csv",
     "fastchat-LICENSE.txt",
+    "judge-drift.csv",
     "sclite-test3b-words.csv",
     "sclite-test3b.sgml",
     "spans",
