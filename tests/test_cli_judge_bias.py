@@ -102,3 +102,37 @@ def test_errors_are_one_line_and_exit_2(args: list[str], message: str) -> None:
     assert result.exit_code == 2, result.output
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+DRIFT = str(accord.datasets.path("judge-drift.csv"))
+DRIFT_ARGS = ["--item", "item", "--rater", "rater", "--label", "verdict", "--judge", "judge",
+              "--time", "time"]  # fmt: skip
+
+
+def test_drift_json_csv_and_table_are_the_library_results() -> None:
+    out = json.loads(_run(DRIFT, *DRIFT_ARGS, "--window", "14d", "--format", "json"))
+    expected = accord.agreement_drift(pd.read_csv(DRIFT), "judge", time="time", window="14d",
+                                      label="verdict")  # fmt: skip
+    tests = {r["series"]: r for r in out["tests"]}
+    row = expected.tests.set_index("series").loc["judge with humans"]
+    assert tests["judge with humans"]["chi2"] == pytest.approx(row["chi2"])
+    assert tests["judge with humans"]["slope_pvalue"] == pytest.approx(row["slope_pvalue"])
+    table = pd.read_csv(io.StringIO(_run(DRIFT, *DRIFT_ARGS, "--format", "csv")))
+    assert len(table) == 2 * 8  # eight weekly windows, two series
+    text = _run(DRIFT, *DRIFT_ARGS, "--window", "14d")
+    assert "Equal agreement across windows of 14d" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([DRIFT, *DRIFT_ARGS, "--window", "weekly"], "--window must be a length"),
+        ([DRIFT, *DRIFT_ARGS[:-4], "--time", "time"], "--time needs one --judge"),
+        ([DRIFT, "--judge", "judge", "--time", "time"], "--time needs the columns"),
+        ([DRIFT, *DRIFT_ARGS[:-1], "verdict"], "must hold times"),
+    ],
+)
+def test_drift_errors(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["judge", *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.output

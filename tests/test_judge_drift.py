@@ -118,3 +118,18 @@ def test_windows_and_bad_input() -> None:
         agreement_drift(data, "llm", time="time", coefficient="icc")  # type: ignore[arg-type]
     with pytest.raises(accord.ColumnNotFoundError):
         agreement_drift(data, "llm", time="when")
+
+
+def test_drift_figure_is_deterministic_svg() -> None:
+    pytest.importorskip("matplotlib")
+    from accord.report.judge_figures import drift_plot
+
+    res = agreement_drift(_drifting(n_items=120), "llm", time="time", window="14d")
+    series = {
+        name: (part["statistic"], part["ci_low"], part["ci_high"])
+        for name, part in res.windows.groupby("series", sort=False)
+    }
+    labels = [str(s.date()) for s in res.windows["start"].unique()]
+    svg = drift_plot("drift", labels, series)
+    assert svg.startswith("<svg") and "judge with humans" in svg and labels[0] in svg
+    assert svg == drift_plot("drift", labels, series)

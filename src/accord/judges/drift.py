@@ -15,7 +15,7 @@ import pandas as pd
 
 from .._errors import DegenerateDataWarning, InvalidInputError, bad_choice, bad_parameter
 from .._interval import check_confidence_level
-from .._results import Record
+from .._results import Record, plain_fields, to_plain
 from .._types import Level
 from .._validate import require_columns
 from ..agreement.krippendorff import krippendorff_alpha
@@ -147,6 +147,16 @@ class AgreementDrift(Record):
     def to_frame(self) -> pd.DataFrame:
         """The per-window table."""
         return self.windows
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of the fields, the windows' ends as ISO 8601 text."""
+        out = plain_fields(self)
+        times = self.windows.assign(
+            start=[t.isoformat() for t in self.windows["start"]],
+            end=[t.isoformat() for t in self.windows["end"]],
+        )
+        out["windows"] = to_plain(times)
+        return out
 
 
 def _majority(rows: pd.DataFrame) -> pd.Series:
