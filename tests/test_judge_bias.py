@@ -165,3 +165,24 @@ def test_position_bias_on_a_polars_frame_equals_pandas() -> None:
     a = position_bias(log).table
     b = position_bias(pl.from_pandas(log)).table
     pd.testing.assert_frame_equal(a, b)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.sampled_from(["x", "y", "tie"]), min_size=4, max_size=16), st.data())
+def test_position_bias_is_invariant_to_the_names_of_the_models(
+    forward: list[str], data: st.DataObject
+) -> None:
+    backward = data.draw(st.lists(st.sampled_from(["x", "y", "tie"]), min_size=len(forward),
+                                  max_size=len(forward)))  # fmt: skip
+    log = _swapped_log(list(zip(forward, backward, strict=True)))
+    renamed = log.replace({"model_a": {"x": "zeta", "y": "alpha"},
+                           "model_b": {"x": "zeta", "y": "alpha"}})  # fmt: skip
+    a, b = position_bias(log).table, position_bias(renamed).table
+    pd.testing.assert_frame_equal(a, b)
+    row = a.iloc[0]
+    # Every flip of a decisive pair favours one position: the two counts and the ties'
+    # flips add up to the flips.
+    assert row["favours_first"] + row["favours_second"] <= row["flips"]
+    assert 0 <= row["first_win_rate_ci_low"] <= row["first_win_rate_ci_high"] <= 1 or (
+        row["n_decisive"] == 0
+    )

@@ -177,6 +177,11 @@ def test_bad_input() -> None:
         judge_consistency(RUNS, "llm", level="nominl")  # type: ignore[arg-type]
     with pytest.raises(accord.ColumnNotFoundError):
         judge_consistency(RUNS, "llm", trial="run")
+    with pytest.raises(InvalidInputError, match="no rater but the judges"):
+        judge_consistency(RUNS, "llm", epsilon=0.1)
+    humans_twice = pd.concat([RUNS, HUMANS, HUMANS.iloc[:1].assign(trial=2)])
+    with pytest.raises(InvalidInputError, match="'h1' labelled item 1 more than once"):
+        judge_consistency(humans_twice, "llm")
 
 
 def test_one_run_is_nan_with_a_reason() -> None:

@@ -382,7 +382,12 @@ def judge_consistency(
     items = pd.concat(tables, ignore_index=True)
     items = items.sort_values(["flip_rate", "judge", "item"], ascending=[False, True, True])
     test = None
-    if epsilon is not None and human_ratings is not None:
+    if epsilon is not None and human_ratings is None:
+        raise InvalidInputError(
+            "judge_consistency: epsilon asks for the alt-test against the humans, and the "
+            f"data hold no rater but the judges ({', '.join(judges)})"
+        )
+    if epsilon is not None:
         test = _alt_test(items, human_rows, judges, level, epsilon,
                          min_items_per_rater, min_raters_per_item)  # fmt: skip
     reasons = [f"{r['rater']}: {r['reason']}" for r in rows if r["reason"]]
