@@ -167,7 +167,7 @@ def test_position_bias_on_a_polars_frame_equals_pandas() -> None:
     pd.testing.assert_frame_equal(a, b)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(st.lists(st.sampled_from(["x", "y", "tie"]), min_size=4, max_size=16), st.data())
 def test_position_bias_is_invariant_to_the_names_of_the_models(
     forward: list[str], data: st.DataObject

@@ -192,7 +192,7 @@ def test_one_run_is_nan_with_a_reason() -> None:
     assert any(issubclass(w.category, accord.DegenerateDataWarning) for w in caught)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(st.integers(0, 10_000), st.permutations([1, 2, 3, 4]))
 def test_invariant_to_the_names_of_the_runs(seed: int, names: list[int]) -> None:
     data = _simulated(n_items=12, n_runs=4, n_humans=2, seed=seed)

@@ -19,6 +19,7 @@ from .common import Builder
 from .confidence import build_confidence
 from .items import build_items
 from .judge import build_judge
+from .judge_bias import build_judge_bias
 from .method_comparison import build_method_comparison
 from .methods import build_methods
 from .pairwise import build_pairwise
@@ -41,6 +42,7 @@ SECTIONS: tuple[tuple[str, Builder], ...] = (
     ("items", build_items),
     ("raters", build_raters),
     ("judge", build_judge),
+    ("judge-bias", build_judge_bias),
     ("method-comparison", build_method_comparison),
     ("scores", build_scores),
     ("confidence", build_confidence),
