@@ -167,7 +167,6 @@ def _item_table(rows: pd.DataFrame, level: str) -> pd.DataFrame:
     )
     if level in ("interval", "ratio"):
         out["majority"] = rows.groupby("item", sort=False)["label"].mean().reindex(out.index)
-    out = out[out["n_runs"] >= 2]
     return out.rename_axis("item").reset_index()
 
 
@@ -188,13 +187,15 @@ def _check_repeats(rows: pd.DataFrame, keys: list[str], names: tuple[str, str]) 
 def _judge_row(
     name: str, rows: pd.DataFrame, level: Level, confidence: float, columns: tuple[str, str, str]
 ) -> tuple[dict[str, Any], pd.DataFrame]:
-    """One judge's row of the table (its runs in the raters' place) and its item table."""
+    """One judge's row of the table (its runs in the raters' place) and its item table
+    (every item, those with one run included)."""
     _check_repeats(rows, ["item", "trial"], (columns[0], columns[1]))
     ratings = Ratings.from_arrays(
         rows["item"].to_numpy(), rows["trial"].to_numpy(), rows["label"].to_numpy(),
         level=level, columns=columns, source=f"judge {name!r}", na_values=[],
     )  # fmt: skip
-    items = _item_table(rows, level)
+    every = _item_table(rows, level)
+    items = every[every["n_runs"] >= 2]
     coefficients = _coefficients(ratings, level, confidence)
     row = {
         "rater": name,
@@ -206,7 +207,7 @@ def _judge_row(
         "mean_pair_disagreement": float(items["flip_rate"].mean()) if len(items) else math.nan,
         "n_fragile": int((items["flip_rate"] > 0).sum()),
     }
-    return row, items.assign(judge=name)
+    return row, every.assign(judge=name)
 
 
 def _humans_row(
@@ -379,8 +380,10 @@ def judge_consistency(
     if len(human_rows):
         row, human_ratings = _humans_row(human_rows, level, confidence_level, columns)
         rows.append(row)
-    items = pd.concat(tables, ignore_index=True)
-    items = items.sort_values(["flip_rate", "judge", "item"], ascending=[False, True, True])
+    every = pd.concat(tables, ignore_index=True)
+    items = every[every["n_runs"] >= 2].sort_values(
+        ["flip_rate", "judge", "item"], ascending=[False, True, True]
+    )
     test = None
     if epsilon is not None and human_ratings is None:
         raise InvalidInputError(
@@ -388,7 +391,7 @@ def judge_consistency(
             f"data hold no rater but the judges ({', '.join(judges)})"
         )
     if epsilon is not None:
-        test = _alt_test(items, human_rows, judges, level, epsilon,
+        test = _alt_test(every, human_rows, judges, level, epsilon,
                          min_items_per_rater, min_raters_per_item)  # fmt: skip
     reasons = [f"{r['rater']}: {r['reason']}" for r in rows if r["reason"]]
     if reasons:
