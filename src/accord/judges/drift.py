@@ -279,7 +279,9 @@ def agreement_drift(
     section 13.2); it applies as well to any independent, asymptotically normal estimates
     with standard errors, and so to alpha with Gwet's (2014) standard error. The trend test
     is the fixed-effect meta-regression on the window index: it splits the chi-square into
-    a trend part (:math:`z^2`, one degree of freedom) and the rest. Windows with fewer than
+    a trend part (:math:`z^2`, one degree of freedom) and the rest. The standard errors
+    are those of the estimators: Fleiss, Cohen & Everitt's (1969) for Cohen's kappa, Gwet's
+    (2014) linearisation for Fleiss' kappa and alpha. Windows with fewer than
     two items, or an estimate with no standard error, are left out of the tests.
 
     References
