@@ -15,7 +15,7 @@ from .._interval import check_confidence_level
 from .._results import Record
 from .._types import FloatArray, IntArray, RngLike
 from .._validate import require_columns
-from ..agreement.inference import NO_REPLICATES, bootstrap, check_n_boot
+from ..agreement.inference import NO_REPLICATES, bootstrap_drawn, check_n_boot
 from ..data.frames import frame_to_pandas
 from ..data.preferences import TIE, Preferences, preferences_in
 
@@ -447,8 +447,8 @@ def _intervals(
             f"hold {n_questions}"
         )
     else:
-        reps, _ = bootstrap(
-            per_question.astype(np.float64), _ratios, n_boot=n_boot, rng=rng, jackknife=False
+        (reps,) = bootstrap_drawn(
+            [per_question.astype(np.float64)], [_ratios], n_boot=n_boot, rng=rng
         )
         for j, ((name, why), share) in enumerate(zip(SHARES, shares, strict=True)):
             undefined = int(np.count_nonzero(~np.isfinite(reps[:, j])))
