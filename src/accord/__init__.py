@@ -108,7 +108,7 @@ if TYPE_CHECKING:
     from .io.argilla import read_argilla
     from .io.confidence import read_confidences, read_sclite_sgml
     from .io.label_studio import read_label_studio
-    from .io.pairwise import read_pairwise
+    from .io.pairwise import read_pairwise, read_pairwise_judgments
     from .io.prodigy import read_prodigy
     from .io.ratings import read_ratings
     from .io.spans import read_bio, read_brat, read_spans
@@ -120,6 +120,15 @@ if TYPE_CHECKING:
         alt_test,
         judge_agreement,
     )
+    from .judges.bias import (
+        LengthBias,
+        PositionBias,
+        SelfPreference,
+        length_bias,
+        position_bias,
+        self_preference,
+    )
+    from .judges.consistency import JudgeConsistency, judge_consistency
     from .judges.corrected import (
         CorrectedDistribution,
         CorrectedRate,
@@ -128,6 +137,7 @@ if TYPE_CHECKING:
         corrected_rate,
         corrected_rate_from_counts,
     )
+    from .judges.drift import AgreementDrift, agreement_drift
     from .judges.judged_counts import JudgeCounts
     from .judges.ppi import (
         PredictionMoments,
@@ -222,6 +232,17 @@ _EXPORTS: dict[str, str] = {
     "prediction_powered_difference": ".judges.ppi",
     "prediction_powered_mean": ".judges.ppi",
     "prediction_powered_mean_from_moments": ".judges.ppi",
+    "JudgeConsistency": ".judges.consistency",
+    "judge_consistency": ".judges.consistency",
+    "LengthBias": ".judges.bias",
+    "PositionBias": ".judges.bias",
+    "SelfPreference": ".judges.bias",
+    "length_bias": ".judges.bias",
+    "position_bias": ".judges.bias",
+    "self_preference": ".judges.bias",
+    "read_pairwise_judgments": ".io.pairwise",
+    "AgreementDrift": ".judges.drift",
+    "agreement_drift": ".judges.drift",
     "MarginalHomogeneity": ".agreement",
     "marginal_homogeneity": ".agreement",
     "BlandAltman": ".measurements",
@@ -323,6 +344,7 @@ __all__ = [
     "AccordError",
     "AccordWarning",
     "AgreementComparison",
+    "AgreementDrift",
     "AgreementTable",
     "AltTest",
     "AltTestRanking",
@@ -355,10 +377,12 @@ __all__ = [
     "InvalidInputError",
     "ItemCategoryCounts",
     "JudgeAgreement",
+    "JudgeConsistency",
     "JudgeCounts",
     "JudgeRates",
     "JudgeVsReference",
     "KappaCurve",
+    "LengthBias",
     "MarginalHomogeneity",
     "MethodComparison",
     "MissingDependencyError",
@@ -371,6 +395,7 @@ __all__ = [
     "PanelStatistics",
     "PerLabelAgreement",
     "PooledSpecificAgreement",
+    "PositionBias",
     "PredictionMoments",
     "PredictionPoweredMean",
     "RaterCategoryCounts",
@@ -382,6 +407,7 @@ __all__ = [
     "Recalibration",
     "ReliabilityDiagram",
     "SampleSize",
+    "SelfPreference",
     "SimulatedPanel",
     "SimulatedSampleSize",
     "Source",
@@ -390,6 +416,7 @@ __all__ = [
     "SpecificAgreement",
     "__version__",
     "agreement",
+    "agreement_drift",
     "alt_test",
     "best_dichotomization",
     "bland_altman",
@@ -419,10 +446,12 @@ __all__ = [
     "informational_agreement",
     "intrarater_icc",
     "judge_agreement",
+    "judge_consistency",
     "judge_counts",
     "judge_rates",
     "kappa_vs_negatives",
     "krippendorff_alpha",
+    "length_bias",
     "light_kappa",
     "marginal_homogeneity",
     "multi_valued_alpha",
@@ -436,6 +465,7 @@ __all__ = [
     "percent_agreement",
     "plan_figure",
     "pooled_specific_agreement",
+    "position_bias",
     "prediction_powered_difference",
     "prediction_powered_mean",
     "prediction_powered_mean_from_moments",
@@ -447,6 +477,7 @@ __all__ = [
     "read_confidences",
     "read_label_studio",
     "read_pairwise",
+    "read_pairwise_judgments",
     "read_prodigy",
     "read_ratings",
     "read_sclite_sgml",
@@ -459,6 +490,7 @@ __all__ = [
     "sample_size_kappa",
     "sample_size_simulated",
     "scott_pi",
+    "self_preference",
     "simulate_panel",
     "source",
     "span_agreement",

@@ -36,6 +36,15 @@ from ._common import (
     write_json,
     write_text,
 )
+from ._judge_extras import (
+    EXTRA_EXAMPLES,
+    OWN_HELP,
+    TIME_HELP,
+    TRIAL_HELP,
+    WINDOW_HELP,
+    need_judge_and_epsilon,
+    run_judge_extras,
+)
 
 EPILOG = examples(
     "accord judge examples/diagnoses.csv --item patient --rater rater --label diagnosis "
@@ -44,6 +53,7 @@ EPILOG = examples(
     "--judge rater5 --judge rater6 --epsilon 0.15 --min-items-per-rater 20 --format json",
     "accord judge examples/diagnoses.csv --item patient --rater rater --label diagnosis "
     "--judge rater6 --epsilon 0.15 --min-items-per-rater 20 --agreement --seed 1",
+    *EXTRA_EXAMPLES,
 )
 
 HUMAN_COLUMNS = [
@@ -168,10 +178,10 @@ def judge(
     path: Path = RATINGS_FILE_ARGUMENT,
     source_tool: ExportToolName | None = FROM_OPTION,
     field: str | None = FIELD_OPTION,
-    judges: list[str] = typer.Option(
-        ..., "--judge", help="The judge, as named in the rater column; repeat to rank several."
+    judges: list[str] | None = typer.Option(
+        None, "--judge", help="The judge, as named in the rater column; repeat to rank several."
     ),
-    epsilon: float = typer.Option(..., "--epsilon", help=EPSILON_HELP),
+    epsilon: float | None = typer.Option(None, "--epsilon", help=EPSILON_HELP),
     duplicates: str = DUPLICATES_OPTION,
     scoring: str = typer.Option(
         "accuracy", "--scoring", help="accuracy (labels) or neg_rmse (numeric scores)."
@@ -199,13 +209,32 @@ def judge(
     seed: int = typer.Option(
         0, "--seed", help="Seed of --agreement's bootstrap.", callback=check_seed
     ),
+    trial: str | None = typer.Option(None, "--trial", help=TRIAL_HELP),
+    own: list[str] | None = typer.Option(None, "--own", help=OWN_HELP),
+    time: str | None = typer.Option(None, "--time", help=TIME_HELP),
+    window: str = typer.Option("7d", "--window", help=WINDOW_HELP),
     shared: Shared = Shared(),
 ) -> None:
-    """Can a judge replace a human rater? The alternative annotator test (alt-test)."""
+    """Can a judge replace a human rater? The alternative annotator test (alt-test); with
+    --from pairwise, position consistency and the bias tests; with --trial, the judge's
+    agreement with itself over repeated runs."""
     from ..judges import AltTest, alt_test, human_panel, judge_agreement
 
     check_output(shared.output)
     files = shared.files()
+    extra = dict(
+        judges=judges or [],
+        epsilon=epsilon,
+        humans=humans,
+        n_boot=n_boot,
+        seed=seed,
+        min_items_per_rater=min_items_per_rater,
+        min_raters_per_item=min_raters_per_item,
+    )
+    if run_judge_extras(path, source_tool, (trial, time, window), own, shared, files, **extra):
+        return
+    if not judges or epsilon is None:
+        raise need_judge_and_epsilon()
     check_columns(EngineName.memory, source_tool, field)
     if source_tool is not None:
         check_export_options(shared)

@@ -50,6 +50,8 @@ EPILOG = examples(
     "-o out/pandalm-judge.html",
     "accord report examples/diagnoses.csv --item patient --rater rater --label diagnosis "
     "--multi-label -o out/diagnoses-sets.html",
+    "accord report examples/annotation-tools/pairwise.jsonl --from pairwise --duplicates first "
+    "--pairwise examples/mt-bench-pairwise.jsonl -o out/judge-bias.html",
 )
 
 
@@ -95,6 +97,12 @@ def report_command(
         help="The judge's panel, comma-separated (default: every rater not a judge).",
     ),
     epsilon: float | None = typer.Option(None, "--epsilon", help=EPSILON_HELP),
+    pairwise: Path | None = typer.Option(
+        None,
+        "--pairwise",
+        help="A pairwise judge log (JSON, JSON Lines, Parquet or CSV; both orders of a pair "
+        "where it has them): adds 'Is the judge biased?' (position and length bias).",
+    ),
     title: str | None = typer.Option(None, "--title", help="Title of the page."),
     output: Path = typer.Option(
         Path("report.html"), "--output", "-o", help="Where to write the page."
@@ -153,6 +161,7 @@ def report_command(
             judge=judge,
             humans=None if humans is None else [h.strip() for h in humans.split(",")],
             epsilon=epsilon,
+            pairwise=pairwise,
             title=title,
             output=output,
             seed=seed,

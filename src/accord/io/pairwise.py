@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
+
 from .._errors import InvalidInputError
 from .._types import Duplicates
 from ..data.preferences import preferences_in
 from ..data.ratings import Ratings
 from .exports import export_records
 
-__all__ = ["read_pairwise"]
+__all__ = ["read_pairwise", "read_pairwise_judgments"]
 
 
 def read_pairwise(
@@ -111,3 +113,27 @@ def read_pairwise(
         na_values=[],
     )
     return ratings
+
+
+def read_pairwise_judgments(path: str | Path) -> pd.DataFrame:
+    """The records of a pairwise judge log as a table, one judgment a row and one column per
+    key (a key a record lacks is missing there): what :func:`accord.position_bias`,
+    :func:`accord.length_bias`, :func:`accord.self_preference` and
+    :func:`accord.pairwise_preference_agreement` take. Files as :func:`read_pairwise`; a
+    judge given as a list (FastChat's ``["gpt-4", "pair-v2"]``) is joined with ``/``.
+
+    >>> import accord
+    >>> log = read_pairwise_judgments(accord.datasets.path("mt-bench-pairwise.jsonl"))
+    >>> log.shape, log["judge"].iloc[0]
+    ((147, 8), 'gpt-4/pair-v2')
+    """
+    found = [r.value for r in export_records(path, what="pairwise judgments")]
+    if not found:
+        raise InvalidInputError(f"{path}: the file holds no judgments")
+    frame = pd.DataFrame.from_records(found)
+    for name in frame.columns:
+        if frame[name].map(lambda v: isinstance(v, list | tuple)).any():
+            frame[name] = frame[name].map(
+                lambda v: "/".join(map(str, v)) if isinstance(v, list | tuple) else v
+            )
+    return frame

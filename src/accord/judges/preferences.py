@@ -15,11 +15,16 @@ from .._interval import check_confidence_level
 from .._results import Record
 from .._types import FloatArray, IntArray, RngLike
 from .._validate import require_columns
-from ..agreement.inference import NO_REPLICATES, bootstrap, check_n_boot
+from ..agreement.inference import NO_REPLICATES, bootstrap_drawn, check_n_boot
 from ..data.frames import frame_to_pandas
 from ..data.preferences import TIE, Preferences, preferences_in
 
-__all__ = ["PairwisePreferenceAgreement", "pairwise_preference_agreement"]
+__all__ = [
+    "PairwisePreferenceAgreement",
+    "judgment_frame",
+    "pairwise_preference_agreement",
+    "swap_counts",
+]
 
 #: The three shares, as the intervals' reasons name them, and why a resample can leave one
 #: undefined.
@@ -145,7 +150,7 @@ def _pairs(frame: pd.DataFrame, n_questions: int) -> tuple[IntArray, IntArray]:
     return agree, total
 
 
-def _swaps(frame: pd.DataFrame) -> pd.DataFrame:
+def swap_counts(frame: pd.DataFrame) -> pd.DataFrame:
     """Per (judge, item) judged in both orders: the item's question, the cross-order pairs,
     those consistent, and those that favour the first (second) position both times."""
     frame = frame.assign(
@@ -185,6 +190,21 @@ def _swaps(frame: pd.DataFrame) -> pd.DataFrame:
         }
     )
     return out[out["swapped_pairs"] > 0]
+
+
+def judgment_frame(prefs: Preferences, questions: Any) -> pd.DataFrame:
+    """One row per judgment: its ``question`` (code), ``item``, ``judge``, ``first`` and
+    ``second`` model shown and the model ``preferred`` (or ``"tie"``)."""
+    return pd.DataFrame(
+        {
+            "question": questions,
+            "item": prefs.items(),
+            "judge": prefs.judge,
+            "first": prefs.first,
+            "second": prefs.second,
+            "preferred": prefs.preferred,
+        }
+    )
 
 
 def _share(part: int, whole: int) -> float:
@@ -336,19 +356,10 @@ def _measure(
     (``questions``: the question code of each), and per question (rows) the counts whose
     sums over questions the three shares divide: agreeing pairs, pairs, the same without
     ties, consistent cross-order pairs, cross-order pairs."""
-    frame = pd.DataFrame(
-        {
-            "question": questions,
-            "item": prefs.items(),
-            "judge": prefs.judge,
-            "first": prefs.first,
-            "second": prefs.second,
-            "preferred": prefs.preferred,
-        }
-    )
+    frame = judgment_frame(prefs, questions)
     pairs = _pairs(frame, n_questions)
     pairs_nt = _pairs(frame[frame["preferred"] != TIE], n_questions)
-    swaps = _swaps(frame)
+    swaps = swap_counts(frame)
     consistent = _per_question(swaps["question"], swaps["consistent"], n_questions)
     crossed = _per_question(swaps["question"], swaps["swapped_pairs"], n_questions)
     per_question = np.column_stack([*pairs, *pairs_nt, consistent, crossed])
@@ -436,8 +447,8 @@ def _intervals(
             f"hold {n_questions}"
         )
     else:
-        reps, _ = bootstrap(
-            per_question.astype(np.float64), _ratios, n_boot=n_boot, rng=rng, jackknife=False
+        (reps,) = bootstrap_drawn(
+            [per_question.astype(np.float64)], [_ratios], n_boot=n_boot, rng=rng
         )
         for j, ((name, why), share) in enumerate(zip(SHARES, shares, strict=True)):
             undefined = int(np.count_nonzero(~np.isfinite(reps[:, j])))

@@ -371,6 +371,7 @@ def report(
     judge: Any = None,
     humans: Sequence[Any] | None = None,
     epsilon: float | None = None,
+    pairwise: Any = None,
     title: str | None = None,
     output: str | os.PathLike[str] | None = None,
     confidence_level: float = 0.95,
@@ -439,6 +440,12 @@ def report(
     epsilon : float, optional
         The alternative annotator test's margin for ``judge`` (0.2 expert humans, 0.15
         skilled annotators, 0.1 crowd workers; see :func:`accord.alt_test`).
+    pairwise : str, path or DataFrame, optional
+        A pairwise judge log (as :func:`accord.read_pairwise_judgments` reads it: a judge
+        shown two answers says which is better), for the section "Is the judge biased?":
+        :func:`accord.position_bias`, position consistency
+        (:func:`accord.pairwise_preference_agreement`) and, when the log has ``length_a``
+        and ``length_b``, :func:`accord.length_bias`.
     title : str, optional
         Title of the page (default: the name of the source).
     output : str or path, optional
@@ -541,6 +548,7 @@ def report(
             judge=judge,
             humans=None if humans is None else tuple(humans),
             epsilon=epsilon,
+            pairwise=_pairwise_log(pairwise),
             **_context_options(src),
         )
         built, skipped = _build(ctx, _judge_first(SECTIONS, judge), steps)
@@ -551,6 +559,16 @@ def report(
     name = Path(source).name if source else "ratings"
     heading = title or f"Rater agreement: {name}"
     return _finish(built, skipped, heading=heading, subtitle=subtitle, steps=steps, output=output)
+
+
+def _pairwise_log(pairwise: Any) -> Any:
+    """A pairwise judge log: a path read by :func:`accord.read_pairwise_judgments`, a frame
+    as given, or None."""
+    if pairwise is None or hasattr(pairwise, "columns"):
+        return pairwise
+    from ..io.pairwise import read_pairwise_judgments
+
+    return read_pairwise_judgments(pairwise)
 
 
 def _context_options(src: Source) -> dict[str, Any]:

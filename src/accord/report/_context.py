@@ -77,6 +77,8 @@ class Context:
         The judge's panel of humans (None: every rater that is not a judge).
     epsilon : float or None
         The alternative annotator test's margin for the judge section.
+    pairwise : pandas.DataFrame or None
+        A pairwise judge log (one judgment a row), for the section "Is the judge biased?".
     origin : Source or None
         The :class:`~accord.Source` the stream and dask engines read (the path, how it
         reads and the engine), which every section's front-door call takes.
@@ -110,6 +112,7 @@ class Context:
     judge: Any = None
     humans: tuple[Any, ...] | None = None
     epsilon: float | None = None
+    pairwise: pd.DataFrame | None = None
     origin: Any = None
     _cache: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
 

@@ -19,6 +19,7 @@ from .common import Builder
 from .confidence import build_confidence
 from .items import build_items
 from .judge import build_judge
+from .judge_bias import build_judge_bias
 from .judge_rates import build_judge_rates
 from .method_comparison import build_method_comparison
 from .methods import build_methods
@@ -43,6 +44,7 @@ SECTIONS: tuple[tuple[str, Builder], ...] = (
     ("raters", build_raters),
     ("judge", build_judge),
     ("judge-rates", build_judge_rates),
+    ("judge-bias", build_judge_bias),
     ("method-comparison", build_method_comparison),
     ("scores", build_scores),
     ("confidence", build_confidence),

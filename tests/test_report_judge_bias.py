@@ -1,0 +1,60 @@
+"""The report's section "Is the judge biased?" from a pairwise judge log: its numbers are
+those of position_bias, pairwise_preference_agreement and length_bias."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import accord
+from accord.cli import app
+from accord.report._blocks import fmt, fmt_ci, fmt_p
+
+pytest.importorskip("matplotlib")
+pytest.importorskip("jinja2")
+
+LOG = accord.datasets.path("mt-bench-pairwise.jsonl")
+SMALL = accord.datasets.path("annotation-tools") / "pairwise.jsonl"
+
+
+def _section(html: str) -> str:
+    return html.split('id="judge-bias"', 1)[1].split("<section", 1)[0]
+
+
+def test_the_section_shows_the_library_numbers() -> None:
+    ratings = accord.read_pairwise(SMALL, duplicates="first")
+    page = accord.report(ratings, pairwise=LOG, n_boot=200, seed=0)
+    assert "judge-bias" in page.sections
+    section = _section(page.html)
+    log = pd.read_json(LOG, lines=True)
+    row = accord.position_bias(log).table.set_index("judge").loc["gpt-4/pair-v2"]
+    assert fmt_ci(row["first_win_rate_ci_low"], row["first_win_rate_ci_high"]) in section
+    assert fmt_p(row["mcnemar_pvalue"]) in section
+    length = accord.length_bias(log).table.set_index("judge").loc["gpt-4/pair-v2"]
+    assert fmt(length["odds_ratio_per_sd"]) in section
+    assert "64.9%" in section and "60.0%" in section  # first wins; position consistency
+    methods = page.html.split('id="methods"', 1)[1]
+    assert "McNemar, Q. (1947)" in methods
+
+
+def test_a_frame_works_and_no_log_no_section() -> None:
+    ratings = accord.read_pairwise(SMALL, duplicates="first")
+    log = pd.read_json(SMALL, lines=True)
+    page = accord.report(ratings, pairwise=log, n_boot=200)
+    assert "judge-bias" in page.sections
+    assert "no length test" in _section(page.html)
+    assert "judge-bias" not in accord.report(ratings, n_boot=200).sections
+
+
+def test_report_command_takes_pairwise(tmp_path: Path) -> None:
+    out = tmp_path / "bias.html"
+    result = CliRunner().invoke(app, ["report", str(SMALL), "--from", "pairwise",
+                                      "--duplicates", "first", "--pairwise", str(LOG),
+                                      "-o", str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "judge-bias" in result.output and "Is the judge biased?" in out.read_text()
+    assert json.dumps("gpt-4/pair-v2")[1:-1] in out.read_text()
