@@ -290,9 +290,11 @@ def test_calibrate_panel_takes_a_source(examples: Path) -> None:
     by_source = accord.calibrate_panel(source(panel, **columns), confidence="confidence")
     pd.testing.assert_frame_equal(by_source.values, by_keywords.values)
     pd.testing.assert_frame_equal(by_source.biases, by_keywords.biases)
-    with pytest.raises(InvalidInputError, match="does not read a source's encoding=") as caught:
-        accord.calibrate_panel(source(panel, **columns, encoding="latin-1"))
+    with pytest.raises(InvalidInputError, match="does not read a source's level=") as caught:
+        accord.calibrate_panel(source(panel, **columns, level="ordinal"))
     assert "\n" not in str(caught.value)
+    with pytest.raises(InvalidInputError, match="encoding= applies to a file"):
+        accord.calibrate_panel(source(panel, **columns, encoding="latin-1"))
 
 
 @pytest.mark.parametrize("engine", ["memory", "stream"])

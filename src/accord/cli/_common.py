@@ -254,7 +254,8 @@ def command_source(
     the columns, ``--level``, ``--categories``, ``--na-values`` and ``--labels-as``
     (:func:`ratings_keywords`), ``--duplicates``, ``files`` (``--sep`` and ``--encoding``,
     :meth:`Shared.files`), ``--engine`` and ``--scheduler``, the ``progress`` callback, and
-    ``fields`` (``multi_label``, ``from_``, ``field``) where the command has them.
+    ``fields`` (``multi_label``, ``from_``, ``field``, or a command's own columns such as
+    ``score``) where the command has them.
 
     >>> from accord.cli._app import COMMAND_OPTIONS
     >>> token = COMMAND_OPTIONS.set(dict(item="i", rater="r", label="l", duplicates="first"))
@@ -266,16 +267,10 @@ def command_source(
     from ..data.source import source
     from ._app import COMMAND_OPTIONS
 
-    return source(
-        str(path),
-        **ratings_keywords(),
-        duplicates=COMMAND_OPTIONS.get().get("duplicates", "raise"),
-        **files,
-        engine=shared.engine.value,
-        scheduler=shared.scheduler,
-        progress=progress,
-        **fields,
-    )
+    read = {**ratings_keywords(), "duplicates": COMMAND_OPTIONS.get().get("duplicates", "raise")}
+    engine = {"engine": shared.engine.value, "scheduler": shared.scheduler, "progress": progress}
+    # ``fields`` win: a command that reads scores names its own --label and --level
+    return source(str(path), **{**read, **files, **engine, **fields})
 
 
 def check_engine_options(

@@ -15,11 +15,11 @@ from ._common import (
     OutputFormat,
     Shared,
     check_output,
+    command_source,
     echo_warnings,
     format_pvalue,
     parse_na_values,
     print_table,
-    read_ratings_file,
     shared_options,
     user_errors,
     write_csv,
@@ -136,6 +136,7 @@ def compare(
     every pair of raters or each rater against a reference."""
     from .._errors import InvalidInputError
     from ..data.ratings import Ratings
+    from ..front.reading import ratings_of
     from ..measurements import bland_altman
     from ..measurements.comparison import RepeatedFit
     from ..measurements.limits import LIMITS_METHODS, LimitsMethod, Scale, limits_method_of
@@ -151,9 +152,9 @@ def compare(
             raise InvalidInputError(
                 f"--confidence-level must be strictly between 0 and 1; got {confidence_level:g}"
             )
-        ratings: Ratings = read_ratings_file(
-            path, files, label=score, level="interval", duplicates=duplicates
-        )
+        # the shared read flags: the columns, --na-values, --duplicates, --sep, --encoding
+        src = command_source(path, shared, files, label=score, level="interval")
+        ratings: Ratings = ratings_of(src, "accord compare")
         subjects = (
             None
             if subject is None

@@ -7,7 +7,8 @@ merged, and the estimator runs once on the result. :func:`fold_batches` and
 
 - *row offsets*: the summary of a part is told the row of the whole input where the part
   starts, so that an error names rows of the whole input (row 12 of the input, not row 2 of
-  the second batch) on every engine. Dask partitions are summarised without knowing where
+  the second batch) on every engine, and the stream engine's add the file the batch is in
+  (``in b.csv, whose row 3 is row 7 of the input`` when there are several). Dask partitions are summarised without knowing where
   they start; when one holds bad input, a second, cheap pass counts the rows of the
   partitions before it and the bad one is summarised again at its offset to raise the error;
 - *progress*: rows read so far (stream) or partitions done (dask);
@@ -124,8 +125,27 @@ def fold_batches(
 ) -> T | None:
     """:func:`fold_parts` over the record batches of a pyarrow dataset (or DuckDB query) in
     order; ``locator`` learns which file each row is in."""
-    parts = batches(dataset, columns, batch_size, locator or Locator(), 0)
-    return fold_parts(parts, summarise, merge, progress=progress, total=total)
+    where = locator or Locator()
+    parts = batches(dataset, columns, batch_size, where, 0)
+    return fold_parts(parts, _InFile(summarise, where), merge, progress=progress, total=total)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _InFile:
+    """``summarise`` of one batch whose errors name the file the batch is in after the row
+    of the whole input (the same error, its message extended)."""
+
+    summarise: Summarise
+    locator: Locator
+
+    def __call__(self, part: Any, row0: int) -> Any:
+        try:
+            return self.summarise(part, row0)
+        except InvalidInputError as exc:
+            place = self.locator.part(row0)
+            if place and exc.args:
+                exc.args = (f"{exc.args[0]} ({place})", *exc.args[1:])
+            raise
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
