@@ -5,7 +5,6 @@ data that ships with the package."""
 from __future__ import annotations
 
 import filecmp
-import json
 import re
 import shlex
 from collections.abc import Iterator
@@ -20,6 +19,8 @@ from typer.testing import CliRunner
 import accord
 from accord import datasets
 from accord.cli import app
+
+from ._cli import cli_json
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -193,7 +194,7 @@ def test_pair_json_counts_are_integers_and_runs_are_byte_identical() -> None:
     first, second = run(*args), run(*args)
     assert first[0] == 0
     assert first[1] == second[1]
-    doc = json.loads(first[1])
+    doc = cli_json(first[1])
     assert doc["input"]["n_items"] == 186 and isinstance(doc["input"]["n_items"], int)
     assert doc["input"]["table"][0][0] == 51 and isinstance(doc["input"]["table"][0][0], int)
     assert doc["informational_agreement"]["n_boot"] == 2000

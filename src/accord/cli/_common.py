@@ -695,10 +695,84 @@ def write_csv(frame: Any, output: Path | None) -> None:
 
 def write_json(payload: Any, output: Path | None) -> None:
     """Write a result's ``to_dict()`` (or a dict of them) as JSON to ``output`` or to standard
-    output (:func:`accord._results.dumps`: NaN as null)."""
-    from .._results import dumps
+    output, in the envelope every command shares (:func:`json_envelope`)."""
+    import json
 
-    write_text(dumps(payload), output)
+    write_text(json.dumps(json_envelope(payload), indent=2, allow_nan=False), output)
+
+
+#: The version of the JSON envelope and of ``output.schema.json`` (shipped beside this module),
+#: raised when a key changes meaning or goes.
+JSON_SCHEMA_VERSION = 1
+
+#: Keys whose values are counts: an integral float among them is written as an integer.
+COUNT_KEYS = frozenset({"n", "count", "rows", "ratings", "items", "raters", "missing",
+                        "dropped", "dof", "iterations"})  # fmt: skip
+
+
+def json_envelope(payload: Any) -> dict[str, Any]:
+    """The JSON of every command: ``accord`` (the version), ``schema``
+    (:data:`JSON_SCHEMA_VERSION`), ``command``, ``options`` (as parsed), ``input`` (the read
+    report, the payload's ``report``; None when nothing was read), ``result`` (the rest of
+    the payload) and ``non_finite`` (the JSON pointer of each infinite number, written as
+    null like NaN, with its sign: ``"Infinity"``, ``"-Infinity"``). Counts are integers.
+
+    >>> env = json_envelope({"report": {"rows": 3.0}, "ratio": float("inf")})
+    >>> env["input"], env["result"], env["non_finite"]
+    ({'rows': 3}, {'ratio': None}, {'/result/ratio': 'Infinity'})
+    """
+    from .._results import to_plain
+    from .._version import __version__
+    from ._app import COMMAND_NAME, COMMAND_OPTIONS
+
+    plain = to_plain(payload)
+    report = plain.pop("report", None) if isinstance(plain, dict) else None
+    infinite: dict[str, str] = {}
+    envelope = {
+        "accord": __version__,
+        "schema": JSON_SCHEMA_VERSION,
+        "command": COMMAND_NAME.get(),
+        "options": {k: _plain_option(v) for k, v in COMMAND_OPTIONS.get({}).items()},
+        "input": _finite(report, "/input", infinite),
+        "result": _finite(plain, "/result", infinite),
+    }
+    return {**envelope, "non_finite": infinite}
+
+
+def _plain_option(value: Any) -> Any:
+    """An option's value as JSON holds it (paths as text, choices by their value)."""
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple | list):
+        return [_plain_option(v) for v in value]
+    return value
+
+
+def _finite(value: Any, at: str, infinite: dict[str, str], key: str = "") -> Any:
+    """``value`` with NaN and infinities as None (each infinity's pointer in ``infinite``)
+    and integral counts (:data:`COUNT_KEYS`, ``n_*``) as integers."""
+    if isinstance(value, float):
+        if value != value:
+            return None
+        if value in (float("inf"), float("-inf")):
+            infinite[at] = "Infinity" if value > 0 else "-Infinity"
+            return None
+        counted = key in COUNT_KEYS or key.startswith("n_")
+        return int(value) if counted and value.is_integer() else value
+    if isinstance(value, dict):
+        return {
+            k: _finite(v, f"{at}/{_pointer(str(k))}", infinite, str(k)) for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_finite(v, f"{at}/{i}", infinite, key) for i, v in enumerate(value)]
+    return value
+
+
+def _pointer(key: str) -> str:
+    """A key as a JSON pointer's token (RFC 6901)."""
+    return key.replace("~", "~0").replace("/", "~1")
 
 
 #: Columns of p-values: printed as ``<0.0001`` below that, never as ``0.0000``.

@@ -8,9 +8,10 @@ merged, and the estimator runs once on the result. :func:`fold_batches` and
 - *row offsets*: the summary of a part is told the row of the whole input where the part
   starts, so that an error names rows of the whole input (row 12 of the input, not row 2 of
   the second batch) on every engine, and the stream engine's add the file the batch is in
-  (``in b.csv, whose row 3 is row 7 of the input`` when there are several). Dask partitions are summarised without knowing where
-  they start; when one holds bad input, a second, cheap pass counts the rows of the
-  partitions before it and the bad one is summarised again at its offset to raise the error;
+  (``in b.csv, whose row 3 is row 7 of the input`` when there are several). Dask
+  partitions are summarised without knowing where they start; when one holds bad input, a
+  second, cheap pass counts the rows of the partitions before it and the bad one is
+  summarised again at its offset to raise the error;
 - *progress*: rows read so far (stream) or partitions done (dask);
 - *merges in a balanced tree*: batches are merged as they come, pairwise like the dask
   reduction (a binary counter), so partial statistics stay few and float sums are added in
