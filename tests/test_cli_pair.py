@@ -6,7 +6,6 @@ IA 0.729) and Fig. 2 (best cut BR1-2 | BR3-5); see tests/reference/two_raters.js
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest

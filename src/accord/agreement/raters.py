@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import pandas as pd
@@ -30,6 +30,7 @@ from .._errors import InvalidInputError
 from .._results import Record, check_level, t_quantile, t_sf
 from .._types import FloatArray, IntArray, RngLike, as_generator
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ..stats.counts import ItemCategoryCounts, RaterCategoryCounts
 
 __all__ = [
@@ -166,6 +167,7 @@ def rater_differences(
     confidence_level: float = 0.95,
     significance: float = 0.05,
     min_items: int = 5,
+    **read_options: Never,
 ) -> RaterDifferences:
     r"""Each rater's mean difference from the other raters of the same items.
 
@@ -218,6 +220,7 @@ def rater_differences(
     >>> d.table[["rater", "n_items", "mean_difference"]].round(3).values.tolist()
     [[2, 3, 3.667], [0, 3, -2.333], [1, 3, -1.333]]
     """
+    refuse_read_options("rater_differences", read_options)
     check_level(confidence_level)
     _check_common(significance, min_items, "rater_differences")
     if ratings.level not in ("interval", "ratio") or ratings.values is None:
@@ -508,6 +511,7 @@ def rater_permutation_test(
     significance: float = 0.05,
     min_items: int = 10,
     rng: RngLike = 0,
+    **read_options: Never,
 ) -> RaterPermutationTest:
     r"""Name the raters and pairs that stand out beyond what interchangeable raters give.
 
@@ -564,6 +568,7 @@ def rater_permutation_test(
     >>> test.stray_raters
     (8,)
     """
+    refuse_read_options("rater_permutation_test", read_options)
     _check_common(significance, min_items, "rater_permutation_test")
     n = ratings.n_ratings
     n_permutations = _check_permutations(n_permutations, n)
