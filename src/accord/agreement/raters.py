@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from collections.abc import Mapping
 from typing import Any, Never
 
 import numpy as np
@@ -97,7 +98,10 @@ def _holm(pvalues: FloatArray) -> FloatArray:
     return out
 
 
-def _check_common(significance: float, min_items: int, owner: str) -> None:
+def _check_common(
+    significance: float, min_items: int, owner: str, read_options: Mapping[str, object]
+) -> None:
+    refuse_read_options(owner, read_options)
     if not (0.0 < significance < 1.0):
         raise InvalidInputError(
             f"The 'significance' parameter of {owner} must be strictly between 0 and 1. "
@@ -220,9 +224,8 @@ def rater_differences(
     >>> d.table[["rater", "n_items", "mean_difference"]].round(3).values.tolist()
     [[2, 3, 3.667], [0, 3, -2.333], [1, 3, -1.333]]
     """
-    refuse_read_options("rater_differences", read_options)
     check_level(confidence_level)
-    _check_common(significance, min_items, "rater_differences")
+    _check_common(significance, min_items, "rater_differences", read_options)
     if ratings.level not in ("interval", "ratio") or ratings.values is None:
         raise InvalidInputError(
             "rater_differences compares numeric ratings (interval or ratio level); these "
@@ -568,8 +571,7 @@ def rater_permutation_test(
     >>> test.stray_raters
     (8,)
     """
-    refuse_read_options("rater_permutation_test", read_options)
-    _check_common(significance, min_items, "rater_permutation_test")
+    _check_common(significance, min_items, "rater_permutation_test", read_options)
     n = ratings.n_ratings
     n_permutations = _check_permutations(n_permutations, n)
     gen = as_generator(rng)

@@ -787,13 +787,16 @@ AT_BOUND_NOTE = (
 
 class Cell(str):
     """A printed cell with a footnote: tables built by :func:`rich_table` list each distinct
-    ``footnote`` of their cells once under the table."""
+    ``footnote`` of their cells once under the table. ``narrow``: how the cell reads in less
+    room (a value over its interval, on two lines), used when the table does not fit."""
 
     footnote: str | None
+    narrow: str | None
 
-    def __new__(cls, text: str, footnote: str | None = None) -> Cell:
+    def __new__(cls, text: str, footnote: str | None = None, narrow: str | None = None) -> Cell:
         cell = super().__new__(cls, text)
         cell.footnote = footnote
+        cell.narrow = narrow
         return cell
 
 
@@ -874,6 +877,9 @@ TEXT_COLUMNS = frozenset(
     {"note", "notes", "reason", "method", "split", "measure", "item", "rater", "group", "pair"}
 )
 
+#: The headers of note columns: printed as numbered footnotes when a table does not fit.
+NOTE_HEADERS = frozenset({"note", "notes", "reason"})
+
 #: Colour of table titles (rich drops it under ``NO_COLOR`` or when not printing to a terminal).
 TITLE_STYLE = "bold cyan"
 
@@ -903,14 +909,43 @@ class FittedTable:
         title: str | None,
         caption: str | None,
         title_justify: JustifyMethod,
+        together: Sequence[Sequence[str]] = (),
     ) -> None:
         self.header, self.rows, self.left = header, rows, left
         self.title, self.caption, self.title_justify = title, caption, title_justify
+        self.together = [set(group) for group in together]
+        self.refs: list[str] = []  # the notes numbered by :meth:`compact`
 
     def _natural(self, j: int) -> int:
         from rich.cells import cell_len
 
-        return max([cell_len(self.header[j]), *(cell_len(r[j]) for r in self.rows)])
+        lines = [self.header[j], *(line for r in self.rows for line in r[j].split("\n"))]
+        return max(cell_len(line) for line in lines)
+
+    def compact(self) -> FittedTable:
+        """The table in less room: the notes (the columns of :data:`NOTE_HEADERS`) as
+        numbered footnotes printed once under the table, their numbers after the row's name,
+        and cells in their ``narrow`` form."""
+        notes = [j for j, h in enumerate(self.header) if h in NOTE_HEADERS and j > 0]
+        kept = [j for j in range(len(self.header)) if j not in notes]
+        numbered: dict[str, str] = {}
+
+        def short(cell: str) -> str:
+            narrow = getattr(cell, "narrow", None)
+            return cell if narrow is None else Cell(narrow, getattr(cell, "footnote", None))
+
+        rows = []
+        for row in self.rows:
+            refs = [numbered.setdefault(str(row[j]), f"[{len(numbered) + 1}]")
+                    for j in notes if row[j].strip()]  # fmt: skip
+            cells = [short(row[j]) for j in kept]
+            cells[0] = Cell(" ".join([cells[0], *refs]), getattr(cells[0], "footnote", None))
+            rows.append(cells)
+        out = FittedTable([self.header[j] for j in kept], rows,
+                          left=[self.left[j] for j in kept], title=self.title,
+                          caption=self.caption, title_justify=self.title_justify)  # fmt: skip
+        out.together, out.refs = self.together, [f"{n} {text}" for text, n in numbered.items()]
+        return out
 
     def _narrowest(self, j: int) -> int:
         """The width a wrapping column can shrink to: its longest word, at most 14 but for the
@@ -944,12 +979,28 @@ class FittedTable:
         while len(shown) > 1 and needed(shown) > width:
             rigid = [j for j in shown[1:] if not self.left[j]]
             drop = rigid[-1] if rigid else shown[-1]
-            shown.remove(drop)
-            left_out.append(self.header[drop])
+            # a column that goes with others (a pair of limits) goes with them
+            group = next((g for g in self.together if self.header[drop] in g), {self.header[drop]})
+            for j in [j for j in shown[1:] if self.header[j] in group]:
+                shown.remove(j)
+                left_out.append(self.header[j])
         return shown, left_out
 
     def build(self, width: int) -> tuple[Table, list[str]]:
-        """The rich table of the columns that fit ``width``, and the lines under it."""
+        """The rich table of the columns that fit ``width``, and the lines under it (when
+        the table does not fit at its natural widths: in its :meth:`compact` form)."""
+
+        natural = 3 * len(self.header) + 1 + sum(map(self._natural, range(len(self.header))))
+        if natural > width and self._compactable():
+            return self.compact()._built(width)
+        return self._built(width)
+
+    def _compactable(self) -> bool:
+        """Whether :meth:`compact` changes the table (a note, or a cell with a narrow form)."""
+        notes = any(h in NOTE_HEADERS for h in self.header)
+        return notes or any(getattr(c, "narrow", None) for r in self.rows for c in r)
+
+    def _built(self, width: int) -> tuple[Table, list[str]]:
         from rich.table import Table
 
         shown, left_out = self._fit(width)
@@ -970,7 +1021,7 @@ class FittedTable:
             for j in shown
             if isinstance(cell := row[j], Cell) and cell.footnote
         }
-        notes += list(footnotes)
+        notes += list(footnotes) + self.refs
         if left_out:
             notes.append(
                 f"Left out to fit {width} columns: {', '.join(left_out)} "
@@ -1002,11 +1053,13 @@ def rich_table(
     left: Sequence[str] = ("coefficient", "name"),
     headers: dict[str, str] | None = None,
     title_justify: JustifyMethod = "left",
+    together: Sequence[Sequence[str]] = (),
 ) -> FittedTable:
     """A table of ``rows`` (dicts) that fits the console it is printed on: columns empty in
     every row are left out, numbers are rounded for display (p-values down to ``<0.0001``),
     ``left`` columns are left-aligned text and ``headers`` renames; bidirectional controls
-    in names show as escapes (``\\u202e``). See :class:`FittedTable`."""
+    in names show as escapes (``\\u202e``); the columns of each group of ``together`` are
+    shown or left out together (a pair of limits). See :class:`FittedTable`."""
     headers = headers or {}
     shown = [c for c in columns if any(row.get(c) not in (None, "") for row in rows)]
 
@@ -1023,6 +1076,7 @@ def rich_table(
         title=title,
         caption=caption,
         title_justify=title_justify,
+        together=together,
     )
 
 
@@ -1049,13 +1103,15 @@ def print_table(
     caption: str | None = None,
     output: Path | None = None,
     lead: str | None = None,
+    together: Sequence[Sequence[str]] = (),
 ) -> None:
     """Render rows as a table that fits the terminal (to stdout, or plain text to
-    ``output``), after the ``lead`` line (the verdict) when given."""
+    ``output``), after the ``lead`` line (the verdict) when given; the columns of each group
+    of ``together`` are shown or left out together."""
     with output_console(output) as console:
         if lead:
             print_lead(console, lead)
-        console.print(rich_table(rows, columns, title=title, caption=caption))
+        console.print(rich_table(rows, columns, title=title, caption=caption, together=together))
 
 
 def print_lead(console: Console, lead: str) -> None:

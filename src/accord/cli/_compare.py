@@ -12,6 +12,7 @@ from ._common import (
     ITEM_OPTION,
     NA_VALUES_OPTION,
     RATER_OPTION,
+    Cell,
     OutputFormat,
     Shared,
     check_output,
@@ -43,8 +44,11 @@ def _g(value: float) -> str:
 
 
 def _with_ci(value: float, low: float, high: float) -> str:
-    ci = "" if low != low or high != high else f" [{_g(low)}, {_g(high)}]"
-    return _g(value) + ci
+    """A value and its interval; in less room, the interval under the value."""
+    if low != low or high != high:
+        return _g(value)
+    ci = f"[{_g(low)}, {_g(high)}]"
+    return Cell(f"{_g(value)} {ci}", narrow=f"{_g(value)}\n{ci}")
 
 
 def _rows(table: Any) -> list[dict[str, Any]]:
@@ -189,4 +193,5 @@ def compare(
             caption=f"{first.method}; {confidence_level:.0%} intervals, the limits' {used}; "
             "slope p: proportional bias (difference on mean)",
             output=shared.output,
+            together=[("lower limit [CI]", "upper limit [CI]")],
         )
