@@ -920,7 +920,12 @@ def test_cli_report_from_label_studio(tmp_path: Path) -> None:
         assert bad.exit_code == 2
         assert message in bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1
-    table = runner.invoke(app, ["report", path, "--field", "sentiment", "-o", str(page)])
+    # without --from the export is recognised by its content, as accord agree recognises it
+    told = runner.invoke(app, ["report", path, "--field", "sentiment", "-o", str(page)])
+    assert told.exit_code == 0, told.output
+    assert "0.667" in page.read_text() or "66.7%" in page.read_text()
+    table = runner.invoke(app, ["report", path, "--item", "id", "--rater", "r", "--field",
+                                "sentiment", "-o", str(page)])  # fmt: skip
     assert table.exit_code == 2
     assert "--field names the control" in table.stderr
 
