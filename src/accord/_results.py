@@ -11,7 +11,7 @@ import dataclasses
 import html
 import json
 import math
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import numpy as np
@@ -125,6 +125,19 @@ def _clip(line: str, width: int = REPR_WIDTH) -> str:
     return line if len(line) <= width else line[: width - 1] + "\u2026"
 
 
+#: The sentence each kind of result is read with, by the class name of the result (or of a
+#: class it derives from): written by :mod:`accord._verdict`, the one place that writes the
+#: words the command line and the report print, which registers them with
+#: :func:`register_words`; a notebook shows them above the result's fields.
+WORDS: dict[str, Callable[[Any], str]] = {}
+
+
+def register_words(kind: str, words: Callable[[Any], str]) -> None:
+    """Let results of the class named ``kind`` (and its subclasses) show ``words(result)``
+    in a notebook (:meth:`Result._repr_html_`, :meth:`Result._repr_markdown_`)."""
+    WORDS[kind] = words
+
+
 class Result:
     """What every result shares for display: a short ``repr`` and an HTML table.
 
@@ -204,10 +217,38 @@ class Result:
                 return value
         return None
 
+    def _words(self) -> str:
+        """The sentence the command line and the report print for this result
+        (:data:`WORDS`), or empty when none is registered or it cannot be written."""
+        for klass in type(self).__mro__:
+            words = WORDS.get(klass.__name__)
+            if words is not None:
+                try:
+                    return words(self)
+                except Exception:  # a display never raises: the fields still show
+                    return ""
+        return ""
+
+    def _repr_markdown_(self) -> str:
+        """The result in Markdown: its class and headline, the sentence the command line
+        prints (:meth:`_words`), and its fields as a table."""
+        headline, words = self._headline(), self._words()
+
+        def cell(text: str) -> str:
+            return text.replace("|", "\\|").replace("\n", " ")
+
+        lines = [f"**{type(self).__name__}**" + (f": {cell(headline)}" if headline else "")]
+        lines += [f"\n{cell(words)}"] if words else []
+        lines += ["", "| field | value |", "|---|---|"]
+        lines += [f"| {name} | {cell(_short_value(v))} |" for name, v in self._fields()]
+        return "\n".join(lines)
+
     def _repr_html_(self) -> str:
-        """An HTML table of the fields and the result's table (first 20 rows)."""
+        """An HTML table of the fields and the result's table (first 20 rows), under the
+        sentence the command line prints (:meth:`_words`)."""
         esc = html.escape
         headline = self._headline()
+        words = self._words()
         rows = "".join(
             f"<tr><th style='text-align:left'>{esc(name)}</th>"
             f"<td style='text-align:left'>{esc(_short_value(value))}</td></tr>"
@@ -219,6 +260,10 @@ class Result:
             + (f": {esc(headline)}" if headline else "")
             + f"</caption><tbody>{rows}</tbody></table>"
         )
+        if words:
+            out = out.replace(
+                "<table>", f"<p class='accord-words'><b>{esc(words)}</b></p><table>", 1
+            )
         table = self._table()
         if table is not None:
             more = len(table) - 20
