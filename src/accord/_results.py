@@ -11,7 +11,7 @@ import dataclasses
 import html
 import json
 import math
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import numpy as np
@@ -27,6 +27,7 @@ from ._interval import t_interval as t_interval
 from ._interval import t_pvalue as t_pvalue
 from ._interval import t_quantile as t_quantile
 from ._interval import t_sf as t_sf
+from ._names import WORDS
 from ._types import Alternative, FloatArray
 
 #: Longest line and most lines of a result's ``repr``.
@@ -123,19 +124,6 @@ def _short_value(value: Any) -> str:
 def _clip(line: str, width: int = REPR_WIDTH) -> str:
     line = " ".join(line.split()) if "\n" in line else line
     return line if len(line) <= width else line[: width - 1] + "\u2026"
-
-
-#: The sentence each kind of result is read with, by the class name of the result (or of a
-#: class it derives from): written by :mod:`accord._verdict`, the one place that writes the
-#: words the command line and the report print, which registers them with
-#: :func:`register_words`; a notebook shows them above the result's fields.
-WORDS: dict[str, Callable[[Any], str]] = {}
-
-
-def register_words(kind: str, words: Callable[[Any], str]) -> None:
-    """Let results of the class named ``kind`` (and its subclasses) show ``words(result)``
-    in a notebook (:meth:`Result._repr_html_`, :meth:`Result._repr_markdown_`)."""
-    WORDS[kind] = words
 
 
 class Result:

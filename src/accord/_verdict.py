@@ -24,7 +24,7 @@ from typing import Any
 
 from . import _bands
 from ._methods import SET_DISTANCES, coefficient_name, level_pct
-from ._results import register_words
+from ._names import register_words
 
 __all__ = [
     "KOO_LI",

@@ -270,9 +270,9 @@ class Locator:
         whole input, with that row's place in the file when there are several files; empty
         before any file is known.
 
-        >>> at = Locator()
-        >>> at.add(0, "a.csv"); at.add(4, "b.csv")
-        >>> at.part(0), at.part(6)
+        >>> one, two = Locator(), Locator()
+        >>> one.add(0, "a.csv"); two.add(0, "a.csv"); two.add(4, "b.csv")
+        >>> one.part(3), two.part(6)
         ('in a.csv', 'in b.csv, whose row 3 is row 7 of the input')
         """
         if not self.files:
