@@ -60,3 +60,15 @@ def test_a_result_without_words_shows_its_fields_only() -> None:
     ba = accord.bland_altman([1.0, 2.0, 3.0, 4.0], [1.1, 1.9, 3.2, 4.1])
     assert "accord-words" not in ba._repr_html_()
     assert ba._repr_markdown_().startswith("**BlandAltman**")
+
+
+def test_ratings_show_the_read_report_the_terminal_prints(examples: Path) -> None:
+    path = str(examples / "diagnoses.csv")
+    printed = runner.invoke(
+        app, ["agree", path, "--item", "patient", "--rater", "rater", "--label", "diagnosis"],
+        env={"COLUMNS": "400"},
+    ).stdout.splitlines()[1]  # fmt: skip
+    assert printed == "read 180 rows: 180 ratings of 30 items by 6 raters; nothing dropped"
+    ratings = accord.read_ratings(path, item="patient", rater="rater", label="diagnosis")
+    assert printed in ratings._repr_html_() and printed in ratings._repr_markdown_()
+    assert "| item | rater | label |" in ratings._repr_markdown_()
