@@ -49,6 +49,7 @@ from ._mapreduce import MapFn, Merge, Progress, _client_of, partitions_of, run_p
 from ._options import Scan, ScanOptions, check_read
 from ._pages import small_pages
 from ._source import Locator, raise_duplicates
+from .fold import fold_partitions
 from .stream import require_unique
 
 __all__ = ["DaskRescan", "dask_scan", "dask_statistics"]
@@ -523,11 +524,20 @@ def _checked(total: _Partial, scan: Scan, decoded: Decoded) -> LongPartial:
     return stats
 
 
-def _apply(local: _Local, offset: int, tables: _Tables, fn: Any, context: Any) -> Any:
-    """``fn`` on the codes of one partition's kept ratings."""
-    c = tables.labels[local.label]
-    keep = np.flatnonzero(c >= 0)
-    return fn(context, tables.items[local.item[keep]], tables.raters[local.rater[keep]], c[keep])
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Rescanned:
+    """``fn`` on the codes of one partition's kept ratings, ``(kept codes, their decode
+    tables, the context)`` (module level and frozen: it pickles for the schedulers)."""
+
+    fn: Any
+
+    def __call__(self, part: tuple[_Local, _Tables, Any], row0: int) -> Any:
+        local, tables, context = part
+        c = tables.labels[local.label]
+        keep = np.flatnonzero(c >= 0)
+        return self.fn(
+            context, tables.items[local.item[keep]], tables.raters[local.rater[keep]], c[keep]
+        )
 
 
 @dataclasses.dataclass(slots=True, eq=False)
@@ -558,15 +568,14 @@ class DaskRescan:
         for process and cluster schedulers; ``context`` is sent once."""
         require_unique(self.dropped, "the dask engine")
         dask: Any = require("dask", "dask")
-        shared = dask.delayed(context, traverse=False)
-        apply = dask.delayed(_apply)
+        shared = dask.delayed(context, traverse=False)  # sent once, not with every part
         p = self.passes
-        partials = [
-            apply(local, int(p.offsets[k]), p.tables[k], fn, shared)
-            for k, local in enumerate(p.kept)
-        ]
-        n = len(partials)
-        return run_partitions(p.scheduler, partials, merge, p.progress, 2 * n, 3 * n)
+        parts = [(local, p.tables[k], shared) for k, local in enumerate(p.kept)]
+        n = len(parts)
+        return fold_partitions(
+            parts, _Rescanned(fn), merge, scheduler=p.scheduler, progress=p.progress,
+            phase=(2 * n, 3 * n),
+        )  # fmt: skip
 
 
 def _sorted_info(info: DuplicateInfo) -> DuplicateInfo:

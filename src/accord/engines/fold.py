@@ -194,9 +194,12 @@ def fold_partitions(
     *,
     scheduler: Any = None,
     progress: Progress | None = None,
+    phase: tuple[int, int] | None = None,
 ) -> T | None:
     """Merge of ``summarise(partition, row0)`` over delayed partitions, tree-reduced on
-    ``scheduler`` (None: no partial). ``progress(done, total)`` counts partitions.
+    ``scheduler`` (None: no partial). ``progress(done, total)`` counts partitions; a fold
+    that is one phase of a longer run gives ``phase`` (the count done before it, and the
+    total of the run) so that one display covers every phase.
 
     Partitions are summarised in one pass at offset 0. When one raises
     :class:`~accord.InvalidInputError`, the rows of the partitions before the first such
@@ -208,7 +211,8 @@ def fold_partitions(
     partials = [summary(part, k) for k, part in enumerate(parts)]
     if not partials:
         return None
-    out = run_partitions(scheduler, partials, _Merge(merge), progress, 0, len(partials))
+    done, whole = phase if phase is not None else (0, len(partials))
+    out = run_partitions(scheduler, partials, _Merge(merge), progress, done, whole)
     if not isinstance(out, _Failed):
         return out  # type: ignore[no-any-return]
     before = compute(scheduler, *[dask.delayed(_length)(p) for p in parts[: out.index]])
