@@ -227,7 +227,7 @@ def test_a_fold_that_is_a_phase_reports_progress_within_the_run() -> None:
     assert seen[-1] == (6, 6)
 
 
-def test_the_dask_second_pass_goes_through_the_fold(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_dask_passes_go_through_the_fold(monkeypatch: pytest.MonkeyPatch) -> None:
     dd = pytest.importorskip("dask.dataframe")
     import accord.engines.dask as engine
 
@@ -245,5 +245,6 @@ def test_the_dask_second_pass_goes_through_the_fold(monkeypatch: pytest.MonkeyPa
     columns = {"item": "item", "rater": "rater", "label": "label"}
     got = accord.consensus(frame, **columns, engine="dask", scheduler="synchronous")
     expected = accord.consensus(rows, **columns)
-    assert calls == [2]  # the surprisal sums of the raters: one fold over both partitions
+    # the counts, then the surprisal sums of the raters: each one fold over both partitions
+    assert calls == [2, 2]
     pd.testing.assert_frame_equal(got.raters, expected.raters)

@@ -25,7 +25,8 @@ dask and distributed are imported inside the functions that use them.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Unpack
+from collections.abc import Sequence
+from typing import Any, Unpack, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -490,22 +491,30 @@ class _Pass:
             codes = self.encoded(_encode)
         # One node, not walked per partition: continuous scores make a million categories.
         categories = dask.delayed(decoded.categories, traverse=False)
-        count = dask.delayed(_count)
-        partials = [
-            count(
-                p,
-                n_items=int(decoded.items.size),
-                raters=decoded.raters,
-                categories=categories,
-                duplicates=scan.duplicates,
-                statistics=scan.statistics,
-            )
-            for p in codes
-        ]
-        total: _Partial = run_partitions(
-            self.scheduler, partials, _merge, self.progress, n_parts, n_parts + len(partials)
-        )
-        return total
+        counted = _Counted(int(decoded.items.size), decoded.raters, scan.duplicates,
+                           scan.statistics)  # fmt: skip
+        total = fold_partitions(
+            [(p, categories) for p in codes], counted, _merge, scheduler=self.scheduler,
+            progress=self.progress, phase=(n_parts, n_parts + len(codes)),
+        )  # fmt: skip
+        return cast(_Partial, total)  # (a scan has one partition at least: never None)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Counted:
+    """:func:`_count` of one partition's codes, ``(codes, categories)`` (module level and
+    frozen: it pickles for the schedulers)."""
+
+    n_items: int
+    raters: Any
+    duplicates: str
+    statistics: Sequence[str]
+
+    def __call__(self, part: tuple[Any, tuple[Any, ...]], row0: int) -> _Partial:
+        codes, categories = part
+        return _count(codes, n_items=self.n_items, raters=self.raters,
+                      categories=categories, duplicates=self.duplicates,
+                      statistics=tuple(self.statistics))  # fmt: skip
 
 
 def _checked(total: _Partial, scan: Scan, decoded: Decoded) -> LongPartial:
