@@ -181,3 +181,24 @@ def test_the_read_report_is_the_input_of_the_envelope(examples: Path) -> None:
     assert "report" not in out["result"]
     # Bland & Altman (1986): 17 subjects, 2 meters
     assert (out["input"]["items"], out["input"]["raters"], out["input"]["ratings"]) == (17, 2, 34)
+
+
+def test_the_envelope_is_strict_json_whatever_the_options_hold() -> None:
+    from accord.cli._app import COMMAND_OPTIONS
+    from accord.cli._common import json_envelope
+
+    class Odd:
+        def __str__(self) -> str:
+            return "odd"
+
+    token = COMMAND_OPTIONS.set({"path": Path("r.csv"), "limit": float("nan"),
+                                 "high": float("inf"), "thing": Odd(), "n": 3.0})  # fmt: skip
+    try:
+        text = json.dumps(json_envelope({"n_items": 4.0, "x": float("nan")}), allow_nan=False)
+    finally:
+        COMMAND_OPTIONS.reset(token)
+    out = json.loads(text)
+    assert out["options"] == {"path": "r.csv", "limit": None, "high": None, "thing": "odd",
+                              "n": 3}  # fmt: skip
+    assert out["result"] == {"n_items": 4, "x": None}
+    assert out["non_finite"] == {"/options/high": "Infinity"}

@@ -732,7 +732,9 @@ def json_envelope(payload: Any) -> dict[str, Any]:
         "accord": __version__,
         "schema": JSON_SCHEMA_VERSION,
         "command": COMMAND_NAME.get(),
-        "options": {k: _plain_option(v) for k, v in COMMAND_OPTIONS.get({}).items()},
+        "options": _finite(
+            {k: _plain_option(v) for k, v in COMMAND_OPTIONS.get({}).items()}, "/options", infinite
+        ),
         "input": _finite(report, "/input", infinite),
         "result": _finite(plain, "/result", infinite),
     }
@@ -747,7 +749,9 @@ def _plain_option(value: Any) -> Any:
         return value.value
     if isinstance(value, tuple | list):
         return [_plain_option(v) for v in value]
-    return value
+    if value is None or isinstance(value, str | int | float):
+        return value
+    return str(value)  # a type of an option JSON has no word for: as it reads
 
 
 def _finite(value: Any, at: str, infinite: dict[str, str], key: str = "") -> Any:
