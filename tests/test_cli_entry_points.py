@@ -65,7 +65,7 @@ def _table_examples() -> list[list[str]]:
         for line in filter(None, (line.strip() for line in text.splitlines())):
             args, skip = [], False
             for word in shlex.split(line)[1:]:
-                if skip or word in ("-o", "--output", "--biases", "--format", "-f"):
+                if skip or word in ("-o", "--output", "--output-dir", "--biases", "--format", "-f"):
                     skip = not skip
                     continue
                 args.append(word)

@@ -111,7 +111,7 @@ def _examples() -> list[tuple[str, list[str]]]:
         for line in filter(None, (line.strip() for line in text.splitlines())):
             words, args, skip = shlex.split(line)[1:], [], False
             for word in words:
-                if skip or word in ("-o", "--output", "--biases", "--format", "-f"):
+                if skip or word in ("-o", "--output", "--output-dir", "--biases", "--format", "-f"):
                     skip = not skip
                     continue
                 args.append(word)
