@@ -28,6 +28,8 @@ from accord._results import dumps
 from accord.cli import app
 from accord.io.exports import export_tool
 
+from ._cli import cli_json
+
 HERE = Path(__file__).resolve().parent / "reference" / "annotation_tools"
 ANA = "0c1e8e1a-5b1f-4a55-9f8c-1f3b2a7d0a01"
 BEN = "7d2c4f90-3e6b-4b1a-8c2d-6a5e9b1f0b02"
@@ -853,7 +855,7 @@ def test_cli_agree_from_label_studio() -> None:
         app, ["agree", path, "--from", "label-studio", "--field", "sentiment", "-f", "json"]
     )
     assert out.exit_code == 0, out.output
-    data = json.loads(out.stdout)
+    data = cli_json(out.stdout)
     assert data["report"]["reasons"] == {"cancelled annotation": 1, "unannotated task": 1}
     rows = {c["name"]: c for c in data["coefficients"]}
     # Items 1 and 3 agree, item 2 does not.
@@ -872,7 +874,7 @@ def test_cli_agree_from_label_studio() -> None:
 def test_cli_agree_from_each_tool(args: list[str], tool: str) -> None:
     out = runner.invoke(app, ["agree", str(HERE / args[0]), *args[1:], "-f", "json"])
     assert out.exit_code == 0, (tool, out.output)
-    assert json.loads(out.stdout)["report"]["ratings"] > 0
+    assert cli_json(out.stdout)["report"]["ratings"] > 0
 
 
 def test_cli_agree_on_multiple_choices_gives_set_coefficients() -> None:
@@ -880,7 +882,7 @@ def test_cli_agree_on_multiple_choices_gives_set_coefficients() -> None:
     for extra in ([], ["--multi-label"]):
         out = runner.invoke(app, ["agree", path, "--from", "prodigy", *extra, "-f", "json"])
         assert out.exit_code == 0, out.output
-        rows = {c["name"]: c for c in json.loads(out.stdout)["coefficients"]}
+        rows = {c["name"]: c for c in cli_json(out.stdout)["coefficients"]}
         # The MASI alpha worked by hand in test_prodigy_multiple_choice_feeds_masi_alpha.
         assert rows["krippendorff_alpha"]["statistic"] == pytest.approx(2 / 11)
 
@@ -890,14 +892,14 @@ def test_cli_consensus_from_label_studio() -> None:
     args = ["consensus", path, "--from", "label-studio", "--field", "sentiment", "-f", "json"]
     out = runner.invoke(app, args)
     assert out.exit_code == 0, out.output
-    data = json.loads(out.stdout)
+    data = cli_json(out.stdout)
     assert data["report"]["reasons"] == {"cancelled annotation": 1, "unannotated task": 1}
     # Items 1 and 3: both raters agree (0 bits); item 2: two labels, one each (1 bit).
     assert data["summary"]["mean_entropy"] == pytest.approx(1 / 3)
     assert data["most_contested"][0]["entropy"] == pytest.approx(1.0)
     # Recognised by its content without --from, as accord agree does.
     same = runner.invoke(app, ["consensus", path, "--field", "sentiment", "-f", "json"])
-    assert json.loads(same.stdout)["summary"] == data["summary"]
+    assert cli_json(same.stdout)["summary"] == data["summary"]
 
 
 def test_cli_report_from_label_studio(tmp_path: Path) -> None:
@@ -918,7 +920,12 @@ def test_cli_report_from_label_studio(tmp_path: Path) -> None:
         assert bad.exit_code == 2
         assert message in bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1
-    table = runner.invoke(app, ["report", path, "--field", "sentiment", "-o", str(page)])
+    # without --from the export is recognised by its content, as accord agree recognises it
+    told = runner.invoke(app, ["report", path, "--field", "sentiment", "-o", str(page)])
+    assert told.exit_code == 0, told.output
+    assert "0.667" in page.read_text() or "66.7%" in page.read_text()
+    table = runner.invoke(app, ["report", path, "--item", "id", "--rater", "r", "--field",
+                                "sentiment", "-o", str(page)])  # fmt: skip
     assert table.exit_code == 2
     assert "--field names the control" in table.stderr
 

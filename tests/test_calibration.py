@@ -17,6 +17,8 @@ import accord
 from accord import ConvergenceError, InvalidInputError, calibrate_panel, hodge_rank
 from accord.calibration import _linalg
 
+from ._cli import cli_json
+
 REFERENCE = json.loads((Path(__file__).parent / "reference" / "panel_calibration.json").read_text())
 CASES = {case["name"]: case for case in REFERENCE["cases"]}
 
@@ -566,7 +568,7 @@ def test_cli_calibrate(tmp_path: Path) -> None:
         ],
     )
     assert res.exit_code == 0, res.output
-    data = json.loads(res.stdout)
+    data = cli_json(res.stdout)
     assert data["confidence_source"] == "levels" and data["n_items"] == 4
     res = runner.invoke(
         app,
@@ -994,7 +996,7 @@ def test_cli_calibrate_duplicates_and_the_read_line(tmp_path: Path) -> None:
     )
     assert line in " ".join(res.stdout.split())
     res = runner.invoke(app, [*args, "--duplicates", "mean", "--format", "json"])
-    report = json.loads(res.stdout)["report"]
+    report = cli_json(res.stdout)["report"]
     assert report["rows"] == 8 and report["ratings"] == 6 and report["dropped"] == 2
 
 

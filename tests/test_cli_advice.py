@@ -25,6 +25,8 @@ from typer.testing import CliRunner
 import accord
 from accord.cli import app
 
+from ._cli import cli_json
+
 runner = CliRunner()
 CLICK = typer.main.get_command(app)
 
@@ -144,6 +146,17 @@ CASES: list[tuple[str, dict[str, str | bytes], list[str]]] = [
       "--engine", "stream"]),
     ("calibrate text scores", {"s.csv": UNITS},
      ["calibrate", "{s.csv}", "--item", "item", "--rater", "rater", "--score", "score"]),
+    ("calibrate semicolons", {"s.csv": SEMICOLONS},
+     ["calibrate", "{s.csv}", "--item", "item", "--rater", "rater", "--score", "label"]),
+    ("calibrate stream semicolons", {"s.csv": SEMICOLONS},
+     ["calibrate", "{s.csv}", "--item", "item", "--rater", "rater", "--score", "label",
+      "--engine", "stream"]),
+    ("calibrate latin-1", {"s.csv": LATIN1},
+     ["calibrate", "{s.csv}", "--item", "item", "--rater", "rater", "--score", "label"]),
+    ("compare latin-1", {"m.csv": LATIN1},
+     ["compare", "{m.csv}", "--item", "item", "--rater", "rater", "--score", "label"]),
+    ("confidence latin-1", {"c.csv": LATIN1},
+     ["confidence", "{c.csv}", "--correct", "rater", "--confidence", "label"]),
     ("confidence out of range", {"c.csv": CONFIDENCE},
      ["confidence", "{c.csv}", "--correct", "ok", "--confidence", "conf"]),
     ("confidence semicolons", {"c.csv": SEMICOLONS},
@@ -325,7 +338,7 @@ def test_compare_takes_the_duplicates_it_advises(tmp_path: Path) -> None:
     assert "duplicates=" not in stderr
     result = runner.invoke(app, [*args, "--duplicates", "mean", "--format", "json"])
     assert result.exit_code == 0, result.stderr
-    limits = json.loads(result.stdout)["pairs"][0]["bland_altman"]
+    limits = cli_json(result.stdout)["pairs"][0]["bland_altman"]
     # By hand: item 1 of rater a averages 1.0 and 2.0 to 1.5; the differences a - b are
     # 1.5 - 1.5, 3.0 - 3.1 and 4.0 - 4.2, so the bias is -0.3 / 3 = -0.1.
     assert limits["n_pairs"] == 3
@@ -341,7 +354,7 @@ def test_the_stream_engine_resolves_the_duplicates_it_advises(tmp_path: Path, en
     assert code == 2 and "--duplicates first or last" in stderr
     result = runner.invoke(app, [*args, "--duplicates", "first", "--format", "json"])
     assert result.exit_code == 0, result.stderr
-    out = json.loads(result.stdout)
+    out = cli_json(result.stdout)
     stats = {c["name"]: c["statistic"] for c in out["coefficients"]}
     # By hand, keeping rater a's first label of item 1 (x): the pairs are (x, x), (y, y),
     # (x, y); agreement 2/3; both categories have share 1/2, so chance 1/2 and Fleiss'
@@ -359,7 +372,7 @@ def test_consensus_and_report_resolve_duplicates_with_the_stream_engine(tmp_path
     )
     assert result.exit_code == 0, result.stderr
     # Rater a's last label of item 1 is y: the items are (y, x), (y, y), (x, y).
-    assert json.loads(result.stdout)["report"]["ratings"] == 6
+    assert cli_json(result.stdout)["report"]["ratings"] == 6
     page = tmp_path / "r.html"
     result = runner.invoke(
         app, ["report", str(path), *columns, "--duplicates", "first", "-q", "-o", str(page)]
@@ -408,7 +421,7 @@ def test_a_spreadsheet_separator_line_is_honoured(tmp_path: Path, engine: str) -
     args = ["agree", str(path), "--item", "item", "--rater", "rater", "--label", "label"]
     result = runner.invoke(app, [*args, "--engine", engine, "--format", "json"])
     assert result.exit_code == 0, result.stderr
-    out = json.loads(result.stdout)
+    out = cli_json(result.stdout)
     assert (out["report"]["ratings"], out["report"]["items"]) == (4, 2)
     # By hand: item 1 (x, x) agrees, item 2 (y, x) does not.
     stats = {c["name"]: c["statistic"] for c in out["coefficients"]}

@@ -11,6 +11,8 @@ from typer.testing import CliRunner
 
 from accord.cli import app
 
+from ._cli import cli_json
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 BASE = ["agree", str(EXAMPLES / "diagnoses.csv"), "--item", "patient", "--rater", "rater",
         "--label", "diagnosis"]  # fmt: skip
@@ -28,7 +30,7 @@ def test_table_lists_every_nominal_coefficient() -> None:
 def test_json_values_and_options() -> None:
     res = runner.invoke(app, [*BASE, "--format", "json", "--coefficients", "fleiss_kappa"])
     assert res.exit_code == 0, res.output
-    out = json.loads(res.output)
+    out = cli_json(res.output)
     (row,) = out["coefficients"]
     # Fleiss (1971) diagnoses: kappa = 0.4302445 (R irr kappam.fleiss)
     assert_allclose(row["statistic"], 0.4302445, atol=5e-8)
@@ -37,15 +39,15 @@ def test_json_values_and_options() -> None:
     fpc = runner.invoke(
         app, [*BASE, "-f", "json", "--coefficients", "fleiss_kappa", "--population-size", "60"]
     )
-    row2 = json.loads(fpc.output)["coefficients"][0]
+    row2 = cli_json(fpc.output)["coefficients"][0]
     assert_allclose(row2["standard_error"], row["standard_error"] * (1 - 30 / 60) ** 0.5)
 
 
 def test_bootstrap_is_reproducible_with_seed() -> None:
     args = [*BASE, "-f", "json", "--coefficients", "gwet_ac1", "--ci", "bootstrap",
             "--n-boot", "200", "--seed", "3"]  # fmt: skip
-    a = json.loads(runner.invoke(app, args).stdout)["coefficients"][0]
-    b = json.loads(runner.invoke(app, args).stdout)["coefficients"][0]
+    a = cli_json(runner.invoke(app, args).stdout)["coefficients"][0]
+    b = cli_json(runner.invoke(app, args).stdout)["coefficients"][0]
     assert a["ci_low"] == b["ci_low"] and "BCa" in a["ci_method"]
 
 
@@ -119,7 +121,7 @@ def test_interval_scores_show_all_six_iccs_labelled_by_form(tmp_path: Path) -> N
     path.write_text("\n".join(lines) + "\n")
     args = ["agree", str(path), "--item", "item", "--rater", "rater", "--label", "score",
             "--level", "interval"]  # fmt: skip
-    out = json.loads(runner.invoke(app, [*args, "-f", "json"]).output)["coefficients"]
+    out = cli_json(runner.invoke(app, [*args, "-f", "json"]).output)["coefficients"]
     iccs = {r["form"]: r for r in out if r["name"] == "icc"}
     assert list(iccs) == ["ICC(1,1)", "ICC(2,1)", "ICC(3,1)", "ICC(1,k)", "ICC(2,k)", "ICC(3,k)"]
     for form, value in ref["expected"].items():
@@ -144,7 +146,7 @@ def test_measurements_show_alpha_and_the_iccs_unless_asked(engine: str) -> None:
     # exactly, so percent agreement is 0 and Fleiss' kappa -0.03 beside an ICC of 0.95; the
     # table shows what reads measurements, as the report does, and says what it left out.
     args = [*PEFR, "--engine", engine]
-    rows = json.loads(runner.invoke(app, [*args, "-f", "json"]).output)["coefficients"]
+    rows = cli_json(runner.invoke(app, [*args, "-f", "json"]).output)["coefficients"]
     assert [(r["name"], r["weights"]) for r in rows][:1] == [("krippendorff_alpha", "interval")]
     assert {r["name"] for r in rows} == {"krippendorff_alpha", "icc"} and len(rows) == 7
     res = runner.invoke(app, args, env={"COLUMNS": "200"})
@@ -155,7 +157,7 @@ def test_measurements_show_alpha_and_the_iccs_unless_asked(engine: str) -> None:
     asked = runner.invoke(app, [*args, "-f", "json", "--coefficients", "percent_agreement"])
     own = runner.invoke(app, [*args, "--coefficients", "icc"], env={"COLUMNS": "200"})
     assert "left out" not in " ".join(own.output.split())  # nothing left out of what was asked
-    named = {r["weights"]: r for r in json.loads(asked.output)["coefficients"]}
+    named = {r["weights"]: r for r in cli_json(asked.output)["coefficients"]}
     assert set(named) == {"identity", "quadratic"} and named["identity"]["statistic"] == 0.0
 
 
@@ -165,7 +167,7 @@ def test_one_item_rows_say_why_se_and_p_are_nan(tmp_path: Path) -> None:
     res = runner.invoke(app, ["agree", str(path), "--item", "item", "--rater", "rater",
                               "--label", "label", "-f", "json"])  # fmt: skip
     assert res.exit_code == 0, res.output
-    for row in json.loads(res.stdout)["coefficients"]:
+    for row in cli_json(res.stdout)["coefficients"]:
         assert row["standard_error"] is None and row["reason"], row["name"]
         if row["name"] != "light_kappa":
             assert "df = 0" in row["reason"]

@@ -3,7 +3,6 @@ is kept when the user says that only empty cells are missing."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -11,6 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from accord.cli import app
+
+from ._cli import cli_json
 
 runner = CliRunner()
 
@@ -41,12 +42,12 @@ def args(path: Path) -> list[str]:
 @pytest.mark.parametrize("engine", ["memory", "stream"])
 def test_consensus_keeps_a_category_named_none(scale_csv: Path, engine: str) -> None:
     base = ["consensus", *args(scale_csv), "--engine", engine, "-f", "json"]
-    default = json.loads(runner.invoke(app, base).stdout)
+    default = cli_json(runner.invoke(app, base).stdout)
     # by default "None" is a missing label: the 6 ratings are dropped, as the read line says
     assert default["report"]["ratings"] == 14 and default["report"]["missing"] == 6
     kept = runner.invoke(app, [*base, "--na-values", ""])
     assert kept.exit_code == 0, kept.stderr
-    payload = json.loads(kept.stdout)
+    payload = cli_json(kept.stdout)
     assert payload["report"]["ratings"] == 20 and payload["report"]["missing"] == 0
     assert payload["summary"]["n_ratings"] == 20
 
@@ -55,8 +56,8 @@ def test_consensus_labels_as_text_keeps_two_spellings(tmp_path: Path) -> None:
     path = tmp_path / "n.csv"
     path.write_text("i,r,l\n1,a,2\n1,b,2.0\n2,a,1\n2,b,1\n")
     base = ["consensus", str(path), "--item", "i", "--rater", "r", "--label", "l", "-f", "json"]
-    counted = json.loads(runner.invoke(app, [*base, "--labels-as", "number"]).stdout)
-    written = json.loads(runner.invoke(app, [*base, "--labels-as", "text"]).stdout)
+    counted = cli_json(runner.invoke(app, [*base, "--labels-as", "number"]).stdout)
+    written = cli_json(runner.invoke(app, [*base, "--labels-as", "text"]).stdout)
     # as numbers 2 and 2.0 are one category (item 1 unanimous, entropy 0); as text, two
     # (item 1 split 1:1, entropy 1 bit): mean entropy 0 against 0.5 bits
     assert counted["summary"]["mean_entropy"] == pytest.approx(0.0)

@@ -6,13 +6,14 @@ IA 0.729) and Fig. 2 (best cut BR1-2 | BR3-5); see tests/reference/two_raters.js
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from accord.cli import app
+
+from ._cli import cli_json
 
 runner = CliRunner()
 
@@ -46,7 +47,7 @@ def test_birads_json_is_stable_and_complete(examples: Path) -> None:
         "ordinal",
     )
     assert code == 0
-    data = json.loads(out)
+    data = cli_json(out)
     assert round(data["cohen_kappa"]["statistic"], 3) == 0.821
     assert round(data["informational_agreement"]["statistic"], 3) == 0.729
     assert data["input"]["categories"] == ["BR1", "BR2", "BR3", "BR4", "BR5"]
@@ -57,7 +58,7 @@ def test_birads_json_is_stable_and_complete(examples: Path) -> None:
     assert [row["category"] for row in per_cat] == ["BR1", "BR2", "BR3", "BR4", "BR5"]
     assert set(data) >= {"percent_agreement", "scott_pi", "informational_agreement"}
     # same seed, same numbers
-    again = json.loads(
+    again = cli_json(
         run(
             "--table",
             str(examples / "birads-table.csv"),
@@ -142,7 +143,7 @@ def test_dichotomize_nominal_labels_sets_each_category_against_the_rest(
     assert "Schizophrenia | rest" in out and "specific agreement" in out
     assert "--categories" in " ".join(out.split())
     code, out, _ = run(str(examples / "diagnoses.csv"), *args, "--format", "json")
-    dich = json.loads(out)["dichotomization"]
+    dich = cli_json(out)["dichotomization"]
     assert dich["kind"] == "one-vs-rest"
     assert dich["cuts"][0]["split"] == "Depression | rest"
     # Peer side by side: sklearn's kappa of the binarised diagnoses of raters 1 and 2.
@@ -167,16 +168,16 @@ def test_dichotomize_cuts_declared_and_numeric_scales(examples: Path) -> None:
     for extra in (("--categories", order), ("--level", "ordinal")):
         code, out, _ = run("--table", table, "--dichotomize", "--format", "json", *extra)
         assert code == 0
-        assert json.loads(out)["dichotomization"]["kind"] == "cuts"
+        assert cli_json(out)["dichotomization"]["kind"] == "cuts"
     code, out, _ = run("--table", table, "--dichotomize", "--format", "json", "--n-boot", "0")
-    assert json.loads(out)["dichotomization"]["kind"] == "one-vs-rest"
+    assert cli_json(out)["dichotomization"]["kind"] == "one-vs-rest"
     args = ("--item", "finding", "--rater", "modality", "--label", "birads")
     args += ("--raters", "ABVS", "US", "--dichotomize", "--n-boot", "0", "--format", "json")
     code, out, _ = run(str(examples / "birads.csv"), *args)
-    dich = json.loads(out)["dichotomization"]
+    dich = cli_json(out)["dichotomization"]
     assert dich["kind"] == "cuts" and dich["best_kappa"] == 2  # numbers are ordered
     code, out, _ = run(str(examples / "birads.csv"), *args, "--level", "nominal")
-    assert json.loads(out)["dichotomization"]["kind"] == "one-vs-rest"
+    assert cli_json(out)["dichotomization"]["kind"] == "one-vs-rest"
     args = ("--item", "patient", "--rater", "rater", "--label", "diagnosis", "--dichotomize")
     args += ("--raters", "rater1", "rater2", "--level", "ordinal")
     code, out, err = run(str(examples / "diagnoses.csv"), *args)

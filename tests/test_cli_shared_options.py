@@ -3,13 +3,14 @@ one check, one message, whichever command takes them."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from accord.cli import app
+
+from ._cli import cli_json
 
 runner = CliRunner()
 
@@ -85,7 +86,6 @@ def test_commands_share_the_column_options(command: str) -> None:
 def test_calibrate_sep_reaches_the_stream_engine(tmp_path: Any) -> None:
     # calibrate_panel(engine="stream"|"dask") takes sep=: --sep ';' with --engine stream
     # gives the numbers --engine memory gives, on the same file written with ';'.
-    import json
     from pathlib import Path
 
     semi = tmp_path / "panel.csv"
@@ -96,7 +96,7 @@ def test_calibrate_sep_reaches_the_stream_engine(tmp_path: Any) -> None:
     stream = runner.invoke(app, [*base, "--engine", "stream"])
     assert memory.exit_code == 0 and stream.exit_code == 0, stream.output
     values = {
-        name: {row["item"]: row["value"] for row in json.loads(res.stdout)["values"]}
+        name: {row["item"]: row["value"] for row in cli_json(res.stdout)["values"]}
         for name, res in (("memory", memory), ("stream", stream))
     }
     assert len(values["memory"]) == 40
@@ -133,11 +133,11 @@ def test_sep_and_encoding_reach_the_file_engines(command: str, tmp_path: Any) ->
         assert res.exit_code == 0, (engine, res.output)
     if command == "agree":
         got = {
-            e: {c["name"]: c["statistic"] for c in json.loads(r.stdout)["coefficients"]}
+            e: {c["name"]: c["statistic"] for c in cli_json(r.stdout)["coefficients"]}
             for e, r in runs.items()
         }
         assert got["memory"]["fleiss_kappa"] == pytest.approx(0.4302445, abs=1e-7)  # Fleiss 1971
     else:
-        got = {e: json.loads(r.stdout)["summary"]["mean_entropy"] for e, r in runs.items()}
+        got = {e: cli_json(r.stdout)["summary"]["mean_entropy"] for e, r in runs.items()}
     for engine in ("stream", "dask"):
         assert got[engine] == pytest.approx(got["memory"], rel=1e-12)

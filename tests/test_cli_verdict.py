@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
@@ -11,6 +10,8 @@ from typer.testing import CliRunner
 
 import accord
 from accord.cli import app
+
+from ._cli import cli_json
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -121,4 +122,4 @@ def test_machine_formats_have_no_verdict(args: list[str], fmt: str) -> None:
     assert result.exit_code == 0, result.stderr
     assert "beyond chance" not in result.stdout and "spread by" not in result.stdout
     if fmt == "json":
-        json.loads(result.stdout)
+        cli_json(result.stdout)

@@ -16,6 +16,8 @@ from typer.testing import CliRunner
 import accord
 from accord.cli import app
 
+from ._cli import cli_json
+
 REFERENCE = json.loads(
     (Path(__file__).parent / "reference" / "confidence.json").read_text(encoding="utf-8")
 )["sclite_test3b"]
@@ -156,7 +158,7 @@ def test_cli_sclite_json_and_recalibration(sgml: Path):
         ],
     )
     assert result.exit_code == 0, result.output
-    payload = json.loads(result.output)
+    payload = cli_json(result.output)
     assert round(payload["nce"]["statistic"], 3) == REFERENCE["pooled_printed"]
     assert [round(g["nce"], 3) for g in payload["nce"]["groups"]] == REFERENCE["nce_printed"]
     assert payload["reliability"]["binning"] == "mass"
@@ -253,7 +255,7 @@ def test_cli_clip_and_conflicting_inputs(tmp_path: Path, sgml: Path):
         ],
     )
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["nce"]["n_out_of_range"] == 1
+    assert cli_json(result.output)["nce"]["n_out_of_range"] == 1
     result = runner.invoke(app, ["confidence", str(data), "--sclite-sgml", str(sgml)])
     assert result.exit_code == 2 and "--sclite-sgml reads its own columns" in result.output
     result = runner.invoke(app, ["confidence"])
@@ -281,6 +283,6 @@ def test_cli_prints_the_read_line(sgml: Path, sclite_data: Path, tmp_path: Path)
     )
     assert line in " ".join(result.stdout.split())
     result = runner.invoke(app, [*args, "--out-of-range", "clip", "--format", "json"])
-    report = json.loads(result.stdout)["report"]
+    report = cli_json(result.stdout)["report"]
     assert (report["rows"], report["units"], report["dropped"]) == (3, 3, 0)
     assert report["out_of_range_clipped"] == 1

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
 from typer.testing import CliRunner
 
 from accord.cli import app
+
+from ._cli import cli_json
 
 runner = CliRunner()
 
@@ -53,7 +54,7 @@ def test_json_and_csv(examples: Path) -> None:
         "consensus", str(examples / "diagnoses.csv"), *DIAGNOSES, "--format", "json", "--top", "2"
     )
     assert code == 0
-    data = json.loads(out)
+    data = cli_json(out)
     assert {"report", "method", "summary", "most_contested", "raters", "caution"} <= set(data)
     assert len(data["most_contested"]) == 2 and len(data["raters"]) == 2
     assert data["summary"]["n_ratings"] == 180
@@ -74,7 +75,7 @@ def test_missing_category_and_gold(tmp_path: Path) -> None:
     args = ("consensus", str(path), "--item", "item", "--rater", "rater", "--label", "label")
     code, out, _ = invoke(*args, "--missing", "category", "--gold", "truth", "-f", "json")
     assert code == 0, out
-    data = json.loads(out)
+    data = cli_json(out)
     assert data["summary"]["n_missing_as_category"] == 1
     raters = {r["rater"]: r for r in data["raters"]}
     assert raters["a"]["gold_accuracy"] == 1.0

@@ -39,6 +39,8 @@ from accord.data.encoder import (
 )
 from accord.engines import dask_statistics, stream_statistics
 
+from ._cli import cli_json
+
 COLS = {"item": "item", "rater": "rater", "label": "label"}
 
 
@@ -531,17 +533,17 @@ def test_cli_ordinal_text_labels_ask_for_their_order(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "categories in order (as declared): low < medium < high" in res.output
     res = _agree(path, "--level", "ordinal", "--categories", "low,medium,high", "--format", "json")
-    assert json.loads(res.output)["report"]["order"].endswith("low < medium < high")
+    assert cli_json(res.output)["report"]["order"].endswith("low < medium < high")
 
 
 def test_cli_na_values_and_labels_as(tmp_path: Path) -> None:
     path = tmp_path / "n.csv"
     path.write_text("item,rater,label\n1,a,None\n1,b,None\n2,a,2\n2,b,2.0\n3,a,x\n3,b,x\n")
     res = _agree(path, "--format", "json")
-    report = json.loads(res.output)["report"]
+    report = cli_json(res.output)["report"]
     assert report["missing"] == 2 and "'2' and '2.0'" in report["notes"][0]
     res = _agree(path, "--format", "json", "--na-values", "")
-    assert json.loads(res.output)["report"]["missing"] == 0
+    assert cli_json(res.output)["report"]["missing"] == 0
     res = _agree(path, "--labels-as", "number")
     assert res.exit_code == 2 and "label 'x' at row 5 is not a number" in res.output
     assert "Traceback" not in res.output

@@ -28,6 +28,8 @@ import accord
 from accord.agreement._statistics import light_no_analytic_se_engine
 from accord.cli import app
 
+from ._cli import cli_json
+
 COLS = {"item": "item", "rater": "rater", "label": "label"}
 NUMERIC = ["statistic", "standard_error", "ci_low", "ci_high", "pvalue"]
 runner = CliRunner()
@@ -309,7 +311,7 @@ def test_confidence_engine_errors(units: tuple[pd.DataFrame, list[Path]]) -> Non
 def _json(args: list[str]) -> Any:
     res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
-    return json.loads(res.stdout)
+    return cli_json(res.stdout)
 
 
 def test_cli_agree_and_consensus_stream_json_equals_memory(

@@ -23,6 +23,8 @@ from accord.cli import app
 from accord.io.files import parse_separator, sniff_csv
 from accord.io.ratings import read_table
 
+from ._cli import cli_json
+
 runner = CliRunner()
 
 GOOD = "item,rater,label\n1,a,x\n1,b,x\n2,a,y\n2,b,y\n3,a,x\n3,b,y\n"
@@ -49,11 +51,10 @@ def one_line_error(*args: str) -> str:
 
 
 def agree_json(*args: str) -> dict[str, Any]:
-    import json
 
     code, out, err = invoke("agree", *args, *AGREE)
     assert code == 0, err
-    result: dict[str, Any] = json.loads(out)
+    result: dict[str, Any] = cli_json(out)
     return result
 
 

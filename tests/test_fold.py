@@ -5,6 +5,7 @@ the whole input on every engine, partial statistics merge the same way on every 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -205,3 +206,45 @@ def test_fold_partitions_counts_rows_before_the_bad_partition() -> None:
         fold_partitions(parts, summarise, int.__add__, scheduler="synchronous")
     good = dd.from_pandas(frame.abs(), npartitions=3).to_delayed()
     assert fold_partitions(good, summarise, int.__add__, scheduler="synchronous") == 36
+
+
+def test_a_fold_that_is_a_phase_reports_progress_within_the_run() -> None:
+    """A second pass over 3 partitions after 3 done: progress goes from 3 towards 6 of 6
+    (one display for every phase), not from 0 of 3."""
+    dd = pytest.importorskip("dask.dataframe")
+    frame = dd.from_pandas(pd.DataFrame({"x": range(9)}), npartitions=3)
+    seen: list[tuple[int, int | None]] = []
+
+    def total(part: Any, row0: int) -> int:
+        return int(part["x"].sum())
+
+    out = fold_partitions(
+        frame.to_delayed(), total, int.__add__, scheduler="synchronous",
+        progress=lambda done, whole: seen.append((done, whole)), phase=(3, 6),
+    )  # fmt: skip
+    assert out == 36  # 0 + 1 + ... + 8
+    assert seen and all(whole == 6 and 3 <= done <= 6 for done, whole in seen), seen
+    assert seen[-1] == (6, 6)
+
+
+def test_the_dask_passes_go_through_the_fold(monkeypatch: pytest.MonkeyPatch) -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    import accord.engines.dask as engine
+
+    calls: list[int] = []
+    fold = engine.fold_partitions
+
+    def counted(parts: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(len(parts))
+        return fold(parts, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "fold_partitions", counted)
+    rows = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": list("ababab"),
+                         "label": list("xxyxyy")})  # fmt: skip
+    frame = dd.from_pandas(rows, npartitions=2)
+    columns = {"item": "item", "rater": "rater", "label": "label"}
+    got = accord.consensus(frame, **columns, engine="dask", scheduler="synchronous")
+    expected = accord.consensus(rows, **columns)
+    # the counts, then the surprisal sums of the raters: each one fold over both partitions
+    assert calls == [2, 2]
+    pd.testing.assert_frame_equal(got.raters, expected.raters)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import textwrap
@@ -12,6 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from accord.cli import app
+
+from ._cli import cli_json
 
 runner = CliRunner()
 
@@ -42,7 +43,7 @@ def test_agree_table_and_json(examples: Path) -> None:
     assert "fleiss_kappa" in out and "0.4302" in out
     code, out, _ = invoke(*args, "--format", "json")
     assert code == 0
-    doc = json.loads(out)
+    doc = cli_json(out)
     assert doc["report"]["rows"] == 180
     fleiss = next(c for c in doc["coefficients"] if c["name"] == "fleiss_kappa")
     assert abs(fleiss["statistic"] - 0.4302445) < 1e-7  # Fleiss (1971); R irr kappam.fleiss

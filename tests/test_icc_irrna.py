@@ -17,6 +17,8 @@ from typer.testing import CliRunner
 from accord import DegenerateDataWarning, icc
 from accord.cli import app
 
+from ._cli import cli_json
+
 REF = json.loads((Path(__file__).parent / "reference" / "irrna.json").read_text())
 
 
@@ -52,7 +54,7 @@ def test_indep_on_the_command_line(tmp_path: Path) -> None:
             "--level", "interval"]  # fmt: skip
     out = CliRunner().invoke(app, [*args, "--format", "json"])
     assert out.exit_code == 0, out.output
-    iccs = [c for c in json.loads(out.stdout)["coefficients"] if c["name"] == "icc"]
+    iccs = [c for c in cli_json(out.stdout)["coefficients"] if c["name"] == "icc"]
     assert len(iccs) == 6
     for c in iccs:
         assert c["statistic"] is None or math.isnan(c["statistic"])
@@ -152,7 +154,7 @@ def test_the_interval_says_which_it_is_and_why(tmp_path: Path) -> None:
     args = ["agree", str(path), "--item", "item", "--rater", "rater", "--label", "score",
             "--level", "interval"]  # fmt: skip
     out = CliRunner().invoke(app, [*args, "--format", "json"])
-    iccs = [c for c in json.loads(out.stdout)["coefficients"] if c["name"] == "icc"]
+    iccs = [c for c in cli_json(out.stdout)["coefficients"] if c["name"] == "icc"]
     assert all("chosen as 1 of 24 item x rater cells has no score" in c["ci_method"] for c in iccs)
     table = CliRunner().invoke(app, args, env={"COLUMNS": "250"})
     assert table.exit_code == 0
@@ -195,14 +197,14 @@ def test_reml_intervals_on_a_complete_design_on_request(tmp_path: Path) -> None:
     for extra in ([], ["--engine", "stream"]):
         out = CliRunner().invoke(app, [*args, *extra, "--icc-method", "reml"])
         assert out.exit_code == 0, out.output
-        iccs = {c["alias"]: c for c in json.loads(out.stdout)["coefficients"] if c["name"] == "icc"}
+        iccs = {c["alias"]: c for c in cli_json(out.stdout)["coefficients"] if c["name"] == "icc"}
         assert iccs["ICC(A,1)"]["ci_method"].startswith("profile-likelihood interval")
         assert iccs["ICC(A,1)"]["ci_method"].endswith("chosen as the REML fit was asked for")
         assert round(iccs["ICC(A,1)"]["statistic"], 2) == 0.29
         reml = icc(scores, method="reml")["ICC(A,1)"].confidence_interval()
         assert_allclose([iccs["ICC(A,1)"]["ci_low"], iccs["ICC(A,1)"]["ci_high"]], reml)
     default = CliRunner().invoke(app, args)
-    iccs = {c["alias"]: c for c in json.loads(default.stdout)["coefficients"] if c["name"] == "icc"}
+    iccs = {c["alias"]: c for c in cli_json(default.stdout)["coefficients"] if c["name"] == "icc"}
     assert iccs["ICC(A,1)"]["ci_method"].startswith("F-based interval")
     bad = CliRunner().invoke(app, [*args, "--icc-method", "ml"])
     assert bad.exit_code == 2 and "--icc-method must be one of" in bad.output

@@ -3,7 +3,6 @@ MixedLM side by side, the ANOVA forms on complete data, invariances and bad inpu
 
 from __future__ import annotations
 
-import json
 import math
 import warnings
 
@@ -18,6 +17,8 @@ from scipy import optimize
 import accord
 from accord import DegenerateDataWarning, InvalidInputError, icc
 from accord.agreement.icc_mixed import CrossedDesign, deviance_function, fit_reml
+
+from ._cli import cli_json
 
 
 def _incomplete(seed: int, n: int = 25, m: int = 5, fill: float = 0.6) -> pd.DataFrame:
@@ -335,6 +336,6 @@ def test_review_panel_matches_statsmodels_and_the_command_line() -> None:
                                    "reviewer", "--label", "score", "--level", "interval",
                                    "--format", "json"])  # fmt: skip
     assert out.exit_code == 0
-    iccs = {c["alias"]: c for c in json.loads(out.stdout)["coefficients"] if c["name"] == "icc"}
+    iccs = {c["alias"]: c for c in cli_json(out.stdout)["coefficients"] if c["name"] == "icc"}
     assert_allclose(iccs["ICC(A,1)"]["statistic"], res["ICC(A,1)"].statistic)
     assert "profile-likelihood" in iccs["ICC(A,1)"]["ci_method"]

@@ -25,6 +25,8 @@ from accord.agreement import inference
 from tests.test_judges import EXAMPLE as DIAGNOSES
 from tests.test_judges import JUDGE as ALT_TEST_ARGS
 
+from ._cli import cli_json
+
 # A panel worked by hand: three humans and a judge on four items.
 #            item 1  2  3  4
 PANEL = {
@@ -380,17 +382,16 @@ def _diagnoses() -> accord.Ratings:
 
 
 def test_cli_agreement_json_adds_a_key_and_keeps_the_others() -> None:
-    import json
 
     from typer.testing import CliRunner
 
     from accord.cli import app
 
     runner = CliRunner()
-    plain = json.loads(runner.invoke(app, [*JUDGE, "--judge", "rater6", "--format", "json"]).stdout)
+    plain = cli_json(runner.invoke(app, [*JUDGE, "--judge", "rater6", "--format", "json"]).stdout)
     res = runner.invoke(app, [*JUDGE, "--judge", "rater6", "--agreement", "--format", "json"])
     assert res.exit_code == 0, res.output
-    payload = json.loads(res.stdout)
+    payload = cli_json(res.stdout)
     assert set(payload) == {*plain, "agreement"}
     assert {k: payload[k] for k in plain} == plain
     expected = accord.judge_agreement(_diagnoses(), "rater6", n_boot=100, rng=3)
@@ -401,7 +402,6 @@ def test_cli_agreement_json_adds_a_key_and_keeps_the_others() -> None:
 
 
 def test_cli_agreement_with_several_judges_keeps_judges_out_of_the_panel() -> None:
-    import json
 
     from typer.testing import CliRunner
 
@@ -410,7 +410,7 @@ def test_cli_agreement_with_several_judges_keeps_judges_out_of_the_panel() -> No
     argv = [*JUDGE, "--judge", "rater5", "--judge", "rater6", "--agreement", "--format", "json"]
     res = CliRunner().invoke(app, argv)
     assert res.exit_code == 0, res.output
-    agreement = json.loads(res.stdout)["agreement"]
+    agreement = cli_json(res.stdout)["agreement"]
     assert set(agreement) == {"rater5", "rater6"}
     humans = [row["human"] for row in agreement["rater6"]["humans"]]
     assert humans == ["rater1", "rater2", "rater3", "rater4"]  # rater5 is a judge too

@@ -9,7 +9,6 @@ Benjamini-Yekutieli step (``scipy.stats.false_discovery_control(method="by")``).
 from __future__ import annotations
 
 import io
-import json
 import math
 import random
 from pathlib import Path
@@ -24,6 +23,8 @@ from scipy import stats
 import accord
 from accord import InvalidInputError
 from accord.judges import benjamini_yekutieli
+
+from ._cli import cli_json
 
 
 def _ratings(rows: list[tuple[object, object, object]], **kw: object) -> accord.Ratings:
@@ -396,7 +397,7 @@ def test_cli_json_is_the_library_result() -> None:
 
     res = CliRunner().invoke(app, [*JUDGE, "--judge", "rater6", "--format", "json"])
     assert res.exit_code == 0, res.output
-    payload = json.loads(res.output)
+    payload = cli_json(res.output)
     expected = accord.alt_test(
         accord.datasets.load_diagnoses(), "rater6", epsilon=0.15, min_items_per_rater=20
     )

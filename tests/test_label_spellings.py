@@ -20,6 +20,8 @@ import accord
 from accord.cli import app
 from accord.engines import dask_statistics, stream_statistics
 
+from ._cli import cli_json
+
 COLS = {"item": "item", "rater": "rater", "label": "label"}
 
 # r1 writes TRUE/FALSE, r2 writes True/False for the same answers (the file).
@@ -175,13 +177,13 @@ def test_cli_names_the_flag_that_merges(tmp_path: Path) -> None:
     base = ["agree", str(path), "--item", "item", "--rater", "rater", "--label", "label"]
     out = CliRunner().invoke(app, [*base, "-f", "json"])
     assert out.exit_code == 0, out.output
-    notes = json.loads(out.stdout)["report"]["notes"]
+    notes = cli_json(out.stdout)["report"]["notes"]
     assert "pass --labels-as normalized to read them as one" in notes[0]
     out = CliRunner().invoke(app, [*base, "-f", "json", "--labels-as", "normalized"])
     assert out.exit_code == 0, out.output
-    report = json.loads(out.stdout)["report"]
+    report = cli_json(out.stdout)["report"]
     assert "read as one category" in report["notes"][0]
-    coefficients = {c["name"]: c for c in json.loads(out.stdout)["coefficients"]}
+    coefficients = {c["name"]: c for c in cli_json(out.stdout)["coefficients"]}
     assert coefficients["percent_agreement"]["statistic"] == pytest.approx(1.0)
 
 
@@ -239,10 +241,10 @@ def test_cli_na_values_apply_to_an_export(tmp_path: Path) -> None:
     base = ["agree", str(path), "--from", "prodigy", "-f", "json"]
     out = CliRunner().invoke(app, base)
     assert out.exit_code == 0, out.output
-    assert json.loads(out.stdout)["report"]["missing"] == 1
+    assert cli_json(out.stdout)["report"]["missing"] == 1
     out = CliRunner().invoke(app, [*base, "--na-values", ""])
     assert out.exit_code == 0, out.output
-    assert json.loads(out.stdout)["report"]["missing"] == 0
+    assert cli_json(out.stdout)["report"]["missing"] == 0
 
 
 # ------------------------------------------------------------------ (3) float noise

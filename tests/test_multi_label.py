@@ -12,6 +12,8 @@ import pytest
 from accord import Ratings
 from accord._errors import InvalidInputError
 
+from ._cli import cli_json
+
 # --------------------------------------------------------------------------- data model
 
 
@@ -543,7 +545,6 @@ def test_per_label_invariances(triples: Triples) -> None:
 
 # --------------------------------------------------------------------------- engines, CLI
 
-import json  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from typer.testing import CliRunner  # noqa: E402
@@ -667,7 +668,7 @@ def test_cli_multi_label_json(tmp_path: Path) -> None:
     base = ["agree", str(path), "--item", "item", "--rater", "rater", "--label", "label"]
     res = runner.invoke(app, [*base, "--multi-label", "--format", "json"])
     assert res.exit_code == 0, res.output
-    out = json.loads(res.output)
+    out = cli_json(res.output)
     alpha, mv = out["coefficients"]
     triples = NLTK_CASES[0]
     assert alpha["weights"] == "masi"
@@ -679,7 +680,7 @@ def test_cli_multi_label_json(tmp_path: Path) -> None:
     assert [row["label"] for row in out["per_label"]["labels"]] == ["w", "x", "y", "z"]
     assert ["x", "y"] in alpha["categories"]  # sets as lists in JSON
     jaccard = runner.invoke(app, [*base, "--multi-label", "--distance", "jaccard", "-f", "json"])
-    assert json.loads(jaccard.output)["coefficients"][0]["statistic"] == pytest.approx(
+    assert cli_json(jaccard.output)["coefficients"][0]["statistic"] == pytest.approx(
         AnnotationTask(triples, distance=jaccard_distance).alpha(), rel=1e-12
     )
 

@@ -4,7 +4,6 @@ codes, counts and coefficients; the front door and the command line take them.""
 
 from __future__ import annotations
 
-import json
 import random
 import tempfile
 from pathlib import Path
@@ -23,6 +22,8 @@ from typer.testing import CliRunner
 import accord
 from accord._errors import InvalidInputError
 from accord.cli import app
+
+from ._cli import cli_json
 
 runner = CliRunner()
 COLUMNS = {"item": "item", "rater": "rater", "label": "label"}
@@ -190,7 +191,7 @@ def test_cli_agree_multi_label_with_the_stream_engine(tmp_path: Path) -> None:
     for engine in ("memory", "stream"):
         res = runner.invoke(app, [*base, "--multi-label", "--engine", engine, "--format", "json"])
         assert res.exit_code == 0, res.output
-        outputs[engine] = json.loads(res.output)
+        outputs[engine] = cli_json(res.output)
     alpha, mv = outputs["stream"]["coefficients"]
     assert alpha["weights"] == "masi"
     assert alpha["statistic"] == pytest.approx(

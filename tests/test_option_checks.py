@@ -4,7 +4,6 @@ named twice is refused."""
 
 from __future__ import annotations
 
-import json
 import math
 import warnings
 from pathlib import Path
@@ -16,6 +15,8 @@ from typer.testing import CliRunner
 import accord
 from accord import AccordWarning, InvalidInputError
 from accord.cli import app
+
+from ._cli import cli_json
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).parents[1] / "examples"
@@ -127,7 +128,7 @@ def test_a_plan_below_the_null_says_it_tests_the_lower_tail() -> None:
     args = ["plan", "--coefficient", "icc", "--rho0", "0.8", "--rho1", "0.6", "--raters", "3"]
     result = runner.invoke(app, [*args, "--format", "json"])
     assert result.exit_code == 0, result.output
-    plan = json.loads(result.stdout)
+    plan = cli_json(result.stdout)
     test = "H0: rho >= 0.8 against H1: rho = 0.6 (one-sided, lower tail)"
     assert plan["assumptions"]["hypotheses"] == test
     table = runner.invoke(app, args).stdout
@@ -192,5 +193,5 @@ def test_light_kappa_note_speaks_the_callers_dialect() -> None:
     assert light.reason == "no analytic SE: ci='bootstrap' gives one"
     result = runner.invoke(app, ["agree", *DIAGNOSES, "--format", "json"])
     assert result.exit_code == 0, result.output
-    rows = {row["name"]: row for row in json.loads(result.stdout)["coefficients"]}
+    rows = {row["name"]: row for row in cli_json(result.stdout)["coefficients"]}
     assert rows["light_kappa"]["reason"] == "no analytic SE: --ci bootstrap gives one"

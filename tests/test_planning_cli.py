@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from typer.testing import CliRunner
 
 import accord
 from accord.cli import app
+
+from ._cli import cli_json
 
 runner = CliRunner()
 
@@ -29,7 +29,7 @@ def test_icc_width_with_assurance() -> None:
     args = ["--coefficient", "icc", "--rho", "0.8", "--width", "0.2", "--raters", "3"]
     code, out, err = run(*args, "--assurance", "0.8", "--format", "json")
     assert code == 0, err
-    data = json.loads(out)
+    data = cli_json(out)
     expected = accord.sample_size_icc(rho=0.8, width=0.2, n_raters=3, assurance=0.8)
     assert data["n_items"] == expected.n_items == 48
     assert data["assumptions"]["assurance"] == 0.8
@@ -45,7 +45,7 @@ def test_json_is_the_result_of_the_library() -> None:
     code, out, err = run("--coefficient", "alpha", "--alpha-min", "0.8", "--p-c", "0.25",
                          "--format", "json")  # fmt: skip
     assert code == 0, err
-    data = json.loads(out)
+    data = cli_json(out)
     expected = accord.sample_size_alpha(alpha_min=0.8, p_c=0.25)
     assert data["n_items"] == expected.n_items == 70 and data["n_values"] == 139
     assert data["curve"][0]["n_items"] == 2
@@ -68,8 +68,8 @@ def test_simulated_plan_with_seed_is_reproducible() -> None:
     code, first, err = run(*args)
     assert code == 0, err
     _, second, _ = run(*args)
-    assert json.loads(first)["curve"] == json.loads(second)["curve"]
-    assert json.loads(first)["n_simulations"] == 30
+    assert cli_json(first)["curve"] == cli_json(second)["curve"]
+    assert cli_json(first)["n_simulations"] == 30
 
 
 def test_simulated_plan_without_seed_is_the_plan_of_seed_0() -> None:
@@ -80,7 +80,7 @@ def test_simulated_plan_without_seed_is_the_plan_of_seed_0() -> None:
     assert code == 0, err
     _, second, _ = run(*args)
     _, seeded, _ = run(*args, "--seed", "0")
-    assert json.loads(first)["curve"] == json.loads(second)["curve"] == json.loads(seeded)["curve"]
+    assert cli_json(first)["curve"] == cli_json(second)["curve"] == cli_json(seeded)["curve"]
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,6 @@ every ``--format json`` output includes it: a dropped row is counted somewhere."
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
@@ -12,6 +11,8 @@ from typer.testing import CliRunner
 
 import accord
 from accord.cli import app
+
+from ._cli import cli_json
 
 runner = CliRunner()
 
@@ -94,7 +95,7 @@ def test_compare_prints_and_writes_the_read_report(scores_csv: Path) -> None:
     )
     written = runner.invoke(app, [*args, "--format", "json"])
     assert written.exit_code == 0, written.output
-    report = json.loads(written.stdout)["report"]
+    report = cli_json(written.stdout)["report"]
     assert (report["rows"], report["ratings"], report["dropped"]) == (10, 9, 1)
 
 
@@ -108,7 +109,7 @@ def test_pair_counts_a_dropped_empty_label(ratings_csv: Path) -> None:
     )
     written = runner.invoke(app, [*args, "--format", "json"])
     assert written.exit_code == 0, written.output
-    payload = json.loads(written.stdout)
+    payload = cli_json(written.stdout)
     assert counts(payload["report"]) == EXPECTED
     assert payload["input"]["n_unpaired"] == 1  # item 2, now rated by a only
 
@@ -117,7 +118,7 @@ def test_pair_of_a_table_of_counts_has_no_read_report() -> None:
     table = str(Path(__file__).parents[1] / "examples" / "birads-table.csv")
     written = runner.invoke(app, ["pair", "--table", table, "--n-boot", "0", "-f", "json"])
     assert written.exit_code == 0, written.output
-    assert json.loads(written.stdout)["report"] is None
+    assert cli_json(written.stdout)["report"] is None
 
 
 def test_judge_prints_and_writes_the_read_report(tmp_path: Path) -> None:
@@ -135,5 +136,5 @@ def test_judge_prints_and_writes_the_read_report(tmp_path: Path) -> None:
     )
     written = runner.invoke(app, [*args, "--format", "json"])
     assert written.exit_code == 0, written.output
-    report = json.loads(written.stdout)["report"]
+    report = cli_json(written.stdout)["report"]
     assert (report["rows"], report["ratings"], report["dropped"]) == (25, 24, 1)

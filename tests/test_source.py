@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import json
 import warnings
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ import accord
 from accord import InvalidInputError, Source, source
 from accord.cli import app
 
+from ._cli import cli_json
 from .strategies import long_ratings
 
 COLUMNS = {"item": "item", "rater": "rater", "label": "label"}
@@ -232,7 +232,7 @@ def test_confidence_and_calibrate_read_missing_values_as_told(tmp_path: Path) ->
     assert default.exit_code == 2 and "column 'g': missing value at row(s) 1, 2" in default.output
     res = CliRunner().invoke(app, [*args, "--na-values", "", "--format", "json"])
     assert res.exit_code == 0, res.output
-    groups = json.loads(res.output)["nce"]["groups"]
+    groups = cli_json(res.output)["nce"]["groups"]
     assert sorted(str(g["group"]) for g in groups) == ["NA", "b"]
     streamed = CliRunner().invoke(app, [*args, "--na-values", "", "--engine", "stream"])
     assert streamed.exit_code == 2 and "--na-values applies to --engine memory" in streamed.output
@@ -264,7 +264,7 @@ def test_judge_reads_an_annotation_tool_export() -> None:
         epsilon=0.2,
         min_items_per_rater=1,
     )
-    out = json.loads(res.output)
+    out = cli_json(res.output)
     assert out["report"]["ratings"] == 8 and out["report"]["raters"] == 3
     assert out["winning_rate"] == expected.winning_rate
     refused = CliRunner().invoke(app, [*args[:4], "--item", "x", *args[4:]])
@@ -290,9 +290,11 @@ def test_calibrate_panel_takes_a_source(examples: Path) -> None:
     by_source = accord.calibrate_panel(source(panel, **columns), confidence="confidence")
     pd.testing.assert_frame_equal(by_source.values, by_keywords.values)
     pd.testing.assert_frame_equal(by_source.biases, by_keywords.biases)
-    with pytest.raises(InvalidInputError, match="does not read a source's encoding=") as caught:
-        accord.calibrate_panel(source(panel, **columns, encoding="latin-1"))
+    with pytest.raises(InvalidInputError, match="does not read a source's level=") as caught:
+        accord.calibrate_panel(source(panel, **columns, level="ordinal"))
     assert "\n" not in str(caught.value)
+    with pytest.raises(InvalidInputError, match="encoding= applies to a file"):
+        accord.calibrate_panel(source(panel, **columns, encoding="latin-1"))
 
 
 @pytest.mark.parametrize("engine", ["memory", "stream"])

@@ -12,6 +12,8 @@ from typer.testing import CliRunner
 
 from accord.cli import app
 
+from ._cli import cli_json
+
 runner = CliRunner()
 
 VECTOR = json.loads((Path(__file__).parent / "reference" / "spans.json").read_text())["spec_vector"]
@@ -28,7 +30,7 @@ def test_spans_on_the_bundled_brat_example(examples: Path) -> None:
     assert "overlap matching" in out and "ann1 ~ ann2" in out and "label DRUG" in out
     code, out, _ = invoke("spans", str(examples / "spans"), "--format", "json")
     assert code == 0
-    data = json.loads(out)
+    data = cli_json(out)
     assert data["match"] == "exact" and data["by"] == "label"
     # by hand (see test_spans_io.test_bundled_example): F1 10/17, 10/17, 6/16
     assert_allclose([p["f1"] for p in data["pairs"]], [10 / 17, 10 / 17, 6 / 16])
@@ -58,7 +60,7 @@ def test_spans_table_input_csv_output(tmp_path: Path) -> None:
         str(out_file),
     )
     assert code == 0
-    data = json.loads(out_file.read_text())
+    data = cli_json(out_file.read_text())
     assert data["by"] is None and data["ignore_label"] is True and data["groups"] is None
     code, _, _ = invoke("spans", str(path), "--by", "document", "-o", str(tmp_path / "t.txt"))
     assert code == 0 and "document d1" in (tmp_path / "t.txt").read_text()
@@ -69,7 +71,7 @@ def test_spans_bio_input(tmp_path: Path) -> None:
     path.write_text("tok ann1 ann2\nAspirin B-DRUG B-DRUG\nreduces O B-DRUG\n")
     code, out, _ = invoke("spans", str(path), "--header", "-f", "json", "--by", "none")
     assert code == 0
-    data = json.loads(out)
+    data = cli_json(out)
     assert data["annotators"] == ["ann1", "ann2"] and data["unit"] == "token"
     assert data["pairs"][0]["f1"] == 2 * 1 / (1 + 2)  # TP 1 of sizes 1 + 2 (hand count)
     path2 = tmp_path / "s.txt"
@@ -113,7 +115,7 @@ def test_spans_brat_duplicate_is_counted_once_and_said(tmp_path: Path) -> None:
     root = _brat(tmp_path, {"a": line + line.replace("T1", "T2"), "b": line}, b"Aspirin daily")
     code, out, err = invoke("spans", str(root), "--format", "json")
     assert code == 0
-    data = json.loads(out)
+    data = cli_json(out)
     assert data["statistic"] == 1.0  # 2 * 1 / (1 + 1); counted twice it was 2/3
     assert any("dropped 1 duplicate span" in n for n in data["notes"])
     assert err.startswith("accord: warning: ") and "dropped 1 duplicate span" in err
@@ -129,4 +131,4 @@ def test_spans_brat_shifted_offsets_exit_2(tmp_path: Path) -> None:
     assert err.startswith("accord: error: 2 of 2 text-bound annotations quote a text other")
     assert "--no-text-check" in err and "line ends" in err
     code, out, err = invoke("spans", str(root), "--no-text-check", "--format", "json")
-    assert code == 0 and json.loads(out)["statistic"] == 1.0
+    assert code == 0 and cli_json(out)["statistic"] == 1.0

@@ -508,6 +508,8 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'accord' has no attribute {name!r}")
     value = getattr(importlib.import_module(module, __name__), name)
     globals()[name] = value
+    # the words the results show in a notebook (registered by the module that writes them)
+    importlib.import_module("._verdict", __name__)
     return value
 
 

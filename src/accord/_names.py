@@ -11,7 +11,11 @@ right-to-left script does not reorder the numbers beside it.
 
 from __future__ import annotations
 
-__all__ = ["BIDI_CONTROLS", "NAME_MAX", "elide", "show_controls", "shown_name"]
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["BIDI_CONTROLS", "NAME_MAX", "WORDS", "elide", "register_words", "show_controls",
+           "shown_name"]  # fmt: skip
 
 #: The explicit bidirectional formatting characters (Unicode Standard Annex #9, 2.1-2.6):
 #: embeddings, overrides and their terminator, isolates and theirs, and the three marks.
@@ -54,3 +58,17 @@ def shown_name(name: object, limit: int | None = NAME_MAX) -> str:
     """
     text = show_controls(str(name))
     return text if limit is None else elide(text, limit)
+
+
+#: The sentence each kind of result is read with, by the class name of the result (or of a
+#: class it derives from): written by :mod:`accord._verdict`, the one place that writes the
+#: words the command line and the report print, which registers them with
+#: :func:`register_words`; a notebook shows them above the result's fields
+#: (:meth:`accord._results.Result._repr_html_`).
+WORDS: dict[str, Callable[[Any], str]] = {}
+
+
+def register_words(kind: str, words: Callable[[Any], str]) -> None:
+    """Let results of the class named ``kind`` (and its subclasses) show ``words(result)``
+    in a notebook."""
+    WORDS[kind] = words

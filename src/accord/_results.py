@@ -27,6 +27,7 @@ from ._interval import t_interval as t_interval
 from ._interval import t_pvalue as t_pvalue
 from ._interval import t_quantile as t_quantile
 from ._interval import t_sf as t_sf
+from ._names import WORDS
 from ._types import Alternative, FloatArray
 
 #: Longest line and most lines of a result's ``repr``.
@@ -204,10 +205,38 @@ class Result:
                 return value
         return None
 
+    def _words(self) -> str:
+        """The sentence the command line and the report print for this result
+        (:data:`WORDS`), or empty when none is registered or it cannot be written."""
+        for klass in type(self).__mro__:
+            words = WORDS.get(klass.__name__)
+            if words is not None:
+                try:
+                    return words(self)
+                except Exception:  # a display never raises: the fields still show
+                    return ""
+        return ""
+
+    def _repr_markdown_(self) -> str:
+        """The result in Markdown: its class and headline, the sentence the command line
+        prints (:meth:`_words`), and its fields as a table."""
+        headline, words = self._headline(), self._words()
+
+        def cell(text: str) -> str:
+            return text.replace("|", "\\|").replace("\n", " ")
+
+        lines = [f"**{type(self).__name__}**" + (f": {cell(headline)}" if headline else "")]
+        lines += [f"\n{cell(words)}"] if words else []
+        lines += ["", "| field | value |", "|---|---|"]
+        lines += [f"| {name} | {cell(_short_value(v))} |" for name, v in self._fields()]
+        return "\n".join(lines)
+
     def _repr_html_(self) -> str:
-        """An HTML table of the fields and the result's table (first 20 rows)."""
+        """An HTML table of the fields and the result's table (first 20 rows), under the
+        sentence the command line prints (:meth:`_words`)."""
         esc = html.escape
         headline = self._headline()
+        words = self._words()
         rows = "".join(
             f"<tr><th style='text-align:left'>{esc(name)}</th>"
             f"<td style='text-align:left'>{esc(_short_value(value))}</td></tr>"
@@ -219,6 +248,10 @@ class Result:
             + (f": {esc(headline)}" if headline else "")
             + f"</caption><tbody>{rows}</tbody></table>"
         )
+        if words:
+            out = out.replace(
+                "<table>", f"<p class='accord-words'><b>{esc(words)}</b></p><table>", 1
+            )
         table = self._table()
         if table is not None:
             more = len(table) - 20

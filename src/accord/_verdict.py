@@ -24,6 +24,7 @@ from typing import Any
 
 from . import _bands
 from ._methods import SET_DISTANCES, coefficient_name, level_pct
+from ._names import register_words
 
 __all__ = [
     "KOO_LI",
@@ -451,3 +452,15 @@ def ratings_verdict(ratings: Any, table: Any, confidence_level: float = 0.95) ->
         rows = (*two_rater_kappas(ratings), *table.coefficients)
         table = dataclasses.replace(table, coefficients=rows)
     return table_verdict(table, confidence_level, two_raters=ratings.n_raters == 2)
+
+
+def _coefficient_words(coef: Any) -> str:
+    """The verdict of one coefficient with its own interval."""
+    interval = coef.confidence_interval()
+    return verdict(coef, float(interval.low), float(interval.high))
+
+
+# The words a notebook shows above each result are these (one place writes them).
+register_words("AgreementTable", table_verdict)
+register_words("PanelCalibration", panel_verdict)
+register_words("Coefficient", _coefficient_words)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 
@@ -18,6 +18,7 @@ from .._errors import InvalidInputError
 from .._results import ConfidenceInterval, Result, plain_fields, t_interval, t_pvalue
 from .._types import FloatArray, Level
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ._counts import NO_PAIRS, prepare
 from .krippendorff import _alpha_finish, _alpha_metric, _alpha_parts, _alpha_sizes, _alpha_star
 from .many_raters import (
@@ -218,6 +219,7 @@ def compare_agreement(
     level: Level | None = None,
     paired: bool = True,
     confidence_level: float = 0.95,
+    **read_options: Never,
 ) -> AgreementComparison:
     """Test whether an agreement coefficient differs between two rating sets.
 
@@ -310,6 +312,7 @@ def compare_agreement(
     >>> apart.paired, round(apart.standard_error, 12) == round((se1**2 + se2**2) ** 0.5, 12)
     (False, True)
     """
+    refuse_read_options("compare_agreement", read_options)
     if coefficient not in COEFFICIENTS:
         raise InvalidInputError(
             f"compare_agreement: unknown coefficient {coefficient!r}; choose one of "

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +21,7 @@ from .._interval import chi2_sf
 from .._results import Result, plain_fields
 from .._types import FloatArray
 from .._validate import check_choice
+from ..data.source import refuse_read_options
 from .two_raters import TwoRaterData, as_table
 
 __all__ = ["MarginalHomogeneity", "marginal_homogeneity"]
@@ -146,6 +147,7 @@ def marginal_homogeneity(
     exact: bool = False,
     categories: Sequence[Any] | None = None,
     raters: tuple[Any, Any] | None = None,
+    **read_options: Never,
 ) -> MarginalHomogeneity:
     r"""Test that two raters use the labels equally often: Stuart-Maxwell, or McNemar.
 
@@ -237,6 +239,7 @@ def marginal_homogeneity(
     >>> round(res.statistic, 3), res.df, round(res.pvalue, 3), res.left_out
     (0.818, 1, 0.366, (0,))
     """
+    refuse_read_options("marginal_homogeneity", read_options)
     check_choice("method", method, ("stuart_maxwell", "bhapkar"), "marginal_homogeneity")
     table = as_table(data, y, categories=categories, raters=raters, owner="marginal_homogeneity")
     counts = table.counts

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
-from typing import Any, Literal
+from typing import Any, Literal, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +19,7 @@ from .._results import CIMethod, Coefficient, ConfidenceInterval, Result, check_
 from .._types import Alternative, FloatArray, IntArray
 from .._validate import check_choice
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ..stats.scores import ScoreCells
 from .icc_mixed import CrossedDesign, MixedModel, REMLFit, fit_reml
 
@@ -403,7 +404,9 @@ def _mean_squares(y: FloatArray) -> _MeanSquares:
     )
 
 
-def icc(data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto") -> ICCResult:
+def icc(
+    data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto", **read_options: Never
+) -> ICCResult:
     r"""The six intraclass correlations of Shrout & Fleiss (1979) / McGraw & Wong (1996).
 
     With the mean squares of the two-way ANOVA of the items x raters scores (MSR between
@@ -521,6 +524,7 @@ def icc(data: Ratings | npt.ArrayLike, *, method: ICCMethod = "auto") -> ICCResu
     >>> round(res["ICC(A,1)"].statistic, 2)
     0.32
     """
+    refuse_read_options("icc", read_options)
     check_choice("method", method, ("auto", "anova", "reml"), "icc")
     if isinstance(data, Ratings):
         return _icc_of_cells(ScoreCells.from_ratings(data), method)

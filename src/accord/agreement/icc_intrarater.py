@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import pandas as pd
@@ -15,6 +15,7 @@ from .._errors import DegenerateDataWarning, InvalidInputError
 from .._results import Result, to_plain
 from .._validate import format_rows, require_columns, tidy_scalar
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from .icc import ICCMethod, ICCResult, icc
 
 __all__ = ["IntraRaterICC", "intrarater_icc"]
@@ -85,6 +86,7 @@ def intrarater_icc(
     trial: str = "trial",
     score: str = "score",
     method: ICCMethod = "auto",
+    **read_options: Never,
 ) -> IntraRaterICC:
     """Intra-rater (test-retest) reliability: each rater's ICC over repeated scorings.
 
@@ -141,6 +143,7 @@ def intrarater_icc(
     >>> round(res["A"]["ICC(A,1)"].statistic, 3), round(res["A"]["ICC(C,1)"].statistic, 3)
     (0.998, 0.999)
     """
+    refuse_read_options("intrarater_icc", read_options)
     frame = pd.DataFrame(data)
     require_columns([item, rater, trial, score], list(frame.columns))
     if frame.empty:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import Any, Literal, cast
+from typing import Any, Literal, Never, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +23,7 @@ from .._errors import InvalidInputError, option
 from .._results import Coefficient, undefined_fields
 from .._types import FloatArray, Level, RngLike
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ._counts import (
     NO_PAIRS,
     ONE_ITEM,
@@ -245,6 +246,7 @@ def krippendorff_alpha(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    **read_options: Never,
 ) -> Coefficient:
     r"""Krippendorff's alpha, from the coincidences of the pairable items.
 
@@ -339,6 +341,7 @@ def krippendorff_alpha(
     >>> round(krippendorff_alpha(r, level="interval").statistic, 6)
     0.810845
     """
+    refuse_read_options("krippendorff_alpha", read_options)
     check_ci(ci, n_boot, "krippendorff_alpha")
     if isinstance(distance, str):  # a distance between sets of labels
         distance = set_distance(data, distance, level=level, weights=weights)

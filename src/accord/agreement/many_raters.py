@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import pandas as pd
@@ -27,6 +27,7 @@ from .._errors import InvalidInputError
 from .._results import Coefficient, undefined_fields
 from .._types import BoolArray, FloatArray, IntArray, RngLike
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ._counts import (
     NO_PAIRS,
     ONE_ITEM,
@@ -536,6 +537,7 @@ def percent_agreement(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    **read_options: Never,
 ) -> Coefficient:
     r"""Percent agreement among many raters: the share of agreeing rating pairs within items.
 
@@ -593,6 +595,7 @@ def percent_agreement(
     >>> round(res.statistic, 7), round(res.standard_error, 8)
     (0.5511111, 0.06649714)
     """
+    refuse_read_options("percent_agreement", read_options)
     _, fields = _estimate(
         _PERCENT_AGREEMENT, data, categories, weights, population_size, ci, n_boot, rng
     )
@@ -671,6 +674,7 @@ def fleiss_kappa(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    **read_options: Never,
 ) -> FleissKappa:
     r"""Fleiss' kappa for many raters, on complete or incomplete designs.
 
@@ -735,6 +739,7 @@ def fleiss_kappa(
     >>> round(res.statistic, 6), round(res.standard_error, 6)
     (0.209931, 0.092371)
     """
+    refuse_read_options("fleiss_kappa", read_options)
     d, fields = _estimate(
         _FLEISS_KAPPA, data, categories, weights, population_size, ci, n_boot, rng
     )
@@ -752,6 +757,7 @@ def gwet_ac1(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    **read_options: Never,
 ) -> Coefficient:
     r"""Gwet's AC1: chance agreement from the propensity to classify at random.
 
@@ -801,6 +807,7 @@ def gwet_ac1(
     >>> round(res.statistic, 7), round(res.standard_error, 8)
     (0.4448007, 0.08418757)
     """
+    refuse_read_options("gwet_ac1", read_options)
     _, fields = _estimate(_GWET_AC1, data, categories, "identity", population_size, ci, n_boot, rng)
     return Coefficient(**fields)
 
@@ -814,6 +821,7 @@ def gwet_ac2(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    **read_options: Never,
 ) -> Coefficient:
     r"""Gwet's AC2: the weighted AC1 for ordered categories.
 
@@ -860,6 +868,7 @@ def gwet_ac2(
     >>> round(gwet_ac2(r).statistic, 7)
     0.9402369
     """
+    refuse_read_options("gwet_ac2", read_options)
     _, fields = _estimate(_GWET_AC2, data, categories, weights, population_size, ci, n_boot, rng)
     return Coefficient(**fields)
 
@@ -873,6 +882,7 @@ def brennan_prediger(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    **read_options: Never,
 ) -> Coefficient:
     r"""Brennan-Prediger coefficient (Bennett's S, Randolph's free-marginal kappa).
 
@@ -916,6 +926,7 @@ def brennan_prediger(
     >>> round(brennan_prediger([[6, 1, 0], [0, 7, 0]]).statistic, 6)
     0.785714
     """
+    refuse_read_options("brennan_prediger", read_options)
     _, fields = _estimate(
         _BRENNAN_PREDIGER, data, categories, weights, population_size, ci, n_boot, rng
     )
@@ -930,6 +941,7 @@ def conger_kappa(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    **read_options: Never,
 ) -> Coefficient:
     r"""Conger's kappa: Cohen's kappa generalised to many raters.
 
@@ -981,6 +993,7 @@ def conger_kappa(
     >>> round(res.statistic, 5), round(res.standard_error, 5)
     (0.77723, 0.19546)
     """
+    refuse_read_options("conger_kappa", read_options)
     if not isinstance(data, Ratings | CountsView):  # a counts view: agreement()'s, shared
         raise InvalidInputError(_CONGER_NEEDS_RATINGS)
     _, fields = _estimate(_CONGER_KAPPA, data, None, weights, population_size, ci, n_boot, rng)

@@ -4,7 +4,7 @@ values to each item."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 
@@ -12,6 +12,7 @@ from .._errors import InvalidInputError, option
 from .._results import Coefficient, undefined_fields
 from .._types import BoolArray, FloatArray
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ..stats.counts import ItemCategoryCounts
 from .set_distances import SetDistanceMetric, membership_of, pair_distance_sums
 from .weights import DENSE_WEIGHT_CELLS
@@ -91,7 +92,7 @@ def expected_set_disagreement(label_counts: FloatArray, size_shares: FloatArray)
     return float(size_shares @ mean @ size_shares)
 
 
-def multi_valued_alpha(data: Ratings | ItemCategoryCounts) -> Coefficient:
+def multi_valued_alpha(data: Ratings | ItemCategoryCounts, **read_options: Never) -> Coefficient:
     r"""The multi-valued alpha (:math:`{}_{mv}\alpha`) of Krippendorff & Craggs (2016).
 
     For raters who give each item a *set* of nominal values (``multi_label=True``):
@@ -150,6 +151,7 @@ def multi_valued_alpha(data: Ratings | ItemCategoryCounts) -> Coefficient:
     >>> round(multi_valued_alpha(r).statistic, 4)
     0.2866
     """
+    refuse_read_options("multi_valued_alpha", read_options)
     membership = membership_of(data)
     if membership is None:
         raise InvalidInputError(

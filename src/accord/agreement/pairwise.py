@@ -6,7 +6,7 @@ import dataclasses
 import math
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import pandas as pd
@@ -15,6 +15,7 @@ from .._errors import InvalidInputError, bad_parameter, hint, warn_degenerate
 from .._results import Coefficient, Result, to_plain
 from .._types import FloatArray, RngLike
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ..data.table import ContingencyTable
 from ..stats.pairs import PAIR_TABLE_CELLS, PairTables, pair_agreement
 from ._counts import CountsView, pair_tables
@@ -134,6 +135,7 @@ def pairwise_agreement(
     measure: str | Measure = "cohen_kappa",
     min_items: int = 1,
     positive: Any = None,
+    **read_options: Never,
 ) -> PairwiseAgreement:
     """A two-rater measure over every rater pair that co-rated at least ``min_items`` items.
 
@@ -184,6 +186,7 @@ def pairwise_agreement(
     >>> pw.matrix.round(2).values.tolist()
     [[nan, 0.75, 0.75], [0.75, nan, 0.5], [0.75, 0.5, nan]]
     """
+    refuse_read_options("pairwise_agreement", read_options)
     if not isinstance(min_items, int | np.integer) or min_items < 1:
         raise InvalidInputError(
             f"The 'min_items' parameter of pairwise_agreement must be an integer >= 1. "
@@ -246,6 +249,7 @@ def light_kappa(
     ci: CIKind = "bootstrap",
     n_boot: int = 2000,
     rng: RngLike = None,
+    **read_options: Never,
 ) -> Coefficient:
     r"""Light's kappa: the mean of Cohen's kappa over rater pairs.
 
@@ -306,6 +310,7 @@ def light_kappa(
     >>> round(light_kappa(r, ci="analytic").statistic, 4)
     0.4
     """
+    refuse_read_options("light_kappa", read_options)
     check_ci(ci, n_boot, "light_kappa")
     if isinstance(min_items, bool) or not isinstance(min_items, int | np.integer) or min_items < 2:
         requirement = "an integer >= 2 (a rater pair's kappa needs two co-rated items)"

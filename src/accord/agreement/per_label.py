@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import pandas as pd
@@ -16,6 +16,7 @@ from .._errors import DegenerateDataWarning, InvalidInputError, option
 from .._results import Coefficient, Result, plain_fields, to_plain
 from .._types import BoolArray, FloatArray
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from .many_raters import fleiss_kappa, krippendorff_alpha
 from .specific_many import pooled_specific_agreement
 from .two_raters import cohen_kappa
@@ -112,7 +113,7 @@ def _measures(binary: Ratings, two: bool) -> tuple[list[float], str]:
     return [float(v) for v in values], "; ".join(reasons)
 
 
-def per_label_agreement(ratings: Ratings) -> PerLabelAgreement:
+def per_label_agreement(ratings: Ratings, **read_options: Never) -> PerLabelAgreement:
     r"""Agreement on each label of set-valued ratings, as present or absent.
 
     Each label becomes a binary rating: for every (item, rater) with a set, whether the set
@@ -159,6 +160,7 @@ def per_label_agreement(ratings: Ratings) -> PerLabelAgreement:
     >>> res.table[["label", "n_present", "psa"]].round(4).to_dict("list")
     {'label': ['x', 'y'], 'n_present': [3, 3], 'psa': [0.6667, 0.6667]}
     """
+    refuse_read_options("per_label_agreement", read_options)
     sets = ratings.label_sets
     if not isinstance(ratings, Ratings) or sets is None:
         raise InvalidInputError(

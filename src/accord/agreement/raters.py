@@ -22,7 +22,8 @@ import dataclasses
 import functools
 import itertools
 import math
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Never
 
 import numpy as np
 import pandas as pd
@@ -31,6 +32,7 @@ from .._errors import InvalidInputError
 from .._results import Record, check_level, t_quantile, t_sf
 from .._types import FloatArray, IntArray, RngLike, as_generator
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ..stats.counts import ItemCategoryCounts, RaterCategoryCounts
 
 __all__ = [
@@ -97,7 +99,10 @@ def _holm(pvalues: FloatArray) -> FloatArray:
     return out
 
 
-def _check_common(significance: float, min_items: int, owner: str) -> None:
+def _check_common(
+    significance: float, min_items: int, owner: str, read_options: Mapping[str, object]
+) -> None:
+    refuse_read_options(owner, read_options)
     if not (0.0 < significance < 1.0):
         raise InvalidInputError(
             f"The 'significance' parameter of {owner} must be strictly between 0 and 1. "
@@ -167,6 +172,7 @@ def rater_differences(
     confidence_level: float = 0.95,
     significance: float = 0.05,
     min_items: int = 5,
+    **read_options: Never,
 ) -> RaterDifferences:
     r"""Each rater's mean difference from the other raters of the same items.
 
@@ -220,7 +226,7 @@ def rater_differences(
     [[2, 3, 3.667], [0, 3, -2.333], [1, 3, -1.333]]
     """
     check_level(confidence_level)
-    _check_common(significance, min_items, "rater_differences")
+    _check_common(significance, min_items, "rater_differences", read_options)
     if ratings.level not in ("interval", "ratio") or ratings.values is None:
         raise InvalidInputError(
             "rater_differences compares numeric ratings (interval or ratio level); these "
@@ -643,6 +649,7 @@ def rater_permutation_test(
     min_items: int = 10,
     rng: RngLike = 0,
     sequential: bool = True,
+    **read_options: Never,
 ) -> RaterPermutationTest:
     r"""Name the raters and pairs that stand out beyond what interchangeable raters give.
 
@@ -714,7 +721,7 @@ def rater_permutation_test(
     >>> test.stray_raters
     (8,)
     """
-    _check_common(significance, min_items, "rater_permutation_test")
+    _check_common(significance, min_items, "rater_permutation_test", read_options)
     n = ratings.n_ratings
     n_permutations = _check_permutations(n_permutations, n)
     gen = as_generator(rng)

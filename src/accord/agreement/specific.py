@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, Never, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +27,7 @@ from .._results import (
 )
 from .._types import FloatArray, RngLike, as_generator
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ..data.table import ContingencyTable
 from ._tables import specific_ratio
 from .inference import check_n_boot
@@ -416,6 +417,7 @@ def specific_agreement(
     raters: tuple[Any, Any] | None = None,
     n_boot: int = 0,
     rng: RngLike = None,
+    **read_options: Never,
 ) -> SpecificAgreement:
     r"""Positive and negative specific agreement (PSA = F1, NSA), and per category.
 
@@ -503,6 +505,7 @@ def specific_agreement(
     >>> round(res.statistic, 6), res.precision, round(res.recall, 6)
     (0.842105, 0.8888888888888888, 0.8)
     """
+    refuse_read_options("specific_agreement", read_options)
     owner = "specific_agreement"
     check_n_boot(n_boot, owner)
     bn = _binary(data, y, positive=positive, categories=categories, raters=raters, owner=owner)
@@ -619,6 +622,7 @@ def kappa_vs_negatives(
     positive: Any = None,
     categories: Sequence[Any] | None = None,
     raters: tuple[Any, Any] | None = None,
+    **read_options: Never,
 ) -> KappaCurve:
     r"""Cohen's kappa as the number of negative cases ``d`` grows, and its limit PSA.
 
@@ -663,6 +667,7 @@ def kappa_vs_negatives(
     >>> res.curve["kappa"].round(6).tolist(), round(res.positive_agreement, 6)
     ([0.7, 0.825762, 0.840446, 0.841939, 0.842105], 0.842105)
     """
+    refuse_read_options("kappa_vs_negatives", read_options)
     bn = _binary(
         data,
         y,

@@ -20,7 +20,7 @@ import dataclasses
 import math
 import warnings
 from collections.abc import Callable
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, Never, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -29,6 +29,7 @@ from .._errors import InvalidInputError, warn_degenerate
 from .._results import ConfidenceInterval, check_level, plain_fields, to_plain
 from .._types import FloatArray, RngLike
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ..stats.pairs import PairTables
 from ._counts import prepare
 from ._shared import rating_counts
@@ -312,6 +313,7 @@ def pairwise_specific_agreement(
     min_items: int = 1,
     n_boot: int = 2000,
     rng: RngLike = None,
+    **read_options: Never,
 ) -> PairwiseSpecificAgreement:
     r"""Mean over rater pairs of positive specific agreement (the average pairwise F1).
 
@@ -390,6 +392,7 @@ def pairwise_specific_agreement(
     >>> round(res.statistic, 6), round(res.sd_over_pairs, 6)
     (0.665446, 0.040385)
     """
+    refuse_read_options("pairwise_specific_agreement", read_options)
     owner = "pairwise_specific_agreement"
     _check_pairwise(data, min_items, n_boot, owner)
     categories = data.categories
@@ -539,6 +542,7 @@ def pooled_specific_agreement(
     categories: Any = None,
     n_boot: int = 0,
     rng: RngLike = None,
+    **read_options: Never,
 ) -> PooledSpecificAgreement:
     r"""Pooled specific agreement of many raters (Uebersax), per category.
 
@@ -622,6 +626,7 @@ def pooled_specific_agreement(
     >>> res.agreeing_pairs, res.positive_pairs
     (24.0, 36.0)
     """
+    refuse_read_options("pooled_specific_agreement", read_options)
     owner = "pooled_specific_agreement"
     check_n_boot(n_boot, owner)
     d = prepare(data, categories, owner)

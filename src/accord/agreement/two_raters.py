@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, Never, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +32,7 @@ from .._results import (
 )
 from .._types import LEVELS, Alternative, FloatArray, IntArray, Level, RngLike, as_generator
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ..data.table import ContingencyTable
 from ..information import entropy
 from ._tables import specific_ratio
@@ -535,6 +536,7 @@ def cohen_kappa(
     categories: Sequence[Any] | None = None,
     raters: tuple[Any, Any] | None = None,
     population_size: float | None = None,
+    **read_options: Never,
 ) -> CohenKappa:
     r"""Cohen's kappa for two raters, unweighted or weighted.
 
@@ -652,6 +654,7 @@ def cohen_kappa(
     >>> round(cohen_kappa(p, disagreement_weights=[[0, 1, 3], [1, 0, 6], [3, 6, 0]]).statistic, 4)
     0.3478
     """
+    refuse_read_options("cohen_kappa", read_options)
     owner = "cohen_kappa"
     if _sparse_case(data, y, raters, agreement_weights, disagreement_weights, weights=weights):
         assert isinstance(data, Ratings)
@@ -820,6 +823,7 @@ def scott_pi(
     categories: Sequence[Any] | None = None,
     raters: tuple[Any, Any] | None = None,
     population_size: float | None = None,
+    **read_options: Never,
 ) -> Coefficient:
     r"""Scott's pi for two raters: chance agreement from the pooled marginals.
 
@@ -866,6 +870,7 @@ population_size
     >>> round(scott_pi([[46, 0, 0], [6, 32, 6], [0, 0, 10]]).statistic, 6)
     0.799532
     """
+    refuse_read_options("scott_pi", read_options)
     owner = "scott_pi"
     table, w, wname, p, n, factor = _weighted_table(
         owner,
@@ -1014,6 +1019,7 @@ def informational_agreement(
     raters: tuple[Any, Any] | None = None,
     n_boot: int = 2000,
     rng: RngLike = None,
+    **read_options: Never,
 ) -> InformationalAgreement:
     r"""Informational agreement (IA): the normalised information the raters share.
 
@@ -1103,6 +1109,7 @@ def informational_agreement(
     >>> res.statistic, res.kappa
     (1.0, -1.0)
     """
+    refuse_read_options("informational_agreement", read_options)
     owner = "informational_agreement"
     check_n_boot(n_boot, owner)
     table = as_table(data, y, categories=categories, raters=raters, owner=owner)
@@ -1374,6 +1381,7 @@ def best_dichotomization(
     categories: Sequence[Any] | None = None,
     raters: tuple[Any, Any] | None = None,
     level: Level | None = None,
+    **read_options: Never,
 ) -> Dichotomization:
     r"""Kappa and IA at every two-way split of the scale, and the split that maximises each.
 
@@ -1449,6 +1457,7 @@ def best_dichotomization(
     1  covid | rest  1.0000                 1.0
     2    flu | rest  0.6667                 0.8
     """
+    refuse_read_options("best_dichotomization", read_options)
     table = as_table(data, y, categories=categories, raters=raters, owner="best_dichotomization")
     kind, method = _dichotomy_kind(data, y, categories, level, table)
     cuts = _cut_table(table) if kind == "cuts" else _one_vs_rest_table(table)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import pandas as pd
@@ -26,6 +26,7 @@ from .._types import DUPLICATE_RULES, Duplicates, FloatArray, IntArray
 from .._validate import check_choice, format_rows
 from ..data.encoder import missing_mask
 from ..data.frames import columns_of
+from ..data.source import refuse_read_options
 from . import _linalg
 from ._input import check_finite, factorize_ids, listed, numeric_column, resolve_duplicates
 
@@ -103,6 +104,7 @@ def hodge_rank(
     duplicates: Duplicates = "raise",
     tol: float = 1e-10,
     max_iter: int = 5000,
+    **read_options: Never,
 ) -> HodgeRank:
     """HodgeRank scores with their inconsistency (Jiang, Lim, Yao & Ye 2011).
 
@@ -182,6 +184,7 @@ def hodge_rank(
     >>> r.scores["score"].round(12).abs().tolist(), r.inconsistency
     ([0.0, 0.0, 0.0], 1.0)
     """
+    refuse_read_options("hodge_rank", read_options)
     check_choice("duplicates", duplicates, DUPLICATE_RULES, "hodge_rank")
     pairwise = first is not None or second is not None
     scored = item is not None or rater is not None or score is not None

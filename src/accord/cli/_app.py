@@ -22,6 +22,8 @@ KEYWORD_OPTIONS = {"rng": "seed", "judge": "judges"}
 
 #: The options of the running command by parameter name, as parsed (set while it runs).
 COMMAND_OPTIONS: ContextVar[Mapping[str, Any]] = ContextVar("accord_command_options")
+#: The name of the running command (set while it runs; the ``command`` of its JSON).
+COMMAND_NAME: ContextVar[str | None] = ContextVar("accord_command_name", default=None)
 
 
 def _summary(command: Any) -> str:
@@ -153,7 +155,7 @@ class AccordCommand(TyperCommand):
         from .._errors import speaking
 
         dialect = CommandLineDialect(ctx)
-        token = COMMAND_OPTIONS.set(ctx.params)
+        token, named = COMMAND_OPTIONS.set(ctx.params), COMMAND_NAME.set(self.name)
         try:
             with speaking(dialect):
                 return super().invoke(ctx)
@@ -164,6 +166,7 @@ class AccordCommand(TyperCommand):
             raise typer.Exit(code=2) from None
         finally:
             COMMAND_OPTIONS.reset(token)
+            COMMAND_NAME.reset(named)
 
 
 @contextlib.contextmanager

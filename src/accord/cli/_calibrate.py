@@ -12,15 +12,14 @@ from ._common import (
     ITEM_OPTION,
     NA_VALUES_OPTION,
     RATER_OPTION,
-    EngineName,
     OutputFormat,
     Shared,
     check_engine_options,
     check_output,
     check_seed,
+    command_source,
     csv_text,
     echo_warnings,
-    parse_na_values,
     print_table,
     shared_options,
     user_errors,
@@ -144,48 +143,29 @@ def calibrate(
 ) -> None:
     """Calibrate a panel: item values and rater biases with confidence (MacKay et al. 2017)."""
     from ..front.calibration import calibrate_panel
-    from ..io.ratings import read_table
 
     check_engine_options(shared.engine, shared.scheduler, {"--na-values": na_values is not None})
     check_output(output)
     check_output(biases)
     files = shared.files(engine_takes=("sep",))
-    # The columns the options name, by the library's keyword: read, then calibrated.
-    named: dict[str, Any] = {
-        "item": item,
-        "rater": rater,
-        "score": score,
-        "confidence": confidence,
-        "sigma": sigma,
-        "levels": levels,
-        "score_range": score_range,
-    }
     with user_errors():
-        data: Any = str(path)
-        if shared.engine is EngineName.memory:
-            columns = [
-                column
-                for given in named.values()
-                for column in (given if isinstance(given, tuple) else (given,))
-                if column is not None
-            ]
-            data = read_table(path, columns, na_values=parse_na_values(na_values), **files)
+        # the shared read flags: the columns, --na-values, --duplicates, --sep, --encoding
+        src = command_source(path, shared, files, score=score)
         with echo_warnings():
             result = calibrate_panel(
-                data,
-                **named,
+                src,
+                confidence=confidence,
+                sigma=sigma,
+                levels=levels,
+                score_range=score_range,
                 confidence_factor=confidence_factor,
                 range_convention=range_convention,  # type: ignore[arg-type]
-                duplicates=duplicates,  # type: ignore[arg-type]
                 gauge=gauge,  # type: ignore[arg-type]
                 per_component=per_component,
                 bias_prior=bias_prior,
                 reliability=reliability,  # type: ignore[arg-type]
                 uncertainty=uncertainty,  # type: ignore[arg-type]
                 rng=seed,
-                engine=shared.engine.value,
-                scheduler=shared.scheduler,
-                sep=None if shared.engine is EngineName.memory else files["sep"],
             )
         render(result, shared.fmt, output, biases, column=score)
 

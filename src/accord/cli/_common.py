@@ -254,7 +254,8 @@ def command_source(
     the columns, ``--level``, ``--categories``, ``--na-values`` and ``--labels-as``
     (:func:`ratings_keywords`), ``--duplicates``, ``files`` (``--sep`` and ``--encoding``,
     :meth:`Shared.files`), ``--engine`` and ``--scheduler``, the ``progress`` callback, and
-    ``fields`` (``multi_label``, ``from_``, ``field``) where the command has them.
+    ``fields`` (``multi_label``, ``from_``, ``field``, or a command's own columns such as
+    ``score``) where the command has them.
 
     >>> from accord.cli._app import COMMAND_OPTIONS
     >>> token = COMMAND_OPTIONS.set(dict(item="i", rater="r", label="l", duplicates="first"))
@@ -266,16 +267,10 @@ def command_source(
     from ..data.source import source
     from ._app import COMMAND_OPTIONS
 
-    return source(
-        str(path),
-        **ratings_keywords(),
-        duplicates=COMMAND_OPTIONS.get().get("duplicates", "raise"),
-        **files,
-        engine=shared.engine.value,
-        scheduler=shared.scheduler,
-        progress=progress,
-        **fields,
-    )
+    read = {**ratings_keywords(), "duplicates": COMMAND_OPTIONS.get().get("duplicates", "raise")}
+    engine = {"engine": shared.engine.value, "scheduler": shared.scheduler, "progress": progress}
+    # ``fields`` win: a command that reads scores names its own --label and --level
+    return source(str(path), **{**read, **files, **engine, **fields})
 
 
 def check_engine_options(
@@ -702,10 +697,88 @@ def write_csv(frame: Any, output: Path | None) -> None:
 
 def write_json(payload: Any, output: Path | None) -> None:
     """Write a result's ``to_dict()`` (or a dict of them) as JSON to ``output`` or to standard
-    output (:func:`accord._results.dumps`: NaN as null)."""
-    from .._results import dumps
+    output, in the envelope every command shares (:func:`json_envelope`)."""
+    import json
 
-    write_text(dumps(payload), output)
+    write_text(json.dumps(json_envelope(payload), indent=2, allow_nan=False), output)
+
+
+#: The version of the JSON envelope and of ``output.schema.json`` (shipped beside this module),
+#: raised when a key changes meaning or goes.
+JSON_SCHEMA_VERSION = 1
+
+#: Keys whose values are counts: an integral float among them is written as an integer.
+COUNT_KEYS = frozenset({"n", "count", "rows", "ratings", "items", "raters", "missing",
+                        "dropped", "dof", "iterations"})  # fmt: skip
+
+
+def json_envelope(payload: Any) -> dict[str, Any]:
+    """The JSON of every command: ``accord`` (the version), ``schema``
+    (:data:`JSON_SCHEMA_VERSION`), ``command``, ``options`` (as parsed), ``input`` (the read
+    report, the payload's ``report``; None when nothing was read), ``result`` (the rest of
+    the payload) and ``non_finite`` (the JSON pointer of each infinite number, written as
+    null like NaN, with its sign: ``"Infinity"``, ``"-Infinity"``). Counts are integers.
+
+    >>> env = json_envelope({"report": {"rows": 3.0}, "ratio": float("inf")})
+    >>> env["input"], env["result"], env["non_finite"]
+    ({'rows': 3}, {'ratio': None}, {'/result/ratio': 'Infinity'})
+    """
+    from .._results import to_plain
+    from .._version import __version__
+    from ._app import COMMAND_NAME, COMMAND_OPTIONS
+
+    plain = to_plain(payload)
+    report = plain.pop("report", None) if isinstance(plain, dict) else None
+    infinite: dict[str, str] = {}
+    envelope = {
+        "accord": __version__,
+        "schema": JSON_SCHEMA_VERSION,
+        "command": COMMAND_NAME.get(),
+        "options": _finite(
+            {k: _plain_option(v) for k, v in COMMAND_OPTIONS.get({}).items()}, "/options", infinite
+        ),
+        "input": _finite(report, "/input", infinite),
+        "result": _finite(plain, "/result", infinite),
+    }
+    return {**envelope, "non_finite": infinite}
+
+
+def _plain_option(value: Any) -> Any:
+    """An option's value as JSON holds it (paths as text, choices by their value)."""
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple | list):
+        return [_plain_option(v) for v in value]
+    if value is None or isinstance(value, str | int | float):
+        return value
+    return str(value)  # a type of an option JSON has no word for: as it reads
+
+
+def _finite(value: Any, at: str, infinite: dict[str, str], key: str = "") -> Any:
+    """``value`` with NaN and infinities as None (each infinity's pointer in ``infinite``)
+    and integral counts (:data:`COUNT_KEYS`, ``n_*``) as integers."""
+    if isinstance(value, float):
+        if value != value:
+            return None
+        if value in (float("inf"), float("-inf")):
+            infinite[at] = "Infinity" if value > 0 else "-Infinity"
+            return None
+        counted = key in COUNT_KEYS or key.startswith("n_")
+        return int(value) if counted and value.is_integer() else value
+    if isinstance(value, dict):
+        return {
+            k: _finite(v, f"{at}/{_pointer(str(k))}", infinite, str(k)) for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_finite(v, f"{at}/{i}", infinite, key) for i, v in enumerate(value)]
+    return value
+
+
+def _pointer(key: str) -> str:
+    """A key as a JSON pointer's token (RFC 6901)."""
+    return key.replace("~", "~0").replace("/", "~1")
 
 
 #: Columns of p-values: printed as ``<0.0001`` below that, never as ``0.0000``.
@@ -720,13 +793,16 @@ AT_BOUND_NOTE = (
 
 class Cell(str):
     """A printed cell with a footnote: tables built by :func:`rich_table` list each distinct
-    ``footnote`` of their cells once under the table."""
+    ``footnote`` of their cells once under the table. ``narrow``: how the cell reads in less
+    room (a value over its interval, on two lines), used when the table does not fit."""
 
     footnote: str | None
+    narrow: str | None
 
-    def __new__(cls, text: str, footnote: str | None = None) -> Cell:
+    def __new__(cls, text: str, footnote: str | None = None, narrow: str | None = None) -> Cell:
         cell = super().__new__(cls, text)
         cell.footnote = footnote
+        cell.narrow = narrow
         return cell
 
 
@@ -807,6 +883,9 @@ TEXT_COLUMNS = frozenset(
     {"note", "notes", "reason", "method", "split", "measure", "item", "rater", "group", "pair"}
 )
 
+#: The headers of note columns: printed as numbered footnotes when a table does not fit.
+NOTE_HEADERS = frozenset({"note", "notes", "reason"})
+
 #: Colour of table titles (rich drops it under ``NO_COLOR`` or when not printing to a terminal).
 TITLE_STYLE = "bold cyan"
 
@@ -836,14 +915,43 @@ class FittedTable:
         title: str | None,
         caption: str | None,
         title_justify: JustifyMethod,
+        together: Sequence[Sequence[str]] = (),
     ) -> None:
         self.header, self.rows, self.left = header, rows, left
         self.title, self.caption, self.title_justify = title, caption, title_justify
+        self.together = [set(group) for group in together]
+        self.refs: list[str] = []  # the notes numbered by :meth:`compact`
 
     def _natural(self, j: int) -> int:
         from rich.cells import cell_len
 
-        return max([cell_len(self.header[j]), *(cell_len(r[j]) for r in self.rows)])
+        lines = [self.header[j], *(line for r in self.rows for line in r[j].split("\n"))]
+        return max(cell_len(line) for line in lines)
+
+    def compact(self) -> FittedTable:
+        """The table in less room: the notes (the columns of :data:`NOTE_HEADERS`) as
+        numbered footnotes printed once under the table, their numbers after the row's name,
+        and cells in their ``narrow`` form."""
+        notes = [j for j, h in enumerate(self.header) if h in NOTE_HEADERS and j > 0]
+        kept = [j for j in range(len(self.header)) if j not in notes]
+        numbered: dict[str, str] = {}
+
+        def short(cell: str) -> str:
+            narrow = getattr(cell, "narrow", None)
+            return cell if narrow is None else Cell(narrow, getattr(cell, "footnote", None))
+
+        rows = []
+        for row in self.rows:
+            refs = [numbered.setdefault(str(row[j]), f"[{len(numbered) + 1}]")
+                    for j in notes if row[j].strip()]  # fmt: skip
+            cells = [short(row[j]) for j in kept]
+            cells[0] = Cell(" ".join([cells[0], *refs]), getattr(cells[0], "footnote", None))
+            rows.append(cells)
+        out = FittedTable([self.header[j] for j in kept], rows,
+                          left=[self.left[j] for j in kept], title=self.title,
+                          caption=self.caption, title_justify=self.title_justify)  # fmt: skip
+        out.together, out.refs = self.together, [f"{n} {text}" for text, n in numbered.items()]
+        return out
 
     def _narrowest(self, j: int) -> int:
         """The width a wrapping column can shrink to: its longest word, at most 14 but for the
@@ -877,12 +985,28 @@ class FittedTable:
         while len(shown) > 1 and needed(shown) > width:
             rigid = [j for j in shown[1:] if not self.left[j]]
             drop = rigid[-1] if rigid else shown[-1]
-            shown.remove(drop)
-            left_out.append(self.header[drop])
+            # a column that goes with others (a pair of limits) goes with them
+            group = next((g for g in self.together if self.header[drop] in g), {self.header[drop]})
+            for j in [j for j in shown[1:] if self.header[j] in group]:
+                shown.remove(j)
+                left_out.append(self.header[j])
         return shown, left_out
 
     def build(self, width: int) -> tuple[Table, list[str]]:
-        """The rich table of the columns that fit ``width``, and the lines under it."""
+        """The rich table of the columns that fit ``width``, and the lines under it (when
+        the table does not fit at its natural widths: in its :meth:`compact` form)."""
+
+        natural = 3 * len(self.header) + 1 + sum(map(self._natural, range(len(self.header))))
+        if natural > width and self._compactable():
+            return self.compact()._built(width)
+        return self._built(width)
+
+    def _compactable(self) -> bool:
+        """Whether :meth:`compact` changes the table (a note, or a cell with a narrow form)."""
+        notes = any(h in NOTE_HEADERS for h in self.header)
+        return notes or any(getattr(c, "narrow", None) for r in self.rows for c in r)
+
+    def _built(self, width: int) -> tuple[Table, list[str]]:
         from rich.table import Table
 
         shown, left_out = self._fit(width)
@@ -903,7 +1027,7 @@ class FittedTable:
             for j in shown
             if isinstance(cell := row[j], Cell) and cell.footnote
         }
-        notes += list(footnotes)
+        notes += list(footnotes) + self.refs
         if left_out:
             notes.append(
                 f"Left out to fit {width} columns: {', '.join(left_out)} "
@@ -935,11 +1059,13 @@ def rich_table(
     left: Sequence[str] = ("coefficient", "name"),
     headers: dict[str, str] | None = None,
     title_justify: JustifyMethod = "left",
+    together: Sequence[Sequence[str]] = (),
 ) -> FittedTable:
     """A table of ``rows`` (dicts) that fits the console it is printed on: columns empty in
     every row are left out, numbers are rounded for display (p-values down to ``<0.0001``),
     ``left`` columns are left-aligned text and ``headers`` renames; bidirectional controls
-    in names show as escapes (``\\u202e``). See :class:`FittedTable`."""
+    in names show as escapes (``\\u202e``); the columns of each group of ``together`` are
+    shown or left out together (a pair of limits). See :class:`FittedTable`."""
     headers = headers or {}
     shown = [c for c in columns if any(row.get(c) not in (None, "") for row in rows)]
 
@@ -956,6 +1082,7 @@ def rich_table(
         title=title,
         caption=caption,
         title_justify=title_justify,
+        together=together,
     )
 
 
@@ -982,13 +1109,15 @@ def print_table(
     caption: str | None = None,
     output: Path | None = None,
     lead: str | None = None,
+    together: Sequence[Sequence[str]] = (),
 ) -> None:
     """Render rows as a table that fits the terminal (to stdout, or plain text to
-    ``output``), after the ``lead`` line (the verdict) when given."""
+    ``output``), after the ``lead`` line (the verdict) when given; the columns of each group
+    of ``together`` are shown or left out together."""
     with output_console(output) as console:
         if lead:
             print_lead(console, lead)
-        console.print(rich_table(rows, columns, title=title, caption=caption))
+        console.print(rich_table(rows, columns, title=title, caption=caption, together=together))
 
 
 def print_lead(console: Console, lead: str) -> None:

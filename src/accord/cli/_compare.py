@@ -12,14 +12,15 @@ from ._common import (
     ITEM_OPTION,
     NA_VALUES_OPTION,
     RATER_OPTION,
+    Cell,
     OutputFormat,
     Shared,
     check_output,
+    command_source,
     echo_warnings,
     format_pvalue,
     parse_na_values,
     print_table,
-    read_ratings_file,
     shared_options,
     user_errors,
     write_csv,
@@ -43,8 +44,11 @@ def _g(value: float) -> str:
 
 
 def _with_ci(value: float, low: float, high: float) -> str:
-    ci = "" if low != low or high != high else f" [{_g(low)}, {_g(high)}]"
-    return _g(value) + ci
+    """A value and its interval; in less room, the interval under the value."""
+    if low != low or high != high:
+        return _g(value)
+    ci = f"[{_g(low)}, {_g(high)}]"
+    return Cell(f"{_g(value)} {ci}", narrow=f"{_g(value)}\n{ci}")
 
 
 def _rows(table: Any) -> list[dict[str, Any]]:
@@ -136,6 +140,7 @@ def compare(
     every pair of raters or each rater against a reference."""
     from .._errors import InvalidInputError
     from ..data.ratings import Ratings
+    from ..front.reading import ratings_of
     from ..measurements import bland_altman
     from ..measurements.comparison import RepeatedFit
     from ..measurements.limits import LIMITS_METHODS, LimitsMethod, Scale, limits_method_of
@@ -151,9 +156,9 @@ def compare(
             raise InvalidInputError(
                 f"--confidence-level must be strictly between 0 and 1; got {confidence_level:g}"
             )
-        ratings: Ratings = read_ratings_file(
-            path, files, label=score, level="interval", duplicates=duplicates
-        )
+        # the shared read flags: the columns, --na-values, --duplicates, --sep, --encoding
+        src = command_source(path, shared, files, label=score, level="interval")
+        ratings: Ratings = ratings_of(src, "accord compare")
         subjects = (
             None
             if subject is None
@@ -188,4 +193,5 @@ def compare(
             caption=f"{first.method}; {confidence_level:.0%} intervals, the limits' {used}; "
             "slope p: proportional bias (difference on mean)",
             output=shared.output,
+            together=[("lower limit [CI]", "upper limit [CI]")],
         )

@@ -18,11 +18,11 @@ from ._common import (
     check_engine_options,
     check_output,
     check_seed,
+    command_source,
     fail,
     format_ci,
     format_number,
     output_console,
-    parse_na_values,
     progress_bar,
     shared_options,
     user_errors,
@@ -355,6 +355,11 @@ def render(
             console.print(table)
 
 
+def _columns(units: dict[str, Any]) -> dict[str, Any]:
+    """The :class:`~accord.Source` fields of the scored units' columns."""
+    return {"correct": units["correct"], "confidence": units["confidence"]}
+
+
 @app.command("confidence", epilog=EPILOG)
 @shared_options("sep", "encoding", "engine", "scheduler", "quiet", "fmt", "output")
 def confidence(
@@ -424,14 +429,15 @@ def confidence(
             user_errors(),
             progress_bar(wants_progress(shared.fmt, shared.quiet), "reading units") as progress,
         ):
+            src = command_source(path, shared, files, progress, **_columns(units))
             results = compute_engine(
-                str(path),
+                str(src.data),
                 units,
-                engine=shared.engine.value,
+                engine=src.engine,
                 bins=bins,
                 binning=binning,
-                scheduler=shared.scheduler,
-                progress=progress,
+                scheduler=src.scheduler,
+                progress=src.progress,
             )
         with user_errors():
             render(results, str(path), shared.fmt, shared.output)
@@ -451,7 +457,15 @@ def confidence(
                 raise fail("give a FILE with --correct and --confidence, or --sclite-sgml FILE")
             if correct is None or confidence_column is None:
                 raise fail("--correct and --confidence are required with a FILE")
-            frame = read_confidences(path, **units, **files, na_values=parse_na_values(na_values))
+            # the shared read flags: --na-values, --sep, --encoding
+            src = command_source(path, shared, files, **_columns(units))
+            frame = read_confidences(
+                src.data,
+                **units,
+                sep=src.sep,
+                encoding=src.encoding,
+                na_values=src.na_values,
+            )
             grouped, source, sclite = group is not None, str(path), False
         results = compute(
             frame,

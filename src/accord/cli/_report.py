@@ -188,6 +188,8 @@ def _export_ratings(
     from ._common import check_export_options, read_source
 
     names = ratings_keywords()
+    if source_tool is None and not (names["item"] or names["rater"] or names["label"]):
+        source_tool = _recognised(path)  # a file without columns: told by its content
     if source_tool is None:
         if field is not None:
             raise fail("--field names the control or question of an annotation-tool export")
@@ -204,6 +206,22 @@ def _export_ratings(
     with user_errors():
         sets = {"multi_label": True} if multi_label else {}
         return read_source(path, shared.files(), source_tool, field, duplicates=duplicates, **sets)
+
+
+def _recognised(path: Path) -> ExportToolName | None:
+    """The annotation tool whose export ``path`` is, told by its content (as ``accord
+    agree`` tells it), or None; accord's own ``--format json`` output is refused in one line
+    naming the command that wrote it."""
+    from ..io.exports import accord_output, export_tool
+
+    if not path.is_file():
+        return None
+    with user_errors():
+        made = accord_output(path)
+        tool = None if made is not None else export_tool(path)
+    if made is not None:
+        raise fail(f"{path} is {made}: results, not ratings to report on")
+    return None if tool is None else ExportToolName(tool)
 
 
 def write_demo_reports(

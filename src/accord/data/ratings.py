@@ -245,6 +245,27 @@ class Ratings(DecodeTables):
             f"{self.n_categories} categories, level={self.level!r})"
         )
 
+    def _repr_markdown_(self) -> str:
+        """The ratings in a notebook: what the command line prints first (the read report's
+        line), the design, and the first rows of the long table."""
+        frame = self.to_pandas().head(10)
+        rows = [list(map(str, frame.columns)), ["---"] * frame.shape[1]]
+        rows += [[str(v).replace("|", "\\|") for v in row] for row in frame.itertuples(False)]
+        table = "\n".join("| " + " | ".join(row) + " |" for row in rows)
+        return f"**{self!r}**\n\n{self.report}\n\n{table}"
+
+    def _repr_html_(self) -> str:
+        """The ratings in a notebook, as :meth:`_repr_markdown_` in HTML."""
+        import html
+
+        lines = "<br>".join(html.escape(line) for line in str(self.report).splitlines())
+        table = self.to_pandas().head(10).to_html(index=False)
+        more = f"<p>... {self.n_ratings - 10} more ratings</p>" if self.n_ratings > 10 else ""
+        return (
+            f"<div class='accord-result'><p><b>{html.escape(repr(self))}</b></p>"
+            f"<p>{lines}</p>{table}{more}</div>"
+        )
+
     # ----------------------------------------------------------- construction
     @classmethod
     def from_arrays(

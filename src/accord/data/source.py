@@ -23,6 +23,7 @@ __all__ = [
     "READ_FIELDS",
     "Source",
     "as_source",
+    "refuse_read_options",
     "source",
     "takes_source",
 ]
@@ -301,3 +302,33 @@ def takes_source(
         return (*lead, *rest), {data: src.data, **taken, **kwargs}
 
     return unpack
+
+
+def refuse_read_options(owner: str, given: Mapping[str, object], takes: str = "ratings") -> None:
+    """The keywords an estimator does not take (``given``, its ``**read_options``) refused in
+    one line: a field of :class:`Source` (``item=``, ``engine=``, ...) is told where it goes
+    (:func:`accord.read_ratings` reads the columns, a front door chooses the engine); any
+    other keyword is the TypeError Python gives.
+
+    >>> refuse_read_options("fleiss_kappa", {})
+    >>> refuse_read_options("fleiss_kappa", {"item": "i"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    accord._errors.InvalidInputError: fleiss_kappa() takes ratings, not where they are: ...
+    """
+    if not given:
+        return
+    name = next(iter(given))
+    field = ALIASES.get(name, name)
+    if field not in _FIELDS:  # as Python says it
+        raise TypeError(f"{owner}() got an unexpected keyword argument {name!r}")
+    if field in ENGINE_FIELDS:
+        raise InvalidInputError(
+            f"{owner}() computes on {takes} in memory: {name}= chooses the engine of a front "
+            "door (accord.agreement, accord.consensus, accord.calibrate_panel, accord.report)"
+        )
+    raise InvalidInputError(
+        f"{owner}() takes {takes}, not where they are: {name}= is a field of accord.source(), "
+        f"read by accord.read_ratings(data, item=..., rater=..., label=...); pass "
+        f"{owner}(accord.read_ratings(...))"
+    )

@@ -265,6 +265,24 @@ class Locator:
         k = int(np.searchsorted(self.starts, row, side="right")) - 1
         return f"{row + 1} (row {row - self.starts[k] + 1} of {self.files[k]})"
 
+    def part(self, row0: int) -> str:
+        """ "in FILE": the file of the part that starts at row ``row0`` (0-based) of the
+        whole input, with that row's place in the file when there are several files; empty
+        before any file is known.
+
+        >>> one, two = Locator(), Locator()
+        >>> one.add(0, "a.csv"); two.add(0, "a.csv"); two.add(4, "b.csv")
+        >>> one.part(3), two.part(6)
+        ('in a.csv', 'in b.csv, whose row 3 is row 7 of the input')
+        """
+        if not self.files:
+            return ""
+        k = int(np.searchsorted(self.starts, row0, side="right")) - 1
+        if len(self.files) == 1:
+            return f"in {self.files[k]}"
+        own = row0 - self.starts[k] + 1
+        return f"in {self.files[k]}, whose row {own} is row {row0 + 1} of the input"
+
     def where(self, row: int) -> str:
         """ "row N", with the file and its own row number when there are several files."""
         return f"row {self._at(row)}"

@@ -25,7 +25,8 @@ dask and distributed are imported inside the functions that use them.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Unpack
+from collections.abc import Sequence
+from typing import Any, Unpack, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -49,6 +50,7 @@ from ._mapreduce import MapFn, Merge, Progress, _client_of, partitions_of, run_p
 from ._options import Scan, ScanOptions, check_read
 from ._pages import small_pages
 from ._source import Locator, raise_duplicates
+from .fold import fold_partitions
 from .stream import require_unique
 
 __all__ = ["DaskRescan", "dask_scan", "dask_statistics"]
@@ -489,22 +491,30 @@ class _Pass:
             codes = self.encoded(_encode)
         # One node, not walked per partition: continuous scores make a million categories.
         categories = dask.delayed(decoded.categories, traverse=False)
-        count = dask.delayed(_count)
-        partials = [
-            count(
-                p,
-                n_items=int(decoded.items.size),
-                raters=decoded.raters,
-                categories=categories,
-                duplicates=scan.duplicates,
-                statistics=scan.statistics,
-            )
-            for p in codes
-        ]
-        total: _Partial = run_partitions(
-            self.scheduler, partials, _merge, self.progress, n_parts, n_parts + len(partials)
-        )
-        return total
+        counted = _Counted(int(decoded.items.size), decoded.raters, scan.duplicates,
+                           scan.statistics)  # fmt: skip
+        total = fold_partitions(
+            [(p, categories) for p in codes], counted, _merge, scheduler=self.scheduler,
+            progress=self.progress, phase=(n_parts, n_parts + len(codes)),
+        )  # fmt: skip
+        return cast(_Partial, total)  # (a scan has one partition at least: never None)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Counted:
+    """:func:`_count` of one partition's codes, ``(codes, categories)`` (module level and
+    frozen: it pickles for the schedulers)."""
+
+    n_items: int
+    raters: Any
+    duplicates: str
+    statistics: Sequence[str]
+
+    def __call__(self, part: tuple[Any, tuple[Any, ...]], row0: int) -> _Partial:
+        codes, categories = part
+        return _count(codes, n_items=self.n_items, raters=self.raters,
+                      categories=categories, duplicates=self.duplicates,
+                      statistics=tuple(self.statistics))  # fmt: skip
 
 
 def _checked(total: _Partial, scan: Scan, decoded: Decoded) -> LongPartial:
@@ -523,11 +533,20 @@ def _checked(total: _Partial, scan: Scan, decoded: Decoded) -> LongPartial:
     return stats
 
 
-def _apply(local: _Local, offset: int, tables: _Tables, fn: Any, context: Any) -> Any:
-    """``fn`` on the codes of one partition's kept ratings."""
-    c = tables.labels[local.label]
-    keep = np.flatnonzero(c >= 0)
-    return fn(context, tables.items[local.item[keep]], tables.raters[local.rater[keep]], c[keep])
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Rescanned:
+    """``fn`` on the codes of one partition's kept ratings, ``(kept codes, their decode
+    tables, the context)`` (module level and frozen: it pickles for the schedulers)."""
+
+    fn: Any
+
+    def __call__(self, part: tuple[_Local, _Tables, Any], row0: int) -> Any:
+        local, tables, context = part
+        c = tables.labels[local.label]
+        keep = np.flatnonzero(c >= 0)
+        return self.fn(
+            context, tables.items[local.item[keep]], tables.raters[local.rater[keep]], c[keep]
+        )
 
 
 @dataclasses.dataclass(slots=True, eq=False)
@@ -558,15 +577,14 @@ class DaskRescan:
         for process and cluster schedulers; ``context`` is sent once."""
         require_unique(self.dropped, "the dask engine")
         dask: Any = require("dask", "dask")
-        shared = dask.delayed(context, traverse=False)
-        apply = dask.delayed(_apply)
+        shared = dask.delayed(context, traverse=False)  # sent once, not with every part
         p = self.passes
-        partials = [
-            apply(local, int(p.offsets[k]), p.tables[k], fn, shared)
-            for k, local in enumerate(p.kept)
-        ]
-        n = len(partials)
-        return run_partitions(p.scheduler, partials, merge, p.progress, 2 * n, 3 * n)
+        parts = [(local, p.tables[k], shared) for k, local in enumerate(p.kept)]
+        n = len(parts)
+        return fold_partitions(
+            parts, _Rescanned(fn), merge, scheduler=p.scheduler, progress=p.progress,
+            phase=(2 * n, 3 * n),
+        )  # fmt: skip
 
 
 def _sorted_info(info: DuplicateInfo) -> DuplicateInfo:

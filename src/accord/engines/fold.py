@@ -7,9 +7,11 @@ merged, and the estimator runs once on the result. :func:`fold_batches` and
 
 - *row offsets*: the summary of a part is told the row of the whole input where the part
   starts, so that an error names rows of the whole input (row 12 of the input, not row 2 of
-  the second batch) on every engine. Dask partitions are summarised without knowing where
-  they start; when one holds bad input, a second, cheap pass counts the rows of the
-  partitions before it and the bad one is summarised again at its offset to raise the error;
+  the second batch) on every engine, and the stream engine's add the file the batch is in
+  (``in b.csv, whose row 3 is row 7 of the input`` when there are several). Dask
+  partitions are summarised without knowing where they start; when one holds bad input, a
+  second, cheap pass counts the rows of the partitions before it and the bad one is
+  summarised again at its offset to raise the error;
 - *progress*: rows read so far (stream) or partitions done (dask);
 - *merges in a balanced tree*: batches are merged as they come, pairwise like the dask
   reduction (a binary counter), so partial statistics stay few and float sums are added in
@@ -124,8 +126,27 @@ def fold_batches(
 ) -> T | None:
     """:func:`fold_parts` over the record batches of a pyarrow dataset (or DuckDB query) in
     order; ``locator`` learns which file each row is in."""
-    parts = batches(dataset, columns, batch_size, locator or Locator(), 0)
-    return fold_parts(parts, summarise, merge, progress=progress, total=total)
+    where = locator or Locator()
+    parts = batches(dataset, columns, batch_size, where, 0)
+    return fold_parts(parts, _InFile(summarise, where), merge, progress=progress, total=total)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _InFile:
+    """``summarise`` of one batch whose errors name the file the batch is in after the row
+    of the whole input (the same error, its message extended)."""
+
+    summarise: Summarise
+    locator: Locator
+
+    def __call__(self, part: Any, row0: int) -> Any:
+        try:
+            return self.summarise(part, row0)
+        except InvalidInputError as exc:
+            place = self.locator.part(row0)
+            if place and exc.args:
+                exc.args = (f"{exc.args[0]} ({place})", *exc.args[1:])
+            raise
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -173,9 +194,12 @@ def fold_partitions(
     *,
     scheduler: Any = None,
     progress: Progress | None = None,
+    phase: tuple[int, int] | None = None,
 ) -> T | None:
     """Merge of ``summarise(partition, row0)`` over delayed partitions, tree-reduced on
-    ``scheduler`` (None: no partial). ``progress(done, total)`` counts partitions.
+    ``scheduler`` (None: no partial). ``progress(done, total)`` counts partitions; a fold
+    that is one phase of a longer run gives ``phase`` (the count done before it, and the
+    total of the run) so that one display covers every phase.
 
     Partitions are summarised in one pass at offset 0. When one raises
     :class:`~accord.InvalidInputError`, the rows of the partitions before the first such
@@ -187,7 +211,8 @@ def fold_partitions(
     partials = [summary(part, k) for k, part in enumerate(parts)]
     if not partials:
         return None
-    out = run_partitions(scheduler, partials, _Merge(merge), progress, 0, len(partials))
+    done, whole = phase if phase is not None else (0, len(partials))
+    out = run_partitions(scheduler, partials, _Merge(merge), progress, done, whole)
     if not isinstance(out, _Failed):
         return out  # type: ignore[no-any-return]
     before = compute(scheduler, *[dask.delayed(_length)(p) for p in parts[: out.index]])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -46,9 +46,9 @@ from ..calibration.panel import (
     calibrate_panel_from_statistics,
 )
 from ..data.encoder import typed_ids
-from ..data.source import takes_source
+from ..data.source import Source, as_source
 from ..engines._mapreduce import frame_of
-from ..engines._pages import engine_pages_of
+from ..engines._pages import engine_pages
 from ..engines._run import check_engine
 from ..engines.fold import fold_batches, fold_partitions
 from ..stats.panel import PanelStatistics
@@ -57,18 +57,17 @@ from ._files import batch_dataset
 __all__ = ["calibrate_panel", "panel_statistics"]
 
 
-#: The fields of a Source that calibrate_panel reads (its keywords of those names).
-SOURCE_FIELDS = ("item", "rater", "score", "missing", "duplicates", "engine", "scheduler",
-                 "batch_size", "file_format", "sep")  # fmt: skip
+#: The fields of a Source that calibrate_panel reads (the columns of the panel's long table,
+#: how its file reads and the engine).
+SOURCE_FIELDS = ("item", "rater", "score", "missing", "duplicates", "na_values", "sep",
+                 "encoding", "file_format", "engine", "scheduler", "batch_size",
+                 "progress")  # fmt: skip
 
 
-@engine_pages_of(takes_source("calibrate_panel", SOURCE_FIELDS))
+@engine_pages
 def calibrate_panel(
-    data: Any,
+    data: Source | Any,
     *,
-    item: str,
-    rater: str,
-    score: str,
     confidence: str | None = None,
     sigma: str | None = None,
     score_range: Sequence[str] | None = None,
@@ -86,14 +85,8 @@ def calibrate_panel(
     solver: Solver = "auto",
     tol: float = 1e-10,
     max_iter: int = 5000,
-    missing: Missing = "omit",
-    duplicates: Duplicates = "raise",
     rng: RngLike = None,
-    engine: Literal["memory", "stream", "dask"] = "memory",
-    scheduler: Any = None,
-    batch_size: int = 1_000_000,
-    file_format: str | None = None,
-    sep: str | None = None,
+    **read_options: Any,
 ) -> PanelCalibration:
     """Calibrate a panel: item values and rater biases, with confidence (MacKay et al. 2017).
 
@@ -116,11 +109,12 @@ def calibrate_panel(
 
     Parameters
     ----------
-    data : DataFrame
-        Long table, one row per assessment (pandas, polars, pyarrow, DuckDB; anything narwhals
-        reads).
-    item, rater, score : str
-        Columns of item ids, rater ids and numeric scores.
+    data : Source, DataFrame or path
+        A :class:`~accord.Source` (:func:`accord.source`), or what it holds: a long table,
+        one row per assessment (pandas, polars, pyarrow, DuckDB; anything narwhals reads),
+        or a CSV/TSV, Parquet or JSON Lines file of one (with ``engine="stream"`` or
+        ``"dask"`` a glob, a folder or a list of files too; with ``"dask"`` a Dask
+        DataFrame).
     confidence : str, optional
         Column of confidences ``c > 0`` (inverse variances, absolute by default).
     sigma : str, optional
@@ -173,6 +167,15 @@ def calibrate_panel(
         Relative residual at which conjugate gradients stop.
     max_iter : int, default 5000
         Iterations before :class:`~accord.ConvergenceError`.
+    rng : numpy.random.Generator, int or None
+        Randomness for ``uncertainty="sample"``.
+    **read_options
+        The fields of :class:`~accord.Source` that a panel reads, as :func:`accord.source`
+        takes them (``calibrate_panel(x, item="i", ...)`` is
+        ``calibrate_panel(source(x, item="i", ...))``; a field set that a panel does not read
+        is an error naming it):
+    item, rater, score : str
+        Columns of item ids, rater ids and numeric scores (required).
     missing : {"omit", "raise"}, default "omit"
         Rows with a missing score or confidence: dropped (with a ``DroppedDataWarning``), or an
         error.
@@ -183,8 +186,6 @@ def calibrate_panel(
         dask engines do not keep the order); ``"mean"`` keeps one assessment with the mean
         of the pair's scores and the mean of its confidences. The resolved rows are counted
         in ``report``.
-    rng : numpy.random.Generator, int or None
-        Randomness for ``uncertainty="sample"``.
     engine : {"memory", "stream", "dask"}, default "memory"
         ``"stream"``: ``data`` is a path, glob or list of Parquet/CSV files, read in batches of
         ``batch_size`` rows with pyarrow and aggregated to one row per (item, rater) pair
@@ -199,8 +200,11 @@ def calibrate_panel(
         ``distributed.Client``, or a scheduler address such as ``"tcp://10.0.0.5:8786"``.
     batch_size : int, default 1_000_000
         Rows per batch for ``engine="stream"``.
-    file_format, sep
-        Format override and CSV separator for files (``engine="stream"`` or ``"dask"``).
+    na_values, sep, encoding, file_format
+        How a file reads, as in :func:`accord.read_ratings`: the spellings of a missing cell
+        and the text encoding (memory engine), the CSV separator and a format override.
+    progress : callable, optional
+        ``progress(rows_read, total_or_None)`` after each batch (``engine="stream"``).
 
     Returns
     -------
@@ -284,6 +288,7 @@ def calibrate_panel(
     >>> result.biases["bias"].round(4).tolist()
     [-1.0, 1.0]
     """
+    src = _panel_source(data, read_options)
     options = FitOptions(
         gauge=gauge,
         per_component=per_component,
@@ -297,11 +302,10 @@ def calibrate_panel(
         max_iter=max_iter,
         rng=rng,
     )
-    check_engine(engine, OWNER)
     spec = PanelSpec(
-        item=item,
-        rater=rater,
-        score=score,
+        item=cast(str, src.item),
+        rater=cast(str, src.rater),
+        score=src.scores[0],
         confidence=confidence,
         sigma=sigma,
         score_range=score_range,
@@ -309,26 +313,77 @@ def calibrate_panel(
         confidence_factor=confidence_factor,
         range_convention=range_convention,
         relative=relative,
-        missing=missing,
-        duplicates=duplicates,
+        missing=src.missing,
+        duplicates=src.duplicates,
     )
-    if scheduler is not None and engine != "dask":
-        raise InvalidInputError(
-            f"scheduler applies to engine='dask'; got engine={engine!r} with a scheduler"
-        )
+    engine, file_format, sep = src.engine, src.file_format, src.sep
     if engine == "memory":
-        return calibrate_assessments(read_panel(data, spec), options)
+        return calibrate_assessments(read_panel(_in_memory(src, spec), spec), options)
     if engine == "stream":
         stats = _stream_statistics(
-            data, spec, batch_size=batch_size, file_format=file_format, sep=sep
+            src.data,
+            spec,
+            batch_size=src.batch_size,
+            file_format=file_format,
+            sep=sep,
+            progress=src.progress if callable(src.progress) else None,
         )
     else:
-        stats = _dask_statistics(data, spec, scheduler=scheduler, file_format=file_format, sep=sep)
+        stats = _dask_statistics(
+            src.data, spec, scheduler=src.scheduler, file_format=file_format, sep=sep
+        )
     n_rows = stats.n_assessments + stats.n_dropped
     reasons = {MISSING_REASON: stats.n_dropped} if stats.n_dropped else {}
     stats, resolved = _one_per_pair(stats, spec.duplicates, engine)
     reasons.update(resolved)
     return calibrate_panel_from_statistics(stats, options, n_rows=n_rows, reasons=reasons)
+
+
+def _panel_source(data: Any, read_options: dict[str, Any]) -> Source:
+    """The :class:`~accord.Source` of a panel, checked: the columns named, one score
+    column, no field a panel does not read, the options of a file with a file only."""
+    src = as_source(data, OWNER, **read_options)
+    check_engine(src.engine, OWNER)
+    refused = [name for name in src.given() if name not in SOURCE_FIELDS]
+    if refused:
+        takes = ", ".join(f"{n}=" for n in SOURCE_FIELDS)
+        raise InvalidInputError(f"{OWNER} does not read a source's {refused[0]}=; it takes {takes}")
+    absent = [name for name in ("item", "rater") if getattr(src, name) is None]
+    absent += ["score"] if not src.scores else []
+    if absent:
+        raise InvalidInputError(
+            f"{OWNER} needs the columns {', '.join(f'{n}=' for n in absent)} of the panel's "
+            "long table (one row per assessment)"
+        )
+    if len(src.scores) > 1:
+        raise InvalidInputError(
+            f"{OWNER} calibrates one score column at a time; got score={list(src.scores)}"
+        )
+    if src.scheduler is not None and src.engine != "dask":
+        raise InvalidInputError(
+            f"scheduler applies to engine='dask'; got engine={src.engine!r} with a scheduler"
+        )
+    memory_only = [n for n in ("na_values", "encoding") if getattr(src, n) is not None]
+    if memory_only and src.engine != "memory":
+        raise InvalidInputError(
+            f"{memory_only[0]}= applies to engine='memory'; engine={src.engine!r} reads "
+            "UTF-8 files whose empty cells are missing"
+        )
+    return src
+
+
+def _in_memory(src: Source, spec: PanelSpec) -> Any:
+    """The data of ``src`` as a table: a path's columns of ``spec`` read whole (as its
+    ``na_values``, ``sep``, ``encoding`` and ``file_format`` say), anything else as it is."""
+    from ..io.ratings import read_table
+
+    files = {n: getattr(src, n) for n in ("file_format", "sep", "encoding")}
+    if not isinstance(src.data, str | Path):
+        given = [n for n, v in {**files, "na_values": src.na_values}.items() if v is not None]
+        if given:
+            raise InvalidInputError(f"{given[0]}= applies to a file; {OWNER} got a table")
+        return src.data
+    return read_table(src.data, spec.file_columns, na_values=src.na_values, **files)
 
 
 def _one_per_pair(
@@ -451,6 +506,7 @@ def _stream_statistics(
     file_format: str | None,
     sep: str | None,
     stacklevel: int = 5,
+    progress: Callable[[int, int | None], None] | None = None,
 ) -> PanelStatistics:
     """The batches of the files folded into statistics (:func:`accord.engines.fold.fold_batches`):
     memory bounded by the number of distinct pairs, not of rows."""
@@ -458,7 +514,9 @@ def _stream_statistics(
     dataset, _, fmt = batch_dataset(
         source, columns, batch_size=batch_size, file_format=file_format, sep=sep
     )
-    total = fold_batches(dataset, columns, batch_size, _PanelSummary(spec), _merge)
+    total = fold_batches(
+        dataset, columns, batch_size, _PanelSummary(spec), _merge, progress=progress
+    )
     return _finish(total, fmt != "parquet", spec, stacklevel)
 
 

@@ -44,6 +44,7 @@ __all__ = [
     "ExportTool",
     "Record",
     "SpanTable",
+    "accord_output",
     "choose_asked",
     "export_records",
     "export_tool",
@@ -202,6 +203,39 @@ def _first_record(path: Path) -> Mapping[str, Any] | None:
     except InvalidInputError:
         return None
     return None if first is None else first.value
+
+
+def accord_output(path: str | Path) -> str | None:
+    """What ``path`` is when it is accord's own ``--format json`` output (the envelope that
+    starts with its ``accord``, ``schema`` and ``command`` keys), in words, or None: such a
+    file holds results, not ratings, and a reader refuses it naming the command that wrote
+    it and the file that command read.
+
+    >>> import json, tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "out.json"
+    >>> _ = p.write_text(json.dumps({"accord": "0.1.0", "schema": 1, "command": "agree",
+    ...                              "options": {"path": "r.csv"}, "input": None}))
+    >>> accord_output(p)
+    'the --format json output of accord agree (accord 0.1.0), computed from r.csv'
+    """
+    import json
+    import re
+
+    p = Path(path)
+    if p.suffix.lower() != ".json" or not p.is_file():
+        return None
+    with open(p, "rb") as stream:
+        head = stream.read(512).decode("utf-8", errors="replace")
+    if not re.match(r'\s*\{\s*"accord"\s*:\s*"[^"]*"\s*,\s*"schema"\s*:', head):
+        return None
+    try:
+        envelope = json.loads(p.read_text(encoding="utf-8"))
+    except ValueError:
+        envelope = {}
+    command = envelope.get("command") or "(a command)"
+    read = (envelope.get("options") or {}).get("path")
+    made = f"the --format json output of accord {command} (accord {envelope.get('accord', '?')})"
+    return made + (f", computed from {read}" if read else "")
 
 
 def export_tool(path: str | Path) -> ExportTool | None:

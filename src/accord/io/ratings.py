@@ -14,7 +14,15 @@ from .._validate import CSV_NULLS, check_choice, require_columns
 from ..data.encoder import LabelsAs, arrow_of, typed_column
 from ..data.frames import Declared, declared_categories, require_unique_columns, written_categorical
 from ..data.ratings import Ratings, encode_columns
-from .exports import EXPORT_TOOLS, Encode, EncodeOptions, ExportTool, export_tool, is_json_array
+from .exports import (
+    EXPORT_TOOLS,
+    Encode,
+    EncodeOptions,
+    ExportTool,
+    accord_output,
+    export_tool,
+    is_json_array,
+)
 from .files import (
     check_file,
     check_memory_read,
@@ -436,6 +444,9 @@ def read_ratings(
                 f"{path} is a {tool} export, read as its tool writes it (UTF-8 JSON or "
                 f"Parquet): {', '.join(ignored)} does not apply"
             )
+        made = accord_output(path) if tool is None else None
+        if made is not None:
+            raise InvalidInputError(f"{path} is {made}: results, not ratings to read")
         if tool is None:
             raise InvalidInputError(
                 f"{path}: pass {_columns()} (the columns to read); the file is "

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Never
 
 import numpy as np
 import pandas as pd
@@ -26,6 +26,7 @@ from .._results import Record
 from .._types import BoolArray, FloatArray, IntArray
 from .._validate import check_choice
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 
 __all__ = ["AltTest", "AltTestRanking", "alt_test", "benjamini_yekutieli", "human_panel"]
 
@@ -481,6 +482,7 @@ def alt_test(
     min_raters_per_item: int = 2,
     min_items_per_rater: int = 30,
     test: TestName = "t",
+    **read_options: Never,
 ) -> AltTest | AltTestRanking:
     r"""Can the judge replace a human rater? The alternative annotator test.
 
@@ -568,6 +570,7 @@ def alt_test(
     >>> round(res.advantage_probability, 2)
     1.0
     """
+    refuse_read_options("alt_test", read_options)
     _check_options(epsilon, q, min_raters_per_item, min_items_per_rater, test)
     _scoring_name(scoring)
     if scoring == "neg_rmse" and ratings.level == "nominal" and not _numeric(ratings.categories):

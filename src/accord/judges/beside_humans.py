@@ -19,7 +19,7 @@ import dataclasses
 import math
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -45,6 +45,7 @@ from ..agreement.weights import WEIGHT_SCHEMES, has_order
 from ..consensus import consensus_from_ratings
 from ..consensus.gold import gold_codes
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ..data.table import ContingencyTable
 from ..stats.pairs import PairTables
 from .alternative_annotator import _rater_code
@@ -453,6 +454,7 @@ def judge_agreement(
     n_boot: int = 2000,
     rng: RngLike = None,
     gold: Mapping[Any, Any] | pd.Series | Sequence[Any] | npt.ArrayLike | None = None,
+    **read_options: Never,
 ) -> JudgeAgreement:
     r"""The judge beside the humans, on the same items: pairwise kappas, alpha, consensus.
 
@@ -543,6 +545,7 @@ def judge_agreement(
     >>> res.consensus.accuracy
     1.0
     """
+    refuse_read_options("judge_agreement", read_options)
     _check_options(weights, confidence_level, n_boot)
     code, panel = _panel_codes(ratings, judge, humans)
     seats = _seats(ratings, code, panel)

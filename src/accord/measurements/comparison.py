@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, overload
+from typing import Any, Never, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -14,6 +14,7 @@ import pandas as pd
 from .._errors import InvalidInputError
 from .._results import Result, to_plain
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ._input import paired_arrays, pairs_of_ratings
 from ._repeated import RepeatedFit
 from .concordance import ConcordanceCorrelation, concordance_of_scores
@@ -121,6 +122,7 @@ def bland_altman(
     multiplier: float = 1.96,
     scale: Scale = "difference",
     fit: RepeatedFit = "anova",
+    **read_options: Never,
 ) -> MethodComparison: ...
 
 
@@ -134,6 +136,7 @@ def bland_altman(
     multiplier: float = 1.96,
     scale: Scale = "difference",
     fit: RepeatedFit = "anova",
+    **read_options: Never,
 ) -> BlandAltman: ...
 
 
@@ -146,6 +149,7 @@ def bland_altman(
     multiplier: float = 1.96,
     scale: Scale = "difference",
     fit: RepeatedFit = "anova",
+    **read_options: Never,
 ) -> BlandAltman | MethodComparison:
     r"""Bland-Altman limits of agreement of two methods measuring the same items.
 
@@ -255,6 +259,7 @@ def bland_altman(
     >>> [[round(v, 1) for v in ci] for ci in ba.limits_interval()]
     [[-121.6, -59.9], [55.6, 117.4]]
     """
+    refuse_read_options("bland_altman", read_options)
     check_limits_options(multiplier, scale, "bland_altman", fit)
     if isinstance(x, Ratings):
         if y is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
+from typing import Never
 
 import numpy as np
 import numpy.typing as npt
@@ -14,6 +15,7 @@ from .._results import CIMethod, Coefficient, ConfidenceInterval, check_level, t
 from .._types import Alternative, FloatArray
 from .._validate import check_choice
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ..stats.scores import score_matrix
 from ._input import numeric_vector, paired_arrays
 
@@ -209,7 +211,9 @@ def concordance_of_scores(y: FloatArray, raters: tuple[str, ...]) -> Concordance
 
 
 def concordance_correlation(
-    x: Ratings | npt.ArrayLike, y: npt.ArrayLike | None = None
+    x: Ratings | npt.ArrayLike,
+    y: npt.ArrayLike | None = None,
+    **read_options: Never,
 ) -> ConcordanceCorrelation:
     r"""Lin's concordance correlation coefficient: agreement of measurements with the
     identity line.
@@ -315,6 +319,7 @@ def concordance_correlation(
     >>> round(ccc.statistic, 4), round(ccc.precision, 4)
     (0.9427, 0.9433)
     """
+    refuse_read_options("concordance_correlation", read_options)
     if isinstance(x, Ratings):
         if y is not None:
             raise InvalidInputError(
