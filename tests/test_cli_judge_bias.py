@@ -14,6 +14,8 @@ import accord
 from accord._results import dumps
 from accord.cli import app
 
+from ._cli import cli_json
+
 runner = CliRunner()
 PAIRWISE = str(accord.datasets.path("mt-bench-pairwise.jsonl"))
 RUNS = str(accord.datasets.path("mt-bench-runs.csv"))
@@ -29,7 +31,7 @@ def _run(*args: str) -> str:
 
 
 def test_pairwise_json_is_the_library_results() -> None:
-    out = json.loads(_run(PAIRWISE, "--from", "pairwise", "--seed", "1", "--format", "json"))
+    out = cli_json(_run(PAIRWISE, "--from", "pairwise", "--seed", "1", "--format", "json"))
     log = pd.read_json(PAIRWISE, lines=True)
     position = accord.position_bias(log).table
     got = pd.DataFrame(out["position_bias"]["table"])
@@ -61,14 +63,14 @@ def test_pairwise_table_shows_the_bias_tests() -> None:
 
 
 def test_self_preference_json() -> None:
-    out = json.loads(_run(SMALL, "--from", "pairwise", "--judge", "gpt-4-pair", "--own",
+    out = cli_json(_run(SMALL, "--from", "pairwise", "--judge", "gpt-4-pair", "--own",
                           "gpt-4", "--n-boot", "0", "--format", "json"))  # fmt: skip
     expected = accord.self_preference(pd.read_json(SMALL, lines=True), "gpt-4-pair", "gpt-4")
     assert out["self_preference"] == json.loads(dumps(expected.to_dict()))
 
 
 def test_trial_json_and_csv_are_the_library_results() -> None:
-    out = json.loads(_run(RUNS, *TRIAL_ARGS, "--format", "json"))
+    out = cli_json(_run(RUNS, *TRIAL_ARGS, "--format", "json"))
     expected = accord.judge_consistency(
         pd.read_csv(RUNS), "gpt-4", item="question_id", rater="judge", label="preferred",
         trial="order",
@@ -110,7 +112,7 @@ DRIFT_ARGS = ["--item", "item", "--rater", "rater", "--label", "verdict", "--jud
 
 
 def test_drift_json_csv_and_table_are_the_library_results() -> None:
-    out = json.loads(_run(DRIFT, *DRIFT_ARGS, "--window", "14d", "--format", "json"))
+    out = cli_json(_run(DRIFT, *DRIFT_ARGS, "--window", "14d", "--format", "json"))
     expected = accord.agreement_drift(pd.read_csv(DRIFT), "judge", time="time", window="14d",
                                       label="verdict")  # fmt: skip
     tests = {r["series"]: r for r in out["tests"]}

@@ -8,7 +8,6 @@ the command must print what the library returns, and fail in one line.
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 
 import pandas as pd
@@ -18,6 +17,8 @@ from typer.testing import CliRunner
 import accord
 from accord.cli import app
 from accord.judges.rates import judge_rates
+
+from ._cli import cli_json
 
 runner = CliRunner()
 COLUMNS = ["--item", "item", "--rater", "rater", "--label", "preference"]
@@ -39,7 +40,7 @@ def _library(examples: Path, **options: object) -> accord.judges.rates.JudgeRate
 def test_json_is_the_library_result(examples: Path) -> None:
     code, out, _ = run(examples, "--positive", "first", "--format", "json")
     assert code == 0
-    payload = json.loads(out)
+    payload = cli_json(out)
     ours = _library(examples, positive="first")
     assert payload["corrected"]["estimate"] == pytest.approx(ours.corrected.estimate)
     assert payload["ppi"][0]["estimate"] == pytest.approx(ours.ppi[0].estimate)
@@ -72,7 +73,7 @@ def test_unlabelled_file_adds_judged_items(examples: Path, tmp_path: Path) -> No
     ).to_csv(extra, index=False)
     code, out, _ = run(examples, "--unlabelled", str(extra), "--format", "json")
     assert code == 0
-    assert json.loads(out)["n_unlabelled"] == 781
+    assert cli_json(out)["n_unlabelled"] == 781
 
 
 @pytest.mark.parametrize(
