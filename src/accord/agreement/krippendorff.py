@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from .._errors import InvalidInputError, option
 from .._results import Coefficient, undefined_fields
-from .._types import FloatArray, Level, RngLike
+from .._types import Alternative, FloatArray, Level, RngLike
 from ..data.ratings import Ratings
 from ._counts import (
     NO_PAIRS,
@@ -40,7 +40,14 @@ from ._counts import (
     weight_matrix,
 )
 from ._shared import cols_dot, identity_weights, is_sparse, rows_dot
-from .inference import CIKind, bootstrap, check_ci, population_factor
+from .inference import (
+    CIKind,
+    RaterSampling,
+    SEKind,
+    bootstrap,
+    check_ci,
+    population_factor,
+)
 from .set_distances import SetDistance, SetDistanceMetric, pair_distance_sums, set_distance
 from .weights import DENSE_WEIGHT_CELLS, ManyCategoriesError, check_ordered, has_order
 
@@ -245,6 +252,10 @@ def krippendorff_alpha(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
 ) -> Coefficient:
     r"""Krippendorff's alpha, from the coincidences of the pairable items.
 
@@ -282,6 +293,10 @@ def krippendorff_alpha(
     ci : {"analytic", "bootstrap"}, default "analytic"
     n_boot : int, default 2000
     rng : Generator, int or None
+    se, rater_population_size, test_value, alternative
+        The standard error (conditional on the raters, on the items by a jackknife over
+        raters, or unconditional), the raters' finite-population correction and the test,
+        as in :func:`~accord.percent_agreement`.
 
     Returns
     -------
@@ -339,6 +354,43 @@ def krippendorff_alpha(
     >>> round(krippendorff_alpha(r, level="interval").statistic, 6)
     0.810845
     """
+    sampling = RaterSampling(se, rater_population_size, test_value, alternative)
+    sampling.check("krippendorff_alpha")
+    options: dict[str, Any] = dict(level=level, weights=weights, distance=distance,
+                                   categories=categories)  # fmt: skip
+    result = _alpha(data, population_size=population_size, ci=ci, n_boot=n_boot, rng=rng,
+                    **options)  # fmt: skip
+
+    def without_rater(sub: Ratings) -> float:
+        return _alpha(sub, population_size=None, ci="analytic", n_boot=0, rng=None,
+                      **options).statistic  # fmt: skip
+
+    ratings = data if isinstance(data, Ratings) else getattr(data, "ratings", None)
+    fields = sampling.fields(_plain_result(result), ratings, without_rater, "krippendorff_alpha")
+    return dataclasses.replace(result, **fields)
+
+
+def _plain_result(result: Coefficient) -> dict[str, Any]:
+    """The statistic, standard error and reason of a result, as the fields a
+    :class:`~accord.agreement.inference.RaterSampling` reads."""
+    return dict(
+        statistic=result.statistic, standard_error=result.standard_error, reason=result.reason
+    )
+
+
+def _alpha(
+    data: Any,
+    *,
+    level: Level | None,
+    weights: WeightsLike | None,
+    distance: Distance | SetDistance | str | None,
+    categories: Any,
+    population_size: float | None,
+    ci: CIKind,
+    n_boot: int,
+    rng: RngLike,
+) -> Coefficient:
+    """:func:`krippendorff_alpha` conditional on the raters (its standard error over items)."""
     check_ci(ci, n_boot, "krippendorff_alpha")
     if isinstance(distance, str):  # a distance between sets of labels
         distance = set_distance(data, distance, level=level, weights=weights)

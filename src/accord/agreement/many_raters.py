@@ -25,7 +25,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError
 from .._results import Coefficient, undefined_fields
-from .._types import BoolArray, FloatArray, IntArray, RngLike
+from .._types import Alternative, BoolArray, FloatArray, IntArray, RngLike
 from ..data.ratings import Ratings
 from ._counts import (
     NO_PAIRS,
@@ -44,7 +44,14 @@ from ._counts import (
     weight_matrix,
 )
 from ._shared import chunks, cols_dot, is_identity, is_sparse, rows_dot
-from .inference import CIKind, bootstrap, check_ci, population_factor
+from .inference import (
+    CIKind,
+    RaterSampling,
+    SEKind,
+    bootstrap,
+    check_ci,
+    population_factor,
+)
 from .krippendorff import krippendorff_alpha
 from .weights import LowRankWeights
 
@@ -370,15 +377,28 @@ def _estimate(
     ci: CIKind,
     n_boot: int,
     rng: RngLike,
+    sampling: RaterSampling = RaterSampling(),
 ) -> tuple[CountsView, dict[str, Any]]:
     """The counts view and the fields of one member's result (Conger's kappa reads the
-    ratings; the others the analytic view of the item counts)."""
+    ratings; the others the analytic view of the item counts), with the standard error
+    and test of ``sampling``."""
+    sampling.check(member.name)
     d = prepare(data, categories, member.name)
     if not member.chance.by_rater:
         d = analytic_view(d, ci)
     fields = _family(
         member, d, weights, population_size=population_size, ci=ci, n_boot=n_boot, rng=rng
     )
+
+    def without_rater(sub: Ratings) -> float:
+        view = prepare(sub, None, member.name)
+        view = view if member.chance.by_rater else analytic_view(view, "analytic")
+        out = _family(member, view, weights, population_size=None, ci="analytic", n_boot=0,
+                      rng=None)  # fmt: skip
+        return float(out["statistic"])
+
+    ratings = data if isinstance(data, Ratings) else d.ratings
+    fields.update(sampling.fields(fields, ratings, without_rater, member.name))
     return d, fields
 
 
@@ -536,6 +556,10 @@ def percent_agreement(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
 ) -> Coefficient:
     r"""Percent agreement among many raters: the share of agreeing rating pairs within items.
 
@@ -565,6 +589,23 @@ def percent_agreement(
         Bootstrap replicates.
     rng : Generator, int or None
         Random source of the bootstrap.
+    se : {"raters", "items", "unconditional"}, default "raters"
+        Which standard error (kappaetc's ``se()``). ``"raters"``: conditional on the raters
+        (Gwet's linearisation over items): the answer generalises to other items rated by
+        these raters. ``"items"``: conditional on the items, a jackknife over raters (Gwet
+        2008): to other raters of these items. ``"unconditional"``: the two variances
+        summed: to other items and other raters. The last two need ratings with rater ids
+        and three or more raters; their intervals and tests use ``n_raters - 1`` df and
+        the normal, as kappaetc.
+    rater_population_size : float, optional
+        Raters in the population, for the finite-population correction ``(1 - r/R)`` of
+        the variance over raters (kappaetc's ``nraters()``). Default: infinite.
+    test_value : float, default 0
+        The p-value tests ``statistic = test_value`` (kappaetc's ``testvalue()``), with the
+        t (or z) statistic ``(statistic - test_value) / SE``.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The alternative hypothesis: ``"greater"`` tests H0 ``statistic <= test_value``
+        (kappaetc's ``testvalue(<#)``), ``"less"`` H0 ``statistic >= test_value``.
 
     Returns
     -------
@@ -594,7 +635,8 @@ def percent_agreement(
     (0.5511111, 0.06649714)
     """
     _, fields = _estimate(
-        _PERCENT_AGREEMENT, data, categories, weights, population_size, ci, n_boot, rng
+        _PERCENT_AGREEMENT, data, categories, weights, population_size, ci, n_boot, rng,
+        RaterSampling(se, rater_population_size, test_value, alternative),
     )
     return Coefficient(**fields)
 
@@ -671,6 +713,10 @@ def fleiss_kappa(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
 ) -> FleissKappa:
     r"""Fleiss' kappa for many raters, on complete or incomplete designs.
 
@@ -693,9 +739,9 @@ def fleiss_kappa(
         the items sharing each; analytic SE only).
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights for the weighted kappa (Gwet 2014, ch. 3). None: unweighted.
-    categories, population_size, ci, n_boot, rng
-        Category names (for counts), the population size and the intervals, as in
-        :func:`percent_agreement`.
+    categories, population_size, ci, n_boot, rng, se, rater_population_size, test_value, alternative
+        Category names (for counts), the population sizes, the intervals, the standard
+        error and the test, as in :func:`percent_agreement`.
 
     Returns
     -------
@@ -736,7 +782,8 @@ def fleiss_kappa(
     (0.209931, 0.092371)
     """
     d, fields = _estimate(
-        _FLEISS_KAPPA, data, categories, weights, population_size, ci, n_boot, rng
+        _FLEISS_KAPPA, data, categories, weights, population_size, ci, n_boot, rng,
+        RaterSampling(se, rater_population_size, test_value, alternative),
     )
     if fields["weights"] == "identity" and math.isfinite(fields["statistic"]):
         n = d.items.n
@@ -752,6 +799,10 @@ def gwet_ac1(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
 ) -> Coefficient:
     r"""Gwet's AC1: chance agreement from the propensity to classify at random.
 
@@ -768,9 +819,9 @@ def gwet_ac1(
     data : Ratings, ItemCategoryCounts, CountPatterns or array_like of shape (n_items, q)
         Ratings, the item x category counts, or their count patterns (distinct rows with
         the items sharing each; analytic SE only).
-    categories, population_size, ci, n_boot, rng
-        Category names (for counts), the population size and the intervals, as in
-        :func:`percent_agreement`.
+    categories, population_size, ci, n_boot, rng, se, rater_population_size, test_value, alternative
+        Category names (for counts), the population sizes, the intervals, the standard
+        error and the test, as in :func:`percent_agreement`.
 
     Returns
     -------
@@ -801,7 +852,10 @@ def gwet_ac1(
     >>> round(res.statistic, 7), round(res.standard_error, 8)
     (0.4448007, 0.08418757)
     """
-    _, fields = _estimate(_GWET_AC1, data, categories, "identity", population_size, ci, n_boot, rng)
+    _, fields = _estimate(
+        _GWET_AC1, data, categories, "identity", population_size, ci, n_boot, rng,
+        RaterSampling(se, rater_population_size, test_value, alternative),
+    )
     return Coefficient(**fields)
 
 
@@ -814,6 +868,10 @@ def gwet_ac2(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
 ) -> Coefficient:
     r"""Gwet's AC2: the weighted AC1 for ordered categories.
 
@@ -829,9 +887,9 @@ def gwet_ac2(
         the items sharing each; analytic SE only).
     weights : str, array_like of shape (q, q) or None, default "quadratic"
         Agreement weights (Gwet 2014, ch. 3). None: unweighted.
-    categories, population_size, ci, n_boot, rng
-        Category names (for counts), the population size and the intervals, as in
-        :func:`percent_agreement`.
+    categories, population_size, ci, n_boot, rng, se, rater_population_size, test_value, alternative
+        Category names (for counts), the population sizes, the intervals, the standard
+        error and the test, as in :func:`percent_agreement`.
 
     Returns
     -------
@@ -860,7 +918,10 @@ def gwet_ac2(
     >>> round(gwet_ac2(r).statistic, 7)
     0.9402369
     """
-    _, fields = _estimate(_GWET_AC2, data, categories, weights, population_size, ci, n_boot, rng)
+    _, fields = _estimate(
+        _GWET_AC2, data, categories, weights, population_size, ci, n_boot, rng,
+        RaterSampling(se, rater_population_size, test_value, alternative),
+    )
     return Coefficient(**fields)
 
 
@@ -873,6 +934,10 @@ def brennan_prediger(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
 ) -> Coefficient:
     r"""Brennan-Prediger coefficient (Bennett's S, Randolph's free-marginal kappa).
 
@@ -888,9 +953,9 @@ def brennan_prediger(
         the items sharing each; analytic SE only).
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights (Gwet 2014, ch. 3). None: unweighted.
-    categories, population_size, ci, n_boot, rng
-        Category names (for counts), the population size and the intervals, as in
-        :func:`percent_agreement`.
+    categories, population_size, ci, n_boot, rng, se, rater_population_size, test_value, alternative
+        Category names (for counts), the population sizes, the intervals, the standard
+        error and the test, as in :func:`percent_agreement`.
 
     Returns
     -------
@@ -917,7 +982,8 @@ def brennan_prediger(
     0.785714
     """
     _, fields = _estimate(
-        _BRENNAN_PREDIGER, data, categories, weights, population_size, ci, n_boot, rng
+        _BRENNAN_PREDIGER, data, categories, weights, population_size, ci, n_boot, rng,
+        RaterSampling(se, rater_population_size, test_value, alternative),
     )
     return Coefficient(**fields)
 
@@ -930,6 +996,10 @@ def conger_kappa(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
 ) -> Coefficient:
     r"""Conger's kappa: Cohen's kappa generalised to many raters.
 
@@ -952,6 +1022,8 @@ def conger_kappa(
     ci : {"analytic", "bootstrap"}, default "analytic"
     n_boot : int, default 2000
     rng : Generator, int or None
+    se, rater_population_size, test_value, alternative
+        The standard error and the test, as in :func:`percent_agreement`.
 
     Returns
     -------
@@ -983,5 +1055,8 @@ def conger_kappa(
     """
     if not isinstance(data, Ratings | CountsView):  # a counts view: agreement()'s, shared
         raise InvalidInputError(_CONGER_NEEDS_RATINGS)
-    _, fields = _estimate(_CONGER_KAPPA, data, None, weights, population_size, ci, n_boot, rng)
+    _, fields = _estimate(
+        _CONGER_KAPPA, data, None, weights, population_size, ci, n_boot, rng,
+        RaterSampling(se, rater_population_size, test_value, alternative),
+    )
     return Coefficient(**fields)
