@@ -429,6 +429,10 @@ class RaterSampling:
         else:
             se = math.sqrt(se_raters**2 + v_items) if math.isfinite(v_items) else math.nan
         out.update(standard_error=se, standard_error_given_items=se_items, rater_jackknife=values)
+        if result.get("method"):
+            how = "on the items (jackknife over raters" if self.se == "items" else (
+                "unconditional (linearisation over items plus jackknife over raters")
+            out["method"] = f"{result['method']}; reported SE: {how}, Gwet 2008)"
         if not math.isfinite(se_items):
             reason = (
                 f"the coefficient is undefined with some rater left out, so its jackknife "

@@ -373,9 +373,8 @@ def krippendorff_alpha(
 def _plain_result(result: Coefficient) -> dict[str, Any]:
     """The statistic, standard error and reason of a result, as the fields a
     :class:`~accord.agreement.inference.RaterSampling` reads."""
-    return dict(
-        statistic=result.statistic, standard_error=result.standard_error, reason=result.reason
-    )
+    return dict(statistic=result.statistic, standard_error=result.standard_error,
+                reason=result.reason, method=result.method)  # fmt: skip
 
 
 def _alpha(

@@ -47,6 +47,7 @@ from .weights import (
     all_numbers,
     check_diagonal,
     has_order,
+    is_scheme,
     square_matrix,
 )
 
@@ -374,8 +375,8 @@ def _weight_matrix(
             f"{owner}: pass an explicit weight matrix as agreement_weights= (1 on the diagonal) "
             "or disagreement_weights= (0 on the diagonal), so that its meaning is stated"
         )
-    if weights not in WEIGHT_SCHEMES:
-        options = ", ".join(repr(s) for s in (None, *WEIGHT_SCHEMES))
+    if not is_scheme(weights):
+        options = ", ".join(repr(s) for s in (None, *WEIGHT_SCHEMES, "power:<a>", "circular:<u>"))
         raise InvalidInputError(
             f"The 'weights' parameter of {owner} must be one of {{{options}}}. "
             f"Got {weights!r} instead."
@@ -734,7 +735,7 @@ def _sparse_case(data: Any, y: Any, raters: Any, *matrices: Any, weights: Any) -
     if any(m is not None for m in matrices):
         return False
     q = data.n_categories
-    return (q < 2 and (weights is None or weights in WEIGHT_SCHEMES)) or (
+    return (q < 2 and (weights is None or is_scheme(weights))) or (
         weights is None and q**2 > SPARSE_TABLE_CELLS
     )
 
