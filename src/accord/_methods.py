@@ -387,7 +387,9 @@ def _sampling_sentences(coefs: Sequence[Any], cite: _Cites) -> list[str]:
             f"The variance over raters includes the finite-population correction for a "
             f"population of {size:,.0f} raters."
         )
-    tests = {(float(getattr(c, "test_value", 0.0)), str(getattr(c, "alternative", ""))) for c in coefs}
+    tests = {
+        (float(getattr(c, "test_value", 0.0)), str(getattr(c, "alternative", ""))) for c in coefs
+    }
     tests -= {(0.0, "two-sided"), (0.0, "")}
     for value, side in sorted(tests):
         how = {"greater": "one-sided (alternative: greater than", "less": "one-sided "

@@ -321,9 +321,7 @@ class Coefficient(Result):
     alternative: str = "two-sided"
     replicates: FloatArray | None = dataclasses.field(default=None, repr=False, compare=False)
     jackknife: FloatArray | None = dataclasses.field(default=None, repr=False, compare=False)
-    rater_jackknife: FloatArray | None = dataclasses.field(
-        default=None, repr=False, compare=False
-    )
+    rater_jackknife: FloatArray | None = dataclasses.field(default=None, repr=False, compare=False)
 
     def _headline(self) -> str:
         form = getattr(self, "form", "")

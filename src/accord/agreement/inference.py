@@ -21,7 +21,7 @@ import numpy as np
 
 from .._bootstrap import warn_few_replicates
 from .._errors import InvalidInputError, bad_choice, bad_parameter, warn_degenerate
-from .._types import Alternative, FloatArray, RngLike, as_generator
+from .._types import FloatArray, RngLike, as_generator
 from ..data.ratings import Ratings
 
 __all__ = [
@@ -308,6 +308,7 @@ SEKind: TypeAlias = Literal["raters", "items", "unconditional"]
 #: raters are the sample: a jackknife over raters) and unconditional (both samples).
 SE_KINDS: tuple[str, ...] = ("raters", "items", "unconditional")
 
+
 def leave_one_rater_out(ratings: Ratings, statistic: Callable[[Ratings], float]) -> FloatArray:
     """The coefficient with each rater's ratings left out, in the order of the rater codes
     that rated (shape (r,)).
@@ -373,7 +374,9 @@ class RaterSampling:
             raise InvalidInputError(bad_choice(owner, "se", SE_KINDS, self.se))
         alternatives = ("two-sided", "greater", "less")
         if self.alternative not in alternatives:
-            raise InvalidInputError(bad_choice(owner, "alternative", alternatives, self.alternative))
+            raise InvalidInputError(
+                bad_choice(owner, "alternative", alternatives, self.alternative)
+            )
         value = self.test_value
         if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
             raise InvalidInputError(bad_parameter(owner, "test_value", "a number", value))
@@ -430,8 +433,11 @@ class RaterSampling:
             se = math.sqrt(se_raters**2 + v_items) if math.isfinite(v_items) else math.nan
         out.update(standard_error=se, standard_error_given_items=se_items, rater_jackknife=values)
         if result.get("method"):
-            how = "on the items (jackknife over raters" if self.se == "items" else (
-                "unconditional (linearisation over items plus jackknife over raters")
+            how = (
+                "conditional on the items (jackknife over raters"
+                if self.se == "items"
+                else ("unconditional (linearisation over items plus jackknife over raters")
+            )
             out["method"] = f"{result['method']}; reported SE: {how}, Gwet 2008)"
         if not math.isfinite(se_items):
             reason = (

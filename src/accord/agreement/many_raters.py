@@ -635,7 +635,14 @@ def percent_agreement(
     (0.5511111, 0.06649714)
     """
     _, fields = _estimate(
-        _PERCENT_AGREEMENT, data, categories, weights, population_size, ci, n_boot, rng,
+        _PERCENT_AGREEMENT,
+        data,
+        categories,
+        weights,
+        population_size,
+        ci,
+        n_boot,
+        rng,
         RaterSampling(se, rater_population_size, test_value, alternative),
     )
     return Coefficient(**fields)
@@ -782,7 +789,14 @@ def fleiss_kappa(
     (0.209931, 0.092371)
     """
     d, fields = _estimate(
-        _FLEISS_KAPPA, data, categories, weights, population_size, ci, n_boot, rng,
+        _FLEISS_KAPPA,
+        data,
+        categories,
+        weights,
+        population_size,
+        ci,
+        n_boot,
+        rng,
         RaterSampling(se, rater_population_size, test_value, alternative),
     )
     if fields["weights"] == "identity" and math.isfinite(fields["statistic"]):
@@ -853,7 +867,14 @@ def gwet_ac1(
     (0.4448007, 0.08418757)
     """
     _, fields = _estimate(
-        _GWET_AC1, data, categories, "identity", population_size, ci, n_boot, rng,
+        _GWET_AC1,
+        data,
+        categories,
+        "identity",
+        population_size,
+        ci,
+        n_boot,
+        rng,
         RaterSampling(se, rater_population_size, test_value, alternative),
     )
     return Coefficient(**fields)
@@ -919,7 +940,14 @@ def gwet_ac2(
     0.9402369
     """
     _, fields = _estimate(
-        _GWET_AC2, data, categories, weights, population_size, ci, n_boot, rng,
+        _GWET_AC2,
+        data,
+        categories,
+        weights,
+        population_size,
+        ci,
+        n_boot,
+        rng,
         RaterSampling(se, rater_population_size, test_value, alternative),
     )
     return Coefficient(**fields)
@@ -982,7 +1010,14 @@ def brennan_prediger(
     0.785714
     """
     _, fields = _estimate(
-        _BRENNAN_PREDIGER, data, categories, weights, population_size, ci, n_boot, rng,
+        _BRENNAN_PREDIGER,
+        data,
+        categories,
+        weights,
+        population_size,
+        ci,
+        n_boot,
+        rng,
         RaterSampling(se, rater_population_size, test_value, alternative),
     )
     return Coefficient(**fields)
@@ -1056,7 +1091,14 @@ def conger_kappa(
     if not isinstance(data, Ratings | CountsView):  # a counts view: agreement()'s, shared
         raise InvalidInputError(_CONGER_NEEDS_RATINGS)
     _, fields = _estimate(
-        _CONGER_KAPPA, data, None, weights, population_size, ci, n_boot, rng,
+        _CONGER_KAPPA,
+        data,
+        None,
+        weights,
+        population_size,
+        ci,
+        n_boot,
+        rng,
         RaterSampling(se, rater_population_size, test_value, alternative),
     )
     return Coefficient(**fields)

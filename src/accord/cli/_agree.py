@@ -91,9 +91,7 @@ def _caption(results: list[Any], ci: str, left_out: bool, inference: dict[str, A
     sided = {"two-sided": "two-sided test", "greater": "one-sided test (H1: greater)",
              "less": "one-sided test (H1: less)"}.get(inference.get("alternative", ""),
                                                         "two-sided test")  # fmt: skip
-    caption = (
-        f"SE: {which}; CI: {how}; p: {sided} of {value}{icc_p if has_icc else ''}."
-    )
+    caption = f"SE: {which}; CI: {how}; p: {sided} of {value}{icc_p if has_icc else ''}."
     if left_out:
         caption += (
             " Measurements: the coefficients that count exact matches of values (percent "
