@@ -374,3 +374,15 @@ def test_cli_power_weights_and_bad_se() -> None:
     bad = runner.invoke(app, [*DIAGNOSES, "--se", "subjects"])
     assert bad.exit_code == 2
     assert "--se must be one of raters, items, unconditional; got subjects" in bad.output
+
+
+def test_cohen_kappa_tests_a_value() -> None:
+    # Casagrande et al. (2020) BI-RADS: kappa 0.820757 (the cohen_kappa doctest); t against
+    # 0.6 on n - 1 = 185 df with the Fleiss-Cohen-Everitt SE, as kappaetc's testvalue(<.6).
+    r = accord.datasets.load_birads()
+    base = cohen_kappa(r)
+    res = cohen_kappa(r, test_value=0.6, alternative="greater")
+    t = (base.statistic - 0.6) / base.standard_error
+    assert_allclose(res.test_statistic, t)
+    assert_allclose(res.pvalue, stats.t.sf(t, r.n_items - 1))
+    assert res.statistic == base.statistic and res.to_dict()["test_value"] == 0.6

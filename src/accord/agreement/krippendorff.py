@@ -354,6 +354,7 @@ def krippendorff_alpha(
     >>> round(krippendorff_alpha(r, level="interval").statistic, 6)
     0.810845
     """
+    check_ci(ci, n_boot, "krippendorff_alpha")
     sampling = RaterSampling(se, rater_population_size, test_value, alternative)
     sampling.check("krippendorff_alpha")
     options: dict[str, Any] = dict(level=level, weights=weights, distance=distance,
@@ -389,8 +390,8 @@ def _alpha(
     n_boot: int,
     rng: RngLike,
 ) -> Coefficient:
-    """:func:`krippendorff_alpha` conditional on the raters (its standard error over items)."""
-    check_ci(ci, n_boot, "krippendorff_alpha")
+    """:func:`krippendorff_alpha` conditional on the raters (its standard error over items;
+    ``ci`` and ``n_boot`` checked by the caller)."""
     if isinstance(distance, str):  # a distance between sets of labels
         distance = set_distance(data, distance, level=level, weights=weights)
     metric = _alpha_metric(data, level, weights, distance)

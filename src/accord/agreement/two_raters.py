@@ -37,6 +37,7 @@ from ..information import entropy
 from ._tables import specific_ratio
 from .inference import (
     BootstrapOnly,
+    RaterSampling,
     bootstrap_ci_method,
     check_n_boot,
     population_factor,
@@ -536,6 +537,8 @@ def cohen_kappa(
     categories: Sequence[Any] | None = None,
     raters: tuple[Any, Any] | None = None,
     population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
 ) -> CohenKappa:
     r"""Cohen's kappa for two raters, unweighted or weighted.
 
@@ -556,7 +559,7 @@ def cohen_kappa(
     y : array_like of shape (n,), optional
         Rater Y's labels, aligned with ``data``.
     weights : {None, "linear", "quadratic", "ordinal", "radical", "ratio", "circular", \
-"bipolar"}, optional
+"bipolar", "power:<a>", "circular:<u>"}, optional
         A named weighting scheme (see :func:`~accord.agreement.weights.agreement_weights`),
         computed on the declared category scale: the categories' values when they are
         numbers, else their positions. Default: unweighted.
@@ -572,6 +575,13 @@ def cohen_kappa(
     population_size : float, optional
         Number of items in the population, for the finite-population correction
         :math:`1 - n/N` of the variance. Default: infinite.
+    test_value : float, default 0
+        The p-value tests ``kappa = test_value`` (kappaetc's ``testvalue()``); its t
+        statistic is ``test_statistic``.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The alternative of that test (``"greater"``: H0 ``kappa <= test_value``). With two
+        raters the standard error is conditional on them: the jackknife over raters
+        (``se=`` of :func:`~accord.conger_kappa`) needs three or more.
 
     Returns
     -------
@@ -653,6 +663,24 @@ def cohen_kappa(
     >>> round(cohen_kappa(p, disagreement_weights=[[0, 1, 3], [1, 0, 6], [3, 6, 0]]).statistic, 4)
     0.3478
     """
+    sampling = RaterSampling(test_value=test_value, alternative=alternative)
+    sampling.check("cohen_kappa")
+    res = _cohen_kappa(data, y, weights, agreement_weights, disagreement_weights, categories,
+                       raters, population_size)  # fmt: skip
+    return dataclasses.replace(res, test_value=float(test_value), alternative=alternative)
+
+
+def _cohen_kappa(
+    data: TwoRaterData,
+    y: npt.ArrayLike | None,
+    weights: str | None,
+    agreement_weights: npt.ArrayLike | None,
+    disagreement_weights: npt.ArrayLike | None,
+    categories: Sequence[Any] | None,
+    raters: tuple[Any, Any] | None,
+    population_size: float | None,
+) -> CohenKappa:
+    """:func:`cohen_kappa` testing kappa = 0 (two-sided)."""
     owner = "cohen_kappa"
     if _sparse_case(data, y, raters, agreement_weights, disagreement_weights, weights=weights):
         assert isinstance(data, Ratings)
