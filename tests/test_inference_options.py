@@ -386,3 +386,9 @@ def test_cohen_kappa_tests_a_value() -> None:
     assert_allclose(res.test_statistic, t)
     assert_allclose(res.pvalue, stats.t.sf(t, r.n_items - 1))
     assert res.statistic == base.statistic and res.to_dict()["test_value"] == 0.6
+
+
+def test_agreement_refuses_bootstrap_intervals_with_the_jackknife() -> None:
+    # The table's BCa intervals resample items: conditional on the raters only.
+    with pytest.raises(InvalidInputError, match="ci='bootstrap' resamples the items only"):
+        accord.agreement(toy(), se="unconditional", ci="bootstrap", n_boot=1000, rng=0)

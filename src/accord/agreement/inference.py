@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Literal, TypeAlias
 import numpy as np
 
 from .._bootstrap import warn_few_replicates
-from .._errors import InvalidInputError, bad_choice, bad_parameter, warn_degenerate
+from .._errors import InvalidInputError, bad_choice, bad_parameter, option, warn_degenerate
 from .._types import FloatArray, RngLike, as_generator
 from ..data.ratings import Ratings
 
@@ -412,15 +412,17 @@ class RaterSampling:
             return out
         if ratings is None:
             raise InvalidInputError(
-                f"{owner}: se={self.se!r} jackknifes over the raters, which needs the ratings "
-                "with their rater ids in memory (Ratings, the memory engine), not item x "
-                "category counts; se='raters' needs only the counts"
+                f"{owner}: {option('se', self.se)} jackknifes over the raters, which needs "
+                f"the ratings with their rater ids in memory (Ratings, "
+                f"{option('engine', 'memory')}), not item x category counts; "
+                f"{option('se', 'raters')} needs only the counts"
             )
         n_raters = int(np.count_nonzero(np.bincount(ratings.rater_codes)))
         if n_raters < 3:
             raise InvalidInputError(
-                f"{owner}: se={self.se!r} jackknifes over the raters, which needs three or "
-                f"more raters (each replicate leaves one out); these ratings have {n_raters}"
+                f"{owner}: {option('se', self.se)} jackknifes over the raters, which needs "
+                f"three or more raters (each replicate leaves one out); these ratings have "
+                f"{n_raters}"
             )
         if not math.isfinite(float(result.get("statistic", math.nan))):
             return out | dict(standard_error=math.nan, standard_error_given_items=math.nan)
@@ -441,8 +443,8 @@ class RaterSampling:
             out["method"] = f"{result['method']}; reported SE: {how}, Gwet 2008)"
         if not math.isfinite(se_items):
             reason = (
-                f"the coefficient is undefined with some rater left out, so its jackknife "
-                f"over raters (se={self.se!r}) is undefined"
+                "the coefficient is undefined with some rater left out, so its jackknife "
+                f"over raters ({option('se', self.se)}) is undefined"
             )
             warn_degenerate(reason, stacklevel=5)
             out["reason"] = result.get("reason") or reason

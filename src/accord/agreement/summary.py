@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, option
 from .._methods import MethodsFormat, StudyDesign, agreement_methods
 from .._results import Coefficient, Result
 from .._types import Alternative, Level, RngLike, as_generator
@@ -201,7 +201,7 @@ def agreement_table(
         by_rater=ratings is not None,
         weights=weights,
         opts=dict(population_size=population_size, ci=ci, n_boot=n_boot, rng=gen,
-                  **_sampling(se, rater_population_size, test_value, alternative)),
+                  **_sampling(se, rater_population_size, test_value, alternative, ci)),
     )  # fmt: skip
     if "icc" in wanted and ratings is not None and d.level in ("interval", "ratio"):
         out.extend(icc(ratings, method=icc_method).forms)  # single and average, six forms
@@ -277,7 +277,7 @@ def agreement_from_statistics(
         by_rater=True,
         weights=weights,
         opts=dict(population_size=population_size, ci=ci, n_boot=n_boot, rng=gen,
-                  **_sampling(se, rater_population_size, test_value, alternative)),
+                  **_sampling(se, rater_population_size, test_value, alternative, ci)),
     )  # fmt: skip
     if "icc" in wanted and scores is not None and d.level in ("interval", "ratio"):
         out.extend(icc_from_statistics(scores, method=icc_method).forms)  # as in memory
@@ -285,11 +285,18 @@ def agreement_from_statistics(
 
 
 def _sampling(
-    se: str, rater_population_size: float | None, test_value: float, alternative: str
+    se: str, rater_population_size: float | None, test_value: float, alternative: str, ci: str
 ) -> dict[str, Any]:
     """The standard-error and test keywords of every coefficient of the family, checked
-    once for the table."""
+    once for the table: the table's bootstrap intervals resample items only, so they go
+    with the standard error conditional on the raters."""
     RaterSampling(se, rater_population_size, test_value, alternative).check("agreement")
+    if ci == "bootstrap" and se != "raters":
+        raise InvalidInputError(
+            f"{option('ci', 'bootstrap')} resamples the items only (its intervals are "
+            f"conditional on the raters), which {option('se', se)} is not; use "
+            f"{option('ci', 'analytic')} with it"
+        )
     return dict(se=se, rater_population_size=rater_population_size, test_value=test_value,
                 alternative=alternative)  # fmt: skip
 
