@@ -351,6 +351,10 @@ class Coefficient(Result):
             ("weights", self.weights),
             ("method", self.method),
         ]
+        if self.se_kind != "raters":
+            shown.insert(1, ("se_kind", self.se_kind))
+        if self.test_value != 0.0 or self.alternative != "two-sided":
+            shown.insert(1, ("test", f"{self.alternative} against {self.test_value:g}"))
         if self.reason:
             shown.insert(0, ("reason", self.reason))
         return shown
