@@ -249,7 +249,8 @@ class Coefficient(Result):
     statistic : float
         The estimate; NaN when undefined for the data (see ``reason``).
     standard_error : float
-        The general (non-null) standard error; NaN where none is available.
+        The general (non-null) standard error, of the kind ``se_kind`` says; NaN where none
+        is available.
     n_items : int
         Items that entered the estimate.
     n_raters : int

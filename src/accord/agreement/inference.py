@@ -427,12 +427,12 @@ class RaterSampling:
         if not math.isfinite(float(result.get("statistic", math.nan))):
             return out | dict(standard_error=math.nan, standard_error_given_items=math.nan)
         values = leave_one_rater_out(ratings, statistic)
-        v_items = rater_variance(values, size)
-        se_items = math.sqrt(v_items) if math.isfinite(v_items) else math.nan
+        v_over_raters = rater_variance(values, size)  # the variance given the items
+        se_items = math.sqrt(v_over_raters) if math.isfinite(v_over_raters) else math.nan
         if self.se == "items":
             se = se_items
-        else:
-            se = math.sqrt(se_raters**2 + v_items) if math.isfinite(v_items) else math.nan
+        else:  # Gwet (2014), eq. 5.4.4: the two variances summed
+            se = math.sqrt(se_raters**2 + v_over_raters) if math.isfinite(se_items) else math.nan
         out.update(standard_error=se, standard_error_given_items=se_items, rater_jackknife=values)
         if result.get("method"):
             how = (
