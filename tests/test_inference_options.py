@@ -10,6 +10,7 @@ import json
 import math
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -396,3 +397,48 @@ def test_agreement_refuses_bootstrap_intervals_with_the_jackknife() -> None:
     # The table's BCa intervals resample items: conditional on the raters only.
     with pytest.raises(InvalidInputError, match="ci='bootstrap' resamples the items only"):
         accord.agreement(toy(), se="unconditional", ci="bootstrap", n_boot=1000, rng=0)
+
+
+# --------------------------------------------------------------------------- irrCAC
+
+PEER = json.loads(
+    (Path(__file__).parent / "reference" / "inference_options.json").read_text(encoding="utf-8")
+)
+
+
+def raw4raters() -> accord.Ratings:
+    return accord.Ratings.from_wide(PEER["rows"], categories=[1.0, 2.0, 3.0, 4.0, 5.0])
+
+
+@pytest.mark.parametrize("name", sorted(PEER["leave_one_out"]))
+def test_leave_one_rater_out_values_match_irrcac(name: str) -> None:
+    # PEER["source"]: Python irrCAC 0.4.4 on raw_4raters and on it without each rater column.
+    res = FAMILY[name](raw4raters(), se="unconditional")
+    assert_allclose(res.statistic, PEER["full"][name], atol=1e-9)
+    loo = np.array(PEER["leave_one_out"][name])
+    assert_allclose(res.rater_jackknife, loo, atol=1e-9)
+    expected = math.sqrt(3 / 4 * np.sum((loo - loo.mean()) ** 2))  # the jackknife, r = 4
+    assert_allclose(res.standard_error_given_items, expected, atol=1e-9)
+
+
+@pytest.mark.parametrize("exponent", ["1.5", "3"])
+def test_power_weights_match_irrcac_given_the_matrix(exponent: str) -> None:
+    # irrCAC 0.4.4 given Warrens' (2014) power weights as a custom matrix (PEER["source"]).
+    ref = PEER["power"][exponent]
+    r = raw4raters()
+    ac2 = gwet_ac2(r, weights=f"power:{exponent}")
+    assert_allclose([ac2.statistic, ac2.standard_error], [ref["gwet_ac2"], ref["gwet_ac2_se"]],
+                    atol=1e-9)  # fmt: skip
+    assert_allclose(fleiss_kappa(r, weights=f"power:{exponent}").statistic, ref["fleiss_kappa"],
+                    atol=1e-9)  # fmt: skip
+
+
+def test_circular_weights_match_irrcac_given_the_matrix() -> None:
+    # irrCAC 0.4.4 given Warrens & Pratiwi's (2016) circular weights, u = 0.5.
+    ref = PEER["circular_0.5"]
+    r = raw4raters()
+    ac2 = gwet_ac2(r, weights="circular:0.5")
+    assert_allclose([ac2.statistic, ac2.standard_error], [ref["gwet_ac2"], ref["gwet_ac2_se"]],
+                    atol=1e-9)  # fmt: skip
+    bp = brennan_prediger(r, weights="circular:0.5").statistic
+    assert_allclose(bp, ref["brennan_prediger"], atol=1e-9)
