@@ -210,7 +210,7 @@ def _per_label_table(per_label: Any) -> Any:
         "--level ordinal --ci bootstrap --format json",
         "accord agree examples/diagnoses.csv --item patient --rater rater --label diagnosis "
         "--engine stream",
-        "accord agree examples/diagnoses.csv --item patient --rater rater --label diagnosis "
+        "accord agree examples/pandalm.csv --item item --rater rater --label preference "
         "--se unconditional --test-value 0.4 --alternative greater",
         "accord agree examples/diagnoses.csv --item patient --rater rater --label diagnosis "
         "--multi-label --distance jaccard",
