@@ -233,10 +233,12 @@ def test_bad_options_name_the_option(kw: dict[str, Any], pattern: str) -> None:
 def test_undefined_leave_one_out_gives_nan_with_a_reason() -> None:
     # Without rater 3 every rating is "A": Fleiss' kappa is 0/0 there, so its jackknife is.
     r = accord.Ratings.from_wide([["A", "A", "B"], ["A", "A", "A"], ["A", "A", "B"]])
-    with pytest.warns(accord.DegenerateDataWarning, match="some rater left out"):
-        res = fleiss_kappa(r, se="items")
-    assert math.isfinite(res.statistic) and math.isnan(res.standard_error)
-    assert "rater left out" in (res.reason or "")
+    for func in (fleiss_kappa, krippendorff_alpha):
+        with pytest.warns(accord.DegenerateDataWarning, match="some rater left out") as caught:
+            res = func(r, se="items")
+        assert math.isfinite(res.statistic) and math.isnan(res.standard_error)
+        assert "rater left out" in (res.reason or "")
+        assert [w.filename for w in caught] == [__file__]  # the warning names the call
 
 
 # --------------------------------------------------------------------------- properties

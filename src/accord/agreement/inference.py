@@ -394,11 +394,13 @@ class RaterSampling:
         ratings: Ratings | None,
         statistic: Callable[[Ratings], float],
         owner: str,
+        stacklevel: int = 5,
     ) -> dict[str, Any]:
         """The fields of a coefficient's ``result`` (its ``statistic`` and
         ``standard_error``, conditional on the raters) under these options: the standard
         error asked for, its components, and the test. ``statistic`` recomputes the
-        coefficient on ratings (for the jackknife over raters)."""
+        coefficient on ratings (for the jackknife over raters); ``stacklevel`` of a warning
+        counts from :func:`~accord._errors.warn_degenerate` to the user's call."""
         se_raters = float(result.get("standard_error", math.nan))
         size = self.rater_population_size
         out: dict[str, Any] = dict(
@@ -446,6 +448,6 @@ class RaterSampling:
                 "the coefficient is undefined with some rater left out, so its jackknife "
                 f"over raters ({option('se', self.se)}) is undefined"
             )
-            warn_degenerate(reason, stacklevel=5)
+            warn_degenerate(reason, stacklevel=stacklevel)
             out["reason"] = result.get("reason") or reason
         return out

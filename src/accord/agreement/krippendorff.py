@@ -367,7 +367,9 @@ def krippendorff_alpha(
                       **options).statistic  # fmt: skip
 
     ratings = data if isinstance(data, Ratings) else getattr(data, "ratings", None)
-    fields = sampling.fields(_plain_result(result), ratings, without_rater, "krippendorff_alpha")
+    fields = sampling.fields(
+        _plain_result(result), ratings, without_rater, "krippendorff_alpha", stacklevel=4
+    )
     return dataclasses.replace(result, **fields)
 
 
@@ -415,7 +417,7 @@ def _alpha(
     pairable = it.two
     base = _alpha_base(lvl, d, it.n, it.n2, population_size, ", coincidences over pairable items")
     if it.n2 == 0:
-        return Coefficient(**undefined_fields(NO_PAIRS, base))
+        return Coefficient(**undefined_fields(NO_PAIRS, base, stacklevel=4))
     parts, w = _alpha_parts(d, metric)
     out = _alpha_fields(parts, it.n, population_factor(it.n, population_size), base)
     if ci == "bootstrap" and "observed_agreement" in out:  # alpha is defined
@@ -613,7 +615,7 @@ def _alpha_fields(
             "all pairable ratings are in one category: expected disagreement is 0 and alpha "
             "is 0/0 (undefined)"
         )
-        return undefined_fields(reason, base, stacklevel=4)
+        return undefined_fields(reason, base, stacklevel=5)
     alpha, se, pa, pe = _alpha_finish(parts, n_rated, f_pop)
     out: dict[str, Any] = dict(
         statistic=alpha, standard_error=se, observed_agreement=pa, chance_agreement=pe, **base
@@ -653,7 +655,7 @@ def _alpha_many_values(
         ", from per-item sums of values and squares (no V x V matrix)",
     )
     if n_pair == 0:
-        return Coefficient(**undefined_fields(NO_PAIRS, base, stacklevel=4))
+        return Coefficient(**undefined_fields(NO_PAIRS, base, stacklevel=5))
     keep = pairable_item[r.item_codes]
     totals = np.bincount(r.label_codes[keep], minlength=r.n_categories).astype(np.float64)
     x = _ordinal_positions(totals) if lvl == "ordinal" else r.category_values
