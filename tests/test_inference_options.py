@@ -444,3 +444,18 @@ def test_circular_weights_match_irrcac_given_the_matrix() -> None:
                     atol=1e-9)  # fmt: skip
     bp = brennan_prediger(r, weights="circular:0.5").statistic
     assert_allclose(bp, ref["brennan_prediger"], atol=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([*DIAGNOSES, "--se", "items", "--engine", "stream"], "(Ratings, --engine memory)"),
+        (["agree", "examples/birads.csv", "--item", "finding", "--rater", "modality",
+          "--label", "birads", "--se", "unconditional"], "these ratings have 2"),
+    ],
+)  # fmt: skip
+def test_cli_says_in_one_line_what_the_jackknife_needs(args: list[str], message: str) -> None:
+    out = runner.invoke(app, args)
+    assert out.exit_code == 2
+    lines = out.output.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0] and lines[0].startswith("accord: error:")

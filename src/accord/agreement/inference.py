@@ -388,6 +388,25 @@ class RaterSampling:
                 bad_parameter(owner, "rater_population_size", "a positive number", size)
             )
 
+    def check_raters(self, ratings: Ratings | None, owner: str) -> Ratings:
+        """The ``ratings`` a jackknife over raters needs (with rater ids, three or more
+        raters), else the error that says so; nothing is needed with ``se="raters"``."""
+        if ratings is None:
+            raise InvalidInputError(
+                f"{owner}: {option('se', self.se)} jackknifes over the raters, which needs "
+                f"the ratings with their rater ids in memory (Ratings, "
+                f"{option('engine', 'memory')}), not item x category counts; "
+                f"{option('se', 'raters')} needs only the counts"
+            )
+        n_raters = int(np.count_nonzero(np.bincount(ratings.rater_codes)))
+        if n_raters < 3:
+            raise InvalidInputError(
+                f"{owner}: {option('se', self.se)} jackknifes over the raters, which needs "
+                f"three or more raters (each replicate leaves one out); these ratings have "
+                f"{n_raters}"
+            )
+        return ratings
+
     def fields(
         self,
         result: dict[str, Any],
@@ -412,20 +431,7 @@ class RaterSampling:
         )
         if self.se == "raters":
             return out
-        if ratings is None:
-            raise InvalidInputError(
-                f"{owner}: {option('se', self.se)} jackknifes over the raters, which needs "
-                f"the ratings with their rater ids in memory (Ratings, "
-                f"{option('engine', 'memory')}), not item x category counts; "
-                f"{option('se', 'raters')} needs only the counts"
-            )
-        n_raters = int(np.count_nonzero(np.bincount(ratings.rater_codes)))
-        if n_raters < 3:
-            raise InvalidInputError(
-                f"{owner}: {option('se', self.se)} jackknifes over the raters, which needs "
-                f"three or more raters (each replicate leaves one out); these ratings have "
-                f"{n_raters}"
-            )
+        ratings = self.check_raters(ratings, owner)
         if not math.isfinite(float(result.get("statistic", math.nan))):
             return out | dict(standard_error=math.nan, standard_error_given_items=math.nan)
         values = leave_one_rater_out(ratings, statistic)

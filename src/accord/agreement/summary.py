@@ -189,6 +189,8 @@ def agreement_table(
     d = prepare(data, categories, "agreement")
     gen = _generator(rng)
     ratings = data if isinstance(data, Ratings) else None
+    if se != "raters":
+        RaterSampling(se).check_raters(d.ratings, "agreement")
 
     def light() -> Coefficient:
         view: Any = d  # the counts view: Light shares its statistics (item terms, pair tables)
@@ -256,6 +258,8 @@ def agreement_from_statistics(
     """
     check_ci(ci, n_boot, "agreement")
     wanted = check_coefficients(coefficients)
+    if se != "raters":  # statistics hold no rater ids
+        RaterSampling(se).check_raters(None, "agreement")
     if scores is None:
         wanted.discard("icc")
     if ci == "bootstrap":
