@@ -130,14 +130,23 @@ DATA = [
 ]
 
 
-@pytest.mark.parametrize("name", sorted(FAMILY))
-def test_jackknife_over_raters_is_the_coefficient_without_each_column(name: str) -> None:
+WEIGHTED = [(name, None) for name in sorted(FAMILY) if name != "gwet_ac2"] + [
+    (name, w)
+    for name in ("percent_agreement", "fleiss_kappa", "brennan_prediger", "gwet_ac2")
+    for w in ("quadratic", "power:1.5", "circular:0.3")
+]
+
+
+@pytest.mark.parametrize(("name", "weights"), WEIGHTED)
+def test_jackknife_over_raters_is_the_coefficient_without_each_column(
+    name: str, weights: str | None
+) -> None:
     # The leave-one-out values recomputed from scratch, each from the table without one
     # rater's column (as kappaetc's jackknife drops a variable), and the jackknife formula
-    # written out here.
+    # written out here. (The item-count members compute them from item totals.)
     func = FAMILY[name]
     wide = np.array(DATA, dtype=object)
-    kw: dict[str, Any] = {"weights": "quadratic"} if name == "gwet_ac2" else {}
+    kw: dict[str, Any] = {} if weights is None else {"weights": weights}
     full = accord.Ratings.from_wide(wide.tolist(), level="ordinal", categories=[1, 2, 3])
     res = func(full, se="unconditional", **kw)
     loo = []

@@ -414,12 +414,15 @@ class RaterSampling:
         statistic: Callable[[Ratings], float],
         owner: str,
         stacklevel: int = 5,
+        jackknife: FloatArray | None = None,
     ) -> dict[str, Any]:
         """The fields of a coefficient's ``result`` (its ``statistic`` and
         ``standard_error``, conditional on the raters) under these options: the standard
         error asked for, its components, and the test. ``statistic`` recomputes the
-        coefficient on ratings (for the jackknife over raters); ``stacklevel`` of a warning
-        counts from :func:`~accord._errors.warn_degenerate` to the user's call."""
+        coefficient on ratings (for the jackknife over raters), unless ``jackknife``
+        already holds the leave-one-rater-out values (in the order of
+        :func:`leave_one_rater_out`); ``stacklevel`` of a warning counts from
+        :func:`~accord._errors.warn_degenerate` to the user's call."""
         se_raters = float(result.get("standard_error", math.nan))
         size = self.rater_population_size
         out: dict[str, Any] = dict(
@@ -434,7 +437,7 @@ class RaterSampling:
         ratings = self.check_raters(ratings, owner)
         if not math.isfinite(float(result.get("statistic", math.nan))):
             return out | dict(standard_error=math.nan, standard_error_given_items=math.nan)
-        values = leave_one_rater_out(ratings, statistic)
+        values = leave_one_rater_out(ratings, statistic) if jackknife is None else jackknife
         v_over_raters = rater_variance(values, size)  # the variance given the items
         se_items = math.sqrt(v_over_raters) if math.isfinite(v_over_raters) else math.nan
         if self.se == "items":

@@ -398,8 +398,71 @@ def _estimate(
         return float(out["statistic"])
 
     ratings = data if isinstance(data, Ratings) else d.ratings
-    fields.update(sampling.fields(fields, ratings, without_rater, member.name))
+    fast = None
+    if sampling.se != "raters" and ratings is not None and not member.chance.by_rater:
+        fast = _totals_jackknife(member, d, weights)
+    fields.update(sampling.fields(fields, ratings, without_rater, member.name, jackknife=fast))
     return d, fields
+
+
+#: Most categories (dense q x q) and item x category cells for which the jackknife over
+#: raters runs on item totals.
+_TOTALS_JACKKNIFE_Q = 256
+_TOTALS_JACKKNIFE_CELLS = 20_000_000
+
+
+def _totals_jackknife(member: _Member, d: CountsView, weights: Any) -> FloatArray | None:
+    """The coefficient without each rater (in the order of the rater codes that rated), from
+    the item totals of :func:`_family_from_totals`: rater *g*'s ratings change only the
+    items *g* rated, so the totals without *g* are the totals plus the change of those
+    items' terms. O(ratings + raters x q), against a recomputation per rater; None where
+    the counts are sparse or the categories many (then each rater is left out in turn).
+
+    Each rating (item *i*, label *l*) leaves ``c' = c_i - e_l``: ``r' = r_i - 1`` ratings,
+    pair sums ``c'W c' - r'`` with ``c'W c' = c_i W c_i - (W c_i)_l - (c_i W)_l + w_ll``,
+    shares ``c'/r'`` (0 when the item is left with no rating).
+    """
+    it, r_obj = d.items, d.ratings
+    q = it.counts.shape[1]
+    dense = not is_sparse(it.counts) and it.counts.shape[0] * q <= _TOTALS_JACKKNIFE_CELLS
+    if r_obj is None or d.item_row is None or not dense or q > _TOTALS_JACKKNIFE_Q:
+        return None
+    w_any, _ = weight_matrix(weights, d, member.name)
+    w = np.asarray(w_any.toarray() if is_sparse(w_any) else w_any, dtype=np.float64)
+    counts = np.asarray(it.counts, dtype=np.float64)
+    r, two = it.r, it.two
+    sumq = pair_sums(d, w)
+    pa = np.where(two, sumq / np.where(two, r * (r - 1.0), 1.0), 0.0)
+    shares = counts / r[:, None]
+    totals = np.concatenate([[pa.sum(), two.sum(), float(it.n)], shares.sum(axis=0)])
+    row = d.item_row[r_obj.item_codes]
+    lab = r_obj.label_codes
+    codes = np.flatnonzero(np.bincount(r_obj.rater_codes, minlength=r_obj.n_raters))
+    g = np.searchsorted(codes, r_obj.rater_codes)  # 0..n_raters-1, in code order
+    rr = r[row] - 1.0  # ratings left on the item
+    wc = (counts @ w.T)[row, lab] + (counts @ w)[row, lab]
+    sumq_left = sumq[row] + r[row] - wc + w[lab, lab] - rr
+    two_left = rr >= 2
+    pa_left = np.where(two_left, sumq_left / np.where(two_left, rr * (rr - 1.0), 1.0), 0.0)
+    k = codes.size
+    kept = (rr >= 1).astype(np.float64) - 1.0  # -1 where the item is left with no rating
+    head = np.column_stack([pa_left - pa[row], two_left.astype(np.float64) - two[row], kept])
+    change = np.column_stack([np.bincount(g, weights=head[:, j], minlength=k) for j in range(3)])
+    # Shares: sum over g's ratings of c_i (1/r' - 1/r_i) - e_l / r' (c_i / r_i when none left).
+    alpha = np.where(rr >= 1, 1.0 / np.where(rr >= 1, rr, 1.0), 0.0) - 1.0 / r[row]
+    from scipy import sparse
+
+    by_rater = sparse.csr_array((alpha, (g, row)), shape=(k, counts.shape[0])) @ counts
+    beta = np.where(rr >= 1, 1.0 / np.where(rr >= 1, rr, 1.0), 0.0)
+    by_rater -= np.bincount(g * q + lab, weights=beta, minlength=k * q).reshape(k, q)
+    t = totals[None, :] + np.column_stack([change, by_rater])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pi = t[:, 3:] / t[:, 2:3]
+        pe = member.chance.on_totals(t, pi, w, q)
+        out: FloatArray = np.where(
+            (t[:, 1] > 0) & (pe < 1.0 - 1e-12), (t[:, 0] / t[:, 1] - pe) / (1.0 - pe), math.nan
+        )
+    return out
 
 
 def _family(
