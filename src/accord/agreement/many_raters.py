@@ -435,26 +435,36 @@ def _totals_jackknife(member: _Member, d: CountsView, weights: Any) -> FloatArra
     pa = np.where(two, sumq / np.where(two, r * (r - 1.0), 1.0), 0.0)
     shares = counts / r[:, None]
     totals = np.concatenate([[pa.sum(), two.sum(), float(it.n)], shares.sum(axis=0)])
-    row = d.item_row[r_obj.item_codes]
-    lab = r_obj.label_codes
-    codes = np.flatnonzero(np.bincount(r_obj.rater_codes, minlength=r_obj.n_raters))
-    g = np.searchsorted(codes, r_obj.rater_codes)  # 0..n_raters-1, in code order
-    rr = r[row] - 1.0  # ratings left on the item
-    wc = (counts @ w.T)[row, lab] + (counts @ w)[row, lab]
-    sumq_left = sumq[row] + r[row] - wc + w[lab, lab] - rr
-    two_left = rr >= 2
-    pa_left = np.where(two_left, sumq_left / np.where(two_left, rr * (rr - 1.0), 1.0), 0.0)
-    k = codes.size
-    kept = (rr >= 1).astype(np.float64) - 1.0  # -1 where the item is left with no rating
-    head = np.column_stack([pa_left - pa[row], two_left.astype(np.float64) - two[row], kept])
-    change = np.column_stack([np.bincount(g, weights=head[:, j], minlength=k) for j in range(3)])
-    # Shares: sum over g's ratings of c_i (1/r' - 1/r_i) - e_l / r' (c_i / r_i when none left).
-    alpha = np.where(rr >= 1, 1.0 / np.where(rr >= 1, rr, 1.0), 0.0) - 1.0 / r[row]
     from scipy import sparse
 
-    by_rater = sparse.csr_array((alpha, (g, row)), shape=(k, counts.shape[0])) @ counts
-    beta = np.where(rr >= 1, 1.0 / np.where(rr >= 1, rr, 1.0), 0.0)
-    by_rater -= np.bincount(g * q + lab, weights=beta, minlength=k * q).reshape(k, q)
+    n_rows = counts.shape[0]
+    codes = np.flatnonzero(np.bincount(r_obj.rater_codes, minlength=r_obj.n_raters))
+    k = codes.size
+    lookup = np.full(r_obj.n_raters, -1, dtype=np.int64)
+    lookup[codes] = np.arange(k)
+    cell = d.item_row[r_obj.item_codes] * q + r_obj.label_codes  # (item row, label)
+    # Ratings of each rater in each (item, label) cell: every term below is one per cell.
+    by_cell = sparse.csr_array(
+        (np.ones(cell.size), (lookup[r_obj.rater_codes], cell)), shape=(k, n_rows * q)
+    )
+    left = (r - 1.0)[:, None]  # ratings left on the item, (n, 1)
+    sumq_left = (sumq + r)[:, None] - (counts @ w.T + counts @ w) + np.diag(w)[None, :] - left
+    two_left = left >= 2
+    pa_left = np.where(two_left, sumq_left / np.where(two_left, left * (left - 1.0), 1.0), 0.0)
+    head = np.empty((n_rows, q, 3))
+    head[:, :, 0] = pa_left - pa[:, None]
+    head[:, :, 1] = two_left.astype(np.float64) - two[:, None]
+    head[:, :, 2] = (left >= 1).astype(np.float64) - 1.0  # -1 where no rating is left
+    change = by_cell @ head.reshape(n_rows * q, 3)
+    # Shares: sum over g's ratings of c_i (1/r' - 1/r_i) - e_l / r' (c_i / r_i when none left).
+    beta = np.where(left[:, 0] >= 1, 1.0 / np.where(left[:, 0] >= 1, left[:, 0], 1.0), 0.0)
+    alpha = beta - 1.0 / r
+    cells = np.arange(n_rows * q)
+    to_item = sparse.csr_array(
+        (np.ones(n_rows * q), (cells, cells // q)), shape=(n_rows * q, n_rows)
+    )
+    to_label = sparse.csr_array((np.repeat(beta, q), (cells, cells % q)), shape=(n_rows * q, q))
+    by_rater = (by_cell @ to_item) @ (alpha[:, None] * counts) - (by_cell @ to_label).toarray()
     t = totals[None, :] + np.column_stack([change, by_rater])
     with np.errstate(invalid="ignore", divide="ignore"):
         pi = t[:, 3:] / t[:, 2:3]
