@@ -499,16 +499,24 @@ def coefficient_fields(result: Coefficient, level: float) -> dict[str, Any]:
         pvalue=result.pvalue,
         alternative=result.alternative,
         test_statistic=result.test_statistic,
-        se_method=SE_WORDS.get(result.se_kind, result.se_kind),
+        se_method=_se_words(result),
         confidence_level=level,
     )
     return out
 
 
+def _se_words(result: Coefficient) -> str:
+    """What the standard error answers (:data:`SE_WORDS`); empty for a result without one
+    (the ICC's F test, Light's bootstrap) unless another kind was asked for."""
+    if result.se_kind == "raters" and not math.isfinite(result.standard_error):
+        return ""
+    return SE_WORDS.get(result.se_kind, result.se_kind)
+
+
 #: What each standard error answers, in words (the ``se_method`` of a coefficient's dict).
 SE_WORDS = {
-    "raters": "conditional on the raters (items sampled; Gwet 2014 linearisation): "
-    "generalises to other items rated by these raters",
+    "raters": "conditional on the raters (items sampled): generalises to other items rated "
+    "by these raters",
     "items": "conditional on the items (raters sampled; jackknife over raters, Gwet 2008): "
     "generalises to other raters of these items",
     "unconditional": "unconditional (items and raters sampled; Gwet 2008: the sum of the "
