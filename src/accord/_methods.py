@@ -82,6 +82,9 @@ REFERENCES = {
     "gwet2008": "Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the "
     "presence of high agreement. British Journal of Mathematical and Statistical Psychology, "
     "61(1), 29-48. https://doi.org/10.1348/000711006X126600",
+    "gwet2008r": "Gwet, K. L. (2008). Variance estimation of nominal-scale inter-rater "
+    "reliability with random selection of raters. Psychometrika, 73(3), 407-430. "
+    "https://doi.org/10.1007/s11336-007-9054-8",
     "gwet2014": "Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed. Advanced "
     "Analytics. (Variances as in the R package irrCAC 1.4.)",
     "kripp2004": "Krippendorff, K. (2004). Content Analysis: An Introduction to Its Methodology, "
@@ -370,7 +373,43 @@ def agreement_methods_parts(
             f"Standard errors include the finite-population correction for a population of "
             f"{fpc[0].population_size:,.0f} items."
         )
+    sentences.extend(_sampling_sentences(coefs, cite))
     return sentences, cite.keys
+
+
+#: The standard errors other than the default (conditional on the raters), in words.
+_SE_SENTENCES = {
+    "items": "Standard errors are conditional on the items rated: a jackknife over raters "
+    "{cite}, generalising to other raters of these items",
+    "unconditional": "Standard errors are unconditional: the variance over items (Gwet's "
+    "linearisation) and the variance over raters (a jackknife over raters) summed {cite}, "
+    "generalising to other items and other raters",
+}
+
+
+def _sampling_sentences(coefs: Sequence[Any], cite: _Cites) -> list[str]:
+    """Which standard error (when not the default, conditional on the raters), the raters'
+    finite-population correction, and the value and side of the tests."""
+    out = []
+    kinds = list(dict.fromkeys(str(getattr(c, "se_kind", "raters")) for c in coefs))
+    for kind in (k for k in kinds if k in _SE_SENTENCES):
+        out.append(_SE_SENTENCES[kind].format(cite=cite("gwet2008r")) + ".")
+    raters = [c for c in coefs if math.isfinite(getattr(c, "rater_population_size", math.inf))]
+    if raters and any(getattr(c, "se_kind", "raters") != "raters" for c in raters):
+        size = raters[0].rater_population_size
+        out.append(
+            f"The variance over raters includes the finite-population correction for a "
+            f"population of {size:,.0f} raters."
+        )
+    tests = {
+        (float(getattr(c, "test_value", 0.0)), str(getattr(c, "alternative", ""))) for c in coefs
+    }
+    tests -= {(0.0, "two-sided"), (0.0, "")}
+    for value, side in sorted(tests):
+        how = {"greater": "one-sided (alternative: greater than", "less": "one-sided "
+               "(alternative: less than"}.get(side, "two-sided (against")  # fmt: skip
+        out.append(f"p-values are {how} {value:g}).")
+    return out
 
 
 def _without_advice(method: str) -> str:
@@ -392,18 +431,19 @@ def _join(words: Sequence[str]) -> str:
 def _interval_sentence(table: Any, coefs: Sequence[Any], level: float) -> str:
     """How the standard errors and intervals were computed."""
     hows: list[str] = []
-    dfs: list[int] = []
+    dfs: dict[str, list[int]] = {}
     for c in coefs:
         _, _, how = table.interval(c, level)
         if str(how).startswith("t interval"):
-            dfs.append(int(c.df))
+            basis = "raters - 1" if getattr(c, "se_kind", "raters") == "items" else "items - 1"
+            dfs.setdefault(basis, []).append(int(c.df))
         else:
             hows.append(str(how))
-    if dfs:
-        df_text = _join([f"{df:,}" for df in dict.fromkeys(dfs)])
+    for basis, values in reversed(dfs.items()):
+        df_text = _join([f"{df:,}" for df in dict.fromkeys(values)])
         hows.insert(
             0,
-            f"t intervals with {df_text} degrees of freedom (items - 1), truncated to the "
+            f"t intervals with {df_text} degrees of freedom ({basis}), truncated to the "
             "coefficient's range",
         )
     distinct = list(dict.fromkeys(hows))

@@ -282,7 +282,8 @@ class Coefficient(Result):
     statistic : float
         The estimate; NaN when undefined for the data (see ``reason``).
     standard_error : float
-        The general (non-null) standard error; NaN where none is available.
+        The general (non-null) standard error, of the kind ``se_kind`` says; NaN where none
+        is available.
     n_items : int
         Items that entered the estimate.
     n_raters : int
@@ -307,10 +308,28 @@ class Coefficient(Result):
         Why the statistic is NaN, when it is.
     bounds : tuple of float
         The coefficient's range; analytic intervals are truncated to it.
+    se_kind : {"raters", "items", "unconditional"}
+        Which standard error ``standard_error`` is (kappaetc's ``se()``): conditional on
+        the raters (the items are the sample; the default), conditional on the items (the
+        raters are the sample: a jackknife over raters) or unconditional (both).
+    rater_population_size : float
+        Raters in the population for the finite-population correction of the variance
+        over raters (``inf`` when none was applied).
+    standard_error_given_raters, standard_error_given_items : float
+        The two components: the standard error conditional on the raters (Gwet's
+        linearisation over items) and conditional on the items (the jackknife over
+        raters; NaN unless it was asked for). The unconditional standard error is the
+        square root of the sum of their squares.
+    test_value : float
+        The value the p-value tests (kappaetc's ``testvalue()``; 0 by default).
+    alternative : {"two-sided", "greater", "less"}
+        The alternative hypothesis of the p-value.
     replicates : ndarray or None
         Bootstrap replicates, when a bootstrap was run.
     jackknife : ndarray or None
         Leave-one-item-out values, for BCa intervals.
+    rater_jackknife : ndarray or None
+        Leave-one-rater-out values, when the jackknife over raters was run.
     """
 
     name: str
@@ -328,8 +347,15 @@ class Coefficient(Result):
     population_size: float = math.inf
     reason: str | None = None
     bounds: tuple[float, float] = (-1.0, 1.0)
+    se_kind: str = "raters"
+    rater_population_size: float = math.inf
+    standard_error_given_raters: float = math.nan
+    standard_error_given_items: float = math.nan
+    test_value: float = 0.0
+    alternative: str = "two-sided"
     replicates: FloatArray | None = dataclasses.field(default=None, repr=False, compare=False)
     jackknife: FloatArray | None = dataclasses.field(default=None, repr=False, compare=False)
+    rater_jackknife: FloatArray | None = dataclasses.field(default=None, repr=False, compare=False)
 
     def _headline(self) -> str:
         form = getattr(self, "form", "")
@@ -359,13 +385,23 @@ class Coefficient(Result):
             ("weights", self.weights),
             ("method", self.method),
         ]
+        if self.se_kind != "raters":
+            shown.insert(1, ("se_kind", self.se_kind))
+        if self.test_value != 0.0 or self.alternative != "two-sided":
+            shown.insert(1, ("test", f"{self.alternative} against {self.test_value:g}"))
         if self.reason:
             shown.insert(0, ("reason", self.reason))
         return shown
 
     @property
-    def df(self) -> int:
-        """Degrees of freedom of the t reference: ``n_items - 1``."""
+    def df(self) -> float:
+        """Degrees of freedom of the t reference, as kappaetc: ``n_items - 1`` for the
+        standard error conditional on the raters, ``n_raters - 1`` for the one conditional
+        on the items, and ``inf`` (the normal) for the unconditional one."""
+        if self.se_kind == "items":
+            return max(self.n_raters - 1, 0)
+        if self.se_kind == "unconditional":
+            return math.inf
         return max(self.n_items - 1, 0)
 
     @property
@@ -375,8 +411,17 @@ class Coefficient(Result):
 
     @property
     def pvalue(self) -> float:
-        """Two-sided p-value of ``statistic = 0`` (t reference, ``n_items - 1`` df)."""
-        return self.test("two-sided")
+        """p-value of ``statistic = test_value`` against ``alternative`` (two-sided test of
+        0 by default; t reference on :attr:`df` degrees of freedom)."""
+        return self.test(self.alternative)  # type: ignore[arg-type]
+
+    @property
+    def test_statistic(self) -> float:
+        """The t (or, with ``inf`` df, z) statistic ``(statistic - test_value) / SE``."""
+        se = self.standard_error
+        if not (math.isfinite(self.statistic) and math.isfinite(se)) or se <= 0.0:
+            return math.nan
+        return (self.statistic - self.test_value) / se
 
     @property
     def ci_description(self) -> str:
@@ -384,11 +429,17 @@ class Coefficient(Result):
 
         Results whose default interval is not the t interval override this property.
         """
+        if self.df == math.inf:
+            return f"normal interval, truncated to {list(self.bounds)}"
         return f"t interval, {self.df} df, truncated to {list(self.bounds)}"
 
     def test(self, alternative: Alternative = "two-sided") -> float:
-        """p-value of ``statistic = 0`` against ``alternative`` with the general SE."""
-        return t_pvalue(self.statistic, self.standard_error, self.df, alternative)
+        """p-value of ``statistic = test_value`` (0 unless the coefficient was computed
+        with another ``test_value``) against ``alternative`` with the general SE: a
+        two-sided alternative, ``"greater"`` (H0: at most ``test_value``; kappaetc's
+        ``testvalue(<#)``) or ``"less"`` (H0: at least; ``testvalue(>#)``)."""
+        return t_pvalue(self.statistic - self.test_value, self.standard_error, self.df,
+                        alternative)  # fmt: skip
 
     def confidence_interval(
         self, level: float = 0.95, method: CIMethod = "analytic"
@@ -474,15 +525,36 @@ class Coefficient(Result):
 def coefficient_fields(result: Coefficient, level: float) -> dict[str, Any]:
     """The fields of a coefficient as plain Python (no replicates), plus df, p-value and level:
     :meth:`Coefficient.to_dict` without its interval."""
-    out = plain_fields(result, ("replicates", "jackknife"))
+    out = plain_fields(result, ("replicates", "jackknife", "rater_jackknife"))
     out.update(
         n_categories=result.n_categories,
         df=result.df,
         pvalue=result.pvalue,
-        alternative="two-sided",
+        alternative=result.alternative,
+        test_statistic=result.test_statistic,
+        se_method=_se_words(result),
         confidence_level=level,
     )
     return out
+
+
+def _se_words(result: Coefficient) -> str:
+    """What the standard error answers (:data:`SE_WORDS`); empty for a result without one
+    (the ICC's F test, Light's bootstrap) unless another kind was asked for."""
+    if result.se_kind == "raters" and not math.isfinite(result.standard_error):
+        return ""
+    return SE_WORDS.get(result.se_kind, result.se_kind)
+
+
+#: What each standard error answers, in words (the ``se_method`` of a coefficient's dict).
+SE_WORDS = {
+    "raters": "conditional on the raters (items sampled): generalises to other items rated "
+    "by these raters",
+    "items": "conditional on the items (raters sampled; jackknife over raters, Gwet 2008): "
+    "generalises to other raters of these items",
+    "unconditional": "unconditional (items and raters sampled; Gwet 2008: the sum of the "
+    "two variances): generalises to other items and other raters",
+}
 
 
 def undefined_fields(reason: str, fields: Mapping[str, Any], stacklevel: int = 3) -> dict[str, Any]:

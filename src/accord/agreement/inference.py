@@ -11,20 +11,26 @@ BCa, are ``g(T - F[i])``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Literal, TypeAlias
 
 import numpy as np
 
 from .._bootstrap import warn_few_replicates
-from .._errors import InvalidInputError, bad_choice, bad_parameter
+from .._errors import InvalidInputError, bad_choice, bad_parameter, option, warn_degenerate
 from .._types import FloatArray, RngLike, as_generator
+from ..data.ratings import Ratings
 
 __all__ = [
     "NO_REPLICATES",
+    "SE_KINDS",
     "BootstrapOnly",
     "CIKind",
+    "RaterSampling",
+    "SEKind",
     "bootstrap",
     "bootstrap_ci_description",
     "bootstrap_ci_method",
@@ -32,7 +38,9 @@ __all__ = [
     "check_ci",
     "default_bootstrap_method",
     "drawn_multiplicities",
+    "leave_one_rater_out",
     "population_factor",
+    "rater_variance",
 ]
 
 CIKind: TypeAlias = Literal["analytic", "bootstrap"]
@@ -78,25 +86,35 @@ def check_n_boot(n_boot: Any, owner: str) -> None:
     warn_few_replicates(int(n_boot), stacklevel=4)
 
 
-def population_factor(n: int, population_size: float | None) -> float:
+def population_factor(
+    n: int,
+    population_size: float | None,
+    keyword: str = "population_size",
+    unit: str = "items",
+    done: str = "rated",
+) -> float:
     """Gwet's finite-population correction ``1 - n/N`` of the variance (1 when N is infinite).
 
     Parameters
     ----------
     n : int
-        Items in the sample.
+        Items (or raters) in the sample.
     population_size : float or None
-        Items in the population ``N``; None or ``inf`` for an infinite population.
+        Items (or raters) in the population ``N``; None or ``inf`` for an infinite
+        population.
+    keyword, unit, done : str
+        The option's name, what it counts and what the sample did, for the messages.
     """
     if population_size is None or population_size == math.inf:
         return 1.0
     if not population_size > 0:
         raise InvalidInputError(
-            f"population_size must be a positive number of items; got {population_size!r}"
+            f"{keyword} must be a positive number of {unit}; got {population_size!r}"
         )
     if population_size < n:
         raise InvalidInputError(
-            f"population_size ({population_size:g}) is smaller than the number of items rated ({n})"
+            f"{keyword} ({population_size:g}) is smaller than the number of {unit}"
+            f"{' ' + done if done else ''} ({n})"
         )
     return 1.0 - n / population_size
 
@@ -279,3 +297,166 @@ def _dense(features: Any) -> FloatArray:
     arr = features if isinstance(features, np.ndarray) else features.toarray()
     out: FloatArray = np.asarray(arr, dtype=np.float64)
     return out
+
+
+# --------------------------------------------------------------------------- sampling of raters
+
+SEKind: TypeAlias = Literal["raters", "items", "unconditional"]
+
+#: The standard errors of the chance-corrected coefficients (kappaetc's ``se()``):
+#: conditional on the raters (the items are the sample), conditional on the items (the
+#: raters are the sample: a jackknife over raters) and unconditional (both samples).
+SE_KINDS: tuple[str, ...] = ("raters", "items", "unconditional")
+
+
+def leave_one_rater_out(ratings: Ratings, statistic: Callable[[Ratings], float]) -> FloatArray:
+    """The coefficient with each rater's ratings left out, in the order of the rater codes
+    that rated (shape (r,)).
+
+    ``statistic`` maps ratings to the coefficient; items left without a rating drop out of
+    each replicate, and the category domain stays the same (as kappaetc's jackknife over
+    raters). The warnings of a replicate that is undefined are not repeated: it is NaN.
+    """
+    codes = np.flatnonzero(np.bincount(ratings.rater_codes, minlength=ratings.n_raters))
+    out = np.empty(codes.size, dtype=np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for j, g in enumerate(codes):
+            out[j] = statistic(ratings.subset(ratings.rater_codes != g))
+    return out
+
+
+def rater_variance(values: FloatArray, rater_population_size: float | None) -> float:
+    r"""The jackknife variance over raters of a coefficient (Gwet 2008, Psychometrika):
+
+    .. math::
+
+        v_r = \left(1 - \frac{r}{R}\right)\frac{r - 1}{r}
+              \sum_{g=1}^{r} \left(\kappa_{(g)} - \bar\kappa_{(\cdot)}\right)^2
+
+    with :math:`\kappa_{(g)}` the coefficient without rater *g* (``values``), *r* the raters
+    and *R* the raters in the population (``rater_population_size``; None: infinite).
+    NaN when a leave-one-out value is undefined.
+
+    Examples
+    --------
+    Three raters whose leave-one-out values are 0.2, 0.4 and 0.6: the mean is 0.4, the
+    squares sum to 0.08, and (2/3) 0.08 = 0.05333...
+
+    >>> round(rater_variance(np.array([0.2, 0.4, 0.6]), None), 6)
+    0.053333
+    >>> round(rater_variance(np.array([0.2, 0.4, 0.6]), 6), 6)  # (1 - 3/6) of it
+    0.026667
+    """
+    r = int(values.size)
+    g = population_factor(r, rater_population_size, "rater_population_size", "raters", "")
+    if r < 2 or not np.all(np.isfinite(values)):
+        return math.nan
+    return g * (r - 1) / r * float(np.sum((values - values.mean()) ** 2))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RaterSampling:
+    """The inference options of a chance-corrected coefficient beyond the sampling of items:
+    which standard error (``se``), the finite-population correction of the raters, and the
+    test against ``test_value`` (kappaetc's ``se()``, ``nraters()`` and ``testvalue()``).
+    """
+
+    se: str = "raters"
+    rater_population_size: float | None = None
+    test_value: float = 0.0
+    alternative: str = "two-sided"
+
+    def check(self, owner: str) -> None:
+        """Refuse an unknown ``se`` or ``alternative``, a test value that is no finite
+        number, or a rater population that is no positive number."""
+        if self.se not in SE_KINDS:
+            raise InvalidInputError(bad_choice(owner, "se", SE_KINDS, self.se))
+        alternatives = ("two-sided", "greater", "less")
+        if self.alternative not in alternatives:
+            raise InvalidInputError(
+                bad_choice(owner, "alternative", alternatives, self.alternative)
+            )
+        value = self.test_value
+        if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+            raise InvalidInputError(bad_parameter(owner, "test_value", "a number", value))
+        if not math.isfinite(float(value)):
+            raise InvalidInputError(bad_parameter(owner, "test_value", "a finite number", value))
+        size = self.rater_population_size
+        if size is not None and (isinstance(size, bool) or not float(size) > 0):
+            raise InvalidInputError(
+                bad_parameter(owner, "rater_population_size", "a positive number", size)
+            )
+
+    def check_raters(self, ratings: Ratings | None, owner: str) -> Ratings:
+        """The ``ratings`` a jackknife over raters needs (with rater ids, three or more
+        raters), else the error that says so; nothing is needed with ``se="raters"``."""
+        if ratings is None:
+            raise InvalidInputError(
+                f"{owner}: {option('se', self.se)} jackknifes over the raters, which needs "
+                f"the ratings with their rater ids in memory (Ratings, "
+                f"{option('engine', 'memory')}), not item x category counts; "
+                f"{option('se', 'raters')} needs only the counts"
+            )
+        n_raters = int(np.count_nonzero(np.bincount(ratings.rater_codes)))
+        if n_raters < 3:
+            raise InvalidInputError(
+                f"{owner}: {option('se', self.se)} jackknifes over the raters, which needs "
+                f"three or more raters (each replicate leaves one out); these ratings have "
+                f"{n_raters}"
+            )
+        return ratings
+
+    def fields(
+        self,
+        result: dict[str, Any],
+        ratings: Ratings | None,
+        statistic: Callable[[Ratings], float],
+        owner: str,
+        stacklevel: int = 5,
+        jackknife: FloatArray | None = None,
+    ) -> dict[str, Any]:
+        """The fields of a coefficient's ``result`` (its ``statistic`` and
+        ``standard_error``, conditional on the raters) under these options: the standard
+        error asked for, its components, and the test. ``statistic`` recomputes the
+        coefficient on ratings (for the jackknife over raters), unless ``jackknife``
+        already holds the leave-one-rater-out values (in the order of
+        :func:`leave_one_rater_out`); ``stacklevel`` of a warning counts from
+        :func:`~accord._errors.warn_degenerate` to the user's call."""
+        se_raters = float(result.get("standard_error", math.nan))
+        size = self.rater_population_size
+        out: dict[str, Any] = dict(
+            se_kind=self.se,
+            test_value=float(self.test_value),
+            alternative=self.alternative,
+            rater_population_size=math.inf if size is None else float(size),
+            standard_error_given_raters=se_raters,
+        )
+        if self.se == "raters":
+            return out
+        ratings = self.check_raters(ratings, owner)
+        if not math.isfinite(float(result.get("statistic", math.nan))):
+            return out | dict(standard_error=math.nan, standard_error_given_items=math.nan)
+        values = leave_one_rater_out(ratings, statistic) if jackknife is None else jackknife
+        v_over_raters = rater_variance(values, size)  # the variance given the items
+        se_items = math.sqrt(v_over_raters) if math.isfinite(v_over_raters) else math.nan
+        if self.se == "items":
+            se = se_items
+        else:  # Gwet (2014), eq. 5.4.4: the two variances summed
+            se = math.sqrt(se_raters**2 + v_over_raters) if math.isfinite(se_items) else math.nan
+        out.update(standard_error=se, standard_error_given_items=se_items, rater_jackknife=values)
+        if result.get("method"):
+            how = (
+                "conditional on the items (jackknife over raters"
+                if self.se == "items"
+                else ("unconditional (linearisation over items plus jackknife over raters")
+            )
+            out["method"] = f"{result['method']}; reported SE: {how}, Gwet 2008)"
+        if not math.isfinite(se_items):
+            reason = (
+                "the coefficient is undefined with some rater left out, so its jackknife "
+                f"over raters ({option('se', self.se)}) is undefined"
+            )
+            warn_degenerate(reason, stacklevel=stacklevel)
+            out["reason"] = result.get("reason") or reason
+        return out

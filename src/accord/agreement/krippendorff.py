@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from .._errors import InvalidInputError, option
 from .._results import Coefficient, undefined_fields
-from .._types import FloatArray, Level, RngLike
+from .._types import Alternative, FloatArray, Level, RngLike
 from ..data.ratings import Ratings
 from ..data.source import refuse_read_options
 from ._counts import (
@@ -41,7 +41,14 @@ from ._counts import (
     weight_matrix,
 )
 from ._shared import cols_dot, identity_weights, is_sparse, rows_dot
-from .inference import CIKind, bootstrap, check_ci, population_factor
+from .inference import (
+    CIKind,
+    RaterSampling,
+    SEKind,
+    bootstrap,
+    check_ci,
+    population_factor,
+)
 from .set_distances import SetDistance, SetDistanceMetric, pair_distance_sums, set_distance
 from .weights import DENSE_WEIGHT_CELLS, ManyCategoriesError, check_ordered, has_order
 
@@ -246,6 +253,10 @@ def krippendorff_alpha(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
     **read_options: Never,
 ) -> Coefficient:
     r"""Krippendorff's alpha, from the coincidences of the pairable items.
@@ -284,6 +295,10 @@ def krippendorff_alpha(
     ci : {"analytic", "bootstrap"}, default "analytic"
     n_boot : int, default 2000
     rng : Generator, int or None
+    se, rater_population_size, test_value, alternative
+        The standard error (conditional on the raters, on the items by a jackknife over
+        raters, or unconditional), the raters' finite-population correction and the test,
+        as in :func:`~accord.percent_agreement`.
 
     Returns
     -------
@@ -343,6 +358,45 @@ def krippendorff_alpha(
     """
     refuse_read_options("krippendorff_alpha", read_options)
     check_ci(ci, n_boot, "krippendorff_alpha")
+    sampling = RaterSampling(se, rater_population_size, test_value, alternative)
+    sampling.check("krippendorff_alpha")
+    options: dict[str, Any] = dict(level=level, weights=weights, distance=distance,
+                                   categories=categories)  # fmt: skip
+    result = _alpha(data, population_size=population_size, ci=ci, n_boot=n_boot, rng=rng,
+                    **options)  # fmt: skip
+
+    def without_rater(sub: Ratings) -> float:
+        return _alpha(sub, population_size=None, ci="analytic", n_boot=0, rng=None,
+                      **options).statistic  # fmt: skip
+
+    ratings = data if isinstance(data, Ratings) else getattr(data, "ratings", None)
+    fields = sampling.fields(
+        _plain_result(result), ratings, without_rater, "krippendorff_alpha", stacklevel=4
+    )
+    return dataclasses.replace(result, **fields)
+
+
+def _plain_result(result: Coefficient) -> dict[str, Any]:
+    """The statistic, standard error and reason of a result, as the fields a
+    :class:`~accord.agreement.inference.RaterSampling` reads."""
+    return dict(statistic=result.statistic, standard_error=result.standard_error,
+                reason=result.reason, method=result.method)  # fmt: skip
+
+
+def _alpha(
+    data: Any,
+    *,
+    level: Level | None,
+    weights: WeightsLike | None,
+    distance: Distance | SetDistance | str | None,
+    categories: Any,
+    population_size: float | None,
+    ci: CIKind,
+    n_boot: int,
+    rng: RngLike,
+) -> Coefficient:
+    """:func:`krippendorff_alpha` conditional on the raters (its standard error over items;
+    ``ci`` and ``n_boot`` checked by the caller)."""
     if isinstance(distance, str):  # a distance between sets of labels
         distance = set_distance(data, distance, level=level, weights=weights)
     metric = _alpha_metric(data, level, weights, distance)
@@ -366,7 +420,7 @@ def krippendorff_alpha(
     pairable = it.two
     base = _alpha_base(lvl, d, it.n, it.n2, population_size, ", coincidences over pairable items")
     if it.n2 == 0:
-        return Coefficient(**undefined_fields(NO_PAIRS, base))
+        return Coefficient(**undefined_fields(NO_PAIRS, base, stacklevel=4))
     parts, w = _alpha_parts(d, metric)
     out = _alpha_fields(parts, it.n, population_factor(it.n, population_size), base)
     if ci == "bootstrap" and "observed_agreement" in out:  # alpha is defined
@@ -564,7 +618,7 @@ def _alpha_fields(
             "all pairable ratings are in one category: expected disagreement is 0 and alpha "
             "is 0/0 (undefined)"
         )
-        return undefined_fields(reason, base, stacklevel=4)
+        return undefined_fields(reason, base, stacklevel=5)
     alpha, se, pa, pe = _alpha_finish(parts, n_rated, f_pop)
     out: dict[str, Any] = dict(
         statistic=alpha, standard_error=se, observed_agreement=pa, chance_agreement=pe, **base
@@ -604,7 +658,7 @@ def _alpha_many_values(
         ", from per-item sums of values and squares (no V x V matrix)",
     )
     if n_pair == 0:
-        return Coefficient(**undefined_fields(NO_PAIRS, base, stacklevel=4))
+        return Coefficient(**undefined_fields(NO_PAIRS, base, stacklevel=5))
     keep = pairable_item[r.item_codes]
     totals = np.bincount(r.label_codes[keep], minlength=r.n_categories).astype(np.float64)
     x = _ordinal_positions(totals) if lvl == "ordinal" else r.category_values

@@ -25,7 +25,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError
 from .._results import Coefficient, undefined_fields
-from .._types import BoolArray, FloatArray, IntArray, RngLike
+from .._types import Alternative, BoolArray, FloatArray, IntArray, RngLike
 from ..data.ratings import Ratings
 from ..data.source import refuse_read_options
 from ._counts import (
@@ -45,7 +45,14 @@ from ._counts import (
     weight_matrix,
 )
 from ._shared import chunks, cols_dot, is_identity, is_sparse, rows_dot
-from .inference import CIKind, bootstrap, check_ci, population_factor
+from .inference import (
+    CIKind,
+    RaterSampling,
+    SEKind,
+    bootstrap,
+    check_ci,
+    population_factor,
+)
 from .krippendorff import krippendorff_alpha
 from .weights import LowRankWeights
 
@@ -371,16 +378,102 @@ def _estimate(
     ci: CIKind,
     n_boot: int,
     rng: RngLike,
+    sampling: RaterSampling = RaterSampling(),
 ) -> tuple[CountsView, dict[str, Any]]:
     """The counts view and the fields of one member's result (Conger's kappa reads the
-    ratings; the others the analytic view of the item counts)."""
+    ratings; the others the analytic view of the item counts), with the standard error
+    and test of ``sampling``."""
+    sampling.check(member.name)
     d = prepare(data, categories, member.name)
     if not member.chance.by_rater:
         d = analytic_view(d, ci)
     fields = _family(
         member, d, weights, population_size=population_size, ci=ci, n_boot=n_boot, rng=rng
     )
+
+    def without_rater(sub: Ratings) -> float:
+        view = prepare(sub, None, member.name)
+        view = view if member.chance.by_rater else analytic_view(view, "analytic")
+        out = _family(member, view, weights, population_size=None, ci="analytic", n_boot=0,
+                      rng=None)  # fmt: skip
+        return float(out["statistic"])
+
+    ratings = data if isinstance(data, Ratings) else d.ratings
+    fast = None
+    if sampling.se != "raters" and ratings is not None and not member.chance.by_rater:
+        fast = _totals_jackknife(member, d, weights)
+    fields.update(sampling.fields(fields, ratings, without_rater, member.name, jackknife=fast))
     return d, fields
+
+
+#: Most categories (dense q x q) and item x category cells for which the jackknife over
+#: raters runs on item totals.
+_TOTALS_JACKKNIFE_Q = 256
+_TOTALS_JACKKNIFE_CELLS = 20_000_000
+
+
+def _totals_jackknife(member: _Member, d: CountsView, weights: Any) -> FloatArray | None:
+    """The coefficient without each rater (in the order of the rater codes that rated), from
+    the item totals of :func:`_family_from_totals`: rater *g*'s ratings change only the
+    items *g* rated, so the totals without *g* are the totals plus the change of those
+    items' terms. O(ratings + raters x q), against a recomputation per rater; None where
+    the counts are sparse or the categories many (then each rater is left out in turn).
+
+    Each rating (item *i*, label *l*) leaves ``c' = c_i - e_l``: ``r' = r_i - 1`` ratings,
+    pair sums ``c'W c' - r'`` with ``c'W c' = c_i W c_i - (W c_i)_l - (c_i W)_l + w_ll``,
+    shares ``c'/r'`` (0 when the item is left with no rating).
+    """
+    it, r_obj = d.items, d.ratings
+    q = it.counts.shape[1]
+    dense = not is_sparse(it.counts) and it.counts.shape[0] * q <= _TOTALS_JACKKNIFE_CELLS
+    if r_obj is None or d.item_row is None or not dense or q > _TOTALS_JACKKNIFE_Q:
+        return None
+    w_any, _ = weight_matrix(weights, d, member.name)
+    w = np.asarray(w_any.toarray() if is_sparse(w_any) else w_any, dtype=np.float64)
+    counts = np.asarray(it.counts, dtype=np.float64)
+    r, two = it.r, it.two
+    sumq = pair_sums(d, w)
+    pa = np.where(two, sumq / np.where(two, r * (r - 1.0), 1.0), 0.0)
+    shares = counts / r[:, None]
+    totals = np.concatenate([[pa.sum(), two.sum(), float(it.n)], shares.sum(axis=0)])
+    from scipy import sparse
+
+    n_rows = counts.shape[0]
+    codes = np.flatnonzero(np.bincount(r_obj.rater_codes, minlength=r_obj.n_raters))
+    k = codes.size
+    lookup = np.full(r_obj.n_raters, -1, dtype=np.int64)
+    lookup[codes] = np.arange(k)
+    cell = d.item_row[r_obj.item_codes] * q + r_obj.label_codes  # (item row, label)
+    # Ratings of each rater in each (item, label) cell: every term below is one per cell.
+    by_cell = sparse.csr_array(
+        (np.ones(cell.size), (lookup[r_obj.rater_codes], cell)), shape=(k, n_rows * q)
+    )
+    left = (r - 1.0)[:, None]  # ratings left on the item, (n, 1)
+    sumq_left = (sumq + r)[:, None] - (counts @ w.T + counts @ w) + np.diag(w)[None, :] - left
+    two_left = left >= 2
+    pa_left = np.where(two_left, sumq_left / np.where(two_left, left * (left - 1.0), 1.0), 0.0)
+    head = np.empty((n_rows, q, 3))
+    head[:, :, 0] = pa_left - pa[:, None]
+    head[:, :, 1] = two_left.astype(np.float64) - two[:, None]
+    head[:, :, 2] = (left >= 1).astype(np.float64) - 1.0  # -1 where no rating is left
+    change = by_cell @ head.reshape(n_rows * q, 3)
+    # Shares: sum over g's ratings of c_i (1/r' - 1/r_i) - e_l / r' (c_i / r_i when none left).
+    beta = np.where(left[:, 0] >= 1, 1.0 / np.where(left[:, 0] >= 1, left[:, 0], 1.0), 0.0)
+    alpha = beta - 1.0 / r
+    cells = np.arange(n_rows * q)
+    to_item = sparse.csr_array(
+        (np.ones(n_rows * q), (cells, cells // q)), shape=(n_rows * q, n_rows)
+    )
+    to_label = sparse.csr_array((np.repeat(beta, q), (cells, cells % q)), shape=(n_rows * q, q))
+    by_rater = (by_cell @ to_item) @ (alpha[:, None] * counts) - (by_cell @ to_label).toarray()
+    t = totals[None, :] + np.column_stack([change, by_rater])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pi = t[:, 3:] / t[:, 2:3]
+        pe = member.chance.on_totals(t, pi, w, q)
+        out: FloatArray = np.where(
+            (t[:, 1] > 0) & (pe < 1.0 - 1e-12), (t[:, 0] / t[:, 1] - pe) / (1.0 - pe), math.nan
+        )
+    return out
 
 
 def _family(
@@ -537,6 +630,10 @@ def percent_agreement(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
     **read_options: Never,
 ) -> Coefficient:
     r"""Percent agreement among many raters: the share of agreeing rating pairs within items.
@@ -567,6 +664,23 @@ def percent_agreement(
         Bootstrap replicates.
     rng : Generator, int or None
         Random source of the bootstrap.
+    se : {"raters", "items", "unconditional"}, default "raters"
+        Which standard error (kappaetc's ``se()``). ``"raters"``: conditional on the raters
+        (Gwet's linearisation over items): the answer generalises to other items rated by
+        these raters. ``"items"``: conditional on the items, a jackknife over raters (Gwet
+        2008): to other raters of these items. ``"unconditional"``: the two variances
+        summed: to other items and other raters. The last two need ratings with rater ids
+        and three or more raters; their intervals and tests use ``n_raters - 1`` df and
+        the normal, as kappaetc.
+    rater_population_size : float, optional
+        Raters in the population, for the finite-population correction ``(1 - r/R)`` of
+        the variance over raters (kappaetc's ``nraters()``). Default: infinite.
+    test_value : float, default 0
+        The p-value tests ``statistic = test_value`` (kappaetc's ``testvalue()``), with the
+        t (or z) statistic ``(statistic - test_value) / SE``.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The alternative hypothesis: ``"greater"`` tests H0 ``statistic <= test_value``
+        (kappaetc's ``testvalue(<#)``), ``"less"`` H0 ``statistic >= test_value``.
 
     Returns
     -------
@@ -597,7 +711,15 @@ def percent_agreement(
     """
     refuse_read_options("percent_agreement", read_options)
     _, fields = _estimate(
-        _PERCENT_AGREEMENT, data, categories, weights, population_size, ci, n_boot, rng
+        _PERCENT_AGREEMENT,
+        data,
+        categories,
+        weights,
+        population_size,
+        ci,
+        n_boot,
+        rng,
+        RaterSampling(se, rater_population_size, test_value, alternative),
     )
     return Coefficient(**fields)
 
@@ -674,6 +796,10 @@ def fleiss_kappa(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
     **read_options: Never,
 ) -> FleissKappa:
     r"""Fleiss' kappa for many raters, on complete or incomplete designs.
@@ -697,9 +823,9 @@ def fleiss_kappa(
         the items sharing each; analytic SE only).
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights for the weighted kappa (Gwet 2014, ch. 3). None: unweighted.
-    categories, population_size, ci, n_boot, rng
-        Category names (for counts), the population size and the intervals, as in
-        :func:`percent_agreement`.
+    categories, population_size, ci, n_boot, rng, se, rater_population_size, test_value, alternative
+        Category names (for counts), the population sizes, the intervals, the standard
+        error and the test, as in :func:`percent_agreement`.
 
     Returns
     -------
@@ -741,7 +867,15 @@ def fleiss_kappa(
     """
     refuse_read_options("fleiss_kappa", read_options)
     d, fields = _estimate(
-        _FLEISS_KAPPA, data, categories, weights, population_size, ci, n_boot, rng
+        _FLEISS_KAPPA,
+        data,
+        categories,
+        weights,
+        population_size,
+        ci,
+        n_boot,
+        rng,
+        RaterSampling(se, rater_population_size, test_value, alternative),
     )
     if fields["weights"] == "identity" and math.isfinite(fields["statistic"]):
         n = d.items.n
@@ -757,6 +891,10 @@ def gwet_ac1(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
     **read_options: Never,
 ) -> Coefficient:
     r"""Gwet's AC1: chance agreement from the propensity to classify at random.
@@ -774,9 +912,9 @@ def gwet_ac1(
     data : Ratings, ItemCategoryCounts, CountPatterns or array_like of shape (n_items, q)
         Ratings, the item x category counts, or their count patterns (distinct rows with
         the items sharing each; analytic SE only).
-    categories, population_size, ci, n_boot, rng
-        Category names (for counts), the population size and the intervals, as in
-        :func:`percent_agreement`.
+    categories, population_size, ci, n_boot, rng, se, rater_population_size, test_value, alternative
+        Category names (for counts), the population sizes, the intervals, the standard
+        error and the test, as in :func:`percent_agreement`.
 
     Returns
     -------
@@ -808,7 +946,17 @@ def gwet_ac1(
     (0.4448007, 0.08418757)
     """
     refuse_read_options("gwet_ac1", read_options)
-    _, fields = _estimate(_GWET_AC1, data, categories, "identity", population_size, ci, n_boot, rng)
+    _, fields = _estimate(
+        _GWET_AC1,
+        data,
+        categories,
+        "identity",
+        population_size,
+        ci,
+        n_boot,
+        rng,
+        RaterSampling(se, rater_population_size, test_value, alternative),
+    )
     return Coefficient(**fields)
 
 
@@ -821,6 +969,10 @@ def gwet_ac2(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
     **read_options: Never,
 ) -> Coefficient:
     r"""Gwet's AC2: the weighted AC1 for ordered categories.
@@ -837,9 +989,9 @@ def gwet_ac2(
         the items sharing each; analytic SE only).
     weights : str, array_like of shape (q, q) or None, default "quadratic"
         Agreement weights (Gwet 2014, ch. 3). None: unweighted.
-    categories, population_size, ci, n_boot, rng
-        Category names (for counts), the population size and the intervals, as in
-        :func:`percent_agreement`.
+    categories, population_size, ci, n_boot, rng, se, rater_population_size, test_value, alternative
+        Category names (for counts), the population sizes, the intervals, the standard
+        error and the test, as in :func:`percent_agreement`.
 
     Returns
     -------
@@ -869,7 +1021,17 @@ def gwet_ac2(
     0.9402369
     """
     refuse_read_options("gwet_ac2", read_options)
-    _, fields = _estimate(_GWET_AC2, data, categories, weights, population_size, ci, n_boot, rng)
+    _, fields = _estimate(
+        _GWET_AC2,
+        data,
+        categories,
+        weights,
+        population_size,
+        ci,
+        n_boot,
+        rng,
+        RaterSampling(se, rater_population_size, test_value, alternative),
+    )
     return Coefficient(**fields)
 
 
@@ -882,6 +1044,10 @@ def brennan_prediger(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
     **read_options: Never,
 ) -> Coefficient:
     r"""Brennan-Prediger coefficient (Bennett's S, Randolph's free-marginal kappa).
@@ -898,9 +1064,9 @@ def brennan_prediger(
         the items sharing each; analytic SE only).
     weights : str, array_like of shape (q, q) or None, default "identity"
         Agreement weights (Gwet 2014, ch. 3). None: unweighted.
-    categories, population_size, ci, n_boot, rng
-        Category names (for counts), the population size and the intervals, as in
-        :func:`percent_agreement`.
+    categories, population_size, ci, n_boot, rng, se, rater_population_size, test_value, alternative
+        Category names (for counts), the population sizes, the intervals, the standard
+        error and the test, as in :func:`percent_agreement`.
 
     Returns
     -------
@@ -928,7 +1094,15 @@ def brennan_prediger(
     """
     refuse_read_options("brennan_prediger", read_options)
     _, fields = _estimate(
-        _BRENNAN_PREDIGER, data, categories, weights, population_size, ci, n_boot, rng
+        _BRENNAN_PREDIGER,
+        data,
+        categories,
+        weights,
+        population_size,
+        ci,
+        n_boot,
+        rng,
+        RaterSampling(se, rater_population_size, test_value, alternative),
     )
     return Coefficient(**fields)
 
@@ -941,6 +1115,10 @@ def conger_kappa(
     ci: CIKind = "analytic",
     n_boot: int = 2000,
     rng: RngLike = None,
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
     **read_options: Never,
 ) -> Coefficient:
     r"""Conger's kappa: Cohen's kappa generalised to many raters.
@@ -964,6 +1142,8 @@ def conger_kappa(
     ci : {"analytic", "bootstrap"}, default "analytic"
     n_boot : int, default 2000
     rng : Generator, int or None
+    se, rater_population_size, test_value, alternative
+        The standard error and the test, as in :func:`percent_agreement`.
 
     Returns
     -------
@@ -996,5 +1176,15 @@ def conger_kappa(
     refuse_read_options("conger_kappa", read_options)
     if not isinstance(data, Ratings | CountsView):  # a counts view: agreement()'s, shared
         raise InvalidInputError(_CONGER_NEEDS_RATINGS)
-    _, fields = _estimate(_CONGER_KAPPA, data, None, weights, population_size, ci, n_boot, rng)
+    _, fields = _estimate(
+        _CONGER_KAPPA,
+        data,
+        None,
+        weights,
+        population_size,
+        ci,
+        n_boot,
+        rng,
+        RaterSampling(se, rater_population_size, test_value, alternative),
+    )
     return Coefficient(**fields)

@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, option
 from .._methods import MethodsFormat, StudyDesign, agreement_methods
 from .._results import Coefficient, Result
-from .._types import Level, RngLike, as_generator
+from .._types import Alternative, Level, RngLike, as_generator
 from ..data.ratings import Ratings, ReadReport
 from ..stats.scores import ScoreCells
 from . import many_raters as mr
@@ -31,7 +31,7 @@ from ._statistics import (
     study_design,
 )
 from .icc import ICCMethod, icc, icc_from_statistics
-from .inference import CIKind, check_ci
+from .inference import CIKind, RaterSampling, SEKind, check_ci
 from .pairwise import light_kappa
 from .weights import ManyCategoriesError
 
@@ -191,6 +191,10 @@ def agreement_table(
     n_boot: int = 2000,
     rng: RngLike = None,
     icc_method: ICCMethod = "auto",
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
 ) -> AgreementTable:
     """Every coefficient that applies to ratings or item x category counts, in one table.
 
@@ -213,6 +217,8 @@ def agreement_table(
     wanted, left_out = _for_level(wanted, coefficients, d.level)
     gen = _generator(rng)
     ratings = data if isinstance(data, Ratings) else None
+    if se != "raters":
+        RaterSampling(se).check_raters(d.ratings, "agreement")
 
     def light() -> Coefficient:
         view: Any = d  # the counts view: Light shares its statistics (item terms, pair tables)
@@ -224,9 +230,10 @@ def agreement_table(
         light=light if ratings is not None else None,
         by_rater=ratings is not None,
         weights=weights,
-        opts=dict(population_size=population_size, ci=ci, n_boot=n_boot, rng=gen),
+        opts=dict(population_size=population_size, ci=ci, n_boot=n_boot, rng=gen,
+                  **_sampling(se, rater_population_size, test_value, alternative, ci)),
         nominal_alpha=not left_out,
-    )
+    )  # fmt: skip
     if "icc" in wanted and ratings is not None and d.level in ("interval", "ratio"):
         out.extend(icc(ratings, method=icc_method).forms)  # single and average, six forms
     report = ratings.report if ratings is not None else None
@@ -258,6 +265,10 @@ def agreement_from_statistics(
     report: ReadReport | None = None,
     scores: ScoreCells | None = None,
     icc_method: ICCMethod = "auto",
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
 ) -> AgreementTable:
     """The coefficients of :func:`agreement_table` from count statistics.
 
@@ -274,6 +285,9 @@ def agreement_from_statistics(
     coefficients, weights, population_size, ci, n_boot, rng
         As :func:`agreement_table`. Conger's and Light's kappa are left out with
         ``ci="bootstrap"`` (it resamples items with their ratings).
+    se, rater_population_size, test_value, alternative
+        As :func:`agreement_table`: counts hold no rater ids, so ``se`` is ``"raters"``
+        here (the jackknife over raters needs the ratings in memory).
     report : ReadReport, optional
         What was read, kept on the table.
     scores : ScoreCells, optional
@@ -284,6 +298,8 @@ def agreement_from_statistics(
     """
     check_ci(ci, n_boot, "agreement")
     wanted, left_out = _for_level(check_coefficients(coefficients), coefficients, stats.level)
+    if se != "raters":  # statistics hold no rater ids
+        RaterSampling(se).check_raters(None, "agreement")
     if scores is None:
         wanted.discard("icc")
     if ci == "bootstrap":
@@ -304,12 +320,30 @@ def agreement_from_statistics(
         light=lambda: light_from_statistics(stats),
         by_rater=True,
         weights=weights,
-        opts=dict(population_size=population_size, ci=ci, n_boot=n_boot, rng=gen),
+        opts=dict(population_size=population_size, ci=ci, n_boot=n_boot, rng=gen,
+                  **_sampling(se, rater_population_size, test_value, alternative, ci)),
         nominal_alpha=not left_out,
-    )
+    )  # fmt: skip
     if "icc" in wanted and scores is not None and d.level in ("interval", "ratio"):
         out.extend(icc_from_statistics(scores, method=icc_method).forms)  # as in memory
     return AgreementTable(tuple(out), d.level, ci, report, _design(d), left_out)
+
+
+def _sampling(
+    se: str, rater_population_size: float | None, test_value: float, alternative: str, ci: str
+) -> dict[str, Any]:
+    """The standard-error and test keywords of every coefficient of the family, checked
+    once for the table: the table's bootstrap intervals resample items only, so they go
+    with the standard error conditional on the raters."""
+    RaterSampling(se, rater_population_size, test_value, alternative).check("agreement")
+    if ci == "bootstrap" and se != "raters":
+        raise InvalidInputError(
+            f"{option('ci', 'bootstrap')} resamples the items only (its intervals are "
+            f"conditional on the raters), which {option('se', se)} is not; use "
+            f"{option('ci', 'analytic')} with it"
+        )
+    return dict(se=se, rater_population_size=rater_population_size, test_value=test_value,
+                alternative=alternative)  # fmt: skip
 
 
 def _design(d: CountsView) -> StudyDesign:
@@ -356,7 +390,8 @@ def _coefficients(
         if "conger_kappa" in wanted and by_rater:
             out.append(mr.conger_kappa(data, weights=w, **opts))
         if "light_kappa" in wanted and light is not None and not weighted:
-            out.append(light())
+            test = {k: opts[k] for k in ("test_value", "alternative") if k in opts}
+            out.append(dataclasses.replace(light(), **test))
         if "brennan_prediger" in wanted:
             out.append(mr.brennan_prediger(data, weights=w, **opts))
         if "gwet_ac1" in wanted and not weighted:

@@ -38,6 +38,7 @@ from ..information import entropy
 from ._tables import specific_ratio
 from .inference import (
     BootstrapOnly,
+    RaterSampling,
     bootstrap_ci_method,
     check_n_boot,
     population_factor,
@@ -48,6 +49,7 @@ from .weights import (
     all_numbers,
     check_diagonal,
     has_order,
+    is_scheme,
     square_matrix,
 )
 
@@ -375,8 +377,8 @@ def _weight_matrix(
             f"{owner}: pass an explicit weight matrix as agreement_weights= (1 on the diagonal) "
             "or disagreement_weights= (0 on the diagonal), so that its meaning is stated"
         )
-    if weights not in WEIGHT_SCHEMES:
-        options = ", ".join(repr(s) for s in (None, *WEIGHT_SCHEMES))
+    if not is_scheme(weights):
+        options = ", ".join(repr(s) for s in (None, *WEIGHT_SCHEMES, "power:<a>", "circular:<u>"))
         raise InvalidInputError(
             f"The 'weights' parameter of {owner} must be one of {{{options}}}. "
             f"Got {weights!r} instead."
@@ -536,6 +538,8 @@ def cohen_kappa(
     categories: Sequence[Any] | None = None,
     raters: tuple[Any, Any] | None = None,
     population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
     **read_options: Never,
 ) -> CohenKappa:
     r"""Cohen's kappa for two raters, unweighted or weighted.
@@ -557,7 +561,7 @@ def cohen_kappa(
     y : array_like of shape (n,), optional
         Rater Y's labels, aligned with ``data``.
     weights : {None, "linear", "quadratic", "ordinal", "radical", "ratio", "circular", \
-"bipolar"}, optional
+"bipolar", "power:<a>", "circular:<u>"}, optional
         A named weighting scheme (see :func:`~accord.agreement.weights.agreement_weights`),
         computed on the declared category scale: the categories' values when they are
         numbers, else their positions. Default: unweighted.
@@ -573,6 +577,13 @@ def cohen_kappa(
     population_size : float, optional
         Number of items in the population, for the finite-population correction
         :math:`1 - n/N` of the variance. Default: infinite.
+    test_value : float, default 0
+        The p-value tests ``kappa = test_value`` (kappaetc's ``testvalue()``); its t
+        statistic is ``test_statistic``.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The alternative of that test (``"greater"``: H0 ``kappa <= test_value``). With two
+        raters the standard error is conditional on them: the jackknife over raters
+        (``se=`` of :func:`~accord.conger_kappa`) needs three or more.
 
     Returns
     -------
@@ -655,6 +666,24 @@ def cohen_kappa(
     0.3478
     """
     refuse_read_options("cohen_kappa", read_options)
+    sampling = RaterSampling(test_value=test_value, alternative=alternative)
+    sampling.check("cohen_kappa")
+    res = _cohen_kappa(data, y, weights, agreement_weights, disagreement_weights, categories,
+                       raters, population_size)  # fmt: skip
+    return dataclasses.replace(res, test_value=float(test_value), alternative=alternative)
+
+
+def _cohen_kappa(
+    data: TwoRaterData,
+    y: npt.ArrayLike | None,
+    weights: str | None,
+    agreement_weights: npt.ArrayLike | None,
+    disagreement_weights: npt.ArrayLike | None,
+    categories: Sequence[Any] | None,
+    raters: tuple[Any, Any] | None,
+    population_size: float | None,
+) -> CohenKappa:
+    """:func:`cohen_kappa` testing kappa = 0 (two-sided)."""
     owner = "cohen_kappa"
     if _sparse_case(data, y, raters, agreement_weights, disagreement_weights, weights=weights):
         assert isinstance(data, Ratings)
@@ -737,7 +766,7 @@ def _sparse_case(data: Any, y: Any, raters: Any, *matrices: Any, weights: Any) -
     if any(m is not None for m in matrices):
         return False
     q = data.n_categories
-    return (q < 2 and (weights is None or weights in WEIGHT_SCHEMES)) or (
+    return (q < 2 and (weights is None or is_scheme(weights))) or (
         weights is None and q**2 > SPARSE_TABLE_CELLS
     )
 

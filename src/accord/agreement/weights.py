@@ -31,7 +31,9 @@ __all__ = [
     "category_scale",
     "check_ordered",
     "has_order",
+    "is_scheme",
     "many_category_weights",
+    "parse_scheme",
 ]
 
 WeightScheme: TypeAlias = Literal[
@@ -47,6 +49,58 @@ WEIGHT_SCHEMES: tuple[str, ...] = (
     "circular",
     "bipolar",
 )
+
+#: Schemes that take a number after a colon: ``"power:1.5"`` (Warrens 2014: the exponent,
+#: >= 0) and ``"circular:0.5"`` (Warrens & Pratiwi 2016: the weight of neighbours on the
+#: circle, in [0, 1)); a bare ``"circular"`` is Gwet's sine weights.
+PARAMETRISED_SCHEMES: tuple[str, ...] = ("power", "circular")
+
+
+def parse_scheme(scheme: str, owner: str = "agreement_weights") -> tuple[str, float | None]:
+    """The name of a weight scheme and its number (None for a scheme without one).
+
+    >>> parse_scheme("power:1.5"), parse_scheme("circular:0.5"), parse_scheme("linear")
+    (('power', 1.5), ('circular', 0.5), ('linear', None))
+    """
+    name, colon, text = scheme.partition(":")
+    if not colon:
+        if name == "power":
+            raise InvalidInputError(
+                f"power weights of {owner} need their exponent after a colon, e.g. 'power:1.5' "
+                "(0 is the identity, 0.5 radical, 1 linear, 2 quadratic; Warrens 2014)"
+            )
+        return name, None
+    if name not in PARAMETRISED_SCHEMES:
+        raise InvalidInputError(
+            f"The 'weights' parameter of {owner}: only 'power' and 'circular' take a number "
+            f"after a colon. Got {scheme!r} instead."
+        )
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    low_ok = value >= 0.0
+    high_ok = value < 1.0 if name == "circular" else value < math.inf
+    if not (low_ok and high_ok):
+        need = "in [0, 1)" if name == "circular" else "a finite number >= 0"
+        raise InvalidInputError(
+            f"The number of {name} weights of {owner} must be {need}. Got {text!r} instead."
+        )
+    return name, value
+
+
+def is_scheme(weights: Any) -> bool:
+    """Whether ``weights`` names a scheme (:data:`WEIGHT_SCHEMES`, or one of
+    :data:`PARAMETRISED_SCHEMES` with its number).
+
+    >>> is_scheme("quadratic"), is_scheme("power:2"), is_scheme("cubic"), is_scheme(None)
+    (True, True, False, False)
+    """
+    if not isinstance(weights, str):
+        return False
+    name, colon, _ = weights.partition(":")
+    return weights in WEIGHT_SCHEMES or (bool(colon) and name in PARAMETRISED_SCHEMES)
+
 
 #: Schemes whose weights change when the category values are shifted (they depend on where 0
 #: is): on categories nobody declared (a bare table's 0..q-1) they would measure nothing.
@@ -188,6 +242,12 @@ def agreement_weights(
     - circular: :math:`1 - \sin^2(\pi (x_k - x_l)/U) / \max`, :math:`U = x_{max} - x_{min} + 1`
     - bipolar: :math:`1 - \frac{(x_k - x_l)^2}{(x_k + x_l - 2x_{min})(2x_{max} - x_k - x_l)}
       / \max` (0 on the diagonal)
+    - ``"power:a"``: :math:`1 - |x_k - x_l|^a / (x_{max} - x_{min})^a`, 1 on the diagonal
+      (Warrens 2014; ``a`` = 0, 0.5, 1, 2 give the identity, radical, linear and
+      quadratic weights; kappaetc's ``wgt(power #)``)
+    - ``"circular:u"``: 1 on the diagonal, :math:`u` for neighbours on the circle of the
+      positions (:math:`|k - l| \in \{1, q - 1\}`), 0 elsewhere, :math:`0 \le u < 1`
+      (Warrens & Pratiwi 2016; kappaetc's ``wgt(circular #, noabsolute)``)
 
     Parameters
     ----------
@@ -218,9 +278,19 @@ def agreement_weights(
     ----------
     .. [1] Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed., ch. 3.
        Advanced Analytics.
+    .. [2] Warrens, M. J. (2014). Power weighted versions of Bennett, Alpert, and
+       Goldstein's S. Journal of Mathematics, 2014, 231909.
+       https://doi.org/10.1155/2014/231909
+    .. [3] Warrens, M. J., & Pratiwi, B. C. (2016). Kappa coefficients for circular
+       classifications. Journal of Classification, 33(3), 507-522.
+       https://doi.org/10.1007/s00357-016-9217-3
 
     Examples
     --------
+    >>> agreement_weights("power:1", [1, 2, 3]).tolist()  # the linear weights
+    [[1.0, 0.5, 0.0], [0.5, 1.0, 0.5], [0.0, 0.5, 1.0]]
+    >>> agreement_weights("circular:0.5", [1, 2, 3, 4])[0].tolist()
+    [1.0, 0.5, 0.0, 0.5]
     >>> agreement_weights("quadratic", [1, 2, 3]).tolist()
     [[1.0, 0.75, 0.0], [0.75, 1.0, 0.75], [0.0, 0.75, 1.0]]
     >>> agreement_weights("linear", ["A", "B", "C"]).tolist()
@@ -238,14 +308,17 @@ def agreement_weights(
             )
         check_diagonal(w, 1.0, owner, "pass 1 - W")
         return w
-    if scheme not in WEIGHT_SCHEMES:
+    if not is_scheme(scheme):
         raise InvalidInputError(
             f"The 'weights' parameter of {owner} must be one of "
-            f"{{{', '.join(repr(s) for s in WEIGHT_SCHEMES)}}} or a q x q matrix. "
-            f"Got {scheme!r} instead."
+            f"{{{', '.join(repr(s) for s in WEIGHT_SCHEMES)}}}, 'power:<exponent>', "
+            f"'circular:<u>' or a q x q matrix. Got {scheme!r} instead."
         )
     if scheme != "identity":
         check_ordered(f"{scheme} weights", categories, owner, ordered)
+    name, number = parse_scheme(scheme, owner)
+    if number is not None:
+        return _parametrised(name, number, categories)
     if scheme in ORIGIN_SCHEMES:
         _check_origin(scheme, categories, owner, declared)
     if scheme == "identity" or q == 1:
@@ -287,6 +360,27 @@ def agreement_weights(
     np.fill_diagonal(raw, 0.0)
     out: FloatArray = 1.0 - raw / raw.max()
     return out
+
+
+def _parametrised(name: str, number: float, categories: Sequence[Any]) -> FloatArray:
+    """Power weights (Warrens 2014) on the category scale, or the circular weights of
+    Warrens & Pratiwi (2016) on the positions, for :func:`agreement_weights`."""
+    q = len(categories)
+    if q == 1:
+        return np.eye(1)
+    if name == "circular":
+        pos = np.arange(q)
+        gap = np.abs(pos[:, None] - pos[None, :])
+        out = np.where((gap == 1) | (gap == q - 1), number, 0.0)
+        np.fill_diagonal(out, 1.0)
+        return _f(out)
+    x = category_scale(categories)
+    span = float(x.max() - x.min())
+    if span <= 0:
+        raise InvalidInputError("power weights need at least two distinct category values")
+    w = 1.0 - (np.abs(x[:, None] - x[None, :]) / span) ** number
+    np.fill_diagonal(w, 1.0)  # 0 ** 0 is 1: the identity at exponent 0
+    return _f(w)
 
 
 class ManyCategoriesError(InvalidInputError):

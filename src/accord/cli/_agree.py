@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import typer
 
+from .._errors import shown
 from ._app import app, examples
 from ._common import (
     DISTANCE_OPTION,
@@ -49,6 +51,9 @@ CSV_COLUMNS = (
     "ci_high",
     "ci_method",
     "pvalue",
+    "test_value",
+    "alternative",
+    "se_kind",
     "standard_error_null",
     "n_items",
     "n_raters",
@@ -62,9 +67,10 @@ CSV_COLUMNS = (
 )
 
 
-def _caption(results: list[Any], ci: str, left_out: bool) -> str:
+def _caption(results: list[Any], ci: str, left_out: bool, inference: dict[str, Any]) -> str:
     """The table's caption: which SE, interval and test each row has (the ICC's interval
-    and why it was chosen), and the coefficients left out of a table of measurements."""
+    and why it was chosen), and the coefficients left out of a table of measurements
+    (``inference``: the ``se``, ``test_value`` and ``alternative`` keywords)."""
     has_icc = any(getattr(coef, "label", None) for coef in results)
     reml = any(getattr(coef, "lr_statistic", None) is not None for coef in results)
     choice = next((c.interval_choice for c in results if getattr(c, "interval_choice", "")), "")
@@ -72,12 +78,20 @@ def _caption(results: list[Any], ci: str, left_out: bool) -> str:
     icc_ci += f", chosen as {choice})" if choice else ")"
     icc_p = " (ICC: likelihood-ratio test, REML on every item with a score)" if reml else (
         " (ICC: F test)")  # fmt: skip
-    how = "BCa bootstrap over items" if ci == "bootstrap" else "t interval on items - 1 df"
+    se = inference.get("se", "raters")
+    reference = {"raters": "t interval on items - 1 df", "items": "t interval on raters - 1 df",
+                 "unconditional": "normal interval"}.get(se, "")  # fmt: skip
+    how = "BCa bootstrap over items" if ci == "bootstrap" else reference
     how += icc_ci if has_icc and ci != "bootstrap" else ""
-    caption = (
-        f"SE: general (non-null) standard error (Gwet 2014 / irrCAC 1.4); CI: {how}; "
-        f"p: two-sided test of 0{icc_p if has_icc else ''}."
-    )
+    which = {"raters": "general (non-null) standard error conditional on the raters (Gwet "
+             "2014 / irrCAC 1.4)", "items": "standard error conditional on the items "
+             "(jackknife over raters, Gwet 2008)", "unconditional": "unconditional standard "
+             "error (items and raters sampled, Gwet 2008)"}.get(se, se)  # fmt: skip
+    value = shown(inference.get("test_value", 0.0))
+    sided = {"two-sided": "two-sided test", "greater": "one-sided test (H1: greater)",
+             "less": "one-sided test (H1: less)"}.get(inference.get("alternative", ""),
+                                                        "two-sided test")  # fmt: skip
+    caption = f"SE: {which}; CI: {how}; p: {sided} of {value}{icc_p if has_icc else ''}."
     if left_out:
         caption += (
             " Measurements: the coefficients that count exact matches of values (percent "
@@ -98,6 +112,7 @@ def render(
     ratings: Any = None,
     per_label: Any = None,
     left_out: bool = False,
+    inference: dict[str, Any] | None = None,
 ) -> None:
     """Print or write the report and coefficient table in the chosen format (the table
     format starts with the verdict: the headline coefficient at the ``measurement`` level
@@ -108,8 +123,9 @@ def render(
     from .._verdict import table_verdict, two_rater_kappas
     from ..agreement.summary import AgreementTable
 
+    test = {k: v for k, v in (inference or {}).items() if k in ("test_value", "alternative")}
     if ratings is not None:  # two raters on categories: Cohen's kappa, the headline, is a row
-        results = [*two_rater_kappas(ratings), *results]
+        results = [*(replace(c, **test) for c in two_rater_kappas(ratings)), *results]
     table = AgreementTable(tuple(results), measurement, ci)
     dicts = table.rows(level)
     if fmt is OutputFormat.json:
@@ -142,7 +158,7 @@ def render(
         table, level, two_raters=None if ratings is None else ratings.n_raters == 2
     )
     columns = ["coefficient", "estimate", "SE", f"{level:.0%} CI", "p", "items", "note"]
-    caption = _caption(results, ci, left_out)
+    caption = _caption(results, ci, left_out, inference or {})
     if per_label is None:
         print_table(rows, columns, title=str(report), caption=caption, output=output, lead=lead)
         return
@@ -194,6 +210,8 @@ def _per_label_table(per_label: Any) -> Any:
         "--level ordinal --ci bootstrap --format json",
         "accord agree examples/diagnoses.csv --item patient --rater rater --label diagnosis "
         "--engine stream",
+        "accord agree examples/pandalm.csv --item item --rater rater --label preference "
+        "--se unconditional --test-value 0.4 --alternative greater",
         "accord agree examples/diagnoses.csv --item patient --rater rater --label diagnosis "
         "--multi-label --distance jaccard",
     ),
@@ -216,13 +234,36 @@ def agree(
         None,
         "--weights",
         help="Weights of the weighted rows: linear, quadratic, ordinal, radical, ratio, "
-        "circular, bipolar (default quadratic above nominal level).",
+        "circular, bipolar, power:<exponent> (e.g. power:1.5; Warrens 2014) or "
+        "circular:<u> (neighbours on the circle weigh u in [0, 1); Warrens & Pratiwi 2016) "
+        "(default quadratic above nominal level).",
     ),
     ci: str = typer.Option("analytic", "--ci", help="analytic (t interval) or bootstrap (BCa)."),
     n_boot: int = typer.Option(2000, "--n-boot", help="Bootstrap replicates."),
     seed: int = SEED_OPTION,
     population_size: float | None = typer.Option(
         None, "--population-size", help="Items in the population (finite-population correction)."
+    ),
+    se: str = typer.Option(
+        "raters",
+        "--se",
+        help="Standard error of the chance-corrected coefficients (as kappaetc's se()): "
+        "raters (conditional on the raters: generalises to other items), items (conditional "
+        "on the items, a jackknife over raters: to other raters) or unconditional (both).",
+    ),
+    rater_population_size: float | None = typer.Option(
+        None,
+        "--rater-population-size",
+        help="Raters in the population (finite-population correction of the variance over "
+        "raters, with --se items or unconditional).",
+    ),
+    test_value: float = typer.Option(
+        0.0, "--test-value", help="The p-values test coefficient = this value (default 0)."
+    ),
+    alternative: str = typer.Option(
+        "two-sided",
+        "--alternative",
+        help="two-sided, greater (H0: coefficient <= --test-value) or less (H0: >=).",
     ),
     multi_label: bool = MULTI_LABEL_OPTION,
     distance: str | None = DISTANCE_OPTION,
@@ -252,6 +293,10 @@ def agree(
         "n_boot": n_boot,
         "rng": seed,
         "population_size": population_size,
+        "se": se,
+        "rater_population_size": rater_population_size,
+        "test_value": test_value,
+        "alternative": alternative,
     }
     if multi_label and icc_method != "auto":
         raise fail("--icc-method does not apply with --multi-label: sets of labels have no ICC")
@@ -273,7 +318,8 @@ def agree(
             data = command_source(path, shared, files, progress)
         if ratings is not None and ratings.multi_label:  # an export's multiple choices
             results = sets_coefficients(ratings, "masi", interval)
-            render(ratings.report, list(results[:2]), fmt, output, ci=ci, per_label=results[2])
+            render(ratings.report, list(results[:2]), fmt, output, ci=ci, per_label=results[2],
+                   inference=interval)  # fmt: skip
             return
         level = ratings_keywords()["level"] if ratings is None else ratings.level
         shown = shown_coefficients(level) if chosen is None else None
@@ -293,6 +339,7 @@ def agree(
             measurement=table.level,
             ratings=ratings,
             left_out=shown is not None,
+            inference=interval,
         )
 
 

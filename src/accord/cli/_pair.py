@@ -413,7 +413,8 @@ def pair(
         None,
         "--weights",
         help="Also report weighted kappa: linear, quadratic, ordinal, radical, ratio, "
-        "circular or bipolar (on the declared category scale).",
+        "circular, bipolar, power:<exponent> or circular:<u> (on the declared category "
+        "scale).",
     ),
     dichotomize: bool = typer.Option(
         False,

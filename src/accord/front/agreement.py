@@ -11,11 +11,11 @@ import numpy as np
 import numpy.typing as npt
 
 from .._errors import InvalidInputError, option
-from .._types import FloatArray, IntArray, RngLike
+from .._types import Alternative, FloatArray, IntArray, RngLike
 from .._validate import check_choice
 from ..agreement._statistics import ItemSums
 from ..agreement.icc import ICCMethod
-from ..agreement.inference import CIKind, check_ci
+from ..agreement.inference import CIKind, SEKind, check_ci
 from ..agreement.many_raters import WeightsLike, krippendorff_alpha
 from ..agreement.multi_valued import multi_valued_alpha
 from ..agreement.set_distances import SetDistance
@@ -53,6 +53,10 @@ def agreement(
     rng: RngLike = None,
     distance: SetDistance | None = None,
     icc_method: ICCMethod = "auto",
+    se: SEKind = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: Alternative = "two-sided",
     **read_options: Any,
 ) -> AgreementTable:
     """Every agreement coefficient that applies to the data's level, in one table.
@@ -88,6 +92,20 @@ def agreement(
         The ICCs' fit and interval, as ``method`` of :func:`accord.icc`: ``"auto"`` the
         ANOVA with F intervals on a complete design and REML with profile-likelihood
         intervals otherwise; ``"reml"`` the REML intervals on a complete design too.
+    se : {"raters", "items", "unconditional"}, default "raters"
+        The standard error of the chance-corrected coefficients (kappaetc's ``se()``):
+        conditional on the raters (generalises to other items rated by these raters),
+        conditional on the items (a jackknife over raters: to other raters of these items)
+        or unconditional (both); see :func:`accord.percent_agreement` and the inference
+        options page of the docs. The last two need the ratings with rater ids in memory
+        and three or more raters. Light's kappa and the ICCs keep their own inference.
+    rater_population_size : float, optional
+        Raters in the population (finite-population correction of the variance over
+        raters, kappaetc's ``nraters()``).
+    test_value : float, default 0
+        The p-values test ``statistic = test_value`` (kappaetc's ``testvalue()``).
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The alternative of those tests (``"greater"``: H0 ``statistic <= test_value``).
 
     **read_options
         The fields of :class:`~accord.Source`, as :func:`accord.source` takes them:
@@ -165,6 +183,10 @@ def agreement(
         n_boot=n_boot,
         rng=rng,
         icc_method=icc_method,
+        se=se,
+        rater_population_size=rater_population_size,
+        test_value=test_value,
+        alternative=alternative,
     )
     columns: Any = src.read_options()
     categories = src.categories
@@ -297,11 +319,13 @@ def _sets_table(
     ci: CIKind,
     n_boot: int,
     rng: RngLike,
+    **sampling: Any,
 ) -> AgreementTable:
     """Krippendorff's alpha with the set ``distance`` and the multi-valued alpha of
-    set-valued ratings (a multi-label :class:`~accord.Ratings` or its item counts)."""
+    set-valued ratings (a multi-label :class:`~accord.Ratings` or its item counts);
+    ``sampling``: the standard error and test of alpha."""
     alpha = krippendorff_alpha(data, distance=distance, population_size=population_size,
-                               ci=ci, n_boot=n_boot, rng=rng)  # fmt: skip
+                               ci=ci, n_boot=n_boot, rng=rng, **sampling)  # fmt: skip
     return AgreementTable((alpha, multi_valued_alpha(data)), "nominal", ci=ci, report=report)
 
 
