@@ -37,6 +37,8 @@ from accord.agreement.inference import rater_variance
 from accord.agreement.weights import agreement_weights
 from accord.cli import app
 
+from ._cli import cli_json
+
 # Three raters (columns), four items; items 2 and 3 split two to one.
 TOY = [["A", "A", "A"], ["A", "A", "B"], ["A", "B", "B"], ["B", "B", "B"]]
 
@@ -371,7 +373,7 @@ def test_cli_flags_reach_the_json() -> None:
     out = runner.invoke(app, [*DIAGNOSES, "--se", "items", "--test-value", "0.6",
                               "--alternative", "less", "--format", "json"])  # fmt: skip
     assert out.exit_code == 0, out.output
-    rows = {c["name"]: c for c in json.loads(out.output)["coefficients"]}
+    rows = {c["name"]: c for c in cli_json(out.output)["coefficients"]}
     fleiss = rows["fleiss_kappa"]
     assert fleiss["se_kind"] == "items" and fleiss["df"] == 5
     assert fleiss["test_value"] == 0.6 and fleiss["alternative"] == "less"
@@ -385,7 +387,7 @@ def test_cli_power_weights_and_bad_se() -> None:
               "--label", "birads", "--level", "ordinal"]  # fmt: skip
     out = runner.invoke(app, [*birads, "--weights", "power:1.5", "--format", "json"])
     assert out.exit_code == 0, out.output
-    names = {(c["name"], c["weights"]) for c in json.loads(out.output)["coefficients"]}
+    names = {(c["name"], c["weights"]) for c in cli_json(out.output)["coefficients"]}
     assert ("fleiss_kappa", "power:1.5") in names
     bad = runner.invoke(app, [*DIAGNOSES, "--se", "subjects"])
     assert bad.exit_code == 2

@@ -8,7 +8,7 @@ import dataclasses
 import math
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import pandas as pd
@@ -23,6 +23,7 @@ from ..agreement.krippendorff import krippendorff_alpha
 from ..agreement.many_raters import fleiss_kappa
 from ..data.frames import frame_to_pandas
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from .alternative_annotator import AltTest, AltTestRanking, alt_test
 
 __all__ = ["JudgeConsistency", "judge_consistency"]
@@ -269,6 +270,7 @@ def judge_consistency(
     min_items_per_rater: int = 30,
     min_raters_per_item: int = 2,
     confidence_level: float = 0.95,
+    **read_options: Never,
 ) -> JudgeConsistency:
     r"""Does the judge agree with itself? Test-retest agreement over repeated runs, the items
     whose label flips, and the judge's noise beside the humans' disagreement.
@@ -360,6 +362,7 @@ def judge_consistency(
     >>> [round(float(a), 3) for a in res.table["alpha"]]
     [0.686, 0.533]
     """
+    refuse_read_options("judge_consistency", read_options)
     _check_options(level, confidence_level)
     long, columns = _long(data, item, rater, label, trial)
     judges = [judge] if isinstance(judge, str) else [str(j) for j in judge]

@@ -8,7 +8,7 @@ import math
 import re
 import warnings
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Never
 
 import numpy as np
 import pandas as pd
@@ -23,6 +23,7 @@ from ..agreement.many_raters import fleiss_kappa
 from ..agreement.two_raters import cohen_kappa
 from ..data.frames import frame_to_pandas
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 
 __all__ = ["AgreementDrift", "agreement_drift", "homogeneity_test", "parse_window"]
 
@@ -221,6 +222,7 @@ def agreement_drift(
     coefficient: DriftCoefficient = "kappa",
     humans: Sequence[str] | None = None,
     confidence_level: float = 0.95,
+    **read_options: Never,
 ) -> AgreementDrift:
     r"""Does the judge's agreement with the humans drift? Agreement per time window, the
     test of equal agreement across windows and a trend test.
@@ -306,6 +308,7 @@ def agreement_drift(
     >>> res.windows[res.windows["series"] == "judge with humans"]["statistic"].tolist()
     [1.0, 1.0, -0.6666666666666667]
     """
+    refuse_read_options("agreement_drift", read_options)
     _check_options(coefficient, confidence_level)
     span = parse_window(window)
     frame = data if isinstance(data, pd.DataFrame) else frame_to_pandas(data)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import pandas as pd
@@ -21,6 +21,7 @@ from .._methods import MethodsFormat, judged_rate_methods
 from .._results import Record
 from .._types import IntArray, RngLike
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from .alternative_annotator import _rater_code, human_panel
 from .corrected import (
     CorrectedDistribution,
@@ -170,6 +171,7 @@ def judge_rates(
     interval: IntervalMethod = "delta",
     n_boot: int = 2000,
     rng: RngLike = 0,
+    **read_options: Never,
 ) -> JudgeRates:
     """The judge's rate of each label on ratings, raw and corrected by its errors.
 
@@ -211,6 +213,7 @@ def judge_rates(
     >>> r.n_labelled, r.n_unlabelled, round(r.corrected.estimate, 3), round(r.ppi[0].estimate, 3)
     (196, 778, 0.332, 0.385)
     """
+    refuse_read_options("judge_rates", read_options)
     code = _rater_code(ratings, judge, "judge")
     names = human_panel(ratings, [ratings.raters[code]], humans)
     panel = np.array([_rater_code(ratings, h, "human") for h in names], dtype=np.int64)
