@@ -141,6 +141,7 @@ if TYPE_CHECKING:
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
     from .stats.panel import PanelStatistics
+    from .truth import ModelReliability, RaterModel, rater_model, rater_model_from_counts
 
 # Public names and the module that defines each. They are imported on first use, so that
 # `import accord` stays light (no pandas, pyarrow, scipy.stats, dask or matplotlib).
@@ -264,6 +265,11 @@ _EXPORTS: dict[str, str] = {
     "specific_agreement": ".agreement",
     "stream_statistics": ".engines",
     "surprisal": ".information",
+    # rater models
+    "ModelReliability": ".truth",
+    "RaterModel": ".truth",
+    "rater_model": ".truth",
+    "rater_model_from_counts": ".truth",
 }
 
 # Submodules reached as attributes without an import: `accord.datasets.load_diagnoses()`.
@@ -417,6 +423,11 @@ __all__ = [
     "specific_agreement",
     "stream_statistics",
     "surprisal",
+    # rater models
+    "ModelReliability",
+    "RaterModel",
+    "rater_model",
+    "rater_model_from_counts",
 ]
 
 

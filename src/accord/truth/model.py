@@ -1,0 +1,441 @@
+"""Rater models: what each rater is worth and what each item's label probably is.
+
+``rater_model`` fits Dawid & Skene's (1979) latent class model by EM, its one-coin variant,
+MACE (Hovy et al. 2013) or GLAD (Whitehill et al. 2009) to ratings; ``rater_model_from_counts``
+to Dawid & Skene's own statistic, the counts ``n[i, r, l]`` (repeated assessments allowed).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from .._errors import InvalidInputError, bad_parameter
+from .._interval import check_confidence_level
+from .._types import FloatArray, IntArray, RngLike, as_generator
+from .._validate import check_choice
+from ..data.ratings import Ratings
+from ._design import Design, design_from_codes
+from ._em import Fit, ModelName, Options, fit_em, majority_posteriors
+from ._quality import (
+    Replicates,
+    bootstrap,
+    entropy_bits,
+    fleiss_from_counts,
+    gold_confusion,
+    implied_agreement,
+    next_label_gain,
+    rater_quality,
+)
+from .results import ModelReliability, RaterModel
+
+__all__ = ["MODELS", "rater_model", "rater_model_from_counts"]
+
+MODELS: tuple[ModelName, ...] = ("dawid-skene", "one-coin", "mace", "glad")
+OWNER = "rater_model"
+
+
+def rater_model(
+    ratings: Ratings,
+    *,
+    model: ModelName = "dawid-skene",
+    gold: Mapping[Any, Any] | pd.Series | None = None,
+    tol: float = 1e-8,
+    max_iter: int = 1000,
+    smoothing: float = 0.0,
+    mace_method: str = "vb",
+    n_bootstrap: int = 200,
+    level: float = 0.95,
+    rng: RngLike = 0,
+) -> RaterModel:
+    r"""Fit a rater model: a posterior over labels for each item, a quality for each rater.
+
+    Dawid-Skene: item ``i`` has a latent label ``c`` with prevalence ``pi_c``; rater ``r``
+    says ``l`` with probability ``E_r[c, l]``, independently given ``c``, so that
+
+    .. math::
+
+        P(c \mid \text{ratings of } i) \propto \pi_c \prod_{(i, r, l)} E_r[c, l],
+        \qquad E_r[c, l] = \frac{\sum_{(i,r,l)} T_{ic}}{\sum_{(i,r,\cdot)} T_{ic}}
+
+    (E step, M step). One-coin: ``E_r[c, c] = s_r``, ``E_r[c, l] = (1 - s_r)/(q - 1)``.
+    MACE: ``E_r[c, l] = (1 - theta_r) xi_{rl} + theta_r [l = c]`` with a uniform prior on the
+    label, Beta(0.5, 0.5) on theta and Dirichlet(10) on xi, fitted by variational Bayes
+    (``mace_method="em"``: EM with crowd-kit's smoothing). GLAD: rater ``r`` is right with
+    ``sigma(alpha_r exp(beta_i))`` and otherwise picks any other label evenly, N(1, 1)
+    priors on alpha and beta, a uniform prior on the label.
+
+    Parameters
+    ----------
+    ratings : Ratings
+        Nominal labels (the order of ordinal ones is not used).
+    model : {"dawid-skene", "one-coin", "mace", "glad"}
+    gold : mapping or Series, item -> label, optional
+        Items whose label is known: their posteriors are clamped at it in every E step
+        (semi-supervised EM), and each rater's confusion matrix is also estimated from the
+        gold items alone (``gold_confusion``).
+    tol : float
+        EM stops when the log-likelihood gains less than ``tol`` per rating.
+    max_iter : int
+        The iteration limit; stopping there warns, naming the model.
+    smoothing : float
+        Dawid-Skene: a pseudo-count added to every cell of the expected confusion counts
+        (0: maximum likelihood).
+    mace_method : {"vb", "em"}
+    n_bootstrap : int
+        Resamples of the items for the intervals (0: none); each refit starts from the fit.
+    level : float
+        Confidence level of the intervals.
+    rng : Generator, int or None
+        Seeds the bootstrap; the fit itself is deterministic (from majority vote).
+
+    Returns
+    -------
+    RaterModel
+        ``items``, ``raters`` and ``review`` tables (``to_frame()``), the confusion matrices,
+        the log-likelihood path and the model-based reliability.
+
+    Raises
+    ------
+    InvalidInputError
+        An unknown model or option, set-valued ratings, fewer than two categories, or a gold
+        label that is not a category.
+
+    Notes
+    -----
+    Initialisation: majority-vote shares (gold clamped) and one M step. The tables hold
+    ``confusion[r, c, l]`` with rows the true label (Dawid & Skene's ``pi_{jl}``); crowd-kit's
+    ``errors_`` is the transpose. MACE's reported competence is the posterior mean of theta;
+    its E step uses the variational weights ``exp(psi(.))`` as crowd-kit's does. ``accuracy``
+    is the expected share of a rater's own labels that are right, ``sum_n T[i_n, l_n] / n_r``
+    (for one-coin, ``s_r`` itself). The model-based kappas use the prevalence ``mean_i T_i``.
+
+    References
+    ----------
+    Dawid & Skene (1979), https://doi.org/10.2307/2346806. Hovy et al. (2013),
+    https://aclanthology.org/N13-1132. Whitehill et al. (2009), NeurIPS 22. Raykar & Yu
+    (2012), JMLR 13:491-518.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from accord import Ratings
+    >>> wide = pd.DataFrame({"a": list("yyynnnyn"), "b": list("yynnnnyn"),
+    ...                      "c": list("yyynnyyn")})
+    >>> fit = rater_model(Ratings.from_wide(wide), n_bootstrap=0)
+    >>> fit.items["label"].tolist()
+    ['y', 'y', 'y', 'n', 'n', 'n', 'y', 'n']
+    >>> fit.raters[["rater", "n_ratings"]].values.tolist()
+    [['a', 8.0], ['b', 8.0], ['c', 8.0]]
+    """
+    if not isinstance(ratings, Ratings):
+        raise InvalidInputError(f"rater_model takes Ratings; got {type(ratings).__name__}")
+    if ratings.multi_label:
+        raise InvalidInputError("rater_model takes one label per rating, not sets of labels")
+    codes = gold_codes(gold, ratings.items, ratings.categories)
+    design = design_from_codes(
+        ratings.item_codes,
+        ratings.rater_codes,
+        ratings.label_codes,
+        n_items=ratings.n_items,
+        n_raters=ratings.n_raters,
+        q=ratings.n_categories,
+        gold=codes,
+    )
+    return _fit(design, ratings.items, ratings.raters, ratings.categories, **locals_of(
+        model, tol, max_iter, smoothing, mace_method, n_bootstrap, level, rng))  # fmt: skip
+
+
+def locals_of(
+    model: Any, tol: Any, max_iter: Any, smoothing: Any, mace_method: Any,
+    n_bootstrap: Any, level: Any, rng: Any,
+) -> dict[str, Any]:  # fmt: skip
+    """The options of both doors, checked."""
+    check_choice("model", model, MODELS, OWNER)
+    check_choice("mace_method", mace_method, ("vb", "em"), OWNER)
+    _positive_number("tol", tol, strict=True)
+    _positive_number("smoothing", smoothing, strict=False)
+    for name, value, low in (("max_iter", max_iter, 1), ("n_bootstrap", n_bootstrap, 0)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+            raise InvalidInputError(bad_parameter(OWNER, name, f"an integer >= {low}", value))
+    return {
+        "model": model,
+        "options": Options(float(tol), int(max_iter), float(smoothing), mace_method),
+        "n_bootstrap": int(n_bootstrap),
+        "level": check_confidence_level(level, OWNER),
+        "rng": as_generator(rng, OWNER),
+    }
+
+
+def _positive_number(name: str, value: Any, *, strict: bool) -> None:
+    ok = not isinstance(value, bool) and isinstance(value, int | float | np.floating)
+    if ok and math.isfinite(float(value)) and (value > 0 if strict else value >= 0):
+        return
+    need = "a positive number" if strict else "a number >= 0"
+    raise InvalidInputError(bad_parameter(OWNER, name, need, value))
+
+
+def rater_model_from_counts(
+    counts: npt.ArrayLike,
+    *,
+    items: npt.ArrayLike | None = None,
+    raters: npt.ArrayLike | None = None,
+    categories: tuple[Any, ...] | list[Any] | None = None,
+    model: ModelName = "dawid-skene",
+    gold: Mapping[Any, Any] | pd.Series | None = None,
+    tol: float = 1e-8,
+    max_iter: int = 1000,
+    smoothing: float = 0.0,
+    mace_method: str = "vb",
+    n_bootstrap: int = 200,
+    level: float = 0.95,
+    rng: RngLike = 0,
+) -> RaterModel:
+    """:func:`rater_model` on Dawid & Skene's counts ``n[i, r, l]``: how often rater ``r``
+    gave item ``i`` label ``l``, shape (n_items, n_raters, q). A rater may rate an item more
+    than once (repeated assessments); ``items``, ``raters`` and ``categories`` name the axes
+    (default 0, 1, ...).
+
+    >>> import numpy as np
+    >>> n = np.zeros((4, 3, 2)); n[[0, 1], :, 1] = 1; n[[2, 3], :, 0] = 1; n[3, 2] = [0, 2]
+    >>> fit = rater_model_from_counts(n, n_bootstrap=0)
+    >>> fit.items["label"].tolist(), fit.raters["n_ratings"].tolist()
+    ([1, 1, 0, 0], [4.0, 4.0, 5.0])
+    """
+    n = np.asarray(counts, dtype=np.float64)
+    if n.ndim != 3 or n.shape[2] < 2 or not np.all(np.isfinite(n)) or np.any(n < 0):
+        raise InvalidInputError(
+            "counts must be an array of non-negative counts, shape (n_items, n_raters, q) "
+            f"with q >= 2; got shape {n.shape}"
+        )
+    item_ids = np.arange(n.shape[0]) if items is None else np.asarray(items, dtype=object)
+    rater_ids = np.arange(n.shape[1]) if raters is None else np.asarray(raters, dtype=object)
+    labels = tuple(range(n.shape[2])) if categories is None else tuple(categories)
+    if item_ids.size != n.shape[0] or rater_ids.size != n.shape[1] or len(labels) != n.shape[2]:
+        raise InvalidInputError(f"items, raters and categories must match counts {n.shape}")
+    i, r, lab = np.nonzero(n)
+    design = design_from_codes(
+        i, r, lab, n_items=n.shape[0], n_raters=n.shape[1], q=n.shape[2],
+        weight=n[i, r, lab], gold=gold_codes(gold, item_ids, labels),
+    )  # fmt: skip
+    return _fit(design, item_ids, rater_ids, labels, **locals_of(
+        model, tol, max_iter, smoothing, mace_method, n_bootstrap, level, rng))  # fmt: skip
+
+
+def gold_codes(gold: Any, items: npt.NDArray[Any], categories: tuple[Any, ...]) -> IntArray:
+    """The code of each item's gold label (-1 where none), shape (n_items,); ids and labels
+    matched as given, else as text."""
+    out = np.full(items.size, -1, dtype=np.int64)
+    if gold is None:
+        return out
+    if not isinstance(gold, Mapping | pd.Series):
+        raise InvalidInputError(
+            "gold must be a mapping item -> label or a pandas Series indexed by item; got "
+            f"{type(gold).__name__}"
+        )
+    series = pd.Series(dict(gold) if isinstance(gold, Mapping) else gold).dropna()
+    where = _match(pd.Index(series.index, tupleize_cols=False), items)
+    found = where >= 0
+    if not found.any():
+        raise InvalidInputError(
+            f"gold: no item of the ratings has a gold label (e.g. {items[:3].tolist()!r} in "
+            f"the ratings, {series.index[:3].tolist()!r} in gold)"
+        )
+    values = series.to_numpy(dtype=object)[where[found]]
+    codes = _match(pd.Index(list(categories), dtype=object), values)
+    if np.any(codes < 0):
+        bad = values[int(np.flatnonzero(codes < 0)[0])]
+        raise InvalidInputError(
+            f"gold: label {bad!r} is not among the categories {list(categories)!r}"
+        )
+    out[found] = codes
+    return out
+
+
+def _match(index: pd.Index, values: npt.NDArray[Any]) -> IntArray:
+    """Position of each value in ``index`` (-1 where absent), as given, else as text."""
+    at = np.asarray(index.get_indexer(pd.Index(values, dtype=object, tupleize_cols=False)))
+    if np.any(at < 0):
+        text = pd.Index([str(v) for v in index], dtype=object)
+        again = np.asarray(text.get_indexer(pd.Index([str(v) for v in values], dtype=object)))
+        at = np.where(at < 0, again, at)
+    return at.astype(np.int64)
+
+
+def _fit(
+    design: Design,
+    items: npt.NDArray[Any],
+    raters: npt.NDArray[Any],
+    categories: tuple[Any, ...],
+    *,
+    model: ModelName,
+    options: Options,
+    n_bootstrap: int,
+    level: float,
+    rng: np.random.Generator,
+) -> RaterModel:
+    if design.q < 2:
+        raise InvalidInputError("rater_model needs at least two categories")
+    fit = fit_em(design, model, options)
+    reps = bootstrap(design, fit, model, options, n_bootstrap, rng) if n_bootstrap else None
+    prevalence = _prevalence(design, fit)
+    implied = implied_agreement(fit.params.confusion, prevalence)
+    alpha = (1 - level) / 2
+    reliability = ModelReliability(
+        float(np.nanmean(implied["kappa_truth"])),
+        implied["pairwise"],
+        *_interval(reps.agreement["pairwise"] if reps else None, alpha),
+        implied["fleiss"],
+        *_interval(reps.agreement["fleiss"] if reps else None, alpha),
+        fleiss_from_counts(majority_votes(design)),
+    )
+    return RaterModel(
+        model=model,
+        categories=categories,
+        items=_items_table(design, fit, items, categories, reps, alpha),
+        raters=_raters_table(design, fit, raters, prevalence, reps, alpha),
+        review=_review_table(design, fit, items, categories),
+        confusion=fit.params.confusion,
+        gold_confusion=gold_confusion(design),
+        prevalence=prevalence,
+        reliability=reliability,
+        log_likelihood=fit.log_likelihood,
+        converged=fit.converged,
+        n_items=design.n_items,
+        n_raters=design.n_raters,
+        n_gold=int((design.gold >= 0).sum()),
+        n_bootstrap=n_bootstrap,
+        n_ratings=design.n_ratings,
+        level=level,
+        method=_method_words(model, options),
+    )
+
+
+def _method_words(model: ModelName, options: Options) -> str:
+    words = f"EM tolerance {options.tol:g} per rating, at most {options.max_iter} iterations"
+    if model == "dawid-skene" and options.smoothing:
+        words += f", pseudo-count {options.smoothing:g}"
+    if model == "mace":
+        words += f", {'variational Bayes' if options.mace_method == 'vb' else 'EM'}"
+    return words
+
+
+def majority_votes(design: Design) -> FloatArray:
+    q = design.q
+    flat = np.bincount(
+        design.item * q + design.label, weights=design.weight, minlength=design.n_items * q
+    )
+    return flat.reshape(design.n_items, q)
+
+
+def _prevalence(design: Design, fit: Fit) -> FloatArray:
+    rated = design.rated
+    out: FloatArray = fit.posterior[rated].mean(axis=0)
+    return out
+
+
+def _interval(replicates: FloatArray | None, alpha: float) -> tuple[Any, Any]:
+    """Percentile bounds along the first axis (NaN without replicates)."""
+    if replicates is None or not len(replicates):
+        return float("nan"), float("nan")
+    with np.errstate(all="ignore"):
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            low, high = np.nanquantile(replicates, [alpha, 1 - alpha], axis=0)
+    if np.ndim(low) == 0:
+        return float(low), float(high)
+    return low, high
+
+
+def _items_table(
+    design: Design,
+    fit: Fit,
+    items: npt.NDArray[Any],
+    categories: tuple[Any, ...],
+    reps: Replicates | None,
+    alpha: float,
+) -> pd.DataFrame:
+    post = fit.posterior
+    best = post.argmax(axis=1)
+    labels = np.asarray(categories, dtype=object)
+    low, high = _interval(reps.items if reps else None, alpha)
+    frame = pd.DataFrame({
+        "item": items,
+        "label": labels[best],
+        "probability": post[np.arange(design.n_items), best],
+        "probability_low": low,
+        "probability_high": high,
+        "entropy": entropy_bits(post),
+        "gold": pd.array(
+            np.where(design.gold >= 0, labels[np.maximum(design.gold, 0)], None), dtype=object
+        ),
+    })  # fmt: skip
+    if fit.params.difficulty is not None:
+        frame["difficulty"] = np.exp(-fit.params.difficulty)
+    for k, c in enumerate(categories):
+        frame[f"p_{c}"] = post[:, k]
+    return frame
+
+
+def _raters_table(
+    design: Design,
+    fit: Fit,
+    raters: npt.NDArray[Any],
+    prevalence: FloatArray,
+    reps: Replicates | None,
+    alpha: float,
+) -> pd.DataFrame:
+    quality = rater_quality(design, fit.params, fit.posterior, prevalence)
+    frame = pd.DataFrame({"rater": raters, "n_ratings": quality.pop("n_ratings")})
+    for key in ("accuracy", "sensitivity", "specificity", "competence", "kappa_truth"):
+        if key not in quality:
+            continue
+        frame[key] = quality[key]
+        frame[f"{key}_low"], frame[f"{key}_high"] = _interval(
+            reps.raters[key] if reps else None, alpha
+        )
+    frame["spammer_score"] = quality["spammer_score"]
+    gold = gold_confusion(design)
+    if gold is not None:
+        onehot = design.gold >= 0
+        n_gold = np.bincount(
+            design.rater, weights=design.weight * onehot[design.item], minlength=design.n_raters
+        )
+        right = np.bincount(
+            design.rater,
+            weights=design.weight * (design.gold[design.item] == design.label),
+            minlength=design.n_raters,
+        )
+        frame["gold_n"] = n_gold
+        with np.errstate(divide="ignore", invalid="ignore"):
+            frame["gold_accuracy"] = np.where(n_gold > 0, right / n_gold, np.nan)
+    return frame
+
+
+def _review_table(
+    design: Design, fit: Fit, items: npt.NDArray[Any], categories: tuple[Any, ...]
+) -> pd.DataFrame:
+    n_per_rater = np.bincount(design.rater, weights=design.weight, minlength=design.n_raters)
+    expected, reduction = next_label_gain(design, fit.params, fit.posterior, n_per_rater)
+    labels = np.asarray(categories, dtype=object)
+    frame = pd.DataFrame({
+        "item": items,
+        "label": labels[fit.posterior.argmax(axis=1)],
+        "entropy": entropy_bits(fit.posterior),
+        "expected_entropy": expected,
+        "expected_reduction": reduction,
+    })  # fmt: skip
+    frame = frame[design.gold < 0]
+    frame = frame.sort_values(["expected_reduction", "entropy"], ascending=False, kind="stable")
+    frame.insert(0, "rank", np.arange(1, len(frame) + 1))
+    return frame.reset_index(drop=True)
+
+
+__all__ += ["gold_codes", "locals_of", "majority_posteriors", "majority_votes"]
