@@ -331,6 +331,8 @@ __all__ = [
     "MarginalHomogeneity",
     "MethodComparison",
     "MissingDependencyError",
+    # rater models
+    "ModelReliability",
     "NormalizedCrossEntropy",
     "PairTables",
     "PairwiseAgreement",
@@ -342,6 +344,7 @@ __all__ = [
     "PooledSpecificAgreement",
     "RaterCategoryCounts",
     "RaterDifferences",
+    "RaterModel",
     "RaterPermutationTest",
     "RatingStatistics",
     "Ratings",
@@ -398,6 +401,8 @@ __all__ = [
     "plan_figure",
     "pooled_specific_agreement",
     "rater_differences",
+    "rater_model",
+    "rater_model_from_counts",
     "rater_permutation_test",
     "read_argilla",
     "read_bio",
@@ -423,11 +428,6 @@ __all__ = [
     "specific_agreement",
     "stream_statistics",
     "surprisal",
-    # rater models
-    "ModelReliability",
-    "RaterModel",
-    "rater_model",
-    "rater_model_from_counts",
 ]
 
 

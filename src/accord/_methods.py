@@ -547,8 +547,7 @@ def rater_model_methods(result: Any, format: MethodsFormat = "text") -> str:
     ]
     if result.n_gold:
         sentences.append(
-            f"{_n(result.n_gold, 'item')} with a known label entered as data (posteriors "
-            "clamped)."
+            f"{_n(result.n_gold, 'item')} with a known label entered as data (posteriors clamped)."
         )
     if result.n_bootstrap:
         sentences.append(

@@ -149,7 +149,7 @@ def _glad_logits(design: Design, params: Params) -> FloatArray:
     ).reshape(n, q)
     with np.errstate(divide="ignore"):
         log_prior = np.log(params.prior)
-    out: FloatArray = base[:, None] + extra + log_prior[None, :]
+    out: FloatArray = np.asarray(base[:, None] + extra + log_prior[None, :], dtype=np.float64)
     return out
 
 
@@ -177,7 +177,8 @@ def _prevalence(design: Design, posterior: FloatArray) -> FloatArray:
     rated = design.rated
     prior = posterior[rated].mean(axis=0) if rated.any() else np.full(design.q, 1 / design.q)
     out: FloatArray = np.clip(prior, FLOOR, None)
-    return out / out.sum()
+    out = out / out.sum()
+    return out
 
 
 def _one_coin_table(skill: FloatArray, q: int) -> FloatArray:
@@ -206,9 +207,7 @@ def _mace_table(knowing: FloatArray, spam: FloatArray, strategy: FloatArray) -> 
     return out
 
 
-def _mace_counts(
-    counts: FloatArray, params: Params | None
-) -> tuple[FloatArray, FloatArray]:
+def _mace_counts(counts: FloatArray, params: Params | None) -> tuple[FloatArray, FloatArray]:
     """Expected knowing ratings per rater (n_raters,) and expected spam ratings per rater and
     label (n_raters, q), from the expected counts ``N[r, c, l]``. From majority vote (no
     parameters yet) a rating is knowing where it is the item's label."""

@@ -21,7 +21,7 @@ from .._types import FloatArray, IntArray, RngLike, as_generator
 from .._validate import check_choice
 from ..data.ratings import Ratings
 from ._design import Design, design_from_codes
-from ._em import Fit, ModelName, Options, fit_em, majority_posteriors
+from ._em import Fit, ModelName, Options, fit_em
 from ._quality import (
     Replicates,
     bootstrap,
@@ -34,7 +34,7 @@ from ._quality import (
 )
 from .results import ModelReliability, RaterModel
 
-__all__ = ["MODELS", "rater_model", "rater_model_from_counts"]
+__all__ = ["MODELS", "gold_codes", "majority_votes", "rater_model", "rater_model_from_counts"]
 
 MODELS: tuple[ModelName, ...] = ("dawid-skene", "one-coin", "mace", "glad")
 OWNER = "rater_model"
@@ -147,11 +147,11 @@ def rater_model(
         q=ratings.n_categories,
         gold=codes,
     )
-    return _fit(design, ratings.items, ratings.raters, ratings.categories, **locals_of(
+    return _fit(design, ratings.items, ratings.raters, ratings.categories, **_checked(
         model, tol, max_iter, smoothing, mace_method, n_bootstrap, level, rng))  # fmt: skip
 
 
-def locals_of(
+def _checked(
     model: Any, tol: Any, max_iter: Any, smoothing: Any, mace_method: Any,
     n_bootstrap: Any, level: Any, rng: Any,
 ) -> dict[str, Any]:  # fmt: skip
@@ -223,7 +223,7 @@ def rater_model_from_counts(
         i, r, lab, n_items=n.shape[0], n_raters=n.shape[1], q=n.shape[2],
         weight=n[i, r, lab], gold=gold_codes(gold, item_ids, labels),
     )  # fmt: skip
-    return _fit(design, item_ids, rater_ids, labels, **locals_of(
+    return _fit(design, item_ids, rater_ids, labels, **_checked(
         model, tol, max_iter, smoothing, mace_method, n_bootstrap, level, rng))  # fmt: skip
 
 
@@ -330,7 +330,8 @@ def majority_votes(design: Design) -> FloatArray:
     flat = np.bincount(
         design.item * q + design.label, weights=design.weight, minlength=design.n_items * q
     )
-    return flat.reshape(design.n_items, q)
+    out: FloatArray = flat.reshape(design.n_items, q).astype(np.float64)
+    return out
 
 
 def _prevalence(design: Design, fit: Fit) -> FloatArray:
@@ -373,15 +374,20 @@ def _items_table(
         "probability_low": low,
         "probability_high": high,
         "entropy": entropy_bits(post),
-        "gold": pd.array(
-            np.where(design.gold >= 0, labels[np.maximum(design.gold, 0)], None), dtype=object
-        ),
+        "gold": _gold_column(design, labels),
     })  # fmt: skip
     if fit.params.difficulty is not None:
         frame["difficulty"] = np.exp(-fit.params.difficulty)
     for k, c in enumerate(categories):
         frame[f"p_{c}"] = post[:, k]
     return frame
+
+
+def _gold_column(design: Design, labels: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    out = np.full(design.n_items, None, dtype=object)
+    known = design.gold >= 0
+    out[known] = labels[design.gold[known]]
+    return out
 
 
 def _raters_table(
@@ -422,7 +428,9 @@ def _raters_table(
 def _review_table(
     design: Design, fit: Fit, items: npt.NDArray[Any], categories: tuple[Any, ...]
 ) -> pd.DataFrame:
-    n_per_rater = np.bincount(design.rater, weights=design.weight, minlength=design.n_raters)
+    n_per_rater = np.bincount(
+        design.rater, weights=design.weight, minlength=design.n_raters
+    ).astype(np.float64)
     expected, reduction = next_label_gain(design, fit.params, fit.posterior, n_per_rater)
     labels = np.asarray(categories, dtype=object)
     frame = pd.DataFrame({
@@ -436,6 +444,3 @@ def _review_table(
     frame = frame.sort_values(["expected_reduction", "entropy"], ascending=False, kind="stable")
     frame.insert(0, "rank", np.arange(1, len(frame) + 1))
     return frame.reset_index(drop=True)
-
-
-__all__ += ["gold_codes", "locals_of", "majority_posteriors", "majority_votes"]
