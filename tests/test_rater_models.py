@@ -324,4 +324,4 @@ def test_anaesthesia_class_probabilities():
     fit = rater_model_from_counts(anaesthesia_counts(), categories=[1, 2, 3, 4], n_bootstrap=0)
     # Dawid & Skene (1979), final estimates of the class probabilities: 0.40, 0.42, 0.11, 0.07
     assert_allclose(fit.prevalence, [0.40, 0.42, 0.11, 0.07], atol=0.005)
-    assert fit.raters["n_ratings"].tolist() == [135.0, 45.0, 45.0, 45.0, 45.0]
+    assert fit.raters["n_ratings"].tolist() == [135, 45, 45, 45, 45]

@@ -17,6 +17,7 @@ COMMANDS = (
     "judge",
     "compare",
     "consensus",
+    "truth",
     "calibrate",
     "confidence",
     "spans",

@@ -131,7 +131,7 @@ def rater_model(
     >>> fit.items["label"].tolist()
     ['y', 'y', 'y', 'n', 'n', 'n', 'y', 'n']
     >>> fit.raters[["rater", "n_ratings"]].values.tolist()
-    [['a', 8.0], ['b', 8.0], ['c', 8.0]]
+    [['a', 8], ['b', 8], ['c', 8]]
     """
     if not isinstance(ratings, Ratings):
         raise InvalidInputError(f"rater_model takes Ratings; got {type(ratings).__name__}")
@@ -205,7 +205,7 @@ def rater_model_from_counts(
     >>> n = np.zeros((4, 3, 2)); n[[0, 1], :, 1] = 1; n[[2, 3], :, 0] = 1; n[3, 2] = [0, 2]
     >>> fit = rater_model_from_counts(n, n_bootstrap=0)
     >>> fit.items["label"].tolist(), fit.raters["n_ratings"].tolist()
-    ([1, 1, 0, 0], [4.0, 4.0, 5.0])
+    ([1, 1, 0, 0], [4, 4, 5])
     """
     n = np.asarray(counts, dtype=np.float64)
     if n.ndim != 3 or n.shape[2] < 2 or not np.all(np.isfinite(n)) or np.any(n < 0):
@@ -399,7 +399,9 @@ def _raters_table(
     alpha: float,
 ) -> pd.DataFrame:
     quality = rater_quality(design, fit.params, fit.posterior, prevalence)
-    frame = pd.DataFrame({"rater": raters, "n_ratings": quality.pop("n_ratings")})
+    n = quality.pop("n_ratings")
+    whole = bool(np.all(n == np.round(n)))
+    frame = pd.DataFrame({"rater": raters, "n_ratings": n.astype(np.int64) if whole else n})
     for key in ("accuracy", "sensitivity", "specificity", "competence", "kappa_truth"):
         if key not in quality:
             continue
@@ -419,7 +421,7 @@ def _raters_table(
             weights=design.weight * (design.gold[design.item] == design.label),
             minlength=design.n_raters,
         )
-        frame["gold_n"] = n_gold
+        frame["gold_n"] = n_gold.astype(np.int64) if whole else n_gold
         with np.errstate(divide="ignore", invalid="ignore"):
             frame["gold_accuracy"] = np.where(n_gold > 0, right / n_gold, np.nan)
     return frame
