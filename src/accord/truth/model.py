@@ -399,7 +399,8 @@ def _raters_table(
     alpha: float,
 ) -> pd.DataFrame:
     quality = rater_quality(design, fit.params, fit.posterior, prevalence)
-    n = quality.pop("n_ratings")
+    quality.pop("n_ratings")
+    n = np.bincount(design.rater, weights=design.weight, minlength=design.n_raters)
     whole = bool(np.all(n == np.round(n)))
     frame = pd.DataFrame({"rater": raters, "n_ratings": n.astype(np.int64) if whole else n})
     for key in ("accuracy", "sensitivity", "specificity", "competence", "kappa_truth"):
