@@ -118,14 +118,23 @@ def render(result: Any, report: Any, fmt: OutputFormat, output: Path | None, top
         for line in lines:
             console.print(line, markup=False, highlight=False)
         console.print(
-            rich_table(_rows(result.raters, RATER_COLUMNS), RATER_COLUMNS, title="Raters",
-                       left=("rater",), headers=HEADERS)  # fmt: skip
+            rich_table(
+                _rows(result.raters, RATER_COLUMNS),
+                RATER_COLUMNS,
+                title="Raters",
+                left=("rater",),
+                headers=HEADERS,
+            )
         )
         if review is not None:
             console.print(
-                rich_table(_rows(review, NEXT_COLUMNS), NEXT_COLUMNS,
-                           title=f"Items to label again (top {len(review)})",
-                           left=("item", "label"), headers=HEADERS)  # fmt: skip
+                rich_table(
+                    _rows(review, NEXT_COLUMNS),
+                    NEXT_COLUMNS,
+                    title=f"Items to label again (top {len(review)})",
+                    left=("item", "label"),
+                    headers=HEADERS,
+                )
             )
 
 

@@ -109,13 +109,6 @@ def expected_counts(design: Design, posterior: FloatArray) -> FloatArray:
     return flat.reshape(design.n_raters, q, q).transpose(0, 2, 1)
 
 
-def _log_softmax_rows(logits: FloatArray) -> tuple[FloatArray, FloatArray]:
-    top = logits.max(axis=1, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0.0)
-    norm = top[:, 0] + np.log(np.exp(logits - top).sum(axis=1))
-    return logits - norm[:, None], norm
-
-
 def _logits(design: Design, params: Params) -> FloatArray:
     """Unnormalised log posteriors, shape (n_items, q)."""
     q = design.q
@@ -124,7 +117,8 @@ def _logits(design: Design, params: Params) -> FloatArray:
     with np.errstate(divide="ignore"):
         log_e = np.log(params.emission).transpose(0, 2, 1).reshape(design.n_raters * q, q)
         log_prior = np.log(params.prior)
-    out: FloatArray = np.asarray(design.counts @ log_e) + log_prior[None, :]
+    out: FloatArray = np.asarray(design.counts @ log_e)
+    out += log_prior[None, :]
     return out
 
 
@@ -155,13 +149,22 @@ def _glad_logits(design: Design, params: Params) -> FloatArray:
 
 def e_step(design: Design, params: Params) -> tuple[FloatArray, float]:
     """Posteriors (gold clamped), shape (n_items, q), and the log-likelihood of the
-    ratings (and of the gold labels, which are data)."""
+    ratings (and of the gold labels, which are data). The logits are normalised in place:
+    one array of shape (n_items, q) and a few passes over it."""
     logits = _logits(design, params)
-    log_post, norm = _log_softmax_rows(logits)
     gold = design.gold
-    known = gold >= 0
-    ll = float(norm[~known].sum() + logits[known, gold[known]].sum())
-    return _clamp(np.exp(log_post), gold), ll
+    known = np.flatnonzero(gold >= 0)
+    ll_gold = float(logits[known, gold[known]].sum())
+    top = logits.max(axis=1, keepdims=True)
+    np.subtract(logits, top, out=logits)
+    np.exp(logits, out=logits)
+    total = logits.sum(axis=1, keepdims=True)
+    np.divide(logits, total, out=logits)
+    free = np.ones(design.n_items, dtype=bool)
+    free[known] = False
+    norm = top[:, 0] + np.log(total[:, 0])
+    ll = float(norm[free].sum()) + ll_gold if known.size else float(norm.sum())
+    return _clamp(logits, gold), ll
 
 
 # ----------------------------------------------------------------------- M steps
@@ -175,7 +178,10 @@ def _m_dawid_skene(design: Design, posterior: FloatArray, options: Options) -> P
 
 def _prevalence(design: Design, posterior: FloatArray) -> FloatArray:
     rated = design.rated
-    prior = posterior[rated].mean(axis=0) if rated.any() else np.full(design.q, 1 / design.q)
+    if rated.all():
+        prior = posterior.mean(axis=0)
+    else:
+        prior = posterior[rated].mean(axis=0) if rated.any() else np.full(design.q, 1 / design.q)
     out: FloatArray = np.clip(prior, FLOOR, None)
     out = out / out.sum()
     return out
