@@ -55,6 +55,7 @@ def accord_side(data: dict[str, np.ndarray]) -> dict[str, float]:
     counts = time.perf_counter() - t0
     options = Options(tol=1e-8)
     fit, fit_s = timed(lambda: fit_em(design, "dawid-skene", options), 1)
+    loose, loose_s = timed(lambda: fit_em(design, "dawid-skene", Options(tol=1e-5)), 1)
     post = majority_posteriors(design)
     params = m_step(design, post, "dawid-skene", options, None)
 
@@ -68,7 +69,8 @@ def accord_side(data: dict[str, np.ndarray]) -> dict[str, float]:
         lambda: [np.bincount(key, weights=post[key, c], minlength=design.n_items)
                  for c in range(Q)], 5)  # fmt: skip
     return {"encode": encode, "counts": counts, "fit": fit_s, "iterations": fit.converged
-            and len(fit.log_likelihood), "per_iter": per_iter, "floor": floor,
+            and len(fit.log_likelihood), "per_iter": per_iter, "floor": floor, "loose": loose_s,
+            "loose_iterations": len(loose.log_likelihood),
             "posterior": fit.posterior}  # fmt: skip
 
 
