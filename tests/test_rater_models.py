@@ -324,3 +324,20 @@ def test_anaesthesia_class_probabilities():
     # Dawid & Skene (1979), final estimates of the class probabilities: 0.40, 0.42, 0.11, 0.07
     assert_allclose(fit.prevalence, [0.40, 0.42, 0.11, 0.07], atol=0.005)
     assert fit.raters["n_ratings"].tolist() == [135, 45, 45, 45, 45]
+
+
+def test_raters_per_item_by_hand():
+    # perfect raters: every aggregate is right; one rater of accuracy a: a majority of one
+    # is right with probability a (Monte-Carlo error of 4000 items x 20 studies ~ 0.002)
+    n = np.zeros((40, 4, 2))
+    n[:20, :, 0] = 1
+    n[20:, :, 1] = 1
+    perfect = accord.raters_per_item(rater_model_from_counts(n, n_bootstrap=0), raters=(1, 2))
+    assert perfect.table["accuracy"].tolist() == [1.0, 1.0]
+    ratings, _, _ = draw("one-coin", 200, 5, 3, seed=12, density=1.0)
+    fit = rater_model(ratings, model="one-coin", n_bootstrap=0)
+    plan = accord.raters_per_item(fit, raters=(1, 3), n_items=4000, n_simulations=20)
+    expected = float(np.average(fit.raters["competence"], weights=fit.raters["n_ratings"]))
+    assert abs(plan.table["accuracy_majority"].iloc[0] - expected) < 0.01
+    assert plan.table["accuracy"].iloc[1] > plan.table["accuracy"].iloc[0]
+    assert np.isnan(plan.table["fleiss_width"].iloc[0]) and plan.table["fleiss_width"].iloc[1] > 0

@@ -128,8 +128,10 @@ if TYPE_CHECKING:
         concordance_correlation,
     )
     from .planning import (
+        RatersPerItem,
         SampleSize,
         SimulatedSampleSize,
+        raters_per_item,
         sample_size_alpha,
         sample_size_icc,
         sample_size_kappa,
@@ -270,6 +272,8 @@ _EXPORTS: dict[str, str] = {
     "RaterModel": ".truth",
     "rater_model": ".truth",
     "rater_model_from_counts": ".truth",
+    "RatersPerItem": ".planning",
+    "raters_per_item": ".planning",
 }
 
 # Submodules reached as attributes without an import: `accord.datasets.load_diagnoses()`.
@@ -346,6 +350,7 @@ __all__ = [
     "RaterDifferences",
     "RaterModel",
     "RaterPermutationTest",
+    "RatersPerItem",
     "RatingStatistics",
     "Ratings",
     "ReadReport",
@@ -404,6 +409,7 @@ __all__ = [
     "rater_model",
     "rater_model_from_counts",
     "rater_permutation_test",
+    "raters_per_item",
     "read_argilla",
     "read_bio",
     "read_brat",
