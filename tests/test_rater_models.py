@@ -341,3 +341,18 @@ def test_raters_per_item_by_hand():
     assert abs(plan.table["accuracy_majority"].iloc[0] - expected) < 0.01
     assert plan.table["accuracy"].iloc[1] > plan.table["accuracy"].iloc[0]
     assert np.isnan(plan.table["fleiss_width"].iloc[0]) and plan.table["fleiss_width"].iloc[1] > 0
+
+
+@pytest.mark.slow
+def test_bundled_pandalm_matches_crowdkit():
+    from crowdkit.aggregation import DawidSkene
+
+    frame = pd.read_csv(Path(__file__).parents[1] / "examples" / "pandalm.csv")
+    ratings = Ratings.from_long(frame, item="item", rater="rater", label="preference")
+    fit = rater_model(ratings, n_bootstrap=0, tol=1e-16, max_iter=5000)
+    # crowd-kit DawidSkene(n_iter=300, tol=-inf) on the same long table (task, worker, label)
+    answers = frame.rename(columns={"item": "task", "rater": "worker", "preference": "label"})
+    ds = DawidSkene(n_iter=300, tol=-np.inf)
+    probas = ds.fit_predict_proba(answers).sort_index()[["first", "second", "tie"]]
+    assert_allclose(fit.items[["p_first", "p_second", "p_tie"]].to_numpy(), probas.to_numpy(),
+                    atol=1e-5)  # fmt: skip
