@@ -356,3 +356,16 @@ def test_bundled_pandalm_matches_crowdkit():
     probas = ds.fit_predict_proba(answers).sort_index()[["first", "second", "tie"]]
     assert_allclose(fit.items[["p_first", "p_second", "p_tie"]].to_numpy(), probas.to_numpy(),
                     atol=1e-5)  # fmt: skip
+
+
+def test_figures_draw_the_results_numbers():
+    ratings, _, _ = draw("dawid-skene", 60, 4, 3, seed=13)
+    fit = rater_model(ratings, n_bootstrap=20)
+    ax = accord.rater_quality_plot(fit).axes[0]
+    drawn = sorted(ax.lines[0].get_xdata().tolist())
+    assert_allclose(drawn, sorted(fit.raters["accuracy"]))
+    grid = accord.confusion_grid(fit, columns=2)
+    assert len(grid.axes) == 4
+    assert_allclose(grid.axes[1].images[0].get_array(), fit.confusion[1])
+    with pytest.raises(InvalidInputError, match="rater_quality_plot takes a RaterModel"):
+        accord.rater_quality_plot(fit.raters)

@@ -160,6 +160,12 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
     "SimulatedSampleSize": lambda _: accord.sample_size_simulated(
         "icc", rho=0.7, rho0=0.5, n_items=[20, 40], n_simulations=10, seed=0
     ),
+    # rater models
+    "RaterModel": lambda _: accord.rater_model(_diagnoses(), n_bootstrap=0),
+    "ModelReliability": lambda _: accord.rater_model(_diagnoses(), n_bootstrap=0).reliability,
+    "RatersPerItem": lambda _: accord.raters_per_item(
+        accord.rater_model(_diagnoses(), n_bootstrap=0), raters=(1, 2), n_simulations=5
+    ),
 }
 
 

@@ -140,6 +140,7 @@ if TYPE_CHECKING:
     from .report import HtmlReport, report
     from .report.measurements import bland_altman_plot, concordance_plot
     from .report.planning import plan_figure
+    from .report.rater_models import confusion_grid, rater_quality_plot
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
     from .stats.panel import PanelStatistics
@@ -274,6 +275,8 @@ _EXPORTS: dict[str, str] = {
     "rater_model_from_counts": ".truth",
     "RatersPerItem": ".planning",
     "raters_per_item": ".planning",
+    "confusion_grid": ".report.rater_models",
+    "rater_quality_plot": ".report.rater_models",
 }
 
 # Submodules reached as attributes without an import: `accord.datasets.load_diagnoses()`.
@@ -377,6 +380,7 @@ __all__ = [
     "concordance_correlation",
     "concordance_plot",
     "conditional_entropy",
+    "confusion_grid",
     "conger_kappa",
     "consensus",
     "dask_statistics",
@@ -409,6 +413,7 @@ __all__ = [
     "rater_model",
     "rater_model_from_counts",
     "rater_permutation_test",
+    "rater_quality_plot",
     "raters_per_item",
     "read_argilla",
     "read_bio",

@@ -8,6 +8,7 @@ to Dawid & Skene's own statistic, the counts ``n[i, r, l]`` (repeated assessment
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -344,12 +345,9 @@ def _interval(replicates: FloatArray | None, alpha: float) -> tuple[Any, Any]:
     """Percentile bounds along the first axis (NaN without replicates)."""
     if replicates is None or not len(replicates):
         return float("nan"), float("nan")
-    with np.errstate(all="ignore"):
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            low, high = np.nanquantile(replicates, [alpha, 1 - alpha], axis=0)
+    with warnings.catch_warnings():  # a rater absent from every resample: NaN, quietly
+        warnings.simplefilter("ignore", RuntimeWarning)
+        low, high = np.nanquantile(replicates, [alpha, 1 - alpha], axis=0)
     if np.ndim(low) == 0:
         return float(low), float(high)
     return low, high
