@@ -44,9 +44,8 @@ def rater_quality_plot(fit: RaterModel, *, ax: Any | None = None) -> Any:
     table = fit.raters.sort_values("accuracy", kind="stable").reset_index(drop=True)
     with report_style("rater-quality"):
         if ax is None:
-            fig = Figure(figsize=(6.0, 0.6 + 0.3 * len(table)))
-            ax = fig.add_subplot(1, 1, 1)
-        fig = ax.figure
+            ax = Figure(figsize=(6.0, 0.6 + 0.3 * len(table))).add_subplot(1, 1, 1)
+        fig: Any = ax.figure
         y = np.arange(len(table))
         acc = table["accuracy"].to_numpy(dtype=np.float64)
         low = table["accuracy_low"].to_numpy(dtype=np.float64)
