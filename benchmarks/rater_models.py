@@ -127,6 +127,10 @@ def main() -> None:
         f"convergence {ours['fit']:.2f} s ({ours['iterations']} iterations, tol 1e-8)"
     )
     print(
+        f"  accord at crowd-kit's tolerance (1e-5 per rating): {ours['loose']:.2f} s "
+        f"({ours['loose_iterations']} iterations)"
+    )
+    print(
         f"  one EM iteration {ours['per_iter'] * 1e3:.1f} ms; floor ({Q} weighted bincounts "
         f"over the ratings) {ours['floor'] * 1e3:.1f} ms; ratio "
         f"{ours['per_iter'] / ours['floor']:.2f} (target <= 3)"
@@ -141,8 +145,9 @@ def main() -> None:
             f"({peer['iterations']} iterations, {per * 1e3:.0f} ms each)"
         )
         print(
-            f"  ratio crowd-kit / accord, to convergence: {peer['fit'] / ours['fit']:.1f}x; "
-            f"per iteration: {per / ours['per_iter']:.1f}x (target >= 10)"
+            f"  ratio crowd-kit / accord to convergence, both at tol 1e-5: "
+            f"{peer['fit'] / ours['loose']:.1f}x (target >= 10); accord at 1e-8: "
+            f"{peer['fit'] / ours['fit']:.1f}x; per iteration: {per / ours['per_iter']:.1f}x"
         )
         agree = (peer["posterior"].argmax(1) == ours["posterior"].argmax(1)).mean()
         print(f"  same MAP label on {agree:.2%} of the items")
