@@ -27,8 +27,8 @@ class Design:
     ----------
     counts : scipy.sparse.csr_matrix, shape (n_items, n_raters * q)
         ``A[i, r * q + l]``: how often rater ``r`` gave item ``i`` label ``l``.
-    counts_t : scipy.sparse.csr_matrix, shape (n_raters * q, n_items)
-        Its transpose, stored for the M step.
+    counts_t : scipy.sparse.csc_matrix, shape (n_raters * q, n_items)
+        Its transpose (a view), for the M step.
     item, rater, label : ndarray of int64, shape (m,)
         The distinct triples, sorted by item.
     weight : ndarray of float64, shape (m,)
@@ -71,14 +71,12 @@ class Design:
 
 
 def _assemble(counts: Any, gold: IntArray, n_raters: int, q: int) -> Design:
-    counts = counts.tocsr()
-    counts.sum_duplicates()
-    counts.sort_indices()
+    """The design of a CSR matrix whose rows hold each column at most once."""
     item = np.repeat(np.arange(counts.shape[0], dtype=np.int64), np.diff(counts.indptr))
     column = counts.indices.astype(np.int64)
     return Design(
         counts=counts,
-        counts_t=counts.T.tocsr(),
+        counts_t=counts.T,
         item=item,
         rater=column // q,
         label=column % q,
@@ -100,13 +98,19 @@ def design_from_codes(
     weight: FloatArray | None = None,
     gold: IntArray | None = None,
 ) -> Design:
-    """The design of code vectors, shape (n_ratings,) each; ``weight`` a count per entry."""
+    """The design of code vectors, shape (n_ratings,) each, with at most one entry per
+    ``(item, rater, label)`` (as in a :class:`~accord.Ratings`); ``weight`` a count per
+    entry. Built as CSR directly: a sort by item only when the rows are out of order."""
     from scipy import sparse
 
+    item = np.asarray(item, dtype=np.int64)
+    column = np.asarray(rater, dtype=np.int64) * q + np.asarray(label, dtype=np.int64)
     w = np.ones(item.size) if weight is None else np.asarray(weight, dtype=np.float64)
-    counts = sparse.csr_matrix(
-        (w, (np.asarray(item, dtype=np.int64), np.asarray(rater) * q + np.asarray(label))),
-        shape=(n_items, n_raters * q),
-    )
+    if item.size and np.any(item[1:] < item[:-1]):
+        order = np.argsort(item, kind="stable")
+        item, column, w = item[order], column[order], w[order]
+    indptr = np.zeros(n_items + 1, dtype=np.int64)
+    np.cumsum(np.bincount(item, minlength=n_items), out=indptr[1:])
+    counts = sparse.csr_matrix((w, column, indptr), shape=(n_items, n_raters * q))
     known = np.full(n_items, -1, dtype=np.int64) if gold is None else gold
     return _assemble(counts, known, n_raters, q)
