@@ -277,6 +277,8 @@ def test_tables_and_methods_text():
     fit = rater_model(ratings, model="mace", n_bootstrap=0)
     assert list(fit.to_frame("items").columns[:3]) == ["item", "label", "probability"]
     assert fit.next_items(5)["rank"].tolist() == [1, 2, 3, 4, 5]
+    by_entropy = fit.review.sort_values("entropy", ascending=False)
+    assert by_entropy["entropy_rank"].iloc[0] == 1
     assert fit.confusion_frame(0).shape == (3, 3)
     text = fit.methods_text()
     assert "MACE" in text and "Hovy" in text and f"{fit.n_iter} iterations" in text

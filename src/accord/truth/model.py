@@ -441,7 +441,8 @@ def _review_table(
         "expected_entropy": expected,
         "expected_reduction": reduction,
     })  # fmt: skip
-    frame = frame[design.gold < 0]
+    frame = frame[design.gold < 0].copy()
+    frame["entropy_rank"] = frame["entropy"].rank(ascending=False, method="min").astype(np.int64)
     frame = frame.sort_values(["expected_reduction", "entropy"], ascending=False, kind="stable")
     frame.insert(0, "rank", np.arange(1, len(frame) + 1))
     return frame.reset_index(drop=True)

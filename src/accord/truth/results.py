@@ -78,7 +78,8 @@ class RaterModel(Record):
     review : pandas.DataFrame
         The items that need another look, best first: ``rank``, ``item``, ``label``,
         ``entropy``, ``expected_entropy`` (after one more label from the panel's average
-        rater), ``expected_reduction``; gold items are left out.
+        rater), ``expected_reduction``, and ``entropy_rank`` (the item's rank by entropy
+        alone, 1 the most uncertain); gold items are left out.
     confusion : ndarray, shape (n_raters, q, q)
         ``confusion[r, c, l]``: the probability that rater ``r`` says ``l`` of an item whose
         true label is ``c`` (rows sum to 1).
