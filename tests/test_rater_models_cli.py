@@ -67,3 +67,19 @@ def test_bad_input_is_one_line_exit_2(examples: Path) -> None:
     ]
     code, _, err = pandalm(examples, "--gold", "missing.csv")
     assert code == 2 and "--gold: no such file" in err
+
+
+def test_stream_and_dask_engines_give_the_memory_fit(examples: Path) -> None:
+    path = examples / "pandalm.csv"
+    read = {"item": "item", "rater": "rater", "label": "preference"}
+    memory = accord.rater_model(path, **read, n_bootstrap=0)
+    columns = ["p_first", "p_second", "p_tie"]
+    for engine in ("stream", "dask"):
+        fit = accord.rater_model(path, **read, engine=engine, n_bootstrap=0, model="mace")
+        again = accord.rater_model(path, **read, n_bootstrap=0, model="mace")
+        assert fit.items["item"].astype(str).tolist() == again.items["item"].astype(str).tolist()
+        assert abs(fit.items[columns].to_numpy() - again.items[columns].to_numpy()).max() < 1e-12
+        assert fit.report.ratings == memory.report.ratings == 4970
+    code, out, _ = pandalm(examples, "--engine", "stream", "--format", "json")
+    assert code == 0
+    assert [r["accuracy"] for r in json.loads(out)["raters"]] == memory.raters["accuracy"].tolist()

@@ -103,6 +103,7 @@ if TYPE_CHECKING:
     from .front.calibration import calibrate_panel, panel_statistics
     from .front.confidence import calibration_metrics, normalized_cross_entropy
     from .front.consensus import consensus
+    from .front.truth import rater_model
     from .information import conditional_entropy, entropy, mutual_information, surprisal
     from .io.argilla import read_argilla
     from .io.confidence import read_confidences, read_sclite_sgml
@@ -144,7 +145,7 @@ if TYPE_CHECKING:
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
     from .stats.panel import PanelStatistics
-    from .truth import ModelReliability, RaterModel, rater_model, rater_model_from_counts
+    from .truth import ModelReliability, RaterModel, rater_model_from_counts
 
 # Public names and the module that defines each. They are imported on first use, so that
 # `import accord` stays light (no pandas, pyarrow, scipy.stats, dask or matplotlib).
@@ -271,7 +272,7 @@ _EXPORTS: dict[str, str] = {
     # rater models
     "ModelReliability": ".truth",
     "RaterModel": ".truth",
-    "rater_model": ".truth",
+    "rater_model": ".front.truth",
     "rater_model_from_counts": ".truth",
     "RatersPerItem": ".planning",
     "raters_per_item": ".planning",

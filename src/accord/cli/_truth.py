@@ -16,16 +16,16 @@ from ._common import (
     FileOptions,
     OutputFormat,
     Shared,
+    check_engine_options,
     check_output,
     command_source,
-    echo_warnings,
     fail,
     format_number,
     output_console,
     ratings_keywords,
     rich_table,
+    running,
     shared_options,
-    user_errors,
     write_csv,
     write_json,
 )
@@ -34,6 +34,8 @@ EPILOG = examples(
     "accord truth examples/pandalm.csv --item item --rater rater --label preference",
     "accord truth examples/pandalm.csv --item item --rater rater --label preference "
     "--model mace --next 10",
+    "accord truth examples/pandalm.csv --item item --rater rater --label preference "
+    "--engine stream --n-bootstrap 0",
     "accord truth examples/diagnoses.csv --item patient --rater rater --label diagnosis "
     "--model one-coin --n-bootstrap 50 --format json",
 )
@@ -139,7 +141,7 @@ def render(result: Any, report: Any, fmt: OutputFormat, output: Path | None, top
 
 
 @app.command("truth", epilog=EPILOG)
-@shared_options("sep", "encoding", "fmt", "output", ratings=True)
+@shared_options("sep", "encoding", "engine", "scheduler", "quiet", "fmt", "output", ratings=True)
 def truth(
     path: Path = RATINGS_FILE_ARGUMENT,
     model: str = typer.Option(
@@ -164,22 +166,21 @@ def truth(
 ) -> None:
     """Rater models: each item's probable label, each rater's accuracy with an interval, and
     the items that need another look (Dawid & Skene 1979, MACE, GLAD)."""
-    from ..front.reading import ratings_of
-    from ..truth import rater_model
+    from ..front.truth import rater_model
 
     check_output(shared.output)
     if gold is not None and not gold.is_file():
         raise fail(f"--gold: no such file: {gold}")
-    files = shared.files()
-    with user_errors(), echo_warnings():
-        ratings = ratings_of(command_source(path, shared, files), "accord truth")
+    files = shared.files(engine_takes=("sep", "encoding"))
+    check_engine_options(shared.engine, shared.scheduler)
+    with running(shared.fmt, shared.quiet, "reading ratings") as progress:
         result = rater_model(
-            ratings,
-            model=model,  # type: ignore[arg-type]
+            command_source(path, shared, files, progress),
+            model=model,
             gold=None if gold is None else read_gold(gold, files),
             tol=tol,
             max_iter=max_iter,
             n_bootstrap=n_bootstrap,
             rng=seed,
         )
-        render(result, ratings.report, shared.fmt, shared.output, top)
+        render(result, result.report, shared.fmt, shared.output, top)

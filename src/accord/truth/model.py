@@ -35,7 +35,14 @@ from ._quality import (
 )
 from .results import ModelReliability, RaterModel
 
-__all__ = ["MODELS", "gold_codes", "majority_votes", "rater_model", "rater_model_from_counts"]
+__all__ = [
+    "MODELS",
+    "gold_codes",
+    "majority_votes",
+    "rater_model",
+    "rater_model_from_codes",
+    "rater_model_from_counts",
+]
 
 MODELS: tuple[ModelName, ...] = ("dawid-skene", "one-coin", "mace", "glad")
 OWNER = "rater_model"
@@ -148,8 +155,10 @@ def rater_model(
         q=ratings.n_categories,
         gold=codes,
     )
-    return _fit(design, ratings.items, ratings.raters, ratings.categories, **_checked(
-        model, tol, max_iter, smoothing, mace_method, n_bootstrap, level, rng))  # fmt: skip
+    checked = _checked(model, tol, max_iter, smoothing, mace_method, n_bootstrap, level, rng)
+    return _fit(
+        design, ratings.items, ratings.raters, ratings.categories, report=ratings.report, **checked
+    )
 
 
 def _checked(
@@ -228,6 +237,37 @@ def rater_model_from_counts(
         model, tol, max_iter, smoothing, mace_method, n_bootstrap, level, rng))  # fmt: skip
 
 
+def rater_model_from_codes(
+    item: IntArray,
+    rater: IntArray,
+    label: IntArray,
+    *,
+    items: npt.NDArray[Any],
+    raters: npt.NDArray[Any],
+    categories: tuple[Any, ...],
+    gold: Mapping[Any, Any] | pd.Series | None = None,
+    report: Any = None,
+    **options: Any,
+) -> RaterModel:
+    """:func:`rater_model` on code vectors (one entry per rating, each (item, rater) pair at
+    most once) into the decode tables ``items``, ``raters`` and ``categories``: what an
+    engine that counts the ratings where they are hands over."""
+    design = design_from_codes(
+        item, rater, label, n_items=len(items), n_raters=len(raters), q=len(categories),
+        gold=gold_codes(gold, np.asarray(items, dtype=object), tuple(categories)),
+    )  # fmt: skip
+    defaults = {
+        "model": "dawid-skene", "tol": 1e-8, "max_iter": 1000, "smoothing": 0.0,
+        "mace_method": "vb", "n_bootstrap": 200, "level": 0.95, "rng": 0,
+    }  # fmt: skip
+    unknown = sorted(set(options) - set(defaults))
+    if unknown:
+        raise InvalidInputError(f"rater_model got unexpected options {unknown}")
+    chosen = {**defaults, **options}
+    return _fit(design, np.asarray(items), np.asarray(raters), tuple(categories),
+                report=report, **_checked(*(chosen[k] for k in defaults)))  # fmt: skip
+
+
 def gold_codes(gold: Any, items: npt.NDArray[Any], categories: tuple[Any, ...]) -> IntArray:
     """The code of each item's gold label (-1 where none), shape (n_items,); ids and labels
     matched as given, else as text."""
@@ -279,6 +319,7 @@ def _fit(
     n_bootstrap: int,
     level: float,
     rng: np.random.Generator,
+    report: Any = None,
 ) -> RaterModel:
     if design.q < 2:
         raise InvalidInputError("rater_model needs at least two categories")
@@ -314,6 +355,7 @@ def _fit(
         n_ratings=design.n_ratings,
         level=level,
         method=_method_words(model, options),
+        report=report,
     )
 
 

@@ -98,6 +98,8 @@ class RaterModel(Record):
         Confidence level of the intervals.
     method : str
         The model and its options in words.
+    report : ReadReport or None
+        What was read, when the model was fitted to ratings.
     """
 
     model: str
@@ -118,6 +120,7 @@ class RaterModel(Record):
     n_ratings: float
     level: float
     method: str
+    report: Any = None
 
     @property
     def n_iter(self) -> int:
