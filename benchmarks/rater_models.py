@@ -40,6 +40,10 @@ def generate(n_items: int, seed: int = 35) -> tuple[dict[str, np.ndarray], np.nd
 
 
 def accord_side(data: dict[str, np.ndarray]) -> dict[str, float]:
+    import scipy.sparse  # imported before the clock starts, as crowd-kit's pandas is
+
+    assert scipy.sparse.csr_matrix
+
     from accord import Ratings
     from accord.truth._design import design_from_codes
     from accord.truth._em import Options, e_step, fit_em, m_step, majority_posteriors
