@@ -371,3 +371,14 @@ def test_figures_draw_the_results_numbers():
     assert_allclose(grid.axes[1].images[0].get_array(), fit.confusion[1])
     with pytest.raises(InvalidInputError, match="rater_quality_plot takes a RaterModel"):
         accord.rater_quality_plot(fit.raters)
+
+
+def test_a_rater_without_ratings_changes_no_implied_agreement():
+    ratings, _, _ = draw("dawid-skene", 50, 4, 3, seed=14, density=1.0)
+    counts = np.zeros((50, 5, 3))
+    counts[ratings.item_codes, ratings.rater_codes, ratings.label_codes] = 1
+    with_idle = rater_model_from_counts(counts, n_bootstrap=0)
+    without = rater_model_from_counts(counts[:, :4], n_bootstrap=0)
+    assert_allclose(with_idle.reliability.expected_pairwise_kappa,
+                    without.reliability.expected_pairwise_kappa)  # fmt: skip
+    assert np.isnan(with_idle.raters["accuracy"].iloc[4])

@@ -168,7 +168,8 @@ def _replicate(
     again = fit_em(sub, model, options, start, warn=False)
     prevalence = again.posterior[sub.rated].mean(axis=0)
     quality = rater_quality(sub, again.params, again.posterior, prevalence)
-    implied = implied_agreement(again.params.confusion, prevalence)
+    active = quality["n_ratings"] > 0  # a rater absent from the resample has no table
+    implied = implied_agreement(again.params.confusion[active], prevalence)
     params = again.params
     if params.difficulty is not None:
         params = dataclasses.replace(params, difficulty=fit.params.difficulty)

@@ -257,7 +257,8 @@ def _fit(
     fit = fit_em(design, model, options)
     reps = bootstrap(design, fit, model, options, n_bootstrap, rng) if n_bootstrap else None
     prevalence = _prevalence(design, fit)
-    implied = implied_agreement(fit.params.confusion, prevalence)
+    rated = np.bincount(design.rater, weights=design.weight, minlength=design.n_raters) > 0
+    implied = implied_agreement(fit.params.confusion[rated], prevalence)
     alpha = (1 - level) / 2
     reliability = ModelReliability(
         float(np.nanmean(implied["kappa_truth"])),
