@@ -202,6 +202,12 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
     ),
     "PredictionMoments": lambda _: accord.PredictionMoments.from_arrays([1, 0], [1, 1], [0, 1]),
     "PredictionPoweredMean": lambda _: accord.prediction_powered_mean([1, 0, 1], [1, 1, 1], [0, 1]),
+    # rater models
+    "RaterModel": lambda _: accord.rater_model(_diagnoses(), n_bootstrap=0),
+    "ModelReliability": lambda _: accord.rater_model(_diagnoses(), n_bootstrap=0).reliability,
+    "RatersPerItem": lambda _: accord.raters_per_item(
+        accord.rater_model(_diagnoses(), n_bootstrap=0), raters=(1, 2), n_simulations=5
+    ),
 }
 
 

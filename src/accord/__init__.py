@@ -104,6 +104,7 @@ if TYPE_CHECKING:
     from .front.confidence import calibration_metrics, normalized_cross_entropy
     from .front.consensus import consensus
     from .front.judged import judge_counts
+    from .front.truth import rater_model
     from .information import conditional_entropy, entropy, mutual_information, surprisal
     from .io.argilla import read_argilla
     from .io.confidence import read_confidences, read_sclite_sgml
@@ -156,8 +157,10 @@ if TYPE_CHECKING:
         concordance_correlation,
     )
     from .planning import (
+        RatersPerItem,
         SampleSize,
         SimulatedSampleSize,
+        raters_per_item,
         sample_size_alpha,
         sample_size_icc,
         sample_size_kappa,
@@ -166,9 +169,11 @@ if TYPE_CHECKING:
     from .report import HtmlReport, report
     from .report.measurements import bland_altman_plot, concordance_plot
     from .report.planning import plan_figure
+    from .report.rater_models import confusion_grid, rater_quality_plot
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
     from .stats.panel import PanelStatistics
+    from .truth import ModelReliability, RaterModel, rater_model_from_counts
 
 # Public names and the module that defines each. They are imported on first use, so that
 # `import accord` stays light (no pandas, pyarrow, scipy.stats, dask or matplotlib).
@@ -318,6 +323,15 @@ _EXPORTS: dict[str, str] = {
     "specific_agreement": ".agreement",
     "stream_statistics": ".engines",
     "surprisal": ".information",
+    # rater models
+    "ModelReliability": ".truth",
+    "RaterModel": ".truth",
+    "rater_model": ".front.truth",
+    "rater_model_from_counts": ".truth",
+    "RatersPerItem": ".planning",
+    "raters_per_item": ".planning",
+    "confusion_grid": ".report.rater_models",
+    "rater_quality_plot": ".report.rater_models",
 }
 
 # Submodules reached as attributes without an import: `accord.datasets.load_diagnoses()`.
@@ -386,6 +400,8 @@ __all__ = [
     "MarginalHomogeneity",
     "MethodComparison",
     "MissingDependencyError",
+    # rater models
+    "ModelReliability",
     "NormalizedCrossEntropy",
     "PairTables",
     "PairwiseAgreement",
@@ -400,7 +416,9 @@ __all__ = [
     "PredictionPoweredMean",
     "RaterCategoryCounts",
     "RaterDifferences",
+    "RaterModel",
     "RaterPermutationTest",
+    "RatersPerItem",
     "RatingStatistics",
     "Ratings",
     "ReadReport",
@@ -429,6 +447,7 @@ __all__ = [
     "concordance_correlation",
     "concordance_plot",
     "conditional_entropy",
+    "confusion_grid",
     "conger_kappa",
     "consensus",
     "corrected_distribution",
@@ -470,7 +489,11 @@ __all__ = [
     "prediction_powered_mean",
     "prediction_powered_mean_from_moments",
     "rater_differences",
+    "rater_model",
+    "rater_model_from_counts",
     "rater_permutation_test",
+    "rater_quality_plot",
+    "raters_per_item",
     "read_argilla",
     "read_bio",
     "read_brat",

@@ -39,6 +39,7 @@ __all__ = [
     "judged_rate_methods",
     "level_pct",
     "paragraph",
+    "rater_model_methods",
 ]
 
 MethodsFormat: TypeAlias = Literal["text", "markdown"]
@@ -165,6 +166,18 @@ REFERENCES = {
     "kottner2011": "Kottner, J., Audige, L., Brorson, S., et al. (2011). Guidelines for "
     "Reporting Reliability and Agreement Studies (GRRAS) were proposed. Journal of Clinical "
     "Epidemiology, 64(1), 96-106. https://doi.org/10.1016/j.jclinepi.2010.03.002",
+    # Rater models (accord.rater_model)
+    "ds1979": "Dawid, A. P., & Skene, A. M. (1979). Maximum likelihood estimation of observer "
+    "error-rates using the EM algorithm. Journal of the Royal Statistical Society, Series C "
+    "(Applied Statistics), 28(1), 20-28. https://doi.org/10.2307/2346806",
+    "hovy2013": "Hovy, D., Berg-Kirkpatrick, T., Vaswani, A., & Hovy, E. (2013). Learning whom "
+    "to trust with MACE. Proceedings of NAACL-HLT 2013, 1120-1130. "
+    "https://aclanthology.org/N13-1132",
+    "whitehill2009": "Whitehill, J., Ruvolo, P., Wu, T., Bergsma, J., & Movellan, J. (2009). "
+    "Whose vote should count more: optimal integration of labels from labelers of unknown "
+    "expertise. Advances in Neural Information Processing Systems 22, 2035-2043.",
+    "raykar2012": "Raykar, V. C., & Yu, S. (2012). Eliminating spammers and ranking annotators "
+    "for crowdsourced labeling tasks. Journal of Machine Learning Research, 13, 491-518.",
 }
 
 #: The sources of each coefficient, by function name (keys of :data:`REFERENCES`).
@@ -610,4 +623,47 @@ def calibration_methods(result: Any, format: MethodsFormat = "text") -> str:
             f"{_n(result.n_dropped, 'row')} with a missing score or confidence "
             f"{'was' if result.n_dropped == 1 else 'were'} left out."
         )
+    return paragraph(sentences, cite.keys, format)
+
+
+# ----------------------------------------------------------------------------- rater models
+
+_MODEL_SENTENCES = {
+    "dawid-skene": ("the Dawid-Skene model, one confusion matrix per rater", ("ds1979",)),
+    "one-coin": (
+        "the one-coin Dawid-Skene model (one accuracy per rater, errors spread evenly)",
+        ("ds1979",),
+    ),
+    "mace": ("MACE, a competence and a spamming strategy per rater", ("hovy2013",)),
+    "glad": ("GLAD, an ability per rater and a difficulty per item", ("whitehill2009",)),
+}
+
+
+def rater_model_methods(result: Any, format: MethodsFormat = "text") -> str:
+    """The methods paragraph of a :class:`~accord.RaterModel`."""
+    cite = _Cites()
+    words, keys = _MODEL_SENTENCES[result.model]
+    rel = result.reliability
+    sentences = [
+        f"The true label of each of {_n(result.n_items, 'item')} was estimated from "
+        f"{result.n_ratings:,.0f} ratings by {_n(result.n_raters, 'rater')} with {words} "
+        f"{cite(*keys)}, fitted by EM from majority vote ({result.method}); EM "
+        + ("converged" if result.converged else "stopped at its iteration limit")
+        + f" after {_n(result.n_iter, 'iteration')}.",
+    ]
+    if result.n_gold:
+        sentences.append(
+            f"{_n(result.n_gold, 'item')} with a known label entered as data (posteriors clamped)."
+        )
+    if result.n_bootstrap:
+        sentences.append(
+            f"Intervals ({level_pct(result.level)}) are percentile intervals of "
+            f"{result.n_bootstrap:,} bootstrap resamples of the items."
+        )
+    sentences.append(
+        f"Spammer scores follow Raykar and Yu {cite('raykar2012')}. The fitted confusion "
+        f"matrices imply a mean pairwise kappa of {rel.expected_pairwise_kappa:.3f} and a "
+        f"Fleiss-type kappa of {rel.expected_fleiss_kappa:.3f}, beside the observed Fleiss' "
+        f"kappa {cite('fleiss1971')} of {rel.observed_fleiss_kappa:.3f}."
+    )
     return paragraph(sentences, cite.keys, format)

@@ -18,6 +18,7 @@ COMMANDS = (
     "judge_rate",
     "compare",
     "consensus",
+    "truth",
     "calibrate",
     "confidence",
     "spans",

@@ -11,13 +11,16 @@ from .closed_form import (
     sample_size_icc,
     sample_size_kappa,
 )
+from .panel_size import RatersPerItem, raters_per_item
 from .results import SampleSize, SimulatedSampleSize
 from .simulation import sample_size_simulated
 
 __all__ = [
+    "RatersPerItem",
     "SampleSize",
     "SimulatedSampleSize",
     "kappa_cell_probabilities",
+    "raters_per_item",
     "sample_size_alpha",
     "sample_size_icc",
     "sample_size_kappa",

@@ -1,0 +1,116 @@
+"""The sufficient statistic of every rater model: the item x (rater, label) count matrix.
+
+Each rating is a code triple ``(item, rater, label)``; repeated ratings of one item by one
+rater (Dawid & Skene's repeated assessments) add up. The counts are held twice, as the sparse
+matrix ``A`` of shape ``(n_items, n_raters * q)`` (column ``rater * q + label``) and as the
+distinct triples with their counts sorted by item, so that an E step is one product
+``A @ log E`` and an M step one product ``A.T @ T``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from .._types import FloatArray, IntArray
+
+__all__ = ["Design", "design_from_codes"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Design:
+    """The counts of one data set (or of one bootstrap resample of its items).
+
+    Attributes
+    ----------
+    counts : scipy.sparse.csr_matrix, shape (n_items, n_raters * q)
+        ``A[i, r * q + l]``: how often rater ``r`` gave item ``i`` label ``l``.
+    counts_t : scipy.sparse.csc_matrix, shape (n_raters * q, n_items)
+        Its transpose (a view), for the M step.
+    item, rater, label : ndarray of int64, shape (m,)
+        The distinct triples, sorted by item.
+    weight : ndarray of float64, shape (m,)
+        How often each triple occurs.
+    gold : ndarray of int64, shape (n_items,)
+        The known label of each item, -1 where none.
+    n_raters, q : int
+    """
+
+    counts: Any
+    counts_t: Any
+    item: IntArray
+    rater: IntArray
+    label: IntArray
+    weight: FloatArray
+    gold: IntArray
+    n_raters: int
+    q: int
+
+    @property
+    def n_items(self) -> int:
+        return int(self.gold.size)
+
+    @property
+    def n_ratings(self) -> float:
+        return float(self.weight.sum())
+
+    @property
+    def rated(self) -> Any:
+        """Items with at least one rating, shape (n_items,) of bool."""
+        return np.diff(self.counts.indptr) > 0
+
+    def take(self, rows: IntArray) -> Design:
+        """The design of the items ``rows`` (with repeats: a bootstrap resample)."""
+        sub = self.counts[rows]
+        return _assemble(sub, self.gold[rows], self.n_raters, self.q)
+
+    def with_gold(self, gold: IntArray) -> Design:
+        return dataclasses.replace(self, gold=gold)
+
+
+def _assemble(counts: Any, gold: IntArray, n_raters: int, q: int) -> Design:
+    """The design of a CSR matrix whose rows hold each column at most once."""
+    item = np.repeat(np.arange(counts.shape[0], dtype=np.int64), np.diff(counts.indptr))
+    column = counts.indices.astype(np.int64)
+    return Design(
+        counts=counts,
+        counts_t=counts.T,
+        item=item,
+        rater=column // q,
+        label=column % q,
+        weight=counts.data.astype(np.float64),
+        gold=np.asarray(gold, dtype=np.int64),
+        n_raters=n_raters,
+        q=q,
+    )
+
+
+def design_from_codes(
+    item: IntArray,
+    rater: IntArray,
+    label: IntArray,
+    *,
+    n_items: int,
+    n_raters: int,
+    q: int,
+    weight: FloatArray | None = None,
+    gold: IntArray | None = None,
+) -> Design:
+    """The design of code vectors, shape (n_ratings,) each, with at most one entry per
+    ``(item, rater, label)`` (as in a :class:`~accord.Ratings`); ``weight`` a count per
+    entry. Built as CSR directly: a sort by item only when the rows are out of order."""
+    from scipy import sparse
+
+    item = np.asarray(item, dtype=np.int64)
+    column = np.asarray(rater, dtype=np.int64) * q + np.asarray(label, dtype=np.int64)
+    w = np.ones(item.size) if weight is None else np.asarray(weight, dtype=np.float64)
+    if item.size and np.any(item[1:] < item[:-1]):
+        order = np.argsort(item, kind="stable")
+        item, column, w = item[order], column[order], w[order]
+    indptr = np.zeros(n_items + 1, dtype=np.int64)
+    np.cumsum(np.bincount(item, minlength=n_items), out=indptr[1:])
+    counts = sparse.csr_matrix((w, column, indptr), shape=(n_items, n_raters * q))
+    known = np.full(n_items, -1, dtype=np.int64) if gold is None else gold
+    return _assemble(counts, known, n_raters, q)

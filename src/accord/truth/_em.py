@@ -1,0 +1,382 @@
+"""E and M steps of the four rater models, and the EM loop they share.
+
+Every step is a few array operations over the counts of :mod:`._design`: the E step of the
+confusion-matrix models is ``log prior + A @ log E``, their M step ``A.T @ T`` reshaped to one
+``q x q`` table of expected counts per rater; GLAD's steps are ``np.bincount`` over the
+distinct ratings. No step loops over ratings, items or raters in Python.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+from typing import Any, Literal
+
+import numpy as np
+
+from .._errors import AccordWarning
+from .._types import FloatArray
+from ._design import Design
+
+__all__ = [
+    "FLOOR",
+    "Fit",
+    "ModelName",
+    "Options",
+    "Params",
+    "e_step",
+    "expected_counts",
+    "fit_em",
+    "majority_posteriors",
+]
+
+ModelName = Literal["dawid-skene", "one-coin", "mace", "glad"]
+
+#: Floor on an expected count (and on a one-coin error rate) that keeps ``log E`` finite;
+#: crowd-kit's DawidSkene clips its counts at the same 1e-10.
+FLOOR = 1e-10
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Options:
+    """How the models fit: EM tolerance (on the log-likelihood per rating) and limit, the
+    Dirichlet pseudo-count of Dawid-Skene, and the priors of MACE and GLAD."""
+
+    tol: float = 1e-8
+    max_iter: int = 1000
+    smoothing: float = 0.0
+    mace_method: Literal["vb", "em"] = "vb"
+    mace_alpha: float = 0.5
+    mace_beta: float = 0.5
+    mace_strategy_prior: float = 10.0
+    glad_prior_mean: float = 1.0
+    glad_prior_sd: float = 1.0
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Params:
+    """The parameters of a fitted model.
+
+    ``prior`` (q,) the class prevalence; ``confusion`` (n_raters, q, q) ``P(label l | true
+    c)`` in row ``c``, column ``l``; ``emission`` the table the E step uses (the confusion,
+    or MACE's variational weights); ``competence`` (n_raters,) MACE's theta or GLAD's alpha;
+    ``strategy`` (n_raters, q) MACE's xi; ``difficulty`` (n_items,) GLAD's log inverse
+    difficulty beta.
+    """
+
+    prior: FloatArray
+    confusion: FloatArray
+    emission: FloatArray
+    competence: FloatArray | None = None
+    strategy: FloatArray | None = None
+    difficulty: FloatArray | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Fit:
+    params: Params
+    posterior: FloatArray
+    log_likelihood: tuple[float, ...]
+    converged: bool
+
+
+def majority_posteriors(design: Design) -> FloatArray:
+    """Each item's share of votes per label (uniform for an unrated item), gold clamped,
+    shape (n_items, q)."""
+    q = design.q
+    votes = np.bincount(
+        design.item * q + design.label, weights=design.weight, minlength=design.n_items * q
+    ).reshape(design.n_items, q)
+    total = votes.sum(axis=1, keepdims=True)
+    shares = np.divide(votes, total, out=np.full_like(votes, 1.0 / q), where=total > 0)
+    return _clamp(shares, design.gold)
+
+
+def _clamp(posterior: FloatArray, gold: Any) -> FloatArray:
+    known = np.flatnonzero(gold >= 0)
+    if known.size:
+        posterior[known] = 0.0
+        posterior[known, gold[known]] = 1.0
+    return posterior
+
+
+def expected_counts(design: Design, posterior: FloatArray) -> FloatArray:
+    """``N[r, c, l]``: the expected number of ratings ``l`` by rater ``r`` of items whose
+    true label is ``c``, shape (n_raters, q, q)."""
+    q = design.q
+    flat = np.asarray(design.counts_t @ posterior)  # (n_raters * q, q): row r*q + l, col c
+    return flat.reshape(design.n_raters, q, q).transpose(0, 2, 1)
+
+
+def _logits(design: Design, params: Params) -> FloatArray:
+    """Unnormalised log posteriors, shape (n_items, q)."""
+    q = design.q
+    if params.difficulty is not None:
+        return _glad_logits(design, params)
+    with np.errstate(divide="ignore"):
+        log_e = np.log(params.emission).transpose(0, 2, 1).reshape(design.n_raters * q, q)
+        log_prior = np.log(params.prior)
+    out: FloatArray = np.asarray(design.counts @ log_e)
+    out += log_prior[None, :]
+    return out
+
+
+def _glad_terms(design: Design, params: Params) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Per distinct rating: ``z = alpha_r exp(beta_i)``, ``log sigma(z)`` and
+    ``log (1 - sigma(z)) / (q - 1)``."""
+    assert params.competence is not None and params.difficulty is not None
+    z = params.competence[design.rater] * np.exp(params.difficulty[design.item])
+    log_right = -np.logaddexp(0.0, -z)
+    log_wrong = -np.logaddexp(0.0, z) - math.log(design.q - 1)
+    return z, log_right, log_wrong
+
+
+def _glad_logits(design: Design, params: Params) -> FloatArray:
+    q, n = design.q, design.n_items
+    _, log_right, log_wrong = _glad_terms(design, params)
+    base = np.bincount(design.item, weights=design.weight * log_wrong, minlength=n)
+    extra = np.bincount(
+        design.item * q + design.label,
+        weights=design.weight * (log_right - log_wrong),
+        minlength=n * q,
+    ).reshape(n, q)
+    with np.errstate(divide="ignore"):
+        log_prior = np.log(params.prior)
+    out: FloatArray = np.asarray(base[:, None] + extra + log_prior[None, :], dtype=np.float64)
+    return out
+
+
+def e_step(design: Design, params: Params) -> tuple[FloatArray, float]:
+    """Posteriors (gold clamped), shape (n_items, q), and the log-likelihood of the
+    ratings (and of the gold labels, which are data). The logits are normalised in place:
+    one array of shape (n_items, q) and a few passes over it."""
+    logits = _logits(design, params)
+    gold = design.gold
+    known = np.flatnonzero(gold >= 0)
+    ll_gold = float(logits[known, gold[known]].sum())
+    top = logits.max(axis=1, keepdims=True)
+    np.subtract(logits, top, out=logits)
+    np.exp(logits, out=logits)
+    total = logits.sum(axis=1, keepdims=True)
+    np.divide(logits, total, out=logits)
+    free = np.ones(design.n_items, dtype=bool)
+    free[known] = False
+    norm = top[:, 0] + np.log(total[:, 0])
+    ll = float(norm[free].sum()) + ll_gold if known.size else float(norm.sum())
+    return _clamp(logits, gold), ll
+
+
+# ----------------------------------------------------------------------- M steps
+
+
+def _m_dawid_skene(design: Design, posterior: FloatArray, options: Options) -> Params:
+    counts = expected_counts(design, posterior) + (options.smoothing + FLOOR)
+    confusion = counts / counts.sum(axis=2, keepdims=True)
+    return Params(_prevalence(design, posterior), confusion, confusion)
+
+
+def _prevalence(design: Design, posterior: FloatArray) -> FloatArray:
+    rated = design.rated
+    if rated.all():
+        prior = posterior.mean(axis=0)
+    else:
+        prior = posterior[rated].mean(axis=0) if rated.any() else np.full(design.q, 1 / design.q)
+    out: FloatArray = np.clip(prior, FLOOR, None)
+    out = out / out.sum()
+    return out
+
+
+def _one_coin_table(skill: FloatArray, q: int) -> FloatArray:
+    off = (1.0 - skill) / (q - 1)
+    table = np.repeat(off[:, None, None], q, axis=1).repeat(q, axis=2)
+    table[:, np.arange(q), np.arange(q)] = skill[:, None]
+    return table
+
+
+def _m_one_coin(design: Design, posterior: FloatArray, options: Options) -> Params:
+    counts = expected_counts(design, posterior)
+    total = counts.sum(axis=(1, 2))
+    right = np.trace(counts, axis1=1, axis2=2)
+    skill = np.clip(np.divide(right, total, out=np.full_like(total, 0.5), where=total > 0),
+                    FLOOR, 1 - FLOOR)  # fmt: skip
+    confusion = _one_coin_table(skill, design.q)
+    return Params(_prevalence(design, posterior), confusion, confusion, competence=skill)
+
+
+def _mace_table(knowing: FloatArray, spam: FloatArray, strategy: FloatArray) -> FloatArray:
+    """``P(l | c) = spam * xi_l + knowing * [l == c]``, shape (n_raters, q, q)."""
+    q = strategy.shape[1]
+    table = np.repeat((spam[:, None] * strategy)[:, None, :], q, axis=1)
+    table[:, np.arange(q), np.arange(q)] += knowing[:, None]
+    out: FloatArray = table
+    return out
+
+
+def _mace_counts(counts: FloatArray, params: Params | None) -> tuple[FloatArray, FloatArray]:
+    """Expected knowing ratings per rater (n_raters,) and expected spam ratings per rater and
+    label (n_raters, q), from the expected counts ``N[r, c, l]``. From majority vote (no
+    parameters yet) a rating is knowing where it is the item's label."""
+    q = counts.shape[1]
+    diagonal = np.arange(q)
+    if params is None:
+        known = np.trace(counts, axis1=1, axis2=2)
+        spam_l = counts.sum(axis=1) - counts[:, diagonal, diagonal]
+        return known, spam_l
+    e = params.emission
+    knowing_w = e[:, 0, 0] - e[:, 1, 0]  # the weight on [l == c] in every row of E
+    share = counts / e
+    known = knowing_w * np.trace(share, axis1=1, axis2=2)
+    spam_part = e - knowing_w[:, None, None] * np.eye(q)[None]
+    return known, (share * spam_part).sum(axis=1)
+
+
+def _m_mace(
+    design: Design, posterior: FloatArray, options: Options, params: Params | None
+) -> Params:
+    from scipy.special import digamma
+
+    q = design.q
+    known, spam_l = _mace_counts(expected_counts(design, posterior), params)
+    spam = spam_l.sum(axis=1)
+    total = known + spam
+    if options.mace_method == "vb":
+        a, b, s = options.mace_alpha, options.mace_beta, options.mace_strategy_prior
+        norm = digamma(total + a + b)
+        know_w = np.exp(digamma(known + b) - norm)
+        spam_w = np.exp(digamma(spam + a) - norm)
+        xi_w = np.exp(digamma(spam_l + s) - digamma(spam + q * s)[:, None])
+        emission = _mace_table(know_w, spam_w, xi_w)
+    else:  # crowd-kit's smoothing of the fractional counts, 0.01 / q
+        a = b = s = 0.01 / q
+        emission = _mace_table((known + b) / (total + a + b), (spam + a) / (total + a + b),
+                               (spam_l + s) / (spam + q * s)[:, None])  # fmt: skip
+    competence = (known + b) / (total + a + b)
+    strategy = (spam_l + s) / (spam + q * s)[:, None]
+    confusion = _mace_table(competence, 1 - competence, strategy)
+    uniform = np.full(q, 1.0 / q)
+    return Params(uniform, confusion, emission, competence=competence, strategy=strategy)
+
+
+def _glad_objective(
+    x: FloatArray, design: Design, target: FloatArray, options: Options
+) -> tuple[float, FloatArray]:
+    """Minus GLAD's expected complete log posterior and its gradient in ``(alpha, beta)``;
+    ``target`` is each distinct rating's posterior probability of being right."""
+    n_raters = design.n_raters
+    params = _glad_params(x, design)
+    z, log_right, log_wrong = _glad_terms(design, params)
+    w = design.weight
+    mu, var = options.glad_prior_mean, options.glad_prior_sd**2
+    value = float(np.sum(w * (target * log_right + (1 - target) * log_wrong)))
+    value -= float(np.sum((x - mu) ** 2)) / (2 * var)
+    g = w * (target - np.exp(log_right))  # d/dz of each rating's term: t - sigma(z)
+    assert params.difficulty is not None
+    scale = np.exp(params.difficulty)
+    d_alpha = np.bincount(design.rater, weights=g * scale[design.item], minlength=n_raters)
+    d_beta = np.bincount(design.item, weights=g * z, minlength=design.n_items)
+    grad = np.concatenate([d_alpha, d_beta]) - (x - mu) / var
+    return -value, -grad
+
+
+def _glad_params(x: FloatArray, design: Design) -> Params:
+    q = design.q
+    alpha, beta = x[: design.n_raters], x[design.n_raters :]
+    uniform = np.full(q, 1.0 / q)
+    return Params(uniform, np.empty((0, q, q)), np.empty((0, q, q)), alpha, None, beta)
+
+
+def _m_glad(
+    design: Design, posterior: FloatArray, options: Options, params: Params | None
+) -> Params:
+    """A partial M step (25 L-BFGS iterations from the current point, as crowd-kit's 25
+    conjugate-gradient ones): a generalised EM with the same fixed point."""
+    from scipy.optimize import minimize
+
+    mu = options.glad_prior_mean
+    if params is None:
+        x0 = np.full(design.n_raters + design.n_items, mu)
+    else:
+        assert params.competence is not None and params.difficulty is not None
+        x0 = np.concatenate([params.competence, params.difficulty])
+    target = posterior[design.item, design.label]
+    found = minimize(
+        _glad_objective,
+        x0,
+        args=(design, target, options),
+        jac=True,
+        method="L-BFGS-B",
+        options={"maxiter": 25},
+    )
+    fitted = _glad_params(np.asarray(found.x, dtype=np.float64), design)
+    return dataclasses.replace(fitted, confusion=glad_confusion(design, fitted))
+
+
+def glad_confusion(design: Design, params: Params) -> FloatArray:
+    """Each rater's average of GLAD's item-specific tables over the items they rated:
+    ``sigma(alpha_r exp(beta_i))`` on the diagonal, the rest shared evenly, (n_raters, q, q)."""
+    _, log_right, _ = _glad_terms(design, params)
+    w = design.weight
+    n = np.bincount(design.rater, weights=w, minlength=design.n_raters)
+    right = np.bincount(design.rater, weights=w * np.exp(log_right), minlength=design.n_raters)
+    skill = np.divide(right, n, out=np.full_like(n, np.nan), where=n > 0)
+    return _one_coin_table(skill, design.q)
+
+
+def _glad_log_prior(params: Params, options: Options) -> float:
+    if params.difficulty is None or params.competence is None:
+        return 0.0
+    x = np.concatenate([params.competence, params.difficulty]) - options.glad_prior_mean
+    return -float(np.sum(x**2)) / (2 * options.glad_prior_sd**2)
+
+
+def m_step(
+    design: Design,
+    posterior: FloatArray,
+    model: ModelName,
+    options: Options,
+    params: Params | None,
+) -> Params:
+    """The parameters that maximise the expected complete log-likelihood given
+    ``posterior`` (MACE's variational step, GLAD's partial step)."""
+    if model == "dawid-skene":
+        return _m_dawid_skene(design, posterior, options)
+    if model == "one-coin":
+        return _m_one_coin(design, posterior, options)
+    if model == "mace":
+        return _m_mace(design, posterior, options, params)
+    return _m_glad(design, posterior, options, params)
+
+
+def fit_em(
+    design: Design,
+    model: ModelName,
+    options: Options,
+    start: Params | None = None,
+    *,
+    warn: bool = True,
+) -> Fit:
+    """EM from majority vote (or from ``start``) until the log-likelihood gains less than
+    ``options.tol`` per rating, or ``options.max_iter`` iterations; a warning naming the
+    model when it stops at the limit."""
+    posterior = majority_posteriors(design) if start is None else e_step(design, start)[0]
+    params = start
+    path: list[float] = []
+    scale = options.tol * max(design.n_ratings, 1.0)
+    converged = False
+    for _ in range(options.max_iter):
+        params = m_step(design, posterior, model, options, params)
+        posterior, ll = e_step(design, params)
+        path.append(ll + _glad_log_prior(params, options))
+        if len(path) > 1 and abs(path[-1] - path[-2]) <= scale:
+            converged = True
+            break
+    if not converged and warn:
+        warnings.warn(
+            f"{model}: EM stopped at max_iter={options.max_iter} before the log-likelihood "
+            f"settled (tol={options.tol:g} per rating); raise max_iter or tol",
+            AccordWarning,
+            stacklevel=3,
+        )
+    assert params is not None
+    return Fit(params, posterior, tuple(path), converged)

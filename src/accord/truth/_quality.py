@@ -1,0 +1,206 @@
+"""What a fitted rater model says about raters, items and agreement: accuracy, spammer
+scores, kappa with the latent truth, the agreement the model implies, the items where one
+more label would help most, and bootstrap replicates of all of them."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from .._types import FloatArray
+from ._design import Design
+from ._em import Fit, ModelName, Options, Params, e_step, expected_counts, fit_em
+
+__all__ = [
+    "Replicates",
+    "bootstrap",
+    "entropy_bits",
+    "fleiss_from_counts",
+    "gold_confusion",
+    "implied_agreement",
+    "next_label_gain",
+    "rater_quality",
+    "spammer_score",
+]
+
+
+def entropy_bits(p: FloatArray, axis: int = -1) -> FloatArray:
+    """Shannon entropy in bits along ``axis`` (0 log 0 = 0)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(p > 0, -p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
+    out: FloatArray = terms.sum(axis=axis)
+    return out
+
+
+def spammer_score(confusion: FloatArray) -> FloatArray:
+    """Raykar & Yu (2012): ``S = 1 / (q (q - 1)) sum_{c < c'} sum_l (a_cl - a_c'l)^2``,
+    0 for a rater whose label ignores the truth (all rows alike), 1 for a perfect one;
+    ``(sensitivity + specificity - 1)^2`` for two classes. Shape (n_raters,)."""
+    q = confusion.shape[1]
+    diff = confusion[:, :, None, :] - confusion[:, None, :, :]  # (R, c, c', l)
+    out: FloatArray = (diff**2).sum(axis=(1, 2, 3)) / 2 / (q * (q - 1))
+    return out
+
+
+def implied_agreement(confusion: FloatArray, prevalence: FloatArray) -> dict[str, Any]:
+    """Each rater's Cohen kappa with the latent truth, and the mean pairwise Cohen kappa and
+    the Fleiss-type kappa (pooled chance) two raters drawn from the model would reach."""
+    po = np.einsum("c,rcc->r", prevalence, confusion)
+    marginal = np.einsum("c,rcl->rl", prevalence, confusion)  # each rater's label shares
+    pe = marginal @ prevalence
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kappa_truth = (po - pe) / (1 - pe)
+    agree = np.einsum("c,rcl,scl->rs", prevalence, confusion, confusion)
+    chance = marginal @ marginal.T
+    upper = np.triu_indices(confusion.shape[0], k=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pairwise = float(np.mean((agree - chance)[upper] / (1 - chance)[upper]))
+        pooled = marginal.mean(axis=0)
+        pe_pooled = float(pooled @ pooled)
+        fleiss = (float(np.mean(agree[upper])) - pe_pooled) / (1 - pe_pooled)
+    return {"kappa_truth": kappa_truth, "pairwise": pairwise, "fleiss": fleiss}
+
+
+def fleiss_from_counts(votes: FloatArray) -> float:
+    """Fleiss' kappa (1971) of item x label counts, items with two or more ratings; with
+    unequal counts per item each item's agreement is weighted equally."""
+    n = votes.sum(axis=1)
+    keep = n >= 2
+    v, n = votes[keep], n[keep]
+    if not v.size:
+        return float("nan")
+    p_item = ((v**2).sum(axis=1) - n) / (n * (n - 1))
+    shares = v.sum(axis=0) / n.sum()
+    pe = float(shares @ shares)
+    return float((p_item.mean() - pe) / (1 - pe)) if pe < 1 else float("nan")
+
+
+def rater_quality(
+    design: Design, params: Params, posterior: FloatArray, prevalence: FloatArray
+) -> dict[str, FloatArray]:
+    """Per rater: ratings, expected accuracy on the items rated (``sum_n T[i_n, l_n] /
+    n_r``), sensitivity and specificity (two classes; the second category positive),
+    competence, spammer score and kappa with the latent truth; shape (n_raters,) each."""
+    counts = expected_counts(design, posterior)
+    n = counts.sum(axis=(1, 2))
+    right = np.trace(counts, axis1=1, axis2=2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        accuracy = np.where(n > 0, right / n, np.nan)
+    conf = params.confusion
+    out = {
+        "n_ratings": n,
+        "accuracy": accuracy,
+        "spammer_score": spammer_score(conf),
+        "kappa_truth": implied_agreement(conf, prevalence)["kappa_truth"],
+    }
+    if design.q == 2:
+        out["sensitivity"] = conf[:, 1, 1]
+        out["specificity"] = conf[:, 0, 0]
+    if params.competence is not None:
+        out["competence"] = params.competence
+    for key in out:
+        out[key] = np.where(n > 0, out[key], np.nan) if key != "n_ratings" else out[key]
+    return out
+
+
+def gold_confusion(design: Design) -> FloatArray | None:
+    """Each rater's confusion matrix from the gold items alone (rows the gold label; NaN
+    where the rater rated no gold item of that class), or None without gold."""
+    known = design.gold >= 0
+    if not known.any():
+        return None
+    onehot = np.zeros((design.n_items, design.q))
+    onehot[np.flatnonzero(known), design.gold[known]] = 1.0
+    counts = expected_counts(design, onehot)
+    total = counts.sum(axis=2, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out: FloatArray = np.where(total > 0, counts / total, np.nan)
+    return out
+
+
+def next_label_gain(
+    design: Design, params: Params, posterior: FloatArray, n_per_rater: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """Each item's expected posterior entropy after one more label, and its reduction.
+
+    The new label comes from the panel's average rater: the rating-weighted mean of the
+    raters' confusion matrices (GLAD: the mean ability on the item's own difficulty). With
+    ``E[c, l]`` that table, ``P(l) = sum_c T_c E[c, l]`` and the posterior after ``l`` is
+    ``T_c E[c, l] / P(l)``; the expected entropy after is ``sum_l P(l) H(T | l)``.
+    """
+    q = design.q
+    if params.difficulty is not None:
+        assert params.competence is not None
+        ability = float(np.average(params.competence, weights=np.maximum(n_per_rater, 1e-12)))
+        skill = 1.0 / (1.0 + np.exp(-ability * np.exp(params.difficulty)))
+        table = np.repeat(((1 - skill) / (q - 1))[:, None, None], q, axis=1).repeat(q, axis=2)
+        table[:, np.arange(q), np.arange(q)] = skill[:, None]
+    else:
+        w = n_per_rater / max(float(n_per_rater.sum()), 1e-12)
+        table = np.einsum("r,rcl->cl", w, params.confusion)[None]
+    joint = posterior[:, :, None] * table  # (n, c, l)
+    p_label = joint.sum(axis=1)  # (n, l)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        after = np.where(p_label[:, None, :] > 0, joint / p_label[:, None, :], 0.0)
+    expected = (p_label * entropy_bits(after, axis=1)).sum(axis=1)
+    return expected, entropy_bits(posterior) - expected
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Replicates:
+    """Bootstrap replicates: per rater (B, n_raters) arrays by name, the implied agreement
+    (B,) by name, and each item's posterior of its fitted label (B, n_items)."""
+
+    raters: dict[str, FloatArray]
+    agreement: dict[str, FloatArray]
+    items: FloatArray
+
+
+def _replicate(
+    design: Design, fit: Fit, model: ModelName, options: Options, rows: Any
+) -> tuple[dict[str, FloatArray], dict[str, float], FloatArray]:
+    start = fit.params
+    if start.difficulty is not None:
+        start = dataclasses.replace(start, difficulty=start.difficulty[rows])
+    sub = design.take(rows)
+    again = fit_em(sub, model, options, start, warn=False)
+    prevalence = again.posterior[sub.rated].mean(axis=0)
+    quality = rater_quality(sub, again.params, again.posterior, prevalence)
+    active = quality["n_ratings"] > 0  # a rater absent from the resample has no table
+    implied = implied_agreement(again.params.confusion[active], prevalence)
+    params = again.params
+    if params.difficulty is not None:
+        params = dataclasses.replace(params, difficulty=fit.params.difficulty)
+    full, _ = e_step(design, params)
+    label = fit.posterior.argmax(axis=1)
+    return quality, implied, full[np.arange(design.n_items), label]
+
+
+def bootstrap(
+    design: Design,
+    fit: Fit,
+    model: ModelName,
+    options: Options,
+    n_boot: int,
+    rng: np.random.Generator,
+) -> Replicates:
+    """Refit on ``n_boot`` resamples of the items (with replacement), each EM started from
+    the fitted parameters."""
+    raters: dict[str, list[FloatArray]] = {}
+    agreement: dict[str, list[float]] = {"pairwise": [], "fleiss": []}
+    items = []
+    for _ in range(n_boot):
+        rows = rng.integers(design.n_items, size=design.n_items)
+        quality, implied, item_p = _replicate(design, fit, model, options, rows)
+        for key, value in quality.items():
+            raters.setdefault(key, []).append(value)
+        agreement["pairwise"].append(implied["pairwise"])
+        agreement["fleiss"].append(implied["fleiss"])
+        items.append(item_p)
+    return Replicates(
+        {k: np.vstack(v) for k, v in raters.items()},
+        {k: np.asarray(v) for k, v in agreement.items()},
+        np.vstack(items) if items else np.empty((0, design.n_items)),
+    )

@@ -1,0 +1,422 @@
+"""Rater models: what each rater is worth and what each item's label probably is.
+
+``rater_model`` fits Dawid & Skene's (1979) latent class model by EM, its one-coin variant,
+MACE (Hovy et al. 2013) or GLAD (Whitehill et al. 2009) to ratings; ``rater_model_from_counts``
+to Dawid & Skene's own statistic, the counts ``n[i, r, l]`` (repeated assessments allowed).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from .._errors import InvalidInputError, bad_parameter
+from .._interval import check_confidence_level
+from .._types import FloatArray, IntArray, RngLike, as_generator
+from .._validate import check_choice
+from ..data.ratings import Ratings
+from ._design import Design, design_from_codes
+from ._em import Fit, ModelName, Options, fit_em
+from ._quality import (
+    Replicates,
+    bootstrap,
+    entropy_bits,
+    fleiss_from_counts,
+    gold_confusion,
+    implied_agreement,
+    next_label_gain,
+    rater_quality,
+)
+from .results import ModelReliability, RaterModel
+
+__all__ = [
+    "MODELS",
+    "gold_codes",
+    "majority_votes",
+    "rater_model",
+    "rater_model_from_codes",
+    "rater_model_from_counts",
+]
+
+MODELS: tuple[ModelName, ...] = ("dawid-skene", "one-coin", "mace", "glad")
+OWNER = "rater_model"
+
+
+def rater_model(
+    ratings: Ratings,
+    *,
+    model: ModelName = "dawid-skene",
+    gold: Mapping[Any, Any] | pd.Series | None = None,
+    tol: float = 1e-8,
+    max_iter: int = 1000,
+    smoothing: float = 0.0,
+    mace_method: str = "vb",
+    n_bootstrap: int = 200,
+    level: float = 0.95,
+    rng: RngLike = 0,
+) -> RaterModel:
+    """:func:`accord.rater_model` on :class:`~accord.Ratings` (the memory engine), which
+    documents the models, the options and the result.
+
+    >>> import pandas as pd
+    >>> from accord import Ratings
+    >>> wide = pd.DataFrame({"a": list("yyynnnyn"), "b": list("yynnnnyn"),
+    ...                      "c": list("yyynnyyn")})
+    >>> fit = rater_model(Ratings.from_wide(wide), n_bootstrap=0)
+    >>> fit.items["label"].tolist()
+    ['y', 'y', 'y', 'n', 'n', 'n', 'y', 'n']
+    """
+    if not isinstance(ratings, Ratings):
+        raise InvalidInputError(f"rater_model takes Ratings; got {type(ratings).__name__}")
+    if ratings.multi_label:
+        raise InvalidInputError("rater_model takes one label per rating, not sets of labels")
+    codes = gold_codes(gold, ratings.items, ratings.categories)
+    design = design_from_codes(
+        ratings.item_codes,
+        ratings.rater_codes,
+        ratings.label_codes,
+        n_items=ratings.n_items,
+        n_raters=ratings.n_raters,
+        q=ratings.n_categories,
+        gold=codes,
+    )
+    checked = _checked(model, tol, max_iter, smoothing, mace_method, n_bootstrap, level, rng)
+    return _fit(
+        design, ratings.items, ratings.raters, ratings.categories, report=ratings.report, **checked
+    )
+
+
+def _checked(
+    model: Any, tol: Any, max_iter: Any, smoothing: Any, mace_method: Any,
+    n_bootstrap: Any, level: Any, rng: Any,
+) -> dict[str, Any]:  # fmt: skip
+    """The options of both doors, checked."""
+    check_choice("model", model, MODELS, OWNER)
+    check_choice("mace_method", mace_method, ("vb", "em"), OWNER)
+    _positive_number("tol", tol, strict=True)
+    _positive_number("smoothing", smoothing, strict=False)
+    for name, value, low in (("max_iter", max_iter, 1), ("n_bootstrap", n_bootstrap, 0)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+            raise InvalidInputError(bad_parameter(OWNER, name, f"an integer >= {low}", value))
+    return {
+        "model": model,
+        "options": Options(float(tol), int(max_iter), float(smoothing), mace_method),
+        "n_bootstrap": int(n_bootstrap),
+        "level": check_confidence_level(level, OWNER),
+        "rng": as_generator(rng, OWNER),
+    }
+
+
+def _positive_number(name: str, value: Any, *, strict: bool) -> None:
+    ok = not isinstance(value, bool) and isinstance(value, int | float | np.floating)
+    if ok and math.isfinite(float(value)) and (value > 0 if strict else value >= 0):
+        return
+    need = "a positive number" if strict else "a number >= 0"
+    raise InvalidInputError(bad_parameter(OWNER, name, need, value))
+
+
+def rater_model_from_counts(
+    counts: npt.ArrayLike,
+    *,
+    items: npt.ArrayLike | None = None,
+    raters: npt.ArrayLike | None = None,
+    categories: tuple[Any, ...] | list[Any] | None = None,
+    model: ModelName = "dawid-skene",
+    gold: Mapping[Any, Any] | pd.Series | None = None,
+    tol: float = 1e-8,
+    max_iter: int = 1000,
+    smoothing: float = 0.0,
+    mace_method: str = "vb",
+    n_bootstrap: int = 200,
+    level: float = 0.95,
+    rng: RngLike = 0,
+) -> RaterModel:
+    """:func:`rater_model` on Dawid & Skene's counts ``n[i, r, l]``: how often rater ``r``
+    gave item ``i`` label ``l``, shape (n_items, n_raters, q). A rater may rate an item more
+    than once (repeated assessments); ``items``, ``raters`` and ``categories`` name the axes
+    (default 0, 1, ...).
+
+    >>> import numpy as np
+    >>> n = np.zeros((4, 3, 2)); n[[0, 1], :, 1] = 1; n[[2, 3], :, 0] = 1; n[3, 2] = [0, 2]
+    >>> fit = rater_model_from_counts(n, n_bootstrap=0)
+    >>> fit.items["label"].tolist(), fit.raters["n_ratings"].tolist()
+    ([1, 1, 0, 0], [4, 4, 5])
+    """
+    n = np.asarray(counts, dtype=np.float64)
+    if n.ndim != 3 or n.shape[2] < 2 or not np.all(np.isfinite(n)) or np.any(n < 0):
+        raise InvalidInputError(
+            "counts must be an array of non-negative counts, shape (n_items, n_raters, q) "
+            f"with q >= 2; got shape {n.shape}"
+        )
+    item_ids = np.arange(n.shape[0]) if items is None else np.asarray(items, dtype=object)
+    rater_ids = np.arange(n.shape[1]) if raters is None else np.asarray(raters, dtype=object)
+    labels = tuple(range(n.shape[2])) if categories is None else tuple(categories)
+    if item_ids.size != n.shape[0] or rater_ids.size != n.shape[1] or len(labels) != n.shape[2]:
+        raise InvalidInputError(f"items, raters and categories must match counts {n.shape}")
+    i, r, lab = np.nonzero(n)
+    design = design_from_codes(
+        i, r, lab, n_items=n.shape[0], n_raters=n.shape[1], q=n.shape[2],
+        weight=n[i, r, lab], gold=gold_codes(gold, item_ids, labels),
+    )  # fmt: skip
+    return _fit(design, item_ids, rater_ids, labels, **_checked(
+        model, tol, max_iter, smoothing, mace_method, n_bootstrap, level, rng))  # fmt: skip
+
+
+def rater_model_from_codes(
+    item: IntArray,
+    rater: IntArray,
+    label: IntArray,
+    *,
+    items: npt.NDArray[Any],
+    raters: npt.NDArray[Any],
+    categories: tuple[Any, ...],
+    gold: Mapping[Any, Any] | pd.Series | None = None,
+    report: Any = None,
+    **options: Any,
+) -> RaterModel:
+    """:func:`rater_model` on code vectors (one entry per rating, each (item, rater) pair at
+    most once) into the decode tables ``items``, ``raters`` and ``categories``: what an
+    engine that counts the ratings where they are hands over."""
+    design = design_from_codes(
+        item, rater, label, n_items=len(items), n_raters=len(raters), q=len(categories),
+        gold=gold_codes(gold, np.asarray(items, dtype=object), tuple(categories)),
+    )  # fmt: skip
+    defaults = {
+        "model": "dawid-skene", "tol": 1e-8, "max_iter": 1000, "smoothing": 0.0,
+        "mace_method": "vb", "n_bootstrap": 200, "level": 0.95, "rng": 0,
+    }  # fmt: skip
+    unknown = sorted(set(options) - set(defaults))
+    if unknown:
+        raise InvalidInputError(f"rater_model got unexpected options {unknown}")
+    chosen = {**defaults, **options}
+    return _fit(design, np.asarray(items), np.asarray(raters), tuple(categories),
+                report=report, **_checked(*(chosen[k] for k in defaults)))  # fmt: skip
+
+
+def gold_codes(gold: Any, items: npt.NDArray[Any], categories: tuple[Any, ...]) -> IntArray:
+    """The code of each item's gold label (-1 where none), shape (n_items,); ids and labels
+    matched as given, else as text."""
+    out = np.full(items.size, -1, dtype=np.int64)
+    if gold is None:
+        return out
+    if not isinstance(gold, Mapping | pd.Series):
+        raise InvalidInputError(
+            "gold must be a mapping item -> label or a pandas Series indexed by item; got "
+            f"{type(gold).__name__}"
+        )
+    series = pd.Series(dict(gold) if isinstance(gold, Mapping) else gold).dropna()
+    where = _match(pd.Index(series.index, tupleize_cols=False), items)
+    found = where >= 0
+    if not found.any():
+        raise InvalidInputError(
+            f"gold: no item of the ratings has a gold label (e.g. {items[:3].tolist()!r} in "
+            f"the ratings, {series.index[:3].tolist()!r} in gold)"
+        )
+    values = series.to_numpy(dtype=object)[where[found]]
+    codes = _match(pd.Index(list(categories), dtype=object), values)
+    if np.any(codes < 0):
+        bad = values[int(np.flatnonzero(codes < 0)[0])]
+        raise InvalidInputError(
+            f"gold: label {bad!r} is not among the categories {list(categories)!r}"
+        )
+    out[found] = codes
+    return out
+
+
+def _match(index: pd.Index, values: npt.NDArray[Any]) -> IntArray:
+    """Position of each value in ``index`` (-1 where absent), as given, else as text."""
+    at = np.asarray(index.get_indexer(pd.Index(values, dtype=object, tupleize_cols=False)))
+    if np.any(at < 0):
+        text = pd.Index([str(v) for v in index], dtype=object)
+        again = np.asarray(text.get_indexer(pd.Index([str(v) for v in values], dtype=object)))
+        at = np.where(at < 0, again, at)
+    return at.astype(np.int64)
+
+
+def _fit(
+    design: Design,
+    items: npt.NDArray[Any],
+    raters: npt.NDArray[Any],
+    categories: tuple[Any, ...],
+    *,
+    model: ModelName,
+    options: Options,
+    n_bootstrap: int,
+    level: float,
+    rng: np.random.Generator,
+    report: Any = None,
+) -> RaterModel:
+    if design.q < 2:
+        raise InvalidInputError("rater_model needs at least two categories")
+    fit = fit_em(design, model, options)
+    reps = bootstrap(design, fit, model, options, n_bootstrap, rng) if n_bootstrap else None
+    prevalence = _prevalence(design, fit)
+    rated = np.bincount(design.rater, weights=design.weight, minlength=design.n_raters) > 0
+    implied = implied_agreement(fit.params.confusion[rated], prevalence)
+    alpha = (1 - level) / 2
+    reliability = ModelReliability(
+        float(np.nanmean(implied["kappa_truth"])),
+        implied["pairwise"],
+        *_interval(reps.agreement["pairwise"] if reps else None, alpha),
+        implied["fleiss"],
+        *_interval(reps.agreement["fleiss"] if reps else None, alpha),
+        fleiss_from_counts(majority_votes(design)),
+    )
+    return RaterModel(
+        model=model,
+        categories=categories,
+        items=_items_table(design, fit, items, categories, reps, alpha),
+        raters=_raters_table(design, fit, raters, prevalence, reps, alpha),
+        review=_review_table(design, fit, items, categories),
+        confusion=fit.params.confusion,
+        gold_confusion=gold_confusion(design),
+        prevalence=prevalence,
+        reliability=reliability,
+        log_likelihood=fit.log_likelihood,
+        converged=fit.converged,
+        n_items=design.n_items,
+        n_raters=design.n_raters,
+        n_gold=int((design.gold >= 0).sum()),
+        n_bootstrap=n_bootstrap,
+        n_ratings=design.n_ratings,
+        level=level,
+        method=_method_words(model, options),
+        report=report,
+    )
+
+
+def _method_words(model: ModelName, options: Options) -> str:
+    words = f"EM tolerance {options.tol:g} per rating, at most {options.max_iter} iterations"
+    if model == "dawid-skene" and options.smoothing:
+        words += f", pseudo-count {options.smoothing:g}"
+    if model == "mace":
+        words += f", {'variational Bayes' if options.mace_method == 'vb' else 'EM'}"
+    return words
+
+
+def majority_votes(design: Design) -> FloatArray:
+    q = design.q
+    flat = np.bincount(
+        design.item * q + design.label, weights=design.weight, minlength=design.n_items * q
+    )
+    out: FloatArray = flat.reshape(design.n_items, q).astype(np.float64)
+    return out
+
+
+def _prevalence(design: Design, fit: Fit) -> FloatArray:
+    rated = design.rated
+    out: FloatArray = fit.posterior[rated].mean(axis=0)
+    return out
+
+
+def _interval(replicates: FloatArray | None, alpha: float) -> tuple[Any, Any]:
+    """Percentile bounds along the first axis (NaN without replicates)."""
+    if replicates is None or not len(replicates):
+        return float("nan"), float("nan")
+    with warnings.catch_warnings():  # a rater absent from every resample: NaN, quietly
+        warnings.simplefilter("ignore", RuntimeWarning)
+        low, high = np.nanquantile(replicates, [alpha, 1 - alpha], axis=0)
+    if np.ndim(low) == 0:
+        return float(low), float(high)
+    return low, high
+
+
+def _items_table(
+    design: Design,
+    fit: Fit,
+    items: npt.NDArray[Any],
+    categories: tuple[Any, ...],
+    reps: Replicates | None,
+    alpha: float,
+) -> pd.DataFrame:
+    post = fit.posterior
+    best = post.argmax(axis=1)
+    labels = np.asarray(categories, dtype=object)
+    low, high = _interval(reps.items if reps else None, alpha)
+    frame = pd.DataFrame({
+        "item": items,
+        "label": labels[best],
+        "probability": post[np.arange(design.n_items), best],
+        "probability_low": low,
+        "probability_high": high,
+        "entropy": entropy_bits(post),
+        "gold": _gold_column(design, labels),
+    })  # fmt: skip
+    if fit.params.difficulty is not None:
+        frame["difficulty"] = np.exp(-fit.params.difficulty)
+    for k, c in enumerate(categories):
+        frame[f"p_{c}"] = post[:, k]
+    return frame
+
+
+def _gold_column(design: Design, labels: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    out = np.full(design.n_items, None, dtype=object)
+    known = design.gold >= 0
+    out[known] = labels[design.gold[known]]
+    return out
+
+
+def _raters_table(
+    design: Design,
+    fit: Fit,
+    raters: npt.NDArray[Any],
+    prevalence: FloatArray,
+    reps: Replicates | None,
+    alpha: float,
+) -> pd.DataFrame:
+    quality = rater_quality(design, fit.params, fit.posterior, prevalence)
+    quality.pop("n_ratings")
+    n = np.bincount(design.rater, weights=design.weight, minlength=design.n_raters)
+    whole = bool(np.all(n == np.round(n)))
+    frame = pd.DataFrame({"rater": raters, "n_ratings": n.astype(np.int64) if whole else n})
+    for key in ("accuracy", "sensitivity", "specificity", "competence", "kappa_truth"):
+        if key not in quality:
+            continue
+        frame[key] = quality[key]
+        frame[f"{key}_low"], frame[f"{key}_high"] = _interval(
+            reps.raters[key] if reps else None, alpha
+        )
+    frame["spammer_score"] = quality["spammer_score"]
+    gold = gold_confusion(design)
+    if gold is not None:
+        onehot = design.gold >= 0
+        n_gold = np.bincount(
+            design.rater, weights=design.weight * onehot[design.item], minlength=design.n_raters
+        )
+        right = np.bincount(
+            design.rater,
+            weights=design.weight * (design.gold[design.item] == design.label),
+            minlength=design.n_raters,
+        )
+        frame["gold_n"] = n_gold.astype(np.int64) if whole else n_gold
+        with np.errstate(divide="ignore", invalid="ignore"):
+            frame["gold_accuracy"] = np.where(n_gold > 0, right / n_gold, np.nan)
+    return frame
+
+
+def _review_table(
+    design: Design, fit: Fit, items: npt.NDArray[Any], categories: tuple[Any, ...]
+) -> pd.DataFrame:
+    n_per_rater = np.bincount(
+        design.rater, weights=design.weight, minlength=design.n_raters
+    ).astype(np.float64)
+    expected, reduction = next_label_gain(design, fit.params, fit.posterior, n_per_rater)
+    labels = np.asarray(categories, dtype=object)
+    frame = pd.DataFrame({
+        "item": items,
+        "label": labels[fit.posterior.argmax(axis=1)],
+        "entropy": entropy_bits(fit.posterior),
+        "expected_entropy": expected,
+        "expected_reduction": reduction,
+    })  # fmt: skip
+    frame = frame[design.gold < 0].copy()
+    frame["entropy_rank"] = frame["entropy"].rank(ascending=False, method="min").astype(np.int64)
+    frame = frame.sort_values(["expected_reduction", "entropy"], ascending=False, kind="stable")
+    frame.insert(0, "rank", np.arange(1, len(frame) + 1))
+    return frame.reset_index(drop=True)
