@@ -27,24 +27,39 @@ def _scores(name: str) -> np.ndarray:
     return np.array(block["scores"], dtype=float)
 
 
-def test_anxiety_matches_irr_kendall() -> None:
-    y = _scores("anxiety")
-    # irr::kendall(anxiety, correct=TRUE) and correct=FALSE (tests/reference/rank.json)
+def test_tied_scores_match_irr_kendall() -> None:
+    y = _scores("tied")
+    # irr::kendall(X, correct=TRUE) and correct=FALSE (tests/reference/rank.json)
     for correct, key in ((True, "kendall_corrected"), (False, "kendall_uncorrected")):
-        ref = RANK["anxiety"][key]
+        ref = RANK["tied"][key]
         res = kendall_w(y, correct_ties=correct)
         assert_allclose(res.statistic, ref["W"], rtol=1e-12)
         assert_allclose(res.chi_square, ref["chisq"], rtol=1e-12)
         assert_allclose(res.pvalue, ref["p"], rtol=1e-9)
-        assert res.df == 19 and res.tie_corrected is correct
-    # irr::meanrho(anxiety)$value
-    assert_allclose(mean_spearman(y), RANK["anxiety"]["meanrho"]["value"], rtol=1e-12)
-    assert_allclose(kendall_w(y).mean_spearman, RANK["anxiety"]["meanrho"]["value"], rtol=1e-12)
+        assert res.df == 11 and res.tie_corrected is correct
+    # irr::meanrho(X, fisher=FALSE)$value
+    assert_allclose(mean_spearman(y), RANK["tied"]["meanrho"]["value"], rtol=1e-12)
+    assert_allclose(kendall_w(y).mean_spearman, RANK["tied"]["meanrho"]["value"], rtol=1e-12)
 
 
-@pytest.mark.parametrize("name", ["anxiety", "ConsistNA", "IndepNA", "IndepW", "Consist", "Indep"])
+def test_missing_scores_omitted_as_irr_does() -> None:
+    ref = RANK["tied_missing"]["kendall_na_omit"]  # irr::kendall(Y, correct=TRUE)
+    res = kendall_w(_scores("tied_missing"), missing="omit")
+    assert res.n_items == ref["n"]
+    assert_allclose([res.statistic, res.chi_square], [ref["W"], ref["chisq"]], rtol=1e-12)
+
+
+def _kendall_na(name: str) -> list[float]:
+    if name in RANK:
+        values: list[float] = RANK[name]["kendallNA"]["values"]
+        return values
+    values = RANK["kendallNA_irrna_data"][name]
+    return values
+
+
+@pytest.mark.parametrize("name", ["tied", "tied_missing", "ConsistNA", "IndepNA", "Consist", "Indep"])
 def test_pairwise_matches_irrna_kendallna(name: str) -> None:
-    amrho, amk, w, chisq, df, p = RANK["kendallNA"][name]
+    amrho, amk, w, chisq, df, p = _kendall_na(name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = kendall_w(_scores(name), missing="pairwise")
@@ -84,8 +99,8 @@ def test_tie_correction_by_hand() -> None:
 
 
 def test_scores_equal_their_ranks_and_ratings_door() -> None:
-    y = _scores("anxiety")
-    ranks = np.column_stack([np.argsort(np.argsort(c + 1e-9 * np.arange(20))) for c in y.T])
+    y = _scores("tied")
+    ranks = np.column_stack([np.argsort(np.argsort(c + 1e-9 * np.arange(12))) for c in y.T])
     assert kendall_w(y * 3 + 1).statistic == pytest.approx(kendall_w(y).statistic, rel=1e-14)
     assert 0 <= kendall_w(ranks).statistic <= 1
     items, raters = np.nonzero(~np.isnan(y))

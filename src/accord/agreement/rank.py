@@ -292,16 +292,18 @@ def kendall_w(
 
     Examples
     --------
-    irr's ``anxiety`` data (20 subjects, 3 raters): ``kendall(anxiety, TRUE)`` prints
-    Wt = 0.54 and chi-square(19) = 30.8, p = 0.0429.
+    Three raters ranking four items (rank sums 4, 6, 8, 12; S = 35): W = 12 * 35 /
+    (9 * 60) = 7/9 and chi-square(3) = 7:
 
-    >>> anxiety = [[3, 3, 2], [3, 6, 1], [3, 4, 4], [4, 6, 4], [5, 2, 3], [5, 4, 2],
-    ...            [2, 2, 1], [3, 4, 6], [5, 3, 1], [2, 3, 1], [2, 2, 1], [6, 3, 2],
-    ...            [1, 3, 3], [5, 3, 3], [2, 2, 1], [2, 2, 1], [1, 1, 3], [2, 3, 3],
-    ...            [4, 3, 2], [3, 4, 2]]
-    >>> res = kendall_w(anxiety)
-    >>> round(res.statistic, 3), round(res.chi_square, 1), res.df, round(res.pvalue, 4)
-    (0.54, 30.8, 19, 0.0429)
+    >>> res = kendall_w([[1, 2, 1], [2, 1, 3], [3, 3, 2], [4, 4, 4]])
+    >>> round(res.statistic, 4), round(res.chi_square, 4), res.df, round(res.pvalue, 4)
+    (0.7778, 7.0, 3, 0.0719)
+
+    With a score missing, every score is used by the pairwise form (irrNA's ``kendallNA``):
+
+    >>> res = kendall_w([[1, 2, 1], [2, None, 3], [3, 3, 2], [4, 4, 4]])
+    >>> res.method.split(",")[0], round(res.mean_raters, 2)
+    ("Kendall's W from the mean pairwise Spearman correlation", 2.75)
     """
     check_choice("missing", missing, ("auto", "omit", "pairwise"), "kendall_w")
     y = _matrix(data, "kendall_w")

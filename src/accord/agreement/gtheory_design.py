@@ -1,0 +1,347 @@
+"""Generalizability-theory designs: the compact description, the effects, the coded scores.
+
+A design is written as in Brennan (2001): facets crossed with ``x`` and nested with ``:``
+(``r:p`` raters nested in persons), parentheses grouping, e.g. ``"p x r x o"``, ``"r:p"``,
+``"p x (r:o)"``, ``"(p:s) x r"``. The object of measurement is ``p`` (or the first facet
+written that is nested in no other, or the one named).
+The effects of a design are the sets of facets closed under nesting (a facet comes with the
+facets it is nested in), named as Brennan names them (``pr:o``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._errors import InvalidInputError
+from .._types import FloatArray, IntArray
+
+__all__ = ["CodedScores", "Design", "Effect", "code_scores", "parse_design"]
+
+#: Columns read for the conventional one-letter facets when ``facets`` does not name them.
+DEFAULT_COLUMNS = {"p": "item", "r": "rater", "o": "occasion", "t": "task", "s": "site"}
+_TOKEN = re.compile(r"\s*(\(|\)|:|[x×*]\b|[x×*](?=\s|\()|[A-Za-z_][A-Za-z0-9_.]*)")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Effect:
+    """One effect (a source of variance) of a design.
+
+    Attributes
+    ----------
+    facets : tuple of str
+        Its facets (in the design's order).
+    primary : tuple of str
+        The facets that vary within the others (not a parent of another of its facets).
+    name : str
+        Brennan's name: the primary facets, then ``:`` and the nesting facets.
+    """
+
+    facets: tuple[str, ...]
+    primary: tuple[str, ...]
+    name: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Design:
+    """A parsed design.
+
+    Attributes
+    ----------
+    text : str
+        The description as given.
+    facets : tuple of str
+        Facets in the order written.
+    parents : dict of str to frozenset of str
+        The facets each facet is nested in (transitively).
+    effects : tuple of Effect
+        Every effect, lower-order first; the last is confounded with the residual.
+    object : str
+        The object of measurement: ``p`` when the design has it, else the first facet written
+        that is nested in no other.
+    """
+
+    text: str
+    facets: tuple[str, ...]
+    parents: Mapping[str, frozenset[str]]
+    effects: tuple[Effect, ...]
+    object: str
+
+    def nesting(self) -> str:
+        """What is nested in what, and what is crossed, in words."""
+        parts = []
+        for f in self.facets:
+            if self.parents[f]:
+                inside = ", ".join(sorted(self.parents[f], key=self.facets.index))
+                parts.append(f"{f} nested in {inside}")
+        crossed = [
+            f"{a} x {b}"
+            for a, b in itertools.combinations(self.facets, 2)
+            if a not in self.parents[b] and b not in self.parents[a]
+        ]
+        if crossed:
+            parts.append("crossed: " + ", ".join(crossed))
+        return "; ".join(parts)
+
+
+def _tokens(text: str) -> list[str]:
+    out, pos = [], 0
+    text = text.strip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m:
+            raise InvalidInputError(
+                f"cannot read the design {text!r} at {text[pos:]!r}: write facets crossed with "
+                "'x' and nested with ':', e.g. 'p x r x o', 'r:p', 'p x (r:o)', '(p:s) x r'"
+            )
+        out.append(m.group(1))
+        pos = m.end()
+    return out
+
+
+class _Parser:
+    """Recursive descent: expr := term ('x' term)*; term := atom (':' atom)*;
+    atom := name | '(' expr ')'. ``a : b`` nests every facet of ``a`` in those of ``b``."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = _tokens(text)
+        self.at = 0
+        self.order: list[str] = []
+        self.parents: dict[str, set[str]] = {}
+
+    def fail(self, why: str) -> InvalidInputError:
+        return InvalidInputError(f"cannot read the design {self.text!r}: {why}")
+
+    def peek(self) -> str | None:
+        return self.tokens[self.at] if self.at < len(self.tokens) else None
+
+    def expr(self) -> list[str]:
+        facets = self.term()
+        while self.peek() in ("x", "×", "*"):
+            self.at += 1
+            facets += self.term()
+        return facets
+
+    def term(self) -> list[str]:
+        inner = self.atom()
+        while self.peek() == ":":
+            self.at += 1
+            outer = self.atom()
+            for f in inner:
+                self.parents[f].update(outer)
+                for g in outer:
+                    self.parents[f].update(self.parents[g])
+            inner = inner + outer
+        return inner
+
+    def atom(self) -> list[str]:
+        tok = self.peek()
+        if tok == "(":
+            self.at += 1
+            facets = self.expr()
+            if self.peek() != ")":
+                raise self.fail("a '(' is not closed")
+            self.at += 1
+            return facets
+        if tok is None or tok in (")", ":", "x", "×", "*"):
+            raise self.fail(f"expected a facet, got {tok!r}")
+        self.at += 1
+        if tok in self.parents:
+            raise self.fail(f"the facet {tok!r} is written twice")
+        self.order.append(tok)
+        self.parents[tok] = set()
+        return [tok]
+
+
+def _effect(facets: Sequence[str], parents: Mapping[str, frozenset[str]]) -> Effect:
+    inner = {g for f in facets for g in parents[f]}
+    primary = tuple(f for f in facets if f not in inner)
+    nest = tuple(f for f in facets if f in inner)
+    joiner = "" if all(len(f) == 1 for f in facets) else " x "
+    name = joiner.join(primary) + (":" + joiner.join(nest) if nest else "")
+    return Effect(tuple(facets), primary, name)
+
+
+def parse_design(text: str, object_facet: str | None = None) -> Design:
+    """Read a design description.
+
+    >>> d = parse_design("p x (r:o)")
+    >>> [e.name for e in d.effects]
+    ['p', 'o', 'po', 'r:o', 'pr:o']
+    >>> d.nesting()
+    'r nested in o; crossed: p x r, p x o'
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidInputError(f"the design must be a text such as 'p x r'; got {text!r}")
+    parser = _Parser(text)
+    parser.expr()
+    if parser.peek() is not None:
+        raise parser.fail(f"unexpected {parser.peek()!r}")
+    order = tuple(parser.order)
+    if len(order) < 2:
+        raise parser.fail("a design needs the object of measurement and at least one facet")
+    parents = {f: frozenset(parser.parents[f]) for f in order}
+    if object_facet is None:
+        object_facet = "p" if "p" in order else next(f for f in order if not parents[f])
+    elif object_facet not in order:
+        raise parser.fail(f"the object of measurement {object_facet!r} is not one of its facets")
+    subsets = []
+    for size in range(1, len(order) + 1):
+        for combo in itertools.combinations(order, size):
+            if all(parents[f] <= set(combo) for f in combo):
+                subsets.append(combo)
+    effects = tuple(_effect(s, parents) for s in subsets)
+    return Design(text, order, parents, effects, object_facet)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class CodedScores:
+    """Scores with one code per facet.
+
+    Attributes
+    ----------
+    design : Design
+    codes : dict of str to ndarray of int, shape (N,)
+        Each facet's level: a nested facet's level is its label within its parents' levels.
+    local : dict of str to ndarray of int, shape (N,)
+        Each facet's index within its parents' levels (its code when not nested).
+    levels : dict of str to int
+        Levels of each facet (all of them, over every parent).
+    per_parent : dict of str to int
+        Most levels of a facet within one level of its parents.
+    y : ndarray of float, shape (N,)
+    balanced : bool
+        One score in every cell of a full design, the same number of nested levels in every
+        parent.
+    notes : tuple of str
+        What was read, e.g. labels of a nested facet that recur across its parents.
+    """
+
+    design: Design
+    codes: Mapping[str, IntArray]
+    local: Mapping[str, IntArray]
+    levels: Mapping[str, int]
+    per_parent: Mapping[str, int]
+    y: FloatArray
+    balanced: bool
+    notes: tuple[str, ...]
+
+    @property
+    def n_scores(self) -> int:
+        return int(self.y.size)
+
+    def effect_codes(self, facets: Sequence[str]) -> tuple[IntArray, int]:
+        """Codes 0..L-1 of the levels of ``facets`` jointly, and L."""
+        key = np.zeros(self.y.size, dtype=np.int64)
+        for f in facets:
+            key = key * self.levels[f] + self.codes[f]
+        uniq, inv = np.unique(key, return_inverse=True)
+        return inv.astype(np.int64), int(uniq.size)
+
+
+def _factorize(values: Any, column: str) -> tuple[IntArray, int]:
+    codes, uniq = pd.factorize(pd.Series(values), use_na_sentinel=True)
+    if (codes < 0).any():
+        row = int(np.flatnonzero(codes < 0)[0]) + 1
+        raise InvalidInputError(f"column {column!r} has a missing value in row {row}")
+    return codes.astype(np.int64), int(len(uniq))
+
+
+def _check_crossing(design: Design, raw: Mapping[str, IntArray], columns: Mapping[str, str]) -> None:
+    """A facet the design crosses with another must not be nested in it in the data."""
+    for a, b in itertools.permutations(design.facets, 2):
+        if a in design.parents[b] or b in design.parents[a]:
+            continue
+        n_b = int(raw[b].max()) + 1
+        if n_b < 2:
+            continue
+        pairs = np.unique(raw[a] * n_b + raw[b])
+        if np.unique(pairs // n_b).size == pairs.size and np.unique(pairs % n_b).size > 1:
+            raise InvalidInputError(
+                f"the design {design.text!r} crosses {a} and {b}, but in the data each level of "
+                f"{a} (column {columns[a]!r}) appears with one level of {b} (column "
+                f"{columns[b]!r}): {a} is nested in {b}; write '{a}:{b}' in the design"
+            )
+
+
+def code_scores(
+    frame: pd.DataFrame, design: Design, columns: Mapping[str, str], score: str
+) -> CodedScores:
+    """Code a long table of scores (one row a score) for ``design``."""
+    for f in design.facets:
+        if columns[f] not in frame.columns:
+            raise InvalidInputError(
+                f"column {columns[f]!r} (facet {f!r} of the design) is not in the data; "
+                f"columns: {list(map(str, frame.columns))}; name it with facets={{{f!r}: ...}}"
+            )
+    if score not in frame.columns:
+        raise InvalidInputError(f"score column {score!r} is not in the data")
+    y = pd.to_numeric(frame[score], errors="coerce").to_numpy(dtype=np.float64)
+    keep = ~np.isnan(y)
+    bad = np.flatnonzero(frame[score].notna().to_numpy() & ~keep)
+    if bad.size:
+        raise InvalidInputError(
+            f"score column {score!r} has a non-numeric value {frame[score].iloc[bad[0]]!r} in "
+            f"row {bad[0] + 1}"
+        )
+    frame, y = frame.loc[keep], y[keep]
+    raw = {f: _factorize(frame[columns[f]].to_numpy(), columns[f])[0] for f in design.facets}
+    _check_crossing(design, raw, columns)
+    return _nest_codes(design, raw, y)
+
+
+def _nest_codes(design: Design, raw: Mapping[str, IntArray], y: FloatArray) -> CodedScores:
+    codes: dict[str, IntArray] = {}
+    local: dict[str, IntArray] = {}
+    levels: dict[str, int] = {}
+    per_parent: dict[str, int] = {}
+    notes = []
+    for f in design.facets:
+        outer = sorted(design.parents[f], key=design.facets.index)
+        pkey = np.zeros(y.size, dtype=np.int64)
+        for g in outer:
+            pkey = pkey * (int(raw[g].max()) + 1) + raw[g]
+        n_raw = int(raw[f].max()) + 1
+        joint, inv = np.unique(pkey * n_raw + raw[f], return_inverse=True)
+        codes[f], levels[f] = inv.astype(np.int64), int(joint.size)
+        parent_of_level = joint // n_raw
+        _, first, per = np.unique(parent_of_level, return_index=True, return_counts=True)
+        local[f] = (inv - first[np.searchsorted(np.unique(parent_of_level), pkey)]).astype(
+            np.int64
+        )
+        per_parent[f] = int(per.max())
+        if outer and joint.size > n_raw:
+            notes.append(
+                f"labels of {f} recur across levels of {', '.join(outer)}: read as different "
+                f"{f} within each (nested)"
+            )
+        if outer and per.min() != per.max():
+            per_parent[f] = -int(per.max())  # unequal numbers of nested levels
+    balanced = _is_balanced(design, codes, levels, per_parent, y.size)
+    per_parent = {f: abs(v) for f, v in per_parent.items()}
+    return CodedScores(design, codes, local, levels, per_parent, y, balanced, tuple(notes))
+
+
+def _is_balanced(
+    design: Design,
+    codes: Mapping[str, IntArray],
+    levels: Mapping[str, int],
+    per_parent: Mapping[str, int],
+    n: int,
+) -> bool:
+    if any(v < 0 for v in per_parent.values()):
+        return False
+    cells = 1
+    for f in design.facets:
+        cells *= per_parent[f]
+    key = np.zeros(n, dtype=np.int64)
+    for f in design.facets:
+        key = key * levels[f] + codes[f]
+    return n == cells and np.unique(key).size == n
