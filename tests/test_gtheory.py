@@ -203,7 +203,7 @@ def test_bad_input() -> None:
         d_study(g_study(frame), {"o": 2})
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(st.integers(0, 10_000))
 def test_row_order_and_label_invariance(seed: int) -> None:
     rng = np.random.default_rng(seed)

@@ -199,9 +199,22 @@ def _anova_frame(
     )
 
 
+def _start(scores: CodedScores) -> FloatArray | None:
+    """Variance ratios to start REML from: the ANOVA of the objects with every cell."""
+    complete = scores.complete_objects()
+    if complete is None:
+        return None
+    with np.errstate(all="ignore"):
+        var = _anova_table(complete, 0.95)["variance"].to_numpy()
+    if not (var[-1] > 0 and np.all(np.isfinite(var))):
+        return None
+    out: FloatArray = np.maximum(var[:-1] / var[-1], 1e-3)
+    return out
+
+
 def _reml_table(scores: CodedScores) -> tuple[pd.DataFrame, str | None]:
     effects = scores.design.effects
-    fit = fit_components(scores, effects[:-1])
+    fit = fit_components(scores, effects[:-1], _start(scores))
     var = fit.variances
     note = None if fit.converged else "the REML optimiser reported no convergence"
     return (

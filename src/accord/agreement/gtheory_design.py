@@ -237,38 +237,57 @@ class CodedScores:
     def n_scores(self) -> int:
         return int(self.y.size)
 
+    def complete_objects(self) -> CodedScores | None:
+        """The scores of the objects that have a score in every cell, when they are at least
+        three and make a balanced design (else None)."""
+        obj = self.codes[self.design.object]
+        per_obj = np.bincount(obj, minlength=self.levels[self.design.object])
+        full = int(per_obj.max())
+        keep = per_obj[obj] == full
+        if int((per_obj == full).sum()) < 3 or keep.all():
+            return self if self.balanced else None
+        raw = {f: pd.factorize(self.codes[f][keep])[0].astype(np.int64) for f in self.codes}
+        sub = _nest_codes(self.design, raw, self.y[keep])
+        return sub if sub.balanced else None
+
     def effect_codes(self, facets: Sequence[str]) -> tuple[IntArray, int]:
         """Codes 0..L-1 of the levels of ``facets`` jointly, and L."""
         key = np.zeros(self.y.size, dtype=np.int64)
         for f in facets:
             key = key * self.levels[f] + self.codes[f]
-        uniq, inv = np.unique(key, return_inverse=True)
-        return inv.astype(np.int64), int(uniq.size)
+        codes, uniq = pd.factorize(key)
+        return codes.astype(np.int64), int(uniq.size)
 
 
 def _factorize(values: Any, column: str) -> tuple[IntArray, int]:
-    codes, uniq = pd.factorize(pd.Series(values), use_na_sentinel=True)
+    codes, uniq = pd.factorize(values, use_na_sentinel=True)
     if (codes < 0).any():
         row = int(np.flatnonzero(codes < 0)[0]) + 1
         raise InvalidInputError(f"column {column!r} has a missing value in row {row}")
     return codes.astype(np.int64), int(len(uniq))
 
 
+def _distinct(key: IntArray) -> IntArray:
+    """The distinct values of ``key`` (hashing, no sort)."""
+    out: IntArray = pd.unique(key)
+    return out
+
+
 def _check_crossing(design: Design, raw: Mapping[str, IntArray], columns: Mapping[str, str]) -> None:
     """A facet the design crosses with another must not be nested in it in the data."""
-    for a, b in itertools.permutations(design.facets, 2):
+    for a, b in itertools.combinations(design.facets, 2):
         if a in design.parents[b] or b in design.parents[a]:
             continue
-        n_b = int(raw[b].max()) + 1
-        if n_b < 2:
-            continue
-        pairs = np.unique(raw[a] * n_b + raw[b])
-        if np.unique(pairs // n_b).size == pairs.size and np.unique(pairs % n_b).size > 1:
-            raise InvalidInputError(
-                f"the design {design.text!r} crosses {a} and {b}, but in the data each level of "
-                f"{a} (column {columns[a]!r}) appears with one level of {b} (column "
-                f"{columns[b]!r}): {a} is nested in {b}; write '{a}:{b}' in the design"
-            )
+        n_a, n_b = int(raw[a].max()) + 1, int(raw[b].max()) + 1
+        pairs = _distinct(raw[a] * n_b + raw[b])
+        for inner, outer, n_in, n_out in ((a, b, n_a, n_b), (b, a, n_b, n_a)):
+            if n_out > 1 and n_in > 1 and pairs.size == n_in:
+                raise InvalidInputError(
+                    f"the design {design.text!r} crosses {inner} and {outer}, but in the data "
+                    f"each level of {inner} (column {columns[inner]!r}) appears with one level "
+                    f"of {outer} (column {columns[outer]!r}): {inner} is nested in {outer}; "
+                    f"write '{inner}:{outer}' in the design"
+                )
 
 
 def code_scores(
@@ -297,35 +316,47 @@ def code_scores(
     return _nest_codes(design, raw, y)
 
 
+def _nested_levels(
+    raw_f: IntArray, pkey: IntArray
+) -> tuple[IntArray, IntArray, int, IntArray]:
+    """Codes of the (parent, label) levels of a facet, each score's index within its parent,
+    the number of levels, and the levels per parent."""
+    n_raw = int(raw_f.max()) + 1
+    codes, joint = pd.factorize(pkey * n_raw + raw_f)
+    joint = np.asarray(joint, dtype=np.int64)
+    order = np.lexsort((joint % n_raw, joint // n_raw))
+    parent = joint[order] // n_raw
+    starts = np.flatnonzero(np.concatenate([[True], parent[1:] != parent[:-1]]))
+    per = np.diff(np.concatenate([starts, [parent.size]]))
+    rank = np.empty(joint.size, dtype=np.int64)
+    rank[order] = np.arange(joint.size) - np.repeat(starts, per)
+    return codes.astype(np.int64), rank[codes], int(joint.size), per
+
+
 def _nest_codes(design: Design, raw: Mapping[str, IntArray], y: FloatArray) -> CodedScores:
     codes: dict[str, IntArray] = {}
     local: dict[str, IntArray] = {}
     levels: dict[str, int] = {}
     per_parent: dict[str, int] = {}
-    notes = []
+    notes, unequal = [], False
     for f in design.facets:
         outer = sorted(design.parents[f], key=design.facets.index)
+        if not outer:
+            codes[f] = local[f] = raw[f]
+            levels[f] = per_parent[f] = int(raw[f].max()) + 1
+            continue
         pkey = np.zeros(y.size, dtype=np.int64)
         for g in outer:
             pkey = pkey * (int(raw[g].max()) + 1) + raw[g]
-        n_raw = int(raw[f].max()) + 1
-        joint, inv = np.unique(pkey * n_raw + raw[f], return_inverse=True)
-        codes[f], levels[f] = inv.astype(np.int64), int(joint.size)
-        parent_of_level = joint // n_raw
-        _, first, per = np.unique(parent_of_level, return_index=True, return_counts=True)
-        local[f] = (inv - first[np.searchsorted(np.unique(parent_of_level), pkey)]).astype(
-            np.int64
-        )
+        codes[f], local[f], levels[f], per = _nested_levels(raw[f], pkey)
         per_parent[f] = int(per.max())
-        if outer and joint.size > n_raw:
+        unequal |= bool(per.min() != per.max())
+        if levels[f] > int(raw[f].max()) + 1:
             notes.append(
                 f"labels of {f} recur across levels of {', '.join(outer)}: read as different "
                 f"{f} within each (nested)"
             )
-        if outer and per.min() != per.max():
-            per_parent[f] = -int(per.max())  # unequal numbers of nested levels
-    balanced = _is_balanced(design, codes, levels, per_parent, y.size)
-    per_parent = {f: abs(v) for f, v in per_parent.items()}
+    balanced = not unequal and _is_balanced(design, codes, levels, per_parent, y.size)
     return CodedScores(design, codes, local, levels, per_parent, y, balanced, tuple(notes))
 
 
@@ -336,12 +367,10 @@ def _is_balanced(
     per_parent: Mapping[str, int],
     n: int,
 ) -> bool:
-    if any(v < 0 for v in per_parent.values()):
-        return False
     cells = 1
     for f in design.facets:
         cells *= per_parent[f]
     key = np.zeros(n, dtype=np.int64)
     for f in design.facets:
         key = key * levels[f] + codes[f]
-    return n == cells and np.unique(key).size == n
+    return n == cells and _distinct(key).size == n

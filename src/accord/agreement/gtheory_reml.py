@@ -26,6 +26,7 @@ import dataclasses
 import math
 
 import numpy as np
+import pandas as pd
 
 from .._errors import InvalidInputError
 from .._types import FloatArray, IntArray
@@ -107,16 +108,57 @@ def _positions(
 
 def _patterns(obj: IntArray, cell: IntArray, n_obj: int, n_cells: int) -> tuple[IntArray, IntArray]:
     """Pattern id of each object (objects with the same multiset of cells share one) and
-    a representative object of each pattern."""
+    a representative object of each pattern.
+
+    Two hashes of each object's cells, sums of fixed random integers below 2^40 per cell
+    (exact in float64 up to 2^13 scores per object): distinct multisets share both with
+    probability about 2^-80.
+    """
     rng = np.random.default_rng(20011)  # fixed: a hash, not a sample
-    keys = rng.integers(1, 2**62, size=(2, n_cells), dtype=np.int64).astype(np.uint64)
-    h1 = np.zeros(n_obj, dtype=np.uint64)
-    h2 = np.zeros(n_obj, dtype=np.uint64)
-    np.add.at(h1, obj, keys[0][cell])
-    np.add.at(h2, obj, keys[1][cell])
-    pair = np.stack([h1, h2], axis=1)
-    _, first, inv = np.unique(pair, axis=0, return_index=True, return_inverse=True)
-    return inv.ravel().astype(np.int64), first.astype(np.int64)
+    keys = rng.integers(1, 2**40, size=(2, n_cells)).astype(np.float64)
+    h1 = np.bincount(obj, weights=keys[0][cell], minlength=n_obj)
+    h2 = np.bincount(obj, weights=keys[1][cell], minlength=n_obj)
+    c1, u1 = pd.factorize(h1)
+    c2, _ = pd.factorize(h2)
+    pattern, uniq = pd.factorize(c1.astype(np.int64) * (len(u1) + 1) + c2)
+    first = np.full(len(uniq), n_obj, dtype=np.int64)
+    np.minimum.at(first, pattern, np.arange(n_obj))
+    return pattern.astype(np.int64), first
+
+
+def _group_sum(pattern: IntArray, n_pat: int, values: FloatArray) -> FloatArray:
+    """Sums of the rows of ``values`` (shape (n_obj, k)) by pattern: shape (n_pat, k)."""
+    from scipy import sparse
+
+    n_obj = pattern.size
+    onehot = sparse.csr_matrix(
+        (np.ones(n_obj), (pattern, np.arange(n_obj))), shape=(n_pat, n_obj)
+    )
+    out: FloatArray = np.asarray(onehot @ values)
+    return out
+
+
+def _cell_matrices(
+    pos: IntArray, wcol: IntArray, b: int, w: int
+) -> tuple[IntArray, FloatArray, FloatArray]:
+    """Each score's cell, and each cell's block-position and W-column indicators."""
+    key = np.zeros(pos.shape[0], dtype=np.int64)
+    for j in range(pos.shape[1]):
+        key = key * b + pos[:, j]
+    for j in range(wcol.shape[1]):
+        key = key * w + wcol[:, j]
+    cell, uniq = pd.factorize(key)
+    n_cells = len(uniq)
+    first = np.full(n_cells, cell.size, dtype=np.int64)
+    np.minimum.at(first, cell, np.arange(cell.size))
+    eb = np.zeros((n_cells, b))
+    ew = np.zeros((n_cells, w))
+    rows = np.arange(n_cells)
+    for j in range(pos.shape[1]):
+        eb[rows, pos[first, j]] = 1.0
+    for j in range(wcol.shape[1]):
+        ew[rows, wcol[first, j]] = 1.0
+    return cell.astype(np.int64), eb, ew
 
 
 def pattern_sums(scores: CodedScores, effects: tuple[Effect, ...]) -> PatternSums:
@@ -127,17 +169,8 @@ def pattern_sums(scores: CodedScores, effects: tuple[Effect, ...]) -> PatternSum
     y = (scores.y - float(np.mean(scores.y))) / math.sqrt(scale)
     b, w = block_of.size, w_of.size
     obj, n_obj = scores.codes[scores.design.object], scores.levels[scores.design.object]
-    key = np.concatenate([pos, wcol], axis=1)
-    _, first_cell, cell = np.unique(key, axis=0, return_index=True, return_inverse=True)
-    cell = cell.ravel()
-    n_cells = first_cell.size
-    eb = np.zeros((n_cells, b))
-    ew = np.zeros((n_cells, w))
-    rows = np.arange(n_cells)
-    for j in range(pos.shape[1]):
-        eb[rows, pos[first_cell, j]] = 1.0
-    for j in range(wcol.shape[1]):
-        ew[rows, wcol[first_cell, j]] = 1.0
+    cell, eb, ew = _cell_matrices(pos, wcol, b, w)
+    n_cells = eb.shape[0]
     pattern, rep = _patterns(obj, cell, n_obj, n_cells)
     n_pat = rep.size
     is_rep = np.zeros(n_obj, dtype=bool)
@@ -145,24 +178,21 @@ def pattern_sums(scores: CodedScores, effects: tuple[Effect, ...]) -> PatternSum
     mask = is_rep[obj]
     counts = np.bincount(
         pattern[obj[mask]] * n_cells + cell[mask], minlength=n_pat * n_cells
-    ).reshape(n_pat, n_cells)
+    ).reshape(n_pat, n_cells).astype(np.float64)
     t = np.zeros((n_obj, b))
     for j in range(pos.shape[1]):
         t += np.bincount(obj * b + pos[:, j], weights=y, minlength=n_obj * b).reshape(n_obj, b)
-    t1 = np.zeros((n_pat, b))
-    np.add.at(t1, pattern, t)
-    t2 = np.zeros((n_pat, b, b))
-    np.add.at(t2, pattern, t[:, :, None] * t[:, None, :])
+    t2 = _group_sum(pattern, n_pat, (t[:, :, None] * t[:, None, :]).reshape(n_obj, b * b))
     total = np.bincount(cell, minlength=n_cells).astype(np.float64)
     cell_y = np.bincount(cell, weights=y, minlength=n_cells)
     return PatternSums(
         block_effect=block_of,
         w_effect=w_of,
         n_pattern=np.bincount(pattern, minlength=n_pat).astype(np.float64),
-        zz=np.einsum("pc,cb,cd->pbd", counts, eb, eb),
-        zw=np.einsum("pc,cb,cd->pbd", counts, eb, ew),
-        t1=t1,
-        t2=t2,
+        zz=np.einsum("pc,cb,cd->pbd", counts, eb, eb, optimize=True),
+        zw=np.einsum("pc,cb,cd->pbd", counts, eb, ew, optimize=True),
+        t1=_group_sum(pattern, n_pat, t),
+        t2=t2.reshape(n_pat, b, b),
         ww=(ew * total[:, None]).T @ ew,
         wy=ew.T @ cell_y,
         yy=float(y @ y),
@@ -181,12 +211,16 @@ def deviance(sums: PatternSums, theta: FloatArray) -> tuple[float, float]:
     chol = np.linalg.cholesky(a)
     logdet_a = 2.0 * float(np.sum(sums.n_pattern[:, None] * np.log(np.diagonal(chol, 0, 1, 2))))
     lzw = lb[None, :, None] * sums.zw
-    x = np.linalg.solve(a, lzw)  # A~^-1 L Z'W
-    lt1 = lb[None, :] * sums.t1
-    bab = np.einsum("p,pbi,pbj->ij", sums.n_pattern, lzw, x)
-    bat = np.einsum("pbi,pb->i", x, lt1)
     lt2 = lb[None, :, None] * sums.t2 * lb[None, None, :]
-    tat = float(np.einsum("pbb->", np.linalg.solve(a, lt2)))
+    n_pat, w = lzw.shape[0], lzw.shape[2]
+    both = np.linalg.solve(a, np.concatenate([lzw, lt2], axis=2))  # one batched solve
+    x = both[:, :, :w]  # A~^-1 L Z'W
+    lt1 = lb[None, :] * sums.t1
+    weighted = (sums.n_pattern[:, None, None] * lzw).reshape(n_pat * b, w)
+    # einsum, not BLAS: on a busy machine a threaded BLAS call of this size stalls
+    bab = np.einsum("ki,kj->ij", weighted, x.reshape(n_pat * b, w))
+    bat = np.einsum("pbi,pb->i", x, lt1)
+    tat = float(np.trace(both[:, :, w:], axis1=1, axis2=2).sum())
     s = lw[:, None] * (sums.ww - bab) * lw[None, :]
     s += np.diag(np.where(sums.w_effect >= 0, 1.0, 0.0))
     h = lw * (sums.wy - bat)
@@ -214,12 +248,15 @@ class REMLComponents:
     converged : bool
     n_patterns : int
         Distinct patterns of the objects' cells.
+    n_evaluations : int
+        Deviance evaluations of the last search.
     """
 
     variances: FloatArray
     deviance: float
     converged: bool
     n_patterns: int
+    n_evaluations: int
 
 
 def fit_components(
@@ -238,16 +275,17 @@ def fit_components(
     def f(th: FloatArray) -> float:
         return deviance(sums, th)[0]
 
-    x0 = np.full(len(effects), 0.5) if start is None else np.sqrt(np.maximum(start, 1e-4))
+    x0 = np.full(len(effects), 0.5) if start is None else np.sqrt(start)
     opts = {"ftol": 1e-14, "gtol": 1e-10, "maxiter": 2000}
     bounds = [(0.0, None)] * len(effects)
     best = minimize(f, x0, method="L-BFGS-B", bounds=bounds, options=opts)
-    for _ in range(2):  # restart from the optimum: L-BFGS-B's finite differences at bounds
+    for _ in range(0 if best.success else 2):  # restart from where it stopped
         again = minimize(f, best.x, method="L-BFGS-B", bounds=bounds, options=opts)
         if again.fun >= best.fun - 1e-10:
             break
         best = again
     dev, q = deviance(sums, best.x)
+    n_eval = int(best.nfev)
     s2 = q / (sums.n_scores - 1) * sums.scale
     variances = np.concatenate([best.x**2 * s2, [s2]])
-    return REMLComponents(variances, dev, bool(best.success), int(sums.n_pattern.size))
+    return REMLComponents(variances, dev, bool(best.success), int(sums.n_pattern.size), n_eval)
