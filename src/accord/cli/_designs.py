@@ -1,0 +1,172 @@
+"""``accord agree --design``: a G-study and a D-study of scores with several facets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ._common import (
+    OutputFormat,
+    echo_warnings,
+    fail,
+    format_number,
+    output_console,
+    print_lead,
+    rich_table,
+    user_errors,
+    write_csv,
+    write_json,
+)
+
+__all__ = ["agree_design", "parse_facets", "parse_sizes"]
+
+
+def parse_facets(specs: list[str]) -> dict[str, str]:
+    """``--facet o=occasion`` (repeatable) as ``{"o": "occasion"}``."""
+    out: dict[str, str] = {}
+    for spec in specs:
+        facet, sep, column = spec.partition("=")
+        if not sep or not facet.strip() or not column.strip():
+            raise fail(f"--facet takes FACET=COLUMN, e.g. --facet o=occasion; got {spec!r}")
+        out[facet.strip()] = column.strip()
+    return out
+
+
+def _numbers(facet: str, text: str) -> list[int]:
+    values: list[int] = []
+    for part in text.split("/"):
+        low, dash, high = part.partition("-")
+        try:
+            values += list(range(int(low), int(high) + 1)) if dash else [int(low)]
+        except ValueError:
+            raise fail(
+                f"--d-study sizes of {facet!r} must be integers or ranges (1-10, 2/4/8); "
+                f"got {text!r}"
+            ) from None
+    return values
+
+
+def parse_sizes(text: str | None) -> dict[str, list[int]] | None:
+    """``--d-study r=1-10,o=1/2/3`` as ``{"r": [1..10], "o": [1, 2, 3]}``."""
+    if text is None:
+        return None
+    out = {}
+    for spec in text.split(","):
+        facet, sep, sizes = spec.partition("=")
+        if not sep:
+            raise fail(f"--d-study takes FACET=SIZES pairs, e.g. r=1-10,o=1/2; got {spec!r}")
+        out[facet.strip()] = _numbers(facet.strip(), sizes.strip())
+    return out
+
+
+def _component_rows(g: Any) -> list[dict[str, Any]]:
+    rows = []
+    for row in g.components.to_dict("records"):
+        low, high = row.get("ci_low"), row.get("ci_high")
+        rows.append(
+            {
+                "effect": row["effect"],
+                "variance": row["variance"],
+                "percent": row["percent"],
+                "SE": row.get("standard_error", float("nan")),
+                "CI": f"{format_number(low)} to {format_number(high)}" if low == low else "",
+            }
+        )
+    return rows
+
+
+def agree_design(
+    path: Path,
+    files: Any,
+    *,
+    design: str,
+    facets: dict[str, str],
+    score: str,
+    sizes: dict[str, list[int]] | None,
+    target: float,
+    fmt: OutputFormat,
+    output: Path | None,
+) -> None:
+    """Read ``path``, run the G-study of ``design`` and its D-study, and print them."""
+    with user_errors(), echo_warnings():
+        g, d, best = _studies(path, files, design, facets, score, sizes, target)
+    if fmt is OutputFormat.json:
+        write_json({"g_study": g.to_dict(), "d_study": d.to_dict(), "smallest": best}, output)
+        return
+    if fmt is OutputFormat.csv:
+        write_csv(g.components, output)
+        return
+    _print(g, d, best, target, output)
+
+
+def _studies(
+    path: Path,
+    files: Any,
+    design: str,
+    facets: dict[str, str],
+    score: str,
+    sizes: dict[str, list[int]] | None,
+    target: float,
+) -> tuple[Any, Any, dict[str, Any]]:
+    from .._errors import InvalidInputError
+    from ..agreement.gtheory import d_study, g_study
+    from ..agreement.gtheory_design import DEFAULT_COLUMNS, parse_design
+    from ..io.ratings import read_table
+
+    parsed = parse_design(design)
+    named = {f: facets.get(f) or DEFAULT_COLUMNS.get(f, f) for f in parsed.facets}
+    unknown = sorted(set(facets) - set(parsed.facets) - {"p", "r"})
+    if unknown:
+        raise InvalidInputError(
+            f"--facet names {unknown}, not facets of the design {design!r} "
+            f"(its facets: {list(parsed.facets)})"
+        )
+    try:
+        frame = read_table(path, [*named.values(), score], **files)
+    except InvalidInputError as exc:
+        hint = ", ".join(f"--facet {f}=COLUMN" for f in parsed.facets if f not in facets)
+        raise InvalidInputError(f"{exc}{f' (name them with {hint})' if hint else ''}") from None
+    g = g_study(frame, design=design, score=score, facets=named)
+    d = d_study(g, sizes)
+    try:
+        best = d.smallest(target, "phi").to_dict()
+    except InvalidInputError as exc:  # no row reaches the target: the lead says so
+        best = {"reason": str(exc)}
+    return g, d, best
+
+
+def _print(g: Any, d: Any, best: dict[str, Any], target: float, output: Path | None) -> None:
+    sizes = ", ".join(f"n_{f} = {int(best[f'n_{f}'])}" for f in d.facets if f"n_{f}" in best)
+    lead = (
+        f"Phi >= {target:g} with {sizes} (Phi = {best['phi']:.3f}, E rho^2 = "
+        f"{best['g_coefficient']:.3f})"
+        if "phi" in best
+        else best["reason"]
+    )
+    notes = "; ".join(g.notes)
+    with output_console(output) as console:
+        print_lead(console, lead)
+        console.print(
+            rich_table(
+                _component_rows(g),
+                ["effect", "variance", "percent", "SE", "CI"],
+                title=f"G-study of {g.design} ({g.nesting}; {g.n_scores} scores, {g.method})",
+                caption=(
+                    f"Variance components by {g.method.upper()}"
+                    + (f"; SE Brennan (2001) eq. 6.1, {g.confidence_level:.0%} Satterthwaite CI"
+                       if g.method == "anova" else "")
+                    + (f". {notes}" if notes else "")
+                ),
+            )
+        )
+        columns = [f"n_{f}" for f in d.facets] + ["g_coefficient", "phi", "sem_relative",
+                                                   "sem_absolute"]  # fmt: skip
+        console.print(
+            rich_table(
+                d.table[columns].to_dict("records"),
+                columns,
+                title="D-study: coefficients for numbers of levels",
+                caption="g_coefficient: E rho^2 (relative decisions); phi: dependability "
+                "(absolute decisions); SEMs in the scores' units.",
+            )
+        )
