@@ -25,11 +25,24 @@ REF = json.loads((HERE / "references.json").read_text())
 FACETS = {"p": "person", "r": "rater", "o": "occasion", "s": "site"}
 PRO = {"p": "person", "r": "rater", "o": "occasion"}
 # GeneralizIT's effect names -> Brennan's compact names used by accord
-GZ_NAMES = {"p x r": "pr", "p x o": "po", "r x o": "ro", "p x r x o": "pro", "p x o": "po",
-            "p x (r:o)": "pr:o", "s x r": "sr", "(p:s) x r": "pr:s"}
+GZ_NAMES = {
+    "p x r": "pr",
+    "p x o": "po",
+    "r x o": "ro",
+    "p x r x o": "pro",
+    "p x (r:o)": "pr:o",
+    "s x r": "sr",
+    "(p:s) x r": "pr:s",
+}
 # Shrout & Fleiss (1979) Table 1: 6 targets x 4 judges
-SHROUT_FLEISS = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9],
-                 [6, 2, 4, 7]]
+SHROUT_FLEISS = [
+    [9, 2, 5, 8],
+    [6, 1, 3, 2],
+    [8, 4, 6, 8],
+    [7, 1, 2, 6],
+    [10, 5, 6, 9],
+    [6, 2, 4, 7],
+]
 
 
 def _study(name: str, design: str, **kw: object) -> object:
@@ -159,7 +172,9 @@ def test_d_study_table_and_smallest_design() -> None:
     rel = v["pr"] / 3 + v["po"] / 2 + v["pro"] / 6
     ab = rel + v["r"] / 3 + v["o"] / 2 + v["ro"] / 6
     row = d.table[(d.table["n_r"] == 3) & (d.table["n_o"] == 2)].iloc[0]
-    assert_allclose([row["g_coefficient"], row["phi"]], [v["p"] / (v["p"] + rel), v["p"] / (v["p"] + ab)])
+    assert_allclose(
+        [row["g_coefficient"], row["phi"]], [v["p"] / (v["p"] + rel), v["p"] / (v["p"] + ab)]
+    )
     assert_allclose([row["sem_relative"], row["sem_absolute"]], [math.sqrt(rel), math.sqrt(ab)])
     with pytest.raises(InvalidInputError, match="no design"):
         d.smallest(0.999)
@@ -167,7 +182,14 @@ def test_d_study_table_and_smallest_design() -> None:
 
 def test_design_parsing_and_nesting() -> None:
     assert [e.name for e in parse_design("p x r x o").effects] == [
-        "p", "r", "o", "pr", "po", "ro", "pro"]
+        "p",
+        "r",
+        "o",
+        "pr",
+        "po",
+        "ro",
+        "pro",
+    ]
     assert [e.name for e in parse_design("r:p").effects] == ["p", "r:p"]
     d = parse_design("(p:s) x r")
     assert d.object == "p" and [e.name for e in d.effects] == ["s", "r", "p:s", "sr", "pr:s"]

@@ -57,7 +57,9 @@ def _kendall_na(name: str) -> list[float]:
     return values
 
 
-@pytest.mark.parametrize("name", ["tied", "tied_missing", "ConsistNA", "IndepNA", "Consist", "Indep"])
+@pytest.mark.parametrize(
+    "name", ["tied", "tied_missing", "ConsistNA", "IndepNA", "Consist", "Indep"]
+)
 def test_pairwise_matches_irrna_kendallna(name: str) -> None:
     amrho, amk, w, chisq, df, p = _kendall_na(name)
     with warnings.catch_warnings():
@@ -94,8 +96,11 @@ def test_tie_correction_by_hand() -> None:
     res = kendall_w([[1, 1, 1], [1, 2, 2], [2, 3, 3]])
     assert_allclose(res.statistic, 186 / 198, rtol=1e-14)
     assert res.tie_sum == 6.0
-    assert_allclose(kendall_w([[1, 1, 1], [1, 2, 2], [2, 3, 3]], correct_ties=False).statistic,
-                    186 / 216, rtol=1e-14)
+    assert_allclose(
+        kendall_w([[1, 1, 1], [1, 2, 2], [2, 3, 3]], correct_ties=False).statistic,
+        186 / 216,
+        rtol=1e-14,
+    )
 
 
 def test_scores_equal_their_ranks_and_ratings_door() -> None:

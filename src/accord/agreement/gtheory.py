@@ -121,7 +121,7 @@ def _t_terms(scores: CodedScores) -> dict[tuple[str, ...], float]:
     cube = np.empty(shape)
     cube[tuple(scores.local[f] for f in facets)] = scores.y
     total = float(np.prod(shape))
-    out = {(): total * float(cube.mean()) ** 2}
+    out: dict[tuple[str, ...], float] = {(): total * float(cube.mean()) ** 2}
     for e in scores.design.effects:
         axes = tuple(i for i, f in enumerate(facets) if f not in e.facets)
         means = cube.mean(axis=axes) if axes else cube
@@ -137,13 +137,14 @@ def _anova_table(scores: CodedScores, level: float) -> pd.DataFrame:
     ss, df = [], []
     for e in effects:
         s = 0.0
-        for k in range(len(e.primary) + 1):
-            for drop in itertools.combinations(e.primary, k):
-                s += (-1) ** k * t[tuple(f for f in e.facets if f not in drop)]
+        for size in range(len(e.primary) + 1):
+            for drop in itertools.combinations(e.primary, size):
+                s += (-1) ** size * t[tuple(f for f in e.facets if f not in drop)]
         ss.append(max(s, 0.0) if e is effects[-1] else s)
-        df.append(math.prod(n[f] - 1 for f in e.primary) * math.prod(
-            n[f] for f in e.facets if f not in e.primary
-        ))
+        df.append(
+            math.prod(n[f] - 1 for f in e.primary)
+            * math.prod(n[f] for f in e.facets if f not in e.primary)
+        )
     k = np.array(
         [
             [
@@ -159,7 +160,7 @@ def _anova_table(scores: CodedScores, level: float) -> pd.DataFrame:
     dfa = np.asarray(df, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         ms = np.asarray(ss) / dfa
-        coef = np.linalg.inv(k)  # sigma^2 = K^-1 E[MS]
+        coef: FloatArray = np.linalg.inv(k)  # sigma^2 = K^-1 E[MS]
     return _anova_frame(effects, np.asarray(ss), dfa, ms, coef, level)
 
 

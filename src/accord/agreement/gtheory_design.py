@@ -264,7 +264,7 @@ def _factorize(values: Any, column: str) -> tuple[IntArray, int]:
     if (codes < 0).any():
         row = int(np.flatnonzero(codes < 0)[0]) + 1
         raise InvalidInputError(f"column {column!r} has a missing value in row {row}")
-    return codes.astype(np.int64), int(len(uniq))
+    return codes.astype(np.int64), len(uniq)
 
 
 def _distinct(key: IntArray) -> IntArray:
@@ -273,7 +273,9 @@ def _distinct(key: IntArray) -> IntArray:
     return out
 
 
-def _check_crossing(design: Design, raw: Mapping[str, IntArray], columns: Mapping[str, str]) -> None:
+def _check_crossing(
+    design: Design, raw: Mapping[str, IntArray], columns: Mapping[str, str]
+) -> None:
     """A facet the design crosses with another must not be nested in it in the data."""
     for a, b in itertools.combinations(design.facets, 2):
         if a in design.parents[b] or b in design.parents[a]:
@@ -316,9 +318,7 @@ def code_scores(
     return _nest_codes(design, raw, y)
 
 
-def _nested_levels(
-    raw_f: IntArray, pkey: IntArray
-) -> tuple[IntArray, IntArray, int, IntArray]:
+def _nested_levels(raw_f: IntArray, pkey: IntArray) -> tuple[IntArray, IntArray, int, IntArray]:
     """Codes of the (parent, label) levels of a facet, each score's index within its parent,
     the number of levels, and the levels per parent."""
     n_raw = int(raw_f.max()) + 1

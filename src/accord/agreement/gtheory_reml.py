@@ -131,9 +131,7 @@ def _group_sum(pattern: IntArray, n_pat: int, values: FloatArray) -> FloatArray:
     from scipy import sparse
 
     n_obj = pattern.size
-    onehot = sparse.csr_matrix(
-        (np.ones(n_obj), (pattern, np.arange(n_obj))), shape=(n_pat, n_obj)
-    )
+    onehot = sparse.csr_matrix((np.ones(n_obj), (pattern, np.arange(n_obj))), shape=(n_pat, n_obj))
     out: FloatArray = np.asarray(onehot @ values)
     return out
 
@@ -176,9 +174,11 @@ def pattern_sums(scores: CodedScores, effects: tuple[Effect, ...]) -> PatternSum
     is_rep = np.zeros(n_obj, dtype=bool)
     is_rep[rep] = True
     mask = is_rep[obj]
-    counts = np.bincount(
-        pattern[obj[mask]] * n_cells + cell[mask], minlength=n_pat * n_cells
-    ).reshape(n_pat, n_cells).astype(np.float64)
+    counts = (
+        np.bincount(pattern[obj[mask]] * n_cells + cell[mask], minlength=n_pat * n_cells)
+        .reshape(n_pat, n_cells)
+        .astype(np.float64)
+    )
     t = np.zeros((n_obj, b))
     for j in range(pos.shape[1]):
         t += np.bincount(obj * b + pos[:, j], weights=y, minlength=n_obj * b).reshape(n_obj, b)

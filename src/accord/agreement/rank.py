@@ -130,9 +130,7 @@ def _pairwise_rhos(y: FloatArray) -> tuple[FloatArray, FloatArray]:
         for k in range(j):
             both = seen[:, j] & seen[:, k]
             n_jk = int(both.sum())
-            rho = (
-                _pearson(_ranks(y[both, j]), _ranks(y[both, k])) if n_jk > 1 else math.nan
-            )
+            rho = _pearson(_ranks(y[both, j]), _ranks(y[both, k])) if n_jk > 1 else math.nan
             rhos.append(0.0 if math.isnan(rho) else rho)
             weights.append(max(n_jk - 1, 0))
     return np.asarray(rhos, dtype=np.float64), np.asarray(weights, dtype=np.float64)

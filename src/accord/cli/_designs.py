@@ -129,7 +129,7 @@ def _studies(
     g = g_study(frame, design=design, score=score, facets=named)
     d = d_study(g, sizes)
     try:
-        best = d.smallest(target, "phi").to_dict()
+        best = {str(k): v for k, v in d.smallest(target, "phi").to_dict().items()}
     except InvalidInputError as exc:  # no row reaches the target: the lead says so
         best = {"reason": str(exc)}
     return g, d, best
@@ -153,8 +153,11 @@ def _print(g: Any, d: Any, best: dict[str, Any], target: float, output: Path | N
                 title=f"G-study of {g.design} ({g.nesting}; {g.n_scores} scores, {g.method})",
                 caption=(
                     f"Variance components by {g.method.upper()}"
-                    + (f"; SE Brennan (2001) eq. 6.1, {g.confidence_level:.0%} Satterthwaite CI"
-                       if g.method == "anova" else "")
+                    + (
+                        f"; SE Brennan (2001) eq. 6.1, {g.confidence_level:.0%} Satterthwaite CI"
+                        if g.method == "anova"
+                        else ""
+                    )
                     + (f". {notes}" if notes else "")
                 ),
             )
