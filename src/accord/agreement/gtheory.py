@@ -160,7 +160,7 @@ def _anova_table(scores: CodedScores, level: float) -> pd.DataFrame:
     dfa = np.asarray(df, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         ms = np.asarray(ss) / dfa
-        coef: FloatArray = np.linalg.inv(k)  # sigma^2 = K^-1 E[MS]
+        coef = np.asarray(np.linalg.inv(k), dtype=np.float64)  # sigma^2 = K^-1 E[MS]
     return _anova_frame(effects, np.asarray(ss), dfa, ms, coef, level)
 
 
