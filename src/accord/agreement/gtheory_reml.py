@@ -212,13 +212,13 @@ def deviance(sums: PatternSums, theta: FloatArray) -> tuple[float, float]:
     logdet_a = 2.0 * float(np.sum(sums.n_pattern[:, None] * np.log(np.diagonal(chol, 0, 1, 2))))
     lzw = lb[None, :, None] * sums.zw
     lt2 = lb[None, :, None] * sums.t2 * lb[None, None, :]
-    n_pat, w = lzw.shape[0], lzw.shape[2]
-    both = np.linalg.solve(a, np.concatenate([lzw, lt2], axis=2))  # one batched solve
+    w = lzw.shape[2]
+    # A~ >= I is well conditioned: its inverse, then stacked small products (numpy's own
+    # loops; a threaded BLAS call of these sizes stalls on a busy machine)
+    both = np.linalg.inv(a) @ np.concatenate([lzw, lt2], axis=2)
     x = both[:, :, :w]  # A~^-1 L Z'W
     lt1 = lb[None, :] * sums.t1
-    weighted = (sums.n_pattern[:, None, None] * lzw).reshape(n_pat * b, w)
-    # einsum, not BLAS: on a busy machine a threaded BLAS call of this size stalls
-    bab = np.einsum("ki,kj->ij", weighted, x.reshape(n_pat * b, w))
+    bab = np.einsum("p,pij->ij", sums.n_pattern, np.swapaxes(lzw, 1, 2) @ x)
     bat = np.einsum("pbi,pb->i", x, lt1)
     tat = float(np.trace(both[:, :, w:], axis1=1, axis2=2).sum())
     s = lw[:, None] * (sums.ww - bab) * lw[None, :]
@@ -276,7 +276,7 @@ def fit_components(
         return deviance(sums, th)[0]
 
     x0 = np.full(len(effects), 0.5) if start is None else np.sqrt(start)
-    opts = {"ftol": 1e-14, "gtol": 1e-10, "maxiter": 2000}
+    opts = {"maxiter": 2000}
     bounds = [(0.0, None)] * len(effects)
     best = minimize(f, x0, method="L-BFGS-B", bounds=bounds, options=opts)
     for _ in range(0 if best.success else 2):  # restart from where it stopped
