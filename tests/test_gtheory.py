@@ -237,3 +237,13 @@ def test_row_order_and_label_invariance(seed: int) -> None:
         a = g_study(frame, design="p x r x o", facets=PRO)
         b = g_study(shuffled, design="p x r x o", facets=PRO)
     assert_allclose(a.components["variance"], b.components["variance"], rtol=1e-4, atol=1e-6)
+
+
+def test_methods_text_cites_the_numbers_of_the_result() -> None:
+    g = g_study(_long(SHROUT_FLEISS), design="p x r")
+    best = d_study(g, {"r": range(1, 21)}).smallest(0.8)
+    text = g.methods_text(best)
+    assert "p x r generalizability study [1]" in text and "Brennan, R. L. (2001)" in text
+    assert f"Phi = {best['phi']:.3f}" in text and "10 levels of r" in text
+    reml = _study("prxo_missing", "p x r x o").methods_text(format="markdown")
+    assert "restricted maximum likelihood" in reml and "lme4" in reml

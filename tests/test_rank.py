@@ -140,3 +140,14 @@ def test_bad_input() -> None:
         kendall_w([1, 2, 3])
     with pytest.raises(InvalidInputError, match="missing='pairwise'"):
         kendall_w([[1, np.nan], [2, 1]], missing="omit")
+
+
+def test_methods_text_cites_the_numbers_of_the_result() -> None:
+    res = kendall_w(_scores("tied"))
+    text = res.methods_text()
+    assert f"W = {res.statistic:.3f}" in text and "chi-square (11)" in text
+    assert "Kendall, M. G., & Babington Smith" in text
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pairwise = kendall_w(_scores("tied_missing")).methods_text(format="markdown")
+    assert "Taylor, J. M. G. (1987)" in pairwise

@@ -20,6 +20,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
 from .._interval import chi2_quantile
+from .._methods import MethodsFormat, g_study_methods
 from .._results import Result, plain_fields
 from .._types import FloatArray
 from .._validate import check_choice
@@ -97,6 +98,12 @@ class GStudy(Result):
     def to_frame(self) -> pd.DataFrame:
         """The components table."""
         return self.components.copy()
+
+    def methods_text(self, best: pd.Series | None = None, format: MethodsFormat = "text") -> str:
+        """A methods paragraph: the design, the estimation and the components, and the
+        D-study row ``best`` (:meth:`DStudy.smallest`) when given; with its references.
+        ``format``: ``"text"`` or ``"markdown"``."""
+        return g_study_methods(self, None if best is None else best.to_dict(), format)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python dict of the fields."""

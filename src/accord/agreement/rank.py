@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from .._errors import InvalidInputError, warn_degenerate
 from .._interval import chi2_sf, f_sf
+from .._methods import MethodsFormat, kendall_methods
 from .._results import Result, plain_fields
 from .._types import FloatArray
 from .._validate import check_choice
@@ -81,6 +82,11 @@ class KendallW(Result):
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python dict of the fields."""
         return plain_fields(self)
+
+    def methods_text(self, format: MethodsFormat = "text") -> str:
+        """A methods paragraph with its references (``format``: ``"text"`` or
+        ``"markdown"``)."""
+        return kendall_methods(self, format)
 
 
 def _matrix(data: Ratings | npt.ArrayLike, owner: str) -> FloatArray:
