@@ -70,3 +70,44 @@ def test_errors_are_one_line_exit_2(extra: list[str], message: str) -> None:
     res = runner.invoke(app, [*PEFR, *extra])
     assert res.exit_code == 2
     assert message in res.output and "Traceback" not in res.output
+
+
+def _clustered_file(tmp_path: Path) -> Path:
+    import numpy as np
+
+    rng = np.random.default_rng(2)
+    x = rng.integers(0, 2, 60)
+    y = np.where(rng.random(60) < 0.7, x, rng.integers(0, 2, 60))
+    site = np.repeat(["s1", "s2", "s3", "s4"], 15)
+    rows = [(i, "A", x[i], site[i]) for i in range(60)] + [
+        (i, "B", y[i], site[i]) for i in range(60)
+    ]
+    path = tmp_path / "clustered.csv"
+    pd.DataFrame(rows, columns=["item", "reader", "label", "site"]).to_csv(path, index=False)
+    return path
+
+
+def test_cluster_and_strata_match_the_library(tmp_path: Path) -> None:
+    from accord.agreement.clustered import clustered_agreement, stratified_kappa
+
+    path = _clustered_file(tmp_path)
+    frame = pd.read_csv(path)
+    wide = frame.pivot(index="item", columns="reader", values="label")
+    site = frame.groupby("item")["site"].first()
+    base = ["agree", str(path), "--item", "item", "--rater", "reader", "--label", "label"]
+    res = runner.invoke(app, [*base, "--cluster", "site", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    kappa = clustered_agreement(wide["A"], wide["B"], site)
+    assert_allclose(json.loads(res.stdout)[0]["standard_error"], kappa.standard_error, rtol=1e-12)
+    res = runner.invoke(app, [*base, "--strata", "site", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    overall = stratified_kappa(wide["A"], wide["B"], site)
+    assert_allclose(json.loads(res.stdout)["chi_square"], overall.chi_square, rtol=1e-12)
+    table = runner.invoke(app, [*base, "--strata", "site"])
+    assert "Test of equal kappas across site" in table.output
+    both = runner.invoke(app, [*base, "--strata", "site", "--cluster", "site"])
+    assert both.exit_code == 2
+    many = runner.invoke(app, [*PEFR[:1], str(ROOT / "examples" / "diagnoses.csv"), "--item",
+                               "patient", "--rater", "rater", "--label", "diagnosis",
+                               "--cluster", "rater"])  # fmt: skip
+    assert many.exit_code == 2 and "two raters" in many.output

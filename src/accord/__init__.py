@@ -78,6 +78,12 @@ if TYPE_CHECKING:
         scott_pi,
         specific_agreement,
     )
+    from .agreement.clustered import (
+        ClusteredAgreement,
+        StratifiedKappa,
+        clustered_agreement,
+        stratified_kappa,
+    )
     from .agreement.gtheory import DStudy, GStudy, d_study, g_study
     from .agreement.rank import KendallW, kendall_w, mean_spearman
     from .calibration import (
@@ -266,6 +272,10 @@ _EXPORTS: dict[str, str] = {
     "specific_agreement": ".agreement",
     "stream_statistics": ".engines",
     "surprisal": ".information",
+    "ClusteredAgreement": ".agreement.clustered",
+    "StratifiedKappa": ".agreement.clustered",
+    "clustered_agreement": ".agreement.clustered",
+    "stratified_kappa": ".agreement.clustered",
     "DStudy": ".agreement.gtheory",
     "GStudy": ".agreement.gtheory",
     "d_study": ".agreement.gtheory",
@@ -305,6 +315,7 @@ __all__ = [
     "Benchmark",
     "BlandAltman",
     "CalibrationMetrics",
+    "ClusteredAgreement",
     "Coefficient",
     "CohenKappa",
     "ColumnNotFoundError",
@@ -361,6 +372,7 @@ __all__ = [
     "SpanAgreement",
     "Spans",
     "SpecificAgreement",
+    "StratifiedKappa",
     "__version__",
     "agreement",
     "alt_test",
@@ -370,6 +382,7 @@ __all__ = [
     "brennan_prediger",
     "calibrate_panel",
     "calibration_metrics",
+    "clustered_agreement",
     "cohen_kappa",
     "compare_agreement",
     "concordance_correlation",
@@ -431,6 +444,7 @@ __all__ = [
     "source",
     "span_agreement",
     "specific_agreement",
+    "stratified_kappa",
     "stream_statistics",
     "surprisal",
 ]

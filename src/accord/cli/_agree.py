@@ -250,6 +250,18 @@ def agree(
     target: float = typer.Option(
         0.8, "--target", help="With --design: the smallest D-study with Phi at least this."
     ),
+    cluster: str | None = typer.Option(
+        None,
+        "--cluster",
+        help="Two raters, items nested in this column's clusters: "
+        "cluster-robust SEs of kappa and AC1.",
+    ),
+    strata: str | None = typer.Option(
+        None,
+        "--strata",
+        help="Two raters: kappa in each stratum of this column, the test of "
+        "equal kappas and the overall kappa.",
+    ),
     shared: Shared = Shared(),
 ) -> None:
     """Agreement among raters beyond chance: every coefficient that applies, with SEs
@@ -263,6 +275,16 @@ def agree(
         agree_design(path, shared.files(), design=design, facets=facets, score=keys["label"],
                      sizes=parse_sizes(d_sizes), target=target, fmt=shared.fmt,
                      output=shared.output)  # fmt: skip
+        return
+    if cluster is not None or strata is not None:
+        from ._designs import agree_grouped
+
+        if cluster is not None and strata is not None:
+            raise fail("--cluster and --strata: give one")
+        check_output(shared.output)
+        agree_grouped(path, shared.files(), columns=ratings_keywords(), group=cluster or strata or "",
+                      kind="cluster" if cluster else "strata", fmt=shared.fmt,
+                      output=shared.output)  # fmt: skip
         return
     from .._verdict import for_level, shown_coefficients
     from ..front.agreement import agreement

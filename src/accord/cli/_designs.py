@@ -173,3 +173,81 @@ def _print(g: Any, d: Any, best: dict[str, Any], target: float, output: Path | N
                 "(absolute decisions); SEMs in the scores' units.",
             )
         )
+
+
+def _two_raters(frame: Any, item: str, rater: str, label: str, group: str) -> Any:
+    """One row per item: the two raters' labels and the item's group."""
+    from .._errors import InvalidInputError
+
+    raters = list(dict.fromkeys(frame[rater]))
+    if len(raters) != 2:
+        raise InvalidInputError(
+            f"--cluster and --strata compare two raters; column {rater!r} has {len(raters)}"
+        )
+    per_item = frame.groupby(item, sort=False)[group].nunique()
+    if (per_item > 1).any():
+        bad = per_item.index[per_item > 1][0]
+        raise InvalidInputError(f"item {bad!r} has more than one value in column {group!r}")
+    wide = frame.pivot_table(index=item, columns=rater, values=label, aggfunc="first")
+    groups = frame.groupby(item, sort=False)[group].first()
+    wide = wide.dropna().join(groups)
+    return wide, raters
+
+
+def agree_grouped(
+    path: Path,
+    files: Any,
+    *,
+    columns: dict[str, str],
+    group: str,
+    kind: str,
+    fmt: OutputFormat,
+    output: Path | None,
+) -> None:
+    """``--cluster`` (cluster-robust SEs of kappa and AC1) or ``--strata`` (each stratum's
+    kappa, the test of equal kappas and the overall kappa) for two raters."""
+    from ..agreement.clustered import clustered_agreement, stratified_kappa
+    from ..io.ratings import read_table
+
+    with user_errors(), echo_warnings():
+        item, rater, label = columns["item"], columns["rater"], columns["label"]
+        frame = read_table(path, [item, rater, label, group], **files)
+        wide, raters = _two_raters(frame, item, rater, label, group)
+        x, y, g = wide[raters[0]].to_numpy(), wide[raters[1]].to_numpy(), wide[group].to_numpy()
+        if kind == "cluster":
+            results: Any = [clustered_agreement(x, y, g, coefficient=c)
+                            for c in ("cohen_kappa", "gwet_ac1")]  # fmt: skip
+        else:
+            results = stratified_kappa(x, y, g)
+    if fmt is OutputFormat.json:
+        payload = [r.to_dict() for r in results] if kind == "cluster" else results.to_dict()
+        write_json(payload, output)
+        return
+    if kind == "cluster":
+        rows = [{"coefficient": r.name, "estimate": r.statistic, "SE (clusters)": r.standard_error,
+                 "SE (items)": r.standard_error_naive, "design effect": r.design_effect,
+                 "clusters": r.n_clusters, "items": r.n_items} for r in results]  # fmt: skip
+        if fmt is OutputFormat.csv:
+            import pandas as pd
+
+            write_csv(pd.DataFrame(rows), output)
+            return
+        with output_console(output) as console:
+            console.print(rich_table(rows, list(rows[0]), title=f"Items nested in {group}",
+                                     caption=results[0].method))  # fmt: skip
+        return
+    _print_strata(results, group, fmt, output)
+
+
+def _print_strata(res: Any, group: str, fmt: OutputFormat, output: Path | None) -> None:
+    if fmt is OutputFormat.csv:
+        write_csv(res.table, output)
+        return
+    rows = res.table.to_dict("records")
+    rows.append({"stratum": "(overall)", "n_items": int(res.table["n_items"].sum()),
+                 "kappa": res.statistic, "standard_error": res.standard_error})  # fmt: skip
+    with output_console(output) as console:
+        print_lead(console, f"Test of equal kappas across {group}: chi-square({res.df}) = "
+                            f"{res.chi_square:.3f}, p = {res.pvalue:.3g}")  # fmt: skip
+        console.print(rich_table(rows, ["stratum", "n_items", "kappa", "standard_error", "weight"],
+                                 title=f"Cohen's kappa by {group}", caption=res.method))  # fmt: skip
