@@ -10,6 +10,7 @@ and the inverse-variance weighted overall kappa, as SAS PROC FREQ's AGREE option
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 from typing import Any, Literal
@@ -18,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, shown
 from .._interval import chi2_sf
 from .._results import Result, plain_fields
 from .._types import FloatArray, IntArray, RngLike, as_generator
@@ -84,14 +85,12 @@ def _codes(
             row = int(np.flatnonzero(s.isna().to_numpy())[0]) + 1
             raise InvalidInputError(f"{owner}: {name} is missing in row {row}")
     cats = pd.Index(pd.unique(pd.concat([xs, ys], ignore_index=True)))
-    try:
+    with contextlib.suppress(TypeError):  # labels of mixed types stay in order of appearance
         cats = cats.sort_values()
-    except TypeError:
-        pass
     g, levels = pd.factorize(gs)
     return (
-        cats.get_indexer(xs).astype(np.int64),
-        cats.get_indexer(ys).astype(np.int64),
+        cats.get_indexer(pd.Index(xs)).astype(np.int64),
+        cats.get_indexer(pd.Index(ys)).astype(np.int64),
         g.astype(np.int64),
         len(cats),
         len(levels),
@@ -321,7 +320,7 @@ def stratified_kappa(x: npt.ArrayLike, y: npt.ArrayLike, strata: npt.ArrayLike) 
         k = cohen_kappa(ContingencyTable(counts))
         if not (k.standard_error > 0):
             raise InvalidInputError(
-                f"stratified_kappa: the kappa of stratum {labels[s]!r} has no variance "
+                f"stratified_kappa: the kappa of stratum {shown(labels[s])!r} has no variance "
                 f"({int(mine.sum())} items); leave it out or merge it"
             )
         rows.append((labels[s], int(mine.sum()), k.statistic, k.standard_error))

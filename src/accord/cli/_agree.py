@@ -282,9 +282,9 @@ def agree(
         if cluster is not None and strata is not None:
             raise fail("--cluster and --strata: give one")
         check_output(shared.output)
-        agree_grouped(path, shared.files(), columns=ratings_keywords(), group=cluster or strata or "",
-                      kind="cluster" if cluster else "strata", fmt=shared.fmt,
-                      output=shared.output)  # fmt: skip
+        agree_grouped(path, shared.files(), columns=ratings_keywords(),
+                      group=cluster or strata or "", kind="cluster" if cluster else "strata",
+                      fmt=shared.fmt, output=shared.output)  # fmt: skip
         return
     from .._verdict import for_level, shown_coefficients
     from ..front.agreement import agreement

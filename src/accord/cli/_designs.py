@@ -249,5 +249,6 @@ def _print_strata(res: Any, group: str, fmt: OutputFormat, output: Path | None) 
     with output_console(output) as console:
         print_lead(console, f"Test of equal kappas across {group}: chi-square({res.df}) = "
                             f"{res.chi_square:.3f}, p = {res.pvalue:.3g}")  # fmt: skip
-        console.print(rich_table(rows, ["stratum", "n_items", "kappa", "standard_error", "weight"],
-                                 title=f"Cohen's kappa by {group}", caption=res.method))  # fmt: skip
+        columns = ["stratum", "n_items", "kappa", "standard_error", "weight"]
+        console.print(rich_table(rows, columns, title=f"Cohen's kappa by {group}",
+                                 caption=res.method))  # fmt: skip
