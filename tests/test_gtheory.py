@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
-from accord._errors import InvalidInputError
+from accord._errors import DegenerateDataWarning, InvalidInputError
 from accord.agreement.gtheory import d_study, g_study
 from accord.agreement.gtheory_design import parse_design
 from accord.agreement.icc import icc
@@ -247,3 +247,17 @@ def test_methods_text_cites_the_numbers_of_the_result() -> None:
     assert f"Phi = {best['phi']:.3f}" in text and "10 levels of r" in text
     reml = _study("prxo_missing", "p x r x o").methods_text(format="markdown")
     assert "restricted maximum likelihood" in reml and "lme4" in reml
+
+
+def test_a_facet_with_one_level_is_refused() -> None:
+    one_rater = pd.DataFrame({"item": [0, 1, 2], "rater": [0, 0, 0], "score": [1.0, 2.0, 3.0]})
+    with pytest.raises(InvalidInputError, match="at least 2 levels"):
+        g_study(one_rater)
+
+
+def test_constant_scores_warn_and_give_undefined_coefficients() -> None:
+    flat = _long([[1.0, 1.0], [1.0, 1.0], [1.0, 1.0]])
+    with pytest.warns(DegenerateDataWarning, match="same"):
+        g = g_study(flat)
+    row = d_study(g, {"r": 2}).table.iloc[0]
+    assert math.isnan(row["phi"]) and math.isnan(row["g_coefficient"])

@@ -171,6 +171,15 @@ def _anova_table(scores: CodedScores, level: float) -> pd.DataFrame:
     return _anova_frame(effects, np.asarray(ss), dfa, ms, coef, level)
 
 
+def _percent(var: FloatArray) -> FloatArray:
+    """Each component's share of their sum, negative estimates counted as 0 (NaN: no
+    variance)."""
+    positive = np.maximum(var, 0.0)
+    total = float(positive.sum())
+    out: FloatArray = 100.0 * positive / total if total > 0 else np.full(var.size, np.nan)
+    return out
+
+
 def _anova_frame(
     effects: Sequence[Effect],
     ss: FloatArray,
@@ -198,7 +207,7 @@ def _anova_frame(
             "sum_of_squares": ss,
             "mean_square": ms,
             "variance": var,
-            "percent": 100.0 * np.maximum(var, 0) / np.sum(np.maximum(var, 0)),
+            "percent": _percent(var),
             "standard_error": se,
             "df_satterthwaite": nu,
             "ci_low": low,
@@ -230,7 +239,7 @@ def _reml_table(scores: CodedScores) -> tuple[pd.DataFrame, str | None]:
             {
                 "effect": [e.name for e in effects],
                 "variance": var,
-                "percent": 100.0 * var / float(np.sum(var)) if np.sum(var) > 0 else np.nan,
+                "percent": _percent(var),
             }
         ),
         note,

@@ -314,6 +314,12 @@ def code_scores(
         )
     frame, y = frame.loc[keep], y[keep]
     raw = {f: _factorize(frame[columns[f]].to_numpy(), columns[f])[0] for f in design.facets}
+    for f in design.facets:
+        if raw[f].size == 0 or int(raw[f].max()) < 1:
+            raise InvalidInputError(
+                f"facet {f!r} (column {columns[f]!r}) has {int(raw[f].max(initial=-1)) + 1} "
+                "level in the data; a G-study needs at least 2 levels of every facet"
+            )
     _check_crossing(design, raw, columns)
     return _nest_codes(design, raw, y)
 
