@@ -111,3 +111,28 @@ def test_cluster_and_strata_match_the_library(tmp_path: Path) -> None:
                                "patient", "--rater", "rater", "--label", "diagnosis",
                                "--cluster", "rater"])  # fmt: skip
     assert many.exit_code == 2 and "two raters" in many.output
+
+
+def test_plan_d_study_from_given_components() -> None:
+    from accord.agreement.gtheory import g_study_from_components
+
+    comps = "p=0.8,r=0.04,o=0.02,pr=0.19,po=0.31,ro=0,pro=0.32"
+    res = runner.invoke(app, ["plan", "--coefficient", "g_theory", "--design", "p x r x o",
+                              "--components", comps, "--d-study", "r=1-6,o=1/2/3",
+                              "--format", "json"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    # by hand at n_r = 4, n_o = 3: tau / (tau + error variance), the p x r x o D-study
+    rel = 0.19 / 4 + 0.31 / 3 + 0.32 / 12
+    ab = rel + 0.04 / 4 + 0.02 / 3 + 0 / 12
+    assert_allclose(out["smallest"]["phi"], 0.8 / (0.8 + ab), rtol=1e-12)
+    assert_allclose(out["smallest"]["g_coefficient"], 0.8 / (0.8 + rel), rtol=1e-12)
+    g = g_study_from_components("p x r x o", dict(p=0.8, r=0.04, o=0.02, pr=0.19, po=0.31,
+                                                  ro=0.0, pro=0.32))  # fmt: skip
+    assert g.method == "given"
+    bad = runner.invoke(app, ["plan", "--coefficient", "g_theory", "--design", "p x r",
+                              "--components", "p=1"])  # fmt: skip
+    assert bad.exit_code == 2 and "none for ['r', 'pr']" in bad.output
+    wrong = runner.invoke(app, ["plan", "--coefficient", "icc", "--rho", "0.8", "--width", "0.2",
+                                "--design", "p x r"])  # fmt: skip
+    assert wrong.exit_code == 2 and "--design does not apply" in wrong.output

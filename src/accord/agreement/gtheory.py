@@ -34,7 +34,15 @@ from .gtheory_design import (
 )
 from .gtheory_reml import fit_components
 
-__all__ = ["DStudy", "GMethod", "GStudy", "d_study", "g_study", "g_study_from_scores"]
+__all__ = [
+    "DStudy",
+    "GMethod",
+    "GStudy",
+    "d_study",
+    "g_study",
+    "g_study_from_components",
+    "g_study_from_scores",
+]
 
 GMethod = Literal["auto", "anova", "reml"]
 Coefficient = Literal["phi", "g"]
@@ -389,6 +397,45 @@ def g_study(
     scores = code_scores(frame, design_, columns, score)
     return g_study_from_scores(
         scores, method=method, confidence_level=confidence_level, facets=columns
+    )
+
+
+def g_study_from_components(design: str, components: Mapping[str, float]) -> GStudy:
+    """A G-study from variance components known beforehand (a published G-study, a pilot),
+    for a D-study: ``components`` maps each effect of ``design`` (Brennan's names, e.g.
+    ``"pr"``, ``"pr:o"``; the highest effect is the residual) to its variance.
+
+    >>> g = g_study_from_components("p x r", {"p": 2.56, "r": 5.24, "pr": 1.02})
+    >>> round(float(d_study(g, {"r": 4}).table["phi"].iloc[0]), 3)
+    0.62
+    """
+    design_ = parse_design(design)
+    names = [e.name for e in design_.effects]
+    unknown = sorted(set(components) - set(names))
+    missing = [n for n in names if n not in components]
+    if unknown or missing:
+        raise InvalidInputError(
+            f"the components of {design!r} are {names}; got "
+            + (f"unknown {unknown}" if unknown else f"none for {missing}")
+        )
+    var = np.array([float(components[n]) for n in names])
+    if not np.all(np.isfinite(var)) or (var < 0).any():
+        raise InvalidInputError(f"variance components must be finite and >= 0; got {var.tolist()}")
+    table = pd.DataFrame({"effect": names, "variance": var, "percent": _percent(var)})
+    return GStudy(
+        design=design,
+        nesting=design_.nesting(),
+        facets={f: f for f in design_.facets},
+        object=design_.object,
+        components=table,
+        sample_sizes={f: 1.0 for f in design_.facets},
+        n_scores=0,
+        balanced=True,
+        method="given",
+        confidence_level=math.nan,
+        notes=(),
+        effects=design_.effects,
+        parents=design_.parents,
     )
 
 

@@ -18,7 +18,7 @@ from ._common import (
     write_json,
 )
 
-__all__ = ["agree_design", "parse_facets", "parse_sizes"]
+__all__ = ["agree_design", "agree_grouped", "parse_facets", "parse_sizes", "plan_d_study"]
 
 
 def parse_facets(specs: list[str]) -> dict[str, str]:
@@ -60,16 +60,19 @@ def parse_sizes(text: str | None) -> dict[str, list[int]] | None:
 
 
 def _component_rows(g: Any) -> list[dict[str, Any]]:
+    import math
+
     rows = []
     for row in g.components.to_dict("records"):
         low, high = row.get("ci_low"), row.get("ci_high")
+        shown = low is not None and high is not None and math.isfinite(low) and math.isfinite(high)
         rows.append(
             {
                 "effect": row["effect"],
                 "variance": row["variance"],
                 "percent": row["percent"],
                 "SE": row.get("standard_error", float("nan")),
-                "CI": f"{format_number(low)} to {format_number(high)}" if low == low else "",
+                "CI": f"{format_number(low)} to {format_number(high)}" if shown else "",
             }
         )
     return rows
@@ -135,6 +138,20 @@ def _studies(
     return g, d, best
 
 
+def _caption(g: Any, notes: str) -> str:
+    """The components table's caption: how they were estimated, and the notes."""
+    if not g.n_scores:
+        how = "Variance components given"
+    elif g.method == "anova":
+        how = (
+            f"Variance components by ANOVA; SE Brennan (2001) eq. 6.1, "
+            f"{g.confidence_level:.0%} Satterthwaite CI"
+        )
+    else:
+        how = "Variance components by REML"
+    return how + (f". {notes}" if notes else "")
+
+
 def _print(g: Any, d: Any, best: dict[str, Any], target: float, output: Path | None) -> None:
     sizes = ", ".join(f"n_{f} = {int(best[f'n_{f}'])}" for f in d.facets if f"n_{f}" in best)
     lead = (
@@ -146,20 +163,14 @@ def _print(g: Any, d: Any, best: dict[str, Any], target: float, output: Path | N
     notes = "; ".join(g.notes)
     with output_console(output) as console:
         print_lead(console, lead)
+        anova = g.method == "anova"
+        source = f"{g.n_scores} scores, {g.method}" if g.n_scores else "components given"
         console.print(
             rich_table(
                 _component_rows(g),
-                ["effect", "variance", "percent", "SE", "CI"],
-                title=f"G-study of {g.design} ({g.nesting}; {g.n_scores} scores, {g.method})",
-                caption=(
-                    f"Variance components by {g.method.upper()}"
-                    + (
-                        f"; SE Brennan (2001) eq. 6.1, {g.confidence_level:.0%} Satterthwaite CI"
-                        if g.method == "anova"
-                        else ""
-                    )
-                    + (f". {notes}" if notes else "")
-                ),
+                ["effect", "variance", "percent", *(["SE", "CI"] if anova else [])],
+                title=f"G-study of {g.design} ({g.nesting}; {source})",
+                caption=_caption(g, notes),
             )
         )
         columns = [f"n_{f}" for f in d.facets] + ["g_coefficient", "phi", "sem_relative",
@@ -252,3 +263,44 @@ def _print_strata(res: Any, group: str, fmt: OutputFormat, output: Path | None) 
         columns = ["stratum", "n_items", "kappa", "standard_error", "weight"]
         console.print(rich_table(rows, columns, title=f"Cohen's kappa by {group}",
                                  caption=res.method))  # fmt: skip
+
+
+def plan_d_study(
+    design: str | None,
+    components: str | None,
+    sizes: str | None,
+    target: float,
+    fmt: OutputFormat,
+    output: Path | None,
+) -> None:
+    """``accord plan --coefficient g_theory``: a D-study from given variance components."""
+    from ..agreement.gtheory import d_study, g_study_from_components
+
+    if design is None or components is None:
+        raise fail("--coefficient g_theory needs --design and --components")
+    given: dict[str, float] = {}
+    for spec in components.split(","):
+        effect, sep, value = spec.partition("=")
+        try:
+            given[effect.strip()] = float(value)
+        except ValueError:
+            raise fail(
+                f"--components takes EFFECT=VARIANCE pairs, e.g. p=0.8,pr=0.2; got {spec!r}"
+            ) from None
+        if not sep:
+            raise fail(f"--components takes EFFECT=VARIANCE pairs; got {spec!r}")
+    with user_errors(), echo_warnings():
+        from .._errors import InvalidInputError
+
+        g = g_study_from_components(design, given)
+        d = d_study(g, parse_sizes(sizes))
+        try:
+            best = {str(k): v for k, v in d.smallest(target, "phi").to_dict().items()}
+        except InvalidInputError as exc:
+            best = {"reason": str(exc)}
+    if fmt is OutputFormat.json:
+        write_json({"g_study": g.to_dict(), "d_study": d.to_dict(), "smallest": best}, output)
+    elif fmt is OutputFormat.csv:
+        write_csv(d.table, output)
+    else:
+        _print(g, d, best, target, output)
