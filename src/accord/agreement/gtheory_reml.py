@@ -212,15 +212,14 @@ def deviance(sums: PatternSums, theta: FloatArray) -> tuple[float, float]:
     logdet_a = 2.0 * float(np.sum(sums.n_pattern[:, None] * np.log(np.diagonal(chol, 0, 1, 2))))
     lzw = lb[None, :, None] * sums.zw
     lt2 = lb[None, :, None] * sums.t2 * lb[None, None, :]
-    w = lzw.shape[2]
     # A~ >= I is well conditioned: its inverse, then stacked small products (numpy's own
     # loops; a threaded BLAS call of these sizes stalls on a busy machine)
-    both = np.linalg.inv(a) @ np.concatenate([lzw, lt2], axis=2)
-    x = both[:, :, :w]  # A~^-1 L Z'W
+    inv = np.linalg.inv(a)
+    x = inv @ lzw  # A~^-1 L Z'W
     lt1 = lb[None, :] * sums.t1
     bab = np.einsum("p,pij->ij", sums.n_pattern, np.swapaxes(lzw, 1, 2) @ x)
     bat = np.einsum("pbi,pb->i", x, lt1)
-    tat = float(np.trace(both[:, :, w:], axis1=1, axis2=2).sum())
+    tat = float(np.einsum("pij,pji->", inv, lt2))
     s = lw[:, None] * (sums.ww - bab) * lw[None, :]
     s += np.diag(np.where(sums.w_effect >= 0, 1.0, 0.0))
     h = lw * (sums.wy - bat)
