@@ -8,8 +8,9 @@ Then GeneralizIT (pip ``generalizit``, when importable) side by side on the comp
 at growing numbers of persons, up to the largest it finishes within ``--peer-budget``
 seconds.
 
-    uv run --no-sync python benchmarks/g_study.py            # 10k persons (200k scores)
-    uv run --no-sync python benchmarks/g_study.py --full     # 100k persons (1M scores)
+    uv run --no-sync python benchmarks/g_study.py                     # 10k persons (200k cells)
+    uv run --no-sync python benchmarks/g_study.py --full              # 50k persons (1M cells)
+    uv run --no-sync python benchmarks/g_study.py --persons 100000    # 2M cells
 """
 
 from __future__ import annotations
@@ -86,11 +87,11 @@ def peer_sizes(budget: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--persons", type=int, default=10_000)
-    parser.add_argument("--full", action="store_true", help="100k persons (1M scores)")
+    parser.add_argument("--full", action="store_true", help="50k persons (1M cells)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--peer-budget", type=float, default=30.0)
     args = parser.parse_args()
-    n = 100_000 if args.full else args.persons
+    n = 50_000 if args.full else args.persons
     complete, gaps = scores(n, 0.0), scores(n, 0.05)
     print(f"accord {accord.__version__}: {n} persons x 10 raters x 2 occasions; "
           f"{len(complete)} scores complete, {len(gaps)} with 5% missing")  # fmt: skip
