@@ -261,3 +261,17 @@ def test_constant_scores_warn_and_give_undefined_coefficients() -> None:
         g = g_study(flat)
     row = d_study(g, {"r": 2}).table.iloc[0]
     assert math.isnan(row["phi"]) and math.isnan(row["g_coefficient"])
+
+
+def test_d_study_figure_draws_one_line_per_occasion_count() -> None:
+    from accord.report.planning import d_study_figure
+
+    g = _study("prxo_balanced", "p x r x o")
+    d = d_study(g, {"r": range(1, 5), "o": [1, 2]})
+    ax = d_study_figure(d, coefficient="g_coefficient", target=0.7).axes[0]
+    lines = ax.get_lines()
+    assert len(lines) == 3  # two numbers of occasions and the goal
+    assert_allclose(lines[1].get_ydata(), d.table.loc[d.table["n_o"] == 2, "g_coefficient"])
+    assert ax.get_ylabel() == "E rho^2"
+    with pytest.raises(InvalidInputError, match="d_study_figure"):
+        d_study_figure(g)

@@ -145,7 +145,7 @@ if TYPE_CHECKING:
     )
     from .report import HtmlReport, report
     from .report.measurements import bland_altman_plot, concordance_plot
-    from .report.planning import plan_figure
+    from .report.planning import d_study_figure, plan_figure
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
     from .stats.panel import PanelStatistics
@@ -283,6 +283,7 @@ _EXPORTS: dict[str, str] = {
     "KendallW": ".agreement.rank",
     "kendall_w": ".agreement.rank",
     "mean_spearman": ".agreement.rank",
+    "d_study_figure": ".report.planning",
 }
 
 # Submodules reached as attributes without an import: `accord.datasets.load_diagnoses()`.
@@ -391,6 +392,7 @@ __all__ = [
     "conger_kappa",
     "consensus",
     "d_study",
+    "d_study_figure",
     "dask_statistics",
     "datasets",
     "entropy",
