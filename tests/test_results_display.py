@@ -207,8 +207,25 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
     "ModelReliability": lambda _: accord.rater_model(_diagnoses(), n_bootstrap=0).reliability,
     "RatersPerItem": lambda _: accord.raters_per_item(
         accord.rater_model(_diagnoses(), n_bootstrap=0), raters=(1, 2), n_simulations=5
+    "GStudy": lambda _: accord.g_study(_long_scores()),
+    "DStudy": lambda _: accord.d_study(accord.g_study(_long_scores())),
+    "KendallW": lambda _: accord.kendall_w([[1, 2, 1], [2, 1, 3], [3, 3, 2], [4, 4, 4]]),
+    "ClusteredAgreement": lambda _: accord.clustered_agreement(
+        [1, 1, 0, 0, 1, 0, 1, 0], [1, 0, 0, 0, 1, 1, 1, 0], [1, 1, 2, 2, 3, 3, 4, 4]
+    ),
+    "StratifiedKappa": lambda _: accord.stratified_kappa(
+        [1, 1, 0, 0, 1, 0, 1, 1, 0, 0, 1, 0],
+        [1, 1, 0, 0, 0, 0, 1, 0, 0, 1, 1, 0],
+        [1] * 6 + [2] * 6,
     ),
 }
+
+
+def _long_scores() -> pd.DataFrame:
+    """Shrout & Fleiss (1979): 6 targets x 4 judges as a long table."""
+    y = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]]
+    rows = [(i, j, v) for i, row in enumerate(y) for j, v in enumerate(row)]
+    return pd.DataFrame(rows, columns=["item", "rater", "score"])
 
 
 def _public_types() -> set[str]:

@@ -78,6 +78,14 @@ if TYPE_CHECKING:
         scott_pi,
         specific_agreement,
     )
+    from .agreement.clustered import (
+        ClusteredAgreement,
+        StratifiedKappa,
+        clustered_agreement,
+        stratified_kappa,
+    )
+    from .agreement.gtheory import DStudy, GStudy, d_study, g_study
+    from .agreement.rank import KendallW, kendall_w, mean_spearman
     from .calibration import (
         HodgeRank,
         PanelCalibration,
@@ -168,7 +176,7 @@ if TYPE_CHECKING:
     )
     from .report import HtmlReport, report
     from .report.measurements import bland_altman_plot, concordance_plot
-    from .report.planning import plan_figure
+    from .report.planning import d_study_figure, plan_figure
     from .report.rater_models import confusion_grid, rater_quality_plot
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
@@ -332,6 +340,18 @@ _EXPORTS: dict[str, str] = {
     "raters_per_item": ".planning",
     "confusion_grid": ".report.rater_models",
     "rater_quality_plot": ".report.rater_models",
+    "ClusteredAgreement": ".agreement.clustered",
+    "StratifiedKappa": ".agreement.clustered",
+    "clustered_agreement": ".agreement.clustered",
+    "stratified_kappa": ".agreement.clustered",
+    "DStudy": ".agreement.gtheory",
+    "GStudy": ".agreement.gtheory",
+    "d_study": ".agreement.gtheory",
+    "g_study": ".agreement.gtheory",
+    "KendallW": ".agreement.rank",
+    "kendall_w": ".agreement.rank",
+    "mean_spearman": ".agreement.rank",
+    "d_study_figure": ".report.planning",
 }
 
 # Submodules reached as attributes without an import: `accord.datasets.load_diagnoses()`.
@@ -365,6 +385,7 @@ __all__ = [
     "Benchmark",
     "BlandAltman",
     "CalibrationMetrics",
+    "ClusteredAgreement",
     "Coefficient",
     "CohenKappa",
     "ColumnNotFoundError",
@@ -376,11 +397,13 @@ __all__ = [
     "ConvergenceError",
     "CorrectedDistribution",
     "CorrectedRate",
+    "DStudy",
     "DegenerateDataWarning",
     "Dichotomization",
     "DroppedDataWarning",
     "DuplicateRatingError",
     "FleissKappa",
+    "GStudy",
     "HodgeRank",
     "HtmlReport",
     "ICCResult",
@@ -397,6 +420,7 @@ __all__ = [
     "JudgeVsReference",
     "KappaCurve",
     "LengthBias",
+    "KendallW",
     "MarginalHomogeneity",
     "MethodComparison",
     "MissingDependencyError",
@@ -432,6 +456,7 @@ __all__ = [
     "SpanAgreement",
     "Spans",
     "SpecificAgreement",
+    "StratifiedKappa",
     "__version__",
     "agreement",
     "agreement_drift",
@@ -442,6 +467,7 @@ __all__ = [
     "brennan_prediger",
     "calibrate_panel",
     "calibration_metrics",
+    "clustered_agreement",
     "cohen_kappa",
     "compare_agreement",
     "concordance_correlation",
@@ -454,10 +480,13 @@ __all__ = [
     "corrected_distribution_from_counts",
     "corrected_rate",
     "corrected_rate_from_counts",
+    "d_study",
+    "d_study_figure",
     "dask_statistics",
     "datasets",
     "entropy",
     "fleiss_kappa",
+    "g_study",
     "gwet_ac1",
     "gwet_ac2",
     "hodge_rank",
@@ -469,10 +498,12 @@ __all__ = [
     "judge_counts",
     "judge_rates",
     "kappa_vs_negatives",
+    "kendall_w",
     "krippendorff_alpha",
     "length_bias",
     "light_kappa",
     "marginal_homogeneity",
+    "mean_spearman",
     "multi_valued_alpha",
     "mutual_information",
     "normalized_cross_entropy",
@@ -518,6 +549,7 @@ __all__ = [
     "source",
     "span_agreement",
     "specific_agreement",
+    "stratified_kappa",
     "stream_statistics",
     "surprisal",
 ]

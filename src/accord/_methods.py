@@ -35,8 +35,10 @@ __all__ = [
     "calibration_methods",
     "coefficient_name",
     "consensus_methods",
+    "g_study_methods",
     "judge_methods",
     "judged_rate_methods",
+    "kendall_methods",
     "level_pct",
     "paragraph",
     "rater_model_methods",
@@ -178,6 +180,17 @@ REFERENCES = {
     "expertise. Advances in Neural Information Processing Systems 22, 2035-2043.",
     "raykar2012": "Raykar, V. C., & Yu, S. (2012). Eliminating spammers and ranking annotators "
     "for crowdsourced labeling tasks. Journal of Machine Learning Research, 13, 491-518.",
+    "brennan2001": "Brennan, R. L. (2001). Generalizability Theory. Springer. "
+    "https://doi.org/10.1007/978-1-4757-3456-0",
+    "bates2015": "Bates, D., Maechler, M., Bolker, B., & Walker, S. (2015). Fitting linear "
+    "mixed-effects models using lme4. Journal of Statistical Software, 67(1), 1-48. "
+    "https://doi.org/10.18637/jss.v067.i01",
+    "kendall1939": "Kendall, M. G., & Babington Smith, B. (1939). The problem of m rankings. "
+    "The Annals of Mathematical Statistics, 10(3), 275-287. "
+    "https://doi.org/10.1214/aoms/1177732186",
+    "taylor1987": "Taylor, J. M. G. (1987). Kendall's and Spearman's correlation coefficients "
+    "in the presence of a blocking variable. Biometrics, 43(2), 409-416. "
+    "https://doi.org/10.2307/2531822",
 }
 
 #: The sources of each coefficient, by function name (keys of :data:`REFERENCES`).
@@ -666,4 +679,55 @@ def rater_model_methods(result: Any, format: MethodsFormat = "text") -> str:
         f"Fleiss-type kappa of {rel.expected_fleiss_kappa:.3f}, beside the observed Fleiss' "
         f"kappa {cite('fleiss1971')} of {rel.observed_fleiss_kappa:.3f}."
     )
+
+
+# ----------------------------------------------------------------------------- designs
+
+
+def g_study_methods(g: Any, best: Any = None, format: MethodsFormat = "text") -> str:
+    """The methods paragraph of a :class:`~accord.GStudy` (and of the D-study row ``best``,
+    a mapping with ``n_<facet>``, ``phi`` and ``g_coefficient``, when given)."""
+    cite = _Cites()
+    how = (
+        "by the expected mean squares of the balanced design (Satterthwaite intervals), "
+        if g.method == "anova"
+        else "by restricted maximum likelihood with every effect random " + cite("bates2015") + ", "
+    )
+    comps = ", ".join(
+        f"{row['effect']} {row['variance']:.3g} ({row['percent']:.0f}%)"
+        for row in g.components.to_dict("records")
+    )
+    sentences = [
+        f"The {g.n_scores:,} scores were analysed as a {g.design} generalizability study "
+        f"{cite('brennan2001')} ({g.nesting}); the variance components were estimated {how}"
+        f"giving {comps}.",
+    ]
+    if best is not None:
+        sizes = ", ".join(
+            f"{int(v)} levels of {k[2:]}" for k, v in best.items() if str(k).startswith("n_")
+        )
+        sentences.append(
+            f"In the D-study, {sizes} give a dependability coefficient Phi = {best['phi']:.3f} "
+            f"and a generalizability coefficient E rho^2 = {best['g_coefficient']:.3f}."
+        )
+    sentences += [f"Note: {n}." for n in g.notes]
+    return paragraph(sentences, cite.keys, format)
+
+
+def kendall_methods(w: Any, format: MethodsFormat = "text") -> str:
+    """The methods paragraph of a :class:`~accord.KendallW`."""
+    cite = _Cites()
+    if "pairwise" not in w.method:
+        how = f"Kendall's coefficient of concordance W {cite('kendall1939')}"
+    else:
+        how = (
+            "Kendall's W from the mean pairwise Spearman correlation, weighted by the raters' "
+            f"common items less one {cite('kendall1939', 'taylor1987')}"
+        )
+    sentences = [
+        f"Agreement in the ranking of {_n(w.n_items, 'item')} by {_n(w.n_raters, 'rater')} "
+        f"was measured by {how} ({w.method}): W = {w.statistic:.3f}, chi-square "
+        f"({w.df}) = {w.chi_square:.2f}, p = {w.pvalue:.3g}; mean Spearman correlation "
+        f"{w.mean_spearman:.3f}."
+    ]
     return paragraph(sentences, cite.keys, format)

@@ -214,6 +214,8 @@ def _per_label_table(per_label: Any) -> Any:
         "--se unconditional --test-value 0.4 --alternative greater",
         "accord agree examples/diagnoses.csv --item patient --rater rater --label diagnosis "
         "--multi-label --distance jaccard",
+        "accord agree examples/pefr.csv --item subject --rater meter --label pefr "
+        '--design "p x r" --d-study r=1-4',
     ),
 )
 @shared_options(
@@ -274,10 +276,57 @@ def agree(
         "REML and profile-likelihood intervals otherwise), anova, or reml (the REML "
         "intervals on a complete design too).",
     ),
+    design: str | None = typer.Option(
+        None,
+        "--design",
+        help='A G-study of the scores (--label) of this design, e.g. "p x r x o", "r:p", '
+        '"p x (r:o)": p is --item, r --rater, other facets named by --facet; then a D-study.',
+    ),
+    facet: list[str] = typer.Option(
+        [], "--facet", help="FACET=COLUMN of a facet of --design (repeatable), e.g. o=occasion."
+    ),
+    d_sizes: str | None = typer.Option(
+        None, "--d-study", help="D-study sizes with --design, e.g. r=1-10,o=1/2/3."
+    ),
+    target: float = typer.Option(
+        0.8, "--target", help="With --design: the smallest D-study with Phi at least this."
+    ),
+    cluster: str | None = typer.Option(
+        None,
+        "--cluster",
+        help="Two raters, items nested in this column's clusters: "
+        "cluster-robust SEs of kappa and AC1.",
+    ),
+    strata: str | None = typer.Option(
+        None,
+        "--strata",
+        help="Two raters: kappa in each stratum of this column, the test of "
+        "equal kappas and the overall kappa.",
+    ),
     shared: Shared = Shared(),
 ) -> None:
     """Agreement among raters beyond chance: every coefficient that applies, with SEs
     (for measurements, interval and ratio levels: Krippendorff's alpha and the ICCs)."""
+    if design is not None:
+        from ._designs import agree_design, parse_facets, parse_sizes
+
+        keys = ratings_keywords()
+        check_output(shared.output)
+        facets = {"p": keys["item"], "r": keys["rater"], **parse_facets(facet)}
+        agree_design(path, shared.files(), design=design, facets=facets, score=keys["label"],
+                     sizes=parse_sizes(d_sizes), target=target, fmt=shared.fmt,
+                     output=shared.output)  # fmt: skip
+        return
+    if cluster is not None or strata is not None:
+        from ._designs import agree_grouped
+
+        if cluster is not None and strata is not None:
+            raise fail("--cluster and --strata: give one")
+        check_output(shared.output)
+        agree_grouped(path, shared.files(), columns=ratings_keywords(),
+                      group=cluster or strata or "", kind="cluster" if cluster else "strata",
+                      fmt=shared.fmt, output=shared.output)  # fmt: skip
+        return
     from .._verdict import for_level, shown_coefficients
     from ..front.agreement import agreement
 

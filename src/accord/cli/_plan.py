@@ -33,6 +33,8 @@ EPILOG = examples(
     "accord plan --coefficient alpha --alpha-min 0.8 --p-c 0.25 --format json",
     "accord plan --simulate --coefficient fleiss_kappa --raters 3 --prevalence 0.5,0.3,0.2 "
     "--accuracy 0.85 --rho0 0.4 --n-items 30,60,90 --simulations 100 --seed 1",
+    'accord plan --coefficient g_theory --design "p x r x o" '
+    "--components p=0.8,r=0.04,o=0.02,pr=0.19,po=0.31,ro=0,pro=0.32 --d-study r=1-6,o=1/2/3",
 )
 
 #: Closed forms by --coefficient.
@@ -44,6 +46,7 @@ APPLIES = {
     "icc": (*TEST_AND_INTERVAL, "alternative", "assurance"),
     "kappa": (*TEST_AND_INTERVAL, "alternative", "prevalence", "method"),
     "alpha": ("alpha_min", "p_c", "significance"),
+    "g_theory": ("design", "components", "d_sizes", "target"),
     "simulate": (
         "rho0", "rho", "width", "n_raters", "alpha", "power", "level", "prevalence",
         "accuracy", "judge_accuracy", "epsilon", "n_items", "n_simulations", "seed",
@@ -249,10 +252,34 @@ def plan(
         help="With --simulate: random seed (the same seed, the same plan).",
         callback=check_seed,
     ),
+    design: str | None = typer.Option(
+        None, "--design", help='With --coefficient g_theory: the design, e.g. "p x r x o".'
+    ),
+    components: str | None = typer.Option(
+        None,
+        "--components",
+        help="With --coefficient g_theory: each effect's variance, "
+        "e.g. p=0.8,r=0.04,o=0.02,pr=0.19,po=0.31,ro=0,pro=0.32.",
+    ),
+    d_sizes: str | None = typer.Option(
+        None,
+        "--d-study",
+        help="With --coefficient g_theory: the D-study sizes, e.g. r=1-10,o=1/2/3.",
+    ),
+    target: float = typer.Option(
+        0.8, "--target", help="With --coefficient g_theory: the smallest design with Phi >= this."
+    ),
     shared: Shared = Shared(),
 ) -> None:
-    """How many items a reliability study needs: for a test, or an interval of given width."""
+    """How many items a reliability study needs: for a test, or an interval of given width;
+    or, from a G-study's variance components, how many raters and occasions."""
     check_output(shared.output)
+    if coefficient == "g_theory" and not simulate:
+        from ._designs import plan_d_study
+
+        _check_applies(ctx, "g_theory")
+        plan_d_study(design, components, d_sizes, target, shared.fmt, shared.output)
+        return
     if not simulate and coefficient not in CLOSED_FORMS:
         raise fail(
             f"--coefficient must be one of {', '.join(CLOSED_FORMS)} (or, with --simulate, "

@@ -13,7 +13,7 @@ from .._errors import InvalidInputError, require
 from ..planning import SampleSize, SimulatedSampleSize
 from .figures import ACCENT, GRID, INK, MUTED, SECOND
 
-__all__ = ["plan_figure"]
+__all__ = ["d_study_figure", "plan_figure"]
 
 #: The curve's column drawn for each goal, and its axis label.
 _MEASURES = {
@@ -102,5 +102,65 @@ def plan_figure(result: SampleSize | SimulatedSampleSize, *, width: float = 6.0)
     ax.grid(True, color=GRID, lw=0.6)
     ax.set_title(f"{result.coefficient}, {result.n_raters} raters", color=MUTED, fontsize=10)
     ax.legend(loc="best", frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def d_study_figure(
+    d: Any, *, coefficient: str = "phi", target: float | None = 0.8, width: float = 6.0
+) -> Any:
+    """A figure of a D-study: the coefficient against the number of levels of its first
+    facet, one line per number of levels of the second, and the goal as a horizontal line.
+
+    Parameters
+    ----------
+    d : DStudy
+        What :func:`accord.d_study` returns.
+    coefficient : {"phi", "g_coefficient"}, default "phi"
+    target : float or None, default 0.8
+    width : float, default 6.0
+        Figure width in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import accord
+    >>> from accord.agreement.gtheory import g_study_from_components
+    >>> g = g_study_from_components("p x r x o", dict(p=0.8, r=0.04, o=0.02, pr=0.19,
+    ...                             po=0.31, ro=0.0, pro=0.32))
+    >>> fig = d_study_figure(accord.d_study(g, {"r": range(1, 7), "o": [1, 2, 3]}))
+    >>> fig.axes[0].get_xlabel(), len(fig.axes[0].get_lines())
+    ('levels of r', 4)
+    """
+    table = getattr(d, "table", None)
+    if table is None or coefficient not in ("phi", "g_coefficient"):
+        raise InvalidInputError(
+            "d_study_figure takes the result of d_study and coefficient 'phi' or "
+            f"'g_coefficient'; got {type(d).__name__} and {coefficient!r}"
+        )
+    require("matplotlib", "report")
+    from matplotlib.figure import Figure
+
+    facets = list(d.facets)
+    fig = Figure(figsize=(width, width * 0.6))
+    ax = fig.add_subplot()
+    x = f"n_{facets[0]}"
+    groups = table.groupby(f"n_{facets[1]}") if len(facets) > 1 else [(None, table)]
+    colours = [ACCENT, SECOND, INK, MUTED]
+    for k, (level, rows) in enumerate(groups):
+        label = None if level is None else f"{int(level)} levels of {facets[1]}"
+        ax.plot(rows[x], rows[coefficient], marker="o", markersize=3, lw=1.5,
+                color=colours[k % len(colours)], label=label)  # fmt: skip
+    if target is not None:
+        ax.axhline(target, color=MUTED, lw=1, ls="--", label=f"goal: {target:g}")
+    ax.set_xlabel(f"levels of {facets[0]}")
+    ax.set_ylabel("Phi" if coefficient == "phi" else "E rho^2")
+    ax.set_ylim(0, 1)
+    ax.grid(True, color=GRID, lw=0.6)
+    ax.set_title(f"D-study of {d.design}", color=MUTED, fontsize=10)
+    ax.legend(loc="lower right", frameon=False)
     fig.tight_layout()
     return fig

@@ -1,0 +1,306 @@
+"""``accord agree --design``: a G-study and a D-study of scores with several facets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ._common import (
+    OutputFormat,
+    echo_warnings,
+    fail,
+    format_number,
+    output_console,
+    print_lead,
+    rich_table,
+    user_errors,
+    write_csv,
+    write_json,
+)
+
+__all__ = ["agree_design", "agree_grouped", "parse_facets", "parse_sizes", "plan_d_study"]
+
+
+def parse_facets(specs: list[str]) -> dict[str, str]:
+    """``--facet o=occasion`` (repeatable) as ``{"o": "occasion"}``."""
+    out: dict[str, str] = {}
+    for spec in specs:
+        facet, sep, column = spec.partition("=")
+        if not sep or not facet.strip() or not column.strip():
+            raise fail(f"--facet takes FACET=COLUMN, e.g. --facet o=occasion; got {spec!r}")
+        out[facet.strip()] = column.strip()
+    return out
+
+
+def _numbers(facet: str, text: str) -> list[int]:
+    values: list[int] = []
+    for part in text.split("/"):
+        low, dash, high = part.partition("-")
+        try:
+            values += list(range(int(low), int(high) + 1)) if dash else [int(low)]
+        except ValueError:
+            raise fail(
+                f"--d-study sizes of {facet!r} must be integers or ranges (1-10, 2/4/8); "
+                f"got {text!r}"
+            ) from None
+    return values
+
+
+def parse_sizes(text: str | None) -> dict[str, list[int]] | None:
+    """``--d-study r=1-10,o=1/2/3`` as ``{"r": [1..10], "o": [1, 2, 3]}``."""
+    if text is None:
+        return None
+    out = {}
+    for spec in text.split(","):
+        facet, sep, sizes = spec.partition("=")
+        if not sep:
+            raise fail(f"--d-study takes FACET=SIZES pairs, e.g. r=1-10,o=1/2; got {spec!r}")
+        out[facet.strip()] = _numbers(facet.strip(), sizes.strip())
+    return out
+
+
+def _component_rows(g: Any) -> list[dict[str, Any]]:
+    import math
+
+    rows = []
+    for row in g.components.to_dict("records"):
+        low, high = row.get("ci_low"), row.get("ci_high")
+        shown = low is not None and high is not None and math.isfinite(low) and math.isfinite(high)
+        rows.append(
+            {
+                "effect": row["effect"],
+                "variance": row["variance"],
+                "percent": row["percent"],
+                "SE": row.get("standard_error", float("nan")),
+                "CI": f"{format_number(low)} to {format_number(high)}" if shown else "",
+            }
+        )
+    return rows
+
+
+def agree_design(
+    path: Path,
+    files: Any,
+    *,
+    design: str,
+    facets: dict[str, str],
+    score: str,
+    sizes: dict[str, list[int]] | None,
+    target: float,
+    fmt: OutputFormat,
+    output: Path | None,
+) -> None:
+    """Read ``path``, run the G-study of ``design`` and its D-study, and print them."""
+    with user_errors(), echo_warnings():
+        g, d, best = _studies(path, files, design, facets, score, sizes, target)
+    if fmt is OutputFormat.json:
+        write_json({"g_study": g.to_dict(), "d_study": d.to_dict(), "smallest": best}, output)
+        return
+    if fmt is OutputFormat.csv:
+        write_csv(g.components, output)
+        return
+    _print(g, d, best, target, output)
+
+
+def _studies(
+    path: Path,
+    files: Any,
+    design: str,
+    facets: dict[str, str],
+    score: str,
+    sizes: dict[str, list[int]] | None,
+    target: float,
+) -> tuple[Any, Any, dict[str, Any]]:
+    from .._errors import InvalidInputError
+    from ..agreement.gtheory import d_study, g_study
+    from ..agreement.gtheory_design import DEFAULT_COLUMNS, parse_design
+    from ..io.ratings import read_table
+
+    parsed = parse_design(design)
+    named = {f: facets.get(f) or DEFAULT_COLUMNS.get(f, f) for f in parsed.facets}
+    unknown = sorted(set(facets) - set(parsed.facets) - {"p", "r"})
+    if unknown:
+        raise InvalidInputError(
+            f"--facet names {unknown}, not facets of the design {design!r} "
+            f"(its facets: {list(parsed.facets)})"
+        )
+    try:
+        frame = read_table(path, [*named.values(), score], **files)
+    except InvalidInputError as exc:
+        hint = ", ".join(f"--facet {f}=COLUMN" for f in parsed.facets if f not in facets)
+        raise InvalidInputError(f"{exc}{f' (name them with {hint})' if hint else ''}") from None
+    g = g_study(frame, design=design, score=score, facets=named)
+    d = d_study(g, sizes)
+    try:
+        best = {str(k): v for k, v in d.smallest(target, "phi").to_dict().items()}
+    except InvalidInputError as exc:  # no row reaches the target: the lead says so
+        best = {"reason": str(exc)}
+    return g, d, best
+
+
+def _caption(g: Any, notes: str) -> str:
+    """The components table's caption: how they were estimated, and the notes."""
+    if not g.n_scores:
+        how = "Variance components given"
+    elif g.method == "anova":
+        how = (
+            f"Variance components by ANOVA; SE Brennan (2001) eq. 6.1, "
+            f"{g.confidence_level:.0%} Satterthwaite CI"
+        )
+    else:
+        how = "Variance components by REML"
+    return how + (f". {notes}" if notes else "")
+
+
+def _print(g: Any, d: Any, best: dict[str, Any], target: float, output: Path | None) -> None:
+    sizes = ", ".join(f"n_{f} = {int(best[f'n_{f}'])}" for f in d.facets if f"n_{f}" in best)
+    lead = (
+        f"Phi >= {target:g} with {sizes} (Phi = {best['phi']:.3f}, E rho^2 = "
+        f"{best['g_coefficient']:.3f})"
+        if "phi" in best
+        else best["reason"]
+    )
+    notes = "; ".join(g.notes)
+    with output_console(output) as console:
+        print_lead(console, lead)
+        anova = g.method == "anova"
+        source = f"{g.n_scores} scores, {g.method}" if g.n_scores else "components given"
+        console.print(
+            rich_table(
+                _component_rows(g),
+                ["effect", "variance", "percent", *(["SE", "CI"] if anova else [])],
+                title=f"G-study of {g.design} ({g.nesting}; {source})",
+                caption=_caption(g, notes),
+            )
+        )
+        columns = [f"n_{f}" for f in d.facets] + ["g_coefficient", "phi", "sem_relative",
+                                                   "sem_absolute"]  # fmt: skip
+        console.print(
+            rich_table(
+                d.table[columns].to_dict("records"),
+                columns,
+                title="D-study: coefficients for numbers of levels",
+                caption="g_coefficient: E rho^2 (relative decisions); phi: dependability "
+                "(absolute decisions); SEMs in the scores' units.",
+            )
+        )
+
+
+def _two_raters(frame: Any, item: str, rater: str, label: str, group: str) -> Any:
+    """One row per item: the two raters' labels and the item's group."""
+    from .._errors import InvalidInputError
+
+    raters = list(dict.fromkeys(frame[rater]))
+    if len(raters) != 2:
+        raise InvalidInputError(
+            f"--cluster and --strata compare two raters; column {rater!r} has {len(raters)}"
+        )
+    per_item = frame.groupby(item, sort=False)[group].nunique()
+    if (per_item > 1).any():
+        bad = per_item.index[per_item > 1][0]
+        raise InvalidInputError(f"item {bad!r} has more than one value in column {group!r}")
+    wide = frame.pivot_table(index=item, columns=rater, values=label, aggfunc="first")
+    groups = frame.groupby(item, sort=False)[group].first()
+    wide = wide.dropna().join(groups)
+    return wide, raters
+
+
+def agree_grouped(
+    path: Path,
+    files: Any,
+    *,
+    columns: dict[str, str],
+    group: str,
+    kind: str,
+    fmt: OutputFormat,
+    output: Path | None,
+) -> None:
+    """``--cluster`` (cluster-robust SEs of kappa and AC1) or ``--strata`` (each stratum's
+    kappa, the test of equal kappas and the overall kappa) for two raters."""
+    from ..agreement.clustered import clustered_agreement, stratified_kappa
+    from ..io.ratings import read_table
+
+    with user_errors(), echo_warnings():
+        item, rater, label = columns["item"], columns["rater"], columns["label"]
+        frame = read_table(path, [item, rater, label, group], **files)
+        wide, raters = _two_raters(frame, item, rater, label, group)
+        x, y, g = wide[raters[0]].to_numpy(), wide[raters[1]].to_numpy(), wide[group].to_numpy()
+        if kind == "cluster":
+            results: Any = [clustered_agreement(x, y, g, coefficient=c)
+                            for c in ("cohen_kappa", "gwet_ac1")]  # fmt: skip
+        else:
+            results = stratified_kappa(x, y, g)
+    if fmt is OutputFormat.json:
+        payload = [r.to_dict() for r in results] if kind == "cluster" else results.to_dict()
+        write_json(payload, output)
+        return
+    if kind == "cluster":
+        rows = [{"coefficient": r.name, "estimate": r.statistic, "SE (clusters)": r.standard_error,
+                 "SE (items)": r.standard_error_naive, "design effect": r.design_effect,
+                 "clusters": r.n_clusters, "items": r.n_items} for r in results]  # fmt: skip
+        if fmt is OutputFormat.csv:
+            import pandas as pd
+
+            write_csv(pd.DataFrame(rows), output)
+            return
+        with output_console(output) as console:
+            console.print(rich_table(rows, list(rows[0]), title=f"Items nested in {group}",
+                                     caption=results[0].method))  # fmt: skip
+        return
+    _print_strata(results, group, fmt, output)
+
+
+def _print_strata(res: Any, group: str, fmt: OutputFormat, output: Path | None) -> None:
+    if fmt is OutputFormat.csv:
+        write_csv(res.table, output)
+        return
+    rows = res.table.to_dict("records")
+    rows.append({"stratum": "(overall)", "n_items": int(res.table["n_items"].sum()),
+                 "kappa": res.statistic, "standard_error": res.standard_error})  # fmt: skip
+    with output_console(output) as console:
+        print_lead(console, f"Test of equal kappas across {group}: chi-square({res.df}) = "
+                            f"{res.chi_square:.3f}, p = {res.pvalue:.3g}")  # fmt: skip
+        columns = ["stratum", "n_items", "kappa", "standard_error", "weight"]
+        console.print(rich_table(rows, columns, title=f"Cohen's kappa by {group}",
+                                 caption=res.method))  # fmt: skip
+
+
+def plan_d_study(
+    design: str | None,
+    components: str | None,
+    sizes: str | None,
+    target: float,
+    fmt: OutputFormat,
+    output: Path | None,
+) -> None:
+    """``accord plan --coefficient g_theory``: a D-study from given variance components."""
+    from ..agreement.gtheory import d_study, g_study_from_components
+
+    if design is None or components is None:
+        raise fail("--coefficient g_theory needs --design and --components")
+    given: dict[str, float] = {}
+    for spec in components.split(","):
+        effect, sep, value = spec.partition("=")
+        try:
+            given[effect.strip()] = float(value)
+        except ValueError:
+            raise fail(
+                f"--components takes EFFECT=VARIANCE pairs, e.g. p=0.8,pr=0.2; got {spec!r}"
+            ) from None
+        if not sep:
+            raise fail(f"--components takes EFFECT=VARIANCE pairs; got {spec!r}")
+    with user_errors(), echo_warnings():
+        from .._errors import InvalidInputError
+
+        g = g_study_from_components(design, given)
+        d = d_study(g, parse_sizes(sizes))
+        try:
+            best = {str(k): v for k, v in d.smallest(target, "phi").to_dict().items()}
+        except InvalidInputError as exc:
+            best = {"reason": str(exc)}
+    if fmt is OutputFormat.json:
+        write_json({"g_study": g.to_dict(), "d_study": d.to_dict(), "smallest": best}, output)
+    elif fmt is OutputFormat.csv:
+        write_csv(d.table, output)
+    else:
+        _print(g, d, best, target, output)
