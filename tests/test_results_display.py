@@ -207,6 +207,7 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
     "ModelReliability": lambda _: accord.rater_model(_diagnoses(), n_bootstrap=0).reliability,
     "RatersPerItem": lambda _: accord.raters_per_item(
         accord.rater_model(_diagnoses(), n_bootstrap=0), raters=(1, 2), n_simulations=5
+    ),
     "GStudy": lambda _: accord.g_study(_long_scores()),
     "DStudy": lambda _: accord.d_study(accord.g_study(_long_scores())),
     "KendallW": lambda _: accord.kendall_w([[1, 2, 1], [2, 1, 3], [3, 3, 2], [4, 4, 4]]),

@@ -679,6 +679,7 @@ def rater_model_methods(result: Any, format: MethodsFormat = "text") -> str:
         f"Fleiss-type kappa of {rel.expected_fleiss_kappa:.3f}, beside the observed Fleiss' "
         f"kappa {cite('fleiss1971')} of {rel.observed_fleiss_kappa:.3f}."
     )
+    return paragraph(sentences, cite.keys, format)
 
 
 # ----------------------------------------------------------------------------- designs
