@@ -110,7 +110,7 @@ if TYPE_CHECKING:
     from .io.pairwise import read_pairwise
     from .io.prodigy import read_prodigy
     from .io.ratings import read_ratings
-    from .io.spans import read_bio, read_brat, read_spans
+    from .io.spans import read_bio, read_brat, read_rttm, read_spans
     from .judges import (
         AltTest,
         AltTestRanking,
@@ -138,7 +138,14 @@ if TYPE_CHECKING:
     from .report import HtmlReport, report
     from .report.measurements import bland_altman_plot, concordance_plot
     from .report.planning import plan_figure
-    from .spans import SpanAgreement, span_agreement
+    from .spans import (
+        SpanAgreement,
+        UnitizingAlpha,
+        UnitizingAlpha1995,
+        span_agreement,
+        unitizing_alpha,
+        unitizing_alpha_1995,
+    )
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
     from .stats.panel import PanelStatistics
 
@@ -264,6 +271,11 @@ _EXPORTS: dict[str, str] = {
     "specific_agreement": ".agreement",
     "stream_statistics": ".engines",
     "surprisal": ".information",
+    "UnitizingAlpha": ".spans",
+    "UnitizingAlpha1995": ".spans",
+    "unitizing_alpha": ".spans",
+    "unitizing_alpha_1995": ".spans",
+    "read_rttm": ".io.spans",
 }
 
 # Submodules reached as attributes without an import: `accord.datasets.load_diagnoses()`.
@@ -349,6 +361,8 @@ __all__ = [
     "SpanAgreement",
     "Spans",
     "SpecificAgreement",
+    "UnitizingAlpha",
+    "UnitizingAlpha1995",
     "__version__",
     "agreement",
     "alt_test",
@@ -401,6 +415,7 @@ __all__ = [
     "read_pairwise",
     "read_prodigy",
     "read_ratings",
+    "read_rttm",
     "read_sclite_sgml",
     "read_spans",
     "recalibrate",
@@ -417,6 +432,8 @@ __all__ = [
     "specific_agreement",
     "stream_statistics",
     "surprisal",
+    "unitizing_alpha",
+    "unitizing_alpha_1995",
 ]
 
 

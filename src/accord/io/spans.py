@@ -20,7 +20,7 @@ from .files import read_text_file, text_lines
 from .gathered import SpanColumns
 from .ratings import FileFormat, read_table
 
-__all__ = ["Discontinuous", "read_bio", "read_brat", "read_spans", "read_texts"]
+__all__ = ["Discontinuous", "read_bio", "read_brat", "read_rttm", "read_spans", "read_texts"]
 
 Discontinuous: TypeAlias = Literal["raise", "split", "hull"]
 """What to do with a brat span made of several fragments."""
@@ -662,3 +662,125 @@ class _BioReader:
             self.open_spans[k] = (lab, self.position)
         if prefix in "ESLU":
             self.close(k, at=self.position + 1)
+
+
+def read_rttm(
+    path: str | Path | Sequence[str | Path],
+    *,
+    encoding: str = "utf-8",
+) -> Spans:
+    """Read speaker turns from RTTM files, one file per annotator, as spans in milliseconds.
+
+    Each ``SPEAKER`` line (``SPEAKER <file> <channel> <onset> <duration> <NA> <NA> <speaker>
+    <NA> <NA>``, times in seconds) is a span of document ``<file>`` labelled ``<speaker>``,
+    from ``round(1000 * onset)`` to ``round(1000 * (onset + duration))``.
+
+    Parameters
+    ----------
+    path : str, Path or sequence of them
+        A folder of ``<annotator>.rttm`` files, or the files themselves; the annotator is
+        the file name without ``.rttm``.
+    encoding : str, default "utf-8"
+
+    Returns
+    -------
+    Spans
+        ``unit="millisecond"``; every annotator is taken to have annotated every file
+        named in any of the RTTM files (an annotator with no turn in a file marked nothing
+        there).
+
+    Raises
+    ------
+    InvalidInputError
+        No RTTM file, a ``SPEAKER`` line with fewer than 8 fields or a time that is not a
+        number (naming the file and line), a negative onset, or a turn shorter than a
+        millisecond.
+
+    Notes
+    -----
+    Lines of other types (``SPKR-INFO``, ``LEXEME``, ...), blank lines and ``;;`` comments
+    are skipped and counted in ``notes``. The channel is not read: two channels of one file
+    are one document. Speaker names are labels; diarization systems name speakers
+    arbitrarily (``spk0``), and then only label-free measures (``ignore_label=True``,
+    :math:`{}_{|u}\\alpha`) compare annotators.
+
+    References
+    ----------
+    .. [1] NIST (2009). The 2009 (RT-09) Rich Transcription Meeting Recognition Evaluation
+       Plan, appendix A (the RTTM format). https://www.nist.gov/itl/iad/mig/rich-transcription-evaluation
+
+    Examples
+    --------
+    >>> import accord, tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.rttm").write_text("SPEAKER f1 1 0.50 1.25 <NA> <NA> alice <NA> <NA>\\n")
+    >>> _ = (d / "b.rttm").write_text("SPEAKER f1 1 0.40 1.40 <NA> <NA> alice <NA> <NA>\\n")
+    >>> s = accord.read_rttm(d)
+    >>> s.to_frame()[["annotator", "start", "end", "label"]]
+      annotator  start   end  label
+    0         a    500  1750  alice
+    1         b    400  1800  alice
+    """
+    files = _rttm_files(path)
+    columns = SpanColumns()
+    documents: set[str] = set()
+    skipped = 0
+    for file in files:
+        text = read_text_file(file, encoding=encoding)
+        for number, line in enumerate(text_lines(text), start=1):
+            fields = line.split()
+            if not fields or fields[0] != "SPEAKER":
+                skipped += 1
+                continue
+            where = f"{file}, line {number}"
+            doc, start, end, speaker = _rttm_turn(fields, where)
+            documents.add(doc)
+            columns.add(file.stem, doc, start, end, speaker)
+    notes = [f"skipped {skipped} line(s) that are not SPEAKER turns"] if skipped else []
+    return columns.spans(
+        sorted(f.stem for f in files),
+        sorted(documents),
+        unit="millisecond",
+        source=str(path) if isinstance(path, str | Path) else str(files[0].parent),
+        notes=notes,
+    )
+
+
+def _rttm_files(path: str | Path | Sequence[str | Path]) -> list[Path]:
+    """The RTTM files: those of a folder (sorted), or the paths given."""
+    if isinstance(path, str | Path):
+        root = Path(path)
+        if not root.exists():
+            raise FileNotFoundError(2, "No such file or folder", str(root))
+        files = sorted(root.glob("*.rttm")) if root.is_dir() else [root]
+    else:
+        files = [Path(p) for p in path]
+    if not files:
+        raise InvalidInputError(f"{path}: no .rttm files (one file per annotator)")
+    stems = [f.stem for f in files]
+    if len(set(stems)) < len(stems):
+        raise InvalidInputError(f"two RTTM files share an annotator name: {sorted(stems)}")
+    return files
+
+
+def _rttm_turn(fields: list[str], where: str) -> tuple[str, int, int, str]:
+    """Document, start and end (ms) and speaker of a SPEAKER line."""
+    if len(fields) < 8:
+        raise InvalidInputError(
+            f"{where}: a SPEAKER line has at least 8 fields (type, file, channel, onset, "
+            f"duration, ortho, subtype, speaker); got {len(fields)}"
+        )
+    try:
+        onset, duration = float(fields[3]), float(fields[4])
+    except ValueError:
+        raise InvalidInputError(
+            f"{where}: onset and duration must be numbers of seconds; got {fields[3]!r} and "
+            f"{fields[4]!r}"
+        ) from None
+    start, end = round(1000 * onset), round(1000 * (onset + duration))
+    if start < 0 or end <= start:
+        raise InvalidInputError(
+            f"{where}: a turn needs onset >= 0 and a duration of at least a millisecond; got "
+            f"onset {fields[3]}, duration {fields[4]}"
+        )
+    return fields[1], start, end, fields[7]

@@ -13,5 +13,17 @@ from __future__ import annotations
 
 from ..data.spans import Spans, SpanUnit
 from ._agreement import SpanAgreement, SpanBy, SpanMatch, span_agreement
+from ._unitizing import UnitizingAlpha, UnitizingAlpha1995, unitizing_alpha, unitizing_alpha_1995
 
-__all__ = ["SpanAgreement", "SpanBy", "SpanMatch", "SpanUnit", "Spans", "span_agreement"]
+__all__ = [
+    "SpanAgreement",
+    "SpanBy",
+    "SpanMatch",
+    "SpanUnit",
+    "Spans",
+    "UnitizingAlpha",
+    "UnitizingAlpha1995",
+    "span_agreement",
+    "unitizing_alpha",
+    "unitizing_alpha_1995",
+]
