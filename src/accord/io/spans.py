@@ -698,11 +698,14 @@ def read_rttm(
 
     Notes
     -----
-    Lines of other types (``SPKR-INFO``, ``LEXEME``, ...), blank lines and ``;;`` comments
-    are skipped and counted in ``notes``. The channel is not read: two channels of one file
-    are one document. Speaker names are labels; diarization systems name speakers
-    arbitrarily (``spk0``), and then only label-free measures (``ignore_label=True``,
-    :math:`{}_{|u}\\alpha`) compare annotators.
+    Lines of other types (``SPKR-INFO``, ``LEXEME``, ...) and ``;;`` comments are skipped
+    and counted in ``notes``; blank lines are skipped. The channel is not read: two
+    channels of one file are one document. Speaker names are labels; diarization systems
+    name speakers arbitrarily (``spk0``), and then only label-free measures
+    (``ignore_label=True``, :math:`{}_{|u}\\alpha`) compare annotators. A speaker who
+    overlaps another is fine for :func:`accord.unitizing_alpha_1995` (one label at a time)
+    but not for :func:`accord.unitizing_alpha`, which takes each annotator's turns to be
+    mutually exclusive.
 
     References
     ----------
@@ -729,7 +732,9 @@ def read_rttm(
         text = read_text_file(file, encoding=encoding)
         for number, line in enumerate(text_lines(text), start=1):
             fields = line.split()
-            if not fields or fields[0] != "SPEAKER":
+            if not fields:
+                continue
+            if fields[0] != "SPEAKER":
                 skipped += 1
                 continue
             where = f"{file}, line {number}"
