@@ -259,7 +259,8 @@ def _check_f1_options(measure: Measure, match: str, ignore_label: bool, by: str 
     if measure is not Measure.f1 and given:
         raise InvalidInputError(
             f"{', '.join(given)} apply only to F1 (how it matches spans); "
-            f"--measure {measure.value} compares the stretches themselves (pass --measure f1, or leave them out)"
+            f"--measure {measure.value} compares the stretches themselves (pass --measure f1, "
+            "or leave them out)"
         )
 
 
