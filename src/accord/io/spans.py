@@ -702,9 +702,10 @@ def read_rttm(
     and counted in ``notes``; blank lines are skipped. The channel is not read: two
     channels of one file are one document. Speaker names are labels; diarization systems
     name speakers arbitrarily (``spk0``), and then only label-free measures
-    (``span_agreement(ignore_label=True)``, :math:`{}_{|u}\\alpha`) compare annotators. A speaker who
-    overlaps another is fine for :func:`accord.unitizing_alpha_1995` (one label at a time)
-    but not for :func:`accord.unitizing_alpha`, which takes each annotator's turns to be
+    (``span_agreement(ignore_label=True)``, :math:`{}_{|u}\\alpha`) compare annotators.
+    A speaker who overlaps another is fine for :func:`accord.unitizing_alpha_1995` (one
+    label at a time) but not for :func:`accord.unitizing_alpha`, which takes each
+    annotator's turns to be
     mutually exclusive.
 
     References
