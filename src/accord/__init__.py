@@ -110,7 +110,14 @@ if TYPE_CHECKING:
     from .io.pairwise import read_pairwise
     from .io.prodigy import read_prodigy
     from .io.ratings import read_ratings
-    from .io.spans import read_bio, read_brat, read_rttm, read_spans
+    from .io.spans import (
+        read_bio,
+        read_brat,
+        read_brat_attributes,
+        read_brat_relations,
+        read_rttm,
+        read_spans,
+    )
     from .judges import (
         AltTest,
         AltTestRanking,
@@ -139,9 +146,13 @@ if TYPE_CHECKING:
     from .report.measurements import bland_altman_plot, concordance_plot
     from .report.planning import plan_figure
     from .spans import (
+        AttributeAgreement,
+        RelationAgreement,
         SpanAgreement,
         UnitizingAlpha,
         UnitizingAlpha1995,
+        attribute_agreement,
+        relation_agreement,
         span_agreement,
         unitizing_alpha,
         unitizing_alpha_1995,
@@ -276,6 +287,12 @@ _EXPORTS: dict[str, str] = {
     "unitizing_alpha": ".spans",
     "unitizing_alpha_1995": ".spans",
     "read_rttm": ".io.spans",
+    "read_brat_attributes": ".io.spans",
+    "read_brat_relations": ".io.spans",
+    "AttributeAgreement": ".spans",
+    "RelationAgreement": ".spans",
+    "attribute_agreement": ".spans",
+    "relation_agreement": ".spans",
 }
 
 # Submodules reached as attributes without an import: `accord.datasets.load_diagnoses()`.
@@ -305,6 +322,7 @@ __all__ = [
     "AgreementTable",
     "AltTest",
     "AltTestRanking",
+    "AttributeAgreement",
     "Benchmark",
     "BlandAltman",
     "CalibrationMetrics",
@@ -353,6 +371,7 @@ __all__ = [
     "Ratings",
     "ReadReport",
     "Recalibration",
+    "RelationAgreement",
     "ReliabilityDiagram",
     "SampleSize",
     "SimulatedPanel",
@@ -366,6 +385,7 @@ __all__ = [
     "__version__",
     "agreement",
     "alt_test",
+    "attribute_agreement",
     "best_dichotomization",
     "bland_altman",
     "bland_altman_plot",
@@ -410,6 +430,8 @@ __all__ = [
     "read_argilla",
     "read_bio",
     "read_brat",
+    "read_brat_attributes",
+    "read_brat_relations",
     "read_confidences",
     "read_label_studio",
     "read_pairwise",
@@ -419,6 +441,7 @@ __all__ = [
     "read_sclite_sgml",
     "read_spans",
     "recalibrate",
+    "relation_agreement",
     "reliability_diagram",
     "report",
     "sample_size_alpha",

@@ -11,7 +11,7 @@ import re
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal, TypeAlias
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from .._errors import AccordWarning, InvalidInputError
 from .._validate import check_choice
@@ -20,7 +20,19 @@ from .files import read_text_file, text_lines
 from .gathered import SpanColumns
 from .ratings import FileFormat, read_table
 
-__all__ = ["Discontinuous", "read_bio", "read_brat", "read_rttm", "read_spans", "read_texts"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "Discontinuous",
+    "read_bio",
+    "read_brat",
+    "read_brat_attributes",
+    "read_brat_relations",
+    "read_rttm",
+    "read_spans",
+    "read_texts",
+]
 
 Discontinuous: TypeAlias = Literal["raise", "split", "hull"]
 """What to do with a brat span made of several fragments."""
@@ -790,3 +802,160 @@ def _rttm_turn(fields: list[str], where: str) -> tuple[str, int, int, str]:
             f"onset {fields[3]}, duration {fields[4]}"
         )
     return fields[1], start, end, fields[7]
+
+
+_ENDS = ("start", "end", "label")
+
+
+def _brat_links(
+    path: str | Path, encoding: str
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """The relation (``R``) and attribute (``A``/``M``) lines of a brat folder, their
+    arguments resolved to the spans of the ``T`` lines they name (a discontinuous span as
+    first start to last end)."""
+    root = Path(path)
+    if not root.is_dir():
+        raise InvalidInputError(f"{root}: brat input is a folder with one subfolder per annotator")
+    docs_of = _brat_annotators(root, [])
+    all_docs = sorted(set().union(*(set(d) for d in docs_of.values())))
+    _check_same_documents(root, docs_of, all_docs)
+    relations: list[dict[str, object]] = []
+    attributes: list[dict[str, object]] = []
+    for annotator, docs in docs_of.items():
+        for document in all_docs:
+            file = docs[document]
+            lines = text_lines(read_text_file(file, encoding=encoding))
+            bound: dict[str, tuple[int, int, str]] = {}
+            for number, line in enumerate(lines, start=1):
+                fields = line.split("\t")
+                if line.startswith("T"):
+                    kind, _, fragments = _text_bound(
+                        f"{file}, line {number}", line, fields, document, None
+                    )
+                    bound[fields[0]] = (fragments[0][0], max(e for _, e in fragments), kind)
+            for number, line in enumerate(lines, start=1):
+                where = f"{file}, line {number}"
+                fields = line.split("\t")
+                base = {"annotator": annotator, "document": document}
+                if line.startswith("R") and len(fields) >= 2:
+                    relations.append({**base, **_relation(fields[1], bound, where)})
+                elif line[:1] in ("A", "M") and len(fields) >= 2:
+                    attributes.append({**base, **_attribute(fields[1], bound, where)})
+    return relations, attributes
+
+
+_Bound: TypeAlias = dict[str, tuple[int, int, str]]
+
+
+def _target(ident: str, bound: _Bound, where: str) -> tuple[int, int, str]:
+    """The (start, end, label) of the T annotation ``ident``."""
+    if ident not in bound:
+        raise InvalidInputError(
+            f"{where}: {ident!r} is not a text-bound (T) annotation of the file"
+        )
+    return bound[ident]
+
+
+def _relation(text: str, bound: dict[str, tuple[int, int, str]], where: str) -> dict[str, object]:
+    """``Type Arg1:T1 Arg2:T2`` as the type and the head's and tail's start, end, label."""
+    parts = text.split()
+    args = dict(p.split(":", 1) for p in parts[1:] if ":" in p)
+    if len(parts) < 3 or len(args) < 2:
+        raise InvalidInputError(f"{where}: a relation needs 'Type Arg1:T1 Arg2:T2', got {text!r}")
+    names = list(args)
+    head = _target(args.get("Arg1", args[names[0]]), bound, where)
+    tail = _target(args.get("Arg2", args[names[1]]), bound, where)
+    row: dict[str, object] = {"type": parts[0]}
+    row.update({f"head_{k}": v for k, v in zip(_ENDS, head, strict=True)})
+    row.update({f"tail_{k}": v for k, v in zip(_ENDS, tail, strict=True)})
+    return row
+
+
+def _attribute(text: str, bound: dict[str, tuple[int, int, str]], where: str) -> dict[str, object]:
+    """``Name T1 [Value]`` as the span's start, end, label, the name and the value
+    (``"true"`` for a binary attribute)."""
+    parts = text.split()
+    if len(parts) < 2:
+        raise InvalidInputError(f"{where}: an attribute needs 'Name T1 [Value]', got {text!r}")
+    start, end, label = _target(parts[1], bound, where)
+    value = parts[2] if len(parts) > 2 else "true"
+    return {"start": start, "end": end, "label": label, "attribute": parts[0], "value": value}
+
+
+def read_brat_relations(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
+    """The relations (``R`` lines) of a brat folder, one row per relation, with the spans
+    they link.
+
+    Parameters
+    ----------
+    path : str or Path
+        The folder of annotator subfolders that :func:`read_brat` reads.
+    encoding : str, default "utf-8"
+
+    Returns
+    -------
+    DataFrame
+        ``annotator``, ``document``, ``type``, ``head_start``, ``head_end``,
+        ``head_label``, ``tail_start``, ``tail_end``, ``tail_label``: the input of
+        :func:`accord.relation_agreement` (``Arg1`` is the head, ``Arg2`` the tail).
+
+    Raises
+    ------
+    InvalidInputError
+        A malformed ``R`` line, or one naming a ``T`` that the file does not have.
+
+    Notes
+    -----
+    A discontinuous span is named by its first start and last end, as
+    ``read_brat(discontinuous="hull")`` reads it. Equivalences (``*``) and events
+    (``E``) are not read.
+
+    Examples
+    --------
+    >>> import accord
+    >>> rel = accord.read_brat_relations(accord.datasets.path("spans"))
+    >>> rel[["annotator", "document", "type", "head_label", "tail_label"]]
+      annotator document    type head_label tail_label
+    0      ann1    note2  Treats       DRUG    DISEASE
+    """
+    import pandas as pd
+
+    relations, _ = _brat_links(path, encoding)
+    columns = ["annotator", "document", "type", *(f"head_{k}" for k in _ENDS),
+               *(f"tail_{k}" for k in _ENDS)]  # fmt: skip
+    return pd.DataFrame(relations, columns=columns)
+
+
+def read_brat_attributes(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
+    """The attributes (``A`` and ``M`` lines) of a brat folder, one row per attribute of a
+    span.
+
+    Parameters
+    ----------
+    path : str or Path
+        The folder of annotator subfolders that :func:`read_brat` reads.
+    encoding : str, default "utf-8"
+
+    Returns
+    -------
+    DataFrame
+        ``annotator``, ``document``, ``start``, ``end``, ``label`` (the span),
+        ``attribute`` and ``value`` (``"true"`` for a binary attribute): the input of
+        :func:`accord.attribute_agreement`.
+
+    Raises
+    ------
+    InvalidInputError
+        A malformed ``A`` line, or one naming a ``T`` that the file does not have.
+
+    Examples
+    --------
+    >>> import accord
+    >>> accord.read_brat_attributes(accord.datasets.path("spans")).columns.tolist()
+    ['annotator', 'document', 'start', 'end', 'label', 'attribute', 'value']
+    """
+    import pandas as pd
+
+    _, attributes = _brat_links(path, encoding)
+    columns = ["annotator", "document", *_ENDS, "attribute", "value"]
+    return pd.DataFrame(attributes, columns=columns)

@@ -13,9 +13,17 @@ from __future__ import annotations
 
 from ..data.spans import Spans, SpanUnit
 from ._agreement import SpanAgreement, SpanBy, SpanMatch, span_agreement
+from ._relations import (
+    AttributeAgreement,
+    RelationAgreement,
+    attribute_agreement,
+    relation_agreement,
+)
 from ._unitizing import UnitizingAlpha, UnitizingAlpha1995, unitizing_alpha, unitizing_alpha_1995
 
 __all__ = [
+    "AttributeAgreement",
+    "RelationAgreement",
     "SpanAgreement",
     "SpanBy",
     "SpanMatch",
@@ -23,6 +31,8 @@ __all__ = [
     "Spans",
     "UnitizingAlpha",
     "UnitizingAlpha1995",
+    "attribute_agreement",
+    "relation_agreement",
     "span_agreement",
     "unitizing_alpha",
     "unitizing_alpha_1995",
