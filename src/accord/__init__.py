@@ -147,11 +147,13 @@ if TYPE_CHECKING:
     from .report.planning import plan_figure
     from .spans import (
         AttributeAgreement,
+        Gamma,
         RelationAgreement,
         SpanAgreement,
         UnitizingAlpha,
         UnitizingAlpha1995,
         attribute_agreement,
+        gamma_agreement,
         relation_agreement,
         span_agreement,
         unitizing_alpha,
@@ -293,6 +295,8 @@ _EXPORTS: dict[str, str] = {
     "RelationAgreement": ".spans",
     "attribute_agreement": ".spans",
     "relation_agreement": ".spans",
+    "Gamma": ".spans",
+    "gamma_agreement": ".spans",
 }
 
 # Submodules reached as attributes without an import: `accord.datasets.load_diagnoses()`.
@@ -340,6 +344,7 @@ __all__ = [
     "DroppedDataWarning",
     "DuplicateRatingError",
     "FleissKappa",
+    "Gamma",
     "HodgeRank",
     "HtmlReport",
     "ICCResult",
@@ -403,6 +408,7 @@ __all__ = [
     "datasets",
     "entropy",
     "fleiss_kappa",
+    "gamma_agreement",
     "gwet_ac1",
     "gwet_ac2",
     "hodge_rank",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..data.spans import Spans, SpanUnit
 from ._agreement import SpanAgreement, SpanBy, SpanMatch, span_agreement
+from ._gamma import Gamma, gamma_agreement
 from ._relations import (
     AttributeAgreement,
     RelationAgreement,
@@ -23,6 +24,7 @@ from ._unitizing import UnitizingAlpha, UnitizingAlpha1995, unitizing_alpha, uni
 
 __all__ = [
     "AttributeAgreement",
+    "Gamma",
     "RelationAgreement",
     "SpanAgreement",
     "SpanBy",
@@ -32,6 +34,7 @@ __all__ = [
     "UnitizingAlpha",
     "UnitizingAlpha1995",
     "attribute_agreement",
+    "gamma_agreement",
     "relation_agreement",
     "span_agreement",
     "unitizing_alpha",

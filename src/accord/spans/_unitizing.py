@@ -17,7 +17,13 @@ from .._types import FloatArray, IntArray
 from ..data.spans import Spans
 from ._continuum import GAP, Partition, document_lengths, partition
 
-__all__ = ["UnitizingAlpha", "UnitizingAlpha1995", "unitizing_alpha", "unitizing_alpha_1995"]
+__all__ = [
+    "UnitizingAlpha",
+    "UnitizingAlpha1995",
+    "prepare",
+    "unitizing_alpha",
+    "unitizing_alpha_1995",
+]
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -130,7 +136,7 @@ class UnitizingAlpha1995(Result):
         return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
-def _prepare(
+def prepare(
     spans: Spans | Any,
     lengths: Mapping[str, int] | None,
     columns: dict[str, Any],
@@ -342,7 +348,7 @@ def unitizing_alpha(
     """
     owner = "unitizing_alpha"
     columns = dict(annotator=annotator, document=document, start=start, end=end, label=label)
-    data, doc_length, notes = _prepare(spans, lengths, columns, owner)
+    data, doc_length, notes = prepare(spans, lengths, columns, owner)
     part = partition(data, doc_length, owner=owner)
     n_values = len(data.labels) + 1
     ell, stretch, segment = _coincidences(part, n_values)
@@ -529,7 +535,7 @@ def unitizing_alpha_1995(
     """
     owner = "unitizing_alpha_1995"
     columns = dict(annotator=annotator, document=document, start=start, end=end, label=label)
-    data, doc_length, notes = _prepare(spans, lengths, columns, owner)
+    data, doc_length, notes = prepare(spans, lengths, columns, owner)
     m, total = data.n_annotators, int(doc_length.sum())
     rows = []
     for c, name in enumerate(data.labels):
