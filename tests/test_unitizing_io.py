@@ -106,3 +106,13 @@ def test_cli_errors_are_one_line(examples: Path, tmp_path: Path) -> None:
     path.write_text("annotator,document,start,end,label\na,d,0,5,x\na,d,3,8,y\nb,d,0,5,x\n")
     code, _, err = invoke("spans", str(path), "--measure", "u-alpha")
     assert code == 2 and "mutually exclusive" in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_gamma_json_matches_the_library(examples: Path) -> None:
+    code, out, _ = invoke("spans", str(examples / "spans"), "--measure", "gamma",
+                          "--format", "json")  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    lib = accord.gamma_agreement(accord.read_brat(examples / "spans"))  # seed 0 both ways
+    assert data["statistic"] == pytest.approx(lib.statistic, rel=1e-12)
+    assert data["n_samples"] == 30 and data["seed"] == 0

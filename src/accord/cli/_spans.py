@@ -37,6 +37,7 @@ class Measure(enum.StrEnum):
     f1 = "f1"
     u_alpha = "u-alpha"
     u_alpha_1995 = "u-alpha-1995"
+    gamma = "gamma"
 
 
 BIO_SUFFIXES = (".bio", ".iob", ".iob2", ".bioes", ".conll")
@@ -243,6 +244,33 @@ def render_unitizing(result: Any, fmt: OutputFormat, output: Path | None) -> Non
     print_table(rows, columns, title=title, caption="\n".join(caption), output=output)
 
 
+def render_gamma(result: Any, fmt: OutputFormat, output: Path | None) -> None:
+    """Print or write a :class:`accord.Gamma` in the chosen format."""
+    if fmt is OutputFormat.json:
+        write_json(result.to_dict(), output)
+        return
+    rows = [
+        {"measure": "gamma", "value": result.statistic},
+        {"measure": "observed disorder (best alignment)", "value": result.observed},
+        {"measure": f"expected disorder ({result.n_samples} shuffled continua)",
+         "value": result.expected},
+        {"measure": "SD of the expected disorder", "value": result.expected_sd},
+    ]  # fmt: skip
+    if fmt is OutputFormat.csv:
+        import pandas as pd
+
+        write_csv(pd.DataFrame(rows), output)
+        return
+    title = (
+        f"gamma: {result.n_annotators} annotators, {result.n_documents} documents, "
+        f"{result.n_spans} units"
+    )
+    caption = [str(result.method) + f"; seed {result.seed}."]
+    if result.reason:
+        caption.append(result.reason)
+    print_table(rows, ["measure", "value"], title=title, caption="\n".join(caption), output=output)
+
+
 def _check_f1_options(measure: Measure, match: str, ignore_label: bool, by: str | None) -> None:
     """--match, --ignore-label and --by choose how F1 matches spans: refuse them otherwise."""
     from .._errors import InvalidInputError
@@ -271,6 +299,7 @@ def _check_f1_options(measure: Measure, match: str, ignore_label: bool, by: str 
         "accord spans examples/spans --format json",
         "accord spans examples/spans --measure u-alpha",
         "accord spans examples/spans --measure u-alpha-1995 --format csv",
+        "accord spans examples/spans --measure gamma",
     ),
 )
 @shared_options("sep", "encoding", "fmt", "output")
@@ -292,7 +321,8 @@ def spans(
         Measure.f1,
         "--measure",
         help="f1: pairwise F1 of matched spans; u-alpha: Krippendorff's unitizing alphas "
-        "(2016: u, |u, cu, (k)u); u-alpha-1995: the 1995 unitizing alpha per label.",
+        "(2016: u, |u, cu, (k)u); u-alpha-1995: the 1995 unitizing alpha per label; gamma: "
+        "Mathet et al.'s gamma (30 shuffled continua, seed 0).",
     ),
     match: str = typer.Option(
         "exact", "--match", help="exact (same offsets), overlap (one-to-one) or token."
@@ -362,6 +392,11 @@ def spans(
             **files,
         )
         _check_f1_options(measure, match, ignore_label, by)
+        if measure is Measure.gamma:
+            from ..spans import gamma_agreement
+
+            render_gamma(gamma_agreement(data), shared.fmt, shared.output)
+            return
         if measure is not Measure.f1:
             alpha = unitizing_alpha if measure is Measure.u_alpha else unitizing_alpha_1995
             render_unitizing(alpha(data), shared.fmt, shared.output)

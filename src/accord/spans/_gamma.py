@@ -236,17 +236,32 @@ def _integer_solution(tuples: IntArray, cost: FloatArray, n_units: int) -> Float
     return out
 
 
+def _pivots(bounds: FloatArray, apart: float, m: int, rng: np.random.Generator) -> FloatArray:
+    """Integer pivots, shape (m, n_documents): uniform on ``[0, L)`` of each document, each
+    more than ``apart`` from the earlier ones where room is left (by rejection)."""
+    out = np.zeros((m, bounds.size))
+    for d, length in enumerate(bounds.tolist()):
+        for slot in range(m):
+            for _ in range(1000):
+                pivot = float(np.floor(rng.uniform(0, length)))
+                if np.all(np.abs(out[:slot, d] - pivot) > apart):
+                    break
+            out[slot, d] = pivot
+    return out
+
+
 def _shuffled(u: _Units, bounds: FloatArray, rng: np.random.Generator) -> _Units:
     """A random continuum: for each annotator, the units of an annotator drawn at random
     (with replacement), shifted in each document by a random pivot and wrapped around
     the document's end."""
     m = u.n_annotators
+    pivots = _pivots(bounds, float(np.mean(u.end - u.start)) / 2, m, rng)
     parts = []
     for slot in range(m):
         source = int(rng.integers(m))
         sel = np.flatnonzero(u.annotator == source)
         doc = u.document[sel]
-        pivot = rng.uniform(0, bounds)[doc]
+        pivot = pivots[slot][doc]
         start, end = u.start[sel] + pivot, u.end[sel] + pivot
         wrap = start > bounds[doc]
         start = np.where(wrap, start - bounds[doc], start)
@@ -314,9 +329,9 @@ def gamma_agreement(
     **The expected disorder** follows the shuffling of the paper's section 5.2 as
     pygamma-agreement's ``ShuffleContinuumSampler`` does: each of the :math:`m` annotators
     of a sampled continuum takes the units of an annotator drawn at random, shifted by a
-    random pivot on ``[0, L)`` and wrapped around the end (pygamma also keeps the pivots
-    apart by half the mean unit length, and draws integer pivots; accord does neither).
-    pygamma's default sampler (``StatisticalContinuumSampler``) draws new units from
+    random integer pivot on ``[0, L)`` (kept more than half the mean unit length from the
+    pivots drawn before, so two sampled annotators are not near copies) and wrapped around
+    the end. pygamma's default sampler (``StatisticalContinuumSampler``) draws new units from
     fitted distributions instead, so its gamma differs on the same data; the best
     alignment's disorder does not depend on the sampler, and matches pygamma's.
     Gamma-cat and gamma-k are not computed.
