@@ -118,3 +118,31 @@ def test_bad_input(tmp_path: Path) -> None:
     (root / "b" / "doc.ann").write_text("T1\tDRUG 0 7\tAspirin\nR1\tcauses Arg1:T1 Arg2:T9\n")
     with pytest.raises(accord.InvalidInputError, match="'T9' is not a text-bound"):
         accord.read_brat_relations(root)
+
+
+def test_label_studio_relations_with_their_spans(tmp_path: Path) -> None:
+    def annotation(who: int, relation_type: str, direction: str) -> dict:
+        return {"completed_by": who, "result": [
+            {"id": "a", "from_name": "ner", "to_name": "text", "type": "labels",
+             "value": {"start": 0, "end": 7, "labels": ["DRUG"]}},
+            {"id": "b", "from_name": "ner", "to_name": "text", "type": "labels",
+             "value": {"start": 16, "end": 21, "labels": ["ADE"]}},
+            {"from_id": "a", "to_id": "b", "type": "relation", "direction": direction,
+             "labels": [relation_type]}]}  # fmt: skip
+
+    import json
+
+    task = {"id": 1, "data": {"text": "Aspirin gave me fever."},
+            "annotations": [annotation(7, "causes", "right"), annotation(9, "causes", "left"),
+                            annotation(11, "causes", "right")]}  # fmt: skip
+    path = tmp_path / "ls.json"
+    path.write_text(json.dumps([task]))
+    spans = accord.read_label_studio(path, field="ner")
+    rel = accord.read_label_studio_relations(path)
+    # annotator 9 drew the arrow the other way: its head is the ADE
+    assert rel.set_index("annotator").loc["9", "head_label"] == "ADE"
+    res = accord.relation_agreement(spans, rel)
+    # by hand: 7-11 agree (F1 1), 7-9 and 9-11 do not (F1 0): mean 1/3, pooled 2 / 6;
+    # annotators sort as names: pairs 11-7, 11-9, 7-9
+    assert_allclose(res.pairs["f1"], [1.0, 0.0, 0.0])
+    assert res.pooled == pytest.approx(1 / 3)

@@ -106,7 +106,7 @@ if TYPE_CHECKING:
     from .information import conditional_entropy, entropy, mutual_information, surprisal
     from .io.argilla import read_argilla
     from .io.confidence import read_confidences, read_sclite_sgml
-    from .io.label_studio import read_label_studio
+    from .io.label_studio import read_label_studio, read_label_studio_relations
     from .io.pairwise import read_pairwise
     from .io.prodigy import read_prodigy
     from .io.ratings import read_ratings
@@ -297,6 +297,7 @@ _EXPORTS: dict[str, str] = {
     "relation_agreement": ".spans",
     "Gamma": ".spans",
     "gamma_agreement": ".spans",
+    "read_label_studio_relations": ".io.label_studio",
 }
 
 # Submodules reached as attributes without an import: `accord.datasets.load_diagnoses()`.
@@ -440,6 +441,7 @@ __all__ = [
     "read_brat_relations",
     "read_confidences",
     "read_label_studio",
+    "read_label_studio_relations",
     "read_pairwise",
     "read_prodigy",
     "read_ratings",
