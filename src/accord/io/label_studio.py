@@ -368,7 +368,9 @@ def read_label_studio_relations(path: str | Path) -> Any:
             if not isinstance(ann, dict) or ann.get("was_cancelled"):
                 continue
             rater = str(_rater(ann, task, where))
-            results = [r for r in ann.get("result") or [] if isinstance(r, dict)]
+            results: list[Mapping[str, Any]] = [
+                r for r in ann.get("result") or [] if isinstance(r, dict)
+            ]
             regions = _regions(results)
             for r in (r for r in results if r.get("type") == "relation"):
                 rows.extend(_relation_rows(r, regions, rater, str(task), where))
