@@ -112,7 +112,7 @@ def read_label_studio(
         ``notes``; an annotation without spans declares an annotator who marked nothing in
         the task. Predictions (a model's pre-annotations) are not read; relations between
         regions (results of type ``relation``) answer no control and are counted as
-        skipped.
+        skipped (:func:`read_label_studio_relations` reads them).
 
     Raises
     ------
