@@ -11,7 +11,9 @@ import re
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from typing import Literal, TypeAlias
+
+import pandas as pd
 
 from .._errors import AccordWarning, InvalidInputError
 from .._validate import check_choice
@@ -19,9 +21,6 @@ from ..data.spans import Spans
 from .files import read_text_file, text_lines
 from .gathered import SpanColumns
 from .ratings import FileFormat, read_table
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 __all__ = [
     "Discontinuous",
@@ -918,8 +917,6 @@ def read_brat_relations(path: str | Path, *, encoding: str = "utf-8") -> pd.Data
       annotator document    type head_label tail_label
     0      ann1    note2  Treats       DRUG    DISEASE
     """
-    import pandas as pd
-
     relations, _ = _brat_links(path, encoding)
     columns = ["annotator", "document", "type", *(f"head_{k}" for k in _ENDS),
                *(f"tail_{k}" for k in _ENDS)]  # fmt: skip
@@ -954,8 +951,6 @@ def read_brat_attributes(path: str | Path, *, encoding: str = "utf-8") -> pd.Dat
     >>> accord.read_brat_attributes(accord.datasets.path("spans")).columns.tolist()
     ['annotator', 'document', 'start', 'end', 'label', 'attribute', 'value']
     """
-    import pandas as pd
-
     _, attributes = _brat_links(path, encoding)
     columns = ["annotator", "document", *_ENDS, "attribute", "value"]
     return pd.DataFrame(attributes, columns=columns)
