@@ -372,3 +372,20 @@ def test_span_report_has_a_headline_and_the_pairs() -> None:
     assert cells == ["8", "8", "3", "0.375", "0.375", "0.375"]
     assert "no pair is singled out" in text_of(spans_section)
     assert "Span agreement" in section_of(page.html, "methods")
+
+
+def test_span_report_gives_the_unitizing_alphas() -> None:
+    spans = accord.read_brat(EXAMPLES / "spans")
+    page = accord.report(spans, progress=False)
+    section = text_of(section_of(page.html, "spans"))
+    lib = accord.unitizing_alpha(spans)  # the library's figures, shown rounded
+    assert f"u-alpha (units and gaps) {lib.statistic:.3f}" in section
+    assert f"cu-alpha (labels where units meet) {lib.coding:.3f}" in section
+    assert "Unitizing alpha" in section_of(page.html, "methods")
+
+
+def test_span_report_says_why_unitizing_is_missing_with_overlaps() -> None:
+    df = pd.DataFrame({"annotator": ["a", "a", "b"], "document": "d", "start": [0, 3, 0],
+                       "end": [5, 8, 5], "label": ["x", "y", "x"]})  # fmt: skip
+    page = accord.report(accord.Spans.from_frame(df), progress=False)
+    assert "Unitizing alpha not computed" in text_of(section_of(page.html, "spans"))

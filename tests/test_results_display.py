@@ -136,6 +136,15 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
     "SimulatedPanel": lambda _: accord.simulate_panel(30, 6, rng=1),
     "SpanAgreement": lambda _: accord.span_agreement(_spans()),
     "Spans": lambda _: _spans(),
+    "UnitizingAlpha": lambda _: accord.unitizing_alpha(_spans()),
+    "UnitizingAlpha1995": lambda _: accord.unitizing_alpha_1995(_spans()),
+    "Gamma": lambda _: accord.gamma_agreement(_spans(), n_samples=3),
+    "RelationAgreement": lambda _: accord.relation_agreement(
+        _spans(), accord.read_brat_relations(EXAMPLES / "spans")
+    ),
+    "AttributeAgreement": lambda _: accord.attribute_agreement(
+        _spans(), accord.read_brat_attributes(EXAMPLES / "spans")
+    ),
     "SpecificAgreement": lambda _: accord.specific_agreement(_birads()),
     "RaterDifferences": lambda _: rater_differences(_measurements()),
     "PairwisePreferenceAgreement": lambda _: accord.pairwise_preference_agreement(

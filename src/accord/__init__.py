@@ -116,11 +116,18 @@ if TYPE_CHECKING:
     from .information import conditional_entropy, entropy, mutual_information, surprisal
     from .io.argilla import read_argilla
     from .io.confidence import read_confidences, read_sclite_sgml
-    from .io.label_studio import read_label_studio
+    from .io.label_studio import read_label_studio, read_label_studio_relations
     from .io.pairwise import read_pairwise, read_pairwise_judgments
     from .io.prodigy import read_prodigy
     from .io.ratings import read_ratings
-    from .io.spans import read_bio, read_brat, read_spans
+    from .io.spans import (
+        read_bio,
+        read_brat,
+        read_brat_attributes,
+        read_brat_relations,
+        read_rttm,
+        read_spans,
+    )
     from .judges import (
         AltTest,
         AltTestRanking,
@@ -178,7 +185,20 @@ if TYPE_CHECKING:
     from .report.measurements import bland_altman_plot, concordance_plot
     from .report.planning import d_study_figure, plan_figure
     from .report.rater_models import confusion_grid, rater_quality_plot
-    from .spans import SpanAgreement, span_agreement
+    from .spans import (
+        AttributeAgreement,
+        Gamma,
+        RelationAgreement,
+        SpanAgreement,
+        UnitizingAlpha,
+        UnitizingAlpha1995,
+        attribute_agreement,
+        gamma_agreement,
+        relation_agreement,
+        span_agreement,
+        unitizing_alpha,
+        unitizing_alpha_1995,
+    )
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
     from .stats.panel import PanelStatistics
     from .truth import ModelReliability, RaterModel, rater_model_from_counts
@@ -352,6 +372,20 @@ _EXPORTS: dict[str, str] = {
     "kendall_w": ".agreement.rank",
     "mean_spearman": ".agreement.rank",
     "d_study_figure": ".report.planning",
+    "UnitizingAlpha": ".spans",
+    "UnitizingAlpha1995": ".spans",
+    "unitizing_alpha": ".spans",
+    "unitizing_alpha_1995": ".spans",
+    "read_rttm": ".io.spans",
+    "read_brat_attributes": ".io.spans",
+    "read_brat_relations": ".io.spans",
+    "AttributeAgreement": ".spans",
+    "RelationAgreement": ".spans",
+    "attribute_agreement": ".spans",
+    "relation_agreement": ".spans",
+    "Gamma": ".spans",
+    "gamma_agreement": ".spans",
+    "read_label_studio_relations": ".io.label_studio",
 }
 
 # Submodules reached as attributes without an import: `accord.datasets.load_diagnoses()`.
@@ -382,6 +416,7 @@ __all__ = [
     "AgreementTable",
     "AltTest",
     "AltTestRanking",
+    "AttributeAgreement",
     "Benchmark",
     "BlandAltman",
     "CalibrationMetrics",
@@ -404,6 +439,7 @@ __all__ = [
     "DuplicateRatingError",
     "FleissKappa",
     "GStudy",
+    "Gamma",
     "HodgeRank",
     "HtmlReport",
     "ICCResult",
@@ -447,6 +483,7 @@ __all__ = [
     "Ratings",
     "ReadReport",
     "Recalibration",
+    "RelationAgreement",
     "ReliabilityDiagram",
     "SampleSize",
     "SelfPreference",
@@ -457,10 +494,13 @@ __all__ = [
     "Spans",
     "SpecificAgreement",
     "StratifiedKappa",
+    "UnitizingAlpha",
+    "UnitizingAlpha1995",
     "__version__",
     "agreement",
     "agreement_drift",
     "alt_test",
+    "attribute_agreement",
     "best_dichotomization",
     "bland_altman",
     "bland_altman_plot",
@@ -487,6 +527,7 @@ __all__ = [
     "entropy",
     "fleiss_kappa",
     "g_study",
+    "gamma_agreement",
     "gwet_ac1",
     "gwet_ac2",
     "hodge_rank",
@@ -528,15 +569,20 @@ __all__ = [
     "read_argilla",
     "read_bio",
     "read_brat",
+    "read_brat_attributes",
+    "read_brat_relations",
     "read_confidences",
     "read_label_studio",
+    "read_label_studio_relations",
     "read_pairwise",
     "read_pairwise_judgments",
     "read_prodigy",
     "read_ratings",
+    "read_rttm",
     "read_sclite_sgml",
     "read_spans",
     "recalibrate",
+    "relation_agreement",
     "reliability_diagram",
     "report",
     "sample_size_alpha",
@@ -552,6 +598,8 @@ __all__ = [
     "stratified_kappa",
     "stream_statistics",
     "surprisal",
+    "unitizing_alpha",
+    "unitizing_alpha_1995",
 ]
 
 

@@ -103,6 +103,9 @@ REFERENCES = {
     "informational index for diagnostic agreement in dichotomous and multivalue "
     "ordered-categorical ratings. Medical & Biological Engineering & Computing, 58, "
     "3089-3099. https://doi.org/10.1007/s11517-020-02261-2",
+    "kmbw2016": "Krippendorff, K., Mathet, Y., Bouvry, S., & Widlöcher, A. (2016). On the "
+    "reliability of unitizing textual continua: Further developments. Quality & Quantity, "
+    "50(6), 2347-2364. https://doi.org/10.1007/s11135-015-0266-1",
     "hr2005": "Hripcsak, G., & Rothschild, A. S. (2005). Agreement, the F-measure, and "
     "reliability in information retrieval. Journal of the American Medical Informatics "
     "Association, 12(3), 296-298. https://doi.org/10.1197/jamia.M1733",

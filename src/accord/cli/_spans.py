@@ -1,4 +1,5 @@
-"""``accord spans``: agreement on text markup (pairwise F1 across annotators)."""
+"""``accord spans``: agreement on text markup (pairwise F1 across annotators) and on where
+the units are (Krippendorff's unitizing alphas)."""
 
 from __future__ import annotations
 
@@ -27,15 +28,28 @@ class InputFormat(enum.StrEnum):
     brat = "brat"
     bio = "bio"
     table = "table"
+    rttm = "rttm"
+
+
+class Measure(enum.StrEnum):
+    """What ``accord spans`` measures."""
+
+    f1 = "f1"
+    u_alpha = "u-alpha"
+    u_alpha_1995 = "u-alpha-1995"
+    gamma = "gamma"
 
 
 BIO_SUFFIXES = (".bio", ".iob", ".iob2", ".bioes", ".conll")
 
 
 def resolve_input_format(path: Path, fmt: InputFormat) -> InputFormat:
-    """``auto``: a folder is brat, a ``.bio/.iob/.iob2/.bioes/.conll`` file BIO, else a table."""
+    """``auto``: a folder of ``.rttm`` files or an ``.rttm`` file is RTTM, another folder
+    brat, a ``.bio/.iob/.iob2/.bioes/.conll`` file BIO, else a table."""
     if fmt is not InputFormat.auto:
         return fmt
+    if path.suffix.lower() == ".rttm" or (path.is_dir() and any(path.glob("*.rttm"))):
+        return InputFormat.rttm
     if path.is_dir():
         return InputFormat.brat
     if path.suffix.lower() in BIO_SUFFIXES:
@@ -57,9 +71,11 @@ def read_input(
     encoding: str | None = None,
 ) -> Any:
     """Read PATH as brat, BIO or a table into :class:`accord.Spans`."""
-    from ..io.spans import read_bio, read_brat, read_spans
+    from ..io.spans import read_bio, read_brat, read_rttm, read_spans
 
     fmt = resolve_input_format(path, fmt)
+    if fmt is InputFormat.rttm:
+        return read_rttm(path, encoding=encoding or "utf-8")
     if fmt is InputFormat.brat:
         return read_brat(
             path,
@@ -170,11 +186,120 @@ def render(result: Any, fmt: OutputFormat, output: Path | None) -> None:
     )
 
 
+def _unitizing_rows(result: Any) -> list[dict[str, Any]]:
+    """One row per figure of a unitizing alpha result: overall, then per label."""
+    if result.name == "unitizing_alpha_1995":
+        rows = [
+            {"scope": "overall", "measure": "u-alpha (1995)", "alpha": result.statistic,
+             "observed": result.observed, "expected": result.expected}
+        ]  # fmt: skip
+        for rec in result.per_label.to_dict(orient="records"):
+            rows.append(
+                {"scope": f"label {rec['label']}", "measure": "u-alpha (1995)",
+                 "alpha": rec["alpha"], "observed": rec["observed"],
+                 "expected": rec["expected"]}
+            )  # fmt: skip
+        return rows
+    rows = [
+        {"scope": "overall", "measure": "u-alpha", "alpha": result.statistic},
+        {"scope": "overall", "measure": "|u-alpha (marked or not)", "alpha": result.binary},
+        {"scope": "overall", "measure": "cu-alpha (labels where units meet)",
+         "alpha": result.coding, "coverage": result.coverage},
+    ]  # fmt: skip
+    for rec in result.per_label.to_dict(orient="records"):
+        rows.append(
+            {"scope": f"label {rec['label']}", "measure": "(k)u-alpha", "alpha": rec["alpha"],
+             "coverage": rec["coverage"]}
+        )  # fmt: skip
+    return rows
+
+
+def render_unitizing(result: Any, fmt: OutputFormat, output: Path | None) -> None:
+    """Print or write a unitizing alpha result in the chosen format."""
+    if fmt is OutputFormat.json:
+        write_json(result.to_dict(), output)
+        return
+    rows = _unitizing_rows(result)
+    if fmt is OutputFormat.csv:
+        import pandas as pd
+
+        write_csv(pd.DataFrame(rows), output)
+        return
+    columns = ["scope", "measure", "alpha"] + (
+        ["observed", "expected"] if result.name == "unitizing_alpha_1995" else ["coverage"]
+    )
+    title = (
+        f"unitizing agreement: {result.n_annotators} annotators, {result.n_documents} "
+        f"documents, {result.n_spans} units over {result.length} {result.unit}s"
+    )
+    caption = [str(result.method) + "."]
+    if result.name == "unitizing_alpha":
+        caption.append(
+            "coverage: share of the continuum (cu-alpha) or of the label's stretch ((k)u-alpha) "
+            "where units of two annotators meet, the part the figure speaks for."
+        )
+    caption += list(result.notes)
+    if result.reason:
+        caption.append(result.reason)
+    print_table(rows, columns, title=title, caption="\n".join(caption), output=output)
+
+
+def render_gamma(result: Any, fmt: OutputFormat, output: Path | None) -> None:
+    """Print or write a :class:`accord.Gamma` in the chosen format."""
+    if fmt is OutputFormat.json:
+        write_json(result.to_dict(), output)
+        return
+    rows = [
+        {"measure": "gamma", "value": result.statistic},
+        {"measure": "observed disorder (best alignment)", "value": result.observed},
+        {"measure": f"expected disorder ({result.n_samples} shuffled continua)",
+         "value": result.expected},
+        {"measure": "SD of the expected disorder", "value": result.expected_sd},
+    ]  # fmt: skip
+    if fmt is OutputFormat.csv:
+        import pandas as pd
+
+        write_csv(pd.DataFrame(rows), output)
+        return
+    title = (
+        f"gamma: {result.n_annotators} annotators, {result.n_documents} documents, "
+        f"{result.n_spans} units"
+    )
+    caption = [str(result.method) + f"; seed {result.seed}."]
+    if result.reason:
+        caption.append(result.reason)
+    print_table(rows, ["measure", "value"], title=title, caption="\n".join(caption), output=output)
+
+
+def _check_f1_options(measure: Measure, match: str, ignore_label: bool, by: str | None) -> None:
+    """--match, --ignore-label and --by choose how F1 matches spans: refuse them otherwise."""
+    from .._errors import InvalidInputError
+
+    given = [
+        name
+        for name, used in (
+            ("--match", match != "exact"),
+            ("--ignore-label", ignore_label),
+            ("--by", by is not None),
+        )
+        if used
+    ]
+    if measure is not Measure.f1 and given:
+        raise InvalidInputError(
+            f"{', '.join(given)} apply only to F1 (how it matches spans); "
+            f"--measure {measure.value} compares the stretches themselves (pass --measure f1, "
+            "or leave them out)"
+        )
+
+
 @app.command(
     "spans",
     epilog=examples(
         "accord spans examples/spans --match overlap --by label",
         "accord spans examples/spans --format json",
+        "accord spans examples/spans --measure u-alpha",
+        "accord spans examples/spans --measure u-alpha-1995 --format csv",
+        "accord spans examples/spans --measure gamma",
     ),
 )
 @shared_options("sep", "encoding", "fmt", "output")
@@ -188,8 +313,16 @@ def spans(
         InputFormat.auto,
         "--input-format",
         "-i",
-        help="brat, bio or table; auto: a folder is brat, .bio/.iob/.iob2/.bioes/.conll is "
-        "BIO, anything else a table.",
+        help="brat, bio, table or rttm; auto: a folder of .rttm files (or an .rttm file) is "
+        "RTTM, another folder brat, .bio/.iob/.iob2/.bioes/.conll is BIO, anything else a "
+        "table.",
+    ),
+    measure: Measure = typer.Option(
+        Measure.f1,
+        "--measure",
+        help="f1: pairwise F1 of matched spans; u-alpha: Krippendorff's unitizing alphas "
+        "(2016: u, |u, cu, (k)u); u-alpha-1995: the 1995 unitizing alpha per label; gamma: "
+        "Mathet et al.'s gamma (30 shuffled continua, seed 0).",
     ),
     match: str = typer.Option(
         "exact", "--match", help="exact (same offsets), overlap (one-to-one) or token."
@@ -226,12 +359,15 @@ def spans(
     ),
     shared: Shared = Shared(),
 ) -> None:
-    """Agreement on text markup: pairwise F1 (= positive specific agreement) across annotators.
+    """Agreement on text markup: pairwise F1 (= positive specific agreement) across annotators,
+    or Krippendorff's unitizing alphas (--measure u-alpha).
 
     Negatives (phrases nobody marked) cannot be counted, so kappa is unavailable; the mean
     pairwise F1, its SD over pairs and the pooled F1 are reported, overall and per label.
+    The unitizing alphas compare the stretches each annotator marked and left unmarked,
+    character by character, and correct for chance.
     """
-    from ..spans import span_agreement
+    from ..spans import span_agreement, unitizing_alpha, unitizing_alpha_1995
     from ._common import echo_warnings, user_errors
 
     chosen_by = by if by is not None else ("none" if ignore_label else "label")
@@ -255,6 +391,16 @@ def spans(
             texts=texts,
             **files,
         )
+        _check_f1_options(measure, match, ignore_label, by)
+        if measure is Measure.gamma:
+            from ..spans import gamma_agreement
+
+            render_gamma(gamma_agreement(data), shared.fmt, shared.output)
+            return
+        if measure is not Measure.f1:
+            alpha = unitizing_alpha if measure is Measure.u_alpha else unitizing_alpha_1995
+            render_unitizing(alpha(data), shared.fmt, shared.output)
+            return
         result = span_agreement(
             data,
             match=match,  # type: ignore[arg-type]

@@ -25,8 +25,9 @@ from .frames import frame_to_pandas
 
 __all__ = ["SpanUnit", "Spans", "encode_spans"]
 
-SpanUnit: TypeAlias = Literal["character", "token"]
-"""What the offsets count: characters of the text, or tokens (BIO input)."""
+SpanUnit: TypeAlias = Literal["character", "token", "millisecond"]
+"""What the offsets count: characters of the text, tokens (BIO input), or milliseconds
+(audio, RTTM input)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -47,7 +48,7 @@ class Spans(Result):
     annotators, documents, labels : tuple of str
         The decode tables. ``annotators`` includes annotators with no spans;
         ``documents`` includes documents nobody marked anything in.
-    unit : {"character", "token"}
+    unit : {"character", "token", "millisecond"}
         What the offsets count.
     texts : mapping of str to str
         Document texts, where known (needed by ``match="token"`` on character offsets).
@@ -144,7 +145,7 @@ class Spans(Result):
         annotators : sequence, optional
             Every annotator who took part. Annotators listed here but absent from the table
             are kept as annotators with no spans.
-        unit : {"character", "token"}, default "character"
+        unit : {"character", "token", "millisecond"}, default "character"
             What the offsets count.
         source : str, optional
             Where the table came from, for messages.
@@ -181,7 +182,7 @@ class Spans(Result):
         >>> s.annotators_without_spans
         ('c',)
         """
-        check_choice("unit", unit, ("character", "token"), "Spans.from_frame")
+        check_choice("unit", unit, ("character", "token", "millisecond"), "Spans.from_frame")
         data = frame if isinstance(frame, pd.DataFrame) else frame_to_pandas(frame)
         names = [annotator, document, start, end] + ([label] if label is not None else [])
         require_columns(names, list(data.columns), where=source or None)

@@ -23,7 +23,7 @@ from .exports import (
     export_records,
 )
 
-__all__ = ["read_label_studio"]
+__all__ = ["read_label_studio", "read_label_studio_relations"]
 
 #: The result types read, the key of their value, and the level they are read at by default.
 _TYPES: dict[str, tuple[str, Level]] = {
@@ -112,7 +112,7 @@ def read_label_studio(
         ``notes``; an annotation without spans declares an annotator who marked nothing in
         the task. Predictions (a model's pre-annotations) are not read; relations between
         regions (results of type ``relation``) answer no control and are counted as
-        skipped.
+        skipped (:func:`read_label_studio_relations` reads them).
 
     Raises
     ------
@@ -306,3 +306,111 @@ def _spans(
             for label in labels:
                 table.add(ann.rater, ann.task, start, end, label)
     return table.spans(where)
+
+
+def read_label_studio_relations(path: str | Path) -> Any:
+    """The relations between text regions of a Label Studio JSON export, one row per
+    relation, with the regions they link.
+
+    A relation is a result of ``type`` ``"relation"`` with ``from_id`` and ``to_id`` (the
+    ``id`` of two ``labels`` regions of the same annotation) and optional ``labels`` (its
+    types; none is the type ``""``, several give one row each). ``direction`` ``"left"``
+    swaps head and tail; ``"right"`` and ``"bi"`` keep ``from_id`` as the head.
+
+    Parameters
+    ----------
+    path : str or Path
+        The ``.json`` export, as :func:`read_label_studio` reads it.
+
+    Returns
+    -------
+    DataFrame
+        ``annotator``, ``document`` (the task id), ``type``, ``head_start``, ``head_end``,
+        ``head_label``, ``tail_start``, ``tail_end``, ``tail_label`` (a region's first
+        label): the input of :func:`accord.relation_agreement` beside the spans
+        ``read_label_studio(path, field=...)`` reads. Cancelled annotations are left out.
+
+    Raises
+    ------
+    InvalidInputError
+        A relation naming a region the annotation does not have, naming the task.
+
+    References
+    ----------
+    .. [1] Label Studio. Relations between regions.
+       https://labelstud.io/tags/relations
+
+    Examples
+    --------
+    >>> import accord, json, tempfile, pathlib
+    >>> task = {"id": 1, "data": {"text": "Aspirin gave me fever."}, "annotations": [
+    ...     {"completed_by": 7, "result": [
+    ...         {"id": "a", "from_name": "ner", "to_name": "text", "type": "labels",
+    ...          "value": {"start": 0, "end": 7, "labels": ["DRUG"]}},
+    ...         {"id": "b", "from_name": "ner", "to_name": "text", "type": "labels",
+    ...          "value": {"start": 16, "end": 21, "labels": ["ADE"]}},
+    ...         {"from_id": "a", "to_id": "b", "type": "relation", "direction": "right",
+    ...          "labels": ["causes"]}]}]}
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "ls.json"
+    >>> _ = path.write_text(json.dumps([task]))
+    >>> rel = accord.read_label_studio_relations(path)
+    >>> rel[["annotator", "document", "type", "head_label", "tail_start", "tail_label"]]
+      annotator document    type head_label  tail_start tail_label
+    0         7        1  causes       DRUG          16        ADE
+    """
+    import pandas as pd
+
+    where = str(path)
+    rows: list[dict[str, Any]] = []
+    for record in export_records(path, what="Label Studio"):
+        task = _task_id(record, where)
+        for ann in record.value.get("annotations") or []:
+            if not isinstance(ann, dict) or ann.get("was_cancelled"):
+                continue
+            rater = str(_rater(ann, task, where))
+            results: list[Mapping[str, Any]] = [
+                r for r in ann.get("result") or [] if isinstance(r, dict)
+            ]
+            regions = _regions(results)
+            for r in (r for r in results if r.get("type") == "relation"):
+                rows.extend(_relation_rows(r, regions, rater, str(task), where))
+    columns = ["annotator", "document", "type", "head_start", "head_end", "head_label",
+               "tail_start", "tail_end", "tail_label"]  # fmt: skip
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _regions(results: list[Mapping[str, Any]]) -> dict[Any, tuple[int, int, str]]:
+    """The ``labels`` regions of one annotation by ``id``: start, end and first label."""
+    out = {}
+    for r in results:
+        value = r.get("value")
+        if r.get("type") == "labels" and isinstance(value, dict) and value.get("labels"):
+            out[r.get("id")] = (int(value["start"]), int(value["end"]), str(value["labels"][0]))
+    return out
+
+
+def _relation_rows(
+    result: Mapping[str, Any],
+    regions: dict[Any, tuple[int, int, str]],
+    rater: str,
+    task: str,
+    where: str,
+) -> list[dict[str, Any]]:
+    """The rows of one relation result (one per type)."""
+    ends = []
+    for key in ("from_id", "to_id"):
+        if result.get(key) not in regions:
+            raise _task_error(
+                where, task, f"annotator {rater!r}: a relation's {key} {result.get(key)!r} "
+                "is not a labelled text region of the annotation",
+            )  # fmt: skip
+        ends.append(regions[result[key]])
+    if result.get("direction") == "left":
+        ends.reverse()
+    (hs, he, hl), (ts, te, tl) = ends
+    types = [str(t) for t in result.get("labels") or []] or [""]
+    return [
+        {"annotator": rater, "document": task, "type": t, "head_start": hs, "head_end": he,
+         "head_label": hl, "tail_start": ts, "tail_end": te, "tail_label": tl}
+        for t in types
+    ]  # fmt: skip

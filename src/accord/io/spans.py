@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal, TypeAlias
 
+import pandas as pd
+
 from .._errors import AccordWarning, InvalidInputError
 from .._validate import check_choice
 from ..data.spans import Spans
@@ -20,7 +22,16 @@ from .files import read_text_file, text_lines
 from .gathered import SpanColumns
 from .ratings import FileFormat, read_table
 
-__all__ = ["Discontinuous", "read_bio", "read_brat", "read_spans", "read_texts"]
+__all__ = [
+    "Discontinuous",
+    "read_bio",
+    "read_brat",
+    "read_brat_attributes",
+    "read_brat_relations",
+    "read_rttm",
+    "read_spans",
+    "read_texts",
+]
 
 Discontinuous: TypeAlias = Literal["raise", "split", "hull"]
 """What to do with a brat span made of several fragments."""
@@ -662,3 +673,284 @@ class _BioReader:
             self.open_spans[k] = (lab, self.position)
         if prefix in "ESLU":
             self.close(k, at=self.position + 1)
+
+
+def read_rttm(
+    path: str | Path | Sequence[str | Path],
+    *,
+    encoding: str = "utf-8",
+) -> Spans:
+    """Read speaker turns from RTTM files, one file per annotator, as spans in milliseconds.
+
+    Each ``SPEAKER`` line (``SPEAKER <file> <channel> <onset> <duration> <NA> <NA> <speaker>
+    <NA> <NA>``, times in seconds) is a span of document ``<file>`` labelled ``<speaker>``,
+    from ``round(1000 * onset)`` to ``round(1000 * (onset + duration))``.
+
+    Parameters
+    ----------
+    path : str, Path or sequence of them
+        A folder of ``<annotator>.rttm`` files, or the files themselves; the annotator is
+        the file name without ``.rttm``.
+    encoding : str, default "utf-8"
+
+    Returns
+    -------
+    Spans
+        ``unit="millisecond"``; every annotator is taken to have annotated every file
+        named in any of the RTTM files (an annotator with no turn in a file marked nothing
+        there).
+
+    Raises
+    ------
+    InvalidInputError
+        No RTTM file, a ``SPEAKER`` line with fewer than 8 fields or a time that is not a
+        number (naming the file and line), a negative onset, or a turn shorter than a
+        millisecond.
+
+    Notes
+    -----
+    Lines of other types (``SPKR-INFO``, ``LEXEME``, ...) and ``;;`` comments are skipped
+    and counted in ``notes``; blank lines are skipped. The channel is not read: two
+    channels of one file are one document. Speaker names are labels; diarization systems
+    name speakers arbitrarily (``spk0``), and then only label-free measures
+    (``span_agreement(ignore_label=True)``, :math:`{}_{|u}\\alpha`) compare annotators.
+    A speaker who overlaps another is fine for :func:`accord.unitizing_alpha_1995` (one
+    label at a time) but not for :func:`accord.unitizing_alpha`, which takes each
+    annotator's turns to be
+    mutually exclusive.
+
+    References
+    ----------
+    .. [1] NIST (2009). The 2009 (RT-09) Rich Transcription Meeting Recognition Evaluation
+       Plan, appendix A (the RTTM format). https://www.nist.gov/itl/iad/mig/rich-transcription-evaluation
+
+    Examples
+    --------
+    >>> import accord, tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.rttm").write_text("SPEAKER f1 1 0.50 1.25 <NA> <NA> alice <NA> <NA>\\n")
+    >>> _ = (d / "b.rttm").write_text("SPEAKER f1 1 0.40 1.40 <NA> <NA> alice <NA> <NA>\\n")
+    >>> s = accord.read_rttm(d)
+    >>> s.to_frame()[["annotator", "start", "end", "label"]]
+      annotator  start   end  label
+    0         a    500  1750  alice
+    1         b    400  1800  alice
+    """
+    files = _rttm_files(path)
+    columns = SpanColumns()
+    documents: set[str] = set()
+    skipped = 0
+    for file in files:
+        text = read_text_file(file, encoding=encoding)
+        for number, line in enumerate(text_lines(text), start=1):
+            fields = line.split()
+            if not fields:
+                continue
+            if fields[0] != "SPEAKER":
+                skipped += 1
+                continue
+            where = f"{file}, line {number}"
+            doc, start, end, speaker = _rttm_turn(fields, where)
+            documents.add(doc)
+            columns.add(file.stem, doc, start, end, speaker)
+    notes = [f"skipped {skipped} line(s) that are not SPEAKER turns"] if skipped else []
+    return columns.spans(
+        sorted(f.stem for f in files),
+        sorted(documents),
+        unit="millisecond",
+        source=str(path) if isinstance(path, str | Path) else str(files[0].parent),
+        notes=notes,
+    )
+
+
+def _rttm_files(path: str | Path | Sequence[str | Path]) -> list[Path]:
+    """The RTTM files: those of a folder (sorted), or the paths given."""
+    if isinstance(path, str | Path):
+        root = Path(path)
+        if not root.exists():
+            raise FileNotFoundError(2, "No such file or folder", str(root))
+        files = sorted(root.glob("*.rttm")) if root.is_dir() else [root]
+    else:
+        files = [Path(p) for p in path]
+    if not files:
+        raise InvalidInputError(f"{path}: no .rttm files (one file per annotator)")
+    stems = [f.stem for f in files]
+    if len(set(stems)) < len(stems):
+        raise InvalidInputError(f"two RTTM files share an annotator name: {sorted(stems)}")
+    return files
+
+
+def _rttm_turn(fields: list[str], where: str) -> tuple[str, int, int, str]:
+    """Document, start and end (ms) and speaker of a SPEAKER line."""
+    if len(fields) < 8:
+        raise InvalidInputError(
+            f"{where}: a SPEAKER line has at least 8 fields (type, file, channel, onset, "
+            f"duration, ortho, subtype, speaker); got {len(fields)}"
+        )
+    try:
+        onset, duration = float(fields[3]), float(fields[4])
+    except ValueError:
+        raise InvalidInputError(
+            f"{where}: onset and duration must be numbers of seconds; got {fields[3]!r} and "
+            f"{fields[4]!r}"
+        ) from None
+    start, end = round(1000 * onset), round(1000 * (onset + duration))
+    if start < 0 or end <= start:
+        raise InvalidInputError(
+            f"{where}: a turn needs onset >= 0 and a duration of at least a millisecond; got "
+            f"onset {fields[3]}, duration {fields[4]}"
+        )
+    return fields[1], start, end, fields[7]
+
+
+_ENDS = ("start", "end", "label")
+
+
+def _brat_links(
+    path: str | Path, encoding: str
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """The relation (``R``) and attribute (``A``/``M``) lines of a brat folder, their
+    arguments resolved to the spans of the ``T`` lines they name (a discontinuous span as
+    first start to last end)."""
+    root = Path(path)
+    if not root.is_dir():
+        raise InvalidInputError(f"{root}: brat input is a folder with one subfolder per annotator")
+    docs_of = _brat_annotators(root, [])
+    all_docs = sorted(set().union(*(set(d) for d in docs_of.values())))
+    _check_same_documents(root, docs_of, all_docs)
+    relations: list[dict[str, object]] = []
+    attributes: list[dict[str, object]] = []
+    for annotator, docs in docs_of.items():
+        for document in all_docs:
+            file = docs[document]
+            lines = text_lines(read_text_file(file, encoding=encoding))
+            bound: dict[str, tuple[int, int, str]] = {}
+            for number, line in enumerate(lines, start=1):
+                fields = line.split("\t")
+                if line.startswith("T"):
+                    kind, _, fragments = _text_bound(
+                        f"{file}, line {number}", line, fields, document, None
+                    )
+                    bound[fields[0]] = (fragments[0][0], max(e for _, e in fragments), kind)
+            for number, line in enumerate(lines, start=1):
+                where = f"{file}, line {number}"
+                fields = line.split("\t")
+                base = {"annotator": annotator, "document": document}
+                if line.startswith("R") and len(fields) >= 2:
+                    relations.append({**base, **_relation(fields[1], bound, where)})
+                elif line[:1] in ("A", "M") and len(fields) >= 2:
+                    attributes.append({**base, **_attribute(fields[1], bound, where)})
+    return relations, attributes
+
+
+_Bound: TypeAlias = dict[str, tuple[int, int, str]]
+
+
+def _target(ident: str, bound: _Bound, where: str) -> tuple[int, int, str]:
+    """The (start, end, label) of the T annotation ``ident``."""
+    if ident not in bound:
+        raise InvalidInputError(
+            f"{where}: {ident!r} is not a text-bound (T) annotation of the file"
+        )
+    return bound[ident]
+
+
+def _relation(text: str, bound: dict[str, tuple[int, int, str]], where: str) -> dict[str, object]:
+    """``Type Arg1:T1 Arg2:T2`` as the type and the head's and tail's start, end, label."""
+    parts = text.split()
+    args = dict(p.split(":", 1) for p in parts[1:] if ":" in p)
+    if len(parts) < 3 or len(args) < 2:
+        raise InvalidInputError(f"{where}: a relation needs 'Type Arg1:T1 Arg2:T2', got {text!r}")
+    names = list(args)
+    head = _target(args.get("Arg1", args[names[0]]), bound, where)
+    tail = _target(args.get("Arg2", args[names[1]]), bound, where)
+    row: dict[str, object] = {"type": parts[0]}
+    row.update({f"head_{k}": v for k, v in zip(_ENDS, head, strict=True)})
+    row.update({f"tail_{k}": v for k, v in zip(_ENDS, tail, strict=True)})
+    return row
+
+
+def _attribute(text: str, bound: dict[str, tuple[int, int, str]], where: str) -> dict[str, object]:
+    """``Name T1 [Value]`` as the span's start, end, label, the name and the value
+    (``"true"`` for a binary attribute)."""
+    parts = text.split()
+    if len(parts) < 2:
+        raise InvalidInputError(f"{where}: an attribute needs 'Name T1 [Value]', got {text!r}")
+    start, end, label = _target(parts[1], bound, where)
+    value = parts[2] if len(parts) > 2 else "true"
+    return {"start": start, "end": end, "label": label, "attribute": parts[0], "value": value}
+
+
+def read_brat_relations(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
+    """The relations (``R`` lines) of a brat folder, one row per relation, with the spans
+    they link.
+
+    Parameters
+    ----------
+    path : str or Path
+        The folder of annotator subfolders that :func:`read_brat` reads.
+    encoding : str, default "utf-8"
+
+    Returns
+    -------
+    DataFrame
+        ``annotator``, ``document``, ``type``, ``head_start``, ``head_end``,
+        ``head_label``, ``tail_start``, ``tail_end``, ``tail_label``: the input of
+        :func:`accord.relation_agreement` (``Arg1`` is the head, ``Arg2`` the tail).
+
+    Raises
+    ------
+    InvalidInputError
+        A malformed ``R`` line, or one naming a ``T`` that the file does not have.
+
+    Notes
+    -----
+    A discontinuous span is named by its first start and last end, as
+    ``read_brat(discontinuous="hull")`` reads it. Equivalences (``*``) and events
+    (``E``) are not read.
+
+    Examples
+    --------
+    >>> import accord
+    >>> rel = accord.read_brat_relations(accord.datasets.path("spans"))
+    >>> rel[["annotator", "document", "type", "head_label", "tail_label"]]
+      annotator document    type head_label tail_label
+    0      ann1    note2  Treats       DRUG    DISEASE
+    """
+    relations, _ = _brat_links(path, encoding)
+    columns = ["annotator", "document", "type", *(f"head_{k}" for k in _ENDS),
+               *(f"tail_{k}" for k in _ENDS)]  # fmt: skip
+    return pd.DataFrame(relations, columns=columns)
+
+
+def read_brat_attributes(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
+    """The attributes (``A`` and ``M`` lines) of a brat folder, one row per attribute of a
+    span.
+
+    Parameters
+    ----------
+    path : str or Path
+        The folder of annotator subfolders that :func:`read_brat` reads.
+    encoding : str, default "utf-8"
+
+    Returns
+    -------
+    DataFrame
+        ``annotator``, ``document``, ``start``, ``end``, ``label`` (the span),
+        ``attribute`` and ``value`` (``"true"`` for a binary attribute): the input of
+        :func:`accord.attribute_agreement`.
+
+    Raises
+    ------
+    InvalidInputError
+        A malformed ``A`` line, or one naming a ``T`` that the file does not have.
+
+    Examples
+    --------
+    >>> import accord
+    >>> accord.read_brat_attributes(accord.datasets.path("spans")).columns.tolist()
+    ['annotator', 'document', 'start', 'end', 'label', 'attribute', 'value']
+    """
+    _, attributes = _brat_links(path, encoding)
+    columns = ["annotator", "document", *_ENDS, "attribute", "value"]
+    return pd.DataFrame(attributes, columns=columns)

@@ -13,5 +13,30 @@ from __future__ import annotations
 
 from ..data.spans import Spans, SpanUnit
 from ._agreement import SpanAgreement, SpanBy, SpanMatch, span_agreement
+from ._gamma import Gamma, gamma_agreement
+from ._relations import (
+    AttributeAgreement,
+    RelationAgreement,
+    attribute_agreement,
+    relation_agreement,
+)
+from ._unitizing import UnitizingAlpha, UnitizingAlpha1995, unitizing_alpha, unitizing_alpha_1995
 
-__all__ = ["SpanAgreement", "SpanBy", "SpanMatch", "SpanUnit", "Spans", "span_agreement"]
+__all__ = [
+    "AttributeAgreement",
+    "Gamma",
+    "RelationAgreement",
+    "SpanAgreement",
+    "SpanBy",
+    "SpanMatch",
+    "SpanUnit",
+    "Spans",
+    "UnitizingAlpha",
+    "UnitizingAlpha1995",
+    "attribute_agreement",
+    "gamma_agreement",
+    "relation_agreement",
+    "span_agreement",
+    "unitizing_alpha",
+    "unitizing_alpha_1995",
+]

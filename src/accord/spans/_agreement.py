@@ -18,7 +18,7 @@ from .._validate import check_choice
 from ..data.spans import Spans, SpanUnit
 from ._match import Side, match_exact, match_overlap, token_units
 
-__all__ = ["SpanAgreement", "SpanBy", "SpanMatch", "span_agreement"]
+__all__ = ["SpanAgreement", "SpanBy", "SpanMatch", "span_agreement", "spans_of"]
 
 SpanMatch: TypeAlias = Literal["exact", "overlap", "token"]
 """How two spans are matched: same offsets, any overlap, or token by token."""
@@ -57,7 +57,7 @@ class SpanAgreement(Result):
     match : {"exact", "overlap", "token"}
     ignore_label : bool
     by : {"label", "document"} or None
-    unit : {"character", "token"}
+    unit : {"character", "token", "millisecond"}
         What the offsets count.
     method : str
         The estimator and matching, in words.
@@ -250,7 +250,7 @@ def span_agreement(
     (0.785185, 0.785714)
     """
     _check_options(match, by, ignore_label)
-    data = _spans_of(
+    data = spans_of(
         spans,
         texts,
         annotator=annotator,
@@ -327,7 +327,7 @@ def _check_options(match: Any, by: Any, ignore_label: Any) -> None:
         )
 
 
-def _spans_of(
+def spans_of(
     spans: Spans | Any,
     texts: Mapping[Any, str] | None,
     *,

@@ -146,6 +146,10 @@ def token_units(data: Spans) -> tuple[IntArray, IntArray, IntArray, IntArray]:
         offset = np.arange(span.size) - np.repeat(np.cumsum(width) - width, width)
         unit = data.start[span] + offset
         return span, data.document[span], unit, unit + 1
+    if data.unit == "millisecond":
+        raise InvalidInputError(
+            "match='token' needs text; these spans are stretches of time (milliseconds)"
+        )
     spans_out: list[IntArray] = []
     units_out: list[IntArray] = []
     for d in np.unique(data.document).tolist():

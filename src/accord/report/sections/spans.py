@@ -34,6 +34,53 @@ def _span_result(ctx: Context) -> Any:
     return ctx.cached("span_agreement", lambda: span_agreement(ctx.spans))
 
 
+def _unitizing_result(ctx: Context) -> Any:
+    """``unitizing_alpha(spans)``, or why it is not computed (units of one annotator that
+    overlap), computed once."""
+    from ..._errors import InvalidInputError
+    from ...spans import unitizing_alpha
+
+    def run() -> Any:
+        try:
+            return unitizing_alpha(ctx.spans)
+        except InvalidInputError as error:
+            return str(error)
+
+    return ctx.cached("unitizing_alpha", run)
+
+
+def _unitizing_blocks(ctx: Context) -> tuple[list[Block], tuple[MethodNote, ...]]:
+    """The unitizing alphas beside F1: a table, or a note saying why there is none."""
+    result = _unitizing_result(ctx)
+    if isinstance(result, str):
+        return [Note(f"Unitizing alpha not computed: {result}", "fair")], ()
+    rows = [
+        {"measure": "u-alpha (units and gaps)", "alpha": result.statistic, "coverage": None},
+        {"measure": "|u-alpha (marked or not)", "alpha": result.binary, "coverage": None},
+        {"measure": "cu-alpha (labels where units meet)", "alpha": result.coding,
+         "coverage": result.coverage},
+    ] + [
+        {"measure": f"(k)u-alpha, {rec['label']}", "alpha": rec["alpha"],
+         "coverage": rec["coverage"]}
+        for rec in result.per_label.to_dict(orient="records")
+    ]  # fmt: skip
+    table = Table.of(
+        (
+            Column.text("measure", "measure"),
+            Column("alpha", "alpha"),
+            Column.text(
+                "coverage", lambda r: "" if r["coverage"] is None else fmt_pct(r["coverage"])
+            ),
+        ),
+        rows,
+        caption="Krippendorff's unitizing alphas: chance-corrected agreement character by "
+        "character, the unmarked stretches included. A low |u-alpha with a high cu-alpha "
+        "says the annotators disagree on what to mark, not on the labels; coverage is the "
+        "share of the continuum (or of the label's stretch) the figure speaks for.",
+    )
+    return [table], (MethodNote("Unitizing alpha", str(result.method), (REF["kmbw2016"],)),)
+
+
 def _span_f1_reading(result: Any) -> str:
     """What the mean pairwise F1 says, in one sentence."""
     if not math.isfinite(result.statistic):
@@ -148,6 +195,8 @@ def build_spans(ctx: Context) -> Section | None:
                 "guidelines leave open.",
             )
         )
+    unitizing, unitizing_notes = _unitizing_blocks(ctx)
+    blocks.extend(unitizing)
     lead = (
         f"F1 of each of the {fmt_int(result.n_pairs)} pairs of annotators"
         + (f" and per {result.by}" if result.by is not None else "")
@@ -159,5 +208,5 @@ def build_spans(ctx: Context) -> Section | None:
         "Span agreement",
         lead,
         tuple(blocks),
-        (MethodNote("Span agreement", str(result.method), (REF["hr2005"],)),),
+        (MethodNote("Span agreement", str(result.method), (REF["hr2005"],)), *unitizing_notes),
     )

@@ -1,0 +1,341 @@
+"""Krippendorff's unitizing alphas: the published examples (1995, 2004), a peer run of the
+2016 family, hand computations, brute-force cross-checks and invariances."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose
+
+import accord
+
+
+def frame(rows: list[tuple[object, str, int, int]], document: str = "d") -> pd.DataFrame:
+    """(annotator, label, start, end) rows in one document."""
+    df = pd.DataFrame(rows, columns=["annotator", "label", "start", "end"])
+    df["document"] = document
+    return df
+
+
+# --- Krippendorff (1995, 2004): the per-label alpha, as DKPro Agreement tests it ------------
+
+
+def k1995(stretch: int = 1) -> pd.DataFrame:
+    """Krippendorff (1995: p. 57), the four pairs of observers A-D on 24 positions, as
+    DKPro Agreement's Krippendorff1995Test.createExample(stretch) builds it: units given
+    as (begin, length) times ``stretch``; one label per pair of observers."""
+    units = {
+        "A": [(0, 2, 8), (0, 14, 6), (1, 4, 4), (1, 15, 2)],
+        "B": [(0, 0, 18), (1, 0, 2), (1, 2, 1), (1, 3, 1), (1, 4, 1), (1, 5, 1), (1, 6, 3),
+              (1, 9, 1)],
+        "C": [(0, 2, 6), (0, 10, 2), (0, 14, 4), (0, 20, 2), (1, 0, 2), (1, 4, 4),
+              (1, 10, 4), (1, 16, 2), (1, 20, 2)],
+        "D": [(0, 0, 2), (0, 2, 8), (0, 10, 4), (0, 14, 6), (0, 20, 4), (1, 0, 4),
+              (1, 4, 4), (1, 8, 7), (1, 15, 2), (1, 17, 7)],
+    }  # fmt: skip
+    rows = [(r, lab, b * stretch, (b + n) * stretch) for lab, us in units.items() for r, b, n in us]
+    return frame(rows)
+
+
+def test_krippendorff_1995_observed_disagreement() -> None:
+    # DKPro Agreement, Krippendorff1995Test.testAgreement: D_o for A-D (offset 1e-5)
+    res = accord.unitizing_alpha_1995(k1995(), lengths={"d": 24})
+    got = res.per_label.set_index("label")["observed"]
+    assert_allclose(got[["A", "B", "C", "D"]], [0.03125, 2.26736, 0.02777, 0.38715], atol=1e-5)
+    # by hand for A: Bertha [2,10) [14,20), Bill [4,8) [15,17): (2^2 + 2^2) + (1^2 + 3^2) = 18,
+    # D_o = 2 * 18 / (2 * 1 * 24^2) = 0.03125
+    assert got["A"] == pytest.approx(2 * 18 / (2 * 24**2), rel=1e-12)
+
+
+def test_krippendorff_1995_expected_and_alpha_on_a_fine_continuum() -> None:
+    # Krippendorff (1995) reports D_e and alpha for a continuum taken as continuous; DKPro's
+    # Krippendorff1995Test stretches the example by 1200000/24 and accepts D_e within 0.005
+    # and alpha within 0.02 of the printed values (A .553, B -.926, C .679, D .066)
+    res = accord.unitizing_alpha_1995(k1995(50000), lengths={"d": 1200000})
+    t = res.per_label.set_index("label")
+    assert_allclose(t.loc[["A", "B", "C", "D"], "expected"], [0.06990, 1.17731, 0.08642, 0.41445],
+                    atol=0.005)  # fmt: skip
+    assert_allclose(t.loc[["A", "B", "C", "D"], "alpha"], [0.553, -0.926, 0.679, 0.066], atol=0.02)
+    # the observed disagreement does not depend on the stretch
+    assert_allclose(t.loc["C", "observed"], 0.02777, atol=1e-5)
+
+
+def test_krippendorff_1995_expected_converges_with_the_stretch() -> None:
+    # DKPro Krippendorff1995Test.testVaryingLengths: D_e(C) at 12/24 and 120/24
+    for stretch, length, d_e in ((1, 24, None), (5, 120, 0.08234), (50, 1200, 0.08600)):
+        res = accord.unitizing_alpha_1995(k1995(stretch), lengths={"d": length})
+        row = res.per_label.set_index("label").loc["C"]
+        assert row["observed"] == pytest.approx(0.02777, abs=1e-5)
+        if d_e is not None:
+            assert row["expected"] == pytest.approx(d_e, abs=0.005)
+
+
+def k2004() -> pd.DataFrame:
+    """Krippendorff (2004: p. 254): two observers, labels c and k on [150, 450), shifted to
+    start at 0 (DKPro Krippendorff2004Test.createExample, units as (begin, length))."""
+    units = [(0, "c", 225, 70), (0, "c", 370, 30), (1, "c", 220, 80), (1, "c", 355, 20),
+             (1, "c", 400, 20), (0, "k", 180, 60), (0, "k", 300, 50), (1, "k", 180, 60),
+             (1, "k", 300, 50)]  # fmt: skip
+    return frame([(r, lab, b - 150, b + n - 150) for r, lab, b, n in units])
+
+
+def test_krippendorff_2004_example() -> None:
+    # DKPro Agreement Krippendorff2004Test.testCategoryAgreement (offset 1e-4):
+    # c: D_o .0144, D_e .0532, alpha .7286; k: D_o 0, D_e .0490, alpha 1
+    res = accord.unitizing_alpha_1995(k2004(), lengths={"d": 300})
+    t = res.per_label.set_index("label")
+    assert_allclose(t.loc["c", ["observed", "expected", "alpha"]].astype(float),
+                    [0.0144, 0.0532, 0.7286], atol=1e-4)  # fmt: skip
+    assert_allclose(t.loc["k", ["observed", "expected", "alpha"]].astype(float),
+                    [0.0, 0.0490, 1.0], atol=1e-4)  # fmt: skip
+    # testAgreement: 0.8591 within 0.0005 (the book's figure from D's rounded to 4 places:
+    # 1 - .0144 / (.0532 + .0490) = .8591; unrounded it is .8587)
+    assert res.statistic == pytest.approx(0.8591, abs=5e-4)
+    assert res.statistic == pytest.approx(1 - res.observed / res.expected, rel=1e-12)
+
+
+def test_dkpro_unitizing_example_by_hand() -> None:
+    # DKPro UnitizingAgreementTest.testAgreement: r0 -11111111-, r1 --1-1-1---;
+    # D_o .9100, D_e .5351, alpha -.7003 (offset 1e-4). By hand: the unit [1,9) against
+    # [2,3), [4,5), [6,7): 37 + 25 + 29 = 91, D_o = 2 * 91 / (2 * 1 * 10^2) = 0.91;
+    # D_e = (2/10) * (3 * 840 / 3 + 3 * 9) / (20 * 19 - 56) = 173.4 / 324
+    res = accord.unitizing_alpha_1995(
+        frame([(0, "A", 1, 9), (1, "A", 2, 3), (1, "A", 4, 5), (1, "A", 6, 7)]), lengths={"d": 10}
+    )
+    row = res.per_label.iloc[0]
+    assert row["observed"] == pytest.approx(0.91, rel=1e-12)
+    assert row["expected"] == pytest.approx(173.4 / 324, rel=1e-12)
+    assert row["alpha"] == pytest.approx(-0.7003, abs=1e-4)
+
+
+def test_units_of_different_labels_may_overlap_in_1995_but_not_in_2016() -> None:
+    df = frame([("a", "x", 0, 5), ("a", "y", 3, 8), ("b", "x", 0, 5), ("b", "y", 3, 8)])
+    res = accord.unitizing_alpha_1995(df, lengths={"d": 10})
+    assert res.statistic == pytest.approx(1.0)
+    with pytest.raises(accord.InvalidInputError, match=r"annotator 'a', document 'd', 0-5 and 3-8"):
+        accord.unitizing_alpha(df, lengths={"d": 10})
+
+
+# --- the 2016 family ------------------------------------------------------------------------
+
+#: Peer: lindanna/unitized_alpha (unitized_alpha.py, which transcribes the 2016 paper's
+#: equations), run side by side: ``u_alpha(spans, 20, 'nominal')`` on the data of its
+#: ``__main__`` block; its README prints the same figures (0.474, 0.433, 0.779 covering
+#: 38.33 %, (1) 0.769 covering 95.45 %, (2) 0.787 covering 59.52 %).
+LINDANNA_MAIN = {
+    "spans": [("Alex", "1", 2, 5), ("Alex", "1", 9, 11), ("Alex", "2", 12, 20),
+              ("Paul", "1", 2, 5), ("Paul", "2", 7, 15), ("Susan", "1", 2, 5),
+              ("Susan", "2", 10, 15)],
+    "length": 20,
+    "u": 0.4739130434782609, "binary": 0.43281249999999993, "cu": 0.7788819875776397,
+    "coverage": 0.38333333333333336, "k": [0.7692517006802722, 0.7869714285714285],
+    "k_coverage": [0.9545454545454545, 0.5952380952380952],
+}  # fmt: skip
+
+#: Same peer, ``u_alpha(spans, 60, 'nominal')`` on the spans of its README example.
+LINDANNA_README = {
+    "spans": [("Alex", "1", 2, 5), ("Paul", "1", 2, 5), ("Paul", "2", 10, 20),
+              ("Susan", "2", 2, 5), ("Susan", "2", 15, 20)],
+    "length": 60,
+    "u": 0.3982981423791392, "binary": 0.5238010446343782, "cu": 0.3571428571428571,
+    "coverage": 0.07777777777777778, "k": [0.3125000000000001, 0.390625],
+    "k_coverage": [1.0, 0.4444444444444444],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("ref", [LINDANNA_MAIN, LINDANNA_README], ids=["main", "readme"])
+def test_2016_family_against_the_python_transcription(ref: dict) -> None:
+    res = accord.unitizing_alpha(frame(ref["spans"]), lengths={"d": ref["length"]})
+    assert_allclose([res.statistic, res.binary, res.coding, res.coverage],
+                    [ref["u"], ref["binary"], ref["cu"], ref["coverage"]], rtol=1e-12)  # fmt: skip
+    assert_allclose(res.per_label["alpha"], ref["k"], rtol=1e-12)
+    assert_allclose(res.per_label["coverage"], ref["k_coverage"], rtol=1e-12)
+
+
+def test_2016_one_label_by_hand() -> None:
+    # a: x [0,4); b: x [2,6); L = 10. l_xx = 4, l_x. = 8, l_gg = 8, l_.. = 20;
+    # S_x = 4^2 + 4^2 = 32, S_gap = 6 + 6 = 12; e_xx = 20 * 32 / 356, e_gg = 20 * 132 / 356;
+    # u-alpha = 1 - 8 / (20 - 20 * 164 / 356) = 31/120; with one label |u = u, and cu is
+    # undefined (no expected disagreement among labels)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = accord.unitizing_alpha(frame([("a", "x", 0, 4), ("b", "x", 2, 6)]), lengths={"d": 10})
+    assert res.statistic == pytest.approx(31 / 120, rel=1e-12)
+    assert res.binary == pytest.approx(31 / 120, rel=1e-12)
+    assert math.isnan(res.coding)
+    assert res.observed.loc["x", "x"] == 4 and res.observed.loc["(gap)", "(gap)"] == 8
+    assert res.expected.loc["x", "x"] == pytest.approx(20 * 32 / 356, rel=1e-12)
+
+
+def test_2016_two_labels_no_gaps_by_hand() -> None:
+    # a: x [0,4), y [4,8); b: x [0,6), y [6,8); L = 8, no gaps. l_xx = 8, l_xy = l_yx = 2,
+    # l_yy = 4; S*_x = 4^2 + 6^2 = 52, S*_y = 4^2 + 2^2 = 20; e*_kk = (l_k^2 - S_k) / 11.5;
+    # cu = 1 - 4 / (16 - 64 / 11.5) = 37/60, and without gaps u = cu;
+    # (x) = 1 - (108 / 115) * 2 / (60 / 11.5) = 0.64, (y) = 1 - 152 / 360 = 26/45
+    df = frame([("a", "x", 0, 4), ("a", "y", 4, 8), ("b", "x", 0, 6), ("b", "y", 6, 8)])
+    res = accord.unitizing_alpha(df)
+    assert res.coding == pytest.approx(37 / 60, rel=1e-12)
+    assert res.statistic == pytest.approx(37 / 60, rel=1e-12)
+    assert res.coverage == pytest.approx(1.0)
+    assert_allclose(res.per_label["alpha"], [0.64, 26 / 45], rtol=1e-12)
+    assert res.n_annotators == 2 and res.length == 8
+
+
+def brute_coincidences(df: pd.DataFrame, length: int, labels: list[str]) -> np.ndarray:
+    """l_ck by counting character by character (value 0 the gap, label index + 1)."""
+    annotators = sorted(df["annotator"].unique())
+    m = len(annotators)
+    grid = np.zeros((m, length), dtype=int)
+    for a, lab, s, e in df[["annotator", "label", "start", "end"]].itertuples(index=False):
+        grid[annotators.index(a), s:e] = labels.index(lab) + 1
+    q = len(labels) + 1
+    ell = np.zeros((q, q))
+    for t in range(length):
+        for i, j in itertools.permutations(range(m), 2):
+            ell[grid[i, t], grid[j, t]] += 1
+    return ell / (m - 1)
+
+
+@st.composite
+def partitions(draw: st.DrawFn) -> tuple[pd.DataFrame, int]:
+    """Two to four annotators, each with non-overlapping units on [0, length)."""
+    length = draw(st.integers(4, 30))
+    m = draw(st.integers(2, 4))
+    rows = []
+    for a in range(m):
+        cuts = sorted(draw(st.sets(st.integers(0, length), min_size=2, max_size=8)))
+        for s, e in itertools.pairwise(cuts):
+            if draw(st.booleans()):
+                rows.append((f"r{a}", draw(st.sampled_from(["x", "y", "z"])), s, e))
+    return frame(rows), length
+
+
+@settings(max_examples=40, deadline=None)
+@given(partitions())
+def test_coincidences_match_a_character_count(case: tuple[pd.DataFrame, int]) -> None:
+    df, length = case
+    if df.empty or df["annotator"].nunique() < 2:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = accord.unitizing_alpha(df, lengths={"d": length})
+    ell = brute_coincidences(df, length, list(res.labels))
+    assert_allclose(res.observed.to_numpy(), ell, atol=1e-9)
+    assert_allclose(res.expected.to_numpy().sum(), ell.sum(), rtol=1e-9)
+
+
+def brute_observed_1995(df: pd.DataFrame, length: int, label: str) -> float:
+    """Sum of delta^2 over every pair of segments of two annotators that overlap."""
+    annotators = sorted(df["annotator"].unique())
+    segments = []
+    for a in annotators:
+        units = sorted(
+            (s, e)
+            for s, e in df[(df.annotator == a) & (df.label == label)][["start", "end"]].itertuples(
+                index=False
+            )
+        )
+        segs, pos = [], 0
+        for s, e in units:
+            if s > pos:
+                segs.append((pos, s, False))
+            segs.append((s, e, True))
+            pos = e
+        if pos < length:
+            segs.append((pos, length, False))
+        segments.append(segs)
+    total = 0.0
+    for gi, hj in itertools.combinations(segments, 2):
+        for sg, eg, ug in gi:
+            for sh, eh, uh in hj:
+                if min(eg, eh) <= max(sg, sh):
+                    continue
+                if ug and uh:
+                    total += (sg - sh) ** 2 + (eg - eh) ** 2
+                elif ug and sg >= sh and eg <= eh:
+                    total += (eg - sg) ** 2
+                elif uh and sh >= sg and eh <= eg:
+                    total += (eh - sh) ** 2
+    m = len(annotators)
+    return 2 * total / (m * (m - 1) * length**2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(partitions())
+def test_1995_observed_matches_a_pairwise_loop(case: tuple[pd.DataFrame, int]) -> None:
+    df, length = case
+    if df.empty or df["annotator"].nunique() < 2:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = accord.unitizing_alpha_1995(df, lengths={"d": length})
+    for lab, got in res.per_label.set_index("label")["observed"].items():
+        assert got == pytest.approx(brute_observed_1995(df, length, str(lab)), abs=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(partitions(), st.permutations(["x", "y", "z"]))
+def test_invariant_to_annotator_and_label_names(case: tuple[pd.DataFrame, int], perm: list) -> None:
+    df, length = case
+    if df.empty or df["annotator"].nunique() < 2:
+        return
+    renamed = df.assign(
+        label=df["label"].map(dict(zip(["x", "y", "z"], perm, strict=True))),
+        annotator=df["annotator"].map(lambda a: "z" + a[::-1]),
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        one = accord.unitizing_alpha(df, lengths={"d": length})
+        two = accord.unitizing_alpha(renamed, lengths={"d": length})
+        a95 = accord.unitizing_alpha_1995(df, lengths={"d": length})
+        b95 = accord.unitizing_alpha_1995(renamed, lengths={"d": length})
+    for a, b in ((one.statistic, two.statistic), (one.binary, two.binary),
+                 (one.coding, two.coding), (a95.statistic, b95.statistic)):  # fmt: skip
+        assert (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, abs=1e-9)
+    if math.isfinite(one.statistic):
+        assert one.statistic <= 1 + 1e-12
+
+
+def test_identical_annotators_agree_perfectly_and_documents_do_not_merge_gaps() -> None:
+    rows = [("a", "x", 2, 5), ("b", "x", 2, 5), ("a", "y", 6, 9), ("b", "y", 6, 9)]
+    one = pd.concat([frame(rows, "d1"), frame(rows, "d2")])
+    res = accord.unitizing_alpha(one, lengths={"d1": 12, "d2": 12})
+    assert res.statistic == pytest.approx(1.0) and res.coding == pytest.approx(1.0)
+    assert res.length == 24 and res.n_documents == 2
+    # two documents are two continua: the gap [9, 12) of d1 and [0, 2) of d2 stay apart
+    assert res.expected.loc["(gap)", "(gap)"] > 0
+
+
+def test_unknown_length_is_the_last_end_and_a_note_says_so() -> None:
+    res = accord.unitizing_alpha(frame([("a", "x", 0, 4), ("b", "x", 0, 6), ("b", "y", 6, 9)]))
+    assert res.length == 9
+    assert any("without a known length" in n for n in res.notes)
+    with pytest.raises(accord.InvalidInputError, match="given length 5, but a span ends at 9"):
+        accord.unitizing_alpha(frame([("a", "x", 0, 4), ("b", "y", 6, 9)]), lengths={"d": 5})
+
+
+def test_bad_input() -> None:
+    with pytest.raises(accord.InvalidInputError, match="at least two annotators"):
+        accord.unitizing_alpha(frame([("a", "x", 0, 4)]))
+    with pytest.raises(accord.InvalidInputError, match="not in the spans"):
+        accord.unitizing_alpha(frame([("a", "x", 0, 4), ("b", "x", 0, 4)]), lengths={"e": 9})
+    with pytest.raises(accord.InvalidInputError, match="mutually exclusive"):
+        accord.unitizing_alpha_1995(frame([("a", "x", 0, 4), ("a", "x", 2, 6), ("b", "x", 0, 4)]))
+
+
+def test_read_brat_example_and_to_dict() -> None:
+    spans = accord.read_brat(accord.datasets.path("spans"))
+    res = accord.unitizing_alpha(spans)
+    assert -1 <= res.statistic <= 1 and 0 < res.coverage < 1
+    d = res.to_dict()
+    assert set(d["observed"]) == {"(gap)", "DISEASE", "DRUG"}
+    assert d["per_label"][0]["label"] == "DISEASE"
+    old = accord.unitizing_alpha_1995(spans).to_dict()
+    assert old["per_label"][0]["label"] == "DISEASE"
