@@ -127,6 +127,8 @@ if TYPE_CHECKING:
         bland_altman,
         concordance_correlation,
     )
+    from .measurements.deming import Deming, deming
+    from .measurements.passing_bablok import PassingBablok, passing_bablok
     from .planning import (
         SampleSize,
         SimulatedSampleSize,
@@ -138,6 +140,7 @@ if TYPE_CHECKING:
     from .report import HtmlReport, report
     from .report.measurements import bland_altman_plot, concordance_plot
     from .report.planning import plan_figure
+    from .report.regression import regression_plot, residual_plot
     from .spans import SpanAgreement, span_agreement
     from .stats import ItemCategoryCounts, PairTables, RaterCategoryCounts
     from .stats.panel import PanelStatistics
@@ -198,6 +201,12 @@ _EXPORTS: dict[str, str] = {
     "bland_altman_plot": ".report.measurements",
     "concordance_plot": ".report.measurements",
     "concordance_correlation": ".measurements",
+    "Deming": ".measurements.deming",
+    "deming": ".measurements.deming",
+    "PassingBablok": ".measurements.passing_bablok",
+    "passing_bablok": ".measurements.passing_bablok",
+    "regression_plot": ".report.regression",
+    "residual_plot": ".report.regression",
     "SampleSize": ".planning",
     "SimulatedSampleSize": ".planning",
     "sample_size_alpha": ".planning",
@@ -306,6 +315,7 @@ __all__ = [
     "ContingencyTable",
     "ConvergenceError",
     "DegenerateDataWarning",
+    "Deming",
     "Dichotomization",
     "DroppedDataWarning",
     "DuplicateRatingError",
@@ -332,6 +342,7 @@ __all__ = [
     "PairwiseSpecificAgreement",
     "PanelCalibration",
     "PanelStatistics",
+    "PassingBablok",
     "PerLabelAgreement",
     "PooledSpecificAgreement",
     "RaterCategoryCounts",
@@ -367,6 +378,7 @@ __all__ = [
     "consensus",
     "dask_statistics",
     "datasets",
+    "deming",
     "entropy",
     "fleiss_kappa",
     "gwet_ac1",
@@ -387,6 +399,7 @@ __all__ = [
     "pairwise_preference_agreement",
     "pairwise_specific_agreement",
     "panel_statistics",
+    "passing_bablok",
     "per_label_agreement",
     "percent_agreement",
     "plan_figure",
@@ -404,8 +417,10 @@ __all__ = [
     "read_sclite_sgml",
     "read_spans",
     "recalibrate",
+    "regression_plot",
     "reliability_diagram",
     "report",
+    "residual_plot",
     "sample_size_alpha",
     "sample_size_icc",
     "sample_size_kappa",
