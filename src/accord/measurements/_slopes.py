@@ -25,7 +25,13 @@ import numpy as np
 
 from .._types import FloatArray, IntArray
 
-__all__ = ["SlopeSet", "slope_order_statistics"]
+__all__ = ["SlopeSet", "Threshold", "slope_order_statistics"]
+
+#: A threshold of the slopes: a float ``t`` (slopes ``<= t``), or, for integer data, the
+#: exact rational ``num / den`` (``den > 0``) with ``strict`` (slopes ``< num / den``).
+Threshold = float | tuple[int, int, bool]
+#: Largest magnitude of integer data counted in exact integer arithmetic.
+_EXACT_MAX = 2.0**30
 
 #: Slopes listed outright once a bracket holds at most this many (times n, at least).
 _LIST_FACTOR = 8
@@ -135,6 +141,7 @@ class SlopeSet:
     x: FloatArray
     y: FloatArray
     n_finite: int
+    exact: bool
 
     @classmethod
     def of(cls, x: FloatArray, y: FloatArray) -> SlopeSet:
@@ -143,18 +150,30 @@ class SlopeSet:
         _, ties = np.unique(xs, return_counts=True)
         n = xs.size
         same = int((ties * (ties - 1) // 2).sum())
-        return cls(xs, ys, n * (n - 1) // 2 - same)
+        exact = bool(
+            n
+            and np.all(xs == np.round(xs))
+            and np.all(ys == np.round(ys))
+            and max(np.max(np.abs(xs)), np.max(np.abs(ys))) <= _EXACT_MAX
+        )
+        return cls(xs, ys, n * (n - 1) // 2 - same, exact)
 
-    def ranks_at(self, t: float) -> IntArray:
+    def ranks_at(self, t: Threshold) -> IntArray:
         """The place of each point in the order by ``u_t = y - t x`` (ties: larger ``x``
-        first, then the order by ``x``), so that ``j`` precedes ``i`` (``x_i < x_j``)
-        exactly when their slope is at most ``t``. ``t = -inf`` and ``+inf`` are the limits
-        (the orders by ``x`` and by ``-x``)."""
+        first, then the order by ``x``; for a strict threshold smaller ``x`` first), so that
+        ``j`` precedes ``i`` (``x_i < x_j``) exactly when their slope is at most ``t``
+        (below it, when strict). ``t = -inf`` and ``+inf`` are the limits (the orders by
+        ``x`` and by ``-x``). A rational threshold is exact: ``u = den y - num x`` in
+        integers."""
         n = self.x.size
         idx = np.arange(n)
-        if t == -math.inf:
+        if isinstance(t, tuple):
+            num, den, strict = t
+            u = den * self.y.astype(np.int64) - num * self.x.astype(np.int64)
+            key = np.lexsort((idx, self.x if strict else -self.x, u))
+        elif t == -math.inf:
             return idx
-        if t == math.inf:
+        elif t == math.inf:
             key = np.lexsort((idx, -self.x))
         else:
             key = np.lexsort((idx, -self.x, self.y - t * self.x))
@@ -162,8 +181,8 @@ class SlopeSet:
         ranks[key] = idx
         return ranks
 
-    def at_most(self, t: float) -> int:
-        """Finite slopes ``<= t``."""
+    def at_most(self, t: Threshold) -> int:
+        """Finite slopes ``<= t`` (``< t`` for a strict rational threshold)."""
         if t == -math.inf:
             return 0
         if t == math.inf:
@@ -178,7 +197,7 @@ class SlopeSet:
         tau = float(stats.kendalltau(np.arange(n), self.ranks_at(t)).statistic)
         return round((1.0 - tau) * n * (n - 1) / 4.0)
 
-    def between(self, lo: float, hi: float) -> _Levels:
+    def between(self, lo: Threshold, hi: Threshold) -> _Levels:
         """The pairs whose slope is in ``(lo, hi]`` (as positions in the order at ``lo``),
         and that order."""
         ranks_lo, ranks_hi = self.ranks_at(lo), self.ranks_at(hi)
@@ -194,50 +213,77 @@ class SlopeSet:
     def slopes(self, i: IntArray, j: IntArray) -> FloatArray:
         return np.asarray((self.y[j] - self.y[i]) / (self.x[j] - self.x[i]), dtype=np.float64)
 
+    def rational(self, i: int, j: int, strict: bool) -> tuple[int, int, bool]:
+        """The slope of points ``i`` and ``j`` (``x_i < x_j``) as an exact threshold."""
+        return int(self.y[j] - self.y[i]), int(self.x[j] - self.x[i]), strict
+
 
 class _Bracket(NamedTuple):
     """Slopes in ``(lo, hi]``: ``low`` finite slopes are at most ``lo``, ``size`` in it."""
 
-    lo: float
-    hi: float
+    lo: Threshold
+    hi: Threshold
     low: int
     size: int
 
 
 def _quantile_ends(
-    sample: FloatArray, wants: tuple[int, ...], cur: _Bracket
-) -> tuple[float, float]:
+    points: SlopeSet,
+    drawn: tuple[FloatArray, IntArray, IntArray],
+    wants: tuple[int, ...],
+    cur: _Bracket,
+) -> tuple[Threshold, Threshold]:
     """Sample quantiles around the lowest and the highest wanted rank (1-based) of ``cur``,
-    from a sorted uniform ``sample`` of its slopes."""
+    from a sorted uniform sample of its slopes (exact rationals for integer data)."""
+    sample, first, second = drawn
     m = sample.size
-    ends = []
+    ends: list[Threshold] = []
     for want, side in ((min(wants), 0), (max(wants), 1)):
         p = (want - cur.low) / cur.size
         half = _SPREAD * math.sqrt(p * (1 - p) / m) + 2.0 / m
         i = math.floor((p - half) * m) - 1 if side == 0 else math.ceil((p + half) * m)
-        ends.append(cur[side] if i < 0 or i >= m else float(sample[i]))
+        if i < 0 or i >= m:
+            ends.append(cur.lo if side == 0 else cur.hi)
+        elif points.exact:
+            ends.append(points.rational(int(first[i]), int(second[i]), False))
+        else:
+            ends.append(float(sample[i]))
     return ends[0], ends[1]
 
 
-def _tied(points: SlopeSet, v: float, wants: tuple[int, ...]) -> float | _Bracket | None:
-    """``v`` when the wanted ranks all fall on slopes equal to ``v``; else the side of
-    ``v`` that holds them (None when they straddle it)."""
-    just_below = float(np.nextafter(v, -math.inf))
-    below, at = points.at_most(just_below), points.at_most(v)
-    if below < min(wants) and max(wants) <= at:
+def _tied(
+    points: SlopeSet, at: tuple[float, int, int], wants: tuple[int, ...], cur: _Bracket
+) -> float | _Bracket | None:
+    """``v``, the slope of the sampled pair ``at = (v, i, j)``, when the wanted ranks all
+    fall on slopes equal to it; else the part of ``cur`` below or above the slopes equal
+    to ``v`` that holds them (None when they straddle it, or the ties cannot be told
+    apart in floating point)."""
+    v, i, j = at
+    if points.exact:
+        below_t: Threshold = points.rational(i, j, True)
+        at_t: Threshold = points.rational(i, j, False)
+    else:
+        below_t, at_t = float(np.nextafter(v, -math.inf)), v
+    below, up_to = points.at_most(below_t), points.at_most(at_t)
+    if below < min(wants) and max(wants) <= up_to:
         return v
-    if max(wants) <= below:
-        return _Bracket(-math.inf, just_below, 0, below)
-    if min(wants) > at:
-        return _Bracket(v, math.inf, at, points.n_finite - at)
+    if max(wants) <= below and below < cur.low + cur.size:
+        return _Bracket(cur.lo, below_t, cur.low, below - cur.low)
+    if min(wants) > up_to and up_to > cur.low:
+        return _Bracket(at_t, cur.hi, up_to, cur.low + cur.size - up_to)
     return None
 
 
 def _narrowed(
-    points: SlopeSet, sample: FloatArray, wants: tuple[int, ...], cur: _Bracket
+    points: SlopeSet,
+    drawn: tuple[FloatArray, IntArray, IntArray],
+    wants: tuple[int, ...],
+    cur: _Bracket,
 ) -> float | _Bracket:
-    """A narrower bracket of ``cur`` holding the wanted ranks (or their common value)."""
-    lo, hi = _quantile_ends(sample, wants, cur)
+    """A narrower bracket of ``cur`` holding the wanted ranks (or their common value), from
+    a sorted sample of its slopes and their pairs."""
+    sample, pairs = drawn[0], drawn[1:]
+    lo, hi = _quantile_ends(points, drawn, wants, cur)
     below_lo = points.at_most(lo) if lo != cur.lo else cur.low
     below_hi = points.at_most(hi) if hi != cur.hi else cur.low + cur.size
     if below_lo >= min(wants):  # the sample missed: keep the old end
@@ -246,31 +292,35 @@ def _narrowed(
         hi, below_hi = cur.hi, cur.low + cur.size
     new = _Bracket(lo, hi, below_lo, below_hi - below_lo)
     if new.size > 0.75 * cur.size:  # many tied slopes: settle the value they share
-        side = _tied(points, float(sample[sample.size // 2]), wants)
+        p = (min(wants) - cur.low) / cur.size
+        k = min(sample.size - 1, max(0, math.ceil(p * sample.size) - 1))
+        side = _tied(points, (float(sample[k]), int(pairs[0][k]), int(pairs[1][k])), wants, cur)
         if side is None:
             return new
-        if isinstance(side, float):
+        if isinstance(side, float) or side.size < new.size:
             return side
-        lo_end = max((side.lo, side.low), (new.lo, new.low))
-        hi_end = min((side.hi, side.low + side.size), (new.hi, new.low + new.size))
-        new = _Bracket(lo_end[0], hi_end[0], lo_end[1], hi_end[1] - lo_end[1])
     return new
 
 
-def _sample(points: SlopeSet, cur: _Bracket, rng: np.random.Generator) -> FloatArray:
-    """A sorted uniform sample (with replacement) of the slopes in ``cur``."""
+def _sample(
+    points: SlopeSet, cur: _Bracket, rng: np.random.Generator
+) -> tuple[FloatArray, IntArray, IntArray]:
+    """A sorted uniform sample (with replacement) of the slopes in ``cur``, with the pairs
+    of points ``(i, j)`` (``x_i < x_j``) that give them."""
     if cur.lo == -math.inf and cur.hi == math.inf:
         n = points.x.size
         i = rng.integers(0, n, size=3 * _SAMPLE)
         j = rng.integers(0, n, size=3 * _SAMPLE)
         a, b = np.minimum(i, j), np.maximum(i, j)
         ok = points.x[a] < points.x[b]
-        sample = points.slopes(a[ok][:_SAMPLE], b[ok][:_SAMPLE])
+        a, b = a[ok][:_SAMPLE], b[ok][:_SAMPLE]
     else:
         levels = points.between(cur.lo, cur.hi)
-        sample = points.slopes(*levels.pairs(rng.integers(0, levels.total, size=_SAMPLE)))
-    sample.sort()
-    return sample
+        a, b = levels.pairs(rng.integers(0, levels.total, size=_SAMPLE))
+        a, b = np.minimum(a, b), np.maximum(a, b)  # positions in the order by (x, y)
+    sample = points.slopes(a, b)
+    order = np.argsort(sample, kind="stable")
+    return sample[order], a[order], b[order]
 
 
 def _pick(points: SlopeSet, wants: tuple[int, ...], cur: float | _Bracket) -> tuple[float, ...]:
@@ -288,7 +338,7 @@ def _select(
     group: tuple[int, ...],
     cur: float | _Bracket,
     rng: np.random.Generator,
-    shared: FloatArray | None,
+    shared: tuple[FloatArray, IntArray, IntArray] | None,
 ) -> tuple[float, ...]:
     """The ranks of ``group`` inside ``cur``, narrowing it until it can be listed (the
     first round on the ``shared`` sample of ``cur``, when given); a group that tied slopes
