@@ -228,14 +228,11 @@ class _Bracket(NamedTuple):
 
 
 def _quantile_ends(
-    points: SlopeSet,
-    drawn: tuple[FloatArray, IntArray, IntArray],
-    wants: tuple[int, ...],
-    cur: _Bracket,
+    points: SlopeSet, drawn: _Drawn, wants: tuple[int, ...], cur: _Bracket
 ) -> tuple[Threshold, Threshold]:
     """Sample quantiles around the lowest and the highest wanted rank (1-based) of ``cur``,
-    from a sorted uniform sample of its slopes (exact rationals for integer data)."""
-    sample, first, second = drawn
+    from a uniform sample of its slopes (exact rationals for integer data)."""
+    sample = drawn.sorted
     m = sample.size
     ends: list[Threshold] = []
     for want, side in ((min(wants), 0), (max(wants), 1)):
@@ -245,7 +242,7 @@ def _quantile_ends(
         if i < 0 or i >= m:
             ends.append(cur.lo if side == 0 else cur.hi)
         elif points.exact:
-            ends.append(points.rational(int(first[i]), int(second[i]), False))
+            ends.append(points.rational(*drawn.pair_of(i), False))
         else:
             ends.append(float(sample[i]))
     return ends[0], ends[1]
@@ -275,14 +272,11 @@ def _tied(
 
 
 def _narrowed(
-    points: SlopeSet,
-    drawn: tuple[FloatArray, IntArray, IntArray],
-    wants: tuple[int, ...],
-    cur: _Bracket,
+    points: SlopeSet, drawn: _Drawn, wants: tuple[int, ...], cur: _Bracket
 ) -> float | _Bracket:
     """A narrower bracket of ``cur`` holding the wanted ranks (or their common value), from
-    a sorted sample of its slopes and their pairs."""
-    sample, pairs = drawn[0], drawn[1:]
+    a uniform sample of its slopes."""
+    sample = drawn.sorted
     lo, hi = _quantile_ends(points, drawn, wants, cur)
     below_lo = points.at_most(lo) if lo != cur.lo else cur.low
     below_hi = points.at_most(hi) if hi != cur.hi else cur.low + cur.size
@@ -294,7 +288,7 @@ def _narrowed(
     if new.size > 0.75 * cur.size:  # many tied slopes: settle the value they share
         p = (min(wants) - cur.low) / cur.size
         k = min(sample.size - 1, max(0, math.ceil(p * sample.size) - 1))
-        side = _tied(points, (float(sample[k]), int(pairs[0][k]), int(pairs[1][k])), wants, cur)
+        side = _tied(points, (float(sample[k]), *drawn.pair_of(k)), wants, cur)
         if side is None:
             return new
         if isinstance(side, float) or side.size < new.size:
@@ -302,25 +296,43 @@ def _narrowed(
     return new
 
 
-def _sample(
-    points: SlopeSet, cur: _Bracket, rng: np.random.Generator
-) -> tuple[FloatArray, IntArray, IntArray]:
-    """A sorted uniform sample (with replacement) of the slopes in ``cur``, with the pairs
-    of points ``(i, j)`` (``x_i < x_j``) that give them."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Drawn:
+    """A uniform sample of the slopes of a bracket: ``sorted`` its values in order, and
+    ``values``, ``first``, ``second`` the same slopes as drawn with their pairs of points
+    (``x_first < x_second``)."""
+
+    sorted: FloatArray
+    values: FloatArray
+    first: IntArray
+    second: IntArray
+
+    def pair_of(self, k: int) -> tuple[int, int]:
+        """The pair of points of the ``k``-th smallest sampled slope."""
+        at = int(np.flatnonzero(self.values == self.sorted[k])[0])
+        return int(self.first[at]), int(self.second[at])
+
+
+def _sample(points: SlopeSet, cur: _Bracket, rng: np.random.Generator) -> _Drawn:
+    """A uniform sample (with replacement) of the slopes in ``cur``."""
     if cur.lo == -math.inf and cur.hi == math.inf:
         n = points.x.size
-        i = rng.integers(0, n, size=3 * _SAMPLE)
-        j = rng.integers(0, n, size=3 * _SAMPLE)
-        a, b = np.minimum(i, j), np.maximum(i, j)
-        ok = points.x[a] < points.x[b]
-        a, b = a[ok][:_SAMPLE], b[ok][:_SAMPLE]
+        firsts, seconds, got = [], [], 0
+        while got < _SAMPLE:
+            i = rng.integers(0, n, size=_SAMPLE + _SAMPLE // 4)
+            j = rng.integers(0, n, size=i.size)
+            a, b = np.minimum(i, j), np.maximum(i, j)
+            ok = points.x[a] < points.x[b]
+            firsts.append(a[ok])
+            seconds.append(b[ok])
+            got += int(ok.sum())
+        a, b = np.concatenate(firsts)[:_SAMPLE], np.concatenate(seconds)[:_SAMPLE]
     else:
         levels = points.between(cur.lo, cur.hi)
         a, b = levels.pairs(rng.integers(0, levels.total, size=_SAMPLE))
         a, b = np.minimum(a, b), np.maximum(a, b)  # positions in the order by (x, y)
-    sample = points.slopes(a, b)
-    order = np.argsort(sample, kind="stable")
-    return sample[order], a[order], b[order]
+    values = points.slopes(a, b)
+    return _Drawn(np.sort(values), values, a, b)
 
 
 def _pick(points: SlopeSet, wants: tuple[int, ...], cur: float | _Bracket) -> tuple[float, ...]:
@@ -338,7 +350,7 @@ def _select(
     group: tuple[int, ...],
     cur: float | _Bracket,
     rng: np.random.Generator,
-    shared: tuple[FloatArray, IntArray, IntArray] | None,
+    shared: _Drawn | None,
 ) -> tuple[float, ...]:
     """The ranks of ``group`` inside ``cur``, narrowing it until it can be listed (the
     first round on the ``shared`` sample of ``cur``, when given); a group that tied slopes
@@ -366,6 +378,11 @@ def slope_order_statistics(
     rng = np.random.default_rng(seed)
     limit = max(_LIST_FACTOR * points.x.size, 2 * _SAMPLE)
     every = tuple(r for group in ranks for r in group)
+    if points.n_finite <= limit:  # few enough to list: every slope, one partition
+        i, j = np.triu_indices(points.x.size, 1)
+        keep = points.x[i] < points.x[j]
+        values = np.partition(points.slopes(i[keep], j[keep]), [r - 1 for r in every])
+        return tuple(tuple(float(values[r - 1]) for r in group) for group in ranks)
     start = _Bracket(-math.inf, math.inf, 0, points.n_finite)
     joint: float | _Bracket = start
     if start.size > limit:

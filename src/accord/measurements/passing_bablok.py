@@ -136,18 +136,23 @@ class _Counts:
     @classmethod
     def of(cls, x: FloatArray, y: FloatArray) -> _Counts:
         points = SlopeSet.of(x, y)
-        _, same_x = np.unique(x, return_counts=True)
-        _, same_point = np.unique(np.column_stack([x, y]), axis=0, return_counts=True)
-        _, same_sum = np.unique(x + y, return_counts=True)
 
-        def pairs(counts: npt.NDArray[np.int64]) -> int:
+        def pairs(values: FloatArray, changes: npt.NDArray[np.bool_] | None = None) -> int:
+            """Pairs of equal sorted ``values`` (equal where no change is flagged)."""
+            new = np.diff(values) != 0 if changes is None else changes
+            starts = np.flatnonzero(np.concatenate([[True], new, [True]]))
+            counts = np.diff(starts)
             return int((counts * (counts - 1) // 2).sum())
 
-        identical = pairs(same_point)
+        px, py = points.x, points.y  # sorted by (x, y): equal points are neighbours
+        same_x = pairs(px)
+        identical = pairs(px, (np.diff(px) != 0) | (np.diff(py) != 0))
+        same_sum = pairs(np.sort(x + y))
+
         # slope -1 exactly: the same x + y (and another x), as the order at t = -1 ties them
-        minus_one = pairs(same_sum) - identical
-        up_to = points.at_most(-1.0)
-        return cls(points, points.n_finite, minus_one, up_to - minus_one, pairs(same_x) - identical)
+        minus_one = same_sum - identical
+        up_to = points.at_most((-1, 1, False) if points.exact else -1.0)
+        return cls(points, points.n_finite, minus_one, up_to - minus_one, same_x - identical)
 
     @property
     def n_slopes(self) -> int:
