@@ -129,6 +129,7 @@ if TYPE_CHECKING:
     )
     from .measurements.deming import Deming, deming
     from .measurements.passing_bablok import PassingBablok, passing_bablok
+    from .measurements.regression import RegressionComparison, method_regression
     from .planning import (
         SampleSize,
         SimulatedSampleSize,
@@ -205,6 +206,8 @@ _EXPORTS: dict[str, str] = {
     "deming": ".measurements.deming",
     "PassingBablok": ".measurements.passing_bablok",
     "passing_bablok": ".measurements.passing_bablok",
+    "RegressionComparison": ".measurements.regression",
+    "method_regression": ".measurements.regression",
     "regression_plot": ".report.regression",
     "residual_plot": ".report.regression",
     "SampleSize": ".planning",
@@ -352,6 +355,7 @@ __all__ = [
     "Ratings",
     "ReadReport",
     "Recalibration",
+    "RegressionComparison",
     "ReliabilityDiagram",
     "SampleSize",
     "SimulatedPanel",
@@ -392,6 +396,7 @@ __all__ = [
     "krippendorff_alpha",
     "light_kappa",
     "marginal_homogeneity",
+    "method_regression",
     "multi_valued_alpha",
     "mutual_information",
     "normalized_cross_entropy",

@@ -89,8 +89,7 @@ def method_regression(
     ``error_ratio`` and ``weighted`` are Deming's options.
 
     >>> import accord
-    >>> from accord.measurements.regression import method_regression
-    >>> fits = method_regression(accord.datasets.load_pefr(), reference="mini-Wright")
+    >>> fits = accord.method_regression(accord.datasets.load_pefr(), reference="mini-Wright")
     >>> fits.fits[0].first, fits.fits[0].second, fits.fits[0].n_pairs
     ('mini-Wright', 'Wright', 17)
     """
