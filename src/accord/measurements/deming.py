@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -14,9 +14,9 @@ import numpy.typing as npt
 from .._errors import InvalidInputError, bad_parameter, warn_degenerate
 from .._interval import ConfidenceInterval, check_confidence_level, t_quantile
 from .._methods import MethodsFormat, regression_methods
-from .._results import Result, plain_fields
 from .._types import FloatArray
 from ._input import paired_arrays
+from ._line import LineFit
 
 __all__ = ["Deming", "deming"]
 
@@ -25,11 +25,9 @@ _TOLERANCE = 1e-12
 #: Iterations of the weighted fit before it gives up.
 _MAX_ITER = 200
 
-_ARRAYS = ("x", "y", "jackknife_slopes", "jackknife_intercepts")
-
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Deming(Result):
+class Deming(LineFit):
     """A Deming regression of ``y`` (the test method) on ``x`` (the comparison).
 
     Attributes
@@ -59,6 +57,8 @@ class Deming(Result):
         The fit without each pair in turn.
     """
 
+    _arrays: ClassVar[tuple[str, ...]] = ("x", "y", "jackknife_slopes", "jackknife_intercepts")
+
     first: str
     second: str
     n_pairs: int
@@ -86,16 +86,6 @@ class Deming(Result):
             f"({self.n_pairs} pairs)"
         )
 
-    @property
-    def fitted(self) -> FloatArray:
-        """``intercept + slope x``."""
-        return np.asarray(self.intercept + self.slope * self.x, dtype=np.float64)
-
-    @property
-    def residuals(self) -> FloatArray:
-        """``y - fitted``."""
-        return np.asarray(self.y - self.fitted, dtype=np.float64)
-
     def band(self, at: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
         """The pointwise jackknife interval of the line at ``at``: ``fitted -+ t(n - 2) se``,
         ``se`` from the pseudo-values of ``intercept + slope * at``."""
@@ -107,18 +97,6 @@ class Deming(Result):
         se = np.std(pseudo, axis=0, ddof=1) / math.sqrt(n)
         half = t_quantile(0.5 + self.confidence_level / 2.0, n - 2) * se
         return np.asarray(line - half), np.asarray(line + half)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the fields (not the arrays), the intervals as ``*_ci_low`` and
-        ``*_ci_high``."""
-        out = plain_fields(self, (*_ARRAYS, "slope_ci", "intercept_ci"))
-        out.update(
-            slope_ci_low=self.slope_ci.low,
-            slope_ci_high=self.slope_ci.high,
-            intercept_ci_low=self.intercept_ci.low,
-            intercept_ci_high=self.intercept_ci.high,
-        )
-        return out
 
     def methods_text(self, format: MethodsFormat = "text") -> str:
         """A methods paragraph for a study report, with its references; every number comes

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -14,19 +14,16 @@ import numpy.typing as npt
 from .._errors import InvalidInputError, warn_degenerate
 from .._interval import ConfidenceInterval, check_confidence_level
 from .._methods import MethodsFormat, regression_methods
-from .._results import Result, plain_fields
 from .._types import FloatArray
 from ._input import paired_arrays
+from ._line import LineFit
 from ._slopes import SlopeSet, slope_order_statistics
 
 __all__ = ["PassingBablok", "passing_bablok"]
 
-#: Fields of :class:`PassingBablok` left out of :meth:`PassingBablok.to_dict`.
-_ARRAYS = ("x", "y", "cusum")
-
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class PassingBablok(Result):
+class PassingBablok(LineFit):
     """A Passing-Bablok regression of ``y`` (the test method) on ``x`` (the comparison).
 
     Attributes
@@ -68,6 +65,8 @@ class PassingBablok(Result):
         The pairs used.
     """
 
+    _arrays: ClassVar[tuple[str, ...]] = ("x", "y", "cusum")
+
     first: str
     second: str
     n_pairs: int
@@ -93,28 +92,6 @@ class PassingBablok(Result):
             f"Passing-Bablok: {self.second} = {self.intercept:.4g} + {self.slope:.4g} "
             f"{self.first} ({self.n_pairs} pairs)"
         )
-
-    @property
-    def fitted(self) -> FloatArray:
-        """``intercept + slope x``."""
-        return np.asarray(self.intercept + self.slope * self.x, dtype=np.float64)
-
-    @property
-    def residuals(self) -> FloatArray:
-        """``y - fitted``."""
-        return np.asarray(self.y - self.fitted, dtype=np.float64)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the fields (not the arrays), the intervals as ``*_ci_low`` and
-        ``*_ci_high``."""
-        out = plain_fields(self, (*_ARRAYS, "slope_ci", "intercept_ci"))
-        out.update(
-            slope_ci_low=self.slope_ci.low,
-            slope_ci_high=self.slope_ci.high,
-            intercept_ci_low=self.intercept_ci.low,
-            intercept_ci_high=self.intercept_ci.high,
-        )
-        return out
 
     def methods_text(self, format: MethodsFormat = "text") -> str:
         """A methods paragraph for a study report, with its references; every number comes

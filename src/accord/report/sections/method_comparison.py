@@ -93,7 +93,7 @@ def _regression_blocks(ctx: Context) -> tuple[list[Block], tuple[MethodNote, ...
             caption="Passing-Bablok regression (the line relating the two raters' scores, "
             "robust to outliers): agreement wants the slope's interval to hold 1 and the "
             "intercept's 0; linearity p is the Cusum test (small: the relation is not a line).",
-        )  # fmt: skip
+        )
     ]
     shown = fits[:REGRESSION_FIGURES]
     blocks.append(
