@@ -388,3 +388,26 @@ def test_figures() -> None:
         assert accord.residual_plot(fit).axes[0].get_xlabel() == "x"
     with pytest.raises(InvalidInputError, match=r"passing_bablok or accord\.deming"):
         accord.regression_plot(accord.bland_altman(x, y))
+
+
+# ------------------------------------------------------- sample size of the limits
+
+
+@pytest.mark.parametrize(
+    ("sd", "n", "power"),
+    # SimplyAgree tests/testthat/test-blandPowerCurve.R: blandPowerCurve(mu = 0.5, SD, delta
+    # = 7), find_n(power = .8 / .9) -> N and its power (tolerance 0.001)
+    [(2.5, 59, 0.799), (2.5, 78, 0.901), (2.6, 82, 0.801), (2.6, 108, 0.900), (2.7, 117, 0.7999)],
+)
+def test_limits_power_against_simplyagree(sd: float, n: int, power: float) -> None:
+    got = float(accord.limits_power([n], sd=sd, delta=7, mean=0.5)[0])
+    assert abs(got - power) <= 0.001 + 1e-12
+
+
+def test_sample_size_limits_is_the_fewest_pairs() -> None:
+    plan = accord.sample_size_limits(2.5, 7, mean=0.5, power=0.9)
+    powers = plan.curve.set_index("n_pairs")["power"]
+    assert powers[plan.n_pairs] >= 0.9 > powers[plan.n_pairs - 1]
+    assert np.all(np.diff(plan.curve["power"].to_numpy()) >= -1e-12)
+    with pytest.raises(InvalidInputError, match="no number of pairs"):
+        accord.sample_size_limits(4, 7)

@@ -130,6 +130,7 @@ if TYPE_CHECKING:
     from .measurements.deming import Deming, deming
     from .measurements.passing_bablok import PassingBablok, passing_bablok
     from .measurements.regression import RegressionComparison, method_regression
+    from .measurements.sample_size import LimitsSampleSize, limits_power, sample_size_limits
     from .planning import (
         SampleSize,
         SimulatedSampleSize,
@@ -208,6 +209,9 @@ _EXPORTS: dict[str, str] = {
     "passing_bablok": ".measurements.passing_bablok",
     "RegressionComparison": ".measurements.regression",
     "method_regression": ".measurements.regression",
+    "LimitsSampleSize": ".measurements.sample_size",
+    "limits_power": ".measurements.sample_size",
+    "sample_size_limits": ".measurements.sample_size",
     "regression_plot": ".report.regression",
     "residual_plot": ".report.regression",
     "SampleSize": ".planning",
@@ -335,6 +339,7 @@ __all__ = [
     "JudgeAgreement",
     "JudgeVsReference",
     "KappaCurve",
+    "LimitsSampleSize",
     "MarginalHomogeneity",
     "MethodComparison",
     "MissingDependencyError",
@@ -395,6 +400,7 @@ __all__ = [
     "kappa_vs_negatives",
     "krippendorff_alpha",
     "light_kappa",
+    "limits_power",
     "marginal_homogeneity",
     "method_regression",
     "multi_valued_alpha",
@@ -429,6 +435,7 @@ __all__ = [
     "sample_size_alpha",
     "sample_size_icc",
     "sample_size_kappa",
+    "sample_size_limits",
     "sample_size_simulated",
     "scott_pi",
     "simulate_panel",
