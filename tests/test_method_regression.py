@@ -411,3 +411,38 @@ def test_sample_size_limits_is_the_fewest_pairs() -> None:
     assert np.all(np.diff(plan.curve["power"].to_numpy()) >= -1e-12)
     with pytest.raises(InvalidInputError, match="no number of pairs"):
         accord.sample_size_limits(4, 7)
+
+
+# ------------------------------------------- a new difference: prediction and tolerance
+
+
+def test_prediction_interval_by_hand() -> None:
+    # PEFR (Bland & Altman 1986): bias -2.118, SD 38.77 of 17 differences; by hand
+    # -2.118 -+ t(16, 0.975) 38.77 sqrt(1 + 1/17), t = 2.1199
+    wright = [494, 395, 516, 434, 476, 557, 413, 442, 650, 433, 417, 656, 267, 478, 178, 423, 427]
+    mini = [512, 430, 520, 428, 500, 600, 364, 380, 658, 445, 432, 626, 260, 477, 259, 350, 451]
+    ba = accord.bland_altman(wright, mini)
+    d = np.array(wright, float) - np.array(mini, float)
+    half = 2.119905299 * d.std(ddof=1) * math.sqrt(1 + 1 / 17)
+    assert ba.prediction_interval() == pytest.approx((d.mean() - half, d.mean() + half))
+
+
+def test_tolerance_interval_is_carkeets_outer_bound_and_covers() -> None:
+    wright = [494, 395, 516, 434, 476, 557, 413, 442, 650, 433, 417, 656, 267, 478, 178, 423, 427]
+    mini = [512, 430, 520, 428, 500, 600, 364, 380, 658, 445, 432, 626, 260, 477, 259, 350, 451]
+    ba = accord.bland_altman(wright, mini)
+    # the exact pair interval of the limits at 95% has outer bounds mean -+ K(0.975) sd
+    lower, upper = ba.limits_interval(0.95, "exact")
+    tol = ba.tolerance_interval(content=float(special.ndtr(1.96) - special.ndtr(-1.96)),
+                                level=0.975)  # fmt: skip
+    assert tol == pytest.approx((lower.low, upper.high), rel=1e-9)
+    # Monte Carlo: with K for n = 10 (95% content, 95% confidence) the interval holds 95%
+    # of a normal population in 95% of samples
+    from accord.measurements._tolerance import two_sided_factor
+
+    k = two_sided_factor(10, float(special.ndtri(0.975)), 0.95)
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(100_000, 10))
+    m, s = x.mean(axis=1), x.std(axis=1, ddof=1)
+    covered = special.ndtr(m + k * s) - special.ndtr(m - k * s) >= 0.95
+    assert abs(covered.mean() - 0.95) < 0.003
