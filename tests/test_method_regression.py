@@ -446,3 +446,34 @@ def test_tolerance_interval_is_carkeets_outer_bound_and_covers() -> None:
     m, s = x.mean(axis=1), x.std(axis=1, ddof=1)
     covered = special.ndtr(m + k * s) - special.ndtr(m - k * s) >= 0.95
     assert abs(covered.mean() - 0.95) < 0.003
+
+
+# ------------------------------------------------------------- repeated-measures CCC
+
+
+@pytest.mark.parametrize("column", ["SIS", "DIA"])
+def test_repeated_concordance_against_nlme_on_bpres(column: str) -> None:
+    ref = REF["repeated_ccc"]["bpres"]
+    got = accord.repeated_concordance(ref[column], ref["ID"], ref["METODE"])
+    sa, sab, se, sb, ccc = ref[f"{column}_result"]
+    assert got.statistic == pytest.approx(ccc, rel=1e-7)
+    assert (got.between_subjects, got.within, got.between_methods) == pytest.approx(
+        (sa, se, sb), rel=1e-6
+    )
+    assert got.subject_method == pytest.approx(sab, abs=1e-5)  # REML on the boundary: 0
+
+
+def test_repeated_concordance_against_nlme_three_methods() -> None:
+    ref = REF["repeated_ccc"]["synthetic"]
+    got = accord.repeated_concordance(ref["y"], ref["ind"], ref["met"])
+    sa, sab, se, sb, ccc = ref["result"]
+    assert (got.n_subjects, got.n_methods, got.n_replicates) == (30, 3, 3)
+    assert got.statistic == pytest.approx(ccc, rel=1e-7)
+    assert (got.between_subjects, got.subject_method, got.within, got.between_methods) == (
+        pytest.approx((sa, sab, se, sb), rel=1e-6)
+    )
+
+
+def test_repeated_concordance_needs_a_balanced_design() -> None:
+    with pytest.raises(InvalidInputError, match="balanced design"):
+        accord.repeated_concordance([1, 2, 3, 4, 5], [1, 1, 1, 1, 2], ["a", "a", "b", "b", "a"])

@@ -130,6 +130,7 @@ if TYPE_CHECKING:
     from .measurements.deming import Deming, deming
     from .measurements.passing_bablok import PassingBablok, passing_bablok
     from .measurements.regression import RegressionComparison, method_regression
+    from .measurements.repeated_concordance import RepeatedConcordance, repeated_concordance
     from .measurements.sample_size import LimitsSampleSize, limits_power, sample_size_limits
     from .planning import (
         SampleSize,
@@ -210,6 +211,8 @@ _EXPORTS: dict[str, str] = {
     "RegressionComparison": ".measurements.regression",
     "method_regression": ".measurements.regression",
     "LimitsSampleSize": ".measurements.sample_size",
+    "RepeatedConcordance": ".measurements.repeated_concordance",
+    "repeated_concordance": ".measurements.repeated_concordance",
     "limits_power": ".measurements.sample_size",
     "sample_size_limits": ".measurements.sample_size",
     "regression_plot": ".report.regression",
@@ -362,6 +365,7 @@ __all__ = [
     "Recalibration",
     "RegressionComparison",
     "ReliabilityDiagram",
+    "RepeatedConcordance",
     "SampleSize",
     "SimulatedPanel",
     "SimulatedSampleSize",
@@ -430,6 +434,7 @@ __all__ = [
     "recalibrate",
     "regression_plot",
     "reliability_diagram",
+    "repeated_concordance",
     "report",
     "residual_plot",
     "sample_size_alpha",
