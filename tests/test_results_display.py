@@ -228,6 +228,15 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
         [1, 1, 0, 0, 0, 0, 1, 0, 0, 1, 1, 0],
         [1] * 6 + [2] * 6,
     ),
+    "PassingBablok": lambda _: accord.passing_bablok([1.0, 2.5, 3.0, 4.5], [1.2, 2.0, 3.3, 4.1]),
+    "Deming": lambda _: accord.deming([1.0, 2.5, 3.0, 4.5], [1.2, 2.0, 3.3, 4.1]),
+    "RegressionComparison": lambda _: accord.method_regression(_measurements()),
+    "LimitsSampleSize": lambda _: accord.sample_size_limits(2.5, 7, mean=0.5),
+    "RepeatedConcordance": lambda _: accord.repeated_concordance(
+        [10, 11, 10, 12, 20, 21, 22, 21, 15, 14, 16, 16],
+        [1] * 4 + [2] * 4 + [3] * 4,
+        ["a", "a", "b", "b"] * 3,
+    ),
 }
 
 

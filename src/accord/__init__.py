@@ -171,6 +171,11 @@ if TYPE_CHECKING:
         bland_altman,
         concordance_correlation,
     )
+    from .measurements.deming import Deming, deming
+    from .measurements.passing_bablok import PassingBablok, passing_bablok
+    from .measurements.regression import RegressionComparison, method_regression
+    from .measurements.repeated_concordance import RepeatedConcordance, repeated_concordance
+    from .measurements.sample_size import LimitsSampleSize, limits_power, sample_size_limits
     from .planning import (
         RatersPerItem,
         SampleSize,
@@ -185,6 +190,7 @@ if TYPE_CHECKING:
     from .report.measurements import bland_altman_plot, concordance_plot
     from .report.planning import d_study_figure, plan_figure
     from .report.rater_models import confusion_grid, rater_quality_plot
+    from .report.regression import regression_plot, residual_plot
     from .spans import (
         AttributeAgreement,
         Gamma,
@@ -285,6 +291,19 @@ _EXPORTS: dict[str, str] = {
     "bland_altman_plot": ".report.measurements",
     "concordance_plot": ".report.measurements",
     "concordance_correlation": ".measurements",
+    "Deming": ".measurements.deming",
+    "deming": ".measurements.deming",
+    "PassingBablok": ".measurements.passing_bablok",
+    "passing_bablok": ".measurements.passing_bablok",
+    "RegressionComparison": ".measurements.regression",
+    "method_regression": ".measurements.regression",
+    "LimitsSampleSize": ".measurements.sample_size",
+    "RepeatedConcordance": ".measurements.repeated_concordance",
+    "repeated_concordance": ".measurements.repeated_concordance",
+    "limits_power": ".measurements.sample_size",
+    "sample_size_limits": ".measurements.sample_size",
+    "regression_plot": ".report.regression",
+    "residual_plot": ".report.regression",
     "SampleSize": ".planning",
     "SimulatedSampleSize": ".planning",
     "sample_size_alpha": ".planning",
@@ -434,6 +453,7 @@ __all__ = [
     "CorrectedRate",
     "DStudy",
     "DegenerateDataWarning",
+    "Deming",
     "Dichotomization",
     "DroppedDataWarning",
     "DuplicateRatingError",
@@ -457,6 +477,7 @@ __all__ = [
     "KappaCurve",
     "KendallW",
     "LengthBias",
+    "LimitsSampleSize",
     "MarginalHomogeneity",
     "MethodComparison",
     "MissingDependencyError",
@@ -469,6 +490,7 @@ __all__ = [
     "PairwiseSpecificAgreement",
     "PanelCalibration",
     "PanelStatistics",
+    "PassingBablok",
     "PerLabelAgreement",
     "PooledSpecificAgreement",
     "PositionBias",
@@ -483,8 +505,10 @@ __all__ = [
     "Ratings",
     "ReadReport",
     "Recalibration",
+    "RegressionComparison",
     "RelationAgreement",
     "ReliabilityDiagram",
+    "RepeatedConcordance",
     "SampleSize",
     "SelfPreference",
     "SimulatedPanel",
@@ -524,6 +548,7 @@ __all__ = [
     "d_study_figure",
     "dask_statistics",
     "datasets",
+    "deming",
     "entropy",
     "fleiss_kappa",
     "g_study",
@@ -543,8 +568,10 @@ __all__ = [
     "krippendorff_alpha",
     "length_bias",
     "light_kappa",
+    "limits_power",
     "marginal_homogeneity",
     "mean_spearman",
+    "method_regression",
     "multi_valued_alpha",
     "mutual_information",
     "normalized_cross_entropy",
@@ -552,6 +579,7 @@ __all__ = [
     "pairwise_preference_agreement",
     "pairwise_specific_agreement",
     "panel_statistics",
+    "passing_bablok",
     "per_label_agreement",
     "percent_agreement",
     "plan_figure",
@@ -582,12 +610,16 @@ __all__ = [
     "read_sclite_sgml",
     "read_spans",
     "recalibrate",
+    "regression_plot",
     "relation_agreement",
     "reliability_diagram",
+    "repeated_concordance",
     "report",
+    "residual_plot",
     "sample_size_alpha",
     "sample_size_icc",
     "sample_size_kappa",
+    "sample_size_limits",
     "sample_size_simulated",
     "scott_pi",
     "self_preference",

@@ -42,6 +42,7 @@ __all__ = [
     "level_pct",
     "paragraph",
     "rater_model_methods",
+    "regression_methods",
 ]
 
 MethodsFormat: TypeAlias = Literal["text", "markdown"]
@@ -194,6 +195,23 @@ REFERENCES = {
     "taylor1987": "Taylor, J. M. G. (1987). Kendall's and Spearman's correlation coefficients "
     "in the presence of a blocking variable. Biometrics, 43(2), 409-416. "
     "https://doi.org/10.2307/2531822",
+    # method comparison regressions
+    "pb1983": "Passing, H., & Bablok, W. (1983). A new biometrical procedure for testing the "
+    "equality of measurements from two different analytical methods. Journal of Clinical "
+    "Chemistry and Clinical Biochemistry, 21(11), 709-720. "
+    "https://doi.org/10.1515/cclm.1983.21.11.709",
+    "bablok1988": "Bablok, W., Passing, H., Bender, R., & Schneider, B. (1988). A general "
+    "regression procedure for method transformation. Journal of Clinical Chemistry and "
+    "Clinical Biochemistry, 26(11), 783-790. https://doi.org/10.1515/cclm.1988.26.11.783",
+    "linnet1990": "Linnet, K. (1990). Estimation of the linear relationship between the "
+    "measurements of two methods with proportional errors. Statistics in Medicine, 9(12), "
+    "1463-1473. https://doi.org/10.1002/sim.4780091210",
+    "linnet1993": "Linnet, K. (1993). Evaluation of regression procedures for methods "
+    "comparison studies. Clinical Chemistry, 39(3), 424-432. "
+    "https://doi.org/10.1093/clinchem/39.3.424",
+    "cornbleet1979": "Cornbleet, P. J., & Gochman, N. (1979). Incorrect least-squares "
+    "regression coefficients in method-comparison analysis. Clinical Chemistry, 25(3), "
+    "432-438. https://doi.org/10.1093/clinchem/25.3.432",
 }
 
 #: The sources of each coefficient, by function name (keys of :data:`REFERENCES`).
@@ -734,4 +752,46 @@ def kendall_methods(w: Any, format: MethodsFormat = "text") -> str:
         f"({w.df}) = {w.chi_square:.2f}, p = {w.pvalue:.3g}; mean Spearman correlation "
         f"{w.mean_spearman:.3f}."
     ]
+    return paragraph(sentences, cite.keys, format)
+
+
+# ----------------------------------------------------------------------------- method comparison
+
+
+def regression_methods(result: Any, format: MethodsFormat = "text") -> str:
+    """The methods paragraph of a :class:`~accord.PassingBablok` or :class:`~accord.Deming`
+    regression."""
+    cite = _Cites()
+    level = level_pct(result.confidence_level)
+    line = (
+        f"{result.second} = {result.intercept:.4g} + {result.slope:.4g} {result.first}; "
+        f"slope {level} CI {result.slope_ci.low:.4g} to {result.slope_ci.high:.4g}, "
+        f"intercept {result.intercept_ci.low:.4g} to {result.intercept_ci.high:.4g}"
+    )
+    if hasattr(result, "cusum_pvalue"):
+        sentences = [
+            f"{result.first} and {result.second} were compared on "
+            f"{_n(result.n_pairs, 'pair')} of measurements by Passing-Bablok regression "
+            f"{cite('pb1983', 'bablok1988')}: the slope is the median of the {result.n_slopes:,} "
+            f"pairwise slopes shifted by the {result.shift:,} below -1, the intercept the median "
+            f"of the residuals, with the rank-based {level} confidence intervals of the method.",
+            f"The fit: {line}.",
+            f"Linearity was checked by the Cusum test (H = {result.cusum_statistic:.3f}, "
+            f"p = {result.cusum_pvalue:.3g}).",
+        ]
+    else:
+        kind = (
+            "weighted Deming regression (weights for errors proportional to the level) "
+            f"{cite('linnet1990')}"
+            if result.weighted
+            else f"Deming regression {cite('cornbleet1979')}"
+        )
+        sentences = [
+            f"{result.first} and {result.second} were compared on "
+            f"{_n(result.n_pairs, 'pair')} of measurements by {kind}, with a ratio of the "
+            f"error variances ({result.first} to {result.second}) of "
+            f"{result.error_ratio:.4g}; the {level} confidence intervals are the jackknife "
+            f"intervals of Linnet {cite('linnet1993')}.",
+            f"The fit: {line}.",
+        ]
     return paragraph(sentences, cite.keys, format)

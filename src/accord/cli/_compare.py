@@ -1,4 +1,5 @@
-"""``accord compare``: method comparison of continuous measurements (Bland-Altman, CCC)."""
+"""``accord compare``: method comparison of continuous measurements (Bland-Altman, CCC,
+Passing-Bablok and Deming regression)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,14 @@ EPILOG = examples(
     "--reference mini-Wright",
     "accord compare examples/pefr.csv --item subject --rater meter --score pefr "
     "--multiplier 2 --format json",
+    "accord compare examples/creatinine.csv --item sample --rater specimen --score creatinine "
+    "--reference serum --method passing-bablok",
+    "accord compare examples/creatinine.csv --item sample --rater specimen --score creatinine "
+    "--reference serum --method deming --error-ratio 1",
 )
+
+METHODS = ("bland-altman", "passing-bablok", "deming")
+FIT_COLUMNS = ["pair", "n", "intercept [CI]", "slope [CI]", "linearity p"]
 
 COLUMNS = ["pair", "n", "bias [CI]", "lower limit [CI]", "upper limit [CI]", "CCC [CI]",
            "slope p"]  # fmt: skip
@@ -71,6 +79,45 @@ def _rows(table: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _fit_rows(result: Any) -> list[dict[str, Any]]:
+    """The rows of :meth:`~accord.measurements.regression.RegressionComparison.table`."""
+    rows = []
+    for row in result.table().to_dict(orient="records"):
+        rows.append(
+            {
+                "pair": f"{row['second']} on {row['first']}",
+                "n": row["n_pairs"],
+                "intercept [CI]": _with_ci(row["intercept"], row["intercept_ci_low"],
+                                           row["intercept_ci_high"]),
+                "slope [CI]": _with_ci(row["slope"], row["slope_ci_low"], row["slope_ci_high"]),
+                "linearity p": format_pvalue(row.get("cusum_pvalue", float("nan"))),
+            }
+        )  # fmt: skip
+    return rows
+
+
+def _regression(
+    ratings: Any, method: str, reference: str | None, options: dict[str, Any], shared: Shared
+) -> None:
+    """The Passing-Bablok or Deming regressions, written as ``shared`` says."""
+    from ..measurements.regression import method_regression
+
+    result = method_regression(ratings, method=cast(Any, method), reference=reference,
+                               **options)  # fmt: skip
+    if shared.fmt is OutputFormat.json:
+        write_json({"report": ratings.report.to_dict(), **result.to_dict()}, shared.output)
+        return
+    if shared.fmt is OutputFormat.csv:
+        write_csv(result.table(), shared.output)
+        return
+    first = result.fits[0]
+    caption = f"{first.method}; y = intercept + slope x"
+    if method == "passing-bablok":
+        caption += "; linearity p: Cusum test (small: not linear)"
+    print_table(_fit_rows(result), FIT_COLUMNS, title=f"{ratings.report}\n{result}",
+                caption=caption, output=shared.output)  # fmt: skip
+
+
 def _subjects(
     path: Path, item: str, subject: str, files: Any, na_values: list[str] | None
 ) -> dict[Any, Any]:
@@ -97,6 +144,23 @@ def compare(
     item: str = ITEM_OPTION,
     rater: str = RATER_OPTION,
     score: str = typer.Option(..., "--score", help="Column holding the numeric measurements."),
+    analysis: str = typer.Option(
+        "bland-altman",
+        "--method",
+        help="bland-altman (limits of agreement and Lin's CCC), passing-bablok (Passing & "
+        "Bablok 1983) or deming (Deming regression, jackknife intervals; see --error-ratio, "
+        "--weighted). The regressions put the reference (or the second rater of a pair) on x.",
+    ),
+    error_ratio: float = typer.Option(
+        1.0,
+        "--error-ratio",
+        help="With --method deming: the error variance of x over that of y (lambda, as mcr).",
+    ),
+    weighted: bool = typer.Option(
+        False,
+        "--weighted",
+        help="With --method deming: Linnet's weighted Deming (errors proportional to the level).",
+    ),
     reference: str | None = typer.Option(
         None, "--reference", help="Compare each rater with this one (default: every pair)."
     ),
@@ -136,8 +200,9 @@ def compare(
     na_values: str | None = NA_VALUES_OPTION,
     shared: Shared = Shared(),
 ) -> None:
-    """Compare methods of measurement: Bland-Altman limits of agreement and Lin's CCC, for
-    every pair of raters or each rater against a reference."""
+    """Compare methods of measurement: Bland-Altman limits of agreement and Lin's CCC, or
+    Passing-Bablok or Deming regression, for every pair of raters or each rater against a
+    reference."""
     from .._errors import InvalidInputError
     from ..data.ratings import Ratings
     from ..front.reading import ratings_of
@@ -148,6 +213,8 @@ def compare(
     check_output(shared.output)
     files = shared.files()
     with user_errors(), echo_warnings():
+        if analysis not in METHODS:
+            raise InvalidInputError(f"--method must be one of {', '.join(METHODS)}; got {analysis}")
         if limits is not None and limits not in LIMITS_METHODS:
             raise InvalidInputError(
                 f"--limits-ci must be one of {', '.join(LIMITS_METHODS)}; got {limits}"
@@ -159,6 +226,12 @@ def compare(
         # the shared read flags: the columns, --na-values, --duplicates, --sep, --encoding
         src = command_source(path, shared, files, label=score, level="interval")
         ratings: Ratings = ratings_of(src, "accord compare")
+        if analysis != "bland-altman":
+            options: dict[str, Any] = {"confidence_level": confidence_level}
+            if analysis == "deming":
+                options.update(error_ratio=error_ratio, weighted=weighted)
+            _regression(ratings, analysis, reference, options, shared)
+            return
         subjects = (
             None
             if subject is None

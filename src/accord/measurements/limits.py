@@ -171,6 +171,56 @@ class BlandAltman(Result):
         low, high = t_interval(self._log_bias(), self.bias_se, self.df, level, _NO_BOUNDS)
         return ConfidenceInterval(self._back(low), self._back(high))
 
+    def prediction_interval(self, level: float = 0.95) -> ConfidenceInterval:
+        """Where the difference of a new pair falls with probability ``level``: ``bias -+
+        t(n - 1) sd sqrt(1 + 1/n)`` (back-transformed for ratios). One pair per subject
+        only (NaN, with a :class:`~accord.DegenerateDataWarning`, with repeated pairs).
+
+        >>> import accord
+        >>> ba = accord.bland_altman([10.1, 10.9, 12.0, 12.4, 9.0], [10.0, 10.2, 11.1, 12.9, 9.4])
+        >>> [round(v, 3) for v in ba.prediction_interval()]
+        [-1.759, 2.079]
+        """
+        check_level(level)
+        if self.repeated or self.n_pairs < 2 or not math.isfinite(self.sd):
+            return self._no_interval("prediction_interval")
+        n = self.n_pairs
+        half = t_quantile(0.5 + level / 2.0, n - 1) * self.sd * math.sqrt(1.0 + 1.0 / n)
+        mean = self._log_bias()
+        return ConfidenceInterval(self._back(mean - half), self._back(mean + half))
+
+    def tolerance_interval(self, content: float = 0.95, level: float = 0.95) -> ConfidenceInterval:
+        """The interval that holds a share ``content`` of all differences with confidence
+        ``level``: ``bias -+ K sd``, ``K`` the exact two-sided normal tolerance factor
+        (Odeh 1978; the factor of Carkeet's exact limits' intervals). Wider than the limits
+        of agreement, which estimate that range without a confidence statement. One pair
+        per subject only (NaN with repeated pairs).
+
+        >>> import accord
+        >>> ba = accord.bland_altman([10.1, 10.9, 12.0, 12.4, 9.0], [10.0, 10.2, 11.1, 12.9, 9.4])
+        >>> [round(v, 3) for v in ba.tolerance_interval()]
+        [-3.043, 3.363]
+        """
+        from scipy import special
+
+        check_level(level)
+        check_level(content)
+        if self.repeated or self.n_pairs < 2 or not math.isfinite(self.sd):
+            return self._no_interval("tolerance_interval")
+        z = float(special.ndtri(0.5 + content / 2.0))
+        half = two_sided_factor(self.n_pairs, z, level) * self.sd
+        mean = self._log_bias()
+        return ConfidenceInterval(self._back(mean - half), self._back(mean + half))
+
+    def _no_interval(self, owner: str) -> ConfidenceInterval:
+        if self.repeated:
+            warn_degenerate(
+                f"BlandAltman.{owner} assumes one pair per subject and some subject has "
+                "several: the interval is NaN",
+                stacklevel=4,
+            )
+        return ConfidenceInterval(math.nan, math.nan)
+
     def slope_interval(self, level: float = 0.95) -> ConfidenceInterval:
         """t interval of the proportional-bias slope (``n - 2`` degrees of freedom)."""
         return t_interval(self.slope, self.slope_se, self._slope_df, level, _NO_BOUNDS)

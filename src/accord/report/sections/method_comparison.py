@@ -1,5 +1,6 @@
 """Method comparison of measurements: Bland-Altman limits of agreement and Lin's CCC for
-each pair of raters (interval and ratio levels)."""
+each pair of raters, and the Passing-Bablok regression of each pair (interval and ratio
+levels)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from ..._errors import InvalidInputError
 from .._blocks import Block, Column, Figure, MethodNote, Note, Section, Table, fmt, fmt_int
 from .._context import Context
 from ..measurements import MARKERS, binned, bland_altman_svg
+from ..regression import regression_svg
 
 __all__ = ["build_method_comparison"]
 
@@ -17,6 +19,15 @@ __all__ = ["build_method_comparison"]
 FIGURES = 6
 #: Pairs of raters in the table.
 ROWS = 45
+#: Pairs of raters fitted by Passing-Bablok regression (and drawn: the first two).
+REGRESSIONS = 10
+REGRESSION_FIGURES = 2
+
+PB_REFERENCES = (
+    "Passing, H., & Bablok, W. (1983). A new biometrical procedure for testing the equality "
+    "of measurements from two different analytical methods. Journal of Clinical Chemistry "
+    "and Clinical Biochemistry, 21(11), 709-720. https://doi.org/10.1515/cclm.1983.21.11.709",
+)
 
 REFERENCES = (
     "Bland, J. M., & Altman, D. G. (1986). Statistical methods for assessing agreement "
@@ -40,6 +51,60 @@ def _comparison(ctx: Context) -> Any:
 
 def _ci(low: float, high: float) -> str:
     return "" if math.isnan(low) or math.isnan(high) else f"{fmt(low)} to {fmt(high)}"
+
+
+def _regression_blocks(ctx: Context) -> tuple[list[Block], tuple[MethodNote, ...]]:
+    """The Passing-Bablok table and figures of the first pairs of raters (each rater's
+    scores on the next one's, as in the Bland-Altman table)."""
+    from ...measurements.regression import method_regression
+
+    ratings = ctx.ratings
+    assert ratings is not None
+    try:
+        result = ctx.cached(
+            "passing-bablok",
+            lambda: method_regression(ratings, confidence_level=ctx.confidence_level),
+        )
+    except InvalidInputError as error:
+        return [Note(f"Passing-Bablok regression not shown: {error}.")], ()
+    fits = [f for f in result.fits if not math.isnan(f.slope)][:REGRESSIONS]
+    if not fits:
+        return [], ()
+    pct = ctx.level_pct
+    rows = [f.to_dict() | {"p": f.cusum_pvalue} for f in fits]
+    blocks: list[Block] = [
+        Table.of(
+            (
+                Column.name("pair", lambda r: f"{r['second']} on {r['first']}"),
+                Column("pairs", "n_pairs", fmt_int),
+                Column("intercept", "intercept"),
+                Column(
+                    f"intercept {pct} CI",
+                    lambda r: _ci(r["intercept_ci_low"], r["intercept_ci_high"]),
+                    str,
+                ),
+                Column("slope", "slope"),
+                Column(
+                    f"slope {pct} CI", lambda r: _ci(r["slope_ci_low"], r["slope_ci_high"]), str
+                ),
+                Column("linearity p", "p"),
+            ),
+            rows,
+            caption="Passing-Bablok regression (the line relating the two raters' scores, "
+            "robust to outliers): agreement wants the slope's interval to hold 1 and the "
+            "intercept's 0; linearity p is the Cusum test (small: the relation is not a line).",
+        )
+    ]
+    shown = fits[:REGRESSION_FIGURES]
+    blocks.append(
+        Figure(
+            regression_svg(shown, "passing-bablok"),
+            f"Left: the pairs, the Passing-Bablok line with its {pct} band (the lines through "
+            "the bounds of the intervals) and the identity line; right: the residuals.",
+            "Passing-Bablok fits of " + ", ".join(f"{f.second} on {f.first}" for f in shown),
+        )
+    )
+    return blocks, (MethodNote("Passing-Bablok regression", fits[0].method, PB_REFERENCES),)
 
 
 def _binned_words(shown: list[Any]) -> str:
@@ -123,8 +188,11 @@ def build_method_comparison(ctx: Context) -> Section | None:
         )
     )
     first = result.limits[0]
+    more, pb_notes = _regression_blocks(ctx)
+    blocks += more
     notes = (
         MethodNote("Bland-Altman limits of agreement", first.method, REFERENCES[:2]),
         MethodNote("Concordance correlation", result.concordance[0].method, REFERENCES[2:]),
+        *pb_notes,
     )
     return Section("method-comparison", title, lead, tuple(blocks), notes)

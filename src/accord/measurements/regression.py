@@ -1,0 +1,111 @@
+"""Method-comparison regressions of raters' numeric scores: each rater against a reference,
+or every pair of raters, by Passing-Bablok or Deming regression."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal, get_args
+
+import pandas as pd
+
+from .._errors import InvalidInputError
+from .._results import Result
+from .._validate import check_choice
+from ..data.ratings import Ratings
+from ._input import pairs_of_ratings
+from .deming import Deming, deming
+from .passing_bablok import PassingBablok, passing_bablok
+
+__all__ = ["REGRESSIONS", "Regression", "RegressionComparison", "method_regression"]
+
+Regression = Literal["passing-bablok", "deming"]
+REGRESSIONS: tuple[str, ...] = get_args(Regression)
+
+#: The columns of :meth:`RegressionComparison.table`.
+_KEYS = ("first", "second", "n_pairs", "intercept", "intercept_ci_low", "intercept_ci_high",
+         "slope", "slope_ci_low", "slope_ci_high")  # fmt: skip
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RegressionComparison(Result):
+    """Regressions of raters' scores pair by pair, or each rater on a reference.
+
+    Attributes
+    ----------
+    fits : tuple of PassingBablok or Deming
+        One fit per pair: its ``first`` is ``x`` (the reference, or the second rater of
+        the pair), its ``second`` is ``y``.
+    method : {"passing-bablok", "deming"}
+    reference : str or None
+    """
+
+    fits: tuple[PassingBablok | Deming, ...]
+    method: str
+    reference: str | None = None
+
+    def __str__(self) -> str:
+        against = f"on {self.reference}" if self.reference else "pair by pair"
+        n = len(self.fits)
+        return f"{self.method} regression of {n} pair{'s' if n != 1 else ''} of raters, {against}"
+
+    def table(self) -> pd.DataFrame:
+        """One row per pair: n, intercept and slope with their intervals (and the Cusum
+        test of linearity for Passing-Bablok)."""
+        rows = []
+        for fit in self.fits:
+            d = fit.to_dict()
+            row = {k: d[k] for k in _KEYS}
+            if isinstance(fit, PassingBablok):
+                row.update(cusum_statistic=fit.cusum_statistic, cusum_pvalue=fit.cusum_pvalue)
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def to_frame(self) -> pd.DataFrame:
+        """:meth:`table`."""
+        return self.table()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict: the method, the reference and each fit."""
+        return {
+            "method": self.method,
+            "reference": self.reference,
+            "fits": [fit.to_dict() for fit in self.fits],
+        }
+
+
+def method_regression(
+    ratings: Ratings,
+    *,
+    method: Regression = "passing-bablok",
+    reference: Any | None = None,
+    error_ratio: float = 1.0,
+    weighted: bool = False,
+    confidence_level: float = 0.95,
+) -> RegressionComparison:
+    """Passing-Bablok (:func:`~accord.passing_bablok`) or Deming (:func:`~accord.deming`)
+    regression of each rater's scores on ``reference``'s, or of every pair of raters (the
+    first in ``ratings.raters`` on the second), on the items both scored.
+
+    ``error_ratio`` and ``weighted`` are Deming's options.
+
+    >>> import accord
+    >>> fits = accord.method_regression(accord.datasets.load_pefr(), reference="mini-Wright")
+    >>> fits.fits[0].first, fits.fits[0].second, fits.fits[0].n_pairs
+    ('mini-Wright', 'Wright', 17)
+    """
+    check_choice("method", method, REGRESSIONS, "method_regression")
+    if not isinstance(ratings, Ratings):
+        raise InvalidInputError(
+            f"method_regression takes ratings; got {type(ratings).__name__} (for two arrays "
+            "call passing_bablok or deming)"
+        )
+    fits: list[PassingBablok | Deming] = []
+    for pair in pairs_of_ratings(ratings, reference, None, "method_regression"):
+        names = (pair.second, pair.first)
+        if method == "passing-bablok":
+            fits.append(passing_bablok(pair.y, pair.x, confidence_level=confidence_level,
+                                       names=names))  # fmt: skip
+        else:
+            fits.append(deming(pair.y, pair.x, error_ratio=error_ratio, weighted=weighted,
+                               confidence_level=confidence_level, names=names))  # fmt: skip
+    return RegressionComparison(tuple(fits), method, None if reference is None else str(reference))

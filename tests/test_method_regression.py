@@ -1,0 +1,479 @@
+"""Method-comparison regressions: Passing-Bablok and Deming.
+
+Reference values:
+
+- A hand computation: seven points whose 21 pairwise slopes are listed one by one in
+  :data:`HAND_SLOPES` (two of -1, one 0/0, two infinite, three below -1).
+- R mcr 1.3.3.1 ``mcreg`` (tests/reference/method_regression.json, each call recorded there):
+  Deming and weighted Deming with jackknife intervals on mcr's ``creatinine`` data;
+  Passing-Bablok on continuous data drawn in R (point estimates, and the interval bounds
+  as mcr's rank convention gives them).
+- Passing & Bablok's (1983) definition evaluated in exact rational arithmetic on the
+  creatinine data (two-decimal values, so many slopes tie exactly), by a plain O(n^2)
+  implementation written in this file from the paper's definition.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import special
+from typer.testing import CliRunner
+
+import accord
+from accord import DegenerateDataWarning, InvalidInputError
+from accord.cli import app
+from accord.measurements import _slopes
+from accord.measurements._slopes import SlopeSet, inversions, slope_order_statistics
+from accord.measurements.regression import method_regression
+
+REF = json.loads((Path(__file__).parent / "reference" / "method_regression.json").read_text())
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+# ------------------------------------------------------------------- the hand computation
+
+HAND_X = [1, 2, 3, 4, 4, 6, 4]
+HAND_Y = [1, 3, 2, 5, 6, 1, 5]
+# Every pair (i < j) of the points A..G above, its slope worked by hand:
+HAND_SLOPES = {
+    "AB": 2, "AC": 0.5, "AD": 4 / 3, "AE": 5 / 3, "AF": 0, "AG": 4 / 3,
+    "BC": -1,  # excluded: slope -1
+    "BD": 1, "BE": 1.5, "BF": -0.5, "BG": 1,
+    "CD": 3, "CE": 4, "CF": -1 / 3, "CG": 3,
+    "DE": math.inf,  # same x, y up
+    "DF": -2, "DG": None,  # D and G are the same point: 0/0, excluded
+    "EF": -2.5, "EG": math.inf,  # same x, y down: +inf under a positive correlation (mcr)
+    "FG": -2,
+}  # fmt: skip
+
+
+def test_hand_computation_slopes_and_counts() -> None:
+    used = sorted(s for s in HAND_SLOPES.values() if s is not None and s != -1)
+    assert len(used) == 19  # N: 21 pairs less the -1 and the 0/0
+    k = sum(s < -1 for s in used)
+    assert k == 3
+    # N odd: b = S_((N + 1) / 2 + K) = S_13 (1-based) of the sorted 19
+    assert used[(19 + 1) // 2 + k - 1] == pytest.approx(5 / 3)
+    pb = accord.passing_bablok(HAND_X, HAND_Y, confidence_level=0.5)
+    assert (pb.n_slopes, pb.shift, pb.n_infinite, pb.positive) == (19, 3, 2, True)
+    assert pb.slope == pytest.approx(5 / 3)
+    # a = median(y - 5/3 x) = median(-2/3, -1/3, -3, -5/3, -2/3, -9, -5/3) = -5/3
+    assert pb.intercept == pytest.approx(-5 / 3)
+    # 50%: C = 0.6745 sqrt(7 * 6 * 19 / 18) = 4.49, M1 = round(7.25) = 7, M2 = 13:
+    # S_(7+3) = 4/3 and S_(13+3) = 3; the intercepts
+    # median(y - 3 x) = median(-2, -3, -7, -7, -6, -17, -7) = -7 and
+    # median(y - 4/3 x) = median(-1/3, 1/3, -2, -1/3, 2/3, -7, -1/3) = -1/3
+    assert pb.slope_ci == pytest.approx((4 / 3, 3))
+    assert pb.intercept_ci == pytest.approx((-7, -1 / 3))
+
+
+def test_hand_computation_interval_beyond_the_slopes_is_nan() -> None:
+    # 95%: C = 13.05, M1 = 3, M2 = 17: S_(17+3) is past the 19 slopes
+    with pytest.warns(DegenerateDataWarning, match="too few pairs"):
+        pb = accord.passing_bablok(HAND_X, HAND_Y)
+    assert math.isnan(pb.slope_ci.high) and pb.reason is not None
+
+
+# ------------------------------------------------------ plain O(n^2) implementation (paper)
+
+
+def paper_passing_bablok(x: list[Fraction], y: list[Fraction], level: float) -> dict[str, float]:
+    """Passing & Bablok (1983), section 3, in exact arithmetic: every slope listed."""
+    slopes, n_inf = [], 0
+    n = len(x)
+    for i in range(n):
+        for j in range(i + 1, n):
+            dx, dy = x[j] - x[i], y[j] - y[i]
+            if dx == 0:
+                n_inf += dy != 0
+                continue
+            s = dy / dx
+            if s != -1:
+                slopes.append(s)
+    slopes.sort()
+    k = sum(s < -1 for s in slopes)
+    big = len(slopes) + n_inf
+    s_ = [float(s) for s in slopes] + [math.inf] * n_inf
+    odd = big % 2
+    b = s_[(big + 1) // 2 + k - 1] if odd else (s_[big // 2 + k - 1] + s_[big // 2 + k]) / 2
+    c = float(special.ndtri(0.5 + level / 2)) * math.sqrt(n * (n - 1) * (2 * n + 5) / 18)
+    m1 = math.floor((big - c) / 2 + 0.5)
+    m2 = big - m1 + 1
+
+    def at(rank: int) -> float:
+        return s_[rank - 1] if 1 <= rank <= big else math.nan
+
+    lo, hi = at(m1 + k), at(m2 + k)
+    xf, yf = np.array(x, dtype=float), np.array(y, dtype=float)
+    return {
+        "slope": b,
+        "intercept": float(np.median(yf - b * xf)),
+        "slope_ci": (lo, hi),
+        "intercept_ci": (float(np.median(yf - hi * xf)), float(np.median(yf - lo * xf))),
+        "n": big,
+        "k": k,
+    }
+
+
+def creatinine() -> tuple[np.ndarray, np.ndarray]:
+    frame = pd.read_csv(EXAMPLES / "creatinine.csv")
+    wide = frame.pivot(index="sample", columns="specimen", values="creatinine").dropna()
+    return wide["serum"].to_numpy(), wide["plasma"].to_numpy()
+
+
+@pytest.mark.parametrize("level", [0.95, 0.9])
+def test_creatinine_against_the_paper_in_exact_arithmetic(level: float) -> None:
+    x, y = creatinine()
+    want = paper_passing_bablok([Fraction(str(v)) for v in x], [Fraction(str(v)) for v in y], level)
+    pb = accord.passing_bablok(x, y, confidence_level=level)
+    assert (pb.n_slopes, pb.shift) == (want["n"], want["k"])
+    assert pb.slope == pytest.approx(want["slope"], rel=1e-14)
+    assert pb.intercept == pytest.approx(want["intercept"], rel=1e-12)
+    assert pb.slope_ci == pytest.approx(want["slope_ci"], rel=1e-14)
+    assert pb.intercept_ci == pytest.approx(want["intercept_ci"], rel=1e-12)
+
+
+def test_creatinine_cusum_as_mcr() -> None:
+    x, y = creatinine()
+    pb = accord.passing_bablok(x, y)
+    assert np.max(np.abs(pb.cusum)) == REF["creatinine"]["paba_mcr"]["max_cusum"]
+    below = int((pb.residuals < 0).sum())
+    assert pb.cusum_statistic == pytest.approx(8 / math.sqrt(below + 1))
+    assert pb.cusum_pvalue == pytest.approx(float(special.kolmogorov(pb.cusum_statistic)))
+    # mcr in floating point: within a few ranks of the exact-arithmetic answer
+    assert pb.slope == pytest.approx(REF["creatinine"]["paba_mcr"]["slope"], abs=1e-3)
+
+
+# ---------------------------------------------------------------- mcr on continuous data
+
+
+def _mcr_rank_bound(x: np.ndarray, y: np.ndarray, level: float, side: int) -> float:
+    """mcr's bound: the mean of the order statistics at ranks (N -+ round(C) + 2K) / 2 and
+    the next when that is even (calcRegression.c), here from every slope listed."""
+    i, j = np.triu_indices(x.size, 1)
+    s = np.sort((y[j] - y[i]) / (x[j] - x[i]))
+    k = int((s < -1).sum())
+    c = round(float(special.ndtri(0.5 + level / 2)) * math.sqrt(
+        x.size * (x.size - 1) * (2 * x.size + 5) / 18))  # fmt: skip
+    ind = s.size + side * c + 2 * k
+    half = (ind + 1) // 2
+    return float((s[half - 1] + s[half]) / 2) if ind % 2 == 0 else float(s[half - 1])
+
+
+@pytest.mark.parametrize(("key", "level", "flip"), [("pb", 0.95, False), ("pb90", 0.9, False),
+                                                    ("pb_neg", 0.95, True)])  # fmt: skip
+def test_passing_bablok_against_mcr(key: str, level: float, flip: bool) -> None:
+    ref = REF["synthetic"]
+    x, y = np.array(ref["x"]), np.array(ref["y"])
+    if flip:
+        y = y.max() + 1 - y
+    pb = accord.passing_bablok(x, y, confidence_level=level)
+    want = ref[key]
+    assert pb.slope == pytest.approx(want["slope"], rel=1e-13)
+    assert pb.intercept == pytest.approx(want["intercept"], rel=1e-12)
+    assert pb.positive is not flip
+    # mcr's bounds follow its rank convention; ours the paper's: both from the same slopes
+    if not flip:
+        assert _mcr_rank_bound(x, y, level, -1) == pytest.approx(want["slope_ci_low"], rel=1e-13)
+        assert _mcr_rank_bound(x, y, level, 1) == pytest.approx(want["slope_ci_high"], rel=1e-13)
+        paper = paper_passing_bablok(list(map(Fraction, x)), list(map(Fraction, y)), level)
+        assert pb.slope_ci == pytest.approx(paper["slope_ci"], rel=1e-13)
+        assert abs(pb.slope_ci.low - want["slope_ci_low"]) < 0.01
+
+
+def test_cusum_against_mcr() -> None:
+    ref = REF["synthetic"]
+    pb = accord.passing_bablok(ref["x"], ref["y"])
+    assert np.max(np.abs(pb.cusum)) == pytest.approx(ref["max_cusum"])
+
+
+# ----------------------------------------------------------------------------- Deming
+
+
+@pytest.mark.parametrize("key", ["deming", "deming_2.5_90", "wdeming", "wdeming_0.5"])
+def test_deming_against_mcr(key: str) -> None:
+    want = REF["creatinine"][key]
+    x, y = creatinine()
+    fit = accord.deming(x, y, error_ratio=want["error_ratio"], weighted=want["weighted"],
+                        confidence_level=want["level"])  # fmt: skip
+    for name in ("slope", "intercept", "slope_se", "intercept_se"):
+        assert getattr(fit, name) == pytest.approx(want[name], rel=1e-9), name
+    assert fit.slope_ci == pytest.approx((want["slope_ci_low"], want["slope_ci_high"]), rel=1e-9)
+    assert fit.intercept_ci == pytest.approx(
+        (want["intercept_ci_low"], want["intercept_ci_high"]), rel=1e-9
+    )
+
+
+def test_deming_leave_one_out_equals_refitting() -> None:
+    rng = np.random.default_rng(4)
+    x = rng.normal(10, 2, 30)
+    y = 1 + 0.9 * x + rng.normal(0, 0.5, 30)
+    fit = accord.deming(x, y, error_ratio=2.0)
+    for i in (0, 7, 29):
+        keep = np.arange(30) != i
+        again = accord.deming(x[keep], y[keep], error_ratio=2.0)
+        assert fit.jackknife_slopes[i] == pytest.approx(again.slope, rel=1e-10)
+        assert fit.jackknife_intercepts[i] == pytest.approx(again.intercept, rel=1e-9)
+
+
+def test_deming_orthogonal_by_hand() -> None:
+    # lambda = 1 on (0,0), (1,2), (2,1), (3,3): u = 5, q = 5, p = 4 -> b = (0 + sqrt(64)) / 8
+    fit = accord.deming([0, 1, 2, 3], [0, 2, 1, 3])
+    assert fit.slope == pytest.approx(1.0)
+    assert fit.intercept == pytest.approx(0.0, abs=1e-12)
+
+
+def test_deming_errors() -> None:
+    with pytest.raises(InvalidInputError, match="error_ratio"):
+        accord.deming([1, 2, 3], [1, 2, 3], error_ratio=0)
+    with pytest.raises(InvalidInputError, match=r"x\[1\] is -2"):
+        accord.deming([1, -2, 3], [1, 2, 3], weighted=True)
+    with pytest.raises(InvalidInputError, match="at least 3 pairs"):
+        accord.deming([1, 2], [1, 2])
+
+
+# ---------------------------------------------------------- the selection of slopes
+
+
+def brute_sorted_slopes(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    i, j = np.triu_indices(x.size, 1)
+    dx = x[j] - x[i]
+    ok = dx != 0
+    return np.sort((y[j] - y[i])[ok] / dx[ok])
+
+
+def test_inversions_by_brute_force() -> None:
+    rng = np.random.default_rng(0)
+    for n in (1, 2, 3, 10, 257):
+        p = rng.permutation(n)
+        want = sum(int(p[a] > p[b]) for a in range(n) for b in range(a + 1, n))
+        assert inversions(p, keep=False) == want
+        levels = inversions(p, keep=True)
+        assert not isinstance(levels, int)
+        a, b = levels.all_pairs()
+        assert levels.total == want and np.all(a < b) and np.all(p[a] > p[b])
+        assert len(set(zip(a.tolist(), b.tolist(), strict=True))) == want
+
+
+@pytest.mark.parametrize("decimals", [0, 1, 3])
+def test_selection_against_every_slope_listed(
+    decimals: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # small samples and listing limits, so that the narrowing rounds run on small data
+    monkeypatch.setattr(_slopes, "_SAMPLE", 500)
+    monkeypatch.setattr(_slopes, "_LIST_FACTOR", 1)
+    rng = np.random.default_rng(decimals)
+    for trial in range(4):
+        n = int(rng.integers(1100, 1600))
+        x = np.round(rng.normal(10, 3, n), decimals)
+        y = np.round(1.1 * x + rng.normal(0, 1, n), decimals)
+        points = SlopeSet.of(x, y)
+        s = brute_sorted_slopes(x, y)
+        assert points.n_finite == s.size
+        m = s.size
+        ranks = ((1, 2), ((m + 1) // 2, (m + 1) // 2 + 1), (m // 3,), (m - 1, m))
+        got = slope_order_statistics(points, ranks, seed=trial)
+        for group, values in zip(ranks, got, strict=True):
+            assert values == tuple(float(s[r - 1]) for r in group)
+
+
+def test_many_tied_slopes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_slopes, "_SAMPLE", 300)
+    monkeypatch.setattr(_slopes, "_LIST_FACTOR", 1)
+    rng = np.random.default_rng(9)
+    x = rng.integers(0, 40, 1200).astype(float)
+    y = x + rng.integers(-1, 2, 1200)
+    s = brute_sorted_slopes(x, y)
+    m = s.size
+    ranks = (((m + 1) // 2, (m + 1) // 2 + 1), (m // 10,))
+    got = slope_order_statistics(SlopeSet.of(x, y), ranks)
+    assert got == tuple(tuple(float(s[r - 1]) for r in g) for g in ranks)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(-20, 20), st.integers(-20, 20)), min_size=3, max_size=40),
+    st.randoms(use_true_random=False),
+)
+def test_passing_bablok_equals_the_paper_and_ignores_order(
+    points: list[tuple[int, int]], rnd: object
+) -> None:
+    x = [Fraction(p[0]) for p in points]
+    y = [Fraction(p[1]) for p in points]
+    if len(set(x)) < 2:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pb = accord.passing_bablok([p[0] for p in points], [p[1] for p in points],
+                                   confidence_level=0.5)  # fmt: skip
+        shuffled = list(points)
+        rnd.shuffle(shuffled)  # type: ignore[attr-defined]
+        again = accord.passing_bablok([p[0] for p in shuffled], [p[1] for p in shuffled],
+                                      confidence_level=0.5)  # fmt: skip
+    if pb.positive:
+        want = paper_passing_bablok(x, y, 0.5)
+        assert pb.n_slopes == want["n"] and pb.shift == want["k"]
+        if math.isfinite(want["slope"]):
+            assert pb.slope == pytest.approx(want["slope"])
+    assert pb.slope == again.slope or (math.isnan(pb.slope) and math.isnan(again.slope))
+
+
+def test_passing_bablok_scales_with_the_data() -> None:
+    ref = REF["synthetic"]
+    x, y = np.array(ref["x"]), np.array(ref["y"])
+    pb, scaled = accord.passing_bablok(x, y), accord.passing_bablok(3 * x, 3 * y)
+    assert scaled.slope == pytest.approx(pb.slope, rel=1e-12)
+    assert scaled.intercept == pytest.approx(3 * pb.intercept, rel=1e-10)
+
+
+def test_passing_bablok_errors() -> None:
+    with pytest.raises(InvalidInputError, match="at least 3 pairs"):
+        accord.passing_bablok([1, 2], [1, 2])
+    with pytest.raises(InvalidInputError, match="confidence_level"):
+        accord.passing_bablok([1, 2, 3], [1, 2, 3], confidence_level=1.5)
+
+
+# ------------------------------------------------------------- ratings, CLI, figures, text
+
+
+def test_method_regression_of_ratings() -> None:
+    ratings = accord.datasets.load_creatinine()
+    res = method_regression(ratings, reference="serum")
+    x, y = creatinine()
+    assert res.fits[0].slope == accord.passing_bablok(x, y).slope
+    dem = method_regression(ratings, method="deming", reference="serum")
+    assert dem.fits[0].slope == pytest.approx(REF["creatinine"]["deming"]["slope"], rel=1e-9)
+    assert list(res.table().columns)[:3] == ["first", "second", "n_pairs"]
+    json.loads(accord._results.dumps(dem.to_dict()))
+
+
+def test_methods_text_reads_the_result() -> None:
+    x, y = creatinine()
+    text = accord.passing_bablok(x, y, names=("serum", "plasma")).methods_text()
+    assert "Passing-Bablok" in text and "108 pairs" in text and "1.088" in text
+    text = accord.deming(x, y, weighted=True).methods_text("markdown")
+    assert "weighted Deming" in text and "Linnet" in text
+
+
+def test_cli_compare_regressions() -> None:
+    runner = CliRunner()
+    base = ["compare", str(EXAMPLES / "creatinine.csv"), "--item", "sample", "--rater",
+            "specimen", "--score", "creatinine", "--reference", "serum"]  # fmt: skip
+    res = runner.invoke(app, [*base, "--method", "deming", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    fit = json.loads(res.stdout)["fits"][0]
+    assert fit["slope"] == pytest.approx(REF["creatinine"]["deming"]["slope"], rel=1e-9)
+    res = runner.invoke(app, [*base, "--method", "passing-bablok", "--format", "csv"])
+    assert res.exit_code == 0 and "cusum_pvalue" in res.stdout
+    res = runner.invoke(app, [*base, "--method", "theil-sen"])
+    assert res.exit_code == 2 and "--method must be one of" in res.output
+
+
+def test_figures() -> None:
+    pytest.importorskip("matplotlib")
+    x, y = creatinine()
+    for fit in (accord.passing_bablok(x, y), accord.deming(x, y)):
+        fig = accord.regression_plot(fit)
+        ax = fig.axes[0]
+        assert len(ax.collections) >= 2  # the points and the band
+        assert accord.residual_plot(fit).axes[0].get_xlabel() == "x"
+    with pytest.raises(InvalidInputError, match=r"passing_bablok or accord\.deming"):
+        accord.regression_plot(accord.bland_altman(x, y))
+
+
+# ------------------------------------------------------- sample size of the limits
+
+
+@pytest.mark.parametrize(
+    ("sd", "n", "power"),
+    # SimplyAgree tests/testthat/test-blandPowerCurve.R: blandPowerCurve(mu = 0.5, SD, delta
+    # = 7), find_n(power = .8 / .9) -> N and its power (tolerance 0.001)
+    [(2.5, 59, 0.799), (2.5, 78, 0.901), (2.6, 82, 0.801), (2.6, 108, 0.900), (2.7, 117, 0.7999)],
+)
+def test_limits_power_against_simplyagree(sd: float, n: int, power: float) -> None:
+    got = float(accord.limits_power([n], sd=sd, delta=7, mean=0.5)[0])
+    assert abs(got - power) <= 0.001 + 1e-12
+
+
+def test_sample_size_limits_is_the_fewest_pairs() -> None:
+    plan = accord.sample_size_limits(2.5, 7, mean=0.5, power=0.9)
+    powers = plan.curve.set_index("n_pairs")["power"]
+    assert powers[plan.n_pairs] >= 0.9 > powers[plan.n_pairs - 1]
+    assert np.all(np.diff(plan.curve["power"].to_numpy()) >= -1e-12)
+    with pytest.raises(InvalidInputError, match="no number of pairs"):
+        accord.sample_size_limits(4, 7)
+
+
+# ------------------------------------------- a new difference: prediction and tolerance
+
+
+def test_prediction_interval_by_hand() -> None:
+    # PEFR (Bland & Altman 1986): bias -2.118, SD 38.77 of 17 differences; by hand
+    # -2.118 -+ t(16, 0.975) 38.77 sqrt(1 + 1/17), t = 2.1199
+    wright = [494, 395, 516, 434, 476, 557, 413, 442, 650, 433, 417, 656, 267, 478, 178, 423, 427]
+    mini = [512, 430, 520, 428, 500, 600, 364, 380, 658, 445, 432, 626, 260, 477, 259, 350, 451]
+    ba = accord.bland_altman(wright, mini)
+    d = np.array(wright, float) - np.array(mini, float)
+    half = 2.119905299 * d.std(ddof=1) * math.sqrt(1 + 1 / 17)
+    assert ba.prediction_interval() == pytest.approx((d.mean() - half, d.mean() + half))
+
+
+def test_tolerance_interval_is_carkeets_outer_bound_and_covers() -> None:
+    wright = [494, 395, 516, 434, 476, 557, 413, 442, 650, 433, 417, 656, 267, 478, 178, 423, 427]
+    mini = [512, 430, 520, 428, 500, 600, 364, 380, 658, 445, 432, 626, 260, 477, 259, 350, 451]
+    ba = accord.bland_altman(wright, mini)
+    # the exact pair interval of the limits at 95% has outer bounds mean -+ K(0.975) sd
+    lower, upper = ba.limits_interval(0.95, "exact")
+    tol = ba.tolerance_interval(content=float(special.ndtr(1.96) - special.ndtr(-1.96)),
+                                level=0.975)  # fmt: skip
+    assert tol == pytest.approx((lower.low, upper.high), rel=1e-9)
+    # Monte Carlo: with K for n = 10 (95% content, 95% confidence) the interval holds 95%
+    # of a normal population in 95% of samples
+    from accord.measurements._tolerance import two_sided_factor
+
+    k = two_sided_factor(10, float(special.ndtri(0.975)), 0.95)
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(100_000, 10))
+    m, s = x.mean(axis=1), x.std(axis=1, ddof=1)
+    covered = special.ndtr(m + k * s) - special.ndtr(m - k * s) >= 0.95
+    assert abs(covered.mean() - 0.95) < 0.003
+
+
+# ------------------------------------------------------------- repeated-measures CCC
+
+
+@pytest.mark.parametrize("column", ["SIS", "DIA"])
+def test_repeated_concordance_against_nlme_on_bpres(column: str) -> None:
+    ref = REF["repeated_ccc"]["bpres"]
+    got = accord.repeated_concordance(ref[column], ref["ID"], ref["METODE"])
+    sa, sab, se, sb, ccc = ref[f"{column}_result"]
+    assert got.statistic == pytest.approx(ccc, rel=1e-7)
+    assert (got.between_subjects, got.within, got.between_methods) == pytest.approx(
+        (sa, se, sb), rel=1e-6
+    )
+    assert got.subject_method == pytest.approx(sab, abs=1e-5)  # REML on the boundary: 0
+
+
+def test_repeated_concordance_against_nlme_three_methods() -> None:
+    ref = REF["repeated_ccc"]["synthetic"]
+    got = accord.repeated_concordance(ref["y"], ref["ind"], ref["met"])
+    sa, sab, se, sb, ccc = ref["result"]
+    assert (got.n_subjects, got.n_methods, got.n_replicates) == (30, 3, 3)
+    assert got.statistic == pytest.approx(ccc, rel=1e-7)
+    assert (got.between_subjects, got.subject_method, got.within, got.between_methods) == (
+        pytest.approx((sa, sab, se, sb), rel=1e-6)
+    )
+
+
+def test_repeated_concordance_needs_a_balanced_design() -> None:
+    with pytest.raises(InvalidInputError, match="balanced design"):
+        accord.repeated_concordance([1, 2, 3, 4, 5], [1, 1, 1, 1, 2], ["a", "a", "b", "b", "a"])
