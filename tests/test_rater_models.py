@@ -1,8 +1,9 @@
 """Rater models (accord.rater_model): Dawid-Skene, one-coin, MACE, GLAD.
 
-Sources: Dawid & Skene (1979) and their anaesthesia data (tests/reference/rater_models, the
-copy shipped by the R package rater); crowd-kit 1.x (``crowdkit.aggregation``) run side by
-side on data drawn from each model's generative process; hand computations in the tests.
+Sources: crowd-kit 1.x (``crowdkit.aggregation``) run side by side on data drawn from each
+model's generative process, among them a design like Dawid & Skene's (1979) anaesthesia study
+(45 patients, 5 raters, the first assessing each patient three times); hand computations in
+the tests.
 """
 
 from __future__ import annotations
@@ -20,19 +21,33 @@ from numpy.testing import assert_allclose
 import accord
 from accord import InvalidInputError, Ratings, rater_model, rater_model_from_counts
 
-REFERENCE = Path(__file__).parent / "reference" / "rater_models"
+
+def _anaesthesia_like() -> pd.DataFrame:
+    """A seeded draw from the Dawid-Skene model with Dawid & Skene's (1979) design: 45
+    patients graded 1-4 by 5 raters, rater 1 three times (repeated assessments, counted as
+    they count n_il^k), the others once; 315 rows."""
+    rng = np.random.default_rng(1979)
+    truth = rng.choice(4, size=45, p=[0.4, 0.4, 0.12, 0.08])
+    confusion = np.full((5, 4, 4), 0.05) + np.eye(4)[None] * rng.uniform(0.5, 0.8, (5, 1, 1))
+    confusion /= confusion.sum(axis=2, keepdims=True)
+    rows = []
+    for i in range(45):
+        for r, times in enumerate((3, 1, 1, 1, 1)):
+            for _ in range(times):
+                rows.append((i + 1, r + 1, int(rng.choice(4, p=confusion[r, truth[i]])) + 1))
+    return pd.DataFrame(rows, columns=["item", "rater", "rating"])
 
 
 def anaesthesia_counts() -> np.ndarray:
-    """Dawid & Skene's n[i, r, l] (45 patients x 5 anaesthetists x 4 grades)."""
-    frame = pd.read_csv(REFERENCE / "anaesthesia.csv")
+    """The n[i, r, l] (45 patients x 5 raters x 4 grades) of :func:`_anaesthesia_like`."""
+    frame = _anaesthesia_like()
     counts = np.zeros((45, 5, 4))
     np.add.at(counts, (frame["item"] - 1, frame["rater"] - 1, frame["rating"] - 1), 1)
     return counts
 
 
 def anaesthesia_frame() -> pd.DataFrame:
-    frame = pd.read_csv(REFERENCE / "anaesthesia.csv")
+    frame = _anaesthesia_like()
     return frame.rename(columns={"item": "task", "rater": "worker", "rating": "label"})
 
 
@@ -83,15 +98,15 @@ def crowdkit_posteriors(probas: pd.DataFrame, q: int) -> np.ndarray:
 
 
 @pytest.mark.slow
-def test_anaesthesia_against_crowdkit_and_the_paper():
+def test_repeated_assessments_against_crowdkit():
     from crowdkit.aggregation import DawidSkene
 
     fit = rater_model_from_counts(
         anaesthesia_counts(), categories=[1, 2, 3, 4], items=range(1, 46), n_bootstrap=0, tol=1e-14
     )
-    # crowd-kit: DawidSkene(n_iter=500, tol=-inf).fit(frame) (tol=-inf: no early stop at a dip
-    # of its ELBO), the repeated assessments of
-    # anaesthetist 1 as repeated rows (counted, as Dawid & Skene count n_il^k)
+    # crowd-kit: DawidSkene(n_iter=300, tol=-inf).fit(frame) (tol=-inf: no early stop at a dip
+    # of its ELBO), the repeated assessments of rater 1 as repeated rows (counted, as Dawid &
+    # Skene count n_il^k)
     ds = DawidSkene(n_iter=300, tol=-np.inf)
     probas = ds.fit_predict_proba(anaesthesia_frame())
     assert_allclose(fit.items[["p_1", "p_2", "p_3", "p_4"]].to_numpy(),
