@@ -4,7 +4,6 @@ checked in tests/test_rater_models.py; here, that the command prints them)."""
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 
 import pandas as pd
@@ -12,6 +11,8 @@ from typer.testing import CliRunner
 
 import accord
 from accord.cli import app
+
+from ._cli import cli_json
 
 runner = CliRunner()
 
@@ -30,7 +31,7 @@ def pandalm(examples: Path, *more: str) -> tuple[int, str, str]:
 def test_json_is_the_library_result(examples: Path) -> None:
     code, out, _ = pandalm(examples, "--format", "json", "--next", "3")
     assert code == 0
-    payload = json.loads(out)
+    payload = cli_json(out)
     ratings = accord.read_ratings(
         examples / "pandalm.csv", item="item", rater="rater", label="preference"
     )
@@ -56,7 +57,7 @@ def test_gold_file(examples: Path, tmp_path: Path) -> None:
     )
     code, out, _ = pandalm(examples, "--gold", str(gold), "--format", "json")
     assert code == 0
-    assert {r["gold_n"] for r in json.loads(out)["raters"]} <= {3, 2}
+    assert {r["gold_n"] for r in cli_json(out)["raters"]} <= {3, 2}
 
 
 def test_bad_input_is_one_line_exit_2(examples: Path) -> None:
@@ -82,4 +83,4 @@ def test_stream_and_dask_engines_give_the_memory_fit(examples: Path) -> None:
         assert fit.report.ratings == memory.report.ratings == 4970
     code, out, _ = pandalm(examples, "--engine", "stream", "--format", "json")
     assert code == 0
-    assert [r["accuracy"] for r in json.loads(out)["raters"]] == memory.raters["accuracy"].tolist()
+    assert [r["accuracy"] for r in cli_json(out)["raters"]] == memory.raters["accuracy"].tolist()
