@@ -5,11 +5,12 @@ Reference values:
 - A hand computation: seven points whose 21 pairwise slopes are listed one by one in
   :data:`HAND_SLOPES` (two of -1, one 0/0, two infinite, three below -1).
 - R mcr 1.3.3.1 ``mcreg`` (tests/reference/method_regression.json, each call recorded there):
-  Deming and weighted Deming with jackknife intervals on mcr's ``creatinine`` data;
-  Passing-Bablok on continuous data drawn in R (point estimates, and the interval bounds
-  as mcr's rank convention gives them).
+  Deming and weighted Deming with jackknife intervals, and mcr's Cusum, on simulated
+  lab-like data drawn in R with a fixed seed (100 pairs of two-decimal values with
+  proportional error; ``REF["lab"]``); Passing-Bablok on continuous data drawn in R (point
+  estimates, and the interval bounds as mcr's rank convention gives them).
 - Passing & Bablok's (1983) definition evaluated in exact rational arithmetic on the
-  creatinine data (two-decimal values, so many slopes tie exactly), by a plain O(n^2)
+  lab-like data (two-decimal values, so many slopes tie exactly), by a plain O(n^2)
   implementation written in this file from the paper's definition.
 """
 
@@ -37,7 +38,6 @@ from accord.measurements._slopes import SlopeSet, inversions, slope_order_statis
 from accord.measurements.regression import method_regression
 
 REF = json.loads((Path(__file__).parent / "reference" / "method_regression.json").read_text())
-EXAMPLES = Path(__file__).parent.parent / "examples"
 
 # ------------------------------------------------------------------- the hand computation
 
@@ -124,15 +124,27 @@ def paper_passing_bablok(x: list[Fraction], y: list[Fraction], level: float) -> 
     }
 
 
-def creatinine() -> tuple[np.ndarray, np.ndarray]:
-    frame = pd.read_csv(EXAMPLES / "creatinine.csv")
-    wide = frame.pivot(index="sample", columns="specimen", values="creatinine").dropna()
-    return wide["serum"].to_numpy(), wide["plasma"].to_numpy()
+def lab() -> tuple[np.ndarray, np.ndarray]:
+    """The simulated lab-like pairs recorded with the R call that drew them."""
+    return np.array(REF["lab"]["x"]), np.array(REF["lab"]["y"])
+
+
+def lab_frame() -> pd.DataFrame:
+    """The lab-like pairs as a long table: one row per (sample, method)."""
+    x, y = lab()
+    return pd.DataFrame({"sample": np.tile(np.arange(1, x.size + 1), 2),
+                         "method": ["x"] * x.size + ["y"] * y.size,
+                         "value": np.concatenate([x, y])})  # fmt: skip
+
+
+def lab_ratings() -> accord.Ratings:
+    return accord.Ratings.from_long(lab_frame(), item="sample", rater="method", label="value",
+                                    level="ratio")  # fmt: skip
 
 
 @pytest.mark.parametrize("level", [0.95, 0.9])
-def test_creatinine_against_the_paper_in_exact_arithmetic(level: float) -> None:
-    x, y = creatinine()
+def test_lab_data_against_the_paper_in_exact_arithmetic(level: float) -> None:
+    x, y = lab()
     want = paper_passing_bablok([Fraction(str(v)) for v in x], [Fraction(str(v)) for v in y], level)
     pb = accord.passing_bablok(x, y, confidence_level=level)
     assert (pb.n_slopes, pb.shift) == (want["n"], want["k"])
@@ -142,15 +154,16 @@ def test_creatinine_against_the_paper_in_exact_arithmetic(level: float) -> None:
     assert pb.intercept_ci == pytest.approx(want["intercept_ci"], rel=1e-12)
 
 
-def test_creatinine_cusum_as_mcr() -> None:
-    x, y = creatinine()
+def test_lab_data_cusum_as_mcr() -> None:
+    x, y = lab()
     pb = accord.passing_bablok(x, y)
-    assert np.max(np.abs(pb.cusum)) == REF["creatinine"]["paba_mcr"]["max_cusum"]
+    max_cusum = REF["lab"]["paba_mcr"]["max_cusum"]
+    assert np.max(np.abs(pb.cusum)) == max_cusum
     below = int((pb.residuals < 0).sum())
-    assert pb.cusum_statistic == pytest.approx(8 / math.sqrt(below + 1))
+    assert pb.cusum_statistic == pytest.approx(max_cusum / math.sqrt(below + 1))
     assert pb.cusum_pvalue == pytest.approx(float(special.kolmogorov(pb.cusum_statistic)))
     # mcr in floating point: within a few ranks of the exact-arithmetic answer
-    assert pb.slope == pytest.approx(REF["creatinine"]["paba_mcr"]["slope"], abs=1e-3)
+    assert pb.slope == pytest.approx(REF["lab"]["paba_mcr"]["slope"], abs=1e-3)
 
 
 # ---------------------------------------------------------------- mcr on continuous data
@@ -201,8 +214,8 @@ def test_cusum_against_mcr() -> None:
 
 @pytest.mark.parametrize("key", ["deming", "deming_2.5_90", "wdeming", "wdeming_0.5"])
 def test_deming_against_mcr(key: str) -> None:
-    want = REF["creatinine"][key]
-    x, y = creatinine()
+    want = REF["lab"][key]
+    x, y = lab()
     fit = accord.deming(x, y, error_ratio=want["error_ratio"], weighted=want["weighted"],
                         confidence_level=want["level"])  # fmt: skip
     for name in ("slope", "intercept", "slope_se", "intercept_se"):
@@ -346,32 +359,33 @@ def test_passing_bablok_errors() -> None:
 
 
 def test_method_regression_of_ratings() -> None:
-    ratings = accord.datasets.load_creatinine()
-    res = method_regression(ratings, reference="serum")
-    x, y = creatinine()
+    ratings = lab_ratings()
+    res = method_regression(ratings, reference="x")
+    x, y = lab()
     assert res.fits[0].slope == accord.passing_bablok(x, y).slope
-    dem = method_regression(ratings, method="deming", reference="serum")
-    assert dem.fits[0].slope == pytest.approx(REF["creatinine"]["deming"]["slope"], rel=1e-9)
+    dem = method_regression(ratings, method="deming", reference="x")
+    assert dem.fits[0].slope == pytest.approx(REF["lab"]["deming"]["slope"], rel=1e-9)
     assert list(res.table().columns)[:3] == ["first", "second", "n_pairs"]
     json.loads(accord._results.dumps(dem.to_dict()))
 
 
 def test_methods_text_reads_the_result() -> None:
-    x, y = creatinine()
-    text = accord.passing_bablok(x, y, names=("serum", "plasma")).methods_text()
-    assert "Passing-Bablok" in text and "108 pairs" in text and "1.088" in text
+    x, y = lab()
+    text = accord.passing_bablok(x, y, names=("x", "y")).methods_text()
+    assert "Passing-Bablok" in text and "100 pairs" in text and "1.045" in text
     text = accord.deming(x, y, weighted=True).methods_text("markdown")
     assert "weighted Deming" in text and "Linnet" in text
 
 
-def test_cli_compare_regressions() -> None:
+def test_cli_compare_regressions(tmp_path: Path) -> None:
+    lab_frame().to_csv(tmp_path / "lab.csv", index=False)
     runner = CliRunner()
-    base = ["compare", str(EXAMPLES / "creatinine.csv"), "--item", "sample", "--rater",
-            "specimen", "--score", "creatinine", "--reference", "serum"]  # fmt: skip
+    base = ["compare", str(tmp_path / "lab.csv"), "--item", "sample", "--rater", "method",
+            "--score", "value", "--reference", "x"]  # fmt: skip
     res = runner.invoke(app, [*base, "--method", "deming", "--format", "json"])
     assert res.exit_code == 0, res.output
-    fit = json.loads(res.stdout)["fits"][0]
-    assert fit["slope"] == pytest.approx(REF["creatinine"]["deming"]["slope"], rel=1e-9)
+    fit = json.loads(res.stdout)["result"]["fits"][0]
+    assert fit["slope"] == pytest.approx(REF["lab"]["deming"]["slope"], rel=1e-9)
     res = runner.invoke(app, [*base, "--method", "passing-bablok", "--format", "csv"])
     assert res.exit_code == 0 and "cusum_pvalue" in res.stdout
     res = runner.invoke(app, [*base, "--method", "theil-sen"])
@@ -380,7 +394,7 @@ def test_cli_compare_regressions() -> None:
 
 def test_figures() -> None:
     pytest.importorskip("matplotlib")
-    x, y = creatinine()
+    x, y = lab()
     for fit in (accord.passing_bablok(x, y), accord.deming(x, y)):
         fig = accord.regression_plot(fit)
         ax = fig.axes[0]

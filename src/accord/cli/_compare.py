@@ -33,10 +33,10 @@ EPILOG = examples(
     "--reference mini-Wright",
     "accord compare examples/pefr.csv --item subject --rater meter --score pefr "
     "--multiplier 2 --format json",
-    "accord compare examples/creatinine.csv --item sample --rater specimen --score creatinine "
-    "--reference serum --method passing-bablok",
-    "accord compare examples/creatinine.csv --item sample --rater specimen --score creatinine "
-    "--reference serum --method deming --error-ratio 1",
+    "accord compare examples/pefr.csv --item subject --rater meter --score pefr "
+    "--reference mini-Wright --method passing-bablok",
+    "accord compare examples/pefr.csv --item subject --rater meter --score pefr "
+    "--reference mini-Wright --method deming --error-ratio 1",
 )
 
 METHODS = ("bland-altman", "passing-bablok", "deming")

@@ -36,7 +36,6 @@ NAMES = (
     "birads-table.csv",
     "panel.csv",
     "pefr.csv",
-    "creatinine.csv",
     "pandalm.csv",
     "pandalm-judged.csv",
     "pandalm-LICENSE.txt",
@@ -205,31 +204,6 @@ def load_pefr() -> Ratings:
     )
 
 
-def load_creatinine() -> Ratings:
-    """Serum and plasma creatinine (mg/dL) of 110 heart surgery patients before surgery.
-
-    The ``creatinine`` data set of the R package mcr (Potapov, Model, Schuetzenmeister et
-    al., version 1.3.3.1, GPL >= 3; "Comparison of blood and serum creatinine measurement":
-    the preoperative serum and plasma creatinine of 110 heart surgery patients), the data
-    of its ``mcreg`` examples. Two samples lack the plasma value.
-
-    File ``creatinine.csv``: columns ``sample`` (1..110), ``specimen`` (``serum`` or
-    ``plasma``), ``creatinine``; 218 rows (the two missing values left out). Read at ratio
-    level.
-
-    >>> import accord
-    >>> ratings = accord.datasets.load_creatinine()
-    >>> ratings.n_items, ratings.n_raters
-    (110, 2)
-    """
-    from ..io.ratings import read_ratings
-
-    return read_ratings(
-        path("creatinine.csv"), item="sample", rater="specimen", label="creatinine",
-        level="ratio",
-    )  # fmt: skip
-
-
 def load_pandalm() -> Ratings:
     """Which of two responses is better: 3 annotators and 2 LLM judges on 999 instructions.
 
@@ -318,7 +292,6 @@ __all__ = [
     "copy_to",
     "load_birads",
     "load_birads_table",
-    "load_creatinine",
     "load_diagnoses",
     "load_pandalm",
     "load_panel",
