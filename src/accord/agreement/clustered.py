@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
-from typing import Any, Literal
+from typing import Any, Literal, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +24,7 @@ from .._interval import chi2_sf
 from .._results import Result, plain_fields
 from .._types import FloatArray, IntArray, RngLike, as_generator
 from .._validate import check_choice
+from ..data.source import refuse_read_options
 from ..data.table import ContingencyTable
 from .two_raters import cohen_kappa
 
@@ -151,6 +152,7 @@ def clustered_agreement(
     method: ClusterMethod = "linearization",
     n_boot: int = 1000,
     rng: RngLike = 0,
+    **read_options: Never,
 ) -> ClusteredAgreement:
     r"""Cohen's kappa or Gwet's AC1 of two raters with a cluster-robust standard error.
 
@@ -204,6 +206,7 @@ def clustered_agreement(
     >>> round(res.statistic, 3), res.design_effect > 1
     (0.333, True)
     """
+    refuse_read_options("clustered_agreement", read_options)
     check_choice("coefficient", coefficient, ("cohen_kappa", "gwet_ac1"), "clustered_agreement")
     check_choice("method", method, ("linearization", "bootstrap"), "clustered_agreement")
     a, b, g, q, n_clusters = _codes(x, y, clusters, "clustered_agreement")
@@ -262,7 +265,12 @@ class StratifiedKappa(Result):
         return plain_fields(self)
 
 
-def stratified_kappa(x: npt.ArrayLike, y: npt.ArrayLike, strata: npt.ArrayLike) -> StratifiedKappa:
+def stratified_kappa(
+    x: npt.ArrayLike,
+    y: npt.ArrayLike,
+    strata: npt.ArrayLike,
+    **read_options: Never,
+) -> StratifiedKappa:
     r"""Cohen's kappa across strata: each stratum's, their homogeneity test and the overall.
 
     .. math::
@@ -308,6 +316,7 @@ def stratified_kappa(x: npt.ArrayLike, y: npt.ArrayLike, strata: npt.ArrayLike) 
     >>> res.table["kappa"].round(3).tolist(), res.df
     ([0.667, 0.333], 1)
     """
+    refuse_read_options("stratified_kappa", read_options)
     a, b, h, q, n_strata = _codes(x, y, strata, "stratified_kappa")
     if n_strata < 2:
         raise InvalidInputError("stratified_kappa needs at least 2 strata; got 1")

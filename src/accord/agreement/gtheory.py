@@ -13,7 +13,7 @@ import dataclasses
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Never
 
 import numpy as np
 import pandas as pd
@@ -24,6 +24,7 @@ from .._methods import MethodsFormat, g_study_methods
 from .._results import Result, plain_fields
 from .._types import FloatArray
 from .._validate import check_choice
+from ..data.source import refuse_read_options
 from .gtheory_design import (
     DEFAULT_COLUMNS,
     CodedScores,
@@ -309,6 +310,7 @@ def g_study(
     method: GMethod = "auto",
     confidence_level: float = 0.95,
     object_facet: str | None = None,
+    **read_options: Never,
 ) -> GStudy:
     r"""Variance components of a generalizability (G) study.
 
@@ -391,6 +393,7 @@ def g_study(
     >>> g.components[["effect", "variance"]].round(4).values.tolist()
     [['p', 2.5556], ['r', 5.2444], ['pr', 1.0194]]
     """
+    refuse_read_options("g_study", read_options)
     design_ = parse_design(design, object_facet)
     columns = _facet_columns(design_, facets)
     frame = data if isinstance(data, pd.DataFrame) else pd.DataFrame(dict(data))

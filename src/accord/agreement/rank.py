@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Literal
+from typing import Any, Literal, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +22,7 @@ from .._results import Result, plain_fields
 from .._types import FloatArray
 from .._validate import check_choice
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ..stats.scores import score_matrix
 
 __all__ = ["KendallW", "RankMissing", "kendall_w", "mean_spearman"]
@@ -142,7 +143,10 @@ def _pairwise_rhos(y: FloatArray) -> tuple[FloatArray, FloatArray]:
     return np.asarray(rhos, dtype=np.float64), np.asarray(weights, dtype=np.float64)
 
 
-def mean_spearman(data: Ratings | npt.ArrayLike) -> float:
+def mean_spearman(
+    data: Ratings | npt.ArrayLike,
+    **read_options: Never,
+) -> float:
     r"""Mean of the raters' pairwise Spearman correlations on the items all of them scored.
 
     .. math:: \bar r_S = \frac{2}{m(m-1)} \sum_{j<k} r_S(j, k) = \frac{m W - 1}{m - 1}
@@ -168,6 +172,7 @@ def mean_spearman(data: Ratings | npt.ArrayLike) -> float:
     >>> round(mean_spearman(x), 6), round((3 * w - 1) / 2, 6)
     (0.666667, 0.666667)
     """
+    refuse_read_options("mean_spearman", read_options)
     y = _matrix(data, "mean_spearman")
     y = y[~np.isnan(y).any(axis=1)]
     ranks = np.column_stack([_ranks(c) for c in y.T]) if y.size else y
@@ -232,6 +237,7 @@ def kendall_w(
     *,
     correct_ties: bool = True,
     missing: RankMissing = "auto",
+    **read_options: Never,
 ) -> KendallW:
     r"""Kendall's coefficient of concordance W among raters ranking the same items.
 
@@ -309,6 +315,7 @@ def kendall_w(
     >>> res.method.split(",")[0], round(res.mean_raters, 2)
     ("Kendall's W from the mean pairwise Spearman correlation", 2.75)
     """
+    refuse_read_options("kendall_w", read_options)
     check_choice("missing", missing, ("auto", "omit", "pairwise"), "kendall_w")
     y = _matrix(data, "kendall_w")
     gaps = bool(np.isnan(y).any())

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import ClassVar
+from typing import ClassVar, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -15,6 +15,7 @@ from .._errors import InvalidInputError, bad_parameter, warn_degenerate
 from .._interval import ConfidenceInterval, check_confidence_level, t_quantile
 from .._methods import MethodsFormat, regression_methods
 from .._types import FloatArray
+from ..data.source import refuse_read_options
 from ._input import paired_arrays
 from ._line import LineFit
 
@@ -194,6 +195,7 @@ def deming(
     weighted: bool = False,
     confidence_level: float = 0.95,
     names: tuple[str, str] = ("x", "y"),
+    **read_options: Never,
 ) -> Deming:
     r"""Deming regression of ``y`` on ``x``: the line relating two methods of measurement
     when both have errors, of known ratio of variances.
@@ -276,6 +278,7 @@ def deming(
     >>> round(fit.slope, 12), round(fit.intercept, 12), round(fit.slope_se, 12)
     (2.0, 1.0, 0.0)
     """
+    refuse_read_options("deming", read_options)
     level = check_confidence_level(confidence_level, "deming")
     pair = paired_arrays(x, y, None, "deming", names)
     xs, ys = pair.x, pair.y

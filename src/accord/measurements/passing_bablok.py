@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -15,6 +15,7 @@ from .._errors import InvalidInputError, warn_degenerate
 from .._interval import ConfidenceInterval, check_confidence_level
 from .._methods import MethodsFormat, regression_methods
 from .._types import FloatArray
+from ..data.source import refuse_read_options
 from ._input import paired_arrays
 from ._line import LineFit
 from ._slopes import SlopeSet, slope_order_statistics
@@ -254,6 +255,7 @@ def passing_bablok(
     *,
     confidence_level: float = 0.95,
     names: tuple[str, str] = ("x", "y"),
+    **read_options: Never,
 ) -> PassingBablok:
     r"""Passing-Bablok regression of ``y`` on ``x``: the line relating two methods of
     measurement, each with errors, robust to outliers and free of a distributional
@@ -353,6 +355,7 @@ def passing_bablok(
     >>> pb.slope, pb.intercept, pb.n_slopes, pb.shift
     (1.0, 0.0, 6, 0)
     """
+    refuse_read_options("passing_bablok", read_options)
     level = check_confidence_level(confidence_level, "passing_bablok")
     pair = paired_arrays(x, y, None, "passing_bablok", names)
     n = int(pair.x.size)

@@ -4,7 +4,7 @@ or every pair of raters, by Passing-Bablok or Deming regression."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Literal, get_args
+from typing import Any, Literal, Never, get_args
 
 import pandas as pd
 
@@ -12,6 +12,7 @@ from .._errors import InvalidInputError
 from .._results import Result
 from .._validate import check_choice
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ._input import pairs_of_ratings
 from .deming import Deming, deming
 from .passing_bablok import PassingBablok, passing_bablok
@@ -81,6 +82,7 @@ def method_regression(
     error_ratio: float = 1.0,
     weighted: bool = False,
     confidence_level: float = 0.95,
+    **read_options: Never,
 ) -> RegressionComparison:
     """Passing-Bablok (:func:`~accord.passing_bablok`) or Deming (:func:`~accord.deming`)
     regression of each rater's scores on ``reference``'s, or of every pair of raters (the
@@ -93,6 +95,7 @@ def method_regression(
     >>> fits.fits[0].first, fits.fits[0].second, fits.fits[0].n_pairs
     ('mini-Wright', 'Wright', 17)
     """
+    refuse_read_options("method_regression", read_options)
     check_choice("method", method, REGRESSIONS, "method_regression")
     if not isinstance(ratings, Ratings):
         raise InvalidInputError(
