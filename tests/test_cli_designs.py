@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
@@ -13,6 +12,8 @@ from typer.testing import CliRunner
 from accord.agreement.gtheory import d_study, g_study
 from accord.agreement.icc import icc
 from accord.cli import app
+
+from ._cli import cli_json
 
 ROOT = Path(__file__).resolve().parents[1]
 PEFR = ["agree", str(ROOT / "examples" / "pefr.csv"), "--item", "subject", "--rater", "meter",
@@ -26,7 +27,7 @@ def test_one_facet_design_prints_the_icc_of_the_meters() -> None:
     res = runner.invoke(app, [*PEFR, "--design", "p x r", "--d-study", "r=1-3", "--format",
                               "json"])  # fmt: skip
     assert res.exit_code == 0, res.output
-    out = json.loads(res.stdout)
+    out = cli_json(res.stdout)
     frame = pd.read_csv(ROOT / "examples" / "pefr.csv")
     wide = frame.pivot(index="subject", columns="meter", values="pefr").to_numpy()
     # E rho^2 at the G-study's 2 meters is ICC(C,2) (McGraw & Wong 1996), from accord's icc
@@ -98,11 +99,13 @@ def test_cluster_and_strata_match_the_library(tmp_path: Path) -> None:
     res = runner.invoke(app, [*base, "--cluster", "site", "--format", "json"])
     assert res.exit_code == 0, res.output
     kappa = clustered_agreement(wide["A"], wide["B"], site)
-    assert_allclose(json.loads(res.stdout)[0]["standard_error"], kappa.standard_error, rtol=1e-12)
+    assert_allclose(
+        cli_json(res.stdout)["coefficients"][0]["standard_error"], kappa.standard_error, rtol=1e-12
+    )
     res = runner.invoke(app, [*base, "--strata", "site", "--format", "json"])
     assert res.exit_code == 0, res.output
     overall = stratified_kappa(wide["A"], wide["B"], site)
-    assert_allclose(json.loads(res.stdout)["chi_square"], overall.chi_square, rtol=1e-12)
+    assert_allclose(cli_json(res.stdout)["chi_square"], overall.chi_square, rtol=1e-12)
     table = runner.invoke(app, [*base, "--strata", "site"])
     assert "Test of equal kappas across site" in table.output
     both = runner.invoke(app, [*base, "--strata", "site", "--cluster", "site"])
@@ -121,7 +124,7 @@ def test_plan_d_study_from_given_components() -> None:
                               "--components", comps, "--d-study", "r=1-6,o=1/2/3",
                               "--format", "json"])  # fmt: skip
     assert res.exit_code == 0, res.output
-    out = json.loads(res.stdout)
+    out = cli_json(res.stdout)
     # by hand at n_r = 4, n_o = 3: tau / (tau + error variance), the p x r x o D-study
     rel = 0.19 / 4 + 0.31 / 3 + 0.32 / 12
     ab = rel + 0.04 / 4 + 0.02 / 3 + 0 / 12

@@ -77,6 +77,8 @@ def errors(value: Any, schema: dict[str, Any], at: str = "") -> list[str]:
             out += errors(item, schema["items"], f"{at}/{k}")
     if "anyOf" in schema and all(errors(value, s, at) for s in schema["anyOf"]):
         out.append(f"{at}: matches none of anyOf")
+    if "not" in schema and not errors(value, schema["not"], at):
+        out.append(f"{at}: matches what 'not' excludes")
     for part in schema.get("allOf", ()):
         out += errors(value, part, at)
     if "if" in schema and not errors(value, schema["if"], at):
@@ -97,6 +99,12 @@ def test_the_checker_refuses_what_it_should() -> None:
                  "reasons": {}}  # fmt: skip
     assert errors({**good, "input": bad_count}, SCHEMA)
     assert errors({**good, "non_finite": {"/result/x": "NaN"}}, SCHEMA)
+    # the mode's own result: a D-study plan must hold the G-study, another plan its sample size
+    plan = {**good, "command": "plan", "options": {"coefficient": "g_theory"}, "result": {}}
+    assert any("g_study" in e for e in errors(plan, SCHEMA))
+    plan = {**plan, "options": {"coefficient": "kappa"}}
+    assert any("n_items" in e for e in errors(plan, SCHEMA))
+    assert errors(1, {"not": {"type": "integer"}}) and not errors("a", {"not": {"type": "integer"}})
 
 
 def _examples() -> list[tuple[str, list[str]]]:

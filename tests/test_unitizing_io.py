@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 
 import pandas as pd
@@ -14,6 +13,8 @@ from typer.testing import CliRunner
 
 import accord
 from accord.cli import app
+
+from ._cli import cli_json
 
 runner = CliRunner()
 
@@ -79,7 +80,7 @@ def test_cli_u_alpha_json_matches_the_library(examples: Path) -> None:
     code, out, _ = invoke("spans", str(examples / "spans"), "--measure", "u-alpha",
                           "--format", "json")  # fmt: skip
     assert code == 0
-    data = json.loads(out)
+    data = cli_json(out)
     lib = accord.unitizing_alpha(accord.read_brat(examples / "spans"))
     assert_allclose([data["statistic"], data["binary"], data["coding"]],
                     [lib.statistic, lib.binary, lib.coding], rtol=1e-12)  # fmt: skip
@@ -112,7 +113,7 @@ def test_cli_gamma_json_matches_the_library(examples: Path) -> None:
     code, out, _ = invoke("spans", str(examples / "spans"), "--measure", "gamma",
                           "--format", "json")  # fmt: skip
     assert code == 0
-    data = json.loads(out)
+    data = cli_json(out)
     lib = accord.gamma_agreement(accord.read_brat(examples / "spans"))  # seed 0 both ways
     assert data["statistic"] == pytest.approx(lib.statistic, rel=1e-12)
     assert data["n_samples"] == 30 and data["seed"] == 0

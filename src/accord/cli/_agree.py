@@ -202,6 +202,41 @@ def _per_label_table(per_label: Any) -> Any:
     )
 
 
+def _other_designs(
+    path: Path,
+    shared: Shared,
+    design: str | None,
+    facet: Any,
+    d_sizes: str | None,
+    target: float,
+    cluster: str | None,
+    strata: str | None,
+) -> bool:
+    """``--design`` (a G-study and its D-study) or ``--cluster`` / ``--strata`` (two raters'
+    kappa and AC1 over clustered items, or across strata), when given: True once answered."""
+    if design is not None:
+        from ._designs import agree_design, parse_facets, parse_sizes
+
+        keys = ratings_keywords()
+        check_output(shared.output)
+        facets = {"p": keys["item"], "r": keys["rater"], **parse_facets(facet)}
+        agree_design(path, shared.files(), design=design, facets=facets, score=keys["label"],
+                     sizes=parse_sizes(d_sizes), target=target, fmt=shared.fmt,
+                     output=shared.output)  # fmt: skip
+        return True
+    if cluster is not None or strata is not None:
+        from ._designs import agree_grouped
+
+        if cluster is not None and strata is not None:
+            raise fail("--cluster and --strata: give one")
+        check_output(shared.output)
+        agree_grouped(path, shared.files(), columns=ratings_keywords(),
+                      group=cluster or strata or "", kind="cluster" if cluster else "strata",
+                      fmt=shared.fmt, output=shared.output)  # fmt: skip
+        return True
+    return False
+
+
 @app.command(
     "agree",
     epilog=examples(
@@ -307,25 +342,7 @@ def agree(
 ) -> None:
     """Agreement among raters beyond chance: every coefficient that applies, with SEs
     (for measurements, interval and ratio levels: Krippendorff's alpha and the ICCs)."""
-    if design is not None:
-        from ._designs import agree_design, parse_facets, parse_sizes
-
-        keys = ratings_keywords()
-        check_output(shared.output)
-        facets = {"p": keys["item"], "r": keys["rater"], **parse_facets(facet)}
-        agree_design(path, shared.files(), design=design, facets=facets, score=keys["label"],
-                     sizes=parse_sizes(d_sizes), target=target, fmt=shared.fmt,
-                     output=shared.output)  # fmt: skip
-        return
-    if cluster is not None or strata is not None:
-        from ._designs import agree_grouped
-
-        if cluster is not None and strata is not None:
-            raise fail("--cluster and --strata: give one")
-        check_output(shared.output)
-        agree_grouped(path, shared.files(), columns=ratings_keywords(),
-                      group=cluster or strata or "", kind="cluster" if cluster else "strata",
-                      fmt=shared.fmt, output=shared.output)  # fmt: skip
+    if _other_designs(path, shared, design, facet, d_sizes, target, cluster, strata):
         return
     from .._verdict import for_level, shown_coefficients
     from ..front.agreement import agreement

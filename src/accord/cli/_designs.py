@@ -231,7 +231,11 @@ def agree_grouped(
         else:
             results = stratified_kappa(x, y, g)
     if fmt is OutputFormat.json:
-        payload = [r.to_dict() for r in results] if kind == "cluster" else results.to_dict()
+        payload = (
+            {"cluster": group, "coefficients": [r.to_dict() for r in results]}
+            if kind == "cluster"
+            else results.to_dict()
+        )
         write_json(payload, output)
         return
     if kind == "cluster":
