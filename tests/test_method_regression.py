@@ -465,18 +465,6 @@ def test_tolerance_interval_is_carkeets_outer_bound_and_covers() -> None:
 # ------------------------------------------------------------- repeated-measures CCC
 
 
-@pytest.mark.parametrize("column", ["SIS", "DIA"])
-def test_repeated_concordance_against_nlme_on_bpres(column: str) -> None:
-    ref = REF["repeated_ccc"]["bpres"]
-    got = accord.repeated_concordance(ref[column], ref["ID"], ref["METODE"])
-    sa, sab, se, sb, ccc = ref[f"{column}_result"]
-    assert got.statistic == pytest.approx(ccc, rel=1e-7)
-    assert (got.between_subjects, got.within, got.between_methods) == pytest.approx(
-        (sa, se, sb), rel=1e-6
-    )
-    assert got.subject_method == pytest.approx(sab, abs=1e-5)  # REML on the boundary: 0
-
-
 def test_repeated_concordance_against_nlme_three_methods() -> None:
     ref = REF["repeated_ccc"]["synthetic"]
     got = accord.repeated_concordance(ref["y"], ref["ind"], ref["met"])
