@@ -17,11 +17,11 @@ from accord.cli import app
 from ._cli import cli_json
 
 runner = CliRunner()
-PAIRWISE = str(accord.datasets.path("mt-bench-pairwise.jsonl"))
-RUNS = str(accord.datasets.path("mt-bench-runs.csv"))
+PAIRWISE = str(accord.datasets.path("judge-pairs.jsonl"))
+RUNS = str(accord.datasets.path("judge-pair-runs.csv"))
 SMALL = str(accord.datasets.path("annotation-tools") / "pairwise.jsonl")
 TRIAL_ARGS = ["--item", "question_id", "--rater", "judge", "--label", "preferred",
-              "--trial", "order", "--judge", "gpt-4"]  # fmt: skip
+              "--trial", "order", "--judge", "judge-model"]  # fmt: skip
 
 
 def _run(*args: str) -> str:
@@ -47,7 +47,7 @@ def test_pairwise_json_is_the_library_results() -> None:
 
 def test_pairwise_csv_has_one_row_per_judge() -> None:
     table = pd.read_csv(io.StringIO(_run(PAIRWISE, "--from", "pairwise", "--format", "csv")))
-    assert table["judge"].tolist() == ["gpt-4/pair-math-v1", "gpt-4/pair-v2"]
+    assert table["judge"].tolist() == ["judge-model"]
     assert {"position_consistency", "flip_rate", "mcnemar_pvalue", "length_slope"} <= set(
         table.columns
     )
@@ -72,17 +72,17 @@ def test_self_preference_json() -> None:
 def test_trial_json_and_csv_are_the_library_results() -> None:
     out = cli_json(_run(RUNS, *TRIAL_ARGS, "--format", "json"))
     expected = accord.judge_consistency(
-        pd.read_csv(RUNS), "gpt-4", item="question_id", rater="judge", label="preferred",
+        pd.read_csv(RUNS), "judge-model", item="question_id", rater="judge", label="preferred",
         trial="order",
     )  # fmt: skip
     assert out["table"][0]["alpha"] == expected.table["alpha"].iloc[0]
-    assert out["table"][0]["n_fragile"] == expected.table["n_fragile"].iloc[0] == 27
+    assert out["table"][0]["n_fragile"] == expected.table["n_fragile"].iloc[0] == 34
     assert len(out["items"]) == len(expected.items)
     table = pd.read_csv(io.StringIO(_run(RUNS, *TRIAL_ARGS, "--format", "csv")))
-    assert table["rater"].tolist() == ["gpt-4"]
+    assert table["rater"].tolist() == ["judge-model"]
     assert table["kappa"].iloc[0] == pytest.approx(expected.table["kappa"].iloc[0])
     text = _run(RUNS, *TRIAL_ARGS)
-    assert "gpt-4 with itself alpha 0.414" in text and "most fragile items" in text
+    assert "judge-model with itself alpha 0.270" in text and "most fragile items" in text
 
 
 @pytest.mark.parametrize(
@@ -90,12 +90,13 @@ def test_trial_json_and_csv_are_the_library_results() -> None:
     [
         ([RUNS, "--item", "question_id", "--rater", "judge", "--label", "preferred"],
          "--judge and --epsilon are needed"),
-        ([RUNS, "--trial", "order", "--judge", "gpt-4"], "--trial needs the columns"),
+        ([RUNS, "--trial", "order", "--judge", "judge-model"], "--trial needs the columns"),
         ([RUNS, *TRIAL_ARGS[:-2]], "--trial needs --judge"),
         ([RUNS, *TRIAL_ARGS, "--level", "nominl"], "level"),
         ([SMALL, "--from", "pairwise", "--own", "gpt-4"], "--own needs one --judge"),
         ([RUNS, "--item", "question_id", "--rater", "judge", "--label", "preferred",
-          "--judge", "gpt-4", "--epsilon", "0.1", "--own", "x"], "--own needs --from pairwise"),
+          "--judge", "judge-model", "--epsilon", "0.1", "--own", "x"],
+         "--own needs --from pairwise"),
         ([RUNS, *TRIAL_ARGS[:-1], "nobody"], "no rows of judge 'nobody'"),
     ],
 )  # fmt: skip

@@ -3,8 +3,12 @@ intervals and tests against statsmodels and scipy."""
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import math
+from pathlib import Path
 
+import krippendorff
 import numpy as np
 import pandas as pd
 import pytest
@@ -26,11 +30,12 @@ from accord.judges.bias import (
     self_preference,
 )
 
-MT_BENCH = accord.datasets.path("mt-bench-pairwise.jsonl")
+JUDGE_PAIRS = accord.datasets.path("judge-pairs.jsonl")
+RUNS = accord.datasets.path("judge-pair-runs.csv")
 
 
 def _log() -> pd.DataFrame:
-    return pd.read_json(MT_BENCH, lines=True)
+    return pd.read_json(JUDGE_PAIRS, lines=True)
 
 
 @settings(max_examples=60, deadline=None)
@@ -90,12 +95,101 @@ def test_flip_rate_is_one_minus_the_position_consistency() -> None:
     assert (bias["favours_first"] == pc.loc[bias.index, "favours_first"]).all()
 
 
-def test_the_bundled_mt_bench_log() -> None:
-    # 75 FastChat records (3 errors left out) become 147 judgments; records where both
-    # games name model_1 then model_2 favour the first position both times: 16.
-    bias = position_bias(_log()).table
-    assert bias["n_judgments"].sum() == 147
-    assert bias["favours_first"].sum() == 16 and bias["favours_second"].sum() == 2
+def _simulated_pairs() -> tuple[list[dict[str, object]], list[str], list[int]]:
+    """What ``benchmarks/make_judge_pairs.py`` writes, run from its source."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "make_judge_pairs.py"
+    spec = importlib.util.spec_from_file_location("make_judge_pairs", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    records, runs, blind = module.simulate()
+    return records, runs, blind
+
+
+def test_the_bundled_simulated_log_is_what_its_script_writes() -> None:
+    records, runs, _ = _simulated_pairs()
+    lines = JUDGE_PAIRS.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line) for line in lines] == records
+    assert RUNS.read_text(encoding="utf-8").splitlines() == runs
+
+
+def _by_question(log: pd.DataFrame) -> pd.DataFrame:
+    """Per question, the model preferred with model-x shown first and with model-y first."""
+    named = log.assign(
+        preferred=np.select(
+            [log["winner"] == "model_a", log["winner"] == "model_b"],
+            [log["model_a"], log["model_b"]],
+            "tie",
+        ),
+        order=np.where(log["model_a"] == "model-x", "x_first", "y_first"),
+    )
+    return named.pivot(index="question_id", columns="order", values="preferred")
+
+
+def test_the_bundled_simulated_log_counted_by_hand() -> None:
+    # The numbers docs/judge-bias.md states, counted from the raw file and tested with
+    # scipy and statsmodels.
+    log = _log()
+    row = position_bias(log).table.set_index("judge").loc["judge-model"]
+    decisive = log[log["winner"] != "tie"]
+    assert (len(log), len(decisive)) == (152, 131)
+    first = int((decisive["winner"] == "model_a").sum())
+    assert first == row["first_wins"] == 80
+    assert row["first_win_rate_pvalue"] == pytest.approx(binomtest(80, 131).pvalue)
+    low, high = proportion_confint(80, 131, alpha=0.05, method="beta")
+    assert (row["first_win_rate_ci_low"], row["first_win_rate_ci_high"]) == pytest.approx(
+        (low, high)
+    )
+    wide = _by_question(log)
+    flips = wide["x_first"] != wide["y_first"]
+    favours_first = (wide["x_first"] == "model-x") & (wide["y_first"] == "model-y")
+    favours_second = (wide["x_first"] == "model-y") & (wide["y_first"] == "model-x")
+    assert (len(wide), int(flips.sum())) == (76, 34)
+    assert (int(favours_first.sum()), int(favours_second.sum())) == (15, 2)
+    assert (row["swapped_pairs"], row["flips"]) == (76, 34)
+    assert (row["favours_first"], row["favours_second"]) == (15, 2)
+    both_x = int(((wide["x_first"] == "model-x") & (wide["y_first"] == "model-x")).sum())
+    both_y = int(((wide["x_first"] == "model-y") & (wide["y_first"] == "model-y")).sum())
+    table = np.array([[both_x, 15], [2, both_y]])
+    assert row["mcnemar_pvalue"] == pytest.approx(mcnemar(table, exact=True).pvalue)
+    assert round(float(row["mcnemar_pvalue"]), 4) == 0.0023
+    # Length: the longer answer won 83 of the 131 decisive verdicts, shown first in 66.
+    longer_first = decisive["length_a"] > decisive["length_b"]
+    longer = int(((decisive["winner"] == "model_a") == longer_first).sum())
+    assert (longer, int(longer_first.sum())) == (83, 66)
+    assert round(binomtest(83, 131).pvalue, 4) == 0.0028
+    diff = (decisive["length_a"] - decisive["length_b"]).to_numpy(dtype=float)
+    won = (decisive["winner"] == "model_a").to_numpy(dtype=float)
+    fit = sm.Logit(won, sm.add_constant(diff)).fit(disp=0)
+    assert round(math.exp(fit.params[1] * diff.std(ddof=1)), 2) == 1.86
+    assert round(float(fit.pvalues[1]), 4) == 0.0022
+
+
+def test_the_built_in_position_bias_is_found() -> None:
+    # Every pair the simulated judge judged blind (the first answer preferred in both orders)
+    # is a flip that favours the first position; the judge's noise adds the rest.
+    wide = _by_question(_log())
+    favours_first = set(wide.index[(wide["x_first"] == "model-x") & (wide["y_first"] == "model-y")])
+    _, _, blind = _simulated_pairs()
+    assert set(blind) <= favours_first
+    # A quarter of 76 questions, 19 in expectation (binomial sd 3.8).
+    assert 10 <= len(blind) <= 28
+
+
+def test_the_bundled_runs_against_krippendorff() -> None:
+    runs = pd.read_csv(RUNS)
+    res = accord.judge_consistency(runs, "judge-model", item="question_id", rater="judge",
+                                   label="preferred", trial="order")  # fmt: skip
+    wide = runs.pivot(index="order", columns="question_id", values="preferred")
+    codes = {"model-x": 0.0, "model-y": 1.0, "tie": 2.0}
+    data = wide.apply(lambda c: c.map(codes)).to_numpy(dtype=float)
+    expected = krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")
+    row = res.table.iloc[0]
+    assert row["alpha"] == pytest.approx(expected, rel=1e-12)
+    assert round(float(expected), 3) == 0.27
+    changed = int((wide.iloc[0] != wide.iloc[1]).sum())
+    assert changed == row["n_fragile"] == 34 and row["n_items"] == 76
+    assert row["flip_rate"] == pytest.approx(34 / 76)
 
 
 def test_length_bias_win_rate_by_brute_force_and_logit_against_statsmodels() -> None:

@@ -3,7 +3,6 @@ those of position_bias, pairwise_preference_agreement and length_bias."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
@@ -17,7 +16,7 @@ from accord.report._blocks import fmt, fmt_ci, fmt_p
 pytest.importorskip("matplotlib")
 pytest.importorskip("jinja2")
 
-LOG = accord.datasets.path("mt-bench-pairwise.jsonl")
+LOG = accord.datasets.path("judge-pairs.jsonl")
 SMALL = accord.datasets.path("annotation-tools") / "pairwise.jsonl"
 
 
@@ -31,12 +30,14 @@ def test_the_section_shows_the_library_numbers() -> None:
     assert "judge-bias" in page.sections
     section = _section(page.html)
     log = pd.read_json(LOG, lines=True)
-    row = accord.position_bias(log).table.set_index("judge").loc["gpt-4/pair-v2"]
+    row = accord.position_bias(log).table.set_index("judge").loc["judge-model"]
     assert fmt_ci(row["first_win_rate_ci_low"], row["first_win_rate_ci_high"]) in section
     assert fmt_p(row["mcnemar_pvalue"]) in section
-    length = accord.length_bias(log).table.set_index("judge").loc["gpt-4/pair-v2"]
+    length = accord.length_bias(log).table.set_index("judge").loc["judge-model"]
     assert fmt(length["odds_ratio_per_sd"]) in section
-    assert "64.9%" in section and "60.0%" in section  # first wins; position consistency
+    # First wins 80 of 131 decisive; position consistency 42 of 76 pairs (1 - 34 flips
+    # counted by hand in test_judge_bias.py).
+    assert f"{80 / 131:.1%}" in section and f"{42 / 76:.1%}" in section
     methods = page.html.split('id="methods"', 1)[1]
     assert "McNemar, Q. (1947)" in methods
 
@@ -57,4 +58,4 @@ def test_report_command_takes_pairwise(tmp_path: Path) -> None:
                                       "-o", str(out)])  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "judge-bias" in result.output and "Is the judge biased?" in out.read_text()
-    assert json.dumps("gpt-4/pair-v2")[1:-1] in out.read_text()
+    assert "judge-model" in out.read_text()

@@ -53,8 +53,8 @@ def _spans() -> accord.Spans:
     return accord.read_brat(EXAMPLES / "spans")
 
 
-def _mt_bench() -> pd.DataFrame:
-    return pd.read_json(EXAMPLES / "mt-bench-pairwise.jsonl", lines=True)
+def _judge_pairs() -> pd.DataFrame:
+    return pd.read_json(EXAMPLES / "judge-pairs.jsonl", lines=True)
 
 
 def _write(frame: pd.DataFrame, path: Path) -> Path:
@@ -161,15 +161,15 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
     "RaterPermutationTest": lambda _: rater_permutation_test(_diagnoses(), n_permutations=99),
     "JudgeAgreement": lambda _: accord.judge_agreement(_diagnoses(), "rater6", n_boot=50, rng=0),
     "JudgeConsistency": lambda _: accord.judge_consistency(
-        pd.read_csv(EXAMPLES / "mt-bench-runs.csv"),
-        "gpt-4",
+        pd.read_csv(EXAMPLES / "judge-pair-runs.csv"),
+        "judge-model",
         item="question_id",
         rater="judge",
         label="preferred",
         trial="order",
     ),
-    "PositionBias": lambda _: accord.position_bias(_mt_bench()),
-    "LengthBias": lambda _: accord.length_bias(_mt_bench()),
+    "PositionBias": lambda _: accord.position_bias(_judge_pairs()),
+    "LengthBias": lambda _: accord.length_bias(_judge_pairs()),
     "SelfPreference": lambda _: accord.self_preference(
         pd.read_json(EXAMPLES / "annotation-tools" / "pairwise.jsonl", lines=True),
         "gpt-4-pair",

@@ -55,14 +55,14 @@ TIME_HELP = (
 )
 WINDOW_HELP = "The length of a --time window: 7d, 12h, 2w, 30min."
 EXTRA_EXAMPLES = (
-    "accord judge examples/mt-bench-pairwise.jsonl --from pairwise --seed 1",
-    "accord judge examples/mt-bench-pairwise.jsonl --from pairwise --format csv",
+    "accord judge examples/judge-pairs.jsonl --from pairwise --seed 1",
+    "accord judge examples/judge-pairs.jsonl --from pairwise --format csv",
     "accord judge examples/annotation-tools/pairwise.jsonl --from pairwise --judge gpt-4-pair "
     "--own gpt-4 --n-boot 0",
-    "accord judge examples/mt-bench-runs.csv --item question_id --rater judge --label "
-    "preferred --trial order --judge gpt-4",
-    "accord judge examples/mt-bench-runs.csv --item question_id --rater judge --label "
-    "preferred --trial order --judge gpt-4 --format json",
+    "accord judge examples/judge-pair-runs.csv --item question_id --rater judge --label "
+    "preferred --trial order --judge judge-model",
+    "accord judge examples/judge-pair-runs.csv --item question_id --rater judge --label "
+    "preferred --trial order --judge judge-model --format json",
     "accord judge examples/judge-drift.csv --item item --rater rater --label verdict --judge "
     "judge --time time --window 14d",
     "accord judge examples/judge-drift.csv --item item --rater rater --label verdict --judge "

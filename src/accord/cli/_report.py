@@ -51,7 +51,7 @@ EPILOG = examples(
     "accord report examples/diagnoses.csv --item patient --rater rater --label diagnosis "
     "--multi-label -o out/diagnoses-sets.html",
     "accord report examples/annotation-tools/pairwise.jsonl --from pairwise --duplicates first "
-    "--pairwise examples/mt-bench-pairwise.jsonl -o out/judge-bias.html",
+    "--pairwise examples/judge-pairs.jsonl -o out/judge-bias.html",
 )
 
 

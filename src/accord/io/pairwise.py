@@ -123,9 +123,9 @@ def read_pairwise_judgments(path: str | Path) -> pd.DataFrame:
     judge given as a list (FastChat's ``["gpt-4", "pair-v2"]``) is joined with ``/``.
 
     >>> import accord
-    >>> log = read_pairwise_judgments(accord.datasets.path("mt-bench-pairwise.jsonl"))
+    >>> log = read_pairwise_judgments(accord.datasets.path("judge-pairs.jsonl"))
     >>> log.shape, log["judge"].iloc[0]
-    ((147, 8), 'gpt-4/pair-v2')
+    ((152, 8), 'judge-model')
     """
     found = [r.value for r in export_records(path, what="pairwise judgments")]
     if not found:

@@ -241,14 +241,14 @@ def position_bias(
 
     Examples
     --------
-    GPT-4 judging phi-3 against phi-3-dpo on MT-Bench, each pair in both orders:
+    A simulated judge with a built-in position bias, each pair in both orders:
 
     >>> import accord, pandas as pd
-    >>> log = pd.read_json(accord.datasets.path("mt-bench-pairwise.jsonl"), lines=True)
-    >>> row = position_bias(log).table.set_index("judge").loc["gpt-4/pair-v2"]
+    >>> log = pd.read_json(accord.datasets.path("judge-pairs.jsonl"), lines=True)
+    >>> row = position_bias(log).table.set_index("judge").loc["judge-model"]
     >>> p = float(row["mcnemar_pvalue"])
     >>> int(row["favours_first"]), int(row["favours_second"]), round(p, 4)
-    (14, 2, 0.0042)
+    (15, 2, 0.0023)
     """
     check_confidence_level(confidence_level, "position_bias")
     frame, _ = _judgments(judgments, (question, model_a, model_b, judge, winner), turn)
@@ -491,10 +491,10 @@ def length_bias(
     Examples
     --------
     >>> import accord, pandas as pd
-    >>> log = pd.read_json(accord.datasets.path("mt-bench-pairwise.jsonl"), lines=True)
-    >>> row = length_bias(log).table.set_index("judge").loc["gpt-4/pair-v2"]
+    >>> log = pd.read_json(accord.datasets.path("judge-pairs.jsonl"), lines=True)
+    >>> row = length_bias(log).table.set_index("judge").loc["judge-model"]
     >>> int(row["longer_wins"]), int(row["n_decisive"])
-    (61, 94)
+    (83, 131)
     """
     check_confidence_level(confidence_level, "length_bias")
     keys = (question, model_a, model_b, judge, winner)
