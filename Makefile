@@ -34,8 +34,11 @@ lint-imports: env
 typecheck: env
 	$(RUN) mypy --strict src/accord
 
+# `make test` draws the same hypothesis examples as CI (the "ci" profile of tests/conftest.py),
+# so that a fresh clone passes or fails on its code, not on the draw; plain `pytest` (the "dev"
+# profile) explores fresh examples while you work.
 pytest: env
-	$(RUN) pytest -q
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(RUN) pytest -q
 
 # While working: everything but the tests marked @pytest.mark.slow (`make test` runs them too).
 pytest-fast: env
