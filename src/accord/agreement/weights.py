@@ -470,7 +470,7 @@ def many_category_weights(
     quadratic weights as a :class:`LowRankWeights`, and an error for the other schemes and
     explicit matrices; None for fewer categories."""
     q = len(categories)
-    if q * q <= DENSE_WEIGHT_CELLS:
+    if q * q <= DENSE_WEIGHT_CELLS or q == 1:  # one category: the 1 x 1 identity, as dense
         return None
     if isinstance(scheme, str) and scheme == "quadratic":
         x = category_scale(categories)
