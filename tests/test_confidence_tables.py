@@ -83,3 +83,15 @@ def test_calibration_metrics_on_many_ties_match_sklearn() -> None:
     assert_allclose(r.auroc, roc_auc_score(correct, confidence), rtol=1e-12)
     assert_allclose(r.mean_confidence, confidence.mean(), rtol=1e-12)
     assert r.n == n and r.n_correct == int(correct.sum())
+
+
+def test_the_read_line_counts_one_group_in_the_singular() -> None:
+    # "1724 scored units in 1 group", not "in 1 groups"; "over 4 groups", not "group(s)"
+    from accord.cli._confidence import read_line
+
+    base = {"rows": 3, "read": "rows", "units": 3, "unit": "scored units",
+            "out_of_range_clipped": 0}  # fmt: skip
+    one = read_line({**base, "groups": 1, "groups_are": "groups"})
+    assert one.endswith("in 1 group; nothing dropped")
+    assert "in 2 speakers" in read_line({**base, "groups": 2, "groups_are": "speakers"})
+    assert "in 1 speaker;" in read_line({**base, "groups": 1, "groups_are": "speakers"})

@@ -188,9 +188,11 @@ def read_report(results: dict[str, Any], source: str, *, sclite: bool = False) -
 def read_line(report: dict[str, Any]) -> str:
     """The read/used/dropped line, worded as ``accord agree`` words its read report."""
     groups = report["groups"]
+    kind = report["groups_are"]
+    one = {"speakers": "speaker", "groups": "group"}.get(kind, kind)
     line = (
         f"read {report['rows']} {report['read']}: {report['units']} {report['unit']} in "
-        f"{groups} {report['groups_are']}; nothing dropped"
+        f"{groups} {one if groups == 1 else kind}; nothing dropped"
     )
     clipped = report["out_of_range_clipped"]
     if clipped:
@@ -237,9 +239,10 @@ def _nce_table(nce: NormalizedCrossEntropy, source: str, report: dict[str, Any] 
         ]
         for r in nce.groups.to_dict(orient="records")
     ]
+    defined = nce.n_groups_defined
     rows += [
         ["pooled", nce.n, nce.n_correct, nce.p_correct, nce.h_max, nce.statistic, nce.reason or ""],
-        ["mean", "", "", "", "", nce.mean, f"over {nce.n_groups_defined} group(s)"],
+        ["mean", "", "", "", "", nce.mean, f"over {defined} group{'' if defined == 1 else 's'}"],
         ["sd", "", "", "", "", nce.sd, "sample SD (n - 1)"],
         ["median", "", "", "", "", nce.median, ""],
     ]
