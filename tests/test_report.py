@@ -638,3 +638,17 @@ def test_bidi_controls_in_names_are_escaped_in_terminal_tables(tmp_path: Path) -
     assert result.exit_code == 0, result.output
     assert "\u202e" not in result.stdout and "\u2067" not in result.stdout
     assert "\\u202egnp.exe" in result.stdout and "scan\\u2067 7\\u2069.pdf" in result.stdout
+
+
+def test_cli_report_on_scored_units_alone(tmp_path: Path) -> None:
+    # confidences and correctness, no items or raters: the calibration report, no agreement
+    words = accord.datasets.path("sclite-test3b-words.csv")
+    page = tmp_path / "c.html"
+    run = CliRunner().invoke(
+        app, ["report", str(words), "--confidence", "confidence", "--correct", "correct",
+              "-o", str(page)],
+    )  # fmt: skip
+    assert run.exit_code == 0, run.output
+    assert "confidence" in run.output and page.stat().st_size > 0
+    alone = CliRunner().invoke(app, ["report", str(words), "--confidence", "confidence"])
+    assert alone.exit_code == 2 and "--confidence needs --correct" in alone.output

@@ -193,7 +193,14 @@ def _export_ratings(
     if source_tool is None:
         if field is not None:
             raise fail("--field names the control or question of an annotation-tool export")
-        if not (names["item"] and names["rater"]):
+        units_only = (
+            columns["--confidence"]
+            and columns["--correct"]
+            and not (names["label"] or columns["--score"])
+        )  # scored units: calibration needs no items or raters
+        if columns["--confidence"] and not columns["--correct"] and not names["label"]:
+            raise fail("--confidence needs --correct (the column saying which units were right)")
+        if not (names["item"] and names["rater"]) and not units_only:
             raise fail("--item and --rater are needed (or --from with an annotation-tool export)")
         return None
     given = [f"--{n}" for n in ("item", "rater", "label") if names[n]]
