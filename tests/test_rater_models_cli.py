@@ -45,6 +45,13 @@ def test_table_and_csv(examples: Path) -> None:
     code, out, _ = pandalm(examples, "--model", "mace", "--next", "4")
     assert code == 0
     assert "mace:" in out and "Items to label again (top 4)" in out and "gpt-3.5-turbo" in out
+    # the shares are named by their labels, and the interval columns by their level
+    fit = accord.rater_model(
+        accord.read_ratings(examples / "pandalm.csv", item="item", rater="rater",
+                            label="preference"), model="mace", n_bootstrap=0)  # fmt: skip
+    shares = ", ".join(f"{c} {p:.3f}" for c, p in zip(fit.categories, fit.prevalence, strict=True))
+    assert f"label shares {shares}" in out
+    assert "accuracy's 95% interval" in out
     code, out, _ = pandalm(examples, "--format", "csv", "--next", "4")
     assert code == 0
     assert len(pd.read_csv(io.StringIO(out))) == 4

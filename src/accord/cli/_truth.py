@@ -111,7 +111,11 @@ def render(result: Any, report: Any, fmt: OutputFormat, output: Path | None, top
         str(report),
         f"{result.model}: {result.n_iter} EM iterations"
         + ("" if result.converged else " (stopped at the limit)")
-        + f"; label shares {', '.join(format_number(p, 3) for p in result.prevalence)}",
+        + "; label shares "
+        + ", ".join(
+            f"{c} {format_number(p, 3)}"
+            for c, p in zip(result.categories, result.prevalence, strict=True)
+        ),
         f"kappa with the latent truth (mean over raters) {format_number(rel.kappa_truth)}; "
         f"the model implies Fleiss-type kappa {format_number(rel.expected_fleiss_kappa)}, "
         f"observed {format_number(rel.observed_fleiss_kappa)}",
@@ -123,7 +127,7 @@ def render(result: Any, report: Any, fmt: OutputFormat, output: Path | None, top
             rich_table(
                 _rows(result.raters, RATER_COLUMNS),
                 RATER_COLUMNS,
-                title="Raters",
+                title=f"Raters (low, high: the accuracy's {result.level:.0%} interval)",
                 left=("rater",),
                 headers=HEADERS,
             )
