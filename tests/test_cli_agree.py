@@ -182,3 +182,12 @@ def test_a_table_without_columns_is_told_the_options_to_pass() -> None:
     said = " ".join(res.output.split())
     assert "pass --item, --rater and --label (the columns to read)" in said
     assert "item=" not in said
+
+
+def test_caption_names_the_tested_value_as_given() -> None:
+    # "two-sided test of 0." by default (not 0.0), the value and side given otherwise
+    res = runner.invoke(app, BASE, env={"COLUMNS": "300"})
+    assert "p: two-sided test of 0." in " ".join(res.output.split())
+    res = runner.invoke(app, [*BASE, "--test-value", "0.6", "--alternative", "greater"],
+                        env={"COLUMNS": "300"})  # fmt: skip
+    assert "p: one-sided test (H1: greater) of 0.6." in " ".join(res.output.split())

@@ -8,7 +8,6 @@ from typing import Any
 
 import typer
 
-from .._errors import shown
 from ._app import app, examples
 from ._common import (
     DISTANCE_OPTION,
@@ -87,7 +86,7 @@ def _caption(results: list[Any], ci: str, left_out: bool, inference: dict[str, A
              "2014 / irrCAC 1.4)", "items": "standard error conditional on the items "
              "(jackknife over raters, Gwet 2008)", "unconditional": "unconditional standard "
              "error (items and raters sampled, Gwet 2008)"}.get(se, se)  # fmt: skip
-    value = shown(inference.get("test_value", 0.0))
+    value = f"{float(inference.get('test_value', 0.0)):g}"  # 0, not 0.0
     sided = {"two-sided": "two-sided test", "greater": "one-sided test (H1: greater)",
              "less": "one-sided test (H1: less)"}.get(inference.get("alternative", ""),
                                                         "two-sided test")  # fmt: skip
