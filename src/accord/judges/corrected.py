@@ -319,7 +319,28 @@ def corrected_rate_from_counts(
     n_boot: int = 2000,
     rng: RngLike = 0,
 ) -> CorrectedRate:
-    """:func:`corrected_rate` from the counts (:class:`JudgeCounts`): what an engine sums."""
+    """:func:`corrected_rate` from the counts (:class:`JudgeCounts`): what an engine sums.
+
+    The Rogan & Gladen (1978) estimate :math:`(q + Sp - 1) / (Se + Sp - 1)` with Greenland's
+    (1988) delta-method variance, as :func:`corrected_rate` computes it from labels.
+
+    References
+    ----------
+    .. [1] Rogan, W. J., & Gladen, B. (1978). Estimating prevalence from the results of a
+       screening test. American Journal of Epidemiology, 107(1), 71-76.
+       https://doi.org/10.1093/oxfordjournals.aje.a112510
+
+    Examples
+    --------
+    Sensitivity 2/3 and specificity 2/3 on six labelled items, a raw rate of 1/2 on six
+    judged ones: :math:`(1/2 + 2/3 - 1) / (2/3 + 2/3 - 1) = 1/2`, by hand:
+
+    >>> counts = JudgeCounts.from_labels([1, 1, 0, 0, 1, 0], [1, 0, 0, 0, 1, 1],
+    ...                                  [1, 0, 1, 0, 0, 1])
+    >>> r = corrected_rate_from_counts(counts, positive=1)
+    >>> round(r.sensitivity, 4), round(r.specificity, 4), r.raw_rate, round(r.estimate, 4)
+    (0.6667, 0.6667, 0.5, 0.5)
+    """
     owner = "corrected_rate"
     opts = _options(owner, confidence_level, interval, n_boot, rng)
     pos = _positive(counts, positive, owner)
@@ -592,7 +613,26 @@ def corrected_distribution_from_counts(
     n_boot: int = 2000,
     rng: RngLike = 0,
 ) -> CorrectedDistribution:
-    """:func:`corrected_distribution` from the counts (:class:`JudgeCounts`)."""
+    """:func:`corrected_distribution` from the counts (:class:`JudgeCounts`): the judge's
+    label shares on the judged items through the inverse of its estimated confusion matrix
+    :math:`P(\text{judge} | \text{human})` (the matrix method; Buonaccorsi 2010, ch. 3), as
+    :func:`corrected_distribution` computes it from labels.
+
+    References
+    ----------
+    .. [1] Buonaccorsi, J. P. (2010). Measurement Error: Models, Methods, and Applications.
+       Chapman & Hall/CRC. https://doi.org/10.1201/9781420066586
+
+    Examples
+    --------
+    Two labels, the confusion matrix [[2/3, 1/3], [1/3, 2/3]] and raw shares (1/2, 1/2): the
+    inverse leaves them at (1/2, 1/2), as Rogan-Gladen does for either label:
+
+    >>> counts = JudgeCounts.from_labels([1, 1, 0, 0, 1, 0], [1, 0, 0, 0, 1, 1],
+    ...                                  [1, 0, 1, 0, 0, 1])
+    >>> corrected_distribution_from_counts(counts).table["estimate"].round(4).tolist()
+    [0.5, 0.5]
+    """
     owner = "corrected_distribution"
     opts = _options(owner, confidence_level, interval, n_boot, rng)
     if counts.n_unlabelled == 0:

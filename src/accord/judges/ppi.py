@@ -196,7 +196,29 @@ def prediction_powered_mean_from_moments(
     confidence_level: float = 0.95,
     what: str = "mean",
 ) -> PredictionPoweredMean:
-    """:func:`prediction_powered_mean` from the sums (:class:`PredictionMoments`)."""
+    """:func:`prediction_powered_mean` from the sums (:class:`PredictionMoments`): what an
+    engine adds up over batches.
+
+    :math:`\\hat\theta = \bar u - \\lambda(\bar f - \bar y)` (Angelopoulos et al. 2023; with
+    ``lam=None`` the power-tuned :math:`\\lambda` of PPI++, Angelopoulos, Duchi & Zrnic 2023).
+
+    References
+    ----------
+    .. [1] Angelopoulos, A. N., Bates, S., Fannjiang, C., Jordan, M. I., & Zrnic, T. (2023).
+       Prediction-powered inference. Science, 382(6671), 669-674.
+       https://doi.org/10.1126/science.adi6000
+    .. [2] Angelopoulos, A. N., Duchi, J. C., & Zrnic, T. (2023). PPI++: Efficient
+       prediction-powered inference. https://arxiv.org/abs/2311.01453
+
+    Examples
+    --------
+    With :math:`\\lambda = 1`, by hand: :math:`\bar u = 1.4/3`, :math:`\bar f - \bar y =
+    -0.15`, so :math:`\\hat\theta = 0.4667 + 0.15 = 0.6167`:
+
+    >>> m = PredictionMoments.from_arrays([1.0, 0, 1, 1], [0.9, 0.2, 0.7, 0.6], [0.8, 0.1, 0.5])
+    >>> round(prediction_powered_mean_from_moments(m, lam=1).estimate, 4)
+    0.6167
+    """
     level = check_confidence_level(confidence_level, "prediction_powered_mean")
     m = moments
     n, big_n = m.n_labelled, m.n_unlabelled
