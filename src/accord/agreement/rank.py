@@ -163,6 +163,11 @@ def mean_spearman(
     float
         The mean correlation (NaN when a rater gave every item the same score).
 
+    References
+    ----------
+    .. [1] Kendall, M. G., & Babington Smith, B. (1939). The problem of m rankings. The Annals of
+       Mathematical Statistics, 10(3), 275-287. https://doi.org/10.1214/aoms/1177732186
+
     Examples
     --------
     Three raters ranking four items, untied:

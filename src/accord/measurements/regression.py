@@ -90,6 +90,17 @@ def method_regression(
 
     ``error_ratio`` and ``weighted`` are Deming's options.
 
+    References
+    ----------
+    .. [1] Passing, H., & Bablok, W. (1983). A new biometrical procedure for testing the equality
+       of measurements from two different analytical methods. Journal of Clinical Chemistry and
+       Clinical Biochemistry, 21(11), 709-720. https://doi.org/10.1515/cclm.1983.21.11.709
+    .. [2] Linnet, K. (1990). Estimation of the linear relationship between the measurements of two
+       methods with proportional errors. Statistics in Medicine, 9(12), 1463-1473.
+       https://doi.org/10.1002/sim.4780091210
+
+    Examples
+    --------
     >>> import accord
     >>> fits = accord.method_regression(accord.datasets.load_pefr(), reference="mini-Wright")
     >>> fits.fits[0].first, fits.fits[0].second, fits.fits[0].n_pairs

@@ -73,6 +73,14 @@ def limits_power(
     :math:`T_{n-1}(\tau)` non-central t, and the power :math:`1 - \beta_1 - \beta_2`
     (floored at 0): Lu et al.'s equations 3-5, as SimplyAgree's ``blandPowerCurve``.
 
+    References
+    ----------
+    .. [1] Lu, M.-J., Zhong, W.-H., Liu, Y.-X., Miao, H.-Z., Li, Y.-C., & Ji, M.-H. (2016). Sample
+       size for assessing agreement between two methods of measurement by Bland-Altman method.
+       The International Journal of Biostatistics, 12(2). https://doi.org/10.1515/ijb-2015-0039
+
+    Examples
+    --------
     >>> [round(float(p), 3) for p in limits_power([59, 78], sd=2.5, delta=7, mean=0.5)]
     [0.799, 0.901]
     """

@@ -95,6 +95,14 @@ def raters_per_item(
     Fleiss' kappa interval width comes from :func:`accord.sample_size_simulated` with
     ``k`` raters who each have the panel's rating-weighted mean confusion matrix.
 
+    References
+    ----------
+    .. [1] Dawid, A. P., & Skene, A. M. (1979). Maximum likelihood estimation of observer error-
+       rates using the EM algorithm. Journal of the Royal Statistical Society, Series C
+       (Applied Statistics), 28(1), 20-28. https://doi.org/10.2307/2346806
+
+    Examples
+    --------
     >>> import numpy as np
     >>> from accord import rater_model_from_counts
     >>> n = np.zeros((40, 5, 2)); n[:20, :, 0] = 1; n[20:, :, 1] = 1; n[::7, 0] = n[::7, 0, ::-1]

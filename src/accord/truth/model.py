@@ -142,6 +142,14 @@ def rater_model_from_counts(
     than once (repeated assessments); ``items``, ``raters`` and ``categories`` name the axes
     (default 0, 1, ...).
 
+    References
+    ----------
+    .. [1] Dawid, A. P., & Skene, A. M. (1979). Maximum likelihood estimation of observer error-
+       rates using the EM algorithm. Journal of the Royal Statistical Society, Series C
+       (Applied Statistics), 28(1), 20-28. https://doi.org/10.2307/2346806
+
+    Examples
+    --------
     >>> import numpy as np
     >>> n = np.zeros((4, 3, 2)); n[[0, 1], :, 1] = 1; n[[2, 3], :, 0] = 1; n[3, 2] = [0, 2]
     >>> fit = rater_model_from_counts(n, n_bootstrap=0)
