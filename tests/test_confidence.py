@@ -524,3 +524,12 @@ def test_source_may_be_a_data_frame_in_memory() -> None:
     )
     with pytest.raises(accord.InvalidInputError, match=r"column 'conf' not found; .*'ok', 'p'"):
         accord.normalized_cross_entropy("ok", "conf", source=frame)
+
+
+def test_results_json_writes_no_infinity_strings():
+    """An infinite field is ``null`` in strict JSON (no ``"Infinity"`` string a reader would
+    take for text), as in the command line's envelope."""
+    from accord._results import dumps
+
+    payload = json.loads(dumps({"upper": float("inf"), "lower": float("-inf"), "x": [1.5]}))
+    assert payload == {"upper": None, "lower": None, "x": [1.5]}

@@ -72,7 +72,7 @@ def plain_fields(result: Any, skip: Collection[str] = ()) -> dict[str, Any]:
 
 def _nan_to_none(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
-        return None if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+        return None
     if isinstance(value, dict):
         return {k: _nan_to_none(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -83,7 +83,11 @@ def _nan_to_none(value: Any) -> Any:
 def dumps(value: Any, *, indent: int | None = 2) -> str:
     """Serialise a result (or anything :func:`to_plain` handles) to strict JSON.
 
-    NaN becomes ``null``; keys keep the result's field names.
+    NaN and infinities become ``null``, as in the command line's JSON (whose envelope also lists
+    where each infinity was); keys keep the result's field names.
+
+    >>> dumps({"ratio": float("inf"), "kappa": float("nan"), "n": 3}, indent=None)
+    '{"ratio": null, "kappa": null, "n": 3}'
     """
     return json.dumps(_nan_to_none(to_plain(value)), indent=indent, allow_nan=False)
 
