@@ -54,8 +54,12 @@ def generate(n: int = 500, seed: int = 20240601) -> pd.DataFrame:
 
 def pygamma(df: pd.DataFrame, repeat: int) -> tuple[float, float]:
     """pygamma-agreement's gamma and its seconds (after a numba warm-up)."""
+    import logging
+
     import pygamma_agreement as pg
     from pyannote.core import Segment
+
+    logging.getLogger().setLevel(logging.ERROR)  # "CBC solver not installed" per sample
     from pygamma_agreement.sampler import ShuffleContinuumSampler
 
     def continuum(frame: pd.DataFrame) -> object:
