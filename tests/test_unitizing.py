@@ -119,7 +119,9 @@ def test_units_of_different_labels_may_overlap_in_1995_but_not_in_2016() -> None
     df = frame([("a", "x", 0, 5), ("a", "y", 3, 8), ("b", "x", 0, 5), ("b", "y", 3, 8)])
     res = accord.unitizing_alpha_1995(df, lengths={"d": 10})
     assert res.statistic == pytest.approx(1.0)
-    with pytest.raises(accord.InvalidInputError, match=r"annotator 'a', document 'd', 'x' 0-5 and 'y' 3-8"):
+    with pytest.raises(
+        accord.InvalidInputError, match=r"annotator 'a', document 'd', 'x' 0-5 and 'y' 3-8"
+    ):
         accord.unitizing_alpha(df, lengths={"d": 10})
 
 
@@ -391,7 +393,8 @@ def corpus(seed: int, n_docs: int = 6) -> tuple[pd.DataFrame, dict[str, int]]:
             for s in (0, 10, 20):
                 if rng.random() < 0.8:
                     lab = str(rng.choice(["x", "y"]))
-                    rows.append((a, lab, s + int(rng.integers(0, 3)), s + 5 + int(rng.integers(0, 3)), f"d{d}"))  # fmt: skip
+                    begin = s + int(rng.integers(0, 3))
+                    rows.append((a, lab, begin, s + 5 + int(rng.integers(0, 3)), f"d{d}"))
     df = pd.DataFrame(rows, columns=["annotator", "label", "start", "end", "document"])
     return df, {f"d{d}": 30 for d in range(n_docs)}
 

@@ -378,8 +378,8 @@ def unitizing_alpha(
     0     1  0.7693    0.9545      10.5
     1     2  0.7870    0.5952      12.5
     """
+    from .._bootstrap import check_n_boot
     from .._interval import check_confidence_level
-    from ..agreement.inference import check_n_boot
 
     owner = "unitizing_alpha"
     check_n_boot(n_boot, owner)
