@@ -343,6 +343,40 @@ def test_read_brat_example_and_to_dict() -> None:
     assert old["per_label"][0]["label"] == "DISEASE"
 
 
+# --- Krippendorff (2019), Figure 12.11: the book's worked example -------------------------
+
+#: Krippendorff, *Content Analysis* (4th ed., 2019), section 12.6, Figure 12.11 (p. 340):
+#: three observers on a continuum of 60 characters, positions 1-based and inclusive as R
+#: quallmer's tests/testthat/test-alpha_u.R transcribes the figure. The book prints
+#: u-alpha = .510, |u-alpha = .413 and cu-alpha = .724.
+BOOK_12_11 = {
+    "Alex": [(1, 7, "1"), (8, 13, "2"), (31, 32, "5"), (33, 37, "6"), (38, 44, "6"),
+             (45, 60, "7")],
+    "Paul": [(1, 7, "1"), (8, 13, "3"), (14, 21, "5"), (33, 44, "6")],
+    "Suzan": [(1, 7, "1"), (8, 13, "4"), (14, 21, "5"), (33, 37, "6"), (38, 41, "6"),
+              (42, 44, "6")],
+}  # fmt: skip
+
+
+def test_krippendorff_2019_figure_12_11() -> None:
+    rows = [(a, lab, s - 1, e) for a, units in BOOK_12_11.items() for s, e, lab in units]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = accord.unitizing_alpha(frame(rows), lengths={"d": 60})
+    assert round(res.statistic, 3) == 0.510
+    assert res.binary == pytest.approx(0.413, abs=1e-3)
+    # the printed .724 is nearer accord's self-pairings (0.7256, averaged over the other
+    # observers) than quallmer's (the union of the others' units: 0.7283)
+    assert res.coding == pytest.approx(0.724, abs=2e-3)
+    per = res.per_label.set_index("label")
+    # 2, 3 and 4 meet only each other in [7, 13): no agreement; 1, 5 and 6 always agree;
+    # 5 meets another observer's unit on 8 of its 18 characters, 7 on none
+    assert_allclose(per.loc[["1", "5", "6"], "alpha"], 1.0)
+    assert_allclose(per.loc[["2", "3", "4"], "alpha"], 0.0, atol=1e-12)
+    assert per.loc["5", "coverage"] == pytest.approx(8 / 18, rel=1e-12)
+    assert per.loc["7", "coverage"] == 0 and math.isnan(per.loc["7", "alpha"])
+
+
 # --- three annotators: the pooled coincidences, by hand ------------------------------------
 
 
