@@ -9,6 +9,8 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import accord
 
@@ -228,3 +230,18 @@ def test_bad_input() -> None:
     with pytest.raises(accord.InvalidInputError, match="at least two annotators"):
         accord.gamma_agreement(frame([("a", "x", 0, 4)]))
     assert math.isfinite(gamma(frame(ALEX_PAUL_SUZAN), n_samples=2).expected_sd)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 3), st.booleans())
+def test_category_disorder_is_a_weighted_share(seed: int, m: int, one_label: bool) -> None:
+    df = jittered(seed, m, 4, 0.2)
+    if one_label:
+        df = df.assign(label="A")
+    if df["annotator"].nunique() < 2:
+        return
+    res = gamma(df, n_samples=1)
+    for value in [res.cat_observed, *res.per_label["observed"]]:
+        assert math.isnan(value) or 0.0 <= value <= 1.0
+    if one_label and math.isfinite(res.cat_observed):
+        assert res.cat_observed == 0.0
