@@ -119,7 +119,9 @@ def test_units_of_different_labels_may_overlap_in_1995_but_not_in_2016() -> None
     df = frame([("a", "x", 0, 5), ("a", "y", 3, 8), ("b", "x", 0, 5), ("b", "y", 3, 8)])
     res = accord.unitizing_alpha_1995(df, lengths={"d": 10})
     assert res.statistic == pytest.approx(1.0)
-    with pytest.raises(accord.InvalidInputError, match=r"annotator 'a', document 'd', 0-5 and 3-8"):
+    with pytest.raises(
+        accord.InvalidInputError, match=r"annotator 'a', document 'd', 'x' 0-5 and 'y' 3-8"
+    ):
         accord.unitizing_alpha(df, lengths={"d": 10})
 
 
@@ -339,3 +341,157 @@ def test_read_brat_example_and_to_dict() -> None:
     assert d["per_label"][0]["label"] == "DISEASE"
     old = accord.unitizing_alpha_1995(spans).to_dict()
     assert old["per_label"][0]["label"] == "DISEASE"
+
+
+# --- Krippendorff (2019), Figure 12.11: the book's worked example -------------------------
+
+#: Krippendorff, *Content Analysis* (4th ed., 2019), section 12.6, Figure 12.11 (p. 340):
+#: three observers on a continuum of 60 characters, positions 1-based and inclusive as R
+#: quallmer's tests/testthat/test-alpha_u.R transcribes the figure. The book prints
+#: u-alpha = .510, |u-alpha = .413 and cu-alpha = .724.
+BOOK_12_11 = {
+    "Alex": [(1, 7, "1"), (8, 13, "2"), (31, 32, "5"), (33, 37, "6"), (38, 44, "6"),
+             (45, 60, "7")],
+    "Paul": [(1, 7, "1"), (8, 13, "3"), (14, 21, "5"), (33, 44, "6")],
+    "Suzan": [(1, 7, "1"), (8, 13, "4"), (14, 21, "5"), (33, 37, "6"), (38, 41, "6"),
+              (42, 44, "6")],
+}  # fmt: skip
+
+
+def test_krippendorff_2019_figure_12_11() -> None:
+    rows = [(a, lab, s - 1, e) for a, units in BOOK_12_11.items() for s, e, lab in units]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = accord.unitizing_alpha(frame(rows), lengths={"d": 60})
+    assert round(res.statistic, 3) == 0.510
+    assert res.binary == pytest.approx(0.413, abs=1e-3)
+    # the printed .724 is nearer accord's self-pairings (0.7256, averaged over the other
+    # observers) than quallmer's (the union of the others' units: 0.7283)
+    assert res.coding == pytest.approx(0.724, abs=2e-3)
+    per = res.per_label.set_index("label")
+    # 2, 3 and 4 meet only each other in [7, 13): no agreement; 1, 5 and 6 always agree;
+    # 5 meets another observer's unit on 8 of its 18 characters, 7 on none
+    assert_allclose(per.loc[["1", "5", "6"], "alpha"], 1.0)
+    assert_allclose(per.loc[["2", "3", "4"], "alpha"], 0.0, atol=1e-12)
+    assert per.loc["5", "coverage"] == pytest.approx(8 / 18, rel=1e-12)
+    assert per.loc["7", "coverage"] == 0 and math.isnan(per.loc["7", "alpha"])
+
+
+# --- three annotators: the pooled coincidences, by hand ------------------------------------
+
+
+def test_three_annotators_pool_every_ordered_pair_by_hand() -> None:
+    # a, b: x [0,4); c: x [2,6); L = 10. Over the 6 ordered pairs: xx 4+4+2+2+2+2 = 16,
+    # gap-gap 6+6+4+4+4+4 = 28, x-gap 8 each way; over m - 1 = 2: l_xx = 8, l_gg = 14,
+    # l_xg = 4, l_.. = 30. S_x = 3 * 16 = 48, S_gap = 6 * 3 = 18; denominator
+    # 30 - 66/30 = 27.8; D_e = 2 * 12 * 18 / 27.8, D_o = 8: u-alpha = 1 - 8 * 27.8 / 432
+    # = 131/270. Averaging the three pairs' alphas instead (1, 31/120, 31/120, see
+    # test_2016_one_label_by_hand) would give 91/180: accord pools, as the 2016 paper's
+    # eq. for l_ck, R quallmer (compute_alpha_u) and DKPro Agreement (all pairs summed) do.
+    df = frame([("a", "x", 0, 4), ("b", "x", 0, 4), ("c", "x", 2, 6)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = accord.unitizing_alpha(df, lengths={"d": 10})
+    assert res.statistic == pytest.approx(131 / 270, rel=1e-12)
+    assert res.binary == pytest.approx(131 / 270, rel=1e-12)
+    assert res.observed.loc["x", "x"] == 8 and res.observed.loc["(gap)", "(gap)"] == 14
+    assert res.observed.loc["x", "(gap)"] == 4 and res.observed.to_numpy().sum() == 30
+    assert res.statistic != pytest.approx(91 / 180, rel=1e-3)
+
+
+def test_three_annotators_cu_alpha_self_pairings_by_hand() -> None:
+    # a: x [0,4); b: x [0,2), y [2,4); c: x [2,4); L = 4. l*_xx = 4, l*_xy = l*_yx = 2,
+    # l*_yy = 0, l*_.. = 8, l*_x. = 6, l*_y. = 2. Self-pairings averaged over the other
+    # annotators (accord, the Python transcription): a's x meets 4 of b's units and 2 of
+    # c's (16 + 4), b's x 2 and 0 (4), b's y 2 and 2 (4 + 4), c's x 2 and 2 (4 + 4), over
+    # m - 1: S*_x = 32/2 = 16, S*_y = 4; denominator 8 - 20/8 = 5.5; e*_xx = 20/5.5,
+    # e*_yy = 0; cu-alpha = 1 - 4 / (8 - 20/5.5) = 1/12. R quallmer squares the stretch
+    # covered by the union of the others' units (a's x: 16, b's x: 4, b's y: 4, c's x: 4;
+    # S*_x = 24, S*_y = 4, denominator 4.5), which gives 1 - 4 / (8 - 12/4.5) = 1/4.
+    df = frame([("a", "x", 0, 4), ("b", "x", 0, 2), ("b", "y", 2, 4), ("c", "x", 2, 4)])
+    res = accord.unitizing_alpha(df, lengths={"d": 4})
+    assert res.coding == pytest.approx(1 / 12, rel=1e-12)
+    assert res.observed.loc["x", "y"] == 2 and res.observed.loc["y", "y"] == 0
+    assert res.coverage == pytest.approx(8 / 12, rel=1e-12)
+
+
+# --- bootstrap intervals over documents ----------------------------------------------------
+
+
+def corpus(seed: int, n_docs: int = 6) -> tuple[pd.DataFrame, dict[str, int]]:
+    """Three annotators marking three slots of 30 characters in each document."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d in range(n_docs):
+        for a in "abc":
+            for s in (0, 10, 20):
+                if rng.random() < 0.8:
+                    lab = str(rng.choice(["x", "y"]))
+                    begin = s + int(rng.integers(0, 3))
+                    rows.append((a, lab, begin, s + 5 + int(rng.integers(0, 3)), f"d{d}"))
+    df = pd.DataFrame(rows, columns=["annotator", "label", "start", "end", "document"])
+    return df, {f"d{d}": 30 for d in range(n_docs)}
+
+
+def boot(df: pd.DataFrame, lengths: dict[str, int], **kw: object) -> accord.UnitizingAlpha:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return accord.unitizing_alpha(df, lengths=lengths, **kw)  # type: ignore[arg-type]
+
+
+def test_bootstrap_resamples_documents_like_a_loop_over_the_public_function() -> None:
+    # the same draws (Generator(7).integers(n_docs, size=n_docs), one a replicate), each
+    # resample built as its own table of documents renamed by draw position
+    df, lengths = corpus(1)
+    res = boot(df, lengths, n_boot=40, rng=7)
+    docs = sorted(lengths)
+    gen = np.random.default_rng(7)
+    reps = []
+    for _ in range(40):
+        draw = gen.integers(len(docs), size=len(docs))
+        parts = [df[df.document == docs[d]].assign(document=f"r{p}") for p, d in enumerate(draw)]
+        one = boot(pd.concat(parts), {f"r{p}": 30 for p in range(len(docs))})
+        reps.append([one.statistic, one.binary, one.coding, *one.per_label["alpha"]])
+    table = np.array(reps)
+    assert list(res.intervals["coefficient"]) == ["u", "|u", "cu", "(k)u x", "(k)u y"]
+    assert_allclose(res.intervals["low"], np.nanquantile(table, 0.025, axis=0), rtol=1e-12)
+    assert_allclose(res.intervals["high"], np.nanquantile(table, 0.975, axis=0), rtol=1e-12)
+    assert_allclose(res.intervals["standard_error"], np.nanstd(table, axis=0, ddof=1), rtol=1e-12)
+    assert res.intervals["estimate"].iloc[0] == res.statistic
+    assert res.n_boot == 40 and res.seed == 7 and res.confidence_level == 0.95
+
+
+def test_bootstrap_of_identical_documents_collapses_and_is_seeded() -> None:
+    df, lengths = corpus(2, n_docs=1)
+    copies = pd.concat([df.assign(document=f"d{k}") for k in range(4)])
+    res = boot(copies, {f"d{k}": 30 for k in range(4)}, n_boot=30, rng=1)
+    assert_allclose(res.intervals["low"], res.intervals["estimate"], rtol=1e-12)
+    assert_allclose(res.intervals["high"], res.intervals["estimate"], rtol=1e-12)
+    df, lengths = corpus(3)
+    one, two = boot(df, lengths, n_boot=25, rng=5), boot(df, lengths, n_boot=25, rng=5)
+    pd.testing.assert_frame_equal(one.intervals, two.intervals)
+    assert boot(df, lengths).intervals.empty
+
+
+def test_bootstrap_warns_below_1000_and_refuses_one_document() -> None:
+    df, lengths = corpus(4)
+    with pytest.warns(accord.AccordWarning, match=r"only 50 bootstrap replicates \(n_boot=50\)"):
+        accord.unitizing_alpha(df, lengths=lengths, n_boot=50)
+    one = df[df.document == "d0"]
+    res = boot(one, {"d0": 30}, n_boot=1000)
+    assert res.intervals[["low", "high", "standard_error"]].isna().all().all()
+    assert any("resamples documents, and there is one" in n for n in res.notes)
+    with pytest.raises(accord.InvalidInputError, match="n_boot"):
+        accord.unitizing_alpha(df, lengths=lengths, n_boot=-1)
+    with pytest.raises(accord.InvalidInputError, match="confidence_level"):
+        accord.unitizing_alpha(df, lengths=lengths, n_boot=1000, confidence_level=95)
+
+
+def test_overlap_within_an_annotator_is_refused_naming_labels_and_positions() -> None:
+    df = frame([("a", "x", 0, 5), ("a", "x", 4, 8), ("b", "x", 0, 5)])
+    with pytest.raises(accord.InvalidInputError) as caught:
+        accord.unitizing_alpha(df, lengths={"d": 10})
+    message = str(caught.value)
+    assert "\n" not in message
+    assert "annotator 'a', document 'd', 'x' 0-5 and 'x' 4-8" in message
+    assert "partition of the continuum into units and gaps" in message

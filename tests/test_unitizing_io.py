@@ -117,3 +117,23 @@ def test_cli_gamma_json_matches_the_library(examples: Path) -> None:
     lib = accord.gamma_agreement(accord.read_brat(examples / "spans"))  # seed 0 both ways
     assert data["statistic"] == pytest.approx(lib.statistic, rel=1e-12)
     assert data["n_samples"] == 30 and data["seed"] == 0
+    assert data["gamma_cat"] == pytest.approx(lib.gamma_cat, rel=1e-12)
+    assert [r["label"] for r in data["per_label"]] == ["DISEASE", "DRUG"]
+    code, out, _ = invoke("spans", str(examples / "spans"), "--measure", "gamma")
+    assert code == 0 and "gamma-cat" in out and "gamma-k, label DRUG" in out
+
+
+def test_cli_u_alpha_bootstrap_matches_the_library(examples: Path, tmp_path: Path) -> None:
+    code, out, err = invoke("spans", str(examples / "spans"), "--measure", "u-alpha",
+                            "--n-boot", "50", "--seed", "3", "--format", "csv")  # fmt: skip
+    assert code == 0 and "only 50 bootstrap replicates (--n-boot 50)" in err
+    table = pd.read_csv(io.StringIO(out))
+    with pytest.warns(accord.AccordWarning):
+        lib = accord.unitizing_alpha(accord.read_brat(examples / "spans"), n_boot=50, rng=3)
+    assert_allclose(table["low"], lib.intervals["low"], rtol=1e-9)
+    assert_allclose(table["high"], lib.intervals["high"], rtol=1e-9)
+    code, out, _ = invoke("spans", str(examples / "spans"), "--measure", "u-alpha",
+                          "--n-boot", "1000")  # fmt: skip
+    assert code == 0 and "interval and SE over 1000 resamples of the documents" in out
+    code, _, err = invoke("spans", str(examples / "spans"), "--measure", "gamma", "--n-boot", "9")
+    assert code == 2 and "--n-boot applies only to --measure u-alpha" in err

@@ -5,20 +5,31 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import Any
 
 import numpy as np
 
-from ._errors import AccordWarning, InvalidInputError, option
+from ._errors import AccordWarning, InvalidInputError, bad_parameter, option
 from ._interval import ConfidenceInterval
 from ._types import FloatArray
 
-__all__ = ["MIN_INTERVAL_REPLICATES", "bootstrap_interval", "warn_few_replicates"]
+__all__ = [
+    "MAX_REPLICATES",
+    "MIN_INTERVAL_REPLICATES",
+    "bootstrap_interval",
+    "check_n_boot",
+    "warn_few_replicates",
+]
 
 #: The fewest bootstrap replicates a percentile or BCa interval is read from without a
 #: warning. Interval ends are tail quantiles of the replicates, which need far more of them
 #: than a standard error does: Efron & Tibshirani (1993) advise 25 to 200 replicates for a
 #: standard error and at least about 1000 for the ends of a percentile or BCa interval.
 MIN_INTERVAL_REPLICATES = 1000
+
+#: The most bootstrap replicates an option takes: far above what an interval needs (1000 to
+#: 2000, Efron & Tibshirani 1993), and below what would not fit in memory or finish.
+MAX_REPLICATES = 10_000_000
 
 
 def warn_few_replicates(n_boot: int, *, stacklevel: int = 3) -> None:
@@ -50,6 +61,19 @@ def warn_few_replicates(n_boot: int, *, stacklevel: int = 3) -> None:
             AccordWarning,
             stacklevel=stacklevel,
         )
+
+
+def check_n_boot(n_boot: Any, owner: str) -> None:
+    """Validate an ``n_boot`` option that may be 0 (no bootstrap): an integer >= 0; warn
+    below :data:`MIN_INTERVAL_REPLICATES` (pointing at the caller of ``owner``)."""
+    if (
+        not isinstance(n_boot, int | np.integer)
+        or isinstance(n_boot, bool)
+        or not 0 <= n_boot <= MAX_REPLICATES
+    ):
+        need = f"an integer from 0 to {MAX_REPLICATES:,}"
+        raise InvalidInputError(bad_parameter(owner, "n_boot", need, n_boot))
+    warn_few_replicates(int(n_boot), stacklevel=4)
 
 
 def bootstrap_interval(

@@ -19,7 +19,8 @@ from typing import Any, ClassVar, Literal, TypeAlias
 
 import numpy as np
 
-from .._bootstrap import warn_few_replicates
+from .._bootstrap import MAX_REPLICATES, warn_few_replicates
+from .._bootstrap import check_n_boot as check_n_boot  # re-exported for the estimators
 from .._errors import InvalidInputError, bad_choice, bad_parameter, option, warn_degenerate
 from .._types import FloatArray, RngLike, as_generator
 from ..data.ratings import Ratings
@@ -54,11 +55,6 @@ CHUNK_CELLS = 8_000_000
 Totals: TypeAlias = Callable[[FloatArray], FloatArray]
 
 
-#: The most bootstrap replicates an option takes: far above what an interval needs (1000 to
-#: 2000, Efron & Tibshirani 1993), and below what would not fit in memory or finish.
-MAX_REPLICATES = 10_000_000
-
-
 def check_ci(ci: str, n_boot: int, owner: str) -> None:
     """Validate the ``ci`` and ``n_boot`` options."""
     if ci not in ("analytic", "bootstrap"):
@@ -72,18 +68,6 @@ def check_ci(ci: str, n_boot: int, owner: str) -> None:
         raise InvalidInputError(bad_parameter(owner, "n_boot", need, n_boot))
     if ci == "bootstrap":
         warn_few_replicates(int(n_boot), stacklevel=4)
-
-
-def check_n_boot(n_boot: Any, owner: str) -> None:
-    """Validate an ``n_boot`` option that may be 0 (no bootstrap): an integer >= 0."""
-    if (
-        not isinstance(n_boot, int | np.integer)
-        or isinstance(n_boot, bool)
-        or not 0 <= n_boot <= MAX_REPLICATES
-    ):
-        need = f"an integer from 0 to {MAX_REPLICATES:,}"
-        raise InvalidInputError(bad_parameter(owner, "n_boot", need, n_boot))
-    warn_few_replicates(int(n_boot), stacklevel=4)
 
 
 def population_factor(

@@ -11,6 +11,7 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    SEED_OPTION,
     OutputFormat,
     Shared,
     check_output,
@@ -211,6 +212,9 @@ def _unitizing_rows(result: Any) -> list[dict[str, Any]]:
             {"scope": f"label {rec['label']}", "measure": "(k)u-alpha", "alpha": rec["alpha"],
              "coverage": rec["coverage"]}
         )  # fmt: skip
+    if not result.intervals.empty:
+        for row, rec in zip(rows, result.intervals.to_dict(orient="records"), strict=True):
+            row.update(low=rec["low"], high=rec["high"], SE=rec["standard_error"])
     return rows
 
 
@@ -228,6 +232,8 @@ def render_unitizing(result: Any, fmt: OutputFormat, output: Path | None) -> Non
     columns = ["scope", "measure", "alpha"] + (
         ["observed", "expected"] if result.name == "unitizing_alpha_1995" else ["coverage"]
     )
+    if result.name == "unitizing_alpha" and not result.intervals.empty:
+        columns += ["low", "high", "SE"]
     title = (
         f"unitizing agreement: {result.n_annotators} annotators, {result.n_documents} "
         f"documents, {result.n_spans} units over {result.length} {result.unit}s"
@@ -238,6 +244,11 @@ def render_unitizing(result: Any, fmt: OutputFormat, output: Path | None) -> Non
             "coverage: share of the continuum (cu-alpha) or of the label's stretch ((k)u-alpha) "
             "where units of two annotators meet, the part the figure speaks for."
         )
+        if result.n_boot:
+            caption.append(
+                f"low, high: {result.confidence_level:.0%} percentile interval and SE over "
+                f"{result.n_boot} resamples of the documents (seed {result.seed})."
+            )
     caption += list(result.notes)
     if result.reason:
         caption.append(result.reason)
@@ -255,6 +266,9 @@ def render_gamma(result: Any, fmt: OutputFormat, output: Path | None) -> None:
         {"measure": f"expected disorder ({result.n_samples} shuffled continua)",
          "value": result.expected},
         {"measure": "SD of the expected disorder", "value": result.expected_sd},
+        {"measure": "gamma-cat (labels of aligned units)", "value": result.gamma_cat},
+        *({"measure": f"gamma-k, label {rec['label']}", "value": rec["gamma_k"]}
+          for rec in result.per_label.to_dict(orient="records")),
     ]  # fmt: skip
     if fmt is OutputFormat.csv:
         import pandas as pd
@@ -266,8 +280,9 @@ def render_gamma(result: Any, fmt: OutputFormat, output: Path | None) -> None:
         f"{result.n_spans} units"
     )
     caption = [str(result.method) + f"; seed {result.seed}."]
-    if result.reason:
-        caption.append(result.reason)
+    for reason in (result.reason, result.reason_cat):
+        if reason:
+            caption.append(reason)
     print_table(rows, ["measure", "value"], title=title, caption="\n".join(caption), output=output)
 
 
@@ -298,6 +313,7 @@ def _check_f1_options(measure: Measure, match: str, ignore_label: bool, by: str 
         "accord spans examples/spans --match overlap --by label",
         "accord spans examples/spans --format json",
         "accord spans examples/spans --measure u-alpha",
+        "accord spans examples/spans --measure u-alpha --n-boot 2000",
         "accord spans examples/spans --measure u-alpha-1995 --format csv",
         "accord spans examples/spans --measure gamma",
     ),
@@ -357,6 +373,12 @@ def spans(
     texts: Path | None = typer.Option(
         None, "--texts", help="Table: a folder of <document>.txt files (offset check, tokens)."
     ),
+    n_boot: int = typer.Option(
+        0,
+        "--n-boot",
+        help="u-alpha: bootstrap resamples of the documents for percentile intervals (0: none).",
+    ),
+    seed: int = SEED_OPTION,
     shared: Shared = Shared(),
 ) -> None:
     """Agreement on text markup: pairwise F1 (= positive specific agreement) across annotators,
@@ -367,6 +389,7 @@ def spans(
     The unitizing alphas compare the stretches each annotator marked and left unmarked,
     character by character, and correct for chance.
     """
+    from .._errors import InvalidInputError
     from ..spans import span_agreement, unitizing_alpha, unitizing_alpha_1995
     from ._common import echo_warnings, user_errors
 
@@ -392,14 +415,21 @@ def spans(
             **files,
         )
         _check_f1_options(measure, match, ignore_label, by)
+        if n_boot and measure is not Measure.u_alpha:
+            raise InvalidInputError(
+                f"--n-boot applies only to --measure u-alpha; got --measure {measure.value}"
+            )
+        if measure is Measure.u_alpha:
+            result_u = unitizing_alpha(data, n_boot=n_boot, rng=seed)
+            render_unitizing(result_u, shared.fmt, shared.output)
+            return
         if measure is Measure.gamma:
             from ..spans import gamma_agreement
 
             render_gamma(gamma_agreement(data), shared.fmt, shared.output)
             return
-        if measure is not Measure.f1:
-            alpha = unitizing_alpha if measure is Measure.u_alpha else unitizing_alpha_1995
-            render_unitizing(alpha(data), shared.fmt, shared.output)
+        if measure is Measure.u_alpha_1995:
+            render_unitizing(unitizing_alpha_1995(data), shared.fmt, shared.output)
             return
         result = span_agreement(
             data,

@@ -117,7 +117,7 @@ def partition(
     value = data.label[sel]
     order = np.lexsort((end, start, ann))
     ann, doc, start, end, value = ann[order], doc[order], start[order], end[order], value[order]
-    _check_no_overlap(data, ann, doc, start, end, offset, owner)
+    _check_no_overlap(data, ann, doc, start, end, offset, owner, value)
     # each (annotator, document) cell: the first unit's gap starts at the document start,
     # every other one at the end of the previous unit; the last unit leaves a trailing gap
     cell = ann * n_docs + doc
@@ -158,8 +158,11 @@ def _check_no_overlap(
     end: IntArray,
     offset: IntArray,
     owner: str,
+    value: IntArray,
 ) -> None:
-    """Raise naming the first two units of one annotator that overlap."""
+    """Raise naming the first two units of one annotator that overlap: the unitizing
+    alphas partition each annotator's continuum into units and gaps, every stretch one
+    value (Krippendorff et al. 2016; Krippendorff 2019, section 12.6)."""
     if ann.size < 2:
         return
     same = (ann[1:] == ann[:-1]) & (doc[1:] == doc[:-1])
@@ -168,10 +171,12 @@ def _check_no_overlap(
         return
     i = int(bad[0])
     shift = int(offset[doc[i]])
+    first = f"{data.labels[value[i]]!r} {start[i] - shift}-{end[i] - shift}"
+    second = f"{data.labels[value[i + 1]]!r} {start[i + 1] - shift}-{end[i + 1] - shift}"
     raise InvalidInputError(
-        f"{owner} takes each annotator's units to be mutually exclusive, but "
-        f"{bad.size} unit(s) overlap the one before; first: annotator "
-        f"{data.annotators[ann[i]]!r}, document {data.documents[doc[i]]!r}, "
-        f"{start[i] - shift}-{end[i] - shift} and {start[i + 1] - shift}-{end[i + 1] - shift} "
-        "(merge or drop overlapping units, or measure per label)"
+        f"{owner} takes each annotator's units to be mutually exclusive (a partition of "
+        f"the continuum into units and gaps), but {bad.size} unit(s) overlap the one "
+        f"before; first: annotator {data.annotators[ann[i]]!r}, document "
+        f"{data.documents[doc[i]]!r}, {first} and {second} (merge or drop overlapping "
+        "units, or measure per label)"
     )

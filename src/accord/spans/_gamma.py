@@ -44,6 +44,19 @@ class Gamma(Result):
     n_annotators, n_documents, n_spans : int
     n_candidates : int
         Unitary alignments the exact program chose from (after the exact pruning).
+    gamma_cat : float
+        :math:`\\gamma_{cat} = 1 - \\delta^{cat}_{best} / \\delta^{cat}_{expected}`
+        (Mathet 2017): agreement on the labels of the aligned units, each pair weighted by
+        how well its units' positions agree; NaN (with ``reason_cat``) when no two units are
+        aligned together.
+    cat_observed, cat_expected : float
+        The categorical disorder of the best alignment, and its mean over the shuffled
+        continua.
+    per_label : DataFrame
+        One row per label: ``label``, ``gamma_k``, ``observed``, ``expected`` (the same
+        restricted to the pairs where one unit at least has the label).
+    reason_cat : str or None
+        Why ``gamma_cat`` is NaN, when it is.
     alignment : DataFrame
         The best alignment: one row per unitary alignment and annotator, ``alignment``
         (its number), ``annotator``, ``document``, ``start``, ``end``, ``label`` (empty
@@ -68,7 +81,12 @@ class Gamma(Result):
     n_candidates: int
     method: str
     reason: str | None
+    gamma_cat: float
+    cat_observed: float
+    cat_expected: float
+    reason_cat: str | None
     alignment: pd.DataFrame = dataclasses.field(repr=False)
+    per_label: pd.DataFrame = dataclasses.field(repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python dict of every field (tables as lists of records)."""
@@ -97,6 +115,44 @@ def _pair_costs(
     cat = (u.label[a] != u.label[b]).astype(np.float64)
     same_doc = u.document[a] == u.document[b]
     return np.where(same_doc, alpha * pos * pos * delta + beta * cat * delta, np.inf)
+
+
+def _category_disorders(
+    u: _Units, tuples: IntArray, weights: tuple[float, float, float], n_labels: int
+) -> FloatArray:
+    """The categorical disorder of an alignment (Mathet 2017), overall and per label:
+    shape (1 + n_labels,), NaN where no pair counts.
+
+    Each pair of units :math:`u, v` aligned together in a unitary alignment of
+    :math:`n_v` units weighs :math:`\\max(0, 1 - \\alpha\\,d_{pos}(u, v)) / (n_v - 1)`
+    and contributes its weight times :math:`[c_u \\ne c_v]`; the disorder is the weighted
+    mean. Per label :math:`k`, only the pairs where one unit at least is labelled
+    :math:`k` count. Empty places do not count: a lone unit has no label to compare.
+    """
+    alpha, _, delta = weights
+    present = tuples >= 0
+    n_v = present.sum(axis=1)
+    base = np.where(n_v > 1, 1.0 / np.maximum(n_v - 1, 1), 0.0)
+    total = np.zeros(1 + n_labels)
+    weight = np.zeros(1 + n_labels)
+    m = tuples.shape[1]
+    for i in range(m):
+        for j in range(i + 1, m):
+            both = present[:, i] & present[:, j]
+            a, b = tuples[both, i], tuples[both, j]
+            width = (u.end[a] - u.start[a]) + (u.end[b] - u.start[b])
+            pos = ((np.abs(u.start[a] - u.start[b]) + np.abs(u.end[a] - u.end[b])) / width) ** 2
+            w = base[both] * np.maximum(0.0, 1.0 - alpha * pos * delta)
+            differ = (u.label[a] != u.label[b]).astype(np.float64)
+            total[0] += float(np.sum(w * differ))
+            weight[0] += float(np.sum(w))
+            for k in range(n_labels):
+                has = (u.label[a] == k) | (u.label[b] == k)
+                total[1 + k] += float(np.sum((w * differ)[has]))
+                weight[1 + k] += float(np.sum(w[has]))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: FloatArray = np.where(weight > 0, total / np.where(weight > 0, weight, 1.0), np.nan)
+    return out
 
 
 def _candidates(u: _Units, weights: tuple[float, float, float]) -> tuple[IntArray, FloatArray]:
@@ -334,14 +390,29 @@ def gamma_agreement(
     the end. pygamma's default sampler (``StatisticalContinuumSampler``) draws new units from
     fitted distributions instead, so its gamma differs on the same data; the best
     alignment's disorder does not depend on the sampler, and matches pygamma's.
-    Gamma-cat and gamma-k are not computed.
+
+    **Gamma-cat and gamma-k** (Mathet 2017) read the labels of the best alignment: each
+    pair of units :math:`u, v` aligned together in a unitary alignment of :math:`n_v`
+    units weighs :math:`\max(0, 1 - \alpha d_{pos}(u, v)\Delta_\emptyset) / (n_v - 1)`
+    (a pair placed far apart says little about the labels), and the categorical disorder
+    is the weighted share of pairs whose labels differ; :math:`\gamma_{cat} = 1 -` that of
+    the best alignment over its mean over the best alignments of the shuffled continua.
+    :math:`\gamma_k` keeps the pairs where one unit at least is labelled :math:`k`. A
+    unit alone in its unitary alignment has no label to compare and does not count.
+    pygamma-agreement 0.5.9 also counts every empty place beside a unit as a pair of
+    disorder :math:`\Delta_\emptyset^2` and weight :math:`\Delta_\emptyset` (its code
+    calls this case experimental), so its gamma-cat differs wherever a unit is left
+    alone; on alignments without empty places the two agree.
 
     References
     ----------
     .. [1] Mathet, Y., Widlöcher, A., & Métivier, J.-P. (2015). The unified and holistic
        method gamma for inter-annotator agreement measure and alignment. *Computational
        Linguistics*, 41(3), 437-479. https://doi.org/10.1162/COLI_a_00227
-    .. [2] Titeux, H., & Riad, R. (2021). pygamma-agreement: Gamma gamma_cat and gamma_k
+    .. [2] Mathet, Y. (2017). The agreement measure gamma-cat: a complement to gamma
+       focused on categorization of a continuum. *Computational Linguistics*, 43(3),
+       661-681. https://doi.org/10.1162/COLI_a_00296
+    .. [3] Titeux, H., & Riad, R. (2021). pygamma-agreement: Gamma gamma_cat and gamma_k
        inter-annotator agreement measures for Python. *JOSS*, 6(62), 2989.
        https://doi.org/10.21105/joss.02989
 
@@ -377,9 +448,10 @@ def gamma_agreement(
         data.end[order].astype(np.float64), data.label[order], data.n_annotators,
     )  # fmt: skip
     observed, tuples, costs, n_candidates = _best(units, weights)
-    bounds = doc_length.astype(np.float64)
-    samples = np.array(
-        [_best(_shuffled(units, bounds, generator), weights)[0] for _ in range(n_samples)]
+    n_labels = len(data.labels)
+    cat_observed = _category_disorders(units, tuples, weights, n_labels)
+    samples, cat_samples = _sampled_disorders(
+        units, doc_length.astype(np.float64), weights, n_samples, generator, n_labels
     )
     expected = float(samples.mean())
     reason = None
@@ -387,6 +459,7 @@ def gamma_agreement(
     if not expected > 0:
         reason = "the shuffled continua have no disorder"
         warn_degenerate(reason)
+    gammas, cat_expected, reason_cat = _category_gammas(cat_observed, cat_samples)
     return Gamma(
         name="gamma",
         statistic=statistic,
@@ -409,8 +482,58 @@ def gamma_agreement(
             f"program; expected disorder over {n_samples} shuffled continua"
         ),
         reason=reason,
+        gamma_cat=float(gammas[0]),
+        cat_observed=float(cat_observed[0]),
+        cat_expected=float(cat_expected[0]),
+        reason_cat=reason_cat,
         alignment=_alignment_table(data, order, tuples, costs),
+        per_label=pd.DataFrame(
+            {
+                "label": list(data.labels),
+                "gamma_k": gammas[1:],
+                "observed": cat_observed[1:],
+                "expected": cat_expected[1:],
+            }
+        ),
     )
+
+
+def _sampled_disorders(
+    units: _Units,
+    bounds: FloatArray,
+    weights: tuple[float, float, float],
+    n_samples: int,
+    generator: np.random.Generator,
+    n_labels: int,
+) -> tuple[FloatArray, FloatArray]:
+    """The best disorder (n_samples,) and the categorical disorders (n_samples, 1 +
+    n_labels) of shuffled continua."""
+    disorder = np.empty(n_samples)
+    cat = np.empty((n_samples, 1 + n_labels))
+    for b in range(n_samples):
+        sample = _shuffled(units, bounds, generator)
+        disorder[b], tuples, _, _ = _best(sample, weights)
+        cat[b] = _category_disorders(sample, tuples, weights, n_labels)
+    return disorder, cat
+
+
+def _category_gammas(
+    observed: FloatArray, samples: FloatArray
+) -> tuple[FloatArray, FloatArray, str | None]:
+    """Gamma-cat and the gamma-k (1 + n_labels,), the expected categorical disorders (the
+    mean over the samples where it is defined) and why gamma-cat is NaN, if it is."""
+    defined = np.isfinite(samples).any(axis=0)
+    expected = np.full(observed.size, np.nan)
+    if defined.any():
+        expected[defined] = np.nanmean(samples[:, defined], axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        gammas = np.where(expected > 0, 1.0 - observed / expected, np.nan)
+    reason = None
+    if not np.isfinite(observed[0]):
+        reason = "no two units are aligned together: there are no labels to compare"
+    elif not expected[0] > 0:
+        reason = "the shuffled continua have no categorical disorder"
+    return gammas, expected, reason
 
 
 def _alignment_table(
