@@ -56,9 +56,7 @@ def _ci(low: float, high: float) -> str:
     return "" if math.isnan(low) or math.isnan(high) else f"{fmt(low)} to {fmt(high)}"
 
 
-def _regression_blocks(
-    ctx: Context, n_pairs: int
-) -> tuple[list[Block], tuple[MethodNote, ...]]:
+def _regression_blocks(ctx: Context, n_pairs: int) -> tuple[list[Block], tuple[MethodNote, ...]]:
     """The Passing-Bablok table and figures of the first pairs of raters (each rater's
     scores on the next one's, as in the Bland-Altman table); a note instead beyond
     :data:`REGRESSION_PAIRS` pairs of scores in all (``n_pairs``)."""
