@@ -4,7 +4,9 @@ Run with ``uv run --no-sync python benchmarks/confidence.py [n_units]``. Prints,
 task, the time and peak traced memory of accord and of the scikit-learn calls that compute
 the same numbers (``brier_score_loss``, ``log_loss``, ``roc_auc_score``), their values side
 by side and the time ratio. NCE and ECE have no scikit-learn counterpart; they are timed alone
-(target: the whole of accord's work under 3 s on 10M units).
+(target: the whole of accord's work under 3 s on 10M units). The floor, in the same run: the
+sort AUROC needs (``np.sort`` of the confidences) and the ECE's three ``bincount`` passes over
+10 equal-width bins; ``calibration_metrics`` is printed as a multiple of it.
 """
 
 from __future__ import annotations
@@ -75,6 +77,15 @@ def main(n: int = 10_000_000) -> None:
     t_rel, m_rel, rel = _run(lambda: accord.reliability_diagram(correct, confidence))
     rows.append(("accord reliability_diagram (10 width bins)", t_rel, m_rel, f"ECE {rel.ece:.6f}"))
 
+    def ece_floor() -> Any:
+        bins = np.minimum((confidence * 10).astype(np.intp), 9)
+        return [np.bincount(bins, weights=w, minlength=10) for w in (None, confidence, correct)]
+
+    t_sort, m_sort, _ = _run(lambda: np.sort(confidence))
+    rows.append(("floor: np.sort of the confidences (AUROC's sort)", t_sort, m_sort, ""))
+    t_ece, m_ece, _ = _run(ece_floor)
+    rows.append(("floor: the ECE's three bincounts", t_ece, m_ece, ""))
+
     t_b, m_b, brier = _run(lambda: metrics.brier_score_loss(correct, confidence))
     rows.append(("sklearn brier_score_loss", t_b, m_b, f"{brier:.9f}"))
     t_l, m_l, logloss = _run(lambda: metrics.log_loss(correct, confidence))
@@ -98,6 +109,11 @@ def main(n: int = 10_000_000) -> None:
         f"sklearn calls: {sk_total:.3f} s / {t_cal:.3f} s = {sk_total / t_cal:.2f}x"
     )
     print(f"  roc_auc_score alone vs calibration_metrics: {t_a / t_cal:.2f}x")
+    floor = t_sort + t_ece
+    print(
+        f"\ncalibration_metrics beside its floor (one sort + the ECE's bincounts, "
+        f"{floor:.3f} s): {t_cal / floor:.2f}x (x the ECE's bincounts alone: {t_cal / t_ece:.1f})"
+    )
     total = t_nce_g + t_cal + t_rel
     print(
         f"\naccord total (NCE with groups + calibration metrics + reliability diagram): "

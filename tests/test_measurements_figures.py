@@ -132,6 +132,8 @@ def test_small_report_draws_one_marker_per_pair() -> None:
     assert svg.count(POINT) == 300
     assert "<image" not in svg
     assert "binned" not in page.html
+    assert "Passing-Bablok regression (the line relating" in page.html
+    assert "Passing-Bablok regression left out" not in page.html
 
 
 def test_large_report_bins_the_pairs_and_stays_small() -> None:
@@ -146,6 +148,10 @@ def test_large_report_bins_the_pairs_and_stays_small() -> None:
     assert len(page.html.encode()) < 1_000_000  # a marker per pair: about 6 MB
     assert "beyond 5,000 pairs, the pairs are binned" in (page.html)
     assert f"a - b: {n:,} pairs binned" in page.html
+    # Passing-Bablok's exact slope selection is left out beyond 20,000 pairs, saying so
+    assert f"Passing-Bablok regression left out: {n:,} pairs of scores" in page.html
+    assert "accord compare --method passing-bablok fits them" in page.html
+    assert "Passing-Bablok regression (the line relating" not in page.html
 
 
 def test_binned_plots_count_every_pair() -> None:

@@ -171,3 +171,27 @@ def test_numbering_in_order_of_first_meeting() -> None:
     assert numbers.count == 45
     expected = [3, 7, 9, 4, 5, *range(100, 140)]
     assert numbers.keys().tolist() == expected
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 40), st.integers(0, 4), st.integers(0, 4), st.integers(1, 3)),
+        min_size=1,
+        max_size=60,
+    ),
+    st.booleans(),
+)
+@settings(max_examples=60, deadline=None)
+def test_cell_counts_sum_each_cell_once_in_key_order(cells: list[tuple[int, ...]],
+                                                     ones: bool) -> None:  # fmt: skip
+    # the cells numbered as one integer give the (key, x, y) order of a three-key sort and
+    # each distinct cell's summed count, as a dictionary of the cells counts them by hand
+    key, x, y, count = (np.array(c, dtype=np.int64) for c in zip(*cells, strict=True))
+    if ones:
+        count = np.ones_like(count)
+    by_hand: dict[tuple[int, int, int], int] = defaultdict(int)
+    for k, a, b, c in zip(key, x, y, count, strict=True):
+        by_hand[int(k), int(a), int(b)] += int(c)
+    got = pairs_module._cell_counts(key, x, y, count)
+    assert [tuple(int(v) for v in t) for t in zip(*got[:3], strict=True)] == sorted(by_hand)
+    assert got[3].tolist() == [by_hand[c] for c in sorted(by_hand)]

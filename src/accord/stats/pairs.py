@@ -675,9 +675,35 @@ def _summed(key: IntArray, count: IntArray) -> tuple[IntArray, IntArray]:
 def _cell_counts(
     key: IntArray, x: IntArray, y: IntArray, count: IntArray
 ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """The distinct ``(key, x, y)`` cells, sorted, with their counts summed."""
+    """The distinct ``(key, x, y)`` cells, sorted, with their counts summed.
+
+    With ``x`` and ``y`` in ``0 .. q-1``, the cells are numbered ``(key * q + x) * q + y``
+    and sorted as one integer (several times faster than a sort on three keys; the same
+    order), unless the number would pass int64.
+    """
     if key.size == 0:
         return key, x, y, count
+    q = int(max(x.max(), y.max())) + 1
+    top = int(key.max())
+    if int(key.min()) >= 0 and int(min(x.min(), y.min())) >= 0 and top < (1 << 62) // (q * q):
+        cell = key.astype(np.int64) * (q * q) + x * q + y
+        ones = bool(np.all(count == 1))  # one count a pair: a sort of the numbers alone
+        order = None if ones else np.argsort(cell)
+        cell = np.sort(cell) if order is None else cell[order]
+        start = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]])
+        counts = (
+            np.diff(np.r_[start, cell.size]).astype(count.dtype, copy=False)
+            if order is None
+            else np.add.reduceat(count[order], start)
+        )
+        rest, y_kept = np.divmod(cell[start], q)
+        key_kept, x_kept = np.divmod(rest, q)
+        return (
+            key_kept.astype(key.dtype, copy=False),
+            x_kept.astype(x.dtype, copy=False),
+            y_kept.astype(y.dtype, copy=False),
+            counts,
+        )
     order = np.lexsort((y, x, key))
     key, x, y, count = key[order], x[order], y[order], count[order]
     start = np.flatnonzero(
