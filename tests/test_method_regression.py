@@ -37,6 +37,8 @@ from accord.measurements import _slopes
 from accord.measurements._slopes import SlopeSet, inversions, slope_order_statistics
 from accord.measurements.regression import method_regression
 
+from ._cli import cli_json
+
 REF = json.loads((Path(__file__).parent / "reference" / "method_regression.json").read_text())
 
 # ------------------------------------------------------------------- the hand computation
@@ -245,6 +247,110 @@ def test_deming_orthogonal_by_hand() -> None:
     assert fit.intercept == pytest.approx(0.0, abs=1e-12)
 
 
+def _duplicates(seed: int = 36, n: int = 25) -> tuple[np.ndarray, ...]:
+    """Seeded duplicates: n subjects, true level t, x = t + e (SD 0.3), y = 0.5 + 1.1 t + e
+    (SD 0.15), each method twice on each subject. Rows: x1, x2, y1, y2."""
+    rng = np.random.default_rng(seed)
+    t = rng.uniform(2, 20, n)
+    x1, x2 = t + rng.normal(0, 0.3, n), t + rng.normal(0, 0.3, n)
+    y1, y2 = 0.5 + 1.1 * t + rng.normal(0, 0.15, n), 0.5 + 1.1 * t + rng.normal(0, 0.15, n)
+    return x1, x2, y1, y2
+
+
+def _deming_by_hand(x: np.ndarray, y: np.ndarray, lam: float) -> tuple[float, float]:
+    """Cornbleet & Gochman (1979) / mcr's closed form: b = (lam q - u + sqrt((u - lam q)^2 +
+    4 lam p^2)) / (2 lam p) with u, q, p the centred sums of squares and products."""
+    u = float(((x - x.mean()) ** 2).sum())
+    q = float(((y - y.mean()) ** 2).sum())
+    p = float(((x - x.mean()) * (y - y.mean())).sum())
+    b = (lam * q - u + math.sqrt((u - lam * q) ** 2 + 4 * lam * p * p)) / (2 * lam * p)
+    return b, float(y.mean() - b * x.mean())
+
+
+def test_deming_error_ratio_from_duplicates_by_hand() -> None:
+    # Linnet (1998), CLSI EP09: with duplicates s_x^2 = sum (x1 - x2)^2 / (2 n), the same for
+    # y, lambda = s_x^2 / s_y^2; the line is fitted to the means of the duplicates, and the
+    # jackknife leaves out one subject, estimating lambda again without it.
+    x1, x2, y1, y2 = _duplicates()
+    n = x1.size
+    lam = (((x1 - x2) ** 2).sum() / (2 * n)) / (((y1 - y2) ** 2).sum() / (2 * n))
+    xm, ym = (x1 + x2) / 2, (y1 + y2) / 2
+    slope, intercept = _deming_by_hand(xm, ym, lam)
+    subject = np.r_[np.arange(n), np.arange(n)]
+    fit = accord.deming(np.r_[x1, x2], np.r_[y1, y2], subject=subject, error_ratio="replicates")
+    assert fit.error_ratio_estimated and fit.n_pairs == n and fit.n_measurements == 2 * n
+    assert fit.error_ratio == pytest.approx(lam, rel=1e-12)
+    assert fit.within_sd_x == pytest.approx(math.sqrt(((x1 - x2) ** 2).sum() / (2 * n)))
+    assert (fit.slope, fit.intercept) == pytest.approx((slope, intercept), rel=1e-12)
+    loo = []
+    for i in range(n):
+        k = np.arange(n) != i
+        lam_i = ((x1[k] - x2[k]) ** 2).sum() / ((y1[k] - y2[k]) ** 2).sum()
+        loo.append(_deming_by_hand(xm[k], ym[k], lam_i))
+    b_i = np.array([b for b, _ in loo])
+    pseudo = n * slope - (n - 1) * b_i
+    se = pseudo.std(ddof=1) / math.sqrt(n)
+    assert fit.slope_se == pytest.approx(se, rel=1e-9)
+    t = special.stdtrit(n - 2, 0.975)
+    assert fit.slope_ci == pytest.approx((slope - t * se, slope + t * se), rel=1e-9)
+    assert "estimated from the replicates" in fit.method and "25 subjects" in fit.method
+    text = fit.methods_text()
+    assert "the means of 25 subjects (50 pairs of measurements)" in text
+    assert f"{lam:.4g}, estimated from the replicates" in text and "Linnet, K. (1998)" in text
+    # a given ratio with subjects: the means, the same ratio in every leave-one-out
+    given = accord.deming(np.r_[x1, x2], np.r_[y1, y2], subject=subject, error_ratio=lam)
+    plain = accord.deming(xm, ym, error_ratio=lam)
+    assert given.slope == pytest.approx(fit.slope, rel=1e-12) and not given.error_ratio_estimated
+    assert given.slope_se == pytest.approx(plain.slope_se, rel=1e-12)
+
+
+def test_deming_error_ratio_from_triplicates_and_unequal_replicates() -> None:
+    # The pooled within-subject variance sum_i sum_l (x_il - xbar_i)^2 / sum_i (m_i - 1),
+    # with 3 replicates on some subjects and 1 on one (it adds a mean, not a variance).
+    rng = np.random.default_rng(5)
+    m = np.array([3, 2, 3, 1, 2, 3, 2, 2])
+    t = rng.uniform(5, 50, m.size)
+    subject = np.repeat(np.arange(m.size), m)
+    x = t[subject] + rng.normal(0, 1.0, subject.size)
+    y = 2 + 0.95 * t[subject] + rng.normal(0, 0.5, subject.size)
+    ss_x = sum(float(((x[subject == i] - x[subject == i].mean()) ** 2).sum()) for i in range(8))
+    ss_y = sum(float(((y[subject == i] - y[subject == i].mean()) ** 2).sum()) for i in range(8))
+    fit = accord.deming(x, y, subject=subject, error_ratio="replicates")
+    assert fit.error_ratio == pytest.approx(ss_x / ss_y, rel=1e-12)
+    assert fit.within_sd_y == pytest.approx(math.sqrt(ss_y / float((m - 1).sum())))
+    means = [(x[subject == i].mean(), y[subject == i].mean()) for i in range(8)]
+    xm, ym = np.array(means).T
+    assert (fit.slope, fit.intercept) == pytest.approx(_deming_by_hand(xm, ym, ss_x / ss_y))
+
+
+def test_weighted_deming_ratio_of_squared_cvs_from_replicates() -> None:
+    x1, x2, y1, y2 = _duplicates(7)
+    xm, ym = (x1 + x2) / 2, (y1 + y2) / 2
+    # relative deviations from each subject's mean: (x1 - xm) / xm = (x1 - x2) / (2 xm)
+    cv2_x = (((x1 - x2) / xm) ** 2).sum() / (2 * x1.size)
+    cv2_y = (((y1 - y2) / ym) ** 2).sum() / (2 * y1.size)
+    subject = np.r_[np.arange(x1.size), np.arange(x1.size)]
+    fit = accord.deming(np.r_[x1, x2], np.r_[y1, y2], subject=subject,
+                        error_ratio="replicates", weighted=True)  # fmt: skip
+    assert fit.error_ratio == pytest.approx(cv2_x / cv2_y, rel=1e-12)
+    again = accord.deming(xm, ym, error_ratio=cv2_x / cv2_y, weighted=True)
+    assert (fit.slope, fit.intercept) == pytest.approx((again.slope, again.intercept), rel=1e-10)
+
+
+def test_deming_replicates_errors() -> None:
+    with pytest.raises(InvalidInputError, match="give subject="):
+        accord.deming([1, 2, 3], [1, 2, 3], error_ratio="replicates")
+    with pytest.raises(InvalidInputError, match="each of the 3 subjects has one pair"):
+        accord.deming([1, 2, 3], [1, 2, 4], subject=[1, 2, 3], error_ratio="replicates")
+    with pytest.raises(InvalidInputError, match="replicates of y never differ"):
+        accord.deming([1, 1.1, 2, 2.1, 3, 3.2], [1, 1, 2, 2, 3, 3], subject=[1, 1, 2, 2, 3, 3],
+                      error_ratio="replicates")  # fmt: skip
+    with pytest.raises(InvalidInputError, match="at least 3 subjects"):
+        accord.deming([1, 1.1, 2, 2.1], [1, 1.2, 2, 2.2], subject=[1, 1, 2, 2])
+    with pytest.raises(InvalidInputError, match="'error_ratio' parameter of deming"):
+        accord.deming([1, 2, 3], [1, 2, 3], error_ratio="estimate")
+
+
 def test_deming_errors() -> None:
     with pytest.raises(InvalidInputError, match="error_ratio"):
         accord.deming([1, 2, 3], [1, 2, 3], error_ratio=0)
@@ -390,6 +496,48 @@ def test_cli_compare_regressions(tmp_path: Path) -> None:
     assert res.exit_code == 0 and "cusum_pvalue" in res.stdout
     res = runner.invoke(app, [*base, "--method", "theil-sen"])
     assert res.exit_code == 2 and "--method must be one of" in res.output
+
+
+def test_deming_replicates_through_method_regression_and_the_cli(tmp_path: Path) -> None:
+    x1, x2, y1, y2 = _duplicates()
+    n = x1.size
+    lam = ((x1 - x2) ** 2).sum() / ((y1 - y2) ** 2).sum()  # duplicates, by hand
+    want = _deming_by_hand((x1 + x2) / 2, (y1 + y2) / 2, lam)
+    rows = [
+        {"sample": f"s{i}-{rep}", "patient": f"p{i}", "method": method, "value": value}
+        for i in range(n)
+        for rep, (xv, yv) in enumerate(((x1[i], y1[i]), (x2[i], y2[i])))
+        for method, value in (("x", xv), ("y", yv))
+    ]
+    frame = pd.DataFrame(rows)
+    ratings = accord.Ratings.from_long(frame, item="sample", rater="method", label="value",
+                                       level="ratio")  # fmt: skip
+    patient = dict(zip(frame["sample"], frame["patient"], strict=False))
+    res = method_regression(ratings, method="deming", reference="x", subject=patient,
+                            error_ratio="replicates")  # fmt: skip
+    assert res.fits[0].error_ratio == pytest.approx(lam, rel=1e-12)
+    assert (res.fits[0].slope, res.fits[0].intercept) == pytest.approx(want, rel=1e-12)
+    with pytest.raises(InvalidInputError, match="subject= .* option of method='deming'"):
+        method_regression(ratings, reference="x", subject=patient)
+    frame.to_csv(tmp_path / "dup.csv", index=False)
+    base = ["compare", str(tmp_path / "dup.csv"), "--item", "sample", "--rater", "method",
+            "--score", "value", "--reference", "x", "--method", "deming"]  # fmt: skip
+    runner = CliRunner()
+    out = runner.invoke(app, [*base, "--subject", "patient", "--error-ratio", "replicates",
+                              "--format", "json"])  # fmt: skip
+    assert out.exit_code == 0, out.output
+    fit = cli_json(out.stdout)["fits"][0]
+    assert fit["error_ratio"] == pytest.approx(lam, rel=1e-12)
+    assert fit["error_ratio_estimated"] is True and fit["n_pairs"] == n
+    assert fit["slope"] == pytest.approx(want[0], rel=1e-12)
+    text = runner.invoke(app, [*base, "--subject", "patient", "--error-ratio", "replicates"])
+    assert text.exit_code == 0 and "estimated from the replicates" in text.output
+    bad = runner.invoke(app, [*base, "--error-ratio", "replicates"])
+    assert bad.exit_code == 2 and "give subject=" in bad.output
+    bad = runner.invoke(app, [*base, "--error-ratio", "-1"])
+    assert bad.exit_code == 2 and "--error-ratio must be a positive number or replicates" in (
+        bad.output
+    )
 
 
 def test_figures() -> None:

@@ -3,6 +3,7 @@ Passing-Bablok and Deming regression)."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any, cast
 
@@ -96,6 +97,23 @@ def _fit_rows(result: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _error_ratio(text: str) -> float | str:
+    """``--error-ratio``: a positive number or ``replicates``."""
+    from .._errors import InvalidInputError
+
+    if text == "replicates":
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 < value < math.inf:
+        raise InvalidInputError(
+            f"--error-ratio must be a positive number or replicates; got {text}"
+        )
+    return value
+
+
 def _regression(
     ratings: Any, method: str, reference: str | None, options: dict[str, Any], shared: Shared
 ) -> None:
@@ -151,10 +169,11 @@ def compare(
         "Bablok 1983) or deming (Deming regression, jackknife intervals; see --error-ratio, "
         "--weighted). The regressions put the reference (or the second rater of a pair) on x.",
     ),
-    error_ratio: float = typer.Option(
-        1.0,
+    error_ratio: str = typer.Option(
+        "1",
         "--error-ratio",
-        help="With --method deming: the error variance of x over that of y (lambda, as mcr).",
+        help="With --method deming: the error variance of x over that of y (lambda, as mcr), "
+        "or 'replicates' to estimate it from the replicates of each --subject (Linnet 1998).",
     ),
     weighted: bool = typer.Option(
         False,
@@ -168,7 +187,7 @@ def compare(
         None,
         "--subject",
         help="Column of the subject of each item, when a subject was measured more than once "
-        "(Bland & Altman 2007).",
+        "(Bland & Altman 2007; with --method deming the line is fitted to the subjects' means).",
     ),
     fit: str = typer.Option(
         "anova",
@@ -226,17 +245,23 @@ def compare(
         # the shared read flags: the columns, --na-values, --duplicates, --sep, --encoding
         src = command_source(path, shared, files, label=score, level="interval")
         ratings: Ratings = ratings_of(src, "accord compare")
-        if analysis != "bland-altman":
-            options: dict[str, Any] = {"confidence_level": confidence_level}
-            if analysis == "deming":
-                options.update(error_ratio=error_ratio, weighted=weighted)
-            _regression(ratings, analysis, reference, options, shared)
-            return
         subjects = (
             None
             if subject is None
             else _subjects(path, item, subject, files, parse_na_values(na_values))
         )
+        if analysis != "bland-altman":
+            options: dict[str, Any] = {"confidence_level": confidence_level}
+            if analysis == "deming":
+                options.update(error_ratio=_error_ratio(error_ratio), weighted=weighted,
+                               subject=subjects)  # fmt: skip
+            elif subjects is not None:
+                raise InvalidInputError(
+                    "--subject with --method passing-bablok: Passing-Bablok takes one pair "
+                    "per subject (use --method deming, or average the replicates first)"
+                )
+            _regression(ratings, analysis, reference, options, shared)
+            return
         result = bland_altman(
             ratings,
             reference=reference,
