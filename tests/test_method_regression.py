@@ -517,7 +517,7 @@ def test_deming_replicates_through_method_regression_and_the_cli(tmp_path: Path)
                             error_ratio="replicates")  # fmt: skip
     assert res.fits[0].error_ratio == pytest.approx(lam, rel=1e-12)
     assert (res.fits[0].slope, res.fits[0].intercept) == pytest.approx(want, rel=1e-12)
-    with pytest.raises(InvalidInputError, match="subject= .* option of method='deming'"):
+    with pytest.raises(InvalidInputError, match=r"subject= .* option of method='deming'"):
         method_regression(ratings, reference="x", subject=patient)
     frame.to_csv(tmp_path / "dup.csv", index=False)
     base = ["compare", str(tmp_path / "dup.csv"), "--item", "sample", "--rater", "method",
@@ -624,6 +624,132 @@ def test_repeated_concordance_against_nlme_three_methods() -> None:
     )
 
 
-def test_repeated_concordance_needs_a_balanced_design() -> None:
-    with pytest.raises(InvalidInputError, match="balanced design"):
+def _anova_ccc(y: np.ndarray) -> float:
+    """The balanced two-way ANOVA CCC of Carrasco & Jover (2003), written from the paper's
+    moments for ``y`` of shape (subjects, methods, replicates), without the library."""
+    n, k, r = y.shape
+    cell = y.mean(axis=2)
+    subj, meth, grand = cell.mean(axis=1), cell.mean(axis=0), cell.mean()
+    ms_e = ((y - cell[:, :, None]) ** 2).sum() / (n * k * (r - 1))
+    ms_ab = r * ((cell - subj[:, None] - meth + grand) ** 2).sum() / ((n - 1) * (k - 1))
+    ms_a = k * r * ((subj - grand) ** 2).sum() / (n - 1)
+    s_ab, s_e, inner = (ms_ab - ms_e) / r, ms_e, ms_ab
+    if s_ab < 0:
+        s_ab = 0.0
+        s_e = inner = (ms_ab * (n - 1) * (k - 1) + ms_e * n * k * (r - 1)) / (
+            (n - 1) * (k - 1) + n * k * (r - 1)
+        )
+    s_a = (ms_a - inner) / (k * r)
+    var_diff = 2 * (s_ab / n + s_e / (n * r))
+    diffs = [(meth[a] - meth[b]) ** 2 - var_diff for a in range(k) for b in range(a + 1, k)]
+    s_b = max(sum(diffs) / (k * (k - 1)), 0.0)
+    return float(s_a / (s_a + s_ab + s_b + s_e))
+
+
+def test_repeated_concordance_jackknife_interval_by_hand() -> None:
+    ref = REF["repeated_ccc"]["synthetic"]
+    y = np.asarray(ref["y"]).reshape(30, 3, 3)  # ind, then met, then replicate (as drawn)
+    got = accord.repeated_concordance(ref["y"], ref["ind"], ref["met"], confidence_level=0.9)
+    assert got.statistic == pytest.approx(_anova_ccc(y), rel=1e-12)
+    n = 30
+    loo = np.array([_anova_ccc(np.delete(y, i, axis=0)) for i in range(n)])
+    z, z_loo = np.arctanh(got.statistic), np.arctanh(loo)
+    se_z = np.std(n * z - (n - 1) * z_loo, ddof=1) / math.sqrt(n)
+    t = special.stdtrit(n - 1, 0.95)
+    assert got.ci == pytest.approx((math.tanh(z - t * se_z), math.tanh(z + t * se_z)), rel=1e-10)
+    se = np.std(n * got.statistic - (n - 1) * loo, ddof=1) / math.sqrt(n)
+    assert got.standard_error == pytest.approx(se, rel=1e-10)
+    assert got.ci.low < got.statistic < got.ci.high and got.balanced
+    assert "jackknife 90% interval over subjects" in got.method
+
+
+def _unbalanced(seed: int = 12) -> pd.DataFrame:
+    """Seeded: 25 subjects, 3 methods (offsets 0, 1, -0.5), 1 to 4 replicates per cell, one
+    cell empty; s_a = 16, s_ab = 1, s_e = 2.25."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(25):
+        a = rng.normal(50, 4)
+        for j, offset in enumerate((0.0, 1.0, -0.5)):
+            m = 0 if (i, j) == (3, 2) else int(rng.integers(1, 5))
+            c = rng.normal(0, 1)
+            rows += [(i, f"m{j}", a + offset + c + rng.normal(0, 1.5)) for _ in range(m)]
+    return pd.DataFrame(rows, columns=["ind", "met", "y"])
+
+
+def _statsmodels_ccc(frame: pd.DataFrame) -> tuple[float, ...]:
+    """The same model fitted by statsmodels' MixedLM (REML): a random subject intercept and
+    a variance component shared by the subject-by-method cells; the CCC from its estimates
+    by Carrasco & Jover's formula."""
+    import statsmodels.formula.api as smf
+
+    model = smf.mixedlm("y ~ 0 + C(met)", frame, groups="ind", re_formula="1",
+                        vc_formula={"cell": "0 + C(met)"})  # fmt: skip
+    fit = model.fit(reml=True, method=["lbfgs"])
+    s_a, s_ab, s_e = float(fit.cov_re.iloc[0, 0]), float(fit.vcomp[0]), float(fit.scale)
+    means = fit.fe_params.to_numpy()
+    cov = fit.cov_params().iloc[:3, :3].to_numpy()
+    k = 3
+    spread = sum((means[a] - means[b]) ** 2 - (cov[a, a] + cov[b, b] - 2 * cov[a, b])
+                 for a in range(k) for b in range(a + 1, k))  # fmt: skip
+    s_b = max(spread / (k * (k - 1)), 0.0)
+    return s_a, s_ab, s_e, s_b, s_a / (s_a + s_ab + s_b + s_e)
+
+
+def test_repeated_concordance_unbalanced_against_statsmodels_mixedlm() -> None:
+    frame = _unbalanced()
+    got = accord.repeated_concordance(frame["y"], frame["ind"], frame["met"])
+    s_a, s_ab, s_e, s_b, ccc = _statsmodels_ccc(frame)
+    assert not got.balanced and got.n_measurements == len(frame) and got.n_replicates == 4
+    assert (got.between_subjects, got.subject_method, got.within) == pytest.approx(
+        (s_a, s_ab, s_e), rel=2e-4
+    )
+    assert got.between_methods == pytest.approx(s_b, rel=2e-3)
+    assert got.statistic == pytest.approx(ccc, rel=1e-4)
+    assert got.ci.low < got.statistic < got.ci.high
+    assert "REML (unbalanced design)" in got.method
+
+
+def test_repeated_concordance_reml_path_equals_the_balanced_moments() -> None:
+    # the general REML fit, run on a balanced design, finds the closed form's components
+    from accord.measurements import repeated_concordance as rc
+    from accord.measurements._two_way_reml import cell_sums, two_way_reml
+
+    ref = REF["repeated_ccc"]["synthetic"]
+    y = np.asarray(ref["y"])
+    cells = cell_sums(y, np.asarray(ref["ind"]) - 1, np.asarray(ref["met"]) - 1, 30, 3)
+    fit = two_way_reml(cells, (1.0, 1.0))
+    s_a, s_ab, s_e, _, _ = rc._balanced(cells, 3)
+    assert (fit.between_subjects, fit.subject_method, fit.within) == pytest.approx(
+        (s_a, s_ab, s_e), rel=1e-5
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    shift=st.floats(-1e3, 1e3, allow_nan=False),
+    scale=st.floats(0.01, 100, allow_nan=False),
+    seed=st.integers(0, 2**16),
+)
+def test_repeated_concordance_ignores_location_scale_and_order(
+    shift: float, scale: float, seed: int
+) -> None:
+    ref = REF["repeated_ccc"]["synthetic"]
+    y, ind, met = (np.asarray(ref[k]) for k in ("y", "ind", "met"))
+    base = accord.repeated_concordance(y, ind, met)
+    order = np.random.default_rng(seed).permutation(y.size)
+    moved = accord.repeated_concordance(shift + scale * y[order], ind[order], met[order])
+    assert moved.statistic == pytest.approx(base.statistic, rel=1e-9)
+    assert moved.ci == pytest.approx(base.ci, rel=1e-8)
+    assert moved.within == pytest.approx(scale**2 * base.within, rel=1e-8)
+
+
+def test_repeated_concordance_input_errors() -> None:
+    with pytest.raises(InvalidInputError, match="at least 3 subjects and 2 methods"):
         accord.repeated_concordance([1, 2, 3, 4, 5], [1, 1, 1, 1, 2], ["a", "a", "b", "b", "a"])
+    with pytest.raises(InvalidInputError, match="some subject at least twice"):
+        accord.repeated_concordance([1, 2, 3, 4, 5, 6], [1, 1, 2, 2, 3, 3], ["a", "b"] * 3)
+    with pytest.raises(InvalidInputError, match="one entry per measurement"):
+        accord.repeated_concordance([1, 2, 3], [1, 2], ["a", "b", "c"])
+    with pytest.raises(InvalidInputError, match="confidence_level"):
+        accord.repeated_concordance([1, 2, 3], [1, 2, 3], ["a", "b", "c"], confidence_level=2)
