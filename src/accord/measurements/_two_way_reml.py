@@ -105,9 +105,10 @@ def two_way_reml(cells: CellSums, start: tuple[float, float], warm: bool = False
     starts = [np.log1p(np.maximum(np.asarray(start, dtype=float), 0.0))]
     if not warm:
         starts += [np.array([np.log1p(max(start[0], 1.0)), 0.0]), np.array([0.0, 0.0])]
+    options = {"ftol": 1e-12 if warm else 1e-15, "gtol": 1e-9}
     best = min(
         (optimize.minimize(deviance, u0, jac=gradient, method="L-BFGS-B",
-                           bounds=[(0.0, top)] * 2, options={"ftol": 1e-12 if warm else 1e-15, "gtol": 1e-9})
+                           bounds=[(0.0, top)] * 2, options=options)
          for u0 in starts),
         key=lambda r: float(r.fun),
     )  # fmt: skip
