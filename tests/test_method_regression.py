@@ -540,6 +540,24 @@ def test_deming_replicates_through_method_regression_and_the_cli(tmp_path: Path)
     )
 
 
+def test_report_shows_the_passing_bablok_fit() -> None:
+    # the report's method-comparison table holds the fit checked above against the paper
+    # (exact arithmetic) and mcr (both orders of the pair), to the three decimals it prints;
+    # it puts the first rater (x) on the second (y)
+    from accord.report._blocks import fmt
+
+    from .test_report import row_values
+
+    x, y = lab()
+    pb = accord.passing_bablok(y, x, names=("y", "x"))
+    page = accord.report(lab_ratings(), progress=False)
+    values = row_values(page.html, "x on y")
+    assert values[0] == "100"
+    assert [values[1], values[3]] == [fmt(pb.intercept), fmt(pb.slope)]
+    assert values[4] == f"{fmt(pb.slope_ci.low)} to {fmt(pb.slope_ci.high)}"
+    assert values[5] == fmt(pb.cusum_pvalue)
+
+
 def test_figures() -> None:
     pytest.importorskip("matplotlib")
     x, y = lab()
