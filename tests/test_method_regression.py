@@ -762,6 +762,30 @@ def test_repeated_concordance_ignores_location_scale_and_order(
     assert moved.within == pytest.approx(scale**2 * base.within, rel=1e-8)
 
 
+def test_repeated_concordance_of_ratings_and_the_cli(tmp_path: Path) -> None:
+    frame = _unbalanced(3)
+    # each replicate an item: the l-th measurement of a subject by every method
+    frame["rep"] = frame.groupby(["ind", "met"]).cumcount()
+    frame["sample"] = frame["ind"].astype(str) + "-" + frame["rep"].astype(str)
+    want = accord.repeated_concordance(frame["y"], frame["ind"], frame["met"])
+    frame.to_csv(tmp_path / "rep.csv", index=False)
+    base = ["compare", str(tmp_path / "rep.csv"), "--item", "sample", "--rater", "met",
+            "--score", "y", "--method", "repeated-ccc"]  # fmt: skip
+    runner = CliRunner()
+    out = runner.invoke(app, [*base, "--subject", "ind", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    got = cli_json(out.stdout)
+    assert got["statistic"] == pytest.approx(want.statistic, rel=1e-9)
+    assert got["ci"] == pytest.approx(list(want.ci), rel=1e-9)
+    assert got["n_measurements"] == len(frame) and got["balanced"] is False
+    text = runner.invoke(app, [*base, "--subject", "ind"])
+    assert text.exit_code == 0 and "REML (unbalanced design)" in " ".join(text.output.split())
+    csv = runner.invoke(app, [*base, "--subject", "ind", "--format", "csv"])
+    assert csv.exit_code == 0 and "ci_low" in csv.output
+    bad = runner.invoke(app, base)
+    assert bad.exit_code == 2 and "--method repeated-ccc needs --subject" in bad.output
+
+
 def test_repeated_concordance_input_errors() -> None:
     with pytest.raises(InvalidInputError, match="at least 3 subjects and 2 methods"):
         accord.repeated_concordance([1, 2, 3, 4, 5], [1, 1, 1, 1, 2], ["a", "a", "b", "b", "a"])

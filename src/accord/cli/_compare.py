@@ -40,7 +40,7 @@ EPILOG = examples(
     "--reference mini-Wright --method deming --error-ratio 1",
 )
 
-METHODS = ("bland-altman", "passing-bablok", "deming")
+METHODS = ("bland-altman", "passing-bablok", "deming", "repeated-ccc")
 FIT_COLUMNS = ["pair", "n", "intercept [CI]", "slope [CI]", "linearity p"]
 
 COLUMNS = ["pair", "n", "bias [CI]", "lower limit [CI]", "upper limit [CI]", "CCC [CI]",
@@ -95,6 +95,41 @@ def _fit_rows(result: Any) -> list[dict[str, Any]]:
             }
         )  # fmt: skip
     return rows
+
+
+def _replicates_ccc(
+    ratings: Any, subjects: dict[Any, Any] | None, confidence_level: float, shared: Shared
+) -> None:
+    """The repeated-measures CCC of the raters (methods), written as ``shared`` says."""
+    from .._errors import InvalidInputError
+    from ..measurements.repeated_concordance import concordance_of_replicates
+
+    if subjects is None:
+        raise InvalidInputError(
+            "--method repeated-ccc needs --subject: the subject each item (replicate) measures"
+        )
+    res = concordance_of_replicates(ratings, subjects, confidence_level=confidence_level)
+    if shared.fmt is OutputFormat.json:
+        write_json({"report": ratings.report.to_dict(), **res.to_dict()}, shared.output)
+        return
+    row = {"CCC [CI]": _with_ci(res.statistic, res.ci.low, res.ci.high),
+           "subjects": res.between_subjects, "subject x method": res.subject_method,
+           "methods": res.between_methods, "replicates": res.within}  # fmt: skip
+    if shared.fmt is OutputFormat.csv:
+        flat = {k: v for k, v in res.to_dict().items() if k != "ci"}
+        write_csv(_frame([flat | {"ci_low": res.ci.low, "ci_high": res.ci.high}]), shared.output)
+        return
+    title = f"repeated-measures CCC of {res.n_methods} methods on {res.n_subjects} subjects"
+    caption = f"{res.method}. Variance components: subjects, subject x method, methods, replicates"
+    print_table([row], list(row), title=f"{ratings.report}\n{title}", caption=caption,
+                output=shared.output)  # fmt: skip
+
+
+def _frame(rows: list[dict[str, Any]]) -> Any:
+    """A table of ``rows`` (pandas, imported here)."""
+    import pandas as pd
+
+    return pd.DataFrame(rows)
 
 
 def _error_ratio(text: str) -> float | str:
@@ -166,8 +201,10 @@ def compare(
         "bland-altman",
         "--method",
         help="bland-altman (limits of agreement and Lin's CCC), passing-bablok (Passing & "
-        "Bablok 1983) or deming (Deming regression, jackknife intervals; see --error-ratio, "
-        "--weighted). The regressions put the reference (or the second rater of a pair) on x.",
+        "Bablok 1983), deming (Deming regression, jackknife intervals; see --error-ratio, "
+        "--weighted) or repeated-ccc (the CCC of replicates, each item one replicate of its "
+        "--subject; Carrasco & Jover 2003). The regressions put the reference (or the second "
+        "rater of a pair) on x.",
     ),
     error_ratio: str = typer.Option(
         "1",
@@ -250,6 +287,9 @@ def compare(
             if subject is None
             else _subjects(path, item, subject, files, parse_na_values(na_values))
         )
+        if analysis == "repeated-ccc":
+            _replicates_ccc(ratings, subjects, confidence_level, shared)
+            return
         if analysis != "bland-altman":
             options: dict[str, Any] = {"confidence_level": confidence_level}
             if analysis == "deming":

@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -15,10 +17,12 @@ from .._errors import InvalidInputError, warn_degenerate
 from .._interval import ConfidenceInterval, check_confidence_level, t_quantile
 from .._results import Record
 from .._types import FloatArray
-from ._input import numeric_vector
+from ..data.ratings import Ratings
+from ..stats.scores import score_matrix
+from ._input import numeric_vector, subject_of_items
 from ._two_way_reml import CellSums, cell_sums, two_way_reml
 
-__all__ = ["RepeatedConcordance", "repeated_concordance"]
+__all__ = ["RepeatedConcordance", "concordance_of_replicates", "repeated_concordance"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -293,4 +297,40 @@ def repeated_concordance(
         confidence_level=level,
         n_measurements=int(cells.count.sum()),
         balanced=bool(r),
+    )
+
+
+def concordance_of_replicates(
+    ratings: Ratings,
+    subject: Mapping[Any, Any] | npt.ArrayLike,
+    *,
+    confidence_level: float = 0.95,
+) -> RepeatedConcordance:
+    """:func:`repeated_concordance` of raters' numeric scores whose items are replicate
+    measurements: ``subject`` gives each item's subject (a mapping of item to subject, or
+    one id per item in the order of ``ratings.items``), the raters are the methods.
+
+    Examples
+    --------
+    >>> import accord
+    >>> import pandas as pd
+    >>> r = accord.Ratings.from_long(pd.DataFrame(
+    ...     {"item": [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6],
+    ...      "rater": ["a", "b"] * 6,
+    ...      "score": [10, 10, 11, 12, 20, 22, 21, 21, 15, 16, 14, 16]}),
+    ...     item="item", rater="rater", label="score", level="interval")
+    >>> res = concordance_of_replicates(r, {1: "s1", 2: "s1", 3: "s2", 4: "s2", 5: "s3",
+    ...                                     6: "s3"})
+    >>> res.n_subjects, res.n_methods, res.n_measurements
+    (3, 2, 12)
+    """
+    owner = "repeated_concordance"
+    scores = score_matrix(ratings, owner)
+    subjects = subject_of_items(ratings, subject, owner)
+    if subjects is None:
+        raise InvalidInputError(f"{owner}: give subject=, the subject of each item")
+    item, rater = np.nonzero(~np.isnan(scores))
+    names = np.asarray([str(r) for r in ratings.raters.tolist()], dtype=object)
+    return repeated_concordance(
+        scores[item, rater], subjects[item], names[rater], confidence_level=confidence_level
     )
