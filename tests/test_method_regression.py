@@ -558,6 +558,34 @@ def test_report_shows_the_passing_bablok_fit() -> None:
     assert values[5] == fmt(pb.cusum_pvalue)
 
 
+def test_report_shows_the_deming_fit_from_python_and_the_cli(tmp_path: Path) -> None:
+    # With lambda = 1 Deming is orthogonal regression, symmetric in x and y: the report's
+    # "x on y" line is mcr's "y on x" line inverted (slope 1/b, intercept -a/b).
+    from accord.report._blocks import fmt
+
+    from .test_report import row_values
+
+    want = REF["lab"]["deming"]
+    slope, intercept = 1 / want["slope"], -want["intercept"] / want["slope"]
+    page = accord.report(lab_ratings(), progress=False, regression="deming")
+    values = row_values(page.html, "x on y")
+    assert [values[1], values[3]] == [fmt(intercept), fmt(slope)]
+    assert len(values) == 5  # no linearity test for Deming
+    assert "Linnet, K. (1993)" in page.html and "Deming fits of x on y" in page.html
+    lab_frame().to_csv(tmp_path / "lab.csv", index=False)
+    out = tmp_path / "lab.html"
+    args = ["report", str(tmp_path / "lab.csv"), "--item", "sample", "--rater", "method",
+            "--label", "value", "--level", "ratio", "--regression", "deming", "-o", str(out),
+            "--quiet"]  # fmt: skip
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert row_values(out.read_text(encoding="utf-8"), "x on y")[3] == fmt(slope)
+    with pytest.raises(InvalidInputError, match="'regression' parameter of report"):
+        accord.report(lab_ratings(), progress=False, regression="theil-sen")
+    with pytest.raises(InvalidInputError, match="'error_ratio' parameter of report"):
+        accord.report(lab_ratings(), progress=False, regression="deming", error_ratio=0)
+
+
 def test_figures() -> None:
     pytest.importorskip("matplotlib")
     x, y = lab()

@@ -122,6 +122,17 @@ def report_command(
     rater_population_size: float | None = RATER_POPULATION_OPTION,
     test_value: float = TEST_VALUE_OPTION,
     alternative: str = ALTERNATIVE_OPTION,
+    regression: str = typer.Option(
+        "passing-bablok",
+        "--regression",
+        help="The method-comparison section's regression (interval and ratio levels): "
+        "passing-bablok or deming.",
+    ),
+    error_ratio: float = typer.Option(
+        1.0,
+        "--error-ratio",
+        help="With --regression deming: the error variance of x over that of y (lambda).",
+    ),
     shared: Shared = Shared(),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary line."),
 ) -> None:
@@ -184,6 +195,8 @@ def report_command(
             rater_population_size=rater_population_size,
             test_value=test_value,
             alternative=alternative,
+            regression=regression,
+            error_ratio=error_ratio,
         )
     if not quiet:
         typer.echo(f"wrote {page.path} ({', '.join(page.sections)})")

@@ -382,6 +382,8 @@ def report(
     rater_population_size: float | None = None,
     test_value: float = 0.0,
     alternative: str = "two-sided",
+    regression: str = "passing-bablok",
+    error_ratio: float = 1.0,
     **read_options: Any,
 ) -> HtmlReport:
     """Build the HTML report that answers "can I trust these raters?".
@@ -477,6 +479,11 @@ def report(
         other value than 0, or a one-sided ``alternative``, adds a p column to the table.
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         The alternative of those tests (``"greater"``: H0 ``coefficient <= test_value``).
+    regression : {"passing-bablok", "deming"}, default "passing-bablok"
+        The regression of the method-comparison section (interval and ratio levels):
+        :func:`accord.passing_bablok` or :func:`accord.deming`.
+    error_ratio : float, default 1.0
+        With ``regression="deming"``: the ratio of the error variances (x to y).
     progress : bool or callable, optional
         Show a progress bar on stderr; default: when stderr is a terminal. A callable is
         the stream engine's ``progress(rows_read, total_or_None)`` (no bar then).
@@ -538,6 +545,7 @@ def report(
     score_conf = _score_confidence(src.scores, score_confidence)
     _check(src, gold)
     inference = _inference(src, weights, se, rater_population_size, test_value, alternative)
+    _check_regression(regression, error_ratio)
     _check_judge(src.data, src.label, judge, epsilon, humans)
     from ..data.spans import Spans
 
@@ -573,6 +581,8 @@ def report(
             pairwise=_pairwise_log(pairwise),
             weights=weights,
             inference=inference,
+            regression=regression,
+            error_ratio=float(error_ratio),
             **_context_options(src),
         )
         built, skipped = _build(ctx, _judge_first(SECTIONS, judge), steps)
@@ -613,6 +623,18 @@ def _inference(
             "which need the labels; give the label column too"
         )
     return dataclasses.asdict(sampling)
+
+
+def _check_regression(regression: str, error_ratio: float) -> None:
+    """The method-comparison section's regression and Deming's error ratio."""
+    from .._errors import bad_parameter
+    from .._validate import check_choice
+
+    check_choice("regression", regression, ("passing-bablok", "deming"), "report")
+    ok = isinstance(error_ratio, int | float) and not isinstance(error_ratio, bool)
+    if not (ok and 0.0 < float(error_ratio) < float("inf")):
+        raise InvalidInputError(bad_parameter("report", "error_ratio", "a positive number",
+                                              error_ratio))  # fmt: skip
 
 
 def _pairwise_log(pairwise: Any) -> Any:

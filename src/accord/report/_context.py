@@ -87,6 +87,10 @@ class Context:
     inference : mapping
         The agreement table's ``se``, ``rater_population_size``, ``test_value`` and
         ``alternative``, as :func:`accord.agreement` takes them.
+    regression : {"passing-bablok", "deming"}
+        The regression of the method-comparison section.
+    error_ratio : float
+        Deming's ratio of the error variances (x to y).
     """
 
     ratings: Ratings | None
@@ -121,6 +125,8 @@ class Context:
     origin: Any = None
     weights: str | None = None
     inference: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    regression: str = "passing-bablok"
+    error_ratio: float = 1.0
     _cache: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
