@@ -470,3 +470,59 @@ def test_cli_says_in_one_line_what_the_jackknife_needs(args: list[str], message:
     assert out.exit_code == 2
     lines = out.output.strip().splitlines()
     assert len(lines) == 1 and message in lines[0] and lines[0].startswith("accord: error:")
+
+
+# --------------------------------------------------------------------------- kappaetc's output
+
+# Altman (1991), Practical Statistics for Medical Research, p. 403: two radiologists classify
+# 85 xeromammograms into four categories (Stata's `webuse rate2`, the first example of the
+# kappaetc help file). Rows: radiologist A; columns: radiologist B.
+RATE2 = np.array([[21, 12, 0, 0], [4, 17, 1, 0], [3, 9, 15, 2], [0, 0, 0, 1]])
+
+# `kappaetc rada radb` (Klein 2018, Stata Journal 18(4), st0544), as printed: coefficient,
+# SE, t, and the 95% interval on 84 df. The SE is conditional on the raters (se() default).
+KAPPAETC_RATE2 = {
+    "percent_agreement": (0.6353, 0.0525, 12.10, 0.5309, 0.7397),
+    "brennan_prediger": (0.5137, 0.0700, 7.34, 0.3745, 0.6530),
+    "conger_kappa": (0.4728, 0.0731, 6.46, 0.3273, 0.6182),  # "Cohen/Conger's Kappa"
+    "fleiss_kappa": (0.4605, 0.0781, 5.89, 0.3051, 0.6159),  # "Scott/Fleiss' Pi"
+    "gwet_ac1": (0.5292, 0.0679, 7.80, 0.3942, 0.6642),  # "Gwet's AC"
+    "krippendorff_alpha": (0.4637, 0.0781, 5.93, 0.3083, 0.6191),
+}
+
+
+def _rate2() -> accord.Ratings:
+    rows = [[a + 1, b + 1] for a in range(4) for b in range(4) for _ in range(RATE2[a, b])]
+    return accord.Ratings.from_wide(rows)
+
+
+@pytest.mark.parametrize("name", sorted(KAPPAETC_RATE2))
+def test_kappaetc_help_file_example_rate2(name: str) -> None:
+    coef, se, t, lo, hi = KAPPAETC_RATE2[name]
+    res = FAMILY.get(name, conger_kappa)(_rate2())
+    assert round(res.statistic, 4) == coef
+    assert round(res.standard_error, 4) == se
+    assert round(res.test_statistic, 2) == t
+    assert [round(v, 4) for v in res.confidence_interval(0.95)] == [lo, hi]
+    assert res.df == 84
+
+
+def test_kappaetc_rate2_through_agreement_and_the_cli(tmp_path: Path) -> None:
+    rows = {c.name: c for c in accord.agreement(_rate2()).coefficients}
+    path = tmp_path / "rate2.csv"
+    lines = ["item,rater,label"] + [
+        f"{i},{rater},{label}"
+        for i, pair in enumerate(
+            [a + 1, b + 1] for a in range(4) for b in range(4) for _ in range(RATE2[a, b])
+        )
+        for rater, label in zip(("rada", "radb"), pair, strict=True)
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    out = runner.invoke(app, ["agree", str(path), "--item", "item", "--rater", "rater",
+                              "--label", "label", "--format", "json"])  # fmt: skip
+    assert out.exit_code == 0, out.output
+    cli = {c["name"]: c for c in cli_json(out.output)["coefficients"]}
+    for name, (coef, se, *_rest) in KAPPAETC_RATE2.items():
+        assert round(rows[name].statistic, 4) == coef and round(rows[name].standard_error, 4) == se
+        assert round(cli[name]["statistic"], 4) == coef
+        assert round(cli[name]["standard_error"], 4) == se

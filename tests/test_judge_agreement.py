@@ -109,6 +109,43 @@ def test_weighted_at_ordinal_level_against_sklearn() -> None:
     assert res.alpha_level == "ordinal"
 
 
+def _weighted_kappa_by_hand(a: list[int], b: list[int], w: np.ndarray) -> float:
+    """Cohen's weighted kappa from its definition: (po - pe) / (1 - pe), both weighted."""
+    q = w.shape[0]
+    table = np.zeros((q, q))
+    for i, j in zip(a, b, strict=True):
+        table[i - 1, j - 1] += 1
+    p = table / table.sum()
+    po = float((w * p).sum())
+    pe = float((w * np.outer(p.sum(1), p.sum(0))).sum())
+    return (po - pe) / (1 - pe)
+
+
+def test_power_and_circular_weights_as_agreement_takes_them() -> None:
+    # Warrens (2014): power:1 is linear, power:2 quadratic (sklearn); Warrens & Pratiwi
+    # (2016): circular:u weighs neighbours on the circle of 4 categories u, the rest 0.
+    rng = np.random.default_rng(11)
+    panel = {name: rng.integers(1, 5, 40).tolist() for name in ("h1", "h2", "h3", "judge")}
+    r = _ratings(panel, level="ordinal", categories=[1, 2, 3, 4])
+    for scheme, peer_weights in (("power:1", "linear"), ("power:2", "quadratic")):
+        res = accord.judge_agreement(r, "judge", weights=scheme, n_boot=0)
+        peer = np.mean([cohen_kappa_score(panel["judge"], panel[h], weights=peer_weights)
+                        for h in ("h1", "h2", "h3")])  # fmt: skip
+        assert res.weights == scheme
+        assert res.judge_human == pytest.approx(peer, rel=1e-10)
+    u = 0.5
+    w = np.array([[1, u, 0, u], [u, 1, u, 0], [0, u, 1, u], [u, 0, u, 1]])
+    res = accord.judge_agreement(r, "judge", weights="circular:0.5", n_boot=0)
+    by_hand = np.mean([_weighted_kappa_by_hand(panel["judge"], panel[h], w)
+                       for h in ("h1", "h2", "h3")])  # fmt: skip
+    assert res.judge_human == pytest.approx(by_hand, rel=1e-10)
+    assert res.weights == "circular:0.5"
+    with pytest.raises(InvalidInputError, match="circular weights of judge_agreement must be"):
+        accord.judge_agreement(r, "judge", weights="circular:1.5", n_boot=0)
+    with pytest.raises(InvalidInputError, match="'weights' parameter of judge_agreement"):
+        accord.judge_agreement(r, "judge", weights="power", n_boot=0)
+
+
 def test_bootstrap_interval_contains_estimate_and_is_reproducible() -> None:
     rng = np.random.default_rng(7)
     truth = rng.integers(0, 3, 60)

@@ -37,6 +37,8 @@ from accord.measurements import _slopes
 from accord.measurements._slopes import SlopeSet, inversions, slope_order_statistics
 from accord.measurements.regression import method_regression
 
+from ._cli import cli_json
+
 REF = json.loads((Path(__file__).parent / "reference" / "method_regression.json").read_text())
 
 # ------------------------------------------------------------------- the hand computation
@@ -245,6 +247,110 @@ def test_deming_orthogonal_by_hand() -> None:
     assert fit.intercept == pytest.approx(0.0, abs=1e-12)
 
 
+def _duplicates(seed: int = 36, n: int = 25) -> tuple[np.ndarray, ...]:
+    """Seeded duplicates: n subjects, true level t, x = t + e (SD 0.3), y = 0.5 + 1.1 t + e
+    (SD 0.15), each method twice on each subject. Rows: x1, x2, y1, y2."""
+    rng = np.random.default_rng(seed)
+    t = rng.uniform(2, 20, n)
+    x1, x2 = t + rng.normal(0, 0.3, n), t + rng.normal(0, 0.3, n)
+    y1, y2 = 0.5 + 1.1 * t + rng.normal(0, 0.15, n), 0.5 + 1.1 * t + rng.normal(0, 0.15, n)
+    return x1, x2, y1, y2
+
+
+def _deming_by_hand(x: np.ndarray, y: np.ndarray, lam: float) -> tuple[float, float]:
+    """Cornbleet & Gochman (1979) / mcr's closed form: b = (lam q - u + sqrt((u - lam q)^2 +
+    4 lam p^2)) / (2 lam p) with u, q, p the centred sums of squares and products."""
+    u = float(((x - x.mean()) ** 2).sum())
+    q = float(((y - y.mean()) ** 2).sum())
+    p = float(((x - x.mean()) * (y - y.mean())).sum())
+    b = (lam * q - u + math.sqrt((u - lam * q) ** 2 + 4 * lam * p * p)) / (2 * lam * p)
+    return b, float(y.mean() - b * x.mean())
+
+
+def test_deming_error_ratio_from_duplicates_by_hand() -> None:
+    # Linnet (1998), CLSI EP09: with duplicates s_x^2 = sum (x1 - x2)^2 / (2 n), the same for
+    # y, lambda = s_x^2 / s_y^2; the line is fitted to the means of the duplicates, and the
+    # jackknife leaves out one subject, estimating lambda again without it.
+    x1, x2, y1, y2 = _duplicates()
+    n = x1.size
+    lam = (((x1 - x2) ** 2).sum() / (2 * n)) / (((y1 - y2) ** 2).sum() / (2 * n))
+    xm, ym = (x1 + x2) / 2, (y1 + y2) / 2
+    slope, intercept = _deming_by_hand(xm, ym, lam)
+    subject = np.r_[np.arange(n), np.arange(n)]
+    fit = accord.deming(np.r_[x1, x2], np.r_[y1, y2], subject=subject, error_ratio="replicates")
+    assert fit.error_ratio_estimated and fit.n_pairs == n and fit.n_measurements == 2 * n
+    assert fit.error_ratio == pytest.approx(lam, rel=1e-12)
+    assert fit.within_sd_x == pytest.approx(math.sqrt(((x1 - x2) ** 2).sum() / (2 * n)))
+    assert (fit.slope, fit.intercept) == pytest.approx((slope, intercept), rel=1e-12)
+    loo = []
+    for i in range(n):
+        k = np.arange(n) != i
+        lam_i = ((x1[k] - x2[k]) ** 2).sum() / ((y1[k] - y2[k]) ** 2).sum()
+        loo.append(_deming_by_hand(xm[k], ym[k], lam_i))
+    b_i = np.array([b for b, _ in loo])
+    pseudo = n * slope - (n - 1) * b_i
+    se = pseudo.std(ddof=1) / math.sqrt(n)
+    assert fit.slope_se == pytest.approx(se, rel=1e-9)
+    t = special.stdtrit(n - 2, 0.975)
+    assert fit.slope_ci == pytest.approx((slope - t * se, slope + t * se), rel=1e-9)
+    assert "estimated from the replicates" in fit.method and "25 subjects" in fit.method
+    text = fit.methods_text()
+    assert "the means of 25 subjects (50 pairs of measurements)" in text
+    assert f"{lam:.4g}, estimated from the replicates" in text and "Linnet, K. (1998)" in text
+    # a given ratio with subjects: the means, the same ratio in every leave-one-out
+    given = accord.deming(np.r_[x1, x2], np.r_[y1, y2], subject=subject, error_ratio=lam)
+    plain = accord.deming(xm, ym, error_ratio=lam)
+    assert given.slope == pytest.approx(fit.slope, rel=1e-12) and not given.error_ratio_estimated
+    assert given.slope_se == pytest.approx(plain.slope_se, rel=1e-12)
+
+
+def test_deming_error_ratio_from_triplicates_and_unequal_replicates() -> None:
+    # The pooled within-subject variance sum_i sum_l (x_il - xbar_i)^2 / sum_i (m_i - 1),
+    # with 3 replicates on some subjects and 1 on one (it adds a mean, not a variance).
+    rng = np.random.default_rng(5)
+    m = np.array([3, 2, 3, 1, 2, 3, 2, 2])
+    t = rng.uniform(5, 50, m.size)
+    subject = np.repeat(np.arange(m.size), m)
+    x = t[subject] + rng.normal(0, 1.0, subject.size)
+    y = 2 + 0.95 * t[subject] + rng.normal(0, 0.5, subject.size)
+    ss_x = sum(float(((x[subject == i] - x[subject == i].mean()) ** 2).sum()) for i in range(8))
+    ss_y = sum(float(((y[subject == i] - y[subject == i].mean()) ** 2).sum()) for i in range(8))
+    fit = accord.deming(x, y, subject=subject, error_ratio="replicates")
+    assert fit.error_ratio == pytest.approx(ss_x / ss_y, rel=1e-12)
+    assert fit.within_sd_y == pytest.approx(math.sqrt(ss_y / float((m - 1).sum())))
+    means = [(x[subject == i].mean(), y[subject == i].mean()) for i in range(8)]
+    xm, ym = np.array(means).T
+    assert (fit.slope, fit.intercept) == pytest.approx(_deming_by_hand(xm, ym, ss_x / ss_y))
+
+
+def test_weighted_deming_ratio_of_squared_cvs_from_replicates() -> None:
+    x1, x2, y1, y2 = _duplicates(7)
+    xm, ym = (x1 + x2) / 2, (y1 + y2) / 2
+    # relative deviations from each subject's mean: (x1 - xm) / xm = (x1 - x2) / (2 xm)
+    cv2_x = (((x1 - x2) / xm) ** 2).sum() / (2 * x1.size)
+    cv2_y = (((y1 - y2) / ym) ** 2).sum() / (2 * y1.size)
+    subject = np.r_[np.arange(x1.size), np.arange(x1.size)]
+    fit = accord.deming(np.r_[x1, x2], np.r_[y1, y2], subject=subject,
+                        error_ratio="replicates", weighted=True)  # fmt: skip
+    assert fit.error_ratio == pytest.approx(cv2_x / cv2_y, rel=1e-12)
+    again = accord.deming(xm, ym, error_ratio=cv2_x / cv2_y, weighted=True)
+    assert (fit.slope, fit.intercept) == pytest.approx((again.slope, again.intercept), rel=1e-10)
+
+
+def test_deming_replicates_errors() -> None:
+    with pytest.raises(InvalidInputError, match="give subject="):
+        accord.deming([1, 2, 3], [1, 2, 3], error_ratio="replicates")
+    with pytest.raises(InvalidInputError, match="each of the 3 subjects has one pair"):
+        accord.deming([1, 2, 3], [1, 2, 4], subject=[1, 2, 3], error_ratio="replicates")
+    with pytest.raises(InvalidInputError, match="replicates of y never differ"):
+        accord.deming([1, 1.1, 2, 2.1, 3, 3.2], [1, 1, 2, 2, 3, 3], subject=[1, 1, 2, 2, 3, 3],
+                      error_ratio="replicates")  # fmt: skip
+    with pytest.raises(InvalidInputError, match="at least 3 subjects"):
+        accord.deming([1, 1.1, 2, 2.1], [1, 1.2, 2, 2.2], subject=[1, 1, 2, 2])
+    with pytest.raises(InvalidInputError, match="'error_ratio' parameter of deming"):
+        accord.deming([1, 2, 3], [1, 2, 3], error_ratio="estimate")
+
+
 def test_deming_errors() -> None:
     with pytest.raises(InvalidInputError, match="error_ratio"):
         accord.deming([1, 2, 3], [1, 2, 3], error_ratio=0)
@@ -392,6 +498,94 @@ def test_cli_compare_regressions(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "--method must be one of" in res.output
 
 
+def test_deming_replicates_through_method_regression_and_the_cli(tmp_path: Path) -> None:
+    x1, x2, y1, y2 = _duplicates()
+    n = x1.size
+    lam = ((x1 - x2) ** 2).sum() / ((y1 - y2) ** 2).sum()  # duplicates, by hand
+    want = _deming_by_hand((x1 + x2) / 2, (y1 + y2) / 2, lam)
+    rows = [
+        {"sample": f"s{i}-{rep}", "patient": f"p{i}", "method": method, "value": value}
+        for i in range(n)
+        for rep, (xv, yv) in enumerate(((x1[i], y1[i]), (x2[i], y2[i])))
+        for method, value in (("x", xv), ("y", yv))
+    ]
+    frame = pd.DataFrame(rows)
+    ratings = accord.Ratings.from_long(frame, item="sample", rater="method", label="value",
+                                       level="ratio")  # fmt: skip
+    patient = dict(zip(frame["sample"], frame["patient"], strict=False))
+    res = method_regression(ratings, method="deming", reference="x", subject=patient,
+                            error_ratio="replicates")  # fmt: skip
+    assert res.fits[0].error_ratio == pytest.approx(lam, rel=1e-12)
+    assert (res.fits[0].slope, res.fits[0].intercept) == pytest.approx(want, rel=1e-12)
+    with pytest.raises(InvalidInputError, match=r"subject= .* option of method='deming'"):
+        method_regression(ratings, reference="x", subject=patient)
+    frame.to_csv(tmp_path / "dup.csv", index=False)
+    base = ["compare", str(tmp_path / "dup.csv"), "--item", "sample", "--rater", "method",
+            "--score", "value", "--reference", "x", "--method", "deming"]  # fmt: skip
+    runner = CliRunner()
+    out = runner.invoke(app, [*base, "--subject", "patient", "--error-ratio", "replicates",
+                              "--format", "json"])  # fmt: skip
+    assert out.exit_code == 0, out.output
+    fit = cli_json(out.stdout)["fits"][0]
+    assert fit["error_ratio"] == pytest.approx(lam, rel=1e-12)
+    assert fit["error_ratio_estimated"] is True and fit["n_pairs"] == n
+    assert fit["slope"] == pytest.approx(want[0], rel=1e-12)
+    text = runner.invoke(app, [*base, "--subject", "patient", "--error-ratio", "replicates"])
+    assert text.exit_code == 0 and "estimated from the replicates" in text.output
+    bad = runner.invoke(app, [*base, "--error-ratio", "replicates"])
+    assert bad.exit_code == 2 and "give subject=" in bad.output
+    bad = runner.invoke(app, [*base, "--error-ratio", "-1"])
+    assert bad.exit_code == 2 and "--error-ratio must be a positive number or replicates" in (
+        bad.output
+    )
+
+
+def test_report_shows_the_passing_bablok_fit() -> None:
+    # the report's method-comparison table holds the fit checked above against the paper
+    # (exact arithmetic) and mcr (both orders of the pair), to the three decimals it prints;
+    # it puts the first rater (x) on the second (y)
+    from accord.report._blocks import fmt
+
+    from .test_report import row_values
+
+    x, y = lab()
+    pb = accord.passing_bablok(y, x, names=("y", "x"))
+    page = accord.report(lab_ratings(), progress=False)
+    values = row_values(page.html, "x on y")
+    assert values[0] == "100"
+    assert [values[1], values[3]] == [fmt(pb.intercept), fmt(pb.slope)]
+    assert values[4] == f"{fmt(pb.slope_ci.low)} to {fmt(pb.slope_ci.high)}"
+    assert values[5] == fmt(pb.cusum_pvalue)
+
+
+def test_report_shows_the_deming_fit_from_python_and_the_cli(tmp_path: Path) -> None:
+    # With lambda = 1 Deming is orthogonal regression, symmetric in x and y: the report's
+    # "x on y" line is mcr's "y on x" line inverted (slope 1/b, intercept -a/b).
+    from accord.report._blocks import fmt
+
+    from .test_report import row_values
+
+    want = REF["lab"]["deming"]
+    slope, intercept = 1 / want["slope"], -want["intercept"] / want["slope"]
+    page = accord.report(lab_ratings(), progress=False, regression="deming")
+    values = row_values(page.html, "x on y")
+    assert [values[1], values[3]] == [fmt(intercept), fmt(slope)]
+    assert len(values) == 5  # no linearity test for Deming
+    assert "Linnet, K. (1993)" in page.html and "Deming fits of x on y" in page.html
+    lab_frame().to_csv(tmp_path / "lab.csv", index=False)
+    out = tmp_path / "lab.html"
+    args = ["report", str(tmp_path / "lab.csv"), "--item", "sample", "--rater", "method",
+            "--label", "value", "--level", "ratio", "--regression", "deming", "-o", str(out),
+            "--quiet"]  # fmt: skip
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert row_values(out.read_text(encoding="utf-8"), "x on y")[3] == fmt(slope)
+    with pytest.raises(InvalidInputError, match="'regression' parameter of report"):
+        accord.report(lab_ratings(), progress=False, regression="theil-sen")
+    with pytest.raises(InvalidInputError, match="'error_ratio' parameter of report"):
+        accord.report(lab_ratings(), progress=False, regression="deming", error_ratio=0)
+
+
 def test_figures() -> None:
     pytest.importorskip("matplotlib")
     x, y = lab()
@@ -476,6 +670,156 @@ def test_repeated_concordance_against_nlme_three_methods() -> None:
     )
 
 
-def test_repeated_concordance_needs_a_balanced_design() -> None:
-    with pytest.raises(InvalidInputError, match="balanced design"):
+def _anova_ccc(y: np.ndarray) -> float:
+    """The balanced two-way ANOVA CCC of Carrasco & Jover (2003), written from the paper's
+    moments for ``y`` of shape (subjects, methods, replicates), without the library."""
+    n, k, r = y.shape
+    cell = y.mean(axis=2)
+    subj, meth, grand = cell.mean(axis=1), cell.mean(axis=0), cell.mean()
+    ms_e = ((y - cell[:, :, None]) ** 2).sum() / (n * k * (r - 1))
+    ms_ab = r * ((cell - subj[:, None] - meth + grand) ** 2).sum() / ((n - 1) * (k - 1))
+    ms_a = k * r * ((subj - grand) ** 2).sum() / (n - 1)
+    s_ab, s_e, inner = (ms_ab - ms_e) / r, ms_e, ms_ab
+    if s_ab < 0:
+        s_ab = 0.0
+        s_e = inner = (ms_ab * (n - 1) * (k - 1) + ms_e * n * k * (r - 1)) / (
+            (n - 1) * (k - 1) + n * k * (r - 1)
+        )
+    s_a = (ms_a - inner) / (k * r)
+    var_diff = 2 * (s_ab / n + s_e / (n * r))
+    diffs = [(meth[a] - meth[b]) ** 2 - var_diff for a in range(k) for b in range(a + 1, k)]
+    s_b = max(sum(diffs) / (k * (k - 1)), 0.0)
+    return float(s_a / (s_a + s_ab + s_b + s_e))
+
+
+def test_repeated_concordance_jackknife_interval_by_hand() -> None:
+    ref = REF["repeated_ccc"]["synthetic"]
+    y = np.asarray(ref["y"]).reshape(30, 3, 3)  # ind, then met, then replicate (as drawn)
+    got = accord.repeated_concordance(ref["y"], ref["ind"], ref["met"], confidence_level=0.9)
+    assert got.statistic == pytest.approx(_anova_ccc(y), rel=1e-12)
+    n = 30
+    loo = np.array([_anova_ccc(np.delete(y, i, axis=0)) for i in range(n)])
+    z, z_loo = np.arctanh(got.statistic), np.arctanh(loo)
+    se_z = np.std(n * z - (n - 1) * z_loo, ddof=1) / math.sqrt(n)
+    t = special.stdtrit(n - 1, 0.95)
+    assert got.ci == pytest.approx((math.tanh(z - t * se_z), math.tanh(z + t * se_z)), rel=1e-10)
+    se = np.std(n * got.statistic - (n - 1) * loo, ddof=1) / math.sqrt(n)
+    assert got.standard_error == pytest.approx(se, rel=1e-10)
+    assert got.ci.low < got.statistic < got.ci.high and got.balanced
+    assert "jackknife 90% interval over subjects" in got.method
+
+
+def _unbalanced(seed: int = 12) -> pd.DataFrame:
+    """Seeded: 25 subjects, 3 methods (offsets 0, 1, -0.5), 1 to 4 replicates per cell, one
+    cell empty; s_a = 16, s_ab = 1, s_e = 2.25."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(25):
+        a = rng.normal(50, 4)
+        for j, offset in enumerate((0.0, 1.0, -0.5)):
+            m = 0 if (i, j) == (3, 2) else int(rng.integers(1, 5))
+            c = rng.normal(0, 1)
+            rows += [(i, f"m{j}", a + offset + c + rng.normal(0, 1.5)) for _ in range(m)]
+    return pd.DataFrame(rows, columns=["ind", "met", "y"])
+
+
+def _statsmodels_ccc(frame: pd.DataFrame) -> tuple[float, ...]:
+    """The same model fitted by statsmodels' MixedLM (REML): a random subject intercept and
+    a variance component shared by the subject-by-method cells; the CCC from its estimates
+    by Carrasco & Jover's formula."""
+    import statsmodels.formula.api as smf
+
+    model = smf.mixedlm("y ~ 0 + C(met)", frame, groups="ind", re_formula="1",
+                        vc_formula={"cell": "0 + C(met)"})  # fmt: skip
+    fit = model.fit(reml=True, method=["lbfgs"])
+    s_a, s_ab, s_e = float(fit.cov_re.iloc[0, 0]), float(fit.vcomp[0]), float(fit.scale)
+    means = fit.fe_params.to_numpy()
+    cov = fit.cov_params().iloc[:3, :3].to_numpy()
+    k = 3
+    spread = sum((means[a] - means[b]) ** 2 - (cov[a, a] + cov[b, b] - 2 * cov[a, b])
+                 for a in range(k) for b in range(a + 1, k))  # fmt: skip
+    s_b = max(spread / (k * (k - 1)), 0.0)
+    return s_a, s_ab, s_e, s_b, s_a / (s_a + s_ab + s_b + s_e)
+
+
+def test_repeated_concordance_unbalanced_against_statsmodels_mixedlm() -> None:
+    frame = _unbalanced()
+    got = accord.repeated_concordance(frame["y"], frame["ind"], frame["met"])
+    s_a, s_ab, s_e, s_b, ccc = _statsmodels_ccc(frame)
+    assert not got.balanced and got.n_measurements == len(frame) and got.n_replicates == 4
+    assert (got.between_subjects, got.subject_method, got.within) == pytest.approx(
+        (s_a, s_ab, s_e), rel=2e-4
+    )
+    assert got.between_methods == pytest.approx(s_b, rel=2e-3)
+    assert got.statistic == pytest.approx(ccc, rel=1e-4)
+    assert got.ci.low < got.statistic < got.ci.high
+    assert "REML (unbalanced design)" in got.method
+
+
+def test_repeated_concordance_reml_path_equals_the_balanced_moments() -> None:
+    # the general REML fit, run on a balanced design, finds the closed form's components
+    from accord.measurements import repeated_concordance as rc
+    from accord.measurements._two_way_reml import cell_sums, two_way_reml
+
+    ref = REF["repeated_ccc"]["synthetic"]
+    y = np.asarray(ref["y"])
+    cells = cell_sums(y, np.asarray(ref["ind"]) - 1, np.asarray(ref["met"]) - 1, 30, 3)
+    fit = two_way_reml(cells, (1.0, 1.0))
+    s_a, s_ab, s_e, _, _ = rc._balanced(cells, 3)
+    assert (fit.between_subjects, fit.subject_method, fit.within) == pytest.approx(
+        (s_a, s_ab, s_e), rel=1e-5
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    shift=st.floats(-1e3, 1e3, allow_nan=False),
+    scale=st.floats(0.01, 100, allow_nan=False),
+    seed=st.integers(0, 2**16),
+)
+def test_repeated_concordance_ignores_location_scale_and_order(
+    shift: float, scale: float, seed: int
+) -> None:
+    ref = REF["repeated_ccc"]["synthetic"]
+    y, ind, met = (np.asarray(ref[k]) for k in ("y", "ind", "met"))
+    base = accord.repeated_concordance(y, ind, met)
+    order = np.random.default_rng(seed).permutation(y.size)
+    moved = accord.repeated_concordance(shift + scale * y[order], ind[order], met[order])
+    assert moved.statistic == pytest.approx(base.statistic, rel=1e-9)
+    assert moved.ci == pytest.approx(base.ci, rel=1e-8)
+    assert moved.within == pytest.approx(scale**2 * base.within, rel=1e-8)
+
+
+def test_repeated_concordance_of_ratings_and_the_cli(tmp_path: Path) -> None:
+    frame = _unbalanced(3)
+    # each replicate an item: the l-th measurement of a subject by every method
+    frame["rep"] = frame.groupby(["ind", "met"]).cumcount()
+    frame["sample"] = frame["ind"].astype(str) + "-" + frame["rep"].astype(str)
+    want = accord.repeated_concordance(frame["y"], frame["ind"], frame["met"])
+    frame.to_csv(tmp_path / "rep.csv", index=False)
+    base = ["compare", str(tmp_path / "rep.csv"), "--item", "sample", "--rater", "met",
+            "--score", "y", "--method", "repeated-ccc"]  # fmt: skip
+    runner = CliRunner()
+    out = runner.invoke(app, [*base, "--subject", "ind", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    got = cli_json(out.stdout)
+    assert got["statistic"] == pytest.approx(want.statistic, rel=1e-9)
+    assert got["ci"] == pytest.approx(list(want.ci), rel=1e-9)
+    assert got["n_measurements"] == len(frame) and got["balanced"] is False
+    text = runner.invoke(app, [*base, "--subject", "ind"])
+    assert text.exit_code == 0 and "REML (unbalanced design)" in " ".join(text.output.split())
+    csv = runner.invoke(app, [*base, "--subject", "ind", "--format", "csv"])
+    assert csv.exit_code == 0 and "ci_low" in csv.output
+    bad = runner.invoke(app, base)
+    assert bad.exit_code == 2 and "--method repeated-ccc needs --subject" in bad.output
+
+
+def test_repeated_concordance_input_errors() -> None:
+    with pytest.raises(InvalidInputError, match="at least 3 subjects and 2 methods"):
         accord.repeated_concordance([1, 2, 3, 4, 5], [1, 1, 1, 1, 2], ["a", "a", "b", "b", "a"])
+    with pytest.raises(InvalidInputError, match="some subject at least twice"):
+        accord.repeated_concordance([1, 2, 3, 4, 5, 6], [1, 1, 2, 2, 3, 3], ["a", "b"] * 3)
+    with pytest.raises(InvalidInputError, match="one entry per measurement"):
+        accord.repeated_concordance([1, 2, 3], [1, 2], ["a", "b", "c"])
+    with pytest.raises(InvalidInputError, match="confidence_level"):
+        accord.repeated_concordance([1, 2, 3], [1, 2, 3], ["a", "b", "c"], confidence_level=2)

@@ -114,8 +114,10 @@ def test_an_export_option_is_refused_with_the_engines() -> None:
 @pytest.mark.parametrize(
     ("front", "most"),
     # agreement: the data, what to compute, and its inference (the items' population and
-    # interval, and the standard error, raters' population and test of the coefficients)
-    [(accord.agreement, 14), (accord.consensus, 10), (accord.report, 14)],
+    # interval, and the standard error, raters' population and test of the coefficients);
+    # report: its sections' inputs, and the agreement table's weights and inference and the
+    # method-comparison regression, with the names agreement() and the CLI give them
+    [(accord.agreement, 14), (accord.consensus, 10), (accord.report, 21)],
 )
 def test_front_door_signatures_name_what_they_compute(front: Any, most: int) -> None:
     parameters = inspect.signature(front).parameters

@@ -209,6 +209,9 @@ REFERENCES = {
     "linnet1993": "Linnet, K. (1993). Evaluation of regression procedures for methods "
     "comparison studies. Clinical Chemistry, 39(3), 424-432. "
     "https://doi.org/10.1093/clinchem/39.3.424",
+    "linnet1998": "Linnet, K. (1998). Performance of Deming regression analysis in case of "
+    "misspecified analytical error ratio in method comparison studies. Clinical Chemistry, "
+    "44(5), 1024-1031. https://doi.org/10.1093/clinchem/44.5.1024",
     "cornbleet1979": "Cornbleet, P. J., & Gochman, N. (1979). Incorrect least-squares "
     "regression coefficients in method-comparison analysis. Clinical Chemistry, 25(3), "
     "432-438. https://doi.org/10.1093/clinchem/25.3.432",
@@ -786,12 +789,25 @@ def regression_methods(result: Any, format: MethodsFormat = "text") -> str:
             if result.weighted
             else f"Deming regression {cite('cornbleet1979')}"
         )
+        replicated = result.n_measurements > result.n_pairs
+        points = (
+            f"the means of {_n(result.n_pairs, 'subject')} ({result.n_measurements:,} pairs "
+            "of measurements)"
+            if replicated
+            else f"{_n(result.n_pairs, 'pair')} of measurements"
+        )
+        ratio = f"{result.error_ratio:.4g}"
+        if result.error_ratio_estimated:
+            ratio += (
+                ", estimated from the replicates as the ratio of the pooled within-subject "
+                f"variances {cite('linnet1998')}"
+            )
         sentences = [
-            f"{result.first} and {result.second} were compared on "
-            f"{_n(result.n_pairs, 'pair')} of measurements by {kind}, with a ratio of the "
-            f"error variances ({result.first} to {result.second}) of "
-            f"{result.error_ratio:.4g}; the {level} confidence intervals are the jackknife "
-            f"intervals of Linnet {cite('linnet1993')}.",
+            f"{result.first} and {result.second} were compared on {points} by {kind}, with a "
+            f"ratio of the error variances ({result.first} to {result.second}) of {ratio}; "
+            f"the {level} confidence intervals are the jackknife intervals of Linnet "
+            f"{cite('linnet1993')}"
+            + (", leaving out one subject at a time." if replicated else "."),
             f"The fit: {line}.",
         ]
     return paragraph(sentences, cite.keys, format)

@@ -10,13 +10,18 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    ALTERNATIVE_OPTION,
     DISTANCE_OPTION,
     DUPLICATES_OPTION,
     FIELD_OPTION,
     FROM_OPTION,
     MULTI_LABEL_OPTION,
+    RATER_POPULATION_OPTION,
     RATINGS_FILE_ARGUMENT,
+    SE_OPTION,
     SEED_OPTION,
+    TEST_VALUE_OPTION,
+    WEIGHTS_OPTION,
     EngineName,
     ExportToolName,
     OutputFormat,
@@ -266,41 +271,17 @@ def agree(
         help="Comma-separated subset: percent_agreement, fleiss_kappa, conger_kappa, "
         "light_kappa, brennan_prediger, gwet_ac1, gwet_ac2, krippendorff_alpha, icc.",
     ),
-    weights: str | None = typer.Option(
-        None,
-        "--weights",
-        help="Weights of the weighted rows: linear, quadratic, ordinal, radical, ratio, "
-        "circular, bipolar, power:<exponent> (e.g. power:1.5; Warrens 2014) or "
-        "circular:<u> (neighbours on the circle weigh u in [0, 1); Warrens & Pratiwi 2016) "
-        "(default quadratic above nominal level).",
-    ),
+    weights: str | None = WEIGHTS_OPTION,
     ci: str = typer.Option("analytic", "--ci", help="analytic (t interval) or bootstrap (BCa)."),
     n_boot: int = typer.Option(2000, "--n-boot", help="Bootstrap replicates."),
     seed: int = SEED_OPTION,
     population_size: float | None = typer.Option(
         None, "--population-size", help="Items in the population (finite-population correction)."
     ),
-    se: str = typer.Option(
-        "raters",
-        "--se",
-        help="Standard error of the chance-corrected coefficients (as kappaetc's se()): "
-        "raters (conditional on the raters: generalises to other items), items (conditional "
-        "on the items, a jackknife over raters: to other raters) or unconditional (both).",
-    ),
-    rater_population_size: float | None = typer.Option(
-        None,
-        "--rater-population-size",
-        help="Raters in the population (finite-population correction of the variance over "
-        "raters, with --se items or unconditional).",
-    ),
-    test_value: float = typer.Option(
-        0.0, "--test-value", help="The p-values test coefficient = this value (default 0)."
-    ),
-    alternative: str = typer.Option(
-        "two-sided",
-        "--alternative",
-        help="two-sided, greater (H0: coefficient <= --test-value) or less (H0: >=).",
-    ),
+    se: str = SE_OPTION,
+    rater_population_size: float | None = RATER_POPULATION_OPTION,
+    test_value: float = TEST_VALUE_OPTION,
+    alternative: str = ALTERNATIVE_OPTION,
     multi_label: bool = MULTI_LABEL_OPTION,
     distance: str | None = DISTANCE_OPTION,
     icc_method: str = typer.Option(

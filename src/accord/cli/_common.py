@@ -53,6 +53,37 @@ DISTANCE_OPTION = typer.Option(
     help="With --multi-label: masi (default) or jaccard, the distance between two sets of "
     "labels in Krippendorff's alpha.",
 )
+#: The agreement coefficients' weights and inference options (``accord agree``, ``accord
+#: report``), as :func:`accord.agreement` takes them.
+WEIGHTS_OPTION = typer.Option(
+    None,
+    "--weights",
+    help="Weights of the weighted rows: linear, quadratic, ordinal, radical, ratio, "
+    "circular, bipolar, power:<exponent> (e.g. power:1.5; Warrens 2014) or "
+    "circular:<u> (neighbours on the circle weigh u in [0, 1); Warrens & Pratiwi 2016) "
+    "(default quadratic above nominal level).",
+)
+SE_OPTION = typer.Option(
+    "raters",
+    "--se",
+    help="Standard error of the chance-corrected coefficients (as kappaetc's se()): "
+    "raters (conditional on the raters: generalises to other items), items (conditional "
+    "on the items, a jackknife over raters: to other raters) or unconditional (both).",
+)
+RATER_POPULATION_OPTION = typer.Option(
+    None,
+    "--rater-population-size",
+    help="Raters in the population (finite-population correction of the variance over "
+    "raters, with --se items or unconditional).",
+)
+TEST_VALUE_OPTION = typer.Option(
+    0.0, "--test-value", help="The p-values test coefficient = this value (default 0)."
+)
+ALTERNATIVE_OPTION = typer.Option(
+    "two-sided",
+    "--alternative",
+    help="two-sided, greater (H0: coefficient <= --test-value) or less (H0: >=).",
+)
 #: The file of the commands that read a ratings table or an annotation tool's export.
 RATINGS_FILE_ARGUMENT = typer.Argument(
     ..., help="Ratings file: CSV, TSV, Parquet or JSON Lines, or an annotation-tool export."

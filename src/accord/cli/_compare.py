@@ -3,6 +3,7 @@ Passing-Bablok and Deming regression)."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any, cast
 
@@ -39,7 +40,7 @@ EPILOG = examples(
     "--reference mini-Wright --method deming --error-ratio 1",
 )
 
-METHODS = ("bland-altman", "passing-bablok", "deming")
+METHODS = ("bland-altman", "passing-bablok", "deming", "repeated-ccc")
 FIT_COLUMNS = ["pair", "n", "intercept [CI]", "slope [CI]", "linearity p"]
 
 COLUMNS = ["pair", "n", "bias [CI]", "lower limit [CI]", "upper limit [CI]", "CCC [CI]",
@@ -96,6 +97,58 @@ def _fit_rows(result: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _replicates_ccc(
+    ratings: Any, subjects: dict[Any, Any] | None, confidence_level: float, shared: Shared
+) -> None:
+    """The repeated-measures CCC of the raters (methods), written as ``shared`` says."""
+    from .._errors import InvalidInputError
+    from ..measurements.repeated_concordance import concordance_of_replicates
+
+    if subjects is None:
+        raise InvalidInputError(
+            "--method repeated-ccc needs --subject: the subject each item (replicate) measures"
+        )
+    res = concordance_of_replicates(ratings, subjects, confidence_level=confidence_level)
+    if shared.fmt is OutputFormat.json:
+        write_json({"report": ratings.report.to_dict(), **res.to_dict()}, shared.output)
+        return
+    row = {"CCC [CI]": _with_ci(res.statistic, res.ci.low, res.ci.high),
+           "subjects": res.between_subjects, "subject x method": res.subject_method,
+           "methods": res.between_methods, "replicates": res.within}  # fmt: skip
+    if shared.fmt is OutputFormat.csv:
+        flat = {k: v for k, v in res.to_dict().items() if k != "ci"}
+        write_csv(_frame([flat | {"ci_low": res.ci.low, "ci_high": res.ci.high}]), shared.output)
+        return
+    title = f"repeated-measures CCC of {res.n_methods} methods on {res.n_subjects} subjects"
+    caption = f"{res.method}. Variance components: subjects, subject x method, methods, replicates"
+    print_table([row], list(row), title=f"{ratings.report}\n{title}", caption=caption,
+                output=shared.output)  # fmt: skip
+
+
+def _frame(rows: list[dict[str, Any]]) -> Any:
+    """A table of ``rows`` (pandas, imported here)."""
+    import pandas as pd
+
+    return pd.DataFrame(rows)
+
+
+def _error_ratio(text: str) -> float | str:
+    """``--error-ratio``: a positive number or ``replicates``."""
+    from .._errors import InvalidInputError
+
+    if text == "replicates":
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 < value < math.inf:
+        raise InvalidInputError(
+            f"--error-ratio must be a positive number or replicates; got {text}"
+        )
+    return value
+
+
 def _regression(
     ratings: Any, method: str, reference: str | None, options: dict[str, Any], shared: Shared
 ) -> None:
@@ -148,13 +201,16 @@ def compare(
         "bland-altman",
         "--method",
         help="bland-altman (limits of agreement and Lin's CCC), passing-bablok (Passing & "
-        "Bablok 1983) or deming (Deming regression, jackknife intervals; see --error-ratio, "
-        "--weighted). The regressions put the reference (or the second rater of a pair) on x.",
+        "Bablok 1983), deming (Deming regression, jackknife intervals; see --error-ratio, "
+        "--weighted) or repeated-ccc (the CCC of replicates, each item one replicate of its "
+        "--subject; Carrasco & Jover 2003). The regressions put the reference (or the second "
+        "rater of a pair) on x.",
     ),
-    error_ratio: float = typer.Option(
-        1.0,
+    error_ratio: str = typer.Option(
+        "1",
         "--error-ratio",
-        help="With --method deming: the error variance of x over that of y (lambda, as mcr).",
+        help="With --method deming: the error variance of x over that of y (lambda, as mcr), "
+        "or 'replicates' to estimate it from the replicates of each --subject (Linnet 1998).",
     ),
     weighted: bool = typer.Option(
         False,
@@ -168,7 +224,7 @@ def compare(
         None,
         "--subject",
         help="Column of the subject of each item, when a subject was measured more than once "
-        "(Bland & Altman 2007).",
+        "(Bland & Altman 2007; with --method deming the line is fitted to the subjects' means).",
     ),
     fit: str = typer.Option(
         "anova",
@@ -226,17 +282,26 @@ def compare(
         # the shared read flags: the columns, --na-values, --duplicates, --sep, --encoding
         src = command_source(path, shared, files, label=score, level="interval")
         ratings: Ratings = ratings_of(src, "accord compare")
-        if analysis != "bland-altman":
-            options: dict[str, Any] = {"confidence_level": confidence_level}
-            if analysis == "deming":
-                options.update(error_ratio=error_ratio, weighted=weighted)
-            _regression(ratings, analysis, reference, options, shared)
-            return
         subjects = (
             None
             if subject is None
             else _subjects(path, item, subject, files, parse_na_values(na_values))
         )
+        if analysis == "repeated-ccc":
+            _replicates_ccc(ratings, subjects, confidence_level, shared)
+            return
+        if analysis != "bland-altman":
+            options: dict[str, Any] = {"confidence_level": confidence_level}
+            if analysis == "deming":
+                options.update(error_ratio=_error_ratio(error_ratio), weighted=weighted,
+                               subject=subjects)  # fmt: skip
+            elif subjects is not None:
+                raise InvalidInputError(
+                    "--subject with --method passing-bablok: Passing-Bablok takes one pair "
+                    "per subject (use --method deming, or average the replicates first)"
+                )
+            _regression(ratings, analysis, reference, options, shared)
+            return
         result = bland_altman(
             ratings,
             reference=reference,

@@ -10,6 +10,7 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    ALTERNATIVE_OPTION,
     CATEGORIES_OPTION,
     CONFIDENCE_OPTION,
     CORRECT_OPTION,
@@ -24,7 +25,11 @@ from ._common import (
     MULTI_LABEL_OPTION,
     NA_VALUES_OPTION,
     RATER_OPTIONAL,
+    RATER_POPULATION_OPTION,
     RATINGS_FILE_ARGUMENT,
+    SE_OPTION,
+    TEST_VALUE_OPTION,
+    WEIGHTS_OPTION,
     ExportToolName,
     Shared,
     check_output,
@@ -43,6 +48,8 @@ EPILOG = examples(
     "--score-confidence confidence -o out/panel.html",
     "accord report examples/diagnoses.csv --item patient --rater rater --label diagnosis "
     "--engine stream -o out/diagnoses-stream.html",
+    "accord report examples/diagnoses.csv --item patient --rater rater --label diagnosis "
+    "--se unconditional --test-value 0.4 --alternative greater -o out/diagnoses-se.html",
     "accord report examples/diagnoses.csv --item patient --rater rater --label diagnosis "
     "--judge rater6 --epsilon 0.15 -o out/diagnoses-judge.html",
     "accord report examples/pandalm.csv --item item --rater rater --label preference "
@@ -110,6 +117,22 @@ def report_command(
     seed: int = typer.Option(
         0, "--seed", help="Seed of the bootstraps (same seed, same page).", callback=check_seed
     ),
+    weights: str | None = WEIGHTS_OPTION,
+    se: str = SE_OPTION,
+    rater_population_size: float | None = RATER_POPULATION_OPTION,
+    test_value: float = TEST_VALUE_OPTION,
+    alternative: str = ALTERNATIVE_OPTION,
+    regression: str = typer.Option(
+        "passing-bablok",
+        "--regression",
+        help="The method-comparison section's regression (interval and ratio levels): "
+        "passing-bablok or deming.",
+    ),
+    error_ratio: float = typer.Option(
+        1.0,
+        "--error-ratio",
+        help="With --regression deming: the error variance of x over that of y (lambda).",
+    ),
     shared: Shared = Shared(),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary line."),
 ) -> None:
@@ -122,14 +145,14 @@ def report_command(
     exported = _export_ratings(path, source_tool, field, duplicates, shared, columns, multi_label)
     if exported is None and not (label or score or confidence):
         raise fail("nothing to report on: give --label, --score, or --confidence with --correct")
-    weights: str | dict[str, str] | None = None
+    score_weights: str | dict[str, str] | None = None
     if score_confidence:
         if not score:
             raise fail("--score-confidence weights the scores: give --score too")
         if len(score_confidence) == 1:
-            weights = score_confidence[0]
+            score_weights = score_confidence[0]
         elif len(score_confidence) == len(score):
-            weights = dict(zip(score, score_confidence, strict=True))
+            score_weights = dict(zip(score, score_confidence, strict=True))
         else:
             raise fail(
                 "give --score-confidence once (for every --score) or once per --score, in the "
@@ -154,7 +177,7 @@ def report_command(
         page = report(
             data,
             score=tuple(score),
-            score_confidence=weights,
+            score_confidence=score_weights,
             gold=gold,
             confidence=confidence,
             correct=correct,
@@ -167,6 +190,13 @@ def report_command(
             seed=seed,
             progress=not quiet and sys.stderr.isatty(),
             multi_label=multi_label,
+            weights=weights,
+            se=se,
+            rater_population_size=rater_population_size,
+            test_value=test_value,
+            alternative=alternative,
+            regression=regression,
+            error_ratio=error_ratio,
         )
     if not quiet:
         typer.echo(f"wrote {page.path} ({', '.join(page.sections)})")

@@ -41,7 +41,7 @@ from ..agreement import (
 from ..agreement._tables import cohen_tables, pair_features
 from ..agreement.inference import Totals, bootstrap_drawn, check_n_boot
 from ..agreement.krippendorff import alpha_item_totals
-from ..agreement.weights import WEIGHT_SCHEMES, has_order
+from ..agreement.weights import WEIGHT_SCHEMES, has_order, is_scheme, parse_scheme
 from ..consensus import consensus_from_ratings
 from ..consensus.gold import gold_codes
 from ..data.ratings import Ratings
@@ -437,9 +437,12 @@ def _majority(seats: _Seats, categories: tuple[Any, ...]) -> IntArray:
 
 def _check_options(weights: Any, confidence_level: Any, n_boot: Any) -> None:
     owner = "judge_agreement"
-    if weights is not None and (not isinstance(weights, str) or weights not in WEIGHT_SCHEMES):
-        choices = "one of " + ", ".join(repr(s) for s in (None, *WEIGHT_SCHEMES))
+    if weights is not None and not is_scheme(weights):
+        named = (None, *WEIGHT_SCHEMES, "power:<exponent>", "circular:<u>")
+        choices = "one of " + ", ".join(repr(s) for s in named)
         raise InvalidInputError(bad_parameter(owner, "weights", choices, weights))
+    if weights is not None:
+        parse_scheme(weights, owner)  # a bad number after the colon, in one line
     check_confidence_level(confidence_level, owner)
     check_n_boot(n_boot, owner)
 

@@ -15,7 +15,7 @@ from .._types import FloatArray
 from ..data.ratings import Ratings
 from ..stats.scores import score_matrix
 
-__all__ = ["Pair", "numeric_vector", "paired_arrays", "pairs_of_ratings"]
+__all__ = ["Pair", "numeric_vector", "paired_arrays", "pairs_of_ratings", "subject_of_items"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -101,9 +101,10 @@ def paired_arrays(
     )
 
 
-def _subject_of_items(
+def subject_of_items(
     ratings: Ratings, subject: Mapping[Any, Any] | npt.ArrayLike | None, owner: str
 ) -> npt.NDArray[Any] | None:
+    """The subject of each item, in the order of ``ratings.items`` (None without one)."""
     if subject is None:
         return None
     if isinstance(subject, Mapping):
@@ -132,7 +133,7 @@ def pairs_of_ratings(
     raters = ratings.raters.tolist()
     if len(raters) < 2:
         raise InvalidInputError(f"{owner} compares raters; the ratings have {len(raters)} rater")
-    subjects = _subject_of_items(ratings, subject, owner)
+    subjects = subject_of_items(ratings, subject, owner)
     if reference is not None:
         if reference not in raters:
             listed = ", ".join(repr(shown(r)) for r in raters[:10])

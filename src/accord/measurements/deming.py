@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import ClassVar, Never
+from typing import Any, ClassVar, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +25,54 @@ __all__ = ["Deming", "deming"]
 _TOLERANCE = 1e-12
 #: Iterations of the weighted fit before it gives up.
 _MAX_ITER = 200
+#: What ``error_ratio`` takes.
+_RATIO_CHOICES = "a positive number or 'replicates' (with subject=)"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Replicates:
+    """Each subject's mean of ``x`` and of ``y``, and the ratio of the pooled within-subject
+    variances of the replicates, of all subjects and without each subject in turn."""
+
+    x: FloatArray
+    y: FloatArray
+    ratio: float
+    ratio_without: FloatArray
+    sd_x: float
+    sd_y: float
+
+
+def _replicates(
+    x: FloatArray, y: FloatArray, subject: npt.NDArray[Any], weighted: bool
+) -> _Replicates:
+    """The subjects' means and the within-subject variances of their replicate pairs (row
+    ``i`` of ``x`` and ``y`` measured on ``subject[i]``): ``s_x**2 = sum_i sum_l (x_il -
+    xbar_i)**2 / sum_i (m_i - 1)``, the same for ``y``, and ``lambda = s_x**2 / s_y**2``
+    (Linnet 1998; CLSI EP09). With ``weighted`` the deviations are relative to ``xbar_i``
+    (the ratio of the squared CVs, which the weighted fit takes)."""
+    _, codes = np.unique(subject.astype(str), return_inverse=True)
+    m = np.bincount(codes).astype(np.float64)
+    mx, my = np.bincount(codes, weights=x) / m, np.bincount(codes, weights=y) / m
+    dx, dy = x - mx[codes], y - my[codes]
+    if weighted:
+        dx, dy = dx / mx[codes], dy / my[codes]
+    ssx, ssy = np.bincount(codes, weights=dx * dx), np.bincount(codes, weights=dy * dy)
+    df = float((m - 1.0).sum())
+    if df == 0:
+        raise InvalidInputError(
+            "deming: error_ratio='replicates' needs a subject measured more than once; "
+            f"each of the {m.size} subjects has one pair"
+        )
+    for name, ss in (("x", ssx), ("y", ssy)):
+        if float(ss.sum()) == 0.0:
+            raise InvalidInputError(
+                f"deming: the replicates of {name} never differ within a subject, so the "
+                "ratio of the error variances cannot be estimated; give error_ratio"
+            )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        without = (ssx.sum() - ssx) / (ssy.sum() - ssy)
+    return _Replicates(mx, my, float(ssx.sum() / ssy.sum()), np.asarray(without),
+                       math.sqrt(ssx.sum() / df), math.sqrt(ssy.sum() / df))  # fmt: skip
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -45,6 +93,14 @@ class Deming(LineFit):
     confidence_level : float
     error_ratio : float
         ``lambda``, the ratio of the error variance of ``x`` to that of ``y``.
+    error_ratio_estimated : bool
+        Whether ``error_ratio`` was estimated from the replicates of each subject.
+    within_sd_x, within_sd_y : float
+        The pooled within-subject SDs of the replicates (with ``weighted=True``, of the
+        replicates relative to their subject's mean: the CVs); NaN without ``subject``.
+    n_measurements : int
+        The replicate pairs behind the ``n_pairs`` points fitted (``n_pairs`` without
+        ``subject``).
     weighted : bool
         Whether the fit weighs the pairs for errors proportional to the level.
     iterations : int
@@ -53,9 +109,9 @@ class Deming(LineFit):
     reason : str or None
         Why a value is NaN, when one is.
     x, y : ndarray
-        The pairs used.
+        The pairs used (with ``subject``: each subject's means).
     jackknife_slopes, jackknife_intercepts : ndarray
-        The fit without each pair in turn.
+        The fit without each pair (with ``subject``: each subject) in turn.
     """
 
     _arrays: ClassVar[tuple[str, ...]] = ("x", "y", "jackknife_slopes", "jackknife_intercepts")
@@ -79,6 +135,10 @@ class Deming(LineFit):
     y: FloatArray
     jackknife_slopes: FloatArray
     jackknife_intercepts: FloatArray
+    error_ratio_estimated: bool = False
+    within_sd_x: float = math.nan
+    within_sd_y: float = math.nan
+    n_measurements: int = 0
 
     def __str__(self) -> str:
         kind = "weighted Deming" if self.weighted else "Deming"
@@ -105,7 +165,7 @@ class Deming(LineFit):
         return regression_methods(self, format)
 
 
-def _slope(u: FloatArray, q: FloatArray, p: FloatArray, lam: float) -> FloatArray:
+def _slope(u: FloatArray, q: FloatArray, p: FloatArray, lam: float | FloatArray) -> FloatArray:
     """The Deming slope from the (weighted) sums of squares ``u`` of x, ``q`` of y and the
     cross products ``p``: ``(lam q - u + sqrt((u - lam q)**2 + 4 lam p**2)) / (2 lam p)``."""
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -119,8 +179,11 @@ def _simple(x: FloatArray, y: FloatArray, lam: float) -> tuple[float, float]:
     return b, float(y.mean() - b * x.mean())
 
 
-def _leave_one_out(x: FloatArray, y: FloatArray, lam: float) -> tuple[FloatArray, FloatArray]:
-    """The simple fit without each pair in turn, from the totals less that pair."""
+def _leave_one_out(
+    x: FloatArray, y: FloatArray, lam: float | FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """The simple fit without each pair in turn, from the totals less that pair (``lam``: one
+    ratio, or the ratio without each pair)."""
     n = x.size
     sx, sy = x.sum() - x, y.sum() - y
     mx, my = sx / (n - 1), sy / (n - 1)
@@ -166,14 +229,16 @@ def _jackknife(theta: float, leave_out: FloatArray) -> float:
     return float(np.std(pseudo, ddof=1) / math.sqrt(n))
 
 
-def _check(x: FloatArray, y: FloatArray, error_ratio: float, weighted: bool) -> float:
-    if isinstance(error_ratio, bool) or not isinstance(error_ratio, int | float | np.floating):
-        raise InvalidInputError(
-            bad_parameter("deming", "error_ratio", "a positive number", error_ratio)
-        )
-    lam = float(error_ratio)
-    if not (0.0 < lam < math.inf):
-        raise InvalidInputError(bad_parameter("deming", "error_ratio", "a positive number", lam))
+def _check(x: FloatArray, y: FloatArray, error_ratio: float | str, weighted: bool) -> float:
+    """The ratio given (NaN for ``"replicates"``), after checking the pairs."""
+    if error_ratio == "replicates":
+        lam = math.nan
+    elif isinstance(error_ratio, bool) or not isinstance(error_ratio, int | float | np.floating):
+        raise InvalidInputError(bad_parameter("deming", "error_ratio", _RATIO_CHOICES, error_ratio))
+    else:
+        lam = float(error_ratio)
+        if not (0.0 < lam < math.inf):
+            raise InvalidInputError(bad_parameter("deming", "error_ratio", _RATIO_CHOICES, lam))
     if x.size < 3:
         raise InvalidInputError(f"deming needs at least 3 pairs; got {x.size}")
     if weighted:
@@ -187,12 +252,34 @@ def _check(x: FloatArray, y: FloatArray, error_ratio: float, weighted: bool) -> 
     return lam
 
 
+def _fit(
+    x: FloatArray, y: FloatArray, lam: float, lam_without: float | FloatArray, weighted: bool
+) -> tuple[float, float, int, FloatArray, FloatArray]:
+    """The fit, its iterations and the fit without each point (at ``lam_without``: the
+    ratio, or the ratio estimated without each point)."""
+    n = x.size
+    if not weighted:
+        slope, intercept = _simple(x, y, lam)
+        loo_b, loo_a = _leave_one_out(x, y, lam_without)
+        return slope, intercept, 0, loo_b, loo_a
+    slope, intercept, iterations = _weighted(x, y, lam)
+    ratios = np.broadcast_to(np.asarray(lam_without, dtype=np.float64), (n,))
+    keep = np.ones(n, dtype=bool)
+    loo_b, loo_a = np.empty(n), np.empty(n)
+    for i in range(n):
+        keep[i] = False
+        loo_b[i], loo_a[i], _ = _weighted(x[keep], y[keep], float(ratios[i]))
+        keep[i] = True
+    return slope, intercept, iterations, loo_b, loo_a
+
+
 def deming(
     x: npt.ArrayLike,
     y: npt.ArrayLike,
     *,
-    error_ratio: float = 1.0,
+    error_ratio: float | str = 1.0,
     weighted: bool = False,
+    subject: npt.ArrayLike | None = None,
     confidence_level: float = 0.95,
     names: tuple[str, str] = ("x", "y"),
     **read_options: Never,
@@ -219,12 +306,19 @@ def deming(
     ----------
     x, y : array_like of shape (n,)
         The comparison method and the test method, paired by position (NaN: missing).
-    error_ratio : float, default 1.0
+    error_ratio : float or "replicates", default 1.0
         :math:`\lambda = \sigma^2_x / \sigma^2_y`, as mcr's ``error.ratio``: 1 when the two
         methods are equally precise (orthogonal regression); from the replicate SDs of the
         two methods when known (with ``weighted=True``, of their CVs squared).
+        ``"replicates"`` (with ``subject``) estimates it from the replicates, as the ratio
+        of the pooled within-subject variances (Linnet 1998; CLSI EP09).
     weighted : bool, default False
         Linnet's weighted Deming regression (positive measurements only).
+    subject : array_like of shape (n,), optional
+        The subject of each pair, when subjects were measured more than once by both
+        methods (pair ``i`` is the ``i``-th replicate of each method on ``subject[i]``).
+        The line is fitted to the subjects' means, and the jackknife leaves out one
+        subject at a time (an estimated ratio is estimated again without it).
     confidence_level : float, default 0.95
         Of the jackknife intervals.
     names : (str, str), default ("x", "y")
@@ -239,8 +333,10 @@ def deming(
     ------
     InvalidInputError
         Non-numeric or infinite measurements, arrays of different lengths, fewer than 3
-        pairs, a bad ``error_ratio`` or ``confidence_level``, a measurement not positive
-        with ``weighted=True``, or a weighted fit that does not settle.
+        pairs (subjects), a bad ``error_ratio`` or ``confidence_level``, a measurement not
+        positive with ``weighted=True``, a weighted fit that does not settle, or
+        ``error_ratio="replicates"`` without ``subject``, without a subject measured twice
+        or with replicates that never differ.
 
     Notes
     -----
@@ -258,6 +354,12 @@ def deming(
     ed., 2018) recommends Deming regression when the errors are constant, weighted Deming
     when they are proportional.
 
+    With ``error_ratio="replicates"``, :math:`s^2_x = \sum_i \sum_l (x_{il} - \bar
+    x_i)^2 / \sum_i (m_i - 1)` over the :math:`m_i` replicates of subject :math:`i`, the
+    same for ``y``, and :math:`\hat\lambda = s^2_x / s^2_y`; the means of the replicates
+    have error variances :math:`s^2 / m_i`, in the same ratio. For duplicates
+    :math:`s^2_x = \sum_i (x_{i1} - x_{i2})^2 / (2 n)`.
+
     References
     ----------
     .. [1] Cornbleet, P. J., & Gochman, N. (1979). Incorrect least-squares regression
@@ -268,6 +370,9 @@ def deming(
        1463-1473. https://doi.org/10.1002/sim.4780091210
     .. [3] Linnet, K. (1993). Evaluation of regression procedures for methods comparison
        studies. Clin. Chem., 39(3), 424-432. https://doi.org/10.1093/clinchem/39.3.424
+    .. [4] Linnet, K. (1998). Performance of Deming regression analysis in case of
+       misspecified analytical error ratio in method comparison studies. Clin. Chem.,
+       44(5), 1024-1031. https://doi.org/10.1093/clinchem/44.5.1024
 
     Examples
     --------
@@ -277,24 +382,38 @@ def deming(
     >>> fit = accord.deming([1, 2, 3, 4, 5], [3, 5, 7, 9, 11])
     >>> round(fit.slope, 12), round(fit.intercept, 12), round(fit.slope_se, 12)
     (2.0, 1.0, 0.0)
+
+    Duplicates of three subjects: ``x`` varies within a subject by 0.2 (``s_x**2 = 0.02``),
+    ``y`` by 0.1 (``s_y**2 = 0.005``), so the ratio is 4:
+
+    >>> fit = accord.deming([1.0, 1.2, 2.0, 2.2, 3.0, 3.2], [1.1, 1.2, 2.0, 2.1, 3.3, 3.2],
+    ...                     subject=[1, 1, 2, 2, 3, 3], error_ratio="replicates")
+    >>> round(fit.error_ratio, 12), fit.n_pairs, fit.n_measurements
+    (4.0, 3, 6)
     """
     refuse_read_options("deming", read_options)
     level = check_confidence_level(confidence_level, "deming")
-    pair = paired_arrays(x, y, None, "deming", names)
-    xs, ys = pair.x, pair.y
-    lam = _check(xs, ys, error_ratio, weighted)
-    n = int(xs.size)
-    if weighted:
-        slope, intercept, iterations = _weighted(xs, ys, lam)
-        keep = np.ones(n, dtype=bool)
-        loo_b, loo_a = np.empty(n), np.empty(n)
-        for i in range(n):
-            keep[i] = False
-            loo_b[i], loo_a[i], _ = _weighted(xs[keep], ys[keep], lam)
-            keep[i] = True
+    pair = paired_arrays(x, y, subject, "deming", names)
+    lam = _check(pair.x, pair.y, error_ratio, weighted)
+    reps = None
+    if pair.subject is not None:
+        reps = _replicates(pair.x, pair.y, pair.subject, weighted)
+        xs, ys = reps.x, reps.y
+        if xs.size < 3:
+            raise InvalidInputError(f"deming needs at least 3 subjects; got {xs.size}")
+    elif error_ratio == "replicates":
+        raise InvalidInputError(
+            "deming: error_ratio='replicates' estimates the ratio from the replicates of each "
+            "subject; give subject= (the subject of each pair)"
+        )
     else:
-        (slope, intercept), iterations = _simple(xs, ys, lam), 0
-        loo_b, loo_a = _leave_one_out(xs, ys, lam)
+        xs, ys = pair.x, pair.y
+    estimated = reps is not None and math.isnan(lam)
+    lam_without: float | FloatArray = lam
+    if reps is not None and estimated:
+        lam, lam_without = reps.ratio, reps.ratio_without
+    n = int(xs.size)
+    slope, intercept, iterations, loo_b, loo_a = _fit(xs, ys, lam, lam_without, weighted)
     reason = None
     if not math.isfinite(slope) or not np.all(np.isfinite(loo_b)):
         reason = (
@@ -319,11 +438,17 @@ def deming(
         error_ratio=lam,
         weighted=bool(weighted),
         iterations=iterations,
-        method=f"{kind}, error-variance ratio {lam:g} (x to y), jackknife {level:.0%} "
-        "intervals (Linnet 1993)",
+        method=f"{kind}, error-variance ratio {lam:g} (x to y"
+        + (", estimated from the replicates" if estimated else "")
+        + f"), jackknife {level:.0%} intervals (Linnet 1993)"
+        + (f" over {n} subjects" if reps is not None else ""),
         reason=reason,
         x=xs,
         y=ys,
         jackknife_slopes=np.asarray(loo_b, dtype=np.float64),
         jackknife_intercepts=np.asarray(loo_a, dtype=np.float64),
+        error_ratio_estimated=estimated,
+        within_sd_x=math.nan if reps is None else reps.sd_x,
+        within_sd_y=math.nan if reps is None else reps.sd_y,
+        n_measurements=int(pair.x.size),
     )

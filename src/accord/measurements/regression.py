@@ -4,8 +4,10 @@ or every pair of raters, by Passing-Bablok or Deming regression."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any, Literal, Never, get_args
 
+import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError
@@ -79,8 +81,9 @@ def method_regression(
     *,
     method: Regression = "passing-bablok",
     reference: Any | None = None,
-    error_ratio: float = 1.0,
+    error_ratio: float | str = 1.0,
     weighted: bool = False,
+    subject: Mapping[Any, Any] | npt.ArrayLike | None = None,
     confidence_level: float = 0.95,
     **read_options: Never,
 ) -> RegressionComparison:
@@ -88,7 +91,10 @@ def method_regression(
     regression of each rater's scores on ``reference``'s, or of every pair of raters (the
     first in ``ratings.raters`` on the second), on the items both scored.
 
-    ``error_ratio`` and ``weighted`` are Deming's options.
+    ``error_ratio``, ``weighted`` and ``subject`` are Deming's options: ``subject`` (a
+    mapping of item to subject, or one id per item in the order of ``ratings.items``) says
+    which items are replicates of one subject; the line is fitted to the subjects' means
+    and ``error_ratio="replicates"`` estimates the ratio from the replicates.
 
     References
     ----------
@@ -113,13 +119,19 @@ def method_regression(
             f"method_regression takes ratings; got {type(ratings).__name__} (for two arrays "
             "call passing_bablok or deming)"
         )
+    if subject is not None and method != "deming":
+        raise InvalidInputError(
+            "method_regression: subject= (replicates of a subject) is an option of "
+            "method='deming'; Passing-Bablok takes one pair per subject"
+        )
     fits: list[PassingBablok | Deming] = []
-    for pair in pairs_of_ratings(ratings, reference, None, "method_regression"):
+    for pair in pairs_of_ratings(ratings, reference, subject, "method_regression"):
         names = (pair.second, pair.first)
         if method == "passing-bablok":
             fits.append(passing_bablok(pair.y, pair.x, confidence_level=confidence_level,
                                        names=names))  # fmt: skip
         else:
             fits.append(deming(pair.y, pair.x, error_ratio=error_ratio, weighted=weighted,
-                               confidence_level=confidence_level, names=names))  # fmt: skip
+                               subject=pair.subject, confidence_level=confidence_level,
+                               names=names))  # fmt: skip
     return RegressionComparison(tuple(fits), method, None if reference is None else str(reference))

@@ -377,6 +377,13 @@ def report(
     confidence_level: float = 0.95,
     n_boot: int = 2000,
     seed: int = 0,
+    weights: str | None = None,
+    se: str = "raters",
+    rater_population_size: float | None = None,
+    test_value: float = 0.0,
+    alternative: str = "two-sided",
+    regression: str = "passing-bablok",
+    error_ratio: float = 1.0,
     **read_options: Any,
 ) -> HtmlReport:
     """Build the HTML report that answers "can I trust these raters?".
@@ -456,6 +463,27 @@ def report(
         Bootstrap replicates where a statistic has no analytic SE (informational agreement).
     seed : int, default 0
         Seed of every bootstrap: the same input gives the same page.
+    weights : str, optional
+        Weights of the weighted rows of the agreement table, as :func:`accord.agreement`
+        takes them (``"linear"``, ``"power:1.5"``, ``"circular:0.5"``, ...; default
+        quadratic above the nominal level).
+    se : {"raters", "items", "unconditional"}, default "raters"
+        The standard error of the chance-corrected coefficients, as
+        :func:`accord.agreement` takes it (kappaetc's ``se()``): conditional on the raters,
+        on the items (a jackknife over raters) or unconditional (Gwet 2008).
+    rater_population_size : float, optional
+        Raters in the population: the finite-population correction of the variance over
+        raters (kappaetc's ``nraters()``), with ``se="items"`` or ``"unconditional"``.
+    test_value : float, default 0
+        The p-values test ``coefficient = test_value`` (kappaetc's ``testvalue()``); any
+        other value than 0, or a one-sided ``alternative``, adds a p column to the table.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The alternative of those tests (``"greater"``: H0 ``coefficient <= test_value``).
+    regression : {"passing-bablok", "deming"}, default "passing-bablok"
+        The regression of the method-comparison section (interval and ratio levels):
+        :func:`accord.passing_bablok` or :func:`accord.deming`.
+    error_ratio : float, default 1.0
+        With ``regression="deming"``: the ratio of the error variances (x to y).
     progress : bool or callable, optional
         Show a progress bar on stderr; default: when stderr is a terminal. A callable is
         the stream engine's ``progress(rows_read, total_or_None)`` (no bar then).
@@ -516,6 +544,8 @@ def report(
     src = as_source(data, "report", **read_options)
     score_conf = _score_confidence(src.scores, score_confidence)
     _check(src, gold)
+    inference = _inference(src, weights, se, rater_population_size, test_value, alternative)
+    _check_regression(regression, error_ratio)
     _check_judge(src.data, src.label, judge, epsilon, humans)
     from ..data.spans import Spans
 
@@ -549,6 +579,10 @@ def report(
             humans=None if humans is None else tuple(humans),
             epsilon=epsilon,
             pairwise=_pairwise_log(pairwise),
+            weights=weights,
+            inference=inference,
+            regression=regression,
+            error_ratio=float(error_ratio),
             **_context_options(src),
         )
         built, skipped = _build(ctx, _judge_first(SECTIONS, judge), steps)
@@ -559,6 +593,48 @@ def report(
     name = Path(source).name if source else "ratings"
     heading = title or f"Rater agreement: {name}"
     return _finish(built, skipped, heading=heading, subtitle=subtitle, steps=steps, output=output)
+
+
+def _inference(
+    src: Source,
+    weights: str | None,
+    se: str,
+    rater_population_size: float | None,
+    test_value: float,
+    alternative: str,
+) -> dict[str, Any]:
+    """The agreement table's inference options (as :func:`accord.agreement` takes them),
+    checked; refused, naming them, on a page without labels, where nothing would use them."""
+    from ..agreement.inference import RaterSampling
+
+    sampling = RaterSampling(se, rater_population_size, test_value, alternative)
+    sampling.check("report")
+    given = {
+        "weights": weights is not None,
+        "se": se != "raters",
+        "rater_population_size": rater_population_size is not None,
+        "test_value": test_value != 0,
+        "alternative": alternative != "two-sided",
+    }
+    named = [option(name).strip().rstrip("=") for name, on in given.items() if on]
+    if named and src.label is None and not isinstance(src.data, Ratings):
+        raise InvalidInputError(
+            f"{', '.join(named)}: options of the agreement coefficients, "
+            "which need the labels; give the label column too"
+        )
+    return dataclasses.asdict(sampling)
+
+
+def _check_regression(regression: str, error_ratio: float) -> None:
+    """The method-comparison section's regression and Deming's error ratio."""
+    from .._errors import bad_parameter
+    from .._validate import check_choice
+
+    check_choice("regression", regression, ("passing-bablok", "deming"), "report")
+    ok = isinstance(error_ratio, int | float) and not isinstance(error_ratio, bool)
+    if not (ok and 0.0 < float(error_ratio) < float("inf")):
+        raise InvalidInputError(bad_parameter("report", "error_ratio", "a positive number",
+                                              error_ratio))  # fmt: skip
 
 
 def _pairwise_log(pairwise: Any) -> Any:

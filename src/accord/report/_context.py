@@ -82,6 +82,15 @@ class Context:
     origin : Source or None
         The :class:`~accord.Source` the stream and dask engines read (the path, how it
         reads and the engine), which every section's front-door call takes.
+    weights : str or None
+        Weights of the agreement table's weighted rows (None: its default).
+    inference : mapping
+        The agreement table's ``se``, ``rater_population_size``, ``test_value`` and
+        ``alternative``, as :func:`accord.agreement` takes them.
+    regression : {"passing-bablok", "deming"}
+        The regression of the method-comparison section.
+    error_ratio : float
+        Deming's ratio of the error variances (x to y).
     """
 
     ratings: Ratings | None
@@ -114,6 +123,10 @@ class Context:
     epsilon: float | None = None
     pairwise: pd.DataFrame | None = None
     origin: Any = None
+    weights: str | None = None
+    inference: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    regression: str = "passing-bablok"
+    error_ratio: float = 1.0
     _cache: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -168,10 +181,23 @@ class Context:
         sets = self.multi_label or bool(getattr(self.ratings, "multi_label", False))
         wanted = shown_coefficients(self.level) if self.has_labels and not sets else None
         chosen: dict[str, Any] = {"multi_label": True} if sets else {"coefficients": wanted}
+        if self.weights is not None:
+            chosen["weights"] = self.weights
         return self.cached(
             "agreement",
-            lambda: agreement(self.data, **chosen),
+            lambda: agreement(self.data, **chosen, **self.inference),
         )
+
+    @property
+    def se_kind(self) -> str:
+        """The standard error asked for: ``"raters"``, ``"items"`` or ``"unconditional"``."""
+        return str(self.inference.get("se", "raters"))
+
+    @property
+    def tested(self) -> bool:
+        """Whether the p-values test another value than 0, or one side."""
+        value = float(self.inference.get("test_value", 0.0))
+        return value != 0.0 or self.inference.get("alternative", "two-sided") != "two-sided"
 
     def consensus_result(self) -> Any:
         """``accord.consensus`` on the ratings (with the gold labels when given), computed

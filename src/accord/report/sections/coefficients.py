@@ -21,6 +21,7 @@ from .._blocks import (
     fmt,
     fmt_ci,
     fmt_int,
+    fmt_p,
     fmt_pct,
 )
 from .._context import Context, SectionUnavailable
@@ -96,15 +97,70 @@ def _columns(ctx: Context) -> tuple[Column, ...]:
             Column("chance", lambda r: getattr(r[0], "chance_agreement", math.nan)),
         )
     )
+    test = (
+        (Column(_test_heading(ctx), lambda r: _tested_p(ctx, r[0]), fmt_p),) if ctx.tested else ()
+    )
     return (
         Column.text("coefficient", lambda r: coefficient_label(r[0])),
         Column("estimate", lambda r: r[0].statistic),
         Column("SE", lambda r: r[0].standard_error),
         Column(f"{ctx.level_pct} CI", lambda r: fmt_ci(r[1], r[2]), str),
+        *test,
         Column("items", lambda r: r[0].n_items, fmt_int),
         *agreement,
         Column.text("note", _note),
     )
+
+
+#: The standard error of each ``se`` option, as the table's caption words it.
+_SE_WORDS = {
+    "raters": "general (non-null) standard error, conditional on the raters (generalises to "
+    "other items rated by these raters)",
+    "items": "standard error conditional on the items (a jackknife over raters, Gwet 2008: "
+    "generalises to other raters of these items)",
+    "unconditional": "unconditional standard error (the variances over items and over raters "
+    "summed, Gwet 2008: generalises to other items and other raters)",
+}
+
+#: The reference distribution of the analytic intervals of each ``se`` option.
+_REFERENCE = {
+    "raters": "t(1 - alpha/2, n_items - 1)",
+    "items": "t(1 - alpha/2, n_raters - 1)",
+    "unconditional": "z(1 - alpha/2), the normal quantile",
+}
+
+
+def _test_heading(ctx: Context) -> str:
+    """The p column's heading: the null hypothesis it tests."""
+    value = f"{float(ctx.inference.get('test_value', 0.0)):g}"
+    relation = {"greater": "≤", "less": "≥"}.get(str(ctx.inference.get("alternative")), "=")
+    return f"p (H0: {relation} {value})"
+
+
+def _tested_p(ctx: Context, coef: Any) -> float:
+    """The p-value of the table's test, for a coefficient that took it (an ICC keeps its F
+    test of 0, so it has none here)."""
+    value = float(ctx.inference.get("test_value", 0.0))
+    took = getattr(coef, "test_value", None) == value and getattr(coef, "alternative", None) == (
+        ctx.inference.get("alternative", "two-sided")
+    )
+    return float(coef.pvalue) if took else math.nan
+
+
+def _se_caption(ctx: Context) -> str:
+    """Which standard error the table holds, its raters' finite-population correction, and
+    the test of the p column."""
+    text = f"SE: {_SE_WORDS.get(ctx.se_kind, ctx.se_kind)}"
+    size = ctx.inference.get("rater_population_size")
+    if size is not None and ctx.se_kind != "raters":
+        text += f", with the finite-population correction for {float(size):,.0f} raters"
+    if ctx.tested:
+        side = {"greater": "one-sided, H1: greater", "less": "one-sided, H1: less"}.get(
+            str(ctx.inference.get("alternative")), "two-sided"
+        )
+        value = f"{float(ctx.inference.get('test_value', 0.0)):g}"
+        text += f". p: test of the coefficient against {value} ({side})"
+    return text + ". "
 
 
 def _forest(ctx: Context, coefs: list[Any]) -> Figure:
@@ -157,9 +213,8 @@ def _table(
             else ""
         )
     else:
-        caption = (
-            "SE: general (non-null) standard error. Observed and chance: p_a and p_e of "
-            "(p_a - p_e) / (1 - p_e). "
+        caption = _se_caption(ctx) + (
+            "Observed and chance: p_a and p_e of (p_a - p_e) / (1 - p_e). "
         )
     return Table.of(
         _columns(ctx),
@@ -204,7 +259,7 @@ def _intervals_note(ctx: Context, ci_methods: list[str]) -> MethodNote:
         "Intervals and p-values",
         f"{ctx.level_pct} intervals: "
         + "; ".join(ci_methods)
-        + ". Analytic intervals are statistic +- t(1 - alpha/2, n_items - 1) x SE, "
+        + f". Analytic intervals are statistic +- {_REFERENCE.get(ctx.se_kind, '')} x SE, "
         "truncated to the coefficient's range; bootstrap intervals resample items (the "
         f"unit of analysis) with replacement, seeded with {ctx.seed} so the report is "
         "reproducible."

@@ -3,6 +3,7 @@ section reads (the coefficients, the headline, the rater test), computed once pe
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from typing import Any
@@ -109,7 +110,8 @@ def _two_rater_rows(ctx: Context, ratings: Any) -> list[Any]:
     why)."""
     from ...agreement import informational_agreement
 
-    rows = two_rater_kappas(ratings)
+    test = {k: v for k, v in ctx.inference.items() if k in ("test_value", "alternative")}
+    rows = [dataclasses.replace(c, **test) for c in two_rater_kappas(ratings)]
     if rows and ratings.n_categories >= 2 and not many_categories(ratings):
         rows.insert(1, informational_agreement(ratings, n_boot=ctx.n_boot, rng=ctx.seed))
     return rows

@@ -5,7 +5,7 @@ levels)."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 from ..._errors import InvalidInputError
 from .._blocks import Block, Column, Figure, MethodNote, Note, Section, Table, fmt, fmt_int
@@ -30,6 +30,14 @@ PB_REFERENCES = (
     "Passing, H., & Bablok, W. (1983). A new biometrical procedure for testing the equality "
     "of measurements from two different analytical methods. Journal of Clinical Chemistry "
     "and Clinical Biochemistry, 21(11), 709-720. https://doi.org/10.1515/cclm.1983.21.11.709",
+)
+
+DEMING_REFERENCES = (
+    "Cornbleet, P. J., & Gochman, N. (1979). Incorrect least-squares regression coefficients "
+    "in method-comparison analysis. Clinical Chemistry, 25(3), 432-438. "
+    "https://doi.org/10.1093/clinchem/25.3.432",
+    "Linnet, K. (1993). Evaluation of regression procedures for methods comparison studies. "
+    "Clinical Chemistry, 39(3), 424-432. https://doi.org/10.1093/clinchem/39.3.424",
 )
 
 REFERENCES = (
@@ -57,14 +65,18 @@ def _ci(low: float, high: float) -> str:
 
 
 def _regression_blocks(ctx: Context, n_pairs: int) -> tuple[list[Block], tuple[MethodNote, ...]]:
-    """The Passing-Bablok table and figures of the first pairs of raters (each rater's
-    scores on the next one's, as in the Bland-Altman table); a note instead beyond
-    :data:`REGRESSION_PAIRS` pairs of scores in all (``n_pairs``)."""
-    from ...measurements.regression import method_regression
+    """The Passing-Bablok (or, with ``regression="deming"``, Deming) table and figures of
+    the first pairs of raters (each rater's scores on the next one's, as in the Bland-Altman
+    table); for Passing-Bablok a note instead beyond :data:`REGRESSION_PAIRS` pairs of scores
+    in all (``n_pairs``)."""
+    from ...measurements.regression import Regression, method_regression
 
     ratings = ctx.ratings
     assert ratings is not None
-    if n_pairs > REGRESSION_PAIRS:
+    deming = ctx.regression == "deming"
+    name = "Deming" if deming else "Passing-Bablok"
+    method = cast(Regression, ctx.regression)
+    if not deming and n_pairs > REGRESSION_PAIRS:
         return [
             Note(
                 f"Passing-Bablok regression left out: {fmt_int(n_pairs)} pairs of scores, "
@@ -74,16 +86,27 @@ def _regression_blocks(ctx: Context, n_pairs: int) -> tuple[list[Block], tuple[M
         ], ()
     try:
         result = ctx.cached(
-            "passing-bablok",
-            lambda: method_regression(ratings, confidence_level=ctx.confidence_level),
+            ctx.regression,
+            lambda: method_regression(
+                ratings,
+                method=method,
+                error_ratio=ctx.error_ratio,
+                confidence_level=ctx.confidence_level,
+            ),
         )
     except InvalidInputError as error:
-        return [Note(f"Passing-Bablok regression not shown: {error}.")], ()
+        return [Note(f"{name} regression not shown: {error}.")], ()
     fits = [f for f in result.fits if not math.isnan(f.slope)][:REGRESSIONS]
     if not fits:
         return [], ()
     pct = ctx.level_pct
-    rows = [f.to_dict() | {"p": f.cusum_pvalue} for f in fits]
+    rows = [f.to_dict() | {"p": getattr(f, "cusum_pvalue", math.nan)} for f in fits]
+    linearity = () if deming else (Column("linearity p", "p"),)
+    how = (
+        f"errors of both methods, in the ratio {ctx.error_ratio:g} (x to y); jackknife intervals"
+        if deming
+        else "robust to outliers"
+    )
     blocks: list[Block] = [
         Table.of(
             (
@@ -99,24 +122,34 @@ def _regression_blocks(ctx: Context, n_pairs: int) -> tuple[list[Block], tuple[M
                 Column(
                     f"slope {pct} CI", lambda r: _ci(r["slope_ci_low"], r["slope_ci_high"]), str
                 ),
-                Column("linearity p", "p"),
+                *linearity,
             ),
             rows,
-            caption="Passing-Bablok regression (the line relating the two raters' scores, "
-            "robust to outliers): agreement wants the slope's interval to hold 1 and the "
-            "intercept's 0; linearity p is the Cusum test (small: the relation is not a line).",
+            caption=f"{name} regression (the line relating the two raters' scores, {how}): "
+            "agreement wants the slope's interval to hold 1 and the intercept's 0"
+            + (
+                "."
+                if deming
+                else "; linearity p is the Cusum test (small: the relation is not a line)."
+            ),
         )
     ]
     shown = fits[:REGRESSION_FIGURES]
+    band = (
+        "the pointwise jackknife band"
+        if deming
+        else "the lines through the bounds of the intervals"
+    )
     blocks.append(
         Figure(
-            regression_svg(shown, "passing-bablok"),
-            f"Left: the pairs, the Passing-Bablok line with its {pct} band (the lines through "
-            "the bounds of the intervals) and the identity line; right: the residuals.",
-            "Passing-Bablok fits of " + ", ".join(f"{f.second} on {f.first}" for f in shown),
+            regression_svg(shown, ctx.regression),
+            f"Left: the pairs, the {name} line with its {pct} band ({band}) and the identity "
+            "line; right: the residuals.",
+            f"{name} fits of " + ", ".join(f"{f.second} on {f.first}" for f in shown),
         )
     )
-    return blocks, (MethodNote("Passing-Bablok regression", fits[0].method, PB_REFERENCES),)
+    refs = DEMING_REFERENCES if deming else PB_REFERENCES
+    return blocks, (MethodNote(f"{name} regression", fits[0].method, refs),)
 
 
 def _binned_words(shown: list[Any]) -> str:
