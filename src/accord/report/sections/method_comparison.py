@@ -64,6 +64,15 @@ def _ci(low: float, high: float) -> str:
     return "" if math.isnan(low) or math.isnan(high) else f"{fmt(low)} to {fmt(high)}"
 
 
+def _left_out_note(n_pairs: int) -> Note:
+    """Why the Passing-Bablok fit is not on the page beyond :data:`REGRESSION_PAIRS`."""
+    return Note(
+        f"Passing-Bablok regression left out: {fmt_int(n_pairs)} pairs of scores, "
+        f"beyond the {fmt_int(REGRESSION_PAIRS)} the report fits (about a second "
+        "per 100,000 pairs); accord compare --method passing-bablok fits them."
+    )
+
+
 def _regression_blocks(ctx: Context, n_pairs: int) -> tuple[list[Block], tuple[MethodNote, ...]]:
     """The Passing-Bablok (or, with ``regression="deming"``, Deming) table and figures of
     the first pairs of raters (each rater's scores on the next one's, as in the Bland-Altman
@@ -77,13 +86,7 @@ def _regression_blocks(ctx: Context, n_pairs: int) -> tuple[list[Block], tuple[M
     name = "Deming" if deming else "Passing-Bablok"
     method = cast(Regression, ctx.regression)
     if not deming and n_pairs > REGRESSION_PAIRS:
-        return [
-            Note(
-                f"Passing-Bablok regression left out: {fmt_int(n_pairs)} pairs of scores, "
-                f"beyond the {fmt_int(REGRESSION_PAIRS)} the report fits (about a second "
-                "per 100,000 pairs); accord compare --method passing-bablok fits them."
-            )
-        ], ()
+        return [_left_out_note(n_pairs)], ()
     try:
         result = ctx.cached(
             ctx.regression,
