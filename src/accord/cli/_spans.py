@@ -398,8 +398,10 @@ def spans(
             render_gamma(gamma_agreement(data), shared.fmt, shared.output)
             return
         if measure is not Measure.f1:
-            alpha = unitizing_alpha if measure is Measure.u_alpha else unitizing_alpha_1995
-            render_unitizing(alpha(data), shared.fmt, shared.output)
+            u_alpha = (
+                unitizing_alpha(data) if measure is Measure.u_alpha else unitizing_alpha_1995(data)
+            )
+            render_unitizing(u_alpha, shared.fmt, shared.output)
             return
         result = span_agreement(
             data,

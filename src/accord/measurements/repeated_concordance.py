@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import numpy.typing as npt
 
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Record
+from ..data.source import refuse_read_options
 from ._input import numeric_vector
 
 __all__ = ["RepeatedConcordance", "repeated_concordance"]
@@ -82,7 +83,10 @@ def _cells(
 
 
 def repeated_concordance(
-    values: npt.ArrayLike, subject: npt.ArrayLike, method: npt.ArrayLike
+    values: npt.ArrayLike,
+    subject: npt.ArrayLike,
+    method: npt.ArrayLike,
+    **read_options: Never,
 ) -> RepeatedConcordance:
     r"""The concordance correlation coefficient of methods that measured every subject
     ``r`` times, from the variance components (Carrasco & Jover 2003).
@@ -145,6 +149,7 @@ def repeated_concordance(
     >>> round(ccc.statistic, 4)
     0.9644
     """
+    refuse_read_options("repeated_concordance", read_options, "measurements")
     y, r = _cells(values, subject, method)
     n, k, _ = y.shape
     cell = y.mean(axis=2)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import pandas as pd
@@ -14,6 +14,7 @@ import pandas as pd
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Result, to_plain
 from .._types import FloatArray, IntArray
+from ..data.source import refuse_read_options
 from ..data.spans import Spans
 from ._continuum import GAP, Partition, document_lengths, partition
 
@@ -255,6 +256,7 @@ def unitizing_alpha(
     start: str = "start",
     end: str = "end",
     label: str | None = "label",
+    **read_options: Never,
 ) -> UnitizingAlpha:
     r"""Krippendorff's unitizing alphas: :math:`{}_u\alpha`, :math:`{}_{|u}\alpha`,
     :math:`{}_{cu}\alpha` and :math:`{}_{(k)u}\alpha` (Krippendorff et al. 2016).
@@ -346,6 +348,7 @@ def unitizing_alpha(
     0     1  0.7693    0.9545      10.5
     1     2  0.7870    0.5952      12.5
     """
+    refuse_read_options("unitizing_alpha", read_options, "spans")
     owner = "unitizing_alpha"
     columns = dict(annotator=annotator, document=document, start=start, end=end, label=label)
     data, doc_length, notes = prepare(spans, lengths, columns, owner)
@@ -443,6 +446,7 @@ def unitizing_alpha_1995(
     start: str = "start",
     end: str = "end",
     label: str | None = "label",
+    **read_options: Never,
 ) -> UnitizingAlpha1995:
     r"""Krippendorff's (1995) unitizing alpha, per label and over labels.
 
@@ -533,6 +537,7 @@ def unitizing_alpha_1995(
     0     c    0.0144    0.0532  0.7286
     1     k    0.0000    0.0490  1.0000
     """
+    refuse_read_options("unitizing_alpha_1995", read_options, "spans")
     owner = "unitizing_alpha_1995"
     columns = dict(annotator=annotator, document=document, start=start, end=end, label=label)
     data, doc_length, notes = prepare(spans, lengths, columns, owner)
