@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import accord
@@ -78,7 +79,5 @@ def test_the_search_finds_a_loop(tmp_path: Path, monkeypatch: object) -> None:
     bad = "def f(d):\n    n = 0\n    for row0, b in batches(d, [], 1, None, 0):\n        n += 1\n"
     reader = "def g(d):\n    for row0, b in batches(d, [], 1, None, 0):\n        yield b\n"
     (tmp_path / "m.py").write_text(bad + reader, encoding="utf-8")
-    import tests.test_one_fold as me
-
-    monkeypatch.setattr(me, "SRC", tmp_path)  # type: ignore[attr-defined]
-    assert me._chunk_loops() == {("m.py", "f")}
+    monkeypatch.setattr(sys.modules[__name__], "SRC", tmp_path)  # type: ignore[attr-defined]
+    assert _chunk_loops() == {("m.py", "f")}
