@@ -249,7 +249,8 @@ def test_stream_without_code_matrix(
     def small_scan(data: Any, engine: str, **kwargs: Any) -> Any:
         kwargs.pop("owner")
         kwargs.pop("scheduler")
-        stats, rescan = stream.stream_scan(data, **kwargs, memory_limit=64)
+        statistics = kwargs.pop("plan").statistics  # the front door's plan, by name
+        stats, rescan = stream.stream_scan(data, **kwargs, statistics=statistics, memory_limit=64)
         scans.append((stats, rescan))
         return stats, rescan
 

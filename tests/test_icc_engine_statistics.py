@@ -38,12 +38,12 @@ def continuous_file(folder: Path, *, n_items: int = 300, n_raters: int = 5) -> P
 
 @pytest.fixture
 def asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
-    """The ``statistics`` the front door asks the engine for, call by call."""
+    """The statistics the front door's plan asks the engine for, call by call."""
     calls: list[tuple[str, ...]] = []
     real = front.scan_ratings
 
     def recording(*args: Any, **kwargs: Any) -> Any:
-        calls.append(tuple(kwargs.get("statistics", ())))
+        calls.append(kwargs["plan"].statistics)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(front, "scan_ratings", recording)
@@ -81,7 +81,7 @@ def test_other_coefficients_still_ask_for_counts(
     wanted = ["icc", "krippendorff_alpha"]
     table = accord.agreement(str(path), engine="stream", **COLS, level="interval",
                              coefficients=wanted, progress=False)  # fmt: skip
-    assert asked == [("patterns", "raters")]
+    assert asked == [("raters", "patterns")]
     memory = accord.agreement(str(path), **COLS, level="interval", coefficients=wanted)
     assert [c.statistic for c in table.coefficients] == pytest.approx(
         [c.statistic for c in memory.coefficients], rel=1e-12
@@ -99,7 +99,7 @@ def test_icc_alone_below_interval_level_keeps_the_counted_design(
     frame.to_csv(path, index=False)
     table = accord.agreement(str(path), engine="stream", **COLS, level="ordinal",
                              coefficients=["icc"], progress=False)  # fmt: skip
-    assert asked == [("patterns", "raters")]
+    assert asked == [("raters", "patterns")]
     assert table.coefficients == ()
     memory = accord.agreement(str(path), **COLS, level="ordinal", coefficients=["icc"])
     assert table.design == memory.design

@@ -111,6 +111,7 @@ if TYPE_CHECKING:
     from .front.calibration import calibrate_panel, panel_statistics
     from .front.confidence import calibration_metrics, normalized_cross_entropy
     from .front.consensus import consensus
+    from .front.designs import agreement_by_cluster, kappa_by_stratum
     from .front.judged import judge_counts
     from .front.truth import rater_model
     from .information import conditional_entropy, entropy, mutual_information, surprisal
@@ -318,6 +319,8 @@ _EXPORTS: dict[str, str] = {
     "Spans": ".data.spans",
     "SpecificAgreement": ".agreement",
     "agreement": ".front.agreement",
+    "agreement_by_cluster": ".front.designs",
+    "kappa_by_stratum": ".front.designs",
     "best_dichotomization": ".agreement",
     "brennan_prediger": ".agreement",
     "calibrate_panel": ".front.calibration",
@@ -522,6 +525,7 @@ __all__ = [
     "UnitizingAlpha1995",
     "__version__",
     "agreement",
+    "agreement_by_cluster",
     "agreement_drift",
     "alt_test",
     "attribute_agreement",
@@ -563,6 +567,7 @@ __all__ = [
     "judge_consistency",
     "judge_counts",
     "judge_rates",
+    "kappa_by_stratum",
     "kappa_vs_negatives",
     "kendall_w",
     "krippendorff_alpha",

@@ -234,7 +234,7 @@ def _other_designs(
         if cluster is not None and strata is not None:
             raise fail("--cluster and --strata: give one")
         check_output(shared.output)
-        agree_grouped(path, shared.files(), columns=ratings_keywords(),
+        agree_grouped(command_source(path, shared, shared.files()),
                       group=cluster or strata or "", kind="cluster" if cluster else "strata",
                       fmt=shared.fmt, output=shared.output)  # fmt: skip
         return True

@@ -186,50 +186,25 @@ def _print(g: Any, d: Any, best: dict[str, Any], target: float, output: Path | N
         )
 
 
-def _two_raters(frame: Any, item: str, rater: str, label: str, group: str) -> Any:
-    """One row per item: the two raters' labels and the item's group."""
-    from .._errors import InvalidInputError
-
-    raters = list(dict.fromkeys(frame[rater]))
-    if len(raters) != 2:
-        raise InvalidInputError(
-            f"--cluster and --strata compare two raters; column {rater!r} has {len(raters)}"
-        )
-    per_item = frame.groupby(item, sort=False)[group].nunique()
-    if (per_item > 1).any():
-        bad = per_item.index[per_item > 1][0]
-        raise InvalidInputError(f"item {bad!r} has more than one value in column {group!r}")
-    wide = frame.pivot_table(index=item, columns=rater, values=label, aggfunc="first")
-    groups = frame.groupby(item, sort=False)[group].first()
-    wide = wide.dropna().join(groups)
-    return wide, raters
-
-
 def agree_grouped(
-    path: Path,
-    files: Any,
+    src: Any,
     *,
-    columns: dict[str, str],
     group: str,
     kind: str,
     fmt: OutputFormat,
     output: Path | None,
 ) -> None:
     """``--cluster`` (cluster-robust SEs of kappa and AC1) or ``--strata`` (each stratum's
-    kappa, the test of equal kappas and the overall kappa) for two raters."""
-    from ..agreement.clustered import clustered_agreement, stratified_kappa
-    from ..io.ratings import read_table
+    kappa, the test of equal kappas and the overall kappa) for two raters, from the
+    command's :class:`~accord.Source` through the front doors Python calls."""
+    from ..front.designs import agreement_by_cluster, kappa_by_stratum
 
     with user_errors(), echo_warnings():
-        item, rater, label = columns["item"], columns["rater"], columns["label"]
-        frame = read_table(path, [item, rater, label, group], **files)
-        wide, raters = _two_raters(frame, item, rater, label, group)
-        x, y, g = wide[raters[0]].to_numpy(), wide[raters[1]].to_numpy(), wide[group].to_numpy()
         if kind == "cluster":
-            results: Any = [clustered_agreement(x, y, g, coefficient=c)
+            results: Any = [agreement_by_cluster(src, cluster=group, coefficient=c)
                             for c in ("cohen_kappa", "gwet_ac1")]  # fmt: skip
         else:
-            results = stratified_kappa(x, y, g)
+            results = kappa_by_stratum(src, strata=group)
     if fmt is OutputFormat.json:
         payload = (
             {"cluster": group, "coefficients": [r.to_dict() for r in results]}

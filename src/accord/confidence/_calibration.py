@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -15,6 +15,7 @@ from .._results import Record, check_level
 from .._types import FloatArray, IntArray
 from .._validate import check_choice
 from ..data.scored import OutOfRange, prepare
+from ..data.source import refuse_read_options
 from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts
 from ._options import Binning
 
@@ -248,6 +249,7 @@ def reliability_diagram(
     binning: Binning = "width",
     level: float = 0.95,
     out_of_range: OutOfRange = "raise",
+    **read_options: Never,
 ) -> ReliabilityDiagram:
     """Data for a reliability diagram: per confidence bin, the count, the mean confidence,
     the proportion correct and a Wilson interval for it.
@@ -301,6 +303,7 @@ def reliability_diagram(
     >>> round(d.ece, 6)
     0.18
     """
+    refuse_read_options("reliability_diagram", read_options, "scores")
     units = prepare(correct, confidence, None, out_of_range, "reliability_diagram")
     table = ConfidenceValueCounts.from_units(units)
     return reliability_from_value_counts(table, bins=bins, binning=binning, level=level)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -14,6 +14,7 @@ from .._results import Result, plain_fields, to_plain
 from .._types import BoolArray, FloatArray, RngLike, as_generator
 from .._validate import check_choice
 from ..data.scored import OutOfRange, ScoredUnits, coerce_confidence, prepare
+from ..data.source import refuse_read_options
 from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts
 from ._calibration import _check_bins, bin_codes
 from ._nce import NormalizedCrossEntropy, nce_from_sums
@@ -157,6 +158,7 @@ def recalibrate(
     binning: Binning = "width",
     rng: RngLike = None,
     out_of_range: OutOfRange = "raise",
+    **read_options: Never,
 ) -> Recalibration:
     """Recalibrate confidences and report NCE before and after, cross-fitted.
 
@@ -220,6 +222,7 @@ def recalibrate(
     >>> bool(r.after.statistic > r.before.statistic)
     True
     """
+    refuse_read_options("recalibrate", read_options, "scores")
     owner = "recalibrate"
     check_choice("method", method, ("bins", "isotonic"), owner)
     check_choice("binning", binning, ("width", "mass"), owner)

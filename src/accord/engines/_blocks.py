@@ -29,6 +29,7 @@ __all__ = [
     "Decoded",
     "DuplicateInfo",
     "LongPartial",
+    "Plan",
     "RatingStatistics",
     "Statistic",
     "assemble",
@@ -42,6 +43,54 @@ STATISTICS: tuple[Statistic, ...] = ("items", "raters", "pairs")
 #: And what the stream engine can add: item counts as distinct rows
 #: (:class:`~accord.stats.patterns.CountPatterns`).
 STREAM_STATISTICS: tuple[Statistic, ...] = (*STATISTICS, "patterns")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Plan:
+    """What a front door asks an engine to count: the typed value that crosses from the
+    front door to :func:`~accord.engines._run.scan_ratings` (the engines' public functions
+    take the same as names, ``statistics=("items", "raters")``).
+
+    Attributes
+    ----------
+    items : bool
+        Items x categories counts (:class:`~accord.stats.ItemCategoryCounts`).
+    raters : bool
+        Raters x categories counts.
+    pairs : bool
+        The rater-pair tables (Light's kappa, Conger's standard error).
+    patterns : bool
+        Item counts as distinct rows with their multiplicities (the stream engine).
+
+    Examples
+    --------
+    >>> Plan(items=True, raters=True).statistics
+    ('items', 'raters')
+    >>> Plan.of(("patterns", "raters")) == Plan(raters=True, patterns=True)
+    True
+    >>> Plan().statistics
+    ()
+    """
+
+    items: bool = False
+    raters: bool = False
+    pairs: bool = False
+    patterns: bool = False
+
+    @classmethod
+    def of(cls, statistics: Sequence[Statistic]) -> Plan:
+        """The plan counting the named statistics."""
+        return cls(**{name: True for name in statistics})
+
+    @property
+    def statistics(self) -> tuple[Statistic, ...]:
+        """The statistics counted, by name, in the engines' order."""
+        names: tuple[Statistic, ...] = ("items", "raters", "pairs", "patterns")
+        return tuple(name for name in names if getattr(self, name))
+
+
+#: Item and rater counts: what most front doors ask for.
+COUNTS = Plan(items=True, raters=True)
 
 _SHOW = 5
 

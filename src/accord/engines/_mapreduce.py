@@ -287,6 +287,18 @@ def partitions_of(data: Any, columns: Sequence[str], **read: Any) -> tuple[list[
     return frame.to_delayed(), text, source
 
 
+def partition_files(
+    data: Any, n_partitions: int, file_format: str | None = None, encoding: str | None = None
+) -> list[str] | None:
+    """The file each partition of :func:`frame_of` or :func:`partitions_of` holds, when
+    ``data`` names files read one partition per file (None: a frame, or a file split into
+    several partitions), for messages naming a file and its row."""
+    if not _is_paths(data):
+        return None
+    files, _ = resolve_files(data, file_format, encoding)
+    return files if len(files) == n_partitions else None
+
+
 def _is_paths(data: Any) -> bool:
     """A path, a glob or a list of paths (not a DataFrame)."""
     return isinstance(data, str | Path) or (

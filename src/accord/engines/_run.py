@@ -17,13 +17,15 @@ import numpy as np
 from .._errors import InvalidInputError
 from .._types import IntArray
 from .._validate import check_callback
-from ._blocks import RatingStatistics
+from ._blocks import COUNTS, Plan, RatingStatistics
 from ._mapreduce import Progress, Rescan
 from ._source import is_duckdb_relation, resolve_files
 
 __all__ = [
+    "COUNTS",
     "ENGINES",
     "Engine",
+    "Plan",
     "Progress",
     "ReadOptions",
     "Rescan",
@@ -264,17 +266,22 @@ def scan_ratings(
     scheduler: Any = None,
     progress: Progress | None = None,
     batch_size: int = 1_000_000,
+    plan: Plan = COUNTS,
     **options: Any,
 ) -> tuple[RatingStatistics, Rescan]:
     """Statistics of the ratings at ``data`` with the stream or dask engine, and a rescan.
 
-    ``options`` are those of :class:`~accord.engines._options.ScanOptions` (``item``,
-    ``rater`` and ``label`` required; ``statistics`` defaults to item and rater counts).
+    ``plan`` says what to count (default: item and rater counts); ``options`` are the read
+    options of :class:`~accord.engines._options.ScanOptions` (``item``, ``rater`` and
+    ``label`` required), without ``statistics``: a front door says what it needs by a
+    :class:`~accord.engines._blocks.Plan`, not by names.
     """
     check_source(data, engine, owner)
     progress = progress_callback(progress, owner)
     columns_for(owner, **{name: options.get(name) for name in ("item", "rater", "label")})
-    options.setdefault("statistics", ("items", "raters"))
+    if not isinstance(plan, Plan) or "statistics" in options:
+        raise TypeError(f"scan_ratings takes plan=Plan(...); got {plan!r}")
+    options["statistics"] = plan.statistics
     if engine == "stream":
         from .stream import stream_scan
 

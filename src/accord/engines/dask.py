@@ -46,11 +46,19 @@ from ._blocks import (
     assemble,
     long_partial,
 )
-from ._mapreduce import MapFn, Merge, Progress, _client_of, partitions_of, run_partitions
+from ._mapreduce import (
+    MapFn,
+    Merge,
+    Progress,
+    _client_of,
+    partition_files,
+    partitions_of,
+    run_partitions,
+)
 from ._options import Scan, ScanOptions, check_read
 from ._pages import small_pages
 from ._source import Locator, raise_duplicates
-from .fold import fold_partitions
+from .fold import fold_partitions, partition_locator
 from .stream import require_unique
 
 __all__ = ["DaskRescan", "dask_scan", "dask_statistics"]
@@ -303,7 +311,8 @@ def dask_scan(
     )
     spellings = check_na_values(scan.na_values)
     kept, found = _first_pass(parts, scan, spellings, scheduler)
-    seen = _Seen.of(found, scan, source)
+    files = partition_files(data, len(parts), scan.file_format, scan.encoding)
+    seen = _Seen.of(found, scan, source, files)
     del found
     remap, domain, _, category_order, notes = label_domain(
         seen.labels,
@@ -329,7 +338,7 @@ def dask_scan(
     tables = [dask.delayed(t, traverse=False) for t in seen.tables(remap)]
     pass2 = _Pass(kept, seen.offsets, tables, scheduler, scan.progress)
     total = pass2.count(scan, decoded)
-    stats = _checked(total, scan, decoded)
+    stats = _checked(total, scan, decoded, seen.locator)
     assert stats.rater_counts is not None
     result = assemble(
         decoded,
@@ -415,16 +424,17 @@ class _Seen:
     labels: Any
     label_rows: IntArray
     codes: tuple[list[IntArray], list[IntArray], list[IntArray]]
+    locator: Locator
 
     @classmethod
-    def of(cls, found: list[_Distinct], scan: Scan, source: str) -> _Seen:
+    def of(cls, found: list[_Distinct], scan: Scan, source: str, files: list[str] | None) -> _Seen:
         """Concatenate the partitions' findings in order; a missing id is an error naming
         its rows, an input without rows or without a label too."""
         lengths = np.array([d.rows for d in found], dtype=np.int64)
         offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
         rows = int(lengths.sum())
         check_read(rows, 0, source, scan.label)
-        locator = Locator()
+        locator = partition_locator(offsets, files)
         for k, d in enumerate(found):
             for col, positions in d.null_ids:
                 what = "item" if col == scan.item else "rater"
@@ -445,6 +455,7 @@ class _Seen:
             labels,
             label_rows[first].astype(np.int64),
             (item_codes, rater_codes, label_codes),
+            locator,
         )
         check_read(rows, rows if len(seen.labels) == 0 else 0, source, scan.label)
         return seen
@@ -517,10 +528,10 @@ class _Counted:
                       statistics=tuple(self.statistics))  # fmt: skip
 
 
-def _checked(total: _Partial, scan: Scan, decoded: Decoded) -> LongPartial:
+def _checked(total: _Partial, scan: Scan, decoded: Decoded, locator: Locator) -> LongPartial:
     """The merged statistics, once missing labels (under ``missing="raise"``) and repeated
-    (item, rater) pairs (under ``duplicates="raise"``) are ruled out."""
-    locator = Locator()
+    (item, rater) pairs (under ``duplicates="raise"``) are ruled out; ``locator`` names the
+    file of a row."""
     if scan.missing == "raise" and total.missing:
         raise InvalidInputError(
             f"column {scan.label!r}: {total.missing} rows have a missing label "

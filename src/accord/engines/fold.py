@@ -57,7 +57,14 @@ from .._errors import InvalidInputError, require
 from ._mapreduce import Progress, batches, compute, run_partitions
 from ._source import Locator
 
-__all__ = ["Summarise", "fold_batches", "fold_partitions", "fold_parts", "part_columns"]
+__all__ = [
+    "Summarise",
+    "fold_batches",
+    "fold_partitions",
+    "fold_parts",
+    "part_columns",
+    "partition_locator",
+]
 
 T = TypeVar("T")
 
@@ -195,6 +202,7 @@ def fold_partitions(
     scheduler: Any = None,
     progress: Progress | None = None,
     phase: tuple[int, int] | None = None,
+    files: Sequence[str] | None = None,
 ) -> T | None:
     """Merge of ``summarise(partition, row0)`` over delayed partitions, tree-reduced on
     ``scheduler`` (None: no partial). ``progress(done, total)`` counts partitions; a fold
@@ -204,7 +212,8 @@ def fold_partitions(
     Partitions are summarised in one pass at offset 0. When one raises
     :class:`~accord.InvalidInputError`, the rows of the partitions before the first such
     partition are counted and it is summarised again at its offset, so that its error names
-    rows of the whole input.
+    rows of the whole input; given ``files`` (the file of each partition), the error names
+    the file and its row as the stream engine's do.
     """
     dask: Any = require("dask", "dask")
     summary = dask.delayed(_Summary(summarise))
@@ -217,10 +226,30 @@ def fold_partitions(
         return out  # type: ignore[no-any-return]
     before = compute(scheduler, *[dask.delayed(_length)(p) for p in parts[: out.index]])
     row0 = int(sum(before))
-    compute(scheduler, dask.delayed(summarise)(parts[out.index], row0))
+    at: Summarise = summarise
+    if files is not None:
+        starts = np.r_[0, np.cumsum(np.asarray(before, dtype=np.int64))]
+        at = _InFile(summarise, partition_locator(starts, files))
+    compute(scheduler, dask.delayed(at)(parts[out.index], row0))
     raise InvalidInputError(  # pragma: no cover - the second summary raises the error
         f"partition {out.index + 1} (from row {row0 + 1}) raised only at offset 0"
     )
+
+
+def partition_locator(
+    starts: Sequence[int] | npt.NDArray[Any], files: Sequence[str] | None
+) -> Locator:
+    """The :class:`Locator` of partitions starting at rows ``starts`` (0-based) of the whole
+    input, partition ``k`` in ``files[k]`` (an empty locator without files: rows of the
+    whole input alone).
+
+    >>> partition_locator([0, 6], ["a.csv", "b.csv"]).where(8)
+    'row 9 (row 3 of b.csv)'
+    """
+    where = Locator()
+    for start, file in zip(starts, files or (), strict=False):
+        where.add(int(start), file)
+    return where
 
 
 def _length(part: Any) -> int:

@@ -40,6 +40,7 @@ from ..stats.patterns import CountPatterns
 from ._blocks import (
     STREAM_STATISTICS,
     Decoded,
+    DuplicateInfo,
     LongPartial,
     RatingStatistics,
     assemble,
@@ -62,7 +63,7 @@ from ._source import (
     raise_duplicates,
     resolve_files,
 )
-from .fold import fold_parts
+from .fold import fold_batches, fold_parts
 
 # READAHEAD: also imported from here by the benchmarks
 __all__ = ["READAHEAD", "Progress", "StreamRescan", "stream_scan", "stream_statistics"]
@@ -790,53 +791,32 @@ def _first_pass(
     dataset: Any, enc: _Encoder, scan: Scan, batch_size: int, matrix: CodeMatrix, total: int | None
 ) -> _Read:
     """Read every batch: encode it (on a thread, one batch ahead) and write its codes into
-    ``matrix`` (empty) while it fits."""
+    ``matrix`` (empty) while it fits, through the one fold (:func:`fold_parts`)."""
     wanted = scan.statistics
     if "items" in wanted or "patterns" in wanted:
         # Items behind the current batch are counted while the next ones are read (input
         # ordered by item); anything else is counted at the end.
         matrix.plan_tally(pairs="pairs" in wanted, raters=True)
     read = _Read(matrix, total)
-    guess = _ItemGuess(total)
     columns = list(scan.columns)
 
-    def encoded() -> Iterator[tuple[int, int, Any, tuple[int, int, int]]]:
+    def encoded() -> Iterator[tuple[int, _Encoded]]:
         # Batches encoded on a thread of their own, one ahead of the counting here: the
         # dictionaries are only touched by that thread, which hands over their sizes.
         for row0, batch in _batches(dataset, columns, batch_size, enc.locator):
             codes = enc.encode(row0, batch, wide=False)
-            yield row0, batch.num_rows, codes, (enc.items.size, enc.raters.size, enc.labels.size)
+            sizes = (enc.items.size, enc.raters.size, enc.labels.size)
+            yield row0, _Encoded(batch.num_rows, codes, sizes)
 
+    put = _PutBatch(read, _ItemGuess(total), scan.duplicates)
     # Closed on the way out, also on an error: the threads stop before the dictionaries
     # are read for a message.
-    with contextlib.closing(ahead(encoded, ENCODE_AHEAD, "accord-encoder")) as pipeline:
-        for row0, n, codes, sizes in pipeline:
-            codes_item, codes_rater, codes_label, miss = codes
-            read.rows = row0 + n
-            read.missing += int(miss.size)
-            expect = guess.expect(codes_item, sizes[0], read.rows)
-            if read.matrix is not None and not read.matrix.reserve(
-                sizes[0], sizes[1], sizes[2], expect, read.rows
-            ):
-                read.matrix = None  # too big: statistics come from bucketed passes
-            if read.matrix is not None:
-                dropped, repeats = read.matrix.put_batch(
-                    codes_item, codes_rater, codes_label, miss, row0, scan.duplicates
-                )
-                if repeats is not None:
-                    pipeline.close()  # the encoder stops before its dictionaries are read
-                    raise_duplicates(
-                        repeats,
-                        enc.items.values(),
-                        enc.raters.values(),
-                        enc.locator,
-                        complete=False,
-                    )
-                read.dropped += dropped
-                if codes_item.size:
-                    read.matrix.advance(int(codes_item.min()))
-            if scan.progress is not None:
-                scan.progress(read.rows, total)
+    try:
+        with contextlib.closing(ahead(encoded, ENCODE_AHEAD, "accord-encoder")) as pipeline:
+            fold_parts(pipeline, put, _no_merge, progress=scan.progress, total=total)
+    except _Repeated as repeated:  # the encoder has stopped: its dictionaries can be read
+        raise_duplicates(repeated.info, enc.items.values(), enc.raters.values(), enc.locator,
+                         complete=False)  # fmt: skip
     if read.matrix is not None:  # a sparse matrix held as long codes: sorted into cells
         dropped, repeats = read.matrix.finish(scan.duplicates)
         if repeats is not None:
@@ -849,6 +829,57 @@ def _first_pass(
             )
         read.dropped += dropped
     return read
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Encoded:
+    """One batch's codes (:meth:`_Encoder.encode`) and the dictionaries' sizes after it."""
+
+    num_rows: int
+    codes: Any
+    sizes: tuple[int, int, int]
+
+
+class _Repeated(Exception):
+    """A repeated (item, rater) pair found while the encoder runs: raised to the first pass,
+    which names it once the encoder has stopped."""
+
+    def __init__(self, info: DuplicateInfo) -> None:
+        super().__init__()
+        self.info = info
+
+
+def _no_merge(a: None, b: None) -> None:  # pragma: no cover - the first pass keeps no partial
+    return None
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _PutBatch:
+    """The first pass's summary of one encoded batch: its codes written into the code matrix
+    while it fits (the statistics kept in ``read``, no partial to merge)."""
+
+    read: _Read
+    guess: _ItemGuess
+    duplicates: str
+
+    def __call__(self, part: _Encoded, row0: int) -> None:
+        read = self.read
+        codes_item, codes_rater, codes_label, miss = part.codes
+        read.rows = row0 + part.num_rows
+        read.missing += int(miss.size)
+        expect = self.guess.expect(codes_item, part.sizes[0], read.rows)
+        if read.matrix is not None and not read.matrix.reserve(*part.sizes, expect, read.rows):
+            read.matrix = None  # too big: statistics come from bucketed passes
+        if read.matrix is None:
+            return
+        dropped, repeats = read.matrix.put_batch(
+            codes_item, codes_rater, codes_label, miss, row0, self.duplicates
+        )
+        if repeats is not None:
+            raise _Repeated(repeats)
+        read.dropped += dropped
+        if codes_item.size:
+            read.matrix.advance(int(codes_item.min()))
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -990,6 +1021,37 @@ def require_unique(dropped: int, engine: str) -> None:
         )
 
 
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _InRange:
+    """One batch's kept ratings of the items ``lo <= code < hi`` (codes from ``lo``), with
+    their rows of the whole input: a pass of :func:`_bucketed` (None: none in range)."""
+
+    enc: _Encoder
+    remap: IntArray
+    lo: int
+    hi: int
+
+    def __call__(self, batch: Any, row0: int) -> list[tuple[Any, ...]] | None:
+        it, rt, lb, at = self.enc.kept(row0, batch, self.remap)
+        sel = np.flatnonzero((it >= self.lo) & (it < self.hi))
+        if not sel.size:
+            return None
+        return [(it[sel] - self.lo, rt[sel], lb[sel], row0 + at[sel])]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Passes:
+    """Progress of one of ``n`` passes over the input, after ``before`` rows of the run."""
+
+    progress: Progress
+    before: int
+    total: int | None
+    n: int
+
+    def __call__(self, rows: int, total: int | None) -> None:
+        self.progress(self.before + rows, None if self.total is None else self.total * self.n)
+
+
 def _bucketed(
     dataset: Any,
     enc: _Encoder,
@@ -1017,17 +1079,12 @@ def _bucketed(
     )
     result: LongPartial | None = None
     blocks: list[Any] = []
-    done = rows
-    for lo, hi in itertools.pairwise(bounds):
-        parts: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
-        for row0, batch in _batches(dataset, columns, batch_size, Locator()):
-            it, rt, lb, at = enc.kept(row0, batch, remap)
-            sel = np.flatnonzero((it >= lo) & (it < hi))
-            if sel.size:
-                parts.append((it[sel] - lo, rt[sel], lb[sel], row0 + at[sel]))
-            done += batch.num_rows
-            if progress is not None:
-                progress(done, None if total is None else total * (k + 1))
+    for done, (lo, hi) in enumerate(itertools.pairwise(bounds), start=1):
+        passed = None if progress is None else _Passes(progress, done * rows, total, k + 1)
+        parts: list[tuple[IntArray, IntArray, IntArray, IntArray]] = fold_batches(
+            dataset, columns, batch_size, _InRange(enc, remap, int(lo), int(hi)), list.__add__,
+            progress=passed, total=total,
+        ) or []  # fmt: skip
         if parts:
             it, rt, lb, rw = (np.concatenate(x) for x in zip(*parts, strict=True))
         else:

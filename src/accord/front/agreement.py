@@ -30,6 +30,8 @@ from ..data.ratings import Ratings
 from ..data.source import Source, as_source
 from ..engines._pages import engine_pages
 from ..engines._run import (
+    COUNTS,
+    Plan,
     Rescan,
     check_engine,
     ratings_in_memory,
@@ -197,7 +199,7 @@ def agreement(
         if engine == "memory":
             sets = ratings_in_memory(data, owner="agreement", **columns)
             return _sets_table(sets, distance or "masi", report=sets.report, **estimates)
-        stats, _ = scan_ratings(data, engine, owner="agreement", statistics=("items", "raters"),
+        stats, _ = scan_ratings(data, engine, owner="agreement", plan=COUNTS,
                                 scheduler=scheduler, progress=progress, batch_size=batch_size,
                                 **columns)  # fmt: skip
         assert stats.rater_counts is not None
@@ -219,7 +221,7 @@ def agreement(
         data,
         engine,
         owner="agreement",
-        statistics=_statistics_for(wanted, engine=engine, ci=ci, level=level),
+        plan=_plan_for(wanted, engine=engine, ci=ci, level=level),
         scheduler=scheduler,
         progress=progress,
         batch_size=batch_size,
@@ -241,27 +243,27 @@ def agreement(
     )
 
 
-def _statistics_for(wanted: set[str], *, engine: str, ci: str, level: str) -> tuple[str, ...]:
-    """The statistics the ``wanted`` coefficients need from the stream or dask engine.
+def _plan_for(wanted: set[str], *, engine: str, ci: str, level: str) -> Plan:
+    """What the ``wanted`` coefficients need the stream or dask engine to count.
 
-    The ICC alone at interval or ratio level needs none (its scored cells come from a second
-    pass, :func:`score_cells`): continuous scores make a category of every value, and no
-    count by category is taken. Else the item counts and the rater counts; the analytic
+    The ICC alone at interval or ratio level needs nothing (its scored cells come from a
+    second pass, :func:`score_cells`): continuous scores make a category of every value, and
+    no count by category is taken. Else the item counts and the rater counts; the analytic
     estimators need only the distinct item count rows and how many items have each (the
     stream engine counts them directly; the dask engine's item counts are summarised after),
     the bootstrap resamples items, so it keeps one row per item. The rater-pair tables only
     for Light's kappa.
 
-    >>> _statistics_for({"icc"}, engine="stream", ci="analytic", level="interval")
-    ()
-    >>> _statistics_for({"icc", "fleiss_kappa"}, engine="stream", ci="analytic", level="ratio")
-    ('patterns', 'raters')
+    >>> _plan_for({"icc"}, engine="stream", ci="analytic", level="interval")
+    Plan(items=False, raters=False, pairs=False, patterns=False)
+    >>> _plan_for({"icc", "fleiss_kappa"}, engine="stream", ci="analytic", level="ratio")
+    Plan(items=False, raters=True, pairs=False, patterns=True)
     """
     if wanted == {"icc"} and level in ("interval", "ratio"):
-        return ()
+        return Plan()
     by_pattern = engine == "stream" and ci == "analytic"
-    statistics: tuple[str, ...] = (("patterns",) if by_pattern else ("items",)) + ("raters",)
-    return statistics + (("pairs",) if "light_kappa" in wanted else ())
+    return Plan(items=not by_pattern, raters=True, pairs="light_kappa" in wanted,
+                patterns=by_pattern)  # fmt: skip
 
 
 def _check_statistics_suffice(engine: str, wanted: set[str], *, explicit: bool, ci: str) -> None:

@@ -47,7 +47,7 @@ from ..calibration.panel import (
 )
 from ..data.encoder import typed_ids
 from ..data.source import Source, as_source
-from ..engines._mapreduce import frame_of
+from ..engines._mapreduce import frame_of, partition_files
 from ..engines._pages import engine_pages
 from ..engines._run import check_engine
 from ..engines.fold import fold_batches, fold_partitions
@@ -622,7 +622,9 @@ def _dask_statistics(
     each with its own decode tables, tree-reduced; an error names rows of the whole input."""
     require("dask", "dask")
     frame, text = _dask_frame(data, spec, file_format=file_format, sep=sep)
-    total = fold_partitions(frame.to_delayed(), _PanelSummary(spec), _merge, scheduler=scheduler)
+    parts = frame.to_delayed()
+    files = partition_files(data, len(parts), file_format)
+    total = fold_partitions(parts, _PanelSummary(spec), _merge, scheduler=scheduler, files=files)
     return _finish(total, text, spec, 5)
 
 

@@ -35,7 +35,7 @@ from ..confidence import (
 from ..data.encoder import typed_text
 from ..data.scored import OutOfRange, prepare
 from ..data.source import ENGINE_FIELDS, takes_source
-from ..engines._mapreduce import Progress, frame_of
+from ..engines._mapreduce import Progress, frame_of, partition_files
 from ..engines._pages import engine_pages_of, small_pages
 from ..engines._run import Engine, check_engine, check_source
 from ..engines.fold import fold_batches, fold_partitions, part_columns
@@ -413,9 +413,11 @@ def _dask_statistics(
 ) -> Statistics:
     """The partitions folded into statistics (:func:`accord.engines.fold.fold_partitions`)."""
     frame, text, _ = frame_of(source, summary.columns, file_format=None, sep=None, blocksize=None)
+    parts = frame.to_delayed()
     result = fold_partitions(
-        frame.to_delayed(), summary, _merge, scheduler=scheduler, progress=progress
-    )
+        parts, summary, _merge, scheduler=scheduler, progress=progress,
+        files=partition_files(source, len(parts)),
+    )  # fmt: skip
     if result is None:
         raise InvalidInputError("the input is empty: no scored units")
     sums, counts = result

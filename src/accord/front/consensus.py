@@ -30,6 +30,8 @@ from ..data.ratings import Ratings
 from ..data.source import Source, as_source
 from ..engines._pages import engine_pages, small_pages
 from ..engines._run import (
+    COUNTS,
+    Plan,
     Rescan,
     check_engine,
     index_label_counts,
@@ -293,7 +295,7 @@ def _from_engine(
         owner="consensus",
         # The stream engine's patterns are all pass 1 needs; the item counts of the result
         # are then built once, from the patterns, and shared with the items table.
-        statistics=("patterns", "raters") if engine == "stream" else ("items", "raters"),
+        plan=Plan(raters=True, patterns=True) if engine == "stream" else COUNTS,
         **read,
     )
     plan = PatternConsensus.from_statistics(

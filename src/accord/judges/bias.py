@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import pandas as pd
@@ -18,6 +18,7 @@ from .._types import FloatArray
 from .._validate import require_columns
 from ..data.frames import frame_to_pandas
 from ..data.preferences import TIE, preferences_in
+from ..data.source import refuse_read_options
 from .preferences import judgment_frame, swap_counts
 
 __all__ = [
@@ -182,6 +183,7 @@ def position_bias(
     winner: str = "winner",
     turn: str | None = "turn",
     confidence_level: float = 0.95,
+    **read_options: Never,
 ) -> PositionBias:
     r"""Position bias of pairwise judges: the first-position win rate, the flip rate of
     pairs judged in both orders and McNemar's exact test on the swapped pairs.
@@ -250,6 +252,7 @@ def position_bias(
     >>> int(row["favours_first"]), int(row["favours_second"]), round(p, 4)
     (15, 2, 0.0023)
     """
+    refuse_read_options("position_bias", read_options, "judgments")
     check_confidence_level(confidence_level, "position_bias")
     frame, _ = _judgments(judgments, (question, model_a, model_b, judge, winner), turn)
     decisive = frame[frame["preferred"] != TIE]
@@ -433,6 +436,7 @@ def length_bias(
     winner: str = "winner",
     turn: str | None = "turn",
     confidence_level: float = 0.95,
+    **read_options: Never,
 ) -> LengthBias:
     r"""Length bias of pairwise judges: the win rate of the longer answer and a logistic
     regression of the verdict on the length difference.
@@ -496,6 +500,7 @@ def length_bias(
     >>> int(row["longer_wins"]), int(row["n_decisive"])
     (83, 131)
     """
+    refuse_read_options("length_bias", read_options, "judgments")
     check_confidence_level(confidence_level, "length_bias")
     keys = (question, model_a, model_b, judge, winner)
     frame, lengths = _judgments(judgments, keys, turn, (length_a, length_b))
@@ -605,6 +610,7 @@ def self_preference(
     winner: str = "winner",
     turn: str | None = "turn",
     confidence_level: float = 0.95,
+    **read_options: Never,
 ) -> SelfPreference:
     r"""Self-preference of a pairwise judge: how often it prefers its own model, alone and
     against the other judges (humans) on the same items.
@@ -665,6 +671,7 @@ def self_preference(
     >>> res.own_wins, res.n_decisive, res.n_matched, res.judge_only, res.other_only
     (2, 2, 4, 0, 0)
     """
+    refuse_read_options("self_preference", read_options, "judgments")
     check_confidence_level(confidence_level, "self_preference")
     owns = (own,) if isinstance(own, str) else tuple(str(o) for o in own)
     frame, _ = _judgments(judgments, (question, model_a, model_b, judge, winner), turn)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Never
 
 import numpy as np
 import pandas as pd
@@ -24,6 +24,7 @@ from .._interval import check_confidence_level
 from .._methods import MethodsFormat, judged_rate_methods
 from .._results import Record
 from .._types import FloatArray, RngLike, as_generator
+from ..data.source import refuse_read_options
 from .judged_counts import JudgeCounts
 
 __all__ = [
@@ -318,6 +319,7 @@ def corrected_rate_from_counts(
     interval: IntervalMethod = "delta",
     n_boot: int = 2000,
     rng: RngLike = 0,
+    **read_options: Never,
 ) -> CorrectedRate:
     """:func:`corrected_rate` from the counts (:class:`JudgeCounts`): what an engine sums.
 
@@ -341,6 +343,7 @@ def corrected_rate_from_counts(
     >>> round(r.sensitivity, 4), round(r.specificity, 4), r.raw_rate, round(r.estimate, 4)
     (0.6667, 0.6667, 0.5, 0.5)
     """
+    refuse_read_options("corrected_rate_from_counts", read_options, "counts")
     owner = "corrected_rate"
     opts = _options(owner, confidence_level, interval, n_boot, rng)
     pos = _positive(counts, positive, owner)
@@ -443,6 +446,7 @@ def corrected_rate(
     interval: IntervalMethod = "delta",
     n_boot: int = 2000,
     rng: RngLike = 0,
+    **read_options: Never,
 ) -> CorrectedRate:
     r"""The rate of a label corrected for the judge's errors (Rogan & Gladen 1978).
 
@@ -520,6 +524,7 @@ def corrected_rate(
     >>> round(r.estimate, 3), round(r.low, 3), round(r.high, 3)
     (0.75, 0.0, 1.0)
     """
+    refuse_read_options("corrected_rate", read_options, "labels")
     counts = JudgeCounts.from_labels(human, judge, unlabelled, categories=categories)
     return corrected_rate_from_counts(
         counts,
@@ -612,6 +617,7 @@ def corrected_distribution_from_counts(
     interval: IntervalMethod = "delta",
     n_boot: int = 2000,
     rng: RngLike = 0,
+    **read_options: Never,
 ) -> CorrectedDistribution:
     """:func:`corrected_distribution` from the counts (:class:`JudgeCounts`): the judge's
     label shares on the judged items through the inverse of its estimated confusion matrix
@@ -633,6 +639,7 @@ def corrected_distribution_from_counts(
     >>> corrected_distribution_from_counts(counts).table["estimate"].round(4).tolist()
     [0.5, 0.5]
     """
+    refuse_read_options("corrected_distribution_from_counts", read_options, "counts")
     owner = "corrected_distribution"
     opts = _options(owner, confidence_level, interval, n_boot, rng)
     if counts.n_unlabelled == 0:
@@ -725,6 +732,7 @@ def corrected_distribution(
     interval: IntervalMethod = "delta",
     n_boot: int = 2000,
     rng: RngLike = 0,
+    **read_options: Never,
 ) -> CorrectedDistribution:
     r"""The distribution of all labels, corrected by the judge's confusion matrix.
 
@@ -778,6 +786,7 @@ def corrected_distribution(
     1     b      0.25      0.50
     2     c      0.50      0.25
     """
+    refuse_read_options("corrected_distribution", read_options, "labels")
     counts = JudgeCounts.from_labels(human, judge, unlabelled, categories=categories)
     return corrected_distribution_from_counts(
         counts, confidence_level=confidence_level, interval=interval, n_boot=n_boot, rng=rng

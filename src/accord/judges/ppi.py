@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from .._interval import check_confidence_level
 from .._methods import MethodsFormat, judged_rate_methods
 from .._results import Record
 from .._types import FloatArray
+from ..data.source import refuse_read_options
 from .corrected import _z, labels_to_halve
 from .judged_counts import JudgeCounts
 
@@ -195,6 +196,7 @@ def prediction_powered_mean_from_moments(
     lam: float | None = None,
     confidence_level: float = 0.95,
     what: str = "mean",
+    **read_options: Never,
 ) -> PredictionPoweredMean:
     """:func:`prediction_powered_mean` from the sums (:class:`PredictionMoments`): what an
     engine adds up over batches.
@@ -219,6 +221,7 @@ def prediction_powered_mean_from_moments(
     >>> round(prediction_powered_mean_from_moments(m, lam=1).estimate, 4)
     0.6167
     """
+    refuse_read_options("prediction_powered_mean_from_moments", read_options, "moments")
     level = check_confidence_level(confidence_level, "prediction_powered_mean")
     m = moments
     n, big_n = m.n_labelled, m.n_unlabelled
@@ -271,6 +274,7 @@ def prediction_powered_mean(
     *,
     lam: float | None = None,
     confidence_level: float = 0.95,
+    **read_options: Never,
 ) -> PredictionPoweredMean:
     r"""The mean of the labels, powered by a judge's predictions on many more items.
 
@@ -326,6 +330,7 @@ def prediction_powered_mean(
     >>> r.estimate
     0.25
     """
+    refuse_read_options("prediction_powered_mean", read_options, "labels")
     moments = PredictionMoments.from_arrays(labels, predictions, unlabelled)
     return prediction_powered_mean_from_moments(moments, lam=lam, confidence_level=confidence_level)
 
@@ -340,6 +345,7 @@ def prediction_powered_difference(
     *,
     lam: float | None = None,
     confidence_level: float = 0.95,
+    **read_options: Never,
 ) -> PredictionPoweredMean:
     r"""The difference of two systems' means, judged by one judge on the same items.
 
@@ -377,6 +383,7 @@ def prediction_powered_difference(
     >>> round(r.estimate, 3)
     0.833
     """
+    refuse_read_options("prediction_powered_difference", read_options, "labels")
     pairs = {}
     for name, a, b in (
         ("labels", labels_a, labels_b),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import pandas as pd
@@ -18,6 +18,7 @@ from .._validate import require_columns
 from ..agreement.inference import NO_REPLICATES, bootstrap_drawn, check_n_boot
 from ..data.frames import frame_to_pandas
 from ..data.preferences import TIE, Preferences, preferences_in
+from ..data.source import refuse_read_options
 
 __all__ = [
     "PairwisePreferenceAgreement",
@@ -223,6 +224,7 @@ def pairwise_preference_agreement(
     confidence_level: float = 0.95,
     n_boot: int = 2000,
     rng: RngLike = None,
+    **read_options: Never,
 ) -> PairwisePreferenceAgreement:
     """Agreement of pairwise preference judges with and without ties, and their position
     consistency, with bootstrap intervals over questions.
@@ -332,6 +334,7 @@ def pairwise_preference_agreement(
     >>> round(result.ci_low, 2), round(result.ci_high, 2)
     (0.0, 1.0)
     """
+    refuse_read_options("pairwise_preference_agreement", read_options, "judgments")
     _check_options(confidence_level, n_boot)
     frame = judgments if isinstance(judgments, pd.DataFrame) else frame_to_pandas(judgments)
     keys = (question, model_a, model_b, judge, winner)

@@ -8,7 +8,7 @@ import dataclasses
 import math
 import warnings
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +18,7 @@ from .._interval import ConfidenceInterval, check_confidence_level, t_quantile
 from .._results import Record
 from .._types import FloatArray
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ..stats.scores import score_matrix
 from ._input import numeric_vector, subject_of_items
 from ._two_way_reml import CellSums, cell_sums, two_way_reml
@@ -190,6 +191,7 @@ def repeated_concordance(
     method: npt.ArrayLike,
     *,
     confidence_level: float = 0.95,
+    **read_options: Never,
 ) -> RepeatedConcordance:
     r"""The concordance correlation coefficient of methods that measured every subject
     several times, from the variance components (Carrasco & Jover 2003), with a jackknife
@@ -267,6 +269,7 @@ def repeated_concordance(
     >>> round(ccc.statistic, 4)
     0.9644
     """
+    refuse_read_options("repeated_concordance", read_options, "measurements")
     level = check_confidence_level(confidence_level, "repeated_concordance")
     cells, r = _cells(values, subject, method)
     full = _components(cells, r, (1.0, 1.0))

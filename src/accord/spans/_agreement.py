@@ -6,7 +6,7 @@ import dataclasses
 import math
 import warnings
 from collections.abc import Mapping
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, Never, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -15,6 +15,7 @@ from .._errors import AccordWarning, InvalidInputError, warn_degenerate
 from .._results import Result, to_plain
 from .._types import IntArray
 from .._validate import check_choice
+from ..data.source import refuse_read_options
 from ..data.spans import Spans, SpanUnit
 from ._match import Side, match_exact, match_overlap, token_units
 
@@ -118,6 +119,7 @@ def span_agreement(
     start: str = "start",
     end: str = "end",
     label: str | None = "label",
+    **read_options: Never,
 ) -> SpanAgreement:
     r"""Agreement among annotators who mark spans: pairwise F1, its mean and SD, pooled F1.
 
@@ -249,6 +251,7 @@ def span_agreement(
     >>> round(res.statistic, 6), round(res.pooled, 6)
     (0.785185, 0.785714)
     """
+    refuse_read_options("span_agreement", read_options, "spans")
     _check_options(match, by, ignore_label)
     data = spans_of(
         spans,

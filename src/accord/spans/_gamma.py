@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import pandas as pd
@@ -14,6 +14,7 @@ import pandas as pd
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Result, to_plain
 from .._types import FloatArray, IntArray, RngLike, as_generator
+from ..data.source import refuse_read_options
 from ..data.spans import Spans
 
 __all__ = ["Gamma", "gamma_agreement"]
@@ -336,6 +337,7 @@ def gamma_agreement(
     n_samples: int = 30,
     rng: RngLike = 0,
     lengths: Mapping[str, int] | None = None,
+    **read_options: Never,
 ) -> Gamma:
     r"""Gamma (Mathet, Widlöcher & Métivier 2015): agreement on units, aligned one to one,
     with their positions and labels, corrected for chance.
@@ -433,6 +435,7 @@ def gamma_agreement(
     >>> round(res.observed, 4)
     0.9606
     """
+    refuse_read_options("gamma_agreement", read_options, "spans")
     from ._unitizing import prepare
 
     if n_samples < 1:

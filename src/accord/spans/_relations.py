@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import pandas as pd
@@ -16,6 +16,7 @@ from .._results import Result, to_plain
 from .._types import IntArray
 from .._validate import check_choice, format_rows, require_columns
 from ..data.frames import frame_to_pandas
+from ..data.source import refuse_read_options
 from ..data.spans import Spans
 from ._agreement import SpanMatch
 from ._match import Side, match_exact, match_overlap
@@ -177,6 +178,7 @@ def relation_agreement(
     relations: Any,
     *,
     match: SpanMatch = "exact",
+    **read_options: Never,
 ) -> RelationAgreement:
     r"""Agreement on relations between spans: pairwise F1 of ``(head, tail, type)`` triples.
 
@@ -238,6 +240,7 @@ def relation_agreement(
     >>> accord.relation_agreement(spans, rel, match="overlap").statistic
     1.0
     """
+    refuse_read_options("relation_agreement", read_options, "spans")
     check_choice("match", match, ("exact", "overlap"), "relation_agreement")
     cols = ["annotator", "document", "type", *("head_" + c for c in _ENDPOINT),
             *("tail_" + c for c in _ENDPOINT)]  # fmt: skip
@@ -310,6 +313,7 @@ def attribute_agreement(
     attributes: Any,
     *,
     match: SpanMatch = "exact",
+    **read_options: Never,
 ) -> AttributeAgreement:
     r"""Agreement on span attributes: over the spans two annotators both marked, the share
     given the same value of each attribute.
@@ -350,6 +354,7 @@ def attribute_agreement(
     >>> accord.attribute_agreement(spans, att).statistic
     0.0
     """
+    refuse_read_options("attribute_agreement", read_options, "spans")
     check_choice("match", match, ("exact", "overlap"), "attribute_agreement")
     table = _read_table(attributes, ["annotator", "document", *_ENDPOINT, "attribute", "value"],
                         "attributes")  # fmt: skip

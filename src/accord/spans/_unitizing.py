@@ -7,7 +7,7 @@ import dataclasses
 import math
 import warnings
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import pandas as pd
@@ -15,6 +15,7 @@ import pandas as pd
 from .._errors import AccordWarning, InvalidInputError, warn_degenerate
 from .._results import Result, to_plain
 from .._types import FloatArray, IntArray, RngLike, as_generator
+from ..data.source import refuse_read_options
 from ..data.spans import Spans
 from ._continuum import GAP, Partition, document_lengths, partition
 
@@ -272,6 +273,7 @@ def unitizing_alpha(
     n_boot: int = 0,
     confidence_level: float = 0.95,
     rng: RngLike = 0,
+    **read_options: Never,
 ) -> UnitizingAlpha:
     r"""Krippendorff's unitizing alphas: :math:`{}_u\alpha`, :math:`{}_{|u}\alpha`,
     :math:`{}_{cu}\alpha` and :math:`{}_{(k)u}\alpha` (Krippendorff et al. 2016).
@@ -385,6 +387,7 @@ def unitizing_alpha(
     from .._bootstrap import check_n_boot
     from .._interval import check_confidence_level
 
+    refuse_read_options("unitizing_alpha", read_options, "spans")
     owner = "unitizing_alpha"
     check_n_boot(n_boot, owner)
     confidence_level = check_confidence_level(confidence_level, owner)
@@ -566,6 +569,7 @@ def unitizing_alpha_1995(
     start: str = "start",
     end: str = "end",
     label: str | None = "label",
+    **read_options: Never,
 ) -> UnitizingAlpha1995:
     r"""Krippendorff's (1995) unitizing alpha, per label and over labels.
 
@@ -656,6 +660,7 @@ def unitizing_alpha_1995(
     0     c    0.0144    0.0532  0.7286
     1     k    0.0000    0.0490  1.0000
     """
+    refuse_read_options("unitizing_alpha_1995", read_options, "spans")
     owner = "unitizing_alpha_1995"
     columns = dict(annotator=annotator, document=document, start=start, end=end, label=label)
     data, doc_length, notes = prepare(spans, lengths, columns, owner)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +21,7 @@ from .._interval import check_confidence_level
 from .._types import FloatArray, IntArray, RngLike, as_generator
 from .._validate import check_choice
 from ..data.ratings import Ratings
+from ..data.source import refuse_read_options
 from ._design import Design, design_from_codes
 from ._em import Fit, ModelName, Options, fit_em
 from ._quality import (
@@ -136,6 +137,7 @@ def rater_model_from_counts(
     n_bootstrap: int = 200,
     level: float = 0.95,
     rng: RngLike = 0,
+    **read_options: Never,
 ) -> RaterModel:
     """:func:`rater_model` on Dawid & Skene's counts ``n[i, r, l]``: how often rater ``r``
     gave item ``i`` label ``l``, shape (n_items, n_raters, q). A rater may rate an item more
@@ -156,6 +158,7 @@ def rater_model_from_counts(
     >>> fit.items["label"].tolist(), fit.raters["n_ratings"].tolist()
     ([1, 1, 0, 0], [4, 4, 5])
     """
+    refuse_read_options("rater_model_from_counts", read_options, "counts")
     n = np.asarray(counts, dtype=np.float64)
     if n.ndim != 3 or n.shape[2] < 2 or not np.all(np.isfinite(n)) or np.any(n < 0):
         raise InvalidInputError(
