@@ -280,3 +280,34 @@ def test_position_bias_is_invariant_to_the_names_of_the_models(
     assert 0 <= row["first_win_rate_ci_low"] <= row["first_win_rate_ci_high"] <= 1 or (
         row["n_decisive"] == 0
     )
+
+
+def test_position_test_is_mcnemar_where_pairs_are_judged_in_both_orders() -> None:
+    # Both orders judged: the paired test, McNemar's exact test on the 4 against 1
+    # discordant pairs, as statsmodels' mcnemar(exact=True) and as scipy's binomtest on
+    # the discordant pairs (the exact conditional binomial test).
+    verdicts = ([("x", "x")] * 3 + [("y", "y")] * 2 + [("x", "y")] * 4 + [("y", "x")]
+                + [("x", "tie")])  # fmt: skip
+    bias = position_bias(_swapped_log(verdicts))
+    row = bias.table.iloc[0]
+    paired = mcnemar(np.array([[3, 4], [1, 2]]), exact=True).pvalue
+    assert row["position_test"] == "mcnemar_exact"
+    assert row["position_pvalue"] == pytest.approx(paired)
+    assert row["position_pvalue"] == pytest.approx(binomtest(4, 5).pvalue)
+    # The unpaired test on the 22 judgments differs: it is not the answer here.
+    assert row["first_win_rate_pvalue"] == pytest.approx(binomtest(14, 21).pvalue)
+    assert not np.isclose(row["position_pvalue"], row["first_win_rate_pvalue"])
+    assert "McNemar's exact test on pairs judged in both orders" in bias._headline()
+
+
+def test_position_test_is_the_unpaired_binomial_when_no_pair_is_swapped() -> None:
+    # Each item judged in one order only: 7 of 9 decisive judgments prefer the first.
+    rows = [(q, "x", "y", "llm", "model_a" if q < 7 else "model_b") for q in range(9)]
+    rows.append((9, "x", "y", "llm", "tie"))
+    log = pd.DataFrame(rows, columns=["question_id", "model_a", "model_b", "judge", "winner"])
+    bias = position_bias(log)
+    row = bias.table.iloc[0]
+    assert row["position_test"] == "binomial_unpaired"
+    assert row["n_swapped"] == 0
+    assert row["position_pvalue"] == pytest.approx(binomtest(7, 9).pvalue)
+    assert "exact binomial test, no pair judged in both orders" in bias._headline()

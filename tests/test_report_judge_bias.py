@@ -33,6 +33,11 @@ def test_the_section_shows_the_library_numbers() -> None:
     row = accord.position_bias(log).table.set_index("judge").loc["judge-model"]
     assert fmt_ci(row["first_win_rate_ci_low"], row["first_win_rate_ci_high"]) in section
     assert fmt_p(row["mcnemar_pvalue"]) in section
+    # Pairs judged in both orders: the lead names the paired test it reports.
+    assert row["position_test"] == "mcnemar_exact"
+    assert "McNemar&#39;s exact test on pairs judged in both orders" in section or (
+        "McNemar's exact test on pairs judged in both orders" in section
+    )
     length = accord.length_bias(log).table.set_index("judge").loc["judge-model"]
     assert fmt(length["odds_ratio_per_sd"]) in section
     # First wins 80 of 131 decisive; position consistency 42 of 76 pairs (1 - 34 flips

@@ -97,6 +97,7 @@ POSITION_VIEW = [
     ("first both", "favours_first", None),
     ("second both", "favours_second", None),
     ("McNemar p", "mcnemar_pvalue", None),
+    ("test", "position_test", None),
 ]
 LENGTH_VIEW = [
     ("judge", "judge", None),

@@ -35,6 +35,12 @@ __all__ = [
 #: The column names of a pairwise log, as :func:`accord.read_pairwise` reads them.
 PAIRWISE_KEYS = ("question_id", "model_a", "model_b", "judge", "winner")
 
+#: The test of position bias a judge's row reports, in words.
+POSITION_TEST_WORDS = {
+    "mcnemar_exact": "McNemar's exact test on pairs judged in both orders",
+    "binomial_unpaired": "exact binomial test, no pair judged in both orders",
+}
+
 
 def clopper_pearson(k: Any, n: Any, level: float = 0.95) -> tuple[FloatArray, FloatArray]:
     r"""The exact (Clopper-Pearson 1934) interval of a binomial proportion :math:`k/n`:
@@ -130,7 +136,11 @@ class PositionBias(Record):
         (NaN: no null value is natural for it); ``favours_first`` and ``favours_second``
         (flipped pairs that preferred the first, the second, position both times),
         ``mcnemar_odds_ratio`` (their ratio), its exact interval ``mcnemar_ci_low``,
-        ``mcnemar_ci_high`` and ``mcnemar_pvalue`` (McNemar's exact test).
+        ``mcnemar_ci_high`` and ``mcnemar_pvalue`` (McNemar's exact test);
+        ``position_test``, the test of position bias to read (``"mcnemar_exact"``, the
+        paired test, when some pair was judged in both orders; ``"binomial_unpaired"``,
+        the exact binomial test of the first-position win rate, when no pair was) and
+        ``position_pvalue``, its p-value.
     confidence_level : float
         The level of the intervals.
     method : str
@@ -149,8 +159,8 @@ class PositionBias(Record):
             )
             if r["swapped_pairs"]:
                 text += f", flips on {r['flip_rate']:.1%} of swapped pairs"
-            if r["favours_first"] + r["favours_second"]:
-                text += f" (McNemar p = {r['mcnemar_pvalue']:.3g})"
+            words = POSITION_TEST_WORDS[str(r["position_test"])]
+            text += f" ({words} p = {r['position_pvalue']:.3g})"
             parts.append(text)
         return "; ".join(parts)
 
@@ -223,10 +233,13 @@ def position_bias(
 
     Notes
     -----
-    The binomial test of the first-position win rate treats judgments as independent;
-    when each pair is judged in both orders, McNemar's test is the paired one and the one
-    to read. The flip rate's interval is exact when each (judge, item) is judged once in
-    each order (the usual design); with repeats the cross-order pairs are not independent
+    The binomial test of the first-position win rate treats judgments as independent,
+    which the two orders of one pair are not: when some pair was judged in both orders,
+    ``position_test`` is McNemar's exact test (the exact conditional binomial test on the
+    discordant pairs) and ``position_pvalue`` its p-value; the unpaired binomial test is
+    the answer only for a judge with no pair judged in both orders. The flip rate's
+    interval is exact when each (judge, item) is judged once in each order (the usual
+    design); with repeats the cross-order pairs are not independent
     and the interval is too narrow. A judge with no decisive judgment, or no pair judged
     in both orders, has NaN in the columns that need them.
 
@@ -287,19 +300,26 @@ def position_bias(
         **_odds_columns("mcnemar", per_judge["favours_first"], per_judge["favours_second"], level),
     }
     columns["flip_rate_pvalue"] = np.full(len(per_judge), math.nan)
+    paired = (per_judge["n_swapped"] > 0).to_numpy()
+    columns["position_test"] = np.where(paired, "mcnemar_exact", "binomial_unpaired")
+    columns["position_pvalue"] = np.where(
+        paired, columns["mcnemar_pvalue"], columns["first_win_rate_pvalue"]
+    )
     table = per_judge.assign(**columns).rename_axis("judge").reset_index()
     order = ["judge", "n_judgments", "n_decisive", "first_wins", "first_win_rate",
              "first_win_rate_ci_low", "first_win_rate_ci_high", "first_win_rate_pvalue",
              "n_swapped", "swapped_pairs", "flips", "flip_rate", "flip_rate_ci_low",
              "flip_rate_ci_high", "favours_first", "favours_second", "mcnemar_odds_ratio",
-             "mcnemar_ci_low", "mcnemar_ci_high", "mcnemar_pvalue"]  # fmt: skip
+             "mcnemar_ci_low", "mcnemar_ci_high", "mcnemar_pvalue", "position_test",
+             "position_pvalue"]  # fmt: skip
     return PositionBias(
         table=table[order],
         confidence_level=level,
         method=(
             "first-position win rate among decisive judgments (exact binomial test of 1/2); "
             "flip rate among cross-order pairs of judgments of one item; McNemar's exact "
-            "test of the flipped pairs favouring the first against the second position"
+            "test of the flipped pairs favouring the first against the second position, "
+            "the test to read when pairs were judged in both orders (position_test)"
         ),
     )
 

@@ -108,6 +108,8 @@ def _length_table(frame: Any) -> Table:
 
 
 def _lead(table: Any) -> str:
+    from ...judges.bias import POSITION_TEST_WORDS
+
     parts = []
     for row in table.to_dict(orient="records"):
         text = (
@@ -117,8 +119,9 @@ def _lead(table: Any) -> str:
         if row["swapped_pairs"]:
             text += (
                 f"; shown a pair in both orders it keeps its verdict in "
-                f"{fmt_pct(row['position_consistency'])} of cases (McNemar's test of a "
-                f"preferred position: p {fmt_p(row['mcnemar_pvalue'])})"
+                f"{fmt_pct(row['position_consistency'])} of cases"
             )
+        words = POSITION_TEST_WORDS[str(row["position_test"])]
+        text += f" (position bias, {words}: p {fmt_p(row['position_pvalue'])})"
         parts.append(text + ".")
     return " ".join(parts)
