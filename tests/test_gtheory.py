@@ -275,3 +275,72 @@ def test_d_study_figure_draws_one_line_per_occasion_count() -> None:
     assert ax.get_ylabel() == "E rho^2"
     with pytest.raises(InvalidInputError, match="d_study_figure"):
         d_study_figure(g)
+
+
+def _dense_reml_information(
+    frame: pd.DataFrame, columns: list[list[str]], v: np.ndarray
+) -> np.ndarray:
+    """Observed information of the REML log-likelihood in the variances, analytically on the
+    dense ``V = sum v_k Z_k Z_k' + v_e I`` (Searle, Casella & McCulloch 1992, eq. 6.74):
+    ``y'P V_i P V_j P y - tr(P V_i P V_j) / 2``, ``P = V^-1 - V^-1 X (X'V^-1 X)^-1 X'V^-1``."""
+    y = frame["score"].to_numpy()
+    n = y.size
+    vs = []
+    for cols in columns:
+        codes = pd.factorize(frame[cols].astype(str).agg("|".join, axis=1))[0]
+        z = np.zeros((n, codes.max() + 1))
+        z[np.arange(n), codes] = 1.0
+        vs.append(z @ z.T)
+    vs.append(np.eye(n))
+    big_v = sum(vk * m for vk, m in zip(v, vs, strict=True))
+    vinv = np.linalg.inv(big_v)
+    x = np.ones((n, 1))
+    p = vinv - vinv @ x @ np.linalg.inv(x.T @ vinv @ x) @ x.T @ vinv
+    py = p @ y
+    k = len(vs)
+    info = np.zeros((k, k))
+    for i in range(k):
+        for j in range(k):
+            pvi, pvj = p @ vs[i], p @ vs[j]
+            info[i, j] = py @ vs[i] @ pvj @ py - 0.5 * np.trace(pvi @ pvj)
+    return info
+
+
+@pytest.mark.parametrize(
+    ("name", "design", "columns"),
+    [
+        ("pr_missing", "p x r", [["person"], ["rater"]]),
+        (
+            "prxo_missing",
+            "p x r x o",
+            [
+                ["person"],
+                ["rater"],
+                ["occasion"],
+                ["person", "rater"],
+                ["person", "occasion"],
+                ["rater", "occasion"],
+            ],
+        ),
+    ],
+)
+def test_reml_intervals_from_the_observed_information(
+    name: str, design: str, columns: list[list[str]]
+) -> None:
+    g = _study(name, design, method="reml")
+    comp = g.components
+    v = comp["variance"].to_numpy()
+    free = v > 1e-6 * v.sum()
+    frame = pd.read_csv(HERE / f"{name}.csv")
+    info = _dense_reml_information(frame, columns, v)
+    cov = np.linalg.inv(info[np.ix_(free, free)])
+    se = np.sqrt(np.diag(cov))
+    assert_allclose(comp["standard_error"].to_numpy()[free], se, rtol=1e-3)
+    z = 1.959963984540054  # normal 0.975 quantile
+    assert_allclose(comp["ci_high"].to_numpy()[free], v[free] + z * se, rtol=1e-3)
+    assert_allclose(
+        comp["ci_low"].to_numpy()[free], np.maximum(v[free] - z * se, 0.0), rtol=1e-3, atol=1e-9
+    )
+    assert np.isnan(comp["standard_error"].to_numpy()[~free]).all()
+    if (~free).any():
+        assert any("boundary 0" in note for note in g.notes)

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._interval import chi2_quantile
+from .._interval import chi2_quantile, t_quantile
 from .._methods import MethodsFormat, g_study_methods
 from .._results import Result, plain_fields
 from .._types import FloatArray
@@ -67,7 +67,10 @@ class GStudy(Result):
         One row per effect (Brennan's names, the residual last): ``effect``, ``variance``,
         ``percent``, and with ANOVA ``df``, ``sum_of_squares``, ``mean_square``,
         ``standard_error`` (Brennan 2001, eq. 6.1), ``df_satterthwaite``, ``ci_low``,
-        ``ci_high`` (Satterthwaite's interval at ``confidence_level``).
+        ``ci_high`` (Satterthwaite's interval at ``confidence_level``); with REML
+        ``standard_error`` (the inverse observed information of the REML likelihood in the
+        variances) and ``ci_low``, ``ci_high`` (Wald's, ``v -+ z se``, the lower limit not
+        below 0; NaN, with a note, for an estimate at the boundary 0).
     sample_sizes : dict of str to float
         Levels of each facet in the data (within one level of its parents; the harmonic
         mean over objects of an incomplete design's scores per object and facet is not used:
@@ -238,21 +241,33 @@ def _start(scores: CodedScores) -> FloatArray | None:
     return out
 
 
-def _reml_table(scores: CodedScores) -> tuple[pd.DataFrame, str | None]:
+def _reml_table(scores: CodedScores, level: float) -> tuple[pd.DataFrame, list[str]]:
+    """REML components with Wald intervals from the inverse observed information on the
+    variance scale (``v -+ z se``, the lower limit not below 0)."""
     effects = scores.design.effects
     fit = fit_components(scores, effects[:-1], _start(scores))
     var = fit.variances
-    note = None if fit.converged else "the REML optimiser reported no convergence"
-    return (
-        pd.DataFrame(
-            {
-                "effect": [e.name for e in effects],
-                "variance": var,
-                "percent": _percent(var),
-            }
-        ),
-        note,
+    notes = [] if fit.converged else ["the REML optimiser reported no convergence"]
+    with np.errstate(invalid="ignore"):
+        se = np.sqrt(np.diag(fit.covariance))
+    z = t_quantile(0.5 + level / 2.0, math.inf)
+    boundary = [e.name for e, s in zip(effects, se, strict=True) if not math.isfinite(s)]
+    if boundary:
+        notes.append(
+            f"REML estimates with no Wald interval ({', '.join(boundary)}): at the boundary 0"
+            " or a singular information"
+        )
+    table = pd.DataFrame(
+        {
+            "effect": [e.name for e in effects],
+            "variance": var,
+            "percent": _percent(var),
+            "standard_error": se,
+            "ci_low": np.maximum(var - z * se, 0.0),
+            "ci_high": var + z * se,
+        }
     )
+    return table, notes
 
 
 def g_study_from_scores(
@@ -278,9 +293,8 @@ def g_study_from_scores(
             neg = ", ".join(table.loc[table["variance"] < 0, "effect"])
             notes.append(f"negative ANOVA estimates ({neg}) are set to 0 in the D-study")
     else:
-        table, note = _reml_table(scores)
-        if note:
-            notes.append(note)
+        table, reml_notes = _reml_table(scores, confidence_level)
+        notes += reml_notes
     total = float(table["variance"].clip(lower=0).sum())
     if not total > 0:
         warn_degenerate("every score is the same: no variance to decompose", stacklevel=3)
@@ -353,7 +367,8 @@ def g_study(
     -------
     GStudy
         ``components`` (effect, variance, percent; with ANOVA the df, sums of squares, mean
-        squares, standard errors and intervals), the sizes, ``method`` and ``nesting``.
+        squares, standard errors and intervals; with REML standard errors and intervals), the
+        sizes, ``method`` and ``nesting``.
 
     Raises
     ------
@@ -368,7 +383,12 @@ def g_study(
     ``a`` and rater ``1`` of person ``b`` are two raters. ANOVA estimates can be negative;
     they are reported as estimated and set to 0 in a D-study (Brennan 2001, sec. 3.4.3).
     Standard errors are Brennan's eq. (6.1), ``sqrt(sum 2 (c MS)^2 / (df + 2))``, and the
-    intervals Satterthwaite's (Brennan 2001, sec. 6.1.2). REML components are not negative.
+    intervals Satterthwaite's (Brennan 2001, sec. 6.1.2). REML components are not negative;
+    their standard errors are the square roots of the diagonal of the inverse observed
+    information (half the Hessian of the REML deviance in the variances, by central
+    differences) and their intervals Wald's, ``v -+ z se`` with the lower limit not below 0
+    (Searle, Casella & McCulloch 1992, sec. 6.3); a profile interval (lme4's ``confint``) is
+    asymmetric and can differ for small samples.
     On a complete one-facet design ``p x r`` the D-study coefficients at ``n'_r = n_r`` are
     the ICCs: ``E rho^2`` = ICC(C,k) and ``Phi`` = ICC(A,k) (McGraw & Wong 1996).
 
