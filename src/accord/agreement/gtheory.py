@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import InvalidInputError, warn_degenerate
-from .._interval import chi2_quantile, t_quantile
+from .._interval import chi2_quantile
 from .._methods import MethodsFormat, g_study_methods
 from .._results import Result, plain_fields
 from .._types import FloatArray
@@ -69,8 +69,8 @@ class GStudy(Result):
         ``standard_error`` (Brennan 2001, eq. 6.1), ``df_satterthwaite``, ``ci_low``,
         ``ci_high`` (Satterthwaite's interval at ``confidence_level``); with REML
         ``standard_error`` (the inverse observed information of the REML likelihood in the
-        variances) and ``ci_low``, ``ci_high`` (Wald's, ``v -+ z se``, the lower limit not
-        below 0; NaN, with a note, for an estimate at the boundary 0).
+        variances), ``df_satterthwaite`` (``2 v^2 / se^2``), ``ci_low``, ``ci_high``
+        (Satterthwaite's; NaN, with a note, for an estimate at the boundary 0).
     sample_sizes : dict of str to float
         Levels of each facet in the data (within one level of its parents; the harmonic
         mean over objects of an incomplete design's scores per object and facet is not used:
@@ -205,13 +205,7 @@ def _anova_frame(
     with np.errstate(invalid="ignore", divide="ignore"):
         se = np.sqrt(np.sum(2.0 * terms**2 / (df[None, :] + 2.0), axis=1))
         nu = var**2 / np.sum(terms**2 / df[None, :], axis=1)
-    alpha = 1.0 - level
-    low, high = [], []
-    for v, d in zip(var, nu, strict=True):
-        ok = v > 0 and math.isfinite(d) and d > 0
-        lo_q = chi2_quantile(alpha / 2, d) if ok else 0.0
-        low.append(d * v / chi2_quantile(1 - alpha / 2, d) if ok else math.nan)
-        high.append(d * v / lo_q if lo_q > 0 else math.nan)
+    low, high = _satterthwaite_limits(var, nu, level)
     return pd.DataFrame(
         {
             "effect": [e.name for e in effects],
@@ -228,6 +222,21 @@ def _anova_frame(
     )
 
 
+def _satterthwaite_limits(
+    var: FloatArray, nu: FloatArray, level: float
+) -> tuple[list[float], list[float]]:
+    """Satterthwaite's interval ``nu v / chi2_{nu, 1 - a/2}`` to ``nu v / chi2_{nu, a/2}`` of
+    each component ``v`` with ``nu`` degrees of freedom (NaN: ``v`` or ``nu`` not positive)."""
+    alpha = 1.0 - level
+    low, high = [], []
+    for v, d in zip(var, nu, strict=True):
+        ok = v > 0 and math.isfinite(d) and d > 0
+        lo_q = chi2_quantile(alpha / 2, d) if ok else 0.0
+        low.append(d * v / chi2_quantile(1 - alpha / 2, d) if ok else math.nan)
+        high.append(d * v / lo_q if lo_q > 0 else math.nan)
+    return low, high
+
+
 def _start(scores: CodedScores) -> FloatArray | None:
     """Variance ratios to start REML from: the ANOVA of the objects with every cell."""
     complete = scores.complete_objects()
@@ -242,29 +251,31 @@ def _start(scores: CodedScores) -> FloatArray | None:
 
 
 def _reml_table(scores: CodedScores, level: float) -> tuple[pd.DataFrame, list[str]]:
-    """REML components with Wald intervals from the inverse observed information on the
-    variance scale (``v -+ z se``, the lower limit not below 0)."""
+    """REML components with Satterthwaite's intervals: ``nu = 2 v^2 / var(v)``, ``var(v)``
+    from the inverse observed information (SAS PROC MIXED's ``CL`` option)."""
     effects = scores.design.effects
     fit = fit_components(scores, effects[:-1], _start(scores))
     var = fit.variances
     notes = [] if fit.converged else ["the REML optimiser reported no convergence"]
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore"):
         se = np.sqrt(np.diag(fit.covariance))
-    z = t_quantile(0.5 + level / 2.0, math.inf)
+        nu = 2.0 * var**2 / se**2
     boundary = [e.name for e, s in zip(effects, se, strict=True) if not math.isfinite(s)]
     if boundary:
         notes.append(
-            f"REML estimates with no Wald interval ({', '.join(boundary)}): at the boundary 0"
+            f"REML estimates with no interval ({', '.join(boundary)}): at the boundary 0"
             " or a singular information"
         )
+    low, high = _satterthwaite_limits(var, nu, level)
     table = pd.DataFrame(
         {
             "effect": [e.name for e in effects],
             "variance": var,
             "percent": _percent(var),
             "standard_error": se,
-            "ci_low": np.maximum(var - z * se, 0.0),
-            "ci_high": var + z * se,
+            "df_satterthwaite": nu,
+            "ci_low": low,
+            "ci_high": high,
         }
     )
     return table, notes
@@ -386,9 +397,14 @@ def g_study(
     intervals Satterthwaite's (Brennan 2001, sec. 6.1.2). REML components are not negative;
     their standard errors are the square roots of the diagonal of the inverse observed
     information (half the Hessian of the REML deviance in the variances, by central
-    differences) and their intervals Wald's, ``v -+ z se`` with the lower limit not below 0
-    (Searle, Casella & McCulloch 1992, sec. 6.3); a profile interval (lme4's ``confint``) is
-    asymmetric and can differ for small samples.
+    differences) and their intervals Satterthwaite's with ``nu = 2 v^2 / se^2`` degrees of
+    freedom, ``nu v / chi2_{nu, 1 - a/2}`` to ``nu v / chi2_{nu, a/2}``: the convention of
+    SAS PROC MIXED's ``CL`` option for variance components (SAS/STAT User's Guide, "COVTEST
+    and CL"; Satterthwaite 1946), chosen over a Wald interval ``v -+ z se`` because it stays
+    above 0 and is skewed as a variance's sampling distribution is, and because on a
+    balanced design, where REML equals ANOVA (no component negative), it is the ANOVA
+    Satterthwaite interval. lme4's ``confint`` profiles the likelihood instead and can
+    differ in small samples.
     On a complete one-facet design ``p x r`` the D-study coefficients at ``n'_r = n_r`` are
     the ICCs: ``E rho^2`` = ICC(C,k) and ``Phi`` = ICC(A,k) (McGraw & Wong 1996).
 
