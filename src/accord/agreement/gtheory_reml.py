@@ -278,28 +278,30 @@ def _full_deviance(sums: PatternSums, v: FloatArray) -> float:
 
 
 def _observed_covariance(sums: PatternSums, v: FloatArray) -> FloatArray:
-    """Inverse of half the Hessian of :func:`_full_deviance` at ``v`` over the components
-    away from 0; NaN elsewhere. Forward differences with steps of 1e-4 of each component,
-    ``(f(v + h_i + h_j) - f(v + h_i) - f(v + h_j) + f(v)) / (h_i h_j)``: ``1 + k + k(k+1)/2``
-    deviances (28 for the six free components of ``p x r x o``), all at positive steps, so a
-    component near 0 is never stepped below it; the truncation error is of the order of the
-    step's 1e-4 of the Hessian."""
+    """Inverse of half the central-difference Hessian of :func:`_full_deviance` at ``v``
+    over the components away from 0 (steps of 1e-4 of each); NaN elsewhere."""
     free = np.flatnonzero(v > 1e-6 * float(v.sum()))
     h = 1e-4 * v[free]
     k = free.size
+    hess = np.zeros((k, k))
 
-    def at(*steps: int) -> float:
+    def at(i: int, di: float, j: int, dj: float) -> float:
         x = v.copy()
-        for i in steps:
-            x[free[i]] += h[i]
+        x[free[i]] += di
+        x[free[j]] += dj
         return _full_deviance(sums, x)
 
-    f0 = at()
-    f1 = [at(i) for i in range(k)]
-    hess = np.zeros((k, k))
+    f0 = _full_deviance(sums, v)
     for i in range(k):
-        for j in range(i + 1):
-            hess[i, j] = hess[j, i] = (at(i, j) - f1[i] - f1[j] + f0) / (h[i] * h[j])
+        hess[i, i] = (at(i, h[i], i, 0.0) - 2 * f0 + at(i, -h[i], i, 0.0)) / h[i] ** 2
+        for j in range(i):
+            num = (
+                at(i, h[i], j, h[j])
+                - at(i, h[i], j, -h[j])
+                - at(i, -h[i], j, h[j])
+                + at(i, -h[i], j, -h[j])
+            )
+            hess[i, j] = hess[j, i] = num / (4 * h[i] * h[j])
     out = np.full((v.size, v.size), np.nan)
     with contextlib.suppress(np.linalg.LinAlgError):  # NaN: the caller names them
         out[np.ix_(free, free)] = np.linalg.inv(hess / 2.0)
