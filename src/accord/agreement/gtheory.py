@@ -205,13 +205,26 @@ def _anova_frame(
     with np.errstate(invalid="ignore", divide="ignore"):
         se = np.sqrt(np.sum(2.0 * terms**2 / (df[None, :] + 2.0), axis=1))
         nu = var**2 / np.sum(terms**2 / df[None, :], axis=1)
+    return _interval_frame(
+        effects, var, se, nu, level, {"df": df, "sum_of_squares": ss, "mean_square": ms}
+    )
+
+
+def _interval_frame(
+    effects: Sequence[Effect],
+    var: FloatArray,
+    se: FloatArray,
+    nu: FloatArray,
+    level: float,
+    first: Mapping[str, FloatArray],
+) -> pd.DataFrame:
+    """The components table: ``effect``, the columns ``first``, ``variance``, ``percent``,
+    ``standard_error``, ``df_satterthwaite`` and Satterthwaite's ``ci_low``, ``ci_high``."""
     low, high = _satterthwaite_limits(var, nu, level)
     return pd.DataFrame(
         {
             "effect": [e.name for e in effects],
-            "df": df,
-            "sum_of_squares": ss,
-            "mean_square": ms,
+            **first,
             "variance": var,
             "percent": _percent(var),
             "standard_error": se,
@@ -266,19 +279,7 @@ def _reml_table(scores: CodedScores, level: float) -> tuple[pd.DataFrame, list[s
             f"REML estimates with no interval ({', '.join(boundary)}): at the boundary 0"
             " or a singular information"
         )
-    low, high = _satterthwaite_limits(var, nu, level)
-    table = pd.DataFrame(
-        {
-            "effect": [e.name for e in effects],
-            "variance": var,
-            "percent": _percent(var),
-            "standard_error": se,
-            "df_satterthwaite": nu,
-            "ci_low": low,
-            "ci_high": high,
-        }
-    )
-    return table, notes
+    return _interval_frame(effects, var, se, nu, level, {}), notes
 
 
 def g_study_from_scores(
