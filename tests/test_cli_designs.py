@@ -46,6 +46,16 @@ def test_two_facets_with_missing_scores_by_reml() -> None:
     g = g_study(frame, design="p x r x o", facets={"p": "person", "o": "occasion"})
     best = d_study(g, {"r": range(1, 7), "o": [1, 2, 3]}).smallest(0.6)
     assert f"n_r = {int(best['n_r'])}, n_o = {int(best['n_o'])}" in res.output
+    # the REML components' Satterthwaite intervals, shown as the ANOVA ones are
+    shown = g.components.dropna(subset=["ci_low"])
+    assert not shown.empty
+    for row in shown.itertuples():
+        assert f"{row.ci_low:.4f} to {row.ci_high:.4f}" in res.output
+    js = runner.invoke(app, [*PRXO, "--design", "p x r x o", "--facet", "o=occasion",
+                             "--format", "json"])  # fmt: skip
+    comps = cli_json(js.stdout)["g_study"]["components"]
+    assert {"standard_error", "df_satterthwaite", "ci_low", "ci_high"} <= set(comps[0])
+    assert_allclose([c["ci_high"] for c in comps], g.components["ci_high"], rtol=1e-12)
     out_of_reach = runner.invoke(app, [*PRXO, "--design", "p x r x o", "--facet", "o=occasion",
                                        "--target", "0.99"])  # fmt: skip
     assert out_of_reach.exit_code == 0 and "no design in the D-study reaches" in out_of_reach.output

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
+from scipy.stats import chi2
 
 from accord._errors import DegenerateDataWarning, InvalidInputError
 from accord.agreement.gtheory import d_study, g_study
@@ -275,3 +276,136 @@ def test_d_study_figure_draws_one_line_per_occasion_count() -> None:
     assert ax.get_ylabel() == "E rho^2"
     with pytest.raises(InvalidInputError, match="d_study_figure"):
         d_study_figure(g)
+
+
+def _dense_reml_information(
+    frame: pd.DataFrame, columns: list[list[str]], v: np.ndarray
+) -> np.ndarray:
+    """Observed information of the REML log-likelihood in the variances, analytically on the
+    dense ``V = sum v_k Z_k Z_k' + v_e I`` (Searle, Casella & McCulloch 1992, eq. 6.74):
+    ``y'P V_i P V_j P y - tr(P V_i P V_j) / 2``, ``P = V^-1 - V^-1 X (X'V^-1 X)^-1 X'V^-1``."""
+    y = frame["score"].to_numpy()
+    n = y.size
+    vs = []
+    for cols in columns:
+        codes = pd.factorize(frame[cols].astype(str).agg("|".join, axis=1))[0]
+        z = np.zeros((n, codes.max() + 1))
+        z[np.arange(n), codes] = 1.0
+        vs.append(z @ z.T)
+    vs.append(np.eye(n))
+    big_v = sum(vk * m for vk, m in zip(v, vs, strict=True))
+    vinv = np.linalg.inv(big_v)
+    x = np.ones((n, 1))
+    p = vinv - vinv @ x @ np.linalg.inv(x.T @ vinv @ x) @ x.T @ vinv
+    py = p @ y
+    k = len(vs)
+    info = np.zeros((k, k))
+    for i in range(k):
+        for j in range(k):
+            pvi, pvj = p @ vs[i], p @ vs[j]
+            info[i, j] = py @ vs[i] @ pvj @ py - 0.5 * np.trace(pvi @ pvj)
+    return info
+
+
+@pytest.mark.parametrize(
+    ("name", "design", "columns"),
+    [
+        ("pr_missing", "p x r", [["person"], ["rater"]]),
+        (
+            "prxo_missing",
+            "p x r x o",
+            [
+                ["person"],
+                ["rater"],
+                ["occasion"],
+                ["person", "rater"],
+                ["person", "occasion"],
+                ["rater", "occasion"],
+            ],
+        ),
+    ],
+)
+def test_reml_intervals_from_the_observed_information(
+    name: str, design: str, columns: list[list[str]]
+) -> None:
+    g = _study(name, design, method="reml")
+    comp = g.components
+    v = comp["variance"].to_numpy()
+    free = v > 1e-6 * v.sum()
+    frame = pd.read_csv(HERE / f"{name}.csv")
+    info = _dense_reml_information(frame, columns, v)
+    cov = np.linalg.inv(info[np.ix_(free, free)])
+    se = np.sqrt(np.diag(cov))
+    assert_allclose(comp["standard_error"].to_numpy()[free], se, rtol=1e-3)
+    nu = 2 * v[free] ** 2 / se**2
+    assert_allclose(comp["df_satterthwaite"].to_numpy()[free], nu, rtol=2e-3)
+    assert_allclose(comp["ci_low"].to_numpy()[free], nu * v[free] / chi2.ppf(0.975, nu), rtol=2e-3)
+    assert_allclose(comp["ci_high"].to_numpy()[free], nu * v[free] / chi2.ppf(0.025, nu), rtol=2e-3)
+    assert np.isnan(comp["standard_error"].to_numpy()[~free]).all()
+    assert np.isnan(comp["ci_low"].to_numpy()[~free]).all()
+    if (~free).any():
+        assert any("boundary 0" in note for note in g.notes)
+
+
+def _seeded_pr(n_p: int, n_r: int, drop: int, seed: int) -> pd.DataFrame:
+    """Seeded p x r scores (person sd 1, rater sd 0.5, residual sd 0.7), ``drop`` cells off."""
+    rng = np.random.default_rng(seed)
+    y = rng.normal(0, 1, (n_p, 1)) + rng.normal(0, 0.5, (1, n_r)) + rng.normal(0, 0.7, (n_p, n_r))
+    person, rater = np.divmod(np.arange(n_p * n_r), n_r)
+    frame = pd.DataFrame({"person": person, "rater": rater, "score": y.ravel()})
+    return frame.drop(index=rng.choice(frame.index, drop, replace=False)).reset_index(drop=True)
+
+
+def _dense_reml_deviance(frame: pd.DataFrame, v: np.ndarray) -> float:
+    """-2 REML log-likelihood (less its constant) of p x r scores at variances (p, r, pr):
+    ``log|V| + log|X'V^-1 X| + y'Py`` (Harville 1977, eq. 4.4)."""
+    y = frame["score"].to_numpy()
+    zp = (frame["person"].to_numpy()[:, None] == np.unique(frame["person"])).astype(float)
+    zr = (frame["rater"].to_numpy()[:, None] == np.unique(frame["rater"])).astype(float)
+    big_v = v[0] * zp @ zp.T + v[1] * zr @ zr.T + v[2] * np.eye(y.size)
+    vinv = np.linalg.inv(big_v)
+    x = np.ones((y.size, 1))
+    xvx = x.T @ vinv @ x
+    p = vinv - vinv @ x @ np.linalg.inv(xvx) @ x.T @ vinv
+    return float(np.linalg.slogdet(big_v)[1] + np.linalg.slogdet(xvx)[1] + y @ p @ y)
+
+
+def test_reml_intervals_match_a_finite_difference_hessian_of_a_dense_reml_deviance() -> None:
+    # independent computation: central second differences (steps 1e-3 of each variance) of the
+    # dense REML deviance above; information = half its Hessian; Satterthwaite's interval
+    # with nu = 2 v^2 / var (SAS PROC MIXED's CL option) from scipy's chi-square quantiles
+    frame = _seeded_pr(12, 5, drop=9, seed=37)
+    g = g_study(frame, design="p x r", facets={"p": "person", "r": "rater"}, method="reml")
+    comp = g.components
+    v = comp["variance"].to_numpy()
+    assert (v > 0.05).all()
+    h = 1e-3 * v
+    hess = np.zeros((3, 3))
+    for i in range(3):
+        for j in range(3):
+            total = 0.0
+            for si, sj in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+                x = v.copy()
+                x[i] += si * h[i]
+                x[j] += sj * h[j]
+                total += si * sj * _dense_reml_deviance(frame, x)
+            hess[i, j] = total / (4 * h[i] * h[j])
+    var = np.diag(np.linalg.inv(hess / 2))
+    nu = 2 * v**2 / var
+    assert_allclose(comp["standard_error"], np.sqrt(var), rtol=2e-3)
+    assert_allclose(comp["df_satterthwaite"], nu, rtol=4e-3)
+    assert_allclose(comp["ci_low"], nu * v / chi2.ppf(0.975, nu), rtol=4e-3)
+    assert_allclose(comp["ci_high"], nu * v / chi2.ppf(0.025, nu), rtol=4e-3)
+    assert (comp["ci_low"] < comp["variance"]).all() and (comp["variance"] < comp["ci_high"]).all()
+
+
+def test_reml_intervals_equal_the_anova_satterthwaite_ones_on_a_balanced_design() -> None:
+    # balanced, every ANOVA component positive: REML = ANOVA, and the inverse information
+    # is sum 2 (c EMS)^2 / df at EMS = MS, so nu = 2 v^2 / var is Brennan's (2001, sec. 6.1.2)
+    frame = _seeded_pr(10, 6, drop=0, seed=8)
+    kw = {"design": "p x r", "facets": {"p": "person", "r": "rater"}}
+    anova = g_study(frame, method="anova", **kw).components  # type: ignore[arg-type]
+    reml = g_study(frame, method="reml", **kw).components  # type: ignore[arg-type]
+    assert (anova["variance"] > 0).all()
+    cols = ["variance", "df_satterthwaite", "ci_low", "ci_high"]
+    assert_allclose(reml[cols].to_numpy(), anova[cols].to_numpy(), rtol=2e-4)

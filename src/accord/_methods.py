@@ -716,7 +716,9 @@ def g_study_methods(g: Any, best: Any = None, format: MethodsFormat = "text") ->
     how = (
         "by the expected mean squares of the balanced design (Satterthwaite intervals), "
         if g.method == "anova"
-        else "by restricted maximum likelihood with every effect random " + cite("bates2015") + ", "
+        else "by restricted maximum likelihood with every effect random "
+        + cite("bates2015")
+        + " (Satterthwaite intervals from the inverse information), "
     )
     comps = ", ".join(
         f"{row['effect']} {row['variance']:.3g} ({row['percent']:.0f}%)"

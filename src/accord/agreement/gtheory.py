@@ -67,7 +67,10 @@ class GStudy(Result):
         One row per effect (Brennan's names, the residual last): ``effect``, ``variance``,
         ``percent``, and with ANOVA ``df``, ``sum_of_squares``, ``mean_square``,
         ``standard_error`` (Brennan 2001, eq. 6.1), ``df_satterthwaite``, ``ci_low``,
-        ``ci_high`` (Satterthwaite's interval at ``confidence_level``).
+        ``ci_high`` (Satterthwaite's interval at ``confidence_level``); with REML
+        ``standard_error`` (the inverse observed information of the REML likelihood in the
+        variances), ``df_satterthwaite`` (``2 v^2 / se^2``), ``ci_low``, ``ci_high``
+        (Satterthwaite's; NaN, with a note, for an estimate at the boundary 0).
     sample_sizes : dict of str to float
         Levels of each facet in the data (within one level of its parents; the harmonic
         mean over objects of an incomplete design's scores per object and facet is not used:
@@ -202,19 +205,26 @@ def _anova_frame(
     with np.errstate(invalid="ignore", divide="ignore"):
         se = np.sqrt(np.sum(2.0 * terms**2 / (df[None, :] + 2.0), axis=1))
         nu = var**2 / np.sum(terms**2 / df[None, :], axis=1)
-    alpha = 1.0 - level
-    low, high = [], []
-    for v, d in zip(var, nu, strict=True):
-        ok = v > 0 and math.isfinite(d) and d > 0
-        lo_q = chi2_quantile(alpha / 2, d) if ok else 0.0
-        low.append(d * v / chi2_quantile(1 - alpha / 2, d) if ok else math.nan)
-        high.append(d * v / lo_q if lo_q > 0 else math.nan)
+    return _interval_frame(
+        effects, var, se, nu, level, {"df": df, "sum_of_squares": ss, "mean_square": ms}
+    )
+
+
+def _interval_frame(
+    effects: Sequence[Effect],
+    var: FloatArray,
+    se: FloatArray,
+    nu: FloatArray,
+    level: float,
+    first: Mapping[str, FloatArray],
+) -> pd.DataFrame:
+    """The components table: ``effect``, the columns ``first``, ``variance``, ``percent``,
+    ``standard_error``, ``df_satterthwaite`` and Satterthwaite's ``ci_low``, ``ci_high``."""
+    low, high = _satterthwaite_limits(var, nu, level)
     return pd.DataFrame(
         {
             "effect": [e.name for e in effects],
-            "df": df,
-            "sum_of_squares": ss,
-            "mean_square": ms,
+            **first,
             "variance": var,
             "percent": _percent(var),
             "standard_error": se,
@@ -223,6 +233,21 @@ def _anova_frame(
             "ci_high": high,
         }
     )
+
+
+def _satterthwaite_limits(
+    var: FloatArray, nu: FloatArray, level: float
+) -> tuple[list[float], list[float]]:
+    """Satterthwaite's interval ``nu v / chi2_{nu, 1 - a/2}`` to ``nu v / chi2_{nu, a/2}`` of
+    each component ``v`` with ``nu`` degrees of freedom (NaN: ``v`` or ``nu`` not positive)."""
+    alpha = 1.0 - level
+    low, high = [], []
+    for v, d in zip(var, nu, strict=True):
+        ok = v > 0 and math.isfinite(d) and d > 0
+        lo_q = chi2_quantile(alpha / 2, d) if ok else 0.0
+        low.append(d * v / chi2_quantile(1 - alpha / 2, d) if ok else math.nan)
+        high.append(d * v / lo_q if lo_q > 0 else math.nan)
+    return low, high
 
 
 def _start(scores: CodedScores) -> FloatArray | None:
@@ -238,21 +263,23 @@ def _start(scores: CodedScores) -> FloatArray | None:
     return out
 
 
-def _reml_table(scores: CodedScores) -> tuple[pd.DataFrame, str | None]:
+def _reml_table(scores: CodedScores, level: float) -> tuple[pd.DataFrame, list[str]]:
+    """REML components with Satterthwaite's intervals: ``nu = 2 v^2 / var(v)``, ``var(v)``
+    from the inverse observed information (SAS PROC MIXED's ``CL`` option)."""
     effects = scores.design.effects
     fit = fit_components(scores, effects[:-1], _start(scores))
     var = fit.variances
-    note = None if fit.converged else "the REML optimiser reported no convergence"
-    return (
-        pd.DataFrame(
-            {
-                "effect": [e.name for e in effects],
-                "variance": var,
-                "percent": _percent(var),
-            }
-        ),
-        note,
-    )
+    notes = [] if fit.converged else ["the REML optimiser reported no convergence"]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.sqrt(np.diag(fit.covariance))
+        nu = 2.0 * var**2 / se**2
+    boundary = [e.name for e, s in zip(effects, se, strict=True) if not math.isfinite(s)]
+    if boundary:
+        notes.append(
+            f"REML estimates with no interval ({', '.join(boundary)}): at the boundary 0"
+            " or a singular information"
+        )
+    return _interval_frame(effects, var, se, nu, level, {}), notes
 
 
 def g_study_from_scores(
@@ -278,9 +305,8 @@ def g_study_from_scores(
             neg = ", ".join(table.loc[table["variance"] < 0, "effect"])
             notes.append(f"negative ANOVA estimates ({neg}) are set to 0 in the D-study")
     else:
-        table, note = _reml_table(scores)
-        if note:
-            notes.append(note)
+        table, reml_notes = _reml_table(scores, confidence_level)
+        notes += reml_notes
     total = float(table["variance"].clip(lower=0).sum())
     if not total > 0:
         warn_degenerate("every score is the same: no variance to decompose", stacklevel=3)
@@ -353,7 +379,8 @@ def g_study(
     -------
     GStudy
         ``components`` (effect, variance, percent; with ANOVA the df, sums of squares, mean
-        squares, standard errors and intervals), the sizes, ``method`` and ``nesting``.
+        squares, standard errors and intervals; with REML standard errors and intervals), the
+        sizes, ``method`` and ``nesting``.
 
     Raises
     ------
@@ -368,7 +395,17 @@ def g_study(
     ``a`` and rater ``1`` of person ``b`` are two raters. ANOVA estimates can be negative;
     they are reported as estimated and set to 0 in a D-study (Brennan 2001, sec. 3.4.3).
     Standard errors are Brennan's eq. (6.1), ``sqrt(sum 2 (c MS)^2 / (df + 2))``, and the
-    intervals Satterthwaite's (Brennan 2001, sec. 6.1.2). REML components are not negative.
+    intervals Satterthwaite's (Brennan 2001, sec. 6.1.2). REML components are not negative;
+    their standard errors are the square roots of the diagonal of the inverse observed
+    information (half the Hessian of the REML deviance in the variances, by central
+    differences) and their intervals Satterthwaite's with ``nu = 2 v^2 / se^2`` degrees of
+    freedom, ``nu v / chi2_{nu, 1 - a/2}`` to ``nu v / chi2_{nu, a/2}``: the convention of
+    SAS PROC MIXED's ``CL`` option for variance components (SAS/STAT User's Guide, "COVTEST
+    and CL"; Satterthwaite 1946), chosen over a Wald interval ``v -+ z se`` because it stays
+    above 0 and is skewed as a variance's sampling distribution is, and because on a
+    balanced design, where REML equals ANOVA (no component negative), it is the ANOVA
+    Satterthwaite interval. lme4's ``confint`` profiles the likelihood instead and can
+    differ in small samples.
     On a complete one-facet design ``p x r`` the D-study coefficients at ``n'_r = n_r`` are
     the ICCs: ``E rho^2`` = ICC(C,k) and ``Phi`` = ICC(A,k) (McGraw & Wong 1996).
 

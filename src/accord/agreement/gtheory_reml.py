@@ -22,6 +22,7 @@ minimised over ``sqrt g >= 0`` by L-BFGS-B (lme4's parameterisation, its bounds 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 
@@ -249,6 +250,9 @@ class REMLComponents:
         Distinct patterns of the objects' cells.
     n_evaluations : int
         Deviance evaluations of the last search.
+    covariance : ndarray, shape (K + 1, K + 1)
+        Inverse of the observed information of the REML log-likelihood in the variances
+        (scores' units squared); NaN rows and columns for components at the boundary 0.
     """
 
     variances: FloatArray
@@ -256,6 +260,52 @@ class REMLComponents:
     converged: bool
     n_patterns: int
     n_evaluations: int
+    covariance: FloatArray
+
+
+def _full_deviance(sums: PatternSums, v: FloatArray) -> float:
+    """The REML deviance (less ``(N - 1) log 2 pi``) at variances ``v`` (residual last), on
+    the scale of the centred and scaled scores: ``ld(theta) + (N - 1) log s2 + Q(theta)/s2``
+    with ``theta = sqrt(v / s2)`` (Bates et al. 2015, eq. 41 before profiling ``s2``)."""
+    s2 = float(v[-1])
+    if not s2 > 0 or np.any(v[:-1] < 0):
+        return math.inf
+    dev, q = deviance(sums, np.sqrt(v[:-1] / s2))
+    n1 = sums.n_scores - 1
+    if not math.isfinite(dev):
+        return math.inf
+    return dev - n1 * math.log(q) + n1 * math.log(s2) + q / s2
+
+
+def _observed_covariance(sums: PatternSums, v: FloatArray) -> FloatArray:
+    """Inverse of half the central-difference Hessian of :func:`_full_deviance` at ``v``
+    over the components away from 0 (steps of 1e-4 of each); NaN elsewhere."""
+    free = np.flatnonzero(v > 1e-6 * float(v.sum()))
+    h = 1e-4 * v[free]
+    k = free.size
+    hess = np.zeros((k, k))
+
+    def at(i: int, di: float, j: int, dj: float) -> float:
+        x = v.copy()
+        x[free[i]] += di
+        x[free[j]] += dj
+        return _full_deviance(sums, x)
+
+    f0 = _full_deviance(sums, v)
+    for i in range(k):
+        hess[i, i] = (at(i, h[i], i, 0.0) - 2 * f0 + at(i, -h[i], i, 0.0)) / h[i] ** 2
+        for j in range(i):
+            num = (
+                at(i, h[i], j, h[j])
+                - at(i, h[i], j, -h[j])
+                - at(i, -h[i], j, h[j])
+                + at(i, -h[i], j, -h[j])
+            )
+            hess[i, j] = hess[j, i] = num / (4 * h[i] * h[j])
+    out = np.full((v.size, v.size), np.nan)
+    with contextlib.suppress(np.linalg.LinAlgError):  # NaN: the caller names them
+        out[np.ix_(free, free)] = np.linalg.inv(hess / 2.0)
+    return out
 
 
 def fit_components(
@@ -287,4 +337,5 @@ def fit_components(
     n_eval = int(best.nfev)
     s2 = q / (sums.n_scores - 1) * sums.scale
     variances = np.concatenate([best.x**2 * s2, [s2]])
-    return REMLComponents(variances, dev, bool(best.success), int(sums.n_pattern.size), n_eval)
+    cov = _observed_covariance(sums, variances / sums.scale) * sums.scale**2
+    return REMLComponents(variances, dev, bool(best.success), int(sums.n_pattern.size), n_eval, cov)

@@ -148,7 +148,10 @@ def _caption(g: Any, notes: str) -> str:
             f"{g.confidence_level:.0%} Satterthwaite CI"
         )
     else:
-        how = "Variance components by REML"
+        how = (
+            "Variance components by REML; SE from the inverse observed information, "
+            f"{g.confidence_level:.0%} Satterthwaite CI (nu = 2 v^2 / SE^2)"
+        )
     return how + (f". {notes}" if notes else "")
 
 
@@ -163,12 +166,12 @@ def _print(g: Any, d: Any, best: dict[str, Any], target: float, output: Path | N
     notes = "; ".join(g.notes)
     with output_console(output) as console:
         print_lead(console, lead)
-        anova = g.method == "anova"
+        shown = "ci_low" in g.components
         source = f"{g.n_scores} scores, {g.method}" if g.n_scores else "components given"
         console.print(
             rich_table(
                 _component_rows(g),
-                ["effect", "variance", "percent", *(["SE", "CI"] if anova else [])],
+                ["effect", "variance", "percent", *(["SE", "CI"] if shown else [])],
                 title=f"G-study of {g.design} ({g.nesting}; {source})",
                 caption=_caption(g, notes),
             )
