@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from .._errors import InvalidInputError, option
 from .._types import Alternative, FloatArray, IntArray, RngLike
-from .._validate import check_choice
+from .._validate import announce, check_choice
 from ..agreement._statistics import ItemSums
 from ..agreement.icc import ICCMethod
 from ..agreement.inference import CIKind, SEKind, check_ci
@@ -225,6 +225,7 @@ def agreement(
         batch_size=batch_size,
         **columns,
     )
+    announce(progress, "computing agreement")
     patterns = None
     if stats.item_patterns is None and ci == "analytic" and stats.item_counts is not None:
         patterns = patterns_from_counts(stats.item_counts.counts)

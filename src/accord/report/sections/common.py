@@ -84,7 +84,8 @@ def coefficients(ctx: Context) -> list[Any]:
         if ctx.numeric:
             return for_level(table.coefficients, ctx.level)
         out = list(table.coefficients)
-        if two_raters(ctx) and ctx.ratings is not None:
+        if two_raters(ctx) and ctx.ratings is not None:  # the table's Cohen rows, with IA
+            out = [c for c in out if c.name != "cohen_kappa"]
             out[:0] = _two_rater_rows(ctx, ctx.ratings)
         return out
 
