@@ -390,3 +390,52 @@ def test_span_report_says_why_unitizing_is_missing_with_overlaps() -> None:
                        "end": [5, 8, 5], "label": ["x", "y", "x"]})  # fmt: skip
     page = accord.report(accord.Spans.from_frame(df), progress=False)
     assert "Unitizing alpha not computed" in text_of(section_of(page.html, "spans"))
+
+
+# ------------------------------------------------------------------ engines
+
+
+def test_stream_page_shows_the_pairs_and_the_raters_of_the_memory_page() -> None:
+    columns = {"item": "patient", "rater": "rater", "label": "diagnosis", "progress": False}
+    memory = accord.report(EXAMPLES / "diagnoses.csv", **columns)  # type: ignore[arg-type]
+    streamed = accord.report(EXAMPLES / "diagnoses.csv", engine="stream", **columns)  # type: ignore[arg-type]
+    for name in ("pairwise", "raters"):
+        assert "Not available" not in section_of(streamed.html, name), name
+    # the pair tables are sums over items, merged batch by batch: the same mean pairwise
+    # kappa (Light's kappa of the six psychiatrists, 0.459 by accord.light_kappa in memory)
+    light = accord.light_kappa(
+        accord.read_ratings(EXAMPLES / "diagnoses.csv", item="patient", rater="rater",
+                            label="diagnosis")
+    ).statistic  # fmt: skip
+    lead = f"Mean Cohen's kappa over 15 pairs of raters: {light:.3f}"
+    assert lead in text_of(section_of(memory.html, "pairwise"))
+    assert lead in text_of(section_of(streamed.html, "pairwise"))
+    # the heatmap is drawn from the same matrix on both engines
+    fig = re.compile(r"<svg.*?</svg>", re.S)
+    assert fig.findall(section_of(memory.html, "pairwise")) == fig.findall(
+        section_of(streamed.html, "pairwise")
+    )
+    # each rater's sums against the consensus: the same cells, rater by rater
+    for rater in [f"rater{k}" for k in range(1, 7)]:
+        kept = row_values(section_of(memory.html, "raters"), rater)[:6]
+        assert row_values(section_of(streamed.html, "raters"), rater)[:6] == kept, rater
+    assert "permutation test of the ratings, run with the memory engine" in text_of(
+        section_of(streamed.html, "raters")
+    )
+
+
+def test_pair_heatmap_leaves_pairs_with_few_shared_items_blank() -> None:
+    from accord.report.sections.pairwise import MIN_SHARED
+
+    # raters a-b share 40 items; c shares 3 with each: those two cells are left blank
+    rng = np.random.default_rng(7)
+    rows = [(i, r, int(rng.integers(0, 2))) for i in range(40) for r in ("a", "b")]
+    rows += [(i, "c", int(rng.integers(0, 2))) for i in range(3)]
+    frame = pd.DataFrame(rows, columns=["item", "rater", "label"])
+    page = accord.report(frame, item="item", rater="rater", label="label", progress=False)
+    section = section_of(page.html, "pairwise")
+    assert f"blank: fewer than {MIN_SHARED} items in common" in text_of(section)
+    pairs = accord.pairwise_agreement(
+        accord.Ratings.from_long(frame, item="item", rater="rater", label="label")
+    )
+    assert int(pairs.n_common.loc["a", "c"]) == 3 < MIN_SHARED

@@ -258,9 +258,9 @@ def _cohen_rows(
     if ratings.multi_label:
         return []
     forms = [None] if ratings.level == "nominal" else [None, "quadratic"]
+    options = dict(population_size=population_size, test_value=test_value, alternative=alternative)
     try:
-        return [cohen_kappa(ratings, weights=w, population_size=population_size,
-                            test_value=test_value, alternative=alternative) for w in forms]  # fmt: skip
+        return [cohen_kappa(ratings, weights=w, **options) for w in forms]  # type: ignore[arg-type]
     except AccordError:
         return []
 

@@ -35,6 +35,7 @@ from ..engines._run import (
     ratings_in_memory,
     scan_ratings,
 )
+from ..stats.pairs import PairTables
 from ..stats.patterns import patterns_from_counts
 from ..stats.scores import ScoreCells, numeric_scale
 
@@ -240,6 +241,38 @@ def agreement(
         scores=scores,
         **estimates,
     )
+
+
+def rater_pair_tables(data: Any, *, max_cells: int = 50_000_000) -> PairTables | None:
+    """The contingency table of every rater pair, read where the ratings are: from
+    :class:`~accord.Ratings` in memory, or by the stream and dask engines from a
+    :class:`~accord.data.source.Source` (pair tables are sums over items, merged batch by
+    batch: bounded by raters x raters x categories, not by the ratings). None when the
+    tables would hold more than ``max_cells`` counts (very many categories).
+    """
+    from ..stats.pairs import PairCells
+
+    src = as_source(data, "pairwise_agreement")
+    columns: Any = src.read_options()
+    if src.engine == "memory":
+        return PairTables.from_ratings(
+            ratings_in_memory(src.data, owner="pairwise_agreement", **columns)
+        )
+    progress: Any = src.progress  # a callable, checked by the engine
+    stats, _ = scan_ratings(src.data, src.engine, owner="pairwise_agreement",
+                            statistics=("items", "raters", "pairs"), scheduler=src.scheduler,
+                            progress=progress, batch_size=src.batch_size,
+                            **columns)  # fmt: skip
+    pairs = stats.pair_tables
+    if isinstance(pairs, PairTables) or pairs is None:
+        return pairs
+    q = len(pairs.categories)
+    if pairs.n_pairs * q * q > max_cells:
+        return None
+    tables = np.zeros((pairs.n_pairs, q, q), dtype=np.int64)
+    np.add.at(tables, (pairs.pair, pairs.x, pairs.y), pairs.count)
+    assert isinstance(pairs, PairCells)
+    return PairTables(pairs.pairs, tables, pairs.raters, pairs.categories)
 
 
 def _statistics_for(wanted: set[str], *, engine: str, ci: str, level: str) -> tuple[str, ...]:
