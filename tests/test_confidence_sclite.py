@@ -268,8 +268,8 @@ def test_cli_prints_the_read_line(sgml: Path, sclite_data: Path, tmp_path: Path)
     n, speakers = len(words), words["speaker"].nunique()
     result = runner.invoke(app, ["confidence", "--sclite-sgml", str(sgml)])
     line = (
-        f"read {n} hypothesis words: {n} scored words (C, S, I; deletions are not scored) in "
-        f"{speakers} speakers; nothing dropped"
+        f"read {n:,} hypothesis words: {n:,} scored words (C, S, I; deletions are not scored) "
+        f"in {speakers} speakers; nothing dropped"
     )
     assert line in " ".join(result.stdout.split())
     data = tmp_path / "units.csv"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import doctest
 import importlib
 import importlib.util
-import os
 import re
 import types
 from pathlib import Path
@@ -25,12 +24,14 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A scratch folder that sees the bundled examples, so pages that write files write there."""
     (tmp_path / "examples").symlink_to(ROOT / "examples")
     monkeypatch.chdir(tmp_path)
+    # the pages show tables as printed 120 columns wide, whatever the terminal running the
+    # tests is (pandas and the command line read COLUMNS)
+    monkeypatch.setenv("COLUMNS", "120")
     return tmp_path
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
 def test_doc_examples_run(page: Path, workdir: Path) -> None:
-    os.environ.setdefault("COLUMNS", "120")
     result = doctest.testfile(
         str(page),
         module_relative=False,

@@ -33,6 +33,29 @@ def test_an_agreement_table_shows_the_verdict_of_accord_agree(examples: Path) ->
     assert lead in table._repr_markdown_()
 
 
+def test_a_two_rater_table_headlines_cohen_as_the_terminal_and_the_page(examples: Path) -> None:
+    from tests.test_report import section_of
+    from tests.test_report_levels import text_of
+
+    path = str(examples / "birads.csv")
+    columns = {"item": "finding", "rater": "modality", "label": "birads"}
+    for level, name in (("nominal", "Cohen's kappa 0.82"),
+                        ("ordinal", "Cohen's kappa (quadratic weights) 0.90")):  # fmt: skip
+        args = ["agree", path, *(f"--{k}={v}" for k, v in columns.items()), f"--level={level}"]
+        lead = _lead(args)
+        # Sickles et al. (1990) BI-RADS data: Cohen's kappa 0.82, quadratic-weighted 0.90
+        # (hand-checked in tests/test_report.py); the headline of two raters is Cohen's
+        assert lead.startswith(name), lead
+        table = accord.agreement(path, level=level, **columns)
+        assert table.coefficients[0].name == "cohen_kappa"  # a row of the table shown alone
+        assert lead in table._repr_markdown_()
+        page = accord.report(path, level=level, progress=False, **columns)
+        words = " ".join(text_of(section_of(page.html, "summary")).split())
+        label, value = name.rsplit(" ", 1)
+        shown = words.split(label + " ", 1)[1].split(" ", 1)[0]  # the page's 3 decimals
+        assert f"{float(shown):.2f}" == value, words
+
+
 def test_a_panel_calibration_shows_the_verdict_of_accord_calibrate(examples: Path) -> None:
     path = examples / "panel.csv"
     lead = _lead(["calibrate", str(path), "--item", "proposal", "--rater", "reviewer",

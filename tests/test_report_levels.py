@@ -279,6 +279,24 @@ def test_inline_report_styles_only_itself(lesion_page: HtmlReport) -> None:
 # ------------------------------------------------------------------ browser
 
 
+#: The width of the page's column, and the share of the page's height the Methods take.
+WIDTH_PROBE = r"""
+(() => {
+  const wrap = document.querySelector('.accord-report .wrap');
+  const methods = document.getElementById('methods');
+  const whole = document.documentElement.scrollHeight;
+  return {wrapWidth: wrap ? wrap.getBoundingClientRect().width : 0,
+          methodsShare: methods ? methods.getBoundingClientRect().height / whole : 0};
+})()
+"""
+
+#: The laid-out height of each table inside a folded (closed) section.
+FOLDED_PROBE = r"""
+Array.from(document.querySelectorAll('.accord-report details:not([open]) table'))
+  .map(t => t.getBoundingClientRect().height)
+"""
+
+
 @pytest.mark.slow
 def test_report_reads_on_a_phone_on_a_desktop_and_on_paper(
     tmp_path: Path, lesion_page: HtmlReport
@@ -310,14 +328,19 @@ def test_report_reads_on_a_phone_on_a_desktop_and_on_paper(
         with browser() as tab:
             seen: dict[tuple[str, int], dict[str, object]] = {}
             for name, path in pages.items():
-                for width, height in ((390, 844), (1280, 900)):
+                for width, height in ((390, 844), (1280, 900), (1440, 900)):
                     tab.load(path, width=width, height=height)
-                    seen[(name, width)] = tab.evaluate(LAYOUT_PROBE)
-                    (tmp_path / f"{name}-{width}.png").write_bytes(tab.screenshot())
+                    seen[(name, width)] = {**tab.evaluate(LAYOUT_PROBE),
+                                           **tab.evaluate(WIDTH_PROBE)}  # fmt: skip
+                    shot = tmp_path / f"{name}-{width}.png"
+                    shot.write_bytes(tab.screenshot())
+                    print(f"screenshot: {shot}")  # shown with pytest -s / -rP
             printed: dict[str, tuple[int, object]] = {}
+            folded_in_print: dict[str, list[float]] = {}
             for name, path in pages.items():
                 tab.load(path, width=1280, height=900, media="print")
                 clipped = tab.evaluate(LAYOUT_PROBE)["clipped"]
+                folded_in_print[name] = tab.evaluate(FOLDED_PROBE)
                 printed[name] = (pdf_pages(tab.pdf()), clipped)
             host.write_text(f"<!DOCTYPE html><html><body>{host_body}</body></html>")
             tab.load(host, width=1280, height=900)
@@ -340,6 +363,17 @@ def test_report_reads_on_a_phone_on_a_desktop_and_on_paper(
         # figure labels stay readable: at least 7.5 CSS px on a phone, 9.5 on a desktop
         smallest = float(m["minFigureFont"])  # type: ignore[arg-type]
         assert smallest >= (7.5 if width == 390 else 9.5), f"{where}: {smallest:.1f} px labels"
+        # a wide screen gives the page its width: no table scrolls out of view at 1440 px
+        if width == 1440:
+            assert float(m["wrapWidth"]) >= 1300, where  # type: ignore[arg-type]
+            assert m["scrolling"] == [], f"{where}: {m['scrolling']}"
+        # on a phone the Methods tables are folded: the paragraph stays, far from half the page
+        if width == 390:
+            share = float(m["methodsShare"])  # type: ignore[arg-type]
+            assert share < 0.3, f"{where}: Methods is {share:.0%} of the page"
+    # print: folded sections print open (each folded table is laid out, not a bare heading)
+    for name, heights in folded_in_print.items():
+        assert heights and min(heights) > 0, (name, heights)
     # print: no table or figure clipped or scrolled, and few pages
     assert printed["lesions"][1] == [] and printed["diagnoses"][1] == []
     # (measurements: the method-comparison section with its Bland-Altman plots and its
@@ -390,3 +424,64 @@ def test_span_report_says_why_unitizing_is_missing_with_overlaps() -> None:
                        "end": [5, 8, 5], "label": ["x", "y", "x"]})  # fmt: skip
     page = accord.report(accord.Spans.from_frame(df), progress=False)
     assert "Unitizing alpha not computed" in text_of(section_of(page.html, "spans"))
+
+
+# ------------------------------------------------------------------ engines
+
+
+def test_stream_page_shows_the_pairs_and_the_raters_of_the_memory_page() -> None:
+    columns = {"item": "patient", "rater": "rater", "label": "diagnosis", "progress": False}
+    memory = accord.report(EXAMPLES / "diagnoses.csv", **columns)  # type: ignore[arg-type]
+    streamed = accord.report(EXAMPLES / "diagnoses.csv", engine="stream", **columns)  # type: ignore[arg-type]
+    for name in ("pairwise", "raters"):
+        assert "Not available" not in section_of(streamed.html, name), name
+    # the pair tables are sums over items, merged batch by batch: the same mean pairwise
+    # kappa (Light's kappa of the six psychiatrists, 0.459 by accord.light_kappa in memory)
+    light = accord.light_kappa(
+        accord.read_ratings(EXAMPLES / "diagnoses.csv", item="patient", rater="rater",
+                            label="diagnosis")
+    ).statistic  # fmt: skip
+    lead = f"Mean Cohen's kappa over 15 pairs of raters: {light:.3f}"
+    assert lead in text_of(section_of(memory.html, "pairwise"))
+    assert lead in text_of(section_of(streamed.html, "pairwise"))
+    # the heatmap is drawn from the same matrix on both engines
+    fig = re.compile(r"<svg.*?</svg>", re.S)
+    assert fig.findall(section_of(memory.html, "pairwise")) == fig.findall(
+        section_of(streamed.html, "pairwise")
+    )
+    # each rater's sums against the consensus: the same cells, rater by rater
+    for rater in [f"rater{k}" for k in range(1, 7)]:
+        kept = row_values(section_of(memory.html, "raters"), rater)[:6]
+        assert row_values(section_of(streamed.html, "raters"), rater)[:6] == kept, rater
+    assert "permutation test of the ratings, run with the memory engine" in text_of(
+        section_of(streamed.html, "raters")
+    )
+
+
+def test_pair_heatmap_leaves_pairs_with_few_shared_items_blank() -> None:
+    from accord.report.sections.pairwise import MIN_SHARED
+
+    # raters a-b share 40 items; c shares 3 with each: those two cells are left blank
+    rng = np.random.default_rng(7)
+    rows = [(i, r, int(rng.integers(0, 2))) for i in range(40) for r in ("a", "b")]
+    rows += [(i, "c", int(rng.integers(0, 2))) for i in range(3)]
+    frame = pd.DataFrame(rows, columns=["item", "rater", "label"])
+    page = accord.report(frame, item="item", rater="rater", label="label", progress=False)
+    section = section_of(page.html, "pairwise")
+    assert f"blank: fewer than {MIN_SHARED} items in common" in text_of(section)
+    pairs = accord.pairwise_agreement(
+        accord.Ratings.from_long(frame, item="item", rater="rater", label="label")
+    )
+    assert int(pairs.n_common.loc["a", "c"]) == 3 < MIN_SHARED
+
+
+def test_two_rater_page_lists_each_coefficient_once() -> None:
+    page = accord.report(EXAMPLES / "birads.csv", item="finding", rater="modality",
+                         label="birads", level="ordinal", progress=False)  # fmt: skip
+    section = text_of(section_of(page.html, "coefficients"))
+    # Conger's and Light's kappa equal Cohen's for two raters (one pair, one table): not
+    # repeated, and no advice to pass ci='bootstrap' for a Light's kappa not shown
+    for name in ("Conger's kappa", "Light's kappa", "ci='bootstrap'", "--ci bootstrap"):
+        assert name not in section, name
+    assert section.count("Cohen's kappa (quadratic weights) 0.897") == 1
+    assert "13 coefficients" in section

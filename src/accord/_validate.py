@@ -80,6 +80,23 @@ def check_callback(
     return cast(Callable[[int, int | None], None], value)
 
 
+def announce(progress: Any, phase: str) -> None:
+    """Tell a progress display what the work does next (``"counting ratings"``, ``"computing
+    agreement"``) when it shows phases: a callback with a ``phase(text)`` method. Plain
+    callbacks and None are left alone.
+
+    >>> class Shown:
+    ...     def __call__(self, done, total): pass
+    ...     def phase(self, text): print(text)
+    >>> announce(Shown(), "computing agreement")
+    computing agreement
+    >>> announce(print, "computing agreement"); announce(None, "counting ratings")
+    """
+    tell = getattr(progress, "phase", None)
+    if callable(tell):
+        tell(phase)
+
+
 def check_choice(name: str, value: object, allowed: Sequence[object], owner: str) -> None:
     """Raise :class:`InvalidInputError` when option ``name`` of ``owner`` is none of
     ``allowed``.

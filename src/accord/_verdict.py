@@ -286,6 +286,21 @@ def benchmark_reading(
     return text + ")"
 
 
+def interval_digits(low: float, high: float, digits: int = 2, most: int = 6) -> int:
+    """Decimals enough for the two ends of an interval to read differently: ``digits``, or
+    more (up to ``most``) when they would round alike.
+
+    >>> interval_digits(0.4883, 0.4912), interval_digits(0.32, 0.54), interval_digits(1.0, 1.0)
+    (3, 2, 2)
+    """
+    if not (math.isfinite(low) and math.isfinite(high)) or low == high:
+        return digits
+    for shown in range(digits, most + 1):
+        if f"{low:.{shown}f}" != f"{high:.{shown}f}":
+            return shown
+    return most
+
+
 def verdict(
     coef: Any,
     low: float,
@@ -302,7 +317,8 @@ def verdict(
     :func:`benchmark_reading`), or the band of the estimate when it has no standard error.
     The ICC is named with the bands of Koo & Li (2016) that its interval spans
     (:func:`icc_reading`); Krippendorff's alpha at an interval or ratio level is given without
-    a band. ``digits`` after the decimal point;
+    a band. ``digits`` after the decimal point, more when the interval's ends would read
+    alike (:func:`interval_digits`);
     ``distribution`` as :meth:`accord.Coefficient.benchmark` takes it.
 
     Examples
@@ -323,6 +339,7 @@ def verdict(
     if not math.isfinite(value):
         reason = getattr(coef, "reason", None) or "see the coefficient table"
         return f"{label} is undefined for these data: {reason}"
+    digits = interval_digits(low, high, digits)
     interval = (
         f" ({level_pct(confidence_level)} CI {low:.{digits}f} to {high:.{digits}f})"
         if math.isfinite(low) and math.isfinite(high)

@@ -236,8 +236,33 @@ def agreement_table(
     )  # fmt: skip
     if "icc" in wanted and ratings is not None and d.level in ("interval", "ratio"):
         out.extend(icc(ratings, method=icc_method).forms)  # single and average, six forms
+    if coefficients is None and ratings is not None:
+        out[:0] = _cohen_rows(ratings, population_size, test_value, alternative)
     report = ratings.report if ratings is not None else None
     return AgreementTable(tuple(out), d.level, ci, report, _design(d), left_out)
+
+
+def _cohen_rows(
+    ratings: Ratings, population_size: float | None, test_value: float, alternative: Alternative
+) -> list[Coefficient]:
+    """Cohen's kappa of two raters on categories (and its quadratic-weighted form on an
+    ordinal scale), first in the table: the coefficient the command line and the report
+    headline for two raters, so that a table shown alone (in a notebook) headlines it too.
+    None when there are not two raters, the labels are sets or measurements, or Cohen's
+    kappa cannot be computed (the other rows say why)."""
+    from .._errors import AccordError
+    from .two_raters import cohen_kappa
+
+    if ratings.n_raters != 2 or ratings.level not in ("nominal", "ordinal"):
+        return []
+    if ratings.multi_label:
+        return []
+    forms = [None] if ratings.level == "nominal" else [None, "quadratic"]
+    options = dict(population_size=population_size, test_value=test_value, alternative=alternative)
+    try:
+        return [cohen_kappa(ratings, weights=w, **options) for w in forms]  # type: ignore[arg-type]
+    except AccordError:
+        return []
 
 
 def _for_level(

@@ -31,6 +31,7 @@ from ._common import (
     check_export_options,
     check_output,
     command_source,
+    done_with,
     fail,
     format_ci,
     output_console,
@@ -129,7 +130,8 @@ def render(
 
     test = {k: v for k, v in (inference or {}).items() if k in ("test_value", "alternative")}
     if ratings is not None:  # two raters on categories: Cohen's kappa, the headline, is a row
-        results = [*(replace(c, **test) for c in two_rater_kappas(ratings)), *results]
+        shown = [c for c in results if c.name != "cohen_kappa"]  # the table's, as below
+        results = [*(replace(c, **test) for c in two_rater_kappas(ratings)), *shown]
     table = AgreementTable(tuple(results), measurement, ci)
     dicts = table.rows(level)
     if fmt is OutputFormat.json:
@@ -376,6 +378,7 @@ def agree(
             icc_method=icc_method,  # type: ignore[arg-type]
             **interval,
         )
+        done_with(progress)
         render(
             table.report if ratings is None else ratings.report,
             list(table.coefficients) if shown is None else for_level(table.coefficients, level),
@@ -424,6 +427,7 @@ def _agree_sets(
                 distance=distance,  # type: ignore[arg-type]
                 **interval,
             )
+            done_with(progress)
             render(table.report, list(table.coefficients), shared.fmt, shared.output,
                    ci=interval["ci"])  # fmt: skip
         return

@@ -12,6 +12,7 @@ import enum
 import functools
 import inspect
 import io
+import numbers
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -364,29 +365,27 @@ def parse_na_values(text: str | None) -> list[str] | None:
 def progress_bar(
     show: bool, description: str, *, unit: str = "rows"
 ) -> Iterator[Callable[[int, int | None], None] | None]:
-    """A rich progress bar on standard error, fed ``(done, total)`` counted in ``unit``
-    (rows read, by default); None when not shown (``show`` False, or standard error is not
-    a terminal)."""
+    """A progress bar on standard error (:class:`accord.report._progress.PhaseBar`), fed
+    ``(done, total)`` counted in ``unit`` (rows read, by default) and told each later phase
+    (counting, computing) by the library; None when not shown (``show`` False, or standard
+    error is not a terminal). Call :func:`done_with` on it before printing results."""
     if not (show and sys.stderr.isatty()):
         yield None
         return
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from ..report._progress import PhaseBar
 
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed:,} " + unit),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        task = bar.add_task(description, total=None)
+    bar = PhaseBar(description, shown=True, unit=unit)
+    try:
+        yield bar
+    finally:
+        bar.close()
 
-        def update(rows: int, total: int | None) -> None:
-            bar.update(task, completed=rows, total=total)
 
-        yield update
+def done_with(progress: Callable[[int, int | None], None] | None) -> None:
+    """Erase the progress bar before results are printed: the verdict starts its own line."""
+    close = getattr(progress, "close", None)
+    if callable(close):
+        close()
 
 
 def wants_progress(fmt: OutputFormat, quiet: bool) -> bool:
@@ -840,11 +839,17 @@ class Cell(str):
 def format_number(value: Any, digits: int = 4) -> str:
     """Round for display only (the library never rounds).
 
+    Counts are grouped by thousands.
+
     >>> format_number(0.123456), format_number(float("nan")), format_number(3)
     ('0.1235', 'NaN', '3')
+    >>> format_number(10_000_000)
+    '10,000,000'
     """
     if isinstance(value, str):
         return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return f"{int(value):,}"
     if isinstance(value, float):
         if value != value:
             return "NaN"

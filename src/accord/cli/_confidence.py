@@ -191,12 +191,12 @@ def read_line(report: dict[str, Any]) -> str:
     kind = report["groups_are"]
     one = {"speakers": "speaker", "groups": "group"}.get(kind, kind)
     line = (
-        f"read {report['rows']} {report['read']}: {report['units']} {report['unit']} in "
-        f"{groups} {one if groups == 1 else kind}; nothing dropped"
+        f"read {report['rows']:,} {report['read']}: {report['units']:,} {report['unit']} in "
+        f"{groups:,} {one if groups == 1 else kind}; nothing dropped"
     )
     clipped = report["out_of_range_clipped"]
     if clipped:
-        line += f"; {clipped} confidence{'' if clipped == 1 else 's'} outside [0, 1] clipped"
+        line += f"; {clipped:,} confidence{'' if clipped == 1 else 's'} outside [0, 1] clipped"
     return line
 
 

@@ -219,6 +219,11 @@ def _export_ratings(
 
     names = ratings_keywords()
     if source_tool is None and not (names["item"] or names["rater"] or names["label"]):
+        if path.is_dir() and any(path.glob("**/*.ann")):  # a brat folder: span annotations
+            from ..io.spans import read_brat
+
+            with user_errors():
+                return read_brat(path)
         source_tool = _recognised(path)  # a file without columns: told by its content
     if source_tool is None:
         if field is not None:

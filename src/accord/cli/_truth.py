@@ -19,6 +19,7 @@ from ._common import (
     check_engine_options,
     check_output,
     command_source,
+    done_with,
     fail,
     format_number,
     output_console,
@@ -187,4 +188,5 @@ def truth(
             n_bootstrap=n_bootstrap,
             rng=seed,
         )
+        done_with(progress)
         render(result, result.report, shared.fmt, shared.output, top)

@@ -108,16 +108,16 @@ class ReadReport(Record):
 
     def __str__(self) -> str:
         head = (
-            f"read {self.rows} rows: {self.ratings} ratings of {self.items} items by "
-            f"{self.raters} raters"
+            f"read {self.rows:,} rows: {self.ratings:,} ratings of {self.items:,} items by "
+            f"{self.raters:,} raters"
         )
         notes = "".join(f"\nwarning: {note}" for note in self.notes)
         if self.order is not None:
             notes = f"\n{self.order}" + notes
         if not self.dropped:
             return head + "; nothing dropped" + notes
-        why = "; ".join(f"{n} {reason}" for reason, n in self.reasons.items())
-        return f"{head}; dropped {self.dropped} ({why})" + notes
+        why = "; ".join(f"{n:,} {reason}" for reason, n in self.reasons.items())
+        return f"{head}; dropped {self.dropped:,} ({why})" + notes
 
 
 class IdTables:

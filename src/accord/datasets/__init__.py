@@ -231,7 +231,7 @@ def load_pandalm() -> Ratings:
     >>> import accord
     >>> ratings = accord.datasets.load_pandalm()
     >>> print(ratings.report)
-    read 4970 rows: 4970 ratings of 999 items by 5 raters; nothing dropped
+    read 4,970 rows: 4,970 ratings of 999 items by 5 raters; nothing dropped
     >>> pair = ("annotator1", "annotator3")
     >>> round(accord.cohen_kappa(ratings, raters=pair).statistic, 2)
     0.88

@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from .._errors import InvalidInputError, option
 from .._types import IntArray, Level, Missing
-from .._validate import check_na_values, tidy_scalar
+from .._validate import announce, check_na_values, tidy_scalar
 from ..data.dictionary import GrowingDictionary, dictionary_codes, new_value_positions
 from ..data.dictionary import raw_label_domain as label_domain
 from ..data.encoder import LabelRowError, LabelsAs, missing_of, typed_ids
@@ -532,6 +532,7 @@ def stream_scan(
             enc.notes,
             order or enc.order,
         )
+    announce(scan.progress, "counting ratings")
     wanted = tuple(scan.statistics)
     if read.matrix is not None:
         counted = _from_matrix(read.matrix, remap, decoded, wanted, read.dropped)
@@ -735,7 +736,9 @@ def _merged(
 
 
 def _open(source: Any, scan: Scan, reader: str, batch_size: int) -> tuple[Any, list[str], str]:
-    """The batches' source (a pyarrow dataset or a DuckDB query), its files and format."""
+    """The batches' source (a pyarrow dataset or a DuckDB query), its files and format (the
+    progress display told that reading starts)."""
+    announce(scan.progress, "reading ratings")
     columns = list(scan.columns)
     if is_duckdb_relation(source):
         return DuckSource(source, columns, "DuckDB query"), ["DuckDB query"], "duckdb"

@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from .._errors import InvalidInputError, option
 from .._types import Alternative, FloatArray, IntArray, RngLike
-from .._validate import check_choice
+from .._validate import announce, check_choice
 from ..agreement._statistics import ItemSums
 from ..agreement.icc import ICCMethod
 from ..agreement.inference import CIKind, SEKind, check_ci
@@ -37,6 +37,7 @@ from ..engines._run import (
     ratings_in_memory,
     scan_ratings,
 )
+from ..stats.pairs import PairTables
 from ..stats.patterns import patterns_from_counts
 from ..stats.scores import ScoreCells, numeric_scale
 
@@ -227,6 +228,7 @@ def agreement(
         batch_size=batch_size,
         **columns,
     )
+    announce(progress, "computing agreement")
     patterns = None
     if stats.item_patterns is None and ci == "analytic" and stats.item_counts is not None:
         patterns = patterns_from_counts(stats.item_counts.counts)
@@ -241,6 +243,38 @@ def agreement(
         scores=scores,
         **estimates,
     )
+
+
+def rater_pair_tables(data: Any, *, max_cells: int = 50_000_000) -> PairTables | None:
+    """The contingency table of every rater pair, read where the ratings are: from
+    :class:`~accord.Ratings` in memory, or by the stream and dask engines from a
+    :class:`~accord.data.source.Source` (pair tables are sums over items, merged batch by
+    batch: bounded by raters x raters x categories, not by the ratings). None when the
+    tables would hold more than ``max_cells`` counts (very many categories).
+    """
+    from ..stats.pairs import PairCells
+
+    src = as_source(data, "pairwise_agreement")
+    columns: Any = src.read_options()
+    if src.engine == "memory":
+        return PairTables.from_ratings(
+            ratings_in_memory(src.data, owner="pairwise_agreement", **columns)
+        )
+    progress: Any = src.progress  # a callable, checked by the engine
+    stats, _ = scan_ratings(src.data, src.engine, owner="pairwise_agreement",
+                            plan=Plan(items=True, raters=True, pairs=True), scheduler=src.scheduler,
+                            progress=progress, batch_size=src.batch_size,
+                            **columns)  # fmt: skip
+    pairs = stats.pair_tables
+    if isinstance(pairs, PairTables) or pairs is None:
+        return pairs
+    q = len(pairs.categories)
+    if pairs.n_pairs * q * q > max_cells:
+        return None
+    tables = np.zeros((pairs.n_pairs, q, q), dtype=np.int64)
+    np.add.at(tables, (pairs.pair, pairs.x, pairs.y), pairs.count)
+    assert isinstance(pairs, PairCells)
+    return PairTables(pairs.pairs, tables, pairs.raters, pairs.categories)
 
 
 def _plan_for(wanted: set[str], *, engine: str, ci: str, level: str) -> Plan:

@@ -16,6 +16,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, option
+from .._validate import announce
 from ..consensus import (
     Consensus,
     ConsensusMissing,
@@ -298,6 +299,7 @@ def _from_engine(
         plan=Plan(raters=True, patterns=True) if engine == "stream" else COUNTS,
         **read,
     )
+    announce(read.get("progress"), "computing the consensus")
     plan = PatternConsensus.from_statistics(
         stats.item_counts,
         stats.item_patterns,

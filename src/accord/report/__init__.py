@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -38,6 +37,7 @@ from ..data.ratings import Ratings
 from ..data.source import Source, as_source
 from ._blocks import Section, fmt_int
 from ._context import Context, SectionUnavailable
+from ._progress import PhaseBar
 
 __all__ = ["HtmlReport", "report"]
 
@@ -171,40 +171,11 @@ def _read_file(
                                  **files, **encode)  # type: ignore[arg-type]  # fmt: skip
 
 
-class _Steps:
-    """A rich progress bar on stderr over the report's steps (or nothing; by default, a bar
-    when stderr is a terminal)."""
-
-    def __init__(self, total: int, enabled: bool | None) -> None:
-        self.progress: Any = None
-        self.task: Any = None
-        if sys.stderr.isatty() if enabled is None else enabled:
-            from rich.console import Console
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self.progress = Progress(
-                TextColumn("[progress.description]{task.description}"),
-                BarColumn(),
-                TextColumn("{task.completed}/{task.total}"),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            )
-            self.progress.start()
-            self.task = self.progress.add_task("report", total=total)
-
-    def step(self, description: str, run: Callable[[], Any]) -> Any:
-        if self.progress is not None:
-            self.progress.update(self.task, description=description)
-        try:
-            return run()
-        finally:
-            if self.progress is not None:
-                self.progress.advance(self.task)
-
-    def close(self) -> None:
-        if self.progress is not None:
-            self.progress.stop()
+def _steps(total: int, enabled: bool | None) -> PhaseBar:
+    """The report's one progress display over its steps (reading, each section, writing the
+    page), rows read shown beside it; a bar only when ``enabled`` (by default, when stderr
+    is a terminal)."""
+    return PhaseBar("reading", shown=enabled, steps=total, unit="rows read")
 
 
 def _score_confidence(
@@ -276,7 +247,7 @@ def render(
 
 
 def _build(
-    ctx: Context, sections: Sequence[tuple[str, Any]], steps: _Steps
+    ctx: Context, sections: Sequence[tuple[str, Any]], steps: PhaseBar
 ) -> tuple[list[Section], dict[str, str]]:
     """Each section that applies, in page order, then the methods section; and the sections
     left out, with why."""
@@ -293,7 +264,7 @@ def _build(
                 skipped[key] = str(exc)
                 return None
 
-        section = steps.step(name, run)
+        section = steps.step(f"computing {name}", run)
         if section is not None:
             built.append(section)
     built.append(build_methods(built, ctx))
@@ -306,12 +277,13 @@ def _finish(
     *,
     heading: str,
     subtitle: str,
-    steps: _Steps,
+    steps: PhaseBar,
     output: str | os.PathLike[str] | None,
 ) -> HtmlReport:
     """Render the page and its notebook fragment, and write the page when asked."""
     try:
-        html = steps.step("rendering", lambda: render(built, title=heading, subtitle=subtitle))
+        page = lambda: render(built, title=heading, subtitle=subtitle)  # noqa: E731
+        html = steps.step("writing the page", page)
         inline = render(built, title=heading, subtitle=subtitle, fragment=True)
     finally:
         steps.close()
@@ -332,7 +304,7 @@ def _span_report(
     from .sections import SPAN_SECTIONS
 
     ctx = Context(ratings=None, frame=None, item=None, rater=None, label=None, spans=spans)
-    steps = _Steps(4, enabled)
+    steps = _steps(4, enabled)
     try:
         built, skipped = _build(ctx, SPAN_SECTIONS, steps)
     except BaseException:
@@ -558,7 +530,7 @@ def report(
         *([src.confidence, src.correct] if src.confidence and src.correct else []),
         *([gold] if gold else []),
     ]
-    steps = _Steps(len(SECTIONS) + 2, bar)
+    steps = _steps(len(SECTIONS) + 2, bar)
     try:
         if src.engine == "memory":
             ratings, frame, source = steps.step("reading", lambda: _read(src, extra))
@@ -583,7 +555,7 @@ def report(
             inference=inference,
             regression=regression,
             error_ratio=float(error_ratio),
-            **_context_options(src),
+            **_context_options(src, steps),
         )
         built, skipped = _build(ctx, _judge_first(SECTIONS, judge), steps)
         subtitle = _subtitle(ctx)
@@ -647,14 +619,16 @@ def _pairwise_log(pairwise: Any) -> Any:
     return read_pairwise_judgments(pairwise)
 
 
-def _context_options(src: Source) -> dict[str, Any]:
+def _context_options(src: Source, steps: PhaseBar) -> dict[str, Any]:
     """The fields of the report's :class:`Context` that come from the source: its columns,
-    how its labels read, and (stream and dask) the source the engines read, without the
-    report's progress bar."""
+    how its labels read, and (stream and dask) the source the engines read, which report the
+    rows they read to the report's progress display (or to the callback given)."""
     names = ("item", "rater", "label", "confidence", "correct", "level", "categories",
              "na_values", "labels_as", "multi_label", "engine", "duplicates")  # fmt: skip
     in_memory = src.engine == "memory"
-    callback = None if isinstance(src.progress, bool) else src.progress
+    callback: Any = steps if steps.progress is not None else None
+    if not isinstance(src.progress, bool | None):
+        callback = src.progress
     origin = None
     if not in_memory:
         origin = as_source(src, "report", score=(), confidence=None, correct=None,

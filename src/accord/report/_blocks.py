@@ -265,9 +265,13 @@ def fmt_p(value: Any) -> str:
 
 
 def fmt_ci(low: Any, high: Any, digits: int = 3) -> str:
-    """An interval ``low to high``; an en dash when undefined."""
+    """An interval ``low to high`` (more decimals when its ends would read alike); an en
+    dash when undefined."""
     if not (_finite(low) and _finite(high)):
         return "\u2013"
+    from .._verdict import interval_digits
+
+    digits = interval_digits(float(low), float(high), digits)
     return f"{fmt(low, digits)} to {fmt(high, digits)}"
 
 

@@ -73,6 +73,10 @@ def two_raters(ctx: Context) -> bool:
     return ctx.has_labels and ctx.n_raters == 2
 
 
+#: Rows of the agreement table that repeat Cohen's kappa when there are two raters.
+TWO_RATER_REPEATS = frozenset({"cohen_kappa", "conger_kappa", "light_kappa"})
+
+
 def coefficients(ctx: Context) -> list[Any]:
     """Every coefficient the report shows, computed once: ``accord.agreement`` (for
     measurements the ICC and alpha at the data's level), plus Cohen's kappa and IA for two
@@ -85,7 +89,9 @@ def coefficients(ctx: Context) -> list[Any]:
         if ctx.numeric:
             return for_level(table.coefficients, ctx.level)
         out = list(table.coefficients)
-        if two_raters(ctx) and ctx.ratings is not None:
+        if two_raters(ctx) and ctx.ratings is not None:  # the table's Cohen rows, with IA
+            # Conger's and Light's kappa are Cohen's for two raters: not listed twice
+            out = [c for c in out if c.name not in TWO_RATER_REPEATS]
             out[:0] = _two_rater_rows(ctx, ctx.ratings)
         return out
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._blocks import Block, Column, Section, Table
+from .._blocks import Block, Column, Details, Section, Table
 from .._context import Context
 from .paragraph import methods_paragraph
 
@@ -38,20 +38,32 @@ def build_methods(sections: Sequence[Section], ctx: Context | None = None) -> Se
         )
     )
     refs = sorted(numbers.items(), key=lambda kv: kv[1])
+    # The paragraph to paste stays open; the tables behind it are folded (on a phone they
+    # would be half of every page) and print open.
     blocks: list[Block] = [
         *text,
-        Table.of(
+        Details(
+            f"How each number was computed ({len(rows)} topics)",
             (
-                Column.text("topic", 0),
-                Column.text("how it was computed", 1),
-                Column.text("refs", 2),
+                Table.of(
+                    (
+                        Column.text("topic", 0),
+                        Column.text("how it was computed", 1),
+                        Column.text("refs", 2),
+                    ),
+                    rows,
+                ),
             ),
-            rows,
         ),
-        Table.of(
-            (Column.text("", 0), Column.text("reference", 1)),
-            ((f"[{n}]", ref) for ref, n in refs),
-            caption="References.",
+        Details(
+            f"References ({len(refs)})",
+            (
+                Table.of(
+                    (Column.text("", 0), Column.text("reference", 1)),
+                    ((f"[{n}]", ref) for ref, n in refs),
+                    caption="References.",
+                ),
+            ),
         ),
     ]
     return Section(

@@ -27,27 +27,33 @@ __all__ = ["build_pairwise"]
 #: Raters shown in the heatmap.
 LIMIT = 40
 
+#: Pairs of raters who share fewer items than this are left blank in the heatmap.
+MIN_SHARED = 10
+
 
 def build_pairwise(ctx: Context) -> Section | None:
     """Heatmap of a two-rater measure over every pair of raters (three raters or more)."""
     if not ctx.has_labels or ctx.numeric or ctx.n_raters < 3:
         return None
-    ratings = ctx.ratings
-    if ratings is None:
-        return ctx.unavailable("pairwise", "Pairs of raters")
     from ...agreement import pairwise_agreement
-    from ...agreement.raters import RatingTallies
+    from ...front.agreement import rater_pair_tables
 
-    result = ctx.cached("pairwise", lambda: pairwise_agreement(ratings))
+    # The pair tables are sums over items: every engine gives them (raters x raters tables).
+    tables = ctx.cached("pair_tables", lambda: rater_pair_tables(ctx.data))
+    if tables is None:
+        return ctx.unavailable("pairwise", "Pairs of raters")
+    result = ctx.cached("pairwise", lambda: pairwise_agreement(tables))
     names = [str(r) for r in result.matrix.index]
-    values = result.matrix.to_numpy(dtype=np.float64)
+    common = result.n_common.to_numpy()
+    # a pair that shares a handful of items has a kappa of noise: left blank, not coloured
+    values = np.where(common >= MIN_SHARED, result.matrix.to_numpy(dtype=np.float64), np.nan)
     measure = "Cohen's kappa" if result.measure == "cohen_kappa" else str(result.measure)
     shown = list(range(len(names)))
     blocks: list[Block] = []
-    if len(names) > LIMIT:  # the raters with the most ratings
-        per_rater = ctx.cached("tallies", lambda: RatingTallies(ratings)).per_rater
+    if len(names) > LIMIT:  # the raters who share the most items with others
+        per_rater = common.sum(axis=1)
         shown = sorted(int(i) for i in np.argsort(-per_rater, kind="stable")[:LIMIT])
-        blocks.append(Note(f"Showing the {LIMIT} raters with the most ratings of {len(names)}."))
+        blocks.append(Note(f"Showing the {LIMIT} raters who share the most items of {len(names)}."))
     labels = [names[i] for i in shown]
     vmin = -1.0 if measure == "Cohen's kappa" else 0.0
     svg = figures.heatmap(
@@ -75,8 +81,8 @@ def build_pairwise(ctx: Context) -> Section | None:
     blocks.append(
         Figure(
             svg,
-            f"{measure} of every pair of raters that rated items in common (blank: no common "
-            "items).",
+            f"{measure} of every pair of raters that rated items in common (blank: fewer "
+            f"than {MIN_SHARED} items in common, too few for the pair's value to mean much).",
             f"Heatmap of pairwise {measure} among {len(labels)} raters",
         )
     )

@@ -67,13 +67,14 @@ def build_raters(ctx: Context) -> Section | None:
     # with two raters the pair is the consensus: the section is then only about the gold labels
     if ctx.n_raters < (2 if gold else 3):
         return None
-    if ctx.ratings is None:
-        return ctx.unavailable("raters", title)
+    # the per-rater sums against the consensus are merged batch by batch: every engine has
+    # them; the rating profiles and the permutation test need the ratings in memory
     raters = ctx.consensus_result().raters
     test = rater_test(ctx) if ctx.n_raters >= 3 else None
     gold_ci = _gold_intervals(ctx, raters)
     blocks: list[Block] = [_classes_figure(raters), _table(ctx, raters, test, gold_ci)]
-    blocks.extend(_profiles(ctx, raters))
+    if ctx.ratings is not None:
+        blocks.extend(_profiles(ctx, raters))
     lead = _stray_text(test, raters) + (
         " Agreement with the consensus is not correctness: the lone dissenter may be the "
         "one who is right."
@@ -246,6 +247,12 @@ def _stray_text(test: Any, raters: pd.DataFrame) -> str:
     the test, nothing is named)."""
     if len(raters) == 0:
         return "No rater could be scored."
+    if test is None and len(raters) >= 3:  # the stream and dask engines: no permutation test
+        return (
+            "The ranking below is by mean deviation from the consensus, for reference: whether "
+            "a rater strays beyond the noise is a permutation test of the ratings, run with "
+            "the memory engine."
+        )
     if test is None:
         return (
             "With two raters, neither can be said to stray from the other: the table compares "
