@@ -49,7 +49,10 @@ pytest-fast: env
 docs: env
 	NO_MKDOCS_2_WARNING=1 $(RUN) mkdocs build --strict --quiet
 
-test: lint lint-imports typecheck pytest docs
+# The site is built first, and the browser test of the docs (tests/test_docs_browser.py) looks at
+# that build instead of building its own.
+test: lint lint-imports typecheck docs
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} ACCORD_DOCS_SITE=$(CURDIR)/build/docs $(RUN) pytest -q
 
 bench: env
 	$(RUN) python benchmarks/agreement.py

@@ -30,7 +30,11 @@ PROBE = r"""
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site as ``mkdocs build`` writes it."""
+    """The site as ``mkdocs build`` writes it: the build of ``make docs`` when ``make test``
+    names it (``ACCORD_DOCS_SITE``), else a build of its own."""
+    built = os.environ.get("ACCORD_DOCS_SITE")
+    if built and (Path(built) / "index.html").is_file():
+        return Path(built)
     out = tmp_path_factory.mktemp("site")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "NO_MKDOCS_2_WARNING": "1"}
     done = subprocess.run(
