@@ -285,6 +285,41 @@ def test_bootstrap_is_seeded_and_covers_the_estimate():
     assert a.items["probability_low"].between(0, 1).all()
 
 
+def test_few_resamples_warn_naming_n_bootstrap_and_the_default_does_not():
+    # The project's convention (accord._bootstrap.warn_few_replicates, Efron & Tibshirani
+    # 1993): a percentile interval read from fewer than 1000 replicates warns.
+    ratings, _, _ = draw("dawid-skene", 30, 3, 2, seed=9)
+    with pytest.warns(
+        accord.AccordWarning, match=r"only 30 bootstrap replicates \(n_bootstrap=30\)"
+    ):
+        rater_model(ratings, n_bootstrap=30)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", accord.AccordWarning)
+        fit = rater_model(ratings, model="one-coin")
+    assert fit.n_bootstrap == 1000
+
+
+@pytest.mark.parametrize("model", ["dawid-skene", "one-coin", "mace", "glad"])
+def test_em_stops_only_once_the_posteriors_settle(model):
+    # The documented criterion: at convergence, one more EM iteration moves no posterior by
+    # more than sqrt(tol) (besides the log-likelihood gaining less than tol per rating).
+    from accord.truth._design import design_from_codes
+    from accord.truth._em import Options, e_step, fit_em, m_step
+
+    ratings, _, _ = draw(model, 60, 4, 3, seed=12)
+    design = design_from_codes(
+        ratings.item_codes, ratings.rater_codes, ratings.label_codes, n_items=ratings.n_items,
+        n_raters=ratings.n_raters, q=ratings.n_categories,
+        gold=np.full(ratings.n_items, -1, dtype=np.int64),
+    )  # fmt: skip
+    tol = 1e-6
+    options = Options(tol=tol, max_iter=2000)
+    fit = fit_em(design, model, options)
+    assert fit.converged
+    again, _ = e_step(design, m_step(design, fit.posterior, model, options, fit.params))
+    assert np.max(np.abs(again - fit.posterior)) <= np.sqrt(tol)
+
+
 def test_tables_and_methods_text():
     ratings, _, _ = draw("mace", 40, 4, 3, seed=10)
     fit = rater_model(ratings, model="mace", n_bootstrap=0)

@@ -32,10 +32,11 @@ MIN_INTERVAL_REPLICATES = 1000
 MAX_REPLICATES = 10_000_000
 
 
-def warn_few_replicates(n_boot: int, *, stacklevel: int = 3) -> None:
+def warn_few_replicates(n_boot: int, *, name: str = "n_boot", stacklevel: int = 3) -> None:
     """Warn (:class:`~accord.AccordWarning`) when ``n_boot`` is positive but below
     :data:`MIN_INTERVAL_REPLICATES`: the interval's ends are then quantiles of too few
-    replicates, and move with the seed.
+    replicates, and move with the seed. ``name`` is the option's name where it is not
+    ``n_boot`` (``n_bootstrap`` of :func:`accord.rater_model`).
 
     References
     ----------
@@ -54,10 +55,10 @@ def warn_few_replicates(n_boot: int, *, stacklevel: int = 3) -> None:
     """
     if 0 < n_boot < MIN_INTERVAL_REPLICATES:
         warnings.warn(
-            f"only {n_boot} bootstrap replicates ({option('n_boot', n_boot)}): the ends of a "
+            f"only {n_boot} bootstrap replicates ({option(name, n_boot)}): the ends of a "
             f"percentile or BCa interval are tail quantiles of the replicates and need at "
             f"least {MIN_INTERVAL_REPLICATES} (Efron & Tibshirani 1993); with fewer they "
-            f"move with the seed. Pass {option('n_boot', 2000)}",
+            f"move with the seed. Pass {option(name, 2000)}",
             AccordWarning,
             stacklevel=stacklevel,
         )

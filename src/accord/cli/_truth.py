@@ -162,7 +162,9 @@ def truth(
     ),
     duplicates: str = DUPLICATES_OPTION,
     n_bootstrap: int = typer.Option(
-        200, "--n-bootstrap", help="Bootstrap resamples of the items for the intervals (0: none)."
+        1000,
+        "--n-bootstrap",
+        help="Bootstrap resamples of the items for the intervals (0: none; below 1000 warns).",
     ),
     max_iter: int = typer.Option(1000, "--max-iter", help="EM iteration limit."),
     tol: float = typer.Option(1e-8, "--tol", help="EM tolerance, per rating."),

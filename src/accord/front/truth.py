@@ -60,7 +60,8 @@ def rater_model(ratings: Source | Ratings | Any, **options: Any) -> RaterModel:
         (semi-supervised EM), and each rater's confusion matrix is also estimated from the
         gold items alone (``gold_confusion``).
     tol : float
-        EM stops when the log-likelihood gains less than ``tol`` per rating.
+        EM stops when the log-likelihood gains less than ``tol`` per rating and no item's
+        posterior probability of a label moves by more than ``sqrt(tol)`` in an iteration.
     max_iter : int
         The iteration limit; stopping there warns, naming the model.
     smoothing : float
@@ -69,6 +70,8 @@ def rater_model(ratings: Source | Ratings | Any, **options: Any) -> RaterModel:
     mace_method : {"vb", "em"}
     n_bootstrap : int
         Resamples of the items for the intervals (0: none); each refit starts from the fit.
+        Fewer than 1000 warn, as every bootstrap interval of accord does: the ends are tail
+        quantiles of the replicates (Efron & Tibshirani 1993).
     level : float
         Confidence level of the intervals.
     rng : Generator, int or None

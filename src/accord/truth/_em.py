@@ -356,25 +356,36 @@ def fit_em(
     *,
     warn: bool = True,
 ) -> Fit:
-    """EM from majority vote (or from ``start``) until the log-likelihood gains less than
-    ``options.tol`` per rating, or ``options.max_iter`` iterations; a warning naming the
-    model when it stops at the limit."""
+    """EM from majority vote (or from ``start``) until it settles, or ``options.max_iter``
+    iterations; a warning naming the model when it stops at the limit.
+
+    EM has settled when both hold between two iterations: the log-likelihood gains less
+    than ``options.tol`` per rating, and no item's posterior probability of any label moves
+    by more than ``sqrt(options.tol)``. The second guards against a flat stretch of the
+    likelihood, where the log-likelihood barely moves while the posteriors still do; near
+    the optimum the log-likelihood changes with the square of the parameters' change, hence
+    the square root.
+    """
     posterior = majority_posteriors(design) if start is None else e_step(design, start)[0]
     params = start
     path: list[float] = []
     scale = options.tol * max(design.n_ratings, 1.0)
+    step = math.sqrt(options.tol)
     converged = False
     for _ in range(options.max_iter):
         params = m_step(design, posterior, model, options, params)
-        posterior, ll = e_step(design, params)
+        before, (posterior, ll) = posterior, e_step(design, params)
         path.append(ll + _glad_log_prior(params, options))
         if len(path) > 1 and abs(path[-1] - path[-2]) <= scale:
-            converged = True
-            break
+            moved = float(np.max(np.abs(posterior - before), initial=0.0))
+            if moved <= step:
+                converged = True
+                break
     if not converged and warn:
         warnings.warn(
             f"{model}: EM stopped at max_iter={options.max_iter} before the log-likelihood "
-            f"settled (tol={options.tol:g} per rating); raise max_iter or tol",
+            f"and the posteriors settled (tol={options.tol:g} per rating, "
+            f"{step:.2g} on a posterior); raise max_iter or tol",
             AccordWarning,
             stacklevel=3,
         )

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from .._bootstrap import warn_few_replicates
 from .._errors import InvalidInputError, bad_parameter
 from .._interval import check_confidence_level
 from .._types import FloatArray, IntArray, RngLike, as_generator
@@ -58,7 +59,7 @@ def rater_model(
     max_iter: int = 1000,
     smoothing: float = 0.0,
     mace_method: str = "vb",
-    n_bootstrap: int = 200,
+    n_bootstrap: int = 1000,
     level: float = 0.95,
     rng: RngLike = 0,
 ) -> RaterModel:
@@ -134,7 +135,7 @@ def rater_model_from_counts(
     max_iter: int = 1000,
     smoothing: float = 0.0,
     mace_method: str = "vb",
-    n_bootstrap: int = 200,
+    n_bootstrap: int = 1000,
     level: float = 0.95,
     rng: RngLike = 0,
     **read_options: Never,
@@ -200,7 +201,7 @@ def rater_model_from_codes(
     )  # fmt: skip
     defaults = {
         "model": "dawid-skene", "tol": 1e-8, "max_iter": 1000, "smoothing": 0.0,
-        "mace_method": "vb", "n_bootstrap": 200, "level": 0.95, "rng": 0,
+        "mace_method": "vb", "n_bootstrap": 1000, "level": 0.95, "rng": 0,
     }  # fmt: skip
     unknown = sorted(set(options) - set(defaults))
     if unknown:
@@ -265,6 +266,7 @@ def _fit(
 ) -> RaterModel:
     if design.q < 2:
         raise InvalidInputError("rater_model needs at least two categories")
+    warn_few_replicates(n_bootstrap, name="n_bootstrap", stacklevel=4)
     fit = fit_em(design, model, options)
     reps = bootstrap(design, fit, model, options, n_bootstrap, rng) if n_bootstrap else None
     prevalence = _prevalence(design, fit)
