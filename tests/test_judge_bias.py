@@ -311,3 +311,16 @@ def test_position_test_is_the_unpaired_binomial_when_no_pair_is_swapped() -> Non
     assert row["n_swapped"] == 0
     assert row["position_pvalue"] == pytest.approx(binomtest(7, 9).pvalue)
     assert "exact binomial test, no pair judged in both orders" in bias._headline()
+
+
+def test_position_test_with_no_discordant_pair_has_p_one_as_statsmodels() -> None:
+    # Every pair keeps its verdict in both orders (3 x, 2 y): no discordant pair, and the
+    # exact conditional test gives p = 1, as statsmodels' mcnemar(exact=True) on the table.
+    bias = position_bias(_swapped_log([("x", "x")] * 3 + [("y", "y")] * 2))
+    row = bias.table.iloc[0]
+    expected = mcnemar(np.array([[3, 0], [0, 2]]), exact=True).pvalue
+    assert row["position_test"] == "mcnemar_exact"
+    assert (row["favours_first"], row["favours_second"]) == (0, 0)
+    assert row["mcnemar_pvalue"] == pytest.approx(expected) == 1.0
+    assert row["position_pvalue"] == pytest.approx(expected)
+    assert math.isnan(row["mcnemar_odds_ratio"])

@@ -241,7 +241,9 @@ def position_bias(
     interval is exact when each (judge, item) is judged once in each order (the usual
     design); with repeats the cross-order pairs are not independent
     and the interval is too narrow. A judge with no decisive judgment, or no pair judged
-    in both orders, has NaN in the columns that need them.
+    in both orders, has NaN in the columns that need them; a judge whose pairs judged in
+    both orders never flip to the same position twice has McNemar p = 1, as the exact
+    conditional test gives with no discordant pair.
 
     References
     ----------
@@ -301,6 +303,10 @@ def position_bias(
     }
     columns["flip_rate_pvalue"] = np.full(len(per_judge), math.nan)
     paired = (per_judge["n_swapped"] > 0).to_numpy()
+    # Pairs judged in both orders but none discordant: the exact conditional test has
+    # p = 1 (no evidence of a preferred position), not NaN.
+    no_discordant = paired & (per_judge["favours_first"] + per_judge["favours_second"] == 0)
+    columns["mcnemar_pvalue"] = np.where(no_discordant, 1.0, columns["mcnemar_pvalue"])
     columns["position_test"] = np.where(paired, "mcnemar_exact", "binomial_unpaired")
     columns["position_pvalue"] = np.where(
         paired, columns["mcnemar_pvalue"], columns["first_win_rate_pvalue"]
