@@ -11,7 +11,7 @@ dropping 5 % of the units and relabelling 5 %. Seeded.
 - ``unitizing_alpha_1995``: the per-label 1995 alpha from the same table;
 - ``peer``: ``lindanna/unitized_alpha`` (``u_alpha``, a loop per character and per unit) on
   a continuum of 10^4 characters and 100 units, when its folder is given with ``--peer``
-  (it is not a package; the figures it prints are checked in ``tests/test_unitizing.py``).
+  (it is not a package; the figures it prints are checked in ``tests/spans/test_unitizing.py``).
 
     uv run --no-sync python benchmarks/unitizing.py            # 10^4 units over 10^6
     uv run --no-sync python benchmarks/unitizing.py --full     # 10^5 units over 10^7

@@ -694,3 +694,25 @@ def test_import_contracts_have_no_exceptions() -> None:
     contracts = config["tool"]["importlinter"]["contracts"]
     excepted = {c["id"]: c["ignore_imports"] for c in contracts if c.get("ignore_imports")}
     assert not excepted, excepted
+
+
+#: The test files that stay at the top of tests/: what holds across the packages of src.
+CROSS_CUTTING_TESTS = frozenset({
+    "architecture", "benchmark_bands", "docs", "docs_browser", "estimator_keywords",
+    "foundation_slice", "information", "methods_text", "notebook_words", "option_checks",
+    "registry", "results_display", "startup", "words_consistency",
+})  # fmt: skip
+
+
+def test_tests_mirror_the_packages_of_src() -> None:
+    """A test file is in the folder of the package it tests (tests/<package>/), each folder
+    names a package of src (or the command line's, cli), and only the cross-cutting files
+    stay at the top."""
+    tests = Path(__file__).resolve().parent
+    packages = {p.name for p in (tests.parent / "src" / "accord").iterdir() if p.is_dir()}
+    top = {p.stem.removeprefix("test_") for p in tests.glob("test_*.py")}
+    assert top <= CROSS_CUTTING_TESTS, sorted(top - CROSS_CUTTING_TESTS)
+    folders = {p.parent.name for p in tests.glob("*/test_*.py")}
+    assert folders <= packages, sorted(folders - packages)
+    for folder in folders:
+        assert (tests / folder / "__init__.py").is_file(), folder

@@ -34,7 +34,7 @@ def test_an_agreement_table_shows_the_verdict_of_accord_agree(examples: Path) ->
 
 
 def test_a_two_rater_table_headlines_cohen_as_the_terminal_and_the_page(examples: Path) -> None:
-    from tests.test_report import section_of
+    from tests.report.test_report import section_of
     from tests.test_report_levels import text_of
 
     path = str(examples / "birads.csv")
@@ -44,7 +44,7 @@ def test_a_two_rater_table_headlines_cohen_as_the_terminal_and_the_page(examples
         args = ["agree", path, *(f"--{k}={v}" for k, v in columns.items()), f"--level={level}"]
         lead = _lead(args)
         # Sickles et al. (1990) BI-RADS data: Cohen's kappa 0.82, quadratic-weighted 0.90
-        # (hand-checked in tests/test_report.py); the headline of two raters is Cohen's
+        # (hand-checked in tests/report/test_report.py); the headline of two raters is Cohen's
         assert lead.startswith(name), lead
         table = accord.agreement(path, level=level, **columns)
         assert table.coefficients[0].name == "cohen_kappa"  # a row of the table shown alone
