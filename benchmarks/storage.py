@@ -7,8 +7,9 @@ cell in 200). For each, ``stream_scan`` counts item counts, rater counts and pai
 every mode of :class:`accord.engines._matrix.MatrixModes` forced in turn, beside ``auto`` (the
 choice by cost): the ratings held as a matrix or as long codes (``storage``), the counts read
 from the filled cells or from every cell (``reading``), the pairs counted column by column or
-from long codes (``pairs``). Every mode gives the same numbers (``tests/engines/test_stream_cells.py``);
-the figures say what each costs where ``auto`` would not choose it. Then the memory engine's
+from long codes (``pairs``). Every mode gives the same numbers
+(``tests/engines/test_stream_cells.py``); the figures say what each costs where ``auto``
+would not choose it. Then the memory engine's
 id encoder (``encode_ids``, the growing dictionary on one batch) on 1M integer ids of each
 shape its paths serve. Timings are the best of ``--repeat`` runs (wall clock; on a shared
 machine they are noisy), with the bytes the matrix (or its cells) held.

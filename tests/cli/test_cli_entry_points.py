@@ -117,6 +117,7 @@ def test_report_on_a_brat_folder_writes_the_span_page(tmp_path: Path) -> None:
     res = runner.invoke(app, ["report", "examples/spans", "-o", str(out)])
     assert res.exit_code == 0, res.output
     assert "(summary, read, spans, methods)" in res.stdout
-    # by hand from the brat files (tests/report/test_report_levels.py): mean pairwise F1 over 3 pairs
+    # by hand from the brat files (tests/report/test_report_levels.py): mean pairwise F1
+    # over 3 pairs
     mean = (2 * 5 / 17 + 2 * 5 / 17 + 2 * 3 / 16) / 3
     assert f"mean pairwise F1 {mean:.3f} over 3 pairs" in out.read_text(encoding="utf-8")

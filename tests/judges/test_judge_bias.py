@@ -324,3 +324,18 @@ def test_position_test_with_no_discordant_pair_has_p_one_as_statsmodels() -> Non
     assert row["mcnemar_pvalue"] == pytest.approx(expected) == 1.0
     assert row["position_pvalue"] == pytest.approx(expected)
     assert math.isnan(row["mcnemar_odds_ratio"])
+
+
+def test_self_preference_with_no_discordant_pair_has_p_one_as_statsmodels() -> None:
+    # The judge and the human agree on every matched item (both prefer gpt-4 on 0 and 1,
+    # llama on 2 and 3): no discordant pair, so McNemar's exact test gives 1 (statsmodels).
+    rows = []
+    for q in range(4):
+        win = "model_a" if q < 2 else "model_b"
+        rows.append((q, "gpt-4", "llama", "gpt-4-judge", win))
+        rows.append((q, "gpt-4", "llama", "human", win))
+    log = pd.DataFrame(rows, columns=["question_id", "model_a", "model_b", "judge", "winner"])
+    res = self_preference(log, "gpt-4-judge", "gpt-4")
+    assert (res.n_matched, res.judge_only, res.other_only) == (4, 0, 0)
+    assert res.mcnemar_pvalue == mcnemar([[2, 0], [0, 2]], exact=True).pvalue == 1.0
+    assert math.isnan(res.odds_ratio)

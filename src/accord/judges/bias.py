@@ -733,7 +733,9 @@ def self_preference(
         n_matched=n, judge_only=b, other_only=c,
         difference=(b - c) / n if n else math.nan,
         odds_ratio=float(odds["m_odds_ratio"]), odds_ci_low=float(odds["m_ci_low"]),
-        odds_ci_high=float(odds["m_ci_high"]), mcnemar_pvalue=float(odds["m_pvalue"]),
+        odds_ci_high=float(odds["m_ci_high"]),
+        # matched pairs but none discordant: the exact conditional test gives 1
+        mcnemar_pvalue=1.0 if n and b + c == 0 else float(odds["m_pvalue"]),
         confidence_level=level,
         method=(
             "own-model win rate among the judge's decisive judgments of pairs with one own "

@@ -264,11 +264,24 @@ def _build(
                 skipped[key] = str(exc)
                 return None
 
-        section = steps.step(f"computing {name}", run)
+        section = steps.step(_phase(name), run)
         if section is not None:
             built.append(section)
     built.append(build_methods(built, ctx))
     return built, skipped
+
+
+def _phase(section: str) -> str:
+    """What the progress display says while a section is built.
+
+    >>> _phase("read"), _phase("method-comparison")
+    ('summarising what was read', 'computing method comparison')
+    """
+    return (
+        "summarising what was read"
+        if section == "read"
+        else f"computing {section.replace('-', ' ')}"
+    )
 
 
 def _finish(
