@@ -110,6 +110,14 @@ def report_command(
         help="A pairwise judge log (JSON, JSON Lines, Parquet or CSV; both orders of a pair "
         "where it has them): adds 'Is the judge biased?' (position and length bias).",
     ),
+    trial: str | None = typer.Option(
+        None,
+        "--trial",
+        help="The column naming the run (trial) of each label of a --judge run several "
+        "times: adds 'Does the judge agree with itself?' (its agreement over runs, the items "
+        "whose label flips, beside the humans'); --duplicates says which run the other "
+        "sections read.",
+    ),
     title: str | None = typer.Option(None, "--title", help="Title of the page."),
     output: Path = typer.Option(
         Path("report.html"), "--output", "-o", help="Where to write the page."
@@ -166,6 +174,8 @@ def report_command(
         raise fail("--epsilon is the judge's margin: give --judge too")
     if humans is not None and not judges:
         raise fail("--humans is the judge's panel: give --judge too")
+    if trial is not None and not judges:
+        raise fail("--trial names the runs of a judge: give --judge too")
     judge: Any = None if not judges else judges[0] if len(judges) == 1 else list(judges)
     check_output(output, creates=True)
     files = shared.files()
@@ -185,6 +195,7 @@ def report_command(
             humans=None if humans is None else [h.strip() for h in humans.split(",")],
             epsilon=epsilon,
             pairwise=pairwise,
+            trial=trial,
             title=title,
             output=output,
             seed=seed,

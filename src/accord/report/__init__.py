@@ -357,6 +357,7 @@ def report(
     humans: Sequence[Any] | None = None,
     epsilon: float | None = None,
     pairwise: Any = None,
+    trial: str | None = None,
     title: str | None = None,
     output: str | os.PathLike[str] | None = None,
     confidence_level: float = 0.95,
@@ -438,6 +439,13 @@ def report(
         :func:`accord.position_bias`, position consistency
         (:func:`accord.pairwise_preference_agreement`) and, when the log has ``length_a``
         and ``length_b``, :func:`accord.length_bias`.
+    trial : str, optional
+        The column naming the run of each label, for a judge run several times on the same
+        items (as ``accord judge --trial`` reads it): the section "Does the judge agree with
+        itself?" (:func:`accord.judge_consistency`: each judge's test-retest agreement with
+        its interval, the share of items whose label flips, the most fragile items, beside
+        the humans' agreement). Needs ``judge``; the other sections take one label per
+        (item, rater), so ``duplicates`` must say which of the judge's runs they read.
     title : str, optional
         Title of the page (default: the name of the source).
     output : str or path, optional
@@ -532,6 +540,7 @@ def report(
     inference = _inference(src, weights, se, rater_population_size, test_value, alternative)
     _check_regression(regression, error_ratio)
     _check_judge(src.data, src.label, judge, epsilon, humans)
+    _check_trial(src, judge, trial)
     from ..data.spans import Spans
 
     bar = src.progress if src.progress is None or isinstance(src.progress, bool) else False
@@ -542,6 +551,7 @@ def report(
         *dict.fromkeys(score_conf.values()),
         *([src.confidence, src.correct] if src.confidence and src.correct else []),
         *([gold] if gold else []),
+        *([trial] if trial else []),
     ]
     steps = _steps(len(SECTIONS) + 2, bar)
     try:
@@ -564,6 +574,7 @@ def report(
             humans=None if humans is None else tuple(humans),
             epsilon=epsilon,
             pairwise=_pairwise_log(pairwise),
+            trial=trial,
             weights=weights,
             inference=inference,
             regression=regression,
@@ -657,7 +668,9 @@ def _judge_first(sections: Sequence[tuple[str, Any]], judge: Any) -> list[tuple[
     """The sections in page order; a report asked about a judge answers about it first."""
     if judge is None:
         return list(sections)
-    return sorted(sections, key=lambda s: s[0] not in ("judge", "judge-rates"))
+    return sorted(
+        sections, key=lambda s: s[0] not in ("judge", "judge-rates", "judge-consistency")
+    )
 
 
 def _check_judge(
@@ -676,6 +689,24 @@ def _check_judge(
         raise InvalidInputError(
             "the judge section's verdict is the alternative annotator test, which needs "
             "epsilon (no safe default: 0.2 expert humans, 0.15 skilled, 0.1 crowd workers)"
+        )
+
+
+def _check_trial(src: Source, judge: Any, trial: str | None) -> None:
+    """A trial column names the runs of a judge, read from the rows in memory."""
+    if trial is None:
+        return
+    if judge is None:
+        raise InvalidInputError("trial names the runs of a judge: give the judge too")
+    if src.engine != "memory" or isinstance(src.data, Ratings):
+        raise InvalidInputError(
+            "trial is read from the rows: give a file or a data frame, with engine='memory'"
+        )
+    if src.duplicates == "raise":
+        raise InvalidInputError(
+            f"trial: the judge labels each item once per run (column {trial!r}), and the "
+            "other sections take one label per item and rater: give duplicates ('first', "
+            "'last') to say which run they read"
         )
 
 

@@ -79,6 +79,9 @@ class Context:
         The alternative annotator test's margin for the judge section.
     pairwise : pandas.DataFrame or None
         A pairwise judge log (one judgment a row), for the section "Is the judge biased?".
+    trial : str or None
+        The column naming the run of each label of a judge run several times, for the
+        section "Does the judge agree with itself?".
     origin : Source or None
         The :class:`~accord.Source` the stream and dask engines read (the path, how it
         reads and the engine), which every section's front-door call takes.
@@ -122,6 +125,7 @@ class Context:
     humans: tuple[Any, ...] | None = None
     epsilon: float | None = None
     pairwise: pd.DataFrame | None = None
+    trial: str | None = None
     origin: Any = None
     weights: str | None = None
     inference: Mapping[str, Any] = dataclasses.field(default_factory=dict)

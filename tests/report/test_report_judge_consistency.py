@@ -1,0 +1,106 @@
+"""The report's section "Does the judge agree with itself?" from a trial column: its numbers
+are those of judge_consistency on the same data, from Python and from the command line."""
+
+from __future__ import annotations
+
+import html as html_module
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import accord
+from accord.cli import app
+from accord.report._blocks import fmt, fmt_ci, fmt_pct
+
+pytest.importorskip("matplotlib")
+pytest.importorskip("jinja2")
+
+
+def _runs(seed: int = 3, n_items: int = 40) -> pd.DataFrame:
+    """Three humans label each item once; the judge ("llm") labels each three times, one
+    label in five redrawn at random per run."""
+    rng = np.random.default_rng(seed)
+    truth = rng.choice(list("abc"), size=n_items)
+    rows = []
+    for h in ("h1", "h2", "h3"):
+        for i, t in enumerate(truth):
+            label = t if rng.random() < 0.8 else rng.choice(list("abc"))
+            rows.append({"item": i, "rater": h, "run": 1, "label": label})
+    for run in (1, 2, 3):
+        for i, t in enumerate(truth):
+            label = t if rng.random() < 0.8 else rng.choice(list("abc"))
+            rows.append({"item": i, "rater": "llm", "run": run, "label": label})
+    return pd.DataFrame(rows)
+
+
+def _section(page_html: str) -> str:
+    text = page_html.split('id="judge-consistency"', 1)[1].split("<section", 1)[0]
+    return html_module.unescape(text)
+
+
+def _check_numbers(section: str, frame: pd.DataFrame) -> None:
+    result = accord.judge_consistency(frame, "llm", trial="run")
+    table = result.table.set_index("rater")
+    for who in ("llm", "humans"):
+        row = table.loc[who]
+        for name in ("alpha", "kappa"):
+            assert fmt(row[name]) in section
+            assert fmt_ci(row[f"{name}_ci_low"], row[f"{name}_ci_high"]) in section
+    judge = table.loc["llm"]
+    # The flip rate, counted by hand: items whose three runs do not all give one label.
+    runs = frame[frame["rater"] == "llm"]
+    by_hand = float((runs.groupby("item")["label"].nunique() > 1).mean())
+    assert judge["flip_rate"] == pytest.approx(by_hand)
+    assert fmt_pct(by_hand) in section and fmt(by_hand) in section
+    assert f"{int(judge['n_fragile'])} fragile" in section
+    fragile = result.fragile()
+    assert 0 < len(fragile) and f"({min(10, len(fragile))} of {len(fragile)})" in section
+    assert fmt(fragile["flip_rate"].iloc[0]) in section
+    assert result._headline() in section
+
+
+def test_the_section_shows_the_library_numbers() -> None:
+    frame = _runs()
+    page = accord.report(
+        frame, item="item", rater="rater", label="label", judge="llm", epsilon=0.2,
+        trial="run", duplicates="first", n_boot=100, progress=False,
+    )  # fmt: skip
+    assert "judge-consistency" in page.sections
+    # Asked about a judge, the page answers about it first.
+    assert page.sections.index("judge-consistency") < page.sections.index("coefficients")
+    _check_numbers(_section(page.html), frame)
+    methods = page.html.split('id="methods"', 1)[1]
+    assert "McGraw, K. O., &amp; Wong" in methods or "McGraw, K. O., & Wong" in methods
+
+
+def test_no_trial_no_section_and_the_options_that_go_with_it() -> None:
+    frame = _runs()
+    first = frame[frame["run"] == 1]
+    page = accord.report(first, item="item", rater="rater", label="label", judge="llm",
+                         epsilon=0.2, n_boot=100, progress=False)  # fmt: skip
+    assert "judge-consistency" not in page.sections
+    with pytest.raises(accord.InvalidInputError, match="give the judge too"):
+        accord.report(frame, item="item", rater="rater", label="label", trial="run",
+                      duplicates="first", progress=False)  # fmt: skip
+    with pytest.raises(accord.InvalidInputError, match="give duplicates"):
+        accord.report(frame, item="item", rater="rater", label="label", judge="llm",
+                      epsilon=0.2, trial="run", progress=False)  # fmt: skip
+
+
+def test_report_command_takes_trial(tmp_path: Path) -> None:
+    frame = _runs()
+    path = tmp_path / "runs.csv"
+    frame.to_csv(path, index=False)
+    out = tmp_path / "runs.html"
+    args = ["report", str(path), "--item", "item", "--rater", "rater", "--label", "label",
+            "--judge", "llm", "--epsilon", "0.2", "--trial", "run", "--duplicates", "first",
+            "-o", str(out), "--quiet"]  # fmt: skip
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    _check_numbers(_section(out.read_text()), pd.read_csv(path))
+    bad = CliRunner().invoke(app, ["report", str(path), "--item", "item", "--rater", "rater",
+                                   "--label", "label", "--trial", "run", "-o", str(out)])  # fmt: skip
+    assert bad.exit_code == 2 and "--trial names the runs of a judge" in bad.output
