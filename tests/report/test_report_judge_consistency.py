@@ -57,7 +57,7 @@ def _check_numbers(section: str, frame: pd.DataFrame) -> None:
     assert fmt_pct(by_hand) in section and fmt(by_hand) in section
     assert f"{int(judge['n_fragile'])} fragile" in section
     fragile = result.fragile()
-    assert 0 < len(fragile) and f"({min(10, len(fragile))} of {len(fragile)})" in section
+    assert len(fragile) > 0 and f"({min(10, len(fragile))} of {len(fragile)})" in section
     assert fmt(fragile["flip_rate"].iloc[0]) in section
     assert result._headline() in section
 
@@ -101,6 +101,7 @@ def test_report_command_takes_trial(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, args)
     assert res.exit_code == 0, res.output
     _check_numbers(_section(out.read_text()), pd.read_csv(path))
-    bad = CliRunner().invoke(app, ["report", str(path), "--item", "item", "--rater", "rater",
-                                   "--label", "label", "--trial", "run", "-o", str(out)])  # fmt: skip
+    no_judge = ["report", str(path), "--item", "item", "--rater", "rater", "--label", "label",
+                "--trial", "run", "-o", str(out)]  # fmt: skip
+    bad = CliRunner().invoke(app, no_judge)
     assert bad.exit_code == 2 and "--trial names the runs of a judge" in bad.output

@@ -668,9 +668,7 @@ def _judge_first(sections: Sequence[tuple[str, Any]], judge: Any) -> list[tuple[
     """The sections in page order; a report asked about a judge answers about it first."""
     if judge is None:
         return list(sections)
-    return sorted(
-        sections, key=lambda s: s[0] not in ("judge", "judge-rates", "judge-consistency")
-    )
+    return sorted(sections, key=lambda s: s[0] not in ("judge", "judge-rates", "judge-consistency"))
 
 
 def _check_judge(

@@ -45,7 +45,7 @@ def build_judge_consistency(ctx: Context) -> Section | None:
             [str(j) for j in judges],
             item=str(ctx.item),
             rater=str(ctx.rater),
-            label=ctx.label,
+            label=str(ctx.label),
             trial=str(ctx.trial),
             level=ctx.level,  # type: ignore[arg-type]
             humans=None if ctx.humans is None else [str(h) for h in ctx.humans],
