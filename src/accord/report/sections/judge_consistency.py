@@ -16,6 +16,7 @@ from .._blocks import (
     Note,
     Section,
     Table,
+    fmt,
     fmt_ci,
     fmt_int,
     fmt_pct,
@@ -74,13 +75,16 @@ def coefficient(result: Any) -> str:
 
 def _figures(result: Any, column: str) -> tuple[KeyFigure, ...]:
     words = "ICC(A,1)" if column == "icc" else "alpha"
+    level = f"{result.confidence_level:.0%}"
     figures = []
     for row in result.table.to_dict(orient="records"):
-        interval = fmt_ci(row[f"{column}_ci_low"], row[f"{column}_ci_high"])
+        interval = f"{level} CI {fmt_ci(row[f'{column}_ci_low'], row[f'{column}_ci_high'])}"
         if row["kind"] == "inter-rater":
-            figures.append(KeyFigure("humans", interval, f"{words} with each other"))
+            detail = f"{words} with each other, {interval}"
+            figures.append(KeyFigure("humans", fmt(row[column]), detail))
             continue
-        figures.append(KeyFigure(str(row["rater"]), interval, f"{words} with itself over runs"))
+        detail = f"{words} with itself over runs, {interval}"
+        figures.append(KeyFigure(str(row["rater"]), fmt(row[column]), detail))
         figures.append(
             KeyFigure(
                 f"{row['rater']} flips",
@@ -93,6 +97,11 @@ def _figures(result: Any, column: str) -> tuple[KeyFigure, ...]:
 
 def _ci(name: str) -> Any:
     return lambda row: fmt_ci(row[f"{name}_ci_low"], row[f"{name}_ci_high"])
+
+
+def _fragile_count(row: Any) -> str:
+    """The judge's fragile items; a dash in the humans' row, which has no runs."""
+    return "\u2013" if row["kind"] == "inter-rater" else fmt_int(row["n_fragile"])
 
 
 def _table(ctx: Context, result: Any) -> Table:
@@ -108,7 +117,7 @@ def _table(ctx: Context, result: Any) -> Table:
         columns += [Column("kappa", "kappa"), Column(ctx.level_pct + " CI ", _ci("kappa"), str)]
     if result.level in ("interval", "ratio"):
         columns += [Column("ICC(A,1)", "icc"), Column(ctx.level_pct + " CI ", _ci("icc"), str)]
-    columns += [Column("flip rate", "flip_rate"), Column("fragile", "n_fragile", fmt_int)]
+    columns += [Column("flip rate", "flip_rate"), Column("fragile", _fragile_count, str)]
     return Table.of(
         columns,
         result.table.to_dict(orient="records"),
