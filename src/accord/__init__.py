@@ -129,7 +129,7 @@ if TYPE_CHECKING:
         read_rttm,
         read_spans,
     )
-    from .io.webanno import read_webanno_tsv
+    from .io.webanno import read_webanno_tsv, read_webanno_tsv_relations
     from .judges import (
         AltTest,
         AltTestRanking,
@@ -401,6 +401,7 @@ _EXPORTS: dict[str, str] = {
     "unitizing_alpha_1995": ".spans",
     "read_rttm": ".io.spans",
     "read_webanno_tsv": ".io.webanno",
+    "read_webanno_tsv_relations": ".io.webanno",
     "read_brat_attributes": ".io.spans",
     "read_brat_relations": ".io.spans",
     "AttributeAgreement": ".spans",
@@ -617,6 +618,7 @@ __all__ = [
     "read_sclite_sgml",
     "read_spans",
     "read_webanno_tsv",
+    "read_webanno_tsv_relations",
     "recalibrate",
     "regression_plot",
     "relation_agreement",

@@ -74,3 +74,30 @@ def test_escaped_separators_are_undone(tmp_path: Path) -> None:
     head = "#FORMAT=WebAnno TSV 3.3\n#T_SP=webanno.custom.Entity|value\n\n\n#Text=A b\n"
     (tmp_path / "a" / "d.tsv").write_text(head + "1-1\t0-1\tA\tX\\|Y|Z\n1-2\t2-3\tb\t_\n")
     assert spans_of(accord.read_webanno_tsv(tmp_path)) == {("a", 0, 1, "X|Y"), ("a", 0, 1, "Z")}
+
+
+def test_relations_link_the_spans_they_name() -> None:
+    rel = accord.read_webanno_tsv_relations(WEBANNO)
+    # by hand: both annotators put "treats" on the DISEASE token with base 1-1 (Aspirin);
+    # ann1's DISEASE is "mild headache" (17-30), ann2's "headache" (22-30)
+    got = set(rel.itertuples(index=False, name=None))
+    assert got == {
+        ("ann1", "note1", "treats", 0, 7, "DRUG", 17, 30, "DISEASE"),
+        ("ann2", "note1", "treats", 0, 7, "DRUG", 22, 30, "DISEASE"),
+    }
+    # the tails differ in extent: no exact match, one of each: F1 0
+    spans = accord.read_webanno_tsv(WEBANNO)
+    assert accord.relation_agreement(spans, rel).statistic == 0.0
+    # with overlapping spans matched, the tails match: F1 1
+    assert accord.relation_agreement(spans, rel, match="overlap").statistic == 1.0
+
+
+def test_a_relation_to_no_span_is_named(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "d.tsv").write_text(
+        "#FORMAT=WebAnno TSV 3.3\n#T_SP=webanno.custom.Entity|value\n"
+        "#T_RL=webanno.custom.Link|type|BT_webanno.custom.Entity\n\n\n#Text=A b\n"
+        "1-1\t0-1\tA\t_\t_\t_\n1-2\t2-3\tb\tX\tr\t1-1\n"
+    )
+    with pytest.raises(InvalidInputError, match=r"d.tsv, line 8: relation '1-1' links a token"):
+        accord.read_webanno_tsv_relations(tmp_path)

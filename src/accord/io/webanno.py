@@ -6,12 +6,14 @@ import dataclasses
 import re
 from pathlib import Path
 
+import pandas as pd
+
 from .._errors import InvalidInputError
 from ..data.spans import Spans
 from .files import read_text_file, text_lines
 from .gathered import SpanColumns
 
-__all__ = ["read_webanno_tsv"]
+__all__ = ["read_webanno_tsv", "read_webanno_tsv_relations"]
 
 _STACK = re.compile(r"(?<!\\)\|")
 _INDEXED = re.compile(r"^(.*?)(?:\[(\d+)\])?$", re.S)
@@ -27,6 +29,7 @@ class _Layer:
     name: str
     features: tuple[str, ...]
     first: int
+    base: str = ""
 
     @property
     def width(self) -> int:
@@ -147,9 +150,10 @@ def _header(lines: list[str], where: str) -> list[_Layer]:
         if match is None:
             continue
         name, *features = match.group(2).split("|")
+        base = ""
         if match.group(1) == "RL" and features and features[-1].startswith("BT_"):
-            features = features[:-1]
-        lay = _Layer(match.group(1), name, tuple(f for f in features if f), first)
+            base, features = features[-1][3:], features[:-1]
+        lay = _Layer(match.group(1), name, tuple(f for f in features if f), first, base)
         layers.append(lay)
         first += lay.width
     return layers
@@ -181,6 +185,50 @@ def _choose(
     return chosen, chosen.first + chosen.features.index(feature)
 
 
+@dataclasses.dataclass(slots=True)
+class _File:
+    """The spans of one file's chosen layer, where each token's annotations went, and
+    the token lines (line number, token id, fields)."""
+
+    bounds: list[list[int]]  # [start, end], one per span
+    labels: list[str]
+    on_token: dict[str, dict[str | None, int]]  # token -> {index or None: span number}
+    rows: list[tuple[int, str, list[str]]]
+    layers: list[_Layer]
+    chosen: _Layer
+    last: int
+
+
+def _parse(file: Path, layer: str | None, feature: str | None, encoding: str) -> _File:
+    """Read one file: its layers, token lines and the spans of the chosen layer."""
+    lines = list(text_lines(read_text_file(file, encoding=encoding)))
+    layers = _header(lines, str(file))
+    chosen, column = _choose(layers, layer, feature, str(file))
+    short = chosen.name.rsplit(".", 1)[-1]
+    out = _File([], [], {}, [], layers, chosen, 0)
+    indexed: dict[str, int] = {}  # multi-token index -> span number
+    for number, line in enumerate(lines, start=1):
+        if not line or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        begin, end = _offsets(fields, 3 + column, f"{file}, line {number}")
+        out.rows.append((number, fields[0], fields))
+        out.last = max(out.last, end)
+        here = out.on_token.setdefault(fields[0], {})
+        for value, index in _cell(fields[3 + column]):
+            label = short if value == "*" else value
+            if index is None or index not in indexed:
+                out.bounds.append([begin, end])
+                out.labels.append(label)
+                if index is not None:
+                    indexed[index] = len(out.labels) - 1
+            at = indexed[index] if index is not None else len(out.labels) - 1
+            span = out.bounds[at]
+            span[0], span[1] = min(span[0], begin), max(span[1], end)
+            here.setdefault(index, at)
+    return out
+
+
 def _read_file(
     file: Path,
     annotator: str,
@@ -191,28 +239,104 @@ def _read_file(
     columns: SpanColumns,
 ) -> int:
     """Add the spans of one file to ``columns``; the end of its last token."""
-    lines = list(text_lines(read_text_file(file, encoding=encoding)))
-    chosen, column = _choose(_header(lines, str(file)), layer, feature, str(file))
-    short = chosen.name.rsplit(".", 1)[-1]
-    open_spans: dict[tuple[str, str], list[int]] = {}  # (label, index) -> [start, end]
-    last = 0
-    for number, line in enumerate(lines, start=1):
-        if not line or line.startswith("#"):
-            continue
-        fields = line.split("\t")
-        where = f"{file}, line {number}"
-        begin, end = _offsets(fields, 3 + column, where)
-        last = max(last, end)
-        for value, index in _cell(fields[3 + column]):
-            label = short if value == "*" else value
-            if index is None:
-                columns.add(annotator, doc, begin, end, label)
-                continue
-            bounds = open_spans.setdefault((label, index), [begin, end])
-            bounds[0], bounds[1] = min(bounds[0], begin), max(bounds[1], end)
-    for (label, _), (start, end) in open_spans.items():
+    parsed = _parse(file, layer, feature, encoding)
+    for (start, end), label in zip(parsed.bounds, parsed.labels, strict=True):
         columns.add(annotator, doc, start, end, label)
-    return last
+    return parsed.last
+
+
+def read_webanno_tsv_relations(
+    path: str | Path, *, layer: str | None = None, encoding: str = "utf-8"
+) -> pd.DataFrame:
+    """The relations of WebAnno TSV 3 files, one row per relation, with the spans they link.
+
+    Parameters
+    ----------
+    path : str or Path
+        The folder of annotator subfolders that :func:`accord.read_webanno_tsv` reads.
+    layer : str, optional
+        The span layer, as for :func:`accord.read_webanno_tsv`; every relation layer
+        (``#T_RL=``) whose base (``BT_``) is that layer is read, its first feature as type.
+    encoding : str, default "utf-8"
+
+    Returns
+    -------
+    DataFrame
+        ``annotator``, ``document``, ``type``, ``head_start``, ``head_end``,
+        ``head_label``, ``tail_start``, ``tail_end``, ``tail_label``: the input of
+        :func:`accord.relation_agreement`. The head is the relation's source (the token
+        its base column names), the tail the span on the line that carries it.
+
+    Raises
+    ------
+    InvalidInputError
+        A base column that names no annotated span, naming the file and line.
+
+    Examples
+    --------
+    >>> import accord, tempfile, pathlib
+    >>> root = pathlib.Path(tempfile.mkdtemp()); (root / "a").mkdir()
+    >>> _ = (root / "a" / "d.tsv").write_text(
+    ...     "#FORMAT=WebAnno TSV 3.3\\n#T_SP=webanno.custom.Entity|value\\n"
+    ...     "#T_RL=webanno.custom.Link|type|BT_webanno.custom.Entity\\n\\n\\n#Text=A b\\n"
+    ...     "1-1\\t0-1\\tA\\tDRUG\\t_\\t_\\n1-2\\t2-3\\tb\\tDISEASE\\ttreats\\t1-1\\n")
+    >>> accord.read_webanno_tsv_relations(root)[["type", "head_label", "tail_label"]]
+         type head_label tail_label
+    0  treats       DRUG    DISEASE
+    """
+    rows: list[dict[str, object]] = []
+    for annotator, docs in _annotator_files(Path(path)).items():
+        for doc, file in docs.items():
+            parsed = _parse(file, layer, None, encoding)
+            for kind, head, tail in _links(parsed, str(file)):
+                ends = {**_ends("head", parsed, head), **_ends("tail", parsed, tail)}
+                rows.append({"annotator": annotator, "document": doc, "type": kind, **ends})
+    columns = ["annotator", "document", "type", *(f"{e}_{k}" for e in ("head", "tail")
+               for k in ("start", "end", "label"))]  # fmt: skip
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _ends(end: str, parsed: _File, span: int) -> dict[str, object]:
+    """``<end>_start``, ``<end>_end`` and ``<end>_label`` of a span."""
+    start, stop = parsed.bounds[span]
+    return {f"{end}_start": start, f"{end}_end": stop, f"{end}_label": parsed.labels[span]}
+
+
+def _links(parsed: _File, file: str) -> list[tuple[str, int, int]]:
+    """(type, head span, tail span) of every relation on the chosen span layer."""
+    out = []
+    short = parsed.chosen.name
+    for lay in (x for x in parsed.layers if x.kind == "RL" and x.base == short):
+        for number, token, fields in parsed.rows:
+            where = f"{file}, line {number}"
+            kinds = _STACK.split(fields[3 + lay.first])
+            bases = _STACK.split(fields[3 + lay.first + lay.width - 1])
+            for kind, base in zip(kinds, bases, strict=False):
+                if base == "_":
+                    continue
+                match = re.fullmatch(r"([\d.-]+)(?:\[(\d+)_(\d+)\])?", base)
+                if match is None:
+                    raise InvalidInputError(
+                        f"{where}: a relation's base is a token id; got {base!r}"
+                    )
+                src, tgt = (None if g in (None, "0") else g for g in match.group(2, 3))
+                head, tail = _span_at(parsed, match.group(1), src), _span_at(parsed, token, tgt)
+                if head is None or tail is None:
+                    raise InvalidInputError(
+                        f"{where}: relation {base!r} links a token with no {short} span"
+                    )
+                label = lay.name.rsplit(".", 1)[-1] if kind in ("*", "_") else kind
+                out.append((_ESCAPED.sub(r"\1", label), head, tail))
+    return out
+
+
+def _span_at(parsed: _File, token: str, index: str | None) -> int | None:
+    """The span on ``token`` with that multi-token index (None: the token's only span)."""
+    here = parsed.on_token.get(token, {})
+    if index in here:
+        return here[index]
+    only = set(here.values())
+    return only.pop() if index is None and len(only) == 1 else None
 
 
 def _offsets(fields: list[str], needed: int, where: str) -> tuple[int, int]:
