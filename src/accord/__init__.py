@@ -129,6 +129,7 @@ if TYPE_CHECKING:
         read_rttm,
         read_spans,
     )
+    from .io.webanno import read_webanno_tsv, read_webanno_tsv_relations
     from .judges import (
         AltTest,
         AltTestRanking,
@@ -399,6 +400,8 @@ _EXPORTS: dict[str, str] = {
     "unitizing_alpha": ".spans",
     "unitizing_alpha_1995": ".spans",
     "read_rttm": ".io.spans",
+    "read_webanno_tsv": ".io.webanno",
+    "read_webanno_tsv_relations": ".io.webanno",
     "read_brat_attributes": ".io.spans",
     "read_brat_relations": ".io.spans",
     "AttributeAgreement": ".spans",
@@ -614,6 +617,8 @@ __all__ = [
     "read_rttm",
     "read_sclite_sgml",
     "read_spans",
+    "read_webanno_tsv",
+    "read_webanno_tsv_relations",
     "recalibrate",
     "regression_plot",
     "relation_agreement",

@@ -107,6 +107,12 @@ REFERENCES = {
     "kmbw2016": "Krippendorff, K., Mathet, Y., Bouvry, S., & Widlöcher, A. (2016). On the "
     "reliability of unitizing textual continua: Further developments. Quality & Quantity, "
     "50(6), 2347-2364. https://doi.org/10.1007/s11135-015-0266-1",
+    "mwm2015": "Mathet, Y., Widlöcher, A., & Métivier, J.-P. (2015). The unified and holistic "
+    "method gamma for inter-annotator agreement measure and alignment. Computational "
+    "Linguistics, 41(3), 437-479. https://doi.org/10.1162/COLI_a_00227",
+    "mathet2017": "Mathet, Y. (2017). The agreement measure gamma-cat: a complement to gamma "
+    "focused on categorization of a continuum. Computational Linguistics, 43(3), 661-681. "
+    "https://doi.org/10.1162/COLI_a_00296",
     "hr2005": "Hripcsak, G., & Rothschild, A. S. (2005). Agreement, the F-measure, and "
     "reliability in information retrieval. Journal of the American Medical Informatics "
     "Association, 12(3), 296-298. https://doi.org/10.1197/jamia.M1733",

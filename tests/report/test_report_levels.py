@@ -419,6 +419,36 @@ def test_span_report_gives_the_unitizing_alphas() -> None:
     assert "Unitizing alpha" in section_of(page.html, "methods")
 
 
+def test_span_report_gives_gamma_with_its_seed_and_samples() -> None:
+    spans = accord.read_brat(EXAMPLES / "spans")
+    page = accord.report(spans, progress=False)
+    section = text_of(section_of(page.html, "spans"))
+    # the library's figures with the report's samples and seed, shown rounded
+    lib = accord.gamma_agreement(spans, n_samples=30, rng=0)
+    assert f"gamma {lib.statistic:.3f}" in section
+    assert f"observed disorder (best alignment) {lib.observed:.3f}" in section
+    assert f"expected disorder (30 shuffled continua) {lib.expected:.3f}" in section
+    assert f"gamma-cat (labels of aligned units) {lib.gamma_cat:.3f}" in section
+    for rec in lib.per_label.to_dict(orient="records"):
+        assert f"gamma-k, label {rec['label']} {rec['gamma_k']:.3f}" in section
+    assert "30 shuffled continua (seed 0)" in section
+    # another seed gives another expected disorder: the page's figure is the seeded one
+    other = accord.gamma_agreement(spans, n_samples=30, rng=1)
+    assert f"{other.expected:.3f}" != f"{lib.expected:.3f}"
+    methods = text_of(section_of(page.html, "methods"))
+    assert "Gamma" in methods and "seed 0" in methods and "10.1162/COLI_a_00227" in methods
+
+
+def test_span_report_says_why_gamma_is_missing() -> None:
+    # every unit alone: no two units aligned, so gamma-cat has no pair to read
+    df = pd.DataFrame({"annotator": ["a", "b"], "document": "d", "start": [0, 50],
+                       "end": [5, 55], "label": ["x", "y"]})  # fmt: skip
+    page = accord.report(accord.Spans.from_frame(df), progress=False)
+    lib = accord.gamma_agreement(df, n_samples=30, rng=0)
+    assert lib.reason_cat
+    assert lib.reason_cat in text_of(section_of(page.html, "spans"))
+
+
 def test_span_report_says_why_unitizing_is_missing_with_overlaps() -> None:
     df = pd.DataFrame({"annotator": ["a", "a", "b"], "document": "d", "start": [0, 3, 0],
                        "end": [5, 8, 5], "label": ["x", "y", "x"]})  # fmt: skip

@@ -260,16 +260,7 @@ def render_gamma(result: Any, fmt: OutputFormat, output: Path | None) -> None:
     if fmt is OutputFormat.json:
         write_json(result.to_dict(), output)
         return
-    rows = [
-        {"measure": "gamma", "value": result.statistic},
-        {"measure": "observed disorder (best alignment)", "value": result.observed},
-        {"measure": f"expected disorder ({result.n_samples} shuffled continua)",
-         "value": result.expected},
-        {"measure": "SD of the expected disorder", "value": result.expected_sd},
-        {"measure": "gamma-cat (labels of aligned units)", "value": result.gamma_cat},
-        *({"measure": f"gamma-k, label {rec['label']}", "value": rec["gamma_k"]}
-          for rec in result.per_label.to_dict(orient="records")),
-    ]  # fmt: skip
+    rows = result.figures()
     if fmt is OutputFormat.csv:
         import pandas as pd
 

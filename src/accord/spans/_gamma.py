@@ -93,6 +93,30 @@ class Gamma(Result):
         """Plain-Python dict of every field (tables as lists of records)."""
         return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
+    def figures(self) -> list[dict[str, Any]]:
+        """The figures in words, one ``{"measure", "value"}`` record each: gamma, the
+        observed and expected disorder and its SD, gamma-cat and gamma-k of each label.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import accord
+        >>> df = pd.DataFrame({"annotator": ["a", "b"], "document": "d", "start": [0, 0],
+        ...                    "end": [5, 5], "label": "x"})
+        >>> [r["measure"] for r in accord.gamma_agreement(df, n_samples=5).figures()][:3]
+        ['gamma', 'observed disorder (best alignment)', 'expected disorder (5 shuffled continua)']
+        """
+        return [
+            {"measure": "gamma", "value": self.statistic},
+            {"measure": "observed disorder (best alignment)", "value": self.observed},
+            {"measure": f"expected disorder ({self.n_samples} shuffled continua)",
+             "value": self.expected},
+            {"measure": "SD of the expected disorder", "value": self.expected_sd},
+            {"measure": "gamma-cat (labels of aligned units)", "value": self.gamma_cat},
+            *({"measure": f"gamma-k, label {rec['label']}", "value": rec["gamma_k"]}
+              for rec in self.per_label.to_dict(orient="records")),
+        ]  # fmt: skip
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Units:

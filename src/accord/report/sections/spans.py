@@ -1,5 +1,5 @@
-"""Span agreement: the headline (mean pairwise and pooled F1), what was read, and F1 of
-every pair of annotators and per label."""
+"""Span agreement: the headline (mean pairwise and pooled F1), what was read, F1 of every
+pair of annotators and per label, the unitizing alphas and gamma."""
 
 from __future__ import annotations
 
@@ -24,7 +24,12 @@ from .._blocks import (
 from .._context import Context
 from .common import REF, tone_of
 
-__all__ = ["build_spans", "build_spans_read", "build_spans_summary"]
+__all__ = ["GAMMA_SAMPLES", "GAMMA_SEED", "build_spans", "build_spans_read", "build_spans_summary"]
+
+#: Shuffled continua behind the report's gamma, and their seed (those of ``accord spans
+#: --measure gamma``): the page gives the same figures as the command.
+GAMMA_SAMPLES = 30
+GAMMA_SEED = 0
 
 
 def _span_result(ctx: Context) -> Any:
@@ -79,6 +84,45 @@ def _unitizing_blocks(ctx: Context) -> tuple[list[Block], tuple[MethodNote, ...]
         "share of the continuum (or of the label's stretch) the figure speaks for.",
     )
     return [table], (MethodNote("Unitizing alpha", str(result.method), (REF["kmbw2016"],)),)
+
+
+def _gamma_result(ctx: Context) -> Any:
+    """``gamma_agreement(spans)`` with the report's samples and seed, or why it is not
+    computed, computed once."""
+    from ..._errors import InvalidInputError
+    from ...spans import gamma_agreement
+
+    def run() -> Any:
+        try:
+            return gamma_agreement(ctx.spans, n_samples=GAMMA_SAMPLES, rng=GAMMA_SEED)
+        except InvalidInputError as error:
+            return str(error)
+
+    return ctx.cached("gamma_agreement", run)
+
+
+def _gamma_blocks(ctx: Context) -> tuple[list[Block], tuple[MethodNote, ...]]:
+    """Gamma, gamma-cat and gamma-k: a table in the words of ``accord spans --measure
+    gamma``, or a note saying why there is none."""
+    result = _gamma_result(ctx)
+    if isinstance(result, str):
+        return [Note(f"Gamma not computed: {result}", "fair")], ()
+    rows = result.figures()
+    table = Table.of(
+        (Column.text("measure", "measure"), Column("value", "value")),
+        rows,
+        caption="Gamma (Mathet et al. 2015): the units of the annotators aligned one to one "
+        "by position and label, the disorder of the best alignment against that of "
+        f"{result.n_samples} shuffled continua (seed {result.seed}); gamma-cat and gamma-k "
+        "read the labels of the aligned units. Another seed moves the expected disorder "
+        "by about its SD over the square root of the number of continua.",
+    )
+    blocks: list[Block] = [table]
+    blocks.extend(Note(reason, "fair") for reason in (result.reason, result.reason_cat) if reason)
+    note = MethodNote(
+        "Gamma", f"{result.method}; seed {result.seed}.", (REF["mwm2015"], REF["mathet2017"])
+    )
+    return blocks, (note,)
 
 
 def _span_f1_reading(result: Any) -> str:
@@ -197,6 +241,8 @@ def build_spans(ctx: Context) -> Section | None:
         )
     unitizing, unitizing_notes = _unitizing_blocks(ctx)
     blocks.extend(unitizing)
+    gamma, gamma_notes = _gamma_blocks(ctx)
+    blocks.extend(gamma)
     lead = (
         f"F1 of each of the {fmt_int(result.n_pairs)} pairs of annotators"
         + (f" and per {result.by}" if result.by is not None else "")
@@ -208,5 +254,9 @@ def build_spans(ctx: Context) -> Section | None:
         "Span agreement",
         lead,
         tuple(blocks),
-        (MethodNote("Span agreement", str(result.method), (REF["hr2005"],)), *unitizing_notes),
+        (
+            MethodNote("Span agreement", str(result.method), (REF["hr2005"],)),
+            *unitizing_notes,
+            *gamma_notes,
+        ),
     )
