@@ -79,16 +79,22 @@ def test_dask_csv_messages_count_rows_over_the_files(tmp_path: Path) -> None:
     blank = frame.copy()
     blank.loc[300, "item"] = " "
     blank.loc[301, "rater"] = "NA"
-    with pytest.raises(InvalidInputError, match=r"column 'item': rows have no item id \(row 301\)"):
+    # row 301 over the files is row 51 of the third (rows 251 on)
+    item_error = r"column 'item': rows have no item id \(row 301 \(row 51 of \S*part-2\.csv\)\)"
+    with pytest.raises(InvalidInputError, match=item_error):
         dask_statistics(_split_csv(blank, tmp_path, cuts), **COLS, scheduler="synchronous")
     for path in tmp_path.iterdir():
         path.unlink()
     doubled = pd.concat([frame, frame.dropna().iloc[[2]]], ignore_index=True)
     first = int(frame.dropna().index[2])
-    with pytest.raises(DuplicateRatingError, match=rf"at rows {first + 1}, {n + 1}\b"):
+    # each row over the files, and its row in its file (the third file starts at row 251)
+    twice = rf"at rows {first + 1} \(row {first + 1} of \S*part-0\.csv\), {n + 1} \(row {n - 249} "
+    with pytest.raises(DuplicateRatingError, match=twice):
         dask_statistics(_split_csv(doubled, tmp_path, cuts), **COLS, scheduler="synchronous")
     missing = frame["label"].isna() | (frame["label"].str.strip() == "")
-    rows = ", ".join(str(r + 1) for r in np.flatnonzero(missing)[:5])
+    first_five = np.flatnonzero(missing)[:5] + 1
+    assert first_five.max() <= cuts[0]  # all in the first file: each is its own row there
+    rows = ", ".join(rf"{r} \(row {r} of \S*part-0\.csv\)" for r in first_five)
     with pytest.raises(InvalidInputError, match=rf"rows have a missing label \(rows {rows}\)"):
         dask_statistics(
             _split_csv(frame, tmp_path, cuts), **COLS, missing="raise", scheduler="synchronous"

@@ -546,7 +546,7 @@ def test_report_shows_the_passing_bablok_fit() -> None:
     # it puts the first rater (x) on the second (y)
     from accord.report._blocks import fmt
 
-    from .test_report import row_values
+    from ..report.test_report import row_values
 
     x, y = lab()
     pb = accord.passing_bablok(y, x, names=("y", "x"))
@@ -563,7 +563,7 @@ def test_report_shows_the_deming_fit_from_python_and_the_cli(tmp_path: Path) -> 
     # "x on y" line is mcr's "y on x" line inverted (slope 1/b, intercept -a/b).
     from accord.report._blocks import fmt
 
-    from .test_report import row_values
+    from ..report.test_report import row_values
 
     want = REF["lab"]["deming"]
     slope, intercept = 1 / want["slope"], -want["intercept"] / want["slope"]
