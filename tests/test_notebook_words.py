@@ -35,7 +35,7 @@ def test_an_agreement_table_shows_the_verdict_of_accord_agree(examples: Path) ->
 
 def test_a_two_rater_table_headlines_cohen_as_the_terminal_and_the_page(examples: Path) -> None:
     from tests.report.test_report import section_of
-    from tests.test_report_levels import text_of
+    from tests.report.test_report_levels import text_of
 
     path = str(examples / "birads.csv")
     columns = {"item": "finding", "rater": "modality", "label": "birads"}
