@@ -34,15 +34,20 @@ lint-imports: env
 typecheck: env
 	$(RUN) mypy --strict src/accord
 
+# The tests run on every core (pytest-xdist: `-n auto`, idle workers taking tests from busy ones);
+# PYTEST_WORKERS=0 runs them in one process.
+PYTEST_WORKERS ?= auto
+XDIST := -n $(PYTEST_WORKERS) --dist worksteal
+
 # `make test` draws the same hypothesis examples as CI (the "ci" profile of tests/conftest.py),
 # so that a fresh clone passes or fails on its code, not on the draw; plain `pytest` (the "dev"
 # profile) explores fresh examples while you work.
 pytest: env
-	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(RUN) pytest -q
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(RUN) pytest -q $(XDIST)
 
 # While working: everything but the tests marked @pytest.mark.slow (`make test` runs them too).
 pytest-fast: env
-	$(RUN) pytest -q -m "not slow"
+	$(RUN) pytest -q $(XDIST) -m "not slow"
 
 # The documentation site (mkdocs.yml): warnings are errors, so a broken link, a page missing
 # from the navigation or a docstring the API reference cannot render fails the build.
@@ -52,7 +57,7 @@ docs: env
 # The site is built first, and the browser test of the docs (tests/test_docs_browser.py) looks at
 # that build instead of building its own.
 test: lint lint-imports typecheck docs
-	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} ACCORD_DOCS_SITE=$(CURDIR)/build/docs $(RUN) pytest -q
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} ACCORD_DOCS_SITE=$(CURDIR)/build/docs $(RUN) pytest -q $(XDIST)
 
 bench: env
 	$(RUN) python benchmarks/agreement.py

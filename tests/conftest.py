@@ -21,6 +21,11 @@ settings.register_profile(
 settings.register_profile("dev", max_examples=40, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
+# pytest-xdist starts its workers with COLUMNS set (80 when the run has no terminal); the
+# command-line tests read the width as a serial run does, from the tests that set it.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.pop("COLUMNS", None)
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 SCLITE = ROOT / "tests" / "reference" / "sclite"
