@@ -59,6 +59,27 @@ class DroppedDataWarning(AccordWarning):
     """Some of the input was not used; the result's report says what and why."""
 
 
+@contextlib.contextmanager
+def located(place: str) -> Iterator[None]:
+    """Errors raised in the block name ``place`` (such as ``"in a.csv"``) after their row:
+    the same :class:`InvalidInputError`, its message extended (nothing added when ``place``
+    is empty).
+
+    >>> try:
+    ...     with located("in a.csv"):
+    ...         raise InvalidInputError("confidence must be numbers; found 'x' at row 2")
+    ... except InvalidInputError as exc:
+    ...     print(exc)
+    confidence must be numbers; found 'x' at row 2 (in a.csv)
+    """
+    try:
+        yield
+    except InvalidInputError as exc:
+        if place and exc.args:
+            exc.args = (f"{exc.args[0]} ({place})", *exc.args[1:])
+        raise
+
+
 def warn_degenerate(reason: str, *, stacklevel: int = 3) -> None:
     """Emit a :class:`DegenerateDataWarning` with ``reason``."""
     warnings.warn(reason, DegenerateDataWarning, stacklevel=stacklevel)

@@ -268,7 +268,7 @@ def test_stream_duplicates_raise_across_batches(parquet_files: list[Path], tmp_p
     repeated = pd.concat([frame, frame.iloc[[row.name]]], ignore_index=True)
     path = tmp_path / "dup.parquet"
     repeated.to_parquet(path)
-    expected = rf"\({row['item']!r}, {row['rater']!r}\) at row {len(frame) + 1}"
+    expected = rf"\({row['item']!r}, {row['rater']!r}\) at rows {row.name + 1}, {len(frame) + 1}\."
     with pytest.raises(DuplicateRatingError, match=expected):
         stream_statistics(path, **COLS, batch_size=64)
     with pytest.raises(DuplicateRatingError, match=rf"rows {row.name + 1}, {len(frame) + 1}"):

@@ -85,12 +85,12 @@ def test_a_repeated_rating_names_both_files_rows_on_dask(tmp_path: Path) -> None
         scheduler="synchronous",
     )
     assert f"rows 1 (row 1 of {paths[0]}), 7 (row 1 of {paths[1]})" in message
-    # the stream engine names the later row the same way
+    # the stream engine names both rows the same way (the earlier one read again)
     stream = _message(
         lambda **e: accord.agreement(paths, item="i", rater="r", label="l", **e),
         engine="stream",
     )
-    assert f"row 7 (row 1 of {paths[1]})" in stream
+    assert f"rows 1 (row 1 of {paths[0]}), 7 (row 1 of {paths[1]})" in stream
 
 
 def test_one_file_names_the_file_without_its_own_rows(tmp_path: Path) -> None:
@@ -109,3 +109,28 @@ def test_one_file_names_the_file_without_its_own_rows(tmp_path: Path) -> None:
 def test_a_frame_has_no_files_to_name() -> None:
     assert partition_locator([0, 6], None).where(8) == "row 9"
     assert partition_locator([0, 6], ["a.csv", "b.csv"]).where(3) == "row 4 (row 4 of a.csv)"
+
+
+def _repeats(message: str) -> str:
+    """The pairs and rows of a repeated-ratings message (its count and advice left out)."""
+    return message.split("more than once: ")[1].split(". Pass")[0]
+
+
+@pytest.mark.parametrize("batch_size", [4, 1000])
+def test_memory_and_stream_name_the_same_rows_of_repeated_ratings(
+    tmp_path: Path, batch_size: int
+) -> None:
+    # (3, "A") at rows 7 and 21 and (5, "B") at rows 12 and 23, by hand: with batches of 4
+    # rows the first ratings are in batches before the repeats', read again for the message
+    rows = [(i, r, i % 2) for i in range(10) for r in "AB"]
+    rows += [(3, "A", 1), (12, "B", 0), (5, "B", 1)]
+    path = tmp_path / "r.csv"
+    pd.DataFrame(rows, columns=["item", "rater", "label"]).to_csv(path, index=False)
+    columns = {"item": "item", "rater": "rater", "label": "label"}
+    memory = _message(lambda: accord.agreement(str(path), **columns))
+    stream = _message(
+        lambda: accord.agreement(str(path), **columns, engine="stream", batch_size=batch_size)
+    )
+    expected = "(3, 'A') at rows 7, 21; (5, 'B') at rows 12, 23"
+    assert _repeats(memory) == _repeats(stream) == expected
+    assert "not listed" not in stream

@@ -190,7 +190,7 @@ def test_matrix_moves_into_the_store_when_it_turns_sparse(tmp_path: Path) -> Non
     # Rows ordered by rater: the first batches fill a small matrix densely; once more items
     # and raters than 16 cells per row read come in, its cells move into the store (their
     # rows unknown). A repeat across the move is resolved as in the memory engine, and under
-    # "raise" named with the rows that are known.
+    # "raise" named with both rows (the earlier one read again).
     rng = np.random.default_rng(7)
     rows = [(i, int(r), int(rng.integers(0, 3))) for i in range(200) for r in rng.choice(60, 2)]
     frame = pd.DataFrame(rows, columns=["item", "rater", "label"]).sort_values("rater")
@@ -200,8 +200,8 @@ def test_matrix_moves_into_the_store_when_it_turns_sparse(tmp_path: Path) -> Non
     stats, rescan = _scan(frame, tmp_path, batch_size=10, duplicates="last")
     assert rescan.matrix._store is not None and not rescan.matrix.rows_known
     assert_same(stats, accord.Ratings.from_long(frame, **COLS, duplicates="last"))
-    last = len(frame)  # the repeat's row (data rows count from 1)
-    with pytest.raises(accord.DuplicateRatingError, match=rf"at least 1 .* at row {last} "):
+    last = len(frame)  # the repeat's row, after the first (data rows count from 1)
+    with pytest.raises(accord.DuplicateRatingError, match=rf"^1 \(item, .* at rows 1, {last}\."):
         _scan(frame, tmp_path, batch_size=10)
 
 

@@ -24,6 +24,7 @@ from .._interval import chi2_sf
 from .._results import Result, plain_fields
 from .._types import FloatArray, IntArray, RngLike, as_generator
 from .._validate import check_choice
+from ..data.ratings import ReadReport
 from ..data.source import refuse_read_options
 from ..data.table import ContingencyTable
 from .two_raters import cohen_kappa
@@ -56,6 +57,9 @@ class ClusteredAgreement(Result):
         ``(standard_error / standard_error_naive)^2``.
     n_items, n_clusters : int
     method : str
+    report : ReadReport or None
+        The read report of the table the labels were read from
+        (:func:`accord.agreement_by_cluster`); None from arrays.
     """
 
     name: str
@@ -66,10 +70,11 @@ class ClusteredAgreement(Result):
     n_items: int
     n_clusters: int
     method: str
+    report: ReadReport | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain-Python dict of the fields."""
-        return plain_fields(self)
+        """Plain-Python dict of the fields (the read report when there is one)."""
+        return plain_fields(self, () if self.report else ("report",))
 
 
 def _codes(
@@ -246,6 +251,9 @@ class StratifiedKappa(Result):
     chi_square, df, pvalue : float, int, float
         ``sum w_h (kappa_h - kappa)^2`` on ``H - 1`` df: the test of equal kappas.
     method : str
+    report : ReadReport or None
+        The read report of the table the labels were read from
+        (:func:`accord.kappa_by_stratum`); None from arrays.
     """
 
     table: pd.DataFrame
@@ -255,14 +263,15 @@ class StratifiedKappa(Result):
     df: int
     pvalue: float
     method: str
+    report: ReadReport | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """The per-stratum table."""
         return self.table.copy()
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain-Python dict of the fields."""
-        return plain_fields(self)
+        """Plain-Python dict of the fields (the read report when there is one)."""
+        return plain_fields(self, () if self.report else ("report",))
 
 
 def stratified_kappa(

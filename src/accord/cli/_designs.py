@@ -200,20 +200,22 @@ def agree_grouped(
     """``--cluster`` (cluster-robust SEs of kappa and AC1) or ``--strata`` (each stratum's
     kappa, the test of equal kappas and the overall kappa) for two raters, from the
     command's :class:`~accord.Source` through the front doors Python calls."""
-    from ..front.designs import agreement_by_cluster, kappa_by_stratum
+    from .._results import plain_fields
+    from ..front.designs import clustered_pairs, grouped_pairs, kappa_by_stratum
 
     with user_errors(), echo_warnings():
-        if kind == "cluster":
-            results: Any = [agreement_by_cluster(src, cluster=group, coefficient=c)
-                            for c in ("cohen_kappa", "gwet_ac1")]  # fmt: skip
+        if kind == "cluster":  # one read for both coefficients
+            pairs = grouped_pairs(src, group, "agreement_by_cluster")
+            results: Any = [clustered_pairs(pairs, c) for c in ("cohen_kappa", "gwet_ac1")]
         else:
             results = kappa_by_stratum(src, strata=group)
     if fmt is OutputFormat.json:
         payload = (
-            {"cluster": group, "coefficients": [r.to_dict() for r in results]}
+            {"cluster": group, "report": pairs.report.to_dict(),
+             "coefficients": [plain_fields(r, ("report",)) for r in results]}
             if kind == "cluster"
             else results.to_dict()
-        )
+        )  # fmt: skip
         write_json(payload, output)
         return
     if kind == "cluster":
@@ -226,8 +228,8 @@ def agree_grouped(
             write_csv(pd.DataFrame(rows), output)
             return
         with output_console(output) as console:
-            console.print(rich_table(rows, list(rows[0]), title=f"Items nested in {group}",
-                                     caption=results[0].method))  # fmt: skip
+            console.print(rich_table(rows, list(rows[0]), caption=results[0].method,
+                                     title=f"{pairs.report}\nItems nested in {group}"))  # fmt: skip
         return
     _print_strata(results, group, fmt, output)
 
@@ -243,7 +245,7 @@ def _print_strata(res: Any, group: str, fmt: OutputFormat, output: Path | None) 
         print_lead(console, f"Test of equal kappas across {group}: chi-square({res.df}) = "
                             f"{res.chi_square:.3f}, p = {res.pvalue:.3g}")  # fmt: skip
         columns = ["stratum", "n_items", "kappa", "standard_error", "weight"]
-        console.print(rich_table(rows, columns, title=f"Cohen's kappa by {group}",
+        console.print(rich_table(rows, columns, title=f"{res.report}\nCohen's kappa by {group}",
                                  caption=res.method))  # fmt: skip
 
 

@@ -194,9 +194,11 @@ def coerce_units(
     *,
     names: tuple[str, str] = ("correct", "confidence"),
     out_of_range: OutOfRange | None = None,
+    row0: int = 0,
 ) -> tuple[BoolArray, FloatArray]:
     """Both columns of scored units, checked together: the error names the first row in row
-    order that has a fault in either column.
+    order that has a fault in either column (rows ``row0 + k + 1``: the units start at row
+    ``row0`` of a larger input).
 
     Examples
     --------
@@ -205,8 +207,8 @@ def coerce_units(
     ...
     accord._errors.InvalidInputError: confidence must be in [0, 1]; found 1.5 at row 2; ...
     """
-    y, fault_y = _correct(correct, names[0])
-    c, fault_c = _confidence(confidence, names[1], out_of_range)
+    y, fault_y = _correct(correct, names[0], row0)
+    c, fault_c = _confidence(confidence, names[1], out_of_range, row0)
     fault = _earliest(fault_y, fault_c)
     if fault is not None:
         raise InvalidInputError(fault.message)

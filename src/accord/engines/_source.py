@@ -302,8 +302,11 @@ def raise_duplicates(
     locator: Locator,
     *,
     complete: bool,
+    listed: bool | None = None,
 ) -> None:
-    """Raise :class:`DuplicateRatingError` naming the first repeated pairs and their rows."""
+    """Raise :class:`DuplicateRatingError` naming the first repeated pairs and their rows
+    (``complete``: every repeated pair is counted; ``listed``, by default ``complete``:
+    every row of each pair is named)."""
     parts = []
     for item_code, rater_code, rows in info.examples:
         parts.append(
@@ -315,7 +318,11 @@ def raise_duplicates(
         f"{count} (item, rater) pairs are rated more than once: "
         + "; ".join(parts)
         + ("; ..." if info.n_pairs > len(parts) else "")
-        + ("" if complete else " (rows of the earlier ratings in other batches are not listed)")
+        + (
+            ""
+            if (complete if listed is None else listed)
+            else " (rows of the earlier ratings in other batches are not listed)"
+        )
         + f". Pass {option('duplicates', 'first', 'last')} to resolve"
     )
 

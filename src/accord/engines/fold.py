@@ -53,7 +53,7 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from .._errors import InvalidInputError, require
+from .._errors import InvalidInputError, located, require
 from ._mapreduce import Progress, batches, compute, run_partitions
 from ._source import Locator
 
@@ -147,13 +147,8 @@ class _InFile:
     locator: Locator
 
     def __call__(self, part: Any, row0: int) -> Any:
-        try:
+        with located(self.locator.part(row0)):
             return self.summarise(part, row0)
-        except InvalidInputError as exc:
-            place = self.locator.part(row0)
-            if place and exc.args:
-                exc.args = (f"{exc.args[0]} ({place})", *exc.args[1:])
-            raise
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -818,20 +818,52 @@ def _first_pass(
         with contextlib.closing(ahead(encoded, ENCODE_AHEAD, "accord-encoder")) as pipeline:
             fold_parts(pipeline, put, _no_merge, progress=scan.progress, total=total)
     except _Repeated as repeated:  # the encoder has stopped: its dictionaries can be read
-        raise_duplicates(repeated.info, enc.items.values(), enc.raters.values(), enc.locator,
-                         complete=False)  # fmt: skip
+        info = _with_earlier_rows(repeated.info, dataset, columns, batch_size, enc)
+        raise_duplicates(info, enc.decode(enc.items), enc.decode(enc.raters), enc.locator,
+                         complete=False, listed=True)  # fmt: skip
     if read.matrix is not None:  # a sparse matrix held as long codes: sorted into cells
         dropped, repeats = read.matrix.finish(scan.duplicates)
         if repeats is not None:
-            raise_duplicates(
-                repeats,
-                enc.items.values(),
-                enc.raters.values(),
-                enc.locator,
-                complete=read.matrix.rows_known,
-            )
+            if not read.matrix.rows_known:  # rows of cells the matrix held: read again
+                repeats = _with_earlier_rows(repeats, dataset, columns, batch_size, enc)
+            raise_duplicates(repeats, enc.decode(enc.items), enc.decode(enc.raters), enc.locator,
+                             complete=True)  # fmt: skip
         read.dropped += dropped
     return read
+
+
+def _with_earlier_rows(
+    info: DuplicateInfo, dataset: Any, columns: list[str], batch_size: int, enc: _Encoder
+) -> DuplicateInfo:
+    """``info`` (repeats whose earlier ratings came from the code matrix, which keeps no
+    rows) with the rows of those earlier ratings, found by reading the batches before the
+    rows known again: the error lists every row of each pair, as the memory engine's does.
+    Only on the way to an error."""
+    pairs = tuple((i, r) for i, r, _ in info.examples)
+    known = [min(rows) for _, _, rows in info.examples if rows]
+    upto = min(known) if len(known) == len(pairs) else math.inf
+
+    def before() -> Iterator[tuple[int, Any]]:
+        for row0, batch in _batches(dataset, columns, batch_size, Locator()):
+            if row0 > upto:
+                return
+            yield row0, batch
+
+    def rows_of(batch: Any, row0: int) -> tuple[IntArray, ...]:
+        item, rater, _, miss = enc.encode(row0, batch)
+        rated = np.ones(item.size, dtype=bool)
+        rated[miss] = False
+        return tuple(row0 + np.flatnonzero(rated & (item == i) & (rater == r)) for i, r in pairs)
+
+    def joined(a: tuple[IntArray, ...], b: tuple[IntArray, ...]) -> tuple[IntArray, ...]:
+        return tuple(np.r_[x, y] for x, y in zip(a, b, strict=True))
+
+    found = fold_parts(before(), rows_of, joined) or tuple(np.zeros(0, np.int64) for _ in pairs)
+    examples = tuple(
+        (i, r, tuple(sorted({*rows, *(int(k) for k in more)})))
+        for (i, r, rows), more in zip(info.examples, found, strict=True)
+    )
+    return DuplicateInfo(examples, info.n_pairs)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -1111,7 +1143,7 @@ def _bucketed(
                 tuple((i + int(lo), r, rw_) for i, r, rw_ in info.examples), info.n_pairs
             )
             raise_duplicates(
-                shifted, enc.items.values(), enc.raters.values(), enc.locator, complete=True
+                shifted, enc.decode(enc.items), enc.decode(enc.raters), enc.locator, complete=True
             )
         blocks.append(part.item_counts)
         part = dataclasses.replace(part, item_counts=None)

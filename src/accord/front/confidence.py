@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError, require
+from .._errors import InvalidInputError, located, require
 from .._validate import tidy_scalar
 from ..confidence import (
     Binning,
@@ -38,6 +38,7 @@ from ..data.source import ENGINE_FIELDS, takes_source
 from ..engines._mapreduce import Progress, frame_of, partition_files
 from ..engines._pages import engine_pages_of, small_pages
 from ..engines._run import Engine, check_engine, check_source
+from ..engines._source import Locator
 from ..engines.fold import fold_batches, fold_partitions, part_columns
 from ..stats.confidence import ConfidenceSums, ConfidenceValueCounts
 from ._files import batch_dataset
@@ -295,7 +296,9 @@ def _statistics(
             batch_size=batch_size,
         )
     if source is not None:
-        correct, confidence, groups = _read_in_memory(source, owner, correct, confidence, groups)
+        correct, confidence, groups = _read_in_memory(
+            source, owner, (correct, confidence, groups), out_of_range
+        )
     units = prepare(correct, confidence, groups, out_of_range, owner)
     if not table:
         return ConfidenceSums.from_units(units), None
@@ -331,21 +334,29 @@ def _needs_source(owner: str, engine: str, source: Any) -> None:
 
 
 def _read_in_memory(
-    source: Any, owner: str, correct: Any, confidence: Any, groups: Any
+    source: Any, owner: str, names: tuple[Any, Any, Any], out_of_range: Any
 ) -> tuple[Any, Any, Any]:
-    """The columns of a file read whole, or of a data frame (memory engine with
-    ``source=``)."""
-    from ..io.confidence import confidences_of, read_confidences
+    """The columns of the files read whole, or of a data frame (memory engine with
+    ``source=``). A value at fault is named by its row of the whole input and its file, as
+    the stream engine names it."""
+    from ..io.confidence import confidences_of
+    from ..io.ratings import read_table
 
-    _check_columns(owner, correct, confidence, groups)
+    correct, confidence, groups = names
+    columns = _check_columns(owner, correct, confidence, groups)
+    check: OutOfRange | None = "raise" if out_of_range == "raise" else None  # in row order
     if isinstance(source, pd.DataFrame):
-        frame = confidences_of(source, correct, confidence, groups)
+        frame = confidences_of(source, correct, confidence, groups, check)
         return frame["correct"], frame["confidence"], frame.get("group")
     paths = [source] if isinstance(source, str | Path) else list(source)
-    frame = pd.concat(
-        [read_confidences(p, correct=correct, confidence=confidence, group=groups) for p in paths],
-        ignore_index=True,
-    )
+    where, start, frames = Locator(), 0, []
+    for p in paths:
+        rows = read_table(p, columns)
+        where.add(start, str(p))
+        with located(where.part(start)):
+            frames.append(confidences_of(rows, correct, confidence, groups, check, row0=start))
+        start += len(rows)
+    frame = pd.concat(frames, ignore_index=True)
     return frame["correct"], frame["confidence"], frame["group"] if groups is not None else None
 
 

@@ -28,19 +28,29 @@ from ..agreement.clustered import (
     clustered_agreement,
     stratified_kappa,
 )
+from ..data.ratings import Ratings, ReadReport
 from ..data.source import Source, as_source
+from .reading import ratings_of, several_files
 
-__all__ = ["GroupedPairs", "agreement_by_cluster", "grouped_pairs", "kappa_by_stratum"]
+__all__ = [
+    "GroupedPairs",
+    "agreement_by_cluster",
+    "clustered_pairs",
+    "grouped_pairs",
+    "kappa_by_stratum",
+]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class GroupedPairs:
-    """Two raters' labels of each item rated by both, and the item's group."""
+    """Two raters' labels of each item rated by both, the item's group, and the read
+    report of the table they come from."""
 
     raters: tuple[Any, Any]
     x: npt.NDArray[Any]
     y: npt.NDArray[Any]
     groups: npt.NDArray[Any]
+    report: ReadReport
 
 
 def agreement_by_cluster(
@@ -62,7 +72,8 @@ def agreement_by_cluster(
     data : Source, path or data frame
         A :class:`~accord.Source` (:func:`accord.source`) or what it holds: a CSV/TSV,
         Parquet or JSON Lines file or a pandas frame with one row per rating, read from its
-        ``item``, ``rater`` and ``label`` columns (two raters).
+        ``item``, ``rater`` and ``label`` columns (two raters) as :func:`accord.read_ratings`
+        reads them (missing values, duplicates, ``labels_as``), read once.
     cluster : str
         The column naming each item's cluster (one value per item).
     coefficient, method, n_boot, rng
@@ -74,6 +85,7 @@ def agreement_by_cluster(
     Returns
     -------
     ClusteredAgreement
+        With the read report of the table as ``report``.
 
     Examples
     --------
@@ -89,10 +101,24 @@ def agreement_by_cluster(
     """
     owner = "agreement_by_cluster"
     pairs = grouped_pairs(as_source(data, owner, **read_options), cluster, owner)
-    return clustered_agreement(
+    return clustered_pairs(pairs, coefficient, method=method, n_boot=n_boot, rng=rng)
+
+
+def clustered_pairs(
+    pairs: GroupedPairs,
+    coefficient: ClusterCoefficient = "cohen_kappa",
+    *,
+    method: ClusterMethod = "linearization",
+    n_boot: int = 1000,
+    rng: RngLike = 0,
+) -> ClusteredAgreement:
+    """:func:`accord.clustered_agreement` of the pairs read (:func:`grouped_pairs`), with
+    their read report: one read serves each coefficient."""
+    res = clustered_agreement(
         pairs.x, pairs.y, pairs.groups, coefficient=coefficient, method=method,
         n_boot=n_boot, rng=rng,
     )  # fmt: skip
+    return dataclasses.replace(res, report=pairs.report)
 
 
 def kappa_by_stratum(
@@ -117,6 +143,7 @@ def kappa_by_stratum(
     Returns
     -------
     StratifiedKappa
+        With the read report of the table as ``report``.
 
     Examples
     --------
@@ -131,74 +158,95 @@ def kappa_by_stratum(
     """
     owner = "kappa_by_stratum"
     pairs = grouped_pairs(as_source(data, owner, **read_options), strata, owner)
-    return stratified_kappa(pairs.x, pairs.y, pairs.groups)
+    return dataclasses.replace(
+        stratified_kappa(pairs.x, pairs.y, pairs.groups), report=pairs.report
+    )
 
 
 def grouped_pairs(src: Source, group: str, owner: str) -> GroupedPairs:
     """The two raters' labels of each item rated by both, and its ``group``, from the long
-    table ``src`` holds or reads; errors in the words of ``owner``. An item rated by one
-    rater is left out with a warning naming how many."""
+    table ``src`` holds or reads, read once as :func:`accord.read_ratings` reads it (its
+    missing values, duplicates policy, ``labels_as`` and read report) with the ``group``
+    column beside; errors in the words of ``owner``. An item rated by one rater is left out
+    with a warning naming how many."""
     if src.engine != "memory":
         raise InvalidInputError(f"{owner}() computes in memory; got engine={src.engine!r}")
     absent = [f"{k}=" for k in ("item", "rater", "label") if getattr(src, k) is None]
     if absent:
         raise InvalidInputError(f"{owner}() reads a long table: pass {', '.join(absent)}")
-    item, rater, label = str(src.item), str(src.rater), str(src.label)
-    frame = _table(src, [item, rater, label, group], owner)
-    raters = list(dict.fromkeys(frame[rater]))
-    if len(raters) != 2:
+    if src.multi_label:
+        raise InvalidInputError(f"{owner}() compares one label per rating; got multi_label=True")
+    ratings, rows = _read(src, group, owner)
+    if ratings.n_raters != 2:
         raise InvalidInputError(
-            f"{owner}() compares two raters; column {rater!r} has {len(raters)}"
+            f"{owner}() compares two raters; column {src.rater!r} has {ratings.n_raters}"
         )
-    per_item = frame.groupby(item, sort=False)[group].nunique()
-    if (per_item > 1).any():
-        bad = per_item.index[per_item > 1][0]
-        raise InvalidInputError(f"item {shown(bad)!r} has more than one value in column {group!r}")
-    twice = frame.duplicated([item, rater])
-    if twice.any() and src.duplicates == "raise":
-        row = frame[twice].iloc[0]
-        raise InvalidInputError(
-            f"rater {shown(row[rater])!r} rated item {shown(row[item])!r} more than once "
-            "(duplicates='first' or 'last' keeps one)"
-        )
-    kept = frame.drop_duplicates(
-        [item, rater], keep="last" if src.duplicates == "last" else "first"
-    )
-    wide = kept.pivot(index=item, columns=rater, values=label)
-    both = wide.notna().all(axis=1)
+    codes = ratings.code_matrix()
+    both = (codes >= 0).all(axis=1)
     if not both.all():
         warnings.warn(
-            f"{owner}(): {int((~both).sum())} of {len(wide)} items rated by one rater are "
+            f"{owner}(): {int((~both).sum())} of {both.size} items rated by one rater are "
             "left out", stacklevel=3,
         )  # fmt: skip
-    wide = wide[both]
-    groups = kept.groupby(item, sort=False)[group].first().reindex(wide.index)
+    cats = np.empty(ratings.n_categories, dtype=object)
+    cats[:] = list(ratings.categories)
     return GroupedPairs(
-        (raters[0], raters[1]),
-        wide[raters[0]].to_numpy(),
-        wide[raters[1]].to_numpy(),
-        np.asarray(groups.to_numpy()),
+        (ratings.raters[0], ratings.raters[1]),
+        cats[codes[both, 0]],
+        cats[codes[both, 1]],
+        _item_groups(rows, str(src.item), group, ratings.items[both]),
+        ratings.report,
     )
 
 
-def _table(src: Source, columns: list[str], owner: str) -> pd.DataFrame:
-    """The named columns of the file or frame ``src`` holds, as pandas."""
-    data = src.data
-    if isinstance(data, str | PurePath):
-        from ..io.ratings import FileOptions, read_table
+def _item_groups(
+    rows: pd.DataFrame, item: str, group: str, items: npt.NDArray[Any]
+) -> npt.NDArray[Any]:
+    """The ``group`` of each of ``items``, from the rows read: one value per item."""
+    from ..consensus.gold import gold_values
 
-        files: FileOptions = {"sep": src.sep, "encoding": src.encoding,
-                              "file_format": src.file_format}  # fmt: skip
-        return read_table(str(data), columns, na_values=src.na_values, **files)
+    per_item = rows.dropna(subset=[group]).groupby(item, sort=False)[group]
+    n_values = per_item.nunique()
+    if (n_values > 1).any():
+        bad = n_values.index[n_values > 1][0]
+        raise InvalidInputError(f"item {shown(bad)!r} has more than one value in column {group!r}")
+    groups = gold_values(per_item.first().to_dict(), items)
+    nobody = [i for i, g in enumerate(groups) if g is None]
+    if nobody:
+        raise InvalidInputError(
+            f"item {shown(items[nobody[0]])!r} has no value in column {group!r}"
+        )
+    return groups
+
+
+def _read(src: Source, group: str, owner: str) -> tuple[Ratings, pd.DataFrame]:
+    """The ratings ``src`` holds or reads and its rows' ``item`` and ``group`` columns: a
+    file is read once for both (:func:`accord.io.ratings.read_ratings_and_rows`)."""
+    item, data = str(src.item), src.data
+    if isinstance(data, str | PurePath):
+        if src.from_ is not None or src.field is not None:
+            raise InvalidInputError(
+                f"{owner}() reads the column {group!r} of a table; an annotation-tool export "
+                "holds only its labels"
+            )
+        if several_files(data):
+            raise InvalidInputError(f"{owner}() reads one file; {data} names several")
+        from ..io.ratings import read_ratings_and_rows
+
+        options = src.read_options()
+        names = {k: options.pop(k) for k in ("item", "rater", "label")}
+        ratings, frame = read_ratings_and_rows(str(data), [group], **names, **options)
+        return ratings, frame[[item, group]]
     if hasattr(data, "to_pandas") and not isinstance(data, pd.DataFrame):
         data = data.to_pandas()
     if not isinstance(data, pd.DataFrame):
         raise InvalidInputError(
             f"{owner}() reads a long table (a path or a data frame); got {type(data).__name__}"
         )
-    missing = [c for c in columns if c not in data.columns]
+    missing = [c for c in (item, group) if c not in data.columns]
     if missing:
         raise InvalidInputError(
             f"{owner}(): no column {missing[0]!r} in the frame (its columns: {list(data.columns)})"
         )
-    return data[columns]
+    ratings = ratings_of(dataclasses.replace(src, data=data), owner)
+    return ratings, data[[item, group]]

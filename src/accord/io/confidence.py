@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, located
 from .._validate import require_columns
 from ..data.scored import OutOfRange, coerce_units
 from .files import read_text_file
@@ -83,7 +83,8 @@ def read_confidences(
     frame = read_table(
         path, columns, na_values=na_values, file_format=file_format, sep=sep, encoding=encoding
     )
-    return confidences_of(frame, correct, confidence, group, out_of_range)
+    with located(f"in {path}"):
+        return confidences_of(frame, correct, confidence, group, out_of_range)
 
 
 def confidences_of(
@@ -92,9 +93,12 @@ def confidences_of(
     confidence: str,
     group: str | None = None,
     out_of_range: OutOfRange | None = None,
+    *,
+    row0: int = 0,
 ) -> pd.DataFrame:
     """The scored units of ``frame``'s columns, checked and typed as
-    :func:`read_confidences` gives them (a column not in the frame is named).
+    :func:`read_confidences` gives them (a column not in the frame is named); errors name
+    rows ``row0 + k + 1`` (the frame starts at row ``row0`` of a larger input).
 
     >>> confidences_of(pd.DataFrame({"ok": ["yes", "no"], "p": [0.9, 0.2]}), "ok", "p").correct.tolist()
     [True, False]
@@ -106,13 +110,14 @@ def confidences_of(
         frame[confidence].to_numpy(),
         names=(f"column {correct!r}", f"column {confidence!r}"),
         out_of_range=out_of_range,
+        row0=row0,
     )
     out = pd.DataFrame({"correct": y, "confidence": c})
     if group is not None:
         values = frame[group]
         missing = values.isna().to_numpy()
         if missing.any():
-            rows = ", ".join(str(int(i) + 1) for i in missing.nonzero()[0][:5])
+            rows = ", ".join(str(int(i) + row0 + 1) for i in missing.nonzero()[0][:5])
             raise InvalidInputError(f"column {group!r}: missing value at row(s) {rows}")
         out["group"] = values.to_numpy()
     return out
