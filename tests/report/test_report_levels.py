@@ -301,7 +301,7 @@ Array.from(document.querySelectorAll('.accord-report details:not([open]) table')
 def test_report_reads_on_a_phone_on_a_desktop_and_on_paper(
     tmp_path: Path, lesion_page: HtmlReport
 ) -> None:
-    from tests._browser import LAYOUT_PROBE, BrowserUnavailable, browser, pdf_pages
+    from tests._browser import LAYOUT_PROBE, BrowserUnavailable, browser, pdf_pages, screenshot_dir
 
     diagnoses = accord.report(
         EXAMPLES / "diagnoses.csv", item="patient", rater="rater", label="diagnosis",
@@ -332,7 +332,7 @@ def test_report_reads_on_a_phone_on_a_desktop_and_on_paper(
                     tab.load(path, width=width, height=height)
                     seen[(name, width)] = {**tab.evaluate(LAYOUT_PROBE),
                                            **tab.evaluate(WIDTH_PROBE)}  # fmt: skip
-                    shot = tmp_path / f"{name}-{width}.png"
+                    shot = screenshot_dir() / f"report-{name}-{width}.png"
                     shot.write_bytes(tab.screenshot())
                     print(f"screenshot: {shot}")  # shown with pytest -s / -rP
             printed: dict[str, tuple[int, object]] = {}
