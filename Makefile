@@ -63,4 +63,4 @@ bench: env
 	$(RUN) python benchmarks/agreement.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/docs
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/docs build/screenshots

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 CHROMIUM = Path("/usr/bin/chromium")
-INSTALL_SCRIPT = Path(__file__).resolve().parents[1] / ".ci" / "install-chromium.sh"
+ROOT = Path(__file__).resolve().parents[1]
+INSTALL_SCRIPT = ROOT / ".ci" / "install-chromium.sh"
 
 FLAGS = [
     "--headless",
@@ -40,6 +41,15 @@ FLAGS = [
     "--mute-audio",
     "--remote-debugging-pipe",
 ]
+
+
+def screenshot_dir() -> Path:
+    """Where the browser tests write their screenshots, kept after the run so that a reader
+    can open them: ``ACCORD_SCREENSHOTS`` when set, else ``build/screenshots`` in the
+    repository (ignored by git). The file names say the page and the width."""
+    out = Path(os.environ.get("ACCORD_SCREENSHOTS") or ROOT / "build" / "screenshots")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
 
 
 class BrowserUnavailable(RuntimeError):

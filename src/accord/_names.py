@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["BIDI_CONTROLS", "NAME_MAX", "WORDS", "elide", "register_words", "show_controls",
-           "shown_name"]  # fmt: skip
+__all__ = ["BIDI_CONTROLS", "NAME_MAX", "WORDS", "elide", "listed", "register_words",
+           "role_name", "show_controls", "shown_name"]  # fmt: skip
 
 #: The explicit bidirectional formatting characters (Unicode Standard Annex #9, 2.1-2.6):
 #: embeddings, overrides and their terminator, isolates and theirs, and the three marks.
@@ -58,6 +58,29 @@ def shown_name(name: object, limit: int | None = NAME_MAX) -> str:
     """
     text = show_controls(str(name))
     return text if limit is None else elide(text, limit)
+
+
+def role_name(name: object, role: str) -> str:
+    """A rater (or annotator) named in a sentence or a header: as written, with its ``role``
+    before it when the name is a bare number (an annotation tool's user id, ``7``), so that
+    it reads as a name and not as a count.
+
+    >>> role_name(7, "rater"), role_name("MRI", "rater")
+    ('rater 7', 'MRI')
+    """
+    text = shown_name(name)
+    return f"{role} {text}" if text.replace(".", "", 1).isdigit() else text
+
+
+def listed(names: Any, limit: int = 12) -> str:
+    """Names as written, comma-separated, the first ``limit`` of them and how many more.
+
+    >>> listed(["note1", "note2"]), listed(range(15), limit=3)
+    ('note1, note2', '0, 1, 2 and 12 more')
+    """
+    names = [shown_name(n) for n in names]
+    more = len(names) - limit
+    return ", ".join(names[:limit]) + (f" and {more} more" if more > 0 else "")
 
 
 #: The sentence each kind of result is read with, by the class name of the result (or of a

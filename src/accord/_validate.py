@@ -97,6 +97,23 @@ def announce(progress: Any, phase: str) -> None:
         tell(phase)
 
 
+def announce_unit(progress: Any, unit: str) -> None:
+    """Tell a progress display what its ``(done, total)`` counts when it is not rows (the
+    dask engine counts ``"partitions"``): a callback with a ``count_in(unit)`` method. Plain
+    callbacks and None are left alone.
+
+    >>> class Shown:
+    ...     def __call__(self, done, total): pass
+    ...     def count_in(self, unit): print(unit)
+    >>> announce_unit(Shown(), "partitions")
+    partitions
+    >>> announce_unit(print, "partitions"); announce_unit(None, "partitions")
+    """
+    tell = getattr(progress, "count_in", None)
+    if callable(tell):
+        tell(unit)
+
+
 def check_choice(name: str, value: object, allowed: Sequence[object], owner: str) -> None:
     """Raise :class:`InvalidInputError` when option ``name`` of ``owner`` is none of
     ``allowed``.

@@ -176,7 +176,7 @@ def headline(coefs: Sequence[Any], level: str, *, two_raters: bool = False) -> A
     so that a far disagreement weighs more than a near one: quadratic-weighted Cohen's kappa
     for two raters (the classical ordinal two-rater coefficient, equal to the ICC for
     consistency; Fleiss & Cohen 1973), else Krippendorff's alpha on the ordinal metric. With
-    two raters but no Cohen row (an engine that reads in batches), Conger's kappa, which is
+    two raters but no Cohen row (a table of chosen coefficients), Conger's kappa, which is
     Cohen's for two raters. Interval and ratio: the ICC for absolute agreement of single
     ratings, ICC(A,1), else alpha at the data's level. The first coefficient when none of
     these is there; None for no coefficient.

@@ -174,13 +174,13 @@ def test_a_hundred_thousand_nominal_labels_in_bounded_memory(tmp_path: Path) -> 
         assert got["percent_agreement"] == pytest.approx(0.5, rel=1e-12), engine
         assert_allclose(got["fleiss_kappa"], (0.5 - pe_fleiss) / (1 - pe_fleiss), rtol=1e-12)
         assert_allclose(got["light_kappa"], kappa.statistic, rtol=1e-12, err_msg=engine)
-    # Two raters in memory: the table opens with Cohen's kappa, the headline of the terminal
-    # and the page (the stream engine's table has no such row yet; its Light's kappa of the
-    # one pair is the same number).
+    # Two raters: every engine's table opens with Cohen's kappa, the headline of the
+    # terminal and the page (here from the pair's filled cells), and the engines give the
+    # same rows with the same names and values.
     memory = _summary(tables["memory"])
     assert memory[0][0] == "cohen_kappa"
     assert_allclose(memory[0][2], kappa.statistic, rtol=1e-12)
-    for a, b in zip(memory[1:], _summary(tables["stream"]), strict=True):
+    for a, b in zip(memory, _summary(tables["stream"]), strict=True):
         assert a[:2] == b[:2]
         assert_allclose(a[2:], b[2:], rtol=1e-10, equal_nan=True, err_msg=str(a[:2]))
 
@@ -368,3 +368,35 @@ def test_scores_default_to_alpha_and_the_iccs_and_name_what_was_left_out(
     assert alpha.statistic == pytest.approx(direct.statistic, rel=1e-12)
     # categories keep every coefficient
     assert accord.agreement(accord.datasets.load_diagnoses()).left_out == ()
+
+
+def test_two_rater_tables_open_with_cohen_kappa_on_every_engine(tmp_path: Path) -> None:
+    from sklearn.metrics import cohen_kappa_score
+
+    rng = np.random.default_rng(7)
+    n = 120
+    x = rng.integers(1, 5, n)
+    y = np.where(rng.random(n) < 0.6, x, rng.integers(1, 5, n))
+    frame = pd.DataFrame({"item": np.repeat(np.arange(n), 2), "rater": np.tile(["b", "a"], n),
+                          "label": np.c_[x, y].ravel()})  # fmt: skip
+    frame.drop(index=[5, 40, 41]).to_csv(tmp_path / "two.csv", index=False)
+    both = np.setdiff1d(np.arange(n), [2, 20])  # item 2 lost rater a's rating, item 20 both
+    cols = dict(item="item", rater="rater", label="label", level="ordinal")
+    memory = accord.agreement(accord.read_ratings(tmp_path / "two.csv", **cols))
+    tables = {e: accord.agreement(tmp_path / "two.csv", engine=e, **cols)
+              for e in ("stream", "dask")}  # fmt: skip
+    # scikit-learn side by side: unweighted, then quadratic-weighted Cohen's kappa
+    expected = [cohen_kappa_score(x[both], y[both]),
+                cohen_kappa_score(x[both], y[both], weights="quadratic")]  # fmt: skip
+    for engine, table in {"memory": memory, **tables}.items():
+        head = table.coefficients[:2]
+        assert [(c.name, c.weights) for c in head] == [
+            ("cohen_kappa", "identity"),
+            ("cohen_kappa", "quadratic"),
+        ], engine
+        assert_allclose([c.statistic for c in head], expected, rtol=1e-12, err_msg=engine)
+        assert [c.n_items_unpairable for c in head] == [1, 1], engine
+        rows = _summary(table)
+        assert [r[:2] for r in rows] == [r[:2] for r in _summary(memory)], engine
+        assert_allclose([r[2:] for r in rows], [r[2:] for r in _summary(memory)], rtol=1e-10,
+                        equal_nan=True, err_msg=engine)  # fmt: skip

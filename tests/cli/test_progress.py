@@ -120,3 +120,19 @@ def test_a_bar_that_is_not_shown_keeps_its_count() -> None:
     assert bar.step("writing", lambda: 3) == 3
     bar.close()
     assert bar.counted == "10,000,000 rows"
+
+
+def test_dask_agree_counts_partitions_not_rows(tmp_path: Path) -> None:
+    # the dask engine reports partitions done (a CSV file is one partition, read in two
+    # passes): the bar names them so, and never calls them rows
+    data = _ratings_file(tmp_path / "ratings.csv", n_items=2_000)
+    screen = _on_a_terminal(
+        ["agree", str(data), "--item", "item", "--rater", "rater", "--label", "label",
+         "--engine", "dask", "--scheduler", "synchronous"],
+        tmp_path,
+    )  # fmt: skip
+    plain = ESCAPE.sub("", screen)
+    counts = re.findall(r"\b(\d[\d,]*) (partitions|rows)\b", plain.split("read 10,000 rows")[0])
+    assert counts, plain[-2000:]
+    assert {unit for _, unit in counts} == {"partitions"}, counts
+    assert "read 10,000 rows: 10,000 ratings of 2,000 items by 5 raters" in plain

@@ -1047,3 +1047,27 @@ def test_readers_refuse_an_encoding_option_that_is_none_of_its_choices(
         match=rf"'{keyword}' parameter of {reader.__name__}.*Got '{value}'",
     ):
         reader(HERE / path, **{keyword: value})
+
+
+def test_label_studio_names_a_user_once_when_the_export_also_gives_the_email(
+    tmp_path: Path,
+) -> None:
+    # user 9 is a bare id on task 1 and an object with an e-mail on task 2: one rater
+    tasks = [
+        {"id": 1, "annotations": [
+            {"completed_by": 7, "result": [_choice("yes")]},
+            {"completed_by": 9, "result": [_choice("no")]}]},
+        {"id": 2, "annotations": [
+            {"completed_by": 7, "result": [_choice("yes")]},
+            {"completed_by": {"id": 9, "email": "bo@example.org"}, "result": [_choice("yes")]}]},
+    ]  # fmt: skip
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(tasks))
+    r = accord.read_label_studio(path)
+    assert sorted(map(str, r.raters)) == ["7", "bo@example.org"]
+    assert r.n_ratings == 4 and r.n_items == 2
+
+
+def _choice(label: str) -> dict[str, Any]:
+    return {"from_name": "answer", "to_name": "text", "type": "choices",
+            "value": {"choices": [label]}}  # fmt: skip

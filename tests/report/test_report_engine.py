@@ -95,14 +95,14 @@ def test_stream_report_of_two_raters_leaves_the_two_rater_view_to_memory(
     assert section_of(stream.html, "items") == section_of(memory.html, "items")
     alpha = "Krippendorff's alpha (ordinal)"
     assert row_values(stream.html, alpha) == row_values(memory.html, alpha)
-    # the stream engine's table holds no Cohen's kappa: its headline is Conger's kappa at
-    # the same weights, which for two raters is Cohen's (the memory headline) in value
-    lead = re.compile(r"kappa \(quadratic weights\) (0\.\d+)")
+    # both engines' tables open with Cohen's kappa: the same headline, named and valued
+    # alike, and Conger's and Light's kappa (Cohen's for two raters) are not listed again
+    lead = re.compile(r"Cohen&#39;s kappa \(quadratic weights\) (0\.\d+)")
     memory_lead = lead.search(section_of(memory.html, "summary"))
     stream_lead = lead.search(section_of(stream.html, "summary"))
     assert memory_lead and stream_lead and memory_lead.group(1) == stream_lead.group(1)
-    assert "Conger&#39;s kappa (quadratic weights)" in section_of(stream.html, "summary")
-    assert "Cohen&#39;s kappa (quadratic weights)" in section_of(memory.html, "summary")
+    for name in ("Conger&#39;s kappa", "Light&#39;s kappa"):
+        assert name not in section_of(stream.html, "coefficients"), name
 
 
 def test_stream_report_of_scores_says_the_calibration_needs_the_rows(tmp_path: Path) -> None:

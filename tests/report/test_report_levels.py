@@ -301,7 +301,7 @@ Array.from(document.querySelectorAll('.accord-report details:not([open]) table')
 def test_report_reads_on_a_phone_on_a_desktop_and_on_paper(
     tmp_path: Path, lesion_page: HtmlReport
 ) -> None:
-    from tests._browser import LAYOUT_PROBE, BrowserUnavailable, browser, pdf_pages
+    from tests._browser import LAYOUT_PROBE, BrowserUnavailable, browser, pdf_pages, screenshot_dir
 
     diagnoses = accord.report(
         EXAMPLES / "diagnoses.csv", item="patient", rater="rater", label="diagnosis",
@@ -332,7 +332,7 @@ def test_report_reads_on_a_phone_on_a_desktop_and_on_paper(
                     tab.load(path, width=width, height=height)
                     seen[(name, width)] = {**tab.evaluate(LAYOUT_PROBE),
                                            **tab.evaluate(WIDTH_PROBE)}  # fmt: skip
-                    shot = tmp_path / f"{name}-{width}.png"
+                    shot = screenshot_dir() / f"report-{name}-{width}.png"
                     shot.write_bytes(tab.screenshot())
                     print(f"screenshot: {shot}")  # shown with pytest -s / -rP
             printed: dict[str, tuple[int, object]] = {}
@@ -515,3 +515,68 @@ def test_two_rater_page_lists_each_coefficient_once() -> None:
         assert name not in section, name
     assert section.count("Cohen's kappa (quadratic weights) 0.897") == 1
     assert "13 coefficients" in section
+
+
+def _headers(section: str) -> list[list[str]]:
+    """The column headers of each table of a section, as shown."""
+    tables = re.findall(r"<table.*?</table>", section, flags=re.S)
+    return [[text_of(h).strip() for h in re.findall(r"<th[^>]*>(.*?)</th>", t, flags=re.S)
+             if "<th" in t] for t in tables]  # fmt: skip
+
+
+def _label_studio_spans(tmp_path: Path) -> Path:
+    """Two tasks of a span export, the users given by id and once (user 9) as an object with
+    an e-mail."""
+
+    def region(start: int, end: int, label: str) -> dict[str, object]:
+        return {"from_name": "ner", "to_name": "text", "type": "labels",
+                "value": {"start": start, "end": end, "labels": [label]}}  # fmt: skip
+
+    tasks = [
+        {"id": 11, "data": {"text": "Aspirin helps with headache and fever."}, "annotations": [
+            {"completed_by": 7, "result": [region(0, 7, "DRUG"), region(19, 27, "DISEASE")]},
+            {"completed_by": 9, "result": [region(0, 7, "DRUG"), region(32, 37, "DISEASE")]}]},
+        {"id": 12, "data": {"text": "Ibuprofen for pain."}, "annotations": [
+            {"completed_by": 7, "result": [region(0, 9, "DRUG")]},
+            {"completed_by": {"id": 9, "email": "bo@example.org"},
+             "result": [region(0, 9, "DRUG"), region(14, 18, "DISEASE")]}]},
+    ]  # fmt: skip
+    import json
+
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(tasks))
+    return path
+
+
+def test_span_report_heads_each_column_once_and_names_what_it_read(tmp_path: Path) -> None:
+    page = accord.report(accord.read_brat(EXAMPLES / "spans"), progress=False)
+    pairs = _headers(section_of(page.html, "spans"))[0]
+    assert pairs == ["annotator", "reference", "annotator's spans", "reference's spans",
+                     "matched", "precision", "recall", "F1"]  # fmt: skip
+    read = text_of(section_of(page.html, "read"))
+    assert "annotators 3: ann1, ann2, ann3" in read
+    assert "documents 2: note1, note2" in read  # the brat files' names
+    # Label Studio: users and tasks by their ids, as the export writes them, one name a user
+    ls = accord.report(accord.read_label_studio(_label_studio_spans(tmp_path)), progress=False)
+    read = text_of(section_of(ls.html, "read"))
+    assert "annotators 2: 7, bo@example.org" in read
+    assert "documents 2: 11, 12" in read
+    for table in _headers(section_of(ls.html, "spans")):
+        assert len(table) == len(set(table)), table
+    # by hand: user 7 marks 3 spans, user 9 4; they share 2 exact ones (DRUG 0-7, DRUG 0-9)
+    row = row_values(section_of(ls.html, "spans"), "7")
+    assert row[:4] == ["bo@example.org", "3", "4", "2"]
+
+
+def test_two_rater_section_names_raters_given_by_user_id() -> None:
+    export = accord.datasets.path("annotation-tools") / "label_studio.json"
+    page = accord.report(accord.read_label_studio(export, field="sentiment"), progress=False)
+    section = section_of(page.html, "two-raters")
+    assert "Rater 7 and rater 9 agree on 66.7% of 3 items" in text_of(section)
+    assert "rows rater 7, columns rater 9" in text_of(section)
+    specific = _headers(section)[0]
+    assert specific[:4] == ["category", "both rater 7 and rater 9", "rater 7", "rater 9"]
+    # names that are not bare numbers stay as written
+    birads = accord.report(EXAMPLES / "birads.csv", item="finding", rater="modality",
+                           label="birads", level="ordinal", progress=False)  # fmt: skip
+    assert "rater " not in text_of(section_of(birads.html, "two-raters")).split(" agree")[0]

@@ -10,6 +10,7 @@ agree with the memory engine.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from typing import Any, Protocol, cast
@@ -35,6 +36,7 @@ __all__ = [
     "CountStatistics",
     "ItemSums",
     "cells_design",
+    "cohen_from_statistics",
     "data_from_statistics",
     "has_counts",
     "light_from_statistics",
@@ -244,6 +246,39 @@ def _items_by_total(stats: CountStatistics) -> tuple[int, int]:
     assert stats.item_counts is not None
     per_item = stats.item_counts.totals()
     return int((per_item >= 2).sum()), int((per_item == 1).sum())
+
+
+def cohen_from_statistics(stats: CountStatistics, **options: Any) -> list[Coefficient]:
+    """Cohen's kappa of two raters on categories from their one pair table (and its
+    quadratic-weighted form on an ordinal scale): the rows the memory engine's table opens
+    with (``summary._cohen_rows``), so that every engine's table has the same rows. Empty
+    for other data and when kappa cannot be computed (the other rows say why). ``options``:
+    ``population_size``, ``test_value``, ``alternative`` of :func:`accord.cohen_kappa`.
+    """
+    from .._errors import AccordError
+    from .two_raters import cohen_kappa, cohen_kappa_cells
+
+    pairs, counts = stats.pair_tables, stats.rater_counts
+    if pairs is None or counts is None or stats.level not in ("nominal", "ordinal"):
+        return []
+    if np.count_nonzero(counts.totals()) != 2 or pairs.n_pairs != 1:
+        return []
+    a, b = (int(code) for code in pairs.pairs[0])
+    _, single = _items_by_total(stats)  # items one rater rated: unpairable
+    forms: list[str | None] = [None] if stats.level == "nominal" else [None, "quadratic"]
+    try:
+        if isinstance(pairs, PairTables):
+            table = pairs.table(a, b)
+            out = [cohen_kappa(table, weights=w, **options) for w in forms]
+        else:  # filled cells only (many categories): the unweighted form, as on ratings
+            raters = (str(pairs.raters[a]), str(pairs.raters[b]))
+            out = [cohen_kappa_cells(pairs.x, pairs.y, pairs.count, stats.categories, raters,
+                                     population_size=options.get("population_size"))]  # fmt: skip
+            test = {k: options[k] for k in ("test_value", "alternative") if k in options}
+            out = [dataclasses.replace(out[0], **test)]
+    except AccordError:
+        return []
+    return [dataclasses.replace(c, n_items_unpairable=single) for c in out]
 
 
 def light_from_statistics(

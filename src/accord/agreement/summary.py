@@ -25,6 +25,7 @@ from ._statistics import (
     CountStatistics,
     ItemSums,
     cells_design,
+    cohen_from_statistics,
     data_from_statistics,
     has_counts,
     light_from_statistics,
@@ -351,6 +352,9 @@ def agreement_from_statistics(
     )  # fmt: skip
     if "icc" in wanted and scores is not None and d.level in ("interval", "ratio"):
         out.extend(icc_from_statistics(scores, method=icc_method).forms)  # as in memory
+    if coefficients is None:  # two raters: Cohen's kappa first, as in memory
+        out[:0] = cohen_from_statistics(stats, population_size=population_size,
+                                        test_value=test_value, alternative=alternative)  # fmt: skip
     return AgreementTable(tuple(out), d.level, ci, report, _design(d), left_out)
 
 

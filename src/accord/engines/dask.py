@@ -34,7 +34,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError, require
 from .._types import FloatArray, IntArray
-from .._validate import check_na_values
+from .._validate import announce_unit, check_na_values
 from ..data.dictionary import as_numpy
 from ..data.dictionary import raw_label_domain as label_domain
 from ..data.encoder import arrow_of, dictionary_of, missing_of, typed_ids
@@ -296,6 +296,7 @@ def dask_scan(
 ) -> tuple[RatingStatistics, DaskRescan]:
     """:func:`dask_statistics`, and what a second pass over the partitions needs."""
     scan = Scan.of("dask_statistics", options)
+    announce_unit(scan.progress, "partitions")  # the bar counts partitions, not rows
     if scan.multi_label:
         raise InvalidInputError(
             "multi_label: the dask engine reads one label per row; read sets of labels with "

@@ -47,6 +47,7 @@ class _Annotation:
     rater: Any
     results: list[Mapping[str, Any]]
     ident: Any = None
+    user_id: Any = None  # the user's id when the export gives the user as an object
 
     @property
     def where(self) -> str:
@@ -67,7 +68,8 @@ def read_label_studio(
 
     Each task of the export (``id``, ``data``, ``annotations``) is an item; each of its
     annotations is one annotator's answer, the annotator named by ``completed_by`` (a user
-    id, or the user's e-mail when the export gives the user as an object). The answer is
+    id, or the user's e-mail when the export gives the user as an object, and then also where
+    it gives that user's bare id). The answer is
     the result of one control tag of the labelling interface, its ``from_name``:
 
     - ``choices``: the label; a control that allows several choices gives a set of labels
@@ -208,8 +210,27 @@ def _annotations(records: Any, where: str) -> tuple[list[_Annotation], collectio
                     where, task_id, "an annotation's 'result' must be a list of objects"
                 )
             results = _without_relations(results, skipped)
-            kept.append(_Annotation(task_id, _rater(ann, task_id, where), results, ann.get("id")))
-    return kept, skipped
+            who = ann.get("completed_by")
+            user_id = who.get("id") if isinstance(who, dict) else None
+            rater = _rater(ann, task_id, where)
+            kept.append(_Annotation(task_id, rater, results, ann.get("id"), user_id))
+    return _one_name_per_user(kept, _emails(kept)), skipped
+
+
+def _emails(kept: list[_Annotation]) -> dict[Any, Any]:
+    """The e-mail of each user id the export gives as an object somewhere (``{"id": 9,
+    "email": ...}``): the name of that user wherever the export gives the bare id."""
+    return {a.user_id: a.rater for a in kept if a.user_id is not None and a.rater != a.user_id}
+
+
+def _one_name_per_user(kept: list[_Annotation], emails: dict[Any, Any]) -> list[_Annotation]:
+    """The annotations with each user named once: by e-mail when the export gives it."""
+    return [
+        dataclasses.replace(a, rater=emails[a.rater])
+        if a.user_id is None and a.rater in emails
+        else a
+        for a in kept
+    ]
 
 
 def _without_relations(

@@ -54,7 +54,7 @@ class PhaseBar:
             self.task = self.progress.add_task(description, total=steps, counted="")
 
     def __call__(self, done: int, total: int | None) -> None:
-        """Rows (or ``unit``) done so far, of ``total`` when known."""
+        """Rows (or ``unit``, see :meth:`count_in`) done so far, of ``total`` when known."""
         self.counted = f"{done:,} {self.unit}"
         if self.progress is None:
             return
@@ -62,6 +62,16 @@ class PhaseBar:
             self.progress.update(self.task, counted=self.counted)
             return
         self.progress.update(self.task, completed=done, total=total, counted=self.counted)
+
+    def count_in(self, unit: str) -> None:
+        """Count in ``unit`` from now on (the dask engine counts ``"partitions"``); beside
+        a bar of steps, the count stays "read".
+
+        >>> bar = PhaseBar("reading", shown=False, steps=3, unit="rows read")
+        >>> bar.count_in("partitions"); bar(4, 4); bar.counted
+        '4 partitions read'
+        """
+        self.unit = f"{unit} read" if self.unit.endswith(" read") else unit
 
     def phase(self, description: str) -> None:
         """Name the phase now running on the bar (drawn at once, however short the phase)."""

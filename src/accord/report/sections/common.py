@@ -79,8 +79,8 @@ TWO_RATER_REPEATS = frozenset({"cohen_kappa", "conger_kappa", "light_kappa"})
 
 def coefficients(ctx: Context) -> list[Any]:
     """Every coefficient the report shows, computed once: ``accord.agreement`` (for
-    measurements the ICC and alpha at the data's level), plus Cohen's kappa and IA for two
-    raters in memory."""
+    measurements the ICC and alpha at the data's level), Cohen's kappa first for two raters
+    (with IA in memory)."""
     if not ctx.has_labels:
         return []
 
@@ -89,10 +89,11 @@ def coefficients(ctx: Context) -> list[Any]:
         if ctx.numeric:
             return for_level(table.coefficients, ctx.level)
         out = list(table.coefficients)
-        if two_raters(ctx) and ctx.ratings is not None:  # the table's Cohen rows, with IA
+        cohen = [c for c in out if c.name == "cohen_kappa"]  # every engine's table has them
+        if two_raters(ctx) and (ctx.ratings is not None or cohen):
             # Conger's and Light's kappa are Cohen's for two raters: not listed twice
             out = [c for c in out if c.name not in TWO_RATER_REPEATS]
-            out[:0] = _two_rater_rows(ctx, ctx.ratings)
+            out[:0] = _two_rater_rows(ctx, ctx.ratings) if ctx.ratings is not None else cohen
         return out
 
     result: list[Any] = ctx.cached("coefficients", compute)

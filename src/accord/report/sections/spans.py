@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..._names import listed
 from .._blocks import (
     Block,
     Column,
@@ -174,8 +175,8 @@ def build_spans_read(ctx: Context) -> Section | None:
         return None
     rows = (
         ("source", str(spans.source or "(in memory)")),
-        ("annotators", f"{fmt_int(spans.n_annotators)}: " + ", ".join(spans.annotators)),
-        ("documents", fmt_int(spans.n_documents)),
+        ("annotators", f"{fmt_int(spans.n_annotators)}: {listed(spans.annotators)}"),
+        ("documents", f"{fmt_int(spans.n_documents)}: {listed(spans.documents)}"),
         ("spans", fmt_int(spans.n_spans)),
         ("labels", ", ".join(spans.labels)),
         ("offsets", f"{spans.unit}s, 0-based, end exclusive"),
@@ -208,9 +209,9 @@ def build_spans(ctx: Context) -> Section | None:
         Table.of(
             (
                 Column.name("annotator", "annotator_a"),
-                Column.name("against", "annotator_b"),
-                Column("spans", "n_a", fmt_int),
-                Column("spans", "n_b", fmt_int),
+                Column.name("reference", "annotator_b"),
+                Column("annotator's spans", "n_a", fmt_int),
+                Column("reference's spans", "n_b", fmt_int),
                 Column("matched", "matched", fmt_int),
                 Column("precision", "precision"),
                 Column("recall", "recall"),
@@ -218,8 +219,8 @@ def build_spans(ctx: Context) -> Section | None:
             ),
             pairs.itertuples(index=False),
             caption="Each pair of annotators: the spans each marked, those both marked "
-            "(matched), precision and recall of the first against the second as reference, "
-            "and F1 = 2 matched / (spans of both).",
+            "(matched), precision and recall of the annotator against the other as "
+            "reference, and F1 = 2 matched / (spans of both).",
         )
     ]
     groups = result.groups

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._names import role_name
 from ..._verdict import shown_label
 from .. import figures
 from .._blocks import (
@@ -88,12 +89,14 @@ def build_two_raters(ctx: Context) -> Section | None:
         *_dichotomization_blocks(ctx, methods),
         *_kappa_curve_blocks(ctx, methods),
     ]
-    x_name, y_name = (str(r) for r in kappa.raters)
+    x_name, y_name = _names(kappa)
     lead = (
         f"{x_name} and {y_name} agree on {fmt_pct(kappa.percent_agreement)} of "
         f"{fmt_int(kappa.n_items)} items; {_kappa_title(ctx)} {fmt(kappa.statistic)}, "
         f"informational agreement {fmt(ia.statistic)}."
     )
+    if x_name.startswith("rater "):  # a sentence starts with a capital
+        lead = "R" + lead[1:]
     return Section("two-raters", TITLE, lead, tuple(blocks), tuple(methods))
 
 
@@ -133,9 +136,16 @@ def _key_figures(ctx: Context, kappa: Any, ia: Any) -> tuple[KeyFigure, ...]:
     )
 
 
+def _names(kappa: Any) -> tuple[str, str]:
+    """The two raters as the section names them: as written, a bare user id as "rater 7"
+    (:func:`accord._names.role_name`)."""
+    x, y = kappa.raters
+    return role_name(x, "rater"), role_name(y, "rater")
+
+
 def _table_figure(ctx: Context, kappa: Any) -> Figure:
     """The two raters' contingency table as a heatmap."""
-    x_name, y_name = (str(r) for r in kappa.raters)
+    x_name, y_name = _names(kappa)
     table = np.asarray(kappa.table, dtype=np.float64)
     cats = [shown_label(c) for c in ctx.label_categories]
     return Figure(
@@ -167,7 +177,7 @@ def _specific_blocks(ctx: Context, kappa: Any, methods: list[MethodNote]) -> lis
     per_cat = spec.per_category
     if not isinstance(per_cat, pd.DataFrame) or per_cat.empty:
         return []
-    x_name, y_name = (str(r) for r in kappa.raters)
+    x_name, y_name = _names(kappa)
     methods.append(
         MethodNote(
             "Specific agreement",
