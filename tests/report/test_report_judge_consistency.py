@@ -104,4 +104,4 @@ def test_report_command_takes_trial(tmp_path: Path) -> None:
     no_judge = ["report", str(path), "--item", "item", "--rater", "rater", "--label", "label",
                 "--trial", "run", "-o", str(out)]  # fmt: skip
     bad = CliRunner().invoke(app, no_judge)
-    assert bad.exit_code == 2 and "--trial names the runs of a judge" in bad.output
+    assert bad.exit_code == 2 and "--trial names the runs of a --judge" in bad.output

@@ -115,8 +115,10 @@ def report_command(
         "--trial",
         help="The column naming the run (trial) of each label of a --judge run several "
         "times: adds 'Does the judge agree with itself?' (its agreement over runs, the items "
-        "whose label flips, beside the humans'); --duplicates says which run the other "
-        "sections read.",
+        "whose label flips, beside the humans'). Without --judge, at --level interval or "
+        "ratio: the replicate of each measurement, for 'Replicate measurements' (the "
+        "repeated-measures CCC, Deming with the error ratio from the replicates). "
+        "--duplicates says which run or replicate the other sections read.",
     ),
     title: str | None = typer.Option(None, "--title", help="Title of the page."),
     output: Path = typer.Option(
@@ -174,8 +176,11 @@ def report_command(
         raise fail("--epsilon is the judge's margin: give --judge too")
     if humans is not None and not judges:
         raise fail("--humans is the judge's panel: give --judge too")
-    if trial is not None and not judges:
-        raise fail("--trial names the runs of a judge: give --judge too")
+    if trial is not None and not judges and level not in ("interval", "ratio"):
+        raise fail(
+            "--trial names the runs of a --judge, or the replicate of each measurement "
+            f"(--level interval or ratio; the level is {level})"
+        )
     judge: Any = None if not judges else judges[0] if len(judges) == 1 else list(judges)
     check_output(output, creates=True)
     files = shared.files()

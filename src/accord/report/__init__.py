@@ -377,7 +377,11 @@ def report(
     Each section appears when its data is present: labels give the agreement sections
     (``gold`` adds each rater's accuracy and kappa against the gold labels), ``scores`` the
     panel calibration (weighted by ``score_confidence`` when given), ``confidence`` with
-    ``correct`` the confidence calibration.
+    ``correct`` the confidence calibration. Measurements (interval and ratio levels) that
+    a rater took more than once on an item (repeated rows, read by the other sections as
+    ``duplicates`` says; numbered by ``trial`` when given) add the replicates'
+    repeated-measures CCC (:func:`accord.repeated_concordance`) and each pair's Deming
+    regression with the error ratio estimated from the replicates (:func:`accord.deming`).
 
     Parameters
     ----------
@@ -444,8 +448,12 @@ def report(
         items (as ``accord judge --trial`` reads it): the section "Does the judge agree with
         itself?" (:func:`accord.judge_consistency`: each judge's test-retest agreement with
         its interval, the share of items whose label flips, the most fragile items, beside
-        the humans' agreement). Needs ``judge``; the other sections take one label per
-        (item, rater), so ``duplicates`` must say which of the judge's runs they read.
+        the humans' agreement). Without ``judge``, at the interval and ratio levels: the
+        replicate (occasion) of each measurement, for the section "Replicate
+        measurements" (which, without this column, numbers the repeated rows of an item
+        by a rater in their order). The other sections take one label per (item, rater),
+        so ``duplicates`` must say which run or replicate they read (``"mean"`` for
+        measurements).
     title : str, optional
         Title of the page (default: the name of the source).
     output : str or path, optional
@@ -691,14 +699,25 @@ def _check_judge(
 
 
 def _check_trial(src: Source, judge: Any, trial: str | None) -> None:
-    """A trial column names the runs of a judge, read from the rows in memory."""
+    """A trial column names the runs of a judge or, without one, the replicate of each
+    measurement (interval and ratio levels), read from the rows in memory."""
     if trial is None:
         return
-    if judge is None:
-        raise InvalidInputError("trial names the runs of a judge: give the judge too")
+    measured = src.level in ("interval", "ratio")
+    if judge is None and not measured:
+        raise InvalidInputError(
+            "trial names the runs of a judge (give the judge too) or, at the interval and "
+            f"ratio levels, the replicate of each measurement (the level is {src.level!r})"
+        )
     if src.engine != "memory" or isinstance(src.data, Ratings):
         raise InvalidInputError(
             "trial is read from the rows: give a file or a data frame, with engine='memory'"
+        )
+    if src.duplicates == "raise" and judge is None:
+        raise InvalidInputError(
+            f"trial: each rater measures an item once per replicate (column {trial!r}), and "
+            "the other sections take one measurement per item and rater: give duplicates "
+            "('mean', 'first', 'last') to say which they read"
         )
     if src.duplicates == "raise":
         raise InvalidInputError(

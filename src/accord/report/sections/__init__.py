@@ -27,6 +27,7 @@ from .methods import build_methods
 from .pairwise import build_pairwise
 from .raters import build_raters
 from .read import build_read
+from .replicates import build_replicates
 from .scores import build_scores
 from .spans import build_spans, build_spans_read, build_spans_summary
 from .summary import build_summary
@@ -48,6 +49,7 @@ SECTIONS: tuple[tuple[str, Builder], ...] = (
     ("judge-bias", build_judge_bias),
     ("judge-consistency", build_judge_consistency),
     ("method-comparison", build_method_comparison),
+    ("replicates", build_replicates),
     ("scores", build_scores),
     ("confidence", build_confidence),
 )
