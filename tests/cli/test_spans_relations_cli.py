@@ -133,3 +133,12 @@ def test_relation_errors_are_one_line(tmp_path: Path, brat: Path) -> None:
     ):
         code, _, err = invoke("spans", *args)
         assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_report_on_a_brat_folder_shows_its_relations(brat: Path, tmp_path: Path) -> None:
+    out = tmp_path / "page.html"
+    code, _, err = invoke("report", str(brat), "-o", str(out), "--quiet")
+    assert code == 0, err
+    html = out.read_text()
+    # the relation table of the spans section, with the F1 computed by hand above (2 / 3)
+    assert "Relations between the spans: mean pairwise F1 0.667" in html

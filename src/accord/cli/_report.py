@@ -186,6 +186,7 @@ def report_command(
             data = command_source(path, shared, files, multi_label=multi_label)
         page = report(
             data,
+            relations=_brat_relations(path, data),
             score=tuple(score),
             score_confidence=score_weights,
             gold=gold,
@@ -259,6 +260,19 @@ def _export_ratings(
     with user_errors():
         sets = {"multi_label": True} if multi_label else {}
         return read_source(path, shared.files(), source_tool, field, duplicates=duplicates, **sets)
+
+
+def _brat_relations(path: Path, data: Any) -> Any:
+    """The relations of a brat folder read as spans (None when it has none, or when the
+    data are not spans), for the report's relation agreement."""
+    from ..data.spans import Spans
+
+    if not isinstance(data, Spans) or not path.is_dir():
+        return None
+    from ..io.spans import read_brat_relations
+
+    relations = read_brat_relations(path)
+    return relations if len(relations) else None
 
 
 def _recognised(path: Path) -> ExportToolName | None:
