@@ -75,7 +75,10 @@ def test_attributes_of_brat_match_python_and_hand(brat: Path) -> None:
     assert code == 0 and "Severity" in out and "(all)" in out
 
 
-def test_relations_of_label_studio(tmp_path: Path) -> None:
+def label_studio_export(tmp_path: Path) -> Path:
+    """Annotator 7 links Aspirin to fever; 8 states it both ways ("left" makes fever the
+    head)."""
+
     def region(ident: str, start: int, end: int, label: str) -> dict[str, object]:
         return {"id": ident, "from_name": "ner", "to_name": "text", "type": "labels",
                 "value": {"start": start, "end": end, "labels": [label]}}  # fmt: skip
@@ -87,11 +90,15 @@ def test_relations_of_label_studio(tmp_path: Path) -> None:
     regions = [region("x", 0, 7, "DRUG"), region("y", 16, 21, "ADE")]
     task = {"id": 1, "data": {"text": TEXT}, "annotations": [
         {"completed_by": 7, "result": [*regions, relation("right")]},
-        # 8 states it both ways: "left" makes fever the head
         {"completed_by": 8, "result": [*regions, relation("right"), relation("left")]},
     ]}  # fmt: skip
     path = tmp_path / "ls.json"
     path.write_text(json.dumps([task]))
+    return path
+
+
+def test_relations_of_label_studio(tmp_path: Path) -> None:
+    path = label_studio_export(tmp_path)
     code, out, err = invoke("spans", str(path), "--measure", "relations", "--format", "json")
     assert code == 0, err
     expected = accord.relation_agreement(
@@ -142,3 +149,19 @@ def test_report_on_a_brat_folder_shows_its_relations(brat: Path, tmp_path: Path)
     html = out.read_text()
     # the relation table of the spans section, with the F1 computed by hand above (2 / 3)
     assert "Relations between the spans: mean pairwise F1 0.667" in html
+
+
+def test_report_on_an_inception_zip_shows_its_relations(tmp_path: Path) -> None:
+    import zipfile
+
+    archive = tmp_path / "project.zip"
+    with zipfile.ZipFile(archive, "w") as out_zip:
+        for user in ("ann1", "ann2"):
+            out_zip.write(WEBANNO / user / "note1.tsv", f"annotation/note1.txt/{user}.tsv")
+    out = tmp_path / "page.html"
+    code, _, err = invoke("report", str(archive), "-o", str(out), "--quiet")
+    assert code == 0, err
+    html = out.read_text()
+    # the reference files: the tails of the one relation each differ in extent, exact F1 0
+    assert "Relations between the spans: mean pairwise F1 0.000" in html
+    assert "project.zip: 7 spans by 2 annotators in 1 documents" in html

@@ -57,9 +57,20 @@ def _is_webanno_folder(path: Path) -> bool:
     return any(path.glob("*/*.tsv")) and not any(path.glob("*/*.ann"))
 
 
+def _is_inception_zip(path: Path) -> bool:
+    """A ``.zip`` holding an ``annotation/`` folder (at its root or under one folder)."""
+    import re
+    import zipfile
+
+    if path.suffix.lower() != ".zip" or not zipfile.is_zipfile(path):
+        return False
+    with zipfile.ZipFile(path) as archive:
+        return any(re.match(r"(?:[^/]+/)?annotation/", n) for n in archive.namelist())
+
+
 def resolve_input_format(path: Path, fmt: InputFormat) -> InputFormat:
-    """``auto``: a folder of ``.rttm`` files or an ``.rttm`` file is RTTM; a ``.zip``, a
-    folder holding ``annotation/`` or annotator folders of ``.tsv`` files WebAnno TSV (an
+    """``auto``: a folder of ``.rttm`` files or an ``.rttm`` file is RTTM; a ``.zip`` or a
+    folder holding ``annotation/``, or annotator folders of ``.tsv`` files, WebAnno TSV (an
     INCEpTION export); another folder brat; a ``.bio/.iob/.iob2/.bioes/.conll`` file BIO;
     a JSON export of Label Studio tasks Label Studio; else a table."""
     if fmt is not InputFormat.auto:
@@ -67,7 +78,7 @@ def resolve_input_format(path: Path, fmt: InputFormat) -> InputFormat:
     suffix = path.suffix.lower()
     if suffix == ".rttm" or (path.is_dir() and any(path.glob("*.rttm"))):
         return InputFormat.rttm
-    if suffix == ".zip" or (path.is_dir() and _is_webanno_folder(path)):
+    if _is_inception_zip(path) or (path.is_dir() and _is_webanno_folder(path)):
         return InputFormat.webanno
     if path.is_dir():
         return InputFormat.brat
@@ -384,8 +395,8 @@ def spans(
         "--input-format",
         "-i",
         help="brat, bio, table, rttm, label-studio or webanno; auto: a folder of .rttm files "
-        "(or an .rttm file) is RTTM, a .zip or a folder with annotation/ or annotator folders "
-        "of .tsv files WebAnno TSV (INCEpTION), another folder brat, "
+        "(or an .rttm file) is RTTM, a .zip or a folder with annotation/ (an INCEpTION "
+        "project export) or annotator folders of .tsv files WebAnno TSV, another folder brat, "
         ".bio/.iob/.iob2/.bioes/.conll BIO, a JSON export of Label Studio tasks Label "
         "Studio, anything else a table.",
     ),
