@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import accord
-from accord._errors import InvalidInputError
+from accord._errors import FileReadError, InvalidInputError
 
 WEBANNO = Path(__file__).resolve().parents[1] / "reference" / "annotation_tools" / "webanno"
 
@@ -217,3 +217,13 @@ def test_malformed_chain_link_is_named(tmp_path: Path) -> None:
         accord.read_webanno_tsv(tmp_path)
     with pytest.raises(InvalidInputError, match=r"chain layer .* feature='referenceRelation'"):
         accord.read_webanno_tsv(tmp_path, feature="referenceRelation")
+
+
+def test_undecodable_file_in_a_zip_names_the_member(tmp_path: Path) -> None:
+    import zipfile
+
+    archive = tmp_path / "project.zip"
+    with zipfile.ZipFile(archive, "w") as out:
+        out.writestr("annotation/note1.txt/ann1.tsv", b"#FORMAT=WebAnno TSV 3.3\n\xff\n")
+    with pytest.raises(FileReadError, match=r"project.zip!annotation/note1.txt/ann1.tsv"):
+        accord.read_webanno_tsv(archive)

@@ -190,16 +190,18 @@ def _file_text(file: Path) -> Callable[[str], str]:
 
 def _zip_documents(path: Path) -> tuple[list[_Doc], list[str]]:
     """The annotators' files of an INCEpTION project export as a ``.zip``."""
-    archive = zipfile.ZipFile(path)
+    with zipfile.ZipFile(path) as archive:
+        members = sorted(archive.infolist(), key=lambda i: i.filename)
     found = []
-    for info in sorted(archive.infolist(), key=lambda i: i.filename):
+    for info in members:
         match = re.fullmatch(r"(?:[^/]+/)?annotation/(.+)", info.filename)
         if match is not None and not info.is_dir():
             found.append((match.group(1), info.filename))
 
     def text(member: str) -> Callable[[str], str]:
         def read(encoding: str) -> str:
-            data = archive.read(member)
+            with zipfile.ZipFile(path) as archive:
+                data = archive.read(member)
             try:
                 return data.decode(encoding)
             except UnicodeDecodeError as exc:
