@@ -227,3 +227,22 @@ def test_undecodable_file_in_a_zip_names_the_member(tmp_path: Path) -> None:
         out.writestr("annotation/note1.txt/ann1.tsv", b"#FORMAT=WebAnno TSV 3.3\n\xff\n")
     with pytest.raises(FileReadError, match=r"project.zip!annotation/note1.txt/ann1.tsv"):
         accord.read_webanno_tsv(archive)
+
+
+def test_stacked_chain_links_are_read_apart(tmp_path: Path) -> None:
+    """Two chains on one token, written by hand from the format description: the type
+    and relation columns stack their links in the same order (``pr[1]|nam[2]``)."""
+    (tmp_path / "a").mkdir()
+    rows = [
+        "1-1\t0-2\tHe\tpr[1]\tcoref->1-1", "1-2\t3-7\tshot\t_\t_",
+        "1-3\t8-15\thimself\tpr[1]|nam[2]\t*->1-2|anaphor->2-1", "1-4\t16-20\twith\t_\t_",
+        "1-5\t21-24\this\tnam[2]\t*->2-2",
+    ]  # fmt: skip
+    (tmp_path / "a" / "d.tsv").write_text(CHAIN_HEAD + "\n".join(rows) + "\n")
+    assert spans_of(accord.read_webanno_tsv(tmp_path)) == {
+        ("a", 0, 2, "pr"), ("a", 8, 15, "pr"), ("a", 8, 15, "nam"), ("a", 21, 24, "nam"),
+    }  # fmt: skip
+    rel = accord.read_webanno_tsv_relations(tmp_path)
+    got = set(rel[["type", "head_start", "head_label", "tail_start"]].itertuples(index=False))
+    # chain 1: He -> himself (coref); chain 2: himself -> his (anaphor)
+    assert got == {("coref", 0, "pr", 8), ("anaphor", 8, "nam", 21)}
