@@ -117,7 +117,7 @@ def test_an_export_option_is_refused_with_the_engines() -> None:
     # interval, and the standard error, raters' population and test of the coefficients);
     # report: its sections' inputs, and the agreement table's weights and inference and the
     # method-comparison regression, with the names agreement() and the CLI give them
-    [(accord.agreement, 14), (accord.consensus, 10), (accord.report, 22)],
+    [(accord.agreement, 14), (accord.consensus, 10), (accord.report, 23)],
 )
 def test_front_door_signatures_name_what_they_compute(front: Any, most: int) -> None:
     parameters = inspect.signature(front).parameters

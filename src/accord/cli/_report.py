@@ -191,6 +191,7 @@ def report_command(
             data = command_source(path, shared, files, multi_label=multi_label)
         page = report(
             data,
+            relations=_span_relations(path, data),
             score=tuple(score),
             score_confidence=score_weights,
             gold=gold,
@@ -240,6 +241,11 @@ def _export_ratings(
 
             with user_errors():
                 return read_brat(path)
+        if _span_format(path) == "webanno":  # WebAnno TSV, an INCEpTION project export
+            from ..io.webanno import read_webanno_tsv
+
+            with user_errors():
+                return read_webanno_tsv(path)
         source_tool = _recognised(path)  # a file without columns: told by its content
     if source_tool is None:
         if field is not None:
@@ -264,6 +270,28 @@ def _export_ratings(
     with user_errors():
         sets = {"multi_label": True} if multi_label else {}
         return read_source(path, shared.files(), source_tool, field, duplicates=duplicates, **sets)
+
+
+def _span_format(path: Path) -> str:
+    """How ``accord spans`` would read ``path`` (brat, webanno, label-studio, ...)."""
+    from ._spans import InputFormat, resolve_input_format
+
+    with user_errors():
+        return resolve_input_format(path, InputFormat.auto).value
+
+
+def _span_relations(path: Path, data: Any) -> Any:
+    """The relations of the export the spans were read from (brat ``R`` lines, WebAnno TSV
+    relation layers, Label Studio relations), or None when it has none or the data are not
+    spans: the report's relation agreement."""
+    from ..data.spans import Spans
+    from ._span_relations import RELATION_FORMATS, read_links
+
+    fmt = _span_format(path) if isinstance(data, Spans) else None
+    if fmt not in RELATION_FORMATS:
+        return None
+    relations = read_links(path, str(fmt), "relations", layer=None, encoding=None)
+    return relations if len(relations) else None
 
 
 def _recognised(path: Path) -> ExportToolName | None:

@@ -20,6 +20,7 @@ from ._common import (
     write_csv,
     write_json,
 )
+from ._span_relations import read_links, render_attributes, render_relations
 
 
 class InputFormat(enum.StrEnum):
@@ -30,6 +31,8 @@ class InputFormat(enum.StrEnum):
     bio = "bio"
     table = "table"
     rttm = "rttm"
+    label_studio = "label-studio"
+    webanno = "webanno"
 
 
 class Measure(enum.StrEnum):
@@ -39,22 +42,53 @@ class Measure(enum.StrEnum):
     u_alpha = "u-alpha"
     u_alpha_1995 = "u-alpha-1995"
     gamma = "gamma"
+    relations = "relations"
+    attributes = "attributes"
 
 
 BIO_SUFFIXES = (".bio", ".iob", ".iob2", ".bioes", ".conll")
 
 
+def _is_webanno_folder(path: Path) -> bool:
+    """An INCEpTION project export (``annotation/``), or annotator folders of ``.tsv``
+    files and no brat ``.ann`` file."""
+    if (path / "annotation").is_dir():
+        return True
+    return any(path.glob("*/*.tsv")) and not any(path.glob("*/*.ann"))
+
+
+def _is_inception_zip(path: Path) -> bool:
+    """A ``.zip`` holding an ``annotation/`` folder (at its root or under one folder)."""
+    import re
+    import zipfile
+
+    if path.suffix.lower() != ".zip" or not zipfile.is_zipfile(path):
+        return False
+    with zipfile.ZipFile(path) as archive:
+        return any(re.match(r"(?:[^/]+/)?annotation/", n) for n in archive.namelist())
+
+
 def resolve_input_format(path: Path, fmt: InputFormat) -> InputFormat:
-    """``auto``: a folder of ``.rttm`` files or an ``.rttm`` file is RTTM, another folder
-    brat, a ``.bio/.iob/.iob2/.bioes/.conll`` file BIO, else a table."""
+    """``auto``: a folder of ``.rttm`` files or an ``.rttm`` file is RTTM; a ``.zip`` or a
+    folder holding ``annotation/``, or annotator folders of ``.tsv`` files, WebAnno TSV (an
+    INCEpTION export); another folder brat; a ``.bio/.iob/.iob2/.bioes/.conll`` file BIO;
+    a JSON export of Label Studio tasks Label Studio; else a table."""
     if fmt is not InputFormat.auto:
         return fmt
-    if path.suffix.lower() == ".rttm" or (path.is_dir() and any(path.glob("*.rttm"))):
+    suffix = path.suffix.lower()
+    if suffix == ".rttm" or (path.is_dir() and any(path.glob("*.rttm"))):
         return InputFormat.rttm
+    if _is_inception_zip(path) or (path.is_dir() and _is_webanno_folder(path)):
+        return InputFormat.webanno
     if path.is_dir():
         return InputFormat.brat
-    if path.suffix.lower() in BIO_SUFFIXES:
+    if suffix in BIO_SUFFIXES:
         return InputFormat.bio
+    if suffix in (".json", ".jsonl") and path.is_file():
+        from ..io.exports import export_tool
+
+        if export_tool(path) == "label-studio":
+            return InputFormat.label_studio
     return InputFormat.table
 
 
@@ -70,11 +104,16 @@ def read_input(
     texts: Path | None,
     sep: str | None = None,
     encoding: str | None = None,
+    layer: str | None = None,
+    field: str | None = None,
 ) -> Any:
-    """Read PATH as brat, BIO or a table into :class:`accord.Spans`."""
+    """Read PATH as brat, BIO, RTTM, Label Studio, WebAnno TSV or a table into
+    :class:`accord.Spans`."""
     from ..io.spans import read_bio, read_brat, read_rttm, read_spans
 
     fmt = resolve_input_format(path, fmt)
+    if fmt in (InputFormat.webanno, InputFormat.label_studio):
+        return _read_tool_export(path, fmt, layer=layer, field=field, encoding=encoding)
     if fmt is InputFormat.rttm:
         return read_rttm(path, encoding=encoding or "utf-8")
     if fmt is InputFormat.brat:
@@ -101,6 +140,29 @@ def read_input(
         sep=sep,
         encoding=encoding,
     )
+
+
+def _read_tool_export(
+    path: Path, fmt: InputFormat, *, layer: str | None, field: str | None, encoding: str | None
+) -> Any:
+    """The spans of a WebAnno TSV / INCEpTION export or of a Label Studio export."""
+    from .._errors import InvalidInputError
+
+    if fmt is InputFormat.webanno:
+        from ..io.webanno import read_webanno_tsv
+
+        return read_webanno_tsv(path, layer=layer, encoding=encoding or "utf-8")
+    from ..data.spans import Spans
+    from ..io.label_studio import read_label_studio
+
+    data = read_label_studio(path, field=field)
+    if not isinstance(data, Spans):
+        raise InvalidInputError(
+            f"{path}: {f'the control {field!r}' if field else 'its only control'} is not a "
+            "'labels' control (text spans); "
+            "accord spans reads the regions of a labels control"
+        )
+    return data
 
 
 def _pair_rows(table: Any, scope: str, mean: float, sd: float, pooled: float) -> list[Any]:
@@ -277,19 +339,29 @@ def render_gamma(result: Any, fmt: OutputFormat, output: Path | None) -> None:
     print_table(rows, ["measure", "value"], title=title, caption="\n".join(caption), output=output)
 
 
+#: The measures that match spans one to one first (--match applies to them).
+MATCHING = (Measure.f1, Measure.relations, Measure.attributes)
+
+
 def _check_f1_options(measure: Measure, match: str, ignore_label: bool, by: str | None) -> None:
-    """--match, --ignore-label and --by choose how F1 matches spans: refuse them otherwise."""
+    """--match, --ignore-label and --by choose how F1 matches spans: refuse them otherwise
+    (--match also chooses how relations and attributes match their spans)."""
     from .._errors import InvalidInputError
 
     given = [
         name
         for name, used in (
-            ("--match", match != "exact"),
+            ("--match", match != "exact" and measure not in MATCHING),
             ("--ignore-label", ignore_label),
             ("--by", by is not None),
         )
         if used
     ]
+    if measure in (Measure.relations, Measure.attributes) and given:
+        raise InvalidInputError(
+            f"{', '.join(given)} apply only to F1; --measure {measure.value} matches the "
+            "spans by --match (exact or overlap) with their labels"
+        )
     if measure is not Measure.f1 and given:
         raise InvalidInputError(
             f"{', '.join(given)} apply only to F1 (how it matches spans); "
@@ -307,32 +379,41 @@ def _check_f1_options(measure: Measure, match: str, ignore_label: bool, by: str 
         "accord spans examples/spans --measure u-alpha --n-boot 2000",
         "accord spans examples/spans --measure u-alpha-1995 --format csv",
         "accord spans examples/spans --measure gamma",
+        "accord spans examples/spans --measure relations --match overlap",
     ),
 )
 @shared_options("sep", "encoding", "fmt", "output")
 def spans(
     path: Path = typer.Argument(
         ...,
-        help="A brat folder (one subfolder of .ann files per annotator), a BIO/CoNLL file, or "
-        "a table (CSV, TSV, Parquet, JSON Lines) with one row per span.",
+        help="A brat folder (one subfolder of .ann files per annotator), a BIO/CoNLL file, a "
+        "WebAnno TSV folder or INCEpTION project export (folder or .zip), a Label Studio "
+        "JSON export, or a table (CSV, TSV, Parquet, JSON Lines) with one row per span.",
     ),
     input_format: InputFormat = typer.Option(
         InputFormat.auto,
         "--input-format",
         "-i",
-        help="brat, bio, table or rttm; auto: a folder of .rttm files (or an .rttm file) is "
-        "RTTM, another folder brat, .bio/.iob/.iob2/.bioes/.conll is BIO, anything else a "
-        "table.",
+        help="brat, bio, table, rttm, label-studio or webanno; auto: a folder of .rttm files "
+        "(or an .rttm file) is RTTM, a .zip or a folder with annotation/ (an INCEpTION "
+        "project export) or annotator folders of .tsv files WebAnno TSV, another folder brat, "
+        ".bio/.iob/.iob2/.bioes/.conll BIO, a JSON export of Label Studio tasks Label "
+        "Studio, anything else a table.",
     ),
     measure: Measure = typer.Option(
         Measure.f1,
         "--measure",
         help="f1: pairwise F1 of matched spans; u-alpha: Krippendorff's unitizing alphas "
         "(2016: u, |u, cu, (k)u); u-alpha-1995: the 1995 unitizing alpha per label; gamma: "
-        "Mathet et al.'s gamma (30 shuffled continua, seed 0).",
+        "Mathet et al.'s gamma (30 shuffled continua, seed 0); relations: pairwise F1 of "
+        "(head, tail, type) relations between matched spans (brat, Label Studio, WebAnno); "
+        "attributes: percent agreement on the attributes of matched spans (brat).",
     ),
     match: str = typer.Option(
-        "exact", "--match", help="exact (same offsets), overlap (one-to-one) or token."
+        "exact",
+        "--match",
+        help="exact (same offsets), overlap (one-to-one) or token (F1 only); relations and "
+        "attributes match spans exact or overlap.",
     ),
     ignore_label: bool = typer.Option(
         False, "--ignore-label", help="Match on position only (span-only agreement)."
@@ -352,6 +433,15 @@ def spans(
     ),
     annotators: str | None = typer.Option(
         None, "--annotators", help="BIO: names of the tag columns, comma-separated."
+    ),
+    layer: str | None = typer.Option(
+        None,
+        "--layer",
+        help="WebAnno TSV: the span or chain layer to read (needed when the files declare "
+        "several span layers).",
+    ),
+    field: str | None = typer.Option(
+        None, "--field", help="Label Studio: the labels control (from_name) to read."
     ),
     header: bool = typer.Option(False, "--header", help="BIO: the first line names the columns."),
     annotator: str = typer.Option("annotator", "--annotator", help="Table: annotator column."),
@@ -403,6 +493,8 @@ def spans(
                 "label": label,
             },
             texts=texts,
+            layer=layer,
+            field=field,
             **files,
         )
         _check_f1_options(measure, match, ignore_label, by)
@@ -410,6 +502,13 @@ def spans(
             raise InvalidInputError(
                 f"--n-boot applies only to --measure u-alpha; got --measure {measure.value}"
             )
+        if measure in (Measure.relations, Measure.attributes):
+            fmt = resolve_input_format(path, input_format).value
+            links = read_links(
+                path, fmt, measure.value, layer=layer, encoding=files.get("encoding")
+            )
+            _render_links(data, links, measure, match, shared)
+            return
         if measure is Measure.u_alpha:
             result_u = unitizing_alpha(data, n_boot=n_boot, rng=seed)
             render_unitizing(result_u, shared.fmt, shared.output)
@@ -429,3 +528,15 @@ def spans(
             by=None if chosen_by == "none" else chosen_by,  # type: ignore[arg-type]
         )
         render(result, shared.fmt, shared.output)
+
+
+def _render_links(data: Any, links: Any, measure: Measure, match: str, shared: Shared) -> None:
+    """Relation or attribute agreement of the spans ``data`` and their ``links``, shown."""
+    from ..spans import attribute_agreement, relation_agreement
+
+    if measure is Measure.relations:
+        result = relation_agreement(data, links, match=match)  # type: ignore[arg-type]
+        render_relations(result, shared.fmt, shared.output)
+    else:
+        result_a = attribute_agreement(data, links, match=match)  # type: ignore[arg-type]
+        render_attributes(result_a, shared.fmt, shared.output)

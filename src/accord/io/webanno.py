@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
+import zipfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from .._errors import InvalidInputError
+from .._errors import FileReadError, InvalidInputError
 from ..data.spans import Spans
-from .files import read_text_file, text_lines
+from .files import decode_error_message, read_text_file, text_lines
 from .gathered import SpanColumns
 
 __all__ = ["read_webanno_tsv", "read_webanno_tsv_relations"]
@@ -32,6 +36,11 @@ class _Layer:
     base: str = ""
 
     @property
+    def short(self) -> str:
+        """The name without its package (``Entity`` for ``webanno.custom.Entity``)."""
+        return self.name.rsplit(".", 1)[-1]
+
+    @property
     def width(self) -> int:
         """Columns it takes: one per feature (one if it has none), plus the base column of
         a relation."""
@@ -45,20 +54,33 @@ def read_webanno_tsv(
     feature: str | None = None,
     encoding: str = "utf-8",
 ) -> Spans:
-    """Read the spans of WebAnno TSV 3 files (INCEpTION and WebAnno exports), one folder
-    per annotator.
+    """Read the spans of WebAnno TSV 3 files (INCEpTION and WebAnno exports): a folder per
+    annotator, or an INCEpTION project export.
 
     Parameters
     ----------
     path : str or Path
-        A folder of annotator subfolders, each holding one ``<document>.tsv`` per
-        document (the layout :func:`accord.read_brat` reads); the annotator is the
-        subfolder's name.
+        One of
+
+        - a folder of annotator subfolders, each holding one ``<document>.tsv`` per
+          document (the layout :func:`accord.read_brat` reads); the annotator is the
+          subfolder's name;
+        - an INCEpTION (or WebAnno) project export, as a folder or the ``.zip`` itself,
+          exported with WebAnno TSV 3 as the secondary format:
+          ``annotation/<document>/<annotator>.tsv``, one folder per document (its name,
+          ``doc1.txt``, is the document), one file per annotator (its name without
+          ``.tsv``). The export's own files there (``INITIAL_CAS``, ``CURATION_USER``,
+          ``CORRECTION_USER``) and files in other formats are left out, and ``notes``
+          says so; the other folders of the export (``annotation_ser/``, ``curation/``,
+          ``source/``) are not read.
     layer : str, optional
-        The span layer (``#T_SP=`` line) to read, by its full or short name
-        (``webanno.custom.Entity`` or ``Entity``); needed when the files declare several.
+        The span layer (``#T_SP=`` line) or chain layer (``#T_CH=``) to read, by its full
+        or short name (``webanno.custom.Entity`` or ``Entity``); needed when the files
+        declare several span layers. Files without a span layer are read by their chain
+        layer when they have one.
     feature : str, optional
-        The feature of the layer that gives the label (default: its first feature).
+        The feature of the layer that gives the label (default: its first feature; a
+        chain layer's label is its first column, ``referenceType``).
     encoding : str, default "utf-8"
 
     Returns
@@ -84,6 +106,13 @@ def read_webanno_tsv(
     feature is unset, read with the layer's short name as label. Backslash escapes
     (``\\|``, ``\\_``, ``\\[``) are undone.
 
+    A chain layer (coreference: ``#T_CH=...CoreferenceLink|referenceType|
+    referenceRelation``) gives one span per link of a chain: the first column holds its
+    type with the chain's number in brackets (``pr[1]``), the second the label of the
+    relation to the next link and the link's place (``coref->1-2``: chain 1, link 2);
+    the tokens of a link share both. The links of a chain, in order, are relations
+    (:func:`read_webanno_tsv_relations`).
+
     References
     ----------
     .. [1] INCEpTION documentation, "WebAnno TSV 3.3" (file formats appendix).
@@ -104,36 +133,137 @@ def read_webanno_tsv(
     1         b      0    3   LOC
     """
     root = Path(path)
-    if not root.is_dir():
-        raise FileNotFoundError(2, "No such folder", str(root))
-    files = _annotator_files(root)
+    docs, notes = _documents(root)
     columns = SpanColumns()
     lengths: dict[str, int] = {}
-    for annotator, docs in files.items():
-        for doc, file in docs.items():
-            end = _read_file(file, annotator, doc, layer, feature, encoding, columns)
-            lengths[doc] = max(lengths.get(doc, 0), end)
+    for doc in docs:
+        parsed = _parse(doc, layer, feature, encoding)
+        for (start, end), label in zip(parsed.bounds, parsed.labels, strict=True):
+            columns.add(doc.annotator, doc.document, start, end, label)
+        lengths[doc.document] = max(lengths.get(doc.document, 0), parsed.last)
     return columns.spans(
-        list(files),
+        sorted({d.annotator for d in docs}),
         sorted(lengths),
         unit="character",
         source=str(root),
         lengths=lengths,
+        notes=notes,
     )
 
 
-def _annotator_files(root: Path) -> dict[str, dict[str, Path]]:
-    """Per annotator subfolder (sorted) holding .tsv files: document name -> file."""
+#: Files of an INCEpTION project export that hold no annotator's work: the document as
+#: imported, and the curated (or, in WebAnno, corrected) version.
+NOT_ANNOTATORS = ("INITIAL_CAS", "CURATION_USER", "CORRECTION_USER")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Doc:
+    """One annotator's file of one document: where it is and how to get its text."""
+
+    annotator: str
+    document: str
+    where: str
+    text: Callable[[str], str]  # encoding -> the file's text
+
+
+def _documents(path: Path) -> tuple[list[_Doc], list[str]]:
+    """Every (annotator, document) file of ``path`` (sorted by annotator, then document),
+    and notes on the files left out: a folder of annotator subfolders, or an INCEpTION
+    project export (a folder or ``.zip`` with ``annotation/<document>/<annotator>.tsv``)."""
+    if path.is_file() and zipfile.is_zipfile(path):
+        return _zip_documents(path)
+    if not path.is_dir():
+        raise FileNotFoundError(2, "No such folder or .zip file", str(path))
+    if (path / "annotation").is_dir():
+        found = [
+            (f.relative_to(path / "annotation").as_posix(), f)
+            for f in sorted((path / "annotation").rglob("*"))
+            if f.is_file()
+        ]
+        return _export_documents(found, f"{path}/", _file_text)
+    return _annotator_files(path), []
+
+
+def _file_text(file: Path) -> Callable[[str], str]:
+    return lambda encoding: read_text_file(file, encoding=encoding)
+
+
+def _zip_documents(path: Path) -> tuple[list[_Doc], list[str]]:
+    """The annotators' files of an INCEpTION project export as a ``.zip``."""
+    with zipfile.ZipFile(path) as archive:
+        members = sorted(archive.infolist(), key=lambda i: i.filename)
+    found = []
+    for info in members:
+        match = re.fullmatch(r"(?:[^/]+/)?annotation/(.+)", info.filename)
+        if match is not None and not info.is_dir():
+            found.append((match.group(1), info.filename))
+
+    def text(member: str) -> Callable[[str], str]:
+        def read(encoding: str) -> str:
+            with zipfile.ZipFile(path) as archive:
+                data = archive.read(member)
+            try:
+                return data.decode(encoding)
+            except UnicodeDecodeError as exc:
+                where = Path(f"{path}!{member}")
+                raise FileReadError(
+                    decode_error_message(where, encoding, exc.start, data[exc.start])
+                ) from None
+
+        return read
+
+    if not found:
+        raise InvalidInputError(
+            f"{path}: no annotation/ folder in the archive (an INCEpTION project export "
+            "holds annotation/<document>/<annotator>.tsv)"
+        )
+    return _export_documents(found, f"{path}!", text)
+
+
+def _export_documents(
+    found: list[tuple[str, Any]], where: str, text: Callable[[Any], Callable[[str], str]]
+) -> tuple[list[_Doc], list[str]]:
+    """The annotators' files among ``annotation/<document>/<file>`` (``found``: the path
+    under ``annotation/`` and a handle); files of INCEpTION's own and files in another
+    format are left out and said."""
+    docs, own, other = [], set(), 0
+    for name, handle in found:
+        document, _, file = name.rpartition("/")
+        user, dot, ext = file.rpartition(".")
+        if not document or not dot or ext.lower() != "tsv":
+            other += 1
+        elif user in NOT_ANNOTATORS:
+            own.add(user)
+        else:
+            docs.append(_Doc(user, document, f"{where}annotation/{name}", text(handle)))
+    if not docs:
+        raise InvalidInputError(
+            f"{where.rstrip('!')}: no annotator's .tsv file under annotation/<document>/ "
+            "(export the project with WebAnno TSV 3 as the secondary format)"
+        )
+    notes = []
+    if own:
+        notes.append(
+            f"left out INCEpTION's own files ({', '.join(sorted(own))}): no annotator's work"
+        )
+    if other:
+        notes.append(f"left out {other} file(s) under annotation/ that are not .tsv")
+    docs.sort(key=lambda d: (d.annotator, d.document))
+    return docs, notes
+
+
+def _annotator_files(root: Path) -> list[_Doc]:
+    """The files of each annotator subfolder (sorted) holding .tsv files."""
     folders = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
-    found = {f.name: sorted(f.rglob("*.tsv")) for f in folders}
-    out = {
-        a: {p.relative_to(root / a).with_suffix("").as_posix(): p for p in tsv}
-        for a, tsv in found.items()
-        if tsv
-    }
+    out = [
+        _Doc(f.name, p.relative_to(f).with_suffix("").as_posix(), str(p), _file_text(p))
+        for f in folders
+        for p in sorted(f.rglob("*.tsv"))
+    ]
     if not out:
         raise InvalidInputError(
-            f"{root}: no annotator folders with .tsv files (expected {root}/<annotator>/*.tsv)"
+            f"{root}: no annotator folders with .tsv files (expected {root}/<annotator>/*.tsv, "
+            f"or an INCEpTION project export with {root}/annotation/<document>/<annotator>.tsv)"
         )
     return out
 
@@ -162,17 +292,29 @@ def _header(lines: list[str], where: str) -> list[_Layer]:
 def _choose(
     layers: list[_Layer], layer: str | None, feature: str | None, where: str
 ) -> tuple[_Layer, int]:
-    """The span layer asked for (or the only one) and the column of its label feature."""
-    spans = [lay for lay in layers if lay.kind == "SP"]
+    """The layer asked for (or the only span layer; the only chain layer when there is
+    no span layer) and the column of its label feature."""
+    kinds = ("SP", "CH") if layer is not None else ("SP",)
+    if layer is None and not any(lay.kind == "SP" for lay in layers):
+        kinds = ("CH",)
+    spans = [lay for lay in layers if lay.kind in kinds]
     if layer is not None:
-        spans = [lay for lay in spans if layer in (lay.name, lay.name.rsplit(".", 1)[-1])]
-    names = [lay.name for lay in layers if lay.kind == "SP"]
+        spans = [lay for lay in spans if layer in (lay.name, lay.short)]
+    names = [lay.name for lay in layers if lay.kind in ("SP", "CH")]
     if len(spans) != 1:
-        asked = "no span layer (#T_SP=)" if not names else f"span layers {names}"
+        asked = "no span or chain layer (#T_SP=, #T_CH=)" if not names else f"layers {names}"
         hint = "; choose one with layer=" if layer is None and len(spans) > 1 else ""
         wanted = f" named {layer!r}" if layer is not None else ""
         raise InvalidInputError(f"{where}: the file declares {asked}, not one{wanted}{hint}")
     chosen = spans[0]
+    if chosen.kind == "CH" and (
+        len(chosen.features) != 2 or feature not in (None, chosen.features[0])
+    ):
+        raise InvalidInputError(
+            f"{where}: chain layer {chosen.name} is read by its two columns, the link's type "
+            f"and its relation (#T_CH=...|referenceType|referenceRelation); got features "
+            f"{list(chosen.features)}" + (f" and feature={feature!r}" if feature else "")
+        )
     if feature is None or not chosen.features:
         if feature is not None:
             raise InvalidInputError(f"{where}: layer {chosen.name} has no feature {feature!r}")
@@ -197,52 +339,75 @@ class _File:
     layers: list[_Layer]
     chosen: _Layer
     last: int
+    chain: dict[tuple[int, int], tuple[int, str]]  # (chain, link) -> span, relation label
+
+    def extend(self, span: int, begin: int, end: int) -> None:
+        """Stretch a span over one more token."""
+        bounds = self.bounds[span]
+        bounds[0], bounds[1] = min(bounds[0], begin), max(bounds[1], end)
 
 
-def _parse(file: Path, layer: str | None, feature: str | None, encoding: str) -> _File:
+def _parse(doc: _Doc, layer: str | None, feature: str | None, encoding: str) -> _File:
     """Read one file: its layers, token lines and the spans of the chosen layer."""
-    lines = list(text_lines(read_text_file(file, encoding=encoding)))
-    layers = _header(lines, str(file))
-    chosen, column = _choose(layers, layer, feature, str(file))
-    short = chosen.name.rsplit(".", 1)[-1]
-    out = _File([], [], {}, [], layers, chosen, 0)
+    lines = list(text_lines(doc.text(encoding)))
+    layers = _header(lines, doc.where)
+    chosen, column = _choose(layers, layer, feature, doc.where)
+    out = _File([], [], {}, [], layers, chosen, 0, {})
     indexed: dict[str, int] = {}  # multi-token index -> span number
     for number, line in enumerate(lines, start=1):
         if not line or line.startswith("#"):
             continue
         fields = line.split("\t")
-        begin, end = _offsets(fields, 3 + column, f"{file}, line {number}")
+        where = f"{doc.where}, line {number}"
+        needed = 3 + column + (1 if chosen.kind == "CH" else 0)
+        begin, end = _offsets(fields, needed, where)
         out.rows.append((number, fields[0], fields))
         out.last = max(out.last, end)
+        if chosen.kind == "CH":
+            _chain_token(out, fields, column, (begin, end), where)
+            continue
         here = out.on_token.setdefault(fields[0], {})
         for value, index in _cell(fields[3 + column]):
-            label = short if value == "*" else value
             if index is None or index not in indexed:
                 out.bounds.append([begin, end])
-                out.labels.append(label)
+                out.labels.append(chosen.short if value == "*" else value)
                 if index is not None:
                     indexed[index] = len(out.labels) - 1
             at = indexed[index] if index is not None else len(out.labels) - 1
-            span = out.bounds[at]
-            span[0], span[1] = min(span[0], begin), max(span[1], end)
+            out.extend(at, begin, end)
             here.setdefault(index, at)
     return out
 
 
-def _read_file(
-    file: Path,
-    annotator: str,
-    doc: str,
-    layer: str | None,
-    feature: str | None,
-    encoding: str,
-    columns: SpanColumns,
-) -> int:
-    """Add the spans of one file to ``columns``; the end of its last token."""
-    parsed = _parse(file, layer, feature, encoding)
-    for (start, end), label in zip(parsed.bounds, parsed.labels, strict=True):
-        columns.add(annotator, doc, start, end, label)
-    return parsed.last
+_CHAIN_LINK = re.compile(r"(.*)->(\d+)-(\d+)", re.S)
+
+
+def _chain_token(
+    out: _File, fields: list[str], column: int, offsets: tuple[int, int], where: str
+) -> None:
+    """The links of a chain layer on one token: the type column (``pr[1]``, the chain in
+    brackets) and the relation column (``coref->1-2``: the label of the relation to the
+    next link, chain 1, link 2) name each link; its tokens share the chain and link."""
+    types = _STACK.split(fields[3 + column])
+    links = _STACK.split(fields[4 + column])
+    for kind, link in zip(types, links, strict=False):
+        if link == "_":
+            continue
+        match = _CHAIN_LINK.fullmatch(link)
+        if match is None:
+            raise InvalidInputError(
+                f"{where}: a chain link is 'relation->chain-link' (coref->1-2); got {link!r}"
+            )
+        key = (int(match.group(2)), int(match.group(3)))
+        if key not in out.chain:
+            value = _INDEXED.match(kind)
+            label = "*" if value is None else _ESCAPED.sub(r"\1", value.group(1))
+            out.bounds.append(list(offsets))
+            out.labels.append(out.chosen.short if label in ("*", "_", "") else label)
+            out.chain[key] = (len(out.labels) - 1, _ESCAPED.sub(r"\1", match.group(1)))
+        at = out.chain[key][0]
+        out.extend(at, *offsets)
+        out.on_token.setdefault(fields[0], {}).setdefault(f"{key[0]}-{key[1]}", at)
 
 
 def read_webanno_tsv_relations(
@@ -253,10 +418,14 @@ def read_webanno_tsv_relations(
     Parameters
     ----------
     path : str or Path
-        The folder of annotator subfolders that :func:`accord.read_webanno_tsv` reads.
+        The folder of annotator subfolders, or the INCEpTION project export (folder or
+        ``.zip``), that :func:`accord.read_webanno_tsv` reads.
     layer : str, optional
         The span layer, as for :func:`accord.read_webanno_tsv`; every relation layer
         (``#T_RL=``) whose base (``BT_``) is that layer is read, its first feature as type.
+        A chain layer gives the links of each chain: each link is the head of a relation
+        to the next link of its chain, the relation's label (``coref`` in ``coref->1-2``)
+        its type, the layer's short name when the label is unset (``*``).
     encoding : str, default "utf-8"
 
     Returns
@@ -270,7 +439,8 @@ def read_webanno_tsv_relations(
     Raises
     ------
     InvalidInputError
-        A base column that names no annotated span, naming the file and line.
+        A base column that names no annotated span, or a chain link that is not
+        ``relation->chain-link``, naming the file and line.
 
     Examples
     --------
@@ -285,12 +455,13 @@ def read_webanno_tsv_relations(
     0  treats       DRUG    DISEASE
     """
     rows: list[dict[str, object]] = []
-    for annotator, docs in _annotator_files(Path(path)).items():
-        for doc, file in docs.items():
-            parsed = _parse(file, layer, None, encoding)
-            for kind, head, tail in _links(parsed, str(file)):
-                ends = {**_ends("head", parsed, head), **_ends("tail", parsed, tail)}
-                rows.append({"annotator": annotator, "document": doc, "type": kind, **ends})
+    for doc in _documents(Path(path))[0]:
+        parsed = _parse(doc, layer, None, encoding)
+        for kind, head, tail in _links(parsed, doc.where):
+            ends = {**_ends("head", parsed, head), **_ends("tail", parsed, tail)}
+            rows.append(
+                {"annotator": doc.annotator, "document": doc.document, "type": kind, **ends}
+            )
     columns = ["annotator", "document", "type", *(f"{e}_{k}" for e in ("head", "tail")
                for k in ("start", "end", "label"))]  # fmt: skip
     return pd.DataFrame(rows, columns=columns)
@@ -304,7 +475,7 @@ def _ends(end: str, parsed: _File, span: int) -> dict[str, object]:
 
 def _links(parsed: _File, file: str) -> list[tuple[str, int, int]]:
     """(type, head span, tail span) of every relation on the chosen span layer."""
-    out = []
+    out = _chain_links(parsed) if parsed.chosen.kind == "CH" else []
     short = parsed.chosen.name
     for lay in (x for x in parsed.layers if x.kind == "RL" and x.base == short):
         for number, token, fields in parsed.rows:
@@ -325,8 +496,19 @@ def _links(parsed: _File, file: str) -> list[tuple[str, int, int]]:
                     raise InvalidInputError(
                         f"{where}: relation {base!r} links a token with no {short} span"
                     )
-                label = lay.name.rsplit(".", 1)[-1] if kind in ("*", "_") else kind
+                label = lay.short if kind in ("*", "_") else kind
                 out.append((_ESCAPED.sub(r"\1", label), head, tail))
+    return out
+
+
+def _chain_links(parsed: _File) -> list[tuple[str, int, int]]:
+    """(type, head span, tail span) of each link of a chain to the next one: the type is
+    the relation label the earlier link carries (the layer's name when it is unset)."""
+    out = []
+    links = sorted(parsed.chain.items())
+    for ((chain, _), (head, kind)), ((other, _), (tail, _)) in itertools.pairwise(links):
+        if chain == other:
+            out.append((parsed.chosen.short if kind in ("*", "_", "") else kind, head, tail))
     return out
 
 

@@ -309,6 +309,7 @@ def _finish(
 def _span_report(
     spans: Any,
     *,
+    relations: Any,
     title: str | None,
     output: str | os.PathLike[str] | None,
     enabled: bool | None,
@@ -316,7 +317,10 @@ def _span_report(
     """The report of span annotations: the headline, what was read, the span agreement."""
     from .sections import SPAN_SECTIONS
 
-    ctx = Context(ratings=None, frame=None, item=None, rater=None, label=None, spans=spans)
+    ctx = Context(
+        ratings=None, frame=None, item=None, rater=None, label=None, spans=spans,
+        relations=relations,
+    )  # fmt: skip
     steps = _steps(4, enabled)
     try:
         built, skipped = _build(ctx, SPAN_SECTIONS, steps)
@@ -358,6 +362,7 @@ def report(
     epsilon: float | None = None,
     pairwise: Any = None,
     trial: str | None = None,
+    relations: Any = None,
     title: str | None = None,
     output: str | os.PathLike[str] | None = None,
     confidence_level: float = 0.95,
@@ -454,6 +459,11 @@ def report(
         by a rater in their order). The other sections take one label per (item, rater),
         so ``duplicates`` must say which run or replicate they read (``"mean"`` for
         measurements).
+    relations : DataFrame, optional
+        With :class:`~accord.Spans` as the data: the relations between the spans, one row
+        per relation, as :func:`accord.read_brat_relations` and the other relation readers
+        give them. The span section then adds the agreement on relations
+        (:func:`accord.relation_agreement`, spans matched exactly).
     title : str, optional
         Title of the page (default: the name of the source).
     output : str or path, optional
@@ -553,7 +563,11 @@ def report(
 
     bar = src.progress if src.progress is None or isinstance(src.progress, bool) else False
     if isinstance(src.data, Spans):
-        return _span_report(src.data, title=title, output=output, enabled=bar)
+        return _span_report(src.data, relations=relations, title=title, output=output, enabled=bar)
+    if relations is not None:
+        raise InvalidInputError(
+            "relations= are relations between spans: give the spans (accord.Spans) as the data"
+        )
     extra = [
         *src.scores,
         *dict.fromkeys(score_conf.values()),

@@ -56,6 +56,8 @@ class Context:
         The gold label of each item that has one, indexed by item id.
     spans : Spans or None
         Span annotations, when the report is about spans.
+    relations : pandas.DataFrame or None
+        The relations between the spans (as :func:`accord.relation_agreement` takes them).
     engine : {"memory", "stream", "dask"}
         Where the statistics are computed; with "stream" or "dask" the ratings are read from
         ``path`` by the engine and never held in memory.
@@ -113,6 +115,7 @@ class Context:
     gold: str | None = None
     gold_labels: pd.Series | None = None
     spans: Any = None
+    relations: Any = None
     engine: str = "memory"
     duplicates: str = "raise"
     path: str | os.PathLike[str] | None = None

@@ -45,7 +45,7 @@ class RelationAgreement(Result):
         relation.
     sd, pooled : float
         Population SD over pairs; pooled F1 ``sum 2 TP / sum (|A| + |B|)``.
-    n_annotators, n_relations : int
+    n_annotators, n_documents, n_relations : int
     match : {"exact", "overlap"}
         How spans were matched before their relations were compared.
     method : str
@@ -62,6 +62,7 @@ class RelationAgreement(Result):
     sd: float
     pooled: float
     n_annotators: int
+    n_documents: int
     n_relations: int
     match: SpanMatch
     method: str
@@ -85,7 +86,7 @@ class AttributeAgreement(Result):
     statistic : float
         Pooled percent agreement: matched span pairs given the same value, over all
         attributes and pairs of annotators; NaN without matched spans.
-    n_annotators, n_attributes : int
+    n_annotators, n_documents, n_attributes : int
     match : {"exact", "overlap"}
     method : str
     reason : str or None
@@ -100,6 +101,7 @@ class AttributeAgreement(Result):
     name: str
     statistic: float
     n_annotators: int
+    n_documents: int
     n_attributes: int
     match: SpanMatch
     method: str
@@ -284,6 +286,7 @@ def relation_agreement(
         sd=sd,
         pooled=pooled,
         n_annotators=spans.n_annotators,
+        n_documents=spans.n_documents,
         n_relations=len(table),
         match=match,
         method=(
@@ -384,13 +387,20 @@ def attribute_agreement(
     pooled = out.groupby("attribute", sort=True)[["n_matched", "n_agree"]].sum().reset_index()
     pooled["agreement"] = pooled["n_agree"] / pooled["n_matched"].where(pooled["n_matched"] > 0)
     total = int(out["n_matched"].sum())
-    reason = None if total else "no span is matched between any two annotators"
+    reason = None
+    if not total:
+        reason = (
+            "no span is matched between any two annotators"
+            if names
+            else "no span has an attribute to compare"
+        )
     if reason:
         warn_degenerate(reason)
     return AttributeAgreement(
         name="attribute_agreement",
         statistic=float(out["n_agree"].sum()) / total if total else math.nan,
         n_annotators=spans.n_annotators,
+        n_documents=spans.n_documents,
         n_attributes=len(names),
         match=match,
         method=(

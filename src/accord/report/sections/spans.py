@@ -1,5 +1,6 @@
 """Span agreement: the headline (mean pairwise and pooled F1), what was read, F1 of every
-pair of annotators and per label, the unitizing alphas and gamma."""
+pair of annotators and per label, the unitizing alphas, gamma, and the agreement on the
+relations between the spans when there are relations."""
 
 from __future__ import annotations
 
@@ -126,6 +127,63 @@ def _gamma_blocks(ctx: Context) -> tuple[list[Block], tuple[MethodNote, ...]]:
     return blocks, (note,)
 
 
+def _relation_result(ctx: Context) -> Any:
+    """``relation_agreement(spans, relations)`` (exact matching), or why it is not
+    computed, computed once; None without relations."""
+    from ..._errors import InvalidInputError
+    from ...spans import relation_agreement
+
+    def run() -> Any:
+        try:
+            return relation_agreement(ctx.spans, ctx.relations)
+        except InvalidInputError as error:
+            return str(error)
+
+    if ctx.relations is None or len(ctx.relations) == 0:
+        return None
+    return ctx.cached("relation_agreement", run)
+
+
+def _relation_blocks(ctx: Context) -> tuple[list[Block], tuple[MethodNote, ...]]:
+    """Relation agreement: each pair of annotators and each type, or a note saying why
+    there is none; nothing without relations."""
+    result = _relation_result(ctx)
+    if result is None:
+        return [], ()
+    if isinstance(result, str):
+        return [Note(f"Relation agreement not computed: {result}", "fair")], ()
+    pairs = Table.of(
+        (
+            Column.name("annotator", "annotator_a"),
+            Column.name("against", "annotator_b"),
+            Column("relations", "n_a", fmt_int),
+            Column("relations", "n_b", fmt_int),
+            Column("matched", "matched", fmt_int),
+            Column("precision", "precision"),
+            Column("recall", "recall"),
+            Column("F1", "f1"),
+        ),
+        result.pairs.itertuples(index=False),
+        caption=f"Relations between the spans: mean pairwise F1 {fmt(result.statistic)} (SD "
+        f"{fmt(result.sd)}), pooled {fmt(result.pooled)}. A relation of one annotator is "
+        "matched when the other stated the same type between the same (exactly matched) "
+        "spans, so span disagreement lowers relation agreement too.",
+    )
+    types = Table.of(
+        (
+            Column.name("type", "type"),
+            Column("relations", "n_relations", fmt_int),
+            Column("pooled F1", "pooled_f1"),
+        ),
+        result.by_type.to_dict(orient="records"),
+        caption="Relation agreement per type, pooled over the pairs of annotators.",
+    )
+    blocks: list[Block] = [pairs, types]
+    if result.reason:
+        blocks.append(Note(result.reason, "fair"))
+    return blocks, (MethodNote("Relation agreement", str(result.method), (REF["hr2005"],)),)
+
+
 def _span_f1_reading(result: Any) -> str:
     """What the mean pairwise F1 says, in one sentence."""
     if not math.isfinite(result.statistic):
@@ -244,6 +302,8 @@ def build_spans(ctx: Context) -> Section | None:
     blocks.extend(unitizing)
     gamma, gamma_notes = _gamma_blocks(ctx)
     blocks.extend(gamma)
+    relation, relation_notes = _relation_blocks(ctx)
+    blocks.extend(relation)
     lead = (
         f"F1 of each of the {fmt_int(result.n_pairs)} pairs of annotators"
         + (f" and per {result.by}" if result.by is not None else "")
@@ -259,5 +319,6 @@ def build_spans(ctx: Context) -> Section | None:
             MethodNote("Span agreement", str(result.method), (REF["hr2005"],)),
             *unitizing_notes,
             *gamma_notes,
+            *relation_notes,
         ),
     )
