@@ -110,6 +110,10 @@ LENGTH_VIEW = [
         ("odds_ratio_per_sd_ci_low", "odds_ratio_per_sd_ci_high"),
     ),
     ("slope p", "slope_pvalue", None),
+    ("longer both", "longer_both", None),
+    ("shorter both", "shorter_both", None),
+    ("McNemar p", "length_mcnemar_pvalue", None),
+    ("test", "length_test", None),
 ]
 CONSISTENCY_VIEW = [
     ("rater", "rater", None),
