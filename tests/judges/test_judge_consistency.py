@@ -238,3 +238,24 @@ def test_majority_over_runs_folds_each_judge_item_to_one_row() -> None:
     scores = rows.assign(label=[1.0, 2.0, 4.0, 3.0, 5.0, 7.0, 1.0, 2.0])
     means = majority_over_runs(scores, "llm", level="interval")
     assert means[means["rater"] == "llm"]["label"].tolist() == [7 / 3, 4.0, 7.0]
+
+
+def test_the_bundled_runs_are_what_their_script_writes() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "make_judge_runs.py"
+    spec = importlib.util.spec_from_file_location("make_judge_runs", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    lines, hard = module.simulate()
+    bundled = accord.datasets.path("judge-runs.csv")
+    assert bundled.read_text(encoding="utf-8").splitlines() == lines
+    # The judge's labels flip only where the script made the item hard, or by the 3% of
+    # errors on the easy ones; counted from the file.
+    frame = pd.read_csv(bundled)
+    judge = frame[frame["rater"] == "judge"]
+    flipped = set(judge.groupby("item")["verdict"].nunique().loc[lambda n: n > 1].index)
+    assert len(flipped & set(hard)) > len(flipped - set(hard))
+    assert bundled.stat().st_size < 200_000

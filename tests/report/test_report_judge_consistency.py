@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html as html_module
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -152,3 +153,45 @@ def test_report_command_takes_trial(tmp_path: Path) -> None:
                 "--trial", "run", "-o", str(out)]  # fmt: skip
     bad = CliRunner().invoke(app, no_judge)
     assert bad.exit_code == 2 and "--trial names the runs of a judge" in bad.output
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _docs_command(name: str) -> list[str]:
+    """The ``accord report`` command of docs/judge-bias.md on the bundled ``name``."""
+    import shlex
+
+    text = (ROOT / "docs" / "judge-bias.md").read_text(encoding="utf-8")
+    lines = [line.removeprefix("$ ") for line in text.splitlines()
+             if line.startswith(f"$ accord report examples/{name} ")]  # fmt: skip
+    assert len(lines) == 1, lines
+    return shlex.split(lines[0])[1:]
+
+
+def test_the_docs_command_on_the_bundled_runs(tmp_path: Path, monkeypatch: Any) -> None:
+    args = _docs_command("judge-runs.csv")
+    out = tmp_path / "judge-runs.html"
+    args[args.index("-o") + 1] = str(out)
+    monkeypatch.chdir(ROOT)
+    res = CliRunner().invoke(app, [*args, "--quiet"])
+    assert res.exit_code == 0, res.output
+    page = out.read_text(encoding="utf-8")
+    frame = pd.read_csv(accord.datasets.path("judge-runs.csv"))
+    section = _section(page)
+    expected = accord.judge_consistency(frame, "judge", label="verdict", trial="run",
+                                        epsilon=0.15)  # fmt: skip
+    table = expected.table.set_index("rater")
+    for who in ("judge", "humans"):
+        assert fmt(table.loc[who, "alpha"]) in section
+    assert expected.alt_test is not None and expected.alt_test._headline() in section
+    assert "for judge, its majority label over the runs" in section
+    # The drift section reads the judge's majority over runs, dated by its first run.
+    assert 'id="judge-drift"' in page
+    from accord.judges.consistency import majority_over_runs
+
+    folded = majority_over_runs(frame, "judge", label="verdict", trial="run")
+    drift = accord.agreement_drift(folded, "judge", label="verdict", time="time", window="14d")
+    drift_section = html_module.unescape(page.split('id="judge-drift"', 1)[1].split("<section", 1)[0])
+    for value in drift.windows["statistic"]:
+        assert fmt(value) in drift_section
