@@ -348,7 +348,9 @@ def _lengths_log(verdicts: list[tuple[str, str]], unpaired: int = 0) -> pd.DataF
     extra = [(len(verdicts) + q, "x", "y", "llm", "model_a") for q in range(unpaired)]
     log = pd.concat([log, pd.DataFrame(extra, columns=log.columns)], ignore_index=True)
     x_first = log["model_a"] == "x"
-    return log.assign(length_a=np.where(x_first, 2000, 1000), length_b=np.where(x_first, 1000, 2000))
+    return log.assign(
+        length_a=np.where(x_first, 2000, 1000), length_b=np.where(x_first, 1000, 2000)
+    )
 
 
 def test_length_test_is_mcnemar_on_pairs_judged_in_both_orders_as_statsmodels() -> None:
@@ -400,7 +402,9 @@ def test_length_test_on_the_bundled_log_counted_by_hand_as_statsmodels() -> None
             continue
         longer_first = part[part["length_a"] > part["length_b"]].iloc[0]
         longer_second = part[part["length_a"] < part["length_b"]].iloc[0]
-        table[int(longer_first["winner"] != "model_a"), int(longer_second["winner"] != "model_a")] += 1
+        table[
+            int(longer_first["winner"] != "model_a"), int(longer_second["winner"] != "model_a")
+        ] += 1
     row = length_bias(log).table.iloc[0]
     assert (row["longer_both"], row["shorter_both"]) == (table[0, 1], table[1, 0])
     assert row["length_pairs"] == table.sum()

@@ -38,7 +38,8 @@ def _cells(section: str) -> list[str]:
 
 def _judge_json(window: str) -> dict:
     args = ["judge", str(DRIFT), "--item", "item", "--rater", "rater", "--label", "verdict",
-            "--judge", "judge", "--time", "time", "--window", window, "--format", "json"]  # fmt: skip
+            "--judge", "judge", "--time", "time", "--window", window,
+            "--format", "json"]  # fmt: skip
     res = CliRunner().invoke(app, args)
     assert res.exit_code == 0, res.output
     out: dict = json.loads(res.stdout)["result"]
@@ -108,8 +109,10 @@ def test_report_command_takes_time_and_window(tmp_path: Path) -> None:
         (["--time", "time"], "--time dates the judge's agreement"),
         (["--window", "7d", "--judge", "judge", "--epsilon", "0.1"], "give --time too"),
         (["--time", "when", "--judge", "judge", "--epsilon", "0.1"], "'when'"),
-        (["--time", "time", "--window", "soon", "--judge", "judge", "--epsilon", "0.1"],
-         "--window must be a length"),
+        (
+            ["--time", "time", "--window", "soon", "--judge", "judge", "--epsilon", "0.1"],
+            "--window must be a length",
+        ),
         (["--time", "verdict", "--judge", "judge", "--epsilon", "0.1"], "must hold times"),
     ],
 )

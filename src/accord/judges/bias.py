@@ -472,7 +472,7 @@ def _length_row(rows: pd.DataFrame, level: float) -> dict[str, Any]:
 
     differ = rows[rows["difference"] != 0]
     longer = int(((differ["difference"] > 0) == differ["first_won"]).sum())
-    out = {
+    out: dict[str, Any] = {
         "n_decisive": len(differ),
         "longer_wins": longer,
         **{
@@ -498,9 +498,7 @@ def _length_row(rows: pd.DataFrame, level: float) -> dict[str, Any]:
     out.update(_length_pairs(differ, level))
     paired = out["length_pairs"] > 0
     out["length_test"] = "mcnemar_exact" if paired else "binomial_unpaired"
-    out["length_pvalue"] = (
-        out["length_mcnemar_pvalue"] if paired else out["longer_win_rate_pvalue"]
-    )
+    out["length_pvalue"] = out["length_mcnemar_pvalue"] if paired else out["longer_win_rate_pvalue"]
     return out
 
 

@@ -150,9 +150,11 @@ def _read_runs(
         source = "pandas.DataFrame"
     judges = [str(j) for j in (judge if isinstance(judge, list | tuple) else [judge])]
     folded = majority_over_runs(frame, judges, item=src.item, rater=src.rater,
-                                label=src.label, trial=trial, level=src.level)  # type: ignore[arg-type]  # fmt: skip
+                                label=src.label, trial=trial, level=src.level)  # fmt: skip
     ratings = ratings_of(dataclasses.replace(src, data=folded), "report")
-    ratings = dataclasses.replace(ratings, report=dataclasses.replace(ratings.report, source=source))
+    ratings = dataclasses.replace(
+        ratings, report=dataclasses.replace(ratings.report, source=source)
+    )
     return ratings, frame, source
 
 

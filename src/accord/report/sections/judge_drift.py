@@ -8,7 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._blocks import Block, Column, Figure, MethodNote, Note, Section, Table, fmt_ci, fmt_int, fmt_p
+from .._blocks import (
+    Block,
+    Column,
+    Figure,
+    MethodNote,
+    Note,
+    Section,
+    Table,
+    fmt_ci,
+    fmt_int,
+    fmt_p,
+)
 from .._context import Context
 from .common import REF
 
@@ -36,17 +47,19 @@ def drift_of(ctx: Context) -> Any:
     judges = [str(j) for j in (ctx.judge if isinstance(ctx.judge, list | tuple) else [ctx.judge])]
     rows = ctx.frame
     assert rows is not None and ctx.time is not None
-    names = dict(item=str(ctx.item), rater=str(ctx.rater), label=str(ctx.label))
+    item, rater, label = str(ctx.item), str(ctx.rater), str(ctx.label)
+    level: Any = ctx.level
     if ctx.trial is not None and ctx.duplicates == "raise":
-        rows = majority_over_runs(rows, judges, trial=ctx.trial, level=ctx.level, **names)  # type: ignore[arg-type]
+        rows = majority_over_runs(rows, judges, item=item, rater=rater, label=label,
+                                  trial=ctx.trial, level=level)  # fmt: skip
     humans = None if ctx.humans is None else [str(h) for h in ctx.humans]
     if humans is None and len(judges) > 1:
-        humans = sorted(set(rows[names["rater"]].astype(str)) - set(judges))
+        humans = sorted(set(rows[rater].astype(str)) - set(judges))
     return ctx.cached(
         "agreement_drift",
         lambda: agreement_drift(
-            rows, judges[0], time=ctx.time, window=ctx.window, level=ctx.level,  # type: ignore[arg-type]
-            humans=humans, confidence_level=ctx.confidence_level, **names,
+            rows, judges[0], time=str(ctx.time), window=ctx.window, item=item, rater=rater,
+            label=label, level=level, humans=humans, confidence_level=ctx.confidence_level,
         ),
     )  # fmt: skip
 
@@ -104,7 +117,9 @@ def _tests(result: Any) -> Table:
 
 
 def _starts(result: Any) -> list[str]:
-    return [str(s.date()) if s == s.normalize() else str(s) for s in result.windows["start"].unique()]
+    return [
+        str(s.date()) if s == s.normalize() else str(s) for s in result.windows["start"].unique()
+    ]
 
 
 def _figure(result: Any) -> Figure:
@@ -146,7 +161,7 @@ def _windows(ctx: Context, result: Any) -> Table:
 
 
 def _methods(result: Any) -> tuple[MethodNote, ...]:
-    keys = ("cohen1960", "fce1969", "fleiss1971", "gwet2014")
+    keys: tuple[str, ...] = ("cohen1960", "fce1969", "fleiss1971", "gwet2014")
     if result.coefficient == "alpha":
         keys = ("kripp2004", "gwet2014")
     return (
