@@ -455,6 +455,7 @@ def majority_over_runs(
     label: str = "label",
     trial: str = "trial",
     level: Level = "nominal",
+    **read_options: Never,
 ) -> pd.DataFrame:
     """The rows with each judge's runs of an item replaced by one row: its majority label
     over the runs, as :func:`judge_consistency` reads it for the alt-test.
@@ -480,6 +481,11 @@ def majority_over_runs(
     pandas.DataFrame
         The same columns, one row per (judge, item).
 
+    Raises
+    ------
+    ColumnNotFoundError
+        A column is missing.
+
     Examples
     --------
     >>> import pandas as pd
@@ -488,6 +494,7 @@ def majority_over_runs(
     >>> majority_over_runs(runs, "llm")[["item", "trial", "label"]].to_dict(orient="list")
     {'item': [1, 2], 'trial': [1, 1], 'label': ['b', 'a']}
     """
+    refuse_read_options("majority_over_runs", read_options)
     frame = data if isinstance(data, pd.DataFrame) else frame_to_pandas(data)
     require_columns([item, rater, label, trial], list(frame.columns))
     judges = [judge] if isinstance(judge, str) else [str(j) for j in judge]

@@ -132,7 +132,7 @@ def _read_runs(
 ) -> tuple[Ratings | None, pd.DataFrame | None, str]:
     """The rows of a judge run several times (a file read once, or a frame), and the
     ratings the other sections read: one label per item and rater, the judge's majority
-    over its runs (:func:`accord.judges.consistency.majority_over_runs`, as the alt-test
+    over its runs (:func:`accord.majority_over_runs`, as the alt-test
     of :func:`accord.judge_consistency` reads it)."""
     from ..front.reading import ratings_of
     from ..io.ratings import read_table
@@ -485,7 +485,7 @@ def report(
         judge's majority label over its runs). Needs ``judge``. The other sections take one
         label per (item, rater): for the judge, its majority label over its runs (a tie
         going to the label of the earliest run; the mean at interval and ratio level), the
-        label that alt-test reads (:func:`accord.judges.consistency.majority_over_runs`);
+        label that alt-test reads (:func:`accord.majority_over_runs`);
         ``duplicates="first"`` or ``"last"`` reads the judge's first or last row instead.
         The section says which.
     time : str, optional
