@@ -131,3 +131,30 @@ def test_python_time_errors() -> None:
         accord.report(DRIFT, **NAMES, time="time", progress=False)
     with pytest.raises(accord.InvalidInputError, match="give time too"):
         accord.report(DRIFT, **NAMES, judge="judge", epsilon=0.1, window="7d", progress=False)
+    with pytest.raises(accord.InvalidInputError, match="time is read from the rows"):
+        accord.report(DRIFT, **NAMES, judge="judge", epsilon=0.1, time="time",
+                      engine="stream", progress=False)  # fmt: skip
+
+
+def test_with_runs_the_page_and_accord_judge_read_the_majority_over_runs(tmp_path: Path) -> None:
+    runs = accord.datasets.path("judge-runs.csv")
+    args = ["judge", str(runs), "--item", "item", "--rater", "rater", "--label", "verdict",
+            "--judge", "judge", "--time", "time", "--window", "14d", "--trial", "run",
+            "--format", "json"]  # fmt: skip
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    expected = json.loads(res.stdout)["result"]
+    # The judge's five runs of an item folded to its majority label, counted by hand.
+    frame = pd.read_csv(runs)
+    judge = frame[frame["rater"] == "judge"]
+    majority = judge.groupby("item")["verdict"].agg(lambda v: v.value_counts().idxmax())
+    first = judge[judge["run"] == 1].set_index("item")
+    folded = pd.concat([
+        frame[frame["rater"] != "judge"],
+        first.assign(verdict=majority).reset_index()[frame.columns],
+    ])  # fmt: skip
+    by_hand = accord.agreement_drift(folded, "judge", label="verdict", time="time", window="14d")
+    _compare(by_hand, expected)
+    page = accord.report(runs, **NAMES, judge="judge", epsilon=0.15, trial="run", time="time",
+                         window="14d", n_boot=50, progress=False)  # fmt: skip
+    _check_section(_section(page.html), expected)
