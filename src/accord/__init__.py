@@ -146,7 +146,7 @@ if TYPE_CHECKING:
         position_bias,
         self_preference,
     )
-    from .judges.consistency import JudgeConsistency, judge_consistency
+    from .judges.consistency import JudgeConsistency, judge_consistency, majority_over_runs
     from .judges.corrected import (
         CorrectedDistribution,
         CorrectedRate,
@@ -275,6 +275,7 @@ _EXPORTS: dict[str, str] = {
     "prediction_powered_mean_from_moments": ".judges.ppi",
     "JudgeConsistency": ".judges.consistency",
     "judge_consistency": ".judges.consistency",
+    "majority_over_runs": ".judges.consistency",
     "LengthBias": ".judges.bias",
     "PositionBias": ".judges.bias",
     "SelfPreference": ".judges.bias",
@@ -577,6 +578,7 @@ __all__ = [
     "length_bias",
     "light_kappa",
     "limits_power",
+    "majority_over_runs",
     "marginal_homogeneity",
     "mean_spearman",
     "method_regression",

@@ -339,3 +339,73 @@ def test_self_preference_with_no_discordant_pair_has_p_one_as_statsmodels() -> N
     assert (res.n_matched, res.judge_only, res.other_only) == (4, 0, 0)
     assert res.mcnemar_pvalue == mcnemar([[2, 0], [0, 2]], exact=True).pvalue == 1.0
     assert math.isnan(res.odds_ratio)
+
+
+def _lengths_log(verdicts: list[tuple[str, str]], unpaired: int = 0) -> pd.DataFrame:
+    """:func:`_swapped_log` with x's answer the longer (2,000 against 1,000 characters), and
+    ``unpaired`` more questions judged once, x first, x preferred."""
+    log = _swapped_log(verdicts)
+    extra = [(len(verdicts) + q, "x", "y", "llm", "model_a") for q in range(unpaired)]
+    log = pd.concat([log, pd.DataFrame(extra, columns=log.columns)], ignore_index=True)
+    x_first = log["model_a"] == "x"
+    return log.assign(
+        length_a=np.where(x_first, 2000, 1000), length_b=np.where(x_first, 1000, 2000)
+    )
+
+
+def test_length_test_is_mcnemar_on_pairs_judged_in_both_orders_as_statsmodels() -> None:
+    # x (the longer) preferred in both orders 5 times, y (the shorter) twice; the first
+    # position both times 4 times (x then y), the second once; one pair with a tie; and 6
+    # questions judged once (x first, x preferred), which the paired test leaves out.
+    verdicts = ([("x", "x")] * 5 + [("y", "y")] * 2 + [("x", "y")] * 4 + [("y", "x")]
+                + [("x", "tie")])  # fmt: skip
+    bias = length_bias(_lengths_log(verdicts, unpaired=6))
+    row = bias.table.iloc[0]
+    # The 2 x 2 table of the pairs with both verdicts decisive: rows "the first answer won"
+    # with the longer shown first (x first), columns the same with the longer shown second
+    # (y first). First both times: 4 (x then y); longer both times: x, x -> first won, then
+    # second won: 5; shorter both times: 2; second both times: 1.
+    table = np.array([[4, 5], [2, 1]])
+    expected = mcnemar(table, exact=True).pvalue
+    assert (row["length_pairs"], row["longer_both"], row["shorter_both"]) == (12, 5, 2)
+    assert row["length_test"] == "mcnemar_exact"
+    assert row["length_mcnemar_pvalue"] == pytest.approx(expected, rel=1e-12)
+    assert row["length_pvalue"] == pytest.approx(binomtest(5, 7).pvalue, rel=1e-12)
+    assert row["length_mcnemar_odds_ratio"] == pytest.approx(5 / 2)
+    low, high = proportion_confint(5, 7, alpha=0.05, method="beta")
+    assert row["length_mcnemar_ci_low"] == pytest.approx(low / (1 - low))
+    assert row["length_mcnemar_ci_high"] == pytest.approx(high / (1 - high))
+    # The unpaired binomial test on every decisive judgment differs: longer wins
+    # 5*2 + 4 + 1 + 1 (the tie's other side, x first, x won) + 6 of 12*2 + 1 + 6 = 31.
+    assert (row["longer_wins"], row["n_decisive"]) == (22, 31)
+    assert row["longer_win_rate_pvalue"] == pytest.approx(binomtest(22, 31).pvalue)
+    assert not np.isclose(row["length_pvalue"], row["longer_win_rate_pvalue"])
+    assert "McNemar's exact test on pairs judged in both orders" in bias._headline()
+
+
+def test_length_test_is_the_unpaired_binomial_when_no_pair_is_swapped() -> None:
+    bias = length_bias(_lengths_log([], unpaired=8).iloc[:8].assign(
+        winner=["model_a"] * 6 + ["model_b"] * 2))  # fmt: skip
+    row = bias.table.iloc[0]
+    assert row["length_test"] == "binomial_unpaired" and row["length_pairs"] == 0
+    assert row["length_pvalue"] == pytest.approx(binomtest(6, 8).pvalue)
+    assert "exact binomial test, no pair judged in both orders" in bias._headline()
+
+
+def test_length_test_on_the_bundled_log_counted_by_hand_as_statsmodels() -> None:
+    # Each question of the simulated log is judged once in each order: the 2 x 2 table of
+    # "the first answer won" with the longer answer first against second, counted here.
+    log = _log()
+    table = np.zeros((2, 2), dtype=int)
+    for _, part in log.groupby("question_id"):
+        if (part["winner"] == "tie").any() or part["length_a"].iloc[0] == part["length_b"].iloc[0]:
+            continue
+        longer_first = part[part["length_a"] > part["length_b"]].iloc[0]
+        longer_second = part[part["length_a"] < part["length_b"]].iloc[0]
+        table[
+            int(longer_first["winner"] != "model_a"), int(longer_second["winner"] != "model_a")
+        ] += 1
+    row = length_bias(log).table.iloc[0]
+    assert (row["longer_both"], row["shorter_both"]) == (table[0, 1], table[1, 0])
+    assert row["length_pairs"] == table.sum()
+    assert row["length_pvalue"] == pytest.approx(mcnemar(table, exact=True).pvalue, rel=1e-12)

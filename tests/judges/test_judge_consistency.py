@@ -207,3 +207,55 @@ def test_invariant_to_the_names_of_the_runs(seed: int, names: list[int]) -> None
     cols = ["alpha", "kappa", "flip_rate", "mean_pair_disagreement", "n_fragile"]
     pd.testing.assert_frame_equal(a.table[cols], b.table[cols])
     assert ((a.items["flip_rate"] >= 0) & (a.items["flip_rate"] <= 1)).all()
+
+
+def test_majority_over_runs_folds_each_judge_item_to_one_row() -> None:
+    from accord.judges.consistency import majority_over_runs
+
+    # Item 1: b twice, a once -> b. Item 2: a and b once each, a tie -> the label of the
+    # earliest run (trial 1 holds b, listed after trial 2's a). Item 3: one run.
+    rows = pd.DataFrame(
+        {
+            "item": [1, 1, 1, 2, 2, 3, 1, 2],
+            "rater": ["llm"] * 6 + ["h1", "h1"],
+            "trial": [1, 2, 3, 2, 1, 1, 1, 1],
+            "label": ["a", "b", "b", "a", "b", "c", "a", "b"],
+            "when": ["t1", "t2", "t3", "t5", "t4", "t6", "h", "h"],
+        }
+    )
+    out = majority_over_runs(rows, "llm")
+    judge = out[out["rater"] == "llm"].set_index("item")
+    assert judge["label"].to_dict() == {1: "b", 2: "b", 3: "c"}
+    # The row kept is the earliest run's: its other columns are that run's.
+    assert judge["when"].to_dict() == {1: "t1", 2: "t4", 3: "t6"}
+    assert out[out["rater"] == "h1"]["label"].tolist() == ["a", "b"]
+    # The alt-test of judge_consistency reads the same majority labels.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", accord.DegenerateDataWarning)  # one human
+        res = judge_consistency(rows, "llm")
+    assert res.items.set_index("item")["majority"].to_dict() == {1: "b", 2: "b"}
+    # Scores: the mean over the runs.
+    scores = rows.assign(label=[1.0, 2.0, 4.0, 3.0, 5.0, 7.0, 1.0, 2.0])
+    means = majority_over_runs(scores, "llm", level="interval")
+    assert means[means["rater"] == "llm"]["label"].tolist() == [7 / 3, 4.0, 7.0]
+
+
+def test_the_bundled_runs_are_what_their_script_writes() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "make_judge_runs.py"
+    spec = importlib.util.spec_from_file_location("make_judge_runs", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    lines, hard = module.simulate()
+    bundled = accord.datasets.path("judge-runs.csv")
+    assert bundled.read_text(encoding="utf-8").splitlines() == lines
+    # The judge's labels flip only where the script made the item hard, or by the 3% of
+    # errors on the easy ones; counted from the file.
+    frame = pd.read_csv(bundled)
+    judge = frame[frame["rater"] == "judge"]
+    flipped = set(judge.groupby("item")["verdict"].nunique().loc[lambda n: n > 1].index)
+    assert len(flipped & set(hard)) > len(flipped - set(hard))
+    assert bundled.stat().st_size < 200_000

@@ -40,6 +40,11 @@ def test_the_section_shows_the_library_numbers() -> None:
     )
     length = accord.length_bias(log).table.set_index("judge").loc["judge-model"]
     assert fmt(length["odds_ratio_per_sd"]) in section
+    # Length bias: the paired test (28 pairs preferred the longer answer both times, 12 the
+    # shorter, counted by hand in test_judge_bias.py) and its p-value.
+    assert length["length_test"] == "mcnemar_exact"
+    assert (int(length["longer_both"]), int(length["shorter_both"])) == (28, 12)
+    assert fmt_p(length["length_mcnemar_pvalue"]) in section
     # First wins 80 of 131 decisive; position consistency 42 of 76 pairs (1 - 34 flips
     # counted by hand in test_judge_bias.py).
     assert f"{80 / 131:.1%}" in section and f"{42 / 76:.1%}" in section

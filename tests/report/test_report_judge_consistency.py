@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html as html_module
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -85,9 +86,60 @@ def test_no_trial_no_section_and_the_options_that_go_with_it() -> None:
     with pytest.raises(accord.InvalidInputError, match="give the judge too"):
         accord.report(frame, item="item", rater="rater", label="label", trial="run",
                       duplicates="first", progress=False)  # fmt: skip
-    with pytest.raises(accord.InvalidInputError, match="give duplicates"):
-        accord.report(frame, item="item", rater="rater", label="label", judge="llm",
+    with pytest.raises(accord.InvalidInputError, match="give the label column"):
+        accord.report(frame, item="item", rater="rater", score="label", judge="llm",
                       epsilon=0.2, trial="run", progress=False)  # fmt: skip
+
+
+def test_without_duplicates_the_page_reads_the_judge_majority_over_runs() -> None:
+    frame = _runs()
+    page = accord.report(frame, item="item", rater="rater", label="label", judge="llm",
+                         epsilon=0.2, trial="run", n_boot=100, progress=False)  # fmt: skip
+    section = _section(page.html)
+    _check_numbers(section, frame)
+    assert "for llm, its majority label over the runs" in section
+    # epsilon reaches the alt-test of the majority over runs...
+    consistency = accord.judge_consistency(frame, "llm", trial="run", epsilon=0.2)
+    assert consistency.alt_test is not None
+    assert consistency.alt_test._headline() in section
+    # ...and the judge section's alt-test reads the same labels: the majority of each item's
+    # three runs, counted here by hand (three runs, so a tie needs three different labels,
+    # which goes to the label of run 1).
+    runs = frame[frame["rater"] == "llm"].sort_values(["item", "run"])
+    by_hand = {}
+    for item, part in runs.groupby("item"):
+        labels = part["label"].tolist()
+        counts = {lab: labels.count(lab) for lab in labels}
+        top = max(counts.values())
+        by_hand[item] = next(lab for lab in labels if counts[lab] == top)
+    humans = frame[frame["rater"] != "llm"]
+    majority = pd.DataFrame(
+        {"item": list(by_hand), "rater": "llm", "label": list(by_hand.values())}
+    )
+    ratings = accord.Ratings.from_long(pd.concat([humans, majority]), item="item",
+                                       rater="rater", label="label")  # fmt: skip
+    expected = accord.alt_test(ratings, "llm", epsilon=0.2)
+    assert expected.advantage_probability == consistency.alt_test.advantage_probability
+    judge_section = html_module.unescape(
+        page.html.split('id="judge"', 1)[1].split("<section", 1)[0]
+    )
+    # (the first run's alt-test shows another number: the check can tell them apart)
+    first_run = accord.Ratings.from_long(pd.concat([humans, runs[runs["run"] == 1]]),
+                                         item="item", rater="rater", label="label")  # fmt: skip
+    other = accord.alt_test(first_run, "llm", epsilon=0.2)
+    assert fmt(other.advantage_probability) != fmt(expected.advantage_probability)
+    assert fmt(expected.advantage_probability) in judge_section
+    # What was read: one label per item and rater, 40 items by three humans and the judge.
+    read = html_module.unescape(page.html.split('id="read"', 1)[1].split("<section", 1)[0])
+    assert "160" in read
+
+
+def test_with_duplicates_first_the_page_says_the_first_row_is_read() -> None:
+    frame = _runs()
+    page = accord.report(frame, item="item", rater="rater", label="label", judge="llm",
+                         epsilon=0.2, trial="run", duplicates="first", n_boot=100,
+                         progress=False)  # fmt: skip
+    assert "for llm, the first row of each item" in _section(page.html)
 
 
 def test_report_command_takes_trial(tmp_path: Path) -> None:
@@ -96,8 +148,8 @@ def test_report_command_takes_trial(tmp_path: Path) -> None:
     frame.to_csv(path, index=False)
     out = tmp_path / "runs.html"
     args = ["report", str(path), "--item", "item", "--rater", "rater", "--label", "label",
-            "--judge", "llm", "--epsilon", "0.2", "--trial", "run", "--duplicates", "first",
-            "-o", str(out), "--quiet"]  # fmt: skip
+            "--judge", "llm", "--epsilon", "0.2", "--trial", "run", "-o", str(out),
+            "--quiet"]  # fmt: skip
     res = CliRunner().invoke(app, args)
     assert res.exit_code == 0, res.output
     _check_numbers(_section(out.read_text()), pd.read_csv(path))
@@ -105,3 +157,47 @@ def test_report_command_takes_trial(tmp_path: Path) -> None:
                 "--trial", "run", "-o", str(out)]  # fmt: skip
     bad = CliRunner().invoke(app, no_judge)
     assert bad.exit_code == 2 and "--trial names the runs of a --judge" in bad.output
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _docs_command(name: str) -> list[str]:
+    """The ``accord report`` command of docs/judge-bias.md on the bundled ``name``."""
+    import shlex
+
+    text = (ROOT / "docs" / "judge-bias.md").read_text(encoding="utf-8")
+    lines = [line.removeprefix("$ ") for line in text.splitlines()
+             if line.startswith(f"$ accord report examples/{name} ")]  # fmt: skip
+    assert len(lines) == 1, lines
+    return shlex.split(lines[0])[1:]
+
+
+def test_the_docs_command_on_the_bundled_runs(tmp_path: Path, monkeypatch: Any) -> None:
+    args = _docs_command("judge-runs.csv")
+    out = tmp_path / "judge-runs.html"
+    args[args.index("-o") + 1] = str(out)
+    monkeypatch.chdir(ROOT)
+    res = CliRunner().invoke(app, [*args, "--quiet"])
+    assert res.exit_code == 0, res.output
+    page = out.read_text(encoding="utf-8")
+    frame = pd.read_csv(accord.datasets.path("judge-runs.csv"))
+    section = _section(page)
+    expected = accord.judge_consistency(frame, "judge", label="verdict", trial="run",
+                                        epsilon=0.15)  # fmt: skip
+    table = expected.table.set_index("rater")
+    for who in ("judge", "humans"):
+        assert fmt(table.loc[who, "alpha"]) in section
+    assert expected.alt_test is not None and expected.alt_test._headline() in section
+    assert "for judge, its majority label over the runs" in section
+    # The drift section reads the judge's majority over runs, dated by its first run.
+    assert 'id="judge-drift"' in page
+    from accord.judges.consistency import majority_over_runs
+
+    folded = majority_over_runs(frame, "judge", label="verdict", trial="run")
+    drift = accord.agreement_drift(folded, "judge", label="verdict", time="time", window="14d")
+    drift_section = html_module.unescape(
+        page.split('id="judge-drift"', 1)[1].split("<section", 1)[0]
+    )
+    for value in drift.windows["statistic"]:
+        assert fmt(value) in drift_section

@@ -51,7 +51,7 @@ OWN_HELP = (
 TIME_HELP = (
     "The column of the time of each rating: agreement per --window (the judge with the "
     "humans' majority, and among the humans), Fleiss's test of equal agreement across "
-    "windows and a trend test; one --judge."
+    "windows and a trend test; one --judge (with --trial, its majority label over runs)."
 )
 WINDOW_HELP = "The length of a --time window: 7d, 12h, 2w, 30min."
 EXTRA_EXAMPLES = (
@@ -110,6 +110,10 @@ LENGTH_VIEW = [
         ("odds_ratio_per_sd_ci_low", "odds_ratio_per_sd_ci_high"),
     ),
     ("slope p", "slope_pvalue", None),
+    ("longer both", "longer_both", None),
+    ("shorter both", "shorter_both", None),
+    ("McNemar p", "length_mcnemar_pvalue", None),
+    ("test", "length_test", None),
 ]
 CONSISTENCY_VIEW = [
     ("rater", "rater", None),
@@ -263,7 +267,7 @@ def run_judge_extras(
     trial, time, window = columns
     if time is not None:
         with user_errors(), echo_warnings():
-            _drift(path, time, window, shared, files, options)
+            _drift(path, (time, trial), window, shared, files, options)
         return True
     if trial is not None:
         with user_errors(), echo_warnings():
@@ -324,9 +328,21 @@ def _trial(path: Path, trial: str, shared: Shared, files: Any, options: Any) -> 
     self_consistency(result, shared.fmt, shared.output)
 
 
-def _drift(path: Path, time: str, window: str, shared: Shared, files: Any, options: Any) -> None:
+def _drift(
+    path: Path,
+    when: tuple[str, str | None],
+    window: str,
+    shared: Shared,
+    files: Any,
+    options: Any,
+) -> None:
+    """The drift of the judge (``when``: --time and --trial; with --trial, the judge's
+    majority label over its runs, dated by its earliest run, as the report reads it)."""
     from ..io.ratings import read_table
+    from ..judges.consistency import majority_over_runs
     from ..judges.drift import agreement_drift
+
+    time, trial = when
 
     given = ratings_keywords()
     columns = [given["item"], given["rater"], given["label"]]
@@ -334,7 +350,11 @@ def _drift(path: Path, time: str, window: str, shared: Shared, files: Any, optio
         raise fail("--time needs the columns --item, --rater and --label")
     if len(options["judges"]) != 1:
         raise fail("--time needs one --judge: the judge whose agreement may drift")
-    frame = read_table(path, [*columns, time], na_values=given["na_values"], **files)
+    extra = [time] if trial is None else [time, trial]
+    frame = read_table(path, [*columns, *extra], na_values=given["na_values"], **files)
+    if trial is not None:
+        frame = majority_over_runs(frame, options["judges"], item=columns[0], rater=columns[1],
+                                   label=columns[2], trial=trial, level=given["level"])  # fmt: skip
     humans = options["humans"]
     result = agreement_drift(
         frame,

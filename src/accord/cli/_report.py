@@ -59,6 +59,8 @@ EPILOG = examples(
     "--multi-label -o out/diagnoses-sets.html",
     "accord report examples/annotation-tools/pairwise.jsonl --from pairwise --duplicates first "
     "--pairwise examples/judge-pairs.jsonl -o out/judge-bias.html",
+    "accord report examples/judge-drift.csv --item item --rater rater --label verdict "
+    "--judge judge --epsilon 0.15 --time time --window 14d -o out/judge-drift.html",
 )
 
 
@@ -115,10 +117,21 @@ def report_command(
         "--trial",
         help="The column naming the run (trial) of each label of a --judge run several "
         "times: adds 'Does the judge agree with itself?' (its agreement over runs, the items "
-        "whose label flips, beside the humans'). Without --judge, at --level interval or "
-        "ratio: the replicate of each measurement, for 'Replicate measurements' (the "
-        "repeated-measures CCC, Deming with the error ratio from the replicates). "
-        "--duplicates says which run or replicate the other sections read.",
+        "whose label flips, beside the humans'); the other sections read the judge's "
+        "majority over runs (or the run --duplicates names). Without --judge, at --level "
+        "interval or ratio: the replicate of each measurement, for 'Replicate measurements' "
+        "(the repeated-measures CCC, Deming with the error ratio from the replicates); "
+        "--duplicates says which replicate the other sections read.",
+    ),
+    time: str | None = typer.Option(
+        None,
+        "--time",
+        help="The column of the time of each rating: adds 'Does the judge drift over time?' "
+        "(as accord judge --time: agreement per --window, the test of equal agreement, the "
+        "trend); needs --judge.",
+    ),
+    window: str | None = typer.Option(
+        None, "--window", help="The length of a --time window: 7d (default), 12h, 2w, 30min."
     ),
     title: str | None = typer.Option(None, "--title", help="Title of the page."),
     output: Path = typer.Option(
@@ -181,6 +194,10 @@ def report_command(
             "--trial names the runs of a --judge, or the replicate of each measurement "
             f"(--level interval or ratio; the level is {level})"
         )
+    if time is not None and not judges:
+        raise fail("--time dates the judge's agreement with the humans: give --judge too")
+    if window is not None and time is None:
+        raise fail("--window is the length of the --time windows: give --time too")
     judge: Any = None if not judges else judges[0] if len(judges) == 1 else list(judges)
     check_output(output, creates=True)
     files = shared.files()
@@ -202,6 +219,8 @@ def report_command(
             epsilon=epsilon,
             pairwise=pairwise,
             trial=trial,
+            time=time,
+            window=window,
             title=title,
             output=output,
             seed=seed,

@@ -42,6 +42,7 @@ NAMES = (
     "judge-pairs.jsonl",
     "judge-pair-runs.csv",
     "judge-drift.csv",
+    "judge-runs.csv",
     "sclite-test3b-words.csv",
     "sclite-test3b.sgml",
     "spans",

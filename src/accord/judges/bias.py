@@ -40,6 +40,9 @@ POSITION_TEST_WORDS = {
     "mcnemar_exact": "McNemar's exact test on pairs judged in both orders",
     "binomial_unpaired": "exact binomial test, no pair judged in both orders",
 }
+#: The test of length bias a judge's row reports, in words (the same two tests: paired
+#: when some pair was judged in both orders).
+LENGTH_TEST_WORDS = POSITION_TEST_WORDS
 
 
 def clopper_pearson(k: Any, n: Any, level: float = 0.95) -> tuple[FloatArray, FloatArray]:
@@ -348,7 +351,16 @@ class LengthBias(Record):
         ``slope_pvalue`` (Wald), ``odds_ratio_per_sd`` (:math:`e^{\\beta_1 s}`, with
         :math:`s` the standard deviation of the length differences) with its interval
         ``odds_ratio_per_sd_ci_low``, ``odds_ratio_per_sd_ci_high``, ``n_fit`` and
-        ``reason`` (why the fit is NaN, when it is).
+        ``reason`` (why the fit is NaN, when it is). Paired, from the pairs judged in both
+        orders: ``length_pairs`` (cross-order pairs of decisive judgments of one item, the
+        longer answer shown first in one and second in the other), ``longer_both`` and
+        ``shorter_both`` (those preferring the longer, the shorter answer both times),
+        ``length_mcnemar_odds_ratio`` (their ratio) with its exact interval
+        ``length_mcnemar_ci_low``, ``length_mcnemar_ci_high`` and
+        ``length_mcnemar_pvalue`` (McNemar's exact test); ``length_test``, the test of
+        length bias to read (``"mcnemar_exact"`` when some pair was judged in both orders,
+        ``"binomial_unpaired"``, the exact binomial test of the longer answer's win rate,
+        when none was) and ``length_pvalue``, its p-value.
     confidence_level : float
     method : str
     """
@@ -360,7 +372,8 @@ class LengthBias(Record):
     def _headline(self) -> str:
         return "; ".join(
             f"{r['judge']}: the longer answer wins {r['longer_win_rate']:.1%} of decisive "
-            f"judgments (p = {r['longer_win_rate_pvalue']:.3g})"
+            f"judgments ({LENGTH_TEST_WORDS[str(r['length_test'])]} p = "
+            f"{r['length_pvalue']:.3g})"
             for _, r in self.table.iterrows()
         )
 
@@ -417,14 +430,49 @@ def _per_sd(slope: float, se: float, sd: float, z: float) -> dict[str, float]:
     }
 
 
+def _length_pairs(differ: pd.DataFrame, level: float) -> dict[str, Any]:
+    r"""McNemar's exact test of length bias on the pairs judged in both orders (``differ``:
+    one judge's decisive judgments whose answers differ in length, with ``item``,
+    ``difference`` and ``first_won``).
+
+    Each item's judgments with the longer answer shown first are paired with those with it
+    shown second. In the 2 x 2 table of "the first answer won" in the one order against the
+    other, the discordant cells are the pairs where the longer answer won both times
+    (``b``) and where the shorter did (``c``); the concordant ones, the first (second)
+    position winning both times, say nothing of length. Without length bias
+    :math:`b \sim \mathrm{Bin}(b + c, 1/2)`."""
+    longer_first = (differ["difference"] > 0).to_numpy()
+    longer_won = longer_first == differ["first_won"].to_numpy(dtype=bool)
+    cells = (
+        pd.DataFrame({"item": differ["item"].to_numpy(), "first": longer_first, "won": longer_won})
+        .groupby(["item", "first", "won"])
+        .size()
+        .unstack(["first", "won"], fill_value=0)
+    )
+    for key in ((True, True), (True, False), (False, True), (False, False)):
+        if key not in cells.columns:
+            cells[key] = 0
+
+    def n(first: bool, won: bool) -> Any:
+        return cells[(first, won)].to_numpy(dtype=np.int64)
+
+    pairs = int(np.sum((n(True, True) + n(True, False)) * (n(False, True) + n(False, False))))
+    b = int(np.sum(n(True, True) * n(False, True)))
+    c = int(np.sum(n(True, False) * n(False, False)))
+    odds = {k: float(v[0]) for k, v in _odds_columns("length_mcnemar", [b], [c], level).items()}
+    if pairs and b + c == 0:  # pairs in both orders, none discordant: the exact test's p = 1
+        odds["length_mcnemar_pvalue"] = 1.0
+    return {"length_pairs": pairs, "longer_both": b, "shorter_both": c, **odds}
+
+
 def _length_row(rows: pd.DataFrame, level: float) -> dict[str, Any]:
-    """One judge's length-bias columns (``rows``: the decisive judgments, with
+    """One judge's length-bias columns (``rows``: the decisive judgments, with ``item``,
     ``first_won`` and ``difference``)."""
     from scipy.stats import norm
 
     differ = rows[rows["difference"] != 0]
     longer = int(((differ["difference"] > 0) == differ["first_won"]).sum())
-    out = {
+    out: dict[str, Any] = {
         "n_decisive": len(differ),
         "longer_wins": longer,
         **{
@@ -447,6 +495,10 @@ def _length_row(rows: pd.DataFrame, level: float) -> dict[str, Any]:
         n_fit=int(x.size),
         reason=fit["reason"],
     )
+    out.update(_length_pairs(differ, level))
+    paired = out["length_pairs"] > 0
+    out["length_test"] = "mcnemar_exact" if paired else "binomial_unpaired"
+    out["length_pvalue"] = out["length_mcnemar_pvalue"] if paired else out["longer_win_rate_pvalue"]
     return out
 
 
@@ -480,6 +532,18 @@ def length_bias(
     with :math:`\ell_a, \ell_b` the lengths of the answers shown first and second: the
     slope :math:`\beta_1` (log odds per unit of length, with its Wald interval and test)
     is the length effect with the position effect :math:`\beta_0` held apart.
+
+    When pairs were judged in both orders, the two verdicts on one pair are not
+    independent, and the test to read (``length_test``) is paired: McNemar's exact test on
+    the cross-order pairs of one item (the longer answer shown first in one judgment,
+    second in the other), of :math:`b`, the pairs where the longer answer won both times,
+    against :math:`c`, those where the shorter did; without length bias
+    :math:`b \sim \mathrm{Bin}(b + c, 1/2)`. The pairs where the same position won both
+    times are the concordant cells, which carry the position bias and not the length's
+    (:func:`position_bias` tests them). The effect is the conditional odds ratio
+    :math:`b / c` with the exact interval of :math:`b / (b + c)` mapped by
+    :math:`p / (1 - p)`. With no pair judged in both orders, ``length_test`` is the exact
+    binomial test of the longer answer's win rate.
 
     Parameters
     ----------
@@ -553,7 +617,10 @@ def length_bias(
         method=(
             "win rate of the longer answer among decisive judgments (exact binomial test of "
             "1/2); logistic regression of the first answer preferred on the length "
-            "difference (first minus second), Wald interval"
+            "difference (first minus second), Wald interval; McNemar's exact test of the "
+            "pairs judged in both orders where the longer answer won both times against "
+            "those where the shorter did, the test to read when pairs were judged in both "
+            "orders (length_test)"
         ),
     )
 

@@ -26,7 +26,7 @@ from ..data.ratings import Ratings
 from ..data.source import refuse_read_options
 from .alternative_annotator import AltTest, AltTestRanking, alt_test
 
-__all__ = ["JudgeConsistency", "judge_consistency"]
+__all__ = ["JudgeConsistency", "judge_consistency", "majority_over_runs"]
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
@@ -444,6 +444,75 @@ def _alt_test(
         min_items_per_rater=min_items_per_rater,
         min_raters_per_item=min_raters_per_item,
     )
+
+
+def majority_over_runs(
+    data: Any,
+    judge: str | Sequence[str],
+    *,
+    item: str = "item",
+    rater: str = "rater",
+    label: str = "label",
+    trial: str = "trial",
+    level: Level = "nominal",
+    **read_options: Never,
+) -> pd.DataFrame:
+    """The rows with each judge's runs of an item replaced by one row: its majority label
+    over the runs, as :func:`judge_consistency` reads it for the alt-test.
+
+    The majority is the modal label, a tie of counts going to the label of the earliest run
+    among the tied (runs ordered by the ``trial`` values); the mean at interval and ratio
+    level. The row kept is that of the earliest run of the item (its other columns, a time
+    say, are that run's), its label replaced by the majority. The other raters' rows are
+    kept as they are, in their order, after the judges' rows.
+
+    Parameters
+    ----------
+    data : DataFrame-like
+        One label per row.
+    judge : str or sequence of str
+        The judge (or judges) whose runs are folded.
+    item, rater, label, trial : str
+        Column names.
+    level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
+
+    Returns
+    -------
+    pandas.DataFrame
+        The same columns, one row per (judge, item).
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A column is missing.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> runs = pd.DataFrame({"item": [1, 1, 1, 2, 2], "rater": "llm",
+    ...                      "trial": [1, 2, 3, 1, 2], "label": list("abbab")})
+    >>> majority_over_runs(runs, "llm")[["item", "trial", "label"]].to_dict(orient="list")
+    {'item': [1, 2], 'trial': [1, 1], 'label': ['b', 'a']}
+    """
+    refuse_read_options("majority_over_runs", read_options)
+    frame = data if isinstance(data, pd.DataFrame) else frame_to_pandas(data)
+    require_columns([item, rater, label, trial], list(frame.columns))
+    judges = [judge] if isinstance(judge, str) else [str(j) for j in judge]
+    names = frame[rater].astype(str)
+    order = frame[trial].rank(method="dense").fillna(0).astype(np.int64)
+    parts = []
+    for name in judges:
+        mine = (names == name).to_numpy()
+        rows = frame[mine].assign(_order=order[mine].to_numpy(), _row=np.arange(int(mine.sum())))
+        kept = rows.sort_values(["_order", "_row"]).drop_duplicates(item)
+        labelled = rows[rows[label].notna()]
+        long = pd.DataFrame({"item": labelled[item].to_numpy(), "label": labelled[label].to_numpy(),
+                             "order": labelled["_order"].to_numpy()})  # fmt: skip
+        majority = _item_table(long, str(level)).set_index("item")["majority"]
+        kept = kept.sort_values("_row").drop(columns=["_order", "_row"])
+        parts.append(kept.assign(**{label: kept[item].map(majority).to_numpy()}))
+    parts.append(frame[~names.isin(judges).to_numpy()])
+    return pd.concat(parts, ignore_index=True)
 
 
 def _check_options(level: Any, confidence_level: Any) -> None:

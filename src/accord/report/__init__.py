@@ -113,14 +113,7 @@ def _read(src: Source, extra: Sequence[str]) -> tuple[Ratings | None, pd.DataFra
         source = str(data)
     else:
         frame = _as_pandas(data)
-        columns = [c for c in (item, rater, label, *extra) if c]
-        missing = [c for c in columns if c not in frame.columns]
-        if missing:
-            from .._errors import ColumnNotFoundError
-
-            raise ColumnNotFoundError(
-                f"column {missing[0]!r} not found; the frame has {list(map(str, frame.columns))}"
-            )
+        _require(frame, [c for c in (item, rater, label, *extra) if c])
         source = "pandas.DataFrame"
         ratings = None
         if label is not None:
@@ -132,6 +125,48 @@ def _read(src: Source, extra: Sequence[str]) -> tuple[Ratings | None, pd.DataFra
             ratings, report=dataclasses.replace(ratings.report, source=source)
         )
     return ratings, frame, source
+
+
+def _read_runs(
+    src: Source, extra: Sequence[str], judge: Any, trial: str
+) -> tuple[Ratings | None, pd.DataFrame | None, str]:
+    """The rows of a judge run several times (a file read once, or a frame), and the
+    ratings the other sections read: one label per item and rater, the judge's majority
+    over its runs (:func:`accord.majority_over_runs`, as the alt-test
+    of :func:`accord.judge_consistency` reads it)."""
+    from ..front.reading import ratings_of
+    from ..io.ratings import read_table
+    from ..judges.consistency import majority_over_runs
+
+    assert src.item is not None and src.rater is not None and src.label is not None
+    columns = list(dict.fromkeys([src.item, src.rater, src.label, *extra]))
+    if isinstance(src.data, str | os.PathLike):
+        files = {"file_format": src.file_format, "sep": src.sep, "encoding": src.encoding}
+        frame = read_table(Path(src.data), columns, na_values=src.na_values, **files)  # type: ignore[arg-type]
+        source = str(src.data)
+    else:
+        frame = _as_pandas(src.data)
+        _require(frame, columns)
+        source = "pandas.DataFrame"
+    judges = [str(j) for j in (judge if isinstance(judge, list | tuple) else [judge])]
+    folded = majority_over_runs(frame, judges, item=src.item, rater=src.rater,
+                                label=src.label, trial=trial, level=src.level)  # fmt: skip
+    ratings = ratings_of(dataclasses.replace(src, data=folded), "report")
+    ratings = dataclasses.replace(
+        ratings, report=dataclasses.replace(ratings.report, source=source)
+    )
+    return ratings, frame, source
+
+
+def _require(frame: pd.DataFrame, columns: Sequence[str]) -> None:
+    """Every one of ``columns`` in ``frame``, or the error naming the first missing."""
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        from .._errors import ColumnNotFoundError
+
+        raise ColumnNotFoundError(
+            f"column {missing[0]!r} not found; the frame has {list(map(str, frame.columns))}"
+        )
 
 
 def _read_file(
@@ -363,6 +398,8 @@ def report(
     pairwise: Any = None,
     trial: str | None = None,
     relations: Any = None,
+    time: str | None = None,
+    window: str | None = None,
     title: str | None = None,
     output: str | os.PathLike[str] | None = None,
     confidence_level: float = 0.95,
@@ -453,17 +490,33 @@ def report(
         items (as ``accord judge --trial`` reads it): the section "Does the judge agree with
         itself?" (:func:`accord.judge_consistency`: each judge's test-retest agreement with
         its interval, the share of items whose label flips, the most fragile items, beside
-        the humans' agreement). Without ``judge``, at the interval and ratio levels: the
-        replicate (occasion) of each measurement, for the section "Replicate
-        measurements" (which, without this column, numbers the repeated rows of an item
-        by a rater in their order). The other sections take one label per (item, rater),
-        so ``duplicates`` must say which run or replicate they read (``"mean"`` for
-        measurements).
+        the humans' agreement, and with ``epsilon`` the alternative annotator test of the
+        judge's majority label over its runs). The other sections take one label per
+        (item, rater): for the judge, its majority label over its runs (a tie going to the
+        label of the earliest run; the mean at interval and ratio level), the label that
+        alt-test reads (:func:`accord.majority_over_runs`); ``duplicates="first"`` or
+        ``"last"`` reads the judge's first or last row instead. The section says which.
+        Without ``judge``, at the interval and ratio levels: the replicate (occasion) of
+        each measurement, for the section "Replicate measurements" (which, without this
+        column, numbers the repeated rows of an item by a rater in their order); then
+        ``duplicates`` says which measurement the other sections read (``"mean"``,
+        ``"first"``, ``"last"``).
     relations : DataFrame, optional
         With :class:`~accord.Spans` as the data: the relations between the spans, one row
         per relation, as :func:`accord.read_brat_relations` and the other relation readers
         give them. The span section then adds the agreement on relations
         (:func:`accord.relation_agreement`, spans matched exactly).
+    time : str, optional
+        The column of the time of each rating (as ``accord judge --time`` reads it): the
+        section "Does the judge drift over time?" (:func:`accord.agreement_drift`: the
+        judge's agreement with the humans' majority label and the humans' agreement among
+        themselves per window with their standard errors and intervals, Fleiss's test of
+        equal agreement across windows, the trend test, and their figure). Needs
+        ``judge`` (the first, when several are named; with ``trial``, its majority over
+        runs on the row of its earliest run).
+    window : str, optional
+        The length of the windows of ``time``: ``"7d"`` (the default), ``"12h"``, ``"2w"``,
+        ``"30min"``.
     title : str, optional
         Title of the page (default: the name of the source).
     output : str or path, optional
@@ -559,6 +612,7 @@ def report(
     _check_regression(regression, error_ratio)
     _check_judge(src.data, src.label, judge, epsilon, humans)
     _check_trial(src, judge, trial)
+    window = _check_time(src, judge, time, window)
     from ..data.spans import Spans
 
     bar = src.progress if src.progress is None or isinstance(src.progress, bool) else False
@@ -574,10 +628,14 @@ def report(
         *([src.confidence, src.correct] if src.confidence and src.correct else []),
         *([gold] if gold else []),
         *([trial] if trial else []),
+        *([time] if time else []),
     ]
     steps = _steps(len(SECTIONS) + 2, bar)
     try:
-        if src.engine == "memory":
+        if src.engine == "memory" and trial is not None and src.duplicates == "raise":
+            reading = lambda: _read_runs(src, extra, judge, trial)  # noqa: E731
+            ratings, frame, source = steps.step("reading", reading)
+        elif src.engine == "memory":
             ratings, frame, source = steps.step("reading", lambda: _read(src, extra))
         else:  # the engine reads the file(s) itself, section by section
             ratings, frame, source = None, None, str(src.data)
@@ -597,6 +655,8 @@ def report(
             epsilon=epsilon,
             pairwise=_pairwise_log(pairwise),
             trial=trial,
+            time=time,
+            window=window,
             weights=weights,
             inference=inference,
             regression=regression,
@@ -690,7 +750,8 @@ def _judge_first(sections: Sequence[tuple[str, Any]], judge: Any) -> list[tuple[
     """The sections in page order; a report asked about a judge answers about it first."""
     if judge is None:
         return list(sections)
-    return sorted(sections, key=lambda s: s[0] not in ("judge", "judge-rates", "judge-consistency"))
+    first = ("judge", "judge-rates", "judge-consistency", "judge-drift")
+    return sorted(sections, key=lambda s: s[0] not in first)
 
 
 def _check_judge(
@@ -727,18 +788,44 @@ def _check_trial(src: Source, judge: Any, trial: str | None) -> None:
         raise InvalidInputError(
             "trial is read from the rows: give a file or a data frame, with engine='memory'"
         )
+    if src.label is None or src.item is None or src.rater is None:
+        raise InvalidInputError("trial names the runs of a judge's labels or the replicates "
+                                "of measurements: give the item, rater and label columns")  # fmt: skip
     if src.duplicates == "raise" and judge is None:
         raise InvalidInputError(
             f"trial: each rater measures an item once per replicate (column {trial!r}), and "
             "the other sections take one measurement per item and rater: give duplicates "
             "('mean', 'first', 'last') to say which they read"
         )
-    if src.duplicates == "raise":
+    if src.from_ is not None or src.field is not None:
         raise InvalidInputError(
-            f"trial: the judge labels each item once per run (column {trial!r}), and the "
-            "other sections take one label per item and rater: give duplicates ('first', "
-            "'last') to say which run they read"
+            "trial is a column of a table: an annotation-tool export (from_) has none"
         )
+
+
+def _check_time(src: Source, judge: Any, time: str | None, window: str | None) -> str:
+    """A time column dates the ratings of a judge and its humans, read from the rows in
+    memory; the window's length, checked (default 7 days)."""
+    if time is None:
+        if window is not None:
+            raise InvalidInputError("window is the length of the time windows: give time too")
+        return "7d"
+    if judge is None:
+        raise InvalidInputError("time dates the judge's agreement with the humans: give the "
+                                "judge too")  # fmt: skip
+    if src.engine != "memory" or isinstance(src.data, Ratings):
+        raise InvalidInputError(
+            "time is read from the rows: give a file or a data frame, with engine='memory'"
+        )
+    if src.from_ is not None or src.field is not None:
+        raise InvalidInputError(
+            "time is a column of a table: an annotation-tool export (from_) has none"
+        )
+    from ..judges.drift import parse_window
+
+    text = "7d" if window is None else window
+    parse_window(text)
+    return text
 
 
 def _check(src: Source, gold: str | None) -> None:

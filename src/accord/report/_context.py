@@ -84,6 +84,11 @@ class Context:
     trial : str or None
         The column naming the run of each label of a judge run several times, for the
         section "Does the judge agree with itself?".
+    time : str or None
+        The column of the time of each rating, for the section "Does the judge drift over
+        time?".
+    window : str
+        The length of its windows (``"7d"``, ``"12h"``, ``"2w"``).
     origin : Source or None
         The :class:`~accord.Source` the stream and dask engines read (the path, how it
         reads and the engine), which every section's front-door call takes.
@@ -129,6 +134,8 @@ class Context:
     epsilon: float | None = None
     pairwise: pd.DataFrame | None = None
     trial: str | None = None
+    time: str | None = None
+    window: str = "7d"
     origin: Any = None
     weights: str | None = None
     inference: Mapping[str, Any] = dataclasses.field(default_factory=dict)

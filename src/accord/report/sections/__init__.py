@@ -21,6 +21,7 @@ from .items import build_items
 from .judge import build_judge
 from .judge_bias import build_judge_bias
 from .judge_consistency import build_judge_consistency
+from .judge_drift import build_judge_drift
 from .judge_rates import build_judge_rates
 from .method_comparison import build_method_comparison
 from .methods import build_methods
@@ -48,6 +49,7 @@ SECTIONS: tuple[tuple[str, Builder], ...] = (
     ("judge-rates", build_judge_rates),
     ("judge-bias", build_judge_bias),
     ("judge-consistency", build_judge_consistency),
+    ("judge-drift", build_judge_drift),
     ("method-comparison", build_method_comparison),
     ("replicates", build_replicates),
     ("scores", build_scores),

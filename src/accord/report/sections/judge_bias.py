@@ -82,13 +82,15 @@ def build_judge_bias(ctx: Context) -> Section | None:
     if {"length_a", "length_b"} <= set(log.columns):
         length = length_bias(log, confidence_level=ctx.confidence_level)
         blocks.append(_length_table(length.table))
-        methods.append(MethodNote("Length bias", length.method, (CLOPPER1934,)))
+        methods.append(MethodNote("Length bias", length.method, (CLOPPER1934, MCNEMAR1947)))
     else:
         blocks.append(Note("The log has no length_a and length_b columns: no length test."))
     return Section("judge-bias", TITLE, _lead(table), tuple(blocks), tuple(methods))
 
 
 def _length_table(frame: Any) -> Table:
+    from ...judges.bias import LENGTH_TEST_WORDS
+
     return Table.of(
         (
             Column.name("judge", "judge"),
@@ -98,12 +100,19 @@ def _length_table(frame: Any) -> Table:
             Column("p", "longer_win_rate_pvalue", fmt_p),
             Column("odds ratio per SD", "odds_ratio_per_sd"),
             Column("Wald p", "slope_pvalue", fmt_p),
+            Column("longer both times", "longer_both", fmt_int),
+            Column("shorter both times", "shorter_both", fmt_int),
+            Column("McNemar p", "length_mcnemar_pvalue", fmt_p),
+            Column.text("test to read", lambda r: LENGTH_TEST_WORDS[str(r["length_test"])]),
         ),
         frame.to_dict(orient="records"),
         "Longer wins: the share of decisive judgments (answers of different lengths) "
-        "preferring the longer answer. Odds ratio per SD: from the logistic regression of "
-        "the first answer preferred on the length difference, the position effect held in "
-        "its intercept.",
+        "preferring the longer answer (exact interval, binomial test of 1/2). Odds ratio per "
+        "SD: from the logistic regression of the first answer preferred on the length "
+        "difference, the position effect held in its intercept. Of the pairs judged in both "
+        "orders, those that preferred the longer (shorter) answer both times; McNemar's "
+        "exact test compares them, the paired test to read when pairs were judged in both "
+        "orders (the two verdicts on one pair are not independent).",
     )
 
 

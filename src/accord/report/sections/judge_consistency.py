@@ -50,6 +50,7 @@ def build_judge_consistency(ctx: Context) -> Section | None:
             trial=str(ctx.trial),
             level=ctx.level,  # type: ignore[arg-type]
             humans=None if ctx.humans is None else [str(h) for h in ctx.humans],
+            epsilon=ctx.epsilon,
             confidence_level=ctx.confidence_level,
         ),
     )
@@ -60,10 +61,35 @@ def build_judge_consistency(ctx: Context) -> Section | None:
         blocks.append(_fragile(fragile))
     else:
         blocks.append(Note("No item's label changed between runs."))
+    if result.alt_test is not None:
+        blocks.append(
+            Note(
+                "The alternative annotator test of the majority label over runs against the "
+                f"humans: {result.alt_test._headline()}."
+            )
+        )
+    blocks.append(Note(read_rule(ctx, judges)))
     if result.reason:
         blocks.append(Note(f"{result.reason}.", "fair"))
     return Section(
         "judge-consistency", TITLE, result._headline() + ".", tuple(blocks), _methods(result)
+    )
+
+
+def read_rule(ctx: Context, judges: list[Any]) -> str:
+    """Which of the judge's runs the page's other sections read, in one sentence."""
+    who = ", ".join(map(str, judges))
+    if ctx.duplicates in ("first", "last"):
+        return (
+            f"The page's other sections take one label per item and rater: for {who}, the "
+            f"{ctx.duplicates} row of each item (duplicates={ctx.duplicates!r})."
+        )
+    words = "mean over the runs" if ctx.level in ("interval", "ratio") else (
+        "majority label over the runs (a tie going to the label of the earliest run)"
+    )  # fmt: skip
+    return (
+        f"The page's other sections take one label per item and rater: for {who}, its "
+        f"{words}, as the alternative annotator test of the majority reads it."
     )
 
 
