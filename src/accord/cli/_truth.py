@@ -38,7 +38,7 @@ EPILOG = examples(
     "accord truth examples/pandalm.csv --item item --rater rater --label preference "
     "--engine stream --n-bootstrap 0",
     "accord truth examples/diagnoses.csv --item patient --rater rater --label diagnosis "
-    "--model one-coin --n-bootstrap 50 --format json",
+    "--model one-coin --seed 7 --format json",
 )
 
 RATER_COLUMNS = [

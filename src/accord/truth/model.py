@@ -17,7 +17,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._bootstrap import warn_few_replicates
-from .._errors import InvalidInputError, bad_parameter
+from .._errors import InvalidInputError, bad_parameter, user_stacklevel
 from .._interval import check_confidence_level
 from .._types import FloatArray, IntArray, RngLike, as_generator
 from .._validate import check_choice
@@ -266,7 +266,7 @@ def _fit(
 ) -> RaterModel:
     if design.q < 2:
         raise InvalidInputError("rater_model needs at least two categories")
-    warn_few_replicates(n_bootstrap, name="n_bootstrap", stacklevel=4)
+    warn_few_replicates(n_bootstrap, name="n_bootstrap", stacklevel=user_stacklevel() + 1)
     fit = fit_em(design, model, options)
     reps = bootstrap(design, fit, model, options, n_bootstrap, rng) if n_bootstrap else None
     prevalence = _prevalence(design, fit)
