@@ -102,3 +102,18 @@ def test_help_examples_ask_for_no_bootstrap_or_enough_of_it() -> None:
     words = shlex.split(EPILOG.replace("\\\n", " ").replace("\b", " "))
     asked = [int(words[k + 1]) for k, w in enumerate(words) if w == "--n-bootstrap"]
     assert asked and all(n == 0 or n >= MIN_INTERVAL_REPLICATES for n in asked)
+
+
+def test_observed_information_interval(examples: Path) -> None:
+    code, out, _ = pandalm(examples, "--interval", "observed-information", "--format", "json")
+    assert code == 0
+    ratings = accord.read_ratings(
+        examples / "pandalm.csv", item="item", rater="rater", label="preference"
+    )
+    fit = accord.rater_model(ratings, n_bootstrap=0, interval="observed-information")
+    shown = [r["accuracy_se"] for r in cli_json(out)["raters"]]
+    assert shown == fit.raters["accuracy_se"].tolist()
+    code, out, _ = pandalm(examples, "--interval", "observed-information")
+    assert code == 0 and " SE " in out
+    code, _, err = pandalm(examples, "--interval", "observed-information", "--model", "mace")
+    assert code == 2 and "needs model='dawid-skene'" in err and "\n" not in err.strip()
