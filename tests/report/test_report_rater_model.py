@@ -15,7 +15,11 @@ from numpy.testing import assert_allclose
 import accord
 from accord.report._blocks import KeyFigures, Table, fmt, fmt_ci, fmt_int
 from accord.report._context import Context
-from accord.report.sections.rater_model import build_rater_model, fitted_rater_model
+from accord.report.sections.rater_model import (
+    BOOTSTRAP_BUDGET,
+    build_rater_model,
+    fitted_rater_model,
+)
 
 from .test_report import gold_frame, row_values, section_of
 
@@ -118,3 +122,28 @@ def test_gold_labels_anchor_the_model() -> None:
     free = set(fit.items.loc[fit.items["gold"].isna(), "item"])
     assert free == {"i10", "i11"}
     assert all(f"<bdi>i{k}</bdi>" not in html.split("probable label", 1)[1] for k in range(10))
+
+
+def test_many_ratings_read_the_accuracies_off_the_observed_information() -> None:
+    # 600 items x 4 raters: about 2,000 ratings times the report's 2,000 resamples is over
+    # the section's budget, so the accuracies' intervals come from the observed information
+    # (Louis 1982; checked against a finite-difference Hessian in tests/truth/).
+    from ..truth.test_rater_models import draw
+
+    ratings, _, _ = draw("dawid-skene", 600, 4, 3, seed=31, density=0.9)
+    ctx = Context(ratings=ratings, frame=None, item=None, rater=None, label=None, n_boot=2000)
+    assert ratings.n_ratings * 2000 > BOOTSTRAP_BUDGET
+    beside = accord.rater_model(ratings, n_bootstrap=0, interval="observed-information")
+    used = fitted_rater_model(ctx)
+    assert used.interval == "observed-information" and used.n_bootstrap == 0
+    numbers = ["accuracy", "accuracy_se", "accuracy_low", "accuracy_high", "kappa_truth"]
+    assert_allclose(used.raters[numbers].to_numpy(float), beside.raters[numbers].to_numpy(float),
+                    rtol=0, atol=1e-12)  # fmt: skip
+    section = build_rater_model(ctx)
+    assert section is not None
+    tables = [b for b in section.blocks if isinstance(b, Table)]
+    r = beside.raters.sort_values("accuracy", ascending=False).iloc[0]
+    assert tables[0].rows[0][2:4] == (fmt(r["accuracy"]),
+                                      fmt_ci(r["accuracy_low"], r["accuracy_high"], 2))  # fmt: skip
+    assert any("observed information" in getattr(b, "text", "") for b in section.blocks)
+    assert "Louis" in section.methods[0].references[-1]

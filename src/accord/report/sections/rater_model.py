@@ -31,7 +31,7 @@ from .._blocks import (
 from .._context import Context
 from .common import REF
 
-__all__ = ["build_rater_model", "fitted_rater_model"]
+__all__ = ["BOOTSTRAP_BUDGET", "build_rater_model", "fitted_rater_model", "rater_model_options"]
 
 #: Raters shown in the figure and the table.
 LIMIT = 40
@@ -44,24 +44,36 @@ TITLE = "Which label does each item probably have?"
 
 _PCT = functools.partial(fmt_pct, digits=0)
 
+#: Ratings times resamples up to which the section bootstraps the model (a few seconds:
+#: each resample is an EM run over the ratings). Beyond, the accuracies' intervals come
+#: from the observed information, which large samples suit (the likelihood is then close
+#: to its quadratic approximation), and the other intervals are left out.
+BOOTSTRAP_BUDGET = 2_000_000
+
+
+def rater_model_options(ctx: Context) -> dict[str, Any]:
+    """The options of :func:`accord.rater_model` the section fits with: the report's
+    resamples, seed and level (and gold labels); ``interval="observed-information"`` and no
+    resample when the ratings times the resamples exceed :data:`BOOTSTRAP_BUDGET`."""
+    n_boot = ctx.n_boot if ctx.read_report.ratings * ctx.n_boot <= BOOTSTRAP_BUDGET else 0
+    options: dict[str, Any] = {
+        "model": "dawid-skene",
+        "n_bootstrap": n_boot,
+        "interval": "bootstrap" if n_boot else "observed-information",
+        "level": ctx.confidence_level,
+        "rng": ctx.seed,
+    }
+    if ctx.gold_labels is not None:
+        options["gold"] = ctx.gold_labels
+    return options
+
 
 def fitted_rater_model(ctx: Context) -> Any:
-    """:func:`accord.rater_model` (Dawid-Skene) on the report's data, computed once: the
-    report's bootstrap replicates, seed and level, anchored on the gold labels when given."""
+    """:func:`accord.rater_model` on the report's data with :func:`rater_model_options`,
+    computed once."""
     from ...front.truth import rater_model
 
-    gold: dict[str, Any] = {} if ctx.gold_labels is None else {"gold": ctx.gold_labels}
-    return ctx.cached(
-        "rater-model",
-        lambda: rater_model(
-            ctx.data,
-            model="dawid-skene",
-            n_bootstrap=ctx.n_boot,
-            level=ctx.confidence_level,
-            rng=ctx.seed,
-            **gold,
-        ),
-    )
+    return ctx.cached("rater-model", lambda: rater_model(ctx.data, **rater_model_options(ctx)))
 
 
 def build_rater_model(ctx: Context) -> Section | None:
@@ -88,6 +100,12 @@ def build_rater_model(ctx: Context) -> Section | None:
             f"rater) to {fmt_int(fit.n_ratings)} ratings: its posteriors read surer than the "
             "data warrant. Read the intervals, which refit the model on resamples of the "
             "items.", "fair"))  # fmt: skip
+    if fit.interval == "observed-information" and ctx.n_boot:
+        blocks.insert(0, Note(
+            f"The accuracies' intervals come from the observed information of the model: a "
+            f"bootstrap of {fmt_int(fit.n_ratings)} ratings with {fmt_int(ctx.n_boot)} "
+            "resamples would take long here, and the other intervals are left out. "
+            "accord.rater_model(..., n_bootstrap=...) runs it."))  # fmt: skip
     if not fit.converged:
         blocks.insert(0, Note(f"EM stopped at its limit of {fit.n_iter} iterations.", "poor"))
     lead = _lead(ctx, fit, raters)
@@ -177,7 +195,9 @@ def _accuracy_figure(ctx: Context, fit: Any, shown: pd.DataFrame) -> Figure:
     return Figure(
         svg,
         f"Each rater's accuracy (the expected share of the rater's labels that are right) with "
-        f"its {ctx.level_pct} bootstrap interval, most accurate at the top.",
+        f"its {ctx.level_pct} "
+        + ("bootstrap" if fit.interval == "bootstrap" else "observed-information")
+        + " interval, most accurate at the top.",
         "Rater accuracy under the Dawid-Skene model",
     )
 
@@ -266,7 +286,8 @@ def _note(fit: Any) -> MethodNote:
         f" Intervals: percentiles of {fmt_int(fit.n_bootstrap)} bootstrap resamples of the "
         "items, each refitted by EM from the fit."
         if fit.n_bootstrap
-        else ""
+        else " Intervals of the accuracies: Wald intervals from the observed information of "
+        "the likelihood (Louis's formula) by the delta method."
     )
     gold = (
         f" {fmt_int(fit.n_gold)} items with a gold label clamp their posteriors."
@@ -279,5 +300,5 @@ def _note(fit: Any) -> MethodNote:
         f"{fit.n_iter} iterations." + gold + boot + " Accuracy: the expected share of a "
         "rater's labels that are right; spammer score after Raykar & Yu; the model-implied "
         "kappas from the fitted confusion matrices and label shares.",
-        (REF["ds1979"], REF["raykar2012"]),
+        (REF["ds1979"], REF["raykar2012"], *(() if fit.n_bootstrap else (REF["louis1982"],))),
     )
