@@ -147,3 +147,20 @@ def test_many_ratings_read_the_accuracies_off_the_observed_information() -> None
                                       fmt_ci(r["accuracy_low"], r["accuracy_high"], 2))  # fmt: skip
     assert any("observed information" in getattr(b, "text", "") for b in section.blocks)
     assert "Louis" in section.methods[0].references[-1]
+
+
+def test_many_raters_show_the_most_and_the_least_accurate() -> None:
+    from ..truth.test_rater_models import draw
+
+    ratings, _, _ = draw("dawid-skene", 60, 45, 2, seed=8, density=0.5)
+    ctx = Context(ratings=ratings, frame=None, item=None, rater=None, label=None, n_boot=0)
+    section = build_rater_model(ctx)
+    assert section is not None
+    ranked = fitted_rater_model(ctx).raters.sort_values(
+        ["accuracy", "rater"], ascending=[False, True], kind="stable"
+    )
+    names = [str(r) for r in ranked["rater"]]
+    table = next(b for b in section.blocks if isinstance(b, Table))
+    assert [row[0] for row in table.rows] == names[:20] + names[-20:]
+    assert any("20 most and the 20 least accurate of 45" in getattr(b, "text", "")
+               for b in section.blocks)  # fmt: skip

@@ -86,20 +86,24 @@ def build_rater_model(ctx: Context) -> Section | None:
     fit = fitted_rater_model(ctx)
     raters = fit.raters.sort_values(["accuracy", "rater"], ascending=[False, True], kind="stable")
     items = _uncertain_items(fit)
+    half = LIMIT // 2  # many raters: the most and the least accurate
+    shown = raters if len(raters) <= LIMIT else pd.concat([raters.head(half), raters.tail(half)])
     blocks: list[Block] = [
         KeyFigures(_key_figures(ctx, fit)),
-        _accuracy_figure(ctx, fit, raters.head(LIMIT)),
-        _raters_table(ctx, fit, raters.head(LIMIT)),
+        _accuracy_figure(ctx, fit, shown),
+        _raters_table(ctx, fit, shown),
         _items_table(ctx, fit, items),
     ]
     if len(raters) > LIMIT:
-        blocks.insert(2, Note(f"Showing the {LIMIT} most accurate raters of {len(raters)}."))
+        many = f"Showing the {half} most and the {half} least accurate of {len(raters)} raters."
+        blocks.insert(2, Note(many))
     if fit.n_ratings < FEW_RATINGS * _parameters(fit):
         blocks.insert(0, Note(
             f"The model fits {fmt_int(_parameters(fit))} parameters (a confusion matrix per "
             f"rater) to {fmt_int(fit.n_ratings)} ratings: its posteriors read surer than the "
-            "data warrant. Read the intervals, which refit the model on resamples of the "
-            "items.", "fair"))  # fmt: skip
+            "data warrant."
+            + (" Read the intervals, which refit the model on resamples of the items."
+               if fit.n_bootstrap else ""), "fair"))  # fmt: skip
     if fit.interval == "observed-information" and ctx.n_boot:
         blocks.insert(0, Note(
             f"The accuracies' intervals come from the observed information of the model: a "
