@@ -8,6 +8,8 @@ with a reason, and a :class:`DegenerateDataWarning` is emitted.
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 import warnings
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
@@ -78,6 +80,25 @@ def located(place: str) -> Iterator[None]:
         if place and exc.args:
             exc.args = (f"{exc.args[0]} ({place})", *exc.args[1:])
         raise
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning raised by the caller of this function point at
+    the first frame outside accord: the user's call, however many of accord's functions lie
+    between it and the warning.
+
+    Examples
+    --------
+    >>> user_stacklevel()  # called from outside accord: the caller's own frame
+    1
+    """
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame = sys._getframe(1)
+    level = 1
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(package):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def warn_degenerate(reason: str, *, stacklevel: int = 3) -> None:

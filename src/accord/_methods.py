@@ -188,6 +188,9 @@ REFERENCES = {
     "whitehill2009": "Whitehill, J., Ruvolo, P., Wu, T., Bergsma, J., & Movellan, J. (2009). "
     "Whose vote should count more: optimal integration of labels from labelers of unknown "
     "expertise. Advances in Neural Information Processing Systems 22, 2035-2043.",
+    "louis1982": "Louis, T. A. (1982). Finding the observed information matrix when using the "
+    "EM algorithm. Journal of the Royal Statistical Society, Series B, 44(2), 226-233. "
+    "https://doi.org/10.1111/j.2517-6161.1982.tb01203.x",
     "raykar2012": "Raykar, V. C., & Yu, S. (2012). Eliminating spammers and ranking annotators "
     "for crowdsourced labeling tasks. Journal of Machine Learning Research, 13, 491-518.",
     "brennan2001": "Brennan, R. L. (2001). Generalizability Theory. Springer. "
@@ -698,9 +701,16 @@ def rater_model_methods(result: Any, format: MethodsFormat = "text") -> str:
         sentences.append(
             f"{_n(result.n_gold, 'item')} with a known label entered as data (posteriors clamped)."
         )
+    information = getattr(result, "interval", "bootstrap") == "observed-information"
+    if information:
+        sentences.append(
+            f"The raters' accuracies have Wald intervals ({level_pct(result.level)}) from the "
+            f"observed information of the likelihood {cite('louis1982')} by the delta method."
+        )
     if result.n_bootstrap:
         sentences.append(
-            f"Intervals ({level_pct(result.level)}) are percentile intervals of "
+            f"{'The other intervals' if information else 'Intervals'} "
+            f"({level_pct(result.level)}) are percentile intervals of "
             f"{result.n_bootstrap:,} bootstrap resamples of the items."
         )
     sentences.append(

@@ -4,13 +4,16 @@ checked in tests/truth/test_rater_models.py; here, that the command prints them)
 from __future__ import annotations
 
 import io
+import shlex
 from pathlib import Path
 
 import pandas as pd
 from typer.testing import CliRunner
 
 import accord
+from accord._bootstrap import MIN_INTERVAL_REPLICATES
 from accord.cli import app
+from accord.cli._truth import EPILOG
 
 from .._cli import cli_json
 
@@ -91,3 +94,26 @@ def test_stream_and_dask_engines_give_the_memory_fit(examples: Path) -> None:
     code, out, _ = pandalm(examples, "--engine", "stream", "--format", "json")
     assert code == 0
     assert [r["accuracy"] for r in cli_json(out)["raters"]] == memory.raters["accuracy"].tolist()
+
+
+def test_help_examples_ask_for_no_bootstrap_or_enough_of_it() -> None:
+    # An interval read from fewer than MIN_INTERVAL_REPLICATES resamples warns: an example
+    # of the help must not teach a call that warns.
+    words = shlex.split(EPILOG.replace("\\\n", " ").replace("\b", " "))
+    asked = [int(words[k + 1]) for k, w in enumerate(words) if w == "--n-bootstrap"]
+    assert asked and all(n == 0 or n >= MIN_INTERVAL_REPLICATES for n in asked)
+
+
+def test_observed_information_interval(examples: Path) -> None:
+    code, out, _ = pandalm(examples, "--interval", "observed-information", "--format", "json")
+    assert code == 0
+    ratings = accord.read_ratings(
+        examples / "pandalm.csv", item="item", rater="rater", label="preference"
+    )
+    fit = accord.rater_model(ratings, n_bootstrap=0, interval="observed-information")
+    shown = [r["accuracy_se"] for r in cli_json(out)["raters"]]
+    assert shown == fit.raters["accuracy_se"].tolist()
+    code, out, _ = pandalm(examples, "--interval", "observed-information")
+    assert code == 0 and " SE " in out
+    code, _, err = pandalm(examples, "--interval", "observed-information", "--model", "mace")
+    assert code == 2 and "needs model='dawid-skene'" in err and "\n" not in err.strip()

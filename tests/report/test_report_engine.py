@@ -20,8 +20,9 @@ from tests.report.test_report import row_values, section_of
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DIAGNOSES: dict[str, Any] = {"item": "patient", "rater": "rater", "label": "diagnosis"}
 UNAVAILABLE = "Not available with the stream engine: needs per-rating data"
-#: The sections computed from the engine's statistics, the same as in memory.
-SHARED = ("summary", "read", "items")
+#: The sections computed from the engine's statistics (the rater model: from the codes the
+#: engine hands over), the same as in memory.
+SHARED = ("summary", "read", "items", "rater-model")
 #: The sections built from sums merged batch by batch (pair tables, per-rater sums against
 #: the consensus): on the stream page too, without the permutation tests that need the
 #: ratings in memory.

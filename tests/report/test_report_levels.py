@@ -379,7 +379,9 @@ def test_report_reads_on_a_phone_on_a_desktop_and_on_paper(
     # (measurements: the method-comparison section with its Bland-Altman plots and its
     # Passing-Bablok fits adds two pages)
     assert 2 <= printed["lesions"][0] <= 7, printed["lesions"][0]
-    assert 4 <= printed["diagnoses"][0] <= 8, printed["diagnoses"][0]
+    # (six raters in five categories: the rater-model section, its figure and its two
+    # tables, adds two)
+    assert 4 <= printed["diagnoses"][0] <= 10, printed["diagnoses"][0]
     # the report shown in a notebook leaves the notebook's own table and text as they were
     assert beside == alone
 

@@ -262,9 +262,10 @@ def test_next_label_gain_by_hand():
 
 def test_warns_naming_the_model_at_the_iteration_limit():
     ratings, _, _ = draw("dawid-skene", 50, 4, 3, seed=7)
-    with pytest.warns(accord.AccordWarning, match="dawid-skene: EM stopped at max_iter=2"):
+    with pytest.warns(accord.AccordWarning, match="dawid-skene: EM stopped at max_iter=2") as w:
         fit = rater_model(ratings, max_iter=2, n_bootstrap=0)
     assert not fit.converged and fit.n_iter == 2
+    assert {r.filename for r in w} == {__file__}  # the warning points at the user's call
 
 
 def test_log_likelihood_path_rises():
@@ -289,10 +290,16 @@ def test_few_resamples_warn_naming_n_bootstrap_and_the_default_does_not():
     # The project's convention (accord._bootstrap.warn_few_replicates, Efron & Tibshirani
     # 1993): a percentile interval read from fewer than 1000 replicates warns.
     ratings, _, _ = draw("dawid-skene", 30, 3, 2, seed=9)
-    with pytest.warns(
-        accord.AccordWarning, match=r"only 30 bootstrap replicates \(n_bootstrap=30\)"
-    ):
+    few = r"only 30 bootstrap replicates \(n_bootstrap=30\)"
+    with pytest.warns(accord.AccordWarning, match=few) as w:
         rater_model(ratings, n_bootstrap=30)
+    with pytest.warns(accord.AccordWarning, match=few) as w_frame:
+        rater_model(ratings.to_pandas(), item="item", rater="rater", label="label",
+                    n_bootstrap=30)  # fmt: skip
+    with pytest.warns(accord.AccordWarning, match=few) as w_counts:
+        rater_model_from_counts(np.ones((4, 3, 2)), n_bootstrap=30)
+    # Each warning points at the user's call, not into accord (whichever door was used).
+    assert {r.filename for r in [*w, *w_frame, *w_counts]} == {__file__}
     with warnings.catch_warnings():
         warnings.simplefilter("error", accord.AccordWarning)
         fit = rater_model(ratings, model="one-coin")

@@ -38,7 +38,7 @@ EPILOG = examples(
     "accord truth examples/pandalm.csv --item item --rater rater --label preference "
     "--engine stream --n-bootstrap 0",
     "accord truth examples/diagnoses.csv --item patient --rater rater --label diagnosis "
-    "--model one-coin --n-bootstrap 50 --format json",
+    "--model one-coin --seed 7 --format json",
 )
 
 RATER_COLUMNS = [
@@ -47,6 +47,7 @@ RATER_COLUMNS = [
     "accuracy",
     "accuracy_low",
     "accuracy_high",
+    "accuracy_se",
     "sensitivity",
     "specificity",
     "competence",
@@ -60,6 +61,7 @@ HEADERS = {
     "n_ratings": "ratings",
     "accuracy_low": "low",
     "accuracy_high": "high",
+    "accuracy_se": "SE",
     "kappa_truth": "kappa w/ truth",
     "spammer_score": "spammer score",
     "gold_n": "gold ratings",
@@ -166,6 +168,12 @@ def truth(
         "--n-bootstrap",
         help="Bootstrap resamples of the items for the intervals (0: none; below 1000 warns).",
     ),
+    interval: str = typer.Option(
+        "bootstrap",
+        "--interval",
+        help="Where the raters' accuracy intervals come from: bootstrap, or "
+        "observed-information (Dawid-Skene: Louis 1982, no resampling).",
+    ),
     max_iter: int = typer.Option(1000, "--max-iter", help="EM iteration limit."),
     tol: float = typer.Option(1e-8, "--tol", help="EM tolerance, per rating."),
     seed: int = SEED_OPTION,
@@ -189,6 +197,7 @@ def truth(
             max_iter=max_iter,
             n_bootstrap=n_bootstrap,
             rng=seed,
+            interval=interval,
         )
         done_with(progress)
         render(result, result.report, shared.fmt, shared.output, top)

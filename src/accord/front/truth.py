@@ -76,6 +76,13 @@ def rater_model(ratings: Source | Ratings | Any, **options: Any) -> RaterModel:
         Confidence level of the intervals.
     rng : Generator, int or None
         Seeds the bootstrap; the fit itself is deterministic (from majority vote).
+    interval : {"bootstrap", "observed-information"}
+        Where the raters' accuracy intervals come from. ``"observed-information"``
+        (Dawid-Skene with ``smoothing=0``): the observed information of the likelihood by
+        Louis's (1982) formula, the delta method for each accuracy (``accuracy_se`` in the
+        raters table) and its Wald interval clipped to [0, 1], in no time and without a seed;
+        the other intervals (items, kappas) still come from the ``n_bootstrap`` resamples
+        (``n_bootstrap=0``: none).
 
     Returns
     -------
@@ -100,7 +107,8 @@ def rater_model(ratings: Source | Ratings | Any, **options: Any) -> RaterModel:
 
     References
     ----------
-    Dawid & Skene (1979), https://doi.org/10.2307/2346806. Hovy et al. (2013),
+    Dawid & Skene (1979), https://doi.org/10.2307/2346806. Louis (1982),
+    https://doi.org/10.1111/j.2517-6161.1982.tb01203.x. Hovy et al. (2013),
     https://aclanthology.org/N13-1132. Whitehill et al. (2009), NeurIPS 22. Raykar & Yu
     (2012), JMLR 13:491-518.
 
@@ -124,7 +132,7 @@ def rater_model(ratings: Source | Ratings | Any, **options: Any) -> RaterModel:
     import numpy as np
 
     fit_keys = {"model", "gold", "tol", "max_iter", "smoothing", "mace_method",
-                "n_bootstrap", "level", "rng"}  # fmt: skip
+                "n_bootstrap", "level", "rng", "interval"}  # fmt: skip
     fit = {k: v for k, v in options.items() if k in fit_keys}
     read = {k: v for k, v in options.items() if k not in fit_keys}
     if isinstance(ratings, Ratings) and not read:

@@ -6,8 +6,9 @@ the level of measurement: the headline coefficient read against the usual benchm
 weighted one for ordinal data, the ICC for measurements), what was read, the coefficient table
 with a forest plot, the two-rater view (kappa beside informational agreement, specific
 agreement, dichotomisation cuts, kappa against the number of negatives), the pairwise heatmap,
-contested items, raters against the consensus (named only beyond a permutation test) or, for
-measurements, each rater's mean difference from the others, panel calibration of scores,
+contested items, raters against the consensus (named only beyond a permutation test), the
+Dawid-Skene rater model (each item's probable label, each rater's accuracy with its interval)
+or, for measurements, each rater's mean difference from the others, panel calibration of scores,
 confidence calibration, span agreement, and a methods section naming every estimator,
 convention and reference used.
 
@@ -417,7 +418,9 @@ def report(
     """Build the HTML report that answers "can I trust these raters?".
 
     Each section appears when its data is present: labels give the agreement sections
-    (``gold`` adds each rater's accuracy and kappa against the gold labels), ``scores`` the
+    (``gold`` adds each rater's accuracy and kappa against the gold labels; three raters or
+    more in categories, the Dawid-Skene rater model of :func:`accord.rater_model`, fitted
+    with ``n_boot``, ``seed`` and ``confidence_level`` and anchored on ``gold``), ``scores`` the
     panel calibration (weighted by ``score_confidence`` when given), ``confidence`` with
     ``correct`` the confidence calibration. Measurements (interval and ratio levels) that
     a rater took more than once on an item (repeated rows, read by the other sections as
@@ -524,7 +527,8 @@ def report(
     confidence_level : float, default 0.95
         Level of every interval.
     n_boot : int, default 2000
-        Bootstrap replicates where a statistic has no analytic SE (informational agreement).
+        Bootstrap replicates where a statistic has no analytic SE (informational agreement,
+        the rater model's intervals).
     seed : int, default 0
         Seed of every bootstrap: the same input gives the same page.
     weights : str, optional

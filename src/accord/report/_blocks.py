@@ -214,6 +214,8 @@ class Section:
     blocks : tuple of Block
     methods : tuple of MethodNote
         What the methods section must name for this section.
+    nav : str
+        A shorter title for the page's navigation bar (empty: the title).
     """
 
     id: str
@@ -221,6 +223,7 @@ class Section:
     lead: str
     blocks: tuple[Block, ...]
     methods: tuple[MethodNote, ...] = ()
+    nav: str = ""
 
 
 # ------------------------------------------------------------------ display formatting

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._errors import AccordWarning
+from .._errors import AccordWarning, user_stacklevel
 from .._types import FloatArray
 from ._design import Design
 
@@ -387,7 +387,7 @@ def fit_em(
             f"and the posteriors settled (tol={options.tol:g} per rating, "
             f"{step:.2g} on a posterior); raise max_iter or tol",
             AccordWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
     assert params is not None
     return Fit(params, posterior, tuple(path), converged)

@@ -16,6 +16,7 @@ from ._em import Fit, ModelName, Options, Params, e_step, expected_counts, fit_e
 __all__ = [
     "Replicates",
     "bootstrap",
+    "bootstrap_loop",
     "entropy_bits",
     "fleiss_from_counts",
     "gold_confusion",
@@ -187,7 +188,24 @@ def bootstrap(
     rng: np.random.Generator,
 ) -> Replicates:
     """Refit on ``n_boot`` resamples of the items (with replacement), each EM started from
-    the fitted parameters."""
+    the fitted parameters (Dawid-Skene: a block of resamples at a time, as
+    :func:`._batched.dawid_skene_replicates`; the others one at a time)."""
+    if model == "dawid-skene":
+        from ._batched import dawid_skene_replicates
+
+        return Replicates(*dawid_skene_replicates(design, fit, options, n_boot, rng))
+    return bootstrap_loop(design, fit, model, options, n_boot, rng)
+
+
+def bootstrap_loop(
+    design: Design,
+    fit: Fit,
+    model: ModelName,
+    options: Options,
+    n_boot: int,
+    rng: np.random.Generator,
+) -> Replicates:
+    """:func:`bootstrap` one resample at a time: each resample's design, refitted."""
     raters: dict[str, list[FloatArray]] = {}
     agreement: dict[str, list[float]] = {"pairwise": [], "fleiss": []}
     items = []

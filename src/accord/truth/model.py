@@ -10,14 +10,14 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping
-from typing import Any, Never
+from typing import Any, Literal, Never
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from .._bootstrap import warn_few_replicates
-from .._errors import InvalidInputError, bad_parameter
+from .._errors import InvalidInputError, bad_parameter, user_stacklevel
 from .._interval import check_confidence_level
 from .._types import FloatArray, IntArray, RngLike, as_generator
 from .._validate import check_choice
@@ -25,6 +25,7 @@ from ..data.ratings import Ratings
 from ..data.source import refuse_read_options
 from ._design import Design, design_from_codes
 from ._em import Fit, ModelName, Options, fit_em
+from ._information import accuracy_standard_errors
 from ._quality import (
     Replicates,
     bootstrap,
@@ -47,6 +48,9 @@ __all__ = [
 ]
 
 MODELS: tuple[ModelName, ...] = ("dawid-skene", "one-coin", "mace", "glad")
+IntervalMethod = Literal["bootstrap", "observed-information"]
+#: How the raters' accuracies get their intervals.
+INTERVALS: tuple[IntervalMethod, ...] = ("bootstrap", "observed-information")
 OWNER = "rater_model"
 
 
@@ -62,6 +66,7 @@ def rater_model(
     n_bootstrap: int = 1000,
     level: float = 0.95,
     rng: RngLike = 0,
+    interval: IntervalMethod = "bootstrap",
 ) -> RaterModel:
     """:func:`accord.rater_model` on :class:`~accord.Ratings` (the memory engine), which
     documents the models, the options and the result.
@@ -88,7 +93,9 @@ def rater_model(
         q=ratings.n_categories,
         gold=codes,
     )
-    checked = _checked(model, tol, max_iter, smoothing, mace_method, n_bootstrap, level, rng)
+    checked = _checked(
+        model, tol, max_iter, smoothing, mace_method, n_bootstrap, level, rng, interval
+    )
     return _fit(
         design, ratings.items, ratings.raters, ratings.categories, report=ratings.report, **checked
     )
@@ -96,10 +103,17 @@ def rater_model(
 
 def _checked(
     model: Any, tol: Any, max_iter: Any, smoothing: Any, mace_method: Any,
-    n_bootstrap: Any, level: Any, rng: Any,
+    n_bootstrap: Any, level: Any, rng: Any, interval: Any = "bootstrap",
 ) -> dict[str, Any]:  # fmt: skip
     """The options of both doors, checked."""
     check_choice("model", model, MODELS, OWNER)
+    check_choice("interval", interval, INTERVALS, OWNER)
+    if interval == "observed-information" and (model != "dawid-skene" or smoothing):
+        raise InvalidInputError(
+            "rater_model: interval='observed-information' is the information of the "
+            "Dawid-Skene likelihood: it needs model='dawid-skene' and smoothing=0 (got "
+            f"model={model!r}, smoothing={smoothing!r}); the bootstrap covers every model"
+        )
     check_choice("mace_method", mace_method, ("vb", "em"), OWNER)
     _positive_number("tol", tol, strict=True)
     _positive_number("smoothing", smoothing, strict=False)
@@ -112,6 +126,7 @@ def _checked(
         "n_bootstrap": int(n_bootstrap),
         "level": check_confidence_level(level, OWNER),
         "rng": as_generator(rng, OWNER),
+        "interval": interval,
     }
 
 
@@ -138,6 +153,7 @@ def rater_model_from_counts(
     n_bootstrap: int = 1000,
     level: float = 0.95,
     rng: RngLike = 0,
+    interval: IntervalMethod = "bootstrap",
     **read_options: Never,
 ) -> RaterModel:
     """:func:`rater_model` on Dawid & Skene's counts ``n[i, r, l]``: how often rater ``r``
@@ -176,8 +192,10 @@ def rater_model_from_counts(
         i, r, lab, n_items=n.shape[0], n_raters=n.shape[1], q=n.shape[2],
         weight=n[i, r, lab], gold=gold_codes(gold, item_ids, labels),
     )  # fmt: skip
-    return _fit(design, item_ids, rater_ids, labels, **_checked(
-        model, tol, max_iter, smoothing, mace_method, n_bootstrap, level, rng))  # fmt: skip
+    checked = _checked(
+        model, tol, max_iter, smoothing, mace_method, n_bootstrap, level, rng, interval
+    )
+    return _fit(design, item_ids, rater_ids, labels, **checked)
 
 
 def rater_model_from_codes(
@@ -202,6 +220,7 @@ def rater_model_from_codes(
     defaults = {
         "model": "dawid-skene", "tol": 1e-8, "max_iter": 1000, "smoothing": 0.0,
         "mace_method": "vb", "n_bootstrap": 1000, "level": 0.95, "rng": 0,
+        "interval": "bootstrap",
     }  # fmt: skip
     unknown = sorted(set(options) - set(defaults))
     if unknown:
@@ -262,11 +281,12 @@ def _fit(
     n_bootstrap: int,
     level: float,
     rng: np.random.Generator,
+    interval: IntervalMethod = "bootstrap",
     report: Any = None,
 ) -> RaterModel:
     if design.q < 2:
         raise InvalidInputError("rater_model needs at least two categories")
-    warn_few_replicates(n_bootstrap, name="n_bootstrap", stacklevel=4)
+    warn_few_replicates(n_bootstrap, name="n_bootstrap", stacklevel=user_stacklevel() + 1)
     fit = fit_em(design, model, options)
     reps = bootstrap(design, fit, model, options, n_bootstrap, rng) if n_bootstrap else None
     prevalence = _prevalence(design, fit)
@@ -285,7 +305,7 @@ def _fit(
         model=model,
         categories=categories,
         items=_items_table(design, fit, items, categories, reps, alpha),
-        raters=_raters_table(design, fit, raters, prevalence, reps, alpha),
+        raters=_raters_table(design, fit, raters, prevalence, reps, alpha, interval),
         review=_review_table(design, fit, items, categories),
         confusion=fit.params.confusion,
         gold_confusion=gold_confusion(design),
@@ -301,6 +321,7 @@ def _fit(
         level=level,
         method=_method_words(model, options),
         report=report,
+        interval=interval,
     )
 
 
@@ -382,6 +403,7 @@ def _raters_table(
     prevalence: FloatArray,
     reps: Replicates | None,
     alpha: float,
+    interval: IntervalMethod = "bootstrap",
 ) -> pd.DataFrame:
     quality = rater_quality(design, fit.params, fit.posterior, prevalence)
     quality.pop("n_ratings")
@@ -395,6 +417,8 @@ def _raters_table(
         frame[f"{key}_low"], frame[f"{key}_high"] = _interval(
             reps.raters[key] if reps else None, alpha
         )
+    if interval == "observed-information":
+        _information_interval(frame, design, fit, alpha)
     frame["spammer_score"] = quality["spammer_score"]
     gold = gold_confusion(design)
     if gold is not None:
@@ -411,6 +435,19 @@ def _raters_table(
         with np.errstate(divide="ignore", invalid="ignore"):
             frame["gold_accuracy"] = np.where(n_gold > 0, right / n_gold, np.nan)
     return frame
+
+
+def _information_interval(frame: pd.DataFrame, design: Design, fit: Fit, alpha: float) -> None:
+    """The accuracy's standard error from the observed information (Louis 1982) and its
+    Wald interval, clipped to [0, 1], in place of the bootstrap's."""
+    from scipy.stats import norm
+
+    se = accuracy_standard_errors(design, fit.params, fit.posterior)
+    z = float(norm.ppf(1 - alpha))
+    acc = frame["accuracy"].to_numpy(dtype=np.float64)
+    frame["accuracy_low"] = np.clip(acc - z * se, 0.0, 1.0)
+    frame["accuracy_high"] = np.clip(acc + z * se, 0.0, 1.0)
+    frame.insert(list(frame.columns).index("accuracy") + 1, "accuracy_se", se)
 
 
 def _review_table(

@@ -100,6 +100,9 @@ class RaterModel(Record):
         The model and its options in words.
     report : ReadReport or None
         What was read, when the model was fitted to ratings.
+    interval : str
+        Where the raters' accuracy intervals come from: ``"bootstrap"`` or
+        ``"observed-information"`` (then the raters table has ``accuracy_se``).
     """
 
     model: str
@@ -121,6 +124,7 @@ class RaterModel(Record):
     level: float
     method: str
     report: Any = None
+    interval: str = "bootstrap"
 
     @property
     def n_iter(self) -> int:

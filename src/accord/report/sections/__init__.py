@@ -26,6 +26,7 @@ from .judge_rates import build_judge_rates
 from .method_comparison import build_method_comparison
 from .methods import build_methods
 from .pairwise import build_pairwise
+from .rater_model import build_rater_model
 from .raters import build_raters
 from .read import build_read
 from .replicates import build_replicates
@@ -45,6 +46,7 @@ SECTIONS: tuple[tuple[str, Builder], ...] = (
     ("pairwise", build_pairwise),
     ("items", build_items),
     ("raters", build_raters),
+    ("rater-model", build_rater_model),
     ("judge", build_judge),
     ("judge-rates", build_judge_rates),
     ("judge-bias", build_judge_bias),

@@ -95,7 +95,7 @@ def build_raters(ctx: Context) -> Section | None:
                 (REF["cohen1960"], REF["wilson1927"]),
             )
         )
-    return Section("raters", title, lead, tuple(blocks), tuple(methods))
+    return Section("raters", title, lead, tuple(blocks), tuple(methods), nav="Raters")
 
 
 def _gold_intervals(ctx: Context, raters: pd.DataFrame) -> Intervals:
