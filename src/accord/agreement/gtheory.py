@@ -396,16 +396,15 @@ def g_study(
     they are reported as estimated and set to 0 in a D-study (Brennan 2001, sec. 3.4.3).
     Standard errors are Brennan's eq. (6.1), ``sqrt(sum 2 (c MS)^2 / (df + 2))``, and the
     intervals Satterthwaite's (Brennan 2001, sec. 6.1.2). REML components are not negative;
-    their standard errors are the square roots of the diagonal of the inverse observed
-    information (half the Hessian of the REML deviance in the variances, by central
-    differences) and their intervals Satterthwaite's with ``nu = 2 v^2 / se^2`` degrees of
-    freedom, ``nu v / chi2_{nu, 1 - a/2}`` to ``nu v / chi2_{nu, a/2}``: the convention of
-    SAS PROC MIXED's ``CL`` option for variance components (SAS/STAT User's Guide, "COVTEST
-    and CL"; Satterthwaite 1946), chosen over a Wald interval ``v -+ z se`` because it stays
-    above 0 and is skewed as a variance's sampling distribution is, and because on a
-    balanced design, where REML equals ANOVA (no component negative), it is the ANOVA
-    Satterthwaite interval. lme4's ``confint`` profiles the likelihood instead and can
-    differ in small samples.
+    their standard errors are the square roots of the diagonal of the inverse observed information
+    (half the Hessian of the REML deviance in the variances, by central differences of its analytic
+    gradient) and their intervals Satterthwaite's with ``nu = 2 v^2 / se^2`` degrees of freedom,
+    ``nu v / chi2_{nu, 1 - a/2}`` to ``nu v / chi2_{nu, a/2}``: the convention of SAS PROC MIXED's
+    ``CL`` option for variance components (SAS/STAT User's Guide, "COVTEST and CL"; Satterthwaite
+    1946), chosen over a Wald interval ``v -+ z se`` because it stays above 0 and is skewed as a
+    variance's sampling distribution is, and because on a balanced design, where REML equals ANOVA
+    (no component negative), it is the ANOVA Satterthwaite interval. lme4's ``confint`` profiles the
+    likelihood instead and can differ in small samples.
     On a complete one-facet design ``p x r`` the D-study coefficients at ``n'_r = n_r`` are
     the ICCs: ``E rho^2`` = ICC(C,k) and ``Phi`` = ICC(A,k) (McGraw & Wong 1996).
 

@@ -253,10 +253,16 @@ class CodedScores:
     def effect_codes(self, facets: Sequence[str]) -> tuple[IntArray, int]:
         """Codes 0..L-1 of the levels of ``facets`` jointly, and L."""
         key = np.zeros(self.y.size, dtype=np.int64)
+        size = 1
         for f in facets:
             key = key * self.levels[f] + self.codes[f]
+            size *= self.levels[f]
+        if size <= max(self.y.size, 1 << 16):  # few joint levels: a lookup, no hashing
+            present = np.bincount(key, minlength=size) > 0
+            rank = np.cumsum(present) - 1
+            return rank[key], int(rank[-1]) + 1
         codes, uniq = pd.factorize(key)
-        return codes.astype(np.int64), int(uniq.size)
+        return codes.astype(np.int64, copy=False), int(uniq.size)
 
 
 def _factorize(values: Any, column: str) -> tuple[IntArray, int]:
@@ -264,7 +270,7 @@ def _factorize(values: Any, column: str) -> tuple[IntArray, int]:
     if (codes < 0).any():
         row = int(np.flatnonzero(codes < 0)[0]) + 1
         raise InvalidInputError(f"column {column!r} has a missing value in row {row}")
-    return codes.astype(np.int64), len(uniq)
+    return codes.astype(np.int64, copy=False), len(uniq)
 
 
 def _distinct(key: IntArray) -> IntArray:
