@@ -22,7 +22,7 @@ import pandas as pd
 from .._errors import InvalidInputError
 from .._types import FloatArray, IntArray
 
-__all__ = ["CodedScores", "Design", "Effect", "code_scores", "parse_design"]
+__all__ = ["CodedScores", "Design", "Effect", "code_scores", "facet_design", "parse_design"]
 
 #: Columns read for the conventional one-letter facets when ``facets`` does not name them.
 DEFAULT_COLUMNS = {"p": "item", "r": "rater", "o": "occasion", "t": "task", "s": "site"}
@@ -386,3 +386,40 @@ def _is_balanced(
     for f in design.facets:
         key = key * levels[f] + codes[f]
     return n == cells and _distinct(key).size == n
+
+
+def facet_design(
+    frame: pd.DataFrame, *, item: str, rater: str, facet: str
+) -> tuple[str, dict[str, str]]:
+    """The two-facet design of items, raters and one more facet column, read from the data:
+    ``"(p:s) x r"`` when each item has one level of ``facet`` (items nested in it: sites,
+    clusters), ``"p x (r:o)"`` when each rater has one (raters nested in it), else
+    ``"p x r x o"`` (crossed: occasions); and the column of each facet.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"i": [1, 1, 2, 2], "r": ["a", "b", "a", "b"],
+    ...                      "site": ["x", "x", "y", "y"]})
+    >>> facet_design(rows, item="i", rater="r", facet="site")
+    ('(p:s) x r', {'p': 'i', 's': 'site', 'r': 'r'})
+    """
+    for column in (item, rater, facet):
+        if column not in frame.columns:
+            raise InvalidInputError(
+                f"column {column!r} is not in the data; columns: {list(map(str, frame.columns))}"
+            )
+    if len({item, rater, facet}) < 3:
+        raise InvalidInputError(
+            f"facet column {facet!r} is the item or the rater column: name another column"
+        )
+    levels = frame[[item, rater, facet]].dropna()
+    if levels[facet].nunique() < 2:
+        raise InvalidInputError(
+            f"facet column {facet!r} has {levels[facet].nunique()} level; a facet needs at least 2"
+        )
+    if (levels.groupby(item, sort=False)[facet].nunique() <= 1).all():
+        return "(p:s) x r", {"p": item, "s": facet, "r": rater}
+    if (levels.groupby(rater, sort=False)[facet].nunique() <= 1).all():
+        return "p x (r:o)", {"p": item, "r": rater, "o": facet}
+    return "p x r x o", {"p": item, "r": rater, "o": facet}

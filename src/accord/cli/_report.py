@@ -118,6 +118,14 @@ def report_command(
         "whose label flips, beside the humans'); --duplicates says which run the other "
         "sections read.",
     ),
+    facet: list[str] = typer.Option(
+        [],
+        "--facet",
+        help="A column naming one more facet of each label (an occasion, a site; repeat for "
+        "several): adds 'Designs with several facets' (the G-study with its variance "
+        "components, E rho^2 and Phi; with items nested in it and two raters, kappa and AC1 "
+        "with cluster-robust SEs and kappa by stratum).",
+    ),
     title: str | None = typer.Option(None, "--title", help="Title of the page."),
     output: Path = typer.Option(
         Path("report.html"), "--output", "-o", help="Where to write the page."
@@ -176,6 +184,8 @@ def report_command(
         raise fail("--humans is the judge's panel: give --judge too")
     if trial is not None and not judges:
         raise fail("--trial names the runs of a judge: give --judge too")
+    if facet and label is None:
+        raise fail("--facet is read with the labels: give --label too")
     judge: Any = None if not judges else judges[0] if len(judges) == 1 else list(judges)
     check_output(output, creates=True)
     files = shared.files()
@@ -196,6 +206,7 @@ def report_command(
             epsilon=epsilon,
             pairwise=pairwise,
             trial=trial,
+            facets=tuple(facet) or None,
             title=title,
             output=output,
             seed=seed,

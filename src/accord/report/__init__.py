@@ -358,6 +358,7 @@ def report(
     epsilon: float | None = None,
     pairwise: Any = None,
     trial: str | None = None,
+    facets: str | Sequence[str] | None = None,
     title: str | None = None,
     output: str | os.PathLike[str] | None = None,
     confidence_level: float = 0.95,
@@ -446,6 +447,17 @@ def report(
         its interval, the share of items whose label flips, the most fragile items, beside
         the humans' agreement). Needs ``judge``; the other sections take one label per
         (item, rater), so ``duplicates`` must say which of the judge's runs they read.
+    facets : str or sequence of str, optional
+        Columns naming one more facet of the design each (an occasion, a site, a reading
+        session), for the section "Designs with several facets": the G-study of items x
+        raters x facet (:func:`accord.g_study`: the variance components with their
+        intervals, and E rho^2 and Phi at the study's numbers of levels; numeric labels at
+        the ordinal level or above), its design read from the data (items nested in the
+        facet's levels: ``(p:s) x r``; raters nested: ``p x (r:o)``; else ``p x r x o``);
+        and, items nested in the facet and two raters labelling them, the clustered
+        agreement (:func:`accord.agreement_by_cluster`, :func:`accord.kappa_by_stratum`).
+        A crossed facet repeats each (item, rater): ``duplicates`` says which label the
+        other sections read (``"mean"`` for scores).
     title : str, optional
         Title of the page (default: the name of the source).
     output : str or path, optional
@@ -541,6 +553,7 @@ def report(
     _check_regression(regression, error_ratio)
     _check_judge(src.data, src.label, judge, epsilon, humans)
     _check_trial(src, judge, trial)
+    facet_columns = _check_facets(src, facets)
     from ..data.spans import Spans
 
     bar = src.progress if src.progress is None or isinstance(src.progress, bool) else False
@@ -552,6 +565,7 @@ def report(
         *([src.confidence, src.correct] if src.confidence and src.correct else []),
         *([gold] if gold else []),
         *([trial] if trial else []),
+        *facet_columns,
     ]
     steps = _steps(len(SECTIONS) + 2, bar)
     try:
@@ -575,6 +589,7 @@ def report(
             epsilon=epsilon,
             pairwise=_pairwise_log(pairwise),
             trial=trial,
+            facets=facet_columns,
             weights=weights,
             inference=inference,
             regression=regression,
@@ -706,6 +721,22 @@ def _check_trial(src: Source, judge: Any, trial: str | None) -> None:
             "other sections take one label per item and rater: give duplicates ('first', "
             "'last') to say which run they read"
         )
+
+
+def _check_facets(src: Source, facets: str | Sequence[str] | None) -> tuple[str, ...]:
+    """Facet columns, read from the rows in memory with the labels."""
+    if facets is None:
+        return ()
+    columns = (facets,) if isinstance(facets, str) else tuple(facets)
+    if not columns or not all(isinstance(c, str) and c for c in columns):
+        raise InvalidInputError(f"facets names columns (a name or a list of names); got {facets!r}")
+    if src.label is None:
+        raise InvalidInputError("facets are read with the labels: give the label column too")
+    if src.engine != "memory" or isinstance(src.data, Ratings):
+        raise InvalidInputError(
+            "facets are read from the rows: give a file or a data frame, with engine='memory'"
+        )
+    return tuple(dict.fromkeys(columns))
 
 
 def _check(src: Source, gold: str | None) -> None:

@@ -82,6 +82,8 @@ class Context:
     trial : str or None
         The column naming the run of each label of a judge run several times, for the
         section "Does the judge agree with itself?".
+    facets : tuple of str
+        Facet columns (an occasion, a site) for the section "Designs with several facets".
     origin : Source or None
         The :class:`~accord.Source` the stream and dask engines read (the path, how it
         reads and the engine), which every section's front-door call takes.
@@ -126,6 +128,7 @@ class Context:
     epsilon: float | None = None
     pairwise: pd.DataFrame | None = None
     trial: str | None = None
+    facets: tuple[str, ...] = ()
     origin: Any = None
     weights: str | None = None
     inference: Mapping[str, Any] = dataclasses.field(default_factory=dict)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from .coefficients import build_coefficients
 from .common import Builder
 from .confidence import build_confidence
+from .facets import build_facets
 from .items import build_items
 from .judge import build_judge
 from .judge_bias import build_judge_bias
@@ -43,6 +44,7 @@ SECTIONS: tuple[tuple[str, Builder], ...] = (
     ("pairwise", build_pairwise),
     ("items", build_items),
     ("raters", build_raters),
+    ("facets", build_facets),
     ("judge", build_judge),
     ("judge-rates", build_judge_rates),
     ("judge-bias", build_judge_bias),
