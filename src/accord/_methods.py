@@ -202,6 +202,9 @@ REFERENCES = {
     "kendall1939": "Kendall, M. G., & Babington Smith, B. (1939). The problem of m rankings. "
     "The Annals of Mathematical Statistics, 10(3), 275-287. "
     "https://doi.org/10.1214/aoms/1177732186",
+    "legendre2005": "Legendre, P. (2005). Species associations: the Kendall coefficient of "
+    "concordance revisited. Journal of Agricultural, Biological and Environmental Statistics, "
+    "10(2), 226-245. https://doi.org/10.1198/108571105X46642",
     "taylor1987": "Taylor, J. M. G. (1987). Kendall's and Spearman's correlation coefficients "
     "in the presence of a blocking variable. Biometrics, 43(2), 409-416. "
     "https://doi.org/10.2307/2531822",

@@ -26,6 +26,7 @@ from .judge_rates import build_judge_rates
 from .method_comparison import build_method_comparison
 from .methods import build_methods
 from .pairwise import build_pairwise
+from .ranks import build_ranks
 from .raters import build_raters
 from .read import build_read
 from .scores import build_scores
@@ -40,6 +41,7 @@ SECTIONS: tuple[tuple[str, Builder], ...] = (
     ("summary", build_summary),
     ("read", build_read),
     ("coefficients", build_coefficients),
+    ("ranks", build_ranks),
     ("two-raters", build_two_raters),
     ("pairwise", build_pairwise),
     ("items", build_items),
