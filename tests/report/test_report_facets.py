@@ -146,6 +146,9 @@ def test_no_facets_no_section_and_bad_facets_are_refused() -> None:
     with pytest.raises(InvalidInputError, match="give the label column"):
         accord.report(frame, item="item", rater="rater", score="label", facets="site",
                       progress=False)  # fmt: skip
+    with pytest.raises(InvalidInputError, match="repeats each item and rater: duplicates"):
+        accord.report(_occasions(), item="item", rater="rater", label="score",
+                      level="interval", facets="occasion", progress=False)  # fmt: skip
     with pytest.raises(InvalidInputError, match="facets names columns"):
         accord.report(frame, item="item", rater="rater", label="label", facets=[3],
                       progress=False)  # fmt: skip

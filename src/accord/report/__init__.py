@@ -23,6 +23,7 @@ same for the same input. matplotlib and jinja2 (the ``report`` extra) are import
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -570,7 +571,8 @@ def report(
     steps = _steps(len(SECTIONS) + 2, bar)
     try:
         if src.engine == "memory":
-            ratings, frame, source = steps.step("reading", lambda: _read(src, extra))
+            read = functools.partial(_read_facets, src, extra, facet_columns)
+            ratings, frame, source = steps.step("reading", read)
         else:  # the engine reads the file(s) itself, section by section
             ratings, frame, source = None, None, str(src.data)
         ctx = Context(
@@ -721,6 +723,25 @@ def _check_trial(src: Source, judge: Any, trial: str | None) -> None:
             "other sections take one label per item and rater: give duplicates ('first', "
             "'last') to say which run they read"
         )
+
+
+def _read_facets(
+    src: Source, extra: Sequence[str], facets: tuple[str, ...]
+) -> tuple[Ratings | None, pd.DataFrame | None, str]:
+    """:func:`_read`; a label repeated for an (item, rater) is explained by a facet column
+    (an occasion) when the report has one."""
+    from .._errors import DuplicateRatingError
+
+    try:
+        return _read(src, extra)
+    except DuplicateRatingError as exc:
+        if not facets:
+            raise
+        raise DuplicateRatingError(
+            f"{exc} (a facet crossed with the items and raters, such as {facets[0]!r}, repeats "
+            "each item and rater: duplicates says which label the sections other than the "
+            "facets' read)"
+        ) from None
 
 
 def _check_facets(src: Source, facets: str | Sequence[str] | None) -> tuple[str, ...]:
