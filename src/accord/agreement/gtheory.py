@@ -39,10 +39,12 @@ __all__ = [
     "DStudy",
     "GMethod",
     "GStudy",
+    "anova_from_terms",
     "d_study",
     "g_study",
     "g_study_from_components",
     "g_study_from_scores",
+    "g_study_from_terms",
 ]
 
 GMethod = Literal["auto", "anova", "reml"]
@@ -150,8 +152,18 @@ def _t_terms(scores: CodedScores) -> dict[tuple[str, ...], float]:
 
 def _anova_table(scores: CodedScores, level: float) -> pd.DataFrame:
     """Sums of squares, mean squares and the components solved from their expectations."""
-    design, n = scores.design, scores.per_parent
-    t = _t_terms(scores)
+    return anova_from_terms(scores.design, _t_terms(scores), scores.per_parent, level)
+
+
+def anova_from_terms(
+    design: Design,
+    t: Mapping[tuple[str, ...], float],
+    n: Mapping[str, int],
+    level: float,
+) -> pd.DataFrame:
+    """The ANOVA table of a balanced design from Brennan's T terms (``t``, keyed by the
+    facets of each effect, ``()`` for the grand mean) and the levels ``n`` of each facet
+    (within one level of its parents)."""
     effects = design.effects
     ss, df = [], []
     for e in effects:
@@ -301,9 +313,7 @@ def g_study_from_scores(
     use_anova = method == "anova" or (method == "auto" and scores.balanced)
     if use_anova:
         table = _anova_table(scores, confidence_level)
-        if (table["variance"] < 0).any():
-            neg = ", ".join(table.loc[table["variance"] < 0, "effect"])
-            notes.append(f"negative ANOVA estimates ({neg}) are set to 0 in the D-study")
+        notes += _negative_notes(table)
     else:
         table, reml_notes = _reml_table(scores, confidence_level)
         notes += reml_notes
@@ -322,6 +332,45 @@ def g_study_from_scores(
         method="anova" if use_anova else "reml",
         confidence_level=confidence_level,
         notes=tuple(notes),
+        effects=design.effects,
+        parents=design.parents,
+    )
+
+
+def _negative_notes(table: pd.DataFrame) -> list[str]:
+    if not (table["variance"] < 0).any():
+        return []
+    neg = ", ".join(table.loc[table["variance"] < 0, "effect"])
+    return [f"negative ANOVA estimates ({neg}) are set to 0 in the D-study"]
+
+
+def g_study_from_terms(
+    design: Design,
+    t: Mapping[tuple[str, ...], float],
+    per_parent: Mapping[str, int],
+    n_scores: int,
+    *,
+    confidence_level: float = 0.95,
+    facets: Mapping[str, str] | None = None,
+    notes: Sequence[str] = (),
+) -> GStudy:
+    """The ANOVA G-study of a balanced design from its T terms (:func:`anova_from_terms`),
+    as sums over the scores give them (the stream engine's fold); ``notes``: what was read."""
+    table = anova_from_terms(design, t, per_parent, confidence_level)
+    if not float(table["variance"].clip(lower=0).sum()) > 0:
+        warn_degenerate("every score is the same: no variance to decompose", stacklevel=3)
+    return GStudy(
+        design=design.text,
+        nesting=design.nesting(),
+        facets=dict(facets or {f: f for f in design.facets}),
+        object=design.object,
+        components=table,
+        sample_sizes={f: float(per_parent[f]) for f in design.facets},
+        n_scores=n_scores,
+        balanced=True,
+        method="anova",
+        confidence_level=confidence_level,
+        notes=(*notes, *_negative_notes(table)),
         effects=design.effects,
         parents=design.parents,
     )

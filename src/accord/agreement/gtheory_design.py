@@ -22,7 +22,15 @@ import pandas as pd
 from .._errors import InvalidInputError
 from .._types import FloatArray, IntArray
 
-__all__ = ["CodedScores", "Design", "Effect", "code_scores", "facet_design", "parse_design"]
+__all__ = [
+    "CodedScores",
+    "Design",
+    "Effect",
+    "code_scores",
+    "facet_design",
+    "parse_design",
+    "recurring_note",
+]
 
 #: Columns read for the conventional one-letter facets when ``facets`` does not name them.
 DEFAULT_COLUMNS = {"p": "item", "r": "rater", "o": "occasion", "t": "task", "s": "site"}
@@ -345,6 +353,15 @@ def _nested_levels(raw_f: IntArray, pkey: IntArray) -> tuple[IntArray, IntArray,
     return codes.astype(np.int64), rank[codes], int(joint.size), per
 
 
+def recurring_note(design: Design, facet: str) -> str:
+    """The note on the labels of a nested facet that recur across the levels of its parents."""
+    outer = sorted(design.parents[facet], key=design.facets.index)
+    return (
+        f"labels of {facet} recur across levels of {', '.join(outer)}: read as different "
+        f"{facet} within each (nested)"
+    )
+
+
 def _nest_codes(design: Design, raw: Mapping[str, IntArray], y: FloatArray) -> CodedScores:
     codes: dict[str, IntArray] = {}
     local: dict[str, IntArray] = {}
@@ -364,10 +381,7 @@ def _nest_codes(design: Design, raw: Mapping[str, IntArray], y: FloatArray) -> C
         per_parent[f] = int(per.max())
         unequal |= bool(per.min() != per.max())
         if levels[f] > int(raw[f].max()) + 1:
-            notes.append(
-                f"labels of {f} recur across levels of {', '.join(outer)}: read as different "
-                f"{f} within each (nested)"
-            )
+            notes.append(recurring_note(design, f))
     balanced = not unequal and _is_balanced(design, codes, levels, per_parent, y.size)
     return CodedScores(design, codes, local, levels, per_parent, y, balanced, tuple(notes))
 
