@@ -27,6 +27,7 @@ from .._blocks import (
     fmt_ci,
     fmt_int,
     fmt_p,
+    fmt_pct,
 )
 from .._context import Context
 from .common import REF
@@ -167,7 +168,7 @@ def _components(ctx: Context, g: Any) -> Table:
         (
             Column.text("effect", "effect"),
             Column("variance", "variance"),
-            Column("percent", "percent", lambda v: f"{v:.1f}%"),
+            Column("percent", lambda r: r["percent"] / 100.0, fmt_pct),
             Column("SE", lambda r: r.get("standard_error", math.nan)),
             Column(f"{ctx.level_pct} CI", _ci, str),
         ),
