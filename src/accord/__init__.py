@@ -112,6 +112,7 @@ if TYPE_CHECKING:
     from .front.confidence import calibration_metrics, normalized_cross_entropy
     from .front.consensus import consensus
     from .front.designs import agreement_by_cluster, kappa_by_stratum
+    from .front.gstudy import g_study_files
     from .front.judged import judge_counts
     from .front.truth import rater_model
     from .information import conditional_entropy, entropy, mutual_information, surprisal
@@ -392,6 +393,7 @@ _EXPORTS: dict[str, str] = {
     "GStudy": ".agreement.gtheory",
     "d_study": ".agreement.gtheory",
     "g_study": ".agreement.gtheory",
+    "g_study_files": ".front.gstudy",
     "KendallW": ".agreement.rank",
     "kendall_w": ".agreement.rank",
     "mean_spearman": ".agreement.rank",
@@ -560,6 +562,7 @@ __all__ = [
     "entropy",
     "fleiss_kappa",
     "g_study",
+    "g_study_files",
     "gamma_agreement",
     "gwet_ac1",
     "gwet_ac2",

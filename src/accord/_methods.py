@@ -74,6 +74,10 @@ REFERENCES = {
     "fce1969": "Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard errors "
     "of kappa and weighted kappa. Psychological Bulletin, 72(5), 323-327. "
     "https://doi.org/10.1037/h0028106",
+    "fleiss1981": "Fleiss, J. L. (1981). Statistical Methods for Rates and Proportions, 2nd "
+    "ed., sec. 13.3. Wiley.",
+    "yz2014": "Yang, Z., & Zhou, M. (2014). Kappa statistic for clustered matched-pair data. "
+    "Statistics in Medicine, 33(15), 2612-2633. https://doi.org/10.1002/sim.6113",
     "fleiss1971": "Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. "
     "Psychological Bulletin, 76(5), 378-382. https://doi.org/10.1037/h0031619",
     "conger1980": "Conger, A. J. (1980). Integration and generalization of kappas for multiple "
@@ -201,6 +205,9 @@ REFERENCES = {
     "kendall1939": "Kendall, M. G., & Babington Smith, B. (1939). The problem of m rankings. "
     "The Annals of Mathematical Statistics, 10(3), 275-287. "
     "https://doi.org/10.1214/aoms/1177732186",
+    "legendre2005": "Legendre, P. (2005). Species associations: the Kendall coefficient of "
+    "concordance revisited. Journal of Agricultural, Biological and Environmental Statistics, "
+    "10(2), 226-245. https://doi.org/10.1198/108571105X46642",
     "taylor1987": "Taylor, J. M. G. (1987). Kendall's and Spearman's correlation coefficients "
     "in the presence of a blocking variable. Biometrics, 43(2), 409-416. "
     "https://doi.org/10.2307/2531822",

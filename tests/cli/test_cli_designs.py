@@ -149,3 +149,22 @@ def test_plan_d_study_from_given_components() -> None:
     wrong = runner.invoke(app, ["plan", "--coefficient", "icc", "--rho", "0.8", "--width", "0.2",
                                 "--design", "p x r"])  # fmt: skip
     assert wrong.exit_code == 2 and "--design does not apply" in wrong.output
+
+
+def test_the_stream_engine_gives_the_memory_g_study_of_a_balanced_design() -> None:
+    balanced = ["agree", str(ROOT / "tests" / "reference" / "gtheory" / "prxo_balanced.csv"),
+                "--item", "person", "--rater", "rater", "--label", "score", "--design",
+                "p x r x o", "--facet", "o=occasion", "--format", "json"]  # fmt: skip
+    memory = runner.invoke(app, balanced)
+    stream = runner.invoke(app, [*balanced, "--engine", "stream"])
+    assert memory.exit_code == 0 and stream.exit_code == 0, stream.output
+    ours, theirs = cli_json(stream.stdout), cli_json(memory.stdout)
+    for a, b in zip(ours["g_study"]["components"], theirs["g_study"]["components"], strict=True):
+        assert a["effect"] == b["effect"]
+        assert_allclose(a["variance"], b["variance"], rtol=1e-10, atol=1e-10)
+    assert ours["smallest"] == pytest.approx(theirs["smallest"], rel=1e-10)
+    dask = runner.invoke(app, [*balanced, "--engine", "dask"])
+    assert dask.exit_code == 2 and "--engine memory, or stream" in dask.output
+    missing = runner.invoke(app, [*PRXO, "--design", "p x r x o", "--facet", "o=occasion",
+                                  "--engine", "stream"])  # fmt: skip
+    assert missing.exit_code == 2 and "not balanced" in missing.output

@@ -39,10 +39,12 @@ __all__ = [
     "DStudy",
     "GMethod",
     "GStudy",
+    "anova_from_terms",
     "d_study",
     "g_study",
     "g_study_from_components",
     "g_study_from_scores",
+    "g_study_from_terms",
 ]
 
 GMethod = Literal["auto", "anova", "reml"]
@@ -150,8 +152,18 @@ def _t_terms(scores: CodedScores) -> dict[tuple[str, ...], float]:
 
 def _anova_table(scores: CodedScores, level: float) -> pd.DataFrame:
     """Sums of squares, mean squares and the components solved from their expectations."""
-    design, n = scores.design, scores.per_parent
-    t = _t_terms(scores)
+    return anova_from_terms(scores.design, _t_terms(scores), scores.per_parent, level)
+
+
+def anova_from_terms(
+    design: Design,
+    t: Mapping[tuple[str, ...], float],
+    n: Mapping[str, int],
+    level: float,
+) -> pd.DataFrame:
+    """The ANOVA table of a balanced design from Brennan's T terms (``t``, keyed by the
+    facets of each effect, ``()`` for the grand mean) and the levels ``n`` of each facet
+    (within one level of its parents)."""
     effects = design.effects
     ss, df = [], []
     for e in effects:
@@ -301,9 +313,7 @@ def g_study_from_scores(
     use_anova = method == "anova" or (method == "auto" and scores.balanced)
     if use_anova:
         table = _anova_table(scores, confidence_level)
-        if (table["variance"] < 0).any():
-            neg = ", ".join(table.loc[table["variance"] < 0, "effect"])
-            notes.append(f"negative ANOVA estimates ({neg}) are set to 0 in the D-study")
+        notes += _negative_notes(table)
     else:
         table, reml_notes = _reml_table(scores, confidence_level)
         notes += reml_notes
@@ -322,6 +332,45 @@ def g_study_from_scores(
         method="anova" if use_anova else "reml",
         confidence_level=confidence_level,
         notes=tuple(notes),
+        effects=design.effects,
+        parents=design.parents,
+    )
+
+
+def _negative_notes(table: pd.DataFrame) -> list[str]:
+    if not (table["variance"] < 0).any():
+        return []
+    neg = ", ".join(table.loc[table["variance"] < 0, "effect"])
+    return [f"negative ANOVA estimates ({neg}) are set to 0 in the D-study"]
+
+
+def g_study_from_terms(
+    design: Design,
+    t: Mapping[tuple[str, ...], float],
+    per_parent: Mapping[str, int],
+    n_scores: int,
+    *,
+    confidence_level: float = 0.95,
+    facets: Mapping[str, str] | None = None,
+    notes: Sequence[str] = (),
+) -> GStudy:
+    """The ANOVA G-study of a balanced design from its T terms (:func:`anova_from_terms`),
+    as sums over the scores give them (the stream engine's fold); ``notes``: what was read."""
+    table = anova_from_terms(design, t, per_parent, confidence_level)
+    if not float(table["variance"].clip(lower=0).sum()) > 0:
+        warn_degenerate("every score is the same: no variance to decompose", stacklevel=3)
+    return GStudy(
+        design=design.text,
+        nesting=design.nesting(),
+        facets=dict(facets or {f: f for f in design.facets}),
+        object=design.object,
+        components=table,
+        sample_sizes={f: float(per_parent[f]) for f in design.facets},
+        n_scores=n_scores,
+        balanced=True,
+        method="anova",
+        confidence_level=confidence_level,
+        notes=(*notes, *_negative_notes(table)),
         effects=design.effects,
         parents=design.parents,
     )
@@ -396,16 +445,15 @@ def g_study(
     they are reported as estimated and set to 0 in a D-study (Brennan 2001, sec. 3.4.3).
     Standard errors are Brennan's eq. (6.1), ``sqrt(sum 2 (c MS)^2 / (df + 2))``, and the
     intervals Satterthwaite's (Brennan 2001, sec. 6.1.2). REML components are not negative;
-    their standard errors are the square roots of the diagonal of the inverse observed
-    information (half the Hessian of the REML deviance in the variances, by central
-    differences) and their intervals Satterthwaite's with ``nu = 2 v^2 / se^2`` degrees of
-    freedom, ``nu v / chi2_{nu, 1 - a/2}`` to ``nu v / chi2_{nu, a/2}``: the convention of
-    SAS PROC MIXED's ``CL`` option for variance components (SAS/STAT User's Guide, "COVTEST
-    and CL"; Satterthwaite 1946), chosen over a Wald interval ``v -+ z se`` because it stays
-    above 0 and is skewed as a variance's sampling distribution is, and because on a
-    balanced design, where REML equals ANOVA (no component negative), it is the ANOVA
-    Satterthwaite interval. lme4's ``confint`` profiles the likelihood instead and can
-    differ in small samples.
+    their standard errors are the square roots of the diagonal of the inverse observed information
+    (half the Hessian of the REML deviance in the variances, by central differences of its analytic
+    gradient) and their intervals Satterthwaite's with ``nu = 2 v^2 / se^2`` degrees of freedom,
+    ``nu v / chi2_{nu, 1 - a/2}`` to ``nu v / chi2_{nu, a/2}``: the convention of SAS PROC MIXED's
+    ``CL`` option for variance components (SAS/STAT User's Guide, "COVTEST and CL"; Satterthwaite
+    1946), chosen over a Wald interval ``v -+ z se`` because it stays above 0 and is skewed as a
+    variance's sampling distribution is, and because on a balanced design, where REML equals ANOVA
+    (no component negative), it is the ANOVA Satterthwaite interval. lme4's ``confint`` profiles the
+    likelihood instead and can differ in small samples.
     On a complete one-facet design ``p x r`` the D-study coefficients at ``n'_r = n_r`` are
     the ICCs: ``E rho^2`` = ICC(C,k) and ``Phi`` = ICC(A,k) (McGraw & Wong 1996).
 

@@ -22,7 +22,15 @@ import pandas as pd
 from .._errors import InvalidInputError
 from .._types import FloatArray, IntArray
 
-__all__ = ["CodedScores", "Design", "Effect", "code_scores", "parse_design"]
+__all__ = [
+    "CodedScores",
+    "Design",
+    "Effect",
+    "code_scores",
+    "facet_design",
+    "parse_design",
+    "recurring_note",
+]
 
 #: Columns read for the conventional one-letter facets when ``facets`` does not name them.
 DEFAULT_COLUMNS = {"p": "item", "r": "rater", "o": "occasion", "t": "task", "s": "site"}
@@ -253,10 +261,16 @@ class CodedScores:
     def effect_codes(self, facets: Sequence[str]) -> tuple[IntArray, int]:
         """Codes 0..L-1 of the levels of ``facets`` jointly, and L."""
         key = np.zeros(self.y.size, dtype=np.int64)
+        size = 1
         for f in facets:
             key = key * self.levels[f] + self.codes[f]
+            size *= self.levels[f]
+        if size <= max(self.y.size, 1 << 16):  # few joint levels: a lookup, no hashing
+            present = np.bincount(key, minlength=size) > 0
+            rank = np.cumsum(present) - 1
+            return rank[key], int(rank[-1]) + 1
         codes, uniq = pd.factorize(key)
-        return codes.astype(np.int64), int(uniq.size)
+        return codes.astype(np.int64, copy=False), int(uniq.size)
 
 
 def _factorize(values: Any, column: str) -> tuple[IntArray, int]:
@@ -264,7 +278,7 @@ def _factorize(values: Any, column: str) -> tuple[IntArray, int]:
     if (codes < 0).any():
         row = int(np.flatnonzero(codes < 0)[0]) + 1
         raise InvalidInputError(f"column {column!r} has a missing value in row {row}")
-    return codes.astype(np.int64), len(uniq)
+    return codes.astype(np.int64, copy=False), len(uniq)
 
 
 def _distinct(key: IntArray) -> IntArray:
@@ -339,6 +353,15 @@ def _nested_levels(raw_f: IntArray, pkey: IntArray) -> tuple[IntArray, IntArray,
     return codes.astype(np.int64), rank[codes], int(joint.size), per
 
 
+def recurring_note(design: Design, facet: str) -> str:
+    """The note on the labels of a nested facet that recur across the levels of its parents."""
+    outer = sorted(design.parents[facet], key=design.facets.index)
+    return (
+        f"labels of {facet} recur across levels of {', '.join(outer)}: read as different "
+        f"{facet} within each (nested)"
+    )
+
+
 def _nest_codes(design: Design, raw: Mapping[str, IntArray], y: FloatArray) -> CodedScores:
     codes: dict[str, IntArray] = {}
     local: dict[str, IntArray] = {}
@@ -358,10 +381,7 @@ def _nest_codes(design: Design, raw: Mapping[str, IntArray], y: FloatArray) -> C
         per_parent[f] = int(per.max())
         unequal |= bool(per.min() != per.max())
         if levels[f] > int(raw[f].max()) + 1:
-            notes.append(
-                f"labels of {f} recur across levels of {', '.join(outer)}: read as different "
-                f"{f} within each (nested)"
-            )
+            notes.append(recurring_note(design, f))
     balanced = not unequal and _is_balanced(design, codes, levels, per_parent, y.size)
     return CodedScores(design, codes, local, levels, per_parent, y, balanced, tuple(notes))
 
@@ -380,3 +400,40 @@ def _is_balanced(
     for f in design.facets:
         key = key * levels[f] + codes[f]
     return n == cells and _distinct(key).size == n
+
+
+def facet_design(
+    frame: pd.DataFrame, *, item: str, rater: str, facet: str
+) -> tuple[str, dict[str, str]]:
+    """The two-facet design of items, raters and one more facet column, read from the data:
+    ``"(p:s) x r"`` when each item has one level of ``facet`` (items nested in it: sites,
+    clusters), ``"p x (r:o)"`` when each rater has one (raters nested in it), else
+    ``"p x r x o"`` (crossed: occasions); and the column of each facet.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"i": [1, 1, 2, 2], "r": ["a", "b", "a", "b"],
+    ...                      "site": ["x", "x", "y", "y"]})
+    >>> facet_design(rows, item="i", rater="r", facet="site")
+    ('(p:s) x r', {'p': 'i', 's': 'site', 'r': 'r'})
+    """
+    for column in (item, rater, facet):
+        if column not in frame.columns:
+            raise InvalidInputError(
+                f"column {column!r} is not in the data; columns: {list(map(str, frame.columns))}"
+            )
+    if len({item, rater, facet}) < 3:
+        raise InvalidInputError(
+            f"facet column {facet!r} is the item or the rater column: name another column"
+        )
+    levels = frame[[item, rater, facet]].dropna()
+    if levels[facet].nunique() < 2:
+        raise InvalidInputError(
+            f"facet column {facet!r} has {levels[facet].nunique()} level; a facet needs at least 2"
+        )
+    if (levels.groupby(item, sort=False)[facet].nunique() <= 1).all():
+        return "(p:s) x r", {"p": item, "s": facet, "r": rater}
+    if (levels.groupby(rater, sort=False)[facet].nunique() <= 1).all():
+        return "p x (r:o)", {"p": item, "r": rater, "o": facet}
+    return "p x r x o", {"p": item, "r": rater, "o": facet}

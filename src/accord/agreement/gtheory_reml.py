@@ -33,7 +33,16 @@ from .._errors import InvalidInputError
 from .._types import FloatArray, IntArray
 from .gtheory_design import CodedScores, Effect
 
-__all__ = ["PatternSums", "REMLComponents", "fit_components"]
+__all__ = [
+    "PatternSums",
+    "REMLComponents",
+    "deviance",
+    "deviance_gradient",
+    "deviance_in_variances",
+    "fit_components",
+    "gradient_in_variances",
+    "pattern_sums",
+]
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -74,9 +83,10 @@ class PatternSums:
 
 def _positions(
     scores: CodedScores, effects: tuple[Effect, ...]
-) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """Per score: its block positions (N, |B|) and W columns (N, 1 + |C|); the effect of each
-    block position and W column. Block effects are those containing the object."""
+) -> tuple[list[IntArray], list[IntArray], IntArray, IntArray]:
+    """Per score: its block positions (|B| arrays of N) and W columns (1 + |C| arrays of N);
+    the effect of each block position and W column. Block effects are those containing the
+    object."""
     design = scores.design
     obj = design.object
     above = design.parents[obj] | {obj}
@@ -100,8 +110,8 @@ def _positions(
             w_of += [k] * n_levels
             w_off += n_levels
     return (
-        np.column_stack(pos_cols),
-        np.column_stack(w_cols),
+        pos_cols,
+        w_cols,
         np.asarray(block_of, dtype=np.int64),
         np.asarray(w_of, dtype=np.int64),
     )
@@ -138,14 +148,14 @@ def _group_sum(pattern: IntArray, n_pat: int, values: FloatArray) -> FloatArray:
 
 
 def _cell_matrices(
-    pos: IntArray, wcol: IntArray, b: int, w: int
+    pos: list[IntArray], wcol: list[IntArray], b: int, w: int
 ) -> tuple[IntArray, FloatArray, FloatArray]:
     """Each score's cell, and each cell's block-position and W-column indicators."""
-    key = np.zeros(pos.shape[0], dtype=np.int64)
-    for j in range(pos.shape[1]):
-        key = key * b + pos[:, j]
-    for j in range(wcol.shape[1]):
-        key = key * w + wcol[:, j]
+    key = np.zeros(pos[0].size, dtype=np.int64)
+    for col in pos:
+        key = key * b + col
+    for col in wcol[1:]:  # the first: the intercept's, 0 for every score
+        key = key * w + col
     cell, uniq = pd.factorize(key)
     n_cells = len(uniq)
     first = np.full(n_cells, cell.size, dtype=np.int64)
@@ -153,11 +163,11 @@ def _cell_matrices(
     eb = np.zeros((n_cells, b))
     ew = np.zeros((n_cells, w))
     rows = np.arange(n_cells)
-    for j in range(pos.shape[1]):
-        eb[rows, pos[first, j]] = 1.0
-    for j in range(wcol.shape[1]):
-        ew[rows, wcol[first, j]] = 1.0
-    return cell.astype(np.int64), eb, ew
+    for col in pos:
+        eb[rows, col[first]] = 1.0
+    for col in wcol:
+        ew[rows, col[first]] = 1.0
+    return cell.astype(np.int64, copy=False), eb, ew
 
 
 def pattern_sums(scores: CodedScores, effects: tuple[Effect, ...]) -> PatternSums:
@@ -181,9 +191,10 @@ def pattern_sums(scores: CodedScores, effects: tuple[Effect, ...]) -> PatternSum
         .astype(np.float64)
     )
     t = np.zeros((n_obj, b))
-    for j in range(pos.shape[1]):
-        t += np.bincount(obj * b + pos[:, j], weights=y, minlength=n_obj * b).reshape(n_obj, b)
-    t2 = _group_sum(pattern, n_pat, (t[:, :, None] * t[:, None, :]).reshape(n_obj, b * b))
+    for col in pos:
+        t += np.bincount(obj * b + col, weights=y, minlength=n_obj * b).reshape(n_obj, b)
+    # sum t_p t_p' by pattern, a column of blocks at a time (not an (objects, b, b) array)
+    t2 = np.stack([_group_sum(pattern, n_pat, t * t[:, [j]]) for j in range(b)], axis=2)
     total = np.bincount(cell, minlength=n_cells).astype(np.float64)
     cell_y = np.bincount(cell, weights=y, minlength=n_cells)
     return PatternSums(
@@ -202,9 +213,57 @@ def pattern_sums(scores: CodedScores, effects: tuple[Effect, ...]) -> PatternSum
     )
 
 
-def deviance(sums: PatternSums, theta: FloatArray) -> tuple[float, float]:
-    """The profiled REML deviance and ``Q`` at relative standard deviations ``theta``
-    (one per random effect)."""
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Evaluation:
+    """The profiled REML deviance at ``theta`` and the two sums its gradient is made of, per
+    random effect ``k`` (on the spherical scale ``u_k = theta_k b_k``, ``C~ = M~^-1`` the
+    inverse of the scaled mixed-model matrix): ``levels_k - tr C~_kk`` and ``|u_k|^2``."""
+
+    deviance: float
+    q: float
+    free_trace: FloatArray
+    u_squared: FloatArray
+
+
+def _by_effect(effect: IntArray, values: FloatArray, k: int) -> FloatArray:
+    """Sums of ``values`` by effect (entries of effect -1, the intercept, left out)."""
+    keep = effect >= 0
+    out: FloatArray = np.bincount(effect[keep], weights=values[keep], minlength=k).astype(
+        np.float64
+    )
+    return out
+
+
+def _gradient_sums(
+    sums: PatternSums, parts: tuple[FloatArray, ...], k: int
+) -> tuple[FloatArray, FloatArray]:
+    """``levels_k - tr C~_kk`` and ``|u_k|^2`` per effect from the blocks of one evaluation.
+
+    With ``X_p = A~_p^-1 B~_p`` and ``G = L_W S~^-1 L_W`` the objects' diagonal blocks of
+    ``C~`` are ``A~_p^-1 + X_p S~^-1 X_p'``, their modes ``A~_p^-1 L t_p - X_p u_W``
+    (``u_W = S~^-1 h``): the sums over the objects of a pattern need only ``sum t_p`` and
+    ``sum t_p t_p'``."""
+    inv, x, lt1, lt2, lw, s_inv, u_w = parts
+    n = sums.n_pattern
+    g = lw[:, None] * s_inv * lw[None, :]
+    xgx = np.einsum("pbi,pbi->pb", x @ g, x)
+    c = x @ (lw * u_w)  # X_p u_W, shape (P, b)
+    block_free = n @ (1.0 - np.diagonal(inv, 0, 1, 2) - xgx)
+    at = np.einsum("pij,pj->pi", inv, lt1)
+    quad = np.einsum("pij,pjk,pik->pi", inv, lt2, inv, optimize=True)
+    block_u = np.sum(quad - 2.0 * at * c + n[:, None] * c * c, axis=0)
+    free = _by_effect(sums.block_effect, block_free, k)
+    free += _by_effect(sums.w_effect, 1.0 - np.diag(s_inv), k)
+    u2 = _by_effect(sums.block_effect, block_u, k)
+    u2 += _by_effect(sums.w_effect, u_w * u_w, k)
+    return free, u2
+
+
+def _evaluate(sums: PatternSums, theta: FloatArray, gradient: bool = False) -> _Evaluation:
+    """The profiled REML deviance and ``Q`` at relative standard deviations ``theta`` (one
+    per random effect), with the sums of its gradient when ``gradient``."""
+    k = theta.size
+    none = np.full(k, np.nan)
     lb = theta[sums.block_effect]
     lw = np.where(sums.w_effect >= 0, theta[np.maximum(sums.w_effect, 0)], 1.0)
     b = lb.size
@@ -215,7 +274,7 @@ def deviance(sums: PatternSums, theta: FloatArray) -> tuple[float, float]:
     lt2 = lb[None, :, None] * sums.t2 * lb[None, None, :]
     # A~ >= I is well conditioned: its inverse, then stacked small products (numpy's own
     # loops; a threaded BLAS call of these sizes stalls on a busy machine)
-    inv = np.linalg.inv(a)
+    inv: FloatArray = np.linalg.inv(a).astype(np.float64, copy=False)
     x = inv @ lzw  # A~^-1 L Z'W
     lt1 = lb[None, :] * sums.t1
     bab = np.einsum("p,pij->ij", sums.n_pattern, np.swapaxes(lzw, 1, 2) @ x)
@@ -227,13 +286,41 @@ def deviance(sums: PatternSums, theta: FloatArray) -> tuple[float, float]:
     try:
         cs = np.linalg.cholesky(s)
     except np.linalg.LinAlgError:
-        return math.inf, math.nan
+        return _Evaluation(math.inf, math.nan, none, none)
     z = np.linalg.solve(cs, h)
     q = sums.yy - tat - float(z @ z)
     if not q > 1e-12 * sums.yy:
-        return math.inf, q
+        return _Evaluation(math.inf, q, none, none)
     logdet_s = 2.0 * float(np.sum(np.log(np.diag(cs))))
-    return (sums.n_scores - 1) * math.log(q) + logdet_a + logdet_s, q
+    dev = (sums.n_scores - 1) * math.log(q) + logdet_a + logdet_s
+    if not gradient:
+        return _Evaluation(dev, q, none, none)
+    cs_inv = np.linalg.inv(cs)
+    s_inv = cs_inv.T @ cs_inv
+    parts: tuple[FloatArray, ...] = (inv, x, lt1, lt2, lw, s_inv, cs_inv.T @ z)
+    return _Evaluation(dev, q, *_gradient_sums(sums, parts, k))
+
+
+def deviance(sums: PatternSums, theta: FloatArray) -> tuple[float, float]:
+    """The profiled REML deviance and ``Q`` at relative standard deviations ``theta``
+    (one per random effect)."""
+    e = _evaluate(sums, theta)
+    return e.deviance, e.q
+
+
+def deviance_gradient(sums: PatternSums, theta: FloatArray) -> tuple[float, FloatArray]:
+    """The profiled REML deviance at ``theta`` and its gradient in ``theta``.
+
+    With ``g_k = theta_k^2``, ``d log|M~| / d g_k = (levels_k - tr C~_kk) / g_k`` and
+    ``dQ / d g_k = -|u_k|^2 / g_k`` (Bates et al. 2015, sec. 3.6; Harville 1977, eq. 4.6 on
+    the spherical scale), so ``dd / d theta_k = 2 (levels_k - tr C~_kk - (N - 1) |u_k|^2 /
+    Q) / theta_k``: 0 at ``theta_k = 0``, where the deviance is even in ``theta_k``."""
+    e = _evaluate(sums, theta, gradient=True)
+    if not math.isfinite(e.deviance):
+        return e.deviance, np.zeros(theta.size)
+    bracket = e.free_trace - (sums.n_scores - 1) * e.u_squared / e.q
+    grad = np.divide(2.0 * bracket, theta, out=np.zeros(theta.size), where=theta > 0)
+    return e.deviance, grad
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -263,7 +350,7 @@ class REMLComponents:
     covariance: FloatArray
 
 
-def _full_deviance(sums: PatternSums, v: FloatArray) -> float:
+def deviance_in_variances(sums: PatternSums, v: FloatArray) -> float:
     """The REML deviance (less ``(N - 1) log 2 pi``) at variances ``v`` (residual last), on
     the scale of the centred and scaled scores: ``ld(theta) + (N - 1) log s2 + Q(theta)/s2``
     with ``theta = sqrt(v / s2)`` (Bates et al. 2015, eq. 41 before profiling ``s2``)."""
@@ -277,34 +364,36 @@ def _full_deviance(sums: PatternSums, v: FloatArray) -> float:
     return dev - n1 * math.log(q) + n1 * math.log(s2) + q / s2
 
 
+def gradient_in_variances(sums: PatternSums, v: FloatArray) -> FloatArray:
+    """The gradient of :func:`deviance_in_variances` in ``v`` (residual last):
+    ``(levels_k - tr C~_kk - |u_k|^2 / s2) / v_k`` and, for ``s2``, ``(N - 1 - sum_k (levels_k
+    - tr C~_kk) + sum_k |u_k|^2 / s2 - Q / s2) / s2`` (the chain rule through ``g = v / s2``
+    of :func:`deviance_gradient`'s sums); 0 for a component at 0."""
+    s2 = float(v[-1])
+    e = _evaluate(sums, np.sqrt(np.maximum(v[:-1], 0.0) / s2), gradient=True)
+    if not math.isfinite(e.deviance):
+        return np.full(v.size, np.nan)
+    top = e.free_trace - e.u_squared / s2
+    out = np.zeros(v.size)
+    np.divide(top, v[:-1], out=out[:-1], where=v[:-1] > 0)
+    out[-1] = (sums.n_scores - 1 - float(np.sum(top)) - e.q / s2) / s2
+    return out
+
+
 def _observed_covariance(sums: PatternSums, v: FloatArray) -> FloatArray:
-    """Inverse of half the central-difference Hessian of :func:`_full_deviance` at ``v``
-    over the components away from 0 (steps of 1e-4 of each); NaN elsewhere."""
+    """Inverse of half the Hessian of :func:`deviance_in_variances` at ``v`` over the components
+    away from 0, by central differences of its analytic gradient (steps of 1e-4 of each
+    component, ``2k`` gradients); NaN elsewhere."""
     free = np.flatnonzero(v > 1e-6 * float(v.sum()))
-    h = 1e-4 * v[free]
-    k = free.size
-    hess = np.zeros((k, k))
-
-    def at(i: int, di: float, j: int, dj: float) -> float:
-        x = v.copy()
-        x[free[i]] += di
-        x[free[j]] += dj
-        return _full_deviance(sums, x)
-
-    f0 = _full_deviance(sums, v)
-    for i in range(k):
-        hess[i, i] = (at(i, h[i], i, 0.0) - 2 * f0 + at(i, -h[i], i, 0.0)) / h[i] ** 2
-        for j in range(i):
-            num = (
-                at(i, h[i], j, h[j])
-                - at(i, h[i], j, -h[j])
-                - at(i, -h[i], j, h[j])
-                + at(i, -h[i], j, -h[j])
-            )
-            hess[i, j] = hess[j, i] = num / (4 * h[i] * h[j])
+    hess = np.zeros((free.size, free.size))
+    for i, f in enumerate(free):
+        step = np.zeros(v.size)
+        step[f] = 1e-4 * v[f]
+        diff = gradient_in_variances(sums, v + step) - gradient_in_variances(sums, v - step)
+        hess[:, i] = diff[free] / (2.0 * step[f])
     out = np.full((v.size, v.size), np.nan)
     with contextlib.suppress(np.linalg.LinAlgError):  # NaN: the caller names them
-        out[np.ix_(free, free)] = np.linalg.inv(hess / 2.0)
+        out[np.ix_(free, free)] = np.linalg.inv((hess + hess.T) / 4.0)
     return out
 
 
@@ -321,15 +410,15 @@ def fit_components(
         )
     sums = pattern_sums(scores, effects)
 
-    def f(th: FloatArray) -> float:
-        return deviance(sums, th)[0]
+    def f(th: FloatArray) -> tuple[float, FloatArray]:
+        return deviance_gradient(sums, th)
 
     x0 = np.full(len(effects), 0.5) if start is None else np.sqrt(start)
     opts = {"maxiter": 2000}
     bounds = [(0.0, None)] * len(effects)
-    best = minimize(f, x0, method="L-BFGS-B", bounds=bounds, options=opts)
+    best = minimize(f, x0, jac=True, method="L-BFGS-B", bounds=bounds, options=opts)
     for _ in range(0 if best.success else 2):  # restart from where it stopped
-        again = minimize(f, best.x, method="L-BFGS-B", bounds=bounds, options=opts)
+        again = minimize(f, best.x, jac=True, method="L-BFGS-B", bounds=bounds, options=opts)
         if again.fun >= best.fun - 1e-10:
             break
         best = again

@@ -226,9 +226,12 @@ def _other_designs(
         keys = ratings_keywords()
         check_output(shared.output)
         facets = {"p": keys["item"], "r": keys["rater"], **parse_facets(facet)}
-        agree_design(path, shared.files(), design=design, facets=facets, score=keys["label"],
-                     sizes=parse_sizes(d_sizes), target=target, fmt=shared.fmt,
-                     output=shared.output)  # fmt: skip
+        if shared.engine.value == "dask":
+            raise fail("--design computes with --engine memory, or stream (balanced designs)")
+        agree_design(path, shared.files(engine_takes=("sep",)), design=design, facets=facets,
+                     score=keys["label"], sizes=parse_sizes(d_sizes), target=target,
+                     fmt=shared.fmt, output=shared.output,
+                     stream=shared.engine.value == "stream")  # fmt: skip
         return True
     if cluster is not None or strata is not None:
         from ._designs import agree_grouped

@@ -89,10 +89,12 @@ def agree_design(
     target: float,
     fmt: OutputFormat,
     output: Path | None,
+    stream: bool = False,
 ) -> None:
-    """Read ``path``, run the G-study of ``design`` and its D-study, and print them."""
+    """Read ``path``, run the G-study of ``design`` and its D-study, and print them; with
+    ``stream``, the balanced ANOVA from the file's batches (:func:`accord.g_study_files`)."""
     with user_errors(), echo_warnings():
-        g, d, best = _studies(path, files, design, facets, score, sizes, target)
+        g, d, best = _studies(path, files, design, facets, score, sizes, target, stream)
     if fmt is OutputFormat.json:
         write_json({"g_study": g.to_dict(), "d_study": d.to_dict(), "smallest": best}, output)
         return
@@ -110,9 +112,10 @@ def _studies(
     score: str,
     sizes: dict[str, list[int]] | None,
     target: float,
+    stream: bool = False,
 ) -> tuple[Any, Any, dict[str, Any]]:
     from .._errors import InvalidInputError
-    from ..agreement.gtheory import d_study, g_study
+    from ..agreement.gtheory import g_study
     from ..agreement.gtheory_design import DEFAULT_COLUMNS, parse_design
     from ..io.ratings import read_table
 
@@ -124,12 +127,27 @@ def _studies(
             f"--facet names {unknown}, not facets of the design {design!r} "
             f"(its facets: {list(parsed.facets)})"
         )
+    if stream:
+        from ..front.gstudy import g_study_files
+
+        g = g_study_files(path, design=design, score=score, facets=named, sep=files.get("sep"))
+        return _d_study(g, sizes, target)
     try:
         frame = read_table(path, [*named.values(), score], **files)
     except InvalidInputError as exc:
         hint = ", ".join(f"--facet {f}=COLUMN" for f in parsed.facets if f not in facets)
         raise InvalidInputError(f"{exc}{f' (name them with {hint})' if hint else ''}") from None
     g = g_study(frame, design=design, score=score, facets=named)
+    return _d_study(g, sizes, target)
+
+
+def _d_study(
+    g: Any, sizes: dict[str, list[int]] | None, target: float
+) -> tuple[Any, Any, dict[str, Any]]:
+    """The D-study of ``g`` and its smallest design reaching ``target``."""
+    from .._errors import InvalidInputError
+    from ..agreement.gtheory import d_study
+
     d = d_study(g, sizes)
     try:
         best = {str(k): v for k, v in d.smallest(target, "phi").to_dict().items()}

@@ -133,6 +133,14 @@ def report_command(
     window: str | None = typer.Option(
         None, "--window", help="The length of a --time window: 7d (default), 12h, 2w, 30min."
     ),
+    facet: list[str] = typer.Option(
+        [],
+        "--facet",
+        help="A column naming one more facet of each label (an occasion, a site; repeat for "
+        "several): adds 'Designs with several facets' (the G-study with its variance "
+        "components, E rho^2 and Phi; with items nested in it and two raters, kappa and AC1 "
+        "with cluster-robust SEs and kappa by stratum).",
+    ),
     title: str | None = typer.Option(None, "--title", help="Title of the page."),
     output: Path = typer.Option(
         Path("report.html"), "--output", "-o", help="Where to write the page."
@@ -198,6 +206,8 @@ def report_command(
         raise fail("--time dates the judge's agreement with the humans: give --judge too")
     if window is not None and time is None:
         raise fail("--window is the length of the --time windows: give --time too")
+    if facet and label is None:
+        raise fail("--facet is read with the labels: give --label too")
     judge: Any = None if not judges else judges[0] if len(judges) == 1 else list(judges)
     check_output(output, creates=True)
     files = shared.files()
@@ -221,6 +231,7 @@ def report_command(
             trial=trial,
             time=time,
             window=window,
+            facets=tuple(facet) or None,
             title=title,
             output=output,
             seed=seed,

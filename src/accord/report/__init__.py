@@ -24,6 +24,7 @@ same for the same input. matplotlib and jinja2 (the ``report`` extra) are import
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -401,6 +402,7 @@ def report(
     relations: Any = None,
     time: str | None = None,
     window: str | None = None,
+    facets: str | Sequence[str] | None = None,
     title: str | None = None,
     output: str | os.PathLike[str] | None = None,
     confidence_level: float = 0.95,
@@ -520,6 +522,17 @@ def report(
     window : str, optional
         The length of the windows of ``time``: ``"7d"`` (the default), ``"12h"``, ``"2w"``,
         ``"30min"``.
+    facets : str or sequence of str, optional
+        Columns naming one more facet of the design each (an occasion, a site, a reading
+        session), for the section "Designs with several facets": the G-study of items x
+        raters x facet (:func:`accord.g_study`: the variance components with their
+        intervals, and E rho^2 and Phi at the study's numbers of levels; numeric labels at
+        the ordinal level or above), its design read from the data (items nested in the
+        facet's levels: ``(p:s) x r``; raters nested: ``p x (r:o)``; else ``p x r x o``);
+        and, items nested in the facet and two raters labelling them, the clustered
+        agreement (:func:`accord.agreement_by_cluster`, :func:`accord.kappa_by_stratum`).
+        A crossed facet repeats each (item, rater): ``duplicates`` says which label the
+        other sections read (``"mean"`` for scores).
     title : str, optional
         Title of the page (default: the name of the source).
     output : str or path, optional
@@ -617,6 +630,7 @@ def report(
     _check_judge(src.data, src.label, judge, epsilon, humans)
     _check_trial(src, judge, trial)
     window = _check_time(src, judge, time, window)
+    facet_columns = _check_facets(src, facets)
     from ..data.spans import Spans
 
     bar = src.progress if src.progress is None or isinstance(src.progress, bool) else False
@@ -633,6 +647,7 @@ def report(
         *([gold] if gold else []),
         *([trial] if trial else []),
         *([time] if time else []),
+        *facet_columns,
     ]
     steps = _steps(len(SECTIONS) + 2, bar)
     try:
@@ -640,7 +655,8 @@ def report(
             reading = lambda: _read_runs(src, extra, judge, trial)  # noqa: E731
             ratings, frame, source = steps.step("reading", reading)
         elif src.engine == "memory":
-            ratings, frame, source = steps.step("reading", lambda: _read(src, extra))
+            read = functools.partial(_read_facets, src, extra, facet_columns)
+            ratings, frame, source = steps.step("reading", read)
         else:  # the engine reads the file(s) itself, section by section
             ratings, frame, source = None, None, str(src.data)
         ctx = Context(
@@ -661,6 +677,7 @@ def report(
             trial=trial,
             time=time,
             window=window,
+            facets=facet_columns,
             weights=weights,
             inference=inference,
             regression=regression,
@@ -830,6 +847,41 @@ def _check_time(src: Source, judge: Any, time: str | None, window: str | None) -
     text = "7d" if window is None else window
     parse_window(text)
     return text
+
+
+def _read_facets(
+    src: Source, extra: Sequence[str], facets: tuple[str, ...]
+) -> tuple[Ratings | None, pd.DataFrame | None, str]:
+    """:func:`_read`; a label repeated for an (item, rater) is explained by a facet column
+    (an occasion) when the report has one."""
+    from .._errors import DuplicateRatingError
+
+    try:
+        return _read(src, extra)
+    except DuplicateRatingError as exc:
+        if not facets:
+            raise
+        raise DuplicateRatingError(
+            f"{exc} (a facet crossed with the items and raters, such as {facets[0]!r}, repeats "
+            "each item and rater: duplicates says which label the sections other than the "
+            "facets' read)"
+        ) from None
+
+
+def _check_facets(src: Source, facets: str | Sequence[str] | None) -> tuple[str, ...]:
+    """Facet columns, read from the rows in memory with the labels."""
+    if facets is None:
+        return ()
+    columns = (facets,) if isinstance(facets, str) else tuple(facets)
+    if not columns or not all(isinstance(c, str) and c for c in columns):
+        raise InvalidInputError(f"facets names columns (a name or a list of names); got {facets!r}")
+    if src.label is None:
+        raise InvalidInputError("facets are read with the labels: give the label column too")
+    if src.engine != "memory" or isinstance(src.data, Ratings):
+        raise InvalidInputError(
+            "facets are read from the rows: give a file or a data frame, with engine='memory'"
+        )
+    return tuple(dict.fromkeys(columns))
 
 
 def _check(src: Source, gold: str | None) -> None:

@@ -89,6 +89,8 @@ class Context:
         time?".
     window : str
         The length of its windows (``"7d"``, ``"12h"``, ``"2w"``).
+    facets : tuple of str
+        Facet columns (an occasion, a site) for the section "Designs with several facets".
     origin : Source or None
         The :class:`~accord.Source` the stream and dask engines read (the path, how it
         reads and the engine), which every section's front-door call takes.
@@ -136,6 +138,7 @@ class Context:
     trial: str | None = None
     time: str | None = None
     window: str = "7d"
+    facets: tuple[str, ...] = ()
     origin: Any = None
     weights: str | None = None
     inference: Mapping[str, Any] = dataclasses.field(default_factory=dict)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from .coefficients import build_coefficients
 from .common import Builder
 from .confidence import build_confidence
+from .facets import build_facets
 from .items import build_items
 from .judge import build_judge
 from .judge_bias import build_judge_bias
@@ -27,6 +28,7 @@ from .method_comparison import build_method_comparison
 from .methods import build_methods
 from .pairwise import build_pairwise
 from .rater_model import build_rater_model
+from .ranks import build_ranks
 from .raters import build_raters
 from .read import build_read
 from .replicates import build_replicates
@@ -42,11 +44,13 @@ SECTIONS: tuple[tuple[str, Builder], ...] = (
     ("summary", build_summary),
     ("read", build_read),
     ("coefficients", build_coefficients),
+    ("ranks", build_ranks),
     ("two-raters", build_two_raters),
     ("pairwise", build_pairwise),
     ("items", build_items),
     ("raters", build_raters),
     ("rater-model", build_rater_model),
+    ("facets", build_facets),
     ("judge", build_judge),
     ("judge-rates", build_judge_rates),
     ("judge-bias", build_judge_bias),
