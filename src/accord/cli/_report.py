@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -176,19 +177,7 @@ def report_command(
     exported = _export_ratings(path, source_tool, field, duplicates, shared, columns, multi_label)
     if exported is None and not (label or score or confidence):
         raise fail("nothing to report on: give --label, --score, or --confidence with --correct")
-    score_weights: str | dict[str, str] | None = None
-    if score_confidence:
-        if not score:
-            raise fail("--score-confidence weights the scores: give --score too")
-        if len(score_confidence) == 1:
-            score_weights = score_confidence[0]
-        elif len(score_confidence) == len(score):
-            score_weights = dict(zip(score, score_confidence, strict=True))
-        else:
-            raise fail(
-                "give --score-confidence once (for every --score) or once per --score, in the "
-                f"same order; got {len(score_confidence)} for {len(score)} scores"
-            )
+    score_weights = _score_weights(score, score_confidence)
     if gold is not None and label is None:
         raise fail("--gold is compared with the raters' labels: give --label too")
     if judges and (label is None or epsilon is None):
@@ -249,6 +238,25 @@ def report_command(
         typer.echo(f"wrote {page.path} ({', '.join(page.sections)})")
         for name, reason in page.skipped.items():
             typer.echo(f"accord: note: section {name!r} left out: {reason}", err=True)
+
+
+def _score_weights(
+    score: Sequence[str], score_confidence: Sequence[str] | None
+) -> str | dict[str, str] | None:
+    """The confidence column of every ``--score`` (given once), or of each (given once per
+    score, in order)."""
+    if not score_confidence:
+        return None
+    if not score:
+        raise fail("--score-confidence weights the scores: give --score too")
+    if len(score_confidence) == 1:
+        return score_confidence[0]
+    if len(score_confidence) == len(score):
+        return dict(zip(score, score_confidence, strict=True))
+    raise fail(
+        "give --score-confidence once (for every --score) or once per --score, in the same "
+        f"order; got {len(score_confidence)} for {len(score)} scores"
+    )
 
 
 def _export_ratings(

@@ -810,8 +810,10 @@ def _check_trial(src: Source, judge: Any, trial: str | None) -> None:
             "trial is read from the rows: give a file or a data frame, with engine='memory'"
         )
     if src.label is None or src.item is None or src.rater is None:
-        raise InvalidInputError("trial names the runs of a judge's labels or the replicates "
-                                "of measurements: give the item, rater and label columns")  # fmt: skip
+        raise InvalidInputError(
+            "trial names the runs of a judge's labels or the replicates of measurements: "
+            "give the item, rater and label columns"
+        )
     if src.duplicates == "raise" and judge is None:
         raise InvalidInputError(
             f"trial: each rater measures an item once per replicate (column {trial!r}), and "

@@ -27,8 +27,8 @@ from .judge_rates import build_judge_rates
 from .method_comparison import build_method_comparison
 from .methods import build_methods
 from .pairwise import build_pairwise
-from .rater_model import build_rater_model
 from .ranks import build_ranks
+from .rater_model import build_rater_model
 from .raters import build_raters
 from .read import build_read
 from .replicates import build_replicates
