@@ -73,10 +73,14 @@ def main() -> None:
     reading.read_once = shared  # type: ignore[assignment]
     print(f"{args.ratings:,} realistic ratings (Parquet)")
     print(f"  floor (read + dictionary_encode)  {t_floor:7.2f} CPU s")
-    print(f"  report, one read                  {t_once:7.2f} CPU s  {t_once / t_floor:5.1f}x "
-          f"({once_read} scan)")
-    print(f"  report, a read a section          {t_apart:7.2f} CPU s  {t_apart / t_floor:5.1f}x "
-          f"({apart_read} scans)")
+    print(
+        f"  report, one read                  {t_once:7.2f} CPU s  {t_once / t_floor:5.1f}x "
+        f"({once_read} scan)"
+    )
+    print(
+        f"  report, a read a section          {t_apart:7.2f} CPU s  {t_apart / t_floor:5.1f}x "
+        f"({apart_read} scans)"
+    )
 
 
 if __name__ == "__main__":
