@@ -3,6 +3,7 @@ rater_permutation_test (categories)."""
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import math
 from collections import Counter
@@ -143,9 +144,16 @@ def test_statistics_match_their_definitions() -> None:
         assert pairs.loc[(a, b)] == pytest.approx(z, rel=1e-10)
 
 
-def test_permutation_pvalue_matches_the_exact_distribution() -> None:
+@pytest.mark.parametrize("pair_test", [True, False])
+def test_permutation_pvalue_matches_the_exact_distribution(
+    pair_test: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # 5 items x 3 raters: every within-item permutation of the labels (6^5 = 7776) enumerated;
-    # the max-T p-value of the most deviant rater, exact, against the Monte Carlo one
+    # the max-T p-value of the most deviant rater, exact, against the Monte Carlo one. Without
+    # the pair test the permutations shuffle the deviations themselves (another code path).
+    if not pair_test:
+        raters_module = importlib.import_module("accord.agreement.raters")
+        monkeypatch.setattr(raters_module, "MAX_PAIR_CELLS", 0)
     wide = np.array([[0, 0, 1], [1, 1, 0], [2, 2, 1], [0, 0, 2], [1, 1, 1]])
     z_obs, _ = _z_by_hand(wide)
     perms = list(itertools.permutations(range(3)))
@@ -162,7 +170,66 @@ def test_permutation_pvalue_matches_the_exact_distribution() -> None:
         accord.Ratings.from_wide(wide), min_items=1, n_permutations=9999, rng=3, sequential=False
     )
     assert result.n_permutations == 9999
+    assert (result.reason is None) == pair_test
     assert result.raters["pvalue"].iloc[0] == pytest.approx(exact, abs=0.015)
+
+
+def _ragged_z(items: list[list[tuple[int, int]]], k: int) -> tuple[float, float]:
+    """The largest rater z and the smallest pair z of (rater, label) lists, one list per item,
+    from the definitions (items of any size; every rater and pair tested)."""
+    s, v = np.zeros(k), np.zeros(k)
+    agree: dict[tuple[int, int], float] = {}
+    expect: dict[tuple[int, int], float] = {}
+    var: dict[tuple[int, int], float] = {}
+    for ratings in items:
+        labels = [lab for _, lab in ratings]
+        m = len(labels)
+        count = Counter(labels)
+        h = -sum(c / m * math.log2(c / m) for c in count.values())
+        pi = sum(c * (c - 1) for c in count.values()) / (m * (m - 1))
+        for rater, lab in ratings:
+            d = -math.log2(count[lab] / m) - h
+            s[rater] += d
+            v[rater] += sum((-math.log2(count[x] / m) - h) ** 2 for x in labels) / m
+        for (ra, la), (rb, lb) in itertools.combinations(sorted(ratings), 2):
+            agree[(ra, rb)] = agree.get((ra, rb), 0.0) + float(la == lb)
+            expect[(ra, rb)] = expect.get((ra, rb), 0.0) + pi
+            var[(ra, rb)] = var.get((ra, rb), 0.0) + pi * (1 - pi)
+    z_pair = [(agree[p] - expect[p]) / math.sqrt(var[p]) for p in agree if var[p] > 1e-12]
+    return float(np.max(s / np.sqrt(v))), min(z_pair)
+
+
+def test_permutation_pvalues_of_items_of_mixed_sizes_match_the_exact_distribution() -> None:
+    # items rated by 2, 3 and 4 of 4 raters: all 2 * 6 * 24 * 6 * 2 = 3,456 within-item
+    # permutations of the labels enumerated (the statistics from their definitions, above);
+    # the exact max-T p-values of the top rater and of the lowest pair against the Monte
+    # Carlo ones (9,999 permutations: Monte Carlo SD at most 0.005)
+    items = [
+        [(0, 0), (1, 1)],
+        [(0, 1), (1, 1), (2, 0)],
+        [(0, 2), (1, 2), (2, 2), (3, 0)],
+        [(1, 0), (2, 0), (3, 1)],
+        [(2, 0), (3, 1)],
+    ]
+    top, low = _ragged_z(items, 4)
+    hits_top = hits_low = total = 0
+    orders = [list(itertools.permutations(range(len(it)))) for it in items]
+    for choice in itertools.product(*orders):
+        shuffled = [
+            [(r, it[j][1]) for (r, _), j in zip(it, order, strict=True)]
+            for it, order in zip(items, choice, strict=True)
+        ]
+        t, lo = _ragged_z(shuffled, 4)
+        hits_top += t >= top - 1e-9
+        hits_low += lo <= low + 1e-9
+        total += 1
+    rows = [(i, r, lab) for i, it in enumerate(items) for r, lab in it]
+    ratings = accord.Ratings.from_arrays(*map(np.array, zip(*rows, strict=True)))
+    result = rater_permutation_test(
+        ratings, min_items=1, n_permutations=9999, rng=5, sequential=False
+    )
+    assert result.raters["pvalue"].iloc[0] == pytest.approx(hits_top / total, abs=0.02)
+    assert result.pairs["pvalue"].iloc[0] == pytest.approx(hits_low / total, abs=0.02)
 
 
 def test_random_raters_are_not_named() -> None:
@@ -200,15 +267,16 @@ def test_permutation_test_is_reproducible_and_checks_options() -> None:
         rater_permutation_test(r, n_permutations=5)
 
 
-@pytest.mark.parametrize("size", [2, 3, 5, 7])
+@pytest.mark.parametrize("size", [2, 3, 5, 7, 10])
 def test_within_item_shuffles_are_uniform_permutations_of_each_item(size: int) -> None:
-    # every draw maps each item's positions onto themselves, and each of the m! orders of an
-    # item comes up equally often (chi-square goodness of fit, 4,000 items of one size + others)
+    # every draw maps each item's positions onto themselves (so each item keeps its multiset
+    # of labels), and each of the m! orders of an item comes up equally often (chi-square
+    # goodness of fit, 4,000 items of one size among items of other sizes, one rated once)
     from scipy.stats import chisquare
 
     from accord.agreement.raters import _WithinItemShuffle
 
-    sizes = np.r_[np.full(4000, size), np.full(50, 4), np.full(30, 9)]
+    sizes = np.r_[np.full(4000, size), np.full(50, 4), np.full(30, 9), 1, np.full(20, 12)]
     item_sorted = np.repeat(np.arange(sizes.size), sizes)
     shuffle = _WithinItemShuffle(item_sorted)
     gen = np.random.default_rng(11)
@@ -222,9 +290,20 @@ def test_within_item_shuffles_are_uniform_permutations_of_each_item(size: int) -
     if n_orders <= 120:
         assert len(counts) == n_orders
         assert chisquare(counts).pvalue > 1e-3
-    else:  # 5,040 orders: each position equally likely in each place
-        place = np.bincount(first[:, 0], minlength=size)
-        assert chisquare(place).pvalue > 1e-3
+    else:  # 5,040 orders and more: each position equally likely in each place, and each
+        # ordered pair of positions in the first two places
+        for j in range(size):
+            assert chisquare(np.bincount(first[:, j], minlength=size)).pvalue > 1e-3
+        pair = np.bincount(first[:, 0] * size + first[:, 1], minlength=size * size)
+        assert np.all(pair[:: size + 1] == 0)
+        assert chisquare(np.delete(pair, np.s_[:: size + 1])).pvalue > 1e-3
+    # the shuffle of values laid out once keeps each item's values
+    values = gen.integers(0, 3, item_sorted.size)
+    laid = shuffle.shuffled(gen, values[shuffle.layout])
+    back = np.empty_like(values)
+    back[shuffle.layout] = laid
+    assert not np.array_equal(back, values)
+    assert np.array_equal(np.sort(item_sorted * 3 + values), np.sort(item_sorted * 3 + back))
 
 
 def test_sequential_stopping_settles_the_same_answer_with_fewer_permutations() -> None:

@@ -3,6 +3,7 @@ the sections that need per-rating data say so, on the page and from the command 
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,32 @@ def test_stream_report_shows_the_sections_of_merged_sums(
         assert UNAVAILABLE not in section_of(stream.html, section), section
         assert UNAVAILABLE not in section_of(memory.html, section), section
     assert stream.html.count(UNAVAILABLE) == 0
+
+
+def test_stream_report_reads_the_files_once(
+    pages: tuple[HtmlReport, HtmlReport], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # every section that reads the files (the agreement table, the consensus, the pair
+    # tables) gets the statistics of one scan, and the page is the page of one scan each
+    from accord.engines import stream
+    from accord.front import reading
+
+    reads: list[tuple[str, ...]] = []
+    scan = stream.stream_scan
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(tuple(kwargs["statistics"]))
+        return scan(*args, **kwargs)
+
+    monkeypatch.setattr(stream, "stream_scan", counted)
+    path = EXAMPLES / "diagnoses.csv"
+    once = accord.report(path, **DIAGNOSES, engine="stream", progress=False)
+    assert len(reads) == 1 and {"raters", "pairs", "patterns"} <= set(reads[0])
+    # the same page as when each section reads the files itself (three reads)
+    monkeypatch.setattr(reading, "read_once", contextlib.nullcontext)
+    apart = accord.report(path, **DIAGNOSES, engine="stream", progress=False)
+    assert len(reads) == 4
+    assert once.html == apart.html == pages[1].html
 
 
 def two_rater_file(tmp_path: Path) -> Path:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import itertools
 import math
 from collections.abc import Mapping
 from typing import Any, Never
@@ -419,46 +418,65 @@ def _monte_carlo_se(p: FloatArray, n: int) -> FloatArray:
     return np.sqrt(p * (1.0 - p) / max(n, 1))
 
 
-#: Largest item size whose permutations are drawn from the table of all of them (5! = 120).
-_TABLE_SIZE = 5
-
-
 class _WithinItemShuffle:
     """Random permutations of the ratings within each item, ratings sorted by item.
 
-    Items of the same size ``m`` are shuffled together: for ``m <= 5`` by picking one of the
-    ``m!`` permutations per item from their table, above by ranking uniform draws within each
-    item (``argsort`` along rows of width ``m``), so no permutation sorts all the ratings.
+    One Fisher-Yates shuffle of every item at once. The ratings are laid out once slot by
+    slot: slot ``s`` of each item rated more than ``s`` times, items largest first, so the
+    items of each slot are a prefix of those of the slot before. Step ``j``, from the largest
+    slot down to 1, swaps slot ``j`` of each item rated more than ``j`` times with a slot
+    drawn uniformly from ``0..j`` of the same item. Each item's order is then a uniform draw
+    of its ``m!`` orders, in ``max(m) - 1`` vector steps over ``N - n_items`` ratings in all:
+    no sort and no table of permutations.
     """
 
     def __init__(self, item_sorted: IntArray) -> None:
         n = item_sorted.size
         starts = np.r_[0, np.flatnonzero(np.diff(item_sorted)) + 1] if n else np.zeros(0, int)
         sizes = np.diff(np.r_[starts, n]).astype(np.int64)
+        by_size = np.argsort(-sizes, kind="stable")
+        at_least = np.cumsum(np.bincount(sizes)[::-1])[::-1]
         self.n = n
-        self.groups: list[tuple[IntArray, IntArray | None]] = []
-        for m in np.unique(sizes):
-            first = starts[sizes == m].astype(np.int64)
-            table = None
-            if m <= _TABLE_SIZE:
-                table = np.array(list(itertools.permutations(range(int(m)))), dtype=np.int64)
-            self.groups.append((first[:, None] + np.arange(m), table))
+        #: items rated more than ``s`` times, for each slot ``s``
+        self.count = at_least[1:].astype(np.int64)
+        #: where each slot starts in the layout
+        self.offset = np.r_[0, np.cumsum(self.count)].astype(np.int64)
+        first = starts[by_size].astype(np.int64)
+        #: the sorted position of each place of the layout
+        self.layout = np.concatenate(
+            [np.zeros(0, np.int64)] + [first[:c] + s for s, c in enumerate(self.count)]
+        )
+        self.rows = np.arange(self.count[0] if self.count.size else 0, dtype=np.int64)
+
+    def shuffled(self, gen: np.random.Generator, laid_out: Any) -> Any:
+        """A copy of ``laid_out`` (one value per place of :attr:`layout`) with the values of
+        every item randomly permuted among its places."""
+        out = laid_out.copy()
+        for j in range(self.count.size - 1, 0, -1):
+            c, lo = int(self.count[j]), int(self.offset[j])
+            pick = (gen.random(c) * (j + 1)).astype(np.int64)
+            src = self.offset[pick] + self.rows[:c]
+            here = out[lo : lo + c].copy()
+            out[lo : lo + c] = out[src]
+            out[src] = here
+        return out
 
     def draw(self, gen: np.random.Generator) -> IntArray:
         """Positions of one random within-item permutation (``values[draw]`` is shuffled)."""
         out = np.empty(self.n, dtype=np.int64)
-        for positions, table in self.groups:
-            if table is not None:
-                within = table[gen.integers(table.shape[0], size=positions.shape[0])]
-            else:
-                within = np.argsort(gen.random(positions.shape), axis=1)
-            out[positions.ravel()] = (positions[:, :1] + within).ravel()
+        out[self.layout] = self.shuffled(gen, self.layout)
         return out
 
 
 @dataclasses.dataclass
 class _PermutationNull:
-    """The permutation distributions of the largest rater z and the smallest pair z."""
+    """The permutation distributions of the largest rater z and the smallest pair z.
+
+    Everything a permutation reads is laid out once in the order of the shuffle's layout
+    (raters, deviations, the two places of each pair cell): without pairs to test, a
+    permutation shuffles the deviations themselves and sums them by rater; with pairs, it
+    shuffles the places and reads the deviations and labels through them.
+    """
 
     shuffle: _WithinItemShuffle
     rater_sorted: IntArray
@@ -468,22 +486,43 @@ class _PermutationNull:
     sd_r: FloatArray
     tested: Any
     k: int
+    rater_laid: IntArray = dataclasses.field(init=False)
+    d_laid: FloatArray = dataclasses.field(init=False)
+    a_laid: IntArray = dataclasses.field(init=False)
+    b_laid: IntArray = dataclasses.field(init=False)
+    sd_pair: FloatArray = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        layout = self.shuffle.layout
+        place = np.empty(layout.size, dtype=np.int64)
+        place[layout] = np.arange(layout.size)
+        self.rater_laid = self.rater_sorted[layout]
+        self.d_laid = self.d_sorted[layout]
+        self.a_laid = place[self.pairs.a_pos]
+        self.b_laid = place[self.pairs.b_pos]
+        self.sd_pair = np.sqrt(np.where(self.pairs.tested, self.pairs.var_pair, 1.0))
 
     def one(self, gen: np.random.Generator) -> tuple[float, float]:
         """The largest rater z and the smallest pair z of one permutation."""
-        shuffle = self.shuffle.draw(gen)
-        top, low = -np.inf, np.inf
-        if self.tested.any():
-            sums = np.bincount(self.rater_sorted, weights=self.d_sorted[shuffle], minlength=self.k)
-            top = float(np.max((sums / self.sd_r)[self.tested]))
         pairs = self.pairs
-        if pairs.tested.any():
-            lab = self.label_sorted[shuffle]
-            same = lab[pairs.a_pos] == lab[pairs.b_pos]
-            hits = np.bincount(pairs.index, weights=same, minlength=pairs.keys.size)
-            sd = np.sqrt(np.where(pairs.tested, pairs.var_pair, 1.0))
-            low = float(np.min(((hits - pairs.expected) / sd)[pairs.tested]))
+        top, low = -np.inf, np.inf
+        if not pairs.tested.any():
+            if self.tested.any():
+                top = self._top(self.shuffle.shuffled(gen, self.d_laid))
+            return top, low
+        places = self.shuffle.shuffled(gen, self.shuffle.layout)
+        if self.tested.any():
+            top = self._top(self.d_sorted[places])
+        lab = self.label_sorted[places]
+        same = lab[self.a_laid] == lab[self.b_laid]
+        hits = np.bincount(pairs.index, weights=same, minlength=pairs.keys.size)
+        low = float(np.min(((hits - pairs.expected) / self.sd_pair)[pairs.tested]))
         return top, low
+
+    def _top(self, d_laid: FloatArray) -> float:
+        """The largest rater z of the deviations ``d_laid`` (in layout order)."""
+        sums = np.bincount(self.rater_laid, weights=d_laid, minlength=self.k)
+        return float(np.max((sums / self.sd_r)[self.tested]))
 
     def draw(
         self,
@@ -665,11 +704,12 @@ def rater_permutation_test(
     shared items the agreements :math:`A` have mean :math:`\sum \pi_i` and variance
     :math:`\sum \pi_i (1 - \pi_i)`, and :math:`z = (A - \sum \pi_i) / \sqrt{\sum \pi_i(1-\pi_i)}`.
 
-    The labels of every item are permuted among its raters (one random permutation of each
-    item's ratings, drawn per item: no sort of all the ratings) up to ``n_permutations``
-    times; the p-value of a rater is the share of permutations whose largest :math:`z_r`
-    (over the raters tested) reaches the rater's, of a pair the share whose smallest pair
-    :math:`z` is as low (max-T: adjusted for testing every rater, and every pair, at once).
+    The labels of every item are permuted among its raters (one uniform random permutation
+    of each item's ratings, drawn for every item at once by a vectorised Fisher-Yates
+    shuffle: no sort of the ratings) up to ``n_permutations`` times; the p-value of a rater
+    is the share of permutations whose largest :math:`z_r` (over the raters tested) reaches
+    the rater's, of a pair the share whose smallest pair :math:`z` is as low (max-T: adjusted
+    for testing every rater, and every pair, at once).
 
     With ``sequential=True`` (the default) the permutations stop once every decision is
     settled (checked after 100 permutations and every 50 after): the 99% Clopper-Pearson
@@ -691,7 +731,9 @@ def rater_permutation_test(
     min_items : int, default 10
         Fewest items (shared, for a pair) to be tested.
     rng : Generator, int or None, default 0
-        Seed of the permutations (the same data give the same answer).
+        Seed of the permutations (the same data give the same answer). The permutations
+        drawn from a seed changed when the shuffle became a Fisher-Yates one: p-values of
+        earlier versions with the same seed differ within their Monte Carlo error.
     sequential : bool, default True
         Stop before ``n_permutations`` once every decision at ``significance`` is settled;
         ``False`` draws them all (the most precise p-values).

@@ -8,7 +8,10 @@ batches or partitions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import contextvars
+import dataclasses
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeAlias, TypedDict, Unpack, get_args
 
@@ -34,6 +37,7 @@ __all__ = [
     "index_label_counts",
     "ratings_in_memory",
     "scan_ratings",
+    "shared_scans",
 ]
 
 Engine: TypeAlias = Literal["memory", "stream", "dask"]
@@ -281,6 +285,9 @@ def scan_ratings(
     columns_for(owner, **{name: options.get(name) for name in ("item", "rater", "label")})
     if not isinstance(plan, Plan) or "statistics" in options:
         raise TypeError(f"scan_ratings takes plan=Plan(...); got {plan!r}")
+    shared = _SHARED.get()
+    if shared is not None and engine == "stream" and scheduler is None:
+        return shared.scan(data, plan, batch_size, progress, options)
     options["statistics"] = plan.statistics
     if engine == "stream":
         from .stream import stream_scan
@@ -293,6 +300,76 @@ def scan_ratings(
     from .dask import dask_scan
 
     return dask_scan(data, scheduler=scheduler, progress=progress, **options)
+
+
+@dataclasses.dataclass
+class _SharedScans:
+    """The stream scans of one :func:`shared_scans` block: each with what it read, its plan
+    (every scan counts ``extra`` besides what it was asked for) and its result."""
+
+    extra: Plan
+    done: list[tuple[Any, dict[str, Any], Plan, tuple[RatingStatistics, Rescan]]] = (
+        dataclasses.field(default_factory=list)
+    )
+
+    def scan(
+        self,
+        data: Any,
+        plan: Plan,
+        batch_size: int,
+        progress: Any,
+        options: dict[str, Any],
+    ) -> tuple[RatingStatistics, Rescan]:
+        """The scan of an earlier call on the same data with the same options whose plan
+        covers ``plan``, else a new scan (counting ``plan`` and ``extra``), kept."""
+        from .stream import stream_scan
+
+        read = dict(options, batch_size=batch_size)
+        for seen, seen_read, seen_plan, result in self.done:
+            if seen is data and seen_read == read and _covers(seen_plan, plan):
+                return result
+        both = Plan(*(a or b for a, b in zip(_flags(plan), _flags(self.extra), strict=True)))
+        result = stream_scan(
+            data, batch_size=batch_size, progress=progress, statistics=both.statistics, **options
+        )
+        self.done.append((data, read, both, result))
+        return result
+
+
+def _flags(plan: Plan) -> tuple[bool, ...]:
+    """What a plan counts, in the order of :class:`Plan`'s fields."""
+    return (plan.items, plan.raters, plan.pairs, plan.patterns)
+
+
+def _covers(done: Plan, wanted: Plan) -> bool:
+    """Whether a scan counting ``done`` counted everything ``wanted`` asks for."""
+    return all(a or not b for a, b in zip(_flags(done), _flags(wanted), strict=True))
+
+
+_SHARED: contextvars.ContextVar[_SharedScans | None] = contextvars.ContextVar(
+    "accord_shared_scans", default=None
+)
+
+
+@contextlib.contextmanager
+def shared_scans(extra: Plan = Plan()) -> Iterator[None]:
+    """Within the block, the stream engine reads a source once for every front door.
+
+    Each scan of the block also counts ``extra``; a later call on the same data (the same
+    object) with the same read options, whose plan that scan covers, gets the same
+    statistics and rescan instead of reading the files again. The scans are dropped when
+    the block ends. The dask engine and other front doors outside the block are unchanged.
+
+    Examples
+    --------
+    >>> with shared_scans(Plan(raters=True, patterns=True)):
+    ...     pass
+    """
+    token = _SHARED.set(_SharedScans(extra))
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
 
 
 def _index_label_pass(

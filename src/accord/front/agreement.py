@@ -262,7 +262,7 @@ def rater_pair_tables(data: Any, *, max_cells: int = 50_000_000) -> PairTables |
         )
     progress: Any = src.progress  # a callable, checked by the engine
     stats, _ = scan_ratings(src.data, src.engine, owner="pairwise_agreement",
-                            plan=Plan(items=True, raters=True, pairs=True), scheduler=src.scheduler,
+                            plan=Plan(raters=True, pairs=True), scheduler=src.scheduler,
                             progress=progress, batch_size=src.batch_size,
                             **columns)  # fmt: skip
     pairs = stats.pair_tables

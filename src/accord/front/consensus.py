@@ -40,7 +40,11 @@ from ..engines._run import (
     scan_ratings,
 )
 
-__all__ = ["consensus"]
+__all__ = ["STREAM_PLAN", "consensus"]
+
+#: What the stream engine counts for the consensus: the item counts as patterns (all pass 1
+#: needs; the items table is built from them) and the rater counts.
+STREAM_PLAN = Plan(raters=True, patterns=True)
 
 NOTE = (
     "; computed by the {engine} engine in two passes over the ratings: the per-rating "
@@ -296,7 +300,7 @@ def _from_engine(
         owner="consensus",
         # The stream engine's patterns are all pass 1 needs; the item counts of the result
         # are then built once, from the patterns, and shared with the items table.
-        plan=Plan(raters=True, patterns=True) if engine == "stream" else COUNTS,
+        plan=STREAM_PLAN if engine == "stream" else COUNTS,
         **read,
     )
     announce(read.get("progress"), "computing the consensus")

@@ -3,12 +3,31 @@ the front door, never through the engines)."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from ..data.source import Source
-from ..engines._run import ratings_in_memory, several_files
+from ..engines._run import ratings_in_memory, several_files, shared_scans
 
-__all__ = ["ratings_at", "ratings_of", "several_files"]
+__all__ = ["ratings_at", "ratings_of", "read_once", "several_files"]
+
+
+@contextlib.contextmanager
+def read_once() -> Iterator[None]:
+    """Within the block, the stream engine reads a source once for every front door: the
+    agreement table, the consensus and the rater-pair tables of the same source share one
+    scan (which also counts what the consensus needs).
+
+    Examples
+    --------
+    >>> with read_once():
+    ...     pass
+    """
+    from .consensus import STREAM_PLAN
+
+    with shared_scans(STREAM_PLAN):
+        yield
 
 
 def ratings_of(src: Source, owner: str) -> Any:

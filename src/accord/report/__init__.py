@@ -288,10 +288,27 @@ def _build(
 ) -> tuple[list[Section], dict[str, str]]:
     """Each section that applies, in page order, then the methods section; and the sections
     left out, with why."""
+    from ..front.reading import read_once
     from .sections import build_methods
 
     built: list[Section] = []
     skipped: dict[str, str] = {}
+    with read_once():
+        _build_each(ctx, sections, steps, built, skipped)
+    built.append(build_methods(built, ctx))
+    return built, skipped
+
+
+def _build_each(
+    ctx: Context,
+    sections: Sequence[tuple[str, Any]],
+    steps: PhaseBar,
+    built: list[Section],
+    skipped: dict[str, str],
+) -> None:
+    """Each section that applies, in page order, into ``built`` (``skipped``: those left
+    out, with why). The stream engine reads the files once for every section: its first
+    scan also counts what the consensus needs."""
     for name, builder in sections:
 
         def run(builder: Callable[[Context], Section | None] = builder, key: str = name) -> Any:
@@ -304,8 +321,6 @@ def _build(
         section = steps.step(_phase(name), run)
         if section is not None:
             built.append(section)
-    built.append(build_methods(built, ctx))
-    return built, skipped
 
 
 def _phase(section: str) -> str:
