@@ -126,3 +126,24 @@ def test_a_bad_replicate_column_is_refused_naming_it() -> None:
                        r"in replicate 1 \(rows 1, 2\)"):  # fmt: skip
         replicates_of_rows(twice, item="patient", rater="method", label="value",
                            replicate="rep")  # fmt: skip
+
+
+def test_the_bundled_blood_pressure_is_what_its_script_writes() -> None:
+    """``examples/blood-pressure.csv`` is ``benchmarks/make_replicates.py``'s output: 40
+    patients x 2 devices x 3 visits, one reading each, so each device's readings of a patient
+    are three replicates."""
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "make_replicates.py"
+    spec = importlib.util.spec_from_file_location("make_replicates", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    bundled = accord.datasets.path("blood-pressure.csv")
+    assert bundled.read_text(encoding="utf-8").splitlines() == module.simulate()
+    frame = pd.read_csv(bundled)
+    assert len(frame) == 240
+    cells = frame.groupby(["patient", "device", "visit"]).size()
+    assert len(cells) == 240 and set(cells) == {1}
+    assert frame.groupby(["patient", "device"]).size().eq(3).all()

@@ -74,7 +74,8 @@ def test_stream_report_reads_the_files_once(
     pages: tuple[HtmlReport, HtmlReport], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # every section that reads the files (the agreement table, the consensus, the pair
-    # tables) gets the statistics of one scan, and the page is the page of one scan each
+    # tables, the rater model) gets the statistics of one scan, and the page is the page of
+    # one scan each
     from accord.engines import stream
     from accord.front import reading
 
@@ -89,10 +90,10 @@ def test_stream_report_reads_the_files_once(
     path = EXAMPLES / "diagnoses.csv"
     once = accord.report(path, **DIAGNOSES, engine="stream", progress=False)
     assert len(reads) == 1 and {"raters", "pairs", "patterns"} <= set(reads[0])
-    # the same page as when each section reads the files itself (three reads)
+    # the same page as when each section reads the files itself (four reads)
     monkeypatch.setattr(reading, "read_once", contextlib.nullcontext)
     apart = accord.report(path, **DIAGNOSES, engine="stream", progress=False)
-    assert len(reads) == 4
+    assert len(reads) == 5
     assert once.html == apart.html == pages[1].html
 
 

@@ -43,6 +43,7 @@ NAMES = (
     "judge-pair-runs.csv",
     "judge-drift.csv",
     "judge-runs.csv",
+    "blood-pressure.csv",
     "sclite-test3b-words.csv",
     "sclite-test3b.sgml",
     "spans",

@@ -16,8 +16,8 @@ __all__ = ["ratings_at", "ratings_of", "read_once", "several_files"]
 @contextlib.contextmanager
 def read_once() -> Iterator[None]:
     """Within the block, the stream engine reads a source once for every front door: the
-    agreement table, the consensus and the rater-pair tables of the same source share one
-    scan (which also counts what the consensus needs).
+    agreement table, the consensus, the rater-pair tables and the rater model of the same
+    source share one scan (which also counts what the consensus needs).
 
     Examples
     --------

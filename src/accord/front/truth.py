@@ -13,6 +13,7 @@ from typing import Any
 
 from ..data.ratings import Ratings
 from ..data.source import Source, as_source
+from ..engines._blocks import Plan
 from ..engines._run import check_engine, ratings_in_memory, scan_ratings
 from ..truth import RaterModel, rater_model_from_codes
 from ..truth import rater_model as fit_ratings
@@ -143,9 +144,12 @@ def rater_model(ratings: Source | Ratings | Any, **options: Any) -> RaterModel:
         return fit_ratings(
             ratings_in_memory(src.data, owner="rater_model", **src.read_options()), **fit
         )
+    # the codes come from the rescan: the scan counts only what the decode tables need (a
+    # report's shared scan, which counts more, covers it)
     stats, rescan = scan_ratings(
-        src.data, src.engine, owner="rater_model", **src.read_options(), **src.engine_options()
-    )
+        src.data, src.engine, owner="rater_model", plan=Plan(raters=True),
+        **src.read_options(), **src.engine_options(),
+    )  # fmt: skip
     parts = rescan.map_reduce(_codes, None, _join) or []
     del rescan
     item, rater, label = (
