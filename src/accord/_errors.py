@@ -41,6 +41,15 @@ class DuplicateRatingError(InvalidInputError):
     """One rater rated one item more than once and ``duplicates="raise"``."""
 
 
+class SpansNotRatingsError(InvalidInputError):
+    """An annotation tool's export holds text spans where ratings were asked for; the spans
+    read are ``spans`` (a reader of spans, such as the span report, takes them)."""
+
+    def __init__(self, message: str, spans: object) -> None:
+        super().__init__(message)
+        self.spans = spans
+
+
 class ConvergenceError(AccordError, RuntimeError):
     """An iterative solver did not converge; no half answer is returned."""
 

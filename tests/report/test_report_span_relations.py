@@ -49,3 +49,37 @@ def test_relations_need_spans() -> None:
     frame = accord.datasets.load_diagnoses()
     with pytest.raises(InvalidInputError, match=r"relations= are relations between spans"):
         accord.report(frame, item="patient", rater="rater", label="diagnosis", relations=frame)
+
+
+def test_accord_report_reads_a_label_studio_span_export(tmp_path: Path) -> None:
+    """A Label Studio NER export (written from the export format: one task, two annotators)
+    gets the span page from the command line, as a brat folder does."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+
+    def region(rid: str, start: int, end: int, label: str) -> dict[str, object]:
+        return {"id": rid, "from_name": "ner", "to_name": "text", "type": "labels",
+                "value": {"start": start, "end": end, "labels": [label]}}  # fmt: skip
+
+    task = {"id": 1, "data": {"text": "Ada Lovelace met Charles Babbage in London."},
+            "annotations": [
+                {"completed_by": 1, "result": [region("a1", 0, 12, "PER"),
+                                               region("a2", 17, 32, "PER"),
+                                               region("a3", 36, 42, "LOC")]},
+                {"completed_by": 2, "result": [region("b1", 0, 12, "PER"),
+                                               region("b2", 36, 42, "ORG")]}]}  # fmt: skip
+    path = tmp_path / "ner.json"
+    path.write_text(json.dumps([task]))
+    out = tmp_path / "ner.html"
+    res = CliRunner().invoke(app, ["report", str(path), "-o", str(out), "--quiet"])
+    assert res.exit_code == 0, res.output
+    section = text_of(section_of(out.read_text(encoding="utf-8"), "spans"))
+    # by hand: 3 spans of one annotator, 2 of the other, one in common (same place and
+    # label): F1 = 2 * 1 / (3 + 2) = 0.400
+    assert "1 2 3 2 1 0.333 0.500 0.400" in section  # the pair's row: spans, matched, P, R, F1
+    spans = accord.read_label_studio(path)
+    assert isinstance(spans, accord.Spans)
+    assert accord.span_agreement(spans).statistic == pytest.approx(0.4)

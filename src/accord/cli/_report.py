@@ -305,9 +305,15 @@ def _export_ratings(
     if shared.engine.value != "memory":
         raise fail("--from: an annotation-tool export is read with --engine memory")
     check_export_options(shared)
+    from .._errors import SpansNotRatingsError
+
     with user_errors():
         sets = {"multi_label": True} if multi_label else {}
-        return read_source(path, shared.files(), source_tool, field, duplicates=duplicates, **sets)
+        try:
+            return read_source(path, shared.files(), source_tool, field, duplicates=duplicates,
+                               **sets)  # fmt: skip
+        except SpansNotRatingsError as spans:  # a span export (Label Studio labels): its page
+            return spans.spans
 
 
 def _span_format(path: Path) -> str:

@@ -8,7 +8,14 @@ from typing import Any, Literal, TypedDict, Unpack
 
 import pandas as pd
 
-from .._errors import FileReadError, InvalidInputError, offers, option, require
+from .._errors import (
+    FileReadError,
+    InvalidInputError,
+    SpansNotRatingsError,
+    offers,
+    option,
+    require,
+)
 from .._types import Duplicates, Level, Missing
 from .._validate import CSV_NULLS, check_choice, require_columns
 from ..data.encoder import LabelsAs, arrow_of, typed_column
@@ -324,9 +331,10 @@ def read_export(
     else:
         read = read_label_studio(path, field=field, level=level, **options)
     if isinstance(read, Spans):
-        raise InvalidInputError(
+        raise SpansNotRatingsError(
             f"{path}: the answers are text spans, not ratings: read them with "
-            f"accord.read_{tool.replace('-', '_')} and measure them with span_agreement"
+            f"accord.read_{tool.replace('-', '_')} and measure them with span_agreement",
+            read,
         )
     return read
 
