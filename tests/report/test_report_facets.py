@@ -88,6 +88,24 @@ def test_a_crossed_occasion_shows_the_g_study_of_the_library() -> None:
     assert "Brennan, R. L. (2001)" in methods and "Bates, D." in methods
 
 
+def test_the_d_study_figure_draws_the_library_d_study() -> None:
+    frame = _occasions()
+    page = accord.report(frame, item="item", rater="rater", label="score", level="interval",
+                         facets="occasion", duplicates="mean", n_boot=100,
+                         progress=False)  # fmt: skip
+    raw = page.html.split('id="facets"', 1)[1].split("<section", 1)[0]
+    assert "<svg" in raw
+    columns = {"p": "item", "r": "rater", "o": "occasion"}
+    g = accord.g_study(frame, design="p x r x o", facets=columns, score="score")
+    # the study has 3 raters and 2 occasions: raters 1..6, occasions 1, 2 and 4
+    d = accord.d_study(g, {"r": range(1, 7), "o": [1, 2, 4]})
+    section = _section(page.html)
+    assert "Phi (absolute decisions) for 1 to 6 levels of raters (r)" in section
+    for o, rows in d.table.groupby("n_o"):
+        shown = ", ".join(f"{int(n)} {fmt(v)}" for n, v in zip(rows["n_r"], rows["phi"]))
+        assert f"{int(o)} levels of 'occasion' (o): {shown}" in html_module.unescape(raw)
+
+
 def test_items_nested_in_sites_show_the_clustered_agreement_of_the_library() -> None:
     frame = _sites()
     page = accord.report(frame, item="item", rater="rater", label="label", facets=["site"],

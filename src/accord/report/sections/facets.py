@@ -16,6 +16,7 @@ import pandas as pd
 from .._blocks import (
     Block,
     Column,
+    Figure,
     KeyFigure,
     KeyFigures,
     MethodNote,
@@ -82,6 +83,8 @@ def facet_results(ctx: Context, frame: pd.DataFrame, column: str) -> dict[str, A
         sizes = {f: [max(1, round(g.sample_sizes[f]))] for f in varying}
         out["g_study"] = g
         out["d_study"] = ctx.cached(f"d_study:{column}", lambda: d_study(g, sizes))
+        grid = _d_grid(sizes)
+        out["d_grid"] = ctx.cached(f"d_grid:{column}", lambda: d_study(g, grid))
     if design == "(p:s) x r" and ctx.level in ("nominal", "ordinal"):
         out["n_raters"] = int(frame[rater].nunique())
         if out["n_raters"] == 2:
@@ -97,6 +100,51 @@ def facet_results(ctx: Context, frame: pd.DataFrame, column: str) -> dict[str, A
                 f"strata:{column}", lambda: kappa_by_stratum(frame, strata=column, **read)
             )
     return out
+
+
+#: The goal of the D-study figure: Phi of 0.8, the usual threshold for decisions on individuals.
+GOAL = 0.8
+
+
+def _d_grid(sizes: dict[str, list[int]]) -> dict[str, list[int]]:
+    """The D-study of the figure: the first facet from 1 to twice the study's number of
+    levels (at least 6, at most 12), the second (if any) at 1, the study's number and twice
+    it."""
+    facets = list(sizes)
+    grid: dict[str, list[int]] = {}
+    for k, facet in enumerate(facets):
+        n = sizes[facet][0]
+        grid[facet] = (
+            list(range(1, min(12, max(6, 2 * n)) + 1)) if k == 0 else sorted({1, n, 2 * n})
+        )
+    return grid
+
+
+def _d_figure(column: str, d: Any) -> Figure:
+    """Phi against the levels of the first facet, a line per number of levels of the second,
+    the goal dashed."""
+    from ..figures import report_style, to_svg
+    from ..planning import d_study_figure
+
+    key = f"d-study-{column}"
+    with report_style(key):
+        svg = to_svg(d_study_figure(d, coefficient="phi", target=GOAL), key)
+    facets = list(d.facets)
+    named = {f: "raters (r)" if f == "r" else f"{column!r} ({f})" for f in facets}
+    first = f"n_{facets[0]}"
+    lines = d.table.groupby(f"n_{facets[1]}") if len(facets) > 1 else [(None, d.table)]
+    alt = "; ".join(
+        ("" if level is None else f"{int(level)} levels of {named[facets[1]]}: ")
+        + ", ".join(f"{int(n)} {fmt(v)}" for n, v in zip(rows[first], rows["phi"], strict=True))
+        for level, rows in lines
+    )
+    caption = (
+        f"D-study of facet {column!r}: Phi (absolute decisions) for 1 to "
+        f"{int(d.table[first].max())} levels of {named[facets[0]]}"
+        + (f", a line per number of levels of {named[facets[1]]}" if len(facets) > 1 else "")
+        + f"; the dashed line is the goal of {GOAL:g}. Read off how many levels reach it."
+    )
+    return Figure(svg, caption, f"Phi by levels of {named[facets[0]]}: {alt}")
 
 
 def _numeric(values: pd.Series) -> bool:
@@ -117,7 +165,8 @@ def _facet_blocks(
         sizes = ", ".join(f"n_{f} = {fmt_int(row[f'n_{f}'])}" for f in found["d_study"].facets)
         said.append(f"Phi = {fmt(row['phi'])} and E rho^2 = {fmt(row['g_coefficient'])} "
                     f"with {sizes}")  # fmt: skip
-        blocks += [_coefficients(row, sizes), _components(ctx, g)]
+        blocks += [_coefficients(row, sizes), _components(ctx, g),
+                   _d_figure(column, found["d_grid"])]  # fmt: skip
         methods.append(_g_note(g))
     else:
         blocks.append(Note("No G-study: it needs numeric labels at the ordinal level or above."))
