@@ -102,7 +102,8 @@ def test_the_d_study_figure_draws_the_library_d_study() -> None:
     section = _section(page.html)
     assert "Phi (absolute decisions) for 1 to 6 levels of raters (r)" in section
     for o, rows in d.table.groupby("n_o"):
-        shown = ", ".join(f"{int(n)} {fmt(v)}" for n, v in zip(rows["n_r"], rows["phi"]))
+        pairs = zip(rows["n_r"], rows["phi"], strict=True)
+        shown = ", ".join(f"{int(n)} {fmt(v)}" for n, v in pairs)
         assert f"{int(o)} levels of 'occasion' (o): {shown}" in html_module.unescape(raw)
 
 
