@@ -301,3 +301,18 @@ def test_long_repr_is_cut_and_says_so() -> None:
     text = repr(accord.icc(_measurements()))
     assert len(text.splitlines()) == REPR_LINES
     assert text.splitlines()[-1].startswith("  ... ") and "to_dict()" in text
+
+
+def test_a_long_headline_is_wrapped_not_cut() -> None:
+    # Before: "JudgeAgreement: pandalm-7b: kappa with humans 0.436 vs among humans 0.671,
+    # difference -0.235 (95% C…", the interval cut off at 100 characters.
+    r = accord.read_ratings(accord.datasets.path("pandalm.csv"), item="item", rater="rater",
+                            label="preference")  # fmt: skip
+    res = accord.judge_agreement(r, judge="pandalm-7b", humans=["annotator1", "annotator2",
+                                 "annotator3"], n_boot=0)  # fmt: skip
+    text = repr(res)
+    headline = res._headline()
+    assert " ".join(" ".join(text.splitlines()[:3]).split()).find(headline) >= 0
+    assert "\u2026" not in text.splitlines()[0]
+    assert max(map(len, text.splitlines())) <= REPR_WIDTH
+    assert len(text.splitlines()) <= REPR_LINES

@@ -125,6 +125,24 @@ def _short_value(value: Any) -> str:
     return str(value)
 
 
+#: Lines the headline of a ``repr`` may take before it is cut.
+HEADLINE_LINES = 3
+
+
+def _wrapped(line: str) -> list[str]:
+    """``line`` wrapped at :data:`REPR_WIDTH`, continued lines indented, at most
+    :data:`HEADLINE_LINES` lines (the last cut with an ellipsis).
+
+    >>> [len(line) for line in _wrapped("JudgeAgreement: " + "word " * 30)]
+    [100, 68]
+    """
+    import textwrap
+
+    text = " ".join(line.split())
+    return textwrap.wrap(text, width=REPR_WIDTH, subsequent_indent="    ",
+                         max_lines=HEADLINE_LINES, placeholder=" \u2026") or [text]  # fmt: skip
+
+
 def _clip(line: str, width: int = REPR_WIDTH) -> str:
     line = " ".join(line.split()) if "\n" in line else line
     return line if len(line) <= width else line[: width - 1] + "\u2026"
@@ -173,7 +191,8 @@ class Result:
     def _repr_lines(self) -> list[str]:
         head = type(self).__name__
         headline = self._headline()
-        lines = [_clip(f"{head}: {headline}" if headline else head)]
+        # the headline is the answer: wrapped (up to HEADLINE_LINES lines), not cut
+        lines = _wrapped(f"{head}: {headline}" if headline else head)
         body: list[str] = []
         for name, value in self._fields():
             if (
@@ -185,7 +204,7 @@ class Result:
                 body += [_clip(f"    {v._headline() or type(v).__name__}") for v in value]
             else:
                 body.append(_clip(f"  {name}: {_short_value(value)}"))
-        room = REPR_LINES - 1
+        room = REPR_LINES - len(lines)
         if len(body) > room:
             rest = len(body) - (room - 1)
             body = [*body[: room - 1], f"  ... {rest} more lines (all fields in to_dict())"]
