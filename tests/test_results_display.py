@@ -316,3 +316,12 @@ def test_a_long_headline_is_wrapped_not_cut() -> None:
     assert "\u2026" not in text.splitlines()[0]
     assert max(map(len, text.splitlines())) <= REPR_WIDTH
     assert len(text.splitlines()) <= REPR_LINES
+
+
+def test_a_judge_without_resamples_says_it_has_no_interval() -> None:
+    # Before: "(95% CI nan to nan)" with n_boot=0.
+    r = accord.read_ratings(accord.datasets.path("pandalm.csv"), item="item", rater="rater",
+                            label="preference")  # fmt: skip
+    res = accord.judge_agreement(r, judge="pandalm-7b", n_boot=0)
+    assert res._headline().endswith("(no interval: n_boot=0)")
+    assert "nan" not in res._headline()

@@ -195,10 +195,14 @@ class JudgeAgreement(Record):
 
     def _headline(self) -> str:
         ci = self.difference_interval
+        shown = (
+            f"{self.confidence_level:.0%} CI {ci.low:.3g} to {ci.high:.3g}"
+            if ci.low == ci.low and ci.high == ci.high
+            else "no interval" + (": n_boot=0" if self.n_boot == 0 else "")
+        )
         return (
             f"{self.judge}: kappa with humans {self.judge_human:.3g} vs among humans "
-            f"{self.human_human:.3g}, difference {self.difference:.3g} "
-            f"({self.confidence_level:.0%} CI {ci.low:.3g} to {ci.high:.3g})"
+            f"{self.human_human:.3g}, difference {self.difference:.3g} ({shown})"
         )
 
     def to_frame(self) -> pd.DataFrame:
