@@ -543,13 +543,16 @@ def test_report_judge_needs_epsilon_and_labels() -> None:
 
 @pytest.mark.slow
 def test_report_judge_section_in_headless_chromium(tmp_path: Path, judge_page: Any) -> None:
-    from tests._browser import BrowserUnavailable, visit
+    from tests._browser import BrowserUnavailable, screenshot_dir, visit
 
     path = judge_page.write(tmp_path / "judge.html")
     try:
         seen = visit(path, selectors=("h2", "#judge td", "#judge svg"))
     except BrowserUnavailable as exc:
         pytest.fail(f"the browser test needs Chromium: {exc}")
+    shot = screenshot_dir() / "report-judge-1280.png"
+    shot.write_bytes(seen.screenshot)
+    print(f"screenshot: {shot}")  # shown with pytest -s / -rP
     assert seen.errors == [] and seen.requests == []
     assert "Can the judge replace a rater?" in seen.texts["h2"]
     assert "rater1" in seen.texts["#judge td"]

@@ -232,6 +232,16 @@ def test_report_on_sets_of_labels_headlines_the_set_coefficient(tmp_path: Path) 
     assert head.lstrip().startswith(f"Krippendorff's alpha (MASI distance) {alpha:.3f}")
     assert "Multi-valued alpha (mv-alpha)" in text
     assert "frozenset" not in text and "{a, b} ×2" in text
+    from tests._browser import BrowserUnavailable, screenshot_dir, visit
+
+    try:
+        seen = visit(out, selectors=("h2",), width=1440)
+    except BrowserUnavailable as exc:
+        pytest.fail(f"the browser test needs Chromium: {exc}")
+    assert seen.errors == [] and seen.requests == []
+    shot = screenshot_dir() / "report-sets-1440.png"
+    shot.write_bytes(seen.screenshot)
+    print(f"screenshot: {shot}")  # shown with pytest -s / -rP
 
 
 def test_methods_paragraph_says_what_was_done_without_advice() -> None:
