@@ -95,7 +95,7 @@ def test_judge_section_names_the_weights_of_its_kappas() -> None:
         text,
     )
     assert found is not None, text[:2000]
-    assert "Cohen's kappa 0" not in text.split("Can the judge replace a rater?", 2)[2][:3000]
+    assert "Cohen's kappa 0" not in text.split("Can the judge replace a rater?")[-1][:3000]
     # the same confusion matrix, expanded to label pairs, through scikit-learn
     beside = accord.judge_agreement(
         accord.Ratings.from_long(frame, item="proposal", rater="reviewer", label="level",

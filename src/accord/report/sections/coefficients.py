@@ -68,7 +68,8 @@ def build_coefficients(ctx: Context) -> Section | None:
     blocks: list[Block] = [_forest(ctx, coefs), _table(ctx, coefs, rows, ci_methods)]
     blocks.extend(_per_category(ctx, coefs))
     methods.append(_intervals_note(ctx, ci_methods))
-    return Section("coefficients", "Agreement coefficients", lead, tuple(blocks), tuple(methods))
+    return Section("coefficients", "Agreement coefficients", lead, tuple(blocks), tuple(methods),
+                   nav="Coefficients")  # fmt: skip
 
 
 def _note(row: tuple[Any, float, float]) -> str:

@@ -88,7 +88,7 @@ def build_judge(ctx: Context) -> Section | None:
         blocks += _reference_blocks(beside.gold, "the gold labels", beside.weights)
     blocks.append(Details("Every pair of raters", (_pairs_table(ctx, beside),)))
     lead = _lead(test, beside, humans)
-    return Section("judge", TITLE, lead, tuple(blocks), _methods(ctx, test, beside))
+    return Section("judge", TITLE, lead, tuple(blocks), _methods(ctx, test, beside), nav="Judge")
 
 
 def _lead(test: Any, beside: Any, humans: list[Any]) -> str:

@@ -85,7 +85,8 @@ def build_judge_bias(ctx: Context) -> Section | None:
         methods.append(MethodNote("Length bias", length.method, (CLOPPER1934, MCNEMAR1947)))
     else:
         blocks.append(Note("The log has no length_a and length_b columns: no length test."))
-    return Section("judge-bias", TITLE, _lead(table), tuple(blocks), tuple(methods))
+    return Section("judge-bias", TITLE, _lead(table), tuple(blocks), tuple(methods),
+                   nav="Judge bias")  # fmt: skip
 
 
 def _length_table(frame: Any) -> Table:

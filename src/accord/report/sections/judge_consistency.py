@@ -71,9 +71,8 @@ def build_judge_consistency(ctx: Context) -> Section | None:
     blocks.append(Note(read_rule(ctx, judges)))
     if result.reason:
         blocks.append(Note(f"{result.reason}.", "fair"))
-    return Section(
-        "judge-consistency", TITLE, result._headline() + ".", tuple(blocks), _methods(result)
-    )
+    return Section("judge-consistency", TITLE, result._headline() + ".", tuple(blocks),
+                   _methods(result), nav="Self-agreement")  # fmt: skip
 
 
 def read_rule(ctx: Context, judges: list[Any]) -> str:

@@ -80,7 +80,8 @@ def build_judge_drift(ctx: Context) -> Section | None:
                 "fair",
             )
         )
-    return Section("judge-drift", TITLE, _lead(result), tuple(blocks), _methods(result))
+    return Section("judge-drift", TITLE, _lead(result), tuple(blocks), _methods(result),
+                   nav="Drift")  # fmt: skip
 
 
 def _lead(result: Any) -> str:

@@ -51,7 +51,8 @@ def build_judge_rates(ctx: Context) -> Section | None:
         ),
     )
     blocks: tuple[Block, ...] = (KeyFigures(_figures(result)), _table(ctx, result), *_notes(result))
-    return Section("judge-rates", TITLE, _lead(result), blocks, _methods(result))
+    return Section("judge-rates", TITLE, _lead(result), blocks, _methods(result),
+                   nav="Judged rates")  # fmt: skip
 
 
 def _lead(result: Any) -> str:
