@@ -224,7 +224,9 @@ def test_bootstrap_table_verdict_counts_the_replicates() -> None:
         EXAMPLES / "diagnoses.csv", item="patient", rater="rater", label="diagnosis"
     )
     table = accord.agreement(
-        ratings, coefficients=["fleiss_kappa"], ci="bootstrap", n_boot=400, rng=5
+        ratings,
+        coefficients=["fleiss_kappa"],
+        inference=accord.Inference(ci="bootstrap", n_boot=400, seed=5),
     )
     kappa = table.coefficients[0]
     reps = np.asarray(kappa.replicates)

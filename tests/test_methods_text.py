@@ -91,7 +91,9 @@ def test_weights_and_bootstrap_are_named() -> None:
         EXAMPLES / "birads.csv", item="finding", rater="modality", label="birads", level="ordinal"
     )
     table = accord.agreement(
-        ratings, coefficients=["fleiss_kappa"], ci="bootstrap", n_boot=200, rng=1
+        ratings,
+        coefficients=["fleiss_kappa"],
+        inference=accord.Inference(ci="bootstrap", n_boot=200, seed=1),
     )
     body, _ = _body_and_references(table.methods_text())
     assert "Fleiss' kappa (quadratic weights)" in body

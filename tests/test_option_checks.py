@@ -68,7 +68,10 @@ def test_a_negative_seed_is_a_one_line_error(args: list[str]) -> None:
 @pytest.mark.parametrize("rng", [-1, 1.5, "7", True])
 def test_the_library_refuses_a_seed_numpy_cannot_take(rng: object) -> None:
     with pytest.raises(InvalidInputError, match="'rng' parameter of agreement"):
-        accord.agreement(accord.datasets.load_diagnoses(), ci="bootstrap", n_boot=1000, rng=rng)  # type: ignore[arg-type]
+        accord.agreement(
+            accord.datasets.load_diagnoses(),
+            inference=accord.Inference(ci="bootstrap", n_boot=1000, seed=rng),  # type: ignore[arg-type]
+        )
 
 
 def test_an_unknown_scheduler_is_a_one_line_error() -> None:

@@ -85,6 +85,7 @@ if TYPE_CHECKING:
         stratified_kappa,
     )
     from .agreement.gtheory import DStudy, GStudy, d_study, g_study
+    from .agreement.inference import Inference
     from .agreement.rank import KendallW, kendall_w, mean_spearman
     from .calibration import (
         HodgeRank,
@@ -235,6 +236,7 @@ _EXPORTS: dict[str, str] = {
     "HodgeRank": ".calibration",
     "HtmlReport": ".report",
     "ICCResult": ".agreement",
+    "Inference": ".agreement.inference",
     "InformationalAgreement": ".agreement",
     "IntraclassCorrelation": ".agreement",
     "IntraclassCorrelationREML": ".agreement",
@@ -472,6 +474,7 @@ __all__ = [
     "HodgeRank",
     "HtmlReport",
     "ICCResult",
+    "Inference",
     "InformationalAgreement",
     "IntraRaterICC",
     "IntraclassCorrelation",

@@ -342,8 +342,9 @@ def test_bad_parametrised_weights(scheme: str, pattern: str) -> None:
 
 def test_agreement_threads_the_options_and_says_so() -> None:
     r = accord.datasets.load_diagnoses()
-    table = accord.agreement(r, se="unconditional", test_value=0.4, alternative="greater",
-                             rater_population_size=60)  # fmt: skip
+    table = accord.agreement(r, inference=accord.Inference(
+        se="unconditional", test_value=0.4, alternative="greater", rater_population_size=60
+    ))  # fmt: skip
     rows = {c.name: c for c in table.coefficients}
     assert (
         rows["fleiss_kappa"].standard_error
@@ -361,7 +362,7 @@ def test_agreement_threads_the_options_and_says_so() -> None:
 
 def test_agreement_with_counts_refuses_the_jackknife() -> None:
     with pytest.raises(InvalidInputError, match="rater ids"):
-        accord.agreement([[2, 1], [0, 3], [3, 0]], se="items")
+        accord.agreement([[2, 1], [0, 3], [3, 0]], inference=accord.Inference(se="items"))
 
 
 runner = CliRunner()
@@ -409,7 +410,10 @@ def test_cohen_kappa_tests_a_value() -> None:
 def test_agreement_refuses_bootstrap_intervals_with_the_jackknife() -> None:
     # The table's BCa intervals resample items: conditional on the raters only.
     with pytest.raises(InvalidInputError, match="ci='bootstrap' resamples the items only"):
-        accord.agreement(toy(), se="unconditional", ci="bootstrap", n_boot=1000, rng=0)
+        accord.agreement(
+            toy(),
+            inference=accord.Inference(se="unconditional", ci="bootstrap", n_boot=1000, seed=0),
+        )
 
 
 # --------------------------------------------------------------------------- irrCAC

@@ -465,7 +465,11 @@ def test_agreement_table_levels() -> None:
     scores = accord.Ratings.from_wide(np.asarray(REF["icc"]["scores"], float), level="interval")
     with_icc = accord.agreement(scores, coefficients=["icc", "krippendorff_alpha"])
     assert [c.name for c in with_icc.coefficients].count("icc") == 6  # single and average
-    boot = accord.agreement(r, coefficients=["fleiss_kappa"], ci="bootstrap", n_boot=50, rng=0)
+    boot = accord.agreement(
+        r,
+        coefficients=["fleiss_kappa"],
+        inference=accord.Inference(ci="bootstrap", n_boot=50, seed=0),
+    )
     assert "BCa" in boot.to_frame()["ci_method"].iloc[0]
     with pytest.raises(accord.InvalidInputError, match="'coefficients'"):
         accord.agreement(r, coefficients=["kappa"])

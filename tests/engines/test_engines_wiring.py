@@ -205,7 +205,11 @@ def test_agreement_engine_errors(frame: pd.DataFrame, files: list[Path]) -> None
         accord.agreement(ratings, engine="spark")  # type: ignore[arg-type]
     with pytest.raises(accord.InvalidInputError, match="Conger's and Light's kappa"):
         accord.agreement(
-            files, engine="stream", **COLS, coefficients=["conger_kappa"], ci="bootstrap"
+            files,
+            engine="stream",
+            **COLS,
+            coefficients=["conger_kappa"],
+            inference=accord.Inference(ci="bootstrap"),
         )
 
 

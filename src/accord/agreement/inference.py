@@ -30,7 +30,7 @@ __all__ = [
     "SE_KINDS",
     "BootstrapOnly",
     "CIKind",
-    "RaterSampling",
+    "Inference",
     "SEKind",
     "bootstrap",
     "bootstrap_ci_description",
@@ -340,20 +340,65 @@ def rater_variance(values: FloatArray, rater_population_size: float | None) -> f
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class RaterSampling:
-    """The inference options of a chance-corrected coefficient beyond the sampling of items:
-    which standard error (``se``), the finite-population correction of the raters, and the
-    test against ``test_value`` (kappaetc's ``se()``, ``nraters()`` and ``testvalue()``).
+class Inference:
+    """The inference options of the agreement coefficients, as one value.
+
+    :func:`accord.agreement` and :func:`accord.report` take it as ``inference=``.
+
+    Parameters
+    ----------
+    ci : {"analytic", "bootstrap"}, default "analytic"
+        ``"bootstrap"`` resamples items ``n_boot`` times and the intervals become BCa
+        intervals.
+    confidence_level : float, default 0.95
+        The level of the report's intervals (:func:`accord.agreement`'s table is at 95%).
+    n_boot : int, default 2000
+        Bootstrap replicates.
+    seed : Generator, int or None, default None
+        The random generator of the bootstrap (``None``: a fresh one).
+    population_size : float, optional
+        Items in the population (finite-population correction).
+    se : {"raters", "items", "unconditional"}, default "raters"
+        The standard error of the chance-corrected coefficients (kappaetc's ``se()``):
+        conditional on the raters, on the items (a jackknife over raters) or both.
+    rater_population_size : float, optional
+        Raters in the population (kappaetc's ``nraters()``).
+    test_value : float, default 0
+        The p-values test ``statistic = test_value`` (kappaetc's ``testvalue()``).
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The alternative of those tests.
+
+    Examples
+    --------
+    >>> import accord
+    >>> r = accord.datasets.load_diagnoses()
+    >>> table = accord.agreement(r, coefficients=["fleiss_kappa"],
+    ...                          inference=accord.Inference(test_value=0.4))
+    >>> row = table.coefficients[0]
+    >>> round(row.statistic, 3), row.test_value
+    (0.43, 0.4)
     """
 
+    ci: str = "analytic"
+    confidence_level: float = 0.95
+    n_boot: int = 2000
+    seed: RngLike = None
+    population_size: float | None = None
     se: str = "raters"
     rater_population_size: float | None = None
     test_value: float = 0.0
     alternative: str = "two-sided"
 
     def check(self, owner: str) -> None:
-        """Refuse an unknown ``se`` or ``alternative``, a test value that is no finite
-        number, or a rater population that is no positive number."""
+        """Refuse an unknown ``ci``, ``se`` or ``alternative``, a bad ``n_boot``, a
+        confidence level outside (0, 1), a test value that is no finite number, or a rater
+        population that is no positive number."""
+        check_ci(self.ci, self.n_boot, owner)
+        level = self.confidence_level
+        if isinstance(level, bool) or not isinstance(level, int | float) or not 0 < level < 1:
+            raise InvalidInputError(
+                bad_parameter(owner, "confidence_level", "a number in (0, 1)", level)
+            )
         if self.se not in SE_KINDS:
             raise InvalidInputError(bad_choice(owner, "se", SE_KINDS, self.se))
         alternatives = ("two-sided", "greater", "less")

@@ -43,7 +43,7 @@ from ._counts import (
 from ._shared import cols_dot, identity_weights, is_sparse, rows_dot
 from .inference import (
     CIKind,
-    RaterSampling,
+    Inference,
     SEKind,
     bootstrap,
     check_ci,
@@ -358,7 +358,12 @@ def krippendorff_alpha(
     """
     refuse_read_options("krippendorff_alpha", read_options)
     check_ci(ci, n_boot, "krippendorff_alpha")
-    sampling = RaterSampling(se, rater_population_size, test_value, alternative)
+    sampling = Inference(
+        se=se,
+        rater_population_size=rater_population_size,
+        test_value=test_value,
+        alternative=alternative,
+    )
     sampling.check("krippendorff_alpha")
     options: dict[str, Any] = dict(level=level, weights=weights, distance=distance,
                                    categories=categories)  # fmt: skip
@@ -378,7 +383,7 @@ def krippendorff_alpha(
 
 def _plain_result(result: Coefficient) -> dict[str, Any]:
     """The statistic, standard error and reason of a result, as the fields a
-    :class:`~accord.agreement.inference.RaterSampling` reads."""
+    :class:`~accord.agreement.inference.Inference` reads."""
     return dict(statistic=result.statistic, standard_error=result.standard_error,
                 reason=result.reason, method=result.method)  # fmt: skip
 

@@ -47,7 +47,7 @@ from ._counts import (
 from ._shared import chunks, cols_dot, is_identity, is_sparse, rows_dot
 from .inference import (
     CIKind,
-    RaterSampling,
+    Inference,
     SEKind,
     bootstrap,
     check_ci,
@@ -378,7 +378,7 @@ def _estimate(
     ci: CIKind,
     n_boot: int,
     rng: RngLike,
-    sampling: RaterSampling = RaterSampling(),
+    sampling: Inference = Inference(),
 ) -> tuple[CountsView, dict[str, Any]]:
     """The counts view and the fields of one member's result (Conger's kappa reads the
     ratings; the others the analytic view of the item counts), with the standard error
@@ -719,7 +719,12 @@ def percent_agreement(
         ci,
         n_boot,
         rng,
-        RaterSampling(se, rater_population_size, test_value, alternative),
+        Inference(
+            se=se,
+            rater_population_size=rater_population_size,
+            test_value=test_value,
+            alternative=alternative,
+        ),
     )
     return Coefficient(**fields)
 
@@ -875,7 +880,12 @@ def fleiss_kappa(
         ci,
         n_boot,
         rng,
-        RaterSampling(se, rater_population_size, test_value, alternative),
+        Inference(
+            se=se,
+            rater_population_size=rater_population_size,
+            test_value=test_value,
+            alternative=alternative,
+        ),
     )
     if fields["weights"] == "identity" and math.isfinite(fields["statistic"]):
         n = d.items.n
@@ -955,7 +965,12 @@ def gwet_ac1(
         ci,
         n_boot,
         rng,
-        RaterSampling(se, rater_population_size, test_value, alternative),
+        Inference(
+            se=se,
+            rater_population_size=rater_population_size,
+            test_value=test_value,
+            alternative=alternative,
+        ),
     )
     return Coefficient(**fields)
 
@@ -1030,7 +1045,12 @@ def gwet_ac2(
         ci,
         n_boot,
         rng,
-        RaterSampling(se, rater_population_size, test_value, alternative),
+        Inference(
+            se=se,
+            rater_population_size=rater_population_size,
+            test_value=test_value,
+            alternative=alternative,
+        ),
     )
     return Coefficient(**fields)
 
@@ -1102,7 +1122,12 @@ def brennan_prediger(
         ci,
         n_boot,
         rng,
-        RaterSampling(se, rater_population_size, test_value, alternative),
+        Inference(
+            se=se,
+            rater_population_size=rater_population_size,
+            test_value=test_value,
+            alternative=alternative,
+        ),
     )
     return Coefficient(**fields)
 
@@ -1185,6 +1210,11 @@ def conger_kappa(
         ci,
         n_boot,
         rng,
-        RaterSampling(se, rater_population_size, test_value, alternative),
+        Inference(
+            se=se,
+            rater_population_size=rater_population_size,
+            test_value=test_value,
+            alternative=alternative,
+        ),
     )
     return Coefficient(**fields)

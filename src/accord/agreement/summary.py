@@ -32,7 +32,7 @@ from ._statistics import (
     study_design,
 )
 from .icc import ICCMethod, icc, icc_from_statistics
-from .inference import CIKind, RaterSampling, SEKind, check_ci
+from .inference import CIKind, Inference, SEKind, check_ci
 from .pairwise import light_kappa
 from .weights import ManyCategoriesError
 
@@ -219,7 +219,7 @@ def agreement_table(
     gen = _generator(rng)
     ratings = data if isinstance(data, Ratings) else None
     if se != "raters":
-        RaterSampling(se).check_raters(d.ratings, "agreement")
+        Inference(se=se).check_raters(d.ratings, "agreement")
 
     def light() -> Coefficient:
         view: Any = d  # the counts view: Light shares its statistics (item terms, pair tables)
@@ -325,7 +325,7 @@ def agreement_from_statistics(
     check_ci(ci, n_boot, "agreement")
     wanted, left_out = _for_level(check_coefficients(coefficients), coefficients, stats.level)
     if se != "raters":  # statistics hold no rater ids
-        RaterSampling(se).check_raters(None, "agreement")
+        Inference(se=se).check_raters(None, "agreement")
     if scores is None:
         wanted.discard("icc")
     if ci == "bootstrap":
@@ -364,7 +364,12 @@ def _sampling(
     """The standard-error and test keywords of every coefficient of the family, checked
     once for the table: the table's bootstrap intervals resample items only, so they go
     with the standard error conditional on the raters."""
-    RaterSampling(se, rater_population_size, test_value, alternative).check("agreement")
+    Inference(
+        se=se,
+        rater_population_size=rater_population_size,
+        test_value=test_value,
+        alternative=alternative,
+    ).check("agreement")
     if ci == "bootstrap" and se != "raters":
         raise InvalidInputError(
             f"{option('ci', 'bootstrap')} resamples the items only (its intervals are "

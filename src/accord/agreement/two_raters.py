@@ -38,7 +38,7 @@ from ..information import entropy
 from ._tables import specific_ratio
 from .inference import (
     BootstrapOnly,
-    RaterSampling,
+    Inference,
     bootstrap_ci_method,
     check_n_boot,
     population_factor,
@@ -667,7 +667,7 @@ def cohen_kappa(
     0.3478
     """
     refuse_read_options("cohen_kappa", read_options)
-    sampling = RaterSampling(test_value=test_value, alternative=alternative)
+    sampling = Inference(test_value=test_value, alternative=alternative)
     sampling.check("cohen_kappa")
     res = _cohen_kappa(data, y, weights, agreement_weights, disagreement_weights, categories,
                        raters, population_size)  # fmt: skip

@@ -379,7 +379,7 @@ def agree(
             coefficients=chosen if shown is None else shown,
             weights=weights,
             icc_method=icc_method,  # type: ignore[arg-type]
-            **interval,
+            inference=as_inference(interval),
         )
         done_with(progress)
         render(
@@ -393,6 +393,15 @@ def agree(
             left_out=shown is not None,
             inference=interval,
         )
+
+
+def as_inference(interval: dict[str, Any]) -> Any:
+    """The :class:`~accord.Inference` of the ``interval`` keywords (``ci`` to
+    ``population_size``, as the coefficients take them)."""
+    from ..agreement.inference import Inference
+    from ..front.agreement import MOVED_TO_INFERENCE
+
+    return Inference(**{MOVED_TO_INFERENCE[key]: value for key, value in interval.items()})
 
 
 def _agree_sets(
@@ -428,7 +437,7 @@ def _agree_sets(
             table = agreement(
                 command_source(path, shared, files, progress, multi_label=True),
                 distance=distance,  # type: ignore[arg-type]
-                **interval,
+                inference=as_inference(interval),
             )
             done_with(progress)
             render(table.report, list(table.coefficients), shared.fmt, shared.output,

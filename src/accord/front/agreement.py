@@ -10,12 +10,13 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from .._deprecated import moved_keywords
 from .._errors import InvalidInputError, option
-from .._types import Alternative, FloatArray, IntArray, RngLike
+from .._types import FloatArray, IntArray, RngLike
 from .._validate import announce, check_choice
 from ..agreement._statistics import ItemSums
 from ..agreement.icc import ICCMethod
-from ..agreement.inference import CIKind, SEKind, check_ci
+from ..agreement.inference import CIKind, Inference
 from ..agreement.many_raters import WeightsLike, krippendorff_alpha
 from ..agreement.multi_valued import multi_valued_alpha
 from ..agreement.set_distances import SetDistance
@@ -50,16 +51,9 @@ def agreement(
     *,
     coefficients: Sequence[str] | None = None,
     weights: WeightsLike | None = None,
-    population_size: float | None = None,
-    ci: CIKind = "analytic",
-    n_boot: int = 2000,
-    rng: RngLike = None,
     distance: SetDistance | None = None,
     icc_method: ICCMethod = "auto",
-    se: SEKind = "raters",
-    rater_population_size: float | None = None,
-    test_value: float = 0.0,
-    alternative: Alternative = "two-sided",
+    inference: Inference | None = None,
     **read_options: Any,
 ) -> AgreementTable:
     """Every agreement coefficient that applies to the data's level, in one table.
@@ -82,33 +76,26 @@ def agreement(
     weights : str or array_like of shape (q, q), optional
         Weights of the weighted rows. Default: none for nominal data, ``"quadratic"`` for
         ordinal, interval and ratio data.
-    population_size : float, optional
-        Items in the population (finite-population correction).
-    ci : {"analytic", "bootstrap"}, default "analytic"
-        ``"bootstrap"`` resamples items ``n_boot`` times for every coefficient and the
-        table's intervals become BCa intervals.
-    n_boot : int, default 2000
-    rng : Generator, int or None
     distance : {"masi", "jaccard"}, optional
         With ``multi_label=True``: the distance between two sets (default ``"masi"``).
     icc_method : {"auto", "anova", "reml"}, default "auto"
         The ICCs' fit and interval, as ``method`` of :func:`accord.icc`: ``"auto"`` the
         ANOVA with F intervals on a complete design and REML with profile-likelihood
         intervals otherwise; ``"reml"`` the REML intervals on a complete design too.
-    se : {"raters", "items", "unconditional"}, default "raters"
-        The standard error of the chance-corrected coefficients (kappaetc's ``se()``):
-        conditional on the raters (generalises to other items rated by these raters),
-        conditional on the items (a jackknife over raters: to other raters of these items)
-        or unconditional (both); see :func:`accord.percent_agreement` and the inference
-        options page of the docs. The last two need the ratings with rater ids in memory
-        and three or more raters. Light's kappa and the ICCs keep their own inference.
-    rater_population_size : float, optional
-        Raters in the population (finite-population correction of the variance over
-        raters, kappaetc's ``nraters()``).
-    test_value : float, default 0
-        The p-values test ``statistic = test_value`` (kappaetc's ``testvalue()``).
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
-        The alternative of those tests (``"greater"``: H0 ``statistic <= test_value``).
+    inference : Inference, optional
+        The interval and test options (:class:`accord.Inference`): ``ci``
+        ({"analytic", "bootstrap"}: ``"bootstrap"`` resamples items ``n_boot`` times for
+        every coefficient and the table's intervals become BCa intervals), ``n_boot``,
+        ``seed`` (the bootstrap's random generator), ``population_size`` (items in the
+        population), ``se`` ({"raters", "items", "unconditional"}: the standard error of
+        the chance-corrected coefficients, kappaetc's ``se()``; the last two need the
+        ratings with rater ids in memory and three or more raters; Light's kappa and the
+        ICCs keep their own inference), ``rater_population_size`` (kappaetc's
+        ``nraters()``), ``test_value`` and ``alternative`` of the p-values. The table's
+        intervals are at 95%: ``confidence_level`` is the report's. Default:
+        ``Inference()``. The old keywords (``ci=``, ``n_boot=``, ``rng=``,
+        ``population_size=``, ``se=``, ``rater_population_size=``, ``test_value=``,
+        ``alternative=``) still work, with a :class:`DeprecationWarning`.
 
     **read_options
         The fields of :class:`~accord.Source`, as :func:`accord.source` takes them:
@@ -171,9 +158,10 @@ def agreement(
     >>> [(c.name, round(c.statistic, 3)) for c in table.coefficients]
     [('percent_agreement', 0.556), ('fleiss_kappa', 0.43)]
     """
+    inference = inference_option(inference, read_options)
     src = as_source(data, "agreement", **read_options)
     data, engine, level, multi_label = src.data, src.engine, src.level, src.multi_label
-    check_ci(ci, n_boot, "agreement")
+    ci = inference.ci
     wanted = check_coefficients(coefficients)
     check_engine(engine, "agreement")
     _check_sets_options(multi_label, distance, coefficients, weights)
@@ -181,15 +169,15 @@ def agreement(
     estimates: dict[str, Any] = dict(
         coefficients=coefficients,
         weights=weights,
-        population_size=population_size,
-        ci=ci,
-        n_boot=n_boot,
-        rng=rng,
+        population_size=inference.population_size,
+        ci=inference.ci,
+        n_boot=inference.n_boot,
+        rng=inference.seed,
         icc_method=icc_method,
-        se=se,
-        rater_population_size=rater_population_size,
-        test_value=test_value,
-        alternative=alternative,
+        se=inference.se,
+        rater_population_size=inference.rater_population_size,
+        test_value=inference.test_value,
+        alternative=inference.alternative,
     )
     columns: Any = src.read_options()
     categories = src.categories
@@ -243,6 +231,38 @@ def agreement(
         scores=scores,
         **estimates,
     )
+
+
+#: The keywords of :func:`agreement` that moved into :class:`~accord.Inference`.
+MOVED_TO_INFERENCE = {
+    "ci": "ci",
+    "n_boot": "n_boot",
+    "rng": "seed",
+    "population_size": "population_size",
+    "se": "se",
+    "rater_population_size": "rater_population_size",
+    "test_value": "test_value",
+    "alternative": "alternative",
+}
+
+
+def inference_option(inference: Inference | None, read_options: dict[str, Any]) -> Inference:
+    """:func:`agreement`'s ``inference``, from the deprecated keywords of ``read_options``
+    when they are given (taken out of it), checked; its confidence level must be 95%."""
+    if inference is not None and not isinstance(inference, Inference):
+        raise InvalidInputError(
+            f"agreement: inference must be an accord.Inference, not {type(inference).__name__}"
+        )
+    out = moved_keywords("agreement", read_options, inference, MOVED_TO_INFERENCE, Inference,
+                         "inference=accord.Inference", stacklevel=5)  # fmt: skip
+    out = Inference() if out is None else out
+    out.check("agreement")
+    if out.confidence_level != 0.95:
+        raise InvalidInputError(
+            f"agreement: the table's intervals are at 95%, not confidence_level="
+            f"{out.confidence_level!r}; the level is an option of accord.report"
+        )
+    return out
 
 
 def rater_pair_tables(data: Any, *, max_cells: int = 50_000_000) -> PairTables | None:

@@ -719,9 +719,14 @@ def _inference(
 ) -> dict[str, Any]:
     """The agreement table's inference options (as :func:`accord.agreement` takes them),
     checked; refused, naming them, on a page without labels, where nothing would use them."""
-    from ..agreement.inference import RaterSampling
+    from ..agreement.inference import Inference
 
-    sampling = RaterSampling(se, rater_population_size, test_value, alternative)
+    sampling = Inference(
+        se=se,
+        rater_population_size=rater_population_size,
+        test_value=test_value,
+        alternative=alternative,
+    )
     sampling.check("report")
     given = {
         "weights": weights is not None,
@@ -736,7 +741,7 @@ def _inference(
             f"{', '.join(named)}: options of the agreement coefficients, "
             "which need the labels; give the label column too"
         )
-    return dataclasses.asdict(sampling)
+    return {name: getattr(sampling, name) for name in given if name != "weights"}
 
 
 def _check_regression(regression: str, error_ratio: float) -> None:

@@ -193,6 +193,7 @@ class Context:
     def agreement_table(self) -> Any:
         """``accord.agreement`` on the ratings, computed once (for measurements: the ICC and
         alpha at the data's level)."""
+        from ..agreement.inference import Inference
         from ..front.agreement import agreement
 
         sets = self.multi_label or bool(getattr(self.ratings, "multi_label", False))
@@ -202,7 +203,7 @@ class Context:
             chosen["weights"] = self.weights
         return self.cached(
             "agreement",
-            lambda: agreement(self.data, **chosen, **self.inference),
+            lambda: agreement(self.data, **chosen, inference=Inference(**self.inference)),
         )
 
     @property
