@@ -120,6 +120,9 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
     "RaterCategoryCounts": lambda _: accord.RaterCategoryCounts.from_ratings(_diagnoses()),
     "RatingStatistics": _rating_statistics,
     "Ratings": lambda _: _diagnoses(),
+    "Inference": lambda _: accord.Inference(
+        se="items", rater_population_size=20, test_value=0.6, alternative="greater"
+    ),
     "Source": lambda _: accord.source(
         EXAMPLES / "diagnoses.csv",
         item="patient",

@@ -343,7 +343,7 @@ def rater_variance(values: FloatArray, rater_population_size: float | None) -> f
 class Inference:
     """The inference options of the agreement coefficients, as one value.
 
-    :func:`accord.agreement` and :func:`accord.report` take it as ``inference=``.
+    :func:`accord.agreement` takes it as ``inference=``.
 
     Parameters
     ----------
@@ -351,7 +351,8 @@ class Inference:
         ``"bootstrap"`` resamples items ``n_boot`` times and the intervals become BCa
         intervals.
     confidence_level : float, default 0.95
-        The level of the report's intervals (:func:`accord.agreement`'s table is at 95%).
+        The level of the intervals (:func:`accord.agreement`'s table is at 95% and refuses
+        another level).
     n_boot : int, default 2000
         Bootstrap replicates.
     seed : Generator, int or None, default None
@@ -388,6 +389,22 @@ class Inference:
     rater_population_size: float | None = None
     test_value: float = 0.0
     alternative: str = "two-sided"
+
+    def __repr__(self) -> str:
+        """The fields set to other than their default, wrapped at 100 characters.
+
+        >>> Inference(se="items", test_value=0.6)
+        Inference(se='items', test_value=0.6)
+        """
+        import textwrap
+
+        given = [
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) is not f.default and getattr(self, f.name) != f.default
+        ]
+        text = "Inference(" + ", ".join(given) + ")"
+        return "\n".join(textwrap.wrap(text, width=100, subsequent_indent="    "))
 
     def check(self, owner: str) -> None:
         """Refuse an unknown ``ci``, ``se`` or ``alternative``, a bad ``n_boot``, a
