@@ -725,6 +725,22 @@ def write_csv(frame: Any, output: Path | None) -> None:
     write_text(csv_text(frame), output)
 
 
+def wrote_for_machines(
+    result: Any, rows: list[dict[str, Any]], fmt: OutputFormat, output: Path | None
+) -> bool:
+    """Write ``result`` as JSON (its ``to_dict()``) or ``rows`` as CSV when ``fmt`` asks for
+    a machine's format; whether it did (else the caller prints its table)."""
+    if fmt is OutputFormat.json:
+        write_json(result.to_dict(), output)
+        return True
+    if fmt is OutputFormat.csv:
+        import pandas as pd
+
+        write_csv(pd.DataFrame(rows), output)
+        return True
+    return False
+
+
 def write_json(payload: Any, output: Path | None) -> None:
     """Write a result's ``to_dict()`` (or a dict of them) as JSON to ``output`` or to standard
     output, in the envelope every command shares (:func:`json_envelope`)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ._common import OutputFormat, print_table, write_csv, write_json
+from ._common import OutputFormat, print_table, wrote_for_machines
 
 #: The input formats that carry relations, and those that carry attributes.
 RELATION_FORMATS = ("brat", "label-studio", "webanno")
@@ -59,14 +59,8 @@ def _relation_rows(result: Any) -> list[dict[str, Any]]:
 
 def render_relations(result: Any, fmt: OutputFormat, output: Path | None) -> None:
     """Print or write a :class:`accord.RelationAgreement` in the chosen format."""
-    if fmt is OutputFormat.json:
-        write_json(result.to_dict(), output)
-        return
     rows = _relation_rows(result)
-    if fmt is OutputFormat.csv:
-        import pandas as pd
-
-        write_csv(pd.DataFrame(rows), output)
+    if wrote_for_machines(result, rows, fmt, output):
         return
     title = (
         f"relation agreement: {result.n_annotators} annotators, {result.n_documents} "
@@ -87,9 +81,6 @@ def render_relations(result: Any, fmt: OutputFormat, output: Path | None) -> Non
 
 def render_attributes(result: Any, fmt: OutputFormat, output: Path | None) -> None:
     """Print or write a :class:`accord.AttributeAgreement` in the chosen format."""
-    if fmt is OutputFormat.json:
-        write_json(result.to_dict(), output)
-        return
     rows = [
         {"attribute": rec["attribute"], "pair": f"{rec['annotator_a']} ~ {rec['annotator_b']}",
          "matched": rec["n_matched"], "agree": rec["n_agree"], "agreement": rec["agreement"]}
@@ -104,10 +95,7 @@ def render_attributes(result: Any, fmt: OutputFormat, output: Path | None) -> No
                      "matched": int(result.table["n_matched"].sum()),
                      "agree": int(result.table["n_agree"].sum()),
                      "agreement": result.statistic})  # fmt: skip
-    if fmt is OutputFormat.csv:
-        import pandas as pd
-
-        write_csv(pd.DataFrame(rows), output)
+    if wrote_for_machines(result, rows, fmt, output):
         return
     title = (
         f"attribute agreement: {result.n_annotators} annotators, {result.n_documents} "

@@ -17,8 +17,7 @@ from ._common import (
     check_output,
     print_table,
     shared_options,
-    write_csv,
-    write_json,
+    wrote_for_machines,
 )
 from ._span_relations import read_links, render_attributes, render_relations
 
@@ -187,10 +186,6 @@ def _pair_rows(table: Any, scope: str, mean: float, sd: float, pooled: float) ->
 
 def render(result: Any, fmt: OutputFormat, output: Path | None) -> None:
     """Print or write a :class:`accord.SpanAgreement` in the chosen format."""
-
-    if fmt is OutputFormat.json:
-        write_json(result.to_dict(), output)
-        return
     summary = [
         {
             "scope": "overall",
@@ -211,10 +206,7 @@ def render(result: Any, fmt: OutputFormat, output: Path | None) -> None:
                     **{k: rec[k] for k in list(summary[0])[1:]},
                 }
             )
-    if fmt is OutputFormat.csv:
-        import pandas as pd
-
-        write_csv(pd.DataFrame(summary), output)
+    if wrote_for_machines(result, summary, fmt, output):
         return
     rows = _pair_rows(result.pairs, "overall", result.statistic, result.sd, result.pooled)
     if result.groups is not None and result.group_pairs is not None:
@@ -282,14 +274,8 @@ def _unitizing_rows(result: Any) -> list[dict[str, Any]]:
 
 def render_unitizing(result: Any, fmt: OutputFormat, output: Path | None) -> None:
     """Print or write a unitizing alpha result in the chosen format."""
-    if fmt is OutputFormat.json:
-        write_json(result.to_dict(), output)
-        return
     rows = _unitizing_rows(result)
-    if fmt is OutputFormat.csv:
-        import pandas as pd
-
-        write_csv(pd.DataFrame(rows), output)
+    if wrote_for_machines(result, rows, fmt, output):
         return
     columns = ["scope", "measure", "alpha"] + (
         ["observed", "expected"] if result.name == "unitizing_alpha_1995" else ["coverage"]
@@ -319,14 +305,8 @@ def render_unitizing(result: Any, fmt: OutputFormat, output: Path | None) -> Non
 
 def render_gamma(result: Any, fmt: OutputFormat, output: Path | None) -> None:
     """Print or write a :class:`accord.Gamma` in the chosen format."""
-    if fmt is OutputFormat.json:
-        write_json(result.to_dict(), output)
-        return
     rows = result.figures()
-    if fmt is OutputFormat.csv:
-        import pandas as pd
-
-        write_csv(pd.DataFrame(rows), output)
+    if wrote_for_machines(result, rows, fmt, output):
         return
     title = (
         f"gamma: {result.n_annotators} annotators, {result.n_documents} documents, "
