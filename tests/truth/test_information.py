@@ -39,11 +39,16 @@ def _joint(theta: np.ndarray, n: np.ndarray) -> np.ndarray:
     return np.log(pi)[None, :] + np.einsum("irl,rcl->ic", n, np.log(e))
 
 
-def _log_likelihood(theta: np.ndarray, n: np.ndarray, gold: np.ndarray) -> float:
-    """Gold items (gold >= 0) enter with their known label: log P(ratings, label)."""
+def _log_likelihood(
+    theta: np.ndarray, n: np.ndarray, gold: np.ndarray, smoothing: float = 0.0
+) -> float:
+    """Gold items (gold >= 0) enter with their known label: log P(ratings, label); a
+    pseudo-count adds ``smoothing * sum log E`` (the log of a Dirichlet prior on each
+    confusion row, up to a constant), the objective whose maximum the smoothed M step finds."""
     joint = _joint(theta, n)
     known = gold >= 0
-    return float(logsumexp(joint[~known], axis=1).sum() + joint[known, gold[known]].sum())
+    penalty = smoothing * np.log(_unpack(theta, n.shape[1], n.shape[2])[1]).sum()
+    return float(logsumexp(joint[~known], axis=1).sum() + joint[known, gold[known]].sum() + penalty)
 
 
 def _accuracy(theta: np.ndarray, n: np.ndarray, gold: np.ndarray) -> np.ndarray:
@@ -71,19 +76,28 @@ def _jacobian(f, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
     return np.column_stack([(f(x + d) - f(x - d)) / (2 * h) for d in np.eye(x.size) * h])
 
 
-@pytest.mark.parametrize(("n_raters", "q", "seed", "n_gold"), [(3, 2, 23, 0), (4, 3, 31, 0),
-                                                               (3, 2, 23, 40)])  # fmt: skip
-def test_standard_errors_match_the_finite_difference_hessian(n_raters, q, seed, n_gold) -> None:
+@pytest.mark.parametrize(
+    ("n_raters", "q", "seed", "n_gold", "smoothing"),
+    [(3, 2, 23, 0, 0.0), (4, 3, 31, 0, 0.0), (3, 2, 23, 40, 0.0), (3, 2, 23, 0, 0.5),
+     (4, 3, 31, 20, 2.0)],
+)  # fmt: skip
+def test_standard_errors_match_the_finite_difference_hessian(
+    n_raters, q, seed, n_gold, smoothing
+) -> None:
     ratings, _, truth = draw("dawid-skene", 300, n_raters, q, seed=seed, density=0.9)
     gold = np.full(ratings.n_items, -1)
     gold[:n_gold] = truth[ratings.items[:n_gold].astype(int)]
     known = {ratings.items[i]: int(gold[i]) for i in range(n_gold)}
     fit = accord.rater_model(ratings, interval="observed-information", n_bootstrap=0,
-                             tol=1e-14, max_iter=5000, level=0.9, gold=known or None)  # fmt: skip
+                             tol=1e-14, max_iter=5000, level=0.9, gold=known or None,
+                             smoothing=smoothing)  # fmt: skip
     assert fit.n_gold == n_gold
     n = _counts(ratings)
     theta = np.concatenate([fit.prevalence[: q - 1], fit.confusion[:, :, : q - 1].ravel()])
-    hess = _hessian(lambda t: _log_likelihood(t, n, gold), theta)
+    # the fit is the maximum of the (penalised) objective: its gradient vanishes there
+    score = _jacobian(lambda t: np.array([_log_likelihood(t, n, gold, smoothing)]), theta)
+    assert np.abs(score).max() < 1e-3
+    hess = _hessian(lambda t: _log_likelihood(t, n, gold, smoothing), theta)
     grad = _jacobian(lambda t: _accuracy(t, n, gold), theta)
     expected = np.sqrt(np.einsum("rp,pr->r", grad, np.linalg.solve(-hess, grad.T)))
     raters = fit.raters
@@ -111,13 +125,13 @@ def test_the_other_intervals_still_come_from_the_bootstrap() -> None:
     assert "The other intervals (95%) are percentile intervals of 30 bootstrap" in text
 
 
-@pytest.mark.parametrize("options", [{"model": "mace"}, {"smoothing": 0.5}])
-def test_observed_information_needs_the_plain_dawid_skene_likelihood(options) -> None:
+@pytest.mark.parametrize("model", ["mace", "one-coin", "glad"])
+def test_observed_information_needs_the_dawid_skene_likelihood(model) -> None:
     ratings, _, _ = draw("dawid-skene", 30, 3, 2, seed=4)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with pytest.raises(InvalidInputError, match="needs model='dawid-skene' and smoothing=0"):
+        with pytest.raises(InvalidInputError, match="needs model='dawid-skene'"):
             accord.rater_model(ratings, interval="observed-information", n_bootstrap=0,
-                               **options)  # fmt: skip
+                               model=model)  # fmt: skip
     with pytest.raises(InvalidInputError, match="'interval' parameter of rater_model"):
         accord.rater_model(ratings, interval="wald", n_bootstrap=0)

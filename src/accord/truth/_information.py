@@ -14,6 +14,11 @@ reads
 cells) and ``sbar_i = sum_c T_ic s_ic`` the score of the observed log-likelihood. A rater's
 accuracy ``sum_n T[i_n, l_n] / n_r`` moves with the posteriors, ``dT_ic = T_ic (s_ic -
 sbar_i)``, which gives its gradient; gold items (their posteriors clamped) hold it fixed.
+
+With a pseudo-count ``s`` in the M step (``smoothing=``) the fit is the maximum of the
+log-likelihood plus ``s sum_{r,c,k} log E_rck`` (the mode under a Dirichlet prior), and the
+information is that of this penalised log-likelihood: ``s / E^2`` joins each confusion
+row's block of the complete-data information (the Laplace approximation of the posterior).
 """
 
 from __future__ import annotations
@@ -77,14 +82,19 @@ def _scores(design: Design, params: Params, idx_pi: IntArray, idx_e: IntArray, p
 
 
 def _complete_information(
-    design: Design, params: Params, posterior: FloatArray, idx: tuple[IntArray, IntArray, int]
+    design: Design,
+    params: Params,
+    posterior: FloatArray,
+    idx: tuple[IntArray, IntArray, int],
+    smoothing: float,
 ) -> FloatArray:
-    """``sum_i sum_c T_ic H_ic``: the expected complete-data information, shape (p, p)."""
+    """``sum_i sum_c T_ic H_ic``: the expected complete-data information, shape (p, p), with
+    the curvature of the Dirichlet pseudo-counts ``smoothing`` in every confusion row."""
     idx_pi, idx_e, p = idx
     out = np.zeros((p, p))
     t = posterior[design.rated].sum(axis=0)
     _simplex_block(out, t, params.prior, idx_pi)
-    counts = expected_counts(design, posterior)
+    counts = expected_counts(design, posterior) + smoothing
     for r in range(design.n_raters):
         for c in range(design.q):
             _simplex_block(out, counts[r, c], params.confusion[r, c], idx_e[r, c])
@@ -101,11 +111,16 @@ def _simplex_block(out: FloatArray, n: FloatArray, prob: FloatArray, idx: IntArr
     out[at, at] += n[free] / prob[free] ** 2
 
 
-def accuracy_standard_errors(design: Design, params: Params, posterior: FloatArray) -> FloatArray:
+def accuracy_standard_errors(
+    design: Design, params: Params, posterior: FloatArray, smoothing: float = 0.0
+) -> FloatArray:
     """The standard error of each rater's accuracy (``sum_n T[i_n, l_n] / n_r``) from the
     observed information of the Dawid-Skene model at ``params`` (Louis 1982) by the delta
     method, shape (n_raters,); NaN where the information cannot be inverted or the rater
-    has no rating."""
+    has no rating. With ``smoothing`` (the pseudo-count of the M step, whose fit maximises
+    the log-likelihood plus ``smoothing * sum log E``) it is the information of that
+    penalised log-likelihood: the pseudo-counts add their curvature to the complete-data
+    information and nothing to the scores' covariance, being no data."""
     from scipy import sparse
 
     q, n = design.q, design.n_items
@@ -118,7 +133,7 @@ def accuracy_standard_errors(design: Design, params: Params, posterior: FloatArr
     mean = np.asarray((spread @ scores).todense())  # (n, p): sbar_i
     weighted = scores.multiply(t.ravel()[:, None]).tocsr()
     covariance = np.asarray((scores.T @ weighted).todense()) - mean.T @ mean
-    info = _complete_information(design, params, posterior, idx) - covariance
+    info = _complete_information(design, params, posterior, idx, smoothing) - covariance
     # gradient of each accuracy: sum over the rater's ratings of w T_il (s_il - sbar_i) / n_r
     i, r, lab, w = design.item, design.rater, design.label, design.weight
     n_r = np.bincount(r, weights=w, minlength=design.n_raters)

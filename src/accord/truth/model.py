@@ -108,11 +108,11 @@ def _checked(
     """The options of both doors, checked."""
     check_choice("model", model, MODELS, OWNER)
     check_choice("interval", interval, INTERVALS, OWNER)
-    if interval == "observed-information" and (model != "dawid-skene" or smoothing):
+    if interval == "observed-information" and model != "dawid-skene":
         raise InvalidInputError(
             "rater_model: interval='observed-information' is the information of the "
-            "Dawid-Skene likelihood: it needs model='dawid-skene' and smoothing=0 (got "
-            f"model={model!r}, smoothing={smoothing!r}); the bootstrap covers every model"
+            f"Dawid-Skene likelihood: it needs model='dawid-skene' (got model={model!r}); "
+            "the bootstrap covers every model"
         )
     check_choice("mace_method", mace_method, ("vb", "em"), OWNER)
     _positive_number("tol", tol, strict=True)
@@ -305,7 +305,9 @@ def _fit(
         model=model,
         categories=categories,
         items=_items_table(design, fit, items, categories, reps, alpha),
-        raters=_raters_table(design, fit, raters, prevalence, reps, alpha, interval),
+        raters=_raters_table(
+            design, fit, raters, prevalence, reps, alpha, interval, options.smoothing
+        ),
         review=_review_table(design, fit, items, categories),
         confusion=fit.params.confusion,
         gold_confusion=gold_confusion(design),
@@ -404,6 +406,7 @@ def _raters_table(
     reps: Replicates | None,
     alpha: float,
     interval: IntervalMethod = "bootstrap",
+    smoothing: float = 0.0,
 ) -> pd.DataFrame:
     quality = rater_quality(design, fit.params, fit.posterior, prevalence)
     quality.pop("n_ratings")
@@ -418,7 +421,7 @@ def _raters_table(
             reps.raters[key] if reps else None, alpha
         )
     if interval == "observed-information":
-        _information_interval(frame, design, fit, alpha)
+        _information_interval(frame, design, fit, alpha, smoothing)
     frame["spammer_score"] = quality["spammer_score"]
     gold = gold_confusion(design)
     if gold is not None:
@@ -437,12 +440,15 @@ def _raters_table(
     return frame
 
 
-def _information_interval(frame: pd.DataFrame, design: Design, fit: Fit, alpha: float) -> None:
-    """The accuracy's standard error from the observed information (Louis 1982) and its
-    Wald interval, clipped to [0, 1], in place of the bootstrap's."""
+def _information_interval(
+    frame: pd.DataFrame, design: Design, fit: Fit, alpha: float, smoothing: float
+) -> None:
+    """The accuracy's standard error from the observed information (Louis 1982; of the
+    penalised log-likelihood under ``smoothing``) and its Wald interval, clipped to [0, 1],
+    in place of the bootstrap's."""
     from scipy.stats import norm
 
-    se = accuracy_standard_errors(design, fit.params, fit.posterior)
+    se = accuracy_standard_errors(design, fit.params, fit.posterior, smoothing)
     z = float(norm.ppf(1 - alpha))
     acc = frame["accuracy"].to_numpy(dtype=np.float64)
     frame["accuracy_low"] = np.clip(acc - z * se, 0.0, 1.0)
