@@ -109,6 +109,36 @@ def test_standard_errors_match_the_finite_difference_hessian(
     assert fit.interval == "observed-information"
 
 
+def _one_coin_theta_to_e(theta: np.ndarray, n_raters: int, q: int) -> np.ndarray:
+    """The one-coin parameters [pi_1..pi_{q-1}, s_1..s_R] as the general ones (pi free
+    cells, then each confusion row's first q - 1 cells)."""
+    skill = theta[q - 1 :]
+    e = np.repeat(((1 - skill) / (q - 1))[:, None, None], q, 1).repeat(q, 2)
+    e[:, np.arange(q), np.arange(q)] = skill[:, None]
+    return np.concatenate([theta[: q - 1], e[:, :, : q - 1].ravel()])
+
+
+@pytest.mark.parametrize(("n_raters", "q", "seed", "n_gold"), [(4, 3, 7, 0), (3, 2, 11, 30)])
+def test_one_coin_standard_errors_match_the_finite_difference_hessian(
+    n_raters, q, seed, n_gold
+) -> None:
+    ratings, _, truth = draw("one-coin", 300, n_raters, q, seed=seed, density=0.9)
+    known = {ratings.items[i]: int(truth[int(ratings.items[i])]) for i in range(n_gold)}
+    gold = np.full(ratings.n_items, -1)
+    gold[:n_gold] = [known[ratings.items[i]] for i in range(n_gold)]
+    fit = accord.rater_model(ratings, model="one-coin", interval="observed-information",
+                             n_bootstrap=0, tol=1e-14, max_iter=5000,
+                             gold=known or None)  # fmt: skip
+    n = _counts(ratings)
+    theta = np.concatenate([fit.prevalence[: q - 1], fit.confusion[:, 0, 0]])
+    general = lambda t: _one_coin_theta_to_e(t, n_raters, q)  # noqa: E731
+    hess = _hessian(lambda t: _log_likelihood(general(t), n, gold), theta)
+    grad = _jacobian(lambda t: _accuracy(general(t), n, gold), theta)
+    expected = np.sqrt(np.einsum("rp,pr->r", grad, np.linalg.solve(-hess, grad.T)))
+    assert_allclose(fit.raters["accuracy_se"], expected, rtol=1e-4)
+    assert np.all(fit.raters["accuracy_low"] < fit.raters["accuracy"])
+
+
 def test_the_other_intervals_still_come_from_the_bootstrap() -> None:
     ratings, _, _ = draw("dawid-skene", 100, 3, 2, seed=23, density=0.9)
     with warnings.catch_warnings():  # 30 resamples (fewer than an interval needs) suffice here
@@ -125,12 +155,12 @@ def test_the_other_intervals_still_come_from_the_bootstrap() -> None:
     assert "The other intervals (95%) are percentile intervals of 30 bootstrap" in text
 
 
-@pytest.mark.parametrize("model", ["mace", "one-coin", "glad"])
+@pytest.mark.parametrize("model", ["mace", "glad"])
 def test_observed_information_needs_the_dawid_skene_likelihood(model) -> None:
     ratings, _, _ = draw("dawid-skene", 30, 3, 2, seed=4)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with pytest.raises(InvalidInputError, match="needs model='dawid-skene'"):
+        with pytest.raises(InvalidInputError, match="needs model='dawid-skene' or 'one-coin'"):
             accord.rater_model(ratings, interval="observed-information", n_bootstrap=0,
                                model=model)  # fmt: skip
     with pytest.raises(InvalidInputError, match="'interval' parameter of rater_model"):

@@ -172,7 +172,7 @@ def truth(
         "bootstrap",
         "--interval",
         help="Where the raters' accuracy intervals come from: bootstrap, or "
-        "observed-information (Dawid-Skene: Louis 1982, no resampling).",
+        "observed-information (Dawid-Skene or one-coin: Louis 1982, no resampling).",
     ),
     max_iter: int = typer.Option(1000, "--max-iter", help="EM iteration limit."),
     tol: float = typer.Option(1e-8, "--tol", help="EM tolerance, per rating."),

@@ -79,10 +79,11 @@ def rater_model(ratings: Source | Ratings | Any, **options: Any) -> RaterModel:
         Seeds the bootstrap; the fit itself is deterministic (from majority vote).
     interval : {"bootstrap", "observed-information"}
         Where the raters' accuracy intervals come from. ``"observed-information"``
-        (Dawid-Skene): the observed information of the likelihood by Louis's (1982)
-        formula (of the penalised likelihood whose maximum the fit is, with ``smoothing``), the delta method for each accuracy (``accuracy_se`` in the
-        raters table) and its Wald interval clipped to [0, 1], in no time and without a seed;
-        the other intervals (items, kappas) still come from the ``n_bootstrap`` resamples
+        (Dawid-Skene or one-coin): the observed information of the likelihood by Louis's
+        (1982) formula (of the penalised likelihood the fit maximises, with ``smoothing``),
+        the delta method for each accuracy (``accuracy_se`` in the raters table) and its
+        Wald interval clipped to [0, 1], in no time and without a seed; the other
+        intervals (items, kappas) still come from the ``n_bootstrap`` resamples
         (``n_bootstrap=0``: none).
 
     Returns

@@ -34,13 +34,20 @@ from ._em import Params, expected_counts
 __all__ = ["accuracy_standard_errors"]
 
 
-def _free_indices(prior: FloatArray, confusion: FloatArray) -> tuple[IntArray, IntArray, int]:
-    """The coordinate of each prevalence cell (q,) and each confusion cell (R, q, q), -1 for
-    the largest cell of each simplex, and the number of coordinates."""
-    q = prior.size
+Indices = tuple[IntArray, IntArray, int]
+
+
+def _free_indices(params: Params, one_coin: bool) -> Indices:
+    """The coordinate of each prevalence cell (q,) and of each rater's parameters (each
+    confusion cell (R, q, q), or each one-coin skill (R,)), -1 for the largest cell of each
+    simplex, and the number of coordinates."""
+    prior, confusion = params.prior, params.confusion
+    q, n_raters = prior.size, confusion.shape[0]
     idx_pi = np.full(q, -1, dtype=np.int64)
     free = np.arange(q) != int(np.argmax(prior))
     idx_pi[free] = np.arange(q - 1)
+    if one_coin:
+        return idx_pi, q - 1 + np.arange(n_raters, dtype=np.int64), q - 1 + n_raters
     ref = confusion.argmax(axis=2)  # (R, q)
     keep = np.arange(q)[None, None, :] != ref[:, :, None]
     idx_e = np.full(confusion.shape, -1, dtype=np.int64)
@@ -48,23 +55,26 @@ def _free_indices(prior: FloatArray, confusion: FloatArray) -> tuple[IntArray, I
     return idx_pi, idx_e, q - 1 + int(keep.sum())
 
 
-def _scores(design: Design, params: Params, idx_pi: IntArray, idx_e: IntArray, p: int) -> Any:
-    """The complete-data scores ``s_ic`` as a sparse matrix, row ``i * q + c``, shape
-    (n_items * q, p)."""
-    from scipy import sparse
+Triplets = tuple[list[IntArray], list[IntArray], list[FloatArray]]
 
-    q, pi, e = design.q, params.prior, params.confusion
-    rows, cols, vals = [], [], []
+
+def _prior_scores(design: Design, prior: FloatArray, idx_pi: IntArray, out: Triplets) -> None:
+    """d log pi_c / d pi_k = [k == c] / pi_c - [c == ref] / pi_ref, for every item."""
+    q, n = design.q, design.n_items
     ref_pi = int(np.flatnonzero(idx_pi < 0)[0])
-    for c in range(q):  # d log pi_c / d pi_k = [k == c] / pi_c - [c == ref] / pi_ref
+    for c in range(q):
         ks = np.flatnonzero(idx_pi >= 0) if c == ref_pi else np.array([c])
         sign = -1.0 if c == ref_pi else 1.0
         for k in ks:
-            rows.append(np.arange(design.n_items) * q + c)
-            cols.append(np.full(design.n_items, idx_pi[k]))
-            vals.append(np.full(design.n_items, sign / pi[c]))
-    # d (w log E[r,c,l]) / d E[r,c,k] = w ([k == l] / E[r,c,l] - [l == ref] / E[r,c,ref])
+            out[0].append(np.arange(n) * q + c)
+            out[1].append(np.full(n, idx_pi[k]))
+            out[2].append(np.full(n, sign / prior[c]))
+
+
+def _confusion_scores(design: Design, e: FloatArray, idx_e: IntArray, out: Triplets) -> None:
+    """d (w log E[r,c,l]) / d E[r,c,k] = w ([k == l] / E[r,c,l] - [l == ref] / E[r,c,ref])."""
     i, r, lab, w = design.item, design.rater, design.label, design.weight
+    q = design.q
     for c in range(q):
         ref = idx_e[r, c, lab] < 0
         for k in range(q):
@@ -72,32 +82,63 @@ def _scores(design: Design, params: Params, idx_pi: IntArray, idx_e: IntArray, p
             own = (lab == k) & ~ref
             hit = (col >= 0) & (own | ref)
             value = np.where(own, w / e[r, c, lab], -w / e[r, c, lab])
-            rows.append(i[hit] * q + c)
-            cols.append(col[hit])
-            vals.append(value[hit])
-    shape = (design.n_items * q, p)
-    matrix = sparse.coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                               shape=shape)  # fmt: skip
-    return matrix.tocsr()
+            out[0].append(i[hit] * q + c)
+            out[1].append(col[hit])
+            out[2].append(value[hit])
+
+
+def _skill_scores(design: Design, skill: FloatArray, idx_s: IntArray, out: Triplets) -> None:
+    """One coin: log E[r,c,l] is log s_r when l == c, else log (1 - s_r) - log (q - 1), so
+    its derivative in s_r is 1 / s_r or -1 / (1 - s_r)."""
+    i, r, lab, w = design.item, design.rater, design.label, design.weight
+    for c in range(design.q):
+        out[0].append(i * design.q + c)
+        out[1].append(idx_s[r])
+        out[2].append(np.where(lab == c, w / skill[r], -w / (1.0 - skill[r])))
+
+
+def _scores(design: Design, params: Params, idx: Indices, one_coin: bool) -> Any:
+    """The complete-data scores ``s_ic`` as a sparse matrix, row ``i * q + c``, shape
+    (n_items * q, p)."""
+    from scipy import sparse
+
+    idx_pi, idx_r, p = idx
+    out: Triplets = ([], [], [])
+    _prior_scores(design, params.prior, idx_pi, out)
+    if one_coin:
+        assert params.competence is not None
+        _skill_scores(design, params.competence, idx_r, out)
+    else:
+        _confusion_scores(design, params.confusion, idx_r, out)
+    rows, cols, vals = (np.concatenate(part) for part in out)
+    shape = (design.n_items * design.q, p)
+    return sparse.coo_matrix((vals, (rows, cols)), shape=shape).tocsr()
 
 
 def _complete_information(
     design: Design,
     params: Params,
     posterior: FloatArray,
-    idx: tuple[IntArray, IntArray, int],
+    idx: Indices,
     smoothing: float,
 ) -> FloatArray:
     """``sum_i sum_c T_ic H_ic``: the expected complete-data information, shape (p, p), with
     the curvature of the Dirichlet pseudo-counts ``smoothing`` in every confusion row."""
-    idx_pi, idx_e, p = idx
+    idx_pi, idx_r, p = idx
     out = np.zeros((p, p))
     t = posterior[design.rated].sum(axis=0)
     _simplex_block(out, t, params.prior, idx_pi)
     counts = expected_counts(design, posterior) + smoothing
+    if idx_r.ndim == 1:  # one coin: right and wrong are a two-cell simplex of s_r
+        skill = params.competence
+        assert skill is not None
+        right = np.trace(counts, axis1=1, axis2=2)
+        wrong = counts.sum(axis=(1, 2)) - right
+        out[idx_r, idx_r] += right / skill**2 + wrong / (1.0 - skill) ** 2
+        return out
     for r in range(design.n_raters):
         for c in range(design.q):
-            _simplex_block(out, counts[r, c], params.confusion[r, c], idx_e[r, c])
+            _simplex_block(out, counts[r, c], params.confusion[r, c], idx_r[r, c])
     return out
 
 
@@ -112,7 +153,11 @@ def _simplex_block(out: FloatArray, n: FloatArray, prob: FloatArray, idx: IntArr
 
 
 def accuracy_standard_errors(
-    design: Design, params: Params, posterior: FloatArray, smoothing: float = 0.0
+    design: Design,
+    params: Params,
+    posterior: FloatArray,
+    smoothing: float = 0.0,
+    one_coin: bool = False,
 ) -> FloatArray:
     """The standard error of each rater's accuracy (``sum_n T[i_n, l_n] / n_r``) from the
     observed information of the Dawid-Skene model at ``params`` (Louis 1982) by the delta
@@ -120,12 +165,14 @@ def accuracy_standard_errors(
     has no rating. With ``smoothing`` (the pseudo-count of the M step, whose fit maximises
     the log-likelihood plus ``smoothing * sum log E``) it is the information of that
     penalised log-likelihood: the pseudo-counts add their curvature to the complete-data
-    information and nothing to the scores' covariance, being no data."""
+    information and nothing to the scores' covariance, being no data. ``one_coin``: the
+    parameters are each rater's skill ``s_r`` (``E[r, c, c] = s_r``, the rest of the row
+    ``(1 - s_r) / (q - 1)``) instead of its confusion cells."""
     from scipy import sparse
 
     q, n = design.q, design.n_items
-    idx = _free_indices(params.prior, params.confusion)
-    scores = _scores(design, params, *idx)
+    idx = _free_indices(params, one_coin)
+    scores = _scores(design, params, idx, one_coin)
     t = np.where(design.rated[:, None], posterior, 0.0)
     spread = sparse.csr_matrix(
         (t.ravel(), (np.repeat(np.arange(n), q), np.arange(n * q))), shape=(n, n * q)

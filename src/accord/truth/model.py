@@ -108,11 +108,11 @@ def _checked(
     """The options of both doors, checked."""
     check_choice("model", model, MODELS, OWNER)
     check_choice("interval", interval, INTERVALS, OWNER)
-    if interval == "observed-information" and model != "dawid-skene":
+    if interval == "observed-information" and model not in ("dawid-skene", "one-coin"):
         raise InvalidInputError(
             "rater_model: interval='observed-information' is the information of the "
-            f"Dawid-Skene likelihood: it needs model='dawid-skene' (got model={model!r}); "
-            "the bootstrap covers every model"
+            "Dawid-Skene likelihood: it needs model='dawid-skene' or 'one-coin' (got "
+            f"model={model!r}); the bootstrap covers every model"
         )
     check_choice("mace_method", mace_method, ("vb", "em"), OWNER)
     _positive_number("tol", tol, strict=True)
@@ -306,7 +306,7 @@ def _fit(
         categories=categories,
         items=_items_table(design, fit, items, categories, reps, alpha),
         raters=_raters_table(
-            design, fit, raters, prevalence, reps, alpha, interval, options.smoothing
+            design, fit, raters, prevalence, reps, alpha, interval, (model, options.smoothing)
         ),
         review=_review_table(design, fit, items, categories),
         confusion=fit.params.confusion,
@@ -406,7 +406,7 @@ def _raters_table(
     reps: Replicates | None,
     alpha: float,
     interval: IntervalMethod = "bootstrap",
-    smoothing: float = 0.0,
+    information: tuple[ModelName, float] = ("dawid-skene", 0.0),
 ) -> pd.DataFrame:
     quality = rater_quality(design, fit.params, fit.posterior, prevalence)
     quality.pop("n_ratings")
@@ -421,7 +421,7 @@ def _raters_table(
             reps.raters[key] if reps else None, alpha
         )
     if interval == "observed-information":
-        _information_interval(frame, design, fit, alpha, smoothing)
+        _information_interval(frame, design, fit, alpha, information)
     frame["spammer_score"] = quality["spammer_score"]
     gold = gold_confusion(design)
     if gold is not None:
@@ -441,14 +441,22 @@ def _raters_table(
 
 
 def _information_interval(
-    frame: pd.DataFrame, design: Design, fit: Fit, alpha: float, smoothing: float
+    frame: pd.DataFrame,
+    design: Design,
+    fit: Fit,
+    alpha: float,
+    information: tuple[ModelName, float],
 ) -> None:
-    """The accuracy's standard error from the observed information (Louis 1982; of the
-    penalised log-likelihood under ``smoothing``) and its Wald interval, clipped to [0, 1],
-    in place of the bootstrap's."""
+    """The accuracy's standard error from the observed information (Louis 1982) of the
+    model's likelihood (penalised by Dawid-Skene's pseudo-count), and its Wald interval,
+    clipped to [0, 1], in place of the bootstrap's."""
     from scipy.stats import norm
 
-    se = accuracy_standard_errors(design, fit.params, fit.posterior, smoothing)
+    model, smoothing = information
+    one_coin = model == "one-coin"
+    se = accuracy_standard_errors(
+        design, fit.params, fit.posterior, 0.0 if one_coin else smoothing, one_coin
+    )
     z = float(norm.ppf(1 - alpha))
     acc = frame["accuracy"].to_numpy(dtype=np.float64)
     frame["accuracy_low"] = np.clip(acc - z * se, 0.0, 1.0)
