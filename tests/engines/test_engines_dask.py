@@ -3,6 +3,7 @@ does, however the input is split into partitions."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import tempfile
 from pathlib import Path
@@ -15,7 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import accord
-from accord import DuplicateRatingError, InvalidInputError
+from accord import (
+    DuplicateRatingError,
+    InvalidInputError,
+    ItemCategoryCounts,
+    PairTables,
+    RaterCategoryCounts,
+)
 from accord.engines import _mapreduce, dask_statistics
 
 from .test_engines import COLS, assert_same, make_frame
@@ -219,3 +226,85 @@ def test_items_with_a_rating_counted_by_marks_or_by_sorting(codes: list[int], ex
     array = np.asarray(codes, dtype=np.int64)
     n_groups = 41 + extra
     assert n_distinct(array, n_groups) == np.unique(array).size
+
+
+def _count_shuffles(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one each time the dask engine shuffles the codes by item."""
+    from accord.engines import dask as engine
+
+    calls: list[int] = []
+    shuffled = engine._Pass._count_shuffled
+
+    def counting(self: Any, *args: Any) -> Any:
+        calls.append(1)
+        return shuffled(self, *args)
+
+    monkeypatch.setattr(engine._Pass, "_count_shuffled", counting)
+    return calls
+
+
+def _split_items(tmp: Path, repeat: bool = False) -> tuple[list[Path], Path]:
+    """Ratings with every item's ratings spread over three CSV files (so no partition holds
+    an item whole); ``repeat`` rates item ``i0`` twice by rater ``a``, in the first file and
+    the last, with another label."""
+    rows = [f"i{i},{r},{(i + k) % 3}" for i in range(12) for k, r in enumerate("abcd")]
+    rows = rows[::4] + rows[1::4] + rows[2::4] + rows[3::4]  # rater by rater: items split
+    if repeat:
+        rows.append("i0,a,2")
+    whole = tmp / "whole.csv"
+    whole.write_text("item,rater,label\n" + "\n".join(rows) + "\n")
+    cut = [0, 16, 32, len(rows)]
+    paths = []
+    for k, (lo, hi) in enumerate(itertools.pairwise(cut)):
+        paths.append(tmp / f"part-{k}.csv")
+        paths[-1].write_text("item,rater,label\n" + "\n".join(rows[lo:hi]) + "\n")
+    return paths, whole
+
+
+@pytest.mark.parametrize(
+    "statistics", [("items", "raters"), ("items",), ("raters",), ("items", "raters", "pairs")]
+)
+def test_counts_of_items_split_over_partitions_equal_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, statistics: tuple[str, ...]
+) -> None:
+    # Without the rater-pair tables the partitions are counted where they are (no shuffle):
+    # an item's counts add up over the partitions that hold its ratings, and the read
+    # report counts it once.
+    shuffles = _count_shuffles(monkeypatch)
+    paths, whole = _split_items(tmp_path)
+    memory = accord.read_ratings(whole, **COLS)
+    stats = dask_statistics(paths, **COLS, scheduler="synchronous", statistics=statistics)
+    assert not shuffles
+    if "pairs" in statistics:
+        assert stats.pair_tables.equals(PairTables.from_ratings(memory))
+    if "items" in statistics:
+        assert stats.item_counts.equals(ItemCategoryCounts.from_ratings(memory))
+    if "raters" in statistics:
+        assert stats.rater_counts.equals(RaterCategoryCounts.from_ratings(memory))
+    assert dataclasses.replace(stats.report, source=None) == dataclasses.replace(
+        memory.report, source=None
+    )
+    assert stats.report.items == 12  # each item once, though in three partitions
+
+
+@pytest.mark.parametrize("duplicates", ["first", "last"])
+def test_a_repeat_over_two_partitions_is_resolved_as_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, duplicates: str
+) -> None:
+    # the unshuffled count finds the repeat; the codes are then shuffled to resolve it
+    shuffles = _count_shuffles(monkeypatch)
+    paths, whole = _split_items(tmp_path, repeat=True)
+    memory = accord.read_ratings(whole, **COLS, duplicates=duplicates)
+    stats = dask_statistics(paths, **COLS, scheduler="synchronous", duplicates=duplicates,
+                            statistics=("items", "raters"))  # fmt: skip
+    assert stats.item_counts.equals(ItemCategoryCounts.from_ratings(memory))
+    assert stats.rater_counts.equals(RaterCategoryCounts.from_ratings(memory))
+    assert stats.report.dropped == memory.report.dropped == 1
+    assert len(shuffles) == 1
+
+
+def test_a_repeat_over_two_partitions_names_both_rows(tmp_path: Path) -> None:
+    paths, _ = _split_items(tmp_path, repeat=True)
+    with pytest.raises(DuplicateRatingError, match=r"i0.*a") as caught:
+        dask_statistics(paths, **COLS, scheduler="synchronous", statistics=("items", "raters"))
+    assert "part-0.csv" in str(caught.value) and "part-2.csv" in str(caught.value)

@@ -216,6 +216,18 @@ def _stub_ratings(
     )
 
 
+def code_pairs(
+    item: IntArray,
+    rater: IntArray,
+    label: IntArray,
+    raters: Any,
+    categories: tuple[Any, ...],
+    n_items: int,
+) -> PairTables | PairCells:
+    """The rater pairs' tables of long codes holding one rating a (item, rater) cell."""
+    return pair_statistic(_stub_ratings(item, rater, label, raters, categories, n_items))
+
+
 def empty_pairs(raters: Any, categories: tuple[Any, ...]) -> PairTables:
     q = len(categories)
     return PairTables(np.zeros((0, 2), np.int64), np.zeros((0, q, q), np.int64), raters, categories)

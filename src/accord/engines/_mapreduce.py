@@ -267,24 +267,38 @@ def partitions_of(data: Any, columns: Sequence[str], **read: Any) -> tuple[list[
     """The partitions of :func:`frame_of` (``read``: its keywords) as delayed values,
     whether their cells are CSV text, and a source name.
 
-    A CSV/TSV file's partition is the ``pyarrow`` Table of its text columns, read as
-    :func:`frame_of` reads it but left in Arrow (no pandas, no Python object per cell); the
-    other partitions are those of :func:`frame_of` (pandas DataFrames).
+    A file's partition is the ``pyarrow`` Table of its columns: a CSV/TSV file's text
+    columns, read as :func:`frame_of` reads it, or a Parquet file's typed columns, left in
+    Arrow (no pandas, no Python object per cell, and no import of ``dask.dataframe``); the
+    partitions of a dask DataFrame are its own (pandas DataFrames).
     """
     if _is_paths(data):
         files, fmt = resolve_files(data, read["file_format"], read.get("encoding"))
-        if fmt != "parquet":
-            dask: Any = require("dask", "dask")
-            wanted = list(columns)
-            dialects = _csv_dialects(
-                files, fmt, columns, sep=read["sep"], encoding=read.get("encoding")
-            )
-            part = dask.delayed(read_csv_columns)
-            parts = [part(dialect, wanted, null_values=CSV_NULLS) for dialect in dialects]
-            return parts, True, describe(files)
-        data = files
+        dask: Any = require("dask", "dask")
+        wanted = list(columns)
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            for path in files:  # each file's footer: a missing column named before any read
+                require_columns(columns, pq.read_schema(path).names, where=path)
+            read_file = dask.delayed(_parquet_part)
+            return [read_file(path, wanted) for path in files], False, describe(files)
+        dialects = _csv_dialects(
+            files, fmt, columns, sep=read["sep"], encoding=read.get("encoding")
+        )
+        part = dask.delayed(read_csv_columns)
+        parts = [part(dialect, wanted, null_values=CSV_NULLS) for dialect in dialects]
+        return parts, True, describe(files)
     frame, text, source = frame_of(data, columns, **read)
     return frame.to_delayed(), text, source
+
+
+def _parquet_part(path: str, columns: list[str]) -> Any:
+    """One Parquet file's columns as a pyarrow Table (typed as written: no pandas, no
+    Python object per cell)."""
+    import pyarrow.parquet as pq
+
+    return pq.read_table(path, columns=columns)
 
 
 def partition_files(

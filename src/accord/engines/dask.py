@@ -44,6 +44,7 @@ from ._blocks import (
     LongPartial,
     RatingStatistics,
     assemble,
+    code_pairs,
     long_partial,
 )
 from ._mapreduce import (
@@ -163,6 +164,14 @@ class _Partial:
     stats: LongPartial
     missing: int
     missing_rows: IntArray
+    #: (item, rater) cells of the labelled ratings when the partitions are counted
+    #: unshuffled: a sparse (n_items, n_raters) int32 array, each rating adding
+    #: ``_ONE + label + 1`` to its cell (capped at ``2 * _ONE``: a repeat).
+    cells: Any = None
+
+
+#: A rating's share of its cell's count in :attr:`_Partial.cells` (labels below it).
+_ONE = 1 << 24
 
 
 def _count(
@@ -201,7 +210,35 @@ def _merge(a: _Partial, b: _Partial) -> _Partial:
         a.stats.merge(b.stats),
         a.missing + b.missing,
         np.sort(np.r_[a.missing_rows, b.missing_rows])[:_SHOW],
+        None if a.cells is None or b.cells is None else _capped(a.cells + b.cells),
     )
+
+
+def _capped(cells: Any) -> Any:
+    """Cells holding a repeat set to ``2 * _ONE``: that they hold one is all that is read
+    from them then, and two capped arrays add without overflow."""
+    np.minimum(cells.data, 2 * _ONE, out=cells.data)
+    return cells
+
+
+def _cells(codes: dict[str, IntArray], n_items: int, n_raters: int) -> Any:
+    """The (item, rater) cells of a partition's labelled ratings (see :class:`_Partial`)."""
+    from scipy import sparse
+
+    c = np.asarray(codes["c"])
+    keep = c >= 0
+    item, rater = np.asarray(codes["i"])[keep], np.asarray(codes["r"])[keep]
+    value = (c[keep] + (_ONE + 1)).astype(np.int32)
+    cells = sparse.csr_array((value, (item, rater)), shape=(n_items, max(n_raters, 1)))
+    return _capped(cells)
+
+
+def _cell_pairs(cells: Any, decoded: Decoded) -> Any:
+    """The rater-pair tables of cells holding one rating each."""
+    item = np.repeat(np.arange(cells.shape[0], dtype=np.int64), np.diff(cells.indptr))
+    label = cells.data.astype(np.int64) - (_ONE + 1)
+    return code_pairs(item, cells.indices.astype(np.int64), label, decoded.raters,
+                      decoded.categories, int(decoded.items.size))  # fmt: skip
 
 
 def dask_statistics(
@@ -241,8 +278,9 @@ def dask_statistics(
         For paths: the format (default from the suffix), the CSV separator and the CSV
         text encoding, as in :func:`stream_statistics`.
     blocksize : str or int, optional
-        Kept for compatibility; a CSV file is one partition (split large inputs into
-        several files, or pass a dask DataFrame, for more partitions).
+        Kept for compatibility; a CSV or Parquet file is one partition (split large inputs
+        into several files, or pass a dask DataFrame, e.g. ``dd.read_parquet(path,
+        split_row_groups=True)``, for more partitions).
     progress : callable, optional
         ``progress(partitions_done, partitions_total)`` as each partition of each pass is
         done (two passes; a method that reads the ratings again adds a third). With a
@@ -490,8 +528,40 @@ class _Pass:
         ]
 
     def count(self, scan: Scan, decoded: Decoded) -> _Partial:
-        """Pass 2: the codes shuffled by item (when there are several partitions), each
-        partition counted, the partial statistics merged pairwise."""
+        """Pass 2: each partition counted where its codes are, the partial statistics merged
+        pairwise. The counts of items and raters add up over the partitions whatever the
+        items they share, and so do the (item, rater) cells (8 bytes a rating), from which
+        the client reads the rater-pair tables. Only a repeated (item, rater) pair, which
+        the cells show, has the codes shuffled by item (four int64 a rating) so that its
+        ratings meet in one partition, to be resolved or named as the memory engine does."""
+        if len(self.kept) > 1 and len(decoded.categories) < _ONE - 1:
+            total = self._count_in_place(scan, decoded)
+            cells = total.cells
+            if cells.data.max(initial=0) < 2 * _ONE:
+                rated = total.stats.rated
+                if rated is not None:  # an item split over partitions is counted once
+                    rated = int(np.count_nonzero(np.diff(cells.indptr)))
+                pairs = _cell_pairs(cells, decoded) if "pairs" in scan.statistics else None
+                stats = dataclasses.replace(total.stats, rated=rated, pair_tables=pairs)
+                return _Partial(stats, total.missing, total.missing_rows)
+        return self._count_shuffled(scan, decoded)
+
+    def _count_in_place(self, scan: Scan, decoded: Decoded) -> _Partial:
+        """Each partition's statistics from its kept codes, with its (item, rater) cells."""
+        dask: Any = require("dask", "dask")
+        n_parts = len(self.kept)
+        categories = dask.delayed(decoded.categories, traverse=False)
+        summed = tuple(s for s in scan.statistics if s != "pairs")  # pairs: from the cells
+        counted = _Counted(int(decoded.items.size), decoded.raters, scan.duplicates, summed,
+                           cells=True)  # fmt: skip
+        total = fold_partitions(
+            [(p, categories) for p in self.encoded(_encode)], counted, _merge,
+            scheduler=self.scheduler, progress=self.progress, phase=(n_parts, 2 * n_parts),
+        )  # fmt: skip
+        return cast(_Partial, total)  # (a scan has one partition at least: never None)
+
+    def _count_shuffled(self, scan: Scan, decoded: Decoded) -> _Partial:
+        """Pass 2 with every rating of an item in one partition (see :meth:`count`)."""
         dask: Any = require("dask", "dask")
         n_parts = len(self.kept)
         if n_parts > 1:
@@ -521,12 +591,16 @@ class _Counted:
     raters: Any
     duplicates: str
     statistics: Sequence[str]
+    cells: bool = False
 
     def __call__(self, part: tuple[Any, tuple[Any, ...]], row0: int) -> _Partial:
         codes, categories = part
-        return _count(codes, n_items=self.n_items, raters=self.raters,
-                      categories=categories, duplicates=self.duplicates,
-                      statistics=tuple(self.statistics))  # fmt: skip
+        counted = _count(codes, n_items=self.n_items, raters=self.raters,
+                         categories=categories, duplicates=self.duplicates,
+                         statistics=tuple(self.statistics))  # fmt: skip
+        if not self.cells:
+            return counted
+        return dataclasses.replace(counted, cells=_cells(codes, self.n_items, len(self.raters)))
 
 
 def _checked(total: _Partial, scan: Scan, decoded: Decoded, locator: Locator) -> LongPartial:
