@@ -64,6 +64,11 @@ WEIGHTS_OPTION = typer.Option(
     "circular:<u> (neighbours on the circle weigh u in [0, 1); Warrens & Pratiwi 2016) "
     "(default quadratic above nominal level).",
 )
+#: How ``accord agree --facet`` and ``accord report --facet`` read a facet: one spelling.
+FACET_HELP = (
+    "One more facet (repeatable), as COLUMN or FACET=COLUMN, e.g. occasion or o=occasion; "
+    "a bare COLUMN is the facet left unnamed"
+)
 SE_OPTION = typer.Option(
     "raters",
     "--se",
