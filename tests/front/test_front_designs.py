@@ -219,8 +219,8 @@ def test_the_cli_prints_sas_proc_freqs_stratum_kappas(tmp_path: Path) -> None:
     # SAS/STAT 9.22 PROC FREQ Example 36.10 "Cochran's Q Test" (Agresti's three drugs): drug B
     # (reader A) by drug C (reader B) in the strata of drug A; Outputs 36.10.2 and 36.10.3
     # print kappa -0.0328 (ASE 0.1167) and -0.1538 (ASE 0.2230)
-    cells = {("F", "F", "F"): 6, ("F", "F", "U"): 16, ("F", "U", "F"): 2, ("F", "U", "U"): 4,
-             ("U", "F", "F"): 2, ("U", "F", "U"): 4, ("U", "U", "F"): 6, ("U", "U", "U"): 6}  # fmt: skip
+    counts = {"FFF": 6, "FFU": 16, "FUF": 2, "FUU": 4, "UFF": 2, "UFU": 4, "UUF": 6, "UUU": 6}
+    cells = {tuple(abc): n for abc, n in counts.items()}
     patients = [abc for abc, n in cells.items() for _ in range(n)]
     rows = [(i, reader, abc[k], abc[0]) for i, abc in enumerate(patients)
             for reader, k in (("A", 1), ("B", 2))]  # fmt: skip
