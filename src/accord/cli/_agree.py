@@ -310,8 +310,9 @@ def agree(
     facet: list[str] = typer.Option(
         [],
         "--facet",
-        help=f"{FACET_HELP}: the columns of the facets of --design besides p (--item) and r "
-        "(--rater); unnamed, o is read from 'occasion', t from 'task', s from 'site'.",
+        help=f"{FACET_HELP}. With --design, the columns of its facets besides p (--item) and "
+        "r (--rater): a bare COLUMN is the one facet left unnamed; a facet not given is read "
+        "from 'occasion' (o), 'task' (t) or 'site' (s).",
     ),
     d_sizes: str | None = typer.Option(
         None, "--d-study", help="D-study sizes with --design, e.g. r=1-10,o=1/2/3."

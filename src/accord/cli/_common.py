@@ -66,8 +66,8 @@ WEIGHTS_OPTION = typer.Option(
 )
 #: How ``accord agree --facet`` and ``accord report --facet`` read a facet: one spelling.
 FACET_HELP = (
-    "One more facet (repeatable), as COLUMN or FACET=COLUMN, e.g. occasion or o=occasion; "
-    "a bare COLUMN is the facet left unnamed"
+    "One more facet (repeatable): its COLUMN, or FACET=COLUMN to name the facet, e.g. "
+    "occasion or o=occasion"
 )
 SE_OPTION = typer.Option(
     "raters",

@@ -138,10 +138,10 @@ def report_command(
     facet: list[str] = typer.Option(
         [],
         "--facet",
-        help=f"{FACET_HELP}: adds 'Designs with several facets' (the design read from the "
+        help=f"{FACET_HELP}. Adds 'Designs with several facets' (the design read from the "
         "data; the G-study with its variance components, E rho^2 and Phi; with items nested "
         "in it and two raters, kappa and AC1 with cluster-robust SEs and kappa by stratum). "
-        "FACET names the facet in the design; unnamed, s (items nested in it) or o.",
+        "A bare COLUMN's facet is s when the items are nested in it, else o.",
     ),
     title: str | None = typer.Option(None, "--title", help="Title of the page."),
     output: Path = typer.Option(
