@@ -1,8 +1,13 @@
-"""Clustered and stratified two-rater agreement against accord's kappa/AC1 SEs and by hand."""
+"""Clustered and stratified two-rater agreement: against printed values (SAS PROC FREQ;
+tests/reference/stratified_kappa.json), accord's kappa/AC1 SEs,
+Vanbelle's (2017) multilevel delta method and hand computations."""
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -116,3 +121,88 @@ def test_item_order_and_label_invariance(seed: int) -> None:
                             sites[order] + 100)  # fmt: skip
     assert_allclose([a.statistic, a.standard_error], [b.statistic, b.standard_error],
                     rtol=1e-10, equal_nan=True)  # fmt: skip
+
+
+REFERENCE = json.loads(
+    (Path(__file__).parents[1] / "reference" / "stratified_kappa.json").read_text(encoding="utf-8")
+)
+
+
+def _from_tables(case: dict[str, Any]) -> tuple[list[Any], list[Any], list[str]]:
+    """The two raters' labels and the stratum of each item of the case's square tables."""
+    cats, x, y, strata = case["categories"], [], [], []
+    for stratum, table in case["strata"].items():
+        for i, row in enumerate(table):
+            for j, count in enumerate(row):
+                x += [cats[i]] * count
+                y += [cats[j]] * count
+                strata += [stratum] * count
+    return x, y, strata
+
+
+def test_sas_proc_freq_stratum_kappas() -> None:
+    case = next(c for c in REFERENCE["cases"] if c["name"] == "sas_drugs")
+    res = stratified_kappa(*_from_tables(case))
+    want, atol = case["expected"], case["atol"]
+    # SAS/STAT 9.22 PROC FREQ Example 36.10, Outputs 36.10.2 and 36.10.3 (4 decimals)
+    assert res.table["stratum"].tolist() == ["F", "U"]
+    assert_allclose(res.table["kappa"], want["kappa"], atol=atol)
+    assert_allclose(res.table["standard_error"], want["standard_error"], atol=atol)
+    z = 1.959963984540054  # SAS's limits: kappa -/+ z(0.975) ASE
+    assert_allclose(res.table["kappa"] - z * res.table["standard_error"], want["ci_low"], atol=atol)
+    assert_allclose(
+        res.table["kappa"] + z * res.table["standard_error"], want["ci_high"], atol=atol
+    )
+    # the overall kappa and the equal-kappa test, by hand from the printed stratum values with
+    # the formulas SAS documents (inverse-variance weights; Q = sum w (kappa_h - overall)^2):
+    # the printed 4 digits carry them to 3 decimals
+    k, se = np.array(want["kappa"]), np.array(want["standard_error"])
+    w = 1 / se**2
+    overall = w @ k / w.sum()
+    assert_allclose(res.statistic, overall, atol=5e-4)
+    assert_allclose(res.standard_error, 1 / math.sqrt(w.sum()), atol=5e-4)
+    assert_allclose(res.chi_square, w @ (k - overall) ** 2, atol=5e-3)
+    assert res.df == 1
+
+
+def _vanbelle_delta_se(x: np.ndarray, y: np.ndarray, g: np.ndarray, multilevel: bool) -> float:
+    """Cohen's kappa's SE by the delta method of Vanbelle (2017, Biometrical Journal 59(5),
+    1016-1034, sec. 3) for items nested in K clusters, written as that paper writes it: each
+    cluster's agreement P_o,k and the raters' category proportions p_k, weighted by
+    xi_k = n_k / N, their covariance K^2 / (K - 1) Psi Omega Psi' with
+    Omega = (I - xi 1') diag(xi^2) (I - 1 xi'), carried to kappa by the Jacobians of
+    (P_o, P_e) and of (P_o - P_e) / (1 - P_e), and divided by K (multilevel); every item its
+    own cluster, times (K - 1) / K^2."""
+    clusters, q = np.unique(g), int(max(x.max(), y.max())) + 1
+    k_ = clusters.size
+    xi = np.array([np.mean(g == c) for c in clusters])
+    psi = np.array(
+        [
+            np.r_[
+                np.mean(x[g == c] == y[g == c]),
+                np.bincount(x[g == c], minlength=q) / np.sum(g == c),
+                np.bincount(y[g == c], minlength=q) / np.sum(g == c),
+            ]
+            for c in clusters
+        ]
+    ).T  # shape (1 + 2q, K)
+    one = np.ones((k_, 1))
+    omega = (np.eye(k_) - xi[:, None] @ one.T) @ np.diag(xi**2) @ (np.eye(k_) - one @ xi[None, :])
+    v = k_**2 / (k_ - 1) * psi @ omega @ psi.T
+    p_o, p1, p2 = psi @ xi, (psi @ xi)[1 : 1 + q], (psi @ xi)[1 + q :]
+    p_o, p_e = p_o[0], float(p1 @ p2)
+    jac = np.zeros((2, 1 + 2 * q))
+    jac[0, 0], jac[1, 1 : 1 + q], jac[1, 1 + q :] = 1.0, p2, p1
+    s = np.array([1 / (1 - p_e), (p_o - 1) / (1 - p_e) ** 2])
+    var = s @ jac @ v @ jac.T @ s
+    return math.sqrt(var / k_ if multilevel else var * (k_ - 1) / k_**2)
+
+
+def test_cluster_robust_se_is_vanbelles_multilevel_delta_method() -> None:
+    x, y = _pairs(180, 11)
+    patients = np.repeat(np.arange(30), 6)
+    y = np.where(patients % 3 == 0, x, y)  # a patient effect
+    res = clustered_agreement(x, y, patients)
+    assert_allclose(res.standard_error, _vanbelle_delta_se(x, y, patients, True), rtol=1e-12)
+    alone = np.arange(x.size)
+    assert_allclose(res.standard_error_naive, _vanbelle_delta_se(x, y, alone, False), rtol=1e-12)

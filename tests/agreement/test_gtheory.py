@@ -17,7 +17,7 @@ from scipy.stats import chi2
 
 from accord._errors import DegenerateDataWarning, InvalidInputError
 from accord.agreement.gtheory import d_study, g_study
-from accord.agreement.gtheory_design import parse_design
+from accord.agreement.gtheory_design import facet_specs, parse_design
 from accord.agreement.icc import icc
 from accord.agreement.icc_mixed import CrossedDesign, fit_reml
 
@@ -409,3 +409,15 @@ def test_reml_intervals_equal_the_anova_satterthwaite_ones_on_a_balanced_design(
     assert (anova["variance"] > 0).all()
     cols = ["variance", "df_satterthwaite", "ci_low", "ci_high"]
     assert_allclose(reml[cols].to_numpy(), anova[cols].to_numpy(), rtol=2e-4)
+
+
+def test_facet_specs_read_one_spelling() -> None:
+    assert facet_specs(" o = occasion ", "--facet") == (("o", "occasion"),)
+    assert facet_specs(["site", "site", "t=task"], "facets") == ((None, "site"), ("t", "task"))
+    for bad in ("", "=site", "o=", "x=site", "2o=site", 3):
+        with pytest.raises(InvalidInputError, match=r"^--facet takes COLUMN or FACET=COLUMN"):
+            facet_specs([bad], "--facet")
+    with pytest.raises(InvalidInputError, match="facet 'p' is the items"):
+        facet_specs("p=patient", "facets")
+    with pytest.raises(InvalidInputError, match="'o' twice: 'occasion' and 'visit'"):
+        facet_specs(["o=occasion", "o=visit"], "facets")

@@ -72,7 +72,10 @@ def test_csv_is_the_components_table() -> None:
     [
         (["--design", "p x"], "cannot read the design"),
         (["--design", "p x r x o"], "--facet o=COLUMN"),
-        (["--design", "p x r", "--facet", "o"], "--facet takes FACET=COLUMN"),
+        (["--design", "p x r", "--facet", "o"], "has no facet left for it"),
+        (["--facet", "o=occasion"], "give --design too"),
+        (["--design", "p x r x o", "--facet", "o="], "--facet takes COLUMN or FACET=COLUMN"),
+        (["--design", "p x r x o", "--facet", "p=patient"], "facet 'p' is the items"),
         (["--design", "p x r", "--d-study", "r=a"], "--d-study sizes"),
         (["--design", "p x r", "--d-study", "o=1"], "not facets of the D-study"),
     ],
@@ -168,3 +171,19 @@ def test_the_stream_engine_gives_the_memory_g_study_of_a_balanced_design() -> No
     missing = runner.invoke(app, [*PRXO, "--design", "p x r x o", "--facet", "o=occasion",
                                   "--engine", "stream"])  # fmt: skip
     assert missing.exit_code == 2 and "not balanced" in missing.output
+
+
+def test_a_bare_facet_column_is_the_facet_left_unnamed() -> None:
+    named = runner.invoke(app, [*PRXO, "--design", "p x r x o", "--facet", "o=occasion",
+                                "--format", "json"])  # fmt: skip
+    bare = runner.invoke(app, [*PRXO, "--design", "p x r x o", "--facet", "occasion",
+                               "--format", "json"])  # fmt: skip
+    assert named.exit_code == bare.exit_code == 0, bare.output
+    assert cli_json(bare.stdout) == cli_json(named.stdout)
+    two_left = runner.invoke(app, [*PRXO, "--design", "p x r x o x t", "--facet", "occasion"])
+    assert two_left.exit_code == 2 and "Traceback" not in two_left.output
+    assert "2 facets left (o, t): name each, e.g. --facet o=occasion" in two_left.output
+    twice = runner.invoke(app, [*PRXO, "--design", "p x r x o", "--facet", "o=occasion",
+                                "--facet", "o=session"])  # fmt: skip
+    assert twice.exit_code == 2
+    assert "names the facet 'o' twice: 'occasion' and 'session'" in twice.output

@@ -213,3 +213,21 @@ def test_the_cli_reads_the_file_once_and_shows_the_read_report(
     res = runner.invoke(app, [*args, "--strata", "site"])
     assert res.exit_code == 0, res.output
     assert "1 missing label" in res.stdout and len(calls) == 2
+
+
+def test_the_cli_prints_sas_proc_freqs_stratum_kappas(tmp_path: Path) -> None:
+    # SAS/STAT 9.22 PROC FREQ Example 36.10 "Cochran's Q Test" (Agresti's three drugs): drug B
+    # (reader A) by drug C (reader B) in the strata of drug A; Outputs 36.10.2 and 36.10.3
+    # print kappa -0.0328 (ASE 0.1167) and -0.1538 (ASE 0.2230)
+    counts = {"FFF": 6, "FFU": 16, "FUF": 2, "FUU": 4, "UFF": 2, "UFU": 4, "UUF": 6, "UUU": 6}
+    cells = {tuple(abc): n for abc, n in counts.items()}
+    patients = [abc for abc, n in cells.items() for _ in range(n)]
+    rows = [(i, reader, abc[k], abc[0]) for i, abc in enumerate(patients)
+            for reader, k in (("A", 1), ("B", 2))]  # fmt: skip
+    path = _file(tmp_path, pd.DataFrame(rows, columns=["item", "reader", "label", "drug_a"]))
+    cli = _cli(path, "--strata", "drug_a")
+    table = pd.DataFrame(cli["table"])  # type: ignore[arg-type]
+    assert table["stratum"].tolist() == ["F", "U"]
+    assert_allclose(table["kappa"], [-0.0328, -0.1538], atol=5e-5)
+    assert_allclose(table["standard_error"], [0.1167, 0.2230], atol=5e-5)
+    assert cli["df"] == 1

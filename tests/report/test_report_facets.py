@@ -168,7 +168,7 @@ def test_no_facets_no_section_and_bad_facets_are_refused() -> None:
     with pytest.raises(InvalidInputError, match="repeats each item and rater: duplicates"):
         accord.report(_occasions(), item="item", rater="rater", label="score",
                       level="interval", facets="occasion", progress=False)  # fmt: skip
-    with pytest.raises(InvalidInputError, match="facets names columns"):
+    with pytest.raises(InvalidInputError, match="facets takes COLUMN or FACET=COLUMN"):
         accord.report(frame, item="item", rater="rater", label="label", facets=[3],
                       progress=False)  # fmt: skip
 
@@ -189,3 +189,40 @@ def test_the_command_line_shows_the_same_section(tmp_path: Path) -> None:
                                    "rater", "--score", "label", "--facet", "site", "-o",
                                    str(out)])  # fmt: skip
     assert bad.exit_code == 2 and "--facet" in bad.output
+
+
+def test_facets_take_the_spelling_of_accord_agree(tmp_path: Path) -> None:
+    frame = _sites(n_items=36)
+    bare = accord.report(frame, item="item", rater="rater", label="label", facets="site",
+                         progress=False)  # fmt: skip
+    default = accord.report(frame, item="item", rater="rater", label="label",
+                            facets=["s=site"], progress=False)  # fmt: skip
+    assert _section(default.html) == _section(bare.html)
+    renamed = _section(accord.report(frame, item="item", rater="rater", label="label",
+                                     facets="c=site", progress=False).html)  # fmt: skip
+    assert "((p:c) x r)" in renamed and "((p:s) x r)" not in renamed
+    # the numbers do not depend on the facet's name
+    assert renamed == _section(bare.html).replace("(p:s)", "(p:c)")
+    with pytest.raises(InvalidInputError, match="facet 'r' is the raters"):
+        accord.report(frame, item="item", rater="rater", label="label", facets="r=site",
+                      progress=False)  # fmt: skip
+    with pytest.raises(InvalidInputError, match="the column 'site' twice: 'o' and 'c'"):
+        accord.report(frame, item="item", rater="rater", label="label",
+                      facets=["o=site", "c=site"], progress=False)  # fmt: skip
+    path = tmp_path / "sites.csv"
+    frame.to_csv(path, index=False)
+    out = tmp_path / "page.html"
+    args = ["report", str(path), "--item", "item", "--rater", "rater", "--label", "label"]
+    named = CliRunner().invoke(app, [*args, "--facet", "c=site", "-o", str(out), "--quiet"])
+    assert named.exit_code == 0, named.output
+    assert _section(out.read_text()) == renamed
+    for spelling in ("=site", "c="):  # one error, one line, as accord agree --facet says it
+        bad = CliRunner().invoke(app, [*args, "--facet", spelling, "-o", str(out)])
+        agree = CliRunner().invoke(app, ["agree", str(path), "--item", "item", "--rater",
+                                         "rater", "--label", "label", "--design", "(p:s) x r",
+                                         "--facet", spelling])  # fmt: skip
+        assert bad.exit_code == agree.exit_code == 2 and "Traceback" not in bad.output
+        line = (
+            f"--facet takes COLUMN or FACET=COLUMN, e.g. occasion or o=occasion; got {spelling!r}"
+        )
+        assert line in bad.output and line in agree.output

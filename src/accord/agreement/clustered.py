@@ -192,6 +192,12 @@ def clustered_agreement(
         ``statistic``, ``standard_error`` (cluster-robust), ``standard_error_naive``,
         ``design_effect``, ``n_items``, ``n_clusters``, ``method``.
 
+    Notes
+    -----
+    For kappa, the linearised SE is Vanbelle's (2017) multilevel delta method (the R package
+    multiagree's ``delta.pair``): the same variance written with each cluster's agreement
+    and margins, with its ``C / (C - 1)`` correction.
+
     References
     ----------
     .. [1] Yang, Z., & Zhou, M. (2014). Kappa statistic for clustered matched-pair data.
@@ -199,6 +205,8 @@ def clustered_agreement(
     .. [2] Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard errors of
        kappa and weighted kappa. Psychological Bulletin, 72(5), 323-327.
        https://doi.org/10.1037/h0028106
+    .. [3] Vanbelle, S. (2017). Comparing dependent kappa coefficients obtained on multilevel
+       data. Biometrical Journal, 59(5), 1016-1034. https://doi.org/10.1002/bimj.201600093
 
     Examples
     --------
@@ -309,6 +317,13 @@ def stratified_kappa(
         Inputs of different lengths, missing values, fewer than two strata, or a stratum
         whose kappa has no variance (every item in one category).
 
+    Notes
+    -----
+    Checked against SAS PROC FREQ's printed stratum kappas, ASEs and limits (its example
+    "Cochran's Q Test", 4 decimals) and Fleiss, Levin & Paik's (2003) problem 18.3 (stratum
+    kappas and SEs, overall kappa and interval, 2 decimals). The book's chi-square, .18, is
+    computed from its rounded kappas and SEs; from the unrounded ones it is 0.192.
+
     References
     ----------
     .. [1] Fleiss, J. L. (1981). Statistical Methods for Rates and Proportions (2nd ed.),
@@ -316,14 +331,24 @@ def stratified_kappa(
     .. [2] Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard errors of
        kappa and weighted kappa. Psychological Bulletin, 72(5), 323-327.
        https://doi.org/10.1037/h0028106
+    .. [3] Fleiss, J. L., Levin, B., & Paik, M. C. (2003). Statistical Methods for Rates and
+       Proportions (3rd ed.), sec. 18.1. Wiley. https://doi.org/10.1002/0471445428
 
     Examples
     --------
-    >>> x = [1, 1, 0, 0, 1, 0, 1, 1, 0, 0, 1, 0]
-    >>> y = [1, 1, 0, 0, 0, 0, 1, 0, 0, 1, 1, 0]
-    >>> res = stratified_kappa(x, y, ["a"] * 6 + ["b"] * 6)
-    >>> res.table["kappa"].round(3).tolist(), res.df
-    ([0.667, 0.333], 1)
+    SAS PROC FREQ's example "Cochran's Q Test" (Agresti's three drugs): drug B against drug
+    C in the strata of drug A's response; SAS prints -0.0328 (ASE 0.1167) and -0.1538
+    (ASE 0.2230).
+
+    >>> cells = {("F", "F", "F"): 6, ("F", "F", "U"): 16, ("F", "U", "F"): 2,
+    ...          ("F", "U", "U"): 4, ("U", "F", "F"): 2, ("U", "F", "U"): 4,
+    ...          ("U", "U", "F"): 6, ("U", "U", "U"): 6}
+    >>> a, b, c = (sum(([k[v]] * n for k, n in cells.items()), []) for v in range(3))
+    >>> res = stratified_kappa(b, c, a)
+    >>> res.table[["kappa", "standard_error"]].round(4).values.tolist()
+    [[-0.0328, 0.1167], [-0.1538, 0.223]]
+    >>> round(res.statistic, 4), res.df
+    (-0.0588, 1)
     """
     refuse_read_options("stratified_kappa", read_options)
     a, b, h, q, n_strata = _codes(x, y, strata, "stratified_kappa")

@@ -28,6 +28,7 @@ __all__ = [
     "Effect",
     "code_scores",
     "facet_design",
+    "facet_specs",
     "parse_design",
     "recurring_note",
 ]
@@ -437,3 +438,56 @@ def facet_design(
     if (levels.groupby(rater, sort=False)[facet].nunique() <= 1).all():
         return "p x (r:o)", {"p": item, "r": rater, "o": facet}
     return "p x r x o", {"p": item, "r": rater, "o": facet}
+
+
+#: How a facet is written to ``accord agree --facet``, ``accord report --facet`` and
+#: ``accord.report(facets=...)``: said in every error about one.
+FACET_SPELLING = "COLUMN or FACET=COLUMN, e.g. occasion or o=occasion"
+
+
+def facet_specs(specs: str | Sequence[Any], owner: str) -> tuple[tuple[str | None, str], ...]:
+    """The facets a user wrote, as ``(facet, column)`` pairs: ``"o=occasion"`` names the
+    facet ``o`` and the column it is read from; a bare ``"occasion"`` names the column, its
+    facet the default one (``facet`` None). The same spec twice counts once; errors speak of
+    ``owner`` (``"--facet"``, ``"facets"``).
+
+    Raises
+    ------
+    InvalidInputError
+        A spec that is not a string of that form, a facet ``p`` or ``r`` (the items and the
+        raters, named by their own columns), or a facet named twice with two columns.
+
+    Examples
+    --------
+    >>> facet_specs(["o=occasion", "site"], "--facet")
+    (('o', 'occasion'), (None, 'site'))
+    """
+    given = (specs,) if isinstance(specs, str) else tuple(specs)
+    out: dict[tuple[str | None, str], None] = {}
+    for spec in given:
+        out[_facet_spec(spec, owner)] = None
+    names: dict[str, str] = {}
+    for name, column in out:
+        if name is not None and names.setdefault(name, column) != column:
+            raise InvalidInputError(
+                f"{owner} names the facet {name!r} twice: {names[name]!r} and {column!r}"
+            )
+    return tuple(out)
+
+
+def _facet_spec(spec: Any, owner: str) -> tuple[str | None, str]:
+    if not isinstance(spec, str):
+        raise InvalidInputError(f"{owner} takes {FACET_SPELLING}; got {spec!r}")
+    name, sep, column = (part.strip() for part in spec.partition("="))
+    if not sep:
+        if not name:
+            raise InvalidInputError(f"{owner} takes {FACET_SPELLING}; got {spec!r}")
+        return None, name
+    if not column or name == "x" or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", name):
+        raise InvalidInputError(f"{owner} takes {FACET_SPELLING}; got {spec!r}")
+    if name in ("p", "r"):
+        whose = "items (the item column)" if name == "p" else "raters (the rater column)"
+        raise InvalidInputError(
+            f"{owner} {spec!r}: facet {name!r} is the {whose}; name another facet"
+        )
+    return name, column

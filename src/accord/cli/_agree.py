@@ -13,6 +13,7 @@ from ._common import (
     ALTERNATIVE_OPTION,
     DISTANCE_OPTION,
     DUPLICATES_OPTION,
+    FACET_HELP,
     FIELD_OPTION,
     FROM_OPTION,
     MULTI_LABEL_OPTION,
@@ -42,6 +43,7 @@ from ._common import (
     rich_table,
     running,
     shared_options,
+    user_errors,
     write_csv,
     write_json,
 )
@@ -220,12 +222,15 @@ def _other_designs(
 ) -> bool:
     """``--design`` (a G-study and its D-study) or ``--cluster`` / ``--strata`` (two raters'
     kappa and AC1 over clustered items, or across strata), when given: True once answered."""
+    if facet and design is None:
+        raise fail("--facet names the columns of the facets of --design: give --design too")
     if design is not None:
-        from ._designs import agree_design, parse_facets, parse_sizes
+        from ._designs import agree_design, design_columns, parse_facets, parse_sizes
 
         keys = ratings_keywords()
         check_output(shared.output)
-        facets = {"p": keys["item"], "r": keys["rater"], **parse_facets(facet)}
+        with user_errors():
+            facets = design_columns(design, parse_facets(facet), keys["item"], keys["rater"])
         if shared.engine.value == "dask":
             raise fail("--design computes with --engine memory, or stream (balanced designs)")
         agree_design(path, shared.files(engine_takes=("sep",)), design=design, facets=facets,
@@ -303,7 +308,11 @@ def agree(
         '"p x (r:o)": p is --item, r --rater, other facets named by --facet; then a D-study.',
     ),
     facet: list[str] = typer.Option(
-        [], "--facet", help="FACET=COLUMN of a facet of --design (repeatable), e.g. o=occasion."
+        [],
+        "--facet",
+        help=f"{FACET_HELP}. With --design, the columns of its facets besides p (--item) and "
+        "r (--rater): a bare COLUMN is the one facet left unnamed; a facet not given is read "
+        "from 'occasion' (o), 'task' (t) or 'site' (s).",
     ),
     d_sizes: str | None = typer.Option(
         None, "--d-study", help="D-study sizes with --design, e.g. r=1-10,o=1/2/3."

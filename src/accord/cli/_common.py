@@ -64,6 +64,11 @@ WEIGHTS_OPTION = typer.Option(
     "circular:<u> (neighbours on the circle weigh u in [0, 1); Warrens & Pratiwi 2016) "
     "(default quadratic above nominal level).",
 )
+#: How ``accord agree --facet`` and ``accord report --facet`` read a facet: one spelling.
+FACET_HELP = (
+    "One more facet (repeatable): its COLUMN, or FACET=COLUMN to name the facet, e.g. "
+    "occasion or o=occasion"
+)
 SE_OPTION = typer.Option(
     "raters",
     "--se",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,18 +19,61 @@ from ._common import (
     write_json,
 )
 
-__all__ = ["agree_design", "agree_grouped", "parse_facets", "parse_sizes", "plan_d_study"]
+__all__ = [
+    "agree_design",
+    "agree_grouped",
+    "design_columns",
+    "parse_facets",
+    "parse_sizes",
+    "plan_d_study",
+]
 
 
-def parse_facets(specs: list[str]) -> dict[str, str]:
-    """``--facet o=occasion`` (repeatable) as ``{"o": "occasion"}``."""
-    out: dict[str, str] = {}
-    for spec in specs:
-        facet, sep, column = spec.partition("=")
-        if not sep or not facet.strip() or not column.strip():
-            raise fail(f"--facet takes FACET=COLUMN, e.g. --facet o=occasion; got {spec!r}")
-        out[facet.strip()] = column.strip()
-    return out
+def parse_facets(specs: list[str]) -> tuple[tuple[str | None, str], ...]:
+    """``--facet o=occasion`` or a bare ``--facet occasion`` (repeatable) as
+    ``(facet, column)`` pairs, as ``accord report --facet`` reads them."""
+    from .._errors import InvalidInputError
+    from ..agreement.gtheory_design import facet_specs
+
+    try:
+        return facet_specs(specs, "--facet")
+    except InvalidInputError as exc:
+        raise fail(str(exc)) from None
+
+
+def design_columns(
+    design: str, facets: Sequence[tuple[str | None, str]], item: str, rater: str
+) -> tuple[dict[str, str], list[str]]:
+    """The column of each facet of ``design``: ``p`` and ``r`` are ``item`` and ``rater``, a
+    facet named in ``facets`` its column, a bare column the one facet left unnamed, any
+    other facet its default column (``o``: occasion, ``t``: task, ``s``: site); and the
+    facets read from a default column."""
+    from .._errors import InvalidInputError
+    from ..agreement.gtheory_design import DEFAULT_COLUMNS, parse_design
+
+    parsed = parse_design(design)
+    given = {name: column for name, column in facets if name is not None}
+    unknown = sorted(set(given) - set(parsed.facets))
+    if unknown:
+        raise InvalidInputError(
+            f"--facet names {unknown}, not facets of the design {design!r} "
+            f"(its facets: {list(parsed.facets)})"
+        )
+    bare = [column for name, column in facets if name is None]
+    left = [f for f in parsed.facets if f not in ("p", "r") and f not in given]
+    if bare and (len(bare) > 1 or len(left) != 1):
+        raise InvalidInputError(
+            f"--facet {bare[0]!r}: the design {design!r} has no facet left for it besides p "
+            "(--item) and r (--rater)"
+            if not left
+            else f"--facet {bare[0]!r}: the design {design!r} has {len(left)} facets left "
+            f"({', '.join(left)}): name each, e.g. --facet {left[0]}={bare[0]}"
+        )
+    if bare:
+        given[left[0]] = bare[0]
+    given = {"p": item, "r": rater, **given}
+    defaulted = [f for f in parsed.facets if f not in given]
+    return {f: given.get(f) or DEFAULT_COLUMNS.get(f, f) for f in parsed.facets}, defaulted
 
 
 def _numbers(facet: str, text: str) -> list[int]:
@@ -83,7 +127,7 @@ def agree_design(
     files: Any,
     *,
     design: str,
-    facets: dict[str, str],
+    facets: tuple[dict[str, str], list[str]],
     score: str,
     sizes: dict[str, list[int]] | None,
     target: float,
@@ -91,8 +135,9 @@ def agree_design(
     output: Path | None,
     stream: bool = False,
 ) -> None:
-    """Read ``path``, run the G-study of ``design`` and its D-study, and print them; with
-    ``stream``, the balanced ANOVA from the file's batches (:func:`accord.g_study_files`)."""
+    """Read ``path``, run the G-study of ``design`` (its facets' columns from
+    :func:`design_columns`) and its D-study, and print them; with ``stream``, the balanced
+    ANOVA from the file's batches (:func:`accord.g_study_files`)."""
     with user_errors(), echo_warnings():
         g, d, best = _studies(path, files, design, facets, score, sizes, target, stream)
     if fmt is OutputFormat.json:
@@ -108,7 +153,7 @@ def _studies(
     path: Path,
     files: Any,
     design: str,
-    facets: dict[str, str],
+    facets: tuple[dict[str, str], list[str]],
     score: str,
     sizes: dict[str, list[int]] | None,
     target: float,
@@ -116,17 +161,9 @@ def _studies(
 ) -> tuple[Any, Any, dict[str, Any]]:
     from .._errors import InvalidInputError
     from ..agreement.gtheory import g_study
-    from ..agreement.gtheory_design import DEFAULT_COLUMNS, parse_design
     from ..io.ratings import read_table
 
-    parsed = parse_design(design)
-    named = {f: facets.get(f) or DEFAULT_COLUMNS.get(f, f) for f in parsed.facets}
-    unknown = sorted(set(facets) - set(parsed.facets) - {"p", "r"})
-    if unknown:
-        raise InvalidInputError(
-            f"--facet names {unknown}, not facets of the design {design!r} "
-            f"(its facets: {list(parsed.facets)})"
-        )
+    named, defaulted = facets
     if stream:
         from ..front.gstudy import g_study_files
 
@@ -135,7 +172,7 @@ def _studies(
     try:
         frame = read_table(path, [*named.values(), score], **files)
     except InvalidInputError as exc:
-        hint = ", ".join(f"--facet {f}=COLUMN" for f in parsed.facets if f not in facets)
+        hint = ", ".join(f"--facet {f}=COLUMN" for f in defaulted)
         raise InvalidInputError(f"{exc}{f' (name them with {hint})' if hint else ''}") from None
     g = g_study(frame, design=design, score=score, facets=named)
     return _d_study(g, sizes, target)

@@ -17,6 +17,7 @@ from ._common import (
     CORRECT_OPTION,
     DUPLICATES_OPTION,
     EPSILON_HELP,
+    FACET_HELP,
     FIELD_OPTION,
     FROM_OPTION,
     GOLD_OPTION,
@@ -137,10 +138,10 @@ def report_command(
     facet: list[str] = typer.Option(
         [],
         "--facet",
-        help="A column naming one more facet of each label (an occasion, a site; repeat for "
-        "several): adds 'Designs with several facets' (the G-study with its variance "
-        "components, E rho^2 and Phi; with items nested in it and two raters, kappa and AC1 "
-        "with cluster-robust SEs and kappa by stratum).",
+        help=f"{FACET_HELP}. Adds 'Designs with several facets' (the design read from the "
+        "data; the G-study with its variance components, E rho^2 and Phi; with items nested "
+        "in it and two raters, kappa and AC1 with cluster-robust SEs and kappa by stratum). "
+        "A bare COLUMN's facet is s when the items are nested in it, else o.",
     ),
     title: str | None = typer.Option(None, "--title", help="Title of the page."),
     output: Path = typer.Option(
@@ -197,6 +198,10 @@ def report_command(
         raise fail("--window is the length of the --time windows: give --time too")
     if facet and label is None:
         raise fail("--facet is read with the labels: give --label too")
+    if facet:
+        from ._designs import parse_facets
+
+        parse_facets(facet)  # the spelling of accord agree --facet, and its errors
     judge: Any = None if not judges else judges[0] if len(judges) == 1 else list(judges)
     check_output(output, creates=True)
     files = shared.files()

@@ -547,7 +547,9 @@ def report(
         and, items nested in the facet and two raters labelling them, the clustered
         agreement (:func:`accord.agreement_by_cluster`, :func:`accord.kappa_by_stratum`).
         A crossed facet repeats each (item, rater): ``duplicates`` says which label the
-        other sections read (``"mean"`` for scores).
+        other sections read (``"mean"`` for scores). Each is written ``"COLUMN"`` or
+        ``"FACET=COLUMN"`` as ``accord agree --facet`` takes it: ``"o=site"`` calls the
+        facet ``o`` in its design (``(p:o) x r``) instead of ``s``.
     title : str, optional
         Title of the page (default: the name of the source).
     output : str or path, optional
@@ -645,7 +647,7 @@ def report(
     _check_judge(src.data, src.label, judge, epsilon, humans)
     _check_trial(src, judge, trial)
     window = _check_time(src, judge, time, window)
-    facet_columns = _check_facets(src, facets)
+    facet_columns, facet_names = _check_facets(src, facets)
     from ..data.spans import Spans
 
     bar = src.progress if src.progress is None or isinstance(src.progress, bool) else False
@@ -693,6 +695,7 @@ def report(
             time=time,
             window=window,
             facets=facet_columns,
+            facet_names=facet_names,
             weights=weights,
             inference=inference,
             regression=regression,
@@ -890,20 +893,31 @@ def _read_facets(
         ) from None
 
 
-def _check_facets(src: Source, facets: str | Sequence[str] | None) -> tuple[str, ...]:
-    """Facet columns, read from the rows in memory with the labels."""
+def _check_facets(
+    src: Source, facets: str | Sequence[str] | None
+) -> tuple[tuple[str, ...], dict[str, str]]:
+    """Facet columns, read from the rows in memory with the labels, and the facet each was
+    named (``o=occasion``; :func:`accord.agreement.gtheory_design.facet_specs`)."""
+    from ..agreement.gtheory_design import FACET_SPELLING, facet_specs
+
     if facets is None:
-        return ()
-    columns = (facets,) if isinstance(facets, str) else tuple(facets)
-    if not columns or not all(isinstance(c, str) and c for c in columns):
-        raise InvalidInputError(f"facets names columns (a name or a list of names); got {facets!r}")
+        return (), {}
+    specs = facet_specs(facets, "facets")
+    if not specs:
+        raise InvalidInputError(f"facets takes {FACET_SPELLING} (or a list); got {facets!r}")
     if src.label is None:
         raise InvalidInputError("facets are read with the labels: give the label column too")
     if src.engine != "memory" or isinstance(src.data, Ratings):
         raise InvalidInputError(
             "facets are read from the rows: give a file or a data frame, with engine='memory'"
         )
-    return tuple(dict.fromkeys(columns))
+    names: dict[str, str] = {}
+    for name, column in specs:
+        if name is not None and names.setdefault(column, name) != name:
+            raise InvalidInputError(
+                f"facets name the column {column!r} twice: {names[column]!r} and {name!r}"
+            )
+    return tuple(dict.fromkeys(column for _, column in specs)), names
 
 
 def _check(src: Source, gold: str | None) -> None:

@@ -91,6 +91,9 @@ class Context:
         The length of its windows (``"7d"``, ``"12h"``, ``"2w"``).
     facets : tuple of str
         Facet columns (an occasion, a site) for the section "Designs with several facets".
+    facet_names : mapping
+        The facet each of those columns was named (``o`` of ``o=occasion``); a column not
+        in it is named from the design read from the data (``s`` or ``o``).
     origin : Source or None
         The :class:`~accord.Source` the stream and dask engines read (the path, how it
         reads and the engine), which every section's front-door call takes.
@@ -139,6 +142,7 @@ class Context:
     time: str | None = None
     window: str = "7d"
     facets: tuple[str, ...] = ()
+    facet_names: Mapping[str, str] = dataclasses.field(default_factory=dict)
     origin: Any = None
     weights: str | None = None
     inference: Mapping[str, Any] = dataclasses.field(default_factory=dict)

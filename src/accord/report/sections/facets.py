@@ -71,8 +71,9 @@ def facet_results(ctx: Context, frame: pd.DataFrame, column: str) -> dict[str, A
     from ...front.designs import agreement_by_cluster, kappa_by_stratum
 
     item, rater, label = str(ctx.item), str(ctx.rater), str(ctx.label)
-    design, columns = facet_design(frame, item=item, rater=rater, facet=column)
-    out: dict[str, Any] = {"design": design, "columns": columns}
+    kind, columns = facet_design(frame, item=item, rater=rater, facet=column)
+    design, columns = _named(kind, columns, column, ctx.facet_names.get(column))
+    out: dict[str, Any] = {"design": design, "kind": kind, "columns": columns}
     if ctx.level != "nominal" and _numeric(frame[label]):
         g = ctx.cached(
             f"g_study:{column}",
@@ -85,7 +86,7 @@ def facet_results(ctx: Context, frame: pd.DataFrame, column: str) -> dict[str, A
         out["d_study"] = ctx.cached(f"d_study:{column}", lambda: d_study(g, sizes))
         grid = _d_grid(sizes)
         out["d_grid"] = ctx.cached(f"d_grid:{column}", lambda: d_study(g, grid))
-    if design == "(p:s) x r" and ctx.level in ("nominal", "ordinal"):
+    if kind == "(p:s) x r" and ctx.level in ("nominal", "ordinal"):
         out["n_raters"] = int(frame[rater].nunique())
         if out["n_raters"] == 2:
             keep = ctx.duplicates if ctx.duplicates != "mean" else "first"
@@ -100,6 +101,19 @@ def facet_results(ctx: Context, frame: pd.DataFrame, column: str) -> dict[str, A
                 f"strata:{column}", lambda: kappa_by_stratum(frame, strata=column, **read)
             )
     return out
+
+
+def _named(
+    kind: str, columns: dict[str, str], column: str, name: str | None
+) -> tuple[str, dict[str, str]]:
+    """The design read from the data with the facet of ``column`` called ``name`` (as the
+    user named it, ``o=site``) instead of its default ``s`` or ``o``."""
+    default = next(f for f, c in columns.items() if c == column and f not in ("p", "r"))
+    if name is None or name == default:
+        return kind, columns
+    design = {"(p:s) x r": f"(p:{name}) x r", "p x (r:o)": f"p x (r:{name})",
+              "p x r x o": f"p x r x {name}"}[kind]  # fmt: skip
+    return design, {(name if f == default else f): c for f, c in columns.items()}
 
 
 #: The goal of the D-study figure: Phi of 0.8, the usual threshold for decisions on individuals.
@@ -158,7 +172,8 @@ def _facet_blocks(
 ) -> tuple[str, list[Block], list[MethodNote]]:
     """The lead sentence, blocks and method notes of one facet column."""
     design = found["design"]
-    blocks: list[Block] = [Paragraph(f"Facet {column!r}: {DESIGN_WORDS[design]} ({design}).")]
+    words = DESIGN_WORDS[found["kind"]]
+    blocks: list[Block] = [Paragraph(f"Facet {column!r}: {words} ({design}).")]
     said, methods = [], []
     if "g_study" in found:
         g, row = found["g_study"], found["d_study"].table.iloc[0]
