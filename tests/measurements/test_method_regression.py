@@ -836,3 +836,4 @@ def test_a_shift_past_the_slopes_leaves_the_slope_undefined() -> None:
         warnings.simplefilter("ignore")
         pb = accord.passing_bablok(x, y, confidence_level=0.5)
     assert (pb.n_slopes, pb.shift) == (6, 3) and math.isnan(pb.slope)
+    assert pb.reason is not None and "shifted by K = 3" in pb.reason
