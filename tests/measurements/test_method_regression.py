@@ -105,14 +105,15 @@ def paper_passing_bablok(x: list[Fraction], y: list[Fraction], level: float) -> 
     k = sum(s < -1 for s in slopes)
     big = len(slopes) + n_inf
     s_ = [float(s) for s in slopes] + [math.inf] * n_inf
+
+    def at(rank: int) -> float:  # a rank the shift moves past the slopes: undefined
+        return s_[rank - 1] if 1 <= rank <= big else math.nan
+
     odd = big % 2
-    b = s_[(big + 1) // 2 + k - 1] if odd else (s_[big // 2 + k - 1] + s_[big // 2 + k]) / 2
+    b = at((big + 1) // 2 + k) if odd else (at(big // 2 + k) + at(big // 2 + k + 1)) / 2
     c = float(special.ndtri(0.5 + level / 2)) * math.sqrt(n * (n - 1) * (2 * n + 5) / 18)
     m1 = math.floor((big - c) / 2 + 0.5)
     m2 = big - m1 + 1
-
-    def at(rank: int) -> float:
-        return s_[rank - 1] if 1 <= rank <= big else math.nan
 
     lo, hi = at(m1 + k), at(m2 + k)
     xf, yf = np.array(x, dtype=float), np.array(y, dtype=float)
@@ -823,3 +824,16 @@ def test_repeated_concordance_input_errors() -> None:
         accord.repeated_concordance([1, 2, 3], [1, 2], ["a", "b", "c"])
     with pytest.raises(InvalidInputError, match="confidence_level"):
         accord.repeated_concordance([1, 2, 3], [1, 2, 3], ["a", "b", "c"], confidence_level=2)
+
+
+def test_a_shift_past_the_slopes_leaves_the_slope_undefined() -> None:
+    # Six slopes by hand (-5, -5, -5, 1/3, 3, 11), three of them below -1: the median of
+    # the six shifted by K = 3 is the mean of the 6th and the 7th, and there is no 7th.
+    x, y = [0, 1, 2, 3], [0, -5, -10, 1]
+    want = paper_passing_bablok([Fraction(v) for v in x], [Fraction(v) for v in y], 0.5)
+    assert (want["n"], want["k"]) == (6, 3) and math.isnan(want["slope"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pb = accord.passing_bablok(x, y, confidence_level=0.5)
+    assert (pb.n_slopes, pb.shift) == (6, 3) and math.isnan(pb.slope)
+    assert pb.reason is not None and "shifted by K = 3" in pb.reason

@@ -364,6 +364,16 @@ def passing_bablok(
     return _result(pair.x, pair.y, level, names)
 
 
+def _no_slope(n_slopes: int, n_infinite: int, shift: int) -> str:
+    """Why the shifted median of the slopes is not a finite number."""
+    if n_infinite == n_slopes:
+        return "no finite slope: every pair of pairs has the same x"
+    return (
+        f"no slope: the median of the {n_slopes} slopes, shifted by K = {shift} (the slopes "
+        "below -1), falls on an infinite slope or beyond the last"
+    )
+
+
 def _result(x: FloatArray, y: FloatArray, level: float, names: tuple[str, str]) -> PassingBablok:
     from scipy import special, stats
 
@@ -383,7 +393,7 @@ def _result(x: FloatArray, y: FloatArray, level: float, names: tuple[str, str]) 
         slope_ci = tuple(v if math.isfinite(v) else math.nan for v in slope_ci)
         intercept_ci = tuple(v if math.isfinite(v) else math.nan for v in intercept_ci)
     if not math.isfinite(slope):
-        reason = "no finite slope: every pair of pairs has the same x"
+        reason = _no_slope(fit["n_slopes"], fit["n_infinite"], fit["shift"])
         slope = intercept = math.nan
     if reason:
         warn_degenerate(f"passing_bablok: {reason}", stacklevel=4)
