@@ -384,8 +384,6 @@ def write_demo_reports(
 
     ``jobs`` holds ``(file, item, rater, label, level, title)`` as ``accord demo`` lists them.
     """
-    from ..agreement.inference import Inference
-    from ..measurements.regression import Regression
     from ..report import report
 
     written: list[Path] = []

@@ -51,9 +51,7 @@ def parse_window(text: str | pd.Timedelta, owner: str = "agreement_drift") -> pd
             )  # fmt: skip
         value = pd.Timedelta(float(match.group(1)), unit=_UNITS[match.group(2)])  # type: ignore[arg-type]
     if value <= pd.Timedelta(0):
-        raise InvalidInputError(
-            bad_parameter(owner, "window", "a positive length", text)
-        )
+        raise InvalidInputError(bad_parameter(owner, "window", "a positive length", text))
     return value
 
 

@@ -84,18 +84,16 @@ class Judge:
         self._check_rater()
         self._check_epsilon()
         pairwise = self.pairwise
-        if pairwise is not None and not isinstance(pairwise, str | os.PathLike):
-            if not hasattr(pairwise, "columns"):
-                raise InvalidInputError(
-                    bad_parameter(OWNER, "pairwise", "a path or a data frame", pairwise)
-                )
+        path = isinstance(pairwise, str | os.PathLike)
+        if pairwise is not None and not path and not hasattr(pairwise, "columns"):
+            raise InvalidInputError(
+                bad_parameter(OWNER, "pairwise", "a path or a data frame", pairwise)
+            )
         if self.time is not None and (not isinstance(self.time, str) or not self.time):
             raise InvalidInputError(bad_parameter(OWNER, "time", "a column name", self.time))
         if self.window is not None:
             if self.time is None:
-                raise InvalidInputError(
-                    "window is the length of the time windows: give time too"
-                )
+                raise InvalidInputError("window is the length of the time windows: give time too")
             parse_window(self.window, OWNER)
 
     def __repr__(self) -> str:

@@ -76,6 +76,7 @@ class Regression:
             )
         object.__setattr__(self, "error_ratio", float(ratio))
 
+
 #: The columns of :meth:`RegressionComparison.table`.
 _KEYS = ("first", "second", "n_pairs", "intercept", "intercept_ci_low", "intercept_ci_high",
          "slope", "slope_ci_low", "slope_ci_high")  # fmt: skip

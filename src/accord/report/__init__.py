@@ -505,8 +505,8 @@ def report(
         items (as ``accord judge --trial`` reads it): the section "Does the judge agree with
         itself?" (:func:`accord.judge_consistency`: each judge's test-retest agreement with
         its interval, the share of items whose label flips, the most fragile items, beside
-        the humans' agreement, and with the judge's ``epsilon`` the alternative annotator test of the
-        judge's majority label over its runs). The other sections take one label per
+        the humans' agreement, and with the judge's ``epsilon`` the alternative annotator
+        test of the judge's majority label over its runs). The other sections take one label per
         (item, rater): for the judge, its majority label over its runs (a tie going to the
         label of the earliest run; the mean at interval and ratio level), the label that
         alt-test reads (:func:`accord.majority_over_runs`); ``duplicates="first"`` or

@@ -22,11 +22,9 @@ __all__ = ["DEFAULT_INFERENCE", "ReportOptions", "report_options"]
 #: the same input gives the same page.
 DEFAULT_INFERENCE = Inference(seed=0)
 
-MOVED_TO_INFERENCE = {
-    name: name
-    for name in ("confidence_level", "n_boot", "seed", "se", "rater_population_size",
-                 "test_value", "alternative")  # fmt: skip
-}
+INFERENCE_FIELDS = ("confidence_level", "n_boot", "seed", "se", "rater_population_size",
+                    "test_value", "alternative")  # fmt: skip
+MOVED_TO_INFERENCE = {name: name for name in INFERENCE_FIELDS}
 MOVED_TO_JUDGE = {name: name for name in ("humans", "epsilon", "pairwise", "time", "window")}
 MOVED_TO_REGRESSION = {"error_ratio": "error_ratio"}
 
