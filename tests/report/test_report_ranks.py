@@ -69,7 +69,8 @@ def test_complete_ordinal_rankings_show_the_library_w() -> None:
 def test_incomplete_or_nominal_ratings_have_no_rank_section() -> None:
     frame = _grades()
     gaps = frame.drop(index=[3]).reset_index(drop=True)
-    kw = {"item": "item", "rater": "rater", "label": "grade", "n_boot": 100, "progress": False}
+    fast = accord.Inference(n_boot=100)
+    kw = {"item": "item", "rater": "rater", "label": "grade", "inference": fast, "progress": False}
     assert "ranks" not in accord.report(gaps, level="ordinal", **kw).sections  # type: ignore[arg-type]
     assert "ranks" not in accord.report(frame, level="nominal", **kw).sections  # type: ignore[arg-type]
 

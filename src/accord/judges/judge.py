@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .._errors import InvalidInputError, bad_parameter
@@ -76,7 +76,7 @@ class Judge:
 
     def __post_init__(self) -> None:
         if self.humans is not None:
-            if isinstance(self.humans, str | bytes) or not isinstance(self.humans, Sequence):
+            if isinstance(self.humans, str | bytes) or not isinstance(self.humans, Iterable):
                 raise InvalidInputError(
                     bad_parameter(OWNER, "humans", "a list of rater ids", self.humans)
                 )

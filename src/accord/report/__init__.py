@@ -544,10 +544,10 @@ def report(
         The level of every interval, the bootstrap and the agreement table's inference, as
         one :class:`accord.Inference`: ``confidence_level`` (default 0.95); ``n_boot``
         (default 2000), the bootstrap replicates where a statistic has no analytic SE
-        (informational agreement, the rater model's intervals); ``seed``, the seed of every
-        bootstrap, an integer: the report's default is ``Inference(seed=0)``, and a seed of
-        None (Inference's own default) is the seed 0 here, so the same input gives the same
-        page; ``se``, the standard error of the chance-corrected coefficients as
+        (informational agreement, the rater model's intervals); ``seed``, an integer that
+        seeds every bootstrap: the report's default is ``Inference(seed=0)``, and
+        ``seed=None`` (Inference's own default) means ``seed=0`` here, so the same input
+        gives the same page; ``se``, the standard error of the chance-corrected coefficients as
         :func:`accord.agreement` takes it (kappaetc's ``se()``: ``"raters"``, ``"items"``
         or ``"unconditional"``); ``rater_population_size``, the finite-population
         correction of the variance over raters (kappaetc's ``nraters()``); ``test_value``
@@ -594,6 +594,16 @@ def report(
     InvalidInputError
         Unknown columns, bad labels or scores (as the readers raise), or no column to report
         on.
+
+    Notes
+    -----
+    The keywords that the options objects replaced still work in this release, each with a
+    :class:`DeprecationWarning` that spells the value to pass: ``confidence_level``,
+    ``n_boot``, ``seed``, ``se``, ``rater_population_size``, ``test_value`` and
+    ``alternative`` (``inference=accord.Inference(...)``); ``humans``, ``epsilon``,
+    ``pairwise``, ``time`` and ``window`` (``judge=accord.Judge(...)``); ``error_ratio``
+    (``regression=accord.Regression(...)``). An old keyword given with the value that
+    replaced it is an error.
 
     References
     ----------
