@@ -158,6 +158,7 @@ if TYPE_CHECKING:
         corrected_rate_from_counts,
     )
     from .judges.drift import AgreementDrift, agreement_drift
+    from .judges.judge import Judge
     from .judges.judged_counts import JudgeCounts
     from .judges.ppi import (
         PredictionMoments,
@@ -177,7 +178,7 @@ if TYPE_CHECKING:
     )
     from .measurements.deming import Deming, deming
     from .measurements.passing_bablok import PassingBablok, passing_bablok
-    from .measurements.regression import RegressionComparison, method_regression
+    from .measurements.regression import Regression, RegressionComparison, method_regression
     from .measurements.repeated_concordance import RepeatedConcordance, repeated_concordance
     from .measurements.sample_size import LimitsSampleSize, limits_power, sample_size_limits
     from .planning import (
@@ -247,6 +248,7 @@ _EXPORTS: dict[str, str] = {
     "PairTables": ".stats",
     "PairwiseAgreement": ".agreement",
     "PairwisePreferenceAgreement": ".judges.preferences",
+    "Judge": ".judges.judge",
     "PairwiseSpecificAgreement": ".agreement",
     "PanelCalibration": ".calibration",
     "PanelStatistics": ".stats.panel",
@@ -301,6 +303,7 @@ _EXPORTS: dict[str, str] = {
     "deming": ".measurements.deming",
     "PassingBablok": ".measurements.passing_bablok",
     "passing_bablok": ".measurements.passing_bablok",
+    "Regression": ".measurements.regression",
     "RegressionComparison": ".measurements.regression",
     "method_regression": ".measurements.regression",
     "LimitsSampleSize": ".measurements.sample_size",
@@ -481,6 +484,7 @@ __all__ = [
     "IntraclassCorrelationREML",
     "InvalidInputError",
     "ItemCategoryCounts",
+    "Judge",
     "JudgeAgreement",
     "JudgeConsistency",
     "JudgeCounts",
@@ -517,6 +521,7 @@ __all__ = [
     "Ratings",
     "ReadReport",
     "Recalibration",
+    "Regression",
     "RegressionComparison",
     "RelationAgreement",
     "ReliabilityDiagram",

@@ -22,6 +22,7 @@ def moved_keywords(
     new_form: str,
     *,
     stacklevel: int = 3,
+    known: Mapping[str, Any] | None = None,
 ) -> T | None:
     """``given``, or the object ``make`` builds from the deprecated keywords of ``options``.
 
@@ -29,7 +30,9 @@ def moved_keywords(
     (``new_form`` spells that object for the user, e.g. ``"inference=accord.Inference"``).
     The old keywords are taken out of ``options`` (before its check against the fields of
     a source), each use warns with a :class:`DeprecationWarning` naming the new form, and
-    giving an old keyword together with the new object is an error.
+    giving an old keyword together with the new object is an error. ``known`` holds the
+    fields of the new object that other arguments already give (a rater id given as
+    ``judge=``): passed to ``make`` and spelled first in the warning, those that are not None.
 
     Examples
     --------
@@ -50,8 +53,9 @@ def moved_keywords(
             f"{owner}() got {', '.join(old)} and {new_form.split('=')[0]}=: the former "
             f"moved into {new_form}(...); pass only the latter"
         )
-    fields = {moved[key]: options.pop(key) for key in old}
-    spelled = ", ".join(f"{name}={value!r}" for name, value in fields.items())
+    fields = {name: value for name, value in (known or {}).items() if value is not None}
+    fields |= {moved[key]: options.pop(key) for key in old}
+    spelled = ", ".join(f"{name}={_spelled(value)}" for name, value in fields.items())
     keys = ", ".join(f"{key}=..." for key in old)
     warnings.warn(
         f"{owner}({keys}) is deprecated: pass {new_form}({spelled})",
@@ -59,3 +63,13 @@ def moved_keywords(
         stacklevel=stacklevel,
     )
     return make(**fields)
+
+
+def _spelled(value: Any) -> str:
+    """A value as the warning spells it: a data frame by its type (not its rows).
+
+    >>> import pandas as pd
+    >>> _spelled(0.2), _spelled(pd.DataFrame({"a": [1]}))
+    ('0.2', '<DataFrame>')
+    """
+    return f"<{type(value).__name__}>" if hasattr(value, "columns") else repr(value)

@@ -115,12 +115,12 @@ def test_an_export_option_is_refused_with_the_engines() -> None:
     ("front", "most"),
     # agreement: the data, what to compute, and one accord.Inference (the items' population
     # and interval, the standard error, raters' population and test of the coefficients);
-    # report: its sections' inputs, and the agreement table's weights and inference and the
-    # method-comparison regression, with the names agreement() and the CLI give them; the
-    # judge's sections take judge, humans, epsilon, pairwise, trial, and time with its window
-    # (the drift section), named as accord judge names them; the span section its relations;
-    # the section on designs with several facets its facet columns
-    [(accord.agreement, 10), (accord.consensus, 10), (accord.report, 26)],
+    # report (26 before): its sections' inputs, the agreement table's weights, and three
+    # options objects: one accord.Inference (every interval's level, the bootstrap, the
+    # table's standard error and test), one accord.Judge (the judge and its humans, epsilon,
+    # pairwise log, time column and window) and one accord.Regression (the method-comparison
+    # regression and Deming's error ratio)
+    [(accord.agreement, 10), (accord.consensus, 10), (accord.report, 14)],
 )
 def test_front_door_signatures_name_what_they_compute(front: Any, most: int) -> None:
     parameters = inspect.signature(front).parameters

@@ -14,7 +14,7 @@ from numpy.testing import assert_allclose
 
 import accord
 from accord import InvalidInputError
-from accord.engines.fold import fold_partitions, fold_parts
+from accord.engines.fold import fold_kept, fold_partitions, fold_parts
 from accord.stats.confidence import ConfidenceSums, ConfidenceValueCounts
 from accord.stats.panel import PanelStatistics
 
@@ -248,3 +248,22 @@ def test_the_dask_passes_go_through_the_fold(monkeypatch: pytest.MonkeyPatch) ->
     # the counts, then the surprisal sums of the raters: each one fold over both partitions
     assert calls == [2, 2]
     pd.testing.assert_frame_equal(got.raters, expected.raters)
+
+
+def _kept_and_rows(part: Any, row0: int) -> tuple[Any, list[int]]:
+    return part["x"].to_numpy() * 10, [len(part)]
+
+
+def test_the_kept_form_keeps_every_partition_in_order_empty_ones_too() -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    whole = pd.DataFrame({"x": [1, 2, 3, 4, 5, 6]})
+    frame = dd.from_pandas(whole, npartitions=3)  # partitions [1, 2], [3, 4], [5, 6]
+    frame = frame[(frame["x"] < 3) | (frame["x"] > 4)]  # the second one left empty
+    seen: list[tuple[int, int | None]] = []
+    kept, rows = fold_kept(frame.to_delayed(), _kept_and_rows, list.__add__,
+                           scheduler="synchronous", progress=lambda d, t: seen.append((d, t)),
+                           phase=(0, 6))  # fmt: skip
+    assert rows == [2, 0, 2]  # one per partition, in order, the empty one too
+    values = [k.compute(scheduler="synchronous").tolist() for k in kept]
+    assert values == [[10, 20], [], [50, 60]]
+    assert seen[-1] == (3, 6)  # the first of two phases: three partitions of six

@@ -14,13 +14,12 @@ SRC = Path(accord.__file__).parent
 #: What reads an input part by part: the batch readers and the partition runner.
 READERS = {"batches", "_batches", "iter_batches", "scan_batches", "to_batches", "run_partitions"}
 
-#: Where they may be used besides readers (loops that yield each part to a fold): the fold.
+#: Where they may be used besides readers (loops that yield each part to a fold): the fold,
+#: whose kept form (fold_kept) leaves each partition's output where it was computed (the
+#: dask engine's first read keeps the codes of each partition for the later passes).
 ALLOWED = {
     ("engines/fold.py", "fold_partitions"),
-    # The dask engine's first read keeps each partition's codes where they were computed
-    # (persisted on a cluster) for the later passes, which the fold's reduction does not
-    # hold; it gathers the partitions' distinct values in order instead.
-    ("engines/dask.py", "_first_pass"),
+    ("engines/fold.py", "fold_kept"),
 }
 
 

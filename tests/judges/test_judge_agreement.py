@@ -509,10 +509,9 @@ def judge_page() -> Any:
         item="patient",
         rater="rater",
         label="diagnosis",
-        judge="rater6",
-        epsilon=0.15,
-        n_boot=200,
+        judge=accord.Judge("rater6", epsilon=0.15),
         progress=False,
+        inference=accord.Inference(n_boot=200),
     )
 
 
@@ -538,7 +537,9 @@ def test_report_judge_needs_epsilon_and_labels() -> None:
     with pytest.raises(InvalidInputError, match="needs epsilon"):
         accord.report(frame, item="item", rater="rater", label="label", judge="rater6")
     with pytest.raises(InvalidInputError, match="give the judge too"):
-        accord.report(frame, item="item", rater="rater", label="label", epsilon=0.1)
+        accord.report(
+            frame, item="item", rater="rater", label="label", judge=accord.Judge(epsilon=0.1)
+        )
 
 
 @pytest.mark.slow
@@ -589,10 +590,9 @@ def test_report_judge_against_gold() -> None:
         rater="rater",
         label="diagnosis",
         gold="gold",
-        judge="rater6",
-        epsilon=0.15,
-        n_boot=50,
+        judge=accord.Judge("rater6", epsilon=0.15),
         progress=False,
+        inference=accord.Inference(n_boot=50),
     )
     r = _diagnoses()
     expected = accord.judge_agreement(r, "rater6", n_boot=0, gold=gold)

@@ -583,8 +583,10 @@ def test_report_shows_the_deming_fit_from_python_and_the_cli(tmp_path: Path) -> 
     assert row_values(out.read_text(encoding="utf-8"), "x on y")[3] == fmt(slope)
     with pytest.raises(InvalidInputError, match="'regression' parameter of report"):
         accord.report(lab_ratings(), progress=False, regression="theil-sen")
-    with pytest.raises(InvalidInputError, match="'error_ratio' parameter of report"):
-        accord.report(lab_ratings(), progress=False, regression="deming", error_ratio=0)
+    with pytest.raises(InvalidInputError, match=r"'error_ratio' parameter of accord\.Regression"):
+        accord.report(
+            lab_ratings(), progress=False, regression=accord.Regression("deming", error_ratio=0)
+        )
 
 
 def test_figures() -> None:

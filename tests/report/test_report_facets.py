@@ -62,9 +62,17 @@ def _context(frame: pd.DataFrame, label: str, level: str, facets: tuple[str, ...
 
 def test_a_crossed_occasion_shows_the_g_study_of_the_library() -> None:
     frame = _occasions()
-    page = accord.report(frame, item="item", rater="rater", label="score", level="interval",
-                         facets="occasion", duplicates="mean", n_boot=100,
-                         progress=False)  # fmt: skip
+    page = accord.report(
+        frame,
+        item="item",
+        rater="rater",
+        label="score",
+        level="interval",
+        facets="occasion",
+        duplicates="mean",
+        progress=False,
+        inference=accord.Inference(n_boot=100),
+    )
     assert "facets" in page.sections
     section = _section(page.html)
     columns = {"p": "item", "r": "rater", "o": "occasion"}
@@ -90,9 +98,17 @@ def test_a_crossed_occasion_shows_the_g_study_of_the_library() -> None:
 
 def test_the_d_study_figure_draws_the_library_d_study() -> None:
     frame = _occasions()
-    page = accord.report(frame, item="item", rater="rater", label="score", level="interval",
-                         facets="occasion", duplicates="mean", n_boot=100,
-                         progress=False)  # fmt: skip
+    page = accord.report(
+        frame,
+        item="item",
+        rater="rater",
+        label="score",
+        level="interval",
+        facets="occasion",
+        duplicates="mean",
+        progress=False,
+        inference=accord.Inference(n_boot=100),
+    )
     raw = page.html.split('id="facets"', 1)[1].split("<section", 1)[0]
     assert "<svg" in raw
     columns = {"p": "item", "r": "rater", "o": "occasion"}

@@ -24,7 +24,8 @@ OPTIONS = {"se": "unconditional", "rater_population_size": 60, "test_value": 0.4
 
 @pytest.fixture(scope="module")
 def page() -> accord.HtmlReport:
-    return accord.report(EXAMPLES / "diagnoses.csv", progress=False, **DIAGNOSES, **OPTIONS)
+    return accord.report(EXAMPLES / "diagnoses.csv", progress=False,
+                         inference=accord.Inference(**OPTIONS), **DIAGNOSES)  # fmt: skip
 
 
 def test_table_holds_the_standard_error_and_test_asked_for(page: accord.HtmlReport) -> None:
@@ -75,7 +76,8 @@ def test_two_raters_cohen_row_takes_the_test() -> None:
     from ..agreement.test_inference_options import _rate2
 
     r = _rate2()
-    got = accord.report(r, progress=False, test_value=0.3, alternative="greater")
+    test = accord.Inference(test_value=0.3, alternative="greater")
+    got = accord.report(r, progress=False, inference=test)
     cohen = accord.cohen_kappa(r, test_value=0.3, alternative="greater")
     values = row_values(got.html, "Cohen's kappa")
     assert values[0] == fmt(cohen.statistic) and values[3] == fmt_p(cohen.pvalue)
@@ -86,12 +88,15 @@ def test_two_raters_cohen_row_takes_the_test() -> None:
 
 def test_bad_options_are_refused_in_one_line() -> None:
     with pytest.raises(InvalidInputError, match="'se' parameter of report must be one of"):
-        accord.report(EXAMPLES / "diagnoses.csv", progress=False, se="subjects", **DIAGNOSES)
+        accord.report(EXAMPLES / "diagnoses.csv", progress=False,
+                      inference=accord.Inference(se="subjects"), **DIAGNOSES)  # fmt: skip
     with pytest.raises(InvalidInputError, match="'alternative' parameter of report"):
-        accord.report(EXAMPLES / "diagnoses.csv", progress=False, alternative="up", **DIAGNOSES)
+        accord.report(EXAMPLES / "diagnoses.csv", progress=False,
+                      inference=accord.Inference(alternative="up"), **DIAGNOSES)  # fmt: skip
     with pytest.raises(InvalidInputError, match="se, test_value: options of the agreement"):
         accord.report(EXAMPLES / "panel.csv", item="proposal", rater="reviewer",
-                      score="score", se="items", test_value=0.5, progress=False)  # fmt: skip
+                      score="score", inference=accord.Inference(se="items", test_value=0.5),
+                      progress=False)  # fmt: skip
 
 
 runner = CliRunner()

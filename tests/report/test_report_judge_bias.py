@@ -26,7 +26,9 @@ def _section(html: str) -> str:
 
 def test_the_section_shows_the_library_numbers() -> None:
     ratings = accord.read_pairwise(SMALL, duplicates="first")
-    page = accord.report(ratings, pairwise=LOG, n_boot=200, seed=0)
+    page = accord.report(
+        ratings, judge=accord.Judge(pairwise=LOG), inference=accord.Inference(n_boot=200, seed=0)
+    )
     assert "judge-bias" in page.sections
     section = _section(page.html)
     log = pd.read_json(LOG, lines=True)
@@ -55,10 +57,14 @@ def test_the_section_shows_the_library_numbers() -> None:
 def test_a_frame_works_and_no_log_no_section() -> None:
     ratings = accord.read_pairwise(SMALL, duplicates="first")
     log = pd.read_json(SMALL, lines=True)
-    page = accord.report(ratings, pairwise=log, n_boot=200)
+    page = accord.report(
+        ratings, judge=accord.Judge(pairwise=log), inference=accord.Inference(n_boot=200)
+    )
     assert "judge-bias" in page.sections
     assert "no length test" in _section(page.html)
-    assert "judge-bias" not in accord.report(ratings, n_boot=200).sections
+    assert (
+        "judge-bias" not in accord.report(ratings, inference=accord.Inference(n_boot=200)).sections
+    )
 
 
 def test_report_command_takes_pairwise(tmp_path: Path) -> None:

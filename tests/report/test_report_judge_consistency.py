@@ -66,9 +66,16 @@ def _check_numbers(section: str, frame: pd.DataFrame) -> None:
 def test_the_section_shows_the_library_numbers() -> None:
     frame = _runs()
     page = accord.report(
-        frame, item="item", rater="rater", label="label", judge="llm", epsilon=0.2,
-        trial="run", duplicates="first", n_boot=100, progress=False,
-    )  # fmt: skip
+        frame,
+        item="item",
+        rater="rater",
+        label="label",
+        judge=accord.Judge("llm", epsilon=0.2),
+        trial="run",
+        duplicates="first",
+        progress=False,
+        inference=accord.Inference(n_boot=100),
+    )
     assert "judge-consistency" in page.sections
     # Asked about a judge, the page answers about it first.
     assert page.sections.index("judge-consistency") < page.sections.index("coefficients")
@@ -80,21 +87,43 @@ def test_the_section_shows_the_library_numbers() -> None:
 def test_no_trial_no_section_and_the_options_that_go_with_it() -> None:
     frame = _runs()
     first = frame[frame["run"] == 1]
-    page = accord.report(first, item="item", rater="rater", label="label", judge="llm",
-                         epsilon=0.2, n_boot=100, progress=False)  # fmt: skip
+    page = accord.report(
+        first,
+        item="item",
+        rater="rater",
+        label="label",
+        judge=accord.Judge("llm", epsilon=0.2),
+        progress=False,
+        inference=accord.Inference(n_boot=100),
+    )
     assert "judge-consistency" not in page.sections
     with pytest.raises(accord.InvalidInputError, match="give the judge too"):
         accord.report(frame, item="item", rater="rater", label="label", trial="run",
                       duplicates="first", progress=False)  # fmt: skip
     with pytest.raises(accord.InvalidInputError, match="give the label column"):
-        accord.report(frame, item="item", rater="rater", score="label", judge="llm",
-                      epsilon=0.2, trial="run", progress=False)  # fmt: skip
+        accord.report(
+            frame,
+            item="item",
+            rater="rater",
+            score="label",
+            judge=accord.Judge("llm", epsilon=0.2),
+            trial="run",
+            progress=False,
+        )
 
 
 def test_without_duplicates_the_page_reads_the_judge_majority_over_runs() -> None:
     frame = _runs()
-    page = accord.report(frame, item="item", rater="rater", label="label", judge="llm",
-                         epsilon=0.2, trial="run", n_boot=100, progress=False)  # fmt: skip
+    page = accord.report(
+        frame,
+        item="item",
+        rater="rater",
+        label="label",
+        judge=accord.Judge("llm", epsilon=0.2),
+        trial="run",
+        progress=False,
+        inference=accord.Inference(n_boot=100),
+    )
     section = _section(page.html)
     _check_numbers(section, frame)
     assert "for llm, its majority label over the runs" in section
@@ -136,9 +165,17 @@ def test_without_duplicates_the_page_reads_the_judge_majority_over_runs() -> Non
 
 def test_with_duplicates_first_the_page_says_the_first_row_is_read() -> None:
     frame = _runs()
-    page = accord.report(frame, item="item", rater="rater", label="label", judge="llm",
-                         epsilon=0.2, trial="run", duplicates="first", n_boot=100,
-                         progress=False)  # fmt: skip
+    page = accord.report(
+        frame,
+        item="item",
+        rater="rater",
+        label="label",
+        judge=accord.Judge("llm", epsilon=0.2),
+        trial="run",
+        duplicates="first",
+        progress=False,
+        inference=accord.Inference(n_boot=100),
+    )
     assert "for llm, the first row of each item" in _section(page.html)
 
 

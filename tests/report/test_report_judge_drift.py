@@ -75,8 +75,13 @@ def _compare(result: accord.AgreementDrift, expected: dict) -> None:
 
 def test_the_section_shows_the_numbers_of_accord_judge_time() -> None:
     # No window given: seven days, as on accord judge.
-    page = accord.report(DRIFT, **NAMES, judge="judge", epsilon=0.15, time="time",
-                         n_boot=50, progress=False)  # fmt: skip
+    page = accord.report(
+        DRIFT,
+        judge=accord.Judge("judge", epsilon=0.15, time="time"),
+        progress=False,
+        inference=accord.Inference(n_boot=50),
+        **NAMES,
+    )
     assert "judge-drift" in page.sections
     assert page.sections.index("judge-drift") < page.sections.index("coefficients")
     expected = _judge_json("7d")
@@ -128,12 +133,19 @@ def test_report_time_errors_are_one_line_and_exit_2(
 
 def test_python_time_errors() -> None:
     with pytest.raises(accord.InvalidInputError, match="give the judge too"):
-        accord.report(DRIFT, **NAMES, time="time", progress=False)
+        accord.report(DRIFT, progress=False, judge=accord.Judge(time="time"), **NAMES)
     with pytest.raises(accord.InvalidInputError, match="give time too"):
-        accord.report(DRIFT, **NAMES, judge="judge", epsilon=0.1, window="7d", progress=False)
+        accord.report(
+            DRIFT, judge=accord.Judge("judge", epsilon=0.1, window="7d"), progress=False, **NAMES
+        )
     with pytest.raises(accord.InvalidInputError, match="time is read from the rows"):
-        accord.report(DRIFT, **NAMES, judge="judge", epsilon=0.1, time="time",
-                      engine="stream", progress=False)  # fmt: skip
+        accord.report(
+            DRIFT,
+            judge=accord.Judge("judge", epsilon=0.1, time="time"),
+            engine="stream",
+            progress=False,
+            **NAMES,
+        )
 
 
 def test_with_runs_the_page_and_accord_judge_read_the_majority_over_runs(tmp_path: Path) -> None:
@@ -155,6 +167,12 @@ def test_with_runs_the_page_and_accord_judge_read_the_majority_over_runs(tmp_pat
     ])  # fmt: skip
     by_hand = accord.agreement_drift(folded, "judge", label="verdict", time="time", window="14d")
     _compare(by_hand, expected)
-    page = accord.report(runs, **NAMES, judge="judge", epsilon=0.15, trial="run", time="time",
-                         window="14d", n_boot=50, progress=False)  # fmt: skip
+    page = accord.report(
+        runs,
+        judge=accord.Judge("judge", epsilon=0.15, time="time", window="14d"),
+        trial="run",
+        progress=False,
+        inference=accord.Inference(n_boot=50),
+        **NAMES,
+    )
     _check_section(_section(page.html), expected)

@@ -17,7 +17,12 @@ COLUMNS = {"item": "item", "rater": "rater", "label": "preference"}
 @pytest.mark.slow
 def test_section_shows_the_library_numbers(examples: Path) -> None:
     path = examples / "pandalm-judged.csv"
-    page = accord.report(path, **COLUMNS, judge="gpt-3.5-turbo", epsilon=0.15, seed=0)
+    page = accord.report(
+        path,
+        judge=accord.Judge("gpt-3.5-turbo", epsilon=0.15),
+        inference=accord.Inference(seed=0),
+        **COLUMNS,
+    )
     assert page.sections[:2] == ("judge", "judge-rates")
     ratings = accord.read_ratings(path, **COLUMNS)
     ours = accord.judge_rates(ratings, "gpt-3.5-turbo", rng=0)
@@ -33,7 +38,10 @@ def test_section_shows_the_library_numbers(examples: Path) -> None:
 @pytest.mark.slow
 def test_no_section_when_humans_labelled_every_item(examples: Path) -> None:
     page = accord.report(
-        examples / "pandalm.csv", **COLUMNS, judge="gpt-3.5-turbo", epsilon=0.15, seed=0
+        examples / "pandalm.csv",
+        judge=accord.Judge("gpt-3.5-turbo", epsilon=0.15),
+        inference=accord.Inference(seed=0),
+        **COLUMNS,
     )
     assert "judge-rates" not in page.sections
     from accord.judges.rates import judge_only_items

@@ -37,8 +37,15 @@ def _text(page_html: str, anchor: str) -> str:
 
 def test_complete_ordinal_rankings_show_the_library_w() -> None:
     frame = _grades()
-    page = accord.report(frame, item="item", rater="rater", label="grade", level="ordinal",
-                         n_boot=100, progress=False)  # fmt: skip
+    page = accord.report(
+        frame,
+        item="item",
+        rater="rater",
+        label="grade",
+        level="ordinal",
+        progress=False,
+        inference=accord.Inference(n_boot=100),
+    )
     assert "ranks" in page.sections
     section = _text(page.html, "ranks")
     ratings = accord.Ratings.from_long(frame, item="item", rater="rater", label="grade",
@@ -62,7 +69,8 @@ def test_complete_ordinal_rankings_show_the_library_w() -> None:
 def test_incomplete_or_nominal_ratings_have_no_rank_section() -> None:
     frame = _grades()
     gaps = frame.drop(index=[3]).reset_index(drop=True)
-    kw = {"item": "item", "rater": "rater", "label": "grade", "n_boot": 100, "progress": False}
+    fast = accord.Inference(n_boot=100)
+    kw = {"item": "item", "rater": "rater", "label": "grade", "inference": fast, "progress": False}
     assert "ranks" not in accord.report(gaps, level="ordinal", **kw).sections  # type: ignore[arg-type]
     assert "ranks" not in accord.report(frame, level="nominal", **kw).sections  # type: ignore[arg-type]
 
@@ -70,6 +78,13 @@ def test_incomplete_or_nominal_ratings_have_no_rank_section() -> None:
 def test_two_raters_have_no_rank_section() -> None:
     # two raters: W = (1 + Spearman) / 2, already in the two-rater section's terms
     frame = _grades(n_raters=2)
-    page = accord.report(frame, item="item", rater="rater", label="grade", level="ordinal",
-                         n_boot=100, progress=False)  # fmt: skip
+    page = accord.report(
+        frame,
+        item="item",
+        rater="rater",
+        label="grade",
+        level="ordinal",
+        progress=False,
+        inference=accord.Inference(n_boot=100),
+    )
     assert "ranks" not in page.sections

@@ -81,7 +81,12 @@ def test_the_section_shows_rater_models_numbers(diagnoses: accord.Ratings) -> No
 
 
 def test_the_page_has_the_section_for_three_raters_or_more_in_categories() -> None:
-    page = accord.report(EXAMPLES / "diagnoses.csv", **DIAGNOSES, n_boot=1000, progress=False)
+    page = accord.report(
+        EXAMPLES / "diagnoses.csv",
+        progress=False,
+        inference=accord.Inference(n_boot=1000),
+        **DIAGNOSES,
+    )
     assert page.sections.index("rater-model") == page.sections.index("raters") + 1
     html = section_of(page.html, "rater-model")
     fit = accord.rater_model(
@@ -106,8 +111,15 @@ def test_the_page_has_the_section_for_three_raters_or_more_in_categories() -> No
 
 def test_gold_labels_anchor_the_model() -> None:
     frame = gold_frame()
-    page = accord.report(frame, item="item", rater="rater", label="label", gold="truth",
-                         n_boot=1000, progress=False)  # fmt: skip
+    page = accord.report(
+        frame,
+        item="item",
+        rater="rater",
+        label="label",
+        gold="truth",
+        progress=False,
+        inference=accord.Inference(n_boot=1000),
+    )
     ratings = accord.Ratings.from_long(frame, item="item", rater="rater", label="label")
     gold = frame.dropna(subset=["truth"]).drop_duplicates("item").set_index("item")["truth"]
     fit = accord.rater_model(ratings, gold=gold, n_bootstrap=1000, rng=0)

@@ -37,10 +37,9 @@ def test_judge_report_holds_the_model_against_the_humans_only(tmp_path: Path) ->
         item="item",
         rater="rater",
         label="preference",
-        judge=["pandalm-7b", "gpt-3.5-turbo"],
-        epsilon=0.15,
-        n_boot=20,
+        judge=accord.Judge(["pandalm-7b", "gpt-3.5-turbo"], epsilon=0.15),
         progress=False,
+        inference=accord.Inference(n_boot=20),
     )
     # the report asked about a judge answers about it first
     assert page.sections[0] == "judge"
@@ -83,10 +82,9 @@ def test_judge_section_names_the_weights_of_its_kappas() -> None:
         label="level",
         level="ordinal",
         categories=["L", "M", "H"],
-        judge="reviewer_5",
-        epsilon=0.15,
-        n_boot=20,
+        judge=accord.Judge("reviewer_5", epsilon=0.15),
         progress=False,
+        inference=accord.Inference(n_boot=20),
     )
     text = _text(page.html)
     found = re.search(
@@ -156,9 +154,14 @@ def test_agree_on_an_export_headlines_a_coefficient_its_table_shows() -> None:
 @pytest.mark.slow
 def test_report_headline_and_contested_items_on_an_ordinal_scale() -> None:
     page = accord.report(
-        data_path("birads.csv"), item="finding", rater="modality", label="birads",
-        level="ordinal", n_boot=20, progress=False,
-    )  # fmt: skip
+        data_path("birads.csv"),
+        item="finding",
+        rater="modality",
+        label="birads",
+        level="ordinal",
+        progress=False,
+        inference=accord.Inference(n_boot=20),
+    )
     text = _text(page.html)
     quadratic = _birads_kappa("quadratic")
     memory = _agree(str(data_path("birads.csv")), *BIRADS)

@@ -170,6 +170,8 @@ def report_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar, no summary line."),
 ) -> None:
     """Write one self-contained HTML page: agreement, contested items, raters, calibration."""
+    from ..agreement.inference import Inference
+    from ..measurements.regression import Regression
     from ..report import report
 
     columns = {"--score": bool(score), "--gold": gold is not None,
@@ -202,6 +204,9 @@ def report_command(
         from ._designs import parse_facets
 
         parse_facets(facet)  # the spelling of accord agree --facet, and its errors
+    if error_ratio != 1.0 and regression != "deming":
+        raise fail("--error-ratio is Deming's ratio of the error variances: give "
+                   "--regression deming too")  # fmt: skip
     judge: Any = None if not judges else judges[0] if len(judges) == 1 else list(judges)
     check_output(output, creates=True)
     files = shared.files()
@@ -218,31 +223,49 @@ def report_command(
             gold=gold,
             confidence=confidence,
             correct=correct,
-            judge=judge,
-            humans=None if humans is None else [h.strip() for h in humans.split(",")],
-            epsilon=epsilon,
-            pairwise=pairwise,
+            judge=_judge(judge, humans, epsilon, pairwise, time, window),
             trial=trial,
-            time=time,
-            window=window,
             facets=tuple(facet) or None,
             title=title,
             output=output,
-            seed=seed,
             progress=not quiet and sys.stderr.isatty(),
             multi_label=multi_label,
             weights=weights,
-            se=se,
-            rater_population_size=rater_population_size,
-            test_value=test_value,
-            alternative=alternative,
-            regression=regression,
-            error_ratio=error_ratio,
+            inference=Inference(
+                seed=seed,
+                se=se,
+                rater_population_size=rater_population_size,
+                test_value=test_value,
+                alternative=alternative,
+            ),
+            regression=(
+                Regression("deming", error_ratio=error_ratio)
+                if regression == "deming"
+                else regression
+            ),
         )
     if not quiet:
         typer.echo(f"wrote {page.path} ({', '.join(page.sections)})")
         for name, reason in page.skipped.items():
             typer.echo(f"accord: note: section {name!r} left out: {reason}", err=True)
+
+
+def _judge(
+    judge: Any,
+    humans: str | None,
+    epsilon: float | None,
+    pairwise: Path | None,
+    time: str | None,
+    window: str | None,
+) -> Any:
+    """The report's :class:`~accord.Judge` from the judge flags (None without any)."""
+    from ..judges.judge import Judge
+
+    if judge is None and pairwise is None:
+        return None
+    panel = None if humans is None else [h.strip() for h in humans.split(",")]
+    return Judge(judge, humans=panel, epsilon=epsilon, pairwise=pairwise, time=time,
+                 window=window)  # fmt: skip
 
 
 def _score_weights(

@@ -51,15 +51,13 @@ from ._mapreduce import (
     MapFn,
     Merge,
     Progress,
-    _client_of,
     partition_files,
     partitions_of,
-    run_partitions,
 )
 from ._options import Scan, ScanOptions, check_read
 from ._pages import small_pages
 from ._source import Locator, raise_duplicates
-from .fold import fold_partitions, partition_locator
+from .fold import fold_kept, fold_partitions, partition_locator
 from .stream import require_unique
 
 __all__ = ["DaskRescan", "dask_scan", "dask_statistics"]
@@ -402,24 +400,25 @@ def dask_scan(
 def _first_pass(
     parts: list[Any], scan: Scan, na_values: tuple[str, ...], scheduler: Any
 ) -> tuple[list[Any], list[_Distinct]]:
-    """Pass 1: each partition read and encoded on its own. Its codes are kept where they
-    were computed, as delayed values the later passes start from; its distinct values come
-    here."""
-    dask: Any = require("dask", "dask")
-    n = len(parts)
-    reads = [dask.delayed(_read, nout=2)(p, scan.columns, na_values) for p in parts]
-    if isinstance(scheduler, str) and "://" in scheduler:
-        # A client opened for each call: nothing outlives it, each pass reads again.
-        found = run_partitions(scheduler, [r[1] for r in reads], None, scan.progress, 0, 2 * n)
-        return [r[0] for r in reads], found
-    client, _ = _client_of(scheduler)
-    if client is not None:
-        reads = client.persist(reads)
-        found = run_partitions(client, [r[1] for r in reads], None, scan.progress, 0, 2 * n)
-        # Only the codes stay on the workers (the distinct values are released).
-        return client.persist([r[0] for r in reads]), found
-    done = run_partitions(scheduler, reads, None, scan.progress, 0, 2 * n)
-    return [dask.delayed(local, traverse=False) for local, _ in done], [d for _, d in done]
+    """Pass 1: each partition read and encoded on its own (:func:`fold_kept`). Its codes are
+    kept where they were computed, as delayed values the later passes start from; its
+    distinct values come here, in the order of the partitions."""
+    read = _Reader(scan.columns, na_values)
+    return fold_kept(parts, read, list.__add__, scheduler=scheduler, progress=scan.progress,
+                     phase=(0, 2 * len(parts)))  # fmt: skip
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Reader:
+    """:func:`_read` of one partition as the fold summarises it: its codes, kept, and its
+    distinct values as a list of one (lists concatenate in the order of the partitions)."""
+
+    columns: tuple[str, str, str]
+    na_values: tuple[str, ...]
+
+    def __call__(self, part: Any, row0: int) -> tuple[_Local, list[_Distinct]]:
+        local, found = _read(part, self.columns, self.na_values)
+        return local, [found]
 
 
 def _merged(dictionaries: list[Any]) -> tuple[list[IntArray], Any]:

@@ -47,19 +47,21 @@ accord._errors.InvalidInputError: negative at row 4
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from .._errors import InvalidInputError, located, require
-from ._mapreduce import Progress, batches, compute, run_partitions
+from ._mapreduce import Progress, _client_of, batches, compute, run_partitions
 from ._source import Locator
 
 __all__ = [
     "Summarise",
     "fold_batches",
+    "fold_kept",
     "fold_partitions",
     "fold_parts",
     "part_columns",
@@ -229,6 +231,56 @@ def fold_partitions(
     raise InvalidInputError(  # pragma: no cover - the second summary raises the error
         f"partition {out.index + 1} (from row {row0 + 1}) raised only at offset 0"
     )
+
+
+def fold_kept(
+    parts: Sequence[Any],
+    summarise: Summarise,
+    merge: Callable[[T, T], T],
+    *,
+    scheduler: Any = None,
+    progress: Progress | None = None,
+    phase: tuple[int, int] | None = None,
+) -> tuple[list[Any], T]:
+    """Each partition's kept value, left where it was computed, and the merge of their
+    partials: ``summarise(partition, 0)`` returns ``(kept, partial)`` for every partition,
+    empty ones too (the kept values line up with ``parts``).
+
+    The kept values are delayed values that later passes start from: on a
+    ``distributed.Client`` they stay persisted on the workers (only the partials travel,
+    merged there in a tree); on a scheduler address, whose client lives for one call, they
+    are recomputed by the pass that needs them; on dask's local schedulers they are
+    computed once, here. Partitions are summarised at offset 0: a summary that can find bad
+    input returns it in its partial, for the caller to name its rows once the partitions'
+    lengths are known. ``progress`` and ``phase`` as in :func:`fold_partitions`.
+
+    >>> import dask.dataframe as dd, pandas as pd
+    >>> frame = dd.from_pandas(pd.DataFrame({"x": [1, 2, 3, 4, 5]}), npartitions=2)
+    >>> def kept_and_sizes(part, row0):
+    ...     return part["x"].to_numpy() * 10, [len(part)]
+    >>> kept, sizes = fold_kept(frame.to_delayed(), kept_and_sizes, list.__add__,
+    ...                         scheduler="synchronous")
+    >>> sizes, [k.compute(scheduler="synchronous").tolist() for k in kept]
+    ([3, 2], [[10, 20, 30], [40, 50]])
+    """
+    dask: Any = require("dask", "dask")
+    pairs = [dask.delayed(summarise, nout=2)(part, 0) for part in parts]
+    done, whole = phase if phase is not None else (0, len(pairs))
+    run = functools.partial(run_partitions, progress=progress, done=done, total=whole)
+    if isinstance(scheduler, str) and "://" in scheduler:
+        return [p[0] for p in pairs], run(scheduler, [p[1] for p in pairs], merge)
+    client, _ = _client_of(scheduler)
+    if client is not None:
+        pairs = client.persist(pairs)
+        merged = run(client, [p[1] for p in pairs], merge)
+        # Only the kept values stay on the workers (the partials are released).
+        return client.persist([p[0] for p in pairs]), merged
+    computed = run(scheduler, pairs, None)
+    tree: _Tree[T] = _Tree(merge)
+    for _, partial in computed:
+        tree.add(partial)
+    kept = [dask.delayed(value, traverse=False) for value, _ in computed]
+    return kept, cast(T, tree.result())
 
 
 def partition_locator(

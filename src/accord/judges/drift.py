@@ -33,9 +33,9 @@ _WINDOW = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|min|h|d|w)\s*$")
 _UNITS = {"s": "s", "min": "min", "h": "h", "d": "D", "w": "W"}
 
 
-def parse_window(text: str | pd.Timedelta) -> pd.Timedelta:
+def parse_window(text: str | pd.Timedelta, owner: str = "agreement_drift") -> pd.Timedelta:
     """A window length: a :class:`pandas.Timedelta` or text such as ``"7d"``, ``"12h"``,
-    ``"2w"``, ``"30min"``.
+    ``"2w"``, ``"30min"``; a bad one is refused naming the ``window`` option of ``owner``.
 
     >>> parse_window("7d"), parse_window("12h")
     (Timedelta('7 days 00:00:00'), Timedelta('0 days 12:00:00'))
@@ -46,14 +46,12 @@ def parse_window(text: str | pd.Timedelta) -> pd.Timedelta:
         match = _WINDOW.match(str(text))
         if match is None:
             raise InvalidInputError(
-                bad_parameter("agreement_drift", "window",
-                              "a length such as '7d', '12h', '2w' or '30min'", text)
+                bad_parameter(owner, "window", "a length such as '7d', '12h', '2w' or '30min'",
+                              text)
             )  # fmt: skip
         value = pd.Timedelta(float(match.group(1)), unit=_UNITS[match.group(2)])  # type: ignore[arg-type]
     if value <= pd.Timedelta(0):
-        raise InvalidInputError(
-            bad_parameter("agreement_drift", "window", "a positive length", text)
-        )
+        raise InvalidInputError(bad_parameter(owner, "window", "a positive length", text))
     return value
 
 

@@ -4,13 +4,14 @@ or every pair of raters, by Passing-Bablok or Deming regression."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from typing import Any, Literal, Never, get_args
 
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, bad_parameter
 from .._results import Result
 from .._validate import check_choice
 from ..data.ratings import Ratings
@@ -19,10 +20,62 @@ from ._input import pairs_of_ratings
 from .deming import Deming, deming
 from .passing_bablok import PassingBablok, passing_bablok
 
-__all__ = ["REGRESSIONS", "Regression", "RegressionComparison", "method_regression"]
+__all__ = [
+    "REGRESSIONS",
+    "Regression",
+    "RegressionComparison",
+    "RegressionMethod",
+    "method_regression",
+]
 
-Regression = Literal["passing-bablok", "deming"]
-REGRESSIONS: tuple[str, ...] = get_args(Regression)
+RegressionMethod = Literal["passing-bablok", "deming"]
+REGRESSIONS: tuple[str, ...] = get_args(RegressionMethod)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Regression:
+    """The method-comparison regression and its option, as one value.
+
+    :func:`accord.report` takes it as ``regression=`` (a method name alone is
+    ``Regression(method)``); checked when made.
+
+    Parameters
+    ----------
+    method : {"passing-bablok", "deming"}, default "passing-bablok"
+        :func:`accord.passing_bablok` or :func:`accord.deming`.
+    error_ratio : float, default 1.0
+        Deming's ratio of the error variances (x to y), a positive number; Passing-Bablok
+        takes none (any other value than 1 is refused with it).
+
+    Examples
+    --------
+    >>> import accord
+    >>> accord.Regression("deming", error_ratio=2.0)
+    Regression(method='deming', error_ratio=2.0)
+    >>> accord.Regression(error_ratio=2.0)
+    Traceback (most recent call last):
+    ...
+    accord._errors.InvalidInputError: error_ratio=2.0 is Deming's ratio of the error variances: give Regression('deming', error_ratio=2.0)
+    """  # noqa: E501
+
+    method: str = "passing-bablok"
+    error_ratio: float = 1.0
+
+    def __post_init__(self) -> None:
+        owner = "accord.Regression"
+        check_choice("method", self.method, REGRESSIONS, owner)
+        ratio = self.error_ratio
+        ok = isinstance(ratio, int | float) and not isinstance(ratio, bool)
+        if not (ok and 0.0 < float(ratio) < math.inf):
+            raise InvalidInputError(bad_parameter(owner, "error_ratio", "a positive number",
+                                                  ratio))  # fmt: skip
+        if self.method == "passing-bablok" and float(ratio) != 1.0:
+            raise InvalidInputError(
+                f"error_ratio={ratio!r} is Deming's ratio of the error variances: give "
+                f"Regression('deming', error_ratio={ratio!r})"
+            )
+        object.__setattr__(self, "error_ratio", float(ratio))
+
 
 #: The columns of :meth:`RegressionComparison.table`.
 _KEYS = ("first", "second", "n_pairs", "intercept", "intercept_ci_low", "intercept_ci_high",
@@ -79,7 +132,7 @@ class RegressionComparison(Result):
 def method_regression(
     ratings: Ratings,
     *,
-    method: Regression = "passing-bablok",
+    method: RegressionMethod = "passing-bablok",
     reference: Any | None = None,
     error_ratio: float | str = 1.0,
     weighted: bool = False,

@@ -28,7 +28,7 @@ import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -40,6 +40,12 @@ from ..data.source import Source, as_source
 from ._blocks import Section, fmt_int
 from ._context import Context, SectionUnavailable
 from ._progress import PhaseBar
+
+if TYPE_CHECKING:
+    from ..agreement.inference import Inference
+    from ..judges.judge import Judge
+    from ..measurements.regression import Regression
+    from ._options import ReportOptions
 
 __all__ = ["HtmlReport", "report"]
 
@@ -410,26 +416,14 @@ def report(
     gold: str | None = None,
     positive: Any = None,
     judge: Any = None,
-    humans: Sequence[Any] | None = None,
-    epsilon: float | None = None,
-    pairwise: Any = None,
     trial: str | None = None,
     relations: Any = None,
-    time: str | None = None,
-    window: str | None = None,
     facets: str | Sequence[str] | None = None,
     title: str | None = None,
     output: str | os.PathLike[str] | None = None,
-    confidence_level: float = 0.95,
-    n_boot: int = 2000,
-    seed: int = 0,
     weights: str | None = None,
-    se: str = "raters",
-    rater_population_size: float | None = None,
-    test_value: float = 0.0,
-    alternative: str = "two-sided",
-    regression: str = "passing-bablok",
-    error_ratio: float = 1.0,
+    inference: Inference | None = None,
+    regression: str | Regression = "passing-bablok",
     **read_options: Any,
 ) -> HtmlReport:
     """Build the HTML report that answers "can I trust these raters?".
@@ -437,7 +431,7 @@ def report(
     Each section appears when its data is present: labels give the agreement sections
     (``gold`` adds each rater's accuracy and kappa against the gold labels; three raters or
     more in categories, the Dawid-Skene rater model of :func:`accord.rater_model`, fitted
-    with ``n_boot``, ``seed`` and ``confidence_level`` and anchored on ``gold``), ``scores`` the
+    with the ``inference``'s replicates, seed and level and anchored on ``gold``), ``scores`` the
     panel calibration (weighted by ``score_confidence`` when given), ``confidence`` with
     ``correct`` the confidence calibration. Measurements (interval and ratio levels) that
     a rater took more than once on an item (repeated rows, read by the other sections as
@@ -487,31 +481,32 @@ def report(
     positive : category, optional
         The positive class of a two-category scale (default: the last category, e.g. 1,
         True or "yes").
-    judge : rater id, optional
-        A rater whose place is in question (a model, a device, a cheaper annotator): adds
-        the section "Can the judge replace a rater?" (:func:`accord.alt_test` and
-        :func:`accord.judge_agreement` against the other raters). Needs ``label`` and
-        ``epsilon``. A list names several judges: the section is on the first, and the
-        others are not counted as humans. When a judge is given, its section comes first.
-    humans : sequence of rater ids, optional
-        The humans the judge is compared with (default: every rater that is not a judge),
-        as ``accord.alt_test(humans=...)`` takes them.
-    epsilon : float, optional
-        The alternative annotator test's margin for ``judge`` (0.2 expert humans, 0.15
-        skilled annotators, 0.1 crowd workers; see :func:`accord.alt_test`).
-    pairwise : str, path or DataFrame, optional
-        A pairwise judge log (as :func:`accord.read_pairwise_judgments` reads it: a judge
-        shown two answers says which is better), for the section "Is the judge biased?":
-        :func:`accord.position_bias`, position consistency
+    judge : rater id or Judge, optional
+        A rater whose place is in question (a model, a device, a cheaper annotator), as
+        :class:`accord.Judge` holds it with the options of its sections (its panel of
+        ``humans``, the alternative annotator test's margin ``epsilon``, a ``pairwise``
+        judge log, the ``time`` column and its ``window``); a rater id alone is
+        ``Judge(rater)``. The judge adds the section "Can the judge replace a rater?"
+        (:func:`accord.alt_test` and :func:`accord.judge_agreement` against the other
+        raters; needs ``label`` and ``epsilon``). A list of raters names several judges:
+        the section is on the first, and the others are not counted as humans. When a judge
+        is given, its sections come first. ``Judge(pairwise=log)`` adds the section "Is the
+        judge biased?": :func:`accord.position_bias`, position consistency
         (:func:`accord.pairwise_preference_agreement`) and, when the log has ``length_a``
-        and ``length_b``, :func:`accord.length_bias`.
+        and ``length_b``, :func:`accord.length_bias`. ``Judge(rater, time=column)`` adds
+        "Does the judge drift over time?" (:func:`accord.agreement_drift`: the judge's
+        agreement with the humans' majority label and the humans' agreement among
+        themselves per window of ``window`` (default ``"7d"``) with their standard errors
+        and intervals, Fleiss's test of equal agreement across windows, the trend test, and
+        their figure; with ``trial``, the judge's majority over runs on the row of its
+        earliest run), read from the rows in memory.
     trial : str, optional
         The column naming the run of each label, for a judge run several times on the same
         items (as ``accord judge --trial`` reads it): the section "Does the judge agree with
         itself?" (:func:`accord.judge_consistency`: each judge's test-retest agreement with
         its interval, the share of items whose label flips, the most fragile items, beside
-        the humans' agreement, and with ``epsilon`` the alternative annotator test of the
-        judge's majority label over its runs). The other sections take one label per
+        the humans' agreement, and with the judge's ``epsilon`` the alternative annotator
+        test of the judge's majority label over its runs). The other sections take one label per
         (item, rater): for the judge, its majority label over its runs (a tie going to the
         label of the earliest run; the mean at interval and ratio level), the label that
         alt-test reads (:func:`accord.majority_over_runs`); ``duplicates="first"`` or
@@ -526,17 +521,6 @@ def report(
         per relation, as :func:`accord.read_brat_relations` and the other relation readers
         give them. The span section then adds the agreement on relations
         (:func:`accord.relation_agreement`, spans matched exactly).
-    time : str, optional
-        The column of the time of each rating (as ``accord judge --time`` reads it): the
-        section "Does the judge drift over time?" (:func:`accord.agreement_drift`: the
-        judge's agreement with the humans' majority label and the humans' agreement among
-        themselves per window with their standard errors and intervals, Fleiss's test of
-        equal agreement across windows, the trend test, and their figure). Needs
-        ``judge`` (the first, when several are named; with ``trial``, its majority over
-        runs on the row of its earliest run).
-    window : str, optional
-        The length of the windows of ``time``: ``"7d"`` (the default), ``"12h"``, ``"2w"``,
-        ``"30min"``.
     facets : str or sequence of str, optional
         Columns naming one more facet of the design each (an occasion, a site, a reading
         session), for the section "Designs with several facets": the G-study of items x
@@ -554,34 +538,30 @@ def report(
         Title of the page (default: the name of the source).
     output : str or path, optional
         Also write the page there (the folder is created).
-    confidence_level : float, default 0.95
-        Level of every interval.
-    n_boot : int, default 2000
-        Bootstrap replicates where a statistic has no analytic SE (informational agreement,
-        the rater model's intervals).
-    seed : int, default 0
-        Seed of every bootstrap: the same input gives the same page.
     weights : str, optional
         Weights of the weighted rows of the agreement table, as :func:`accord.agreement`
         takes them (``"linear"``, ``"power:1.5"``, ``"circular:0.5"``, ...; default
         quadratic above the nominal level).
-    se : {"raters", "items", "unconditional"}, default "raters"
-        The standard error of the chance-corrected coefficients, as
-        :func:`accord.agreement` takes it (kappaetc's ``se()``): conditional on the raters,
-        on the items (a jackknife over raters) or unconditional (Gwet 2008).
-    rater_population_size : float, optional
-        Raters in the population: the finite-population correction of the variance over
-        raters (kappaetc's ``nraters()``), with ``se="items"`` or ``"unconditional"``.
-    test_value : float, default 0
-        The p-values test ``coefficient = test_value`` (kappaetc's ``testvalue()``); any
-        other value than 0, or a one-sided ``alternative``, adds a p column to the table.
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
-        The alternative of those tests (``"greater"``: H0 ``coefficient <= test_value``).
-    regression : {"passing-bablok", "deming"}, default "passing-bablok"
+    inference : Inference, optional
+        The level of every interval, the bootstrap and the agreement table's inference, as
+        one :class:`accord.Inference`: ``confidence_level`` (default 0.95); ``n_boot``
+        (default 2000), the bootstrap replicates where a statistic has no analytic SE
+        (informational agreement, the rater model's intervals); ``seed``, an integer that
+        seeds every bootstrap: the report's default is ``Inference(seed=0)``, and
+        ``seed=None`` (Inference's own default) means ``seed=0`` here, so the same input
+        gives the same page; ``se``, the standard error of the chance-corrected coefficients as
+        :func:`accord.agreement` takes it (kappaetc's ``se()``: ``"raters"``, ``"items"``
+        or ``"unconditional"``); ``rater_population_size``, the finite-population
+        correction of the variance over raters (kappaetc's ``nraters()``); ``test_value``
+        and ``alternative``, the test of ``coefficient = test_value`` (any other value than
+        0, or a one-sided alternative, adds a p column to the table). ``ci`` and
+        ``population_size`` are options of :func:`accord.agreement` alone: the report
+        refuses them.
+    regression : {"passing-bablok", "deming"} or Regression, default "passing-bablok"
         The regression of the method-comparison section (interval and ratio levels):
-        :func:`accord.passing_bablok` or :func:`accord.deming`.
-    error_ratio : float, default 1.0
-        With ``regression="deming"``: the ratio of the error variances (x to y).
+        :func:`accord.passing_bablok` or :func:`accord.deming`;
+        ``accord.Regression("deming", error_ratio=2.0)`` gives Deming's ratio of the error
+        variances (x to y; default 1).
     progress : bool or callable, optional
         Show a progress bar on stderr; default: when stderr is a terminal. A callable is
         the stream engine's ``progress(rows_read, total_or_None)`` (no bar then).
@@ -617,6 +597,16 @@ def report(
         Unknown columns, bad labels or scores (as the readers raise), or no column to report
         on.
 
+    Notes
+    -----
+    The keywords that the options objects replaced still work in this release, each with a
+    :class:`DeprecationWarning` that spells the value to pass: ``confidence_level``,
+    ``n_boot``, ``seed``, ``se``, ``rater_population_size``, ``test_value`` and
+    ``alternative`` (``inference=accord.Inference(...)``); ``humans``, ``epsilon``,
+    ``pairwise``, ``time`` and ``window`` (``judge=accord.Judge(...)``); ``error_ratio``
+    (``regression=accord.Regression(...)``). An old keyword given with the value that
+    replaced it is an error.
+
     References
     ----------
     Every estimator's own references are listed on the page, in its Methods section. The
@@ -636,18 +626,32 @@ def report(
     ('summary', 'read', 'coefficients')
     >>> "<svg" in page.html and "<script" not in page.html
     True
+
+    The options of the judge's sections, of the inference and of the regression each
+    travel as one value:
+
+    >>> import pandas as pd
+    >>> votes = accord.Ratings.from_wide(pd.DataFrame(
+    ...     [["a", "a", "a", "b"], ["b", "b", "b", "b"], ["a", "a", "b", "a"],
+    ...      ["b", "b", "b", "b"], ["a", "b", "a", "a"], ["b", "b", "a", "b"]],
+    ...     columns=["h1", "h2", "h3", "llm"]))
+    >>> page = accord.report(votes, judge=accord.Judge("llm", epsilon=0.2),
+    ...                      inference=accord.Inference(n_boot=200, seed=1), progress=False)
+    >>> page.sections[0]
+    'judge'
     """
+    from ._options import report_options
     from .sections import SECTIONS
 
+    opts = report_options(judge, inference, regression, read_options)
     src = as_source(data, "report", **read_options)
     score_conf = _score_confidence(src.scores, score_confidence)
     _check(src, gold)
-    inference = _inference(src, weights, se, rater_population_size, test_value, alternative)
-    _check_regression(regression, error_ratio)
-    _check_judge(src.data, src.label, judge, epsilon, humans)
-    _check_trial(src, judge, trial)
-    window = _check_time(src, judge, time, window)
+    _check_inference(src, weights, opts.inference)
+    _check_judge(src, opts.judge, trial)
     facet_columns, facet_names = _check_facets(src, facets)
+    rater = None if opts.judge is None else opts.judge.rater
+    time = None if opts.judge is None else opts.judge.time
     from ..data.spans import Spans
 
     bar = src.progress if src.progress is None or isinstance(src.progress, bool) else False
@@ -669,7 +673,7 @@ def report(
     steps = _steps(len(SECTIONS) + 2, bar)
     try:
         if src.engine == "memory" and trial is not None and src.duplicates == "raise":
-            reading = lambda: _read_runs(src, extra, judge, trial)  # noqa: E731
+            reading = lambda: _read_runs(src, extra, rater, trial)  # noqa: E731
             ratings, frame, source = steps.step("reading", reading)
         elif src.engine == "memory":
             read = functools.partial(_read_facets, src, extra, facet_columns)
@@ -681,28 +685,17 @@ def report(
             frame=frame,
             score_confidence=score_conf,
             positive=positive,
-            confidence_level=confidence_level,
-            n_boot=n_boot,
-            seed=seed,
             source=source,
             gold=gold,
             gold_labels=_gold_labels(frame, src.item, gold),
-            judge=judge,
-            humans=None if humans is None else tuple(humans),
-            epsilon=epsilon,
-            pairwise=_pairwise_log(pairwise),
             trial=trial,
-            time=time,
-            window=window,
             facets=facet_columns,
             facet_names=facet_names,
             weights=weights,
-            inference=inference,
-            regression=regression,
-            error_ratio=float(error_ratio),
+            **_option_fields(opts),
             **_context_options(src, steps),
         )
-        built, skipped = _build(ctx, _judge_first(SECTIONS, judge), steps)
+        built, skipped = _build(ctx, _judge_first(SECTIONS, rater), steps)
         subtitle = _subtitle(ctx)
     except BaseException:
         steps.close()
@@ -712,31 +705,15 @@ def report(
     return _finish(built, skipped, heading=heading, subtitle=subtitle, steps=steps, output=output)
 
 
-def _inference(
-    src: Source,
-    weights: str | None,
-    se: str,
-    rater_population_size: float | None,
-    test_value: float,
-    alternative: str,
-) -> dict[str, Any]:
-    """The agreement table's inference options (as :func:`accord.agreement` takes them),
-    checked; refused, naming them, on a page without labels, where nothing would use them."""
-    from ..agreement.inference import Inference
-
-    sampling = Inference(
-        se=se,
-        rater_population_size=rater_population_size,
-        test_value=test_value,
-        alternative=alternative,
-    )
-    sampling.check("report")
+def _check_inference(src: Source, weights: str | None, inference: Inference) -> None:
+    """The agreement table's options are refused, naming them, on a page without labels,
+    where nothing would use them."""
     given = {
         "weights": weights is not None,
-        "se": se != "raters",
-        "rater_population_size": rater_population_size is not None,
-        "test_value": test_value != 0,
-        "alternative": alternative != "two-sided",
+        "se": inference.se != "raters",
+        "rater_population_size": inference.rater_population_size is not None,
+        "test_value": inference.test_value != 0,
+        "alternative": inference.alternative != "two-sided",
     }
     named = [option(name).strip().rstrip("=") for name, on in given.items() if on]
     if named and src.label is None and not isinstance(src.data, Ratings):
@@ -744,19 +721,30 @@ def _inference(
             f"{', '.join(named)}: options of the agreement coefficients, "
             "which need the labels; give the label column too"
         )
-    return {name: getattr(sampling, name) for name in given if name != "weights"}
 
 
-def _check_regression(regression: str, error_ratio: float) -> None:
-    """The method-comparison section's regression and Deming's error ratio."""
-    from .._errors import bad_parameter
-    from .._validate import check_choice
-
-    check_choice("regression", regression, ("passing-bablok", "deming"), "report")
-    ok = isinstance(error_ratio, int | float) and not isinstance(error_ratio, bool)
-    if not (ok and 0.0 < float(error_ratio) < float("inf")):
-        raise InvalidInputError(bad_parameter("report", "error_ratio", "a positive number",
-                                              error_ratio))  # fmt: skip
+def _option_fields(opts: ReportOptions) -> dict[str, Any]:
+    """The fields of the report's :class:`Context` that come from its options objects."""
+    sampling, judge, regression = opts.inference, opts.judge, opts.regression
+    table = ("se", "rater_population_size", "test_value", "alternative")
+    fields: dict[str, Any] = {
+        "confidence_level": sampling.confidence_level,
+        "n_boot": sampling.n_boot,
+        "seed": int(sampling.seed),  # type: ignore[arg-type]  # an integer: report_options
+        "inference": {name: getattr(sampling, name) for name in table},
+        "regression": regression.method,
+        "error_ratio": regression.error_ratio,
+    }
+    if judge is not None:
+        fields |= {
+            "judge": judge.rater,
+            "humans": judge.humans,
+            "epsilon": judge.epsilon,
+            "pairwise": _pairwise_log(judge.pairwise),
+            "time": judge.time,
+            "window": "7d" if judge.window is None else judge.window,
+        }
+    return fields
 
 
 def _pairwise_log(pairwise: Any) -> Any:
@@ -798,23 +786,15 @@ def _judge_first(sections: Sequence[tuple[str, Any]], judge: Any) -> list[tuple[
     return sorted(sections, key=lambda s: s[0] not in first)
 
 
-def _check_judge(
-    data: Any, label: str | None, judge: Any, epsilon: float | None, humans: Any
-) -> None:
-    """A judge needs labels and the alternative annotator test's margin."""
-    if judge is None:
-        if epsilon is not None:
-            raise InvalidInputError("epsilon is the judge's margin: give the judge too")
-        if humans is not None:
-            raise InvalidInputError("humans is the judge's panel: give the judge too")
-        return
-    if label is None and not isinstance(data, Ratings):
+def _check_judge(src: Source, judge: Judge | None, trial: str | None) -> None:
+    """A judge is compared on labels; its time column and a trial column are read from the
+    rows in memory."""
+    rater = None if judge is None else judge.rater
+    if rater is not None and src.label is None and not isinstance(src.data, Ratings):
         raise InvalidInputError("a judge is compared on the raters' labels: give the label column")
-    if epsilon is None:
-        raise InvalidInputError(
-            "the judge section's verdict is the alternative annotator test, which needs "
-            "epsilon (no safe default: 0.2 expert humans, 0.15 skilled, 0.1 crowd workers)"
-        )
+    _check_trial(src, rater, trial)
+    if judge is not None and judge.time is not None:
+        _check_time(src)
 
 
 def _check_trial(src: Source, judge: Any, trial: str | None) -> None:
@@ -849,16 +829,9 @@ def _check_trial(src: Source, judge: Any, trial: str | None) -> None:
         )
 
 
-def _check_time(src: Source, judge: Any, time: str | None, window: str | None) -> str:
+def _check_time(src: Source) -> None:
     """A time column dates the ratings of a judge and its humans, read from the rows in
-    memory; the window's length, checked (default 7 days)."""
-    if time is None:
-        if window is not None:
-            raise InvalidInputError("window is the length of the time windows: give time too")
-        return "7d"
-    if judge is None:
-        raise InvalidInputError("time dates the judge's agreement with the humans: give the "
-                                "judge too")  # fmt: skip
+    memory (its window is checked by :class:`~accord.Judge`)."""
     if src.engine != "memory" or isinstance(src.data, Ratings):
         raise InvalidInputError(
             "time is read from the rows: give a file or a data frame, with engine='memory'"
@@ -867,11 +840,6 @@ def _check_time(src: Source, judge: Any, time: str | None, window: str | None) -
         raise InvalidInputError(
             "time is a column of a table: an annotation-tool export (from_) has none"
         )
-    from ..judges.drift import parse_window
-
-    text = "7d" if window is None else window
-    parse_window(text)
-    return text
 
 
 def _read_facets(

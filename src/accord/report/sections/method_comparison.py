@@ -78,13 +78,13 @@ def _regression_blocks(ctx: Context, n_pairs: int) -> tuple[list[Block], tuple[M
     the first pairs of raters (each rater's scores on the next one's, as in the Bland-Altman
     table); for Passing-Bablok a note instead beyond :data:`REGRESSION_PAIRS` pairs of scores
     in all (``n_pairs``)."""
-    from ...measurements.regression import Regression, method_regression
+    from ...measurements.regression import RegressionMethod, method_regression
 
     ratings = ctx.ratings
     assert ratings is not None
     deming = ctx.regression == "deming"
     name = "Deming" if deming else "Passing-Bablok"
-    method = cast(Regression, ctx.regression)
+    method = cast(RegressionMethod, ctx.regression)
     if not deming and n_pairs > REGRESSION_PAIRS:
         return [_left_out_note(n_pairs)], ()
     try:
