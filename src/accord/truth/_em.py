@@ -36,6 +36,7 @@ __all__ = [
     "normalised",
     "one_coin_params",
     "prevalence",
+    "vote_shares",
 ]
 
 ModelName = Literal["dawid-skene", "one-coin", "mace", "glad"]
@@ -95,9 +96,16 @@ def majority_posteriors(design: Design) -> FloatArray:
     votes = np.bincount(
         design.item * q + design.label, weights=design.weight, minlength=design.n_items * q
     ).reshape(design.n_items, q)
+    return vote_shares(np.asarray(votes, dtype=np.float64), design.gold)
+
+
+def vote_shares(votes: FloatArray, gold: Any) -> FloatArray:
+    """The majority-vote start from each item's votes per label (n_items, q): the shares
+    (uniform for an unrated item), gold clamped."""
+    q = votes.shape[1]
     total = votes.sum(axis=1, keepdims=True)
     shares = np.divide(votes, total, out=np.full_like(votes, 1.0 / q), where=total > 0)
-    return _clamp(shares, design.gold)
+    return _clamp(shares, gold)
 
 
 def _clamp(posterior: FloatArray, gold: Any) -> FloatArray:
