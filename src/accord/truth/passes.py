@@ -58,12 +58,13 @@ parts of the ratings (code vectors of one part each); None without ratings."""
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ItemSums:
-    """One pass's context: per item, the sum over its ratings of ``table[rater * q + label]``.
+    """One pass's context: per item, the sum over its ratings of ``table[:, rater * q +
+    label]``; ``table`` has shape (k, n_raters * q).
 
-    ``table`` has shape (n_raters * q, k). With ``sink`` (an (n_items, k) array) each part
-    adds its sums into it and returns None: for passes whose parts are summed one after
-    another in this process (one array over items however many parts); without, each part
-    returns its own sums over the items it holds, and :func:`merge_items` adds them.
+    With ``sink`` (an (n_items, k) array) each part adds its sums into it and returns None:
+    for passes whose parts are summed one after another in this process (one array over
+    items however many parts); without, each part returns its own sums over the items it
+    holds, and :func:`merge_items` adds them.
     """
 
     table: FloatArray
@@ -74,21 +75,33 @@ class ItemSums:
 def item_part(
     ctx: ItemSums, item: IntArray, rater: IntArray, label: IntArray
 ) -> tuple[IntArray, FloatArray] | None:
-    """The sums of one part's ratings over its distinct items: (items (m,), sums (m, k))."""
-    keys, inverse = np.unique(np.asarray(item), return_inverse=True)
-    values = ctx.table[np.asarray(rater) * ctx.q + np.asarray(label)]
-    sums = _grouped(inverse.ravel(), values, keys.size)
+    """The sums of one part's ratings over its items: (items (m,), sums (m, k))."""
+    values = ctx.table[:, np.asarray(rater) * ctx.q + np.asarray(label)]
+    keys, sums = _by_item(np.asarray(item), values)
     if ctx.sink is not None:
         ctx.sink[keys] += sums
         return None
     return keys, sums
 
 
+def _by_item(item: IntArray, values: FloatArray) -> tuple[IntArray, FloatArray]:
+    """Sums of the columns of ``values`` (k, m) by ``item`` (m,): the items and their sums
+    (k', k). Items that span a short range (a slice of items in code order) are summed
+    over the range, the others over their distinct codes."""
+    if not item.size:
+        return item, np.zeros((0, values.shape[0]))
+    lo, hi = int(item.min()), int(item.max()) + 1
+    if hi - lo <= 2 * item.size:
+        return np.arange(lo, hi), _grouped(item - lo, values, hi - lo)
+    keys, inverse = np.unique(item, return_inverse=True)
+    return keys, _grouped(inverse.ravel(), values, keys.size)
+
+
 def _grouped(group: IntArray, values: FloatArray, n: int) -> FloatArray:
-    """Column sums of ``values`` (m, k) by ``group`` (m,) into ``n`` groups, shape (n, k)."""
-    out = np.empty((n, values.shape[1]))
-    for j in range(values.shape[1]):
-        out[:, j] = np.bincount(group, weights=values[:, j], minlength=n)
+    """Sums of the rows of ``values`` (k, m) by ``group`` (m,) into ``n`` groups, (n, k)."""
+    out = np.empty((n, values.shape[0]))
+    for j in range(values.shape[0]):
+        out[:, j] = np.bincount(group, weights=values[j], minlength=n)
     return out
 
 
@@ -97,13 +110,14 @@ def merge_items(
 ) -> tuple[IntArray, FloatArray]:
     """Two parts' sums over items added: over the union of their items."""
     keys, inverse = np.unique(np.concatenate([a[0], b[0]]), return_inverse=True)
-    return keys, _grouped(inverse.ravel(), np.concatenate([a[1], b[1]]), keys.size)
+    values = np.concatenate([a[1], b[1]]).T
+    return keys, _grouped(inverse.ravel(), values, keys.size)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class CellSums:
-    """One pass's context: per (rater, label), the sum of the rated items' rows of
-    ``posterior`` (n_items, k), and the count of ratings."""
+    """One pass's context: per (rater, label), the sum of the rated items' columns of
+    ``posterior`` (k, n_items), and the count of ratings."""
 
     posterior: FloatArray
     n_raters: int
@@ -114,9 +128,11 @@ def cell_part(ctx: CellSums, item: IntArray, rater: IntArray, label: IntArray) -
     """One part's sums, shape (n_raters * q, k + 1): row ``rater * q + label``, the last
     column the count of ratings."""
     cell = np.asarray(rater) * ctx.q + np.asarray(label)
-    rows = ctx.posterior[np.asarray(item)]
-    both = np.concatenate([rows, np.ones((rows.shape[0], 1))], axis=1)
-    return _grouped(cell, both, ctx.n_raters * ctx.q)
+    size, k = ctx.n_raters * ctx.q, ctx.posterior.shape[0]
+    out = np.empty((size, k + 1))
+    out[:, :k] = _grouped(cell, ctx.posterior[:, np.asarray(item)], size)
+    out[:, k] = np.bincount(cell, minlength=size)
+    return out
 
 
 def add(a: FloatArray, b: FloatArray) -> FloatArray:
@@ -138,7 +154,8 @@ class _Passes:
         """Per item, the sum over its ratings of ``table[rater * q + label]``, (n_items, k)."""
         k = table.shape[1]
         sink = np.zeros((self.n_items, k)) if self.in_place else None
-        total = self.run(item_part, ItemSums(table, self.q, sink), merge_items)
+        context = ItemSums(np.ascontiguousarray(table.T), self.q, sink)
+        total = self.run(item_part, context, merge_items)
         if sink is not None:
             return sink
         out = np.zeros((self.n_items, k))
@@ -149,7 +166,8 @@ class _Passes:
     def cells(self, posterior: FloatArray) -> tuple[FloatArray, FloatArray]:
         """``N[r, c, l]`` of ``posterior`` (n_raters, k, q) and each rater's ratings."""
         r, q, k = self.n_raters, self.q, posterior.shape[1]
-        total = self.run(cell_part, CellSums(posterior, r, q), add)
+        context = CellSums(np.ascontiguousarray(posterior.T), r, q)
+        total = self.run(cell_part, context, add)
         flat = np.zeros((r * q, k + 1)) if total is None else np.asarray(total)
         counts = flat[:, :k].reshape(r, q, k).transpose(0, 2, 1)
         return np.ascontiguousarray(counts), flat[:, k].reshape(r, q).sum(axis=1)
