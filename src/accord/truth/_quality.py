@@ -159,11 +159,14 @@ def next_label_gain(
     else:
         w = n_per_rater / max(float(n_per_rater.sum()), 1e-12)
         table = np.einsum("r,rcl->cl", w, params.confusion)[None]
-    joint = posterior[:, :, None] * table  # (n, c, l)
-    p_label = joint.sum(axis=1)  # (n, l)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        after = np.where(p_label[:, None, :] > 0, joint / p_label[:, None, :], 0.0)
-    expected = (p_label * entropy_bits(after, axis=1)).sum(axis=1)
+    # label by label: arrays of shape (n_items, q), never (n_items, q, q)
+    expected = np.zeros(posterior.shape[0])
+    for label in range(q):
+        joint = posterior * table[:, :, label]  # (n, c)
+        p_label = joint.sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            after = np.where(p_label[:, None] > 0, joint / p_label[:, None], 0.0)
+        expected += p_label * entropy_bits(after, axis=1)
     return expected, entropy_bits(posterior) - expected
 
 
