@@ -66,8 +66,10 @@ def rater_model(ratings: Source | Ratings | Any, **options: Any) -> RaterModel:
     ratings : Ratings, Source, data frame or path
         Nominal labels (the order of ordinal ones is not used). A frame or a path is read
         with the read keywords of :func:`accord.source` (``item``, ``rater``, ``label``,
-        ``engine``, ...) given among ``options``; with ``engine="stream"`` or ``"dask"`` the
-        engine encodes the ratings where they are and hands the codes over, and the fit is
+        ``engine``, ...) given among ``options``. With ``engine="stream"`` or ``"dask"``,
+        Dawid-Skene and one-coin with ``n_bootstrap=0`` run each EM step as one pass of the
+        engine over the ratings (memory O(items x classes), the ratings left where they
+        are); the other fits get the ratings' codes from the engine. Either way the fit is
         the memory engine's to floating-point rounding.
     model : {"dawid-skene", "one-coin", "mace", "glad"}
     gold : mapping or Series, item -> label, optional

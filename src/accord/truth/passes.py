@@ -194,7 +194,7 @@ def _fit_in_passes(
             logits += np.log(params.prior)[None, :]
         return normalised(logits, gold)
 
-    start = vote_shares(votes.copy(), gold)
+    start = vote_shares(votes, gold)  # new arrays: the votes are kept
     fit = iterate(m_step, e_step, start, None, model=model, options=options,
                   n_ratings=float(votes.sum()))  # fmt: skip
     return fit, votes
