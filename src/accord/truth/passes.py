@@ -116,8 +116,8 @@ def merge_items(
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class CellSums:
-    """One pass's context: per (rater, label), the sum of the rated items' columns of
-    ``posterior`` (k, n_items), and the count of ratings."""
+    """One pass's context: per (rater, label), the sum of the rated items' rows of
+    ``posterior`` (n_items, k), and the count of ratings."""
 
     posterior: FloatArray
     n_raters: int
@@ -128,9 +128,9 @@ def cell_part(ctx: CellSums, item: IntArray, rater: IntArray, label: IntArray) -
     """One part's sums, shape (n_raters * q, k + 1): row ``rater * q + label``, the last
     column the count of ratings."""
     cell = np.asarray(rater) * ctx.q + np.asarray(label)
-    size, k = ctx.n_raters * ctx.q, ctx.posterior.shape[0]
+    size, k = ctx.n_raters * ctx.q, ctx.posterior.shape[1]
     out = np.empty((size, k + 1))
-    out[:, :k] = _grouped(cell, ctx.posterior[:, np.asarray(item)], size)
+    out[:, :k] = _grouped(cell, ctx.posterior[np.asarray(item)].T, size)
     out[:, k] = np.bincount(cell, minlength=size)
     return out
 
@@ -166,7 +166,7 @@ class _Passes:
     def cells(self, posterior: FloatArray) -> tuple[FloatArray, FloatArray]:
         """``N[r, c, l]`` of ``posterior`` (n_raters, k, q) and each rater's ratings."""
         r, q, k = self.n_raters, self.q, posterior.shape[1]
-        context = CellSums(np.ascontiguousarray(posterior.T), r, q)
+        context = CellSums(posterior, r, q)
         total = self.run(cell_part, context, add)
         flat = np.zeros((r * q, k + 1)) if total is None else np.asarray(total)
         counts = flat[:, :k].reshape(r, q, k).transpose(0, 2, 1)
