@@ -194,3 +194,24 @@ def test_cli_report_engine_stream_refuses_memory_only_options(tmp_path: Path) ->
     assert result.exit_code == 2
     assert "--sep and --encoding apply to --engine memory" in result.output
     assert "Traceback" not in result.output
+
+
+def test_stream_report_fits_the_rater_model_in_passes_beyond_its_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Beyond PASSES_BEYOND ratings (here 0) the section, on the stream engine, fits
+    # Dawid-Skene in passes over the ratings and shows no interval: the numbers are those of
+    # rater_model without a bootstrap in memory.
+    from accord.report.sections import rater_model as section
+
+    monkeypatch.setattr(section, "PASSES_BEYOND", 0)
+    path = EXAMPLES / "diagnoses.csv"
+    html = accord.report(path, **DIAGNOSES, engine="stream", progress=False).html
+    part = section_of(html, "rater-model")
+    assert "fitted in passes of the stream engine over the 180 ratings" in part
+    fit = accord.rater_model(accord.read_ratings(path, **DIAGNOSES), n_bootstrap=0)
+    best = fit.raters.sort_values("accuracy", ascending=False).iloc[0]
+    assert row_values(part, str(best["rater"]))[:2] == [
+        str(int(best["n_ratings"])),
+        f"{best['accuracy']:.3f}",
+    ]

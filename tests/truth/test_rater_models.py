@@ -243,15 +243,12 @@ def test_gold_only_confusion_by_hand():
 def test_next_label_gain_by_hand():
     # one item with posterior (0.5, 0.5), the average rater right with 0.8: a new label
     # moves the posterior to (0.8, 0.2) either way, so H after = H(0.8) and the gain 1 - H(0.8)
-    from accord.truth._design import design_from_codes
     from accord.truth._em import Params
     from accord.truth._quality import next_label_gain
 
-    design = design_from_codes(np.array([0]), np.array([0]), np.array([0]), n_items=1,
-                               n_raters=1, q=2)  # fmt: skip
     table = np.array([[[0.8, 0.2], [0.2, 0.8]]])
     params = Params(np.array([0.5, 0.5]), table, table)
-    expected, gain = next_label_gain(design, params, np.array([[0.5, 0.5]]), np.array([3.0]))
+    expected, gain = next_label_gain(2, params, np.array([[0.5, 0.5]]), np.array([3.0]))
     h = -(0.8 * np.log2(0.8) + 0.2 * np.log2(0.2))
     assert_allclose(expected, [h])
     assert_allclose(gain, [1 - h])

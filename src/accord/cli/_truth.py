@@ -166,7 +166,9 @@ def truth(
     n_bootstrap: int = typer.Option(
         1000,
         "--n-bootstrap",
-        help="Bootstrap resamples of the items for the intervals (0: none; below 1000 warns).",
+        help="Bootstrap resamples of the items for the intervals (0: none; below 1000 warns). "
+        "With --engine stream or dask, 0 fits dawid-skene and one-coin in passes over the "
+        "files, out of memory.",
     ),
     interval: str = typer.Option(
         "bootstrap",

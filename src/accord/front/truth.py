@@ -2,9 +2,11 @@
 
 With ``engine="memory"`` the ratings (a :class:`~accord.Ratings`, a data frame or a path)
 are fitted as they are (:func:`accord.truth.rater_model`). With ``"stream"`` or ``"dask"``
-the engine reads the ratings where they are, encodes them with its dictionaries, and one
-more pass of its rescan hands the code vectors over; EM then runs on the item x (rater,
-label) counts, which take the memory of the ratings' codes, not of the files.
+the engine reads the ratings where they are and encodes them with its dictionaries. Then
+Dawid-Skene and one-coin without a bootstrap run each EM step as one pass of the engine's
+rescan (:mod:`accord.truth.passes`: memory O(items x classes)); the other fits take one
+more pass that hands the code vectors over, and EM runs on the item x (rater, label)
+counts, which take the memory of the ratings' codes, not of the files.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from ..engines._blocks import Plan
 from ..engines._run import check_engine, ratings_in_memory, scan_ratings
 from ..truth import RaterModel, rater_model_from_codes
 from ..truth import rater_model as fit_ratings
+from ..truth.passes import PASS_MODELS, rater_model_in_passes
 
-__all__ = ["rater_model"]
+__all__ = ["in_passes", "rater_model"]
 
 
 def _codes(_: Any, item: Any, rater: Any, label: Any) -> list[tuple[Any, Any, Any]]:
@@ -27,6 +30,17 @@ def _codes(_: Any, item: Any, rater: Any, label: Any) -> list[tuple[Any, Any, An
 
 def _join(a: list[Any], b: list[Any]) -> list[Any]:
     return a + b
+
+
+def in_passes(options: dict[str, Any]) -> bool:
+    """Whether the stream and dask engines fit in passes over the ratings (Dawid-Skene or
+    one-coin without a bootstrap or the observed information), not on their codes gathered
+    in memory."""
+    return (
+        options.get("model", "dawid-skene") in PASS_MODELS
+        and options.get("n_bootstrap", 1000) == 0
+        and options.get("interval", "bootstrap") == "bootstrap"
+    )
 
 
 def rater_model(ratings: Source | Ratings | Any, **options: Any) -> RaterModel:
@@ -52,8 +66,10 @@ def rater_model(ratings: Source | Ratings | Any, **options: Any) -> RaterModel:
     ratings : Ratings, Source, data frame or path
         Nominal labels (the order of ordinal ones is not used). A frame or a path is read
         with the read keywords of :func:`accord.source` (``item``, ``rater``, ``label``,
-        ``engine``, ...) given among ``options``; with ``engine="stream"`` or ``"dask"`` the
-        engine encodes the ratings where they are and hands the codes over, and the fit is
+        ``engine``, ...) given among ``options``. With ``engine="stream"`` or ``"dask"``,
+        Dawid-Skene and one-coin with ``n_bootstrap=0`` run each EM step as one pass of the
+        engine over the ratings (memory O(items x classes), the ratings left where they
+        are); the other fits get the ratings' codes from the engine. Either way the fit is
         the memory engine's to floating-point rounding.
     model : {"dawid-skene", "one-coin", "mace", "glad"}
     gold : mapping or Series, item -> label, optional
@@ -151,6 +167,13 @@ def rater_model(ratings: Source | Ratings | Any, **options: Any) -> RaterModel:
         src.data, src.engine, owner="rater_model", plan=Plan(raters=True),
         **src.read_options(), **src.engine_options(),
     )  # fmt: skip
+    if in_passes(fit):
+        # each EM step one pass of the engine over the ratings: memory O(items x classes)
+        return rater_model_in_passes(
+            rescan.map_reduce, items=stats.items, raters=stats.raters,
+            categories=stats.categories, in_place=src.engine == "stream", report=stats.report,
+            **{k: v for k, v in fit.items() if k != "interval"},
+        )  # fmt: skip
     parts = rescan.map_reduce(_codes, None, _join) or []
     del rescan
     item, rater, label = (

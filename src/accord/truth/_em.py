@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
+from collections.abc import Callable
 from typing import Any, Literal
 
 import numpy as np
@@ -25,10 +26,17 @@ __all__ = [
     "ModelName",
     "Options",
     "Params",
+    "dawid_skene_params",
     "e_step",
     "expected_counts",
     "fit_em",
+    "iterate",
+    "log_emission",
     "majority_posteriors",
+    "normalised",
+    "one_coin_params",
+    "prevalence",
+    "vote_shares",
 ]
 
 ModelName = Literal["dawid-skene", "one-coin", "mace", "glad"]
@@ -88,9 +96,16 @@ def majority_posteriors(design: Design) -> FloatArray:
     votes = np.bincount(
         design.item * q + design.label, weights=design.weight, minlength=design.n_items * q
     ).reshape(design.n_items, q)
+    return vote_shares(np.asarray(votes, dtype=np.float64), design.gold)
+
+
+def vote_shares(votes: FloatArray, gold: Any) -> FloatArray:
+    """The majority-vote start from each item's votes per label (n_items, q): the shares
+    (uniform for an unrated item), gold clamped."""
+    q = votes.shape[1]
     total = votes.sum(axis=1, keepdims=True)
     shares = np.divide(votes, total, out=np.full_like(votes, 1.0 / q), where=total > 0)
-    return _clamp(shares, design.gold)
+    return _clamp(shares, gold)
 
 
 def _clamp(posterior: FloatArray, gold: Any) -> FloatArray:
@@ -111,11 +126,10 @@ def expected_counts(design: Design, posterior: FloatArray) -> FloatArray:
 
 def _logits(design: Design, params: Params) -> FloatArray:
     """Unnormalised log posteriors, shape (n_items, q)."""
-    q = design.q
     if params.difficulty is not None:
         return _glad_logits(design, params)
+    log_e = log_emission(params)
     with np.errstate(divide="ignore"):
-        log_e = np.log(params.emission).transpose(0, 2, 1).reshape(design.n_raters * q, q)
         log_prior = np.log(params.prior)
     out: FloatArray = np.asarray(design.counts @ log_e)
     out += log_prior[None, :]
@@ -149,10 +163,23 @@ def _glad_logits(design: Design, params: Params) -> FloatArray:
 
 def e_step(design: Design, params: Params) -> tuple[FloatArray, float]:
     """Posteriors (gold clamped), shape (n_items, q), and the log-likelihood of the
-    ratings (and of the gold labels, which are data). The logits are normalised in place:
-    one array of shape (n_items, q) and a few passes over it."""
-    logits = _logits(design, params)
-    gold = design.gold
+    ratings (and of the gold labels, which are data)."""
+    return normalised(_logits(design, params), design.gold)
+
+
+def log_emission(params: Params) -> FloatArray:
+    """``log E[r, c, l]`` at row ``r * q + l``, column ``c``: the table an E step sums over
+    each item's ratings, shape (n_raters * q, q)."""
+    n_raters, q, _ = params.emission.shape
+    with np.errstate(divide="ignore"):
+        out: FloatArray = np.log(params.emission).transpose(0, 2, 1).reshape(n_raters * q, q)
+    return out
+
+
+def normalised(logits: FloatArray, gold: Any) -> tuple[FloatArray, float]:
+    """The posteriors of unnormalised log posteriors (n_items, q), gold clamped, and the
+    log-likelihood. The logits are normalised in place: one array of shape (n_items, q)
+    and a few passes over it."""
     known = np.flatnonzero(gold >= 0)
     ll_gold = float(logits[known, gold[known]].sum())
     top = logits.max(axis=1, keepdims=True)
@@ -160,7 +187,7 @@ def e_step(design: Design, params: Params) -> tuple[FloatArray, float]:
     np.exp(logits, out=logits)
     total = logits.sum(axis=1, keepdims=True)
     np.divide(logits, total, out=logits)
-    free = np.ones(design.n_items, dtype=bool)
+    free = np.ones(gold.size, dtype=bool)
     free[known] = False
     norm = top[:, 0] + np.log(total[:, 0])
     ll = float(norm[free].sum()) + ll_gold if known.size else float(norm.sum())
@@ -171,17 +198,25 @@ def e_step(design: Design, params: Params) -> tuple[FloatArray, float]:
 
 
 def _m_dawid_skene(design: Design, posterior: FloatArray, options: Options) -> Params:
-    counts = expected_counts(design, posterior) + (options.smoothing + FLOOR)
+    return dawid_skene_params(
+        expected_counts(design, posterior), prevalence(posterior, design.rated), options
+    )
+
+
+def dawid_skene_params(counts: FloatArray, prior: FloatArray, options: Options) -> Params:
+    """Dawid-Skene's M step from the expected counts ``N[r, c, l]`` and the prevalence."""
+    counts = counts + (options.smoothing + FLOOR)
     confusion = counts / counts.sum(axis=2, keepdims=True)
-    return Params(_prevalence(design, posterior), confusion, confusion)
+    return Params(prior, confusion, confusion)
 
 
-def _prevalence(design: Design, posterior: FloatArray) -> FloatArray:
-    rated = design.rated
+def prevalence(posterior: FloatArray, rated: Any) -> FloatArray:
+    """The prevalence of the M step: the mean posterior of the rated items, floored."""
+    q = posterior.shape[1]
     if rated.all():
         prior = posterior.mean(axis=0)
     else:
-        prior = posterior[rated].mean(axis=0) if rated.any() else np.full(design.q, 1 / design.q)
+        prior = posterior[rated].mean(axis=0) if rated.any() else np.full(q, 1 / q)
     out: FloatArray = np.clip(prior, FLOOR, None)
     out = out / out.sum()
     return out
@@ -195,13 +230,17 @@ def _one_coin_table(skill: FloatArray, q: int) -> FloatArray:
 
 
 def _m_one_coin(design: Design, posterior: FloatArray, options: Options) -> Params:
-    counts = expected_counts(design, posterior)
+    return one_coin_params(expected_counts(design, posterior), prevalence(posterior, design.rated))
+
+
+def one_coin_params(counts: FloatArray, prior: FloatArray) -> Params:
+    """The one-coin M step from the expected counts ``N[r, c, l]`` and the prevalence."""
     total = counts.sum(axis=(1, 2))
     right = np.trace(counts, axis1=1, axis2=2)
     skill = np.clip(np.divide(right, total, out=np.full_like(total, 0.5), where=total > 0),
                     FLOOR, 1 - FLOOR)  # fmt: skip
-    confusion = _one_coin_table(skill, design.q)
-    return Params(_prevalence(design, posterior), confusion, confusion, competence=skill)
+    confusion = _one_coin_table(skill, counts.shape[1])
+    return Params(prior, confusion, confusion, competence=skill)
 
 
 def _mace_table(knowing: FloatArray, spam: FloatArray, strategy: FloatArray) -> FloatArray:
@@ -357,7 +396,39 @@ def fit_em(
     warn: bool = True,
 ) -> Fit:
     """EM from majority vote (or from ``start``) until it settles, or ``options.max_iter``
-    iterations; a warning naming the model when it stops at the limit.
+    iterations; a warning naming the model when it stops at the limit (see
+    :func:`iterate`)."""
+    posterior = majority_posteriors(design) if start is None else e_step(design, start)[0]
+    return iterate(
+        lambda post, params: m_step(design, post, model, options, params),
+        lambda params: e_step(design, params),
+        posterior,
+        start,
+        model=model,
+        options=options,
+        n_ratings=design.n_ratings,
+        warn=warn,
+    )
+
+
+MStep = Callable[[FloatArray, "Params | None"], Params]
+EStep = Callable[[Params], tuple[FloatArray, float]]
+
+
+def iterate(
+    m: MStep,
+    e: EStep,
+    posterior: FloatArray,
+    start: Params | None,
+    *,
+    model: ModelName,
+    options: Options,
+    n_ratings: float,
+    warn: bool = True,
+) -> Fit:
+    """The EM loop of every model and engine: ``params = m(posterior, params)``, then
+    ``posterior, ll = e(params)``, from ``posterior``, until it settles or
+    ``options.max_iter`` iterations.
 
     EM has settled when both hold between two iterations: the log-likelihood gains less
     than ``options.tol`` per rating, and no item's posterior probability of any label moves
@@ -366,15 +437,14 @@ def fit_em(
     the optimum the log-likelihood changes with the square of the parameters' change, hence
     the square root.
     """
-    posterior = majority_posteriors(design) if start is None else e_step(design, start)[0]
     params = start
     path: list[float] = []
-    scale = options.tol * max(design.n_ratings, 1.0)
+    scale = options.tol * max(n_ratings, 1.0)
     step = math.sqrt(options.tol)
     converged = False
     for _ in range(options.max_iter):
-        params = m_step(design, posterior, model, options, params)
-        before, (posterior, ll) = posterior, e_step(design, params)
+        params = m(posterior, params)
+        before, (posterior, ll) = posterior, e(params)
         path.append(ll + _glad_log_prior(params, options))
         if len(path) > 1 and abs(path[-1] - path[-2]) <= scale:
             moved = float(np.max(np.abs(posterior - before), initial=0.0))

@@ -17,11 +17,14 @@ __all__ = [
     "Replicates",
     "bootstrap",
     "bootstrap_loop",
+    "confusion_of_counts",
     "entropy_bits",
     "fleiss_from_counts",
     "gold_confusion",
+    "gold_onehot",
     "implied_agreement",
     "next_label_gain",
+    "quality_from_counts",
     "rater_quality",
     "spammer_score",
 ]
@@ -84,7 +87,13 @@ def rater_quality(
     """Per rater: ratings, expected accuracy on the items rated (``sum_n T[i_n, l_n] /
     n_r``), sensitivity and specificity (two classes; the second category positive),
     competence, spammer score and kappa with the latent truth; shape (n_raters,) each."""
-    counts = expected_counts(design, posterior)
+    return quality_from_counts(expected_counts(design, posterior), params, prevalence)
+
+
+def quality_from_counts(
+    counts: FloatArray, params: Params, prevalence: FloatArray
+) -> dict[str, FloatArray]:
+    """:func:`rater_quality` from the expected counts ``N[r, c, l]`` of the posteriors."""
     n = counts.sum(axis=(1, 2))
     right = np.trace(counts, axis1=1, axis2=2)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -96,7 +105,7 @@ def rater_quality(
         "spammer_score": spammer_score(conf),
         "kappa_truth": implied_agreement(conf, prevalence)["kappa_truth"],
     }
-    if design.q == 2:
+    if counts.shape[1] == 2:
         out["sensitivity"] = conf[:, 1, 1]
         out["specificity"] = conf[:, 0, 0]
     if params.competence is not None:
@@ -112,9 +121,19 @@ def gold_confusion(design: Design) -> FloatArray | None:
     known = design.gold >= 0
     if not known.any():
         return None
-    onehot = np.zeros((design.n_items, design.q))
-    onehot[np.flatnonzero(known), design.gold[known]] = 1.0
-    counts = expected_counts(design, onehot)
+    return confusion_of_counts(expected_counts(design, gold_onehot(design.gold, design.q)))
+
+
+def gold_onehot(gold: Any, q: int) -> FloatArray:
+    """Each item's gold label as a row of indicators (zeros where none), (n_items, q)."""
+    known = np.flatnonzero(gold >= 0)
+    onehot = np.zeros((gold.size, q))
+    onehot[known, gold[known]] = 1.0
+    return onehot
+
+
+def confusion_of_counts(counts: FloatArray) -> FloatArray:
+    """Rows of ``N[r, c, l]`` as shares (NaN for an empty row)."""
     total = counts.sum(axis=2, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
         out: FloatArray = np.where(total > 0, counts / total, np.nan)
@@ -122,7 +141,7 @@ def gold_confusion(design: Design) -> FloatArray | None:
 
 
 def next_label_gain(
-    design: Design, params: Params, posterior: FloatArray, n_per_rater: FloatArray
+    q: int, params: Params, posterior: FloatArray, n_per_rater: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
     """Each item's expected posterior entropy after one more label, and its reduction.
 
@@ -131,7 +150,6 @@ def next_label_gain(
     ``E[c, l]`` that table, ``P(l) = sum_c T_c E[c, l]`` and the posterior after ``l`` is
     ``T_c E[c, l] / P(l)``; the expected entropy after is ``sum_l P(l) H(T | l)``.
     """
-    q = design.q
     if params.difficulty is not None:
         assert params.competence is not None
         ability = float(np.average(params.competence, weights=np.maximum(n_per_rater, 1e-12)))
@@ -141,11 +159,14 @@ def next_label_gain(
     else:
         w = n_per_rater / max(float(n_per_rater.sum()), 1e-12)
         table = np.einsum("r,rcl->cl", w, params.confusion)[None]
-    joint = posterior[:, :, None] * table  # (n, c, l)
-    p_label = joint.sum(axis=1)  # (n, l)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        after = np.where(p_label[:, None, :] > 0, joint / p_label[:, None, :], 0.0)
-    expected = (p_label * entropy_bits(after, axis=1)).sum(axis=1)
+    # label by label: arrays of shape (n_items, q), never (n_items, q, q)
+    expected = np.zeros(posterior.shape[0])
+    for label in range(q):
+        joint = posterior * table[:, :, label]  # (n, c)
+        p_label = joint.sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            after = np.where(p_label[:, None] > 0, joint / p_label[:, None], 0.0)
+        expected += p_label * entropy_bits(after, axis=1)
     return expected, entropy_bits(posterior) - expected
 
 

@@ -29,19 +29,20 @@ from ._information import accuracy_standard_errors
 from ._quality import (
     Replicates,
     bootstrap,
+    confusion_of_counts,
     entropy_bits,
     fleiss_from_counts,
-    gold_confusion,
     implied_agreement,
     next_label_gain,
-    rater_quality,
+    quality_from_counts,
 )
+from ._tallies import Tallies, tallies_of
 from .results import ModelReliability, RaterModel
 
 __all__ = [
     "MODELS",
     "gold_codes",
-    "majority_votes",
+    "model_of_fit",
     "rater_model",
     "rater_model_from_codes",
     "rater_model_from_counts",
@@ -289,9 +290,37 @@ def _fit(
     warn_few_replicates(n_bootstrap, name="n_bootstrap", stacklevel=user_stacklevel() + 1)
     fit = fit_em(design, model, options)
     reps = bootstrap(design, fit, model, options, n_bootstrap, rng) if n_bootstrap else None
-    prevalence = _prevalence(design, fit)
-    rated = np.bincount(design.rater, weights=design.weight, minlength=design.n_raters) > 0
-    implied = implied_agreement(fit.params.confusion[rated], prevalence)
+    se = None
+    if interval == "observed-information":  # Dawid-Skene (with its pseudo-count) or one coin
+        one_coin = model == "one-coin"
+        smoothing = 0.0 if one_coin else options.smoothing
+        se = accuracy_standard_errors(design, fit.params, fit.posterior, smoothing, one_coin)
+    return model_of_fit(
+        fit, tallies_of(design, fit.posterior), items, raters, categories, model=model,
+        options=options, level=level, reps=reps, n_bootstrap=n_bootstrap, se=se, report=report,
+    )  # fmt: skip
+
+
+def model_of_fit(
+    fit: Fit,
+    tallies: Tallies,
+    items: npt.NDArray[Any],
+    raters: npt.NDArray[Any],
+    categories: tuple[Any, ...],
+    *,
+    model: ModelName,
+    options: Options,
+    level: float,
+    reps: Replicates | None = None,
+    n_bootstrap: int = 0,
+    se: FloatArray | None = None,
+    report: Any = None,
+) -> RaterModel:
+    """The :class:`RaterModel` of a fit and the tallies of its ratings (``se``: the
+    accuracies' standard errors from the observed information, else bootstrap intervals
+    from ``reps``, or none)."""
+    prevalence = _prevalence(tallies, fit)
+    implied = implied_agreement(fit.params.confusion[tallies.n_per_rater > 0], prevalence)
     alpha = (1 - level) / 2
     reliability = ModelReliability(
         float(np.nanmean(implied["kappa_truth"])),
@@ -299,31 +328,30 @@ def _fit(
         *_interval(reps.agreement["pairwise"] if reps else None, alpha),
         implied["fleiss"],
         *_interval(reps.agreement["fleiss"] if reps else None, alpha),
-        fleiss_from_counts(majority_votes(design)),
+        fleiss_from_counts(tallies.votes),
     )
+    gold = tallies.gold_counts
     return RaterModel(
         model=model,
         categories=categories,
-        items=_items_table(design, fit, items, categories, reps, alpha),
-        raters=_raters_table(
-            design, fit, raters, prevalence, reps, alpha, interval, (model, options.smoothing)
-        ),
-        review=_review_table(design, fit, items, categories),
+        items=_items_table(tallies.gold, fit, items, categories, reps, alpha),
+        raters=_raters_table(tallies, fit, raters, prevalence, reps, alpha, se),
+        review=_review_table(tallies, fit, items, categories),
         confusion=fit.params.confusion,
-        gold_confusion=gold_confusion(design),
+        gold_confusion=None if gold is None else confusion_of_counts(gold),
         prevalence=prevalence,
         reliability=reliability,
         log_likelihood=fit.log_likelihood,
         converged=fit.converged,
-        n_items=design.n_items,
-        n_raters=design.n_raters,
-        n_gold=int((design.gold >= 0).sum()),
+        n_items=tallies.n_items,
+        n_raters=int(tallies.n_per_rater.size),
+        n_gold=int((tallies.gold >= 0).sum()),
         n_bootstrap=n_bootstrap,
-        n_ratings=design.n_ratings,
+        n_ratings=float(tallies.n_per_rater.sum()),
         level=level,
         method=_method_words(model, options),
         report=report,
-        interval=interval,
+        interval="bootstrap" if se is None else "observed-information",
     )
 
 
@@ -336,18 +364,8 @@ def _method_words(model: ModelName, options: Options) -> str:
     return words
 
 
-def majority_votes(design: Design) -> FloatArray:
-    q = design.q
-    flat = np.bincount(
-        design.item * q + design.label, weights=design.weight, minlength=design.n_items * q
-    )
-    out: FloatArray = flat.reshape(design.n_items, q).astype(np.float64)
-    return out
-
-
-def _prevalence(design: Design, fit: Fit) -> FloatArray:
-    rated = design.rated
-    out: FloatArray = fit.posterior[rated].mean(axis=0)
+def _prevalence(tallies: Tallies, fit: Fit) -> FloatArray:
+    out: FloatArray = fit.posterior[tallies.rated].mean(axis=0)
     return out
 
 
@@ -364,7 +382,7 @@ def _interval(replicates: FloatArray | None, alpha: float) -> tuple[Any, Any]:
 
 
 def _items_table(
-    design: Design,
+    gold: IntArray,
     fit: Fit,
     items: npt.NDArray[Any],
     categories: tuple[Any, ...],
@@ -378,11 +396,11 @@ def _items_table(
     frame = pd.DataFrame({
         "item": items,
         "label": labels[best],
-        "probability": post[np.arange(design.n_items), best],
+        "probability": post[np.arange(gold.size), best],
         "probability_low": low,
         "probability_high": high,
         "entropy": entropy_bits(post),
-        "gold": _gold_column(design, labels),
+        "gold": _gold_column(gold, labels),
     })  # fmt: skip
     if fit.params.difficulty is not None:
         frame["difficulty"] = np.exp(-fit.params.difficulty)
@@ -391,26 +409,25 @@ def _items_table(
     return frame
 
 
-def _gold_column(design: Design, labels: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    out = np.full(design.n_items, None, dtype=object)
-    known = design.gold >= 0
-    out[known] = labels[design.gold[known]]
+def _gold_column(gold: IntArray, labels: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    out = np.full(gold.size, None, dtype=object)
+    known = gold >= 0
+    out[known] = labels[gold[known]]
     return out
 
 
 def _raters_table(
-    design: Design,
+    tallies: Tallies,
     fit: Fit,
     raters: npt.NDArray[Any],
     prevalence: FloatArray,
     reps: Replicates | None,
     alpha: float,
-    interval: IntervalMethod = "bootstrap",
-    information: tuple[ModelName, float] = ("dawid-skene", 0.0),
+    se: FloatArray | None,
 ) -> pd.DataFrame:
-    quality = rater_quality(design, fit.params, fit.posterior, prevalence)
+    quality = quality_from_counts(tallies.counts, fit.params, prevalence)
     quality.pop("n_ratings")
-    n = np.bincount(design.rater, weights=design.weight, minlength=design.n_raters)
+    n = tallies.n_per_rater
     whole = bool(np.all(n == np.round(n)))
     frame = pd.DataFrame({"rater": raters, "n_ratings": n.astype(np.int64) if whole else n})
     for key in ("accuracy", "sensitivity", "specificity", "competence", "kappa_truth"):
@@ -420,43 +437,24 @@ def _raters_table(
         frame[f"{key}_low"], frame[f"{key}_high"] = _interval(
             reps.raters[key] if reps else None, alpha
         )
-    if interval == "observed-information":
-        _information_interval(frame, design, fit, alpha, information)
+    if se is not None:
+        _information_interval(frame, se, alpha)
     frame["spammer_score"] = quality["spammer_score"]
-    gold = gold_confusion(design)
+    gold = tallies.gold_counts
     if gold is not None:
-        onehot = design.gold >= 0
-        n_gold = np.bincount(
-            design.rater, weights=design.weight * onehot[design.item], minlength=design.n_raters
-        )
-        right = np.bincount(
-            design.rater,
-            weights=design.weight * (design.gold[design.item] == design.label),
-            minlength=design.n_raters,
-        )
+        n_gold = gold.sum(axis=(1, 2))
+        right = np.trace(gold, axis1=1, axis2=2)
         frame["gold_n"] = n_gold.astype(np.int64) if whole else n_gold
         with np.errstate(divide="ignore", invalid="ignore"):
             frame["gold_accuracy"] = np.where(n_gold > 0, right / n_gold, np.nan)
     return frame
 
 
-def _information_interval(
-    frame: pd.DataFrame,
-    design: Design,
-    fit: Fit,
-    alpha: float,
-    information: tuple[ModelName, float],
-) -> None:
-    """The accuracy's standard error from the observed information (Louis 1982) of the
-    model's likelihood (penalised by Dawid-Skene's pseudo-count), and its Wald interval,
-    clipped to [0, 1], in place of the bootstrap's."""
+def _information_interval(frame: pd.DataFrame, se: FloatArray, alpha: float) -> None:
+    """The accuracy's standard error from the observed information (Louis 1982) and its
+    Wald interval, clipped to [0, 1], in place of the bootstrap's."""
     from scipy.stats import norm
 
-    model, smoothing = information
-    one_coin = model == "one-coin"
-    se = accuracy_standard_errors(
-        design, fit.params, fit.posterior, 0.0 if one_coin else smoothing, one_coin
-    )
     z = float(norm.ppf(1 - alpha))
     acc = frame["accuracy"].to_numpy(dtype=np.float64)
     frame["accuracy_low"] = np.clip(acc - z * se, 0.0, 1.0)
@@ -465,12 +463,10 @@ def _information_interval(
 
 
 def _review_table(
-    design: Design, fit: Fit, items: npt.NDArray[Any], categories: tuple[Any, ...]
+    tallies: Tallies, fit: Fit, items: npt.NDArray[Any], categories: tuple[Any, ...]
 ) -> pd.DataFrame:
-    n_per_rater = np.bincount(
-        design.rater, weights=design.weight, minlength=design.n_raters
-    ).astype(np.float64)
-    expected, reduction = next_label_gain(design, fit.params, fit.posterior, n_per_rater)
+    n_per_rater = tallies.n_per_rater.astype(np.float64)
+    expected, reduction = next_label_gain(tallies.q, fit.params, fit.posterior, n_per_rater)
     labels = np.asarray(categories, dtype=object)
     frame = pd.DataFrame({
         "item": items,
@@ -479,7 +475,7 @@ def _review_table(
         "expected_entropy": expected,
         "expected_reduction": reduction,
     })  # fmt: skip
-    frame = frame[design.gold < 0].copy()
+    frame = frame[tallies.gold < 0].copy()
     frame["entropy_rank"] = frame["entropy"].rank(ascending=False, method="min").astype(np.int64)
     frame = frame.sort_values(["expected_reduction", "entropy"], ascending=False, kind="stable")
     frame.insert(0, "rank", np.arange(1, len(frame) + 1))

@@ -31,7 +31,13 @@ from .._blocks import (
 from .._context import Context
 from .common import REF
 
-__all__ = ["BOOTSTRAP_BUDGET", "build_rater_model", "fitted_rater_model", "rater_model_options"]
+__all__ = [
+    "BOOTSTRAP_BUDGET",
+    "PASSES_BEYOND",
+    "build_rater_model",
+    "fitted_rater_model",
+    "rater_model_options",
+]
 
 #: Raters shown in the figure and the table.
 LIMIT = 40
@@ -51,15 +57,24 @@ _PCT = functools.partial(fmt_pct, digits=0)
 BOOTSTRAP_BUDGET = 2_000_000
 
 
+#: Ratings beyond which the section, on the stream or dask engine, fits the model in passes
+#: of the engine over the ratings (each EM step one pass; memory O(items x classes)) and
+#: shows no interval: the bootstrap and the observed information need the ratings in memory.
+PASSES_BEYOND = 2_000_000
+
+
 def rater_model_options(ctx: Context) -> dict[str, Any]:
     """The options of :func:`accord.rater_model` the section fits with: the report's
     resamples, seed and level (and gold labels); ``interval="observed-information"`` and no
-    resample when the ratings times the resamples exceed :data:`BOOTSTRAP_BUDGET`."""
-    n_boot = ctx.n_boot if ctx.read_report.ratings * ctx.n_boot <= BOOTSTRAP_BUDGET else 0
+    resample when the ratings times the resamples exceed :data:`BOOTSTRAP_BUDGET`; neither
+    on the stream or dask engine beyond :data:`PASSES_BEYOND` ratings (EM in passes)."""
+    n_ratings = ctx.read_report.ratings
+    n_boot = ctx.n_boot if n_ratings * ctx.n_boot <= BOOTSTRAP_BUDGET else 0
+    passes = ctx.engine != "memory" and n_ratings > PASSES_BEYOND
     options: dict[str, Any] = {
         "model": "dawid-skene",
-        "n_bootstrap": n_boot,
-        "interval": "bootstrap" if n_boot else "observed-information",
+        "n_bootstrap": 0 if passes else n_boot,
+        "interval": "bootstrap" if n_boot or passes else "observed-information",
         "level": ctx.confidence_level,
         "rng": ctx.seed,
     }
@@ -110,6 +125,13 @@ def build_rater_model(ctx: Context) -> Section | None:
             f"bootstrap of {fmt_int(fit.n_ratings)} ratings with {fmt_int(ctx.n_boot)} "
             "resamples would take long here, and the other intervals are left out. "
             "accord.rater_model(..., n_bootstrap=...) runs it."))  # fmt: skip
+    from ...front.truth import in_passes
+
+    if in_passes(rater_model_options(ctx)) and ctx.engine != "memory":
+        blocks.insert(0, Note(
+            f"The model is fitted in passes of the {ctx.engine} engine over the "
+            f"{fmt_int(fit.n_ratings)} ratings (each EM step one pass), without intervals: "
+            "the bootstrap and the observed information need the ratings in memory."))  # fmt: skip
     if not fit.converged:
         blocks.insert(0, Note(f"EM stopped at its limit of {fit.n_iter} iterations.", "poor"))
     lead = _lead(ctx, fit, raters)

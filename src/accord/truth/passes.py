@@ -1,0 +1,261 @@
+"""Dawid-Skene (and one-coin) EM in passes over ratings that stay where they are.
+
+Both steps are sums over the ratings given what the last step left: the E step sums, per
+item, ``log E_r[c, l]`` over the item's ratings; the M step sums, per (rater, label), the
+posteriors ``T_i`` of the items rated. Each step is therefore one pass of an engine over the
+ratings (``run(fn, context, merge)``, a :class:`~accord.engines._mapreduce.Rescan`'s
+``map_reduce``): ``fn`` sums one batch's or partition's codes, ``merge`` adds two sums.
+What stays in memory is O(items x classes): the posteriors and the per-item sums of the
+pass (items coded by the engine, so the rows of one item may be spread over any batches),
+and the (rater, label) x class counts.
+
+The start (majority vote: one pass counting each item's votes), the steps, the stopping rule
+and the tables are those of :func:`accord.truth.rater_model`, so the fit is the memory
+engine's to floating-point rounding. One EM iteration is two passes: the E step needs the
+parameters of the M step, and the M step the posteriors of the E step. A last pass counts
+the tables (the expected counts of the fitted posteriors, and of the gold labels).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from .._errors import InvalidInputError
+from .._types import FloatArray, IntArray
+from ._em import (
+    Fit,
+    ModelName,
+    Options,
+    Params,
+    dawid_skene_params,
+    iterate,
+    log_emission,
+    normalised,
+    one_coin_params,
+    prevalence,
+    vote_shares,
+)
+from ._quality import gold_onehot
+from ._tallies import Tallies
+from .model import _checked, gold_codes, model_of_fit
+from .results import RaterModel
+
+__all__ = ["PASS_MODELS", "Pass", "rater_model_in_passes"]
+
+#: The models whose steps are sums over the ratings given the last step.
+PASS_MODELS: tuple[ModelName, ...] = ("dawid-skene", "one-coin")
+
+Pass = Callable[[Callable[..., Any], Any, Callable[[Any, Any], Any]], Any]
+"""``run(fn, context, merge)``: ``merge`` of ``fn(context, item, rater, label)`` over the
+parts of the ratings (code vectors of one part each); None without ratings."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ItemSums:
+    """One pass's context: per item, the sum over its ratings of ``table[:, rater * q +
+    label]``; ``table`` has shape (k, n_raters * q).
+
+    With ``sink`` (an (n_items, k) array) each part adds its sums into it and returns None:
+    for passes whose parts are summed one after another in this process (one array over
+    items however many parts); without, each part returns its own sums over the items it
+    holds, and :func:`merge_items` adds them.
+    """
+
+    table: FloatArray
+    q: int
+    sink: FloatArray | None = None
+
+
+def item_part(
+    ctx: ItemSums, item: IntArray, rater: IntArray, label: IntArray
+) -> tuple[IntArray, FloatArray] | None:
+    """The sums of one part's ratings over its items: (items (m,), sums (m, k))."""
+    values = ctx.table[:, np.asarray(rater) * ctx.q + np.asarray(label)]
+    keys, sums = _by_item(np.asarray(item), values)
+    if ctx.sink is not None:
+        ctx.sink[keys] += sums
+        return None
+    return keys, sums
+
+
+def _by_item(item: IntArray, values: FloatArray) -> tuple[IntArray, FloatArray]:
+    """Sums of the columns of ``values`` (k, m) by ``item`` (m,): the items and their sums
+    (k', k). Items that span a short range (a slice of items in code order) are summed
+    over the range, the others over their distinct codes."""
+    if not item.size:
+        return item, np.zeros((0, values.shape[0]))
+    lo, hi = int(item.min()), int(item.max()) + 1
+    if hi - lo <= 2 * item.size:
+        return np.arange(lo, hi), _grouped(item - lo, values, hi - lo)
+    keys, inverse = np.unique(item, return_inverse=True)
+    return keys, _grouped(inverse.ravel(), values, keys.size)
+
+
+def _grouped(group: IntArray, values: FloatArray, n: int) -> FloatArray:
+    """Sums of the rows of ``values`` (k, m) by ``group`` (m,) into ``n`` groups, (n, k)."""
+    out = np.empty((n, values.shape[0]))
+    for j in range(values.shape[0]):
+        out[:, j] = np.bincount(group, weights=values[j], minlength=n)
+    return out
+
+
+def merge_items(
+    a: tuple[IntArray, FloatArray], b: tuple[IntArray, FloatArray]
+) -> tuple[IntArray, FloatArray]:
+    """Two parts' sums over items added: over the union of their items."""
+    keys, inverse = np.unique(np.concatenate([a[0], b[0]]), return_inverse=True)
+    values = np.concatenate([a[1], b[1]]).T
+    return keys, _grouped(inverse.ravel(), values, keys.size)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CellSums:
+    """One pass's context: per (rater, label), the sum of the rated items' rows of
+    ``posterior`` (n_items, k), and the count of ratings."""
+
+    posterior: FloatArray
+    n_raters: int
+    q: int
+
+
+def cell_part(ctx: CellSums, item: IntArray, rater: IntArray, label: IntArray) -> FloatArray:
+    """One part's sums, shape (n_raters * q, k + 1): row ``rater * q + label``, the last
+    column the count of ratings."""
+    cell = np.asarray(rater) * ctx.q + np.asarray(label)
+    size, k = ctx.n_raters * ctx.q, ctx.posterior.shape[1]
+    out = np.empty((size, k + 1))
+    out[:, :k] = _grouped(cell, ctx.posterior[np.asarray(item)].T, size)
+    out[:, k] = np.bincount(cell, minlength=size)
+    return out
+
+
+def add(a: FloatArray, b: FloatArray) -> FloatArray:
+    """Two parts' cell sums added."""
+    return a + b
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Passes:
+    """The two sums of EM over the ratings ``run`` passes over."""
+
+    run: Pass
+    n_items: int
+    n_raters: int
+    q: int
+    in_place: bool
+
+    def items(self, table: FloatArray) -> FloatArray:
+        """Per item, the sum over its ratings of ``table[rater * q + label]``, (n_items, k)."""
+        k = table.shape[1]
+        sink = np.zeros((self.n_items, k)) if self.in_place else None
+        context = ItemSums(np.ascontiguousarray(table.T), self.q, sink)
+        total = self.run(item_part, context, merge_items)
+        if sink is not None:
+            return sink
+        out = np.zeros((self.n_items, k))
+        if total is not None:
+            out[total[0]] = total[1]
+        return out
+
+    def cells(self, posterior: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """``N[r, c, l]`` of ``posterior`` (n_raters, k, q) and each rater's ratings."""
+        r, q, k = self.n_raters, self.q, posterior.shape[1]
+        context = CellSums(posterior, r, q)
+        total = self.run(cell_part, context, add)
+        flat = np.zeros((r * q, k + 1)) if total is None else np.asarray(total)
+        counts = flat[:, :k].reshape(r, q, k).transpose(0, 2, 1)
+        return np.ascontiguousarray(counts), flat[:, k].reshape(r, q).sum(axis=1)
+
+
+def _fit_in_passes(
+    passes: _Passes, gold: IntArray, model: ModelName, options: Options
+) -> tuple[Fit, FloatArray]:
+    """EM from majority vote, each step one pass: the fit and each item's votes."""
+    q = passes.q
+    votes = passes.items(np.tile(np.eye(q), (passes.n_raters, 1)))
+    rated = votes.sum(axis=1) > 0
+
+    def m_step(posterior: FloatArray, _: Params | None) -> Params:
+        counts, _n = passes.cells(posterior)
+        prior = prevalence(posterior, rated)
+        if model == "dawid-skene":
+            return dawid_skene_params(counts, prior, options)
+        return one_coin_params(counts, prior)
+
+    def e_step(params: Params) -> tuple[FloatArray, float]:
+        logits = passes.items(log_emission(params))
+        with np.errstate(divide="ignore"):
+            logits += np.log(params.prior)[None, :]
+        return normalised(logits, gold)
+
+    start = vote_shares(votes, gold)  # new arrays: the votes are kept
+    fit = iterate(m_step, e_step, start, None, model=model, options=options,
+                  n_ratings=float(votes.sum()))  # fmt: skip
+    return fit, votes
+
+
+def rater_model_in_passes(
+    run: Pass,
+    *,
+    items: npt.NDArray[Any],
+    raters: npt.NDArray[Any],
+    categories: tuple[Any, ...],
+    in_place: bool = False,
+    gold: Mapping[Any, Any] | pd.Series | None = None,
+    report: Any = None,
+    **options: Any,
+) -> RaterModel:
+    """:func:`accord.truth.rater_model` (Dawid-Skene or one-coin, ``n_bootstrap=0``) on
+    ratings an engine passes over: ``run(fn, context, merge)`` runs one pass over the
+    ratings' codes into the decode tables ``items``, ``raters`` and ``categories``.
+    ``in_place``: the parts of a pass are summed one after another in this process (the
+    stream engine), so the per-item sums of a pass are added into one array.
+
+    Examples
+    --------
+    Two parts of the ratings of :func:`accord.truth.rater_model`'s example, passed over by
+    hand; the fit is the one in memory:
+
+    >>> import numpy as np
+    >>> item = np.repeat(np.arange(8), 3); rater = np.tile(np.arange(3), 8)
+    >>> label = np.array([1, 1, 1] * 3 + [0, 0, 0] * 2 + [0, 0, 1, 1, 1, 1, 0, 0, 0])
+    >>> def run(fn, ctx, merge):
+    ...     parts = [fn(ctx, item[s], rater[s], label[s]) for s in (slice(0, 10), slice(10, None))]
+    ...     return merge(*parts)
+    >>> fit = rater_model_in_passes(run, items=np.arange(8), raters=np.array(list("abc")),
+    ...                             categories=("n", "y"), n_bootstrap=0)
+    >>> fit.items["label"].tolist()
+    ['y', 'y', 'y', 'n', 'n', 'n', 'y', 'n']
+    """
+    defaults = {"model": "dawid-skene", "tol": 1e-8, "max_iter": 1000, "smoothing": 0.0,
+                "mace_method": "vb", "n_bootstrap": 0, "level": 0.95, "rng": 0}  # fmt: skip
+    unknown = sorted(set(options) - set(defaults))
+    if unknown:
+        raise InvalidInputError(f"rater_model got unexpected options {unknown}")
+    checked = _checked(*(options.get(k, v) for k, v in defaults.items()))
+    model, n_boot = checked["model"], checked["n_bootstrap"]
+    if model not in PASS_MODELS or n_boot:
+        raise InvalidInputError(
+            f"rater_model in passes over the ratings fits {' or '.join(PASS_MODELS)} without "
+            f"a bootstrap; got model={model!r}, n_bootstrap={n_boot}"
+        )
+    q = len(categories)
+    if q < 2:
+        raise InvalidInputError("rater_model needs at least two categories")
+    codes = gold_codes(gold, np.asarray(items, dtype=object), tuple(categories))
+    passes = _Passes(run, len(items), len(raters), q, in_place)
+    fit, votes = _fit_in_passes(passes, codes, model, checked["options"])
+    known = codes >= 0
+    both = fit.posterior if not known.any() else np.hstack([fit.posterior, gold_onehot(codes, q)])
+    counts, n_per_rater = passes.cells(both)
+    tallies = Tallies(counts[:, :q], counts[:, q:] if known.any() else None, n_per_rater,
+                      votes, codes)  # fmt: skip
+    return model_of_fit(fit, tallies, np.asarray(items), np.asarray(raters), tuple(categories),
+                        model=model, options=checked["options"], level=checked["level"],
+                        report=report)  # fmt: skip
