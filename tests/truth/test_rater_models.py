@@ -453,3 +453,18 @@ def test_e_step_row_reductions_are_numpys_to_the_last_bit(q: int) -> None:
     assert np.array_equal(_row_max(x), x.max(axis=1, keepdims=True))
     e = np.exp(x - x.max(axis=1, keepdims=True))
     assert np.array_equal(_row_sum(e), e.sum(axis=1, keepdims=True))
+
+
+@pytest.mark.parametrize("model", ["dawid-skene", "glad"])
+def test_next_label_gain_in_blocks_is_the_whole_computation(model: str, monkeypatch) -> None:
+    # The expected entropy after one more label is computed a block of items at a time
+    # (bounded memory on many items): blocks of 7 items give the numbers of one block.
+    from accord.truth import _quality
+
+    ratings, _, _ = draw(model, 60, 4, 3, seed=12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        whole = rater_model(ratings, model=model, n_bootstrap=0).review
+        monkeypatch.setattr(_quality, "GAIN_CHUNK", 7)
+        blocks = rater_model(ratings, model=model, n_bootstrap=0).review
+    pd.testing.assert_frame_equal(whole, blocks, check_exact=True)

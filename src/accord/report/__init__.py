@@ -263,10 +263,20 @@ def render(
 ) -> str:
     """The page for these sections (jinja2 with autoescape: user strings are escaped); with
     ``fragment``, a ``<div>`` for a notebook cell instead of a whole page."""
+    from .._version import __version__
+
+    page: str = _template().render(
+        sections=sections, title=title, subtitle=subtitle, version=__version__, fragment=fragment
+    )
+    return page
+
+
+@functools.cache
+def _template() -> Any:
+    """The page's jinja2 template, compiled once per process (the page and its notebook
+    fragment render the same template)."""
     require("jinja2", "report")
     import jinja2
-
-    from .._version import __version__
 
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("accord.report", ""),
@@ -277,10 +287,7 @@ def render(
         keep_trailing_newline=True,
         finalize=_controls_shown,
     )
-    template = env.get_template(TEMPLATE)
-    return template.render(
-        sections=sections, title=title, subtitle=subtitle, version=__version__, fragment=fragment
-    )
+    return env.get_template(TEMPLATE)
 
 
 def _build(

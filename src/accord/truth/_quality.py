@@ -129,6 +129,10 @@ def gold_confusion(design: Design) -> FloatArray | None:
     return out
 
 
+#: Items per block in :func:`next_label_gain` (its (items, q, q) arrays, a block at a time).
+GAIN_CHUNK = 1 << 15
+
+
 def next_label_gain(
     design: Design, params: Params, posterior: FloatArray, n_per_rater: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
@@ -149,11 +153,15 @@ def next_label_gain(
     else:
         w = n_per_rater / max(float(n_per_rater.sum()), 1e-12)
         table = np.einsum("r,rcl->cl", w, params.confusion)[None]
-    joint = posterior[:, :, None] * table  # (n, c, l)
-    p_label = joint.sum(axis=1)  # (n, l)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        after = np.where(p_label[:, None, :] > 0, joint / p_label[:, None, :], 0.0)
-    expected = (p_label * entropy_bits(after, axis=1)).sum(axis=1)
+    expected = np.empty(posterior.shape[0])
+    for lo in range(0, posterior.shape[0], GAIN_CHUNK):  # (chunk, q, q) at a time
+        part = posterior[lo : lo + GAIN_CHUNK]
+        t = table if table.shape[0] == 1 else table[lo : lo + GAIN_CHUNK]
+        joint = part[:, :, None] * t  # (n, c, l)
+        p_label = joint.sum(axis=1)  # (n, l)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            after = np.where(p_label[:, None, :] > 0, joint / p_label[:, None, :], 0.0)
+        expected[lo : lo + GAIN_CHUNK] = (p_label * entropy_bits(after, axis=1)).sum(axis=1)
     return expected, entropy_bits(posterior) - expected
 
 
