@@ -295,9 +295,13 @@ def _build(
 ) -> tuple[list[Section], dict[str, str]]:
     """Each section that applies, in page order, then the methods section; and the sections
     left out, with why."""
+    import pyarrow as pa
+
     from ..front.reading import read_once
     from .sections import build_methods
 
+    # rows the context let go are returned to the system now, not when the pool decays
+    pa.default_memory_pool().release_unused()
     built: list[Section] = []
     skipped: dict[str, str] = {}
     with read_once():
@@ -706,6 +710,7 @@ def report(
             error_ratio=float(error_ratio),
             **_context_options(src, steps),
         )
+        del frame  # the context keeps the rows while a section reads them
         built, skipped = _build(ctx, _judge_first(SECTIONS, judge), steps)
         subtitle = _subtitle(ctx)
     except BaseException:

@@ -150,6 +150,16 @@ class Context:
         if self.ratings is not None:
             self.level = self.ratings.level
             self.multi_label = self.multi_label or bool(self.ratings.multi_label)
+        if self.frame is not None and not self.needs_rows:
+            self.frame = None  # every section reads the ratings: the rows are let go
+
+    @property
+    def needs_rows(self) -> bool:
+        """Whether a section reads the rows beside the ratings: without labels, at the
+        interval and ratio levels (the replicates), and for score, confidence, trial, time
+        and facet columns (the gold labels are taken from the rows before)."""
+        extra = self.scores or self.confidence or self.trial or self.time or self.facets
+        return bool(extra) or self.ratings is None or self.level in ("interval", "ratio")
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
         """``compute()`` once per report, degenerate-data warnings silenced (the report
