@@ -204,6 +204,11 @@ def _read_file(
         columns = [c for c in (src.item, src.rater, *extra) if c]
         return None, read_table(path, columns, na_values=src.na_values, **files)  # type: ignore[arg-type]
     assert src.item is not None and src.rater is not None
+    if not extra and src.level not in ("interval", "ratio"):  # no section reads the rows
+        from ..io.ratings import read_ratings
+
+        names = {"item": src.item, "rater": src.rater, "label": src.label}
+        return read_ratings(path, **names, **files, **encode), None  # type: ignore[arg-type]
     return read_ratings_and_rows(path, extra, item=src.item, rater=src.rater, label=src.label,
                                  **files, **encode)  # type: ignore[arg-type]  # fmt: skip
 
