@@ -229,11 +229,19 @@ class Context:
 
     def consensus_result(self) -> Any:
         """``accord.consensus`` on the ratings (with the gold labels when given), computed
-        once."""
+        once, kept without its per-rating table (no section reads it: one row a rating)."""
         from ..front.consensus import consensus
 
         gold: dict[str, Any] = {} if self.gold_labels is None else {"gold": self.gold_labels}
-        return self.cached("consensus", lambda: consensus(self.data, **gold))
+
+        def compute() -> Any:
+            result = consensus(self.data, **gold)
+            rows = getattr(result, "ratings", None)
+            if isinstance(rows, pd.DataFrame) and dataclasses.is_dataclass(result):
+                result = dataclasses.replace(result, ratings=rows.iloc[:0].copy())
+            return result
+
+        return self.cached("consensus", compute)
 
     @property
     def read_report(self) -> ReadReport:

@@ -64,11 +64,12 @@ def implied_agreement(confusion: FloatArray, prevalence: FloatArray) -> dict[str
     agree = np.einsum("c,rcl,scl->rs", prevalence, confusion, confusion)
     chance = marginal @ marginal.T
     upper = np.triu_indices(confusion.shape[0], k=1)
+    agree, chance = agree[upper], chance[upper]  # each pair once (R x R tables let go)
     with np.errstate(divide="ignore", invalid="ignore"):
-        pairwise = float(np.mean((agree - chance)[upper] / (1 - chance)[upper]))
+        pairwise = float(np.mean((agree - chance) / (1 - chance)))
         pooled = marginal.mean(axis=0)
         pe_pooled = float(pooled @ pooled)
-        fleiss = (float(np.mean(agree[upper])) - pe_pooled) / (1 - pe_pooled)
+        fleiss = (float(np.mean(agree)) - pe_pooled) / (1 - pe_pooled)
     return {"kappa_truth": kappa_truth, "pairwise": pairwise, "fleiss": fleiss}
 
 
