@@ -786,7 +786,6 @@ def rater_permutation_test(
     keep = m[item] >= 2
     if not keep.all():
         item, rater, label = item[keep], rater[keep], label[keep]
-    del keep
     in_cell = _cell_counts(item * q + label)
     mi = m[item]
     d, n_r, s_r, v_r = _deviations(item, rater, mi, in_cell, n_items, k)
@@ -796,7 +795,7 @@ def rater_permutation_test(
         mean_dev = np.where(n_r > 0, s_r / np.maximum(n_r, 1), np.nan)
     # chance agreement of two ratings of the item
     same = np.bincount(item, weights=(in_cell - 1) / (mi - 1), minlength=n_items)
-    del in_cell, mi
+    del in_cell, mi, keep
     pi_item = same / np.maximum(m, 1)
 
     order = np.argsort(item, kind="stable")
@@ -821,6 +820,7 @@ def rater_permutation_test(
         tested=tested,
         k=k,
     )
+    del item_sorted, label_sorted, rater_sorted, d_sorted  # the null holds what it reads
     max_z, min_z = null.draw(gen, n_permutations, z_r, z_pair, significance if sequential else None)
     n_used = max(max_z.size, min_z.size)
     p_r = _max_t_pvalues(z_r, tested, max_z, upper=True)
