@@ -80,7 +80,7 @@ def _assemble(counts: Any, gold: IntArray, n_raters: int, q: int) -> Design:
         item=item,
         rater=column // q,
         label=column % q,
-        weight=counts.data.astype(np.float64),
+        weight=np.asarray(counts.data, dtype=np.float64),  # shared with the counts
         gold=np.asarray(gold, dtype=np.int64),
         n_raters=n_raters,
         q=q,
