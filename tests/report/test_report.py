@@ -652,3 +652,36 @@ def test_cli_report_on_scored_units_alone(tmp_path: Path) -> None:
     assert "confidence" in run.output and page.stat().st_size > 0
     alone = CliRunner().invoke(app, ["report", str(words), "--confidence", "confidence"])
     assert alone.exit_code == 2 and "--confidence needs --correct" in alone.output
+
+
+def test_the_rows_are_kept_only_while_a_section_reads_them() -> None:
+    # Categories with no score, confidence, trial, time or facet column: every section reads
+    # the ratings, and the context lets the rows go (their memory, the size of the file).
+    from accord.report._context import Context
+
+    frame = pd.DataFrame({"i": [1, 1, 2, 2], "r": list("abab"), "y": [1, 2, 2, 2], "s": 0.5})
+    ratings = accord.Ratings.from_long(frame, item="i", rater="r", label="y")
+    names = {"item": "i", "rater": "r", "label": "y"}
+    assert Context(ratings=ratings, frame=frame, **names).frame is None
+    assert Context(ratings=ratings, frame=frame, **names, scores=("s",)).frame is frame
+    assert Context(ratings=None, frame=frame, **names).frame is frame
+    measured = accord.Ratings.from_long(frame, item="i", rater="r", label="s", level="interval",
+                                        duplicates="first")  # fmt: skip
+    assert Context(ratings=measured, frame=frame, **names).frame is frame  # the replicates
+    page = accord.report(frame, item="i", rater="r", label="y", progress=False)
+    assert "4 ratings of 2 items by 2 raters" in page.html
+
+
+def test_the_consensus_is_kept_without_its_table_of_ratings() -> None:
+    # No section reads the per-rating table of accord.consensus (one row a rating): the
+    # context keeps the items, raters and summary only, as consensus computes them.
+    from accord.report._context import Context
+
+    frame = pd.DataFrame({"i": [1, 1, 2, 2, 3, 3], "r": list("ababab"), "y": [1, 2, 2, 2, 1, 1]})
+    ratings = accord.Ratings.from_long(frame, item="i", rater="r", label="y")
+    kept = Context(ratings=ratings, frame=None, item="i", rater="r", label="y").consensus_result()
+    beside = accord.consensus(ratings)
+    assert len(beside.ratings) == 6 and len(kept.ratings) == 0
+    assert list(kept.ratings.columns) == list(beside.ratings.columns)
+    pd.testing.assert_frame_equal(kept.items, beside.items)
+    pd.testing.assert_frame_equal(kept.raters, beside.raters)

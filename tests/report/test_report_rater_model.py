@@ -176,3 +176,24 @@ def test_many_raters_show_the_most_and_the_least_accurate() -> None:
     assert [row[0] for row in table.rows] == names[:20] + names[-20:]
     assert any("20 most and the 20 least accurate of 45" in getattr(b, "text", "")
                for b in section.blocks)  # fmt: skip
+
+
+def test_a_model_too_large_for_its_information_shows_accuracies_without_interval() -> None:
+    # 201 raters in 5 categories: 4,024 free parameters, over the 4,000 the observed
+    # information is formed for; 1,200 ratings times 2,000 resamples, over the budget.
+    rng = np.random.default_rng(5)
+    ratings = accord.Ratings.from_arrays(
+        np.repeat(np.arange(400), 3), np.arange(1200) % 201, rng.integers(0, 5, 1200)
+    )
+    ctx = Context(ratings=ratings, frame=None, item=None, rater=None, label=None, n_boot=2000)
+    assert ratings.n_ratings * 2000 > BOOTSTRAP_BUDGET
+    used = fitted_rater_model(ctx)
+    assert used.interval == "bootstrap" and used.n_bootstrap == 0
+    beside = accord.rater_model(ratings, n_bootstrap=0)
+    assert_allclose(used.raters["accuracy"], beside.raters["accuracy"], rtol=0, atol=1e-12)
+    assert used.raters["accuracy_low"].isna().all()
+    section = build_rater_model(ctx)
+    assert section is not None
+    texts = [getattr(b, "text", "") for b in section.blocks]
+    assert any("no interval here" in t and "4,024 parameters" in t for t in texts)
+    assert "Louis" not in " ".join(section.methods[0].references)

@@ -165,3 +165,18 @@ def test_observed_information_needs_the_dawid_skene_likelihood(model) -> None:
                                model=model)  # fmt: skip
     with pytest.raises(InvalidInputError, match="'interval' parameter of rater_model"):
         accord.rater_model(ratings, interval="wald", n_bootstrap=0)
+
+
+def test_observed_information_refuses_more_parameters_than_it_forms() -> None:
+    # 201 raters in 5 categories: 201 * 5 * 4 + 4 = 4,024 free parameters, over the 4,000 the
+    # dense information matrix is formed for (2,000 raters would ask 12.8 GB for it).
+    from accord.truth.model import MAX_INFORMATION_PARAMETERS
+
+    assert MAX_INFORMATION_PARAMETERS == 4_000
+    rng = np.random.default_rng(2)
+    ratings = accord.Ratings.from_arrays(
+        np.repeat(np.arange(400), 3), np.arange(1200) % 201, rng.integers(0, 5, 1200)
+    )
+    assert ratings.n_raters == 201 and ratings.n_categories == 5
+    with pytest.raises(InvalidInputError, match=r"4,024 parameters \(201 raters in 5 categ"):
+        accord.rater_model(ratings, interval="observed-information", n_bootstrap=0)

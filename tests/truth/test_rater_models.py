@@ -438,3 +438,15 @@ def test_a_rater_without_ratings_changes_no_implied_agreement():
     assert_allclose(with_idle.reliability.expected_pairwise_kappa,
                     without.reliability.expected_pairwise_kappa)  # fmt: skip
     assert np.isnan(with_idle.raters["accuracy"].iloc[4])
+
+
+@pytest.mark.parametrize("q", [2, 3, 5, 7, 8, 11])
+def test_e_step_row_reductions_are_numpys_to_the_last_bit(q: int) -> None:
+    # The E step normalises its logits a column at a time; the maxima and the sums must be
+    # numpy's own row reductions exactly (same posteriors, same EM path).
+    from accord.truth._em import _row_max, _row_sum
+
+    x = np.random.default_rng(q).normal(0.0, 3.0, (20_000, q))
+    assert np.array_equal(_row_max(x), x.max(axis=1, keepdims=True))
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    assert np.array_equal(_row_sum(e), e.sum(axis=1, keepdims=True))

@@ -397,6 +397,18 @@ def _deviations(
     return d, n_r, s_r, v_r
 
 
+def _cell_counts(cell: IntArray) -> IntArray:
+    """How many values of ``cell`` equal each one's own (the size of its group): a
+    ``bincount`` when the codes are few beside the values, else ``np.unique``."""
+    top = int(cell.max()) + 1 if cell.size else 0
+    if top <= 4 * cell.size + 1024:
+        counts: IntArray = np.bincount(cell, minlength=top)[cell]
+        return counts
+    _, inverse, count = np.unique(cell, return_inverse=True, return_counts=True)
+    out: IntArray = count[inverse]
+    return out
+
+
 def _check_permutations(n_permutations: int | None, n: int) -> int:
     """The number of permutations (default from the number of ratings), checked."""
     if n_permutations is None:
@@ -772,36 +784,43 @@ def rater_permutation_test(
     n_items, k = ratings.n_items, ratings.n_raters
     m = np.bincount(item, minlength=n_items).astype(np.float64)
     keep = m[item] >= 2
-    item, rater, label = item[keep], rater[keep], label[keep]
-    cell = item * q + label
-    _, inverse, cell_count = np.unique(cell, return_inverse=True, return_counts=True)
+    if not keep.all():
+        item, rater, label = item[keep], rater[keep], label[keep]
+    in_cell = _cell_counts(item * q + label)
     mi = m[item]
-    d, n_r, s_r, v_r = _deviations(item, rater, mi, cell_count[inverse], n_items, k)
+    d, n_r, s_r, v_r = _deviations(item, rater, mi, in_cell, n_items, k)
     tested = (n_r >= min_items) & (v_r > 1e-12)
     with np.errstate(invalid="ignore", divide="ignore"):
         z_r = np.where(v_r > 1e-12, s_r / np.sqrt(v_r), np.nan)
         mean_dev = np.where(n_r > 0, s_r / np.maximum(n_r, 1), np.nan)
+    # chance agreement of two ratings of the item
+    same = np.bincount(item, weights=(in_cell - 1) / (mi - 1), minlength=n_items)
+    del in_cell, mi, keep
+    pi_item = same / np.maximum(m, 1)
 
     order = np.argsort(item, kind="stable")
-    item_sorted = item[order]
-    label_sorted = label[order]
-    # chance agreement of two ratings of the item
-    same = np.bincount(item, weights=(cell_count[inverse] - 1) / (mi - 1), minlength=n_items)
-    pi_item = same / np.maximum(m, 1)
-    pairs_of = _PairCells.of(m, item_sorted, rater[order], label_sorted, pi_item, k, min_items)
+    item_sorted, label_sorted, rater_sorted, d_sorted = (
+        item[order],
+        label[order],
+        rater[order],
+        d[order],
+    )
+    del order, item, label, rater, d
+    pairs_of = _PairCells.of(m, item_sorted, rater_sorted, label_sorted, pi_item, k, min_items)
     reason = pairs_of.reason
     pair_tested, z_pair = pairs_of.tested, pairs_of.z
 
     null = _PermutationNull(
         _WithinItemShuffle(item_sorted),
-        rater_sorted=rater[order],
-        d_sorted=d[order],
+        rater_sorted=rater_sorted,
+        d_sorted=d_sorted,
         label_sorted=label_sorted.astype(np.min_scalar_type(max(q - 1, 0))),
         pairs=pairs_of,
         sd_r=np.sqrt(np.where(tested, v_r, 1.0)),
         tested=tested,
         k=k,
     )
+    del item_sorted, label_sorted, rater_sorted, d_sorted  # the null holds what it reads
     max_z, min_z = null.draw(gen, n_permutations, z_r, z_pair, significance if sequential else None)
     n_used = max(max_z.size, min_z.size)
     p_r = _max_t_pvalues(z_r, tested, max_z, upper=True)

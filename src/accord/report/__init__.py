@@ -210,6 +210,11 @@ def _read_file(
         columns = [c for c in (src.item, src.rater, *extra) if c]
         return None, read_table(path, columns, na_values=src.na_values, **files)  # type: ignore[arg-type]
     assert src.item is not None and src.rater is not None
+    if not extra and src.level not in ("interval", "ratio"):  # no section reads the rows
+        from ..io.ratings import read_ratings
+
+        names = {"item": src.item, "rater": src.rater, "label": src.label}
+        return read_ratings(path, **names, **files, **encode), None  # type: ignore[arg-type]
     return read_ratings_and_rows(path, extra, item=src.item, rater=src.rater, label=src.label,
                                  **files, **encode)  # type: ignore[arg-type]  # fmt: skip
 
@@ -269,10 +274,20 @@ def render(
 ) -> str:
     """The page for these sections (jinja2 with autoescape: user strings are escaped); with
     ``fragment``, a ``<div>`` for a notebook cell instead of a whole page."""
+    from .._version import __version__
+
+    page: str = _template().render(
+        sections=sections, title=title, subtitle=subtitle, version=__version__, fragment=fragment
+    )
+    return page
+
+
+@functools.cache
+def _template() -> Any:
+    """The page's jinja2 template, compiled once per process (the page and its notebook
+    fragment render the same template)."""
     require("jinja2", "report")
     import jinja2
-
-    from .._version import __version__
 
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("accord.report", ""),
@@ -283,10 +298,7 @@ def render(
         keep_trailing_newline=True,
         finalize=_controls_shown,
     )
-    template = env.get_template(TEMPLATE)
-    return template.render(
-        sections=sections, title=title, subtitle=subtitle, version=__version__, fragment=fragment
-    )
+    return env.get_template(TEMPLATE)
 
 
 def _build(
@@ -294,9 +306,13 @@ def _build(
 ) -> tuple[list[Section], dict[str, str]]:
     """Each section that applies, in page order, then the methods section; and the sections
     left out, with why."""
+    import pyarrow as pa
+
     from ..front.reading import read_once
     from .sections import build_methods
 
+    # rows the context let go are returned to the system now, not when the pool decays
+    pa.default_memory_pool().release_unused()
     built: list[Section] = []
     skipped: dict[str, str] = {}
     with read_once():
@@ -695,6 +711,7 @@ def report(
             **_option_fields(opts),
             **_context_options(src, steps),
         )
+        del frame  # the context keeps the rows while a section reads them
         built, skipped = _build(ctx, _judge_first(SECTIONS, rater), steps)
         subtitle = _subtitle(ctx)
     except BaseException:

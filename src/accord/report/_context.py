@@ -154,6 +154,16 @@ class Context:
         if self.ratings is not None:
             self.level = self.ratings.level
             self.multi_label = self.multi_label or bool(self.ratings.multi_label)
+        if self.frame is not None and not self.needs_rows:
+            self.frame = None  # every section reads the ratings: the rows are let go
+
+    @property
+    def needs_rows(self) -> bool:
+        """Whether a section reads the rows beside the ratings: without labels, at the
+        interval and ratio levels (the replicates), and for score, confidence, trial, time
+        and facet columns (the gold labels are taken from the rows before)."""
+        extra = self.scores or self.confidence or self.trial or self.time or self.facets
+        return bool(extra) or self.ratings is None or self.level in ("interval", "ratio")
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
         """``compute()`` once per report, degenerate-data warnings silenced (the report
@@ -223,11 +233,19 @@ class Context:
 
     def consensus_result(self) -> Any:
         """``accord.consensus`` on the ratings (with the gold labels when given), computed
-        once."""
+        once, kept without its per-rating table (no section reads it: one row a rating)."""
         from ..front.consensus import consensus
 
         gold: dict[str, Any] = {} if self.gold_labels is None else {"gold": self.gold_labels}
-        return self.cached("consensus", lambda: consensus(self.data, **gold))
+
+        def compute() -> Any:
+            result = consensus(self.data, **gold)
+            rows = getattr(result, "ratings", None)
+            if isinstance(rows, pd.DataFrame) and dataclasses.is_dataclass(result):
+                result = dataclasses.replace(result, ratings=rows.iloc[:0].copy())
+            return result
+
+        return self.cached("consensus", compute)
 
     @property
     def read_report(self) -> ReadReport:

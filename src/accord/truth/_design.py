@@ -80,7 +80,7 @@ def _assemble(counts: Any, gold: IntArray, n_raters: int, q: int) -> Design:
         item=item,
         rater=column // q,
         label=column % q,
-        weight=counts.data.astype(np.float64),
+        weight=np.asarray(counts.data, dtype=np.float64),  # shared with the counts
         gold=np.asarray(gold, dtype=np.int64),
         n_raters=n_raters,
         q=q,
@@ -105,10 +105,13 @@ def design_from_codes(
 
     item = np.asarray(item, dtype=np.int64)
     column = np.asarray(rater, dtype=np.int64) * q + np.asarray(label, dtype=np.int64)
-    w = np.ones(item.size) if weight is None else np.asarray(weight, dtype=np.float64)
+    w = None if weight is None else np.asarray(weight, dtype=np.float64)
     if item.size and np.any(item[1:] < item[:-1]):
         order = np.argsort(item, kind="stable")
-        item, column, w = item[order], column[order], w[order]
+        item, column = item[order], column[order]
+        w = None if w is None else w[order]
+        del order
+    w = np.ones(item.size) if w is None else w  # unit weights need no reordering
     indptr = np.zeros(n_items + 1, dtype=np.int64)
     np.cumsum(np.bincount(item, minlength=n_items), out=indptr[1:])
     counts = sparse.csr_matrix((w, column, indptr), shape=(n_items, n_raters * q))

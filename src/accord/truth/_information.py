@@ -31,7 +31,17 @@ from .._types import FloatArray, IntArray
 from ._design import Design
 from ._em import Params, expected_counts
 
-__all__ = ["accuracy_standard_errors"]
+__all__ = ["MAX_INFORMATION_PARAMETERS", "accuracy_standard_errors", "information_parameters"]
+
+#: Free parameters up to which the observed information is formed and inverted: a dense
+#: p x p matrix (128 MB at 4,000) and a solve of order p^3 (a few seconds at 4,000).
+MAX_INFORMATION_PARAMETERS = 4_000
+
+
+def information_parameters(n_raters: int, q: int, one_coin: bool = False) -> int:
+    """Free parameters of the Dawid-Skene model: ``q - 1`` for the prevalence and ``q - 1``
+    for each row of each rater's confusion matrix (one skill a rater for the one coin)."""
+    return int((n_raters if one_coin else n_raters * q * (q - 1)) + q - 1)
 
 
 Indices = tuple[IntArray, IntArray, int]
@@ -177,9 +187,9 @@ def accuracy_standard_errors(
     spread = sparse.csr_matrix(
         (t.ravel(), (np.repeat(np.arange(n), q), np.arange(n * q))), shape=(n, n * q)
     )
-    mean = np.asarray((spread @ scores).todense())  # (n, p): sbar_i
+    mean = (spread @ scores).tocsr()  # (n, p), sparse: sbar_i touches its raters' cells
     weighted = scores.multiply(t.ravel()[:, None]).tocsr()
-    covariance = np.asarray((scores.T @ weighted).todense()) - mean.T @ mean
+    covariance = np.asarray((scores.T @ weighted).todense()) - (mean.T @ mean).toarray()
     info = _complete_information(design, params, posterior, idx, smoothing) - covariance
     # gradient of each accuracy: sum over the rater's ratings of w T_il (s_il - sbar_i) / n_r
     i, r, lab, w = design.item, design.rater, design.label, design.weight
@@ -188,7 +198,7 @@ def accuracy_standard_errors(
     coef = np.where(free, w * posterior[i, lab], 0.0) / np.where(n_r > 0, n_r, 1.0)[r]
     pick = sparse.csr_matrix((coef, (r, i * q + lab)), shape=(design.n_raters, n * q))
     grad = np.asarray((pick @ scores).todense())
-    grad -= np.asarray(sparse.csr_matrix((coef, (r, i)), shape=(design.n_raters, n)) @ mean)
+    grad -= (sparse.csr_matrix((coef, (r, i)), shape=(design.n_raters, n)) @ mean).toarray()
     try:
         solved = np.linalg.solve(info, grad.T)
     except np.linalg.LinAlgError:

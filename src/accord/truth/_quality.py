@@ -48,22 +48,31 @@ def spammer_score(confusion: FloatArray) -> FloatArray:
     return out
 
 
-def implied_agreement(confusion: FloatArray, prevalence: FloatArray) -> dict[str, Any]:
-    """Each rater's Cohen kappa with the latent truth, and the mean pairwise Cohen kappa and
-    the Fleiss-type kappa (pooled chance) two raters drawn from the model would reach."""
+def _kappa_with_truth(
+    confusion: FloatArray, prevalence: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """Each rater's Cohen kappa with the latent truth, and each rater's label shares."""
     po = np.einsum("c,rcc->r", prevalence, confusion)
     marginal = np.einsum("c,rcl->rl", prevalence, confusion)  # each rater's label shares
     pe = marginal @ prevalence
     with np.errstate(divide="ignore", invalid="ignore"):
         kappa_truth = (po - pe) / (1 - pe)
+    return kappa_truth, marginal
+
+
+def implied_agreement(confusion: FloatArray, prevalence: FloatArray) -> dict[str, Any]:
+    """Each rater's Cohen kappa with the latent truth, and the mean pairwise Cohen kappa and
+    the Fleiss-type kappa (pooled chance) two raters drawn from the model would reach."""
+    kappa_truth, marginal = _kappa_with_truth(confusion, prevalence)
     agree = np.einsum("c,rcl,scl->rs", prevalence, confusion, confusion)
     chance = marginal @ marginal.T
     upper = np.triu_indices(confusion.shape[0], k=1)
+    agree, chance = agree[upper], chance[upper]  # each pair once (R x R tables let go)
     with np.errstate(divide="ignore", invalid="ignore"):
-        pairwise = float(np.mean((agree - chance)[upper] / (1 - chance)[upper]))
+        pairwise = float(np.mean((agree - chance) / (1 - chance)))
         pooled = marginal.mean(axis=0)
         pe_pooled = float(pooled @ pooled)
-        fleiss = (float(np.mean(agree[upper])) - pe_pooled) / (1 - pe_pooled)
+        fleiss = (float(np.mean(agree)) - pe_pooled) / (1 - pe_pooled)
     return {"kappa_truth": kappa_truth, "pairwise": pairwise, "fleiss": fleiss}
 
 
@@ -103,7 +112,7 @@ def quality_from_counts(
         "n_ratings": n,
         "accuracy": accuracy,
         "spammer_score": spammer_score(conf),
-        "kappa_truth": implied_agreement(conf, prevalence)["kappa_truth"],
+        "kappa_truth": _kappa_with_truth(conf, prevalence)[0],
     }
     if counts.shape[1] == 2:
         out["sensitivity"] = conf[:, 1, 1]

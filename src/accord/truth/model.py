@@ -25,7 +25,11 @@ from ..data.ratings import Ratings
 from ..data.source import refuse_read_options
 from ._design import Design, design_from_codes
 from ._em import Fit, ModelName, Options, fit_em
-from ._information import accuracy_standard_errors
+from ._information import (
+    MAX_INFORMATION_PARAMETERS,
+    accuracy_standard_errors,
+    information_parameters,
+)
 from ._quality import (
     Replicates,
     bootstrap,
@@ -40,6 +44,7 @@ from ._tallies import Tallies, tallies_of
 from .results import ModelReliability, RaterModel
 
 __all__ = [
+    "MAX_INFORMATION_PARAMETERS",
     "MODELS",
     "gold_codes",
     "model_of_fit",
@@ -287,6 +292,13 @@ def _fit(
 ) -> RaterModel:
     if design.q < 2:
         raise InvalidInputError("rater_model needs at least two categories")
+    p = information_parameters(design.n_raters, design.q, model == "one-coin")
+    if interval == "observed-information" and p > MAX_INFORMATION_PARAMETERS:
+        raise InvalidInputError(
+            f"rater_model: interval='observed-information' inverts the information matrix of "
+            f"{p:,} parameters ({design.n_raters:,} raters in {design.q} categories), more than "
+            f"the {MAX_INFORMATION_PARAMETERS:,} it forms; use interval='bootstrap'"
+        )
     warn_few_replicates(n_bootstrap, name="n_bootstrap", stacklevel=user_stacklevel() + 1)
     fit = fit_em(design, model, options)
     reps = bootstrap(design, fit, model, options, n_bootstrap, rng) if n_bootstrap else None

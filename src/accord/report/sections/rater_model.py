@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..._verdict import shown_label
+from ...truth.model import MAX_INFORMATION_PARAMETERS
 from .. import figures
 from .._blocks import (
     Block,
@@ -66,15 +67,19 @@ PASSES_BEYOND = 2_000_000
 def rater_model_options(ctx: Context) -> dict[str, Any]:
     """The options of :func:`accord.rater_model` the section fits with: the report's
     resamples, seed and level (and gold labels); ``interval="observed-information"`` and no
-    resample when the ratings times the resamples exceed :data:`BOOTSTRAP_BUDGET`; neither
-    on the stream or dask engine beyond :data:`PASSES_BEYOND` ratings (EM in passes)."""
+    resample when the ratings times the resamples exceed :data:`BOOTSTRAP_BUDGET`, no
+    interval when the model has more parameters than the information can hold
+    (:data:`~accord.truth.model.MAX_INFORMATION_PARAMETERS`); neither on the stream or dask
+    engine beyond :data:`PASSES_BEYOND` ratings (EM in passes)."""
     n_ratings = ctx.read_report.ratings
     n_boot = ctx.n_boot if n_ratings * ctx.n_boot <= BOOTSTRAP_BUDGET else 0
     passes = ctx.engine != "memory" and n_ratings > PASSES_BEYOND
+    q = len(ctx.label_categories)
+    informed = ctx.n_raters * q * (q - 1) + q - 1 <= MAX_INFORMATION_PARAMETERS
     options: dict[str, Any] = {
         "model": "dawid-skene",
         "n_bootstrap": 0 if passes else n_boot,
-        "interval": "bootstrap" if n_boot or passes else "observed-information",
+        "interval": "bootstrap" if n_boot or passes or not informed else "observed-information",
         "level": ctx.confidence_level,
         "rng": ctx.seed,
     }
@@ -127,11 +132,19 @@ def build_rater_model(ctx: Context) -> Section | None:
             "accord.rater_model(..., n_bootstrap=...) runs it."))  # fmt: skip
     from ...front.truth import in_passes
 
-    if in_passes(rater_model_options(ctx)) and ctx.engine != "memory":
+    passes = in_passes(rater_model_options(ctx)) and ctx.engine != "memory"
+    if passes:
         blocks.insert(0, Note(
             f"The model is fitted in passes of the {ctx.engine} engine over the "
             f"{fmt_int(fit.n_ratings)} ratings (each EM step one pass), without intervals: "
             "the bootstrap and the observed information need the ratings in memory."))  # fmt: skip
+    elif fit.interval == "bootstrap" and not fit.n_bootstrap and ctx.n_boot:
+        blocks.insert(0, Note(
+            f"The accuracies have no interval here: a bootstrap of {fmt_int(fit.n_ratings)} "
+            f"ratings with {fmt_int(ctx.n_boot)} resamples would take long, and the observed "
+            f"information of {fmt_int(_parameters(fit))} parameters is more than the "
+            f"{fmt_int(MAX_INFORMATION_PARAMETERS)} it is formed for. "
+            "accord.rater_model(..., n_bootstrap=...) runs the bootstrap."))  # fmt: skip
     if not fit.converged:
         blocks.insert(0, Note(f"EM stopped at its limit of {fit.n_iter} iterations.", "poor"))
     lead = _lead(ctx, fit, raters)
@@ -220,12 +233,17 @@ def _accuracy_figure(ctx: Context, fit: Any, shown: pd.DataFrame) -> Figure:
     )
     return Figure(
         svg,
-        f"Each rater's accuracy (the expected share of the rater's labels that are right) with "
-        f"its {ctx.level_pct} "
-        + ("bootstrap" if fit.interval == "bootstrap" else "observed-information")
-        + " interval, most accurate at the top.",
+        "Each rater's accuracy (the expected share of the rater's labels that are right)"
+        + _interval_words(ctx, fit)
+        + ", most accurate at the top.",
         "Rater accuracy under the Dawid-Skene model",
     )
+
+
+def _interval_words(ctx: Context, fit: Any) -> str:
+    if fit.interval == "observed-information":
+        return f" with its {ctx.level_pct} observed-information interval"
+    return f" with its {ctx.level_pct} bootstrap interval" if fit.n_bootstrap else ""
 
 
 def _ci(low: str, high: str) -> Any:
@@ -277,7 +295,8 @@ def _uncertain_items(fit: Any) -> pd.DataFrame:
     top = free.sort_values(
         ["probability_low", "entropy"], ascending=[True, False], kind="stable", na_position="last"
     ).head(TOP)
-    gain = dict(zip(fit.review["item"], fit.review["expected_reduction"], strict=True))
+    review = fit.review[fit.review["item"].isin(top["item"])]  # the listed items' rows
+    gain = dict(zip(review["item"], review["expected_reduction"], strict=True))
     out: pd.DataFrame = top.assign(expected_reduction=[gain.get(i, np.nan) for i in top["item"]])
     return out
 
@@ -314,6 +333,8 @@ def _note(fit: Any) -> MethodNote:
         if fit.n_bootstrap
         else " Intervals of the accuracies: Wald intervals from the observed information of "
         "the likelihood (Louis's formula) by the delta method."
+        if fit.interval == "observed-information"
+        else ""
     )
     gold = (
         f" {fmt_int(fit.n_gold)} items with a gold label clamp their posteriors."
@@ -326,5 +347,9 @@ def _note(fit: Any) -> MethodNote:
         f"{fit.n_iter} iterations." + gold + boot + " Accuracy: the expected share of a "
         "rater's labels that are right; spammer score after Raykar & Yu; the model-implied "
         "kappas from the fitted confusion matrices and label shares.",
-        (REF["ds1979"], REF["raykar2012"], *(() if fit.n_bootstrap else (REF["louis1982"],))),
+        (
+            REF["ds1979"],
+            REF["raykar2012"],
+            *((REF["louis1982"],) if fit.interval == "observed-information" else ()),
+        ),
     )

@@ -41,12 +41,12 @@ def replicates_of(ctx: Context) -> Any:
 replicates_of_rows`), computed once: numbered by the trial column when one was given
     without a judge (a judge's trial column names its runs), else by the order of the rows;
     None when no rater measured an item twice and no trial column was given."""
-    from ...measurements.replicates import has_repeats, replicates_of_rows
+    from ...measurements.replicates import replicates_of_rows
 
     if ctx.frame is None or ctx.item is None or ctx.rater is None or ctx.label is None:
         return None
     column = ctx.trial if ctx.judge is None else None
-    if column is None and not has_repeats(ctx.frame, ctx.item, ctx.rater, ctx.label):
+    if column is None and not _repeated(ctx):
         return None
     return ctx.cached(
         "replicates",
@@ -61,6 +61,20 @@ replicates_of_rows`), computed once: numbered by the trial column when one was g
             labels_as=ctx.labels_as,  # type: ignore[arg-type]
         ),
     )
+
+
+def _repeated(ctx: Context) -> bool:
+    """Whether some rater measured some item twice among the rows with a label: never when
+    the ratings were read refusing repeats and every such row became a rating (no pass over
+    the rows then), else :func:`accord.measurements.replicates.has_repeats`."""
+    from ...measurements.replicates import has_repeats
+
+    assert ctx.frame is not None and ctx.item and ctx.rater and ctx.label
+    if ctx.duplicates == "raise" and ctx.ratings is not None:
+        labelled = int(ctx.frame[ctx.label].notna().sum())
+        if ctx.ratings.n_ratings == labelled:
+            return False
+    return has_repeats(ctx.frame, ctx.item, ctx.rater, ctx.label)
 
 
 def _concordance_table(ctx: Context, ccc: Any) -> Table:

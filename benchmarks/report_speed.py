@@ -1,0 +1,140 @@
+"""``accord report`` beside its floor: 1M scores at the interval level, realistic ratings.
+
+Two data sets, each phase in a fresh process (``_common.run_phases``):
+
+- ``scores``: ``report_figures.py``'s file, ``--scores`` measurements (two raters an item,
+  text item ids, rows shuffled), read as ``--level interval``;
+- ``ratings``: ``realistic.py``'s Parquet file, ``--ratings`` ratings (text ids, 2,000
+  named raters, five text labels, rows shuffled, 5% missing), the memory engine.
+
+For each, the phases:
+
+- ``floor``: pyarrow reads the file and dictionary-encodes its id columns (and the labels of
+  the ratings): what any reader must do;
+- ``report``: ``accord.report(path, ...)`` in the process, its imports and a run on the
+  file's first rows off the clock (what the page costs per rating);
+- ``cli``: ``accord report <path> -o page.html`` end to end, a child process (its own CPU
+  time and peak RSS, the interpreter's start and the imports included).
+
+Prints seconds, CPU seconds, the ratios of both to the floor of the same run, peak RSS and the
+page's size. Targets: the report within 3x the floor, and 1.5 GB at 10M ratings.
+
+    uv run --no-sync python benchmarks/report_speed.py                        # a minute
+    uv run --no-sync python benchmarks/report_speed.py --scores 1e6 --ratings 1e7
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import realistic
+import report_figures
+from _common import Result, children_peak_rss_mb, measure, phase_main, ratio, run_phases
+
+#: The report's options for each data set (as ``accord.report`` and the CLI take them).
+OPTIONS: dict[str, dict[str, str]] = {
+    "scores": {"item": "item", "rater": "rater", "label": "score", "level": "interval"},
+    "ratings": dict(realistic.COLS),
+}
+#: The columns the floor dictionary-encodes.
+ENCODED = {"scores": ("item", "rater"), "ratings": ("item", "rater", "label")}
+
+
+def _count(s: str) -> int:
+    return int(float(s.replace("_", "")))
+
+
+def floor(args: Any) -> Result:
+    """pyarrow read + ``dictionary_encode`` of the id (and label) columns."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    def run() -> int:
+        table = pq.read_table(args.path)
+        return sum(len(pc.dictionary_encode(table.column(c))) for c in ENCODED[args.data])
+
+    _, r = measure(run)
+    return r
+
+
+def report(args: Any) -> Result:
+    """``accord.report`` in the process, warmed up on the first 20,000 rows."""
+    import pyarrow.parquet as pq
+
+    import accord
+
+    options = OPTIONS[args.data]
+    head = pq.read_table(args.path).slice(0, 20_000).to_pandas()
+    page = args.path.with_name("report-speed.html")
+
+    def run() -> Any:
+        return accord.report(args.path, **options, output=page, progress=False)
+
+    _, r = measure(run, lambda: accord.report(head, **options, progress=False))
+    return r | {"page_mb": page.stat().st_size / 2**20}
+
+
+def cli(args: Any) -> Result:
+    """``accord report`` end to end in a child process."""
+    page = args.path.with_name("report-speed-cli.html")
+    flags = [a for k, v in OPTIONS[args.data].items() for a in (f"--{k}", v)]
+    command = [str(Path(sys.executable).with_name("accord")), "report", str(args.path), *flags]
+    done, r = measure(lambda: subprocess.run([*command, "-o", str(page)], capture_output=True))
+    if done.returncode != 0:
+        raise RuntimeError(f"accord report failed: {done.stderr.decode()[-2000:]}")
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r | {
+        "cpu_seconds": usage.ru_utime + usage.ru_stime,
+        "peak_rss_mb": children_peak_rss_mb(),
+        "page_mb": page.stat().st_size / 2**20,
+    }
+
+
+PHASES = {"floor": floor, "report": report, "cli": cli}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scores", type=_count, default=200_000, help="0 to skip")
+    parser.add_argument("--ratings", type=_count, default=300_000, help="0 to skip")
+    parser.add_argument("--phases", default="floor,report,cli", help="comma-separated")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--phase", choices=list(PHASES), default=None)
+    parser.add_argument("--path", type=Path, default=None)
+    parser.add_argument("--data", choices=list(OPTIONS), default=None)
+    args = parser.parse_args()
+    if args.phase is not None:
+        phase_main(PHASES, args.phase, args)
+        return
+    wanted = ["floor", *(p for p in args.phases.split(",") if p and p != "floor")]
+    files = {}
+    if args.scores:
+        files["scores"] = (args.scores, report_figures.generate(args.scores))
+    if args.ratings:
+        realistic.generate(args.ratings)
+        files["ratings"] = (args.ratings, realistic.paths(args.ratings)["parquet"])
+    print(
+        f"{'data':<8} {'rows':>11} {'phase':<7} {'seconds':>8} {'CPU s':>7} {'x floor':>8} "
+        f"{'CPU x floor':>11} {'peak RSS MB':>12} {'page MB':>8}"
+    )
+    for data, (n, path) in files.items():
+        argv = ["--path", str(path), "--data", data]
+        results = run_phases(__file__, wanted, argv, args.repeat)
+        fl = results["floor"]
+        for name, r in results.items():
+            page = f"{r['page_mb']:>8.2f}" if "page_mb" in r else ""
+            print(
+                f"{data:<8} {n:>11,} {name:<7} {r['seconds']:>8.2f} {r['cpu_seconds']:>7.2f} "
+                f"{ratio(r['seconds'], fl['seconds']):>8} "
+                f"{ratio(r['cpu_seconds'], fl['cpu_seconds']):>11} "
+                f"{r['peak_rss_mb']:>12.0f} {page}"
+            )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
