@@ -120,6 +120,10 @@ FACTORIES: dict[str, Callable[[Path], Any]] = {
     "RaterCategoryCounts": lambda _: accord.RaterCategoryCounts.from_ratings(_diagnoses()),
     "RatingStatistics": _rating_statistics,
     "Ratings": lambda _: _diagnoses(),
+    "Judge": lambda _: accord.Judge(
+        "llm", humans=["a", "b"], epsilon=0.2, time="time", window="7d"
+    ),
+    "Regression": lambda _: accord.Regression("deming", error_ratio=2.0),
     "Inference": lambda _: accord.Inference(
         se="items", rater_population_size=20, test_value=0.6, alternative="greater"
     ),

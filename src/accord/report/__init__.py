@@ -35,16 +35,16 @@ import pandas as pd
 from .._errors import InvalidInputError, option, require
 from .._names import show_controls
 from .._results import Result
+from ..agreement.inference import Inference
 from ..data.ratings import Ratings
 from ..data.source import Source, as_source
+from ..judges.judge import Judge
+from ..measurements.regression import Regression
 from ._blocks import Section, fmt_int
 from ._context import Context, SectionUnavailable
 from ._progress import PhaseBar
 
 if TYPE_CHECKING:
-    from ..agreement.inference import Inference
-    from ..judges.judge import Judge
-    from ..measurements.regression import Regression
     from ._options import ReportOptions
 
 __all__ = ["HtmlReport", "report"]
