@@ -493,7 +493,7 @@ def test_cli_report_judge(tmp_path: Path) -> None:
     assert "judge" in res.output
     assert "Can the judge replace a rater?" in (tmp_path / "page.html").read_text()
     bad = runner.invoke(app, [*base, "--judge", "rater6"])
-    assert bad.exit_code == 2 and "--judge needs --label and --epsilon" in bad.output
+    assert bad.exit_code == 2 and "--judge needs --epsilon (" in bad.output
     bad = runner.invoke(app, [*base, "--judge", "gpt", "--epsilon", "0.1"])
     assert bad.exit_code == 2 and "judge 'gpt' is not a rater" in bad.output
     assert "Traceback" not in bad.output

@@ -44,7 +44,9 @@ def test_judge_report_holds_the_model_against_the_humans_only(tmp_path: Path) ->
     # the report asked about a judge answers about it first
     assert page.sections[0] == "judge"
     text = _text(page.html)
-    assert "wins against 0 of 3 humans tested: annotator1, annotator2, annotator3" in text
+    # no humans named: the panel is every other rater, and the page says so
+    assert "wins against 0 of 3 raters tested as its humans: annotator1, annotator2, " in text
+    assert "Every rater not named as a judge counts as a human here" in text
     # sklearn.metrics.cohen_kappa_score of each pair of annotators (the PandaLM README:
     # 0.85, 0.88, 0.86); their mean is "humans with humans"
     mean = np.mean([_pair_kappa(frame, a, b) for a, b in itertools.combinations(HUMANS, 2)])
@@ -65,7 +67,9 @@ def test_report_cli_takes_the_judges_humans(tmp_path: Path) -> None:
             "--epsilon", "0.15", "-o", str(out), "-q"]  # fmt: skip
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert "of 3 humans tested: annotator1, annotator2, annotator3" in _text(out.read_text())
+    named = _text(out.read_text())
+    assert "of 3 humans tested: annotator1, annotator2, annotator3" in named
+    assert "counts as a human here" not in named
     bad = CliRunner().invoke(app, [*args[:8], "--humans", "annotator1,annotator2", "-o",
                                    str(out)])  # fmt: skip
     assert bad.exit_code == 2 and "--judge" in bad.output
@@ -256,3 +260,21 @@ def test_methods_paragraph_says_what_was_done_without_advice() -> None:
     # Light's kappa has no analytic SE: the paragraph says so, and advises no option
     assert "Light's kappa" in text and "no analytic SE" in text
     assert "ci='" not in text and "use " not in text
+
+
+def test_judge_without_humans_says_who_was_taken_as_human() -> None:
+    # the bundled PandaLM file holds a second model, pandalm-7b: without --humans it is
+    # one of the "humans", and the command says so before its verdict
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+
+    args = ["judge", str(data_path("pandalm.csv")), "--item", "item", "--rater", "rater",
+            "--label", "preference", "--judge", "gpt-3.5-turbo", "--epsilon", "0.1"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    note = "every rater not named by --judge is taken as a human: annotator1, annotator2, "
+    assert note + "annotator3, pandalm-7b" in result.output
+    named = CliRunner().invoke(app, [*args, "--humans", ",".join(HUMANS)])
+    assert named.exit_code == 0 and "taken as a human" not in named.output
+    assert "wins against 0 of 3 humans" in named.output

@@ -266,4 +266,16 @@ def judge(
                 )
                 for t in tests
             }
+        if panel is None:
+            _default_panel_note(human_panel(ratings, judges, None))
         _render(result, agreement, shared.fmt, shared.output, ratings.report)
+
+
+def _default_panel_note(humans: list[Any]) -> None:
+    """Say on standard error who was taken as a human when ``--humans`` was not given."""
+    typer.echo(
+        "accord: note: every rater not named by --judge is taken as a human: "
+        f"{', '.join(map(str, humans))} (name the humans with --humans, or another model "
+        "with another --judge)",
+        err=True,
+    )

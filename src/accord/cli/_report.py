@@ -184,7 +184,11 @@ def report_command(
     if gold is not None and label is None:
         raise fail("--gold is compared with the raters' labels: give --label too")
     if judges and (label is None or epsilon is None):
-        raise fail("--judge needs --label and --epsilon (the alternative annotator test's margin)")
+        missing = [flag for flag, v in (("--label", label), ("--epsilon", epsilon)) if v is None]
+        raise fail(
+            f"--judge needs {' and '.join(missing)} (--epsilon is the alternative annotator "
+            "test's margin: 0.2 for expert humans, 0.15 skilled, 0.1 crowd)"
+        )
     if epsilon is not None and not judges:
         raise fail("--epsilon is the judge's margin: give --judge too")
     if humans is not None and not judges:

@@ -87,19 +87,26 @@ def build_judge(ctx: Context) -> Section | None:
     if beside.gold is not None:
         blocks += _reference_blocks(beside.gold, "the gold labels", beside.weights)
     blocks.append(Details("Every pair of raters", (_pairs_table(ctx, beside),)))
-    lead = _lead(test, beside, humans)
+    lead = _lead(test, beside, humans, named=ctx.humans is not None)
     return Section("judge", TITLE, lead, tuple(blocks), _methods(ctx, test, beside), nav="Judge")
 
 
-def _lead(test: Any, beside: Any, humans: list[Any]) -> str:
+def _lead(test: Any, beside: Any, humans: list[Any], *, named: bool = True) -> str:
     verdict = "passes" if test.passed else "does not pass"
     kappa = kappa_name(beside.weights)
+    panel = "humans tested" if named else "raters tested as its humans"
+    caveat = (
+        ""
+        if named
+        else " Every rater not named as a judge counts as a human here: if one of them is "
+        "a model, name the humans (or that model as another judge)."
+    )
     return (
         f"{test.judge} {verdict} the alternative annotator test at epsilon = {test.epsilon:g} "
-        f"(wins against {int(test.humans['rejected'].sum())} of {test.n_humans} humans tested: "
+        f"(wins against {int(test.humans['rejected'].sum())} of {test.n_humans} {panel}: "
         f"{', '.join(map(str, humans))}). Its mean {kappa} with the humans is "
         f"{fmt(beside.judge_human)}, against {fmt(beside.human_human)} among the humans "
-        "themselves."
+        f"themselves.{caveat}"
     )
 
 
