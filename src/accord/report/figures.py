@@ -90,28 +90,30 @@ def report_style(key: str) -> Iterator[None]:
         yield
 
 
+def new_figure(width: float, height: float) -> Any:
+    """A new figure of ``width`` x ``height`` inches, not registered with pyplot (nothing
+    global changes: a notebook keeps its backend), that a notebook shows inline."""
+    require("matplotlib", "report")
+    from ._shown_figure import ShownFigure
+
+    return ShownFigure(figsize=(width, height))
+
+
 @contextlib.contextmanager
 def _figure(key: str, width: float, height: float) -> Iterator[tuple[Any, Any]]:
-    """A new figure (inches) under the report style (:func:`report_style`)."""
-    require("matplotlib", "report")
+    """A new figure (inches) under the report style (:func:`report_style`), and the matplotlib
+    module (its ``colormaps``)."""
     import matplotlib
 
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-
     with report_style(key):
-        fig = plt.figure(figsize=(width, height))
-        try:
-            yield fig, plt
-        finally:
-            plt.close(fig)
+        yield new_figure(width, height), matplotlib
 
 
 @contextlib.contextmanager
 def _panel(key: str, width: float, height: float) -> Iterator[tuple[Any, Any, Any]]:
-    """A figure of one plot (:func:`_figure`): the figure, its axes and pyplot."""
-    with _figure(key, width, height) as (fig, plt):
-        yield fig, fig.add_subplot(1, 1, 1), plt
+    """A figure of one plot (:func:`_figure`): the figure, its axes and matplotlib."""
+    with _figure(key, width, height) as (fig, mpl):
+        yield fig, fig.add_subplot(1, 1, 1), mpl
 
 
 @contextlib.contextmanager
@@ -284,8 +286,8 @@ def heatmap(
     cell = 0.62 if max(rows, cols) <= 12 else max(0.18, 6.5 / max(rows, cols))
     width = min(9.0, cols * cell + 2.6)
     height = min(9.0, rows * cell + 1.6)
-    with _panel(key, width, height) as (fig, ax, plt):
-        colormap = plt.get_cmap(cmap).with_extremes(bad="#f5f7fa")
+    with _panel(key, width, height) as (fig, ax, mpl):
+        colormap = mpl.colormaps[cmap].with_extremes(bad="#f5f7fa")
         image = ax.pcolormesh(
             np.arange(cols + 1) - 0.5,
             np.arange(rows + 1) - 0.5,

@@ -22,7 +22,7 @@ from .._errors import InvalidInputError, require
 from .._methods import level_pct
 from ..measurements import BlandAltman, ConcordanceCorrelation, MethodComparison
 from ..measurements.limits import LimitsMethod
-from .figures import ACCENT, INK, MUTED, SECOND, report_style, to_svg
+from .figures import ACCENT, INK, MUTED, SECOND, new_figure, report_style, to_svg
 
 __all__ = [
     "MARKERS",
@@ -42,11 +42,9 @@ BINS = 80
 def _axes(ax: Any | None, size: tuple[float, float]) -> tuple[Any, Any]:
     """``(figure, axes)``: those of ``ax``, or a new figure (not registered with pyplot)."""
     require("matplotlib", "report")
-    from matplotlib.figure import Figure
-
     if ax is not None:
         return ax.figure, ax
-    fig = Figure(figsize=size)
+    fig = new_figure(*size)
     return fig, fig.add_subplot(1, 1, 1)
 
 
@@ -241,12 +239,10 @@ def bland_altman_svg(
     """The Bland-Altman plots of ``results`` side by side (``columns`` to a row), under the
     report's style, as inline SVG."""
     require("matplotlib", "report")
-    from matplotlib.figure import Figure
-
     ncols = max(1, min(columns, len(results)))
     nrows = math.ceil(len(results) / ncols)
     with report_style(key):
-        fig = Figure(figsize=(7.2 if ncols > 1 else 6.0, (2.7 if ncols > 1 else 3.6) * nrows))
+        fig = new_figure(7.2 if ncols > 1 else 6.0, (2.7 if ncols > 1 else 3.6) * nrows)
         axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
         for ax, result in zip(axes, results, strict=False):
             bland_altman_plot(result, level=level, ax=ax)

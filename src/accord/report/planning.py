@@ -11,7 +11,7 @@ from typing import Any
 
 from .._errors import InvalidInputError, require
 from ..planning import SampleSize, SimulatedSampleSize
-from .figures import ACCENT, GRID, INK, MUTED, SECOND
+from .figures import ACCENT, GRID, INK, MUTED, SECOND, new_figure
 
 __all__ = ["d_study_figure", "plan_figure"]
 
@@ -75,13 +75,11 @@ def plan_figure(result: SampleSize | SimulatedSampleSize, *, width: float = 6.0)
             f"plan_figure takes the result of a sample_size_* function; got {type(result).__name__}"
         )
     require("matplotlib", "report")
-    from matplotlib.figure import Figure
-
     column, label = _MEASURES[result.goal]
     if isinstance(result, SimulatedSampleSize) and result.goal == "width":
         column = "mean_width"
     curve = result.curve
-    fig = Figure(figsize=(width, width * 0.6))
+    fig = new_figure(width, width * 0.6)
     ax = fig.add_subplot()
     if "lower" in curve.columns:  # an interval planned by its two ends
         _ends(ax, result)
@@ -142,10 +140,8 @@ def d_study_figure(
             f"'g_coefficient'; got {type(d).__name__} and {coefficient!r}"
         )
     require("matplotlib", "report")
-    from matplotlib.figure import Figure
-
     facets = list(d.facets)
-    fig = Figure(figsize=(width, width * 0.6))
+    fig = new_figure(width, width * 0.6)
     ax = fig.add_subplot()
     x = f"n_{facets[0]}"
     groups = table.groupby(f"n_{facets[1]}") if len(facets) > 1 else [(None, table)]

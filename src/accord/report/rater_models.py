@@ -15,7 +15,7 @@ import numpy as np
 
 from .._errors import InvalidInputError, require
 from ..truth import RaterModel
-from .figures import ACCENT, INK, report_style, short
+from .figures import ACCENT, INK, new_figure, report_style, short
 
 __all__ = ["confusion_grid", "rater_quality_plot"]
 
@@ -39,12 +39,10 @@ def rater_quality_plot(fit: RaterModel, *, ax: Any | None = None) -> Any:
     """
     fit = _check(fit, "rater_quality_plot")
     require("matplotlib", "report")
-    from matplotlib.figure import Figure
-
     table = fit.raters.sort_values("accuracy", kind="stable").reset_index(drop=True)
     with report_style("rater-quality"):
         if ax is None:
-            ax = Figure(figsize=(6.0, 0.6 + 0.3 * len(table))).add_subplot(1, 1, 1)
+            ax = new_figure(6.0, 0.6 + 0.3 * len(table)).add_subplot(1, 1, 1)
         fig: Any = ax.figure
         y = np.arange(len(table))
         acc = table["accuracy"].to_numpy(dtype=np.float64)
@@ -72,14 +70,12 @@ def confusion_grid(fit: RaterModel, *, columns: int = 4) -> Any:
     """
     fit = _check(fit, "confusion_grid")
     require("matplotlib", "report")
-    from matplotlib.figure import Figure
-
     n, q = fit.n_raters, len(fit.categories)
     cols = max(1, min(columns, n))
     rows = math.ceil(n / cols)
     labels = [short(c) for c in fit.categories]
     with report_style("confusion-grid"):
-        fig = Figure(figsize=(2.2 * cols, 2.2 * rows))
+        fig = new_figure(2.2 * cols, 2.2 * rows)
         for k in range(n):
             ax = fig.add_subplot(rows, cols, k + 1)
             ax.imshow(fit.confusion[k], vmin=0, vmax=1, cmap="Greys")

@@ -19,7 +19,7 @@ from .._methods import level_pct
 from .._types import FloatArray
 from ..measurements.deming import Deming
 from ..measurements.passing_bablok import PassingBablok
-from .figures import ACCENT, MUTED, SECOND, report_style, to_svg
+from .figures import ACCENT, MUTED, SECOND, new_figure, report_style, to_svg
 from .measurements import MARKERS, _axes, _points
 
 __all__ = ["regression_band", "regression_plot", "regression_svg", "residual_plot"]
@@ -132,11 +132,9 @@ def regression_svg(results: Sequence[PassingBablok | Deming], key: str) -> str:
     """The fit and the residuals of each result, side by side, under the report's style, as
     inline SVG."""
     require("matplotlib", "report")
-    from matplotlib.figure import Figure
-
     rows = max(1, len(results))
     with report_style(key):
-        fig = Figure(figsize=(7.2, 3.2 * rows))
+        fig = new_figure(7.2, 3.2 * rows)
         axes = fig.subplots(rows, 2, squeeze=False)
         for (left, right), result in zip(axes, results, strict=False):
             regression_plot(result, ax=left)
