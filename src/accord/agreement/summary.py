@@ -136,6 +136,20 @@ class AgreementTable(Result):
         """One row per coefficient: name, weights, statistic, SE, interval, p-value, sizes."""
         return pd.DataFrame(self.rows(level))
 
+    def _table(self) -> pd.DataFrame:
+        """The compact table a notebook shows: a row per coefficient with its estimate, SE,
+        interval, p-value and items (the weights and the reason a value is undefined only
+        where some row has them); every column is in :meth:`to_frame`."""
+        frame = self.to_frame()
+        shown = ["name", "weights", "statistic", "standard_error", "ci_low", "ci_high"]
+        shown += ["pvalue", "n_items", "reason"]
+        optional = {
+            "weights": frame.get("weights", pd.Series(dtype=object)).ne("identity").any(),
+            "reason": frame.get("reason", pd.Series(dtype=object)).fillna("").ne("").any(),
+        }
+        keep = [c for c in shown if c in frame.columns and optional.get(c, True)]
+        return frame[keep]
+
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain dict: the level, one dict per coefficient and the read report (when the
         table came from a read)."""
