@@ -411,6 +411,14 @@ class Inference:
         confidence level outside (0, 1), a test value that is no finite number, or a rater
         population that is no positive number."""
         check_ci(self.ci, self.n_boot, owner)
+        n_boot = self.n_boot  # every bootstrap of a page draws n_boot, whatever ``ci``
+        if (
+            isinstance(n_boot, bool)
+            or not isinstance(n_boot, int | np.integer)
+            or not 0 <= n_boot <= MAX_REPLICATES
+        ):
+            need = f"an integer from 0 (no resamples) to {MAX_REPLICATES:,}"
+            raise InvalidInputError(bad_parameter("accord.Inference", "n_boot", need, n_boot))
         level = self.confidence_level
         if isinstance(level, bool) or not isinstance(level, int | float) or not 0 < level < 1:
             raise InvalidInputError(

@@ -150,6 +150,12 @@ def report_command(
     seed: int = typer.Option(
         0, "--seed", help="Seed of the bootstraps (same seed, same page).", callback=check_seed
     ),
+    n_boot: int = typer.Option(
+        2000,
+        "--n-boot",
+        help="Resamples of each bootstrap on the page (the judge's, the rater model's, "
+        "informational agreement's); 0 draws none, and those intervals are not given.",
+    ),
     weights: str | None = WEIGHTS_OPTION,
     se: str = SE_OPTION,
     rater_population_size: float | None = RATER_POPULATION_OPTION,
@@ -237,6 +243,7 @@ def report_command(
             weights=weights,
             inference=Inference(
                 seed=seed,
+                n_boot=n_boot,
                 se=se,
                 rater_population_size=rater_population_size,
                 test_value=test_value,
