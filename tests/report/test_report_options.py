@@ -278,7 +278,7 @@ def test_bad_command_options_are_one_line_and_exit_2(
 @pytest.mark.parametrize("n_boot", [-3, 2.5, True])
 def test_a_bad_n_boot_is_refused_before_any_section(n_boot: Any) -> None:
     # n_boot serves every bootstrap of the page, with analytic intervals as well
-    with pytest.raises(accord.InvalidInputError, match="'n_boot' parameter of accord.Inference"):
+    with pytest.raises(accord.InvalidInputError, match=r"'n_boot' parameter of accord\.Inference"):
         accord.report(
             accord.datasets.path("diagnoses.csv"), item="patient", rater="rater",
             label="diagnosis", progress=False, inference=accord.Inference(n_boot=n_boot),
@@ -286,8 +286,9 @@ def test_a_bad_n_boot_is_refused_before_any_section(n_boot: Any) -> None:
 
 
 def test_the_report_command_takes_n_boot(tmp_path: Path) -> None:
+    page = str(tmp_path / "p.html")
     args = ["report", str(accord.datasets.path("diagnoses.csv")), "--item", "patient",
-            "--rater", "rater", "--label", "diagnosis", "-o", str(tmp_path / "p.html"), "-q"]  # fmt: skip
+            "--rater", "rater", "--label", "diagnosis", "-o", page, "-q"]  # fmt: skip
     bad = CliRunner().invoke(app, [*args, "--n-boot", "-3"])
     assert bad.exit_code == 2 and "--n-boot must be an integer from 0" in bad.output
     assert "Traceback" not in bad.output
