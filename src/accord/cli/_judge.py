@@ -266,7 +266,7 @@ def judge(
                 )
                 for t in tests
             }
-        if panel is None:
+        if panel is None and shared.fmt is OutputFormat.table:
             _default_panel_note(human_panel(ratings, judges, None))
         _render(result, agreement, shared.fmt, shared.output, ratings.report)
 

@@ -189,16 +189,7 @@ def report_command(
     score_weights = _score_weights(score, score_confidence)
     if gold is not None and label is None:
         raise fail("--gold is compared with the raters' labels: give --label too")
-    if judges and (label is None or epsilon is None):
-        missing = [flag for flag, v in (("--label", label), ("--epsilon", epsilon)) if v is None]
-        raise fail(
-            f"--judge needs {' and '.join(missing)} (--epsilon is the alternative annotator "
-            "test's margin: 0.2 for expert humans, 0.15 skilled, 0.1 crowd)"
-        )
-    if epsilon is not None and not judges:
-        raise fail("--epsilon is the judge's margin: give --judge too")
-    if humans is not None and not judges:
-        raise fail("--humans is the judge's panel: give --judge too")
+    _check_judge_options(judges, label, epsilon, humans)
     if trial is not None and not judges and level not in ("interval", "ratio"):
         raise fail(
             "--trial names the runs of a --judge, or the replicate of each measurement "
@@ -259,6 +250,23 @@ def report_command(
         typer.echo(f"wrote {page.path} ({', '.join(page.sections)})")
         for name, reason in page.skipped.items():
             typer.echo(f"accord: note: section {name!r} left out: {reason}", err=True)
+
+
+def _check_judge_options(
+    judges: list[str] | None, label: str | None, epsilon: float | None, humans: str | None
+) -> None:
+    """Refuse ``--judge`` without what the alt-test needs (naming only what is missing), and
+    ``--epsilon`` or ``--humans`` without ``--judge``."""
+    if judges and (label is None or epsilon is None):
+        missing = [flag for flag, v in (("--label", label), ("--epsilon", epsilon)) if v is None]
+        raise fail(
+            f"--judge needs {' and '.join(missing)} (--epsilon is the alternative annotator "
+            "test's margin: 0.2 for expert humans, 0.15 skilled, 0.1 crowd)"
+        )
+    if epsilon is not None and not judges:
+        raise fail("--epsilon is the judge's margin: give --judge too")
+    if humans is not None and not judges:
+        raise fail("--humans is the judge's panel: give --judge too")
 
 
 def _judge(
