@@ -12,6 +12,9 @@ Reference values:
 - Passing & Bablok's (1983) definition evaluated in exact rational arithmetic on the
   lab-like data (two-decimal values, so many slopes tie exactly), by a plain O(n^2)
   implementation written in this file from the paper's definition.
+- mcr's own creatinine data (108 pairs of serum and plasma creatinine, ``REF["creatinine"]``):
+  Deming and weighted Deming equal ``mcreg``; Passing-Bablok equals the paper's definition in
+  exact arithmetic, and ``mcreg``'s estimate equals the same definition in floating point.
 """
 
 from __future__ import annotations
@@ -210,6 +213,72 @@ def test_cusum_against_mcr() -> None:
     ref = REF["synthetic"]
     pb = accord.passing_bablok(ref["x"], ref["y"])
     assert np.max(np.abs(pb.cusum)) == pytest.approx(ref["max_cusum"])
+
+
+# ------------------------------------------------------------- mcr's creatinine data
+
+
+def creatinine() -> tuple[np.ndarray, np.ndarray]:
+    """mcr's creatinine pairs (serum, plasma; mg/dL), the two with a missing value dropped."""
+    ref = REF["creatinine"]
+    pairs = [(s, p) for s, p in zip(ref["serum"], ref["plasma"], strict=True) if None not in (s, p)]
+    return np.array([s for s, _ in pairs]), np.array([p for _, p in pairs])
+
+
+def _floating_point_slope(x: np.ndarray, y: np.ndarray) -> float:
+    """Passing & Bablok's shifted median with every slope computed in binary floating point
+    (as mcr computes them): the test ``s == -1`` then misses a slope that is -1 exactly."""
+    i, j = np.triu_indices(x.size, 1)
+    dx, dy = x[j] - x[i], y[j] - y[i]
+    keep = (dx != 0) | (dy != 0)
+    dx, dy = dx[keep], dy[keep]
+    s = np.where(dx == 0, np.inf, dy / np.where(dx == 0, 1.0, dx))
+    s = np.sort(s[s != -1])
+    k, big = int((s < -1).sum()), s.size
+    if big % 2:
+        return float(s[(big + 1) // 2 + k - 1])
+    return float((s[big // 2 + k - 1] + s[big // 2 + k]) / 2)
+
+
+@pytest.mark.parametrize(("key", "weighted"), [("deming", False), ("wdeming", True)])
+def test_creatinine_deming_against_mcr(key: str, weighted: bool) -> None:
+    x, y = creatinine()
+    want = REF["creatinine"][key]
+    fit = accord.deming(x, y, error_ratio=1.0, weighted=weighted)
+    assert fit.n_pairs == 108
+    for name in ("slope", "intercept", "slope_se", "intercept_se"):
+        assert getattr(fit, name) == pytest.approx(want[name], rel=1e-8), name
+    assert fit.slope_ci == pytest.approx((want["slope_ci_low"], want["slope_ci_high"]), rel=1e-8)
+    assert fit.intercept_ci == pytest.approx(
+        (want["intercept_ci_low"], want["intercept_ci_high"]), rel=1e-8
+    )
+
+
+def test_creatinine_passing_bablok_exact_and_beside_mcr() -> None:
+    x, y = creatinine()
+    pb = accord.passing_bablok(x, y)
+    fx, fy = [Fraction(str(v)) for v in x], [Fraction(str(v)) for v in y]
+    paper = paper_passing_bablok(fx, fy, 0.95)
+    # 5,757 slopes (54 of them infinite; 20 of exactly -1 and one 0/0 left out), 438 below -1
+    assert (pb.n_slopes, pb.shift) == (paper["n"], paper["k"]) == (5757, 438)
+    assert pb.slope == pytest.approx(paper["slope"], rel=1e-14)
+    assert pb.slope == pytest.approx(99 / 91, rel=1e-14)  # the median slope, a ratio of integers
+    assert pb.intercept == pytest.approx(paper["intercept"], rel=1e-12)
+    assert pb.slope_ci == pytest.approx(paper["slope_ci"], rel=1e-14)
+    assert pb.intercept_ci == pytest.approx(paper["intercept_ci"], rel=1e-12)
+    want = REF["creatinine"]["paba"]
+    # mcr's estimate is the same definition in floating point: 7 of the 20 slopes of exactly
+    # -1 miss the test s == -1 there, which makes 5,764 slopes with 442 below -1, and the
+    # median falls between two slopes (1.0879 and 1.0881)
+    assert _floating_point_slope(x, y) == pytest.approx(want["slope"], rel=1e-13)
+    assert float(np.median(y - want["slope"] * x)) == pytest.approx(want["intercept"], rel=1e-12)
+    assert abs(pb.slope - want["slope"]) < 1e-4
+    # the interval: the same lower bound; the upper one from mcr's floating-point slopes and
+    # its rank convention (a mean of two neighbouring slopes) against the paper's single
+    # rank of the exact slopes, apart by less than 1e-4
+    assert pb.slope_ci.low == pytest.approx(want["slope_ci_low"], rel=1e-12)
+    assert abs(pb.slope_ci.high - want["slope_ci_high"]) < 1e-4
+    assert pb.intercept_ci.high == pytest.approx(want["intercept_ci_high"], rel=1e-9)
 
 
 # ----------------------------------------------------------------------------- Deming
