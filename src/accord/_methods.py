@@ -429,7 +429,7 @@ def agreement_methods_parts(
     sentences.append("Agreement was estimated with " + _join(described) + ".")
     if headline is not None:
         sentences.append(f"The headline coefficient is {headline}.")
-    for method in dict.fromkeys(_without_advice(str(c.method)) for c in coefs if c.method):
+    for method in dict.fromkeys(without_advice(str(c.method)) for c in coefs if c.method):
         sentences.append(method[0].upper() + method[1:].rstrip(".") + ".")
     sentences.append(_interval_sentence(table, coefs, level))
     sentences.extend(_missing_sentences(coefs))
@@ -478,11 +478,11 @@ def _sampling_sentences(coefs: Sequence[Any], cite: _Cites) -> list[str]:
     return out
 
 
-def _without_advice(method: str) -> str:
+def without_advice(method: str) -> str:
     """A coefficient's method without the advice its note gives a user of the library
     (``(use ci='bootstrap')``): a methods paragraph says what was done, in no dialect.
 
-    >>> _without_advice("mean of the pairs; no analytic SE (use ci='bootstrap')")
+    >>> without_advice("mean of the pairs; no analytic SE (use ci='bootstrap')")
     'mean of the pairs; no analytic SE'
     """
     return re.sub(r" \(use [^)]*\)|: ci='[^']*'[^;.]*", "", method)

@@ -294,3 +294,6 @@ def test_the_report_command_takes_n_boot(tmp_path: Path) -> None:
     assert "Traceback" not in bad.output
     ok = CliRunner().invoke(app, [*args, "--n-boot", "0"])
     assert ok.exit_code == 0, ok.output
+    # without resamples Light's kappa has no SE; the page advises no option the report lacks
+    text = (tmp_path / "p.html").read_text()
+    assert "no analytic SE" in text and "ci=" not in text and "--ci" not in text

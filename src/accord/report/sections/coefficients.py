@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..._methods import without_advice
 from ..._verdict import coefficient_label, short_label
 from .. import figures
 from .._blocks import (
@@ -53,7 +54,7 @@ def build_coefficients(ctx: Context) -> Section | None:
             methods.append(
                 MethodNote(
                     coefficient_label(c),
-                    str(c.method),
+                    without_advice(str(c.method)),
                     tuple(REF[k] for k in CITES.get(c.name, ())),
                 )
             )
