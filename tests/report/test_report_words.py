@@ -67,6 +67,7 @@ def test_report_cli_takes_the_judges_humans(tmp_path: Path) -> None:
             "--epsilon", "0.15", "-o", str(out), "-q"]  # fmt: skip
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
+    assert "taken as a human" not in result.output  # the humans were named
     named = _text(out.read_text())
     assert "of 3 humans tested: annotator1, annotator2, annotator3" in named
     assert "counts as a human here" not in named
@@ -278,3 +279,20 @@ def test_judge_without_humans_says_who_was_taken_as_human() -> None:
     named = CliRunner().invoke(app, [*args, "--humans", ",".join(HUMANS)])
     assert named.exit_code == 0 and "taken as a human" not in named.output
     assert "wins against 0 of 3 humans" in named.output
+
+
+def test_report_command_without_humans_says_who_was_taken_as_human(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+
+    args = ["report", str(data_path("pandalm.csv")), "--item", "item", "--rater", "rater",
+            "--label", "preference", "--judge", "gpt-3.5-turbo", "--epsilon", "0.1",
+            "--n-boot", "0", "-o", str(tmp_path / "j.html")]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "every rater not named by --judge is taken as a human, as the page says" in (
+        result.output
+    )
+    page = _text((tmp_path / "j.html").read_text())
+    assert "1 of 4 raters tested as its humans: annotator1, annotator2, annotator3, " in page

@@ -10,10 +10,12 @@ import typer
 
 from ._app import app, examples
 from ._common import (
+    DEFAULT_PANEL,
     DUPLICATES_OPTION,
     EPSILON_HELP,
     FIELD_OPTION,
     FROM_OPTION,
+    PANEL_ADVICE,
     RATINGS_FILE_ARGUMENT,
     EngineName,
     ExportToolName,
@@ -273,9 +275,5 @@ def judge(
 
 def _default_panel_note(humans: list[Any]) -> None:
     """Say on standard error who was taken as a human when ``--humans`` was not given."""
-    typer.echo(
-        "accord: note: every rater not named by --judge is taken as a human: "
-        f"{', '.join(map(str, humans))} (name the humans with --humans, or another model "
-        "with another --judge)",
-        err=True,
-    )
+    listed = ", ".join(map(str, humans))
+    typer.echo(f"accord: note: {DEFAULT_PANEL}: {listed} ({PANEL_ADVICE})", err=True)

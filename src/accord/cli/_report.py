@@ -15,6 +15,7 @@ from ._common import (
     CATEGORIES_OPTION,
     CONFIDENCE_OPTION,
     CORRECT_OPTION,
+    DEFAULT_PANEL,
     DUPLICATES_OPTION,
     EPSILON_HELP,
     FACET_HELP,
@@ -26,6 +27,7 @@ from ._common import (
     LEVEL_OPTION,
     MULTI_LABEL_OPTION,
     NA_VALUES_OPTION,
+    PANEL_ADVICE,
     RATER_OPTIONAL,
     RATER_POPULATION_OPTION,
     RATINGS_FILE_ARGUMENT,
@@ -250,6 +252,9 @@ def report_command(
         typer.echo(f"wrote {page.path} ({', '.join(page.sections)})")
         for name, reason in page.skipped.items():
             typer.echo(f"accord: note: section {name!r} left out: {reason}", err=True)
+        if judges and humans is None:
+            note = f"{DEFAULT_PANEL}, as the page says ({PANEL_ADVICE})"
+            typer.echo(f"accord: note: {note}", err=True)
 
 
 def _check_judge_options(
