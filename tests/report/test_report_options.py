@@ -297,3 +297,12 @@ def test_the_report_command_takes_n_boot(tmp_path: Path) -> None:
     # without resamples Light's kappa has no SE; the page advises no option the report lacks
     text = (tmp_path / "p.html").read_text()
     assert "no analytic SE" in text and "ci=" not in text and "--ci" not in text
+
+
+def test_judge_without_label_names_only_what_is_missing(tmp_path: Path) -> None:
+    args = ["report", str(accord.datasets.path("diagnoses.csv")), "--item", "patient",
+            "--rater", "rater", "--score", "diagnosis", "--judge", "rater6", "--epsilon",
+            "0.1", "-o", str(tmp_path / "p.html")]  # fmt: skip
+    bad = CliRunner().invoke(app, args)
+    assert bad.exit_code == 2 and "--judge needs --label" in bad.output
+    assert "--epsilon is" not in bad.output  # it was given

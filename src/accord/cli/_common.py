@@ -64,10 +64,10 @@ WEIGHTS_OPTION = typer.Option(
     "circular:<u> (neighbours on the circle weigh u in [0, 1); Warrens & Pratiwi 2016) "
     "(default quadratic above nominal level).",
 )
-#: How ``accord agree --facet`` and ``accord report --facet`` read a facet: one spelling.
 #: What ``accord judge`` and ``accord report`` say when ``--judge`` is given without ``--humans``.
 DEFAULT_PANEL = "every rater not named by --judge is taken as a human"
 PANEL_ADVICE = "name the humans with --humans, or another model with another --judge"
+#: How ``accord agree --facet`` and ``accord report --facet`` read a facet: one spelling.
 FACET_HELP = (
     "One more facet (repeatable): its COLUMN, or FACET=COLUMN to name the facet, e.g. "
     "occasion or o=occasion"

@@ -264,10 +264,11 @@ def _check_judge_options(
     ``--epsilon`` or ``--humans`` without ``--judge``."""
     if judges and (label is None or epsilon is None):
         missing = [flag for flag, v in (("--label", label), ("--epsilon", epsilon)) if v is None]
-        raise fail(
-            f"--judge needs {' and '.join(missing)} (--epsilon is the alternative annotator "
-            "test's margin: 0.2 for expert humans, 0.15 skilled, 0.1 crowd)"
+        margin = (
+            " (--epsilon is the alternative annotator test's margin: 0.2 for expert humans, "
+            "0.15 skilled, 0.1 crowd)"
         )
+        raise fail(f"--judge needs {' and '.join(missing)}" + (margin if epsilon is None else ""))
     if epsilon is not None and not judges:
         raise fail("--epsilon is the judge's margin: give --judge too")
     if humans is not None and not judges:

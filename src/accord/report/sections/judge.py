@@ -91,7 +91,7 @@ def build_judge(ctx: Context) -> Section | None:
     return Section("judge", TITLE, lead, tuple(blocks), _methods(ctx, test, beside), nav="Judge")
 
 
-def _lead(test: Any, beside: Any, humans: list[Any], *, named: bool = True) -> str:
+def _lead(test: Any, beside: Any, humans: list[Any], *, named: bool) -> str:
     verdict = "passes" if test.passed else "does not pass"
     kappa = kappa_name(beside.weights)
     panel = "humans tested" if named else "raters tested as its humans"
