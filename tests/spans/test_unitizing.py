@@ -457,6 +457,11 @@ def test_bootstrap_resamples_documents_like_a_loop_over_the_public_function() ->
     assert_allclose(res.intervals["low"], np.nanquantile(table, 0.025, axis=0), rtol=1e-12)
     assert_allclose(res.intervals["high"], np.nanquantile(table, 0.975, axis=0), rtol=1e-12)
     assert_allclose(res.intervals["standard_error"], np.nanstd(table, axis=0, ddof=1), rtol=1e-12)
+    # Hayes & Krippendorff's (2007) q, the probability of failing to reach a smallest
+    # acceptable alpha (which the 2016 paper adds to its intervals): the share below it
+    for edge in (0.667, 0.8):
+        share = [np.mean(col[np.isfinite(col)] < edge) for col in table.T]
+        assert_allclose(res.intervals[f"q_{edge:.3f}"], share, rtol=0, atol=0)
     assert res.intervals["estimate"].iloc[0] == res.statistic
     assert res.n_boot == 40 and res.seed == 7 and res.confidence_level == 0.95
 
@@ -479,7 +484,7 @@ def test_bootstrap_warns_below_1000_and_refuses_one_document() -> None:
         accord.unitizing_alpha(df, lengths=lengths, n_boot=50)
     one = df[df.document == "d0"]
     res = boot(one, {"d0": 30}, n_boot=1000)
-    assert res.intervals[["low", "high", "standard_error"]].isna().all().all()
+    assert res.intervals[["low", "high", "standard_error", "q_0.667"]].isna().all().all()
     assert any("resamples documents, and there is one" in n for n in res.notes)
     with pytest.raises(accord.InvalidInputError, match="n_boot"):
         accord.unitizing_alpha(df, lengths=lengths, n_boot=-1)

@@ -269,6 +269,7 @@ def _unitizing_rows(result: Any) -> list[dict[str, Any]]:
     if not result.intervals.empty:
         for row, rec in zip(rows, result.intervals.to_dict(orient="records"), strict=True):
             row.update(low=rec["low"], high=rec["high"], SE=rec["standard_error"])
+            row.update({"q<0.667": rec["q_0.667"], "q<0.800": rec["q_0.800"]})
     return rows
 
 
@@ -281,7 +282,7 @@ def render_unitizing(result: Any, fmt: OutputFormat, output: Path | None) -> Non
         ["observed", "expected"] if result.name == "unitizing_alpha_1995" else ["coverage"]
     )
     if result.name == "unitizing_alpha" and not result.intervals.empty:
-        columns += ["low", "high", "SE"]
+        columns += ["low", "high", "SE", "q<0.667", "q<0.800"]
     title = (
         f"unitizing agreement: {result.n_annotators} annotators, {result.n_documents} "
         f"documents, {result.n_spans} units over {result.length} {result.unit}s"
@@ -295,7 +296,9 @@ def render_unitizing(result: Any, fmt: OutputFormat, output: Path | None) -> Non
         if result.n_boot:
             caption.append(
                 f"low, high: {result.confidence_level:.0%} percentile interval and SE over "
-                f"{result.n_boot} resamples of the documents (seed {result.seed})."
+                f"{result.n_boot} resamples of the documents (seed {result.seed}); q<0.667, "
+                "q<0.800: share of the resamples below Krippendorff's smallest acceptable "
+                "alphas, the probability of failing to reach each (Hayes & Krippendorff 2007)."
             )
     caption += list(result.notes)
     if result.reason:

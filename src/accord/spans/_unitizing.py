@@ -12,6 +12,7 @@ from typing import Any, Never
 import numpy as np
 import pandas as pd
 
+from .._bands import KRIPPENDORFF
 from .._errors import AccordWarning, InvalidInputError, warn_degenerate
 from .._results import Result, to_plain
 from .._types import FloatArray, IntArray, RngLike, as_generator
@@ -67,8 +68,10 @@ class UnitizingAlpha(Result):
     intervals : DataFrame
         With ``n_boot`` > 0: one row per coefficient (``u``, ``|u``, ``cu``, then
         ``(k)u <label>``), ``estimate``, ``low``, ``high`` (percentile interval at
-        ``confidence_level``) and ``standard_error`` (SD of the replicates), from resampling the
-        documents with replacement; empty without.
+        ``confidence_level``), ``standard_error`` (SD of the replicates) and ``q_0.667``,
+        ``q_0.800`` (the share of replicates below Krippendorff's smallest acceptable
+        alphas: the probability of failing to reach each), from resampling the documents
+        with replacement; empty without.
     n_boot : int
     confidence_level : float
     seed : int or None
@@ -514,8 +517,18 @@ def _bootstrap(
         finite = reps[np.isfinite(reps[:, k]), k]
         se = float(finite.std(ddof=1)) if finite.size > 1 else math.nan
         rows.append({"coefficient": name, "estimate": estimate[k], "low": ci.low,
-                     "high": ci.high, "standard_error": se})  # fmt: skip
+                     "high": ci.high, "standard_error": se, **_shortfalls(finite)})  # fmt: skip
     return pd.DataFrame(rows), notes
+
+
+def _shortfalls(replicates: FloatArray) -> dict[str, float]:
+    """The share of the (finite) replicates below each of Krippendorff's (2004) smallest
+    acceptable alphas: the probability ``q`` of failing to reach it (Hayes & Krippendorff
+    2007, as Krippendorff et al. 2016 add to their intervals); NaN without replicates."""
+    return {
+        f"q_{edge:.3f}": float(np.mean(replicates < edge)) if replicates.size else math.nan
+        for edge, _ in KRIPPENDORFF.edges
+    }
 
 
 def _observed_1995(part: Partition) -> float:
