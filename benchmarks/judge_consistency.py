@@ -8,8 +8,10 @@ Prints the wall seconds (best of ``--repeat``) of the floor (reading the columns
 long table and of the log from Parquet into pandas) and of each analysis in memory:
 ``judge_consistency`` (test-retest alpha and kappa with intervals, flip rates, the humans
 beside, the alt-test of the majority), ``position_bias``, ``length_bias``,
-``pairwise_preference_agreement`` (its default 2,000 bootstrap replicates) and
-``agreement_drift``; target every analysis under 2 s at 10,000 items.
+``pairwise_preference_agreement`` (its default 2,000 bootstrap replicates),
+``agreement_drift``, ``self_preference`` (model ``x`` as the judge's own) and
+``judge_rates`` (the judge on every item, the humans on one in ten: the corrected rates
+and PPI++ with their default intervals); target every analysis under 2 s at 10,000 items.
 
     uv run --no-sync python benchmarks/judge_consistency.py --full --repeat 3
 """
@@ -98,6 +100,8 @@ def main() -> None:
     long_path, pairs_path = _files(n)
     long, log = pd.read_parquet(long_path), pd.read_parquet(pairs_path)
     first_run = long[long["trial"] == 0]  # the humans and the judge's first run
+    # the judge on every item, the humans on one in ten: the corrected rates' data
+    few_humans = first_run[(first_run["rater"] == "llm") | (first_run["item"] % 10 == 0)]
     small = long[long["item"] < 60]  # imports, off the clock
     accord.judge_consistency(small, "llm", epsilon=0.1, min_items_per_rater=10)
     accord.length_bias(log.head(50))
@@ -113,6 +117,13 @@ def main() -> None:
         ),
         "agreement_drift (weekly windows)": lambda: accord.agreement_drift(
             first_run, "llm", time="time", window="7d"
+        ),
+        "self_preference (model x as the judge's own)": lambda: accord.self_preference(
+            log, "llm", "x"
+        ),
+        "judge_rates (humans on 1 item in 10)": lambda: accord.judge_rates(
+            accord.Ratings.from_long(few_humans, item="item", rater="rater", label="label"),
+            "llm",
         ),
     }
     print(f"{n:,} items x ({HUMANS} humans + judge x {RUNS} runs); {n:,} pairs x 2 orders; "
