@@ -1,13 +1,15 @@
 """Rater models (accord.rater_model): Dawid-Skene, one-coin, MACE, GLAD.
 
-Sources: crowd-kit 1.x (``crowdkit.aggregation``) run side by side on data drawn from each
-model's generative process, among them a design like Dawid & Skene's (1979) anaesthesia study
-(45 patients, 5 raters, the first assessing each patient three times); hand computations in
-the tests.
+Sources: Dawid & Skene's (1979) anaesthesia data (45 patients, 5 raters, the first assessing
+each patient three times; tests/reference/rater_models), fitted by crowd-kit side by side and
+by an independent transcription of the paper's EM (recorded); crowd-kit 1.x
+(``crowdkit.aggregation``) run side by side on data drawn from each model's generative
+process; hand computations in the tests.
 """
 
 from __future__ import annotations
 
+import json
 import warnings
 from pathlib import Path
 
@@ -21,34 +23,24 @@ from numpy.testing import assert_allclose
 import accord
 from accord import InvalidInputError, Ratings, rater_model, rater_model_from_counts
 
-
-def _anaesthesia_like() -> pd.DataFrame:
-    """A seeded draw from the Dawid-Skene model with Dawid & Skene's (1979) design: 45
-    patients graded 1-4 by 5 raters, rater 1 three times (repeated assessments, counted as
-    they count n_il^k), the others once; 315 rows."""
-    rng = np.random.default_rng(1979)
-    truth = rng.choice(4, size=45, p=[0.4, 0.4, 0.12, 0.08])
-    confusion = np.full((5, 4, 4), 0.05) + np.eye(4)[None] * rng.uniform(0.5, 0.8, (5, 1, 1))
-    confusion /= confusion.sum(axis=2, keepdims=True)
-    rows = []
-    for i in range(45):
-        for r, times in enumerate((3, 1, 1, 1, 1)):
-            for _ in range(times):
-                rows.append((i + 1, r + 1, int(rng.choice(4, p=confusion[r, truth[i]])) + 1))
-    return pd.DataFrame(rows, columns=["item", "rater", "rating"])
+#: Dawid & Skene's (1979) anaesthesia data: 45 patients graded 1-4 by five anaesthetists,
+#: observer 1 three times (repeated assessments, counted as they count n_il^k), the others
+#: once; 315 rows. The copy of R's rater package (provenance in anaesthesia_fit.json).
+ANAESTHESIA = Path(__file__).parents[1] / "reference" / "rater_models" / "anaesthesia.csv"
 
 
 def anaesthesia_counts() -> np.ndarray:
-    """The n[i, r, l] (45 patients x 5 raters x 4 grades) of :func:`_anaesthesia_like`."""
-    frame = _anaesthesia_like()
+    """The n[i, r, l] (45 patients x 5 raters x 4 grades) of Dawid & Skene's data."""
+    frame = pd.read_csv(ANAESTHESIA)
     counts = np.zeros((45, 5, 4))
-    np.add.at(counts, (frame["item"] - 1, frame["rater"] - 1, frame["rating"] - 1), 1)
+    np.add.at(counts, (frame["patient"] - 1, frame["observer"] - 1, frame["grade"] - 1), 1)
     return counts
 
 
 def anaesthesia_frame() -> pd.DataFrame:
-    frame = _anaesthesia_like()
-    return frame.rename(columns={"item": "task", "rater": "worker", "rating": "label"})
+    """The data as crowd-kit reads it: repeated assessments as repeated rows."""
+    frame = pd.read_csv(ANAESTHESIA)
+    return frame.rename(columns={"patient": "task", "observer": "worker", "grade": "label"})
 
 
 def draw(model: str, n_items: int, n_raters: int, q: int, seed: int, density: float = 0.7):
@@ -117,6 +109,21 @@ def test_repeated_assessments_against_crowdkit():
         table = errors.loc[r + 1].reindex([1, 2, 3, 4]).fillna(0.0)[[1, 2, 3, 4]].to_numpy()
         assert_allclose(fit.confusion[r], table.T, atol=1e-6)
     assert fit.converged and fit.n_ratings == 315
+
+
+def test_dawid_skene_1979_anaesthesia_fit() -> None:
+    # tests/reference/rater_models/anaesthesia_fit.json: dallascard/dawid_skene, the paper's
+    # EM from its start (each patient's share of each grade), run to a 1e-13 step; values to
+    # 6 decimals. The class probabilities are (0.40, 0.42, 0.11, 0.07) to two decimals.
+    ref = json.loads((ANAESTHESIA.parent / "anaesthesia_fit.json").read_text())
+    fit = rater_model_from_counts(
+        anaesthesia_counts(), categories=[1, 2, 3, 4], items=range(1, 46), n_bootstrap=0, tol=1e-14
+    )
+    assert_allclose(fit.prevalence, ref["class_marginals"], atol=1e-6)
+    assert_allclose(fit.confusion, ref["error_rates"], atol=1e-6)
+    assert fit.prevalence.round(2).tolist() == [0.40, 0.42, 0.11, 0.07]
+    # observer 1's repeated assessments are counted: 3 x 45 ratings
+    assert fit.raters["n_ratings"].tolist() == [135, 45, 45, 45, 45]
 
 
 # ------------------------------------------------------------ crowd-kit side by side
