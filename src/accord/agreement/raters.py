@@ -471,6 +471,8 @@ class _WithinItemShuffle:
             [np.zeros(0, np.int64)] + [first[:c] + s for s, c in enumerate(self.count)]
         )
         self.rows = np.arange(self.count[0] if self.count.size else 0, dtype=np.int64)
+        #: the uniform draws of one step, reused by every step and permutation
+        self.uniform = np.empty(int(self.count[1]) if self.count.size > 1 else 0)
 
     def picks(self, gen: np.random.Generator) -> list[Any]:
         """The slot each step swaps with, one per item it reaches (``picks[j]``: the first
@@ -479,17 +481,20 @@ class _WithinItemShuffle:
         last = self.count.size - 1
         out: list[Any] = [np.zeros(0, np.uint8)] * max(last + 1, 0)
         kind = np.min_scalar_type(max(last, 0))
-        uniform = np.empty(int(self.count[1]) if last >= 1 else 0)
         for j in range(last, 0, -1):
-            u = gen.random(out=uniform[: int(self.count[j])])
+            u = gen.random(out=self.uniform[: int(self.count[j])])
             u *= j + 1
             out[j] = u.astype(kind)
         return out
 
-    def shuffled(self, gen: np.random.Generator, laid_out: Any) -> Any:
+    def shuffled(self, gen: np.random.Generator, laid_out: Any, out: Any = None) -> Any:
         """A copy of ``laid_out`` (one value per place of :attr:`layout`) with the values of
-        every item randomly permuted among its places."""
-        out = laid_out.copy()
+        every item randomly permuted among its places, written into ``out`` when given (an
+        array of the same shape and type, reused from one permutation to the next)."""
+        if out is None:
+            out = laid_out.copy()
+        else:
+            np.copyto(out, laid_out)
         picks = self.picks(gen)
         last = self.count.size - 1
         for a in range(0, int(self.count[1]) if last >= 1 else 0, _BLOCK):
@@ -535,6 +540,8 @@ class _PermutationNull:
     a_laid: IntArray = dataclasses.field(init=False)
     b_laid: IntArray = dataclasses.field(init=False)
     sd_pair: FloatArray = dataclasses.field(init=False)
+    #: what a permutation shuffles into (the deviations, or the places with pairs to test)
+    out: Any = dataclasses.field(init=False)
 
     def __post_init__(self) -> None:
         layout = self.shuffle.layout
@@ -545,6 +552,7 @@ class _PermutationNull:
         self.a_laid = place[self.pairs.a_pos]
         self.b_laid = place[self.pairs.b_pos]
         self.sd_pair = np.sqrt(np.where(self.pairs.tested, self.pairs.var_pair, 1.0))
+        self.out = np.empty_like(self.d_laid if not self.pairs.tested.any() else layout)
 
     def one(self, gen: np.random.Generator) -> tuple[float, float]:
         """The largest rater z and the smallest pair z of one permutation."""
@@ -552,9 +560,9 @@ class _PermutationNull:
         top, low = -np.inf, np.inf
         if not pairs.tested.any():
             if self.tested.any():
-                top = self._top(self.shuffle.shuffled(gen, self.d_laid))
+                top = self._top(self.shuffle.shuffled(gen, self.d_laid, self.out))
             return top, low
-        places = self.shuffle.shuffled(gen, self.shuffle.layout)
+        places = self.shuffle.shuffled(gen, self.shuffle.layout, self.out)
         if self.tested.any():
             top = self._top(self.d_sorted[places])
         lab = self.label_sorted[places]
