@@ -306,6 +306,33 @@ def test_within_item_shuffles_are_uniform_permutations_of_each_item(size: int) -
     assert np.array_equal(np.sort(item_sorted * 3 + values), np.sort(item_sorted * 3 + back))
 
 
+def test_shuffles_in_blocks_of_items_equal_the_shuffle_of_every_item_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the swaps made a block of items at a time against the definition (each step over
+    # every item at once, written out here per item): the same draws give the same order,
+    # blocks of 7 items, the last one short, items of 1 to 12 ratings
+    from accord.agreement import raters
+    from accord.agreement.raters import _WithinItemShuffle
+
+    monkeypatch.setattr(raters, "_BLOCK", 7)
+    sizes = np.random.default_rng(3).integers(1, 13, 60)
+    item_sorted = np.repeat(np.arange(sizes.size), sizes)
+    shuffle = _WithinItemShuffle(item_sorted)
+    values = np.arange(item_sorted.size, dtype=np.float64)[shuffle.layout]
+    got = shuffle.shuffled(np.random.default_rng(9), values)
+    gen = np.random.default_rng(9)
+    expect = values.copy()
+    slot = [shuffle.offset[s] for s in range(shuffle.count.size)]
+    for j in range(shuffle.count.size - 1, 0, -1):
+        picks = (gen.random(int(shuffle.count[j])) * (j + 1)).astype(np.int64)
+        for row, pick in enumerate(picks):
+            here, there = slot[j] + row, slot[pick] + row
+            expect[here], expect[there] = expect[there], expect[here]
+    assert np.array_equal(got, expect)
+    assert not np.array_equal(got, values)
+
+
 def test_sequential_stopping_settles_the_same_answer_with_fewer_permutations() -> None:
     # a planted random rater among six who agree: the decision is clear after the first block
     gen = np.random.default_rng(1)
@@ -340,3 +367,15 @@ def test_a_close_call_draws_every_permutation() -> None:
     assert _settled(np.array([1 / 201]), 200, 0.05)
     assert not _settled(np.array([51 / 1001]), 1000, 0.05)
     assert _settled(np.array([0.5, 1 / 201]), 200, 0.05)
+
+
+def test_stable_order_is_numpy_s_stable_argsort() -> None:
+    # codes with many ties (positions of equal codes kept in order), and codes too wide to
+    # pack beside their positions in 63 bits (numpy's stable argsort itself)
+    from accord.agreement.raters import _stable_order
+
+    codes = np.random.default_rng(8).integers(0, 50, 5_000)
+    assert np.array_equal(_stable_order(codes, 50), np.argsort(codes, kind="stable"))
+    wide = codes * 2**50
+    assert np.array_equal(_stable_order(wide, 50 * 2**50), np.argsort(wide, kind="stable"))
+    assert _stable_order(np.zeros(0, np.int64), 0).size == 0

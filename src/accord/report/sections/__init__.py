@@ -37,7 +37,7 @@ from .spans import build_spans, build_spans_read, build_spans_summary
 from .summary import build_summary
 from .two_raters import build_two_raters
 
-__all__ = ["SECTIONS", "SPAN_SECTIONS", "build_methods"]
+__all__ = ["LAST_READ", "SECTIONS", "SPAN_SECTIONS", "build_methods"]
 
 #: The sections in page order (the methods section is added last, from the others).
 SECTIONS: tuple[tuple[str, Builder], ...] = (
@@ -61,6 +61,10 @@ SECTIONS: tuple[tuple[str, Builder], ...] = (
     ("scores", build_scores),
     ("confidence", build_confidence),
 )
+
+#: Cached results that no section after the one named reads, let go once it is built: the
+#: consensus (one row an item in its item table) before the rater model fits its own.
+LAST_READ: dict[str, tuple[str, ...]] = {"raters": ("consensus",)}
 
 #: The sections of a report on span annotations, in page order.
 SPAN_SECTIONS: tuple[tuple[str, Builder], ...] = (
