@@ -189,3 +189,27 @@ def test_figures_take_the_comparison_of_ratings_of_one_pair() -> None:
         accord.bland_altman_plot(accord.bland_altman(three))
     with pytest.raises(accord.InvalidInputError, match=r"needs the result of accord\.bland_altman"):
         accord.bland_altman_plot([1, 2, 3])  # type: ignore[arg-type]
+
+
+def test_binned_counts_are_numpys_histogram2d() -> None:
+    # The 2-D histogram is counted by one multiplication a value (then moved by one bin
+    # where rounding crossed an edge); numpy.histogram2d is the peer: the same counts and
+    # edges, on values that fall on the edges too (rounded, integers, one value), and on
+    # log-spaced bins.
+    from accord.report.measurements import BINS, binned_counts
+
+    gen = np.random.default_rng(11)
+    cases = []
+    for n in (2, 7, 300, 6_000):
+        x = gen.normal(gen.uniform(-1e3, 1e3), gen.uniform(1e-6, 1e3), n)
+        y = gen.normal(0.0, 1.0, n)
+        cases += [(x, y, False), (np.round(x, 1), np.round(y, 1), False)]
+        cases += [(gen.integers(0, 7, n) * 1.0, gen.integers(-3, 3, n) * 0.25, False)]
+        cases += [(x, np.exp(y), True)]
+    cases.append((np.full(10, 3.0), np.linspace(0.0, 1.0, 10), False))
+    for x, y, log in cases:
+        counts, xe, ye = binned_counts(x, y, log_y=log)
+        ybins = np.geomspace(y.min(), max(y.max(), y.min() * 1.01), BINS + 1) if log else BINS
+        peer, px, py = np.histogram2d(x, y, bins=(BINS, ybins))
+        assert np.array_equal(counts, peer)
+        assert np.array_equal(xe, px) and np.array_equal(ye, py)

@@ -725,3 +725,59 @@ def test_the_consensus_is_let_go_once_its_last_reader_is_built(
     streamed._cache["consensus"] = "kept"
     real_let_go(streamed, "consensus")
     assert streamed._cache == {"consensus": "kept"}
+
+
+def test_measurements_table_computes_only_the_rows_the_page_shows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # On measurements the page shows alpha at the data's level and the ICCs; alpha on the
+    # nominal scale (exact matches of values, a tenth of a second on 1M distinct scores) is
+    # no longer computed only to be left out. The rows shown are those accord.agreement
+    # gives when named explicitly, to the last bit.
+    import importlib
+
+    from accord.report._context import Context
+
+    summary = importlib.import_module("accord.agreement.summary")
+
+    gen = np.random.default_rng(8)
+    truth = gen.normal(50.0, 10.0, 30)
+    wide = np.column_stack([truth + gen.normal(0.0, 2.0, 30) for _ in range(3)])
+    ratings = accord.Ratings.from_wide(wide, level="interval")
+    levels: list[str] = []
+    real = summary.mr.krippendorff_alpha
+
+    def counted(*args: object, **kwargs: object) -> object:
+        levels.append(str(kwargs.get("level")))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(summary.mr, "krippendorff_alpha", counted)
+    ctx = Context(ratings=ratings, frame=None, item="i", rater="r", label="y")
+    shown = ctx.agreement_table().coefficients
+    assert levels == ["interval"]
+    named = accord.agreement(ratings, coefficients=["krippendorff_alpha", "icc"]).coefficients
+    assert [c.weights for c in named if c.name == "krippendorff_alpha"] == [
+        "nominal",
+        "interval",
+    ]
+    kept = [c for c in named if not (c.name == "krippendorff_alpha" and c.weights == "nominal")]
+    assert [(c.name, c.weights, getattr(c, "form", None)) for c in shown] == [
+        (c.name, c.weights, getattr(c, "form", None)) for c in kept
+    ]
+    assert [c.statistic for c in shown] == [c.statistic for c in kept]
+    assert [c.standard_error for c in shown] == [c.standard_error for c in kept]
+
+
+@pytest.mark.parametrize("level", ["nominal", "interval"])
+def test_what_was_read_counts_the_ratings_per_item(level: str) -> None:
+    # Items a to d rated 3, 2, 2 and 1 times (by hand: 1 to 3, median of 3, 2, 2, 1 = 2),
+    # counted from the ratings themselves (no item x category table over the values).
+    frame = pd.DataFrame(
+        {
+            "i": list("aaabbccd"),
+            "r": ["x", "y", "z", "x", "y", "y", "z", "x"],
+            "y": [1.0, 2.0, 2.5, 3.0, 3.5, 1.0, 1.5, 2.0],
+        }
+    )
+    page = accord.report(frame, item="i", rater="r", label="y", level=level, progress=False)
+    assert "ratings per item</td><td>1 to 3 (median 2)</td>" in page.html

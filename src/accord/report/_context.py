@@ -12,7 +12,6 @@ from typing import Any
 import pandas as pd
 
 from .._methods import level_pct
-from .._verdict import shown_coefficients
 from ..data.ratings import Ratings, ReadReport
 from ._blocks import Section, fmt_ci
 
@@ -212,14 +211,16 @@ class Context:
         return self.ratings if self.in_memory else self.origin
 
     def agreement_table(self) -> Any:
-        """``accord.agreement`` on the ratings, computed once (for measurements: the ICC and
-        alpha at the data's level)."""
+        """``accord.agreement`` on the ratings, computed once: the library's default
+        coefficients, which are those the page shows (for measurements the ICCs and alpha at
+        the data's level, :func:`~accord._verdict.shown_coefficients`). Named explicitly,
+        they would bring alpha on the nominal scale too, a row the page leaves out (a tenth
+        of a second on 1M distinct scores)."""
         from ..agreement.inference import Inference
         from ..front.agreement import agreement
 
         sets = self.multi_label or bool(getattr(self.ratings, "multi_label", False))
-        wanted = shown_coefficients(self.level) if self.has_labels and not sets else None
-        chosen: dict[str, Any] = {"multi_label": True} if sets else {"coefficients": wanted}
+        chosen: dict[str, Any] = {"multi_label": True} if sets else {}
         if self.weights is not None:
             chosen["weights"] = self.weights
         return self.cached(

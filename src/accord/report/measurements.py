@@ -27,6 +27,7 @@ from .figures import ACCENT, INK, MUTED, SECOND, new_figure, report_style, to_sv
 __all__ = [
     "MARKERS",
     "binned",
+    "binned_counts",
     "bland_altman_plot",
     "bland_altman_svg",
     "concordance_plot",
@@ -54,6 +55,52 @@ def binned(result: BlandAltman, markers: int = MARKERS) -> bool:
     return result.n_pairs > markers
 
 
+def _edges(values: Any, log: bool) -> Any:
+    """:data:`BINS` bins over the range of ``values``: equal widths (the edges of
+    ``numpy.histogram2d``), or on a log axis equal ratios."""
+    lo, hi = float(values.min()), float(values.max())
+    if log:
+        return np.geomspace(lo, max(hi, lo * 1.01), BINS + 1)
+    if lo == hi:  # one value: a bin of width one around it, as numpy does
+        lo, hi = lo - 0.5, hi + 0.5
+    return np.linspace(lo, hi, BINS + 1)
+
+
+def _bin_of(values: Any, edges: Any, log: bool) -> Any:
+    """The bin of each value among ``edges`` (``0 .. BINS - 1``; the last holds its right
+    edge), as ``numpy.histogram2d`` bins them: the position computed, then moved by one bin
+    where rounding put it on the wrong side of an edge (numpy's ``histogram`` does the
+    same); a multiplication a value, not a search among the edges."""
+    at, lo, hi = values, edges[0], edges[-1]
+    if log:
+        at, lo, hi = np.log(at), np.log(lo), np.log(hi)
+    with np.errstate(over="ignore", divide="ignore"):
+        scale = BINS / (hi - lo)
+    if not 0.0 < scale < math.inf:  # a range beyond the floats' (or within one ulp): search
+        found = np.searchsorted(edges, values, side="right") - 1
+        return np.clip(found, 0, BINS - 1)
+    index = ((at - lo) * scale).astype(np.intp)
+    np.clip(index, 0, BINS - 1, out=index)
+    index -= values < edges[index]
+    index += (values >= edges[index + 1]) & (index < BINS - 1)
+    return index
+
+
+def binned_counts(x: Any, y: Any, *, log_y: bool = False) -> tuple[Any, Any, Any]:
+    """The points ``(x, y)`` counted in :data:`BINS` x :data:`BINS` bins over their range
+    (the y bins log-spaced with ``log_y``, for positive ``y``): the counts (x along the
+    first axis) and the edges, the counts those of ``numpy.histogram2d``.
+
+    >>> counts, xe, ye = binned_counts(np.array([0.0, 0.5, 1.0]), np.array([2.0, 2.0, 3.0]))
+    >>> int(counts.sum()), int(counts[0, 0]), int(counts[-1, -1]), float(xe[-1])
+    (3, 1, 1, 1.0)
+    """
+    xe, ye = _edges(x, False), _edges(y, log_y)
+    cells = _bin_of(x, xe, False) * BINS + _bin_of(y, ye, log_y)
+    counts = np.bincount(cells, minlength=BINS * BINS).reshape(BINS, BINS)
+    return counts, xe, ye
+
+
 def _points(ax: Any, x: Any, y: Any, *, markers: int, log_y: bool = False) -> None:
     """The points ``(x, y)``: a marker each, or beyond ``markers`` points a 2-D histogram of
     :data:`BINS` bins an axis (log-spaced on a log axis), shaded by the points in each bin,
@@ -65,13 +112,13 @@ def _points(ax: Any, x: Any, y: Any, *, markers: int, log_y: bool = False) -> No
     keep = np.isfinite(x) & np.isfinite(y)
     if log_y:
         keep &= y > 0
-    x, y = x[keep], y[keep]
+    if not keep.all():
+        x, y = x[keep], y[keep]
     if not x.size:
         return
-    ybins: Any = BINS
-    if log_y:
-        ybins = np.geomspace(y.min(), max(y.max(), y.min() * 1.01), BINS + 1)
-    ax.hist2d(x, y, bins=(BINS, ybins), cmap="Greys", cmin=1, rasterized=True)
+    counts, xe, ye = binned_counts(x, y, log_y=log_y)
+    shade = np.ma.masked_less(counts.T, 1)  # empty bins blank (matplotlib's hist2d cmin=1)
+    ax.pcolormesh(xe, ye, shade, cmap="Greys", rasterized=True)
 
 
 def _band(ax: Any, value: float, low: float, high: float, color: str, label: str) -> None:

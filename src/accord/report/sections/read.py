@@ -71,10 +71,8 @@ def _label_rows(ctx: Context) -> list[tuple[str, str]]:
             )
         ]
     ratings = ctx.ratings
-    if ratings is not None:
-        from ...agreement.raters import RatingTallies
-
-        per_item = ctx.cached("tallies", lambda: RatingTallies(ratings)).per_item
+    if ratings is not None:  # one count a rating (no item x category table over the values)
+        per_item = np.bincount(ratings.item_codes, minlength=ratings.n_items)
     else:
         per_item = ctx.consensus_result().counts.totals()
     rated = per_item[per_item > 0]
