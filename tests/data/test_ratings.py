@@ -337,3 +337,73 @@ def test_counts_whose_categories_are_not_finite_numbers_are_scaled_by_position(
     got = accord.krippendorff_alpha(counts, categories=(1.0, 2.0, top), level="interval")
     assert got.statistic == pytest.approx(peer, abs=1e-12)
     assert peer == pytest.approx(0.7083333, abs=1e-6)
+
+
+@pytest.mark.parametrize("level", ["interval", "ratio"])
+def test_float_scores_are_numbered_by_one_sort_as_by_the_hash(
+    level: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Float scores at the interval and ratio levels are numbered by one sort of the present
+    # values instead of a hash then a sort of the distinct ones: the same Ratings as the
+    # general path (forced here), with NaN and nulls missing, float32, whole numbers read
+    # as ints and the note on numbers that differ by float noise.
+    import pyarrow as pa
+
+    from accord.data import ratings as module
+
+    gen = np.random.default_rng(12)
+    scores = np.round(gen.uniform(0.0, 9.0, 400), 1)
+    scores[::37] = np.nan
+    cases = [
+        pa.array(scores),
+        pa.array(np.where(np.isnan(scores), None, scores), type=pa.float64()),
+        pa.chunked_array([pa.array(scores[:150]), pa.array(scores[150:])]),
+        pa.array(scores.astype(np.float32)),
+        pa.array(np.floor(scores)),
+        pa.array(np.r_[scores[:398], 0.1 + 0.2, 0.3]),
+    ]
+    items = np.repeat(np.arange(200), 2)
+    raters = np.tile(["a", "b"], 200)
+
+    real, numbered = module._float_labels, []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        out = real(*args, **kwargs)  # type: ignore[arg-type]
+        numbered.append(out is not None)
+        return out
+
+    monkeypatch.setattr(module, "_float_labels", counted)
+
+    def read(labels: object) -> accord.Ratings:
+        return accord.Ratings.from_arrays(items, raters, labels, level=level)
+
+    for labels in cases:
+        fast = read(labels)
+        with monkeypatch.context() as m:
+            m.setattr(module, "_float_labels", lambda *a, **k: None)
+            general = read(labels)
+        assert fast.categories == general.categories
+        assert [type(c) for c in fast.categories] == [type(c) for c in general.categories]
+        assert np.array_equal(fast.label_codes, general.label_codes)
+        assert np.array_equal(fast.item_codes, general.item_codes)
+        assert np.array_equal(fast.category_values, general.category_values)
+        assert fast.report == general.report
+    assert numbered == [True] * len(cases)  # the sort, not the general path, on each
+    # by hand: codes into the sorted distinct present values
+    r = read(pa.array(np.r_[[2.5, np.nan, 1.0, 2.5], np.full(396, 7.25)]))
+    assert r.categories[:3] == (1.0, 2.5, 7.25) and r.report.missing == 1
+    assert r.label_codes[:3].tolist() == [1, 0, 1]
+
+
+def test_float_scores_that_are_not_finite_are_named_by_row() -> None:
+    # The sort leaves infinite (and at the ratio level negative) scores to the general path,
+    # whose message names the first row.
+    import pyarrow as pa
+
+    items, raters = [1, 1, 2, 2], ["a", "b", "a", "b"]
+    with pytest.raises(accord.InvalidInputError, match=r"label inf at row 3 is not finite"):
+        accord.Ratings.from_arrays(items, raters, pa.array([1.0, 2.0, np.inf, 3.0]),
+                                   level="interval")  # fmt: skip
+    with pytest.raises(accord.InvalidInputError, match=r"at row 2 is negative"):
+        accord.Ratings.from_arrays(items, raters, pa.array([1.0, -2.0, 1.5, 3.0]),
+                                   level="ratio")  # fmt: skip

@@ -62,6 +62,7 @@ __all__ = [
     "order_line",
     "parses_as_number",
     "rows_in",
+    "sorted_numbers_domain",
     "spelling_notes",
     "typed_column",
     "typed_ids",
@@ -818,12 +819,25 @@ def _numeric_domain(raw: npt.NDArray[Any], where: _Where, *, level: Level, colum
             first,
         )
     remap, uniq = _sorted_domain(nums)
+    domain, values, notes = sorted_numbers_domain(uniq, column)
+    return remap, domain, values if numeric else None, "numeric", notes
+
+
+def sorted_numbers_domain(
+    uniq: FloatArray, column: str
+) -> tuple[tuple[Any, ...], FloatArray, tuple[str, ...]]:
+    """The domain of sorted distinct finite numbers ``uniq``: Python ints when every one is
+    a whole number (below 2**53, exact in int64), else floats (made in one call); their
+    values as float64; and the note on numbers that differ by float noise
+    (:func:`close_number_notes`).
+
+    >>> sorted_numbers_domain(np.array([1.0, 2.0]), "score")[0]
+    (1, 2)
+    """
     integral = _integral_floats(uniq)
-    # Python ints (whole numbers below 2**53: exact in int64) or floats, made in one call.
     domain: tuple[Any, ...] = tuple((uniq.astype(np.int64) if integral else uniq).tolist())
-    values = uniq.astype(np.float64) if numeric else None
     notes = () if integral else close_number_notes(uniq, column)
-    return remap, domain, values, "numeric", notes
+    return domain, uniq.astype(np.float64), notes
 
 
 def _text_labels_hint() -> str:

@@ -51,6 +51,7 @@ from .encoder import (
     n_distinct,
     order_line,
     rows_in,
+    sorted_numbers_domain,
 )
 from .frames import Declared, arrow_columns_of, declared_categories, frame_to_pandas
 from .label_sets import LabelSets, group_label_sets, split_label_column
@@ -1008,6 +1009,10 @@ def _encode_labels(
     of set-valued cells, so that messages name input rows."""
     import pyarrow as pa
 
+    if parents is None and categories is None and level in ("interval", "ratio"):
+        measured = _float_labels(column, level=level, column_name=column_name)
+        if measured is not None:
+            return measured
     idx, dictionary = dictionary_of(column)
     n_rows = len(column)
     del column
@@ -1034,6 +1039,36 @@ def _encode_labels(
     full = np.full(len(dictionary) + 1, -1, dtype=np.int64)
     full[present] = remap
     return full[idx], _Labels(domain, domain_values, order, notes)
+
+
+def _float_labels(
+    column: Any, *, level: Level, column_name: str
+) -> tuple[IntArray, _Labels] | None:
+    """A column of floats at the interval or ratio level, numbered by one sort of its
+    present values (null and NaN are missing) instead of a hash then a sort of the distinct
+    values: the codes and domain :func:`_encode_labels` gives, in half the time on scores
+    that are nearly all distinct. None (the general path, whose messages name the row)
+    for another type, when no value is present, or when one is infinite (or, at the ratio
+    level, negative)."""
+    import pyarrow as pa
+
+    kind = getattr(column, "type", None)
+    if kind is None or not pa.types.is_floating(kind):
+        return None
+    values = np.asarray(column.to_numpy(zero_copy_only=False), dtype=np.float64)  # null: NaN
+    present = ~np.isnan(values)
+    every = bool(present.all())
+    shown = values if every else values[present]
+    if shown.size == 0 or not np.isfinite(shown).all() or (level == "ratio" and (shown < 0).any()):
+        return None
+    uniq, inverse = np.unique(shown, return_inverse=True)
+    if every:
+        codes = inverse.astype(np.int64).reshape(-1)
+    else:
+        codes = np.full(values.size, -1, dtype=np.int64)
+        codes[present] = inverse.reshape(-1)
+    domain, domain_values, notes = sorted_numbers_domain(uniq, column_name)
+    return codes, _Labels(domain, domain_values, "numeric", notes)
 
 
 @dataclasses.dataclass(slots=True)
