@@ -21,9 +21,18 @@ import numpy.typing as npt
 from .._types import IntArray
 from ..data.encoder import n_distinct
 from ..stats.counts import ItemCategoryCounts
+from ..stats.pairs import PairCells, PairTables
 from ._blocks import LongPartial, code_pairs
 
-__all__ = ["BlockPlan", "Counts", "block_counts", "merge_counts", "pieces_of", "stacked"]
+__all__ = [
+    "BlockPlan",
+    "Counts",
+    "block_counts",
+    "merge_counts",
+    "merge_pairs",
+    "pieces_of",
+    "stacked",
+]
 
 _SHOW = 5
 
@@ -97,19 +106,22 @@ class Counts:
 
 def block_counts(
     pieces: list[npt.NDArray[Any]],
-    missing: tuple[int, IntArray],
+    missing: list[tuple[int, IntArray]],
     block: int,
     plan: BlockPlan,
     context: tuple[Any, tuple[Any, ...], tuple[str, ...]],
 ) -> Counts:
     """The counts of block ``block`` from its pieces of every partition; ``missing``: the
-    missing labels of one partition (counted with this block); ``context``: the rater decode
-    table, the categories and the statistics asked for."""
+    missing labels (how many, the first rows) of some partitions, counted with this block;
+    ``context``: the rater decode table, the categories and the statistics asked for."""
     raters, categories, statistics = context
+    rows = [r for _, r in missing]
+    lost = (sum(n for n, _ in missing), np.sort(np.concatenate(rows))[:_SHOW] if rows else
+            np.zeros(0, np.int64))  # fmt: skip
     key = np.sort(np.concatenate(pieces)) if pieces else np.zeros(0, plan.dtype)
     cell = key // plan.q
     if cell.size > 1 and bool((cell[1:] == cell[:-1]).any()):
-        return Counts((), None, *missing, repeated=True)
+        return Counts((), None, *lost, repeated=True)
     item, rater = (a.astype(np.int64) for a in np.divmod(cell, plan.n_raters))
     label = (key % plan.q).astype(np.int64)
     size = plan.size(block)
@@ -128,7 +140,7 @@ def block_counts(
     rated = None if "items" in statistics else n_distinct(item, size)
     stats = LongPartial(None, rater_counts, pairs, int(key.size), 0, None, rated)
     blocks = ((block * plan.width, counts),) if "items" in statistics else ()
-    return Counts(blocks, stats, *missing)
+    return Counts(blocks, stats, *lost)
 
 
 def merge_counts(a: Counts, b: Counts) -> Counts:
@@ -137,7 +149,46 @@ def merge_counts(a: Counts, b: Counts) -> Counts:
     missing = a.missing + b.missing
     if a.stats is None or b.stats is None:
         return Counts((), None, missing, rows, repeated=True)
-    return Counts(a.blocks + b.blocks, a.stats.merge(b.stats), missing, rows)
+    left, right = (dataclasses.replace(s, pair_tables=None) for s in (a.stats, b.stats))
+    stats = left.merge(right)
+    if a.stats.pair_tables is not None and b.stats.pair_tables is not None:
+        pairs = merge_pairs(a.stats.pair_tables, b.stats.pair_tables)
+        stats = dataclasses.replace(stats, pair_tables=pairs)
+    return Counts(a.blocks + b.blocks, stats, missing, rows)
+
+
+def merge_pairs(a: PairTables | PairCells, b: PairTables | PairCells) -> PairTables | PairCells:
+    """The rater-pair tables of two blocks (as their ``merge``). Filled cells, sorted in
+    each block, are numbered as one integer and merged by a stable sort of the two runs
+    (linear: no sort of the cells again).
+
+    >>> import accord
+    >>> r = accord.Ratings.from_wide([["y", "y", None], ["n", "n", "n"], ["y", "n", "n"]])
+    >>> parts = [PairCells.from_ratings(r.subset(r.item_codes == k)) for k in range(3)]
+    >>> merged = merge_pairs(merge_pairs(parts[0], parts[1]), parts[2])
+    >>> whole = PairCells.from_ratings(r)
+    >>> all(np.array_equal(getattr(merged, f), getattr(whole, f))
+    ...     for f in ("pairs", "pair", "x", "y", "count"))
+    True
+    """
+    n_r, q = len(a.raters), len(a.categories)
+    plain = not (isinstance(a, PairCells) and isinstance(b, PairCells))
+    if plain or len(b.raters) != n_r or n_r * n_r * q * q >= 1 << 62 or not b.count.size:
+        return a.merge(b)
+    if not a.count.size:
+        return b
+    cell = np.concatenate([(c.keys(n_r) * q + c.x) * q + c.y for c in (a, b)])
+    order = np.argsort(cell, kind="stable")
+    cell = cell[order]
+    start = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]])
+    count = np.add.reduceat(np.concatenate([a.count, b.count])[order], start)
+    rest, y = np.divmod(cell[start], q)
+    key, x = np.divmod(rest, q)
+    new = np.r_[True, key[1:] != key[:-1]]
+    first = key[new]
+    pairs = np.stack([first // n_r, first % n_r], axis=1).astype(np.int64)
+    pair = (np.cumsum(new) - 1).astype(np.int64)
+    return PairCells(pairs, pair, x, y, count.astype(np.int64), a.raters, a.categories)
 
 
 def stacked(counts: Counts, n_items: int, q: int) -> Any:

@@ -65,6 +65,19 @@ from .stream import require_unique
 __all__ = ["DaskRescan", "dask_scan", "dask_statistics"]
 
 _SHOW = 5
+#: Blocks of items the count exchanges the ratings into, at most (each partition sends a
+#: piece to each block: the tasks grow as partitions x blocks).
+_MAX_BLOCKS = 16
+
+
+def n_blocks(n_parts: int) -> int:
+    """Blocks of items of the count pass over ``n_parts`` partitions: one a partition, at
+    most :data:`_MAX_BLOCKS`.
+
+    >>> n_blocks(8), n_blocks(500)
+    (8, 16)
+    """
+    return min(n_parts, _MAX_BLOCKS)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -383,7 +396,7 @@ def _first_pass(
     only the distinct values of the whole frame come here, never a value a rating."""
     read = _Reader(scan.columns, na_values)
     return fold_kept(parts, read, _Distinct.merge, scheduler=scheduler, progress=scan.progress,
-                     phase=(0, 2 * len(parts)))  # fmt: skip
+                     phase=(0, len(parts) + n_blocks(len(parts))))  # fmt: skip
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -580,7 +593,7 @@ class _Pass:
         finds, has the codes shuffled by item with their rows (four int64 a rating), so
         that its ratings are resolved or named as the memory engine does."""
         plan = BlockPlan.of(n_items=int(decoded.items.size), n_raters=len(decoded.raters),
-                            q=len(decoded.categories), n_blocks=len(self.kept))  # fmt: skip
+                            q=len(decoded.categories), n_blocks=n_blocks(len(self.kept)))  # fmt: skip
         if len(self.kept) > 1 and plan is not None:
             total = self._count_blocks(scan, decoded, plan)
             if not total.repeated:
@@ -600,9 +613,10 @@ class _Pass:
         cut = self.encoded(_Pieces(plan), nout=2)
         context = dask.delayed((decoded.raters, decoded.categories, tuple(scan.statistics)),
                                traverse=False)  # fmt: skip
-        blocks = [([piece[1][b] for piece in cut], cut[b][0], b, context) for b in range(n_parts)]
+        n = plan.n_blocks
+        blocks = [([p[1][b] for p in cut], [p[0] for p in cut[b::n]], b, context) for b in range(n)]
         total = fold_partitions(blocks, _Block(plan), merge_counts, scheduler=self.scheduler,
-                                progress=self.progress, phase=(n_parts, 2 * n_parts))  # fmt: skip
+                                progress=self.progress, phase=(n_parts, n_parts + n))  # fmt: skip
         return cast(Counts, total)  # (a scan has two partitions at least here: never None)
 
     def _count_shuffled(self, scan: Scan, decoded: Decoded) -> _Partial:
@@ -613,7 +627,7 @@ class _Pass:
             dd: Any = require("dask.dataframe", "dask")
             meta = pd.DataFrame({name: np.zeros(0, np.int64) for name in ("i", "r", "c", "row")})
             frame = dd.from_delayed(self.encoded(_encoded_frame), meta=meta, verify_meta=False)
-            codes = frame.shuffle(on="i", npartitions=n_parts).to_delayed()
+            codes = frame.shuffle(on="i", npartitions=n_blocks(n_parts)).to_delayed()
         else:
             codes = self.encoded(_encode)
         # One node, not walked per partition: continuous scores make a million categories.
@@ -706,10 +720,10 @@ class DaskRescan:
         shared = dask.delayed(context, traverse=False)  # sent once, not with every part
         p = self.passes
         parts = [(local, p.tables[k], shared) for k, local in enumerate(p.kept)]
-        n = len(parts)
+        n = len(parts) + n_blocks(len(parts))
         return fold_partitions(
             parts, _Rescanned(fn), merge, scheduler=p.scheduler, progress=p.progress,
-            phase=(2 * n, 3 * n),
+            phase=(n, n + len(parts)),
         )  # fmt: skip
 
 
