@@ -172,8 +172,9 @@ def merge_pairs(a: PairTables | PairCells, b: PairTables | PairCells) -> PairTab
     True
     """
     n_r, q = len(a.raters), len(a.categories)
-    plain = not (isinstance(a, PairCells) and isinstance(b, PairCells))
-    if plain or len(b.raters) != n_r or n_r * n_r * q * q >= 1 << 62 or not b.count.size:
+    if not (isinstance(a, PairCells) and isinstance(b, PairCells)):
+        return a.merge(b)
+    if len(b.raters) != n_r or n_r * n_r * q * q >= 1 << 62 or not b.count.size:
         return a.merge(b)
     if not a.count.size:
         return b

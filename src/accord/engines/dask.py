@@ -592,8 +592,9 @@ class _Pass:
         blocks' counts merged pairwise. Only a repeated (item, rater) pair, which a block
         finds, has the codes shuffled by item with their rows (four int64 a rating), so
         that its ratings are resolved or named as the memory engine does."""
+        blocks = n_blocks(len(self.kept))
         plan = BlockPlan.of(n_items=int(decoded.items.size), n_raters=len(decoded.raters),
-                            q=len(decoded.categories), n_blocks=n_blocks(len(self.kept)))  # fmt: skip
+                            q=len(decoded.categories), n_blocks=blocks)  # fmt: skip
         if len(self.kept) > 1 and plan is not None:
             total = self._count_blocks(scan, decoded, plan)
             if not total.repeated:
