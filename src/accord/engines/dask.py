@@ -3,18 +3,23 @@
 Each partition is read once. Two passes over the partitions:
 
 1. each partition is read and dictionary-encoded on its own (``pyarrow``, as every engine
-   encodes a column: one hash per value, no Python object per value). Its codes stay where
-   they were computed (on the workers of a ``distributed.Client``, in this process with the
-   local schedulers); only its length and its distinct items, raters and labels, in order
-   of first appearance, come back. Concatenated in partition order they give the
-   dictionaries the memory engine builds (first appearance over the whole frame) and the
-   label domain; one hash of the distinct values gives each partition its tables from its
-   own codes to the global ones;
-2. each partition's codes are read through its tables (a gather), shuffled by item so that
-   every rating of an item lands in one partition (pairs and repeated (item, rater) pairs
-   are found within items), each partition is counted, and the partial statistics are
-   merged pairwise in a tree. A method that reads the ratings again
-   (:class:`DaskRescan`) starts from the same kept codes.
+   encodes a column: one hash per value, no Python object per value). Its codes and its
+   dictionaries stay where they were computed (on the workers of a ``distributed.Client``,
+   in this process with the local schedulers). Its distinct items, raters and labels, in
+   order of first appearance, are merged pairwise in a tree where they are (the values of
+   the right one looked up among those of the left one), so that only the distinct values
+   of the whole frame reach the client: in partition order they are the dictionaries the
+   memory engine builds (first appearance over the whole frame) and the label domain. Sent
+   back once, they give each partition, where its codes are, its tables from its own codes
+   to the global ones;
+2. each partition's labelled ratings, read through its tables, are packed into one integer
+   each (four bytes while that fits) and split by block of item codes
+   (:mod:`~accord.engines._item_blocks`); each block gathers its pieces from every
+   partition, so it holds every rating of its items: it counts its items, its raters and
+   its rater pairs and finds a repeated (item, rater) pair. The blocks' counts are merged
+   pairwise in a tree. Only when a pair is repeated are the codes shuffled by item with
+   their rows, to be resolved or named as the memory engine does. A method that reads the
+   ratings again (:class:`DaskRescan`) starts from the same kept codes.
 
 With a scheduler given by its address (a client opened for each call, so nothing outlives
 a call) each pass reads the partitions again.
@@ -270,8 +275,9 @@ def dask_statistics(
         into several files, or pass a dask DataFrame, e.g. ``dd.read_parquet(path,
         split_row_groups=True)``, for more partitions).
     progress : callable, optional
-        ``progress(partitions_done, partitions_total)`` as each partition of each pass is
-        done (two passes; a method that reads the ratings again adds a third). With a
+        ``progress(done, total)`` as each partition of the first pass and each block of
+        items of the second is done (one block a partition, at most 16; a method that reads
+        the ratings again adds a pass over the partitions). With a
         ``distributed.Client`` the partitions are reported as their futures complete; with
         the local schedulers, through a ``dask.diagnostics.Callback``.
     na_values, labels_as
@@ -291,12 +297,15 @@ def dask_statistics(
     Notes
     -----
     Each partition is read once: pass 1 encodes it with its own dictionaries and keeps the
-    codes (three int32 per rating) where they were computed, moving only its distinct
-    values to the client; later passes read the codes through small per-partition tables
+    codes (three int32 per rating) where they were computed; the partitions' distinct
+    values are merged where they are, and only those of the whole frame reach the client.
+    Later passes read the codes through per-partition tables computed where the codes are
     (a scheduler given by address opens a client per call, so there each pass reads the
-    partitions again). Pass 2 shuffles the codes (four int64 per rating) by item, so that
-    each item's ratings are counted together: pairs are formed within items and repeats are
-    found within (item, rater). Partial item counts are sparse until the end, so a
+    partitions again). Pass 2 sends each labelled rating, packed into one integer (four
+    bytes while item, rater and label fit in 32 bits), to the block of items it belongs to
+    (one block a partition, at most 16), and each block counts its items, raters and rater
+    pairs; only a repeated (item, rater) pair makes the codes move again, shuffled by item
+    with their rows (four int64 a rating). Item counts are sparse until the end, so a
     partition never holds an items x categories dense array.
 
     References
@@ -532,9 +541,10 @@ def _kept_tables(kept: list[Any], whole: _Globals, scheduler: Any) -> list[Any]:
     return [dask.delayed(t, traverse=False) for t in compute(scheduler, *tables)]
 
 
-def _missing_of(local: _Local, offset: int, tables: _Tables) -> tuple[int, IntArray]:
-    """A partition's missing labels: how many, and the first rows."""
-    miss = np.flatnonzero(tables.labels[local.label] < 0)
+def _missing_of(label: IntArray, offset: int) -> tuple[int, IntArray]:
+    """A partition's missing labels (``label``: its domain codes, -1 missing): how many,
+    and the first rows."""
+    miss = np.flatnonzero(label < 0)
     return int(miss.size), (offset + miss[:_SHOW]).astype(np.int64)
 
 
@@ -552,7 +562,7 @@ class _Pieces:
         keep = np.flatnonzero(c >= 0)
         pieces = pieces_of(tables.items[local.item[keep]], tables.raters[local.rater[keep]],
                            c[keep], self.plan)  # fmt: skip
-        return _missing_of(local, offset, tables), pieces
+        return _missing_of(c, offset), pieces
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
