@@ -31,6 +31,7 @@ __all__ = [
     "expected_counts",
     "fit_em",
     "iterate",
+    "largest_move",
     "log_emission",
     "majority_posteriors",
     "normalised",
@@ -433,6 +434,20 @@ def fit_em(
     )
 
 
+def largest_move(after: FloatArray, before: FloatArray, rows: int = 1 << 16) -> float:
+    """``max |after - before|`` over two arrays of the same shape, ``rows`` rows at a time
+    (no temporary of their shape).
+
+    >>> largest_move(np.array([[0.5, 0.5], [0.9, 0.1]]), np.array([[0.4, 0.6], [0.9, 0.1]]))
+    0.09999999999999998
+    """
+    top = 0.0
+    for lo in range(0, after.shape[0], rows):
+        diff = after[lo : lo + rows] - before[lo : lo + rows]
+        top = max(top, float(np.max(np.abs(diff, out=diff), initial=0.0)))
+    return top
+
+
 MStep = Callable[[FloatArray, "Params | None"], Params]
 EStep = Callable[[Params], tuple[FloatArray, float]]
 
@@ -468,11 +483,11 @@ def iterate(
         params = m(posterior, params)
         before, (posterior, ll) = posterior, e(params)
         path.append(ll + _glad_log_prior(params, options))
-        if len(path) > 1 and abs(path[-1] - path[-2]) <= scale:
-            moved = float(np.max(np.abs(posterior - before), initial=0.0))
-            if moved <= step:
-                converged = True
-                break
+        settled = len(path) > 1 and abs(path[-1] - path[-2]) <= scale
+        if settled and largest_move(posterior, before) <= step:
+            converged = True
+            break
+        del before  # two arrays of posteriors during a step, not three
     if not converged and warn:
         warnings.warn(
             f"{model}: EM stopped at max_iter={options.max_iter} before the log-likelihood "
