@@ -247,11 +247,13 @@ class _Encoder:
         """Codes of the kept ratings of a batch (int64): item, rater, domain label, and their
         positions in the batch."""
         item, rater, raw, miss = self.encode(row0, batch)
-        keep = np.ones(item.size, dtype=bool)
+        label = remap[np.maximum(raw, 0)]  # a null (-1) is among ``miss``
+        keep = label >= 0
         keep[miss] = False
-        keep &= remap[np.maximum(raw, 0)] >= 0
+        if keep.all():  # nothing left out: no gathers
+            return item, rater, label, np.arange(item.size)
         at = np.flatnonzero(keep)
-        return item[at], rater[at], remap[raw[at]], at
+        return item[at], rater[at], label[at], at
 
     def _new_labels(self, known: int) -> None:
         """Flag new labels that are missing values, and check new labels early against the

@@ -77,8 +77,19 @@ def item_part(
     ctx: ItemSums, item: IntArray, rater: IntArray, label: IntArray
 ) -> tuple[IntArray, FloatArray] | None:
     """The sums of one part's ratings over its items: (items (m,), sums (m, k))."""
-    values = ctx.table[:, np.asarray(rater) * ctx.q + np.asarray(label)]
-    keys, sums = _by_item(np.asarray(item), values)
+    cell = np.asarray(rater) * ctx.q + np.asarray(label)
+    item = np.asarray(item)
+    lo, hi = (int(item.min()), int(item.max()) + 1) if item.size else (0, 0)
+    if ctx.sink is not None and hi - lo <= 2 * item.size:
+        # items that span a short range (a slice of items in code order, or rows of nearby
+        # items): summed over the range, into a slice of the sink; a column at a time (a
+        # gather from one row of the table, one bincount), no array of shape (k, m)
+        sink, local = ctx.sink[lo:hi], item - lo
+        for j in range(ctx.table.shape[0]):
+            weights = ctx.table[j].take(cell)
+            sink[:, j] += np.bincount(local, weights=weights, minlength=hi - lo)
+        return None
+    keys, sums = _by_item(item, ctx.table.take(cell, axis=1))
     if ctx.sink is not None:
         ctx.sink[keys] += sums
         return None
@@ -136,7 +147,7 @@ def cell_part(ctx: CellSums, item: IntArray, rater: IntArray, label: IntArray) -
     size, k = ctx.n_raters * ctx.q, ctx.posterior.shape[1]
     extra = 0 if ctx.gold is None else ctx.q
     out = np.empty((size, k + extra + 1))
-    out[:, :k] = _grouped(cell, ctx.posterior[item].T, size)
+    out[:, :k] = _grouped(cell, ctx.posterior.take(item, axis=0).T, size)
     if ctx.gold is not None:
         truth = ctx.gold[item]
         known = truth >= 0
