@@ -1107,10 +1107,11 @@ def _bucketed(
     k = max(1, math.ceil((rows - read.missing) * BUCKET_BYTES_PER_RATING / memory_limit))
     k = min(k, n_items)
     bounds = np.linspace(0, n_items, k + 1).round().astype(np.int64)
-    # With no statistic asked for (the ICC reads the scores again), only what the read
-    # report needs is counted: nothing by category.
+    # Only what is asked for is counted, and what the read report needs (the items rated,
+    # the ratings per rater): no item x category counts unless the items or the patterns
+    # (which they stand in for) are asked for, since they take q integers an item.
     wanted = (
-        *(("items",) if scan.statistics else ()),
+        *(("items",) if {"items", "patterns"} & set(scan.statistics) else ()),
         *(("raters",) if "raters" in scan.statistics else ()),
         *(("pairs",) if "pairs" in scan.statistics else ()),
     )
