@@ -1127,6 +1127,7 @@ def _bucketed(
             it, rt, lb, rw = (np.concatenate(x) for x in zip(*parts, strict=True))
         else:
             it = rt = lb = rw = np.zeros(0, dtype=np.int64)
+        del parts  # the range's ratings held once, not twice, while they are counted
         part = long_partial(
             it,
             rt,
@@ -1140,6 +1141,7 @@ def _bucketed(
             sparse=sparse,
             report=True,
         )
+        del it, rt, lb, rw  # not held while the next range is read
         if part.duplicates is not None:
             info = part.duplicates
             shifted = type(info)(

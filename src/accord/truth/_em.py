@@ -22,6 +22,7 @@ from ._design import Design
 
 __all__ = [
     "FLOOR",
+    "ROWS",
     "Fit",
     "ModelName",
     "Options",
@@ -41,6 +42,9 @@ __all__ = [
 ]
 
 ModelName = Literal["dawid-skene", "one-coin", "mace", "glad"]
+
+#: Items per block where a step over items is taken a block at a time.
+ROWS = 1 << 16
 
 #: Floor on an expected count (and on a one-coin error rate) that keeps ``log E`` finite;
 #: crowd-kit's DawidSkene clips its counts at the same 1e-10.
@@ -201,20 +205,21 @@ def log_emission(params: Params) -> FloatArray:
 
 def normalised(logits: FloatArray, gold: Any) -> tuple[FloatArray, float]:
     """The posteriors of unnormalised log posteriors (n_items, q), gold clamped, and the
-    log-likelihood. The logits are normalised in place: one array of shape (n_items, q)
-    and a few passes over it."""
+    log-likelihood. The logits are normalised in place, :data:`ROWS` items at a time: no
+    temporary of more than a block's items."""
     known = np.flatnonzero(gold >= 0)
     ll_gold = float(logits[known, gold[known]].sum())
-    top = _row_max(logits)
-    np.subtract(logits, top, out=logits)
-    np.exp(logits, out=logits)
-    total = _row_sum(logits)
-    np.divide(logits, total, out=logits)
-    free = np.ones(gold.size, dtype=bool)
-    free[known] = False
-    norm = top[:, 0] + np.log(total[:, 0])
-    ll = float(norm[free].sum()) + ll_gold if known.size else float(norm.sum())
-    return _clamp(logits, gold), ll
+    ll = 0.0
+    for lo in range(0, logits.shape[0], ROWS):
+        block = logits[lo : lo + ROWS]
+        top = _row_max(block)
+        np.subtract(block, top, out=block)
+        np.exp(block, out=block)
+        total = _row_sum(block)
+        np.divide(block, total, out=block)
+        norm = top[:, 0] + np.log(total[:, 0])
+        ll += float(norm[gold[lo : lo + ROWS] < 0].sum()) if known.size else float(norm.sum())
+    return _clamp(logits, gold), ll + ll_gold if known.size else ll
 
 
 # ----------------------------------------------------------------------- M steps

@@ -11,9 +11,10 @@ import numpy as np
 
 from .._types import FloatArray
 from ._design import Design
-from ._em import Fit, ModelName, Options, Params, e_step, expected_counts, fit_em
+from ._em import ROWS, Fit, ModelName, Options, Params, e_step, expected_counts, fit_em
 
 __all__ = [
+    "ROWS",
     "Replicates",
     "bootstrap",
     "bootstrap_loop",
@@ -28,9 +29,6 @@ __all__ = [
     "rater_quality",
     "spammer_score",
 ]
-
-#: Items per block where a sum over items is taken a block at a time.
-ROWS = 1 << 16
 
 
 def entropy_bits(p: FloatArray, axis: int = -1) -> FloatArray:
