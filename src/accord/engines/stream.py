@@ -47,7 +47,16 @@ from ._blocks import (
     long_partial,
     use_sparse,
 )
-from ._mapreduce import CAPABILITIES, READAHEAD, MapFn, Merge, Progress, ahead, batches
+from ._mapreduce import (
+    CAPABILITIES,
+    READAHEAD,
+    MapFn,
+    Merge,
+    Progress,
+    ahead,
+    batches,
+    release_freed_memory,
+)
 from ._matrix import CodeMatrix, MatrixModes
 from ._options import Scan, ScanOptions, check_choice, check_read
 from ._pages import small_pages
@@ -534,6 +543,9 @@ def stream_scan(
             enc.notes,
             order or enc.order,
         )
+    # The matrix is read.matrix while it holds the ratings; past the limit, the codes it
+    # kept until then are let go here, not held through the passes over ranges of items.
+    del matrix
     announce(scan.progress, "counting ratings")
     wanted = tuple(scan.statistics)
     if read.matrix is not None:
@@ -572,6 +584,8 @@ def stream_scan(
         # Every kept rating is in the matrix: a second pass reads it, not the files.
         read.matrix,
     )
+    if read.matrix is None:
+        release_freed_memory()  # the ratings of the passes over ranges of items
     return stats, rescan
 
 
@@ -1100,6 +1114,7 @@ def _bucketed(
     batch_size: int,
 ) -> _Counted:
     """Statistics from passes over ranges of items (when the code matrix does not fit)."""
+    release_freed_memory()  # the codes the first read kept while they fitted
     n_items = enc.items.size
     rows, total, progress = read.rows, read.total, scan.progress
     columns, raters_decode, domain = list(scan.columns), decoded.raters, decoded.categories
