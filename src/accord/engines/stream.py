@@ -528,8 +528,8 @@ def stream_scan(
         matrix = CodeMatrix(memory_limit, dataclasses.replace(modes, storage="matrix"))
         read, remap, decoded = _set_rows(dataset, enc, scan, batch_size, matrix, files)
     else:
-        matrix = CodeMatrix(memory_limit, modes)
-        read = _first_pass(dataset, enc, scan, batch_size, matrix, total)
+        # no name kept for the matrix: past the limit, the codes it kept until then go
+        read = _first_pass(dataset, enc, scan, batch_size, CodeMatrix(memory_limit, modes), total)
         check_read(read.rows, read.missing, files[0], scan.label)
         remap, domain = enc.domain()
         if read.matrix is not None:
@@ -543,9 +543,6 @@ def stream_scan(
             enc.notes,
             order or enc.order,
         )
-    # The matrix is read.matrix while it holds the ratings; past the limit, the codes it
-    # kept until then are let go here, not held through the passes over ranges of items.
-    del matrix
     announce(scan.progress, "counting ratings")
     wanted = tuple(scan.statistics)
     if read.matrix is not None:
@@ -584,8 +581,6 @@ def stream_scan(
         # Every kept rating is in the matrix: a second pass reads it, not the files.
         read.matrix,
     )
-    if read.matrix is None:
-        release_freed_memory()  # the ratings of the passes over ranges of items
     return stats, rescan
 
 
@@ -1177,6 +1172,7 @@ def _bucketed(
     elif "items" in wanted:
         item_counts = np.concatenate(blocks)
     assert result.rater_counts is not None
+    release_freed_memory()  # the ranges' ratings
     return _Counted(
         item_counts,
         result.rater_counts,
