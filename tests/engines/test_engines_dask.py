@@ -308,3 +308,101 @@ def test_a_repeat_over_two_partitions_names_both_rows(tmp_path: Path) -> None:
     with pytest.raises(DuplicateRatingError, match=r"i0.*a") as caught:
         dask_statistics(paths, **COLS, scheduler="synchronous", statistics=("items", "raters"))
     assert "part-0.csv" in str(caught.value) and "part-2.csv" in str(caught.value)
+
+
+# ------------------------------------------- distinct values merged, ratings by item blocks
+
+
+def _many_raters(n_items: int = 600, per_item: int = 5, n_raters: int = 2000, seed: int = 8):
+    """Text ids, rows shuffled, a few missing labels; with 2,000 raters the rater pairs' tables
+    are held as their filled cells (about 1,550 raters met: more than 20M cells dense)."""
+    rng = np.random.default_rng(seed)
+    item = np.repeat(np.arange(n_items), per_item)
+    rater = np.concatenate([rng.choice(n_raters, per_item, replace=False) for _ in range(n_items)])
+    label = rng.choice(["a", "b", "c", "d", "e"], item.size).astype(object)
+    label[rng.random(item.size) < 0.05] = None
+    frame = pd.DataFrame(
+        {"item": [f"i{i:04x}" for i in item], "rater": [f"r{r}" for r in rater], "label": label}
+    )
+    return frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+
+
+@pytest.mark.parametrize(("n_items", "npartitions"), [(600, 2), (600, 5), (600, 40), (12, 20)])
+def test_rater_pair_tables_of_item_blocks_equal_memory(n_items: int, npartitions: int) -> None:
+    # Each block of items counts its rater pairs; the blocks' tables (filled cells with
+    # 600 items) are merged. More partitions than blocks (40: 16 blocks), more blocks than
+    # items (12 items, 16 blocks: some empty). Reference: the memory engine's tables.
+    from accord.stats.pairs import PairCells, pair_statistic
+
+    dd = pytest.importorskip("dask.dataframe")
+    frame = _many_raters(n_items=n_items)
+    memory = accord.Ratings.from_long(frame, **COLS, missing="omit")
+    stats = dask_statistics(dd.from_pandas(frame, npartitions=npartitions), **COLS,
+                            missing="omit", scheduler="synchronous")  # fmt: skip
+    expected = pair_statistic(memory)
+    assert isinstance(expected, PairCells) == (n_items == 600)
+    assert type(stats.pair_tables) is type(expected)
+    if isinstance(expected, PairCells):
+        for field in ("pairs", "pair", "x", "y", "count"):
+            assert np.array_equal(getattr(stats.pair_tables, field), getattr(expected, field))
+    else:
+        assert stats.pair_tables.equals(expected)
+    assert list(stats.items) == list(memory.items) and list(stats.raters) == list(memory.raters)
+    assert stats.item_counts.equals(ItemCategoryCounts.from_ratings(memory))
+    assert stats.rater_counts.equals(RaterCategoryCounts.from_ratings(memory))
+    assert dataclasses.replace(stats.report, source=None) == dataclasses.replace(
+        memory.report, source=None
+    )
+
+
+def test_the_first_pass_brings_each_distinct_value_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The partitions' distinct values are merged in a tree where they were found: what the
+    # first pass returns holds each item once (not once per partition holding it), in the
+    # order of first appearance over the frame, with each label's first row.
+    from accord.engines import dask as engine
+
+    dd = pytest.importorskip("dask.dataframe")
+    frame = _many_raters(n_items=60)
+    merged: list[Any] = []
+    first_pass = engine._first_pass
+
+    def kept(*args: Any) -> Any:
+        out = first_pass(*args)
+        merged.append(out[1])
+        return out
+
+    monkeypatch.setattr(engine, "_first_pass", kept)
+    dask_statistics(dd.from_pandas(frame, npartitions=6), **COLS, missing="omit",
+                    scheduler="synchronous")  # fmt: skip
+    (found,) = merged
+    assert found.items.to_pylist() == list(pd.unique(frame["item"]))
+    assert found.raters.to_pylist() == list(pd.unique(frame["rater"]))
+    labels = frame["label"].dropna()
+    assert found.labels.to_pylist() == list(pd.unique(labels))
+    assert found.label_first.tolist() == [
+        int(labels.index[labels == v][0]) for v in pd.unique(labels)
+    ]
+    assert sum(found.lengths) == len(frame) and len(found.lengths) == 6
+
+
+def test_block_plan_packs_four_bytes_when_it_fits_else_eight() -> None:
+    from accord.engines._item_blocks import BlockPlan, pieces_of
+
+    assert BlockPlan.of(n_items=10**6, n_raters=2000, q=5, n_blocks=8).dtype == np.uint32
+    wide = BlockPlan.of(n_items=10**6, n_raters=10**4, q=5, n_blocks=2)
+    assert wide is not None and wide.dtype == np.int64
+    assert BlockPlan.of(n_items=10**9, n_raters=10**6, q=10**5, n_blocks=1) is None
+    rng = np.random.default_rng(1)
+    item, rater, label = (
+        rng.integers(0, 10**6, 50),
+        rng.integers(0, 10**4, 50),
+        rng.integers(0, 5, 50),
+    )
+    pieces = pieces_of(item, rater, label, wide)
+    got = set()
+    for b, piece in enumerate(pieces):  # each packed rating read back by hand
+        for key in piece.tolist():
+            cell, c = divmod(key, 5)
+            i, r = divmod(cell, 10**4)
+            got.add((b * wide.width + i, r, c))
+    assert got == set(zip(item.tolist(), rater.tolist(), label.tolist(), strict=True))

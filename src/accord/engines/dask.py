@@ -3,18 +3,23 @@
 Each partition is read once. Two passes over the partitions:
 
 1. each partition is read and dictionary-encoded on its own (``pyarrow``, as every engine
-   encodes a column: one hash per value, no Python object per value). Its codes stay where
-   they were computed (on the workers of a ``distributed.Client``, in this process with the
-   local schedulers); only its length and its distinct items, raters and labels, in order
-   of first appearance, come back. Concatenated in partition order they give the
-   dictionaries the memory engine builds (first appearance over the whole frame) and the
-   label domain; one hash of the distinct values gives each partition its tables from its
-   own codes to the global ones;
-2. each partition's codes are read through its tables (a gather), shuffled by item so that
-   every rating of an item lands in one partition (pairs and repeated (item, rater) pairs
-   are found within items), each partition is counted, and the partial statistics are
-   merged pairwise in a tree. A method that reads the ratings again
-   (:class:`DaskRescan`) starts from the same kept codes.
+   encodes a column: one hash per value, no Python object per value). Its codes and its
+   dictionaries stay where they were computed (on the workers of a ``distributed.Client``,
+   in this process with the local schedulers). Its distinct items, raters and labels, in
+   order of first appearance, are merged pairwise in a tree where they are (the values of
+   the right one looked up among those of the left one), so that only the distinct values
+   of the whole frame reach the client: in partition order they are the dictionaries the
+   memory engine builds (first appearance over the whole frame) and the label domain. Sent
+   back once, they give each partition, where its codes are, its tables from its own codes
+   to the global ones;
+2. each partition's labelled ratings, read through its tables, are packed into one integer
+   each (four bytes while that fits) and split by block of item codes
+   (:mod:`~accord.engines._item_blocks`); each block gathers its pieces from every
+   partition, so it holds every rating of its items: it counts its items, its raters and
+   its rater pairs and finds a repeated (item, rater) pair. The blocks' counts are merged
+   pairwise in a tree. Only when a pair is repeated are the codes shuffled by item with
+   their rows, to be resolved or named as the memory engine does. A method that reads the
+   ratings again (:class:`DaskRescan`) starts from the same kept codes.
 
 With a scheduler given by its address (a client opened for each call, so nothing outlives
 a call) each pass reads the partitions again.
@@ -44,13 +49,15 @@ from ._blocks import (
     LongPartial,
     RatingStatistics,
     assemble,
-    code_pairs,
     long_partial,
 )
+from ._item_blocks import BlockPlan, Counts, block_counts, merge_counts, pieces_of, stacked
 from ._mapreduce import (
     MapFn,
     Merge,
     Progress,
+    _client_of,
+    compute,
     partition_files,
     partitions_of,
 )
@@ -63,28 +70,59 @@ from .stream import require_unique
 __all__ = ["DaskRescan", "dask_scan", "dask_statistics"]
 
 _SHOW = 5
+#: Blocks of items the count exchanges the ratings into, at most (each partition sends a
+#: piece to each block: the tasks grow as partitions x blocks).
+_MAX_BLOCKS = 16
+
+
+def n_blocks(n_parts: int) -> int:
+    """Blocks of items of the count pass over ``n_parts`` partitions: one a partition, at
+    most :data:`_MAX_BLOCKS`.
+
+    >>> n_blocks(8), n_blocks(500)
+    (8, 16)
+    """
+    return min(n_parts, _MAX_BLOCKS)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class _Local:
-    """A partition's codes into its own dictionaries (-1 for a null): what the passes after
-    the first start from."""
+    """A partition's codes into its own dictionaries (-1 for a null), and those dictionaries
+    (pyarrow): what the passes after the first start from."""
 
     item: npt.NDArray[np.int32]
     rater: npt.NDArray[np.int32]
     label: npt.NDArray[np.int32]
+    items: Any
+    raters: Any
+    labels: Any
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class _Distinct:
-    """What pass 1 learns from one partition (its distinct values as pyarrow arrays)."""
+    """What pass 1 learns from one partition or from consecutive partitions merged: their
+    lengths, their distinct values (pyarrow) in order of first appearance, the row of each
+    label's first appearance and the (column, rows) of the first missing ids (rows counted
+    from the first of these partitions)."""
 
-    rows: int
+    lengths: tuple[int, ...]
     items: Any
     raters: Any
     labels: Any
-    label_first: IntArray  # position in the partition of each label's first appearance
-    null_ids: tuple[tuple[str, IntArray], ...]  # (column, positions) of missing ids
+    label_first: IntArray
+    null_ids: tuple[tuple[str, IntArray], ...]
+
+    def merge(self, other: _Distinct) -> _Distinct:
+        """The partitions of ``self`` followed by those of ``other``: the distinct values
+        of both, numbered by first appearance (a look-up of the distinct values alone)."""
+        rows = sum(self.lengths)
+        _, items = _union(self.items, other.items)
+        _, raters = _union(self.raters, other.raters)
+        new, labels = _union(self.labels, other.labels)
+        first = np.r_[self.label_first, other.label_first[new] + rows]
+        nulls = self.null_ids or tuple((c, p + rows) for c, p in other.null_ids)
+        return _Distinct(self.lengths + other.lengths, items, raters, labels,
+                         first.astype(np.int64), nulls)  # fmt: skip
 
 
 def _column(part: Any, name: str) -> Any:
@@ -109,15 +147,8 @@ def _read(
         codes.append(idx)
         uniques.append(dictionary)
     idx, labels = dictionary_of(_column(part, label))
-    local = _Local(codes[0], codes[1], idx)
-    found = _Distinct(
-        rows=len(idx),
-        items=uniques[0],
-        raters=uniques[1],
-        labels=labels,
-        label_first=_firsts(idx),
-        null_ids=tuple(nulls),
-    )
+    local = _Local(codes[0], codes[1], idx, uniques[0], uniques[1], labels)
+    found = _Distinct((len(idx),), uniques[0], uniques[1], labels, _firsts(idx), tuple(nulls))
     return local, found
 
 
@@ -162,14 +193,6 @@ class _Partial:
     stats: LongPartial
     missing: int
     missing_rows: IntArray
-    #: (item, rater) cells of the labelled ratings when the partitions are counted
-    #: unshuffled: a sparse (n_items, n_raters) int32 array, each rating adding
-    #: ``_ONE + label + 1`` to its cell (capped at ``2 * _ONE``: a repeat).
-    cells: Any = None
-
-
-#: A rating's share of its cell's count in :attr:`_Partial.cells` (labels below it).
-_ONE = 1 << 24
 
 
 def _count(
@@ -208,35 +231,7 @@ def _merge(a: _Partial, b: _Partial) -> _Partial:
         a.stats.merge(b.stats),
         a.missing + b.missing,
         np.sort(np.r_[a.missing_rows, b.missing_rows])[:_SHOW],
-        None if a.cells is None or b.cells is None else _capped(a.cells + b.cells),
     )
-
-
-def _capped(cells: Any) -> Any:
-    """Cells holding a repeat set to ``2 * _ONE``: that they hold one is all that is read
-    from them then, and two capped arrays add without overflow."""
-    np.minimum(cells.data, 2 * _ONE, out=cells.data)
-    return cells
-
-
-def _cells(codes: dict[str, IntArray], n_items: int, n_raters: int) -> Any:
-    """The (item, rater) cells of a partition's labelled ratings (see :class:`_Partial`)."""
-    from scipy import sparse
-
-    c = np.asarray(codes["c"])
-    keep = c >= 0
-    item, rater = np.asarray(codes["i"])[keep], np.asarray(codes["r"])[keep]
-    value = (c[keep] + (_ONE + 1)).astype(np.int32)
-    cells = sparse.csr_array((value, (item, rater)), shape=(n_items, max(n_raters, 1)))
-    return _capped(cells)
-
-
-def _cell_pairs(cells: Any, decoded: Decoded) -> Any:
-    """The rater-pair tables of cells holding one rating each."""
-    item = np.repeat(np.arange(cells.shape[0], dtype=np.int64), np.diff(cells.indptr))
-    label = cells.data.astype(np.int64) - (_ONE + 1)
-    return code_pairs(item, cells.indices.astype(np.int64), label, decoded.raters,
-                      decoded.categories, int(decoded.items.size))  # fmt: skip
 
 
 def dask_statistics(
@@ -280,8 +275,9 @@ def dask_statistics(
         into several files, or pass a dask DataFrame, e.g. ``dd.read_parquet(path,
         split_row_groups=True)``, for more partitions).
     progress : callable, optional
-        ``progress(partitions_done, partitions_total)`` as each partition of each pass is
-        done (two passes; a method that reads the ratings again adds a third). With a
+        ``progress(done, total)`` as each partition of the first pass and each block of
+        items of the second is done (one block a partition, at most 16; a method that reads
+        the ratings again adds a pass over the partitions). With a
         ``distributed.Client`` the partitions are reported as their futures complete; with
         the local schedulers, through a ``dask.diagnostics.Callback``.
     na_values, labels_as
@@ -301,12 +297,15 @@ def dask_statistics(
     Notes
     -----
     Each partition is read once: pass 1 encodes it with its own dictionaries and keeps the
-    codes (three int32 per rating) where they were computed, moving only its distinct
-    values to the client; later passes read the codes through small per-partition tables
+    codes (three int32 per rating) where they were computed; the partitions' distinct
+    values are merged where they are, and only those of the whole frame reach the client.
+    Later passes read the codes through per-partition tables computed where the codes are
     (a scheduler given by address opens a client per call, so there each pass reads the
-    partitions again). Pass 2 shuffles the codes (four int64 per rating) by item, so that
-    each item's ratings are counted together: pairs are formed within items and repeats are
-    found within (item, rater). Partial item counts are sparse until the end, so a
+    partitions again). Pass 2 sends each labelled rating, packed into one integer (four
+    bytes while item, rater and label fit in 32 bits), to the block of items it belongs to
+    (one block a partition, at most 16), and each block counts its items, raters and rater
+    pairs; only a repeated (item, rater) pair makes the codes move again, shuffled by item
+    with their rows (four int64 a rating). Item counts are sparse until the end, so a
     partition never holds an items x categories dense array.
 
     References
@@ -371,8 +370,8 @@ def dask_scan(
         notes,
         category_order,
     )
-    dask: Any = require("dask", "dask")
-    tables = [dask.delayed(t, traverse=False) for t in seen.tables(remap)]
+    whole = _Globals(seen.items, seen.raters, seen.labels, remap)
+    tables = _kept_tables(kept, whole, scheduler)
     pass2 = _Pass(kept, seen.offsets, tables, scheduler, scan.progress)
     total = pass2.count(scan, decoded)
     stats = _checked(total, scan, decoded, seen.locator)
@@ -399,61 +398,87 @@ def dask_scan(
 
 def _first_pass(
     parts: list[Any], scan: Scan, na_values: tuple[str, ...], scheduler: Any
-) -> tuple[list[Any], list[_Distinct]]:
+) -> tuple[list[Any], _Distinct]:
     """Pass 1: each partition read and encoded on its own (:func:`fold_kept`). Its codes are
     kept where they were computed, as delayed values the later passes start from; its
-    distinct values come here, in the order of the partitions."""
+    distinct values are merged pairwise in a tree (on the workers of a client), so that
+    only the distinct values of the whole frame come here, never a value a rating."""
     read = _Reader(scan.columns, na_values)
-    return fold_kept(parts, read, list.__add__, scheduler=scheduler, progress=scan.progress,
-                     phase=(0, 2 * len(parts)))  # fmt: skip
+    return fold_kept(parts, read, _Distinct.merge, scheduler=scheduler, progress=scan.progress,
+                     phase=(0, len(parts) + n_blocks(len(parts))))  # fmt: skip
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Reader:
     """:func:`_read` of one partition as the fold summarises it: its codes, kept, and its
-    distinct values as a list of one (lists concatenate in the order of the partitions)."""
+    distinct values (merged in the order of the partitions)."""
 
     columns: tuple[str, str, str]
     na_values: tuple[str, ...]
 
-    def __call__(self, part: Any, row0: int) -> tuple[_Local, list[_Distinct]]:
-        local, found = _read(part, self.columns, self.na_values)
-        return local, [found]
+    def __call__(self, part: Any, row0: int) -> tuple[_Local, _Distinct]:
+        return _read(part, self.columns, self.na_values)
 
 
-def _merged(dictionaries: list[Any]) -> tuple[list[IntArray], Any]:
-    """Each partition's distinct values coded among the distinct values of all partitions
-    (numbered by first appearance over the partitions in order), and those values."""
+def _common_type(arrays: Sequence[Any]) -> Any:
+    """The type the distinct values of several partitions are compared in: theirs, the
+    permissive promotion of theirs, or text when numbers meet text."""
     import pyarrow as pa
 
-    if len(dictionaries) == 1:
-        return [np.arange(len(dictionaries[0]), dtype=np.int64)], dictionaries[0]
-    sizes = np.array([len(d) for d in dictionaries], dtype=np.int64)
-    typed = [d for d in dictionaries if len(d)]
-    if not typed:
-        return [np.zeros(0, dtype=np.int64) for _ in dictionaries], dictionaries[0]
-    kind = typed[0].type
-    if any(d.type != kind for d in typed):
-        try:
-            kind = (
-                pa.unify_schemas(
-                    [pa.schema([("v", d.type)]) for d in typed], promote_options="permissive"
-                )
-                .field("v")
-                .type
-            )
-        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
-            kind = pa.large_string()  # numbers in some partitions, text in others
-    whole = pa.chunked_array([d.cast(kind) for d in dictionaries], type=kind)
-    idx, values = dictionary_of(whole)
-    return np.split(idx.astype(np.int64), np.cumsum(sizes)[:-1]), values
+    kind = arrays[0].type
+    if all(a.type == kind for a in arrays):
+        return kind
+    try:
+        schemas = [pa.schema([("v", a.type)]) for a in arrays]
+        return pa.unify_schemas(schemas, promote_options="permissive").field("v").type
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+        return pa.large_string()  # numbers in some partitions, text in others
+
+
+def _union(first: Any, then: Any) -> tuple[IntArray, Any]:
+    """The distinct values of ``first`` followed by those of ``then`` that ``first`` does
+    not hold (each already distinct, in order of first appearance), and where in ``then``
+    those are: ``then`` is looked up among ``first`` (no hash of the values again).
+
+    >>> import pyarrow as pa
+    >>> new, values = _union(pa.array(["b", "a"]), pa.array(["c", "a", "d"]))
+    >>> new.tolist(), values.to_pylist()
+    ([0, 2], ['b', 'a', 'c', 'd'])
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if len(then) == 0 or len(first) == 0:
+        return np.arange(len(then), dtype=np.int64), then if len(then) else first
+    kind = _common_type([first, then])
+    first, then = first.cast(kind), then.cast(kind)
+    found = pc.index_in(then, value_set=first)
+    new = np.flatnonzero(np.asarray(found.is_null()))
+    return new, pa.concat_arrays([first, then.take(new)])
+
+
+def _codes_in(local: Any, whole: Any) -> IntArray:
+    """The codes among ``whole`` (distinct values) of the values ``local``, which are all
+    among them.
+
+    >>> import pyarrow as pa
+    >>> _codes_in(pa.array(["c", "a"]), pa.array(["a", "b", "c"])).tolist()
+    [2, 0]
+    """
+    import pyarrow.compute as pc
+
+    if len(local) == 0:
+        return np.zeros(0, dtype=np.int64)
+    kind = _common_type([whole, local]) if len(whole) else local.type
+    found = pc.index_in(local.cast(kind), value_set=whole.cast(kind))
+    return np.asarray(found.fill_null(-1), dtype=np.int64)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class _Seen:
     """What pass 1 learns from all the partitions: rows, each partition's first row, the
     distinct items, raters and labels (pyarrow) in order of first appearance over the frame
-    (with each label's first row), and each partition's codes among them."""
+    (with each label's first row)."""
 
     rows: int
     offsets: IntArray
@@ -461,50 +486,95 @@ class _Seen:
     raters: Any
     labels: Any
     label_rows: IntArray
-    codes: tuple[list[IntArray], list[IntArray], list[IntArray]]
     locator: Locator
 
     @classmethod
-    def of(cls, found: list[_Distinct], scan: Scan, source: str, files: list[str] | None) -> _Seen:
-        """Concatenate the partitions' findings in order; a missing id is an error naming
-        its rows, an input without rows or without a label too."""
-        lengths = np.array([d.rows for d in found], dtype=np.int64)
+    def of(cls, found: _Distinct, scan: Scan, source: str, files: list[str] | None) -> _Seen:
+        """The merged findings; a missing id is an error naming its rows, an input without
+        rows or without a label too."""
+        lengths = np.array(found.lengths, dtype=np.int64)
         offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
         rows = int(lengths.sum())
         check_read(rows, 0, source, scan.label)
         locator = partition_locator(offsets, files)
-        for k, d in enumerate(found):
-            for col, positions in d.null_ids:
-                what = "item" if col == scan.item else "rater"
-                raise InvalidInputError(
-                    f"column {col!r}: rows have no {what} id "
-                    f"({locator.rows(offsets[k] + positions)})"
-                )
-        item_codes, items = _merged([d.items for d in found])
-        rater_codes, raters = _merged([d.raters for d in found])
-        label_codes, labels = _merged([d.labels for d in found])
-        label_rows = np.concatenate([offsets[k] + d.label_first for k, d in enumerate(found)])
-        first = _firsts(np.concatenate(label_codes))
-        seen = cls(
-            rows,
-            offsets,
-            items,
-            raters,
-            labels,
-            label_rows[first].astype(np.int64),
-            (item_codes, rater_codes, label_codes),
-            locator,
-        )
+        for col, positions in found.null_ids:
+            what = "item" if col == scan.item else "rater"
+            raise InvalidInputError(
+                f"column {col!r}: rows have no {what} id ({locator.rows(positions)})"
+            )
+        seen = cls(rows, offsets, found.items, found.raters, found.labels,
+                   found.label_first, locator)  # fmt: skip
         check_read(rows, rows if len(seen.labels) == 0 else 0, source, scan.label)
         return seen
 
-    def tables(self, remap: IntArray) -> list[_Tables]:
-        """Each partition's tables from its own codes (``remap``: each label's domain
-        code)."""
-        return [
-            _Tables(items, raters, np.r_[remap[labels], -1].astype(np.int64))
-            for items, raters, labels in zip(*self.codes, strict=True)
-        ]
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Globals:
+    """The distinct items, raters and labels of the whole frame, and each label's domain
+    code: sent once to where the partitions' codes are."""
+
+    items: Any
+    raters: Any
+    labels: Any
+    remap: IntArray
+
+
+def _tables_of(local: _Local, whole: _Globals) -> _Tables:
+    """One partition's tables from its own codes (computed where its codes are)."""
+    labels = whole.remap[_codes_in(local.labels, whole.labels)]
+    return _Tables(_codes_in(local.items, whole.items), _codes_in(local.raters, whole.raters),
+                   np.r_[labels, -1].astype(np.int64))  # fmt: skip
+
+
+def _kept_tables(kept: list[Any], whole: _Globals, scheduler: Any) -> list[Any]:
+    """Each partition's tables as delayed values, computed once where its codes are (on a
+    ``distributed.Client``, persisted there; with the local schedulers, here); on a
+    scheduler address, computed by each pass that needs them."""
+    dask: Any = require("dask", "dask")
+    shared = dask.delayed(whole, traverse=False)
+    tables = [dask.delayed(_tables_of)(local, shared) for local in kept]
+    if isinstance(scheduler, str) and "://" in scheduler:
+        return tables
+    client, _ = _client_of(scheduler)
+    if client is not None:
+        return list(client.persist(tables))
+    return [dask.delayed(t, traverse=False) for t in compute(scheduler, *tables)]
+
+
+def _missing_of(label: IntArray, offset: int) -> tuple[int, IntArray]:
+    """A partition's missing labels (``label``: its domain codes, -1 missing): how many,
+    and the first rows."""
+    miss = np.flatnonzero(label < 0)
+    return int(miss.size), (offset + miss[:_SHOW]).astype(np.int64)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Pieces:
+    """:func:`~accord.engines._item_blocks.pieces_of` of one partition's labelled ratings,
+    with its missing labels (module level and frozen: it pickles for the schedulers)."""
+
+    plan: BlockPlan
+
+    def __call__(
+        self, local: _Local, offset: int, tables: _Tables
+    ) -> tuple[tuple[int, IntArray], tuple[npt.NDArray[Any], ...]]:
+        c = tables.labels[local.label]
+        keep = np.flatnonzero(c >= 0)
+        pieces = pieces_of(tables.items[local.item[keep]], tables.raters[local.rater[keep]],
+                           c[keep], self.plan)  # fmt: skip
+        return _missing_of(c, offset), pieces
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Block:
+    """:func:`~accord.engines._item_blocks.block_counts` of one block from its
+    ``(pieces, missing labels, block, context)`` (module level and frozen: it pickles)."""
+
+    plan: BlockPlan
+
+    def __call__(self, part: tuple[Any, ...], row0: int) -> Counts:
+        pieces, missing, block, context = part
+        return block_counts(pieces, missing, block, self.plan, context)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -518,46 +588,47 @@ class _Pass:
     scheduler: Any
     progress: Progress | None
 
-    def encoded(self, fn: Any) -> list[Any]:
+    def encoded(self, fn: Any, nout: int | None = None) -> list[Any]:
         """``fn(local, first row, tables, ...)`` per partition, as delayed values."""
         dask: Any = require("dask", "dask")
-        call = dask.delayed(fn)
+        call = dask.delayed(fn, nout=nout)
         return [
             call(local, int(self.offsets[k]), self.tables[k]) for k, local in enumerate(self.kept)
         ]
 
     def count(self, scan: Scan, decoded: Decoded) -> _Partial:
-        """Pass 2: each partition counted where its codes are, the partial statistics merged
-        pairwise. The counts of items and raters add up over the partitions whatever the
-        items they share, and so do the (item, rater) cells (8 bytes a rating), from which
-        the client reads the rater-pair tables. Only a repeated (item, rater) pair, which
-        the cells show, has the codes shuffled by item (four int64 a rating) so that its
-        ratings meet in one partition, to be resolved or named as the memory engine does."""
-        if len(self.kept) > 1 and len(decoded.categories) < _ONE - 1:
-            total = self._count_in_place(scan, decoded)
-            cells = total.cells
-            if cells.data.max(initial=0) < 2 * _ONE:
-                rated = total.stats.rated
-                if rated is not None:  # an item split over partitions is counted once
-                    rated = int(np.count_nonzero(np.diff(cells.indptr)))
-                pairs = _cell_pairs(cells, decoded) if "pairs" in scan.statistics else None
-                stats = dataclasses.replace(total.stats, rated=rated, pair_tables=pairs)
+        """Pass 2: the ratings exchanged by blocks of items, four bytes a rating
+        (:mod:`~accord.engines._item_blocks`), each block counted where it lands and the
+        blocks' counts merged pairwise. Only a repeated (item, rater) pair, which a block
+        finds, has the codes shuffled by item with their rows (four int64 a rating), so
+        that its ratings are resolved or named as the memory engine does."""
+        blocks = n_blocks(len(self.kept))
+        plan = BlockPlan.of(n_items=int(decoded.items.size), n_raters=len(decoded.raters),
+                            q=len(decoded.categories), n_blocks=blocks)  # fmt: skip
+        if len(self.kept) > 1 and plan is not None:
+            total = self._count_blocks(scan, decoded, plan)
+            if not total.repeated:
+                assert total.stats is not None
+                stats = total.stats
+                if "items" in scan.statistics:
+                    counts = stacked(total, plan.n_items, len(decoded.categories))
+                    stats = dataclasses.replace(stats, item_counts=counts)
                 return _Partial(stats, total.missing, total.missing_rows)
         return self._count_shuffled(scan, decoded)
 
-    def _count_in_place(self, scan: Scan, decoded: Decoded) -> _Partial:
-        """Each partition's statistics from its kept codes, with its (item, rater) cells."""
+    def _count_blocks(self, scan: Scan, decoded: Decoded, plan: BlockPlan) -> Counts:
+        """Each block of items counted from its pieces of every partition; block ``k`` also
+        counts the missing labels of partition ``k``."""
         dask: Any = require("dask", "dask")
         n_parts = len(self.kept)
-        categories = dask.delayed(decoded.categories, traverse=False)
-        summed = tuple(s for s in scan.statistics if s != "pairs")  # pairs: from the cells
-        counted = _Counted(int(decoded.items.size), decoded.raters, scan.duplicates, summed,
-                           cells=True)  # fmt: skip
-        total = fold_partitions(
-            [(p, categories) for p in self.encoded(_encode)], counted, _merge,
-            scheduler=self.scheduler, progress=self.progress, phase=(n_parts, 2 * n_parts),
-        )  # fmt: skip
-        return cast(_Partial, total)  # (a scan has one partition at least: never None)
+        cut = self.encoded(_Pieces(plan), nout=2)
+        context = dask.delayed((decoded.raters, decoded.categories, tuple(scan.statistics)),
+                               traverse=False)  # fmt: skip
+        n = plan.n_blocks
+        blocks = [([p[1][b] for p in cut], [p[0] for p in cut[b::n]], b, context) for b in range(n)]
+        total = fold_partitions(blocks, _Block(plan), merge_counts, scheduler=self.scheduler,
+                                progress=self.progress, phase=(n_parts, n_parts + n))  # fmt: skip
+        return cast(Counts, total)  # (a scan has two partitions at least here: never None)
 
     def _count_shuffled(self, scan: Scan, decoded: Decoded) -> _Partial:
         """Pass 2 with every rating of an item in one partition (see :meth:`count`)."""
@@ -567,7 +638,7 @@ class _Pass:
             dd: Any = require("dask.dataframe", "dask")
             meta = pd.DataFrame({name: np.zeros(0, np.int64) for name in ("i", "r", "c", "row")})
             frame = dd.from_delayed(self.encoded(_encoded_frame), meta=meta, verify_meta=False)
-            codes = frame.shuffle(on="i", npartitions=n_parts).to_delayed()
+            codes = frame.shuffle(on="i", npartitions=n_blocks(n_parts)).to_delayed()
         else:
             codes = self.encoded(_encode)
         # One node, not walked per partition: continuous scores make a million categories.
@@ -590,16 +661,11 @@ class _Counted:
     raters: Any
     duplicates: str
     statistics: Sequence[str]
-    cells: bool = False
 
     def __call__(self, part: tuple[Any, tuple[Any, ...]], row0: int) -> _Partial:
         codes, categories = part
-        counted = _count(codes, n_items=self.n_items, raters=self.raters,
-                         categories=categories, duplicates=self.duplicates,
-                         statistics=tuple(self.statistics))  # fmt: skip
-        if not self.cells:
-            return counted
-        return dataclasses.replace(counted, cells=_cells(codes, self.n_items, len(self.raters)))
+        return _count(codes, n_items=self.n_items, raters=self.raters, categories=categories,
+                      duplicates=self.duplicates, statistics=tuple(self.statistics))  # fmt: skip
 
 
 def _checked(total: _Partial, scan: Scan, decoded: Decoded, locator: Locator) -> LongPartial:
@@ -665,10 +731,10 @@ class DaskRescan:
         shared = dask.delayed(context, traverse=False)  # sent once, not with every part
         p = self.passes
         parts = [(local, p.tables[k], shared) for k, local in enumerate(p.kept)]
-        n = len(parts)
+        n = len(parts) + n_blocks(len(parts))
         return fold_partitions(
             parts, _Rescanned(fn), merge, scheduler=p.scheduler, progress=p.progress,
-            phase=(2 * n, 3 * n),
+            phase=(n, n + len(parts)),
         )  # fmt: skip
 
 

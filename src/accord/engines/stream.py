@@ -47,7 +47,16 @@ from ._blocks import (
     long_partial,
     use_sparse,
 )
-from ._mapreduce import CAPABILITIES, READAHEAD, MapFn, Merge, Progress, ahead, batches
+from ._mapreduce import (
+    CAPABILITIES,
+    READAHEAD,
+    MapFn,
+    Merge,
+    Progress,
+    ahead,
+    batches,
+    release_freed_memory,
+)
 from ._matrix import CodeMatrix, MatrixModes
 from ._options import Scan, ScanOptions, check_choice, check_read
 from ._pages import small_pages
@@ -247,11 +256,13 @@ class _Encoder:
         """Codes of the kept ratings of a batch (int64): item, rater, domain label, and their
         positions in the batch."""
         item, rater, raw, miss = self.encode(row0, batch)
-        keep = np.ones(item.size, dtype=bool)
+        label = remap[np.maximum(raw, 0)]  # a null (-1) is among ``miss``
+        keep = label >= 0
         keep[miss] = False
-        keep &= remap[np.maximum(raw, 0)] >= 0
+        if keep.all():  # nothing left out: no gathers
+            return item, rater, label, np.arange(item.size)
         at = np.flatnonzero(keep)
-        return item[at], rater[at], remap[raw[at]], at
+        return item[at], rater[at], label[at], at
 
     def _new_labels(self, known: int) -> None:
         """Flag new labels that are missing values, and check new labels early against the
@@ -517,8 +528,8 @@ def stream_scan(
         matrix = CodeMatrix(memory_limit, dataclasses.replace(modes, storage="matrix"))
         read, remap, decoded = _set_rows(dataset, enc, scan, batch_size, matrix, files)
     else:
-        matrix = CodeMatrix(memory_limit, modes)
-        read = _first_pass(dataset, enc, scan, batch_size, matrix, total)
+        # no name kept for the matrix: past the limit, the codes it kept until then go
+        read = _first_pass(dataset, enc, scan, batch_size, CodeMatrix(memory_limit, modes), total)
         check_read(read.rows, read.missing, files[0], scan.label)
         remap, domain = enc.domain()
         if read.matrix is not None:
@@ -1098,6 +1109,7 @@ def _bucketed(
     batch_size: int,
 ) -> _Counted:
     """Statistics from passes over ranges of items (when the code matrix does not fit)."""
+    release_freed_memory()  # the codes the first read kept while they fitted
     n_items = enc.items.size
     rows, total, progress = read.rows, read.total, scan.progress
     columns, raters_decode, domain = list(scan.columns), decoded.raters, decoded.categories
@@ -1105,10 +1117,11 @@ def _bucketed(
     k = max(1, math.ceil((rows - read.missing) * BUCKET_BYTES_PER_RATING / memory_limit))
     k = min(k, n_items)
     bounds = np.linspace(0, n_items, k + 1).round().astype(np.int64)
-    # With no statistic asked for (the ICC reads the scores again), only what the read
-    # report needs is counted: nothing by category.
+    # Only what is asked for is counted, and what the read report needs (the items rated,
+    # the ratings per rater): no item x category counts unless the items or the patterns
+    # (which they stand in for) are asked for, since they take q integers an item.
     wanted = (
-        *(("items",) if scan.statistics else ()),
+        *(("items",) if {"items", "patterns"} & set(scan.statistics) else ()),
         *(("raters",) if "raters" in scan.statistics else ()),
         *(("pairs",) if "pairs" in scan.statistics else ()),
     )
@@ -1124,6 +1137,7 @@ def _bucketed(
             it, rt, lb, rw = (np.concatenate(x) for x in zip(*parts, strict=True))
         else:
             it = rt = lb = rw = np.zeros(0, dtype=np.int64)
+        del parts  # the range's ratings held once, not twice, while they are counted
         part = long_partial(
             it,
             rt,
@@ -1137,6 +1151,7 @@ def _bucketed(
             sparse=sparse,
             report=True,
         )
+        del it, rt, lb, rw  # not held while the next range is read
         if part.duplicates is not None:
             info = part.duplicates
             shifted = type(info)(
@@ -1157,6 +1172,7 @@ def _bucketed(
     elif "items" in wanted:
         item_counts = np.concatenate(blocks)
     assert result.rater_counts is not None
+    release_freed_memory()  # the ranges' ratings
     return _Counted(
         item_counts,
         result.rater_counts,

@@ -22,6 +22,7 @@ from ._design import Design
 
 __all__ = [
     "FLOOR",
+    "ROWS",
     "Fit",
     "ModelName",
     "Options",
@@ -31,6 +32,7 @@ __all__ = [
     "expected_counts",
     "fit_em",
     "iterate",
+    "largest_move",
     "log_emission",
     "majority_posteriors",
     "normalised",
@@ -40,6 +42,9 @@ __all__ = [
 ]
 
 ModelName = Literal["dawid-skene", "one-coin", "mace", "glad"]
+
+#: Items per block where a step over items is taken a block at a time.
+ROWS = 1 << 16
 
 #: Floor on an expected count (and on a one-coin error rate) that keeps ``log E`` finite;
 #: crowd-kit's DawidSkene clips its counts at the same 1e-10.
@@ -200,20 +205,21 @@ def log_emission(params: Params) -> FloatArray:
 
 def normalised(logits: FloatArray, gold: Any) -> tuple[FloatArray, float]:
     """The posteriors of unnormalised log posteriors (n_items, q), gold clamped, and the
-    log-likelihood. The logits are normalised in place: one array of shape (n_items, q)
-    and a few passes over it."""
+    log-likelihood. The logits are normalised in place, :data:`ROWS` items at a time: no
+    temporary of more than a block's items."""
     known = np.flatnonzero(gold >= 0)
     ll_gold = float(logits[known, gold[known]].sum())
-    top = _row_max(logits)
-    np.subtract(logits, top, out=logits)
-    np.exp(logits, out=logits)
-    total = _row_sum(logits)
-    np.divide(logits, total, out=logits)
-    free = np.ones(gold.size, dtype=bool)
-    free[known] = False
-    norm = top[:, 0] + np.log(total[:, 0])
-    ll = float(norm[free].sum()) + ll_gold if known.size else float(norm.sum())
-    return _clamp(logits, gold), ll
+    ll = 0.0
+    for lo in range(0, logits.shape[0], ROWS):
+        block = logits[lo : lo + ROWS]
+        top = _row_max(block)
+        np.subtract(block, top, out=block)
+        np.exp(block, out=block)
+        total = _row_sum(block)
+        np.divide(block, total, out=block)
+        norm = top[:, 0] + np.log(total[:, 0])
+        ll += float(norm[gold[lo : lo + ROWS] < 0].sum()) if known.size else float(norm.sum())
+    return _clamp(logits, gold), ll + ll_gold if known.size else ll
 
 
 # ----------------------------------------------------------------------- M steps
@@ -433,6 +439,20 @@ def fit_em(
     )
 
 
+def largest_move(after: FloatArray, before: FloatArray, rows: int = 1 << 16) -> float:
+    """``max |after - before|`` over two arrays of the same shape, ``rows`` rows at a time
+    (no temporary of their shape).
+
+    >>> largest_move(np.array([[0.5, 0.5], [0.9, 0.1]]), np.array([[0.4, 0.6], [0.9, 0.1]]))
+    0.09999999999999998
+    """
+    top = 0.0
+    for lo in range(0, after.shape[0], rows):
+        diff = after[lo : lo + rows] - before[lo : lo + rows]
+        top = max(top, float(np.max(np.abs(diff, out=diff), initial=0.0)))
+    return top
+
+
 MStep = Callable[[FloatArray, "Params | None"], Params]
 EStep = Callable[[Params], tuple[FloatArray, float]]
 
@@ -468,11 +488,11 @@ def iterate(
         params = m(posterior, params)
         before, (posterior, ll) = posterior, e(params)
         path.append(ll + _glad_log_prior(params, options))
-        if len(path) > 1 and abs(path[-1] - path[-2]) <= scale:
-            moved = float(np.max(np.abs(posterior - before), initial=0.0))
-            if moved <= step:
-                converged = True
-                break
+        settled = len(path) > 1 and abs(path[-1] - path[-2]) <= scale
+        if settled and largest_move(posterior, before) <= step:
+            converged = True
+            break
+        del before  # two arrays of posteriors during a step, not three
     if not converged and warn:
         warnings.warn(
             f"{model}: EM stopped at max_iter={options.max_iter} before the log-likelihood "

@@ -11,9 +11,10 @@ import numpy as np
 
 from .._types import FloatArray
 from ._design import Design
-from ._em import Fit, ModelName, Options, Params, e_step, expected_counts, fit_em
+from ._em import ROWS, Fit, ModelName, Options, Params, e_step, expected_counts, fit_em
 
 __all__ = [
+    "ROWS",
     "Replicates",
     "bootstrap",
     "bootstrap_loop",
@@ -78,16 +79,29 @@ def implied_agreement(confusion: FloatArray, prevalence: FloatArray) -> dict[str
 
 def fleiss_from_counts(votes: FloatArray) -> float:
     """Fleiss' kappa (1971) of item x label counts, items with two or more ratings; with
-    unequal counts per item each item's agreement is weighted equally."""
-    n = votes.sum(axis=1)
-    keep = n >= 2
-    v, n = votes[keep], n[keep]
-    if not v.size:
+    unequal counts per item each item's agreement is weighted equally. Summed a block of
+    items at a time (no temporary of the shape of ``votes``).
+
+    >>> fleiss_from_counts(np.array([[3.0, 0.0], [0.0, 3.0], [2.0, 1.0]]))
+    0.55
+    """
+    q = votes.shape[1]
+    agree, n_kept, n_total, shares = 0.0, 0, 0.0, np.zeros(q)
+    for lo in range(0, votes.shape[0], ROWS):
+        v = votes[lo : lo + ROWS]
+        n = v.sum(axis=1)
+        keep = n >= 2
+        if not keep.all():
+            v, n = v[keep], n[keep]
+        agree += float((((v**2).sum(axis=1) - n) / (n * (n - 1))).sum())
+        n_kept += n.size
+        n_total += float(n.sum())
+        shares += v.sum(axis=0)
+    if not n_kept:
         return float("nan")
-    p_item = ((v**2).sum(axis=1) - n) / (n * (n - 1))
-    shares = v.sum(axis=0) / n.sum()
+    shares /= n_total
     pe = float(shares @ shares)
-    return float((p_item.mean() - pe) / (1 - pe)) if pe < 1 else float("nan")
+    return float((agree / n_kept - pe) / (1 - pe)) if pe < 1 else float("nan")
 
 
 def rater_quality(

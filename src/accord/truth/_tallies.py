@@ -1,6 +1,7 @@
 """What the tables of a fitted rater model read off the ratings besides the fit itself: the
-expected counts of the posteriors and of the gold labels, each rater's ratings, each item's
-votes. Memory counts them from the design; the stream and dask engines in passes."""
+expected counts of the posteriors and of the gold labels, each rater's ratings, which items
+are rated, and Fleiss' kappa of the votes. Memory counts them from the design; the stream
+and dask engines in passes."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import numpy as np
 from .._types import FloatArray, IntArray
 from ._design import Design
 from ._em import expected_counts
-from ._quality import gold_onehot
+from ._quality import fleiss_from_counts, gold_onehot
 
 __all__ = ["Tallies", "tallies_of"]
 
@@ -29,8 +30,10 @@ class Tallies:
         The same counts with each gold item's label as its posterior (None without gold).
     n_per_rater : ndarray, shape (n_raters,)
         Each rater's ratings.
-    votes : ndarray, shape (n_items, q)
-        Each item's ratings per label.
+    rated : ndarray of bool, shape (n_items,)
+        Items with at least one rating.
+    observed_fleiss : float
+        Fleiss' kappa of each item's votes per label (:func:`fleiss_from_counts`).
     gold : ndarray of int64, shape (n_items,)
         Each item's gold label code, -1 where none.
     """
@@ -38,21 +41,17 @@ class Tallies:
     counts: FloatArray
     gold_counts: FloatArray | None
     n_per_rater: FloatArray
-    votes: FloatArray
+    rated: Any
+    observed_fleiss: float
     gold: IntArray
 
     @property
     def q(self) -> int:
-        return int(self.votes.shape[1])
+        return int(self.counts.shape[1])
 
     @property
     def n_items(self) -> int:
         return int(self.gold.size)
-
-    @property
-    def rated(self) -> Any:
-        """Items with at least one rating, shape (n_items,) of bool."""
-        return self.votes.sum(axis=1) > 0
 
 
 def tallies_of(design: Design, posterior: FloatArray) -> Tallies:
@@ -60,7 +59,7 @@ def tallies_of(design: Design, posterior: FloatArray) -> Tallies:
     q = design.q
     votes = np.bincount(
         design.item * q + design.label, weights=design.weight, minlength=design.n_items * q
-    )
+    ).reshape(design.n_items, q)
     gold = (
         expected_counts(design, gold_onehot(design.gold, q)) if (design.gold >= 0).any() else None
     )
@@ -70,6 +69,7 @@ def tallies_of(design: Design, posterior: FloatArray) -> Tallies:
         n_per_rater=np.bincount(
             design.rater, weights=design.weight, minlength=design.n_raters
         ).astype(np.float64),
-        votes=votes.reshape(design.n_items, q).astype(np.float64),
+        rated=votes.sum(axis=1) > 0,
+        observed_fleiss=fleiss_from_counts(votes.astype(np.float64)),
         gold=design.gold,
     )

@@ -34,12 +34,10 @@ from ._quality import (
     Replicates,
     bootstrap,
     confusion_of_counts,
-    entropy_bits,
-    fleiss_from_counts,
     implied_agreement,
-    next_label_gain,
     quality_from_counts,
 )
+from ._tables import item_columns, items_table, review_table
 from ._tallies import Tallies, tallies_of
 from .results import ModelReliability, RaterModel
 
@@ -340,15 +338,25 @@ def model_of_fit(
         *_interval(reps.agreement["pairwise"] if reps else None, alpha),
         implied["fleiss"],
         *_interval(reps.agreement["fleiss"] if reps else None, alpha),
-        fleiss_from_counts(tallies.votes),
+        tallies.observed_fleiss,
     )
     gold = tallies.gold_counts
+    cols = item_columns(fit.params, fit.posterior, tallies.n_per_rater.astype(np.float64))
+    difficulty = fit.params.difficulty
     return RaterModel(
         model=model,
         categories=categories,
-        items=_items_table(tallies.gold, fit, items, categories, reps, alpha),
+        items=items_table(
+            cols,
+            fit.posterior,
+            items,
+            categories,
+            gold=tallies.gold,
+            bounds=_interval(reps.items if reps else None, alpha),
+            difficulty=None if difficulty is None else np.exp(-difficulty),
+        ),
         raters=_raters_table(tallies, fit, raters, prevalence, reps, alpha, se),
-        review=_review_table(tallies, fit, items, categories),
+        review=review_table(cols, items, categories, tallies.gold),
         confusion=fit.params.confusion,
         gold_confusion=None if gold is None else confusion_of_counts(gold),
         prevalence=prevalence,
@@ -377,7 +385,10 @@ def _method_words(model: ModelName, options: Options) -> str:
 
 
 def _prevalence(tallies: Tallies, fit: Fit) -> FloatArray:
-    out: FloatArray = fit.posterior[tallies.rated].mean(axis=0)
+    """The mean posterior of the rated items (no copy of the posteriors when every item is
+    rated)."""
+    rated = tallies.rated
+    out: FloatArray = (fit.posterior if rated.all() else fit.posterior[rated]).mean(axis=0)
     return out
 
 
@@ -391,41 +402,6 @@ def _interval(replicates: FloatArray | None, alpha: float) -> tuple[Any, Any]:
     if np.ndim(low) == 0:
         return float(low), float(high)
     return low, high
-
-
-def _items_table(
-    gold: IntArray,
-    fit: Fit,
-    items: npt.NDArray[Any],
-    categories: tuple[Any, ...],
-    reps: Replicates | None,
-    alpha: float,
-) -> pd.DataFrame:
-    post = fit.posterior
-    best = post.argmax(axis=1)
-    labels = np.asarray(categories, dtype=object)
-    low, high = _interval(reps.items if reps else None, alpha)
-    frame = pd.DataFrame({
-        "item": items,
-        "label": labels[best],
-        "probability": post[np.arange(gold.size), best],
-        "probability_low": low,
-        "probability_high": high,
-        "entropy": entropy_bits(post),
-        "gold": _gold_column(gold, labels),
-    })  # fmt: skip
-    if fit.params.difficulty is not None:
-        frame["difficulty"] = np.exp(-fit.params.difficulty)
-    for k, c in enumerate(categories):
-        frame[f"p_{c}"] = post[:, k]
-    return frame
-
-
-def _gold_column(gold: IntArray, labels: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    out = np.full(gold.size, None, dtype=object)
-    known = gold >= 0
-    out[known] = labels[gold[known]]
-    return out
 
 
 def _raters_table(
@@ -472,23 +448,3 @@ def _information_interval(frame: pd.DataFrame, se: FloatArray, alpha: float) -> 
     frame["accuracy_low"] = np.clip(acc - z * se, 0.0, 1.0)
     frame["accuracy_high"] = np.clip(acc + z * se, 0.0, 1.0)
     frame.insert(list(frame.columns).index("accuracy") + 1, "accuracy_se", se)
-
-
-def _review_table(
-    tallies: Tallies, fit: Fit, items: npt.NDArray[Any], categories: tuple[Any, ...]
-) -> pd.DataFrame:
-    n_per_rater = tallies.n_per_rater.astype(np.float64)
-    expected, reduction = next_label_gain(tallies.q, fit.params, fit.posterior, n_per_rater)
-    labels = np.asarray(categories, dtype=object)
-    frame = pd.DataFrame({
-        "item": items,
-        "label": labels[fit.posterior.argmax(axis=1)],
-        "entropy": entropy_bits(fit.posterior),
-        "expected_entropy": expected,
-        "expected_reduction": reduction,
-    })  # fmt: skip
-    frame = frame[tallies.gold < 0].copy()
-    frame["entropy_rank"] = frame["entropy"].rank(ascending=False, method="min").astype(np.int64)
-    frame = frame.sort_values(["expected_reduction", "entropy"], ascending=False, kind="stable")
-    frame.insert(0, "rank", np.arange(1, len(frame) + 1))
-    return frame.reset_index(drop=True)

@@ -41,7 +41,8 @@ from ._em import (
     prevalence,
     vote_shares,
 )
-from ._quality import gold_onehot
+from ._quality import fleiss_from_counts
+from ._tables import code_dtype
 from ._tallies import Tallies
 from .model import _checked, gold_codes, model_of_fit
 from .results import RaterModel
@@ -76,8 +77,19 @@ def item_part(
     ctx: ItemSums, item: IntArray, rater: IntArray, label: IntArray
 ) -> tuple[IntArray, FloatArray] | None:
     """The sums of one part's ratings over its items: (items (m,), sums (m, k))."""
-    values = ctx.table[:, np.asarray(rater) * ctx.q + np.asarray(label)]
-    keys, sums = _by_item(np.asarray(item), values)
+    cell = np.asarray(rater) * ctx.q + np.asarray(label)
+    item = np.asarray(item)
+    lo, hi = (int(item.min()), int(item.max()) + 1) if item.size else (0, 0)
+    if ctx.sink is not None and hi - lo <= 2 * item.size:
+        # items that span a short range (a slice of items in code order, or rows of nearby
+        # items): summed over the range, into a slice of the sink; a column at a time (a
+        # gather from one row of the table, one bincount), no array of shape (k, m)
+        sink, local = ctx.sink[lo:hi], item - lo
+        for j in range(ctx.table.shape[0]):
+            weights = ctx.table[j].take(cell)
+            sink[:, j] += np.bincount(local, weights=weights, minlength=hi - lo)
+        return None
+    keys, sums = _by_item(item, ctx.table.take(cell, axis=1))
     if ctx.sink is not None:
         ctx.sink[keys] += sums
         return None
@@ -117,21 +129,31 @@ def merge_items(
 @dataclasses.dataclass(frozen=True, slots=True)
 class CellSums:
     """One pass's context: per (rater, label), the sum of the rated items' rows of
-    ``posterior`` (n_items, k), and the count of ratings."""
+    ``posterior`` (n_items, k), the count of ratings and, with ``gold`` (each item's gold
+    label code, -1 where none), the count of ratings of gold items by gold label."""
 
     posterior: FloatArray
     n_raters: int
     q: int
+    gold: IntArray | None = None
 
 
 def cell_part(ctx: CellSums, item: IntArray, rater: IntArray, label: IntArray) -> FloatArray:
-    """One part's sums, shape (n_raters * q, k + 1): row ``rater * q + label``, the last
+    """One part's sums, shape (n_raters * q, k + 1) (with gold, (n_raters * q, k + q + 1)):
+    row ``rater * q + label``; the posterior sums, then the gold counts, and in the last
     column the count of ratings."""
+    item = np.asarray(item)
     cell = np.asarray(rater) * ctx.q + np.asarray(label)
     size, k = ctx.n_raters * ctx.q, ctx.posterior.shape[1]
-    out = np.empty((size, k + 1))
-    out[:, :k] = _grouped(cell, ctx.posterior[np.asarray(item)].T, size)
-    out[:, k] = np.bincount(cell, minlength=size)
+    extra = 0 if ctx.gold is None else ctx.q
+    out = np.empty((size, k + extra + 1))
+    out[:, :k] = _grouped(cell, ctx.posterior.take(item, axis=0).T, size)
+    if ctx.gold is not None:
+        truth = ctx.gold[item]
+        known = truth >= 0
+        at = cell[known] * ctx.q + truth[known]
+        out[:, k:-1] = np.bincount(at, minlength=size * ctx.q).reshape(size, ctx.q)
+    out[:, -1] = np.bincount(cell, minlength=size)
     return out
 
 
@@ -163,26 +185,50 @@ class _Passes:
             out[total[0]] = total[1]
         return out
 
-    def cells(self, posterior: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """``N[r, c, l]`` of ``posterior`` (n_raters, k, q) and each rater's ratings."""
+    def cells(
+        self, posterior: FloatArray, gold: IntArray | None = None
+    ) -> tuple[FloatArray, FloatArray | None, FloatArray]:
+        """``N[r, c, l]`` of ``posterior`` (n_raters, k, q), the same counts of the gold
+        labels ``gold`` (None without), and each rater's ratings."""
         r, q, k = self.n_raters, self.q, posterior.shape[1]
-        context = CellSums(posterior, r, q)
+        context = CellSums(posterior, r, q, gold)
         total = self.run(cell_part, context, add)
-        flat = np.zeros((r * q, k + 1)) if total is None else np.asarray(total)
-        counts = flat[:, :k].reshape(r, q, k).transpose(0, 2, 1)
-        return np.ascontiguousarray(counts), flat[:, k].reshape(r, q).sum(axis=1)
+        width = k + 1 + (0 if gold is None else q)
+        flat = np.zeros((r * q, width)) if total is None else np.asarray(total)
+
+        def counts(block: FloatArray) -> FloatArray:
+            n = block.shape[1]
+            return np.ascontiguousarray(block.reshape(r, q, n).transpose(0, 2, 1))
+
+        golden = None if gold is None else counts(flat[:, k:-1])
+        return counts(flat[:, :k]), golden, flat[:, -1].reshape(r, q).sum(axis=1)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Start:
+    """What the start's pass counts besides the majority vote: the items rated, the number
+    of ratings, and Fleiss' kappa of the votes (the votes themselves are not kept)."""
+
+    rated: Any
+    n_ratings: float
+    observed_fleiss: float
 
 
 def _fit_in_passes(
     passes: _Passes, gold: IntArray, model: ModelName, options: Options
-) -> tuple[Fit, FloatArray]:
-    """EM from majority vote, each step one pass: the fit and each item's votes."""
+) -> tuple[Fit, _Start]:
+    """EM from majority vote, each step one pass: the fit and what the start counted."""
     q = passes.q
     votes = passes.items(np.tile(np.eye(q), (passes.n_raters, 1)))
-    rated = votes.sum(axis=1) > 0
+    begun = _Start(votes.sum(axis=1) > 0, float(votes.sum()), fleiss_from_counts(votes))
+    # handed over to the loop, no name kept here: each array of posteriors is freed as soon
+    # as the loop is done with it (and the votes right after the start)
+    start = [vote_shares(votes, gold)]
+    del votes
+    rated = begun.rated
 
     def m_step(posterior: FloatArray, _: Params | None) -> Params:
-        counts, _n = passes.cells(posterior)
+        counts, _gold, _n = passes.cells(posterior)
         prior = prevalence(posterior, rated)
         if model == "dawid-skene":
             return dawid_skene_params(counts, prior, options)
@@ -194,10 +240,9 @@ def _fit_in_passes(
             logits += np.log(params.prior)[None, :]
         return normalised(logits, gold)
 
-    start = vote_shares(votes, gold)  # new arrays: the votes are kept
-    fit = iterate(m_step, e_step, start, None, model=model, options=options,
-                  n_ratings=float(votes.sum()))  # fmt: skip
-    return fit, votes
+    fit = iterate(m_step, e_step, start.pop(), None, model=model, options=options,
+                  n_ratings=begun.n_ratings)  # fmt: skip
+    return fit, begun
 
 
 def rater_model_in_passes(
@@ -248,14 +293,15 @@ def rater_model_in_passes(
     q = len(categories)
     if q < 2:
         raise InvalidInputError("rater_model needs at least two categories")
-    codes = gold_codes(gold, np.asarray(items, dtype=object), tuple(categories))
+    # one byte an item, not eight: the codes are kept through the fit
+    codes = gold_codes(gold, np.asarray(items), tuple(categories)).astype(code_dtype(q))
     passes = _Passes(run, len(items), len(raters), q, in_place)
-    fit, votes = _fit_in_passes(passes, codes, model, checked["options"])
-    known = codes >= 0
-    both = fit.posterior if not known.any() else np.hstack([fit.posterior, gold_onehot(codes, q)])
-    counts, n_per_rater = passes.cells(both)
-    tallies = Tallies(counts[:, :q], counts[:, q:] if known.any() else None, n_per_rater,
-                      votes, codes)  # fmt: skip
+    fit, begun = _fit_in_passes(passes, codes, model, checked["options"])
+    counts, gold_counts, n_per_rater = passes.cells(
+        fit.posterior, codes if (codes >= 0).any() else None
+    )
+    tallies = Tallies(counts, gold_counts, n_per_rater, begun.rated, begun.observed_fleiss,
+                      codes)  # fmt: skip
     return model_of_fit(fit, tallies, np.asarray(items), np.asarray(raters), tuple(categories),
                         model=model, options=checked["options"], level=checked["level"],
                         report=report)  # fmt: skip

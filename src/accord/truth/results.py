@@ -64,9 +64,10 @@ class RaterModel(Record):
         The labels, in the order of the posterior columns and the confusion matrices.
     items : pandas.DataFrame
         One row per item: ``item``, ``label`` (the most probable), ``probability`` (its
-        posterior) with ``probability_low``/``probability_high`` (bootstrap), ``entropy``
-        (of the posterior, bits), ``gold`` (the known label, or missing), ``difficulty``
-        (GLAD: ``1 / exp(beta)``), and ``p_<label>`` for every label.
+        posterior) with ``probability_low``/``probability_high`` (bootstrap; NaN without),
+        ``entropy`` (of the posterior, bits), ``gold`` (the known label, or missing),
+        ``difficulty`` (GLAD: ``1 / exp(beta)``), and ``p_<label>`` for every label.
+        ``label`` and ``gold`` are categorical over :attr:`categories` (one byte a row).
     raters : pandas.DataFrame
         One row per rater: ``rater``, ``n_ratings``, ``accuracy`` (expected share of the
         rater's labels that are right) with its interval, ``sensitivity`` and
@@ -76,10 +77,10 @@ class RaterModel(Record):
         interval, and with gold ``gold_n`` and ``gold_accuracy`` (the rater's labels of the
         gold items alone).
     review : pandas.DataFrame
-        The items that need another look, best first: ``rank``, ``item``, ``label``,
-        ``entropy``, ``expected_entropy`` (after one more label from the panel's average
-        rater), ``expected_reduction``, and ``entropy_rank`` (the item's rank by entropy
-        alone, 1 the most uncertain); gold items are left out.
+        The items that need another look, best first: ``rank``, ``item``, ``label``
+        (categorical), ``entropy``, ``expected_entropy`` (after one more label from the
+        panel's average rater), ``expected_reduction``, and ``entropy_rank`` (the item's
+        rank by entropy alone, 1 the most uncertain); gold items are left out.
     confusion : ndarray, shape (n_raters, q, q)
         ``confusion[r, c, l]``: the probability that rater ``r`` says ``l`` of an item whose
         true label is ``c`` (rows sum to 1).

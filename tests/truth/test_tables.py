@@ -1,0 +1,88 @@
+"""The per-item tables of a rater model built lean (``accord.truth._tables``): the same
+values and order as pandas gives them, block by block as on the whole."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from numpy.testing import assert_allclose
+from statsmodels.stats.inter_rater import fleiss_kappa
+
+from accord.truth import _quality, _tables
+from accord.truth._em import Params, largest_move
+from accord.truth._quality import entropy_bits, fleiss_from_counts, next_label_gain
+
+
+def _params(rng: np.random.Generator, n_raters: int = 4, q: int = 3) -> Params:
+    confusion = rng.dirichlet(np.ones(q), size=(n_raters, q))
+    return Params(np.full(q, 1 / q), confusion, confusion)
+
+
+def test_min_rank_is_pandas_rank_with_ties() -> None:
+    # ties on purpose: ten values drawn from four
+    values = np.random.default_rng(2).choice([0.1, 0.5, 0.5, 0.9], size=40)
+    want = pd.Series(values).rank(ascending=False, method="min").astype(np.int64)
+    assert _tables._min_rank_descending(values).tolist() == want.tolist()
+
+
+def test_review_order_is_pandas_stable_sort(monkeypatch: pytest.MonkeyPatch) -> None:
+    # posteriors repeated on purpose (ties in both keys), blocks of 7 items
+    monkeypatch.setattr(_tables, "ROWS", 7)
+    rng = np.random.default_rng(3)
+    post = rng.dirichlet(np.ones(3), size=6)[rng.integers(0, 6, size=50)]
+    params, n_per = _params(rng), np.array([5.0, 9.0, 2.0, 7.0])
+    gold = np.full(50, -1)
+    gold[[3, 11, 20]] = [0, 2, 1]
+    cols = _tables.item_columns(params, post, n_per)
+    got = _tables.review_table(cols, np.arange(50) * 10, ("a", "b", "c"), gold)
+    # the same table the way pandas builds it (the earlier implementation)
+    expected, reduction = next_label_gain(3, params, post, n_per)
+    frame = pd.DataFrame({
+        "item": np.arange(50) * 10, "entropy": entropy_bits(post),
+        "expected_entropy": expected, "expected_reduction": reduction,
+    })  # fmt: skip
+    frame = frame[gold < 0].copy()
+    frame["entropy_rank"] = frame["entropy"].rank(ascending=False, method="min").astype(np.int64)
+    frame = frame.sort_values(["expected_reduction", "entropy"], ascending=False, kind="stable")
+    assert got["item"].tolist() == frame["item"].tolist()
+    assert got["entropy_rank"].tolist() == frame["entropy_rank"].tolist()
+    assert got["rank"].tolist() == list(range(1, 48))
+    assert_allclose(got["expected_entropy"], frame["expected_entropy"], rtol=0, atol=0)
+    labels = np.array(["a", "b", "c"])[post.argmax(axis=1)][gold < 0]
+    assert sorted(got["label"].tolist()) == sorted(labels.tolist())
+
+
+def test_items_table_holds_the_posteriors_without_a_copy() -> None:
+    rng = np.random.default_rng(4)
+    post = rng.dirichlet(np.ones(3), size=20)
+    gold = np.full(20, -1)
+    gold[5] = 1
+    cols = _tables.item_columns(_params(rng), post, np.ones(4))
+    table = _tables.items_table(cols, post, np.arange(20), ("x", "y", "z"), gold=gold,
+                                bounds=(float("nan"), float("nan")))  # fmt: skip
+    assert np.shares_memory(table["p_x"].to_numpy(), post)
+    assert table["label"].dtype == "category" and table["gold"].dtype == "category"
+    assert table["gold"].isna().sum() == 19 and table["gold"].iloc[5] == "y"
+    assert table["label"].tolist() == np.array(["x", "y", "z"])[post.argmax(axis=1)].tolist()
+    assert table["probability_low"].isna().all() and table["probability_high"].isna().all()
+    assert_allclose(table["probability"], post.max(axis=1), rtol=0, atol=0)
+
+
+def test_fleiss_block_by_block_is_statsmodels(monkeypatch: pytest.MonkeyPatch) -> None:
+    # statsmodels' fleiss_kappa (equal ratings per item), blocks of 4 items
+    rng = np.random.default_rng(5)
+    votes = rng.multinomial(6, [0.5, 0.3, 0.2], size=30).astype(np.float64)
+    want = fleiss_kappa(votes)
+    monkeypatch.setattr(_quality, "ROWS", 4)
+    assert fleiss_from_counts(votes) == pytest.approx(want, abs=1e-12)
+    # items with fewer than two ratings are left out, also when a block has none left
+    padded = np.vstack([votes[:4], np.zeros((4, 3)), [[1.0, 0, 0]] * 4, votes[4:]])
+    assert fleiss_from_counts(padded) == pytest.approx(want, abs=1e-12)
+
+
+def test_largest_move_by_blocks() -> None:
+    rng = np.random.default_rng(6)
+    a, b = rng.random((25, 3)), rng.random((25, 3))
+    assert largest_move(a, b, rows=4) == np.max(np.abs(a - b))
+    assert largest_move(a[:0], b[:0]) == 0.0
