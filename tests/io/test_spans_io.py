@@ -348,3 +348,10 @@ def test_read_spans_table_with_texts(tmp_path: Path) -> None:
             label="tag",
             texts=tmp_path / "texts",
         )
+
+
+def test_read_spans_of_a_folder_names_the_folder_readers(examples: Path) -> None:
+    # a brat folder given to the table reader: one line naming the readers of folders
+    with pytest.raises(accord.InvalidInputError, match=r"is a folder: accord.read_brat") as err:
+        accord.read_spans(examples / "spans")
+    assert "\n" not in str(err.value)

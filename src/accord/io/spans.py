@@ -101,6 +101,12 @@ def read_spans(
     >>> accord.read_spans(d / "s.csv")
     Spans(3 spans by 2 annotators in 1 documents, 1 labels, character offsets)
     """
+    if Path(path).is_dir():
+        raise InvalidInputError(
+            f"read_spans reads one table of spans (CSV, TSV, Parquet, JSON Lines), and {path} "
+            "is a folder: accord.read_brat reads a folder of brat files, accord.read_rttm one "
+            "of .rttm files, accord.read_webanno_tsv an INCEpTION or WebAnno export"
+        )
     columns = [annotator, document, start, end] + ([label] if label is not None else [])
     frame = read_table(path, columns, file_format=file_format, sep=sep, encoding=encoding)
     text_map = read_texts(texts, encoding=encoding or "utf-8") if texts is not None else None
