@@ -385,7 +385,7 @@ def agree(
         shown = shown_coefficients(level) if chosen is None else None
         table = agreement(
             data,
-            coefficients=chosen if shown is None else shown,
+            coefficients=chosen,  # None: the level's default ones, the ones shown
             weights=weights,
             icc_method=icc_method,  # type: ignore[arg-type]
             inference=as_inference(interval),
