@@ -21,7 +21,9 @@ on a shared machine):
   once``: the same swaps made a step over every item at once rather than 8,192 items at a
   time (the same draws, the same result; at 10M ratings the layout is far larger than the
   processor's cache);
-- ``rater_permutation_test``: the whole test (sequential stopping, and every permutation drawn).
+- ``rater_permutation_test``: the whole test (sequential stopping, and every permutation drawn),
+  in CPU seconds, and in wall seconds with its two streams of permutations in two threads
+  beside one thread.
 
 Run ``python benchmarks/rater_permutation.py`` (50k and 1M ratings), ``--full`` (and 3M) or
 ``--realistic 1e7`` (the realistic shape alone, at that size).
@@ -119,6 +121,13 @@ def cpu(fn: Callable[[], object], repeat: int = 1) -> float:
     return float(best)
 
 
+def wall(fn: Callable[[], object]) -> float:
+    """The wall seconds of one run of ``fn`` (the test's streams run in two threads)."""
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
 def run(label: str, r: Ratings) -> None:
     gen = np.random.default_rng(0)
     d = gen.random(r.n_ratings)
@@ -133,17 +142,22 @@ def run(label: str, r: Ratings) -> None:
     one_sort = cpu(lambda: np.argsort(base + gen.random(base.size), kind="stable"), 3)
     before = cpu(lambda: np.bincount(rater_sorted, weights=d[ranked.draw(gen)], minlength=k), 5)
     after = cpu(
-        lambda: np.bincount(rater_laid, weights=shuffle.shuffled(gen, d_laid), minlength=k), 5
+        lambda: np.bincount(rater_laid, weights=shuffle.shuffle(gen, d_laid), minlength=k), 5
     )
     block = raters._BLOCK
     raters._BLOCK = max(r.n_items, 1)
     at_once = cpu(
-        lambda: np.bincount(rater_laid, weights=shuffle.shuffled(gen, d_laid), minlength=k), 5
+        lambda: np.bincount(rater_laid, weights=shuffle.shuffle(gen, d_laid), minlength=k), 5
     )
     raters._BLOCK = block
     quick_s = cpu(lambda: rater_permutation_test(r))
+    quick_wall = wall(lambda: rater_permutation_test(r))
     quick = rater_permutation_test(r)
     full_s = cpu(lambda: rater_permutation_test(r, sequential=False))
+    cores = raters.usable_cores
+    raters.usable_cores = lambda: 1
+    one_thread = wall(lambda: rater_permutation_test(r))
+    raters.usable_cores = cores
     most = _default_permutations(r.n_ratings)
     pairs = "rater test alone" if quick.reason else "raters and pairs"
     print(f"\n{label}: {r.n_ratings:,} ratings, {r.n_items:,} items, {k} raters ({pairs})")
@@ -161,6 +175,10 @@ def run(label: str, r: Ratings) -> None:
         f"each; strays {quick.stray_raters[:4]}"
     )
     print(f"  rater_permutation_test (all {most})    {full_s:8.2f} s")
+    print(
+        f"  the sequential test, wall seconds      {quick_wall:8.2f} s   "
+        f"(one thread {one_thread:.2f} s: {one_thread / quick_wall:.2f}x)"
+    )
 
 
 def main() -> None:

@@ -59,3 +59,17 @@ Generator, a non-negative integer seed or None. Got -1 instead.
         need = "a numpy Generator, a non-negative integer seed or None"
         raise InvalidInputError(bad_parameter(owner, keyword, need, rng))
     return np.random.default_rng(rng)
+
+
+def usable_cores() -> int:
+    """The CPUs this process may run on (its affinity where the system says, else all).
+
+    >>> usable_cores() >= 1
+    True
+    """
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1

@@ -299,7 +299,7 @@ def test_within_item_shuffles_are_uniform_permutations_of_each_item(size: int) -
         assert chisquare(np.delete(pair, np.s_[:: size + 1])).pvalue > 1e-3
     # the shuffle of values laid out once keeps each item's values
     values = gen.integers(0, 3, item_sorted.size)
-    laid = shuffle.shuffled(gen, values[shuffle.layout])
+    laid = shuffle.shuffle(gen, values[shuffle.layout])
     back = np.empty_like(values)
     back[shuffle.layout] = laid
     assert not np.array_equal(back, values)
@@ -320,12 +320,12 @@ def test_shuffles_in_blocks_of_items_equal_the_shuffle_of_every_item_at_once(
     item_sorted = np.repeat(np.arange(sizes.size), sizes)
     shuffle = _WithinItemShuffle(item_sorted)
     values = np.arange(item_sorted.size, dtype=np.float64)[shuffle.layout]
-    got = shuffle.shuffled(np.random.default_rng(9), values)
+    got = shuffle.shuffle(np.random.default_rng(9), values.copy())
     gen = np.random.default_rng(9)
     expect = values.copy()
     slot = [shuffle.offset[s] for s in range(shuffle.count.size)]
     for j in range(shuffle.count.size - 1, 0, -1):
-        picks = (gen.random(int(shuffle.count[j])) * (j + 1)).astype(np.int64)
+        picks = gen.integers(0, j + 1, size=int(shuffle.count[j]), dtype=np.uint8)
         for row, pick in enumerate(picks):
             here, there = slot[j] + row, slot[pick] + row
             expect[here], expect[there] = expect[there], expect[here]
@@ -354,6 +354,76 @@ def test_sequential_stopping_settles_the_same_answer_with_fewer_permutations() -
     expect = np.sqrt(p * (1 - p) / quick.n_permutations)
     np.testing.assert_allclose(quick.raters["pvalue_se"].to_numpy(), expect)
     assert "pvalue_se" in quick.pairs.columns
+
+
+COLS = {"item": "item", "rater": "rater", "label": "label"}
+
+
+def _panel(n_items: int, seed: int) -> pd.DataFrame:
+    """Six raters who mostly agree and one at random, every rater on every item, long."""
+    gen = np.random.default_rng(seed)
+    truth = gen.integers(0, 4, n_items)
+    agree = [
+        np.where(gen.uniform(size=n_items) < 0.7, truth, gen.integers(0, 4, n_items))
+        for _ in range(6)
+    ]
+    wide = np.column_stack([*agree, gen.integers(0, 4, n_items)])
+    return pd.DataFrame(
+        {
+            "item": np.repeat([f"i-{i}" for i in range(n_items)], 7),
+            "rater": np.tile([f"r{k}" for k in range(7)], n_items),
+            "label": wide.ravel(),
+        }
+    )
+
+
+@pytest.mark.parametrize("pairs", [True, False])
+def test_items_rated_alike_by_everyone_change_no_statistic_and_no_pvalue(
+    pairs: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an item whose ratings all agree has deviation 0 in every order, and its pairs agree in
+    # every order: adding such items leaves every z, every null draw (the same seed) and so
+    # every p-value as they were, while the items are counted (the shuffle leaves them out)
+    from accord.agreement import raters
+
+    long = _panel(120, 4)
+    alike = pd.DataFrame(
+        {
+            "item": np.repeat([f"same-{i}" for i in range(40)], 7),
+            "rater": np.tile([f"r{k}" for k in range(7)], 40),
+            "label": np.repeat(np.arange(40) % 4, 7),
+        }
+    )
+    if not pairs:  # fewer pair cells allowed than there are: the rater test alone
+        monkeypatch.setattr(raters, "MAX_PAIR_CELLS", 10)
+    both = pd.concat([alike, long], ignore_index=True)
+    a, b = (
+        rater_permutation_test(accord.Ratings.from_long(x, **COLS), n_permutations=199, rng=3)
+        for x in (long, both)
+    )
+    for col in ("rater", "z", "pvalue"):
+        np.testing.assert_array_equal(a.raters[col], b.raters[col])
+    assert (b.raters["n_items"] == a.raters["n_items"] + 40).all()
+    if pairs:
+        # the 40 agreements added to the observed and the expected count: equal to rounding
+        np.testing.assert_allclose(a.pairs["z"], b.pairs["z"], rtol=1e-12)
+        np.testing.assert_array_equal(a.pairs["pvalue"], b.pairs["pvalue"])
+    else:
+        assert a.pairs.empty and b.pairs.empty
+
+
+def test_the_answer_does_not_depend_on_the_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the two streams drawn in two threads or one after the other in one: the same draws
+    from accord.agreement import raters
+
+    r = accord.Ratings.from_long(_panel(300, 5), **COLS)
+    monkeypatch.setattr(raters, "_THREADED", 0)
+    threaded = rater_permutation_test(r, n_permutations=299, rng=8, sequential=False)
+    monkeypatch.setattr(raters, "usable_cores", lambda: 1)
+    alone = rater_permutation_test(r, n_permutations=299, rng=8, sequential=False)
+    pd.testing.assert_frame_equal(threaded.raters, alone.raters)
+    pd.testing.assert_frame_equal(threaded.pairs, alone.pairs)
+    assert threaded.n_permutations == 299
 
 
 def test_a_close_call_draws_every_permutation() -> None:

@@ -29,7 +29,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError
 from .._results import Record, check_level, t_quantile, t_sf
-from .._types import FloatArray, IntArray, RngLike, as_generator
+from .._types import FloatArray, IntArray, RngLike, as_generator, usable_cores
 from ..data.ratings import Ratings
 from ..data.source import refuse_read_options
 from ..stats.counts import ItemCategoryCounts, RaterCategoryCounts
@@ -434,6 +434,13 @@ def _stable_order(codes: IntArray, top: int) -> IntArray:
 #: the next items: 8,192 items of 10 ratings are 0.6 MB of float64, within a core's cache.
 _BLOCK = 8192
 
+#: Independent streams of permutations: each is drawn by its own generator (spawned from
+#: the test's) into its own buffer, and two threads draw them side by side when the process
+#: may use two cores. Fixed, so that the same seed gives the same answer on any machine.
+_STREAMS = 2
+#: Fewest ratings for which the streams run in threads (below, a thread costs more than it saves).
+_THREADED = 100_000
+
 
 def _check_permutations(n_permutations: int | None, n: int) -> int:
     """The number of permutations (default from the number of ratings), checked."""
@@ -467,56 +474,58 @@ class _WithinItemShuffle:
     of its ``m!`` orders, in ``max(m) - 1`` vector steps over ``N - n_items`` ratings in all:
     no sort and no table of permutations.
 
+    Items whose ratings are all alike (``still``, one flag a sorted rating) look the same in
+    every order: they are laid out after the others and never moved.
+
     The draws of every step are made first, in that order; the swaps are then made
     :data:`_BLOCK` items at a time, every step over one block of items before the next
     block. The swaps of different items touch different places, so the result is that of
     the steps over all items at once, but a block's places stay in the processor's cache
     from one step to the next (2.2x faster at 10M ratings, whose layout is far larger than
     the cache).
+
+    The shuffle works in place: a uniform permutation of an item applied to any order of
+    its values is a uniform draw of their orders, independent of that order, so successive
+    shuffles of one buffer are independent permutations and no copy is needed.
     """
 
-    def __init__(self, item_sorted: IntArray) -> None:
+    def __init__(self, item_sorted: IntArray, still: Any = None) -> None:
         n = item_sorted.size
         starts = np.r_[0, np.flatnonzero(np.diff(item_sorted)) + 1] if n else np.zeros(0, int)
         sizes = np.diff(np.r_[starts, n]).astype(np.int64)
+        fixed = np.zeros(0, np.int64)
+        if still is not None and n and np.any(still[starts]):
+            moves = ~still[starts]
+            starts, sizes = starts[moves], sizes[moves]
+            fixed = np.flatnonzero(still).astype(np.int64)
         top = int(sizes.max(initial=0))
         by_size = _stable_order(top - sizes, top + 1)
-        at_least = np.cumsum(np.bincount(sizes)[::-1])[::-1]
+        at_least = np.cumsum(np.bincount(sizes, minlength=1)[::-1])[::-1]
         self.n = n
         #: items rated more than ``s`` times, for each slot ``s``
         self.count = at_least[1:].astype(np.int64)
         #: where each slot starts in the layout
         self.offset = np.r_[0, np.cumsum(self.count)].astype(np.int64)
         first = starts[by_size].astype(np.int64)
-        #: the sorted position of each place of the layout
-        self.layout = np.concatenate(
-            [np.zeros(0, np.int64)] + [first[:c] + s for s, c in enumerate(self.count)]
-        )
+        slots = [first[:c] + s for s, c in enumerate(self.count)]
+        #: the sorted position of each place of the layout (the still items' last)
+        self.layout = np.concatenate([np.zeros(0, np.int64), *slots, fixed])
         self.rows = np.arange(self.count[0] if self.count.size else 0, dtype=np.int64)
-        #: the uniform draws of one step, reused by every step and permutation
-        self.uniform = np.empty(int(self.count[1]) if self.count.size > 1 else 0)
 
     def picks(self, gen: np.random.Generator) -> list[Any]:
         """The slot each step swaps with, one per item it reaches (``picks[j]``: the first
         ``count[j]`` items), drawn step after step from the largest slot down (``picks[0]``
         is empty)."""
         last = self.count.size - 1
-        out: list[Any] = [np.zeros(0, np.uint8)] * max(last + 1, 0)
         kind = np.min_scalar_type(max(last, 0))
+        out: list[Any] = [np.zeros(0, kind)] * max(last + 1, 0)
         for j in range(last, 0, -1):
-            u = gen.random(out=self.uniform[: int(self.count[j])])
-            u *= j + 1
-            out[j] = u.astype(kind)
+            out[j] = gen.integers(0, j + 1, size=int(self.count[j]), dtype=kind)
         return out
 
-    def shuffled(self, gen: np.random.Generator, laid_out: Any, out: Any = None) -> Any:
-        """A copy of ``laid_out`` (one value per place of :attr:`layout`) with the values of
-        every item randomly permuted among its places, written into ``out`` when given (an
-        array of the same shape and type, reused from one permutation to the next)."""
-        if out is None:
-            out = laid_out.copy()
-        else:
-            np.copyto(out, laid_out)
+    def shuffle(self, gen: np.random.Generator, laid_out: Any) -> Any:
+        """Permute the values of every item among its places of ``laid_out`` (one value per
+        place of :attr:`layout`), in place; returns ``laid_out``."""
         picks = self.picks(gen)
         last = self.count.size - 1
         for a in range(0, int(self.count[1]) if last >= 1 else 0, _BLOCK):
@@ -527,15 +536,15 @@ class _WithinItemShuffle:
                 lo = int(self.offset[j]) + a
                 src = self.offset[picks[j][a : a + c]]
                 src += self.rows[a : a + c]
-                here = out[lo : lo + c].copy()
-                out[lo : lo + c] = out[src]
-                out[src] = here
-        return out
+                here = laid_out[lo : lo + c].copy()
+                laid_out[lo : lo + c] = laid_out[src]
+                laid_out[src] = here
+        return laid_out
 
     def draw(self, gen: np.random.Generator) -> IntArray:
         """Positions of one random within-item permutation (``values[draw]`` is shuffled)."""
         out = np.empty(self.n, dtype=np.int64)
-        out[self.layout] = self.shuffled(gen, self.layout)
+        out[self.layout] = self.shuffle(gen, self.layout.copy())
         return out
 
 
@@ -546,7 +555,8 @@ class _PermutationNull:
     Everything a permutation reads is laid out once in the order of the shuffle's layout
     (raters, deviations, the two places of each pair cell): without pairs to test, a
     permutation shuffles the deviations themselves and sums them by rater; with pairs, it
-    shuffles the places and reads the deviations and labels through them.
+    shuffles the places and reads the deviations and labels through them. Each stream of
+    permutations shuffles its own copy, in place.
     """
 
     shuffle: _WithinItemShuffle
@@ -562,8 +572,6 @@ class _PermutationNull:
     a_laid: IntArray = dataclasses.field(init=False)
     b_laid: IntArray = dataclasses.field(init=False)
     sd_pair: FloatArray = dataclasses.field(init=False)
-    #: what a permutation shuffles into (the deviations, or the places with pairs to test)
-    out: Any = dataclasses.field(init=False)
 
     def __post_init__(self) -> None:
         layout = self.shuffle.layout
@@ -576,17 +584,20 @@ class _PermutationNull:
             self.a_laid = place[self.pairs.a_pos]
             self.b_laid = place[self.pairs.b_pos]
         self.sd_pair = np.sqrt(np.where(self.pairs.tested, self.pairs.var_pair, 1.0))
-        self.out = np.empty_like(self.d_laid if not self.pairs.tested.any() else layout)
 
-    def one(self, gen: np.random.Generator) -> tuple[float, float]:
-        """The largest rater z and the smallest pair z of one permutation."""
+    def buffer(self) -> Any:
+        """What a stream shuffles: the deviations, or the places with pairs to test."""
+        return (self.shuffle.layout if self.pairs.tested.any() else self.d_laid).copy()
+
+    def one(self, gen: np.random.Generator, buffer: Any) -> tuple[float, float]:
+        """The largest rater z and the smallest pair z of one permutation of ``buffer``."""
         pairs = self.pairs
         top, low = -np.inf, np.inf
         if not pairs.tested.any():
             if self.tested.any():
-                top = self._top(self.shuffle.shuffled(gen, self.d_laid, self.out))
+                top = self._top(self.shuffle.shuffle(gen, buffer))
             return top, low
-        places = self.shuffle.shuffled(gen, self.shuffle.layout, self.out)
+        places = self.shuffle.shuffle(gen, buffer)
         if self.tested.any():
             top = self._top(self.d_sorted[places])
         lab = self.label_sorted[places]
@@ -609,18 +620,43 @@ class _PermutationNull:
         significance: float | None,
     ) -> tuple[FloatArray, FloatArray]:
         """Up to ``most`` permutations, stopping once every decision at ``significance`` is
-        settled (checked after 100 permutations and every 50 after; never, when it is None)."""
+        settled (checked after 100 permutations and every 50 after; never, when it is None).
+
+        Permutation ``b`` is drawn by stream ``b % _STREAMS``, each stream's in order."""
+        streams = [(g, self.buffer()) for g in gen.spawn(_STREAMS)]
         max_z = np.full(most, -np.inf)
         min_z = np.full(most, np.inf)
-        for b in range(most):
-            max_z[b], min_z[b] = self.one(gen)
-            done = b + 1
-            if significance is not None and done >= 100 and done % 50 == 0 and done < most:
+        done = 0
+        while done < most:
+            until = most if significance is None else min(max(100, done + 50), most)
+            self._run(streams, range(done, until), max_z, min_z)
+            done = until
+            if significance is not None and done < most:
                 p_r = _max_t_pvalues(z_r, self.tested, max_z[:done], upper=True)
                 p_pair = _max_t_pvalues(z_pair, self.pairs.tested, min_z[:done], upper=False)
                 if _settled(np.r_[p_r, p_pair], done, significance):
                     return max_z[:done], min_z[:done]
         return max_z, min_z
+
+    def _run(
+        self, streams: list[tuple[Any, Any]], todo: range, max_z: FloatArray, min_z: FloatArray
+    ) -> None:
+        """Draw the permutations ``todo`` (each by its stream), writing their extremes."""
+
+        def run(s: int) -> None:
+            g, buffer = streams[s]
+            for b in range(todo.start + (s - todo.start) % _STREAMS, todo.stop, _STREAMS):
+                max_z[b], min_z[b] = self.one(g, buffer)
+
+        threads = min(_STREAMS, usable_cores())
+        if threads == 1 or self.shuffle.n < _THREADED:
+            for s in range(_STREAMS):
+                run(s)
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            list(pool.map(run, range(_STREAMS)))
 
 
 def _settled(pvalues: FloatArray, n: int, significance: float) -> bool:
@@ -787,6 +823,13 @@ def rater_permutation_test(
     the rater's, of a pair the share whose smallest pair :math:`z` is as low (max-T: adjusted
     for testing every rater, and every pair, at once).
 
+    The permutations come in two streams, each spawned from ``rng`` and shuffling its own
+    copy of the ratings in place (a uniform permutation of an item's ratings in any order is
+    a uniform draw of their orders): two threads draw them side by side on 100,000 ratings
+    and more when the process may use two cores, and one thread draws both otherwise, with
+    the same result. Items whose ratings all agree are never shuffled (no order of them
+    differs).
+
     With ``sequential=True`` (the default) the permutations stop once every decision is
     settled (checked after 100 permutations and every 50 after): the 99% Clopper-Pearson
     interval of each tested p-value lies wholly above or wholly below ``significance`` (a
@@ -807,9 +850,10 @@ def rater_permutation_test(
     min_items : int, default 10
         Fewest items (shared, for a pair) to be tested.
     rng : Generator, int or None, default 0
-        Seed of the permutations (the same data give the same answer). The permutations
-        drawn from a seed changed when the shuffle became a Fisher-Yates one: p-values of
-        earlier versions with the same seed differ within their Monte Carlo error.
+        Seed of the permutations (the same data give the same answer, on any machine).
+        The permutations drawn from a seed changed when the shuffle became a Fisher-Yates
+        one, and again when they were split into two streams: p-values of earlier versions
+        with the same seed differ within their Monte Carlo error.
     sequential : bool, default True
         Stop before ``n_permutations`` once every decision at ``significance`` is settled;
         ``False`` draws them all (the most precise p-values).
@@ -859,15 +903,17 @@ def rater_permutation_test(
         mean_dev = np.where(n_r > 0, s_r / np.maximum(n_r, 1), np.nan)
     # chance agreement of two ratings of the item
     same = np.bincount(item, weights=(in_cell - 1) / (mi - 1), minlength=n_items)
+    still = in_cell == mi  # every rating of the item alike: no permutation changes it
     del in_cell, mi, keep
     pi_item = same / np.maximum(m, 1)
 
     order = _stable_order(item, n_items)
-    item_sorted, label_sorted, rater_sorted, d_sorted = (
+    item_sorted, label_sorted, rater_sorted, d_sorted, still = (
         item[order],
         label[order],
         rater[order],
         d[order],
+        still[order],
     )
     del order, item, label, rater, d
     pairs_of = _PairCells.of(m, item_sorted, rater_sorted, label_sorted, pi_item, k, min_items)
@@ -875,7 +921,7 @@ def rater_permutation_test(
     pair_tested, z_pair = pairs_of.tested, pairs_of.z
 
     null = _PermutationNull(
-        _WithinItemShuffle(item_sorted),
+        _WithinItemShuffle(item_sorted, still),
         rater_sorted=rater_sorted,
         d_sorted=d_sorted,
         label_sorted=label_sorted.astype(np.min_scalar_type(max(q - 1, 0))),
@@ -884,7 +930,7 @@ def rater_permutation_test(
         tested=tested,
         k=k,
     )
-    del item_sorted, label_sorted, rater_sorted, d_sorted  # the null holds what it reads
+    del item_sorted, label_sorted, rater_sorted, d_sorted, still  # the null holds what it reads
     max_z, min_z = null.draw(gen, n_permutations, z_r, z_pair, significance if sequential else None)
     n_used = max(max_z.size, min_z.size)
     p_r = _max_t_pvalues(z_r, tested, max_z, upper=True)

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._errors import ConvergenceError
-from .._types import FloatArray, IntArray
+from .._types import FloatArray, IntArray, usable_cores
 
 Side = Literal["raters", "items"]
 
@@ -572,13 +572,8 @@ def _gauge_matrix(h: FloatArray, rater_component: IntArray, n_components: int) -
 
 def _shares(n_samples: int, workers: int | None) -> list[list[int]]:
     """The draws of each thread (at most 8, at most the CPUs this process may use)."""
-    import os
-
     if workers is None:
-        try:
-            workers = len(os.sched_getaffinity(0))
-        except AttributeError:  # pragma: no cover - not on Linux
-            workers = os.cpu_count() or 1
+        workers = usable_cores()
     workers = max(1, min(workers, n_samples, 8))
     return [list(range(w, n_samples, workers)) for w in range(workers)]
 
