@@ -431,8 +431,10 @@ def _stable_order(codes: IntArray, top: int) -> IntArray:
 
 
 #: Items whose swaps the within-item shuffle makes together, every step over them before
-#: the next items: 8,192 items of 10 ratings are 0.6 MB of float64, within a core's cache.
-_BLOCK = 8192
+#: the next items: 32,768 items of 10 ratings are 2.6 MB of float64, within the processor's
+#: cache, and few enough blocks that the Python between numpy's calls costs little (the
+#: fewer calls, the less two threads wait on each other).
+_BLOCK = 32768
 
 #: Independent streams of permutations: each is drawn by its own generator (spawned from
 #: the test's) into its own buffer, and two threads draw them side by side when the process
