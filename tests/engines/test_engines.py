@@ -487,6 +487,44 @@ def test_stream_second_pass_from_files_equals_pass_from_matrix(
     assert np.array_equal(got.reshape(-1, q)[: stats.n_raters], stats.rater_counts.counts)
 
 
+def test_stream_passes_keep_the_decoded_matrix_within_its_limit(
+    parquet_files: list[Path],
+) -> None:
+    # the first pass over the code matrix keeps its decoded slices for the next (an EM fit
+    # passes twice an iteration), read-only, when they fit in the memory limit beside it;
+    # the sums are those of a pass over the files either way
+    def per_rater(ctx: int, item: Any, rater: Any, label: Any) -> Any:
+        return np.bincount(rater * ctx + label, minlength=7 * ctx)
+
+    def add(a: Any, b: Any) -> Any:
+        return a + b
+
+    stats, rescan = stream_scan(parquet_files, **COLS, batch_size=29)
+    _, by_file = stream_scan(parquet_files, **COLS, batch_size=29)
+    by_file.matrix = None
+    q = len(stats.categories)
+    expect = by_file.map_reduce(per_rater, q, add)
+    assert rescan.matrix is not None and rescan.held is None
+    first = rescan.map_reduce(per_rater, q, add)
+    assert rescan.held is not None and len(rescan.held) >= 1
+    assert np.array_equal(first, expect)
+    assert np.array_equal(rescan.map_reduce(per_rater, q, add), expect)  # from what it held
+
+    def writes(ctx: Any, item: Any, rater: Any, label: Any) -> Any:
+        label[:] = 0
+        return None
+
+    with pytest.raises(ValueError, match="read-only"):
+        rescan.map_reduce(writes, None, add)
+    # a limit the matrix alone fills: nothing more is held, and every pass decodes again
+    _, tight = stream_scan(parquet_files, **COLS, batch_size=29)
+    assert tight.matrix is not None
+    tight.matrix.limit = tight.matrix.nbytes
+    assert np.array_equal(tight.map_reduce(per_rater, q, add), expect)
+    assert tight.held is None
+    assert np.array_equal(tight.map_reduce(per_rater, q, add), expect)
+
+
 def test_stream_rating_sums_equal_sums_over_the_ratings(parquet_files: list[Path]) -> None:
     # Conger's item terms: per item, the sum of table[rater, label] over its ratings, read
     # column by column from the code matrix, equal a bincount over the ratings themselves.

@@ -989,6 +989,9 @@ class StreamRescan:
     passes: int
     progress: Progress | None
     matrix: CodeMatrix | None = None
+    #: The decoded slices of the matrix, kept from the first pass over it when they fit in
+    #: its memory limit beside it (read-only: every later pass reads them as they are).
+    held: list[tuple[IntArray, IntArray, IntArray, int]] | None = None
 
     @property
     def capabilities(self) -> frozenset[str]:
@@ -1048,12 +1051,30 @@ class StreamRescan:
         """The ratings of the code matrix, slice by slice (items in code order)."""
         total: Any = None
         n_items = max(matrix.n_items, 1)
-        for item, rater, label, hi in matrix.ratings(self.remap):
+        slices = self.held if self.held is not None else self._decoded(matrix)
+        for item, rater, label, hi in slices:
             part = fn(context, item, rater, label)
             total = part if total is None else merge(total, part)
             if self.progress is not None:
                 self.progress(self.rows * hi // n_items, self.rows)
         return total
+
+    def _decoded(self, matrix: CodeMatrix) -> Iterator[tuple[IntArray, IntArray, IntArray, int]]:
+        """The matrix's slices decoded, kept in :attr:`held` for the passes after this one
+        while the matrix and they fit in its memory limit (an EM fit passes over the ratings
+        twice an iteration: decoding them once saves most of a pass)."""
+        kept: list[tuple[IntArray, IntArray, IntArray, int]] | None = []
+        size = matrix.nbytes
+        for item, rater, label, hi in matrix.ratings(self.remap):
+            if kept is not None:
+                size += item.nbytes + rater.nbytes + label.nbytes
+                kept = kept if size <= matrix.limit else None
+            if kept is not None:
+                for codes in (item, rater, label):
+                    codes.flags.writeable = False
+                kept.append((item, rater, label, hi))
+            yield item, rater, label, hi
+        self.held = kept
 
 
 def require_unique(dropped: int, engine: str) -> None:

@@ -62,7 +62,8 @@ class ItemSums:
     """One pass's context: per item, the sum over its ratings of ``table[:, rater * q +
     label]``; ``table`` has shape (k, n_raters * q).
 
-    With ``sink`` (an (n_items, k) array) each part adds its sums into it and returns None:
+    With ``sink`` (a (k, n_items) array, a row a class) each part adds its sums into it and
+    returns None:
     for passes whose parts are summed one after another in this process (one array over
     items however many parts); without, each part returns its own sums over the items it
     holds, and :func:`merge_items` adds them.
@@ -84,14 +85,14 @@ def item_part(
         # items that span a short range (a slice of items in code order, or rows of nearby
         # items): summed over the range, into a slice of the sink; a column at a time (a
         # gather from one row of the table, one bincount), no array of shape (k, m)
-        sink, local = ctx.sink[lo:hi], item - lo
+        sink, local = ctx.sink[:, lo:hi], item - lo
         for j in range(ctx.table.shape[0]):
             weights = ctx.table[j].take(cell)
-            sink[:, j] += np.bincount(local, weights=weights, minlength=hi - lo)
+            sink[j] += np.bincount(local, weights=weights, minlength=hi - lo)
         return None
     keys, sums = _by_item(item, ctx.table.take(cell, axis=1))
     if ctx.sink is not None:
-        ctx.sink[keys] += sums
+        ctx.sink[:, keys] += sums.T
         return None
     return keys, sums
 
@@ -128,11 +129,12 @@ def merge_items(
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class CellSums:
-    """One pass's context: per (rater, label), the sum of the rated items' rows of
-    ``posterior`` (n_items, k), the count of ratings and, with ``gold`` (each item's gold
-    label code, -1 where none), the count of ratings of gold items by gold label."""
+    """One pass's context: per (rater, label), the sum of the rated items' posteriors
+    (``by_class``: the posteriors (n_items, k) transposed, a row a class), the count of
+    ratings and, with ``gold`` (each item's gold label code, -1 where none), the count of
+    ratings of gold items by gold label."""
 
-    posterior: FloatArray
+    by_class: FloatArray
     n_raters: int
     q: int
     gold: IntArray | None = None
@@ -144,10 +146,11 @@ def cell_part(ctx: CellSums, item: IntArray, rater: IntArray, label: IntArray) -
     column the count of ratings."""
     item = np.asarray(item)
     cell = np.asarray(rater) * ctx.q + np.asarray(label)
-    size, k = ctx.n_raters * ctx.q, ctx.posterior.shape[1]
+    size, k = ctx.n_raters * ctx.q, ctx.by_class.shape[0]
     extra = 0 if ctx.gold is None else ctx.q
     out = np.empty((size, k + extra + 1))
-    out[:, :k] = _grouped(cell, ctx.posterior.take(item, axis=0).T, size)
+    for j in range(k):  # a class at a time: a gather from one row, one bincount
+        out[:, j] = np.bincount(cell, weights=ctx.by_class[j].take(item), minlength=size)
     if ctx.gold is not None:
         truth = ctx.gold[item]
         known = truth >= 0
@@ -175,11 +178,11 @@ class _Passes:
     def items(self, table: FloatArray) -> FloatArray:
         """Per item, the sum over its ratings of ``table[rater * q + label]``, (n_items, k)."""
         k = table.shape[1]
-        sink = np.zeros((self.n_items, k)) if self.in_place else None
+        sink = np.zeros((k, self.n_items)) if self.in_place else None
         context = ItemSums(np.ascontiguousarray(table.T), self.q, sink)
         total = self.run(item_part, context, merge_items)
         if sink is not None:
-            return sink
+            return np.ascontiguousarray(sink.T)
         out = np.zeros((self.n_items, k))
         if total is not None:
             out[total[0]] = total[1]
@@ -191,7 +194,7 @@ class _Passes:
         """``N[r, c, l]`` of ``posterior`` (n_raters, k, q), the same counts of the gold
         labels ``gold`` (None without), and each rater's ratings."""
         r, q, k = self.n_raters, self.q, posterior.shape[1]
-        context = CellSums(posterior, r, q, gold)
+        context = CellSums(np.ascontiguousarray(posterior.T), r, q, gold)
         total = self.run(cell_part, context, add)
         width = k + 1 + (0 if gold is None else q)
         flat = np.zeros((r * q, width)) if total is None else np.asarray(total)
