@@ -399,7 +399,9 @@ def stream_statistics(
         Bytes for the items x raters code matrix (one byte per cell for fewer than 127
         labels; for a sparse design, at most one cell in 16 rated, about 24 bytes per
         rating). Beyond it the input is read again in passes over ranges of items, each
-        holding at most this many bytes of ratings.
+        holding at most this many bytes of ratings. Methods that pass over the ratings again
+        and again (EM) keep them decoded from the matrix (24 bytes a rating) while the
+        matrix and they fit in it.
     file_format : {"parquet", "csv", "tsv"}, optional
         Overrides the format guessed from the suffix.
     sep : str, optional
