@@ -33,6 +33,7 @@ from .encoder import (
     typed_ids,
     typed_text,
 )
+from .text_index import HashCollision, TextIndex
 
 __all__ = [
     "GrowingDictionary",
@@ -114,8 +115,9 @@ class GrowingDictionary:
         self._lo = 0
         # Hashed mode: the values seen so far as Arrow arrays (None: not hashed yet).
         self._known: list[Any] | None = None
-        # Text values seen so far -> code, kept once the values seen outnumber a batch's
-        # distinct values (see _lookup_known); None until then.
+        # Text values seen so far -> code (see _lookup_known): a hash index, or a dict should
+        # two values share a hash; None until a second batch is looked up.
+        self._index: TextIndex | None = None
         self._codes: dict[Any, int] | None = None
         self._type: Any = None
         self._sorted = False  # the last batch with new values was sorted
@@ -421,9 +423,10 @@ class GrowingDictionary:
 
         Arrow's ``index_in`` hashes the whole value set on every call, which costs as much as
         the values seen: fine while they are few, quadratic over a file with many distinct
-        ids. Once the text values seen outnumber the batch's distinct values four times, they
-        live in a dict kept from batch to batch instead, and only the batch's distinct values
-        are looked up (one hash each).
+        ids. Text values are kept in a :class:`~accord.data.text_index.TextIndex` from batch
+        to batch instead, and only the batch's distinct values are hashed (in numpy, no
+        Python object per value). Should two different values share a hash, a dict of the
+        values takes over.
         """
         import pyarrow as pa
         import pyarrow.compute as pc
@@ -431,9 +434,16 @@ class GrowingDictionary:
         assert self._known is not None
         k = len(batch_values)
         text = pa.types.is_string(self._type) or pa.types.is_large_string(self._type)
-        if self._codes is None and text and self.size > 4 * k:
-            known = pa.chunked_array(self._known, type=self._type)
-            self._codes = dict(zip(known.to_pylist(), range(self.size), strict=True))
+        if self._index is None and self._codes is None and text:
+            self._index = TextIndex()
+            for chunk in self._known:
+                if self._index is not None:
+                    self._index_add(chunk)
+        if self._index is not None:
+            try:
+                return self._index.lookup(batch_values)
+            except HashCollision:
+                self._to_dict()
         if self._codes is not None:
             get = self._codes.get
             return np.fromiter(
@@ -441,6 +451,24 @@ class GrowingDictionary:
             )
         found = pc.index_in(batch_values, value_set=pa.chunked_array(self._known, type=self._type))
         return np.asarray(pc.fill_null(found, -1).to_numpy(), dtype=np.int64)
+
+    def _index_add(self, fresh: Any) -> None:
+        """Number new text values in the hash index (values new to the dictionary, in code
+        order); on a hash shared by two values, a dict takes over from the index."""
+        assert self._index is not None
+        try:
+            self._index.add(fresh)
+        except HashCollision:
+            self._to_dict()
+
+    def _to_dict(self) -> None:
+        """Text values to codes in a dict (every value known so far), in place of the index."""
+        import pyarrow as pa
+
+        assert self._known is not None
+        self._index = None
+        known = pa.chunked_array(self._known, type=self._type)
+        self._codes = dict(zip(known.to_pylist(), range(len(known)), strict=True))
 
     def _encode_hashed(self, array: Any, row0: int) -> IntArray:
         """Codes of a batch of any type: the batch's distinct values (pyarrow
@@ -465,7 +493,9 @@ class GrowingDictionary:
             fresh = batch_values.take(pa.array(new, type=pa.int64()))
             self._chunks.append(fresh)
             self._known.append(fresh)
-            if self._codes is not None:
+            if self._index is not None:
+                self._index_add(fresh)
+            elif self._codes is not None:
                 self._codes.update(
                     zip(fresh.to_pylist(), range(self.size, self.size + new.size), strict=True)
                 )
