@@ -81,6 +81,11 @@ def test_words_pad_each_text_with_zeros() -> None:
     mixed = text_words(pa.array(["abcdefghi", "jklmnopqr", ""]))
     assert fixed.words.tolist() == mixed.words.tolist()[:4]
     np.testing.assert_array_equal(text_hashes(fixed), text_hashes(mixed)[:2])
+    # Texts of 2, 1 and 3 words (as many words as three texts of 2): each hashes as alone.
+    texts = ["abcdefghi", "a", "abcdefghijklmnopq"]
+    together = text_hashes(text_words(pa.array(texts)))
+    alone = [text_hashes(text_words(pa.array([t])))[0] for t in texts]
+    assert together.tolist() == alone
 
 
 def _by_length(words: text_index.TextWords) -> np.ndarray:
@@ -142,3 +147,32 @@ def test_the_dictionary_keeps_the_index_from_the_second_batch() -> None:
     np.testing.assert_array_equal(got, codes)
     assert list(dictionary.values()) == uniques
     assert dictionary._index is not None and dictionary._codes is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    texts=st.lists(st.one_of(st.none(), values), min_size=1, max_size=80),
+    cuts=st.lists(st.integers(0, 80), max_size=5),
+    kind=st.sampled_from([pa.string(), pa.large_string()]),
+)
+def test_rows_are_numbered_as_a_dict_numbers_them(
+    texts: list[Any], cuts: list[int], kind: Any
+) -> None:
+    """Every row hashed (no dictionary of the batch first), nulls among them: the codes of a
+    dict numbering values in order of first appearance, and the row where each new value
+    first appears."""
+    bounds = sorted({0, len(texts), *(c % (len(texts) + 1) for c in cuts)})
+    index = TextIndex()
+    seen: dict[str, int] = {}
+    for lo, hi in itertools.pairwise(bounds):
+        batch = texts[lo:hi]
+        codes, first = index.encode_rows(pa.array(batch, type=kind))
+        fresh = [
+            k
+            for k, v in enumerate(batch)
+            if v is not None and v not in seen and batch.index(v) == k
+        ]
+        expected = [-1 if v is None else seen.setdefault(v, len(seen)) for v in batch]
+        assert codes.tolist() == expected
+        assert first.tolist() == fresh
+    assert index.size == len(seen)

@@ -119,6 +119,7 @@ class GrowingDictionary:
         # two values share a hash; None until a second batch is looked up.
         self._index: TextIndex | None = None
         self._codes: dict[Any, int] | None = None
+        self._spread = False  # the last batch's values were mostly distinct
         self._type: Any = None
         self._sorted = False  # the last batch with new values was sorted
         # Ids seen so far are exactly start, start + 1, ... in this order (auto-increment ids
@@ -452,6 +453,27 @@ class GrowingDictionary:
         found = pc.index_in(batch_values, value_set=pa.chunked_array(self._known, type=self._type))
         return np.asarray(pc.fill_null(found, -1).to_numpy(), dtype=np.int64)
 
+    def _encode_rows(self, array: Any, row0: int) -> IntArray | None:
+        """Codes of a batch of text values mostly distinct (shuffled ids), each row hashed
+        once in the index (no dictionary of the batch first); None, a dict having taken
+        over, should two values share a hash."""
+        import pyarrow as pa
+
+        assert self._index is not None and self._known is not None
+        try:
+            codes, first = self._index.encode_rows(array)
+        except HashCollision:
+            self._to_dict()
+            return None
+        if first.size:
+            fresh = array.take(pa.array(first, type=pa.int64()))
+            self._chunks.append(fresh)
+            self._known.append(fresh)
+            if self.track_rows:
+                self._first_rows.append(row0 + first)
+            self.size += int(first.size)
+        return codes
+
     def _index_add(self, fresh: Any) -> None:
         """Number new text values in the hash index (values new to the dictionary, in code
         order); on a hash shared by two values, a dict takes over from the index."""
@@ -478,10 +500,16 @@ class GrowingDictionary:
         import pyarrow.compute as pc
 
         assert self._known is not None
+        if self._index is not None and self._spread:
+            by_rows = self._encode_rows(array, row0)
+            if by_rows is not None:
+                return by_rows
         encoded = pc.dictionary_encode(array)
         batch_values = encoded.dictionary
         idx = np.asarray(pc.fill_null(encoded.indices, -1).to_numpy(), dtype=np.int64)
         k = len(batch_values)
+        # Mostly distinct values (shuffled text ids): the next batches are hashed row by row.
+        self._spread = 2 * k > len(array)
         if k == 0:  # every value of the batch is null
             return np.full(len(array), -1, dtype=np.int64)
         lookup = np.full(k + 1, -1, dtype=np.int64)  # the last entry codes a null

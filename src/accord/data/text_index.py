@@ -56,9 +56,29 @@ class TextWords:
     count: IntArray
     lengths: IntArray
 
+    @property
+    def fixed(self) -> int | None:
+        """The length every text has (None: lengths differ, or no text)."""
+        if self.lengths.size == 0 or int(self.lengths.min()) != int(self.lengths.max()):
+            return None
+        return int(self.lengths[0])
+
     def positions(self, which: IntArray) -> IntArray:
         """Positions in ``words`` of the words of the texts ``which``, text after text."""
         return words_at(self.first[which], self.count[which])
+
+    def take(self, which: IntArray) -> TextWords:
+        """The texts ``which``, their words one after the other."""
+        count = self.count[which]
+        first = np.cumsum(count) - count
+        return TextWords(self.words[self.positions(which)], first, count, self.lengths[which])
+
+
+def _equal(words: TextWords, a: IntArray, b: IntArray) -> bool:
+    """Whether text ``a[i]`` of ``words`` is text ``b[i]``, for every ``i``."""
+    if not np.array_equal(words.lengths[a], words.lengths[b]):
+        return False
+    return bool(np.array_equal(words.words[words.positions(a)], words.words[words.positions(b)]))
 
 
 def words_at(first: IntArray, count: IntArray) -> IntArray:
@@ -133,10 +153,14 @@ def text_hashes(words: TextWords) -> U64:
     n = words.first.size
     if n == 0:
         return np.zeros(0, dtype=np.uint64)
-    salt = words_at(np.ones(n, dtype=np.int64), words.count).astype(np.uint64)
-    salt *= _WORD_SALT
-    mixed = _mix(words.words ^ salt)
-    out = np.add.reduceat(mixed, words.first)
+    width = int(words.count[0])
+    if int(words.count.min()) == int(words.count.max()):  # a matrix, one salt per column
+        salts = np.arange(1, width + 1, dtype=np.uint64) * _WORD_SALT
+        out = _mix(words.words.reshape(n, width) ^ salts).sum(axis=1, dtype=np.uint64)
+    else:
+        salt = words_at(np.ones(n, dtype=np.int64), words.count).astype(np.uint64)
+        salt *= _WORD_SALT
+        out = np.add.reduceat(_mix(words.words ^ salt), words.first)
     out ^= words.lengths.astype(np.uint64) * _LENGTH_SALT
     out = _mix(out)
     out[out == 0] = 1
@@ -178,14 +202,17 @@ class TextIndex:
 
     def __init__(self) -> None:
         self.size = 0
-        self._keys = np.zeros(1 << 10, dtype=np.uint64)  # 0: an empty slot
-        self._codes = np.full(1 << 10, -1, dtype=np.int32)
+        # Slot -> (hash, code), side by side (one cache line read per probe); hash 0: empty.
+        self._table = np.zeros((1 << 10, 2), dtype=np.uint64)
         self._words = _Buffer(np.uint64)
         self._first = _Buffer(np.int64)
         self._lengths = _Buffer(np.int64)
+        # Every value added has this length in bytes (None: lengths differ), so value c
+        # is words c * count ... of ``_words``: compared without reading ``_first``.
+        self._length: int | None = None
 
     def _slots(self, hashes: U64) -> IntArray:
-        shift = np.uint64(64 - (self._keys.size.bit_length() - 1))
+        shift = np.uint64(64 - (len(self._table).bit_length() - 1))
         out: IntArray = (hashes >> shift).astype(np.int64)
         return out
 
@@ -194,25 +221,27 @@ class TextIndex:
         out = np.full(hashes.size, -1, dtype=np.int64)
         pending = np.arange(hashes.size, dtype=np.int64)
         slot, wanted = self._slots(hashes), hashes
-        mask = self._keys.size - 1
+        mask = len(self._table) - 1
         while pending.size:
-            held = self._keys[slot]
-            hit = held == wanted
-            out[pending[hit]] = self._codes[slot[hit]]
-            on = np.flatnonzero(~hit & (held != 0))
+            held = self._table.take(slot, axis=0)  # rows: ten times a 2-D fancy index
+            hit = held[:, 0] == wanted
+            out[pending[hit]] = held[hit, 1]
+            on = np.flatnonzero(~hit & (held[:, 0] != 0))
             pending, wanted, slot = pending[on], wanted[on], (slot[on] + 1) & mask
         return out
 
     def _place(self, hashes: U64, codes: IntArray) -> None:
         """Put hashes absent from the table (distinct) with their codes, by linear probing."""
         slot = self._slots(hashes)
-        mask = self._keys.size - 1
+        mask = len(self._table) - 1
+        flat = self._table.reshape(-1)  # hash of slot s at 2 s, its code at 2 s + 1
         while hashes.size:
-            free = np.flatnonzero(self._keys[slot] == 0)
+            free = np.flatnonzero(flat[2 * slot] == 0)
             # Hashes aiming at one free slot: the code written last holds it.
-            self._codes[slot[free]] = codes[free]
-            won = free[self._codes[slot[free]] == codes[free]]
-            self._keys[slot[won]] = hashes[won]
+            at = 2 * slot[free]
+            flat[at + 1] = codes[free]
+            won = free[flat[at + 1] == codes[free].astype(np.uint64)]
+            flat[2 * slot[won]] = hashes[won]
             rest = np.ones(hashes.size, dtype=bool)
             rest[won] = False
             hashes, codes, slot = hashes[rest], codes[rest], (slot[rest] + 1) & mask
@@ -234,6 +263,13 @@ class TextIndex:
 
     def _same(self, words: TextWords, hit: IntArray, codes: IntArray) -> bool:
         """Whether the texts ``hit`` of ``words`` are the values numbered ``codes``."""
+        length = self._length
+        if length is not None and words.fixed == length:
+            # Values and texts of one length: rows of two word matrices.
+            width = int(words.count[0])
+            known = self._words.view().reshape(-1, width)
+            ours = words.words.reshape(-1, width).take(hit, axis=0)
+            return bool(np.array_equal(known.take(codes, axis=0), ours))
         if not np.array_equal(self._lengths.view()[codes], words.lengths[hit]):
             return False
         # Equal lengths, so as many words: compare them word by word.
@@ -252,25 +288,80 @@ class TextIndex:
         """
         words = text_words(array)
         hashes = text_hashes(words)
+        ordered = np.sort(hashes)
+        if bool((ordered[1:] == ordered[:-1]).any()):
+            raise HashCollision("two values share a hash")
+        self._append(words, hashes)
+
+    def _append(self, words: TextWords, hashes: U64) -> None:
+        """Number texts of distinct hashes, none in the table, ``size, size + 1, ...``."""
         n = hashes.size
         if n == 0:
             return
-        ordered = np.sort(hashes)
-        if bool((ordered[1:] == ordered[:-1]).any()) or self.size + n >= 1 << 31:
-            raise HashCollision("two values share a hash")
-        if 2 * (self.size + n) > self._keys.size:
+        if self.size + n >= 1 << 31:
+            raise HashCollision("more values than int32 codes")
+        if 2 * (self.size + n) > len(self._table):
             self._grow(2 * (self.size + n))
         self._place(hashes, np.arange(self.size, self.size + n, dtype=np.int64))
+        if self.size == 0 or words.fixed != self._length:
+            self._length = words.fixed if self.size == 0 else None
         self._first.append(words.first + self._words.size)
         self._words.append(words.words)
         self._lengths.append(words.lengths)
         self.size += n
 
+    def encode_rows(self, array: Any) -> tuple[IntArray, IntArray]:
+        """Codes of every row of a pyarrow string array (-1 where null), the values not seen
+        before numbered next in order of first appearance (and added), and the row where
+        each new value first appears: one hash per row, no dictionary of the rows first.
+
+        Raises
+        ------
+        HashCollision
+            Two different values share a hash (nothing added).
+
+        Examples
+        --------
+        >>> import pyarrow as pa
+        >>> index = TextIndex()
+        >>> index.add(pa.array(["b"]))
+        >>> codes, first = index.encode_rows(pa.array(["c", "b", None, "a", "c"]))
+        >>> codes.tolist(), first.tolist()
+        ([1, 0, -1, 2, 1], [0, 3])
+        """
+        words = text_words(array)
+        hashes = text_hashes(words)
+        codes = self._find(hashes)
+        if array.null_count:
+            codes[np.asarray(array.is_null())] = -1
+        hit = np.flatnonzero(codes >= 0)
+        if hit.size and not self._same(words, hit, codes[hit]):
+            raise HashCollision("two values share a hash")
+        new = np.flatnonzero(codes < 0)
+        if array.null_count:
+            new = new[np.asarray(array.is_valid())[new]]
+        if new.size == 0:
+            return codes, new
+        # Rows of one hash in groups (a stable sort: each group's first row leads it).
+        order = np.argsort(hashes[new], kind="stable")
+        grouped = hashes[new][order]
+        head = np.r_[True, grouped[1:] != grouped[:-1]]
+        group = np.cumsum(head) - 1
+        leads = new[order[head]]
+        rows = new[order]
+        if not _equal(words, rows, leads[group]):
+            raise HashCollision("two values share a hash")
+        rank = np.argsort(leads, kind="stable")  # groups by first appearance
+        number = np.empty(rank.size, dtype=np.int64)
+        number[rank] = np.arange(self.size, self.size + rank.size, dtype=np.int64)
+        first = leads[rank]
+        self._append(words.take(first), hashes[first])
+        codes[rows] = number[group]
+        return codes, first
+
     def _grow(self, needed: int) -> None:
         """A table of at least ``needed`` slots (a power of two), every hash placed again."""
-        held = np.flatnonzero(self._keys != 0)
-        keys, codes = self._keys[held], self._codes[held].astype(np.int64)
+        held = self._table[self._table[:, 0] != 0]
         size = 1 << max(needed - 1, 1).bit_length()
-        self._keys = np.zeros(size, dtype=np.uint64)
-        self._codes = np.full(size, -1, dtype=np.int32)
-        self._place(keys, codes)
+        self._table = np.zeros((size, 2), dtype=np.uint64)
+        self._place(held[:, 0].copy(), held[:, 1].astype(np.int64))
