@@ -176,3 +176,17 @@ def test_rows_are_numbered_as_a_dict_numbers_them(
         assert codes.tolist() == expected
         assert first.tolist() == fresh
     assert index.size == len(seen)
+
+
+def test_a_dropped_index_is_built_again_from_the_values() -> None:
+    """The index let go after a read (its memory returned): the next batch builds it from
+    the values seen and numbers them as before."""
+    column = ["b", "a", "c", "a", None, "d", "b", "e", "c"]
+    dictionary = GrowingDictionary()
+    got = [dictionary.encode(pa.array(column[:3]), 0), dictionary.encode(pa.array(column[3:6]), 3)]
+    dictionary.drop_index()
+    assert dictionary._index is None
+    got.append(dictionary.encode(pa.array(column[6:]), 6))
+    codes, uniques, _ = reference(column)
+    np.testing.assert_array_equal(np.concatenate(got), codes)
+    assert list(dictionary.values()) == uniques and dictionary._index is not None

@@ -474,6 +474,11 @@ class GrowingDictionary:
             self.size += int(first.size)
         return codes
 
+    def drop_index(self) -> None:
+        """Let the hash index of text values go (its memory returned), once every batch is
+        encoded; a later batch builds it again from the values."""
+        self._index = None
+
     def _index_add(self, fresh: Any) -> None:
         """Number new text values in the hash index (values new to the dictionary, in code
         order); on a hash shared by two values, a dict takes over from the index."""
