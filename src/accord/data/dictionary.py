@@ -81,9 +81,11 @@ class GrowingDictionary:
 
     Integer columns whose values stay in a compact range use a direct lookup table (a gather
     per batch); anything else is dictionary-encoded by pyarrow per batch and the batch's
-    distinct values are looked up among the values seen before with one
-    ``pyarrow.compute.index_in`` (a hash of the known values in Arrow, no Python object per
-    value); the new ones are appended in order of first appearance.
+    distinct values are looked up among the values seen before: text in a
+    :class:`~accord.data.text_index.TextIndex` kept from batch to batch (one hash per
+    distinct value, or per row when most rows hold distinct values; no Python object per
+    value), other types with one ``pyarrow.compute.index_in`` (a hash of the known values in
+    Arrow); the new ones are appended in order of first appearance.
 
     Parameters
     ----------
