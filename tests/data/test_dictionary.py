@@ -141,7 +141,7 @@ def test_many_text_values_then_small_batches(seed: int, first: int, tail: list[i
     np.testing.assert_array_equal(got, codes)
     assert list(dictionary.values()) == uniques
     np.testing.assert_array_equal(dictionary.first_rows(), first_rows)
-    assert dictionary._codes is not None  # the dict took over from index_in
+    assert dictionary._index is not None  # the hash index took over from index_in
 
 
 @settings(max_examples=100, deadline=None)

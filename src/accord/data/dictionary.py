@@ -33,6 +33,7 @@ from .encoder import (
     typed_ids,
     typed_text,
 )
+from .text_index import HashCollision, TextIndex
 
 __all__ = [
     "GrowingDictionary",
@@ -80,9 +81,11 @@ class GrowingDictionary:
 
     Integer columns whose values stay in a compact range use a direct lookup table (a gather
     per batch); anything else is dictionary-encoded by pyarrow per batch and the batch's
-    distinct values are looked up among the values seen before with one
-    ``pyarrow.compute.index_in`` (a hash of the known values in Arrow, no Python object per
-    value); the new ones are appended in order of first appearance.
+    distinct values are looked up among the values seen before: text in a
+    :class:`~accord.data.text_index.TextIndex` kept from batch to batch (one hash per
+    distinct value, or per row when most rows hold distinct values; no Python object per
+    value), other types with one ``pyarrow.compute.index_in`` (a hash of the known values in
+    Arrow); the new ones are appended in order of first appearance.
 
     Parameters
     ----------
@@ -114,9 +117,11 @@ class GrowingDictionary:
         self._lo = 0
         # Hashed mode: the values seen so far as Arrow arrays (None: not hashed yet).
         self._known: list[Any] | None = None
-        # Text values seen so far -> code, kept once the values seen outnumber a batch's
-        # distinct values (see _lookup_known); None until then.
+        # Text values seen so far -> code (see _lookup_known): a hash index, or a dict should
+        # two values share a hash; None until a second batch is looked up.
+        self._index: TextIndex | None = None
         self._codes: dict[Any, int] | None = None
+        self._spread = False  # the last batch's values were mostly distinct
         self._type: Any = None
         self._sorted = False  # the last batch with new values was sorted
         # Ids seen so far are exactly start, start + 1, ... in this order (auto-increment ids
@@ -421,9 +426,10 @@ class GrowingDictionary:
 
         Arrow's ``index_in`` hashes the whole value set on every call, which costs as much as
         the values seen: fine while they are few, quadratic over a file with many distinct
-        ids. Once the text values seen outnumber the batch's distinct values four times, they
-        live in a dict kept from batch to batch instead, and only the batch's distinct values
-        are looked up (one hash each).
+        ids. Text values are kept in a :class:`~accord.data.text_index.TextIndex` from batch
+        to batch instead, and only the batch's distinct values are hashed (in numpy, no
+        Python object per value). Should two different values share a hash, a dict of the
+        values takes over.
         """
         import pyarrow as pa
         import pyarrow.compute as pc
@@ -431,9 +437,16 @@ class GrowingDictionary:
         assert self._known is not None
         k = len(batch_values)
         text = pa.types.is_string(self._type) or pa.types.is_large_string(self._type)
-        if self._codes is None and text and self.size > 4 * k:
-            known = pa.chunked_array(self._known, type=self._type)
-            self._codes = dict(zip(known.to_pylist(), range(self.size), strict=True))
+        if self._index is None and self._codes is None and text:
+            self._index = TextIndex()
+            for chunk in self._known:
+                if self._index is not None:
+                    self._index_add(chunk)
+        if self._index is not None:
+            try:
+                return self._index.lookup(batch_values)
+            except HashCollision:
+                self._to_dict()
         if self._codes is not None:
             get = self._codes.get
             return np.fromiter(
@@ -441,6 +454,50 @@ class GrowingDictionary:
             )
         found = pc.index_in(batch_values, value_set=pa.chunked_array(self._known, type=self._type))
         return np.asarray(pc.fill_null(found, -1).to_numpy(), dtype=np.int64)
+
+    def _encode_rows(self, array: Any, row0: int) -> IntArray | None:
+        """Codes of a batch of text values mostly distinct (shuffled ids), each row hashed
+        once in the index (no dictionary of the batch first); None, a dict having taken
+        over, should two values share a hash."""
+        import pyarrow as pa
+
+        assert self._index is not None and self._known is not None
+        try:
+            codes, first = self._index.encode_rows(array)
+        except HashCollision:
+            self._to_dict()
+            return None
+        if first.size:
+            fresh = array.take(pa.array(first, type=pa.int64()))
+            self._chunks.append(fresh)
+            self._known.append(fresh)
+            if self.track_rows:
+                self._first_rows.append(row0 + first)
+            self.size += int(first.size)
+        return codes
+
+    def drop_index(self) -> None:
+        """Let the hash index of text values go (its memory returned), once every batch is
+        encoded; a later batch builds it again from the values."""
+        self._index = None
+
+    def _index_add(self, fresh: Any) -> None:
+        """Number new text values in the hash index (values new to the dictionary, in code
+        order); on a hash shared by two values, a dict takes over from the index."""
+        assert self._index is not None
+        try:
+            self._index.add(fresh)
+        except HashCollision:
+            self._to_dict()
+
+    def _to_dict(self) -> None:
+        """Text values to codes in a dict (every value known so far), in place of the index."""
+        import pyarrow as pa
+
+        assert self._known is not None
+        self._index = None
+        known = pa.chunked_array(self._known, type=self._type)
+        self._codes = dict(zip(known.to_pylist(), range(len(known)), strict=True))
 
     def _encode_hashed(self, array: Any, row0: int) -> IntArray:
         """Codes of a batch of any type: the batch's distinct values (pyarrow
@@ -450,10 +507,16 @@ class GrowingDictionary:
         import pyarrow.compute as pc
 
         assert self._known is not None
+        if self._index is not None and self._spread:
+            by_rows = self._encode_rows(array, row0)
+            if by_rows is not None:
+                return by_rows
         encoded = pc.dictionary_encode(array)
         batch_values = encoded.dictionary
         idx = np.asarray(pc.fill_null(encoded.indices, -1).to_numpy(), dtype=np.int64)
         k = len(batch_values)
+        # Mostly distinct values (shuffled text ids): the next batches are hashed row by row.
+        self._spread = 2 * k > len(array)
         if k == 0:  # every value of the batch is null
             return np.full(len(array), -1, dtype=np.int64)
         lookup = np.full(k + 1, -1, dtype=np.int64)  # the last entry codes a null
@@ -465,7 +528,9 @@ class GrowingDictionary:
             fresh = batch_values.take(pa.array(new, type=pa.int64()))
             self._chunks.append(fresh)
             self._known.append(fresh)
-            if self._codes is not None:
+            if self._index is not None:
+                self._index_add(fresh)
+            elif self._codes is not None:
                 self._codes.update(
                     zip(fresh.to_pylist(), range(self.size, self.size + new.size), strict=True)
                 )

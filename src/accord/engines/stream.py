@@ -532,6 +532,8 @@ def stream_scan(
     else:
         # no name kept for the matrix: past the limit, the codes it kept until then go
         read = _first_pass(dataset, enc, scan, batch_size, CodeMatrix(memory_limit, modes), total)
+        for ids in (enc.items, enc.raters, enc.labels):
+            ids.drop_index()  # counting needs codes only; a second read builds it again
         check_read(read.rows, read.missing, files[0], scan.label)
         remap, domain = enc.domain()
         if read.matrix is not None:
