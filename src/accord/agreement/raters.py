@@ -794,6 +794,30 @@ def _permutation_method(n_used: int, most: int, significance: float, min_items: 
     )
 
 
+def _rater_frame(
+    names: Any,
+    n_r: FloatArray,
+    mean_dev: FloatArray,
+    z_r: FloatArray,
+    p_r: FloatArray,
+    n_used: int,
+    significance: float,
+) -> pd.DataFrame:
+    """The raters' rows of the permutation test, the most deviant first."""
+    raters = pd.DataFrame(
+        {
+            "rater": names,
+            "n_items": n_r.astype(np.int64),
+            "mean_deviation": mean_dev,
+            "z": z_r,
+            "pvalue": p_r,
+            "pvalue_se": _monte_carlo_se(p_r, n_used),
+            "stands_out": (np.nan_to_num(p_r, nan=1.0) < significance) & (z_r > 0),
+        }
+    )
+    return raters.iloc[np.argsort(-np.nan_to_num(z_r, nan=-np.inf), kind="stable")]
+
+
 def rater_permutation_test(
     ratings: Ratings,
     *,
@@ -938,18 +962,7 @@ def rater_permutation_test(
     p_r = _max_t_pvalues(z_r, tested, max_z, upper=True)
     p_pair = _max_t_pvalues(z_pair, pair_tested, min_z, upper=False)
 
-    raters = pd.DataFrame(
-        {
-            "rater": ratings.raters,
-            "n_items": n_r.astype(np.int64),
-            "mean_deviation": mean_dev,
-            "z": z_r,
-            "pvalue": p_r,
-            "pvalue_se": _monte_carlo_se(p_r, n_used),
-            "stands_out": (np.nan_to_num(p_r, nan=1.0) < significance) & (z_r > 0),
-        }
-    )
-    raters = raters.iloc[np.argsort(-np.nan_to_num(z_r, nan=-np.inf), kind="stable")]
+    raters = _rater_frame(ratings.raters, n_r, mean_dev, z_r, p_r, n_used, significance)
     pairs = pairs_of.frame(ratings.raters, k, p_pair, significance)
     pairs.insert(
         list(pairs.columns).index("pvalue") + 1,

@@ -532,21 +532,8 @@ def stream_scan(
     else:
         # no name kept for the matrix: past the limit, the codes it kept until then go
         read = _first_pass(dataset, enc, scan, batch_size, CodeMatrix(memory_limit, modes), total)
-        for ids in (enc.items, enc.raters, enc.labels):
-            ids.drop_index()  # counting needs codes only; a second read builds it again
         check_read(read.rows, read.missing, files[0], scan.label)
-        remap, domain = enc.domain()
-        if read.matrix is not None:
-            remap = read.matrix.merge_labels(remap)
-        decoded = Decoded(
-            enc.decode(enc.items),
-            enc.decode(enc.raters),
-            domain,
-            scan.level,
-            categories is not None and not scan.multi_label,
-            enc.notes,
-            order or enc.order,
-        )
+        remap, decoded = _decoded(enc, read, scan, categories is not None, order)
     announce(scan.progress, "counting ratings")
     wanted = tuple(scan.statistics)
     if read.matrix is not None:
@@ -586,6 +573,29 @@ def stream_scan(
         read.matrix,
     )
     return stats, rescan
+
+
+def _decoded(
+    enc: _Encoder, read: _Read, scan: Scan, declared: bool, order: str | None
+) -> tuple[Any, Decoded]:
+    """The label remap and the decoded ids and domain once the first pass of single labels
+    is done (the ids' hash indexes let go: counting needs codes only, a second read builds
+    them again)."""
+    for ids in (enc.items, enc.raters, enc.labels):
+        ids.drop_index()
+    remap, domain = enc.domain()
+    if read.matrix is not None:
+        remap = read.matrix.merge_labels(remap)
+    decoded = Decoded(
+        enc.decode(enc.items),
+        enc.decode(enc.raters),
+        domain,
+        scan.level,
+        declared,
+        enc.notes,
+        order or enc.order,
+    )
+    return remap, decoded
 
 
 def _header_check(files: list[str], fmt: str, scan: Scan) -> HeaderCheck | None:
