@@ -77,12 +77,16 @@ class ItemGroups:
         label_bits = max(ratings.n_categories - 1, 1).bit_length()
         low = rater_bits + label_bits
         if max(ratings.n_items - 1, 1).bit_length() + low <= 63:
-            packed = np.sort((item << low) | (rater << label_bits) | label)
+            packed = item << low  # the fields set in place: no temporary per field
+            packed |= rater << label_bits
+            packed |= label
+            packed.sort()
             cell = packed >> label_bits  # (item, rater)
             if not np.any(cell[1:] == cell[:-1]):  # each (item, rater) once
-                return cls.from_sorted(
-                    packed >> low, cell & ((1 << rater_bits) - 1), packed & ((1 << label_bits) - 1)
-                )
+                item = packed >> low
+                cell &= (1 << rater_bits) - 1  # the rater
+                packed &= (1 << label_bits) - 1  # the label
+                return cls.from_sorted(item, cell, packed)
         order = np.lexsort((rater, item))
         item, rater, label = item[order], rater[order], label[order]
         ends = np.searchsorted(item, item, side="right")
@@ -99,11 +103,16 @@ class ItemGroups:
         [1, 0, 0]
         """
         n = int(item.size)
-        starts = np.flatnonzero(np.r_[True, item[1:] != item[:-1]]) if n else np.zeros(0, np.intp)
+        first = np.ones(n, dtype=bool)
+        np.not_equal(item[1:], item[:-1], out=first[1:])
+        starts = np.flatnonzero(first).astype(np.int64)
+        del first
         sizes = np.diff(np.r_[starts, n])
-        ends = np.repeat(starts + sizes, sizes).astype(np.int64)
+        rest = np.repeat(starts + sizes, sizes)  # each rating's end of its item, then in place
+        rest -= np.arange(n, dtype=np.int64)
+        rest -= 1
         item, rater, label = (np.asarray(x, dtype=np.int64) for x in (item, rater, label))
-        return cls(item, rater, label, ends - np.arange(n, dtype=np.int64) - 1)
+        return cls(item, rater, label, rest)
 
     def pairs(self) -> Iterator[tuple[IntArray, IntArray]]:
         """Positions ``(left, right)`` of every pair of ratings within an item, ``left``
@@ -168,8 +177,11 @@ class ItemGroups:
         """
         shift = max(q * q - 1, 1).bit_length()
         if n_raters * n_raters < 2 ** (_PACKED_BITS - shift):
-            packed_left = ((self.rater * n_raters) << shift) + self.label * q
-            packed_right = (self.rater << shift) + self.label
+            packed_left = self.rater * n_raters  # in place: one array per side
+            packed_left <<= shift
+            packed_left += self.label * q
+            packed_right = self.rater << shift
+            packed_right += self.label
             low = (1 << shift) - 1
             for packed in self.pair_sums(packed_left, packed_right):
                 key = packed >> shift

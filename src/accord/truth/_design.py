@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._types import FloatArray, IntArray
+from ..data.order import stable_order
 
 __all__ = ["Design", "design_from_codes"]
 
@@ -73,13 +74,13 @@ class Design:
 def _assemble(counts: Any, gold: IntArray, n_raters: int, q: int) -> Design:
     """The design of a CSR matrix whose rows hold each column at most once."""
     item = np.repeat(np.arange(counts.shape[0], dtype=np.int64), np.diff(counts.indptr))
-    column = counts.indices.astype(np.int64)
+    rater, label = np.divmod(counts.indices.astype(np.int64), q)
     return Design(
         counts=counts,
         counts_t=counts.T,
         item=item,
-        rater=column // q,
-        label=column % q,
+        rater=rater,
+        label=label,
         weight=np.asarray(counts.data, dtype=np.float64),  # shared with the counts
         gold=np.asarray(gold, dtype=np.int64),
         n_raters=n_raters,
@@ -103,17 +104,17 @@ def design_from_codes(
     entry. Built as CSR directly: a sort by item only when the rows are out of order."""
     from scipy import sparse
 
-    item = np.asarray(item, dtype=np.int64)
+    item = np.asarray(item)
     column = np.asarray(rater, dtype=np.int64) * q + np.asarray(label, dtype=np.int64)
     w = None if weight is None else np.asarray(weight, dtype=np.float64)
-    if item.size and np.any(item[1:] < item[:-1]):
-        order = np.argsort(item, kind="stable")
-        item, column = item[order], column[order]
-        w = None if w is None else w[order]
-        del order
-    w = np.ones(item.size) if w is None else w  # unit weights need no reordering
     indptr = np.zeros(n_items + 1, dtype=np.int64)
     np.cumsum(np.bincount(item, minlength=n_items), out=indptr[1:])
+    if item.size and np.any(item[1:] < item[:-1]):  # the rows need only the columns in order
+        order = stable_order(item, n_items)
+        column = column[order]
+        w = None if w is None else w[order]
+        del order
+    w = np.ones(column.size) if w is None else w  # unit weights need no reordering
     counts = sparse.csr_matrix((w, column, indptr), shape=(n_items, n_raters * q))
     known = np.full(n_items, -1, dtype=np.int64) if gold is None else gold
     return _assemble(counts, known, n_raters, q)
