@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accord.data.order import stable_order
+from accord.data.order import dense_ranks, lexsort_order, stable_order
 
 
 @settings(max_examples=60, deadline=None)
@@ -36,3 +36,25 @@ def test_stable_order_beyond_63_bits_falls_back_to_the_stable_argsort() -> None:
 
 def test_stable_order_of_nothing() -> None:
     assert stable_order(np.zeros(0, dtype=np.int64), 10).tolist() == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([0.0, -0.0, 0.5, 1.5, float("nan"), float("inf")]),
+            st.integers(0, 3),
+        ),
+        max_size=120,
+    )
+)
+def test_lexsort_order_is_numpys_lexsort(rows: list[tuple[float, int]]) -> None:
+    floats = np.asarray([r[0] for r in rows], dtype=np.float64)
+    ints = np.asarray([r[1] for r in rows], dtype=np.int64)
+    for keys in ((floats, ints), (ints, floats), (floats,), (floats, ints, floats)):
+        np.testing.assert_array_equal(lexsort_order(keys), np.lexsort(keys))
+
+
+def test_dense_ranks_share_a_rank_among_equal_values() -> None:
+    ranks, n = dense_ranks(np.array([2.0, np.nan, -0.0, 0.0, 2.0, np.nan]))
+    assert ranks.tolist() == [1, 2, 0, 0, 1, 2] and n == 3

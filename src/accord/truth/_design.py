@@ -31,7 +31,8 @@ class Design:
     counts_t : scipy.sparse.csc_matrix, shape (n_raters * q, n_items)
         Its transpose (a view), for the M step.
     item, rater, label : ndarray of int64, shape (m,)
-        The distinct triples, sorted by item.
+        The distinct triples, sorted by item (read off the matrix when first asked for:
+        the steps of the confusion-matrix models need only the matrix).
     weight : ndarray of float64, shape (m,)
         How often each triple occurs.
     gold : ndarray of int64, shape (n_items,)
@@ -41,13 +42,13 @@ class Design:
 
     counts: Any
     counts_t: Any
-    item: IntArray
-    rater: IntArray
-    label: IntArray
     weight: FloatArray
     gold: IntArray
     n_raters: int
     q: int
+    _triples: dict[str, IntArray] = dataclasses.field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @property
     def n_items(self) -> int:
@@ -62,6 +63,49 @@ class Design:
         """Items with at least one rating, shape (n_items,) of bool."""
         return np.diff(self.counts.indptr) > 0
 
+    @property
+    def item(self) -> IntArray:
+        if "item" not in self._triples:
+            sizes = np.diff(self.counts.indptr)
+            self._triples["item"] = np.repeat(np.arange(sizes.size, dtype=np.int64), sizes)
+        return self._triples["item"]
+
+    @property
+    def rater(self) -> IntArray:
+        return self._divided()[0]
+
+    @property
+    def label(self) -> IntArray:
+        return self._divided()[1]
+
+    def _divided(self) -> tuple[IntArray, IntArray]:
+        """Rater and label of each triple, from one division of the matrix's columns."""
+        if "rater" not in self._triples:
+            column = self.counts.indices.astype(np.int64)
+            self._triples["rater"], self._triples["label"] = np.divmod(column, self.q)
+        return self._triples["rater"], self._triples["label"]
+
+    def votes(self) -> FloatArray:
+        """Each item's ratings per label, shape (n_items, q): the sums of
+        ``np.bincount(item * q + label, weights=weight)``, term by term in the same order;
+        one product of the matrix with the column -> label indicator where that table is
+        small, which needs no triples."""
+        q, n = self.q, self.n_items
+        if self.n_raters * q * q > max(self.weight.size, 1 << 20):
+            flat = np.bincount(self.item * q + self.label, weights=self.weight, minlength=n * q)
+            return np.asarray(flat, dtype=np.float64).reshape(n, q)
+        by_label = np.tile(np.eye(q), (self.n_raters, 1))  # column r*q + l -> label l
+        out: FloatArray = np.asarray(self.counts @ by_label, dtype=np.float64)
+        return out
+
+    def ratings_per_rater(self) -> FloatArray:
+        """Each rater's ratings (the weights summed in the order of the triples, as
+        ``np.bincount(rater, weights=weight)``), shape (n_raters,)."""
+        rater = self.counts.indices // self.q  # in the narrow type of the matrix's indices
+        sums = np.bincount(rater, weights=self.weight, minlength=self.n_raters)
+        out: FloatArray = sums.astype(np.float64, copy=False)
+        return out
+
     def take(self, rows: IntArray) -> Design:
         """The design of the items ``rows`` (with repeats: a bootstrap resample)."""
         sub = self.counts[rows]
@@ -73,14 +117,9 @@ class Design:
 
 def _assemble(counts: Any, gold: IntArray, n_raters: int, q: int) -> Design:
     """The design of a CSR matrix whose rows hold each column at most once."""
-    item = np.repeat(np.arange(counts.shape[0], dtype=np.int64), np.diff(counts.indptr))
-    rater, label = np.divmod(counts.indices.astype(np.int64), q)
     return Design(
         counts=counts,
         counts_t=counts.T,
-        item=item,
-        rater=rater,
-        label=label,
         weight=np.asarray(counts.data, dtype=np.float64),  # shared with the counts
         gold=np.asarray(gold, dtype=np.int64),
         n_raters=n_raters,
@@ -105,7 +144,10 @@ def design_from_codes(
     from scipy import sparse
 
     item = np.asarray(item)
-    column = np.asarray(rater, dtype=np.int64) * q + np.asarray(label, dtype=np.int64)
+    # the columns in the index type scipy keeps (int32 where they and the entries fit)
+    narrow = n_raters * q < 2**31 and item.size < 2**31
+    column = np.multiply(rater, q, dtype=np.int32 if narrow else np.int64, casting="unsafe")
+    np.add(column, label, out=column, casting="unsafe")
     w = None if weight is None else np.asarray(weight, dtype=np.float64)
     indptr = np.zeros(n_items + 1, dtype=np.int64)
     np.cumsum(np.bincount(item, minlength=n_items), out=indptr[1:])

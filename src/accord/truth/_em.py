@@ -97,11 +97,7 @@ class Fit:
 def majority_posteriors(design: Design) -> FloatArray:
     """Each item's share of votes per label (uniform for an unrated item), gold clamped,
     shape (n_items, q)."""
-    q = design.q
-    votes = np.bincount(
-        design.item * q + design.label, weights=design.weight, minlength=design.n_items * q
-    ).reshape(design.n_items, q)
-    return vote_shares(np.asarray(votes, dtype=np.float64), design.gold)
+    return vote_shares(design.votes(), design.gold)
 
 
 def vote_shares(votes: FloatArray, gold: Any) -> FloatArray:

@@ -17,6 +17,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._types import FloatArray, IntArray
+from ..data.order import lexsort_order
 from ._em import Params
 from ._quality import ROWS, entropy_bits, next_label_gain
 
@@ -113,7 +114,9 @@ def _min_rank_descending(values: FloatArray) -> IntArray:
     [3, 1, 3, 2]
     """
     neg = np.negative(values)
-    order = np.argsort(neg, kind="stable")
+    # the ranks are the same whatever the order of equal values (NaNs, unequal to each
+    # other, are ranked in the order given)
+    order = np.argsort(neg, kind="stable" if np.isnan(neg).any() else None)
     ordered = neg[order]
     del neg
     start = np.ones(ordered.size, dtype=bool)
@@ -140,7 +143,7 @@ def review_table(
     entropy = kept(cols.entropy)
     entropy_rank = _min_rank_descending(entropy)
     # stable on both keys, largest first: ascending on the negated keys
-    order = np.lexsort((np.negative(entropy), np.negative(kept(cols.reduction))))
+    order = lexsort_order((np.negative(entropy), np.negative(kept(cols.reduction))))
     at = order if free is None else free[order]
     frame = {
         "rank": np.arange(1, order.size + 1),
