@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
+from pandas.api.extensions import ExtensionArray
 
 from .._types import FloatArray, IntArray
 from ..data.order import lexsort_order
@@ -130,7 +131,10 @@ def _min_rank_descending(values: FloatArray) -> IntArray:
 
 
 def review_table(
-    cols: ItemColumns, items: npt.NDArray[Any], categories: tuple[Any, ...], gold: IntArray
+    cols: ItemColumns,
+    items: npt.NDArray[Any] | ExtensionArray,
+    categories: tuple[Any, ...],
+    gold: IntArray,
 ) -> pd.DataFrame:
     """The review table: the items without gold, the largest expected reduction of the
     entropy first, then the largest entropy (ties in item order), with each item's rank by
@@ -147,7 +151,7 @@ def review_table(
     at = order if free is None else free[order]
     frame = {
         "rank": np.arange(1, order.size + 1),
-        "item": np.asarray(items)[at],
+        "item": items.take(at) if isinstance(items, ExtensionArray) else np.asarray(items)[at],
         "label": _labels(cols.best[at], categories),
         "entropy": cols.entropy[at],
         "expected_entropy": cols.expected[at],
