@@ -24,6 +24,7 @@ __all__ = [
     "pair_agreement",
     "pair_statistic",
     "rater_code_rows",
+    "rater_pair_counts",
     "sparse_pairs",
 ]
 
@@ -463,7 +464,11 @@ class PairTables(Result):
     def _from_pair_expansion(cls, ratings: Ratings) -> PairTables:
         """Every co-rating pair's table from the pairs of ratings within items, in batches
         (:meth:`ItemGroups.pairs`): one cell per rater pair that co-rated and label pair."""
-        return cls.from_groups(ItemGroups.from_ratings(ratings), ratings.raters, ratings.categories)
+        counted, _ = rater_pair_counts(ratings)
+        assert counted is not None  # no cap on the cells
+        keys, tables = counted
+        n_r = ratings.n_raters
+        return cls(_key_pairs(keys, n_r), tables, ratings.raters, ratings.categories)
 
     @classmethod
     def from_groups(
@@ -526,18 +531,41 @@ def pair_agreement(ratings: Ratings) -> PairAgreement:
     ([[0, 1], [0, 2], [1, 2]], [2, 2, 2], [2, 1, 1], [2.0, 2.0, 2.0])
     """
     q, n_r = ratings.n_categories, ratings.n_raters
-    groups = ItemGroups.from_ratings(ratings)
-    counted = groups.pair_tables(n_r, q, max_cells=CHUNK_PAIRS)
-    if counted is not None:  # tables no larger than a batch of pairs
+    counted, groups = rater_pair_counts(ratings, max_cells=CHUNK_PAIRS)
+    if counted is not None:  # tables no larger than a batch of pairs (or counted before)
         keys, tables = counted
         n = tables.sum(axis=(1, 2))
         agree = np.trace(tables, axis1=1, axis2=2)
         rows, cols = tables.sum(axis=2), tables.sum(axis=1)
     else:
+        assert groups is not None
         keys = groups.pair_keys(n_r)
         n, agree, rows, cols = _pair_margins(groups, keys, n_r, q)
     chance = (rows * cols).sum(axis=1).astype(np.float64)
     return PairAgreement(_key_pairs(keys, n_r), n, agree, chance)
+
+
+#: Rater-pair tables of at most this many cells are kept with the ratings they were counted
+#: from (:attr:`Ratings.derived`): Light's kappa in the agreement table and the pairwise
+#: tables count the same pairs of ratings.
+KEPT_CELLS = CHUNK_PAIRS
+
+
+def rater_pair_counts(
+    ratings: Ratings, max_cells: int | None = None
+) -> tuple[tuple[IntArray, IntArray] | None, ItemGroups | None]:
+    """The co-rating rater pairs' keys and q x q tables of ``ratings``
+    (:meth:`ItemGroups.pair_tables`; None beyond ``max_cells`` cells), and the groups they
+    were counted from (None when the tables were counted before: those of at most
+    :data:`KEPT_CELLS` cells are kept with the ratings)."""
+    kept = ratings.derived.get("rater_pair_tables")
+    if kept is not None:  # copies: what a caller does with its arrays leaves these alone
+        return (kept[0].copy(), kept[1].copy()), None
+    groups = ItemGroups.from_ratings(ratings)
+    counted = groups.pair_tables(ratings.n_raters, ratings.n_categories, max_cells)
+    if counted is not None and counted[1].size <= KEPT_CELLS:
+        ratings.derived["rater_pair_tables"] = (counted[0].copy(), counted[1].copy())
+    return counted, groups
 
 
 def _pair_margins(
