@@ -34,6 +34,11 @@ def test_design_sums_are_the_bincounts_of_its_triples(weighted: bool) -> None:
     assert np.array_equal(
         d.ratings_per_rater(), np.bincount(d.rater, weights=w, minlength=n_raters)
     )
+    assert d.unit_weights is not weighted
+    resample = d.take(np.array([3, 3, 0, 7]))  # a bootstrap resample keeps unit weights unit
+    assert resample.unit_weights is not weighted
+    expected = np.bincount(resample.rater, weights=resample.weight, minlength=n_raters)
+    assert np.array_equal(resample.ratings_per_rater(), expected)
 
 
 def test_votes_without_the_indicator_table() -> None:

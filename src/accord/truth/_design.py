@@ -38,6 +38,8 @@ class Design:
     gold : ndarray of int64, shape (n_items,)
         The known label of each item, -1 where none.
     n_raters, q : int
+    unit_weights : bool
+        Whether every weight is 1 (one rating a triple, as in a :class:`~accord.Ratings`).
     """
 
     counts: Any
@@ -46,6 +48,7 @@ class Design:
     gold: IntArray
     n_raters: int
     q: int
+    unit_weights: bool = False
     _triples: dict[str, IntArray] = dataclasses.field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -101,6 +104,10 @@ class Design:
     def ratings_per_rater(self) -> FloatArray:
         """Each rater's ratings (the weights summed in the order of the triples, as
         ``np.bincount(rater, weights=weight)``), shape (n_raters,)."""
+        if self.unit_weights:  # whole counts, whatever the order they are added in
+            by_column = np.bincount(self.counts.indices, minlength=self.n_raters * self.q)
+            whole: FloatArray = by_column.reshape(self.n_raters, self.q).sum(axis=1)
+            return whole.astype(np.float64)
         rater = self.counts.indices // self.q  # in the narrow type of the matrix's indices
         sums = np.bincount(rater, weights=self.weight, minlength=self.n_raters)
         out: FloatArray = sums.astype(np.float64, copy=False)
@@ -109,14 +116,15 @@ class Design:
     def take(self, rows: IntArray) -> Design:
         """The design of the items ``rows`` (with repeats: a bootstrap resample)."""
         sub = self.counts[rows]
-        return _assemble(sub, self.gold[rows], self.n_raters, self.q)
+        return _assemble(sub, self.gold[rows], self.n_raters, self.q, self.unit_weights)
 
     def with_gold(self, gold: IntArray) -> Design:
         return dataclasses.replace(self, gold=gold)
 
 
-def _assemble(counts: Any, gold: IntArray, n_raters: int, q: int) -> Design:
-    """The design of a CSR matrix whose rows hold each column at most once."""
+def _assemble(counts: Any, gold: IntArray, n_raters: int, q: int, unit: bool) -> Design:
+    """The design of a CSR matrix whose rows hold each column at most once (``unit``: every
+    entry 1)."""
     return Design(
         counts=counts,
         counts_t=counts.T,
@@ -124,6 +132,7 @@ def _assemble(counts: Any, gold: IntArray, n_raters: int, q: int) -> Design:
         gold=np.asarray(gold, dtype=np.int64),
         n_raters=n_raters,
         q=q,
+        unit_weights=unit,
     )
 
 
@@ -159,4 +168,4 @@ def design_from_codes(
     w = np.ones(column.size) if w is None else w  # unit weights need no reordering
     counts = sparse.csr_matrix((w, column, indptr), shape=(n_items, n_raters * q))
     known = np.full(n_items, -1, dtype=np.int64) if gold is None else gold
-    return _assemble(counts, known, n_raters, q)
+    return _assemble(counts, known, n_raters, q, weight is None)
