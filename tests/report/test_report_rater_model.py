@@ -197,3 +197,21 @@ def test_a_model_too_large_for_its_information_shows_accuracies_without_interval
     texts = [getattr(b, "text", "") for b in section.blocks]
     assert any("no interval here" in t and "4,024 parameters" in t for t in texts)
     assert "Louis" not in " ".join(section.methods[0].references)
+
+
+def test_the_least_certain_items_are_pandas_stable_sort_of_the_items() -> None:
+    from accord.report.sections.rater_model import TOP, _uncertain_items
+
+    rng = np.random.default_rng(5)
+    wide = pd.DataFrame(rng.choice(["a", "b", "c"], size=(120, 4), p=[0.5, 0.3, 0.2]))
+    wide[wide.columns[3]] = wide[wide.columns[3]].where(rng.random(120) > 0.3)  # ties, gaps
+    fit = accord.rater_model(accord.Ratings.from_wide(wide), n_bootstrap=50, rng=1)
+    items = fit.items.copy()
+    items.loc[items.index[::9], "probability_low"] = np.nan  # NaN lower ends go last
+    fit = type(fit)(**{**{f: getattr(fit, f) for f in fit.__dataclass_fields__}, "items": items})
+    free = items[items["gold"].isna()]
+    expected = free.sort_values(["probability_low", "entropy"], ascending=[True, False],
+                                kind="stable", na_position="last").head(TOP)  # fmt: skip
+    got = _uncertain_items(fit)
+    assert got["item"].tolist() == expected["item"].tolist()
+    assert len(set(np.round(free["entropy"], 12))) < len(free)  # the sort met ties

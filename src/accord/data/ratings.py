@@ -191,6 +191,9 @@ class Ratings(DecodeTables):
     label_sets : LabelSets or None
         Set-valued ratings (``multi_label=True``): each category is a ``frozenset`` of
         labels, and this table says which single labels each one holds. None otherwise.
+    derived : dict
+        Small statistics counted from these ratings, kept so that a second reader does not
+        count them again (the rater-pair tables); empty when the ratings are made.
 
     Examples
     --------
@@ -222,6 +225,11 @@ class Ratings(DecodeTables):
     )
     category_order: str = "as given"
     label_sets: LabelSets | None = None
+    #: Statistics of these ratings kept once counted, by name (small ones only: see
+    #: :func:`accord.stats.pairs.rater_pair_counts`); a new Ratings starts without any.
+    derived: dict[str, Any] = dataclasses.field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     # ------------------------------------------------------------------ sizes
     @property

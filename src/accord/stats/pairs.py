@@ -24,6 +24,7 @@ __all__ = [
     "pair_agreement",
     "pair_statistic",
     "rater_code_rows",
+    "rater_pair_counts",
     "sparse_pairs",
 ]
 
@@ -77,12 +78,16 @@ class ItemGroups:
         label_bits = max(ratings.n_categories - 1, 1).bit_length()
         low = rater_bits + label_bits
         if max(ratings.n_items - 1, 1).bit_length() + low <= 63:
-            packed = np.sort((item << low) | (rater << label_bits) | label)
+            packed = item << low  # the fields set in place: no temporary per field
+            packed |= rater << label_bits
+            packed |= label
+            packed.sort()
             cell = packed >> label_bits  # (item, rater)
             if not np.any(cell[1:] == cell[:-1]):  # each (item, rater) once
-                return cls.from_sorted(
-                    packed >> low, cell & ((1 << rater_bits) - 1), packed & ((1 << label_bits) - 1)
-                )
+                item = packed >> low
+                cell &= (1 << rater_bits) - 1  # the rater
+                packed &= (1 << label_bits) - 1  # the label
+                return cls.from_sorted(item, cell, packed)
         order = np.lexsort((rater, item))
         item, rater, label = item[order], rater[order], label[order]
         ends = np.searchsorted(item, item, side="right")
@@ -99,11 +104,16 @@ class ItemGroups:
         [1, 0, 0]
         """
         n = int(item.size)
-        starts = np.flatnonzero(np.r_[True, item[1:] != item[:-1]]) if n else np.zeros(0, np.intp)
+        first = np.ones(n, dtype=bool)
+        np.not_equal(item[1:], item[:-1], out=first[1:])
+        starts = np.flatnonzero(first).astype(np.int64)
+        del first
         sizes = np.diff(np.r_[starts, n])
-        ends = np.repeat(starts + sizes, sizes).astype(np.int64)
+        rest = np.repeat(starts + sizes, sizes)  # each rating's end of its item, then in place
+        rest -= np.arange(n, dtype=np.int64)
+        rest -= 1
         item, rater, label = (np.asarray(x, dtype=np.int64) for x in (item, rater, label))
-        return cls(item, rater, label, ends - np.arange(n, dtype=np.int64) - 1)
+        return cls(item, rater, label, rest)
 
     def pairs(self) -> Iterator[tuple[IntArray, IntArray]]:
         """Positions ``(left, right)`` of every pair of ratings within an item, ``left``
@@ -168,8 +178,11 @@ class ItemGroups:
         """
         shift = max(q * q - 1, 1).bit_length()
         if n_raters * n_raters < 2 ** (_PACKED_BITS - shift):
-            packed_left = ((self.rater * n_raters) << shift) + self.label * q
-            packed_right = (self.rater << shift) + self.label
+            packed_left = self.rater * n_raters  # in place: one array per side
+            packed_left <<= shift
+            packed_left += self.label * q
+            packed_right = self.rater << shift
+            packed_right += self.label
             low = (1 << shift) - 1
             for packed in self.pair_sums(packed_left, packed_right):
                 key = packed >> shift
@@ -451,7 +464,11 @@ class PairTables(Result):
     def _from_pair_expansion(cls, ratings: Ratings) -> PairTables:
         """Every co-rating pair's table from the pairs of ratings within items, in batches
         (:meth:`ItemGroups.pairs`): one cell per rater pair that co-rated and label pair."""
-        return cls.from_groups(ItemGroups.from_ratings(ratings), ratings.raters, ratings.categories)
+        counted, _ = rater_pair_counts(ratings)
+        assert counted is not None  # no cap on the cells
+        keys, tables = counted
+        n_r = ratings.n_raters
+        return cls(_key_pairs(keys, n_r), tables, ratings.raters, ratings.categories)
 
     @classmethod
     def from_groups(
@@ -514,18 +531,41 @@ def pair_agreement(ratings: Ratings) -> PairAgreement:
     ([[0, 1], [0, 2], [1, 2]], [2, 2, 2], [2, 1, 1], [2.0, 2.0, 2.0])
     """
     q, n_r = ratings.n_categories, ratings.n_raters
-    groups = ItemGroups.from_ratings(ratings)
-    counted = groups.pair_tables(n_r, q, max_cells=CHUNK_PAIRS)
-    if counted is not None:  # tables no larger than a batch of pairs
+    counted, groups = rater_pair_counts(ratings, max_cells=CHUNK_PAIRS)
+    if counted is not None:  # tables no larger than a batch of pairs (or counted before)
         keys, tables = counted
         n = tables.sum(axis=(1, 2))
         agree = np.trace(tables, axis1=1, axis2=2)
         rows, cols = tables.sum(axis=2), tables.sum(axis=1)
     else:
+        assert groups is not None
         keys = groups.pair_keys(n_r)
         n, agree, rows, cols = _pair_margins(groups, keys, n_r, q)
     chance = (rows * cols).sum(axis=1).astype(np.float64)
     return PairAgreement(_key_pairs(keys, n_r), n, agree, chance)
+
+
+#: Rater-pair tables of at most this many cells are kept with the ratings they were counted
+#: from (:attr:`Ratings.derived`): Light's kappa in the agreement table and the pairwise
+#: tables count the same pairs of ratings.
+KEPT_CELLS = CHUNK_PAIRS
+
+
+def rater_pair_counts(
+    ratings: Ratings, max_cells: int | None = None
+) -> tuple[tuple[IntArray, IntArray] | None, ItemGroups | None]:
+    """The co-rating rater pairs' keys and q x q tables of ``ratings``
+    (:meth:`ItemGroups.pair_tables`; None beyond ``max_cells`` cells), and the groups they
+    were counted from (None when the tables were counted before: those of at most
+    :data:`KEPT_CELLS` cells are kept with the ratings)."""
+    kept = ratings.derived.get("rater_pair_tables")
+    if kept is not None:  # copies: what a caller does with its arrays leaves these alone
+        return (kept[0].copy(), kept[1].copy()), None
+    groups = ItemGroups.from_ratings(ratings)
+    counted = groups.pair_tables(ratings.n_raters, ratings.n_categories, max_cells)
+    if counted is not None and counted[1].size <= KEPT_CELLS:
+        ratings.derived["rater_pair_tables"] = (counted[0].copy(), counted[1].copy())
+    return counted, groups
 
 
 def _pair_margins(

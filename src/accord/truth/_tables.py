@@ -15,8 +15,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
+from pandas.api.extensions import ExtensionArray
 
 from .._types import FloatArray, IntArray
+from ..data.order import lexsort_order
 from ._em import Params
 from ._quality import ROWS, entropy_bits, next_label_gain
 
@@ -113,7 +115,9 @@ def _min_rank_descending(values: FloatArray) -> IntArray:
     [3, 1, 3, 2]
     """
     neg = np.negative(values)
-    order = np.argsort(neg, kind="stable")
+    # the ranks are the same whatever the order of equal values (NaNs, unequal to each
+    # other, are ranked in the order given)
+    order = np.argsort(neg, kind="stable" if np.isnan(neg).any() else None)
     ordered = neg[order]
     del neg
     start = np.ones(ordered.size, dtype=bool)
@@ -127,7 +131,10 @@ def _min_rank_descending(values: FloatArray) -> IntArray:
 
 
 def review_table(
-    cols: ItemColumns, items: npt.NDArray[Any], categories: tuple[Any, ...], gold: IntArray
+    cols: ItemColumns,
+    items: npt.NDArray[Any] | ExtensionArray,
+    categories: tuple[Any, ...],
+    gold: IntArray,
 ) -> pd.DataFrame:
     """The review table: the items without gold, the largest expected reduction of the
     entropy first, then the largest entropy (ties in item order), with each item's rank by
@@ -140,11 +147,11 @@ def review_table(
     entropy = kept(cols.entropy)
     entropy_rank = _min_rank_descending(entropy)
     # stable on both keys, largest first: ascending on the negated keys
-    order = np.lexsort((np.negative(entropy), np.negative(kept(cols.reduction))))
+    order = lexsort_order((np.negative(entropy), np.negative(kept(cols.reduction))))
     at = order if free is None else free[order]
     frame = {
         "rank": np.arange(1, order.size + 1),
-        "item": np.asarray(items)[at],
+        "item": items.take(at) if isinstance(items, ExtensionArray) else np.asarray(items)[at],
         "label": _labels(cols.best[at], categories),
         "entropy": cols.entropy[at],
         "expected_entropy": cols.expected[at],

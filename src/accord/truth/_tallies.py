@@ -8,8 +8,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-import numpy as np
-
 from .._types import FloatArray, IntArray
 from ._design import Design
 from ._em import expected_counts
@@ -57,19 +55,15 @@ class Tallies:
 def tallies_of(design: Design, posterior: FloatArray) -> Tallies:
     """The tallies of a design in memory, for the fitted ``posterior``."""
     q = design.q
-    votes = np.bincount(
-        design.item * q + design.label, weights=design.weight, minlength=design.n_items * q
-    ).reshape(design.n_items, q)
+    votes = design.votes()
     gold = (
         expected_counts(design, gold_onehot(design.gold, q)) if (design.gold >= 0).any() else None
     )
     return Tallies(
         counts=expected_counts(design, posterior),
         gold_counts=gold,
-        n_per_rater=np.bincount(
-            design.rater, weights=design.weight, minlength=design.n_raters
-        ).astype(np.float64),
+        n_per_rater=design.ratings_per_rater(),
         rated=votes.sum(axis=1) > 0,
-        observed_fleiss=fleiss_from_counts(votes.astype(np.float64)),
+        observed_fleiss=fleiss_from_counts(votes),
         gold=design.gold,
     )

@@ -343,20 +343,25 @@ def model_of_fit(
     gold = tallies.gold_counts
     cols = item_columns(fit.params, fit.posterior, tallies.n_per_rater.astype(np.float64))
     difficulty = fit.params.difficulty
+    item_frame = items_table(
+        cols,
+        fit.posterior,
+        items,
+        categories,
+        gold=tallies.gold,
+        bounds=_interval(reps.items if reps else None, alpha),
+        difficulty=None if difficulty is None else np.exp(-difficulty),
+    )
+    # the review's ids taken from the items table's column where pandas gave it a type
+    # (text: one take, not the ids converted again); as given where it holds objects
+    ids = item_frame["item"].array
+    review_ids = items if ids.dtype == object else ids
     return RaterModel(
         model=model,
         categories=categories,
-        items=items_table(
-            cols,
-            fit.posterior,
-            items,
-            categories,
-            gold=tallies.gold,
-            bounds=_interval(reps.items if reps else None, alpha),
-            difficulty=None if difficulty is None else np.exp(-difficulty),
-        ),
+        items=item_frame,
         raters=_raters_table(tallies, fit, raters, prevalence, reps, alpha, se),
-        review=review_table(cols, items, categories, tallies.gold),
+        review=review_table(cols, review_ids, categories, tallies.gold),
         confusion=fit.params.confusion,
         gold_confusion=None if gold is None else confusion_of_counts(gold),
         prevalence=prevalence,
