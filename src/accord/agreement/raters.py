@@ -30,6 +30,7 @@ import pandas as pd
 from .._errors import InvalidInputError
 from .._results import Record, check_level, t_quantile, t_sf
 from .._types import FloatArray, IntArray, RngLike, as_generator, usable_cores
+from ..data.order import stable_order
 from ..data.ratings import Ratings
 from ..data.source import refuse_read_options
 from ..stats.counts import ItemCategoryCounts, RaterCategoryCounts
@@ -409,27 +410,6 @@ def _cell_counts(cell: IntArray) -> IntArray:
     return out
 
 
-def _stable_order(codes: IntArray, top: int) -> IntArray:
-    """``np.argsort(codes, kind="stable")`` of codes in ``0..top - 1``: each code and its
-    position packed in one int64 key, the keys sorted (distinct, so any sort keeps the
-    positions of equal codes in order), the positions read back; 8x faster than the stable
-    argsort on 10M codes. The stable argsort when the two do not fit in 63 bits.
-
-    >>> _stable_order(np.array([2, 0, 2, 1, 0]), 3)
-    array([1, 4, 3, 0, 2])
-    """
-    n = codes.size
-    shift = max(n - 1, 1).bit_length()
-    if max(top - 1, 1).bit_length() + shift > 63:
-        out: IntArray = np.argsort(codes, kind="stable")
-        return out
-    key = codes.astype(np.int64) << shift
-    key |= np.arange(n, dtype=np.int64)
-    key.sort()
-    key &= (1 << shift) - 1
-    return key
-
-
 #: Items whose swaps the within-item shuffle makes together, every step over them before
 #: the next items: 32,768 items of 10 ratings are 2.6 MB of float64, within the processor's
 #: cache, and few enough blocks that the Python between numpy's calls costs little (the
@@ -501,7 +481,7 @@ class _WithinItemShuffle:
             starts, sizes = starts[moves], sizes[moves]
             fixed = np.flatnonzero(still).astype(np.int64)
         top = int(sizes.max(initial=0))
-        by_size = _stable_order(top - sizes, top + 1)
+        by_size = stable_order(top - sizes, top + 1)
         at_least = np.cumsum(np.bincount(sizes, minlength=1)[::-1])[::-1]
         self.n = n
         #: items rated more than ``s`` times, for each slot ``s``
@@ -933,7 +913,7 @@ def rater_permutation_test(
     del in_cell, mi, keep
     pi_item = same / np.maximum(m, 1)
 
-    order = _stable_order(item, n_items)
+    order = stable_order(item, n_items)
     item_sorted, label_sorted, rater_sorted, d_sorted, still = (
         item[order],
         label[order],
