@@ -437,15 +437,3 @@ def test_a_close_call_draws_every_permutation() -> None:
     assert _settled(np.array([1 / 201]), 200, 0.05)
     assert not _settled(np.array([51 / 1001]), 1000, 0.05)
     assert _settled(np.array([0.5, 1 / 201]), 200, 0.05)
-
-
-def test_stable_order_is_numpy_s_stable_argsort() -> None:
-    # codes with many ties (positions of equal codes kept in order), and codes too wide to
-    # pack beside their positions in 63 bits (numpy's stable argsort itself)
-    from accord.agreement.raters import _stable_order
-
-    codes = np.random.default_rng(8).integers(0, 50, 5_000)
-    assert np.array_equal(_stable_order(codes, 50), np.argsort(codes, kind="stable"))
-    wide = codes * 2**50
-    assert np.array_equal(_stable_order(wide, 50 * 2**50), np.argsort(wide, kind="stable"))
-    assert _stable_order(np.zeros(0, np.int64), 0).size == 0
