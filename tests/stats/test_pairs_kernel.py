@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import accord
 from accord.stats import pairs as pairs_module
-from accord.stats.pairs import ItemGroups, PairTables, pair_agreement
+from accord.stats.pairs import ItemGroups, PairCells, PairTables, pair_agreement
 
 
 @st.composite
@@ -113,6 +113,36 @@ def test_pair_tables_and_terms_equal_a_loop_over_items(r: accord.Ratings, path: 
         if groups.item[i] == groups.item[j]
     ]
     assert found == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(r=long_ratings(), runs=st.integers(1, 4), batch=st.sampled_from([1, 3, 4_000_000]))
+def test_pair_cells_counted_in_runs_of_items_equal_a_loop_over_items(
+    r: accord.Ratings, runs: int, batch: int
+) -> None:
+    # the groups cut into runs of whole items, each counted on its own thread, then summed
+    q = r.n_categories
+    pairs, tables = _stacked(reference_tables(r.item_codes, r.rater_codes, r.label_codes, q), q)
+    groups = ItemGroups.from_ratings(r)
+    split = groups.split(runs)
+    assert 1 <= len(split) <= runs
+    assert np.concatenate([g.item for g in split]).tolist() == groups.item.tolist()
+    assert all(g.item.size for g in split) or groups.item.size == 0
+    ends = [int(g.item[-1]) for g in split[:-1]]
+    starts = [int(g.item[0]) for g in split[1:]]
+    assert all(a != b for a, b in zip(ends, starts, strict=True))  # no item cut in two
+    mp = pytest.MonkeyPatch()
+    mp.setattr(pairs_module, "SPLIT", 0)
+    mp.setattr(pairs_module, "CHUNK_PAIRS", batch)
+    mp.setattr(pairs_module, "usable_cores", lambda: runs)
+    try:
+        cells = PairCells.from_groups(groups, r.raters, r.categories)
+    finally:
+        mp.undo()
+    assert cells.pairs.tolist() == pairs
+    dense = np.zeros((len(pairs), q, q), dtype=np.int64)
+    dense[cells.pair, cells.x, cells.y] = cells.count
+    assert np.array_equal(dense, tables)
 
 
 @settings(max_examples=40, deadline=None)

@@ -29,7 +29,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError
 from .._results import Record, check_level, t_quantile, t_sf
-from .._types import FloatArray, IntArray, RngLike, as_generator, usable_cores
+from .._types import FloatArray, IntArray, RngLike, as_generator, in_threads, usable_cores
 from ..data.order import stable_order
 from ..data.ratings import Ratings
 from ..data.source import refuse_read_options
@@ -630,15 +630,11 @@ class _PermutationNull:
             for b in range(todo.start + (s - todo.start) % _STREAMS, todo.stop, _STREAMS):
                 max_z[b], min_z[b] = self.one(g, buffer)
 
-        threads = min(_STREAMS, usable_cores())
-        if threads == 1 or self.shuffle.n < _THREADED:
+        if usable_cores() == 1 or self.shuffle.n < _THREADED:
             for s in range(_STREAMS):
                 run(s)
             return
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            list(pool.map(run, range(_STREAMS)))
+        in_threads(run, range(_STREAMS))
 
 
 def _settled(pvalues: FloatArray, n: int, significance: float) -> bool:

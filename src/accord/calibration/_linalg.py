@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._errors import ConvergenceError
-from .._types import FloatArray, IntArray, usable_cores
+from .._types import FloatArray, IntArray, in_threads, usable_cores
 
 Side = Literal["raters", "items"]
 
@@ -538,13 +538,7 @@ def sampled_variances(
     if h is not None:
         gauge = _gauge_matrix(h, rater_component, n_components)
     shares = _shares(n_samples, workers)
-    if len(shares) == 1:
-        parts = [draws.accumulate(shares[0], gauge)]
-    else:
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(max_workers=len(shares)) as pool:
-            parts = list(pool.map(lambda js: draws.accumulate(js, gauge), shares))
+    parts = in_threads(lambda js: draws.accumulate(js, gauge), shares)
     sum_y = np.sum([q[0] for q in parts], axis=0)
     sum_x = np.sum([q[1] for q in parts], axis=0)
     sum_f = np.sum([q[2] for q in parts], axis=0)

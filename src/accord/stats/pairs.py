@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -11,7 +12,7 @@ import numpy.typing as npt
 
 from .._errors import InvalidInputError
 from .._results import Result
-from .._types import IntArray
+from .._types import IntArray, in_threads, usable_cores
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
 
@@ -30,6 +31,8 @@ __all__ = [
 
 #: Pairs of ratings per batch of the pair passes (bounds their memory).
 CHUNK_PAIRS = 4_000_000
+#: Ratings from which :meth:`PairCells.from_groups` counts runs of items in threads.
+SPLIT = 1_000_000
 #: Dense accumulator (raters^2 x q^2 cells) allowed up to this size.
 DENSE_CELLS = 20_000_000
 
@@ -114,6 +117,31 @@ class ItemGroups:
         rest -= 1
         item, rater, label = (np.asarray(x, dtype=np.int64) for x in (item, rater, label))
         return cls(item, rater, label, rest)
+
+    def split(self, parts: int) -> list[ItemGroups]:
+        """The groups in up to ``parts`` runs of whole items, of about equal numbers of
+        ratings (no empty run).
+
+        >>> none = np.zeros(5, int)
+        >>> g = ItemGroups.from_sorted(np.array([0, 0, 1, 2, 2]), none, none)
+        >>> [p.item.tolist() for p in g.split(2)]
+        [[0, 0], [1, 2, 2]]
+        >>> len(g.split(1)), len(ItemGroups.from_sorted(*[np.zeros(0, int)] * 3).split(2))
+        (1, 1)
+        """
+        n = int(self.item.size)
+        parts = max(1, min(parts, n))
+        cuts = [0]
+        for j in range(1, parts):
+            at = j * n // parts  # moved on to the first rating of an item
+            at += int(self.rest[at - 1]) if at > cuts[-1] else 0
+            cuts.append(min(max(at, cuts[-1]), n))
+        cuts.append(n)
+        return [
+            ItemGroups(self.item[a:b], self.rater[a:b], self.label[a:b], self.rest[a:b])
+            for a, b in itertools.pairwise(cuts)
+            if b > a or n == 0
+        ]
 
     def pairs(self) -> Iterator[tuple[IntArray, IntArray]]:
         """Positions ``(left, right)`` of every pair of ratings within an item, ``left``
@@ -651,11 +679,17 @@ class PairCells(Result):
     def from_groups(cls, groups: ItemGroups, raters: Any, categories: tuple[Any, ...]) -> PairCells:
         """The filled cells from ratings grouped by item (:class:`ItemGroups`)."""
         n_r, q = len(raters), len(categories)
-        parts = [
-            _cell_counts(key, *np.divmod(cell, q), np.ones(key.size, np.int64))
-            for key, cell in groups.pair_codes(n_r, q)
-        ]
-        return _from_keyed(parts, n_r, raters, categories)
+
+        def counted(run: ItemGroups) -> list[tuple[IntArray, IntArray, IntArray, IntArray]]:
+            return [
+                _cell_counts(key, *np.divmod(cell, q), np.ones(key.size, np.int64))
+                for key, cell in run.pair_codes(n_r, q)
+            ]
+
+        # runs of whole items side by side (numpy's sums and sorts release the GIL); the
+        # cells of every run are summed at the end, so the tables are the same
+        runs = in_threads(counted, groups.split(usable_cores() if groups.item.size >= SPLIT else 1))
+        return _from_keyed([part for run in runs for part in run], n_r, raters, categories)
 
     @classmethod
     def from_tables(cls, tables: PairTables) -> PairCells:
