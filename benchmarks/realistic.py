@@ -265,7 +265,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ratings", type=lambda s: int(float(s.replace("_", ""))), default=10**7)
     parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--formats", default="parquet,csv", help="comma-separated: parquet, csv or parquet,csv")
+    parser.add_argument("--formats", default="parquet,csv", help="parquet, csv or parquet,csv")
     parser.add_argument(
         "--phases", default="floor,memory,stream,consensus,cli", help="comma-separated"
     )

@@ -31,18 +31,21 @@ def _add(a: Any, b: Any) -> Any:
     return a + b
 
 
-MODES = ("dense", "cells", "store")
+MODES = ("dense", "cells", "store", "store in runs")
 
 
 def _run(
     path: Path, *, mode: str, pair_method: _matrix.PairMethod, **options: Any
 ) -> dict[str, Any]:
     """Statistics and second passes of one scan: from every cell of the matrix (``dense``),
-    from its filled cells (``cells``), or from the ratings held as long codes (``store``)."""
-    saved = _matrix.SLICE_CELLS
+    from its filled cells (``cells``), or from the ratings held as long codes (``store``),
+    sorted into cells a few items at a time (``store in runs``)."""
+    saved = _matrix.SLICE_CELLS, _matrix.FINISH_ROWS
     _matrix.SLICE_CELLS = 40  # slices of a few items: their bounds are crossed
+    if mode == "store in runs":
+        _matrix.FINISH_ROWS = 7  # runs of a few items, repeats checked in every run
     modes = _matrix.MatrixModes(
-        storage="store" if mode == "store" else "matrix",
+        storage="store" if mode.startswith("store") else "matrix",
         reading="cells" if mode == "cells" else "every cell",
         pairs=pair_method,
     )
@@ -66,7 +69,7 @@ def _run(
         out["passed"] = rescan.map_reduce(_per_item, (stats.n_items, table), _add)
         return out
     finally:
-        _matrix.SLICE_CELLS = saved
+        _matrix.SLICE_CELLS, _matrix.FINISH_ROWS = saved
 
 
 def _frame(
@@ -131,7 +134,7 @@ def test_cells_equal_every_cell_property(
             _run(path, mode=mode, pair_method=pair_method, **options, statistics=ALL)
             for mode in MODES
         ]
-        assert [run["cells"] for run in runs] == [False, True, True]
+        assert [run["cells"] for run in runs] == [False, True, True, True]
         dense = runs[0]
         for run in runs:
             assert_same(run["stats"], memory)
@@ -159,7 +162,7 @@ def test_cells_equal_every_cell_property(
             _run(path, mode=mode, pair_method=pair_method, **options, statistics=())["stats"].report
             for mode in MODES
         ]
-        assert reports[0] == reports[1] == reports[2]
+        assert reports[0] == reports[1] == reports[2] == reports[3]
 
 
 def test_item_groups_from_sorted_equal_groups_of_the_ratings() -> None:
@@ -308,3 +311,47 @@ def test_pairs_by_columns_only_where_every_pair_table_fits() -> None:
     assert not matrix._pairs_by_columns(5)
     assert matrix.reserve(10, 40, 5, rows=400)
     assert matrix._pairs_by_columns(5)
+
+
+@pytest.mark.parametrize(
+    ("duplicates", "repeat"), [("raise", True), ("first", True), ("last", True), ("raise", False)]
+)
+def test_store_sorted_in_runs_of_items_equals_one_sort(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, duplicates: str, repeat: bool
+) -> None:
+    # A store sorted a few items at a time gives the cells of one sort; a repeat in a late
+    # run is found before any run is let go, and resolved (or named, rows and all) as with
+    # one sort.
+    rng = np.random.default_rng(11)
+    rows = [(i, int(r), int(rng.integers(0, 3))) for i in range(300) for r in rng.choice(90, 3)]
+    frame = pd.DataFrame(rows, columns=["item", "rater", "label"]).drop_duplicates(
+        ["item", "rater"]
+    )
+    late = frame[frame["item"] == 290].iloc[[0]].assign(label=lambda f: (f["label"] + 1) % 3)
+    frame = frame.sample(frac=1.0, random_state=3)
+    frame = pd.concat([frame, late] if repeat else [frame], ignore_index=True)
+    modes = _matrix.MatrixModes(storage="store")
+    path = tmp_path / "r.parquet"
+    frame.to_parquet(path)
+
+    def scan() -> Any:
+        try:
+            stats, rescan = stream_scan(
+                path, **COLS, statistics=ALL, batch_size=50, duplicates=duplicates, modes=modes
+            )
+        except accord.InvalidInputError as exc:
+            return str(exc)
+        cells = rescan.matrix.cells()
+        return stats, [c.copy() for c in (cells.item, cells.rater, cells.code)]
+
+    whole = scan()
+    monkeypatch.setattr(_matrix, "FINISH_ROWS", 40)  # about 20 runs of items
+    runs = scan()
+    if repeat and duplicates == "raise":
+        assert isinstance(whole, str) and "290" in whole
+        assert runs == whole
+        return
+    for a, b in zip(whole[1], runs[1], strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+    assert_same(runs[0], accord.Ratings.from_long(frame, **COLS, duplicates=duplicates))  # type: ignore[arg-type]
+    assert runs[0].report == whole[0].report

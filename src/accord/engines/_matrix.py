@@ -391,6 +391,14 @@ class _Cells:
         a, b = np.searchsorted(self.item, np.array((lo, hi), dtype=self.item.dtype))
         return int(a), int(b)
 
+    def runs(self, n_items: int) -> list[tuple[int, int, int, int]]:
+        """Runs ``(lo, hi, a, b)`` of whole items ``lo:hi``, cells ``a:b``, of about
+        :data:`FINISH_ROWS` cells each (the temporaries of a count over the cells, eight
+        bytes a cell and more, taken a run at a time)."""
+        runs = max(1, min(-(-int(self.code.size) // FINISH_ROWS), max(n_items, 1)))
+        bounds = [int(x) for x in np.linspace(0, n_items, runs + 1).round()]
+        return [(lo, hi, *self.span(lo, hi)) for lo, hi in itertools.pairwise(bounds)]
+
     def rows(self, lo: int, hi: int) -> tuple[IntArray, IntArray, IntArray]:
         """Item (relative to ``lo``), rater and raw code (int64) of the cells of items
         ``lo:hi``."""
@@ -398,6 +406,11 @@ class _Cells:
         item = self.item[a:b].astype(np.int64)
         item -= lo
         return item, self.rater[a:b].astype(np.int64), self.code[a:b].astype(np.int64)
+
+
+def _repeats(key: IntArray) -> bool:
+    """Whether sorted keys hold a value twice."""
+    return key.size > 1 and bool((key[1:] == key[:-1]).any())
 
 
 def _joined(parts: list[npt.NDArray[Any]], dtype: npt.DTypeLike) -> npt.NDArray[Any]:
@@ -473,17 +486,31 @@ def _sparse_cell_counts(block: npt.NDArray[Any], q: int) -> Any:
     return sp.csr_array((ones, (rows, codes)), shape=(block.shape[0], q), dtype=np.int64)
 
 
-#: Bytes per rating held by the sparse store (three 4-byte codes, the 8-byte sort key).
-STORE_BYTES = 24
+#: Bytes per rating held by the sparse store: its codes as read (four bytes an item code,
+#: one or two a rater's and a label's) while they come in; once sorted, nine a cell (item,
+#: rater, label) and, while a run of items is sorted, about 17 bytes a rating of the run.
+STORE_BYTES = 10
+#: Ratings of the sparse store sorted into cells at once: a larger store is sorted a run of
+#: items at a time, so its sort keys never take eight bytes a rating of the whole input.
+FINISH_ROWS = 8_000_000
 #: Sort key of a row without a rating (missing label): after every cell.
 _NO_CELL = np.iinfo(np.int64).max
 
 
 def _narrow(codes: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """Codes as int32 when they fit (dictionary codes of up to 2**31 values)."""
-    if codes.dtype.itemsize <= 4 or not codes.size or int(codes.max()) >= 1 << 31:
+    """Non-negative codes in the smallest signed integer type that holds them (a batch's
+    rater and label codes in one or two bytes, item codes in four while they fit).
+
+    >>> _narrow(np.array([3, 200], dtype=np.int64)).dtype, _narrow(np.array([3])).dtype
+    (dtype('int16'), dtype('int8'))
+    """
+    if not codes.size:
         return codes
-    return codes.astype(np.int32)
+    top = int(codes.max())
+    for kind in (np.int8, np.int16, np.int32):
+        if top <= np.iinfo(kind).max:
+            return codes if codes.dtype.itemsize <= np.dtype(kind).itemsize else codes.astype(kind)
+    return codes
 
 
 class _Store:
@@ -520,26 +547,69 @@ class _Store:
         label_bits, rater_bits = (max(n_labels, 1) - 1).bit_length(), (r - 1).bit_length()
         if max(n_items - 1, 0).bit_length() + rater_bits + label_bits > 62:
             return self._resolve(duplicates, r)
-        key = np.empty(self.rows, dtype=np.int64)
-        at = 0
-        for item, rater, label, _, miss in self.parts:
-            part = key[at : at + item.size]
-            np.left_shift(item, rater_bits + label_bits, out=part, dtype=np.int64)
-            part |= np.left_shift(rater, label_bits, dtype=np.int64)
-            part |= label
-            part[miss] = _NO_CELL
-            at += item.size
-        key.sort()
-        key = key[: self.size]
-        code = (key & ((1 << label_bits) - 1)).astype(_dtype_for(n_labels))
-        key >>= label_bits  # the cells: item and rater
-        if key.size > 1 and bool((key[1:] == key[:-1]).any()):
+        runs = max(1, min(-(-self.rows // FINISH_ROWS), n_items))
+        bounds = [int(x) for x in np.linspace(0, n_items, runs + 1).round()]
+        spans = list(itertools.pairwise(bounds))
+        # in runs of items, every run is checked for repeats before any is let go: the
+        # ratings are all held while repeats are resolved by their rows
+        if runs > 1 and any(_repeats(self._keys(lo, hi, rater_bits, 0)) for lo, hi in spans):
             return self._resolve(duplicates, r)
-        self.parts = []
-        rater_code = (key & ((1 << rater_bits) - 1)).astype(np.int32)
-        key >>= rater_bits
-        wide = key.size and int(key[-1]) >= 1 << 31
-        return _Cells(key.astype(np.int64 if wide else np.int32), rater_code, code), 0, None
+        wide = n_items > 1 << 31
+        found: list[_Cells] = []
+        for lo, hi in spans:
+            key = self._keys(lo, hi, rater_bits + label_bits, label_bits, whole=runs == 1)
+            code = (key & ((1 << label_bits) - 1)).astype(_dtype_for(n_labels))
+            key >>= label_bits  # the cells: item and rater
+            if runs == 1 and _repeats(key):
+                return self._resolve(duplicates, r)
+            self._past(hi, whole=runs == 1)
+            rater_code = (key & ((1 << rater_bits) - 1)).astype(np.int32)
+            key >>= rater_bits
+            found.append(_Cells(key.astype(np.int64 if wide else np.int32), rater_code, code))
+            del key, code, rater_code
+        item = _joined([c.item for c in found], np.int32)
+        rater = _joined([c.rater for c in found], np.int32)
+        return _Cells(item, rater, _joined([c.code for c in found], np.int8)), 0, None
+
+    def _keys(
+        self, lo: int, hi: int, item_shift: int, rater_shift: int, whole: bool = False
+    ) -> IntArray:
+        """The sorted keys ``item << item_shift | rater << rater_shift | label`` of the
+        ratings of items ``lo:hi`` (of every item when ``whole``; the label left out when
+        ``rater_shift`` is 0: the (item, rater) cells)."""
+        out: list[IntArray] = []
+        for item, rater, label, _, miss in self.parts:
+            if whole and not miss.size:  # every rating of the part: no gather
+                at: Any = slice(None)
+            else:
+                keep = np.ones(item.size, dtype=bool) if whole else (item >= lo) & (item < hi)
+                keep[miss] = False
+                at = np.flatnonzero(keep)
+                del keep
+            part = np.left_shift(item[at], item_shift, dtype=np.int64)
+            part |= np.left_shift(rater[at], rater_shift, dtype=np.int64)
+            if rater_shift:
+                part |= label[at]
+            out.append(part)
+        key = _joined(out, np.int64)
+        del out
+        key.sort()
+        return key
+
+    def _past(self, hi: int, whole: bool = False) -> None:
+        """Let go of the held ratings of items below ``hi`` (of all, when ``whole``: they are
+        sorted into cells already); from then on no row of a rating is known, nor needed."""
+        if whole:
+            self.parts = []
+            return
+        kept: list[tuple[Any, Any, Any, int | None, IntArray]] = []
+        for item, rater, label, _, miss in self.parts:
+            keep = item >= hi
+            keep[miss] = False
+            if keep.any():
+                at = np.flatnonzero(keep)
+                kept.append((item[at], rater[at], label[at], None, np.zeros(0, np.int64)))
+        self.parts = kept
 
     def _resolve(self, duplicates: str, r: int) -> tuple[_Cells | None, int, DuplicateInfo | None]:
         columns: list[list[IntArray]] = [[], [], [], []]
@@ -583,30 +653,46 @@ def _from_cells(
     n_items: int,
 ) -> tuple[Any, PairTables | PairCells | None]:
     """:meth:`CodeMatrix._by_cells` from the filled cells: item counts per cell and the pair
-    tables from every item's ratings at once (the cells are in item order, raters
-    increasing: already grouped by item)."""
+    tables, a run of items at a time (the cells are in item order, raters increasing:
+    already grouped by item; a run's codes widened to int64 take no more than
+    :data:`FINISH_ROWS` cells' worth)."""
     q = len(categories)
     if not (plan.long_pairs or plan.cell_items):
         return None, None
-    label = remap[cells.code]
-    ok = np.flatnonzero(label >= 0)
-    item, rater, label = cells.item[ok], cells.rater[ok], label[ok]
-    pairs = None
-    if plan.long_pairs:
-        groups = ItemGroups.from_sorted(item, rater, label)
-        sparse_cells = sparse_pairs(len(raters), q)
-        pairs = (PairCells if sparse_cells else PairTables).from_groups(groups, raters, categories)
+    pairs: PairTables | PairCells | None = None
+    counts: list[Any] = []
+    for lo, hi, a, b in cells.runs(n_items):
+        label = remap[cells.code[a:b]]
+        ok = np.flatnonzero(label >= 0)
+        item, rater, label = cells.item[a:b][ok], cells.rater[a:b][ok], label[ok]
+        if plan.long_pairs:
+            groups = ItemGroups.from_sorted(item, rater, label)
+            kind = PairCells if sparse_pairs(len(raters), q) else PairTables
+            run = kind.from_groups(groups, raters, categories)
+            pairs = run if pairs is None else pairs.merge(run)
+            del groups
+        if plan.cell_items:
+            counts.append(_run_counts(item.astype(np.int64) - lo, label, hi - lo, q, sparse))
     if not plan.cell_items:
         return None, pairs
     if sparse:
         from scipy import sparse as sp
 
+        return sp.vstack(counts, format="csr", dtype=np.int64), pairs
+    return np.concatenate(counts) if len(counts) > 1 else counts[0], pairs
+
+
+def _run_counts(item: IntArray, label: IntArray, n_items: int, q: int, sparse: bool) -> Any:
+    """Counts per (item, label) of a run of items (codes from 0): dense (n_items, q), or a
+    sparse CSR array."""
+    if sparse:
+        from scipy import sparse as sp
+
         ones = np.ones(item.size, dtype=np.int64)
         # COO input sums the repeated (item, label) entries
-        counts = sp.csr_array((ones, (item, label)), shape=(n_items, q), dtype=np.int64)
-        return counts, pairs
-    flat = np.bincount(item.astype(np.int64) * q + label, minlength=n_items * q)
-    return flat.reshape(n_items, q), pairs
+        return sp.csr_array((ones, (item, label)), shape=(n_items, q), dtype=np.int64)
+    flat = np.bincount(item * q + label, minlength=n_items * q)
+    return flat.reshape(n_items, q)
 
 
 class CodeMatrix:
@@ -1010,11 +1096,12 @@ class CodeMatrix:
         items = 0
         cells = self.cells()
         if cells is not None:
-            ok = kept[cells.code]
-            per_rater += np.bincount(cells.rater[ok], minlength=self.n_raters)
-            rated_items = cells.item[ok]
-            if rated_items.size:  # in item order: count where the item changes
-                items = 1 + int(np.count_nonzero(rated_items[1:] != rated_items[:-1]))
+            for _, _, a, b in cells.runs(self.n_items):  # runs of whole items
+                ok = kept[cells.code[a:b]]
+                per_rater += np.bincount(cells.rater[a:b][ok], minlength=self.n_raters)
+                rated_items = cells.item[a:b][ok]
+                if rated_items.size:  # in item order: count where the item changes
+                    items += 1 + int(np.count_nonzero(rated_items[1:] != rated_items[:-1]))
             return per_rater, items
         for lo, hi in self._slices():
             block = kept[self.mat[lo:hi, : self.n_raters]]
@@ -1096,8 +1183,13 @@ class CodeMatrix:
         if cells is not None:
             # One bincount over the cells in item order, raters increasing: each item's
             # terms added in rater order, as below ("not rated" adds 0.0 there).
-            terms = values[cells.rater, cells.code.astype(np.int64) + 1]
-            return np.bincount(cells.item, weights=terms, minlength=self.n_items)
+            # A run of whole items at a time (each item's sum made within one run).
+            out = np.zeros(self.n_items, dtype=np.float64)
+            for lo, hi, a, b in cells.runs(self.n_items):
+                terms = values[cells.rater[a:b], cells.code[a:b].astype(np.int64) + 1]
+                item = cells.item[a:b].astype(np.int64) - lo
+                out[lo:hi] = np.bincount(item, weights=terms, minlength=hi - lo)
+            return out
         out = np.zeros(self.n_items, dtype=np.float64)
         for lo, hi in self._slices():
             shifted = _shifted(self.mat[lo:hi, :r])
@@ -1131,10 +1223,11 @@ class CodeMatrix:
         acc = np.zeros((r, size), dtype=np.int64)
         cells = self.cells()
         if cells is not None:
-            group = np.asarray(index, dtype=np.int64)[cells.item]
-            group = np.where(group < 0, n_index, group) * width
-            flat = cells.rater.astype(np.int64) * size + group + cells.code + 1
-            acc += np.bincount(flat, minlength=r * size).reshape(r, size)
+            for _, _, a, b in cells.runs(self.n_items):
+                group = np.asarray(index, dtype=np.int64)[cells.item[a:b]]
+                group = np.where(group < 0, n_index, group) * width
+                flat = cells.rater[a:b].astype(np.int64) * size + group + cells.code[a:b] + 1
+                acc += np.bincount(flat, minlength=r * size).reshape(r, size)
         for lo, hi in self._slices() if cells is None else ():
             shifted = _shifted(self.mat[lo:hi, :r])
             group = np.asarray(index[lo:hi], dtype=np.int64)

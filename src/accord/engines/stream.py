@@ -579,10 +579,7 @@ def _decoded(
     enc: _Encoder, read: _Read, scan: Scan, declared: bool, order: str | None
 ) -> tuple[Any, Decoded]:
     """The label remap and the decoded ids and domain once the first pass of single labels
-    is done (the ids' hash indexes let go: counting needs codes only, a second read builds
-    them again)."""
-    for ids in (enc.items, enc.raters, enc.labels):
-        ids.drop_index()
+    is done."""
     remap, domain = enc.domain()
     if read.matrix is not None:
         remap = read.matrix.merge_labels(remap)
@@ -846,6 +843,9 @@ def _first_pass(
         info = _with_earlier_rows(repeated.info, dataset, columns, batch_size, enc)
         raise_duplicates(info, enc.decode(enc.items), enc.decode(enc.raters), enc.locator,
                          complete=False, listed=True)  # fmt: skip
+    for ids in (enc.items, enc.raters, enc.labels):
+        ids.drop_index()  # counting needs codes only; a second read builds it again
+    release_freed_memory()  # the batches' arrays, before the cells are sorted
     if read.matrix is not None:  # a sparse matrix held as long codes: sorted into cells
         dropped, repeats = read.matrix.finish(scan.duplicates)
         if repeats is not None:
@@ -854,6 +854,7 @@ def _first_pass(
             raise_duplicates(repeats, enc.decode(enc.items), enc.decode(enc.raters), enc.locator,
                              complete=True)  # fmt: skip
         read.dropped += dropped
+        release_freed_memory()  # the long codes and the sort keys, once they are cells
     return read
 
 
