@@ -395,9 +395,7 @@ class _Cells:
         """Runs ``(lo, hi, a, b)`` of whole items ``lo:hi``, cells ``a:b``, of about
         :data:`FINISH_ROWS` cells each (the temporaries of a count over the cells, eight
         bytes a cell and more, taken a run at a time)."""
-        runs = max(1, min(-(-int(self.code.size) // FINISH_ROWS), max(n_items, 1)))
-        bounds = [int(x) for x in np.linspace(0, n_items, runs + 1).round()]
-        return [(lo, hi, *self.span(lo, hi)) for lo, hi in itertools.pairwise(bounds)]
+        return [(lo, hi, *self.span(lo, hi)) for lo, hi in _item_runs(self.code.size, n_items)]
 
     def rows(self, lo: int, hi: int) -> tuple[IntArray, IntArray, IntArray]:
         """Item (relative to ``lo``), rater and raw code (int64) of the cells of items
@@ -406,6 +404,19 @@ class _Cells:
         item = self.item[a:b].astype(np.int64)
         item -= lo
         return item, self.rater[a:b].astype(np.int64), self.code[a:b].astype(np.int64)
+
+
+def _item_runs(n_ratings: int, n_items: int) -> list[tuple[int, int]]:
+    """Item codes ``0 .. n_items - 1`` cut into runs ``(lo, hi)`` of about
+    :data:`FINISH_ROWS` of the ``n_ratings`` ratings each (the items spread evenly over the
+    codes); one run when they are fewer.
+
+    >>> _item_runs(10, 4), _item_runs(3 * FINISH_ROWS, 6)
+    ([(0, 4)], [(0, 2), (2, 4), (4, 6)])
+    """
+    runs = max(1, min(-(-int(n_ratings) // FINISH_ROWS), max(n_items, 1)))
+    bounds = [int(x) for x in np.linspace(0, n_items, runs + 1).round()]
+    return list(itertools.pairwise(bounds))
 
 
 def _repeats(key: IntArray) -> bool:
@@ -493,8 +504,6 @@ STORE_BYTES = 10
 #: Ratings of the sparse store sorted into cells at once: a larger store is sorted a run of
 #: items at a time, so its sort keys never take eight bytes a rating of the whole input.
 FINISH_ROWS = 8_000_000
-#: Sort key of a row without a rating (missing label): after every cell.
-_NO_CELL = np.iinfo(np.int64).max
 
 
 def _narrow(codes: npt.NDArray[Any]) -> npt.NDArray[Any]:
@@ -547,9 +556,8 @@ class _Store:
         label_bits, rater_bits = (max(n_labels, 1) - 1).bit_length(), (r - 1).bit_length()
         if max(n_items - 1, 0).bit_length() + rater_bits + label_bits > 62:
             return self._resolve(duplicates, r)
-        runs = max(1, min(-(-self.rows // FINISH_ROWS), n_items))
-        bounds = [int(x) for x in np.linspace(0, n_items, runs + 1).round()]
-        spans = list(itertools.pairwise(bounds))
+        spans = _item_runs(self.rows, n_items)
+        runs = len(spans)
         # in runs of items, every run is checked for repeats before any is let go: the
         # ratings are all held while repeats are resolved by their rows
         if runs > 1 and any(_repeats(self._keys(lo, hi, rater_bits, 0)) for lo, hi in spans):
@@ -660,6 +668,7 @@ def _from_cells(
     if not (plan.long_pairs or plan.cell_items):
         return None, None
     pairs: PairTables | PairCells | None = None
+    kind = PairCells if sparse_pairs(len(raters), q) else PairTables
     counts: list[Any] = []
     for lo, hi, a, b in cells.runs(n_items):
         label = remap[cells.code[a:b]]
@@ -667,7 +676,6 @@ def _from_cells(
         item, rater, label = cells.item[a:b][ok], cells.rater[a:b][ok], label[ok]
         if plan.long_pairs:
             groups = ItemGroups.from_sorted(item, rater, label)
-            kind = PairCells if sparse_pairs(len(raters), q) else PairTables
             run = kind.from_groups(groups, raters, categories)
             pairs = run if pairs is None else pairs.merge(run)
             del groups

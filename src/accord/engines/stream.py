@@ -533,7 +533,7 @@ def stream_scan(
         # no name kept for the matrix: past the limit, the codes it kept until then go
         read = _first_pass(dataset, enc, scan, batch_size, CodeMatrix(memory_limit, modes), total)
         check_read(read.rows, read.missing, files[0], scan.label)
-        remap, decoded = _decoded(enc, read, scan, categories is not None, order)
+        remap, decoded = _decoded_ids(enc, read, scan, categories is not None, order)
     announce(scan.progress, "counting ratings")
     wanted = tuple(scan.statistics)
     if read.matrix is not None:
@@ -575,7 +575,7 @@ def stream_scan(
     return stats, rescan
 
 
-def _decoded(
+def _decoded_ids(
     enc: _Encoder, read: _Read, scan: Scan, declared: bool, order: str | None
 ) -> tuple[Any, Decoded]:
     """The label remap and the decoded ids and domain once the first pass of single labels
