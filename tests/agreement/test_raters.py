@@ -199,11 +199,18 @@ def _ragged_z(items: list[list[tuple[int, int]]], k: int) -> tuple[float, float]
     return float(np.max(s / np.sqrt(v))), min(z_pair)
 
 
-def test_permutation_pvalues_of_items_of_mixed_sizes_match_the_exact_distribution() -> None:
+@pytest.mark.parametrize("pair_test", [True, False])
+def test_permutation_pvalues_of_items_of_mixed_sizes_match_the_exact_distribution(
+    pair_test: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # items rated by 2, 3 and 4 of 4 raters: all 2 * 6 * 24 * 6 * 2 = 3,456 within-item
     # permutations of the labels enumerated (the statistics from their definitions, above);
     # the exact max-T p-values of the top rater and of the lowest pair against the Monte
-    # Carlo ones (9,999 permutations: Monte Carlo SD at most 0.005)
+    # Carlo ones (9,999 permutations: Monte Carlo SD at most 0.005). Without the pair test
+    # the permutations move only the ratings outside each item's most frequent category
+    # (another code path, with an item of two categories tied)
+    if not pair_test:
+        monkeypatch.setattr(importlib.import_module("accord.agreement.raters"), "MAX_PAIR_CELLS", 0)
     items = [
         [(0, 0), (1, 1)],
         [(0, 1), (1, 1), (2, 0)],
@@ -229,7 +236,10 @@ def test_permutation_pvalues_of_items_of_mixed_sizes_match_the_exact_distributio
         ratings, min_items=1, n_permutations=9999, rng=5, sequential=False
     )
     assert result.raters["pvalue"].iloc[0] == pytest.approx(hits_top / total, abs=0.02)
-    assert result.pairs["pvalue"].iloc[0] == pytest.approx(hits_low / total, abs=0.02)
+    if pair_test:
+        assert result.pairs["pvalue"].iloc[0] == pytest.approx(hits_low / total, abs=0.02)
+    else:
+        assert result.pairs.empty
 
 
 def test_random_raters_are_not_named() -> None:
@@ -331,6 +341,84 @@ def test_shuffles_in_blocks_of_items_equal_the_shuffle_of_every_item_at_once(
             expect[here], expect[there] = expect[there], expect[here]
     assert np.array_equal(got, expect)
     assert not np.array_equal(got, values)
+
+
+def _partial(labels: list[list[int]]) -> tuple[object, np.ndarray, np.ndarray, np.ndarray]:
+    """A _PartialShuffle of items whose raters are 0 .. m-1 in order (their labels given),
+    with each rating's deviation from its definition (surprisal minus the item's entropy)."""
+    from accord.agreement.raters import _PartialShuffle
+
+    item = np.repeat(np.arange(len(labels)), [len(x) for x in labels])
+    rater = np.concatenate([np.arange(len(x)) for x in labels])
+    d = []
+    for x in labels:
+        count, m = Counter(x), len(x)
+        h = -sum(c / m * math.log2(c / m) for c in count.values())
+        d += [-math.log2(count[lab] / m) - h for lab in x]
+    k = max(len(x) for x in labels)
+    return _PartialShuffle(item, rater, np.array(d), k), item, rater, np.array(d)
+
+
+def test_partial_shuffles_draw_the_raters_of_the_moved_places_uniformly() -> None:
+    # 3,000 items labelled [0, 0, 0, 1, 2] (t = 2 places outside the most frequent category)
+    # among others: the two raters in the moved places are each of the 5 * 4 = 20 ordered
+    # pairs equally often (chi-square), every item keeps its raters, and the rater sums of
+    # the unshuffled layout are those of the definition, sum of d over the rater's ratings
+    from scipy.stats import chisquare
+
+    labels = [[0, 0, 0, 1, 2]] * 3000 + [[1, 1], [0, 1, 1, 2, 2, 2, 3], [2, 2, 2], [0, 1]] * 40
+    labels = labels[1500:] + labels[:1500]
+    shuffle, _, rater, d = _partial(labels)
+    k = shuffle.k
+    np.testing.assert_allclose(
+        shuffle.sums(shuffle.raters.copy()), np.bincount(rater, weights=d, minlength=k), atol=1e-9
+    )
+    # moved places: 2 for each [0,0,0,1,2], 4 for each seven-rating item, none where the
+    # categories tie or agree ([1, 1], [2, 2, 2], [0, 1]: their deviations are equal)
+    assert shuffle.moved.size == 3000 * 2 + 40 * 4
+    gen = np.random.default_rng(4)
+    laid = shuffle.shuffle(gen, shuffle.raters.copy())
+    # (the layout: item after item as given, each item's moved ratings first)
+    size = np.array([len(x) for x in labels])
+    start = np.r_[0, np.cumsum(size)[:-1]]
+    each = [np.sort(laid[a : a + m]) for a, m in zip(start, size, strict=True)]
+    assert all(np.array_equal(x, np.arange(m)) for x, m in zip(each, size, strict=True))
+    fives = start[size == 5]
+    assert fives.size == 3000
+    counts = Counter(zip(laid[fives], laid[fives + 1], strict=True))
+    assert len(counts) == 20 and all(a != b for a, b in counts)
+    assert chisquare(list(counts.values())).pvalue > 1e-3
+    # the sums of a shuffled layout: d of each moved rating to the rater now in its place,
+    # the item's least d to every rater of the item
+    moved_of = [
+        [j for j, lab in enumerate(x) if Counter(x)[lab] < max(Counter(x).values())] for x in labels
+    ]
+    expect = np.zeros(k)
+    for x, a, moved in zip(labels, start, moved_of, strict=True):
+        d_item = d[a : a + len(x)]
+        least = d_item.min()
+        expect[: len(x)] += least  # raters 0 .. m-1 each hold one place of the item
+        for place, j in enumerate(moved):
+            expect[laid[a + place]] += d_item[j] - least
+    np.testing.assert_allclose(shuffle.sums(laid), expect, atol=1e-9)
+
+
+def test_partial_shuffles_in_blocks_of_items_equal_one_block(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the same draws, swapped 7 items at a time (the last block short) or all items at once
+    from accord.agreement import raters
+
+    gen = np.random.default_rng(6)
+    labels = [list(gen.integers(0, 3, m)) for m in gen.integers(1, 13, 80)]
+    monkeypatch.setattr(raters, "_BLOCK", 10**9)
+    one, *_ = _partial(labels)
+    whole = one.shuffle(np.random.default_rng(2), one.raters.copy())
+    monkeypatch.setattr(raters, "_BLOCK", 7)
+    several, *_ = _partial(labels)
+    assert several.cuts.shape[1] > 10
+    blocks = several.shuffle(np.random.default_rng(2), several.raters.copy())
+    assert np.array_equal(whole, blocks) and not np.array_equal(whole, one.raters)
 
 
 def test_sequential_stopping_settles_the_same_answer_with_fewer_permutations() -> None:
