@@ -576,7 +576,7 @@ class _PartialShuffle:
         # an item's moved ratings go to its first places, the others after them, each in
         # sorted order: the sorted position p of item i goes to place p + t_i - (moved
         # before p in i) unless moved, to place start_i + (moved before p in i) if moved
-        place = np.repeat((t + before[starts]).astype(kind), sizes)
+        place = np.repeat((t + before[starts].astype(np.int64)).astype(kind), sizes)
         place += np.arange(n, dtype=kind)
         place -= before[:-1]
         lead = starts - before[starts]
