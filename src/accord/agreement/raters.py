@@ -398,6 +398,21 @@ def _deviations(
     return d, n_r, s_r, v_r
 
 
+def _by_item(ratings: Ratings) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """The item, rater and label codes of the ratings of items rated twice or more, in item
+    order (each item's ratings in the order given), and each item's number of them (0 for
+    the items left out). The item codes are those of the runs, not a copy sorted."""
+    item = ratings.item_codes
+    n_items = ratings.n_items
+    sizes = np.bincount(item, minlength=n_items)
+    order = stable_order(item, n_items)
+    if (sizes == 1).any():  # an item rated once: nothing of it changes under permutation
+        order = order[np.repeat(sizes >= 2, sizes)]
+        sizes[sizes == 1] = 0
+    item_sorted = np.repeat(np.arange(n_items, dtype=item.dtype), sizes)
+    return item_sorted, ratings.rater_codes[order], ratings.label_codes[order], sizes
+
+
 def _cell_counts(cell: IntArray) -> IntArray:
     """How many values of ``cell`` equal each one's own (the size of its group): a
     ``bincount`` when the codes are few beside the values, else ``np.unique``."""
@@ -743,13 +758,16 @@ class _PermutationNull:
 
 def _settled(pvalues: FloatArray, n: int, significance: float) -> bool:
     """Whether the 99% Clopper-Pearson interval of every p-value (estimated from ``n``
-    permutations) lies wholly on one side of ``significance``."""
-    from scipy.stats import beta
+    permutations) lies wholly on one side of ``significance``: its ends are quantiles of
+    beta distributions, the inverse of the regularised incomplete beta function
+    (``scipy.special.betaincinv``, what ``scipy.stats.beta.ppf`` computes, without
+    importing ``scipy.stats``)."""
+    from scipy.special import betaincinv
 
     p = pvalues[~np.isnan(pvalues)]
     hits = np.round(p * (n + 1) - 1)
-    lower = np.where(hits > 0, beta.ppf(0.005, np.maximum(hits, 1), n - hits + 1), 0.0)
-    upper = np.where(hits < n, beta.ppf(0.995, hits + 1, np.maximum(n - hits, 1)), 1.0)
+    lower = np.where(hits > 0, betaincinv(np.maximum(hits, 1), n - hits + 1, 0.005), 0.0)
+    upper = np.where(hits < n, betaincinv(hits + 1, np.maximum(n - hits, 1), 0.995), 1.0)
     return bool(np.all((upper < significance) | (lower > significance)))
 
 
@@ -997,35 +1015,22 @@ def rater_permutation_test(
     n = ratings.n_ratings
     n_permutations = _check_permutations(n_permutations, n)
     gen = as_generator(rng)
-    item, rater, label = ratings.item_codes, ratings.rater_codes, ratings.label_codes
     q = max(ratings.n_categories, 1)
     n_items, k = ratings.n_items, ratings.n_raters
-    m = np.bincount(item, minlength=n_items).astype(np.float64)
-    keep = m[item] >= 2
-    if not keep.all():
-        item, rater, label = item[keep], rater[keep], label[keep]
-    in_cell = _cell_counts(item * q + label)
-    mi = m[item]
-    d, n_r, s_r, v_r = _deviations(item, rater, mi, in_cell, n_items, k)
+    item_sorted, rater_sorted, label_sorted, sizes = _by_item(ratings)
+    m = sizes.astype(np.float64)
+    mi = np.repeat(m, sizes)
+    in_cell = _cell_counts(item_sorted * q + label_sorted)
+    d_sorted, n_r, s_r, v_r = _deviations(item_sorted, rater_sorted, mi, in_cell, n_items, k)
     tested = (n_r >= min_items) & (v_r > 1e-12)
     with np.errstate(invalid="ignore", divide="ignore"):
         z_r = np.where(v_r > 1e-12, s_r / np.sqrt(v_r), np.nan)
         mean_dev = np.where(n_r > 0, s_r / np.maximum(n_r, 1), np.nan)
     # chance agreement of two ratings of the item
-    same = np.bincount(item, weights=(in_cell - 1) / (mi - 1), minlength=n_items)
+    same = np.bincount(item_sorted, weights=(in_cell - 1) / (mi - 1), minlength=n_items)
     still = in_cell == mi  # every rating of the item alike: no permutation changes it
-    del in_cell, mi, keep
+    del in_cell, mi
     pi_item = same / np.maximum(m, 1)
-
-    order = stable_order(item, n_items)
-    item_sorted, label_sorted, rater_sorted, d_sorted, still = (
-        item[order],
-        label[order],
-        rater[order],
-        d[order],
-        still[order],
-    )
-    del order, item, label, rater, d
     pairs_of = _PairCells.of(m, item_sorted, rater_sorted, label_sorted, pi_item, k, min_items)
     reason = pairs_of.reason
     pair_tested, z_pair = pairs_of.tested, pairs_of.z
@@ -1036,7 +1041,7 @@ def rater_permutation_test(
         else _PartialShuffle(item_sorted, rater_sorted, d_sorted, k),
         rater_sorted=rater_sorted,
         d_sorted=d_sorted,
-        label_sorted=label_sorted.astype(np.min_scalar_type(max(q - 1, 0))),
+        label_sorted=label_sorted.astype(np.min_scalar_type(max(q - 1, 0)), copy=False),
         pairs=pairs_of,
         sd_r=np.sqrt(np.where(tested, v_r, 1.0)),
         tested=tested,

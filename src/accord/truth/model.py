@@ -446,9 +446,9 @@ def _raters_table(
 def _information_interval(frame: pd.DataFrame, se: FloatArray, alpha: float) -> None:
     """The accuracy's standard error from the observed information (Louis 1982) and its
     Wald interval, clipped to [0, 1], in place of the bootstrap's."""
-    from scipy.stats import norm
+    from scipy import special
 
-    z = float(norm.ppf(1 - alpha))
+    z = float(special.ndtri(1 - alpha))
     acc = frame["accuracy"].to_numpy(dtype=np.float64)
     frame["accuracy_low"] = np.clip(acc - z * se, 0.0, 1.0)
     frame["accuracy_high"] = np.clip(acc + z * se, 0.0, 1.0)
