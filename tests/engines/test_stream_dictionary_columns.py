@@ -5,6 +5,7 @@ uses, and batches that cut row groups."""
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from pathlib import Path
 
@@ -109,3 +110,54 @@ def test_an_undeclared_label_names_its_row_across_row_groups(tmp_path: Path) -> 
     # Row 4 (1-based) holds "z", the first label outside the categories.
     assert "label 'z' at row 4" in messages[0]
     assert set(messages) == {messages[0]}
+
+
+@settings(max_examples=40, deadline=None)
+@given(frames(), st.integers(1, 7), st.booleans(), st.booleans())
+def test_parquet_raters_and_labels_read_as_dictionaries_give_the_frames_ratings(
+    frame: pd.DataFrame, row_group: int, text_items: bool, reversed_dictionary: bool
+) -> None:
+    # read_ratings reads a Parquet file's text raters and labels as Arrow dictionaries, one
+    # per row group, each in its own order: the ratings are those of the frame itself (read
+    # without Parquet), codes numbered in order of first appearance over the whole file. A
+    # rater column written as a dictionary in reverse order (not a pandas Categorical, not
+    # ordered) declares nothing and is renumbered.
+    if text_items:
+        frame = frame.assign(item=[f"i{v}" for v in frame["item"]])
+    table = pa.Table.from_pandas(frame, preserve_index=False).replace_schema_metadata(None)
+    if reversed_dictionary:
+        values = sorted(set(frame["rater"]), reverse=True)
+        indices = pa.array([values.index(v) for v in frame["rater"]], type=pa.int32())
+        rater = pa.DictionaryArray.from_arrays(indices, pa.array(values, type=pa.string()))
+        table = table.set_column(table.schema.get_field_index("rater"), "rater", rater)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "r.parquet"
+        pq.write_table(table, path, row_group_size=row_group)
+        try:
+            read = accord.read_ratings(path, **COLUMNS)
+        except InvalidInputError as refused:  # every label missing: the same message
+            with pytest.raises(InvalidInputError) as info:
+                accord.Ratings.from_long(frame, **COLUMNS)
+            assert str(info.value) == str(refused)
+            return
+    whole = accord.Ratings.from_long(frame, **COLUMNS)
+    for name in ("item_codes", "rater_codes", "label_codes"):
+        np.testing.assert_array_equal(getattr(read, name), getattr(whole, name))
+    assert list(read.items) == list(whole.items)
+    assert list(read.raters) == list(whole.raters)
+    assert read.categories == whole.categories
+    assert dataclasses.replace(read.report, source=None) == dataclasses.replace(
+        whole.report, source=None
+    )
+
+
+def test_read_columns_gives_only_text_columns_as_dictionaries(tmp_path: Path) -> None:
+    from accord.io.ratings import read_columns
+
+    table = pa.table({"item": [1, 2], "rater": ["a", "b"], "label": [0.5, 1.5]})
+    path = tmp_path / "r.parquet"
+    pq.write_table(table, path)
+    item, rater, label = read_columns(path, ["item", "rater", "label"],
+                                      dictionary=["rater", "label"])[0]  # fmt: skip
+    assert pa.types.is_dictionary(rater.type) and rater.to_pylist() == ["a", "b"]
+    assert pa.types.is_integer(item.type) and pa.types.is_floating(label.type)

@@ -22,7 +22,7 @@ import pandas as pd
 from .._errors import InvalidInputError, require
 from .._types import FloatArray, IntArray
 from .._validate import CSV_NULLS, require_columns
-from ..io.files import read_csv_columns, sniff_csv
+from ..io.files import read_csv_columns, sniff_csv, text_columns
 from ._source import DuckSource, Locator, describe, resolve_files
 
 __all__ = [
@@ -187,7 +187,7 @@ def _parquet_batches(
     def read() -> Iterator[Any]:
         for path in files:
             parquet = pq.ParquetFile(path, pre_buffer=False)
-            text = [name for name in dictionary if _is_text(parquet.schema_arrow, name)]
+            text = text_columns(parquet.schema_arrow, dictionary)
             if text:
                 parquet = pq.ParquetFile(path, metadata=parquet.metadata, read_dictionary=text,
                                          pre_buffer=False)  # fmt: skip
@@ -195,17 +195,6 @@ def _parquet_batches(
                 yield path, batch
 
     return ahead(read, PARQUET_AHEAD, "accord-parquet-reader")
-
-
-def _is_text(schema: Any, name: str) -> bool:
-    """Whether a column of an Arrow schema holds text (not lists, numbers or bytes)."""
-    import pyarrow as pa
-
-    index = schema.get_field_index(name)
-    if index < 0:
-        return False
-    kind = schema.field(index).type
-    return bool(pa.types.is_string(kind) or pa.types.is_large_string(kind))
 
 
 def batches(

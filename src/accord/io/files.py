@@ -56,6 +56,7 @@ __all__ = [
     "repeated_json_keys",
     "sniff_csv",
     "sniff_text",
+    "text_columns",
     "text_lines",
 ]
 
@@ -930,6 +931,26 @@ def header_cells(columns: Sequence[Any], names: Sequence[str]) -> bool:
         if not pc.any(mask).as_py():
             return False
     return mask is not None
+
+
+def text_columns(schema: Any, names: Sequence[str]) -> list[str]:
+    """The columns of ``names`` that an Arrow schema holds as plain text (not dictionaries,
+    lists, numbers or bytes), in the order given.
+
+    >>> import pyarrow as pa
+    >>> schema = pa.schema([("a", pa.string()), ("b", pa.int64()), ("c", pa.large_string())])
+    >>> text_columns(schema, ["c", "b", "a", "z"])
+    ['c', 'a']
+    """
+    import pyarrow as pa
+
+    out = []
+    for name in names:
+        index = schema.get_field_index(name)
+        kind = schema.field(index).type if index >= 0 else None
+        if kind is not None and (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+            out.append(name)
+    return out
 
 
 def _is_text_type(kind: Any) -> bool:

@@ -39,6 +39,7 @@ from .files import (
     repeated_json_keys,
     sniff_csv,
     sniff_text,
+    text_columns,
 )
 
 __all__ = [
@@ -220,7 +221,11 @@ def read_ratings_and_rows(
 
 
 def read_columns(
-    path: str | Path, columns: Sequence[str], **files: Unpack[FileOptions]
+    path: str | Path,
+    columns: Sequence[str],
+    *,
+    dictionary: Sequence[str] = (),
+    **files: Unpack[FileOptions],
 ) -> tuple[list[Any], bool]:
     """Read the named columns of a file as Arrow arrays, one per distinct name, the file read
     as ``**files`` (:class:`FileOptions`) says.
@@ -232,8 +237,11 @@ def read_columns(
     comes dictionary-encoded, hashed block by block as it is parsed
     (:func:`~accord.io.files.read_csv_columns`), for
     :func:`~accord.data.encoder.dictionary_of`. Only empty cells are null; every other
-    missing-value spelling is left to the encoder's rule. Parquet columns keep their types;
-    JSON Lines values keep theirs, and a column that mixes numbers and text is text.
+    missing-value spelling is left to the encoder's rule. Parquet columns keep their types,
+    and those of its text columns named in ``dictionary`` come as Arrow dictionaries (as
+    Parquet stores a column of few distinct values, such as raters and labels: no string per
+    row is made, and only the distinct values are hashed); JSON Lines values keep theirs,
+    and a column that mixes numbers and text is text.
 
     Raises :class:`ColumnNotFoundError` listing the columns the file has, and
     ``FileNotFoundError`` when there is no such file.
@@ -255,11 +263,13 @@ def read_columns(
         import pyarrow as pa
 
         with reading(p, "Parquet"):
-            schema_names = list(pq.read_schema(p).names)
+            schema = pq.read_schema(p)
+        schema_names = list(schema.names)
         require_columns(wanted, schema_names, where=str(p))
         require_unique_columns(wanted, schema_names, where=str(p))
+        text = text_columns(schema, [name for name in dictionary if name in wanted])
         with reading(p, "Parquet"):
-            table = pq.read_table(p, columns=wanted)
+            table = pq.read_table(p, columns=wanted, read_dictionary=text or None)
         # Decompression buffers go back to the system, not to the pool's free lists.
         pa.default_memory_pool().release_unused()
         return [table.column(name) for name in wanted], False
@@ -491,7 +501,11 @@ def read_ratings(
         )  # fmt: skip
     _check_json_lines(path, file_format)
     names = list(dict.fromkeys((item, rater, label)))
-    read, text = read_columns(path, names, file_format=file_format, sep=sep, encoding=encoding)
+    # raters and labels, few distinct values, as Arrow dictionaries (where the file has them)
+    few = [name for name in (rater, label) if name != item]
+    read, text = read_columns(
+        path, names, dictionary=few, file_format=file_format, sep=sep, encoding=encoding
+    )
     by_name = dict(zip(names, read, strict=True))
     # The encoder is handed the only references to the columns, so that each is let go as
     # soon as it is encoded.
