@@ -233,3 +233,28 @@ def test_memory_of_a_fit_in_passes_per_item() -> None:
         tracemalloc.stop()
     assert fit.n_items == n_items
     assert peak / n_items < 200
+
+
+def test_the_parts_the_engine_holds_are_kept_from_pass_to_pass() -> None:
+    from accord.truth.passes import Parts
+
+    parts = Parts()
+    item, rater, label = np.array([3, 3, 4, 6]), np.array([0, 1, 1, 0]), np.array([1, 0, 2, 2])
+    fresh = parts.of(item, rater, label, 3, 6)
+    assert parts.of(item, rater, label, 3, 6) is not fresh  # writeable: read anew each time
+    for codes in (item, rater, label):
+        codes.flags.writeable = False
+    held = parts.of(item, rater, label, 3, 6)
+    assert parts.of(item, rater, label, 3, 6) is held
+    # by hand: items 3..6 from 3 (a short range), a one at (item - 3, rater * 3 + label)
+    assert held.lo == 3 and held.keys is None
+    expected = np.zeros((4, 6))
+    expected[[0, 0, 1, 3], [1, 3, 5, 2]] = 1  # (3, 0, 1), (3, 1, 0), (4, 1, 2), (6, 0, 2)
+    np.testing.assert_array_equal(held.ones.toarray(), expected)
+    assert held.per_cell.tolist() == [0, 1, 1, 1, 0, 1]
+    assert held.items().tolist() == [3, 4, 5, 6]
+    del item  # the part goes with its arrays
+    import gc
+
+    gc.collect()
+    assert not parts._held

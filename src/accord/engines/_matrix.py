@@ -1149,17 +1149,20 @@ class CodeMatrix:
         return out
 
     def ratings(self, remap: IntArray) -> Iterator[tuple[IntArray, IntArray, IntArray, int]]:
-        """(item, rater, domain label, end of slice) codes of the ratings, slice by slice."""
+        """(item, rater, domain label, end of slice) codes of the ratings, slice by slice:
+        from the cells (a sparse matrix) in runs of whole items of about
+        :data:`FINISH_ROWS` ratings, else :data:`SLICE_CELLS` cells of the matrix at a time."""
         q = int(remap.max(initial=-1)) + 1
         lut = np.r_[remap, -1].astype(np.int8 if q < 127 else np.int32)
         cells = self.cells()
-        for lo, hi in self._slices():
-            if cells is not None:  # the same ratings in the same order, from the cells
+        if cells is not None:  # the same ratings in the same order, from the cells
+            for lo, hi, _, _ in cells.runs(self.n_items):
                 item, rater, code = cells.rows(lo, hi)
                 label = remap[code]
                 ok = label >= 0
                 yield item[ok] + lo, rater[ok], label[ok], hi
-                continue
+            return
+        for lo, hi in self._slices():
             block = lut[self.mat[lo:hi, : self.n_raters]]
             it, rt = np.nonzero(block >= 0)
             label = block[it, rt].astype(np.int64)

@@ -59,55 +59,116 @@ parts of the ratings (code vectors of one part each); None without ratings."""
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ItemSums:
-    """One pass's context: per item, the sum over its ratings of ``table[:, rater * q +
-    label]``; ``table`` has shape (k, n_raters * q).
+    """One pass's context: per item, the sum over its ratings of ``table[rater * q +
+    label]``; ``table`` has shape (n_raters * q, k).
 
     With ``sink`` (a (k, n_items) array, a row a class) each part adds its sums into it and
     returns None:
     for passes whose parts are summed one after another in this process (one array over
     items however many parts); without, each part returns its own sums over the items it
-    holds, and :func:`merge_items` adds them.
+    holds, and :func:`merge_items` adds them. ``parts`` keeps what the parts of a fit share
+    from pass to pass (:class:`Parts`; None: nothing kept).
     """
 
     table: FloatArray
     q: int
     sink: FloatArray | None = None
+    parts: Parts | None = None
 
 
 def item_part(
     ctx: ItemSums, item: IntArray, rater: IntArray, label: IntArray
 ) -> tuple[IntArray, FloatArray] | None:
-    """The sums of one part's ratings over its items: (items (m,), sums (m, k))."""
-    cell = np.asarray(rater) * ctx.q + np.asarray(label)
-    item = np.asarray(item)
-    lo, hi = (int(item.min()), int(item.max()) + 1) if item.size else (0, 0)
-    if ctx.sink is not None and hi - lo <= 2 * item.size:
-        # items that span a short range (a slice of items in code order, or rows of nearby
-        # items): summed over the range, into a slice of the sink; a column at a time (a
-        # gather from one row of the table, one bincount), no array of shape (k, m)
-        sink, local = ctx.sink[:, lo:hi], item - lo
-        for j in range(ctx.table.shape[0]):
-            weights = ctx.table[j].take(cell)
-            sink[j] += np.bincount(local, weights=weights, minlength=hi - lo)
-        return None
-    keys, sums = _by_item(item, ctx.table.take(cell, axis=1))
-    if ctx.sink is not None:
-        ctx.sink[:, keys] += sums.T
-        return None
-    return keys, sums
+    """The sums of one part's ratings over its items: (items (m,), sums (m, k)), one
+    product of the part's (item, cell) ones with the table (each item's terms added in the
+    part's order)."""
+    part = (ctx.parts or Parts()).of(item, rater, label, ctx.q, ctx.table.shape[0])
+    sums = part.ones @ ctx.table
+    if ctx.sink is None:
+        return part.items(), sums
+    if part.keys is None:
+        ctx.sink[:, part.lo : part.lo + sums.shape[0]] += sums.T
+    else:
+        ctx.sink[:, part.keys] += sums.T
+    return None
 
 
-def _by_item(item: IntArray, values: FloatArray) -> tuple[IntArray, FloatArray]:
-    """Sums of the columns of ``values`` (k, m) by ``item`` (m,): the items and their sums
-    (k', k). Items that span a short range (a slice of items in code order) are summed
-    over the range, the others over their distinct codes."""
-    if not item.size:
-        return item, np.zeros((0, values.shape[0]))
-    lo, hi = int(item.min()), int(item.max()) + 1
-    if hi - lo <= 2 * item.size:
-        return np.arange(lo, hi), _grouped(item - lo, values, hi - lo)
-    keys, inverse = np.unique(item, return_inverse=True)
-    return keys, _grouped(inverse.ravel(), values, keys.size)
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Part:
+    """One part's ratings as a CSR array of ones, a row an item of the part (items
+    ``lo ..`` when they span a short range, else the distinct codes ``keys``), a column a
+    (rater, label) cell; and its ratings per cell."""
+
+    ones: Any
+    lo: int
+    keys: IntArray | None
+    per_cell: IntArray
+
+    def items(self) -> IntArray:
+        """The item codes of the rows."""
+        if self.keys is not None:
+            return self.keys
+        return np.arange(self.lo, self.lo + self.ones.shape[0])
+
+
+class Parts:
+    """What the parts of one fit share from pass to pass: an array of ones for the entries
+    of their sparse arrays (grown to the largest part; read, never written), and the
+    :class:`_Part` of each part whose code vectors the engine holds (read-only arrays, the
+    same in every pass: the stream engine's ratings kept in memory), about four bytes a
+    rating."""
+
+    def __init__(self) -> None:
+        self._ones = np.ones(0)
+        self._held: dict[tuple[int, int, int], _Part] = {}
+
+    def ones(self, n: int) -> FloatArray:
+        """``n`` ones."""
+        if self._ones.size < n:
+            self._ones = np.ones(n)
+            self._ones.flags.writeable = False
+        return self._ones[:n]
+
+    def of(self, item: Any, rater: Any, label: Any, q: int, n_cells: int) -> _Part:
+        """The part of these code vectors, kept while they live when every one is
+        read-only (held by the engine)."""
+        import weakref
+
+        codes = (item, rater, label)
+        held = all(isinstance(c, np.ndarray) and not c.flags.writeable for c in codes)
+        key = (id(item), id(rater), id(label))
+        if held and key in self._held:
+            return self._held[key]
+        part = self._part(np.asarray(item), np.asarray(rater), np.asarray(label), q, n_cells)
+        if held:  # let go with the first of the arrays to go (its id may then be reused)
+            self._held[key] = part
+            for c in codes:
+                weakref.finalize(c, self._held.pop, key, None)
+        return part
+
+    def _part(
+        self, item: IntArray, rater: IntArray, label: IntArray, q: int, n_cells: int
+    ) -> _Part:
+        from scipy import sparse
+
+        kind = np.int32 if n_cells < 2**31 else np.int64
+        cell = np.multiply(rater, q, dtype=kind, casting="unsafe")
+        np.add(cell, label, out=cell, casting="unsafe")
+        lo, hi = (int(item.min()), int(item.max()) + 1) if item.size else (0, 0)
+        keys = None
+        if hi - lo <= 2 * item.size:
+            row, n_rows = item - lo, hi - lo
+        else:
+            keys, row = np.unique(item, return_inverse=True)
+            row, n_rows = row.ravel(), keys.size
+        ones, shape = self.ones(cell.size), (n_rows, n_cells)
+        if row.size > 1 and bool((row[1:] < row[:-1]).any()):
+            matrix = sparse.csr_array((ones, (row, cell)), shape=shape)
+        else:  # rows in order (a slice of items in code order): no sort
+            indptr = np.zeros(n_rows + 1, dtype=np.int32 if cell.size < 2**31 else np.int64)
+            np.cumsum(np.bincount(row, minlength=n_rows), out=indptr[1:])
+            matrix = sparse.csr_array((ones, cell, indptr), shape=shape)
+        return _Part(matrix, lo, keys, np.bincount(cell, minlength=n_cells))
 
 
 def _grouped(group: IntArray, values: FloatArray, n: int) -> FloatArray:
@@ -130,33 +191,38 @@ def merge_items(
 @dataclasses.dataclass(frozen=True, slots=True)
 class CellSums:
     """One pass's context: per (rater, label), the sum of the rated items' posteriors
-    (``by_class``: the posteriors (n_items, k) transposed, a row a class), the count of
-    ratings and, with ``gold`` (each item's gold label code, -1 where none), the count of
-    ratings of gold items by gold label."""
+    (``posterior``, shape (n_items, k)), the count of ratings and, with ``gold`` (each
+    item's gold label code, -1 where none), the count of ratings of gold items by gold
+    label; ``parts`` as in :class:`ItemSums`."""
 
-    by_class: FloatArray
+    posterior: FloatArray
     n_raters: int
     q: int
     gold: IntArray | None = None
+    parts: Parts | None = None
 
 
 def cell_part(ctx: CellSums, item: IntArray, rater: IntArray, label: IntArray) -> FloatArray:
     """One part's sums, shape (n_raters * q, k + 1) (with gold, (n_raters * q, k + q + 1)):
-    row ``rater * q + label``; the posterior sums, then the gold counts, and in the last
-    column the count of ratings."""
-    item = np.asarray(item)
-    cell = np.asarray(rater) * ctx.q + np.asarray(label)
-    size, k = ctx.n_raters * ctx.q, ctx.by_class.shape[0]
+    row ``rater * q + label``; the posterior sums (one product of the part's (item, cell)
+    ones with the posteriors of its items), then the gold counts, and in the last column
+    the count of ratings."""
+    size, k = ctx.n_raters * ctx.q, ctx.posterior.shape[1]
+    part = (ctx.parts or Parts()).of(item, rater, label, ctx.q, size)
     extra = 0 if ctx.gold is None else ctx.q
     out = np.empty((size, k + extra + 1))
-    for j in range(k):  # a class at a time: a gather from one row, one bincount
-        out[:, j] = np.bincount(cell, weights=ctx.by_class[j].take(item), minlength=size)
+    if part.keys is None:
+        posterior = ctx.posterior[part.lo : part.lo + part.ones.shape[0]]
+    else:
+        posterior = ctx.posterior[part.keys]
+    out[:, :k] = part.ones.T @ posterior
     if ctx.gold is not None:
+        item = np.asarray(item)
         truth = ctx.gold[item]
         known = truth >= 0
-        at = cell[known] * ctx.q + truth[known]
-        out[:, k:-1] = np.bincount(at, minlength=size * ctx.q).reshape(size, ctx.q)
-    out[:, -1] = np.bincount(cell, minlength=size)
+        at = (np.asarray(rater)[known] * ctx.q + np.asarray(label)[known]) * ctx.q
+        out[:, k:-1] = np.bincount(at + truth[known], minlength=size * ctx.q).reshape(size, ctx.q)
+    out[:, -1] = part.per_cell
     return out
 
 
@@ -174,12 +240,18 @@ class _Passes:
     n_raters: int
     q: int
     in_place: bool
+    #: what the parts share from pass to pass when they are summed in this process (with
+    #: the dask engine each worker makes its own for each part)
+    parts: Parts | None = dataclasses.field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parts", Parts() if self.in_place else None)
 
     def items(self, table: FloatArray) -> FloatArray:
         """Per item, the sum over its ratings of ``table[rater * q + label]``, (n_items, k)."""
         k = table.shape[1]
         sink = np.zeros((k, self.n_items)) if self.in_place else None
-        context = ItemSums(np.ascontiguousarray(table.T), self.q, sink)
+        context = ItemSums(np.ascontiguousarray(table), self.q, sink, self.parts)
         total = self.run(item_part, context, merge_items)
         if sink is not None:
             return np.ascontiguousarray(sink.T)
@@ -194,7 +266,7 @@ class _Passes:
         """``N[r, c, l]`` of ``posterior`` (n_raters, k, q), the same counts of the gold
         labels ``gold`` (None without), and each rater's ratings."""
         r, q, k = self.n_raters, self.q, posterior.shape[1]
-        context = CellSums(np.ascontiguousarray(posterior.T), r, q, gold)
+        context = CellSums(np.ascontiguousarray(posterior), r, q, gold, self.parts)
         total = self.run(cell_part, context, add)
         width = k + 1 + (0 if gold is None else q)
         flat = np.zeros((r * q, width)) if total is None else np.asarray(total)
