@@ -182,14 +182,13 @@ def next_label_gain(
     else:
         w = n_per_rater / max(float(n_per_rater.sum()), 1e-12)
         table = np.einsum("r,rcl->cl", w, params.confusion)[None]
-    # label by label: arrays of shape (n_items, q), never (n_items, q, q)
+    # label by label: arrays of shape (n_items, q), never (n_items, q, q). With J = T_c
+    # E[c, l], sum_l P(l) H(T | l) = -sum_{c,l} J log J + sum_l P(l) log P(l): no division
     expected = np.zeros(posterior.shape[0])
     for label in range(q):
         joint = posterior * table[:, :, label]  # (n, c)
-        p_label = joint.sum(axis=1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            after = np.where(p_label[:, None] > 0, joint / p_label[:, None], 0.0)
-        expected += p_label * entropy_bits(after, axis=1)
+        expected += entropy_bits(joint, axis=1)
+        expected -= entropy_bits(joint.sum(axis=1)[:, None], axis=1)
     return expected, entropy_bits(posterior) - expected
 
 
