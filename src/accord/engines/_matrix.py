@@ -37,6 +37,9 @@ __all__ = ["CodeMatrix", "MatrixModes", "MatrixStatistics"]
 
 #: Cells counted per slice when the statistics are taken from the matrix.
 SLICE_CELLS = 4_000_000
+#: Ratings per slice when the ratings are read from the cells of a sparse matrix (a pass of
+#: EM over them: a few calls a slice, and about 60 bytes a rating of temporaries).
+SLICE_RATINGS = 1_000_000
 _MARK = 127  # markers written to detect repeats within a batch fit in int8
 #: Cells after the matrix that take the rows of a batch without a rating (missing labels).
 SCRATCH = 1 << 20
@@ -391,11 +394,12 @@ class _Cells:
         a, b = np.searchsorted(self.item, np.array((lo, hi), dtype=self.item.dtype))
         return int(a), int(b)
 
-    def runs(self, n_items: int) -> list[tuple[int, int, int, int]]:
+    def runs(self, n_items: int, size: int | None = None) -> list[tuple[int, int, int, int]]:
         """Runs ``(lo, hi, a, b)`` of whole items ``lo:hi``, cells ``a:b``, of about
-        :data:`FINISH_ROWS` cells each (the temporaries of a count over the cells, eight
-        bytes a cell and more, taken a run at a time)."""
-        return [(lo, hi, *self.span(lo, hi)) for lo, hi in _item_runs(self.code.size, n_items)]
+        ``size`` (default :data:`FINISH_ROWS`) cells each (the temporaries of a count over
+        the cells, eight bytes a cell and more, taken a run at a time)."""
+        runs = _item_runs(self.code.size, n_items, size or FINISH_ROWS)
+        return [(lo, hi, *self.span(lo, hi)) for lo, hi in runs]
 
     def rows(self, lo: int, hi: int) -> tuple[IntArray, IntArray, IntArray]:
         """Item (relative to ``lo``), rater and raw code (int64) of the cells of items
@@ -406,15 +410,15 @@ class _Cells:
         return item, self.rater[a:b].astype(np.int64), self.code[a:b].astype(np.int64)
 
 
-def _item_runs(n_ratings: int, n_items: int) -> list[tuple[int, int]]:
-    """Item codes ``0 .. n_items - 1`` cut into runs ``(lo, hi)`` of about
-    :data:`FINISH_ROWS` of the ``n_ratings`` ratings each (the items spread evenly over the
-    codes); one run when they are fewer.
+def _item_runs(n_ratings: int, n_items: int, size: int = 0) -> list[tuple[int, int]]:
+    """Item codes ``0 .. n_items - 1`` cut into runs ``(lo, hi)`` of about ``size``
+    (default :data:`FINISH_ROWS`) of the ``n_ratings`` ratings each (the items spread evenly
+    over the codes); one run when they are fewer.
 
-    >>> _item_runs(10, 4), _item_runs(3 * FINISH_ROWS, 6)
-    ([(0, 4)], [(0, 2), (2, 4), (4, 6)])
+    >>> _item_runs(10, 4), _item_runs(3 * FINISH_ROWS, 6), _item_runs(10, 4, 5)
+    ([(0, 4)], [(0, 2), (2, 4), (4, 6)], [(0, 2), (2, 4)])
     """
-    runs = max(1, min(-(-int(n_ratings) // FINISH_ROWS), max(n_items, 1)))
+    runs = max(1, min(-(-int(n_ratings) // (size or FINISH_ROWS)), max(n_items, 1)))
     bounds = [int(x) for x in np.linspace(0, n_items, runs + 1).round()]
     return list(itertools.pairwise(bounds))
 
@@ -1151,12 +1155,13 @@ class CodeMatrix:
     def ratings(self, remap: IntArray) -> Iterator[tuple[IntArray, IntArray, IntArray, int]]:
         """(item, rater, domain label, end of slice) codes of the ratings, slice by slice:
         from the cells (a sparse matrix) in runs of whole items of about
-        :data:`FINISH_ROWS` ratings, else :data:`SLICE_CELLS` cells of the matrix at a time."""
+        :data:`SLICE_RATINGS` ratings, else :data:`SLICE_CELLS` cells of the matrix at a
+        time."""
         q = int(remap.max(initial=-1)) + 1
         lut = np.r_[remap, -1].astype(np.int8 if q < 127 else np.int32)
         cells = self.cells()
         if cells is not None:  # the same ratings in the same order, from the cells
-            for lo, hi, _, _ in cells.runs(self.n_items):
+            for lo, hi, _, _ in cells.runs(self.n_items, SLICE_RATINGS):
                 item, rater, code = cells.rows(lo, hi)
                 label = remap[code]
                 ok = label >= 0
