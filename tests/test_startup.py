@@ -157,3 +157,15 @@ def test_integer_degrees_of_freedom() -> None:
     assert round(chi2_quantile(0.95, 1), 2) == 3.84
     assert chi2_sf(3.0, 2) == float(stats.chi2.sf(3.0, 2))
     assert math.isclose(chi2_sf(3.0, 2), math.exp(-1.5), rel_tol=1e-15)  # exp(-x/2) at 2 df
+
+
+def test_a_report_on_ratings_loads_no_scipy_stats(tmp_path: Path) -> None:
+    # the permutation test's stopping rule (beta quantiles) and the rater model's Wald
+    # intervals (normal quantiles) come from scipy.special; the page's figures need matplotlib
+    page = tmp_path / "page.html"
+    loaded = heavy_modules_after(
+        f"report diagnoses.csv --item patient --rater rater --label diagnosis -o {page}"
+    )
+    assert page.exists()
+    assert "matplotlib" in loaded  # the probe saw the report's own imports
+    assert [m for m in loaded if m.split(".")[:2] == ["scipy", "stats"]] == []
