@@ -537,9 +537,12 @@ def stream_scan(
     announce(scan.progress, "counting ratings")
     wanted = tuple(scan.statistics)
     if read.matrix is not None:
-        counted = _from_matrix(read.matrix, remap, decoded, wanted, read.dropped)
+        counted = _from_matrix(read.matrix, remap, decoded, wanted, read.dropped, enc.items.size)
     else:
         counted = _bucketed(dataset, enc, remap, read, decoded, scan, memory_limit, batch_size)
+    if not scan.multi_label:  # the item ids decoded once the counts no longer need memory
+        release_freed_memory()  # the counts' temporaries, before the ids take their place
+        decoded = dataclasses.replace(decoded, items=enc.decode(enc.items))
     stats = assemble(
         decoded,
         item_counts=counted.item_counts,
@@ -578,13 +581,15 @@ def stream_scan(
 def _decoded_ids(
     enc: _Encoder, read: _Read, scan: Scan, declared: bool, order: str | None
 ) -> tuple[Any, Decoded]:
-    """The label remap and the decoded ids and domain once the first pass of single labels
-    is done."""
+    """The label remap and the decoded raters and domain once the first pass of single
+    labels is done. The item ids are left to decode (an empty table): the caller decodes them
+    once the counts are taken, whose temporaries would otherwise sit beside them (10M text
+    ids take about 0.8 GB as Python strings)."""
     remap, domain = enc.domain()
     if read.matrix is not None:
         remap = read.matrix.merge_labels(remap)
     decoded = Decoded(
-        enc.decode(enc.items),
+        np.zeros(0, dtype=object),
         enc.decode(enc.raters),
         domain,
         scan.level,
@@ -957,7 +962,12 @@ class _Counted:
 
 
 def _from_matrix(
-    matrix: CodeMatrix, remap: IntArray, decoded: Decoded, wanted: tuple[str, ...], dropped: int
+    matrix: CodeMatrix,
+    remap: IntArray,
+    decoded: Decoded,
+    wanted: tuple[str, ...],
+    dropped: int,
+    n_items: int,
 ) -> _Counted:
     """Every statistic from the code matrix (one read of the input). With none asked for
     (the ICC reads the scores in a second pass), the ratings per rater and the rated items
@@ -975,7 +985,7 @@ def _from_matrix(
             *(("pairs",) if "pairs" in wanted else ()),
             *(("patterns",) if "patterns" in wanted else ()),
         ),
-        sparse=use_sparse(decoded.items.size, len(decoded.categories)),
+        sparse=use_sparse(n_items, len(decoded.categories)),
     )
     assert counted.rater_counts is not None  # always counted
     assert counted.item_counts is not None or counted.patterns is not None
