@@ -388,10 +388,16 @@ def _deviations(
 ) -> tuple[FloatArray, Any, Any, Any]:
     """Each rating's surprisal minus its item's entropy (bits), and per rater: ratings, the
     sum of those deviations and its variance under permutation within items."""
-    surprisal = -np.log2(in_cell / mi)
-    entropy = np.bincount(item, weights=surprisal / mi, minlength=n_items)
-    d = surprisal - entropy[item]
-    var_item = np.bincount(item, weights=d * d / mi, minlength=n_items)
+    d = np.divide(in_cell, mi)  # in place from here: a temporary a float a rating at most
+    np.log2(d, out=d)
+    np.negative(d, out=d)  # the surprisal
+    part = d / mi
+    entropy = np.bincount(item, weights=part, minlength=n_items)
+    d -= entropy[item]
+    np.multiply(d, d, out=part)
+    part /= mi
+    var_item = np.bincount(item, weights=part, minlength=n_items)
+    del part
     n_r = np.bincount(rater, minlength=k)
     s_r = np.bincount(rater, weights=d, minlength=k)
     v_r = np.bincount(rater, weights=var_item[item], minlength=k)
@@ -1026,10 +1032,16 @@ def rater_permutation_test(
     with np.errstate(invalid="ignore", divide="ignore"):
         z_r = np.where(v_r > 1e-12, s_r / np.sqrt(v_r), np.nan)
         mean_dev = np.where(n_r > 0, s_r / np.maximum(n_r, 1), np.nan)
-    # chance agreement of two ratings of the item
-    same = np.bincount(item_sorted, weights=(in_cell - 1) / (mi - 1), minlength=n_items)
     still = in_cell == mi  # every rating of the item alike: no permutation changes it
-    del in_cell, mi
+    # chance agreement of two ratings of the item, (n_ic - 1) / (m_i - 1) summed over its
+    # ratings (in place: one temporary of a float a rating)
+    mi -= 1
+    share = in_cell - 1.0
+    del in_cell
+    share /= mi
+    del mi
+    same = np.bincount(item_sorted, weights=share, minlength=n_items)
+    del share
     pi_item = same / np.maximum(m, 1)
     pairs_of = _PairCells.of(m, item_sorted, rater_sorted, label_sorted, pi_item, k, min_items)
     reason = pairs_of.reason
