@@ -207,11 +207,14 @@ def _read_several(files: list[str], fmt: str, owner: str, read: dict[str, Any]) 
             + ", ".join(f"{name}=" for name in absent)
         )
     names = [read["item"], read["rater"], read["label"]]
+    few = [name for name in names[1:] if name != names[0]]
     parts: list[list[Any]] = []
     locator, start, text = Locator(), 0, False
     for f in files:
-        cols, is_text = read_columns(f, names, file_format=fmt, sep=read.get("sep"),  # type: ignore[arg-type]
-                                     encoding=read.get("encoding"))  # fmt: skip
+        # raters and labels as Arrow dictionaries, as read_ratings reads one file
+        sep, encoding = read.get("sep"), read.get("encoding")
+        cols, is_text = read_columns(f, names, dictionary=few, file_format=fmt,  # type: ignore[arg-type]
+                                     sep=sep, encoding=encoding)  # fmt: skip
         locator.add(start, f)
         start += len(cols[0])
         parts.append(cols)
