@@ -190,3 +190,25 @@ def test_a_dropped_index_is_built_again_from_the_values() -> None:
     codes, uniques, _ = reference(column)
     np.testing.assert_array_equal(np.concatenate(got), codes)
     assert list(dictionary.values()) == uniques and dictionary._index is not None
+
+
+def test_values_of_one_length_keep_no_starts_until_a_length_differs() -> None:
+    """Ids of one pattern are held as their words alone (no start or length a value); a
+    lookup of texts of other lengths against them, then values of other lengths added, are
+    numbered as a dict numbers them (looked up against every value held, the earlier ones
+    of one length among them), through a table grown past a fill of 0.7."""
+    rng = np.random.default_rng(3)
+    fixed = [f"item-{k:08x}" for k in rng.permutation(2**20)[:5000]]
+    mixed = ["x", "item-1", "", "item-" + "y" * 20, fixed[7], "é"]
+    batches = [fixed[:2000], fixed[2000:5000], fixed[4990:] + mixed, mixed[::-1] + fixed[:3]]
+    for kind in (pa.string(), pa.large_string()):
+        assert by_index(batches, kind, sliced=False) == by_dict(batches)
+    index = TextIndex()
+    index.add(pa.array(fixed))
+    assert index._first.size == index._lengths.size == 0
+    assert index.size * 10 <= text_index._MAX_LOAD * len(index._table)
+    assert index.lookup(pa.array(["x", fixed[9], fixed[9] + "z"])).tolist() == [-1, 9, -1]
+    codes, first = index.encode_rows(pa.array([fixed[1], "new", "longer-than-that", "new"]))
+    assert codes.tolist() == [1, 5000, 5001, 5000] and first.tolist() == [1, 2]
+    assert index._first.size == index._lengths.size == index.size == 5002
+    assert index.lookup(pa.array([fixed[4999], "longer-than-that"])).tolist() == [4999, 5001]

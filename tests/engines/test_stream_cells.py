@@ -40,10 +40,11 @@ def _run(
     """Statistics and second passes of one scan: from every cell of the matrix (``dense``),
     from its filled cells (``cells``), or from the ratings held as long codes (``store``),
     sorted into cells a few items at a time (``store in runs``)."""
-    saved = _matrix.SLICE_CELLS, _matrix.FINISH_ROWS
+    saved = _matrix.SLICE_CELLS, _matrix.FINISH_ROWS, _matrix.PAIR_ROWS
     _matrix.SLICE_CELLS = 40  # slices of a few items: their bounds are crossed
     if mode == "store in runs":
         _matrix.FINISH_ROWS = 7  # runs of a few items, repeats checked in every run
+        _matrix.PAIR_ROWS = 5  # and the pairs counted over runs of other bounds
     modes = _matrix.MatrixModes(
         storage="store" if mode.startswith("store") else "matrix",
         reading="cells" if mode == "cells" else "every cell",
@@ -69,7 +70,7 @@ def _run(
         out["passed"] = rescan.map_reduce(_per_item, (stats.n_items, table), _add)
         return out
     finally:
-        _matrix.SLICE_CELLS, _matrix.FINISH_ROWS = saved
+        _matrix.SLICE_CELLS, _matrix.FINISH_ROWS, _matrix.PAIR_ROWS = saved
 
 
 def _frame(
@@ -346,6 +347,7 @@ def test_store_sorted_in_runs_of_items_equals_one_sort(
 
     whole = scan()
     monkeypatch.setattr(_matrix, "FINISH_ROWS", 40)  # about 20 runs of items
+    monkeypatch.setattr(_matrix, "PAIR_ROWS", 25)  # the pairs over runs of other bounds
     runs = scan()
     if repeat and duplicates == "raise":
         assert isinstance(whole, str) and "290" in whole
@@ -355,3 +357,25 @@ def test_store_sorted_in_runs_of_items_equals_one_sort(
         assert a.dtype == b.dtype and np.array_equal(a, b)
     assert_same(runs[0], accord.Ratings.from_long(frame, **COLS, duplicates=duplicates))  # type: ignore[arg-type]
     assert runs[0].report == whole[0].report
+
+
+def test_item_ids_are_decoded_when_first_read(tmp_path: Path) -> None:
+    """The stream engine's statistics hold the item ids undecoded (the coefficients never
+    read them): their number is known without them, and read they are those the memory
+    engine decodes (text ids of a CSV file that are all numbers typed as numbers)."""
+    from accord.engines._blocks import DeferredIds
+
+    frame = pd.DataFrame(
+        {"item": ["b7", "a1", "b7", "c", "a1"], "rater": ["x", "y", "y", "x", "x"],
+         "label": ["n", "y", "y", "n", "y"]}
+    )  # fmt: skip
+    numbers = frame.assign(item=["20", "3", "20", "10", "3"])
+    for name, data in (("text", frame), ("numbers", numbers)):
+        path = tmp_path / f"{name}.csv"
+        data.to_csv(path, index=False)
+        stats = stream_scan(path, **COLS)[0]
+        assert isinstance(stats.item_ids, DeferredIds) and stats.n_items == 3
+        expected = accord.Ratings.from_long(pd.read_csv(path), **COLS).items
+        assert stats.items.tolist() == expected.tolist()
+        assert [type(v) for v in stats.items.tolist()] == [type(v) for v in expected.tolist()]
+        assert stats.item_ids is stats.items  # decoded once, then kept

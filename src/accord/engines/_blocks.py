@@ -9,7 +9,7 @@ statistics, which merge into those of the whole input.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -27,6 +27,7 @@ from ..stats.patterns import CountPatterns
 __all__ = [
     "STATISTICS",
     "Decoded",
+    "DeferredIds",
     "DuplicateInfo",
     "LongPartial",
     "Plan",
@@ -96,6 +97,17 @@ _SHOW = 5
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class DeferredIds:
+    """A decode table of ``size`` ids made when it is first read (``decode()``): the ids of
+    a scan stay in the encoder's Arrow arrays until a caller asks for them (10M text ids
+    are about 0.7 GB as Python strings, 0.16 GB as Arrow strings; the coefficients never
+    read them)."""
+
+    size: int
+    decode: Callable[[], npt.NDArray[Any]]
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class RatingStatistics(Result, DecodeTables):
     """The sufficient statistics of a set of ratings, computed by an engine.
 
@@ -115,7 +127,9 @@ class RatingStatistics(Result, DecodeTables):
     items, raters : ndarray
         Decode tables: ``items[code]`` is the item id of code ``code`` (numbered by first
         appearance, as :class:`accord.Ratings` numbers them). Kept in the column's own dtype
-        (int64 ids stay int64) to keep them small.
+        (int64 ids stay int64) to keep them small. The stream engine decodes the item ids
+        when ``items`` is first read (``item_ids`` holds them, or the way to decode them
+        until then).
     categories : tuple
         The ordered category domain.
     level : {"nominal", "ordinal", "interval", "ratio"}
@@ -135,7 +149,7 @@ class RatingStatistics(Result, DecodeTables):
     item_counts: ItemCategoryCounts | None
     rater_counts: RaterCategoryCounts | None
     pair_tables: PairTables | PairCells | None
-    items: npt.NDArray[Any]
+    item_ids: npt.NDArray[Any] | DeferredIds
     raters: npt.NDArray[Any]
     categories: tuple[Any, ...]
     level: str
@@ -144,6 +158,20 @@ class RatingStatistics(Result, DecodeTables):
     engine: str
     passes: int = 1
     item_patterns: CountPatterns | None = None
+
+    @property
+    def items(self) -> npt.NDArray[Any]:  # type: ignore[override]
+        """The item decode table (decoded when first read)."""
+        ids = self.item_ids
+        if isinstance(ids, DeferredIds):
+            ids = ids.decode()
+            object.__setattr__(self, "item_ids", ids)
+        return ids
+
+    @property
+    def n_items(self) -> int:
+        """Number of items in the decode table (without decoding it)."""
+        return int(self.item_ids.size)
 
     @property
     def n_ratings(self) -> int:
@@ -420,7 +448,7 @@ class Decoded:
     """What the dictionaries of a run give: decode tables, the category domain and how it
     was ordered and typed (for the read report)."""
 
-    items: npt.NDArray[Any]
+    items: npt.NDArray[Any] | DeferredIds
     raters: npt.NDArray[Any]
     categories: tuple[Any, ...]
     level: str
@@ -490,7 +518,7 @@ def assemble(
         pair_tables=(pairs if pairs is not None else empty_pairs(decoded.raters, domain))
         if "pairs" in statistics
         else None,
-        items=decoded.items,
+        item_ids=decoded.items,
         raters=decoded.raters,
         categories=domain,
         level=decoded.level,

@@ -385,7 +385,7 @@ class _Cells:
     them)."""
 
     item: npt.NDArray[Any]  # int32 (int64 from 2**31 items)
-    rater: npt.NDArray[Any]  # int32
+    rater: npt.NDArray[Any]  # int8, int16 or int32: the fewest bytes the raters need
     code: npt.NDArray[Any]  # raw label codes, the matrix's cell type
 
     def span(self, lo: int, hi: int) -> tuple[int, int]:
@@ -502,12 +502,17 @@ def _sparse_cell_counts(block: npt.NDArray[Any], q: int) -> Any:
 
 
 #: Bytes per rating held by the sparse store: its codes as read (four bytes an item code,
-#: one or two a rater's and a label's) while they come in; once sorted, nine a cell (item,
-#: rater, label) and, while a run of items is sorted, about 17 bytes a rating of the run.
+#: one or two a rater's and a label's) while they come in; once sorted, six to nine a cell
+#: (item in four bytes, rater and label in the fewest their codes need) and, while a run of
+#: items is sorted, about 17 bytes a rating of the run.
 STORE_BYTES = 10
 #: Ratings of the sparse store sorted into cells at once: a larger store is sorted a run of
 #: items at a time, so its sort keys never take eight bytes a rating of the whole input.
 FINISH_ROWS = 8_000_000
+#: Cells counted into the pair tables at once: a cell of an item of ``m`` ratings makes
+#: ``(m - 1) / 2`` pairs, each a few int64 temporaries (on two threads), so a run of pairs
+#: takes several times the bytes of a run of cells.
+PAIR_ROWS = FINISH_ROWS // 2
 
 
 def _narrow(codes: npt.NDArray[Any]) -> npt.NDArray[Any]:
@@ -566,22 +571,28 @@ class _Store:
         # ratings are all held while repeats are resolved by their rows
         if runs > 1 and any(_repeats(self._keys(lo, hi, rater_bits, 0)) for lo, hi in spans):
             return self._resolve(duplicates, r)
-        wide = n_items > 1 << 31
-        found: list[_Cells] = []
+        # The cells written run after run into arrays of every rating (no run kept to be
+        # joined: the runs and their join would take the cells' bytes twice).
+        cells = _Cells(
+            np.empty(self.size, dtype=np.int64 if n_items > 1 << 31 else np.int32),
+            np.empty(self.size, dtype=_dtype_for(n_raters)),
+            np.empty(self.size, dtype=_dtype_for(n_labels)),
+        )
+        at = 0
         for lo, hi in spans:
             key = self._keys(lo, hi, rater_bits + label_bits, label_bits, whole=runs == 1)
-            code = (key & ((1 << label_bits) - 1)).astype(_dtype_for(n_labels))
+            end = at + key.size
+            np.bitwise_and(key, (1 << label_bits) - 1, out=cells.code[at:end], casting="unsafe")
             key >>= label_bits  # the cells: item and rater
             if runs == 1 and _repeats(key):
                 return self._resolve(duplicates, r)
             self._past(hi, whole=runs == 1)
-            rater_code = (key & ((1 << rater_bits) - 1)).astype(np.int32)
+            np.bitwise_and(key, (1 << rater_bits) - 1, out=cells.rater[at:end], casting="unsafe")
             key >>= rater_bits
-            found.append(_Cells(key.astype(np.int64 if wide else np.int32), rater_code, code))
-            del key, code, rater_code
-        item = _joined([c.item for c in found], np.int32)
-        rater = _joined([c.rater for c in found], np.int32)
-        return _Cells(item, rater, _joined([c.code for c in found], np.int8)), 0, None
+            cells.item[at:end] = key
+            at = end
+            del key
+        return cells, 0, None
 
     def _keys(
         self, lo: int, hi: int, item_shift: int, rater_shift: int, whole: bool = False
@@ -615,13 +626,16 @@ class _Store:
             self.parts = []
             return
         kept: list[tuple[Any, Any, Any, int | None, IntArray]] = []
-        for item, rater, label, _, miss in self.parts:
+        parts, self.parts = self.parts, []
+        while parts:  # each part let go once its ratings to keep are copied
+            item, rater, label, _, miss = parts.pop()
             keep = item >= hi
             keep[miss] = False
             if keep.any():
                 at = np.flatnonzero(keep)
                 kept.append((item[at], rater[at], label[at], None, np.zeros(0, np.int64)))
-        self.parts = kept
+            del item, rater, label, miss
+        self.parts = kept[::-1]
 
     def _resolve(self, duplicates: str, r: int) -> tuple[_Cells | None, int, DuplicateInfo | None]:
         columns: list[list[IntArray]] = [[], [], [], []]
@@ -649,7 +663,7 @@ class _Store:
         wide = item.size and int(item.max()) >= 1 << 31
         cells = _Cells(
             item[order].astype(np.int64 if wide else np.int32),
-            rater[order].astype(np.int32),
+            rater[order].astype(_dtype_for(r)),
             label[order],
         )
         return cells, dropped, None
@@ -674,7 +688,7 @@ def _from_cells(
     pairs: PairTables | PairCells | None = None
     kind = PairCells if sparse_pairs(len(raters), q) else PairTables
     counts: list[Any] = []
-    for lo, hi, a, b in cells.runs(n_items):
+    for lo, hi, a, b in cells.runs(n_items, PAIR_ROWS if plan.long_pairs else None):
         label = remap[cells.code[a:b]]
         ok = np.flatnonzero(label >= 0)
         item, rater, label = cells.item[a:b][ok], cells.rater[a:b][ok], label[ok]
@@ -1079,12 +1093,12 @@ class CodeMatrix:
             row, col = np.divmod(at, cols)
             row += lo
             items.append(row.astype(np.int64 if wide else np.int32))
-            raters.append(col.astype(np.int32))
+            raters.append(col.astype(_dtype_for(cols)))
         joined = (
             _joined(x, dtype)
             for x, dtype in (
                 (items, np.int64 if wide else np.int32),
-                (raters, np.int32),
+                (raters, _dtype_for(cols)),
                 (codes, self.mat.dtype),
             )
         )

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import itertools
 import math
 from collections.abc import Iterator, Sequence
@@ -40,6 +41,7 @@ from ..stats.patterns import CountPatterns
 from ._blocks import (
     STREAM_STATISTICS,
     Decoded,
+    DeferredIds,
     DuplicateInfo,
     LongPartial,
     RatingStatistics,
@@ -540,9 +542,11 @@ def stream_scan(
         counted = _from_matrix(read.matrix, remap, decoded, wanted, read.dropped, enc.items.size)
     else:
         counted = _bucketed(dataset, enc, remap, read, decoded, scan, memory_limit, batch_size)
-    if not scan.multi_label:  # the item ids decoded once the counts no longer need memory
-        release_freed_memory()  # the counts' temporaries, before the ids take their place
-        decoded = dataclasses.replace(decoded, items=enc.decode(enc.items))
+    if not scan.multi_label:  # the item ids decoded when a caller reads them
+        release_freed_memory()  # the counts' temporaries, before what follows
+        decoded = dataclasses.replace(
+            decoded, items=DeferredIds(enc.items.size, functools.partial(enc.decode, enc.items))
+        )
     stats = assemble(
         decoded,
         item_counts=counted.item_counts,
@@ -582,9 +586,9 @@ def _decoded_ids(
     enc: _Encoder, read: _Read, scan: Scan, declared: bool, order: str | None
 ) -> tuple[Any, Decoded]:
     """The label remap and the decoded raters and domain once the first pass of single
-    labels is done. The item ids are left to decode (an empty table): the caller decodes them
-    once the counts are taken, whose temporaries would otherwise sit beside them (10M text
-    ids take about 0.8 GB as Python strings)."""
+    labels is done. The item ids are left to decode (an empty table): the caller leaves them
+    to be decoded when read (:class:`DeferredIds`: 10M text ids take about 0.7 GB as Python
+    strings, which the coefficients never read)."""
     remap, domain = enc.domain()
     if read.matrix is not None:
         remap = read.matrix.merge_labels(remap)
