@@ -5,10 +5,14 @@ The design of ``realistic.py`` encoded in memory: items of 10 ratings drawn from
 size, the seconds of one bare ``np.bincount`` over the encoded ratings (the floor), of the
 per-pair agreement terms (``accord.stats.pairs.pair_agreement``: every pair of ratings within
 an item, counted by rater pair), of ``light_kappa(ci="analytic")``, of ``agreement()`` with
-Fleiss' kappa alone and with every coefficient, each with its ratio to the floor. Timings are
-the best of ``--repeat`` runs (wall clock; on a shared machine they are noisy).
+Fleiss' kappa alone and with every coefficient, each with its ratio to the floor; with
+``--bootstrap``, also ``light_kappa()`` with its default interval (2,000 bootstrap
+replicates over items and the leave-one-item-out values of its BCa interval) and those
+leave-one-out values alone. Timings are the best of ``--repeat`` runs (wall clock; on a
+shared machine they are noisy).
 
     uv run --no-sync python benchmarks/pairs.py --sizes 1e6,2e6
+    uv run --no-sync python benchmarks/pairs.py --sizes 1e6 --repeat 1 --bootstrap
 """
 
 from __future__ import annotations
@@ -59,14 +63,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1e6,2e6", help="ratings, comma-separated")
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--bootstrap", action="store_true", help="light_kappa's default CI too")
     args = parser.parse_args()
     accord.agreement(realistic(2_000), coefficients=["light_kappa"])  # imports, off the clock
     print(f"{'ratings':>10} {'what':<34} {'seconds':>8} {'x floor':>8}")
     for size in (int(float(s)) for s in args.sizes.split(",")):
-        run(realistic(size), args.repeat)
+        run(realistic(size), args.repeat, args.bootstrap)
 
 
-def run(r: accord.Ratings, repeat: int) -> None:
+def _leave_one_out(r: accord.Ratings) -> Any:
+    """Light's kappa with each item left out, as its default interval computes them."""
+    from accord.agreement._tables import cohen_pairs, light_jackknife, pair_features
+    from accord.stats import PairTables
+
+    pt = PairTables.from_ratings(r)
+    kept = cohen_pairs(pt, 2)[1]
+    return light_jackknife(pair_features(r, pt, kept), int(kept.size), r.n_categories)
+
+
+def run(r: accord.Ratings, repeat: int, with_bootstrap: bool = False) -> None:
     """Print the timings of one data set."""
     q = r.n_categories
     floor = best(lambda: np.bincount(r.item_codes * q + r.label_codes), repeat)
@@ -76,6 +91,9 @@ def run(r: accord.Ratings, repeat: int) -> None:
         "agreement(fleiss_kappa)": lambda: accord.agreement(r, coefficients=["fleiss_kappa"]),
         "agreement() (all, Light's included)": lambda: accord.agreement(r),
     }
+    if with_bootstrap:
+        runs["light_kappa() (bootstrap, 2000)"] = lambda: accord.light_kappa(r, rng=0)
+        runs["light_kappa leave-one-item-out"] = lambda: _leave_one_out(r)
     print(f"{r.n_ratings:>10,} {'floor: bincount of (item, label)':<34} {floor:>8.3f} {1:>8.1f}")
     for what, fn in runs.items():
         secs = best(fn, repeat)

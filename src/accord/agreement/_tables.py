@@ -20,6 +20,7 @@ __all__ = [
     "cohen_pairs",
     "cohen_tables",
     "light_fields",
+    "light_jackknife",
     "pair_features",
     "pair_specific",
     "percent_tables",
@@ -148,6 +149,51 @@ def pair_features(ratings: Ratings, pt: PairTables, keep: IntArray) -> Any:
         (np.ones(int(ok.sum())), (pair_item[ok], cols)),
         shape=(ratings.n_items, kept_pairs.shape[0] * qq),
     )
+
+
+def light_jackknife(features: Any, n_kept: int, q: int) -> FloatArray | None:
+    """Light's kappa with each item left out (rows of ``features``, :func:`pair_features`):
+    the mean of the kept pairs' defined kappas once the item's ratings leave the tables of
+    the pairs that rated it, those pairs' kappas alone recomputed (an item touches the ~m^2/2
+    pairs of its m raters, not every pair: the cost of the features' nonzeros, where taking
+    each item's row from the totals and recomputing every kappa costs items x pairs).
+
+    The values are those of :func:`cohen_tables` on each left-out total, up to rounding;
+    None when an item fills two cells of one pair's table (each item gives one cell a pair
+    when a rater rates an item once), for the caller to take the rows one at a time.
+    """
+    csr = features.tocsr()
+    csr.sum_duplicates()
+    qq = q * q
+    total = np.asarray(csr.sum(axis=0), dtype=np.float64).reshape(n_kept, q, q)
+    kappa = cohen_tables(total)
+    defined = np.isfinite(kappa)
+    item = np.repeat(np.arange(csr.shape[0]), np.diff(csr.indptr))
+    pair, cell = np.divmod(csr.indices.astype(np.int64), qq)
+    if pair.size > 1 and bool(((pair[1:] == pair[:-1]) & (item[1:] == item[:-1])).any()):
+        return None
+    x, y = np.divmod(cell, q)
+    w = np.asarray(csr.data, dtype=np.float64)
+    n = total.sum(axis=(1, 2))[pair] - w
+    rows, cols = total.sum(axis=2), total.sum(axis=1)
+    same = (x == y).astype(np.float64)
+    trace = np.trace(total, axis1=1, axis2=2)[pair] - w * same
+    # sum_k (row_k - w [k = x]) (col_k - w [k = y]) over the pair's categories
+    products = (rows * cols).sum(axis=1)[pair] - w * cols[pair, x] - w * rows[pair, y]
+    products += w * w * same
+    with np.errstate(invalid="ignore", divide="ignore"):
+        po, pe = trace / n, products / (n * n)
+        left = np.where(pe < 1.0 - 1e-12, (po - pe) / (1.0 - pe), np.nan)
+    now = np.isfinite(left)
+    was = defined[pair]
+    change = np.where(now, left, 0.0) - np.where(was, kappa[pair], 0.0)
+    moved = now.astype(np.int64) - was.astype(np.int64)
+    rows_n = csr.shape[0]
+    sums = float(kappa[defined].sum()) + np.bincount(item, weights=change, minlength=rows_n)
+    counts = int(defined.sum()) + np.bincount(item, weights=moved, minlength=rows_n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: FloatArray = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+    return out
 
 
 #: The fewest items a rater pair must share for its Cohen's kappa to mean anything: on one

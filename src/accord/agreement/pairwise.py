@@ -25,6 +25,7 @@ from ._tables import (
     cohen_pairs,
     cohen_tables,
     light_fields,
+    light_jackknife,
     pair_features,
     pair_specific,
     percent_tables,
@@ -380,4 +381,8 @@ def _light_bootstrap(
             res: FloatArray = np.nanmean(k, axis=1)
         return res
 
-    return bootstrap(feats, stat, n_boot=n_boot, rng=rng)
+    reps, _ = bootstrap(feats, stat, n_boot=n_boot, rng=rng, jackknife=False)
+    jk = light_jackknife(feats, n_kept, q) if feats.shape[0] >= 2 else None
+    if jk is None and feats.shape[0] >= 2:  # an item in two cells of a pair: row by row
+        _, jk = bootstrap(feats, stat, n_boot=0, rng=rng)
+    return reps, jk
