@@ -73,12 +73,20 @@ def main() -> None:
 
 def _leave_one_out(r: accord.Ratings) -> Any:
     """Light's kappa with each item left out, as its default interval computes them."""
-    from accord.agreement._tables import cohen_pairs, light_jackknife, pair_features
+    from accord.agreement._tables import (
+        cohen_pairs,
+        cohen_tables,
+        pair_features,
+        pair_mean_jackknife,
+    )
     from accord.stats import PairTables
 
     pt = PairTables.from_ratings(r)
     kept = cohen_pairs(pt, 2)[1]
-    return light_jackknife(pair_features(r, pt, kept), int(kept.size), r.n_categories)
+    feats = pair_features(r, pt, kept)
+    return pair_mean_jackknife(
+        feats, int(kept.size), r.n_categories, lambda t: cohen_tables(t)[:, None]
+    )
 
 
 def run(r: accord.Ratings, repeat: int, with_bootstrap: bool = False) -> None:

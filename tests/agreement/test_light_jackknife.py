@@ -13,11 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import accord
-from accord.agreement._tables import cohen_pairs, cohen_tables, light_jackknife, pair_features
+from accord.agreement._tables import cohen_pairs, cohen_tables, pair_features, pair_mean_jackknife
 from accord.agreement.pairwise import light_kappa
 from accord.stats import PairTables
 
 COLS = {"item": "item", "rater": "rater", "label": "label"}
+
+
+def _kappas(tables: np.ndarray) -> np.ndarray:
+    out: np.ndarray = cohen_tables(tables)[:, None]
+    return out
 
 
 def _frame(rng: np.random.Generator, n_items: int, n_raters: int, q: int) -> pd.DataFrame:
@@ -54,11 +59,11 @@ def test_each_item_left_out_is_the_coefficient_without_it(seed: int, n_items: in
     if kept.size == 0:
         return
     feats = pair_features(ratings, pt, kept)
-    got = light_jackknife(feats, int(kept.size), ratings.n_categories)
+    got = pair_mean_jackknife(feats, int(kept.size), ratings.n_categories, _kappas)
     assert got is not None
     kept_pairs = {frozenset((ratings.raters[a], ratings.raters[b])) for a, b in pt.pairs[kept]}
     expected = [_left_out(frame, kept_pairs, it) for it in ratings.items]
-    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(got[:, 0], expected, rtol=1e-12, atol=1e-12)
 
 
 def test_the_coefficient_keeps_its_replicates_and_gives_these_values() -> None:
@@ -84,3 +89,37 @@ def test_the_coefficient_keeps_its_replicates_and_gives_these_values() -> None:
     reps, jk = bootstrap(feats, stat, n_boot=300, rng=1)
     np.testing.assert_array_equal(coef.replicates, reps)
     np.testing.assert_allclose(coef.jackknife, jk, rtol=1e-12, atol=1e-12)
+
+
+def test_specific_agreement_over_pairs_left_out_as_recomputed() -> None:
+    """Each category's specific agreement and the negative agreement, averaged over the
+    pairs: the pairs-touched jackknife equals the row-by-row recomputation (several
+    statistics at once, pairs whose ratio becomes undefined included)."""
+    from accord.agreement._tables import pair_mean_bootstrap, pair_specific
+    from accord.agreement.inference import bootstrap
+
+    rng = np.random.default_rng(11)
+    frame = _frame(rng, 40, 5, 3)
+    ratings = accord.Ratings.from_long(frame, **COLS)
+    pt = PairTables.from_ratings(ratings)
+    kept = cohen_pairs(pt, 2)[1]
+    feats = pair_features(ratings, pt, kept)
+    q, k = ratings.n_categories, 1
+
+    def per_pair(t: np.ndarray) -> np.ndarray:
+        cat, _, neg = pair_specific(t, k)
+        return np.concatenate([cat, neg[:, None]], axis=1)
+
+    def stat(t: np.ndarray) -> np.ndarray:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            out: np.ndarray = np.nanmean(per_pair(t.reshape(-1, q, q)).reshape(
+                t.shape[0], kept.size, q + 1), axis=1)  # fmt: skip
+        return out
+
+    reps, jk = pair_mean_bootstrap(feats, stat, per_pair, int(kept.size), q, n_boot=50, rng=2)
+    expected_reps, expected_jk = bootstrap(feats, stat, n_boot=50, rng=2)
+    np.testing.assert_array_equal(reps, expected_reps)
+    assert jk is not None and jk.shape == expected_jk.shape == (ratings.n_items, q + 1)
+    np.testing.assert_allclose(jk, expected_jk, rtol=1e-12, atol=1e-12)
+    assert np.isnan(expected_jk).any() == np.isnan(jk).any()

@@ -5,23 +5,26 @@ per-item contributions to rater-pair tables that their bootstrap resamples."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .._errors import InvalidInputError
 from .._results import undefined_fields
-from .._types import FloatArray, IntArray
+from .._types import FloatArray, IntArray, RngLike
 from ..data.ratings import Ratings
 from ..stats.pairs import ItemGroups, PairAgreement, PairCells, PairTables
+from .inference import bootstrap
 
 __all__ = [
     "LIGHT_MIN_ITEMS",
     "cohen_pairs",
     "cohen_tables",
     "light_fields",
-    "light_jackknife",
     "pair_features",
+    "pair_mean_bootstrap",
+    "pair_mean_jackknife",
     "pair_specific",
     "percent_tables",
     "positive_index",
@@ -151,49 +154,81 @@ def pair_features(ratings: Ratings, pt: PairTables, keep: IntArray) -> Any:
     )
 
 
-def light_jackknife(features: Any, n_kept: int, q: int) -> FloatArray | None:
-    """Light's kappa with each item left out (rows of ``features``, :func:`pair_features`):
-    the mean of the kept pairs' defined kappas once the item's ratings leave the tables of
-    the pairs that rated it, those pairs' kappas alone recomputed (an item touches the ~m^2/2
-    pairs of its m raters, not every pair: the cost of the features' nonzeros, where taking
-    each item's row from the totals and recomputing every kappa costs items x pairs).
+#: Left-out pair tables formed at once by :func:`pair_mean_jackknife` (times q x q floats).
+JACKKNIFE_TABLES = 200_000
 
-    The values are those of :func:`cohen_tables` on each left-out total, up to rounding;
-    None when an item fills two cells of one pair's table (each item gives one cell a pair
-    when a rater rates an item once), for the caller to take the rows one at a time.
+
+def pair_mean_jackknife(
+    features: Any, n_kept: int, q: int, per_pair: Callable[[FloatArray], FloatArray]
+) -> FloatArray | None:
+    """Leave-one-item-out values of a mean over the kept rater pairs: ``per_pair`` maps
+    stacked q x q tables (m, q, q) to values (m, k), and each of the k statistics is the
+    mean of its defined (finite) values over the pairs, as ``nanmean`` over the pairs of
+    ``per_pair`` of the totals of :func:`pair_features` gives it.
+
+    An item changes only the tables of the pairs that rated it (the ~m^2/2 pairs of its m
+    raters): only those pairs' values are recomputed, one table without the item per
+    nonzero of ``features``, so the cost follows the features' nonzeros, where taking each
+    item's row from the totals and recomputing every pair costs items x pairs. The values
+    are those of the full recomputation up to rounding.
+
+    Returns the values, shape (n_items, k); None when an item fills two cells of one pair's
+    table (each item gives one cell a pair when a rater rates an item once), for the caller
+    to take the rows one at a time.
     """
     csr = features.tocsr()
     csr.sum_duplicates()
     qq = q * q
     total = np.asarray(csr.sum(axis=0), dtype=np.float64).reshape(n_kept, q, q)
-    kappa = cohen_tables(total)
-    defined = np.isfinite(kappa)
+    full = per_pair(total)
+    defined = np.isfinite(full)
     item = np.repeat(np.arange(csr.shape[0]), np.diff(csr.indptr))
     pair, cell = np.divmod(csr.indices.astype(np.int64), qq)
     if pair.size > 1 and bool(((pair[1:] == pair[:-1]) & (item[1:] == item[:-1])).any()):
         return None
-    x, y = np.divmod(cell, q)
-    w = np.asarray(csr.data, dtype=np.float64)
-    n = total.sum(axis=(1, 2))[pair] - w
-    rows, cols = total.sum(axis=2), total.sum(axis=1)
-    same = (x == y).astype(np.float64)
-    trace = np.trace(total, axis1=1, axis2=2)[pair] - w * same
-    # sum_k (row_k - w [k = x]) (col_k - w [k = y]) over the pair's categories
-    products = (rows * cols).sum(axis=1)[pair] - w * cols[pair, x] - w * rows[pair, y]
-    products += w * w * same
+    n_rows, k = csr.shape[0], full.shape[1]
+    sums = np.tile(np.where(defined, full, 0.0).sum(axis=0), (n_rows, 1))
+    counts = np.tile(defined.sum(axis=0).astype(np.float64), (n_rows, 1))
+    flat = total.reshape(n_kept, qq)
+    for lo in range(0, pair.size, JACKKNIFE_TABLES):
+        at = slice(lo, lo + JACKKNIFE_TABLES)
+        p = pair[at]
+        tables = flat[p]  # a copy: each entry's pair table, then the item's cell taken out
+        tables[np.arange(p.size), cell[at]] -= csr.data[at]
+        left = per_pair(tables.reshape(p.size, q, q))
+        now, was = np.isfinite(left), defined[p]
+        change = np.where(now, left, 0.0) - np.where(was, full[p], 0.0)
+        moved = now.astype(np.float64) - was
+        for j in range(k):
+            sums[:, j] += np.bincount(item[at], weights=change[:, j], minlength=n_rows)
+            counts[:, j] += np.bincount(item[at], weights=moved[:, j], minlength=n_rows)
     with np.errstate(invalid="ignore", divide="ignore"):
-        po, pe = trace / n, products / (n * n)
-        left = np.where(pe < 1.0 - 1e-12, (po - pe) / (1.0 - pe), np.nan)
-    now = np.isfinite(left)
-    was = defined[pair]
-    change = np.where(now, left, 0.0) - np.where(was, kappa[pair], 0.0)
-    moved = now.astype(np.int64) - was.astype(np.int64)
-    rows_n = csr.shape[0]
-    sums = float(kappa[defined].sum()) + np.bincount(item, weights=change, minlength=rows_n)
-    counts = int(defined.sum()) + np.bincount(item, weights=moved, minlength=rows_n)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out: FloatArray = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+        out: FloatArray = np.where(counts > 0, sums / np.maximum(counts, 1.0), np.nan)
     return out
+
+
+def pair_mean_bootstrap(
+    features: Any,
+    statistic: Callable[[FloatArray], FloatArray],
+    per_pair: Callable[[FloatArray], FloatArray],
+    n_kept: int,
+    q: int,
+    *,
+    n_boot: int,
+    rng: RngLike,
+) -> tuple[FloatArray, FloatArray | None]:
+    """:func:`~accord.agreement.inference.bootstrap` of a mean over the kept rater pairs
+    (``statistic`` of the totals of :func:`pair_features`, the mean of ``per_pair`` over
+    the pairs): the same replicates, and the leave-one-item-out values by
+    :func:`pair_mean_jackknife` (row by row only when it cannot), shaped as ``statistic``
+    shapes them."""
+    reps, _ = bootstrap(features, statistic, n_boot=n_boot, rng=rng, jackknife=False)
+    if features.shape[0] < 2:
+        return reps, None
+    jk = pair_mean_jackknife(features, n_kept, q, per_pair)
+    if jk is None:  # an item in two cells of a pair: row by row
+        return reps, bootstrap(features, statistic, n_boot=0, rng=rng)[1]
+    return reps, jk.reshape(jk.shape[0], *reps.shape[1:])
 
 
 #: The fewest items a rater pair must share for its Cohen's kappa to mean anything: on one

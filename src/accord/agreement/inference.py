@@ -196,7 +196,9 @@ def bootstrap(
     gen = as_generator(rng)
     n = int(features.shape[0])
     probs = np.full(n, 1.0 / n)
-    chunk = max(1, CHUNK_CELLS // max(n, 1))
+    # replicates a chunk: their multiplicities (B x n) and their totals (B x m) both bounded
+    # (the draws are those of one call, whatever the chunks)
+    chunk = max(1, CHUNK_CELLS // max(n, int(features.shape[1]), 1))
     out: FloatArray | None = None
     with np.errstate(invalid="ignore", divide="ignore"):
         for lo in range(0, n_boot, chunk):

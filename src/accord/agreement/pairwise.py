@@ -25,13 +25,13 @@ from ._tables import (
     cohen_pairs,
     cohen_tables,
     light_fields,
-    light_jackknife,
     pair_features,
+    pair_mean_bootstrap,
     pair_specific,
     percent_tables,
     positive_index,
 )
-from .inference import CIKind, bootstrap, check_ci
+from .inference import CIKind, check_ci
 
 __all__ = ["PairwiseAgreement", "light_kappa", "pairwise_agreement"]
 
@@ -381,8 +381,7 @@ def _light_bootstrap(
             res: FloatArray = np.nanmean(k, axis=1)
         return res
 
-    reps, _ = bootstrap(feats, stat, n_boot=n_boot, rng=rng, jackknife=False)
-    jk = light_jackknife(feats, n_kept, q) if feats.shape[0] >= 2 else None
-    if jk is None and feats.shape[0] >= 2:  # an item in two cells of a pair: row by row
-        _, jk = bootstrap(feats, stat, n_boot=0, rng=rng)
-    return reps, jk
+    def per_pair(t: FloatArray) -> FloatArray:
+        return cohen_tables(t)[:, None]
+
+    return pair_mean_bootstrap(feats, stat, per_pair, n_kept, q, n_boot=n_boot, rng=rng)

@@ -33,7 +33,7 @@ from ..data.source import refuse_read_options
 from ..stats.pairs import PairTables
 from ._counts import prepare
 from ._shared import rating_counts
-from ._tables import pair_features, pair_specific, positive_index
+from ._tables import pair_features, pair_mean_bootstrap, pair_specific, positive_index
 from .inference import (
     NO_REPLICATES,
     BootstrapOnly,
@@ -263,7 +263,13 @@ class _PairBootstrap:
             cat, _, neg = pair_specific(t.reshape(t.shape[0], n_kept, q, q), k)
             return np.concatenate([_nanmean(cat, 1), _nanmean(neg, 1)[:, None]], axis=1)
 
-        all_reps, all_jack = bootstrap(feats, stat, n_boot=n_boot, rng=rng)
+        def per_pair(t: FloatArray) -> FloatArray:
+            cat, _, neg = pair_specific(t, k)
+            return np.concatenate([cat, neg[:, None]], axis=1)
+
+        all_reps, all_jack = pair_mean_bootstrap(
+            feats, stat, per_pair, n_kept, q, n_boot=n_boot, rng=rng
+        )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             sds = np.nanstd(all_reps, axis=0, ddof=1)
