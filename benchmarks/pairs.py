@@ -6,10 +6,10 @@ size, the seconds of one bare ``np.bincount`` over the encoded ratings (the floo
 per-pair agreement terms (``accord.stats.pairs.pair_agreement``: every pair of ratings within
 an item, counted by rater pair), of ``light_kappa(ci="analytic")``, of ``agreement()`` with
 Fleiss' kappa alone and with every coefficient, each with its ratio to the floor; with
-``--bootstrap``, also ``light_kappa()`` with its default interval (2,000 bootstrap
-replicates over items and the leave-one-item-out values of its BCa interval) and those
-leave-one-out values alone. Timings are the best of ``--repeat`` runs (wall clock; on a
-shared machine they are noisy).
+``--bootstrap``, also ``light_kappa()`` and ``pairwise_specific_agreement()`` with their
+default intervals (2,000 bootstrap replicates over items and the leave-one-item-out values
+of their BCa intervals) and Light's leave-one-out values alone. Timings are the best of
+``--repeat`` runs (wall clock; on a shared machine they are noisy).
 
     uv run --no-sync python benchmarks/pairs.py --sizes 1e6,2e6
     uv run --no-sync python benchmarks/pairs.py --sizes 1e6 --repeat 1 --bootstrap
@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 import accord
+from accord.agreement.specific_many import pairwise_specific_agreement
 from accord.stats.pairs import pair_agreement
 
 RATINGS_PER_ITEM = 10
@@ -101,6 +102,7 @@ def run(r: accord.Ratings, repeat: int, with_bootstrap: bool = False) -> None:
     }
     if with_bootstrap:
         runs["light_kappa() (bootstrap, 2000)"] = lambda: accord.light_kappa(r, rng=0)
+        runs["pairwise_specific_agreement()"] = lambda: pairwise_specific_agreement(r, rng=0)
         runs["light_kappa leave-one-item-out"] = lambda: _leave_one_out(r)
     print(f"{r.n_ratings:>10,} {'floor: bincount of (item, label)':<34} {floor:>8.3f} {1:>8.1f}")
     for what, fn in runs.items():
