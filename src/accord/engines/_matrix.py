@@ -44,7 +44,7 @@ SLICE_RATINGS = 1_000_000
 _MARK = 127  # markers written to detect repeats within a batch fit in int8
 #: Cells after the matrix that take the rows of a batch without a rating (missing labels).
 SCRATCH = 1 << 20
-#: The statistics are counted from the filled cells (long codes, about nine bytes each)
+#: The statistics are counted from the filled cells (long codes, six to nine bytes each)
 #: instead of every cell when at most one cell in this many holds a rating.
 SPARSE_FILL = 16
 
@@ -1079,7 +1079,7 @@ class CodeMatrix:
         otherwise (the counts then read every cell).
 
         With 10 ratings per item from a pool of 2,000 raters, 1 cell in 200 holds a rating:
-        reading every cell once per statistic costs 200 times the ratings, the cells about
+        reading every cell once per statistic costs 200 times the ratings, the cells six to
         nine bytes per rating (9/16 of a byte per cell at most).
         """
         if self._store is not None:
