@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import glob
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -113,6 +114,12 @@ def describe(files: Sequence[str]) -> str:
     return files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more files"
 
 
+#: The read options each CSV/TSV dataset of :func:`dataset_of` was made with: its batches
+#: are read by pyarrow's streaming CSV reader with them (a dataset's format keeps no
+#: encoding but UTF-8 of its own).
+CSV_READS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
 def dataset_of(
     files: list[str],
     fmt: str,
@@ -165,6 +172,17 @@ def dataset_of(
                 "with gzip or bz2 (named .gz / .bz2); read this one with the memory engine"
             )
         codec = codecs.lookup(dialect.encoding).name
+        read_options = pacsv.ReadOptions(
+            block_size=block_bytes,
+            encoding="utf8" if codec in ("utf-8", "utf-8-sig") else dialect.encoding,
+            # A spreadsheet's 'sep=' line: the header is named, not inferred (the
+            # dataset's schema inference reads the first line whatever skip_rows says).
+            **(
+                {"skip_rows": dialect.skip_rows + 1, "column_names": list(dialect.header)}
+                if dialect.skip_rows
+                else {}
+            ),
+        )
         file_format = ds.CsvFileFormat(
             parse_options=pacsv.ParseOptions(delimiter=dialect.delimiter),
             convert_options=pacsv.ConvertOptions(
@@ -173,20 +191,12 @@ def dataset_of(
                 quoted_strings_can_be_null=True,
                 null_values=CSV_NULLS,
             ),
-            read_options=pacsv.ReadOptions(
-                block_size=block_bytes,
-                encoding="utf8" if codec in ("utf-8", "utf-8-sig") else dialect.encoding,
-                # A spreadsheet's 'sep=' line: the header is named, not inferred (the
-                # dataset's schema inference reads the first line whatever skip_rows says).
-                **(
-                    {"skip_rows": dialect.skip_rows + 1, "column_names": list(dialect.header)}
-                    if dialect.skip_rows
-                    else {}
-                ),
-            ),
+            read_options=read_options,
         )
     with reading(files[0], "Parquet" if fmt == "parquet" else "CSV", dialect):
         dataset = ds.dataset(files, format=file_format)
+    if fmt != "parquet":
+        CSV_READS[dataset] = (read_options, dict(zip(files, dialects, strict=True)))
     where = files[0] if len(files) == 1 else f"{files[0]} (and {len(files) - 1} more)"
     require_columns(columns, dataset.schema.names, where=where)
     return dataset
