@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -72,6 +73,18 @@ def frames(draw: st.DrawFn) -> pd.DataFrame:
     return frame.drop_duplicates(["item", "rater"]).reset_index(drop=True)
 
 
+def _read_or_refused_alike(path: Path, other: Callable[[], object]) -> accord.Ratings | None:
+    """``read_ratings`` of the file; None when it refuses it (every label missing), after
+    checking that ``other`` refuses the same data with the same message."""
+    try:
+        return accord.read_ratings(path, **COLUMNS)
+    except InvalidInputError as refused:
+        with pytest.raises(InvalidInputError) as info:
+            other()
+        assert str(info.value) == str(refused)
+        return None
+
+
 @settings(max_examples=40, deadline=None)
 @given(frames(), st.integers(1, 7), st.integers(1, 8), st.booleans())
 def test_dictionary_columns_stream_as_in_memory(
@@ -84,12 +97,10 @@ def test_dictionary_columns_stream_as_in_memory(
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "r.parquet"
         pq.write_table(table, path, row_group_size=row_group)
-        try:
-            memory = accord.read_ratings(path, **COLUMNS)
-        except InvalidInputError as refused:  # every label missing: the same message
-            with pytest.raises(InvalidInputError) as info:
-                accord.stream_statistics(path, **COLUMNS, batch_size=batch)
-            assert str(info.value) == str(refused)
+        memory = _read_or_refused_alike(
+            path, lambda: accord.stream_statistics(path, **COLUMNS, batch_size=batch)
+        )
+        if memory is None:
             return
         stats = accord.stream_statistics(path, **COLUMNS, batch_size=batch)
     assert_same(stats, memory)
@@ -133,12 +144,8 @@ def test_parquet_raters_and_labels_read_as_dictionaries_give_the_frames_ratings(
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "r.parquet"
         pq.write_table(table, path, row_group_size=row_group)
-        try:
-            read = accord.read_ratings(path, **COLUMNS)
-        except InvalidInputError as refused:  # every label missing: the same message
-            with pytest.raises(InvalidInputError) as info:
-                accord.Ratings.from_long(frame, **COLUMNS)
-            assert str(info.value) == str(refused)
+        read = _read_or_refused_alike(path, lambda: accord.Ratings.from_long(frame, **COLUMNS))
+        if read is None:
             return
     whole = accord.Ratings.from_long(frame, **COLUMNS)
     for name in ("item_codes", "rater_codes", "label_codes"):

@@ -92,8 +92,9 @@ class Rescan(Protocol):
 
 # ------------------------------------------------------------------------- batches
 
-#: Read-ahead of pyarrow's dataset scanner (CSV/TSV files): one file and 4 batches ahead
-#: rather than 4 files and 16 batches.
+#: Read-ahead of pyarrow's dataset scanner (datasets of CSV/TSV files not made by
+#: ``dataset_of``, whose files the streaming CSV reader reads): one file and 4 batches
+#: ahead rather than 4 files and 16 batches.
 READAHEAD = {"batch_readahead": 4, "fragment_readahead": 1}
 
 #: Parquet batches decoded ahead of the one being encoded.

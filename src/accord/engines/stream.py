@@ -539,14 +539,11 @@ def stream_scan(
     announce(scan.progress, "counting ratings")
     wanted = tuple(scan.statistics)
     if read.matrix is not None:
-        counted = _from_matrix(read.matrix, remap, decoded, wanted, read.dropped, enc.items.size)
+        counted = _from_matrix(read.matrix, remap, decoded, wanted, read.dropped)
     else:
         counted = _bucketed(dataset, enc, remap, read, decoded, scan, memory_limit, batch_size)
-    if not scan.multi_label:  # the item ids decoded when a caller reads them
+    if not scan.multi_label:
         release_freed_memory()  # the counts' temporaries, before what follows
-        decoded = dataclasses.replace(
-            decoded, items=DeferredIds(enc.items.size, functools.partial(enc.decode, enc.items))
-        )
     stats = assemble(
         decoded,
         item_counts=counted.item_counts,
@@ -586,14 +583,13 @@ def _decoded_ids(
     enc: _Encoder, read: _Read, scan: Scan, declared: bool, order: str | None
 ) -> tuple[Any, Decoded]:
     """The label remap and the decoded raters and domain once the first pass of single
-    labels is done. The item ids are left to decode (an empty table): the caller leaves them
-    to be decoded when read (:class:`DeferredIds`: 10M text ids take about 0.7 GB as Python
-    strings, which the coefficients never read)."""
+    labels is done. The item ids are decoded when a caller reads them (:class:`DeferredIds`:
+    10M text ids take about 0.7 GB as Python strings, which the coefficients never read)."""
     remap, domain = enc.domain()
     if read.matrix is not None:
         remap = read.matrix.merge_labels(remap)
     decoded = Decoded(
-        np.zeros(0, dtype=object),
+        DeferredIds(enc.items.size, functools.partial(enc.decode, enc.items)),
         enc.decode(enc.raters),
         domain,
         scan.level,
@@ -973,7 +969,6 @@ def _from_matrix(
     decoded: Decoded,
     wanted: tuple[str, ...],
     dropped: int,
-    n_items: int,
 ) -> _Counted:
     """Every statistic from the code matrix (one read of the input). With none asked for
     (the ICC reads the scores in a second pass), the ratings per rater and the rated items
@@ -991,7 +986,7 @@ def _from_matrix(
             *(("pairs",) if "pairs" in wanted else ()),
             *(("patterns",) if "patterns" in wanted else ()),
         ),
-        sparse=use_sparse(n_items, len(decoded.categories)),
+        sparse=use_sparse(decoded.items.size, len(decoded.categories)),
     )
     assert counted.rater_counts is not None  # always counted
     assert counted.item_counts is not None or counted.patterns is not None
