@@ -374,6 +374,36 @@ def test_sparse_path_equals_dense_path(frame: pd.DataFrame, limits: dict[str, in
     pd.testing.assert_frame_equal(dense.items[cols], sparse.items[cols])
 
 
+@pytest.mark.parametrize(
+    "limits",
+    [{}, {"TABLE_CELLS": 0}, {"TABLE_CELLS": 0, "SPARSE_CELLS": 0}],
+    ids=["one slot a cell", "slot table", "search"],
+)
+def test_cell_tables_pickle_and_locate_the_same_cells(
+    limits: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the tables go with a batch's context to where it is scored (dask pickles it)
+    import pickle
+
+    from accord.consensus import Options
+    from accord.consensus._items import pattern_stats
+
+    for name, value in limits.items():
+        monkeypatch.setattr(_scores, name, value)
+    rows = np.array([[3, 1, 0], [0, 2, 2], [4, 0, 0]])
+    opts = Options.checked(reference="all", missing="omit", bands=(0, 1, 2), base=2, ordinal=False)
+    ps = pattern_stats(rows, 4, opts, ordinal=False)
+    tables = _scores.cell_tables(rows, ps.st, ps.d_values, 3, "all", opts.lb, opts.bands)
+    back = pickle.loads(pickle.dumps(tables))
+    keys = np.array([0, 1, 4, 5, 6])  # every non-empty (pattern, category) cell
+    at = tables.locate(keys)
+    assert_allclose(back.deviation[back.locate(keys)], tables.deviation[at])
+    # by hand: pattern (3, 1, 0) has entropy 0.811 bits; category 0 is 0.415 bits surprising
+    e = -(0.75 * math.log2(0.75) + 0.25 * math.log2(0.25))
+    assert_allclose(tables.deviation[at][:2], [-math.log2(0.75) - e, 2.0 - e])
+    assert_allclose(tables.deviation[at][4], 0.0)  # a unanimous pattern
+
+
 @given(long_ratings(max_items=10, max_raters=6, max_categories=4))
 def test_rating_scores_match_the_counts_of_their_item(frame: pd.DataFrame) -> None:
     # p, surprisal and deviation of every rating from its item's labels, by brute force

@@ -166,18 +166,22 @@ def wide_gold(frame: pd.DataFrame) -> dict[str, float]:
 
 @pytest.mark.parametrize("reference", ["all", "others"])
 @pytest.mark.parametrize("per_rating", [False, True])
+@pytest.mark.parametrize("looked_up", [True, False])
 def test_many_categories_without_engine_patterns(
     wide_frame: pd.DataFrame,
     wide_files: list[Path],
     monkeypatch: pytest.MonkeyPatch,
     reference: str,
     per_rating: bool,
+    looked_up: bool,
 ) -> None:
     stats = accord.stream_statistics(wide_files, **COLS, statistics=("patterns", "raters"))
     assert stats.item_patterns is None and stats.item_counts is not None  # none formed
     if per_rating:  # the (rater, group, label) table counts as too large: rating by rating
         monkeypatch.setattr(_statistics, "GROUP_CELLS", 0)
         monkeypatch.setattr(_statistics, "RATINGS_PER_CALL", 17)
+    if not looked_up:  # each entry's (pattern, label) cell scored where it is read
+        monkeypatch.setattr(_statistics, "TABLE_SLOTS", 0)
     opts: dict[str, Any] = dict(reference=reference, ordinal=True, gold=wide_gold(wide_frame))
     ratings = accord.Ratings.from_long(wide_frame, **COLS, level="ordinal")
     expected = accord.consensus(ratings, **opts)

@@ -7,6 +7,7 @@ non-empty (item or count pattern, category) cell.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -158,7 +159,8 @@ TABLE_CELLS = 1 << 22
 
 class CellTables(NamedTuple):
     """Scores of the (pattern, category) cells, one slot per cell, and ``locate``, which maps
-    keys ``pattern * q + category`` to slots.
+    keys ``pattern * q + category`` to slots (a function that pickles, so the tables go
+    with a batch's context to wherever it is scored).
 
     p, surprisal, deviation : float64; cls : int8 (-1: undefined); loo1 : int64, one more
     than the leave-one-out modal category (0: none); d_code1 : int64, one more than the
@@ -205,7 +207,7 @@ def cell_tables(
             spread(cls, -1),
             spread(loo1, 0),
             spread(d_code1, 0),
-            lambda keys: keys,
+            _slots_are_keys,
         )
     locate: Callable[[IntArray], IntArray]
     if space <= SPARSE_CELLS:
@@ -213,10 +215,16 @@ def cell_tables(
         slot[cells.keys] = np.arange(cells.keys.size, dtype=slot.dtype)
         locate = slot.take
     else:
-        keys = cells.keys
-
-        def locate(wanted: IntArray) -> IntArray:
-            found: IntArray = np.searchsorted(keys, wanted)
-            return found
-
+        locate = functools.partial(_found_among, cells.keys)
     return CellTables(p, s, d, cls, loo1, d_code1, locate)
+
+
+def _found_among(keys: IntArray, wanted: IntArray) -> IntArray:
+    """The slots of ``wanted`` among the sorted non-empty cells' ``keys``."""
+    found: IntArray = np.searchsorted(keys, wanted)
+    return found
+
+
+def _slots_are_keys(keys: IntArray) -> IntArray:
+    """The slots of keys in tables laid out one slot per cell: the keys themselves."""
+    return keys

@@ -44,7 +44,7 @@ from ._items import PatternStats, item_columns, pattern_stats
 from ._options import Options
 from ._ordinal import ordinal_scores
 from ._pairs import pair_agreement_from_counts
-from ._scores import cell_scores
+from ._scores import CellTables, cell_scores, cell_tables
 from .gold import gold_codes
 from .results import Consensus
 
@@ -63,6 +63,11 @@ RATINGS_PER_CALL = 200_000
 
 #: Largest (rater, group, label) table pass 2 counts; beyond, each rating is scored.
 GROUP_CELLS = 4_000_000
+
+#: Most (pattern, category) slots whose scores pass 2 computes once and looks up (about
+#: 41 bytes a slot, 11 MB, carried by the context of every batch); beyond, each entry's
+#: cell is scored where it is read.
+TABLE_SLOTS = 1 << 18
 
 
 CountRows: TypeAlias = CountPatterns
@@ -96,6 +101,7 @@ class BatchContext(NamedTuple):
     group_pattern: IntArray | None
     group_gold: IntArray | None
     item_group: npt.NDArray[np.signedinteger[Any]] | None = None
+    tables: CellTables | None = None
 
 
 class Groups(NamedTuple):
@@ -150,14 +156,33 @@ def _weighted(values: Any, weight: Any) -> Any:
     return values if weight is None else values * weight
 
 
+def _scores(ctx: BatchContext, pattern: IntArray, label: IntArray) -> tuple[Any, ...]:
+    """Each entry's surprisal, deviation, class, leave-one-out mode (-1: none) and the
+    index of its deviation among the distinct ones, those of its (pattern, label) cell: read
+    from the cell tables when the context has them, else scored entry by entry."""
+    q = ctx.q
+    tables = ctx.tables
+    if tables is not None:
+        at = tables.locate(pattern * q + label)
+        loo = tables.loo1.take(at)
+        loo -= 1
+        code = tables.d_code1.take(at)
+        code -= 1
+        return tables.surprisal.take(at), tables.deviation.take(at), tables.cls.take(at), loo, code
+    opts = ctx.options
+    cells = Cells(pattern * q + label, _cell_counts(ctx.rows, pattern, label), None)
+    _, sur, dev, cls, loo = cell_scores(cells, ctx.ps.st, q, opts.reference, opts.lb, opts.bands)
+    code = np.searchsorted(ctx.ps.d_values, dev)  # read only where the deviation is defined
+    return sur, dev, cls, loo, code
+
+
 def _entry_sums(
     ctx: BatchContext, rater: IntArray, group: IntArray, label: IntArray, w: Any
 ) -> dict[str, Any]:
     """The sums of one run of entries (see :func:`_sums`)."""
     q, n_r, opts = ctx.q, ctx.n_raters, ctx.options
     pattern = group if ctx.group_pattern is None else ctx.group_pattern[group]
-    cells = Cells(pattern * q + label, _cell_counts(ctx.rows, pattern, label), None)
-    _, sur, dev, cls, loo = cell_scores(cells, ctx.ps.st, q, opts.reference, opts.lb, opts.bands)
+    sur, dev, cls, loo, code = _scores(ctx, pattern, label)
     defined = cls >= 0
     r_def = rater[defined]
     w_def = None if w is None else w[defined]
@@ -167,11 +192,7 @@ def _entry_sums(
         "dev": np.bincount(r_def, weights=_weighted(dev[defined], w_def), minlength=n_r),
         "sur": np.bincount(r_def, weights=_weighted(sur[defined], w_def), minlength=n_r),
         "cls": count_keys(r_def * 4 + cls[defined], n_r * 4, w_def),
-        "median": count_keys(
-            r_def * ctx.n_values + np.searchsorted(ctx.ps.d_values, dev[defined]),
-            n_r * ctx.n_values,
-            w_def,
-        ),
+        "median": count_keys(r_def * ctx.n_values + code[defined], n_r * ctx.n_values, w_def),
     }
     has = loo >= 0
     out["cons"] = count_keys(
@@ -355,6 +376,11 @@ class PatternConsensus:
 
     def _context(self) -> BatchContext:
         assert self.groups is not None
+        q, rows = len(self.categories), self.patterns.rows
+        tables = None
+        if int(rows.shape[0]) * q <= TABLE_SLOTS:  # every cell scored once, then looked up
+            opts, ps = self.options, self.ps
+            tables = cell_tables(rows, ps.st, ps.d_values, q, opts.reference, opts.lb, opts.bands)
         return BatchContext(
             q=len(self.categories),
             n_raters=self.n_raters,
@@ -364,6 +390,7 @@ class PatternConsensus:
             n_values=max(self.ps.d_values.size, 1),
             group_pattern=self.groups.pattern,
             group_gold=self.groups.gold,
+            tables=tables,
         )
 
     @property
