@@ -86,3 +86,38 @@ def test_largest_move_by_blocks() -> None:
     a, b = rng.random((25, 3)), rng.random((25, 3))
     assert largest_move(a, b, rows=4) == np.max(np.abs(a - b))
     assert largest_move(a[:0], b[:0]) == 0.0
+
+
+@pytest.mark.parametrize("rows", [512, 3])
+def test_implied_agreement_is_the_mean_over_pairs_of_their_tables(
+    rows: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # by hand, pair by pair: two raters drawn from the model label an item of true class c
+    # with l and l' with probability T_c E_r[c, l] E_s[c, l']; Cohen's kappa of that table
+    monkeypatch.setattr(_quality, "PAIR_ROWS", rows)  # 3: blocks of raters cross the pairs
+    gen = np.random.default_rng(4)
+    confusion = gen.dirichlet(np.ones(3), size=(7, 3)) + 2 * np.eye(3)[None]
+    confusion /= confusion.sum(axis=2, keepdims=True)
+    prevalence = np.array([0.5, 0.3, 0.2])
+    kappas, agreements, shares = [], [], []
+    for r in range(7):
+        shares.append(prevalence @ confusion[r])
+        for s in range(r + 1, 7):
+            joint = np.einsum("c,cl,cm->lm", prevalence, confusion[r], confusion[s])
+            po = np.trace(joint)
+            pe = joint.sum(axis=1) @ joint.sum(axis=0)
+            kappas.append((po - pe) / (1 - pe))
+            agreements.append(po)
+    pooled = np.mean(shares, axis=0)
+    fleiss = (np.mean(agreements) - pooled @ pooled) / (1 - pooled @ pooled)
+    got = _quality.implied_agreement(confusion, prevalence)
+    assert got["pairwise"] == pytest.approx(np.mean(kappas), abs=1e-12)
+    assert got["fleiss"] == pytest.approx(fleiss, abs=1e-12)
+    one = _quality.implied_agreement(confusion[:1], prevalence)  # no pair: undefined
+    assert np.isnan(one["pairwise"]) and np.isnan(one["fleiss"])
+
+
+def test_entropy_bits_by_hand() -> None:
+    p = np.array([[0.5, 0.5, 0.0], [1.0, 0.0, 0.0], [0.25, 0.25, 0.5], [np.nan, 0.5, 0.5]])
+    # a NaN share adds nothing, as 0 log 0 does
+    assert_allclose(entropy_bits(p, axis=1), [1.0, 0.0, 1.5, 1.0], atol=1e-15)
