@@ -651,3 +651,18 @@ def test_the_public_name_is_the_function_beside_the_package_of_estimators() -> N
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+@given(
+    frame=long_ratings(max_items=12, max_raters=5, max_categories=3),
+    n=st.integers(min_value=-2, max_value=14),
+)
+def test_most_contested_is_the_head_of_every_ranked_item_sorted(
+    frame: pd.DataFrame, n: int
+) -> None:
+    # ties in the rank are common here (few categories): the head must be the same rows in
+    # the same order as sorting every ranked item, whatever n
+    c = consensus(ratings_of(frame))
+    every = c.items.dropna(subset=["contested_rank"])
+    want = every.sort_values(["contested_rank", "modal_share"], kind="stable").head(n)
+    pd.testing.assert_frame_equal(c.most_contested(n), want)

@@ -7,6 +7,7 @@ import math
 from collections.abc import Mapping
 from typing import Any, Literal, TypeAlias
 
+import numpy as np
 import pandas as pd
 
 from .._methods import MethodsFormat, consensus_methods
@@ -167,9 +168,16 @@ class Consensus(Result):
         return out
 
     def most_contested(self, n: int = 10) -> pd.DataFrame:
-        """The ``n`` items with the highest entropy, most contested first."""
-        ranked = self.items.dropna(subset=["contested_rank"])
-        return ranked.sort_values(["contested_rank", "modal_share"], kind="stable").head(n)
+        """The ``n`` items with the highest entropy, most contested first.
+
+        Only the items ranked within the ``n`` highest (ties included) are sorted: an item
+        ranked below them follows at least ``n`` others, so the first ``n`` are the same."""
+        rank = self.items["contested_rank"].to_numpy(dtype=np.float64, na_value=np.nan)
+        ranked = ~np.isnan(rank)
+        if 0 < n < int(ranked.sum()):
+            ranked &= rank <= np.partition(rank[ranked], n - 1)[n - 1]
+        shown: pd.DataFrame = self.items[ranked]
+        return shown.sort_values(["contested_rank", "modal_share"], kind="stable").head(n)
 
     def methods_text(self, format: MethodsFormat = "text") -> str:
         """A methods paragraph for a study report, with its references: the design, how
