@@ -18,8 +18,11 @@ items there are):
    rater x label x gold tables, ordinal deviations) is a weighted sum over the cells of this
    table, each (group, label) cell scored once by the formulas applied in memory to each
    rating: the memory numbers up to the order of float sums. When the table would be large
-   (very many patterns), pass 2 scores each rating's (group, label) cell instead, batch by
-   batch, and sums the same quantities; the sums merge (:meth:`PatternConsensus.sums_from_pass`).
+   (very many patterns, or many raters), pass 2 takes each rating's (group, label) cell
+   instead, batch by batch, and sums the same quantities; the sums merge
+   (:meth:`PatternConsensus.sums_from_pass`). A cell's scores are then looked up in tables
+   of every (pattern, category) cell scored once (:data:`TABLE_SLOTS` of them at most),
+   else scored where the rating is read.
 3. The items table gathers each item's columns from its pattern's values.
 
 The per-rating table is not produced.
