@@ -388,19 +388,18 @@ def _deviations(
 ) -> tuple[FloatArray, Any, Any, Any]:
     """Each rating's surprisal minus its item's entropy (bits), and per rater: ratings, the
     sum of those deviations and its variance under permutation within items."""
-    d = np.divide(in_cell, mi)  # in place from here: a temporary a float a rating at most
-    np.log2(d, out=d)
+    d = np.divide(in_cell, mi)  # in place from here: one temporary of a float a rating,
+    np.log2(d, out=d)  # reused for every per-rating step (fresh pages cost a fault each)
     np.negative(d, out=d)  # the surprisal
     part = d / mi
     entropy = np.bincount(item, weights=part, minlength=n_items)
-    d -= entropy[item]
+    d -= np.take(entropy, item, out=part, mode="clip")  # "clip": numpy buffers out= else
     np.multiply(d, d, out=part)
     part /= mi
     var_item = np.bincount(item, weights=part, minlength=n_items)
-    del part
     n_r = np.bincount(rater, minlength=k)
     s_r = np.bincount(rater, weights=d, minlength=k)
-    v_r = np.bincount(rater, weights=var_item[item], minlength=k)
+    v_r = np.bincount(rater, weights=np.take(var_item, item, out=part, mode="clip"), minlength=k)
     return d, n_r, s_r, v_r
 
 
