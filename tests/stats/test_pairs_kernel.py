@@ -145,6 +145,39 @@ def test_pair_cells_counted_in_runs_of_items_equal_a_loop_over_items(
     assert np.array_equal(dense, tables)
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    r=long_ratings(),
+    runs=st.integers(1, 4),
+    batch=st.sampled_from([1, 3, 4_000_000]),
+    dense=st.sampled_from([0, 20_000_000]),
+)
+def test_pair_tables_counted_in_runs_of_items_equal_a_loop_over_items(
+    r: accord.Ratings, runs: int, batch: int, dense: int
+) -> None:
+    # each run of whole items counted on its own thread, its tables summed pair by pair;
+    # dense=0: the rater pairs' sorted keys first (the path for many raters)
+    q = r.n_categories
+    pairs, tables = _stacked(reference_tables(r.item_codes, r.rater_codes, r.label_codes, q), q)
+    groups = ItemGroups.from_ratings(r)
+    mp = pytest.MonkeyPatch()
+    mp.setattr(pairs_module, "SPLIT", 0)
+    mp.setattr(pairs_module, "CHUNK_PAIRS", batch)
+    mp.setattr(pairs_module, "DENSE_CELLS", dense)
+    mp.setattr(pairs_module, "usable_cores", lambda: runs)
+    try:
+        counted = groups.pair_tables(r.n_raters, q)
+        capped = groups.pair_tables(r.n_raters, q, max_cells=max(len(pairs) * q * q - 1, 0))
+    finally:
+        mp.undo()
+    assert counted is not None
+    keys, got = counted
+    assert [[int(k) // r.n_raters, int(k) % r.n_raters] for k in keys] == pairs
+    assert np.array_equal(got.reshape(len(pairs), q, q), tables)
+    if pairs:  # one cell fewer than the tables hold: refused, whatever the runs
+        assert capped is None
+
+
 @settings(max_examples=40, deadline=None)
 @given(r=long_ratings())
 def test_grouping_equals_a_stable_sort(r: accord.Ratings) -> None:

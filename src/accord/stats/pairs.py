@@ -31,7 +31,8 @@ __all__ = [
 
 #: Pairs of ratings per batch of the pair passes (bounds their memory).
 CHUNK_PAIRS = 4_000_000
-#: Ratings from which :meth:`PairCells.from_groups` counts runs of items in threads.
+#: Ratings from which the rater pairs' tables and cells (:meth:`ItemGroups.pair_tables`,
+#: :meth:`PairCells.from_groups`) are counted in runs of items, side by side on threads.
 SPLIT = 1_000_000
 #: Dense accumulator (raters^2 x q^2 cells) allowed up to this size.
 DENSE_CELLS = 20_000_000
@@ -253,10 +254,22 @@ class ItemGroups:
         shape (n_pairs, q, q): one ``bincount`` per batch of pairs of ratings. None as soon
         as the tables would hold over ``max_cells`` cells.
 
-        Under :data:`DENSE_CELLS` rater pairs, one pass: each rater pair is numbered when
-        first met and the tables put in key order at the end. Above, the sorted keys first
-        (:meth:`pair_keys`).
+        From :data:`SPLIT` ratings, runs of whole items (:meth:`split`) are counted side by
+        side, one a core the process may use, and their tables summed pair by pair (the
+        same tables; each run holds its own while it counts).
         """
+        runs = self.split(usable_cores() if self.item.size >= SPLIT else 1)
+        if len(runs) == 1:
+            return self._run_tables(n_raters, q, max_cells)
+        parts = in_threads(lambda run: run._run_tables(n_raters, q, max_cells), runs)
+        return _summed_tables(parts, q, max_cells)
+
+    def _run_tables(
+        self, n_raters: int, q: int, max_cells: int | None
+    ) -> tuple[IntArray, IntArray] | None:
+        """:meth:`pair_tables` of one run. Under :data:`DENSE_CELLS` rater pairs, one pass:
+        each rater pair is numbered when first met and the tables put in key order at the
+        end. Above, the sorted keys first (:meth:`pair_keys`)."""
         qq = q * q
         if n_raters * n_raters > DENSE_CELLS:
             keys = self.pair_keys(n_raters)
@@ -283,6 +296,23 @@ class ItemGroups:
         keys = numbers.keys()
         order = np.argsort(keys)
         return keys[order], tables.reshape(keys.size, q, q)[order]
+
+
+def _summed_tables(
+    parts: list[tuple[IntArray, IntArray] | None], q: int, max_cells: int | None
+) -> tuple[IntArray, IntArray] | None:
+    """The keys and tables of several runs (each as :meth:`ItemGroups.pair_tables` gives
+    them) summed pair by pair; None when a run's, or the sum's, would pass ``max_cells``."""
+    counted = [part for part in parts if part is not None]
+    if len(counted) < len(parts):
+        return None
+    keys = np.unique(np.concatenate([k for k, _ in counted]))
+    if max_cells is not None and keys.size * q * q > max_cells:
+        return None
+    tables = np.zeros((keys.size, q, q), dtype=np.int64)
+    for run_keys, run_tables in counted:
+        tables[np.searchsorted(keys, run_keys)] += run_tables  # a run names a pair once
+    return keys, tables
 
 
 class _Numbering:
