@@ -39,7 +39,6 @@ __all__ = [
     "concat_values",
     "frame_of",
     "partitions_of",
-    "release_freed_memory",
     "run_partitions",
     "tree_reduce",
 ]
@@ -147,25 +146,6 @@ def ahead(make: Callable[[], Iterator[Any]], depth: int, name: str) -> Generator
     finally:
         stop.set()
         thread.join()
-
-
-def release_freed_memory() -> None:
-    """Hand the memory the C heap holds free back to the system (glibc's ``malloc_trim``;
-    elsewhere nothing is done).
-
-    A batch's arrays (a few MB each) are below glibc's threshold for mapping memory of their
-    own, so they come from the heap; freed, they stay resident until the heap is trimmed.
-    After a first read past its memory limit (the codes it kept while they fitted, then
-    passes over ranges of items) that was 700 MB at 100M ratings, on top of what the next
-    step allocates.
-    """
-    import ctypes
-
-    try:
-        trim = ctypes.CDLL("libc.so.6").malloc_trim
-    except (OSError, AttributeError):
-        return
-    trim(0)
 
 
 def _parquet_batches(

@@ -27,12 +27,11 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from .._types import IntArray
+from .._types import IntArray, release_freed_memory
 from ..stats import PairTables
 from ..stats.pairs import ItemGroups, PairCells, sparse_pairs
 from ..stats.patterns import CountPatterns, digits, drop_pattern
 from ._blocks import DuplicateInfo, Statistic, dedupe, empty_pairs, long_partial, repeats_info
-from ._mapreduce import release_freed_memory
 
 __all__ = ["CodeMatrix", "MatrixModes", "MatrixStatistics"]
 

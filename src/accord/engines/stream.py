@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._errors import InvalidInputError, option
-from .._types import IntArray, Level, Missing
+from .._types import IntArray, Level, Missing, release_freed_memory
 from .._validate import announce, check_na_values, tidy_scalar
 from ..data.dictionary import GrowingDictionary, dictionary_codes, new_value_positions
 from ..data.dictionary import raw_label_domain as label_domain
@@ -57,7 +57,6 @@ from ._mapreduce import (
     Progress,
     ahead,
     batches,
-    release_freed_memory,
 )
 from ._matrix import CodeMatrix, MatrixModes
 from ._options import Scan, ScanOptions, check_choice, check_read

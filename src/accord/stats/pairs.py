@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from .._errors import InvalidInputError
 from .._results import Result
-from .._types import IntArray, in_threads, usable_cores
+from .._types import IntArray, in_threads, release_freed_memory, usable_cores
 from ..data.ratings import Ratings
 from ..data.table import ContingencyTable
 
@@ -154,15 +154,19 @@ class ItemGroups:
             left, right = np.divmod(packed, n)
             yield left, right
 
-    def pair_sums(self, left: IntArray, right: IntArray) -> Iterator[IntArray]:
+    def pair_sums(
+        self, left: IntArray, right: IntArray, batch: int | None = None
+    ) -> Iterator[IntArray]:
         """``left[i] + right[j]`` for every pair of ratings ``i < j`` within an item, in
-        batches of about :data:`CHUNK_PAIRS` pairs (their order unspecified).
+        batches of about ``batch`` pairs (default :data:`CHUNK_PAIRS`; their order
+        unspecified).
 
         One pass per distance between the two ratings of a pair. While most ratings have a
         partner that far, the pass adds the two shifted arrays and keeps the pairs within
         an item (no gathers); once few do, it gathers at the positions of those that do.
         """
         n, rest = int(self.rest.size), self.rest
+        size = CHUNK_PAIRS if batch is None else max(1, batch)
         held: list[IntArray] = []  # small batches, joined into one
         n_held = 0
         pos: IntArray | None = None  # the ratings with a partner `gap` ahead, once few
@@ -178,29 +182,32 @@ class ItemGroups:
                 count = int(pos.size)
             if count == 0:
                 break
-            for lo in range(0, n - gap if pos is None else count, CHUNK_PAIRS):
+            for lo in range(0, n - gap if pos is None else count, size):
                 if pos is None:
-                    hi = min(lo + CHUNK_PAIRS, n - gap)
+                    hi = min(lo + size, n - gap)
                     part = (left[lo:hi] + right[lo + gap : hi + gap])[near[lo:hi]]
                 else:
-                    at = pos[lo : lo + CHUNK_PAIRS]
+                    at = pos[lo : lo + size]
                     part = left[at] + right[at + gap]
-                if 4 * part.size >= CHUNK_PAIRS:
+                if 4 * part.size >= size:
                     yield part
                     continue
                 held.append(part)
                 n_held += part.size
-                if 4 * n_held >= CHUNK_PAIRS:
+                if 4 * n_held >= size:
                     yield _joined(held)
                     held, n_held = [], 0
             gap += 1
         if n_held:
             yield _joined(held)
 
-    def pair_codes(self, n_raters: int, q: int) -> Iterator[tuple[IntArray, IntArray]]:
-        """Batches ``(key, cell)`` over every pair of ratings ``(i, j)`` within an item,
-        ``i`` first: the rater pair ``key = rater[i] * n_raters + rater[j]`` and the label
-        pair ``cell = label[i] * q + label[j]``.
+    def pair_codes(
+        self, n_raters: int, q: int, batch: int | None = None
+    ) -> Iterator[tuple[IntArray, IntArray]]:
+        """Batches ``(key, cell)`` of about ``batch`` pairs (as :meth:`pair_sums`) over every
+        pair of ratings ``(i, j)`` within an item, ``i`` first: the rater pair
+        ``key = rater[i] * n_raters + rater[j]`` and the label pair
+        ``cell = label[i] * q + label[j]``.
 
         Both come from one sum of packed codes (the rater pair above the bits of the label
         pair) where they fit 63 bits, else from two.
@@ -213,22 +220,22 @@ class ItemGroups:
             packed_right = self.rater << shift
             packed_right += self.label
             low = (1 << shift) - 1
-            for packed in self.pair_sums(packed_left, packed_right):
+            for packed in self.pair_sums(packed_left, packed_right, batch):
                 key = packed >> shift
                 packed &= low  # a new array each batch: its low bits in place
                 yield key, packed
             return
         yield from zip(
-            self.pair_sums(self.rater * n_raters, self.rater),
-            self.pair_sums(self.label * q, self.label),
+            self.pair_sums(self.rater * n_raters, self.rater, batch),
+            self.pair_sums(self.label * q, self.label, batch),
             strict=True,
         )
 
-    def pair_keys(self, n_raters: int) -> IntArray:
+    def pair_keys(self, n_raters: int, batch: int | None = None) -> IntArray:
         """The rater pairs that co-rated an item, as increasing keys ``a * n_raters + b``
-        (``a < b``)."""
+        (``a < b``), from batches of about ``batch`` pairs (as :meth:`pair_sums`)."""
         size = n_raters * n_raters
-        sums = self.pair_sums(self.rater * n_raters, self.rater)
+        sums = self.pair_sums(self.rater * n_raters, self.rater, batch)
         if size <= DENSE_CELLS:
             seen = np.zeros(size, dtype=bool)
             for keys in sums:
@@ -256,34 +263,39 @@ class ItemGroups:
 
         From :data:`SPLIT` ratings, runs of whole items (:meth:`split`) are counted side by
         side, one a core the process may use, and their tables summed pair by pair (the
-        same tables; each run holds its own while it counts).
+        same tables; each run holds its own while it counts, from batches of pairs as many
+        times smaller as there are runs, so that the pairs in flight take what one run's
+        would).
         """
         runs = self.split(usable_cores() if self.item.size >= SPLIT else 1)
         if len(runs) == 1:
             return self._run_tables(n_raters, q, max_cells)
-        parts = in_threads(lambda run: run._run_tables(n_raters, q, max_cells), runs)
-        return _summed_tables(parts, q, max_cells)
+        batch = CHUNK_PAIRS // len(runs)
+        parts = in_threads(lambda run: run._run_tables(n_raters, q, max_cells, batch), runs)
+        summed = _summed_tables(parts, q, max_cells)
+        release_freed_memory()  # the runs' temporaries, spread over the heaps of the threads
+        return summed
 
     def _run_tables(
-        self, n_raters: int, q: int, max_cells: int | None
+        self, n_raters: int, q: int, max_cells: int | None, batch: int | None = None
     ) -> tuple[IntArray, IntArray] | None:
         """:meth:`pair_tables` of one run. Under :data:`DENSE_CELLS` rater pairs, one pass:
         each rater pair is numbered when first met and the tables put in key order at the
         end. Above, the sorted keys first (:meth:`pair_keys`)."""
         qq = q * q
         if n_raters * n_raters > DENSE_CELLS:
-            keys = self.pair_keys(n_raters)
+            keys = self.pair_keys(n_raters, batch)
             if max_cells is not None and keys.size * qq > max_cells:
                 return None
             index = self.pair_index(keys, n_raters)
             tables = np.zeros(keys.size * qq, dtype=np.int64)
-            for key, cell in self.pair_codes(n_raters, q):
+            for key, cell in self.pair_codes(n_raters, q, batch):
                 cell += index(key) * qq
                 tables += np.bincount(cell, minlength=tables.size)
             return keys, tables.reshape(keys.size, q, q)
         numbers = _Numbering(n_raters * n_raters)
         tables = np.zeros(0, dtype=np.int64)
-        for key, cell in self.pair_codes(n_raters, q):
+        for key, cell in self.pair_codes(n_raters, q, batch):
             number = numbers(key)
             number *= qq
             cell += number
