@@ -116,11 +116,17 @@ def test_pair_tables_and_terms_equal_a_loop_over_items(r: accord.Ratings, path: 
 
 
 @settings(max_examples=60, deadline=None)
-@given(r=long_ratings(), runs=st.integers(1, 4), batch=st.sampled_from([1, 3, 4_000_000]))
+@given(
+    r=long_ratings(),
+    runs=st.integers(1, 4),
+    batch=st.sampled_from([1, 3, 4_000_000]),
+    counted=st.sampled_from([0, 4_000_000]),
+)
 def test_pair_cells_counted_in_runs_of_items_equal_a_loop_over_items(
-    r: accord.Ratings, runs: int, batch: int
+    r: accord.Ratings, runs: int, batch: int, counted: int
 ) -> None:
-    # the groups cut into runs of whole items, each counted on its own thread, then summed
+    # the groups cut into runs of whole items, each counted on its own thread, then summed;
+    # counted=0: the cells sorted batch by batch, else counted in the pairs' dense tables
     q = r.n_categories
     pairs, tables = _stacked(reference_tables(r.item_codes, r.rater_codes, r.label_codes, q), q)
     groups = ItemGroups.from_ratings(r)
@@ -135,6 +141,7 @@ def test_pair_cells_counted_in_runs_of_items_equal_a_loop_over_items(
     mp.setattr(pairs_module, "SPLIT", 0)
     mp.setattr(pairs_module, "CHUNK_PAIRS", batch)
     mp.setattr(pairs_module, "usable_cores", lambda: runs)
+    mp.setattr(pairs_module, "COUNTED_CELLS", counted)
     try:
         cells = PairCells.from_groups(groups, r.raters, r.categories)
     finally:

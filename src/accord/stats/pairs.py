@@ -34,6 +34,10 @@ CHUNK_PAIRS = 4_000_000
 #: Ratings from which the rater pairs' tables and cells (:meth:`ItemGroups.pair_tables`,
 #: :meth:`PairCells.from_groups`) are counted in runs of items, side by side on threads.
 SPLIT = 1_000_000
+#: Most cells of the rater pairs' dense tables in which :meth:`PairCells.from_groups`
+#: counts the pairs of ratings (32 MB; few pairs, as when each rater works beside a few
+#: others); beyond, each batch's cells are sorted and summed.
+COUNTED_CELLS = 4_000_000
 #: Dense accumulator (raters^2 x q^2 cells) allowed up to this size.
 DENSE_CELLS = 20_000_000
 
@@ -719,8 +723,14 @@ class PairCells(Result):
 
     @classmethod
     def from_groups(cls, groups: ItemGroups, raters: Any, categories: tuple[Any, ...]) -> PairCells:
-        """The filled cells from ratings grouped by item (:class:`ItemGroups`)."""
+        """The filled cells from ratings grouped by item (:class:`ItemGroups`): counted in
+        the pairs' dense tables while those hold at most :data:`COUNTED_CELLS` cells (a
+        ``bincount`` a batch), else by sorting each batch's cells."""
         n_r, q = len(raters), len(categories)
+        dense = groups.pair_tables(n_r, q, max_cells=COUNTED_CELLS)
+        if dense is not None:
+            keys, tables = dense
+            return cls.from_tables(PairTables(_key_pairs(keys, n_r), tables, raters, categories))
 
         def counted(run: ItemGroups) -> list[tuple[IntArray, IntArray, IntArray, IntArray]]:
             return [
