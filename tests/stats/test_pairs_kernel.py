@@ -8,8 +8,10 @@ tables."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections import defaultdict
+from collections.abc import Iterator
 
 import numpy as np
 import pandas as pd
@@ -115,6 +117,28 @@ def test_pair_tables_and_terms_equal_a_loop_over_items(r: accord.Ratings, path: 
     assert found == expected
 
 
+def _expected(r: accord.Ratings) -> tuple[int, list[list[int]], np.ndarray, ItemGroups]:
+    """The categories, the co-rating pairs and their tables by a loop over items, and the
+    ratings grouped by item."""
+    q = r.n_categories
+    pairs, tables = _stacked(reference_tables(r.item_codes, r.rater_codes, r.label_codes, q), q)
+    return q, pairs, tables, ItemGroups.from_ratings(r)
+
+
+@contextlib.contextmanager
+def _in_runs(runs: int, batch: int, **limits: int) -> Iterator[None]:
+    """The pair passes in ``runs`` runs of items whatever the size, batches of ``batch``
+    pairs, and the other module ``limits`` given (a hypothesis example cannot take the
+    function-scoped ``monkeypatch`` fixture)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pairs_module, "SPLIT", 0)
+        mp.setattr(pairs_module, "CHUNK_PAIRS", batch)
+        mp.setattr(pairs_module, "usable_cores", lambda: runs)
+        for name, value in limits.items():
+            mp.setattr(pairs_module, name, value)
+        yield
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     r=long_ratings(),
@@ -127,9 +151,7 @@ def test_pair_cells_counted_in_runs_of_items_equal_a_loop_over_items(
 ) -> None:
     # the groups cut into runs of whole items, each counted on its own thread, then summed;
     # counted=0: the cells sorted batch by batch, else counted in the pairs' dense tables
-    q = r.n_categories
-    pairs, tables = _stacked(reference_tables(r.item_codes, r.rater_codes, r.label_codes, q), q)
-    groups = ItemGroups.from_ratings(r)
+    q, pairs, tables, groups = _expected(r)
     split = groups.split(runs)
     assert 1 <= len(split) <= runs
     assert np.concatenate([g.item for g in split]).tolist() == groups.item.tolist()
@@ -137,15 +159,8 @@ def test_pair_cells_counted_in_runs_of_items_equal_a_loop_over_items(
     ends = [int(g.item[-1]) for g in split[:-1]]
     starts = [int(g.item[0]) for g in split[1:]]
     assert all(a != b for a, b in zip(ends, starts, strict=True))  # no item cut in two
-    mp = pytest.MonkeyPatch()
-    mp.setattr(pairs_module, "SPLIT", 0)
-    mp.setattr(pairs_module, "CHUNK_PAIRS", batch)
-    mp.setattr(pairs_module, "usable_cores", lambda: runs)
-    mp.setattr(pairs_module, "COUNTED_CELLS", counted)
-    try:
+    with _in_runs(runs, batch, COUNTED_CELLS=counted):
         cells = PairCells.from_groups(groups, r.raters, r.categories)
-    finally:
-        mp.undo()
     assert cells.pairs.tolist() == pairs
     dense = np.zeros((len(pairs), q, q), dtype=np.int64)
     dense[cells.pair, cells.x, cells.y] = cells.count
@@ -164,19 +179,10 @@ def test_pair_tables_counted_in_runs_of_items_equal_a_loop_over_items(
 ) -> None:
     # each run of whole items counted on its own thread, its tables summed pair by pair;
     # dense=0: the rater pairs' sorted keys first (the path for many raters)
-    q = r.n_categories
-    pairs, tables = _stacked(reference_tables(r.item_codes, r.rater_codes, r.label_codes, q), q)
-    groups = ItemGroups.from_ratings(r)
-    mp = pytest.MonkeyPatch()
-    mp.setattr(pairs_module, "SPLIT", 0)
-    mp.setattr(pairs_module, "CHUNK_PAIRS", batch)
-    mp.setattr(pairs_module, "DENSE_CELLS", dense)
-    mp.setattr(pairs_module, "usable_cores", lambda: runs)
-    try:
+    q, pairs, tables, groups = _expected(r)
+    with _in_runs(runs, batch, DENSE_CELLS=dense):
         counted = groups.pair_tables(r.n_raters, q)
         capped = groups.pair_tables(r.n_raters, q, max_cells=max(len(pairs) * q * q - 1, 0))
-    finally:
-        mp.undo()
     assert counted is not None
     keys, got = counted
     assert [[int(k) // r.n_raters, int(k) % r.n_raters] for k in keys] == pairs
