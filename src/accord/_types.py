@@ -87,7 +87,9 @@ def release_freed_memory() -> None:
     own, so they come from the heap; freed, they stay resident until the heap is trimmed.
     After a first read past its memory limit (the codes it kept while they fitted, then
     passes over ranges of items) that was 700 MB at 100M ratings, on top of what the next
-    step allocates.
+    step allocates. Work run in threads (:func:`in_threads`) allocates from a heap a thread,
+    which this trims too: what the threads freed is otherwise still resident when the next
+    step allocates from the main heap.
     """
     import ctypes
 
