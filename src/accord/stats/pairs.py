@@ -725,9 +725,13 @@ class PairCells(Result):
     def from_groups(cls, groups: ItemGroups, raters: Any, categories: tuple[Any, ...]) -> PairCells:
         """The filled cells from ratings grouped by item (:class:`ItemGroups`): counted in
         the pairs' dense tables while those hold at most :data:`COUNTED_CELLS` cells (a
-        ``bincount`` a batch), else by sorting each batch's cells."""
+        ``bincount`` a batch), else by sorting each batch's cells. The tables are tried only
+        where the pairs are numbered as they are met (raters^2 within :data:`DENSE_CELLS`),
+        which gives up on the first batch of too many pairs; with more raters they would
+        first pass over every pair for its key, a pass the sort would then make again."""
         n_r, q = len(raters), len(categories)
-        dense = groups.pair_tables(n_r, q, max_cells=COUNTED_CELLS)
+        numbered = n_r * n_r <= DENSE_CELLS
+        dense = groups.pair_tables(n_r, q, max_cells=COUNTED_CELLS) if numbered else None
         if dense is not None:
             keys, tables = dense
             return cls.from_tables(PairTables(_key_pairs(keys, n_r), tables, raters, categories))
