@@ -121,3 +121,39 @@ def test_entropy_bits_by_hand() -> None:
     p = np.array([[0.5, 0.5, 0.0], [1.0, 0.0, 0.0], [0.25, 0.25, 0.5], [np.nan, 0.5, 0.5]])
     # a NaN share adds nothing, as 0 log 0 does
     assert_allclose(entropy_bits(p, axis=1), [1.0, 0.0, 1.5, 1.0], atol=1e-15)
+
+
+def test_next_label_gain_is_bayes_label_by_label() -> None:
+    # by hand, item by item and label by label: the next label l comes with probability
+    # P(l) = sum_c T_c E[c, l] and moves the posterior to T_c E[c, l] / P(l); the expected
+    # entropy after is sum_l P(l) H(posterior after l). Posteriors with exact zeros, and a
+    # rater who never gives one label (a column of zeros in the mean table)
+    gen = np.random.default_rng(8)
+    q = 4
+    post = gen.dirichlet(np.ones(q), size=30)
+    post[:5, 1] = 0.0
+    post[:5] /= post[:5].sum(axis=1, keepdims=True)
+    post[5] = [1.0, 0.0, 0.0, 0.0]
+    confusion = gen.dirichlet(np.ones(q), size=(3, q))
+    confusion[:, :, 3] = 0.0
+    confusion /= confusion.sum(axis=2, keepdims=True)
+    n_per = np.array([4.0, 1.0, 5.0])
+    table = np.einsum("r,rcl->cl", n_per / n_per.sum(), confusion)
+
+    def entropy(p: np.ndarray) -> float:
+        return float(-sum(x * np.log2(x) for x in p if x > 0))
+
+    want = []
+    for t in post:
+        after = 0.0
+        for label in range(q):
+            p_label = float(t @ table[:, label])
+            if p_label > 0:
+                after += p_label * entropy(t * table[:, label] / p_label)
+        want.append(after)
+    expected, reduction = next_label_gain(q, Params(np.full(q, 1 / q), confusion, confusion),
+                                          post, n_per)  # fmt: skip
+    assert_allclose(expected, want, rtol=0, atol=1e-12)
+    assert_allclose(reduction, [entropy(t) - w for t, w in zip(post, want, strict=True)],
+                    rtol=0, atol=1e-12)  # fmt: skip
+    assert reduction[5] == pytest.approx(0.0, abs=1e-12)  # a sure item learns nothing

@@ -199,24 +199,48 @@ def next_label_gain(
     raters' confusion matrices (GLAD: the mean ability on the item's own difficulty). With
     ``E[c, l]`` that table, ``P(l) = sum_c T_c E[c, l]`` and the posterior after ``l`` is
     ``T_c E[c, l] / P(l)``; the expected entropy after is ``sum_l P(l) H(T | l)``.
+
+    With ``J = T_c E[c, l]``, ``sum_l P(l) H(T | l) = -sum_{c,l} J log J + sum_l P(l) log
+    P(l)`` (no division). One table for every item (Dawid-Skene, one-coin) splits the first
+    term, ``log J = log T_c + log E[c, l]``: ``sum_c (-T_c log T_c) s_c + sum_c T_c g_c``
+    with ``s_c`` the sum and ``g_c`` the entropy of row ``c`` of ``E`` over its entries
+    above 0 (the terms of ``J`` above 0), so that the items cost two products with ``q x
+    q`` of the table and two logarithms an entry of the posterior, not ``q`` of them.
     """
-    if params.difficulty is not None:
-        assert params.competence is not None
-        ability = float(np.average(params.competence, weights=np.maximum(n_per_rater, 1e-12)))
-        skill = 1.0 / (1.0 + np.exp(-ability * np.exp(params.difficulty)))
-        table = np.repeat(((1 - skill) / (q - 1))[:, None, None], q, axis=1).repeat(q, axis=2)
-        table[:, np.arange(q), np.arange(q)] = skill[:, None]
-    else:
+    if params.difficulty is None:
         w = n_per_rater / max(float(n_per_rater.sum()), 1e-12)
-        table = np.einsum("r,rcl->cl", w, params.confusion)[None]
-    # label by label: arrays of shape (n_items, q), never (n_items, q, q). With J = T_c
-    # E[c, l], sum_l P(l) H(T | l) = -sum_{c,l} J log J + sum_l P(l) log P(l): no division
+        return _gain_of_one_table(np.einsum("r,rcl->cl", w, params.confusion), posterior)
+    assert params.competence is not None
+    ability = float(np.average(params.competence, weights=np.maximum(n_per_rater, 1e-12)))
+    skill = 1.0 / (1.0 + np.exp(-ability * np.exp(params.difficulty)))
+    table = np.repeat(((1 - skill) / (q - 1))[:, None, None], q, axis=1).repeat(q, axis=2)
+    table[:, np.arange(q), np.arange(q)] = skill[:, None]
+    # a table an item (GLAD): label by label, arrays of shape (n_items, q), never
+    # (n_items, q, q)
     expected = np.zeros(posterior.shape[0])
     for label in range(q):
         joint = posterior * table[:, :, label]  # (n, c)
         expected += entropy_bits(joint, axis=1)
         expected -= entropy_bits(joint.sum(axis=1)[:, None], axis=1)
     return expected, entropy_bits(posterior) - expected
+
+
+def _gain_of_one_table(table: FloatArray, posterior: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """:func:`next_label_gain` when every item's next label comes from ``table`` (q, q)."""
+    kept = table > 0  # NaN and 0 entries add nothing, as in entropy_bits
+    with np.errstate(divide="ignore", invalid="ignore"):
+        row_sum = np.where(kept, table, 0.0).sum(axis=1)
+        row_entropy = -np.where(kept, table * np.log2(table), 0.0).sum(axis=1)
+        terms = np.log2(posterior)  # -T log T, 0 where T is not above 0
+        terms *= posterior
+    np.copyto(terms, 0.0, where=~(posterior > 0))
+    np.negative(terms, out=terms)
+    entropy = terms.sum(axis=1)
+    expected = terms @ row_sum
+    del terms
+    expected += posterior @ row_entropy
+    expected -= entropy_bits(posterior @ table, axis=1)
+    return expected, entropy - expected
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
