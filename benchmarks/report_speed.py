@@ -17,7 +17,9 @@ For each, the phases:
   time and peak RSS, the interpreter's start and the imports included).
 
 Prints seconds, CPU seconds, the ratios of both to the floor of the same run, peak RSS and the
-page's size. Targets: the report within 3x the floor, and 1.5 GB at 10M ratings.
+page's size; then the seconds of each step of the in-process report (reading, each section,
+writing the page: the steps its progress display names), the longest first. Targets: the
+report within 3x the floor, and 1.5 GB at 10M ratings.
 
     uv run --no-sync python benchmarks/report_speed.py                        # a minute
     uv run --no-sync python benchmarks/report_speed.py --scores 1e6 --ratings 1e7
@@ -29,6 +31,7 @@ import argparse
 import resource
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -62,8 +65,28 @@ def floor(args: Any) -> Result:
     return r
 
 
+def _timing_steps() -> dict[str, float]:
+    """Seconds of each step of the report's progress (reading, each section, writing the
+    page), filled as ``accord.report`` runs: the steps its progress display names."""
+    from accord.report import _progress
+
+    seconds: dict[str, float] = {}
+    step = _progress.PhaseBar.step
+
+    def timed(bar: Any, description: str, fn: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return step(bar, description, fn)
+        finally:
+            seconds[description] = seconds.get(description, 0.0) + time.perf_counter() - start
+
+    _progress.PhaseBar.step = timed  # type: ignore[method-assign]
+    return seconds
+
+
 def report(args: Any) -> Result:
-    """``accord.report`` in the process, warmed up on the first 20,000 rows."""
+    """``accord.report`` in the process, warmed up on the first 20,000 rows; with the
+    seconds of each of its steps."""
     import pyarrow.parquet as pq
 
     import accord
@@ -73,10 +96,12 @@ def report(args: Any) -> Result:
     page = args.path.with_name("report-speed.html")
 
     def run() -> Any:
+        steps.clear()
         return accord.report(args.path, **options, output=page, progress=False)
 
+    steps = _timing_steps()
     _, r = measure(run, lambda: accord.report(head, **options, progress=False))
-    return r | {"page_mb": page.stat().st_size / 2**20}
+    return r | {"page_mb": page.stat().st_size / 2**20, "steps": dict(steps)}
 
 
 def cli(args: Any) -> Result:
@@ -134,6 +159,18 @@ def main() -> None:
                 f"{ratio(r['cpu_seconds'], fl['cpu_seconds']):>11} "
                 f"{r['peak_rss_mb']:>12.0f} {page}"
             )
+        if "steps" in results.get("report", {}):
+            _print_steps(data, results["report"])
+
+
+def _print_steps(data: str, run: Result) -> None:
+    """The seconds of each step of the (median) in-process report, the longest first."""
+    steps = sorted(run["steps"].items(), key=lambda kv: -kv[1])
+    print(f"  {data}: the report's steps ({sum(run['steps'].values()):.2f} s of "
+          f"{run['seconds']:.2f} s)")  # fmt: skip
+    for name, seconds in steps:
+        if seconds >= 0.005:
+            print(f"    {name:<36} {seconds:>6.2f} s")
 
 
 if __name__ == "__main__":

@@ -457,3 +457,49 @@ def test_e_step_row_reductions_are_numpys_to_the_last_bit(q: int) -> None:
     assert np.array_equal(_row_max(x), x.max(axis=1, keepdims=True))
     e = np.exp(x - x.max(axis=1, keepdims=True))
     assert np.array_equal(_row_sum(e), e.sum(axis=1, keepdims=True))
+
+
+# ------------------------------------------------------------ SQUAREM
+
+
+def _fits(ratings: Ratings, model: str, **options: object) -> tuple[object, object]:
+    """The fit with SQUAREM's steps, and the one of plain EM."""
+    from accord.truth import _em
+
+    fast = rater_model(ratings, model=model, n_bootstrap=0, **options)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_em, "ACCELERATED", frozenset())
+        plain = rater_model(ratings, model=model, n_bootstrap=0, **options)
+    return fast, plain
+
+
+@pytest.mark.parametrize("model", ["dawid-skene", "one-coin"])
+def test_squarem_reaches_the_fixed_point_of_em_in_fewer_steps(model: str) -> None:
+    # 80 raters with 24 ratings each: plain EM crawls (73 and 103 steps)
+    ratings, _, _ = draw(model, 400, 80, 3, seed=1, density=0.06)
+    fast, plain = _fits(ratings, model)
+    assert fast.converged and plain.converged
+    assert fast.n_iter < plain.n_iter
+    assert np.all(np.diff(fast.log_likelihood) >= 0)  # a step is kept only if it gains
+    # run to a tight tolerance both ways: the same fixed point
+    fast_end, fixed = _fits(ratings, model, tol=1e-14, max_iter=20_000)
+    assert fast_end.converged and fixed.converged and fast_end.n_iter < fixed.n_iter
+    assert_allclose(fast_end.raters["accuracy"], fixed.raters["accuracy"], rtol=0, atol=1e-8)
+    # at the default tolerance, no farther from it than plain EM stops
+
+    def off(fit: object) -> float:
+        return float(np.max(np.abs(fit.raters["accuracy"] - fixed.raters["accuracy"])))
+
+    assert off(fast) <= off(plain)
+    assert "SQUAREM steps after 10 plain ones" in fast.method
+
+
+def test_a_fit_that_settles_in_ten_steps_is_plain_em() -> None:
+    from accord.truth._em import PLAIN_STEPS
+
+    # 30 raters of 90% of the items: plain EM settles at its 10th step, the last before a jump
+    ratings, _, _ = draw("dawid-skene", 300, 30, 3, seed=1, density=0.9)
+    fast, plain = _fits(ratings, "dawid-skene")
+    assert plain.n_iter == PLAIN_STEPS
+    assert fast.log_likelihood == plain.log_likelihood
+    assert_allclose(fast.items.filter(like="p_"), plain.items.filter(like="p_"), rtol=0, atol=0)

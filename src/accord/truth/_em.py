@@ -434,10 +434,12 @@ def fit_em(
     start: Params | None = None,
     *,
     warn: bool = True,
+    accelerate: bool = True,
 ) -> Fit:
     """EM from majority vote (or from ``start``) until it settles, or ``options.max_iter``
     iterations; a warning naming the model when it stops at the limit (see
-    :func:`iterate`)."""
+    :func:`iterate`; ``accelerate=False``: plain EM steps only, as the bootstrap's refits
+    from the fit take them)."""
     posterior = majority_posteriors(design) if start is None else e_step(design, start)[0]
     return iterate(
         lambda post, params: m_step(design, post, model, options, params),
@@ -448,6 +450,7 @@ def fit_em(
         options=options,
         n_ratings=design.n_ratings,
         warn=warn,
+        accelerate=accelerate,
     )
 
 
@@ -469,6 +472,15 @@ MStep = Callable[[FloatArray, "Params | None"], Params]
 EStep = Callable[[Params], tuple[FloatArray, float]]
 
 
+#: Models whose EM :func:`iterate` accelerates (SQUAREM): those of closed-form M steps,
+#: whose parameters are the prevalence and the confusion matrices.
+ACCELERATED: frozenset[str] = frozenset({"dawid-skene", "one-coin"})
+
+#: EM steps taken plain before SQUAREM's: a fit that settles within them is that of plain
+#: EM, step for step (on 10M realistic ratings, 9 steps; a jump there only costs passes).
+PLAIN_STEPS = 10
+
+
 def iterate(
     m: MStep,
     e: EStep,
@@ -479,6 +491,7 @@ def iterate(
     options: Options,
     n_ratings: float,
     warn: bool = True,
+    accelerate: bool = True,
 ) -> Fit:
     """The EM loop of every model and engine: ``params = m(posterior, params)``, then
     ``posterior, ll = e(params)``, from ``posterior``, until it settles or
@@ -490,7 +503,23 @@ def iterate(
     likelihood, where the log-likelihood barely moves while the posteriors still do; near
     the optimum the log-likelihood changes with the square of the parameters' change, hence
     the square root.
+
+    Dawid-Skene and one-coin (:data:`ACCELERATED`) take SQUAREM's steps (Varadhan & Roland
+    2008, scheme S3) between pairs of EM steps once :data:`PLAIN_STEPS` plain ones have not
+    settled: from the parameters ``t0`` and their two EM steps ``t1``, ``t2``, ``r = t1 -
+    t0``, ``v = t2 - 2 t1 + t0`` and ``alpha = -|r| / |v|``, the parameters ``t0 - 2 alpha
+    r + alpha^2 v`` (probabilities kept above 0 and rows summing to 1), kept only when
+    their log-likelihood is at least that of ``t2`` (else EM goes on from ``t2``). EM then
+    runs from the parameters kept: the fixed point and the rule that says it is reached are
+    those of plain EM, in fewer steps where EM crawls (many raters with few ratings each:
+    231 EM steps become 142 on 1M realistic ratings). Each log-likelihood kept is recorded:
+    the path never falls. ``options.max_iter``
+    bounds the E steps, those of the steps not kept included. ``accelerate=False``: plain
+    EM steps only.
     """
+    if accelerate and model in ACCELERATED:
+        return _accelerated(m, e, posterior, start, model=model, options=options,
+                            n_ratings=n_ratings, warn=warn)  # fmt: skip
     params = start
     path: list[float] = []
     scale = options.tol * max(n_ratings, 1.0)
@@ -505,13 +534,119 @@ def iterate(
             converged = True
             break
         del before  # two arrays of posteriors during a step, not three
-    if not converged and warn:
-        warnings.warn(
-            f"{model}: EM stopped at max_iter={options.max_iter} before the log-likelihood "
-            f"and the posteriors settled (tol={options.tol:g} per rating, "
-            f"{step:.2g} on a posterior); raise max_iter or tol",
-            AccordWarning,
-            stacklevel=user_stacklevel(),
-        )
+    _warn_unsettled(converged or not warn, model, options, step)
     assert params is not None
     return Fit(params, posterior, tuple(path), converged)
+
+
+def _warn_unsettled(quiet: bool, model: ModelName, options: Options, step: float) -> None:
+    """The warning of EM stopped at ``options.max_iter`` (none when ``quiet``)."""
+    if quiet:
+        return
+    warnings.warn(
+        f"{model}: EM stopped at max_iter={options.max_iter} before the log-likelihood "
+        f"and the posteriors settled (tol={options.tol:g} per rating, "
+        f"{step:.2g} on a posterior); raise max_iter or tol",
+        AccordWarning,
+        stacklevel=user_stacklevel(),
+    )
+
+
+def _accelerated(
+    m: MStep,
+    e: EStep,
+    posterior: FloatArray,
+    start: Params | None,
+    *,
+    model: ModelName,
+    options: Options,
+    n_ratings: float,
+    warn: bool,
+) -> Fit:
+    """:func:`iterate` with SQUAREM's steps between pairs of EM steps."""
+    path: list[float] = []
+    scale = options.tol * max(n_ratings, 1.0)
+    step = math.sqrt(options.tol)
+    params, base = start, start  # base: where the pair of EM steps started (t0)
+    pair: list[Params] = []
+    evaluations = 0
+    while evaluations < options.max_iter:
+        params = m(posterior, params)
+        before, (posterior, ll) = posterior, e(params)
+        evaluations += 1
+        path.append(ll)
+        settled = len(path) > 1 and abs(path[-1] - path[-2]) <= scale
+        if settled and largest_move(posterior, before) <= step:
+            return Fit(params, posterior, tuple(path), True)
+        del before
+        pair.append(params)
+        if len(pair) < 2:
+            continue
+        jump = None
+        if base is not None and len(path) >= PLAIN_STEPS:  # EM crawls: a jump is tried
+            jump = squarem_step(base, pair[0], pair[1], model)
+        pair = []
+        base = params
+        if jump is None or evaluations >= options.max_iter:
+            continue
+        jumped, ll_jump = e(jump)
+        evaluations += 1
+        if ll_jump >= ll:  # the jump kept: EM goes on from it
+            posterior, params, base = jumped, jump, jump
+            path.append(ll_jump)
+        del jumped
+    _warn_unsettled(not warn, model, options, step)
+    assert params is not None
+    return Fit(params, posterior, tuple(path), False)
+
+
+def squarem_step(t0: Params, t1: Params, t2: Params, model: ModelName) -> Params | None:
+    """SQUAREM's extrapolation (scheme S3) from parameters ``t0`` and their two EM steps;
+    None when it would not move past ``t2`` (``alpha`` at least -1).
+
+    The prevalence and every row of the confusion matrices stay probabilities: an entry the
+    extrapolation would take below half its value at ``t2`` is held there and the rows are
+    summed to 1 again (one-coin: the accuracy is extrapolated, within ``FLOOR`` of 0 and 1,
+    and its table rebuilt).
+
+    >>> import numpy as np
+    >>> def params(prior):
+    ...     p = np.array(prior)
+    ...     return Params(p, np.eye(2)[None] * 0.8 + 0.1, np.eye(2)[None] * 0.8 + 0.1)
+    >>> t = [params([0.5, 0.5]), params([0.6, 0.4]), params([0.65, 0.35])]
+    >>> step = squarem_step(*t, "dawid-skene")
+    >>> step.prior.round(3).tolist()  # EM halves its step: the limit 0.7 is reached at once
+    [0.7, 0.3]
+    """
+
+    def flat(p: Params) -> FloatArray:
+        skill = p.competence if model == "one-coin" else p.confusion.ravel()
+        assert skill is not None
+        return np.concatenate([p.prior, skill])
+
+    x0, x1, x2 = flat(t0), flat(t1), flat(t2)
+    r, v = x1 - x0, x2 - 2 * x1 + x0
+    size = float(np.sqrt(v @ v))
+    if not size or not np.isfinite(size):
+        return None
+    alpha = -float(np.sqrt(r @ r)) / size
+    if alpha >= -1.0:
+        return None
+    x = x0 - 2 * alpha * r + alpha**2 * v
+    if not np.all(np.isfinite(x)):
+        return None
+    q = t2.prior.size
+    prior = _held_above(x[:q], t2.prior)
+    if model == "one-coin":
+        skill = np.clip(x[q:], FLOOR, 1 - FLOOR)
+        table = _one_coin_table(skill, q)
+        return Params(prior, table, table, competence=skill)
+    confusion = _held_above(x[q:].reshape(t2.confusion.shape), t2.confusion)
+    return Params(prior, confusion, confusion)
+
+
+def _held_above(x: FloatArray, reached: FloatArray) -> FloatArray:
+    """``x`` held at half of ``reached`` or above, its last axis summed to 1."""
+    held = np.maximum(x, 0.5 * reached)
+    out: FloatArray = held / held.sum(axis=-1, keepdims=True)
+    return out

@@ -260,7 +260,8 @@ def _replicate(
     if start.difficulty is not None:
         start = dataclasses.replace(start, difficulty=start.difficulty[rows])
     sub = design.take(rows)
-    again = fit_em(sub, model, options, start, warn=False)
+    # plain EM steps from the fit, as the resamples refitted in blocks take them
+    again = fit_em(sub, model, options, start, warn=False, accelerate=False)
     prevalence = again.posterior[sub.rated].mean(axis=0)
     quality = rater_quality(sub, again.params, again.posterior, prevalence)
     active = quality["n_ratings"] > 0  # a rater absent from the resample has no table

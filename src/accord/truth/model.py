@@ -24,7 +24,7 @@ from .._validate import check_choice
 from ..data.ratings import Ratings
 from ..data.source import refuse_read_options
 from ._design import Design, design_from_codes
-from ._em import Fit, ModelName, Options, fit_em
+from ._em import ACCELERATED, PLAIN_STEPS, Fit, ModelName, Options, fit_em
 from ._information import (
     MAX_INFORMATION_PARAMETERS,
     accuracy_standard_errors,
@@ -382,6 +382,8 @@ def model_of_fit(
 
 def _method_words(model: ModelName, options: Options) -> str:
     words = f"EM tolerance {options.tol:g} per rating, at most {options.max_iter} iterations"
+    if model in ACCELERATED:
+        words += f" (SQUAREM steps after {PLAIN_STEPS} plain ones)"
     if model == "dawid-skene" and options.smoothing:
         words += f", pseudo-count {options.smoothing:g}"
     if model == "mace":
