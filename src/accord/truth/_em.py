@@ -513,43 +513,36 @@ def iterate(
     runs from the parameters kept: the fixed point and the rule that says it is reached are
     those of plain EM, in fewer steps where EM crawls (many raters with few ratings each:
     231 EM steps become 142 on 1M realistic ratings). Each log-likelihood kept is recorded:
-    the path never falls. ``options.max_iter``
-    bounds the E steps, those of the steps not kept included. ``accelerate=False``: plain
-    EM steps only.
+    the path never falls. ``options.max_iter`` bounds the E steps, those of the steps not
+    kept included. ``accelerate=False``: plain EM steps only.
     """
-    if accelerate and model in ACCELERATED:
-        return _accelerated(m, e, posterior, start, model=model, options=options,
-                            n_ratings=n_ratings, warn=warn)  # fmt: skip
-    params = start
-    path: list[float] = []
     scale = options.tol * max(n_ratings, 1.0)
     step = math.sqrt(options.tol)
-    converged = False
-    for _ in range(options.max_iter):
-        params = m(posterior, params)
-        before, (posterior, ll) = posterior, e(params)
-        path.append(ll + _glad_log_prior(params, options))
-        settled = len(path) > 1 and abs(path[-1] - path[-2]) <= scale
-        if settled and largest_move(posterior, before) <= step:
-            converged = True
-            break
-        del before  # two arrays of posteriors during a step, not three
-    _warn_unsettled(converged or not warn, model, options, step)
+    if accelerate and model in ACCELERATED:
+        params, posterior, path, converged = _accelerated(
+            m, e, posterior, start, (scale, step), options.max_iter
+        )
+    else:
+        params, path, converged = start, [], False
+        for _ in range(options.max_iter):
+            params = m(posterior, params)
+            before, (posterior, ll) = posterior, e(params)
+            path.append(ll + _glad_log_prior(params, options))
+            settled = len(path) > 1 and abs(path[-1] - path[-2]) <= scale
+            if settled and largest_move(posterior, before) <= step:
+                converged = True
+                break
+            del before  # two arrays of posteriors during a step, not three
+    if not converged and warn:
+        warnings.warn(
+            f"{model}: EM stopped at max_iter={options.max_iter} before the log-likelihood "
+            f"and the posteriors settled (tol={options.tol:g} per rating, "
+            f"{step:.2g} on a posterior); raise max_iter or tol",
+            AccordWarning,
+            stacklevel=user_stacklevel(),
+        )
     assert params is not None
     return Fit(params, posterior, tuple(path), converged)
-
-
-def _warn_unsettled(quiet: bool, model: ModelName, options: Options, step: float) -> None:
-    """The warning of EM stopped at ``options.max_iter`` (none when ``quiet``)."""
-    if quiet:
-        return
-    warnings.warn(
-        f"{model}: EM stopped at max_iter={options.max_iter} before the log-likelihood "
-        f"and the posteriors settled (tol={options.tol:g} per rating, "
-        f"{step:.2g} on a posterior); raise max_iter or tol",
-        AccordWarning,
-        stacklevel=user_stacklevel(),
-    )
 
 
 def _accelerated(
@@ -557,37 +550,35 @@ def _accelerated(
     e: EStep,
     posterior: FloatArray,
     start: Params | None,
-    *,
-    model: ModelName,
-    options: Options,
-    n_ratings: float,
-    warn: bool,
-) -> Fit:
-    """:func:`iterate` with SQUAREM's steps between pairs of EM steps."""
+    rule: tuple[float, float],
+    most: int,
+) -> tuple[Params | None, FloatArray, list[float], bool]:
+    """:func:`iterate`'s loop with SQUAREM's steps between pairs of EM steps, at most
+    ``most`` E steps: the parameters, posteriors and path it ends on, and whether EM
+    settled (``rule``: the largest gain of the log-likelihood and move of a posterior)."""
+    scale, step = rule
     path: list[float] = []
-    scale = options.tol * max(n_ratings, 1.0)
-    step = math.sqrt(options.tol)
     params, base = start, start  # base: where the pair of EM steps started (t0)
     pair: list[Params] = []
     evaluations = 0
-    while evaluations < options.max_iter:
+    while evaluations < most:
         params = m(posterior, params)
         before, (posterior, ll) = posterior, e(params)
         evaluations += 1
         path.append(ll)
         settled = len(path) > 1 and abs(path[-1] - path[-2]) <= scale
         if settled and largest_move(posterior, before) <= step:
-            return Fit(params, posterior, tuple(path), True)
+            return params, posterior, path, True
         del before
         pair.append(params)
         if len(pair) < 2:
             continue
         jump = None
         if base is not None and len(path) >= PLAIN_STEPS:  # EM crawls: a jump is tried
-            jump = squarem_step(base, pair[0], pair[1], model)
+            jump = squarem_step(base, pair[0], pair[1])
         pair = []
         base = params
-        if jump is None or evaluations >= options.max_iter:
+        if jump is None or evaluations >= most:
             continue
         jumped, ll_jump = e(jump)
         evaluations += 1
@@ -595,12 +586,10 @@ def _accelerated(
             posterior, params, base = jumped, jump, jump
             path.append(ll_jump)
         del jumped
-    _warn_unsettled(not warn, model, options, step)
-    assert params is not None
-    return Fit(params, posterior, tuple(path), False)
+    return params, posterior, path, False
 
 
-def squarem_step(t0: Params, t1: Params, t2: Params, model: ModelName) -> Params | None:
+def squarem_step(t0: Params, t1: Params, t2: Params) -> Params | None:
     """SQUAREM's extrapolation (scheme S3) from parameters ``t0`` and their two EM steps;
     None when it would not move past ``t2`` (``alpha`` at least -1).
 
@@ -614,13 +603,15 @@ def squarem_step(t0: Params, t1: Params, t2: Params, model: ModelName) -> Params
     ...     p = np.array(prior)
     ...     return Params(p, np.eye(2)[None] * 0.8 + 0.1, np.eye(2)[None] * 0.8 + 0.1)
     >>> t = [params([0.5, 0.5]), params([0.6, 0.4]), params([0.65, 0.35])]
-    >>> step = squarem_step(*t, "dawid-skene")
+    >>> step = squarem_step(*t)
     >>> step.prior.round(3).tolist()  # EM halves its step: the limit 0.7 is reached at once
     [0.7, 0.3]
     """
 
+    one_coin = t2.competence is not None  # a skill a rater, its table rebuilt from it
+
     def flat(p: Params) -> FloatArray:
-        skill = p.competence if model == "one-coin" else p.confusion.ravel()
+        skill = p.competence if one_coin else p.confusion.ravel()
         assert skill is not None
         return np.concatenate([p.prior, skill])
 
@@ -637,7 +628,7 @@ def squarem_step(t0: Params, t1: Params, t2: Params, model: ModelName) -> Params
         return None
     q = t2.prior.size
     prior = _held_above(x[:q], t2.prior)
-    if model == "one-coin":
+    if one_coin:
         skill = np.clip(x[q:], FLOOR, 1 - FLOOR)
         table = _one_coin_table(skill, q)
         return Params(prior, table, table, competence=skill)
