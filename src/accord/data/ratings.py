@@ -55,6 +55,7 @@ from .encoder import (
 )
 from .frames import Declared, arrow_columns_of, declared_categories, frame_to_pandas
 from .label_sets import LabelSets, group_label_sets, split_label_column
+from .order import dense_ranks
 
 __all__ = [
     "DecodeTables",
@@ -1069,12 +1070,16 @@ def _float_labels(
     shown = values if every else values[present]
     if shown.size == 0 or not np.isfinite(shown).all() or (level == "ratio" and (shown < 0).any()):
         return None
-    uniq, inverse = np.unique(shown, return_inverse=True)
+    # one sort, not stable (equal values share a code whatever their order): np.unique's
+    # codes and distinct values without its second pass over the values sorted
+    inverse, n_distinct = dense_ranks(shown)
+    uniq = np.empty(n_distinct)
+    uniq[inverse] = shown
     if every:
-        codes = inverse.astype(np.int64).reshape(-1)
+        codes = inverse
     else:
         codes = np.full(values.size, -1, dtype=np.int64)
-        codes[present] = inverse.reshape(-1)
+        codes[present] = inverse
     domain, domain_values, notes = sorted_numbers_domain(uniq, column_name)
     return codes, _Labels(domain, domain_values, "numeric", notes)
 
