@@ -518,21 +518,16 @@ def iterate(
     """
     scale = options.tol * max(n_ratings, 1.0)
     step = math.sqrt(options.tol)
-    if accelerate and model in ACCELERATED:
-        params, posterior, path, converged = _accelerated(
-            m, e, posterior, start, (scale, step), options.max_iter
-        )
-    else:
-        params, path, converged = start, [], False
-        for _ in range(options.max_iter):
-            params = m(posterior, params)
-            before, (posterior, ll) = posterior, e(params)
-            path.append(ll + _glad_log_prior(params, options))
-            settled = len(path) > 1 and abs(path[-1] - path[-2]) <= scale
-            if settled and largest_move(posterior, before) <= step:
-                converged = True
-                break
-            del before  # two arrays of posteriors during a step, not three
+    params, posterior, path, converged = _loop(
+        m,
+        e,
+        posterior,
+        start,
+        (scale, step),
+        options.max_iter,
+        jumps=accelerate and model in ACCELERATED,
+        log_prior=lambda params: _glad_log_prior(params, options),
+    )
     if not converged and warn:
         warnings.warn(
             f"{model}: EM stopped at max_iter={options.max_iter} before the log-likelihood "
@@ -545,17 +540,21 @@ def iterate(
     return Fit(params, posterior, tuple(path), converged)
 
 
-def _accelerated(
+def _loop(
     m: MStep,
     e: EStep,
     posterior: FloatArray,
     start: Params | None,
     rule: tuple[float, float],
     most: int,
+    *,
+    jumps: bool,
+    log_prior: Callable[[Params], float],
 ) -> tuple[Params | None, FloatArray, list[float], bool]:
-    """:func:`iterate`'s loop with SQUAREM's steps between pairs of EM steps, at most
-    ``most`` E steps: the parameters, posteriors and path it ends on, and whether EM
-    settled (``rule``: the largest gain of the log-likelihood and move of a posterior)."""
+    """:func:`iterate`'s loop, at most ``most`` E steps, with SQUAREM's steps between pairs
+    of EM steps when ``jumps``: the parameters, posteriors and path it ends on, and whether
+    EM settled (``rule``: the largest gain of the log-likelihood and move of a posterior;
+    ``log_prior``: what the path adds to each log-likelihood, GLAD's log prior)."""
     scale, step = rule
     path: list[float] = []
     params, base = start, start  # base: where the pair of EM steps started (t0)
@@ -565,11 +564,13 @@ def _accelerated(
         params = m(posterior, params)
         before, (posterior, ll) = posterior, e(params)
         evaluations += 1
-        path.append(ll)
+        path.append(ll + log_prior(params))
         settled = len(path) > 1 and abs(path[-1] - path[-2]) <= scale
         if settled and largest_move(posterior, before) <= step:
             return params, posterior, path, True
-        del before
+        del before  # two arrays of posteriors during a step, not three
+        if not jumps:
+            continue
         pair.append(params)
         if len(pair) < 2:
             continue
