@@ -13,6 +13,7 @@ For each, the phases:
   the ratings): what any reader must do;
 - ``report``: ``accord.report(path, ...)`` in the process, its imports and a run on the
   file's first rows off the clock (what the page costs per rating);
+- ``report-stream``: the same with ``engine="stream"``;
 - ``cli``: ``accord report <path> -o page.html`` end to end, a child process (its own CPU
   time and peak RSS, the interpreter's start and the imports included).
 
@@ -84,14 +85,14 @@ def _timing_steps() -> dict[str, float]:
     return seconds
 
 
-def report(args: Any) -> Result:
+def report(args: Any, engine: str = "memory") -> Result:
     """``accord.report`` in the process, warmed up on the first 20,000 rows; with the
     seconds of each of its steps."""
     import pyarrow.parquet as pq
 
     import accord
 
-    options = OPTIONS[args.data]
+    options = OPTIONS[args.data] | {"engine": engine}
     head = pq.read_table(args.path).slice(0, 20_000).to_pandas()
     page = args.path.with_name("report-speed.html")
 
@@ -100,7 +101,8 @@ def report(args: Any) -> Result:
         return accord.report(args.path, **options, output=page, progress=False)
 
     steps = _timing_steps()
-    _, r = measure(run, lambda: accord.report(head, **options, progress=False))
+    warm = OPTIONS[args.data]  # the warm-up reads a frame: the memory engine's
+    _, r = measure(run, lambda: accord.report(head, **warm, progress=False))
     return r | {"page_mb": page.stat().st_size / 2**20, "steps": dict(steps)}
 
 
@@ -120,7 +122,12 @@ def cli(args: Any) -> Result:
     }
 
 
-PHASES = {"floor": floor, "report": report, "cli": cli}
+def report_stream(args: Any) -> Result:
+    """``accord.report(path, engine="stream")`` in the process, as :func:`report`."""
+    return report(args, engine="stream")
+
+
+PHASES = {"floor": floor, "report": report, "report-stream": report_stream, "cli": cli}
 
 
 def main() -> None:
@@ -144,7 +151,7 @@ def main() -> None:
         realistic.generate(args.ratings)
         files["ratings"] = (args.ratings, realistic.paths(args.ratings)["parquet"])
     print(
-        f"{'data':<8} {'rows':>11} {'phase':<7} {'seconds':>8} {'CPU s':>7} {'x floor':>8} "
+        f"{'data':<8} {'rows':>11} {'phase':<13} {'seconds':>8} {'CPU s':>7} {'x floor':>8} "
         f"{'CPU x floor':>11} {'peak RSS MB':>12} {'page MB':>8}"
     )
     for data, (n, path) in files.items():
@@ -154,13 +161,14 @@ def main() -> None:
         for name, r in results.items():
             page = f"{r['page_mb']:>8.2f}" if "page_mb" in r else ""
             print(
-                f"{data:<8} {n:>11,} {name:<7} {r['seconds']:>8.2f} {r['cpu_seconds']:>7.2f} "
+                f"{data:<8} {n:>11,} {name:<13} {r['seconds']:>8.2f} {r['cpu_seconds']:>7.2f} "
                 f"{ratio(r['seconds'], fl['seconds']):>8} "
                 f"{ratio(r['cpu_seconds'], fl['cpu_seconds']):>11} "
                 f"{r['peak_rss_mb']:>12.0f} {page}"
             )
-        if "steps" in results.get("report", {}):
-            _print_steps(data, results["report"])
+        for name in ("report", "report-stream"):
+            if "steps" in results.get(name, {}):
+                _print_steps(f"{data}, {name}", results[name])
 
 
 def _print_steps(data: str, run: Result) -> None:

@@ -23,7 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import accord
-from accord.consensus import _cells, _items, _scores, _statistics
+from accord.consensus import _cells, _items, _scores, _statistics, consensus_from_ratings
 from accord.engines import _blocks
 from accord.front import consensus as front_consensus
 from accord.stats.patterns import count_patterns
@@ -120,6 +120,37 @@ def test_stream_equals_memory(
         files = write(frame, Path(folder), parts=1)
         got = accord.consensus(files, engine="stream", **COLS, level=level, **opts)
     assert_same(got, expected)
+
+
+@given(
+    panels(),
+    st.sampled_from(["all", "others"]),
+    st.sampled_from(["omit", "category"]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_without_rows_every_other_table_is_the_same(
+    panel: tuple[pd.DataFrame, dict[str, float]],
+    reference: str,
+    missing: str,
+    ordinal: bool,
+    with_gold: bool,
+) -> None:
+    """``rows=False`` (what the report asks for) builds no per-rating table and changes no
+    other: items, raters, counts and summary equal those with the table."""
+    frame, gold = panel
+    ordinal = ordinal and missing == "omit"  # ordinal scores refuse a missing category
+    level = "ordinal" if ordinal else "nominal"
+    ratings = accord.Ratings.from_long(frame, **COLS, level=level)  # type: ignore[arg-type]
+    opts: dict[str, Any] = dict(
+        reference=reference, missing=missing, ordinal=ordinal, gold=gold if with_gold else None
+    )
+    whole = consensus_from_ratings(ratings, **opts)
+    got = consensus_from_ratings(ratings, rows=False, **opts)
+    assert len(whole.ratings) == ratings.n_ratings + (whole.summary.n_missing_as_category)
+    assert_same(got, whole)
+    assert list(got.ratings.columns) == list(whole.ratings.columns)[:7]
+    assert got.method == whole.method
 
 
 def many_categories(seed: int = 5, n_items: int = 120, n_raters: int = 8) -> pd.DataFrame:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import io
 import re
 import subprocess
@@ -693,31 +694,37 @@ def test_the_consensus_is_let_go_once_its_last_reader_is_built(
     # The items and raters sections read the consensus (one row an item); no section after
     # them does: the context drops it before the rater model, computed once all the same.
     # With another engine it stays (reading it again would scan the files again).
+    # In memory the context asks for it without its per-rating table (rows=False).
     import accord.front.consensus as front
     from accord.report import _context
     from accord.report._context import Context
 
+    memory = importlib.import_module("accord.consensus")  # the package, not the function
     calls: list[str] = []
     cached_then: dict[str, bool] = {}
-    real, real_let_go = front.consensus, _context.Context.let_go
+    real, real_let_go = memory.consensus_from_ratings, _context.Context.let_go
 
     def counted(*args: object, **kwargs: object) -> object:
-        calls.append("consensus")
+        calls.append(f"consensus rows={kwargs.get('rows')}")
         return real(*args, **kwargs)
+
+    def refused(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the front door builds the per-rating table")
 
     def let_go(self: Context, key: str) -> None:
         cached_then[key] = key in self._cache
         real_let_go(self, key)
         cached_then[key + " after"] = key in self._cache
 
-    monkeypatch.setattr(front, "consensus", counted)
+    monkeypatch.setattr(memory, "consensus_from_ratings", counted)
+    monkeypatch.setattr(front, "consensus", refused)
     monkeypatch.setattr(_context.Context, "let_go", let_go)
     gen = np.random.default_rng(4)
     truth = gen.integers(0, 3, 40)
     wide = np.column_stack([np.where(gen.uniform(size=40) < 0.8, truth, 2) for _ in range(4)])
     page = accord.report(accord.Ratings.from_wide(wide), progress=False)
     assert {"items", "raters", "rater-model"} <= set(page.sections)
-    assert calls == ["consensus"]
+    assert calls == ["consensus rows=False"]
     assert cached_then == {"consensus": True, "consensus after": False}
     frame = pd.DataFrame({"i": [1, 1, 2, 2], "r": list("abab"), "y": [1, 2, 2, 2]})
     streamed = Context(ratings=None, frame=frame, item="i", rater="r", label="y",

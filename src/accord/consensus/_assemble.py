@@ -23,7 +23,7 @@ from ._pairs import PairAgreement
 from ._scores import ItemStats
 from .results import CLASSES, Consensus, ConsensusSummary
 
-__all__ = ["ItemColumns", "RaterSums", "assemble", "object_array"]
+__all__ = ["ItemColumns", "RaterSums", "assemble", "empty_ratings_table", "object_array"]
 
 
 class RaterSums(NamedTuple):
@@ -193,6 +193,13 @@ def _summary(
             else math.nan
         ),
     )
+
+
+def empty_ratings_table() -> pd.DataFrame:
+    """The per-rating table without a row, where it is not built (the stream and dask
+    engines, ``rows=False``)."""
+    names = ("item", "rater", "label", "p", "surprisal", "deviation", "class")
+    return pd.DataFrame({name: pd.Series(dtype=float) for name in names})
 
 
 def assemble(

@@ -20,7 +20,7 @@ from .._types import FloatArray, IntArray
 from ..data.ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
 from ..stats.patterns import count_patterns
-from ._assemble import ItemColumns, RaterSums, assemble, object_array
+from ._assemble import ItemColumns, RaterSums, assemble, empty_ratings_table, object_array
 from ._cells import (
     DENSE_CELLS,
     Cells,
@@ -145,11 +145,12 @@ def _first_pass(scored: _Scored, n_items: int, n_raters: int, options: Options) 
 
 
 def _second_pass(
-    scored: _Scored, first: _FirstPass, n_raters: int, options: Options
+    scored: _Scored, first: _FirstPass, n_raters: int, options: Options, rows: bool = True
 ) -> _RatingScores:
     """Each rating's scores are its (pattern, category) cell's, written into the columns of
     the ratings table a chunk at a time; the per-rater counts (deviation values,
-    leave-one-out agreement) are summed chunk by chunk."""
+    leave-one-out agreement) are summed chunk by chunk. Without ``rows`` (no ratings
+    table), the ratings' ``p`` is not kept: the per-rater sums do not read it."""
     item, rater, label = scored.item, scored.rater, scored.label
     q = len(scored.categories)
     ps = first.ps
@@ -157,7 +158,7 @@ def _second_pass(
         first.rows, ps.st, ps.d_values, q, options.reference, options.lb, options.bands
     )
     n = int(item.size)
-    p = np.empty(n)
+    p = np.empty(n if rows else 0)
     surprisal = np.empty(n)
     deviation = np.empty(n)
     cls = np.empty(n, dtype=np.int8)
@@ -175,7 +176,8 @@ def _second_pass(
         part = slice(lo, lo + step)
         at = tables.locate(item_pattern.take(item[part]).astype(np.int64) * q + label[part])
         # mode="clip" (every slot is valid): with the default, numpy buffers ``out``
-        np.take(tables.p, at, out=p[part], mode="clip")
+        if rows:
+            np.take(tables.p, at, out=p[part], mode="clip")
         np.take(tables.surprisal, at, out=surprisal[part], mode="clip")
         np.take(tables.deviation, at, out=deviation[part], mode="clip")
         np.take(tables.cls, at, out=cls[part], mode="clip")
@@ -289,6 +291,7 @@ def consensus_from_ratings(
     base: float = 2.0,
     gold: Mapping[Any, Any] | pd.Series | Sequence[Any] | npt.ArrayLike | None = None,
     ordinal: bool = False,
+    rows: bool = True,
 ) -> Consensus:
     """:func:`accord.consensus` of ratings in memory (see the module notes).
 
@@ -297,6 +300,9 @@ def consensus_from_ratings(
     ratings : Ratings
     reference, missing, bands, base, gold, ordinal
         As :func:`accord.consensus` takes them.
+    rows : bool, default True
+        ``False`` leaves the per-rating ``ratings`` table empty, as the stream and dask
+        engines do (one row a rating is not built); every other table is the same.
 
     Returns
     -------
@@ -317,6 +323,8 @@ def consensus_from_ratings(
     >>> r = accord.Ratings.from_wide([list("AAAABBCD")])
     >>> float(consensus_from_ratings(r).items["entropy"].iloc[0])
     1.75
+    >>> len(consensus_from_ratings(r, rows=False).ratings)
+    0
     """
     check_choices(reference, missing)
     if not isinstance(ratings, Ratings):
@@ -332,7 +340,7 @@ def consensus_from_ratings(
     scored = _scored(ratings, options)
     n_raters = ratings.n_raters
     first = _first_pass(scored, ratings.n_items, n_raters, options)
-    scores = _second_pass(scored, first, n_raters, options)
+    scores = _second_pass(scored, first, n_raters, options, rows)
     ordinal_result = None
     if options.ordinal:
         ordinal_result = ordinal_scores(
@@ -341,7 +349,9 @@ def consensus_from_ratings(
     gold_code = None if gold is None else gold_codes(gold, ratings.items, scored.categories)
     ps = first.ps
     sums = _rater_sums(scored, scores, ps.d_values, options, n_raters, ordinal_result, gold_code)
-    ratings_table = _ratings_table(ratings, scored, scores, ordinal_result)
+    ratings_table = (
+        _ratings_table(ratings, scored, scores, ordinal_result) if rows else empty_ratings_table()
+    )
     del scores
     st, entropy, contested_rank = item_columns(ps, first.weights, first.item_pattern)
     cols = ItemColumns(

@@ -41,7 +41,7 @@ from .._types import IntArray
 from ..data.ratings import ReadReport
 from ..stats.counts import SPARSE_CELLS, ItemCategoryCounts
 from ..stats.patterns import CountPatterns, count_patterns, index_dtype
-from ._assemble import ItemColumns, RaterSums, assemble
+from ._assemble import ItemColumns, RaterSums, assemble, empty_ratings_table
 from ._cells import CHUNK_CELLS, Cells, as_cells, count_keys, dense_rows, gather, merge_counts
 from ._items import PatternStats, item_columns, pattern_stats
 from ._options import Options
@@ -480,10 +480,6 @@ class PatternConsensus:
         self.groups = None  # the group index is no longer needed
         cols, counts = self._item_columns()
         self.patterns = None
-        empty = pd.DataFrame(
-            {name: pd.Series(dtype=float) for name in ("item", "rater", "label", "p", "surprisal")}
-            | {"deviation": pd.Series(dtype=float), "class": pd.Series(dtype=float)}
-        )
         return assemble(
             sums,
             cols,
@@ -492,7 +488,7 @@ class PatternConsensus:
             categories=self.categories,
             d_values=self.ps.d_values,
             counts=counts,
-            ratings_table=empty,
+            ratings_table=empty_ratings_table(),
             options=self.options,
             note=note,
             report=report,

@@ -241,12 +241,16 @@ class Context:
 
     def consensus_result(self) -> Any:
         """``accord.consensus`` on the ratings (with the gold labels when given), computed
-        once, kept without its per-rating table (no section reads it: one row a rating)."""
+        once, kept without its per-rating table (no section reads it: one row a rating; in
+        memory it is not built)."""
+        from ..consensus import consensus_from_ratings
         from ..front.consensus import consensus
 
         gold: dict[str, Any] = {} if self.gold_labels is None else {"gold": self.gold_labels}
 
         def compute() -> Any:
+            if self.ratings is not None:
+                return consensus_from_ratings(self.ratings, rows=False, **gold)
             result = consensus(self.data, **gold)
             rows = getattr(result, "ratings", None)
             if isinstance(rows, pd.DataFrame) and dataclasses.is_dataclass(result):
