@@ -153,6 +153,12 @@ def test_without_rows_every_other_table_is_the_same(
     assert got.method == whole.method
 
 
+def test_rows_must_be_a_bool() -> None:
+    ratings = accord.Ratings.from_wide([list("AAB")])
+    with pytest.raises(accord.InvalidInputError, match=r"'rows' parameter .* Got 'no'"):
+        consensus_from_ratings(ratings, rows="no")  # type: ignore[arg-type]
+
+
 def many_categories(seed: int = 5, n_items: int = 120, n_raters: int = 8) -> pd.DataFrame:
     """40 categories, 8 raters: the count rows do not fit the engine's 64-bit keys."""
     rng = np.random.default_rng(seed)

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._errors import InvalidInputError, option
+from .._errors import InvalidInputError, bad_parameter, option
 from .._types import FloatArray, IntArray
 from ..data.ratings import Ratings
 from ..stats.counts import ItemCategoryCounts
@@ -313,8 +313,9 @@ def consensus_from_ratings(
     Raises
     ------
     InvalidInputError
-        Not a Ratings, an option outside its domain, bad bands or base, ``ordinal=True`` on
-        nominal ratings or with ``missing="category"``, a gold label outside the categories.
+        Not a Ratings, an option outside its domain (``rows`` not a bool), bad bands or
+        base, ``ordinal=True`` on nominal ratings or with ``missing="category"``, a gold
+        label outside the categories.
 
     Examples
     --------
@@ -337,6 +338,10 @@ def consensus_from_ratings(
         reference=reference, missing=missing, bands=bands, base=base, ordinal=ordinal
     )
     _check(ratings, options)
+    if not isinstance(rows, bool | np.bool_):
+        raise InvalidInputError(
+            bad_parameter("consensus_from_ratings", "rows", "True or False", rows)
+        )
     scored = _scored(ratings, options)
     n_raters = ratings.n_raters
     first = _first_pass(scored, ratings.n_items, n_raters, options)
