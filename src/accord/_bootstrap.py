@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ._errors import AccordWarning, InvalidInputError, bad_parameter, option
+from ._errors import AccordWarning, InvalidInputError, bad_parameter, option, warn_degenerate
 from ._interval import ConfidenceInterval
 from ._types import FloatArray
 
@@ -18,6 +18,7 @@ __all__ = [
     "MIN_INTERVAL_REPLICATES",
     "bootstrap_interval",
     "check_n_boot",
+    "off_centre",
     "warn_few_replicates",
 ]
 
@@ -84,6 +85,7 @@ def bootstrap_interval(
     *,
     level: float,
     method: str,
+    advice: str = "",
 ) -> ConfidenceInterval:
     """Percentile or BCa interval (Efron & Tibshirani 1993, ch. 13-14) from replicates.
 
@@ -98,6 +100,14 @@ def bootstrap_interval(
     level : float
         Confidence level.
     method : {"percentile", "bca"}
+    advice : str, optional
+        What to do instead, appended to the warning when no interval holds.
+
+    Returns
+    -------
+    ConfidenceInterval
+        NaN ends, with a :class:`~accord.DegenerateDataWarning` saying why, when the
+        replicates are not spread about the estimate (:func:`off_centre`).
     """
     from scipy import special
 
@@ -111,13 +121,15 @@ def bootstrap_interval(
     if reps.size == 0 or not math.isfinite(statistic):
         return ConfidenceInterval(math.nan, math.nan)
     alpha = (1.0 - level) / 2.0
+    reason = off_centre(statistic, reps, level)
+    if reason is not None:
+        warn_degenerate(f"no {method} interval: {reason}{advice}", stacklevel=3)
+        return ConfidenceInterval(math.nan, math.nan)
     probs = np.array([alpha, 1.0 - alpha])
     if method == "bca":
         if jackknife is None:
             raise InvalidInputError("a BCa interval needs the jackknife values")
-        prop = (np.sum(reps < statistic) + 0.5 * np.sum(reps == statistic)) / reps.size
-        prop = min(max(prop, 0.5 / reps.size), 1.0 - 0.5 / reps.size)
-        z0 = float(special.ndtri(prop))
+        z0 = _z0(statistic, reps)
         jk = np.asarray(jackknife, dtype=float)
         jk = jk[np.isfinite(jk)]
         d = jk.mean() - jk
@@ -127,3 +139,52 @@ def bootstrap_interval(
         probs = special.ndtr(z0 + (z0 + z) / (1.0 - a * (z0 + z)))
     low, high = np.quantile(reps, probs)
     return ConfidenceInterval(float(low), float(high))
+
+
+def off_centre(statistic: float, replicates: FloatArray, level: float) -> str | None:
+    """Why no bootstrap interval at ``level`` holds, or None: the estimate lies beyond the
+    central ``level`` share of its (finite) replicates.
+
+    When fewer than ``(1 - level) / 2`` of the replicates lie at or below the estimate (or at
+    or above it), the median of the resampled statistic is more than a ``level`` interval's
+    half width from the estimate: the statistic is biased under resampling by more than its
+    spread (a mean of ratios over rater pairs that share one or two items is: those pairs
+    drop out of a resample). The percentile interval then excludes the estimate, and BCa's
+    bias correction :math:`z_0` moves both of its ends towards the same extreme replicate
+    (R's ``boot.ci`` warns "extreme order statistics used as endpoints"), an interval of
+    width about 0 beside the estimate. Efron & Tibshirani (1993, sec. 10.6) call a bias of
+    more than a quarter of the standard error a concern; this is about two or more.
+
+    Examples
+    --------
+    Replicates all below the estimate, then spread about it:
+
+    >>> import numpy as np
+    >>> print(off_centre(1.0, np.linspace(0.0, 0.9, 100), 0.95))  # doctest: +ELLIPSIS
+    the estimate 1 lies above 100 of the 100 bootstrap replicates (z0 = 2.58): ...
+    >>> off_centre(0.5, np.linspace(0.0, 1.0, 101), 0.95) is None
+    True
+    """
+    n = replicates.size
+    need = (1.0 - level) / 2.0 * n * (1.0 - 1e-9)  # 0.025 * 1000 is 25.000000000000021
+    at_or_below = int(np.count_nonzero(replicates <= statistic))
+    at_or_above = int(np.count_nonzero(replicates >= statistic))
+    if min(at_or_below, at_or_above) >= need:
+        return None
+    side, beyond = ("below", n - at_or_below) if at_or_below < need else ("above", n - at_or_above)
+    return (
+        f"the estimate {statistic:.6g} lies {side} {beyond:,} of the {n:,} bootstrap "
+        f"replicates (z0 = {_z0(statistic, replicates):.2f}): resampling biases the statistic "
+        f"by more than its spread, so neither a percentile nor a BCa interval at {level:g} "
+        "holds, and the bootstrap standard error is only a rough guide"
+    )
+
+
+def _z0(statistic: float, replicates: FloatArray) -> float:
+    """BCa's bias correction: the normal quantile of the share of replicates below the
+    estimate (ties count half), kept within half a replicate of 0 and 1."""
+    from scipy import special
+
+    n = replicates.size
+    prop = (np.sum(replicates < statistic) + 0.5 * np.sum(replicates == statistic)) / n
+    return float(special.ndtri(min(max(prop, 0.5 / n), 1.0 - 0.5 / n)))

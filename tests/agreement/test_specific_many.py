@@ -419,3 +419,63 @@ def test_results_serialise_to_json() -> None:
         assert d["name"] in ("pairwise_specific_agreement", "pooled_specific_agreement")
         assert d["positive"] == 1 and "ci_low" in d and "negative_ci_low" in d
     assert json.loads(dumps(mean))["raters"] == ["0", "1", "2"]
+
+
+def _pool_design(n_items: int, seed: int = 0) -> Ratings:
+    """Ten ratings an item from a pool of 2,000 raters (rater ``offset + 200 s`` in slot
+    ``s``), five labels, each rating the item's true label with probability 0.7 and a
+    uniform label otherwise: every pair of raters that meet has P(both c) = 0.2 * 0.76^2 +
+    0.8 * 0.06^2 = 0.1184 and P(c) = 0.2, so its PSA tends to 2 * 0.1184 / 0.4 = 0.592."""
+    rng = np.random.default_rng(seed)
+    item = np.repeat(np.arange(n_items), 10)
+    rater = (rng.integers(0, 2000, n_items)[item] + np.tile(np.arange(10), n_items) * 200) % 2000
+    truth = rng.integers(0, 5, n_items)[item]
+    label = np.where(rng.random(item.size) < 0.7, truth, rng.integers(0, 5, item.size))
+    frame = pd.DataFrame({"item": item, "rater": rater, "label": label})
+    return Ratings.from_long(frame, item="item", rater="rater", label="label")
+
+
+def test_mean_over_pairs_has_no_interval_when_resampling_biases_it() -> None:
+    # About 10 items a pair (2,000 items, 45 pairs an item, 9,000 pairs): the mean of the
+    # pairs' PSAs sits far below their limit 0.592, its replicates further below still. A
+    # replicate-count rule, checked here on the replicates themselves: with fewer than 2.5%
+    # of them at or above the estimate, neither the percentile interval (which misses the
+    # estimate) nor BCa (both ends at the largest replicates) holds: NaN, with the counts.
+    r = _pool_design(2000)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = pairwise_specific_agreement(r, positive=0, n_boot=2000, rng=0)
+        ci = res.confidence_interval(0.95)
+        pct = res.confidence_interval(0.95, method="percentile")
+    reps = res.replicates
+    at_or_above = int(np.count_nonzero(reps >= res.statistic))
+    assert at_or_above < 0.025 * reps.size  # the design is as described
+    assert np.quantile(reps, 0.975) < res.statistic  # the percentile ends miss the estimate
+    assert res.statistic < 0.592 - 5 * res.standard_error  # and the estimate misses 0.592
+    assert math.isnan(ci.low) and math.isnan(ci.high)
+    assert math.isnan(pct.low) and math.isnan(pct.high)
+    assert res.per_category[["ci_low", "ci_high"]].isna().all().all()
+    said = [str(w.message) for w in caught if issubclass(w.category, DegenerateDataWarning)]
+    counts = f"lies above {reps.size - at_or_above:,} of the {reps.size:,} bootstrap replicates"
+    assert any(m.startswith("no bca interval: the estimate") and counts in m for m in said)
+    assert any(m.startswith("per_category, categories 0, 1, 2, 3, 4: no bca") for m in said)
+    assert all("pooled_specific_agreement" in m for m in said)
+    # the advice holds: the ratio of sums covers the pairs' limit
+    pooled = pooled_specific_agreement(r, positive=0).confidence_interval(0.95)
+    assert pooled.low < 0.592 < pooled.high
+
+
+def test_mean_over_pairs_interval_where_pairs_share_many_items() -> None:
+    # Three raters of every item: the replicates spread about the estimate and both
+    # intervals are finite and hold it.
+    rng = np.random.default_rng(3)
+    truth = rng.integers(0, 2, 300)
+    wide = np.column_stack(
+        [np.where(rng.random(300) < 0.8, truth, rng.integers(0, 2, 300)) for _ in range(3)]
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DegenerateDataWarning)
+        res = pairwise_specific_agreement(Ratings.from_wide(wide), positive=1, rng=0)
+        for method in ("bca", "percentile"):
+            ci = res.confidence_interval(0.95, method=method)
+            assert ci.low < res.statistic < ci.high

@@ -25,7 +25,7 @@ from typing import Any, Literal, Never, TypeAlias
 import numpy as np
 import pandas as pd
 
-from .._errors import InvalidInputError, warn_degenerate
+from .._errors import DegenerateDataWarning, InvalidInputError, warn_degenerate
 from .._results import ConfidenceInterval, check_level, plain_fields, to_plain
 from .._types import FloatArray, RngLike
 from ..data.ratings import Ratings
@@ -84,7 +84,11 @@ def _boot_ci(
 ) -> ConfidenceInterval:
     from .._bootstrap import bootstrap_interval
 
-    return bootstrap_interval(value, reps, jack, level=level, method=method)
+    advice = (
+        "; pooled_specific_agreement, a ratio of sums over the pairs with an analytic "
+        "interval, is not biased by pairs that share few items"
+    )
+    return bootstrap_interval(value, reps, jack, level=level, method=method, advice=advice)
 
 
 # ------------------------------------------------------------ mean over rater pairs
@@ -274,16 +278,19 @@ class _PairBootstrap:
             warnings.simplefilter("ignore", RuntimeWarning)
             sds = np.nanstd(all_reps, axis=0, ddof=1)
         low, high = np.full(q, np.nan), np.full(q, np.nan)
-        for c in range(q):
-            if np.isfinite(mean_cat[c]):
-                ci = _boot_ci(
-                    float(mean_cat[c]),
-                    all_reps[:, c],
-                    None if all_jack is None else all_jack[:, c],
-                    0.95,
-                    "bca" if all_jack is not None else "percentile",
-                )
-                low[c], high[c] = ci.low, ci.high
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DegenerateDataWarning)
+            for c in range(q):
+                if np.isfinite(mean_cat[c]):
+                    ci = _boot_ci(
+                        float(mean_cat[c]),
+                        all_reps[:, c],
+                        None if all_jack is None else all_jack[:, c],
+                        0.95,
+                        "bca" if all_jack is not None else "percentile",
+                    )
+                    low[c], high[c] = ci.low, ci.high
+        _warn_categories(caught, data.categories, np.isfinite(mean_cat) & np.isnan(low))
         return cls(
             all_reps[:, k],
             None if all_jack is None else all_jack[:, k],
@@ -295,6 +302,18 @@ class _PairBootstrap:
             low,
             high,
         )
+
+
+def _warn_categories(caught: list[Any], categories: Any, failed: Any) -> None:
+    """One warning for the categories whose ``per_category`` interval is NaN (the first
+    category's reason), and every other warning caught, as it was."""
+    reasons = [w for w in caught if issubclass(w.category, DegenerateDataWarning)]
+    for w in caught:
+        if w not in reasons:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if reasons:
+        names = ", ".join(repr(categories[c]) for c in np.flatnonzero(failed))
+        warn_degenerate(f"per_category, categories {names}: {reasons[0].message}", stacklevel=5)
 
 
 def _check_pairwise(data: Any, min_items: Any, n_boot: Any, owner: str) -> None:
