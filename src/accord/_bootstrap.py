@@ -147,9 +147,10 @@ def off_centre(statistic: float, replicates: FloatArray, level: float) -> str | 
 
     When fewer than ``(1 - level) / 2`` of the replicates lie at or below the estimate (or at
     or above it), the median of the resampled statistic is more than a ``level`` interval's
-    half width from the estimate: the statistic is biased under resampling by more than its
-    spread (a mean of ratios over rater pairs that share one or two items is: those pairs
-    drop out of a resample). The percentile interval then excludes the estimate, and BCa's
+    half width from the estimate: the statistic is biased by more than its spread (a mean
+    over many rater pairs of a ratio on the few items each pair shares is: the bias of each
+    ratio stays while the spread of the mean shrinks with the pairs). The percentile
+    interval then excludes the estimate, and BCa's
     bias correction :math:`z_0` moves both of its ends towards the same extreme replicate
     (R's ``boot.ci`` warns "extreme order statistics used as endpoints"), an interval of
     width about 0 beside the estimate. Efron & Tibshirani (1993, sec. 10.6) call a bias of
