@@ -123,7 +123,8 @@ def bootstrap_interval(
     alpha = (1.0 - level) / 2.0
     reason = off_centre(statistic, reps, level)
     if reason is not None:
-        warn_degenerate(f"no {method} interval: {reason}{advice}", stacklevel=3)
+        shown = {"bca": "BCa"}.get(method, method)
+        warn_degenerate(f"no {shown} interval: {reason}{advice}", stacklevel=3)
         return ConfidenceInterval(math.nan, math.nan)
     probs = np.array([alpha, 1.0 - alpha])
     if method == "bca":

@@ -422,6 +422,11 @@ def test_results_serialise_to_json() -> None:
 
 
 def _pool_design(n_items: int, seed: int = 0) -> Ratings:
+    """:func:`_pool_frame` as ratings."""
+    return Ratings.from_long(_pool_frame(n_items, seed), item="item", rater="rater", label="label")
+
+
+def _pool_frame(n_items: int, seed: int = 0) -> pd.DataFrame:
     """Ten ratings an item from a pool of 2,000 raters (rater ``offset + 200 s`` in slot
     ``s``), five labels, each rating the item's true label with probability 0.7 and a
     uniform label otherwise: every pair of raters that meet has P(both c) = 0.2 * 0.76^2 +
@@ -431,8 +436,7 @@ def _pool_design(n_items: int, seed: int = 0) -> Ratings:
     rater = (rng.integers(0, 2000, n_items)[item] + np.tile(np.arange(10), n_items) * 200) % 2000
     truth = rng.integers(0, 5, n_items)[item]
     label = np.where(rng.random(item.size) < 0.7, truth, rng.integers(0, 5, item.size))
-    frame = pd.DataFrame({"item": item, "rater": rater, "label": label})
-    return Ratings.from_long(frame, item="item", rater="rater", label="label")
+    return pd.DataFrame({"item": item, "rater": rater, "label": label})
 
 
 def test_mean_over_pairs_has_no_interval_when_resampling_biases_it() -> None:
@@ -457,8 +461,8 @@ def test_mean_over_pairs_has_no_interval_when_resampling_biases_it() -> None:
     assert res.per_category[["ci_low", "ci_high"]].isna().all().all()
     said = [str(w.message) for w in caught if issubclass(w.category, DegenerateDataWarning)]
     counts = f"lies above {reps.size - at_or_above:,} of the {reps.size:,} bootstrap replicates"
-    assert any(m.startswith("no bca interval: the estimate") and counts in m for m in said)
-    assert any(m.startswith("per_category, categories 0, 1, 2, 3, 4: no bca") for m in said)
+    assert any(m.startswith("no BCa interval: the estimate") and counts in m for m in said)
+    assert any(m.startswith("per_category, categories 0, 1, 2, 3, 4: no BCa") for m in said)
     assert all("pooled_specific_agreement" in m for m in said)
     # the advice holds: the ratio of sums covers the pairs' limit
     pooled = pooled_specific_agreement(r, positive=0).confidence_interval(0.95)
@@ -479,3 +483,40 @@ def test_mean_over_pairs_interval_where_pairs_share_many_items() -> None:
         for method in ("bca", "percentile"):
             ci = res.confidence_interval(0.95, method=method)
             assert ci.low < res.statistic < ci.high
+
+
+def test_agreement_table_says_why_a_bootstrap_interval_is_missing(tmp_path: Path) -> None:
+    # Light's kappa is a mean over pairs of kappas on about 10 shared items: its replicates
+    # all fall below it (counted here), so its row has no interval and says why, in the
+    # table, its JSON and the command line's note; Fleiss' kappa, from the items' totals,
+    # keeps its interval and has no reason.
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+
+    from .._cli import cli_json
+
+    r = _pool_design(2000)
+    table = accord.agreement(r, coefficients=["fleiss_kappa", "light_kappa"], ci="bootstrap", rng=0)
+    rows = {row["name"]: row for row in table.rows()}
+    light = next(c for c in table.coefficients if c.name == "light_kappa")
+    beyond = int(np.count_nonzero(light.replicates < light.statistic))
+    assert beyond > 0.975 * light.replicates.size
+    assert math.isnan(rows["light_kappa"]["ci_low"]) and math.isnan(rows["light_kappa"]["ci_high"])
+    # after Light's own reason (the pairs it left out)
+    said = rows["light_kappa"]["reason"].split("; ")
+    assert said[0].endswith("(kappa 0/0)")
+    assert said[1].startswith(
+        f"no BCa interval: the estimate {light.statistic:.6g} lies above {beyond:,} of the"
+    )
+    assert math.isfinite(rows["fleiss_kappa"]["ci_low"]) and not rows["fleiss_kappa"]["reason"]
+    # the command line, on the same ratings written out
+    path = tmp_path / "r.csv"
+    _pool_frame(2000).to_csv(path, index=False)
+    args = ["agree", str(path), "--item", "item", "--rater", "rater", "--label", "label"]
+    args += ["--ci", "bootstrap", "--coefficients", "fleiss_kappa,light_kappa", "--seed", "0"]
+    out = cli_json(CliRunner().invoke(app, [*args, "--format", "json"]).stdout)
+    light_json = next(c for c in out["coefficients"] if c["name"] == "light_kappa")
+    assert light_json["ci_low"] is None and "no BCa interval" in light_json["reason"]
+    shown = CliRunner().invoke(app, args, env={"COLUMNS": "200"}).stdout
+    assert "no BCa interval: the estimate" in shown

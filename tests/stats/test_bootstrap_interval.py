@@ -42,7 +42,7 @@ def test_counts_by_hand() -> None:
 
 def test_refused_interval_is_nan_with_the_reason_and_advice() -> None:
     reps = np.linspace(0.0, 0.9, 500)
-    with pytest.warns(DegenerateDataWarning, match=r"^no bca interval: the estimate 1 .*; try x"):
+    with pytest.warns(DegenerateDataWarning, match=r"^no BCa interval: the estimate 1 .*; try x"):
         ci = bootstrap_interval(1.0, reps, reps[:50], level=0.95, method="bca", advice="; try x")
     assert math.isnan(ci.low) and math.isnan(ci.high)
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._errors import InvalidInputError, option
+from .._errors import DegenerateDataWarning, InvalidInputError, option
 from .._methods import MethodsFormat, StudyDesign, agreement_methods
 from .._results import Coefficient, Result
 from .._types import Alternative, Level, RngLike, as_generator
@@ -127,8 +127,14 @@ class AgreementTable(Result):
             for c in self.coefficients:
                 d = c.to_dict(level)
                 if self.ci == "bootstrap" and c.replicates is not None:
-                    low, high, how = self.interval(c, level)
+                    with warnings.catch_warnings(record=True) as caught:
+                        warnings.simplefilter("always", DegenerateDataWarning)
+                        low, high, how = self.interval(c, level)
                     d.update(ci_low=low, ci_high=high, ci_method=how)
+                    # why an estimate has no interval (its replicates not about it)
+                    said = [str(w.message) for w in caught]
+                    if said and math.isfinite(c.statistic):
+                        d["reason"] = "; ".join(x for x in (d.get("reason"), said[0]) if x)
                 rows.append(d)
         return rows
 
