@@ -218,24 +218,12 @@ def main(n: int = 10_000_000) -> None:
 
 def rows_side(n: int) -> None:
     """``consensus_from_ratings`` with and without its per-rating table, beside the floor."""
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
     import realistic
     from _common import timed
 
-    import accord
     from accord.consensus import consensus_from_ratings
 
-    realistic.generate(n)
-    path = realistic.paths(n)["parquet"]
-
-    def floor() -> None:
-        table = pq.read_table(path, columns=list(realistic.COLS.values()))
-        for c in realistic.COLS.values():
-            pc.dictionary_encode(table.column(c))
-
-    _, floor_s = timed(floor, 3)
-    ratings = accord.read_ratings(path, **realistic.COLS)
+    path, floor_s, ratings = realistic.read_beside_floor(n)
     print(f"consensus on {path.name} ({ratings.n_ratings:,} ratings); floor (read + encode) "
           f"{floor_s:.2f} s; medians of three")  # fmt: skip
     for rows in (True, False):

@@ -123,25 +123,13 @@ def coverage(n_sets: int = 20, n_boot: int = 100) -> float:
 
 def squarem_side(n_ratings: int) -> None:
     """Dawid-Skene on realistic ratings, with SQUAREM's steps and plain EM, beside the read."""
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
     import realistic
 
-    import accord
     from accord.truth._design import design_from_codes
     from accord.truth._em import Options, fit_em
     from accord.truth._quality import rater_quality
 
-    realistic.generate(n_ratings)
-    path = realistic.paths(n_ratings)["parquet"]
-
-    def floor() -> None:
-        table = pq.read_table(path, columns=list(realistic.COLS.values()))
-        for c in realistic.COLS.values():
-            pc.dictionary_encode(table.column(c))
-
-    _, floor_s = timed(floor, 3)
-    ratings = accord.read_ratings(path, **realistic.COLS)
+    path, floor_s, ratings = realistic.read_beside_floor(n_ratings)
     design = design_from_codes(
         ratings.item_codes, ratings.rater_codes, ratings.label_codes,
         n_items=ratings.n_items, n_raters=ratings.n_raters, q=ratings.n_categories,

@@ -47,6 +47,7 @@ from _common import (
     phase_main,
     ratio,
     run_phases,
+    timed,
     verdict,
 )
 
@@ -143,6 +144,27 @@ def generate(n: int, seed: int = 20240601) -> None:
 
 
 # ------------------------------------------------------------------------------ phases
+
+
+def read_beside_floor(n: int, repeat: int = 3) -> tuple[Path, float, Any]:
+    """The Parquet file of ``n`` realistic ratings (written once), the median seconds of its
+    bare read and ``dictionary_encode`` of every column over ``repeat`` runs (the floor of a
+    step timed in the process), and its ratings as ``accord.read_ratings`` reads them."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    import accord
+
+    generate(n)
+    path = paths(n)["parquet"]
+
+    def bare() -> None:
+        table = pq.read_table(path, columns=list(COLS.values()))
+        for c in COLS.values():
+            pc.dictionary_encode(table.column(c))
+
+    _, floor_s = timed(bare, repeat)
+    return path, floor_s, accord.read_ratings(path, **COLS)
 
 
 def floor(args: Any) -> Result:
