@@ -428,10 +428,15 @@ def _rated(part: tuple[Any, Any, Any, int | None, IntArray]) -> tuple[Any, Any, 
     item, rater, label, _, miss = part
     if not miss.size:
         return item, rater, label
-    keep = np.ones(item.size, dtype=bool)
-    keep[miss] = False
-    at = np.flatnonzero(keep)
+    at = _rated_at(item.size, miss)
     return item[at], rater[at], label[at]
+
+
+def _rated_at(size: int, miss: IntArray) -> IntArray:
+    """Positions of the ``size`` rows that hold a rating (``miss``: those without one)."""
+    keep = np.ones(size, dtype=bool)
+    keep[miss] = False
+    return np.flatnonzero(keep)
 
 
 def _run_keys(run: list[tuple[Any, Any, Any]], item_shift: int, rater_shift: int) -> IntArray:
@@ -676,9 +681,7 @@ class _Store:
     def _resolve(self, duplicates: str, r: int) -> tuple[_Cells | None, int, DuplicateInfo | None]:
         columns: list[list[IntArray]] = [[], [], [], []]
         for item, rater, label, row0, miss in self.parts:
-            keep = np.ones(item.size, dtype=bool)
-            keep[miss] = False
-            at = np.flatnonzero(keep)
+            at = _rated_at(item.size, miss)
             row = np.full(at.size, -1, dtype=np.int64) if row0 is None else row0 + at
             for column, values in zip(columns, (item[at], rater[at], label[at], row), strict=True):
                 column.append(np.asarray(values, dtype=np.int64))
@@ -987,9 +990,7 @@ class CodeMatrix:
             return 0, None
         if item.size == 0 or self._scatter(item, rater, label, miss):
             return 0, None
-        keep = np.ones(item.size, dtype=bool)
-        keep[miss] = False
-        at = np.flatnonzero(keep)
+        at = _rated_at(item.size, miss)
         return self.put(
             item[at].astype(np.int64),
             rater[at].astype(np.int64),
