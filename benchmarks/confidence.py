@@ -11,9 +11,9 @@ sort AUROC needs (``np.sort`` of the confidences) and the ECE's three ``bincount
 
 from __future__ import annotations
 
+import argparse
 import gc
 import math
-import sys
 import time
 import tracemalloc
 import warnings
@@ -122,4 +122,8 @@ def main(n: int = 10_000_000) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000_000)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "n_units", nargs="?", type=lambda s: int(float(s.replace("_", ""))), default=10_000_000
+    )
+    main(parser.parse_args().n_units)

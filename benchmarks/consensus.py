@@ -24,6 +24,7 @@ floor (pyarrow reads the file and dictionary-encodes its three columns), medians
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -232,10 +233,27 @@ def rows_side(n: int) -> None:
         print(f"  rows={rows!s:<6} {seconds:6.2f} s  ({seconds / floor_s:.2f}x the floor)")
 
 
+def count(text: str) -> int:
+    """A number of ratings as written on the command line (``1e7``, ``10_000_000``)."""
+    return int(float(text.replace("_", "")))
+
+
 if __name__ == "__main__":
     start = time.perf_counter()
-    if sys.argv[1:2] == ["--rows"]:
-        rows_side(int(float(sys.argv[2])) if len(sys.argv) > 2 else 10_000_000)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n_ratings", nargs="?", type=count, default=10_000_000)
+    parser.add_argument(
+        "--rows",
+        type=count,
+        nargs="?",
+        const=10_000_000,
+        default=None,
+        help="time consensus_from_ratings with and without its per-rating table on "
+        "realistic.py's file of this many ratings",
+    )
+    args = parser.parse_args()
+    if args.rows is not None:
+        rows_side(args.rows)
     else:
-        main(int(float(sys.argv[1])) if len(sys.argv) > 1 else 10_000_000)
+        main(args.n_ratings)
     print(f"\nbenchmark wall time {time.perf_counter() - start:.0f} s")
