@@ -13,7 +13,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 import accord
-from accord.report._blocks import KeyFigures, Table, fmt, fmt_ci, fmt_int
+from accord.report._blocks import Figure, KeyFigures, Table, fmt, fmt_ci, fmt_int
 from accord.report._context import Context
 from accord.report.sections.rater_model import (
     BOOTSTRAP_BUDGET,
@@ -158,6 +158,11 @@ def test_many_ratings_read_the_accuracies_off_the_observed_information() -> None
     assert tables[0].rows[0][2:4] == (fmt(r["accuracy"]),
                                       fmt_ci(r["accuracy_low"], r["accuracy_high"], 2))  # fmt: skip
     assert any("observed information" in getattr(b, "text", "") for b in section.blocks)
+    # the observed information gives the accuracies' intervals only: the other columns go
+    assert beside.raters["kappa_truth_low"].isna().all()
+    assert tables[0].columns == ("rater", "ratings", "accuracy", "95% CI", "kappa with truth",
+                                 "spammer score")  # fmt: skip
+    assert "95% CI" not in tables[1].columns
     assert "Louis" in section.methods[0].references[-1]
 
 
@@ -197,6 +202,15 @@ def test_a_model_too_large_for_its_information_shows_accuracies_without_interval
     texts = [getattr(b, "text", "") for b in section.blocks]
     assert any("no interval here" in t and "4,024 parameters" in t for t in texts)
     assert "Louis" not in " ".join(section.methods[0].references)
+    # no column of dashes: the tables leave out the intervals the note says are not there
+    raters_table, items_table = (b for b in section.blocks if isinstance(b, Table))
+    assert raters_table.columns == ("rater", "ratings", "accuracy", "kappa with truth",
+                                    "spammer score")  # fmt: skip
+    assert "95% CI" not in items_table.columns
+    assert "interval)" not in next(b for b in section.blocks if isinstance(b, Figure)).svg
+    # the lead names a rater after the accuracy (a rater's name may be a number)
+    worst = used.raters.sort_values(["accuracy", "rater"], ascending=[False, True]).iloc[-1]
+    assert f"runs from {worst['accuracy']:.0%} (rater {worst['rater']}) to " in section.lead
 
 
 def test_the_least_certain_items_are_pandas_stable_sort_of_the_items() -> None:

@@ -296,3 +296,71 @@ def test_report_command_without_humans_says_who_was_taken_as_human(tmp_path: Pat
     )
     page = _text((tmp_path / "j.html").read_text())
     assert "1 of 4 raters tested as its humans: annotator1, annotator2, annotator3, " in page
+
+
+def _summary_ci(page: str) -> tuple[float, float]:
+    """The headline's interval, as the summary prints it."""
+    found = re.search(r"95% CI (-?\d\.\d+) to (-?\d\.\d+)", _text(page.split('id="summary"')[1]))
+    assert found is not None
+    return float(found.group(1)), float(found.group(2))
+
+
+def _landis_koch(value: float) -> str:
+    # Landis & Koch (1977, Table 1): < 0 poor, 0-0.20 slight, 0.21-0.40 fair,
+    # 0.41-0.60 moderate, 0.61-0.80 substantial, 0.81-1.00 almost perfect
+    bands = ((0.0, "poor"), (0.2, "slight"), (0.4, "fair"), (0.6, "moderate"),
+             (0.8, "substantial"))  # fmt: skip
+    return next((name for top, name in bands if value < top), "almost perfect")
+
+
+def test_the_summary_names_one_band_once_when_both_ends_of_the_interval_share_it() -> None:
+    # 300 items x 3 raters who agree 97% of the time in 4 categories: a kappa near 0.95
+    # whose interval lies within "almost perfect"; Fleiss' 1971 diagnoses (kappa 0.430) has
+    # an interval across two bands, said as a span.
+    rng = np.random.default_rng(4)
+    truth = rng.integers(0, 4, 300)
+    labels = np.where(rng.random((300, 3)) < 0.97, truth[:, None], rng.integers(0, 4, (300, 3)))
+    frame = pd.DataFrame({"item": np.repeat(np.arange(300), 3), "rater": list("abc") * 300,
+                          "label": labels.ravel()})  # fmt: skip
+    page = accord.report(frame, item="item", rater="rater", label="label", progress=False,
+                         inference=accord.Inference(n_boot=0))  # fmt: skip
+    low, high = _summary_ci(page.html)
+    assert _landis_koch(low) == _landis_koch(high) == "almost perfect"
+    text = _text(page.html)
+    assert "Both ends of the 95% interval are almost perfect." in text
+    assert "runs from almost perfect to almost perfect" not in text
+    wide = accord.report(data_path("diagnoses.csv"), item="patient", rater="rater",
+                         label="diagnosis", progress=False,
+                         inference=accord.Inference(n_boot=0))  # fmt: skip
+    low, high = _summary_ci(wide.html)
+    assert _landis_koch(low) != _landis_koch(high)
+    assert f"The 95% interval runs from {_landis_koch(low)} to {_landis_koch(high)}." in _text(
+        wide.html
+    )
+
+
+def test_a_rater_left_out_of_the_permutation_test_is_a_dash_with_its_reason() -> None:
+    # Five raters of all 60 items, and three raters of 3 items each who label at random:
+    # they stray most (listed first) but have fewer items than the test's 10, so their
+    # adjusted p is a dash, and the caption says why.
+    rng = np.random.default_rng(2)
+    truth = rng.integers(0, 3, 60)
+    rows = [(i, f"r{j}", int(truth[i]) if rng.random() < 0.9 else int(rng.integers(0, 3)))
+            for i in range(60) for j in range(5)]  # fmt: skip
+    rows += [(i, f"new{k}", int((truth[i] + 1) % 3))
+             for k in range(3) for i in range(3 * k, 3 * k + 3)]  # fmt: skip
+    frame = pd.DataFrame(rows, columns=["item", "rater", "label"])
+    page = accord.report(frame, item="item", rater="rater", label="label", progress=False,
+                         inference=accord.Inference(n_boot=0))  # fmt: skip
+    test = accord.rater_permutation_test(
+        accord.Ratings.from_long(frame, item="item", rater="rater", label="label"), rng=0
+    )
+    untested = test.raters.set_index("rater").loc[["new0", "new1", "new2"]]
+    assert untested["pvalue"].isna().all() and (untested["n_items"] < test.min_items).all()
+    raters = _text(page.html.split('id="raters"')[1].split("</section>")[0])
+    assert f"A dash for adjusted p: the rater has fewer than {test.min_items} items" in raters
+    # every rater tested: no such sentence
+    full = accord.report(frame[~frame["rater"].str.startswith("new")], item="item",
+                         rater="rater", label="label", progress=False,
+                         inference=accord.Inference(n_boot=0))  # fmt: skip
+    assert "A dash for adjusted p" not in _text(full.html)

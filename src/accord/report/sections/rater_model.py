@@ -177,9 +177,9 @@ def _lead(ctx: Context, fit: Any, raters: pd.DataFrame) -> str:
     rated = raters[raters["n_ratings"] > 0]
     best, worst = rated.iloc[0], rated.iloc[-1]
 
-    def acc(row: Any) -> str:
+    def acc(row: Any) -> str:  # "12% (rater 1076)": a rater's name may be a number
         ci = fmt_ci(row["accuracy_low"], row["accuracy_high"], 2)
-        return f"{row['rater']} ({_PCT(row['accuracy'])}" + (
+        return f"{_PCT(row['accuracy'])} (rater {row['rater']}" + (
             f", {ctx.level_pct} CI {ci})" if ci != "\u2013" else ")"
         )
 
@@ -229,7 +229,8 @@ def _accuracy_figure(ctx: Context, fit: Any, shown: pd.DataFrame) -> Figure:
         shown["accuracy"].tolist(),
         shown["accuracy_low"].tolist(),
         shown["accuracy_high"].tolist(),
-        xlabel=f"accuracy under the Dawid-Skene model ({ctx.level_pct} interval)",
+        xlabel="accuracy under the Dawid-Skene model"
+        + (f" ({ctx.level_pct} interval)" if _interval_words(ctx, fit) else ""),
         benchmarks=False,
     )
     return Figure(
@@ -247,8 +248,12 @@ def _interval_words(ctx: Context, fit: Any) -> str:
     return f" with its {ctx.level_pct} bootstrap interval" if fit.n_bootstrap else ""
 
 
-def _ci(low: str, high: str) -> Any:
-    return lambda r: fmt_ci(r[low], r[high], 2)
+def _ci(header: str, low: str, high: str, rows: pd.DataFrame) -> tuple[Column, ...]:
+    """The interval column of ``low`` and ``high``, or none when no row shown has one (the
+    section's note says why: a column of dashes says nothing)."""
+    if not np.isfinite(rows[low].to_numpy(dtype=np.float64)).any():
+        return ()
+    return (Column(header, lambda r: fmt_ci(r[low], r[high], 2), str),)
 
 
 def _raters_table(ctx: Context, fit: Any, shown: pd.DataFrame) -> Table:
@@ -256,9 +261,9 @@ def _raters_table(ctx: Context, fit: Any, shown: pd.DataFrame) -> Table:
         Column.name("rater", "rater"),
         Column("ratings", "n_ratings", fmt_int),
         Column("accuracy", "accuracy"),
-        Column(f"{ctx.level_pct} CI", _ci("accuracy_low", "accuracy_high"), str),
+        *_ci(f"{ctx.level_pct} CI", "accuracy_low", "accuracy_high", shown),
         Column("kappa with truth", "kappa_truth"),
-        Column(f"{ctx.level_pct} CI ", _ci("kappa_truth_low", "kappa_truth_high"), str),
+        *_ci(f"{ctx.level_pct} CI ", "kappa_truth_low", "kappa_truth_high", shown),
         Column("spammer score", "spammer_score"),
     )
     if "gold_accuracy" in shown:
@@ -314,7 +319,7 @@ def _items_table(ctx: Context, fit: Any, items: pd.DataFrame) -> Table:
             Column.name("item", "item"),
             Column.text("probable label", lambda r: shown_label(r["label"])),
             Column("probability", "probability"),
-            Column(f"{ctx.level_pct} CI", _ci("probability_low", "probability_high"), str),
+            *_ci(f"{ctx.level_pct} CI", "probability_low", "probability_high", items),
             Column.text("next most probable", second),
             Column("entropy (bits)", "entropy"),
             Column("gain of one more label (bits)", "expected_reduction"),

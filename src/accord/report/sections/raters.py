@@ -173,6 +173,18 @@ def _columns(
     return columns
 
 
+def _untested(test: Any, shown: pd.DataFrame) -> str:
+    """Why a shown rater has no adjusted p (a dash): too few items for the test."""
+    rows = test.raters
+    untested = set(rows.loc[rows["pvalue"].isna() & (rows["n_items"] < test.min_items), "rater"])
+    if untested.isdisjoint(shown["rater"]):
+        return ""
+    return (
+        f" A dash for adjusted p: the rater has fewer than {test.min_items} items rated by "
+        "others too, too few to test (the z is shown for reference)."
+    )
+
+
 def _table(ctx: Context, raters: pd.DataFrame, test: Any, gold_ci: Intervals) -> Table:
     shown = raters.head(LIMIT)
     tested = (
@@ -191,7 +203,7 @@ def _table(ctx: Context, raters: pd.DataFrame, test: Any, gold_ci: Intervals) ->
         "Consensus: the unique modal label of the other raters of the item."
         + (
             " z and adjusted p: the permutation test of whether the rater strays more "
-            "than interchangeable raters would (a highlighted row does)."
+            "than interchangeable raters would (a highlighted row does)." + _untested(test, shown)
             if test is not None
             else ""
         )

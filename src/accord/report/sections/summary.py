@@ -165,15 +165,19 @@ def _undefined(head: Any) -> str:
     )
 
 
+def _bands(ctx: Context, low: float, high: float) -> str:
+    """The Landis & Koch bands of the interval's ends, one band said once."""
+    first, last = landis_koch(low), landis_koch(high)
+    if first == last:
+        return f" Both ends of the {ctx.level_pct} interval are {first}."
+    return f" The {ctx.level_pct} interval runs from {first} to {last}."
+
+
 def _lead(ctx: Context, head: Any, low: float, high: float) -> str:
     """The verdict, the bands of both ends of the interval, and what weighting means."""
     if not math.isfinite(head.statistic):
         return _undefined(head)
-    span = (
-        f" The {ctx.level_pct} interval runs from {landis_koch(low)} to {landis_koch(high)}."
-        if math.isfinite(low) and math.isfinite(high)
-        else ""
-    )
+    span = _bands(ctx, low, high) if math.isfinite(low) and math.isfinite(high) else ""
     weighted = ""
     if ctx.level == "ordinal" and getattr(head, "weights", "identity") != "identity":
         categories = ctx.label_categories
