@@ -21,9 +21,12 @@ on a shared machine):
   included; ``all items at once``: the same swaps made a step over every item at once rather
   than a block of items at a time (the same draws, the same result; at 10M ratings the
   layout is far larger than the processor's cache);
-- ``partial``: one permutation as the rater test alone draws it now (without pairs to test):
-  only which raters hold the ratings outside each item's most frequent category, on the
-  data's own deviations, sums included;
+- ``partial``: one permutation as the rater test alone drew it before (without pairs to
+  test): only which raters hold the ratings outside each item's most frequent category, by
+  an in-place shuffle, on the data's own deviations, sums included;
+- ``chosen places``: the same as the test draws it now: one uniform per item picks a row of
+  a table of the ordered choices of its moved places (items of many raters and many moved
+  places still shuffled in place);
 - ``rater_permutation_test``: the whole test (sequential stopping, and every permutation drawn),
   in CPU seconds, and in wall seconds with its two streams of permutations in two threads
   beside one thread.
@@ -45,6 +48,7 @@ import numpy as np
 from accord import Ratings
 from accord.agreement import raters
 from accord.agreement.raters import (
+    _ChosenPlaces,
     _default_permutations,
     _PartialShuffle,
     _WithinItemShuffle,
@@ -52,14 +56,15 @@ from accord.agreement.raters import (
 )
 
 
-def partial_shuffle(r: Ratings) -> _PartialShuffle:
-    """The rater test's partial shuffle of ``r``, on its deviations as the test computes them."""
+def partial_shuffle(r: Ratings, kind: Callable[..., Any] = _PartialShuffle) -> Any:
+    """The rater test's partial shuffle of ``r`` (or its table of choices, ``kind``), on its
+    deviations as the test computes them."""
     item, rater, label = r.item_codes, r.rater_codes, r.label_codes
     m = np.bincount(item, minlength=r.n_items).astype(np.float64)
     in_cell = raters._cell_counts(item * max(r.n_categories, 1) + label)
     d = raters._deviations(item, rater, m[item], in_cell, r.n_items, r.n_raters)[0]
     order = np.argsort(item, kind="stable")
-    return _PartialShuffle(item[order], rater[order], d[order], r.n_raters)
+    return kind(item[order], rater[order], d[order], r.n_raters)
 
 
 def ratings(n_ratings: int, n_raters: int = 200, seed: int = 5) -> Ratings:
@@ -167,6 +172,9 @@ def run(label: str, r: Ratings) -> None:
     part = partial_shuffle(r)
     part_buffer = part.raters.copy()
     partial = cpu(lambda: part.sums(part.shuffle(gen, part_buffer)), 5)
+    chosen = partial_shuffle(r, _ChosenPlaces)
+    rest = chosen.rest.raters.copy()
+    tabled = cpu(lambda: chosen.sums(chosen.draw(gen, rest), rest), 5)
     quick_s = cpu(lambda: rater_permutation_test(r))
     quick_wall = wall(lambda: rater_permutation_test(r))
     quick = rater_permutation_test(r)
@@ -189,6 +197,10 @@ def run(label: str, r: Ratings) -> None:
     print(
         f"  partial (rater test alone), + sums    {partial * 1e3:8.1f} ms  {partial / floor:5.1f}x"
         f"  ({part.moved.size:,} of {r.n_ratings:,} ratings move)"
+    )
+    print(
+        f"  chosen places (rater test alone)      {tabled * 1e3:8.1f} ms  {tabled / floor:5.1f}x"
+        f"  ({chosen.draws:,} items drawn from tables, {chosen.rest.n:,} ratings shuffled)"
     )
     print(
         f"  rater_permutation_test (sequential)   {quick_s:8.2f} s   "

@@ -199,18 +199,22 @@ def _ragged_z(items: list[list[tuple[int, int]]], k: int) -> tuple[float, float]
     return float(np.max(s / np.sqrt(v))), min(z_pair)
 
 
-@pytest.mark.parametrize("pair_test", [True, False])
+@pytest.mark.parametrize(("pair_test", "tabled"), [(True, False), (False, False), (False, True)])
 def test_permutation_pvalues_of_items_of_mixed_sizes_match_the_exact_distribution(
-    pair_test: bool, monkeypatch: pytest.MonkeyPatch
+    pair_test: bool, tabled: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # items rated by 2, 3 and 4 of 4 raters: all 2 * 6 * 24 * 6 * 2 = 3,456 within-item
     # permutations of the labels enumerated (the statistics from their definitions, above);
     # the exact max-T p-values of the top rater and of the lowest pair against the Monte
     # Carlo ones (9,999 permutations: Monte Carlo SD at most 0.005). Without the pair test
     # the permutations move only the ratings outside each item's most frequent category
-    # (another code path, with an item of two categories tied)
+    # (another code path, with an item of two categories tied): shuffled in place, or each
+    # item's moved places given to a row of its table of ordered choices (every kind of
+    # item tabled, however few of it)
+    module = importlib.import_module("accord.agreement.raters")
     if not pair_test:
-        monkeypatch.setattr(importlib.import_module("accord.agreement.raters"), "MAX_PAIR_CELLS", 0)
+        monkeypatch.setattr(module, "MAX_PAIR_CELLS", 0)
+    monkeypatch.setattr(module, "_GROUP_ITEMS", 1 if tabled else 10**9)
     items = [
         [(0, 0), (1, 1)],
         [(0, 1), (1, 1), (2, 0)],
@@ -401,6 +405,77 @@ def test_partial_shuffles_draw_the_raters_of_the_moved_places_uniformly() -> Non
         for place, j in enumerate(moved):
             expect[laid[a + place]] += d_item[j] - least
     np.testing.assert_allclose(shuffle.sums(laid), expect, atol=1e-9)
+
+
+def test_chosen_places_are_uniform_ordered_choices_and_sum_as_defined(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 3,000 items labelled [0, 0, 0, 1, 2] (m = 5 raters, t = 2 moved places: a table of
+    # 5 * 4 = 20 ordered choices) beside 40 items of each of three other kinds, too few for
+    # a table (shuffled in place): the raters of the two moved places of the fives are each
+    # of the 20 ordered pairs of distinct raters equally often (chi-square), and the sums are
+    # those of the definition: the item's least d to each of its raters, d - least to the
+    # rater drawn for each moved rating.
+    from scipy.stats import chisquare
+
+    from accord.agreement import raters
+
+    monkeypatch.setattr(raters, "_GROUP_ITEMS", 256)
+    labels = [[0, 0, 0, 1, 2]] * 3000 + [[1, 1], [0, 1, 1, 2, 2, 2, 3], [2, 2, 2], [0, 1]] * 40
+    labels = labels[1500:] + labels[:1500]
+    _, item, rater, d = _partial(labels)
+    k = int(rater.max()) + 1
+    chosen = raters._ChosenPlaces(item, rater, d, k)
+    assert [(m, t) for m, t, _ in chosen.groups] == [(5, 2)]
+    assert chosen.rest.n == 40 * 7 and chosen.rest.moved.size == 40 * 4
+    gen = np.random.default_rng(4)
+    buffer = chosen.rest.raters.copy()
+    drawn = chosen.draw(gen, buffer)
+    assert drawn.size == 3000 * 2
+    pairs = drawn.reshape(-1, 2)
+    counts = Counter(map(tuple, pairs.tolist()))
+    assert len(counts) == 20 and all(a != b for a, b in counts)
+    assert chisquare(list(counts.values())).pvalue > 1e-3
+    # the moved ratings of each five are its 1 and its 2 (raters 3 and 4 as given)
+    expect = np.zeros(k)
+    fives = [x for x in labels if len(x) == 5]
+    h = -(0.6 * math.log2(0.6) + 2 * 0.2 * math.log2(0.2))
+    least, w = -math.log2(0.6) - h, math.log2(3.0)  # a 1 or a 2: -log2(0.2) - h - least
+    expect[:5] += len(fives) * least
+    np.add.at(expect, pairs.ravel(), w)
+    others = np.isin(item, np.flatnonzero([len(x) != 5 for x in labels]))
+    in_place = chosen.rest.sums(buffer)  # checked against its definition above
+    others_expect = np.bincount(rater[others], weights=d[others], minlength=k)
+    np.testing.assert_allclose(in_place.sum(), others_expect.sum(), atol=1e-9)
+    np.testing.assert_allclose(chosen.sums(drawn, buffer), expect + in_place, atol=1e-9)
+
+
+def test_chosen_places_give_each_rater_sum_its_null_mean_and_variance(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Under the null a rater's summed deviation has mean 0 and variance V_r = sum over its
+    # items of the variance of the item's deviations (the test's z; a hand formula): 4,000
+    # permutations of 600 items of 4 to 9 ratings from 12 raters, means within 4 Monte Carlo
+    # SDs of 0 and variances within 10% of V_r.
+    gen = np.random.default_rng(8)
+    labels = [list(gen.choice(3, m, p=[0.6, 0.3, 0.1])) for m in gen.integers(4, 10, 600)]
+    raters_of = [gen.choice(12, len(x), replace=False) for x in labels]
+    item = np.repeat(np.arange(len(labels)), [len(x) for x in labels])
+    rater = np.concatenate(raters_of)
+    _, _, _, d = _partial(labels)
+    from accord.agreement import raters
+
+    monkeypatch.setattr(raters, "_GROUP_ITEMS", 40)
+    chosen = raters._ChosenPlaces(item, rater, d, 12)
+    assert chosen.groups and chosen.rest.n  # kinds of 40 items or more tabled, others not
+    v = np.zeros(12)
+    for x, who, a in zip(labels, raters_of, np.r_[0, np.cumsum([len(x) for x in labels])]):
+        v[who] += np.var(d[a : a + len(x)])
+    draws = np.array(
+        [chosen.sums(chosen.draw(gen, b := chosen.rest.raters.copy()), b) for _ in range(4000)]
+    )
+    assert np.all(np.abs(draws.mean(axis=0)) < 4 * np.sqrt(v / 4000))
+    np.testing.assert_allclose(draws.var(axis=0), v, rtol=0.1)
 
 
 def test_partial_shuffles_in_blocks_of_items_equal_one_block(

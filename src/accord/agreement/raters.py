@@ -652,18 +652,142 @@ class _PartialShuffle:
         return out
 
 
+#: Most bytes of a table of ordered choices (:class:`_ChosenPlaces`): ``P(m, t)`` rows of
+#: ``t`` places. 1 MB holds every choice of up to 6 of 10 places (151,200 rows); items
+#: whose table would be larger are shuffled in place (:class:`_PartialShuffle`).
+_TABLE_BYTES = 1 << 20
+
+
+@functools.lru_cache(maxsize=64)
+def _ordered_choices(m: int, t: int) -> Any:
+    """Every ordered choice of ``t`` distinct places of ``0 .. m-1``, a row each (the
+    ``m! / (m - t)!`` rows in lexicographic order)."""
+    import itertools
+
+    kind = np.min_scalar_type(max(m - 1, 0))
+    rows = np.fromiter(itertools.chain.from_iterable(itertools.permutations(range(m), t)), kind)
+    return rows.reshape(-1, t)
+
+
+#: Fewest items of one ``(m, t)`` for a table of their choices: fewer are shuffled in place
+#: (a group costs a few numpy calls a permutation, whatever its size).
+_GROUP_ITEMS = 256
+
+
+def _tabled(m: int, t: int, items: int) -> bool:
+    """Whether the ``items`` items of ``m`` raters and ``t`` moved places draw their
+    choices from a table (a small one, for enough items)."""
+    return t > 0 and items >= _GROUP_ITEMS and math.perm(m, t) * t <= _TABLE_BYTES
+
+
+class _ChosenPlaces:
+    """The rater test's permutations as one draw per item of which raters hold its moved
+    places.
+
+    As in :class:`_PartialShuffle`, a permutation changes a rater's sum only through which
+    raters hold the item's ``t_i`` places of nonzero ``w`` (the ratings outside its most
+    frequent category), and under the null those raters are a uniform ordered choice of
+    ``t_i`` of the item's ``m_i`` raters. There are ``P = m_i! / (m_i - t_i)!`` such
+    choices: for items whose table of them (:func:`_ordered_choices`) is small, one
+    uniform ``u`` per item picks row ``floor(u P)`` of the table (53 bits against at most
+    2^20 rows: no choice more likely than another by more than 2^-33). The items are laid
+    out by ``(m_i, t_i)``, each group's raters a row an item, so a permutation is one
+    uniform per item, a row of a table per item and a gather of the chosen raters: no
+    state carried from one permutation to the next, and about half the work of the
+    in-place shuffle on 10M realistic ratings. The other items (many raters and many moved
+    places, or too few of a kind) are shuffled in place by :class:`_PartialShuffle`
+    (:attr:`rest`).
+    """
+
+    def __init__(
+        self, item_sorted: IntArray, rater_sorted: IntArray, d_sorted: FloatArray, k: int
+    ) -> None:
+        n = item_sorted.size
+        starts = np.r_[0, np.flatnonzero(np.diff(item_sorted)) + 1] if n else np.zeros(0, int)
+        sizes = np.diff(np.r_[starts, n]).astype(np.int64)
+        least = np.repeat(np.minimum.reduceat(d_sorted, starts) if n else np.zeros(0), sizes)
+        moves = d_sorted != least
+        t = np.add.reduceat(moves, starts, dtype=np.int64) if n else np.zeros(0, np.int64)
+        # the items by (m, t); a group of a kind is tabled or shuffled in place
+        key = sizes * (int(t.max(initial=0)) + 1) + t
+        order = np.argsort(key, kind="stable")
+        first = np.r_[0, np.flatnonzero(np.diff(key[order])) + 1] if n else np.zeros(0, int)
+        count = np.diff(np.r_[first, order.size])
+        kinds = [
+            (int(sizes[order[a]]), int(t[order[a]]), int(c))
+            for a, c in zip(first, count, strict=True)
+        ]
+        tabled = np.array([_tabled(*kind) for kind in kinds], dtype=bool)
+        rest = np.zeros(sizes.size, dtype=bool)
+        rest[order[np.repeat(~tabled, count)]] = True
+        rest &= t > 0
+        rest_ratings = np.repeat(rest, sizes)
+        self.n, self.k = n, k
+        #: the items shuffled in place
+        self.rest = _PartialShuffle(
+            item_sorted[rest_ratings], rater_sorted[rest_ratings], d_sorted[rest_ratings], k
+        )
+        # every other rating adds its item's least deviation to its rater in every order
+        least[rest_ratings] = 0.0
+        self.base = np.bincount(rater_sorted, weights=least, minlength=k)
+        order = order[np.repeat(tabled, count)]
+        span = sizes[order]
+        pos = np.repeat(starts[order] - np.r_[0, np.cumsum(span)[:-1]], span)
+        pos += np.arange(pos.size)
+        #: the tabled items' raters, item after item (group after group)
+        self.raters = rater_sorted[pos].astype(np.min_scalar_type(max(k - 1, 0)))
+        pos = pos[moves[pos]]
+        #: the moved ratings' ``w``, in the order the draws give their raters
+        self.w = d_sorted[pos] - least[pos]
+        #: each tabled group's ``m``, ``t`` and the first of each item's raters
+        self.groups = [
+            (m, t, np.arange(0, c * m, m, dtype=np.int64)[:, None])
+            for (m, t, c), keep in zip(kinds, tabled, strict=True)
+            if keep
+        ]
+        self.draws = order.size
+
+    def draw(self, gen: np.random.Generator, buffer: Any) -> Any:
+        """The rater of every tabled moved place in one permutation (in :attr:`w`'s order),
+        and the in-place shuffle of :attr:`rest` in ``buffer``."""
+        u = gen.random(self.draws)
+        out = np.empty(self.w.size, dtype=self.raters.dtype)
+        item = place = rating = 0
+        for m, t, first in self.groups:
+            c = first.shape[0]
+            table = _ordered_choices(m, t)
+            pick = u[item : item + c]
+            pick *= table.shape[0]
+            at = table.take(pick.astype(np.intp), axis=0)
+            at = at + first
+            here = self.raters[rating : rating + c * m]
+            np.take(here, at.ravel(), out=out[place : place + c * t])
+            item, place, rating = item + c, place + c * t, rating + c * m
+        self.rest.shuffle(gen, buffer)
+        return out
+
+    def sums(self, chosen: Any, buffer: Any) -> FloatArray:
+        """Each rater's summed deviation when the tabled moved places are held by
+        ``chosen`` and the others laid out as ``buffer``."""
+        out = np.asarray(np.bincount(chosen, weights=self.w, minlength=self.k), np.float64)
+        out += self.base
+        out += self.rest.sums(buffer)
+        return out
+
+
 @dataclasses.dataclass
 class _PermutationNull:
     """The permutation distributions of the largest rater z and the smallest pair z.
 
     Without pairs to test, a permutation draws which raters hold the places that change a
-    rater's sum (:class:`_PartialShuffle`). With pairs, everything a permutation reads is
-    laid out once in the order of the full shuffle's layout (raters, the two places of each
-    pair cell): a permutation shuffles the places and reads the deviations and labels
-    through them. Each stream of permutations shuffles its own copy, in place.
+    rater's sum (:class:`_ChosenPlaces`), and the sorted ratings are not held. With pairs,
+    everything a permutation reads is laid out once in the order of the full shuffle's
+    layout (raters, the two places of each pair cell): a permutation shuffles the places and
+    reads the deviations and labels through them. Each stream of permutations shuffles its
+    own copy, in place.
     """
 
-    shuffle: _WithinItemShuffle | _PartialShuffle
+    shuffle: _WithinItemShuffle | _ChosenPlaces
     rater_sorted: IntArray
     d_sorted: FloatArray
     label_sorted: IntArray
@@ -691,16 +815,16 @@ class _PermutationNull:
         """What a stream shuffles: the raters of the moved places, or the places with pairs
         to test."""
         shuffle = self.shuffle
-        laid = shuffle.raters if isinstance(shuffle, _PartialShuffle) else shuffle.layout
+        laid = shuffle.rest.raters if isinstance(shuffle, _ChosenPlaces) else shuffle.layout
         return laid.copy()
 
     def one(self, gen: np.random.Generator, buffer: Any) -> tuple[float, float]:
         """The largest rater z and the smallest pair z of one permutation of ``buffer``."""
         pairs, shuffle = self.pairs, self.shuffle
         top, low = -np.inf, np.inf
-        if isinstance(shuffle, _PartialShuffle):
+        if isinstance(shuffle, _ChosenPlaces):
             if self.tested.any():
-                top = self._top(shuffle.sums(shuffle.shuffle(gen, buffer)))
+                top = self._top(shuffle.sums(shuffle.draw(gen, buffer), buffer))
             return top, low
         places = shuffle.shuffle(gen, buffer)
         if self.tested.any():
@@ -952,8 +1076,9 @@ def rater_permutation_test(
     the rater's, of a pair the share whose smallest pair :math:`z` is as low (max-T: adjusted
     for testing every rater, and every pair, at once). When no pair is tested, a permutation
     draws only which raters hold the ratings outside each item's most frequent category
-    (the rest add the same to every rater's sum in every order): the same distribution, in
-    a third of the work on ratings that mostly agree.
+    (the rest add the same to every rater's sum in every order), one uniform per item
+    picking a row of a table of the ordered choices of its raters: the same distribution,
+    in a quarter of the work on ratings that mostly agree.
 
     The permutations come in two streams, each spawned from ``rng`` and shuffling its own
     copy of the ratings in place (a uniform permutation of an item's ratings in any order is
@@ -984,9 +1109,11 @@ def rater_permutation_test(
     rng : Generator, int or None, default 0
         Seed of the permutations (the same data give the same answer, on any machine).
         The permutations drawn from a seed changed when the shuffle became a Fisher-Yates
-        one, when they were split into two streams, and (for the rater test without pairs)
-        when only the ratings outside each item's most frequent category moved: p-values of
-        earlier versions with the same seed differ within their Monte Carlo error.
+        one, when they were split into two streams, (for the rater test without pairs)
+        when only the ratings outside each item's most frequent category moved, and when
+        their raters came to be drawn as one row of a table of ordered choices per item:
+        p-values of earlier versions with the same seed differ within their Monte Carlo
+        error.
     sequential : bool, default True
         Stop before ``n_permutations`` once every decision at ``significance`` is settled;
         ``False`` draws them all (the most precise p-values).
@@ -1046,10 +1173,15 @@ def rater_permutation_test(
     reason = pairs_of.reason
     pair_tested, z_pair = pairs_of.tested, pairs_of.z
 
+    if not pair_tested.any():  # the draws read none of the sorted ratings
+        shuffle: _WithinItemShuffle | _ChosenPlaces
+        shuffle = _ChosenPlaces(item_sorted, rater_sorted, d_sorted, k)
+        item_sorted = rater_sorted = label_sorted = still = np.zeros(0, np.int64)
+        d_sorted = np.zeros(0)
+    else:
+        shuffle = _WithinItemShuffle(item_sorted, still)
     null = _PermutationNull(
-        _WithinItemShuffle(item_sorted, still)
-        if pair_tested.any()
-        else _PartialShuffle(item_sorted, rater_sorted, d_sorted, k),
+        shuffle,
         rater_sorted=rater_sorted,
         d_sorted=d_sorted,
         label_sorted=label_sorted.astype(np.min_scalar_type(max(q - 1, 0)), copy=False),
