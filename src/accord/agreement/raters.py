@@ -680,6 +680,17 @@ def _tabled(m: int, t: int, items: int) -> bool:
     return t > 0 and items >= _GROUP_ITEMS and math.perm(m, t) * t <= _TABLE_BYTES
 
 
+def _ratings_of(
+    items: Any, sizes: IntArray, item: IntArray, rater: IntArray, d: FloatArray
+) -> tuple[IntArray, IntArray, FloatArray]:
+    """The sorted ratings' items, raters and deviations at the ratings of the flagged
+    ``items``."""
+    if not items.any():
+        return item[:0].copy(), rater[:0].copy(), d[:0].copy()
+    at = np.repeat(items, sizes)
+    return item[at], rater[at], d[at]
+
+
 class _ChosenPlaces:
     """The rater test's permutations as one draw per item of which raters hold its moved
     places.
@@ -705,7 +716,8 @@ class _ChosenPlaces:
         n = item_sorted.size
         starts = np.r_[0, np.flatnonzero(np.diff(item_sorted)) + 1] if n else np.zeros(0, int)
         sizes = np.diff(np.r_[starts, n]).astype(np.int64)
-        least = np.repeat(np.minimum.reduceat(d_sorted, starts) if n else np.zeros(0), sizes)
+        lowest = np.minimum.reduceat(d_sorted, starts) if n else np.zeros(0)
+        least = np.repeat(lowest, sizes)
         moves = d_sorted != least
         t = np.add.reduceat(moves, starts, dtype=np.int64) if n else np.zeros(0, np.int64)
         # the items by (m, t); a group of a kind is tabled or shuffled in place
@@ -721,24 +733,27 @@ class _ChosenPlaces:
         rest = np.zeros(sizes.size, dtype=bool)
         rest[order[np.repeat(~tabled, count)]] = True
         rest &= t > 0
-        rest_ratings = np.repeat(rest, sizes)
         self.n, self.k = n, k
         #: the items shuffled in place
         self.rest = _PartialShuffle(
-            item_sorted[rest_ratings], rater_sorted[rest_ratings], d_sorted[rest_ratings], k
+            *_ratings_of(rest, sizes, item_sorted, rater_sorted, d_sorted), k
         )
+        if rest.any():
+            least[np.repeat(rest, sizes)] = 0.0
         # every other rating adds its item's least deviation to its rater in every order
-        least[rest_ratings] = 0.0
         self.base = np.bincount(rater_sorted, weights=least, minlength=k)
+        del least
         order = order[np.repeat(tabled, count)]
         span = sizes[order]
         pos = np.repeat(starts[order] - np.r_[0, np.cumsum(span)[:-1]], span)
         pos += np.arange(pos.size)
         #: the tabled items' raters, item after item (group after group)
-        self.raters = rater_sorted[pos].astype(np.min_scalar_type(max(k - 1, 0)))
+        self.raters = rater_sorted.astype(np.min_scalar_type(max(k - 1, 0)))[pos]
         pos = pos[moves[pos]]
         #: the moved ratings' ``w``, in the order the draws give their raters
-        self.w = d_sorted[pos] - least[pos]
+        self.w = d_sorted[pos]
+        self.w -= np.repeat(lowest[order], t[order])
+        del pos
         #: each tabled group's ``m``, ``t`` and the first of each item's raters
         self.groups = [
             (m, t, np.arange(0, c * m, m, dtype=np.int64)[:, None])
