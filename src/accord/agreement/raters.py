@@ -29,7 +29,15 @@ import pandas as pd
 
 from .._errors import InvalidInputError
 from .._results import Record, check_level, t_quantile, t_sf
-from .._types import FloatArray, IntArray, RngLike, as_generator, in_threads, usable_cores
+from .._types import (
+    FloatArray,
+    IntArray,
+    RngLike,
+    as_generator,
+    in_threads,
+    release_freed_memory,
+    usable_cores,
+)
 from ..data.order import stable_order
 from ..data.ratings import Ratings
 from ..data.source import refuse_read_options
@@ -1207,6 +1215,8 @@ def rater_permutation_test(
     )
     del item_sorted, label_sorted, rater_sorted, d_sorted, still  # the null holds what it reads
     max_z, min_z = null.draw(gen, n_permutations, z_r, z_pair, significance if sequential else None)
+    del null
+    release_freed_memory()  # what the streams' threads freed, still resident otherwise
     n_used = max(max_z.size, min_z.size)
     p_r = _max_t_pvalues(z_r, tested, max_z, upper=True)
     p_pair = _max_t_pvalues(z_pair, pair_tested, min_z, upper=False)
