@@ -469,7 +469,8 @@ def test_chosen_places_give_each_rater_sum_its_null_mean_and_variance(
     chosen = raters._ChosenPlaces(item, rater, d, 12)
     assert chosen.groups and chosen.rest.n  # kinds of 40 items or more tabled, others not
     v = np.zeros(12)
-    for x, who, a in zip(labels, raters_of, np.r_[0, np.cumsum([len(x) for x in labels])]):
+    starts = np.r_[0, np.cumsum([len(x) for x in labels])[:-1]]
+    for x, who, a in zip(labels, raters_of, starts, strict=True):
         v[who] += np.var(d[a : a + len(x)])
     draws = np.array(
         [chosen.sums(chosen.draw(gen, b := chosen.rest.raters.copy()), b) for _ in range(4000)]

@@ -788,3 +788,22 @@ def test_what_was_read_counts_the_ratings_per_item(level: str) -> None:
     )
     page = accord.report(frame, item="i", rater="r", label="y", level=level, progress=False)
     assert "ratings per item</td><td>1 to 3 (median 2)</td>" in page.html
+
+
+def test_a_coefficient_without_a_chance_term_is_a_dash_the_caption_explains(
+    birads_page: HtmlReport, diagnoses_page: HtmlReport
+) -> None:
+    # informational agreement (a ratio of mutual information to entropy) and Light's kappa
+    # (the mean of the pairs' Cohen's kappas) are not (p_a - p_e) / (1 - p_e): their chance
+    # cell is a dash, and the caption says why, naming them and no other coefficient
+    birads = section_of(birads_page.html, "coefficients")
+    ia = row_values(birads, "Informational agreement (IA)")
+    kappa = row_values(birads, "Cohen's kappa")
+    assert ia[-2] == "\u2013" and kappa[-2] != "\u2013"
+    assert ia[-3] == kappa[-3]  # observed: the share of pairs that agree, as for kappa
+    said = "is not of that form, so no single chance term"
+    assert f"A dash: Informational agreement (IA) {said}" in birads
+    assert "Cohen&#39;s kappa is not" not in birads
+    light = section_of(diagnoses_page.html, "coefficients")
+    assert row_values(light, "Light's kappa")[-2] == "\u2013"
+    assert f"A dash: Light&#39;s kappa {said}" in light

@@ -215,13 +215,34 @@ def _table(
             else ""
         )
     else:
-        caption = _se_caption(ctx) + (
-            "Observed and chance: p_a and p_e of (p_a - p_e) / (1 - p_e). "
+        caption = (
+            _se_caption(ctx)
+            + ("Observed and chance: p_a and p_e of (p_a - p_e) / (1 - p_e). ")
+            + _no_chance_term(coefs)
         )
     return Table.of(
         _columns(ctx),
         rows,
         caption=caption + _intervals_caption(ci_methods, numeric),
+    )
+
+
+def _no_chance_term(coefs: list[Any]) -> str:
+    """Why a coefficient shows no chance agreement (a dash): it is not of the form
+    ``(p_a - p_e) / (1 - p_e)`` (Light's kappa averages the pairs' kappas; informational
+    agreement is a ratio of information)."""
+    names = [
+        coefficient_label(c)
+        for c in coefs
+        if math.isfinite(c.statistic) and not math.isfinite(getattr(c, "chance_agreement", 0.0))
+    ]
+    if not names:
+        return ""
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    verb = "is" if len(names) == 1 else "are"
+    return (
+        f"A dash: {listed} {verb} not of that form, so no single chance term (observed, "
+        "where shown: the share of rating pairs that agree). "
     )
 
 
