@@ -426,7 +426,7 @@ def test_chosen_places_are_uniform_ordered_choices_and_sum_as_defined(
     _, item, rater, d = _partial(labels)
     k = int(rater.max()) + 1
     chosen = raters._ChosenPlaces(item, rater, d, k)
-    assert [(m, t) for m, t, _ in chosen.groups] == [(5, 2)]
+    assert [(m, t) for m, t, *_ in chosen.groups] == [(5, 2)]
     assert chosen.rest.n == 40 * 7 and chosen.rest.moved.size == 40 * 4
     gen = np.random.default_rng(4)
     buffer = chosen.rest.raters.copy()
@@ -448,6 +448,35 @@ def test_chosen_places_are_uniform_ordered_choices_and_sum_as_defined(
     others_expect = np.bincount(rater[others], weights=d[others], minlength=k)
     np.testing.assert_allclose(in_place.sum(), others_expect.sum(), atol=1e-9)
     np.testing.assert_allclose(chosen.sums(drawn, buffer), expect + in_place, atol=1e-9)
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 5, 7, 10])
+def test_the_table_of_ordered_choices_is_every_permutation_of_t_of_m(m: int) -> None:
+    # against itertools.permutations, which lists them in the same (lexicographic) order
+    from accord.agreement.raters import _ordered_choices
+
+    for t in range(1, min(m, 5) + 1):
+        expect = np.array(list(itertools.permutations(range(m), t)))
+        assert np.array_equal(_ordered_choices(m, t), expect), (m, t)
+
+
+def test_the_tables_of_choices_go_to_the_kinds_of_most_items_within_their_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # kinds (m, t, items) with tables of P(m, t) rows of t places: 5 * 4 * 2 = 40 bytes,
+    # 6 * 5 * 4 * 3 = 360, 10!/5! * 5 = 151,200 (within the 1 MB a table may take), and a
+    # kind of too few items. A budget of 500 bytes holds the two kinds of most items; a
+    # table of more than four rows an item is never made.
+    from accord.agreement import raters
+
+    kinds = [(10, 5, 7560), (5, 2, 1000), (6, 3, 500), (4, 2, 10), (10, 5, 7559)]
+    monkeypatch.setattr(raters, "_TABLES_BYTES", 500)
+    assert raters._tabled(kinds).tolist() == [False, True, True, False, False]
+    monkeypatch.setattr(raters, "_TABLES_BYTES", 16 << 20)
+    # 30,240 rows for 7,560 items is four rows an item; for 7,559 items it is more
+    assert raters._tabled(kinds).tolist() == [True, True, True, False, False]
+    # 7 of 10 places (604,800 rows, 4.2 MB) is over a table's 1 MB whatever the budget
+    assert raters._tabled([(10, 7, 5000)]).tolist() == [False]
 
 
 def test_chosen_places_give_each_rater_sum_its_null_mean_and_variance(

@@ -666,15 +666,23 @@ class _PartialShuffle:
 _TABLE_BYTES = 1 << 20
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=16)
 def _ordered_choices(m: int, t: int) -> Any:
     """Every ordered choice of ``t`` distinct places of ``0 .. m-1``, a row each (the
-    ``m! / (m - t)!`` rows in lexicographic order)."""
-    import itertools
+    ``m! / (m - t)!`` rows in lexicographic order), built a place at a time: each row of
+    the choices of ``j`` places followed by each place it leaves, in increasing order.
 
+    >>> _ordered_choices(3, 2).tolist()
+    [[0, 1], [0, 2], [1, 0], [1, 2], [2, 0], [2, 1]]
+    """
     kind = np.min_scalar_type(max(m - 1, 0))
-    rows = np.fromiter(itertools.chain.from_iterable(itertools.permutations(range(m), t)), kind)
-    return rows.reshape(-1, t)
+    rows = np.zeros((1, 0), dtype=kind)
+    for j in range(t):
+        left = np.ones((rows.shape[0], m), dtype=bool)
+        np.put_along_axis(left, rows.astype(np.intp), False, axis=1)
+        after = np.nonzero(left)[1].astype(kind)  # row by row, increasing
+        rows = np.column_stack([np.repeat(rows, m - j, axis=0), after])
+    return rows
 
 
 #: Fewest items of one ``(m, t)`` for a table of their choices: fewer are shuffled in place
@@ -682,10 +690,27 @@ def _ordered_choices(m: int, t: int) -> Any:
 _GROUP_ITEMS = 256
 
 
-def _tabled(m: int, t: int, items: int) -> bool:
-    """Whether the ``items`` items of ``m`` raters and ``t`` moved places draw their
-    choices from a table (a small one, for enough items)."""
-    return t > 0 and items >= _GROUP_ITEMS and math.perm(m, t) * t <= _TABLE_BYTES
+#: Most bytes of all the tables together: the kinds of item with the most items get one
+#: first, the others are shuffled in place.
+_TABLES_BYTES = 16 << 20
+
+
+def _tabled(kinds: list[tuple[int, int, int]]) -> Any:
+    """Which kinds ``(m, t, items)`` of item draw their choices from a table: a small one
+    (:data:`_TABLE_BYTES`) of at most four rows an item, for enough items
+    (:data:`_GROUP_ITEMS`), the kinds of most items first while the tables fit
+    :data:`_TABLES_BYTES`. (A table larger than its items costs more to build and to read
+    out of cache than the in-place shuffle of those items.)"""
+    size = [
+        math.perm(m, t) * t if t > 0 and c >= _GROUP_ITEMS and math.perm(m, t) <= 4 * c else 0
+        for m, t, c in kinds
+    ]
+    out = np.zeros(len(kinds), dtype=bool)
+    room = _TABLES_BYTES
+    for j in sorted(range(len(kinds)), key=lambda j: -kinds[j][2]):
+        if 0 < size[j] <= min(_TABLE_BYTES, room):
+            out[j], room = True, room - size[j]
+    return out
 
 
 def _ratings_of(
@@ -737,7 +762,7 @@ class _ChosenPlaces:
             (int(sizes[order[a]]), int(t[order[a]]), int(c))
             for a, c in zip(first, count, strict=True)
         ]
-        tabled = np.array([_tabled(*kind) for kind in kinds], dtype=bool)
+        tabled = _tabled(kinds)
         rest = np.zeros(sizes.size, dtype=bool)
         rest[order[np.repeat(~tabled, count)]] = True
         rest &= t > 0
@@ -762,9 +787,9 @@ class _ChosenPlaces:
         self.w = d_sorted[pos]
         self.w -= np.repeat(lowest[order], t[order])
         del pos
-        #: each tabled group's ``m``, ``t`` and the first of each item's raters
+        #: each tabled group's ``m``, ``t``, the first of each item's raters and its table
         self.groups = [
-            (m, t, np.arange(0, c * m, m, dtype=np.int64)[:, None])
+            (m, t, np.arange(0, c * m, m, dtype=np.int64)[:, None], _ordered_choices(m, t))
             for (m, t, c), keep in zip(kinds, tabled, strict=True)
             if keep
         ]
@@ -776,9 +801,8 @@ class _ChosenPlaces:
         u = gen.random(self.draws)
         out = np.empty(self.w.size, dtype=self.raters.dtype)
         item = place = rating = 0
-        for m, t, first in self.groups:
+        for m, t, first, table in self.groups:
             c = first.shape[0]
-            table = _ordered_choices(m, t)
             pick = u[item : item + c]
             pick *= table.shape[0]
             at = table.take(pick.astype(np.intp), axis=0)
