@@ -364,3 +364,27 @@ def test_a_rater_left_out_of_the_permutation_test_is_a_dash_with_its_reason() ->
                          rater="rater", label="label", progress=False,
                          inference=accord.Inference(n_boot=0))  # fmt: skip
     assert "A dash for adjusted p" not in _text(full.html)
+
+
+def test_counts_of_a_thousand_raters_and_more_are_written_with_separators() -> None:
+    # 1,500 raters, four ratings an item: the notes that say how many raters a table leaves
+    # out write the count as every other count of the page is written ("1,500")
+    rng = np.random.default_rng(1)
+    item = np.repeat(np.arange(1500), 4)
+    first = rng.permutation(1500)  # each rater first on one item
+    rater = (np.repeat(first, 4) + np.tile([0, 375, 750, 1125], 1500)) % 1500
+    truth = np.repeat(rng.integers(0, 3, 1500), 4)
+    label = np.where(rng.random(6000) < 0.8, truth, rng.integers(0, 3, 6000))
+    frame = pd.DataFrame({"item": item, "rater": rater, "label": label})
+    assert frame["rater"].nunique() == 1500
+    page = accord.report(frame, item="item", rater="rater", label="label", progress=False,
+                         inference=accord.Inference(n_boot=0))  # fmt: skip
+    text = _text(page.html)
+    assert "Showing the 40 raters who stray most of 1,500." in text
+    assert "Showing the 40 raters who share the most items of 1,500." in text
+    assert "Showing the 20 most and the 20 least accurate of 1,500 raters." in text
+    # the raters of an item are one of the 375 cosets {f, f + 375, f + 750, f + 1125}: 375
+    # cosets of 6 pairs each share items
+    assert "Mean Cohen's kappa over 2,250 pairs of raters" in text
+    assert re.search(r"\b\d{1,3} of 1,500 items are unanimous", text)
+    assert "of 1500" not in text and "2250" not in text

@@ -43,7 +43,7 @@ def build_items(ctx: Context) -> Section | None:
         marker_label=f"mean {mean_entropy:.2f}",
     )
     lead = (
-        f"{unanimous} of {finite.size} items are unanimous; the mean entropy is "
+        f"{fmt_int(unanimous)} of {fmt_int(finite.size)} items are unanimous; the mean entropy is "
         f"{fmt(mean_entropy)} bits of a possible {fmt(top_h)}."
     )
     contested, ranked_by = _most_contested(ctx, cons)

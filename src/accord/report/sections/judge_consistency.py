@@ -165,7 +165,8 @@ def _fragile(fragile: Any) -> Table:
             Column("flip rate", "flip_rate"),
         ),
         shown.to_dict(orient="records"),
-        f"The most fragile items ({len(shown)} of {len(fragile)}); flip rate: share of pairs "
+        f"The most fragile items ({len(shown)} of {fmt_int(len(fragile))}); flip rate: share "
+        "of pairs "
         "of runs that disagree.",
     )
 

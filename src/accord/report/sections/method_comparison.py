@@ -214,7 +214,11 @@ def build_method_comparison(ctx: Context) -> Section | None:
             table.head(ROWS).to_dict(orient="records"),
             caption="Differences first - second; limits at 1.96 SD, their exact intervals "
             "(Carkeet 2015)"
-            + (f"; the first {ROWS} pairs of {len(table)}." if len(table) > ROWS else "."),
+            + (
+                f"; the first {fmt_int(ROWS)} pairs of {fmt_int(len(table))}."
+                if len(table) > ROWS
+                else "."
+            ),
         )
     ]
     undefined = [ba for ba in result.limits if math.isnan(ba.bias)]

@@ -53,7 +53,8 @@ def build_pairwise(ctx: Context) -> Section | None:
     if len(names) > LIMIT:  # the raters who share the most items with others
         per_rater = common.sum(axis=1)
         shown = sorted(int(i) for i in np.argsort(-per_rater, kind="stable")[:LIMIT])
-        blocks.append(Note(f"Showing the {LIMIT} raters who share the most items of {len(names)}."))
+        many = f"Showing the {LIMIT} raters who share the most items of {fmt_int(len(names))}."
+        blocks.append(Note(many))
     labels = [names[i] for i in shown]
     vmin = -1.0 if measure == "Cohen's kappa" else 0.0
     svg = figures.heatmap(
@@ -83,11 +84,11 @@ def build_pairwise(ctx: Context) -> Section | None:
             svg,
             f"{measure} of every pair of raters that rated items in common (blank: fewer "
             f"than {MIN_SHARED} items in common, too few for the pair's value to mean much).",
-            f"Heatmap of pairwise {measure} among {len(labels)} raters",
+            f"Heatmap of pairwise {measure} among {fmt_int(len(labels))} raters",
         )
     )
     lead = (
-        f"Mean {measure} over {int(result.n_pairs)} pairs of raters: {fmt(float(result.mean))} "
+        f"Mean {measure} over {fmt_int(result.n_pairs)} pairs of raters: {fmt(float(result.mean))} "
         f"(SD {fmt(float(result.sd))}). A rater whose row is pale agrees with nobody in "
         "particular."
     )
@@ -115,6 +116,7 @@ def _pairs_text(test: Any) -> str:
         for r in flagged.head(5).itertuples(index=False)
     )
     return (
-        f"{len(flagged)} of {tested} pairs agree less than interchangeable raters would "
+        f"{fmt_int(len(flagged))} of {fmt_int(tested)} pairs agree less than interchangeable "
+        "raters would "
         f"(permutation test, adjusted for all pairs): {names}."
     )

@@ -116,7 +116,10 @@ def build_rater_model(ctx: Context) -> Section | None:
         _items_table(ctx, fit, items),
     ]
     if len(raters) > LIMIT:
-        many = f"Showing the {half} most and the {half} least accurate of {len(raters)} raters."
+        many = (
+            f"Showing the {half} most and the {half} least accurate of {fmt_int(len(raters))} "
+            "raters."
+        )
         blocks.insert(2, Note(many))
     if fit.n_ratings < FEW_RATINGS * _parameters(fit):
         blocks.insert(0, Note(

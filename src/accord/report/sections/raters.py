@@ -82,7 +82,8 @@ def build_raters(ctx: Context) -> Section | None:
     if gold and "gold_accuracy" in raters:
         lead += " " + _gold_lead(ctx, raters, gold_ci)
     if len(raters) > LIMIT:
-        blocks.insert(0, Note(f"Showing the {LIMIT} raters who stray most of {len(raters)}."))
+        many = f"Showing the {LIMIT} raters who stray most of {fmt_int(len(raters))}."
+        blocks.insert(0, Note(many))
     methods = [*((rater_test_note(test),) if test is not None else ()), DEVIATION_NOTE]
     if gold:
         methods.append(
@@ -274,7 +275,7 @@ def _stray_text(test: Any, raters: pd.DataFrame) -> str:
     flagged = test.raters[test.raters["stands_out"]]
     if flagged.empty:
         return (
-            f"No rater strays beyond the noise: of {tested} raters with at least "
+            f"No rater strays beyond the noise: of {fmt_int(tested)} raters with at least "
             f"{test.min_items} items, none has ratings more surprising than interchangeable "
             f"raters give (permutation test, adjusted p >= {fmt(test.significance, 2)}). The "
             "ranking below is by mean deviation, for reference, not a finding."
@@ -346,7 +347,8 @@ def _build_differences(ctx: Context) -> Section | None:
     ]
     if len(table) > LIMIT:
         blocks.insert(
-            0, Note(f"Showing the {LIMIT} raters with the largest offsets of {len(table)}.")
+            0,
+            Note(f"Showing the {LIMIT} raters with the largest offsets of {fmt_int(len(table))}."),
         )
     method = MethodNote(
         "Rater differences",

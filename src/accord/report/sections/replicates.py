@@ -131,7 +131,7 @@ def _deming_table(ctx: Context, fits: Any) -> Table:
         "(Linnet 1998), jackknife intervals over subjects. Replicate pairs: the l-th "
         "replicate of x with the l-th of y on one subject (a replicate without its pair is "
         "left out). Agreement wants the slope's interval to hold 1 and the intercept's 0"
-        + (f"; the first {ROWS} pairs of {len(fits.fits)}." if more > 0 else "."),
+        + (f"; the first {fmt_int(ROWS)} pairs of {fmt_int(len(fits.fits))}." if more > 0 else "."),
     )
 
 

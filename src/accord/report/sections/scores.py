@@ -145,7 +145,11 @@ def _figures(column: str, result: Any) -> list[Block]:
             ),
             f"{column}: calibrated value of each item with its 95% interval (1.96 posterior "
             f"SD), beside the plain mean"
-            + (f"; the {LIMIT} highest of {len(values)} items" if len(values) > LIMIT else "")
+            + (
+                f"; the {LIMIT} highest of {fmt_int(len(values))} items"
+                if len(values) > LIMIT
+                else ""
+            )
             + f". Largest change from the plain mean: {largest}.",
             f"Calibrated values of {column}",
         ),
