@@ -737,10 +737,10 @@ class _ChosenPlaces:
     2^20 rows: no choice more likely than another by more than 2^-33). The items are laid
     out by ``(m_i, t_i)``, each group's raters a row an item, so a permutation is one
     uniform per item, a row of a table per item and a gather of the chosen raters: no
-    state carried from one permutation to the next, and about half the work of the
-    in-place shuffle on 10M realistic ratings. The other items (many raters and many moved
-    places, or too few of a kind) are shuffled in place by :class:`_PartialShuffle`
-    (:attr:`rest`).
+    state carried from one permutation to the next, and two thirds of the work of the
+    in-place shuffle on 10M realistic ratings (23.5 against 34.9 ms a permutation). The
+    other items (many raters and many moved places, or too few of a kind for their table:
+    :func:`_tabled`) are shuffled in place by :class:`_PartialShuffle` (:attr:`rest`).
     """
 
     def __init__(
