@@ -558,6 +558,20 @@ class _WithinItemShuffle:
         return out
 
 
+def _moved_ratings(
+    item_sorted: IntArray, d_sorted: FloatArray
+) -> tuple[Any, Any, Any, FloatArray, Any]:
+    """Where each item's run of sorted ratings starts, its size, its least deviation (that
+    of its most frequent category), that deviation at each of its ratings, and which
+    ratings deviate more (the ratings a permutation moves)."""
+    n = item_sorted.size
+    starts = np.r_[0, np.flatnonzero(np.diff(item_sorted)) + 1] if n else np.zeros(0, int)
+    sizes = np.diff(np.r_[starts, n]).astype(np.int64)
+    least = np.minimum.reduceat(d_sorted, starts) if n else np.zeros(0)
+    at_rating = np.repeat(least, sizes)
+    return starts, sizes, least, at_rating, d_sorted != at_rating
+
+
 class _PartialShuffle:
     """The rater test's permutations, drawn only where they change a rater's sum.
 
@@ -587,10 +601,7 @@ class _PartialShuffle:
         self, item_sorted: IntArray, rater_sorted: IntArray, d_sorted: FloatArray, k: int
     ) -> None:
         n = item_sorted.size
-        starts = np.r_[0, np.flatnonzero(np.diff(item_sorted)) + 1] if n else np.zeros(0, int)
-        sizes = np.diff(np.r_[starts, n]).astype(np.int64)
-        least = np.minimum.reduceat(d_sorted, starts) if n else np.zeros(0)
-        moves = d_sorted != np.repeat(least, sizes)
+        starts, sizes, least, _, moves = _moved_ratings(item_sorted, d_sorted)
         kind = np.int32 if n < 2**31 else np.int64  # positions
         before = np.zeros(n + 1, dtype=kind)  # moved ratings before each sorted one
         np.cumsum(moves, out=before[1:])
@@ -747,11 +758,7 @@ class _ChosenPlaces:
         self, item_sorted: IntArray, rater_sorted: IntArray, d_sorted: FloatArray, k: int
     ) -> None:
         n = item_sorted.size
-        starts = np.r_[0, np.flatnonzero(np.diff(item_sorted)) + 1] if n else np.zeros(0, int)
-        sizes = np.diff(np.r_[starts, n]).astype(np.int64)
-        lowest = np.minimum.reduceat(d_sorted, starts) if n else np.zeros(0)
-        least = np.repeat(lowest, sizes)
-        moves = d_sorted != least
+        starts, sizes, lowest, least, moves = _moved_ratings(item_sorted, d_sorted)
         t = np.add.reduceat(moves, starts, dtype=np.int64) if n else np.zeros(0, np.int64)
         # the items by (m, t); a group of a kind is tabled or shuffled in place
         key = sizes * (int(t.max(initial=0)) + 1) + t
