@@ -229,6 +229,9 @@ def test_scores_and_confidence_sections() -> None:
     assert row_values(scores, str(top["rater"]))[1] == f"{top['bias']:.2f}"
     methods = page.html.split('id="methods"', 1)[1]
     assert "10.1098/rsos.160760" in methods and "sclite" in methods
+    # every rater scores every object: one connected design, said in the singular
+    assert panel.n_components == 1
+    assert "1 component;" in scores and "component(s)" not in page.html
 
 
 def section_of(page: str, section_id: str) -> str:

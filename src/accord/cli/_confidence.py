@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import typer
 
+from .._verdict import counted
 from ._app import app, examples
 from ._common import (
     CONFIDENCE_OPTION,
@@ -246,7 +247,8 @@ def _nce_table(nce: NormalizedCrossEntropy, source: str, report: dict[str, Any] 
         ["sd", "", "", "", "", nce.sd, "sample SD (n - 1)"],
         ["median", "", "", "", "", nce.median, ""],
     ]
-    clip_note = f"{nce.n_clipped} confidence(s) clipped to [1e-7, 0.9999999] before the logs" + (
+    clipped = counted(nce.n_clipped, "confidence")
+    clip_note = f"{clipped} clipped to [1e-7, 0.9999999] before the logs" + (
         f"; {nce.n_out_of_range} outside [0, 1] clipped" if nce.n_out_of_range else ""
     )
     return _table(

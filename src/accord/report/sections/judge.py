@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..._verdict import kappa_name
+from ..._verdict import counted, kappa_name
 from .. import figures
 from .._blocks import (
     Block,
@@ -155,7 +155,7 @@ def _verdict_note(test: Any) -> Block:
     )
     if len(untested):
         text += (
-            f" {len(untested)} human(s) rated too few items to be tested: "
+            f" {counted(len(untested), 'human')} rated too few items to be tested: "
             + ", ".join(
                 f"{h} ({r})" for h, r in zip(untested["human"], untested["reason"], strict=True)
             )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._verdict import counted
 from .._blocks import (
     Block,
     Column,
@@ -175,7 +176,7 @@ def _methods(result: Any) -> tuple[MethodNote, ...]:
     return (
         MethodNote(
             "The judge against itself",
-            f"{result.method}; accord.judge_consistency, {result.n_judges} judge(s).",
+            f"{result.method}; accord.judge_consistency, {counted(result.n_judges, 'judge')}.",
             tuple(REF[k] for k in ("kripp2004", "fleiss1971", "mw1996", "kl2016")),
         ),
     )

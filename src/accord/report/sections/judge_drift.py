@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._verdict import counted
 from .._blocks import (
     Block,
     Column,
@@ -75,8 +76,13 @@ def build_judge_drift(ctx: Context) -> Section | None:
     if len(unused):
         blocks.append(
             Note(
-                f"{len(unused)} estimate(s) of a window have no standard error and are left "
-                "out of the tests (a perfect agreement, or too few items).",
+                f"{counted(len(unused), 'estimate')} of a window "
+                + (
+                    "has no standard error and is"
+                    if len(unused) == 1
+                    else "have no standard error and are"
+                )
+                + " left out of the tests (a perfect agreement, or too few items).",
                 "fair",
             )
         )

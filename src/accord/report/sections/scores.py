@@ -6,7 +6,7 @@ import functools
 import math
 from typing import Any
 
-from ..._verdict import bias_spread
+from ..._verdict import bias_spread, counted
 from .. import figures
 from .._blocks import (
     Block,
@@ -120,7 +120,7 @@ def _key_figures(result: Any, weights: str | None) -> KeyFigures:
             KeyFigure(
                 "Connectivity",
                 fmt(result.algebraic_connectivity, 3),
-                f"{result.n_components} component(s); near 0: weakly linked design",
+                f"{counted(result.n_components, 'component')}; near 0: weakly linked design",
             ),
         )
     )

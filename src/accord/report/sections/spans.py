@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from ..._names import listed
+from ..._verdict import counted
 from .._blocks import (
     Block,
     Column,
@@ -252,7 +253,7 @@ def build_spans_read(ctx: Context) -> Section | None:
     lead = (
         f"Read {fmt_int(spans.n_spans)} spans by {fmt_int(spans.n_annotators)} annotators in "
         f"{fmt_int(spans.n_documents)} documents"
-        + (f"; {len(spans.notes)} note(s) from the reader below." if spans.notes else ".")
+        + (f"; {counted(len(spans.notes), 'note')} from the reader below." if spans.notes else ".")
     )
     return Section("read", "What was read", lead, tuple(blocks))
 

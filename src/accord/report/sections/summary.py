@@ -10,6 +10,7 @@ from typing import Any
 from ..._verdict import (
     bias_spread,
     coefficient_label,
+    counted,
     distribution,
     landis_koch,
     panel_verdict,
@@ -310,7 +311,7 @@ def _panel_summary(ctx: Context) -> Section | None:
             "Bias spread (SD)", fmt(bias_spread(result), 2), f"{column} units, across raters"
         ),
         KeyFigure("Items", fmt_int(result.n_items), f"{fmt_int(result.n_assessments)} scores"),
-        KeyFigure("Raters", fmt_int(result.n_raters), f"{result.n_components} component(s)"),
+        KeyFigure("Raters", fmt_int(result.n_raters), counted(result.n_components, "component")),
     )
     return Section("summary", "What do the scores say?", lead, (KeyFigures(figs),))
 
