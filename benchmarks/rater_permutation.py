@@ -31,8 +31,9 @@ on a shared machine):
   in CPU seconds, and in wall seconds with its two streams of permutations in two threads
   beside one thread.
 
-Run ``python benchmarks/rater_permutation.py`` (50k and 1M ratings), ``--full`` (and 3M) or
-``--realistic 1e7`` (the realistic shape alone, at that size).
+Run ``python benchmarks/rater_permutation.py`` (50k and 1M ratings), ``--full`` (and 3M),
+``--realistic 1e7`` (the realistic shape alone, at that size) or ``--varied 1e6`` (items of
+3 to 40 ratings by 300 raters: many kinds of item, few of each, most shuffled in place).
 """
 
 from __future__ import annotations
@@ -100,6 +101,20 @@ def realistic(n_ratings: int, seed: int = 1) -> Ratings:
     keep = np.flatnonzero(gen.random(item.size) >= 0.05)
     keep = keep[gen.permutation(keep.size)]
     return Ratings.from_arrays(item[keep], rater[keep], label[keep])
+
+
+def varied(n_ratings: int, seed: int = 3) -> Ratings:
+    """Items of 3 to 40 ratings by 300 raters, 4 labels (each rating the item's own with
+    probability 0.75), rows shuffled: many kinds of item (ratings, ratings outside the most
+    frequent label), few items of each, so that most are shuffled in place."""
+    gen = np.random.default_rng(seed)
+    sizes = gen.integers(3, 41, max(n_ratings // 21, 1))
+    item = np.repeat(np.arange(sizes.size), sizes)
+    rater = np.concatenate([gen.choice(300, m, replace=False) for m in sizes])
+    truth = gen.integers(0, 4, sizes.size)[item]
+    label = np.where(gen.random(item.size) < 0.75, truth, gen.integers(0, 4, item.size))
+    order = gen.permutation(item.size)
+    return Ratings.from_arrays(item[order], rater[order], label[order])
 
 
 class RankedDraws:
@@ -218,9 +233,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="also 3M ratings")
     parser.add_argument("--realistic", type=float, default=0, help="the realistic shape alone")
+    parser.add_argument("--varied", type=float, default=0, help="items of 3 to 40 ratings alone")
     args = parser.parse_args()
-    if args.realistic:
-        run("realistic", realistic(int(args.realistic)))
+    if args.realistic or args.varied:
+        if args.realistic:
+            run("realistic", realistic(int(args.realistic)))
+        if args.varied:
+            run("items of 3 to 40 ratings, 300 raters", varied(int(args.varied)))
         return
     sizes = [50_000, 1_000_000, 3_000_000] if args.full else [50_000, 1_000_000]
     for n in sizes:

@@ -469,6 +469,7 @@ def test_the_tables_of_choices_go_to_the_kinds_of_most_items_within_their_budget
     # table of more than four rows an item is never made.
     from accord.agreement import raters
 
+    monkeypatch.setattr(raters, "_GROUP_ITEMS", 256)
     kinds = [(10, 5, 7560), (5, 2, 1000), (6, 3, 500), (4, 2, 10), (10, 5, 7559)]
     monkeypatch.setattr(raters, "_TABLES_BYTES", 500)
     assert raters._tabled(kinds).tolist() == [False, True, True, False, False]
