@@ -95,6 +95,27 @@ def test_commands_load_no_heavy_module(command: str) -> None:
     assert heavy_modules_after(command) == []
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param(
+            "report pefr.csv --item subject --rater meter --label pefr --level interval",
+            id="accord report at interval level (Bland-Altman, Passing-Bablok, the CCC)",
+        ),
+        pytest.param(
+            "report diagnoses.csv --item patient --rater rater --label diagnosis",
+            id="accord report, nominal",
+        ),
+    ],
+)
+def test_report_loads_only_the_page_and_its_figures(command: str, tmp_path: Path) -> None:
+    """A report's figures need matplotlib and its page jinja2; nothing else heavy (the exact
+    tolerance limits solve by bisection, Passing-Bablok counts its slopes in numpy)."""
+    loaded = heavy_modules_after(f"{command} -o {tmp_path / 'page.html'}")
+    assert (tmp_path / "page.html").exists()
+    assert sorted({m.split(".")[0] for m in loaded}) == ["jinja2", "matplotlib"]
+
+
 def test_probe_sees_a_heavy_module_when_one_is_loaded() -> None:
     """The probe itself can fail: ``accord plan`` loads scipy.stats (the power of its
     tests)."""

@@ -34,7 +34,7 @@ from typer.testing import CliRunner
 import accord
 from accord import InvalidInputError
 from accord.cli import app
-from accord.measurements._tolerance import one_sided_factor, two_sided_factor
+from accord.measurements._tolerance import _increasing_root, one_sided_factor, two_sided_factor
 
 from .._cli import cli_json
 
@@ -106,6 +106,23 @@ TOLERANCE_TABLE = {
 def test_two_sided_factor_matches_the_table(df: int) -> None:
     got = [two_sided_factor(df + 1, Z95, g) for g in (0.025, 0.95, 0.975)]
     assert_allclose(got, TOLERANCE_TABLE[df], atol=1.5e-4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    c=st.floats(1e-6, 1e6),
+    power=st.sampled_from([1.0, 3.0, 0.5]),
+)
+def test_the_factors_root_finder_gives_brents_root(c: float, power: float) -> None:
+    # The tolerance factor's bisection against scipy's brentq on increasing functions
+    from scipy import optimize
+
+    def f(k: float) -> float:
+        return k**power - c
+
+    high = max(c ** (1.0 / power), 1.0) * 2.0
+    expected = optimize.brentq(f, 0.0, high, xtol=1e-14, rtol=1e-14)
+    assert _increasing_root(f, 0.0, high) == pytest.approx(expected, rel=1e-12)
 
 
 def test_two_sided_factor_coverage_by_simulation() -> None:
@@ -795,9 +812,26 @@ def test_fast_jackknife_equals_the_naive_leave_one_out(columns: list[list[int]])
     y = np.asarray(columns, dtype=float).T + np.arange(len(columns[0]))[:, None]
     values, se_z = _naive_jackknife(y)
     assert_allclose(_leave_one_out(y), values, atol=1e-10)
-    if np.all(np.abs(values) < 1):
+    if np.all(np.abs(values) < 1 - 1e-9):
         ccc = accord.concordance_correlation(y)
         assert_allclose(ccc.z_standard_error, se_z, atol=1e-10)
+    elif np.isfinite(_barnhart_by_hand(y, ddof=0)[0]):
+        # a left-out sample on which the raters agree exactly: atanh is infinite there, and
+        # the interval is NaN with the reason (not the rounding of the moments blown up)
+        with pytest.warns(accord.DegenerateDataWarning):
+            ccc = accord.concordance_correlation(y)
+        assert math.isnan(ccc.z_standard_error) and ccc.reason
+        assert all(math.isnan(v) for v in ccc.confidence_interval())
+
+
+def test_jackknife_when_one_item_left_out_leaves_exact_agreement() -> None:
+    # four raters who differ on the last item only (found by the property test above)
+    y = np.array([[6, 3, 6, 0, 0, 0]] * 3 + [[6, 3, 6, 0, 0, 1]], dtype=float).T
+    y += np.arange(6)[:, None]
+    with pytest.warns(accord.DegenerateDataWarning, match="number 6 of those scored"):
+        ccc = accord.concordance_correlation(y)
+    assert math.isnan(ccc.z_standard_error) and "agree exactly (a CCC of 1)" in str(ccc.reason)
+    assert 0.98 < ccc.statistic < 1
 
 
 def test_cli_subject_column_reads_missing_values_as_the_scores(tmp_path: Path) -> None:

@@ -453,6 +453,38 @@ def test_inversions_by_brute_force() -> None:
         assert len(set(zip(a.tolist(), b.tolist(), strict=True))) == want
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), min_size=0, max_size=30))
+def test_kendall_s_by_brute_force_and_tau_sign_as_scipy(points: list[tuple[int, int]]) -> None:
+    from scipy import stats
+
+    x = np.array([p[0] for p in points], dtype=float)
+    y = np.array([p[1] for p in points], dtype=float)
+    # Kendall's S by its definition: the sum of sign(dx) sign(dy) over the pairs
+    i, j = np.triu_indices(x.size, 1)
+    want = int((np.sign(x[j] - x[i]) * np.sign(y[j] - y[i])).sum())
+    got = SlopeSet.of(x, y).kendall_s()
+    assert got == want
+    if x.size >= 2 and np.ptp(x) and np.ptp(y):  # tau-b's sign is S's (scipy, side by side)
+        assert np.sign(stats.kendalltau(x, y).statistic) == np.sign(got)
+
+
+@pytest.mark.parametrize("scipy_from", [2, 10**9], ids=["scipy's count", "inversions"])
+def test_slopes_at_most_by_either_count(scipy_from: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the count of slopes at most t against the slopes listed, by scipy's Kendall's tau
+    # (large samples) and by the merge sort (small ones)
+    monkeypatch.setattr(_slopes, "_SCIPY_COUNT", scipy_from)
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 30, 300).astype(float)
+    y = np.round(x * 0.7 + rng.normal(0, 3, 300), 1)
+    s = brute_sorted_slopes(x, y)
+    points = SlopeSet.of(x, y)
+    # thresholds of denominator 10,000, none a slope (a tenth over at most 30), so that
+    # rounding in y - t x cannot tie them
+    for t in (-5.4321, -1.0317, 0.0123, 0.7071, 2.2361):
+        assert points.at_most(t) == int(np.count_nonzero(s <= t))
+
+
 @pytest.mark.parametrize("decimals", [0, 1, 3])
 def test_selection_against_every_slope_listed(
     decimals: int, monkeypatch: pytest.MonkeyPatch

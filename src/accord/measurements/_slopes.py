@@ -25,7 +25,7 @@ import numpy as np
 
 from .._types import FloatArray, IntArray
 
-__all__ = ["SlopeSet", "Threshold", "slope_order_statistics"]
+__all__ = ["SlopeSet", "Threshold", "equal_pairs", "slope_order_statistics"]
 
 #: A threshold of the slopes: a float ``t`` (slopes ``<= t``), or, for integer data, the
 #: exact rational ``num / den`` (``den > 0``) with ``strict`` (slopes ``< num / den``).
@@ -39,6 +39,24 @@ _LIST_FACTOR = 8
 _SAMPLE = 400_000
 #: Half-width of the narrowed bracket, in standard errors of the sample quantile.
 _SPREAD = 4.0
+#: Points from which slopes are counted by scipy's Kendall's tau (compiled; 1.2-1.5x faster
+#: than :func:`inversions` from 100,000 points), below by :func:`inversions` (as fast up to
+#: 20,000, and with no import of ``scipy.stats``, which costs a small fit more than the fit).
+_SCIPY_COUNT = 100_000
+
+
+def equal_pairs(*keys: FloatArray) -> int:
+    """Pairs of equal rows of ``keys``, sorted together (equal rows are neighbours).
+
+    >>> equal_pairs(np.array([1.0, 1.0, 1.0, 2.0]), np.array([0.0, 0.0, 3.0, 3.0]))
+    1
+    """
+    n = int(keys[0].size)
+    change = np.zeros(max(n - 1, 0), dtype=bool)
+    for key in keys:
+        change |= np.diff(key) != 0
+    counts = np.diff(np.flatnonzero(np.concatenate([[True], change, [True]])))
+    return int((counts * (counts - 1) // 2).sum())
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -187,15 +205,32 @@ class SlopeSet:
             return 0
         if t == math.inf:
             return self.n_finite
+        n = self.x.size
+        if n < 2:
+            return 0
+        if n < _SCIPY_COUNT:
+            count = inversions(self.ranks_at(t), keep=False)
+            assert isinstance(count, int)
+            return count
         from scipy import stats
 
         # for a permutation (no ties) Kendall's tau is 1 - 4 inversions / (n (n - 1)):
         # scipy's O(n log n) count, exact once rounded while n (n - 1) / 4 < 2**52
-        n = self.x.size
-        if n < 2:
-            return 0
         tau = float(stats.kendalltau(np.arange(n), self.ranks_at(t)).statistic)
         return round((1.0 - tau) * n * (n - 1) / 4.0)
+
+    def kendall_s(self) -> int:
+        """Kendall's S of the points: the pairs ordered alike by ``x`` and ``y`` less those
+        ordered oppositely (ties in either count neither), the sign of Kendall's tau.
+
+        >>> SlopeSet.of(np.array([1.0, 2.0, 3.0, 3.0]), np.array([1.0, 3.0, 2.0, 5.0])).kendall_s()
+        3
+        """
+        if self.x.size < 2:
+            return 0
+        flat = equal_pairs(np.sort(self.y)) - equal_pairs(self.x, self.y)
+        not_rising = self.at_most(0.0)  # slopes <= 0, the flat ones among them
+        return (self.n_finite - not_rising) - (not_rising - flat)
 
     def between(self, lo: Threshold, hi: Threshold) -> _Levels:
         """The pairs whose slope is in ``(lo, hi]`` (as positions in the order at ``lo``),

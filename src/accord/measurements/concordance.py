@@ -148,14 +148,37 @@ def _lin_standard_error(rho: float, r: float, u2: float, n: int) -> float:
     return math.sqrt(var) if var >= 0 else math.nan
 
 
-def _jackknife_z(y: FloatArray) -> float:
-    """Jackknife SE of ``atanh`` of the overall CCC, leaving out one item at a time."""
+#: Leave-one-out CCCs this close to -1 or 1 are taken as exact: ``atanh`` would blow up
+#: the rounding of the moments (1e-16) into the standard error.
+_EXACT_ONE = 1e-9
+
+
+def _jackknife_z(y: FloatArray) -> tuple[float, str | None]:
+    """Jackknife SE of ``atanh`` of the overall CCC, leaving out one item at a time; NaN,
+    with the reason, when a left-out sample has no ``atanh`` (a CCC of -1 or 1, or none).
+
+    >>> y = np.array([[1.0, 1.0, 1.0], [2.0, 2.0, 2.0], [3.0, 3.0, 3.0], [4.0, 4.0, 5.0]])
+    >>> print(_jackknife_z(y)[1])  # doctest: +NORMALIZE_WHITESPACE
+    with one item left out (number 4 of those scored by every rater) the raters agree
+    exactly (a CCC of 1): the jackknife standard error of atanh(CCC), and so the
+    interval, is undefined
+    """
     n = y.shape[0]
     values = _leave_one_out(y)
-    if not np.all(np.abs(values) < 1):
-        return math.nan
+    bad = np.flatnonzero(~(np.abs(values) < 1.0 - _EXACT_ONE))
+    if bad.size:
+        first = int(bad[0])
+        what = (
+            "the CCC is undefined"
+            if math.isnan(values[first])
+            else f"the raters agree exactly (a CCC of {values[first]:.0f})"
+        )
+        return math.nan, (
+            f"with one item left out (number {first + 1} of those scored by every rater) {what}: "
+            "the jackknife standard error of atanh(CCC), and so the interval, is undefined"
+        )
     z = np.arctanh(values)
-    return float(math.sqrt((n - 1) / n * float(np.sum((z - z.mean()) ** 2))))
+    return float(math.sqrt((n - 1) / n * float(np.sum((z - z.mean()) ** 2)))), None
 
 
 def concordance_of_scores(y: FloatArray, raters: tuple[str, ...]) -> ConcordanceCorrelation:
@@ -181,7 +204,8 @@ def concordance_of_scores(y: FloatArray, raters: tuple[str, ...]) -> Concordance
             se = _lin_standard_error(rho, precision, u2, n)
             se_z = se / (1 - rho * rho) if abs(rho) < 1 else math.nan
         elif k > 2 and math.isfinite(rho):
-            se_z = _jackknife_z(y)
+            se_z, why = _jackknife_z(y)
+            reason = reason or why
             se = se_z * (1 - rho * rho)
     if reason is not None:
         warn_degenerate(reason, stacklevel=4)

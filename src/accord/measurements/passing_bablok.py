@@ -18,7 +18,7 @@ from .._types import FloatArray
 from ..data.source import refuse_read_options
 from ._input import paired_arrays
 from ._line import LineFit
-from ._slopes import SlopeSet, slope_order_statistics
+from ._slopes import SlopeSet, equal_pairs, slope_order_statistics
 
 __all__ = ["PassingBablok", "passing_bablok"]
 
@@ -114,18 +114,10 @@ class _Counts:
     @classmethod
     def of(cls, x: FloatArray, y: FloatArray) -> _Counts:
         points = SlopeSet.of(x, y)
-
-        def pairs(values: FloatArray, changes: npt.NDArray[np.bool_] | None = None) -> int:
-            """Pairs of equal sorted ``values`` (equal where no change is flagged)."""
-            new = np.diff(values) != 0 if changes is None else changes
-            starts = np.flatnonzero(np.concatenate([[True], new, [True]]))
-            counts = np.diff(starts)
-            return int((counts * (counts - 1) // 2).sum())
-
         px, py = points.x, points.y  # sorted by (x, y): equal points are neighbours
-        same_x = pairs(px)
-        identical = pairs(px, (np.diff(px) != 0) | (np.diff(py) != 0))
-        same_sum = pairs(np.sort(x + y))
+        same_x = equal_pairs(px)
+        identical = equal_pairs(px, py)
+        same_sum = equal_pairs(np.sort(x + y))
 
         # slope -1 exactly: the same x + y (and another x), as the order at t = -1 ties them
         minus_one = same_sum - identical
@@ -375,10 +367,10 @@ def _no_slope(n_slopes: int, n_infinite: int, shift: int) -> str:
 
 
 def _result(x: FloatArray, y: FloatArray, level: float, names: tuple[str, str]) -> PassingBablok:
-    from scipy import special, stats
+    from scipy import special
 
-    tau = float(stats.kendalltau(x, y).statistic) if np.ptp(x) and np.ptp(y) else 1.0
-    positive = not tau < 0
+    # the sign of Kendall's tau: y falls with x when more pairs are ordered oppositely
+    positive = not (np.ptp(x) and np.ptp(y)) or SlopeSet.of(x, y).kendall_s() >= 0
     fit = _fit(x, y if positive else -y, level)
     sign = 1.0 if positive else -1.0
     slope, intercept = sign * fit["slope"], sign * fit["intercept"]
