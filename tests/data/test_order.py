@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accord.data.order import dense_ranks, lexsort_order, stable_order
+from accord.data.order import dense_ranks, lexsort_head, lexsort_order, stable_order
 
 
 @settings(max_examples=60, deadline=None)
@@ -53,6 +53,27 @@ def test_lexsort_order_is_numpys_lexsort(rows: list[tuple[float, int]]) -> None:
     ints = np.asarray([r[1] for r in rows], dtype=np.int64)
     for keys in ((floats, ints), (ints, floats), (floats,), (floats, ints, floats)):
         np.testing.assert_array_equal(lexsort_order(keys), np.lexsort(keys))
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([0.0, -0.0, 0.25, 1.0, float("nan"), -3.0]),
+            st.sampled_from([0.5, 0.0, -0.0, float("nan"), 2.0]),
+        ),
+        max_size=60,
+    ),
+    st.integers(-1, 70),
+)
+def test_lexsort_head_is_the_head_of_numpys_lexsort(
+    rows: list[tuple[float, float]], n: int
+) -> None:
+    # ties, NaNs (last) and signed zeros in both keys, any n: the first n of the full sort
+    first = np.array([r[0] for r in rows])
+    last = np.array([r[1] for r in rows])
+    want = np.lexsort((first, last))[: max(n, 0)]
+    assert lexsort_head((first, last), n).tolist() == want.tolist()
 
 
 def test_dense_ranks_share_a_rank_among_equal_values() -> None:

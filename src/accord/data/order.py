@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from .._types import IntArray
 
-__all__ = ["dense_ranks", "lexsort_order", "stable_order"]
+__all__ = ["dense_ranks", "lexsort_head", "lexsort_order", "stable_order"]
 
 #: Bits of a packed key (code above position), kept below the sign bit of int64.
 _KEY_BITS = 63
@@ -105,3 +105,23 @@ def lexsort_order(keys: tuple[npt.ArrayLike, ...]) -> IntArray:
         combined, size = dense_ranks(combined)  # ranks again: below the number of values
         del ranks
     return stable_order(combined, size)
+
+
+def lexsort_head(keys: tuple[npt.ArrayLike, ...], n: int) -> IntArray:
+    """The first ``n`` of :func:`lexsort_order` ``(keys)``, sorting only the values whose
+    last key is within the ``n`` smallest (ties included): any other follows at least ``n``
+    values, so the first ``n`` are the same.
+
+    Examples
+    --------
+    >>> lexsort_head(([3.0, 1.0, 2.0, 1.0, 0.0], [1, 0, 1, 0, 2]), 3).tolist()
+    [1, 3, 2]
+    """
+    last = np.asarray(keys[-1])
+    if not 0 < n < last.size:
+        return lexsort_order(keys)[: max(n, 0)]
+    cut = np.partition(last, n - 1)[n - 1]  # NaNs last, as in the sort
+    kept = np.flatnonzero(last <= cut) if cut == cut else np.arange(last.size)
+    head = lexsort_order(tuple(np.asarray(key)[kept] for key in keys))[:n]
+    out: IntArray = kept[head]
+    return out

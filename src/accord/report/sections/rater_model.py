@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..._verdict import shown_label
-from ...data.order import lexsort_order
+from ...data.order import lexsort_head
 from ...truth.model import MAX_INFORMATION_PARAMETERS
 from .. import figures
 from .._blocks import (
@@ -303,7 +303,7 @@ def _uncertain_items(fit: Any) -> pd.DataFrame:
     free = fit.items[fit.items["gold"].isna()]
     # pandas' stable sort on both keys (NaN last), as one sort of their ranks
     low, entropy = (free[c].to_numpy(dtype=np.float64) for c in ("probability_low", "entropy"))
-    top = free.iloc[lexsort_order((np.negative(entropy), low))[:TOP]]
+    top = free.iloc[lexsort_head((np.negative(entropy), low), TOP)]
     review = fit.review[fit.review["item"].isin(top["item"])]  # the listed items' rows
     gain = dict(zip(review["item"], review["expected_reduction"], strict=True))
     out: pd.DataFrame = top.assign(expected_reduction=[gain.get(i, np.nan) for i in top["item"]])
