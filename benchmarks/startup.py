@@ -16,7 +16,10 @@ and CPU (user + system of the child):
 - ``agree-pefr``: ``accord agree examples/pefr.csv --item subject --rater meter --label pefr
   --level interval`` (every coefficient, the ICCs with their F intervals);
 - ``agree-diagnoses``: ``accord agree examples/diagnoses.csv --item patient --rater rater
-  --label diagnosis`` (nominal: the kappas and alpha with their standard errors).
+  --label diagnosis`` (nominal: the kappas and alpha with their standard errors);
+- ``report-pefr``, ``report-diagnoses``: ``accord report`` on the same files and columns,
+  the page written under the temporary folder (its figures and page: matplotlib and jinja2
+  are what a report adds to the command's imports).
 
 The phases run ``--repeat`` times (default 5), interleaved, after one run of each off the
 clock, and the median of each is printed with its ratio to the floor of the same run; the
@@ -52,6 +55,8 @@ from _common import cache_dir, ratio, verdict
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 PEFR = ["--item", "subject", "--rater", "meter", "--label", "pefr", "--level", "interval"]
 DIAGNOSES = ["--item", "patient", "--rater", "rater", "--label", "diagnosis"]
+#: Where the report phases write their page.
+PAGE = str(cache_dir("startup") / "page.html")
 FLOOR = "import pandas, pyarrow.csv, sys; pyarrow.csv.read_csv(sys.argv[1]).to_pandas()"
 #: The phases' commands (``accord`` is the console script beside the interpreter).
 PHASES: dict[str, list[str]] = {
@@ -62,6 +67,15 @@ PHASES: dict[str, list[str]] = {
     "usage": ["accord", "agree", str(EXAMPLES / "pefr.csv")],
     "agree-pefr": ["accord", "agree", str(EXAMPLES / "pefr.csv"), *PEFR],
     "agree-diagnoses": ["accord", "agree", str(EXAMPLES / "diagnoses.csv"), *DIAGNOSES],
+    "report-pefr": ["accord", "report", str(EXAMPLES / "pefr.csv"), *PEFR, "-o", PAGE],
+    "report-diagnoses": [
+        "accord",
+        "report",
+        str(EXAMPLES / "diagnoses.csv"),
+        *DIAGNOSES,
+        "-o",
+        PAGE,
+    ],
 }
 #: Exit status of each phase that succeeds (the usage error exits 2).
 STATUS = {"usage": 2}
