@@ -98,7 +98,7 @@ def two_sided_factor(n: int, z: float, gamma: float) -> float:
 
 def _increasing_root(f: Callable[[float], float], low: float, high: float) -> float:
     """The root of an increasing ``f`` with ``f(low) < 0 <= f(high)``, by bisection to 12
-    significant digits (50 halvings at most; scipy's ``brentq`` would give the same digits,
+    significant digits (60 halvings at most; scipy's ``brentq`` would give the same digits,
     but importing ``scipy.optimize`` costs a report on measurements more than the solve).
 
     >>> round(_increasing_root(lambda k: k * k - 2.0, 0.0, 2.0), 12)

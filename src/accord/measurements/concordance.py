@@ -159,7 +159,7 @@ def _jackknife_z(y: FloatArray) -> tuple[float, str | None]:
 
     >>> y = np.array([[1.0, 1.0, 1.0], [2.0, 2.0, 2.0], [3.0, 3.0, 3.0], [4.0, 4.0, 5.0]])
     >>> print(_jackknife_z(y)[1])  # doctest: +NORMALIZE_WHITESPACE
-    with one item left out (number 4 of those scored by every rater) the raters agree
+    with one item left out (number 4 of those scored by every rater), the raters agree
     exactly (a CCC of 1): the jackknife standard error of atanh(CCC), and so the
     interval, is undefined
     """
@@ -174,7 +174,7 @@ def _jackknife_z(y: FloatArray) -> tuple[float, str | None]:
             else f"the raters agree exactly (a CCC of {values[first]:.0f})"
         )
         return math.nan, (
-            f"with one item left out (number {first + 1} of those scored by every rater) {what}: "
+            f"with one item left out (number {first + 1} of those scored by every rater), {what}: "
             "the jackknife standard error of atanh(CCC), and so the interval, is undefined"
         )
     z = np.arctanh(values)
