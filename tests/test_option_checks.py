@@ -198,3 +198,31 @@ def test_light_kappa_note_speaks_the_callers_dialect() -> None:
     assert result.exit_code == 0, result.output
     rows = {row["name"]: row for row in cli_json(result.stdout)["coefficients"]}
     assert rows["light_kappa"]["reason"] == "no analytic SE: --ci bootstrap gives one"
+    # What was done, in no dialect: the advice is the note's, not the method's
+    assert rows["light_kappa"]["method"].endswith("co-rated items; no analytic SE")
+    assert "ci=" not in result.stdout
+
+
+def test_advice_names_the_options_as_the_front_door_called_takes_them() -> None:
+    ratings = accord.read_ratings(DIAGNOSES[0], item="patient", rater="rater", label="diagnosis")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = accord.agreement(ratings)
+    light = next(c for c in table.coefficients if c.name == "light_kappa")
+    # agreement takes ci inside its Inference (ci= alone is deprecated there)
+    assert light.reason == "no analytic SE: inference=accord.Inference(ci='bootstrap') gives one"
+    assert math.isnan(light.standard_error)
+    followed = accord.agreement(ratings, coefficients=["light_kappa"],
+                                inference=accord.Inference(ci="bootstrap", n_boot=200))  # fmt: skip
+    assert math.isfinite(followed.coefficients[0].standard_error)  # the advice works
+    # report refuses ci (an option of accord.agreement): its page gives no advice to set it,
+    # though it computes the same table through agreement (the outer front door speaks)
+    page = accord.report(ratings, progress=False)
+    assert "no analytic SE" in page.html
+    assert "ci=" not in page.html and "ci=&#39;" not in page.html
+    with pytest.raises(InvalidInputError, match=r"is an option of accord\.agreement"):
+        accord.report(ratings, inference=accord.Inference(ci="bootstrap"), progress=False)
+    # a function that takes ci itself is advised with the keyword alone, after either
+    assert accord.light_kappa(ratings, ci="analytic").reason == (
+        "no analytic SE: ci='bootstrap' gives one"
+    )

@@ -11,7 +11,7 @@ import contextlib
 import os
 import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Protocol
 
@@ -175,20 +175,59 @@ def shown(value: object) -> object:
     return value
 
 
+#: How the front door the user called takes Python keywords: inside one value (that value's
+#: spelling, ``{"ci": "inference=accord.Inference"}`` within :func:`accord.agreement`), or not
+#: at all (None: advice to set them is left out).
+_WITHIN: ContextVar[Mapping[str, str | None] | None] = ContextVar("accord_within", default=None)
+
+
+@contextlib.contextmanager
+def keywords_within(
+    wrapper: str, keywords: Iterable[str], *, refused: Iterable[str] = ()
+) -> Iterator[None]:
+    """Within the block, Python advice names each of ``keywords`` inside ``wrapper``, where
+    the front door running takes it, and leaves out advice to set one of ``refused``, which
+    it does not take. The front door the user called speaks: one it calls in turn changes
+    nothing, and a command line names its own flags as before.
+
+    >>> with keywords_within("inference=accord.Inference", ["ci"]):
+    ...     print(option("ci", "bootstrap"))
+    inference=accord.Inference(ci='bootstrap')
+    >>> print(option("ci", "bootstrap"))
+    ci='bootstrap'
+    >>> with keywords_within("inference=accord.Inference", ["se"], refused=["ci"]):
+    ...     print(repr(hint("; {} gives one", "ci", "bootstrap")))
+    ''
+    """
+    if _DIALECT.get() is not None:  # the command line's own flags name these keywords
+        yield
+        return
+    taken: dict[str, str | None] = {**dict.fromkeys(keywords, wrapper), **dict.fromkeys(refused)}
+    token = _WITHIN.set(taken | dict(_WITHIN.get() or {}))  # the outer front door's words
+    try:
+        yield
+    finally:
+        _WITHIN.reset(token)
+
+
 def _flag(keyword: str) -> str | None:
     dialect = _DIALECT.get()
     return None if dialect is None else dialect.flag(keyword)
 
 
 def offers(keyword: str) -> bool:
-    """Whether the caller can set ``keyword``: always in Python; on the command line, when
-    the running command has an option for it. A hint to set an option the caller has not
+    """Whether the caller can set ``keyword``: in Python, unless the front door running does
+    not take it (:func:`keywords_within`); on the command line, when the running command has
+    an option for it. A hint to set an option the caller has not
     got is left out (or replaced by one that works), never given in another dialect.
 
     >>> offers("level")
     True
     """
-    return _DIALECT.get() is None or _flag(keyword) is not None
+    if _DIALECT.get() is not None:
+        return _flag(keyword) is not None
+    within = _WITHIN.get() or {}
+    return keyword not in within or within[keyword] is not None
 
 
 def hint(text: str, keyword: str, *values: object) -> str:
@@ -212,7 +251,9 @@ def option(keyword: str, *values: object) -> str:
     """
     flag = _flag(keyword)
     if flag is None:
-        return f"{keyword}=" + " or ".join(repr(shown(v)) for v in values)
+        python = f"{keyword}=" + " or ".join(repr(shown(v)) for v in values)
+        wrapper = (_WITHIN.get() or {}).get(keyword)
+        return python if wrapper is None else f"{wrapper}({python})"
     if values == (True,):  # a switch takes no value
         return flag
     return f"{flag} " + " or ".join(shell_word(v) for v in values)

@@ -408,8 +408,11 @@ def test_cohen_kappa_tests_a_value() -> None:
 
 
 def test_agreement_refuses_bootstrap_intervals_with_the_jackknife() -> None:
-    # The table's BCa intervals resample items: conditional on the raters only.
-    with pytest.raises(InvalidInputError, match="ci='bootstrap' resamples the items only"):
+    # The table's BCa intervals resample items: conditional on the raters only. The advice
+    # names the options as agreement takes them, inside its Inference.
+    advice = (r"^inference=accord\.Inference\(ci='bootstrap'\) resamples the items only .* "
+              r"use inference=accord\.Inference\(ci='analytic'\) with it$")  # fmt: skip
+    with pytest.raises(InvalidInputError, match=advice):
         accord.agreement(
             toy(),
             inference=accord.Inference(se="unconditional", ci="bootstrap", n_boot=1000, seed=0),

@@ -141,6 +141,8 @@ def test_light_kappa_analytic_se_is_nan_with_a_reason() -> None:
     r = accord.Ratings.from_wide(_wide(0, 40, 5, 3, 0.3))
     row = next(c for c in accord.agreement(r).coefficients if c.name == "light_kappa")
     assert math.isfinite(row.statistic) and math.isnan(row.standard_error)
-    assert row.reason == light_no_analytic_se()
+    # in agreement's words: its ci is an option of the Inference it takes
+    assert row.reason == "no analytic SE: inference=accord.Inference(ci='bootstrap') gives one"
+    assert accord.light_kappa(r, ci="analytic").reason == light_no_analytic_se()
     boot = accord.light_kappa(r, n_boot=50, rng=0)
     assert math.isfinite(boot.standard_error) and boot.reason is None

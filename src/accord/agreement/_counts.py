@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, option
 from .._types import BoolArray, FloatArray, IntArray, Level
 from ..data.encoder import category_values
 from ..data.ratings import Ratings
@@ -338,9 +338,9 @@ def check_bootstrap(d: CountsView, ci: str, owner: str) -> None:
     """Refuse ``ci="bootstrap"`` on count patterns (the bootstrap resamples items)."""
     if ci == "bootstrap" and d.multiplicity is not None:
         raise InvalidInputError(
-            f"ci='bootstrap' of {owner} resamples items and needs uncompressed item counts "
-            "(one row per item); these counts are compressed into count patterns with "
-            "multiplicities: use ci='analytic'"
+            f"{option('ci', 'bootstrap')} of {owner} resamples items and needs uncompressed "
+            "item counts (one row per item); these counts are compressed into count patterns "
+            f"with multiplicities: use {option('ci', 'analytic')}"
         )
 
 

@@ -291,7 +291,7 @@ def light_from_statistics(
     pairable, single = _items_by_total(stats)
     out = light_fields(
         kappas,
-        "no analytic SE (use ci='bootstrap')",
+        "no analytic SE",
         pair_items=n_items_pair,
         min_items=min_items,
         n_items=pairable,

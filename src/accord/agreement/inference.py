@@ -11,6 +11,7 @@ BCa, are ``g(T - F[i])``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import warnings
@@ -21,7 +22,14 @@ import numpy as np
 
 from .._bootstrap import MAX_REPLICATES, warn_few_replicates
 from .._bootstrap import check_n_boot as check_n_boot  # re-exported for the estimators
-from .._errors import InvalidInputError, bad_choice, bad_parameter, option, warn_degenerate
+from .._errors import (
+    InvalidInputError,
+    bad_choice,
+    bad_parameter,
+    keywords_within,
+    option,
+    warn_degenerate,
+)
 from .._types import FloatArray, RngLike, as_generator
 from ..data.ratings import Ratings
 
@@ -39,6 +47,7 @@ __all__ = [
     "check_ci",
     "default_bootstrap_method",
     "drawn_multiplicities",
+    "inference_keywords",
     "leave_one_rater_out",
     "population_factor",
     "rater_variance",
@@ -516,3 +525,25 @@ class Inference:
             warn_degenerate(reason, stacklevel=stacklevel)
             out["reason"] = result.get("reason") or reason
         return out
+
+
+def inference_keywords(
+    taken: Sequence[str] | None = None,
+) -> contextlib.AbstractContextManager[None]:
+    """Within the block, Python advice names the options of :class:`Inference` as the front
+    door running takes them, inside one ``inference=accord.Inference(...)``
+    (:func:`accord.agreement` takes every one, :func:`accord.report` those of ``taken``;
+    advice to set another is left out).
+
+    >>> from accord._errors import hint, option
+    >>> with inference_keywords():
+    ...     print(option("ci", "bootstrap"))
+    inference=accord.Inference(ci='bootstrap')
+    >>> with inference_keywords(taken=["n_boot"]):
+    ...     print(repr(hint(": {} gives one", "ci", "bootstrap")))
+    ''
+    """
+    fields = [f.name for f in dataclasses.fields(Inference)]
+    taken = fields if taken is None else taken
+    refused = [name for name in fields if name not in taken]
+    return keywords_within("inference=accord.Inference", taken, refused=refused)

@@ -342,7 +342,7 @@ def light_kappa(
         kappas,
         f"SE: bootstrap over items ({n_boot} replicates)"
         if ci == "bootstrap"
-        else "no analytic SE (use ci='bootstrap')",
+        else "no analytic SE",
         pair_items=pair_items,
         min_items=min_items,
         n_items=n_pairable,

@@ -16,7 +16,7 @@ from .._types import FloatArray, IntArray, RngLike
 from .._validate import announce, check_choice
 from ..agreement._statistics import ItemSums
 from ..agreement.icc import ICCMethod
-from ..agreement.inference import CIKind, Inference
+from ..agreement.inference import CIKind, Inference, inference_keywords
 from ..agreement.many_raters import WeightsLike, krippendorff_alpha
 from ..agreement.multi_valued import multi_valued_alpha
 from ..agreement.set_distances import SetDistance
@@ -158,79 +158,82 @@ def agreement(
     >>> [(c.name, round(c.statistic, 3)) for c in table.coefficients]
     [('percent_agreement', 0.556), ('fleiss_kappa', 0.43)]
     """
-    inference = inference_option(inference, read_options)
-    src = as_source(data, "agreement", **read_options)
-    data, engine, level, multi_label = src.data, src.engine, src.level, src.multi_label
-    ci = inference.ci
-    wanted = check_coefficients(coefficients)
-    check_engine(engine, "agreement")
-    _check_sets_options(multi_label, distance, coefficients, weights)
-    check_choice("icc_method", icc_method, ("auto", "anova", "reml"), "agreement")
-    estimates: dict[str, Any] = dict(
-        coefficients=coefficients,
-        weights=weights,
-        population_size=inference.population_size,
-        ci=inference.ci,
-        n_boot=inference.n_boot,
-        rng=inference.seed,
-        icc_method=icc_method,
-        se=inference.se,
-        rater_population_size=inference.rater_population_size,
-        test_value=inference.test_value,
-        alternative=inference.alternative,
-    )
-    columns: Any = src.read_options()
-    categories = src.categories
-    scheduler, batch_size = src.scheduler, src.batch_size
-    progress: Any = src.progress  # a callable, checked by the engine
-    if multi_label:
-        del estimates["coefficients"], estimates["weights"], estimates["icc_method"]
+    with inference_keywords():  # advice names them as agreement takes them
+        inference = inference_option(inference, read_options)
+        src = as_source(data, "agreement", **read_options)
+        data, engine, level, multi_label = src.data, src.engine, src.level, src.multi_label
+        ci = inference.ci
+        wanted = check_coefficients(coefficients)
+        check_engine(engine, "agreement")
+        _check_sets_options(multi_label, distance, coefficients, weights)
+        check_choice("icc_method", icc_method, ("auto", "anova", "reml"), "agreement")
+        estimates: dict[str, Any] = dict(
+            coefficients=coefficients,
+            weights=weights,
+            population_size=inference.population_size,
+            ci=inference.ci,
+            n_boot=inference.n_boot,
+            rng=inference.seed,
+            icc_method=icc_method,
+            se=inference.se,
+            rater_population_size=inference.rater_population_size,
+            test_value=inference.test_value,
+            alternative=inference.alternative,
+        )
+        columns: Any = src.read_options()
+        categories = src.categories
+        scheduler, batch_size = src.scheduler, src.batch_size
+        progress: Any = src.progress  # a callable, checked by the engine
+        if multi_label:
+            del estimates["coefficients"], estimates["weights"], estimates["icc_method"]
+            if engine == "memory":
+                sets = ratings_in_memory(data, owner="agreement", **columns)
+                return _sets_table(sets, distance or "masi", report=sets.report, **estimates)
+            stats, _ = scan_ratings(data, engine, owner="agreement", plan=COUNTS,
+                                    scheduler=scheduler, progress=progress, batch_size=batch_size,
+                                    **columns)  # fmt: skip
+            assert stats.rater_counts is not None
+            table = _sets_table(
+                stats.item_counts, distance or "masi", report=stats.report, **estimates
+            )
+            # The counts know the most ratings of one item; the raters are those who rated, as
+            # on ratings in memory.
+            n_raters = int(np.count_nonzero(stats.rater_counts.dense().sum(axis=1)))
+            rows = tuple(dataclasses.replace(c, n_raters=n_raters) for c in table.coefficients)
+            return dataclasses.replace(table, coefficients=rows)
         if engine == "memory":
-            sets = ratings_in_memory(data, owner="agreement", **columns)
-            return _sets_table(sets, distance or "masi", report=sets.report, **estimates)
-        stats, _ = scan_ratings(data, engine, owner="agreement", plan=COUNTS,
-                                scheduler=scheduler, progress=progress, batch_size=batch_size,
-                                **columns)  # fmt: skip
-        assert stats.rater_counts is not None
-        table = _sets_table(stats.item_counts, distance or "masi", report=stats.report, **estimates)
-        # The counts know the most ratings of one item; the raters are those who rated, as
-        # on ratings in memory.
-        n_raters = int(np.count_nonzero(stats.rater_counts.dense().sum(axis=1)))
-        rows = tuple(dataclasses.replace(c, n_raters=n_raters) for c in table.coefficients)
-        return dataclasses.replace(table, coefficients=rows)
-    if engine == "memory":
-        ratings = ratings_in_memory(data, owner="agreement", **columns)
-        if ratings is not data:  # the categories went into the Ratings
-            categories = None
-        return agreement_table(ratings, categories=categories, **estimates)
-    if coefficients is None:  # measurements: only what the table will show is counted
-        wanted &= set(default_coefficients(level))
-    _check_statistics_suffice(engine, wanted, explicit=coefficients is not None, ci=ci)
-    stats, rescan = scan_ratings(
-        data,
-        engine,
-        owner="agreement",
-        plan=_plan_for(wanted, engine=engine, ci=ci, level=level),
-        scheduler=scheduler,
-        progress=progress,
-        batch_size=batch_size,
-        **columns,
-    )
-    announce(progress, "computing agreement")
-    patterns = None
-    if stats.item_patterns is None and ci == "analytic" and stats.item_counts is not None:
-        patterns = patterns_from_counts(stats.item_counts.counts)
-    scores = None
-    if "icc" in wanted and stats.level in ("interval", "ratio"):
-        scores = score_cells(rescan, stats.categories, stats.n_items, stats.n_raters)
-    return agreement_from_statistics(
-        stats,
-        item_sums(rescan),
-        patterns=patterns,
-        report=stats.report,
-        scores=scores,
-        **estimates,
-    )
+            ratings = ratings_in_memory(data, owner="agreement", **columns)
+            if ratings is not data:  # the categories went into the Ratings
+                categories = None
+            return agreement_table(ratings, categories=categories, **estimates)
+        if coefficients is None:  # measurements: only what the table will show is counted
+            wanted &= set(default_coefficients(level))
+        _check_statistics_suffice(engine, wanted, explicit=coefficients is not None, ci=ci)
+        stats, rescan = scan_ratings(
+            data,
+            engine,
+            owner="agreement",
+            plan=_plan_for(wanted, engine=engine, ci=ci, level=level),
+            scheduler=scheduler,
+            progress=progress,
+            batch_size=batch_size,
+            **columns,
+        )
+        announce(progress, "computing agreement")
+        patterns = None
+        if stats.item_patterns is None and ci == "analytic" and stats.item_counts is not None:
+            patterns = patterns_from_counts(stats.item_counts.counts)
+        scores = None
+        if "icc" in wanted and stats.level in ("interval", "ratio"):
+            scores = score_cells(rescan, stats.categories, stats.n_items, stats.n_raters)
+        return agreement_from_statistics(
+            stats,
+            item_sums(rescan),
+            patterns=patterns,
+            report=stats.report,
+            scores=scores,
+            **estimates,
+        )
 
 
 #: The keywords of :func:`agreement` that moved into :class:`~accord.Inference`.

@@ -35,7 +35,7 @@ import pandas as pd
 from .._errors import InvalidInputError, option, require
 from .._names import show_controls
 from .._results import Result
-from ..agreement.inference import Inference
+from ..agreement.inference import Inference, inference_keywords
 from ..data.ratings import Ratings
 from ..data.source import Source, as_source
 from ..judges.judge import Judge
@@ -661,7 +661,7 @@ def report(
     >>> page.sections[0]
     'judge'
     """
-    from ._options import report_options
+    from ._options import INFERENCE_FIELDS, report_options
     from .sections import SECTIONS
 
     opts = report_options(judge, inference, regression, read_options)
@@ -717,7 +717,8 @@ def report(
             **_context_options(src, steps),
         )
         del frame  # the context keeps the rows while a section reads them
-        built, skipped = _build(ctx, _judge_first(SECTIONS, rater), steps)
+        with inference_keywords(INFERENCE_FIELDS):  # advice names them as report takes them
+            built, skipped = _build(ctx, _judge_first(SECTIONS, rater), steps)
         subtitle = _subtitle(ctx)
     except BaseException:
         steps.close()

@@ -16,7 +16,7 @@ from ..agreement.inference import Inference
 from ..judges.judge import Judge
 from ..measurements.regression import REGRESSIONS, Regression
 
-__all__ = ["DEFAULT_INFERENCE", "ReportOptions", "report_options"]
+__all__ = ["DEFAULT_INFERENCE", "INFERENCE_FIELDS", "ReportOptions", "report_options"]
 
 #: The report's inference when none is given: Inference's defaults, seeded with 0 so that
 #: the same input gives the same page.
