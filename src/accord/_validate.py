@@ -23,6 +23,7 @@ __all__ = [
     "check_choice",
     "check_count_cells",
     "check_na_values",
+    "counted",
     "format_rows",
     "missing_column_message",
     "require_columns",
@@ -183,6 +184,15 @@ def tidy_scalar(value: Any) -> Any:
     if isinstance(value, np.generic):
         return value.item()
     return value
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and its noun, singular for one, with thousands separators.
+
+    >>> counted(1, "human"), counted(3, "estimate"), counted(1200, "confidence", "confidences")
+    ('1 human', '3 estimates', '1,200 confidences')
+    """
+    return f"{int(n):,} {noun if n == 1 else plural or noun + 's'}"
 
 
 def format_rows(positions: npt.ArrayLike) -> str:

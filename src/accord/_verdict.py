@@ -33,7 +33,6 @@ __all__ = [
     "bias_spread",
     "by_key",
     "coefficient_label",
-    "counted",
     "distribution",
     "for_level",
     "headline",
@@ -57,15 +56,6 @@ LANDIS_KOCH = _bands.LANDIS_KOCH.edges
 
 #: Koo & Li (2016) bands for the ICC: (lower edge, name).
 KOO_LI = _bands.KOO_LI.edges
-
-
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """``n`` and its noun, singular for one, with thousands separators.
-
-    >>> counted(1, "human"), counted(3, "estimate"), counted(1200, "confidence", "confidences")
-    ('1 human', '3 estimates', '1,200 confidences')
-    """
-    return f"{int(n):,} {noun if n == 1 else plural or noun + 's'}"
 
 
 def landis_koch(value: float) -> str:

@@ -288,6 +288,19 @@ def test_intrarater_matches_pingouin_per_rater() -> None:
     assert table.icc_agreement[0] > table.icc_agreement[1]
 
 
+def test_intrarater_names_the_raters_whose_icc_is_undefined() -> None:
+    # a rater who gives every item the same score on every trial: 0/0, counted in words
+    frame = _retest(11)
+    frame.loc[frame.rater == "b", "score"] = 5.0
+    with pytest.warns(accord.DegenerateDataWarning) as caught:
+        res = accord.intrarater_icc(frame)
+    assert math.isnan(res["b"]["ICC(A,1)"].statistic)
+    assert [str(w.message) for w in caught] == [
+        "intrarater_icc: undefined for 1 rater (b): every score is the same: the ICC is 0/0 "
+        "(undefined)"
+    ]
+
+
 def test_intrarater_missing_trials_use_reml_and_bad_input() -> None:
     frame = _retest(12).drop(index=[0, 5, 40])
     res = accord.intrarater_icc(frame)

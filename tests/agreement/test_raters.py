@@ -3,6 +3,7 @@ rater_permutation_test (categories)."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import itertools
 import math
@@ -266,9 +267,26 @@ def test_a_planted_bad_rater_is_named() -> None:
     result = rater_permutation_test(accord.Ratings.from_wide(wide))
     assert result.stray_raters == (6,)
     assert all(6 in pair for pair in result.low_pairs) and result.low_pairs
+    n_pairs = len(result.low_pairs)
+    expected = f"1 rater and {n_pairs} pair{'s' if n_pairs > 1 else ''} stand out"
+    assert result._headline() == expected  # counted, never "rater(s)"
     # one item shared is not enough to test a pair (min_items)
     few = rater_permutation_test(accord.Ratings.from_wide(wide[:5]), min_items=10)
     assert few.pairs["pvalue"].isna().all() and few.low_pairs == ()
+
+
+def test_the_headline_counts_what_stands_out_in_words() -> None:
+    # one rater alone: "1 rater stands out", no "0 pairs", no "(s)"
+    test = rater_permutation_test(accord.datasets.load_diagnoses(), n_permutations=199)
+    cases = {((), ()): "no rater or pair stands out beyond the noise",
+             (("r1",), ()): "1 rater stands out", ((), (("a", "b"),)): "1 pair stands out",
+             (("r1", "r2"), (("a", "b"),)): "2 raters and 1 pair stand out"}  # fmt: skip
+    for (raters, pairs), words in cases.items():
+        frame = pd.DataFrame({"rater": list(raters), "stands_out": True})
+        low = pd.DataFrame({"rater_a": [a for a, _ in pairs], "rater_b": [b for _, b in pairs],
+                            "stands_out": True})  # fmt: skip
+        shown = dataclasses.replace(test, raters=frame, pairs=low)
+        assert shown._headline() == words
 
 
 def test_permutation_test_is_reproducible_and_checks_options() -> None:

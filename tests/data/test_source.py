@@ -236,7 +236,7 @@ def test_confidence_and_calibrate_read_missing_values_as_told(tmp_path: Path) ->
     units.write_text("ok,p,g\n1,0.9,NA\n0,0.2,NA\n1,0.6,b\n0,0.3,b\n")
     args = ["confidence", str(units), "--correct", "ok", "--confidence", "p", "--group", "g"]
     default = CliRunner().invoke(app, [*args, "--format", "json"])
-    assert default.exit_code == 2 and "column 'g': missing value at row(s) 1, 2" in default.output
+    assert default.exit_code == 2 and "column 'g': missing value at rows 1, 2" in default.output
     res = CliRunner().invoke(app, [*args, "--na-values", "", "--format", "json"])
     assert res.exit_code == 0, res.output
     groups = cli_json(res.output)["nce"]["groups"]

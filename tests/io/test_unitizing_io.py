@@ -45,7 +45,7 @@ def test_read_rttm_folder(tmp_path: Path) -> None:
     assert spans.to_frame()[["start", "end", "label"]].values.tolist() == [
         [0, 2000, "alice"], [2500, 4000, "bob"], [0, 2200, "alice"], [2500, 4000, "bob"],
     ]  # fmt: skip
-    assert spans.notes == ("skipped 1 line(s) that are not SPEAKER turns",)
+    assert spans.notes == ("skipped 1 line that is not SPEAKER turns",)
 
 
 def test_rttm_unitizing_by_hand(tmp_path: Path) -> None:

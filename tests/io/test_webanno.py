@@ -149,7 +149,7 @@ def test_project_export_folder_gives_every_document_and_annotator(tmp_path: Path
     # INITIAL_CAS and CURATION_USER are no annotators; the .xmi is another format
     assert spans.notes == (
         "left out INCEpTION's own files (CURATION_USER, INITIAL_CAS): no annotator's work",
-        "left out 1 file(s) under annotation/ that are not .tsv",
+        "left out 1 file under annotation/ that is not .tsv",
     )
     rel = accord.read_webanno_tsv_relations(tmp_path)
     assert sorted(rel["document"]) == ["note1.txt", "note1.txt"]

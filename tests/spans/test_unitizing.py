@@ -315,10 +315,22 @@ def test_identical_annotators_agree_perfectly_and_documents_do_not_merge_gaps() 
     assert res.expected.loc["(gap)", "(gap)"] > 0
 
 
+def test_overlapping_units_are_counted_in_words() -> None:
+    one = [("a", "x", 0, 4), ("a", "y", 3, 6), ("b", "x", 0, 4)]
+    with pytest.raises(accord.InvalidInputError, match=r"but 1 unit overlaps the one before; "):
+        accord.unitizing_alpha(frame(one), lengths={"d": 9})
+    two = [("a", "x", 0, 4), ("a", "y", 3, 6), ("a", "x", 5, 8), ("b", "x", 0, 4)]
+    with pytest.raises(accord.InvalidInputError, match=r"but 2 units overlap the one before; "):
+        accord.unitizing_alpha(frame(two), lengths={"d": 9})
+
+
 def test_unknown_length_is_the_last_end_and_a_note_says_so() -> None:
     res = accord.unitizing_alpha(frame([("a", "x", 0, 4), ("b", "x", 0, 6), ("b", "y", 6, 9)]))
     assert res.length == 9
-    assert any("without a known length" in n for n in res.notes)
+    assert (
+        "1 document without a known length (first: 'd'): the continuum ends at the last end "
+        "any annotator marked there" in res.notes
+    )
     with pytest.raises(accord.InvalidInputError, match="given length 5, but a span ends at 9"):
         accord.unitizing_alpha(frame([("a", "x", 0, 4), ("b", "y", 6, 9)]), lengths={"d": 5})
 

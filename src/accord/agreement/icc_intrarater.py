@@ -13,7 +13,7 @@ import pandas as pd
 
 from .._errors import DegenerateDataWarning, InvalidInputError
 from .._results import Result, to_plain
-from .._validate import format_rows, require_columns, tidy_scalar
+from .._validate import counted, format_rows, require_columns, tidy_scalar
 from ..data.ratings import Ratings
 from ..data.source import refuse_read_options
 from .icc import ICCMethod, ICCResult, icc
@@ -172,7 +172,7 @@ def intrarater_icc(
     undefined = [n for n, r in zip(names, out, strict=True) if math.isnan(r.forms[1].statistic)]
     if undefined:
         warnings.warn(
-            f"intrarater_icc: undefined for {len(undefined)} rater(s) "
+            f"intrarater_icc: undefined for {counted(len(undefined), 'rater')} "
             f"({', '.join(undefined[:5])}): {out[names.index(undefined[0])].forms[1].reason}",
             DegenerateDataWarning,
             stacklevel=2,

@@ -38,6 +38,7 @@ from .._types import (
     release_freed_memory,
     usable_cores,
 )
+from .._validate import counted
 from ..data.order import stable_order
 from ..data.ratings import Ratings
 from ..data.source import refuse_read_options
@@ -356,7 +357,9 @@ class RaterPermutationTest(Record):
         r, p = self.stray_raters, self.low_pairs
         if not r and not p:
             return "no rater or pair stands out beyond the noise"
-        return f"{len(r)} rater(s) and {len(p)} pair(s) stand out"
+        named = [counted(n, noun) for n, noun in ((len(r), "rater"), (len(p), "pair")) if n]
+        verb = "stands" if len(r) + len(p) == 1 else "stand"  # "1 rater", "1 pair": one
+        return f"{' and '.join(named)} {verb} out"
 
     @property
     def stray_raters(self) -> tuple[Any, ...]:

@@ -26,7 +26,7 @@ from .._errors import ConvergenceError, InvalidInputError, option, warn_degenera
 from .._methods import MethodsFormat, calibration_methods
 from .._results import Result, to_plain
 from .._types import FloatArray, IntArray, as_generator
-from .._validate import SHOW
+from .._validate import SHOW, counted
 from ..data.ratings import ReadReport
 from ..stats.panel import PanelStatistics
 from . import _linalg
@@ -171,7 +171,7 @@ class PanelCalibration(Result):
     def __str__(self) -> str:
         return (
             f"panel calibration: {self.n_items} items, {self.n_raters} raters, "
-            f"{self.n_assessments} assessments, {self.n_components} component(s); "
+            f"{self.n_assessments} assessments, {counted(self.n_components, 'component')}; "
             f"R/dof = {self.residual_per_dof:.4g} on {self.dof} dof"
         )
 
@@ -273,9 +273,9 @@ def _design(panel: Assessments, options: FitOptions) -> _Design:
     dof = E - O - A + k
     if dof < 1 and (options.bias_prior is None or panel.relative):
         raise InvalidInputError(
-            f"too few assessments: {E} assessments of {O} items by {A} raters in {k} "
-            f"component(s) leave dof = {E} - {O} - {A} + {k} = {dof} < 1; the residual "
-            "cannot be estimated (each item and rater needs more assessments)"
+            f"too few assessments: {E} assessments of {O} items by {A} raters in "
+            f"{counted(k, 'component')} leave dof = {E} - {O} - {A} + {k} = {dof} < 1; the "
+            "residual cannot be estimated (each item and rater needs more assessments)"
         )
     method: Method
     if options.solver != "auto":

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import typer
 
-from .._verdict import counted
+from .._validate import counted
 from ._app import app, examples
 from ._common import (
     CONFIDENCE_OPTION,

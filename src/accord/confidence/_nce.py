@@ -12,6 +12,7 @@ import pandas as pd
 from .._errors import warn_degenerate
 from .._results import Record
 from .._types import FloatArray
+from .._validate import counted
 from ..stats.confidence import ConfidenceSums
 
 __all__ = ["NormalizedCrossEntropy", "nce_from_sums"]
@@ -160,9 +161,9 @@ def nce_from_sums(sums: ConfidenceSums) -> NormalizedCrossEntropy:
         warn_degenerate(f"normalized_cross_entropy: {pooled_reason}", stacklevel=4)
     elif sums.n_groups > 1 and defined.size < sums.n_groups:
         warn_degenerate(
-            f"normalized_cross_entropy: NCE is undefined for {sums.n_groups - defined.size} "
-            "group(s) where every unit is correct or every unit is incorrect; they are left "
-            "out of the mean, SD and median",
+            f"normalized_cross_entropy: NCE is undefined for "
+            f"{counted(sums.n_groups - defined.size, 'group')} where every unit is correct or "
+            "every unit is incorrect; they are left out of the mean, SD and median",
             stacklevel=4,
         )
     return NormalizedCrossEntropy(

@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from .._errors import InvalidInputError, located
-from .._validate import require_columns
+from .._validate import format_rows, require_columns
 from ..data.scored import OutOfRange, coerce_units
 from .files import read_text_file
 from .ratings import FileFormat, read_table
@@ -117,8 +117,9 @@ def confidences_of(
         values = frame[group]
         missing = values.isna().to_numpy()
         if missing.any():
-            rows = ", ".join(str(int(i) + row0 + 1) for i in missing.nonzero()[0][:5])
-            raise InvalidInputError(f"column {group!r}: missing value at row(s) {rows}")
+            at = missing.nonzero()[0]
+            rows = ("row " if at.size == 1 else "rows ") + format_rows(at + row0)
+            raise InvalidInputError(f"column {group!r}: missing value at {rows}")
         out["group"] = values.to_numpy()
     return out
 

@@ -16,7 +16,7 @@ from typing import Literal, TypeAlias
 import pandas as pd
 
 from .._errors import AccordWarning, InvalidInputError
-from .._validate import check_choice
+from .._validate import check_choice, counted
 from ..data.spans import Spans
 from .files import read_text_file, text_lines
 from .gathered import SpanColumns
@@ -759,7 +759,8 @@ def read_rttm(
             doc, start, end, speaker = _rttm_turn(fields, where)
             documents.add(doc)
             columns.add(file.stem, doc, start, end, speaker)
-    notes = [f"skipped {skipped} line(s) that are not SPEAKER turns"] if skipped else []
+    are = "is" if skipped == 1 else "are"
+    notes = [f"skipped {counted(skipped, 'line')} that {are} not SPEAKER turns"] if skipped else []
     return columns.spans(
         sorted(f.stem for f in files),
         sorted(documents),

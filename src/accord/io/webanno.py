@@ -13,6 +13,7 @@ from typing import Any
 import pandas as pd
 
 from .._errors import FileReadError, InvalidInputError
+from .._validate import counted
 from ..data.spans import Spans
 from .files import decode_error_message, read_text_file, text_lines
 from .gathered import SpanColumns
@@ -247,7 +248,8 @@ def _export_documents(
             f"left out INCEpTION's own files ({', '.join(sorted(own))}): no annotator's work"
         )
     if other:
-        notes.append(f"left out {other} file(s) under annotation/ that are not .tsv")
+        are = "is" if other == 1 else "are"
+        notes.append(f"left out {counted(other, 'file')} under annotation/ that {are} not .tsv")
     docs.sort(key=lambda d: (d.annotator, d.document))
     return docs, notes
 

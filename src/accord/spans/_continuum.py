@@ -11,6 +11,7 @@ import numpy as np
 
 from .._errors import InvalidInputError
 from .._types import IntArray
+from .._validate import counted
 from ..data.spans import Spans
 
 __all__ = ["GAP", "Partition", "document_lengths", "partition"]
@@ -175,7 +176,8 @@ def _check_no_overlap(
     second = f"{data.labels[value[i + 1]]!r} {start[i + 1] - shift}-{end[i + 1] - shift}"
     raise InvalidInputError(
         f"{owner} takes each annotator's units to be mutually exclusive (a partition of "
-        f"the continuum into units and gaps), but {bad.size} unit(s) overlap the one "
+        f"the continuum into units and gaps), but {counted(bad.size, 'unit')} "
+        f"{'overlaps' if bad.size == 1 else 'overlap'} the one "
         f"before; first: annotator {data.annotators[ann[i]]!r}, document "
         f"{data.documents[doc[i]]!r}, {first} and {second} (merge or drop overlapping "
         "units, or measure per label)"

@@ -16,6 +16,7 @@ from .._bands import KRIPPENDORFF
 from .._errors import AccordWarning, InvalidInputError, warn_degenerate
 from .._results import Result, to_plain
 from .._types import FloatArray, IntArray, RngLike, as_generator
+from .._validate import counted
 from ..data.source import refuse_read_options
 from ..data.spans import Spans
 from ._continuum import GAP, Partition, document_lengths, partition
@@ -174,7 +175,7 @@ def prepare(
     notes = list(data.notes)
     if guessed:
         notes.append(
-            f"{len(guessed)} document(s) without a known length (first: {guessed[0]!r}): "
+            f"{counted(len(guessed), 'document')} without a known length (first: {guessed[0]!r}): "
             "the continuum ends at the last end any annotator marked there"
         )
     if int(doc_length.sum()) == 0:

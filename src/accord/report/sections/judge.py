@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from ..._verdict import counted, kappa_name
+from ..._validate import counted
+from ..._verdict import kappa_name
 from .. import figures
 from .._blocks import (
     Block,

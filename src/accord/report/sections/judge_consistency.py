@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._verdict import counted
+from ..._validate import counted
 from .._blocks import (
     Block,
     Column,

@@ -6,7 +6,8 @@ import functools
 import math
 from typing import Any
 
-from ..._verdict import bias_spread, counted
+from ..._validate import counted
+from ..._verdict import bias_spread
 from .. import figures
 from .._blocks import (
     Block,

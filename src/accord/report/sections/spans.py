@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from ..._names import listed
-from ..._verdict import counted
+from ..._validate import counted
 from .._blocks import (
     Block,
     Column,

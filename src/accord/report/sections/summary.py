@@ -7,10 +7,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..._validate import counted
 from ..._verdict import (
     bias_spread,
     coefficient_label,
-    counted,
     distribution,
     landis_koch,
     panel_verdict,
