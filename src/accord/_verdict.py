@@ -29,6 +29,7 @@ from ._names import register_words
 __all__ = [
     "KOO_LI",
     "LANDIS_KOCH",
+    "TWO_RATER_REPEATS",
     "benchmark_reading",
     "bias_spread",
     "by_key",
@@ -49,6 +50,7 @@ __all__ = [
     "table_verdict",
     "two_rater_kappas",
     "verdict",
+    "with_cohen_first",
 ]
 
 #: Landis & Koch (1977) benchmarks: (lower edge, name).
@@ -226,6 +228,39 @@ def two_rater_kappas(ratings: Any) -> list[Any]:
     except AccordError:
         return []
     return out
+
+
+#: Rows of the agreement table that repeat Cohen's kappa when there are two raters (one pair,
+#: one table: Conger's and Light's kappa are Cohen's).
+TWO_RATER_REPEATS = frozenset({"cohen_kappa", "conger_kappa", "light_kappa"})
+
+
+def with_cohen_first(
+    coefs: Sequence[Any], ratings: Any, test: dict[str, Any] | None = None, *, chosen: bool = False
+) -> list[Any]:
+    """The agreement table's rows as the command line and the report list them. For two
+    raters on categories, Cohen's kappa (:func:`two_rater_kappas`, with the p-value options
+    ``test``) comes first in place of the table's own, and Conger's and Light's kappa, which
+    equal it, are not listed twice unless ``chosen`` (named by the user). Other ratings, and
+    two raters whose kappa is undefined: ``coefs`` as they are (their rows say why).
+
+    >>> import accord
+    >>> r = accord.datasets.load_birads()
+    >>> table = accord.agreement(r, coefficients=["conger_kappa", "fleiss_kappa"])
+    >>> [f"{c.name} {c.weights}" for c in with_cohen_first(table.coefficients, r)][:3]
+    ['cohen_kappa identity', 'cohen_kappa quadratic', 'fleiss_kappa identity']
+    >>> sorted({c.name for c in with_cohen_first(table.coefficients, r)})
+    ['cohen_kappa', 'fleiss_kappa']
+    >>> sorted({c.name for c in with_cohen_first(table.coefficients, r, chosen=True)})
+    ['cohen_kappa', 'conger_kappa', 'fleiss_kappa']
+    """
+    import dataclasses
+
+    kappas = [dataclasses.replace(c, **(test or {})) for c in two_rater_kappas(ratings)]
+    if not kappas:
+        return list(coefs)
+    repeats = {"cohen_kappa"} if chosen else TWO_RATER_REPEATS
+    return [*kappas, *(c for c in coefs if c.name not in repeats)]
 
 
 def _probability(p: float) -> str:

@@ -517,6 +517,22 @@ def test_two_rater_page_lists_each_coefficient_once() -> None:
         assert name not in section, name
     assert section.count("Cohen's kappa (quadratic weights) 0.897") == 1
     assert "13 coefficients" in section
+    # the command line lists the same rows, informational agreement (the page's) aside
+    from typer.testing import CliRunner
+
+    from accord.cli import app
+    from tests._cli import cli_json
+
+    flags = ["agree", str(EXAMPLES / "birads.csv"), "--item", "finding", "--rater", "modality",
+             "--label", "birads", "--level", "ordinal", "--format", "json"]  # fmt: skip
+    rows = cli_json(CliRunner().invoke(app, flags).stdout)["coefficients"]
+    names = [f"{r['name']} {r['weights']}" for r in rows]
+    assert len(names) == 12 and len(set(names)) == 12
+    assert names[:2] == ["cohen_kappa identity", "cohen_kappa quadratic"]
+    assert not any(n.startswith(("conger_kappa", "light_kappa")) for n in names)
+    named = CliRunner().invoke(app, [*flags, "--coefficients", "conger_kappa,light_kappa"])
+    kept = {r["name"] for r in cli_json(named.stdout)["coefficients"]}
+    assert kept == {"cohen_kappa", "conger_kappa", "light_kappa"}  # named: kept beside Cohen's
 
 
 def _headers(section: str) -> list[list[str]]:

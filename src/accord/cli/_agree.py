@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -120,20 +119,22 @@ def render(
     per_label: Any = None,
     left_out: bool = False,
     inference: dict[str, Any] | None = None,
+    chosen: bool = False,
 ) -> None:
     """Print or write the report and coefficient table in the chosen format (the table
     format starts with the verdict: the headline coefficient at the ``measurement`` level
     read against its benchmarks; with the ``ratings``, Cohen's kappa for two raters, as the
     report). A :class:`~accord.PerLabelAgreement` (set-valued ratings) follows the table,
     and is the ``per_label`` key of the JSON; ``left_out``: the table of measurements left
-    out the coefficients that count exact matches, and its caption says so."""
-    from .._verdict import table_verdict, two_rater_kappas
+    out the coefficients that count exact matches, and its caption says so; ``chosen``: the
+    user named the coefficients (for two raters, Conger's and Light's kappa named are kept
+    beside Cohen's, which they equal; :func:`~accord._verdict.with_cohen_first`)."""
+    from .._verdict import table_verdict, with_cohen_first
     from ..agreement.summary import AgreementTable
 
     test = {k: v for k, v in (inference or {}).items() if k in ("test_value", "alternative")}
     if ratings is not None:  # two raters on categories: Cohen's kappa, the headline, is a row
-        shown = [c for c in results if c.name != "cohen_kappa"]  # the table's, as below
-        results = [*(replace(c, **test) for c in two_rater_kappas(ratings)), *shown]
+        results = with_cohen_first(results, ratings, test, chosen=chosen)
     table = AgreementTable(tuple(results), measurement, ci)
     dicts = table.rows(level)
     if fmt is OutputFormat.json:
@@ -401,6 +402,7 @@ def agree(
             ratings=ratings,
             left_out=shown is not None,
             inference=interval,
+            chosen=chosen is not None,
         )
 
 

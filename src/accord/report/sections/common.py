@@ -3,13 +3,12 @@ section reads (the coefficients, the headline, the rater test), computed once pe
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable
 from typing import Any
 
 from ..._methods import CITES, REFERENCES
-from ..._verdict import by_key, for_level, headline, two_rater_kappas
+from ..._verdict import TWO_RATER_REPEATS, by_key, for_level, headline, with_cohen_first
 from .._blocks import MethodNote, Section, Tone
 from .._context import Context
 
@@ -73,10 +72,6 @@ def two_raters(ctx: Context) -> bool:
     return ctx.has_labels and ctx.n_raters == 2
 
 
-#: Rows of the agreement table that repeat Cohen's kappa when there are two raters.
-TWO_RATER_REPEATS = frozenset({"cohen_kappa", "conger_kappa", "light_kappa"})
-
-
 def coefficients(ctx: Context) -> list[Any]:
     """Every coefficient the report shows, computed once: ``accord.agreement`` (for
     measurements the ICC and alpha at the data's level), Cohen's kappa first for two raters
@@ -89,12 +84,14 @@ def coefficients(ctx: Context) -> list[Any]:
         if ctx.numeric:
             return for_level(table.coefficients, ctx.level)
         out = list(table.coefficients)
+        if not two_raters(ctx):
+            return out
+        if ctx.ratings is not None:  # Cohen's kappa first, as the command line lists it
+            test = {k: v for k, v in ctx.inference.items() if k in ("test_value", "alternative")}
+            out = with_cohen_first(out, ctx.ratings, test)
+            return _with_informational(ctx, ctx.ratings, out)
         cohen = [c for c in out if c.name == "cohen_kappa"]  # every engine's table has them
-        if two_raters(ctx) and (ctx.ratings is not None or cohen):
-            # Conger's and Light's kappa are Cohen's for two raters: not listed twice
-            out = [c for c in out if c.name not in TWO_RATER_REPEATS]
-            out[:0] = _two_rater_rows(ctx, ctx.ratings) if ctx.ratings is not None else cohen
-        return out
+        return [*cohen, *(c for c in out if c.name not in TWO_RATER_REPEATS)] if cohen else out
 
     result: list[Any] = ctx.cached("coefficients", compute)
     return result
@@ -109,19 +106,19 @@ def many_categories(ratings: Any) -> bool:
     return bool(ratings.n_categories**2 > SPARSE_TABLE_CELLS)
 
 
-def _two_rater_rows(ctx: Context, ratings: Any) -> list[Any]:
-    """Cohen's kappa of two raters (:func:`~accord._verdict.two_rater_kappas`, the rows the
-    command line adds too) and informational agreement after it. IA, whose entropies are all
-    0 on one category, is left out there, as it is on too many categories for a q x q table;
-    when the two rated no item in common, none of them (the agreement table's rows say
-    why)."""
+def _with_informational(ctx: Context, ratings: Any, rows: list[Any]) -> list[Any]:
+    """``rows`` with informational agreement after Cohen's kappa of two raters. IA, whose
+    entropies are all 0 on one category, is left out there, as it is on too many categories
+    for a q x q table, and when Cohen's kappa is undefined (the two rated no item in common:
+    the agreement table's rows say why)."""
     from ...agreement import informational_agreement
 
-    test = {k: v for k, v in ctx.inference.items() if k in ("test_value", "alternative")}
-    rows = [dataclasses.replace(c, **test) for c in two_rater_kappas(ratings)]
-    if rows and ratings.n_categories >= 2 and not many_categories(ratings):
-        rows.insert(1, informational_agreement(ratings, n_boot=ctx.n_boot, rng=ctx.seed))
-    return rows
+    if not rows or rows[0].name != "cohen_kappa" or ratings.n_categories < 2:
+        return rows
+    if many_categories(ratings):
+        return rows
+    ia = informational_agreement(ratings, n_boot=ctx.n_boot, rng=ctx.seed)
+    return [rows[0], ia, *rows[1:]]
 
 
 def coefficients_by_key(ctx: Context) -> dict[str, Any]:
