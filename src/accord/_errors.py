@@ -218,8 +218,8 @@ def _flag(keyword: str) -> str | None:
 def offers(keyword: str) -> bool:
     """Whether the caller can set ``keyword``: in Python, unless the front door running does
     not take it (:func:`keywords_within`); on the command line, when the running command has
-    an option for it. A hint to set an option the caller has not
-    got is left out (or replaced by one that works), never given in another dialect.
+    an option for it. A hint to set an option the caller has not got is left out (or
+    replaced by one that works), never given in another dialect.
 
     >>> offers("level")
     True
