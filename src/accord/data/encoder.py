@@ -40,7 +40,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._errors import InvalidInputError, hint, offers, option, shell_word
-from .._types import BoolArray, FloatArray, IntArray, Level
+from .._types import BoolArray, FloatArray, IntArray, Level, in_threads, usable_cores
 from .._validate import check_na_values, format_rows, tidy_scalar
 
 __all__ = [
@@ -122,8 +122,19 @@ def arrow_of(values: Any) -> Any:
     return arr
 
 
+#: Rows from which a column of text is hashed in two halves side by side, when the process
+#: may use two cores (:func:`dictionary_of`).
+SPLIT_ROWS = 2_000_000
+
+
 def dictionary_of(array: Any) -> tuple[npt.NDArray[np.int32], Any]:
     """Indices (-1 for null) and distinct values of a column, in order of first appearance.
+
+    A column of text (or bytes) of :data:`SPLIT_ROWS` rows or more is hashed in two halves
+    in two threads when the process may use two cores, and the second half's values are
+    then numbered after the first's (one more hash, of the two halves' distinct values):
+    the same indices and values as one hash of the whole column, in about two thirds of
+    its time on 10M text ids.
 
     Parameters
     ----------
@@ -136,7 +147,6 @@ def dictionary_of(array: Any) -> tuple[npt.NDArray[np.int32], Any]:
         The distinct values (float NaN among them, if any; nulls are not).
     """
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     if isinstance(array, pa.Array):
         array = pa.chunked_array([array], type=array.type)
@@ -158,12 +168,65 @@ def dictionary_of(array: Any) -> tuple[npt.NDArray[np.int32], Any]:
         remap[used_order] = np.arange(used_order.size, dtype=np.int32)
         out: npt.NDArray[np.int32] = remap[idx]
         return out, dictionary.take(pa.array(used_order, type=pa.int64()))
+    if len(array) >= SPLIT_ROWS and _text(array.type) and usable_cores() > 1:
+        half = len(array) // 2
+        first, second = in_threads(_hashed, [array.slice(0, half), array.slice(half)])
+        return _after(first, second)
+    return _hashed(array)
+
+
+def _text(kind: Any) -> bool:
+    """Whether values of the Arrow type ``kind`` are equal only when their bytes are (text
+    and bytes: no NaN, no two spellings of one value)."""
+    import pyarrow as pa
+
+    return bool(
+        pa.types.is_string(kind)
+        or pa.types.is_large_string(kind)
+        or pa.types.is_binary(kind)
+        or pa.types.is_large_binary(kind)
+    )
+
+
+def _hashed(array: Any) -> tuple[npt.NDArray[np.int32], Any]:
+    """:func:`dictionary_of` of a chunked array that is not dictionary-encoded, by one
+    ``dictionary_encode``."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     if len(array) == 0:  # no chunk, or only empty ones (which encode to no chunk at all)
         return np.zeros(0, dtype=np.int32), pa.array([], type=array.type)
     encoded = pc.dictionary_encode(array)
     # The hash table is shared by the chunks: the last chunk's dictionary holds every value.
     dictionary = encoded.chunk(encoded.num_chunks - 1).dictionary
     return _indices(encoded)[0], dictionary
+
+
+def _after(
+    first: tuple[npt.NDArray[np.int32], Any], second: tuple[npt.NDArray[np.int32], Any]
+) -> tuple[npt.NDArray[np.int32], Any]:
+    """:func:`dictionary_of` of two parts of a column, each encoded on its own: the second's
+    values numbered after the first's, those it shares with it numbered as there.
+
+    >>> import pyarrow as pa
+    >>> idx, values = _after(
+    ...     (np.array([0, 1, -1, 0], np.int32), pa.array(["b", "a"])),
+    ...     (np.array([0, 1, 2, -1], np.int32), pa.array(["c", "b", "d"])),
+    ... )
+    >>> idx.tolist(), values.to_pylist()
+    ([0, 1, -1, 0, 2, 0, 3, -1], ['b', 'a', 'c', 'd'])
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    (idx_a, values_a), (idx_b, values_b) = first, second
+    if not len(values_a) or not len(values_b):  # a part of nulls only: nothing to renumber
+        return np.concatenate([idx_a, idx_b]), values_b if not len(values_a) else values_a
+    both = pc.dictionary_encode(pa.chunked_array([values_a, values_b], type=values_a.type))
+    # the first part's values are distinct, numbered 0, 1, ... as they are; then the second's
+    renumber = np.append(both.chunk(1).indices.to_numpy(), np.int32(-1))  # -1 stays -1
+    out = np.concatenate([idx_a, renumber[idx_b]])
+    return out, both.chunk(1).dictionary
 
 
 def _indices(encoded: Any, size: int = -1) -> tuple[npt.NDArray[np.int32], bool]:
