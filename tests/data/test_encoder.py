@@ -639,8 +639,8 @@ def test_a_dictionary_column_encodes_as_its_values_do(
 def test_a_column_hashed_in_two_halves_encodes_as_one_hash_does(
     chunks: list[list[str | None]], kind: Any
 ) -> None:
-    # From encoder.SPLIT_ROWS rows a text column is hashed in two halves side by side and the
-    # second half's values numbered after the first's: the indices (-1 for null) and the
+    # From encoder.SPLIT_ROWS rows a text column whose values repeat often is hashed in two
+    # halves side by side and the second half's values numbered after the first's: the indices (-1 for null) and the
     # distinct values are those of one hash, row by row in order of first appearance, here
     # worked out by hand with a dict. Halves of nulls only, halves cut inside a chunk and
     # values met only in the second half are among the cases drawn.
@@ -653,6 +653,7 @@ def test_a_column_hashed_in_two_halves_encodes_as_one_hash_does(
     column = pa.chunked_array([pa.array([cast(v) for v in c], kind) for c in chunks], kind)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(encoder, "usable_cores", lambda: 2)
+        mp.setattr(encoder, "_repeats_often", lambda array: True)
         mp.setattr(encoder, "SPLIT_ROWS", 1)
         idx, dictionary = dictionary_of(column)
         mp.setattr(encoder, "SPLIT_ROWS", 10**9)  # one hash, as the halves give
