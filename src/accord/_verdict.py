@@ -236,13 +236,19 @@ TWO_RATER_REPEATS = frozenset({"cohen_kappa", "conger_kappa", "light_kappa"})
 
 
 def with_cohen_first(
-    coefs: Sequence[Any], ratings: Any, test: dict[str, Any] | None = None, *, chosen: bool = False
+    coefs: Sequence[Any],
+    ratings: Any | None,
+    test: dict[str, Any] | None = None,
+    *,
+    chosen: bool = False,
 ) -> list[Any]:
     """The agreement table's rows as the command line and the report list them. For two
     raters on categories, Cohen's kappa (:func:`two_rater_kappas`, with the p-value options
     ``test``) comes first in place of the table's own, and Conger's and Light's kappa, which
     equal it, are not listed twice unless ``chosen`` (named by the user). Other ratings, and
-    two raters whose kappa is undefined: ``coefs`` as they are (their rows say why).
+    two raters whose kappa is undefined: ``coefs`` as they are (their rows say why). Without
+    the ratings in memory (``ratings=None``: the stream and dask engines), the table's own
+    Cohen's kappa rows come first (none: ``coefs`` as they are).
 
     >>> import accord
     >>> r = accord.datasets.load_birads()
@@ -253,10 +259,16 @@ def with_cohen_first(
     ['cohen_kappa', 'fleiss_kappa']
     >>> sorted({c.name for c in with_cohen_first(table.coefficients, r, chosen=True)})
     ['cohen_kappa', 'conger_kappa', 'fleiss_kappa']
+    >>> rows = [c.name for c in with_cohen_first(accord.agreement(r).coefficients, None)]
+    >>> rows[:3], "conger_kappa" in rows, "light_kappa" in rows
+    (['cohen_kappa', 'cohen_kappa', 'percent_agreement'], False, False)
     """
     import dataclasses
 
-    kappas = [dataclasses.replace(c, **(test or {})) for c in two_rater_kappas(ratings)]
+    if ratings is None:
+        kappas = [c for c in coefs if c.name == "cohen_kappa"]
+    else:
+        kappas = [dataclasses.replace(c, **(test or {})) for c in two_rater_kappas(ratings)]
     if not kappas:
         return list(coefs)
     repeats = {"cohen_kappa"} if chosen else TWO_RATER_REPEATS

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..._methods import CITES, REFERENCES
-from ..._verdict import TWO_RATER_REPEATS, by_key, for_level, headline, with_cohen_first
+from ..._verdict import by_key, for_level, headline, with_cohen_first
 from .._blocks import MethodNote, Section, Tone
 from .._context import Context
 
@@ -90,8 +90,7 @@ def coefficients(ctx: Context) -> list[Any]:
             test = {k: v for k, v in ctx.inference.items() if k in ("test_value", "alternative")}
             out = with_cohen_first(out, ctx.ratings, test)
             return _with_informational(ctx, ctx.ratings, out)
-        cohen = [c for c in out if c.name == "cohen_kappa"]  # every engine's table has them
-        return [*cohen, *(c for c in out if c.name not in TWO_RATER_REPEATS)] if cohen else out
+        return with_cohen_first(out, None)  # the table's own Cohen's kappa: every engine's
 
     result: list[Any] = ctx.cached("coefficients", compute)
     return result
