@@ -640,10 +640,11 @@ def test_a_column_hashed_in_two_halves_encodes_as_one_hash_does(
     chunks: list[list[str | None]], kind: Any
 ) -> None:
     # From encoder.SPLIT_ROWS rows a text column whose values repeat often is hashed in two
-    # halves side by side and the second half's values numbered after the first's: the indices (-1 for null) and the
-    # distinct values are those of one hash, row by row in order of first appearance, here
-    # worked out by hand with a dict. Halves of nulls only, halves cut inside a chunk and
-    # values met only in the second half are among the cases drawn.
+    # halves side by side and the second half's values numbered after the first's: the
+    # indices (-1 for null) and the distinct values are those of one hash, row by row in
+    # order of first appearance, here worked out by hand with a dict. Halves of nulls only,
+    # halves cut inside a chunk and values met only in the second half are among the cases
+    # drawn.
     import accord.data.encoder as encoder
 
     rows = [v for values in chunks for v in values]
