@@ -17,7 +17,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError, bad_parameter, option
 from .._types import FloatArray, IntArray
-from ..data.ratings import Ratings
+from ..data.ratings import Ratings, item_column
 from ..stats.counts import ItemCategoryCounts
 from ..stats.patterns import count_patterns
 from ._assemble import ItemColumns, RaterSums, assemble, empty_ratings_table, object_array
@@ -371,7 +371,7 @@ def consensus_from_ratings(
         sums,
         cols,
         raters=ratings.raters,
-        items=ratings.items,
+        items=item_column(ratings),
         categories=scored.categories,
         d_values=ps.d_values,
         counts=first.counts,

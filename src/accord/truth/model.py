@@ -21,7 +21,7 @@ from .._errors import InvalidInputError, bad_parameter, user_stacklevel
 from .._interval import check_confidence_level
 from .._types import FloatArray, IntArray, RngLike, as_generator
 from .._validate import check_choice
-from ..data.ratings import Ratings
+from ..data.ratings import Ratings, item_column
 from ..data.source import refuse_read_options
 from ._design import Design, design_from_codes
 from ._em import ACCELERATED, PLAIN_STEPS, Fit, ModelName, Options, fit_em
@@ -101,7 +101,12 @@ def rater_model(
         model, tol, max_iter, smoothing, mace_method, n_bootstrap, level, rng, interval
     )
     return _fit(
-        design, ratings.items, ratings.raters, ratings.categories, report=ratings.report, **checked
+        design,
+        item_column(ratings),
+        ratings.raters,
+        ratings.categories,
+        report=ratings.report,
+        **checked,
     )
 
 
