@@ -259,6 +259,30 @@ def option(keyword: str, *values: object) -> str:
     return f"{flag} " + " or ".join(shell_word(v) for v in values)
 
 
+def options(**settings: object) -> str:
+    """How to tell accord to set each keyword of ``settings`` at once, in the caller's words:
+    one wrapper around the keywords that share it (:func:`keywords_within`).
+
+    >>> options(ci="analytic", se="unconditional")
+    "ci='analytic', se='unconditional'"
+    >>> with keywords_within("inference=accord.Inference", ["ci", "se"]):
+    ...     print(options(ci="analytic", se="unconditional"))
+    inference=accord.Inference(ci='analytic', se='unconditional')
+
+    On the command line the same call gives ``--ci analytic --se unconditional``.
+    """
+    if _DIALECT.get() is not None:
+        return " ".join(option(keyword, value) for keyword, value in settings.items())
+    within = _WITHIN.get() or {}
+    groups: dict[str | None, list[str]] = {}
+    for keyword, value in settings.items():
+        groups.setdefault(within.get(keyword), []).append(f"{keyword}={shown(value)!r}")
+    return ", ".join(
+        ", ".join(parts) if wrapper is None else f"{wrapper}({', '.join(parts)})"
+        for wrapper, parts in groups.items()
+    )
+
+
 def shell_word(value: object) -> str:
     """A value as it is typed in a shell: quoted when the shell would read it otherwise
     (``';'``), a tab as ``'\\t'`` (how ``--sep`` takes it).

@@ -408,15 +408,28 @@ def test_cohen_kappa_tests_a_value() -> None:
 
 
 def test_agreement_refuses_bootstrap_intervals_with_the_jackknife() -> None:
-    # The table's BCa intervals resample items: conditional on the raters only. The advice
-    # names the options as agreement takes them, inside its Inference.
-    advice = (r"^inference=accord\.Inference\(ci='bootstrap'\) resamples the items only .* "
-              r"use inference=accord\.Inference\(ci='analytic'\) with it$")  # fmt: skip
+    # The table's BCa intervals resample items: conditional on the raters only. The message
+    # names the two options once, as agreement takes them (inside one Inference), and the
+    # advice is a whole setting that works.
+    advice = (r"^inference=accord\.Inference\(ci='bootstrap', se='unconditional'\): the "
+              r"bootstrap resamples the items only, .* use "
+              r"inference=accord\.Inference\(ci='analytic', se='unconditional'\)$")  # fmt: skip
     with pytest.raises(InvalidInputError, match=advice):
         accord.agreement(
             toy(),
             inference=accord.Inference(se="unconditional", ci="bootstrap", n_boot=1000, seed=0),
         )
+    followed = accord.agreement(
+        toy(), inference=accord.Inference(ci="analytic", se="unconditional")
+    )
+    assert followed.coefficients
+    # the command line names its flags, and its advice runs
+    bad = runner.invoke(app, [*DIAGNOSES, "--ci", "bootstrap", "--se", "unconditional"])
+    assert bad.exit_code == 2
+    assert "--ci bootstrap --se unconditional: the bootstrap resamples" in bad.output
+    assert bad.output.rstrip().endswith("use --ci analytic --se unconditional")
+    good = runner.invoke(app, [*DIAGNOSES, "--ci", "analytic", "--se", "unconditional"])
+    assert good.exit_code == 0, good.output
 
 
 # --------------------------------------------------------------------------- irrCAC

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._errors import DegenerateDataWarning, InvalidInputError, option
+from .._errors import DegenerateDataWarning, InvalidInputError, options
 from .._methods import MethodsFormat, StudyDesign, agreement_methods
 from .._results import Coefficient, Result
 from .._types import Alternative, Level, RngLike, as_generator
@@ -392,9 +392,9 @@ def _sampling(
     ).check("agreement")
     if ci == "bootstrap" and se != "raters":
         raise InvalidInputError(
-            f"{option('ci', 'bootstrap')} resamples the items only (its intervals are "
-            f"conditional on the raters), which {option('se', se)} is not; use "
-            f"{option('ci', 'analytic')} with it"
+            f"{options(ci='bootstrap', se=se)}: the bootstrap resamples the items only, so its "
+            "intervals are conditional on the raters, and that standard error is not; use "
+            f"{options(ci='analytic', se=se)}"
         )
     return dict(se=se, rater_population_size=rater_population_size, test_value=test_value,
                 alternative=alternative)  # fmt: skip
