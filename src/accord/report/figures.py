@@ -595,18 +595,35 @@ def class_bars(
     shares: npt.ArrayLike,
     classes: Sequence[str],
 ) -> str:
-    """Stacked horizontal bars: each row's shares over ordered classes (good to very poor)."""
+    """Stacked horizontal bars: each row's shares over ordered classes (good to very poor).
+
+    Each class's bars are one collection of rectangles (not one patch a bar: 40 raters in
+    four classes drew 160 patches, a quarter of the figure's time), with a square of its
+    colour in the legend."""
+    from matplotlib.collections import PolyCollection
+    from matplotlib.patches import Patch
+
     s = np.nan_to_num(np.asarray(shares, dtype=np.float64))
     n = len(labels)
     palette = ["#15803d", "#84cc16", "#f59e0b", "#b91c1c"]
     with _row_panel(key, n, 0.3, 1.2) as (fig, ax, y):
         left = np.zeros(n)
+        low, high = y - 0.31, y + 0.31
+        handles = []
         for j, name in enumerate(classes):
-            ax.barh(y, s[:, j], left=left, height=0.62, color=palette[j % 4], label=name)
-            left = left + s[:, j]
+            right = left + s[:, j]
+            corners = np.stack(
+                [np.c_[left, low], np.c_[right, low], np.c_[right, high], np.c_[left, high]],
+                axis=1,
+            )
+            color = palette[j % 4]
+            ax.add_collection(PolyCollection(list(corners), facecolors=color, edgecolors="none"))
+            handles.append(Patch(facecolor=color, edgecolor="none", label=name))
+            left = right
         _row_labels(ax, y, labels, limit=24, ylim=(-0.7, n - 0.3), fontsize=8)
         ax.set_xlim(0, 1)
         legend = {
+            "handles": handles,
             "loc": "lower left",
             "bbox_to_anchor": (0.0, 1.0),
             "ncol": 4,
