@@ -115,7 +115,7 @@ def _rater_table(raters: npt.NDArray[Any], sums: RaterSums, d_values: FloatArray
 
 def _items_table(
     cols: ItemColumns,
-    items: npt.NDArray[Any],
+    items: npt.NDArray[Any] | pd.api.extensions.ExtensionArray,
     categories: tuple[Any, ...],
     normalized: FloatArray,
     copy_items: bool,
@@ -207,7 +207,7 @@ def assemble(
     cols: ItemColumns,
     *,
     raters: npt.NDArray[Any],
-    items: npt.NDArray[Any],
+    items: npt.NDArray[Any] | pd.api.extensions.ExtensionArray,
     categories: tuple[Any, ...],
     d_values: FloatArray,
     counts: ItemCategoryCounts,

@@ -194,8 +194,9 @@ class Ratings(DecodeTables):
         Set-valued ratings (``multi_label=True``): each category is a ``frozenset`` of
         labels, and this table says which single labels each one holds. None otherwise.
     derived : dict
-        Small statistics counted from these ratings, kept so that a second reader does not
-        count them again (the rater-pair tables); empty when the ratings are made.
+        What is derived from these ratings and kept so that a second reader does not derive
+        it again (the rater-pair tables, the item ids as a table's column); empty when the
+        ratings are made.
 
     Examples
     --------
@@ -227,8 +228,9 @@ class Ratings(DecodeTables):
     )
     category_order: str = "as given"
     label_sets: LabelSets | None = None
-    #: Statistics of these ratings kept once counted, by name (small ones only: see
-    #: :func:`accord.stats.pairs.rater_pair_counts`); a new Ratings starts without any.
+    #: What is derived from these ratings, kept once made, by name (small rater-pair tables:
+    #: :func:`accord.stats.pairs.rater_pair_counts`; the typed item ids: :func:`item_column`);
+    #: a new Ratings starts without any.
     derived: dict[str, Any] = dataclasses.field(
         default_factory=dict, init=False, repr=False, compare=False
     )

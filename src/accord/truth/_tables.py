@@ -79,7 +79,7 @@ def _labels(codes: npt.NDArray[Any], categories: tuple[Any, ...]) -> pd.Categori
 def items_table(
     cols: ItemColumns,
     posterior: FloatArray,
-    items: npt.NDArray[Any],
+    items: npt.NDArray[Any] | ExtensionArray,
     categories: tuple[Any, ...],
     *,
     gold: IntArray,

@@ -281,7 +281,7 @@ def _match(index: pd.Index, values: npt.NDArray[Any]) -> IntArray:
 
 def _fit(
     design: Design,
-    items: npt.NDArray[Any],
+    items: npt.NDArray[Any] | pd.api.extensions.ExtensionArray,
     raters: npt.NDArray[Any],
     categories: tuple[Any, ...],
     *,
@@ -319,7 +319,7 @@ def _fit(
 def model_of_fit(
     fit: Fit,
     tallies: Tallies,
-    items: npt.NDArray[Any],
+    items: npt.NDArray[Any] | pd.api.extensions.ExtensionArray,
     raters: npt.NDArray[Any],
     categories: tuple[Any, ...],
     *,
