@@ -362,10 +362,14 @@ def design_sentences(design: StudyDesign | None, what: str = "rated") -> list[st
     if design.complete:
         tail = "Every item was rated by every rater (a complete design)."
     else:
+        spread = (
+            f"from {design.min_ratings:,} to {design.max_ratings:,} ratings per item"
+            if design.min_ratings != design.max_ratings
+            else _n(design.min_ratings, "rating") + " per item"
+        )
         tail = (
             f"The design was incomplete: {design.n_incomplete:,} of "
-            f"{_n(design.n_items, 'item')} lacked a rating from at least one rater (from "
-            f"{design.min_ratings:,} to {design.max_ratings:,} ratings per item)."
+            f"{_n(design.n_items, 'item')} lacked a rating from at least one rater ({spread})."
         )
     return [head, tail]
 
@@ -499,8 +503,10 @@ def _interval_sentence(table: Any, coefs: Sequence[Any], level: float) -> str:
     hows: list[str] = []
     dfs: dict[str, list[int]] = {}
     for c in coefs:
-        _, _, how = table.interval(c, level)
+        low, high, how = table.interval(c, level)
         if str(how).startswith("t interval"):
+            if not (math.isfinite(low) and math.isfinite(high)):
+                continue  # undefined here: no interval to describe
             basis = "raters - 1" if getattr(c, "se_kind", "raters") == "items" else "items - 1"
             dfs.setdefault(basis, []).append(int(c.df))
         else:
@@ -513,6 +519,8 @@ def _interval_sentence(table: Any, coefs: Sequence[Any], level: float) -> str:
             "coefficient's range",
         )
     distinct = list(dict.fromkeys(hows))
+    if not distinct:
+        return "No coefficient has a standard error or a confidence interval for these data."
     return (
         "Standard errors are those named with each coefficient; "
         f"{level_pct(level)} confidence intervals are " + "; ".join(distinct) + "."

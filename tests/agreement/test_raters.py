@@ -282,11 +282,26 @@ def test_the_headline_counts_what_stands_out_in_words() -> None:
              (("r1",), ()): "1 rater stands out", ((), (("a", "b"),)): "1 pair stands out",
              (("r1", "r2"), (("a", "b"),)): "2 raters and 1 pair stand out"}  # fmt: skip
     for (raters, pairs), words in cases.items():
-        frame = pd.DataFrame({"rater": list(raters), "stands_out": True})
+        out = [False] + [True] * len(raters)  # r0 tested, not out
+        frame = pd.DataFrame({"rater": ["r0", *raters], "stands_out": out, "pvalue": 0.01})
         low = pd.DataFrame({"rater_a": [a for a, _ in pairs], "rater_b": [b for _, b in pairs],
-                            "stands_out": True})  # fmt: skip
+                            "stands_out": True, "pvalue": 0.01})  # fmt: skip
         shown = dataclasses.replace(test, raters=frame, pairs=low)
         assert shown._headline() == words
+
+
+def test_items_rated_once_are_tested_by_nobody_and_it_says_why() -> None:
+    # every item rated once: nothing moves under permutation (this once raised a TypeError:
+    # numpy's bincount of no weights is of integers)
+    once = accord.Ratings.from_long(
+        pd.DataFrame({"item": [1, 2, 3, 4], "rater": ["a", "b", "a", "b"],
+                      "label": ["x", "y", "x", "y"]}),
+        item="item", rater="rater", label="label",
+    )  # fmt: skip
+    test = rater_permutation_test(once, rng=0)
+    assert test.raters["pvalue"].isna().all() and not test.stray_raters
+    assert test.reason == "no item has two ratings or more (nothing changes under permutation)"
+    assert test._headline() == f"no rater or pair could be tested: {test.reason}"
 
 
 def test_permutation_test_is_reproducible_and_checks_options() -> None:

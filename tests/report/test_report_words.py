@@ -388,3 +388,49 @@ def test_counts_of_a_thousand_raters_and_more_are_written_with_separators() -> N
     assert "Mean Cohen's kappa over 2,250 pairs of raters" in text
     assert re.search(r"\b\d{1,3} of 1,500 items are unanimous", text)
     assert "of 1500" not in text and "2250" not in text
+
+
+def test_items_of_one_rating_are_not_counted_as_unanimous() -> None:
+    # items 0-3: three ratings each (item 0 split, 1-3 unanimous); items 4-9: one rating each
+    item = [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 5, 6, 7, 8, 9]
+    rater = ["a", "b", "c"] * 4 + ["a", "b", "c", "a", "b", "c"]
+    label = ["x", "y", "x"] + ["x"] * 3 + ["y"] * 3 + ["x"] * 3 + ["x", "y"] * 3
+    frame = pd.DataFrame({"item": item, "rater": rater, "label": label})
+    page = accord.report(frame, item="item", rater="rater", label="label", progress=False,
+                         inference=accord.Inference(n_boot=0))  # fmt: skip
+    text = _text(page.html)
+    assert "3 of 4 items rated twice or more are unanimous, and 6 have one rating" in text
+    once = frame[frame["item"] >= 4]  # every item rated once
+    page = accord.report(once, item="item", rater="rater", label="label", progress=False,
+                         inference=accord.Inference(n_boot=0))  # fmt: skip
+    text = _text(page.html)
+    assert "Every item has one rating: none can be contested" in text
+    assert "items are unanimous" not in text
+    assert "No pair is singled out: no item has two ratings or more" in text
+    assert "No two raters rated an item in common" in text  # and no heatmap of nobody
+    assert "Heatmap of pairwise" not in text
+    # the methods say what there is: one rating an item, no interval of any kind
+    assert "(1 rating per item)" in text and "from 1 to 1" not in text
+    assert "No coefficient has a standard error or a confidence interval for these data." in text
+    assert "degrees of freedom" not in text and "intervals: ." not in text
+
+
+def test_raters_of_missing_labels_only_are_not_counted_among_the_raters() -> None:
+    # 44 raters, four an item (the cosets {f, f + 11, f + 22, f + 33}); three more raters
+    # whose every label is missing: the page counts 44 raters everywhere
+    rng = np.random.default_rng(5)
+    item = np.repeat(np.arange(660), 4)
+    rater = (np.repeat(np.arange(660) % 11, 4) + np.tile([0, 11, 22, 33], 660)).astype(str)
+    truth = np.repeat(rng.integers(0, 3, 660), 4)
+    label = np.where(rng.random(item.size) < 0.8, truth, rng.integers(0, 3, item.size))
+    frame = pd.DataFrame({"item": item, "rater": rater, "label": label.astype(float)})
+    ghosts = pd.DataFrame({"item": [0, 1, 2], "rater": ["g1", "g2", "g3"], "label": np.nan})
+    frame = pd.concat([frame, ghosts], ignore_index=True)
+    page = accord.report(frame, item="item", rater="rater", label="label", progress=False,
+                         inference=accord.Inference(n_boot=0))  # fmt: skip
+    text = _text(page.html)
+    assert "by 44 raters" in text
+    assert "Showing the 40 raters who share the most items of 44." in text
+    assert "Showing the 40 raters who stray most of 44." in text
+    assert "Showing the 20 most and the 20 least accurate of 44 raters." in text
+    assert "of 47" not in text and not re.search(r"\bg[123]\b", text)

@@ -338,7 +338,7 @@ class RaterPermutationTest(Record):
         Fewest items (shared items, for a pair) to be tested.
     method : str
     reason : str or None
-        Why the pair test was left out, when it was.
+        Why the pair test was left out, when it was (or why nothing could be tested).
     max_permutations : int or None
         The most permutations allowed; ``n_permutations`` is fewer when every decision was
         settled earlier (``sequential=True``).
@@ -355,6 +355,9 @@ class RaterPermutationTest(Record):
 
     def _headline(self) -> str:
         r, p = self.stray_raters, self.low_pairs
+        tested = self.raters["pvalue"].notna().any() or self.pairs["pvalue"].notna().any()
+        if not tested:
+            return "no rater or pair could be tested" + (f": {self.reason}" if self.reason else "")
         if not r and not p:
             return "no rater or pair stands out beyond the noise"
         named = [counted(n, noun) for n, noun in ((len(r), "rater"), (len(p), "pair")) if n]
@@ -403,11 +406,12 @@ def _deviations(
     np.log2(d, out=d)  # reused for every per-rating step (fresh pages cost a fault each)
     np.negative(d, out=d)  # the surprisal
     part = d / mi
-    entropy = np.bincount(item, weights=part, minlength=n_items)
+    # float64 even with no rating (numpy's bincount of no weights is of integers)
+    entropy = np.bincount(item, weights=part, minlength=n_items).astype(np.float64, copy=False)
     d -= np.take(entropy, item, out=part, mode="clip")  # "clip": numpy buffers out= else
     np.multiply(d, d, out=part)
     part /= mi
-    var_item = np.bincount(item, weights=part, minlength=n_items)
+    var_item = np.bincount(item, weights=part, minlength=n_items).astype(np.float64, copy=False)
     n_r = np.bincount(rater, minlength=k)
     s_r = np.bincount(rater, weights=d, minlength=k)
     v_r = np.bincount(rater, weights=np.take(var_item, item, out=part, mode="clip"), minlength=k)
@@ -1230,6 +1234,8 @@ def rater_permutation_test(
     pi_item = same / np.maximum(m, 1)
     pairs_of = _PairCells.of(m, item_sorted, rater_sorted, label_sorted, pi_item, k, min_items)
     reason = pairs_of.reason
+    if not sizes.any():
+        reason = "no item has two ratings or more (nothing changes under permutation)"
     pair_tested, z_pair = pairs_of.tested, pairs_of.z
 
     if not pair_tested.any():  # the draws read none of the sorted ratings

@@ -269,8 +269,9 @@ class Context:
 
     @property
     def n_raters(self) -> int:
-        """The number of raters."""
-        return self.ratings.n_raters if self.ratings is not None else self.read_report.raters
+        """The number of raters who gave a rating (as the read report counts them, with
+        every engine: a rater of missing labels only is not one)."""
+        return int(self.read_report.raters)
 
     @property
     def label_categories(self) -> tuple[Any, ...]:

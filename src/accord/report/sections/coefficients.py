@@ -280,9 +280,8 @@ def _intervals_note(ctx: Context, ci_methods: list[str]) -> MethodNote:
     numeric = ctx.numeric
     return MethodNote(
         "Intervals and p-values",
-        f"{ctx.level_pct} intervals: "
-        + "; ".join(ci_methods)
-        + f". Analytic intervals are statistic +- {_REFERENCE.get(ctx.se_kind, '')} x SE, "
+        (f"{ctx.level_pct} intervals: " + "; ".join(ci_methods) + ". " if ci_methods else "")
+        + f"Analytic intervals are statistic +- {_REFERENCE.get(ctx.se_kind, '')} x SE, "
         "truncated to the coefficient's range; bootstrap intervals resample items (the "
         f"unit of analysis) with replacement, seeded with {ctx.seed} so the report is "
         "reproducible."

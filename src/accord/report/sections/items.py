@@ -21,6 +21,22 @@ __all__ = ["build_items"]
 TOP = 10
 
 
+def _lead(cons: Any, unanimous: int, n: int, entropy: str) -> str:
+    """How many items are unanimous, items of one rating apart (nothing to contest)."""
+    sizes = cons.items["n_ratings"].to_numpy()
+    once = int(np.sum(sizes == 1))
+    if once == n:
+        return "Every item has one rating: none can be contested (entropy 0 bits each)."
+    if not once:
+        unanimity = f"{fmt_int(unanimous)} of {fmt_int(n)} items are unanimous"
+        return f"{unanimity}; the mean entropy is {entropy}."
+    return (
+        f"{fmt_int(unanimous - once)} of {fmt_int(n - once)} items rated twice or more are "
+        f"unanimous, and {fmt_int(once)} have one rating; the mean entropy over all "
+        f"{fmt_int(n)} is {entropy}."
+    )
+
+
 def build_items(ctx: Context) -> Section | None:
     """The distribution of item entropy and the most contested items."""
     if not ctx.has_labels or ctx.numeric:
@@ -42,10 +58,8 @@ def build_items(ctx: Context) -> Section | None:
         marker=mean_entropy,
         marker_label=f"mean {mean_entropy:.2f}",
     )
-    lead = (
-        f"{fmt_int(unanimous)} of {fmt_int(finite.size)} items are unanimous; the mean entropy is "
-        f"{fmt(mean_entropy)} bits of a possible {fmt(top_h)}."
-    )
+    possible = f"{fmt(mean_entropy)} bits of a possible {fmt(top_h)}"
+    lead = _lead(cons, unanimous, finite.size, possible)
     contested, ranked_by = _most_contested(ctx, cons)
     blocks: list[Block] = [
         Figure(

@@ -48,25 +48,8 @@ def build_pairwise(ctx: Context) -> Section | None:
     # a pair that shares a handful of items has a kappa of noise: left blank, not coloured
     values = np.where(common >= MIN_SHARED, result.matrix.to_numpy(dtype=np.float64), np.nan)
     measure = "Cohen's kappa" if result.measure == "cohen_kappa" else str(result.measure)
-    shown = list(range(len(names)))
-    blocks: list[Block] = []
-    if len(names) > LIMIT:  # the raters who share the most items with others
-        per_rater = common.sum(axis=1)
-        shown = sorted(int(i) for i in np.argsort(-per_rater, kind="stable")[:LIMIT])
-        many = f"Showing the {LIMIT} raters who share the most items of {fmt_int(len(names))}."
-        blocks.append(Note(many))
-    labels = [names[i] for i in shown]
-    vmin = -1.0 if measure == "Cohen's kappa" else 0.0
-    svg = figures.heatmap(
-        "pairwise",
-        values[np.ix_(shown, shown)],
-        labels,
-        labels,
-        vmin=vmin,
-        vmax=1.0,
-        cmap="RdBu" if vmin < 0 else "Blues",
-        colorbar_label=measure,
-    )
+    shown, note = _shown_raters(common, ctx.n_raters)
+    blocks: list[Block] = [Note(note)] if note else []
     methods = [
         MethodNote(
             "Pairwise agreement",
@@ -79,20 +62,59 @@ def build_pairwise(ctx: Context) -> Section | None:
     if test is not None:
         methods.append(rater_test_note(test))
         blocks.append(Paragraph(_pairs_text(test)))
-    blocks.append(
-        Figure(
-            svg,
-            f"{measure} of every pair of raters that rated items in common (blank: fewer "
-            f"than {MIN_SHARED} items in common, too few for the pair's value to mean much).",
-            f"Heatmap of pairwise {measure} among {fmt_int(len(labels))} raters",
-        )
-    )
+    if not shown:
+        lead = "No two raters rated an item in common: there is no pair of raters to compare."
+        return Section("pairwise", "Pairs of raters", lead, tuple(blocks), tuple(methods))
+    blocks.append(_heatmap(names, values, shown, measure))
     lead = (
         f"Mean {measure} over {fmt_int(result.n_pairs)} pairs of raters: {fmt(float(result.mean))} "
         f"(SD {fmt(float(result.sd))}). A rater whose row is pale agrees with nobody in "
         "particular."
     )
     return Section("pairwise", "Pairs of raters", lead, tuple(blocks), tuple(methods))
+
+
+def _heatmap(names: list[str], values: Any, shown: list[int], measure: str) -> Figure:
+    """The heatmap of the pairs of the raters ``shown``."""
+    labels = [names[i] for i in shown]
+    vmin = -1.0 if measure == "Cohen's kappa" else 0.0
+    svg = figures.heatmap(
+        "pairwise",
+        values[np.ix_(shown, shown)],
+        labels,
+        labels,
+        vmin=vmin,
+        vmax=1.0,
+        cmap="RdBu" if vmin < 0 else "Blues",
+        colorbar_label=measure,
+    )
+    return Figure(
+        svg,
+        f"{measure} of every pair of raters that rated items in common (blank: fewer "
+        f"than {MIN_SHARED} items in common, too few for the pair's value to mean much).",
+        f"Heatmap of pairwise {measure} among {fmt_int(len(labels))} raters",
+    )
+
+
+def _shown_raters(common: Any, n_raters: int) -> tuple[list[int], str]:
+    """The raters of the heatmap: those who share an item with another (the
+    :data:`LIMIT` who share the most, when more do; none when no two do), and the note
+    saying so when they are not all ``n_raters`` raters (those who gave a rating).
+
+    >>> common = np.array([[0, 3, 0], [3, 0, 0], [0, 0, 0]])
+    >>> _shown_raters(common, 3)
+    ([0, 1], 'Showing the 2 raters who share an item with another, of 3.')
+    """
+    per_rater = common.sum(axis=1)
+    sharing = np.flatnonzero(per_rater > 0)
+    if len(sharing) > LIMIT:
+        top = sorted(int(i) for i in np.argsort(-per_rater, kind="stable")[:LIMIT])
+        return top, f"Showing the {LIMIT} raters who share the most items of {fmt_int(n_raters)}."
+    shown = [int(i) for i in sharing]
+    if not shown or len(shown) >= n_raters:
+        return shown, ""
+    some = f"Showing the {len(shown)} raters who share an item with another"
+    return shown, f"{some}, of {fmt_int(n_raters)}."
 
 
 def _pairs_text(test: Any) -> str:

@@ -105,7 +105,8 @@ def build_rater_model(ctx: Context) -> Section | None:
     if len(ctx.label_categories) < 2:
         return None
     fit = fitted_rater_model(ctx)
-    raters = fit.raters.sort_values(["accuracy", "rater"], ascending=[False, True], kind="stable")
+    raters = fit.raters[fit.raters["n_ratings"] > 0]  # missing labels only: no accuracy to show
+    raters = raters.sort_values(["accuracy", "rater"], ascending=[False, True], kind="stable")
     items = _uncertain_items(fit)
     half = LIMIT // 2  # many raters: the most and the least accurate
     shown = raters if len(raters) <= LIMIT else pd.concat([raters.head(half), raters.tail(half)])

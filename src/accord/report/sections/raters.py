@@ -70,6 +70,7 @@ def build_raters(ctx: Context) -> Section | None:
     # the per-rater sums against the consensus are merged batch by batch: every engine has
     # them; the rating profiles and the permutation test need the ratings in memory
     raters = ctx.consensus_result().raters
+    raters = raters[raters["n_ratings"] > 0]  # a rater of missing labels only: nothing to rank
     test = rater_test(ctx) if ctx.n_raters >= 3 else None
     gold_ci = _gold_intervals(ctx, raters)
     blocks: list[Block] = [_classes_figure(raters), _table(ctx, raters, test, gold_ci)]
