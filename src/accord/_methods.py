@@ -504,9 +504,11 @@ def _interval_sentence(table: Any, coefs: Sequence[Any], level: float) -> str:
     dfs: dict[str, list[int]] = {}
     for c in coefs:
         low, high, how = table.interval(c, level)
+        if not math.isfinite(float(c.statistic)):
+            continue  # undefined here: no interval to describe
         if str(how).startswith("t interval"):
             if not (math.isfinite(low) and math.isfinite(high)):
-                continue  # undefined here: no interval to describe
+                continue
             basis = "raters - 1" if getattr(c, "se_kind", "raters") == "items" else "items - 1"
             dfs.setdefault(basis, []).append(int(c.df))
         else:

@@ -940,3 +940,20 @@ def test_a_shift_past_the_slopes_leaves_the_slope_undefined() -> None:
         pb = accord.passing_bablok(x, y, confidence_level=0.5)
     assert (pb.n_slopes, pb.shift) == (6, 3) and math.isnan(pb.slope)
     assert pb.reason is not None and "shifted by K = 3" in pb.reason
+
+
+def test_passing_bablok_of_one_x_is_undefined_with_its_reason() -> None:
+    # every x the same: no pair of points has a finite slope (a TypeError from numpy's
+    # partition of no rank before); the report's method comparison of constant scores too
+    with pytest.warns(DegenerateDataWarning, match="no finite slope"):
+        fit = accord.passing_bablok(np.ones(10), np.ones(10))
+    assert math.isnan(fit.slope) and math.isnan(fit.intercept)
+    assert fit.reason == "no finite slope: every pair of pairs has the same x"
+    assert slope_order_statistics(SlopeSet.of(np.ones(3), np.ones(3)), ((),)) == ((),)
+    frame = pd.DataFrame({"item": np.repeat(range(10), 2), "rater": ["a", "b"] * 10, "s": 1.0})
+    page = accord.report(frame, item="item", rater="rater", label="s", level="interval",
+                         progress=False, inference=accord.Inference(n_boot=200))  # fmt: skip
+    assert "method-comparison" in page.sections
+    # every coefficient undefined (no variance): the methods describe no interval
+    assert "No coefficient has a standard error or a confidence interval" in page.html
+    assert "confidence intervals are F-based" not in page.html

@@ -413,6 +413,8 @@ def slope_order_statistics(
     rng = np.random.default_rng(seed)
     limit = max(_LIST_FACTOR * points.x.size, 2 * _SAMPLE)
     every = tuple(r for group in ranks for r in group)
+    if not every:  # no rank asked for (no finite slope): nothing to select
+        return tuple(() for _ in ranks)
     if points.n_finite <= limit:  # few enough to list: every slope, one partition
         i, j = np.triu_indices(points.x.size, 1)
         keep = points.x[i] < points.x[j]
