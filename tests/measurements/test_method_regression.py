@@ -957,3 +957,12 @@ def test_passing_bablok_of_one_x_is_undefined_with_its_reason() -> None:
     # every coefficient undefined (no variance): the methods describe no interval
     assert "No coefficient has a standard error or a confidence interval" in page.html
     assert "confidence intervals are F-based" not in page.html
+
+
+def test_deming_of_one_x_is_nan_with_its_reason_never_infinite() -> None:
+    # x constant, y not: the orthogonal line is vertical, y = a + b x does not exist (it
+    # was printed "y = -inf + inf x" before)
+    with pytest.warns(DegenerateDataWarning, match="the slope is undefined"):
+        fit = accord.deming(np.ones(5), np.arange(5.0))
+    assert math.isnan(fit.slope) and math.isnan(fit.intercept)
+    assert fit.reason is not None and "inf" not in str(fit)

@@ -421,6 +421,8 @@ def deming(
             "slope is undefined"
         )
         warn_degenerate(f"deming: {reason}", stacklevel=2)
+    if not math.isfinite(slope):  # a vertical line (x constant): no y = a + b x, NaN
+        slope = intercept = math.nan
     se_b, se_a = _jackknife(slope, loo_b), _jackknife(intercept, loo_a)
     t = t_quantile(0.5 + level / 2.0, n - 2)
     kind = "weighted Deming regression (Linnet 1990)" if weighted else "Deming regression"
