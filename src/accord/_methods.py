@@ -356,7 +356,8 @@ def design_sentences(design: StudyDesign | None, what: str = "rated") -> list[st
         else f" on a {design.level} scale"
     )
     head = (
-        f"{_n(design.n_items, 'item')} were {what} by {_n(design.n_raters, 'rater')}{scale}, "
+        f"{_n(design.n_items, 'item')} {'was' if design.n_items == 1 else 'were'} {what} by "
+        f"{_n(design.n_raters, 'rater')}{scale}, "
         f"{_n(design.n_ratings, 'rating')} in all."
     )
     if design.complete:

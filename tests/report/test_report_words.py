@@ -434,3 +434,18 @@ def test_raters_of_missing_labels_only_are_not_counted_among_the_raters() -> Non
     assert "Showing the 40 raters who stray most of 44." in text
     assert "Showing the 20 most and the 20 least accurate of 44 raters." in text
     assert "of 47" not in text and not re.search(r"\bg[123]\b", text)
+
+
+def test_one_item_is_one_item_and_nothing_tested_is_said_so() -> None:
+    # four raters of one item: singular nouns, and the permutation test names no count of 0
+    frame = pd.DataFrame({"item": [1] * 4, "rater": list("abcd"), "label": list("xxxy")})
+    page = accord.report(frame, item="item", rater="rater", label="label", progress=False,
+                         inference=accord.Inference(n_boot=0))  # fmt: skip
+    text = _text(page.html)
+    assert "4 ratings of 1 item by 4 raters" in text and "on 1 item." in text
+    assert "0 of 1 item is unanimous" in text and "1 item was rated by 4 raters" in text
+    assert "0 of 1 item has a label" in text and "The most contested item" in text
+    assert not re.search(r"\b1 items\b", text)  # ("items 1 raters 4": the read table)
+    assert "No pair could be tested: the permutation test needs 10 items" in text
+    assert "No rater could be tested: the permutation test needs 10 items" in text
+    assert "of 0 " not in text

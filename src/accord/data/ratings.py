@@ -34,6 +34,7 @@ from .._validate import (
     SHOW,
     check_choice,
     check_na_values,
+    counted,
     format_rows,
     require_columns,
     tidy_scalar,
@@ -111,8 +112,8 @@ class ReadReport(Record):
 
     def __str__(self) -> str:
         head = (
-            f"read {self.rows:,} rows: {self.ratings:,} ratings of {self.items:,} items by "
-            f"{self.raters:,} raters"
+            f"read {counted(self.rows, 'row')}: {counted(self.ratings, 'rating')} of "
+            f"{counted(self.items, 'item')} by {counted(self.raters, 'rater')}"
         )
         notes = "".join(f"\nwarning: {note}" for note in self.notes)
         if self.order is not None:

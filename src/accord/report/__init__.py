@@ -35,6 +35,7 @@ import pandas as pd
 from .._errors import InvalidInputError, option, require
 from .._names import show_controls
 from .._results import Result
+from .._validate import counted
 from ..agreement.inference import Inference, inference_keywords
 from ..data.ratings import Ratings
 from ..data.source import Source, as_source
@@ -424,7 +425,7 @@ def _subtitle(ctx: Context) -> str:
     numeric = ctx.numeric
     return (
         f"{name}: {fmt_int(rep.ratings)} {'measurements' if numeric else 'ratings'} "
-        f"of {fmt_int(rep.items)} items by {fmt_int(rep.raters)} raters"
+        f"of {counted(rep.items, 'item')} by {counted(rep.raters, 'rater')}"
         + ("" if numeric else f" in {len(ctx.label_categories)} categories")
         + f" ({ctx.level})"
     )

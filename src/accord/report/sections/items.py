@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._validate import counted
 from ..._verdict import shown_label
 from .. import figures
 from .._blocks import Block, Column, Figure, MethodNote, Section, Table, fmt, fmt_int, fmt_pct
@@ -28,13 +29,18 @@ def _lead(cons: Any, unanimous: int, n: int, entropy: str) -> str:
     if once == n:
         return "Every item has one rating: none can be contested (entropy 0 bits each)."
     if not once:
-        unanimity = f"{fmt_int(unanimous)} of {fmt_int(n)} items are unanimous"
+        unanimity = f"{fmt_int(unanimous)} of {counted(n, 'item')} {_are(n)} unanimous"
         return f"{unanimity}; the mean entropy is {entropy}."
     return (
-        f"{fmt_int(unanimous - once)} of {fmt_int(n - once)} items rated twice or more are "
-        f"unanimous, and {fmt_int(once)} have one rating; the mean entropy over all "
+        f"{fmt_int(unanimous - once)} of {counted(n - once, 'item')} rated twice or more "
+        f"{_are(n - once)} unanimous, and {fmt_int(once)} {'has' if once == 1 else 'have'} one "
+        "rating; the mean entropy over all "
         f"{fmt_int(n)} is {entropy}."
     )
+
+
+def _are(n: int) -> str:
+    return "is" if n == 1 else "are"
 
 
 def build_items(ctx: Context) -> Section | None:
@@ -84,7 +90,11 @@ def build_items(ctx: Context) -> Section | None:
                 ),
             ),
             contested,
-            caption=f"The {len(contested)} most contested items, highest "
+            caption=(
+                "The most contested item, highest "
+                if len(contested) == 1
+                else f"The {len(contested)} most contested items, highest "
+            )
             + (
                 "ordinal entropy first (Simon 2010: the categories in their order, so that a "
                 "split between far grades is more contested than one between neighbours)."

@@ -124,6 +124,12 @@ def _pairs_text(test: Any) -> str:
     if test.reason:
         return f"No pair is singled out: {test.reason}."
     flagged = pairs[pairs["stands_out"]]
+    if not tested:
+        return (
+            f"No pair could be tested: the permutation test needs {test.min_items} items or "
+            "more shared by two raters, whose labels are not all alike. The heatmap's palest "
+            "cell is not a finding."
+        )
     if flagged.empty:
         return (
             f"No pair of raters agrees less than the others beyond the noise: of {tested} "

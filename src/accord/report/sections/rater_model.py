@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._validate import counted
 from ..._verdict import shown_label
 from ...data.order import lexsort_head
 from ...truth.model import MAX_INFORMATION_PARAMETERS
@@ -190,7 +191,8 @@ def _lead(ctx: Context, fit: Any, raters: pd.DataFrame) -> str:
     rel = fit.reliability
     return (
         f"Under the Dawid-Skene model (each rater a confusion matrix, each item's true label "
-        f"unknown), {fmt_int(sure)} of {fmt_int(n)} items have a label with probability at "
+        f"unknown), {fmt_int(sure)} of {counted(n, 'item')} {'has' if n == 1 else 'have'} a label "
+        f"with probability at "
         f"least {fmt(SURE, 2)}"
         + (
             f" ({fmt_int(sure_low)} when the lower end of its {ctx.level_pct} interval must "
@@ -329,8 +331,12 @@ def _items_table(ctx: Context, fit: Any, items: pd.DataFrame) -> Table:
             Column("gain of one more label (bits)", "expected_reduction"),
         ),
         items.to_dict(orient="records"),
-        caption=f"The {len(items)} items whose label is least certain under the model: the "
-        "lowest lower end of the interval of the label's probability first, then the "
+        caption=(
+            "The item whose label is least certain under the model: the "
+            if len(items) == 1
+            else f"The {len(items)} items whose label is least certain under the model: the "
+        )
+        + "lowest lower end of the interval of the label's probability first, then the "
         "highest entropy of the posterior. Gain: the expected fall of the entropy from one "
         "more label by the panel's average rater.",
     )

@@ -274,6 +274,12 @@ def _stray_text(test: Any, raters: pd.DataFrame) -> str:
         )
     tested = int(test.raters["pvalue"].notna().sum())
     flagged = test.raters[test.raters["stands_out"]]
+    if not tested:
+        return (
+            f"No rater could be tested: the permutation test needs {test.min_items} items of a "
+            "rater or more, rated by others too, whose labels are not all alike. The ranking "
+            "below is by mean deviation, for reference, not a finding."
+        )
     if flagged.empty:
         return (
             f"No rater strays beyond the noise: of {fmt_int(tested)} raters with at least "

@@ -123,8 +123,8 @@ def _data_figure(ctx: Context, what: str) -> KeyFigure:
     rep = ctx.read_report
     return KeyFigure(
         "Data",
-        f"{fmt_int(rep.items)} items",
-        f"{fmt_int(rep.ratings)} {what} by {fmt_int(rep.raters)} raters",
+        counted(rep.items, "item"),
+        f"{fmt_int(rep.ratings)} {what} by {counted(rep.raters, 'rater')}",
     )
 
 
@@ -188,7 +188,7 @@ def _lead(ctx: Context, head: Any, low: float, high: float) -> str:
             "neighbours; the unweighted coefficients are in the table."
         )
     said = verdict(head, low, high, ctx.confidence_level, 3, distribution=_distribution(ctx, head))
-    return f"{said}, on {fmt_int(head.n_items)} items.{span}{weighted}"
+    return f"{said}, on {counted(head.n_items, 'item')}.{span}{weighted}"
 
 
 def _distribution(ctx: Context, coef: Any) -> str:
