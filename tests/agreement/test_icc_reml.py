@@ -4,6 +4,7 @@ MixedLM side by side, the ANOVA forms on complete data, invariances and bad inpu
 from __future__ import annotations
 
 import math
+import random
 import warnings
 
 import numpy as np
@@ -352,3 +353,32 @@ def test_review_panel_matches_statsmodels_and_the_command_line() -> None:
     iccs = {c["alias"]: c for c in cli_json(out.stdout)["coefficients"] if c["name"] == "icc"}
     assert_allclose(iccs["ICC(A,1)"]["statistic"], res["ICC(A,1)"].statistic)
     assert "profile-likelihood" in iccs["ICC(A,1)"]["ci_method"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 25), st.integers(0, 6)), min_size=1, max_size=120),
+    st.randoms(use_true_random=False),
+)
+def test_rater_pairs_of_the_raters_sets_equal_every_pair_of_scores(
+    cells: list[tuple[int, int]], shuffle: random.Random
+) -> None:
+    # few raters: the items counted by their set of raters; the pairs of scores visited
+    # one by one otherwise (and where a rater scores an item twice): the same sums, rows
+    # in any order
+    from accord.agreement import icc_mixed
+
+    for rows in (list(dict.fromkeys(cells)), list(cells)):  # without and with replicates
+        shuffle.shuffle(rows)
+        items = icc_mixed._compact(np.array([i for i, _ in rows]))
+        raters = icc_mixed._compact(np.array([r for _, r in rows]))
+        n_i = np.bincount(items)
+        hist = np.bincount(n_i)
+        klass = (np.cumsum(hist > 0) - 1)[n_i]
+        m = int(raters.max()) + 1
+        args = (items, raters, n_i, klass[items], int(np.count_nonzero(hist)), m)
+        by_sets = icc_mixed._rater_pairs(*args)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(icc_mixed, "_FEW_RATERS", -1)
+            by_pairs = icc_mixed._rater_pairs(*args)
+        np.testing.assert_array_equal(by_sets, by_pairs)

@@ -49,6 +49,7 @@ from .._errors import InvalidInputError
 from .._interval import chi2_quantile, chi2_sf
 from .._results import plain_fields
 from .._types import FloatArray, IntArray
+from ..data.order import stable_order
 
 __all__ = [
     "CrossedDesign",
@@ -186,9 +187,14 @@ def _rater_pairs(
     pairs of scores of one item, enumerated by their distance in the item-sorted scores
     (the work is the number of pairs, about N times the mean raters per item)."""
     if items.size > 1 and np.any(items[1:] < items[:-1]):
-        order = np.argsort(items, kind="stable")
+        order = stable_order(items, n_i.size)
         items, raters, klass = items[order], raters[order], klass[order]
     first = np.concatenate([[0], np.cumsum(n_i)[:-1]])
+    if m <= _FEW_RATERS:
+        bits = np.left_shift(np.int64(1), raters)
+        sets = np.bitwise_or.reduceat(bits, first)
+        if np.array_equal(sets, np.add.reduceat(bits, first)):  # no rater twice in an item
+            return _rater_pairs_of_sets(sets, klass[first], c, m)
     left = n_i[items] - (np.arange(items.size) - first[items]) - 1  # scores after this one
     base = klass * (m * m)
     pairs = np.bincount(base + raters * m + raters, minlength=c * m * m).astype(np.float64)
@@ -201,6 +207,22 @@ def _rater_pairs(
         cand = cand[left[cand] >= d]
     off3 = off.reshape(c, m, m)
     return pairs.reshape(c, m, m) + off3 + off3.transpose(0, 2, 1)
+
+
+#: Raters up to which :func:`_rater_pairs` counts the items by their set of raters (a bit
+#: each: the distinct sets are few), rather than visiting every pair of scores.
+_FEW_RATERS = 20
+
+
+def _rater_pairs_of_sets(sets: IntArray, item_class: IntArray, c: int, m: int) -> FloatArray:
+    """:func:`_rater_pairs` from each item's set of raters (a bit a rater; no rater twice in
+    an item): ``b_i b_i'`` is the outer product of the set's indicator with itself, summed
+    over the items of a class with that set."""
+    kinds, count = np.unique(item_class * (np.int64(1) << m) + sets, return_counts=True)
+    member = ((kinds[:, None] >> np.arange(m)) & 1).astype(np.float64)
+    out = np.zeros((c, m, m))
+    np.add.at(out, kinds >> m, count[:, None, None] * member[:, :, None] * member[:, None, :])
+    return out
 
 
 def harmonic_mean_raters(per_item: npt_like) -> float:

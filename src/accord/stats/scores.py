@@ -21,6 +21,7 @@ from .._errors import InvalidInputError, shown
 from .._results import Result
 from .._types import FloatArray, IntArray
 from ..data.encoder import parses_as_number
+from ..data.order import stable_order
 from ..data.ratings import Ratings
 
 __all__ = ["ScoreCells", "numeric_scale", "rating_scores", "score_matrix"]
@@ -150,13 +151,18 @@ class ScoreCells(Result):
 
     def cells(self) -> _Part:
         """Item codes, rater codes and scores of every cell, sorted by (item, rater): the
-        same arrays whatever the order of the rows and however they were split."""
+        same arrays whatever the order of the rows and however they were split (not to be
+        written to: with one part, already in order, they are its own)."""
         if not self.parts:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty.copy(), np.zeros(0, dtype=np.float64)
-        items, raters, scores = (np.concatenate(col) for col in zip(*self.parts, strict=True))
-        key = items * max(self.n_raters, 1) + raters
+        if len(self.parts) == 1:  # the arrays as they are (read only here): no copy
+            items, raters, scores = self.parts[0]
+        else:
+            items, raters, scores = (np.concatenate(c) for c in zip(*self.parts, strict=True))
+        width = max(self.n_raters, 1)
+        key = items * width + raters
         if key.size > 1 and np.any(key[1:] < key[:-1]):
-            order = np.argsort(key, kind="stable")
+            order = stable_order(key, max(self.n_items, 1) * width)
             items, raters, scores = items[order], raters[order], scores[order]
         return items, raters, scores
