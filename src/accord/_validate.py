@@ -195,6 +195,27 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
     return f"{int(n):,} {noun if n == 1 else plural or noun + 's'}"
 
 
+def rows_that(n: int, verb: str = "have") -> str:
+    """``n`` rows and the verb that agrees with them: "1 row has", "3 rows have" (``verb``
+    "are": "1 row is").
+
+    >>> rows_that(1), rows_that(3), rows_that(1, "are")
+    ('1 row has', '3 rows have', '1 row is')
+    """
+    one = {"have": "has", "are": "is"}[verb]
+    return f"{counted(n, 'row')} {one if n == 1 else verb}"
+
+
+def at_rows(positions: npt.ArrayLike) -> str:
+    """0-based positions as "row 5" or "rows 1, 5, 10 and 2 more" (:func:`format_rows`).
+
+    >>> at_rows([4]), at_rows([0, 4])
+    ('row 5', 'rows 1, 5')
+    """
+    pos = np.asarray(positions)
+    return f"{'row' if pos.size == 1 else 'rows'} {format_rows(pos)}"
+
+
 def format_rows(positions: npt.ArrayLike) -> str:
     """0-based positions as 1-based row numbers for messages (the first :data:`SHOW`).
 

@@ -187,7 +187,7 @@ def test_options_that_do_not_apply_to_sets_are_refused() -> None:
 
 def test_missing_id_is_named() -> None:
     frame = _long([(1, "a", "x"), (None, "b", "y")])
-    with pytest.raises(InvalidInputError, match=r"column 'item': 1 rows have no item id \(rows 2"):
+    with pytest.raises(InvalidInputError, match=r"column 'item': 1 row has no item id \(row 2"):
         Ratings.from_long(frame, item="item", rater="rater", label="label", multi_label=True)
 
 

@@ -346,16 +346,20 @@ def test_dof_below_one_is_an_error() -> None:
     )
     with pytest.raises(InvalidInputError, match=r"dof = 4 - 3 - 2 \+ 1 = 0 < 1"):
         calibrate_panel(f, item="item", rater="rater", score="score")
+    one = pd.DataFrame({"rater": ["A"] * 3, "item": ["x", "y", "z"], "score": [1, 2, 3]})
+    singular = "3 assessments of 3 items by 1 rater in 1 component"
+    with pytest.raises(InvalidInputError, match=singular):
+        calibrate_panel(one, item="item", rater="rater", score="score")
 
 
 def test_missing_scores_omitted_or_raised() -> None:
     f = chain_frame()
     f.loc[6] = ["B", "O4", None, 1]
-    with pytest.warns(accord.DroppedDataWarning, match="dropped 1 rows"):
+    with pytest.warns(accord.DroppedDataWarning, match=r"dropped 1 row with .*\(row 7\)"):
         r = calibrate_panel(f, item="item", rater="rater", score="score", confidence="c")
     assert r.n_dropped == 1
     assert_allclose(r.values["value"], [5, 6, 7, 8], atol=1e-9)
-    with pytest.raises(InvalidInputError, match=r"rows are missing \(rows 7\)"):
+    with pytest.raises(InvalidInputError, match=r"column 'score': 1 row is missing \(row 7\)"):
         calibrate_panel(f, item="item", rater="rater", score="score", missing="raise")
 
 

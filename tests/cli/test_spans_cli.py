@@ -88,7 +88,7 @@ def test_spans_errors_are_one_line(tmp_path: Path, examples: Path) -> None:
     path = tmp_path / "bad.csv"
     path.write_text("annotator,document,start,end,label\na,d,5,3,X\nb,d,0,3,X\n")
     code, _, err = invoke("spans", str(path))
-    assert code == 2 and "end <= start in rows 1" in err and len(err.strip().splitlines()) == 1
+    assert code == 2 and "end <= start in row 1" in err and len(err.strip().splitlines()) == 1
     code, _, err = invoke("spans", str(examples / "spans"), "--ignore-label", "--by", "label")
     assert code == 2 and "by='label' needs labels" in err
     code, _, err = invoke("spans", str(examples / "spans"), "--match", "fuzzy")

@@ -186,7 +186,7 @@ def test_from_wide_item_column() -> None:
 
 def test_missing_item_id_is_an_error() -> None:
     frame = pd.DataFrame({"i": [1, None], "r": ["a", "b"], "s": ["x", "y"]})
-    with pytest.raises(InvalidInputError, match=r"no item id \(rows 2\)"):
+    with pytest.raises(InvalidInputError, match=r"column .i.: 1 row has no item id \(row 2\)"):
         Ratings.from_long(frame, item="i", rater="r", label="s")
 
 

@@ -283,7 +283,7 @@ def test_stream_bad_input_messages(parquet_files: list[Path], tmp_path: Path) ->
     frame.loc[4, "item"] = pd.NA
     path = tmp_path / "noid.parquet"
     frame.to_parquet(path)
-    with pytest.raises(InvalidInputError, match=r"column 'item': 1 rows have no item id \(row 5\)"):
+    with pytest.raises(InvalidInputError, match=r"column 'item': 1 row has no item id \(row 5\)"):
         stream_statistics(path, **COLS)
     with pytest.raises(InvalidInputError, match="duplicates='mean' is not available"):
         stream_statistics(parquet_files, **COLS, duplicates="mean")

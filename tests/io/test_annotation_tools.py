@@ -468,7 +468,7 @@ def test_read_pairwise_fastchat_judges_and_csv(tmp_path: Path) -> None:
 def test_read_pairwise_errors() -> None:
     with pytest.raises(accord.DuplicateRatingError, match=r"'gpt-4-pair'\) at rows 3, 4"):
         accord.read_pairwise(HERE / "pairwise.jsonl")
-    with pytest.raises(accord.InvalidInputError, match=r"rows 2 are not \(first: 'model_c'\)"):
+    with pytest.raises(accord.InvalidInputError, match=r"row 2 is not \(first: 'model_c'\)"):
         accord.read_pairwise(HERE / "pairwise_malformed.jsonl")
 
 

@@ -263,9 +263,9 @@ def test_nobody_marked_anything_is_nan_with_reason() -> None:
 @pytest.mark.parametrize(
     ("rows", "message"),
     [
-        ([("a", "X", 5, 5), ("b", "X", 0, 5)], "end <= start in rows 1"),
-        ([("a", "X", 0, 5), ("b", "X", 9, 4)], "end <= start in rows 2"),
-        ([("a", "X", -1, 5), ("b", "X", 0, 5)], "negative 'start' in rows 1"),
+        ([("a", "X", 5, 5), ("b", "X", 0, 5)], "end <= start in row 1"),
+        ([("a", "X", 0, 5), ("b", "X", 9, 4)], "end <= start in row 2"),
+        ([("a", "X", -1, 5), ("b", "X", 0, 5)], "negative 'start' in row 1"),
     ],
 )
 def test_bad_offsets(rows: list[tuple[str, str, int, int]], message: str) -> None:
@@ -276,7 +276,7 @@ def test_bad_offsets(rows: list[tuple[str, str, int, int]], message: str) -> Non
 def test_offsets_outside_the_text() -> None:
     df = frame([("a", "X", 0, 5), ("b", "X", 70, 79)])
     accord.span_agreement(df)  # without the text there is nothing to check against
-    with pytest.raises(accord.InvalidInputError, match=r"past their document in rows 2.*78"):
+    with pytest.raises(accord.InvalidInputError, match=r"past their document in row 2.*78"):
         accord.span_agreement(df, texts={"d1": VECTOR["text"]})
 
 
@@ -296,16 +296,16 @@ def test_other_bad_input() -> None:
         accord.span_agreement(df, match="token")
     bad = df.astype({"start": object})
     bad.loc[2, "start"] = "x"
-    with pytest.raises(accord.InvalidInputError, match="integer offsets; rows 3"):
+    with pytest.raises(accord.InvalidInputError, match="integer offsets; row 3 does not"):
         accord.span_agreement(bad)
     bad = df.astype({"end": float})
     bad.loc[0, "end"] = 7.5
-    with pytest.raises(accord.InvalidInputError, match="integer offsets; rows 1"):
+    with pytest.raises(accord.InvalidInputError, match="integer offsets; row 1 does not"):
         accord.span_agreement(bad)
     bad.loc[0, "end"] = np.nan
     with pytest.raises(accord.InvalidInputError, match="one of 'start' and 'end'"):
         accord.span_agreement(bad)
-    with pytest.raises(accord.InvalidInputError, match="'label' is missing in rows 4"):
+    with pytest.raises(accord.InvalidInputError, match="'label' is missing in row 4"):
         accord.span_agreement(df.assign(label=df.label.where(df.index != 3)))
     with pytest.raises(accord.InvalidInputError, match="empty"):
         accord.span_agreement(df.iloc[:0])

@@ -13,7 +13,7 @@ import pandas as pd
 
 from .._errors import DegenerateDataWarning, InvalidInputError
 from .._results import Result, to_plain
-from .._validate import counted, format_rows, require_columns, tidy_scalar
+from .._validate import at_rows, counted, require_columns, tidy_scalar
 from ..data.ratings import Ratings
 from ..data.source import refuse_read_options
 from .icc import ICCMethod, ICCResult, icc
@@ -154,7 +154,7 @@ def intrarater_icc(
         raise InvalidInputError(
             f"intrarater_icc: ({item}, {rater}, {trial}) = ({tidy_scalar(first[item])!r}, "
             f"{tidy_scalar(first[rater])!r}, {tidy_scalar(first[trial])!r}) is scored more "
-            f"than once (rows {format_rows(np.flatnonzero(repeated))}); give each trial its own "
+            f"than once ({at_rows(np.flatnonzero(repeated))}); give each trial its own "
             f"value in {trial!r}"
         )
     out = []

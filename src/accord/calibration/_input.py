@@ -19,7 +19,7 @@ import pandas as pd
 
 from .._errors import DroppedDataWarning, DuplicateRatingError, InvalidInputError, option, shown
 from .._types import Duplicates, FloatArray, IntArray
-from .._validate import SHOW, format_rows, tidy_scalar
+from .._validate import SHOW, at_rows, counted, format_rows, rows_that, tidy_scalar
 from ..data.encoder import missing_mask
 from ..data.frames import columns_of
 from ..data.ratings import IdTables, ReadReport
@@ -174,15 +174,16 @@ def _complete_rows(
         m = missing_mask(arr)
         if m.any() and spec.missing == "raise":
             raise InvalidInputError(
-                f"column {name!r}: {int(m.sum())} rows are missing (rows "
-                f"{format_rows(positions[m])}); pass missing='omit' to drop them"
+                f"column {name!r}: {rows_that(int(m.sum()), 'are')} missing "
+                f"({at_rows(positions[m])}); pass missing='omit' to drop them"
             )
         miss |= m
     n_dropped = int(miss.sum())
     if n_dropped and warn:
         warnings.warn(
-            f"calibrate_panel dropped {n_dropped} rows with a missing score or confidence "
-            f"(rows {format_rows(np.flatnonzero(miss))})",
+            f"calibrate_panel dropped {counted(n_dropped, 'row')} with a missing score or "
+            f"confidence ({'row' if n_dropped == 1 else 'rows'} "
+            f"{format_rows(np.flatnonzero(miss))})",
             DroppedDataWarning,
             stacklevel=5,
         )
@@ -298,7 +299,7 @@ def factorize_ids(
     bad = np.flatnonzero(codes < 0)
     if bad.size:
         raise InvalidInputError(
-            f"column {column!r}: {bad.size} rows have no id (rows {format_rows(positions[bad])})"
+            f"column {column!r}: {rows_that(bad.size)} no id ({at_rows(positions[bad])})"
         )
     plain = np.asarray(uniques)
     if plain.dtype.kind in "biuf":

@@ -273,7 +273,8 @@ def _design(panel: Assessments, options: FitOptions) -> _Design:
     dof = E - O - A + k
     if dof < 1 and (options.bias_prior is None or panel.relative):
         raise InvalidInputError(
-            f"too few assessments: {E} assessments of {O} items by {A} raters in "
+            f"too few assessments: {counted(E, 'assessment')} of {counted(O, 'item')} by "
+            f"{counted(A, 'rater')} in "
             f"{counted(k, 'component')} leave dof = {E} - {O} - {A} + {k} = {dof} < 1; the "
             "residual cannot be estimated (each item and rater needs more assessments)"
         )

@@ -22,7 +22,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError
 from .._types import BoolArray, IntArray, Level
-from .._validate import format_rows
+from .._validate import at_rows, rows_that
 from .encoder import (
     LabelsAs,
     arrow_of,
@@ -812,7 +812,7 @@ def encode_ids(
     if (idx < 0).any() or miss.any():
         bad = np.flatnonzero(np.r_[miss, True][idx])
         raise InvalidInputError(
-            f"column {column!r}: {bad.size} rows have no {what} id (rows {format_rows(bad)})"
+            f"column {column!r}: {rows_that(bad.size)} no {what} id ({at_rows(bad)})"
         )
     if text and len(dictionary):
         decode = typed_ids(dictionary)

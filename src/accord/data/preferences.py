@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._errors import InvalidInputError
-from .._validate import format_rows
+from .._validate import at_rows
 
 __all__ = ["TIE", "Preferences", "preferences_in", "preferences_of"]
 
@@ -75,7 +75,7 @@ def _text(values: Sequence[Any], name: str) -> npt.NDArray[Any]:
             bad.append(i)
         out[i] = str(v)
     if bad:
-        raise InvalidInputError(f"column {name!r} is missing in rows {format_rows(bad)}")
+        raise InvalidInputError(f"column {name!r} is missing in {at_rows(bad)}")
     return out
 
 
@@ -127,7 +127,8 @@ def preferences_of(
     same = np.flatnonzero(first == second)
     if same.size:
         raise InvalidInputError(
-            f"rows {format_rows(same)} judge a model against itself (first: "
+            f"{at_rows(same)} {'judges' if same.size == 1 else 'judge'} a model against itself "
+            "(first: "
             f"{first[same[0]]!r} in {a_col!r} and {b_col!r})"
         )
     is_tie = np.array([v.startswith(TIE) for v in verdicts], dtype=bool)
@@ -136,7 +137,8 @@ def preferences_of(
     if bad.size:
         raise InvalidInputError(
             f"column {w_col!r} must be 'model_a', 'model_b' or a tie ('tie', 'tie (bothbad)', "
-            f"...); rows {format_rows(bad)} are not (first: {verdicts[bad[0]]!r})"
+            f"...); {at_rows(bad)} {'is' if bad.size == 1 else 'are'} not (first: "
+            f"{verdicts[bad[0]]!r})"
         )
     preferred = np.where(is_a, first, np.where(is_b, second, TIE)).astype(object)
     return Preferences(questions, first, second, judges, preferred)

@@ -32,11 +32,13 @@ from .._types import (
 )
 from .._validate import (
     SHOW,
+    at_rows,
     check_choice,
     check_na_values,
     counted,
     format_rows,
     require_columns,
+    rows_that,
     tidy_scalar,
 )
 from .dictionary import encode_ids
@@ -850,8 +852,8 @@ def encode_label_sets(
     if missing == "raise" and (groups.missing_cells.size or groups.missing_inside):
         bad = np.union1d(groups.missing_cells, column.parents[label_codes < 0])
         raise InvalidInputError(
-            f"column {label_col!r}: {bad.size} rows have a missing label "
-            f"(rows {format_rows(bad)}); pass {option('missing', 'omit')} to leave them out"
+            f"column {label_col!r}: {rows_that(bad.size)} a missing label "
+            f"({at_rows(bad)}); pass {option('missing', 'omit')} to leave them out"
         )
     sets = LabelSets(labelled.domain, groups.membership)
     kept = groups.pair_rows
@@ -1147,8 +1149,8 @@ def _omit_missing(
         return _Codes(items, raters, labels, None, empty, empty, 0, {})
     if missing == "raise":
         raise InvalidInputError(
-            f"column {column!r}: {n_missing} rows have a missing label "
-            f"(rows {format_rows(np.flatnonzero(miss))}); pass {option('missing', 'omit')} "
+            f"column {column!r}: {rows_that(n_missing)} a missing label "
+            f"({at_rows(np.flatnonzero(miss))}); pass {option('missing', 'omit')} "
             "to leave them out"
         )
     keep = np.flatnonzero(~miss)

@@ -20,7 +20,7 @@ import pandas as pd
 from .._errors import DroppedDataWarning, InvalidInputError
 from .._results import Result
 from .._types import FloatArray, IntArray
-from .._validate import check_choice, format_rows, require_columns
+from .._validate import at_rows, check_choice, require_columns
 from .frames import frame_to_pandas
 
 __all__ = ["SpanUnit", "Spans", "encode_spans"]
@@ -200,19 +200,20 @@ class Spans(Result):
         for values, name in ((ann_raw, annotator), (doc_raw, document)):
             bad = np.flatnonzero(pd.isna(values))
             if bad.size:
-                raise InvalidInputError(f"column {name!r} is missing in rows {format_rows(bad)}")
+                raise InvalidInputError(f"column {name!r} is missing in {at_rows(bad)}")
         s_missing, e_missing = np.isnan(starts), np.isnan(ends)
         half = np.flatnonzero(s_missing != e_missing)
         if half.size:
             raise InvalidInputError(
-                f"rows {format_rows(half)} have one of {start!r} and {end!r} but not the other; "
+                f"{at_rows(half)} {'has' if len(half) == 1 else 'have'} one of {start!r} and "
+                f"{end!r} but not the other; "
                 "a row with neither declares an annotator who marked nothing in the document"
             )
         is_span = ~s_missing
         if label is not None:
             bad = np.flatnonzero(is_span & pd.isna(lab_raw))
             if bad.size:
-                raise InvalidInputError(f"column {label!r} is missing in rows {format_rows(bad)}")
+                raise InvalidInputError(f"column {label!r} is missing in {at_rows(bad)}")
         ann_str = np.array([str(a) for a in ann_raw], dtype=object)
         doc_str = np.array([str(d) for d in doc_raw], dtype=object)
         lab_str = np.array(["" if pd.isna(x) else str(x) for x in lab_raw], dtype=object)
@@ -296,14 +297,16 @@ def _offsets(column: Any, name: str) -> FloatArray:
     bad = np.flatnonzero(np.isnan(values) & ~raw_missing)
     if bad.size:
         raise InvalidInputError(
-            f"column {name!r} must hold integer offsets; rows {format_rows(bad)} do not "
+            f"column {name!r} must hold integer offsets; {at_rows(bad)} "
+            f"{'does' if len(bad) == 1 else 'do'} not "
             f"(first: {column.iloc[bad[0]]!r})"
         )
     finite = ~np.isnan(values)
     bad = np.flatnonzero(finite & (values != np.round(values)))
     if bad.size:
         raise InvalidInputError(
-            f"column {name!r} must hold integer offsets; rows {format_rows(bad)} do not "
+            f"column {name!r} must hold integer offsets; {at_rows(bad)} "
+            f"{'does' if len(bad) == 1 else 'do'} not "
             f"(first: {float(values[bad[0]])!r})"
         )
     return values
@@ -360,13 +363,13 @@ def encode_spans(
     bad = np.flatnonzero(s < 0)
     if bad.size:
         raise InvalidInputError(
-            f"{where}negative {columns[0]!r} in rows {format_rows(rows[bad])} "
+            f"{where}negative {columns[0]!r} in {at_rows(rows[bad])} "
             f"(first: {s[bad[0]]:g}); offsets are 0-based"
         )
     bad = np.flatnonzero(e <= s)
     if bad.size:
         raise InvalidInputError(
-            f"{where}spans with end <= start in rows {format_rows(rows[bad])} (first: start "
+            f"{where}spans with end <= start in {at_rows(rows[bad])} (first: start "
             f"{s[bad[0]]:g}, end {e[bad[0]]:g}); end is exclusive, so a span needs end > start"
         )
     doc_codes = _encode(doc, document_names)
@@ -376,7 +379,7 @@ def encode_spans(
         if bad.size:
             i = bad[0]
             raise InvalidInputError(
-                f"{where}spans end past their document in rows {format_rows(rows[bad])} (first: "
+                f"{where}spans end past their document in {at_rows(rows[bad])} (first: "
                 f"document {doc[i]!r} has {limit[i]} {unit}s, span ends at {e[i]:g})"
             )
     label_names = tuple(sorted(set(labs.tolist())))

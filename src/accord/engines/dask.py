@@ -39,7 +39,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError, require
 from .._types import FloatArray, IntArray
-from .._validate import announce_unit, check_na_values
+from .._validate import announce_unit, check_na_values, rows_that
 from ..data.dictionary import as_numpy
 from ..data.dictionary import raw_label_domain as label_domain
 from ..data.encoder import arrow_of, dictionary_of, missing_of, typed_ids
@@ -674,7 +674,7 @@ def _checked(total: _Partial, scan: Scan, decoded: Decoded, locator: Locator) ->
     file of a row."""
     if scan.missing == "raise" and total.missing:
         raise InvalidInputError(
-            f"column {scan.label!r}: {total.missing} rows have a missing label "
+            f"column {scan.label!r}: {rows_that(total.missing)} a missing label "
             f"({locator.rows(total.missing_rows)}); pass missing='omit' to leave them out"
         )
     stats = total.stats

@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from .._errors import InvalidInputError, option
 from .._types import IntArray, Level, Missing, release_freed_memory
-from .._validate import announce, check_na_values, tidy_scalar
+from .._validate import announce, check_na_values, rows_that, tidy_scalar
 from ..data.dictionary import GrowingDictionary, dictionary_codes, new_value_positions
 from ..data.dictionary import raw_label_domain as label_domain
 from ..data.encoder import LabelRowError, LabelsAs, missing_of, typed_ids
@@ -213,7 +213,7 @@ class _Encoder:
             bad = np.flatnonzero(codes < 0)
             if bad.size:
                 raise InvalidInputError(
-                    f"column {column!r}: {bad.size} rows have no {what} id "
+                    f"column {column!r}: {rows_that(bad.size)} no {what} id "
                     f"({self.locator.rows(row0 + bad)})"
                 )
         return item, rater

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from .._errors import DroppedDataWarning, InvalidInputError, option, require
 from .._types import Duplicates, Missing, RngLike
-from .._validate import SHOW
+from .._validate import SHOW, counted
 from ..calibration._input import (
     MISSING_REASON,
     factorize_ids,
@@ -580,7 +580,8 @@ def _warn_dropped(n_dropped: int, stacklevel: int) -> None:
     """Warn of the rows dropped, at the user's call (``stacklevel`` frames up from here)."""
     if n_dropped:
         warnings.warn(
-            f"calibrate_panel dropped {n_dropped} rows with a missing score or confidence",
+            f"calibrate_panel dropped {counted(n_dropped, 'row')} with a missing score or "
+            "confidence",
             DroppedDataWarning,
             stacklevel=stacklevel,
         )

@@ -17,7 +17,7 @@ from .._errors import DegenerateDataWarning, InvalidInputError, bad_choice, show
 from .._interval import check_confidence_level
 from .._results import Record
 from .._types import Level
-from .._validate import format_rows, require_columns
+from .._validate import at_rows, require_columns
 from ..agreement.icc import icc
 from ..agreement.krippendorff import krippendorff_alpha
 from ..agreement.many_raters import fleiss_kappa
@@ -179,7 +179,7 @@ def _check_repeats(rows: pd.DataFrame, keys: list[str], names: tuple[str, str]) 
         where = f" in {names[1]} {shown(first['trial'])!r}" if "trial" in keys else ""
         raise InvalidInputError(
             f"judge_consistency: {first['rater']!r} labelled item {shown(first['item'])!r} "
-            f"more than once{where} (rows {format_rows(rows['row'].to_numpy()[repeated] - 1)});"
+            f"more than once{where} ({at_rows(rows['row'].to_numpy()[repeated] - 1)});"
             f" a judge gives one label per {names[0]!r} and {names[1]!r}, a human one per "
             f"{names[0]!r}"
         )

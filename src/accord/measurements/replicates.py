@@ -17,7 +17,7 @@ import pandas as pd
 from .._errors import InvalidInputError, shown
 from .._results import Result
 from .._types import Level
-from .._validate import format_rows, require_columns
+from .._validate import at_rows, format_rows, require_columns
 from ..data.encoder import LabelsAs
 from ..data.ratings import Ratings
 
@@ -89,7 +89,7 @@ def _numbered(rows: pd.DataFrame, replicate: str | None) -> np.ndarray:
         raise InvalidInputError(
             f"column {replicate!r}: rater {shown(first['rater'])!r} measured item "
             f"{shown(first['item'])!r} more than once in replicate {shown(first['replicate'])!r} "
-            f"(rows {format_rows(rows['row'].to_numpy()[repeated])}); each replicate of an item "
+            f"({at_rows(rows['row'].to_numpy()[repeated])}); each replicate of an item "
             "holds one measurement per rater"
         )
     return values.to_numpy()

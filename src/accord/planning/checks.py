@@ -28,20 +28,42 @@ Progress = Callable[[int, int | None], None]
 
 
 def check_open(owner: str, keyword: str, value: Any, low: float, high: float) -> float:
-    """``value`` as a float strictly between ``low`` and ``high``, or a one-line error.
+    """``value`` as a float strictly between ``low`` and ``high``, or a one-line error (a
+    bound moved by round-off, ``-1e-12`` for 0, takes the round value in the error's words:
+    the bound is then reached).
 
     >>> check_open("sample_size_icc", "power", 0.8, 0.0, 1.0)
     0.8
+    >>> check_open("sample_size_icc", "rho1", 0.0, -1e-12, 1.0)  # 0 allowed, 1 not
+    0.0
     """
     try:
         number = float(value)
     except (TypeError, ValueError):
         number = math.nan
     if isinstance(value, bool) or not (low < number < high):
-        raise InvalidInputError(
-            bad_parameter(owner, keyword, f"a number strictly between {low:g} and {high:g}", value)
-        )
+        raise InvalidInputError(bad_parameter(owner, keyword, _range_words(low, high), value))
     return number
+
+
+def _range_words(low: float, high: float) -> str:
+    """What a number strictly between ``low`` and ``high`` is, in words: a bound within
+    round-off of a round number (``-1e-12``) is that number, reached.
+
+    >>> _range_words(0.0, 1.0), _range_words(-1e-12, 1.0 + 1e-12)
+    ('a number strictly between 0 and 1', 'a number from 0 to 1')
+    >>> _range_words(-1e-12, 1.0)
+    'a number of at least 0 and below 1'
+    """
+    lo, hi = round(low, 9) + 0.0, round(high, 9) + 0.0  # + 0.0: no "-0"
+    lo_in, hi_in = lo != low, hi != high
+    if not lo_in and not hi_in:
+        return f"a number strictly between {lo:g} and {hi:g}"
+    if lo_in and hi_in:
+        return f"a number from {lo:g} to {hi:g}"
+    left = f"at least {lo:g}" if lo_in else f"above {lo:g}"
+    right = f"at most {hi:g}" if hi_in else f"below {hi:g}"
+    return f"a number of {left} and {right}"
 
 
 #: The largest count a plan takes (items, raters, simulations): far beyond any study, and
