@@ -449,3 +449,21 @@ def test_one_item_is_one_item_and_nothing_tested_is_said_so() -> None:
     assert "No pair could be tested: the permutation test needs 10 items" in text
     assert "No rater could be tested: the permutation test needs 10 items" in text
     assert "of 0 " not in text
+
+
+def test_a_judge_no_human_could_be_tested_against_is_not_said_to_fail() -> None:
+    # 12 items: fewer than the test's 30 a human, so nobody is tested (was: "does not pass
+    # ... (wins against 0 of 0 raters tested ...)")
+    item = np.repeat(np.arange(12), 3)
+    rater = np.tile(["h1", "h2", "judge"], 12)
+    label = np.where(rater == "judge", (item + 1) % 2, item % 2)
+    frame = pd.DataFrame({"item": item, "rater": rater, "label": label})
+    options = {"judge": "judge", "epsilon": 0.1, "inference": accord.Inference(n_boot=0)}
+    page = accord.report(frame, item="item", rater="rater", label="label", progress=False,
+                         **options)  # fmt: skip
+    text = _text(page.html)
+    assert (
+        "judge could not be put to the alternative annotator test at epsilon = 0.1: no human "
+        "could be tested (h1: 12 items, fewer than min_items_per_rater=30; h2: 12 items"
+    ) in text
+    assert "of 0 " not in text and "does not pass" not in text and "Verdict not tested" in text

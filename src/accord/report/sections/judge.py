@@ -102,13 +102,27 @@ def _lead(test: Any, beside: Any, humans: list[Any], *, named: bool) -> str:
         else " Every rater not named as a judge counts as a human here: if one of them is "
         "a model, name the humans (or that model as another judge)."
     )
-    return (
+    head = (
         f"{test.judge} {verdict} the alternative annotator test at epsilon = {test.epsilon:g} "
         f"(wins against {int(test.humans['rejected'].sum())} of {test.n_humans} {panel}: "
-        f"{', '.join(map(str, humans))}). Its mean {kappa} with the humans is "
+        f"{', '.join(map(str, humans))})"
+    )
+    if not test.n_humans:  # every human left out: no verdict to read, say why
+        head = (
+            f"{test.judge} could not be put to the alternative annotator test at epsilon = "
+            f"{test.epsilon:g}: no human could be tested ({_untested(test)})"
+        )
+    return (
+        f"{head}. Its mean {kappa} with the humans is "
         f"{fmt(beside.judge_human)}, against {fmt(beside.human_human)} among the humans "
         f"themselves.{caveat}"
     )
+
+
+def _untested(test: Any) -> str:
+    """Why each human was left out of the test, e.g. ``"h1: 12 items, fewer than ..."``."""
+    rows = test.humans[~test.humans["tested"].astype(bool)]
+    return "; ".join(f"{h}: {why}" for h, why in zip(rows["human"], rows["reason"], strict=True))
 
 
 def _key_figures(ctx: Context, test: Any, beside: Any) -> tuple[KeyFigure, ...]:
@@ -117,9 +131,9 @@ def _key_figures(ctx: Context, test: Any, beside: Any) -> tuple[KeyFigure, ...]:
     return (
         KeyFigure(
             "Verdict",
-            "passes" if test.passed else "fails",
+            "passes" if test.passed else "fails" if test.n_humans else "not tested",
             f"winning rate {fmt_pct(test.winning_rate, 0)} (needs 50%), epsilon {test.epsilon:g}",
-            "good" if test.passed else "poor",
+            "good" if test.passed else "poor" if test.n_humans else "neutral",
         ),
         KeyFigure(
             "Advantage probability",
@@ -162,7 +176,7 @@ def _verdict_note(test: Any) -> Block:
             )
             + "."
         )
-    return Note(text, "good" if test.passed else "poor")
+    return Note(text, "good" if test.passed else "poor" if test.n_humans else "neutral")
 
 
 def _human_table(test: Any, beside: Any) -> Table:
