@@ -366,16 +366,21 @@ def test_a_rater_left_out_of_the_permutation_test_is_a_dash_with_its_reason() ->
     assert "A dash for adjusted p" not in _text(full.html)
 
 
+def _four_raters_an_item(rater: np.ndarray) -> pd.DataFrame:
+    """Items rated four times (``rater``: the four raters of each item in turn), each label
+    the item's true one (of three) 80% of the time."""
+    rng = np.random.default_rng(7)
+    n = rater.size // 4
+    truth = np.repeat(rng.integers(0, 3, n), 4)
+    label = np.where(rng.random(rater.size) < 0.8, truth, rng.integers(0, 3, rater.size))
+    return pd.DataFrame({"item": np.repeat(np.arange(n), 4), "rater": rater, "label": label})
+
+
 def test_counts_of_a_thousand_raters_and_more_are_written_with_separators() -> None:
     # 1,500 raters, four ratings an item: the notes that say how many raters a table leaves
     # out write the count as every other count of the page is written ("1,500")
-    rng = np.random.default_rng(1)
-    item = np.repeat(np.arange(1500), 4)
-    first = rng.permutation(1500)  # each rater first on one item
-    rater = (np.repeat(first, 4) + np.tile([0, 375, 750, 1125], 1500)) % 1500
-    truth = np.repeat(rng.integers(0, 3, 1500), 4)
-    label = np.where(rng.random(6000) < 0.8, truth, rng.integers(0, 3, 6000))
-    frame = pd.DataFrame({"item": item, "rater": rater, "label": label})
+    first = np.random.default_rng(1).permutation(1500)  # each rater first on one item
+    frame = _four_raters_an_item((np.repeat(first, 4) + np.tile([0, 375, 750, 1125], 1500)) % 1500)
     assert frame["rater"].nunique() == 1500
     page = accord.report(frame, item="item", rater="rater", label="label", progress=False,
                          inference=accord.Inference(n_boot=0))  # fmt: skip
@@ -418,12 +423,8 @@ def test_items_of_one_rating_are_not_counted_as_unanimous() -> None:
 def test_raters_of_missing_labels_only_are_not_counted_among_the_raters() -> None:
     # 44 raters, four an item (the cosets {f, f + 11, f + 22, f + 33}); three more raters
     # whose every label is missing: the page counts 44 raters everywhere
-    rng = np.random.default_rng(5)
-    item = np.repeat(np.arange(660), 4)
     rater = (np.repeat(np.arange(660) % 11, 4) + np.tile([0, 11, 22, 33], 660)).astype(str)
-    truth = np.repeat(rng.integers(0, 3, 660), 4)
-    label = np.where(rng.random(item.size) < 0.8, truth, rng.integers(0, 3, item.size))
-    frame = pd.DataFrame({"item": item, "rater": rater, "label": label.astype(float)})
+    frame = _four_raters_an_item(rater)
     ghosts = pd.DataFrame({"item": [0, 1, 2], "rater": ["g1", "g2", "g3"], "label": np.nan})
     frame = pd.concat([frame, ghosts], ignore_index=True)
     page = accord.report(frame, item="item", rater="rater", label="label", progress=False,
