@@ -366,6 +366,13 @@ def test_a_rater_left_out_of_the_permutation_test_is_a_dash_with_its_reason() ->
     assert "A dash for adjusted p" not in _text(full.html)
 
 
+def _report_text(frame: pd.DataFrame) -> str:
+    """The words of the report on ``frame`` (columns item, rater, label; no bootstrap)."""
+    page = accord.report(frame, item="item", rater="rater", label="label", progress=False,
+                         inference=accord.Inference(n_boot=0))  # fmt: skip
+    return _text(page.html)
+
+
 def _four_raters_an_item(rater: np.ndarray) -> pd.DataFrame:
     """Items rated four times (``rater``: the four raters of each item in turn), each label
     the item's true one (of three) 80% of the time."""
@@ -382,9 +389,7 @@ def test_counts_of_a_thousand_raters_and_more_are_written_with_separators() -> N
     first = np.random.default_rng(1).permutation(1500)  # each rater first on one item
     frame = _four_raters_an_item((np.repeat(first, 4) + np.tile([0, 375, 750, 1125], 1500)) % 1500)
     assert frame["rater"].nunique() == 1500
-    page = accord.report(frame, item="item", rater="rater", label="label", progress=False,
-                         inference=accord.Inference(n_boot=0))  # fmt: skip
-    text = _text(page.html)
+    text = _report_text(frame)
     assert "Showing the 40 raters who stray most of 1,500." in text
     assert "Showing the 40 raters who share the most items of 1,500." in text
     assert "Showing the 20 most and the 20 least accurate of 1,500 raters." in text
@@ -426,10 +431,7 @@ def test_raters_of_missing_labels_only_are_not_counted_among_the_raters() -> Non
     rater = (np.repeat(np.arange(660) % 11, 4) + np.tile([0, 11, 22, 33], 660)).astype(str)
     frame = _four_raters_an_item(rater)
     ghosts = pd.DataFrame({"item": [0, 1, 2], "rater": ["g1", "g2", "g3"], "label": np.nan})
-    frame = pd.concat([frame, ghosts], ignore_index=True)
-    page = accord.report(frame, item="item", rater="rater", label="label", progress=False,
-                         inference=accord.Inference(n_boot=0))  # fmt: skip
-    text = _text(page.html)
+    text = _report_text(pd.concat([frame, ghosts], ignore_index=True))
     assert "by 44 raters" in text
     assert "Showing the 40 raters who share the most items of 44." in text
     assert "Showing the 40 raters who stray most of 44." in text
