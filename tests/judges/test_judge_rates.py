@@ -113,9 +113,9 @@ def test_clipped_estimate() -> None:
 def test_bad_input() -> None:
     with pytest.raises(InvalidInputError, match="same items"):
         accord.corrected_rate([1, 0], [1], [1])
-    with pytest.raises(InvalidInputError, match="unlabelled has missing labels in rows 2"):
+    with pytest.raises(InvalidInputError, match="unlabelled has missing labels in row 2"):
         accord.corrected_rate([1, 0], [1, 0], [1.0, float("nan")])
-    with pytest.raises(InvalidInputError, match="got none"):
+    with pytest.raises(InvalidInputError, match="no rate is left to correct"):
         accord.corrected_rate([1, 0], [1, 0], [])
     with pytest.raises(InvalidInputError, match="'interval' parameter"):
         accord.corrected_rate([1, 0], [1, 0], [1], interval="wald")
@@ -458,7 +458,23 @@ def test_streamed_counts_equal_the_counts_in_memory(tmp_path, suffix: str) -> No
 def test_streamed_counts_name_the_row_of_an_empty_verdict(tmp_path) -> None:
     path = tmp_path / "log.csv"
     pd.DataFrame({"verdict": pd.array([1, 0, 1, None, 1], dtype="Int64")}).to_csv(path, index=False)
-    with pytest.raises(InvalidInputError, match="'verdict' is empty in rows 4"):
+    with pytest.raises(InvalidInputError, match="'verdict' is empty in row 4"):
         accord.judge_counts(path, judge="verdict", categories=[0, 1], batch_size=2)
     with pytest.raises(InvalidInputError, match="not one of the categories"):
         accord.judge_counts(path, judge="verdict", categories=[5, 6], batch_size=2)
+
+
+def test_no_item_for_the_judge_alone_says_why_there_is_no_rate() -> None:
+    # every item the judge labelled has human labels: the corrected rate has nothing to
+    # correct, in words the command line reads too (was "needs the judge's labels on
+    # unlabelled items; got none")
+    frame = pd.DataFrame({"item": np.repeat(np.arange(6), 2), "rater": ["h", "judge"] * 6,
+                          "label": [0, 1, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1]})  # fmt: skip
+    ratings = accord.Ratings.from_long(frame, item="item", rater="rater", label="label")
+    with pytest.raises(accord.InvalidInputError) as caught:
+        accord.judge_rates(ratings, judge="judge")
+    assert str(caught.value) == (
+        "corrected_rate: every item the judge labelled has a human label too, so no "
+        "rate is left to correct (the corrected rate is the judge's on the items no human "
+        "labelled; here 6 labelled items, no other)"
+    )

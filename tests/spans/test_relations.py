@@ -110,7 +110,7 @@ def test_brat_relations_and_attributes(tmp_path: Path) -> None:
 def test_bad_input(tmp_path: Path) -> None:
     spans = spans_of(SPANS)
     bad = relations_of([("a", "causes", 0, 5, "DRUG", 11, 15, "ADE")])
-    with pytest.raises(accord.InvalidInputError, match=r"relations in rows 1 name a span"):
+    with pytest.raises(accord.InvalidInputError, match=r"relations in row 1 names a span"):
         accord.relation_agreement(spans, bad)
     with pytest.raises(accord.InvalidInputError, match="'match' parameter"):
         accord.relation_agreement(spans, relations_of(RELATIONS), match="token")  # type: ignore[arg-type]

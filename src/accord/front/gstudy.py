@@ -20,7 +20,7 @@ import pandas as pd
 
 from .._errors import InvalidInputError
 from .._types import FloatArray, IntArray
-from .._validate import format_rows
+from .._validate import at_rows
 from ..agreement.gtheory import GStudy, g_study_from_terms
 from ..agreement.gtheory_design import DEFAULT_COLUMNS, Design, parse_design, recurring_note
 from ..engines.fold import fold_batches, part_columns
@@ -85,8 +85,8 @@ class _Codes:
     def __call__(self, values: Any, row0: int) -> IntArray:
         missing = np.asarray(pd.isna(values))
         if missing.any():
-            rows = format_rows(np.flatnonzero(missing) + row0)
-            raise InvalidInputError(f"column {self.column!r} has a missing value in rows {rows}")
+            rows = at_rows(np.flatnonzero(missing) + row0)
+            raise InvalidInputError(f"column {self.column!r} has a missing value in {rows}")
         codes = np.asarray(self.seen.get_indexer(values), dtype=np.int64)
         new = codes < 0
         if new.any():
@@ -114,9 +114,9 @@ class _Summary:
         y = pd.to_numeric(pd.Series(arrays[-1]), errors="coerce").to_numpy(dtype=np.float64)
         bad = np.isnan(y)
         if bad.any():
-            rows = format_rows(np.flatnonzero(bad) + row0)
+            rows = at_rows(np.flatnonzero(bad) + row0)
             raise InvalidInputError(
-                f"score column {self.score!r} is empty or not a number in rows {rows}; the "
+                f"score column {self.score!r} is empty or not a number in {rows}; the "
                 "stream engine computes the balanced ANOVA (every cell scored once): use the "
                 "memory engine for REML on incomplete designs"
             )

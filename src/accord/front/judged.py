@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .._errors import InvalidInputError
-from .._validate import format_rows
+from .._validate import at_rows
 from ..engines.fold import fold_batches, part_columns
 from ..judges.judged_counts import JudgeCounts
 from ._files import batch_dataset
@@ -39,8 +39,8 @@ class _Summary:
         judged = arrays[0]
         missing = np.asarray(pd.isna(judged))
         if missing.any():
-            rows = format_rows(np.flatnonzero(missing) + row0)
-            raise InvalidInputError(f"column {self.columns[0]!r} is empty in rows {rows}")
+            rows = at_rows(np.flatnonzero(missing) + row0)
+            raise InvalidInputError(f"column {self.columns[0]!r} is empty in {rows}")
         if len(arrays) == 1:
             empty = judged[:0]
             return JudgeCounts.from_labels(empty, empty, judged, categories=self.categories)

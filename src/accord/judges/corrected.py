@@ -24,6 +24,7 @@ from .._interval import check_confidence_level
 from .._methods import MethodsFormat, judged_rate_methods
 from .._results import Record
 from .._types import FloatArray, RngLike, as_generator
+from .._validate import counted
 from ..data.source import refuse_read_options
 from .judged_counts import JudgeCounts
 
@@ -311,6 +312,17 @@ def _binary(counts: JudgeCounts, pos: int, cells: FloatArray) -> _Binary:
     return _Binary(label, p, sens, spec, q, youden, n_pos, reason, var_l, var_u)
 
 
+def _require_unlabelled(counts: JudgeCounts, owner: str) -> None:
+    """A one-line error when no item has the judge's label alone: the rate corrected is the
+    judge's on the items no human labelled, and the humans' labels are its calibration."""
+    if counts.n_unlabelled == 0:
+        raise InvalidInputError(
+            f"{owner}: every item the judge labelled has a human label too, so no rate is "
+            "left to correct (the corrected rate is the judge's on the items no human "
+            f"labelled; here {counted(counts.n_labelled, 'labelled item')}, no other)"
+        )
+
+
 def corrected_rate_from_counts(
     counts: JudgeCounts,
     *,
@@ -347,8 +359,7 @@ def corrected_rate_from_counts(
     owner = "corrected_rate"
     opts = _options(owner, confidence_level, interval, n_boot, rng)
     pos = _positive(counts, positive, owner)
-    if counts.n_unlabelled == 0:
-        raise InvalidInputError(f"{owner} needs the judge's labels on unlabelled items; got none")
+    _require_unlabelled(counts, owner)
     cells = _binary_cells(counts.confusion.astype(np.float64), pos)
     b = _binary(counts, pos, cells)
     low, high = _interval_of(b.p, b.se, opts, lambda o: _binary_replicates(cells, counts, pos, o))
@@ -642,8 +653,7 @@ def corrected_distribution_from_counts(
     refuse_read_options("corrected_distribution_from_counts", read_options, "counts")
     owner = "corrected_distribution"
     opts = _options(owner, confidence_level, interval, n_boot, rng)
-    if counts.n_unlabelled == 0:
-        raise InvalidInputError(f"{owner} needs the judge's labels on unlabelled items; got none")
+    _require_unlabelled(counts, owner)
     confusion = counts.confusion.astype(np.float64)
     mm = _matrix(counts, confusion)
     reps = _matrix_replicates(confusion, counts, opts) if opts.interval == "bootstrap" else None

@@ -20,7 +20,7 @@ import pandas as pd
 from .._errors import InvalidInputError, bad_choice, shown
 from .._results import Record
 from .._types import IntArray
-from .._validate import format_rows
+from .._validate import at_rows
 
 __all__ = ["JudgeCounts"]
 
@@ -35,8 +35,8 @@ def _column(values: Any, name: str) -> npt.NDArray[Any]:
     if array.dtype.kind in "fOcmM":
         missing = np.asarray(pd.isna(array))
         if missing.any():
-            rows = format_rows(np.flatnonzero(missing))
-            raise InvalidInputError(f"{name} has missing labels in rows {rows}")
+            rows = at_rows(np.flatnonzero(missing))
+            raise InvalidInputError(f"{name} has missing labels in {rows}")
     return array
 
 

@@ -14,7 +14,7 @@ import pandas as pd
 from .._errors import InvalidInputError, warn_degenerate
 from .._results import Result, to_plain
 from .._types import IntArray
-from .._validate import check_choice, format_rows, require_columns
+from .._validate import at_rows, check_choice, require_columns
 from ..data.frames import frame_to_pandas
 from ..data.source import refuse_read_options
 from ..data.spans import Spans
@@ -134,7 +134,8 @@ def _span_index(data: Spans, frame: pd.DataFrame, prefix: str, what: str) -> Int
     if missing:
         r = missing[0]
         raise InvalidInputError(
-            f"{what} in rows {format_rows(np.array(missing))} name a span that is not among "
+            f"{what} in {at_rows(np.array(missing))} {'names' if len(missing) == 1 else 'name'} "
+            "a span that is not among "
             f"the spans (first: annotator {frame['annotator'].iloc[r]!r}, document "
             f"{frame['document'].iloc[r]!r}, {frame[prefix + 'start'].iloc[r]}-"
             f"{frame[prefix + 'end'].iloc[r]} {frame[prefix + 'label'].iloc[r]!r})"
