@@ -37,6 +37,11 @@ def timed(
     return out, pick(times)
 
 
+def count(text: str) -> int:
+    """A count as a command line gives it: ``1e7``, ``10_000_000`` or ``300000``."""
+    return int(float(text.replace("_", "")))
+
+
 def cache_dir(name: str) -> Path:
     """A folder under the temporary directory where generated data is kept between runs."""
     folder = Path(tempfile.gettempdir()) / "accord-bench" / name

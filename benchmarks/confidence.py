@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from _common import count
 
 import accord
 
@@ -123,7 +124,5 @@ def main(n: int = 10_000_000) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "n_units", nargs="?", type=lambda s: int(float(s.replace("_", ""))), default=10_000_000
-    )
+    parser.add_argument("n_units", nargs="?", type=count, default=10_000_000)
     main(parser.parse_args().n_units)

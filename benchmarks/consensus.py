@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _common import count
 
 VENV = Path("/tmp/accord-bench-crowdkit")
 RATINGS_PER_ITEM = 10
@@ -231,11 +232,6 @@ def rows_side(n: int) -> None:
         # each result let go before the next run: one table of a row a rating at a time
         _, seconds = timed(lambda r=rows: len(consensus_from_ratings(ratings, rows=r).ratings), 3)
         print(f"  rows={rows!s:<6} {seconds:6.2f} s  ({seconds / floor_s:.2f}x the floor)")
-
-
-def count(text: str) -> int:
-    """A number of ratings as written on the command line (``1e7``, ``10_000_000``)."""
-    return int(float(text.replace("_", "")))
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import Result, cache_dir, measure, phase_main, ratio, run_phases
+from _common import Result, cache_dir, count, measure, phase_main, ratio, run_phases
 from realistic import COLS, generate, paths
 
 
@@ -138,7 +138,7 @@ PHASES = {
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ratings", type=lambda s: int(float(s.replace("_", ""))), default=10**7)
+    parser.add_argument("--ratings", type=count, default=10**7)
     parser.add_argument("--parts", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--phase", choices=list(PHASES), default=None)

@@ -19,6 +19,7 @@ import argparse
 import sys
 import time
 
+from _common import count
 from realistic import COLS, generate, paths
 
 
@@ -30,7 +31,7 @@ def main() -> None:
     from accord.data.dictionary import GrowingDictionary
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ratings", type=lambda s: int(float(s.replace("_", ""))), default=10**7)
+    parser.add_argument("--ratings", type=count, default=10**7)
     parser.add_argument("--batch-size", type=int, default=1_000_000)
     args = parser.parse_args()
     generate(args.ratings)

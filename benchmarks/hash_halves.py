@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from _common import count
 from realistic import COLS, generate, paths
 
 
@@ -45,7 +46,7 @@ def main() -> None:
     import accord.data.encoder as encoder
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ratings", type=lambda s: int(float(s.replace("_", ""))), default=10**7)
+    parser.add_argument("--ratings", type=count, default=10**7)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     generate(args.ratings)

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _common import Result, cache_dir, measure, phase_main, ratio, run_phases, verdict
+from _common import Result, cache_dir, count, measure, phase_main, ratio, run_phases, verdict
 
 N_RATERS = 2_000
 RATINGS_PER_ITEM = 10
@@ -358,7 +358,7 @@ REPORT: list[tuple[str, list[str], float | None]] = [
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ratings", type=lambda s: int(float(s.replace("_", ""))), default=10**7)
+    parser.add_argument("--ratings", type=count, default=10**7)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--phases", default=None, help="comma-separated (default: all)")
     parser.add_argument(

@@ -43,6 +43,7 @@ from _common import (
     Result,
     cache_dir,
     children_peak_rss_mb,
+    count,
     measure,
     phase_main,
     ratio,
@@ -285,7 +286,7 @@ PHASES = {
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ratings", type=lambda s: int(float(s.replace("_", ""))), default=10**7)
+    parser.add_argument("--ratings", type=count, default=10**7)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--formats", default="parquet,csv", help="parquet, csv or parquet,csv")
     parser.add_argument(

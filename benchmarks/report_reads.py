@@ -20,6 +20,7 @@ import contextlib
 import time
 from typing import Any
 
+from _common import count
 from realistic import COLS, generate, paths
 
 
@@ -38,7 +39,7 @@ def main() -> None:
     from accord.front import reading
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ratings", type=lambda s: int(float(s.replace("_", ""))), default=10**6)
+    parser.add_argument("--ratings", type=count, default=10**6)
     args = parser.parse_args()
     generate(args.ratings)
     path = paths(args.ratings)["parquet"]

@@ -38,7 +38,7 @@ from typing import Any
 
 import realistic
 import report_figures
-from _common import Result, children_peak_rss_mb, measure, phase_main, ratio, run_phases
+from _common import Result, children_peak_rss_mb, count, measure, phase_main, ratio, run_phases
 
 #: The report's options for each data set (as ``accord.report`` and the CLI take them).
 OPTIONS: dict[str, dict[str, str]] = {
@@ -47,10 +47,6 @@ OPTIONS: dict[str, dict[str, str]] = {
 }
 #: The columns the floor dictionary-encodes.
 ENCODED = {"scores": ("item", "rater"), "ratings": ("item", "rater", "label")}
-
-
-def _count(s: str) -> int:
-    return int(float(s.replace("_", "")))
 
 
 def floor(args: Any) -> Result:
@@ -135,8 +131,8 @@ PHASES = {"floor": floor, "report": report, "report-stream": report_stream, "cli
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scores", type=_count, default=200_000, help="0 to skip")
-    parser.add_argument("--ratings", type=_count, default=300_000, help="0 to skip")
+    parser.add_argument("--scores", type=count, default=200_000, help="0 to skip")
+    parser.add_argument("--ratings", type=count, default=300_000, help="0 to skip")
     parser.add_argument("--phases", default="floor,report,cli", help="comma-separated")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--phase", choices=list(PHASES), default=None)

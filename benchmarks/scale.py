@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _common import median_run, peak_rss_mb, run_child, warm_imports
+from _common import count, median_run, peak_rss_mb, run_child, warm_imports
 
 COLS = {"item": "item", "rater": "rater", "label": "label"}
 
@@ -275,7 +275,7 @@ def run_phase(phase: str, folder: Path, batch_size: int, numpy_pages: bool) -> d
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ratings", type=lambda s: int(s.replace("_", "")), default=100_000_000)
+    parser.add_argument("--ratings", type=count, default=100_000_000)
     parser.add_argument("--raters", type=int, default=10)
     parser.add_argument("--missing", type=float, default=0.02)
     parser.add_argument("--batch-size", type=int, default=1_000_000)

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _common import Result, cache_dir, measure, phase_main, ratio, run_phases
+from _common import Result, cache_dir, count, measure, phase_main, ratio, run_phases
 
 N_LABELS = 30
 RATERS_PER_ITEM = 7
@@ -131,7 +131,7 @@ PHASES = {
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ratings", type=lambda s: int(float(s.replace("_", ""))), default=10**5)
+    parser.add_argument("--ratings", type=count, default=10**5)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--phase", choices=list(PHASES), default=None)
     parser.add_argument("--path", type=Path, default=None)

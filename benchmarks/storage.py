@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from _common import cache_dir, timed
+from _common import cache_dir, count, timed
 
 from accord.data.dictionary import encode_ids
 from accord.engines._matrix import MatrixModes
@@ -107,7 +107,7 @@ def bench_encoder(repeat: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ratings", type=lambda s: int(float(s.replace("_", ""))), default=10**6)
+    parser.add_argument("--ratings", type=count, default=10**6)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--encoder-only", action="store_true")
     args = parser.parse_args()
