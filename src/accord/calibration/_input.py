@@ -182,8 +182,7 @@ def _complete_rows(
     if n_dropped and warn:
         warnings.warn(
             f"calibrate_panel dropped {counted(n_dropped, 'row')} with a missing score or "
-            f"confidence ({'row' if n_dropped == 1 else 'rows'} "
-            f"{format_rows(np.flatnonzero(miss))})",
+            f"confidence ({at_rows(np.flatnonzero(miss))})",
             DroppedDataWarning,
             stacklevel=5,
         )
